@@ -1,0 +1,113 @@
+"""Workbench settings: environment variables, then `.streamlit/secrets.toml`, then defaults.
+
+One `Settings` object describes where the stores are and which LLM answers each role.
+Nothing here starts a server; `data_access.services` reads these settings to do that.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_SECRETS_FILE = PROJECT_ROOT / ".streamlit" / "secrets.toml"
+
+AgentRole = Literal["etf", "macro", "opening", "contract", "stock", "router", "embedding"]
+
+
+def secrets_file() -> Path:
+    """The TOML secrets file; `WORKBENCH_SECRETS_FILE` points tests at another one."""
+    return Path(os.environ.get("WORKBENCH_SECRETS_FILE", DEFAULT_SECRETS_FILE))
+
+
+class Settings(BaseSettings):
+    """Everything configurable. Field names map to upper-case env vars (`database_url` → `DATABASE_URL`)."""
+
+    model_config = SettingsConfigDict(extra="ignore", case_sensitive=False)
+
+    workbench_home: Path = Field(default=PROJECT_ROOT / ".workbench")
+
+    # Relational store: external PostgreSQL when set, otherwise the embedded server.
+    database_url: str | None = None
+    pg_pool_min: int = 1
+    pg_pool_max: int = 8
+    sql_statement_timeout_ms: int = 5000
+
+    # Graph store: Neo4j when NEO4J_URI is set, otherwise embedded FalkorDB.
+    neo4j_uri: str | None = None
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    falkordb_port: int = 0  # 0: pick a free loopback port on first start, then keep it
+    graph_name: str = "atlas"
+    graph_query_timeout_ms: int = 3000
+
+    # LLM: one default model string for litellm, overridable per role. Unset → offline planner.
+    llm_model: str | None = None
+    llm_model_etf: str | None = None
+    llm_model_macro: str | None = None
+    llm_model_opening: str | None = None
+    llm_model_contract: str | None = None
+    llm_model_stock: str | None = None
+    llm_model_router: str | None = None
+    llm_embedding_model: str | None = None
+    llm_api_base: str | None = None
+    llm_max_tokens_per_turn: int = 60_000
+    llm_max_cost_per_turn_usd: float = 0.50
+
+    # Provider keys (litellm reads the usual env names; we pass them explicitly too).
+    openai_api_key: SecretStr | None = None
+    anthropic_api_key: SecretStr | None = None
+    gemini_api_key: SecretStr | None = None
+    fred_api_key: SecretStr | None = None
+    tavily_api_key: SecretStr | None = None
+
+    # Demo data: the as-of date the deterministic dataset ends on.
+    demo_as_of_date: str = "2026-11-20"
+    demo_seed: int = 20261120
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Precedence: explicit arguments > environment > secrets.toml > defaults.
+        toml = TomlConfigSettingsSource(settings_cls, toml_file=secrets_file())
+        return (init_settings, env_settings, toml)
+
+    def model_for(self, role: AgentRole) -> str | None:
+        """The litellm model string for a role, falling back to `llm_model`; None means offline."""
+        specific = getattr(self, f"llm_model_{role}", None) if role != "embedding" else None
+        if role == "embedding":
+            return self.llm_embedding_model
+        return specific or self.llm_model
+
+    @property
+    def graph_backend(self) -> Literal["falkordb", "neo4j"]:
+        return "neo4j" if self.neo4j_uri else "falkordb"
+
+    @property
+    def home(self) -> Path:
+        """`workbench_home` made absolute (relative paths are relative to the project root)."""
+        path = self.workbench_home
+        return path if path.is_absolute() else (PROJECT_ROOT / path).resolve()
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """Process-wide settings; tests call `get_settings.cache_clear()` after changing env vars."""
+    return Settings()
