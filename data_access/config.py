@@ -70,6 +70,7 @@ class Settings(BaseSettings):
     anthropic_api_key: SecretStr | None = None
     gemini_api_key: SecretStr | None = None
     fred_api_key: SecretStr | None = None
+    fred_base_url: str | None = None  # FRED API root; tests point it at a local replay server
     tavily_api_key: SecretStr | None = None
 
     # Demo data: the as-of date the deterministic dataset ends on.
