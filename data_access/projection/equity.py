@@ -1,0 +1,82 @@
+"""Seed 004 §9.2-4 projection (domain `equity`): issuers, recent daily bars, Top-N universe,
+earnings events. Raw price history stays in PostgreSQL; the graph keeps a recent window."""
+
+from __future__ import annotations
+
+from data_access.graph import cypher as q
+from data_access.projection.steps import StepContext, StepSpec, fetch_rows, upsert
+
+_BAR_WINDOW = """
+SELECT p.security_id, p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate,
+       row_number() OVER (PARTITION BY p.security_id ORDER BY p.trade_date DESC) AS age
+FROM stock_prices p JOIN stocks s USING (security_id)
+WHERE NOT s.is_etf"""
+
+_BARS_SQL = f"""
+SELECT security_id, trade_date, open, high, low, close, volume, change_rate
+FROM ({_BAR_WINDOW}) w WHERE age <= %(days)s
+ORDER BY security_id, trade_date"""
+
+_BAR_CUTOFFS_SQL = f"""
+SELECT security_id, min(trade_date) AS cutoff
+FROM ({_BAR_WINDOW}) w WHERE age <= %(days)s
+GROUP BY security_id ORDER BY security_id"""
+
+# Monthly snapshots: the last fundamentals date of each month per country, ranked by market cap
+# (in the country's own currency, so ranks compare like with like).
+_UNIVERSE_SQL = """
+WITH caps AS (
+    SELECT s.country, f.security_id, f.as_of_date, f.market_cap
+    FROM stock_fundamentals f JOIN stocks s USING (security_id)
+    WHERE NOT s.is_etf AND f.market_cap IS NOT NULL
+), snaps AS (
+    SELECT country, max(as_of_date) AS snapshot_date
+    FROM caps GROUP BY country, date_trunc('month', as_of_date)
+), ranked AS (
+    SELECT c.country, c.security_id, c.as_of_date AS snapshot_date, c.market_cap,
+           row_number() OVER (PARTITION BY c.country, c.as_of_date
+                              ORDER BY c.market_cap DESC, c.security_id) AS rank
+    FROM caps c JOIN snaps n ON n.country = c.country AND n.snapshot_date = c.as_of_date
+)
+SELECT security_id, country AS country_code, snapshot_date, rank, market_cap,
+       country || '_TOP' || %(size)s::text AS market,
+       country || '_TOP' || %(size)s::text || '|' || to_char(snapshot_date, 'YYYY-MM-DD')
+           AS snapshot_key
+FROM ranked WHERE rank <= %(size)s
+ORDER BY snapshot_date, country, rank"""
+
+
+def project_issuers(ctx: StepContext) -> None:
+    sql = """SELECT security_id, country AS country_code, code AS native_code, code AS symbol,
+                    name, name_en
+             FROM stocks WHERE NOT is_etf ORDER BY security_id"""
+    upsert(ctx, sql, q.UPSERT_ISSUERS)
+
+
+def project_daily_bars(ctx: StepContext) -> None:
+    params = {"days": ctx.options.daily_bar_days}
+    upsert(ctx, _BARS_SQL, q.UPSERT_DAILY_BARS, params=params, as_of="trade_date")
+    cutoffs = fetch_rows(ctx.pool, _BAR_CUTOFFS_SQL, params)
+    ctx.store.write_batch(q.PRUNE_DAILY_BARS, cutoffs, batch_size=ctx.options.batch_size)
+
+
+def project_universe(ctx: StepContext) -> None:
+    params = {"size": ctx.options.universe_size}
+    upsert(ctx, _UNIVERSE_SQL, q.UPSERT_UNIVERSE, params=params, as_of="snapshot_date")
+
+
+def project_earnings(ctx: StepContext) -> None:
+    sql = """SELECT event_key, security_id, period, event_date, status, eps_estimate,
+                    eps_actual, revenue_estimate, revenue_actual, source,
+                    CASE WHEN status = 'confirmed' THEN event_date END AS confirmed_date
+             FROM earnings_events ORDER BY event_key"""
+    # As-of is the latest confirmed report, not the latest expected (future) date.
+    upsert(ctx, sql, q.UPSERT_EARNINGS, as_of="confirmed_date")
+
+
+STEPS: tuple[StepSpec, ...] = (
+    StepSpec("equity", "issuers", project_issuers),
+    StepSpec("equity", "daily_bars", project_daily_bars),
+    StepSpec("equity", "universe", project_universe),
+    StepSpec("equity", "earnings", project_earnings),
+)
