@@ -53,3 +53,11 @@ def graph_store(services, settings) -> Iterator[object]:  # type: ignore[no-unty
     store = get_graph_store(settings)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="session")
+def demo_data(pg_pool, settings, services):  # type: ignore[no-untyped-def]
+    """The test database holds the demo dataset, seeded and projected once, then reused."""
+    from data_access.seed import seed_if_missing
+
+    return seed_if_missing("demo", pool=pg_pool, settings=settings, project=True)

@@ -1,0 +1,203 @@
+"""Seed PostgreSQL with the demo dataset and project it into the graph.
+
+report = seed_database("demo")          # replace the seed tables, record a seed_runs row
+report = seed_if_missing("demo")        # None when that scale is already loaded
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from data_access.config import Settings, get_settings
+from data_access.errors import ToolInputError, WorkbenchError
+from data_access.seed.build import build_dataset
+from data_access.seed.checksums import compute_checksums
+from data_access.seed.loader import SEED_TABLES, copy_tables, truncate_seed_tables
+from data_access.seed.params import SCALE_CONFIGS, SCALES, Scale
+
+logger = logging.getLogger(__name__)
+
+SEED_LOCK = 424243  # advisory lock: one seeding at a time per database (migrate uses 424242)
+# A loaded scale that already satisfies a request: market scale contains the whole demo list.
+SATISFIES: dict[str, set[str]] = {"demo": {"demo", "market"}, "market": {"market"}}
+
+
+@dataclass(frozen=True)
+class SeedReport:
+    """What one seeding produced. JSON-friendly via `to_dict()`."""
+
+    scale: str
+    seed: int
+    as_of_date: date
+    row_counts: dict[str, int]
+    checksums: dict[str, str]
+    duration_ms: int  # generation + load + checksums (projection excluded)
+    timings_ms: dict[str, int] = field(default_factory=dict)
+    projection: dict[str, Any] | None = None
+
+    @property
+    def total_rows(self) -> int:
+        return sum(self.row_counts.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["as_of_date"] = self.as_of_date.isoformat()
+        return out
+
+
+def seed_database(
+    scale: str = "demo",
+    *,
+    pool: ConnectionPool | None = None,
+    settings: Settings | None = None,
+    project: bool = True,
+    seed: int | None = None,
+) -> SeedReport:
+    """Generate the dataset for `scale` and replace the seed tables with it (one transaction)."""
+    settings = settings or get_settings()
+    checked = _check_scale(scale)
+    pool = pool or _default_pool(settings)
+    with _seed_lock(pool) as conn:
+        return _seed(
+            conn, checked, seed if seed is not None else settings.demo_seed, settings, pool, project
+        )
+
+
+def seed_if_missing(
+    scale: str = "demo",
+    *,
+    pool: ConnectionPool | None = None,
+    settings: Settings | None = None,
+    project: bool = True,
+) -> SeedReport | None:
+    """Seed unless a run of this scale (or one containing it) is loaded and the tables have data."""
+    settings = settings or get_settings()
+    checked = _check_scale(scale)
+    pool = pool or _default_pool(settings)
+    with _seed_lock(pool) as conn:
+        loaded = loaded_scale(conn)
+        if loaded in SATISFIES[checked]:
+            logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
+            return None
+        return _seed(conn, checked, settings.demo_seed, settings, pool, project)
+
+
+def loaded_scale(conn: psycopg.Connection) -> str | None:
+    """The scale of the latest seed run, if the seed tables still hold data."""
+    with conn.transaction():
+        row = conn.execute("SELECT scale FROM seed_runs ORDER BY run_id DESC LIMIT 1").fetchone()
+        filled = conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM etfs) AND EXISTS (SELECT 1 FROM stock_prices)"
+            " AND EXISTS (SELECT 1 FROM etf_holdings) AS filled"
+        ).fetchone()
+    if row is None or filled is None or not _first(filled):
+        return None
+    return str(_first(row))
+
+
+def _first(row: Any) -> Any:
+    return next(iter(row.values())) if isinstance(row, dict) else row[0]
+
+
+def _check_scale(scale: str) -> Scale:
+    for known in SCALES:
+        if scale == known:
+            return known
+    raise ToolInputError(f"unknown scale {scale!r}; choose one of {', '.join(SCALES)}")
+
+
+def _default_pool(settings: Settings) -> ConnectionPool:
+    from data_access.bootstrap import bootstrap
+    from data_access.postgres import get_pool
+
+    info = bootstrap(settings)  # servers up, schema migrated
+    return get_pool(info.postgres_uri, settings)
+
+
+@contextmanager
+def _seed_lock(pool: ConnectionPool) -> Iterator[psycopg.Connection]:
+    with pool.connection() as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (SEED_LOCK,))
+        conn.commit()
+        try:
+            yield conn
+        finally:
+            conn.rollback()
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SEED_LOCK,))
+            conn.commit()
+
+
+def _seed(
+    conn: psycopg.Connection,
+    scale: Scale,
+    seed: int,
+    settings: Settings,
+    pool: ConnectionPool,
+    project: bool,
+) -> SeedReport:
+    as_of = date.fromisoformat(settings.demo_as_of_date)
+    conn.commit()  # the load below must be a top-level transaction, not a savepoint
+    start = time.perf_counter()
+    dataset = build_dataset(scale, seed, as_of)
+    timings = {f"generate_{k}": v for k, v in dataset.timings_ms.items()}
+    timings["generate"] = _ms(start)
+    t0 = time.perf_counter()
+    with conn.transaction():
+        truncate_seed_tables(conn)
+        copy_ms = copy_tables(conn, dataset.tables)
+        timings["load"] = _ms(t0)
+        t1 = time.perf_counter()
+        checksums, counts = compute_checksums(conn, SEED_TABLES)
+        timings["checksums"] = _ms(t1)
+        duration = _ms(start)
+        conn.execute(
+            "INSERT INTO seed_runs (scale, seed, as_of_date, checksums, row_counts, duration_ms)"
+            " VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s)",
+            (scale, seed, as_of, json.dumps(checksums), json.dumps(counts), duration),
+        )
+    timings.update({f"copy_{k}": v for k, v in copy_ms.items()})
+    logger.info("seeded %s scale (%d rows) in %d ms", scale, sum(counts.values()), duration)
+    report = SeedReport(scale, seed, as_of, counts, checksums, duration, timings)
+    if not project:
+        return report
+    return _with_projection(report, settings, pool, SCALE_CONFIGS[scale].projection_holdings_days)
+
+
+def _with_projection(
+    report: SeedReport, settings: Settings, pool: ConnectionPool, holdings_days: int | None
+) -> SeedReport:
+    """Project the new data into the graph; a projection failure is reported, not raised."""
+    from data_access.graph import get_graph_store  # imported lazily: optional backends
+    from data_access.projection import project_all
+
+    start = time.perf_counter()
+    try:
+        store = get_graph_store(settings)
+        try:
+            result = project_all(store, pool, holdings_days=holdings_days)
+        finally:
+            store.close()
+    except WorkbenchError as e:
+        logger.warning("graph projection failed: %s", e)
+        summary: dict[str, Any] = {"status": "error", "error": str(e), "duration_ms": _ms(start)}
+    else:
+        summary = {
+            "batch_id": result.batch_id, "status": result.status, "duration_ms": _ms(start),
+            "rows_fetched": result.rows_fetched, "upserted": result.upserted, "failed": result.failed,
+            "steps": len(result.steps),
+        }  # fmt: skip
+    return SeedReport(**{**asdict(report), "projection": summary})
+
+
+def _ms(start: float) -> int:
+    return round((time.perf_counter() - start) * 1000)
