@@ -1,0 +1,309 @@
+"""Answer templates of the offline planner, in Korean and English.
+
+The `render_*` functions are inlined (by their source) into the code the planner writes, so
+they run inside smolagents' sandboxed executor: they may use only builtins — no imports, no
+helpers outside their own body, annotations with builtin types only.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+# ---------------------------------------------------------------- plain sentences
+
+
+def unsupported(lang: str) -> str:
+    if lang == "ko":
+        return (
+            "죄송합니다. 오프라인 플래너는 이 질문을 이해하지 못했습니다. 다음과 같은 질문에 답할 수 "
+            "있습니다:\n- ETF 정보 (예: KODEX 200 알려줘)\n- ETF·종목 가격 추이 (예: TIGER 200 3개월 "
+            "가격 추이, 삼성전자 1개월 주가)\n- 보유종목 변화 (예: KODEX 반도체 1주 보유종목 변화)\n"
+            "- 유사 ETF (예: KODEX 200과 비슷한 ETF)\n- ETF 비교 2~3개 (예: KODEX 200과 TIGER 200 "
+            "비교)\n- 종목을 많이 보유한 ETF (예: 삼성전자를 가장 많이 보유한 ETF)\n- 두 종목을 "
+            "동시에 보유한 ETF\n- 태그별 보수율 낮은 ETF (예: 반도체 ETF 보수율 낮은 순)\n- 태그 목록, "
+            "운용사별 ETF (예: 미래에셋자산운용 ETF 목록)\nETF·종목 이름은 데이터에 있는 그대로 써 주세요."
+        )
+    return (
+        "Sorry, the offline planner did not understand this question. It can answer: ETF info "
+        "(e.g. 'Tell me about KODEX 200'), ETF or stock price trends ('TIGER 200 price over 3 "
+        "months'), holdings changes ('KODEX 200 holdings changes this week'), similar ETFs, "
+        "comparisons of 2-3 ETFs, the ETFs holding a stock most ('Which ETFs hold the most Samsung "
+        "Electronics?'), ETFs holding two stocks, the cheapest ETFs of a theme ('semiconductor ETFs "
+        "with the lowest fees'), the tag list and a manager's ETFs."
+    )
+
+
+def tool_failed(lang: str) -> str:
+    return "조회에 실패했습니다: " if lang == "ko" else "The lookup failed: "
+
+
+def not_found(lang: str, name: str, suggestions: list[dict]) -> str:
+    names = ", ".join(f"{s['name']}({s['code']})" for s in suggestions[:5])
+    if lang == "ko":
+        tail = f" 비슷한 이름: {names}." if names else ""
+        return f"'{name}'을(를) 데이터에서 찾지 못했습니다.{tail}"
+    tail = f" Closest matches: {names}." if names else ""
+    return f"Could not find '{name}' in the data.{tail}"
+
+
+def stock_lookup(lang: str, stock: dict) -> str:
+    if lang == "ko":
+        return f"{stock['name']}의 종목코드는 {stock['code']}입니다."
+    return f"The code of {stock['name']} is {stock['code']}."
+
+
+# ---------------------------------------------------------------- inlined renderers
+
+
+def render_info(info: dict, name: str, lang: str) -> str:
+    def pct(v: float | None) -> str:
+        return "-" if v is None else f"{v:+.2f}%"
+
+    ret = info.get("returns", {})
+    tops = [f"{h['stock_name']} {h['weight']:.2f}%" for h in info.get("top_holdings", [])]
+    tags = ", ".join(info.get("tags", [])) or "-"
+    if lang == "ko":
+        return (
+            f"**{info['name']} ({info['code']})**\n"
+            f"- 운용사: {info.get('company') or '-'}\n"
+            f"- 총보수: 연 {info['expense_ratio']}%\n"
+            f"- 태그: {tags}\n"
+            f"- 수익률: 1주 {pct(ret.get('1w'))}, 1개월 {pct(ret.get('1m'))}, "
+            f"3개월 {pct(ret.get('3m'))}\n"
+            f"- 상위 보유종목 (최신 스냅샷): {', '.join(tops) or '-'}"
+        )
+    return (
+        f"**{info['name']} ({info['code']})**\n"
+        f"- Manager: {info.get('company') or '-'}\n"
+        f"- Expense ratio: {info['expense_ratio']}% a year\n"
+        f"- Tags: {tags}\n"
+        f"- Returns: 1w {pct(ret.get('1w'))}, 1m {pct(ret.get('1m'))}, 3m {pct(ret.get('3m'))}\n"
+        f"- Top holdings (latest snapshot): {', '.join(tops) or '-'}"
+    )
+
+
+def render_similar(rows: list[dict], name: str, lang: str) -> str:
+    lines = [
+        f"{i}. {r['name']} ({r['etf_code']}): {r['similarity']:.2f}% / {r['overlap']}"
+        for i, r in enumerate(rows[:5], 1)
+    ]
+    if not rows:
+        return (
+            f"{name}과(와) 보유종목이 겹치는 ETF가 없습니다."
+            if lang == "ko"
+            else (f"No ETF shares holdings with {name}.")
+        )
+    if lang == "ko":
+        head = (
+            f"{name}과(와) 보유종목 비중이 가장 비슷한 ETF입니다 (유사도 = 공통 종목별 "
+            "작은 비중의 합 % / 공통 종목 수):"
+        )
+    else:
+        head = (
+            f"ETFs whose holdings overlap most with {name} (similarity = sum of the smaller "
+            "weight of each shared stock, % / shared stocks):"
+        )
+    return head + "\n" + "\n".join(lines)
+
+
+def render_changes(rows: list[dict], name: str, lang: str) -> str:
+    labels = {
+        "added": "신규편입",
+        "removed": "제외",
+        "increased": "비중증가",
+        "decreased": "비중감소",
+    }
+    if lang != "ko":
+        labels = {
+            "added": "added",
+            "removed": "removed",
+            "increased": "increased",
+            "decreased": "decreased",
+        }
+    if not rows:
+        return (
+            f"{name}의 보유종목 변화가 없습니다."
+            if lang == "ko"
+            else (f"No holdings changes for {name}.")
+        )
+
+    def weight(v: float | None) -> str:
+        return "-" if v is None else f"{v:.2f}%"
+
+    counts = ", ".join(
+        f"{labels[k]} {sum(1 for r in rows if r['change_type'] == k)}"
+        for k in ("added", "removed", "increased", "decreased")
+    )
+    lines = [
+        f"- {r['stock_name']}({r['stock_code']}) {labels[r['change_type']]}: "
+        f"{weight(r['old_weight'])} → {weight(r['new_weight'])}"
+        for r in rows[:10]
+    ]
+    head = (
+        f"{name} 보유종목 변화 ({counts}):"
+        if lang == "ko"
+        else (f"{name} holdings changes ({counts}):")
+    )
+    return head + "\n" + "\n".join(lines)
+
+
+def render_prices(result: dict, name: str, lang: str) -> str:
+    s = result.get("summary", {})
+    labels = {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년"}
+    if not s.get("data_count"):
+        return f"{name}의 가격 데이터가 없습니다." if lang == "ko" else f"No prices for {name}."
+    if lang == "ko":
+        text = (
+            f"{name}의 {labels.get(s['period'], s['period'])} 가격 추이 ({s['start_date']} ~ {s['end_date']}, "
+            f"{s['data_count']}거래일): 종가 {s['start_close']:,} → {s['end_close']:,} "
+            f"({s['change_rate']:+.2f}%), 고가 {s['high']:,}, 저가 {s['low']:,}, "
+            f"평균 거래량 {s['avg_volume']:,}주."
+        )
+        if s.get("latest_net_assets"):
+            text += f" 최근 순자산총액 {s['latest_net_assets'] / 100000000:,.0f}억 원."
+        return text
+    text = (
+        f"{name} over {s['period']} ({s['start_date']} to {s['end_date']}, {s['data_count']} "
+        f"trading days): close {s['start_close']:,} → {s['end_close']:,} "
+        f"({s['change_rate']:+.2f}%), high {s['high']:,}, low {s['low']:,}, average volume "
+        f"{s['avg_volume']:,}."
+    )
+    if s.get("latest_net_assets"):
+        text += (
+            f" Latest net assets: KRW {s['latest_net_assets'] / 100000000:,.0f} hundred million."
+        )
+    return text
+
+
+def render_compare(rows: list[dict], name: str, lang: str) -> str:
+    def pct(v: float | None) -> str:
+        return "-" if v is None else f"{v:+.2f}%"
+
+    def eok(v: int | None) -> str:
+        return "-" if v is None else f"{v / 100000000:,.0f}"
+
+    ko = lang == "ko"
+    header = "| 항목 | " if ko else "| Item | "
+    header += " | ".join(r["name"] for r in rows) + " |"
+    lines = [header, "|" + " --- |" * (len(rows) + 1)]
+    fields = [
+        ("코드" if ko else "Code", [r["code"] for r in rows]),
+        ("운용사" if ko else "Manager", [r.get("company") or "-" for r in rows]),
+        ("총보수(%)" if ko else "Expense ratio (%)", [str(r["expense_ratio"]) for r in rows]),
+        ("1개월 수익률" if ko else "1m return", [pct(r.get("return_1m")) for r in rows]),
+        (
+            "순자산(억 원)" if ko else "Net assets (KRW 100M)",
+            [eok(r.get("latest_net_assets")) for r in rows],
+        ),
+        ("태그" if ko else "Tags", [", ".join(r.get("tags", [])) or "-" for r in rows]),
+        (
+            "상위 보유종목" if ko else "Top holdings",
+            [
+                ", ".join(h["stock_name"] for h in r.get("top_holdings", [])[:3]) or "-"
+                for r in rows
+            ],
+        ),
+    ]
+    lines += [f"| {label} | " + " | ".join(values) + " |" for label, values in fields]
+    cheapest = min(rows, key=lambda r: r["expense_ratio"])
+    ranked = [r for r in rows if r.get("return_1m") is not None]
+    best = max(ranked, key=lambda r: r["return_1m"]) if ranked else None
+    title = " vs ".join(r["name"] for r in rows)
+    if ko:
+        notes = f"보수율이 가장 낮은 ETF는 {cheapest['name']}({cheapest['expense_ratio']}%)입니다."
+        if best:
+            notes += f" 최근 1개월 수익률은 {best['name']}이(가) {pct(best['return_1m'])}로 가장 높습니다."
+        return f"## {title} 비교\n" + "\n".join(lines) + "\n\n" + notes
+    notes = f"Lowest expense ratio: {cheapest['name']} ({cheapest['expense_ratio']}%)."
+    if best:
+        notes += f" Best 1-month return: {best['name']} ({pct(best['return_1m'])})."
+    return f"## {title}\n" + "\n".join(lines) + "\n\n" + notes
+
+
+def render_tags(rows: list[dict], name: str, lang: str) -> str:
+    items = ", ".join(f"{r['name']}({r['count']})" for r in rows)
+    if lang == "ko":
+        return f"등록된 태그는 {len(rows)}개입니다 (괄호 안은 ETF 수): {items}"
+    return f"There are {len(rows)} tags (ETF count in brackets): {items}"
+
+
+def render_top_holders(rows: list[dict], name: str, code: str, lang: str) -> str:
+    if not rows:
+        return (
+            f"{name}({code})을(를) 보유한 ETF가 없습니다."
+            if lang == "ko"
+            else (f"No ETF holds {name} ({code}).")
+        )
+    lines = [f"{i}. {r['etf_name']} ({r['etf_code']}): {r['weight']:.2f}%"
+             for i, r in enumerate(rows, 1)]  # fmt: skip
+    head = (f"{name}({code})를 가장 많이 보유한 ETF는 다음과 같습니다 (최신 보유 비중 기준):"
+            if lang == "ko" else
+            f"ETFs holding the most {name} ({code}), by latest weight:")  # fmt: skip
+    return head + "\n" + "\n".join(lines)
+
+
+def render_two_stocks(rows: list[dict], first: str, second: str, lang: str) -> str:
+    if not rows:
+        return (
+            f"{first}와 {second}를 동시에 보유한 ETF가 없습니다."
+            if lang == "ko"
+            else (f"No ETF holds both {first} and {second}.")
+        )
+    lines = [
+        f"{i}. {r['etf_name']} ({r['etf_code']}): {first} {r['weight_1']:.2f}% + "
+        f"{second} {r['weight_2']:.2f}% = {r['total_weight']:.2f}%"
+        for i, r in enumerate(rows, 1)
+    ]
+    head = (f"{first}와 {second}를 동시에 보유한 ETF (두 종목 비중 합 순):" if lang == "ko"
+            else f"ETFs holding both {first} and {second} (by combined weight):")  # fmt: skip
+    return head + "\n" + "\n".join(lines)
+
+
+def render_tag_etfs(rows: list[dict], tag: str, _unused: str, lang: str) -> str:
+    if not rows:
+        return f"'{tag}' 태그의 ETF가 없습니다." if lang == "ko" else f"No ETF is tagged '{tag}'."
+    lines = [f"{i}. {r['name']} ({r['code']}): {r['expense_ratio']}%"
+             for i, r in enumerate(rows, 1)]  # fmt: skip
+    head = (f"'{tag}' 태그 ETF {len(rows)}개 (총보수 낮은 순):" if lang == "ko"
+            else f"{len(rows)} ETFs tagged '{tag}' (lowest expense ratio first):")  # fmt: skip
+    return head + "\n" + "\n".join(lines)
+
+
+def render_manager_etfs(rows: list[dict], manager: str, _unused: str, lang: str) -> str:
+    if not rows:
+        return (
+            f"운용사 {manager}의 ETF가 없습니다."
+            if lang == "ko"
+            else (f"No ETF is managed by {manager}.")
+        )
+    lines = [f"- {r['name']} ({r['code']}): {r['expense_ratio']}%" for r in rows[:30]]
+    more = len(rows) - len(lines)
+    tail = (f"\n… 외 {more}개" if lang == "ko" else f"\n… and {more} more") if more > 0 else ""
+    head = (f"운용사 {manager}의 ETF {len(rows)}개 (괄호: 코드, 총보수):" if lang == "ko"
+            else f"{len(rows)} ETFs managed by {manager} (code, expense ratio):")  # fmt: skip
+    return head + "\n" + "\n".join(lines) + tail
+
+
+RENDERERS = {
+    fn.__name__: fn
+    for fn in (
+        render_info,
+        render_similar,
+        render_changes,
+        render_prices,
+        render_compare,
+        render_tags,
+        render_top_holders,
+        render_two_stocks,
+        render_tag_etfs,
+        render_manager_etfs,
+    )  # fmt: skip
+}
+
+
+def inline(code: str) -> str:
+    """`code` preceded by the source of every renderer it calls (for the sandbox)."""
+    used = [name for name in RENDERERS if re.search(rf"\b{name}\(", code)]
+    sources = [inspect.getsource(RENDERERS[name]) for name in used]
+    return "\n".join(sources) + ("\n" if sources else "") + code

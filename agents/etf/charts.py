@@ -1,0 +1,171 @@
+"""Plotly figures for what the ETF tools returned (no Streamlit, so tests can build them too).
+
+`charts_for(payload)` turns an answer's `payload["tool_results"]` into titled figures and
+tables: price + volume, holdings weights, similarity, tag counts, holdings changes, comparison
+table and normalized prices. Every figure has a Korean title and axis labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
+PALETTE = ("#2563eb", "#16a34a", "#ea580c", "#9333ea", "#0891b2", "#dc2626")
+PERIOD_LABELS = {
+    "1d": "전일",
+    "1w": "1주",
+    "1m": "1개월",
+    "3m": "3개월",
+    "6m": "6개월",
+    "1y": "1년",
+}
+CHANGE_LABELS = {
+    "added": "신규편입",
+    "removed": "제외",
+    "increased": "비중증가",
+    "decreased": "비중감소",
+}
+CHANGE_COLORS = {"added": "#dcfce7", "removed": "#fee2e2", "increased": "#dbeafe",
+                 "decreased": "#fef3c7"}  # fmt: skip
+
+
+@dataclass
+class ChartItem:
+    """One visual under an answer: a figure or a table (with an optional change-type colour)."""
+
+    title: str
+    figure: go.Figure | None = None
+    table: pd.DataFrame | None = None
+    row_colors: list[str] | None = None
+
+
+def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int = 380) -> go.Figure:
+    fig.update_layout(
+        title={"text": title, "x": 0.0, "xanchor": "left"},
+        font={"family": FONT_FAMILY},
+        height=height,
+        margin={"l": 60, "r": 20, "t": 60, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+    )
+    fig.update_xaxes(title_text=x_label)
+    fig.update_yaxes(title_text=y_label)
+    return fig
+
+
+def price_figure(result: dict[str, Any], name: str) -> go.Figure:
+    """Close line over volume bars for get_etf_prices / get_stock_prices output."""
+    daily = sorted(result.get("daily", []), key=lambda d: d["date"])
+    dates = [d["date"] for d in daily]
+    period = PERIOD_LABELS.get(result.get("summary", {}).get("period", ""), "")
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.7, 0.3],
+                        vertical_spacing=0.06)  # fmt: skip
+    fig.add_trace(go.Scatter(x=dates, y=[d["close"] for d in daily], name="종가", mode="lines",
+                             line={"color": PALETTE[0], "width": 2}), row=1, col=1)  # fmt: skip
+    fig.add_trace(go.Bar(x=dates, y=[d["volume"] for d in daily], name="거래량",
+                         marker_color=PALETTE[4]), row=2, col=1)  # fmt: skip
+    fig = _finish(fig, f"{name} 가격·거래량 ({period})", "", "", height=460)
+    fig.update_xaxes(title_text="날짜", row=2, col=1)
+    fig.update_yaxes(title_text="종가 (원)", row=1, col=1)
+    fig.update_yaxes(title_text="거래량 (주)", row=2, col=1)
+    return fig
+
+
+def weights_figure(holdings: list[dict[str, Any]], name: str) -> go.Figure:
+    rows = sorted(holdings, key=lambda h: h["weight"])
+    fig = go.Figure(go.Bar(
+        x=[h["weight"] for h in rows], y=[h["stock_name"] for h in rows], orientation="h",
+        text=[f"{h['weight']:.2f}%" for h in rows], textposition="outside",
+        marker_color=PALETTE[0],
+    ))  # fmt: skip
+    return _finish(fig, f"{name} 상위 보유종목 비중", "비중 (%)", "종목")
+
+
+def bar_figure(labels: list[str], values: list[float], title: str, x_label: str,
+               y_label: str) -> go.Figure:  # fmt: skip
+    fig = go.Figure(go.Bar(x=labels, y=values, marker_color=PALETTE[0],
+                           text=[f"{v:,.2f}".rstrip("0").rstrip(".") for v in values],
+                           textposition="outside"))  # fmt: skip
+    return _finish(fig, title, x_label, y_label)
+
+
+def normalized_figure(series: dict[str, Any]) -> go.Figure:
+    """Closes of compared ETFs rebased to 100 at the first common date."""
+    fig = go.Figure()
+    for i, (code, item) in enumerate(series.items()):
+        daily = sorted(item["daily"], key=lambda d: d["date"])
+        if not daily:
+            continue
+        base = daily[0]["close"] or 1
+        fig.add_trace(go.Scatter(
+            x=[d["date"] for d in daily], y=[d["close"] / base * 100 for d in daily],
+            name=f"{item['name']} ({code})", mode="lines",
+            line={"color": PALETTE[i % len(PALETTE)], "width": 2},
+        ))  # fmt: skip
+    return _finish(fig, "비교 ETF 정규화 가격 (시작일 = 100)", "날짜", "지수 (시작일 = 100)")
+
+
+def changes_table(rows: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
+    frame = pd.DataFrame([
+        {"종목코드": r["stock_code"], "종목명": r["stock_name"],
+         "변화": CHANGE_LABELS.get(r["change_type"], r["change_type"]),
+         "이전 비중(%)": r["old_weight"], "현재 비중(%)": r["new_weight"]}
+        for r in rows
+    ])  # fmt: skip
+    return frame, [CHANGE_COLORS.get(r["change_type"], "") for r in rows]
+
+
+def compare_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([
+        {"코드": r["code"], "이름": r["name"], "운용사": r.get("company"),
+         "총보수(%)": r["expense_ratio"], "1개월 수익률(%)": r.get("return_1m"),
+         "순자산(억 원)": round(r["latest_net_assets"] / 1e8) if r.get("latest_net_assets") else None,
+         "태그": ", ".join(r.get("tags", [])),
+         "상위 보유종목": ", ".join(f"{h['stock_name']} {h['weight']:.1f}%"
+                               for h in r.get("top_holdings", []))}
+        for r in rows
+    ])  # fmt: skip
+
+
+def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
+    code = args.get("etf_code") or args.get("stock_code") or ""
+    if tool in ("get_etf_prices", "get_stock_prices") and result.get("daily"):
+        return [ChartItem("가격 추이", figure=price_figure(result, code))]
+    if tool == "get_etf_info" and result.get("top_holdings"):
+        title = f"{result['name']} 보유종목"
+        return [ChartItem(title, figure=weights_figure(result["top_holdings"], result["name"]))]
+    if tool == "find_similar_etfs" and result:
+        fig = bar_figure([r["name"] for r in result], [r["similarity"] for r in result],
+                         f"{code}와 유사한 ETF (보유 비중 겹침)", "ETF", "유사도 (%)")  # fmt: skip
+        return [ChartItem("유사 ETF", figure=fig)]
+    if tool == "list_tags" and result:
+        fig = bar_figure([r["name"] for r in result], [r["count"] for r in result],
+                         "태그별 ETF 수", "태그", "ETF 수")  # fmt: skip
+        return [ChartItem("태그", figure=fig)]
+    if tool == "get_holdings_changes" and result:
+        frame, colors = changes_table(result)
+        period = PERIOD_LABELS.get(args.get("period", ""), "")
+        return [ChartItem(f"{code} 보유종목 변화 ({period})", table=frame,
+                          row_colors=colors)]  # fmt: skip
+    if tool == "compare_etfs" and result:
+        return [ChartItem("ETF 비교표", table=compare_table(result))]
+    if tool == "graph_query" and result:
+        return [ChartItem("그래프 쿼리 결과", table=pd.DataFrame(result))]
+    return []
+
+
+def charts_for(payload: dict[str, Any]) -> list[ChartItem]:
+    """Figures and tables for an answer's tool results (search results are left out)."""
+    items: list[ChartItem] = []
+    for entry in payload.get("tool_results", []):
+        result = entry.get("result")
+        if isinstance(result, dict) and result.get("status") == "error":
+            continue
+        items += _items_for(entry["tool"], entry.get("arguments", {}), result)
+    if payload.get("compare_prices"):
+        items.append(ChartItem("정규화 가격", figure=normalized_figure(payload["compare_prices"])))
+    return items

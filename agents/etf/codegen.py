@@ -1,0 +1,226 @@
+"""Python code the offline planner writes for the CodeAgent: search first, then the real tool.
+
+Step 1 (`resolve_code`) looks up every named ETF/stock/tag with the search tools and prints
+what it found as one JSON line; step 2 (`answer_code`) calls the dedicated tool with the codes
+read from that observation and composes the answer with a template, in the question's
+language. All of it runs in smolagents' sandboxed executor against the real tools.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.etf import answer_templates as tpl
+from agents.etf.intents import Plan
+
+Resolved = dict[str, Any]
+
+
+def lit(value: Any) -> str:
+    """A Python literal for generated code."""
+    return repr(value)
+
+
+def cypher_text(value: str) -> str:
+    """A Cypher string literal (our names never contain quotes; refuse them if they do)."""
+    if "'" in value or "\\" in value:
+        raise ValueError(f"unexpected quote in {value!r}")
+    return f"'{value}'"
+
+
+def needs_resolution(plan: Plan) -> bool:
+    return bool(plan.etfs or plan.stocks or plan.tags)
+
+
+def resolve_code(plan: Plan) -> str:
+    """Step 1: the seed's tool-order rules (stock_search / list_tags / etf_search first)."""
+    lines = ["import json", "resolved = {}"]
+    for m in plan.stocks:
+        lines += [
+            f"hits = json.loads(stock_search(query={lit(m.name)}))",
+            f"resolved[{lit('stock:' + m.key)}] = hits if isinstance(hits, dict) else "
+            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
+        ]
+    if plan.tags:
+        lines.append("tags = json.loads(list_tags())")
+        for m in plan.tags:
+            lines.append(
+                f"resolved[{lit('tag:' + m.key)}] = tags if isinstance(tags, dict) else "
+                f"[t for t in tags if t['name'] == {lit(m.key)}]"
+            )
+    for m in plan.etfs:
+        lines += [
+            f"hits = json.loads(etf_search(query={lit(m.name)}))",
+            f"resolved[{lit('etf:' + m.key)}] = hits if isinstance(hits, dict) else "
+            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
+        ]
+    lines.append("print(json.dumps(resolved, ensure_ascii=False))")
+    return "\n".join(lines)
+
+
+def failed_lookups(plan: Plan, resolved: Resolved) -> list[str]:
+    """Sentences for every entity the search tools did not confirm."""
+    out = []
+    for m in [*plan.stocks, *plan.tags, *plan.etfs]:
+        found = resolved.get(f"{m.kind}:{m.key}")
+        if isinstance(found, list) and found:
+            continue
+        suggestions = found.get("suggestions", []) if isinstance(found, dict) else []
+        out.append(tpl.not_found(plan.lang, m.name, suggestions))
+    return out
+
+
+def final_text_code(text: str) -> str:
+    return f"final_answer({lit(text)})"
+
+
+def answer_code(plan: Plan, resolved: Resolved) -> str:
+    """Step 2: the dedicated tool call (or seed-style Cypher) and the templated answer."""
+    first: dict[str, dict[str, Any]] = {}
+    for key, value in resolved.items():
+        if isinstance(value, list) and value:
+            first[key] = value[0]
+    etfs = [first[f"etf:{m.key}"] for m in plan.etfs if f"etf:{m.key}" in first]
+    stocks = [first[f"stock:{m.key}"] for m in plan.stocks if f"stock:{m.key}" in first]
+    tags = [first[f"tag:{m.key}"]["name"] for m in plan.tags if f"tag:{m.key}" in first]
+    builder = _BUILDERS.get(plan.intent)
+    if builder is None:
+        return final_text_code(tpl.unsupported(plan.lang))
+    return builder(plan, etfs, stocks, tags)
+
+
+def _etf_call(plan: Plan, etfs: list[dict[str, Any]], call: str, render: str) -> str:
+    etf = etfs[0]
+    return "\n".join([
+        "import json",
+        f"result = json.loads({call})",
+        "if isinstance(result, dict) and result.get('status') == 'error':",
+        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+        "else:",
+        f"    final_answer({render}(result, {lit(etf['name'])}, {lit(plan.lang)}))",
+    ])  # fmt: skip
+
+
+def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    return tpl.inline(_etf_call(plan, etfs, f"get_etf_info(etf_code={lit(etfs[0]['code'])})",
+                                "render_info"))  # fmt: skip
+
+
+def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    call = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})"
+    return tpl.inline(_etf_call(plan, etfs, call, "render_similar"))
+
+
+def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    period = plan.period if plan.period in ("1d", "1w", "1m") else "1d"
+    call = f"get_holdings_changes(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
+    return tpl.inline(_etf_call(plan, etfs, call, "render_changes"))
+
+
+def _etf_prices(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
+    call = f"get_etf_prices(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
+    return tpl.inline(_etf_call(plan, etfs, call, "render_prices"))
+
+
+def _stock_prices(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
+    period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
+    call = f"get_stock_prices(stock_code={lit(stocks[0]['code'])}, period={lit(period)})"
+    return tpl.inline(_etf_call(plan, stocks, call, "render_prices"))
+
+
+def _compare(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    codes = ",".join(e["code"] for e in etfs[:3])
+    return tpl.inline(_etf_call(plan, etfs, f"compare_etfs(etf_codes={lit(codes)})",
+                                "render_compare"))  # fmt: skip
+
+
+def _stock_lookup(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
+    return final_text_code(tpl.stock_lookup(plan.lang, stocks[0]))
+
+
+def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
+    stock = stocks[0]
+    cypher = (
+        f"MATCH (e:ETF)-[h:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+        "WITH e, h ORDER BY h.date DESC\n"
+        "WITH e, head(collect(h)) as latest\n"
+        "RETURN {etf_code: e.code, etf_name: e.name, weight: latest.weight}\n"
+        "ORDER BY latest.weight DESC LIMIT 5"
+    )
+    return _graph_answer(plan, cypher, "render_top_holders", stock["name"], stock["code"])
+
+
+def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
+    s1, s2 = stocks[0], stocks[1]
+    cypher = (
+        f"MATCH (e:ETF)-[h1:HOLDS]->(s1:Stock {{code: {cypher_text(s1['code'])}}})\n"
+        "WITH e, h1 ORDER BY h1.date DESC\n"
+        "WITH e, head(collect(h1)) as lh1\n"
+        f"MATCH (e)-[h2:HOLDS]->(s2:Stock {{code: {cypher_text(s2['code'])}}})\n"
+        "WITH e, lh1, h2 ORDER BY h2.date DESC\n"
+        "WITH e, lh1, head(collect(h2)) as lh2\n"
+        "WITH e, lh1, lh2, lh1.weight + lh2.weight AS total_weight\n"
+        "ORDER BY total_weight DESC\nLIMIT 5\n"
+        "RETURN {etf_code: e.code, etf_name: e.name, weight_1: lh1.weight, "
+        "weight_2: lh2.weight, total_weight: total_weight}"
+    )
+    return _graph_answer(plan, cypher, "render_two_stocks", s1["name"], s2["name"])
+
+
+def _tag_cheapest(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
+    cypher = (
+        f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tags[0])}}})\n"
+        "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio}\n"
+        "ORDER BY e.expense_ratio ASC"
+    )
+    return _graph_answer(plan, cypher, "render_tag_etfs", tags[0], "")
+
+
+def _manager_etfs(plan: Plan, *_: Any) -> str:
+    manager = plan.managers[0].key
+    cypher = (
+        "MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\n"
+        f"WHERE c.name = {cypher_text(manager)}\n"
+        "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, company: c.name}\n"
+        "ORDER BY e.name"
+    )
+    return _graph_answer(plan, cypher, "render_manager_etfs", manager, "")
+
+
+def _list_tags(plan: Plan, *_: Any) -> str:
+    return tpl.inline("\n".join([
+        "import json",
+        "result = json.loads(list_tags())",
+        "if isinstance(result, dict):",
+        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+        "else:",
+        f"    final_answer(render_tags(result, '', {lit(plan.lang)}))",
+    ]))  # fmt: skip
+
+
+def _graph_answer(plan: Plan, cypher: str, render: str, a: str, b: str) -> str:
+    return tpl.inline("\n".join([
+        "import json",
+        f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+        "if isinstance(rows, dict):",
+        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+        "else:",
+        f"    final_answer({render}(rows, {lit(a)}, {lit(b)}, {lit(plan.lang)}))",
+    ]))  # fmt: skip
+
+
+_BUILDERS: dict[str, Any] = {
+    "etf_info": _info,
+    "similar": _similar,
+    "holdings_changes": _changes,
+    "etf_prices": _etf_prices,
+    "stock_prices": _stock_prices,
+    "compare": _compare,
+    "stock_lookup": _stock_lookup,
+    "top_holders": _top_holders,
+    "two_stock_holders": _two_stocks,
+    "tag_cheapest": _tag_cheapest,
+    "manager_etfs": _manager_etfs,
+    "list_tags": _list_tags,
+}

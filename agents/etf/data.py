@@ -1,0 +1,325 @@
+"""The data behind the ETF tools: graph lookups and PostgreSQL prices, with a citation per query.
+
+`EtfData` returns the seed-000 shapes as plain Python (dicts/lists); `tools.py` turns them into
+smolagents tools that answer JSON text. Unknown codes raise `UnknownEntity` carrying the nearest
+matches, so the tool can answer with suggestions instead of an empty result.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.etf import queries as q
+from agents.evidence import EvidenceCollector, make_citation
+from data_access.errors import ToolInputError
+from data_access.graph.base import GraphStore
+from data_access.postgres import fetch_all
+
+logger = logging.getLogger(__name__)
+
+SEARCH_LIMIT = 10
+TOP_HOLDINGS = 10
+COMPARE_HOLDINGS = 5
+SIMILAR_LIMIT = 10
+PRICE_PERIODS = {
+    "1w": "7 days",
+    "1m": "1 month",
+    "3m": "3 months",
+    "6m": "6 months",
+    "1y": "1 year",
+}
+CHANGE_PERIODS = ("1d", "1w", "1m")
+INFO_RETURN_PERIODS = ("1w", "1m", "3m")
+_ETF_CODE = re.compile(r"^[0-9A-Z]{6}$")
+_STOCK_CODE = re.compile(r"^(?:(?:KR|US):)?[0-9A-Z.\-]{1,12}$")
+
+GRAPH_ETF = "graph:ETF"
+GRAPH_STOCK = "graph:Stock"
+GRAPH_HOLDS = "graph:(ETF)-[:HOLDS]->(Stock)"
+
+
+class UnknownEntity(ToolInputError):
+    """A code or name that is not in the data; `suggestions` are the nearest known ones."""
+
+    def __init__(self, message: str, suggestions: list[dict[str, Any]]) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions
+
+
+def number(value: Any, digits: int | None = None) -> Any:
+    """Decimal/float as a JSON number: an int when integral, else rounded to `digits`."""
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, float):
+        if digits is not None:
+            value = round(value, digits)
+        return int(value) if value.is_integer() else value
+    return value
+
+
+def iso(value: Any) -> str | None:
+    return value.isoformat() if isinstance(value, date) else (str(value) if value else None)
+
+
+def change_rate(start: Any, end: Any) -> float | None:
+    if start in (None, 0) or end is None:
+        return None
+    return round((float(end) / float(start) - 1.0) * 100.0, 2)
+
+
+def months_before(day: date, months: int) -> date:
+    """Calendar months back, clamped to the month's last day (as PostgreSQL intervals do)."""
+    total = day.year * 12 + day.month - 1 - months
+    year, month = divmod(total, 12)
+    month += 1
+    for d in range(day.day, 27, -1):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    return date(year, month, min(day.day, 28))
+
+
+def check_etf_code(code: str) -> str:
+    code = (code or "").strip().upper()
+    if not _ETF_CODE.match(code):
+        raise ToolInputError(f"ETF 코드는 6자리입니다 (예: '069500'). 받은 값: {code!r}")
+    return code
+
+
+def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
+    period = (period or "").strip().lower()
+    if period not in allowed:
+        raise ToolInputError(
+            f"period는 {', '.join(allowed)} 중 하나여야 합니다. 받은 값: {period!r}"
+        )
+    return period
+
+
+@dataclass
+class EtfData:
+    """Seed-000 lookups on one graph store and one PostgreSQL pool; cites every query."""
+
+    store: GraphStore
+    pool: ConnectionPool | None = None
+    collector: EvidenceCollector | None = None
+    as_of_date: str | None = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------ query helpers
+
+    def run_graph(self, cypher: str, params: dict[str, Any], dataset: str, table: str,
+               **cite: Any) -> list[dict[str, Any]]:  # fmt: skip
+        rows = self.store.read(cypher, params)
+        self.cite(dataset, table, cypher, params, len(rows), **cite)
+        return rows
+
+    def run_sql(self, sql: str, params: Any, dataset: str, table: str,
+             **cite: Any) -> list[dict[str, Any]]:  # fmt: skip
+        rows = fetch_all(sql, params, self.pool)
+        self.cite(dataset, table, sql, params, len(rows), **cite)
+        return rows
+
+    def cite(self, dataset: str, table: str, query: str, params: Any, row_count: int,
+              **cite: Any) -> None:  # fmt: skip
+        if self.collector is None:
+            return
+        filters = cite.pop("filters", None)
+        if filters is None:
+            filters = params if isinstance(params, dict) else {"params": list(params or [])}
+        self.collector.add_citation(
+            make_citation(
+                dataset_code=dataset, table=table, query=query,
+                params=params if isinstance(params, dict) else {"params": list(params or [])},
+                row_count=row_count, filters=filters,
+                as_of_date=cite.pop("as_of_date", self.as_of_date), **cite,
+            )
+        )  # fmt: skip
+
+    # ------------------------------------------------------------ identities
+
+    def suggest_etfs(self, text: str, limit: int = 5) -> list[dict[str, Any]]:
+        rows = fetch_all(q.SUGGEST_ETFS, {"q": text, "limit": limit}, self.pool)
+        return [{"code": r["code"], "name": r["name"]} for r in rows if r["score"] > 0.1]
+
+    def suggest_stocks(self, text: str, limit: int = 5) -> list[dict[str, Any]]:
+        rows = fetch_all(q.SUGGEST_STOCKS, {"q": text, "limit": limit}, self.pool)
+        return [{"code": r["code"], "name": r["name"]} for r in rows if r["score"] > 0.1]
+
+    def require_etf(self, code: str) -> dict[str, Any]:
+        """The ETF's basic row (graph), or UnknownEntity with the nearest ETFs."""
+        raw = (code or "").strip()
+        try:
+            code = check_etf_code(raw)
+        except ToolInputError as e:
+            raise UnknownEntity(str(e), self.suggest_etfs(raw)) from e
+        rows = self.run_graph(q.ETF_BASIC, {"code": code}, "KR_ETF_MASTER", GRAPH_ETF)
+        if not rows:
+            raise UnknownEntity(f"ETF 코드 '{code}'를 찾을 수 없습니다.", self.suggest_etfs(code))
+        return rows[0]
+
+    def require_stock(self, code: str) -> dict[str, Any]:
+        raw = (code or "").strip()
+        if not _STOCK_CODE.match(raw.upper()):
+            raise UnknownEntity(
+                f"종목 코드 형식이 아닙니다: {raw!r} (예: '005930', 'AAPL')",
+                self.suggest_stocks(raw),
+            )
+        native = raw.upper().split(":", 1)[-1]
+        rows = fetch_all(q.STOCK_BY_CODE, (native, raw.upper()), self.pool)
+        rows = [r for r in rows if r["security_id"] == raw.upper()] or rows
+        if not rows:
+            raise UnknownEntity(f"종목 코드 '{raw}'를 찾을 수 없습니다.", self.suggest_stocks(raw))
+        # A bare 6-digit code is Korean; prefer KR when a code exists in two markets.
+        rows.sort(key=lambda r: 0 if r["security_id"].startswith("KR:") else 1)
+        return rows[0]
+
+    # ------------------------------------------------------------ searches
+
+    def etf_search(self, query: str) -> list[dict[str, Any]]:
+        text = (query or "").strip()
+        if not text:
+            raise ToolInputError("검색어가 비어 있습니다.")
+        params = {"query": text, "compact": text.lower().replace(" ", ""), "limit": SEARCH_LIMIT}
+        rows = self.run_graph(q.ETF_SEARCH, params, "KR_ETF_MASTER", GRAPH_ETF,
+                           filters={"query": text})  # fmt: skip
+        if not rows:
+            raise UnknownEntity(f"'{text}'와 일치하는 ETF가 없습니다.", self.suggest_etfs(text))
+        return [
+            {"code": r["code"], "name": r["name"], "expense_ratio": number(r["expense_ratio"], 4)}
+            for r in rows
+        ]
+
+    def stock_search(self, query: str) -> list[dict[str, Any]]:
+        text = (query or "").strip()
+        if not text:
+            raise ToolInputError("검색어가 비어 있습니다.")
+        params = {"query": text, "compact": text.lower().replace(" ", ""), "limit": SEARCH_LIMIT}
+        rows = self.run_graph(q.STOCK_SEARCH, params, "STOCK_MASTER", GRAPH_STOCK,
+                           filters={"query": text})  # fmt: skip
+        if not rows:
+            raise UnknownEntity(f"'{text}'와 일치하는 종목이 없습니다.", self.suggest_stocks(text))
+        return [{"code": r["code"], "name": r["name"]} for r in rows]
+
+    def list_tags(self) -> list[dict[str, Any]]:
+        rows = self.run_graph(q.LIST_TAGS, {}, "KR_ETF_MASTER", "graph:(ETF)-[:TAGGED]->(Tag)")
+        return [{"name": r["name"], "count": int(r["count"])} for r in rows]
+
+    # ------------------------------------------------------------ holdings
+
+    def latest_holdings_date(self, code: str) -> str | None:
+        rows = self.run_graph(q.ETF_LATEST_HOLDINGS_DATE, {"code": code}, "KR_ETF_HOLDINGS",
+                           GRAPH_HOLDS)  # fmt: skip
+        return rows[0]["date"] if rows else None
+
+    def top_holdings(self, code: str, limit: int) -> list[dict[str, Any]]:
+        day = self.latest_holdings_date(code)
+        if day is None:
+            return []
+        params = {"code": code, "date": day, "limit": limit}
+        rows = self.run_graph(q.ETF_TOP_HOLDINGS, params, "KR_ETF_HOLDINGS", GRAPH_HOLDS,
+                           start=day, end=day)  # fmt: skip
+        return [
+            {"stock_code": r["stock_code"], "stock_name": r["stock_name"],
+             "weight": number(r["weight"], 2)}
+            for r in rows
+        ]  # fmt: skip
+
+    def tags_of(self, code: str) -> list[str]:
+        rows = self.run_graph(q.ETF_TAGS, {"code": code}, "KR_ETF_MASTER",
+                           "graph:(ETF)-[:TAGGED]->(Tag)")  # fmt: skip
+        return [r["name"] for r in rows]
+
+    # ------------------------------------------------------------ prices and returns
+
+    def returns(self, code: str, periods: tuple[str, ...]) -> tuple[dict[str, float], Any]:
+        """{period: change %} over each window, and the latest net assets."""
+        params = {
+            "code": code,
+            "labels": list(periods),
+            "intervals": [PRICE_PERIODS[p] for p in periods],
+        }
+        rows = self.run_sql(q.ETF_RETURNS, params, "KR_ETF_DAILY_PRICE", "etf_prices",
+                         filters={"etf_code": code, "periods": list(periods)})  # fmt: skip
+        out = {r["label"]: change_rate(r["start_close"], r["end_close"]) for r in rows}
+        net_assets = number(rows[0]["net_assets"]) if rows else None
+        return {p: v for p in periods if (v := out.get(p)) is not None}, net_assets
+
+    def etf_prices(self, code: str, period: str) -> dict[str, Any]:
+        rows = self.run_sql(q.ETF_PRICES, {"code": code, "interval": PRICE_PERIODS[period]},
+                         "KR_ETF_DAILY_PRICE", "etf_prices",
+                         filters={"etf_code": code, "period": period})  # fmt: skip
+        daily = [
+            {"date": iso(r["trade_date"]), "close": number(r["close"]), "volume": int(r["volume"]),
+             "market_cap": number(r["market_cap"]), "net_assets": number(r["net_assets"])}
+            for r in rows
+        ]  # fmt: skip
+        summary: dict[str, Any] = {"etf_code": code, "period": period, "data_count": len(daily)}
+        summary.update(_price_summary(daily))
+        if daily:
+            summary["latest_market_cap"] = daily[0]["market_cap"]
+            summary["latest_net_assets"] = daily[0]["net_assets"]
+            self._retime_last_citation(daily)
+        return {"summary": summary, "daily": daily}
+
+    def stock_prices(self, security_id: str, code: str, period: str) -> dict[str, Any]:
+        dataset = (
+            "US_TOP50_DAILY_OHLCV" if security_id.startswith("US:") else "KR_STOCK_DAILY_OHLCV"
+        )
+        params = {"security_id": security_id, "interval": PRICE_PERIODS[period]}
+        rows = self.run_sql(q.STOCK_PRICES, params, dataset, "stock_prices",
+                         filters={"security_id": security_id, "period": period})  # fmt: skip
+        daily = [
+            {"date": iso(r["trade_date"]), "open": number(r["open"], 4),
+             "high": number(r["high"], 4), "low": number(r["low"], 4),
+             "close": number(r["close"], 4), "volume": int(r["volume"]),
+             "change_rate": number(r["change_rate"], 2)}
+            for r in rows
+        ]  # fmt: skip
+        summary: dict[str, Any] = {"stock_code": code, "period": period, "data_count": len(daily)}
+        summary.update(_price_summary(daily))
+        if daily:
+            self._retime_last_citation(daily)
+        return {"summary": summary, "daily": daily}
+
+    def _retime_last_citation(self, daily: list[dict[str, Any]]) -> None:
+        """Put the actual date range of a price query on its citation."""
+        if self.collector and self.collector.citations:
+            last = self.collector.citations[-1]
+            last.date_range.start, last.date_range.end = daily[-1]["date"], daily[0]["date"]
+            last.as_of_date = daily[0]["date"]
+
+
+def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
+    """Seed summary fields from newest-first daily rows (empty dict when there are none)."""
+    if not daily:
+        return {}
+    [d["close"] for d in daily]
+    highs = [d.get("high", d["close"]) for d in daily]
+    lows = [d.get("low", d["close"]) for d in daily]
+    return {
+        "start_date": daily[-1]["date"],
+        "end_date": daily[0]["date"],
+        "start_close": daily[-1]["close"],
+        "end_close": daily[0]["close"],
+        "high": max(highs),
+        "low": min(lows),
+        "change_rate": change_rate(daily[-1]["close"], daily[0]["close"]),
+        "avg_volume": int(round(sum(d["volume"] for d in daily) / len(daily))),
+    }
+
+
+def period_cutoff(latest: str, period: str) -> str:
+    """The base snapshot date bound for a holdings-change period ('1w', '1m')."""
+    day = date.fromisoformat(latest)
+    base = day - timedelta(days=7) if period == "1w" else months_before(day, 1)
+    return base.isoformat()

@@ -1,0 +1,187 @@
+"""Entity recognition for the offline planner: ETF, stock, tag and manager mentions in a question.
+
+The gazetteer comes from the data itself (`load_lexicon` reads PostgreSQL), so a new ETF or tag
+is recognized as soon as it is loaded. Matching is longest-first over a spacing- and
+case-insensitive form of the question; matched spans are masked so 'KODEX 반도체' is one ETF,
+not an ETF plus a tag.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+
+from psycopg_pool import ConnectionPool
+
+from data_access.postgres import fetch_all
+
+# English words for Korean tag names (tags are stored in Korean).
+TAG_SYNONYMS: dict[str, str] = {
+    "semiconductor": "반도체", "semiconductors": "반도체", "chip": "반도체", "chips": "반도체",
+    "dividend": "배당", "dividends": "배당", "battery": "2차전지", "batteries": "2차전지",
+    "secondary battery": "2차전지", "bank": "금융", "financial": "금융", "finance": "금융",
+    "automobile": "자동차", "auto": "자동차", "bio": "바이오", "biotech": "바이오",
+    "healthcare": "헬스케어", "construction": "건설", "steel": "철강", "shipbuilding": "조선",
+    "defense": "방산", "internet": "인터넷", "game": "게임", "games": "게임", "robot": "로봇",
+    "robotics": "로봇", "nuclear": "원전", "gold": "금", "oil": "원유", "crude oil": "원유",
+    "bond": "채권", "bonds": "채권", "leverage": "레버리지", "inverse": "인버스",
+    "kosdaq": "코스닥", "large cap": "대형주", "small cap": "중소형주", "s&p500": "미국S&P500",
+    "s&p 500": "미국S&P500", "nasdaq": "미국나스닥", "treasury": "미국채", "dollar": "달러",
+    "commodities": "원자재", "commodity": "원자재", "telecom": "통신", "media": "미디어엔터",
+}  # fmt: skip
+_MANAGER_SUFFIXES = ("투자신탁운용", "투자자산운용", "자산운용")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_LATIN = re.compile(r"[a-z0-9&]")
+_CACHE_TTL_S = 300.0
+
+
+def fold(text: str) -> str:
+    """Lower case without whitespace: the form both questions and names are matched in."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+def fold_with_gaps(text: str) -> tuple[str, set[int]]:
+    """`fold(text)` and the folded positions that had whitespace before them in `text`."""
+    folded: list[str] = []
+    gaps: set[int] = set()
+    for ch in text.lower():
+        if ch.isspace():
+            gaps.add(len(folded))
+        else:
+            folded.append(ch)
+    return "".join(folded), gaps
+
+
+@dataclass(frozen=True)
+class Mention:
+    kind: str  # etf | stock | tag | manager
+    key: str  # ETF/stock code, tag name or manager name
+    name: str  # display name
+    start: int  # position in the folded question (for ordering)
+
+
+@dataclass
+class Lexicon:
+    """Known names: ETFs (code → name), stocks (code → name, English name), tags, managers."""
+
+    etfs: dict[str, str] = field(default_factory=dict)
+    stocks: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    tags: list[str] = field(default_factory=list)
+    managers: dict[str, str | None] = field(default_factory=dict)  # name → English name
+    brands: dict[str, str] = field(default_factory=dict)  # 'KODEX' → manager name
+    _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
+
+    def _surfaces(self) -> list[tuple[str, str, str, str]]:
+        """(folded surface form, kind, key, display name) for every name we can recognize."""
+        out = [(fold(n), "etf", c, n) for c, n in self.etfs.items()]
+        for code, (name, name_en) in self.stocks.items():
+            out.append((fold(name), "stock", code, name))
+            if name_en:
+                out.append((fold(name_en), "stock", code, name))
+        out += [(fold(t), "tag", t, t) for t in self.tags]
+        out += [(fold(en), "tag", ko, ko) for en, ko in TAG_SYNONYMS.items() if ko in self.tags]
+        for name, name_en in self.managers.items():
+            out.append((fold(name), "manager", name, name))
+            if name_en:
+                out.append((fold(name_en), "manager", name, name))
+        return [s for s in out if s[0]]
+
+    def recognize(self, question: str) -> list[Mention]:
+        """Non-overlapping mentions, longest names first, in question order."""
+        folded, gaps = fold_with_gaps(question)
+        taken = [False] * len(folded)
+        found: list[Mention] = []
+        for code in re.findall(r"(?<![0-9A-Za-z])([0-9][0-9A-Z]{5})(?![0-9A-Za-z])", question):
+            kind = "etf" if code in self.etfs else "stock" if code in self.stocks else None
+            if kind:
+                name = self.etfs.get(code) or self.stocks[code][0]
+                found.append(Mention(kind, code, name, folded.find(code.lower())))
+        for surface, kind, key, name in self._surface:
+            for match in re.finditer(re.escape(surface), folded):
+                a, b = match.start(), match.end()
+                if any(taken[a:b]) or not _bounded(folded, gaps, a, b, surface):
+                    continue
+                if kind == "tag" and name.isascii() and name.isupper() and name not in question:
+                    continue  # 'IT' the theme, not 'it' the pronoun
+                taken[a:b] = [True] * (b - a)
+                found.append(Mention(kind, key, name, a))
+        found += self._manager_short_forms(folded, taken)
+        unique: dict[tuple[str, str], Mention] = {}
+        for m in sorted(found, key=lambda m: m.start):
+            unique.setdefault((m.kind, m.key), m)
+        return list(unique.values())
+
+    def _manager_short_forms(self, folded: str, taken: list[bool]) -> list[Mention]:
+        """'미래에셋 ETF', '삼성운용', 'KODEX ETF': a manager named by a short form or brand."""
+        forms: dict[str, str] = {fold(b): m for b, m in self.brands.items()}
+        for name in self.managers:
+            for suffix in _MANAGER_SUFFIXES:
+                if name.endswith(suffix) and len(name) > len(suffix) + 1:
+                    forms[fold(name[: -len(suffix)])] = name
+        out = []
+        for form, manager in sorted(forms.items(), key=lambda f: len(f[0]), reverse=True):
+            for match in re.finditer(re.escape(form) + r"(?=(운용|etf|상품))", folded):
+                a, b = match.start(), match.end()
+                if not any(taken[a:b]):
+                    taken[a:b] = [True] * (b - a)
+                    out.append(Mention("manager", manager, manager, a))
+        return out
+
+
+def _bounded(folded: str, gaps: set[int], a: int, b: int, surface: str) -> bool:
+    """Latin names need non-Latin neighbours; one-syllable Korean names need non-Hangul ones."""
+    before = folded[a - 1] if a > 0 and a not in gaps else " "
+    after = folded[b] if b < len(folded) and b not in gaps else " "
+    if _LATIN.fullmatch(surface[-1]) and _LATIN.match(after):
+        return False
+    if _LATIN.fullmatch(surface[0]) and _LATIN.match(before):
+        return False
+    return not (len(surface) == 1 and (_HANGUL.match(before) or _HANGUL.match(after)))
+
+
+def _brands(etfs: dict[str, str], managed_by: dict[str, str]) -> dict[str, str]:
+    """A brand (first word of ETF names) maps to a manager when all its ETFs share that manager."""
+    seen: dict[str, set[str]] = {}
+    for code, name in etfs.items():
+        brand = name.split()[0] if name.split() else ""
+        if len(brand) >= 2 and code in managed_by:
+            seen.setdefault(brand, set()).add(managed_by[code])
+    return {b: next(iter(m)) for b, m in seen.items() if len(m) == 1}
+
+
+def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
+    etf_rows = fetch_all("SELECT code, name, manager FROM etfs ORDER BY code", pool=pool)
+    stock_rows = fetch_all(
+        "SELECT code, name, name_en FROM stocks WHERE NOT is_etf ORDER BY security_id", pool=pool
+    )
+    tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
+    manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
+    etfs = {r["code"]: r["name"] for r in etf_rows}
+    stocks: dict[str, tuple[str, str | None]] = {}
+    for r in stock_rows:
+        stocks.setdefault(r["code"], (r["name"], r["name_en"]))
+    return Lexicon(
+        etfs=etfs,
+        stocks=stocks,
+        tags=[r["tag"] for r in tag_rows],
+        managers={r["name"]: r["name_en"] for r in manager_rows},
+        brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
+    )
+
+
+_cached: tuple[float, Lexicon] | None = None
+_lock = threading.Lock()
+
+
+def cached_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
+    """The lexicon, reloaded at most every five minutes (names change only when data loads)."""
+    global _cached
+    with _lock:
+        if _cached is None or time.monotonic() - _cached[0] > _CACHE_TTL_S:
+            _cached = (time.monotonic(), load_lexicon(pool))
+        return _cached[1]

@@ -1,0 +1,133 @@
+"""Cypher and SQL text behind the ten ETF tools (seed 000), kept together as named constants.
+
+Graph lookups (names, managers, tags, holdings, changes) run on the GraphStore; prices and
+returns run on PostgreSQL. Only openCypher that FalkorDB and Neo4j both accept is used.
+Graph dates are ISO 'YYYY-MM-DD' strings, so max()/comparisons work as text.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- graph (Cypher)
+
+# Exact code/name first, then names starting with the query, then the rest by name (seed order).
+ETF_SEARCH = """
+MATCH (e:ETF)
+WHERE toLower(e.name) CONTAINS toLower($query) OR e.code CONTAINS $query
+   OR replace(toLower(e.name), ' ', '') CONTAINS $compact
+WITH e, CASE WHEN e.code = $query OR toLower(e.name) = toLower($query) THEN 0
+             WHEN toLower(e.name) STARTS WITH toLower($query) THEN 1 ELSE 2 END AS rank
+ORDER BY rank, e.name
+LIMIT $limit
+RETURN e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"""
+
+STOCK_SEARCH = """
+MATCH (s:Stock)
+WHERE coalesce(s.is_etf, false) = false
+  AND (toLower(s.name) CONTAINS toLower($query) OR toLower(s.code) = toLower($query)
+       OR s.code STARTS WITH $query
+       OR toLower(coalesce(s.name_en, '')) CONTAINS toLower($query)
+       OR replace(toLower(s.name), ' ', '') CONTAINS $compact)
+WITH s, CASE WHEN toLower(s.code) = toLower($query) OR toLower(s.name) = toLower($query)
+                  OR toLower(coalesce(s.name_en, '')) = toLower($query) THEN 0
+             WHEN toLower(s.name) STARTS WITH toLower($query) THEN 1 ELSE 2 END AS rank
+ORDER BY rank, s.name
+LIMIT $limit
+RETURN s.code AS code, s.name AS name"""
+
+LIST_TAGS = """
+MATCH (e:ETF)-[:TAGGED]->(t:Tag)
+WITH t.name AS name, count(e) AS count
+ORDER BY count DESC, name
+RETURN name, count"""
+
+ETF_BASIC = """
+MATCH (e:ETF {code: $code})
+OPTIONAL MATCH (e)-[:MANAGED_BY]->(c:Company)
+RETURN e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio, c.name AS company"""
+
+ETF_TAGS = """
+MATCH (:ETF {code: $code})-[:TAGGED]->(t:Tag)
+RETURN t.name AS name ORDER BY name"""
+
+ETF_LATEST_HOLDINGS_DATE = """
+MATCH (:ETF {code: $code})-[h:HOLDS]->(:Stock)
+RETURN max(h.date) AS date"""
+
+ETF_HOLDINGS_DATE_ON_OR_BEFORE = """
+MATCH (:ETF {code: $code})-[h:HOLDS]->(:Stock)
+WHERE h.date <= $cutoff
+RETURN max(h.date) AS date"""
+
+ETF_TOP_HOLDINGS = """
+MATCH (:ETF {code: $code})-[h:HOLDS {date: $date}]->(s:Stock)
+RETURN s.code AS stock_code, s.name AS stock_name, h.weight AS weight
+ORDER BY weight DESC, stock_code
+LIMIT $limit"""
+
+ETF_HOLDINGS_ON_DATES = """
+MATCH (:ETF {code: $code})-[h:HOLDS]->(s:Stock)
+WHERE h.date IN $dates
+RETURN h.date AS date, s.code AS stock_code, s.name AS stock_name, h.weight AS weight"""
+
+ETF_CHANGES_ON_DATE = """
+MATCH (:ETF {code: $code})-[c:HAS_CHANGE {date: $date}]->(s:Stock)
+RETURN s.code AS stock_code, s.name AS stock_name, c.change_type AS change_type,
+       c.old_weight AS old_weight, c.new_weight AS new_weight, c.prev_date AS prev_date"""
+
+# Portfolio overlap on the reference ETF's latest snapshot date: for every other ETF with a
+# snapshot that day, overlap = number of stocks both hold, similarity = sum over those stocks
+# of min(weight_a, weight_b) — the share of the portfolio (in %) the two have in common.
+SIMILAR_ETFS = """
+MATCH (a:ETF {code: $code})-[ha:HOLDS {date: $date}]->(s:Stock)<-[hb:HOLDS {date: $date}]-(b:ETF)
+WHERE b.code <> $code
+WITH b, count(s) AS overlap,
+     sum(CASE WHEN ha.weight < hb.weight THEN ha.weight ELSE hb.weight END) AS similarity
+ORDER BY similarity DESC, overlap DESC, b.code
+LIMIT $limit
+RETURN b.code AS etf_code, b.name AS name, overlap, similarity"""
+
+# ---------------------------------------------------------------- PostgreSQL
+
+ETF_PRICES = """
+WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s)
+SELECT p.trade_date, p.close, p.volume, p.market_cap, p.net_assets
+FROM etf_prices p, last
+WHERE p.etf_code = %(code)s
+  AND p.trade_date >= (last.d - %(interval)s::interval)::date AND p.trade_date <= last.d
+ORDER BY p.trade_date DESC"""
+
+STOCK_PRICES = """
+WITH last AS (SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = %(security_id)s)
+SELECT p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate
+FROM stock_prices p, last
+WHERE p.security_id = %(security_id)s
+  AND p.trade_date >= (last.d - %(interval)s::interval)::date AND p.trade_date <= last.d
+ORDER BY p.trade_date DESC"""
+
+# Return over each period: latest close against the first close inside the period window
+# (the same window `get_etf_prices` uses, so the two tools agree).
+ETF_RETURNS = """
+WITH last AS (
+    SELECT trade_date AS d, close, net_assets FROM etf_prices
+    WHERE etf_code = %(code)s ORDER BY trade_date DESC LIMIT 1
+), periods(label, iv) AS (SELECT * FROM unnest(%(labels)s::text[], %(intervals)s::text[]))
+SELECT periods.label, last.d AS end_date, last.close AS end_close, last.net_assets,
+       (SELECT p.close FROM etf_prices p
+        WHERE p.etf_code = %(code)s AND p.trade_date >= (last.d - periods.iv::interval)::date
+        ORDER BY p.trade_date LIMIT 1) AS start_close
+FROM last CROSS JOIN periods"""
+
+ETF_EXISTS = "SELECT code, name FROM etfs WHERE code = %s"
+
+STOCK_BY_CODE = "SELECT security_id, code, name FROM stocks WHERE code = %s OR security_id = %s"
+
+SUGGEST_ETFS = """
+SELECT code, name,
+       greatest(similarity(name, %(q)s), similarity(code, %(q)s)) AS score
+FROM etfs ORDER BY score DESC, code LIMIT %(limit)s"""
+
+SUGGEST_STOCKS = """
+SELECT code, name,
+       greatest(similarity(name, %(q)s), similarity(code, %(q)s),
+                similarity(coalesce(name_en, ''), %(q)s)) AS score
+FROM stocks WHERE NOT is_etf ORDER BY score DESC, code LIMIT %(limit)s"""

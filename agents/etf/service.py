@@ -1,0 +1,255 @@
+"""One ETF chat turn, shared by the screen, the CLI, tests and the benchmark.
+
+    for event in stream_answer("KODEX 200과 TIGER 200 비교해줘"):
+        ...  # StepEvent per agent step as it finishes, then the AgentAnswer
+
+The answer falls back in three levels (seed 000): the agent's final answer → the last
+observation → an apology. Every turn carries the trace, the structured citations of every
+query, the tool results (for charts), the as-of date and data freshness.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+from smolagents.agents import ActionStep, FinalAnswerStep
+from smolagents.utils import AgentError
+
+from agents.etf.agent import build_agent, cut
+from agents.etf.data import EtfData
+from agents.etf.lexicon import cached_lexicon
+from agents.etf.planner import OfflinePlanner
+from agents.etf.prompts import HistoryMessage, build_task
+from agents.etf.tools import ToolContext, make_tools
+from agents.evidence import EvidenceCollector, ToolCallRecord
+from agents.llm import TurnBudget, build_smolagents_model, usage_of
+from data_access.config import Settings, get_settings
+from data_access.contracts import AgentAnswer, TraceStep
+from data_access.errors import WorkbenchError
+from data_access.graph.base import GraphStore
+
+logger = logging.getLogger(__name__)
+
+APOLOGY = "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
+SCREEN = "etf"
+COMPARE_CHART_PERIOD = "3m"
+MAX_TOOL_RESULTS = 20
+
+
+@dataclass
+class StepEvent:
+    """One finished agent step, as the screen shows it while the run goes on."""
+
+    step: int
+    thought: str | None
+    code: str | None
+    observation: str | None
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None
+    duration_ms: int = 0
+    is_final: bool = False
+    tokens: int = 0
+    cost_usd: float = 0.0
+
+
+@dataclass
+class _Run:
+    mode: str
+    model_id: str | None
+    collector: EvidenceCollector
+    budget: TurnBudget
+    trace: list[TraceStep] = field(default_factory=list)
+    last_observation: str | None = None
+    final: Any = None
+    error: str | None = None
+    status: str = "ok"
+
+
+def stream_answer(
+    question: str,
+    history: Sequence[HistoryMessage] = (),
+    *,
+    settings: Settings | None = None,
+    store: GraphStore | None = None,
+    pool: ConnectionPool | None = None,
+) -> Iterator[StepEvent | AgentAnswer]:
+    """Run one turn; yields a StepEvent per agent step, then the AgentAnswer."""
+    from data_access.catalog import current_as_of_date
+
+    settings = settings or get_settings()
+    started = time.perf_counter()
+    as_of = current_as_of_date(pool).isoformat()
+    collector = EvidenceCollector()
+    context = ToolContext(store=store, pool=pool, collector=collector, as_of_date=as_of)
+    llm = build_smolagents_model("etf", settings)
+    model = llm or OfflinePlanner(lambda: cached_lexicon(pool))
+    run = _Run(
+        mode="llm" if llm else "offline",
+        model_id=getattr(llm, "model_id", None),
+        collector=collector,
+        budget=TurnBudget.from_settings(settings),
+    )
+    agent = build_agent(model, list(make_tools(context)))
+    try:
+        for event in agent.run(build_task(question, history), stream=True):
+            if isinstance(event, ActionStep):
+                step_event = _record_step(run, event)
+                yield step_event
+                if run.budget.exceeded:
+                    run.status, run.error = "budget_exceeded", run.budget.message()
+                    agent.interrupt()
+                    break
+            elif isinstance(event, FinalAnswerStep):
+                run.final = event.output
+    except (AgentError, WorkbenchError) as e:
+        logger.warning("ETF agent run failed: %s", e)
+        run.error, run.status = str(e), "error"
+    yield _answer(run, context, as_of, pool, started)
+
+
+def answer_question(question: str, history: Sequence[HistoryMessage] = (),
+                    **kwargs: Any) -> AgentAnswer:  # fmt: skip
+    """The whole turn without streaming (CLI, tests, benchmark)."""
+    answer: AgentAnswer | None = None
+    for event in stream_answer(question, history, **kwargs):
+        if isinstance(event, AgentAnswer):
+            answer = event
+    assert answer is not None  # stream_answer always ends with the answer
+    return answer
+
+
+def _record_step(run: _Run, step: ActionStep) -> StepEvent:
+    calls = run.collector.calls_since(_last_recorded_seq(run))
+    usage = usage_of(getattr(step.model_output_message, "raw", None), run.model_id)
+    if run.mode == "llm":
+        run.budget.add(usage)
+    duration = int((step.timing.duration or 0) * 1000)
+    error = str(step.error) if step.error else None
+    if step.observations:
+        run.last_observation = step.observations
+    event = StepEvent(
+        step=step.step_number,
+        thought=_thought(step.model_output),
+        code=step.code_action,
+        observation=cut(step.observations),
+        tool_calls=[_call_dict(c) for c in calls],
+        error=error,
+        duration_ms=duration,
+        is_final=bool(step.is_final_answer),
+        tokens=usage.tokens,
+        cost_usd=usage.cost_usd,
+    )
+    run.trace.append(TraceStep(
+        step=step.step_number, kind="code", name=f"step {step.step_number}",
+        code=step.code_action, observation=event.observation, duration_ms=duration,
+        status="error" if error else "ok", error=error,
+        model=run.model_id or ("offline-planner" if run.mode == "offline" else None),
+        tokens=usage.tokens, cost_usd=usage.cost_usd,
+    ))  # fmt: skip
+    for c in calls:
+        run.trace.append(TraceStep(
+            step=step.step_number, kind="tool", name=c.tool, arguments=c.arguments,
+            observation=c.preview[:500], duration_ms=c.duration_ms,
+            status="rejected" if c.status == "rejected" else c.status,  # type: ignore[arg-type]
+            error=c.error,
+        ))  # fmt: skip
+    return event
+
+
+def _last_recorded_seq(run: _Run) -> int:
+    return sum(1 for t in run.trace if t.kind == "tool")
+
+
+def _thought(model_output: str | None) -> str | None:
+    if not model_output:
+        return None
+    head = model_output.split("<code>", 1)[0].strip()
+    return head.removeprefix("Thought:").strip() or None
+
+
+def _call_dict(call: ToolCallRecord) -> dict[str, Any]:
+    return {"tool": call.tool, "arguments": call.arguments, "duration_ms": call.duration_ms,
+            "status": call.status, "error": call.error}  # fmt: skip
+
+
+def _answer(run: _Run, context: ToolContext, as_of: str, pool: ConnectionPool | None,
+            started: float) -> AgentAnswer:  # fmt: skip
+    if run.final is not None and run.status == "ok":
+        text, status = str(run.final), "ok"
+    elif run.last_observation:
+        prefix = run.error + "\n\n" if run.status == "budget_exceeded" and run.error else ""
+        text, status = (
+            prefix + run.last_observation,
+            run.status if run.status != "ok" else "partial",
+        )
+    else:
+        budget_note = run.error if run.status == "budget_exceeded" else None
+        text, status = budget_note or APOLOGY, run.status
+    results = _tool_results(run.collector)
+    payload: dict[str, Any] = {"tool_results": results}
+    compare_series = _compare_price_series(results, context)
+    if compare_series:
+        payload["compare_prices"] = compare_series
+    return AgentAnswer(
+        answer=text,
+        mode=run.mode,  # type: ignore[arg-type]
+        model=run.model_id,
+        status=status if status in ("ok", "error", "partial", "budget_exceeded") else "error",  # type: ignore[arg-type]
+        error=run.error,
+        as_of_date=as_of,
+        data_freshness=_freshness(pool),
+        structured_citations=run.collector.unique_citations(),
+        trace=run.trace,
+        payload=payload,
+        tokens=sum(t.tokens for t in run.trace),
+        cost_usd=round(sum(t.cost_usd for t in run.trace), 6),
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )
+
+
+def _tool_results(collector: EvidenceCollector) -> list[dict[str, Any]]:
+    ok = [c for c in collector.calls if c.status == "ok"]
+    return [{"tool": c.tool, "arguments": c.arguments, "result": c.result}
+            for c in ok[-MAX_TOOL_RESULTS:]]  # fmt: skip
+
+
+def _compare_price_series(results: list[dict[str, Any]],
+                          context: ToolContext) -> dict[str, Any]:  # fmt: skip
+    """Daily closes of compared ETFs for the normalized-price chart (cited like any query)."""
+    compared = [r for r in results if r["tool"] == "compare_etfs"]
+    if not compared:
+        return {}
+    data: EtfData = context.data()
+    series: dict[str, Any] = {}
+    for etf in compared[-1]["result"]:
+        prices = data.etf_prices(etf["code"], COMPARE_CHART_PERIOD)
+        series[etf["code"]] = {"name": etf["name"], "daily": [
+            {"date": d["date"], "close": d["close"]} for d in prices["daily"]]}  # fmt: skip
+    return series
+
+
+_freshness_cache: tuple[float, dict[str, str]] | None = None
+
+
+def _freshness(pool: ConnectionPool | None) -> dict[str, Any]:
+    """Freshness of the ETF and equity domains (cached a minute: it counts whole tables)."""
+    global _freshness_cache
+    from data_access.catalog import CORE_DATASETS, dataset_statuses, worst_freshness
+
+    if _freshness_cache and time.monotonic() - _freshness_cache[0] < 60:
+        return dict(_freshness_cache[1])
+    try:
+        wanted = tuple(d for d in CORE_DATASETS if d.domain in ("etf", "equity"))
+        statuses = dataset_statuses(pool=pool, datasets=wanted)
+    except WorkbenchError as e:
+        logger.warning("freshness unavailable: %s", e)
+        return {}
+    out = {dom: worst_freshness([s.freshness for s in statuses if s.domain == dom])
+           for dom in ("etf", "equity")}  # fmt: skip
+    _freshness_cache = (time.monotonic(), dict(out))
+    return dict(out)

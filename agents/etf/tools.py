@@ -1,0 +1,311 @@
+"""The ten ETF tools of seed 000 as smolagents tools; each answers the seed's JSON as text.
+
+    from agents.etf.tools import TOOLS
+    json.loads(TOOLS[0](query="KODEX"))  # [{"code": "069500", "name": "KODEX 200", ...}, ...]
+
+Expected failures (bad input, unknown code, guard rejection, store down) come back as
+`{"status": "error", "error": …, "retry_hint": …}` (plus `suggestions` for unknown codes), so
+the agent can act on them instead of crashing. Every call is recorded in the run's evidence
+collector (tool, arguments, duration, status, parsed result) and every query behind it as a
+structured citation.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+from smolagents import Tool
+
+from agents.etf import composite
+from agents.etf.data import PRICE_PERIODS, EtfData, UnknownEntity, check_period
+from agents.evidence import EvidenceCollector, Stopwatch, current_collector
+from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
+from data_access.graph.base import GraphStore
+
+logger = logging.getLogger(__name__)
+
+_CODE_HINT = "etf_search로 이름을 검색해 정확한 6자리 코드를 확인한 뒤 다시 호출하세요."
+_STOCK_HINT = "stock_search로 종목명을 검색해 코드를 확인한 뒤 다시 호출하세요."
+
+
+@dataclass
+class ToolContext:
+    """Where tools read from and report to; unset parts resolve to the process defaults."""
+
+    store: GraphStore | None = None
+    pool: ConnectionPool | None = None
+    collector: EvidenceCollector | None = None
+    as_of_date: str | None = None
+
+    def data(self) -> EtfData:
+        from data_access.graph import get_graph_store
+
+        collector = self.collector or current_collector()
+        return EtfData(self.store or get_graph_store(), self.pool, collector, self.as_of_date)
+
+
+def error_payload(error: str, retry_hint: str, **extra: Any) -> dict[str, Any]:
+    return {"status": "error", "error": error, "retry_hint": retry_hint, **extra}
+
+
+def _error_for(exc: Exception, hint: str) -> tuple[dict[str, Any], str]:
+    """The tool-error JSON and trace status for an expected failure."""
+    if isinstance(exc, UnknownEntity):
+        names = ", ".join(f"{s['code']} {s['name']}" for s in exc.suggestions) or "없음"
+        return error_payload(f"{exc} 가까운 후보: {names}", hint,
+                             suggestions=exc.suggestions), "error"  # fmt: skip
+    if isinstance(exc, QueryRejected):
+        return error_payload(
+            f"쿼리가 거부되었습니다: {exc.reason}",
+            "MATCH로 시작하는 읽기 전용 쿼리만 가능합니다. RETURN은 단일 맵으로 감싸세요.",
+        ), "rejected"
+    if isinstance(exc, ToolInputError):
+        return error_payload(str(exc), hint), "error"
+    if isinstance(exc, QueryFailed):
+        return error_payload(
+            f"쿼리 실행 실패: {exc}", "쿼리를 단순하게 고치거나 전용 도구를 쓰세요."
+        ), "error"
+    if isinstance(exc, StoreUnavailable):
+        return error_payload(
+            f"저장소에 연결할 수 없습니다: {exc}", "잠시 후 다시 시도하세요."
+        ), "error"
+    raise exc
+
+
+class EtfTool(Tool):
+    """Shared plumbing: context, JSON output, error form, evidence recording."""
+
+    output_type = "string"
+    retry_hint = _CODE_HINT
+
+    def __init__(self, context: ToolContext | None = None) -> None:
+        super().__init__()
+        self.context = context or ToolContext()
+
+    def _invoke(self, arguments: dict[str, Any], work: Callable[[EtfData], Any]) -> str:
+        clock = Stopwatch()
+        data = self.context.data()
+        status, error = "ok", None
+        try:
+            result: Any = work(data)
+        except (ToolInputError, QueryRejected, QueryFailed, StoreUnavailable) as exc:
+            result, status = _error_for(exc, self.retry_hint)
+            error = result["error"]
+            logger.info("tool %s failed: %s", self.name, error)
+        text = json.dumps(result, ensure_ascii=False)
+        if data.collector is not None:
+            data.collector.add_call(self.name, arguments, clock.ms, status, error=error,
+                                    result=result, preview=text)  # fmt: skip
+        return text
+
+
+class ETFSearchTool(EtfTool):
+    name = "etf_search"
+    description = (
+        "ETF를 이름이나 코드로 검색합니다 (KODEX, TIGER, ARIRANG 등). 최대 10건. "
+        'JSON 리스트 [{"code", "name", "expense_ratio"}]를 문자열로 돌려줍니다.'
+    )
+    inputs = {"query": {"type": "string", "description": "검색 키워드 (ETF 이름 또는 코드)"}}
+
+    def forward(self, query: str) -> str:
+        return self._invoke({"query": query}, lambda d: d.etf_search(query))
+
+
+class StockSearchTool(EtfTool):
+    name = "stock_search"
+    description = (
+        "개별 주식 종목(삼성전자, SK하이닉스 등)을 이름이나 코드로 검색합니다. 최대 10건. "
+        'JSON 리스트 [{"code", "name"}]를 문자열로 돌려줍니다.'
+    )
+    inputs = {"query": {"type": "string", "description": "검색 키워드 (종목 이름 또는 코드)"}}
+    retry_hint = _STOCK_HINT
+
+    def forward(self, query: str) -> str:
+        return self._invoke({"query": query}, lambda d: d.stock_search(query))
+
+
+class ListTagsTool(EtfTool):
+    name = "list_tags"
+    description = (
+        "그래프에 등록된 모든 태그(테마)와 태그별 ETF 수를 조회합니다. "
+        'JSON 리스트 [{"name", "count"}]를 문자열로 돌려줍니다.'
+    )
+    inputs: dict[str, dict[str, Any]] = {}
+
+    def forward(self) -> str:
+        return self._invoke({}, lambda d: d.list_tags())
+
+
+class GetETFInfoTool(EtfTool):
+    name = "get_etf_info"
+    description = (
+        "ETF의 기본정보, 운용사, 태그, 상위 보유종목 10개, 최근 수익률(1w/1m/3m, %)을 조회합니다. "
+        'JSON {"code", "name", "expense_ratio", "company", "tags", "top_holdings", "returns"}.'
+    )
+    inputs = {"etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"}}
+
+    def forward(self, etf_code: str) -> str:
+        return self._invoke({"etf_code": etf_code}, lambda d: composite.etf_info(d, etf_code))
+
+
+class FindSimilarETFsTool(EtfTool):
+    name = "find_similar_etfs"
+    description = (
+        "보유종목 비중이 유사한 ETF를 찾습니다. similarity = 공통 종목별 min(비중A, 비중B)의 합(%), "
+        "overlap = 공통 보유 종목 수 (기준 ETF의 최신 스냅샷 날짜 기준). "
+        'JSON 리스트 [{"etf_code", "name", "overlap", "similarity"}], 유사도 내림차순.'
+    )
+    inputs = {"etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"}}
+
+    def forward(self, etf_code: str) -> str:
+        return self._invoke(
+            {"etf_code": etf_code}, lambda d: composite.find_similar_etfs(d, etf_code)
+        )
+
+
+class GetHoldingsChangesTool(EtfTool):
+    name = "get_holdings_changes"
+    description = (
+        "ETF 보유종목 비중 변화(신규편입 added/제외 removed/비중증가 increased/비중감소 decreased)를 "
+        "조회합니다. unchanged는 제외. JSON 리스트 "
+        '[{"stock_code", "stock_name", "change_type", "old_weight", "new_weight"}].'
+    )
+    inputs = {
+        "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
+        "period": {
+            "type": "string",
+            "description": "비교 기간: '1d'(전거래일, 기본값), '1w'(1주), '1m'(1개월)",
+            "nullable": True,
+        },
+    }
+
+    def forward(self, etf_code: str, period: str | None = None) -> str:
+        period = period or "1d"
+        return self._invoke(
+            {"etf_code": etf_code, "period": period},
+            lambda d: composite.holdings_changes(d, etf_code, period),
+        )
+
+
+class GetETFPricesTool(EtfTool):
+    name = "get_etf_prices"
+    description = (
+        "ETF의 과거 가격(종가, 거래량, 시가총액, 순자산총액)을 조회합니다. "
+        'JSON {"summary": {etf_code, period, data_count, start_date, end_date, start_close, '
+        "end_close, high, low, change_rate, avg_volume, latest_market_cap, latest_net_assets}, "
+        '"daily": [{date, close, volume, market_cap, net_assets}] (최신순)}.'
+    )
+    inputs = {
+        "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
+        "period": {
+            "type": "string",
+            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y'",
+            "nullable": True,
+        },
+    }
+
+    def forward(self, etf_code: str, period: str | None = None) -> str:
+        period = period or "1m"
+
+        def work(d: EtfData) -> Any:
+            checked = check_period(period, PRICE_PERIODS)
+            return d.etf_prices(d.require_etf(etf_code)["code"], checked)
+
+        return self._invoke({"etf_code": etf_code, "period": period}, work)
+
+
+class GetStockPricesTool(EtfTool):
+    name = "get_stock_prices"
+    description = (
+        "개별 주식(ETF 아님)의 OHLCV 가격을 조회합니다. "
+        'JSON {"summary": {stock_code, period, data_count, start_date, end_date, start_close, '
+        'end_close, high, low, change_rate, avg_volume}, "daily": [{date, open, high, low, '
+        "close, volume, change_rate}] (최신순)}."
+    )
+    inputs = {
+        "stock_code": {"type": "string", "description": "종목코드 (예: '005930', 'AAPL')"},
+        "period": {
+            "type": "string",
+            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y'",
+            "nullable": True,
+        },
+    }
+    retry_hint = _STOCK_HINT
+
+    def forward(self, stock_code: str, period: str | None = None) -> str:
+        period = period or "1m"
+
+        def work(d: EtfData) -> Any:
+            checked = check_period(period, PRICE_PERIODS)
+            stock = d.require_stock(stock_code)
+            return d.stock_prices(stock["security_id"], stock["code"], checked)
+
+        return self._invoke({"stock_code": stock_code, "period": period}, work)
+
+
+class CompareETFsTool(EtfTool):
+    name = "compare_etfs"
+    description = (
+        "2~3개 ETF를 한 번에 비교합니다 (보수율, 운용사, 태그, 상위 보유종목 5개, 1개월 수익률, "
+        ' 순자산). JSON 리스트 [{"code", "name", "expense_ratio", "company", "tags", '
+        '"top_holdings", "return_1m", "latest_net_assets"}].'
+    )
+    inputs = {
+        "etf_codes": {
+            "type": "string",
+            "description": "쉼표 구분 ETF 코드 (예: '069500,102110,229200'), 최소 2개, 최대 3개",
+        }
+    }
+
+    def forward(self, etf_codes: str) -> str:
+        return self._invoke(
+            {"etf_codes": etf_codes}, lambda d: composite.compare_etfs(d, etf_codes)
+        )
+
+
+class GraphQueryTool(EtfTool):
+    name = "graph_query"
+    description = (
+        "그래프 DB에 읽기 전용 Cypher를 직접 실행합니다 (전용 도구로 안 되는 복잡한 관계 질문용). "
+        "규칙: MATCH로 시작, RETURN은 단일 맵 `RETURN {key: val}`, 문자열은 작은따옴표, "
+        "집계 + ORDER BY는 WITH로 분리. CREATE/MERGE/DELETE/SET/REMOVE/DROP 금지. "
+        "스키마: ETF(code, name, expense_ratio), Stock(code, name, is_etf), Company(name), "
+        "Sector(name), Market(name), Tag(name); (ETF)-[:HOLDS {date, weight, shares}]->(Stock), "
+        "(ETF)-[:MANAGED_BY]->(Company), (Stock)-[:BELONGS_TO]->(Sector), "
+        "(Stock)-[:PART_OF]->(Market), (ETF)-[:TAGGED]->(Tag), "
+        "(ETF)-[:HAS_CHANGE {date, change_type}]->(Stock). JSON 리스트를 돌려줍니다."
+    )
+    inputs = {"cypher": {"type": "string", "description": "읽기 전용 Cypher 쿼리"}}
+    retry_hint = "쿼리를 고쳐 다시 시도하거나 전용 도구(get_etf_info 등)를 쓰세요."
+
+    def forward(self, cypher: str) -> str:
+        return self._invoke({"cypher": cypher}, lambda d: composite.graph_query(d, cypher))
+
+
+TOOL_CLASSES: tuple[type[EtfTool], ...] = (
+    ETFSearchTool,
+    StockSearchTool,
+    ListTagsTool,
+    GetETFInfoTool,
+    FindSimilarETFsTool,
+    GetHoldingsChangesTool,
+    GetETFPricesTool,
+    GetStockPricesTool,
+    CompareETFsTool,
+    GraphQueryTool,
+)
+
+
+def make_tools(context: ToolContext | None = None) -> list[EtfTool]:
+    """Fresh tool instances bound to one context (one agent run)."""
+    context = context or ToolContext()
+    return [cls(context) for cls in TOOL_CLASSES]
+
+
+# Process-default instances: default stores, evidence to whatever `collecting()` block is active.
+TOOLS: list[EtfTool] = make_tools()

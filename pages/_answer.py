@@ -1,0 +1,149 @@
+"""Rendering of the shared answer contract (`AgentAnswer`) for every agent screen.
+
+    from pages import _answer
+    _answer.render_answer(answer, question=q, key="run-42")
+
+Shows the answer with its mode (offline planner or model, tokens and cost), the as-of date and
+freshness, the trace as expanders, the document and structured citations as tables, and JSON /
+Markdown downloads of the answer with its evidence. Screen-specific charts go between the
+answer and the evidence (pass `charts=` a callable). All text is Korean.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from data_access.contracts import AgentAnswer, TraceStep, answer_to_markdown
+from pages import _ui as ui
+
+STATUS_LABELS = {"ok": "성공", "error": "오류", "rejected": "거부", "skipped": "건너뜀",
+                 "partial": "부분 답변", "budget_exceeded": "한도 초과"}  # fmt: skip
+KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사"}
+CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "url": "URL", "evidence_id": "근거 ID"}
+STRUCTURED_HEADERS = {
+    "dataset_code": "데이터셋", "table": "테이블", "filters": "필터", "date_range": "기간",
+    "as_of_date": "기준일", "row_count": "행 수", "query_fingerprint": "쿼리 지문",
+}  # fmt: skip
+
+
+def mode_caption(answer: AgentAnswer) -> str:
+    """'오프라인 플래너 · 비용 없음' or 'LLM openai/x · 1,234 토큰 · $0.0012', plus timing."""
+    if answer.mode == "offline":
+        head = "답변 모드: 오프라인 플래너 (LLM 호출 없음, 비용 0)"
+    else:
+        head = f"답변 모드: LLM `{answer.model}` · {answer.tokens:,} 토큰 · ${answer.cost_usd:.4f}"
+    parts = [head, f"기준일 {answer.as_of_date or '-'}", f"{answer.duration_ms:,} ms"]
+    if answer.data_freshness:
+        fresh = ", ".join(f"{k} {ui.freshness_label(v)}" for k, v in answer.data_freshness.items())
+        parts.append(f"신선도: {fresh}")
+    return " · ".join(parts)
+
+
+def render_answer(
+    answer: AgentAnswer,
+    *,
+    question: str | None = None,
+    key: str,
+    charts: Callable[[AgentAnswer], None] | None = None,
+) -> None:
+    """The whole block under a question: answer, charts, trace, citations, downloads."""
+    if answer.status not in ("ok",):
+        label = STATUS_LABELS.get(answer.status, answer.status)
+        st.warning(f"{label}: {answer.error or '도구 결과의 일부만으로 답했습니다.'}",
+                   icon=":material/warning:")  # fmt: skip
+    st.markdown(answer.answer)
+    st.caption(mode_caption(answer))
+    if charts is not None:
+        charts(answer)
+    render_trace(answer.trace, key=key)
+    render_citations(answer, key=key)
+    render_downloads(answer, question=question, key=key)
+
+
+def render_live_step(
+    step: int,
+    *,
+    thought: str | None,
+    code: str | None,
+    observation: str | None,
+    tool_calls: Sequence[dict[str, Any]],
+    error: str | None,
+    duration_ms: int,
+) -> None:
+    """One agent step while the run is going on (inside an `st.status` block)."""
+    title = f"단계 {step} · {duration_ms:,} ms" + (" · 오류" if error else "")
+    with st.expander(title, expanded=False, icon=":material/error:" if error else None):
+        if thought:
+            st.markdown(f"**생각:** {thought}")
+        if code:
+            st.code(code, language="python")
+        for call in tool_calls:
+            args = json.dumps(call.get("arguments", {}), ensure_ascii=False)
+            status = STATUS_LABELS.get(call.get("status", "ok"), call.get("status"))
+            st.markdown(
+                f"- 도구 `{call['tool']}` {args} → {status} ({call.get('duration_ms', 0)} ms)"
+            )
+        if observation:
+            st.text(observation)
+        if error:
+            st.error(error)
+
+
+def render_trace(trace: Sequence[TraceStep], *, key: str) -> None:
+    if not trace:
+        return
+    with st.expander(f"실행 단계 ({len(trace)})", icon=":material/account_tree:"):
+        for t in trace:
+            status = STATUS_LABELS.get(t.status, t.status)
+            kind = KIND_LABELS.get(t.kind, t.kind)
+            line = f"**{t.step}. {kind} `{t.name}`** · {status} · {t.duration_ms:,} ms"
+            if t.tokens:
+                line += f" · {t.tokens:,} 토큰 · ${t.cost_usd:.4f}"
+            st.markdown(line)
+            if t.arguments:
+                st.code(json.dumps(t.arguments, ensure_ascii=False), language="json")
+            if t.code:
+                st.code(t.code, language="python")
+            if t.observation and t.kind != "tool":
+                st.text(t.observation)
+            if t.error:
+                st.error(t.error)
+
+
+def structured_rows(answer: AgentAnswer) -> list[dict[str, Any]]:
+    rows = []
+    for c in answer.structured_citations:
+        period = f"{c.date_range.start or ''} ~ {c.date_range.end or ''}".strip(" ~")
+        rows.append({**c.model_dump(mode="json"), "filters": json.dumps(c.filters, ensure_ascii=False),
+                     "date_range": period or "-"})  # fmt: skip
+    return rows
+
+
+def render_citations(answer: AgentAnswer, *, key: str) -> None:
+    if answer.citations:
+        st.markdown("**문서 근거**")
+        ui.show_table([c.model_dump() for c in answer.citations], CITATION_HEADERS,
+                      key=f"{key}-citations")  # fmt: skip
+    if answer.structured_citations:
+        with st.expander(f"정형 데이터 근거 ({len(answer.structured_citations)})",
+                         icon=":material/table:"):  # fmt: skip
+            ui.show_table(structured_rows(answer), STRUCTURED_HEADERS, key=f"{key}-structured")
+
+
+def render_downloads(answer: AgentAnswer, *, question: str | None, key: str) -> None:
+    left, right = st.columns(2)
+    document = {"question": question, **answer.model_dump(mode="json")}
+    left.download_button(
+        "답변·근거 JSON 내려받기", json.dumps(document, ensure_ascii=False, indent=2),
+        file_name="answer.json", mime="application/json", key=f"{key}-json",
+        icon=":material/download:",
+    )  # fmt: skip
+    right.download_button(
+        "답변·근거 Markdown 내려받기", answer_to_markdown(answer, question),
+        file_name="answer.md", mime="text/markdown", key=f"{key}-md",
+        icon=":material/description:",
+    )  # fmt: skip

@@ -1,0 +1,211 @@
+"""Streamlit rendering helpers shared by every screen: tables, charts, errors, badges, sidebar.
+
+Pages stay thin by calling these; all text shown to the analyst is Korean.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from data_access.config import AgentRole, Settings
+from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, WorkbenchError
+from data_access.health import GraphHealth, PostgresHealth
+from pages import _runtime as runtime
+
+logger = logging.getLogger(__name__)
+
+# Geometric symbols, not emoji: CJK fonts have them, so they render without a color-emoji font.
+FRESHNESS_LABELS = {"healthy": "● 정상", "stale": "▲ 지연", "missing": "○ 없음"}
+BadgeColor = Literal["red", "orange", "yellow", "blue", "green", "violet", "gray", "primary"]
+FRESHNESS_COLORS: dict[str, BadgeColor] = {"healthy": "green", "stale": "orange", "missing": "gray"}
+SOURCE_LABELS = {"demo": "데모"}
+ROLE_TITLES: dict[AgentRole, str] = {
+    "etf": "ETF 챗봇",
+    "macro": "거시 Q&A",
+    "opening": "오프닝 스크립트",
+    "contract": "계약 조항",
+    "stock": "종목 리포트",
+    "router": "라우터",
+}
+OFFLINE_LABEL = "오프라인 플래너 (API 키 없음)"
+PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+
+
+# ---------------------------------------------------------------- shell
+
+
+def ensure_shell() -> None:
+    """Call first in every page: make sure the run went through app.py (router and sidebar).
+
+    Streamlit 1.67 starts each server process in its old multipage mode because a `pages/`
+    folder exists, and only leaves it once a run has called `st.navigation`. If the first
+    request of a process is a deep link (`/etf`), it runs that page file alone: no sidebar,
+    no wide layout, every `pages/*.py` listed as a page. Switching the mode off and rerunning
+    sends this and every later run through app.py.
+
+    AppTest switches that mode back on before every run; a rerun there would drop the widget
+    event under test, so under AppTest the page simply runs (without the sidebar after the
+    first run).
+    """
+    from streamlit import config
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if getattr(PagesManager, "uses_pages_directory", False) and not config.get_option(
+        "global.appTest"
+    ):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+# ---------------------------------------------------------------- tables and charts
+
+
+def show_table(
+    rows: Sequence[Mapping[str, Any]] | pd.DataFrame,
+    headers: Mapping[str, str] | None = None,
+    *,
+    key: str | None = None,
+    height: int | None = None,
+    formats: Mapping[str, str] | None = None,
+) -> None:
+    """A dataframe with Korean column headers.
+
+    `headers` picks, orders and renames columns; `formats` maps a source column to a number
+    format ("localized" for thousands separators, or printf style like "%.1f").
+    """
+    frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
+    if headers:
+        frame = frame[[c for c in headers if c in frame.columns]].rename(columns=dict(headers))
+    config = {
+        (headers or {}).get(col, col): st.column_config.NumberColumn(format=fmt)
+        for col, fmt in (formats or {}).items()
+    }
+    st.dataframe(
+        frame,
+        hide_index=True,
+        key=key,
+        height=height or "auto",
+        placeholder="–",
+        column_config=config or None,  # type: ignore[arg-type]
+    )
+
+
+def show_chart(fig: go.Figure, *, key: str | None = None) -> None:
+    st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
+
+
+def freshness_label(status: str) -> str:
+    return FRESHNESS_LABELS.get(status, status)
+
+
+def source_label(source: str) -> str:
+    return SOURCE_LABELS.get(source, source)
+
+
+def freshness_badges(statuses: Mapping[str, str], titles: Mapping[str, str]) -> None:
+    """One coloured badge per domain, e.g. '거시경제 · 정상'."""
+    columns = st.columns(max(len(statuses), 1))
+    for column, (domain, status) in zip(columns, statuses.items(), strict=False):
+        with column:
+            text = FRESHNESS_LABELS.get(status, status).split(" ", 1)[-1]
+            color = FRESHNESS_COLORS.get(status, "gray")
+            st.badge(f"{titles.get(domain, domain)} · {text}", color=color)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def error_message(error: BaseException) -> str:
+    """A Korean sentence for an expected failure (the reason from the store or guard kept)."""
+    if isinstance(error, QueryRejected):
+        return f"쿼리가 거부되었습니다 (읽기 전용 검사): {error.reason}"
+    if isinstance(error, StoreUnavailable):
+        return f"저장소에 연결할 수 없습니다: {error}"
+    if isinstance(error, QueryFailed):
+        return f"쿼리 실행 중 오류가 발생했습니다: {error}"
+    if isinstance(error, WorkbenchError):
+        return f"작업을 완료하지 못했습니다: {error}"
+    return f"예상하지 못한 오류가 발생했습니다: {type(error).__name__}: {error}"
+
+
+def show_error(error: BaseException) -> None:
+    if not isinstance(error, WorkbenchError):
+        logger.exception("unexpected error on a page", exc_info=error)
+    st.error(error_message(error), icon=":material/error:")
+
+
+def show_store_down(what: str, detail: str | None) -> None:
+    """The screen-level message when a store a section needs is down."""
+    st.warning(
+        f"{what}에 연결할 수 없어 이 영역을 표시하지 못했습니다. 다른 영역은 계속 사용할 수 있습니다."
+        + (f"\n\n원인: {detail}" if detail else ""),
+        icon=":material/cloud_off:",
+    )
+
+
+# ---------------------------------------------------------------- sidebar
+
+
+def _render_mode(settings: Settings) -> None:
+    st.markdown("**답변 모드**")
+    models = {role: settings.model_for(role) for role in ROLE_TITLES}
+    if not any(models.values()):
+        st.badge(OFFLINE_LABEL, color="gray", icon=":material/offline_bolt:")
+        st.caption("LLM이 설정되지 않아 규칙 기반 플래너가 같은 도구와 데이터로 답합니다.")
+        return
+    st.badge("LLM (litellm)", color="violet", icon=":material/smart_toy:")
+    lines = [f"- {ROLE_TITLES[role]}: `{model or OFFLINE_LABEL}`" for role, model in models.items()]
+    st.markdown("\n".join(lines))
+
+
+def _render_store(title: str, health: PostgresHealth | GraphHealth, detail: str) -> None:
+    status: tuple[str, BadgeColor] = ("정상", "green") if health.ok else ("연결 안 됨", "red")
+    st.markdown(f"{title} ", help=health.uri or None)
+    st.badge(status[0], color=status[1])
+    st.caption(detail if health.ok else f"{detail} · {health.error or '원인 불명'}")
+
+
+def _render_stores() -> None:
+    st.markdown("**저장소 상태**")
+    health = runtime.cached_store_health()
+    pg, graph = health.postgres, health.graph
+    where_pg = "내장" if pg.embedded else "외부"
+    _render_store("PostgreSQL", pg, f"{pg.version or '버전 미확인'} · {where_pg}")
+    backend = "FalkorDB" if graph.backend == "falkordb" else "Neo4j"
+    where_graph = "내장" if graph.embedded else "외부"
+    version = graph.version or "버전 미확인"
+    _render_store(
+        f"그래프 ({backend})", graph, f"{version} · {where_graph} · 그래프 `{graph.graph_name}`"
+    )
+
+
+def _render_data_context() -> None:
+    st.markdown("**기준일**")
+    context = runtime.cached_data_context()
+    if context.as_of is None:
+        st.caption(f"기준일을 확인할 수 없습니다: {context.error}")
+        return
+    st.markdown(f"{context.as_of:%Y-%m-%d}")
+    if context.seed_run is not None:
+        st.badge("데모 데이터", color="orange", icon=":material/science:")
+        st.caption(
+            f"결정적 생성기로 만든 예시 데이터입니다 (규모 {context.seed_run.scale}, "
+            f"{context.seed_run.created_at:%Y-%m-%d %H:%M} 생성). 실제 시세가 아닙니다."
+        )
+
+
+def render_sidebar() -> None:
+    """Mode, store health and as-of date; shown on every page."""
+    with st.sidebar:
+        st.markdown("### Atlas Workbench")
+        _render_mode(runtime.settings())
+        st.divider()
+        _render_stores()
+        st.divider()
+        _render_data_context()

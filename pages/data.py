@@ -1,0 +1,337 @@
+"""Data screen (home): loaded datasets and their freshness, projection runs, graph schema, console.
+
+Thin page: every query lives in `data_access`; this file only lays out widgets and results.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal, TypedDict
+
+import streamlit as st
+from psycopg_pool import ConnectionPool
+
+from data_access import catalog
+from data_access.postgres import run_read_only
+from data_access.projection import latest_projection_runs
+from pages import _runtime as runtime
+from pages import _ui as ui
+from pages._charts import bar_chart, line_chart, network_chart
+from pages._result_shapes import detect_time_series, extract_graph, table_frame, time_series_frame
+
+Language = Literal["SQL", "Cypher"]
+
+CACHE_TTL_S = 30
+SCHEMA_TTL_S = 300  # about 1 s on the demo graph (a count per label and pattern); changes rarely
+STATUS_HEADERS = {
+    "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
+    "table_name": "테이블", "rows": "행 수", "min_date": "시작일", "max_date": "최종일",
+    "lag_days": "지연(일)", "source": "출처",
+}  # fmt: skip
+RUN_HEADERS = {
+    "batch_id": "배치", "domain": "도메인", "step": "단계", "graph_backend": "그래프",
+    "rows_fetched": "가져온 행", "upserted": "반영", "failed": "실패", "latest_as_of": "최신 기준일",
+    "lag_minutes": "지연(분)", "duration_ms": "소요(ms)", "status": "상태", "error": "오류",
+    "finished_at": "완료 시각",
+}  # fmt: skip
+RUN_STATUS_KO = {"ok": "정상", "partial": "부분 실패", "error": "오류"}
+EXAMPLES: dict[Language, str] = {
+    "SQL": (
+        "SELECT series_code, obs_date, value\n"
+        "FROM macro_observations\n"
+        "WHERE series_code IN ('FEDFUNDS', 'KR_BASE_RATE')\n"
+        "ORDER BY obs_date"
+    ),
+    "Cypher": "MATCH p = (e:ETF)-[:TAGGED]->(t:Tag)\nRETURN p\nLIMIT 40",
+}
+EMPTY_DATA_HINT = (
+    "아직 적재된 데이터가 없습니다. `make run`을 실행하거나 "
+    "`python -m data_access.seed --scale demo --if-missing`으로 데모 데이터를 생성하세요."
+)
+
+
+# ---------------------------------------------------------------- cached loads
+
+
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _dataset_statuses(_pool: ConnectionPool) -> list[dict[str, Any]]:
+    return [s.to_dict() for s in catalog.dataset_statuses(pool=_pool)]
+
+
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _projection_runs(_pool: ConnectionPool, limit: int) -> list[dict[str, Any]]:
+    steps = latest_projection_runs(_pool, limit)
+    return [{**s.model_dump(), "duration_ms": s.duration_ms} for s in steps]
+
+
+@st.cache_data(ttl=SCHEMA_TTL_S, show_spinner="그래프 스키마를 읽는 중…")
+def _graph_schema(_store: Any) -> dict[str, Any]:
+    return dict(_store.schema().model_dump())
+
+
+# ---------------------------------------------------------------- 데이터셋
+
+
+def _lag_text(lag_days: int | None) -> str | None:
+    # Scheduled rows (expected earnings dates) run past the as-of date: not a lag.
+    if lag_days is None:
+        return None
+    return f"{lag_days}일" if lag_days >= 0 else "0일 (예정)"
+
+
+def _render_datasets(pool: ConnectionPool | None) -> None:
+    if pool is None:
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        return
+    try:
+        statuses = _dataset_statuses(pool)
+    except Exception as e:  # a page never shows a traceback; the reason is kept
+        ui.show_error(e)
+        return
+    # Importer datasets can be slices of core ones (one ticker of US_TOP50): count core only.
+    core_codes = {d.dataset_code for d in catalog.CORE_DATASETS}
+    core = [s for s in statuses if s["dataset_code"] in core_codes]
+    total_rows = sum(s["rows"] for s in core)
+    counts = {k: sum(1 for s in statuses if s["freshness"] == k) for k in ui.FRESHNESS_LABELS}
+    cols = st.columns(5)
+    cols[0].metric("기준일", statuses[0]["as_of"] if statuses else "-")
+    cols[1].metric("데이터셋", f"{len(statuses)}개")
+    cols[2].metric("총 행 수", f"{total_rows:,}")
+    cols[3].metric("정상", f"{counts['healthy']}개")
+    cols[4].metric("지연 / 없음", f"{counts['stale']}개 / {counts['missing']}개")
+    worst: dict[str, str] = {
+        d: catalog.worst_freshness([s["freshness"] for s in statuses if s["domain"] == d])
+        for d in catalog.DOMAINS
+    }
+    ui.freshness_badges(worst, catalog.DOMAIN_TITLES_KO)
+    if total_rows == 0:
+        st.info(EMPTY_DATA_HINT, icon=":material/inbox:")
+    if any(s["source"] == "demo" and s["rows"] for s in statuses):
+        st.caption(
+            "출처가 '데모'인 데이터셋은 결정적 생성기로 만든 예시 데이터입니다 (실제 시세 아님)."
+        )
+    table = [
+        {**s, "freshness": ui.freshness_label(s["freshness"]), "source": ui.source_label(s["source"]),
+         "domain": catalog.DOMAIN_TITLES_KO.get(s["domain"], s["domain"]),
+         "lag_days": _lag_text(s["lag_days"])}
+        for s in statuses
+    ]  # fmt: skip
+    ui.show_table(
+        table, STATUS_HEADERS, key="dataset_table", formats={"rows": "localized"},
+        height=38 + 35 * min(len(table), 30),  # the whole catalogue without inner scrolling
+    )  # fmt: skip
+    if total_rows:
+        by_domain = {d: sum(s["rows"] for s in core if s["domain"] == d) for d in catalog.DOMAINS}
+        ui.show_chart(
+            bar_chart(
+                [catalog.DOMAIN_TITLES_KO[d] for d in by_domain],
+                list(by_domain.values()),
+                title="도메인별 적재 행 수",
+                x_label="도메인",
+                y_label="행 수 (로그 눈금)",
+                log_y=True,
+            ),
+            key="rows_by_domain",
+        )
+
+
+# ---------------------------------------------------------------- 프로젝션 실행
+
+
+def _render_projection_runs(pool: ConnectionPool | None) -> None:
+    if pool is None:
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        return
+    try:
+        runs = _projection_runs(pool, 100)
+    except Exception as e:
+        ui.show_error(e)
+        return
+    if not runs:
+        st.info(
+            "아직 그래프 프로젝션이 실행되지 않았습니다. 데모 데이터를 생성하면 함께 실행됩니다."
+        )
+        return
+    latest_batch = runs[0]["batch_id"]
+    batch = [r for r in runs if r["batch_id"] == latest_batch]
+    failed = sum(int(r["failed"]) for r in batch)
+    cols = st.columns(4)
+    cols[0].metric("최근 배치", str(latest_batch)[:24])
+    cols[1].metric("단계", f"{len(batch)}개")
+    cols[2].metric("반영 행 수", f"{sum(int(r['upserted']) for r in batch):,}")
+    cols[3].metric("실패 행 수", f"{failed:,}")
+    steps = list(reversed(batch))
+    ui.show_chart(
+        bar_chart(
+            [f"{r['domain']}·{r['step']}" for r in steps],
+            [int(r["upserted"]) for r in steps],
+            title="최근 배치의 단계별 반영 행 수",
+            x_label="도메인·단계",
+            y_label="반영 행 수",
+        ),
+        key="projection_steps",
+    )
+    table = [
+        {**r, "status": RUN_STATUS_KO.get(r["status"], r["status"]),
+         "domain": catalog.DOMAIN_TITLES_KO.get(r["domain"], r["domain"])}
+        for r in runs
+    ]  # fmt: skip
+    ui.show_table(
+        table, RUN_HEADERS, key="projection_table",
+        formats={"rows_fetched": "localized", "upserted": "localized", "failed": "localized",
+                 "lag_minutes": "%.1f", "duration_ms": "localized"},
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------- 그래프 스키마
+
+
+def _render_graph_schema(store: Any) -> None:
+    if store is None:
+        ui.show_store_down("그래프 저장소", runtime.graph_down_reason())
+        return
+    try:
+        schema = _graph_schema(store)
+    except Exception as e:
+        ui.show_error(e)
+        return
+    labels, rels = schema["labels"], schema["relationships"]
+    if not labels:
+        st.info("그래프가 비어 있습니다. 프로젝션이 실행되면 노드와 관계가 여기에 표시됩니다.")
+        return
+    cols = st.columns(4)
+    cols[0].metric("라벨", f"{len(labels)}개")
+    cols[1].metric("노드", f"{sum(x['count'] for x in labels):,}")
+    cols[2].metric("관계 패턴", f"{len(rels)}개")
+    cols[3].metric("관계", f"{sum(x['count'] for x in rels):,}")
+    ui.show_chart(
+        bar_chart(
+            [x["label"] for x in labels], [x["count"] for x in labels],
+            title="라벨별 노드 수", x_label="라벨", y_label="노드 수 (로그 눈금)", log_y=True,
+        ),
+        key="label_counts",
+    )  # fmt: skip
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**노드 라벨**")
+        rows = [{**x, "properties": ", ".join(x["properties"])} for x in labels]
+        ui.show_table(
+            rows, {"label": "라벨", "count": "노드 수", "properties": "속성"}, key="labels",
+            formats={"count": "localized"}, height=38 + 35 * min(len(rows), 20),
+        )  # fmt: skip
+    with right:
+        st.markdown("**관계 유형 (방향 포함)**")
+        rows = [
+            {"pattern": f"({x['from_label']})-[:{x['type']}]->({x['to_label']})",
+             "count": x["count"], "properties": ", ".join(x["properties"])}
+            for x in rels
+        ]  # fmt: skip
+        ui.show_table(
+            rows, {"pattern": "패턴", "count": "관계 수", "properties": "속성"}, key="rels",
+            formats={"count": "localized"}, height=38 + 35 * min(len(rows), 20),
+        )  # fmt: skip
+
+
+# ---------------------------------------------------------------- 쿼리 콘솔
+
+
+class ConsoleResult(TypedDict):
+    """Kept in session_state as a plain dict: page scripts re-execute, their classes do not persist."""
+
+    language: Language
+    rows: list[dict[str, Any]]
+    elapsed_ms: float
+    error: str | None
+
+
+def _console_result(
+    language: Language, rows: list[dict[str, Any]], elapsed_ms: float, error: str | None
+) -> ConsoleResult:
+    return {"language": language, "rows": rows, "elapsed_ms": elapsed_ms, "error": error}
+
+
+def _run_console(language: Language, query: str, max_rows: int) -> ConsoleResult:
+    started = time.perf_counter()
+    try:
+        if language == "SQL":
+            pool = runtime.pg_pool()
+            if pool is None:
+                return _console_result(language, [], 0.0, "PostgreSQL에 연결할 수 없습니다.")
+            rows = run_read_only(query, max_rows=max_rows, pool=pool)
+        else:
+            store = runtime.live_graph_store()
+            if store is None:
+                return _console_result(language, [], 0.0, "그래프 저장소에 연결할 수 없습니다.")
+            rows = store.run_guarded(query, max_rows=max_rows)
+    except Exception as e:  # guard rejections and store errors are shown, never raised
+        return _console_result(language, [], 0.0, ui.error_message(e))
+    return _console_result(language, rows, (time.perf_counter() - started) * 1000, None)
+
+
+def _render_console_result(result: ConsoleResult) -> None:
+    rows = result["rows"]
+    if result["error"]:
+        st.error(result["error"], icon=":material/block:")
+        return
+    st.caption(f"{len(rows):,}행 · {result['elapsed_ms']:,.0f} ms · 읽기 전용으로 실행됨")
+    if not rows:
+        st.info("조건에 맞는 결과가 없습니다.")
+        return
+    shape = detect_time_series(rows)
+    if shape is not None:
+        frame = time_series_frame(rows, shape)
+        ui.show_chart(
+            line_chart(
+                frame, x=shape.x, y_columns=shape.y_columns, group=shape.group,
+                title="쿼리 결과 시계열", x_label=shape.x, y_label=", ".join(shape.y_columns),
+            ),
+            key="console_line",
+        )  # fmt: skip
+    picture = extract_graph(rows)
+    if picture is not None:
+        title = f"쿼리 결과 그래프 (노드 {len(picture.nodes)}개, 관계 {len(picture.edges)}개)"
+        ui.show_chart(network_chart(picture, title=title), key="console_network")
+    ui.show_table(table_frame(rows), key="console_table")
+
+
+def _render_console() -> None:
+    st.caption(
+        "읽기 전용 검사를 통과한 SELECT / MATCH 쿼리만 실행됩니다. LIMIT이 없으면 자동으로 붙습니다."
+    )
+    left, right = st.columns([1, 3])
+    language: Language = left.radio(
+        "쿼리 언어", ["SQL", "Cypher"], horizontal=True, key="console_lang"
+    )
+    max_rows = left.number_input("최대 행 수", min_value=1, max_value=1000, value=200, step=50)
+    query = right.text_area(
+        "쿼리", value=EXAMPLES[language], height=150, key=f"console_query_{language}"
+    )
+    if st.button("실행", type="primary", icon=":material/play_arrow:", key="console_run"):
+        st.session_state["console_result"] = _run_console(language, query, int(max_rows))
+    result = st.session_state.get("console_result")
+    if result is not None:
+        _render_console_result(result)
+
+
+# ---------------------------------------------------------------- page
+
+
+def main() -> None:
+    ui.ensure_shell()
+    st.title("데이터")
+    st.caption("적재된 데이터셋과 기준일, 최신성, 그래프 프로젝션, 읽기 전용 쿼리 콘솔")
+    if st.button("새로 고침", icon=":material/refresh:", key="refresh"):
+        st.cache_data.clear()
+    pool = runtime.pg_pool()
+    tabs = st.tabs(["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔"])
+    with tabs[0]:
+        _render_datasets(pool)
+    with tabs[1]:
+        _render_projection_runs(pool)
+    with tabs[2]:
+        _render_graph_schema(runtime.live_graph_store())
+    with tabs[3]:
+        _render_console()
+
+
+main()

@@ -1,0 +1,132 @@
+"""Browser fixtures: the real app under `streamlit run` and a real Chromium page (Playwright).
+
+The app runs as a subprocess against the test WORKBENCH_HOME (set by tests/conftest.py), so
+it sees the same stores as the `pg_pool` / `graph_store` fixtures. Screenshots go to
+WORKBENCH_HOME/screenshots/, never into the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+STARTUP_TIMEOUT_S = 60
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _healthy(base_url: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as response:
+            return bool(response.status == 200)
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir(settings) -> Path:  # type: ignore[no-untyped-def]
+    path = Path(settings.home) / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextmanager
+def _streamlit(env: dict[str, str], log_path: Path) -> Iterator[str]:
+    """`streamlit run app.py` on a free loopback port with `env`; yields its base URL."""
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true", "--server.port", str(port),
+        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            deadline = time.monotonic() + STARTUP_TIMEOUT_S
+            while not _healthy(base_url):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    tail = log_path.read_text(errors="replace")[-2000:]
+                    pytest.fail(f"streamlit did not become healthy on {base_url}:\n{tail}")
+                time.sleep(0.2)
+            yield base_url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture(scope="session")
+def app_url(pg_pool, settings) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """The app against the test stores (WORKBENCH_HOME from tests/conftest.py), demo data loaded.
+
+    `seed_if_missing` is what `make run` does before Streamlit starts; it does nothing when the
+    demo data is already there.
+    """
+    from data_access.seed import seed_if_missing
+
+    seed_if_missing("demo", pool=pg_pool, settings=settings)
+    env = {**os.environ, "WORKBENCH_HOME": str(settings.home)}
+    with _streamlit(env, Path(settings.home) / "streamlit-browser-test.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def stores_down_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app pointed at external stores on ports where nothing listens (its own home)."""
+    home = tmp_path_factory.mktemp("stores-down-home")
+    port = _free_port()  # bound and released: nothing listens there
+    env = {
+        **os.environ,
+        "WORKBENCH_HOME": str(home),
+        "DATABASE_URL": f"postgresql://atlas:secret@127.0.0.1:{port}/atlas",
+        "NEO4J_URI": f"bolt://127.0.0.1:{port}",
+        "NEO4J_PASSWORD": "secret",
+    }
+    with _streamlit(env, home / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 1440, "height": 1600}, locale="ko-KR")
+    tab = context.new_page()
+    tab.set_default_timeout(30_000)
+    yield tab
+    context.close()

@@ -1,0 +1,63 @@
+"""The ETF chat screen in real Chromium: ask, see the answer, a chart and the agent's steps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
+
+CHART = ".js-plotly-plot .main-svg"
+ANSWER_TIMEOUT_MS = 60_000
+
+
+def _open(page: Any, app_url: str) -> None:
+    # Through the navigation, as a user does (a cold deep link shows Streamlit's
+    # "Page not found" notice before the shell takes over; that belongs to the app shell).
+    page.goto(app_url)
+    page.get_by_role("link", name="ETF 챗").click()
+    page.get_by_role("heading", name="ETF 챗", exact=True).wait_for()
+    page.get_by_text("예시 질문").wait_for()
+    page.get_by_role("button", name="KODEX 200과 TIGER 200 비교해줘").wait_for()
+    page.get_by_text("새 대화").first.wait_for()
+
+
+def _assert_no_exception(page: Any) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_example_question_answers_with_chart_steps_and_citations(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    _open(page, app_url)
+    page.screenshot(path=str(screenshot_dir / "etf_chat_empty.png"), full_page=True)
+    page.get_by_role("button", name="KODEX 200과 TIGER 200 비교해줘").click()
+    heading = page.get_by_role("heading", name="KODEX 200 vs TIGER 200 비교")
+    heading.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
+    page.locator(CHART).first.wait_for()  # normalized prices of the compared ETFs
+    page.get_by_text("ETF 비교표").wait_for()
+    steps = page.get_by_text("실행 단계 (")
+    steps.wait_for()
+    steps.click()
+    page.get_by_text("compare_etfs").first.wait_for()
+    page.get_by_text("정형 데이터 근거 (").wait_for()
+    page.get_by_role("button", name="답변·근거 JSON 내려받기").wait_for()
+    page.screenshot(path=str(screenshot_dir / "etf_chat_compare.png"), full_page=True)
+    _assert_no_exception(page)
+
+
+def test_typed_question_shows_price_chart(page: Any, app_url: str, screenshot_dir: Path) -> None:
+    _open(page, app_url)
+    box = page.get_by_placeholder("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
+    box.fill("KODEX 200 3개월 가격 추이")
+    box.press("Enter")
+    answer = page.get_by_role("paragraph").filter(has_text="KODEX 200의 3개월 가격 추이")
+    answer.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    chart = page.locator(CHART).first
+    chart.wait_for()
+    page.get_by_text("가격·거래량").first.wait_for()
+    page.screenshot(path=str(screenshot_dir / "etf_chat_prices.png"), full_page=True)
+    _assert_no_exception(page)

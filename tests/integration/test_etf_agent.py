@@ -1,0 +1,222 @@
+"""The ETF CodeAgent end to end: offline planner turns whose answers carry facts computed
+independently from PostgreSQL, the sandbox refusing hostile generated code, the three-level
+fallback, streaming steps, and the run store round trip."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from smolagents.models import ChatMessage, MessageRole, Model
+
+from agents.etf.agent import MAX_STEPS, build_agent
+from agents.etf.service import APOLOGY, StepEvent, answer_question, stream_answer
+from agents.etf.tools import ToolContext, make_tools
+from agents.evidence import EvidenceCollector
+from data_access import runs
+from data_access.config import Settings
+from data_access.contracts import AgentAnswer
+from data_access.postgres import fetch_all
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+
+@pytest.fixture(scope="module")
+def ask(pg_pool: Any, graph_store: Any, settings: Settings) -> Any:
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
+
+    def run(question: str) -> AgentAnswer:
+        return answer_question(question, settings=offline, store=graph_store, pool=pg_pool)
+
+    return run
+
+
+def sql(pool: Any, query: str, *params: Any) -> list[dict[str, Any]]:
+    return fetch_all(query, params or None, pool)
+
+
+def tools_called(answer: AgentAnswer) -> list[str]:
+    return [t.name for t in answer.trace if t.kind == "tool"]
+
+
+def test_seed_example_1_top_holders(ask: Any, pg_pool: Any) -> None:
+    answer = ask("삼성전자를 가장 많이 보유한 ETF는?")
+    latest = sql(
+        pg_pool,
+        "SELECT DISTINCT ON (h.etf_code) h.etf_code, e.name, h.weight"
+        " FROM etf_holdings h JOIN etfs e ON e.code = h.etf_code"
+        " WHERE h.security_id = 'KR:005930' ORDER BY h.etf_code, h.as_of_date DESC",
+    )
+    top = max(latest, key=lambda r: float(r["weight"]))
+    first_line = answer.answer.splitlines()[1]
+    assert first_line == f"1. {top['name']} ({top['etf_code']}): {float(top['weight']):.2f}%"
+    assert tools_called(answer) == ["stock_search", "graph_query"]
+    assert answer.mode == "offline" and answer.status == "ok" and answer.cost_usd == 0
+
+
+def test_seed_example_2_compare(ask: Any, pg_pool: Any) -> None:
+    answer = ask("KODEX 200과 TIGER 200 비교해줘")
+    ratios = {
+        r["code"]: float(r["expense_ratio"])
+        for r in sql(
+            pg_pool, "SELECT code, expense_ratio FROM etfs WHERE code IN ('069500', '102110')"
+        )
+    }
+    assert f"| 총보수(%) | {ratios['069500']} | {ratios['102110']} |" in answer.answer
+    assert tools_called(answer) == ["etf_search", "etf_search", "compare_etfs"]
+    assert set(answer.payload["compare_prices"]) == {"069500", "102110"}
+
+
+def test_seed_example_3_tag_by_expense_ratio(ask: Any, pg_pool: Any) -> None:
+    answer = ask("반도체 관련 ETF 보수율 낮은 순으로")
+    rows = sql(pg_pool, "SELECT e.code, e.expense_ratio FROM etfs e"
+               " JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = '반도체'")  # fmt: skip
+    listed = re.findall(r"^\d+\. .+ \((\w{6})\): ([0-9.]+)%$", answer.answer, re.MULTILINE)
+    assert {code for code, _ in listed} == {r["code"] for r in rows}
+    shown = [float(ratio) for _, ratio in listed]
+    assert shown == sorted(shown)
+    assert shown == sorted(float(r["expense_ratio"]) for r in rows)
+    assert tools_called(answer) == ["list_tags", "graph_query"]
+
+
+@pytest.mark.parametrize(
+    ("question", "tools", "fact_sql"),
+    [
+        ("KODEX 200 정보 알려줘", ["etf_search", "get_etf_info"],
+         "SELECT manager AS fact FROM etfs WHERE code = '069500'"),
+        ("Tell me about TIGER 200", ["etf_search", "get_etf_info"],
+         "SELECT manager AS fact FROM etfs WHERE code = '102110'"),
+        ("KODEX 200과 비슷한 ETF는?", ["etf_search", "find_similar_etfs"],
+         "SELECT 'TIGER 200' AS fact"),
+        ("KODEX 200 3개월 가격 추이", ["etf_search", "get_etf_prices"],
+         "SELECT to_char(max(trade_date), 'YYYY-MM-DD') AS fact FROM etf_prices"
+         " WHERE etf_code = '069500'"),
+        ("삼성전자 1개월 주가", ["stock_search", "get_stock_prices"],
+         "SELECT to_char(max(trade_date), 'YYYY-MM-DD') AS fact FROM stock_prices"
+         " WHERE security_id = 'KR:005930'"),
+        ("KODEX 반도체 1주 보유종목 변화", ["etf_search", "get_holdings_changes"],
+         "SELECT 'KODEX 반도체 보유종목 변화' AS fact"),
+        ("태그 목록 알려줘", ["list_tags"],
+         "SELECT count(DISTINCT tag)::text || '개' AS fact FROM etf_tags"),
+        ("미래에셋자산운용 ETF 목록", ["graph_query"],
+         "SELECT 'ETF ' || count(*) || '개' AS fact FROM etfs WHERE manager = '미래에셋자산운용'"),
+        ("삼성전자와 SK하이닉스를 동시에 보유한 ETF", ["stock_search", "stock_search", "graph_query"],
+         "SELECT '동시에 보유한 ETF' AS fact"),
+        ("Compare KODEX 200 and TIGER 200", ["etf_search", "etf_search", "compare_etfs"],
+         "SELECT 'Lowest expense ratio' AS fact"),
+    ],
+)  # fmt: skip
+def test_recognized_questions(ask: Any, pg_pool: Any, question: str, tools: list[str],
+                              fact_sql: str) -> None:  # fmt: skip
+    answer = ask(question)
+    assert answer.status == "ok", answer.answer
+    assert tools_called(answer) == tools
+    assert sql(pg_pool, fact_sql)[0]["fact"] in answer.answer
+    assert answer.structured_citations and all(
+        c.row_count >= 0 for c in answer.structured_citations
+    )
+    assert answer.as_of_date and answer.data_freshness.get("etf")
+
+
+def test_unrecognized_question_says_so(ask: Any) -> None:
+    answer = ask("내일 코스피 오를까?")
+    assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
+    assert tools_called(answer) == []
+
+
+class ScriptedModel(Model):
+    """Answers a fixed list of code actions, then fails like an unreachable provider would."""
+
+    def __init__(self, actions: list[str]) -> None:
+        super().__init__(model_id="scripted")
+        self.actions = actions
+        self.calls = 0
+
+    def generate(self, messages: list[Any], **kwargs: Any) -> ChatMessage:
+        self.calls += 1
+        if self.calls > len(self.actions):
+            raise ConnectionError("provider unreachable")
+        return ChatMessage(role=MessageRole.ASSISTANT, content=self.actions[self.calls - 1])
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nprint(os.listdir('/'))",
+        "print(open('/etc/passwd').read())",
+        "print(().__class__.__bases__[0].__subclasses__())",
+        "import subprocess\nsubprocess.run(['ls'])",
+        "f = getattr(__builtins__, 'open')\nprint(f('/etc/hostname').read())",
+    ],
+)
+def test_sandbox_refuses_hostile_code(pg_pool: Any, graph_store: Any, code: str) -> None:
+    context = ToolContext(graph_store, pg_pool, EvidenceCollector())
+    model = ScriptedModel([f"Thought: try\n<code>\n{code}\n</code>",
+                           "Thought: stop\n<code>\nfinal_answer('끝')\n</code>"])  # fmt: skip
+    agent = build_agent(model, list(make_tools(context)))
+    steps = [e for e in agent.run("질문", stream=True) if e.__class__.__name__ == "ActionStep"]
+    assert steps[0].error is not None, code
+    assert "root:" not in str(steps[0].observations or "")
+    assert agent.max_steps == MAX_STEPS
+
+
+def _run_with(model: Model, pool: Any, store: Any, settings: Settings,
+              monkeypatch: pytest.MonkeyPatch) -> AgentAnswer:  # fmt: skip
+    import agents.etf.service as service
+
+    monkeypatch.setattr(service, "OfflinePlanner", lambda _lexicon: model)
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
+    return answer_question("KODEX 200", settings=offline, store=store, pool=pool)
+
+
+def test_fallback_level_2_last_observation(pg_pool: Any, graph_store: Any, settings: Settings,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    model = ScriptedModel(["Thought: s\n<code>\nprint(etf_search(query='KODEX 200'))\n</code>"])
+    answer = _run_with(model, pg_pool, graph_store, settings, monkeypatch)
+    assert answer.status == "error" and "provider unreachable" in (answer.error or "")
+    assert '"code": "069500"' in answer.answer  # the last observation stands in for the answer
+
+
+def test_fallback_level_3_apology(pg_pool: Any, graph_store: Any, settings: Settings,
+                                  monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    answer = _run_with(ScriptedModel([]), pg_pool, graph_store, settings, monkeypatch)
+    assert answer.answer == APOLOGY and answer.status == "error"
+
+
+def test_stream_yields_steps_then_answer_and_run_store_round_trip(
+    pg_pool: Any, graph_store: Any, settings: Settings
+) -> None:
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
+    events = list(stream_answer("KODEX 200 정보 알려줘", settings=offline, store=graph_store,
+                                pool=pg_pool))  # fmt: skip
+    steps = [e for e in events if isinstance(e, StepEvent)]
+    answer = events[-1]
+    assert isinstance(answer, AgentAnswer)
+    assert [s.step for s in steps] == [1, 2] and steps[-1].is_final
+    assert steps[0].tool_calls[0]["tool"] == "etf_search" and steps[0].code
+    assert all(len(s.observation or "") <= 2100 for s in steps)
+    conversation = runs.create_conversation("etf", "테스트 대화", pool=pg_pool)
+    run_id = runs.save_run(answer, screen="etf", question="KODEX 200 정보 알려줘",
+                           conversation_id=conversation, pool=pg_pool)  # fmt: skip
+    stored = runs.get_run(run_id, pool=pg_pool)
+    assert stored is not None and stored.answer.answer == answer.answer
+    assert stored.answer.payload["tool_results"][-1]["tool"] == "get_etf_info"
+    assert len(stored.answer.structured_citations) == len(answer.structured_citations)
+
+
+def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
+    from agents.etf.charts import charts_for
+
+    prices = charts_for(ask("KODEX 200 3개월 가격 추이").payload)
+    figure = prices[0].figure
+    assert figure is not None and "가격·거래량 (3개월)" in figure.layout.title.text
+    assert figure.layout.yaxis.title.text == "종가 (원)"
+    assert figure.layout.xaxis2.title.text == "날짜"
+    compare = charts_for(ask("KODEX 200과 TIGER 200 비교해줘").payload)
+    assert [c.title for c in compare] == ["ETF 비교표", "정규화 가격"]
+    lines = compare[1].figure
+    assert lines is not None and len(lines.data) == 2
+    assert lines.data[0].y[0] == 100.0
+    changes = charts_for(ask("KODEX 반도체 1주 보유종목 변화").payload)
+    assert changes and changes[0].table is not None and changes[0].row_colors

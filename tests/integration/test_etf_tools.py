@@ -1,0 +1,254 @@
+"""The ten ETF tools against the real stores, each checked against independent SQL on the same
+data (PostgreSQL is the source the graph is projected from), plus hostile `graph_query` input."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.etf.data import months_before
+from agents.etf.tools import ToolContext, make_tools
+from agents.evidence import EvidenceCollector
+from data_access.postgres import fetch_all, fetch_one
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile_cypher.json"
+
+
+@pytest.fixture(scope="module")
+def tools(pg_pool: Any, graph_store: Any) -> dict[str, Any]:
+    context = ToolContext(store=graph_store, pool=pg_pool, collector=EvidenceCollector())
+    return {t.name: t for t in make_tools(context)}
+
+
+def call(tools: dict[str, Any], name: str, **kwargs: Any) -> Any:
+    return json.loads(tools[name](**kwargs))
+
+
+def sql(query: str, *params: Any, pool: Any = None) -> list[dict[str, Any]]:
+    return fetch_all(query, params or None, pool)
+
+
+def latest_snapshot(pool: Any, code: str) -> date:
+    row = fetch_one("SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = %s", (code,),
+                    pool)  # fmt: skip
+    assert row is not None
+    return row["d"]
+
+
+def weights_on(pool: Any, code: str, day: date) -> dict[str, float]:
+    rows = sql("SELECT s.code, h.weight FROM etf_holdings h JOIN stocks s USING (security_id)"
+               " WHERE h.etf_code = %s AND h.as_of_date = %s", code, day, pool=pool)  # fmt: skip
+    return {r["code"]: float(r["weight"]) for r in rows}
+
+
+def test_etf_search_matches_sql(tools: dict[str, Any], pg_pool: Any) -> None:
+    hits = call(tools, "etf_search", query="KODEX 200")
+    expected = {r["code"] for r in sql("SELECT code FROM etfs WHERE lower(name) LIKE %s",
+                                       "%kodex 200%", pool=pg_pool)}  # fmt: skip
+    assert hits[0] == {"code": "069500", "name": "KODEX 200", "expense_ratio": 0.15}
+    assert {h["code"] for h in hits} <= expected and len(hits) == min(10, len(expected))
+    assert set(hits[0]) == {"code", "name", "expense_ratio"}
+    assert len(call(tools, "etf_search", query="KODEX")) == 10  # the seed's limit
+
+
+def test_stock_search_and_unknown_names(tools: dict[str, Any]) -> None:
+    assert call(tools, "stock_search", query="삼성전자")[0] == {
+        "code": "005930",
+        "name": "삼성전자",
+    }
+    assert call(tools, "stock_search", query="005930")[0]["name"] == "삼성전자"
+    error = call(tools, "etf_search", query="KODAX 2000")
+    assert error["status"] == "error" and error["retry_hint"]
+    assert "069500" in [s["code"] for s in error["suggestions"]]
+
+
+def test_list_tags_counts(tools: dict[str, Any], pg_pool: Any) -> None:
+    tags = call(tools, "list_tags")
+    expected = {r["tag"]: r["n"] for r in sql(
+        "SELECT tag, count(*) AS n FROM etf_tags GROUP BY tag", pool=pg_pool)}  # fmt: skip
+    assert {t["name"]: t["count"] for t in tags} == expected
+    assert [t["count"] for t in tags] == sorted((t["count"] for t in tags), reverse=True)
+
+
+def test_get_etf_info(tools: dict[str, Any], pg_pool: Any) -> None:
+    info = call(tools, "get_etf_info", etf_code="069500")
+    etf = sql("SELECT manager, expense_ratio FROM etfs WHERE code = '069500'", pool=pg_pool)[0]
+    tags = [r["tag"] for r in sql("SELECT tag FROM etf_tags WHERE etf_code = '069500' ORDER BY tag",
+                                  pool=pg_pool)]  # fmt: skip
+    weights = weights_on(pg_pool, "069500", latest_snapshot(pg_pool, "069500"))
+    top = sorted(weights.items(), key=lambda kv: -kv[1])[:10]
+    assert set(info) == {"code", "name", "expense_ratio", "company", "tags", "top_holdings",
+                         "returns"}  # fmt: skip
+    assert info["company"] == etf["manager"] and info["expense_ratio"] == float(
+        etf["expense_ratio"]
+    )
+    assert info["tags"] == tags
+    assert [(h["stock_code"], h["weight"]) for h in info["top_holdings"]] == [
+        (c, round(w, 2)) for c, w in top]  # fmt: skip
+    prices = call(tools, "get_etf_prices", etf_code="069500", period="1m")
+    assert info["returns"]["1m"] == prices["summary"]["change_rate"]
+    assert set(info["returns"]) == {"1w", "1m", "3m"}
+
+
+def test_get_etf_info_unknown_code_suggests(tools: dict[str, Any]) -> None:
+    error = call(tools, "get_etf_info", etf_code="069501")
+    assert error["status"] == "error" and "069501" in error["error"]
+    assert error["suggestions"][0]["code"] == "069500"
+    assert call(tools, "get_etf_info", etf_code="KODEX 200")["status"] == "error"
+
+
+def test_find_similar_etfs_is_weight_overlap(tools: dict[str, Any], pg_pool: Any) -> None:
+    similar = call(tools, "find_similar_etfs", etf_code="069500")
+    day = latest_snapshot(pg_pool, "069500")
+    rows = sql(
+        "SELECT b.etf_code, count(*) AS overlap, sum(least(a.weight, b.weight)) AS sim"
+        " FROM etf_holdings a JOIN etf_holdings b ON b.security_id = a.security_id"
+        "  AND b.as_of_date = a.as_of_date AND b.etf_code <> a.etf_code"
+        " WHERE a.etf_code = '069500' AND a.as_of_date = %s"
+        " GROUP BY b.etf_code ORDER BY sim DESC, overlap DESC, b.etf_code LIMIT 10", day,
+        pool=pg_pool,
+    )  # fmt: skip
+    assert [(s["etf_code"], s["overlap"]) for s in similar] == [
+        (r["etf_code"], r["overlap"]) for r in rows]  # fmt: skip
+    for s, r in zip(similar, rows, strict=True):
+        assert s["similarity"] == pytest.approx(float(r["sim"]), abs=0.01)
+    assert "102110" in [s["etf_code"] for s in similar[:5]]  # TIGER 200 close to KODEX 200
+
+
+def _sql_changes(pool: Any, code: str, base: date, latest: date) -> dict[str, str]:
+    old, new = weights_on(pool, code, base), weights_on(pool, code, latest)
+    out = {}
+    for stock in set(old) | set(new):
+        if stock not in old:
+            out[stock] = "added"
+        elif stock not in new:
+            out[stock] = "removed"
+        elif new[stock] != old[stock]:
+            out[stock] = "increased" if new[stock] > old[stock] else "decreased"
+    return out
+
+
+@pytest.mark.parametrize("period", ["1d", "1w", "1m"])
+def test_holdings_changes(tools: dict[str, Any], pg_pool: Any, period: str) -> None:
+    code = "091160"
+    changes = call(tools, "get_holdings_changes", etf_code=code, period=period)
+    latest = latest_snapshot(pg_pool, code)
+    if period == "1d":
+        cutoff = latest - timedelta(days=1)
+    else:
+        cutoff = latest - timedelta(days=7) if period == "1w" else months_before(latest, 1)
+    base = fetch_one(
+        "SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = %s AND as_of_date <= %s",
+        (code, cutoff),
+        pg_pool,
+    )["d"]  # type: ignore[index]
+    expected = _sql_changes(pg_pool, code, base, latest)
+    assert {c["stock_code"]: c["change_type"] for c in changes} == expected
+    assert all(c["change_type"] != "unchanged" for c in changes)
+    assert all(set(c) == {"stock_code", "stock_name", "change_type", "old_weight", "new_weight"}
+               for c in changes)  # fmt: skip
+
+
+def test_holdings_changes_rejects_bad_period(tools: dict[str, Any]) -> None:
+    error = call(tools, "get_holdings_changes", etf_code="069500", period="3m")
+    assert error["status"] == "error" and "1d" in error["error"]
+
+
+def test_get_etf_prices(tools: dict[str, Any], pg_pool: Any) -> None:
+    result = call(tools, "get_etf_prices", etf_code="069500", period="3m")
+    last = fetch_one(
+        "SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'", pool=pg_pool
+    )["d"]  # type: ignore[index]
+    rows = sql("SELECT trade_date, close, volume FROM etf_prices WHERE etf_code = '069500'"
+               " AND trade_date >= %s ORDER BY trade_date", months_before(last, 3),
+               pool=pg_pool)  # fmt: skip
+    s = result["summary"]
+    assert s["data_count"] == len(rows) == len(result["daily"])
+    assert (s["start_date"], s["end_date"]) == (rows[0]["trade_date"].isoformat(), last.isoformat())
+    assert (s["start_close"], s["end_close"]) == (float(rows[0]["close"]), float(rows[-1]["close"]))
+    assert s["change_rate"] == round(
+        (float(rows[-1]["close"]) / float(rows[0]["close"]) - 1) * 100, 2
+    )
+    assert s["high"] == max(float(r["close"]) for r in rows)
+    assert result["daily"][0]["date"] == last.isoformat()  # newest first, as in the seed
+    assert call(tools, "get_etf_prices", etf_code="069500", period="2y")["status"] == "error"
+
+
+def test_get_stock_prices(tools: dict[str, Any], pg_pool: Any) -> None:
+    result = call(tools, "get_stock_prices", stock_code="005930", period="1w")
+    last = fetch_one(
+        "SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = 'KR:005930'",
+        pool=pg_pool,
+    )["d"]  # type: ignore[index]
+    rows = sql("SELECT high, low, volume FROM stock_prices WHERE security_id = 'KR:005930'"
+               " AND trade_date >= %s", last - timedelta(days=7), pool=pg_pool)  # fmt: skip
+    s = result["summary"]
+    assert s["stock_code"] == "005930" and s["data_count"] == len(rows)
+    assert s["high"] == max(float(r["high"]) for r in rows)
+    assert s["avg_volume"] == round(sum(r["volume"] for r in rows) / len(rows))
+    assert set(result["daily"][0]) == {"date", "open", "high", "low", "close", "volume",
+                                       "change_rate"}  # fmt: skip
+    assert call(tools, "get_stock_prices", stock_code="999999")["status"] == "error"
+
+
+def test_compare_etfs(tools: dict[str, Any]) -> None:
+    rows = call(tools, "compare_etfs", etf_codes="069500, 102110")
+    assert [r["code"] for r in rows] == ["069500", "102110"]
+    info = call(tools, "get_etf_info", etf_code="102110")
+    tiger = rows[1]
+    assert tiger["top_holdings"] == info["top_holdings"][:5]
+    assert tiger["return_1m"] == info["returns"]["1m"] and tiger["tags"] == info["tags"]
+    for bad in ("069500", "069500,102110,229200,148020", "069500,069500"):
+        assert call(tools, "compare_etfs", etf_codes=bad)["status"] == "error"
+
+
+def test_graph_query_seed_style_matches_sql(tools: dict[str, Any], pg_pool: Any) -> None:
+    rows = call(
+        tools,
+        "graph_query",
+        cypher="""
+        MATCH (e:ETF)-[h:HOLDS]->(s:Stock {code: '005930'})
+        WITH e, h ORDER BY h.date DESC
+        WITH e, head(collect(h)) as latest
+        RETURN {etf_code: e.code, etf_name: e.name, weight: latest.weight}
+        ORDER BY latest.weight DESC LIMIT 5""",
+    )
+    expected = sql(
+        "SELECT DISTINCT ON (etf_code) etf_code, weight FROM etf_holdings"
+        " WHERE security_id = 'KR:005930' ORDER BY etf_code, as_of_date DESC",
+        pool=pg_pool,
+    )
+    top = sorted(expected, key=lambda r: -float(r["weight"]))[:5]
+    assert [r["etf_code"] for r in rows] == [r["etf_code"] for r in top]
+    assert set(rows[0]) == {"etf_code", "etf_name", "weight"}
+
+
+def test_graph_query_refuses_hostile_input(tools: dict[str, Any], graph_store: Any) -> None:
+    before = graph_store.read("MATCH (n) RETURN count(n) AS n")[0]["n"]
+    corpus = [c["query"] for c in json.loads(HOSTILE.read_text(encoding="utf-8"))]
+    for query in corpus:
+        result = call(tools, "graph_query", cypher=query)
+        assert isinstance(result, dict) and result["status"] == "error", query
+        assert result["retry_hint"]
+    assert graph_store.read("MATCH (n) RETURN count(n) AS n")[0]["n"] == before
+    empty = call(tools, "graph_query", cypher="")
+    assert empty["status"] == "error"
+
+
+def test_every_call_is_cited(pg_pool: Any, graph_store: Any) -> None:
+    collector = EvidenceCollector()
+    tools = {t.name: t for t in make_tools(ToolContext(graph_store, pg_pool, collector))}
+    json.loads(tools["get_etf_prices"](etf_code="069500", period="1w"))
+    json.loads(tools["get_etf_info"](etf_code="069500"))
+    assert [c.tool for c in collector.calls] == ["get_etf_prices", "get_etf_info"]
+    prices = next(c for c in collector.citations if c.table == "etf_prices")
+    assert prices.dataset_code == "KR_ETF_DAILY_PRICE" and prices.row_count > 0
+    assert prices.date_range.end and prices.date_range.start
+    assert {c.dataset_code for c in collector.citations} >= {"KR_ETF_MASTER", "KR_ETF_HOLDINGS"}
+    assert all(len(c.query_fingerprint) == 16 for c in collector.citations)
