@@ -8,7 +8,6 @@ seconds at worst when one hangs.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import psycopg
 
 from data_access.config import Settings, get_settings
-from data_access.services import STATE_FILE, ServiceInfo
+from data_access.services import ServiceInfo, recorded_info
 
 logger = logging.getLogger(__name__)
 
@@ -73,17 +72,6 @@ def redact_uri(uri: str) -> str:
 def _short(e: BaseException) -> str:
     text = str(e).strip()
     return text.splitlines()[0][:200] if text else type(e).__name__
-
-
-def _recorded_info(settings: Settings) -> ServiceInfo | None:
-    """Where `ensure_running` last put the embedded servers (the state file), without probing."""
-    path = settings.home / STATE_FILE
-    try:
-        state = json.loads(path.read_text())
-        fields = {k: state[k] for k in ServiceInfo.__dataclass_fields__ if k in state}
-        return ServiceInfo(**fields)
-    except (OSError, ValueError, TypeError):
-        return None
 
 
 def postgres_health(uri: str | None, embedded: bool) -> PostgresHealth:
@@ -165,7 +153,7 @@ def graph_health(
 def store_health(settings: Settings | None = None, info: ServiceInfo | None = None) -> StoreHealth:
     """Probe both stores. `info` (from `ensure_running`) is used when given, else the state file."""
     settings = settings or get_settings()
-    info = info or _recorded_info(settings)
+    info = info or recorded_info(settings)
     pg_uri = settings.database_url or (info.postgres_uri if info else None)
     pg = postgres_health(pg_uri, embedded=not settings.database_url)
     if settings.neo4j_uri:

@@ -329,14 +329,24 @@ def _ensure_graph(settings: Settings, state: dict[str, object]) -> tuple[str, in
     return f"redis://127.0.0.1:{port}", pid, True
 
 
+def recorded_info(settings: Settings | None = None) -> ServiceInfo | None:
+    """Where `ensure_running` last put the stores (the state file), without probing them."""
+    state = _read_state(settings or get_settings())
+    if not state.get("postgres_uri"):
+        return None
+    fields = {k: state[k] for k in ServiceInfo.__dataclass_fields__ if k in state}
+    try:
+        return ServiceInfo(**fields)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 def status(settings: Settings | None = None) -> ServiceStatus:
     """What is recorded and whether it answers, without starting anything."""
     settings = settings or get_settings()
-    state = _read_state(settings)
-    if not state.get("postgres_uri"):
+    info = recorded_info(settings)
+    if info is None:
         return ServiceStatus(None, False, False, "not started (run: make run, or services start)")
-    fields = {k: state.get(k) for k in ServiceInfo.__dataclass_fields__}
-    info = ServiceInfo(**fields)  # type: ignore[arg-type]
     pg_ok = postgres_healthy(info.postgres_uri)
     if info.graph_backend == "falkordb":
         graph_ok = falkordb_healthy(int(info.graph_uri.rsplit(":", 1)[1]))

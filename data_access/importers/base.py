@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, cast
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -146,18 +146,6 @@ class _NothingLoaded(ImportFailed):
 
 # ---------------------------------------------------------------- SQL
 
-_REGISTER_DATASET = """
-INSERT INTO datasets (dataset_code, table_name, domain, date_column, filter_sql, title_ko,
-                      source, max_stale_days)
-VALUES (%(dataset_code)s, %(table_name)s, %(domain)s, %(date_column)s, %(filter_sql)s,
-        %(title_ko)s, %(source)s, %(max_stale_days)s)
-ON CONFLICT (dataset_code) DO UPDATE SET
-    table_name = EXCLUDED.table_name, domain = EXCLUDED.domain,
-    date_column = EXCLUDED.date_column, filter_sql = EXCLUDED.filter_sql,
-    title_ko = EXCLUDED.title_ko, source = EXCLUDED.source,
-    max_stale_days = EXCLUDED.max_stale_days
-"""
-
 _INSERT_RUN = """
 INSERT INTO import_runs (importer, source, dataset_code, rows_read, rows_loaded, rows_failed,
                          status, error)
@@ -168,7 +156,9 @@ RETURNING run_id
 
 def register_dataset(conn: Conn, spec: DatasetSpec) -> None:
     """Create or update one `datasets` row (idempotent; the last import describes it)."""
-    conn.execute(_REGISTER_DATASET, asdict(spec))
+    from data_access.catalog import DatasetRow, upsert_datasets
+
+    upsert_datasets(conn, [cast(DatasetRow, asdict(spec))], replace_source=True)
 
 
 def sql_literal(value: str) -> str:
