@@ -153,9 +153,32 @@ def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
                           row_colors=colors)]  # fmt: skip
     if tool == "compare_etfs" and result:
         return [ChartItem("ETF 비교표", table=compare_table(result))]
-    if tool == "graph_query" and result:
-        return [ChartItem("그래프 쿼리 결과", table=pd.DataFrame(result))]
+    if tool == "graph_query" and isinstance(result, list) and result:
+        return graph_query_items(result)
     return []
+
+
+def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
+    """The result table, plus a bar chart when rows pair a name with a number (e.g. weights)."""
+    frame = pd.DataFrame(rows).round(2)
+    items = [ChartItem("그래프 쿼리 결과", table=frame)]
+    label = next(
+        (c for c in frame.columns if "name" in c and pd.api.types.is_string_dtype(frame[c])), None
+    )
+    numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
+    if label and numeric and len(frame) > 1:
+        value = numeric[0]
+        ordered = frame.sort_values(value)
+        fig = go.Figure(go.Bar(
+            x=ordered[value], y=ordered[label], orientation="h", marker_color=PALETTE[0],
+            text=[f"{v:,.2f}" for v in ordered[value]], textposition="outside",
+        ))  # fmt: skip
+        items.append(
+            ChartItem(
+                f"{value} 비교", figure=_finish(fig, f"그래프 쿼리 결과: {value}", value, label)
+            )
+        )
+    return items
 
 
 def charts_for(payload: dict[str, Any]) -> list[ChartItem]:
