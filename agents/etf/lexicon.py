@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from psycopg_pool import ConnectionPool
@@ -102,8 +103,8 @@ class Lexicon:
                 name = self.etfs.get(code) or self.stocks[code][0]
                 found.append(Mention(kind, code, name, folded.find(code.lower())))
         for surface, kind, key, name in self._surface:
-            for match in re.finditer(re.escape(surface), folded):
-                a, b = match.start(), match.end()
+            for a in _occurrences(folded, surface):
+                b = a + len(surface)
                 if any(taken[a:b]) or not _bounded(folded, gaps, a, b, surface):
                     continue
                 if kind == "tag" and name.isascii() and name.isupper() and name not in question:
@@ -131,6 +132,15 @@ class Lexicon:
                     taken[a:b] = [True] * (b - a)
                     out.append(Mention("manager", manager, manager, a))
         return out
+
+
+def _occurrences(text: str, needle: str) -> Iterator[int]:
+    """Start offsets of a literal in text: str.find, since a regex per name (thousands of names at
+    market scale) overflows re's compile cache and recompiles on every question."""
+    start = text.find(needle)
+    while start != -1:
+        yield start
+        start = text.find(needle, start + 1)
 
 
 def _bounded(folded: str, gaps: set[int], a: int, b: int, surface: str) -> bool:
