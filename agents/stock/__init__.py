@@ -1,0 +1,1 @@
+"""Stock report screen (seed 001): research → analysis → recommendation → review on LangGraph."""

@@ -1,0 +1,119 @@
+"""Plotly figures of a stock report (no Streamlit, so tests and the CLI can build them too).
+
+`charts_for(payload)` returns the four figures the screen shows: candlesticks with volume,
+moving averages and the 52-week band; drawdown from the running high; RSI(14) with its 30/70
+lines; P/E against the sector peers with the median. Every figure has a title and axis labels.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
+MA_COLORS = {"ma20": "#ea580c", "ma60": "#2563eb", "ma120": "#9333ea"}
+UP, DOWN = "#dc2626", "#2563eb"  # Korean convention: red up, blue down
+MAX_PEER_BARS = 30
+
+
+def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int = 360) -> go.Figure:
+    fig.update_layout(
+        title={"text": title, "x": 0.0, "xanchor": "left"},
+        font={"family": FONT_FAMILY},
+        height=height,
+        margin={"l": 60, "r": 20, "t": 70, "b": 50},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1.0},
+    )
+    fig.update_xaxes(title_text=x_label)
+    fig.update_yaxes(title_text=y_label)
+    return fig
+
+
+def _unit(currency: str) -> str:
+    return "원" if currency == "KRW" else "USD"
+
+
+def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> go.Figure:
+    """Candlesticks, moving averages and the 52-week high/low band over volume bars."""
+    dates = series["dates"]
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25],
+                        vertical_spacing=0.04)  # fmt: skip
+    fig.add_trace(go.Candlestick(
+        x=dates, open=series["open"], high=series["high"], low=series["low"],
+        close=series["close"], name="일봉", increasing_line_color=UP, decreasing_line_color=DOWN,
+    ), row=1, col=1)  # fmt: skip
+    for key, values in series["ma"].items():
+        fig.add_trace(go.Scatter(x=dates, y=values, mode="lines", name=f"{key[2:]}일 이동평균",
+                                 line={"color": MA_COLORS.get(key, "#4b5563"), "width": 1.5}),
+                      row=1, col=1)  # fmt: skip
+    high, low = figures["high_52w"], figures["low_52w"]
+    for level, label, dash in ((high, "52주 고가", "dash"), (low, "52주 저가", "dot")):
+        fig.add_trace(go.Scatter(x=[dates[0], dates[-1]], y=[level, level], mode="lines",
+                                 name=label, line={"color": "#6b7280", "dash": dash, "width": 1}),
+                      row=1, col=1)  # fmt: skip
+    fig.add_hrect(y0=low, y1=high, fillcolor="#9ca3af", opacity=0.07, line_width=0, row=1, col=1)  # type: ignore[arg-type]
+    colors = [UP if c >= o else DOWN for o, c in zip(series["open"], series["close"], strict=False)]
+    fig.add_trace(go.Bar(x=dates, y=series["volume"], name="거래량", marker_color=colors,
+                         showlegend=False), row=2, col=1)  # fmt: skip
+    fig.update_layout(xaxis_rangeslider_visible=False)
+    _finish(fig, f"{name} 가격·거래량 (이동평균, 52주 범위)", "", "", height=520)
+    fig.update_yaxes(title_text=f"가격 ({_unit(figures['currency'])})", row=1, col=1)
+    fig.update_yaxes(title_text="거래량 (주)", row=2, col=1)
+    fig.update_xaxes(title_text="거래일", row=2, col=1)
+    return fig
+
+
+def drawdown_figure(series: dict[str, Any], name: str) -> go.Figure:
+    fig = go.Figure(go.Scatter(
+        x=series["dates"], y=[v * 100 for v in series["drawdown"]], mode="lines", fill="tozeroy",
+        name="낙폭", line={"color": DOWN, "width": 1.5},
+        hovertemplate="%{x}: %{y:.2f}%<extra></extra>",
+    ))  # fmt: skip
+    return _finish(fig, f"{name} 고점 대비 낙폭", "거래일", "낙폭 (%)")
+
+
+def rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
+    fig = go.Figure(go.Scatter(x=series["dates"], y=series["rsi"], mode="lines", name="RSI(14)",
+                               line={"color": "#9333ea", "width": 1.5}))  # fmt: skip
+    for level, label in ((70, "과매수 70"), (30, "과매도 30")):
+        fig.add_hline(y=level, line_dash="dash", line_color="#6b7280", annotation_text=label)
+    fig.update_yaxes(range=[0, 100])
+    return _finish(fig, f"{name} RSI(14)", "거래일", "RSI")
+
+
+def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> go.Figure:
+    """The stock's P/E among its sector peers (the stock highlighted), with the sector median."""
+    peers = list(series["peers"])
+    if len(peers) > MAX_PEER_BARS:  # keep the stock itself and spread the rest evenly
+        step = len(peers) / MAX_PEER_BARS
+        picked = {int(i * step) for i in range(MAX_PEER_BARS)}
+        peers = [p for i, p in enumerate(peers) if i in picked or p["is_self"]]
+    fig = go.Figure(go.Bar(
+        x=[p["name"] for p in peers], y=[p["pe"] for p in peers],
+        marker_color=[UP if p["is_self"] else "#9ca3af" for p in peers],
+        text=[f"{p['pe']:.1f}" for p in peers], textposition="outside", name="PER",
+        hovertemplate="%{x}: PER %{y:.2f}<extra></extra>",
+    ))  # fmt: skip
+    if figures.get("sector_median_pe"):
+        fig.add_hline(y=figures["sector_median_pe"], line_dash="dash", line_color="#16a34a",
+                      annotation_text=f"섹터 중앙값 {figures['sector_median_pe']:.2f}",
+                      annotation_position="top left",
+                      annotation_bgcolor="rgba(255,255,255,0.85)")  # fmt: skip
+    fig.update_xaxes(tickangle=-45)
+    title = f"{name} PER vs 섹터 ({figures['peer_scope']}, {figures['peer_count']}종목)"
+    return _finish(fig, title, "종목", "PER (배)", height=400)
+
+
+def charts_for(payload: dict[str, Any]) -> list[go.Figure]:
+    """The report's figures, or none when the run produced no figures (an error report)."""
+    series, figures = payload.get("series"), payload.get("figures")
+    if not series or not figures or not series.get("dates"):
+        return []
+    name = str(payload.get("name") or figures["security_id"])
+    out = [price_figure(series, figures, name), drawdown_figure(series, name),
+           rsi_figure(series, name)]  # fmt: skip
+    if series.get("peers"):
+        out.append(pe_peers_figure(series, figures, name))
+    return out

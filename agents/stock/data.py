@@ -1,0 +1,175 @@
+"""PostgreSQL reads of the stock report, each recorded as a structured citation.
+
+Tools and the analysis call this; nothing here knows about LangGraph or Streamlit. Every query
+is bounded by the run's as-of date so a report never reads past the data it says it rests on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.evidence import EvidenceCollector, make_citation
+from data_access.ids import Suggestion, normalize_security_id, suggest_similar
+from data_access.postgres import fetch_all, fetch_one
+
+PEER_LIMIT = 60
+
+STOCK = """
+SELECT security_id, country, code, name, name_en, market, sector, currency, shares_outstanding
+FROM stocks WHERE security_id = %(sid)s
+"""
+
+HISTORY = """
+SELECT trade_date, open, high, low, close, volume FROM (
+    SELECT trade_date, open, high, low, close, volume FROM stock_prices
+    WHERE security_id = %(sid)s AND trade_date <= %(as_of)s
+    ORDER BY trade_date DESC LIMIT %(days)s
+) recent ORDER BY trade_date
+"""
+
+FUNDAMENTALS = """
+SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals
+WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s
+ORDER BY as_of_date DESC LIMIT 1
+"""
+
+# Latest valuation of every stock of the sector (same country first: the caller decides).
+SECTOR_PE = """
+SELECT DISTINCT ON (s.security_id) s.security_id, s.name, s.country, f.pe, f.as_of_date
+FROM stocks s JOIN stock_fundamentals f USING (security_id)
+WHERE s.sector = %(sector)s AND f.as_of_date <= %(as_of)s AND NOT s.is_etf
+ORDER BY s.security_id, f.as_of_date DESC
+LIMIT %(limit)s
+"""
+
+NEWS_BY_TICKER_OR_TEXT = """
+SELECT pk, title, body, tickers, published_at, source, url, lang,
+       (%(sid)s::text IS NOT NULL AND %(sid)s::text = ANY(tickers)) AS about,
+       count(*) OVER () AS total
+FROM news_articles
+WHERE published_at < (%(as_of)s::date + 1)
+  AND ((%(sid)s::text IS NOT NULL AND %(sid)s::text = ANY(tickers))
+       OR title ILIKE ANY(%(patterns)s))
+ORDER BY about DESC, (cardinality(tickers) = 1) DESC, published_at DESC
+LIMIT %(limit)s
+"""
+
+_WORD = re.compile(r"[\w가-힣&.\-]{2,}")
+
+
+@dataclass
+class StockData:
+    """Queries for one run: the pool, the evidence collector and the as-of date."""
+
+    pool: ConnectionPool | None
+    collector: EvidenceCollector
+    as_of: date
+
+    def resolve(self, text: str) -> str | None:
+        return normalize_security_id(text, pool=self.pool)
+
+    def is_exact(self, text: str, stock: dict[str, Any]) -> bool:
+        """Whether the input names the stock outright (id, code, name) rather than resembling it."""
+        key = re.sub(r"\s+", "", text).lower().removeprefix(stock["country"].lower() + ":")
+        key = re.sub(r"^a(?=\d{6})|\.(ks|kq)$", "", key)
+        names = (stock["code"], stock["name"], stock.get("name_en") or "")
+        return key in {re.sub(r"\s+", "", n).lower() for n in names}
+
+    def suggest(self, text: str, limit: int = 5) -> list[Suggestion]:
+        return suggest_similar(text, "stock", limit=limit, pool=self.pool)
+
+    def stock(self, security_id: str) -> dict[str, Any] | None:
+        params = {"sid": security_id}
+        row = fetch_one(STOCK, params, self.pool)
+        self._cite("KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV",
+                   "stocks", STOCK, params, 1 if row else 0)  # fmt: skip
+        return row
+
+    def history(self, security_id: str, days: int) -> list[dict[str, Any]]:
+        params = {"sid": security_id, "as_of": self.as_of, "days": days}
+        rows = fetch_all(HISTORY, params, self.pool)
+        dataset = (
+            "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+        )
+        start = rows[0]["trade_date"].isoformat() if rows else None
+        end = rows[-1]["trade_date"].isoformat() if rows else None
+        self._cite(dataset, "stock_prices", HISTORY, params, len(rows), start=start, end=end,
+                   filters={"security_id": security_id, "days": days})  # fmt: skip
+        return [
+            {"date": r["trade_date"].isoformat(), "open": float(r["open"]),
+             "high": float(r["high"]), "low": float(r["low"]), "close": float(r["close"]),
+             "volume": int(r["volume"])}
+            for r in rows
+        ]  # fmt: skip
+
+    def fundamentals(self, security_id: str) -> dict[str, Any] | None:
+        params = {"sid": security_id, "as_of": self.as_of}
+        row = fetch_one(FUNDAMENTALS, params, self.pool)
+        self._cite("STOCK_FUNDAMENTALS", "stock_fundamentals", FUNDAMENTALS, params,
+                   1 if row else 0, filters={"security_id": security_id},
+                   end=row["as_of_date"].isoformat() if row else None)  # fmt: skip
+        if row is None:
+            return None
+        return {
+            k: (None if v is None else float(v)) for k, v in row.items() if k != "as_of_date"
+        } | {"as_of_date": row["as_of_date"].isoformat()}
+
+    def sector_pe(self, sector: str) -> list[dict[str, Any]]:
+        params = {"sector": sector, "as_of": self.as_of, "limit": PEER_LIMIT}
+        rows = fetch_all(SECTOR_PE, params, self.pool)
+        self._cite("STOCK_FUNDAMENTALS", "stock_fundamentals", SECTOR_PE, params, len(rows),
+                   filters={"sector": sector})  # fmt: skip
+        return [
+            {"security_id": r["security_id"], "name": r["name"], "country": r["country"],
+             "pe": None if r["pe"] is None else float(r["pe"])}
+            for r in rows
+        ]  # fmt: skip
+
+    def news(self, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Articles tagged with the stock the query names, then titles containing its words."""
+        security_id = self._security_in(query)
+        words = _WORD.findall(query)[:6]
+        params = {"sid": security_id, "as_of": self.as_of, "limit": limit,
+                  "patterns": [f"%{w}%" for w in words] or ["%"]}  # fmt: skip
+        rows = fetch_all(NEWS_BY_TICKER_OR_TEXT, params, self.pool)
+        total = int(rows[0]["total"]) if rows else 0
+        self._cite("ECONOMIC_NEWS_STREAM", "news_articles", NEWS_BY_TICKER_OR_TEXT, params,
+                   len(rows), filters={"query": query, "security_id": security_id})  # fmt: skip
+        return rows, total
+
+    def _security_in(self, query: str) -> str | None:
+        """The stock a news query is about: its first word, else the whole query."""
+        words = query.split()
+        found = normalize_security_id(words[0], pool=self.pool) if words else None
+        if found is None and 0 < len(query) <= 40:
+            found = normalize_security_id(query, pool=self.pool)
+        return found
+
+    def _cite(self, dataset: str, table: str, query: str, params: dict[str, Any], rows: int,
+              *, filters: dict[str, Any] | None = None, start: str | None = None,
+              end: str | None = None) -> None:  # fmt: skip
+        self.collector.add_citation(
+            make_citation(
+                dataset_code=dataset, table=table, query=query,
+                params={k: (v.isoformat() if isinstance(v, date) else v) for k, v in params.items()},
+                row_count=rows, filters=filters, start=start, end=end,
+                as_of_date=self.as_of.isoformat(),
+            )
+        )  # fmt: skip
+
+
+def stock_choices(pool: ConnectionPool | None = None) -> list[dict[str, str]]:
+    """Every stock as id, code and name, largest first (the screen's symbol suggestions)."""
+    rows = fetch_all(
+        "SELECT s.security_id, s.code, s.name FROM stocks s"
+        " LEFT JOIN LATERAL (SELECT close FROM stock_prices p WHERE p.security_id = s.security_id"
+        "  ORDER BY trade_date DESC LIMIT 1) p ON true WHERE NOT s.is_etf"
+        " ORDER BY coalesce(p.close, 0) * coalesce(s.shares_outstanding, 0) DESC, s.security_id",
+        pool=pool,
+    )
+    return [{"id": r["security_id"], "code": r["code"], "name": r["name"]} for r in rows]

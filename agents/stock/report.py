@@ -1,0 +1,113 @@
+"""The final report document (Markdown) and the seed's workflow-level error report.
+
+Both modes assemble the report here: the snapshot and figures tables come from the data,
+the analysis / recommendation / review paragraphs from the writer (model or templates).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.stock import templates as t
+from agents.stock.analysis import StockFigures
+from agents.stock.signals import Assessment
+from agents.stock.state import Language, WorkflowError
+
+WORKFLOW_ERROR_REPORT = "워크플로우 실행 중 오류가 발생했습니다."
+DISCLAIMER = {
+    "ko": "이 리포트는 데이터베이스의 가격·밸류에이션 자료로 계산한 지표에 기반한 참고 자료이며 투자 권유가 아닙니다.",
+    "en": "This report is based on figures computed from the database's price and valuation data; it is not investment advice.",
+}  # fmt: skip
+HEADINGS = {
+    "ko": {"title": "종목 리포트", "summary": "요약", "quote": "시세", "figures": "핵심 지표",
+           "analysis": "분석", "recommendation": "추천", "news": "관련 뉴스", "review": "검토",
+           "sources": "데이터 출처", "no_news": "관련 뉴스를 찾지 못했습니다."},
+    "en": {"title": "Stock report", "summary": "Summary", "quote": "Quote", "figures": "Key figures",
+           "analysis": "Analysis", "recommendation": "Recommendation", "news": "News",
+           "review": "Review", "sources": "Sources", "no_news": "No related news found."},
+}  # fmt: skip
+
+
+def final_report(
+    *,
+    stock: dict[str, Any],
+    figures: StockFigures,
+    assessment: Assessment,
+    analysis: str,
+    recommendation: str,
+    review: str,
+    news: list[dict[str, Any]],
+    notes: list[str],
+    as_of: str,
+    lang: Language,
+) -> str:
+    h = HEADINGS[lang]
+    name = stock["name"] if lang == "ko" else (stock.get("name_en") or stock["name"])
+    cur = stock["currency"]
+    lines = [
+        f"# {name} ({stock['security_id']}) {h['title']}", "",
+        f"{'기준일' if lang == 'ko' else 'As of'} {as_of} · {stock['market']} · {stock['sector']} · {cur}",
+        "", f"## {h['summary']}", "",
+        f"**{t.STANCE[lang][assessment['stance']]}** · {t.price(stock['current_price'], cur)} "
+        f"({t.pct(stock['change_percent'])})", "",
+        f"## {h['quote']}", "", *_quote_table(stock, lang), "",
+        f"## {h['figures']}", "", *_figures_table(figures, lang), "",
+        f"## {h['analysis']}", "", analysis, "",
+        f"## {h['recommendation']}", "", recommendation, "",
+        f"## {h['news']}", "", *(_news_lines(news) or [h["no_news"]]), "",
+        f"## {h['review']}", "", review, "",
+        f"## {h['sources']}", "", *_source_lines(stock, figures, notes, as_of, lang), "",
+        f"> {DISCLAIMER[lang]}",
+    ]  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def _quote_table(stock: dict[str, Any], lang: Language) -> list[str]:
+    cur = stock["currency"]
+    heads = (["현재가", "전일 대비", "거래량", "시가총액", "PER", "52주 고가", "52주 저가"]
+             if lang == "ko" else ["Price", "Change", "Volume", "Market cap", "P/E", "52W high", "52W low"])  # fmt: skip
+    values = [
+        t.price(stock["current_price"], cur),
+        f"{t.signed_price(stock['change'], cur)} ({t.pct(stock['change_percent'])})",
+        f"{stock['volume']:,}", t.big_money(stock.get("market_cap"), cur, lang),
+        t.number(stock.get("pe_ratio")), t.price(stock["52w_high"], cur), t.price(stock["52w_low"], cur),
+    ]  # fmt: skip
+    return ["| " + " | ".join(heads) + " |", "|" + " --- |" * len(heads),
+            "| " + " | ".join(values) + " |"]  # fmt: skip
+
+
+def _figures_table(figures: StockFigures, lang: Language) -> list[str]:
+    head = "| 지표 | 값 |" if lang == "ko" else "| Figure | Value |"
+    rows = [f"| {r['figure']} | {r['value']} |" for r in t.figure_rows(figures, lang)]
+    return [head, "| --- | --- |", *rows]
+
+
+def _news_lines(news: list[dict[str, Any]]) -> list[str]:
+    return [f"- [{n['title']}]({n['url']}) — {n.get('published_date', 'N/A')}"
+            + (f", {n['source']}" if n.get("source") else "") for n in news]  # fmt: skip
+
+
+def _source_lines(stock: dict[str, Any], figures: StockFigures, notes: list[str], as_of: str,
+                  lang: Language) -> list[str]:  # fmt: skip
+    source = stock.get("source", "database")
+    if lang == "ko":
+        lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
+                 f"(최근 거래일 {figures['trade_date']}, 기준일 {as_of})",
+                 f"- 밸류에이션: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})"]  # fmt: skip
+    else:
+        lines = [f"- Prices: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
+                 f"(last session {figures['trade_date']}, as of {as_of})",
+                 f"- Valuation: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})"]  # fmt: skip
+    return lines + [f"- {n}" for n in dict.fromkeys(notes)]
+
+
+def error_report(symbol: str, errors: list[WorkflowError], reason: str, lang: Language) -> str:
+    """What the run could not do and why (the report of a run that ended without data)."""
+    if lang == "en":
+        lines = [f"# Report for {symbol} could not be completed", "", f"Reason: {reason}", ""]
+    else:
+        lines = [f"# {symbol} 리포트를 완성하지 못했습니다", "", f"사유: {reason}", ""]
+    lines += [
+        f"- [{e['node']}{'/' + e['tool'] if e['tool'] else ''}] {e['message']}" for e in errors
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,172 @@
+"""One stock report, shared by the screen, the CLI, tests and the benchmark.
+
+    for event in stream_report("삼성전자"):
+        ...  # ProgressEvent per node start/end, tool attempt, LLM call; then the AgentAnswer
+
+The answer's `payload` carries the report, the stock snapshot, the figures and chart series,
+the recommendation, the news used and the structured tool log. Every run is saved to the run
+store with the report as Markdown and JSON artifacts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.evidence import EvidenceCollector
+from agents.stock.context import StockContext
+from agents.stock.data import StockData
+from agents.stock.deps import WorkflowDeps, emit
+from agents.stock.payload import build_answer, unknown_symbol_answer
+from agents.stock.quotes import QuoteSource
+from agents.stock.report import WORKFLOW_ERROR_REPORT
+from agents.stock.state import Language, initial_state
+from agents.stock.tools import StockToolkit, ToolLog
+from agents.stock.workflow import build_graph
+from agents.stock.writer import ReportWriter, build_writer
+from data_access import runs
+from data_access.config import Settings, get_settings
+from data_access.contracts import AgentAnswer, answer_to_markdown
+from data_access.errors import WorkbenchError
+
+logger = logging.getLogger(__name__)
+
+SCREEN = "stock"
+MAX_SYMBOL_LENGTH = 60
+
+
+@dataclass
+class ProgressEvent:
+    """A node started or finished, a tool attempt was logged, or a model call began."""
+
+    event: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def node(self) -> str | None:
+        return self.data.get("node")
+
+
+def question_for(symbol: str, language: Language) -> str:
+    return f"{symbol} 주식 분석 요청" if language == "ko" else f"{symbol} stock analysis"
+
+
+def stream_report(
+    symbol: str,
+    *,
+    language: Language = "ko",
+    settings: Settings | None = None,
+    pool: ConnectionPool | None = None,
+    context: StockContext | None = None,
+    writer: ReportWriter | None = None,
+    quote_source: QuoteSource | None = None,
+    save: bool = True,
+) -> Iterator[ProgressEvent | AgentAnswer]:
+    """Run the workflow for one symbol; yields progress events, then the AgentAnswer."""
+    from data_access.catalog import current_as_of_date
+
+    settings = settings or get_settings()
+    started = time.perf_counter()
+    text = " ".join(str(symbol or "").split())
+    question = question_for(text[:MAX_SYMBOL_LENGTH] or "-", language)
+    collector = EvidenceCollector()
+    data = StockData(pool, collector, current_as_of_date(pool))
+    early = _early_error(text, data, language, started)
+    if early is not None:
+        yield _saved(early, question, pool, save)
+        return
+    context = context or StockContext.from_settings(settings)
+    log = ToolLog(listener=lambda record: emit({"event": "tool_attempt", **record}))
+    tools = StockToolkit.build(data, context, log=log, quote_source=quote_source)
+    deps = WorkflowDeps(tools=tools, data=data, writer=writer or build_writer(settings),
+                        context=context)  # fmt: skip
+    state = initial_state(text, question, language=language, max_iterations=context.max_iterations)
+    state["notes"] = _interpretation_notes(text, data)
+    final: dict[str, Any] = dict(state)
+    try:
+        for mode, chunk in build_graph(deps).stream(state, stream_mode=["custom", "values"]):
+            if mode == "custom":
+                yield ProgressEvent(event=str(chunk.pop("event", "")), data=dict(chunk))
+            else:
+                final = dict(chunk)
+    except Exception as e:  # the seed's workflow-level error result
+        logger.error("%s", {"workflow": "error", "message": str(e)})
+        final = {**final, "status": "error", "errors": [_workflow_error(e)],
+                 "final_report": WORKFLOW_ERROR_REPORT, "end_reason": str(e)}  # fmt: skip
+    answer = build_answer(final, deps, log, started, pool)
+    yield _saved(answer, question, pool, save)
+
+
+def generate_report(symbol: str, **kwargs: Any) -> AgentAnswer:
+    """The whole report without streaming (CLI, tests, benchmark)."""
+    answer: AgentAnswer | None = None
+    for event in stream_report(symbol, **kwargs):
+        if isinstance(event, AgentAnswer):
+            answer = event
+    assert answer is not None  # stream_report always ends with the answer
+    return answer
+
+
+def _workflow_error(e: Exception) -> dict[str, Any]:
+    return {"node": "workflow", "tool": None, "message": f"{type(e).__name__}: {e}"[:500],
+            "critical": True, "retryable": False}  # fmt: skip
+
+
+def _early_error(text: str, data: StockData, language: Language,
+                 started: float) -> AgentAnswer | None:  # fmt: skip
+    """Empty, oversized or unknown symbols are answered before the workflow starts."""
+    if not text:
+        return unknown_symbol_answer(text, "종목 심볼을 입력해 주세요.", [], data, started)
+    if len(text) > MAX_SYMBOL_LENGTH:
+        message = f"종목 심볼이 너무 깁니다 ({len(text):,}자). {MAX_SYMBOL_LENGTH}자 이내로 입력해 주세요."
+        return unknown_symbol_answer(text[:MAX_SYMBOL_LENGTH] + "…", message, [], data, started)
+    if data.resolve(text) is not None:
+        return None
+    suggestions = [dict(s) for s in data.suggest(text)]
+    names = ", ".join(f"{s['name']}({s['id']})" for s in suggestions)
+    message = f"주식 데이터 조회 실패: 알 수 없는 종목입니다: '{text}'." + (
+        f" 비슷한 종목: {names}" if names else " 비슷한 종목도 찾지 못했습니다.")  # fmt: skip
+    return unknown_symbol_answer(text, message, suggestions, data, started)
+
+
+def _interpretation_notes(text: str, data: StockData) -> list[str]:
+    """Say so when a name only resembled the stock the report is about, with other candidates."""
+    security_id = data.resolve(text)
+    stock = data.stock(security_id) if security_id else None
+    if stock is None or data.is_exact(text, stock):
+        return []
+    others = [f"{s['name']}({s['id']})" for s in data.suggest(text, 4) if s["id"] != security_id]
+    note = f"입력 '{text}'을(를) {stock['name']}({security_id})로 해석했습니다."
+    return [note + (f" 다른 후보: {', '.join(others[:3])}" if others else "")]
+
+
+def _saved(answer: AgentAnswer, question: str, pool: ConnectionPool | None,
+           save: bool) -> AgentAnswer:  # fmt: skip
+    """Store the run and its report artifacts; the answer says where (or why not)."""
+    if not save:
+        return answer
+    try:
+        run_id = runs.save_run(answer, screen=SCREEN, question=question, pool=pool)
+        name = answer.payload.get("security_id") or "unknown"
+        md = runs.save_artifact(run_id, "stock_report", f"{name}.md",
+                                answer_to_markdown(answer, question), "text/markdown", pool)  # fmt: skip
+        js = runs.save_artifact(run_id, "stock_report", f"{name}.json", report_json(answer, question),
+                                "application/json", pool)  # fmt: skip
+        answer.payload.update({"run_id": run_id, "artifacts": [md, js]})
+    except WorkbenchError as e:
+        logger.warning("stock report not saved: %s", e)
+        answer.payload["save_error"] = str(e)
+    return answer
+
+
+def report_json(answer: AgentAnswer, question: str | None = None) -> str:
+    """The report with its evidence as JSON (download and artifact); chart series left out."""
+    document = answer.model_dump(mode="json")
+    document["payload"] = {k: v for k, v in document["payload"].items() if k != "series"}
+    return json.dumps({"question": question, **document}, ensure_ascii=False, indent=2)

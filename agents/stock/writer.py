@@ -1,0 +1,104 @@
+"""Who writes the analysis, recommendation and review: templates offline, litellm with a model.
+
+Both writers take the same section name and facts; the LLM writer records model, tokens, cost
+and duration of every call, stops calling once the turn budget is spent, and falls back to the
+template text (saying so) when the provider fails, so a report is always produced.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from agents.evidence import Stopwatch
+from agents.llm import TurnBudget, Usage, litellm_kwargs, usage_of
+from agents.stock.prompts import Section, messages
+from agents.stock.state import Language
+from data_access.config import Settings
+
+logger = logging.getLogger(__name__)
+
+OFFLINE_MODEL = "offline-templates"
+MAX_OUTPUT_TOKENS = 700
+
+
+@dataclass(frozen=True)
+class Written:
+    text: str
+    model: str
+    usage: Usage
+    duration_ms: int
+    error: str | None = None  # why the template text was used instead of the model's
+
+
+class ReportWriter(Protocol):
+    mode: str
+    model_id: str | None
+    budget_error: str | None
+
+    def write(self, section: Section, facts: dict[str, Any], fallback: str,
+              lang: Language) -> Written: ...  # fmt: skip
+
+
+class TemplateWriter:
+    """Offline: the template text is the section."""
+
+    mode = "offline"
+    model_id: str | None = None
+    budget_error: str | None = None
+
+    def write(self, section: Section, facts: dict[str, Any], fallback: str,
+              lang: Language) -> Written:  # fmt: skip
+        return Written(fallback, OFFLINE_MODEL, Usage(), 0)
+
+
+class LiteLLMWriter:
+    """A model through litellm; `completion` is litellm.completion unless a test passes another."""
+
+    mode = "llm"
+
+    def __init__(self, model_id: str, settings: Settings,
+                 completion: Callable[..., Any] | None = None) -> None:  # fmt: skip
+        self.model_id: str | None = model_id
+        self.kwargs = litellm_kwargs(model_id, settings)
+        self.budget = TurnBudget.from_settings(settings)
+        self.budget_error: str | None = None
+        self._completion = completion
+
+    def write(self, section: Section, facts: dict[str, Any], fallback: str,
+              lang: Language) -> Written:  # fmt: skip
+        model = self.model_id or ""
+        if self.budget_error:
+            return Written(fallback, model, Usage(), 0, self.budget_error)
+        watch = Stopwatch()
+        try:
+            response = self._call(messages(section, facts, lang), model)
+            text = str(response.choices[0].message.content or "").strip()
+        except Exception as e:  # provider down, bad key, timeout: the template still answers
+            logger.warning("stock %s via %s failed: %s", section, model, e)
+            return Written(
+                fallback, model, Usage(), watch.ms, f"LLM 호출 실패: {type(e).__name__}: {e}"[:300]
+            )
+        usage = usage_of(response, model)
+        self.budget.add(usage)
+        if self.budget.exceeded:
+            self.budget_error = self.budget.message()
+        if not text:
+            return Written(fallback, model, usage, watch.ms, "LLM이 빈 응답을 반환했습니다.")
+        return Written(text, model, usage, watch.ms)
+
+    def _call(self, prompt: list[Any], model: str) -> Any:
+        completion = self._completion
+        if completion is None:
+            import litellm
+
+            completion = litellm.completion
+        return completion(model=model, messages=prompt, max_tokens=MAX_OUTPUT_TOKENS,
+                          temperature=0.2, timeout=60, **self.kwargs)  # fmt: skip
+
+
+def build_writer(settings: Settings) -> ReportWriter:
+    model_id = settings.model_for("stock")
+    return LiteLLMWriter(model_id, settings) if model_id else TemplateWriter()

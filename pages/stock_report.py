@@ -1,0 +1,276 @@
+"""종목 리포트 screen (seed 001): research → analysis → recommendation → review for one stock.
+
+Thin by design: `agents.stock.service.stream_report` runs the LangGraph workflow (and saves the
+run and the report artifacts), `agents.stock.charts` builds the figures, `pages._answer`
+renders the shared parts of the answer contract (mode, trace, citations).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from agents.stock import templates as t
+from agents.stock.charts import charts_for
+from agents.stock.data import stock_choices
+from agents.stock.service import SCREEN, ProgressEvent, question_for, report_json, stream_report
+from data_access import runs
+from data_access.contracts import AgentAnswer, answer_to_markdown
+from data_access.errors import WorkbenchError
+from pages import _answer
+from pages import _runtime as runtime
+from pages import _ui as ui
+
+EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
+NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
+               "fail": "실패 보고"}  # fmt: skip
+STATE_ANSWER = "stock_answer"
+STATE_PENDING = "stock_pending_symbol"
+SYMBOL_KEY = "stock_symbol_input"
+LANG_LABELS = {"ko": "한국어", "en": "English"}
+TOOL_LOG_HEADERS = {
+    "timestamp": "시각", "level": "수준", "tool": "도구", "attempt": "시도", "status": "상태",
+    "latency_ms": "지연(ms)", "result_summary": "결과 요약", "error": "오류", "retry_hint": "재시도 안내",
+}  # fmt: skip
+NEWS_HEADERS = {"published_date": "날짜", "title": "제목", "source": "출처", "url": "URL",
+                "doc_id": "문서 ID"}  # fmt: skip
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def _choices() -> list[str]:
+    pool = runtime.pg_pool()
+    if pool is None:
+        return []
+    return [f"{c['name']} · {c['id']}" for c in stock_choices(pool)]
+
+
+def _symbol_of(choice: str) -> str:
+    """'삼성전자 · KR:005930' → 'KR:005930'; free text stays as typed."""
+    return choice.rsplit(" · ", 1)[-1].strip() if " · " in choice else choice.strip()
+
+
+# ---------------------------------------------------------------- running
+
+
+def _progress(event: ProgressEvent, status: Any) -> None:
+    d = event.data
+    label = NODE_LABELS.get(str(d.get("node")), d.get("node"))
+    if event.event == "node_start":
+        status.update(label=f"{label} 노드 실행 중… (반복 {d.get('iteration', 0)})")
+        st.markdown(f"**▶ {d['step']}. {label}** (`{d['node']}`) 시작")
+    elif event.event == "node_end":
+        st.markdown(f"✔ {label} 완료 → 상태 `{d['status']}` · {d['duration_ms']:,} ms")
+        for error in d.get("errors", []):
+            st.warning(error, icon=":material/error:")
+    elif event.event == "tool_attempt":
+        line = f"도구 `{d['tool']}` 시도 {d['attempt']} · {d['status']} · {d['latency_ms']:,.0f} ms"
+        if d["status"] == "success":
+            st.caption(f"{line} · {d.get('result_summary', '')}")
+        else:
+            st.caption(f"{line} · 오류: {d.get('error')} — {d.get('retry_hint')}")
+    elif event.event == "llm_start":
+        st.caption(f"{d['section']} 작성 중 ({d.get('model') or '오프라인 템플릿'})")
+
+
+def _run(symbol: str, language: str) -> None:
+    pool = runtime.pg_pool()
+    if pool is None:
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        return
+    answer: AgentAnswer | None = None
+    shown = 0
+    with st.status(f"{symbol} 리포트 작성 중…", expanded=True) as status:
+        try:
+            for event in stream_report(symbol, language=language, pool=pool):  # type: ignore[arg-type]
+                if isinstance(event, ProgressEvent):
+                    _progress(event, status)
+                    shown += 1
+                else:
+                    answer = event
+        except WorkbenchError as e:
+            status.update(label="실패", state="error")
+            ui.show_error(e)
+            return
+        ok = answer is not None and answer.status != "error"
+        status.update(label="완료" if ok else "리포트를 완성하지 못했습니다",
+                      state="complete" if ok else "error", expanded=not ok and shown > 0)  # fmt: skip
+    st.session_state[STATE_ANSWER] = answer
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _render_suggestions(answer: AgentAnswer) -> None:
+    suggestions = answer.payload.get("suggestions") or []
+    if not suggestions:
+        return
+    st.markdown("**혹시 이 종목을 찾으셨나요?** — 눌러서 리포트를 만드세요.")
+    columns = st.columns(min(len(suggestions), 5))
+    for i, s in enumerate(suggestions[:5]):
+        if columns[i].button(f"{s['name']} ({s['id']})", key=f"stock_suggest_{i}"):
+            st.session_state[STATE_PENDING] = s["id"]
+            st.rerun()
+
+
+def _render_charts(answer: AgentAnswer) -> None:
+    figures = charts_for(answer.payload)
+    if not figures:
+        return
+    ui.show_chart(figures[0], key="stock-price")
+    left, right = st.columns(2)
+    with left:
+        ui.show_chart(figures[1], key="stock-drawdown")
+    with right:
+        ui.show_chart(figures[2], key="stock-rsi")
+    if len(figures) > 3:
+        ui.show_chart(figures[3], key="stock-pe")
+
+
+def _render_evidence(answer: AgentAnswer) -> None:
+    payload = answer.payload
+    if payload.get("news"):
+        st.markdown("**리포트에 사용한 뉴스**")
+        ui.show_table(payload["news"], NEWS_HEADERS, key="stock-news")
+    _answer.render_citations(answer, key="stock")
+    log = payload.get("tool_log") or []
+    if log:
+        with st.expander(f"도구 호출 로그 ({len(log)})", icon=":material/receipt_long:"):
+            ui.show_table(log, TOOL_LOG_HEADERS, key="stock-tool-log")
+    _answer.render_trace(answer.trace, key="stock")
+
+
+def _render_downloads(answer: AgentAnswer) -> None:
+    name = answer.payload.get("security_id") or "report"
+    question = question_for(
+        str(answer.payload.get("symbol") or name), answer.payload.get("language", "ko")
+    )
+    left, right = st.columns(2)
+    left.download_button("리포트 Markdown 내려받기", answer_to_markdown(answer, question),
+                         file_name=f"{name.replace(':', '_')}_report.md", mime="text/markdown",
+                         key="stock-md", icon=":material/description:")  # fmt: skip
+    right.download_button("리포트 JSON 내려받기", report_json(answer, question),
+                          file_name=f"{name.replace(':', '_')}_report.json",
+                          mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
+
+
+def _without_figures_section(report: str) -> str:
+    """The report minus its figures table, which the screen shows beside it."""
+    for heading in ("## 핵심 지표", "## Key figures"):
+        start = report.find(heading)
+        if start >= 0:
+            end = report.find("\n## ", start + len(heading))
+            return report[:start] + (report[end + 1 :] if end >= 0 else "")
+    return report
+
+
+def _render_metrics(answer: AgentAnswer) -> None:
+    figures, stock = answer.payload.get("figures") or {}, answer.payload.get("stock") or {}
+    rec = answer.payload.get("recommendation") or {}
+    cur = figures.get("currency", "KRW")
+    columns = st.columns(5)
+    columns[0].metric("의견", rec.get("stance_label", "-"), f"신호 점수 {rec.get('score', 0):+.1f}",
+                      delta_color="off")  # fmt: skip
+    columns[1].metric(
+        "현재가", t.price(figures.get("price"), cur), t.pct(stock.get("change_percent"))
+    )
+    columns[2].metric("1년 수익률", t.pct(figures.get("returns", {}).get("1y")))
+    columns[3].metric("RSI(14)", t.number(figures.get("rsi14"), 1))
+    columns[4].metric(f"PER (섹터 중앙 {t.number(figures.get('sector_median_pe'))})",
+                      t.number(figures.get("pe")), t.pct(figures.get("pe_premium")),
+                      delta_color="inverse")  # fmt: skip
+
+
+def _render_answer(answer: AgentAnswer) -> None:
+    if answer.status == "error":
+        st.error(answer.error or "리포트를 완성하지 못했습니다.", icon=":material/error:")
+        _render_suggestions(answer)
+    elif answer.status != "ok":
+        label = _answer.STATUS_LABELS.get(answer.status, answer.status)
+        st.warning(f"{label}: {answer.error}", icon=":material/warning:")
+    st.caption(_answer.mode_caption(answer))
+    if answer.payload.get("save_error"):
+        st.caption(f"실행 기록을 저장하지 못했습니다: {answer.payload['save_error']}")
+    figure_rows = answer.payload.get("figure_rows") or []
+    if figure_rows:
+        _render_metrics(answer)
+        _render_charts(answer)
+        report, side = st.columns([3, 2])
+        with report:
+            st.markdown(_without_figures_section(answer.answer))
+        with side:
+            st.markdown("**핵심 지표**")
+            ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",
+                          height=38 + 35 * len(figure_rows))  # fmt: skip
+    elif answer.status != "error":
+        st.markdown(answer.answer)
+    _render_evidence(answer)
+    _render_downloads(answer)
+
+
+# ---------------------------------------------------------------- widgets
+
+
+def _render_history() -> None:
+    try:
+        past = runs.list_runs(SCREEN, limit=15, pool=runtime.pg_pool())
+    except WorkbenchError as e:
+        st.caption(f"지난 리포트를 불러오지 못했습니다: {e}")
+        return
+    if not past:
+        return
+    labels = {
+        r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · {r.answer.status}" for r in past
+    }
+    chosen = st.selectbox("지난 리포트 열기", [""] + list(labels), key="stock_history",
+                          format_func=lambda rid: labels.get(rid, "선택하세요"))  # fmt: skip
+    if chosen and st.button("열기", key="stock_open_history", icon=":material/history:"):
+        stored = next(r for r in past if r.run_id == chosen)
+        st.session_state[STATE_ANSWER] = stored.answer
+
+
+def _render_form() -> tuple[str | None, str]:
+    choices = _choices()
+    with st.form("stock_form", border=False):
+        left, mid, right = st.columns([4, 1, 1], vertical_alignment="bottom")
+        choice = left.selectbox(
+            "종목 (이름, 코드, 티커, security_id — 목록에 없으면 직접 입력)", choices, index=None,
+            placeholder="예: 삼성전자, 005930, AAPL, KR:005930", accept_new_options=True,
+            key=SYMBOL_KEY,
+        )  # fmt: skip
+        language = mid.radio(
+            "언어", list(LANG_LABELS), format_func=LANG_LABELS.get, horizontal=True
+        )
+        submitted = right.form_submit_button(
+            "리포트 생성", type="primary", icon=":material/play_arrow:"
+        )
+    st.caption("예시: " + " · ".join(EXAMPLES))
+    columns = st.columns(len(EXAMPLES))
+    for i, example in enumerate(EXAMPLES):
+        if columns[i].button(example, key=f"stock_example_{i}", use_container_width=True):
+            st.session_state[STATE_PENDING] = example
+    if submitted:
+        return _symbol_of(choice or ""), language or "ko"
+    return None, language or "ko"
+
+
+def main() -> None:
+    ui.ensure_shell()
+    st.title("종목 리포트")
+    st.caption(
+        "한 종목에 대해 리서치 → 분석 → 추천 → 검토 단계를 LangGraph 상태 머신으로 실행합니다. "
+        "도구 호출은 실패 시 0.5·2ⁿ초 간격으로 재시도하고, 모든 시도를 구조화 로그로 남깁니다."
+    )
+    symbol, language = _render_form()
+    pending: str | None = st.session_state.pop(STATE_PENDING, None)
+    target = pending or symbol
+    if target is not None:
+        _run(target, language)
+    _render_history()
+    answer: AgentAnswer | None = st.session_state.get(STATE_ANSWER)
+    if answer is not None:
+        st.divider()
+        _render_answer(answer)
+
+
+main()

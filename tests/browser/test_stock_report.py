@@ -1,0 +1,69 @@
+"""The stock report screen in real Chromium: run a report, see the live node view, the report,
+the charts, the figures table, the news citations and the tool log; an unknown symbol shows the
+nearest matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
+
+CHART = ".js-plotly-plot .main-svg"
+REPORT_TIMEOUT_MS = 60_000
+
+
+def _open(page: Any, app_url: str) -> None:
+    page.goto(app_url)
+    page.get_by_role("link", name="종목 리포트").click()
+    page.get_by_role("heading", name="종목 리포트", exact=True).wait_for()
+    page.get_by_role("button", name="리포트 생성").wait_for()
+
+
+def _assert_no_exception(page: Any) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_example_symbol_runs_the_workflow_and_shows_the_report(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    _open(page, app_url)
+    page.get_by_role("button", name="삼성전자", exact=True).click()
+    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+        timeout=REPORT_TIMEOUT_MS
+    )
+    page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
+    for title in ("삼성전자 가격·거래량 (이동평균, 52주 범위)", "삼성전자 고점 대비 낙폭",
+                  "삼성전자 RSI(14)", "삼성전자 PER vs 섹터"):  # fmt: skip
+        page.get_by_text(title, exact=False).first.wait_for()
+    assert page.locator(CHART).count() >= 4
+    page.get_by_text("핵심 지표").first.wait_for()
+    page.get_by_text("RSI(14)").first.wait_for()
+    page.get_by_text("리포트에 사용한 뉴스").wait_for()
+    page.get_by_text("도구 호출 로그 (5)").wait_for()  # stock, news, three calculations
+    page.get_by_text("완료", exact=True).click()  # the live node view, kept after the run
+    page.get_by_text("▶ 1. 리서치").wait_for()
+    page.get_by_text("✔ 검토 완료 → 상태 done", exact=False).wait_for()
+    page.get_by_text("실행 단계 (").click()
+    page.get_by_text("calculator_tool").last.wait_for()
+    page.get_by_role("button", name="리포트 Markdown 내려받기").wait_for()
+    page.get_by_role("button", name="리포트 JSON 내려받기").wait_for()
+    page.screenshot(path=str(screenshot_dir / "stock_report.png"), full_page=True)
+    _assert_no_exception(page)
+
+
+def test_typed_unknown_symbol_shows_nearest_matches(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    _open(page, app_url)
+    box = page.get_by_role("combobox").first
+    box.click()
+    box.fill("ZZZQ")
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="리포트 생성").click()
+    page.get_by_text("혹시 이 종목을 찾으셨나요?").first.wait_for(timeout=REPORT_TIMEOUT_MS)
+    page.get_by_text("주식 데이터 조회 실패").first.wait_for()
+    page.screenshot(path=str(screenshot_dir / "stock_unknown.png"), full_page=True)
+    _assert_no_exception(page)
