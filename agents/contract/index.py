@@ -1,0 +1,160 @@
+"""Per-contract hybrid index: BM25 over kiwipiepy morphemes + dense vectors in pgvector, fused
+with Reciprocal Rank Fusion; results are whole articles.
+
+The index is cached per (contract, content hash, embedder) and rebuilt only when the contract
+changes. Queries are expanded with the bilingual glossary before either retriever sees them.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+from psycopg_pool import ConnectionPool
+from rank_bm25 import BM25Okapi
+
+from agents.contract import store
+from agents.contract.embeddings import Embedder, make_embedder
+from agents.contract.glossary import expand
+from agents.contract.models import Article
+from agents.contract.tokenize import tokens
+from data_access.config import Settings, get_settings
+
+SearchMode = Literal["hybrid", "bm25", "dense"]
+RRF_K = 60
+CANDIDATES = 20
+TITLE_WEIGHT = 2  # title morphemes count twice: a clause's title says what it is about
+
+
+@dataclass
+class Hit:
+    """One article found for a query, with where it ranked in each retriever."""
+
+    article: Article
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    matched_terms: list[str] = field(default_factory=list)
+
+    @property
+    def retrievers(self) -> list[str]:
+        return sorted(self.ranks)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"article_no": self.article.article_no, "title": self.article.title,
+                "label": self.article.label, "content": self.article.content,
+                "score": round(self.score, 6), "retrievers": self.retrievers,
+                "ranks": dict(self.ranks), "matched_terms": self.matched_terms}  # fmt: skip
+
+
+def article_text(article: Article) -> str:
+    return f"{article.label}\n{article.body}"
+
+
+def article_tokens(article: Article) -> list[str]:
+    return tokens(article.title) * TITLE_WEIGHT + tokens(article.body)
+
+
+def embedding_signature(embedder: Embedder, content_hash: str, dimension: int) -> str:
+    """Names the vectors: model, dimension and contract version (stale ones are recomputed)."""
+    return f"{embedder.name}/{dimension}:{content_hash[:16]}"
+
+
+def fit_vectors(embedder: Embedder, articles: Sequence[Article]) -> np.ndarray:
+    texts = [article_text(a) for a in articles]
+    embedder.fit(texts)
+    return embedder.embed(texts)
+
+
+def rrf(rankings: dict[str, list[int]], k: int = RRF_K) -> list[tuple[int, float, dict[str, int]]]:
+    """Reciprocal Rank Fusion of several rankings of article numbers, best first."""
+    scores: dict[int, float] = {}
+    ranks: dict[int, dict[str, int]] = {}
+    for retriever, ranking in rankings.items():
+        for rank, article_no in enumerate(ranking, start=1):
+            scores[article_no] = scores.get(article_no, 0.0) + 1.0 / (k + rank)
+            ranks.setdefault(article_no, {})[retriever] = rank
+    order = sorted(scores, key=lambda no: (-scores[no], no))
+    return [(no, scores[no], ranks[no]) for no in order]
+
+
+class ContractIndex:
+    """BM25 + dense retrieval over one contract's articles."""
+
+    def __init__(self, contract_id: str, content_hash: str, stored: list[store.StoredArticle],
+                 embedder: Embedder, pool: ConnectionPool | None) -> None:  # fmt: skip
+        self.contract_id = contract_id
+        self.pool = pool
+        self.articles = {s.article.article_no: s.article for s in stored}
+        self._numbers = [s.article.article_no for s in stored]
+        self._bm25 = BM25Okapi([s.tokens or ["_"] for s in stored])
+        self.embedder = embedder
+        started = time.perf_counter()
+        vectors = fit_vectors(embedder, [s.article for s in stored])
+        self.signature = embedding_signature(embedder, content_hash, vectors.shape[1])
+        if any(s.embedding_model != self.signature for s in stored):
+            store.update_vectors(contract_id, self._numbers, vectors, self.signature, pool)
+        self.build_ms = int((time.perf_counter() - started) * 1000)
+
+    def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
+        query_tokens = tokens(query)
+        if not query_tokens:
+            return []
+        scores = self._bm25.get_scores(query_tokens)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return [(self._numbers[i], float(scores[i])) for i in order if scores[i] > 0]
+
+    def dense(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
+        vector = self.embedder.embed([query])[0]
+        if not np.any(vector):
+            return []
+        return store.dense_search(self.contract_id, vector, self.signature, k, self.pool)
+
+    def search(self, query: str, *, mode: SearchMode = "hybrid", top: int = 5,
+               use_glossary: bool = True) -> list[Hit]:  # fmt: skip
+        expansion = expand(query) if use_glossary else None
+        text = expansion.text if expansion else query
+        rankings: dict[str, list[int]] = {}
+        if mode in ("hybrid", "bm25"):
+            rankings["bm25"] = [no for no, _ in self.bm25(text)]
+        if mode in ("hybrid", "dense"):
+            rankings["dense"] = [no for no, _ in self.dense(text)]
+        query_terms = set(tokens(text))
+        hits = []
+        for no, score, ranks in rrf(rankings)[:top]:
+            article = self.articles[no]
+            matched = sorted(query_terms & set(article_tokens(article)))
+            hits.append(Hit(article, score, ranks, matched))
+        return hits
+
+
+_cache: dict[tuple[str, str, str], ContractIndex] = {}
+_cache_lock = threading.Lock()
+
+
+def get_index(contract_id: str, pool: ConnectionPool | None = None,
+              settings: Settings | None = None) -> ContractIndex:  # fmt: skip
+    """The cached index of a contract; rebuilt when its content hash or the embedder changes."""
+    settings = settings or get_settings()
+    info = store.require_contract(contract_id, pool)
+    embedder = make_embedder(settings)
+    key = (contract_id, info.content_hash, embedder.name)
+    with _cache_lock:
+        cached = _cache.get(key)
+        if cached is not None:
+            return cached
+    index = ContractIndex(contract_id, info.content_hash, store.load_articles(contract_id, pool),
+                          embedder, pool)  # fmt: skip
+    with _cache_lock:
+        for old in [k for k in _cache if k[0] == contract_id]:
+            del _cache[old]
+        _cache[key] = index
+    return index
+
+
+def clear_cache() -> None:
+    with _cache_lock:
+        _cache.clear()

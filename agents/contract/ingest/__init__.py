@@ -1,0 +1,1 @@
+"""Contract ingestion: file bytes → text (readers) → articles (parse)."""

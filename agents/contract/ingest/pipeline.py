@@ -1,0 +1,102 @@
+"""Ingestion: a file (or a bundled sample) → parsed articles → tokens and vectors → PostgreSQL.
+
+Re-ingesting the same text is a no-op (same content hash); anything that fails is refused
+before the single write transaction, so nothing already stored is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+
+from psycopg_pool import ConnectionPool
+
+from agents.contract import store
+from agents.contract.embeddings import make_embedder
+from agents.contract.index import article_tokens, embedding_signature, fit_vectors
+from agents.contract.ingest.parse import parse_contract_text
+from agents.contract.ingest.readers import read_contract_file
+from agents.contract.models import ContractInfo
+from data_access.config import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+PARSER_VERSION = "1"
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
+
+
+@dataclass(frozen=True)
+class Sample:
+    contract_id: str
+    file: str
+    title: str
+    contract_type: str
+    is_standard: bool
+
+    @property
+    def path(self) -> Path:
+        return SAMPLES_DIR / self.file
+
+
+def samples() -> list[Sample]:
+    raw = json.loads((SAMPLES_DIR / "catalog.json").read_text(encoding="utf-8"))
+    return [Sample(**s) for s in raw]
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(f"{PARSER_VERSION}\n{text}".encode()).hexdigest()
+
+
+def ingest_bytes(
+    name: str,
+    data: bytes,
+    *,
+    contract_id: str | None = None,
+    title: str | None = None,
+    contract_type: str | None = None,
+    is_standard: bool = False,
+    pool: ConnectionPool | None = None,
+    settings: Settings | None = None,
+) -> ContractInfo:
+    """Store a contract file; raises ContractFileError (Korean message) for unusable files."""
+    settings = settings or get_settings()
+    text, fmt = read_contract_file(name, data)
+    digest = content_hash(text)
+    contract_id = contract_id or f"u-{digest[:12]}"
+    existing = store.get_contract(contract_id, pool)
+    if existing is not None and existing.content_hash == digest:
+        return existing
+    parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
+    info = ContractInfo(
+        contract_id=contract_id, title=title or parsed.title, contract_type=contract_type,
+        is_standard=is_standard, source_name=PurePath(name).name, source_format=fmt,
+        content_hash=digest, article_count=sum(1 for a in parsed.articles if a.article_no != 0),
+    )  # fmt: skip
+    embedder = make_embedder(settings)
+    vectors = fit_vectors(embedder, parsed.articles)
+    token_lists = [article_tokens(a) for a in parsed.articles]
+    store.save_contract(info, parsed, token_lists, vectors,
+                        embedding_signature(embedder, digest, vectors.shape[1]), pool)  # fmt: skip
+    logger.info("ingested contract %s (%d articles)", contract_id, info.article_count)
+    return info
+
+
+def ensure_samples(pool: ConnectionPool | None = None,
+                   settings: Settings | None = None) -> list[ContractInfo]:  # fmt: skip
+    """The bundled standard and sample contracts, ingested once (cheap when unchanged)."""
+    return [
+        ingest_bytes(
+            s.file,
+            s.path.read_bytes(),
+            contract_id=s.contract_id,
+            title=s.title,
+            contract_type=s.contract_type,
+            is_standard=s.is_standard,
+            pool=pool,
+            settings=settings,
+        )  # fmt: skip
+        for s in samples()
+    ]

@@ -1,0 +1,118 @@
+"""File bytes → contract text for PDF, DOCX, TXT and Markdown, with clear Korean refusals.
+
+Every refusal is a ContractFileError raised before anything is stored, so a bad upload never
+replaces or damages a contract already in the database.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import zipfile
+from pathlib import PurePath
+
+from agents.contract.errors import ContractFileError
+
+logger = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_TEXT_CHARS = 300_000
+OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and legacy .doc are OLE compound files
+FORMATS = {".pdf": "pdf", ".docx": "docx", ".txt": "txt", ".md": "md", ".markdown": "md"}
+
+
+def file_format(name: str) -> str:
+    suffix = PurePath(name).suffix.lower()
+    fmt = FORMATS.get(suffix)
+    if fmt is None:
+        raise ContractFileError(
+            f"지원하지 않는 파일 형식입니다 ({suffix or '확장자 없음'}). PDF, DOCX, TXT, MD 파일을 올려 주세요."
+        )
+    return fmt
+
+
+def read_contract_file(name: str, data: bytes) -> tuple[str, str]:
+    """(text, format) of an uploaded file; raises ContractFileError with a Korean message."""
+    fmt = file_format(name)
+    if not data:
+        raise ContractFileError(f"빈 파일입니다 ({name}). 내용이 있는 계약서 파일을 올려 주세요.")
+    if len(data) > MAX_FILE_BYTES:
+        size_mb = len(data) / 1024 / 1024
+        raise ContractFileError(
+            f"파일이 너무 큽니다 ({size_mb:.1f} MB). 최대 {MAX_FILE_BYTES // 1024 // 1024} MB까지 올릴 수 있습니다."
+        )
+    reader = {"pdf": _read_pdf, "docx": _read_docx}.get(fmt, _read_text)
+    text = reader(data)
+    if not text.strip():
+        raise ContractFileError(f"파일에서 글자를 찾지 못했습니다 ({name}).")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ContractFileError(
+            f"계약서 본문이 너무 깁니다 ({len(text):,}자). 최대 {MAX_TEXT_CHARS:,}자까지 처리합니다."
+        )
+    return text, fmt
+
+
+def _read_text(data: bytes) -> str:
+    if b"\x00" in data[:4096]:
+        raise ContractFileError(
+            "텍스트 파일이 아닙니다 (바이너리 내용). TXT/MD는 UTF-8 텍스트여야 합니다."
+        )
+    for encoding in ("utf-8-sig", "cp949"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ContractFileError("텍스트 인코딩을 알 수 없습니다. UTF-8로 저장해 다시 올려 주세요.")
+
+
+def _read_pdf(data: bytes) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PyPdfError
+
+    if not data.lstrip().startswith(b"%PDF"):
+        raise ContractFileError("PDF 파일이 아니거나 손상되었습니다 (PDF 머리글 없음).")
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise ContractFileError("암호로 보호된 PDF입니다. 암호를 해제한 뒤 다시 올려 주세요.")
+        pages = [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
+    except ContractFileError:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, OSError) as e:
+        logger.info("unreadable PDF: %s", e)
+        raise ContractFileError(f"PDF를 읽을 수 없습니다 (손상된 파일): {e}") from e
+    text = "\n".join(_despace(line) for page in pages for line in page.splitlines())
+    if not text.strip():
+        raise ContractFileError("PDF에 텍스트가 없습니다 (스캔 이미지 PDF는 지원하지 않습니다).")
+    return text
+
+
+def _despace(line: str) -> str:
+    """Undo per-glyph spacing some PDF writers leave ('제 1 조 ( 목 적 )   시 험' → '제1조(목적) 시험')."""
+    parts = line.strip().split(" ")
+    glyphs = [p for p in parts if p]
+    if len(glyphs) < 4 or sum(len(p) == 1 for p in glyphs) / len(glyphs) < 0.8:
+        return line
+    words = re.split(r" {2,}", line.strip())
+    return " ".join(w.replace(" ", "") for w in words)
+
+
+def _read_docx(data: bytes) -> str:
+    from docx import Document
+
+    if data.startswith(OLE_MAGIC):
+        raise ContractFileError(
+            "암호로 보호된 문서이거나 이전 Word 형식(.doc)입니다. 암호를 해제해 .docx로 저장해 주세요."
+        )
+    try:
+        document = Document(io.BytesIO(data))
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as e:
+        raise ContractFileError(
+            f"DOCX 파일을 읽을 수 없습니다 (손상되었거나 DOCX가 아님): {e}"
+        ) from e
+    lines = [p.text for p in document.paragraphs]
+    for table in document.tables:
+        for row in table.rows:
+            lines.append(" ".join(cell.text for cell in row.cells))
+    return "\n".join(lines)

@@ -1,0 +1,120 @@
+"""The offline planner: question → tool calls, by rules (DESIGN.md "The offline planner").
+
+Recognizes 제N조 / N조 / Article N, 별지N / Exhibit N, "… 조항" / "… clause" titles,
+"표준계약서에는?" / "standard contract" questions and free-text topics (one per glossary concept).
+It reads only the question and the contract's titles — never clause text — so nothing written
+in a contract can steer which tools run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agents.contract.glossary import concept_for_title, is_korean, matching_concepts
+from agents.contract.registry import ToolCall
+
+ARTICLE_RES = (
+    re.compile(r"제\s*(\d{1,3})\s*조(?!\s*원)"),
+    re.compile(r"(?<![\d제])(\d{1,3})\s*조(?![원항\d])"),
+    re.compile(r"\b(?:article|art\.|section|clause)\s*(\d{1,3})\b", re.IGNORECASE),
+)
+EXHIBIT_RES = (
+    re.compile(r"별\s*지\s*(?:제\s*)?(\d{1,2})"),
+    re.compile(r"\b(?:exhibit|appendix|annex|schedule)\s*(\d{1,2})\b", re.IGNORECASE),
+)
+KO_TITLE_RE = re.compile(r"((?:[가-힣A-Za-z]+\s+)?[가-힣A-Za-z]+)\s*조항")
+EN_TITLE_RE = re.compile(
+    r"\b((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:clause|provision)s?\b", re.IGNORECASE
+)
+STANDARD_RE = re.compile(r"표준\s*계약|표준에|일반적으로|통상|standard|typical|usual|normally",
+                         re.IGNORECASE)  # fmt: skip
+COMPARE_RE = re.compile(r"비교|차이|다른\s*점|다른가|달라|compare|differ|versus|\bvs\b",
+                        re.IGNORECASE)  # fmt: skip
+PARTICLE_END = ("와", "과", "및", "의", "은", "는", "을", "를", "이", "가", "랑", "하고", "에서")
+EN_STOP = {"the", "a", "an", "this", "that", "of", "on", "about", "which", "what", "is", "are",
+           "and", "with", "show", "me", "find"}  # fmt: skip
+MAX_CONCEPT_TOPICS = 3
+
+
+@dataclass
+class PlanContext:
+    """What the planner may know about the contract: its type and its article titles."""
+
+    contract_type: str | None = None
+    titles: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    calls: list[ToolCall]
+    intent: str  # lookup | compare | standard | search
+    language: str  # ko | en
+
+
+def article_refs(question: str) -> list[int]:
+    found: list[int] = []
+    for pattern in ARTICLE_RES:
+        for m in pattern.finditer(question):
+            number = int(m.group(1))
+            if number > 0 and number not in found:
+                found.append(number)
+    return found
+
+
+def exhibit_refs(question: str) -> list[int]:
+    found: list[int] = []
+    for pattern in EXHIBIT_RES:
+        found += [
+            int(m.group(1)) for m in pattern.finditer(question) if int(m.group(1)) not in found
+        ]
+    return found
+
+
+def title_refs(question: str) -> list[str]:
+    out: list[str] = []
+    for m in KO_TITLE_RE.finditer(question):
+        words = [w for w in m.group(1).split() if not w.endswith(PARTICLE_END) and w[:1] != "조"]
+        if words:
+            out.append(" ".join(words))
+    for m in EN_TITLE_RE.finditer(question):
+        words = [w for w in m.group(1).lower().split() if w not in EN_STOP]
+        concept = concept_for_title(" ".join(words)) if words else None
+        if concept is not None and concept.title not in out:
+            out.append(concept.title)
+    return out
+
+
+def search_topics(question: str) -> list[dict[str, object]]:
+    concepts = matching_concepts(question)[:MAX_CONCEPT_TOPICS]
+    if not concepts:
+        return [{"topic_name": question.strip()[:40], "queries": [question.strip()]}]
+    return [{"topic_name": c.title, "queries": [question.strip(), " ".join((c.title, *c.terms))]}
+            for c in concepts]  # fmt: skip
+
+
+def plan(question: str, context: PlanContext) -> Plan:
+    language = "ko" if is_korean(question) else "en"
+    articles, exhibits, titles = (
+        article_refs(question),
+        exhibit_refs(question),
+        title_refs(question),
+    )
+    calls: list[ToolCall] = []
+    if articles or exhibits:
+        calls.append(ToolCall("article_index", {"article_numbers": articles,
+                                                "exhibit_numbers": exhibits}))  # fmt: skip
+    if titles:
+        calls.append(ToolCall("article_title", {"title_queries": titles}))
+    wants_standard = bool(STANDARD_RE.search(question))
+    if not calls:
+        calls.append(ToolCall("hybrid_search", {"topics": search_topics(question)}))
+    if wants_standard:
+        named = [context.titles[n] for n in articles if n in context.titles] + titles
+        queries = named or [str(q) for t in search_topics(question) for q in t["queries"]][:2]  # type: ignore[attr-defined]
+        calls.append(ToolCall("standard_contract", {"contract_type": context.contract_type or "provide",
+                                                    "queries": queries}))  # fmt: skip
+    intent = "standard" if wants_standard else "compare" if COMPARE_RE.search(question) else (
+        "lookup" if articles or exhibits or titles else "search")  # fmt: skip
+    return Plan([ToolCall(c.name, c.arguments, f"call_{i}") for i, c in enumerate(calls, 1)],
+                intent, language)  # fmt: skip

@@ -1,0 +1,142 @@
+"""The contract screen's functions, shared by the page, the CLI, tests and the benchmark.
+
+info = ingest_file("계약서.pdf", data)           # or ensure_samples()
+answer = ask(info.contract_id, "손해배상 한도는?")  # AgentAnswer with clause citations
+hits = search(info.contract_id, "damages cap", mode="hybrid")
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.contract import store
+from agents.contract.graph import GraphDeps, build_graph
+from agents.contract.index import SearchMode, get_index
+from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes
+from agents.contract.llm import LlmSession
+from agents.contract.models import ContractInfo
+from agents.contract.planner import PlanContext
+from agents.contract.registry import BACKOFF_S, ToolRegistry
+from agents.contract.synthesis import FoundClause, citations, counterpart, similarity
+from agents.contract.tools import ToolContext, make_tools
+from agents.evidence import EvidenceCollector
+from agents.llm import TurnBudget
+from data_access import runs
+from data_access.config import Settings, get_settings
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+
+logger = logging.getLogger(__name__)
+
+SCREEN = "contract"
+MAX_QUESTION_CHARS = 2000
+__all__ = ["SCREEN", "ask", "clause_comparison", "ensure_samples", "ingest_file", "search"]
+
+
+def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
+                settings: Settings | None = None) -> ContractInfo:  # fmt: skip
+    """Store an uploaded contract (user side, type guessed as 'provide')."""
+    return ingest_bytes(name, data, contract_type="provide", pool=pool, settings=settings)
+
+
+def search(contract_id: str, query: str, *, top: int = 5, mode: SearchMode = "hybrid",
+           pool: ConnectionPool | None = None,
+           settings: Settings | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Ranked articles (article_no, title, score, retrievers, matched_terms)."""
+    index = get_index(contract_id, pool, settings)
+    return [h.to_dict() for h in index.search(query, mode=mode, top=top)]
+
+
+def _check_question(question: str) -> str | None:
+    if not question.strip():
+        return "질문이 비어 있습니다. 계약서에 대해 궁금한 점을 입력해 주세요."
+    if len(question) > MAX_QUESTION_CHARS:
+        return f"질문이 너무 깁니다 ({len(question):,}자). {MAX_QUESTION_CHARS:,}자 이내로 줄여 주세요."
+    return None
+
+
+def ask(
+    contract_id: str,
+    question: str,
+    *,
+    pool: ConnectionPool | None = None,
+    settings: Settings | None = None,
+    backoff_s: Sequence[float] = BACKOFF_S,
+    save: bool = True,
+) -> AgentAnswer:
+    """One question about one contract: plan → parallel tools → synthesis, saved to the run store."""
+    settings = settings or get_settings()
+    started = time.perf_counter()
+    problem = _check_question(question)
+    if problem:
+        return AgentAnswer(answer=problem, mode="offline", status="error", error=problem)
+    info = store.require_contract(contract_id, pool)
+    index = get_index(contract_id, pool, settings)
+    model_id = settings.model_for("contract")
+    deps = GraphDeps(registry=None, contract_id=contract_id,  # type: ignore[arg-type]
+                     plan_context=PlanContext(info.contract_type,
+                                              {n: a.title for n, a in index.articles.items()}))  # fmt: skip
+    llm = None
+    if model_id:
+        llm = LlmSession(model_id, settings, TurnBudget.from_settings(settings), deps.record)
+        deps.llm = llm
+    context = ToolContext(contract_id, pool, settings, judge=llm.judge if llm else None)
+    deps.registry = ToolRegistry(make_tools(context), EvidenceCollector(), backoff_s,
+                                 scope={"contract_id": contract_id})  # fmt: skip
+    state = build_graph(deps).invoke({"question": question.strip()})
+    evidence = state["evidence"]
+    answer = AgentAnswer(
+        answer=state["answer"], mode="llm" if llm else "offline", model=model_id,
+        status=state.get("status", "ok"), error=state.get("error"),
+        as_of_date=time.strftime("%Y-%m-%d"),
+        citations=citations(evidence),
+        structured_citations=deps.registry.collector.unique_citations(), trace=deps.trace,
+        payload={"contract_id": contract_id, "contract_title": info.title,
+                 "contract_type": info.contract_type, "intent": state["plan"].intent,
+                 "language": state["plan"].language, **evidence.to_payload()},
+        tokens=sum(t.tokens for t in deps.trace),
+        cost_usd=round(sum(t.cost_usd for t in deps.trace), 6),
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )  # fmt: skip
+    if save:
+        _save(answer, question, pool)
+    return answer
+
+
+def _save(answer: AgentAnswer, question: str, pool: ConnectionPool | None) -> None:
+    try:
+        answer.payload["run_id"] = runs.save_run(
+            answer, screen=SCREEN, question=question, pool=pool
+        )
+    except WorkbenchError as e:
+        logger.warning("contract run not saved: %s", e)
+        answer.payload["run_save_error"] = str(e)
+
+
+def clause_comparison(contract_id: str, article_no: int, *, pool: ConnectionPool | None = None,
+                      settings: Settings | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """A clause and its standard-contract counterpart (same title, else best hybrid match)."""
+    info = store.require_contract(contract_id, pool)
+    article = get_index(contract_id, pool, settings).articles.get(article_no)
+    standard = store.standard_for(info.contract_type or "provide", pool)
+    if article is None or standard is None or info.is_standard:
+        return None
+    std_index = get_index(standard.contract_id, pool, settings)
+    candidates = [a for a in std_index.articles.values() if a.title == article.title]
+    if not candidates:
+        candidates = [h.article for h in std_index.search(f"{article.title} {article.body}", top=3)]
+    clause = FoundClause(contract_id, article.article_no, article.label, article.title,
+                         article.content, "comparison")  # fmt: skip
+    pool_clauses = [FoundClause(standard.contract_id, a.article_no, a.label, a.title, a.content,
+                                "comparison") for a in candidates]  # fmt: skip
+    match = counterpart(clause, pool_clauses)
+    if match is None:
+        return None
+    return {"clause": asdict(clause), "standard": asdict(match), "standard_title": standard.title,
+            "similarity": round(similarity(clause.content, match.content), 3)}  # fmt: skip

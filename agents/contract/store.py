@@ -1,0 +1,150 @@
+"""PostgreSQL persistence for contracts and their articles (tables from 0005_contract_tables.sql).
+
+A contract is written in one transaction (contract row, then all its articles with tokens and
+vectors), so a failed ingestion leaves the previous version untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg_pool import ConnectionPool
+
+from agents.contract.errors import ContractNotFound
+from agents.contract.models import Article, Clause, ContractInfo, ParsedContract
+from data_access.postgres import connection, fetch_all, fetch_one
+
+CONTRACT_COLUMNS = (
+    "contract_id, title, contract_type, is_standard, source_name, source_format, content_hash, "
+    "article_count"
+)
+DENSE_SQL = (
+    "SELECT article_no, 1 - (embedding <=> %(v)s::vector) AS similarity FROM contract_articles "
+    "WHERE contract_id = %(cid)s AND embedding_model = %(model)s "
+    "ORDER BY embedding <=> %(v)s::vector LIMIT %(k)s"
+)
+
+
+@dataclass
+class StoredArticle:
+    article: Article
+    tokens: list[str]
+    embedding_model: str | None
+
+
+def vector_literal(vector: np.ndarray) -> str:
+    return "[" + ",".join(f"{x:.6f}" for x in vector.tolist()) + "]"
+
+
+def _info(row: dict[str, Any]) -> ContractInfo:
+    return ContractInfo(**{k: row[k] for k in CONTRACT_COLUMNS.split(", ")})
+
+
+def get_contract(contract_id: str, pool: ConnectionPool | None = None) -> ContractInfo | None:
+    row = fetch_one(f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE contract_id = %s",
+                    (contract_id,), pool)  # fmt: skip
+    return _info(row) if row else None
+
+
+def require_contract(contract_id: str, pool: ConnectionPool | None = None) -> ContractInfo:
+    info = get_contract(contract_id, pool)
+    if info is None:
+        raise ContractNotFound(
+            f"계약서 '{contract_id}'를 찾을 수 없습니다. 먼저 계약서를 올려 주세요."
+        )
+    return info
+
+
+def list_contracts(pool: ConnectionPool | None = None) -> list[ContractInfo]:
+    rows = fetch_all(f"SELECT {CONTRACT_COLUMNS} FROM contracts "
+                     "ORDER BY is_standard, updated_at DESC", pool=pool)  # fmt: skip
+    return [_info(r) for r in rows]
+
+
+def standard_for(contract_type: str, pool: ConnectionPool | None = None) -> ContractInfo | None:
+    row = fetch_one(f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE is_standard AND "
+                    "contract_type = %s ORDER BY updated_at DESC LIMIT 1", (contract_type,), pool)  # fmt: skip
+    return _info(row) if row else None
+
+
+def original_text(contract_id: str, pool: ConnectionPool | None = None) -> str:
+    row = fetch_one(
+        "SELECT original_text FROM contracts WHERE contract_id = %s", (contract_id,), pool
+    )
+    return str(row["original_text"]) if row else ""
+
+
+def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[StoredArticle]:
+    rows = fetch_all(
+        "SELECT article_no, title, clauses, tokens, embedding_model FROM contract_articles "
+        "WHERE contract_id = %s ORDER BY (article_no < 0), abs(article_no)", (contract_id,), pool,
+    )  # fmt: skip
+    out = []
+    for r in rows:
+        clauses = [Clause(c["kind"], c["number"], c["text"]) for c in r["clauses"]]
+        out.append(StoredArticle(Article(r["article_no"], r["title"], clauses),
+                                 r["tokens"].split(), r["embedding_model"]))  # fmt: skip
+    return out
+
+
+def save_contract(
+    info: ContractInfo,
+    parsed: ParsedContract,
+    tokens: Sequence[list[str]],
+    vectors: np.ndarray,
+    embedding_model: str,
+    pool: ConnectionPool | None = None,
+) -> None:
+    """Replace the contract and all its articles in one transaction."""
+    with connection(pool) as conn, conn.transaction():
+        conn.execute(
+            "INSERT INTO contracts (contract_id, title, contract_type, is_standard, source_name, "
+            "source_format, content_hash, original_text, article_count) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (contract_id) DO UPDATE SET "
+            "title = EXCLUDED.title, contract_type = EXCLUDED.contract_type, "
+            "is_standard = EXCLUDED.is_standard, source_name = EXCLUDED.source_name, "
+            "source_format = EXCLUDED.source_format, content_hash = EXCLUDED.content_hash, "
+            "original_text = EXCLUDED.original_text, article_count = EXCLUDED.article_count, "
+            "updated_at = now()",
+            (info.contract_id, info.title, info.contract_type, info.is_standard, info.source_name,
+             info.source_format, info.content_hash, parsed.text, info.article_count),
+        )  # fmt: skip
+        conn.execute("DELETE FROM contract_articles WHERE contract_id = %s", (info.contract_id,))
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO contract_articles (contract_id, article_no, title, content, clauses, "
+                "body, tokens, embedding, embedding_model) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
+                [(info.contract_id, a.article_no, a.title, json.dumps(a.content, ensure_ascii=False),
+                  json.dumps([c.__dict__ for c in a.clauses], ensure_ascii=False), a.body,
+                  " ".join(t), vector_literal(v), embedding_model)
+                 for a, t, v in zip(parsed.articles, tokens, vectors, strict=True)],
+            )  # fmt: skip
+
+
+def update_vectors(contract_id: str, article_nos: Sequence[int], vectors: np.ndarray,
+                   embedding_model: str, pool: ConnectionPool | None = None) -> None:  # fmt: skip
+    with connection(pool) as conn, conn.transaction(), conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE contract_articles SET embedding = %s::vector, embedding_model = %s "
+            "WHERE contract_id = %s AND article_no = %s",
+            [(vector_literal(v), embedding_model, contract_id, no)
+             for no, v in zip(article_nos, vectors, strict=True)],
+        )  # fmt: skip
+
+
+def dense_search(contract_id: str, vector: np.ndarray, embedding_model: str, k: int,
+                 pool: ConnectionPool | None = None) -> list[tuple[int, float]]:  # fmt: skip
+    """(article_no, cosine similarity) best first, by pgvector's cosine distance."""
+    rows = fetch_all(DENSE_SQL, {"v": vector_literal(vector), "cid": contract_id,
+                                 "model": embedding_model, "k": k}, pool)  # fmt: skip
+    return [(int(r["article_no"]), float(r["similarity"])) for r in rows]
+
+
+def delete_contract(contract_id: str, pool: ConnectionPool | None = None) -> None:
+    with connection(pool) as conn:
+        conn.execute("DELETE FROM contracts WHERE contract_id = %s", (contract_id,))

@@ -1,0 +1,168 @@
+"""Evidence → answer: the matched clauses (with where they came from), their standard-contract
+counterparts with differences, and the offline answer templates (Korean or English).
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from agents.contract.registry import ToolOutcome
+from data_access.contracts import Citation
+
+SNIPPET_CHARS = 220
+SAME, SIMILAR = 0.95, 0.6
+
+
+@dataclass
+class FoundClause:
+    contract_id: str
+    article_no: int
+    label: str
+    title: str
+    content: list[str]
+    tool: str
+    topic: str | None = None
+    score: float | None = None
+    retrievers: list[str] = field(default_factory=list)
+    matched_terms: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Evidence:
+    clauses: list[FoundClause] = field(default_factory=list)
+    standard: list[FoundClause] = field(default_factory=list)
+    standard_title: str | None = None
+    missing: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"clauses": [asdict(c) for c in self.clauses],
+                "standard": [asdict(c) for c in self.standard],
+                "standard_title": self.standard_title, "missing": self.missing,
+                "errors": self.errors}  # fmt: skip
+
+
+def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None) -> FoundClause:
+    return FoundClause(contract_id, int(raw["article_no"]), str(raw.get("label") or raw["title"]),
+                       str(raw["title"]), list(raw.get("content", [])), tool, topic,
+                       raw.get("score"), list(raw.get("retrievers", [])),
+                       list(raw.get("matched_terms", [])))  # fmt: skip
+
+
+def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
+    """Clauses from every successful tool result, without repeats, in call order."""
+    evidence = Evidence()
+    seen: set[tuple[str, int]] = set()
+
+    def add(target: list[FoundClause], clause: FoundClause) -> None:
+        key = (clause.contract_id, clause.article_no)
+        if key not in seen:
+            seen.add(key)
+            target.append(clause)
+
+    for outcome in outcomes:
+        result, tool = outcome.result, outcome.call.name
+        if not outcome.ok:
+            evidence.errors.append(f"{tool}: {result.get('error')}")
+            continue
+        evidence.missing += result.get("missing", [])
+        for raw in result.get("matched_articles", []):
+            add(evidence.clauses, _clause(contract_id, raw, tool, None))
+        if tool == "standard_contract":
+            evidence.standard_title = result.get("title")
+            for query, rows in result.get("results", {}).items():
+                for raw in rows[:1]:  # the best standard clause per query
+                    add(
+                        evidence.standard, _clause(result["standard_contract_id"], raw, tool, query)
+                    )
+        else:
+            for topic, rows in result.get("results", {}).items():
+                for raw in rows:
+                    add(evidence.clauses, _clause(contract_id, raw, tool, topic))
+    return evidence
+
+
+def similarity(a: list[str], b: list[str]) -> float:
+    return difflib.SequenceMatcher(None, "\n".join(a), "\n".join(b), autojunk=False).ratio()
+
+
+def counterpart(clause: FoundClause, standard: list[FoundClause]) -> FoundClause | None:
+    """The standard clause with the same title, else the most similar text."""
+    if not standard:
+        return None
+    for s in standard:
+        if s.title == clause.title:
+            return s
+    best = max(standard, key=lambda s: similarity(clause.content, s.content))
+    return best if similarity(clause.content, best.content) > 0.3 else None
+
+
+def citations(evidence: Evidence) -> list[Citation]:
+    return [Citation(doc_id=f"{c.contract_id}#{c.article_no}", title=c.label,
+                     evidence_id=f"{c.tool}:{c.article_no}")
+            for c in evidence.clauses + evidence.standard]  # fmt: skip
+
+
+def _snippet(content: list[str]) -> str:
+    text = " ".join(content)
+    return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
+
+
+def _verdict(ratio: float, language: str) -> str:
+    if language == "en":
+        return "same as the standard" if ratio >= SAME else (
+            "close to the standard" if ratio >= SIMILAR else "differs from the standard")  # fmt: skip
+    return (
+        "표준과 같음" if ratio >= SAME else "표준과 비슷함" if ratio >= SIMILAR else "표준과 다름"
+    )
+
+
+def _name(c: FoundClause, language: str) -> str:
+    if language == "en" and c.article_no > 0:
+        return f"Article {c.article_no} ({c.title})"
+    if language == "en" and c.article_no < 0:
+        return f"Exhibit {-c.article_no} ({c.title})"
+    return c.label
+
+
+def offline_answer(evidence: Evidence, language: str, intent: str) -> str:
+    en = language == "en"
+    if not evidence.clauses and not evidence.standard:
+        lines = ["No clause of this contract matched the question. Try an article number "
+                 "(e.g. Article 5) or other words." if en else
+                 "이 계약서에서 질문과 관련된 조항을 찾지 못했습니다. 조 번호(예: 제5조)나 다른 표현으로 "
+                 "물어봐 주세요."]  # fmt: skip
+        lines += [f"- {e}" for e in evidence.errors]
+    else:
+        head = "Relevant clauses of the contract:" if en else "질문과 관련된 계약서 조항입니다."
+        lines = [head, ""]
+        lines += [f"- **{_name(c, language)}** — {_snippet(c.content)}" for c in evidence.clauses]
+    if intent == "compare" and len(evidence.clauses) >= 2:
+        parts = [f"{_name(c, language)}" for c in evidence.clauses]
+        lines += ["", ("Compared: " if en else "비교 대상: ") + ", ".join(parts) + (
+            " — each covers a different subject; see the full text above." if en else
+            " — 각 조항의 내용은 위와 같습니다.")]  # fmt: skip
+    lines += _standard_lines(evidence, language)
+    if evidence.missing:
+        lines += ["", ("Not in this contract: " if en else "이 계약서에 없는 조항: ")
+                  + ", ".join(evidence.missing)]  # fmt: skip
+    return "\n".join(lines).strip()
+
+
+def _standard_lines(evidence: Evidence, language: str) -> list[str]:
+    if not evidence.standard:
+        return []
+    en = language == "en"
+    title = evidence.standard_title or ("the standard contract" if en else "표준계약서")
+    lines = ["", f"**{title}**" + (" — counterpart clauses:" if en else " 대응 조항:")]
+    for s in evidence.standard:
+        lines.append(f"- **{_name(s, language)}** — {_snippet(s.content)}")
+    for c in evidence.clauses:
+        match = counterpart(c, evidence.standard)
+        if match is not None:
+            ratio = similarity(c.content, match.content)
+            lines.append(f"- {_name(c, language)} ↔ {title} {_name(match, language)}: "
+                         f"{_verdict(ratio, language)} ({ratio:.0%})")  # fmt: skip
+    return lines

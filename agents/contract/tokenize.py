@@ -1,0 +1,43 @@
+"""Korean morphological tokens for BM25 (kiwipiepy), shared by indexing and queries."""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+# Content morphemes: nouns, verb/adjective stems, roots, foreign words, numbers, hanja.
+KEEP_TAGS = ("NNG", "NNP", "NNB", "NR", "VV", "VA", "XR", "SL", "SN", "SH", "MAG")
+STOP_FORMS = frozenset({"것", "수", "등", "이", "그", "하", "되", "있", "없", "않", "아니"})
+
+_lock = threading.Lock()
+_kiwi: Any = None
+
+
+def _analyzer() -> Any:
+    global _kiwi
+    with _lock:
+        if _kiwi is None:
+            from kiwipiepy import Kiwi
+
+            _kiwi = Kiwi()
+        return _kiwi
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for token in _analyzer().tokenize(text):
+        tag = str(token.tag).split("-")[0]
+        if not tag.startswith(KEEP_TAGS):
+            continue
+        form = token.form.lower()
+        if form in STOP_FORMS:
+            continue
+        out.append(form)
+    return tuple(out)
+
+
+def tokens(text: str) -> list[str]:
+    """Content morphemes of `text`, lower-cased (cached: the same clause is tokenized once)."""
+    return list(_tokens(text))

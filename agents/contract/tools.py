@@ -1,0 +1,281 @@
+"""The four clause tools of seed 002, with the seed's names, inputs and outputs.
+
+Each tool is a small class: `name`, `description`, `parameters` (JSON schema), `execute()` that
+does the work and `validate_result()` that says what is wrong with a result (empty, malformed)
+so the registry can return it as an error the model can act on.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.contract import store
+from agents.contract.glossary import concept_for_title
+from agents.contract.index import Hit, get_index
+from agents.contract.models import Article
+from agents.contract.tokenize import tokens
+from data_access.config import Settings
+from data_access.errors import ToolInputError
+
+TOP_K = 5
+RELEVANCE_RATIO = 0.6  # offline filter: drop hits scoring under 60 % of the best one
+TITLE_MATCH_MIN = 0.5
+MAX_QUERIES = 8
+MAX_QUERY_CHARS = 300
+
+Judge = Callable[[str, list[Hit]], list[int]]
+
+
+@dataclass
+class ToolContext:
+    """What every tool of one run needs: the contract, the stores, the optional LLM judge."""
+
+    contract_id: str
+    pool: ConnectionPool | None
+    settings: Settings
+    judge: Judge | None = None  # LLM relevance filter; None → score-based (offline)
+
+
+def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
+    return {"article_no": article.article_no, "title": article.title, "label": article.label,
+            "content": article.content, **extra}  # fmt: skip
+
+
+def relevance_filter(query: str, hits: list[Hit], judge: Judge | None) -> list[Hit]:
+    """Keep at most TOP_K hits: the LLM's choice when configured, else by fused score."""
+    if not hits:
+        return []
+    if judge is not None:
+        keep = set(judge(query, hits))
+        return [h for h in hits if h.article.article_no in keep][:TOP_K]
+    best = hits[0].score
+    return [h for h in hits if h.score >= best * RELEVANCE_RATIO][:TOP_K]
+
+
+def _strings(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ToolInputError(f"{field}는 문자열 목록이어야 합니다.")
+    cleaned = [v.strip()[:MAX_QUERY_CHARS] for v in value if v.strip()]
+    if not cleaned:
+        raise ToolInputError(f"{field}가 비어 있습니다.")
+    return cleaned[:MAX_QUERIES]
+
+
+def _ints(value: Any, field: str) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ToolInputError(f"{field}는 정수 목록이어야 합니다.")
+    out = []
+    for v in value:
+        if (
+            isinstance(v, bool)
+            or not isinstance(v, int | str)
+            or not str(v).strip().lstrip("-").isdigit()
+        ):
+            raise ToolInputError(f"{field}에 숫자가 아닌 값이 있습니다: {v!r}")
+        out.append(abs(int(v)))
+    return out
+
+
+class BaseTool(ABC):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+    def __init__(self, context: ToolContext) -> None:
+        self.context = context
+
+    def get_schema(self) -> dict[str, Any]:
+        """The seed's schema: {name, description, parameters (JSON schema)}."""
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+    @abstractmethod
+    def execute(self, **arguments: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def validate_result(self, result: dict[str, Any]) -> str | None:
+        """None when the result is usable, else what is wrong (in Korean)."""
+
+    def _candidates(self, contract_id: str, query: str) -> list[Hit]:
+        index = get_index(contract_id, self.context.pool, self.context.settings)
+        return index.search(query, top=TOP_K * 2)
+
+    def _search(self, contract_id: str, query: str) -> list[Hit]:
+        return relevance_filter(query, self._candidates(contract_id, query), self.context.judge)
+
+
+def _hit_dict(hit: Hit) -> dict[str, Any]:
+    return article_dict(hit.article, score=round(hit.score, 6), retrievers=hit.retrievers,
+                        matched_terms=hit.matched_terms)  # fmt: skip
+
+
+class HybridSearchTool(BaseTool):
+    name = "hybrid_search"
+    description = ("사용자 계약서에서 내용으로 관련 조항을 검색합니다 (BM25 형태소 + 벡터, RRF 융합). "
+                   "조 번호나 제목이 없는 질문에 씁니다. 주제별로 여러 검색어를 줄 수 있습니다.")  # fmt: skip
+    parameters = {
+        "type": "object",
+        "properties": {"topics": {"type": "array", "description": "검색할 주제 목록", "items": {
+            "type": "object", "properties": {
+                "topic_name": {"type": "string", "description": "주제 이름"},
+                "queries": {"type": "array", "items": {"type": "string"},
+                            "description": "그 주제의 검색어들"}},
+            "required": ["topic_name", "queries"]}}},
+        "required": ["topics"],
+    }  # fmt: skip
+
+    def execute(self, **arguments: Any) -> dict[str, Any]:
+        topics = arguments.get("topics")
+        if not isinstance(topics, list) or not topics:
+            raise ToolInputError("topics는 비어 있지 않은 목록이어야 합니다.")
+        results: dict[str, list[dict[str, Any]]] = {}
+        for topic in topics[:MAX_QUERIES]:
+            if not isinstance(topic, dict):
+                raise ToolInputError("topics의 각 항목은 {topic_name, queries} 객체여야 합니다.")
+            queries = _strings(topic.get("queries") or [topic.get("topic_name", "")], "queries")
+            name = str(topic.get("topic_name") or queries[0])[:MAX_QUERY_CHARS]
+            hits = relevance_filter(name, self._merged(queries), self.context.judge)
+            results[name] = [_hit_dict(h) for h in hits]
+        return {"results": results}
+
+    def _merged(self, queries: list[str]) -> list[Hit]:
+        """Candidates of every query of a topic, each article at its best score (filtered once)."""
+        best: dict[int, Hit] = {}
+        for query in queries:
+            for hit in self._candidates(self.context.contract_id, query):
+                no = hit.article.article_no
+                if no not in best or hit.score > best[no].score:
+                    best[no] = hit
+        return sorted(best.values(), key=lambda h: -h.score)[: TOP_K * 2]
+
+    def validate_result(self, result: dict[str, Any]) -> str | None:
+        if not isinstance(result.get("results"), dict):
+            return "results 필드가 없습니다."
+        if not any(result["results"].values()):
+            return "관련 조항을 찾지 못했습니다."
+        return None
+
+
+class ArticleIndexTool(BaseTool):
+    name = "article_index"
+    description = ("조 번호나 별지 번호로 조항을 직접 조회합니다 ('제5조', '2조', '별지1'). "
+                   "별지는 article_no가 음수(-N)로 돌아옵니다.")  # fmt: skip
+    parameters = {
+        "type": "object",
+        "properties": {
+            "article_numbers": {"type": "array", "items": {"type": "integer"}, "description": "조 번호"},
+            "exhibit_numbers": {"type": "array", "items": {"type": "integer"}, "description": "별지 번호"},
+        },
+    }  # fmt: skip
+
+    def execute(self, **arguments: Any) -> dict[str, Any]:
+        numbers = _ints(arguments.get("article_numbers"), "article_numbers")
+        exhibits = _ints(arguments.get("exhibit_numbers"), "exhibit_numbers")
+        if not numbers and not exhibits:
+            raise ToolInputError("article_numbers나 exhibit_numbers 중 하나는 있어야 합니다.")
+        articles = get_index(self.context.contract_id, self.context.pool,
+                             self.context.settings).articles  # fmt: skip
+        wanted = numbers + [-n for n in exhibits]
+        found = [article_dict(articles[n]) for n in wanted if n in articles]
+        missing = [_label(n) for n in wanted if n not in articles]
+        return {"matched_articles": found, "missing": missing}
+
+    def validate_result(self, result: dict[str, Any]) -> str | None:
+        if not result.get("matched_articles"):
+            return f"요청한 조항이 이 계약서에 없습니다: {', '.join(result.get('missing', []))}"
+        return None
+
+
+def _label(no: int) -> str:
+    return f"제{no}조" if no > 0 else f"별지{-no}"
+
+
+def title_score(query: str, title: str) -> float:
+    """How well a title query names an article title (substring, morphemes, glossary concept)."""
+    q, t = re.sub(r"\s+", "", query), re.sub(r"\s+", "", title)
+    if q and (q in t or t in q):
+        return 1.0
+    q_tokens, t_tokens = set(tokens(query)), set(tokens(title))
+    overlap = len(q_tokens & t_tokens) / max(1, len(t_tokens)) if t_tokens else 0.0
+    concept = concept_for_title(query)
+    if concept is not None and re.sub(r"\s+", "", concept.title) in t:
+        overlap = max(overlap, 0.9)
+    return overlap
+
+
+class ArticleTitleTool(BaseTool):
+    name = "article_title"
+    description = ("조 제목으로 조항을 찾습니다 ('데이터 제공 조항', '손해배상 조항'). "
+                   "영어 이름도 용어집으로 한국어 제목에 대응시킵니다.")  # fmt: skip
+    parameters = {
+        "type": "object",
+        "properties": {"title_queries": {"type": "array", "items": {"type": "string"},
+                                         "description": "찾을 조 제목들"}},
+        "required": ["title_queries"],
+    }  # fmt: skip
+
+    def execute(self, **arguments: Any) -> dict[str, Any]:
+        queries = _strings(arguments.get("title_queries"), "title_queries")
+        articles = get_index(self.context.contract_id, self.context.pool,
+                             self.context.settings).articles  # fmt: skip
+        found: dict[int, dict[str, Any]] = {}
+        for query in queries:
+            scored = sorted(((title_score(query, a.title), a) for a in articles.values()),
+                            key=lambda pair: -pair[0])  # fmt: skip
+            if scored and scored[0][0] >= TITLE_MATCH_MIN:
+                score, article = scored[0]
+                found.setdefault(article.article_no, article_dict(article, query=query,
+                                                                  score=round(score, 3)))  # fmt: skip
+        return {"matched_articles": list(found.values())}
+
+    def validate_result(self, result: dict[str, Any]) -> str | None:
+        if not result.get("matched_articles"):
+            return "그 제목의 조항을 찾지 못했습니다."
+        return None
+
+
+class StandardContractTool(BaseTool):
+    name = "standard_contract"
+    description = ("표준계약서에서 관련 조항을 찾습니다 ('표준계약서에는?', '일반적으로는?'). "
+                   "contract_type: provide(데이터 제공형), create(데이터 창출형).")  # fmt: skip
+    parameters = {
+        "type": "object",
+        "properties": {
+            "contract_type": {"type": "string", "description": "표준계약서 유형 (provide, create)"},
+            "queries": {"type": "array", "items": {"type": "string"}, "description": "찾을 내용"},
+        },
+        "required": ["contract_type", "queries"],
+    }  # fmt: skip
+
+    def execute(self, **arguments: Any) -> dict[str, Any]:
+        contract_type = str(arguments.get("contract_type") or "").strip().lower()
+        queries = _strings(arguments.get("queries"), "queries")
+        standard = store.standard_for(contract_type, self.context.pool) if contract_type else None
+        if standard is None:
+            raise ToolInputError(
+                f"'{contract_type}' 유형의 표준계약서가 없습니다. provide 또는 create를 쓰세요."
+            )
+        results = {q: [_hit_dict(h) for h in self._search(standard.contract_id, q)]
+                   for q in queries}  # fmt: skip
+        return {"contract_type": contract_type, "standard_contract_id": standard.contract_id,
+                "title": standard.title, "results": results}  # fmt: skip
+
+    def validate_result(self, result: dict[str, Any]) -> str | None:
+        if not any(result.get("results", {}).values()):
+            return "표준계약서에서 관련 조항을 찾지 못했습니다."
+        return None
+
+
+TOOL_CLASSES: tuple[type[BaseTool], ...] = (HybridSearchTool, ArticleIndexTool, ArticleTitleTool,
+                                            StandardContractTool)  # fmt: skip
+
+
+def make_tools(context: ToolContext) -> list[BaseTool]:
+    return [cls(context) for cls in TOOL_CLASSES]

@@ -1,0 +1,196 @@
+"""계약 조항 screen (seed 002): pick or upload a contract, read its articles, ask about it, see the
+cited clauses (matched terms highlighted), the clause next to its standard-contract counterpart
+with the differences marked, the tool calls, citations and downloads.
+
+Thin by design: `agents.contract.service` does ingestion, search and the agent run (and saves
+each run to the run store); `pages._answer` renders the shared answer contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from agents.contract import store
+from agents.contract.diffview import Segments, diff_segments, highlight_segments
+from agents.contract.service import ask, clause_comparison, ensure_samples, ingest_file
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+from pages import _answer
+from pages import _runtime as runtime
+from pages import _ui as ui
+
+EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
+            "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
+STATE_CONTRACT = "contract_selected"
+STATE_TURNS = "contract_turns"  # {contract_id: [{"question", "answer"}]}
+STATE_PENDING = "contract_pending_question"
+STATE_UPLOADED = "contract_uploaded_names"
+CITATION_HEADERS = {"label": "조항", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
+                    "tool": "도구", "contract_id": "계약서"}  # fmt: skip
+MAX_COMPARISONS = 3
+
+
+def _markup(segments: Segments, color: str) -> str:
+    out = []
+    for text, marked in segments:
+        safe = text.replace("[", "［").replace("]", "］").replace("*", "∗")
+        out.append(f":{color}-background[{safe}]" if marked and safe.strip() else safe)
+    return "".join(out)
+
+
+@st.cache_resource(show_spinner="표준계약서와 샘플을 준비하는 중…")
+def _samples_ready(_pool: Any) -> bool:
+    ensure_samples(_pool)
+    return True
+
+
+def _render_upload(pool: Any) -> None:
+    uploaded = st.file_uploader("계약서 올리기 (PDF, DOCX, TXT, MD · 최대 5 MB)",
+                                type=["pdf", "docx", "txt", "md"], key="contract_upload")  # fmt: skip
+    done: dict[str, str] = st.session_state.setdefault(STATE_UPLOADED, {})
+    if uploaded is None or uploaded.file_id in done:
+        return
+    try:
+        info = ingest_file(uploaded.name, uploaded.getvalue(), pool=pool)
+    except WorkbenchError as e:
+        st.error(str(e), icon=":material/error:")
+        return
+    done[uploaded.file_id] = info.contract_id
+    st.session_state[STATE_CONTRACT] = info.contract_id
+    st.success(f"'{info.title}'을(를) 저장했습니다 ({info.article_count}개 조항).",
+               icon=":material/check_circle:")  # fmt: skip
+
+
+def _pick_contract(pool: Any) -> str | None:
+    contracts = store.list_contracts(pool)
+    ids = [c.contract_id for c in contracts]
+    titles = {c.contract_id: ("[표준] " if c.is_standard else "") + c.title for c in contracts}
+    current = st.session_state.get(STATE_CONTRACT)
+    index = ids.index(current) if current in ids else (ids.index("sample-user-provide")
+                                                       if "sample-user-provide" in ids else 0)  # fmt: skip
+    chosen = st.selectbox("계약서", ids, index=index, format_func=lambda cid: titles.get(cid, cid))
+    st.session_state[STATE_CONTRACT] = chosen
+    return chosen
+
+
+def _render_articles(contract_id: str, pool: Any) -> None:
+    articles = store.load_articles(contract_id, pool)
+    st.markdown(f"**조항 목록** ({sum(1 for a in articles if a.article.article_no != 0)}개)")
+    for stored in articles:
+        article = stored.article
+        with st.expander(article.label):
+            st.markdown("  \n".join(_markup([(line, False)], "gray") for line in article.content))
+
+
+def _render_clauses(answer: AgentAnswer, key: str) -> None:
+    clauses: list[dict[str, Any]] = answer.payload.get("clauses", [])
+    if not clauses:
+        return
+    st.markdown("**찾은 조항** (일치한 단어 강조)")
+    for c in clauses:
+        with st.container(border=True):
+            st.markdown(f"**{c['label']}**")
+            text = "  \n".join(_markup(highlight_segments(line, c.get("matched_terms", [])), "orange")
+                               for line in c["content"])  # fmt: skip
+            st.markdown(text)
+    rows = [{**c, "retrievers": ", ".join(c.get("retrievers") or []) or "-",
+             "score": c.get("score")} for c in clauses + answer.payload.get("standard", [])]  # fmt: skip
+    st.markdown("**인용 조항**")
+    ui.show_table(rows, CITATION_HEADERS, key=f"{key}-clauses", formats={"score": "%.4f"})
+    _render_comparisons(answer, clauses, key)
+
+
+def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key: str) -> None:
+    pool = runtime.pg_pool()
+    shown = 0
+    for c in clauses:
+        if shown >= MAX_COMPARISONS or c["article_no"] <= 0:
+            continue
+        try:
+            pair = clause_comparison(answer.payload["contract_id"], c["article_no"], pool=pool)
+        except WorkbenchError:
+            pair = None
+        if pair is None:
+            continue
+        shown += 1
+        ours, theirs = diff_segments("\n".join(pair["clause"]["content"]),
+                                     "\n".join(pair["standard"]["content"]))  # fmt: skip
+        st.markdown(f"**표준계약서와 비교: {c['label']}** · 유사도 {pair['similarity']:.0%}")
+        left, right = st.columns(2)
+        with left.container(border=True):
+            st.caption("이 계약서 (표준과 다른 부분 빨강)")
+            st.markdown(_markup(ours, "red").replace("\n", "  \n"))
+        with right.container(border=True):
+            st.caption(f"{pair['standard_title']} {pair['standard']['label']} (다른 부분 초록)")
+            st.markdown(_markup(theirs, "green").replace("\n", "  \n"))
+
+
+def _ask(contract_id: str, question: str, pool: Any) -> None:
+    with st.status("계획 → 도구 병렬 실행 → 답변 작성 중…", expanded=False) as status:
+        try:
+            answer = ask(contract_id, question, pool=pool)
+        except WorkbenchError as e:
+            status.update(label="실패", state="error")
+            ui.show_error(e)
+            return
+        status.update(label=f"완료 · 도구 {sum(1 for t in answer.trace if t.kind == 'tool')}개",
+                      state="complete")  # fmt: skip
+    turns = st.session_state.setdefault(STATE_TURNS, {}).setdefault(contract_id, [])
+    turns.append({"question": question, "answer": answer})
+
+
+def _render_chat(contract_id: str, pool: Any) -> None:
+    turns = st.session_state.setdefault(STATE_TURNS, {}).setdefault(contract_id, [])
+    if not turns:
+        st.markdown("**예시 질문**")
+        columns = st.columns(2)
+        for i, example in enumerate(EXAMPLES):
+            if columns[i % 2].button(
+                example, key=f"contract_example_{i}", use_container_width=True
+            ):
+                st.session_state[STATE_PENDING] = example
+    with st.form("contract_ask", clear_on_submit=True):
+        typed = st.text_input(
+            "질문", placeholder="예: 손해배상 한도는? / What is the termination clause?"
+        )
+        submitted = st.form_submit_button("질문하기", icon=":material/send:")
+    question = st.session_state.pop(STATE_PENDING, None) or (typed if submitted else None)
+    if question:
+        _ask(contract_id, question, pool)
+    for i, turn in enumerate(reversed(turns)):
+        key = f"contract-{turn['answer'].payload.get('run_id') or len(turns) - i}"
+        with st.chat_message("user"):
+            st.markdown(turn["question"])
+        with st.chat_message("assistant"):
+            _answer.render_answer(turn["answer"], question=turn["question"], key=key,
+                                  charts=lambda a, k=key: _render_clauses(a, k))  # fmt: skip
+
+
+def main() -> None:
+    ui.ensure_shell()
+    st.title("계약 조항")
+    st.caption("계약서를 올리거나 샘플을 골라 조항을 찾고 표준계약서와 비교합니다. 조 번호·제목·내용(한국어/영어) "
+               "질문 모두 됩니다. 계약서 본문은 데이터로만 다루며, 그 안의 지시문은 따르지 않습니다.")  # fmt: skip
+    pool = runtime.pg_pool()
+    if pool is None:
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        return
+    try:
+        _samples_ready(pool)
+        _render_upload(pool)
+        contract_id = _pick_contract(pool)
+    except WorkbenchError as e:
+        ui.show_error(e)
+        return
+    if contract_id is None:
+        return
+    left, right = st.columns([1, 2])
+    with left:
+        _render_articles(contract_id, pool)
+    with right:
+        _render_chat(contract_id, pool)
+
+
+main()

@@ -1,0 +1,53 @@
+"""The offline contract planner: which tools a question leads to (seed 002 examples)."""
+
+from __future__ import annotations
+
+from agents.contract.diffview import diff_segments, highlight_segments
+from agents.contract.planner import PlanContext, plan
+
+CONTEXT = PlanContext("provide", {5: "데이터의 제공", 10: "손해배상"})
+
+
+def _calls(question: str) -> list[tuple[str, dict[str, object]]]:
+    return [(c.name, c.arguments) for c in plan(question, CONTEXT).calls]
+
+
+def test_seed_chained_example() -> None:
+    assert _calls("제5조와 손해배상 조항을 비교해줘") == [
+        ("article_index", {"article_numbers": [5], "exhibit_numbers": []}),
+        ("article_title", {"title_queries": ["손해배상"]}),
+    ]
+    assert plan("제5조와 손해배상 조항을 비교해줘", CONTEXT).intent == "compare"
+
+
+def test_numbers_exhibits_and_english_references() -> None:
+    assert _calls("2조랑 별지 1 보여줘")[0][1] == {"article_numbers": [2], "exhibit_numbers": [1]}
+    assert _calls("Show me Article 10 and Exhibit 2")[0][1] == {
+        "article_numbers": [10], "exhibit_numbers": [2]}  # fmt: skip
+    assert _calls("What does the damages clause say?") == [
+        ("article_title", {"title_queries": ["손해배상"]})]  # fmt: skip
+    assert [name for name, _ in _calls("매출 3조원 이상이면?")] == ["hybrid_search"]
+
+
+def test_standard_questions_use_the_named_article_titles() -> None:
+    calls = _calls("제10조를 표준계약서와 비교해줘")
+    assert calls[1] == ("standard_contract", {"contract_type": "provide", "queries": ["손해배상"]})
+    assert plan("제10조를 표준계약서와 비교해줘", CONTEXT).intent == "standard"
+
+
+def test_free_text_becomes_glossary_topics() -> None:
+    name, args = _calls("Can we resell the data?")[0]
+    assert name == "hybrid_search"
+    assert args["topics"][0]["topic_name"] == "제3자 제공 금지"  # type: ignore[index]
+    assert plan("Can we resell the data?", CONTEXT).language == "en"
+
+
+def test_diff_and_highlight_segments() -> None:
+    ours, theirs = diff_segments(
+        "책임은 3개월 대가를 한도로 한다.", "책임은 대가의 총액을 한도로 한다."
+    )
+    assert ("3개월 대가를 ", True) in ours and any(
+        t.startswith("대가의 총액") and c for t, c in theirs
+    )
+    assert highlight_segments("손해를 배상한다", ["배상"]) == [("손해를 ", False), ("배상", True),
+                                                               ("한다", False)]  # fmt: skip
