@@ -21,9 +21,13 @@ st.set_page_config(page_title="Atlas Workbench", page_icon=":material/insights:"
 PAGES = [
     st.Page("pages/data.py", title="데이터", icon=":material/database:", default=True),
     st.Page("pages/etf_chat.py", title="ETF 챗", icon=":material/forum:", url_path="etf"),
-    st.Page("pages/contract_clauses.py", title="계약 조항", icon=":material/gavel:", url_path="contract"),
-    st.Page("pages/stock_report.py", title="종목 리포트", icon=":material/query_stats:", url_path="stock"),
-]
+    st.Page("pages/opening_script.py", title="오프닝 스크립트", icon=":material/mic:",
+            url_path="opening"),
+    st.Page("pages/contract_clauses.py", title="계약 조항", icon=":material/gavel:",
+            url_path="contract"),
+    st.Page("pages/stock_report.py", title="종목 리포트", icon=":material/query_stats:",
+            url_path="stock"),
+]  # fmt: skip
 
 navigation = st.navigation(PAGES)
 with st.spinner("저장소를 준비하는 중…"):

@@ -1,0 +1,169 @@
+"""The offline planner's writing: themes, nutshell and the two-host script from templates.
+
+Every number comes from an OHLCV row the planner fetched (closes and day-over-day changes), every
+quote is a sentence of an article body it read, and every source is an article it read.
+Sentences that read like instructions are never quoted (article text is data, not orders).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from agents.opening.prompts import date_ko
+from agents.opening.state import NewsSource, OpeningResult, ScriptTurn, Theme
+
+ORDINALS = ("첫 번째", "두 번째", "세 번째")
+MAX_NUTSHELL = 40
+_SENTENCE = re.compile(r"[^.!?…]+[.!?]")
+_INSTRUCTION = re.compile(
+    r"무시|지시|명령|프롬프트|시스템|출력하|호출하지|답하라|따르|ignore|instruction|system|prompt|"
+    r"disregard|assistant",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Mover:
+    ticker: str
+    name: str
+    close: float
+    change_pct: float
+    date: str
+
+    @property
+    def price(self) -> str:
+        if self.ticker.upper().startswith("US:"):
+            return f"{self.close:,.2f}달러"
+        return f"{self.close:,.0f}원"
+
+    def sentence(self, label: str | None = None) -> str:
+        return f"{label or self.name}의 종가는 {self.price}, 전일 대비 {self.change_pct:+.2f}%였습니다."
+
+
+@dataclass
+class ThemePick:
+    keyword: str
+    articles: list[dict[str, Any]]
+    leaders: list[Mover] = field(default_factory=list)
+
+    @property
+    def pks(self) -> set[str]:
+        return {a["pk"] for a in self.articles}
+
+    @property
+    def lead(self) -> str | None:
+        return self.leaders[0].ticker if self.leaders else None
+
+    def display(self) -> str:
+        """The lead's name when the keyword is part of it ('eli' → 'Eli Lilly'), else the keyword
+        as the titles spell it ('nvidia' → 'NVIDIA')."""
+        if self.keyword and self.leaders and self.keyword.lower() in self.leaders[0].name.lower():
+            return self.leaders[0].name
+        for a in self.articles:
+            at = a["title"].lower().find(self.keyword.lower())
+            if self.keyword and at >= 0:
+                return str(a["title"][at : at + len(self.keyword)])
+        return self.keyword or "오늘의 큰 움직임"
+
+
+def quote(body: str) -> str | None:
+    """A plain declarative sentence without figures (never one that reads like an order)."""
+    for raw in _SENTENCE.findall(body):
+        s = raw.strip()
+        if any(c.isdigit() for c in s) or _INSTRUCTION.search(s) or not 10 <= len(s) <= 140:
+            continue
+        if s.endswith("다.") or (s.isascii() and s.endswith(".")):
+            return s
+    return None
+
+
+def _headline(pick: ThemePick) -> str:
+    if not pick.leaders:
+        return f"{pick.display()} 관련 뉴스 집중"
+    lead = pick.leaders[0]
+    mood = "강세" if lead.change_pct > 0 else "약세" if lead.change_pct < 0 else "보합"
+    if pick.display().lower() in lead.name.lower():
+        return f"{lead.name} {mood}"
+    return f"{pick.display()} — {lead.name} {mood}"
+
+
+def _read_sources(pick: ThemePick, read: dict[str, dict[str, str]]) -> list[NewsSource]:
+    return [NewsSource(pk=a["pk"], title=read[a["pk"]]["title"])
+            for a in pick.articles if a["pk"] in read]  # fmt: skip
+
+
+def _theme(pick: ThemePick, read: dict[str, dict[str, str]]) -> Theme:
+    related = _read_sources(pick, read)[:5]
+    parts = [f"제목 {len(pick.articles)}건에 '{pick.display()}' 키워드가 나왔습니다."]
+    parts += [m.sentence() for m in pick.leaders]
+    return {"headline": _headline(pick), "description": " ".join(parts), "related_news": related}
+
+
+def _nutshell(picks: list[ThemePick], market: Mover | None) -> str:
+    names = [p.display() for p in picks]
+    ups = [p for p in picks if p.leaders and p.leaders[0].change_pct > 0]
+    downs = [p for p in picks if p.leaders and p.leaders[0].change_pct < 0]
+    if ups and downs:
+        text = f"{downs[0].display()} 약세 속 {ups[0].display()} 선방"
+    elif market is not None and abs(market.change_pct) >= 1:
+        text = f"{'하락' if market.change_pct < 0 else '상승'}장 속 {names[0]} 주목"
+    elif len(names) > 1:
+        text = f"{names[0]}·{names[1]}에 쏠린 눈"
+    else:
+        text = f"{names[0]}에 쏠린 눈" if names else "숨 고르기 장세"
+    return text[:MAX_NUTSHELL]
+
+
+def _market_turn(movers: dict[str, Mover], context: dict[str, Any]) -> str:
+    proxies = {i["ticker"]: i for i in context.get("indices", [])}
+    lines = [movers[t].sentence(f"{movers[t].name}({proxies[t]['proxy_for']} 대용)")
+             for t in proxies if t in movers]  # fmt: skip
+    return " ".join(lines) or "지수 대용 ETF 시세가 없어 지수 흐름은 생략합니다."
+
+
+def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]]) -> tuple[str, list[NewsSource]]:
+    sources = _read_sources(pick, read)[:3]
+    parts = [m.sentence() for m in pick.leaders]
+    said = next((q for s in sources if (q := quote(read[s["pk"]]["body"]))), None)
+    if said:
+        parts.append(f"기사에서는 '{said}'라고 전했습니다.")
+    parts.append(f"관련 기사 {len(sources)}건을 근거로 말씀드렸습니다.")
+    return " ".join(parts), sources
+
+
+def compose(day: date, picks: list[ThemePick], movers: dict[str, Mover],
+            read: dict[str, dict[str, str]], context: dict[str, Any]) -> OpeningResult:  # fmt: skip
+    picks = [p for p in picks if any(a["pk"] in read for a in p.articles)] or picks[:1]
+    nutshell = _nutshell(picks, movers.get("069500"))
+    turns: list[tuple[str, str, list[NewsSource]]] = [
+        ("진행자", f"{date_ko(day.isoformat())} 오프닝입니다. 오늘의 한마디는 '{nutshell}'입니다. "
+                   "먼저 시장 분위기부터 볼까요?", []),
+        ("해설자", _market_turn(movers, context), []),
+    ]  # fmt: skip
+    for ordinal, pick in zip(ORDINALS, picks, strict=False):
+        turns.append(
+            ("진행자", f"{ordinal} 테마는 '{_headline(pick)}'입니다. 어떤 흐름이었나요?", [])
+        )
+        text, sources = _theme_turn(pick, read)
+        turns.append(("해설자", text, sources))
+    missing = [m.split(":")[0] for m in context.get("missing", [])][:2]
+    if missing:
+        turns.append(
+            (
+                "해설자",
+                f"참고로 {', '.join(missing)} 항목은 오늘 데이터에 없어 다루지 않았습니다.",
+                [],
+            )
+        )
+    names = "·".join(p.display() for p in picks)
+    turns.append(
+        ("진행자", f"오늘은 {names} 흐름을 중심으로 보시면 되겠습니다. 오프닝이었습니다.", [])
+    )
+    scripts: list[ScriptTurn] = [
+        {"id": i, "speaker": s, "text": t, "sources": src}  # type: ignore[typeddict-item]
+        for i, (s, t, src) in enumerate(turns, 1)
+    ]
+    return {"theme": [_theme(p, read) for p in picks], "nutshell": nutshell, "scripts": scripts}

@@ -1,0 +1,107 @@
+"""Time of a full offline opening-script run: the demo day, and a day of 2,000 articles.
+
+    python bench/opening.py [--n 5] [--big 2000] [--home PATH]
+
+Runs against WORKBENCH_HOME (default: .workbench/test, the seeded test home). The big day is
+made by copying existing articles (new pks, times spread over the 2026-11-19 window) into
+news_articles for the duration of the benchmark; they are deleted afterwards. Nothing is saved
+to the run store. Prints p50/p95 per scenario, and the per-node split of the last run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BIG_DAY = "2026-11-19"
+BIG_PREFIX = "bench-opening-"
+
+
+def percentiles(samples_ms: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples_ms)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return statistics.median(ordered), p95
+
+
+def run(day: str, n: int) -> tuple[list[float], dict[str, int], int]:
+    from agents.opening.service import run_opening
+
+    samples, nodes, count = [], defaultdict(int), 0
+    for _ in range(n):
+        start = time.perf_counter()
+        answer = run_opening(day, save=False)
+        samples.append((time.perf_counter() - start) * 1000)
+        if answer.status != "ok":
+            raise SystemExit(f"run failed: {answer.error}")
+        count = int(answer.payload["context"]["news_meta"]["count"])
+        nodes = defaultdict(int)
+        for step in answer.trace:
+            if step.kind == "node":
+                nodes[step.name] += step.duration_ms
+    return samples, dict(nodes), count
+
+
+def add_big_day(total: int) -> None:
+    from data_access.postgres import execute, fetch_one
+
+    have = fetch_one(
+        "SELECT count(*) AS n FROM news_articles WHERE published_at >= %s AND published_at <= %s",
+        ("2026-11-18 16:00-05", "2026-11-19 18:00-05"),
+    )  # fmt: skip
+    extra = max(0, total - int(have["n"] if have else 0))
+    execute(
+        "INSERT INTO news_articles (pk, title, body, tickers, themes, published_at, source, url,"
+        " lang) SELECT %s || g, a.title, a.body, a.tickers, a.themes,"
+        " timestamptz '2026-11-18 16:00-05' + (g * interval '1 minute') * 1560 / %s,"
+        " a.source, a.url, a.lang FROM generate_series(1, %s) g"
+        " JOIN LATERAL (SELECT * FROM news_articles WHERE pk NOT LIKE 'bench-%%'"
+        " ORDER BY published_at DESC OFFSET (g %% 3000) LIMIT 1) a ON true",
+        (BIG_PREFIX, extra, extra),
+    )  # fmt: skip
+
+
+def drop_big_day() -> None:
+    from data_access.postgres import execute
+
+    execute("DELETE FROM news_articles WHERE pk LIKE %s", (BIG_PREFIX + "%",))
+
+
+def report(label: str, samples: list[float], nodes: dict[str, int], count: int) -> None:
+    p50, p95 = percentiles(samples)
+    print(
+        f"{label:<28} articles={count:>5}  n={len(samples)}  p50={p50:8.0f} ms  p95={p95:8.0f} ms"
+    )
+    split = "  ".join(f"{k}={v}" for k, v in nodes.items())
+    print(f"{'':<28} last run by node (ms): {split}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=5)
+    parser.add_argument("--big", type=int, default=2000)
+    parser.add_argument("--home", default=str(ROOT / ".workbench" / "test"))
+    args = parser.parse_args()
+    os.environ.setdefault("WORKBENCH_HOME", args.home)
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    from agents.opening.service import run_opening
+
+    run_opening("2026-11-20", save=False)  # warm up: Kiwi model load, pool, imports
+    report("demo day 2026-11-20", *run("2026-11-20", args.n))
+    add_big_day(args.big)
+    try:
+        report(f"big day {BIG_DAY}", *run(BIG_DAY, args.n))
+    finally:
+        drop_big_day()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

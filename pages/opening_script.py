@@ -1,0 +1,218 @@
+"""오프닝 스크립트 screen (seed 003): the day's themes, a nutshell and a two-host script.
+
+Thin by design: `agents.opening.service` runs the LangGraph flow and saves every run, this page
+picks the date, shows progress through the nodes and renders the answer's payload; the shared
+trace, citations and downloads come from `pages._answer`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+
+import streamlit as st
+
+from agents.opening.service import (
+    NodeEvent,
+    news_days,
+    past_runs,
+    result_of,
+    script_markdown,
+    stream_opening,
+)
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+from pages import _answer
+from pages import _charts as charts
+from pages import _runtime as runtime
+from pages import _ui as ui
+
+STATE_ANSWER = "opening_answer"
+WEEKDAYS = "월화수목금토일"
+AVATARS = {"진행자": ":material/mic:", "해설자": ":material/insights:"}
+CONTEXT_GROUPS = (("indices", "지수(ETF 대용)"), ("rates", "금리"), ("fx", "환율"),
+                  ("commodities", "원자재"), ("volatility", "변동성"))  # fmt: skip
+TOP_WORDS_SHOWN = 20
+
+
+def _day_label(item: tuple[date, int]) -> str:
+    day, count = item
+    return f"{day.isoformat()} ({WEEKDAYS[day.weekday()]}) · 기사 {count}건"
+
+
+def _run(day: date) -> None:
+    answer: AgentAnswer | None = None
+    with st.status("오프닝 스크립트를 만드는 중…", expanded=True) as status:
+        try:
+            for event in stream_opening(day, pool=runtime.pg_pool()):
+                if isinstance(event, NodeEvent):
+                    tools = f" · 도구 {len(event.tool_calls)}개" if event.tool_calls else ""
+                    st.markdown(f":material/check: **{event.label}** — {event.summary}{tools} "
+                                f"({event.duration_ms:,} ms)")  # fmt: skip
+                    status.update(label=f"{event.label} 완료…")
+                else:
+                    answer = event
+        except WorkbenchError as e:
+            status.update(label="실패", state="error")
+            ui.show_error(e)
+            return
+        ok = answer is not None and answer.status == "ok"
+        status.update(label="완료" if ok else "대본을 만들지 못했습니다",
+                      state="complete" if ok else "error", expanded=False)  # fmt: skip
+    st.session_state[STATE_ANSWER] = answer
+
+
+def _render_themes(result: dict[str, Any], urls: dict[str, str | None]) -> None:
+    st.subheader("핵심 테마")
+    columns = st.columns(len(result["theme"]) or 1)
+    for column, theme in zip(columns, result["theme"], strict=False):
+        with column.container(border=True):
+            st.markdown(f"#### {theme['headline']}")
+            st.write(theme["description"])
+            st.caption("관련 뉴스")
+            for news in theme["related_news"]:
+                url = urls.get(news["pk"])
+                st.markdown(f"- [{news['title']}]({url})" if url else f"- {news['title']}")
+
+
+def _render_script(result: dict[str, Any]) -> None:
+    st.subheader("대본")
+    for turn in result["scripts"]:
+        with st.chat_message(turn["speaker"], avatar=AVATARS.get(turn["speaker"])):
+            st.markdown(f"**{turn['speaker']}** {turn['text']}")
+            if turn["sources"]:
+                st.caption("출처: " + " · ".join(s["title"] for s in turn["sources"]))
+
+
+def _value(close: float, unit: str) -> str:
+    return f"{close:,.0f}{unit}" if unit == "원" and close >= 10_000 else f"{close:,.2f}{unit}"
+
+
+def _delta(item: dict[str, Any]) -> str | None:
+    """Rates move in basis points; everything else in percent of the previous value."""
+    if item["change"] is None or item["change_pct"] is None:
+        return None
+    if item["group"] == "rates":
+        return f"{item['change'] * 100:+.0f}bp"
+    return f"{item['change_pct']:+.2f}%"
+
+
+def _render_market(market: dict[str, Any]) -> None:
+    st.subheader("시장 컨텍스트")
+    items = [(title, i) for key, title in CONTEXT_GROUPS for i in market.get(key, [])]
+    columns = st.columns(5)
+    for n, (group, item) in enumerate(items):
+        label = item["label"]
+        proxy = f"{item['proxy_for']} 대용 · " if item["proxy_for"] else ""
+        value = "-" if item["close"] is None else _value(item["close"], item["unit"])
+        delta = _delta(item)
+        columns[n % 5].metric(label, value, delta, help=f"{proxy}{group} · 기준 {item['date']}",
+                              chart_data=item["spark"] or None, border=True)  # fmt: skip
+    notes = [market.get("notes", "")] + [f"없음: {m}" for m in market.get("missing", [])]
+    st.caption("  \n".join(n for n in notes if n))
+
+
+def _render_keywords(words: list[dict[str, Any]], key: str) -> None:
+    top = words[:TOP_WORDS_SHOWN]
+    if not top:
+        return
+    fig = charts.bar_chart([w["word"] for w in top], [w["count"] for w in top],
+                           title=f"제목 키워드 빈도 (상위 {len(top)}개, 불용어 제외)",
+                           x_label="키워드", y_label="기사 제목 수")  # fmt: skip
+    ui.show_chart(fig, key=f"{key}-keywords")
+
+
+def _render_downloads(answer: AgentAnswer, key: str) -> None:
+    result, day = result_of(answer), answer.as_of_date or ""
+    left, right = st.columns(2)
+    left.download_button("opening_result.json 내려받기",
+                         json.dumps(result, ensure_ascii=False, indent=2),
+                         file_name=f"opening_result_{day}.json", mime="application/json",
+                         key=f"{key}-result", icon=":material/download:")  # fmt: skip
+    right.download_button("대본 Markdown 내려받기", script_markdown(result, day),
+                          file_name=f"opening_script_{day}.md", mime="text/markdown",
+                          key=f"{key}-script", icon=":material/description:")  # fmt: skip
+
+
+def render(answer: AgentAnswer) -> None:
+    key = f"opening-{answer.payload.get('context', {}).get('run_id', 'current')}"
+    context = answer.payload.get("context", {})
+    st.caption(_answer.mode_caption(answer))
+    if answer.status != "ok":
+        st.error(answer.error or answer.answer, icon=":material/error:")
+    else:
+        result = result_of(answer)
+        urls = {c.doc_id: c.url for c in answer.citations}
+        st.info(f"**오늘 장 한마디** — {result['nutshell']}", icon=":material/campaign:")
+        _render_themes(result, urls)
+        _render_script(result)
+        repairs = context.get("validation", {}).get("repairs", [])
+        if repairs:
+            st.caption("자동 보정: " + " / ".join(repairs))
+    if context.get("market"):
+        _render_market(context["market"])
+        _render_keywords(context["market"].get("title_top_words", []), key)
+    _answer.render_trace(answer.trace, key=key)
+    _answer.render_citations(answer, key=key)
+    if answer.status == "ok":
+        _render_downloads(answer, key)
+    _answer.render_downloads(answer, question=f"{answer.as_of_date} 오프닝 스크립트", key=key)
+
+
+def _render_past() -> None:
+    try:
+        stored = past_runs(runtime.pg_pool(), limit=30)
+    except WorkbenchError as e:
+        st.caption(f"지난 스크립트를 불러오지 못했습니다: {e}")
+        return
+    if not stored:
+        st.caption("아직 저장된 스크립트가 없습니다.")
+        return
+    labels = {r.run_id: f"{r.answer.as_of_date} · {r.created_at:%m-%d %H:%M} · "
+                        f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
+              for r in stored}  # fmt: skip
+    run_id = st.selectbox("지난 스크립트", list(labels), format_func=labels.get,
+                          key="opening_past_pick")  # fmt: skip
+    if st.button("열기", key="opening_open_past", icon=":material/history:"):
+        chosen = next(r for r in stored if r.run_id == run_id)
+        chosen.answer.payload.setdefault("context", {})["run_id"] = chosen.run_id
+        st.session_state[STATE_ANSWER] = chosen.answer
+
+
+def main() -> None:
+    ui.ensure_shell()
+    st.title("오프닝 스크립트")
+    st.caption(
+        "전일 16:00 ET부터 당일 18:00 ET까지의 뉴스를 모아 핵심 테마 1~3개, 오늘 장 한마디, "
+        "진행자·해설자 대본을 만듭니다. 대본의 숫자는 모두 시세 도구로 확인하고, 근거 기사는 실제로 읽은 것만 씁니다."
+    )
+    pool = runtime.pg_pool()
+    if pool is None:
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        return
+    try:
+        days = news_days(pool)
+    except WorkbenchError as e:
+        ui.show_error(e)
+        return
+    if not days:
+        st.warning("뉴스가 있는 거래일이 없습니다. 데이터 화면에서 데이터를 적재하세요.")
+        return
+    left, right = st.columns([3, 2])
+    with left:
+        picked = st.selectbox("거래일 (뉴스가 있는 날)", days, format_func=_day_label,
+                              key="opening_day")  # fmt: skip
+        run = st.button("대본 만들기", type="primary", icon=":material/play_arrow:",
+                        key="opening_run")  # fmt: skip
+    with right:
+        _render_past()
+    if run and picked is not None:
+        _run(picked[0])
+    answer: AgentAnswer | None = st.session_state.get(STATE_ANSWER)
+    if answer is not None:
+        st.divider()
+        render(answer)
+
+
+main()
