@@ -3,7 +3,8 @@ cited clauses (matched terms highlighted), the clause next to its standard-contr
 with the differences marked, the tool calls, citations and downloads.
 
 Thin by design: `agents.contract.service` does ingestion, search and the agent run (and saves
-each run to the run store); `pages._answer` renders the shared answer contract.
+each run to a conversation in the run store, so "지난 대화" can reopen it); `pages._answer`
+renders the shared answer contract.
 """
 
 from __future__ import annotations
@@ -14,7 +15,15 @@ import streamlit as st
 
 from agents.contract import store
 from agents.contract.diffview import Segments, diff_segments, highlight_segments
-from agents.contract.service import ask, clause_comparison, ensure_samples, ingest_file
+from agents.contract.service import (
+    ask,
+    clause_comparison,
+    ensure_samples,
+    ingest_file,
+    list_conversations,
+    load_conversation,
+    start_conversation,
+)
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
@@ -26,7 +35,11 @@ EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조�
 STATE_CONTRACT = "contract_selected"
 STATE_TURNS = "contract_turns"  # {contract_id: [{"question", "answer"}]}
 STATE_PENDING = "contract_pending_question"
+STATE_PENDING_ERROR = "contract_pending_error"
 STATE_UPLOADED = "contract_uploaded_names"
+STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
+PICKER_KEY = "contract_conversation_picker"
+NEW_CONVERSATION = ""  # picker value for a conversation not started yet
 CITATION_HEADERS = {"label": "조항", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
                     "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 MAX_COMPARISONS = 3
@@ -44,6 +57,66 @@ def _markup(segments: Segments, color: str) -> str:
 def _samples_ready(_pool: Any) -> bool:
     ensure_samples(_pool)
     return True
+
+
+def _turns(contract_id: str) -> list[dict[str, Any]]:
+    turns: list[dict[str, Any]] = st.session_state.setdefault(STATE_TURNS, {}).setdefault(
+        contract_id, []
+    )
+    return turns
+
+
+def _conversations() -> dict[str, str]:
+    conversations: dict[str, str] = st.session_state.setdefault(STATE_CONVERSATIONS, {})
+    return conversations
+
+
+def _on_pick() -> None:
+    conversation_id = st.session_state.get(PICKER_KEY) or None
+    contract_id = st.session_state.get(STATE_CONTRACT)
+    if conversation_id is None:
+        if contract_id:
+            _conversations().pop(contract_id, None)
+            st.session_state.setdefault(STATE_TURNS, {})[contract_id] = []
+        return
+    try:
+        loaded_contract, turns = load_conversation(conversation_id, runtime.pg_pool())
+    except WorkbenchError as e:
+        st.session_state[STATE_PENDING_ERROR] = f"대화를 불러오지 못했습니다: {e}"
+        return
+    contract_id = loaded_contract or contract_id
+    if contract_id:
+        st.session_state[STATE_CONTRACT] = contract_id
+        _conversations()[contract_id] = conversation_id
+        st.session_state.setdefault(STATE_TURNS, {})[contract_id] = [
+            {"question": t.question, "answer": t.answer} for t in turns
+        ]
+
+
+def _on_new() -> None:
+    st.session_state[PICKER_KEY] = NEW_CONVERSATION
+    _on_pick()
+
+
+def _render_conversation_picker(pool: Any) -> None:
+    try:
+        conversations = list_conversations(pool=pool)
+    except WorkbenchError as e:
+        st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
+        conversations = []
+    current = _conversations().get(st.session_state.get(STATE_CONTRACT) or "")
+    options = [NEW_CONVERSATION] + [c.conversation_id for c in conversations]
+    titles = {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
+    # The widget follows the open conversation (it changes when a first question creates one).
+    st.session_state[PICKER_KEY] = current if current in options else NEW_CONVERSATION
+    left, right = st.columns([4, 1], vertical_alignment="bottom")
+    left.selectbox("지난 대화", options, key=PICKER_KEY, on_change=_on_pick,
+                   format_func=lambda cid: titles.get(cid, cid) if cid else "새 대화")  # fmt: skip
+    right.button("새 대화", icon=":material/add_comment:", key="contract_new_conversation",
+                 on_click=_on_new)  # fmt: skip
+    error = st.session_state.pop(STATE_PENDING_ERROR, None)
+    if error:
+        st.warning(error, icon=":material/history:")
 
 
 def _render_upload(pool: Any) -> None:
@@ -130,19 +203,26 @@ def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key:
 def _ask(contract_id: str, question: str, pool: Any) -> None:
     with st.status("계획 → 도구 병렬 실행 → 답변 작성 중…", expanded=False) as status:
         try:
-            answer = ask(contract_id, question, pool=pool)
+            conversation_id = _conversations().get(contract_id)
+            if conversation_id is None:
+                conversation_id = start_conversation(question, pool)
+                _conversations()[contract_id] = conversation_id
+            answer = ask(contract_id, question, pool=pool, conversation_id=conversation_id)
         except WorkbenchError as e:
             status.update(label="실패", state="error")
             ui.show_error(e)
             return
         status.update(label=f"완료 · 도구 {sum(1 for t in answer.trace if t.kind == 'tool')}개",
                       state="complete")  # fmt: skip
-    turns = st.session_state.setdefault(STATE_TURNS, {}).setdefault(contract_id, [])
-    turns.append({"question": question, "answer": answer})
+    if "run_save_error" in answer.payload:
+        st.warning(f"대화를 저장하지 못했습니다: {answer.payload['run_save_error']}",
+                   icon=":material/save:")  # fmt: skip
+    _turns(contract_id).append({"question": question, "answer": answer})
+    st.rerun()  # redraw the picker with the conversation this question started
 
 
 def _render_chat(contract_id: str, pool: Any) -> None:
-    turns = st.session_state.setdefault(STATE_TURNS, {}).setdefault(contract_id, [])
+    turns = _turns(contract_id)
     if not turns:
         st.markdown("**예시 질문**")
         columns = st.columns(2)
@@ -180,6 +260,7 @@ def main() -> None:
     try:
         _samples_ready(pool)
         _render_upload(pool)
+        _render_conversation_picker(pool)
         contract_id = _pick_contract(pool)
     except WorkbenchError as e:
         ui.show_error(e)

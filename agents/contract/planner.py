@@ -12,17 +12,9 @@ import re
 from dataclasses import dataclass, field
 
 from agents.contract.glossary import concept_for_title, is_korean, matching_concepts
+from agents.contract.references import article_refs, exhibit_refs
 from agents.contract.registry import ToolCall
 
-ARTICLE_RES = (
-    re.compile(r"제\s*(\d{1,3})\s*조(?!\s*원)"),
-    re.compile(r"(?<![\d제])(\d{1,3})\s*조(?![원항\d])"),
-    re.compile(r"\b(?:article|art\.|section|clause)\s*(\d{1,3})\b", re.IGNORECASE),
-)
-EXHIBIT_RES = (
-    re.compile(r"별\s*지\s*(?:제\s*)?(\d{1,2})"),
-    re.compile(r"\b(?:exhibit|appendix|annex|schedule)\s*(\d{1,2})\b", re.IGNORECASE),
-)
 KO_TITLE_RE = re.compile(r"((?:[가-힣A-Za-z]+\s+)?[가-힣A-Za-z]+)\s*조항")
 EN_TITLE_RE = re.compile(
     r"\b((?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:clause|provision)s?\b", re.IGNORECASE
@@ -50,25 +42,6 @@ class Plan:
     calls: list[ToolCall]
     intent: str  # lookup | compare | standard | search
     language: str  # ko | en
-
-
-def article_refs(question: str) -> list[int]:
-    found: list[int] = []
-    for pattern in ARTICLE_RES:
-        for m in pattern.finditer(question):
-            number = int(m.group(1))
-            if number > 0 and number not in found:
-                found.append(number)
-    return found
-
-
-def exhibit_refs(question: str) -> list[int]:
-    found: list[int] = []
-    for pattern in EXHIBIT_RES:
-        found += [
-            int(m.group(1)) for m in pattern.finditer(question) if int(m.group(1)) not in found
-        ]
-    return found
 
 
 def title_refs(question: str) -> list[str]:

@@ -3,6 +3,8 @@
 info = ingest_file("계약서.pdf", data)           # or ensure_samples()
 answer = ask(info.contract_id, "손해배상 한도는?")  # AgentAnswer with clause citations
 hits = search(info.contract_id, "damages cap", mode="hybrid")
+conversation_id = start_conversation("손해배상 한도는?")  # then ask(..., conversation_id=...)
+contract_id, turns = load_conversation(conversation_id)  # reopen a past conversation
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -27,7 +29,7 @@ from agents.contract.synthesis import FoundClause, citations, counterpart, simil
 from agents.contract.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector
 from agents.llm import TurnBudget
-from data_access import runs
+from data_access import catalog, runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
@@ -36,7 +38,27 @@ logger = logging.getLogger(__name__)
 
 SCREEN = "contract"
 MAX_QUESTION_CHARS = 2000
-__all__ = ["SCREEN", "ask", "clause_comparison", "ensure_samples", "ingest_file", "search"]
+__all__ = [
+    "SCREEN",
+    "Turn",
+    "ask",
+    "clause_comparison",
+    "ensure_samples",
+    "ingest_file",
+    "list_conversations",
+    "load_conversation",
+    "search",
+    "start_conversation",
+]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question of a saved conversation with the answer stored for it."""
+
+    question: str
+    answer: AgentAnswer
+    run_id: str
 
 
 def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
@@ -69,8 +91,14 @@ def ask(
     settings: Settings | None = None,
     backoff_s: Sequence[float] = BACKOFF_S,
     save: bool = True,
+    conversation_id: str | None = None,
 ) -> AgentAnswer:
-    """One question about one contract: plan → parallel tools → synthesis, saved to the run store."""
+    """One question about one contract: plan → parallel tools → synthesis, saved to the run store
+    (and appended to `conversation_id`'s messages when given).
+
+    `as_of_date` is the workbench's data date (`catalog.current_as_of_date`), not the wall clock;
+    the payload's `contract_stored_on` says when this version of the contract was stored.
+    """
     settings = settings or get_settings()
     started = time.perf_counter()
     problem = _check_question(question)
@@ -94,29 +122,64 @@ def ask(
     answer = AgentAnswer(
         answer=state["answer"], mode="llm" if llm else "offline", model=model_id,
         status=state.get("status", "ok"), error=state.get("error"),
-        as_of_date=time.strftime("%Y-%m-%d"),
+        as_of_date=catalog.current_as_of_date(pool).isoformat(),
         citations=citations(evidence),
         structured_citations=deps.registry.collector.unique_citations(), trace=deps.trace,
         payload={"contract_id": contract_id, "contract_title": info.title,
                  "contract_type": info.contract_type, "intent": state["plan"].intent,
+                 "contract_stored_on": store.stored_on(contract_id, pool),
                  "language": state["plan"].language, **evidence.to_payload()},
         tokens=sum(t.tokens for t in deps.trace),
         cost_usd=round(sum(t.cost_usd for t in deps.trace), 6),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )  # fmt: skip
     if save:
-        _save(answer, question, pool)
+        _save(answer, question, conversation_id, pool)
     return answer
 
 
-def _save(answer: AgentAnswer, question: str, pool: ConnectionPool | None) -> None:
+def _save(answer: AgentAnswer, question: str, conversation_id: str | None,
+          pool: ConnectionPool | None) -> None:  # fmt: skip
     try:
-        answer.payload["run_id"] = runs.save_run(
-            answer, screen=SCREEN, question=question, pool=pool
-        )
+        run_id = runs.save_run(answer, screen=SCREEN, question=question,
+                               conversation_id=conversation_id, pool=pool)  # fmt: skip
+        answer.payload["run_id"] = run_id
+        if conversation_id:
+            runs.add_message(conversation_id, "user", question, pool=pool)
+            runs.add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
     except WorkbenchError as e:
         logger.warning("contract run not saved: %s", e)
         answer.payload["run_save_error"] = str(e)
+
+
+def start_conversation(first_question: str, pool: ConnectionPool | None = None) -> str:
+    """A new conversation on this screen, titled by its first question."""
+    return runs.create_conversation(SCREEN, first_question.strip()[:60] or "대화", pool=pool)
+
+
+def list_conversations(
+    limit: int = 30, pool: ConnectionPool | None = None
+) -> list[runs.Conversation]:
+    return runs.list_conversations(SCREEN, limit=limit, pool=pool)
+
+
+def load_conversation(conversation_id: str,
+                      pool: ConnectionPool | None = None) -> tuple[str | None, list[Turn]]:  # fmt: skip
+    """The contract a saved conversation was about and its turns, oldest first."""
+    turns: list[Turn] = []
+    question: str | None = None
+    for message in runs.get_messages(conversation_id, pool=pool):
+        if message.role == "user":
+            question = message.content
+        elif message.run_id and question is not None:
+            stored = runs.get_run(message.run_id, pool=pool)
+            if stored is not None:
+                stored.answer.payload.setdefault("run_id", stored.run_id)
+                turns.append(Turn(question, stored.answer, stored.run_id))
+            question = None
+    contract_id = next((str(t.answer.payload["contract_id"]) for t in reversed(turns)
+                        if t.answer.payload.get("contract_id")), None)  # fmt: skip
+    return contract_id, turns
 
 
 def clause_comparison(contract_id: str, article_no: int, *, pool: ConnectionPool | None = None,

@@ -71,6 +71,13 @@ def standard_for(contract_type: str, pool: ConnectionPool | None = None) -> Cont
     return _info(row) if row else None
 
 
+def stored_on(contract_id: str, pool: ConnectionPool | None = None) -> str | None:
+    """The date (ISO) the current version of the contract was stored."""
+    row = fetch_one("SELECT updated_at::date AS day FROM contracts WHERE contract_id = %s",
+                    (contract_id,), pool)  # fmt: skip
+    return row["day"].isoformat() if row else None
+
+
 def original_text(contract_id: str, pool: ConnectionPool | None = None) -> str:
     row = fetch_one(
         "SELECT original_text FROM contracts WHERE contract_id = %s", (contract_id,), pool

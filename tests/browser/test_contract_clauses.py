@@ -1,10 +1,12 @@
 """The contract clauses screen in real Chromium: upload a contract (a .docx made from the
 bundled user-side sample), ask, see the cited clauses and the standard-contract comparison;
-a broken upload shows a clear message."""
+a broken upload shows a clear message; a past conversation reopens from "지난 대화"."""
 
 from __future__ import annotations
 
 import io
+import re
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -65,3 +67,28 @@ def test_broken_upload_shows_a_clear_message(page: Any, app_url: str) -> None:
     page.get_by_text("PDF를 읽을 수 없습니다").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("조항 목록").wait_for()  # the screen keeps working with the stored contracts
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_a_past_conversation_reopens_from_the_picker(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    marker = uuid.uuid4().hex[:6]
+    question = f"제11조 비밀유지 기간 ({marker})"
+    _open(page, app_url)
+    page.get_by_label("질문").fill(question)
+    page.get_by_role("button", name="질문하기").click()
+    page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("기준일 2026-11-20").first.wait_for()
+    _open(page, app_url)  # a fresh session: nothing in memory, only the run store
+    assert page.get_by_text(question).count() == 0
+    page.get_by_label("지난 대화").click()
+    page.get_by_role("option", name=re.compile(re.escape(marker))).click()
+    page.locator('[data-testid="stChatMessage"]').get_by_text(question).wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    answer = page.locator('[data-testid="stChatMessage"]').nth(1).inner_text()
+    assert "이 계약이 종료된 후에도 5년간 유지된다" in answer
+    assert "기준일 2026-11-20" in answer
+    assert page.locator('[data-testid="stException"]').count() == 0
+    page.screenshot(path=str(screenshot_dir / "contract_clauses_reopened.png"), full_page=True)

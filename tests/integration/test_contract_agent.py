@@ -156,3 +156,23 @@ def test_registry_errors_are_results_and_calls_run_in_parallel(
     assert "숫자가 아닌 값" in outcomes[1].result["error"]
     assert "표준계약서가 없습니다" in outcomes[2].result["error"]
     assert time.perf_counter() - started < 0.55  # the two 0.3 s calls overlapped
+
+
+def test_conversation_is_saved_and_reopened_with_a_stable_as_of_date(
+    samples: Any, pg_pool: Any
+) -> None:
+    from agents.contract.service import list_conversations, load_conversation, start_conversation
+    from data_access.catalog import current_as_of_date
+
+    conversation_id = start_conversation("손해배상 한도는?", pg_pool)
+    first = ask(CONTRACT, "손해배상 한도는?", pool=pg_pool, conversation_id=conversation_id)
+    second = ask(CONTRACT, "제14조", pool=pg_pool, conversation_id=conversation_id)
+    assert first.as_of_date == current_as_of_date(pg_pool).isoformat() == second.as_of_date
+    assert first.payload["contract_stored_on"]
+    assert conversation_id in [c.conversation_id for c in list_conversations(pool=pg_pool)]
+    contract_id, turns = load_conversation(conversation_id, pg_pool)
+    assert contract_id == CONTRACT
+    assert [t.question for t in turns] == ["손해배상 한도는?", "제14조"]
+    assert [t.answer.answer for t in turns] == [first.answer, second.answer]
+    assert turns[1].answer.payload["clauses"][0]["article_no"] == 14
+    assert turns[0].run_id == first.payload["run_id"]

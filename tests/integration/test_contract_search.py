@@ -98,3 +98,32 @@ def test_a_bad_upload_leaves_stored_contracts_untouched(contracts: Any, pg_pool:
         ingest_file("memo.txt", "계약 조항이 없는 메모".encode(), pool=pg_pool)
     assert store.list_contracts(pg_pool) == before
     assert len(store.load_articles("sample-user-provide", pg_pool)) == 17
+
+
+def test_seed_baseline_is_whoosh_plus_faiss_fused_with_rrf(contracts: Any, pg_pool: Any) -> None:
+    """The benchmark's baseline really runs Whoosh (BM25F) and FAISS over the contract."""
+    from agents.contract.baseline import SeedBaseline
+
+    index = get_index("sample-user-provide", pg_pool)
+    seed = SeedBaseline(index)
+    # Whoosh matches whole words: the exact wording finds the clause, a paraphrase does not.
+    assert seed.keyword("서울중앙지방법원을")[:1] == [14]
+    assert seed.keyword("소송은 어느 법원에서 하나요?") == []
+    # FAISS inner product over the normalized vectors ranks like pgvector's cosine distance.
+    query = "손해배상 책임의 한도"
+    assert seed.vector(query)[:5] == [no for no, _ in index.dense(query)][:5]
+    fused = seed.search(query)
+    assert fused == [no for no, _, _ in rrf({"whoosh": seed.keyword(query),
+                                              "faiss": seed.vector(query)})]  # fmt: skip
+    assert set(fused) <= set(index.articles)
+
+
+def test_hybrid_fuses_title_and_reference_rankings(contracts: Any, pg_pool: Any) -> None:
+    index = get_index("sample-user-provide", pg_pool)
+    hit = index.search("11조 내용 알려줘")[0]
+    assert hit.article.article_no == 11 and hit.ranks.get("reference") == 1
+    exhibit = index.search("What does Exhibit 2 say?")[0]
+    assert exhibit.article.article_no == -2 and "reference" in exhibit.retrievers
+    damages = index.search("손해배상 한도는?")[0]
+    assert damages.article.article_no == 10 and damages.ranks.get("title") == 1
+    assert "reference" not in damages.ranks
