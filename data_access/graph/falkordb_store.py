@@ -9,6 +9,7 @@ its own, so a restarted server is picked up by the next call; while it is down e
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
@@ -131,9 +132,26 @@ class FalkorDBStore(GraphStore):
             f"CREATE VECTOR INDEX FOR (n:{quote_name(label)}) ON (n.{quote_name(prop)}) "
             f"OPTIONS {{dimension: {int(dimension)}, similarityFunction: 'cosine'}}"
         )
+        self._await_index(label)
 
     def _create_fulltext_index(self, label: str, prop: str) -> None:
         self._create_tolerant(f"CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')")
+        self._await_index(label)
+
+    def _await_index(self, label: str, timeout_s: float = 30.0) -> None:
+        """FalkorDB fills a new index over existing nodes in the background, and the vector and
+        full-text procedures refuse to run ("Invalid arguments") until it is OPERATIONAL."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            rows = self._read(
+                "CALL db.indexes() YIELD label, status RETURN label, status", {}, 5000
+            )
+            if all(
+                "UNDER CONSTRUCTION" not in str(r["status"]) for r in rows if r["label"] == label
+            ):
+                return
+            time.sleep(0.05)
+        raise QueryFailed(f"FalkorDB index on {label} still under construction after {timeout_s} s")
 
     def _create_tolerant(self, ddl: str) -> None:
         """Run index DDL; FalkorDB has no IF NOT EXISTS and errors when the index exists."""
