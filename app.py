@@ -21,6 +21,7 @@ st.set_page_config(page_title="Atlas Workbench", page_icon=":material/insights:"
 PAGES = [
     st.Page("pages/data.py", title="데이터", icon=":material/database:", default=True),
     st.Page("pages/etf_chat.py", title="ETF 챗", icon=":material/forum:", url_path="etf"),
+    st.Page("pages/macro_qa.py", title="매크로 Q&A", icon=":material/public:", url_path="macro"),
     st.Page("pages/opening_script.py", title="오프닝 스크립트", icon=":material/mic:",
             url_path="opening"),
     st.Page("pages/contract_clauses.py", title="계약 조항", icon=":material/gavel:",

@@ -1,0 +1,107 @@
+"""Merge the agents' responses and write the answer, in the question's language (seed 004 §8.3,
+§3.E: stale data → no firm conclusion and a visible warning)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agents.macro.llm_calls import complete
+from agents.macro.state import AgentResponse, MacroState, RunContext
+from data_access.contracts import Citation, StructuredCitation
+
+AGENT_TITLES = {
+    "ko": {"macro": "거시경제", "equity": "주식", "real_estate": "부동산", "ontology": "관계·근거",
+           "general_knowledge": "일반 지식"},
+    "en": {"macro": "Macro", "equity": "Equity", "real_estate": "Real estate",
+           "ontology": "Relationships & evidence", "general_knowledge": "General knowledge"},
+}  # fmt: skip
+ORDER = ("macro", "equity", "real_estate", "ontology", "general_knowledge")
+WRITER_SYSTEM = (
+    "You are the supervisor of a financial research desk. Write a concise answer in {lang} using "
+    "ONLY the key points below; keep every number exactly as given; cite documents as [n]. If a "
+    "freshness warning is present, do not state firm conclusions. Do not invent data."
+)
+
+
+def merged_citations(responses: dict[str, AgentResponse]
+                     ) -> tuple[list[Citation], list[StructuredCitation]]:  # fmt: skip
+    docs: dict[str, Citation] = {}
+    structured: dict[tuple[str, str], StructuredCitation] = {}
+    for name in ORDER:
+        resp = responses.get(name)
+        if resp is None:
+            continue
+        for c in resp.citations:
+            docs.setdefault(c.evidence_id or c.doc_id, c)
+        for s in resp.structured_citations:
+            structured.setdefault((s.query_fingerprint, s.table), s)
+    return list(docs.values()), list(structured.values())
+
+
+def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
+    r = state["route"]
+    responses = state.get("agent_responses", {})
+    citations, structured = merged_citations(responses)
+    key_points = [p for n in ORDER if n in responses for p in responses[n].key_points]
+    offline = offline_text(state, citations)
+    update: dict[str, Any] = {"citations": citations, "structured_citations": structured,
+                              "key_points": key_points, "answer": offline, "answer_model": None}  # fmt: skip
+    if ctx.macro_model and key_points and r.tool_mode != "llm_direct":
+        lang = "Korean" if r.language == "ko" else "English"
+        user = json.dumps({"question": r.question, "as_of_date": state.get("final_as_of_date"),
+                           "key_points": key_points, "warnings": _warnings(state),
+                           "documents": [f"[{i}] {c.title}" for i, c in enumerate(citations, 1)]},
+                          ensure_ascii=False)  # fmt: skip
+        text, step = complete(ctx.macro_model, ctx.settings, WRITER_SYSTEM.format(lang=lang),
+                              user, "answer_writer")  # fmt: skip
+        update["llm_trace"] = [step]
+        if text.strip():
+            update["answer"] = text.strip() + _footer(state, citations, r.language)
+            update["answer_model"] = ctx.macro_model
+    return update
+
+
+def _warnings(state: MacroState) -> list[str]:
+    out = list(state.get("as_of_notes", []))
+    stale = {d: f for d, f in state.get("data_freshness", {}).items() if f != "healthy"}
+    if stale:
+        out.append("최신성 경고: " + ", ".join(f"{d}={f}" for d, f in stale.items()))
+    return out
+
+
+def offline_text(state: MacroState, citations: list[Citation]) -> str:
+    r = state["route"]
+    lang = r.language
+    titles = AGENT_TITLES[lang]
+    responses = state.get("agent_responses", {})
+    head = (f"**기준일 {state.get('final_as_of_date')}** · 오프라인 규칙/템플릿 답변"
+            if lang == "ko" else
+            f"**As of {state.get('final_as_of_date')}** · offline rules/templates answer")  # fmt: skip
+    lines = [head, ""]
+    for warning in _warnings(state):
+        lines.append(
+            f"> ⚠️ {warning}" + (" — 결론을 단정하지 않습니다." if "최신성" in warning else "")
+        )
+    for name in ORDER:
+        resp = responses.get(name)
+        if resp is None:
+            continue
+        lines.append(f"\n**{titles[name]}**")
+        lines += [f"- {p}" for p in resp.key_points] or ["- " + ("수치 근거 없음" if lang == "ko"
+                                                               else "no figures found")]  # fmt: skip
+        lines += [f"- _{u}_" for u in resp.uncertainty]
+    if citations:
+        lines.append("\n" + ("**문서 근거**" if lang == "ko" else "**Documents**"))
+        lines += [f"[{i}] {c.title} ({c.doc_id})" for i, c in enumerate(citations, 1)]
+    return "\n".join(lines) + _footer(state, [], lang)
+
+
+def _footer(state: MacroState, citations: list[Citation], lang: str) -> str:
+    web = state.get("web_fallback") or {}
+    lines = []
+    if web.get("requested") and web.get("reason"):
+        lines.append(f"\n_{web['reason']}_")
+    if citations:
+        lines.append("\n" + "\n".join(f"[{i}] {c.title}" for i, c in enumerate(citations, 1)))
+    return "\n".join(lines)

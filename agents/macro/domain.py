@@ -1,0 +1,211 @@
+"""The Macro, Equity and Real estate agents (seed 004 §12.1-12.2): templates in, §8.3 out.
+
+Each agent is a plain function `(route, ctx) -> AgentResponse`: numbers come from SQL templates
+(structured citations), explanations from graph evidence templates (document citations).
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from agents.evidence import Stopwatch
+from agents.macro.router import Route
+from agents.macro.state import AgentResponse, RunContext, Series
+from agents.macro.tools import add_documents, lang_text, pct, run_step
+
+MAX_ITEMS = 3
+RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyword → (template, Korean label, English label, unit)
+    (("전세", "jeonse"), "re_jeonse_window", "전세가율", "jeonse ratio", "%"),
+    (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),
+    (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
+    (("실거래", "거래", "transaction", "deal"), "re_transactions_monthly", "실거래 중위가격",
+     "median deal price", "원"),
+)  # fmt: skip
+
+
+def start_date(as_of: str, months: int) -> str:
+    return (date.fromisoformat(as_of) - timedelta(days=int(months * 30.44))).isoformat()
+
+
+def _response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
+    fresh = ctx.freshness.get(domain, "healthy")
+    resp = AgentResponse(agent=agent, as_of_date=ctx.as_of_date, data_freshness={domain: fresh})
+    if fresh != "healthy":
+        resp.uncertainty.append(
+            f"{domain} 데이터 최신성 경고: {fresh} — 강한 결론을 내리지 않습니다."
+        )
+    return resp
+
+
+def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str, Any],
+              route: Route) -> None:  # fmt: skip
+    merged = {
+        "themes": route.themes or ["금리"],
+        "codes": route.indicator_codes,
+        "ids": route.matched_security_ids,
+        "as_of": ctx.as_of_date,
+        **params,
+    }
+    result = run_step(resp, ctx, name, merged)
+    rows = result.rows if result else []
+    add_documents(resp, rows)
+    for path in resp.paths[:3]:
+        resp.key_points.append(lang_text(
+            route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}",
+            f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}"))  # fmt: skip
+    if not rows:
+        resp.uncertainty.append("관련 문서 근거를 찾지 못했습니다.")
+        resp.needs_web_fallback = True
+
+
+def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
+    """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
+    watch, resp = Stopwatch(), _response("macro", ctx, "macro")
+    start = start_date(ctx.as_of_date, route.period_months)
+    for code in route.indicator_codes[:MAX_ITEMS]:
+        result = run_step(resp, ctx, "macro_series_window",
+                          {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+        rows = result.rows if result else []
+        if not rows:
+            resp.uncertainty.append(f"{code}: {start}~{ctx.as_of_date} 관측치가 없습니다.")
+            continue
+        first, last = rows[0], rows[-1]
+        v0, v1 = float(first["value"]), float(last["value"])
+        name, unit = last.get("name_ko") or code, last.get("unit") or ""
+        resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
+                                  points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
+        resp.key_points.append(lang_text(
+            route.language,
+            f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}), "
+            f"{first['obs_date']}의 {v0:,.2f} 대비 {v1 - v0:+,.2f} ({pct(v0, v1):+.1f}%).",
+            f"{code} latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
+            f"({pct(v0, v1):+.1f}%) vs {v0:,.2f} on {first['obs_date']}.",
+        ))  # fmt: skip
+    if route.graph_need:
+        _evidence(resp, ctx, "indicator_evidence", {}, route)
+    if not resp.key_points:
+        resp.status = "empty"
+        resp.needs_companion = True
+    resp.duration_ms = watch.ms
+    return resp
+
+
+def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
+    """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
+    watch, resp = Stopwatch(), _response("equity", ctx, "equity")
+    start = start_date(ctx.as_of_date, route.period_months)
+    if not route.matched_security_ids:
+        resp.status, resp.needs_companion = "empty", True
+        resp.uncertainty.append(lang_text(
+            route.language, "질문에서 종목을 찾지 못해 가격·실적 수치를 조회하지 않았습니다.",
+            "No stock was recognised in the question, so no price or earnings figures were queried."))  # fmt: skip
+    for sid in route.matched_security_ids[:MAX_ITEMS]:
+        _equity_prices(resp, ctx, route, sid, start)
+        _equity_fundamentals(resp, ctx, route, sid)
+        if any(k in route.question.lower() for k in ("실적", "earnings", "eps", "가이던스")):
+            _equity_earnings(resp, ctx, route, sid)
+    if route.graph_need and route.matched_security_ids:
+        _evidence(resp, ctx, "company_evidence", {}, route)
+    resp.duration_ms = watch.ms
+    return resp
+
+
+def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
+                   start: str) -> None:  # fmt: skip
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    result = run_step(resp, ctx, "equity_price_window",
+                      {"security_id": sid, "start": start, "as_of": ctx.as_of_date,
+                       "dataset": dataset})  # fmt: skip
+    rows = result.rows if result else []
+    if not rows:
+        resp.uncertainty.append(f"{sid}: 기간 내 시세가 없습니다.")
+        return
+    closes = [float(r["close"]) for r in rows]
+    first, last = rows[0], rows[-1]
+    high = max(closes)
+    avg_volume = sum(int(r["volume"]) for r in rows) / len(rows)
+    name = last.get("name") or sid
+    resp.series.append(Series(key=sid, title=f"{name} ({sid}) 종가", unit=last.get("currency") or "",
+                              points=[(str(r["trade_date"]), float(r["close"])) for r in rows]))  # fmt: skip
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{name}({sid}) 종가 {closes[-1]:,.2f} ({last['trade_date']}), {first['trade_date']} 대비 "
+        f"{pct(closes[0], closes[-1]):+.2f}%, 기간 고점 {high:,.2f} 대비 {pct(high, closes[-1]):+.2f}%, "
+        f"평균 거래량 {avg_volume:,.0f}주 ({len(rows)}거래일).",
+        f"{name} ({sid}) closed at {closes[-1]:,.2f} on {last['trade_date']}: "
+        f"{pct(closes[0], closes[-1]):+.2f}% since {first['trade_date']}, "
+        f"{pct(high, closes[-1]):+.2f}% from the period high {high:,.2f}, average volume "
+        f"{avg_volume:,.0f} over {len(rows)} sessions.",
+    ))  # fmt: skip
+
+
+def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
+    result = run_step(resp, ctx, "equity_fundamentals_latest",
+                      {"security_id": sid, "as_of": ctx.as_of_date})  # fmt: skip
+    if result and result.rows:
+        f = result.rows[0]
+        resp.key_points.append(lang_text(
+            route.language,
+            f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}, 배당수익률 "
+            f"{f['dividend_yield']}%.",
+            f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}, dividend yield "
+            f"{f['dividend_yield']}%.",
+        ))  # fmt: skip
+
+
+def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
+    result = run_step(resp, ctx, "equity_earnings", {"security_id": sid, "as_of": ctx.as_of_date})
+    for e in (result.rows if result else [])[:2]:
+        surprise = ""
+        if e["eps_actual"] is not None and e["eps_estimate"]:
+            surprise = f" ({pct(float(e['eps_estimate']), float(e['eps_actual'])):+.1f}%)"
+        resp.key_points.append(lang_text(
+            route.language,
+            f"{sid} {e['period']} 실적({e['event_date']}, {e['status']}): EPS 예상 "
+            f"{e['eps_estimate']} / 실제 {e['eps_actual']}{surprise}.",
+            f"{sid} {e['period']} earnings ({e['event_date']}, {e['status']}): EPS estimate "
+            f"{e['eps_estimate']} / actual {e['eps_actual']}{surprise}.",
+        ))  # fmt: skip
+
+
+def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
+    """Regional housing series (price index, jeonse ratio, unsold, permits, deals) via SQL."""
+    watch, resp = Stopwatch(), _response("real_estate", ctx, "real_estate")
+    start = start_date(ctx.as_of_date, route.period_months)
+    low = route.question.lower()
+    chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])]
+    default: tuple[tuple[str, ...], str, str, str, str] = (
+        (),
+        "re_price_index_window",
+        "주택가격지수",
+        "house price index",
+        "",
+    )
+    specs = chosen or [default]
+    regions = route.real_estate_regions or ["서울"]
+    if not route.real_estate_regions:
+        resp.uncertainty.append("지역이 없어 '서울'을 기준으로 조회했습니다.")
+    for region in regions[:MAX_ITEMS]:
+        for _, name, ko, en, unit in specs[:2]:
+            result = run_step(resp, ctx, name, {"region": region, "start": start,
+                                                "as_of": ctx.as_of_date})  # fmt: skip
+            rows = result.rows if result else []
+            if not rows:
+                resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
+                continue
+            v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
+            m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
+            resp.series.append(Series(key=f"{name}:{region}", title=f"{region} {ko}", unit=unit,
+                                      points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
+            resp.key_points.append(lang_text(
+                route.language,
+                f"{region} {ko} {m1} {v1:,.2f}{unit}, {m0}의 {v0:,.2f} 대비 {pct(v0, v1):+.2f}%.",
+                f"{region} {en} {v1:,.2f}{unit} in {m1}, {pct(v0, v1):+.2f}% vs {v0:,.2f} in {m0}.",
+            ))  # fmt: skip
+    if route.graph_need:
+        _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
+    if not resp.key_points:
+        resp.status = "empty"
+    resp.duration_ms = watch.ms
+    return resp

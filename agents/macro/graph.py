@@ -1,0 +1,119 @@
+"""The supervisor graph (seed 004 §2, §13.3): route → fan out to the target agents (LangGraph
+`Send`, so parallel routes run concurrently) → single-mode companion call once → merge and
+validate as-of dates → web-search fallback interface → compose the cited answer.
+
+    graph = build_graph(ctx)
+    for update in graph.stream({"question": q}, stream_mode="updates"): ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+
+from agents.macro.answer import compose_answer
+from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
+from agents.macro.ontology import general_agent, ontology_agent
+from agents.macro.router import Route, route
+from agents.macro.state import AgentResponse, MacroState, RunContext
+
+AgentFn = Callable[[Route, RunContext], AgentResponse]
+AGENTS: dict[str, AgentFn] = {
+    "macro": macro_agent, "equity": equity_agent, "real_estate": real_estate_agent,
+    "ontology": ontology_agent, "general_knowledge": general_agent,
+}  # fmt: skip
+MAX_STALE_HOURS = {"macro": 24 * 45, "equity": 24 * 4, "real_estate": 24 * 75, "documents": 24}
+WEB_SEARCH_DISABLED = (
+    "웹 검색 제공자가 설정되지 않아 웹 검색 보완을 건너뛰었습니다 (내부 근거만 사용)."
+)
+
+
+def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
+    """A fresh compiled supervisor graph bound to one run context."""
+
+    def route_node(state: MacroState) -> dict[str, Any]:
+        r = state.get("route") or route(state["question"], ctx.pool)
+        return {"route": r, "intent": r.intent, "target_domains": list(r.target_agents),
+                "requested_as_of_date": r.requested_as_of_date,
+                "max_stale_hours": MAX_STALE_HOURS}  # fmt: skip
+
+    def fan_out(state: MacroState) -> list[Send]:
+        r = state["route"]
+        return [Send("agent", {"agent_name": a, "route": r}) for a in r.target_agents]
+
+    def agent_node(payload: dict[str, Any]) -> dict[str, Any]:
+        name = payload["agent_name"]
+        response = AGENTS[name](payload["route"], ctx)
+        return {"agent_responses": {name: response}}
+
+    def companion_node(state: MacroState) -> dict[str, Any]:
+        """Single mode: one auxiliary Ontology call when an agent lacked evidence (§2.2)."""
+        r, responses = state["route"], state.get("agent_responses", {})
+        wanted = (
+            r.tool_mode == "single"
+            and "ontology" not in responses
+            and any(resp.needs_companion for resp in responses.values())
+        )
+        if not wanted:
+            return {"companion_used": False}
+        companion = r.model_copy(update={"graph_need": True})
+        return {"agent_responses": {"ontology": ontology_agent(companion, ctx)},
+                "companion_used": True, "fallback_queries": ["ontology companion"]}  # fmt: skip
+
+    def validate_node(state: MacroState) -> dict[str, Any]:
+        return validate_as_of(state, ctx)
+
+    def web_node(state: MacroState) -> dict[str, Any]:
+        wanted = any(r.needs_web_fallback for r in state.get("agent_responses", {}).values())
+        provider = "tavily" if ctx.settings.tavily_api_key else None
+        # A configured provider would get exactly one call per turn here; none ships offline.
+        info = {"requested": wanted, "budget": 1, "calls": 0, "provider": provider,
+                "reason": None if provider else WEB_SEARCH_DISABLED}  # fmt: skip
+        if provider and wanted:
+            info["reason"] = "웹 검색 연동이 아직 구현되지 않아 내부 근거만 사용했습니다."
+        return {"needs_web_fallback": wanted, "web_fallback": info}
+
+    def compose_node(state: MacroState) -> dict[str, Any]:
+        return compose_answer(state, ctx)
+
+    graph = StateGraph(MacroState)
+    graph.add_node("router", route_node)
+    graph.add_node("agent", agent_node)  # type: ignore[arg-type]
+    graph.add_node("companion", companion_node)
+    graph.add_node("validate_as_of", validate_node)
+    graph.add_node("web_fallback", web_node)
+    graph.add_node("compose", compose_node)
+    graph.add_edge(START, "router")
+    graph.add_conditional_edges("router", fan_out, ["agent"])
+    graph.add_edge("agent", "companion")
+    graph.add_edge("companion", "validate_as_of")
+    graph.add_edge("validate_as_of", "web_fallback")
+    graph.add_edge("web_fallback", "compose")
+    graph.add_edge("compose", END)
+    return graph.compile(checkpointer=checkpointer)
+
+
+def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
+    """All agents must answer as of the same date, not after the requested one (§8.2-5)."""
+    responses = state.get("agent_responses", {})
+    dates = {r.as_of_date for r in responses.values() if r.as_of_date}
+    requested = state.get("requested_as_of_date")
+    notes: list[str] = []
+    if len(dates) > 1:
+        notes.append(f"에이전트 기준일 불일치: {', '.join(sorted(dates))}")
+    if requested and requested < ctx.as_of_date:
+        notes.append(f"요청 기준일 {requested}이 데이터 기준일 {ctx.as_of_date}보다 이릅니다: "
+                     "최신 데이터로 답했습니다.")  # fmt: skip
+    freshness: dict[str, Any] = {}
+    for resp in responses.values():
+        freshness.update(resp.data_freshness)
+    return {"final_as_of_date": max(dates) if dates else ctx.as_of_date,
+            "as_of_validation_passed": len(dates) <= 1, "as_of_notes": notes,
+            "data_freshness": freshness}  # fmt: skip
+
+
+def status_of(responses: dict[str, AgentResponse]) -> Literal["ok", "partial"]:
+    return "ok" if all(r.status in ("ok",) for r in responses.values()) else "partial"

@@ -1,0 +1,212 @@
+"""Ontology Master and GeneralKnowledge agents (seed 004 §3.B, §12.2-5, §2.3-6).
+
+Ontology: relationship/path questions over Event → Indicator/Company with Evidence → Document.
+With a model: Text2Cypher from the direction-annotated schema (`GraphSchema.to_prompt()`) and
+right/wrong few-shots, a direction validator, the guard, and one templated re-check when the
+result is empty. Offline (or when the generated query is refused): the evidence templates.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from agents.evidence import Stopwatch
+from agents.macro.llm_calls import complete
+from agents.macro.router import Route
+from agents.macro.state import AgentResponse, RunContext
+from agents.macro.tools import add_documents, lang_text, run_step
+from data_access.contracts import TraceStep
+from data_access.errors import QueryRejected, WorkbenchError
+from data_access.graph.base import GraphSchema, GraphStore
+
+PROMPT_VERSION = "macro-text2cypher-v1"
+RECHECK_CYPHER = "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(t) RETURN count(v) AS n"
+FEW_SHOTS = """Right: MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator)
+Wrong: MATCH (e:Event)-[:SUPPORTS]->(v:Evidence)   // SUPPORTS points from Evidence to Event
+Right: MATCH (c:Company)-[:HAS_DAILY_BAR]->(b:EquityDailyBar)
+Wrong: MATCH (b:EquityDailyBar)-[:HAS_DAILY_BAR]->(c:Company)
+Right: MATCH (v:Evidence)-[:FROM_DOCUMENT]->(d:Document)"""
+SYSTEM = (
+    "You write one read-only openCypher query for FalkorDB. Use only these labels and "
+    "relationships, exactly in the direction shown.\n{schema}\n\nDirection examples:\n{shots}\n"
+    "Return columns event_title, event_date, theme, target, evidence_id, text, doc_id, title, url. "
+    "Dates are ISO strings. Answer with the query in a ```cypher block only."
+)
+_NODE = re.compile(r"\(([^()]*)\)")
+_REL = re.compile(r"^\s*(<?)-\[\s*\w*\s*:\s*(\w+)[^\]]*\]-(>?)\s*$")
+_SCHEMA_CACHE: dict[int, tuple[float, GraphSchema]] = {}
+
+
+def graph_schema(store: GraphStore, ttl_s: float = 300) -> GraphSchema:
+    cached = _SCHEMA_CACHE.get(id(store))
+    if cached and time.monotonic() - cached[0] < ttl_s:
+        return cached[1]
+    schema = store.schema()
+    _SCHEMA_CACHE[id(store)] = (time.monotonic(), schema)
+    return schema
+
+
+def validate_cypher_direction(cypher: str, schema: GraphSchema) -> list[str]:
+    """Relationship patterns whose direction (or labels) contradict the schema."""
+    known = {(r.from_label, r.type, r.to_label) for r in schema.relationships}
+    types = {r.type for r in schema.relationships}
+    nodes = list(_NODE.finditer(cypher))
+    labels: dict[str, str] = {}
+    for n in nodes:
+        var, _, label = n.group(1).split("{")[0].partition(":")
+        if label.strip():
+            labels[var.strip()] = label.strip().split(":")[0].split()[0]
+    errors: list[str] = []
+    for left, right in zip(nodes, nodes[1:], strict=False):
+        rel = _REL.match(cypher[left.end() : right.start()])
+        if not rel:
+            continue
+        back, rel_type, fwd = rel.groups()
+        a, b = _label(left.group(1), labels), _label(right.group(1), labels)
+        src, dst = (b, a) if back and not fwd else (a, b)
+        if rel_type not in types:
+            errors.append(f"unknown relationship type {rel_type}")
+        elif src and dst and (src, rel_type, dst) not in known:
+            hint = " (reversed)" if (dst, rel_type, src) in known else ""
+            errors.append(f"(:{src})-[:{rel_type}]->(:{dst}) is not in the schema{hint}")
+    return errors
+
+
+def _label(node_text: str, labels: dict[str, str]) -> str | None:
+    var, _, label = node_text.split("{")[0].partition(":")
+    if label.strip():
+        return label.strip().split(":")[0].split()[0]
+    return labels.get(var.strip())
+
+
+def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
+    watch = Stopwatch()
+    fresh = ctx.freshness.get("documents", "healthy")
+    resp = AgentResponse(agent="ontology", as_of_date=ctx.as_of_date,
+                         data_freshness={"documents": fresh})  # fmt: skip
+    rows = _text2cypher(route, ctx, resp) if ctx.macro_model and ctx.store else None
+    if rows is None:
+        rows = _template_evidence(route, ctx, resp)
+    if not rows:
+        _recheck(ctx, resp)
+    add_documents(resp, rows or [])
+    for path in resp.paths[:4]:
+        target = f" → {path['target']}" if path.get("target") else ""
+        resp.key_points.append(lang_text(
+            route.language, f"경로: 근거 → 이벤트 '{path['event']}'({path['event_date']}, 테마 "
+            f"{path['theme']}){target}", f"Path: evidence → event '{path['event']}' "
+            f"({path['event_date']}, theme {path['theme']}){target}"))  # fmt: skip
+    resp.status = "ok" if rows else "empty"
+    resp.needs_web_fallback = not rows
+    resp.duration_ms = watch.ms
+    return resp
+
+
+def _template_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:
+    params: dict[str, Any] = {"as_of": ctx.as_of_date, "themes": route.themes or ["금리"],
+                              "codes": route.indicator_codes, "ids": route.matched_security_ids}  # fmt: skip
+    if route.matched_security_ids:
+        name = "company_evidence"
+    elif route.indicator_codes and not route.themes:
+        name = "indicator_evidence"
+    else:
+        name = "theme_evidence"
+    result = run_step(resp, ctx, name, params)
+    return result.rows if result else []
+
+
+def _text2cypher(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]] | None:
+    """Model-written Cypher; None when it must fall back to the templates."""
+    assert ctx.store is not None and ctx.macro_model is not None
+    try:
+        schema = graph_schema(ctx.store)
+    except WorkbenchError as e:
+        resp.uncertainty.append(f"그래프 스키마를 읽지 못했습니다: {e}")
+        return None
+    system = SYSTEM.format(schema=schema.to_prompt(), shots=FEW_SHOTS)
+    user = f"Question: {route.question}\nAs-of date: {ctx.as_of_date}"
+    text, step = complete(ctx.macro_model, ctx.settings, system, user, "text2cypher")
+    step.step = len(resp.trace) + 1
+    step.arguments = {"prompt_version": PROMPT_VERSION}
+    resp.trace.append(step)
+    cypher = _extract_cypher(text)
+    if not cypher:
+        return None
+    problems = validate_cypher_direction(cypher, schema)
+    guard = TraceStep(step=len(resp.trace) + 1, kind="guard", name="direction_validator",
+                      code=cypher, status="rejected" if problems else "ok",
+                      error="; ".join(problems) or None)  # fmt: skip
+    resp.trace.append(guard)
+    if problems:
+        resp.uncertainty.append(
+            "생성된 Cypher의 관계 방향이 스키마와 달라 템플릿으로 대체했습니다."
+        )
+        return None
+    watch = Stopwatch()
+    try:
+        rows = ctx.store.run_guarded(cypher, max_rows=50)
+    except QueryRejected as e:
+        resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="guard", name="cypher_guard",
+                                    code=cypher, status="rejected", error=str(e),
+                                    duration_ms=watch.ms))  # fmt: skip
+        resp.uncertainty.append(f"안전 검사에서 쿼리가 거부되어 템플릿으로 대체했습니다: {e}")
+        return None
+    except WorkbenchError as e:
+        resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="tool", name="cypher:text2cypher",
+                                    code=cypher, status="error", error=str(e),
+                                    duration_ms=watch.ms))  # fmt: skip
+        return None
+    resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="tool", name="cypher:text2cypher",
+                                code=cypher, observation=f"{len(rows)} rows",
+                                duration_ms=watch.ms))  # fmt: skip
+    return rows
+
+
+def _extract_cypher(text: str) -> str:
+    m = re.search(r"```(?:cypher)?\s*(.*?)```", text, re.DOTALL | re.IGNORECASE)
+    return (m.group(1) if m else text).strip()
+
+
+def _recheck(ctx: RunContext, resp: AgentResponse) -> None:
+    """One templated re-check: is the result empty because of the filter, or the pattern?"""
+    if ctx.store is None:
+        return
+    watch = Stopwatch()
+    try:
+        n = int(ctx.store.run_guarded(RECHECK_CYPHER)[0]["n"])
+    except WorkbenchError as e:
+        resp.uncertainty.append(f"재검증 쿼리 실패: {e}")
+        return
+    verdict = "조건 미충족(패턴은 존재)" if n else "패턴 자체가 비어 있음(방향/스키마 확인 필요)"
+    resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="guard", name="empty_recheck",
+                                code=RECHECK_CYPHER, observation=f"{n} paths: {verdict}",
+                                duration_ms=watch.ms))  # fmt: skip
+    resp.uncertainty.append(f"빈 결과 재검증: {verdict}")
+
+
+def general_agent(route: Route, ctx: RunContext) -> AgentResponse:
+    """Non-financial questions: the model answers directly, no DB or graph call."""
+    watch = Stopwatch()
+    resp = AgentResponse(agent="general_knowledge", as_of_date=ctx.as_of_date)
+    if ctx.macro_model is None:
+        resp.status = "skipped"
+        resp.uncertainty.append(lang_text(
+            route.language,
+            "오프라인 모드에서는 금융 데이터와 무관한 일반 질문에 답할 수 없습니다. 모델을 설정하면 "
+            "GeneralKnowledge 에이전트가 직접 답합니다.",
+            "Offline mode cannot answer general (non-financial) questions; configure a model to "
+            "let the GeneralKnowledge agent answer directly."))  # fmt: skip
+    else:
+        system = "Answer briefly in the language of the question. No financial data is available."
+        text, step = complete(ctx.macro_model, ctx.settings, system, route.question, "general")
+        step.step = 1
+        resp.trace.append(step)
+        if text:
+            resp.key_points.append(text.strip())
+        else:
+            resp.status = "error"
+            resp.uncertainty.append(step.error or "모델 응답이 비어 있습니다.")
+    resp.duration_ms = watch.ms
+    return resp

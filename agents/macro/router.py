@@ -1,0 +1,293 @@
+"""Rule-based router and query normalizer of the Macro Q&A screen (seed 004 §2.1, §2.2, §8.2).
+
+    route("미국 금리 인상이 기술주에 준 영향 경로는?")
+    # Route(intent="macro+equity+relationship", target_agents=["macro", "equity", "ontology"],
+    #       sql_need=False, graph_need=True, tool_mode="parallel", reasons=[...])
+
+The rules (keywords, dataset codes, indicator aliases, regions) live in `routing_rules.json`, so
+adding data changes routing without touching code (seed §10.3). The conditional-parallel matrix
+is fixed here: SQL and graph → parallel, one of them → single, neither → LLM direct.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from psycopg_pool import ConnectionPool
+from pydantic import BaseModel, Field
+
+from data_access.errors import WorkbenchError
+from data_access.ids import normalize_security_id
+from data_access.postgres import fetch_all
+
+AgentName = Literal["macro", "equity", "real_estate", "ontology", "general_knowledge"]
+ToolMode = Literal["single", "parallel", "llm_direct"]
+DOMAIN_AGENTS: tuple[AgentName, ...] = ("macro", "equity", "real_estate", "ontology")
+RULES_FILE = Path(__file__).with_name("routing_rules.json")
+MAX_QUESTION_CHARS = 2000
+
+_DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
+_KR_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
+_TICKER = re.compile(r"\b([A-Z]{1,5})\b")
+_HANGUL = re.compile(r"[가-힣]")
+
+
+class Route(BaseModel):
+    """What the supervisor will run for one question, and why."""
+
+    question: str
+    language: Literal["ko", "en"]
+    intent: str
+    target_agents: list[AgentName]
+    sql_need: bool
+    graph_need: bool
+    tool_mode: ToolMode
+    matched_security_ids: list[str] = Field(default_factory=list)
+    indicator_codes: list[str] = Field(default_factory=list)
+    regions: list[str] = Field(default_factory=list)  # KR / US
+    real_estate_regions: list[str] = Field(default_factory=list)
+    themes: list[str] = Field(default_factory=list)
+    period_months: int = 12
+    requested_as_of_date: str | None = None
+    reasons: list[str] = Field(default_factory=list)
+    refined_by: str | None = None  # model id when an LLM refined the rules' route
+
+
+@lru_cache(maxsize=1)
+def load_rules() -> dict[str, Any]:
+    return dict(json.loads(RULES_FILE.read_text(encoding="utf-8")))
+
+
+def language_of(text: str) -> Literal["ko", "en"]:
+    return "ko" if _HANGUL.search(text) else "en"
+
+
+def has_keyword(text: str, keyword: str) -> bool:
+    """Korean keywords match as substrings; ASCII ones as whole words (case-insensitive)."""
+    kw = keyword.lower()
+    if kw.isascii():
+        return re.search(rf"(?<![a-z0-9]){re.escape(kw)}(?![a-z0-9])", text) is not None
+    return kw in text
+
+
+def _hits(text: str, keywords: list[str]) -> list[str]:
+    return [k for k in keywords if has_keyword(text, k)]
+
+
+def route(question: str, pool: ConnectionPool | None = None) -> Route:
+    """Classify a question with the rules; never calls an LLM."""
+    rules = load_rules()
+    text = " ".join(question.split())[:MAX_QUESTION_CHARS]
+    low = text.lower()
+    reasons: list[str] = []
+    agents: list[AgentName] = []
+
+    security_ids = match_security_ids(text, pool)
+    indicators = match_indicators(low, rules)
+    re_regions = match_re_regions(low, rules)
+    for name in ("macro", "equity", "real_estate"):
+        hits = _hits(low, rules["agents"][name]["keywords"])
+        if hits:
+            agents.append(name)  # type: ignore[arg-type]
+            reasons.append(f"{name}: 키워드 {', '.join(hits[:4])}")
+    if indicators and "macro" not in agents:
+        agents.append("macro")
+        reasons.append(f"macro: 지표 {', '.join(indicators)}")
+    if security_ids and "equity" not in agents:
+        agents.append("equity")
+        reasons.append(f"equity: 종목 {', '.join(security_ids)}")
+    if re_regions and "real_estate" not in agents and _hits(low, ["집값", "아파트", "주택"]):
+        agents.append("real_estate")
+    relationship = _hits(low, rules["relationship_keywords"])
+    if relationship:
+        agents.append("ontology")
+        reasons.append(f"ontology: 관계/경로 질의 ({', '.join(relationship[:3])}) → 항상 병행")
+
+    sql_hits = _hits(low, rules["sql_need_keywords"])
+    graph_hits = _hits(low, rules["graph_need_keywords"])
+    domain_agents = [a for a in agents if a != "ontology"]
+    sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
+    graph_need = bool(graph_hits) or bool(relationship)
+    reasons.append(
+        f"SQL 필요={sql_need}"
+        + (
+            f" ({', '.join(sql_hits[:3])})"
+            if sql_hits
+            else " (도메인 수치 질의)"
+            if sql_need
+            else ""
+        )
+    )
+    reasons.append(
+        f"Graph 필요={graph_need}" + (f" ({', '.join(graph_hits[:3])})" if graph_hits else "")
+    )
+
+    general = _hits(low, rules["general_hints"])
+    if not agents and not graph_need or (general and not agents):
+        agents, mode = ["general_knowledge"], "llm_direct"
+        sql_need = graph_need = False
+        reasons.append("금융 데이터·그래프가 필요 없는 일반 질의 → GeneralKnowledge LLM Direct")
+    elif not agents:
+        agents = ["ontology"]
+        mode = "single"
+        reasons.append("도메인 키워드 없이 뉴스/원인 설명 요청 → Ontology(GraphRAG) 단일")
+    elif (sql_need and graph_need) or len(agents) > 1:
+        mode = "parallel"
+        reasons.append("SQL과 Graph가 모두 필요하거나 복합 도메인 → 조건부 병렬")
+    else:
+        mode = "single"
+        reasons.append("한쪽 도구로 충분 → 단일 실행 (근거 부족 시 보조 1회)")
+    return Route(
+        question=text,
+        language=language_of(text),
+        intent="general"
+        if mode == "llm_direct"
+        else "+".join(
+            [a for a in agents if a != "ontology"] + (["relationship"] if relationship else [])
+        )
+        or "evidence",
+        target_agents=agents,
+        sql_need=sql_need,
+        graph_need=graph_need,
+        tool_mode=mode,  # type: ignore[arg-type]
+        matched_security_ids=security_ids,
+        indicator_codes=indicators or _topic_defaults(low, rules, agents),
+        regions=match_regions(low, rules),
+        real_estate_regions=re_regions,
+        themes=match_themes(low, rules),
+        period_months=match_period_months(low, rules),
+        requested_as_of_date=match_as_of(text),
+        reasons=reasons,
+    )
+
+
+def match_indicators(low: str, rules: dict[str, Any]) -> list[str]:
+    """Indicator codes named by an alias; 'US'/'KR' words narrow generic ones ('금리')."""
+    out: list[str] = []
+    for spec in rules["indicators"]:
+        if spec["code"].lower() in low or _hits(low, spec["aliases"]):
+            out.append(spec["code"])
+    regions = match_regions(low, rules)
+    if regions and len(out) > 1:
+        by_code = {s["code"]: s["region"] for s in rules["indicators"]}
+        narrowed = [c for c in out if by_code[c] in regions]
+        out = narrowed or out
+    return out
+
+
+def _topic_defaults(low: str, rules: dict[str, Any], agents: list[AgentName]) -> list[str]:
+    if "macro" not in agents:
+        return []
+    regions = match_regions(low, rules)
+    by_code = {s["code"]: s["region"] for s in rules["indicators"]}
+    out: list[str] = []
+    for topic in rules["topic_defaults"]:
+        if _hits(low, topic["keywords"]):
+            out += [c for c in topic["codes"] if not regions or by_code[c] in regions]
+    return list(dict.fromkeys(out)) or ["KR_BASE_RATE", "FEDFUNDS"]
+
+
+def match_regions(low: str, rules: dict[str, Any]) -> list[str]:
+    return [r for r, words in rules["regions"].items() if _hits(low, words)]
+
+
+def match_re_regions(low: str, rules: dict[str, Any]) -> list[str]:
+    found: list[str] = []
+    for alias, region in rules["real_estate_region_aliases"].items():
+        if has_keyword(low, alias) and region not in found:
+            found.append(region)
+    for region in rules["real_estate_regions"]:  # longest names first in the file
+        if region.lower() in low and not any(region in f for f in found):
+            found.append(region)
+    return found
+
+
+def match_themes(low: str, rules: dict[str, Any]) -> list[str]:
+    return [theme for theme, words in rules["themes"].items() if _hits(low, words)]
+
+
+def match_period_months(low: str, rules: dict[str, Any]) -> int:
+    per_unit = {"months": 1.0, "days": 1 / 30, "years": 12.0, "weeks": 0.25}
+    for spec in rules["periods"]:
+        m = re.search(spec["pattern"], low)
+        if m:
+            return max(1, min(60, round(int(m.group(1)) * per_unit[spec["unit"]] + 0.49)))
+    return int(rules["default_period_months"])
+
+
+def match_as_of(text: str) -> str | None:
+    m = _DATE.search(text)
+    if not m:
+        return None
+    try:
+        return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+    except ValueError:
+        return None
+
+
+_NAMES: dict[int, list[tuple[str, str]]] = {}
+
+
+def stock_names(pool: ConnectionPool | None) -> list[tuple[str, str]]:
+    """(lower-case name or alias, security_id), longest first (cached per pool)."""
+    key = id(pool)
+    if key not in _NAMES:
+        rows = fetch_all(
+            "SELECT lower(name) AS n, security_id FROM stocks WHERE NOT is_etf "
+            "UNION SELECT lower(name_en), security_id FROM stocks WHERE name_en IS NOT NULL "
+            "AND NOT is_etf UNION SELECT lower(alias), target FROM entity_aliases "
+            "WHERE kind = 'stock'",
+            pool=pool,
+        )
+        pairs = [(r["n"], r["security_id"]) for r in rows if r["n"] and len(r["n"]) >= 2]
+        _NAMES[key] = sorted(pairs, key=lambda p: -len(p[0]))
+    return _NAMES[key]
+
+
+def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[str]:
+    """security_ids named in the question: names/aliases, 6-digit codes, upper-case tickers."""
+    try:
+        names = stock_names(pool)
+    except WorkbenchError:
+        return []
+    low, found = text.lower(), []
+    taken: list[tuple[int, int]] = []
+    for name, sid in names:
+        start = low.find(name)
+        while start >= 0:
+            end = start + len(name)
+            ascii_ok = not name.isascii() or _word_at(low, start, end)
+            if ascii_ok and not any(s < end and start < e for s, e in taken):
+                taken.append((start, end))
+                found.append(sid)
+                break
+            start = low.find(name, start + 1)
+    rules = load_rules()
+    indicator_words = {c.upper() for s in rules["indicators"] for c in [s["code"], *s["aliases"]]}
+    candidates = _KR_CODE.findall(text) + [
+        t for t in _TICKER.findall(text) if t not in indicator_words and len(t) >= 2
+    ]
+    for token in candidates:
+        try:
+            resolved = normalize_security_id(token, pool) if _is_known_code(token, pool) else None
+        except WorkbenchError:
+            resolved = None
+        if resolved:
+            found.append(resolved)
+    return list(dict.fromkeys(found))
+
+
+def _word_at(low: str, start: int, end: int) -> bool:
+    before = low[start - 1] if start > 0 else " "
+    after = low[end] if end < len(low) else " "
+    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum())
+
+
+def _is_known_code(token: str, pool: ConnectionPool | None) -> bool:
+    codes = {sid.split(":", 1)[1].lower() for _, sid in stock_names(pool)}
+    return token.lower() in codes

@@ -1,0 +1,179 @@
+"""One Macro Q&A turn, shared by the screen, the CLI, tests and the benchmark.
+
+    for event in stream_answer("한국 기준금리 추이와 원인"):
+        ...  # NodeEvent per finished graph node, then the AgentAnswer
+
+The payload carries the route, every agent's response (key points, series, paths), the merged
+key points and the web-fallback status; the answer carries the trace and both citation lists.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.macro.graph import build_graph, status_of
+from agents.macro.router import MAX_QUESTION_CHARS, route
+from agents.macro.state import AgentResponse, RunContext
+from data_access.config import Settings, get_settings
+from data_access.contracts import AgentAnswer, TraceStep
+from data_access.errors import WorkbenchError
+from data_access.graph.base import GraphStore
+
+logger = logging.getLogger(__name__)
+SCREEN = "macro"
+EMPTY_MESSAGE = "질문을 입력해 주세요."
+
+
+@dataclass
+class NodeEvent:
+    """One finished graph node, as the screen shows it while the run goes on."""
+
+    node: str
+    summary: str
+    duration_ms: int = 0
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def make_context(settings: Settings, pool: ConnectionPool | None, store: GraphStore | None,
+                 as_of: str | None = None) -> RunContext:  # fmt: skip
+    from data_access.catalog import current_as_of_date, domain_freshness
+
+    as_of = as_of or current_as_of_date(pool).isoformat()
+    try:
+        freshness = dict(domain_freshness(None, pool))
+    except WorkbenchError as e:
+        logger.warning("freshness unavailable: %s", e)
+        freshness = {}
+    if store is not None and not store.health():
+        store = None  # graph down: SQL and templates answer, with the reason in the trace
+    return RunContext(settings=settings, pool=pool, store=store, as_of_date=as_of,
+                      freshness=freshness, macro_model=settings.model_for("macro"),
+                      router_model=settings.model_for("router"))  # fmt: skip
+
+
+def stream_answer(
+    question: str,
+    *,
+    settings: Settings | None = None,
+    store: GraphStore | None = None,
+    pool: ConnectionPool | None = None,
+    context: RunContext | None = None,
+) -> Iterator[NodeEvent | AgentAnswer]:
+    settings = settings or get_settings()
+    started = time.perf_counter()
+    text = " ".join((question or "").split())
+    if not text:
+        yield _rejected(EMPTY_MESSAGE, started)
+        return
+    if len(text) > MAX_QUESTION_CHARS:
+        yield _rejected(f"질문이 너무 깁니다 ({len(text):,}자). {MAX_QUESTION_CHARS:,}자 이내로 "
+                        "줄여 주세요.", started)  # fmt: skip
+        return
+    ctx = context or make_context(settings, pool, store)
+    graph_down = store is not None and ctx.store is None
+    r = route(text, ctx.pool)
+    if r.requested_as_of_date and r.requested_as_of_date < ctx.as_of_date:
+        ctx.as_of_date = r.requested_as_of_date  # answer as of the date the user asked for
+    state: dict[str, Any] = {}
+    trace: list[TraceStep] = []
+    last = time.perf_counter()
+    for update in build_graph(ctx).stream({"question": text, "route": r}, stream_mode="updates"):
+        for node, delta in update.items():
+            now = time.perf_counter()
+            ms, last = int((now - last) * 1000), now
+            delta = delta or {}
+            _merge(state, delta)
+            trace += _node_trace(node, delta, ms, len(trace))
+            yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
+    yield _answer(state, ctx, started, trace, graph_down)
+
+
+def answer_question(question: str, **kwargs: Any) -> AgentAnswer:
+    answer: AgentAnswer | None = None
+    for event in stream_answer(question, **kwargs):
+        if isinstance(event, AgentAnswer):
+            answer = event
+    assert answer is not None
+    return answer
+
+
+def _merge(state: dict[str, Any], delta: dict[str, Any]) -> None:
+    for key, value in delta.items():
+        if key == "agent_responses":
+            state.setdefault(key, {}).update(value)
+        elif key == "llm_trace":
+            state.setdefault(key, []).extend(value)
+        else:
+            state[key] = value
+
+
+def _summary(node: str, delta: dict[str, Any]) -> str:
+    if node == "router" and "route" in delta:
+        r = delta["route"]
+        return f"라우팅: {r.intent} → {', '.join(r.target_agents)} ({r.tool_mode})"
+    if node == "agent":
+        return "; ".join(f"{n}: {resp.status}, 핵심 {len(resp.key_points)}개"
+                         for n, resp in delta.get("agent_responses", {}).items())  # fmt: skip
+    if node == "companion":
+        return "보조 Ontology 호출 1회" if delta.get("companion_used") else "보조 호출 없음"
+    if node == "validate_as_of":
+        return "기준일 정합 " + ("통과" if delta.get("as_of_validation_passed") else "불일치")
+    if node == "web_fallback":
+        web = delta.get("web_fallback", {})
+        return (web.get("reason") or "") if web.get("requested") else "웹 검색 보완 필요 없음"
+    return "답변 작성 완료"
+
+
+def _node_trace(node: str, delta: dict[str, Any], ms: int, offset: int) -> list[TraceStep]:
+    steps = [TraceStep(step=offset + 1, kind="node", name=node, duration_ms=ms,
+                       observation=_summary(node, delta))]  # fmt: skip
+    for name, resp in delta.get("agent_responses", {}).items():
+        for t in resp.trace:
+            steps.append(t.model_copy(update={"step": offset + len(steps) + 1,
+                                              "name": f"{name}/{t.name}"}))  # fmt: skip
+    for t in delta.get("llm_trace", []):
+        steps.append(t.model_copy(update={"step": offset + len(steps) + 1}))
+    return steps
+
+
+def _answer(state: dict[str, Any], ctx: RunContext, started: float, trace: list[TraceStep],
+            graph_down: bool) -> AgentAnswer:  # fmt: skip
+    responses: dict[str, AgentResponse] = state.get("agent_responses", {})
+    r = state["route"]
+    llm_used = ctx.macro_model is not None and any(t.kind == "llm" and t.status == "ok"
+                                                   for t in trace)  # fmt: skip
+    payload = {
+        "route": r.model_dump(mode="json"),
+        "agent_responses": {n: resp.model_dump(mode="json") for n, resp in responses.items()},
+        "key_points": state.get("key_points", []),
+        "as_of_validation": {"passed": state.get("as_of_validation_passed", True),
+                             "notes": state.get("as_of_notes", [])},
+        "web_fallback": state.get("web_fallback", {}),
+        "companion_used": state.get("companion_used", False),
+        "graph_available": ctx.store is not None,
+        "degraded": ("그래프 저장소에 연결할 수 없어 SQL 근거로만 답했습니다." if graph_down else None),
+    }  # fmt: skip
+    answer_text = state.get("answer", "")
+    if graph_down:
+        answer_text = f"> ⚠️ {payload['degraded']}\n\n" + answer_text
+    return AgentAnswer(
+        answer=answer_text, mode="llm" if llm_used else "offline",
+        model=ctx.macro_model if llm_used else None, status=status_of(responses),
+        as_of_date=state.get("final_as_of_date") or ctx.as_of_date,
+        data_freshness=state.get("data_freshness", {}),
+        citations=state.get("citations", []),
+        structured_citations=state.get("structured_citations", []), trace=trace, payload=payload,
+        tokens=sum(t.tokens for t in trace), cost_usd=round(sum(t.cost_usd for t in trace), 6),
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )  # fmt: skip
+
+
+def _rejected(message: str, started: float) -> AgentAnswer:
+    return AgentAnswer(answer=message, mode="offline", status="error", error=message,
+                       duration_ms=int((time.perf_counter() - started) * 1000))  # fmt: skip

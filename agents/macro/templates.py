@@ -1,0 +1,218 @@
+"""The template registry of the Macro Q&A agents (seed 004 §10.4, §12.3-4, §13.5).
+
+Every query an agent runs offline is a named template with its required parameters, the
+dataset it cites and the fallback to use when it returns nothing or its store is down.
+`run_template()` checks the parameters, runs SQL through `run_read_only` (guard, read-only
+transaction, timeout) and Cypher through `GraphStore.run_guarded` (guard, RO_QUERY), and returns
+rows with a structured citation for SQL results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from psycopg import ClientCursor
+from psycopg_pool import ConnectionPool
+
+from agents.evidence import Stopwatch, make_citation
+from data_access.catalog import dataset_by_code
+from data_access.contracts import StructuredCitation
+from data_access.errors import ToolInputError
+from data_access.graph.base import GraphStore
+from data_access.postgres import connection, run_read_only
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    domain: str
+    kind: Literal["sql", "cypher"]
+    text: str
+    required: tuple[str, ...]
+    table: str
+    dataset_param: str | None = None  # param holding the dataset code (macro series)
+    dataset_code: str | None = None
+    date_param: str = "start"
+    fallback: str | None = None  # template to run once on empty result / store down
+    fallback_when: tuple[str, ...] = ("empty", "unavailable")
+
+
+@dataclass
+class TemplateResult:
+    template: str
+    kind: str
+    rows: list[dict[str, Any]]
+    query: str
+    params: dict[str, Any]
+    duration_ms: int
+    citation: StructuredCitation | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+SQL: Literal["sql"] = "sql"
+CYPHER: Literal["cypher"] = "cypher"
+
+TEMPLATES: dict[str, Template] = {t.name: t for t in (
+    Template("macro_series_window", "macro", SQL,
+             "SELECT o.obs_date, o.value, s.name_ko, s.unit FROM macro_observations o "
+             "JOIN macro_series s USING (series_code) WHERE o.series_code = %(code)s "
+             "AND o.obs_date >= %(start)s AND o.obs_date <= %(as_of)s ORDER BY o.obs_date",
+             ("code", "start", "as_of"), "macro_observations", dataset_param="code",
+             fallback="macro_indicator_observations"),
+    Template("equity_price_window", "equity", SQL,
+             "SELECT p.trade_date, p.close, p.volume, p.change_rate, s.name, s.currency "
+             "FROM stock_prices p JOIN stocks s USING (security_id) "
+             "WHERE p.security_id = %(security_id)s AND p.trade_date >= %(start)s "
+             "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date",
+             ("security_id", "start", "as_of"), "stock_prices",
+             dataset_param="dataset", fallback="equity_daily_bars"),
+    Template("equity_fundamentals_latest", "equity", SQL,
+             "SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals "
+             "WHERE security_id = %(security_id)s AND as_of_date <= %(as_of)s "
+             "ORDER BY as_of_date DESC LIMIT 1",
+             ("security_id", "as_of"), "stock_fundamentals", dataset_code="STOCK_FUNDAMENTALS"),
+    Template("equity_earnings", "equity", SQL,
+             "SELECT period, event_date, status, eps_estimate, eps_actual, revenue_estimate, "
+             "revenue_actual FROM earnings_events WHERE security_id = %(security_id)s "
+             "AND event_date <= %(as_of)s ORDER BY event_date DESC LIMIT 4",
+             ("security_id", "as_of"), "earnings_events", dataset_code="EARNINGS_EVENTS"),
+    Template("re_price_index_window", "real_estate", SQL,
+             "SELECT month, index_value AS value FROM re_house_price_index "
+             "WHERE region = %(region)s AND month >= %(start)s AND month <= %(as_of)s "
+             "ORDER BY month", ("region", "start", "as_of"), "re_house_price_index",
+             dataset_code="KR_HOUSE_PRICE_INDEX", fallback="re_monthly_summary"),
+    Template("re_jeonse_window", "real_estate", SQL,
+             "SELECT month, ratio AS value FROM re_jeonse_ratio WHERE region = %(region)s "
+             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
+             ("region", "start", "as_of"), "re_jeonse_ratio", dataset_code="KR_JEONSE_RATIO"),
+    Template("re_unsold_window", "real_estate", SQL,
+             "SELECT month, units AS value FROM re_unsold_housing WHERE region = %(region)s "
+             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
+             ("region", "start", "as_of"), "re_unsold_housing", dataset_code="KR_UNSOLD_HOUSING"),
+    Template("re_permits_window", "real_estate", SQL,
+             "SELECT month, units AS value FROM re_permits WHERE region = %(region)s "
+             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
+             ("region", "start", "as_of"), "re_permits", dataset_code="KR_HOUSING_PERMITS"),
+    Template("re_transactions_monthly", "real_estate", SQL,
+             "SELECT date_trunc('month', deal_date)::date AS month, count(*) AS deals, "
+             "percentile_cont(0.5) WITHIN GROUP (ORDER BY price_krw)::bigint AS value "
+             "FROM re_transactions WHERE region = %(region)s AND deal_date >= %(start)s "
+             "AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
+             ("region", "start", "as_of"), "re_transactions",
+             dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
+    Template("documents_by_keyword", "ontology", SQL,
+             "SELECT v.evidence_id, v.text, d.doc_id, d.title, d.url, d.published_at::date AS day, "
+             "e.title AS event_title, e.theme FROM evidence v JOIN documents d USING (doc_id) "
+             "JOIN events e USING (event_id) WHERE (e.theme = ANY(%(themes)s) "
+             "OR v.indicator_code = ANY(%(codes)s) OR v.security_id = ANY(%(ids)s)) "
+             "AND d.published_at::date <= %(as_of)s ORDER BY d.published_at DESC LIMIT 8",
+             ("themes", "codes", "ids", "as_of"), "evidence", dataset_code="MACRO_DOCUMENTS",
+             date_param="as_of"),
+    # ---------------------------------------------------------------- Cypher (graph projection)
+    Template("macro_indicator_observations", "macro", CYPHER,
+             "MATCH (i:EconomicIndicator {indicator_code: $code})-[:HAS_OBSERVATION]->"
+             "(o:IndicatorObservation) WHERE o.obs_date >= $start AND o.obs_date <= $as_of "
+             "RETURN o.obs_date AS obs_date, o.value AS value, i.name_ko AS name_ko, "
+             "i.unit AS unit ORDER BY obs_date", ("code", "start", "as_of"), "IndicatorObservation"),
+    Template("equity_daily_bars", "equity", CYPHER,
+             "MATCH (c:Company {security_id: $security_id})-[:HAS_DAILY_BAR]->(b:EquityDailyBar) "
+             "WHERE b.trade_date >= $start AND b.trade_date <= $as_of RETURN b.trade_date AS "
+             "trade_date, b.close AS close, b.volume AS volume, b.change_rate AS change_rate, "
+             "c.name AS name ORDER BY trade_date", ("security_id", "start", "as_of"),
+             "EquityDailyBar"),
+    Template("re_monthly_summary", "real_estate", CYPHER,
+             "MATCH (r:RealEstateMonthlySummary {region: $region}) WHERE r.month >= $start "
+             "AND r.month <= $as_of RETURN r.month AS month, r.house_price_index AS value "
+             "ORDER BY month", ("region", "start", "as_of"), "RealEstateMonthlySummary"),
+    Template("indicator_evidence", "ontology", CYPHER,
+             "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator) "
+             "WHERE i.indicator_code IN $codes AND e.event_date <= $as_of "
+             "MATCH (v)-[:FROM_DOCUMENT]->(d:Document) RETURN e.event_id AS event_id, "
+             "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
+             "i.indicator_code AS target, v.evidence_id AS evidence_id, v.text AS text, "
+             "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
+             ("codes", "as_of"), "Evidence", fallback="documents_by_keyword"),
+    Template("company_evidence", "ontology", CYPHER,
+             "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(c:Company) "
+             "WHERE c.security_id IN $ids AND e.event_date <= $as_of "
+             "MATCH (v)-[:FROM_DOCUMENT]->(d:Document) RETURN e.event_id AS event_id, "
+             "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
+             "c.security_id AS target, v.evidence_id AS evidence_id, v.text AS text, "
+             "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
+             ("ids", "as_of"), "Evidence", fallback="documents_by_keyword"),
+    Template("theme_evidence", "ontology", CYPHER,
+             "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event) WHERE e.theme IN $themes "
+             "AND e.event_date <= $as_of MATCH (v)-[:FROM_DOCUMENT]->(d:Document) "
+             "OPTIONAL MATCH (e)-[:AFFECTS]->(t) RETURN e.event_id AS event_id, "
+             "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
+             "coalesce(t.indicator_code, t.security_id) AS target, v.evidence_id AS evidence_id, "
+             "v.text AS text, d.doc_id AS doc_id, d.title AS title, d.url AS url "
+             "ORDER BY event_date DESC", ("themes", "as_of"), "Evidence",
+             fallback="documents_by_keyword"),
+)}  # fmt: skip
+
+
+def get_template(name: str) -> Template:
+    try:
+        return TEMPLATES[name]
+    except KeyError as e:
+        raise ToolInputError(f"알 수 없는 쿼리 템플릿: {name}") from e
+
+
+def check_params(template: Template, params: dict[str, Any]) -> None:
+    missing = [p for p in template.required if params.get(p) in (None, "")]
+    if missing:
+        raise ToolInputError(f"템플릿 {template.name}에 필요한 값이 없습니다: {', '.join(missing)}")
+
+
+def run_template(
+    name: str,
+    params: dict[str, Any],
+    *,
+    pool: ConnectionPool | None,
+    store: GraphStore | None,
+    max_rows: int = 200,
+) -> TemplateResult:
+    """Run one template (guards included); raises WorkbenchError subclasses on failure."""
+    template = get_template(name)
+    check_params(template, params)
+    watch = Stopwatch()
+    if template.kind == SQL:
+        rows = run_read_only(bind_literals(template.text, params, pool), max_rows=max_rows,
+                             pool=pool)  # fmt: skip
+        rows = [dict(r) for r in rows]
+    else:
+        if store is None:
+            from data_access.errors import StoreUnavailable
+
+            raise StoreUnavailable("그래프 저장소가 연결되어 있지 않습니다")
+        rows = store.run_guarded(template.text, params, max_rows=max_rows)
+    result = TemplateResult(name, template.kind, rows, template.text, params, watch.ms)
+    if template.kind == SQL:
+        result.citation = _citation(template, params, rows)
+    return result
+
+
+def bind_literals(text: str, params: dict[str, Any], pool: ConnectionPool | None) -> str:
+    """The template with its parameters quoted as SQL literals by psycopg, so the SQL guard
+    parses (and caps) exactly the statement that runs; values never reach the text unquoted."""
+    with connection(pool) as conn:
+        return ClientCursor(conn).mogrify(text, params)
+
+
+def _citation(template: Template, params: dict[str, Any], rows: list[dict[str, Any]]
+              ) -> StructuredCitation:  # fmt: skip
+    code = params.get(template.dataset_param or "") or template.dataset_code or template.table
+    try:
+        dataset_by_code(str(code))
+    except KeyError:
+        code = template.dataset_code or template.table
+    filters = {k: v for k, v in params.items() if k not in ("start", "as_of")}
+    return make_citation(
+        dataset_code=str(code), table=template.table, query=template.text, params=params,
+        row_count=len(rows), filters=filters,
+        start=str(params.get("start")) if params.get("start") else None,
+        end=str(params.get("as_of")) if params.get("as_of") else None,
+        as_of_date=str(params.get("as_of")) if params.get("as_of") else None,
+    )  # fmt: skip

@@ -1,0 +1,202 @@
+"""매크로 Q&A screen (seed 004): chat, route panel, per-agent key points, charts, citations.
+
+Thin: `agents.macro.service.stream_answer` runs the turn, `agents.macro.charts` builds figures,
+`pages._answer` renders the shared answer contract, `data_access.runs` keeps every turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from agents.macro.charts import path_figure, series_figures
+from agents.macro.service import SCREEN, NodeEvent, stream_answer
+from data_access import runs
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+from pages import _answer
+from pages import _runtime as runtime
+from pages import _ui as ui
+
+EXAMPLES = (
+    "한국 기준금리 최근 추이는?",
+    "삼성전자 최근 3개월 수익률과 하락 원인은?",
+    "서울 강남구 아파트 전세가율 추이",
+    "원달러 환율에 영향을 준 이벤트 경로는?",
+    "What is the latest US CPI?",
+    "금리와 부동산 집값의 관계는?",
+)
+STATE_CONVERSATION = "macro_conversation_id"
+STATE_TURNS = "macro_turns"
+STATE_PENDING = "macro_pending_question"
+PICKER_KEY = "macro_conversation_picker"
+AGENT_TITLES = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산",
+                "ontology": "관계·근거", "general_knowledge": "일반 지식"}  # fmt: skip
+DOMAIN_TITLES = {"macro": "거시", "equity": "주식", "real_estate": "부동산", "documents": "문서",
+                 "news": "뉴스", "etf": "ETF"}  # fmt: skip
+
+
+def _turns() -> list[dict[str, Any]]:
+    return st.session_state.setdefault(STATE_TURNS, [])
+
+
+def _render_route(payload: dict[str, Any]) -> None:
+    r = payload.get("route")
+    if not r:
+        return
+    with st.expander(f"라우팅: {r['intent']} · {r['tool_mode']} · {', '.join(r['target_agents'])}",
+                     icon=":material/alt_route:"):  # fmt: skip
+        st.markdown(f"- 의도: `{r['intent']}` · 도구 모드: `{r['tool_mode']}` · SQL 필요 "
+                    f"{r['sql_need']} · Graph 필요 {r['graph_need']}")  # fmt: skip
+        st.markdown(
+            f"- 대상 에이전트: {', '.join(AGENT_TITLES.get(a, a) for a in r['target_agents'])}"
+        )
+        if r.get("matched_security_ids"):
+            st.markdown(f"- 종목: {', '.join(r['matched_security_ids'])}")
+        if r.get("indicator_codes"):
+            st.markdown(f"- 지표: {', '.join(r['indicator_codes'])}")
+        if r.get("requested_as_of_date"):
+            st.markdown(f"- 요청 기준일: {r['requested_as_of_date']}")
+        st.markdown("**판단 근거**\n" + "\n".join(f"- {x}" for x in r.get("reasons", [])))
+
+
+def _render_agents(payload: dict[str, Any]) -> None:
+    responses = payload.get("agent_responses", {})
+    if not responses:
+        return
+    columns = st.columns(len(responses))
+    for col, (name, resp) in zip(columns, responses.items(), strict=False):
+        with col.container(border=True):
+            st.markdown(f"**{AGENT_TITLES.get(name, name)}** · {resp['status']} · "
+                        f"{resp['duration_ms']:,} ms")  # fmt: skip
+            for p in resp.get("key_points", [])[:4]:
+                st.caption(p)
+            for u in resp.get("uncertainty", []):
+                st.caption(f"⚠️ {u}")
+
+
+def _charts(key: str) -> Any:
+    def render(answer: AgentAnswer) -> None:
+        payload = answer.payload
+        if payload.get("degraded"):
+            st.warning(payload["degraded"], icon=":material/cloud_off:")
+        if answer.data_freshness:
+            ui.freshness_badges(answer.data_freshness, DOMAIN_TITLES)
+        _render_route(payload)
+        _render_agents(payload)
+        for i, fig in enumerate(series_figures(payload, answer.as_of_date)):
+            ui.show_chart(fig, key=f"{key}-series-{i}")
+        fig = path_figure(payload)
+        if fig is not None:
+            ui.show_chart(fig, key=f"{key}-path")
+
+    return render
+
+
+def _open_conversation(conversation_id: str | None) -> None:
+    st.session_state[STATE_CONVERSATION] = conversation_id
+    st.session_state[STATE_TURNS] = []
+    if conversation_id is None:
+        return
+    pool = runtime.pg_pool()
+    question: str | None = None
+    for message in runs.get_messages(conversation_id, pool=pool):
+        if message.role == "user":
+            question = message.content
+        elif message.run_id and question is not None:
+            stored = runs.get_run(message.run_id, pool=pool)
+            if stored is not None:
+                _turns().append({"question": question, "answer": stored.answer,
+                                 "run_id": stored.run_id})  # fmt: skip
+            question = None
+
+
+def _save_turn(question: str, answer: AgentAnswer) -> str | None:
+    pool = runtime.pg_pool()
+    try:
+        conversation_id = st.session_state.get(STATE_CONVERSATION)
+        if conversation_id is None:
+            conversation_id = runs.create_conversation(SCREEN, question[:60], pool=pool)
+            st.session_state[STATE_CONVERSATION] = conversation_id
+        run_id = runs.save_run(answer, screen=SCREEN, question=question,
+                               conversation_id=conversation_id, pool=pool)  # fmt: skip
+        runs.add_message(conversation_id, "user", question, pool=pool)
+        runs.add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
+        return run_id
+    except WorkbenchError as e:
+        st.warning(f"대화를 저장하지 못했습니다: {e}", icon=":material/save:")
+        return None
+
+
+def _on_pick() -> None:
+    _open_conversation(st.session_state.get(PICKER_KEY) or None)
+
+
+def _render_picker() -> None:
+    try:
+        conversations = runs.list_conversations(SCREEN, limit=30, pool=runtime.pg_pool())
+    except WorkbenchError as e:
+        st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
+        conversations = []
+    current = st.session_state.get(STATE_CONVERSATION)
+    options = [""] + [c.conversation_id for c in conversations]
+    titles = {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
+    st.session_state[PICKER_KEY] = current if current in options else ""
+    st.selectbox("지난 대화", options, key=PICKER_KEY, on_change=_on_pick,
+                 format_func=lambda cid: "새 대화" if not cid else titles.get(cid, cid))  # fmt: skip
+
+
+def _ask(question: str) -> None:
+    with st.chat_message("user"):
+        st.markdown(question)
+    with st.chat_message("assistant"):
+        answer: AgentAnswer | None = None
+        with st.status("라우팅과 에이전트를 실행하는 중…", expanded=True) as status:
+            try:
+                for event in stream_answer(question, store=runtime.graph_store(),
+                                           pool=runtime.pg_pool()):  # fmt: skip
+                    if isinstance(event, NodeEvent):
+                        st.markdown(f"- `{event.node}` {event.summary} ({event.duration_ms:,} ms)")
+                        status.update(label=f"{event.node} 완료…")
+                    else:
+                        answer = event
+            except WorkbenchError as e:
+                status.update(label="실패", state="error")
+                ui.show_error(e)
+                return
+            status.update(label="완료", state="complete", expanded=False)
+    if answer is not None:
+        run_id = _save_turn(question, answer) if answer.status != "error" or answer.trace else None
+        _turns().append({"question": question, "answer": answer, "run_id": run_id})
+        st.rerun()
+
+
+def main() -> None:
+    ui.ensure_shell()
+    st.title("매크로 Q&A")
+    st.caption("거시경제·주식·부동산·관계 질문을 라우터가 나눠 도메인 에이전트에 맡기고, 수치(정형 근거)와 "
+               "문서 근거를 함께 보여 줍니다.")  # fmt: skip
+    _render_picker()
+    for i, turn in enumerate(_turns()):
+        with st.chat_message("user"):
+            st.markdown(turn["question"])
+        with st.chat_message("assistant"):
+            key = f"macro-turn-{turn.get('run_id') or i}"
+            _answer.render_answer(turn["answer"], question=turn["question"], key=key,
+                                  charts=_charts(key))  # fmt: skip
+    if not _turns():
+        st.markdown("**예시 질문**")
+        cols = st.columns(3)
+        for i, example in enumerate(EXAMPLES):
+            if cols[i % 3].button(example, key=f"macro_example_{i}", use_container_width=True):
+                st.session_state[STATE_PENDING] = example
+                st.rerun()
+    pending: str | None = st.session_state.pop(STATE_PENDING, None)
+    typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    question = pending or typed
+    if question:
+        _ask(question)
+
+
+main()
