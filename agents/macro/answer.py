@@ -33,7 +33,7 @@ def merged_citations(responses: dict[str, AgentResponse]
         if resp is None:
             continue
         for c in resp.citations:
-            docs.setdefault(c.evidence_id or c.doc_id, c)
+            docs.setdefault(c.doc_id, c)  # one citation per document
         for s in resp.structured_citations:
             structured.setdefault((s.query_fingerprint, s.table), s)
     return list(docs.values()), list(structured.values())
@@ -54,7 +54,8 @@ def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
                            "documents": [f"[{i}] {c.title}" for i, c in enumerate(citations, 1)]},
                           ensure_ascii=False)  # fmt: skip
         text, step = complete(ctx.macro_model, ctx.settings, WRITER_SYSTEM.format(lang=lang),
-                              user, "answer_writer")  # fmt: skip
+                              user, "answer_writer", budget=ctx.budget,
+                              steps=ctx.llm_steps)  # fmt: skip
         update["llm_trace"] = [step]
         if text.strip():
             update["answer"] = text.strip() + _footer(state, citations, r.language)

@@ -47,8 +47,10 @@ def path_figure(payload: dict[str, Any]) -> go.Figure | None:
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[label.removeprefix("t:")],
                                  textposition="middle right" if x else "middle left",
                                  showlegend=False))  # fmt: skip
+    rows = max(len(events), len(targets))
     fig.update_layout(title="근거 경로: 이벤트 → 영향 대상", xaxis_title="이벤트 → 대상",
-                      yaxis_title="", height=120 + 40 * max(len(events), len(targets)),
-                      xaxis={"range": [-1.2, 2.2], "showticklabels": False},
-                      yaxis={"showticklabels": False})  # fmt: skip
+                      yaxis_title="", height=max(260, 140 + 48 * rows),
+                      margin={"l": 20, "r": 20, "t": 50, "b": 40},
+                      xaxis={"range": [-1.6, 2.0], "showticklabels": False},
+                      yaxis={"showticklabels": False, "range": [-0.6, rows - 0.4]})  # fmt: skip
     return fig

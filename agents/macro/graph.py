@@ -107,6 +107,10 @@ def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     if requested and requested < ctx.as_of_date:
         notes.append(f"요청 기준일 {requested}이 데이터 기준일 {ctx.as_of_date}보다 이릅니다: "
                      "최신 데이터로 답했습니다.")  # fmt: skip
+    elif requested and requested > ctx.as_of_date:
+        notes.append(
+            f"요청 기준일 {requested}의 데이터가 없어 {ctx.as_of_date} 기준으로 답했습니다."
+        )
     freshness: dict[str, Any] = {}
     for resp in responses.values():
         freshness.update(resp.data_freshness)

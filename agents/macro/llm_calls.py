@@ -1,36 +1,71 @@
 """litellm calls of the Macro Q&A graph (Text2Cypher, general knowledge, answer writing), each
-recorded as an `llm` trace step with its model, tokens and cost."""
+recorded as an `llm` trace step with its model, tokens and cost, and charged to the turn budget.
+
+Failure policy (the documented offline fallback): a provider error is retried `NUM_RETRIES` time
+by litellm (bounded by `TIMEOUT_S` per request), then the call returns empty text and an error
+trace step; every caller then falls back to the offline path — Text2Cypher to the Cypher
+templates, the answer writer to the offline text composed from the evidence, the general agent to
+an "unanswered" response. A call that takes the turn over its token or cost budget raises
+`BudgetExceeded` after recording its step, so the supervisor stops the run cleanly.
+"""
 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from agents.evidence import Stopwatch
-from agents.llm import litellm_kwargs, usage_of
+from agents.llm import BudgetExceeded, TurnBudget, litellm_kwargs, usage_of
 from data_access.config import Settings
 from data_access.contracts import TraceStep
 
 logger = logging.getLogger(__name__)
+NUM_RETRIES = 1  # litellm retries a failed request once (plus its own client retry)
+TIMEOUT_S = 30.0
+_budget_lock = threading.Lock()  # parallel agent nodes charge the same budget
 
 
 def complete(model: str, settings: Settings, system: str, user: str, name: str,
-             max_tokens: int = 800) -> tuple[str, TraceStep]:  # fmt: skip
-    """One chat completion; errors come back as an error trace step and empty text."""
+             max_tokens: int = 800, budget: TurnBudget | None = None,
+             steps: list[TraceStep] | None = None) -> tuple[str, TraceStep]:  # fmt: skip
+    """One chat completion; errors come back as an error trace step and empty text.
+
+    `steps` (the run's LLM log) receives the step too, so a budget stop still shows every call.
+    """
     import litellm
 
+    litellm.suppress_debug_info = True
+    if budget is not None and budget.exceeded:
+        raise BudgetExceeded(budget.message())
     watch = Stopwatch()
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": user}]  # fmt: skip
     try:
         response = litellm.completion(model=model, messages=messages, max_tokens=max_tokens,
-                                      temperature=0, **litellm_kwargs(model, settings))  # fmt: skip
+                                      temperature=0, num_retries=NUM_RETRIES, timeout=TIMEOUT_S,
+                                      **litellm_kwargs(model, settings))  # fmt: skip
     except Exception as e:  # litellm maps provider failures to many exception types
         logger.warning("LLM call %s failed: %s", name, e)
-        return "", TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
-                             status="error", error=str(e)[:500])  # fmt: skip
+        step = TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
+                         status="error", error=str(e)[:500])  # fmt: skip
+        _log(steps, step)
+        return "", step
     text = str(response.choices[0].message.content or "")
     usage = usage_of(response, model)
-    return text, TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
-                           observation=text[:500], tokens=usage.tokens,
-                           cost_usd=usage.cost_usd)  # fmt: skip
+    step = TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
+                     observation=text[:500], tokens=usage.tokens, cost_usd=usage.cost_usd)  # fmt: skip
+    _log(steps, step)
+    if budget is not None:
+        with _budget_lock:
+            budget.add(usage)
+            over = budget.exceeded
+        if over:
+            raise BudgetExceeded(budget.message())
+    return text, step
+
+
+def _log(steps: list[TraceStep] | None, step: TraceStep) -> None:
+    if steps is not None:
+        with _budget_lock:
+            steps.append(step)

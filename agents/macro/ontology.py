@@ -127,7 +127,8 @@ def _text2cypher(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dic
         return None
     system = SYSTEM.format(schema=schema.to_prompt(), shots=FEW_SHOTS)
     user = f"Question: {route.question}\nAs-of date: {ctx.as_of_date}"
-    text, step = complete(ctx.macro_model, ctx.settings, system, user, "text2cypher")
+    text, step = complete(ctx.macro_model, ctx.settings, system, user, "text2cypher",
+                          budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
     step.step = len(resp.trace) + 1
     step.arguments = {"prompt_version": PROMPT_VERSION}
     resp.trace.append(step)
@@ -200,7 +201,8 @@ def general_agent(route: Route, ctx: RunContext) -> AgentResponse:
             "let the GeneralKnowledge agent answer directly."))  # fmt: skip
     else:
         system = "Answer briefly in the language of the question. No financial data is available."
-        text, step = complete(ctx.macro_model, ctx.settings, system, route.question, "general")
+        text, step = complete(ctx.macro_model, ctx.settings, system, route.question, "general",
+                              budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
         step.step = 1
         resp.trace.append(step)
         if text:

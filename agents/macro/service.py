@@ -13,10 +13,12 @@ import logging
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.graph import build_graph, status_of
 from agents.macro.router import MAX_QUESTION_CHARS, route
 from agents.macro.state import AgentResponse, RunContext
@@ -52,9 +54,21 @@ def make_context(settings: Settings, pool: ConnectionPool | None, store: GraphSt
         freshness = {}
     if store is not None and not store.health():
         store = None  # graph down: SQL and templates answer, with the reason in the trace
+    model = settings.model_for("macro")
     return RunContext(settings=settings, pool=pool, store=store, as_of_date=as_of,
-                      freshness=freshness, macro_model=settings.model_for("macro"),
-                      router_model=settings.model_for("router"))  # fmt: skip
+                      freshness=freshness, macro_model=model,
+                      router_model=settings.model_for("router"),
+                      budget=TurnBudget.from_settings(settings) if model else None)  # fmt: skip
+
+
+def _requested_freshness(ctx: RunContext, requested: str) -> None:
+    """A question asked as of a date after the data: judge freshness as of that date (§3.E)."""
+    from data_access.catalog import domain_freshness
+
+    try:
+        ctx.freshness = dict(domain_freshness(date.fromisoformat(requested), ctx.pool))
+    except (WorkbenchError, ValueError) as e:
+        logger.warning("freshness as of %s unavailable: %s", requested, e)
 
 
 def stream_answer(
@@ -80,18 +94,42 @@ def stream_answer(
     r = route(text, ctx.pool)
     if r.requested_as_of_date and r.requested_as_of_date < ctx.as_of_date:
         ctx.as_of_date = r.requested_as_of_date  # answer as of the date the user asked for
+    elif r.requested_as_of_date and r.requested_as_of_date > ctx.as_of_date:
+        _requested_freshness(ctx, r.requested_as_of_date)
     state: dict[str, Any] = {}
     trace: list[TraceStep] = []
     last = time.perf_counter()
-    for update in build_graph(ctx).stream({"question": text, "route": r}, stream_mode="updates"):
-        for node, delta in update.items():
-            now = time.perf_counter()
-            ms, last = int((now - last) * 1000), now
-            delta = delta or {}
-            _merge(state, delta)
-            trace += _node_trace(node, delta, ms, len(trace))
-            yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
+    try:
+        for update in build_graph(ctx).stream({"question": text, "route": r},
+                                              stream_mode="updates"):  # fmt: skip
+            for node, delta in update.items():
+                now = time.perf_counter()
+                ms, last = int((now - last) * 1000), now
+                delta = delta or {}
+                _merge(state, delta)
+                trace += _node_trace(node, delta, ms, len(trace))
+                yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
+    except BudgetExceeded as e:
+        yield _budget_stop(str(e), ctx, started, trace)
+        return
     yield _answer(state, ctx, started, trace, graph_down)
+
+
+def _budget_stop(message: str, ctx: RunContext, started: float,
+                 trace: list[TraceStep]) -> AgentAnswer:  # fmt: skip
+    """The turn went over its LLM budget: stop, keep every LLM call made so far in the trace."""
+    shown = sum(1 for t in trace if t.kind == "llm")  # calls of nodes that finished
+    steps = trace + [t.model_copy(update={"step": len(trace) + i + 1})
+                     for i, t in enumerate(ctx.llm_steps[shown:])]  # fmt: skip
+    llm = list(ctx.llm_steps)
+    return AgentAnswer(
+        answer=message, mode="llm", model=ctx.macro_model, status="budget_exceeded",
+        error=message, as_of_date=ctx.as_of_date, data_freshness=ctx.freshness, trace=steps,
+        payload={"budget": {"max_tokens": ctx.budget.max_tokens if ctx.budget else None,
+                            "max_cost_usd": ctx.budget.max_cost_usd if ctx.budget else None}},
+        tokens=sum(t.tokens for t in llm), cost_usd=round(sum(t.cost_usd for t in llm), 6),
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )  # fmt: skip
 
 
 def answer_question(question: str, **kwargs: Any) -> AgentAnswer:

@@ -10,6 +10,7 @@ from typing import Annotated, Any, TypedDict
 from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
+from agents.llm import TurnBudget
 from agents.macro.router import Route
 from data_access.config import Settings
 from data_access.contracts import Citation, Freshness, StructuredCitation, TraceStep
@@ -84,3 +85,5 @@ class RunContext:
     freshness: dict[str, Freshness] = field(default_factory=dict)
     macro_model: str | None = None  # litellm model for answers / Text2Cypher, None = offline
     router_model: str | None = None
+    budget: TurnBudget | None = None  # per-turn token/cost budget of the LLM calls
+    llm_steps: list[TraceStep] = field(default_factory=list)  # every LLM call of the turn

@@ -4,7 +4,7 @@ Every query an agent runs offline is a named template with its required paramete
 dataset it cites and the fallback to use when it returns nothing or its store is down.
 `run_template()` checks the parameters, runs SQL through `run_read_only` (guard, read-only
 transaction, timeout) and Cypher through `GraphStore.run_guarded` (guard, RO_QUERY), and returns
-rows with a structured citation for SQL results.
+rows with a structured citation for numeric (SQL or Cypher) results.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ class Template:
     date_param: str = "start"
     fallback: str | None = None  # template to run once on empty result / store down
     fallback_when: tuple[str, ...] = ("empty", "unavailable")
+    # Numeric results (SQL or Cypher) get a structured citation; document/evidence searches do
+    # not: their rows become document citations instead (seed 004 §8.4-4, §11-1).
+    structured: bool = True
 
 
 @dataclass
@@ -108,13 +111,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "OR v.indicator_code = ANY(%(codes)s) OR v.security_id = ANY(%(ids)s)) "
              "AND d.published_at::date <= %(as_of)s ORDER BY d.published_at DESC LIMIT 8",
              ("themes", "codes", "ids", "as_of"), "evidence", dataset_code="MACRO_DOCUMENTS",
-             date_param="as_of"),
+             date_param="as_of", structured=False),
     # ---------------------------------------------------------------- Cypher (graph projection)
     Template("macro_indicator_observations", "macro", CYPHER,
              "MATCH (i:EconomicIndicator {indicator_code: $code})-[:HAS_OBSERVATION]->"
              "(o:IndicatorObservation) WHERE o.obs_date >= $start AND o.obs_date <= $as_of "
              "RETURN o.obs_date AS obs_date, o.value AS value, i.name_ko AS name_ko, "
-             "i.unit AS unit ORDER BY obs_date", ("code", "start", "as_of"), "IndicatorObservation"),
+             "i.unit AS unit ORDER BY obs_date", ("code", "start", "as_of"), "IndicatorObservation",
+             dataset_param="code"),
     Template("equity_daily_bars", "equity", CYPHER,
              "MATCH (c:Company {security_id: $security_id})-[:HAS_DAILY_BAR]->(b:EquityDailyBar) "
              "WHERE b.trade_date >= $start AND b.trade_date <= $as_of RETURN b.trade_date AS "
@@ -132,7 +136,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
              "i.indicator_code AS target, v.evidence_id AS evidence_id, v.text AS text, "
              "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
-             ("codes", "as_of"), "Evidence", fallback="documents_by_keyword"),
+             ("codes", "as_of"), "Evidence", fallback="documents_by_keyword",
+             structured=False),
     Template("company_evidence", "ontology", CYPHER,
              "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(c:Company) "
              "WHERE c.security_id IN $ids AND e.event_date <= $as_of "
@@ -140,7 +145,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
              "c.security_id AS target, v.evidence_id AS evidence_id, v.text AS text, "
              "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
-             ("ids", "as_of"), "Evidence", fallback="documents_by_keyword"),
+             ("ids", "as_of"), "Evidence", fallback="documents_by_keyword",
+             structured=False),
     Template("theme_evidence", "ontology", CYPHER,
              "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event) WHERE e.theme IN $themes "
              "AND e.event_date <= $as_of MATCH (v)-[:FROM_DOCUMENT]->(d:Document) "
@@ -149,7 +155,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "coalesce(t.indicator_code, t.security_id) AS target, v.evidence_id AS evidence_id, "
              "v.text AS text, d.doc_id AS doc_id, d.title AS title, d.url AS url "
              "ORDER BY event_date DESC", ("themes", "as_of"), "Evidence",
-             fallback="documents_by_keyword"),
+             fallback="documents_by_keyword", structured=False),
 )}  # fmt: skip
 
 
@@ -189,7 +195,7 @@ def run_template(
             raise StoreUnavailable("그래프 저장소가 연결되어 있지 않습니다")
         rows = store.run_guarded(template.text, params, max_rows=max_rows)
     result = TemplateResult(name, template.kind, rows, template.text, params, watch.ms)
-    if template.kind == SQL:
+    if template.structured:
         result.citation = _citation(template, params, rows)
     return result
 

@@ -66,20 +66,26 @@ def _trace(resp: AgentResponse, name: str, params: dict[str, Any], ms: int, stat
 
 
 def add_documents(resp: AgentResponse, rows: list[dict[str, Any]], limit: int = 6) -> None:
-    """Evidence rows → document citations (documents only) and event→target paths."""
-    seen = {c.evidence_id for c in resp.citations}
+    """Evidence rows → event→target paths (one per evidence) and document citations (documents
+    only, one per document: several evidence rows of one document cite it once)."""
+    seen_evidence = {p.get("evidence_id") for p in resp.paths}
+    seen_docs = {c.doc_id for c in resp.citations}
     for row in rows:
-        if len(resp.citations) >= limit:
-            break
-        if row.get("evidence_id") in seen:
+        evidence_id = row.get("evidence_id")
+        if evidence_id in seen_evidence or len(resp.paths) >= 2 * limit:
             continue
-        seen.add(row.get("evidence_id"))
-        resp.citations.append(Citation(doc_id=str(row["doc_id"]), title=str(row["title"]),
-                                       url=row.get("url"), evidence_id=row.get("evidence_id")))  # fmt: skip
+        seen_evidence.add(evidence_id)
         resp.paths.append({
             "event": row.get("event_title"), "event_date": str(row.get("event_date") or row.get("day") or ""),
             "theme": row.get("theme"), "target": row.get("target"), "evidence": row.get("text"),
+            "evidence_id": evidence_id, "doc_id": str(row["doc_id"]),
         })  # fmt: skip
+        doc_id = str(row["doc_id"])
+        if doc_id in seen_docs or len(resp.citations) >= limit:
+            continue
+        seen_docs.add(doc_id)
+        resp.citations.append(Citation(doc_id=doc_id, title=str(row["title"]),
+                                       url=row.get("url"), evidence_id=evidence_id))  # fmt: skip
 
 
 def pct(a: float, b: float) -> float:
