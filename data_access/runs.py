@@ -226,3 +226,48 @@ def list_artifacts(
         pool,
     )
     return [Artifact(**r) for r in rows]
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One question and its stored answer, as a chat screen shows it."""
+
+    question: str
+    answer: AgentAnswer
+    run_id: str
+
+
+def record_turn(
+    screen: str,
+    question: str,
+    answer: AgentAnswer,
+    conversation_id: str | None = None,
+    pool: ConnectionPool | None = None,
+) -> tuple[str, str]:
+    """Save a chat turn: the conversation (created on the first turn), the run, both messages.
+
+    Returns (conversation_id, run_id).
+    """
+    if conversation_id is None:
+        conversation_id = create_conversation(screen, question.strip()[:60] or "대화", pool=pool)
+    run_id = save_run(
+        answer, screen=screen, question=question, conversation_id=conversation_id, pool=pool
+    )
+    add_message(conversation_id, "user", question, pool=pool)
+    add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
+    return conversation_id, run_id
+
+
+def load_turns(conversation_id: str, pool: ConnectionPool | None = None) -> list[Turn]:
+    """A conversation's turns, oldest first (each user message paired with the run answering it)."""
+    turns: list[Turn] = []
+    question: str | None = None
+    for message in get_messages(conversation_id, pool=pool):
+        if message.role == "user":
+            question = message.content
+        elif message.run_id and question is not None:
+            stored = get_run(message.run_id, pool=pool)
+            if stored is not None:
+                turns.append(Turn(question, stored.answer, stored.run_id))
+            question = None
+    return turns

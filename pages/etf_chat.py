@@ -86,30 +86,16 @@ def _open_conversation(conversation_id: str | None) -> None:
     st.session_state[STATE_TURNS] = []
     if conversation_id is None:
         return
-    pool = runtime.pg_pool()
-    question: str | None = None
-    for message in runs.get_messages(conversation_id, pool=pool):
-        if message.role == "user":
-            question = message.content
-        elif message.run_id and question is not None:
-            stored = runs.get_run(message.run_id, pool=pool)
-            if stored is not None:
-                _turns().append({"question": question, "answer": stored.answer,
-                                 "run_id": stored.run_id})  # fmt: skip
-            question = None
+    for turn in runs.load_turns(conversation_id, pool=runtime.pg_pool()):
+        _turns().append({"question": turn.question, "answer": turn.answer, "run_id": turn.run_id})
 
 
 def _save_turn(question: str, answer: AgentAnswer) -> str | None:
-    pool = runtime.pg_pool()
     try:
-        conversation_id = st.session_state.get(STATE_CONVERSATION)
-        if conversation_id is None:
-            conversation_id = runs.create_conversation(SCREEN, question[:60], pool=pool)
-            st.session_state[STATE_CONVERSATION] = conversation_id
-        run_id = runs.save_run(answer, screen=SCREEN, question=question,
-                               conversation_id=conversation_id, pool=pool)  # fmt: skip
-        runs.add_message(conversation_id, "user", question, pool=pool)
-        runs.add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
+        conversation_id, run_id = runs.record_turn(
+            SCREEN, question, answer, st.session_state.get(STATE_CONVERSATION), runtime.pg_pool()
+        )
+        st.session_state[STATE_CONVERSATION] = conversation_id
         return run_id
     except WorkbenchError as e:
         st.warning(f"대화를 저장하지 못했습니다: {e}", icon=":material/save:")

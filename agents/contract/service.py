@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -52,13 +52,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Turn:
-    """One question of a saved conversation with the answer stored for it."""
-
-    question: str
-    answer: AgentAnswer
-    run_id: str
+Turn = runs.Turn  # one question of a saved conversation with the answer stored for it
 
 
 def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
@@ -166,17 +160,9 @@ def list_conversations(
 def load_conversation(conversation_id: str,
                       pool: ConnectionPool | None = None) -> tuple[str | None, list[Turn]]:  # fmt: skip
     """The contract a saved conversation was about and its turns, oldest first."""
-    turns: list[Turn] = []
-    question: str | None = None
-    for message in runs.get_messages(conversation_id, pool=pool):
-        if message.role == "user":
-            question = message.content
-        elif message.run_id and question is not None:
-            stored = runs.get_run(message.run_id, pool=pool)
-            if stored is not None:
-                stored.answer.payload.setdefault("run_id", stored.run_id)
-                turns.append(Turn(question, stored.answer, stored.run_id))
-            question = None
+    turns = runs.load_turns(conversation_id, pool=pool)
+    for turn in turns:
+        turn.answer.payload.setdefault("run_id", turn.run_id)
     contract_id = next((str(t.answer.payload["contract_id"]) for t in reversed(turns)
                         if t.answer.payload.get("contract_id")), None)  # fmt: skip
     return contract_id, turns

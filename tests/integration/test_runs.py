@@ -99,3 +99,18 @@ def test_markdown_export_carries_the_evidence() -> None:
     md = answer_to_markdown(_answer(), question="KODEX 200 1개월 수익률?")
     assert "KR_ETF_DAILY_PRICE" in md and "반도체 강세" in md and "graph_query" in md
     assert "오프라인 플래너" in md
+
+
+def test_recorded_turns_load_back_in_order(pg_pool: ConnectionPool) -> None:
+    from data_access.runs import load_turns, record_turn
+
+    first = _answer()
+    conversation, run_1 = record_turn("macro", "첫 질문", first, pool=pg_pool)
+    second = first.model_copy(update={"answer": "두 번째 답"})
+    same, run_2 = record_turn("macro", "두 번째 질문", second, conversation, pool=pg_pool)
+    assert same == conversation and run_1 != run_2
+    turns = load_turns(conversation, pool=pg_pool)
+    assert [(t.question, t.answer.answer, t.run_id) for t in turns] == [
+        ("첫 질문", first.answer, run_1),
+        ("두 번째 질문", "두 번째 답", run_2),
+    ]
