@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime
@@ -24,6 +25,7 @@ from psycopg_pool import ConnectionPool
 
 from data_access.config import get_settings
 from data_access.contracts import Freshness
+from data_access.errors import WorkbenchError
 from data_access.postgres import connection, fetch_all, fetch_one
 
 logger = logging.getLogger(__name__)
@@ -398,14 +400,38 @@ def dataset_statuses(
 
 
 def domain_freshness(
-    as_of: date | None = None, pool: ConnectionPool | None = None
+    as_of: date | None = None,
+    pool: ConnectionPool | None = None,
+    domains: Sequence[str] = DOMAINS,
 ) -> dict[str, Freshness]:
-    """The worst dataset status per domain (every domain in `DOMAINS` is present)."""
-    statuses = dataset_statuses(as_of, pool)
+    """The worst dataset status per domain (every requested domain is present)."""
+    wanted = tuple(d for d in CORE_DATASETS if d.domain in domains)
+    statuses = dataset_statuses(as_of, pool, datasets=wanted if tuple(domains) != DOMAINS else None)
     return {
         domain: worst_freshness([s.freshness for s in statuses if s.domain == domain])
-        for domain in DOMAINS
+        for domain in domains
     }
+
+
+_recent_freshness: dict[tuple[str, tuple[str, ...]], tuple[float, dict[str, Freshness]]] = {}
+
+
+def recent_domain_freshness(
+    domains: Sequence[str], pool: ConnectionPool | None = None, ttl_s: float = 60.0
+) -> dict[str, Freshness]:
+    """`domain_freshness` for a few domains, reused for a minute (it counts whole tables) and
+    empty, not raising, when the store is down: an answer can go out without its freshness."""
+    key = (str(pool.conninfo) if pool is not None else "", tuple(domains))
+    cached = _recent_freshness.get(key)
+    if cached and time.monotonic() - cached[0] < ttl_s:
+        return dict(cached[1])
+    try:
+        fresh = domain_freshness(None, pool, domains)
+    except WorkbenchError as e:
+        logger.warning("freshness unavailable: %s", e)
+        return {}
+    _recent_freshness[key] = (time.monotonic(), fresh)
+    return dict(fresh)
 
 
 def latest_seed_run(pool: ConnectionPool | None = None) -> SeedRunInfo | None:

@@ -233,23 +233,7 @@ def _compare_price_series(results: list[dict[str, Any]],
     return series
 
 
-_freshness_cache: tuple[float, dict[str, str]] | None = None
-
-
 def _freshness(pool: ConnectionPool | None) -> dict[str, Any]:
-    """Freshness of the ETF and equity domains (cached a minute: it counts whole tables)."""
-    global _freshness_cache
-    from data_access.catalog import CORE_DATASETS, dataset_statuses, worst_freshness
+    from data_access.catalog import recent_domain_freshness
 
-    if _freshness_cache and time.monotonic() - _freshness_cache[0] < 60:
-        return dict(_freshness_cache[1])
-    try:
-        wanted = tuple(d for d in CORE_DATASETS if d.domain in ("etf", "equity"))
-        statuses = dataset_statuses(pool=pool, datasets=wanted)
-    except WorkbenchError as e:
-        logger.warning("freshness unavailable: %s", e)
-        return {}
-    out = {dom: worst_freshness([s.freshness for s in statuses if s.domain == dom])
-           for dom in ("etf", "equity")}  # fmt: skip
-    _freshness_cache = (time.monotonic(), dict(out))
-    return dict(out)
+    return dict(recent_domain_freshness(("etf", "equity"), pool))

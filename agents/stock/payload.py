@@ -14,7 +14,6 @@ from agents.stock.deps import WorkflowDeps
 from agents.stock.tools import STOCK_HINT, ToolLog
 from agents.stock.writer import OFFLINE_MODEL
 from data_access.contracts import AgentAnswer, Citation, TraceStep
-from data_access.errors import WorkbenchError
 
 logger = logging.getLogger(__name__)
 
@@ -130,23 +129,8 @@ def unknown_symbol_answer(symbol: str, message: str, suggestions: list[dict[str,
     )
 
 
-_freshness_cache: tuple[float, dict[str, Any]] | None = None
-
-
 def freshness(pool: ConnectionPool | None) -> dict[str, Any]:
-    """Freshness of the equity and news domains (cached a minute: it scans whole tables)."""
-    global _freshness_cache
-    from data_access.catalog import CORE_DATASETS, dataset_statuses, worst_freshness
+    """Freshness of the equity and news domains the report rests on."""
+    from data_access.catalog import recent_domain_freshness
 
-    if _freshness_cache and time.monotonic() - _freshness_cache[0] < 60:
-        return dict(_freshness_cache[1])
-    try:
-        wanted = tuple(d for d in CORE_DATASETS if d.domain in ("equity", "news"))
-        statuses = dataset_statuses(pool=pool, datasets=wanted)
-    except WorkbenchError as e:
-        logger.warning("freshness unavailable: %s", e)
-        return {}
-    out = {dom: worst_freshness([s.freshness for s in statuses if s.domain == dom])
-           for dom in ("equity", "news")}  # fmt: skip
-    _freshness_cache = (time.monotonic(), dict(out))
-    return dict(out)
+    return dict(recent_domain_freshness(("equity", "news"), pool))

@@ -136,3 +136,12 @@ def test_domain_freshness_reports_every_domain(pg_pool: ConnectionPool) -> None:
     for domain, status in result.items():
         members = {s.freshness for s in statuses if s.domain == domain}
         assert status in members  # the worst of its datasets, so one of them
+
+
+def test_recent_domain_freshness_covers_only_the_requested_domains(pg_pool, demo_data) -> None:  # type: ignore[no-untyped-def]
+    from data_access.catalog import domain_freshness, recent_domain_freshness
+
+    recent = recent_domain_freshness(("etf", "equity"), pg_pool)
+    assert set(recent) == {"etf", "equity"}
+    assert recent == domain_freshness(None, pg_pool, ("etf", "equity"))
+    assert recent_domain_freshness(("etf", "equity"), pg_pool) == recent  # served from the cache
