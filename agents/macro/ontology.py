@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from agents.evidence import Stopwatch
+from agents.macro.graphrag import graphrag_evidence
 from agents.macro.llm_calls import complete
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
@@ -88,7 +89,7 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
                          data_freshness={"documents": fresh})  # fmt: skip
     rows = _text2cypher(route, ctx, resp) if ctx.macro_model and ctx.store else None
     if rows is None:
-        rows = _template_evidence(route, ctx, resp)
+        rows = _offline_evidence(route, ctx, resp)
     if not rows:
         _recheck(ctx, resp)
     add_documents(resp, rows or [])
@@ -102,6 +103,16 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
     resp.needs_web_fallback = not rows
     resp.duration_ms = watch.ms
     return resp
+
+
+def _offline_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:
+    """Seed §3.B: a question anchored on a named indicator/company → its Cypher template first;
+    an explanatory one → GraphRAG first. Each backs the other up once when it finds nothing."""
+    anchored = bool(route.matched_security_ids) or bool(route.indicator_codes and not route.themes)
+    if anchored:
+        return _template_evidence(route, ctx, resp) or graphrag_evidence(route, ctx, resp) or []
+    rows = graphrag_evidence(route, ctx, resp)
+    return rows if rows else _template_evidence(route, ctx, resp)
 
 
 def _template_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:

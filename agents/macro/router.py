@@ -1,12 +1,14 @@
 """Rule-based router and query normalizer of the Macro Q&A screen (seed 004 §2.1, §2.2, §8.2).
 
     route("미국 금리 인상이 기술주에 준 영향 경로는?")
-    # Route(intent="macro+equity+relationship", target_agents=["macro", "equity", "ontology"],
-    #       sql_need=False, graph_need=True, tool_mode="parallel", reasons=[...])
+    # Route(intent="macro+relationship", target_agents=["macro", "ontology"],
+    #       sql_need=False, graph_need=True, tool_mode="single", reasons=[...])
 
 The rules (keywords, dataset codes, indicator aliases, regions) live in `routing_rules.json`, so
 adding data changes routing without touching code (seed §10.3). The conditional-parallel matrix
-is fixed here: SQL and graph → parallel, one of them → single, neither → LLM direct.
+is fixed here: SQL and graph → parallel, one of them → single, neither → LLM direct; a composite
+question over two or more domains (금리+부동산) also runs in parallel (§2.1-4). A sector word
+('기술주') is a theme, not a stock: the seed's "금리 이슈가 기술주에 준 영향 경로" is Graph single.
 """
 
 from __future__ import annotations
@@ -136,7 +138,7 @@ def route(question: str, pool: ConnectionPool | None = None) -> Route:
         agents = ["ontology"]
         mode = "single"
         reasons.append("도메인 키워드 없이 뉴스/원인 설명 요청 → Ontology(GraphRAG) 단일")
-    elif (sql_need and graph_need) or len(agents) > 1:
+    elif (sql_need and graph_need) or len(domain_agents) > 1:
         mode = "parallel"
         reasons.append("SQL과 Graph가 모두 필요하거나 복합 도메인 → 조건부 병렬")
     else:
@@ -261,8 +263,10 @@ def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[st
         start = low.find(name)
         while start >= 0:
             end = start + len(name)
-            ascii_ok = not name.isascii() or _word_at(low, start, end)
-            if ascii_ok and not any(s < end and start < e for s, e in taken):
+            # ASCII names are whole words; Korean ones start a word (particles may follow:
+            # '삼성전자가'), so '비자' inside '소비자물가' is not Visa.
+            bounded = _word_at(low, start, end) if name.isascii() else _word_start(low, start)
+            if bounded and not any(s < end and start < e for s, e in taken):
                 taken.append((start, end))
                 found.append(sid)
                 break
@@ -286,6 +290,10 @@ def _word_at(low: str, start: int, end: int) -> bool:
     before = low[start - 1] if start > 0 else " "
     after = low[end] if end < len(low) else " "
     return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum())
+
+
+def _word_start(low: str, start: int) -> bool:
+    return start == 0 or not _HANGUL.match(low[start - 1])
 
 
 def _is_known_code(token: str, pool: ConnectionPool | None) -> bool:

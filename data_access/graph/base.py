@@ -187,6 +187,12 @@ class GraphStore(ABC):
             check_identifier(label, "label"), check_identifier(prop, "property"), dimension
         )
 
+    def drop_vector_index(self, label: str, prop: str) -> None:
+        """Remove the vector index on (label, prop) if there is one (a no-op otherwise)."""
+        self._drop_vector_index(
+            check_identifier(label, "label"), check_identifier(prop, "property")
+        )
+
     def write_vectors(
         self, label: str, key_prop: str, vector_prop: str, rows: Sequence[Row]
     ) -> int:
@@ -296,6 +302,9 @@ class GraphStore(ABC):
 
     @abstractmethod
     def _create_vector_index(self, label: str, prop: str, dimension: int) -> None: ...
+
+    @abstractmethod
+    def _drop_vector_index(self, label: str, prop: str) -> None: ...
 
     @abstractmethod
     def _write_vectors(

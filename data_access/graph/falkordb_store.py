@@ -134,6 +134,17 @@ class FalkorDBStore(GraphStore):
         )
         self._await_index(label)
 
+    def _drop_vector_index(self, label: str, prop: str) -> None:
+        try:
+            self._execute(
+                f"DROP VECTOR INDEX FOR (n:{quote_name(label)}) ON (n.{quote_name(prop)})",
+                {},
+                None,
+                read_only=False,
+            )
+        except redis.ResponseError as e:  # no such index: nothing to drop
+            logger.debug("no vector index to drop on %s.%s: %s", label, prop, e)
+
     def _create_fulltext_index(self, label: str, prop: str) -> None:
         self._create_tolerant(f"CALL db.idx.fulltext.createNodeIndex('{label}', '{prop}')")
         self._await_index(label)

@@ -124,6 +124,9 @@ class Neo4jStore(GraphStore):
         )
         self._await_indexes()
 
+    def _drop_vector_index(self, label: str, prop: str) -> None:
+        self._write(f"DROP INDEX {_vector_index(label, prop)} IF EXISTS", {})
+
     def _create_fulltext_index(self, label: str, prop: str) -> None:
         self._write(
             f"CREATE FULLTEXT INDEX {_fulltext_index(label, prop)} IF NOT EXISTS "

@@ -337,3 +337,18 @@ def test_falkordb_reconnects_after_a_server_restart(settings: Settings, tmp_path
     finally:
         store.close()
         stop(own)
+
+
+def test_vector_index_can_be_dropped_and_rebuilt(store: GraphStore) -> None:
+    store.write("UNWIND ['a', 'b'] AS id CREATE (:Doc {doc_id: id})")
+    store.write_vectors(
+        "Doc", "doc_id", "embedding",
+        [{"key": "a", "vector": [1.0, 0.0]}, {"key": "b", "vector": [0.0, 1.0]}],
+    )  # fmt: skip
+    store.drop_vector_index("Doc", "embedding")  # none yet: a no-op
+    store.create_vector_index("Doc", "embedding", 2)
+    store.drop_vector_index("Doc", "embedding")
+    store.drop_vector_index("Doc", "embedding")  # idempotent
+    store.create_vector_index("Doc", "embedding", 2)
+    hits = store.vector_search("Doc", "embedding", [1.0, 0.0], k=2)
+    assert [h["node"]["doc_id"] for h in hits] == ["a", "b"]
