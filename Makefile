@@ -72,3 +72,20 @@ bench: services
 
 clean: stop
 	rm -rf $(VENV) .workbench
+
+# Screenshot QA (tests/qa/screenshots.py). `make screenshots` captures every screen at 1440×900
+# and 420×900 into SCREENSHOT_DIR plus a11y.json/a11y.md (fails on an accessibility failure);
+# `make screenshots-compare BASELINE=DIR` diffs SCREENSHOT_DIR against DIR into SCREENSHOT_DIR-diff.
+WORKBENCH_HOME ?= .workbench
+SCREENSHOT_DIR ?= $(WORKBENCH_HOME)/screenshots/current
+SCREENSHOT_THRESHOLD ?= 0.001
+
+.PHONY: screenshots screenshots-compare
+
+screenshots: venv system-deps services
+	$(BIN)/python -m tests.qa.screenshots capture --out $(SCREENSHOT_DIR)
+
+screenshots-compare: venv
+	@test -n "$(BASELINE)" || { echo "usage: make screenshots-compare BASELINE=DIR"; exit 2; }
+	$(BIN)/python -m tests.qa.screenshots compare --baseline $(BASELINE) \
+		--current $(SCREENSHOT_DIR) --out $(SCREENSHOT_DIR)-diff --threshold $(SCREENSHOT_THRESHOLD)

@@ -8,42 +8,19 @@ WORKBENCH_HOME/screenshots/, never into the repository.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
-STARTUP_TIMEOUT_S = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _healthy(base_url: str) -> bool:
-    try:
-        with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as response:
-            return bool(response.status == 200)
-    except (urllib.error.URLError, OSError):
-        return False
+from tests.qa.app_server import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    AppStartError,
+    free_port,
+    streamlit_app,
+)
 
 
 @pytest.fixture(scope="session")
@@ -56,30 +33,11 @@ def screenshot_dir(settings) -> Path:  # type: ignore[no-untyped-def]
 @contextmanager
 def _streamlit(env: dict[str, str], log_path: Path) -> Iterator[str]:
     """`streamlit run app.py` on a free loopback port with `env`; yields its base URL."""
-    port = _free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true", "--server.port", str(port),
-        "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            deadline = time.monotonic() + STARTUP_TIMEOUT_S
-            while not _healthy(base_url):
-                if process.poll() is not None or time.monotonic() > deadline:
-                    tail = log_path.read_text(errors="replace")[-2000:]
-                    pytest.fail(f"streamlit did not become healthy on {base_url}:\n{tail}")
-                time.sleep(0.2)
-            yield base_url
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    try:
+        with streamlit_app(env, log_path) as url:
+            yield url
+    except AppStartError as e:
+        pytest.fail(str(e))
 
 
 @pytest.fixture(scope="session")
@@ -101,7 +59,7 @@ def app_url(pg_pool, settings) -> Iterator[str]:  # type: ignore[no-untyped-def]
 def stores_down_app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app pointed at external stores on ports where nothing listens (its own home)."""
     home = tmp_path_factory.mktemp("stores-down-home")
-    port = _free_port()  # bound and released: nothing listens there
+    port = free_port()  # bound and released: nothing listens there
     env = {
         **os.environ,
         "WORKBENCH_HOME": str(home),

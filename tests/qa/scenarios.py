@@ -1,0 +1,132 @@
+"""Scripted scenarios per screen: reach the screen through the sidebar and do what a user does.
+
+Each scenario leaves the screen in a settled state worth a screenshot (answer shown, trace open).
+Screens are reached through the navigation links, never deep links (see pages/_ui.ensure_shell).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+ANSWER_TIMEOUT_MS = 90_000
+NARROW_MAX_PX = 768  # Streamlit overlays the sidebar below this width
+CHART = ".js-plotly-plot .main-svg"
+OPENING_DAY = "2026-11-20"
+CONTRACT_SAMPLE_TITLE = re.compile("^(?!\\[표준\\]).*")  # the bundled user-side sample
+ETF_QUESTION = "KODEX 200 3개월 가격 추이"
+MACRO_QUESTION = "삼성전자 최근 3개월 수익률과 하락 원인은?"
+CONTRACT_QUESTION = "제11조 비밀유지 기간은?"
+
+Scenario = Callable[[Any], None]
+
+
+def open_screen(page: Any, base_url: str, link: str | None, heading: str) -> None:
+    """Load the app at "/" and follow the sidebar link `link` (None: stay on the home screen)."""
+    page.goto(base_url)
+    page.get_by_text("답변 모드").first.wait_for()  # the sidebar is drawn: the shell is up
+    if link is not None:
+        expand = page.get_by_test_id("stExpandSidebarButton")
+        if expand.is_visible():  # narrow viewports start with the sidebar collapsed
+            expand.click()
+        page.get_by_role("link", name=link).click()
+        collapse = page.get_by_test_id("stSidebarCollapseButton")
+        if page.viewport_size["width"] < NARROW_MAX_PX and collapse.is_visible():
+            collapse.click()
+    page.get_by_role("heading", name=heading, exact=True).wait_for()
+
+
+def wait_idle(page: Any, timeout_ms: int = ANSWER_TIMEOUT_MS) -> None:
+    """Until Streamlit's "running" indicator is gone (a rerun has finished)."""
+    running = page.locator('[data-testid="stStatusWidgetRunningIcon"]')
+    running.wait_for(state="detached", timeout=timeout_ms)
+
+
+def open_trace(page: Any) -> None:
+    steps = page.get_by_text("실행 단계 (").first
+    steps.wait_for()
+    steps.click()
+
+
+def data_screen(page: Any) -> None:
+    page.get_by_role("tab", name="데이터셋").wait_for()
+    page.locator('[data-testid="stDataFrame"]').first.wait_for()
+    page.get_by_text("도메인별 적재 행 수").wait_for()
+    page.locator(CHART).first.wait_for()
+
+
+def etf_chat(page: Any) -> None:
+    box = page.get_by_placeholder("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
+    box.fill(ETF_QUESTION)
+    box.press("Enter")
+    page.get_by_role("paragraph").filter(has_text="KODEX 200의 3개월 가격 추이").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    page.locator(CHART).first.wait_for()
+    open_trace(page)
+    page.get_by_text("정형 데이터 근거 (").wait_for()
+
+
+def macro_qa(page: Any) -> None:
+    box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    box.fill(MACRO_QUESTION)
+    box.press("Enter")
+    page.get_by_text("· parallel ·").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("(KR:005930) 종가").first.wait_for()
+    open_trace(page)
+    page.get_by_text("정형 데이터 근거 (").wait_for()
+
+
+def opening_script(page: Any) -> None:
+    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="거래일")
+    value = picker.locator("input").first.input_value()
+    if not value.startswith(OPENING_DAY):
+        picker.click()
+        page.get_by_role("option", name=re.compile(f"^{OPENING_DAY}")).click()
+    page.get_by_role("button", name="대본 만들기").click()
+    page.get_by_text("오늘 장 한마디").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_role("heading", name="핵심 테마").wait_for()
+    page.locator(CHART).first.wait_for()
+    # The trace stays closed here: the ReAct loop's parallel get_ohlcv calls are recorded in
+    # completion order, which differs between runs (a pixel diff every time).
+
+
+def contract_clauses(page: Any) -> None:
+    page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="계약서")
+    chosen = picker.locator("input").first.input_value()
+    if chosen.startswith("[표준]"):
+        picker.click()
+        page.get_by_role("option", name=CONTRACT_SAMPLE_TITLE).first.click()
+    page.get_by_label("질문").fill(CONTRACT_QUESTION)
+    page.get_by_role("button", name="질문하기").click()
+    page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    open_trace(page)
+
+
+def stock_report(page: Any) -> None:
+    page.get_by_role("button", name="삼성전자", exact=True).click()
+    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    page.get_by_text("리포트에 사용한 뉴스").wait_for()
+    open_trace(page)
+
+
+# name → (sidebar link or None for "/", page heading, scenario)
+SCREENS: dict[str, tuple[str | None, str, Scenario]] = {
+    "data": (None, "데이터", data_screen),
+    "etf": ("ETF 챗", "ETF 챗", etf_chat),
+    "macro": ("매크로 Q&A", "매크로 Q&A", macro_qa),
+    "opening": ("오프닝 스크립트", "오프닝 스크립트", opening_script),
+    "contract": ("계약 조항", "계약 조항", contract_clauses),
+    "stock": ("종목 리포트", "종목 리포트", stock_report),
+}
+
+
+def run_scenario(page: Any, base_url: str, screen: str) -> None:
+    link, heading, scenario = SCREENS[screen]
+    open_screen(page, base_url, link, heading)
+    scenario(page)
+    wait_idle(page)
