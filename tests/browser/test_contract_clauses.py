@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from agents.contract.ingest.pipeline import SAMPLES_DIR
+from tests.browser.waits import ANSWER_TIMEOUT_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
-
-ANSWER_TIMEOUT_MS = 60_000
 
 
 def _docx(path: Path) -> bytes:

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-ANSWER_TIMEOUT_MS = 60_000
 
 
 def _open(page: Any, app_url: str) -> None:

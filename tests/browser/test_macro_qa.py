@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-ANSWER_TIMEOUT_MS = 90_000
 QUESTION = "삼성전자 최근 3개월 수익률과 하락 원인은?"  # equity SQL + graph evidence: parallel
 
 

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-RUN_TIMEOUT_MS = 90_000
 
 
 def _open(page: Any, app_url: str) -> None:
@@ -27,7 +28,7 @@ def test_run_shows_themes_script_context_and_evidence(
 ) -> None:
     _open(page, app_url)
     page.get_by_role("button", name="대본 만들기").click()
-    page.get_by_text("오늘 장 한마디").wait_for(timeout=RUN_TIMEOUT_MS)
+    page.get_by_text("오늘 장 한마디").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
     page.get_by_role("heading", name="핵심 테마").wait_for()
     page.get_by_text("11월 20일 오프닝입니다.").wait_for()
@@ -49,6 +50,6 @@ def test_a_past_script_reopens(page: Any, app_url: str) -> None:
     _open(page, app_url)
     page.get_by_text("지난 스크립트").wait_for()
     page.get_by_role("button", name="열기").click()
-    page.get_by_text("답변 모드:").first.wait_for(timeout=RUN_TIMEOUT_MS)
+    page.get_by_text("답변 모드:").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_role("button", name="답변·근거 JSON 내려받기").wait_for()
     assert page.locator('[data-testid="stException"]').count() == 0

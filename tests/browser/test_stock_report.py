@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-REPORT_TIMEOUT_MS = 60_000
 
 
 def _open(page: Any, app_url: str) -> None:
@@ -32,7 +33,7 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
     _open(page, app_url)
     page.get_by_role("button", name="삼성전자", exact=True).click()
     page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
-        timeout=REPORT_TIMEOUT_MS
+        timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
     for title in ("삼성전자 가격·거래량 (이동평균, 52주 범위)", "삼성전자 고점 대비 낙폭",
@@ -63,7 +64,7 @@ def test_typed_unknown_symbol_shows_nearest_matches(
     box.fill("ZZZQ")
     page.keyboard.press("Enter")
     page.get_by_role("button", name="리포트 생성").click()
-    page.get_by_text("혹시 이 종목을 찾으셨나요?").first.wait_for(timeout=REPORT_TIMEOUT_MS)
+    page.get_by_text("혹시 이 종목을 찾으셨나요?").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("주식 데이터 조회 실패").first.wait_for()
     page.screenshot(path=str(screenshot_dir / "stock_unknown.png"), full_page=True)
     _assert_no_exception(page)
