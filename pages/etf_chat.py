@@ -15,12 +15,12 @@ import streamlit as st
 from agents.etf.charts import ChartItem, charts_for
 from agents.etf.prompts import HistoryMessage
 from agents.etf.service import SCREEN, StepEvent, stream_answer
-from data_access import runs
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._chat import ChatSession
 
 logger = logging.getLogger(__name__)
 
@@ -32,11 +32,8 @@ EXAMPLES = (
     "KODEX 200과 비슷한 ETF는?",
     "삼성전자와 SK하이닉스를 동시에 보유한 ETF",
 )
-STATE_CONVERSATION = "etf_conversation_id"
-STATE_TURNS = "etf_turns"  # list of {"question", "answer": AgentAnswer, "run_id"}
 STATE_PENDING = "etf_pending_question"
-PICKER_KEY = "etf_conversation_picker"
-NEW_CONVERSATION = ""  # picker value for a conversation not started yet
+CHAT = ChatSession(SCREEN)
 
 
 # ---------------------------------------------------------------- charts
@@ -70,7 +67,7 @@ def _charts(key: str) -> Any:
 
 
 def _turns() -> list[dict[str, Any]]:
-    return st.session_state.setdefault(STATE_TURNS, [])
+    return CHAT.turns()
 
 
 def _history() -> list[HistoryMessage]:
@@ -79,59 +76,6 @@ def _history() -> list[HistoryMessage]:
         out += [HistoryMessage("user", turn["question"]),
                 HistoryMessage("assistant", turn["answer"].answer)]  # fmt: skip
     return out
-
-
-def _open_conversation(conversation_id: str | None) -> None:
-    st.session_state[STATE_CONVERSATION] = conversation_id
-    st.session_state[STATE_TURNS] = []
-    if conversation_id is None:
-        return
-    for turn in runs.load_turns(conversation_id, pool=runtime.pg_pool()):
-        _turns().append({"question": turn.question, "answer": turn.answer, "run_id": turn.run_id})
-
-
-def _save_turn(question: str, answer: AgentAnswer) -> str | None:
-    try:
-        conversation_id, run_id = runs.record_turn(
-            SCREEN, question, answer, st.session_state.get(STATE_CONVERSATION), runtime.pg_pool()
-        )
-        st.session_state[STATE_CONVERSATION] = conversation_id
-        return run_id
-    except WorkbenchError as e:
-        st.warning(f"대화를 저장하지 못했습니다: {e}", icon=":material/save:")
-        return None
-
-
-# ---------------------------------------------------------------- widgets
-
-
-def _on_pick() -> None:
-    _open_conversation(st.session_state.get(PICKER_KEY) or None)
-
-
-def _on_new() -> None:
-    _open_conversation(None)
-    st.session_state[PICKER_KEY] = NEW_CONVERSATION
-
-
-def _render_conversation_picker() -> None:
-    try:
-        conversations = runs.list_conversations(SCREEN, limit=30, pool=runtime.pg_pool())
-    except WorkbenchError as e:
-        st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
-        conversations = []
-    current = st.session_state.get(STATE_CONVERSATION)
-    options = [NEW_CONVERSATION] + [c.conversation_id for c in conversations]
-    titles = {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
-    # The widget follows the open conversation (it changes when a first question creates one).
-    st.session_state[PICKER_KEY] = current if current in options else NEW_CONVERSATION
-    left, right = st.columns([4, 1])
-    left.selectbox(
-        "지난 대화", options, format_func=lambda cid: "새 대화" if cid == NEW_CONVERSATION else titles.get(cid, cid),
-        key=PICKER_KEY, on_change=_on_pick,
-    )  # fmt: skip
-    right.button("새 대화", icon=":material/add_comment:", key="etf_new_conversation",
-                 on_click=_on_new)  # fmt: skip
 
 
 def _render_examples() -> None:
@@ -178,8 +122,7 @@ def _ask(question: str) -> None:
             steps = len({t.step for t in answer.trace}) if answer else 0
             status.update(label=f"완료 · {steps}단계", state="complete", expanded=False)
     if answer is not None:
-        run_id = _save_turn(question, answer)
-        _turns().append({"question": question, "answer": answer, "run_id": run_id})
+        CHAT.add_turn(question, answer)
         st.rerun()
 
 
@@ -190,7 +133,7 @@ def main() -> None:
         "국내 ETF의 보유종목, 태그, 운용사, 가격을 묻는 챗봇입니다. 에이전트가 10개 도구를 호출하는 "
         "Python 코드를 쓰고 실행하며, 각 단계와 근거 데이터를 함께 보여 줍니다."
     )
-    _render_conversation_picker()
+    CHAT.render_picker(new_button=True)
     turns = _turns()
     for i, turn in enumerate(turns):
         _render_turn(turn, i)

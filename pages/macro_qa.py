@@ -12,12 +12,12 @@ import streamlit as st
 
 from agents.macro.charts import path_figure, series_figures
 from agents.macro.service import SCREEN, NodeEvent, stream_answer
-from data_access import runs
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._chat import ChatSession
 
 EXAMPLES = (
     "한국 기준금리 최근 추이는?",
@@ -27,10 +27,8 @@ EXAMPLES = (
     "What is the latest US CPI?",
     "금리와 부동산 집값의 관계는?",
 )
-STATE_CONVERSATION = "macro_conversation_id"
-STATE_TURNS = "macro_turns"
 STATE_PENDING = "macro_pending_question"
-PICKER_KEY = "macro_conversation_picker"
+CHAT = ChatSession(SCREEN)
 AGENT_TITLES = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산",
                 "ontology": "관계·근거", "general_knowledge": "일반 지식"}  # fmt: skip
 DOMAIN_TITLES = {"macro": "거시", "equity": "주식", "real_estate": "부동산", "documents": "문서",
@@ -38,7 +36,7 @@ DOMAIN_TITLES = {"macro": "거시", "equity": "주식", "real_estate": "부동�
 
 
 def _turns() -> list[dict[str, Any]]:
-    return st.session_state.setdefault(STATE_TURNS, [])
+    return CHAT.turns()
 
 
 def _render_route(payload: dict[str, Any]) -> None:
@@ -94,45 +92,6 @@ def _charts(key: str) -> Any:
     return render
 
 
-def _open_conversation(conversation_id: str | None) -> None:
-    st.session_state[STATE_CONVERSATION] = conversation_id
-    st.session_state[STATE_TURNS] = []
-    if conversation_id is None:
-        return
-    for turn in runs.load_turns(conversation_id, pool=runtime.pg_pool()):
-        _turns().append({"question": turn.question, "answer": turn.answer, "run_id": turn.run_id})
-
-
-def _save_turn(question: str, answer: AgentAnswer) -> str | None:
-    try:
-        conversation_id, run_id = runs.record_turn(
-            SCREEN, question, answer, st.session_state.get(STATE_CONVERSATION), runtime.pg_pool()
-        )
-        st.session_state[STATE_CONVERSATION] = conversation_id
-        return run_id
-    except WorkbenchError as e:
-        st.warning(f"대화를 저장하지 못했습니다: {e}", icon=":material/save:")
-        return None
-
-
-def _on_pick() -> None:
-    _open_conversation(st.session_state.get(PICKER_KEY) or None)
-
-
-def _render_picker() -> None:
-    try:
-        conversations = runs.list_conversations(SCREEN, limit=30, pool=runtime.pg_pool())
-    except WorkbenchError as e:
-        st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
-        conversations = []
-    current = st.session_state.get(STATE_CONVERSATION)
-    options = [""] + [c.conversation_id for c in conversations]
-    titles = {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
-    st.session_state[PICKER_KEY] = current if current in options else ""
-    st.selectbox("지난 대화", options, key=PICKER_KEY, on_change=_on_pick,
-                 format_func=lambda cid: "새 대화" if not cid else titles.get(cid, cid))  # fmt: skip
-
-
 def _ask(question: str) -> None:
     with st.chat_message("user"):
         st.markdown(question)
@@ -153,8 +112,7 @@ def _ask(question: str) -> None:
                 return
             status.update(label="완료", state="complete", expanded=False)
     if answer is not None:
-        run_id = _save_turn(question, answer) if answer.status != "error" or answer.trace else None
-        _turns().append({"question": question, "answer": answer, "run_id": run_id})
+        CHAT.add_turn(question, answer, save=answer.status != "error" or bool(answer.trace))
         st.rerun()
 
 
@@ -163,7 +121,7 @@ def main() -> None:
     st.title("매크로 Q&A")
     st.caption("거시경제·주식·부동산·관계 질문을 라우터가 나눠 도메인 에이전트에 맡기고, 수치(정형 근거)와 "
                "문서 근거를 함께 보여 줍니다.")  # fmt: skip
-    _render_picker()
+    CHAT.render_picker()
     for i, turn in enumerate(_turns()):
         with st.chat_message("user"):
             st.markdown(turn["question"])

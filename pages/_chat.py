@@ -1,0 +1,100 @@
+"""Chat-screen conversation state shared by the chat screens (ETF, Macro): the turns in the
+session, reopening a saved conversation, saving a turn, and the "지난 대화" picker.
+
+The storage itself is `data_access.runs` (record_turn / load_turns); this module only keeps
+Streamlit's session state in step with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from data_access import runs
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+from pages import _runtime as runtime
+
+NEW_CONVERSATION = ""  # picker value for a conversation not started yet
+
+
+@dataclass(frozen=True)
+class ChatSession:
+    """Session-state keys and actions for one screen's chat (`screen` is the run-store screen)."""
+
+    screen: str
+
+    @property
+    def conversation_key(self) -> str:
+        return f"{self.screen}_conversation_id"
+
+    @property
+    def turns_key(self) -> str:
+        return f"{self.screen}_turns"
+
+    @property
+    def picker_key(self) -> str:
+        return f"{self.screen}_conversation_picker"
+
+    def turns(self) -> list[dict[str, Any]]:
+        """This session's turns: {"question", "answer": AgentAnswer, "run_id"}."""
+        return st.session_state.setdefault(self.turns_key, [])
+
+    def open(self, conversation_id: str | None) -> None:
+        st.session_state[self.conversation_key] = conversation_id
+        st.session_state[self.turns_key] = []
+        if conversation_id is None:
+            return
+        for turn in runs.load_turns(conversation_id, pool=runtime.pg_pool()):
+            self.turns().append(
+                {"question": turn.question, "answer": turn.answer, "run_id": turn.run_id}
+            )
+
+    def add_turn(self, question: str, answer: AgentAnswer, *, save: bool = True) -> None:
+        """Show the turn in this session and (when `save`) keep it in the run store."""
+        run_id = self._save(question, answer) if save else None
+        self.turns().append({"question": question, "answer": answer, "run_id": run_id})
+
+    def _save(self, question: str, answer: AgentAnswer) -> str | None:
+        try:
+            conversation_id, run_id = runs.record_turn(
+                self.screen, question, answer, st.session_state.get(self.conversation_key),
+                runtime.pg_pool(),
+            )  # fmt: skip
+        except WorkbenchError as e:
+            st.warning(f"대화를 저장하지 못했습니다: {e}", icon=":material/save:")
+            return None
+        st.session_state[self.conversation_key] = conversation_id
+        return run_id
+
+    def render_picker(self, *, new_button: bool = False) -> None:
+        """The "지난 대화" select box (and optionally a "새 대화" button)."""
+        try:
+            conversations = runs.list_conversations(self.screen, limit=30, pool=runtime.pg_pool())
+        except WorkbenchError as e:
+            st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
+            conversations = []
+        options = [NEW_CONVERSATION] + [c.conversation_id for c in conversations]
+        titles = {
+            c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations
+        }
+        # The widget follows the open conversation (it changes when a first question creates one).
+        current = st.session_state.get(self.conversation_key)
+        st.session_state[self.picker_key] = current if current in options else NEW_CONVERSATION
+        left, right = st.columns([4, 1]) if new_button else (st.container(), None)
+        left.selectbox(
+            "지난 대화", options, key=self.picker_key, on_change=self._on_pick,
+            format_func=lambda cid: "새 대화" if cid == NEW_CONVERSATION else titles.get(cid, cid),
+        )  # fmt: skip
+        if right is not None:
+            right.button("새 대화", icon=":material/add_comment:",
+                         key=f"{self.screen}_new_conversation", on_click=self._on_new)  # fmt: skip
+
+    def _on_pick(self) -> None:
+        self.open(st.session_state.get(self.picker_key) or None)
+
+    def _on_new(self) -> None:
+        self.open(None)
+        st.session_state[self.picker_key] = NEW_CONVERSATION
