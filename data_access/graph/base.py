@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from data_access.errors import ToolInputError
 from data_access.graph import cypher as q
-from data_access.graph.cypher import INDEXES, IndexSpec
+from data_access.graph.cypher import INDEXES, IndexSpec, quote_name
 
 logger = logging.getLogger(__name__)
 
@@ -198,11 +198,21 @@ class GraphStore(ABC):
     ) -> int:
         """Set `vector_prop` on nodes found by `key_prop`; rows are {"key": ..., "vector": [...]}.
 
-        Vectors need a backend-specific type (FalkorDB `vecf32`), hence a method of its own.
+        Vectors need a backend-specific type (FalkorDB `vecf32`): `_vector_value` wraps them.
         """
         for ident, what in ((label, "label"), (key_prop, "property"), (vector_prop, "property")):
             check_identifier(ident, what)
-        return self._write_vectors(label, key_prop, vector_prop, rows)
+        cypher = (
+            f"UNWIND $rows AS row "
+            f"MATCH (n:{quote_name(label)} {{{quote_name(key_prop)}: row.key}}) "
+            f"SET n.{quote_name(vector_prop)} = {self._vector_value('row.vector')} "
+            "RETURN count(*) AS written"
+        )
+        return self.write_batch(cypher, list(rows), batch_size=500)
+
+    def _vector_value(self, expression: str) -> str:
+        """How a list of floats is stored as a vector (plain lists on Neo4j)."""
+        return expression
 
     def vector_search(self, label: str, prop: str, vector: list[float], k: int) -> list[Row]:
         """Nearest nodes: [{"node": {...}, "score": s}], s in [0, 1], 1 = identical, best first."""
@@ -305,11 +315,6 @@ class GraphStore(ABC):
 
     @abstractmethod
     def _drop_vector_index(self, label: str, prop: str) -> None: ...
-
-    @abstractmethod
-    def _write_vectors(
-        self, label: str, key_prop: str, vector_prop: str, rows: Sequence[Row]
-    ) -> int: ...
 
     @abstractmethod
     def _vector_search(self, label: str, prop: str, vector: list[float], k: int) -> list[Row]: ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -172,15 +172,8 @@ class FalkorDBStore(GraphStore):
             if _ALREADY_INDEXED not in str(e):
                 raise QueryFailed(f"FalkorDB index creation failed: {e}") from e
 
-    def _write_vectors(
-        self, label: str, key_prop: str, vector_prop: str, rows: Sequence[Row]
-    ) -> int:
-        cypher = (
-            f"UNWIND $rows AS row "
-            f"MATCH (n:{quote_name(label)} {{{quote_name(key_prop)}: row.key}}) "
-            f"SET n.{quote_name(vector_prop)} = vecf32(row.vector) RETURN count(*) AS written"
-        )
-        return self.write_batch(cypher, list(rows), batch_size=500)
+    def _vector_value(self, expression: str) -> str:
+        return f"vecf32({expression})"
 
     def _vector_search(self, label: str, prop: str, vector: list[float], k: int) -> list[Row]:
         rows = self.read(

@@ -8,7 +8,7 @@ Timeouts are transaction timeouts set on the `Query`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from neo4j import GraphDatabase, Query, Result, RoutingControl
@@ -138,16 +138,6 @@ class Neo4jStore(GraphStore):
     def _await_indexes(self) -> None:
         # New indexes populate in the background; searching before they are ONLINE fails.
         self._write(f"CALL db.awaitIndexes({_INDEX_WAIT_S})", {})
-
-    def _write_vectors(
-        self, label: str, key_prop: str, vector_prop: str, rows: Sequence[Row]
-    ) -> int:
-        cypher = (
-            f"UNWIND $rows AS row "
-            f"MATCH (n:{quote_name(label)} {{{quote_name(key_prop)}: row.key}}) "
-            f"SET n.{quote_name(vector_prop)} = row.vector RETURN count(*) AS written"
-        )
-        return self.write_batch(cypher, list(rows), batch_size=500)
 
     def _vector_search(self, label: str, prop: str, vector: list[float], k: int) -> list[Row]:
         rows = self.read(
