@@ -32,6 +32,8 @@ class TraceBuilder:
         self.urls: dict[str, str] = {}
         self._seen_calls = 0
         self._llm_seen = 0
+        # (tool, arguments) of each call the last agent turn planned
+        self._planned: list[tuple[str, dict[str, Any]]] = []
 
     def node(self, node: str, ms: int, values: dict[str, Any]) -> NodeEvent:
         step = len({t.step for t in self.steps}) + 1
@@ -45,6 +47,7 @@ class TraceBuilder:
                                             cost_usd=call.cost_usd, duration_ms=call.duration_ms,
                                             arguments=_planned(values)))  # fmt: skip
             self._llm_seen = len(self.deps.llm_calls)
+            self._planned = _planned_calls(values)
         for c in calls:
             self.steps.append(TraceStep(
                 step=step, kind="tool", name=c.tool, arguments=c.arguments,
@@ -55,9 +58,14 @@ class TraceBuilder:
                          [_call_dict(c) for c in calls])  # fmt: skip
 
     def _new_calls(self) -> list[ToolCallRecord]:
+        """Calls made since the last node, in the order the agent planned them.
+
+        The tool node runs parallel calls concurrently, so the collector holds them in completion
+        order; the trace (and screenshots of it) must not depend on which one finished first.
+        """
         calls = self.deps.collector.calls_since(self._seen_calls)
         self._seen_calls = self.deps.collector.last_seq
-        return calls
+        return _in_planned_order(calls, self._planned)
 
     def _summary(self, node: str, values: dict[str, Any]) -> str:
         if node == "prefetch_news":
@@ -114,6 +122,29 @@ def _planned(values: dict[str, Any]) -> dict[str, Any]:
     if isinstance(last, AIMessage) and last.tool_calls:
         return {"tool_calls": [c["name"] for c in last.tool_calls]}
     return {}
+
+
+def _planned_calls(values: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    last = (values.get("messages") or [None])[-1]
+    if isinstance(last, AIMessage) and last.tool_calls:
+        return [(c["name"], c.get("args") or {}) for c in last.tool_calls]
+    return []
+
+
+def _in_planned_order(calls: list[ToolCallRecord],
+                      planned: list[tuple[str, dict[str, Any]]]) -> list[ToolCallRecord]:  # fmt: skip
+    """Sort calls by the planned call each one carries out (same tool; the recorded arguments
+    add the tool's defaults to the planned ones). Unmatched calls keep their order at the end."""
+    free = list(range(len(planned)))
+    rank: dict[int, int] = {}
+    for c in sorted(calls, key=lambda c: c.seq):
+        for i in free:
+            tool, args = planned[i]
+            if tool == c.tool and all(c.arguments.get(k) == v for k, v in args.items()):
+                rank[c.seq] = i
+                free.remove(i)
+                break
+    return sorted(calls, key=lambda c: (rank.get(c.seq, len(planned)), c.seq))
 
 
 def _call_dict(call: ToolCallRecord) -> dict[str, Any]:
