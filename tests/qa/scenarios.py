@@ -88,8 +88,7 @@ def opening_script(page: Any) -> None:
     page.get_by_text("오늘 장 한마디").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_role("heading", name="핵심 테마").wait_for()
     page.locator(CHART).first.wait_for()
-    # The trace stays closed here: the ReAct loop's parallel get_ohlcv calls are recorded in
-    # completion order, which differs between runs (a pixel diff every time).
+    open_trace(page)  # parallel tool calls are listed in planned order, so this is stable
 
 
 def contract_clauses(page: Any) -> None:
