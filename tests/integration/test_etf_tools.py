@@ -17,7 +17,7 @@ from data_access.postgres import fetch_all, fetch_one
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
-HOSTILE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile_cypher.json"
+HOSTILE = Path(__file__).resolve().parents[2] / "agents" / "eval" / "golden" / "hostile_cypher.json"
 
 
 @pytest.fixture(scope="module")

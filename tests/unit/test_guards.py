@@ -1,8 +1,9 @@
 """Read-only guards: hostile corpora must be refused with a specific reason, ordinary analyst
 queries must pass with a LIMIT of at most ``max_rows``.
 
-The hostile corpora live in tests/fixtures/hostile_{cypher,sql}.json (``query`` and a fragment
-the ``reason`` must contain) so integration tests can replay them against the real stores.
+The hostile corpora live in agents/eval/golden/hostile_{cypher,sql}.json (``query`` and a
+fragment the ``reason`` must contain) so integration tests and the evaluation runner's guard suite
+can replay them against the real stores.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from pglast import ast, parse_sql
 from data_access.errors import QueryRejected
 from data_access.guards import MAX_QUERY_CHARS, guard_cypher, guard_sql
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CORPORA = Path(__file__).resolve().parents[2] / "agents" / "eval" / "golden"
 
 
 def _corpus(name: str) -> list[tuple[str, str]]:
-    rows = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    rows = json.loads((CORPORA / name).read_text(encoding="utf-8"))
     return [(row["query"], row["reason"]) for row in rows]
 
 
