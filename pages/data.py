@@ -14,6 +14,7 @@ from psycopg_pool import ConnectionPool
 from data_access import catalog
 from data_access.postgres import run_read_only
 from data_access.projection import latest_projection_runs
+from pages import _operations as operations
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._charts import bar_chart, line_chart, network_chart
@@ -319,11 +320,11 @@ def _render_console() -> None:
 def main() -> None:
     ui.ensure_shell()
     st.title("데이터")
-    st.caption("적재된 데이터셋과 기준일, 최신성, 그래프 프로젝션, 읽기 전용 쿼리 콘솔")
+    st.caption("적재된 데이터셋과 기준일, 최신성, 그래프 프로젝션, 읽기 전용 쿼리 콘솔, 운영 지표")
     if st.button("새로 고침", icon=":material/refresh:", key="refresh"):
         st.cache_data.clear()
     pool = runtime.pg_pool()
-    tabs = st.tabs(["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔"])
+    tabs = st.tabs(["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔", "운영"])
     with tabs[0]:
         _render_datasets(pool)
     with tabs[1]:
@@ -332,6 +333,8 @@ def main() -> None:
         _render_graph_schema(runtime.live_graph_store())
     with tabs[3]:
         _render_console()
+    with tabs[4]:
+        operations.render(pool)
 
 
 main()

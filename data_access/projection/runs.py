@@ -53,3 +53,20 @@ def latest_projection_runs(
         pool,
     )
     return [ProjectionStep.model_validate(row) for row in rows]
+
+
+# The steps of each domain's newest batch: a batch may project only some domains (`steps=`).
+_LATEST_PER_DOMAIN_SQL = f"""
+SELECT run_id, {_COLUMNS} FROM projection_runs p
+WHERE p.batch_id = (SELECT q.batch_id FROM projection_runs q WHERE q.domain = p.domain
+                    ORDER BY q.run_id DESC LIMIT 1)
+ORDER BY domain, run_id"""
+
+
+def latest_domain_steps(pool: ConnectionPool | None = None) -> dict[str, list[ProjectionStep]]:
+    """Per projected domain, the steps of the newest batch that projected it, in run order."""
+    out: dict[str, list[ProjectionStep]] = {}
+    for row in fetch_all(_LATEST_PER_DOMAIN_SQL, pool=pool):
+        step = ProjectionStep.model_validate(row)
+        out.setdefault(step.domain, []).append(step)
+    return out
