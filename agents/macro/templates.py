@@ -53,6 +53,11 @@ class TemplateResult:
     notes: list[str] = field(default_factory=list)
 
 
+# Row cap of a template run: a window reaches 60 months (router cap), i.e. ~1,830 daily
+# observations of a 7-day series. A cap of 200 cut ascending daily windows after ~9 months, so
+# the "latest" value reported was months old (found by the eval golden set).
+MAX_TEMPLATE_ROWS = 2000
+
 SQL: Literal["sql"] = "sql"
 CYPHER: Literal["cypher"] = "cypher"
 
@@ -178,7 +183,7 @@ def run_template(
     *,
     pool: ConnectionPool | None,
     store: GraphStore | None,
-    max_rows: int = 200,
+    max_rows: int = MAX_TEMPLATE_ROWS,
 ) -> TemplateResult:
     """Run one template (guards included); raises WorkbenchError subclasses on failure."""
     template = get_template(name)
