@@ -62,6 +62,18 @@ def language_of(question: str) -> Lang:
     return "ko" if re.search(r"[\uac00-\ud7a3]", question) else "en"
 
 
+def question_language(question: str, mentions: list[Mention]) -> Lang:
+    """The language of the words around the recognized names: a Korean product name in an
+    English sentence ("expense ratio of TIGER 미국S&P500?") does not make it Korean. With
+    fewer than two other words ("반도체 ETF") the whole question decides, as before."""
+    rest = question
+    for m in mentions:
+        rest = re.sub(re.escape(m.name), " ", rest, flags=re.IGNORECASE)
+    if re.search(r"[\uac00-\ud7a3]", rest) or len(re.findall(r"[A-Za-z]{2,}", rest)) < 2:
+        return language_of(question)
+    return "en"
+
+
 def period_of(question: str) -> str | None:
     text = question.lower()
     for pattern, period in _PERIODS:
@@ -78,7 +90,7 @@ def detect_plan(question: str, lexicon: Lexicon) -> Plan:
     mentions = lexicon.recognize(question)
     plan = Plan(
         intent="unsupported",
-        lang=language_of(question),
+        lang=question_language(question, mentions),
         question=question,
         etfs=[m for m in mentions if m.kind == "etf"],
         stocks=[m for m in mentions if m.kind == "stock"],

@@ -73,6 +73,16 @@ def test_detect_plan(lexicon: Lexicon, question: str, intent: str, names: list[s
 
 
 @pytest.mark.parametrize(
+    ("question", "lang"),
+    [("What is the expense ratio of KODEX 반도체?", "en"), ("KODEX 반도체 총보수는?", "ko"),
+     ("반도체 ETF", "ko"), ("삼성전자", "ko"), ("Compare KODEX 200 and TIGER 200", "en")],
+)  # fmt: skip
+def test_language_is_the_sentence_not_the_names(lexicon: Lexicon, question: str,
+                                                lang: str) -> None:  # fmt: skip
+    assert detect_plan(question, lexicon).lang == lang
+
+
+@pytest.mark.parametrize(
     ("text", "period"),
     [("3개월 추이", "3m"), ("최근 1주", "1w"), ("한 달", "1m"), ("1년 수익률", "1y"),
      ("over 6 months", "6m"), ("전일 대비", "1d"), ("추이", None)],
