@@ -24,6 +24,7 @@ from agents.contract.service import (
     load_conversation,
     start_conversation,
 )
+from agents.inputs import check_text, preview, rejected_answer
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
@@ -201,6 +202,12 @@ def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key:
 
 
 def _ask(contract_id: str, question: str, pool: Any) -> None:
+    checked = check_text(question)
+    if checked.problem:  # shown as a turn; no conversation is started for it, nothing is saved
+        _turns(contract_id).append({"question": checked.text,
+                                    "answer": rejected_answer(checked.problem)})  # fmt: skip
+        st.rerun()
+    question = checked.text
     with st.status("계획 → 도구 병렬 실행 → 답변 작성 중…", expanded=False) as status:
         try:
             conversation_id = _conversations().get(contract_id)
@@ -237,12 +244,12 @@ def _render_chat(contract_id: str, pool: Any) -> None:
         )
         submitted = st.form_submit_button("질문하기", icon=":material/send:")
     question = st.session_state.pop(STATE_PENDING, None) or (typed if submitted else None)
-    if question:
+    if question is not None:  # an empty submit is answered too (with the reason)
         _ask(contract_id, question, pool)
     for i, turn in enumerate(reversed(turns)):
         key = f"contract-{turn['answer'].payload.get('run_id') or len(turns) - i}"
         with st.chat_message("user"):
-            st.markdown(turn["question"])
+            st.markdown(preview(turn["question"]))
         with st.chat_message("assistant"):
             _answer.render_answer(turn["answer"], question=turn["question"], key=key,
                                   charts=lambda a, k=key: _render_clauses(a, k))  # fmt: skip

@@ -5,22 +5,20 @@ Thin page: every query lives in `data_access`; this file only lays out widgets a
 
 from __future__ import annotations
 
-import time
-from typing import Any, Literal, TypedDict
+from typing import Any
 
 import streamlit as st
 from psycopg_pool import ConnectionPool
 
 from data_access import catalog
-from data_access.postgres import run_read_only
 from data_access.projection import latest_projection_runs
+from pages import _console as console
 from pages import _operations as operations
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._charts import bar_chart, line_chart, network_chart
+from pages._console import ConsoleResult, Language
 from pages._result_shapes import detect_time_series, extract_graph, table_frame, time_series_frame
-
-Language = Literal["SQL", "Cypher"]
 
 CACHE_TTL_S = 30
 SCHEMA_TTL_S = 300  # about 1 s on the demo graph (a count per label and pattern); changes rarely
@@ -236,37 +234,10 @@ def _render_graph_schema(store: Any) -> None:
 # ---------------------------------------------------------------- 쿼리 콘솔
 
 
-class ConsoleResult(TypedDict):
-    """Kept in session_state as a plain dict: page scripts re-execute, their classes do not persist."""
-
-    language: Language
-    rows: list[dict[str, Any]]
-    elapsed_ms: float
-    error: str | None
-
-
-def _console_result(
-    language: Language, rows: list[dict[str, Any]], elapsed_ms: float, error: str | None
-) -> ConsoleResult:
-    return {"language": language, "rows": rows, "elapsed_ms": elapsed_ms, "error": error}
-
-
 def _run_console(language: Language, query: str, max_rows: int) -> ConsoleResult:
-    started = time.perf_counter()
-    try:
-        if language == "SQL":
-            pool = runtime.pg_pool()
-            if pool is None:
-                return _console_result(language, [], 0.0, "PostgreSQL에 연결할 수 없습니다.")
-            rows = run_read_only(query, max_rows=max_rows, pool=pool)
-        else:
-            store = runtime.live_graph_store()
-            if store is None:
-                return _console_result(language, [], 0.0, "그래프 저장소에 연결할 수 없습니다.")
-            rows = store.run_guarded(query, max_rows=max_rows)
-    except Exception as e:  # guard rejections and store errors are shown, never raised
-        return _console_result(language, [], 0.0, ui.error_message(e))
-    return _console_result(language, rows, (time.perf_counter() - started) * 1000, None)
+    if language == "SQL":
+        return console.run_sql(query, max_rows=max_rows, pool=runtime.pg_pool())
+    return console.run_cypher(query, max_rows=max_rows, store=runtime.live_graph_store())
 
 
 def _render_console_result(result: ConsoleResult) -> None:

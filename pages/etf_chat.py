@@ -15,6 +15,7 @@ import streamlit as st
 from agents.etf.charts import ChartItem, charts_for
 from agents.etf.prompts import HistoryMessage
 from agents.etf.service import SCREEN, StepEvent, stream_answer
+from agents.inputs import clean_text, preview
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
@@ -73,6 +74,8 @@ def _turns() -> list[dict[str, Any]]:
 def _history() -> list[HistoryMessage]:
     out: list[HistoryMessage] = []
     for turn in _turns():
+        if turn["answer"].payload.get("input_rejected"):
+            continue  # refused input is not conversation the agent should see
         out += [HistoryMessage("user", turn["question"]),
                 HistoryMessage("assistant", turn["answer"].answer)]  # fmt: skip
     return out
@@ -89,7 +92,7 @@ def _render_examples() -> None:
 
 def _render_turn(turn: dict[str, Any], index: int) -> None:
     with st.chat_message("user"):
-        st.markdown(turn["question"])
+        st.markdown(preview(turn["question"]))
     with st.chat_message("assistant"):
         key = f"etf-turn-{turn.get('run_id') or index}"
         _answer.render_answer(turn["answer"], question=turn["question"], key=key,
@@ -97,9 +100,9 @@ def _render_turn(turn: dict[str, Any], index: int) -> None:
 
 
 def _ask(question: str) -> None:
-    """Run one turn with live steps, then keep and show it."""
+    """Run one turn with live steps, then keep and show it (refused input is shown, not saved)."""
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(preview(question))
     with st.chat_message("assistant"):
         answer: AgentAnswer | None = None
         with st.status("에이전트가 도구를 호출하는 중…", expanded=True) as status:
@@ -122,7 +125,7 @@ def _ask(question: str) -> None:
             steps = len({t.step for t in answer.trace}) if answer else 0
             status.update(label=f"완료 · {steps}단계", state="complete", expanded=False)
     if answer is not None:
-        CHAT.add_turn(question, answer)
+        CHAT.add_turn(question, answer, save=not answer.payload.get("input_rejected"))
         st.rerun()
 
 
@@ -141,9 +144,9 @@ def main() -> None:
         _render_examples()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
-    question = pending or typed
-    if question:
-        _ask(question)
+    question = pending if pending is not None else typed
+    if question is not None:
+        _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
 
 
 main()

@@ -10,6 +10,7 @@ from typing import Any
 
 import streamlit as st
 
+from agents.inputs import clean_text, preview
 from agents.macro.charts import path_figure, series_figures
 from agents.macro.service import SCREEN, NodeEvent, stream_answer
 from data_access.contracts import AgentAnswer
@@ -94,7 +95,7 @@ def _charts(key: str) -> Any:
 
 def _ask(question: str) -> None:
     with st.chat_message("user"):
-        st.markdown(question)
+        st.markdown(preview(question))
     with st.chat_message("assistant"):
         answer: AgentAnswer | None = None
         with st.status("라우팅과 에이전트를 실행하는 중…", expanded=True) as status:
@@ -124,7 +125,7 @@ def main() -> None:
     CHAT.render_picker()
     for i, turn in enumerate(_turns()):
         with st.chat_message("user"):
-            st.markdown(turn["question"])
+            st.markdown(preview(turn["question"]))
         with st.chat_message("assistant"):
             key = f"macro-turn-{turn.get('run_id') or i}"
             _answer.render_answer(turn["answer"], question=turn["question"], key=key,
@@ -138,9 +139,9 @@ def main() -> None:
                 st.rerun()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
-    question = pending or typed
-    if question:
-        _ask(question)
+    question = pending if pending is not None else typed
+    if question is not None:
+        _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
 
 
 main()

@@ -11,10 +11,18 @@ from typing import Any
 
 import streamlit as st
 
+from agents.inputs import clean_text, preview
 from agents.stock import templates as t
 from agents.stock.charts import charts_for
 from agents.stock.data import stock_choices
-from agents.stock.service import SCREEN, ProgressEvent, question_for, report_json, stream_report
+from agents.stock.service import (
+    MAX_SYMBOL_LENGTH,
+    SCREEN,
+    ProgressEvent,
+    question_for,
+    report_json,
+    stream_report,
+)
 from data_access import runs
 from data_access.contracts import AgentAnswer, answer_to_markdown
 from data_access.errors import WorkbenchError
@@ -80,7 +88,8 @@ def _run(symbol: str, language: str) -> None:
         return
     answer: AgentAnswer | None = None
     shown = 0
-    with st.status(f"{symbol} 리포트 작성 중…", expanded=True) as status:
+    shown_symbol = preview(clean_text(symbol), MAX_SYMBOL_LENGTH) or "종목"
+    with st.status(f"{shown_symbol} 리포트 작성 중…", expanded=True) as status:
         try:
             for event in stream_report(symbol, language=language, pool=pool):  # type: ignore[arg-type]
                 if isinstance(event, ProgressEvent):

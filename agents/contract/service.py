@@ -13,6 +13,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import asdict
+from pathlib import PurePath
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -28,6 +29,7 @@ from agents.contract.registry import BACKOFF_S, ToolRegistry
 from agents.contract.synthesis import FoundClause, citations, counterpart, similarity
 from agents.contract.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector
+from agents.inputs import check_text, clean_text, rejected_answer, require_text
 from agents.llm import TurnBudget
 from data_access import catalog, runs
 from data_access.config import Settings, get_settings
@@ -37,7 +39,7 @@ from data_access.errors import WorkbenchError
 logger = logging.getLogger(__name__)
 
 SCREEN = "contract"
-MAX_QUESTION_CHARS = 2000
+MAX_FILE_NAME_CHARS = 200
 __all__ = [
     "SCREEN",
     "Turn",
@@ -57,24 +59,27 @@ Turn = runs.Turn  # one question of a saved conversation with the answer stored 
 
 def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
                 settings: Settings | None = None) -> ContractInfo:  # fmt: skip
-    """Store an uploaded contract (user side, type guessed as 'provide')."""
-    return ingest_bytes(name, data, contract_type="provide", pool=pool, settings=settings)
+    """Store an uploaded contract (user side, type guessed as 'provide'); a bad file raises
+    ContractFileError with a Korean reason before anything is stored."""
+    return ingest_bytes(_file_name(name), data, contract_type="provide", pool=pool,
+                        settings=settings)  # fmt: skip
+
+
+def _file_name(name: str) -> str:
+    """The upload's name as stored: cleaned (no NUL for PostgreSQL), long stems cut, the
+    extension (which picks the reader) kept."""
+    path = PurePath(clean_text(name).replace("\n", " ") or "계약서")
+    return path.stem[:MAX_FILE_NAME_CHARS] + path.suffix[:16]
 
 
 def search(contract_id: str, query: str, *, top: int = 5, mode: SearchMode = "hybrid",
            pool: ConnectionPool | None = None,
            settings: Settings | None = None) -> list[dict[str, Any]]:  # fmt: skip
-    """Ranked articles (article_no, title, score, retrievers, matched_terms)."""
+    """Ranked articles (article_no, title, score, retrievers, matched_terms); an empty or
+    oversized query raises ToolInputError with a Korean reason."""
+    text = require_text(query, what="검색어")
     index = get_index(contract_id, pool, settings)
-    return [h.to_dict() for h in index.search(query, mode=mode, top=top)]
-
-
-def _check_question(question: str) -> str | None:
-    if not question.strip():
-        return "질문이 비어 있습니다. 계약서에 대해 궁금한 점을 입력해 주세요."
-    if len(question) > MAX_QUESTION_CHARS:
-        return f"질문이 너무 깁니다 ({len(question):,}자). {MAX_QUESTION_CHARS:,}자 이내로 줄여 주세요."
-    return None
+    return [h.to_dict() for h in index.search(text, mode=mode, top=top)]
 
 
 def ask(
@@ -95,9 +100,10 @@ def ask(
     """
     settings = settings or get_settings()
     started = time.perf_counter()
-    problem = _check_question(question)
-    if problem:
-        return AgentAnswer(answer=problem, mode="offline", status="error", error=problem)
+    checked = check_text(question)
+    if checked.problem:
+        return rejected_answer(checked.problem, started)
+    question = checked.text
     info = store.require_contract(contract_id, pool)
     index = get_index(contract_id, pool, settings)
     model_id = settings.model_for("contract")
@@ -111,7 +117,7 @@ def ask(
     context = ToolContext(contract_id, pool, settings, judge=llm.judge if llm else None)
     deps.registry = ToolRegistry(make_tools(context), EvidenceCollector(), backoff_s,
                                  scope={"contract_id": contract_id})  # fmt: skip
-    state = build_graph(deps).invoke({"question": question.strip()})
+    state = build_graph(deps).invoke({"question": question})
     evidence = state["evidence"]
     answer = AgentAnswer(
         answer=state["answer"], mode="llm" if llm else "offline", model=model_id,
@@ -148,7 +154,7 @@ def _save(answer: AgentAnswer, question: str, conversation_id: str | None,
 
 def start_conversation(first_question: str, pool: ConnectionPool | None = None) -> str:
     """A new conversation on this screen, titled by its first question."""
-    return runs.create_conversation(SCREEN, first_question.strip()[:60] or "대화", pool=pool)
+    return runs.create_conversation(SCREEN, clean_text(first_question)[:60] or "대화", pool=pool)
 
 
 def list_conversations(

@@ -27,6 +27,7 @@ from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector, ToolCallRecord
+from agents.inputs import check_text, rejected_answer
 from agents.llm import TurnBudget, build_smolagents_model, usage_of
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -83,6 +84,11 @@ def stream_answer(
 
     settings = settings or get_settings()
     started = time.perf_counter()
+    checked = check_text(question)
+    if checked.problem:
+        yield rejected_answer(checked.problem, started)
+        return
+    question = checked.text
     as_of = current_as_of_date(pool).isoformat()
     collector = EvidenceCollector()
     context = ToolContext(store=store, pool=pool, collector=collector, as_of_date=as_of)

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
+from agents.inputs import MAX_QUESTION_CHARS
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
 from data_access.postgres import fetch_all
@@ -31,7 +32,6 @@ AgentName = Literal["macro", "equity", "real_estate", "ontology", "general_knowl
 ToolMode = Literal["single", "parallel", "llm_direct"]
 DOMAIN_AGENTS: tuple[AgentName, ...] = ("macro", "equity", "real_estate", "ontology")
 RULES_FILE = Path(__file__).with_name("routing_rules.json")
-MAX_QUESTION_CHARS = 2000
 
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _KR_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")

@@ -18,9 +18,10 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.inputs import check_text, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.graph import build_graph, status_of
-from agents.macro.router import MAX_QUESTION_CHARS, route
+from agents.macro.router import route
 from agents.macro.state import AgentResponse, RunContext
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -29,7 +30,6 @@ from data_access.graph.base import GraphStore
 
 logger = logging.getLogger(__name__)
 SCREEN = "macro"
-EMPTY_MESSAGE = "질문을 입력해 주세요."
 
 
 @dataclass
@@ -81,14 +81,11 @@ def stream_answer(
 ) -> Iterator[NodeEvent | AgentAnswer]:
     settings = settings or get_settings()
     started = time.perf_counter()
-    text = " ".join((question or "").split())
-    if not text:
-        yield _rejected(EMPTY_MESSAGE, started)
+    checked = check_text(question)
+    if checked.problem:
+        yield rejected_answer(checked.problem, started)
         return
-    if len(text) > MAX_QUESTION_CHARS:
-        yield _rejected(f"질문이 너무 깁니다 ({len(text):,}자). {MAX_QUESTION_CHARS:,}자 이내로 "
-                        "줄여 주세요.", started)  # fmt: skip
-        return
+    text = " ".join(checked.text.split())
     ctx = context or make_context(settings, pool, store)
     graph_down = store is not None and ctx.store is None
     r = route(text, ctx.pool)
@@ -210,8 +207,3 @@ def _answer(state: dict[str, Any], ctx: RunContext, started: float, trace: list[
         tokens=sum(t.tokens for t in trace), cost_usd=round(sum(t.cost_usd for t in trace), 6),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )  # fmt: skip
-
-
-def _rejected(message: str, started: float) -> AgentAnswer:
-    return AgentAnswer(answer=message, mode="offline", status="error", error=message,
-                       duration_ms=int((time.perf_counter() - started) * 1000))  # fmt: skip

@@ -23,6 +23,7 @@ from langgraph.errors import GraphRecursionError
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector
+from agents.inputs import clean_text, preview, rejected_answer
 from agents.llm import TurnBudget
 from agents.opening import news_store
 from agents.opening.files import new_run_cache
@@ -46,18 +47,20 @@ RESULT_KEYS = ("theme", "nutshell", "scripts")
 
 
 def parse_day(value: date | str | None, pool: ConnectionPool | None) -> date:
+    """A date, an ISO 'YYYY-MM-DD' string, or nothing (the latest trading day with news)."""
     if isinstance(value, date):
         return value
-    if value is None or not str(value).strip():
+    text = clean_text(value)
+    if not text:
         latest = news_store.latest_news_day(pool)
         if latest is None:
             raise ToolInputError("뉴스가 있는 거래일이 없습니다. 먼저 데이터를 적재하세요.")
         return latest
     try:
-        return date.fromisoformat(str(value).strip()[:10])
+        return date.fromisoformat(text[:10])
     except ValueError as e:
         raise ToolInputError(
-            f"날짜 형식이 올바르지 않습니다: {str(value)[:40]!r} (YYYY-MM-DD)"
+            f"날짜 형식이 올바르지 않습니다: {preview(text, 40)!r} (YYYY-MM-DD)"
         ) from e
 
 
@@ -83,7 +86,11 @@ def stream_opening(
     the chat model picked from settings (tests drive a scripted model through it)."""
     settings = settings or get_settings()
     started = time.perf_counter()
-    the_day = parse_day(day, pool)
+    try:
+        the_day = parse_day(day, pool)
+    except ToolInputError as e:  # a bad date is answered, not raised: nothing ran, nothing saved
+        yield rejected_answer(str(e), started)
+        return
     collector = EvidenceCollector()
     cache = new_run_cache(settings.home, f"{the_day.isoformat()}-{uuid.uuid4().hex[:8]}")
     choice = choice or build_chat_model(settings)

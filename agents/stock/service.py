@@ -20,6 +20,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector
+from agents.inputs import check_text, preview
 from agents.stock.context import StockContext
 from agents.stock.data import StockData
 from agents.stock.deps import WorkflowDeps, emit
@@ -73,11 +74,12 @@ def stream_report(
 
     settings = settings or get_settings()
     started = time.perf_counter()
-    text = " ".join(str(symbol or "").split())
-    question = question_for(text[:MAX_SYMBOL_LENGTH] or "-", language)
+    checked = check_text(symbol, what="종목 심볼", max_chars=MAX_SYMBOL_LENGTH)
+    text = " ".join(checked.text.split())
+    question = question_for(preview(text, MAX_SYMBOL_LENGTH) or "-", language)
     collector = EvidenceCollector()
     data = StockData(pool, collector, current_as_of_date(pool))
-    early = _early_error(text, data, language, started)
+    early = _early_error(text, checked.problem, data, started)
     if early is not None:
         yield _saved(early, question, pool, save)
         return
@@ -118,14 +120,12 @@ def _workflow_error(e: Exception) -> dict[str, Any]:
             "critical": True, "retryable": False}  # fmt: skip
 
 
-def _early_error(text: str, data: StockData, language: Language,
+def _early_error(text: str, problem: str | None, data: StockData,
                  started: float) -> AgentAnswer | None:  # fmt: skip
-    """Empty, oversized or unknown symbols are answered before the workflow starts."""
-    if not text:
-        return unknown_symbol_answer(text, "종목 심볼을 입력해 주세요.", [], data, started)
-    if len(text) > MAX_SYMBOL_LENGTH:
-        message = f"종목 심볼이 너무 깁니다 ({len(text):,}자). {MAX_SYMBOL_LENGTH}자 이내로 입력해 주세요."
-        return unknown_symbol_answer(text[:MAX_SYMBOL_LENGTH] + "…", message, [], data, started)
+    """Empty, oversized (`problem`, from agents.inputs) or unknown symbols are answered before
+    the workflow starts."""
+    if problem:
+        return unknown_symbol_answer(preview(text, MAX_SYMBOL_LENGTH), problem, [], data, started)
     if data.resolve(text) is not None:
         return None
     suggestions = [dict(s) for s in data.suggest(text)]

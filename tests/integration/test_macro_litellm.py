@@ -114,7 +114,8 @@ def test_text2cypher_runs_guarded_and_the_writer_answers(
     # the model saw the direction-annotated schema and the right/wrong few-shots
     system = server.requests[0]["messages"][0]["content"]
     assert "(:Evidence)-[:SUPPORTS]->(:Event)" in system and "Wrong:" in system
-    writer_input = json.loads(server.requests[1]["messages"][1]["content"])
+    writer_user = server.requests[1]["messages"][1]["content"]  # the question, then fenced data
+    writer_input = json.loads(writer_user.split("<macro_data>", 1)[1].split("</macro_data>", 1)[0])
     assert any("KR_USDKRW" in p for p in writer_input["key_points"])
 
 

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import PurePath
 
 from agents.contract.errors import ContractFileError
+from agents.inputs import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +44,8 @@ def read_contract_file(name: str, data: bytes) -> tuple[str, str]:
             f"파일이 너무 큽니다 ({size_mb:.1f} MB). 최대 {MAX_FILE_BYTES // 1024 // 1024} MB까지 올릴 수 있습니다."
         )
     reader = {"pdf": _read_pdf, "docx": _read_docx}.get(fmt, _read_text)
-    text = reader(data)
+    # NUL past the binary sniff, escapes, bidi overrides; a clean file keeps its content hash
+    text = clean_text(reader(data), strip=False)
     if not text.strip():
         raise ContractFileError(f"파일에서 글자를 찾지 못했습니다 ({name}).")
     if len(text) > MAX_TEXT_CHARS:
@@ -100,6 +102,8 @@ def _despace(line: str) -> str:
 
 def _read_docx(data: bytes) -> str:
     from docx import Document
+    from docx.opc.exceptions import OpcError
+    from lxml.etree import LxmlError
 
     if data.startswith(OLE_MAGIC):
         raise ContractFileError(
@@ -107,12 +111,14 @@ def _read_docx(data: bytes) -> str:
         )
     try:
         document = Document(io.BytesIO(data))
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as e:
+        lines = [p.text for p in document.paragraphs]
+        for table in document.tables:
+            for row in table.rows:
+                lines.append(" ".join(cell.text for cell in row.cells))
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, OpcError, LxmlError,
+            AttributeError, TypeError) as e:  # fmt: skip
+        # not a Word package, or one whose XML parts are broken or not a document body
         raise ContractFileError(
             f"DOCX 파일을 읽을 수 없습니다 (손상되었거나 DOCX가 아님): {e}"
         ) from e
-    lines = [p.text for p in document.paragraphs]
-    for table in document.tables:
-        for row in table.rows:
-            lines.append(" ".join(cell.text for cell in row.cells))
     return "\n".join(lines)
