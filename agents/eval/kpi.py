@@ -1,0 +1,183 @@
+"""The §6 KPI report of seed 004, computed from case results (pure functions, no I/O).
+
+    report = kpi_report(results, run_id="...")
+    report.kpi("routing_accuracy").value   # percent, or None when the run has no data for it
+
+Definitions (what the traces record; see `agents.eval.traces` for the readings):
+
+- evidence_rate — 근거 포함 응답률: answers of the agent suites (everything but `guard`) that
+  carry at least one document or structured citation, over all such answers. Turns the router
+  sent to the GeneralKnowledge agent (`llm_direct`) are left out: by design they use no data.
+  Cases that raised before answering are left out (they count as `error` in the pass rate).
+- cypher_schema_ok — Schema 미스매치 없는 Cypher 실행률: Cypher runs without a schema mismatch
+  over all Cypher runs (template, GraphRAG expansion, Text2Cypher incl. validator-refused ones,
+  ETF graph queries).
+- direction_empty_rate — 관계 방향성 오류로 인한 Empty 응답률: Cypher runs whose empty result
+  was diagnosed as a direction/pattern error (empty re-check found no such path, or the validator
+  refused a reversed pattern) over all Cypher runs.
+- forbidden_cypher_block_rate — 금지 Cypher 차단율: hostile Cypher queries refused over hostile
+  Cypher queries sent, across the guard suite's Cypher paths (text guard, ETF `graph_query`
+  tool, GraphStore read path). `forbidden_sql_block_rate` is the same for SQL (extra row).
+- routing_accuracy — 라우팅 정확도(Golden set): cases with an expected tool mode / target agents
+  whose route had no routing mismatch, over those cases.
+- p95_latency_single / p95_latency_multi — p95 응답 지연: Macro Q&A turn latency (the runner's
+  wall time around the service call) of turns routed to one agent / to two or more agents;
+  nearest-rank p95.
+- stale_assertion_rate — stale 데이터 단정 응답률: answers whose data freshness is stale or
+  missing and whose text carries no freshness warning, over answers with stale/missing data.
+- fallback_per_turn — fallback 평균 호출 수: fallback events per turn over the turns of the
+  screens that have fallback paths (Macro Q&A, ETF chat).
+A KPI with an empty denominator is reported with value None ("no data"), never as 100%.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from agents.eval.models import CaseResult, KpiReport, KpiValue, SuiteStats
+
+FALLBACK_SUITES = ("macro", "etf")
+NO_DATA = "데이터 없음"
+
+
+def percentile(values: Sequence[float], q: float = 95.0) -> float | None:
+    """Nearest-rank percentile; None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100.0 * len(ordered)))
+    return float(ordered[rank - 1])
+
+
+def _answered(results: Sequence[CaseResult]) -> list[CaseResult]:
+    """Agent-suite results that produced an answer (the runner did not catch an exception)."""
+    return [r for r in results if r.suite != "guard" and r.mode is not None]
+
+
+def _ratio(name: str, label: str, num: float, den: float, target: float,
+           comparator: str = ">=", note: str = "") -> KpiValue:  # fmt: skip
+    value = round(100.0 * num / den, 2) if den else None
+    return _kpi(name, label, value, target, "%", comparator, num, den, note)
+
+
+def _kpi(name: str, label: str, value: float | None, target: float, unit: str,
+         comparator: str, num: float | None = None, den: float | None = None,
+         note: str = "") -> KpiValue:  # fmt: skip
+    met = None if value is None else (value >= target if comparator == ">=" else value <= target)
+    return KpiValue(name=name, label_ko=label, value=value, target=target, unit=unit,  # type: ignore[arg-type]
+                    comparator=comparator, met=met, numerator=num, denominator=den,  # type: ignore[arg-type]
+                    note=note or (NO_DATA if value is None else ""))  # fmt: skip
+
+
+def evidence_rate(results: Sequence[CaseResult]) -> KpiValue:
+    pool = [r for r in _answered(results) if r.tool_mode != "llm_direct"]
+    ok = sum(1 for r in pool if r.citation_count + r.structured_citation_count > 0)
+    return _ratio("evidence_rate", "근거 포함 응답률", ok, len(pool), 95.0)
+
+
+def cypher_schema_ok(results: Sequence[CaseResult]) -> KpiValue:
+    runs = sum(r.cypher.runs for r in results)
+    bad = sum(r.cypher.schema_mismatch for r in results)
+    return _ratio("cypher_schema_ok", "Schema 미스매치 없는 Cypher 실행률", runs - bad, runs, 99.0)
+
+
+def direction_empty_rate(results: Sequence[CaseResult]) -> KpiValue:
+    runs = sum(r.cypher.runs for r in results)
+    empty = sum(r.cypher.direction_empty for r in results)
+    return _ratio("direction_empty_rate", "관계 방향성 오류로 인한 Empty 응답률", empty, runs, 1.0,
+                  "<=")  # fmt: skip
+
+
+def block_rate(results: Sequence[CaseResult], language: str = "cypher") -> KpiValue:
+    stats = [r.guard for r in results if r.guard is not None and r.guard.language == language]
+    sent = sum(s.attempted for s in stats)
+    blocked = sum(s.blocked for s in stats)
+    if language == "cypher":
+        return _ratio("forbidden_cypher_block_rate", "금지 Cypher 차단율", blocked, sent, 100.0)
+    return _ratio("forbidden_sql_block_rate", "금지 SQL 차단율 (추가)", blocked, sent, 100.0)
+
+
+def routing_accuracy(results: Sequence[CaseResult]) -> KpiValue:
+    labelled = [r for r in _answered(results)
+                if r.expected_tool_mode or r.expected_target_agents is not None]  # fmt: skip
+    ok = sum(1 for r in labelled if not any(p.category == "routing_mismatch" for p in r.problems))
+    return _ratio("routing_accuracy", "라우팅 정확도(Golden set)", ok, len(labelled), 90.0)
+
+
+def p95_latency(results: Sequence[CaseResult], multi: bool) -> KpiValue:
+    turns = [r for r in _answered(results) if r.suite == "macro" and r.target_agents
+             and (len(r.target_agents) > 1) == multi]  # fmt: skip
+    value = percentile([r.latency_ms for r in turns])
+    if multi:
+        return _kpi("p95_latency_multi", "p95 응답 지연(복합 도메인)", value, 10_000, "ms", "<=",
+                    den=len(turns))  # fmt: skip
+    return _kpi("p95_latency_single", "p95 응답 지연(단일 도메인)", value, 6_000, "ms", "<=",
+                den=len(turns))  # fmt: skip
+
+
+def stale_assertion_rate(results: Sequence[CaseResult]) -> KpiValue:
+    stale = [r for r in _answered(results) if r.freshness_status in ("stale", "missing")]
+    silent = sum(1 for r in stale if not r.freshness_warning)
+    return _ratio("stale_assertion_rate", "stale 데이터 단정 응답률", silent, len(stale), 0.0, "<=")
+
+
+def fallback_per_turn(results: Sequence[CaseResult]) -> KpiValue:
+    turns = [r for r in _answered(results) if r.suite in FALLBACK_SUITES]
+    calls = sum(r.fallback_calls for r in turns)
+    value = round(calls / len(turns), 3) if turns else None
+    return _kpi("fallback_per_turn", "fallback 평균 호출 수(턴당)", value, 1.0, "calls", "<=",
+                calls, len(turns))  # fmt: skip
+
+
+KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
+    evidence_rate,
+    cypher_schema_ok,
+    direction_empty_rate,
+    block_rate,
+    routing_accuracy,
+    lambda rs: p95_latency(rs, multi=False),
+    lambda rs: p95_latency(rs, multi=True),
+    stale_assertion_rate,
+    fallback_per_turn,
+    lambda rs: block_rate(rs, "sql"),
+)
+
+
+def pass_rate(results: Sequence[CaseResult]) -> float | None:
+    return round(100.0 * sum(r.passed for r in results) / len(results), 2) if results else None
+
+
+def suite_stats(results: Sequence[CaseResult]) -> list[SuiteStats]:
+    out: list[SuiteStats] = []
+    for suite in dict.fromkeys(r.suite for r in results):
+        mine = [r for r in results if r.suite == suite]
+        out.append(SuiteStats(suite=suite, cases=len(mine), passed=sum(r.passed for r in mine),
+                              pass_rate=pass_rate(mine),
+                              p95_latency_ms=percentile([r.latency_ms for r in mine])))  # fmt: skip
+    return out
+
+
+def citation_stats(results: Sequence[CaseResult]) -> dict[str, float]:
+    counts = [r.structured_citation_count for r in _answered(results)]
+    if not counts:
+        return {}
+    return {"avg": round(sum(counts) / len(counts), 3), "min": float(min(counts)),
+            "max": float(max(counts)), "zero": float(sum(1 for c in counts if c == 0))}  # fmt: skip
+
+
+def kpi_report(results: Sequence[CaseResult], run_id: str | None = None) -> KpiReport:
+    answered = _answered(results)
+    return KpiReport(
+        run_id=run_id, computed_at=datetime.now(UTC), case_count=len(results),
+        passed_count=sum(r.passed for r in results), pass_rate=pass_rate(results),
+        kpis=[f(results) for f in KPI_FUNCTIONS], suites=suite_stats(results),
+        failure_categories=dict(Counter(r.failure_category for r in results
+                                        if r.failure_category).most_common()),
+        tool_mode_counts=dict(Counter(r.tool_mode for r in answered if r.tool_mode)),
+        target_agent_counts=dict(Counter(a for r in answered for a in r.target_agents)),
+        freshness_status_counts=dict(Counter(r.freshness_status for r in answered)),
+        structured_citation_stats=citation_stats(results),
+    )  # fmt: skip
