@@ -38,9 +38,13 @@ LEFT JOIN re_permits p ON p.region = m.region AND p.month = m.month
 LEFT JOIN tx ON tx.region = m.region AND tx.month = m.month
 ORDER BY m.region, m.month"""
 
+# A SUPPORTS row that names an indicator or company says what its event is about (a rate
+# decision -> FEDFUNDS, an earnings release -> the company): drawn as Event-AFFECTS->target,
+# the path the agents traverse, so those events are not invisible to Evidence->Event->target.
 _EVIDENCE_TARGETS_SQL = """
-SELECT relation, event_id, doc_id, indicator_code, security_id
-FROM evidence WHERE relation IN ('AFFECTS', 'MENTIONS') ORDER BY evidence_id"""
+SELECT CASE relation WHEN 'SUPPORTS' THEN 'AFFECTS' ELSE relation END AS relation,
+       event_id, doc_id, indicator_code, security_id
+FROM evidence WHERE relation IN ('AFFECTS', 'MENTIONS', 'SUPPORTS') ORDER BY evidence_id"""
 
 # (relation, source column, target column) -> link statement.
 _TARGET_LINKS = (

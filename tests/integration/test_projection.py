@@ -108,13 +108,16 @@ INSERT INTO documents VALUES
    '2026-11-02 09:00+09', '삼성전자 반도체 수출이 늘었다.', 'ko');
 INSERT INTO events VALUES
   ('ev-cut', 'FOMC 금리 인하', 'policy', '2026-10-29', '금리'),
-  ('ev-chip', '반도체 수출 증가', 'data_release', '2026-11-01', '반도체');
+  ('ev-chip', '반도체 수출 증가', 'data_release', '2026-11-01', '반도체'),
+  ('ev-earn', 'SK하이닉스 3Q 실적 발표', 'earnings', '2026-10-24', '실적');
 INSERT INTO evidence VALUES
   ('evd-1', 'doc-fomc', 'ev-cut', 'The Committee lowered the target range.', 'FEDFUNDS', NULL,
    'AFFECTS'),
   ('evd-2', 'doc-news', 'ev-chip', '삼성전자 반도체 수출 증가', NULL, 'KR:005930', 'AFFECTS'),
   ('evd-3', 'doc-news', 'ev-chip', '수출 호조 언급', NULL, 'KR:005930', 'MENTIONS'),
-  ('evd-4', 'doc-news', NULL, '출처만 있는 근거', NULL, NULL, 'SUPPORTS');
+  ('evd-4', 'doc-news', NULL, '출처만 있는 근거', NULL, NULL, 'SUPPORTS'),
+  ('evd-5', 'doc-news', 'ev-earn', 'SK하이닉스 EPS가 예상치를 상회했다.', NULL, 'KR:000660',
+   'SUPPORTS');
 INSERT INTO seed_runs (scale, seed, as_of_date, checksums, row_counts, duration_ms, created_at)
 VALUES ('test', 1, '2026-11-20', '{}', '{}', 1, now() - interval '10 minutes');
 """
@@ -291,12 +294,17 @@ def test_seed_004_equity_macro_and_documents(
         {"evidence": "evd-1", "target": "EconomicIndicator"},
         {"evidence": "evd-2", "target": "Company"},
         {"evidence": "evd-3", "target": "Company"},  # same event, other evidence
+        {"evidence": "evd-5", "target": "Company"},  # a SUPPORTS row names what its event is about
     ]
     themes = store.read(
         "MATCH (d:Document)-[:ABOUT_THEME]->(t:Tag) RETURN d.doc_id AS doc, t.name AS theme "
-        "ORDER BY doc"
+        "ORDER BY doc, theme"
     )
-    assert themes == [{"doc": "doc-fomc", "theme": "금리"}, {"doc": "doc-news", "theme": "반도체"}]
+    assert themes == [
+        {"doc": "doc-fomc", "theme": "금리"},
+        {"doc": "doc-news", "theme": "반도체"},
+        {"doc": "doc-news", "theme": "실적"},
+    ]
     summary = store.read(
         "MATCH (r:RealEstateMonthlySummary {summary_key: '서울|2026-10'}) "
         "RETURN r.house_price_index AS hpi, r.transactions AS tx, r.median_price_krw AS median, "
