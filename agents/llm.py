@@ -1,18 +1,49 @@
-"""Shared LLM plumbing for every agent: model per role, usage and cost, the per-turn budget.
+"""Shared LLM plumbing for every agent: model per role, one way to call a provider (timeout,
+retries, reply check), usage and cost, the per-turn budget.
 
-litellm does the provider work; this module only turns settings into model objects and
-litellm responses into (tokens, cost) so traces can show them and a turn can stop cleanly
-when it goes over its budget (DESIGN.md "Every LLM call ... records its model, tokens and cost").
+litellm does the provider work; this module turns settings into model objects, makes every
+model call of every agent through `completion()` (directly, or as the `client` of smolagents'
+`LiteLLMModel` and of langchain-litellm's `ChatLiteLLM`), and turns litellm responses into
+(tokens, cost) so traces can show them and a turn can stop cleanly when it goes over its budget
+(DESIGN.md "Every LLM call ... records its model, tokens and cost").
+
+Failure policy, the same for every agent. One request waits at most `llm_timeout_s`; a transient
+failure (HTTP 408/409/429/5xx, a timeout, a connection error, a reply that is not a completion:
+truncated or non-JSON body, empty `choices`) is retried `llm_num_retries` times with exponential
+backoff from `llm_retry_backoff_s` (a 429's `Retry-After` is honoured up to `MAX_BACKOFF_S`);
+anything else (a bad key, a bad request) fails at once. A call that still fails raises
+`LlmCallFailed` with a Korean message, so one model call takes at most about
+`(llm_num_retries + 1) × llm_timeout_s` plus the backoff, and each agent answers with its
+documented fallback; the failed call is an `llm` trace step with `status="error"`:
+
+| agent | when a model call fails for good | answer |
+| --- | --- | --- |
+| ETF chat (smolagents CodeAgent) | the offline planner takes over the turn from the task (earlier model steps stay in the trace) | offline planner's answer, `status="partial"`, `error` says so |
+| Macro Q&A (LangGraph) | Text2Cypher → Cypher templates; general knowledge → "unanswered"; answer writer → the offline text from the evidence | offline rules/templates answer (`mode="offline"` when no call succeeded), `status="partial"`, `error` says so |
+| Opening script (LangGraph ReAct) | the offline planner continues the same run from the tool results gathered so far | the validated offline script, `status="partial"`, `error` says so |
+| Contract clauses (function calling) | planning → the rule planner; relevance judge → top five by score; synthesis → the template answer; after one failure the turn makes no more model calls | template answer over the found clauses, `status="partial"`, `error` says so |
+| Stock report (LangGraph workflow) | the failed section and every later one use the template text | the full report from templates and figures, `status="partial"`, `error` says so |
+
+Malformed tool calls never raise: arguments that are not JSON, an unknown tool name or missing
+required arguments come back to the model as an error it can act on (Opening: a tool error or a
+correction message; ETF: smolagents' parse/execution error of that step), or, where the model
+has no next turn (Contract planning), the call is dropped with an error trace step and the rule
+planner plans instead when no usable call is left. litellm gives a tool call without an id one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import time
 from dataclasses import dataclass
 from typing import Any
 
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+
 from data_access.config import AgentRole, Settings
+from data_access.contracts import TraceStep
 from data_access.errors import WorkbenchError
 
 # Never fetch the model price list from the network at import time.
@@ -22,10 +53,39 @@ logger = logging.getLogger(__name__)
 
 _KEY_BY_PREFIX = {"openai": "openai_api_key", "anthropic": "anthropic_api_key",
                   "gemini": "gemini_api_key"}  # fmt: skip
+TRANSIENT_STATUS = frozenset({408, 409, 429})  # and every 5xx
+MAX_BACKOFF_S = 10.0
 
 
 class BudgetExceeded(WorkbenchError):
     """A turn used more tokens or money than its configured budget."""
+
+
+class MalformedResponse(Exception):
+    """The provider answered 200 but not with a usable completion (e.g. no choices)."""
+
+
+class LlmCallFailed(WorkbenchError):
+    """A model call failed for good: after its retries, or at once when retrying cannot help."""
+
+    def __init__(self, model: str, attempts: int, cause: BaseException, duration_ms: int) -> None:
+        self.model = model
+        self.attempts = attempts
+        self.cause = cause
+        self.duration_ms = duration_ms
+        self.kind = failure_kind(cause)
+        tries = f"{attempts}회 시도" if attempts > 1 else "재시도하지 않는 오류"
+        detail = f"{type(cause).__name__}: {provider_detail(cause)}"
+        super().__init__(f"LLM 호출 실패 ({tries}): {self.kind} — {detail}")
+
+    def notice(self, fallback: str) -> str:
+        """What the answer says: what failed and what answered instead (Korean)."""
+        return f"{self} — {fallback}"
+
+    def trace_step(self, name: str, step: int = 0) -> TraceStep:
+        return TraceStep(step=step, kind="llm", name=name, model=self.model, status="error",
+                         error=str(self)[:500], duration_ms=self.duration_ms,
+                         arguments={"attempts": self.attempts, "kind": self.kind})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -91,7 +151,23 @@ def build_smolagents_model(role: AgentRole, settings: Settings) -> Any | None:
         return None
     from smolagents import LiteLLMModel
 
-    return LiteLLMModel(model_id=model_id, **litellm_kwargs(model_id, settings))
+    # retry=False: smolagents' own rate-limit retry waits a minute per attempt.
+    return LiteLLMModel(model_id=model_id, client=RetryingClient(settings), retry=False,
+                        **litellm_kwargs(model_id, settings))  # fmt: skip
+
+
+def build_langchain_model(role: AgentRole, settings: Settings, **params: Any) -> Any | None:
+    """A langchain-litellm `ChatLiteLLM` for the role (None when no model is configured)."""
+    model_id = model_id_for(role, settings)
+    if model_id is None:
+        return None
+    from langchain_litellm import ChatLiteLLM
+
+    kwargs = litellm_kwargs(model_id, settings)
+    model = ChatLiteLLM(model=model_id, request_timeout=settings.llm_timeout_s, max_retries=1,
+                        api_base=kwargs.get("api_base"), api_key=kwargs.get("api_key"), **params)  # fmt: skip
+    model.client = RetryingClient(settings)  # max_retries=1 above: one attempt of ours
+    return model
 
 
 def usage_of(response: Any, model_id: str | None = None) -> Usage:
@@ -121,3 +197,115 @@ def _field(usage: Any, name: str) -> int:
         return 0
     value = usage.get(name) if isinstance(usage, dict) else getattr(usage, name, 0)
     return int(value or 0)
+
+
+# ---- one way to call a provider ----------------------------------------------------------------
+
+
+def completion(settings: Settings, **kwargs: Any) -> Any:
+    """`litellm.completion(**kwargs)` with the workbench's timeout, retries and reply check.
+
+    Raises `LlmCallFailed` when the call fails for good (see the module docstring).
+    """
+    import litellm
+
+    litellm.suppress_debug_info = True
+    if kwargs.get("timeout") is None:
+        kwargs["timeout"] = settings.llm_timeout_s
+    # Retries happen here only: litellm's and the provider SDK's own retries are switched off
+    # so the number of requests per call is exactly 1 + llm_num_retries.
+    kwargs.update(num_retries=0, max_retries=0)
+    model = str(kwargs.get("model", ""))
+    started = time.perf_counter()
+    attempts = 0
+    try:
+        for attempt in _retrying(settings):
+            with attempt:
+                attempts += 1
+                response = litellm.completion(**kwargs)
+                if not kwargs.get("stream"):
+                    check_response(response)
+    except Exception as e:  # litellm maps provider failures to many exception types
+        ms = int((time.perf_counter() - started) * 1000)
+        logger.warning("LLM call to %s failed after %s attempt(s): %s", model, attempts, e)
+        raise LlmCallFailed(model, attempts, e, ms) from e
+    return response
+
+
+def check_response(response: Any) -> None:
+    """A completion must have at least one choice with a message."""
+    choices = getattr(response, "choices", None)
+    if not choices or getattr(choices[0], "message", None) is None:
+        raise MalformedResponse("the provider returned no choices")
+
+
+def is_transient(error: BaseException) -> bool:
+    """Worth another try: rate limits, server errors, timeouts, broken connections or replies."""
+    import litellm
+
+    if isinstance(error, MalformedResponse | litellm.Timeout | litellm.APIConnectionError):
+        return True
+    status = getattr(error, "status_code", None)
+    return isinstance(status, int) and (status in TRANSIENT_STATUS or status >= 500)
+
+
+def failure_kind(error: BaseException) -> str:
+    """A short Korean name for what went wrong."""
+    import litellm
+
+    status = getattr(error, "status_code", None)
+    text = str(error).lower()
+    if isinstance(error, litellm.Timeout):
+        return "응답 시간 초과"
+    if isinstance(error, MalformedResponse) or "invalid response" in text or \
+            "expecting value" in text or "unterminated string" in text:  # fmt: skip
+        return "잘못된 형식의 응답"
+    if isinstance(error, litellm.APIConnectionError) or "connection error" in text:
+        return "연결 실패"
+    if status == 429:
+        return "요청 한도 초과(429)"
+    if status in (401, 403):
+        return f"인증 실패({status})"
+    if isinstance(status, int) and status >= 500:
+        return f"제공자 서버 오류({status})"
+    if isinstance(status, int):
+        return f"요청 오류({status})"
+    return "호출 오류"
+
+
+def provider_detail(error: BaseException, limit: int = 200) -> str:
+    """The provider's own words, without litellm's repeated class-name prefixes."""
+    text = " ".join(str(error).split())
+    if text.startswith("litellm.") and " - " in text:
+        text = text.split(" - ", 1)[1]
+    return text[:limit]
+
+
+def _retrying(settings: Settings) -> Retrying:
+    return Retrying(
+        stop=stop_after_attempt(max(settings.llm_num_retries, 0) + 1),
+        wait=lambda state: _backoff(state, settings.llm_retry_backoff_s),
+        retry=retry_if_exception(is_transient),
+        reraise=True,
+    )
+
+
+def _backoff(state: RetryCallState, first_s: float) -> float:
+    """Exponential from `first_s`; a Retry-After the provider sent wins, up to MAX_BACKOFF_S."""
+    wait = first_s * 2 ** (state.attempt_number - 1)
+    error = state.outcome.exception() if state.outcome else None
+    headers = getattr(getattr(error, "response", None), "headers", None) or {}
+    with contextlib.suppress(TypeError, ValueError):  # a date-form Retry-After is ignored
+        wait = max(wait, float(headers.get("retry-after", 0)))
+    return min(wait, MAX_BACKOFF_S)
+
+
+class RetryingClient:
+    """Stands in for the `litellm` module as the client of smolagents' `LiteLLMModel` and of
+    langchain-litellm's `ChatLiteLLM`, so their calls get the same timeout and retries."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def completion(self, **kwargs: Any) -> Any:
+        return completion(self.settings, **kwargs)

@@ -34,6 +34,7 @@ AVATARS = {"진행자": ":material/mic:", "해설자": ":material/insights:"}
 CONTEXT_GROUPS = (("indices", "지수(ETF 대용)"), ("rates", "금리"), ("fx", "환율"),
                   ("commodities", "원자재"), ("volatility", "변동성"))  # fmt: skip
 TOP_WORDS_SHOWN = 20
+SCRIPT_STATUSES = ("ok", "partial")  # partial: a valid script the offline planner finished
 
 
 def _day_label(item: tuple[date, int]) -> str:
@@ -57,7 +58,7 @@ def _run(day: date) -> None:
             status.update(label="실패", state="error")
             ui.show_error(e)
             return
-        ok = answer is not None and answer.status == "ok"
+        ok = answer is not None and answer.status in SCRIPT_STATUSES
         status.update(label="완료" if ok else "대본을 만들지 못했습니다",
                       state="complete" if ok else "error", expanded=False)  # fmt: skip
     st.session_state[STATE_ANSWER] = answer
@@ -139,9 +140,11 @@ def render(answer: AgentAnswer) -> None:
     key = f"opening-{answer.payload.get('context', {}).get('run_id', 'current')}"
     context = answer.payload.get("context", {})
     st.caption(_answer.mode_caption(answer))
-    if answer.status != "ok":
+    if answer.status not in SCRIPT_STATUSES:
         st.error(answer.error or answer.answer, icon=":material/error:")
     else:
+        if answer.status == "partial":  # the offline planner finished after a model failure
+            st.warning(answer.error or "", icon=":material/warning:")
         result = result_of(answer)
         urls = {c.doc_id: c.url for c in answer.citations}
         st.info(f"**오늘 장 한마디** — {result['nutshell']}", icon=":material/campaign:")
@@ -155,7 +158,7 @@ def render(answer: AgentAnswer) -> None:
         _render_keywords(context["market"].get("title_top_words", []), key)
     _answer.render_trace(answer.trace, key=key)
     _answer.render_citations(answer, key=key)
-    if answer.status == "ok":
+    if answer.status in SCRIPT_STATUSES:
         _render_downloads(answer, key)
     _answer.render_downloads(answer, question=f"{answer.as_of_date} 오프닝 스크립트", key=key)
 

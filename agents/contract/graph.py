@@ -110,6 +110,8 @@ def build_graph(deps: GraphDeps) -> Any:
                         "partial",
                         f"모델 답변 생성 실패, 템플릿 답변으로 대신합니다: {e}",
                     )
+        if status == "ok" and deps.llm is not None and deps.llm.notices:  # a model fallback
+            status, error = "partial", " / ".join(deps.llm.notices)
         if status == "ok" and evidence.errors and not evidence.clauses:
             status, error = "partial", "; ".join(evidence.errors)
         deps.record(TraceStep(step=0, kind="node", name="synthesis", duration_ms=watch.ms,

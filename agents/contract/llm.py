@@ -2,6 +2,13 @@
 
 Every call is recorded as a trace step with its model, tokens and cost, and counted against
 the turn budget. Synthesis gets no tools, so clause text cannot make the model call anything.
+
+Failures (see agents/llm.py): a call that fails for good is an error trace step, the caller
+falls back (planning → the rule planner, the judge → top five by score, synthesis → the template
+answer), the turn makes no further model calls, and `notices` says what was replaced. Planned
+tool calls the registry could not run as asked (unknown tool, arguments that are not a JSON
+object, missing required arguments) are dropped as error steps; with none left, the rule planner
+plans.
 """
 
 from __future__ import annotations
@@ -10,14 +17,14 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from agents.contract import prompts
 from agents.contract.index import Hit
 from agents.contract.registry import ToolCall
 from agents.evidence import Stopwatch
-from agents.llm import TurnBudget, litellm_kwargs, usage_of
+from agents.llm import LlmCallFailed, TurnBudget, completion, litellm_kwargs, usage_of
 from data_access.config import Settings
 from data_access.contracts import TraceStep
 
@@ -33,13 +40,23 @@ class LlmSession:
     settings: Settings
     budget: TurnBudget
     record: Callable[[TraceStep], None]
+    failure: LlmCallFailed | None = None  # the call that failed for good: no more calls
+    notices: list[str] = field(default_factory=list)  # what a fallback replaced, in Korean
 
-    def _complete(self, name: str, messages: list[dict[str, Any]], **extra: Any) -> Any:
-        import litellm
-
+    def _complete(self, name: str, messages: list[dict[str, Any]], instead: str,
+                  **extra: Any) -> Any | None:  # fmt: skip
+        """The response, or None when the call failed (recorded; `instead` names the fallback)."""
+        if self.failure is not None:
+            return None
         watch = Stopwatch()
-        response = litellm.completion(model=self.model_id, messages=messages,
-                                      **litellm_kwargs(self.model_id, self.settings), **extra)  # fmt: skip
+        try:
+            response = completion(self.settings, model=self.model_id, messages=messages,
+                                  **litellm_kwargs(self.model_id, self.settings), **extra)  # fmt: skip
+        except LlmCallFailed as e:
+            self.failure = e
+            self.notices.append(e.notice(instead))
+            self.record(e.trace_step(name).model_copy(update={"duration_ms": watch.ms}))
+            return None
         usage = usage_of(response, self.model_id)
         self.budget.add(usage)
         content = response.choices[0].message.content or ""
@@ -55,15 +72,24 @@ class LlmSession:
             titles=", ".join(f"제{n}조 {t}" if n > 0 else t for n, t in titles.items()))  # fmt: skip
         response = self._complete("planning", [{"role": "system", "content": system},
                                                {"role": "user", "content": question}],
+                                  "규칙 기반 계획으로 대신했습니다.",
                                   tools=schemas, tool_choice="auto")  # fmt: skip
-        calls = []
+        if response is None:
+            return []
+        required = {s["function"]["name"]: s["function"]["parameters"].get("required", [])
+                    for s in schemas}  # fmt: skip
+        calls, dropped = [], 0
         for i, tc in enumerate(response.choices[0].message.tool_calls or [], 1):
-            try:
-                arguments = json.loads(tc.function.arguments or "{}")
-            except json.JSONDecodeError:
-                arguments = {"_unparsed": tc.function.arguments}
-            calls.append(ToolCall(tc.function.name, arguments if isinstance(arguments, dict) else {},
-                                  tc.id or f"call_{i}"))  # fmt: skip
+            call, problem = _tool_call(tc, i, required)
+            if call is not None:
+                calls.append(call)
+                continue
+            dropped += 1
+            self.record(TraceStep(step=0, kind="tool", name=str(tc.function.name or "?"),
+                                  arguments={"raw": str(tc.function.arguments)[:300]},
+                                  status="error", error=f"모델의 도구 호출을 실행하지 않았습니다: {problem}"))  # fmt: skip
+        if dropped and not calls:
+            self.notices.append("모델의 도구 호출이 모두 잘못되어 규칙 기반 계획으로 대신했습니다.")
         return calls
 
     def judge(self, query: str, hits: list[Hit]) -> list[int]:
@@ -76,7 +102,10 @@ class LlmSession:
         response = self._complete("relevance_filter", [
             {"role": "system", "content": prompts.JUDGE_SYSTEM},
             {"role": "user", "content": prompts.evidence_message(
-                query, json.dumps(listing, ensure_ascii=False))}])  # fmt: skip
+                query, json.dumps(listing, ensure_ascii=False))}],
+            "관련성 판단은 점수 순 상위 조항으로 대신했습니다.")  # fmt: skip
+        if response is None:
+            return fallback
         match = JSON_RE.search(response.choices[0].message.content or "")
         try:
             keep = json.loads(match.group(0))["keep"] if match else None
@@ -89,5 +118,26 @@ class LlmSession:
     def synthesize(self, question: str, evidence_json: str) -> str:
         response = self._complete("synthesis", [
             {"role": "system", "content": prompts.SYNTHESIS_SYSTEM},
-            {"role": "user", "content": prompts.evidence_message(question, evidence_json)}])  # fmt: skip
+            {"role": "user", "content": prompts.evidence_message(question, evidence_json)}],
+            "찾은 조항으로 템플릿 답변을 썼습니다.")  # fmt: skip
+        if response is None:
+            return ""
         return str(response.choices[0].message.content or "").strip()
+
+
+def _tool_call(tc: Any, index: int,
+               required: dict[str, list[str]]) -> tuple[ToolCall | None, str]:  # fmt: skip
+    """A planned call the registry can run, or None and what is wrong with it (Korean)."""
+    name = tc.function.name or ""
+    if name not in required:
+        return None, f"알 수 없는 도구 {name!r}"
+    try:
+        arguments = json.loads(tc.function.arguments or "{}")
+    except json.JSONDecodeError:
+        return None, "인자가 올바른 JSON이 아닙니다"
+    if not isinstance(arguments, dict):
+        return None, "인자가 JSON 객체가 아닙니다"
+    missing = [r for r in required[name] if r not in arguments]
+    if missing:
+        return None, f"필수 인자 누락: {', '.join(missing)}"
+    return ToolCall(name, arguments, tc.id or f"call_{index}"), ""

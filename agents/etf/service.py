@@ -23,6 +23,7 @@ from smolagents.utils import AgentError
 from agents.etf.agent import build_agent, cut
 from agents.etf.data import EtfData
 from agents.etf.lexicon import cached_lexicon
+from agents.etf.llm import FALLBACK_TEXT, FallbackModel
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
@@ -69,6 +70,8 @@ class _Run:
     final: Any = None
     error: str | None = None
     status: str = "ok"
+    fallback: FallbackModel | None = None  # set with a model: offline planner after a failure
+    failures_seen: int = 0
 
 
 def stream_answer(
@@ -93,12 +96,14 @@ def stream_answer(
     collector = EvidenceCollector()
     context = ToolContext(store=store, pool=pool, collector=collector, as_of_date=as_of)
     llm = build_smolagents_model("etf", settings)
-    model = llm or OfflinePlanner(lambda: cached_lexicon(pool))
+    offline = OfflinePlanner(lambda: cached_lexicon(pool))
+    model = FallbackModel(llm, offline) if llm else offline
     run = _Run(
         mode="llm" if llm else "offline",
         model_id=getattr(llm, "model_id", None),
         collector=collector,
         budget=TurnBudget.from_settings(settings),
+        fallback=model if isinstance(model, FallbackModel) else None,
     )
     agent = build_agent(model, list(make_tools(context)))
     try:
@@ -115,6 +120,8 @@ def stream_answer(
     except (AgentError, WorkbenchError) as e:
         logger.warning("ETF agent run failed: %s", e)
         run.error, run.status = str(e), "error"
+    if run.fallback is not None and run.fallback.failures and run.error is None:
+        run.error = run.fallback.failures[0].notice(FALLBACK_TEXT)
     yield _answer(run, context, as_of, pool, started)
 
 
@@ -136,6 +143,10 @@ def _record_step(run: _Run, step: ActionStep) -> StepEvent:
         run.budget.add(usage)
     duration = int((step.timing.duration or 0) * 1000)
     error = str(step.error) if step.error else None
+    if run.fallback is not None:  # model calls that failed for good before this step's output
+        for failure in run.fallback.failures[run.failures_seen :]:
+            run.trace.append(failure.trace_step("model", step=step.step_number))
+        run.failures_seen = len(run.fallback.failures)
     if step.observations:
         run.last_observation = step.observations
     event = StepEvent(
@@ -154,7 +165,8 @@ def _record_step(run: _Run, step: ActionStep) -> StepEvent:
         step=step.step_number, kind="code", name=f"step {step.step_number}",
         code=step.code_action, observation=event.observation, duration_ms=duration,
         status="error" if error else "ok", error=error,
-        model=run.model_id or ("offline-planner" if run.mode == "offline" else None),
+        model=(run.fallback.active_model_id if run.fallback else None) or run.model_id
+        or ("offline-planner" if run.mode == "offline" else None),
         tokens=usage.tokens, cost_usd=usage.cost_usd,
     ))  # fmt: skip
     for c in calls:
@@ -186,7 +198,7 @@ def _call_dict(call: ToolCallRecord) -> dict[str, Any]:
 def _answer(run: _Run, context: ToolContext, as_of: str, pool: ConnectionPool | None,
             started: float) -> AgentAnswer:  # fmt: skip
     if run.final is not None and run.status == "ok":
-        text, status = str(run.final), "ok"
+        text, status = str(run.final), "partial" if run.error else "ok"  # error: a fallback
     elif run.last_observation:
         prefix = run.error + "\n\n" if run.status == "budget_exceeded" and run.error else ""
         text, status = (

@@ -1,11 +1,12 @@
 """litellm calls of the Macro Q&A graph (Text2Cypher, general knowledge, answer writing), each
 recorded as an `llm` trace step with its model, tokens and cost, and charged to the turn budget.
 
-Failure policy (the documented offline fallback): a provider error is retried `NUM_RETRIES` time
-by litellm (bounded by `TIMEOUT_S` per request), then the call returns empty text and an error
-trace step; every caller then falls back to the offline path — Text2Cypher to the Cypher
-templates, the answer writer to the offline text composed from the evidence, the general agent to
-an "unanswered" response. A call that takes the turn over its token or cost budget raises
+Failure policy (the documented offline fallback, see agents/llm.py): `agents.llm.completion`
+bounds and retries each request; a call that still fails returns empty text and an error trace
+step, and every caller falls back to the offline path — Text2Cypher to the Cypher templates, the
+answer writer to the offline text composed from the evidence, the general agent to an
+"unanswered" response. A reply without text (e.g. only tool calls, which this graph never asks
+for) is treated the same way. A call that takes the turn over its token or cost budget raises
 `BudgetExceeded` after recording its step, so the supervisor stops the run cleanly.
 """
 
@@ -16,13 +17,18 @@ import threading
 from typing import Any
 
 from agents.evidence import Stopwatch
-from agents.llm import BudgetExceeded, TurnBudget, litellm_kwargs, usage_of
+from agents.llm import (
+    BudgetExceeded,
+    LlmCallFailed,
+    TurnBudget,
+    completion,
+    litellm_kwargs,
+    usage_of,
+)
 from data_access.config import Settings
 from data_access.contracts import TraceStep
 
 logger = logging.getLogger(__name__)
-NUM_RETRIES = 1  # litellm retries a failed request once (plus its own client retry)
-TIMEOUT_S = 30.0
 _budget_lock = threading.Lock()  # parallel agent nodes charge the same budget
 
 
@@ -33,28 +39,30 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
 
     `steps` (the run's LLM log) receives the step too, so a budget stop still shows every call.
     """
-    import litellm
-
-    litellm.suppress_debug_info = True
     if budget is not None and budget.exceeded:
         raise BudgetExceeded(budget.message())
     watch = Stopwatch()
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": user}]  # fmt: skip
     try:
-        response = litellm.completion(model=model, messages=messages, max_tokens=max_tokens,
-                                      temperature=0, num_retries=NUM_RETRIES, timeout=TIMEOUT_S,
-                                      **litellm_kwargs(model, settings))  # fmt: skip
-    except Exception as e:  # litellm maps provider failures to many exception types
+        response = completion(settings, model=model, messages=messages, max_tokens=max_tokens,
+                              temperature=0, **litellm_kwargs(model, settings))  # fmt: skip
+    except LlmCallFailed as e:
         logger.warning("LLM call %s failed: %s", name, e)
-        step = TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
-                         status="error", error=str(e)[:500])  # fmt: skip
+        step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
         _log(steps, step)
         return "", step
-    text = str(response.choices[0].message.content or "")
+    message = response.choices[0].message
+    text = str(message.content or "")
     usage = usage_of(response, model)
     step = TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
                      observation=text[:500], tokens=usage.tokens, cost_usd=usage.cost_usd)  # fmt: skip
+    if not text.strip():  # e.g. only tool calls: the caller falls back as for a failed call
+        calls = len(getattr(message, "tool_calls", None) or [])
+        step.status = "error"
+        step.error = "LLM 응답에 텍스트가 없습니다" + (
+            f" (도구 호출 {calls}개만 반환)" if calls else ""
+        )
     _log(steps, step)
     if budget is not None:
         with _budget_lock:

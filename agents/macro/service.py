@@ -30,6 +30,7 @@ from data_access.graph.base import GraphStore
 
 logger = logging.getLogger(__name__)
 SCREEN = "macro"
+LLM_FALLBACK_TEXT = "해당 부분은 오프라인 규칙/템플릿으로 대신 답했습니다."
 
 
 @dataclass
@@ -195,11 +196,15 @@ def _answer(state: dict[str, Any], ctx: RunContext, started: float, trace: list[
         "degraded": ("그래프 저장소에 연결할 수 없어 SQL 근거로만 답했습니다." if graph_down else None),
     }  # fmt: skip
     answer_text = state.get("answer", "")
+    status, error = status_of(responses), None
+    failed = [t for t in trace if t.kind == "llm" and t.status == "error"]
+    if failed:  # the documented fallback answered (agents/llm.py): say so
+        status, error = "partial", f"{failed[0].error} — {LLM_FALLBACK_TEXT}"
     if graph_down:
         answer_text = f"> ⚠️ {payload['degraded']}\n\n" + answer_text
     return AgentAnswer(
         answer=answer_text, mode="llm" if llm_used else "offline",
-        model=ctx.macro_model if llm_used else None, status=status_of(responses),
+        model=ctx.macro_model if llm_used else None, status=status, error=error,
         as_of_date=state.get("final_as_of_date") or ctx.as_of_date,
         data_freshness=state.get("data_freshness", {}),
         citations=state.get("citations", []),

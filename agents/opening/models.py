@@ -1,4 +1,5 @@
-"""The chat model of a run: litellm (through langchain-litellm) when configured, else the planner."""
+"""The chat model of a run: litellm (through langchain-litellm, with the shared timeout and
+retries of `agents.llm`) when configured, else the planner."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage
 
-from agents.llm import Usage, litellm_kwargs, model_id_for
+from agents.llm import Usage, build_langchain_model, model_id_for
 from agents.opening.planner import MODEL_NAME, OfflineOpeningModel
 from data_access.config import Settings
 
@@ -32,13 +33,9 @@ class ChatModelChoice:
 
 def build_chat_model(settings: Settings) -> ChatModelChoice:
     model_id = model_id_for("opening", settings)
-    if model_id is None:
+    model = build_langchain_model("opening", settings, temperature=0.0)
+    if model_id is None or model is None:
         return ChatModelChoice(OfflineOpeningModel(), None)
-    from langchain_litellm import ChatLiteLLM
-
-    kwargs = litellm_kwargs(model_id, settings)
-    model = ChatLiteLLM(model=model_id, temperature=0.0, max_retries=1,
-                        api_base=kwargs.get("api_base"), api_key=kwargs.get("api_key"))  # fmt: skip
     return ChatModelChoice(model, model_id)
 
 

@@ -165,21 +165,23 @@ def _status_and_text(state: dict[str, Any], error: str | None,
         reasons = "; ".join(validation.get("errors", [])) or "최종 출력이 없습니다."
         msg = f"규칙을 어긴 출력이라 저장하지 않았습니다: {reasons}"
         return "error", msg, msg
-    return "ok", script_markdown(state, day), None
+    notice = deps.fallback_notice()  # the offline planner finished a model run: say so
+    return ("partial" if notice else "ok"), script_markdown(state, day), notice
 
 
 def _answer(deps: RunDeps, trace: TraceBuilder, state: dict[str, Any], error: str | None,
             started: float, pool: ConnectionPool | None) -> AgentAnswer:  # fmt: skip
     status, text, err = _status_and_text(state, error, deps)
     read = {c["pk"]: c for c in trace.read_articles()}
-    payload: dict[str, Any] = {k: state[k] for k in RESULT_KEYS if k in state and status == "ok"}
+    valid = status in ("ok", "partial")  # partial: a valid script the offline planner finished
+    payload: dict[str, Any] = {k: state[k] for k in RESULT_KEYS if k in state and valid}
     payload["context"] = {
         "date": deps.day.isoformat(),
         "market": state.get("context_json", {}),
         "news_meta": state.get("news_meta", {}),
         "keyword_counts": trace.keyword_counts(),
         "validation": state.get("validation", {}),
-        "saved_files": list(deps.saved) if status == "ok" else [],
+        "saved_files": list(deps.saved) if valid else [],
         "tool_results": tool_results(deps.collector),
     }
     return AgentAnswer(
@@ -211,7 +213,7 @@ def _save(answer: AgentAnswer, day: date, pool: ConnectionPool | None) -> None:
         run_id = runs.save_run(answer, screen=SCREEN, question=f"{day.isoformat()} 오프닝 스크립트",
                                pool=pool)  # fmt: skip
         answer.payload["context"]["run_id"] = run_id
-        if answer.status == "ok":
+        if answer.status in ("ok", "partial"):
             content = json.dumps(result_of(answer), ensure_ascii=False, indent=2)
             runs.save_artifact(run_id, ARTIFACT_KIND, f"opening_result_{day.isoformat()}.json",
                                content, "application/json", pool=pool)  # fmt: skip

@@ -45,7 +45,8 @@ class TraceBuilder:
                 self.steps.append(TraceStep(step=step, kind="llm", name=call.model,
                                             model=call.model, tokens=call.tokens,
                                             cost_usd=call.cost_usd, duration_ms=call.duration_ms,
-                                            arguments=_planned(values)))  # fmt: skip
+                                            arguments=_planned(values), error=call.error,
+                                            status="error" if call.status == "error" else "ok"))  # fmt: skip
             self._llm_seen = len(self.deps.llm_calls)
             self._planned = _planned_calls(values)
         for c in calls:

@@ -2,7 +2,9 @@
 
 Both writers take the same section name and facts; the LLM writer records model, tokens, cost
 and duration of every call, stops calling once the turn budget is spent, and falls back to the
-template text (saying so) when the provider fails, so a report is always produced.
+template text (saying so) when the provider fails for good (after the retries of
+`agents.llm.completion`); after such a failure the later sections use the templates without
+calling again, so a dead provider costs one bounded call per report, not one per section.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agents.evidence import Stopwatch
-from agents.llm import TurnBudget, Usage, litellm_kwargs, usage_of
+from agents.llm import LlmCallFailed, TurnBudget, Usage, completion, litellm_kwargs, usage_of
 from agents.stock.prompts import Section, messages
 from agents.stock.state import Language
 from data_access.config import Settings
@@ -22,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 OFFLINE_MODEL = "offline-templates"
 MAX_OUTPUT_TOKENS = 700
+TEMPLATE_INSTEAD = "이 절은 템플릿 문장으로 대신했습니다."
 
 
 @dataclass(frozen=True)
@@ -55,14 +58,16 @@ class TemplateWriter:
 
 
 class LiteLLMWriter:
-    """A model through litellm; `completion` is litellm.completion unless a test passes another."""
+    """A model through `agents.llm.completion`, unless a test passes another `completion`."""
 
     mode = "llm"
 
     def __init__(self, model_id: str, settings: Settings,
                  completion: Callable[..., Any] | None = None) -> None:  # fmt: skip
         self.model_id: str | None = model_id
+        self.settings = settings
         self.kwargs = litellm_kwargs(model_id, settings)
+        self.failure: LlmCallFailed | None = None  # the call that failed for good, if any
         self.budget = TurnBudget.from_settings(settings)
         self.budget_error: str | None = None
         self._completion = completion
@@ -72,15 +77,17 @@ class LiteLLMWriter:
         model = self.model_id or ""
         if self.budget_error:
             return Written(fallback, model, Usage(), 0, self.budget_error)
+        if self.failure is not None:
+            return Written(fallback, model, Usage(), 0,
+                           "앞선 LLM 호출이 실패해 이 절도 템플릿으로 썼습니다 (호출하지 않음).")  # fmt: skip
         watch = Stopwatch()
         try:
             response = self._call(messages(section, facts, lang), model)
             text = str(response.choices[0].message.content or "").strip()
-        except Exception as e:  # provider down, bad key, timeout: the template still answers
+        except LlmCallFailed as e:  # provider down, bad key, timeout: the template still answers
             logger.warning("stock %s via %s failed: %s", section, model, e)
-            return Written(
-                fallback, model, Usage(), watch.ms, f"LLM 호출 실패: {type(e).__name__}: {e}"[:300]
-            )
+            self.failure = e
+            return Written(fallback, model, Usage(), watch.ms, e.notice(TEMPLATE_INSTEAD)[:400])
         usage = usage_of(response, model)
         self.budget.add(usage)
         if self.budget.exceeded:
@@ -90,13 +97,11 @@ class LiteLLMWriter:
         return Written(text, model, usage, watch.ms)
 
     def _call(self, prompt: list[Any], model: str) -> Any:
-        completion = self._completion
-        if completion is None:
-            import litellm
-
-            completion = litellm.completion
-        return completion(model=model, messages=prompt, max_tokens=MAX_OUTPUT_TOKENS,
-                          temperature=0.2, timeout=60, **self.kwargs)  # fmt: skip
+        kwargs = {"model": model, "messages": prompt, "max_tokens": MAX_OUTPUT_TOKENS,
+                  "temperature": 0.2, **self.kwargs}  # fmt: skip
+        if self._completion is not None:
+            return self._completion(**kwargs)
+        return completion(self.settings, **kwargs)
 
 
 def build_writer(settings: Settings) -> ReportWriter:
