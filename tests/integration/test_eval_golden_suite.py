@@ -1,0 +1,44 @@
+"""The whole golden set, offline, as a regression gate: every case of every suite passes and
+every quality KPI of seed 004 §6 meets its target.
+
+Real stores (embedded PostgreSQL + FalkorDB, demo data) and the offline planner: no model is
+configured, so no LLM provider is involved. The latency KPIs are computed and recorded but not
+asserted (a shared CI machine's timing is noise, see bench/ for speed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.eval.models import SuiteRun
+from agents.eval.runner import run_suites
+from data_access.config import Settings
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+TIMING_KPIS = {"p95_latency_single", "p95_latency_multi"}
+
+
+@pytest.fixture(scope="module")
+def full_run(settings: Settings, pg_pool: Any, graph_store: Any) -> SuiteRun:
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_macro": None,
+                                          "llm_model_etf": None, "llm_model_router": None})  # fmt: skip
+    return run_suites(pool=pg_pool, store=graph_store, settings=offline)
+
+
+def test_every_golden_case_passes(full_run: SuiteRun) -> None:
+    failed = [f"{r.suite}/{r.case_id}: {r.failure_category} "
+              f"{[p.model_dump() for p in r.problems]}" for r in full_run.results if not r.passed]  # fmt: skip
+    assert full_run.status == "finished"
+    assert full_run.case_count >= 30
+    assert not failed, "\n".join(failed)
+
+
+def test_every_quality_kpi_meets_its_target(full_run: SuiteRun) -> None:
+    assert full_run.kpis is not None
+    missed = [f"{k.name}: {k.value} {k.unit} (target {k.comparator} {k.target})"
+              for k in full_run.kpis.kpis if k.name not in TIMING_KPIS and k.met is False]  # fmt: skip
+    assert not missed, "\n".join(missed)
+    no_data = {k.name for k in full_run.kpis.kpis if k.value is None}
+    assert not no_data - TIMING_KPIS, f"KPIs without data in a full run: {no_data}"
