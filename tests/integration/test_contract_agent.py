@@ -3,7 +3,7 @@ the ToolRegistry's parallelism/retries/errors, the run store, and prompt-injecti
 
 from __future__ import annotations
 
-import time
+import threading
 from typing import Any
 
 import pytest
@@ -106,13 +106,17 @@ class FlakyTool(BaseTool):
     description = "test tool"
     parameters: dict[str, Any] = {"type": "object", "properties": {}}
 
-    def __init__(self, context: ToolContext, failures: int, delay_s: float = 0.0) -> None:
+    def __init__(self, context: ToolContext, failures: int,
+                 rendezvous: threading.Barrier | None = None) -> None:  # fmt: skip
         super().__init__(context)
-        self.failures, self.delay_s, self.calls = failures, delay_s, 0
+        self.failures, self.rendezvous, self.calls = failures, rendezvous, 0
 
     def execute(self, **arguments: Any) -> dict[str, Any]:
         self.calls += 1
-        time.sleep(self.delay_s)
+        if self.rendezvous is not None:
+            # Passes only when the other call is inside execute() too, i.e. they run in parallel;
+            # run one after the other, the wait breaks and the call fails.
+            self.rendezvous.wait(timeout=60)
         if self.calls <= self.failures:
             raise StoreUnavailable("connection reset")
         return {"matched_articles": [{"article_no": 1}]}
@@ -142,11 +146,10 @@ def test_registry_errors_are_results_and_calls_run_in_parallel(
     samples: Any, pg_pool: Any, settings: Any
 ) -> None:
     context = _context(pg_pool, settings)
-    registry = ToolRegistry([*make_tools(context), FlakyTool(context, 0, delay_s=0.3),
-                             ])  # fmt: skip
+    registry = ToolRegistry([*make_tools(context),
+                             FlakyTool(context, 0, rendezvous=threading.Barrier(2))])  # fmt: skip
     assert {s["function"]["name"] for s in registry.schemas()} >= {
         "hybrid_search", "article_index", "article_title", "standard_contract"}  # fmt: skip
-    started = time.perf_counter()
     outcomes = registry.execute_many([
         ToolCall("nope", {}), ToolCall("article_index", {"article_numbers": ["x"]}),
         ToolCall("standard_contract", {"contract_type": "lease", "queries": ["해지"]}),
@@ -155,7 +158,6 @@ def test_registry_errors_are_results_and_calls_run_in_parallel(
     assert "알 수 없는 도구" in outcomes[0].result["error"]
     assert "숫자가 아닌 값" in outcomes[1].result["error"]
     assert "표준계약서가 없습니다" in outcomes[2].result["error"]
-    assert time.perf_counter() - started < 0.55  # the two 0.3 s calls overlapped
 
 
 def test_conversation_is_saved_and_reopened_with_a_stable_as_of_date(

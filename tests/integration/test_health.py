@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 
 from data_access.health import redact_uri, store_health
 from data_access.services import ServiceInfo
@@ -29,7 +28,7 @@ def test_without_info_the_recorded_state_is_used(services, settings) -> None:  #
     assert store_health(settings).ok
 
 
-def test_stores_that_are_down_report_errors_quickly(settings) -> None:  # type: ignore[no-untyped-def]
+def test_stores_that_are_down_report_errors(settings) -> None:  # type: ignore[no-untyped-def]
     if settings.database_url or settings.neo4j_uri:
         return  # external stores: their URIs come from settings, not from `info`
     port = _closed_port()
@@ -38,9 +37,7 @@ def test_stores_that_are_down_report_errors_quickly(settings) -> None:  # type: 
         postgres_embedded=True, graph_backend="falkordb",
         graph_uri=f"redis://127.0.0.1:{port}", graph_name="atlas", graph_embedded=True,
     )  # fmt: skip
-    started = time.perf_counter()
     health = store_health(settings, info)
-    assert time.perf_counter() - started < 5
     assert not health.ok and not health.postgres.ok and not health.graph.ok
     assert health.postgres.error and health.graph.error
     assert "secret" not in health.postgres.uri

@@ -13,7 +13,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from decimal import Decimal
@@ -447,12 +446,10 @@ def test_yahoo_error_response_is_reported(db: ConnectionPool, replay: ReplayServ
 
 def test_yahoo_unreachable_network_is_a_clear_error(db: ConnectionPool) -> None:
     base = f"http://127.0.0.1:{closed_port()}"
-    started = time.monotonic()
     with pytest.raises(
         ImportFailed, match=r"cannot reach Yahoo Finance at .* after 2 attempts \(ConnectError"
     ):
         import_yahoo_ohlcv("AAPL", start=date(2024, 1, 1), base_url=base, attempts=2, pool=db)
-    assert time.monotonic() - started < 5
     [run] = runs(db)
     assert (run["status"], run["rows_read"]) == ("error", 0)
 

@@ -87,9 +87,7 @@ def test_graph_killed_mid_session_degrades_to_sql_and_recovers(
         time.sleep(0.1)
     assert not store.health()
 
-    started = time.monotonic()
     down = answer_question(QUESTION, pool=pg_pool, store=store)
-    assert time.monotonic() - started < 20
     assert down.status != "error" and down.payload["degraded"]
     assert "그래프 저장소에 연결할 수 없어" in down.answer
     assert down.structured_citations[0].table == "macro_observations"  # numbers from SQL

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 from typing import Any
 
@@ -158,9 +157,8 @@ def test_general_question_is_answered_by_the_model_without_data(
 def test_provider_500_retries_then_falls_back_offline(
     settings: Settings, pg_pool: Any, graph_store: Any
 ) -> None:
-    started = time.monotonic()
+    # "Nothing hangs" is checked with a wait in test_llm_faults.py, not with a wall-clock limit.
     answer, server = _ask(USDKRW_PATH, settings, pg_pool, graph_store, _replies(HTTP_500))
-    assert time.monotonic() - started < 30  # bounded retries, nothing hangs
     llm = [t for t in answer.trace if t.kind == "llm"]
     assert [t.status for t in llm] == ["error", "error"] and "InternalServerError" in (
         llm[0].error or ""
