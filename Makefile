@@ -11,7 +11,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run test venv system-deps services seed seed-if-missing stop stop-test lint format typecheck \
-        pytest bench clean
+        pytest eval bench clean
 
 venv: $(STAMP)
 
@@ -65,6 +65,11 @@ pytest: venv system-deps
 	$(BIN)/python -m pytest -q
 
 test: venv system-deps lint typecheck pytest
+
+# The golden sets through the screens' service functions, offline unless a model is configured
+# (agents/eval; reports under WORKBENCH_HOME/eval/). SUITES="macro etf" narrows it.
+eval: seed-if-missing
+	$(BIN)/python -m agents.eval run $(foreach s,$(SUITES),--suite $(s))
 
 bench: services
 	$(BIN)/python bench/seed.py
