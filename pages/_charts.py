@@ -66,8 +66,11 @@ def line_chart(
     x_label: str,
     y_label: str,
     group: str | None = None,
+    markers: bool = False,
 ) -> go.Figure:
-    """Lines over `x`: one per numeric column, or one per `group` value for a single column."""
+    """Lines over `x`: one per numeric column, or one per `group` value for a single column.
+
+    `markers` draws each point too (a series of a few runs, where one point has no line)."""
     fig = go.Figure()
     frame = frame.sort_values(x)
     if group is not None and len(y_columns) == 1:
@@ -77,7 +80,7 @@ def line_chart(
     for i, (name, part, col) in enumerate(series[:MAX_LINES]):
         fig.add_trace(
             go.Scatter(
-                x=part[x], y=part[col], name=name, mode="lines",
+                x=part[x], y=part[col], name=name, mode="lines+markers" if markers else "lines",
                 line={"color": PALETTE[i % len(PALETTE)], "width": 2},
             )
         )  # fmt: skip

@@ -1,197 +1,315 @@
-"""The Data screen's "운영" tab: seed 004 §9.5 checkpoints (projection lag, run reports).
+"""The Data screen's "운영" tab (issue #7): evaluation KPIs against the seed 004 §6 targets,
+trends over stored runs, the weekly summary, the latest failures with a rerun per case, a
+button that runs the golden suites with a progress bar, and the §9.5 checkpoints.
 
-Called from pages/data.py as `render(pool)`; every number comes from `data_access`, this module
-only lays it out.
+Called from pages/data.py as `render(pool)`. The evaluation itself is `agents.eval`; this module
+only lays out what it returns.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from collections.abc import Sequence
 from typing import Any
 
+import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 from psycopg_pool import ConnectionPool
 
-from data_access import catalog
-from data_access.run_reports import LagThresholds, import_run_reports, projection_lags
+from agents.eval import kpi_history, list_runs
+from agents.eval.models import SUITES, CaseResult, KpiPoint, KpiValue, SuiteRun, WeeklySummary
+from agents.eval.reports import format_kpi_value, format_target
+from agents.eval.weekly import weekly_summary
+from pages import _eval_failures as failures
+from pages import _ops_checkpoints as checkpoints
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._charts import line_chart
+from pages._eval_failures import SUITE_TITLES_KO, category_text, time_text
 
 logger = logging.getLogger(__name__)
 
+DEFAULT_SUITES = ["guard"]  # the quickest suite: hostile queries only, no agent turns
+TILES_PER_ROW = 4
+TREND_RUNS = 30
+RUN_CHOICES = 10
+MAX_RUN_TICKS = 8
 CACHE_TTL_S = 30
-THRESHOLDS = LagThresholds()
-LAG_LABELS: dict[str, tuple[str, ui.BadgeColor]] = {
-    "ok": ("정상", "green"),
-    "warn": ("경고", "orange"),
-    "fail": ("실패", "red"),
-    "none": ("프로젝션 없음", "gray"),
-}
-RUN_STATUS_KO = {"ok": "정상", "partial": "부분 실패", "error": "오류"}
-LAG_HEADERS = {
-    "domain": "도메인", "status": "지연 상태", "lag": "현재 지연", "freshness": "데이터 최신성",
-    "projected_at": "마지막 프로젝션", "source_loaded_at": "원천 최근 적재",
-    "recorded_lag_minutes": "적재→반영(분)", "latest_as_of": "최신 기준일",
-    "rows_fetched": "가져온 행", "upserted": "반영", "failed": "실패",
-}  # fmt: skip
-STEP_HEADERS = {
-    "domain": "도메인", "step": "단계", "rows_fetched": "가져온 행", "upserted": "반영",
-    "failed": "실패", "latest_as_of": "최신 기준일", "lag_minutes": "적재→반영(분)",
-    "status": "상태", "error": "오류", "batch_id": "배치",
-}  # fmt: skip
-IMPORT_HEADERS = {
-    "run_id": "실행", "importer": "가져오기", "source": "원천", "dataset_code": "데이터셋",
-    "rows_read": "가져온 행", "rows_loaded": "반영", "rows_failed": "실패",
-    "latest_as_of": "최신 기준일", "lag_days": "지연(일)", "status": "상태", "error": "오류",
-    "created_at": "실행 시각",
-}  # fmt: skip
-COUNT_FORMATS = {"rows_fetched": "localized", "upserted": "localized", "failed": "localized"}
-IMPORT_HINT = (
-    "아직 가져오기(import) 실행 기록이 없습니다. 데모 데이터는 생성기로 적재되며, 실제 데이터는 "
-    "`python -m data_access.importers csv|yahoo|fred …`로 가져오면 여기에 실행 보고가 남습니다."
-)
+# The percentage KPIs drawn with the pass rate; latencies get their own chart (ms, not %).
+TREND_PERCENT_KPIS = ("evidence_rate", "routing_accuracy", "forbidden_cypher_block_rate",
+                      "cypher_schema_ok")  # fmt: skip
+TREND_LATENCY_KPIS = ("p95_latency_single", "p95_latency_multi")
 
 
 # ---------------------------------------------------------------- cached loads
+# Every tab of the Data screen runs on each interaction: reads are cached briefly and cleared
+# when this tab stores a run.
 
 
 @st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
-def _projection_lags(_pool: ConnectionPool) -> list[dict[str, Any]]:
-    return [lag.model_dump() for lag in projection_lags(_pool, thresholds=THRESHOLDS)]
+def _finished_runs(_pool: ConnectionPool, limit: int) -> list[SuiteRun]:
+    """The newest finished suite runs with KPIs (a single-case rerun says little about KPIs)."""
+    runs = list_runs(limit, _pool, kind="run")
+    return [r for r in runs if r.status == "finished" and r.kpis is not None]
 
 
 @st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
-def _domain_freshness(_pool: ConnectionPool) -> dict[str, str]:
-    return dict(catalog.domain_freshness(pool=_pool))
+def _kpi_history(_pool: ConnectionPool, limit: int) -> list[KpiPoint]:
+    return kpi_history(limit, _pool)
 
 
 @st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
-def _import_runs(_pool: ConnectionPool, limit: int) -> list[dict[str, Any]]:
-    return [run.model_dump() for run in import_run_reports(_pool, limit)]
+def _weekly(_pool: ConnectionPool, days: int) -> WeeklySummary:
+    return weekly_summary(days, _pool, save=False)  # viewing the tab must not write rows
 
 
-# ---------------------------------------------------------------- §9.5 projection lag
+def _clear_cached_reads() -> None:
+    for load in (_finished_runs, _kpi_history, _weekly):
+        load.clear()
+    failures.clear_cached_reads()
 
 
-def _minutes_text(minutes: float | None) -> str | None:
-    if minutes is None:
-        return None
-    if minutes < 60:
-        return f"{minutes:,.0f}분"
-    hours = minutes / 60
-    return f"{hours:,.1f}시간" if hours < 48 else f"{hours / 24:,.1f}일"
+def _suite_names(suites: Sequence[str]) -> str:
+    return ", ".join(SUITE_TITLES_KO.get(s, s) for s in suites)
 
 
-def _time_text(value: datetime | None) -> str | None:
-    # Stored in UTC; minutes are enough to compare a projection with a load.
-    return f"{value:%Y-%m-%d %H:%M} UTC" if value else None
+# ---------------------------------------------------------------- KPI tiles
 
 
-def _lag_badges(lags: list[dict[str, Any]]) -> None:
-    columns = st.columns(max(len(lags), 1))
-    for column, lag in zip(columns, lags, strict=False):
-        text, color = LAG_LABELS[lag["status"]]
-        title = catalog.DOMAIN_TITLES_KO.get(lag["domain"], lag["domain"])
-        amount = _minutes_text(lag["lag_minutes"])
-        with column:
-            st.badge(f"{title} · {text}" + (f" ({amount})" if amount else ""), color=color)
+def _tile(kpi: KpiValue) -> None:
+    with st.container(border=True):
+        # The label as markdown: it wraps, where a metric label would be cut off.
+        st.markdown(f"**{kpi.label_ko}**", help=kpi.note or None)
+        value = "–" if kpi.value is None else format_kpi_value(kpi)
+        st.metric(kpi.label_ko, value, label_visibility="collapsed")
+        if kpi.met is None:
+            st.badge(f"데이터 없음 · 목표 {format_target(kpi)}", color="gray")
+        elif kpi.met:
+            st.badge(f"달성 · 목표 {format_target(kpi)}", color="green", icon=":material/check:")
+        else:
+            st.badge(f"미달 · 목표 {format_target(kpi)}", color="red", icon=":material/close:")
 
 
-def _lag_rows(lags: list[dict[str, Any]], fresh: dict[str, str]) -> list[dict[str, Any]]:
-    rows = []
-    for lag in lags:
-        status = LAG_LABELS[lag["status"]][0]
-        if lag["pending"]:
-            status += " · 미반영 적재 있음"
-        rows.append(
-            {**lag, "domain": catalog.DOMAIN_TITLES_KO.get(lag["domain"], lag["domain"]),
-             "status": status, "lag": _minutes_text(lag["lag_minutes"]),
-             "projected_at": _time_text(lag["projected_at"]),
-             "source_loaded_at": _time_text(lag["source_loaded_at"]),
-             "freshness": ui.freshness_label(fresh.get(lag["domain"], "missing"))}
-        )  # fmt: skip
-    return rows
+def _run_label(run: SuiteRun) -> str:
+    rate = f"{run.pass_rate:.1f}%" if run.pass_rate is not None else "–"
+    return f"{time_text(run.started_at)} · {_suite_names(run.suites)} · 통과율 {rate}"
 
 
-def _step_rows(lags: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {**step, "domain": catalog.DOMAIN_TITLES_KO.get(step["domain"], step["domain"]),
-         "status": RUN_STATUS_KO.get(step["status"], step["status"])}
-        for lag in lags
-        for step in lag["steps"]
-    ]  # fmt: skip
-
-
-def _render_projection_lag(pool: ConnectionPool) -> None:
-    st.subheader("프로젝션 지연 (PostgreSQL → 그래프)")
-    st.caption(
-        f"그래프가 원천 적재보다 뒤처진 시간입니다. {THRESHOLDS.warn_minutes:,.0f}분 이상이면 경고, "
-        f"{THRESHOLDS.fail_minutes:,.0f}분 이상이거나 단계 오류가 있으면 실패로 표시합니다. "
-        "원천이 마지막 프로젝션 뒤에 다시 적재되지 않았다면 지연은 0분입니다."
-    )
-    try:
-        lags = _projection_lags(pool)
-        fresh = _domain_freshness(pool)
-    except Exception as e:  # a page never shows a traceback; the reason is kept
-        ui.show_error(e)
-        return
-    _lag_badges(lags)
-    ui.show_table(
-        _lag_rows(lags, fresh), LAG_HEADERS, key="ops_lag_table",
-        formats={**COUNT_FORMATS, "recorded_lag_minutes": "%.1f"},
-    )  # fmt: skip
-    weak = [catalog.DOMAIN_TITLES_KO.get(d, d) for d, f in fresh.items() if f != "healthy"]
-    if weak:
-        st.warning(
-            f"최신성이 '지연' 또는 '없음'인 도메인: {', '.join(weak)}. 이 도메인에 대한 답변은 "
-            "강한 결론을 내리지 않고 최신성 경고를 붙입니다.",
-            icon=":material/schedule:",
-        )
-    steps = _step_rows(lags)
-    if steps:
-        with st.expander(f"도메인별 최근 프로젝션 단계 보고 ({len(steps)}단계)"):
-            ui.show_table(
-                steps, STEP_HEADERS, key="ops_step_table",
-                formats={**COUNT_FORMATS, "lag_minutes": "%.1f"},
-            )  # fmt: skip
-
-
-# ---------------------------------------------------------------- §9.5 import runs
-
-
-def _render_import_runs(pool: ConnectionPool) -> None:
-    st.subheader("최근 가져오기 실행 보고")
-    try:
-        runs = _import_runs(pool, 20)
-    except Exception as e:
-        ui.show_error(e)
-        return
+def _pick_run(runs: list[SuiteRun]) -> SuiteRun | None:
+    """The run the tiles show: the newest by default, or one picked from the recent ones."""
     if not runs:
-        st.info(IMPORT_HINT, icon=":material/inbox:")
-        return
-    failed = sum(1 for r in runs if r["status"] != "ok")
-    if failed:
-        st.warning(f"최근 {len(runs)}회 중 {failed}회가 부분 실패 또는 오류로 끝났습니다.")
-    table = [
-        {**r, "status": RUN_STATUS_KO.get(r["status"], r["status"]),
-         "created_at": _time_text(r["created_at"])}
-        for r in runs
-    ]  # fmt: skip
-    ui.show_table(
-        table, IMPORT_HEADERS, key="ops_import_table",
-        formats={"rows_read": "localized", "rows_loaded": "localized",
-                 "rows_failed": "localized"},
+        return None
+    by_id = {r.run_id: r for r in runs}
+    if st.session_state.get("ops_kpi_run") not in by_id:
+        st.session_state["ops_kpi_run"] = runs[0].run_id  # a new run, or the first view
+    chosen = st.selectbox(
+        "KPI를 볼 평가 실행", list(by_id), key="ops_kpi_run",
+        format_func=lambda run_id: _run_label(by_id[run_id]),
     )  # fmt: skip
+    return by_id.get(chosen, runs[0])
+
+
+def _render_kpis(runs: list[SuiteRun]) -> SuiteRun | None:
+    st.subheader("KPI (목표 대비)")
+    run = _pick_run(runs)
+    if run is None or run.kpis is None:
+        st.info(
+            "아직 완료된 평가 실행이 없습니다. 아래 '평가 실행'으로 골든셋을 돌리면 KPI가 "
+            "표시됩니다.",
+            icon=":material/inbox:",
+        )
+        return None
+    report = run.kpis
+    rate = f"{run.pass_rate:.1f}%" if run.pass_rate is not None else "데이터 없음"
+    st.caption(
+        f"평가 실행 `{run.run_id}` ({time_text(run.started_at)}) · {_suite_names(run.suites)}"
+        f" · {run.passed_count}/{run.case_count} 통과 ({rate}) · "
+        + ("오프라인 플래너" if run.mode == "offline" else f"LLM `{run.model}`")
+    )
+    for start in range(0, len(report.kpis), TILES_PER_ROW):
+        row = report.kpis[start : start + TILES_PER_ROW]
+        for column, kpi in zip(st.columns(TILES_PER_ROW), row, strict=False):
+            with column:
+                _tile(kpi)
+    missing = [k for k in report.kpis if k.met is None]
+    if missing:
+        st.caption(
+            f"'데이터 없음' {len(missing)}개: 이 실행의 스위트에 해당 KPI를 잴 케이스가 "
+            "없습니다 (100%로 간주하지 않습니다)."
+        )
+    return run
+
+
+# ---------------------------------------------------------------- trends
+
+
+def _trend_frame(
+    points: Sequence[Any], names: Sequence[str], labels: dict[str, str]
+) -> pd.DataFrame:
+    rows = []
+    for p in points:
+        row: dict[str, Any] = {"started_at": p.started_at}
+        for name in names:
+            row[labels.get(name, name)] = p.kpis.get(name)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _run_ticks(fig: go.Figure, points: Sequence[KpiPoint]) -> go.Figure:
+    """One tick per run while they fit; plotly repeats its own ticks around a single run."""
+    if len(points) <= MAX_RUN_TICKS:
+        fig.update_xaxes(
+            tickvals=[p.started_at for p in points],
+            ticktext=[f"{p.started_at:%m-%d %H:%M}" for p in points],
+        )
+    else:
+        fig.update_xaxes(tickformat="%m-%d %H:%M")
+    return fig
+
+
+def _render_trends(pool: ConnectionPool, run: SuiteRun | None) -> None:
+    st.subheader("실행별 추이")
+    points = _kpi_history(pool, TREND_RUNS)
+    if not points:
+        st.caption("저장된 평가 실행이 없어 추이를 그릴 수 없습니다.")
+        return
+    labels = {k.name: k.label_ko for k in (run.kpis.kpis if run and run.kpis else [])}
+    percent = _trend_frame(points, TREND_PERCENT_KPIS, labels)
+    percent.insert(1, "통과율", [p.pass_rate for p in points])
+    columns = [c for c in percent.columns[1:] if percent[c].notna().any()]
+    fig = line_chart(
+        percent, x="started_at", y_columns=columns, markers=True,
+        title=f"실행별 통과율과 주요 KPI (최근 {len(points)}회)", x_label="실행 시각 (UTC)",
+        y_label="비율 (%)",
+    )  # fmt: skip
+    fig.update_yaxes(range=[-2, 105])  # whole percent scale: 100% is not a zoomed-in flat line
+    ui.show_chart(_run_ticks(fig, points), key="ops_trend_percent")
+    latency = _trend_frame(points, TREND_LATENCY_KPIS, labels)
+    columns = [c for c in latency.columns[1:] if latency[c].notna().any()]
+    if not columns:
+        st.caption("응답 지연 추이: 매크로 Q&A 스위트를 포함한 실행이 없어 데이터가 없습니다.")
+        return
+    fig = line_chart(
+        latency, x="started_at", y_columns=columns, markers=True,
+        title="실행별 p95 응답 지연 (매크로 Q&A)", x_label="실행 시각 (UTC)", y_label="지연 (ms)",
+    )  # fmt: skip
+    ui.show_chart(_run_ticks(fig, points), key="ops_trend_latency")
+
+
+# ---------------------------------------------------------------- weekly summary
+
+
+def _render_weekly(pool: ConnectionPool) -> None:
+    st.subheader("주간 요약 (최근 7일)")
+    summary = _weekly(pool, 7)
+    cols = st.columns(4)
+    avg = summary.avg_pass_rate
+    cols[0].metric("평균 통과율", f"{avg:.1f}%" if avg is not None else "데이터 없음")
+    cols[1].metric("실행 / 케이스", f"{summary.run_count}회 / {summary.case_count}건")
+    cols[2].metric("라우팅 불일치", f"{summary.routing_mismatch_count}건")
+    cites = summary.avg_structured_citations
+    cols[3].metric("답변당 정형 근거", f"{cites:.2f}개" if cites is not None else "데이터 없음")
+    if summary.status == "warning":
+        st.warning("주의: " + " · ".join(summary.reasons), icon=":material/warning:")
+    else:
+        st.success("최근 7일 평가가 기준을 충족합니다.", icon=":material/check_circle:")
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**많이 실패한 유형**")
+        rows = [
+            {"category": category_text(c), "count": n} for c, n in summary.top_failure_categories
+        ]
+        if rows:
+            ui.show_table(rows, {"category": "실패 유형", "count": "건수"}, key="ops_weekly_cats")
+        else:
+            st.caption("실패 없음")
+    with right:
+        st.markdown("**많이 실패한 케이스**")
+        rows = [{"case_id": c, "count": n} for c, n in summary.top_failed_cases]
+        if rows:
+            ui.show_table(rows, {"case_id": "케이스", "count": "건수"}, key="ops_weekly_cases")
+        else:
+            st.caption("실패 없음")
+
+
+# ---------------------------------------------------------------- run button
+
+
+def _run_selected(suites: list[str], pool: ConnectionPool) -> None:
+    from agents.eval import run_suites  # imports every screen's agent: only when asked
+
+    bar = st.progress(0.0, text="평가 준비 중…")
+
+    def on_progress(done: int, total: int, result: CaseResult) -> None:
+        verdict = "통과" if result.passed else f"실패 ({category_text(result.failure_category)})"
+        bar.progress(done / max(total, 1), text=f"{done}/{total} · {result.case_id} · {verdict}")
+
+    try:
+        run = run_suites(suites, pool=pool, store=runtime.live_graph_store(), progress=on_progress)
+    except Exception as e:  # a failed run is a Korean message, never a traceback
+        logger.warning("eval run failed: %s", e)
+        st.session_state["ops_last_run"] = {"error": ui.error_message(e)}
+        return
+    bar.progress(1.0, text=f"완료: {run.passed_count}/{run.case_count} 통과")
+    _clear_cached_reads()
+    st.session_state["ops_kpi_run"] = run.run_id  # the tiles above show the new run
+    st.session_state["ops_last_run"] = {
+        "run_id": run.run_id, "passed": run.passed_count, "cases": run.case_count,
+        "pass_rate": run.pass_rate,
+    }  # fmt: skip
+
+
+def _render_run_button(pool: ConnectionPool) -> None:
+    st.subheader("평가 실행")
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    suites = left.multiselect(
+        "실행할 스위트", list(SUITES), default=DEFAULT_SUITES, key="ops_suites",
+        format_func=lambda s: SUITE_TITLES_KO.get(s, s),
+        help="골든셋 케이스를 화면과 같은 서비스 함수로 실행하고 채점해 PostgreSQL에 저장합니다.",
+    )  # fmt: skip
+    clicked = right.button("평가 실행", type="primary", icon=":material/play_arrow:", key="ops_run")
+    if clicked and not suites:
+        st.warning("실행할 스위트를 하나 이상 고르세요.", icon=":material/warning:")
+    elif clicked:
+        _run_selected(list(suites), pool)
+    last = st.session_state.get("ops_last_run")
+    if last and "error" in last:
+        st.error(f"평가를 실행하지 못했습니다: {last['error']}", icon=":material/error:")
+    elif last:
+        rate = f"{last['pass_rate']:.1f}%" if last["pass_rate"] is not None else "–"
+        st.success(
+            f"평가 실행 `{last['run_id']}` 완료: {last['passed']}/{last['cases']} 통과 ({rate})",
+            icon=":material/check_circle:",
+        )
 
 
 # ---------------------------------------------------------------- tab
 
 
+def _section(render: Any, *args: Any) -> None:
+    """One section; its failure is shown in Korean and the next sections still render."""
+    try:
+        render(*args)
+    except Exception as e:
+        ui.show_error(e)
+
+
 def render(pool: ConnectionPool | None) -> None:
-    """The whole 운영 tab; each section reports its own failure and the others still render."""
     if pool is None:
         ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
         return
-    _render_projection_lag(pool)
-    _render_import_runs(pool)
+    kpi_box, run_box = st.container(), st.container()
+    with run_box:  # filled first, so a run it starts shows in the tiles above it
+        _section(_render_run_button, pool)
+    run = None
+    with kpi_box:
+        try:
+            run = _render_kpis(_finished_runs(pool, RUN_CHOICES))
+        except Exception as e:
+            ui.show_error(e)
+    _section(_render_trends, pool, run)
+    _section(_render_weekly, pool)
+    _section(failures.render, pool)
+    st.divider()
+    checkpoints.render(pool)

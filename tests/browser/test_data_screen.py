@@ -69,7 +69,7 @@ def test_console_runs_a_query_and_charts_the_series(
     page.get_by_role("tab", name="쿼리 콘솔").click()
     _run_query(page, SERIES_QUERY)
     page.get_by_text("20행 ·").wait_for()
-    chart = page.locator(f"{CHART}").last
+    chart = page.get_by_role("tabpanel", name="쿼리 콘솔").locator(CHART).last
     chart.wait_for()
     page.get_by_text("쿼리 결과 시계열").first.wait_for()
     page.screenshot(path=str(screenshot_dir / "data_console_sql.png"), full_page=True)
@@ -86,7 +86,7 @@ def test_console_draws_graph_results_as_a_network(
     page.get_by_role("button", name="실행").click()  # the example: ETF-TAGGED->Tag paths
     page.get_by_text("쿼리 결과 그래프").wait_for()
     page.get_by_text("관계 유형: TAGGED").wait_for()
-    page.locator(CHART).last.wait_for()
+    page.get_by_role("tabpanel", name="쿼리 콘솔").locator(CHART).last.wait_for()
     page.screenshot(path=str(screenshot_dir / "data_console_cypher.png"), full_page=True)
     _assert_no_exception(page)
 

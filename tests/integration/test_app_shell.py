@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from data_access.postgres import fetch_one
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-TABS = ["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔"]
+TABS = ["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔", "운영"]
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def test_dataset_table_lists_the_core_catalogue_in_korean(app: AppTest) -> None:
 
 def test_console_runs_a_select_and_shows_its_rows(app: AppTest) -> None:
     _run_console(app, "SQL", "SELECT dataset_code, domain FROM datasets ORDER BY dataset_code")
-    result = app.dataframe[-1].value
+    result = app.tabs[3].dataframe[-1].value  # the console tab
     assert list(result.columns) == ["dataset_code", "domain"]
     assert "KR_ETF_DAILY_PRICE" in set(result["dataset_code"])
     assert not app.error
