@@ -4,9 +4,11 @@ report (input, route, queries, evidence, answer) and a button that reruns that o
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import streamlit as st
 from psycopg_pool import ConnectionPool
@@ -25,6 +27,7 @@ SUITE_TITLES_KO = {
     "macro": "매크로 Q&A", "etf": "ETF 챗", "contract": "계약 조항", "opening": "오프닝 스크립트",
     "stock": "종목 리포트", "guard": "금지 쿼리 차단",
 }  # fmt: skip
+QUERY_KINDS_KO = {"tool": "도구", "code": "코드", "guard": "가드"}
 FAILURE_HEADERS = {
     "case_id": "케이스", "suite": "스위트", "category": "실패 유형", "problems": "문제",
     "question": "입력", "run_id": "실행", "created_at": "시각",
@@ -99,6 +102,19 @@ def _show_rerun_result(case_id: str) -> None:
         )
 
 
+def _render_query(query: dict[str, Any]) -> None:
+    kind = QUERY_KINDS_KO.get(str(query.get("kind")), str(query.get("kind")))
+    status = query.get("status")
+    flag = "" if status in (None, "ok") else f" · {status}"
+    st.markdown(f"{query.get('step')}단계 · {kind} `{query.get('name')}`{flag}")
+    if query.get("arguments"):
+        st.code(json.dumps(query["arguments"], ensure_ascii=False), language="json")
+    if query.get("code"):
+        st.code(query["code"], language=None)
+    if query.get("error"):
+        st.caption(f"오류: {query['error']}")
+
+
 def _render_report(report: FailureReport | None) -> None:
     if report is None:
         st.caption("이 실패의 리포트가 저장되어 있지 않습니다.")
@@ -112,18 +128,14 @@ def _render_report(report: FailureReport | None) -> None:
         st.markdown("**라우팅**")
         st.json(report.route, expanded=1)
     st.markdown(f"**쿼리·도구 호출 ({len(report.queries)}건)**")
-    for q in report.queries:
-        status = "" if q.get("status") in (None, "ok") else f" · {q.get('status')}"
-        st.markdown(f"`{q.get('step')}` {q.get('kind')} `{q.get('name')}`{status}")
-        if q.get("code"):
-            st.code(q["code"], language=None)
-        if q.get("error"):
-            st.caption(f"오류: {q['error']}")
+    for query in report.queries:
+        _render_query(query)
     st.markdown("**근거**")
-    st.json(report.evidence, expanded=False)
+    st.json(report.evidence, expanded=1)
     if report.answer:
         st.markdown("**답변**")
-        st.text(report.answer[:2000])
+        with st.container(border=True):
+            st.markdown(report.answer[:4000])
     if report.error:
         st.markdown(f"**오류** {report.error}")
     if report.reproduce:

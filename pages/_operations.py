@@ -34,7 +34,6 @@ DEFAULT_SUITES = ["guard"]  # the quickest suite: hostile queries only, no agent
 TILES_PER_ROW = 4
 TREND_RUNS = 30
 RUN_CHOICES = 10
-MAX_RUN_TICKS = 8
 CACHE_TTL_S = 30
 # The percentage KPIs drawn with the pass rate; latencies get their own chart (ms, not %).
 TREND_PERCENT_KPIS = ("evidence_rate", "routing_accuracy", "forbidden_cypher_block_rate",
@@ -144,27 +143,26 @@ def _render_kpis(runs: list[SuiteRun]) -> SuiteRun | None:
 # ---------------------------------------------------------------- trends
 
 
+def _run_label_utc(point: KpiPoint) -> str:
+    return f"{point.started_at:%Y-%m-%d %H:%M:%S}"
+
+
 def _trend_frame(
-    points: Sequence[Any], names: Sequence[str], labels: dict[str, str]
+    points: Sequence[KpiPoint], names: Sequence[str], labels: dict[str, str]
 ) -> pd.DataFrame:
+    """One row per run (x: its start time as text, which sorts in run order), one column per KPI."""
     rows = []
     for p in points:
-        row: dict[str, Any] = {"started_at": p.started_at}
+        row: dict[str, Any] = {"run": _run_label_utc(p)}
         for name in names:
             row[labels.get(name, name)] = p.kpis.get(name)
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _run_ticks(fig: go.Figure, points: Sequence[KpiPoint]) -> go.Figure:
-    """One tick per run while they fit; plotly repeats its own ticks around a single run."""
-    if len(points) <= MAX_RUN_TICKS:
-        fig.update_xaxes(
-            tickvals=[p.started_at for p in points],
-            ticktext=[f"{p.started_at:%m-%d %H:%M}" for p in points],
-        )
-    else:
-        fig.update_xaxes(tickformat="%m-%d %H:%M")
+def _per_run_axis(fig: go.Figure) -> go.Figure:
+    # Evenly spaced runs: a time axis would bunch runs of one afternoon into a single spot.
+    fig.update_xaxes(type="category", tickformat=None)
     return fig
 
 
@@ -179,22 +177,22 @@ def _render_trends(pool: ConnectionPool, run: SuiteRun | None) -> None:
     percent.insert(1, "통과율", [p.pass_rate for p in points])
     columns = [c for c in percent.columns[1:] if percent[c].notna().any()]
     fig = line_chart(
-        percent, x="started_at", y_columns=columns, markers=True,
-        title=f"실행별 통과율과 주요 KPI (최근 {len(points)}회)", x_label="실행 시각 (UTC)",
+        percent, x="run", y_columns=columns, markers=True,
+        title=f"실행별 통과율과 주요 KPI (최근 {len(points)}회)", x_label="실행 시작 (UTC)",
         y_label="비율 (%)",
     )  # fmt: skip
     fig.update_yaxes(range=[-2, 105])  # whole percent scale: 100% is not a zoomed-in flat line
-    ui.show_chart(_run_ticks(fig, points), key="ops_trend_percent")
+    ui.show_chart(_per_run_axis(fig), key="ops_trend_percent")
     latency = _trend_frame(points, TREND_LATENCY_KPIS, labels)
     columns = [c for c in latency.columns[1:] if latency[c].notna().any()]
     if not columns:
         st.caption("응답 지연 추이: 매크로 Q&A 스위트를 포함한 실행이 없어 데이터가 없습니다.")
         return
     fig = line_chart(
-        latency, x="started_at", y_columns=columns, markers=True,
-        title="실행별 p95 응답 지연 (매크로 Q&A)", x_label="실행 시각 (UTC)", y_label="지연 (ms)",
+        latency, x="run", y_columns=columns, markers=True,
+        title="실행별 p95 응답 지연 (매크로 Q&A)", x_label="실행 시작 (UTC)", y_label="지연 (ms)",
     )  # fmt: skip
-    ui.show_chart(_run_ticks(fig, points), key="ops_trend_latency")
+    ui.show_chart(_per_run_axis(fig), key="ops_trend_latency")
 
 
 # ---------------------------------------------------------------- weekly summary

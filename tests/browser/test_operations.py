@@ -113,6 +113,8 @@ def test_rerun_a_failed_case_from_its_report(
     report.get_by_text(re.compile(r"^쿼리·도구 호출 \(\d+건\)")).wait_for()
     report.get_by_text("재현 명령").wait_for()
     report.get_by_role("button", name="재실행").click()
-    report.get_by_text(re.compile("^재실행 결과: 통과")).wait_for(timeout=RUN_TIMEOUT_MS)
+    result = report.get_by_text(re.compile("^재실행 결과: 통과"))
+    result.wait_for(timeout=RUN_TIMEOUT_MS)
+    report.scroll_into_view_if_needed()  # Streamlit scrolls inside its main area
     page.screenshot(path=str(screenshot_dir / "data_operations_rerun.png"), full_page=True)
     _assert_no_exception(page)
