@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     llm_model_router: str | None = None
     llm_embedding_model: str | None = None
     llm_api_base: str | None = None
-    llm_timeout_s: float = 60.0  # per request: a provider that does not answer in time fails
+    llm_timeout_s: float = 30.0  # per request: a provider that does not answer in time fails
     llm_num_retries: int = 2  # retries after a transient failure (429, 5xx, timeout, bad reply)
     llm_retry_backoff_s: float = 1.0  # first wait between attempts, doubling each time
     llm_max_tokens_per_turn: int = 60_000
