@@ -20,7 +20,15 @@ class ServiceStartError(WorkbenchError):
 
 
 class StoreUnavailable(WorkbenchError):
-    """A database (PostgreSQL or the graph store) cannot be reached right now."""
+    """A database (PostgreSQL or the graph store) cannot be reached right now.
+
+    ``store`` says which one ("postgres" or "graph") when the raiser knows, so a screen can
+    name it in its message.
+    """
+
+    def __init__(self, message: str, *, store: str | None = None) -> None:
+        super().__init__(message)
+        self.store = store
 
 
 class QueryRejected(WorkbenchError):

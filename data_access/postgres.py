@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
@@ -14,7 +15,7 @@ from typing import Any
 
 import psycopg
 from psycopg.rows import dict_row
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from data_access.config import Settings, get_settings
 from data_access.errors import QueryFailed, StoreUnavailable
@@ -25,7 +26,13 @@ Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any] | None
 
 _pools: dict[str, ConnectionPool] = {}
+# Pools taken out of service after their server went away; a caller still holding one is sent
+# to the current pool for the same server (see `connection`).
+_retired: weakref.WeakKeyDictionary[ConnectionPool, str] = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
+
+PROBE_TIMEOUT_S = 3
+POOL_TIMEOUT_S = 10
 
 
 def get_pool(uri: str | None = None, settings: Settings | None = None) -> ConnectionPool:
@@ -35,26 +42,82 @@ def get_pool(uri: str | None = None, settings: Settings | None = None) -> Connec
         from data_access.services import ensure_running
 
         uri = ensure_running(settings).postgres_uri
+    return _pool_for(uri, settings.pg_pool_min, settings.pg_pool_max)
+
+
+def _pool_for(uri: str, min_size: int, max_size: int) -> ConnectionPool:
     with _pools_lock:
         pool = _pools.get(uri)
         if pool is None or pool.closed:
-            pool = ConnectionPool(
-                uri,
-                min_size=settings.pg_pool_min,
-                max_size=settings.pg_pool_max,
-                kwargs={"row_factory": dict_row, "connect_timeout": 5},
-                open=False,
-                name="atlas",
-                timeout=10,
-            )
-            try:
-                pool.open(wait=True, timeout=15)
-            except psycopg.OperationalError as e:
-                raise StoreUnavailable(f"PostgreSQL is not reachable ({_short(e)})") from e
-            except Exception as e:  # psycopg_pool.PoolTimeout
-                raise StoreUnavailable(f"PostgreSQL is not reachable: {_short(e)}") from e
+            pool = _open_pool(uri, min_size, max_size)
             _pools[uri] = pool
         return pool
+
+
+def _open_pool(uri: str, min_size: int, max_size: int) -> ConnectionPool:
+    # One direct connection first: with the server down it fails at once, where the pool would
+    # retry in the background for its whole open timeout.
+    try:
+        psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
+    except psycopg.OperationalError as e:
+        raise StoreUnavailable(
+            f"PostgreSQL is not reachable ({_short(e)})", store="postgres"
+        ) from e
+    pool = ConnectionPool(
+        uri,
+        min_size=min_size,
+        max_size=max_size,
+        kwargs={"row_factory": dict_row, "connect_timeout": 5},
+        open=False,
+        name="atlas",
+        timeout=POOL_TIMEOUT_S,
+        # Test each connection as it is handed out: after a server restart the pooled ones are
+        # dead, and without the check the first query on each fails.
+        check=ConnectionPool.check_connection,
+    )
+    try:
+        pool.open(wait=True, timeout=15)
+    except psycopg.OperationalError as e:  # PoolTimeout is one too
+        pool.close()  # else its workers keep reconnecting in the background
+        raise StoreUnavailable(
+            f"PostgreSQL is not reachable ({_short(e)})", store="postgres"
+        ) from e
+    return pool
+
+
+def _retire(pool: ConnectionPool) -> None:
+    """Take a pool whose server went away out of service; the next caller gets a fresh one.
+
+    A pool keeps reconnecting on its own, but with a backoff that grows with the outage, so
+    long after the server is back it may still make callers wait. A new pool (opened after a
+    direct connection succeeds) is ready at once, and fails at once while the server is down.
+    """
+    with _pools_lock:
+        uri = next((u for u, p in _pools.items() if p is pool), None)
+        if uri is None:
+            return  # not one of ours (or already retired): its owner decides
+        del _pools[uri]
+        _retired[pool] = uri
+    logger.warning("PostgreSQL pool for %s retired after a connection failure", uri)
+    # Closing joins the pool's workers; the caller is waiting for an error message, not that.
+    threading.Thread(target=pool.close, name="retire-pg-pool", daemon=True).start()
+
+
+def _usable(pool: ConnectionPool | None) -> ConnectionPool:
+    if pool is None:
+        return get_pool()
+    uri = _retired.get(pool)
+    if uri is not None:
+        return _pool_for(uri, pool.min_size, pool.max_size)
+    return pool
+
+
+def close_pool(uri: str) -> None:
+    """Close and forget the pool for one server (other pools stay open)."""
+    with _pools_lock:
+        pool = _pools.pop(uri, None)
+    if pool is not None:
+        pool.close()
 
 
 def close_pools() -> None:
@@ -70,17 +133,31 @@ def _short(e: BaseException) -> str:
 
 @contextmanager
 def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connection[Row]]:
-    """A pooled connection; the transaction commits on success and rolls back on error."""
-    pool = pool or get_pool()
+    """A pooled connection; the transaction commits on success and rolls back on error.
+
+    A pool retired after an outage is replaced by the current one for the same server, so
+    callers that keep a pool object (agents, long-lived tools) recover with everyone else.
+    """
+    pool = _usable(pool)
+    used: psycopg.Connection[Any] | None = None
     try:
         with pool.connection() as conn:
+            used = conn
             yield conn  # type: ignore[misc]  # the pool is built with row_factory=dict_row
+    except PoolTimeout as e:
+        _retire(pool)
+        raise StoreUnavailable(f"PostgreSQL is not reachable: {_short(e)}", store="postgres") from e
+    except PoolClosed as e:  # retired by another thread's failure while this one waited
+        raise StoreUnavailable(
+            "PostgreSQL is not reachable (its connection pool was reset after a failed connection)",
+            store="postgres",
+        ) from e
     except psycopg.OperationalError as e:
-        raise StoreUnavailable(f"PostgreSQL connection failed: {_short(e)}") from e
-    except Exception as e:
-        if type(e).__name__ == "PoolTimeout":
-            raise StoreUnavailable(f"PostgreSQL is not reachable: {_short(e)}") from e
-        raise
+        if used is None or used.broken or used.closed:  # the server went away, not the query
+            _retire(pool)
+        raise StoreUnavailable(
+            f"PostgreSQL connection failed: {_short(e)}", store="postgres"
+        ) from e
 
 
 def fetch_all(sql: str, params: Params = None, pool: ConnectionPool | None = None) -> list[Row]:

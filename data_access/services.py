@@ -27,7 +27,7 @@ import psycopg
 from filelock import FileLock
 
 from data_access.config import Settings, get_settings
-from data_access.errors import ServiceStartError
+from data_access.errors import ServiceStartError, StoreUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -278,9 +278,32 @@ def _stop_pid(pid: int, timeout_s: float = 20) -> None:
 # ---------------------------------------------------------------- public API
 
 
+_attach_only: set[Path] = set()  # WORKBENCH_HOMEs this process no longer starts servers for
+
+
+def forbid_starting(settings: Settings | None = None) -> None:
+    """From now on `ensure_running` for this home, in this process, only says where it is.
+
+    The app calls it after its first start-up: a server that goes down later is reported
+    down (its clients raise `StoreUnavailable`) until someone brings it back with `make run` or
+    `python -m data_access.services start`, instead of being restarted inside a page view —
+    which would hide the outage, fight an operator who stopped it, and hold the services lock
+    in a request. Every default path (`get_pool()`, `get_graph_store()`) goes through here.
+    """
+    _attach_only.add((settings or get_settings()).home)
+
+
 def ensure_running(settings: Settings | None = None) -> ServiceInfo:
     """Start what is not running (or reuse what is) and return where the stores are."""
     settings = settings or get_settings()
+    if settings.home in _attach_only:
+        info = recorded_info(settings)
+        if info is None:
+            raise StoreUnavailable(
+                "the stores are not running (start them: python -m data_access.services start)",
+                store="postgres",
+            )
+        return info
     with _lock(settings):
         state = _read_state(settings)
         pg_uri, pg_pid, pg_embedded = _ensure_postgres(settings, state)
@@ -372,6 +395,23 @@ def stop(settings: Settings | None = None) -> list[str]:
             stopped.append("postgres")
         for key in ("postgres_pid", "falkordb_pid", "postgres_uri"):
             state.pop(key, None)
+        _write_state(settings, state)
+    return stopped
+
+
+def stop_postgres(settings: Settings | None = None) -> bool:
+    """Stop only the embedded PostgreSQL (FalkorDB keeps running); False when it was not running.
+
+    Its address stays recorded, so health checks report it down and `ensure_running` brings it
+    back at the same place.
+    """
+    settings = settings or get_settings()
+    if settings.database_url:
+        return False  # external: not ours to stop
+    with _lock(settings):
+        stopped = _stop_postgres(settings)
+        state = _read_state(settings)
+        state.pop("postgres_pid", None)
         _write_state(settings, state)
     return stopped
 

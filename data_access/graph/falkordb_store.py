@@ -66,7 +66,9 @@ class FalkorDBStore(GraphStore):
         try:
             return fn()
         except (redis.ConnectionError, redis.TimeoutError, OSError) as e:
-            raise StoreUnavailable(f"FalkorDB at {self.uri} is not reachable ({e})") from e
+            raise StoreUnavailable(
+                f"FalkorDB at {self.uri} is not reachable ({e})", store="graph"
+            ) from e
 
     def _execute(self, cypher: str, params: dict[str, Any], timeout_ms: int | None,
                  read_only: bool) -> QueryResult:  # fmt: skip

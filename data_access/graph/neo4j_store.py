@@ -68,9 +68,13 @@ class Neo4jStore(GraphStore):
                 query, params, routing_=routing, database_=self.name, result_transformer_=transform
             )
         except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError) as e:
-            raise StoreUnavailable(f"Neo4j at {self.uri} is not reachable ({e})") from e
+            raise StoreUnavailable(
+                f"Neo4j at {self.uri} is not reachable ({e})", store="graph"
+            ) from e
         except neo4j_errors.AuthError as e:
-            raise StoreUnavailable(f"Neo4j at {self.uri} refused the credentials ({e})") from e
+            raise StoreUnavailable(
+                f"Neo4j at {self.uri} refused the credentials ({e})", store="graph"
+            ) from e
         except neo4j_errors.Neo4jError as e:
             code = e.code or ""
             if read_only and ("AccessMode" in code or "Forbidden" in code):
