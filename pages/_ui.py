@@ -35,6 +35,7 @@ ROLE_TITLES: dict[AgentRole, str] = {
 }
 OFFLINE_LABEL = "오프라인 플래너 (API 키 없음)"
 PLOTLY_CONFIG = {"displaylogo": False, "responsive": True}
+STORE_NAMES = {"postgres": "PostgreSQL", "graph": "그래프 저장소"}  # StoreUnavailable.store
 
 
 # ---------------------------------------------------------------- shell
@@ -126,7 +127,7 @@ def error_message(error: BaseException) -> str:
     if isinstance(error, QueryRejected):
         return f"쿼리가 거부되었습니다 (읽기 전용 검사): {error.reason}"
     if isinstance(error, StoreUnavailable):
-        return f"저장소에 연결할 수 없습니다: {error}"
+        return f"{STORE_NAMES.get(error.store or '', '저장소')}에 연결할 수 없습니다: {error}"
     if isinstance(error, QueryFailed):
         return f"쿼리 실행 중 오류가 발생했습니다: {error}"
     if isinstance(error, WorkbenchError):
@@ -134,17 +135,42 @@ def error_message(error: BaseException) -> str:
     return f"예상하지 못한 오류가 발생했습니다: {type(error).__name__}: {error}"
 
 
+STORE_BACK_HINT = (
+    "저장소가 다시 켜지면 앱을 다시 시작하지 않고 그대로 다시 시도하면 됩니다. 내장 서버는 "
+    "`make run` 또는 `python -m data_access.services start`로 다시 켤 수 있습니다."
+)
+
+
 def show_error(error: BaseException) -> None:
+    if isinstance(error, StoreUnavailable):
+        show_store_down(STORE_NAMES.get(error.store or "", "저장소"), str(error),
+                        failed="작업을 마치지 못했습니다")  # fmt: skip
+        return
     if not isinstance(error, WorkbenchError):
         logger.exception("unexpected error on a page", exc_info=error)
     st.error(error_message(error), icon=":material/error:")
 
 
-def show_store_down(what: str, detail: str | None) -> None:
-    """The screen-level message when a store a section needs is down."""
+def show_run_error(status: Any, error: BaseException) -> None:
+    """A run that failed inside its `st.status` box: the box turns red and stays open on the
+    reason (an update without `expanded` would fold it shut, hiding the message)."""
+    status.update(label="실패", state="error", expanded=True)
+    show_error(error)
+
+
+def show_store_down(
+    what: str, detail: str | None, *, failed: str = "이 영역을 표시하지 못했습니다"
+) -> None:
+    """The one way a screen says a store it needs is down: which store, why, and what to do.
+
+    The health probe is forgotten too, so the sidebar shows the outage on the next run instead
+    of a cached "정상".
+    """
+    runtime.forget_store_health()
     st.warning(
-        f"{what}에 연결할 수 없어 이 영역을 표시하지 못했습니다. 다른 영역은 계속 사용할 수 있습니다."
-        + (f"\n\n원인: {detail}" if detail else ""),
+        f"{what}에 연결할 수 없어 {failed}. 다른 영역은 계속 사용할 수 있습니다."
+        + (f"\n\n원인: {detail}" if detail else "")
+        + f"\n\n{STORE_BACK_HINT}",
         icon=":material/cloud_off:",
     )
 

@@ -216,8 +216,7 @@ def _ask(contract_id: str, question: str, pool: Any) -> None:
                 _conversations()[contract_id] = conversation_id
             answer = ask(contract_id, question, pool=pool, conversation_id=conversation_id)
         except WorkbenchError as e:
-            status.update(label="실패", state="error")
-            ui.show_error(e)
+            ui.show_run_error(status, e)
             return
         status.update(label=f"완료 · 도구 {sum(1 for t in answer.trace if t.kind == 'tool')}개",
                       state="complete")  # fmt: skip

@@ -119,8 +119,7 @@ def _ask(question: str) -> None:
                     else:
                         answer = event
             except WorkbenchError as e:
-                status.update(label="실패", state="error")
-                ui.show_error(e)
+                ui.show_run_error(status, e)
                 return
             steps = len({t.step for t in answer.trace}) if answer else 0
             status.update(label=f"완료 · {steps}단계", state="complete", expanded=False)

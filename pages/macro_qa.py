@@ -108,8 +108,7 @@ def _ask(question: str) -> None:
                     else:
                         answer = event
             except WorkbenchError as e:
-                status.update(label="실패", state="error")
-                ui.show_error(e)
+                ui.show_run_error(status, e)
                 return
             status.update(label="완료", state="complete", expanded=False)
     if answer is not None:

@@ -55,8 +55,7 @@ def _run(day: date) -> None:
                 else:
                     answer = event
         except WorkbenchError as e:
-            status.update(label="실패", state="error")
-            ui.show_error(e)
+            ui.show_run_error(status, e)
             return
         ok = answer is not None and answer.status in SCRIPT_STATUSES
         status.update(label="완료" if ok else "대본을 만들지 못했습니다",

@@ -84,7 +84,8 @@ def _progress(event: ProgressEvent, status: Any) -> None:
 def _run(symbol: str, language: str) -> None:
     pool = runtime.pg_pool()
     if pool is None:
-        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason())
+        ui.show_store_down("PostgreSQL", runtime.postgres_down_reason(),
+                           failed="리포트를 만들지 못했습니다")  # fmt: skip
         return
     answer: AgentAnswer | None = None
     shown = 0
@@ -98,8 +99,7 @@ def _run(symbol: str, language: str) -> None:
                 else:
                     answer = event
         except WorkbenchError as e:
-            status.update(label="실패", state="error")
-            ui.show_error(e)
+            ui.show_run_error(status, e)
             return
         ok = answer is not None and answer.status != "error"
         status.update(label="완료" if ok else "리포트를 완성하지 못했습니다",

@@ -66,6 +66,10 @@ def failed_lookups(plan: Plan, resolved: Resolved) -> list[str]:
         if isinstance(found, list) and found:
             continue
         suggestions = found.get("suggestions", []) if isinstance(found, dict) else []
+        if isinstance(found, dict) and found.get("status") == "error" and not suggestions:
+            # The search itself failed (a store down): that is no evidence the name is unknown.
+            out.append(tpl.tool_failed(plan.lang) + str(found.get("error", "")))
+            continue
         out.append(tpl.not_found(plan.lang, m.name, suggestions))
     return out
 

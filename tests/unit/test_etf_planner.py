@@ -137,6 +137,18 @@ def test_unknown_name_answers_with_suggestions(lexicon: Lexicon) -> None:
     assert "TIGER 반도체(091230)" in step2
 
 
+def test_a_search_that_failed_is_not_reported_as_an_unknown_name(lexicon: Lexicon) -> None:
+    planner = OfflinePlanner(lexicon)
+    step1 = _ask(planner, "KODEX 200 정보")
+    error = {"status": "error", "retry_hint": "잠시 후 다시 시도하세요.",
+             "error": "저장소에 연결할 수 없습니다: FalkorDB at redis://127.0.0.1:1 is not reachable"}  # fmt: skip
+    observation = "Observation:\nExecution logs:\n" + json.dumps({"etf:069500": error})
+    step2 = _code(_ask(planner, "KODEX 200 정보", (step1, observation)))
+    assert _called_tools(step2) == set()
+    assert "조회에 실패했습니다: 저장소에 연결할 수 없습니다" in step2
+    assert "찾지 못했습니다" not in step2
+
+
 def test_unsupported_question_says_what_it_can_answer(lexicon: Lexicon) -> None:
     code = _code(_ask(OfflinePlanner(lexicon), "오늘 점심 메뉴 추천해줘"))
     assert code.startswith("final_answer(") and "오프라인 플래너는 이 질문을 이해하지" in code
