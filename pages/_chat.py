@@ -47,7 +47,12 @@ class ChatSession:
         st.session_state[self.turns_key] = []
         if conversation_id is None:
             return
-        for turn in runs.load_turns(conversation_id, pool=runtime.pg_pool()):
+        try:
+            turns = runs.load_turns(conversation_id, pool=runtime.pg_pool())
+        except WorkbenchError as e:  # runs in a widget callback: an exception would be a traceback
+            st.warning(f"대화를 불러오지 못했습니다: {e}", icon=":material/history:")
+            return
+        for turn in turns:
             self.turns().append(
                 {"question": turn.question, "answer": turn.answer, "run_id": turn.run_id}
             )

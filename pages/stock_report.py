@@ -45,12 +45,20 @@ NEWS_HEADERS = {"published_date": "날짜", "title": "제목", "source": "출처
                 "doc_id": "문서 ID"}  # fmt: skip
 
 
-@st.cache_data(ttl=300, show_spinner=False)
 def _choices() -> list[str]:
+    """The picker's stocks; none while PostgreSQL is down (typing a symbol still works)."""
     pool = runtime.pg_pool()
     if pool is None:
+        return []  # not cached: the list is back as soon as the store is
+    try:
+        return _cached_choices(pool)
+    except WorkbenchError:
         return []
-    return [f"{c['name']} · {c['id']}" for c in stock_choices(pool)]
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def _cached_choices(_pool: Any) -> list[str]:
+    return [f"{c['name']} · {c['id']}" for c in stock_choices(_pool)]
 
 
 def _symbol_of(choice: str) -> str:
