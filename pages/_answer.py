@@ -12,6 +12,7 @@ answer and the evidence (pass `charts=` a callable). All text is Korean.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,6 +29,12 @@ STRUCTURED_HEADERS = {
     "dataset_code": "데이터셋", "table": "테이블", "filters": "필터", "date_range": "기간",
     "as_of_date": "기준일", "row_count": "행 수", "query_fingerprint": "쿼리 지문",
 }  # fmt: skip
+
+
+def literal_tildes(text: str) -> str:
+    """Streamlit's markdown strikes through text between single tildes, and answers use `~` for
+    ranges ("2.75~3.00%"): every tilde is shown as itself."""
+    return re.sub(r"(?<!\\)~", r"\\~", text)
 
 
 def mode_caption(answer: AgentAnswer) -> str:
@@ -55,7 +62,7 @@ def render_answer(
         label = STATUS_LABELS.get(answer.status, answer.status)
         st.warning(f"{label}: {answer.error or '도구 결과의 일부만으로 답했습니다.'}",
                    icon=":material/warning:")  # fmt: skip
-    st.markdown(answer.answer)
+    st.markdown(literal_tildes(answer.answer))
     st.caption(mode_caption(answer))
     if charts is not None:
         charts(answer)
