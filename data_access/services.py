@@ -293,6 +293,19 @@ def forbid_starting(settings: Settings | None = None) -> None:
     _attach_only.add((settings or get_settings()).home)
 
 
+def start_on_request(settings: Settings | None = None) -> ServiceInfo:
+    """Start what is not running even where `forbid_starting` applies: the user asked for it
+    (the app's sidebar button), which is not a page view silently restarting a server."""
+    settings = settings or get_settings()
+    forbidden = settings.home in _attach_only
+    _attach_only.discard(settings.home)
+    try:
+        return ensure_running(settings)
+    finally:
+        if forbidden:
+            _attach_only.add(settings.home)
+
+
 def ensure_running(settings: Settings | None = None) -> ServiceInfo:
     """Start what is not running (or reuse what is) and return where the stores are."""
     settings = settings or get_settings()

@@ -29,7 +29,13 @@ from data_access.catalog import SeedRunInfo, current_as_of_date, latest_seed_run
 from data_access.config import Settings, get_settings
 from data_access.errors import StoreUnavailable, WorkbenchError
 from data_access.health import StoreHealth, postgres_health, store_health
-from data_access.services import ServiceInfo, ensure_running, forbid_starting, recorded_info
+from data_access.services import (
+    ServiceInfo,
+    ensure_running,
+    forbid_starting,
+    recorded_info,
+    start_on_request,
+)
 
 if TYPE_CHECKING:
     from data_access.graph.base import GraphStore
@@ -193,6 +199,20 @@ def forget_store_health() -> None:
 @st.cache_data(ttl=HEALTH_TTL_S, show_spinner=False)
 def cached_store_health() -> StoreHealth:
     return store_health(settings(), _known_info())
+
+
+def start_embedded_stores() -> str | None:
+    """The sidebar's "start the embedded servers" button: start what is down, then forget the
+    cached health so every page sees the stores again. Returns a Korean error, or None."""
+    try:
+        start_on_request(settings())
+    except WorkbenchError as e:
+        logger.warning("starting the embedded stores failed: %s", e)
+        return f"내장 서버를 켜지 못했습니다: {e}"
+    finally:
+        cached_store_health.clear()
+        cached_data_context.clear()
+    return None
 
 
 @dataclass(frozen=True)

@@ -137,7 +137,8 @@ def error_message(error: BaseException) -> str:
 
 STORE_BACK_HINT = (
     "저장소가 다시 켜지면 앱을 다시 시작하지 않고 그대로 다시 시도하면 됩니다. 내장 서버는 "
-    "`make run` 또는 `python -m data_access.services start`로 다시 켤 수 있습니다."
+    "사이드바의 '내장 서버 다시 켜기' 버튼, `make run` 또는 "
+    "`python -m data_access.services start`로 다시 켤 수 있습니다."
 )
 
 
@@ -209,6 +210,20 @@ def _render_stores() -> None:
     _render_store(
         f"그래프 ({backend})", graph, f"{version} · {where_graph} · 그래프 `{graph.graph_name}`"
     )
+    if (not pg.ok and pg.embedded) or (not graph.ok and graph.embedded):
+        _render_start_button()
+
+
+def _render_start_button() -> None:
+    """An embedded server that went down stays down until someone starts it (see
+    pages/_runtime.py); this is that someone, without a terminal."""
+    if st.button("내장 서버 다시 켜기", key="start-embedded-stores", icon=":material/restart_alt:"):
+        with st.spinner("내장 서버를 켜는 중…"):
+            error = runtime.start_embedded_stores()
+        if error:
+            st.error(error)
+        else:
+            st.rerun()
 
 
 def _render_data_context() -> None:

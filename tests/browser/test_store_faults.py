@@ -7,8 +7,9 @@ planner answers and no provider (not even the replay server) is involved.
 
 One browser session per scenario, the app process never restarted:
 - PostgreSQL stopped (`pg_ctl stop`): each screen's main action shows a Korean message naming
-  PostgreSQL, no exception box, no traceback; the sidebar shows it down. Started again, the
-  same session runs every action to its answer.
+  PostgreSQL, no exception box, no traceback; the sidebar shows it down and offers its
+  '내장 서버 다시 켜기' button. Started again with that button, the same session runs every
+  action to its answer.
 - FalkorDB SIGKILLed: the screens that read the graph degrade (Macro answers from SQL and says
   why; ETF chat and the Data screen's graph parts say the graph store is unreachable), the
   others keep working; restarted, the graph answers again.
@@ -191,8 +192,10 @@ def test_postgres_stopped_every_screen_says_so_and_recovers(
             _assert_clean(page)
     _wait_sidebar(page, url, "PostgreSQL", "연결 안 됨")
 
-    stack.start()
+    # The user brings it back from the sidebar (the graph scenario restarts it from outside).
+    page.get_by_role("button", name="내장 서버 다시 켜기").click()
     _wait_sidebar(page, url, "PostgreSQL", "정상")
+    assert page.get_by_role("button", name="내장 서버 다시 켜기").count() == 0
     for screen in SCREENS:
         with _on(page, screen, "pg_back", screenshot_dir):
             _works(page, url, screen)
