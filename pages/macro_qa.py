@@ -70,9 +70,9 @@ def _render_agents(payload: dict[str, Any]) -> None:
             st.markdown(f"**{AGENT_TITLES.get(name, name)}** · {resp['status']} · "
                         f"{resp['duration_ms']:,} ms")  # fmt: skip
             for p in resp.get("key_points", [])[:4]:
-                st.caption(p)
+                st.caption(_answer.literal_tildes(p))
             for u in resp.get("uncertainty", []):
-                st.caption(f"⚠️ {u}")
+                st.caption(f"⚠️ {_answer.literal_tildes(u)}")
 
 
 def _charts(key: str) -> Any:
