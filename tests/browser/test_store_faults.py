@@ -193,9 +193,12 @@ def test_postgres_stopped_every_screen_says_so_and_recovers(
     _wait_sidebar(page, url, "PostgreSQL", "연결 안 됨")
 
     # The user brings it back from the sidebar (the graph scenario restarts it from outside).
-    page.get_by_role("button", name="내장 서버 다시 켜기").click()
+    restart = page.get_by_role("button", name="내장 서버 다시 켜기")
+    restart.click()
+    # Stay on the page until that rerun is done: navigating away would end the session's run.
+    restart.wait_for(state="detached", timeout=ANSWER_TIMEOUT_MS)
     _wait_sidebar(page, url, "PostgreSQL", "정상")
-    assert page.get_by_role("button", name="내장 서버 다시 켜기").count() == 0
+    assert restart.count() == 0
     for screen in SCREENS:
         with _on(page, screen, "pg_back", screenshot_dir):
             _works(page, url, screen)
@@ -205,6 +208,7 @@ def test_graph_killed_graph_screens_degrade_others_work_and_all_recover(
     stack: FaultStack, page: Any, screenshot_dir: Path
 ) -> None:
     url = stack.url
+    stack.start()  # whatever an earlier scenario left down
     _open(page, url, SCREENS[0])
     page.get_by_role("tab", name="그래프 스키마").click()
     page.get_by_text("라벨별 노드 수").wait_for(timeout=ANSWER_TIMEOUT_MS)  # the graph is in use
