@@ -7,6 +7,8 @@ Streamlit's session state in step with it.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,20 @@ from data_access.errors import WorkbenchError
 from pages import _runtime as runtime
 
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
+
+
+def distinct_labels(labels: Mapping[str, str]) -> dict[str, str]:
+    """Select-box labels that tell every item apart. Streamlit sends the picked option back as
+    its label, so two equal labels (the same first question twice in one minute) would open the
+    wrong item; each of them gets the start of its id."""
+    counts = Counter(labels.values())
+    return {key: label if counts[label] == 1 else f"{label} · {key[:8]}"
+            for key, label in labels.items()}  # fmt: skip
+
+
+def picker_key(base: str, open_id: str | None) -> str:
+    """The widget key of a conversation picker while `open_id` is open (see render_picker)."""
+    return f"{base}:{open_id or 'new'}"
 
 
 @dataclass(frozen=True)
@@ -37,6 +53,10 @@ class ChatSession:
     @property
     def picker_key(self) -> str:
         return f"{self.screen}_conversation_picker"
+
+    @property
+    def offered_key(self) -> str:
+        return f"{self.screen}_conversation_options"
 
     def turns(self) -> list[dict[str, Any]]:
         """This session's turns: {"question", "answer": AgentAnswer, "run_id"}."""
@@ -82,24 +102,31 @@ class ChatSession:
             st.caption(f"지난 대화를 불러오지 못했습니다: {e}")
             conversations = []
         options = [NEW_CONVERSATION] + [c.conversation_id for c in conversations]
-        titles = {
-            c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations
-        }
-        # The widget follows the open conversation (it changes when a first question creates one).
+        titles = distinct_labels(
+            {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
+        )
+        st.session_state[self.offered_key] = options
         current = st.session_state.get(self.conversation_key)
-        st.session_state[self.picker_key] = current if current in options else NEW_CONVERSATION
+        current = current if current in options else NEW_CONVERSATION
+        # One widget per open conversation: when a first question creates one (or another is
+        # picked) a fresh box starts on it, so the browser never sends back a selection made
+        # against an older list of conversations.
+        key = picker_key(self.picker_key, current)
         left, right = st.columns([4, 1]) if new_button else (st.container(), None)
         left.selectbox(
-            "지난 대화", options, key=self.picker_key, on_change=self._on_pick,
+            "지난 대화", options, index=options.index(current), key=key, on_change=self._on_pick,
+            args=(key,),
             format_func=lambda cid: "새 대화" if cid == NEW_CONVERSATION else titles.get(cid, cid),
         )  # fmt: skip
         if right is not None:
             right.button("새 대화", icon=":material/add_comment:",
                          key=f"{self.screen}_new_conversation", on_click=self._on_new)  # fmt: skip
 
-    def _on_pick(self) -> None:
-        self.open(st.session_state.get(self.picker_key) or None)
+    def _on_pick(self, key: str) -> None:
+        picked = st.session_state.get(key)
+        if picked not in st.session_state.get(self.offered_key, ()):
+            return  # a label this run no longer offers comes back as text: keep the open one
+        self.open(picked or None)
 
     def _on_new(self) -> None:
         self.open(None)
-        st.session_state[self.picker_key] = NEW_CONVERSATION

@@ -30,6 +30,7 @@ from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._chat import distinct_labels, picker_key
 
 EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
             "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
@@ -40,6 +41,7 @@ STATE_PENDING_ERROR = "contract_pending_error"
 STATE_UPLOADED = "contract_uploaded_names"
 STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
 PICKER_KEY = "contract_conversation_picker"
+STATE_PICKER_OPTIONS = "contract_conversation_options"
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
 CITATION_HEADERS = {"label": "조항", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
                     "tool": "도구", "contract_id": "계약서"}  # fmt: skip
@@ -72,8 +74,10 @@ def _conversations() -> dict[str, str]:
     return conversations
 
 
-def _on_pick() -> None:
-    conversation_id = st.session_state.get(PICKER_KEY) or None
+def _on_pick(key: str) -> None:
+    if st.session_state.get(key) not in st.session_state.get(STATE_PICKER_OPTIONS, ()):
+        return  # a label this run no longer offers comes back as text: keep the open one
+    conversation_id = st.session_state.get(key) or None
     contract_id = st.session_state.get(STATE_CONTRACT)
     if conversation_id is None:
         if contract_id:
@@ -95,8 +99,10 @@ def _on_pick() -> None:
 
 
 def _on_new() -> None:
-    st.session_state[PICKER_KEY] = NEW_CONVERSATION
-    _on_pick()
+    contract_id = st.session_state.get(STATE_CONTRACT)
+    if contract_id:
+        _conversations().pop(contract_id, None)
+        st.session_state.setdefault(STATE_TURNS, {})[contract_id] = []
 
 
 def _render_conversation_picker(pool: Any) -> None:
@@ -107,12 +113,14 @@ def _render_conversation_picker(pool: Any) -> None:
         conversations = []
     current = _conversations().get(st.session_state.get(STATE_CONTRACT) or "")
     options = [NEW_CONVERSATION] + [c.conversation_id for c in conversations]
-    titles = {c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})" for c in conversations}
-    # The widget follows the open conversation (it changes when a first question creates one).
-    st.session_state[PICKER_KEY] = current if current in options else NEW_CONVERSATION
+    titles = distinct_labels({c.conversation_id: f"{c.title} ({c.updated_at:%m-%d %H:%M})"
+                              for c in conversations})  # fmt: skip
+    st.session_state[STATE_PICKER_OPTIONS] = options
+    current = current if current in options else NEW_CONVERSATION
+    key = picker_key(PICKER_KEY, current)  # a fresh box per open conversation (pages/_chat.py)
     left, right = st.columns([4, 1], vertical_alignment="bottom")
-    left.selectbox("지난 대화", options, key=PICKER_KEY, on_change=_on_pick,
-                   format_func=lambda cid: titles.get(cid, cid) if cid else "새 대화")  # fmt: skip
+    left.selectbox("지난 대화", options, index=options.index(current), key=key, on_change=_on_pick,
+                   args=(key,), format_func=lambda cid: titles.get(cid, cid) if cid else "새 대화")  # fmt: skip
     right.button("새 대화", icon=":material/add_comment:", key="contract_new_conversation",
                  on_click=_on_new)  # fmt: skip
     error = st.session_state.pop(STATE_PENDING_ERROR, None)
@@ -140,11 +148,14 @@ def _render_upload(pool: Any) -> None:
 def _pick_contract(pool: Any) -> str | None:
     contracts = store.list_contracts(pool)
     ids = [c.contract_id for c in contracts]
-    titles = {c.contract_id: ("[표준] " if c.is_standard else "") + c.title for c in contracts}
+    titles = distinct_labels({c.contract_id: ("[표준] " if c.is_standard else "") + c.title
+                              for c in contracts})  # fmt: skip
     current = st.session_state.get(STATE_CONTRACT)
     index = ids.index(current) if current in ids else (ids.index("sample-user-provide")
                                                        if "sample-user-provide" in ids else 0)  # fmt: skip
     chosen = st.selectbox("계약서", ids, index=index, format_func=lambda cid: titles.get(cid, cid))
+    if chosen not in ids:  # a label no longer offered comes back as text
+        chosen = ids[index] if ids else None
     st.session_state[STATE_CONTRACT] = chosen
     return chosen
 

@@ -27,6 +27,7 @@ from pages import _answer
 from pages import _charts as charts
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._chat import distinct_labels
 
 STATE_ANSWER = "opening_answer"
 WEEKDAYS = "월화수목금토일"
@@ -171,13 +172,18 @@ def _render_past() -> None:
     if not stored:
         st.caption("아직 저장된 스크립트가 없습니다.")
         return
-    labels = {r.run_id: f"{r.answer.as_of_date} · {r.created_at:%m-%d %H:%M} · "
-                        f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
-              for r in stored}  # fmt: skip
+    labels = distinct_labels({r.run_id: f"{r.answer.as_of_date} · {r.created_at:%m-%d %H:%M} · "
+                                        f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
+                              for r in stored})  # fmt: skip
     run_id = st.selectbox("지난 스크립트", list(labels), format_func=labels.get,
                           key="opening_past_pick")  # fmt: skip
     if st.button("열기", key="opening_open_past", icon=":material/history:"):
-        chosen = next(r for r in stored if r.run_id == run_id)
+        chosen = next((r for r in stored if r.run_id == run_id), None)
+        if chosen is None:  # a label no longer listed comes back as text
+            st.warning(
+                "선택한 스크립트가 목록에 없습니다. 다시 골라 주세요.", icon=":material/history:"
+            )
+            return
         chosen.answer.payload.setdefault("context", {})["run_id"] = chosen.run_id
         st.session_state[STATE_ANSWER] = chosen.answer
 

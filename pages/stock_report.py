@@ -29,6 +29,7 @@ from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._chat import distinct_labels
 
 EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
@@ -236,14 +237,19 @@ def _render_history() -> None:
         return
     if not past:
         return
-    labels = {
-        r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · {r.answer.status}" for r in past
-    }
+    labels = distinct_labels(
+        {r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · {r.answer.status}" for r in past}
+    )
     chosen = st.selectbox("지난 리포트 열기", [""] + list(labels), key="stock_history",
                           format_func=lambda rid: labels.get(rid, "선택하세요"))  # fmt: skip
     if chosen and st.button("열기", key="stock_open_history", icon=":material/history:"):
-        stored = next(r for r in past if r.run_id == chosen)
-        st.session_state[STATE_ANSWER] = stored.answer
+        stored = next((r for r in past if r.run_id == chosen), None)
+        if stored is None:  # a label no longer listed comes back as text
+            st.warning(
+                "선택한 리포트가 목록에 없습니다. 다시 골라 주세요.", icon=":material/history:"
+            )
+        else:
+            st.session_state[STATE_ANSWER] = stored.answer
 
 
 def _render_form() -> tuple[str | None, str]:
