@@ -17,11 +17,9 @@ test_contract_litellm.py (contract clause).
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -45,7 +43,7 @@ from data_access.contracts import AgentAnswer
 from data_access.errors import ToolInputError
 from data_access.postgres import fetch_all, fetch_one
 from pages._console import run_cypher, run_sql
-from tests.fixtures.hostile_inputs import HOSTILE, INVENTORY, REFUSED
+from tests.fixtures.hostile_inputs import BAD_UPLOADS, HOSTILE, INVENTORY, REFUSED
 from tests.fixtures.openai_replay import ReplayServer
 
 pytestmark = pytest.mark.usefixtures("demo_data")
@@ -173,65 +171,6 @@ def test_contract_search(key: str, samples: Any, pg_pool: Any) -> None:
     assert all(isinstance(h["article_no"], int) for h in hits)
     if key in CLEANED:
         assert hits == search(CONTRACT, CLEAN, pool=pg_pool)
-
-
-def _zip(entries: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as z:
-        for name, data in entries.items():
-            z.writestr(name, data)
-    return buffer.getvalue()
-
-
-_CONTENT_TYPES = (
-    b'<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
-    b'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-'
-    b'package.relationships+xml"/><Override PartName="/word/document.xml" ContentType="'
-    b'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
-)
-_RELS = (
-    b'<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
-    b'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
-    b'officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>'
-    b"</Relationships>"
-)
-BAD_UPLOADS: dict[str, tuple[str, bytes, str]] = {
-    "empty file": ("빈계약서.pdf", b"", "빈 파일"),
-    "renamed binary": ("계약서.pdf", bytes(range(256)) * 8, "PDF 파일이 아니"),
-    "pdf header then junk": ("계약서.pdf", b"%PDF-1.7\n" + bytes(range(256)) * 8, "PDF를 읽을 수"),
-    "oversized": ("계약서.txt", "제1조(목적) 가".encode() * 600_000, "너무 큽니다"),
-    "docx: zip of junk": ("계약서.docx", _zip({"junk.bin": bytes(range(256))}), "DOCX 파일을"),
-    "docx: not a zip": ("계약서.docx", bytes(range(256)) * 4, "DOCX 파일을"),
-    "docx: broken xml": (
-        "계약서.docx",
-        _zip(
-            {
-                "[Content_Types].xml": _CONTENT_TYPES,
-                "_rels/.rels": _RELS,
-                "word/document.xml": b"<w:document>\x00",
-            }
-        ),
-        "DOCX 파일을",
-    ),  # fmt: skip
-    "docx: no body": (
-        "계약서.docx",
-        _zip(
-            {
-                "[Content_Types].xml": _CONTENT_TYPES,
-                "_rels/.rels": _RELS,
-                "word/document.xml": b"<a/>",
-            }
-        ),
-        "DOCX 파일을",
-    ),  # fmt: skip
-    "binary .txt": ("계약서.txt", b"\x00\x01\x02" * 100, "텍스트 파일이 아닙니다"),
-    "control characters only": (
-        "계약서.txt",
-        b"\x1b[31m\x1b[0m\x07\x00 ",
-        "텍스트 파일이 아닙니다",
-    ),
-    "unsupported type": ("계약서.exe", b"MZ\x90\x00", "지원하지 않는 파일 형식"),
-}
 
 
 @pytest.mark.parametrize("case", BAD_UPLOADS)

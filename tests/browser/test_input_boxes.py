@@ -19,8 +19,7 @@ import pytest
 
 from pages._console import run_cypher, run_sql
 from tests.browser.waits import ANSWER_TIMEOUT_MS
-from tests.fixtures.hostile_inputs import BROWSER_HOSTILE, INVENTORY, REFUSED
-from tests.integration.test_hostile_input import BAD_UPLOADS
+from tests.fixtures.hostile_inputs import BAD_UPLOADS, BROWSER_HOSTILE, INVENTORY, REFUSED
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
