@@ -1,5 +1,7 @@
-"""Screenshot QA end to end: capture two screens in real Chromium, compare a set with itself
-(nothing changed) and with a deliberately altered copy (a change is found and drawn)."""
+"""Screenshot QA end to end: capture two screens in real Chromium twice (the contract scenario
+uploads the sample and asks, so the second run reopens state the first one stored), compare the
+two runs (deterministic: nothing changed) and a deliberately altered copy (a change is found and
+drawn)."""
 
 from __future__ import annotations
 
@@ -33,8 +35,10 @@ def test_capture_compare_and_accessibility(browser: Any, app_url: str, tmp_path:
     assert results["data-desktop"]["charts"], "the Data screen draws its row-count chart"
     assert any(t["rendered"] and t["headers"] > 0 for t in results["contract-desktop"]["tables"])
 
-    same = compare_dirs(shots, shots, tmp_path / "same", threshold=0.001)
-    assert same["ok"]
+    again = tmp_path / "again"
+    capture(app_url, again, SCREENS, [VIEWPORTS["desktop"]], browser=browser)
+    same = compare_dirs(shots, again, tmp_path / "same", threshold=0.0)
+    assert same["ok"], json.dumps(same, ensure_ascii=False)
     assert [r["ratio"] for r in same["screens"]] == [0.0, 0.0]
 
     altered = tmp_path / "altered"

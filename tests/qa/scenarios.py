@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 ANSWER_TIMEOUT_MS = 90_000
 NARROW_MAX_PX = 768  # Streamlit overlays the sidebar below this width
 CHART = ".js-plotly-plot .main-svg"
 OPENING_DAY = "2026-11-20"
-CONTRACT_SAMPLE_TITLE = re.compile("^(?!\\[표준\\]).*")  # the bundled user-side sample
+# The bundled user-side sample, uploaded as a user would: its id is the content hash, so every
+# run stores (or finds) the same contract and the screen stays the same.
+CONTRACT_SAMPLE = Path(__file__).resolve().parents[2] / "agents/contract/samples/user_provide.md"
 ETF_QUESTION = "KODEX 200 3개월 가격 추이"
 MACRO_QUESTION = "삼성전자 최근 3개월 수익률과 하락 원인은?"
 CONTRACT_QUESTION = "제11조 비밀유지 기간은?"
@@ -93,11 +96,9 @@ def opening_script(page: Any) -> None:
 
 def contract_clauses(page: Any) -> None:
     page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
-    picker = page.locator('[data-testid="stSelectbox"]').filter(has_text="계약서")
-    chosen = picker.locator("input").first.input_value()
-    if chosen.startswith("[표준]"):
-        picker.click()
-        page.get_by_role("option", name=CONTRACT_SAMPLE_TITLE).first.click()
+    page.locator('input[type="file"]').set_input_files(str(CONTRACT_SAMPLE))
+    page.get_by_text("저장했습니다 (16개 조항)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)
     page.get_by_label("질문").fill(CONTRACT_QUESTION)
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)

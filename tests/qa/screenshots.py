@@ -6,7 +6,8 @@
 `capture` starts the app on WORKBENCH_HOME's embedded stores (demo data, offline planner), drives
 each screen in real Chromium, writes `<screen>-<viewport>.png` plus an accessibility report
 (a11y.json / a11y.md) and exits non-zero when a check fails. Time-varying text (durations such as
-"313 ms", timestamps such as "(11-22 01:04)") is blanked in the DOM before the shot.
+"313 ms", timestamps such as "(11-22 01:04)") is blanked in the DOM before the shot, and the id
+suffix that tells same-titled conversations apart (there only when two share a minute) dropped.
 `compare` writes `<name>-diff.png` per screen and report.json / report.md; it exits non-zero
 when a screen's changed-pixel ratio exceeds the threshold or a screen is missing.
 """
@@ -44,6 +45,8 @@ _STABILIZE = r"""() => {
     [/\d[\d,]*(\.\d+)?\s?ms\b/g, '# ms'],
     [/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?/g, 'YYYY-MM-DD hh:mm'],
     [/\d{2}-\d{2} \d{2}:\d{2}/g, 'MM-DD hh:mm'],
+    // the id that tells same-titled conversations apart appears only when two share a minute
+    [/ · [0-9a-f]{8}\b/g, ''],
   ];
   const fix = (s) => rules.reduce((acc, [re, to]) => acc.replace(re, to), s);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -51,7 +54,10 @@ _STABILIZE = r"""() => {
     const fixed = fix(n.nodeValue);
     if (fixed !== n.nodeValue) n.nodeValue = fixed;
   }
-  for (const input of document.querySelectorAll('input')) input.value = fix(input.value);
+  for (const input of document.querySelectorAll('input:not([type=file])')) {
+    const fixed = fix(input.value);
+    if (fixed !== input.value) input.value = fixed;
+  }
   for (const el of document.querySelectorAll('p, span, div, label, summary, li, td')) {
     const own = [...el.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE)
       .map((c) => c.nodeValue).join('');
