@@ -175,8 +175,9 @@ def _render_past() -> None:
     labels = distinct_labels({r.run_id: f"{r.answer.as_of_date} · {r.created_at:%m-%d %H:%M} · "
                                         f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
                               for r in stored})  # fmt: skip
+    # Keyed by the newest run: a script made since the last rerun is listed first and picked.
     run_id = st.selectbox("지난 스크립트", list(labels), format_func=labels.get,
-                          key="opening_past_pick")  # fmt: skip
+                          key=f"opening_past_pick:{stored[0].run_id}")  # fmt: skip
     if st.button("열기", key="opening_open_past", icon=":material/history:"):
         chosen = next((r for r in stored if r.run_id == run_id), None)
         if chosen is None:  # a label no longer listed comes back as text
@@ -213,10 +214,10 @@ def main() -> None:
                               key="opening_day")  # fmt: skip
         run = st.button("대본 만들기", type="primary", icon=":material/play_arrow:",
                         key="opening_run")  # fmt: skip
-    with right:
-        _render_past()
     if run and picked is not None:
         _run(picked[0])
+    with right:  # drawn after the run, so the script just made is already in the list
+        _render_past()
     answer: AgentAnswer | None = st.session_state.get(STATE_ANSWER)
     if answer is not None:
         st.divider()
