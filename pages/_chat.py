@@ -32,8 +32,19 @@ def distinct_labels(labels: Mapping[str, str]) -> dict[str, str]:
 
 
 def picker_key(base: str, open_id: str | None) -> str:
-    """The widget key of a conversation picker while `open_id` is open (see render_picker)."""
-    return f"{base}:{open_id or 'new'}"
+    """The widget key of a conversation picker while `open_id` is open (see render_picker),
+    recorded as the box the page draws now (see is_live_pick)."""
+    key = f"{base}:{open_id or 'new'}"
+    st.session_state[f"{base}:live"] = key
+    return key
+
+
+def is_live_pick(base: str, key: str) -> bool:
+    """Whether a picker's change comes from the box the page draws now. A browser that had not
+    finished redrawing after a first question opened a conversation still holds the old box
+    and sends its value ("새 대화") with the next question: that is not a pick, and acting on it
+    would close the conversation and drop its turns from the screen."""
+    return st.session_state.get(f"{base}:live") == key
 
 
 @dataclass(frozen=True)
@@ -123,6 +134,8 @@ class ChatSession:
                          key=f"{self.screen}_new_conversation", on_click=self._on_new)  # fmt: skip
 
     def _on_pick(self, key: str) -> None:
+        if not is_live_pick(self.picker_key, key):
+            return
         picked = st.session_state.get(key)
         if picked not in st.session_state.get(self.offered_key, ()):
             return  # a label this run no longer offers comes back as text: keep the open one

@@ -30,7 +30,7 @@ from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
-from pages._chat import distinct_labels, picker_key
+from pages._chat import distinct_labels, is_live_pick, picker_key
 
 EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
             "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
@@ -75,6 +75,8 @@ def _conversations() -> dict[str, str]:
 
 
 def _on_pick(key: str) -> None:
+    if not is_live_pick(PICKER_KEY, key):
+        return  # an old box's value sent by a browser that had not finished redrawing
     if st.session_state.get(key) not in st.session_state.get(STATE_PICKER_OPTIONS, ()):
         return  # a label this run no longer offers comes back as text: keep the open one
     conversation_id = st.session_state.get(key) or None
