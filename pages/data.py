@@ -5,6 +5,7 @@ Thin page: every query lives in `data_access`; this file only lays out widgets a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -21,6 +22,7 @@ from pages._console import ConsoleResult, Language
 from pages._result_shapes import detect_time_series, extract_graph, table_frame, time_series_frame
 
 CACHE_TTL_S = 30
+TAB_KEY = "data_tab"
 SCHEMA_TTL_S = 300  # about 1 s on the demo graph (a count per label and pattern); changes rarely
 STATUS_HEADERS = {
     "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
@@ -295,17 +297,20 @@ def main() -> None:
     if st.button("새로 고침", icon=":material/refresh:", key="refresh"):
         st.cache_data.clear()
     pool = runtime.pg_pool()
-    tabs = st.tabs(["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔", "운영"])
-    with tabs[0]:
-        _render_datasets(pool)
-    with tabs[1]:
-        _render_projection_runs(pool)
-    with tabs[2]:
-        _render_graph_schema(runtime.live_graph_store())
-    with tabs[3]:
-        _render_console()
-    with tabs[4]:
-        operations.render(pool)
+    # Only the open tab runs (a tab switch reruns): the first view of the home screen no longer
+    # computes and draws the graph schema, the console and the operations charts.
+    renderers: dict[str, Callable[[], None]] = {
+        "데이터셋": lambda: _render_datasets(pool),
+        "프로젝션 실행": lambda: _render_projection_runs(pool),
+        "그래프 스키마": lambda: _render_graph_schema(runtime.live_graph_store()),
+        "쿼리 콘솔": _render_console,
+        "운영": lambda: operations.render(pool),
+    }
+    tabs = st.tabs(list(renderers), key=TAB_KEY, on_change="rerun")
+    for tab, render in zip(tabs, renderers.values(), strict=True):
+        if tab.open:
+            with tab:
+                render()
 
 
 main()

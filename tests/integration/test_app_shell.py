@@ -13,6 +13,7 @@ from data_access.postgres import fetch_one
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TABS = ["데이터셋", "프로젝션 실행", "그래프 스키마", "쿼리 콘솔", "운영"]
+TAB_KEY = "data_tab"  # pages/data.py: only the open tab runs
 
 
 @pytest.fixture
@@ -22,7 +23,15 @@ def app(pg_pool: ConnectionPool) -> AppTest:
     return at
 
 
+def _open_tab(at: AppTest, label: str) -> AppTest:
+    at.session_state[TAB_KEY] = label
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def _run_console(at: AppTest, language: str, query: str) -> AppTest:
+    _open_tab(at, "쿼리 콘솔")
     at.radio(key="console_lang").set_value(language).run()
     at.text_area(key=f"console_query_{language}").input(query).run()
     at.button(key="console_run").click().run()
@@ -42,7 +51,10 @@ def test_shell_shows_sidebar_and_every_data_section(app: AppTest) -> None:
     assert "기준일" in sidebar
     assert [t.value for t in app.title] == ["데이터"]
     assert [t.label for t in app.tabs] == TABS
-    assert app.dataframe, "the dataset table is always shown"
+    assert app.dataframe, "the dataset table is shown first"
+    for label in TABS:  # each tab draws its section when opened, and only the open one runs
+        _open_tab(app, label)
+        assert [t.label for t in app.tabs if len(t.children)] == [label]
 
 
 def test_dataset_table_lists_the_core_catalogue_in_korean(app: AppTest) -> None:

@@ -15,6 +15,8 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 @pytest.fixture
 def app(pg_pool: Any, demo_data: Any) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120).run()
+    at.session_state["data_tab"] = "운영"  # pages/data.py: only the open tab runs
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
