@@ -71,6 +71,8 @@ _CSS = """
                            caret-color: transparent !important; }
   [data-testid="stStatusWidget"], [data-testid="stToolbar"], [data-testid="stDecoration"]
     { visibility: hidden !important; }
+  /* plotly's toolbar shows only while the pointer is over a chart, wherever a click left it */
+  .js-plotly-plot .modebar-container { visibility: hidden !important; }
 """
 # The main area and the sidebar scroll inside themselves: scroll both to the top and measure
 # them (a collapsed sidebar sits off-screen to the left and does not count).
@@ -87,13 +89,21 @@ _CONTENT_HEIGHT = """() => {
 
 
 def _grow_to_content(page: Any, viewport: Viewport) -> None:
-    """Make the viewport as tall as the content: Streamlit scrolls inside stMain, not the page."""
-    for _ in range(3):  # a taller viewport can reflow the content once more
+    """Make the viewport as tall as the content: Streamlit scrolls inside stMain, not the page.
+
+    Done when the viewport fits the content and the content height held still for one interval:
+    a taller viewport reflows the content, and an expander the scenario just opened (the trace)
+    may still be growing (a capture once cut the stock report's trace off at 5,580 of 6,336 px).
+    """
+    measured = -1
+    for _ in range(12):
         height = min(MAX_HEIGHT_PX, max(viewport.height, int(page.evaluate(_CONTENT_HEIGHT))))
-        if height == page.viewport_size["height"]:
+        if height == measured == page.viewport_size["height"]:
             return
-        page.set_viewport_size({"width": viewport.width, "height": height})
-        page.wait_for_timeout(400)  # plotly's responsive relayout
+        if height != page.viewport_size["height"]:
+            page.set_viewport_size({"width": viewport.width, "height": height})
+        measured = height
+        page.wait_for_timeout(400)  # plotly's responsive relayout, expanders opening
 
 
 def _shoot(page: Any, path: Path, viewport: Viewport) -> None:
