@@ -31,7 +31,7 @@ def distinct_labels(labels: Mapping[str, str]) -> dict[str, str]:
             for key, label in labels.items()}  # fmt: skip
 
 
-def picker_key(base: str, open_id: str | None) -> str:
+def live_picker_key(base: str, open_id: str | None) -> str:
     """The widget key of a conversation picker while `open_id` is open (see render_picker),
     recorded as the box the page draws now (see is_live_pick)."""
     key = f"{base}:{open_id or 'new'}"
@@ -122,7 +122,7 @@ class ChatSession:
         # One widget per open conversation: when a first question creates one (or another is
         # picked) a fresh box starts on it, so the browser never sends back a selection made
         # against an older list of conversations.
-        key = picker_key(self.picker_key, current)
+        key = live_picker_key(self.picker_key, current)
         left, right = st.columns([4, 1]) if new_button else (st.container(), None)
         left.selectbox(
             "지난 대화", options, index=options.index(current), key=key, on_change=self._on_pick,

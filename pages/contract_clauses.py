@@ -30,7 +30,7 @@ from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
-from pages._chat import distinct_labels, is_live_pick, picker_key
+from pages._chat import distinct_labels, is_live_pick, live_picker_key
 
 EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
             "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
@@ -119,7 +119,7 @@ def _render_conversation_picker(pool: Any) -> None:
                               for c in conversations})  # fmt: skip
     st.session_state[STATE_PICKER_OPTIONS] = options
     current = current if current in options else NEW_CONVERSATION
-    key = picker_key(PICKER_KEY, current)  # a fresh box per open conversation (pages/_chat.py)
+    key = live_picker_key(PICKER_KEY, current)  # a fresh box per open conversation (pages/_chat.py)
     left, right = st.columns([4, 1], vertical_alignment="bottom")
     left.selectbox("지난 대화", options, index=options.index(current), key=key, on_change=_on_pick,
                    args=(key,), format_func=lambda cid: titles.get(cid, cid) if cid else "새 대화")  # fmt: skip

@@ -22,8 +22,8 @@ from pages._console import ConsoleResult, Language
 from pages._result_shapes import detect_time_series, extract_graph, table_frame, time_series_frame
 
 CACHE_TTL_S = 30
-TAB_KEY = "data_tab"
 SCHEMA_TTL_S = 300  # about 1 s on the demo graph (a count per label and pattern); changes rarely
+TAB_KEY = "data_tab"  # st.tabs state: the open tab
 STATUS_HEADERS = {
     "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
     "table_name": "테이블", "rows": "행 수", "min_date": "시작일", "max_date": "최종일",
