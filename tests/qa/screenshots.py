@@ -75,16 +75,20 @@ _CSS = """
   .js-plotly-plot .modebar-container { visibility: hidden !important; }
 """
 # The main area and the sidebar scroll inside themselves: scroll both to the top and measure
-# them (a collapsed sidebar sits off-screen to the left and does not count).
+# where their last element ends (a collapsed sidebar sits off-screen to the left and does not
+# count). The last element, not scrollHeight: the main area's bottom padding is not always the
+# same (the narrow contract shot once differed by 139 px of blank space and nothing else).
 _CONTENT_HEIGHT = """() => {
   let height = 0;
   for (const el of document.querySelectorAll('main, [data-testid="stSidebarContent"]')) {
     el.scrollTop = 0;
     const box = el.getBoundingClientRect();
     if (box.right <= 0) continue;
-    height = Math.max(height, el.scrollHeight + Math.max(0, box.top));
+    for (const child of el.querySelectorAll('[data-testid="stVerticalBlock"]')) {
+      height = Math.max(height, child.getBoundingClientRect().bottom);
+    }
   }
-  return Math.ceil(height);
+  return Math.ceil(height) + 48;
 }"""
 
 
