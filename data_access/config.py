@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -39,6 +40,9 @@ class Settings(BaseSettings):
 
     # Relational store: external PostgreSQL when set, otherwise the embedded server.
     database_url: str | None = None
+    # A read-only login for agent and console SQL on an external server (see README, "Least
+    # privilege"); unset: the embedded server's atlas_agent login, or SET ROLE atlas_reader.
+    database_reader_url: SecretStr | None = None
     pg_pool_min: int = 1
     pg_pool_max: int = 8
     sql_statement_timeout_ms: int = 5000
@@ -76,6 +80,12 @@ class Settings(BaseSettings):
     fred_base_url: str | None = None  # FRED API root; tests point it at a local replay server
     tavily_api_key: SecretStr | None = None
 
+    # Sign-in and roles (data_access/access.py). Sign-in itself is the `[auth]` section of
+    # secrets.toml (Streamlit's OpenID Connect); these say who among the signed-in is an admin.
+    admin_emails: Annotated[list[str], NoDecode] = Field(default_factory=list)
+    admin_group: str | None = None  # a group name in the identity token's group claim
+    admin_group_claim: str = "groups"
+
     # Demo data: the as-of date the deterministic dataset ends on.
     demo_as_of_date: str = "2026-11-20"
     demo_seed: int = 20261120
@@ -92,6 +102,14 @@ class Settings(BaseSettings):
         # Precedence: explicit arguments > environment > secrets.toml > defaults.
         toml = TomlConfigSettingsSource(settings_cls, toml_file=secrets_file())
         return (init_settings, env_settings, toml)
+
+    @field_validator("admin_emails", mode="before")
+    @classmethod
+    def _split_admin_emails(cls, value: object) -> object:
+        """ADMIN_EMAILS="a@x.kr, b@y.kr" in the environment; a TOML list works as is."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
 
     def model_for(self, role: AgentRole) -> str | None:
         """The litellm model string for a role, falling back to `llm_model`; None means offline."""

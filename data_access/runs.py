@@ -2,6 +2,11 @@
 
 Every screen writes here so a restart or a second replica loses nothing and past work can be
 reopened. Rows come back as the typed contract (`AgentAnswer`) or small dataclasses.
+
+Each row carries the user id of the viewer it was written for (`data_access.access`), and every
+read is limited to that viewer's rows unless the viewer is an admin. The `viewer` argument
+defaults to `access.current_viewer()`: the signed-in user of the running app session, or the one
+local user without sign-in (who sees everything, as before sign-in existed).
 """
 
 from __future__ import annotations
@@ -14,10 +19,13 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from data_access.access import Viewer, current_viewer, owner_scope
 from data_access.contracts import AgentAnswer
 from data_access.postgres import connection, fetch_all, fetch_one
 
 _RUN_JSON_FIELDS = ("data_freshness", "trace", "citations", "structured_citations", "payload")
+# Appended to a WHERE clause with one parameter, `owner_scope(viewer)`: NULL reads every row.
+_OWNED = " AND (%(owner)s::text IS NULL OR user_id = %(owner)s)"
 
 
 @dataclass(frozen=True)
@@ -58,27 +66,42 @@ class Artifact:
     created_at: datetime
 
 
+def _owner_id(viewer: Viewer | None) -> str:
+    return (viewer or current_viewer()).user_id
+
+
 def create_conversation(
-    screen: str, title: str, session_key: str | None = None, pool: ConnectionPool | None = None
+    screen: str,
+    title: str,
+    session_key: str | None = None,
+    pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
 ) -> str:
     conversation_id = str(uuid.uuid4())
     with connection(pool) as conn:
         conn.execute(
-            "INSERT INTO conversations (conversation_id, screen, title, session_key)"
-            " VALUES (%s, %s, %s, %s)",
-            (conversation_id, screen, title[:200], session_key),
+            "INSERT INTO conversations (conversation_id, screen, title, session_key, user_id)"
+            " VALUES (%s, %s, %s, %s, %s)",
+            (conversation_id, screen, title[:200], session_key, _owner_id(viewer)),
         )
     return conversation_id
 
 
 def list_conversations(
-    screen: str, session_key: str | None = None, limit: int = 20, pool: ConnectionPool | None = None
+    screen: str,
+    session_key: str | None = None,
+    limit: int = 20,
+    pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
 ) -> list[Conversation]:
     rows = fetch_all(
         "SELECT conversation_id::text, screen, title, created_at, updated_at FROM conversations"
-        " WHERE screen = %s AND (%s::text IS NULL OR session_key = %s)"
-        " ORDER BY updated_at DESC LIMIT %s",
-        (screen, session_key, session_key, limit),
+        " WHERE screen = %(screen)s AND (%(key)s::text IS NULL OR session_key = %(key)s)"
+        + _OWNED
+        + " ORDER BY updated_at DESC LIMIT %(limit)s",
+        {"screen": screen, "key": session_key, "limit": limit, "owner": owner_scope(viewer)},
         pool,
     )
     return [Conversation(**r) for r in rows]
@@ -102,11 +125,15 @@ def add_message(
         )
 
 
-def get_messages(conversation_id: str, pool: ConnectionPool | None = None) -> list[Message]:
+def get_messages(
+    conversation_id: str, pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> list[Message]:
+    """A conversation's messages; none when it belongs to someone else (for a non-admin)."""
     rows = fetch_all(
         "SELECT role, content, run_id::text AS run_id, created_at FROM messages"
-        " WHERE conversation_id = %s ORDER BY message_id",
-        (conversation_id,),
+        " WHERE conversation_id = %(cid)s AND conversation_id IN (SELECT conversation_id"
+        " FROM conversations WHERE conversation_id = %(cid)s" + _OWNED + ") ORDER BY message_id",
+        {"cid": conversation_id, "owner": owner_scope(viewer)},
         pool,
     )
     return [Message(**r) for r in rows]
@@ -119,6 +146,7 @@ def save_run(
     question: str,
     conversation_id: str | None = None,
     pool: ConnectionPool | None = None,
+    viewer: Viewer | None = None,
 ) -> str:
     """Store one agent run (answer, trace, citations, timings); returns its run_id."""
     run_id = str(uuid.uuid4())
@@ -127,8 +155,9 @@ def save_run(
         conn.execute(
             "INSERT INTO agent_runs (run_id, conversation_id, screen, question, mode, model,"
             " status, answer, error, as_of_date, data_freshness, trace, citations,"
-            " structured_citations, payload, tokens, cost_usd, duration_ms)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " structured_citations, payload, tokens, cost_usd, duration_ms, user_id)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
+            " %s)",
             (
                 run_id,
                 conversation_id,
@@ -144,6 +173,7 @@ def save_run(
                 answer.tokens,
                 answer.cost_usd,
                 answer.duration_ms,
+                _owner_id(viewer),
             ),
         )
     return run_id
@@ -179,15 +209,30 @@ _RUN_COLUMNS = (
 )
 
 
-def get_run(run_id: str, pool: ConnectionPool | None = None) -> StoredRun | None:
-    row = fetch_one(f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE run_id = %s", (run_id,), pool)
+def get_run(
+    run_id: str, pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> StoredRun | None:
+    """The run, or None when it does not exist or belongs to someone else (for a non-admin)."""
+    row = fetch_one(
+        f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE run_id = %(run_id)s" + _OWNED,
+        {"run_id": run_id, "owner": owner_scope(viewer)},
+        pool,
+    )
     return _run_from_row(row) if row else None
 
 
-def list_runs(screen: str, limit: int = 20, pool: ConnectionPool | None = None) -> list[StoredRun]:
+def list_runs(
+    screen: str,
+    limit: int = 20,
+    pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
+) -> list[StoredRun]:
     rows = fetch_all(
-        f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE screen = %s ORDER BY created_at DESC LIMIT %s",
-        (screen, limit),
+        f"SELECT {_RUN_COLUMNS} FROM agent_runs WHERE screen = %(screen)s"
+        + _OWNED
+        + " ORDER BY created_at DESC LIMIT %(limit)s",
+        {"screen": screen, "limit": limit, "owner": owner_scope(viewer)},
         pool,
     )
     return [_run_from_row(r) for r in rows]
@@ -200,13 +245,14 @@ def save_artifact(
     content: str,
     content_type: str = "text/markdown",
     pool: ConnectionPool | None = None,
+    viewer: Viewer | None = None,
 ) -> str:
     artifact_id = str(uuid.uuid4())
     with connection(pool) as conn:
         conn.execute(
-            "INSERT INTO artifacts (artifact_id, run_id, kind, name, content_type, content)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (artifact_id, run_id, kind, name, content_type, content),
+            "INSERT INTO artifacts (artifact_id, run_id, kind, name, content_type, content, user_id)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (artifact_id, run_id, kind, name, content_type, content, _owner_id(viewer)),
         )
     return artifact_id
 
@@ -216,13 +262,17 @@ def list_artifacts(
     run_id: str | None = None,
     limit: int = 50,
     pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
 ) -> list[Artifact]:
     rows = fetch_all(
         "SELECT artifact_id::text AS artifact_id, run_id::text AS run_id, kind, name, content_type,"
         " content, created_at FROM artifacts"
-        " WHERE (%s::text IS NULL OR kind = %s) AND (%s::uuid IS NULL OR run_id = %s::uuid)"
-        " ORDER BY created_at DESC LIMIT %s",
-        (kind, kind, run_id, run_id, limit),
+        " WHERE (%(kind)s::text IS NULL OR kind = %(kind)s)"
+        " AND (%(run_id)s::uuid IS NULL OR run_id = %(run_id)s::uuid)"
+        + _OWNED
+        + " ORDER BY created_at DESC LIMIT %(limit)s",
+        {"kind": kind, "run_id": run_id, "limit": limit, "owner": owner_scope(viewer)},
         pool,
     )
     return [Artifact(**r) for r in rows]
@@ -243,30 +293,39 @@ def record_turn(
     answer: AgentAnswer,
     conversation_id: str | None = None,
     pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
 ) -> tuple[str, str]:
     """Save a chat turn: the conversation (created on the first turn), the run, both messages.
 
     Returns (conversation_id, run_id).
     """
+    viewer = viewer or current_viewer()
     if conversation_id is None:
-        conversation_id = create_conversation(screen, question.strip()[:60] or "대화", pool=pool)
-    run_id = save_run(
-        answer, screen=screen, question=question, conversation_id=conversation_id, pool=pool
-    )
+        title = question.strip()[:60] or "대화"
+        conversation_id = create_conversation(screen, title, pool=pool, viewer=viewer)
+    run_id = save_run(answer, screen=screen, question=question,
+                      conversation_id=conversation_id, pool=pool, viewer=viewer)  # fmt: skip
     add_message(conversation_id, "user", question, pool=pool)
     add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
     return conversation_id, run_id
 
 
-def load_turns(conversation_id: str, pool: ConnectionPool | None = None) -> list[Turn]:
-    """A conversation's turns, oldest first (each user message paired with the run answering it)."""
+def load_turns(
+    conversation_id: str, pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> list[Turn]:
+    """A conversation's turns, oldest first (each user message paired with the run answering it).
+
+    Empty for someone else's conversation (a non-admin viewer).
+    """
+    viewer = viewer or current_viewer()
     turns: list[Turn] = []
     question: str | None = None
-    for message in get_messages(conversation_id, pool=pool):
+    for message in get_messages(conversation_id, pool=pool, viewer=viewer):
         if message.role == "user":
             question = message.content
         elif message.run_id and question is not None:
-            stored = get_run(message.run_id, pool=pool)
+            stored = get_run(message.run_id, pool=pool, viewer=viewer)
             if stored is not None:
                 turns.append(Turn(question, stored.answer, stored.run_id))
             question = None

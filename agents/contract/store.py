@@ -16,6 +16,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.contract.errors import ContractNotFound
 from agents.contract.models import Article, Clause, ContractInfo, ParsedContract
+from data_access.access import SHARED_USER_ID, Viewer, current_viewer, owner_scope
 from data_access.postgres import connection, fetch_all, fetch_one
 
 CONTRACT_COLUMNS = (
@@ -59,9 +60,14 @@ def require_contract(contract_id: str, pool: ConnectionPool | None = None) -> Co
     return info
 
 
-def list_contracts(pool: ConnectionPool | None = None) -> list[ContractInfo]:
-    rows = fetch_all(f"SELECT {CONTRACT_COLUMNS} FROM contracts "
-                     "ORDER BY is_standard, updated_at DESC", pool=pool)  # fmt: skip
+def list_contracts(
+    pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> list[ContractInfo]:
+    """Standard and bundled contracts, and the viewer's own uploads (an admin's: everyone's)."""
+    rows = fetch_all(f"SELECT {CONTRACT_COLUMNS} FROM contracts WHERE is_standard "
+                     "OR user_id = %(shared)s OR %(owner)s::text IS NULL OR user_id = %(owner)s "
+                     "ORDER BY is_standard, updated_at DESC",
+                     {"shared": SHARED_USER_ID, "owner": owner_scope(viewer)}, pool)  # fmt: skip
     return [_info(r) for r in rows]
 
 
@@ -105,20 +111,22 @@ def save_contract(
     vectors: np.ndarray,
     embedding_model: str,
     pool: ConnectionPool | None = None,
+    owner: str | None = None,
 ) -> None:
-    """Replace the contract and all its articles in one transaction."""
+    """Replace the contract and all its articles in one transaction (its owner stays)."""
+    owner = owner or current_viewer().user_id
     with connection(pool) as conn, conn.transaction():
         conn.execute(
             "INSERT INTO contracts (contract_id, title, contract_type, is_standard, source_name, "
-            "source_format, content_hash, original_text, article_count) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (contract_id) DO UPDATE SET "
+            "source_format, content_hash, original_text, article_count, user_id) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (contract_id) DO UPDATE SET "
             "title = EXCLUDED.title, contract_type = EXCLUDED.contract_type, "
             "is_standard = EXCLUDED.is_standard, source_name = EXCLUDED.source_name, "
             "source_format = EXCLUDED.source_format, content_hash = EXCLUDED.content_hash, "
             "original_text = EXCLUDED.original_text, article_count = EXCLUDED.article_count, "
             "updated_at = now()",
             (info.contract_id, info.title, info.contract_type, info.is_standard, info.source_name,
-             info.source_format, info.content_hash, parsed.text, info.article_count),
+             info.source_format, info.content_hash, parsed.text, info.article_count, owner),
         )  # fmt: skip
         conn.execute("DELETE FROM contract_articles WHERE contract_id = %s", (info.contract_id,))
         with conn.cursor() as cur:

@@ -20,6 +20,7 @@ from agents.contract.index import article_tokens, embedding_signature, fit_vecto
 from agents.contract.ingest.parse import parse_contract_text
 from agents.contract.ingest.readers import read_contract_file
 from agents.contract.models import ContractInfo
+from data_access.access import LOCAL_USER_ID, SHARED_USER_ID, current_viewer
 from data_access.config import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -50,6 +51,15 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(f"{PARSER_VERSION}\n{text}".encode()).hexdigest()
 
 
+def upload_id(digest: str, owner: str) -> str:
+    """An uploaded contract's id: by content for the local user (as before sign-in), by owner and
+    content for a signed-in user."""
+    if owner == LOCAL_USER_ID:
+        return f"u-{digest[:12]}"
+    scoped = hashlib.sha256(f"{owner}\n{digest}".encode()).hexdigest()
+    return f"u-{scoped[:12]}"
+
+
 def ingest_bytes(
     name: str,
     data: bytes,
@@ -60,12 +70,18 @@ def ingest_bytes(
     is_standard: bool = False,
     pool: ConnectionPool | None = None,
     settings: Settings | None = None,
+    owner: str | None = None,
 ) -> ContractInfo:
-    """Store a contract file; raises ContractFileError (Korean message) for unusable files."""
+    """Store a contract file; raises ContractFileError (Korean message) for unusable files.
+
+    `owner` (default: the current viewer) owns an upload; the same file uploaded by two signed-in
+    users is two contracts, so neither sees the other's.
+    """
     settings = settings or get_settings()
+    owner = owner or current_viewer().user_id
     text, fmt = read_contract_file(name, data)
     digest = content_hash(text)
-    contract_id = contract_id or f"u-{digest[:12]}"
+    contract_id = contract_id or upload_id(digest, owner)
     existing = store.get_contract(contract_id, pool)
     if existing is not None and existing.content_hash == digest:
         return existing
@@ -79,7 +95,7 @@ def ingest_bytes(
     vectors = fit_vectors(embedder, parsed.articles)
     token_lists = [article_tokens(a) for a in parsed.articles]
     store.save_contract(info, parsed, token_lists, vectors,
-                        embedding_signature(embedder, digest, vectors.shape[1]), pool)  # fmt: skip
+                        embedding_signature(embedder, digest, vectors.shape[1]), pool, owner)  # fmt: skip
     logger.info("ingested contract %s (%d articles)", contract_id, info.article_count)
     return info
 
@@ -97,6 +113,7 @@ def ensure_samples(pool: ConnectionPool | None = None,
             is_standard=s.is_standard,
             pool=pool,
             settings=settings,
+            owner=SHARED_USER_ID,
         )  # fmt: skip
         for s in samples()
     ]
