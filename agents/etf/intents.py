@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.etf.lexicon import Lexicon, Mention
+from agents.understanding.lexicon import Lexicon, Mention
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",

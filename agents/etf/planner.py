@@ -25,8 +25,8 @@ from smolagents.monitoring import TokenUsage
 from agents.etf import answer_templates as tpl
 from agents.etf import codegen
 from agents.etf.intents import Plan, detect_plan
-from agents.etf.lexicon import Lexicon
 from agents.etf.prompts import QUESTION_MARKER
+from agents.understanding.lexicon import Lexicon
 
 logger = logging.getLogger(__name__)
 

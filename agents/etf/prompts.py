@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from agents.understanding.history import HistoryMessage
 
 HISTORY_MESSAGES = 10
 QUESTION_MARKER = "현재 질문:"
@@ -26,12 +27,6 @@ INSTRUCTIONS = """당신은 한국 ETF 데이터 분석 도우미입니다. 도�
 도구가 {"status": "error", "error": ..., "retry_hint": ...}를 돌려주면 retry_hint를 따르세요.
 import는 json만 허용됩니다. 숫자는 도구 결과에서만 가져오고 지어내지 마세요.
 최종 답변은 질문과 같은 언어(한국어 질문은 한국어, 영어 질문은 영어)로 final_answer()에 넘기세요."""
-
-
-@dataclass(frozen=True)
-class HistoryMessage:
-    role: str  # user | assistant
-    content: str
 
 
 def build_task(question: str, history: Sequence[HistoryMessage] = ()) -> str:

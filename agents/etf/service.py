@@ -22,7 +22,6 @@ from smolagents.utils import AgentError
 
 from agents.etf.agent import build_agent, cut
 from agents.etf.data import EtfData
-from agents.etf.lexicon import cached_lexicon
 from agents.etf.llm import FALLBACK_TEXT, FallbackModel
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
@@ -30,6 +29,7 @@ from agents.etf.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector, ToolCallRecord
 from agents.inputs import check_text, rejected_answer
 from agents.llm import TurnBudget, build_smolagents_model, usage_of
+from agents.understanding.lexicon import cached_lexicon
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.errors import WorkbenchError

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from psycopg_pool import ConnectionPool
 
@@ -41,16 +42,28 @@ class EvalEnv:
             self._contracts_ready = True
 
 
+def _conversation(case: GoldenCase, ask: Callable[[str, list[Any]], AgentAnswer]) -> AgentAnswer:
+    """The case's earlier questions first (same conversation), then the case's question."""
+    from agents.understanding.history import history_after
+
+    history: list[Any] = []
+    for earlier in case.history:
+        history = history_after(history, earlier, ask(earlier, history))
+    return ask(case.question, history)
+
+
 def run_macro(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
     from agents.macro.service import answer_question
 
-    return answer_question(case.question, settings=env.settings, store=env.store, pool=env.pool)
+    return _conversation(case, lambda q, h: answer_question(
+        q, history=h, settings=env.settings, store=env.store, pool=env.pool))  # fmt: skip
 
 
 def run_etf(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
     from agents.etf.service import answer_question
 
-    return answer_question(case.question, settings=env.settings, store=env.store, pool=env.pool)
+    return _conversation(case, lambda q, h: answer_question(
+        q, h, settings=env.settings, store=env.store, pool=env.pool))  # fmt: skip
 
 
 def run_contract(case: GoldenCase, env: EvalEnv) -> AgentAnswer:

@@ -46,8 +46,13 @@ def load_cases(suites: Sequence[str] | None = None,
         raise ToolInputError(f"알 수 없는 스위트: {', '.join(unknown)} (가능: {', '.join(SUITES)})")
     cases: list[GoldenCase] = []
     for suite in SUITES:
-        if suite in wanted and (directory / f"{suite}.json").is_file():
-            cases += load_file(directory / f"{suite}.json")
+        if suite not in wanted:
+            continue
+        # `<suite>.json` plus any `<suite>.<set>.json` (e.g. the analyst question sets)
+        for path in sorted(directory.glob(f"{suite}.json")) + sorted(
+            directory.glob(f"{suite}.*.json")
+        ):
+            cases += load_file(path)
     _check_unique(cases)
     return cases
 

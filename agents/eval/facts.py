@@ -78,8 +78,10 @@ def check_fact(fact: Fact, answer: AgentAnswer, *, pool: ConnectionPool | None,
     return _sql_value(fact, text, pool, as_of)
 
 
-def expected_values(fact: Fact, pool: ConnectionPool | None, as_of: str | None) -> list[str]:
-    """The formatted value(s) a `sql_value` fact expects; raises on a bad query or no row."""
+def expected_renderings(fact: Fact, pool: ConnectionPool | None,
+                        as_of: str | None) -> list[list[str]]:  # fmt: skip
+    """Per expected row, the renderings any one of which must appear (`format` and `formats`);
+    raises on a bad query or no row."""
     from agents.macro.templates import bind_literals  # psycopg quoting, shared with templates
 
     sql = fact.sql or ""
@@ -89,18 +91,27 @@ def expected_values(fact: Fact, pool: ConnectionPool | None, as_of: str | None) 
     if not rows:
         raise ValueError("the query returned no row")
     picked = rows if fact.all_rows else rows[:1]
-    return [format_value(next(iter(r.values())), fact.format) for r in picked]
+    fmts: list[str | None] = [fact.format, *fact.formats] if fact.formats else [fact.format]
+    if fact.formats and fact.format is None:
+        fmts = list(fact.formats)
+    return [[format_value(next(iter(r.values())), f) for f in fmts] for r in picked]
+
+
+def expected_values(fact: Fact, pool: ConnectionPool | None, as_of: str | None) -> list[str]:
+    """The primary formatted value(s) a `sql_value` fact expects."""
+    return [alternatives[0] for alternatives in expected_renderings(fact, pool, as_of)]
 
 
 def _sql_value(fact: Fact, text: str, pool: ConnectionPool | None,
                as_of: str | None) -> FactResult:  # fmt: skip
     try:
-        values = expected_values(fact, pool, as_of)
+        renderings = expected_renderings(fact, pool, as_of)
     except (WorkbenchError, ValueError, KeyError, IndexError) as e:
         return FactResult(kind=fact.kind, passed=False, error=str(e)[:300],
                           message=f"검증 쿼리 실패: {e}")  # fmt: skip
-    missing = [v for v in values if not contains(text, v)]
-    return _result(fact, values, not missing, missing=missing)
+    missing = [" | ".join(alts) for alts in renderings
+               if not any(contains(text, v) for v in alts)]  # fmt: skip
+    return _result(fact, [alts[0] for alts in renderings], not missing, missing=missing)
 
 
 def _result(fact: Fact, expected: list[str], passed: bool, *, absent: bool = False,

@@ -21,6 +21,7 @@ def problems_of(case: GoldenCase, answer: AgentAnswer, result: CaseResult) -> li
     problems: list[Problem] = []
     problems += _status_problems(case, answer)
     problems += _routing_problems(case, result)
+    problems += _decline_problems(case, answer)
     if case.require_structured_citation and result.structured_citation_count == 0:
         problems.append(Problem(category="missing_structured_citation",
                                 message="정형 근거(structured citation)가 없습니다"))  # fmt: skip
@@ -41,6 +42,17 @@ def _status_problems(case: GoldenCase, answer: AgentAnswer) -> list[Problem]:
         return [Problem(category="budget_exceeded", message=f"예산 초과{detail}"[:500])]
     return [Problem(category="unexpected_status",
                     message=f"상태 {answer.status} (기대: {', '.join(case.expected_status)})")]  # fmt: skip
+
+
+def _decline_problems(case: GoldenCase, answer: AgentAnswer) -> list[Problem]:
+    declined = bool(answer.payload.get("declined"))
+    if case.expect_declined and not declined:
+        return [Problem(category="not_declined",
+                        message="범위 밖 질문인데 거절하지 않고 답했습니다")]  # fmt: skip
+    if declined and not case.expect_declined:
+        return [Problem(category="wrongly_declined",
+                        message="답할 수 있는 질문을 범위 밖이라며 거절했습니다")]  # fmt: skip
+    return []
 
 
 def _routing_problems(case: GoldenCase, result: CaseResult) -> list[Problem]:

@@ -28,6 +28,8 @@ CATEGORY_ORDER: tuple[str, ...] = (
     "budget_exceeded",
     "guard_bypass",
     "routing_mismatch",
+    "not_declined",
+    "wrongly_declined",
     "freshness_stale",
     "wrong_fact",
     "missing_structured_citation",
@@ -40,6 +42,8 @@ CATEGORY_LABELS_KO: dict[str, str] = {
     "budget_exceeded": "예산 초과",
     "guard_bypass": "금지 쿼리 통과",
     "routing_mismatch": "라우팅 불일치",
+    "not_declined": "답할 수 없는 질문에 다른 답",
+    "wrongly_declined": "답할 수 있는 질문을 거절",
     "freshness_stale": "최신성 경고 누락",
     "wrong_fact": "사실 불일치",
     "missing_structured_citation": "정형 근거 누락",
@@ -66,6 +70,7 @@ class Fact(BaseModel):
     texts: list[str] = Field(default_factory=list)
     sql: str | None = None
     format: str | None = None  # e.g. "{:,.2f}"; numbers default to "{:,.2f}"
+    formats: list[str] = Field(default_factory=list)  # any one of these renderings suffices
     all_rows: bool = False
     doc_id: str | None = None
     dataset_code: str | None = None
@@ -105,6 +110,13 @@ class GoldenCase(BaseModel):
     require_citation: bool = False
     expect_freshness_warning: bool = False
     description: str | None = None
+    # Analyst question sets (issue 14): `split` keeps a held-out half nobody tunes on; `history`
+    # holds the earlier questions of the same conversation (asked first, in order); a case with
+    # `expect_declined` passes only when the answer says plainly what it cannot answer
+    # (`payload["declined"]`) instead of answering another question.
+    split: Literal["tune", "heldout"] | None = None
+    history: list[str] = Field(default_factory=list)
+    expect_declined: bool = False
 
 
 class FactResult(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -23,6 +23,7 @@ from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.graph import build_graph, status_of
 from agents.macro.router import route
 from agents.macro.state import AgentResponse, RunContext
+from agents.understanding.history import HistoryMessage
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.errors import WorkbenchError
@@ -75,6 +76,7 @@ def _requested_freshness(ctx: RunContext, requested: str) -> None:
 def stream_answer(
     question: str,
     *,
+    history: Sequence[HistoryMessage] = (),
     settings: Settings | None = None,
     store: GraphStore | None = None,
     pool: ConnectionPool | None = None,

@@ -1,9 +1,13 @@
-"""Entity recognition for the offline planner: ETF, stock, tag and manager mentions in a question.
+"""Entity linking for question understanding: ETFs, stocks, tags, managers, macro series, market
+indices and sector words in a question, each with its span.
 
-The gazetteer comes from the data itself (`load_lexicon` reads PostgreSQL), so a new ETF or tag
-is recognized as soon as it is loaded. Matching is longest-first over a spacing- and
-case-insensitive form of the question; matched spans are masked so 'KODEX 반도체' is one ETF,
-not an ETF plus a tag.
+The gazetteer comes from the data itself (`load_lexicon` reads PostgreSQL: names, English names
+and the `entity_aliases` table) plus the vocabulary file (series aliases, indices, sector words,
+brand transliterations such as 코덱스 → KODEX), so a new ETF or tag is recognized as soon as it
+is loaded. Matching is longest-first over a spacing- and case-insensitive form of the question;
+matched spans are masked so 'KODEX 반도체' is one ETF, not an ETF plus a tag. Each screen asks
+for the kinds it answers about (`recognize(q, kinds=...)`): '코스닥' is a tag on the ETF screen
+and a market index on the Macro screen.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from dataclasses import dataclass, field
 
 from psycopg_pool import ConnectionPool
 
+from agents.understanding.vocabulary import vocabulary
 from data_access.postgres import fetch_all
 
 # English words for Korean tag names (tags are stored in Korean).
@@ -57,10 +62,11 @@ def fold_with_gaps(text: str) -> tuple[str, set[int]]:
 
 @dataclass(frozen=True)
 class Mention:
-    kind: str  # etf | stock | tag | manager
-    key: str  # ETF/stock code, tag name or manager name
+    kind: str  # etf | stock | tag | manager | series | index | sector
+    key: str  # ETF/stock code, tag name, manager name, series code, index key, sector key
     name: str  # display name
-    start: int  # position in the folded question (for ordering)
+    start: int  # span in the question as typed
+    end: int = -1
 
 
 @dataclass
@@ -72,6 +78,8 @@ class Lexicon:
     tags: list[str] = field(default_factory=list)
     managers: dict[str, str | None] = field(default_factory=dict)  # name → English name
     brands: dict[str, str] = field(default_factory=dict)  # 'KODEX' → manager name
+    security_ids: dict[str, str] = field(default_factory=dict)  # stock code → security_id
+    aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -90,19 +98,49 @@ class Lexicon:
             out.append((fold(name), "manager", name, name))
             if name_en:
                 out.append((fold(name_en), "manager", name, name))
+        out += self._alias_surfaces()
         return [s for s in out if s[0]]
 
-    def recognize(self, question: str) -> list[Mention]:
-        """Non-overlapping mentions, longest names first, in question order."""
-        folded, gaps = fold_with_gaps(question)
+    def _alias_surfaces(self) -> list[tuple[str, str, str, str]]:
+        """Aliases from the data and the vocabulary: stock nicknames, brand transliterations
+        ('코덱스 200' → KODEX 200), macro series, market indices and sector words."""
+        out: list[tuple[str, str, str, str]] = []
+        for alias, kind, key in self.aliases:
+            name = self.etfs.get(key) if kind == "etf" else (self.stocks.get(key) or (key,))[0]
+            if name:
+                out.append((fold(alias), kind, key, name))
+        voc = vocabulary()
+        for korean, brand in voc["brand_aliases"].items():
+            for code, name in self.etfs.items():
+                if name.split()[0] == brand:
+                    out.append((fold(korean + name[len(brand) :]), "etf", code, name))
+        for spec in voc["series"]:
+            for alias in [spec["code"], *spec["aliases"]]:
+                out.append((fold(alias), "series", spec["code"], spec["name"]))
+        for spec in voc["indices"]:
+            out += [(fold(a), "index", spec["key"], spec["name"]) for a in spec["aliases"]]
+        for spec in voc["sectors"]:
+            out += [(fold(a), "sector", spec["key"], spec["key"]) for a in spec["aliases"]]
+        return out
+
+    def recognize(self, question: str, kinds: frozenset[str] | None = None) -> list[Mention]:
+        """Non-overlapping mentions of the given kinds (default: ETF-screen kinds), longest names
+        first, in question order, with spans in the question as typed."""
+        kinds = kinds or ETF_KINDS
+        folded, gaps, where = _fold_mapped(question)
         taken = [False] * len(folded)
         found: list[Mention] = []
-        for code in re.findall(r"(?<![0-9A-Za-z])([0-9][0-9A-Z]{5})(?![0-9A-Za-z])", question):
+        for match in re.finditer(r"(?<![0-9A-Za-z])([0-9][0-9A-Z]{5})(?![0-9A-Za-z])", question):
+            code = match.group(1)
             kind = "etf" if code in self.etfs else "stock" if code in self.stocks else None
-            if kind:
+            if kind and kind in kinds:
                 name = self.etfs.get(code) or self.stocks[code][0]
-                found.append(Mention(kind, code, name, folded.find(code.lower())))
+                found.append(Mention(kind, code, name, match.start(), match.end()))
+                a = folded.find(code.lower())
+                taken[a : a + 6] = [True] * 6
         for surface, kind, key, name in self._surface:
+            if kind not in kinds:
+                continue
             for a in _occurrences(folded, surface):
                 b = a + len(surface)
                 if any(taken[a:b]) or not _bounded(folded, gaps, a, b, surface):
@@ -110,8 +148,10 @@ class Lexicon:
                 if kind == "tag" and name.isascii() and name.isupper() and name not in question:
                     continue  # 'IT' the theme, not 'it' the pronoun
                 taken[a:b] = [True] * (b - a)
-                found.append(Mention(kind, key, name, a))
-        found += self._manager_short_forms(folded, taken)
+                found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
+        if "manager" in kinds:
+            found += [Mention(m.kind, m.key, m.name, where[m.start], where[m.end - 1] + 1)
+                      for m in self._manager_short_forms(folded, taken)]  # fmt: skip
         unique: dict[tuple[str, str], Mention] = {}
         for m in sorted(found, key=lambda m: m.start):
             unique.setdefault((m.kind, m.key), m)
@@ -130,8 +170,19 @@ class Lexicon:
                 a, b = match.start(), match.end()
                 if not any(taken[a:b]):
                     taken[a:b] = [True] * (b - a)
-                    out.append(Mention("manager", manager, manager, a))
+                    out.append(Mention("manager", manager, manager, a, b))
         return out
+
+
+ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
+MACRO_KINDS = frozenset({"stock", "series", "index", "sector"})
+
+
+def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
+    """`fold_with_gaps(text)` plus, per folded character, its index in `text`."""
+    folded, gaps = fold_with_gaps(text)
+    where = [i for i, ch in enumerate(text) if not ch.isspace()]
+    return folded, gaps, where
 
 
 def _occurrences(text: str, needle: str) -> Iterator[int]:
@@ -167,20 +218,32 @@ def _brands(etfs: dict[str, str], managed_by: dict[str, str]) -> dict[str, str]:
 def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     etf_rows = fetch_all("SELECT code, name, manager FROM etfs ORDER BY code", pool=pool)
     stock_rows = fetch_all(
-        "SELECT code, name, name_en FROM stocks WHERE NOT is_etf ORDER BY security_id", pool=pool
+        "SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf ORDER BY security_id",
+        pool=pool,
     )
+    alias_rows = fetch_all("SELECT kind, alias, target FROM entity_aliases", pool=pool)
     tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
     manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
     etfs = {r["code"]: r["name"] for r in etf_rows}
     stocks: dict[str, tuple[str, str | None]] = {}
+    security_ids: dict[str, str] = {}
     for r in stock_rows:
         stocks.setdefault(r["code"], (r["name"], r["name_en"]))
+        security_ids.setdefault(r["code"], r["security_id"])
+    code_of = {sid: code for code, sid in security_ids.items()}
+    aliases: list[tuple[str, str, str]] = [
+        (str(r["alias"]), str(r["kind"]), str(code_of.get(r["target"], r["target"])))
+        for r in alias_rows
+    ]
+    aliases += [(a, "stock", c) for a, c in vocabulary()["stock_aliases"].items() if c in stocks]
     return Lexicon(
         etfs=etfs,
         stocks=stocks,
         tags=[r["tag"] for r in tag_rows],
         managers={r["name"]: r["name_en"] for r in manager_rows},
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
+        security_ids=security_ids,
+        aliases=[a for a in aliases if a[1] in ("etf", "stock")],
     )
 
 

@@ -16,7 +16,7 @@ from smolagents.models import ChatMessage, MessageRole
 
 from agents.etf import answer_templates as tpl
 from agents.etf.intents import detect_plan, period_of
-from agents.etf.lexicon import Lexicon
+from agents.understanding.lexicon import Lexicon
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import TOOL_CLASSES

@@ -1,0 +1,120 @@
+"""The typed frame of one question (DESIGN.md "Understanding a question").
+
+A frame is JSON-serializable (pydantic) so it travels in the trace ("이해한 질문"), the
+answer payload (follow-ups resolve against the previous turn's frame) and `--json`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+EntityKind = Literal[
+    "etf", "stock", "tag", "manager", "series", "index", "sector", "region", "re_region"
+]  # fmt: skip
+OperationKind = Literal[
+    "lookup", "filter", "rank", "compare", "difference", "aggregate", "change", "trend", "list",
+    "define", "unknown",
+]  # fmt: skip
+Comparator = Literal[">", ">=", "<", "<=", "="]
+Aggregate = Literal["sum", "avg", "count", "max", "min"]
+Reference = Literal["subset", "same", "replace"]
+Lang = Literal["ko", "en"]
+
+# Measures the frame can name, with the unit an analyst reads them in.
+MEASURE_UNITS: dict[str, str] = {
+    "expense_ratio": "%", "return": "%", "weight": "%", "net_assets": "KRW",
+    "market_cap": "KRW", "close": "price", "high": "price", "low": "price", "volume": "shares",
+    "trading_value": "KRW", "value": "series", "per": "x", "pbr": "x", "eps": "currency",
+    "dividend_yield": "%", "count": "count", "holdings": "list", "rsi": "index",
+    "earnings": "currency", "volatility": "%",
+}  # fmt: skip
+
+
+class Entity(BaseModel):
+    kind: EntityKind
+    key: str  # ETF/stock code, tag name, manager name, series code, region code …
+    name: str  # display name
+    start: int = -1  # span in the question (characters), -1 when inherited from a turn
+    end: int = -1
+    inherited: bool = False  # taken from the previous turn's frame
+
+
+class Measure(BaseModel):
+    name: str
+    unit: str
+    surface: str = ""  # the words that named it
+
+
+class Period(BaseModel):
+    label: str  # 1d 1w 1m 3m 6m 1y …
+    months: float
+    surface: str = ""
+
+
+class Operation(BaseModel):
+    kind: OperationKind = "lookup"
+    comparator: Comparator | None = None  # a filter (alone, or before a ranking)
+    filter_measure: str | None = None
+    threshold: float | None = None
+    threshold_unit: str | None = None  # % or 억 …
+    top_n: int | None = None
+    direction: Literal["asc", "desc"] | None = None
+    aggregate: Aggregate | None = None
+    change_basis: Literal["period", "yoy", "mom"] | None = None
+    words: list[str] = Field(default_factory=list)  # the words that chose it (for the trace)
+
+
+class QuestionFrame(BaseModel):
+    question: str
+    language: Lang
+    entities: list[Entity] = Field(default_factory=list)
+    measures: list[Measure] = Field(default_factory=list)
+    operation: Operation = Field(default_factory=Operation)
+    relation: str | None = None  # holders | holdings | similar | holdings_changes | together …
+    period: Period | None = None
+    as_of_date: str | None = None
+    reference: Reference | None = None  # how the question leans on the previous turn
+    previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
+    definition_term: str | None = None  # glossary id for define questions
+    unknown_words: list[str] = Field(default_factory=list)  # asked-for things we do not hold
+    notes: list[str] = Field(default_factory=list)
+
+    def of(self, kind: EntityKind) -> list[Entity]:
+        return [e for e in self.entities if e.kind == kind]
+
+    def measure(self) -> str | None:
+        return self.measures[0].name if self.measures else None
+
+    def summary_ko(self) -> str:
+        """One line for the trace's first step ("이해한 질문")."""
+        parts = [f"연산={self.operation.kind}"]
+        if self.entities:
+            parts.append("대상=" + ", ".join(f"{e.name}({e.kind})" for e in self.entities))
+        if self.measures:
+            parts.append("측정=" + ", ".join(m.name for m in self.measures))
+        op = self.operation
+        if op.comparator is not None:
+            parts.append(f"조건 {op.comparator} {op.threshold:g}{op.threshold_unit or ''}")
+        if op.top_n:
+            parts.append(
+                f"상위 {op.top_n}개 ({'오름차순' if op.direction == 'asc' else '내림차순'})"
+            )
+        elif op.direction:
+            parts.append("정렬=" + ("오름차순" if op.direction == "asc" else "내림차순"))
+        if op.aggregate:
+            parts.append(f"집계={op.aggregate}")
+        if op.change_basis and op.change_basis != "period":
+            parts.append(f"변화 기준={op.change_basis}")
+        if self.relation:
+            parts.append(f"관계={self.relation}")
+        if self.period:
+            parts.append(f"기간={self.period.label}")
+        if self.reference:
+            parts.append(f"이전 턴 참조={self.reference}")
+        if self.definition_term:
+            parts.append(f"용어={self.definition_term}")
+        if self.unknown_words:
+            parts.append("데이터에 없는 항목=" + ", ".join(self.unknown_words))
+        return " · ".join(parts)

@@ -1,0 +1,380 @@
+"""`understand(question, lexicon)` → `QuestionFrame`: entities, measures, one operation, period,
+references to the previous turn — from the vocabulary file, not a rule per question.
+
+    understand("보수가 0.1% 이하인 반도체 ETF 중 6개월 수익률 1위", lex)
+    # operation: rank top 1 desc by return, with filter expense_ratio <= 0.1 %; tag 반도체; 6m
+
+Order of reading: entities (masked out of the text), as-of date and period, numbers, then the
+operation words. The screen planners decide what they can compile; this module only reads.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from agents.understanding.frame import (
+    MEASURE_UNITS,
+    Entity,
+    Measure,
+    Period,
+    QuestionFrame,
+)
+from agents.understanding.lexicon import ETF_KINDS, Lexicon
+from agents.understanding.vocabulary import Hit, find_phrases, vocabulary
+
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|bp)?")
+_DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
+_TOP_N = re.compile(
+    r"(?:상위|하위|톱|top|bottom|best|worst)\s*(\d{1,3})|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?)"
+)
+_PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
+_DATA_WORDS = ("현재", "지금", "최근", "얼마", "최신", "latest", "current", "now", "level", "몇")
+
+
+def language_of(question: str, entities: list[Entity]) -> str:
+    """Korean when Hangul remains outside the linked names ('expense ratio of TIGER 미국S&P500?'
+    is English); with almost no other words the whole question decides."""
+    rest = question
+    for e in sorted(entities, key=lambda e: -e.start):
+        if e.start >= 0:
+            rest = rest[: e.start] + " " + rest[e.end :]
+    if _HANGUL.search(rest):
+        return "ko"
+    if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 2:
+        return "en"
+    return "ko" if _HANGUL.search(question) else "en"
+
+
+def understand(
+    question: str,
+    lexicon: Lexicon,
+    *,
+    kinds: frozenset[str] = ETF_KINDS,
+    previous: QuestionFrame | None = None,
+    previous_result: list[str] | None = None,
+) -> QuestionFrame:
+    """Read one question (and the previous turn's frame, for follow-ups) into a frame."""
+    entities = [
+        Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
+        for m in lexicon.recognize(question, kinds)
+    ]
+    text = _masked(question.lower(), entities)
+    frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
+                          entities=entities)  # fmt: skip
+    text = _read_as_of(frame, text)
+    text = _read_period(frame, text)
+    if "series" in kinds:
+        _read_series_words(frame, text)
+    text = _read_measures(frame, text)
+    _read_operation(frame, text)
+    _read_relation(frame, text)
+    _read_scope(frame, text)
+    _read_followup(frame, text, previous, previous_result or [])
+    return frame
+
+
+def _masked(low: str, entities: list[Entity]) -> str:
+    chars = list(low)
+    for e in entities:
+        chars[e.start : e.end] = _MASK * (e.end - e.start)
+    return "".join(chars)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + _MASK * (end - start) + text[end:]
+
+
+def _read_as_of(frame: QuestionFrame, text: str) -> str:
+    m = _DATE.search(text)
+    if not m:
+        return text
+    try:
+        frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+    except ValueError:
+        frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
+    return _blank(text, m.start(), m.end())
+
+
+def _read_period(frame: QuestionFrame, text: str) -> str:
+    voc = vocabulary()
+    hits = find_phrases(text, voc["period_words"])
+    generic = _generic_period(text)
+    if generic and (not hits or generic[2] - generic[1] >= hits[0].end - hits[0].start):
+        label, start, end, months = generic
+        frame.period = Period(label=label, months=months, surface=text[start:end])
+        return _blank(text, start, end)
+    if hits:
+        h = hits[0]
+        months = _PERIOD_MONTHS.get(h.label) or _ytd_months()
+        frame.period = Period(label=h.label, months=months, surface=h.phrase)
+        return _blank(text, h.start, h.end)
+    return text
+
+
+def _generic_period(text: str) -> tuple[str, int, int, float] | None:
+    per_unit = {"month": ("m", 1.0), "week": ("w", 0.25), "year": ("y", 12.0), "day": ("d", 1 / 30)}
+    for spec in vocabulary()["periods"]:
+        m = re.search(spec["pattern"], text)
+        if m:
+            n = int(m.group(1))
+            suffix, months = per_unit[spec["unit"]]
+            return f"{n}{suffix}", m.start(), m.end(), n * months
+    return None
+
+
+def _ytd_months() -> float:
+    today = date.today()
+    return max(1.0, today.month - 1 + today.day / 30)
+
+
+def _read_series_words(frame: QuestionFrame, text: str) -> None:
+    """Macro words that name a series through a region ('미국 금리' → FEDFUNDS) and spreads
+    ('장단기 금리차' → DGS10 − DGS2)."""
+    voc = vocabulary()
+    for spread in voc["spreads"]:
+        if find_phrases(text, {spread["id"]: spread["aliases"]}):
+            frame.operation.kind = "difference"
+            frame.operation.words.append(spread["id"])
+            for code in spread["codes"]:
+                if not any(e.key == code for e in frame.entities):
+                    frame.entities.append(_series_entity(code))
+    region_hits = {h.label: h for h in reversed(find_phrases(text, voc["regions"]))}
+    regions = sorted(region_hits, key=lambda r: region_hits[r].start)
+    for region in regions:
+        hit = region_hits[region]
+        frame.entities.append(Entity(kind="region", key=region, name=region, start=hit.start,
+                                     end=hit.end))  # fmt: skip
+    # '미국과 한국 기준금리': a region without a series of its own gets the topic's series
+    low = frame.question.lower()
+    region_of = {s["code"]: s["region"] for s in voc["series"]}
+    covered = {region_of[e.key] for e in frame.of("series")}
+    for topic in voc["region_topics"].values():
+        if not find_phrases(low, {"t": topic["words"]}):
+            continue
+        for region in dict.fromkeys(regions):
+            code = topic.get(region)
+            if code and region not in covered:
+                hit = region_hits[region]
+                frame.entities.append(_series_entity(code).model_copy(
+                    update={"start": hit.start, "end": hit.end}))  # fmt: skip
+                covered.add(region)
+    for hit in find_phrases(text, voc["unheld_regions"]):
+        if hit.label not in frame.unknown_words:
+            frame.unknown_words.append(hit.label)
+
+
+def _series_entity(code: str) -> Entity:
+    spec = next(s for s in vocabulary()["series"] if s["code"] == code)
+    return Entity(kind="series", key=code, name=spec["name"])
+
+
+def _read_measures(frame: QuestionFrame, text: str) -> str:
+    """Measures in question order; their words are blanked ('expense ratio' is not a ratio
+    question) except those that also name an aggregate ('최저치' is low *and* min)."""
+    voc = vocabulary()
+    aggregate_words = {p for words in voc["aggregates"].values() for p in words}
+    for hit in find_phrases(text, voc["measures"]):
+        if not any(m.name == hit.label for m in frame.measures):
+            frame.measures.append(
+                Measure(name=hit.label, unit=MEASURE_UNITS[hit.label], surface=hit.phrase)
+            )
+        if hit.phrase not in aggregate_words:
+            text = _blank(text, hit.start, hit.end)
+    if not any(m.name == "expense_ratio" for m in frame.measures) and find_phrases(
+        text, {"cheap": voc["cheap_words"]}
+    ):
+        frame.measures.append(Measure(name="expense_ratio", unit="%", surface="저렴"))
+    for hit in find_phrases(text, voc["unheld_measures"]):
+        if hit.label not in frame.unknown_words:
+            frame.unknown_words.append(hit.label)
+    return text
+
+
+def _read_operation(frame: QuestionFrame, text: str) -> None:
+    voc = vocabulary()
+    op = frame.operation
+    words = lambda group: find_phrases(text, {"w": group})  # noqa: E731
+    threshold = _threshold(text)
+    aggregates = find_phrases(text, voc["aggregates"])
+    ranking = _ranking(text)
+    change = find_phrases(text, voc["change"])
+    if words(voc["define"]) and _is_definition(frame, text):
+        op.kind = "define"
+    elif op.kind == "difference" or words(voc["difference"]) or words(voc["ratio"]):
+        op.kind = "difference"
+    elif threshold and threshold[0] and not ranking:
+        op.kind = "filter"
+    elif any(h.label in ("sum", "avg", "count") for h in aggregates):
+        op.kind = "aggregate"
+    elif aggregates and _single_subject(frame):
+        op.kind = "aggregate"  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
+    elif ranking:
+        op.kind = "rank"
+    elif aggregates:
+        op.kind = "aggregate"
+    elif words(voc["compare"]):
+        op.kind = "compare"
+    elif any(h.label in ("yoy", "mom") for h in change):
+        op.kind = "change"
+    elif words(voc["trend"]):
+        op.kind = "trend"
+    elif change:
+        op.kind = "change"
+    elif words(voc["list"]):
+        op.kind = "list"
+    if threshold and threshold[0] and op.kind in ("filter", "rank", "list", "lookup"):
+        if op.kind in ("list", "lookup"):
+            op.kind = "filter"
+        op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]
+        op.filter_measure = _filter_measure(frame, text)
+    if aggregates and op.kind in ("aggregate", "filter"):
+        op.aggregate = aggregates[0].label  # type: ignore[assignment]
+    if op.kind == "rank":
+        _read_rank(frame, text)
+    basis = next((h.label for h in change if h.label in ("yoy", "mom")), None)
+    if basis:
+        op.change_basis = basis  # type: ignore[assignment]
+    elif op.kind == "change":
+        op.change_basis = "period"
+    op.words = [h.phrase for h in (*aggregates, *change)][:6] + op.words
+
+
+def _filter_measure(frame: QuestionFrame, text: str) -> str | None:
+    """The measure named closest before the comparator ('보수가 0.1% 이하인 … 수익률 1위')."""
+    if not frame.measures:
+        return None
+    comparator = find_phrases(text, vocabulary()["comparators"])[0].start
+    positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]
+    before = [(p, n) for p, n in positions if 0 <= p <= comparator]
+    return max(before)[1] if before else frame.measures[0].name
+
+
+def _single_subject(frame: QuestionFrame) -> bool:
+    subjects = [e for e in frame.entities if e.kind in ("etf", "stock", "series", "index")]
+    return len(subjects) == 1 and not frame.of("tag") and not frame.of("manager")
+
+
+def _is_definition(frame: QuestionFrame, text: str) -> bool:
+    """'ETF 총보수란?' defines; 'KODEX 200 총보수가 뭐야?' or 'what is the current VIX' asks data."""
+    if any(e.kind in ("etf", "stock", "tag", "manager") for e in frame.entities):
+        return False
+    return not any(w in text for w in _DATA_WORDS) and frame.period is None
+
+
+def _threshold(text: str) -> tuple[str | None, float, str | None] | None:
+    """(comparator, number, unit) of 'N% 넘는', 'at least N%', 'N억 이상' …"""
+    comparators = find_phrases(text, vocabulary()["comparators"])
+    if not comparators:
+        return None
+    numbers = [m for m in _NUMBER.finditer(text) if not _is_rank_number(text, m)]
+    if not numbers:
+        return None
+    c = comparators[0]
+    best = min(numbers, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
+    value = float(best.group(1).replace(",", ""))
+    unit = best.group(2)
+    if unit in ("퍼센트", "프로", "percent"):
+        unit = "%"
+    if unit == "조":
+        value, unit = value * 10_000, "억"
+    return c.label, value, unit
+
+
+def _is_rank_number(text: str, m: re.Match[str]) -> bool:
+    tail = text[m.end() : m.end() + 3]
+    return tail.startswith(("개", "위", "종목", "곳"))
+
+
+def _ranking(text: str) -> list[Hit]:
+    rank = vocabulary()["rank"]
+    return find_phrases(text, {"top": rank["top_words"], "bottom": rank["bottom_words"],
+                               "sup": rank["superlative"], "order": rank["order_words"]})  # fmt: skip
+
+
+def _read_rank(frame: QuestionFrame, text: str) -> None:
+    rank = vocabulary()["rank"]
+    op = frame.operation
+    m = _TOP_N.search(text)
+    if m:
+        op.top_n = int(m.group(1) or m.group(2))
+    elif find_phrases(text, {"s": rank["superlative"]}):
+        op.top_n = 1
+    directions = find_phrases(text, {"desc": rank["desc"], "asc": rank["asc"]})
+    if directions:
+        op.direction = directions[0].label  # type: ignore[assignment]
+    elif frame.measure() == "expense_ratio" and find_phrases(
+        text, {"c": vocabulary()["cheap_words"]}
+    ):
+        op.direction = "asc"
+    else:
+        op.direction = "desc"
+    if find_phrases(text, {"c": vocabulary()["cheap_words"]}):
+        op.direction = "asc"
+
+
+def _read_relation(frame: QuestionFrame, text: str) -> None:
+    rel = vocabulary()["relations"]
+    hits = {h.label for h in find_phrases(text, rel)}
+    stocks, etfs = frame.of("stock"), frame.of("etf")
+    etf_word = "etf" in text or "펀드" in text or "fund" in text
+    if "similar" in hits and etfs:
+        frame.relation = "similar"
+    elif "holdings_changes" in hits and etfs:
+        frame.relation = "holdings_changes"
+    elif len(stocks) >= 2 and not etfs and ("together" in hits or "holders" in hits or etf_word):
+        frame.relation = "together"
+    elif stocks and etfs:
+        frame.relation = "weight_in"
+    elif stocks and not etfs and ("holders" in hits or etf_word):
+        frame.relation = "holders"
+    elif etfs and any(m.name == "holdings" for m in frame.measures):
+        frame.relation = "holdings"
+
+
+def _read_scope(frame: QuestionFrame, text: str) -> None:
+    """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat."""
+    for hit in find_phrases(text, vocabulary()["out_of_scope"]):
+        frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
+
+
+def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,
+                   previous_result: list[str]) -> None:  # fmt: skip
+    if previous is None:
+        return
+    marks = {h.label for h in find_phrases(text, vocabulary()["followup"])}
+    own = [e for e in frame.entities if e.kind not in ("region",)]
+    if "subset" in marks and previous_result:
+        frame.reference = "subset"
+        frame.previous_result = list(previous_result)
+        _inherit_context(frame, previous, entities=False)
+    elif not own and ("same" in marks or _bare_followup(frame)):
+        frame.reference = "same"
+        frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                           for e in previous.entities]  # fmt: skip
+        _inherit_context(frame, previous, entities=True)
+    elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
+        frame.reference = "replace"
+        kinds = {e.kind for e in own}
+        frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                           for e in previous.entities if e.kind not in kinds
+                           and e.kind not in ("series", "stock", "etf")]  # fmt: skip
+        _inherit_context(frame, previous, entities=True)
+
+
+def _bare_followup(frame: QuestionFrame) -> bool:
+    """No measure and no operation of its own: 'what about TIGER 200?', '그럼 미국은?'."""
+    return not frame.measures and frame.operation.kind in ("lookup", "list")
+
+
+def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
+    if not frame.measures:
+        frame.measures = list(previous.measures)
+    if frame.operation.kind in ("lookup", "list") and (entities or not frame.measures):
+        frame.operation = previous.operation.model_copy()
+    if frame.period is None:
+        frame.period = previous.period
+    if frame.relation is None:
+        frame.relation = previous.relation

@@ -1,0 +1,62 @@
+"""The vocabulary of questions (`vocabulary.json`): measures, operations, comparators, periods,
+follow-up markers, macro series, indices and sector words — data, not code, so a new phrasing
+is one line in the file. `Phrases` precomputes the folded forms once per process."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+VOCABULARY_FILE = Path(__file__).with_name("vocabulary.json")
+_LATIN = re.compile(r"[a-z0-9]")
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> dict[str, Any]:
+    return dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class Hit:
+    label: str  # the group the phrase belongs to (a measure name, '>' …)
+    phrase: str
+    start: int  # in the lower-cased text
+    end: int
+
+
+def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
+    """Every phrase of every group in `text` (lower-cased, entity names masked), longest first,
+    non-overlapping. ASCII phrases match whole words; Korean phrases match anywhere (they are
+    stems: '넘' covers 넘는/넘은/넘게)."""
+    hits: list[Hit] = []
+    taken = [False] * len(text)
+    for label, phrase in _sorted_phrases(tuple((k, tuple(v)) for k, v in groups.items())):
+        start = text.find(phrase)
+        while start != -1:
+            end = start + len(phrase)
+            if not any(taken[start:end]) and _word_ok(text, phrase, start, end):
+                taken[start:end] = [True] * (end - start)
+                hits.append(Hit(label, phrase, start, end))
+            start = text.find(phrase, start + 1)
+    return sorted(hits, key=lambda h: h.start)
+
+
+@lru_cache(maxsize=256)
+def _sorted_phrases(groups: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, str]]:
+    pairs = [(label, p.lower()) for label, phrases in groups for p in phrases if p.strip()]
+    return sorted(pairs, key=lambda lp: -len(lp[1]))
+
+
+def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:
+    if not phrase.strip().isascii():
+        return True
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    head, tail = phrase.strip()[0], phrase.strip()[-1]
+    if _LATIN.match(head) and _LATIN.match(before):
+        return False
+    return not (_LATIN.match(tail) and _LATIN.match(after))
