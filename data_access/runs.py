@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 
 from data_access.access import Viewer, current_viewer, owner_scope
 from data_access.contracts import AgentAnswer
-from data_access.postgres import connection, fetch_all, fetch_one
+from data_access.postgres import connection, execute, fetch_all, fetch_one
 
 _RUN_JSON_FIELDS = ("data_freshness", "trace", "citations", "structured_citations", "payload")
 # Appended to a WHERE clause with one parameter, `owner_scope(viewer)`: NULL reads every row.
@@ -105,6 +105,32 @@ def list_conversations(
         pool,
     )
     return [Conversation(**r) for r in rows]
+
+
+def get_conversation(
+    conversation_id: str, pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> Conversation | None:
+    """The conversation, or None when it does not exist or belongs to someone else."""
+    row = fetch_one(
+        "SELECT conversation_id::text, screen, title, created_at, updated_at FROM conversations"
+        " WHERE conversation_id = %(cid)s" + _OWNED,
+        {"cid": conversation_id, "owner": owner_scope(viewer)},
+        pool,
+    )
+    return Conversation(**row) if row else None
+
+
+def delete_conversation(
+    conversation_id: str, pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> bool:
+    """Delete a conversation with its messages and runs (the schema cascades); False when it
+    does not exist or belongs to someone else."""
+    deleted = execute(
+        "DELETE FROM conversations WHERE conversation_id = %(cid)s" + _OWNED,
+        {"cid": conversation_id, "owner": owner_scope(viewer)},
+        pool,
+    )
+    return deleted > 0
 
 
 def add_message(
