@@ -6,11 +6,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 SCALE ?= demo
 PORT ?= 8501
+HOST ?= 127.0.0.1
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv system-deps services seed seed-if-missing stop stop-test lint format typecheck \
+.PHONY: run check-bind test venv system-deps services seed seed-if-missing stop stop-test lint format typecheck \
         pytest eval bench clean
 
 venv: $(STAMP)
@@ -40,9 +41,14 @@ seed-if-missing: services
 seed: services
 	$(BIN)/python -m data_access.seed --scale $(SCALE)
 
-run: seed-if-missing
-	@echo "Atlas Workbench: http://localhost:$(PORT)"
-	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true
+# Loopback by default; HOST=0.0.0.0 (or any non-loopback address) needs sign-in ([auth] in
+# .streamlit/secrets.toml) and stops here with what to configure when it is missing.
+run: check-bind seed-if-missing
+	@echo "Atlas Workbench: http://$(HOST):$(PORT)"
+	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
+
+check-bind: venv
+	@$(BIN)/python -m data_access.access check-bind --address $(HOST)
 
 stop:
 	@test -x $(BIN)/python && $(BIN)/python -m data_access.services stop || true

@@ -1,6 +1,7 @@
 """Atlas Workbench entry point: the only router (`st.navigation`) and the shared sidebar.
 
-Run with `make run` (which seeds demo data first) or `streamlit run app.py`.
+Run with `make run` (which seeds demo data first) or `streamlit run app.py`. The app listens on
+loopback unless told otherwise; beyond loopback it needs sign-in (README, "Sharing the workbench").
 Each screen is one `st.Page` line below; a screen is listed only once its file exists.
 """
 
@@ -10,6 +11,8 @@ import logging
 
 import streamlit as st
 
+from data_access import access
+from pages import _access as access_ui
 from pages import _runtime as runtime
 from pages import _ui as ui
 
@@ -30,8 +33,25 @@ PAGES = [
             url_path="stock"),
 ]  # fmt: skip
 
-navigation = st.navigation(PAGES)
-with st.spinner("저장소를 준비하는 중…"):
-    runtime.service_info()  # first view of the process: servers, migrations, catalogue
-ui.render_sidebar()
+
+def _pages() -> list[st.Page]:
+    """Every screen for a user who may see them; otherwise the one screen that says why not
+    (open beyond loopback without sign-in) or the sign-in screen (data_access/access.py)."""
+    problem = access_ui.startup_problem()
+    if problem:
+        return [st.Page(lambda: access_ui.refusal_screen(problem), title="접속 불가",
+                        icon=":material/lock:", default=True)]  # fmt: skip
+    if not access.current_viewer().signed_in and access_ui.sign_in_on():
+        return [st.Page(access_ui.sign_in_screen, title="로그인", icon=":material/login:",
+                        default=True)]  # fmt: skip
+    return PAGES
+
+
+access_ui.install()  # access.current_viewer() is this session's user from here on
+pages = _pages()
+navigation = st.navigation(pages)
+if pages is PAGES:
+    with st.spinner("저장소를 준비하는 중…"):
+        runtime.service_info()  # first view of the process: servers, migrations, catalogue
+    ui.render_sidebar()
 navigation.run()

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 from psycopg_pool import ConnectionPool
 
+from data_access.access import require_admin
 from data_access.catalog import SeedRunInfo, current_as_of_date, latest_seed_run
 from data_access.config import Settings, get_settings
 from data_access.errors import StoreUnavailable, WorkbenchError
@@ -203,8 +204,10 @@ def cached_store_health() -> StoreHealth:
 
 def start_embedded_stores() -> str | None:
     """The sidebar's "start the embedded servers" button: start what is down, then forget the
-    cached health so every page sees the stores again. Returns a Korean error, or None."""
+    cached health so every page sees the stores again. Returns a Korean error, or None.
+    Only an admin (or the local user without sign-in) may start servers."""
     try:
+        require_admin(action="내장 서버 켜기")
         start_on_request(settings())
     except WorkbenchError as e:
         logger.warning("starting the embedded stores failed: %s", e)

@@ -13,9 +13,11 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from data_access import access
 from data_access.config import AgentRole, Settings
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, WorkbenchError
 from data_access.health import GraphHealth, PostgresHealth
+from pages import _access as access_ui
 from pages import _runtime as runtime
 
 logger = logging.getLogger(__name__)
@@ -210,7 +212,8 @@ def _render_stores() -> None:
     _render_store(
         f"그래프 ({backend})", graph, f"{version} · {where_graph} · 그래프 `{graph.graph_name}`"
     )
-    if (not pg.ok and pg.embedded) or (not graph.ok and graph.embedded):
+    down = (not pg.ok and pg.embedded) or (not graph.ok and graph.embedded)
+    if down and access.current_viewer().is_admin:  # starting servers is the operator's call
         _render_start_button()
 
 
@@ -242,9 +245,11 @@ def _render_data_context() -> None:
 
 
 def render_sidebar() -> None:
-    """Mode, store health and as-of date; shown on every page."""
+    """Who is signed in, mode, store health and as-of date; shown on every page."""
     with st.sidebar:
         st.markdown("### Atlas Workbench")
+        access_ui.render_account()
+        st.divider()
         _render_mode(runtime.settings())
         st.divider()
         _render_stores()

@@ -11,7 +11,8 @@ from typing import Any
 import streamlit as st
 from psycopg_pool import ConnectionPool
 
-from data_access import catalog
+from data_access import access, catalog
+from data_access.access import AccessDenied
 from data_access.projection import latest_projection_runs
 from pages import _console as console
 from pages import _operations as operations
@@ -237,6 +238,10 @@ def _render_graph_schema(store: Any) -> None:
 
 
 def _run_console(language: Language, query: str, max_rows: int) -> ConsoleResult:
+    try:  # checked here, before the query runs, not only by leaving the tab out
+        access.require_admin(action="쿼리 콘솔")
+    except AccessDenied as e:
+        return console.result(language, [], 0.0, str(e))
     if language == "SQL":
         return console.run_sql(query, max_rows=max_rows, pool=runtime.pg_pool())
     return console.run_cypher(query, max_rows=max_rows, store=runtime.live_graph_store())
@@ -287,6 +292,21 @@ def _render_console() -> None:
         _render_console_result(result)
 
 
+# ---------------------------------------------------------------- admin only
+
+
+ADMIN_TABS_NOTE = "쿼리 콘솔과 운영(평가 실행) 탭은 관리자만 볼 수 있습니다."
+
+
+def _render_operations(pool: ConnectionPool | None) -> None:
+    try:
+        access.require_admin(action="운영 탭")
+    except AccessDenied as e:
+        st.error(str(e), icon=":material/lock:")
+        return
+    operations.render(pool)
+
+
 # ---------------------------------------------------------------- page
 
 
@@ -303,9 +323,11 @@ def main() -> None:
         "데이터셋": lambda: _render_datasets(pool),
         "프로젝션 실행": lambda: _render_projection_runs(pool),
         "그래프 스키마": lambda: _render_graph_schema(runtime.live_graph_store()),
-        "쿼리 콘솔": _render_console,
-        "운영": lambda: operations.render(pool),
     }
+    if access.current_viewer().is_admin:
+        renderers |= {"쿼리 콘솔": _render_console, "운영": lambda: _render_operations(pool)}
+    else:
+        st.caption(ADMIN_TABS_NOTE)
     tabs = st.tabs(list(renderers), key=TAB_KEY, on_change="rerun")
     for tab, render in zip(tabs, renderers.values(), strict=True):
         if tab.open:
