@@ -51,11 +51,16 @@ def sign_in_on() -> bool:
     return auth_section() is not None
 
 
+def _logged_in() -> bool:
+    # `st.user.is_logged_in` exists only when Streamlit itself found an [auth] section.
+    return bool(st.user.to_dict().get("is_logged_in", False))
+
+
 def session_viewer() -> Viewer:
     """The viewer of the running session: the local user without sign-in, else from `st.user`."""
     if not sign_in_on():
         return LOCAL_VIEWER
-    if not st.user.is_logged_in:
+    if not _logged_in():
         return ANONYMOUS_VIEWER
     try:
         return access.viewer_from_claims(st.user.to_dict(), get_settings())
@@ -89,8 +94,7 @@ def sign_in_screen() -> None:
     """The only screen before sign-in: what this is and one button per identity provider."""
     st.title("Atlas Workbench")
     st.markdown("팀과 공유된 워크벤치입니다. 회사 계정으로 로그인하세요.")
-    claims_problem = st.user.is_logged_in  # signed in, but the token names no user
-    if claims_problem:
+    if _logged_in():  # signed in, but the token names no user
         st.error("로그인 정보에 이메일도 사용자 식별자(sub)도 없어 사용자를 알 수 없습니다.")
         st.button("로그아웃", on_click=st.logout, key="sign-out-unknown")
         return
