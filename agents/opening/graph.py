@@ -101,6 +101,7 @@ def prefetch_to_cache(day: date, cache: RunCache, pool: ConnectionPool | None,
     if collector is not None:
         collector.add_citation(read.citation)
     articles = [{"pk": r["pk"], "title": r["title"], "tickers": list(r["tickers"]),
+                 "themes": list(r["themes"]),
                  "publish_et_iso": r["published_at"].astimezone(news_store.ET).isoformat(),
                  "url": r["url"], "source": r["source"], "lang": r["lang"]}
                 for r in read.rows]  # fmt: skip

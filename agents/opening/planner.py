@@ -4,13 +4,15 @@ It plugs in where the LLM would (`bind_tools` returns itself) and reads only wha
 read — the context JSON in the user message and the tool results in the message history — to
 decide the next step:
 
-1. the news list and title keyword counts;
-2. the articles behind each candidate keyword (`get_news_list(keywords=[kw])`);
-3. OHLCV of the tickers those articles name, and of the market proxies;
-4. 1–3 themes: candidate keywords ranked by article count × price moves, little overlap; then
-   at least 10 bodies (theme articles first, then the biggest movers);
-5. body keyword counts and the list of downloaded bodies;
-6. the final JSON, written from templates (script.py) with numbers taken from the OHLCV rows.
+1. the news list, title keyword counts and the window's clusters ranked by market impact
+   (`get_market_movers`: events and sector moves, |move| × won market cap, earnings surprise);
+2. OHLCV of the market proxies and of the companies of the top three clusters, for the session
+   each cluster reports on;
+3. the themes: those clusters in the tool's order (no company twice); then at least 10 bodies
+   (theme articles first, then the biggest movers);
+4. body keyword counts and the list of downloaded bodies;
+5. the final JSON, written from templates (script.py) with numbers taken from the OHLCV rows
+   and the earnings figures the movers tool read.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -33,8 +36,11 @@ from agents.opening.script import Mover, ThemePick
 
 MODEL_NAME = "offline-planner"
 CANDIDATES = 15  # title words whose frequency is counted
-PROBED = 6  # candidate keywords whose articles are listed
-TICKERS_PER_KEYWORD = 3
+MOVERS_LIMIT = 8  # clusters asked of get_market_movers
+MAX_THEMES = 3
+TICKERS_PER_THEME = 3
+EXTRA_TICKERS = 4
+MAX_OHLCV_CALLS = 16
 MAX_READ = 14
 PRICE_LOOKBACK_DAYS = 10
 MARKET_PROXIES = ("069500", "360750")
@@ -98,28 +104,25 @@ def next_message(messages: Sequence[BaseMessage]) -> AIMessage:
     context = context_from(messages)
     day = date.fromisoformat(context["date"])
     seen = Observed(messages)
-    if not seen.has("get_news_list") or not seen.has("count_keyword_frequency"):
-        return _step("뉴스 목록과 제목 키워드 빈도부터 확인합니다.", [
+    if not all(seen.has(t) for t in ("get_news_list", "count_keyword_frequency",
+                                     "get_market_movers")):  # fmt: skip
+        return _step("뉴스 목록, 제목 키워드 빈도, 시장 영향력 순 클러스터부터 확인합니다.", [
             _call("get_news_list", {}),
             _call("count_keyword_frequency",
                   {"keywords": candidate_words(context), "source": "titles"}),
+            _call("get_market_movers", {"limit": MOVERS_LIMIT}),
         ])  # fmt: skip
     articles = _all_articles(seen)
     if not articles:
         return AIMessage(content="오늘 창에 뉴스가 없어 대본을 쓸 수 없습니다.")
-    probed = {tuple(a.get("keywords") or ()) for a, _ in seen.results("get_news_list")}
-    keywords = ranked_keywords(seen)
-    if not any(len(k) == 1 for k in probed) and keywords:
-        calls = [_call("get_news_list", {"keywords": [k]}) for k in keywords[:PROBED]]
-        return _step("상위 키워드별 관련 기사를 모읍니다.", calls)
+    clusters = chosen_clusters(seen)
     if not seen.has("get_ohlcv"):
-        tickers = _tickers_to_check(seen, keywords, articles)
-        start, end = (day - timedelta(days=PRICE_LOOKBACK_DAYS)).isoformat(), day.isoformat()
-        calls = [_call("get_ohlcv", {"ticker": t, "start_date": start, "end_date": end,
+        tickers, start = _tickers_to_check(clusters, articles, day)
+        calls = [_call("get_ohlcv", {"ticker": t, "start_date": start, "end_date": day.isoformat(),
                                      "interval": "1d"}) for t in tickers]  # fmt: skip
-        return _step("관련 종목과 시장 대용 ETF의 시세를 확인합니다.", calls)
+        return _step("테마 종목과 시장 대용 ETF의 시세를 확인합니다.", calls)
     movers = movers_from(seen, day)
-    picks = pick_themes(seen, keywords, articles, movers)
+    picks = pick_themes(seen, clusters, articles, movers)
     read = set(_read_pks(seen))
     if not seen.has("get_news_content"):
         pks = bodies_to_read(picks, articles, movers)
@@ -151,15 +154,6 @@ def candidate_words(context: dict[str, Any]) -> list[str]:
     return words[:CANDIDATES] or ["시장"]
 
 
-def ranked_keywords(seen: Observed) -> list[str]:
-    counts: dict[str, int] = {}
-    for args, result in seen.results("count_keyword_frequency"):
-        if args.get("source", "titles") == "titles":
-            counts.update({k: int(v.get("count", 0)) for k, v in result.items()})
-    ranked = sorted((k for k, c in counts.items() if c >= 2), key=lambda k: -counts[k])
-    return ranked
-
-
 def _all_articles(seen: Observed) -> list[dict[str, Any]]:
     for args, result in seen.results("get_news_list"):
         if not args.get("keywords") and not args.get("tickers"):
@@ -167,87 +161,91 @@ def _all_articles(seen: Observed) -> list[dict[str, Any]]:
     return []
 
 
-def keyword_articles(seen: Observed) -> dict[str, list[dict[str, Any]]]:
-    out: dict[str, list[dict[str, Any]]] = {}
-    for args, result in seen.results("get_news_list"):
-        keywords = args.get("keywords") or []
-        if len(keywords) == 1:
-            out[keywords[0]] = list(result.get("articles", []))
+def chosen_clusters(seen: Observed) -> list[dict[str, Any]]:
+    """Up to three clusters in the tool's order, none repeating another's lead company."""
+    ranked = [c for _, r in seen.results("get_market_movers") for c in r.get("clusters", [])]
+    out: list[dict[str, Any]] = []
+    leads: set[str] = set()
+    for cluster in ranked:
+        members = {m["security_id"] for m in cluster.get("members", [])}
+        if members & leads or not cluster.get("article_pks"):
+            continue
+        out.append(cluster)
+        leads |= members
+        if len(out) == MAX_THEMES:
+            break
     return out
 
 
-def _tickers_to_check(seen: Observed, keywords: list[str],
-                      articles: list[dict[str, Any]]) -> list[str]:  # fmt: skip
-    by_keyword = keyword_articles(seen)
+def _members(cluster: dict[str, Any]) -> list[dict[str, Any]]:
+    return list(cluster.get("members", []))[:TICKERS_PER_THEME]
+
+
+def _tickers_to_check(clusters: list[dict[str, Any]], articles: list[dict[str, Any]],
+                      day: date) -> tuple[list[str], str]:  # fmt: skip
+    """Market proxies, the themes' companies, then a few more article tickers; and the first
+    date to read (the earliest session named, less a lookback for its previous close)."""
     tickers: list[str] = list(MARKET_PROXIES)
-    for keyword in keywords[:PROBED]:
-        named = [t for a in by_keyword.get(keyword, []) for t in a.get("tickers", [])[:1]]
-        tickers += list(dict.fromkeys(named))[:TICKERS_PER_KEYWORD]
-    tickers += [a["tickers"][0] for a in articles if a.get("tickers")][:6]
-    return list(dict.fromkeys(tickers))
+    sessions = [day]
+    for cluster in clusters:
+        for m in _members(cluster):
+            tickers.append(m["security_id"])
+            sessions.append(date.fromisoformat(m["session"]))
+    tickers += [a["tickers"][0] for a in articles if a.get("tickers")][:EXTRA_TICKERS]
+    start = min(sessions) - timedelta(days=PRICE_LOOKBACK_DAYS)
+    return list(dict.fromkeys(tickers))[:MAX_OHLCV_CALLS], start.isoformat()
 
 
-def movers_from(seen: Observed, day: date) -> dict[str, Mover]:
-    """Last close on or before `day` and its change from the previous close, per ticker asked."""
-    out: dict[str, Mover] = {}
+def movers_from(seen: Observed, day: date) -> dict[str, list[Mover]]:
+    """Per ticker asked, every session up to `day` with its close and day-over-day change."""
+    out: dict[str, list[Mover]] = {}
     for args, result in seen.results("get_ohlcv"):
         rows = [r for r in result.get("rows", []) if r["ts"][:10] <= day.isoformat()]
-        if len(rows) < 2:
-            continue
-        last, prev = rows[-1], rows[-2]
-        change = (last["close"] / prev["close"] - 1) * 100 if prev["close"] else 0.0
-        out[args["ticker"]] = Mover(args["ticker"], result.get("name", args["ticker"]),
-                                    float(last["close"]), round(change, 2), last["ts"][:10])  # fmt: skip
+        name = result.get("name", args["ticker"])
+        out[args["ticker"]] = [
+            Mover(args["ticker"], name, float(cur["close"]),
+                  round((cur["close"] / prev["close"] - 1) * 100, 2) if prev["close"] else 0.0,
+                  cur["ts"][:10])
+            for prev, cur in zip(rows, rows[1:], strict=False)
+        ]  # fmt: skip
     return out
 
 
-def _move_of(article: dict[str, Any], movers: dict[str, Mover]) -> Mover | None:
-    found = [movers[t] for t in article.get("tickers", []) if t in movers]
+def mover_on(movers: dict[str, list[Mover]], ticker: str, session: str | None) -> Mover | None:
+    """The ticker's move in `session` (default: its last session)."""
+    found = [m for m in movers.get(ticker, []) if session is None or m.date == session]
+    return found[-1] if found else None
+
+
+def _move_of(article: dict[str, Any], movers: dict[str, list[Mover]]) -> Mover | None:
+    found = [m for t in article.get("tickers", []) if (m := mover_on(movers, t, None))]
     return max(found, key=lambda m: abs(m.change_pct)) if found else None
 
 
-def _abs_move(article: dict[str, Any], movers: dict[str, Mover]) -> float:
+def _abs_move(article: dict[str, Any], movers: dict[str, list[Mover]]) -> float:
     move = _move_of(article, movers)
     return abs(move.change_pct) if move else 0.0
 
 
-def pick_themes(seen: Observed, keywords: list[str], articles: list[dict[str, Any]],
-                movers: dict[str, Mover]) -> list[ThemePick]:  # fmt: skip
-    """Up to three keywords: many articles and big moves, sharing at most half their articles."""
-    by_keyword = keyword_articles(seen)
-    scored = []
-    for keyword in keywords:
-        group = by_keyword.get(keyword, [])
-        if len(group) < 2:
-            continue
-        moves = [abs(m.change_pct) for a in group if (m := _move_of(a, movers))]
-        score = len(group) * (1 + (sum(moves) / len(moves) if moves else 0) / 5)
-        scored.append((score, keyword, group))
-    scored.sort(key=lambda s: -s[0])
+def pick_themes(seen: Observed, clusters: list[dict[str, Any]], articles: list[dict[str, Any]],
+                movers: dict[str, list[Mover]]) -> list[ThemePick]:  # fmt: skip
+    """The chosen clusters as themes: their articles, and their companies' checked moves."""
+    by_pk = {a["pk"]: a for a in articles}
     picks: list[ThemePick] = []
-    for _, keyword, group in scored:
-        pks, leaders = {a["pk"] for a in group}, _leaders(group, movers)
-        lead = leaders[0].ticker if leaders else None
-        if all(
-            len(pks & p.pks) <= len(pks | p.pks) / 2 and (lead is None or p.lead != lead)
-            for p in picks
-        ):
-            picks.append(ThemePick(keyword, group, leaders))
-        if len(picks) == 3:
-            break
+    for cluster in clusters:
+        group = [by_pk[p] for p in cluster["article_pks"] if p in by_pk]
+        leaders = [replace(m, name=c["name"]) for c in _members(cluster)
+                   if (m := mover_on(movers, c["security_id"], c["session"]))]  # fmt: skip
+        picks.append(ThemePick(cluster["subject"], group, leaders, cluster=cluster))
     if not picks and articles:
         group = sorted(articles, key=lambda a: -_abs_move(a, movers))
-        picks.append(ThemePick("", group[:5], _leaders(group[:5], movers)))
+        leaders = [m for a in group[:5] if (m := _move_of(a, movers))][:2]
+        picks.append(ThemePick("", group[:5], leaders))
     return picks
 
 
-def _leaders(group: list[dict[str, Any]], movers: dict[str, Mover]) -> list[Mover]:
-    found = {m.ticker: m for a in group if (m := _move_of(a, movers))}
-    return sorted(found.values(), key=lambda m: -abs(m.change_pct))[:2]
-
-
 def bodies_to_read(picks: list[ThemePick], articles: list[dict[str, Any]],
-                   movers: dict[str, Mover]) -> list[str]:  # fmt: skip
+                   movers: dict[str, list[Mover]]) -> list[str]:  # fmt: skip
     pks: list[str] = []
     for pick in picks:
         pks += [a["pk"] for a in pick.articles[:4]]

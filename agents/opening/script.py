@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from agents.opening.clusters import with_i
 from agents.opening.prompts import date_ko
 from agents.opening.state import NewsSource, OpeningResult, ScriptTurn, Theme
 
@@ -39,8 +40,11 @@ class Mover:
             return f"{self.close:,.2f}달러"
         return f"{self.close:,.0f}원"
 
-    def sentence(self, label: str | None = None) -> str:
-        return f"{label or self.name}의 종가는 {self.price}, 전일 대비 {self.change_pct:+.2f}%였습니다."
+    def sentence(self, label: str | None = None, day: str | None = None) -> str:
+        """'X의 종가는 …' for the script's day; 'X의 11월 19일 종가는 …' for an earlier session."""
+        when = f"{date_ko(self.date)} " if day and self.date != day else ""
+        return (f"{label or self.name}의 {when}종가는 {self.price}, "
+                f"전일 대비 {self.change_pct:+.2f}%였습니다.")  # fmt: skip
 
 
 @dataclass
@@ -48,6 +52,7 @@ class ThemePick:
     keyword: str
     articles: list[dict[str, Any]]
     leaders: list[Mover] = field(default_factory=list)
+    cluster: dict[str, Any] | None = None  # the get_market_movers cluster it comes from
 
     @property
     def pks(self) -> set[str]:
@@ -81,6 +86,8 @@ def quote(body: str) -> str | None:
 
 
 def _headline(pick: ThemePick) -> str:
+    if pick.cluster is not None:
+        return str(pick.cluster["headline"])
     if not pick.leaders:
         return f"{pick.display()} 관련 뉴스 집중"
     lead = pick.leaders[0]
@@ -95,14 +102,35 @@ def _read_sources(pick: ThemePick, read: dict[str, dict[str, str]]) -> list[News
             for a in pick.articles if a["pk"] in read]  # fmt: skip
 
 
-def _theme(pick: ThemePick, read: dict[str, dict[str, str]]) -> Theme:
+def _theme(pick: ThemePick, read: dict[str, dict[str, str]], day: str) -> Theme:
     related = _read_sources(pick, read)[:5]
-    parts = [f"제목 {len(pick.articles)}건에 '{pick.display()}' 키워드가 나왔습니다."]
-    parts += [m.sentence() for m in pick.leaders]
+    if pick.cluster is not None:
+        sources = len(pick.cluster.get("sources", []))
+        parts = [str(pick.cluster["why"]),
+                 f"기사 {pick.cluster['article_count']}건, 매체 {sources}곳이 다뤘습니다."]  # fmt: skip
+    else:
+        parts = [f"제목 {len(pick.articles)}건에 '{pick.display()}' 키워드가 나왔습니다."]
+    parts += [m.sentence(day=day) for m in pick.leaders]
     return {"headline": _headline(pick), "description": " ".join(parts), "related_news": related}
 
 
+def _cluster_nutshell(cluster: dict[str, Any]) -> str:
+    """The top theme in a few words: '엔비디아 실적 실망에 급락', '애플 강세가 이끈 장'."""
+    subject, headline = str(cluster["subject"]), str(cluster["headline"])
+    move = headline.rsplit(" ", 1)[-1]
+    if cluster["kind"] == "earnings":
+        mood = "실망" if cluster["earnings"]["surprise_pct"] < 0 else "호조"
+        return f"{subject} 실적 {mood}에 {move}"
+    if cluster["kind"] in ("policy", "macro"):
+        return f"{subject}에 쏠린 눈"
+    if cluster["kind"] == "sector":
+        return headline.split("…")[0]
+    return f"{subject} {with_i(move)} 이끈 장"
+
+
 def _nutshell(picks: list[ThemePick], market: Mover | None) -> str:
+    if picks and picks[0].cluster is not None:
+        return _cluster_nutshell(picks[0].cluster)[:MAX_NUTSHELL]
     names = [p.display() for p in picks]
     ups = [p for p in picks if p.leaders and p.leaders[0].change_pct > 0]
     downs = [p for p in picks if p.leaders and p.leaders[0].change_pct < 0]
@@ -117,16 +145,23 @@ def _nutshell(picks: list[ThemePick], market: Mover | None) -> str:
     return text[:MAX_NUTSHELL]
 
 
-def _market_turn(movers: dict[str, Mover], context: dict[str, Any]) -> str:
+def _last(movers: dict[str, list[Mover]], ticker: str) -> Mover | None:
+    found = movers.get(ticker) or []
+    return found[-1] if found else None
+
+
+def _market_turn(movers: dict[str, list[Mover]], context: dict[str, Any]) -> str:
     proxies = {i["ticker"]: i for i in context.get("indices", [])}
-    lines = [movers[t].sentence(f"{movers[t].name}({proxies[t]['proxy_for']} 대용)")
-             for t in proxies if t in movers]  # fmt: skip
+    lines = [m.sentence(f"{m.name}({proxies[t]['proxy_for']} 대용)")
+             for t in proxies if (m := _last(movers, t))]  # fmt: skip
     return " ".join(lines) or "지수 대용 ETF 시세가 없어 지수 흐름은 생략합니다."
 
 
-def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]]) -> tuple[str, list[NewsSource]]:
+def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]],
+                day: str) -> tuple[str, list[NewsSource]]:  # fmt: skip
     sources = _read_sources(pick, read)[:3]
-    parts = [m.sentence() for m in pick.leaders]
+    parts = [str(pick.cluster["why"])] if pick.cluster is not None else []
+    parts += [m.sentence(day=day) for m in pick.leaders]
     said = next((q for s in sources if (q := quote(read[s["pk"]]["body"]))), None)
     if said:
         parts.append(f"기사에서는 '{said}'라고 전했습니다.")
@@ -134,10 +169,10 @@ def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]]) -> tuple[str, 
     return " ".join(parts), sources
 
 
-def compose(day: date, picks: list[ThemePick], movers: dict[str, Mover],
+def compose(day: date, picks: list[ThemePick], movers: dict[str, list[Mover]],
             read: dict[str, dict[str, str]], context: dict[str, Any]) -> OpeningResult:  # fmt: skip
     picks = [p for p in picks if any(a["pk"] in read for a in p.articles)] or picks[:1]
-    nutshell = _nutshell(picks, movers.get("069500"))
+    nutshell = _nutshell(picks, _last(movers, "069500"))
     turns: list[tuple[str, str, list[NewsSource]]] = [
         ("진행자", f"{date_ko(day.isoformat())} 오프닝입니다. 오늘의 한마디는 '{nutshell}'입니다. "
                    "먼저 시장 분위기부터 볼까요?", []),
@@ -147,7 +182,7 @@ def compose(day: date, picks: list[ThemePick], movers: dict[str, Mover],
         turns.append(
             ("진행자", f"{ordinal} 테마는 '{_headline(pick)}'입니다. 어떤 흐름이었나요?", [])
         )
-        text, sources = _theme_turn(pick, read)
+        text, sources = _theme_turn(pick, read, day.isoformat())
         turns.append(("해설자", text, sources))
     missing = [m.split(":")[0] for m in context.get("missing", [])][:2]
     if missing:
@@ -166,4 +201,5 @@ def compose(day: date, picks: list[ThemePick], movers: dict[str, Mover],
         {"id": i, "speaker": s, "text": t, "sources": src}  # type: ignore[typeddict-item]
         for i, (s, t, src) in enumerate(turns, 1)
     ]
-    return {"theme": [_theme(p, read) for p in picks], "nutshell": nutshell, "scripts": scripts}
+    themes = [_theme(p, read, day.isoformat()) for p in picks]
+    return {"theme": themes, "nutshell": nutshell, "scripts": scripts}

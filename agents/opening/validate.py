@@ -3,7 +3,8 @@
 A fixable slip is repaired and noted (sources that were not read are dropped, ids renumbered,
 more than three themes cut to three); a broken output is rejected with the reasons and never
 saved: missing required tool calls, fewer than 10 bodies read, no theme or nutshell, a script
-that does not open with the host and the date, or a number that no get_ohlcv result backs.
+that does not open with the host and the date, or a number that no get_ohlcv result (or, for EPS figures, no get_market_movers earnings
+entry) backs.
 """
 
 from __future__ import annotations
@@ -70,6 +71,10 @@ def evidence_from(calls: Iterable[ToolCallRecord]) -> Evidence:
                 diffs.append(cur - prev)
                 if prev:
                     changes.append((cur / prev - 1) * 100)
+        elif call.tool == "get_market_movers":  # EPS actual/estimate read from earnings_events
+            for e in (c["earnings"] for c in call.result.get("clusters", []) if c.get("earnings")):
+                values += [float(e["eps_actual"]), float(e["eps_estimate"])]
+                changes.append(float(e["surprise_pct"]))
     return Evidence(read, "get_news_list" in names, "count_keyword_frequency" in names,
                     tuple(values), tuple(changes), tuple(diffs))  # fmt: skip
 

@@ -30,15 +30,19 @@ from data_access.postgres import execute, fetch_all
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 DATES = ("2026-11-20", "2026-11-16", "2026-10-06")
-MOVE = re.compile(r"(\S[^.'·\n]*?)의 종가는 ([\d,.]+)(원|달러), 전일 대비 ([+-]\d+\.\d{2})%")
+MOVE = re.compile(r"(\S[^.'·\n]*?)의 (?:(\d+)월 (\d+)일 )?종가는 ([\d,.]+)(원|달러), "
+                  r"전일 대비 ([+-]\d+\.\d{2})%")
 REQUIRED = {"get_news_list", "count_keyword_frequency", "get_news_content", "get_ohlcv"}
 
 
 def _closes(name: str, day: date, pool: Any) -> list[float]:
-    """The last two closes on or before `day` of a stock or ETF, straight from PostgreSQL."""
+    """The last two closes on or before `day` of a stock (by name or Korean alias) or ETF,
+    straight from PostgreSQL."""
     rows = fetch_all(
         "SELECT close FROM (SELECT p.trade_date, p.close FROM stock_prices p JOIN stocks s"
-        " USING (security_id) WHERE s.name = %(n)s AND p.trade_date <= %(d)s UNION ALL"
+        " USING (security_id) WHERE (s.name = %(n)s OR s.security_id IN (SELECT target FROM"
+        " entity_aliases WHERE kind = 'stock' AND alias = %(n)s)) AND p.trade_date <= %(d)s"
+        " UNION ALL"
         " SELECT e.trade_date, e.close FROM etf_prices e JOIN etfs f ON f.code = e.etf_code"
         " WHERE f.name = %(n)s AND e.trade_date <= %(d)s) x ORDER BY trade_date DESC LIMIT 2",
         {"n": name, "d": day}, pool,
@@ -74,8 +78,9 @@ def test_offline_run_follows_the_prompt_rules(day: str, settings: Any, pg_pool: 
     assert all({n["pk"] for n in s["sources"]} <= read for s in scripts)
     stated = MOVE.findall(_texts(answer))
     assert stated, "the script states prices"
-    for name, price, _, change in stated:  # every number matches the price tables
-        closes = _closes(name.split("(")[0].strip(" .:"), date.fromisoformat(day), pg_pool)
+    for name, month, mday, price, _, change in stated:  # every number matches the price tables
+        on = date(int(day[:4]), int(month), int(mday)) if month else date.fromisoformat(day)
+        closes = _closes(name.split("(")[0].strip(" .:"), on, pg_pool)
         assert len(closes) == 2, name
         assert float(price.replace(",", "")) == pytest.approx(closes[0], abs=0.005)
         assert float(change) == pytest.approx((closes[0] / closes[1] - 1) * 100, abs=0.006)
@@ -171,8 +176,8 @@ def injected_article(pg_pool: Any) -> Any:
     execute(
         "INSERT INTO news_articles (pk, title, body, tickers, themes, published_at, source, url,"
         " lang) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'ko') ON CONFLICT (pk) DO NOTHING",
-        (INJECTION_PK, "HD현대에너지솔루션 공급계약 후속 보도", INJECTION, ["KR:322000"],
-         ["에너지화학"], published, "테스트", "https://demo.atlas.local/news/injection"),
+        (INJECTION_PK, "엔비디아 실적 후속 보도", INJECTION, ["US:NVDA"],
+         ["반도체"], published, "테스트", "https://demo.atlas.local/news/injection"),
         pg_pool,
     )  # fmt: skip
     yield INJECTION_PK

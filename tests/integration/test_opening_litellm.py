@@ -89,7 +89,7 @@ def test_model_turns_run_real_tools_and_pass_validation(settings: Settings, pg_p
     first = server.requests[0]
     assert {t["function"]["name"] for t in first["tools"]} == {
         "get_news_list", "get_news_content", "list_downloaded_bodies",
-        "count_keyword_frequency", "get_ohlcv",
+        "count_keyword_frequency", "get_ohlcv", "get_market_movers",
     }  # fmt: skip
     system = first["messages"][0]["content"]
     assert "get_news_content 로 기사 본문을 최소 10건" in json.dumps(system, ensure_ascii=False)
