@@ -27,6 +27,10 @@ Definitions (what the traces record; see `agents.eval.traces` for the readings):
   missing and whose text carries no freshness warning, over answers with stale/missing data.
 - fallback_per_turn — fallback 평균 호출 수: fallback events per turn over the turns of the
   screens that have fallback paths (Macro Q&A, ETF chat).
+- opening_editor_coverage — 오프닝 편집자 상위 3 포함률: held-out opening days whose themes name at
+  least 2 of the 3 biggest news-backed moves (|change| × won market cap, computed by SQL in
+  `agents.eval.opening_editor`), over held-out days; `_tune` is the same on tuning days and
+  `opening_editor_top3_share` the share of all top-3 items named, over all opening days.
 A KPI with an empty denominator is reported with value None ("no data"), never as 100%.
 """
 
@@ -132,6 +136,25 @@ def fallback_per_turn(results: Sequence[CaseResult]) -> KpiValue:
                 calls, len(turns))  # fmt: skip
 
 
+def editor_coverage(results: Sequence[CaseResult], split: str = "holdout") -> KpiValue:
+    """Opening days (of `split`) whose themes name at least 2 of the editor's top 3."""
+    days = [r.coverage for r in results if r.coverage is not None and r.coverage.split == split]
+    ok = sum(1 for c in days if c.ok)
+    if split == "holdout":
+        return _ratio("opening_editor_coverage", "오프닝 테마의 편집자 상위 3 포함률(검증일)",
+                      ok, len(days), 90.0,
+                      note="검증일 중 뉴스 기반 시총 가중 상위 3개 중 2개 이상을 테마로 다룬 날의 비율")  # fmt: skip
+    return _ratio("opening_editor_coverage_tune", "오프닝 테마의 편집자 상위 3 포함률(튜닝일)",
+                  ok, len(days), 90.0)  # fmt: skip
+
+
+def editor_top3_share(results: Sequence[CaseResult]) -> KpiValue:
+    """Share of the editor's top-3 items (all opening days) that the themes name."""
+    days = [r.coverage for r in results if r.coverage is not None]
+    return _ratio("opening_editor_top3_share", "편집자 상위 3 중 테마가 다룬 비율(전체일)",
+                  sum(c.covered for c in days), sum(len(c.top) for c in days), 66.7)  # fmt: skip
+
+
 KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
     evidence_rate,
     cypher_schema_ok,
@@ -143,6 +166,9 @@ KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
     stale_assertion_rate,
     fallback_per_turn,
     lambda rs: block_rate(rs, "sql"),
+    editor_coverage,
+    lambda rs: editor_coverage(rs, "tune"),
+    editor_top3_share,
 )
 
 

@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from agents.eval.opening_editor import EditorCoverage
+
 Suite = Literal["macro", "etf", "contract", "opening", "stock", "guard"]
 SUITES: tuple[Suite, ...] = ("macro", "etf", "contract", "opening", "stock", "guard")
 FactKind = Literal[
@@ -185,6 +187,7 @@ class CaseResult(BaseModel):
     error: str | None = None
     tokens: int = 0
     cost_usd: float = 0.0
+    coverage: EditorCoverage | None = None  # opening suite: the editor's top-3 and what is covered
     created_at: datetime | None = None
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from psycopg_pool import ConnectionPool
@@ -27,9 +27,10 @@ from agents.eval.adapters import ADAPTERS, EvalEnv
 from agents.eval.cases import GOLDEN_DIR, find_case, load_cases
 from agents.eval.facts import check_facts
 from agents.eval.guard_suite import guard_result, run_guard_case
-from agents.eval.judge import error_result, grade
+from agents.eval.judge import error_result, grade, primary_category
 from agents.eval.kpi import kpi_report, pass_rate
-from agents.eval.models import CaseResult, GoldenCase, RunKind, SuiteRun
+from agents.eval.models import CaseResult, GoldenCase, Problem, RunKind, SuiteRun
+from agents.eval.opening_editor import coverage_of, coverage_problem
 from agents.evidence import Stopwatch
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer
@@ -78,7 +79,27 @@ def run_case(case: GoldenCase, env: EvalEnv) -> tuple[CaseResult, AgentAnswer | 
         return error_result(case, f"{type(e).__name__}: {e}", watch.ms), None
     latency = watch.ms
     facts = check_facts(case.facts, answer, pool=env.pool, as_of=env.as_of)
-    return grade(case, answer, facts, latency), answer
+    result = grade(case, answer, facts, latency)
+    if case.suite == "opening":
+        add_editor_coverage(case, answer, result, env.pool)
+    return result, answer
+
+
+def add_editor_coverage(case: GoldenCase, answer: AgentAnswer, result: CaseResult,
+                        pool: ConnectionPool) -> None:  # fmt: skip
+    """The day's editor's list (SQL) against the script's themes; a miss is a wrong fact.
+    A case whose question is not a day (no editor's list to compare) is left as graded."""
+    try:
+        day = date.fromisoformat(case.question.strip()[:10])
+    except ValueError:
+        return
+    cov = coverage_of(day, str(case.inputs.get("split")), answer, pool)
+    result.coverage = cov
+    message = coverage_problem(cov)
+    if message:
+        result.problems.append(Problem(category="wrong_fact", message=message))
+        result.passed = False
+        result.failure_category = primary_category(result.problems)
 
 
 def run_suites(
