@@ -47,7 +47,7 @@ class TraceStep(BaseModel):
     """One step of an agent run: a tool call, a code action, an LLM call or a graph node."""
 
     step: int
-    kind: Literal["tool", "code", "llm", "node", "guard"]
+    kind: Literal["tool", "code", "llm", "node", "guard", "understanding"]
     name: str  # tool name, node name or model
     arguments: dict[str, Any] = Field(default_factory=dict)
     code: str | None = None

@@ -23,7 +23,8 @@ from pages import _ui as ui
 
 STATUS_LABELS = {"ok": "성공", "error": "오류", "rejected": "거부", "skipped": "건너뜀",
                  "partial": "부분 답변", "budget_exceeded": "한도 초과"}  # fmt: skip
-KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사"}
+KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사",
+               "understanding": "이해"}  # fmt: skip
 CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "url": "URL", "evidence_id": "근거 ID"}
 STRUCTURED_HEADERS = {
     "dataset_code": "데이터셋", "table": "테이블", "filters": "필터", "date_range": "기간",

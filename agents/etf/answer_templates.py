@@ -10,6 +10,8 @@ from __future__ import annotations
 import inspect
 import re
 
+from agents.etf.set_answers import SET_RENDERERS
+
 # ---------------------------------------------------------------- plain sentences
 
 
@@ -288,6 +290,7 @@ def render_manager_etfs(rows: list[dict], manager: str, _unused: str, lang: str)
 RENDERERS = {
     fn.__name__: fn
     for fn in (
+        *SET_RENDERERS,
         render_info,
         render_similar,
         render_changes,

@@ -87,7 +87,9 @@ def answer_code(plan: Plan, resolved: Resolved) -> str:
     etfs = [first[f"etf:{m.key}"] for m in plan.etfs if f"etf:{m.key}" in first]
     stocks = [first[f"stock:{m.key}"] for m in plan.stocks if f"stock:{m.key}" in first]
     tags = [first[f"tag:{m.key}"]["name"] for m in plan.tags if f"tag:{m.key}" in first]
-    builder = _BUILDERS.get(plan.intent)
+    from agents.etf.frame_codegen import FRAME_BUILDERS
+
+    builder = _BUILDERS.get(plan.intent) or FRAME_BUILDERS.get(plan.intent)
     if builder is None:
         return final_text_code(tpl.unsupported(plan.lang))
     return builder(plan, etfs, stocks, tags)

@@ -1,49 +1,34 @@
-"""Intent recognition for the offline planner: what is asked, about which entities, over which period.
+"""The ETF planner's reading of a question: the shared `QuestionFrame` compiled into one plan.
 
-Rules are keyword sets over Korean and English phrasing, checked in a fixed order (the most
-specific first). `detect_plan` never guesses an entity: what the lexicon did not recognize is
-not in the plan, and an unrecognized question becomes the `unsupported` intent.
+    plan = detect_plan("현대차 비중이 3% 넘는 ETF 전부", lexicon)
+    plan.intent, plan.universe  # "etf_set", "holders"
+
+`detect_plan` never guesses: what the frame holds but this screen cannot compute goes into
+`plan.unanswered` (the answer says it and the turn is `partial`), and a question outside the
+data is `declined` with the reason and the nearest question it can answer.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.understanding.lexicon import Lexicon, Mention
+from agents.understanding import QuestionFrame, understand
+from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
-    "unsupported",
+    "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
+    "etf_measure", "define", "declined", "unsupported",
 ]  # fmt: skip
+Universe = Literal["tag", "manager", "all", "previous", "holders"]
 Lang = Literal["ko", "en"]
 
-KEYWORDS: dict[str, tuple[str, ...]] = {
-    "compare": ("비교", "대비", " vs", "vs.", "compare", "versus", "차이"),
-    "similar": ("비슷", "유사", "닮은", "대체할", "similar", "alike", "closest"),
-    "changes": ("변화", "변동", "편입", "제외", "리밸런싱", "바뀐", "달라진", "늘어난", "줄어든",
-                "change", "added", "removed", "rebalanc"),
-    "price": ("가격", "주가", "시세", "추이", "수익률", "종가", "거래량", "얼마", "올랐", "내렸",
-              "price", "chart", "trend", "performance", "return", "perform"),
-    "hold": ("보유", "담은", "담고", "편입한", "들고", "포함", "hold", "holding", "own", "contain"),
-    "both": ("동시", "둘 다", "둘다", "모두", "함께", "같이", "both", " and "),
-    "cheap": ("보수", "수수료", "저렴", "싼", "낮은", "cheap", "expense", "fee", "lowest", "low cost"),
-    "tags": ("태그", "테마", "tag", "theme"),
-    "list": ("목록", "리스트", "뭐", "무엇", "어떤", "종류", "알려", "list", "what", "which", "show"),
-    "etf_word": ("etf",),
-    "code": ("코드", "code", "ticker"),
-}  # fmt: skip
-
-_PERIODS: tuple[tuple[str, str], ...] = (
-    (r"(1|한|일)\s*년|12\s*개월|1y\b|one year|1 year|past year|a year|yearly", "1y"),
-    (r"(6|여섯)\s*개월|반\s*년|6m\b|6 months|six months|half", "6m"),
-    (r"(3|세|석)\s*(개월|달)|분기|3m\b|3 months|three months|quarter", "3m"),
-    (r"(1|한)\s*(개월|달)|1m\b|month", "1m"),
-    (r"(1|한|일)\s*주|일주일|1w\b|week", "1w"),
-    (r"하루|전일|전거래일|어제|1d\b|daily|yesterday|1\s*일\b|today|오늘", "1d"),
-)
+# Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
+SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close")
+PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y")
+_PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 
 
 @dataclass
@@ -56,76 +41,202 @@ class Plan:
     tags: list[Mention] = field(default_factory=list)
     managers: list[Mention] = field(default_factory=list)
     period: str | None = None
+    frame: QuestionFrame | None = None
+    universe: Universe | None = None
+    measure: str | None = None
+    unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
+    decline_reason: str | None = None
 
 
 def language_of(question: str) -> Lang:
-    return "ko" if re.search(r"[\uac00-\ud7a3]", question) else "en"
+    return "ko" if any("\uac00" <= ch <= "\ud7a3" for ch in question) else "en"
 
 
-def question_language(question: str, mentions: list[Mention]) -> Lang:
-    """The language of the words around the recognized names: a Korean product name in an
-    English sentence ("expense ratio of TIGER 미국S&P500?") does not make it Korean. With
-    fewer than two other words ("반도체 ETF") the whole question decides, as before."""
-    rest = question
-    for m in mentions:
-        rest = re.sub(re.escape(m.name), " ", rest, flags=re.IGNORECASE)
-    if re.search(r"[\uac00-\ud7a3]", rest) or len(re.findall(r"[A-Za-z]{2,}", rest)) < 2:
-        return language_of(question)
-    return "en"
-
-
-def period_of(question: str) -> str | None:
-    text = question.lower()
-    for pattern, period in _PERIODS:
-        if re.search(pattern, text):
-            return period
-    return None
-
-
-def _has(text: str, group: str) -> bool:
-    return any(k in text for k in KEYWORDS[group])
-
-
-def detect_plan(question: str, lexicon: Lexicon) -> Plan:
-    mentions = lexicon.recognize(question)
+def detect_plan(
+    question: str,
+    lexicon: Lexicon,
+    previous: QuestionFrame | None = None,
+    previous_result: list[str] | None = None,
+) -> Plan:
+    frame = understand(question, lexicon, kinds=ETF_KINDS, previous=previous,
+                       previous_result=previous_result)  # fmt: skip
+    mentions = [Mention(e.kind, e.key, e.name, e.start, e.end) for e in frame.entities]
     plan = Plan(
         intent="unsupported",
-        lang=question_language(question, mentions),
+        lang=frame.language,
         question=question,
         etfs=[m for m in mentions if m.kind == "etf"],
         stocks=[m for m in mentions if m.kind == "stock"],
         tags=[m for m in mentions if m.kind == "tag"],
         managers=[m for m in mentions if m.kind == "manager"],
-        period=period_of(question),
+        period=frame.period.label if frame.period else None,
+        frame=frame,
     )
-    plan.intent = _intent(f" {question.lower()} ", plan)
+    plan.intent = _intent(plan, frame)
+    _check_period(plan)
     return plan
 
 
-def _intent(text: str, plan: Plan) -> Intent:
+def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
+    op, measure = frame.operation, frame.measure()
+    scope = [n for n in frame.notes if n.startswith("out_of_scope:")]
+    if op.kind == "define":
+        return "define"
+    if scope:
+        return _decline(plan, "scope", scope[0].split(":")[1])
+    if frame.unknown_words and not _known_measure(frame):
+        return _decline(plan, "measure", ", ".join(frame.unknown_words))
+    if frame.reference == "subset" and frame.previous_result:
+        return _set_intent(plan, frame, "previous")
+    relation = frame.relation
     etfs, stocks = len(plan.etfs), len(plan.stocks)
-    if etfs >= 2 and (_has(text, "compare") or etfs <= 3):
+    if relation == "weight_in" and etfs == 1:
+        return "holding_weight"
+    if relation == "together" and stocks >= 2:
+        return "two_stock_holders"
+    if relation == "holders" and stocks == 1:
+        if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
+                                                  (None, "weight")):  # fmt: skip
+            return _set_intent(plan, frame, "holders")
+        return "top_holders"
+    if etfs >= 2:
+        if op.kind == "difference":
+            return _difference(plan, frame)
         return "compare"
     if etfs == 1:
-        if _has(text, "similar"):
-            return "similar"
-        if _has(text, "changes"):
-            return "holdings_changes"
-        if _has(text, "price"):
-            return "etf_prices"
-        return "etf_info"
-    if stocks >= 2 and (_has(text, "hold") or _has(text, "both") or _has(text, "etf_word")):
-        return "two_stock_holders"
+        return _single_etf(plan, frame)
+    if stocks >= 2 and op.kind in ("compare", "difference"):
+        plan.unanswered.append(_text(plan, "stock_compare"))
+        return "two_stock_holders" if relation else "stock_prices"
     if stocks == 1:
-        if _has(text, "hold") or _has(text, "etf_word"):
-            return "top_holders"
-        if _has(text, "price"):
-            return "stock_prices"
-        return "stock_lookup"
-    if plan.tags:
-        return "tag_cheapest"
-    if plan.managers:
-        return "manager_etfs"
-    if _has(text, "tags"):
+        return _single_stock(plan, frame)
+    if plan.tags or plan.managers:
+        universe: Universe = "tag" if plan.tags else "manager"
+        if op.kind == "lookup" and measure is None and not frame.measures:
+            return "tag_cheapest" if plan.tags else "manager_etfs"
+        return _set_intent(plan, frame, universe)
+    if measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"):
+        return _set_intent(plan, frame, "all")
+    if op.kind == "aggregate" and op.aggregate == "count":
+        return _set_intent(plan, frame, "all")
+    if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
         return "list_tags"
     return "unsupported"
+
+
+def _known_measure(frame: QuestionFrame) -> bool:
+    return any(m.name in SET_MEASURES for m in frame.measures)
+
+
+def _decline(plan: Plan, kind: str, what: str) -> Intent:
+    plan.decline_reason = f"{kind}:{what}"
+    return "declined"
+
+
+def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
+    plan.universe = universe
+    op = frame.operation
+    measure = frame.measure()
+    if measure not in SET_MEASURES and measure is not None:
+        plan.unanswered.append(_text(plan, "set_measure", measure))
+        measure = None
+    if measure is None:
+        measure = "weight" if universe == "holders" else "expense_ratio"
+        if op.kind in ("rank", "aggregate") and op.aggregate != "count" and universe != "holders":
+            plan.unanswered.append(_text(plan, "default_measure"))
+    plan.measure = measure
+    if op.filter_measure and op.filter_measure not in SET_MEASURES:
+        plan.unanswered.append(_text(plan, "set_measure", op.filter_measure))
+    return "etf_set"
+
+
+def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
+    measure = frame.measure() or "expense_ratio"
+    if measure not in ("expense_ratio", "return", "net_assets", "close"):
+        plan.unanswered.append(_text(plan, "set_measure", measure))
+        return "compare"
+    if frame.measure() is None:
+        plan.unanswered.append(_text(plan, "default_measure"))
+    plan.measure = measure
+    return "etf_difference"
+
+
+def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
+    op, measure = frame.operation, frame.measure()
+    if frame.relation == "similar":
+        return "similar"
+    if frame.relation == "holdings_changes" or (op.kind == "change" and measure == "holdings"):
+        return "holdings_changes"
+    if measure in ("holdings", "weight") and op.kind in ("aggregate", "rank"):
+        if op.aggregate in (None, "max", "min"):
+            op.aggregate = "sum" if op.kind == "aggregate" else None
+        if op.kind == "rank":
+            return "etf_info"
+        return "holdings_aggregate"
+    if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
+        return "holdings_aggregate"
+    if op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        plan.measure = "close"
+        return "price_extreme"
+    if measure in ("high", "low") and op.kind in ("lookup", "rank", "aggregate"):
+        op.aggregate = "max" if measure == "high" else "min"
+        return "price_extreme"
+    if measure == "return" or (op.kind == "change" and measure in (None, "close")):
+        plan.measure = "return"
+        return "etf_measure"
+    if measure == "net_assets":
+        plan.measure = "net_assets"
+        return "etf_measure"
+    if op.kind == "trend" or measure in ("close", "volume"):
+        return "etf_prices"
+    if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
+        plan.unanswered.append(_text(plan, "etf_measure", measure))
+    return "etf_info"
+
+
+def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
+    op, measure = frame.operation, frame.measure()
+    if op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        return "price_extreme"
+    if measure in ("high", "low"):
+        op.aggregate = "max" if measure == "high" else "min"
+        return "price_extreme"
+    if measure in ("close", "return", "volume") or op.kind in ("trend", "change"):
+        return "stock_prices"
+    if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
+        plan.unanswered.append(_text(plan, "stock_measure", measure))
+    return "stock_lookup"
+
+
+def _check_period(plan: Plan) -> None:
+    """A period the price tools do not take is widened to the next one they do, and said."""
+    if plan.period is None or plan.period in PRICE_PERIODS or plan.period == "1d":
+        return
+    months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
+    wider = next((p for p in PRICE_PERIODS if _PERIOD_ORDER[p] >= months), "1y")
+    plan.unanswered.append(_text(plan, "period", plan.period, wider))
+    plan.period = wider
+
+
+_TEXTS = {
+    "ko": {
+        "stock_compare": "두 종목의 직접 비교는 ETF 챗이 지원하지 않습니다 (종목 리포트 화면을 쓰세요).",
+        "set_measure": "'{0}' 기준으로 ETF를 거르거나 줄 세우는 것은 오프라인에서 지원하지 않습니다.",
+        "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
+        "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
+        "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+        "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
+    },
+    "en": {
+        "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
+        "set_measure": "Filtering or ranking ETFs by '{0}' is not supported offline.",
+        "default_measure": "No measure was named, so the expense ratio was used.",
+        "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
+        "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
+        "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
+    },
+}
+
+
+def _text(plan: Plan, key: str, *args: str) -> str:
+    return _TEXTS[plan.lang][key].format(*args)

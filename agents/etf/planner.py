@@ -23,9 +23,10 @@ from smolagents.models import ChatMessage, MessageRole, Model
 from smolagents.monitoring import TokenUsage
 
 from agents.etf import answer_templates as tpl
-from agents.etf import codegen
+from agents.etf import codegen, replies
 from agents.etf.intents import Plan, detect_plan
 from agents.etf.prompts import QUESTION_MARKER
+from agents.understanding import QuestionFrame
 from agents.understanding.lexicon import Lexicon
 
 logger = logging.getLogger(__name__)
@@ -56,9 +57,15 @@ def current_question(task_text: str) -> str:
 class OfflinePlanner(Model):
     """Rule-based stand-in for an LLM in smolagents' CodeAgent (no network, no cost)."""
 
-    def __init__(self, lexicon: Lexicon | Callable[[], Lexicon]) -> None:
+    def __init__(
+        self,
+        lexicon: Lexicon | Callable[[], Lexicon],
+        previous: tuple[QuestionFrame | None, list[str]] = (None, []),
+    ) -> None:
         super().__init__(model_id=OFFLINE_MODEL_ID)
         self._lexicon = lexicon
+        self._previous = previous  # the previous turn's frame and listed codes (follow-ups)
+        self.last_plan: Plan | None = None  # what the newest call understood (for the trace)
 
     @property
     def lexicon(self) -> Lexicon:
@@ -87,7 +94,8 @@ class OfflinePlanner(Model):
             # smolagents' max-steps summary request: a model answers in plain text here.
             return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
         question = current_question(message_text(messages[task_index]))
-        plan = detect_plan(question, self.lexicon)
+        plan = detect_plan(question, self.lexicon, *self._previous)
+        self.last_plan = plan
         after = messages[task_index + 1 :]
         steps_done = sum(1 for m in after if message_role(m) == MessageRole.ASSISTANT.value)
         last = message_text(after[-1]) if after else ""
@@ -97,7 +105,13 @@ class OfflinePlanner(Model):
         """The next `Thought` + code for a plan, given how many steps ran and what came back."""
         if plan.intent == "unsupported":
             return _action("질문 유형을 인식하지 못했으므로 답할 수 있는 범위를 안내합니다.",
-                           codegen.final_text_code(tpl.unsupported(plan.lang)))  # fmt: skip
+                           codegen.final_text_code(replies.unsupported(plan)))  # fmt: skip
+        if plan.intent == "define":
+            return _action("용어 정의 질문이므로 데이터 조회 없이 내장 용어집에서 답합니다.",
+                           codegen.final_text_code(replies.definition(plan)))  # fmt: skip
+        if plan.intent == "declined":
+            return _action("데이터 범위 밖의 질문이므로 답할 수 없는 이유와 가능한 질문을 안내합니다.",
+                           codegen.final_text_code(replies.declined(plan)))  # fmt: skip
         if steps_done == 0 and codegen.needs_resolution(plan):
             return _action(_resolve_thought(plan), codegen.resolve_code(plan))
         if last_observation.startswith("Error") or steps_done >= 2:
@@ -108,6 +122,7 @@ class OfflinePlanner(Model):
         resolved = _resolved_from(last_observation) if steps_done else {}
         missing = codegen.failed_lookups(plan, resolved)
         if missing and not _enough_found(plan, resolved):
+            plan.decline_reason = "not_found:" + ", ".join(missing)
             return _action("검색으로 확인되지 않은 이름이 있어 후보를 안내합니다.",
                            codegen.final_text_code("\n".join(missing)))  # fmt: skip
         return _action(_answer_thought(plan), codegen.answer_code(plan, resolved))
@@ -168,6 +183,12 @@ _ANSWER_THOUGHTS = {
     "list_tags": "list_tags로 태그 목록과 ETF 수를 조회합니다.",
     "etf_info": "get_etf_info로 기본정보, 태그, 보유종목, 수익률을 조회합니다.",
     "stock_lookup": "검색 결과로 종목 코드를 답합니다.",
+    "etf_set": "ETF 집합을 그래프에서 읽고, 필요한 값은 가격 도구로 채운 뒤 코드에서 거르고 정렬·집계합니다.",
+    "holding_weight": "ETF의 최신 보유종목 스냅샷에서 해당 종목의 비중을 그래프로 조회합니다.",
+    "holdings_aggregate": "ETF의 최신 보유종목을 비중 순으로 읽어 코드에서 합계·개수를 계산합니다.",
+    "etf_difference": "두 ETF의 값을 도구로 읽고 코드에서 차이를 계산합니다.",
+    "price_extreme": "기간 가격을 조회해 코드에서 최고/최저와 그 날짜를 찾습니다.",
+    "etf_measure": "get_etf_prices로 기간 수익률 또는 순자산을 조회합니다.",
 }
 
 

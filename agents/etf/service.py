@@ -26,9 +26,11 @@ from agents.etf.llm import FALLBACK_TEXT, FallbackModel
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
+from agents.etf.understood import understood
 from agents.evidence import EvidenceCollector, ToolCallRecord
 from agents.inputs import check_text, rejected_answer
 from agents.llm import TurnBudget, build_smolagents_model, usage_of
+from agents.understanding.history import previous_context
 from agents.understanding.lexicon import cached_lexicon
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -96,7 +98,7 @@ def stream_answer(
     collector = EvidenceCollector()
     context = ToolContext(store=store, pool=pool, collector=collector, as_of_date=as_of)
     llm = build_smolagents_model("etf", settings)
-    offline = OfflinePlanner(lambda: cached_lexicon(pool))
+    offline = OfflinePlanner(lambda: cached_lexicon(pool), previous_context(history))
     model = FallbackModel(llm, offline) if llm else offline
     run = _Run(
         mode="llm" if llm else "offline",
@@ -122,7 +124,10 @@ def stream_answer(
         run.error, run.status = str(e), "error"
     if run.fallback is not None and run.fallback.failures and run.error is None:
         run.error = run.fallback.failures[0].notice(FALLBACK_TEXT)
-    yield _answer(run, context, as_of, pool, started)
+    answer = _answer(run, context, as_of, pool, started)
+    if offline.last_plan is not None:
+        understood(answer, offline.last_plan, cached_lexicon(pool))
+    yield answer
 
 
 def answer_question(question: str, history: Sequence[HistoryMessage] = (),

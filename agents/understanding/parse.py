@@ -234,6 +234,11 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
         op.aggregate = aggregates[0].label  # type: ignore[assignment]
     if op.kind == "rank":
         _read_rank(frame, text)
+    elif op.kind == "aggregate" and (m := _TOP_N.search(text)) and m.group(1):
+        op.top_n = int(m.group(1))  # '상위 5개 종목 비중 합'
+    elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
+            ("etf", "펀드")) and frame.of("etf"):  # fmt: skip
+        op.top_n = int(m.group(2))
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None)
     if basis:
         op.change_basis = basis  # type: ignore[assignment]

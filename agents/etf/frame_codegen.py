@@ -1,0 +1,367 @@
+"""Code for plans compiled from a question frame: the computation runs in the sandbox over tool
+results, so the trace shows the filter, the sort, the sum — not only their outcome.
+
+    etf_set_code(plan, etfs, stocks, tags)
+    # rows = json.loads(graph_query(...))       the universe (tag, manager, holders, all, previous)
+    # for r in rows: ... get_etf_prices(...)    measures that need prices
+    # rows = [r for r in rows if r['weight'] > 3.0]
+    # rows = sorted(rows, key=..., reverse=True)[:5]
+    # final_answer(render_etf_set(rows, spec))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.etf import answer_templates as tpl
+from agents.etf.codegen import cypher_text, lit
+from agents.etf.intents import Plan
+
+Row = dict[str, Any]
+_PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
+_RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
+LABELS = {
+    "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
+           "weight": "비중", "close": "종가"},
+    "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
+           "weight": "weight", "close": "close"},
+}  # fmt: skip
+PERIOD_WORDS = {
+    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일"},
+    "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
+           "1d": "1 day"},
+}  # fmt: skip
+_CMP_WORDS = {
+    "ko": {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "인"},
+    "en": {">": "above", ">=": "at least", "<": "below", "<=": "at most", "=": "equal to"},
+}
+
+
+def price_period(plan: Plan) -> str:
+    return plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
+
+
+def notes_text(plan: Plan) -> str:
+    """What the frame asked and this answer could not do (said, never dropped)."""
+    if not plan.unanswered:
+        return ""
+    head = "참고: " if plan.lang == "ko" else "Note: "
+    return head + " ".join(plan.unanswered)
+
+
+# ---------------------------------------------------------------- sets of ETFs
+
+
+def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str, str]:
+    """(Cypher, Korean/English description of the set) for the plan's universe."""
+    ko = plan.lang == "ko"
+    if plan.universe == "tag":
+        tag = tags[0] if tags else plan.tags[0].key
+        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tag)}}})\n"
+                f"RETURN {_RETURN}", f"'{tag}' 태그 ETF" if ko else f"ETFs tagged '{tag}'")  # fmt: skip
+    if plan.universe == "manager":
+        manager = plan.managers[0].key
+        return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}\n"
+                f"RETURN {_RETURN}", f"{manager}의 ETF" if ko else f"ETFs managed by {manager}")  # fmt: skip
+    if plan.universe == "previous" and plan.frame:
+        codes = ", ".join(cypher_text(c) for c in plan.frame.previous_result[:200])
+        return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
+                "직전 답변의 ETF" if ko else "the ETFs of the previous answer")  # fmt: skip
+    if plan.universe == "holders":
+        stock = stocks[0]
+        return (
+            "MATCH (e:ETF)-[h:HOLDS]->(:Stock)\nWITH e, max(h.date) AS latest\n"
+            f"MATCH (e)-[h:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+            "WHERE h.date = latest\n"
+            "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
+            "weight: h.weight, date: h.date}",
+            f"{stock['name']}을(를) 담은 ETF" if ko else f"ETFs holding {stock['name']}",
+        )
+    return f"MATCH (e:ETF)\nRETURN {_RETURN}", "전체 ETF" if ko else "all ETFs"
+
+
+def _enrich_lines(measures: set[str], period: str) -> list[str]:
+    """Per-ETF price lookups for measures the graph does not hold."""
+    if not measures & {"return", "net_assets", "close"}:
+        return []
+    window = period if "return" in measures else "1w"
+    lines = [
+        "for r in rows:",
+        f"    p = json.loads(get_etf_prices(etf_code=r['code'], period={lit(window)}))",
+        "    s = p.get('summary', {}) if isinstance(p, dict) and 'summary' in p else {}",
+    ]
+    if "return" in measures:
+        lines.append("    r['return'] = s.get('change_rate')")
+    if "net_assets" in measures:
+        lines.append("    r['net_assets'] = s.get('latest_net_assets')")
+    if "close" in measures:
+        lines.append("    r['close'] = s.get('end_close')")
+    return lines
+
+
+def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
+    assert plan.frame is not None and plan.measure is not None
+    op, measure = plan.frame.operation, plan.measure
+    period = price_period(plan)
+    cypher, described = universe_cypher(plan, stocks, tags)
+    filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
+    used = {measure} | ({filter_measure} if op.comparator else set())
+    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+             "if isinstance(rows, dict):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+             "else:"]  # fmt: skip
+    body = _enrich_lines(used, period)
+    if op.comparator and op.threshold is not None:
+        threshold = _threshold_value(filter_measure, op.threshold, op.threshold_unit)
+        body.append(f"rows = [r for r in rows if r.get({lit(filter_measure)}) is not None "
+                    f"and r[{lit(filter_measure)}] {_PY_COMPARATOR[op.comparator]} {threshold!r}]")  # fmt: skip
+    descending = op.direction != "asc" if op.direction else op.comparator not in ("<", "<=")
+    if op.kind == "aggregate" and op.aggregate:
+        body += _aggregate_lines(op.aggregate, measure)
+        spec = _aggregate_spec(plan, described, measure, period)
+        body.append(f"final_answer(render_etf_aggregate(rows, value, {lit(spec)}))")
+    else:
+        body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
+                    f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+        if op.kind == "rank" and op.top_n:
+            body.append(f"rows = rows[:{int(op.top_n)}]")
+        spec = _set_spec(plan, described, measure, filter_measure, period)
+        body.append(f"final_answer(render_etf_set(rows, {lit(spec)}))")
+    lines += ["    " + line for line in body]
+    return tpl.inline("\n".join(lines))
+
+
+def _threshold_value(measure: str, threshold: float, unit: str | None) -> float:
+    if measure == "net_assets":
+        return threshold * 1e8 if unit in (None, "억") else threshold
+    return threshold
+
+
+def _aggregate_lines(aggregate: str, measure: str) -> list[str]:
+    values = f"values = [r[{lit(measure)}] for r in rows if r.get({lit(measure)}) is not None]"
+    if aggregate == "count":
+        return ["value = len(rows)"]
+    if aggregate == "sum":
+        return [values, "value = sum(values) if values else None"]
+    if aggregate == "avg":
+        return [values, "value = sum(values) / len(values) if values else None"]
+    fn = "max" if aggregate == "max" else "min"
+    return [values, f"value = {fn}(values) if values else None"]
+
+
+def _condition(plan: Plan, measure: str) -> str:
+    assert plan.frame is not None
+    op = plan.frame.operation
+    if not op.comparator or op.threshold is None:
+        return ""
+    unit = op.threshold_unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
+    word = _CMP_WORDS[plan.lang][op.comparator]
+    label = LABELS[plan.lang][measure]
+    if plan.lang == "ko":
+        return f"{label} {op.threshold:g}{unit} {word}"
+    return f"{label} {word} {op.threshold:g}{unit}"
+
+
+def _measure_label(plan: Plan, measure: str, period: str) -> str:
+    label = LABELS[plan.lang][measure]
+    if measure == "return":
+        return (
+            f"{PERIOD_WORDS[plan.lang][period]} {label}"
+            if plan.lang == "ko"
+            else (f"{PERIOD_WORDS['en'][period]} {label}")
+        )
+    return label
+
+
+def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
+              period: str) -> dict[str, Any]:  # fmt: skip
+    assert plan.frame is not None
+    op, ko = plan.frame.operation, plan.lang == "ko"
+    condition = _condition(plan, filter_measure)
+    order = (
+        ("낮은 순" if op.direction == "asc" else "높은 순")
+        if ko
+        else ("lowest first" if op.direction == "asc" else "highest first")
+    )
+    label = _measure_label(plan, measure, period)
+    top = (
+        f" 상위 {op.top_n}개"
+        if ko and op.kind == "rank" and op.top_n
+        else (f", top {op.top_n}" if op.kind == "rank" and op.top_n else "")
+    )
+    if ko:
+        title = (
+            f"{described}"
+            + (f" 중 {condition}" if condition else "")
+            + f" ({label} {order}{top}, {{n}}개):"
+        )
+    else:
+        title = (
+            f"{described}"
+            + (f" with {condition}" if condition else "")
+            + f" ({label}, {order}{top}; {{n}}):"
+        )
+    columns = [measure] + ([filter_measure] if condition and filter_measure != measure else [])
+    if "expense_ratio" not in columns and measure != "weight":
+        columns.append("expense_ratio")
+    empty = (f"{described} 중 조건({condition or label})에 맞는 ETF가 없습니다." if ko
+             else f"No ETF among {described} meets the condition ({condition or label}).")  # fmt: skip
+    return {"lang": plan.lang, "title": title, "columns": columns, "empty": empty,
+            "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]},
+            "note": notes_text(plan)}  # fmt: skip
+
+
+def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> dict[str, Any]:
+    assert plan.frame is not None
+    op, ko = plan.frame.operation, plan.lang == "ko"
+    condition = _condition(plan, op.filter_measure or measure)
+    scope = described + ((f" 중 {condition}" if ko else f" with {condition}") if condition else "")
+    label = _measure_label(plan, measure, period)
+    words = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
+             "min": ("최솟값", "minimum"), "count": ("개수", "count")}[op.aggregate or "count"]  # fmt: skip
+    if op.aggregate == "count":
+        title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"
+    elif ko:
+        title = f"{scope}의 {label} {words[0]}: {{value}}"
+    else:
+        title = f"{words[1].capitalize()} {label} of {scope}: {{value}}"
+    empty = (f"{scope}에서 {label} 값을 찾지 못했습니다." if ko
+             else f"No {label} values found for {scope}.")  # fmt: skip
+    return {"lang": plan.lang, "title": title, "aggregate": op.aggregate or "count",
+            "measure": measure, "empty": empty, "note": notes_text(plan)}  # fmt: skip
+
+
+# ---------------------------------------------------------------- one ETF, two ETFs
+
+
+def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
+    etf, stock = etfs[0], stocks[0]
+    cypher = (
+        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+        "WITH e, max(h.date) AS latest\n"
+        f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+        "WHERE h2.date = latest\n"
+        "RETURN {etf_code: e.code, date: latest, weight: h2.weight}"
+    )
+    spec = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"]}
+    return _graph_then(
+        plan, cypher, f"render_holding_weight(rows[0] if rows else {{}}, {lit(spec)})"
+    )
+
+
+def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    assert plan.frame is not None
+    etf, op = etfs[0], plan.frame.operation
+    cypher = (
+        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+        "WITH e, max(h.date) AS latest\n"
+        "MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
+        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
+        "ORDER BY h.weight DESC"
+    )
+    spec = {"lang": plan.lang, "etf": etf["name"], "aggregate": op.aggregate or "sum",
+            "top_n": op.top_n, "empty": tpl.not_found(plan.lang, etf["name"], [])}  # fmt: skip
+    return _graph_then(plan, cypher, f"render_holdings_aggregate(rows, {lit(spec)})")
+
+
+def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
+    lines = [
+        "import json",
+        f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+        "if isinstance(rows, dict):",
+        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+        "else:",
+        f"    final_answer({render_call})",
+    ]
+    return tpl.inline("\n".join(lines))
+
+
+def difference_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    measure = plan.measure or "expense_ratio"
+    a, b = etfs[0], etfs[1]
+    period = price_period(plan)
+    label = _measure_label(plan, measure, period)
+    spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
+            "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
+    lines = ["import json"]
+    if measure == "expense_ratio":
+        lines += [f"rows = json.loads(compare_etfs(etf_codes={lit(a['code'] + ',' + b['code'])}))",
+                  "if isinstance(rows, dict):",
+                  f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+                  "else:",
+                  "    by_code = {r['code']: r for r in rows}",
+                  f"    first = {{'name': {lit(a['name'])}, 'value': by_code[{lit(a['code'])}]['expense_ratio']}}",
+                  f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
+                  f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+    else:
+        key = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close"}[
+            measure
+        ]
+        window = period if measure == "return" else "1w"
+        for var, etf in (("pa", a), ("pb", b)):
+            lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
+                         f"period={lit(window)}))")  # fmt: skip
+        lines += [f"first = {{'name': {lit(a['name'])}, 'value': pa.get('summary', {{}}).get({lit(key)})}}",
+                  f"second = {{'name': {lit(b['name'])}, 'value': pb.get('summary', {{}}).get({lit(key)})}}",
+                  f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
+def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
+    assert plan.frame is not None
+    period = price_period(plan) if plan.period else "3m"
+    aggregate = plan.frame.operation.aggregate or "max"
+    if etfs:
+        target, call, currency = etfs[0], "get_etf_prices(etf_code={0}, period={1})", "KRW"
+        field = "close"
+    else:
+        target = stocks[0]
+        call = "get_stock_prices(stock_code={0}, period={1})"
+        currency = "KRW" if str(target.get("code", "")).isdigit() else "USD"
+        field = "high" if aggregate == "max" else "low"
+        if plan.frame.measure() == "close":
+            field = "close"
+    note = notes_text(plan)
+    if not plan.period:
+        note = (note + " " if note else "") + ("기간이 없어 최근 3개월로 조회했습니다." if plan.lang == "ko"
+                                               else "No period given: the last 3 months were used.")  # fmt: skip
+    spec = {"lang": plan.lang, "name": target["name"], "aggregate": aggregate, "field": field,
+            "currency": currency, "period_ko": "최근 " + PERIOD_WORDS["ko"][period],
+            "period_en": "the last " + PERIOD_WORDS["en"][period], "note": note.strip(),
+            "empty": tpl.tool_failed(plan.lang) + target["name"]}  # fmt: skip
+    lines = ["import json",
+             "result = json.loads(" + call.format(lit(target["code"]), lit(period)) + ")",
+             "if isinstance(result, dict) and result.get('status') == 'error':",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+             "else:",
+             f"    final_answer(render_extreme(result, {lit(spec)}))"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
+def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    etf = etfs[0]
+    period = price_period(plan) if plan.measure == "return" else "1w"
+    if plan.measure == "return" and not plan.period:
+        plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
+                               else "No period given: the last month was used.")  # fmt: skip
+    spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
+            "period_ko": "최근 " + PERIOD_WORDS["ko"][period],
+            "period_en": "the last " + PERIOD_WORDS["en"][period], "note": notes_text(plan),
+            "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
+    lines = ["import json",
+             f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",
+             "if isinstance(result, dict) and result.get('status') == 'error':",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+             "else:",
+             f"    final_answer(render_measure(result, {lit(spec)}))"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
+FRAME_BUILDERS: dict[str, Any] = {
+    "etf_set": etf_set_code,
+    "holding_weight": holding_weight_code,
+    "holdings_aggregate": holdings_aggregate_code,
+    "etf_difference": difference_code,
+    "price_extreme": extreme_code,
+    "etf_measure": measure_code,
+}

@@ -1,0 +1,95 @@
+"""Answers the ETF planner gives without a tool: definitions from the bundled glossary, and
+plain statements of what it cannot answer — with what it understood and the nearest question
+it can answer, so nothing is silently answered as another question."""
+
+from __future__ import annotations
+
+from agents.etf import answer_templates as tpl
+from agents.etf.intents import Plan
+
+_SCOPE_KO = {
+    "forecast": "미래 가격 예측이나 매수·매도 추천은 하지 않습니다 (데이터로 확인할 수 없는 답입니다).",
+    "unheld_assets": "'{0}'은(는) 이 워크벤치 데이터에 없습니다 (국내 ETF·종목 데이터만 있습니다).",
+    "chit_chat": "ETF 데이터와 관계없는 질문에는 답하지 않습니다.",
+}
+_SCOPE_EN = {
+    "forecast": "I do not forecast prices or recommend trades (the data cannot back such an answer).",
+    "unheld_assets": "'{0}' is not in this workbench's data (Korean ETFs and stocks only).",
+    "chit_chat": "I only answer questions about the ETF data.",
+}
+
+
+def definition(plan: Plan) -> str:
+    from agents.understanding.glossary import load_glossary  # the glossary loads on first use
+
+    entry = load_glossary().lookup(plan.question)
+    if entry is None:
+        if plan.lang == "ko":
+            return ("이 용어는 내장 용어집에 없어 정의를 드릴 수 없습니다. 용어집에 있는 예: 총보수, "
+                    "순자산총액, 괴리율, 추적오차, 레버리지, 인버스.")  # fmt: skip
+        return ("This term is not in the bundled glossary. Terms it has include expense ratio, net "
+                "assets, tracking error, leverage and inverse ETFs.")  # fmt: skip
+    if plan.lang == "ko":
+        return (f"**{entry.term_ko} ({entry.term_en})** — {entry.definition_ko}\n\n"
+                f"데이터에서 읽는 법: {entry.in_data_ko}\n\n출처: 내장 용어집 `glossary:{entry.id}`")  # fmt: skip
+    return (f"**{entry.term_en} ({entry.term_ko})** — {entry.definition_en}\n\n"
+            f"In this data: {entry.in_data_en}\n\nSource: bundled glossary `glossary:{entry.id}`")  # fmt: skip
+
+
+def declined(plan: Plan) -> str:
+    kind, _, what = (plan.decline_reason or "scope:").partition(":")
+    if kind == "measure":
+        reason = (f"'{what}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if plan.lang == "ko"
+                  else f"'{what}' is not in this workbench's data, so I cannot answer it.")  # fmt: skip
+    else:
+        scope_kind = what if what in _SCOPE_KO else "chit_chat"
+        table = _SCOPE_KO if plan.lang == "ko" else _SCOPE_EN
+        phrase = _scope_phrase(plan)
+        reason = table.get(scope_kind, table["chit_chat"]).format(phrase)
+    return reason + "\n\n" + nearest(plan)
+
+
+def unsupported(plan: Plan) -> str:
+    understood = plan.frame.summary_ko() if plan.frame else ""
+    if plan.lang == "ko":
+        head = (
+            f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다."
+            if understood
+            else ""
+        )
+    else:
+        head = (
+            f"What I understood ({understood}) is not something I can compute."
+            if understood
+            else ""
+        )
+    return (head + "\n\n" if head else "") + tpl.unsupported(plan.lang)
+
+
+def nearest(plan: Plan) -> str:
+    """The nearest question this screen can answer, built from the entities it recognized."""
+    ko = plan.lang == "ko"
+    if plan.etfs:
+        name = plan.etfs[0].name
+        example = f"{name} 최근 3개월 가격 추이" if ko else f"{name} price over 3 months"
+    elif plan.stocks:
+        name = plan.stocks[0].name
+        example = f"{name}을(를) 가장 많이 담은 ETF" if ko else f"Which ETFs hold the most {name}?"
+    elif plan.tags:
+        name = plan.tags[0].name
+        example = f"{name} ETF 중 보수가 가장 낮은 3개" if ko else f"The 3 cheapest {name} ETFs"
+    else:
+        example = (
+            "반도체 ETF 중 6개월 수익률 상위 3개"
+            if ko
+            else "Top 3 semiconductor ETFs by 6-month return"
+        )
+    return (f"대신 답할 수 있는 질문 예: '{example}'" if ko
+            else f"A question I can answer instead: '{example}'")  # fmt: skip
+
+
+def _scope_phrase(plan: Plan) -> str:
+    for note in plan.frame.notes if plan.frame else []:
+        if note.startswith("out_of_scope:"):
+            return note.split(":", 2)[2]
+    return ""

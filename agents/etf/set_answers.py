@@ -1,0 +1,246 @@
+"""Renderers for answers computed from a question frame: sets of ETFs (filtered, ranked,
+aggregated), one holding's weight, a difference between two ETFs, a max/min over a window.
+
+Like `answer_templates`, they are inlined by source into the sandboxed code, so each uses only
+builtins and keeps its helpers inside its own body. Numbers are written as an analyst writes
+them: 억/조 원 for large KRW amounts, %p for differences of rates, the date of every figure.
+"""
+
+from __future__ import annotations
+
+
+def render_etf_set(rows: list, spec: dict) -> str:
+    def fmt(measure: str, v: object) -> str:
+        if v is None:
+            return "-"
+        x = float(v)  # type: ignore[arg-type]
+        if measure == "expense_ratio":
+            return f"{x:g}%"
+        if measure == "weight":
+            return f"{x:.2f}%"
+        if measure == "return":
+            return f"{x:+.2f}%"
+        if measure == "net_assets":
+            if x >= 1e12:
+                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
+            return f"{round(x / 1e8):,}억 원"
+        if measure == "close":
+            return f"{x:,.0f}원"
+        return f"{x:,.2f}"
+
+    ko = spec["lang"] == "ko"
+    labels = spec["labels"]
+    shown = spec["columns"]
+    if not rows:
+        return spec["empty"]
+    lines = []
+    for i, r in enumerate(rows[: spec.get("max_lines", 40)], 1):
+        values = ", ".join(f"{labels[m]} {fmt(m, r.get(m))}" for m in shown)
+        lines.append(f"{i}. {r['name']} ({r['code']})" + (f": {values}" if values else ""))
+    more = len(rows) - len(lines)
+    if more > 0:
+        lines.append(f"… 외 {more}개" if ko else f"… and {more} more")
+    text = spec["title"].replace("{n}", str(len(rows))) + "\n" + "\n".join(lines)
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
+def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
+    def fmt(measure: str, v: object) -> str:
+        if v is None:
+            return "-"
+        x = float(v)  # type: ignore[arg-type]
+        if measure == "expense_ratio":
+            return f"{round(x, 4):g}%"
+        if measure in ("weight",):
+            return f"{x:.2f}%"
+        if measure == "return":
+            return f"{x:+.2f}%"
+        if measure == "net_assets":
+            if x >= 1e12:
+                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
+            return f"{round(x / 1e8):,}억 원"
+        return f"{x:,.2f}"
+
+    ko = spec["lang"] == "ko"
+    if spec["aggregate"] == "count":
+        head = spec["title"].replace("{value}", f"{len(rows)}개" if ko else str(len(rows)))
+    elif value is None:
+        return spec["empty"]
+    else:
+        head = spec["title"].replace("{value}", fmt(spec["measure"], value))
+    names = ", ".join(f"{r['name']}({r['code']})" for r in rows[:30])
+    more = len(rows) - min(len(rows), 30)
+    tail = (f" 외 {more}개" if ko else f" and {more} more") if more > 0 else ""
+    basis = (f"계산에 쓴 {len(rows)}개: " if ko else f"Computed over {len(rows)}: ") + names + tail
+    text = head + "\n\n" + basis
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
+def render_holding_weight(row: dict, spec: dict) -> str:
+    ko = spec["lang"] == "ko"
+    etf, stock = spec["etf"], spec["stock"]
+    if row.get("weight") is None:
+        if ko:
+            return f"{etf}은(는) 최신 보유종목 스냅샷({row.get('date') or '-'})에 {stock}을(를) 담고 있지 않습니다."
+        return f"{etf} does not hold {stock} in its latest holdings snapshot ({row.get('date') or '-'})."
+    w = float(row["weight"])
+    if ko:
+        return f"{etf} 안에서 {stock}의 비중은 {w:.2f}%입니다 (보유종목 스냅샷 {row['date']} 기준)."
+    return f"{stock} is {w:.2f}% of {etf} (holdings snapshot of {row['date']})."
+
+
+def render_holdings_aggregate(rows: list, spec: dict) -> str:
+    ko = spec["lang"] == "ko"
+    if not rows:
+        return spec["empty"]
+    day = rows[0].get("date") or "-"
+    n = spec.get("top_n") or len(rows)
+    picked = rows[:n]
+    listed = ", ".join(f"{r['name']} {float(r['weight']):.2f}%" for r in picked)
+    if spec["aggregate"] == "count":
+        if ko:
+            return f"{spec['etf']}의 보유종목은 {len(rows)}개입니다 (스냅샷 {day} 기준).\n\n상위: {listed}"
+        return f"{spec['etf']} holds {len(rows)} stocks (snapshot of {day}).\n\nTop: {listed}"
+    values = [float(r["weight"]) for r in picked]
+    value = sum(values) if spec["aggregate"] == "sum" else sum(values) / len(values)
+    what = {"sum": ("합", "combined weight"), "avg": ("평균", "average weight")}[spec["aggregate"]]
+    if ko:
+        return (
+            f"{spec['etf']} 상위 {len(picked)}개 종목 비중 {what[0]}: {value:.2f}% "
+            f"(스냅샷 {day} 기준)\n\n{listed}"
+        )
+    return f"{what[1].capitalize()} of the top {len(picked)} holdings of {spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}"
+
+
+def render_difference(first: dict, second: dict, spec: dict) -> str:
+    def fmt(measure: str, v: object) -> str:
+        x = float(v)  # type: ignore[arg-type]
+        if measure == "expense_ratio":
+            return f"{x:g}%"
+        if measure == "return":
+            return f"{x:+.2f}%"
+        if measure == "net_assets":
+            if x >= 1e12:
+                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
+            return f"{round(x / 1e8):,}억 원"
+        if measure == "close":
+            return f"{x:,.0f}원"
+        return f"{x:,.2f}"
+
+    def diff(measure: str, d: float) -> str:
+        if measure == "expense_ratio":
+            text = f"{d:+.4f}".rstrip("0")
+            return (
+                text + "0" if text.endswith(".") or len(text.split(".")[1]) < 2 else text
+            ) + "%p"
+        if measure == "return":
+            return f"{d:+.2f}%p"
+        if measure == "net_assets":
+            sign = "+" if d >= 0 else "-"
+            return sign + fmt("net_assets", abs(d))
+        if measure == "close":
+            return f"{d:+,.0f}원"
+        return f"{d:+,.2f}"
+
+    ko = spec["lang"] == "ko"
+    m, label = spec["measure"], spec["label"]
+    a, b = first.get("value"), second.get("value")
+    if a is None or b is None:
+        return spec["empty"]
+    d = float(a) - float(b)  # type: ignore[arg-type]
+    if ko:
+        text = (
+            f"{first['name']}와(과) {second['name']}의 {label} 차이는 {diff(m, d)}입니다 "
+            f"({first['name']} {fmt(m, a)} − {second['name']} {fmt(m, b)})."
+        )
+    else:
+        text = (
+            f"The {label} difference between {first['name']} and {second['name']} is "
+            f"{diff(m, d)} ({first['name']} {fmt(m, a)} − {second['name']} {fmt(m, b)})."
+        )
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
+def render_extreme(result: dict, spec: dict) -> str:
+    ko = spec["lang"] == "ko"
+    daily = result.get("daily") or []
+    field = spec["field"] if any(spec["field"] in d for d in daily) else "close"
+    points = [d for d in daily if d.get(field) is not None]
+    if not points:
+        return spec["empty"]
+    pick = (
+        max(points, key=lambda d: d[field])
+        if spec["aggregate"] == "max"
+        else min(points, key=lambda d: d[field])
+    )
+    value = float(pick[field])
+    shown = f"{value:,.0f}" if spec.get("currency") == "KRW" else f"{value:,.2f}"
+    first, last = points[-1]["date"], points[0]["date"]
+    word = {"max": ("최고", "high"), "min": ("최저", "low")}[spec["aggregate"]]
+    basis = {"close": ("종가", "close"), "high": ("고가", "intraday high"),
+             "low": ("저가", "intraday low")}[field]  # fmt: skip
+    if ko:
+        text = (
+            f"{spec['name']}의 {spec['period_ko']} {basis[0]} 기준 {word[0]}치는 {shown}"
+            f"{'원' if spec.get('currency') == 'KRW' else ''} ({pick['date']})입니다. "
+            f"조회 구간 {first} ~ {last}, {len(points)}거래일."
+        )
+    else:
+        text = (
+            f"{spec['name']}'s {word[1]} over {spec['period_en']} ({basis[1]}) was {shown} on "
+            f"{pick['date']} ({first} to {last}, {len(points)} trading days)."
+        )
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
+def render_measure(result: dict, spec: dict) -> str:
+    ko = spec["lang"] == "ko"
+    s = result.get("summary") or {}
+    if not s.get("data_count"):
+        return spec["empty"]
+    if spec["measure"] == "net_assets":
+        x = float(s.get("latest_net_assets") or 0)
+        if x >= 1e12:
+            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+            amount = f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
+        else:
+            amount = f"{round(x / 1e8):,}억 원"
+        if ko:
+            return f"{spec['name']}의 순자산총액은 {amount}입니다 ({s['end_date']} 기준)."
+        return f"{spec['name']} has net assets of {amount} (as of {s['end_date']})."
+    rate = float(s["change_rate"])
+    if ko:
+        text = (
+            f"{spec['name']}의 {spec['period_ko']} 수익률은 {rate:+.2f}%입니다 "
+            f"(종가 {s['start_close']:,} ({s['start_date']}) → {s['end_close']:,} ({s['end_date']}))."
+        )
+    else:
+        text = (
+            f"{spec['name']} returned {rate:+.2f}% over {spec['period_en']} (close "
+            f"{s['start_close']:,} on {s['start_date']} → {s['end_close']:,} on {s['end_date']})."
+        )
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
+SET_RENDERERS = (
+    render_etf_set,
+    render_etf_aggregate,
+    render_holding_weight,
+    render_holdings_aggregate,
+    render_difference,
+    render_extreme,
+    render_measure,
+)

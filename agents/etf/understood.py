@@ -1,0 +1,34 @@
+"""What the offline planner understood, attached to the answer: the frame as the trace's first
+step ("이해한 질문"), the follow-up context for the next turn, and the honest status —
+`partial` when part of the question could not be answered, `declined` when none of it could."""
+
+from __future__ import annotations
+
+import re
+
+from agents.etf.intents import Plan
+from agents.understanding.history import FOLLOWUP_KEY, followup_payload
+from agents.understanding.lexicon import Lexicon
+from data_access.contracts import AgentAnswer, TraceStep
+
+_CODE = re.compile(r"\(([0-9][0-9A-Z]{5})\)")
+
+
+def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
+    """Attach the plan's frame to an answer in place (trace, payload, status)."""
+    if plan.frame is None:
+        return
+    frame = plan.frame
+    step = TraceStep(step=0, kind="understanding", name="이해한 질문",
+                     arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
+    answer.trace.insert(0, step)
+    listed = [c for c in dict.fromkeys(_CODE.findall(answer.answer)) if c in lexicon.etfs]
+    answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"),
+                                       "intent": plan.intent, "unanswered": plan.unanswered}  # fmt: skip
+    answer.payload[FOLLOWUP_KEY] = followup_payload(frame, listed)
+    declined = plan.intent in ("declined", "unsupported") or bool(plan.decline_reason)
+    if plan.intent == "define" and "`glossary:" not in answer.answer:
+        declined = True
+    answer.payload["declined"] = declined
+    if answer.status == "ok" and (declined or plan.unanswered):
+        answer.status = "partial"
