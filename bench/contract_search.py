@@ -1,52 +1,54 @@
-"""Contract clause retrieval: quality and speed, offline, on the labelled question set.
+"""Contract clause retrieval: quality on contracts we did not tune on, answer precision, speed.
 
-    python bench/contract_search.py [--repeat 5]
+    python bench/contract_search.py [--repeat 3] [--splits tune held-out] [--failures]
 
-Prints recall@1, recall@5 and MRR, side by side in one run, for
-- the seed's baseline (agents/contract/baseline.py): Whoosh keyword search (BM25F, in-RAM index)
-  + FAISS IndexFlatIP over the same normalized vectors our dense retriever uses, fused with RRF,
-  as the seed had it (no glossary), and the same with our bilingual glossary;
-- bm25, dense and hybrid, with and without the glossary, and the former two-signal hybrid;
-over all questions and over the two halves of the set (a hash of the question text decides the
-half: 'tune' was used while designing the fusion, 'held-out' was not). Then an RRF-k sweep, index
-build time per contract and query latency p50/p95. Runs against WORKBENCH_HOME.
+Runs against WORKBENCH_HOME (the bundled samples and the real public contracts of
+tests/fixtures/contracts/ are ingested there once). Prints, in one run:
+1. recall@1 / recall@5 / MRR per question set and per retriever, side by side with the seed's
+   baseline (Whoosh keyword search + FAISS, RRF; agents/contract/baseline.py): bm25, dense and
+   hybrid, each with the data-contract glossary and the general legal thesaurus switched on and off.
+   Sets: the bundled samples (hash halves, as before), the real contracts used while tuning
+   ('real tune') and the real contracts held out ('real held-out', never looked at while tuning);
+   English questions separately.
+2. per real contract: the seed baseline and hybrid with and without the glossary, and answer
+   precision of the clauses an answer lists after the relevance cut (precision, answerable
+   questions with a right clause listed, unanswerable questions answered with nothing, clauses
+   listed per answer).
+3. latency: index build per contract, hybrid search p50/p95 on a 200-article contract built from
+   the real ones, and ingestion time of a generated 100-page PDF.
+`--failures` lists the tune questions whose right clause is not first (never the held-out ones).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import io
 import statistics
 import sys
 import time
-import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agents.contract.answer import select  # noqa: E402
 from agents.contract.baseline import SeedBaseline  # noqa: E402
-from agents.contract.glossary import expand  # noqa: E402
-from agents.contract.index import (  # noqa: E402
-    ContractIndex,
-    clear_cache,
-    get_index,
-    reference_ranking,
-    rrf,
-    title_ranking,
+from agents.contract.evaluation import (  # noqa: E402
+    LabelledQuery,
+    Ranker,
+    ingest_real,
+    load_real_queries,
+    load_sample_queries,
+    precision,
+    score,
 )
-from agents.contract.ingest.pipeline import ensure_samples  # noqa: E402
+from agents.contract.index import clear_cache, get_index  # noqa: E402
+from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes  # noqa: E402
 
-QUERIES = ROOT / "tests" / "fixtures" / "contract_queries.json"
-Query = dict[str, Any]
-Ranker = Callable[[Query], list[int]]
+FIXTURES = ROOT / "tests" / "fixtures"
+REAL = FIXTURES / "contracts"
 _baselines: dict[str, SeedBaseline] = {}
-
-
-def split_of(query: Query) -> str:
-    return "tune" if zlib.crc32(str(query["q"]).encode()) % 2 == 0 else "held-out"
 
 
 def baseline(contract_id: str) -> SeedBaseline:
@@ -56,46 +58,78 @@ def baseline(contract_id: str) -> SeedBaseline:
 
 
 def seed_ranker(glossary: bool) -> Ranker:
-    return lambda q: baseline(q["contract_id"]).search(q["q"], use_glossary=glossary)
+    return lambda q: baseline(q.contract_id).search(q.q, use_glossary=glossary)
 
 
-def mode_ranker(mode: str, glossary: bool) -> Ranker:
-    def rank(q: Query) -> list[int]:
-        index = get_index(q["contract_id"])
-        hits = index.search(q["q"], mode=mode, top=20, use_glossary=glossary)  # type: ignore[arg-type]
+def mode_ranker(mode: str, glossary: bool, thesaurus: bool) -> Ranker:
+    def rank(q: LabelledQuery) -> list[int]:
+        hits = get_index(q.contract_id).search(q.q, mode=mode, top=20, use_glossary=glossary,  # type: ignore[arg-type]
+                                               use_thesaurus=thesaurus)  # fmt: skip
         return [h.article.article_no for h in hits]
 
     return rank
 
 
-def signals(index: ContractIndex, query: str) -> dict[str, list[int]]:
-    expansion = expand(query)
-    return {
-        "bm25": [no for no, _ in index.bm25(expansion.text)],
-        "dense": [no for no, _ in index.dense(expansion.text)],
-        "title": title_ranking(expansion, index.articles),
-        "reference": reference_ranking(query, index.articles),
-    }
+def answer_lister(glossary: bool) -> Ranker:
+    def listed(q: LabelledQuery) -> list[int]:
+        index = get_index(q.contract_id)
+        hits = index.search(q.q, top=10, use_glossary=glossary)
+        return [h.article.article_no for h in select(q.q, hits)]
+
+    return listed
 
 
-def fused_ranker(names: tuple[str, ...], k: int) -> Ranker:
-    def rank(q: Query) -> list[int]:
-        rankings = signals(get_index(q["contract_id"]), q["q"])
-        return [no for no, _, _ in rrf({n: rankings[n] for n in names}, k)]
+def rankers() -> list[tuple[str, Ranker]]:
+    out: list[tuple[str, Ranker]] = [("seed baseline: Whoosh + FAISS", seed_ranker(False)),
+                                     ("seed baseline + glossary", seed_ranker(True))]  # fmt: skip
+    for glossary in (False, True):
+        for thesaurus in (False, True):
+            tag = f"{'+' if glossary else '-'}glossary {'+' if thesaurus else '-'}thesaurus"
+            for mode in ("bm25", "dense", "hybrid"):
+                out.append((f"{mode} {tag}", mode_ranker(mode, glossary, thesaurus)))
+    return out
 
-    return rank
+
+def print_quality(sets: dict[str, list[LabelledQuery]]) -> None:
+    print("\nrecall@1 recall@5 MRR per question set (answerable questions):")
+    names = list(sets)
+    print(f"  {'':<38}" + " | ".join(f"{n:^17}" for n in names))
+    print(f"  {'retriever':<38}" + " | ".join([f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"] * len(names)))
+    print(f"  {'(questions)':<38}" + " | ".join(f"{score(lambda q: [], s).n:^17}"
+                                                for s in sets.values()))  # fmt: skip
+    for name, ranker in rankers():
+        print(f"  {name:<38}" + " | ".join(score(ranker, s).cells() for s in sets.values()))
 
 
-def evaluate(ranker: Ranker, queries: list[Query]) -> tuple[float, float, float]:
-    r1 = r5 = mrr = 0.0
+def print_per_contract(queries: list[LabelledQuery]) -> None:
+    print("\nper real contract — R@1 R@5 MRR; answer precision after the relevance cut "
+          "(precision, answered, abstained, clauses listed per answer):")  # fmt: skip
+    columns: list[tuple[str, Ranker]] = [
+        ("seed", seed_ranker(False)),
+        ("hybrid -glossary", mode_ranker("hybrid", False, True)),
+        ("hybrid +glossary", mode_ranker("hybrid", True, True)),
+    ]
+    print(f"  {'contract':<18} {'split':<9} {'n':>3} " + " | ".join(f"{c:^17}" for c, _ in columns)
+          + " | answers -glossary (P, ans, abst, n) | answers +glossary")  # fmt: skip
+    groups = sorted({q.group for q in queries}, key=lambda g: (queries[[x.group for x in queries]
+                                                                       .index(g)].split, g))  # fmt: skip
+    for group in groups:
+        rows = [q for q in queries if q.group == group]
+        cells = [score(r, rows).cells() for _, r in columns]
+        answers = [precision(answer_lister(g), rows).cells() for g in (False, True)]
+        print(f"  {group:<18} {rows[0].split:<9} {len(rows):>3} " + " | ".join(cells)
+              + " | " + " | ".join(answers))  # fmt: skip
+
+
+def print_failures(queries: list[LabelledQuery]) -> None:
+    print("\ntune questions whose right clause is not first (hybrid, glossary off):")
+    rank = mode_ranker("hybrid", False, True)
     for q in queries:
-        positions = [i for i, no in enumerate(ranker(q), 1) if no in set(q["expected"])]
-        first = positions[0] if positions else None
-        r1 += first == 1
-        r5 += first is not None and first <= 5
-        mrr += 1 / first if first else 0.0
-    n = len(queries)
-    return r1 / n, r5 / n, mrr / n
+        if q.split != "tune" or not q.answerable:
+            continue
+        ranking = rank(q)
+        if not ranking or ranking[0] not in q.expected:
+            print(f"  {q.group:<18} {q.q} expected {list(q.expected)} got {ranking[:5]}")
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -103,69 +137,102 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def print_quality(queries: list[Query]) -> None:
-    halves = {h: [q for q in queries if split_of(q) == h] for h in ("tune", "held-out")}
-    english = sum(q["lang"] == "en" for q in queries)
-    print(f"\nretrieval quality on {len(queries)} labelled questions ({english} English; "
-          f"tune {len(halves['tune'])}, held-out {len(halves['held-out'])}):")  # fmt: skip
-    head = f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"
-    print(f"  {'':<36}" + " | ".join(f"{h:^17}" for h in ("all", "tune", "held-out")))
-    print(f"  {'retriever':<36}" + " | ".join([head] * 3))
-    rankers: list[tuple[str, Ranker]] = [
-        ("seed baseline: Whoosh + FAISS, RRF", seed_ranker(False)),
-        ("seed baseline + glossary", seed_ranker(True)),
-        *[(f"{m} (no glossary)", mode_ranker(m, False)) for m in ("bm25", "dense", "hybrid")],
-        ("hybrid bm25+dense only + glossary", fused_ranker(("bm25", "dense"), 60)),
-        *[(f"{m} + glossary", mode_ranker(m, True)) for m in ("bm25", "dense", "hybrid")],
-    ]  # fmt: skip
-    for name, ranker in rankers:
-        cells = [evaluate(ranker, rows) for rows in (queries, *halves.values())]
-        print(f"  {name:<36}" + " | ".join(" ".join(f"{v:5.3f}" for v in c) for c in cells))
-    print("\nhybrid + glossary (4 signals) by RRF k, MRR all / tune / held-out:")
-    for k in (1, 5, 20, 60):
-        ranker = fused_ranker(("bm25", "dense", "title", "reference"), k)
-        mrrs = [evaluate(ranker, rows)[2] for rows in (queries, *halves.values())]
-        print(f"  k={k:<3} " + " / ".join(f"{v:.3f}" for v in mrrs))
+def timed(run: Callable[[], object], repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
 
 
-def print_latency(queries: list[Query], repeat: int) -> None:
-    print("\nquery latency (glossary on, warm index):")
-    searches: list[tuple[str, Callable[[Query], object]]] = [
-        (mode, lambda q, m=mode: get_index(q["contract_id"]).search(q["q"], mode=m))
-        for mode in ("bm25", "dense", "hybrid")
-    ]
-    searches.append(("seed baseline", seed_ranker(False)))
-    for name, run in searches:
-        times = []
-        for _ in range(repeat):
-            for q in queries:
-                started = time.perf_counter()
-                run(q)
-                times.append((time.perf_counter() - started) * 1000)
-        print(f"  {name:<14} n={len(times):<4} p50 {statistics.median(times):6.2f} ms  "
-              f"p95 {percentile(times, 95):6.2f} ms")  # fmt: skip
+def large_contract() -> str:
+    """About 200 articles: the real contracts' articles renumbered one after another."""
+    from agents.contract.ingest.parse import parse_contract_text
+
+    lines, number = ["대용량 결합 계약서"], 0
+    while number < 200:
+        for source in sorted(REAL.glob("*.md")):
+            parsed = parse_contract_text(source.read_text(encoding="utf-8"))
+            for article in parsed.articles:
+                if article.article_no > 0 and number < 200:
+                    number += 1
+                    lines += [f"제{number}조({article.title})", *article.content]
+    return "\n".join(lines)
+
+
+def hundred_page_pdf(text: str) -> bytes:
+    from fpdf import FPDF
+
+    font = next(p for p in ("/usr/share/fonts/truetype/nanum/NanumGothic.ttf",
+                            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")
+                if Path(p).exists())  # fmt: skip
+    pdf = FPDF()
+    pdf.add_font("ko", fname=font)
+    pdf.set_font("ko", size=10)
+    lines = text.splitlines()
+    for page in range(100):
+        pdf.add_page()
+        for line in lines[page * 12 % len(lines) :][:12]:
+            pdf.multi_cell(0, 5, line)
+    out = io.BytesIO()
+    pdf.output(out)
+    return out.getvalue()
+
+
+def print_latency(queries: list[LabelledQuery], repeat: int) -> None:
+    print("\nindex build (kiwipiepy tokens from PostgreSQL, n-gram SVD fit, pgvector check) "
+          "and the seed baseline's (Whoosh RamStorage + FAISS):")  # fmt: skip
+    clear_cache()
+    for contract_id in sorted({q.contract_id for q in queries}):
+        ours = timed(lambda c=contract_id: get_index(c), 1)[0]  # type: ignore[misc]
+        seed = timed(lambda c=contract_id: baseline(c), 1)[0]  # type: ignore[misc]
+        count = len(get_index(contract_id).articles)
+        print(f"  {contract_id:<24} {count:>3} articles  ours {ours:7.1f} ms  seed {seed:7.1f} ms")
+    text = large_contract()
+    info = ingest_bytes("large.txt", text.encode(), contract_id="bench-200-articles")
+    get_index(info.contract_id)
+    times: list[float] = []
+    for _ in range(repeat):
+        for q in queries:
+            times += timed(lambda t=q.q: get_index(info.contract_id).search(t), 1)  # type: ignore[misc]
+    print(f"\nhybrid search on a {info.article_count}-article contract: n={len(times)} "
+          f"p50 {statistics.median(times):.2f} ms  p95 {percentile(times, 95):.2f} ms")  # fmt: skip
+    pdf = hundred_page_pdf(text)
+    ingest_ms = timed(lambda: ingest_bytes("hundred_pages.pdf", pdf, contract_id="bench-100-pages"),
+                      1)[0]  # fmt: skip
+    print(f"ingestion of a 100-page PDF ({len(pdf) / 1024:.0f} KiB, read + parse + tokens + "
+          f"vectors + store): {ingest_ms / 1000:.2f} s")  # fmt: skip
+
+
+def split_sets(samples: Sequence[LabelledQuery], real: Sequence[LabelledQuery],
+               splits: Sequence[str]) -> dict[str, list[LabelledQuery]]:  # fmt: skip
+    sets: dict[str, list[LabelledQuery]] = {}
+    for split in splits:
+        sets[f"samples {split}"] = [q for q in samples if q.split == split]
+    for split in splits:
+        sets[f"real {split}"] = [q for q in real if q.split == split]
+        sets[f"real {split} EN"] = [q for q in real if q.split == split and q.lang == "en"]
+    return sets
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--splits", nargs="+", default=["tune", "held-out"])
+    parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--no-latency", action="store_true")
     args = parser.parse_args()
-    queries = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
-    infos = ensure_samples()
-    clear_cache()
-    print("index build: ours (kiwipiepy tokens from PostgreSQL, n-gram SVD fit, pgvector check) "
-          "and the seed baseline (Whoosh RamStorage + FAISS IndexFlatIP):")  # fmt: skip
-    for info in infos:
-        started = time.perf_counter()
-        get_index(info.contract_id)
-        ours = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        baseline(info.contract_id)
-        seed = (time.perf_counter() - started) * 1000
-        print(f"  {info.contract_id:<22} {info.article_count:>3} articles  ours {ours:7.1f} ms  "
-              f"seed baseline {seed:7.1f} ms")  # fmt: skip
-    print_quality(queries)
-    print_latency(queries, args.repeat)
+    ensure_samples()
+    ingest_real(REAL)
+    samples = load_sample_queries(FIXTURES / "contract_queries.json")
+    real = [q for q in load_real_queries(REAL) if q.split in args.splits]
+    print_quality(split_sets(samples, real, args.splits))
+    print_per_contract(real)
+    if args.failures:
+        print_failures(real)
+    if not args.no_latency:
+        print_latency(real, args.repeat)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ and a reference ranking (제N조 / 별지N / Article N named in the question). O
 figures are the same for every RRF k from 1 to 60 on both halves (bench/contract_search.py), so k
 stays at the usual 60 and nothing is fitted.
 
-The index is cached per (contract, content hash, embedder) and rebuilt only when the contract
-changes. Queries are expanded with the bilingual glossary before either retriever sees them.
+Two query-side aids, each switchable so the benchmark measures it: the bilingual glossary (written
+for data contracts) and the general legal thesaurus (thesaurus.py, one for every contract kind),
+whose concept tokens are added to clauses and questions alike. The index is cached per (contract,
+content hash, embedder) and rebuilt only when the contract changes.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, expand
 from agents.contract.models import Article
 from agents.contract.references import article_refs, exhibit_refs
+from agents.contract.thesaurus import Rewrite, clause_concepts, rewrite
 from agents.contract.tokenize import tokens
 from data_access.config import Settings, get_settings
 
@@ -57,6 +60,47 @@ class Hit:
                 "ranks": dict(self.ranks), "matched_terms": self.matched_terms}  # fmt: skip
 
 
+@dataclass
+class Query:
+    """A question prepared for the retrievers: glossary expansion and thesaurus concepts."""
+
+    text: str
+    expansion: Expansion
+    concepts: Rewrite | None = None
+
+    @property
+    def expanded(self) -> str:
+        return self.expansion.text
+
+    @property
+    def morphemes(self) -> list[str]:
+        return tokens(self.expanded)
+
+    @property
+    def bm25_tokens(self) -> list[str]:
+        return self.morphemes + (self.concepts.tokens if self.concepts else [])
+
+    @property
+    def dense_text(self) -> str:
+        if self.concepts is None:
+            return self.expanded
+        return Rewrite(self.expanded, self.concepts.concepts).register_text
+
+    @property
+    def concept_terms(self) -> set[str]:
+        """Register words of the question's concepts (a clause's matched words include them)."""
+        return {t for c in (self.concepts.concepts if self.concepts else []) for t in c.terms}
+
+
+def prepare(text: str, *, use_glossary: bool = True, use_thesaurus: bool = True) -> Query:
+    expansion = expand(text) if use_glossary else Expansion(text)
+    return Query(text, expansion, rewrite(text) if use_thesaurus else None)
+
+
+def with_concepts(article_tokens: list[str]) -> list[str]:
+    return article_tokens + clause_concepts(article_tokens)
+
+
 def article_text(article: Article) -> str:
     return f"{article.label}\n{article.body}"
 
@@ -76,15 +120,16 @@ def fit_vectors(embedder: Embedder, articles: Sequence[Article]) -> np.ndarray:
     return embedder.embed(texts)
 
 
-def title_ranking(expansion: Expansion, articles: dict[int, Article]) -> list[int]:
+def title_ranking(query: Query, articles: dict[int, Article]) -> list[int]:
     """Articles whose title names what the question asks about, best first.
 
     Each glossary concept the question matched counts 1 for an article whose title contains the
     concept's clause name (or is contained in it); each of the question's own morphemes found in
-    the title adds its share of the title's morphemes.
+    the title adds its share of the title's morphemes. Thesaurus concepts stay out of it: on the
+    tuning contracts they made titles match too loosely (a '사용' title for every use question).
     """
-    concept_titles = [c.title for c in expansion.concepts]
-    query_terms = set(tokens(expansion.query))
+    concept_titles = [c.title for c in query.expansion.concepts]
+    query_terms = set(tokens(query.text))
     scores: dict[int, float] = {}
     for no, article in articles.items():
         if not article.title:
@@ -126,6 +171,7 @@ class ContractIndex:
         self.articles = {s.article.article_no: s.article for s in stored}
         self._numbers = [s.article.article_no for s in stored]
         self._bm25 = BM25Okapi([s.tokens or ["_"] for s in stored])
+        self._bm25_concepts = BM25Okapi([with_concepts(s.tokens) or ["_"] for s in stored])
         self.embedder = embedder
         started = time.perf_counter()
         vectors = fit_vectors(embedder, [s.article for s in stored])
@@ -134,11 +180,12 @@ class ContractIndex:
             store.update_vectors(contract_id, self._numbers, vectors, self.signature, pool)
         self.build_ms = int((time.perf_counter() - started) * 1000)
 
-    def bm25(self, query: str, k: int = CANDIDATES) -> list[tuple[int, float]]:
-        query_tokens = tokens(query)
+    def bm25(self, query_tokens: list[str], k: int = CANDIDATES, *,
+             concepts: bool = False) -> list[tuple[int, float]]:  # fmt: skip
+        """Articles by BM25 over morphemes (and thesaurus concept tokens when `concepts`)."""
         if not query_tokens:
             return []
-        scores = self._bm25.get_scores(query_tokens)
+        scores = (self._bm25_concepts if concepts else self._bm25).get_scores(query_tokens)
         order = np.argsort(-scores, kind="stable")[:k]
         return [(self._numbers[i], float(scores[i])) for i in order if scores[i] > 0]
 
@@ -148,23 +195,27 @@ class ContractIndex:
             return []
         return store.dense_search(self.contract_id, vector, self.signature, k, self.pool)
 
-    def search(self, query: str, *, mode: SearchMode = "hybrid", top: int = 5,
-               use_glossary: bool = True) -> list[Hit]:  # fmt: skip
-        expansion = expand(query) if use_glossary else None
-        text = expansion.text if expansion else query
+    def rankings(self, query: Query, mode: SearchMode = "hybrid") -> dict[str, list[int]]:
+        """Each retriever's ranking of article numbers for a prepared question."""
         rankings: dict[str, list[int]] = {}
         if mode in ("hybrid", "bm25"):
-            rankings["bm25"] = [no for no, _ in self.bm25(text)]
+            rankings["bm25"] = [no for no, _ in self.bm25(query.bm25_tokens,
+                                                          concepts=query.concepts is not None)]  # fmt: skip
         if mode in ("hybrid", "dense"):
-            rankings["dense"] = [no for no, _ in self.dense(text)]
+            rankings["dense"] = [no for no, _ in self.dense(query.dense_text)]
         if mode == "hybrid":
-            rankings["title"] = title_ranking(expansion or Expansion(query), self.articles)
-            rankings["reference"] = reference_ranking(query, self.articles)
-        query_terms = set(tokens(text))
+            rankings["title"] = title_ranking(query, self.articles)
+            rankings["reference"] = reference_ranking(query.text, self.articles)
+        return rankings
+
+    def search(self, query: str, *, mode: SearchMode = "hybrid", top: int = 5,
+               use_glossary: bool = True, use_thesaurus: bool = True) -> list[Hit]:  # fmt: skip
+        prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus)
+        highlight = set(prepared.morphemes) | prepared.concept_terms
         hits = []
-        for no, score, ranks in rrf(rankings)[:top]:
+        for no, score, ranks in rrf(self.rankings(prepared, mode))[:top]:
             article = self.articles[no]
-            matched = sorted(query_terms & set(article_tokens(article)))
+            matched = sorted(highlight & set(article_tokens(article)))
             hits.append(Hit(article, score, ranks, matched))
         return hits
 

@@ -1,0 +1,113 @@
+"""A general Korean contract-language thesaurus (thesaurus.json), one for every kind of contract.
+
+Unlike the glossary (written for data contracts: a question's paraphrase → that contract's clause
+wording), each concept here is a legal notion any contract may carry — compensation (배상 / 보상 /
+손해), ending a contract (해지 / 해제 / 탈퇴), giving money back (반환 / 환급 / 환불) — with the
+register words contracts use for it, everyday Korean wording of questions and English word starts.
+Retrieval adds a concept token ("@refund") for each concept on both sides:
+
+    >>> clause_concepts(["보증금", "반환"])
+    ['@deposit', '@refund']
+    >>> rewrite("돈은 언제 돌려받나요?").concept_ids
+    ['refund', 'payment']
+
+so a colloquial or English question meets a clause that shares none of its words.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+THESAURUS_FILE = Path(__file__).with_name("thesaurus.json")
+CONCEPT_PREFIX = "@"
+REGISTER_WORDS = 2  # register words per matched concept appended to the dense retriever's query
+
+
+@dataclass(frozen=True)
+class LegalConcept:
+    id: str
+    terms: frozenset[str]
+    register: tuple[str, ...]  # the terms in file order: the first ones are the most typical
+    colloquial: tuple[str, ...]
+    english: tuple[str, ...]
+
+    @property
+    def token(self) -> str:
+        return CONCEPT_PREFIX + self.id
+
+
+@dataclass
+class Rewrite:
+    """A question restated in contract register: its concepts and the words they stand for."""
+
+    query: str
+    concepts: list[LegalConcept] = field(default_factory=list)
+
+    @property
+    def concept_ids(self) -> list[str]:
+        return [c.id for c in self.concepts]
+
+    @property
+    def tokens(self) -> list[str]:
+        return [c.token for c in self.concepts]
+
+    @property
+    def register_text(self) -> str:
+        """The question followed by the register words of its concepts (for dense retrieval)."""
+        words: list[str] = []
+        for concept in self.concepts:
+            words += [w for w in concept.register[:REGISTER_WORDS] if w not in words]
+        return f"{self.query} {' '.join(words)}".strip()
+
+
+@lru_cache(maxsize=1)
+def concepts() -> tuple[LegalConcept, ...]:
+    raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
+    return tuple(
+        LegalConcept(
+            c["id"],
+            frozenset(c["terms"]),
+            tuple(c["terms"]),
+            tuple(c["colloquial"]),
+            tuple(e.lower() for e in c["en"]),
+        )  # fmt: skip
+        for c in raw["concepts"]
+    )
+
+
+@lru_cache(maxsize=1)
+def _by_term() -> dict[str, tuple[LegalConcept, ...]]:
+    index: dict[str, list[LegalConcept]] = {}
+    for concept in concepts():
+        for term in concept.terms:
+            index.setdefault(term, []).append(concept)
+    return {term: tuple(found) for term, found in index.items()}
+
+
+def clause_concepts(tokens: Iterable[str]) -> list[str]:
+    """Concept tokens for a clause's morphemes, one per occurrence (so BM25 sees their frequency)."""
+    by_term = _by_term()
+    return [c.token for t in tokens for c in by_term.get(t, ())]
+
+
+def _starts_word(stem: str, lowered: str) -> bool:
+    return re.search(rf"(?<![a-z]){re.escape(stem)}", lowered) is not None
+
+
+def rewrite(query: str, query_tokens: Sequence[str] | None = None) -> Rewrite:
+    """The concepts a question asks about: by its morphemes, its everyday wording or English."""
+    from agents.contract.tokenize import tokens
+
+    lowered = query.lower()
+    morphemes = set(tokens(query) if query_tokens is None else query_tokens)
+    found = [
+        c for c in concepts()
+        if morphemes & c.terms or any(w in lowered for w in c.colloquial)
+        or any(_starts_word(e, lowered) for e in c.english)
+    ]  # fmt: skip
+    return Rewrite(query, found)
