@@ -112,7 +112,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _single_stock(plan, frame)
     if plan.tags or plan.managers:
         universe: Universe = "tag" if plan.tags else "manager"
-        if op.kind == "lookup" and measure is None and not frame.measures:
+        if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
     if measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"):

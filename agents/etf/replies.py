@@ -50,7 +50,10 @@ def declined(plan: Plan) -> str:
 
 
 def unsupported(plan: Plan) -> str:
-    understood = plan.frame.summary_ko() if plan.frame else ""
+    frame = plan.frame
+    useful = frame is not None and (frame.entities or frame.measures or
+                                    frame.operation.kind != "lookup")  # fmt: skip
+    understood = frame.summary_ko() if frame is not None and useful else ""
     if plan.lang == "ko":
         head = (
             f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다."

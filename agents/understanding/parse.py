@@ -305,7 +305,7 @@ def _read_rank(frame: QuestionFrame, text: str) -> None:
     m = _TOP_N.search(text)
     if m:
         op.top_n = int(m.group(1) or m.group(2))
-    elif find_phrases(text, {"s": rank["superlative"]}):
+    elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(text):
         op.top_n = 1
     directions = find_phrases(text, {"desc": rank["desc"], "asc": rank["asc"]})
     if directions:
@@ -318,6 +318,12 @@ def _read_rank(frame: QuestionFrame, text: str) -> None:
         op.direction = "desc"
     if find_phrases(text, {"c": vocabulary()["cheap_words"]}):
         op.direction = "asc"
+
+
+def _wants_ordering(text: str) -> bool:
+    """'보수 낮은 순으로', 'ETFs with the lowest fees': the whole set in order, not one winner."""
+    order = find_phrases(text, {"o": vocabulary()["rank"]["order_words"]})
+    return bool(order) or re.search(r"\b(etfs|funds)\b", text) is not None
 
 
 def _read_relation(frame: QuestionFrame, text: str) -> None:

@@ -15,7 +15,7 @@ from smolagents.local_python_executor import LocalPythonExecutor
 from smolagents.models import ChatMessage, MessageRole
 
 from agents.etf import answer_templates as tpl
-from agents.etf.intents import detect_plan, period_of
+from agents.etf.intents import detect_plan
 from agents.understanding.lexicon import Lexicon
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
@@ -43,10 +43,11 @@ def lexicon() -> Lexicon:
     [
         ("삼성전자를 가장 많이 보유한 ETF는?", "top_holders", ["삼성전자"]),
         ("KODEX 200과 TIGER 200 비교해줘", "compare", ["KODEX 200", "TIGER 200"]),
-        ("반도체 관련 ETF 보수율 낮은 순으로", "tag_cheapest", ["반도체"]),
+        ("반도체 관련 ETF 보수율 낮은 순으로", "etf_set", ["반도체"]),
         ("Which ETFs hold the most Samsung Electronics?", "top_holders", ["삼성전자"]),
         ("Compare KODEX 200 and TIGER 200", "compare", ["KODEX 200", "TIGER 200"]),
-        ("semiconductor ETFs with the lowest fees", "tag_cheapest", ["반도체"]),
+        ("semiconductor ETFs with the lowest fees", "etf_set", ["반도체"]),
+        ("반도체 ETF", "tag_cheapest", ["반도체"]),
         ("KODEX200 3개월 가격 추이", "etf_prices", ["KODEX 200"]),
         ("KODEX 200TR 정보", "etf_info", ["KODEX 200TR"]),
         (
@@ -61,8 +62,11 @@ def lexicon() -> Lexicon:
         ("KODEX 반도체 1주 보유종목 변화", "holdings_changes", ["KODEX 반도체"]),
         ("KODEX 200과 비슷한 ETF", "similar", ["KODEX 200"]),
         ("삼성전자 1개월 주가", "stock_prices", ["삼성전자"]),
-        ("지금 날씨 어때?", "unsupported", []),
-        ("what is it", "unsupported", []),
+        ("지금 날씨 어때?", "declined", []),
+        ("내일 삼성전자 주가 맞춰줘", "declined", ["삼성전자"]),
+        ("KODEX 200 괴리율", "declined", ["KODEX 200"]),
+        ("ETF 총보수란?", "define", []),
+        ("asdf qwer", "unsupported", []),
     ],
 )
 def test_detect_plan(lexicon: Lexicon, question: str, intent: str, names: list[str]) -> None:
@@ -87,8 +91,8 @@ def test_language_is_the_sentence_not_the_names(lexicon: Lexicon, question: str,
     [("3개월 추이", "3m"), ("최근 1주", "1w"), ("한 달", "1m"), ("1년 수익률", "1y"),
      ("over 6 months", "6m"), ("전일 대비", "1d"), ("추이", None)],
 )  # fmt: skip
-def test_period_of(text: str, period: str | None) -> None:
-    assert period_of(text) == period
+def test_period_of(lexicon: Lexicon, text: str, period: str | None) -> None:
+    assert detect_plan("KODEX 200 " + text, lexicon).period == period
 
 
 def _ask(planner: OfflinePlanner, question: str, *steps: tuple[str, str]) -> str:
@@ -151,6 +155,9 @@ def test_a_search_that_failed_is_not_reported_as_an_unknown_name(lexicon: Lexico
 
 def test_unsupported_question_says_what_it_can_answer(lexicon: Lexicon) -> None:
     code = _code(_ask(OfflinePlanner(lexicon), "오늘 점심 메뉴 추천해줘"))
+    assert code.startswith("final_answer(") and "ETF 데이터와 관계없는 질문" in code
+    assert "대신 답할 수 있는 질문 예" in code
+    code = _code(_ask(OfflinePlanner(lexicon), "어쩌고 저쩌고 얘기해봐"))
     assert code.startswith("final_answer(") and "오프라인 플래너는 이 질문을 이해하지" in code
 
 
@@ -193,7 +200,7 @@ def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexi
     executor.send_tools({"graph_query": graph_query, "final_answer": FinalAnswerTool()})
     output = executor(code)
     assert output.is_final_answer
-    assert "'반도체' 태그 ETF 2개" in output.output
+    assert "'반도체' 태그 ETF (총보수 낮은 순, 2개)" in output.output
     assert output.output.index("싼 ETF") < output.output.index("비싼 ETF")
     assert "Tag {name: '반도체'}" in seen[0]
 
