@@ -153,15 +153,23 @@ def relative(value: float | None, reference: float | None) -> float | None:
 
 
 def compute_figures(
-    data: StockData, quote: dict[str, Any], history_days: int = 260
+    data: StockData,
+    quote: dict[str, Any],
+    history_days: int = 260,
+    sector_rows: list[dict[str, Any]] | None = None,
 ) -> tuple[StockFigures, ChartSeries]:
-    """Figures and chart series for the stock of a successful StockDataTool result."""
+    """Figures and chart series for the stock of a successful StockDataTool result.
+
+    `sector_rows` are `StockData.sector_valuation` rows when the caller already loaded them.
+    """
     security_id = quote["security_id"]
     rows = data.history(security_id, history_days)
     closes = [r["close"] for r in rows]
     mas = {f"ma{w}": moving_average(closes, w) for w in MA_WINDOWS}
     rsi = rsi_series(closes)
-    peers, scope, median_pe = _peers(data, security_id, quote)
+    if sector_rows is None:
+        sector_rows = data.sector_valuation(quote["sector"])
+    peers, scope, median_pe = _peers(sector_rows, security_id, quote["sector"])
     price = float(quote["current_price"])
     ma_last = {k: v[-1] if v else None for k, v in mas.items()}
     figures = StockFigures(
@@ -197,17 +205,21 @@ def compute_figures(
     return figures, series
 
 
-def _peers(data: StockData, security_id: str,
-           quote: dict[str, Any]) -> tuple[list[PeerPe], str, float | None]:  # fmt: skip
-    """Positive P/Es of the sector, same country when there are enough, and their median."""
-    rows = [r for r in data.sector_pe(quote["sector"]) if r["pe"] is not None and r["pe"] > 0]
+def peer_scope(rows: list[dict[str, Any]], security_id: str,
+               sector: str) -> tuple[list[dict[str, Any]], str]:  # fmt: skip
+    """The sector rows to compare with: same country when there are enough, else all."""
     country = security_id.split(":", 1)[0]
     same = [r for r in rows if r["country"] == country]
-    chosen, scope = (
-        (same, f"{country} {quote['sector']}")
-        if len(same) >= MIN_PEERS_SAME_COUNTRY
-        else (rows, f"{quote['sector']} (전체 시장)")
-    )
+    if len(same) >= MIN_PEERS_SAME_COUNTRY:
+        return same, f"{country} {sector}"
+    return rows, f"{sector} (전체 시장)"
+
+
+def _peers(sector_rows: list[dict[str, Any]], security_id: str,
+           sector: str) -> tuple[list[PeerPe], str, float | None]:  # fmt: skip
+    """Positive P/Es of the sector, same country when there are enough, and their median."""
+    rows = [r for r in sector_rows if r["pe"] is not None and r["pe"] > 0]
+    chosen, scope = peer_scope(rows, security_id, sector)
     peers = [PeerPe(security_id=r["security_id"], name=r["name"], pe=float(r["pe"]),
                     is_self=r["security_id"] == security_id) for r in chosen]  # fmt: skip
     median = statistics.median(p["pe"] for p in peers) if peers else None

@@ -39,13 +39,39 @@ ORDER BY as_of_date DESC LIMIT 1
 """
 
 # Latest valuation of every stock of the sector (same country first: the caller decides).
-SECTOR_PE = """
-SELECT DISTINCT ON (s.security_id) s.security_id, s.name, s.country, f.pe, f.as_of_date
+SECTOR_VALUATION = """
+SELECT DISTINCT ON (s.security_id) s.security_id, s.name, s.country, f.pe, f.pb,
+       f.dividend_yield, f.as_of_date
 FROM stocks s JOIN stock_fundamentals f USING (security_id)
 WHERE s.sector = %(sector)s AND f.as_of_date <= %(as_of)s AND NOT s.is_etf
 ORDER BY s.security_id, f.as_of_date DESC
 LIMIT %(limit)s
 """
+
+# The stock's own valuation snapshots up to the as-of date (its P/E and P/B history).
+FUNDAMENTAL_HISTORY = """
+SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals
+WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s
+ORDER BY as_of_date
+"""
+
+# Every earnings event of the stock; what counts as reported is decided against the as-of date.
+EARNINGS = """
+SELECT period, event_date, status, eps_estimate, eps_actual, revenue_estimate, revenue_actual
+FROM earnings_events WHERE security_id = %(sid)s
+ORDER BY event_date
+"""
+
+# Articles about the stock in a window ending on the as-of date, oldest first.
+RECENT_NEWS = """
+SELECT pk, title, url, source, lang, published_at, cardinality(tickers) AS ticker_count
+FROM news_articles
+WHERE %(sid)s::text = ANY(tickers)
+  AND published_at >= %(start)s::date AND published_at < (%(as_of)s::date + 1)
+ORDER BY published_at, pk
+LIMIT %(limit)s
+"""
+RECENT_NEWS_LIMIT = 400
 
 NEWS_BY_TICKER_OR_TEXT = """
 SELECT pk, title, body, tickers, published_at, source, url, lang,
@@ -119,16 +145,56 @@ class StockData:
             k: (None if v is None else float(v)) for k, v in row.items() if k != "as_of_date"
         } | {"as_of_date": row["as_of_date"].isoformat()}
 
-    def sector_pe(self, sector: str) -> list[dict[str, Any]]:
+    def sector_valuation(self, sector: str) -> list[dict[str, Any]]:
+        """Latest P/E, P/B and dividend yield (percent) of every stock of the sector."""
         params = {"sector": sector, "as_of": self.as_of, "limit": PEER_LIMIT}
-        rows = fetch_all(SECTOR_PE, params, self.pool)
-        self._cite("STOCK_FUNDAMENTALS", "stock_fundamentals", SECTOR_PE, params, len(rows),
+        rows = fetch_all(SECTOR_VALUATION, params, self.pool)
+        self._cite("STOCK_FUNDAMENTALS", "stock_fundamentals", SECTOR_VALUATION, params, len(rows),
                    filters={"sector": sector})  # fmt: skip
         return [
             {"security_id": r["security_id"], "name": r["name"], "country": r["country"],
-             "pe": None if r["pe"] is None else float(r["pe"])}
+             **{k: _float(r[k]) for k in ("pe", "pb", "dividend_yield")}}
             for r in rows
         ]  # fmt: skip
+
+    def fundamental_history(self, security_id: str) -> list[dict[str, Any]]:
+        """The stock's valuation snapshots up to the as-of date, oldest first."""
+        params = {"sid": security_id, "as_of": self.as_of}
+        rows = fetch_all(FUNDAMENTAL_HISTORY, params, self.pool)
+        self._cite("STOCK_FUNDAMENTALS", "stock_fundamentals", FUNDAMENTAL_HISTORY, params,
+                   len(rows), filters={"security_id": security_id},
+                   start=rows[0]["as_of_date"].isoformat() if rows else None,
+                   end=rows[-1]["as_of_date"].isoformat() if rows else None)  # fmt: skip
+        return [{"as_of_date": r["as_of_date"]} | {k: _float(v) for k, v in r.items()
+                                                   if k != "as_of_date"} for r in rows]  # fmt: skip
+
+    def earnings(self, security_id: str) -> list[dict[str, Any]]:
+        """Earnings events of the stock; actuals dated after the as-of date are withheld."""
+        params = {"sid": security_id}
+        rows = fetch_all(EARNINGS, params, self.pool)
+        self._cite("EARNINGS_EVENTS", "earnings_events", EARNINGS, params, len(rows),
+                   filters={"security_id": security_id})  # fmt: skip
+        out = []
+        for r in rows:
+            reported = r["event_date"] <= self.as_of and r["eps_actual"] is not None
+            out.append({
+                "period": r["period"], "event_date": r["event_date"], "reported": reported,
+                "eps_estimate": _float(r["eps_estimate"]),
+                "eps_actual": _float(r["eps_actual"]) if reported else None,
+                "revenue_estimate": _float(r["revenue_estimate"]),
+                "revenue_actual": _float(r["revenue_actual"]) if reported else None,
+            })  # fmt: skip
+        return out
+
+    def recent_news(self, security_id: str, start: date) -> list[dict[str, Any]]:
+        """Articles tagged with the stock, published from `start` through the as-of date."""
+        params = {"sid": security_id, "start": start, "as_of": self.as_of,
+                  "limit": RECENT_NEWS_LIMIT}  # fmt: skip
+        rows = fetch_all(RECENT_NEWS, params, self.pool)
+        self._cite("ECONOMIC_NEWS_STREAM", "news_articles", RECENT_NEWS, params, len(rows),
+                   filters={"security_id": security_id}, start=start.isoformat(),
+                   end=self.as_of.isoformat())  # fmt: skip
+        return rows
 
     def news(self, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
         """Articles tagged with the stock the query names, then titles containing its words."""
@@ -161,6 +227,10 @@ class StockData:
                 as_of_date=self.as_of.isoformat(),
             )
         )  # fmt: skip
+
+
+def _float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def stock_choices(pool: ConnectionPool | None = None) -> list[dict[str, str]]:

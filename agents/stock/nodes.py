@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
 from agents.stock import report as rpt
+from agents.stock import review as rv
+from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.analysis import StockFigures, compute_figures
 from agents.stock.deps import WorkflowDeps, emit
+from agents.stock.events import WINDOW_DAYS, NewsEvent, build_events
+from agents.stock.fundamentals import Fundamentals, compute_fundamentals
 from agents.stock.prompts import Section
+from agents.stock.review import ReviewCheck
 from agents.stock.signals import Assessment, assess
-from agents.stock.state import FinancialAgentState, Message, ToolHistoryEntry, WorkflowError
+from agents.stock.state import (
+    FinancialAgentState,
+    Language,
+    Message,
+    ToolHistoryEntry,
+    WorkflowError,
+)
 from agents.stock.tools import StockTool, ToolResult
 from data_access.contracts import TraceStep
 
@@ -93,16 +105,50 @@ def _facts(state: FinancialAgentState, figures: StockFigures) -> dict[str, Any]:
     return {"stock": {k: stock.get(k) for k in keep}, "figures": figures}
 
 
+def _events(deps: WorkflowDeps, stock: dict[str, Any], series: dict[str, Any]) -> list[NewsEvent]:
+    """The last WINDOW_DAYS of news about the stock, grouped into events with their reactions."""
+    start = deps.data.as_of - timedelta(days=WINDOW_DAYS)
+    security_id = stock["security_id"]
+    return build_events(
+        deps.data.recent_news(security_id, start), deps.data.earnings(security_id),
+        list(zip(series["dates"], series["close"], strict=True)),
+        name_keys=(stock["name"], stock.get("name_en") or ""),
+        country=security_id.split(":", 1)[0], start=start, as_of=deps.data.as_of,
+    )  # fmt: skip
+
+
+def event_facts(events: list[NewsEvent]) -> list[dict[str, Any]]:
+    """Events as the model sees them: no URLs, article titles only."""
+    return [{k: v for k, v in e.items() if k != "articles"}
+            | {"article_titles": [a["title"] for a in e["articles"]]} for e in events]  # fmt: skip
+
+
+def analysis_fallback(stock: dict[str, Any], figures: StockFigures, fundamentals: Fundamentals,
+                      events: list[NewsEvent], lang: Language) -> str:  # fmt: skip
+    """The template analysis: technicals, then fundamentals, then the events."""
+    return "\n\n".join([
+        t.analysis_text(stock, figures, lang),
+        sec.fundamentals_text(fundamentals, figures, lang),
+        sec.events_text(events, lang, figures["currency"]),
+    ])  # fmt: skip
+
+
 def analyze(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
-    """Figures from PostgreSQL, then the analysis paragraph (model or template)."""
+    """Figures, fundamentals and news events from PostgreSQL, then the analysis (model or
+    template)."""
     stock, lang = state["stock_data"] or {}, state.get("language", "ko")
-    figures, series = compute_figures(deps.data, stock, deps.context.history_days)
+    sector_rows = deps.data.sector_valuation(stock["sector"])
+    figures, series = compute_figures(deps.data, stock, deps.context.history_days, sector_rows)
+    fundamentals = compute_fundamentals(deps.data, stock, sector_rows)
+    events = _events(deps, stock, dict(series))
     news = [n["title"] for n in (state.get("news_data") or {}).get("results", [])]
-    fallback = t.analysis_text(stock, figures, lang)
-    text, error = _write(deps, "analysis", {**_facts(state, figures), "news_titles": news},
-                         fallback, lang)  # fmt: skip
+    fallback = analysis_fallback(stock, figures, fundamentals, events, lang)
+    facts = {**_facts(state, figures), "fundamentals": fundamentals,
+             "events": event_facts(events), "news_titles": news}  # fmt: skip
+    text, error = _write(deps, "analysis", facts, fallback, lang)
     errors = [_error("analyze", None, error, critical=False)] if error else []
-    return {"analysis": {"figures": figures, "series": series, "text": text},
+    return {"analysis": {"figures": figures, "series": series, "fundamentals": fundamentals,
+                         "events": events, "text": text},
             "status": "recommending", "errors": errors,
             "messages": [Message(role="assistant", content=text)]}  # fmt: skip
 
@@ -135,43 +181,95 @@ def _g(value: float) -> str:
 def recommend(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
     """Signals from the figures, CalculatorTool for the distances, then the recommendation text."""
     lang = state.get("language", "ko")
-    figures: StockFigures = (state["analysis"] or {})["figures"]
-    assessment: Assessment = assess(figures)
+    analysis = state["analysis"] or {}
+    figures: StockFigures = analysis["figures"]
+    assessment: Assessment = assess(figures, analysis["fundamentals"], analysis["events"],
+                                    as_of=deps.data.as_of.isoformat())  # fmt: skip
     calculations, history = _calculations(deps, state, figures)
     fallback = t.recommendation_text(assessment, calculations, lang)
     facts = {**_facts(state, figures), "view": assessment["stance"], "score": assessment["score"],
+             "pillars": assessment.get("pillars"),
              "reasons": [t.signal_text(s, lang) for s in assessment["reasons"]],
              "risks": [t.signal_text(s, lang) for s in assessment["risks"]],
              "calculations": calculations}  # fmt: skip
     text, error = _write(deps, "recommendation", facts, fallback, lang)
+    narrative = text  # what the review checks: the words, not the rule list below them
+    if text != fallback:  # the model's words; the weighed reasons and risks stay beside them
+        text += "\n\n" + t.rules_block(assessment, lang)
     recommendations = {**assessment, "calculations": calculations, "text": text,
+                       "narrative": narrative if text != fallback else "",
                        "reason_texts": facts["reasons"], "risk_texts": facts["risks"]}  # fmt: skip
     errors = [_error("recommend", None, error, critical=False)] if error else []
     return {"recommendations": recommendations, "status": "reviewing", "tool_history": history,
             "errors": errors, "messages": [Message(role="assistant", content=text)]}  # fmt: skip
 
 
+def _check_and_repair(deps: WorkflowDeps, state: FinancialAgentState,
+                      text: str) -> tuple[str, ReviewCheck, str | None]:  # fmt: skip
+    """The review's explanation check on the analysis and recommendation; repairs what fails."""
+    lang = state.get("language", "ko")
+    analysis, rec = state["analysis"] or {}, state["recommendations"] or {}
+    items = rv.required_items(analysis["fundamentals"], analysis["events"], lang,
+                              as_of=deps.data.as_of)  # fmt: skip
+    narrative = rec.get("narrative", rec["text"])
+    missing = rv.unexplained(text + "\n" + narrative, items)
+    check = rv.ReviewCheck(passed=not missing, required=[i["key"] for i in items],
+                           missing=[i["key"] for i in missing], repaired_by=None,
+                           still_missing_after_model=[])  # fmt: skip
+    error = None
+    if missing and deps.writer.mode == "llm":
+        facts = {**_facts(state, analysis["figures"]), "fundamentals": analysis["fundamentals"],
+                 "events": event_facts(analysis["events"]), "previous_text": text,
+                 "must_explain": [i["sentence"] for i in missing]}  # fmt: skip
+        fallback = text + "\n\n" + rv.repair_paragraph(missing, lang)
+        rewritten, error = _write(deps, "analysis", facts, fallback, lang)
+        if error is None:  # the model rewrote it; what it still left out gets the templates
+            still = rv.unexplained(rewritten + "\n" + narrative, missing)
+            check["still_missing_after_model"] = [i["key"] for i in still]
+            text, missing = rewritten, still
+            check["repaired_by"] = "model"
+    if missing:
+        text += "\n\n" + rv.repair_paragraph(missing, lang)
+        check["repaired_by"] = "template"
+    deps.add_step(TraceStep(
+        step=deps.current_step, kind="guard", name="review_check",
+        arguments={"required": check["required"]},
+        observation=rv.review_note(check, lang), status="ok" if check["passed"] else "error",
+        error=None if check["passed"] else f"unexplained: {', '.join(check['missing'])}",
+    ))  # fmt: skip
+    return text, check, error
+
+
 def review(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
-    """A check of the recommendation against its data, then the final report."""
+    """The explanation check (and repair), a check of the recommendation against its data, then
+    the final report."""
     lang = state.get("language", "ko")
     stock = state["stock_data"] or {}
-    analysis, rec = state["analysis"] or {}, state["recommendations"] or {}
+    analysis, rec = dict(state["analysis"] or {}), state["recommendations"] or {}
     figures: StockFigures = analysis["figures"]
     news = (state.get("news_data") or {}).get("results", [])
     notes = list(state.get("notes", []))
+    analysis["text"], check, repair_error = _check_and_repair(deps, state, analysis["text"])
+    analysis["review_check"] = check
     assessment = Assessment(stance=rec["stance"], score=rec["score"], reasons=rec["reasons"],
-                            risks=rec["risks"])  # fmt: skip
-    fallback = t.review_text(figures, assessment, len(news), notes, lang)
+                            risks=rec["risks"], pillars=rec.get("pillars", {}))  # fmt: skip
+    fallback = (t.review_text(figures, assessment, len(news), notes, lang) + " "
+                + rv.review_note(check, lang))  # fmt: skip
     facts = {**_facts(state, figures), "analysis": analysis["text"], "recommendation": rec["text"],
-             "news_count": len(news), "notes": notes}  # fmt: skip
+             "news_count": len(news), "fundamentals": analysis["fundamentals"],
+             "events": event_facts(analysis["events"]),
+             "explanation_check": check, "notes": notes}  # fmt: skip
     text, error = _write(deps, "review", facts, fallback, lang)
+    if text != fallback:
+        text += "\n\n" + rv.review_note(check, lang)
     if deps.writer.budget_error:
         notes.append(deps.writer.budget_error)
     report = rpt.final_report(
-        stock=stock, figures=figures, assessment=assessment, analysis=analysis["text"],
+        stock=stock, figures=figures, fundamentals=analysis["fundamentals"],
+        events=analysis["events"], assessment=assessment, analysis=analysis["text"],
         recommendation=rec["text"], review=text, news=news, notes=notes,
         as_of=deps.data.as_of.isoformat(), lang=lang,
     )  # fmt: skip
-    errors = [_error("review", None, error, critical=False)] if error else []
+    errors = [_error("review", None, e, critical=False) for e in (repair_error, error) if e]
     return {"final_report": report, "status": "done", "end_reason": "done", "errors": errors,
-            "messages": [Message(role="assistant", content=text)]}  # fmt: skip
+            "analysis": analysis, "messages": [Message(role="assistant", content=text)]}  # fmt: skip

@@ -8,6 +8,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.data import StockData
 from agents.stock.deps import WorkflowDeps
@@ -43,6 +44,7 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
     lang = final.get("language", "ko")
     status, error = _status(final, deps)
     figures = analysis.get("figures")
+    fundamentals, events = analysis.get("fundamentals"), analysis.get("events") or []
     payload: dict[str, Any] = {
         "symbol": final.get("stock_symbol"),
         "security_id": stock.get("security_id"),
@@ -52,6 +54,13 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         "stock": stock,
         "figures": figures,
         "figure_rows": t.figure_rows(figures, lang) if figures else [],
+        "fundamentals": fundamentals,
+        "fundamental_rows": sec.fundamental_rows(fundamentals, figures, lang)
+        if fundamentals and figures else [],
+        "earnings_rows": sec.earnings_rows(fundamentals, lang) if fundamentals else [],
+        "events": events,
+        "event_rows": sec.event_rows(events, lang),
+        "review_check": analysis.get("review_check"),
         "series": analysis.get("series"),
         "recommendation": {k: v for k, v in rec.items() if k not in ("reasons", "risks")} | (
             {"stance_label": t.STANCE[lang][rec["stance"]]} if rec else {}),
@@ -73,10 +82,7 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         error=error,
         as_of_date=deps.data.as_of.isoformat(),
         data_freshness=freshness(pool),
-        citations=[
-            Citation(doc_id=str(n.get("doc_id") or n["url"]), title=n["title"], url=n["url"])
-            for n in news.get("results", [])
-        ],  # fmt: skip
+        citations=_citations(news.get("results", []), events),
         structured_citations=deps.data.collector.unique_citations(),
         trace=trace,
         payload=payload,
@@ -84,6 +90,20 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         cost_usd=round(sum(s.cost_usd for s in trace), 6),
         duration_ms=_ms(started),
     )
+
+
+def _citations(news: list[dict[str, Any]], events: list[dict[str, Any]]) -> list[Citation]:
+    """The news the research step found, then the articles behind each event (once each)."""
+    out: dict[str, Citation] = {}
+    for n in news:
+        doc_id = str(n.get("doc_id") or n["url"])
+        out.setdefault(doc_id, Citation(doc_id=doc_id, title=n["title"], url=n["url"]))
+    for event in events:
+        for a in event["articles"]:
+            out.setdefault(
+                a["doc_id"], Citation(doc_id=a["doc_id"], title=a["title"], url=a["url"])
+            )
+    return list(out.values())
 
 
 def _with_offline_steps(deps: WorkflowDeps) -> list[TraceStep]:

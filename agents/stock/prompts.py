@@ -20,14 +20,25 @@ _COMMON = (
     "Write plain Markdown paragraphs or bullets, no headings."
 )
 SYSTEM: dict[Section, str] = {
-    "analysis": _COMMON + " Section: technical and fundamental analysis. Cover returns over "
-    "the horizons, volatility, drawdown, moving averages, RSI, the 52-week range position and "
-    "the P/E against the sector median, in 4-6 sentences.",
+    "analysis": _COMMON + " Section: technical and fundamental analysis with the news it "
+    "researched. Cover returns over the horizons, volatility, drawdown, moving averages, RSI, "
+    "the 52-week range position and the P/E against the sector median; then the fundamentals "
+    "(the last quarters' EPS actual vs estimate with the surprise in percent, the beat/miss "
+    "streak, EPS growth, P/E and P/B against the sector and the stock's own history, dividend "
+    "yield, the next earnings date); then every event in `events` with its date and the price "
+    "reaction in percent (event day, next session). State each earnings surprise and each "
+    "event-day move above 5% with its number and date. If the facts hold `must_explain`, your "
+    "previous text (`previous_text`) left those items out: rewrite it so that each of them is "
+    "explained with its numbers and date. 6-10 sentences.",
     "recommendation": _COMMON + " Section: recommendation. State the view given in the facts "
-    "(overweight / neutral / underweight) and explain it with the listed reasons, then list "
-    "the risks. Mention the calculator results where they help.",
+    "(overweight / neutral / underweight) and explain it with the listed reasons, which are "
+    "weighed by pillar (technical, fundamental, event; `pillars` holds each weight and score), "
+    "then list the risks. Every recent event must appear as a reason or a risk. Mention the "
+    "calculator results where they help.",
     "review": _COMMON + " Section: reviewer's check. Say whether the recommendation follows "
-    "from the figures, what data it rests on (sessions, peers, news) and what is missing.",
+    "from the figures, fundamentals and events, what data it rests on (sessions, peers, "
+    "quarters, news events) and what is missing; `explanation_check` says whether the analysis "
+    "explained every recent earnings surprise and large event-day move, and how it was repaired.",
 }
 LANGUAGE_RULE = {"ko": "Answer in Korean.", "en": "Answer in English."}
 

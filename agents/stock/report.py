@@ -8,22 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.analysis import StockFigures
+from agents.stock.events import NewsEvent
+from agents.stock.fundamentals import Fundamentals
 from agents.stock.signals import Assessment
 from agents.stock.state import Language, WorkflowError
 
 WORKFLOW_ERROR_REPORT = "워크플로우 실행 중 오류가 발생했습니다."
 DISCLAIMER = {
-    "ko": "이 리포트는 데이터베이스의 가격·밸류에이션 자료로 계산한 지표에 기반한 참고 자료이며 투자 권유가 아닙니다.",
-    "en": "This report is based on figures computed from the database's price and valuation data; it is not investment advice.",
+    "ko": "이 리포트는 데이터베이스의 가격·밸류에이션·실적·뉴스 자료로 계산한 지표에 기반한 참고 자료이며 투자 권유가 아닙니다.",
+    "en": "This report is based on figures computed from the database's price, valuation, earnings and news data; it is not investment advice.",
 }  # fmt: skip
 HEADINGS = {
     "ko": {"title": "종목 리포트", "summary": "요약", "quote": "시세", "figures": "핵심 지표",
            "analysis": "분석", "recommendation": "추천", "news": "관련 뉴스", "review": "검토",
+           "fundamentals": "실적·기본 지표", "earnings": "최근 분기 실적 (예상 대비)",
+           "events": "주요 이벤트 (최근 30일)", "no_events": "최근 30일 이벤트가 없습니다.",
            "sources": "데이터 출처", "no_news": "관련 뉴스를 찾지 못했습니다."},
     "en": {"title": "Stock report", "summary": "Summary", "quote": "Quote", "figures": "Key figures",
            "analysis": "Analysis", "recommendation": "Recommendation", "news": "News",
+           "fundamentals": "Earnings and fundamentals", "earnings": "Recent quarters (vs estimates)",
+           "events": "Key events (last 30 days)", "no_events": "No events in the last 30 days.",
            "review": "Review", "sources": "Sources", "no_news": "No related news found."},
 }  # fmt: skip
 
@@ -32,6 +39,8 @@ def final_report(
     *,
     stock: dict[str, Any],
     figures: StockFigures,
+    fundamentals: Fundamentals,
+    events: list[NewsEvent],
     assessment: Assessment,
     analysis: str,
     recommendation: str,
@@ -52,6 +61,15 @@ def final_report(
         f"({t.pct(stock['change_percent'])})", "",
         f"## {h['quote']}", "", *_quote_table(stock, lang), "",
         f"## {h['figures']}", "", *_figures_table(figures, lang), "",
+        f"## {h['fundamentals']}", "",
+        *sec.markdown_table(sec.fundamental_rows(fundamentals, figures, lang),
+                            sec.FUNDAMENTAL_HEADERS[lang]), "",
+        f"**{h['earnings']}**", "",
+        *(sec.markdown_table(sec.earnings_rows(fundamentals, lang), sec.EARNINGS_HEADERS[lang])
+          or ["-"]), "",
+        f"## {h['events']}", "",
+        *(sec.markdown_table(sec.event_rows(events, lang), sec.EVENT_HEADERS[lang])
+          or [h["no_events"]]), "",
         f"## {h['analysis']}", "", analysis, "",
         f"## {h['recommendation']}", "", recommendation, "",
         f"## {h['news']}", "", *(_news_lines(news) or [h["no_news"]]), "",
@@ -93,11 +111,13 @@ def _source_lines(stock: dict[str, Any], figures: StockFigures, notes: list[str]
     if lang == "ko":
         lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
                  f"(최근 거래일 {figures['trade_date']}, 기준일 {as_of})",
-                 f"- 밸류에이션: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})"]  # fmt: skip
+                 f"- 밸류에이션: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})",
+                 "- 실적: PostgreSQL earnings_events · 이벤트: PostgreSQL news_articles (최근 30일)"]  # fmt: skip
     else:
         lines = [f"- Prices: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
                  f"(last session {figures['trade_date']}, as of {as_of})",
-                 f"- Valuation: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})"]  # fmt: skip
+                 f"- Valuation: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})",
+                 "- Earnings: PostgreSQL earnings_events · Events: PostgreSQL news_articles (last 30 days)"]  # fmt: skip
     return lines + [f"- {n}" for n in dict.fromkeys(notes)]
 
 

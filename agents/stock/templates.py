@@ -48,8 +48,46 @@ SIGNALS: dict[str, dict[str, str]] = {
     "near_52w_high": {"ko": "52주 범위 상단({position})에 있어 되돌림 위험", "en": "Near the top of its 52-week range ({position})"},
     "near_52w_low": {"ko": "52주 범위 하단({position})에 있어 추세 하락 지속 위험", "en": "Near the bottom of its 52-week range ({position})"},
     "max_drawdown": {"ko": "최근 1년 최대 낙폭 {drawdown}", "en": "Maximum drawdown over the past year: {drawdown}"},
+    "earnings_beat": {"ko": "최근 실적({period}, {date} 발표): EPS 실적 {actual}, 예상 {estimate} 대비 {surprise} 상회했습니다.",
+                      "en": "Latest earnings ({period}, reported {date}): EPS of {actual} beat the {estimate} estimate by {surprise}."},
+    "earnings_miss": {"ko": "최근 실적({period}, {date} 발표): EPS 실적 {actual}, 예상 {estimate} 대비 {surprise} 하회했습니다.",
+                      "en": "Latest earnings ({period}, reported {date}): EPS of {actual} missed the {estimate} estimate by {surprise}."},
+    "earnings_inline": {"ko": "최근 실적({period}, {date} 발표): EPS 실적 {actual}, 예상 {estimate}에 부합했습니다 ({surprise}).",
+                        "en": "Latest earnings ({period}, reported {date}): EPS of {actual} met the {estimate} estimate ({surprise})."},
+    "beat_streak": {"ko": "최근 {count}개 분기 연속 컨센서스를 상회했습니다.", "en": "Beat estimates {count} quarters in a row."},
+    "miss_streak": {"ko": "최근 {count}개 분기 연속 컨센서스를 하회했습니다.", "en": "Missed estimates {count} quarters in a row."},
+    "earnings_soon": {"ko": "{days}일 뒤({date}) {period} 실적 발표 예정: 결과에 따라 변동성 확대 가능",
+                      "en": "{period} earnings due in {days} days ({date}): volatility around the report"},
+    "eps_growth_strong": {"ko": "주당순이익(최근 4분기 합산)이 1년 전보다 {growth} 늘었습니다.",
+                          "en": "Trailing EPS grew {growth} from a year earlier."},
+    "eps_decline": {"ko": "주당순이익(최근 4분기 합산)이 1년 전보다 {growth} 변했습니다(감소).",
+                    "en": "Trailing EPS changed {growth} from a year earlier (a decline)."},
+    "eps_growth_flat": {"ko": "주당순이익(최근 4분기 합산)의 1년 변화는 {growth}로 크지 않습니다.",
+                        "en": "Trailing EPS changed {growth} over the year: little change."},
+    "pe_history_high": {"ko": "PER {pe}배가 자기 과거 범위 상단(백분위 {rank}, 중앙값 {median}배)에 있습니다.",
+                        "en": "P/E of {pe}x is near the top of its own history (percentile {rank}, median {median}x)."},
+    "pe_history_low": {"ko": "PER {pe}배가 자기 과거 범위 하단(백분위 {rank}, 중앙값 {median}배)에 있습니다.",
+                       "en": "P/E of {pe}x is near the bottom of its own history (percentile {rank}, median {median}x)."},
+    "dividend_high": {"ko": "배당수익률 {dy}로 섹터 중앙값 {dy_median}보다 높습니다.",
+                      "en": "Dividend yield of {dy} is above the sector median of {dy_median}."},
+    "event": {"ko": "{date} {category} — {headline}: 주가 반응 {move} ({move_date}, 기사 {articles}건).",
+              "en": "{date} {category} — {headline}: price reaction {move} ({move_date}, {articles} articles)."},
+    "event_unexplained": {"ko": "{move_date} 주가 {move} 변동 — 뉴스에서 원인을 찾지 못했습니다 (관련 기사 {articles}건)",
+                          "en": "{move_date} move of {move} with no cause found in the news ({articles} articles)"},
 }  # fmt: skip
-_PERCENT_KEYS = {"vs60", "vs120", "r3m", "premium", "drawdown", "volatility", "position"}
+EVENT_CATEGORIES = {
+    "ko": {"earnings": "실적", "guidance": "가이던스", "contract": "계약·수주", "block_deal": "블록딜",
+           "regulation": "규제·소송", "product": "제품·임상", "capital": "자본 정책",
+           "analyst": "투자의견", "move": "시세 급변"},
+    "en": {"earnings": "Earnings", "guidance": "Guidance", "contract": "Contract/order",
+           "block_deal": "Block deal", "regulation": "Regulation/legal", "product": "Product/trial",
+           "capital": "Capital policy", "analyst": "Analyst view", "move": "Price move"},
+}  # fmt: skip
+_PERCENT_KEYS = {"vs60", "vs120", "r3m", "premium", "drawdown", "volatility", "position",
+                 "surprise", "growth", "move", "dy", "dy_median"}  # fmt: skip
+_UNSIGNED_KEYS = {"position", "dy", "dy_median"}
+_EPS_KEYS = {"actual", "estimate"}
+_COUNT_KEYS = {"count", "days", "articles"}
 
 
 def pct(value: float | None, signed: bool = True) -> str:
@@ -83,10 +121,29 @@ def big_money(value: float | None, currency: str, lang: Language) -> str:
     return f"${value / 1e9:,.1f}B"
 
 
+def eps(value: float | None, currency: str) -> str:
+    """EPS as reported: whole won, or dollars and cents."""
+    return price(value, currency)
+
+
+def _value_text(key: str, value: float, labels: dict[str, str]) -> str:
+    if key in _EPS_KEYS:
+        return eps(value, labels.get("currency", "KRW"))
+    if key in _COUNT_KEYS:
+        return f"{value:,.0f}"
+    if key == "rank":
+        return f"{value * 100:.0f}%"
+    if key in _PERCENT_KEYS:
+        return pct(value, key not in _UNSIGNED_KEYS)
+    return number(value)
+
+
 def signal_text(signal: Signal, lang: Language) -> str:
-    values = {k: (pct(v, k not in ("position",)) if k in _PERCENT_KEYS else number(v))
-              for k, v in signal["values"].items()}  # fmt: skip
-    return SIGNALS[signal["code"]][lang].format(**values)
+    labels = dict(signal.get("labels", {}))
+    values = {k: _value_text(k, v, labels) for k, v in signal["values"].items()}
+    if "category" in labels:
+        labels["category"] = EVENT_CATEGORIES[lang].get(labels["category"], labels["category"])
+    return SIGNALS[signal["code"]][lang].format(**labels, **values)
 
 
 def figure_rows(f: StockFigures, lang: Language) -> list[dict[str, str]]:
@@ -142,14 +199,38 @@ def analysis_text(stock: dict[str, Any], f: StockFigures, lang: Language) -> str
     )
 
 
-def recommendation_text(a: Assessment, calculations: list[dict[str, Any]], lang: Language) -> str:
-    stance = STANCE[lang][a["stance"]]
-    head = (f"**의견: {stance}** (신호 점수 {a['score']:+.1f})" if lang == "ko"
-            else f"**View: {stance}** (signal score {a['score']:+.1f})")  # fmt: skip
-    lines = [head, "", "근거:" if lang == "ko" else "Reasons:"]
-    lines += [f"- {signal_text(s, lang)}" for s in a["reasons"]] or ["- -"]
+PILLARS = {"ko": {"technical": "기술적", "fundamental": "기본적", "event": "이벤트"},
+           "en": {"technical": "Technical", "fundamental": "Fundamental", "event": "Events"}}  # fmt: skip
+
+
+def weights_line(a: Assessment, lang: Language) -> str:
+    """How the view was weighed: each pillar's weight and score, then the total."""
+    pillars = a.get("pillars") or {}
+    parts = [f"{PILLARS[lang][k]} {p['weight'] * 100:.0f}% × {p['score']:+.2f}"
+             for k, p in pillars.items()]  # fmt: skip
+    label, total = ("가중치", "종합") if lang == "ko" else ("Weights", "total")
+    return f"{label}: " + " + ".join(parts) + f" = {total} {a['score']:+.2f}"
+
+
+def _pillar_tag(signal: Signal, lang: Language) -> str:
+    pillar = signal.get("pillar")
+    return f"[{PILLARS[lang][pillar]} {signal['weight']:+.1f}] " if pillar else ""
+
+
+def rules_block(a: Assessment, lang: Language) -> str:
+    """The weighed reasons and the risks, each reason tagged with its pillar and weight."""
+    lines = [weights_line(a, lang), "", "근거:" if lang == "ko" else "Reasons:"]
+    lines += [f"- {_pillar_tag(s, lang)}{signal_text(s, lang)}" for s in a["reasons"]] or ["- -"]
     lines += ["", "위험 요인:" if lang == "ko" else "Risks:"]
     lines += [f"- {signal_text(s, lang)}" for s in a["risks"]] or ["- -"]
+    return "\n".join(lines)
+
+
+def recommendation_text(a: Assessment, calculations: list[dict[str, Any]], lang: Language) -> str:
+    stance = STANCE[lang][a["stance"]]
+    head = (f"**의견: {stance}** (종합 점수 {a['score']:+.2f}, 범위 -1~+1)" if lang == "ko"
+            else f"**View: {stance}** (total score {a['score']:+.2f} on -1 to +1)")  # fmt: skip
+    lines = [head, "", rules_block(a, lang)]
     if calculations:
         lines += ["", "계산:" if lang == "ko" else "Calculations:"]
         lines += [f"- {c['label']}: `{c['expression']}` = {number(c['result'])}"

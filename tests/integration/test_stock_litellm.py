@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,14 @@ os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 from agents.stock.service import generate_report
 from data_access.config import Settings
+from data_access.postgres import fetch_one
 from tests.fixtures.openai_replay import ReplayServer
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay" / "stock_report.json"
 MODEL = "openai/gpt-4.1-mini"
+AS_OF = date(2026, 11, 20)
 
 
 @pytest.fixture(scope="module")
@@ -35,31 +38,87 @@ def llm_settings(settings: Settings, api_base: str, **overrides: Any) -> Setting
                                        "openai_api_key": SecretStr("replay-key"), **overrides})  # fmt: skip
 
 
+def _latest_aapl_quarter(pg_pool: Any) -> dict[str, Any]:
+    """AAPL's latest reported quarter, read with SQL (the replies below quote its numbers)."""
+    row = fetch_one(
+        "SELECT period, event_date, eps_estimate, eps_actual FROM earnings_events"
+        " WHERE security_id = 'US:AAPL' AND event_date <= %s AND eps_actual IS NOT NULL"
+        " ORDER BY event_date DESC LIMIT 1", (AS_OF,), pool=pg_pool,
+    )  # fmt: skip
+    assert row is not None and row["event_date"] >= AS_OF - timedelta(days=90)
+    est, act = float(row["eps_estimate"]), float(row["eps_actual"])
+    return {**row, "surprise_pct": (act - est) / abs(est) * 100, "est": est, "act": act}
+
+
 def test_model_writes_the_sections_from_the_figures(
     recording: dict[str, Any], settings: Settings, pg_pool: Any
 ) -> None:
-    with ReplayServer(recording["responses"], model=recording["model"]) as server:
+    """The recorded analysis leaves AAPL's latest earnings surprise out: the review fails it and
+    asks the model again with the missing item; the replayed rewrite states it."""
+    q = _latest_aapl_quarter(pg_pool)
+    rewrite = (f"[LLM 분석 보완] 애플의 {q['period']} EPS는 ${q['act']:.2f}로 예상 ${q['est']:.2f} "
+               f"대비 {q['surprise_pct']:+.2f}% 빗나갔습니다.")  # fmt: skip
+    replies = [*recording["responses"][:2], rewrite, recording["responses"][2]]
+    with ReplayServer(replies, model=recording["model"]) as server:
         answer = generate_report("AAPL", settings=llm_settings(settings, server.api_base),
                                  pool=pg_pool, save=False)  # fmt: skip
     assert answer.mode == "llm" and answer.model == MODEL and answer.status == "ok"
-    for marker in ("[LLM 분석]", "[LLM 추천]", "[LLM 검토]"):
+    for marker in ("[LLM 분석 보완]", "[LLM 추천]", "[LLM 검토]"):
         assert marker in answer.answer
-    # The figures table and the rule-based reasons stay in the report whatever the model says.
+    assert "[LLM 분석]" not in answer.answer  # replaced by the rewrite
+    check = answer.payload["review_check"]
+    assert check["passed"] is False and check["missing"] == [f"earnings:{q['period']}"]
+    assert check["repaired_by"] == "model" and check["still_missing_after_model"] == []
+    assert "설명 점검 실패" in answer.answer and "모델 재작성으로" in answer.answer
+    # The figures table and the rule-based, weighed reasons stay whatever the model says.
     assert "## 핵심 지표" in answer.answer and "RSI(14)" in answer.answer
+    assert "가중치: 기술적 35%" in answer.answer and "## 실적·기본 지표" in answer.answer
     llm_steps = [t for t in answer.trace if t.kind == "llm"]
-    assert [t.name for t in llm_steps] == ["analysis", "recommendation", "review"]
+    assert [t.name for t in llm_steps] == ["analysis", "recommendation", "analysis", "review"]
     assert all(t.model == MODEL and t.tokens == 1350 for t in llm_steps)
-    assert answer.tokens == 3 * 1350 and answer.cost_usd > 0
-    # What the model was sent: the section's instructions and the computed figures as JSON.
-    assert len(server.requests) == 3
+    assert answer.tokens == 4 * 1350 and answer.cost_usd > 0
+    # What the model was sent: the section's instructions and the same evidence as JSON.
+    assert len(server.requests) == 4
     first = server.requests[0]["messages"]
     assert "technical and fundamental analysis" in first[0]["content"]
     assert "Answer in Korean." in first[0]["content"]
-    facts = json.loads(first[1]["content"].split("\n", 1)[1])
+    facts = _facts(server.requests[0])
     assert facts["figures"]["security_id"] == "US:AAPL"
     assert facts["figures"]["price"] == answer.payload["figures"]["price"]
-    second = json.loads(server.requests[1]["messages"][1]["content"].split("\n", 1)[1])
+    assert facts["fundamentals"]["quarters"][0]["period"] == q["period"]
+    assert facts["events"] == json.loads(json.dumps(
+        [{k: v for k, v in e.items() if k != "articles"}
+         | {"article_titles": [a["title"] for a in e["articles"]]}
+         for e in answer.payload["events"]], default=str))  # fmt: skip
+    second = _facts(server.requests[1])
     assert second["view"] == answer.payload["recommendation"]["stance"] and second["reasons"]
+    assert set(second["pillars"]) == {"technical", "fundamental", "event"}
+    third = _facts(server.requests[2])
+    assert len(third["must_explain"]) == 1 and q["period"] in third["must_explain"][0]
+    assert f"{q['surprise_pct']:+.2f}%" in third["must_explain"][0]
+    review = _facts(server.requests[3])
+    assert review["explanation_check"]["missing"] == [f"earnings:{q['period']}"]
+    assert review["events"] and review["fundamentals"]["quarters"]
+
+
+def test_a_rewrite_that_still_omits_the_surprise_is_repaired_with_the_template(
+    recording: dict[str, Any], settings: Settings, pg_pool: Any
+) -> None:
+    q = _latest_aapl_quarter(pg_pool)
+    replies = [*recording["responses"][:2], recording["responses"][0], recording["responses"][2]]
+    with ReplayServer(replies, model=recording["model"]) as server:
+        answer = generate_report("AAPL", settings=llm_settings(settings, server.api_base),
+                                 pool=pg_pool, save=False)  # fmt: skip
+    check = answer.payload["review_check"]
+    assert check["repaired_by"] == "template"
+    assert check["still_missing_after_model"] == [f"earnings:{q['period']}"]
+    analysis = answer.answer.split("## 분석", 1)[1].split("## 추천", 1)[0]
+    assert "**검토 보완**" in analysis and f"{q['surprise_pct']:+.2f}%" in analysis
+    assert f"${q['act']:.2f}" in analysis and f"${q['est']:.2f}" in analysis
+
+
+def _facts(request: dict[str, Any]) -> dict[str, Any]:
+    return dict(json.loads(request["messages"][1]["content"].split("\n", 1)[1]))
 
 
 def test_turn_budget_stops_model_calls_and_says_so(

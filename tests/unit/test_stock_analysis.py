@@ -72,7 +72,9 @@ def _figures(**overrides: object) -> StockFigures:
 
 def test_uptrend_momentum_and_discount_make_an_overweight_view_with_reasons() -> None:
     view = assess(_figures())
-    assert view["stance"] == "overweight" and view["score"] == 3.0
+    assert view["stance"] == "overweight" and view["score"] == pytest.approx(
+        0.35 * 2 / 2.5 + 0.4 * 1 / 4
+    )
     assert [s["code"] for s in view["reasons"]] == ["trend_up", "momentum_strong", "pe_discount"]
     text = templates.signal_text(view["reasons"][2], "ko")
     assert "PER 8.00배" in text and "12.00배" in text and "-33.33%" in text

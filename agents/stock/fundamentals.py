@@ -1,0 +1,198 @@
+"""Fundamentals of a stock from the data we hold: earnings against estimates, EPS growth,
+valuation against the sector and the stock's own history, dividend yield, market cap.
+
+    f = compute_fundamentals(data, quote, sector_rows)
+    f["quarters"][0]   # {"period": "2026Q3", "eps_actual": 1658.0, "eps_estimate": 1780.0,
+                       #  "surprise": -0.0685, "result": "miss", ...} newest first
+    f["streak"]        # -1: one miss in a row (positive numbers count beats)
+
+Surprise is (actual - estimate) / |estimate|; only quarters reported on or before the as-of
+date count, so a report never uses an actual it could not have known.
+"""
+
+from __future__ import annotations
+
+import statistics
+from datetime import date, timedelta
+from typing import Any, Literal, TypedDict
+
+from agents.stock.analysis import peer_scope, relative
+from agents.stock.data import StockData
+
+QUARTERS_SHOWN = 4
+Result = Literal["beat", "miss", "inline"]
+
+
+class EarningsQuarter(TypedDict):
+    period: str
+    event_date: str
+    eps_estimate: float | None
+    eps_actual: float | None
+    surprise: float | None
+    result: Result | None
+    eps_yoy: float | None  # actual vs the same quarter a year earlier
+
+
+class NextEarnings(TypedDict):
+    period: str
+    event_date: str
+    eps_estimate: float | None
+
+
+class Fundamentals(TypedDict):
+    currency: str
+    quarters: list[EarningsQuarter]  # last reported quarters, newest first
+    streak: int  # consecutive beats (> 0) or misses (< 0) ending with the latest quarter
+    beats: int
+    misses: int
+    next_earnings: NextEarnings | None
+    eps_ttm: float | None
+    eps_ttm_year_ago: float | None
+    eps_growth: float | None  # trailing EPS against a year earlier
+    market_cap: float | None
+    pe: float | None
+    pb: float | None
+    dividend_yield: float | None  # a fraction (0.0076 = 0.76 %)
+    sector_scope: str  # P/B and dividend peers (P/E against the sector is in StockFigures)
+    sector_count: int
+    pb_sector_median: float | None
+    dy_sector_median: float | None
+    pb_vs_sector: float | None
+    dy_vs_sector: float | None  # difference in yield (fraction points)
+    pe_history_median: float | None
+    pe_history_percentile: float | None  # share of past snapshots at or below today's P/E
+    pb_history_median: float | None
+    pb_history_percentile: float | None
+    history_count: int
+    history_start: str | None
+
+
+# ---------------------------------------------------------------- pure figures
+
+
+def surprise(actual: float | None, estimate: float | None) -> float | None:
+    if actual is None or estimate is None or estimate == 0:
+        return None
+    return (actual - estimate) / abs(estimate)
+
+
+def result_of(value: float | None) -> Result | None:
+    if value is None:
+        return None
+    return "beat" if value > 0 else "miss" if value < 0 else "inline"
+
+
+def streak(results: list[Result | None]) -> int:
+    """Beats (+) or misses (-) in a row, newest first; an in-line quarter ends a streak."""
+    if not results or results[0] not in ("beat", "miss"):
+        return 0
+    first = results[0]
+    count = 0
+    for r in results:
+        if r != first:
+            break
+        count += 1
+    return count if first == "beat" else -count
+
+
+def percentile_rank(value: float, history: list[float]) -> float | None:
+    """The share of `history` at or below `value` (1.0: the highest it has been)."""
+    if not history:
+        return None
+    return sum(h <= value for h in history) / len(history)
+
+
+def positive_median(values: list[float | None]) -> float | None:
+    kept = [v for v in values if v is not None and v > 0]
+    return statistics.median(kept) if kept else None
+
+
+def _quarters(events: list[dict[str, Any]]) -> list[EarningsQuarter]:
+    reported = [e for e in events if e["reported"]]
+    by_period = {e["period"]: e for e in reported}
+    out = []
+    for e in sorted(reported, key=lambda e: e["event_date"], reverse=True)[:QUARTERS_SHOWN]:
+        year, quarter = e["period"].split("Q")
+        prior = by_period.get(f"{int(year) - 1}Q{quarter}")
+        value = surprise(e["eps_actual"], e["eps_estimate"])
+        yoy = relative(e["eps_actual"], prior["eps_actual"]) if prior else None
+        if prior and prior["eps_actual"] is not None and prior["eps_actual"] <= 0:
+            yoy = None  # growth from a loss is not a percentage
+        out.append(EarningsQuarter(
+            period=e["period"], event_date=e["event_date"].isoformat(),
+            eps_estimate=e["eps_estimate"], eps_actual=e["eps_actual"], surprise=value,
+            result=result_of(value), eps_yoy=yoy,
+        ))  # fmt: skip
+    return out
+
+
+def _next(events: list[dict[str, Any]], as_of: date) -> NextEarnings | None:
+    upcoming = [e for e in events if e["event_date"] > as_of]
+    if not upcoming:
+        return None
+    e = min(upcoming, key=lambda e: e["event_date"])
+    return NextEarnings(period=e["period"], event_date=e["event_date"].isoformat(),
+                        eps_estimate=e["eps_estimate"])  # fmt: skip
+
+
+def _year_ago(history: list[dict[str, Any]], as_of: date) -> dict[str, Any] | None:
+    """The last snapshot at least a year before the as-of date."""
+    cutoff = as_of - timedelta(days=365)
+    older = [h for h in history if h["as_of_date"] <= cutoff]
+    return older[-1] if older else None
+
+
+def _yield(value: float | None) -> float | None:
+    return None if value is None else value / 100  # stored in percent
+
+
+# ---------------------------------------------------------------- from the database
+
+
+def compute_fundamentals(data: StockData, quote: dict[str, Any],
+                         sector_rows: list[dict[str, Any]]) -> Fundamentals:  # fmt: skip
+    """Fundamentals of the stock of a successful StockDataTool result."""
+    security_id = quote["security_id"]
+    events = data.earnings(security_id)
+    history = data.fundamental_history(security_id)
+    latest = history[-1] if history else {}
+    year_ago = _year_ago(history, data.as_of) or {}
+    quarters = _quarters(events)
+    results = [q["result"] for q in quarters]
+    peers, scope = peer_scope(sector_rows, security_id, quote["sector"])
+    pe, pb, dy = latest.get("pe"), latest.get("pb"), _yield(latest.get("dividend_yield"))
+    pb_median = positive_median([r["pb"] for r in peers])
+    dy_values = [_yield(r["dividend_yield"]) for r in peers if r["dividend_yield"] is not None]
+    dy_median = statistics.median(v for v in dy_values if v is not None) if dy_values else None
+    past_pe = [h["pe"] for h in history if h["pe"] is not None and h["pe"] > 0]
+    past_pb = [h["pb"] for h in history if h["pb"] is not None and h["pb"] > 0]
+    valid_pe = pe if pe is not None and pe > 0 else None
+    return Fundamentals(
+        currency=quote["currency"],
+        quarters=quarters,
+        streak=streak(results),
+        beats=results.count("beat"),
+        misses=results.count("miss"),
+        next_earnings=_next(events, data.as_of),
+        eps_ttm=latest.get("eps"),
+        eps_ttm_year_ago=year_ago.get("eps"),
+        eps_growth=relative(latest.get("eps"), year_ago.get("eps"))
+        if (year_ago.get("eps") or 0) > 0
+        else None,
+        market_cap=quote.get("market_cap") or latest.get("market_cap"),
+        pe=valid_pe,
+        pb=pb,
+        dividend_yield=dy,
+        sector_scope=scope,
+        sector_count=len(peers),
+        pb_sector_median=pb_median,
+        dy_sector_median=dy_median,
+        pb_vs_sector=relative(pb, pb_median),
+        dy_vs_sector=None if dy is None or dy_median is None else dy - dy_median,
+        pe_history_median=statistics.median(past_pe) if past_pe else None,
+        pe_history_percentile=percentile_rank(valid_pe, past_pe) if valid_pe else None,
+        pb_history_median=statistics.median(past_pb) if past_pb else None,
+        pb_history_percentile=percentile_rank(pb, past_pb) if pb else None,
+        history_count=len(history),
+        history_start=history[0]["as_of_date"].isoformat() if history else None,
+    )
