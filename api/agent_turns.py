@@ -1,0 +1,179 @@
+"""One `Turn` per screen, over the same service functions the screens call.
+
+    etf_turn(ChatRequest(message="KODEX 200 정보"), stores)     # agents.etf.service.stream_answer
+    macro_turn(...)      # agents.macro.service.stream_answer
+    contract_turn(...)   # agents.contract.service.ask (not step-streamed by the service)
+    stock_turn(...)      # agents.stock.service.stream_report
+    opening_turn(...)    # agents.opening.service.stream_opening
+
+Each checks its input, opens the conversation it continues, starts the service's generator and
+says how its events become steps and where its answer is stored — what the page does around the
+same call, nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+from agents.contract import service as contract_service
+from agents.contract import store as contract_store
+from agents.etf import service as etf_service
+from agents.etf.prompts import HistoryMessage
+from agents.inputs import clean_text
+from agents.macro import service as macro_service
+from agents.opening import service as opening_service
+from agents.stock import service as stock_service
+from api.errors import ApiError
+from api.models import (
+    ChatRequest,
+    ContractRequest,
+    OpeningRequest,
+    StepData,
+    StockRequest,
+    TurnAnswer,
+)
+from api.stores import Stores
+from api.turns import Turn, checked, open_conversation, record, with_ids
+from data_access import runs
+from data_access.contracts import AgentAnswer
+
+STOCK_SYMBOL_CHARS = stock_service.MAX_SYMBOL_LENGTH
+
+
+def _rejected(answer: AgentAnswer) -> bool:
+    return bool(answer.payload.get("input_rejected"))
+
+
+# ---------------------------------------------------------------- ETF chat (seed 000)
+
+
+def etf_history(conversation: runs.Conversation | None, stores: Stores) -> list[HistoryMessage]:
+    """The conversation so far as the ETF screen passes it (refused input left out)."""
+    if conversation is None:
+        return []
+    history: list[HistoryMessage] = []
+    for turn in runs.load_turns(conversation.conversation_id, pool=stores.pool()):
+        if not _rejected(turn.answer):
+            history += [HistoryMessage("user", turn.question),
+                        HistoryMessage("assistant", turn.answer.answer)]  # fmt: skip
+    return history
+
+
+def _etf_step(event: Any, _: int) -> StepData | None:
+    if not isinstance(event, etf_service.StepEvent):
+        return None
+    return StepData(step_number=event.step, code=event.code, observations=event.observation,
+                    tool_calls=event.tool_calls, error=event.error, kind="code",
+                    name=f"step {event.step}", thought=event.thought,
+                    duration_ms=event.duration_ms)  # fmt: skip
+
+
+def etf_turn(request: ChatRequest, stores: Stores) -> Turn:
+    pool = stores.pool()
+    question = checked(request.message)
+    conversation = open_conversation(request.conversation_id, etf_service.SCREEN, pool)
+    events = etf_service.stream_answer(question, etf_history(conversation, stores),
+                                       settings=stores.settings, store=stores.graph(), pool=pool)  # fmt: skip
+    return Turn(events, _etf_step, lambda answer: record(
+        etf_service.SCREEN, question, answer, conversation, pool, save=not _rejected(answer)))  # fmt: skip
+
+
+# ---------------------------------------------------------------- Macro Q&A (seed 004)
+
+
+def _node_step(event: Any, number: int) -> StepData | None:
+    """A finished graph node (Macro and Opening NodeEvents)."""
+    summary = getattr(event, "summary", None)
+    if summary is None:
+        return None
+    return StepData(step_number=number, observations=summary, kind="node",
+                    name=getattr(event, "node", None), duration_ms=getattr(event, "duration_ms", 0),
+                    tool_calls=list(getattr(event, "tool_calls", []) or []))  # fmt: skip
+
+
+def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
+    pool = stores.pool()
+    question = checked(request.message)
+    conversation = open_conversation(request.conversation_id, macro_service.SCREEN, pool)
+    events = macro_service.stream_answer(question, settings=stores.settings,
+                                         store=stores.graph(), pool=pool)  # fmt: skip
+
+    def finish(answer: AgentAnswer) -> TurnAnswer:
+        save = not _rejected(answer) and (answer.status != "error" or bool(answer.trace))
+        return record(macro_service.SCREEN, question, answer, conversation, pool, save=save)
+
+    return Turn(events, _node_step, finish)
+
+
+# ---------------------------------------------------------------- Contract clauses (seed 002)
+
+
+def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
+    pool = stores.pool()
+    question = checked(request.message)
+    contract_id = clean_text(request.contract_id)[:200]
+    if not contract_id or contract_store.get_contract(contract_id, pool) is None:
+        raise ApiError(404, f"계약서를 찾을 수 없습니다: {contract_id!r}",
+                       "GET /api/contract/contracts로 id를 확인하거나 파일을 올리세요.")  # fmt: skip
+    conversation = open_conversation(request.conversation_id, contract_service.SCREEN, pool)
+
+    def events() -> Iterator[AgentAnswer]:  # the service answers in one call
+        conversation_id = (conversation.conversation_id if conversation
+                           else contract_service.start_conversation(question, pool))  # fmt: skip
+        answer = contract_service.ask(contract_id, question, pool=pool, settings=stores.settings,
+                                      conversation_id=conversation_id)  # fmt: skip
+        answer.payload["conversation_id"] = conversation_id
+        yield answer
+
+    def finish(answer: AgentAnswer) -> TurnAnswer:
+        return with_ids(answer, answer.payload.get("conversation_id"), answer.payload.get("run_id"))
+
+    return Turn(events(), lambda event, number: None, finish)
+
+
+# ---------------------------------------------------------------- Stock report (seed 001)
+
+
+def _stock_step(event: Any, number: int) -> StepData | None:
+    if not isinstance(event, stock_service.ProgressEvent) or event.event == "node_start":
+        return None  # a step is sent when it finishes
+    data = event.data
+    observation = data.get("result_summary") or data.get("status") or data.get("section")
+    error = data.get("error") or "; ".join(str(e) for e in data.get("errors") or []) or None
+    return StepData(step_number=number, kind=event.event,
+                    name=data.get("node") or data.get("tool"), error=error,
+                    observations=None if observation is None else str(observation),
+                    duration_ms=int(data.get("latency_ms") or data.get("duration_ms") or 0))  # fmt: skip
+
+
+def stock_turn(request: StockRequest, stores: Stores) -> Turn:
+    pool = stores.pool()
+    symbol = checked(request.symbol, what="종목 심볼", max_chars=STOCK_SYMBOL_CHARS)
+    events = stock_service.stream_report(symbol, language=request.language,
+                                         settings=stores.settings, pool=pool)  # fmt: skip
+    return Turn(events, _stock_step,
+                lambda answer: with_ids(answer, None, answer.payload.get("run_id")))  # fmt: skip
+
+
+# ---------------------------------------------------------------- Opening script (seed 003)
+
+
+def opening_turn(request: OpeningRequest, stores: Stores) -> Turn:
+    pool = stores.pool()
+    day: str | None = None
+    if request.date is not None and clean_text(request.date):
+        day = clean_text(request.date)[:10]
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            raise ApiError(422, f"날짜 형식이 올바르지 않습니다: {request.date[:40]!r}",
+                           "YYYY-MM-DD로 보내거나 date를 비워 최근 거래일을 쓰세요.") from None  # fmt: skip
+    events = opening_service.stream_opening(day, settings=stores.settings, pool=pool)
+
+    def finish(answer: AgentAnswer) -> TurnAnswer:
+        context = answer.payload.get("context") or {}
+        return with_ids(answer, None, context.get("run_id"))
+
+    return Turn(events, _node_step, finish)

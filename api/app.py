@@ -1,0 +1,38 @@
+"""The FastAPI application: agent endpoints, stored work, operations, behind the API's walls.
+
+    app = create_app(ApiConfig(), Stores.open(get_settings()))
+    uvicorn.run(app, host="127.0.0.1", port=8600)       # what `python -m api` does
+
+OpenAPI docs at /docs (request and response models with Korean and English examples).
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from api import errors
+from api.config import ApiConfig
+from api.routes_admin import router as admin_router
+from api.routes_agents import router as agents_router
+from api.routes_store import router as store_router
+from api.security import GuardMiddleware
+from api.stores import Stores
+
+DESCRIPTION = """Atlas Workbench의 다섯 에이전트(ETF 챗, 매크로 Q&A, 계약 조항, 종목 리포트,
+오프닝 스크립트)를 화면과 같은 서비스 함수로 호출합니다. 답변은 공통 계약(answer, status, mode,
+as_of_date, data_freshness, citations, structured_citations, trace, tokens, cost)을 따르고,
+`…/stream` 엔드포인트는 단계가 끝날 때마다 Server-Sent Events로 보냅니다 (seed 000).
+
+The five agents of the workbench over HTTP, through the same service functions as the screens.
+Loopback only by default; beyond loopback every request needs `Authorization: Bearer <API_TOKEN>`."""
+
+
+def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
+    app = FastAPI(title="Atlas Workbench API", version="1.0", description=DESCRIPTION)
+    app.state.config = config
+    app.state.stores = stores
+    errors.install(app)
+    for router in (agents_router, store_router, admin_router):
+        app.include_router(router)
+    app.add_middleware(GuardMiddleware, config=config)
+    return app

@@ -1,0 +1,85 @@
+"""`python -m api.mcp [--transport stdio|http] [--host H] [--port P]`: the MCP server.
+
+stdio (default) is for an MCP client that starts the server itself; nothing but the protocol
+is written to stdout (logs go to stderr, and while the server runs stdout is the client's).
+http serves streamable HTTP at http://HOST:PORT/mcp, loopback by default, beyond loopback only
+with API_TOKEN (exit status 2 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from api.config import ApiConfig, ApiConfigError, check_bind
+
+DEFAULT_MCP_PORT = 8601
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m api.mcp", description="Atlas Workbench MCP server"
+    )
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", help="HTTP bind address (default API_HOST or 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_MCP_PORT, help="HTTP port (default 8601)"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    config = ApiConfig(**({"host": args.host} if args.host else {}), port=args.port)
+    if args.transport == "http":
+        try:
+            check_bind(config)
+        except ApiConfigError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    import anyio
+
+    from api.mcp.server import McpApp
+    from api.stores import Stores
+    from data_access.config import get_settings
+
+    if args.transport == "stdio":
+        return anyio.run(_stdio)
+    import uvicorn
+
+    mcp_app = McpApp(Stores.open(get_settings()))
+    print(f"Atlas Workbench MCP: http://{config.host}:{config.port}/mcp", file=sys.stderr)
+    try:
+        uvicorn.run(
+            mcp_app.http_app(config), host=config.host, port=config.port, log_level="warning"
+        )
+    finally:
+        mcp_app.close()
+    return 0
+
+
+async def _stdio() -> int:
+    """Stores are opened after the stdio transport owns stdout: an embedded server started now
+    writes to stderr, never into the protocol stream."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    from api.mcp.server import McpApp
+    from api.stores import Stores
+    from data_access.config import get_settings
+
+    async with stdio_server() as (read, write):
+        stores = await anyio.to_thread.run_sync(Stores.open, get_settings())
+        mcp_app = McpApp(stores)
+        try:
+            await mcp_app.server.run(read, write, mcp_app.server.create_initialization_options())
+        finally:
+            mcp_app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Request and response models of the HTTP API (they are the OpenAPI schema at /docs).
+
+Answers are the workbench's shared contract (`data_access.contracts.AgentAnswer`: answer,
+status, mode, as_of_date, data_freshness, citations, structured_citations, trace, tokens,
+cost) plus where the turn was stored. Streamed steps follow seed 000:
+`{"type": "step", "data": {"step_number", "code", "observations", "tool_calls", "error"}}`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from data_access.contracts import AgentAnswer
+
+MAX_MESSAGE_CHARS = 2000  # agents.inputs.MAX_QUESTION_CHARS: longer text is refused in Korean
+
+
+class ErrorBody(BaseModel):
+    """Every error: what failed (Korean) and what to do about it."""
+
+    status: Literal["error"] = "error"
+    error: str
+    retry_hint: str | None = None
+
+    model_config = ConfigDict(json_schema_extra={"examples": [
+        {"status": "error", "error": "질문이 비어 있습니다.", "retry_hint": "message에 질문을 넣어 다시 보내세요."},
+        {"status": "error", "error": "PostgreSQL에 연결할 수 없습니다 (connection refused)",
+         "retry_hint": "python -m data_access.services start 로 저장소를 다시 켠 뒤 재시도하세요."},
+    ]})  # fmt: skip
+
+
+class ChatRequest(BaseModel):
+    """One question; `conversation_id` continues a stored conversation (the last 10 messages go
+    into the prompt, as on the screen)."""
+
+    message: str = Field(description=f"질문 (한국어 또는 영어, {MAX_MESSAGE_CHARS}자 이내)")
+    conversation_id: str | None = Field(
+        default=None, description="이어 갈 대화의 id (없으면 새 대화)"
+    )
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"message": "삼성전자를 가장 많이 보유한 ETF는?"},
+        {"message": "Compare KODEX 200 and TIGER 200", "conversation_id": None},
+    ]})  # fmt: skip
+
+
+class MacroRequest(ChatRequest):
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"message": "한국 기준금리 추이와 원인"},
+        {"message": "What is the latest US CPI and how did it change over the year?"},
+    ]})  # fmt: skip
+
+
+class ContractRequest(ChatRequest):
+    contract_id: str = Field(
+        description="저장된 계약서 id (GET /api/contract/contracts, 업로드 응답)"
+    )
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"contract_id": "sample-provide", "message": "손해배상 한도는?"},
+        {"contract_id": "sample-provide", "message": "What does the contract say about termination?"},
+    ]})  # fmt: skip
+
+
+class StockRequest(BaseModel):
+    symbol: str = Field(max_length=200, description="AAPL, 005930, 삼성전자, KR:005930")
+    language: Literal["ko", "en"] = "ko"
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"symbol": "삼성전자", "language": "ko"}, {"symbol": "AAPL", "language": "en"},
+    ]})  # fmt: skip
+
+
+class OpeningRequest(BaseModel):
+    date: str | None = Field(default=None, max_length=40,
+                             description="YYYY-MM-DD (없으면 뉴스가 있는 최근 거래일)")  # fmt: skip
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"date": "2026-11-20"}, {"date": None},
+    ]})  # fmt: skip
+
+
+class TurnAnswer(AgentAnswer):
+    """The shared answer contract plus where the turn was stored."""
+
+    conversation_id: str | None = None
+    run_id: str | None = None
+
+
+class StepData(BaseModel):
+    """One finished step as the stream sends it (seed 000 fields first)."""
+
+    step_number: int
+    code: str | None = None
+    observations: str | None = None
+    tool_calls: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+    kind: str = "code"  # code (ETF), node (graph agents), tool_attempt, llm_start, ...
+    name: str | None = None
+    thought: str | None = None
+    duration_ms: int = 0
+
+
+class ContractOut(BaseModel):
+    contract_id: str
+    title: str
+    contract_type: str | None
+    is_standard: bool
+    source_name: str
+    article_count: int
+
+
+class ConversationOut(BaseModel):
+    conversation_id: str
+    screen: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class MessageOut(BaseModel):
+    role: str
+    content: str
+    run_id: str | None
+    created_at: datetime
+
+
+class ConversationDetail(ConversationOut):
+    messages: list[MessageOut]
+
+
+class RunOut(BaseModel):
+    run_id: str
+    conversation_id: str | None
+    screen: str
+    question: str
+    created_at: datetime
+    answer: AgentAnswer
+
+
+class StoreOut(BaseModel):
+    ok: bool
+    backend: str
+    embedded: bool
+    version: str | None
+    error: str | None
+    latency_ms: float
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok", "degraded", "down"]
+    postgres: StoreOut | None
+    graph: StoreOut | None
+    error: str | None = None
+    versions: dict[str, str]
+
+
+class IndicatorsOut(BaseModel):
+    """Seed 004's /admin/indicators: the latest evaluation run's KPIs, the weekly health and the
+    projection lag per domain."""
+
+    latest_run: dict[str, Any] | None
+    weekly: dict[str, Any]
+    projection_lag: list[dict[str, Any]]
+    status: Literal["healthy", "warning", "unknown"]
+    notes: list[str]

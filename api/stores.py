@@ -1,0 +1,117 @@
+"""The stores behind the API and the MCP server: bootstrapped once, then only reported on.
+
+    stores = Stores.open(settings)      # servers up (embedded ones started), schema migrated
+    pool = stores.pool()                # or StoreUnavailable with the reason (→ HTTP 503)
+    graph = stores.graph()              # None while the graph is down (agents answer around it)
+
+Like the Streamlit app (`pages/_runtime.py`), a process starts the embedded servers once, at
+start-up; after that it never restarts one behind an operator's back: a store that goes down is
+reported (`health()`, 503 answers naming it) until it is brought back, and then the same
+clients reconnect.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+from psycopg_pool import ConnectionPool
+
+from data_access.config import Settings
+from data_access.errors import StoreUnavailable, WorkbenchError
+from data_access.graph.base import GraphStore
+from data_access.health import StoreHealth, store_health
+from data_access.services import ServiceInfo, forbid_starting
+
+logger = logging.getLogger(__name__)
+
+HEALTH_TTL_S = 5.0
+RETRY_S = 30.0
+
+
+@dataclass
+class Stores:
+    """Where the stores are, and a short-lived cache of whether they answer."""
+
+    settings: Settings
+    info: ServiceInfo | None = None
+    error: str | None = None  # why the bootstrap failed, while it does
+    _health: StoreHealth | None = field(default=None, repr=False)
+    _health_at: float = float("-inf")
+    _tried_at: float = float("-inf")
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def open(cls, settings: Settings) -> Stores:
+        """Start (or attach to) the stores and migrate; a failure is kept, not raised."""
+        stores = cls(settings)
+        stores._bootstrap()
+        return stores
+
+    def _bootstrap(self) -> None:
+        from data_access.bootstrap import bootstrap
+
+        self._tried_at = time.monotonic()
+        try:
+            self.info, self.error = bootstrap(self.settings), None
+            forbid_starting(self.settings)  # see the module docstring
+        except WorkbenchError as e:
+            logger.warning("store bootstrap failed: %s", e)
+            self.error = str(e)
+
+    def _known_info(self) -> ServiceInfo | None:
+        with self._lock:
+            if self.info is None and time.monotonic() - self._tried_at > RETRY_S:
+                self._bootstrap()
+            return self.info
+
+    def health(self, *, fresh: bool = False) -> StoreHealth | None:
+        """Both stores probed (cached for a few seconds); None before a successful bootstrap."""
+        info = self._known_info()
+        if info is None:
+            return None
+        now = time.monotonic()
+        if fresh or self._health is None or now - self._health_at > HEALTH_TTL_S:
+            self._health, self._health_at = store_health(self.settings, info), now
+        return self._health
+
+    def pool(self) -> ConnectionPool:
+        """The shared pool, or StoreUnavailable naming PostgreSQL and the driver's reason."""
+        health = self.health()
+        if health is None or self.info is None:
+            raise StoreUnavailable(
+                f"PostgreSQL에 연결할 수 없습니다 ({self.error or '저장소 시작 실패'})",
+                store="postgres",
+            )
+        if not health.postgres.ok:
+            raise StoreUnavailable(
+                f"PostgreSQL에 연결할 수 없습니다 ({health.postgres.error})", store="postgres"
+            )
+        from data_access.postgres import get_pool
+
+        try:
+            return get_pool(self.info.postgres_uri, self.settings)
+        except StoreUnavailable:
+            self._health = None  # probe again on the next request
+            raise
+
+    def graph(self) -> GraphStore | None:
+        """The graph store when its last probe answered, else None (agents degrade, say why)."""
+        health = self.health()
+        if health is None or not health.graph.ok:
+            return None
+        from data_access.graph import get_graph_store
+
+        try:
+            return get_graph_store(self.settings)
+        except WorkbenchError as e:
+            logger.warning("graph store unavailable: %s", e)
+            return None
+
+    def graph_down_reason(self) -> str | None:
+        health = self.health()
+        if health is None:
+            return self.error
+        return None if health.graph.ok else health.graph.error

@@ -1,0 +1,111 @@
+"""Server-Sent Events for a `Turn`: a step leaves as soon as the service yields it.
+
+    return StreamingResponse(stream_turn(turn, request, keepalive_s=15), media_type=SSE_MEDIA)
+
+The service's generator runs in its own thread and hands events over a queue; the response
+loop sends each one as it arrives (seed 000: `{"type": "step", "data": {...}}`, then
+`{"type": "answer", "data": {...}}`), a `: keep-alive` comment whenever `keepalive_s` passed
+without one, and checks twice a second whether the client is still there. When it is not, the
+thread stops the service's generator at the next step boundary (nothing more is called, the
+turn is not stored).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from starlette.requests import Request
+
+from api.errors import classify, error_body
+from api.turns import Turn
+from data_access.contracts import AgentAnswer
+
+logger = logging.getLogger(__name__)
+
+SSE_MEDIA = "text/event-stream"
+POLL_S = 0.5
+_END = "end"
+
+
+def frame(kind: str, data: Any) -> str:
+    payload = json.dumps({"type": kind, "data": data}, ensure_ascii=False, default=str)
+    return f"event: {kind}\ndata: {payload}\n\n"
+
+
+def _produce(turn: Turn, put: Any, stop: threading.Event) -> None:
+    """Runs in the turn's thread: service events → (kind, data) on the queue."""
+    answer: AgentAnswer | None = None
+    number = 0
+    try:
+        for event in turn.events:
+            if stop.is_set():
+                logger.info("stream client gone: run stopped after %s events", number)
+                return
+            if isinstance(event, AgentAnswer):
+                answer = event
+                continue
+            number += 1
+            step = turn.step_of(event, number)
+            if step is not None:
+                put(("step", step.model_dump(mode="json")))
+        if answer is not None and not stop.is_set():
+            put(("answer", turn.finish(answer).model_dump(mode="json")))
+    except Exception as e:  # sent as an error event; the stream has already said 200
+        failure = classify(e)
+        put(("error", {**error_body(failure.error, failure.retry_hint),
+                       "http_status": failure.status_code}))  # fmt: skip
+    finally:
+        turn.close()
+        put((_END, None))
+
+
+async def stream_turn(turn: Turn, request: Request, *, keepalive_s: float) -> AsyncIterator[str]:
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+    stop = threading.Event()
+
+    def put(item: tuple[str, Any]) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    threading.Thread(target=_produce, args=(turn, put, stop), daemon=True,
+                     name="api-stream").start()  # fmt: skip
+    last_sent = time.monotonic()
+    try:
+        while True:
+            try:
+                kind, data = await asyncio.wait_for(queue.get(), POLL_S)
+            except TimeoutError:
+                if await request.is_disconnected():
+                    return
+                if time.monotonic() - last_sent >= keepalive_s:
+                    last_sent = time.monotonic()
+                    yield ": keep-alive\n\n"
+                continue
+            if kind == _END:
+                return
+            last_sent = time.monotonic()
+            yield frame(kind, data)
+    finally:
+        stop.set()
+
+
+def parse_sse(lines: Iterable[str]) -> Iterator[tuple[str, Any]]:
+    """Client side (tests, bench, a notebook): `(event, data)` per event, `("comment", text)` per
+    keep-alive, from the text lines of a response (e.g. `httpx` `iter_lines()`)."""
+    event, data = "message", []
+    for line in lines:
+        if line.startswith(":"):
+            yield "comment", line[1:].strip()
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].strip())
+        elif not line and data:
+            yield event, json.loads("\n".join(data))
+            event, data = "message", []

@@ -1,0 +1,105 @@
+"""One agent run as the API drives it, whichever screen's service runs it.
+
+    turn = etf_turn(request, stores)          # api.agent_turns: checks, conversation, service call
+    answer = run_to_answer(turn)              # POST …/message
+    async for frame in stream_turn(turn, …)   # POST …/message/stream (api.streaming)
+
+A `Turn` holds the service's own event iterator (the same generator the screen consumes), how
+one of its events becomes a streamed step, and what is done with the answer (stored, ids
+attached). Input is checked with the screens' own check (`agents.inputs.check_text`) before
+anything runs, so a refused question is a 422, not a stored turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+
+from agents.inputs import check_text
+from api.errors import ApiError
+from api.models import StepData, TurnAnswer
+from data_access import runs
+from data_access.contracts import AgentAnswer
+from data_access.errors import WorkbenchError
+
+logger = logging.getLogger(__name__)
+
+NEW_CONVERSATION_HINT = "conversation_id 없이 보내면 새 대화가 시작됩니다."
+
+
+@dataclass
+class Turn:
+    events: Iterator[Any]  # the service's StepEvent/NodeEvent/... stream, ending in AgentAnswer
+    step_of: Callable[[Any, int], StepData | None]  # (event, running number) → step, or skip
+    finish: Callable[[AgentAnswer], TurnAnswer]  # store the answer, attach conversation/run ids
+
+    def close(self) -> None:
+        """Stop the service's generator where it stands (a client went away)."""
+        close = getattr(self.events, "close", None)
+        if close is not None:
+            close()
+
+
+def run_to_answer(turn: Turn) -> TurnAnswer:
+    answer: AgentAnswer | None = None
+    for event in turn.events:
+        if isinstance(event, AgentAnswer):
+            answer = event
+    if answer is None:  # every service ends with its answer; say so if one ever does not
+        raise ApiError(500, "에이전트가 답변 없이 끝났습니다.", "다시 시도하세요.")
+    return turn.finish(answer)
+
+
+def checked(text: str, what: str = "질문", max_chars: int | None = None) -> str:
+    """The cleaned text the agent will see, or a 422 with the screens' Korean reason."""
+    result = check_text(text, what=what) if max_chars is None else check_text(
+        text, what=what, max_chars=max_chars)  # fmt: skip
+    if result.problem:
+        raise ApiError(422, result.problem, f"{what}을(를) 고쳐 다시 보내세요.")
+    return result.text
+
+
+def parse_uuid(value: str, what: str) -> str:
+    try:
+        return str(uuid.UUID(value))
+    except (ValueError, AttributeError, TypeError):
+        raise ApiError(404, f"{what}을(를) 찾을 수 없습니다: {value[:60]!r}",
+                       f"{what}은(는) UUID 형식입니다.") from None  # fmt: skip
+
+
+def open_conversation(conversation_id: str | None, screen: str,
+                      pool: ConnectionPool) -> runs.Conversation | None:  # fmt: skip
+    """The stored conversation to continue (404 if unknown or from another screen)."""
+    if conversation_id is None:
+        return None
+    found = runs.get_conversation(parse_uuid(conversation_id, "대화"), pool=pool)
+    if found is None or found.screen != screen:
+        raise ApiError(404, f"이 화면({screen})의 대화를 찾을 수 없습니다: {conversation_id}",
+                       NEW_CONVERSATION_HINT)  # fmt: skip
+    return found
+
+
+def with_ids(answer: AgentAnswer, conversation_id: str | None, run_id: str | None) -> TurnAnswer:
+    return TurnAnswer(**answer.model_dump(), conversation_id=conversation_id, run_id=run_id)
+
+
+def record(screen: str, question: str, answer: AgentAnswer,
+           conversation: runs.Conversation | None, pool: ConnectionPool,
+           *, save: bool = True) -> TurnAnswer:  # fmt: skip
+    """Store a chat turn the way the screens do (`runs.record_turn`); a failed save is said in
+    the payload, the answer is still returned."""
+    conversation_id = conversation.conversation_id if conversation else None
+    if not save:
+        return with_ids(answer, conversation_id, None)
+    try:
+        conversation_id, run_id = runs.record_turn(screen, question, answer, conversation_id, pool)
+    except WorkbenchError as e:
+        logger.warning("API turn not saved: %s", e)
+        answer.payload["save_error"] = str(e)
+        return with_ids(answer, conversation_id, None)
+    return with_ids(answer, conversation_id, run_id)

@@ -1,0 +1,112 @@
+"""Streaming with a model that takes its time: the ETF agent on the LLM path through a real
+uvicorn server. The only fake is the LLM provider — tests/fixtures/openai_replay.py, a local
+OpenAI-compatible HTTP server replaying the recorded CodeAgent turn in
+tests/fixtures/openai_replay/etf_compare.json, here with each reply delayed. Everything behind
+it is real (litellm, smolagents, the tools, PostgreSQL, the graph).
+
+Shown here: a step leaves the server when it finishes (long before the answer), keep-alive
+comments while a step runs, a client that disconnects stops the run (no further model calls,
+nothing stored), and the conversation so far reaches the model's prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+from api.app import create_app
+from api.background import BackgroundServer
+from api.config import ApiConfig
+from api.stores import Stores
+from api.streaming import parse_sse
+from data_access.postgres import fetch_one
+from tests.fixtures.openai_replay import ReplayServer, slow
+
+RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay" / "etf_compare.json"
+DELAY_S = 1.0
+
+
+@pytest.fixture(scope="module")
+def replay(demo_data: Any) -> Iterator[ReplayServer]:
+    recording = json.loads(RECORDING.read_text(encoding="utf-8"))
+    replies = [slow(DELAY_S, r) for r in recording["responses"]]
+    with ReplayServer(replies, model=recording["model"]) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def url(replay: ReplayServer, settings: Any, services: Any) -> Iterator[str]:
+    llm = settings.model_copy(update={"llm_model_etf": "openai/gpt-4.1-mini",
+                                      "llm_api_base": replay.api_base,
+                                      "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+    app = create_app(ApiConfig(rate_limit_per_min=0, keepalive_s=0.3), Stores(llm, info=services))
+    with BackgroundServer(app) as server:
+        yield server.url
+
+
+def runs_with(question: str, pg_pool: Any) -> int:
+    row = fetch_one(
+        "SELECT count(*) AS n FROM agent_runs WHERE question = %s", (question,), pg_pool
+    )
+    return int(row["n"]) if row else 0
+
+
+def test_steps_leave_as_they_finish_with_keep_alives_between(
+    url: str, replay: ReplayServer
+) -> None:
+    replay.requests.clear()
+    arrivals: list[tuple[str, float]] = []
+    started = time.monotonic()
+    with httpx.stream("POST", f"{url}/api/chat/message/stream", timeout=60,
+                      json={"message": "KODEX 200과 TIGER 200 비교해줘"}) as response:  # fmt: skip
+        assert response.status_code == 200
+        for kind, data in parse_sse(response.iter_lines()):
+            arrivals.append((kind, time.monotonic() - started))
+            if kind == "answer":
+                answer = data["data"]
+    kinds = [k for k, _ in arrivals]
+    assert kinds.count("step") == 3 and kinds[-1] == "answer"
+    assert kinds[0] == "comment"  # the first model call takes DELAY_S: keep-alives meanwhile
+    first_step = next(t for k, t in arrivals if k == "step")
+    assert first_step >= DELAY_S * 0.9
+    assert arrivals[-1][1] - first_step >= 2 * DELAY_S * 0.9  # sent long before the end
+    assert answer["mode"] == "llm" and answer["status"] == "ok" and answer["tokens"] > 0
+    assert len(replay.requests) == 3
+
+
+def test_disconnect_stops_the_run_and_stores_nothing(url: str, replay: ReplayServer,
+                                                     pg_pool: Any) -> None:  # fmt: skip
+    replay.requests.clear()
+    question = f"연결 끊김 {uuid.uuid4().hex[:8]}"
+    with httpx.stream("POST", f"{url}/api/chat/message/stream", timeout=60,
+                      json={"message": question}) as response:  # fmt: skip
+        for kind, _ in parse_sse(response.iter_lines()):
+            if kind == "step":
+                break  # the client goes away after the first step
+    time.sleep(4 * DELAY_S)  # long enough for the two remaining steps, had the run gone on
+    assert len(replay.requests) <= 2  # the call in flight at the disconnect, none after it
+    assert runs_with(question, pg_pool) == 0
+
+
+def test_the_conversation_reaches_the_prompt(url: str, replay: ReplayServer) -> None:
+    replay.requests.clear()
+    first = httpx.post(f"{url}/api/chat/message", timeout=60,
+                       json={"message": "KODEX 200과 TIGER 200 비교해줘"}).json()  # fmt: skip
+    replay.requests.clear()
+    httpx.post(f"{url}/api/chat/message", timeout=60,
+               json={"message": "둘 중 보수가 낮은 것은?",
+                     "conversation_id": first["conversation_id"]})  # fmt: skip
+    prompt = json.dumps(replay.requests[0]["messages"], ensure_ascii=False)
+    assert "KODEX 200과 TIGER 200 비교해줘" in prompt and "둘 중 보수가 낮은 것은?" in prompt
+    assert first["answer"][:40].replace("\n", "\\n") in prompt
