@@ -19,7 +19,9 @@ DOMAIN_AGENTS = ("macro", "equity", "real_estate", "ontology")
 def test_every_suite_loads_and_the_set_stays_modest() -> None:
     cases = load_cases()
     assert {c.suite for c in cases} == {"macro", "etf", "contract", "opening", "stock", "guard"}
-    assert 25 <= len(cases) <= 40
+    # The analyst question sets (split tune/heldout, issue 14) are checked in
+    # test_golden_analyst_sets.py; the regression set without a split stays modest.
+    assert 25 <= len([c for c in cases if c.split is None]) <= 40
     assert len({c.id for c in cases}) == len(cases)
 
 
@@ -41,14 +43,14 @@ def test_macro_set_has_general_stale_asof_and_english_cases() -> None:
 
 @pytest.mark.parametrize("suite", ["etf", "contract", "opening", "stock"])
 def test_screen_cases_carry_checkable_facts(suite: str) -> None:
-    cases = load_cases([suite])
+    cases = [c for c in load_cases([suite]) if not c.expect_declined]  # a decline has no value
     assert cases and all(c.facts for c in cases)
     # At least one value per suite is computed from the database at eval time, not written in.
     assert any(f.kind == "sql_value" for c in cases for f in c.facts)
     for c in cases:
         for f in c.facts:
             if f.kind == "sql_value":
-                assert (f.sql or "").lstrip().upper().startswith("SELECT")
+                assert (f.sql or "").lstrip().upper().startswith(("SELECT", "WITH"))
 
 
 def test_guard_cases_use_the_shipped_corpora() -> None:
