@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from agents.evidence import Stopwatch
+from agents.macro.derived import derived_points
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
@@ -59,10 +60,19 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
         resp.needs_web_fallback = True
 
 
+def _window_months(route: Route) -> int:
+    """The query window: the question's period, widened so a YoY/MoM base month is inside."""
+    frame = route.frame
+    basis = frame.operation.change_basis if frame else None
+    need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
+    return max(route.period_months, need)
+
+
 def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
     watch, resp = Stopwatch(), _response("macro", ctx, "macro")
-    start = start_date(ctx.as_of_date, route.period_months)
+    months = _window_months(route)
+    start = start_date(ctx.as_of_date, months)
     for code in route.indicator_codes[:MAX_ITEMS]:
         result = run_step(resp, ctx, "macro_series_window",
                           {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
@@ -82,6 +92,8 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
             f"{code} latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
             f"({pct(v0, v1):+.1f}%) vs {v0:,.2f} on {first['obs_date']}.",
         ))  # fmt: skip
+    # what the question asked of those series (a gap, a max, a YoY change) comes first
+    resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     if route.graph_need:
         _evidence(resp, ctx, "indicator_evidence", {}, route)
     if not resp.key_points:

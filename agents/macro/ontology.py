@@ -18,7 +18,7 @@ from agents.macro.llm_calls import complete
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import add_documents, lang_text, run_step
-from data_access.contracts import TraceStep
+from data_access.contracts import Citation, TraceStep
 from data_access.errors import QueryRejected, WorkbenchError
 from data_access.graph.base import GraphSchema, GraphStore
 
@@ -198,11 +198,34 @@ def _recheck(ctx: RunContext, resp: AgentResponse) -> None:
     resp.uncertainty.append(f"빈 결과 재검증: {verdict}")
 
 
+def _glossary_answer(resp: AgentResponse, route: Route) -> bool:
+    """Offline definitions ('스프레드가 뭐야?') from the bundled glossary, cited by entry."""
+    from agents.understanding.glossary import load_glossary  # loads on first definition
+
+    frame = route.frame
+    if frame is None or frame.operation.kind != "define":
+        return False
+    entry = load_glossary().lookup(route.question)
+    if entry is None:
+        return False
+    ko = route.language == "ko"
+    head = f"{entry.term_ko} ({entry.term_en})" if ko else f"{entry.term_en} ({entry.term_ko})"
+    resp.key_points.append(f"**{head}** — " + (entry.definition_ko if ko else entry.definition_en))
+    resp.key_points.append(("데이터에서 읽는 법: " + entry.in_data_ko) if ko
+                           else ("In this data: " + entry.in_data_en))  # fmt: skip
+    resp.citations.append(Citation(doc_id=f"glossary:{entry.id}",
+                                   title=f"내장 용어집: {entry.term_ko}" if ko
+                                   else f"Bundled glossary: {entry.term_en}"))  # fmt: skip
+    return True
+
+
 def general_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Non-financial questions: the model answers directly, no DB or graph call."""
     watch = Stopwatch()
     resp = AgentResponse(agent="general_knowledge", as_of_date=ctx.as_of_date)
-    if ctx.macro_model is None:
+    if ctx.macro_model is None and _glossary_answer(resp, route):
+        pass  # a definition from the bundled glossary: no database or graph call
+    elif ctx.macro_model is None:
         resp.status = "skipped"
         resp.uncertainty.append(lang_text(
             route.language,

@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
 from agents.inputs import MAX_QUESTION_CHARS
+from agents.understanding import QuestionFrame
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
 from data_access.postgres import fetch_all
@@ -58,6 +59,8 @@ class Route(BaseModel):
     requested_as_of_date: str | None = None
     reasons: list[str] = Field(default_factory=list)
     refined_by: str | None = None  # model id when an LLM refined the rules' route
+    frame: QuestionFrame | None = None  # the shared reading of the question (offline planner)
+    market_words: list[str] = Field(default_factory=list)  # indices / sector words (→ Equity)
 
 
 @lru_cache(maxsize=1)
@@ -81,17 +84,34 @@ def _hits(text: str, keywords: list[str]) -> list[str]:
     return [k for k in keywords if has_keyword(text, k)]
 
 
-def route(question: str, pool: ConnectionPool | None = None) -> Route:
-    """Classify a question with the rules; never calls an LLM."""
+def route(question: str, pool: ConnectionPool | None = None,
+          frame: QuestionFrame | None = None) -> Route:  # fmt: skip
+    """Classify a question with the rules and, when given, the question frame (definitions go to
+    the glossary, indices and sector words to Equity, 'why did X move' to SQL *and* graph);
+    never calls an LLM."""
     rules = load_rules()
     text = " ".join(question.split())[:MAX_QUESTION_CHARS]
     low = text.lower()
+    if frame is not None and frame.operation.kind == "define":
+        return _general_route(
+            text, frame, "용어 정의 질문 → 내장 용어집 (GeneralKnowledge, DB 호출 없음)"
+        )
     reasons: list[str] = []
     agents: list[AgentName] = []
 
     security_ids = match_security_ids(text, pool)
     indicators = match_indicators(low, rules)
     re_regions = match_re_regions(low, rules)
+    market_words: list[str] = []
+    if frame is not None:
+        framed = [e.key for e in frame.of("series")]
+        indicators = list(dict.fromkeys(framed + [c for c in indicators if not framed]))
+        security_ids = list(dict.fromkeys(
+            security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
+        market_words = [e.name for e in frame.entities if e.kind in ("index", "sector")]
+        if market_words:
+            agents.append("equity")
+            reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")
     for name in ("macro", "equity", "real_estate"):
         hits = _hits(low, rules["agents"][name]["keywords"])
         if hits:
@@ -114,6 +134,10 @@ def route(question: str, pool: ConnectionPool | None = None) -> Route:
     graph_hits = _hits(low, rules["graph_need_keywords"])
     domain_agents = [a for a in agents if a != "ontology"]
     sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
+    if graph_hits and domain_agents and (security_ids or indicators or market_words):
+        # 'why did X fall', '시장 반응', '리스크': the move (SQL) and its reasons (graph)
+        sql_need = True
+        sql_hits = sql_hits or ["수치+원인"]
     graph_need = bool(graph_hits) or bool(relationship)
     reasons.append(
         f"SQL 필요={sql_need}"
@@ -162,10 +186,31 @@ def route(question: str, pool: ConnectionPool | None = None) -> Route:
         regions=match_regions(low, rules),
         real_estate_regions=re_regions,
         themes=match_themes(low, rules),
-        period_months=match_period_months(low, rules),
-        requested_as_of_date=match_as_of(text),
+        period_months=_period_months(low, rules, frame),
+        requested_as_of_date=(frame.as_of_date if frame else None) or match_as_of(text),
         reasons=reasons,
+        frame=frame,
+        market_words=market_words,
     )
+
+
+def _general_route(text: str, frame: QuestionFrame, reason: str) -> Route:
+    return Route(question=text, language=frame.language, intent="general",
+                 target_agents=["general_knowledge"], sql_need=False, graph_need=False,
+                 tool_mode="llm_direct", reasons=[reason], frame=frame)  # fmt: skip
+
+
+def _period_months(low: str, rules: dict[str, Any], frame: QuestionFrame | None) -> int:
+    if frame is not None and frame.period is not None:
+        return max(1, min(60, round(frame.period.months + 0.49)))
+    return match_period_months(low, rules)
+
+
+def _sid(code: str, pool: ConnectionPool | None) -> str | None:
+    try:
+        return normalize_security_id(code, pool)
+    except WorkbenchError:
+        return None
 
 
 def match_indicators(low: str, rules: dict[str, Any]) -> list[str]:

@@ -20,9 +20,11 @@ from psycopg_pool import ConnectionPool
 
 from agents.inputs import check_text, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
+from agents.macro.followup import read_question
 from agents.macro.graph import build_graph, status_of
-from agents.macro.router import route
+from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, RunContext
+from agents.macro.understood import attach, decline_text, unanswered
 from agents.understanding.history import HistoryMessage
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -91,7 +93,13 @@ def stream_answer(
     text = " ".join(checked.text.split())
     ctx = context or make_context(settings, pool, store)
     graph_down = store is not None and ctx.store is None
-    r = route(text, ctx.pool)
+    frame = read_question(text, history, ctx.pool)
+    r = route(text, ctx.pool, frame=frame)
+    offline = ctx.macro_model is None  # with a model the LLM paths stay as they are
+    refusal = decline_text(frame, r) if offline else None
+    if refusal is not None:
+        yield _declined(refusal, r, ctx, started)
+        return
     if r.requested_as_of_date and r.requested_as_of_date < ctx.as_of_date:
         ctx.as_of_date = r.requested_as_of_date  # answer as of the date the user asked for
     elif r.requested_as_of_date and r.requested_as_of_date > ctx.as_of_date:
@@ -112,7 +120,19 @@ def stream_answer(
     except BudgetExceeded as e:
         yield _budget_stop(str(e), ctx, started, trace)
         return
-    yield _answer(state, ctx, started, trace, graph_down)
+    answer = _answer(state, ctx, started, trace, graph_down)
+    attach(answer, frame, unanswered(frame, r) if offline else [], declined=False)
+    yield answer
+
+
+def _declined(text: str, r: Route, ctx: RunContext, started: float) -> AgentAnswer:
+    """A question about data we do not hold: said plainly, nothing queried."""
+    answer = AgentAnswer(answer=text, mode="offline", status="partial", as_of_date=ctx.as_of_date,
+                         data_freshness=ctx.freshness,
+                         payload={"route": r.model_dump(mode="json"), "agent_responses": {}},
+                         duration_ms=int((time.perf_counter() - started) * 1000))  # fmt: skip
+    attach(answer, r.frame, [], declined=True)
+    return answer
 
 
 def _budget_stop(message: str, ctx: RunContext, started: float,

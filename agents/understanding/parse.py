@@ -211,6 +211,8 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
         op.kind = "aggregate"
     elif aggregates and _single_subject(frame):
         op.kind = "aggregate"  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
+    elif ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES:
+        op.kind, op.aggregate = "aggregate", _extreme_of(text)  # 'the highest VIX in 3 months'
     elif ranking:
         op.kind = "rank"
     elif aggregates:
@@ -245,6 +247,15 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
     elif op.kind == "change":
         op.change_basis = "period"
     op.words = [h.phrase for h in (*aggregates, *change)][:6] + op.words
+
+
+_LEVEL_MEASURES = (None, "close", "high", "low", "value")
+
+
+def _extreme_of(text: str) -> str:
+    directions = find_phrases(text, {"max": vocabulary()["rank"]["desc"],
+                                     "min": vocabulary()["rank"]["asc"]})  # fmt: skip
+    return directions[0].label if directions else "max"
 
 
 def _filter_measure(frame: QuestionFrame, text: str) -> str | None:
@@ -356,7 +367,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     if previous is None:
         return
     marks = {h.label for h in find_phrases(text, vocabulary()["followup"])}
-    own = [e for e in frame.entities if e.kind not in ("region",)]
+    own = list(frame.entities)
     if "subset" in marks and previous_result:
         frame.reference = "subset"
         frame.previous_result = list(previous_result)

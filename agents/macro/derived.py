@@ -1,0 +1,111 @@
+"""Values derived from the series an agent fetched, as the question frame asks: the difference
+or spread of two series, the max/min over the window, year-over-year and month-over-month
+changes. Pure functions over `Series` points, so every input is a cited series of the turn.
+
+    difference(fed, bok, "ko")  # "격차(미국 연방기금 실효금리 − 한국은행 기준금리): +0.81%p …"
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from agents.macro.state import Series
+from agents.understanding import QuestionFrame
+
+RATE_UNITS = ("percent", "%")
+
+
+def is_rate(series: Series) -> bool:
+    return series.unit.lower() in RATE_UNITS
+
+
+def _value(v: float, series: Series) -> str:
+    return f"{v:,.2f}%" if is_rate(series) else f"{v:,.2f}"
+
+
+def _name(series: Series) -> str:
+    return series.title.split(" (")[0]
+
+
+def difference(a: Series, b: Series, lang: str) -> str | None:
+    """Latest A − B (%p when both are rates), with each value's date."""
+    if not a.points or not b.points:
+        return None
+    (da, va), (db, vb) = a.points[-1], b.points[-1]
+    d = va - vb
+    unit = "%p" if is_rate(a) and is_rate(b) else ""
+    diff = f"{d:+,.2f}{unit}"
+    if lang == "ko":
+        return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
+                f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+    return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
+            f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+
+
+def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
+    """The max or min over the fetched window and the date it was reached."""
+    if not series.points:
+        return None
+    pick = (max if which == "max" else min)(series.points, key=lambda p: p[1])
+    first, last = series.points[0][0], series.points[-1][0]
+    word = ("최고치", "high") if which == "max" else ("최저치", "low")
+    if lang == "ko":
+        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
+                f"{_value(pick[1], series)} ({pick[0]}).")  # fmt: skip
+    return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
+            f"{_value(pick[1], series)} on {pick[0]}.")  # fmt: skip
+
+
+def change(series: Series, basis: str, lang: str) -> str | None:
+    """Year-over-year (same month a year earlier) or month-over-month change of the latest
+    observation: %p for rates, percent for levels and indices."""
+    if len(series.points) < 2:
+        return None
+    latest_day, latest = series.points[-1]
+    base = _base_point(series, latest_day, basis)
+    if base is None:
+        what = "1년 전 같은 달" if basis == "yoy" else "전월"
+        return (f"{_name(series)}: {what} 관측치가 조회 구간에 없어 계산하지 못했습니다." if lang == "ko"
+                else f"{_name(series)}: no observation for the base period in the window.")  # fmt: skip
+    base_day, base_value = base
+    if is_rate(series):
+        moved = f"{latest - base_value:+.2f}%p"
+    elif base_value:
+        moved = f"{(latest / base_value - 1) * 100:+.2f}%"
+    else:
+        return None
+    label = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
+    ko, en = label[basis]
+    if lang == "ko":
+        return (f"{_name(series)} {ko} {moved}: {_value(latest, series)} ({latest_day}) vs "
+                f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
+    return (f"{_name(series)} {en} {moved}: {_value(latest, series)} ({latest_day}) vs "
+            f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
+
+
+def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float] | None:
+    day = date.fromisoformat(latest_day[:10])
+    if basis == "yoy":
+        target = (day.year - 1, day.month)
+    else:
+        target = (day.year, day.month - 1) if day.month > 1 else (day.year - 1, 12)
+    same_month = [p for p in series.points if (int(p[0][:4]), int(p[0][5:7])) == target]
+    return same_month[-1] if same_month else None
+
+
+def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
+                   lang: str) -> list[str]:  # fmt: skip
+    """The derived key points a frame asks for over the turn's series (in question order)."""
+    if frame is None or not series:
+        return []
+    op = frame.operation
+    order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
+    ordered = sorted(series, key=lambda s: order.get(s.key, 20_000))
+    out: list[str | None] = []
+    if op.kind == "difference" and len(ordered) >= 2:
+        out.append(difference(ordered[0], ordered[1], lang))
+    elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        out += [extreme(s, op.aggregate, months, lang) for s in ordered]
+    elif op.change_basis in ("yoy", "mom"):
+        out += [change(s, op.change_basis, lang) for s in ordered]
+    return [p for p in out if p]

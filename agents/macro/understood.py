@@ -1,0 +1,85 @@
+"""What the Macro planner understood and could not do: the frame as the trace's first step,
+plain declines for series and regions we do not hold, and `partial` when an operation of the
+question (a ranking, a filter, a sum) is beyond the offline templates."""
+
+from __future__ import annotations
+
+from agents.macro.router import Route
+from agents.understanding import QuestionFrame
+from agents.understanding.history import FOLLOWUP_KEY, followup_payload
+from agents.understanding.vocabulary import vocabulary
+from data_access.contracts import AgentAnswer, TraceStep
+
+_HELD_KO = (
+    "보유 지표: 한국·미국 기준금리, 소비자물가, 실업률, 미국 2년·10년 국채금리, VIX, 원/달러 환율"
+)
+_HELD_EN = ("Series held: Korean and US policy rates, CPI and unemployment, US 2- and 10-year "
+            "yields, VIX and the KRW/USD rate")  # fmt: skip
+
+
+def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
+    """A question about data we do not hold (and nothing we do): what is missing, what we hold."""
+    if frame is None:
+        return None
+    unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    missing = frame.unknown_words + unheld
+    held = frame.of("series") or frame.of("stock") or frame.of("index") or frame.of("sector")
+    if not missing or held or route.real_estate_regions:
+        return None
+    ko = route.language == "ko"
+    names = ", ".join(dict.fromkeys(missing))
+    if ko:
+        return (f"'{names}'에 대한 데이터는 이 워크벤치에 없어 답할 수 없습니다. {_HELD_KO}. "
+                "대신 답할 수 있는 질문 예: '미국 CPI 전년 동월 대비', '장단기 금리차'.")  # fmt: skip
+    return (
+        f"There is no data on '{names}' in this workbench, so I cannot answer. {_HELD_EN}. "
+        "Questions I can answer instead: 'US CPI year over year', 'the 10y-2y spread'."
+    )
+
+
+def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
+    """Parts of the frame the offline templates do not compute (said in the answer)."""
+    if frame is None or route.tool_mode == "llm_direct":
+        return []
+    ko, op, out = route.language == "ko", frame.operation, []
+    if op.kind in ("filter", "rank") or op.aggregate in ("sum", "avg", "count"):
+        out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
+                   if ko else "Filters, rankings and sums across series are not computed offline; "
+                   "each series is shown instead.")  # fmt: skip
+    if (
+        op.kind == "difference"
+        and len(route.indicator_codes) < 2
+        and not route.matched_security_ids
+    ):
+        out.append("차이를 계산할 두 지표를 찾지 못했습니다." if ko
+                   else "Two series to take the difference of were not found.")  # fmt: skip
+    if frame.unknown_words:
+        names = ", ".join(frame.unknown_words)
+        out.append(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다." if ko
+                   else f"'{names}' is not in the data and was not answered.")  # fmt: skip
+    if route.market_words and not route.matched_security_ids:
+        proxies = {i["name"]: i.get("proxy_etf") for i in vocabulary()["indices"]}
+        if any(proxies.get(w) for w in route.market_words) or route.market_words:
+            out.append("시장 지수·업종 지수 자체의 시계열은 데이터에 없습니다 (종목·ETF로 물어보세요)."
+                       if ko else "Index and sector levels themselves are not in the data "
+                       "(ask about a stock or an ETF).")  # fmt: skip
+    return out
+
+
+def attach(answer: AgentAnswer, frame: QuestionFrame | None, notes: list[str],
+           declined: bool) -> None:  # fmt: skip
+    """The frame into the trace (first step) and payload; honest status."""
+    if frame is None:
+        return
+    answer.trace.insert(0, TraceStep(step=0, kind="understanding", name="이해한 질문",
+                                     arguments=frame.model_dump(mode="json"),
+                                     observation=frame.summary_ko()))  # fmt: skip
+    answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"), "unanswered": notes}
+    answer.payload[FOLLOWUP_KEY] = followup_payload(frame, [])
+    general_skipped = any(r.get("status") == "skipped" for r in
+                          answer.payload.get("agent_responses", {}).values())  # fmt: skip
+    answer.payload["declined"] = declined or general_skipped
+    if notes:
+        answer.answer += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in notes)
+    if answer.status == "ok" and (notes or answer.payload["declined"]):
+        answer.status = "partial"
