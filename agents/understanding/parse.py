@@ -212,7 +212,7 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
     elif aggregates and _single_subject(frame):
         op.kind = "aggregate"  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
     elif ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES:
-        op.kind, op.aggregate = "aggregate", _extreme_of(text)  # 'the highest VIX in 3 months'
+        op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
     elif ranking:
         op.kind = "rank"
     elif aggregates:
