@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
-from collections.abc import Iterator
+from dataclasses import dataclass
 
 from pglast import ast, enums, parse_sql
 from pglast.parser import ParseError
@@ -31,10 +31,20 @@ from data_access.cypher_parse import (
     lex_cypher,
 )
 from data_access.errors import QueryRejected
+from data_access.sql_policy import READER_TABLES, check_names, walk_scoped
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["MAX_QUERY_CHARS", "READ_PROCEDURES", "guard_cypher", "guard_sql"]
+__all__ = [
+    "MAX_PLAN_COST",
+    "MAX_QUERY_CHARS",
+    "READER_TABLES",
+    "READ_PROCEDURES",
+    "PlanEstimate",
+    "check_plan_cost",
+    "guard_cypher",
+    "guard_sql",
+]
 
 MAX_QUERY_CHARS = 20_000
 
@@ -94,7 +104,7 @@ _CLOSE = frozenset(_OPEN.values())
 _SKIPPABLE_CHARS = frozenset("!~&")
 
 
-def _reject(reason: str, query: str) -> QueryRejected:
+def reject(reason: str, query: str) -> QueryRejected:
     logger.info("query rejected: %s | %.200r", reason, query)
     return QueryRejected(reason)
 
@@ -103,17 +113,17 @@ def _check_common(query: str, max_rows: int, language: str) -> None:
     if isinstance(max_rows, bool) or not isinstance(max_rows, int) or max_rows < 1:
         raise ValueError(f"max_rows must be a positive int, got {max_rows!r}")
     if not isinstance(query, str):
-        raise _reject(f"{language} query must be text, got {type(query).__name__}", repr(query))
+        raise reject(f"{language} query must be text, got {type(query).__name__}", repr(query))
     if len(query) > MAX_QUERY_CHARS:
-        raise _reject(
+        raise reject(
             f"{language} query is too long ({len(query):,} characters; limit {MAX_QUERY_CHARS:,})",
             query,
         )
     if all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in query):
-        raise _reject(f"empty {language} query", query)
+        raise reject(f"empty {language} query", query)
     for ch in query:
         if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\x0b\x0c\x85":
-            raise _reject(f"control character U+{ord(ch):04X} is not allowed", query)
+            raise reject(f"control character U+{ord(ch):04X} is not allowed", query)
 
 
 # --------------------------------------------------------------------------------------- Cypher
@@ -127,8 +137,8 @@ def _check_procedure(name: str, query: str) -> None:
     if name.lower() in READ_PROCEDURES:
         return
     if name.lower().startswith("dbms."):
-        raise _reject(f"administration procedure {name} is not allowed", query)
-    raise _reject(
+        raise reject(f"administration procedure {name} is not allowed", query)
+    raise reject(
         f"procedure {name} is not allowed: only read procedures such as db.labels, "
         "db.idx.vector.queryNodes or db.idx.fulltext.queryNodes may be called",
         query,
@@ -142,13 +152,13 @@ def _check_calls(sig: list[CypherToken], query: str) -> None:
     while i < n:
         if _is_keyword(sig, i, "CALL"):
             if i + 1 == n:
-                raise _reject("CALL must name a read procedure", query)
+                raise reject("CALL must name a read procedure", query)
             if sig[i + 1].kind in ("LBRACE", "LPAREN"):  # subquery: its tokens are checked as usual
                 i += 1
                 continue
             name, j = dotted_name(sig, i + 1)
             if not name:
-                raise _reject(f"CALL must name a read procedure, not '{sig[i + 1].text}'", query)
+                raise reject(f"CALL must name a read procedure, not '{sig[i + 1].text}'", query)
             _check_procedure(name, query)
             i = j
             continue
@@ -159,7 +169,7 @@ def _check_calls(sig: list[CypherToken], query: str) -> None:
                 if low.startswith("dbms.") or (
                     low.startswith("apoc.") and not low.startswith(_APOC_READ_FUNCTIONS)
                 ):
-                    raise _reject(
+                    raise reject(
                         f"function {name}() is not allowed (read-only queries only)", query
                     )
             i = max(j, i + 1)
@@ -173,12 +183,12 @@ def _depths(sig: list[CypherToken], query: str) -> list[int]:
     depths: list[int] = []
     for tok in sig:
         if tok.kind in _CLOSE and (not stack or stack.pop() != tok.kind):
-            raise _reject(f"unbalanced bracket '{tok.text}'", query)
+            raise reject(f"unbalanced bracket '{tok.text}'", query)
         depths.append(len(stack))
         if tok.kind in _OPEN:
             stack.append(_OPEN[tok.kind])
     if stack:
-        raise _reject("unbalanced brackets: a '(', '[' or '{' is never closed", query)
+        raise reject("unbalanced brackets: a '(', '[' or '{' is never closed", query)
     return depths
 
 
@@ -201,7 +211,7 @@ def _limit_edits(sig: list[CypherToken], max_rows: int, query: str) -> list[tupl
     for lo, hi in branches:
         returns = [k for k in range(lo, hi + 1) if depths[k] == 0 and _is_keyword(sig, k, "RETURN")]
         if not returns:
-            raise _reject(
+            raise reject(
                 "the query must end with RETURN so a LIMIT can be applied "
                 "(e.g. CALL db.labels() YIELD label RETURN label)",
                 query,
@@ -218,7 +228,7 @@ def _limit_edits(sig: list[CypherToken], max_rows: int, query: str) -> list[tupl
         value = sig[k + 1] if k + 1 <= hi else None
         if value is None or k + 1 != hi or not (value.text.isascii() and value.text.isdigit()):
             found = " ".join(tok.text for tok in sig[k + 1 : hi + 1])[:40] or "nothing"
-            raise _reject(f"LIMIT must be a whole number (found '{found}')", query)
+            raise reject(f"LIMIT must be a whole number (found '{found}')", query)
         if int(value.text) > max_rows:
             edits.append((value.start, value.end, str(max_rows)))
     return edits
@@ -250,8 +260,8 @@ def guard_cypher(query: str, max_rows: int = 200) -> str:
             continue
         line = text.count("\n", 0, fail.start) + 1
         if fail.text[:1] in "'\"`":
-            raise _reject(f"unterminated or malformed quoted text near line {line}", query)
-        raise _reject(f"unexpected character {fail.text[:1]!r} near line {line}", query)
+            raise reject(f"unterminated or malformed quoted text near line {line}", query)
+        raise reject(f"unexpected character {fail.text[:1]!r} near line {line}", query)
 
     quoted = [False] * len(text)
     for tok in lexed.tokens:
@@ -259,44 +269,44 @@ def guard_cypher(query: str, max_rows: int = 200) -> str:
             quoted[tok.start : tok.end] = [True] * (tok.end - tok.start)
     for pos, ch in enumerate(text):
         if not quoted[pos] and unicodedata.category(ch) == "Cf":
-            raise _reject(
+            raise reject(
                 f"invisible character U+{ord(ch):04X} is only allowed inside a quoted value", query
             )
 
     sig = [tok for tok in lexed.tokens if not tok.is_layout]
     if not sig:
-        raise _reject("empty Cypher query (only comments)", query)
+        raise reject("empty Cypher query (only comments)", query)
     edits: list[tuple[int, int, str]] = []
     if sig[-1].kind == "SEMI":  # one trailing ';' is harmless and common
         edits.append((sig[-1].start, sig[-1].end, ""))
         sig = sig[:-1]
     if any(tok.kind == "SEMI" for tok in sig) or not sig:
-        raise _reject("only one statement is allowed (found ';' between statements)", query)
+        raise reject("only one statement is allowed (found ';' between statements)", query)
 
     for i, tok in enumerate(sig):
         starts_with_digit = tok.kind == "ID" and tok.text[:1].isdigit()
         if (tok.kind in NUMBER_KINDS or starts_with_digit) and not _NUMBER.fullmatch(tok.text):
             # This grammar lexes `1CREATE` as one name and `.1DELETE` as `.1D` + `ELETE`; a real
             # Cypher lexer reads a number, then the keyword.
-            raise _reject(f"malformed number '{tok.text[:30]}'", query)
+            raise reject(f"malformed number '{tok.text[:30]}'", query)
         if not is_word(tok) or is_name(sig, i):
             continue
         word = tok.upper
         if word in _WRITE_WORDS:
-            raise _reject(f"{_WRITE_WORDS[word]} is not allowed (read-only queries only)", query)
+            raise reject(f"{_WRITE_WORDS[word]} is not allowed (read-only queries only)", query)
         if word in _ADMIN_WORDS:
-            raise _reject(f"administration command {word} is not allowed", query)
+            raise reject(f"administration command {word} is not allowed", query)
         nxt = sig[i + 1].upper if i + 1 < len(sig) else ""
         if word in ("START", "STOP") and nxt.startswith("DATABASE"):
-            raise _reject(f"administration command {word} DATABASE is not allowed", query)
+            raise reject(f"administration command {word} DATABASE is not allowed", query)
         if word == "IN" and nxt == "TRANSACTIONS":
-            raise _reject("CALL { … } IN TRANSACTIONS is not allowed (batched writes)", query)
+            raise reject("CALL { … } IN TRANSACTIONS is not allowed (batched writes)", query)
 
     first = sig[0].upper
     if first == "GRAPH" and len(sig) > 1 and sig[1].kind == "DOT":
-        raise _reject("GRAPH.* commands are not allowed; send only the Cypher text", query)
+        raise reject("GRAPH.* commands are not allowed; send only the Cypher text", query)
     if first not in _FIRST_WORDS:
-        raise _reject(
+        raise reject(
             "a query must start with MATCH, OPTIONAL MATCH, WITH, UNWIND, CALL or RETURN "
             f"(found '{sig[0].text}')",
             query,
@@ -328,53 +338,6 @@ _STATEMENT_WORDS = {
     "VariableShowStmt": "SHOW",
     "CheckPointStmt": "CHECKPOINT",
 }
-# Functions that change server state, read server files, lock, or run SQL given as text.
-_DENIED_FUNCTIONS = frozenset(
-    [
-        "set_config",
-        "pg_reload_conf",
-        "pg_rotate_logfile",
-        "pg_terminate_backend",
-        "pg_cancel_backend",
-        "pg_promote",
-        "pg_switch_wal",
-        "pg_start_backup",
-        "pg_stop_backup",
-        "pg_stat_file",
-        "pg_notify",
-        "pg_import_system_collations",
-        "pg_log_backend_memory_contexts",
-        "nextval",
-        "setval",
-        "txid_current",
-        "pg_current_xact_id",
-        "lowrite",
-        "loread",
-        "query_to_xml",
-        "query_to_xmlschema",
-        "query_to_xml_and_xmlschema",
-        "cursor_to_xml",
-        "cursor_to_xmlschema",
-    ]
-)
-_DENIED_PREFIXES = tuple(
-    [
-        "dblink",
-        "lo_",
-        "pg_read_",
-        "pg_ls_",
-        "pg_file_",
-        "pg_advisory",
-        "pg_try_advisory",
-        "pg_stat_reset",
-        "pg_create_",
-        "pg_drop_",
-        "pg_replication_",
-        "pg_logical_",
-        "pg_wal_",
-        "pg_backup_",
-    ]
-)
 
 
 def _statement_word(node: ast.Node) -> str:
@@ -395,52 +358,35 @@ def _statement_word(node: ast.Node) -> str:
     return words.strip().upper()
 
 
-def _walk(root: ast.Node) -> Iterator[ast.Node]:
-    """Every node under ``root``; iterative, so a deeply nested query cannot exhaust the stack."""
-    stack: list[object] = [root]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, ast.Node):
-            yield item
-            slots: dict[str, object] = getattr(item, "__slots__", {})
-            stack.extend(getattr(item, slot, None) for slot in slots)
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-
-
 def _check_select(stmt: ast.SelectStmt, query: str) -> None:
-    for node in _walk(stmt):
+    for node, _scope in walk_scoped(stmt):
         if isinstance(node, ast.SelectStmt):
             if node.intoClause is not None:
-                raise _reject("SELECT … INTO is not allowed (it creates a table)", query)
+                raise reject("SELECT … INTO is not allowed (it creates a table)", query)
             if node.lockingClause:
-                raise _reject("SELECT … FOR UPDATE/SHARE is not allowed (it locks rows)", query)
-        elif isinstance(node, ast.FuncCall):
-            name = ".".join(part.sval for part in node.funcname or ())
-            base = name.rsplit(".", 1)[-1].lower()
-            if base in _DENIED_FUNCTIONS or base.startswith(_DENIED_PREFIXES):
-                raise _reject(f"function {name}() is not allowed (read-only queries only)", query)
+                raise reject("SELECT … FOR UPDATE/SHARE is not allowed (it locks rows)", query)
         elif type(node).__name__.endswith("Stmt") and not isinstance(node, ast.RawStmt):
-            raise _reject(
+            raise reject(
                 f"data-modifying {_statement_word(node)} inside the query is not allowed", query
             )
+    check_names(stmt, query)
 
 
 def _parse_one_select(sql: str, query: str) -> ast.SelectStmt:
     try:
         statements = parse_sql(sql)
     except ParseError as e:
-        raise _reject(f"SQL syntax error: {e.args[0] if e.args else e}", query) from e
+        raise reject(f"SQL syntax error: {e.args[0] if e.args else e}", query) from e
     except RecursionError as e:
-        raise _reject("SQL query is nested too deeply", query) from e
+        raise reject("SQL query is nested too deeply", query) from e
     if not statements:
-        raise _reject("empty SQL query (only comments)", query)
+        raise reject("empty SQL query (only comments)", query)
     if len(statements) > 1:
-        raise _reject(f"only one statement is allowed (found {len(statements)})", query)
+        raise reject(f"only one statement is allowed (found {len(statements)})", query)
     stmt = statements[0].stmt
     if not isinstance(stmt, ast.SelectStmt):
         word = _statement_word(stmt) if isinstance(stmt, ast.Node) else "this statement"
-        raise _reject(f"{word} is not allowed: only a single SELECT (read-only) may run", query)
+        raise reject(f"{word} is not allowed: only a single SELECT (read-only) may run", query)
     _check_select(stmt, query)
     return stmt
 
@@ -505,9 +451,32 @@ def guard_sql(query: str, max_rows: int = 200) -> str:
         guarded = RawStream()(_cap_limit(stmt, max_rows))
     except Exception as e:  # the printer covers PostgreSQL's grammar; never run unprinted text
         logger.exception("could not print guarded SQL")
-        raise _reject("the query could not be rewritten with a LIMIT", query) from e
+        raise reject("the query could not be rewritten with a LIMIT", query) from e
     # Belt and braces: what will run must pass the same checks and carry the cap.
     again = _parse_one_select(guarded, query)
     if again.limitCount is None:
-        raise _reject("the query could not be rewritten with a LIMIT", query)
+        raise reject("the query could not be rewritten with a LIMIT", query)
     return str(guarded)
+
+
+# The planner's estimate, checked before a guarded SELECT runs: a cross join of two price tables
+# or a huge series passes every name check but would hold a pooled connection until the timeout.
+# Units are the planner's (about one sequential page read each); the demo data's heaviest
+# analytic queries plan well under 1e6.
+MAX_PLAN_COST = 5e7
+
+
+@dataclass(frozen=True)
+class PlanEstimate:
+    total_cost: float
+    rows: float
+
+
+def check_plan_cost(estimate: PlanEstimate, query: str, max_cost: float = MAX_PLAN_COST) -> None:
+    if estimate.total_cost > max_cost:
+        raise reject(
+            f"the query is too expensive to run (planner estimate {estimate.total_cost:,.0f} > "
+            f"{max_cost:,.0f}; {estimate.rows:,.0f} rows): add a filter, a join condition or an "
+            "aggregate over fewer rows",
+            query,
+        )

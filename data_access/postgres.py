@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from typing import Any
@@ -29,6 +29,7 @@ _pools: dict[str, ConnectionPool] = {}
 # Pools taken out of service after their server went away; a caller still holding one is sent
 # to the current pool for the same server (see `connection`).
 _retired: weakref.WeakKeyDictionary[ConnectionPool, str] = weakref.WeakKeyDictionary()
+_resets: dict[str, Callable[[Any], None]] = {}
 _pools_lock = threading.Lock()
 
 PROBE_TIMEOUT_S = 3
@@ -42,26 +43,34 @@ def get_pool(uri: str | None = None, settings: Settings | None = None) -> Connec
         from data_access.services import ensure_running
 
         uri = ensure_running(settings).postgres_uri
-    return _pool_for(uri, settings.pg_pool_min, settings.pg_pool_max)
+    return pool_for(uri, settings.pg_pool_min, settings.pg_pool_max)
 
 
-def _pool_for(uri: str, min_size: int, max_size: int) -> ConnectionPool:
+def pool_for(
+    uri: str, min_size: int, max_size: int, reset: Callable[[Any], None] | None = None
+) -> ConnectionPool:
+    """The process-wide pool for ``uri``, opened on first use; ``reset`` runs on every
+    connection given back to it."""
     with _pools_lock:
+        if reset is not None:
+            _resets[uri] = reset  # kept for the pool that replaces this one after an outage
         pool = _pools.get(uri)
         if pool is None or pool.closed:
-            pool = _open_pool(uri, min_size, max_size)
+            pool = _open_pool(uri, min_size, max_size, _resets.get(uri))
             _pools[uri] = pool
         return pool
 
 
-def _open_pool(uri: str, min_size: int, max_size: int) -> ConnectionPool:
+def _open_pool(
+    uri: str, min_size: int, max_size: int, reset: Callable[[Any], None] | None = None
+) -> ConnectionPool:
     # One direct connection first: with the server down it fails at once, where the pool would
     # retry in the background for its whole open timeout.
     try:
         psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.OperationalError as e:
         raise StoreUnavailable(
-            f"PostgreSQL is not reachable ({_short(e)})", store="postgres"
+            f"PostgreSQL is not reachable ({short_error(e)})", store="postgres"
         ) from e
     pool = ConnectionPool(
         uri,
@@ -74,13 +83,14 @@ def _open_pool(uri: str, min_size: int, max_size: int) -> ConnectionPool:
         # Test each connection as it is handed out: after a server restart the pooled ones are
         # dead, and without the check the first query on each fails.
         check=ConnectionPool.check_connection,
+        reset=reset,
     )
     try:
         pool.open(wait=True, timeout=15)
     except psycopg.OperationalError as e:  # PoolTimeout is one too
         pool.close()  # else its workers keep reconnecting in the background
         raise StoreUnavailable(
-            f"PostgreSQL is not reachable ({_short(e)})", store="postgres"
+            f"PostgreSQL is not reachable ({short_error(e)})", store="postgres"
         ) from e
     return pool
 
@@ -108,7 +118,7 @@ def _usable(pool: ConnectionPool | None) -> ConnectionPool:
         return get_pool()
     uri = _retired.get(pool)
     if uri is not None:
-        return _pool_for(uri, pool.min_size, pool.max_size)
+        return pool_for(uri, pool.min_size, pool.max_size)
     return pool
 
 
@@ -127,7 +137,7 @@ def close_pools() -> None:
         _pools.clear()
 
 
-def _short(e: BaseException) -> str:
+def short_error(e: BaseException) -> str:
     return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
 
 
@@ -146,7 +156,9 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
             yield conn  # type: ignore[misc]  # the pool is built with row_factory=dict_row
     except PoolTimeout as e:
         _retire(pool)
-        raise StoreUnavailable(f"PostgreSQL is not reachable: {_short(e)}", store="postgres") from e
+        raise StoreUnavailable(
+            f"PostgreSQL is not reachable: {short_error(e)}", store="postgres"
+        ) from e
     except PoolClosed as e:  # retired by another thread's failure while this one waited
         raise StoreUnavailable(
             "PostgreSQL is not reachable (its connection pool was reset after a failed connection)",
@@ -156,7 +168,7 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
         if used is None or used.broken or used.closed:  # the server went away, not the query
             _retire(pool)
         raise StoreUnavailable(
-            f"PostgreSQL connection failed: {_short(e)}", store="postgres"
+            f"PostgreSQL connection failed: {short_error(e)}", store="postgres"
         ) from e
 
 
@@ -167,7 +179,7 @@ def fetch_all(sql: str, params: Params = None, pool: ConnectionPool | None = Non
         except psycopg.OperationalError:
             raise
         except psycopg.Error as e:
-            raise QueryFailed(_short(e)) from e
+            raise QueryFailed(short_error(e)) from e
 
 
 def fetch_one(sql: str, params: Params = None, pool: ConnectionPool | None = None) -> Row | None:
@@ -183,7 +195,7 @@ def execute(sql: str, params: Params = None, pool: ConnectionPool | None = None)
         except psycopg.OperationalError:
             raise
         except psycopg.Error as e:
-            raise QueryFailed(_short(e)) from e
+            raise QueryFailed(short_error(e)) from e
         return cur.rowcount
 
 
@@ -195,25 +207,21 @@ def run_read_only(
     timeout_ms: int | None = None,
     pool: ConnectionPool | None = None,
 ) -> list[Row]:
-    """Agent/console SQL: guarded text, a READ ONLY transaction and a statement timeout."""
-    from data_access.guards import guard_sql
+    """Agent/console SQL through both walls (DESIGN.md, "Shared contracts").
+
+    The guard: `guard_sql` (allow-listed relations and functions, one SELECT, a forced LIMIT),
+    then the planner's cost estimate (`data_access.guards.check_plan_cost`). The second wall,
+    which holds with the guard bypassed: the reader role in a READ ONLY transaction with
+    statement and lock timeouts, one statement over the extended protocol
+    (`data_access.reader`).
+    """
+    from data_access.guards import check_plan_cost, guard_sql
+    from data_access.reader import explain_cost, fetch_reader, reader_transaction
 
     guarded = guard_sql(sql, max_rows=max_rows)
-    timeout_ms = timeout_ms or get_settings().sql_statement_timeout_ms
-    with connection(pool) as conn:
-        try:
-            with conn.transaction():
-                conn.execute("SET TRANSACTION READ ONLY")
-                conn.execute(f"SET LOCAL statement_timeout = {int(timeout_ms)}")
-                return list(conn.execute(guarded, params).fetchall())  # type: ignore[arg-type]
-        except psycopg.OperationalError as e:
-            if isinstance(e, psycopg.errors.QueryCanceled):
-                raise QueryFailed(
-                    f"query cancelled after {timeout_ms} ms (statement_timeout)"
-                ) from e
-            raise
-        except psycopg.Error as e:
-            raise QueryFailed(_short(e)) from e
+    with reader_transaction(pool, timeout_ms=timeout_ms) as conn:
+        check_plan_cost(explain_cost(conn, guarded, params), sql)
+        return fetch_reader(conn, guarded, params)
 
 
 # ---------------------------------------------------------------- migrations

@@ -54,5 +54,13 @@ def test_read_only_transaction_is_a_second_wall(pg_pool: ConnectionPool) -> None
 
 
 def test_statement_timeout_is_enforced(pg_pool: ConnectionPool) -> None:
-    with pytest.raises(QueryFailed, match="statement_timeout|cancel"):
+    # The guard refuses pg_sleep; the reader's transaction (the wall behind it) times it out.
+    from data_access.reader import fetch_reader, reader_transaction
+
+    with pytest.raises(QueryRejected, match="pg_sleep"):
         run_read_only("SELECT pg_sleep(3) AS s", timeout_ms=200, pool=pg_pool)
+    with (
+        pytest.raises(QueryFailed, match="statement_timeout|cancel"),
+        reader_transaction(pg_pool, timeout_ms=200) as conn,
+    ):
+        fetch_reader(conn, "SELECT pg_sleep(3) AS s")

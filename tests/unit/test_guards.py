@@ -27,6 +27,7 @@ def _corpus(name: str) -> list[tuple[str, str]]:
 
 HOSTILE_CYPHER = _corpus("hostile_cypher.json")
 HOSTILE_SQL = _corpus("hostile_sql.json")
+PLAN_COST_REASON = "too expensive"
 
 
 def _rejected(guard: object, query: str) -> str:
@@ -55,6 +56,8 @@ def test_hostile_cypher_is_rejected(query: str, fragment: str) -> None:
 
 @pytest.mark.parametrize(("query", "fragment"), HOSTILE_SQL, ids=range(len(HOSTILE_SQL)))
 def test_hostile_sql_is_rejected(query: str, fragment: str) -> None:
+    if fragment == PLAN_COST_REASON:  # refused by the planner's estimate (needs the database):
+        return  # tests/integration/test_reader_role.py
     reason = _rejected(guard_sql, query)
     assert fragment.lower() in reason.lower(), reason
 
@@ -201,35 +204,40 @@ def test_cypher_keywords_in_quotes_and_names_pass() -> None:
 # -------------------------------------------------------------------------------------- SQL
 
 BENIGN_SQL = [
-    "SELECT * FROM prices WHERE security_id = 'KR:005930' ORDER BY date DESC",
+    "SELECT * FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY trade_date DESC",
     "SELECT updated_at, deleted, created_by FROM documents WHERE deleted = false",
-    "SELECT 'DELETE FROM prices; DROP TABLE x' AS note",
-    "SELECT name FROM companies WHERE name = '삼성전자'",
-    "WITH latest AS (SELECT security_id, max(date) AS d FROM prices GROUP BY 1) "
-    "SELECT p.* FROM prices p JOIN latest l ON l.security_id = p.security_id AND l.d = p.date",
-    "SELECT a FROM t UNION ALL SELECT b FROM u ORDER BY 1",
+    "SELECT 'DELETE FROM stock_prices; DROP TABLE x' AS note",
+    "SELECT name FROM stocks WHERE name = '삼성전자'",
+    "WITH latest AS (SELECT security_id, max(trade_date) AS d FROM stock_prices GROUP BY 1) "
+    "SELECT p.* FROM stock_prices p JOIN latest l ON l.security_id = p.security_id "
+    "AND l.d = p.trade_date",
+    "SELECT code FROM etfs UNION ALL SELECT security_id FROM stocks ORDER BY 1",
     "VALUES (1, 'a'), (2, 'b')",
-    "TABLE prices",
-    "SELECT count(*) FROM prices;",
-    "select * from prices -- newest first? no: any order\n",
+    "TABLE etf_prices",
+    "SELECT count(*) FROM stock_prices;",
+    "select * from public.stock_prices -- newest first? no: any order\n",
     "SELECT $$it's CREATE TABLE$$ AS s",
-    "SELECT E'\\'; DELETE FROM prices; --' AS s",
-    "SELECT date_trunc('month', date) AS m, avg(close) FROM prices GROUP BY 1 ORDER BY 1 DESC "
-    "LIMIT 12",
-    "SELECT * FROM prices LIMIT 1000",
-    "SELECT * FROM prices ORDER BY date OFFSET 10 LIMIT 5",
-    "SELECT embedding <=> '[1,2,3]'::vector AS dist FROM chunks ORDER BY dist LIMIT 5",
-    "SELECT similarity(name, '삼성 전자') AS s, name FROM companies ORDER BY s DESC",
-    "SELECT pg_sleep(0.1)",
-    'SELECT "update", "delete" FROM weird',
-    "SELECT current_setting('TimeZone')",
-    "SELECT * FROM (SELECT * FROM prices ORDER BY close DESC LIMIT 10) t ORDER BY close",
-    "SELECT EXISTS (SELECT 1 FROM prices WHERE code = 'x')",
-    "SELECT * FROM prices WHERE code = $1 LIMIT $2",
-    'SELECT lower(name), "lo_name", "set_config" FROM t',
-    "SELECT row_number() OVER (PARTITION BY s ORDER BY d) FROM t",
-    "SELECT * FROM notes WHERE body ILIKE '%merge%' AND kind <> 'insert'",
-    "SELECT a FROM t ORDER BY a FETCH FIRST 3 ROWS WITH TIES",
+    "SELECT E'\\'; DELETE FROM stock_prices; --' AS s",
+    "SELECT date_trunc('month', trade_date) AS m, avg(close) FROM stock_prices GROUP BY 1 "
+    "ORDER BY 1 DESC LIMIT 12",
+    "SELECT * FROM stock_prices LIMIT 1000",
+    "SELECT * FROM stock_prices ORDER BY trade_date OFFSET 10 LIMIT 5",
+    "SELECT embedding <=> '[1,2,3]'::vector AS dist FROM contract_articles ORDER BY dist LIMIT 5",
+    "SELECT similarity(name, '삼성 전자') AS s, name FROM stocks ORDER BY s DESC",
+    'SELECT "update", "delete" FROM etfs',
+    "SELECT * FROM (SELECT * FROM stock_prices ORDER BY close DESC LIMIT 10) t ORDER BY close",
+    "SELECT EXISTS (SELECT 1 FROM etfs WHERE code = 'x')",
+    "SELECT * FROM etfs WHERE code = $1 LIMIT $2",
+    'SELECT lower(name), "lo_name", "set_config" FROM stocks',
+    "SELECT row_number() OVER (PARTITION BY security_id ORDER BY trade_date) FROM stock_prices",
+    "SELECT * FROM news_articles WHERE body ILIKE '%merge%' AND lang <> 'insert'",
+    "SELECT code FROM etfs ORDER BY code FETCH FIRST 3 ROWS WITH TIES",
+    "SELECT table_name, column_name FROM information_schema.columns",
+    "WITH etfs AS (SELECT 1 AS code) SELECT code FROM etfs",
+    "SELECT d::date FROM generate_series('2026-01-01'::date, '2026-12-31'::date, "
+    "interval '1 day') d",
+    "SELECT g FROM generate_series(1, 100000) g",
+    "SELECT lpad(code, 10, '0'), pg_catalog.lower(name) FROM etfs",
 ]
 
 
@@ -247,8 +255,8 @@ def test_benign_sql_passes_with_a_limit(query: str) -> None:
 
 
 def test_sql_limit_is_appended_after_order_by() -> None:
-    out = guard_sql("SELECT name FROM companies ORDER BY market_cap DESC -- biggest")
-    assert out == "SELECT name FROM companies ORDER BY market_cap DESC LIMIT 200"
+    out = guard_sql("SELECT name FROM stocks ORDER BY market_cap DESC -- biggest")
+    assert out == "SELECT name FROM stocks ORDER BY market_cap DESC LIMIT 200"
 
 
 def test_sql_limit_is_kept_or_capped() -> None:
@@ -260,15 +268,17 @@ def test_sql_limit_is_kept_or_capped() -> None:
 
 
 def test_sql_limit_applies_to_the_whole_union() -> None:
-    out = guard_sql("SELECT a FROM t UNION SELECT b FROM u ORDER BY 1")
-    assert out == "SELECT a FROM t UNION SELECT b FROM u ORDER BY 1 LIMIT 200"
+    out = guard_sql("SELECT code FROM etfs UNION SELECT name FROM tags ORDER BY 1")
+    assert out == "SELECT code FROM etfs UNION SELECT name FROM tags ORDER BY 1 LIMIT 200"
     top = _top(out)
     assert top.larg is not None and top.larg.limitCount is None
 
 
 def test_sql_with_ties_is_capped_from_outside() -> None:
-    out = guard_sql("SELECT a FROM t ORDER BY a FETCH FIRST 3 ROWS WITH TIES")
-    assert out.startswith("SELECT * FROM (SELECT a FROM t ORDER BY a FETCH FIRST 3 ROWS WITH TIES")
+    out = guard_sql("SELECT code FROM etfs ORDER BY code FETCH FIRST 3 ROWS WITH TIES")
+    assert out.startswith(
+        "SELECT * FROM (SELECT code FROM etfs ORDER BY code FETCH FIRST 3 ROWS WITH TIES"
+    )
     assert out.endswith("AS guarded LIMIT 200")
 
 
