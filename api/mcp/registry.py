@@ -138,8 +138,9 @@ def etf_tools(stores: Stores) -> list[McpTool]:
 
 
 class OpeningCaches:
-    """One news cache per trading day for the server's life (what `get_news_content` downloads
-    is what `list_downloaded_bodies` lists), removed when the server stops."""
+    """One news cache per trading day for the server's life, filled with the day's news window
+    on first use (as a run's `prefetch_news` node does); what `get_news_content` downloads is
+    what `list_downloaded_bodies` lists. Removed when the server stops."""
 
     def __init__(self, stores: Stores) -> None:
         self.stores = stores
@@ -148,6 +149,7 @@ class OpeningCaches:
 
     def tools_for(self, day_text: str | None) -> list[Any]:
         from agents.opening.files import new_run_cache
+        from agents.opening.graph import prefetch_to_cache
         from agents.opening.service import parse_day
         from agents.opening.tools import ToolContext, make_tools
 
@@ -156,9 +158,11 @@ class OpeningCaches:
         with self._lock:
             cache = self._caches.get(day)
             if cache is None:
+                # the day's news window, fetched as a run's first node (prefetch_news) does
                 cache = new_run_cache(
                     self.stores.settings.home, f"mcp-{day}-{uuid.uuid4().hex[:8]}"
                 )
+                prefetch_to_cache(day, cache, pool)
                 self._caches[day] = cache
         return make_tools(
             ToolContext(cache=cache, day=day, pool=pool, collector=EvidenceCollector())
