@@ -66,22 +66,24 @@ ORDER BY event_date
 RECENT_NEWS = """
 SELECT pk, title, url, source, lang, published_at, cardinality(tickers) AS ticker_count
 FROM news_articles
-WHERE %(sid)s::text = ANY(tickers)
+WHERE tickers @> ARRAY[%(sid)s::text]
   AND published_at >= %(start)s::date AND published_at < (%(as_of)s::date + 1)
 ORDER BY published_at, pk
 LIMIT %(limit)s
 """
 RECENT_NEWS_LIMIT = 400
 
+# Two indexed branches (tickers GIN, title trigram GIN from migration 0012) instead of one OR
+# that reads every article.
 NEWS_BY_TICKER_OR_TEXT = """
-SELECT pk, title, body, tickers, published_at, source, url, lang,
-       (%(sid)s::text IS NOT NULL AND %(sid)s::text = ANY(tickers)) AS about,
+SELECT a.pk, a.title, a.body, a.tickers, a.published_at, a.source, a.url, a.lang,
+       (%(sid)s::text IS NOT NULL AND %(sid)s::text = ANY(a.tickers)) AS about,
        count(*) OVER () AS total
-FROM news_articles
-WHERE published_at < (%(as_of)s::date + 1)
-  AND ((%(sid)s::text IS NOT NULL AND %(sid)s::text = ANY(tickers))
-       OR title ILIKE ANY(%(patterns)s))
-ORDER BY about DESC, (cardinality(tickers) = 1) DESC, published_at DESC
+FROM news_articles a
+WHERE a.pk IN (SELECT pk FROM news_articles WHERE tickers @> ARRAY[%(sid)s::text]
+               UNION SELECT pk FROM news_articles WHERE title ILIKE ANY(%(patterns)s))
+  AND a.published_at < (%(as_of)s::date + 1)
+ORDER BY about DESC, (cardinality(a.tickers) = 1) DESC, a.published_at DESC
 LIMIT %(limit)s
 """
 

@@ -29,7 +29,7 @@ from agents.stock.quotes import QuoteSource
 from agents.stock.report import WORKFLOW_ERROR_REPORT
 from agents.stock.state import Language, initial_state
 from agents.stock.tools import StockToolkit, ToolLog
-from agents.stock.workflow import build_graph
+from agents.stock.workflow import shared_graph
 from agents.stock.writer import ReportWriter, build_writer
 from data_access import runs
 from data_access.config import Settings, get_settings
@@ -92,7 +92,9 @@ def stream_report(
     state["notes"] = _interpretation_notes(text, data)
     final: dict[str, Any] = dict(state)
     try:
-        for mode, chunk in build_graph(deps).stream(state, stream_mode=["custom", "values"]):
+        run = shared_graph().stream(state, {"configurable": {"deps": deps}},
+                                    stream_mode=["custom", "values"])  # fmt: skip
+        for mode, chunk in run:
             if mode == "custom":
                 yield ProgressEvent(event=str(chunk.pop("event", "")), data=dict(chunk))
             else:
