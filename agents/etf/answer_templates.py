@@ -70,6 +70,7 @@ def render_info(info: dict, name: str, lang: str) -> str:
             f"**{info['name']} ({info['code']})**\n"
             f"- 운용사: {info.get('company') or '-'}\n"
             f"- 총보수: 연 {info['expense_ratio']}%\n"
+            f"- 기초지수: {info.get('benchmark') or '-'} · 상장일: {info.get('listed_date') or '-'}\n"
             f"- 태그: {tags}\n"
             f"- 수익률: 1주 {pct(ret.get('1w'))}, 1개월 {pct(ret.get('1m'))}, "
             f"3개월 {pct(ret.get('3m'))}\n"
@@ -79,6 +80,7 @@ def render_info(info: dict, name: str, lang: str) -> str:
         f"**{info['name']} ({info['code']})**\n"
         f"- Manager: {info.get('company') or '-'}\n"
         f"- Expense ratio: {info['expense_ratio']}% a year\n"
+        f"- Benchmark: {info.get('benchmark') or '-'} · listed: {info.get('listed_date') or '-'}\n"
         f"- Tags: {tags}\n"
         f"- Returns: 1w {pct(ret.get('1w'))}, 1m {pct(ret.get('1m'))}, 3m {pct(ret.get('3m'))}\n"
         f"- Top holdings (latest snapshot): {', '.join(tops) or '-'}"
@@ -192,7 +194,7 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
     fields = [
         ("코드" if ko else "Code", [r["code"] for r in rows]),
         ("운용사" if ko else "Manager", [r.get("company") or "-" for r in rows]),
-        ("총보수(%)" if ko else "Expense ratio (%)", [str(r["expense_ratio"]) for r in rows]),
+        ("총보수" if ko else "Expense ratio", [f"{r['expense_ratio']}%" for r in rows]),
         ("1개월 수익률" if ko else "1m return", [pct(r.get("return_1m")) for r in rows]),
         (
             "순자산(억 원)" if ko else "Net assets (KRW 100M)",

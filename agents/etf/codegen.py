@@ -167,7 +167,7 @@ def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> s
         "WITH e, lh1, h2 ORDER BY h2.date DESC\n"
         "WITH e, lh1, head(collect(h2)) as lh2\n"
         "WITH e, lh1, lh2, lh1.weight + lh2.weight AS total_weight\n"
-        "ORDER BY total_weight DESC\nLIMIT 5\n"
+        "ORDER BY total_weight DESC\nLIMIT 50\n"
         "RETURN {etf_code: e.code, etf_name: e.name, weight_1: lh1.weight, "
         "weight_2: lh2.weight, total_weight: total_weight}"
     )

@@ -34,6 +34,8 @@ def etf_info(data: EtfData, etf_code: str) -> dict[str, Any]:
         "name": basic["name"],
         "expense_ratio": number(basic["expense_ratio"], 4),
         "company": basic["company"],
+        "benchmark": basic.get("benchmark"),
+        "listed_date": basic.get("listed_date"),
         "tags": data.tags_of(code),
         "top_holdings": data.top_holdings(code, TOP_HOLDINGS),
         "returns": returns,

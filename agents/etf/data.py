@@ -259,8 +259,9 @@ class EtfData:
                          "KR_ETF_DAILY_PRICE", "etf_prices",
                          filters={"etf_code": code, "period": period})  # fmt: skip
         daily = [
-            {"date": iso(r["trade_date"]), "close": number(r["close"]), "volume": int(r["volume"]),
-             "market_cap": number(r["market_cap"]), "net_assets": number(r["net_assets"])}
+            {"date": iso(r["trade_date"]), "close": number(r["close"]), "nav": number(r["nav"]),
+             "volume": int(r["volume"]), "market_cap": number(r["market_cap"]),
+             "net_assets": number(r["net_assets"])}
             for r in rows
         ]  # fmt: skip
         summary: dict[str, Any] = {"etf_code": code, "period": period, "data_count": len(daily)}
@@ -268,6 +269,9 @@ class EtfData:
         if daily:
             summary["latest_market_cap"] = daily[0]["market_cap"]
             summary["latest_net_assets"] = daily[0]["net_assets"]
+            summary["latest_nav"] = daily[0]["nav"]
+            # 괴리율: how far the market price is from the fund's NAV, in percent
+            summary["latest_premium"] = change_rate(daily[0]["nav"], daily[0]["close"])
             self._retime_last_citation(daily)
         return {"summary": summary, "daily": daily}
 

@@ -276,9 +276,11 @@ def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
     return tpl.inline("\n".join(lines))
 
 
-def difference_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     measure = plan.measure or "expense_ratio"
     a, b = etfs[0], etfs[1]
+    if measure == "weight" and stocks:
+        return _weight_difference_code(plan, a, b, stocks[0])
     period = price_period(plan)
     label = _measure_label(plan, measure, period)
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
@@ -304,6 +306,28 @@ def difference_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         lines += [f"first = {{'name': {lit(a['name'])}, 'value': pa.get('summary', {{}}).get({lit(key)})}}",
                   f"second = {{'name': {lit(b['name'])}, 'value': pb.get('summary', {{}}).get({lit(key)})}}",
                   f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
+def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
+    """One stock's weight in two ETFs (each ETF's latest snapshot), A − B in %p."""
+    label = f"{stock['name']} 비중" if plan.lang == "ko" else f"{stock['name']} weight"
+    spec = {"lang": plan.lang, "measure": "weight", "label": label, "note": notes_text(plan),
+            "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
+    lines = ["import json", "values = {}"]
+    for etf in (a, b):
+        cypher = (
+            f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+            "WITH e, max(h.date) AS latest\n"
+            f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+            "WHERE h2.date = latest\nRETURN {etf_code: e.code, date: latest, weight: h2.weight}"
+        )
+        lines += [f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+                  f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
+                  "and rows else None"]  # fmt: skip
+    lines += [f"first = {{'name': {lit(a['name'])}, 'value': values[{lit(a['code'])}]}}",
+              f"second = {{'name': {lit(b['name'])}, 'value': values[{lit(b['code'])}]}}",
+              f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     return tpl.inline("\n".join(lines))
 
 

@@ -90,7 +90,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _set_intent(plan, frame, "previous")
     relation = frame.relation
     etfs, stocks = len(plan.etfs), len(plan.stocks)
-    if relation == "weight_in" and etfs == 1:
+    if relation == "weight_in" and etfs == 1 and stocks == 1:
         return "holding_weight"
     if relation == "together" and stocks >= 2:
         return "two_stock_holders"
@@ -100,7 +100,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             return _set_intent(plan, frame, "holders")
         return "top_holders"
     if etfs >= 2:
-        if op.kind == "difference":
+        if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
             return _difference(plan, frame)
         return "compare"
     if etfs == 1:
@@ -152,7 +152,9 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
 
 def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
-    if measure not in ("expense_ratio", "return", "net_assets", "close"):
+    if measure == "weight" and not plan.stocks:
+        measure = "expense_ratio"
+    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight"):
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
@@ -167,14 +169,17 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "similar"
     if frame.relation == "holdings_changes" or (op.kind == "change" and measure == "holdings"):
         return "holdings_changes"
-    if measure in ("holdings", "weight") and op.kind in ("aggregate", "rank"):
-        if op.aggregate in (None, "max", "min"):
-            op.aggregate = "sum" if op.kind == "aggregate" else None
-        if op.kind == "rank":
-            return "etf_info"
+    holdings = frame.relation == "holdings" or measure in ("holdings", "weight")
+    if holdings and op.kind == "aggregate" and op.aggregate in ("sum", "avg", "count"):
+        return "holdings_aggregate"
+    if holdings and (op.kind == "rank" or op.top_n):
+        op.aggregate = "list"  # type: ignore[assignment]  # the top N holdings by weight
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
+    if op.change_basis == "yoy" and measure in (None, "return", "close"):
+        plan.period, plan.measure = "1y", "return"  # an ETF's year-over-year move: 1-year return
+        return "etf_measure"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         plan.measure = "close"
         return "price_extreme"
@@ -184,8 +189,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure == "net_assets":
-        plan.measure = "net_assets"
+    if measure in ("net_assets", "premium", "nav"):
+        plan.measure = measure
         return "etf_measure"
     if op.kind == "trend" or measure in ("close", "volume"):
         return "etf_prices"

@@ -43,7 +43,8 @@ RETURN name, count"""
 ETF_BASIC = """
 MATCH (e:ETF {code: $code})
 OPTIONAL MATCH (e)-[:MANAGED_BY]->(c:Company)
-RETURN e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio, c.name AS company"""
+RETURN e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio, c.name AS company,
+       e.benchmark AS benchmark, e.listed_date AS listed_date"""
 
 ETF_TAGS = """
 MATCH (:ETF {code: $code})-[:TAGGED]->(t:Tag)
@@ -90,7 +91,7 @@ RETURN b.code AS etf_code, b.name AS name, overlap, similarity"""
 
 ETF_PRICES = """
 WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s)
-SELECT p.trade_date, p.close, p.volume, p.market_cap, p.net_assets
+SELECT p.trade_date, p.close, p.nav, p.volume, p.market_cap, p.net_assets
 FROM etf_prices p, last
 WHERE p.etf_code = %(code)s
   AND p.trade_date >= (last.d - %(interval)s::interval)::date AND p.trade_date <= last.d

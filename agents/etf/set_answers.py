@@ -67,7 +67,7 @@ def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
 
     ko = spec["lang"] == "ko"
     if spec["aggregate"] == "count":
-        head = spec["title"].replace("{value}", f"{len(rows)}개" if ko else str(len(rows)))
+        head = spec["title"].replace("{value}", f"{len(rows)}개" if ko else f"{len(rows)} ETFs")
     elif value is None:
         return spec["empty"]
     else:
@@ -103,6 +103,17 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     n = spec.get("top_n") or len(rows)
     picked = rows[:n]
     listed = ", ".join(f"{r['name']} {float(r['weight']):.2f}%" for r in picked)
+    if spec["aggregate"] == "list":
+        lines = [
+            f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
+            for i, r in enumerate(picked, 1)
+        ]
+        head = (
+            f"{spec['etf']} 보유 비중 상위 {len(picked)}개 종목 (스냅샷 {day} 기준):"
+            if ko
+            else f"Top {len(picked)} holdings of {spec['etf']} by weight (snapshot of {day}):"
+        )
+        return head + "\n" + "\n".join(lines)
     if spec["aggregate"] == "count":
         if ko:
             return f"{spec['etf']}의 보유종목은 {len(rows)}개입니다 (스냅샷 {day} 기준).\n\n상위: {listed}"
@@ -125,6 +136,8 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             return f"{x:g}%"
         if measure == "return":
             return f"{x:+.2f}%"
+        if measure == "weight":
+            return f"{x:.2f}%"
         if measure == "net_assets":
             if x >= 1e12:
                 jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
@@ -140,7 +153,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             return (
                 text + "0" if text.endswith(".") or len(text.split(".")[1]) < 2 else text
             ) + "%p"
-        if measure == "return":
+        if measure in ("return", "weight"):
             return f"{d:+.2f}%p"
         if measure == "net_assets":
             sign = "+" if d >= 0 else "-"
@@ -209,6 +222,23 @@ def render_measure(result: dict, spec: dict) -> str:
     s = result.get("summary") or {}
     if not s.get("data_count"):
         return spec["empty"]
+    if spec["measure"] == "premium":
+        premium, nav = s.get("latest_premium"), s.get("latest_nav")
+        if premium is None:
+            return spec["empty"]
+        if ko:
+            return (
+                f"{spec['name']}의 괴리율은 {float(premium):+.2f}%입니다 ({s['end_date']} 종가 "
+                f"{s['end_close']:,}원, NAV {nav:,}원; 괴리율 = 종가/NAV − 1)."
+            )
+        return (
+            f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
+            f"(close {s['end_close']:,}, NAV {nav:,})."
+        )
+    if spec["measure"] == "nav":
+        if ko:
+            return f"{spec['name']}의 NAV는 {s.get('latest_nav'):,}원입니다 ({s['end_date']} 기준)."
+        return f"{spec['name']}'s NAV was {s.get('latest_nav'):,} on {s['end_date']}."
     if spec["measure"] == "net_assets":
         x = float(s.get("latest_net_assets") or 0)
         if x >= 1e12:

@@ -28,7 +28,8 @@ MEASURE_UNITS: dict[str, str] = {
     "market_cap": "KRW", "close": "price", "high": "price", "low": "price", "volume": "shares",
     "trading_value": "KRW", "value": "series", "per": "x", "pbr": "x", "eps": "currency",
     "dividend_yield": "%", "count": "count", "holdings": "list", "rsi": "index",
-    "earnings": "currency", "volatility": "%",
+    "earnings": "currency", "volatility": "%", "premium": "%", "nav": "KRW", "benchmark": "text",
+    "listed_date": "date",
 }  # fmt: skip
 
 

@@ -41,6 +41,7 @@ _MANAGER_SUFFIXES = ("투자신탁운용", "투자자산운용", "자산운용")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _LATIN = re.compile(r"[a-z0-9&]")
 _CACHE_TTL_S = 300.0
+_MARKET_WORDS = ("미국", "국내", "코리아", "글로벌")
 
 
 def fold(text: str) -> str:
@@ -114,6 +115,9 @@ class Lexicon:
             for code, name in self.etfs.items():
                 if name.split()[0] == brand:
                     out.append((fold(korean + name[len(brand) :]), "etf", code, name))
+        for alias, tag in voc["tag_aliases"].items():
+            if tag in self.tags:
+                out.append((fold(alias), "tag", tag, tag))
         for spec in voc["series"]:
             for alias in [spec["code"], *spec["aliases"]]:
                 out.append((fold(alias), "series", spec["code"], spec["name"]))
@@ -138,6 +142,17 @@ class Lexicon:
                 found.append(Mention(kind, code, name, match.start(), match.end()))
                 a = folded.find(code.lower())
                 taken[a : a + 6] = [True] * 6
+        if "etf" in kinds:
+            found += self._brand_names(folded, taken, where)
+        if "stock" in kinds:  # US tickers written as tickers: 'NVDA and AAPL'
+            for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9])", question):
+                code = match.group(1)
+                if code in self.stocks and code not in self.etfs:
+                    a = folded.find(code.lower())
+                    if a >= 0 and not any(taken[a : a + len(code)]):
+                        taken[a : a + len(code)] = [True] * len(code)
+                        found.append(Mention("stock", code, self.stocks[code][0], match.start(),
+                                             match.end()))  # fmt: skip
         for surface, kind, key, name in self._surface:
             if kind not in kinds:
                 continue
@@ -156,6 +171,51 @@ class Lexicon:
         for m in sorted(found, key=lambda m: m.start):
             unique.setdefault((m.kind, m.key), m)
         return list(unique.values())
+
+    def _brand_names(self, folded: str, taken: list[bool], where: list[int]) -> list[Mention]:
+        """A brand and an abbreviated rest of a name: '타이거 S&P500' is TIGER 미국S&P500 when
+        exactly that ETF's name, without a market word such as '미국', starts the rest."""
+        by_brand = self._brand_index()
+        out: list[Mention] = []
+        for brand_form, entries in by_brand.items():
+            for a in _occurrences(folded, brand_form):
+                b = a + len(brand_form)
+                if any(taken[a:b]) or (a > 0 and _LATIN.match(folded[a - 1])):
+                    continue
+                rest = folded[b:]
+                hits = [
+                    (len(tail), code) for tail, code in entries if tail and rest.startswith(tail)
+                ]
+                if not hits:
+                    continue
+                length, code = max(hits)
+                if sum(1 for n, _ in hits if n == length) > 1:
+                    continue  # two ETFs fit equally: not a name, leave it to the others
+                end = b + length
+                if (
+                    end < len(folded)
+                    and _LATIN.match(folded[end - 1])
+                    and _LATIN.match(folded[end])
+                ):
+                    continue
+                taken[a:end] = [True] * (end - a)
+                out.append(Mention("etf", code, self.etfs[code], where[a], where[end - 1] + 1))
+        return out
+
+    def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
+        if not hasattr(self, "_brands_cache"):
+            aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
+            index: dict[str, list[tuple[str, str]]] = {}
+            for code, name in self.etfs.items():
+                words = name.split()
+                if len(words) < 2:
+                    continue
+                rest = fold(" ".join(words[1:]))
+                tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
+                for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
+                    index.setdefault(form, []).extend((t, code) for t in tails if t)
+            object.__setattr__(self, "_brands_cache", index)
+        return self._brands_cache  # type: ignore[attr-defined,no-any-return]
 
     def _manager_short_forms(self, folded: str, taken: list[bool]) -> list[Mention]:
         """'미래에셋 ETF', '삼성운용', 'KODEX ETF': a manager named by a short form or brand."""

@@ -25,7 +25,9 @@ from agents.understanding.vocabulary import Hit, find_phrases, vocabulary
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|bp)?")
+_NUMBER = re.compile(
+    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|trillion|billion|bp)?"
+)
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst)\s*(\d{1,3})|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?)"
@@ -69,10 +71,11 @@ def understand(
     if "series" in kinds:
         _read_series_words(frame, text)
     text = _read_measures(frame, text)
-    _read_operation(frame, text)
     _read_relation(frame, text)
+    _read_operation(frame, text)
+    _read_movement(frame, text)
     _read_scope(frame, text)
-    _read_followup(frame, text, previous, previous_result or [])
+    _read_followup(frame, text, previous, previous_result or [], lexicon)
     return frame
 
 
@@ -201,7 +204,11 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
     aggregates = find_phrases(text, voc["aggregates"])
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
-    if words(voc["define"]) and _is_definition(frame, text):
+    if (
+        words(voc["define"])
+        and _is_definition(frame, text)
+        and not (ranking or aggregates or (threshold and threshold[0]))
+    ):
         op.kind = "define"
     elif op.kind == "difference" or words(voc["difference"]) or words(voc["ratio"]):
         op.kind = "difference"
@@ -209,9 +216,10 @@ def _read_operation(frame: QuestionFrame, text: str) -> None:
         op.kind = "filter"
     elif any(h.label in ("sum", "avg", "count") for h in aggregates):
         op.kind = "aggregate"
-    elif aggregates and _single_subject(frame):
+    elif aggregates and _single_subject(frame) and frame.relation is None:
         op.kind = "aggregate"  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
-    elif ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES:
+    elif (ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES
+          and frame.relation is None):  # fmt: skip
         op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
     elif ranking:
         op.kind = "rank"
@@ -290,12 +298,14 @@ def _threshold(text: str) -> tuple[str | None, float, str | None] | None:
         return None
     c = comparators[0]
     best = min(numbers, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
-    value = float(best.group(1).replace(",", ""))
+    value = float(best.group(1).replace(",", "").replace("−", "-"))
     unit = best.group(2)
     if unit in ("퍼센트", "프로", "percent"):
         unit = "%"
-    if unit == "조":
+    if unit in ("조", "trillion"):
         value, unit = value * 10_000, "억"
+    elif unit == "billion":
+        value, unit = value * 10, "억"
     return c.label, value, unit
 
 
@@ -321,14 +331,6 @@ def _read_rank(frame: QuestionFrame, text: str) -> None:
     directions = find_phrases(text, {"desc": rank["desc"], "asc": rank["asc"]})
     if directions:
         op.direction = directions[0].label  # type: ignore[assignment]
-    elif frame.measure() == "expense_ratio" and find_phrases(
-        text, {"c": vocabulary()["cheap_words"]}
-    ):
-        op.direction = "asc"
-    else:
-        op.direction = "desc"
-    if find_phrases(text, {"c": vocabulary()["cheap_words"]}):
-        op.direction = "asc"
 
 
 def _wants_ordering(text: str) -> bool:
@@ -352,8 +354,32 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
         frame.relation = "weight_in"
     elif stocks and not etfs and ("holders" in hits or etf_word):
         frame.relation = "holders"
-    elif etfs and any(m.name == "holdings" for m in frame.measures):
+    elif etfs and (
+        any(m.name == "holdings" for m in frame.measures) or ("holders" in hits and not stocks)
+    ):  # '코덱스200 뭐 제일 많이 담고 있어?'
         frame.relation = "holdings"
+
+
+def _read_movement(frame: QuestionFrame, text: str) -> None:
+    """'8% 넘게 빠진', '가장 많이 떨어진', 'top gainers': a move is a return, and a fall turns
+    the threshold and the order around."""
+    change = vocabulary()["change"]
+    moves = find_phrases(text, {"down": change["down"], "up": change["up"]})
+    if not moves:
+        return
+    op = frame.operation
+    down = moves[0].label == "down"
+    if op.kind in ("filter", "rank") and frame.measure() in (None, "return"):
+        if frame.measure() is None:
+            frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))
+        if op.kind == "filter" and op.filter_measure in (None, "return"):
+            op.filter_measure = "return"
+            if down and op.threshold is not None and op.threshold > 0:
+                flipped = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+                op.threshold = -op.threshold
+                op.comparator = flipped.get(op.comparator or ">", "<")  # type: ignore[assignment]
+        if op.kind == "rank" and op.direction in (None, "desc") and down:
+            op.direction = "asc"  # the biggest fall is the lowest return
 
 
 def _read_scope(frame: QuestionFrame, text: str) -> None:
@@ -363,12 +389,27 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
 
 
 def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,
-                   previous_result: list[str]) -> None:  # fmt: skip
+                   previous_result: list[str], lexicon: Lexicon) -> None:  # fmt: skip
     if previous is None:
         return
-    marks = {h.label for h in find_phrases(text, vocabulary()["followup"])}
+    followup = vocabulary()["followup"]
+    marks = {h.label for h in find_phrases(text, {k: v for k, v in followup.items()
+                                                  if isinstance(v, list)})}  # fmt: skip
+    ordinal = find_phrases(text, followup["ordinal"])
     own = list(frame.entities)
-    if "subset" in marks and previous_result:
+    listed = len(previous_result) > 1 and not previous.of("etf")
+    if ordinal and previous_result and not own:
+        # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
+        n = int(ordinal[0].label)
+        if n <= len(previous_result):
+            code = previous_result[n - 1]
+            frame.reference = "same"
+            frame.entities.append(Entity(kind="etf" if code in lexicon.etfs else "stock", key=code,
+                                         name=lexicon.etfs.get(code, code), inherited=True))  # fmt: skip
+            _inherit_context(frame, previous, entities=True)
+            if frame.operation.kind == "rank":
+                frame.operation.kind, frame.operation.top_n = "lookup", None
+    elif ("subset" in marks or ("same" in marks and listed)) and previous_result:
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
         _inherit_context(frame, previous, entities=False)
@@ -392,10 +433,14 @@ def _bare_followup(frame: QuestionFrame) -> bool:
 
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
-    if not frame.measures:
+    bare = not frame.measures
+    if bare:
         frame.measures = list(previous.measures)
-    if frame.operation.kind in ("lookup", "list") and (entities or not frame.measures):
+    op = frame.operation
+    if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()
+    elif op.kind == "rank" and op.direction is None and frame.measure() == previous.measure():
+        op.direction = previous.operation.direction  # '거기서 상위 3개만' keeps the order
     if frame.period is None:
         frame.period = previous.period
     if frame.relation is None:

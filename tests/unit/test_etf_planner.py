@@ -16,10 +16,10 @@ from smolagents.models import ChatMessage, MessageRole
 
 from agents.etf import answer_templates as tpl
 from agents.etf.intents import detect_plan
-from agents.understanding.lexicon import Lexicon
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import TOOL_CLASSES
+from agents.understanding.lexicon import Lexicon
 
 TOOL_NAMES = {cls.name for cls in TOOL_CLASSES}
 
@@ -64,7 +64,8 @@ def lexicon() -> Lexicon:
         ("삼성전자 1개월 주가", "stock_prices", ["삼성전자"]),
         ("지금 날씨 어때?", "declined", []),
         ("내일 삼성전자 주가 맞춰줘", "declined", ["삼성전자"]),
-        ("KODEX 200 괴리율", "declined", ["KODEX 200"]),
+        ("KODEX 200 추적오차", "declined", ["KODEX 200"]),
+        ("KODEX 200 괴리율", "etf_measure", ["KODEX 200"]),
         ("ETF 총보수란?", "define", []),
         ("asdf qwer", "unsupported", []),
     ],
@@ -214,7 +215,7 @@ def test_render_compare_table_and_notes() -> None:
          "tags": [], "top_holdings": [], "return_1m": 2.25, "latest_net_assets": None},
     ]  # fmt: skip
     text = tpl.render_compare(rows, "", "ko")
-    assert "| 총보수(%) | 0.15 | 0.05 |" in text
+    assert "| 총보수 | 0.15% | 0.05% |" in text
     assert "| 순자산(억 원) | 62,000 | - |" in text
     assert "보수율이 가장 낮은 ETF는 TIGER 200(0.05%)" in text
     assert "TIGER 200이(가) +2.25%" in text
