@@ -118,6 +118,10 @@ def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
 
 
 def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
+    if plan.frame is not None and plan.frame.operation.kind == "rank":
+        from agents.etf.frame_codegen import ranked_changes_code
+
+        return ranked_changes_code(plan, etfs)
     period = plan.period if plan.period in ("1d", "1w", "1m") else "1d"
     call = f"get_holdings_changes(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
     return tpl.inline(_etf_call(plan, etfs, call, "render_changes"))

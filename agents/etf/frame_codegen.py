@@ -115,7 +115,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         threshold = _threshold_value(filter_measure, op.threshold, op.threshold_unit)
         body.append(f"rows = [r for r in rows if r.get({lit(filter_measure)}) is not None "
                     f"and r[{lit(filter_measure)}] {_PY_COMPARATOR[op.comparator]} {threshold!r}]")  # fmt: skip
-    descending = op.direction != "asc" if op.direction else op.comparator not in ("<", "<=")
+    descending = _descending(op.direction, op.comparator, measure)
     if op.kind == "aggregate" and op.aggregate:
         body += _aggregate_lines(op.aggregate, measure)
         spec = _aggregate_spec(plan, described, measure, period)
@@ -129,6 +129,16 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         body.append(f"final_answer(render_etf_set(rows, {lit(spec)}))")
     lines += ["    " + line for line in body]
     return tpl.inline("\n".join(lines))
+
+
+def _descending(direction: str | None, comparator: str | None, measure: str) -> bool:
+    """The order asked for; unasked, fees list cheapest first and everything else largest first
+    (a 'below' filter lists from the bottom)."""
+    if direction:
+        return direction != "asc"
+    if comparator in ("<", "<="):
+        return False
+    return measure != "expense_ratio"
 
 
 def _threshold_value(measure: str, threshold: float, unit: str | None) -> float:
@@ -379,6 +389,40 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
              "else:",
              f"    final_answer(render_measure(result, {lit(spec)}))"]  # fmt: skip
     return tpl.inline("\n".join(lines))
+
+
+def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
+    """'비중이 가장 많이 늘어난 종목': holdings changes ordered by the weight change."""
+    assert plan.frame is not None
+    op, etf = plan.frame.operation, etfs[0]
+    period = plan.period if plan.period in ("1d", "1w", "1m") else "1m"
+    if plan.period not in (None, "1d", "1w", "1m"):
+        plan.unanswered.append("보유종목 변화 도구는 최대 1개월까지만 비교해 1개월로 조회했습니다."
+                               if plan.lang == "ko" else "Holdings changes go back one month at most.")  # fmt: skip
+    falling = any(w in plan.question for w in ("줄어", "작아", "감소", "decrease", "fell"))
+    descending = not falling and op.direction != "asc"
+    n = int(op.top_n or 5)
+    ko = plan.lang == "ko"
+    word = ("감소" if falling else "증가") if ko else ("decrease" if falling else "increase")
+    head = (f"{etf['name']} 최근 {PERIOD_WORDS['ko'][period]} 비중 {word} 상위 {n}개 종목:" if ko
+            else f"{etf['name']}: top {n} holdings by weight {word} over {PERIOD_WORDS['en'][period]}:")  # fmt: skip
+    lines = ["import json",
+             f"rows = json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, period={lit(period)}))",
+             "if isinstance(rows, dict):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+             "else:",
+             "    for r in rows:",
+             "        r['delta'] = (r.get('new_weight') or 0) - (r.get('old_weight') or 0)",
+             f"    rows = sorted(rows, key=lambda r: r['delta'], reverse={descending!r})[:{n}]",
+             "    lines = [f\"{i}. {r['stock_name']}({r['stock_code']}): {r.get('old_weight') or 0:.2f}% → "
+             "{r.get('new_weight') or 0:.2f}% ({r['delta']:+.2f}%p)\" for i, r in enumerate(rows, 1)]",
+             f"    final_answer({lit(head)} + '\\n' + '\\n'.join(lines) + {lit(_note_suffix(plan))})"]  # fmt: skip
+    return "\n".join(lines)
+
+
+def _note_suffix(plan: Plan) -> str:
+    note = notes_text(plan)
+    return "\n\n" + note if note else ""
 
 
 FRAME_BUILDERS: dict[str, Any] = {

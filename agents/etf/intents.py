@@ -86,6 +86,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _decline(plan, "scope", scope[0].split(":")[1])
     if frame.unknown_words and not _known_measure(frame):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
+    if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
+        plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
     relation = frame.relation
@@ -101,6 +103,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "top_holders"
     if etfs >= 2:
         if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
+            return _difference(plan, frame)
+        if frame.measure() in ("net_assets", "close") or (
+            frame.measure() == "return" and plan.period not in (None, "1m")
+        ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
         return "compare"
     if etfs == 1:
@@ -125,7 +131,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
 
 
 def _known_measure(frame: QuestionFrame) -> bool:
-    return any(m.name in SET_MEASURES for m in frame.measures)
+    return any(m.name in (*SET_MEASURES, "premium", "nav", "benchmark", "listed_date", "holdings")
+               for m in frame.measures)  # fmt: skip
 
 
 def _decline(plan: Plan, kind: str, what: str) -> Intent:
@@ -189,8 +196,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure in ("net_assets", "premium", "nav"):
-        plan.measure = measure
+    if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
+        plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
         return "etf_measure"
     if op.kind == "trend" or measure in ("close", "volume"):
         return "etf_prices"
@@ -231,6 +238,7 @@ _TEXTS = {
         "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
+        "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
     },
     "en": {
         "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
@@ -239,6 +247,7 @@ _TEXTS = {
         "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
+        "unheld": "'{0}' is not in this workbench's data and was not answered.",
     },
 }
 

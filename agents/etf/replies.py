@@ -11,11 +11,13 @@ _SCOPE_KO = {
     "forecast": "미래 가격 예측이나 매수·매도 추천은 하지 않습니다 (데이터로 확인할 수 없는 답입니다).",
     "unheld_assets": "'{0}'은(는) 이 워크벤치 데이터에 없습니다 (국내 ETF·종목 데이터만 있습니다).",
     "chit_chat": "ETF 데이터와 관계없는 질문에는 답하지 않습니다.",
+    "realtime": "실시간 호가·체결 데이터는 없습니다 (일별 종가·NAV 데이터만 있습니다).",
 }
 _SCOPE_EN = {
     "forecast": "I do not forecast prices or recommend trades (the data cannot back such an answer).",
     "unheld_assets": "'{0}' is not in this workbench's data (Korean ETFs and stocks only).",
     "chit_chat": "I only answer questions about the ETF data.",
+    "realtime": "There are no real-time quotes or trades here (daily closes and NAV only).",
 }
 
 

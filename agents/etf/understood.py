@@ -30,5 +30,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     if plan.intent == "define" and "`glossary:" not in answer.answer:
         declined = True
     answer.payload["declined"] = declined
+    missing = [n for n in plan.unanswered if n not in answer.answer]
+    if missing and answer.status in ("ok", "partial"):
+        answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
     if answer.status == "ok" and (declined or plan.unanswered):
         answer.status = "partial"

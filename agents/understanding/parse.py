@@ -70,9 +70,10 @@ def understand(
     text = _read_period(frame, text)
     if "series" in kinds:
         _read_series_words(frame, text)
+    before_measures = text
     text = _read_measures(frame, text)
     _read_relation(frame, text)
-    _read_operation(frame, text)
+    _read_operation(frame, text, before_measures)
     _read_movement(frame, text)
     _read_scope(frame, text)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
@@ -196,12 +197,12 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     return text
 
 
-def _read_operation(frame: QuestionFrame, text: str) -> None:
+def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     voc = vocabulary()
     op = frame.operation
     words = lambda group: find_phrases(text, {"w": group})  # noqa: E731
     threshold = _threshold(text)
-    aggregates = find_phrases(text, voc["aggregates"])
+    aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
     if (
@@ -439,8 +440,9 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()
-    elif op.kind == "rank" and op.direction is None and frame.measure() == previous.measure():
-        op.direction = previous.operation.direction  # '거기서 상위 3개만' keeps the order
+    elif op.kind == "rank" and bare and previous.operation.direction:
+        # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
+        op.direction = previous.operation.direction
     if frame.period is None:
         frame.period = previous.period
     if frame.relation is None:
