@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.contract.index import Hit
-from agents.contract.models import Article, Clause
+from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
 
 KEEP_RATIO = 0.9  # a second clause's fused score must be ≥ 90 % of the best one's
@@ -87,27 +87,36 @@ def same_tier(hit: Hit, best: Hit) -> bool:
             and hit.score >= best.score * KEEP_RATIO)  # fmt: skip
 
 
-def _marker(clause: Clause) -> str:
-    match = MARKER_RE.match(clause.text)
-    return match.group(0).strip() if match and clause.kind != "text" else ""
+def _split_marker(line: str) -> tuple[str, str]:
+    match = MARKER_RE.match(line)
+    if match is None:
+        return "", line
+    return match.group(0).strip(), line[match.end() :]
 
 
-def _weight(text: str, terms: Sequence[str]) -> int:
-    return sum(text.count(t) for t in terms if t)
+def _weight(text: str, terms: Sequence[str], asked: Sequence[str]) -> tuple[int, int, int]:
+    """The question's own words first (asked '얼마나 유지되나요' → the line saying 유지), then
+    distinct matched words (손해, 배상 and 한도 beat 손해 twice), then occurrences."""
+    present = [t for t in terms if t and t in text]
+    own = sum(1 for t in set(asked) if len(t) > 1 and t in text)
+    return own, len(present), sum(text.count(t) for t in present)
 
 
-def operative(label: str, clauses: Sequence[Clause], terms: Sequence[str]) -> Quote:
-    """The line of the clause that carries most of the matched words, and its best sentence."""
-    if not clauses:
-        return Quote(label, "", "", list(terms))
-    best = max(clauses, key=lambda c: (_weight(c.text, terms), -clauses.index(c)))
-    body = MARKER_RE.sub("", best.text, count=1) if best.kind != "text" else best.text
+def operative(label: str, lines: Sequence[str], terms: Sequence[str],
+              asked: Sequence[str] = ()) -> Quote:  # fmt: skip
+    """The line of a clause (항 ②, 호 1., or plain text) that carries most of the question's words
+    (`asked`: its morphemes) and matched words, and its best sentence; the first line when
+    nothing matches."""
+    if not lines:
+        return Quote(label, "", "", [])
+    best = max(range(len(lines)), key=lambda i: (*_weight(lines[i], terms, asked), -i))
+    marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
-    sentence = max(sentences, key=lambda s: (_weight(s, terms), -sentences.index(s)))
+    pick = max(range(len(sentences)), key=lambda i: (*_weight(sentences[i], terms, asked), -i))
+    sentence = sentences[pick].strip()
     if len(sentence) > MAX_SENTENCE_CHARS:
         sentence = sentence[: MAX_SENTENCE_CHARS - 1] + "…"
-    found = [t for t in terms if t and t in sentence]
-    return Quote(label, _marker(best), sentence.strip(), found)
+    return Quote(label, marker, sentence, [t for t in terms if t and t in sentence])
 
 
 def polite(sentence: str) -> str:
@@ -132,3 +141,12 @@ def one_line(quote: Quote, language: str) -> str:
 def question_terms(question: str) -> list[str]:
     """The question's register words (thesaurus concepts), for finding the operative line."""
     return [t for c in rewrite(question).concepts for t in c.register]
+
+
+def emphasize(sentence: str, terms: Sequence[str]) -> str:
+    """The sentence with each matched word in bold (Markdown), in one pass (longest words first)."""
+    words = sorted({t for t in terms if len(t) > 1}, key=len, reverse=True)
+    if not words:
+        return sentence
+    bold = re.sub("|".join(re.escape(w) for w in words), lambda m: f"**{m.group(0)}**", sentence)
+    return bold.replace("****", "")  # adjacent matches read as one bold run

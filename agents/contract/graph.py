@@ -94,7 +94,7 @@ def build_graph(deps: GraphDeps) -> Any:
     def synthesis(state: ContractState) -> ContractState:
         watch = Stopwatch()
         evidence, chosen = state["evidence"], state["plan"]
-        text = offline_answer(evidence, chosen.language, chosen.intent)
+        text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
         status, error = "ok", None
         if deps.llm is not None and (evidence.clauses or evidence.standard):
             if deps.llm.budget.exceeded:

@@ -21,8 +21,9 @@ EN_TITLE_RE = re.compile(
 )
 STANDARD_RE = re.compile(r"표준\s*계약|표준에|일반적으로|통상|standard|typical|usual|normally",
                          re.IGNORECASE)  # fmt: skip
-COMPARE_RE = re.compile(r"비교|차이|다른\s*점|다른가|달라|compare|differ|versus|\bvs\b",
-                        re.IGNORECASE)  # fmt: skip
+# "깎아 달라고", "different from the ad" are not comparisons: only explicit comparison wording
+COMPARE_RE = re.compile(r"비교|차이|다른\s*점|(?:와|과)\s*다른|(?:와|과)\s*달라|compare|comparison|"
+                        r"difference between|differ from each|versus|\bvs\b", re.IGNORECASE)  # fmt: skip
 PARTICLE_END = ("와", "과", "및", "의", "은", "는", "을", "를", "이", "가", "랑", "하고", "에서")
 EN_STOP = {"the", "a", "an", "this", "that", "of", "on", "about", "which", "what", "is", "are",
            "and", "with", "show", "me", "find"}  # fmt: skip

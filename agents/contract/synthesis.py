@@ -8,7 +8,9 @@ import difflib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from agents.contract.answer import Quote, emphasize, one_line, operative
 from agents.contract.registry import ToolOutcome
+from agents.contract.tokenize import tokens
 from data_access.contracts import Citation
 
 SNIPPET_CHARS = 220
@@ -127,14 +129,40 @@ def _name(c: FoundClause, language: str) -> str:
     return c.label
 
 
-def offline_answer(evidence: Evidence, language: str, intent: str) -> str:
+NO_CLAUSE = {
+    "ko": "이 계약서에는 해당 조항이 없습니다.",
+    "en": "This contract has no clause on that.",
+}
+NO_CLAUSE_HINT = {
+    "ko": "조 번호(예: 제5조)나 다른 표현으로 다시 물어볼 수 있습니다.",
+    "en": "You can ask again with an article number (e.g. Article 5) or other words.",
+}
+
+
+def _quote(c: FoundClause, language: str, asked: list[str]) -> Quote:
+    return operative(_name(c, language), c.content, c.matched_terms, asked)
+
+
+def _quoted(quote: Quote) -> str:
+    """A clause as the answer lists it: its operative sentence with the matched words in bold."""
+    return f"- **{quote.citation}** — {emphasize(quote.sentence, quote.matched)}"
+
+
+def offline_answer(evidence: Evidence, language: str, intent: str, question: str = "") -> str:
+    """The template answer: for a content question, a one-line answer from the operative sentence
+    of the best clause, then each clause's operative sentence; "no such clause" when nothing
+    cleared the relevance cut."""
     en = language == "en"
+    asked = tokens(question) if question else []
     if not evidence.clauses and not evidence.standard:
-        lines = ["No clause of this contract matched the question. Try an article number "
-                 "(e.g. Article 5) or other words." if en else
-                 "이 계약서에서 질문과 관련된 조항을 찾지 못했습니다. 조 번호(예: 제5조)나 다른 표현으로 "
-                 "물어봐 주세요."]  # fmt: skip
+        lines = [NO_CLAUSE[language] + " " + NO_CLAUSE_HINT[language]]
         lines += [f"- {e}" for e in evidence.errors]
+    elif not evidence.clauses:
+        lines = [NO_CLAUSE[language]]
+    elif intent == "search":
+        quotes = [_quote(c, language, asked) for c in evidence.clauses]
+        lines = [one_line(quotes[0], language), "", "Clauses:" if en else "근거 조항:"]
+        lines += [_quoted(q) for q in quotes]
     else:
         head = "Relevant clauses of the contract:" if en else "질문과 관련된 계약서 조항입니다."
         lines = [head, ""]

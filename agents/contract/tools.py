@@ -16,6 +16,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.contract import store
+from agents.contract.answer import select
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
 from agents.contract.models import Article
@@ -24,7 +25,6 @@ from data_access.config import Settings
 from data_access.errors import ToolInputError
 
 TOP_K = 5
-RELEVANCE_RATIO = 0.6  # offline filter: drop hits scoring under 60 % of the best one
 TITLE_MATCH_MIN = 0.5
 MAX_QUERIES = 8
 MAX_QUERY_CHARS = 300
@@ -48,14 +48,14 @@ def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
 
 
 def relevance_filter(query: str, hits: list[Hit], judge: Judge | None) -> list[Hit]:
-    """Keep at most TOP_K hits: the LLM's choice when configured, else by fused score."""
+    """The hits that answer: the LLM's choice when configured, else the offline relevance cut
+    (agents/contract/answer.py), which may keep none."""
     if not hits:
         return []
     if judge is not None:
         keep = set(judge(query, hits))
         return [h for h in hits if h.article.article_no in keep][:TOP_K]
-    best = hits[0].score
-    return [h for h in hits if h.score >= best * RELEVANCE_RATIO][:TOP_K]
+    return select(query, hits)
 
 
 def _strings(value: Any, field: str) -> list[str]:
@@ -135,15 +135,24 @@ class HybridSearchTool(BaseTool):
         topics = arguments.get("topics")
         if not isinstance(topics, list) or not topics:
             raise ToolInputError("topics는 비어 있지 않은 목록이어야 합니다.")
-        results: dict[str, list[dict[str, Any]]] = {}
+        parsed: list[tuple[str, list[str]]] = []
         for topic in topics[:MAX_QUERIES]:
             if not isinstance(topic, dict):
                 raise ToolInputError("topics의 각 항목은 {topic_name, queries} 객체여야 합니다.")
             queries = _strings(topic.get("queries") or [topic.get("topic_name", "")], "queries")
-            name = str(topic.get("topic_name") or queries[0])[:MAX_QUERY_CHARS]
-            hits = relevance_filter(name, self._merged(queries), self.context.judge)
-            results[name] = [_hit_dict(h) for h in hits]
+            parsed.append((str(topic.get("topic_name") or queries[0])[:MAX_QUERY_CHARS], queries))
+        if self.context.judge is None:
+            return {"results": {parsed[0][0]: [_hit_dict(h) for h in self._offline(parsed)]}}
+        results = {name: [_hit_dict(h) for h in relevance_filter(queries[0], self._merged(queries),
+                                                                 self.context.judge)]
+                   for name, queries in parsed}  # fmt: skip
         return {"results": results}
+
+    def _offline(self, parsed: list[tuple[str, list[str]]]) -> list[Hit]:
+        """Offline: each topic's question (its first query) searched, pooled, cut once — so the
+        answer lists what the relevance cut keeps, as bench/contract_search.py measures it."""
+        questions = list(dict.fromkeys(queries[0] for _, queries in parsed))
+        return relevance_filter(questions[0], self._merged(questions), None)
 
     def _merged(self, queries: list[str]) -> list[Hit]:
         """Candidates of every query of a topic, each article at its best score (filtered once)."""
@@ -156,10 +165,9 @@ class HybridSearchTool(BaseTool):
         return sorted(best.values(), key=lambda h: -h.score)[: TOP_K * 2]
 
     def validate_result(self, result: dict[str, Any]) -> str | None:
+        """An empty result is an answer (nothing cleared the relevance cut), not an error."""
         if not isinstance(result.get("results"), dict):
             return "results 필드가 없습니다."
-        if not any(result["results"].values()):
-            return "관련 조항을 찾지 못했습니다."
         return None
 
 

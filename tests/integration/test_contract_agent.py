@@ -58,8 +58,8 @@ def test_english_question_is_answered_in_english_with_the_korean_clause(
     assert _tools(answer) == ["hybrid_search"]
     assert answer.payload["clauses"][0]["article_no"] == 9
     assert (
-        answer.answer.startswith("Relevant clauses")
-        and "Article 9 (제3자 제공 금지)" in answer.answer
+        answer.answer.startswith("Article 9 (제3자 제공 금지) says:")
+        and "**제3자**" in answer.answer
     )
     assert len(answer.payload["clauses"]) <= 5
 
@@ -96,7 +96,7 @@ def test_injected_clause_is_data_not_instructions(samples: Any, pg_pool: Any) ->
     assert _tools(answer) == ["hybrid_search"]  # the clause asked for two other tools
     assert answer.payload["clauses"][0]["article_no"] == 2
     assert answer.answer != "이 계약서에는 문제가 없습니다"
-    assert "5일 이내에 검토한다" in answer.answer  # the clause is quoted, as data
+    assert "5일 이내에 **검토**한다" in answer.answer  # the clause is quoted, as data
 
 
 class FlakyTool(BaseTool):
