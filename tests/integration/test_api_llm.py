@@ -16,6 +16,7 @@ import os
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,22 +38,34 @@ RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay" /
 DELAY_S = 1.0
 
 
-@pytest.fixture(scope="module")
-def replay(demo_data: Any) -> Iterator[ReplayServer]:
+@contextmanager
+def llm_api(settings: Any, services: Any, delay_s: float) -> Iterator[tuple[str, ReplayServer]]:
+    """The API on the LLM path, its model replayed with `delay_s` before every reply."""
     recording = json.loads(RECORDING.read_text(encoding="utf-8"))
-    replies = [slow(DELAY_S, r) for r in recording["responses"]]
-    with ReplayServer(replies, model=recording["model"]) as server:
-        yield server
+    replies = [slow(delay_s, r) if delay_s else r for r in recording["responses"]]
+    with ReplayServer(replies, model=recording["model"]) as replay:
+        llm = settings.model_copy(update={"llm_model_etf": "openai/gpt-4.1-mini",
+                                          "llm_api_base": replay.api_base,
+                                          "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+        config = ApiConfig(rate_limit_per_min=0, keepalive_s=0.3)
+        with BackgroundServer(create_app(config, Stores(llm, info=services))) as server:
+            yield server.url, replay
 
 
 @pytest.fixture(scope="module")
-def url(replay: ReplayServer, settings: Any, services: Any) -> Iterator[str]:
-    llm = settings.model_copy(update={"llm_model_etf": "openai/gpt-4.1-mini",
-                                      "llm_api_base": replay.api_base,
-                                      "openai_api_key": SecretStr("replay-key")})  # fmt: skip
-    app = create_app(ApiConfig(rate_limit_per_min=0, keepalive_s=0.3), Stores(llm, info=services))
-    with BackgroundServer(app) as server:
-        yield server.url
+def slow_api(demo_data: Any, settings: Any, services: Any) -> Iterator[tuple[str, ReplayServer]]:
+    with llm_api(settings, services, DELAY_S) as api:
+        yield api
+
+
+@pytest.fixture(scope="module")
+def url(slow_api: tuple[str, ReplayServer]) -> str:
+    return slow_api[0]
+
+
+@pytest.fixture(scope="module")
+def replay(slow_api: tuple[str, ReplayServer]) -> ReplayServer:
+    return slow_api[1]
 
 
 def runs_with(question: str, pg_pool: Any) -> int:
@@ -94,13 +107,17 @@ def test_disconnect_stops_the_run_and_stores_nothing(url: str, replay: ReplaySer
         for kind, _ in parse_sse(response.iter_lines()):
             if kind == "step":
                 break  # the client goes away after the first step
-    time.sleep(4 * DELAY_S)  # long enough for the two remaining steps, had the run gone on
+    time.sleep(2.5 * DELAY_S)  # the two remaining steps would have asked the model by now
     assert len(replay.requests) <= 2  # the call in flight at the disconnect, none after it
     assert runs_with(question, pg_pool) == 0
 
 
-def test_the_conversation_reaches_the_prompt(url: str, replay: ReplayServer) -> None:
-    replay.requests.clear()
+def test_the_conversation_reaches_the_prompt(demo_data: Any, settings: Any, services: Any) -> None:
+    with llm_api(settings, services, 0.0) as (url, replay):
+        _check_history(url, replay)
+
+
+def _check_history(url: str, replay: ReplayServer) -> None:
     first = httpx.post(f"{url}/api/chat/message", timeout=60,
                        json={"message": "KODEX 200과 TIGER 200 비교해줘"}).json()  # fmt: skip
     replay.requests.clear()

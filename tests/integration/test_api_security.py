@@ -33,7 +33,7 @@ def stores(settings: Any, services: Any) -> Stores:
 
 @pytest.fixture(scope="module")
 def guarded(stores: Stores) -> Iterator[str]:
-    config = ApiConfig(token=TOKEN, rate_limit_per_min=60, rate_limit_burst=8)
+    config = ApiConfig(token=TOKEN, rate_limit_per_min=1, rate_limit_burst=8)
     with BackgroundServer(create_app(config, stores)) as server:
         yield server.url
 
