@@ -77,6 +77,22 @@ def _render_themes(result: dict[str, Any], urls: dict[str, str | None]) -> None:
                 st.markdown(f"- [{news['title']}]({url})" if url else f"- {news['title']}")
 
 
+MOVER_HEADERS = {"rank": "순위", "kind": "유형", "headline": "사건", "impact_trillion_krw":
+                 "시총 변동(조원)", "surprise_pct": "EPS 서프라이즈(%)", "sources": "매체 수",
+                 "articles": "기사 수"}  # fmt: skip
+
+
+def _render_movers(rows: list[dict[str, Any]], key: str) -> None:
+    """get_market_movers' ranking: why the themes come in this order."""
+    if not rows:
+        return
+    with st.expander("시장 영향력 순위 (테마 선정 근거)", expanded=False):
+        st.caption("기사가 다룬 종목의 등락률 × 원화 시가총액 순. 실적 발표·업종 동반 움직임·매체 수를 "
+                   "더하고, 기사 수는 동점일 때만 씁니다.")  # fmt: skip
+        ui.show_table(rows, MOVER_HEADERS, key=f"{key}-movers",
+                      formats={"impact_trillion_krw": "%.2f", "surprise_pct": "%+.2f"})  # fmt: skip
+
+
 def _render_script(result: dict[str, Any]) -> None:
     st.subheader("대본")
     for turn in result["scripts"]:
@@ -149,6 +165,7 @@ def render(answer: AgentAnswer) -> None:
         urls = {c.doc_id: c.url for c in answer.citations}
         st.info(f"**오늘 장 한마디** — {result['nutshell']}", icon=":material/campaign:")
         _render_themes(result, urls)
+        _render_movers(context.get("market_movers", []), key)
         _render_script(result)
         repairs = context.get("validation", {}).get("repairs", [])
         if repairs:

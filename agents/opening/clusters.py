@@ -210,10 +210,13 @@ def company_moves(articles: list[dict[str, Any]], sessions: dict[str, list[Sessi
         sid = move.info.security_id
         if sid not in best or move.impact_krw > best[sid].impact_krw:
             best[sid] = move
+    width = {a["pk"]: len(a.get("tickers") or []) for a in articles}
     for (sid, _), move in found.items():  # a company's story is all its articles in the window
         kept = best[sid]
         kept.pks = list(dict.fromkeys([*kept.pks, *move.pks]))
         kept.sources |= move.sources
+    for move in best.values():  # articles about the company alone first, then shared ones
+        move.pks.sort(key=lambda pk: width[pk] > 1)
     for move in best.values():
         move.earnings = _earnings_for(move, earnings)
     return sorted(best.values(), key=lambda m: -m.impact_krw)

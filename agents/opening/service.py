@@ -31,7 +31,7 @@ from agents.opening.graph import NODE_LABELS, RunDeps, build_graph
 from agents.opening.models import ChatModelChoice, build_chat_model
 from agents.opening.prompts import date_ko
 from agents.opening.tools import ToolContext, make_tools
-from agents.opening.trace import NodeEvent, TraceBuilder, tool_results
+from agents.opening.trace import NodeEvent, TraceBuilder, movers_table, tool_results
 from data_access import runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, Citation
@@ -183,6 +183,7 @@ def _answer(deps: RunDeps, trace: TraceBuilder, state: dict[str, Any], error: st
         "validation": state.get("validation", {}),
         "saved_files": list(deps.saved) if valid else [],
         "tool_results": tool_results(deps.collector),
+        "market_movers": movers_table(deps.collector),
     }
     return AgentAnswer(
         answer=text, mode=deps.choice.mode, model=deps.choice.model_id,  # type: ignore[arg-type]

@@ -118,6 +118,10 @@ class TraceBuilder:
         return [{"word": k, "count": v} for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
 
 
+KIND_LABELS = {"earnings": "실적", "company": "기업", "sector": "업종", "policy": "정책",
+               "macro": "지표"}  # fmt: skip
+
+
 def _planned(values: dict[str, Any]) -> dict[str, Any]:
     last = (values.get("messages") or [None])[-1]
     if isinstance(last, AIMessage) and last.tool_calls:
@@ -151,6 +155,18 @@ def _in_planned_order(calls: list[ToolCallRecord],
 def _call_dict(call: ToolCallRecord) -> dict[str, Any]:
     return {"tool": call.tool, "arguments": call.arguments, "duration_ms": call.duration_ms,
             "status": call.status, "error": call.error}  # fmt: skip
+
+
+def movers_table(collector: EvidenceCollector) -> list[dict[str, Any]]:
+    """The last get_market_movers ranking as table rows (the screen's 시장 영향력 순위)."""
+    done = [c for c in collector.calls if c.status == "ok" and c.tool == "get_market_movers"]
+    if not done:
+        return []
+    return [{"rank": c["rank"], "kind": KIND_LABELS.get(c["kind"], c["kind"]),
+             "headline": c["headline"], "impact_trillion_krw": round(c["impact_krw"] / 1e12, 2),
+             "surprise_pct": (c.get("earnings") or {}).get("surprise_pct"),
+             "sources": len(c["sources"]), "articles": c["article_count"]}
+            for c in done[-1].result.get("clusters", [])]  # fmt: skip
 
 
 def tool_results(collector: EvidenceCollector) -> list[dict[str, Any]]:

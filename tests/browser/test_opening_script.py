@@ -33,6 +33,12 @@ def test_run_shows_themes_script_context_and_evidence(
     page.get_by_role("heading", name="핵심 테마").wait_for()
     page.get_by_text("11월 20일 오프닝입니다.").wait_for()
     assert page.locator('[data-testid="stChatMessage"]').count() >= 6
+    # the lead theme is the day's biggest story, in Korean, and the ranking behind it is shown
+    page.get_by_role("heading", name="엔비디아, 분기 EPS 예상치 밑돌아 급락").wait_for()
+    page.get_by_text("시장 영향력 순위").click()
+    movers = page.locator('[data-testid="stExpander"]').filter(has_text="시장 영향력 순위")
+    movers.locator('[data-testid="stDataFrame"]').wait_for()
+    movers.get_by_text("등락률 × 원화 시가총액 순").wait_for()
     page.get_by_role("heading", name="시장 컨텍스트").wait_for()
     page.get_by_text("KODEX 200", exact=True).first.wait_for()
     page.locator(CHART).first.wait_for()  # keyword frequencies
