@@ -50,6 +50,21 @@ run: check-bind seed-if-missing
 check-bind: venv
 	@$(BIN)/python -m data_access.access check-bind --address $(HOST)
 
+# HTTP API and MCP server (api/, README "HTTP API and MCP"): loopback by default; any other
+# API_HOST needs API_TOKEN. `make mcp` serves streamable HTTP at :$(MCP_PORT)/mcp; an MCP client
+# that starts the server itself runs `.venv/bin/python -m api.mcp` (stdio) instead.
+API_HOST ?= 127.0.0.1
+API_PORT ?= 8600
+MCP_PORT ?= 8601
+
+.PHONY: api mcp
+
+api: seed-if-missing
+	$(BIN)/python -m api --host $(API_HOST) --port $(API_PORT)
+
+mcp: seed-if-missing
+	$(BIN)/python -m api.mcp --transport http --host $(API_HOST) --port $(MCP_PORT)
+
 stop:
 	@test -x $(BIN)/python && $(BIN)/python -m data_access.services stop || true
 
