@@ -3,12 +3,14 @@
     app = create_app(ApiConfig(), Stores.open(get_settings()))
     uvicorn.run(app, host="127.0.0.1", port=8600)       # what `python -m api` does
 
-OpenAPI docs at /docs (request and response models with Korean and English examples).
+OpenAPI docs at /docs and /redoc (request and response models with Korean and English
+examples), served from local files.
 """
 
 from __future__ import annotations
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from api import errors
 from api.config import ApiConfig
@@ -28,7 +30,8 @@ Loopback only by default; beyond loopback every request needs `Authorization: Be
 
 
 def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
-    app = FastAPI(title="Atlas Workbench API", version="1.0", description=DESCRIPTION)
+    # Swagger UI and ReDoc from the fastapi-offline wheel: /docs works without a CDN.
+    app = FastAPIOffline(title="Atlas Workbench API", version="1.0", description=DESCRIPTION)
     app.state.config = config
     app.state.stores = stores
     errors.install(app)

@@ -14,7 +14,7 @@ from api.deps import StoresDep
 from api.models import HealthOut, IndicatorsOut, StoreOut
 from api.routes_agents import ERRORS
 
-router = APIRouter()
+router = APIRouter(tags=["운영 (operations)"])
 
 PACKAGES = (
     "fastapi",

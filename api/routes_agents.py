@@ -31,7 +31,7 @@ from api.stores import Stores
 from api.streaming import SSE_MEDIA, stream_turn
 from api.turns import Turn, run_to_answer
 
-router = APIRouter()
+router = APIRouter(tags=["에이전트 (agents)"])
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}

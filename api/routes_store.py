@@ -20,7 +20,7 @@ from api.stores import Stores
 from api.turns import parse_uuid
 from data_access import runs
 
-router = APIRouter()
+router = APIRouter(tags=["저장된 작업 (stored work)"])
 
 ChatScreen = Literal["etf", "macro", "contract"]
 RunScreen = Literal["etf", "macro", "contract", "stock", "opening"]
