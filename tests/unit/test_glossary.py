@@ -83,6 +83,8 @@ def test_every_entry_in_both_languages(entries: list[dict[str, Any]]) -> None:
         for lang in ("ko", "en"):
             for key in (f"definition_{lang}", f"in_data_{lang}", f"term_{lang}"):
                 assert e[key].strip(), (e["id"], key)
+        # plain names, shown as "총보수 (expense ratio)": abbreviations and variants are aliases
+        assert "(" not in e["term_ko"] + e["term_en"] and e["term_ko"] != e["term_en"], e["id"]
         assert HANGUL.search(e["term_ko"]) or e["term_ko"].isascii(), e["id"]
         assert not HANGUL.search(e["term_en"]), e["id"]
         assert HANGUL.search(e["definition_ko"]) and HANGUL.search(e["in_data_ko"]), e["id"]
