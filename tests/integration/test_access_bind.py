@@ -8,6 +8,8 @@ import os
 import signal
 import subprocess
 import time
+import tomllib
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import pytest
 from streamlit import config as st_config
 from streamlit.testing.v1 import AppTest
 
+from agents.contract.ingest.readers import MAX_FILE_BYTES
 from tests.qa.app_server import free_port, healthy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,9 +40,12 @@ def _listeners(port: int) -> set[str]:
     }
 
 
-@pytest.fixture
-def make_run(settings: object, pg_pool: object, tmp_path: Path) -> Iterator[int]:
+@pytest.fixture(scope="module")
+def make_run(
+    settings: object, pg_pool: object, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[int]:
     """`make run PORT=…` as the README says, in its own process group; yields the port."""
+    tmp_path = tmp_path_factory.mktemp("make-run")
     port = free_port()
     log = (tmp_path / "make-run.log").open("wb")
     process = subprocess.Popen(
@@ -71,6 +77,25 @@ def test_make_run_listens_on_loopback_only(make_run: int) -> None:
     ]
     for address in wide:  # reachable from the network? it must not be
         assert not healthy(f"http://{address}:{make_run}"), address
+
+
+def test_safe_server_defaults(make_run: int) -> None:
+    """What .streamlit/config.toml promises, as the running server applies it."""
+    conf = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    server, client = conf["server"], conf["client"]
+    assert server["address"] == "127.0.0.1"
+    assert server["enableCORS"] is True and server["enableXsrfProtection"] is True
+    assert server["enableAgentApi"] is False and server["enableStaticServing"] is False
+    assert client["toolbarMode"] == "minimal" and client["showErrorDetails"] in ("type", "none")
+    # The uploader refuses what the contract reader would refuse anyway, give or take Streamlit's
+    # whole megabytes (so a file just over 5 MB still gets the reader's Korean message).
+    assert MAX_FILE_BYTES <= server["maxUploadSize"] * 2**20 < MAX_FILE_BYTES + 2**20 + 1
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{make_run}/_stcore/health", headers={"Origin": "http://evil.example"}
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        allowed = response.headers.get("Access-Control-Allow-Origin")
+    assert allowed in (None, f"http://127.0.0.1:{make_run}"), allowed
 
 
 def test_make_run_on_all_interfaces_without_auth_refuses(settings: object, tmp_path: Path) -> None:
