@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from agents.inputs import clean_text, preview
+from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.charts import charts_for
 from agents.stock.data import stock_choices
@@ -172,14 +173,49 @@ def _render_downloads(answer: AgentAnswer) -> None:
                           mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
 
 
-def _without_figures_section(report: str) -> str:
-    """The report minus its figures table, which the screen shows beside it."""
-    for heading in ("## 핵심 지표", "## Key figures"):
-        start = report.find(heading)
+TABLE_SECTIONS = ("핵심 지표", "Key figures", "실적·기본 지표", "Earnings and fundamentals",
+                  "주요 이벤트 (최근 30일)", "Key events (last 30 days)")  # fmt: skip
+
+
+def _without_table_sections(report: str) -> str:
+    """The report minus the sections the screen shows as tables beside it."""
+    for heading in TABLE_SECTIONS:
+        start = report.find(f"## {heading}")
         if start >= 0:
-            end = report.find("\n## ", start + len(heading))
-            return report[:start] + (report[end + 1 :] if end >= 0 else "")
+            end = report.find("\n## ", start + len(heading) + 3)
+            report = report[:start] + (report[end + 1 :] if end >= 0 else "")
     return report
+
+
+def _render_evidence_tables(answer: AgentAnswer) -> None:
+    """Fundamentals and the last quarters' earnings side by side, then the news events."""
+    payload = answer.payload
+    lang = payload.get("language", "ko")
+    left, right = st.columns([1, 1])
+    with left:
+        st.markdown("**실적·기본 지표** (섹터·자기 과거 대비)")
+        rows = payload.get("fundamental_rows") or []
+        ui.show_table(rows, sec.FUNDAMENTAL_HEADERS[lang], key="stock-fundamentals",
+                      height=38 + 35 * len(rows))  # fmt: skip
+    with right:
+        st.markdown("**최근 분기 실적** (예상 대비 서프라이즈)")
+        quarters = payload.get("earnings_rows") or []
+        if quarters:
+            ui.show_table(quarters, sec.EARNINGS_HEADERS[lang], key="stock-earnings",
+                          height=38 + 35 * len(quarters))  # fmt: skip
+        else:
+            st.caption("데이터에 이 종목의 실적 발표 기록이 없습니다.")
+    events = payload.get("event_rows") or []
+    st.markdown(f"**주요 이벤트 (최근 30일, {len(events)}건)** — 가격 차트의 ▲▼ 표시와 같은 이벤트")
+    if events:
+        ui.show_table(events, sec.EVENT_HEADERS[lang], key="stock-events",
+                      height=38 + 35 * len(events))  # fmt: skip
+    else:
+        st.caption("최근 30일 동안 이벤트 뉴스와 5%를 넘는 급변이 없었습니다.")
+    check = payload.get("review_check")
+    if check and not check["passed"]:
+        st.warning(f"검토 단계가 분석의 설명 누락({', '.join(check['missing'])})을 찾아 보완했습니다.",
+                   icon=":material/fact_check:")  # fmt: skip
 
 
 def _render_metrics(answer: AgentAnswer) -> None:
@@ -187,7 +223,7 @@ def _render_metrics(answer: AgentAnswer) -> None:
     rec = answer.payload.get("recommendation") or {}
     cur = figures.get("currency", "KRW")
     columns = st.columns(5)
-    columns[0].metric("의견", rec.get("stance_label", "-"), f"신호 점수 {rec.get('score', 0):+.1f}",
+    columns[0].metric("의견", rec.get("stance_label", "-"), f"종합 점수 {rec.get('score', 0):+.2f}",
                       delta_color="off")  # fmt: skip
     columns[1].metric(
         "현재가", t.price(figures.get("price"), cur), t.pct(stock.get("change_percent"))
@@ -213,9 +249,10 @@ def _render_answer(answer: AgentAnswer) -> None:
     if figure_rows:
         _render_metrics(answer)
         _render_charts(answer)
+        _render_evidence_tables(answer)
         report, side = st.columns([3, 2])
         with report:
-            st.markdown(_without_figures_section(answer.answer))
+            st.markdown(_without_table_sections(answer.answer))
         with side:
             st.markdown("**핵심 지표**")
             ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",

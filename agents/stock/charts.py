@@ -12,10 +12,13 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from agents.stock.templates import EVENT_CATEGORIES
+
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
 MA_COLORS = {"ma20": "#ea580c", "ma60": "#2563eb", "ma120": "#9333ea"}
 UP, DOWN = "#dc2626", "#2563eb"  # Korean convention: red up, blue down
 MAX_PEER_BARS = 30
+EVENT_COLORS = {1: "#16a34a", -1: "#7c3aed", 0: "#6b7280"}  # good / bad news / neither
 
 
 def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int = 360) -> go.Figure:
@@ -35,8 +38,41 @@ def _unit(currency: str) -> str:
     return "원" if currency == "KRW" else "USD"
 
 
-def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> go.Figure:
-    """Candlesticks, moving averages and the 52-week high/low band over volume bars."""
+def _event_markers(fig: go.Figure, series: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """One marker per news event on its first session: above the candle when the event day
+    rose, below when it fell; hover shows the headline and the reaction."""
+    where = {d: i for i, d in enumerate(series["dates"])}
+    shown = [e for e in events if e.get("session") in where]
+    if not shown:
+        return
+    xs, ys, colors, symbols, labels, hovers = [], [], [], [], [], []
+    for e in shown:
+        i = where[e["session"]]
+        up = (e.get("move_day") or 0.0) >= 0
+        xs.append(e["session"])
+        ys.append(series["high"][i] * 1.03 if up else series["low"][i] * 0.97)
+        colors.append(EVENT_COLORS.get(e["polarity"], "#6b7280") if e["explained"] else "#f59e0b")
+        symbols.append("triangle-down" if up else "triangle-up")
+        labels.append(EVENT_CATEGORIES["ko"].get(e["category"], e["category"]))
+        moves = f"당일 {_pct(e.get('move_day'))} · 다음 거래일 {_pct(e.get('move_next'))}"
+        hovers.append(
+            f"{e['date']} {labels[-1]}<br>{e['headline'][:60] or '(뉴스 없음)'}<br>{moves}"
+        )
+    fig.add_trace(go.Scatter(
+        x=xs, y=ys, mode="markers+text", name="이벤트", text=labels, textposition="top center",
+        textfont={"size": 11}, hovertext=hovers, hoverinfo="text",
+        marker={"size": 13, "color": colors, "symbol": symbols, "line": {"width": 1, "color": "#111827"}},
+    ), row=1, col=1)  # fmt: skip
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:+.2f}%"
+
+
+def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
+                 events: list[dict[str, Any]] | None = None) -> go.Figure:  # fmt: skip
+    """Candlesticks, moving averages, the 52-week high/low band and the news events over
+    volume bars."""
     dates = series["dates"]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25],
                         vertical_spacing=0.04)  # fmt: skip
@@ -54,11 +90,12 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> 
                                  name=label, line={"color": "#6b7280", "dash": dash, "width": 1}),
                       row=1, col=1)  # fmt: skip
     fig.add_hrect(y0=low, y1=high, fillcolor="#9ca3af", opacity=0.07, line_width=0, row=1, col=1)  # type: ignore[arg-type]
+    _event_markers(fig, series, events or [])
     colors = [UP if c >= o else DOWN for o, c in zip(series["open"], series["close"], strict=False)]
     fig.add_trace(go.Bar(x=dates, y=series["volume"], name="거래량", marker_color=colors,
                          showlegend=False), row=2, col=1)  # fmt: skip
     fig.update_layout(xaxis_rangeslider_visible=False)
-    _finish(fig, f"{name} 가격·거래량 (이동평균, 52주 범위)", "", "", height=520)
+    _finish(fig, f"{name} 가격·거래량 (이동평균, 52주 범위, 이벤트)", "", "", height=520)
     fig.update_yaxes(title_text=f"가격 ({_unit(figures['currency'])})", row=1, col=1)
     fig.update_yaxes(title_text="거래량 (주)", row=2, col=1)
     fig.update_xaxes(title_text="거래일", row=2, col=1)
@@ -112,7 +149,8 @@ def charts_for(payload: dict[str, Any]) -> list[go.Figure]:
     if not series or not figures or not series.get("dates"):
         return []
     name = str(payload.get("name") or figures["security_id"])
-    out = [price_figure(series, figures, name), drawdown_figure(series, name),
+    out = [price_figure(series, figures, name, payload.get("events")),
+           drawdown_figure(series, name),
            rsi_figure(series, name)]  # fmt: skip
     if series.get("peers"):
         out.append(pe_peers_figure(series, figures, name))

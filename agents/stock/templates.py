@@ -117,8 +117,10 @@ def big_money(value: float | None, currency: str, lang: Language) -> str:
     if value is None:
         return "-"
     if currency == "KRW":
+        if abs(value) < 1e12:  # small caps in 억원 rather than '0.3조원'
+            return f"{value / 1e8:,.0f}억원" if lang == "ko" else f"KRW {value / 1e9:,.1f}bn"
         return f"{value / 1e12:,.1f}조원" if lang == "ko" else f"KRW {value / 1e12:,.1f}tn"
-    return f"${value / 1e9:,.1f}B"
+    return f"${value / 1e9:,.1f}B" if abs(value) >= 1e9 else f"${value / 1e6:,.0f}M"
 
 
 def eps(value: float | None, currency: str) -> str:

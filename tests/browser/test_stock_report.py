@@ -1,6 +1,6 @@
 """The stock report screen in real Chromium: run a report, see the live node view, the report,
-the charts, the figures table, the news citations and the tool log; an unknown symbol shows the
-nearest matches."""
+the charts with the event markers, the figures, fundamentals, earnings and events tables, the
+news citations and the tool log; an unknown symbol shows the nearest matches."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from tests.browser.waits import ANSWER_TIMEOUT_MS
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
+FRAME = "[data-testid='stDataFrame']"
+TEXTS = "els => els.map(e => e.textContent)"
+
+
+def _headers(frame: Any) -> list[str]:
+    return list(frame.locator("[role='columnheader']").evaluate_all(TEXTS))
 
 
 def _open(page: Any, app_url: str) -> None:
@@ -36,12 +42,25 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
         timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
-    for title in ("삼성전자 가격·거래량 (이동평균, 52주 범위)", "삼성전자 고점 대비 낙폭",
+    for title in ("삼성전자 가격·거래량 (이동평균, 52주 범위, 이벤트)", "삼성전자 고점 대비 낙폭",
                   "삼성전자 RSI(14)", "삼성전자 PER vs 섹터"):  # fmt: skip
         page.get_by_text(title, exact=False).first.wait_for()
     assert page.locator(CHART).count() >= 4
     page.get_by_text("핵심 지표").first.wait_for()
     page.get_by_text("RSI(14)").first.wait_for()
+    # The earnings miss of 2026-10-29 as a marker on the candlesticks and a row of the tables.
+    markers = page.locator(".js-plotly-plot").first.locator(".scatterlayer .trace text")
+    assert "실적" in markers.evaluate_all(TEXTS)
+    page.get_by_text("실적·기본 지표 (섹터·자기 과거 대비)").wait_for()
+    page.get_by_text("주요 이벤트 (최근 30일, 1건)", exact=False).wait_for()
+    # grids by their second column: 종목 (fundamentals), 발표일 (earnings), 유형 (events)
+    grids = {h[1]: f for f in page.locator(FRAME).all() if len(h := _headers(f)) > 1}
+    assert _headers(grids["발표일"])[4] == "서프라이즈"
+    quarter = grids["발표일"].locator("[role='gridcell']").evaluate_all(TEXTS)[:6]
+    assert quarter == ["2026Q3", "2026-10-29", "2,012원", "1,658원", "-17.59%", "하회"]
+    event = grids["유형"].locator("[role='gridcell']").evaluate_all(TEXTS)
+    assert event[:2] == ["2026-10-29", "실적"] and "-6.74%" in event
+    assert "PBR" in grids["종목"].locator("[role='gridcell']").evaluate_all(TEXTS)
     page.get_by_text("리포트에 사용한 뉴스").wait_for()
     page.get_by_text("도구 호출 로그 (5)").wait_for()  # stock, news, three calculations
     page.get_by_text("완료", exact=True).click()  # the live node view, kept after the run
