@@ -72,7 +72,9 @@ def test_bundled_samples_parse() -> None:
     [
         ("a.txt", b"", "빈 파일"),
         ("a.md", b"   \n\n  ", "글자를 찾지 못했습니다"),
-        ("a.hwp", b"x", "지원하지 않는 파일 형식"),
+        ("a.doc", b"x", "지원하지 않는 파일 형식"),
+        ("a.hwp", b"x", "HWP 파일이 아니거나 손상"),
+        ("a.hwpx", b"PK\x03\x04 broken zip", "HWPX 파일을 읽을 수 없습니다"),
         ("a.txt", b"\x00\x01binary", "텍스트 파일이 아닙니다"),
         ("a.pdf", b"not a pdf at all", "PDF 파일이 아니거나 손상"),
         ("a.pdf", b"%PDF-1.7\n garbage garbage", "PDF"),

@@ -1,4 +1,5 @@
-"""File bytes → contract text for PDF, DOCX, TXT and Markdown, with clear Korean refusals.
+"""File bytes → contract text for PDF, DOCX, HWPX, HWP, TXT and Markdown, with clear Korean
+refusals.
 
 Every refusal is a ContractFileError raised before anything is stored, so a bad upload never
 replaces or damages a contract already in the database.
@@ -13,6 +14,7 @@ import zipfile
 from pathlib import PurePath
 
 from agents.contract.errors import ContractFileError
+from agents.contract.ingest.hangul import MAX_INFLATED_BYTES, read_hwp, read_hwpx
 from agents.inputs import clean_text
 
 logger = logging.getLogger(__name__)
@@ -20,7 +22,8 @@ logger = logging.getLogger(__name__)
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_TEXT_CHARS = 300_000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and legacy .doc are OLE compound files
-FORMATS = {".pdf": "pdf", ".docx": "docx", ".txt": "txt", ".md": "md", ".markdown": "md"}
+FORMATS = {".pdf": "pdf", ".docx": "docx", ".hwpx": "hwpx", ".hwp": "hwp", ".txt": "txt",
+           ".md": "md", ".markdown": "md"}  # fmt: skip
 
 
 def file_format(name: str) -> str:
@@ -28,7 +31,8 @@ def file_format(name: str) -> str:
     fmt = FORMATS.get(suffix)
     if fmt is None:
         raise ContractFileError(
-            f"지원하지 않는 파일 형식입니다 ({suffix or '확장자 없음'}). PDF, DOCX, TXT, MD 파일을 올려 주세요."
+            f"지원하지 않는 파일 형식입니다 ({suffix or '확장자 없음'}). "
+            "PDF, DOCX, HWPX, HWP, TXT, MD 파일을 올려 주세요."
         )
     return fmt
 
@@ -43,7 +47,9 @@ def read_contract_file(name: str, data: bytes) -> tuple[str, str]:
         raise ContractFileError(
             f"파일이 너무 큽니다 ({size_mb:.1f} MB). 최대 {MAX_FILE_BYTES // 1024 // 1024} MB까지 올릴 수 있습니다."
         )
-    reader = {"pdf": _read_pdf, "docx": _read_docx}.get(fmt, _read_text)
+    reader = {"pdf": _read_pdf, "docx": _read_docx, "hwpx": read_hwpx, "hwp": read_hwp}.get(
+        fmt, _read_text
+    )
     # NUL past the binary sniff, escapes, bidi overrides; a clean file keeps its content hash
     text = clean_text(reader(data), strip=False)
     if not text.strip():
@@ -109,6 +115,7 @@ def _read_docx(data: bytes) -> str:
         raise ContractFileError(
             "암호로 보호된 문서이거나 이전 Word 형식(.doc)입니다. 암호를 해제해 .docx로 저장해 주세요."
         )
+    _check_inflated(data)
     try:
         document = Document(io.BytesIO(data))
         lines = [p.text for p in document.paragraphs]
@@ -122,3 +129,16 @@ def _read_docx(data: bytes) -> str:
             f"DOCX 파일을 읽을 수 없습니다 (손상되었거나 DOCX가 아님): {e}"
         ) from e
     return "\n".join(lines)
+
+
+def _check_inflated(data: bytes) -> None:
+    """Refuse a zip package (DOCX) that would inflate past the same bound as HWPX."""
+    try:
+        inflated = sum(i.file_size for i in zipfile.ZipFile(io.BytesIO(data)).infolist())
+    except (zipfile.BadZipFile, ValueError, OSError):
+        return  # not a zip: python-docx gives the reason
+    if inflated > MAX_INFLATED_BYTES:
+        raise ContractFileError(
+            f"DOCX 파일의 압축을 풀면 너무 큽니다 ({inflated / 1024 / 1024:.0f} MB). "
+            f"최대 {MAX_INFLATED_BYTES // 1024 // 1024} MB까지 처리합니다."
+        )
