@@ -8,12 +8,12 @@ cost) plus where the turn was stored. Streamed steps follow seed 000:
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from data_access.contracts import AgentAnswer
+from data_access.runs import Conversation, Message
 
 MAX_MESSAGE_CHARS = 2000  # agents.inputs.MAX_QUESTION_CHARS: longer text is refused in Korean
 
@@ -104,41 +104,9 @@ class StepData(BaseModel):
     duration_ms: int = 0
 
 
-class ContractOut(BaseModel):
-    contract_id: str
-    title: str
-    contract_type: str | None
-    is_standard: bool
-    source_name: str
-    article_count: int
-
-
-class ConversationOut(BaseModel):
-    conversation_id: str
-    screen: str
-    title: str
-    created_at: datetime
-    updated_at: datetime
-
-
-class MessageOut(BaseModel):
-    role: str
-    content: str
-    run_id: str | None
-    created_at: datetime
-
-
-class ConversationDetail(ConversationOut):
-    messages: list[MessageOut]
-
-
-class RunOut(BaseModel):
-    run_id: str
-    conversation_id: str | None
-    screen: str
-    question: str
-    created_at: datetime
-    answer: AgentAnswer
+class ConversationDetail(BaseModel):
+    conversation: Conversation
+    messages: list[Message]
 
 
 class StoreOut(BaseModel):

@@ -6,15 +6,15 @@ is listed on its screen's "지난 대화" picker, and one from the screen can be
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, File, Query, Response, UploadFile
 
 from agents.contract import service as contract_service
+from agents.contract.models import ContractInfo
 from api.deps import StoresDep
 from api.errors import ApiError
-from api.models import ContractOut, ConversationDetail, ConversationOut, MessageOut, RunOut
+from api.models import ConversationDetail
 from api.routes_agents import ERRORS
 from api.stores import Stores
 from api.turns import parse_uuid
@@ -24,22 +24,27 @@ router = APIRouter(tags=["저장된 작업 (stored work)"])
 
 ChatScreen = Literal["etf", "macro", "contract"]
 RunScreen = Literal["etf", "macro", "contract", "stock", "opening"]
+T = TypeVar("T")
+
+
+def _or_404(found: T | None, what: str, key: str, listing: str) -> T:
+    if found is None:
+        raise ApiError(
+            404, f"{what}을(를) 찾을 수 없습니다: {key}", f"GET {listing} 로 목록을 확인하세요."
+        )
+    return found
 
 
 def _conversation_or_404(conversation_id: str, stores: Stores) -> runs.Conversation:
     found = runs.get_conversation(parse_uuid(conversation_id, "대화"), pool=stores.pool())
-    if found is None:
-        raise ApiError(404, f"대화를 찾을 수 없습니다: {conversation_id}",
-                       "GET /api/conversations?screen=etf 로 목록을 확인하세요.")  # fmt: skip
-    return found
+    return _or_404(found, "대화", conversation_id, "/api/conversations?screen=etf")
 
 
-@router.get("/api/conversations", response_model=list[ConversationOut], responses=ERRORS,
+@router.get("/api/conversations", response_model=list[runs.Conversation], responses=ERRORS,
             summary="화면별 대화 목록 (최근 것부터)")  # fmt: skip
 def list_conversations(stores: StoresDep, screen: ChatScreen = "etf",
-                       limit: Annotated[int, Query(ge=1, le=200)] = 20) -> list[ConversationOut]:  # fmt: skip
-    found = runs.list_conversations(screen, limit=limit, pool=stores.pool())
-    return [ConversationOut(**asdict(c)) for c in found]
+                       limit: Annotated[int, Query(ge=1, le=200)] = 20) -> list[runs.Conversation]:  # fmt: skip
+    return runs.list_conversations(screen, limit=limit, pool=stores.pool())
 
 
 @router.get("/api/conversations/{conversation_id}", response_model=ConversationDetail,
@@ -48,7 +53,7 @@ def read_conversation(conversation_id: str,
                       stores: StoresDep) -> ConversationDetail:  # fmt: skip
     found = _conversation_or_404(conversation_id, stores)
     messages = runs.get_messages(found.conversation_id, pool=stores.pool())
-    return ConversationDetail(**asdict(found), messages=[MessageOut(**asdict(m)) for m in messages])
+    return ConversationDetail(conversation=found, messages=messages)
 
 
 @router.delete("/api/conversations/{conversation_id}", status_code=204, responses=ERRORS,
@@ -59,41 +64,36 @@ def delete_conversation(conversation_id: str, stores: StoresDep) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/api/runs", response_model=list[RunOut], responses=ERRORS, summary="지난 실행 목록")
+@router.get(
+    "/api/runs", response_model=list[runs.StoredRun], responses=ERRORS, summary="지난 실행 목록"
+)
 def list_runs(stores: StoresDep, screen: RunScreen,
-              limit: Annotated[int, Query(ge=1, le=200)] = 20) -> list[RunOut]:  # fmt: skip
-    return [RunOut(**asdict(r)) for r in runs.list_runs(screen, limit=limit, pool=stores.pool())]
+              limit: Annotated[int, Query(ge=1, le=200)] = 20) -> list[runs.StoredRun]:  # fmt: skip
+    return runs.list_runs(screen, limit=limit, pool=stores.pool())
 
 
-@router.get("/api/runs/{run_id}", response_model=RunOut, responses=ERRORS,
+@router.get("/api/runs/{run_id}", response_model=runs.StoredRun, responses=ERRORS,
             summary="실행 하나 (답변, 단계, 인용)")  # fmt: skip
-def read_run(run_id: str, stores: StoresDep) -> RunOut:
+def read_run(run_id: str, stores: StoresDep) -> runs.StoredRun:
     found = runs.get_run(parse_uuid(run_id, "실행"), pool=stores.pool())
-    if found is None:
-        raise ApiError(404, f"실행 기록을 찾을 수 없습니다: {run_id}",
-                       "GET /api/runs?screen=etf 로 목록을 확인하세요.")  # fmt: skip
-    return RunOut(**asdict(found))
+    return _or_404(found, "실행 기록", run_id, "/api/runs?screen=etf")
 
 
-def _contract_out(info: object) -> ContractOut:
-    return ContractOut.model_validate(info, from_attributes=True)
-
-
-@router.get("/api/contract/contracts", response_model=list[ContractOut], responses=ERRORS,
+@router.get("/api/contract/contracts", response_model=list[ContractInfo], responses=ERRORS,
             summary="저장된 계약서 (표준·예시 포함)")  # fmt: skip
-def list_contracts(stores: StoresDep) -> list[ContractOut]:
+def list_contracts(stores: StoresDep) -> list[ContractInfo]:
     from agents.contract import store as contract_store
 
     pool = stores.pool()
     contract_service.ensure_samples(pool, stores.settings)
-    return [_contract_out(c) for c in contract_store.list_contracts(pool)]
+    return contract_store.list_contracts(pool)
 
 
-@router.post("/api/contract/contracts", response_model=ContractOut, status_code=201,
+@router.post("/api/contract/contracts", response_model=ContractInfo, status_code=201,
              responses=ERRORS, summary="계약서 업로드 (PDF, DOCX, TXT, Markdown; 5 MB 이하)")  # fmt: skip
 def upload_contract(file: Annotated[UploadFile, File()],
-                    stores: StoresDep) -> ContractOut:  # fmt: skip
+                    stores: StoresDep) -> ContractInfo:  # fmt: skip
     data = file.file.read()
     info = contract_service.ingest_file(file.filename or "계약서", data, pool=stores.pool(),
                                         settings=stores.settings)  # fmt: skip
-    return _contract_out(info)
+    return info

@@ -23,17 +23,13 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from etf_tools import TURNS  # noqa: E402
 
 from api.streaming import parse_sse  # noqa: E402
 
-QUESTIONS = (
-    "삼성전자를 가장 많이 보유한 ETF는?",
-    "KODEX 200과 TIGER 200 비교해줘",
-    "반도체 관련 ETF 보수율 낮은 순으로",
-    "KODEX 200 3개월 가격 추이",
-    "KODEX 200과 비슷한 ETF는?",
-)
+QUESTIONS = TURNS  # the ETF chat questions bench/etf_tools.py times without the API
 
 
 @dataclass
