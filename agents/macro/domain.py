@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
+
 from agents.evidence import Stopwatch
 from agents.macro.derived import derived_points
 from agents.macro.router import Route
@@ -27,6 +29,26 @@ RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyw
 
 def start_date(as_of: str, months: int) -> str:
     return (date.fromisoformat(as_of) - timedelta(days=int(months * 30.44))).isoformat()
+
+
+def fetch_start(as_of: str, months: int) -> str:
+    """Query from a little before the window: a monthly series' latest value lags the as-of."""
+    return start_date(as_of, months + 2)
+
+
+def anchored(rows: list[dict[str, Any]], key: str, route: Route,
+             months: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """Rows of the window [latest - period, latest], the latest being the series' own last
+    observation (one definition for every screen: the ETF tools and stock report anchor there)."""
+    if not rows:
+        return rows
+    latest = date.fromisoformat(str(rows[-1][key])[:10])
+    frame_period = route.frame.period if route.frame else None
+    if months is None and frame_period is not None and frame_period.months < 1:
+        base = latest - timedelta(days=round(frame_period.months * 30))
+    else:
+        base = latest - relativedelta(months=months or route.period_months)
+    return [r for r in rows if date.fromisoformat(str(r[key])[:10]) >= base]
 
 
 def _response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
@@ -72,11 +94,11 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
     watch, resp = Stopwatch(), _response("macro", ctx, "macro")
     months = _window_months(route)
-    start = start_date(ctx.as_of_date, months)
+    start = fetch_start(ctx.as_of_date, months)
     for code in route.indicator_codes[:MAX_ITEMS]:
         result = run_step(resp, ctx, "macro_series_window",
                           {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-        rows = result.rows if result else []
+        rows = anchored(result.rows if result else [], "obs_date", route, months)
         if not rows:
             resp.uncertainty.append(f"{code}: {start}~{ctx.as_of_date} 관측치가 없습니다.")
             continue
@@ -106,7 +128,7 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
 def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
     watch, resp = Stopwatch(), _response("equity", ctx, "equity")
-    start = start_date(ctx.as_of_date, route.period_months)
+    start = fetch_start(ctx.as_of_date, route.period_months)
     if not route.matched_security_ids:
         resp.status, resp.needs_companion = "empty", True
         resp.uncertainty.append(lang_text(
@@ -117,6 +139,8 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
         _equity_fundamentals(resp, ctx, route, sid)
         if any(k in route.question.lower() for k in ("실적", "earnings", "eps", "가이던스")):
             _equity_earnings(resp, ctx, route, sid)
+    resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,
+                                         route.language)  # fmt: skip
     if route.graph_need and route.matched_security_ids:
         _evidence(resp, ctx, "company_evidence", {}, route)
     resp.duration_ms = watch.ms
@@ -129,7 +153,7 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
     result = run_step(resp, ctx, "equity_price_window",
                       {"security_id": sid, "start": start, "as_of": ctx.as_of_date,
                        "dataset": dataset})  # fmt: skip
-    rows = result.rows if result else []
+    rows = anchored(result.rows if result else [], "trade_date", route)
     if not rows:
         resp.uncertainty.append(f"{sid}: 기간 내 시세가 없습니다.")
         return
@@ -181,10 +205,20 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
         ))  # fmt: skip
 
 
+def _moved(v0: float, v1: float, unit: str) -> str:
+    """The change in the series' own unit: %p for ratios, units for counts."""
+    if unit == "%":
+        return f"{v1 - v0:+,.2f}%p"
+    if unit == "호":
+        return f"{v1 - v0:+,.0f}호"
+    return f"{v1 - v0:+,.2f}"
+
+
 def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Regional housing series (price index, jeonse ratio, unsold, permits, deals) via SQL."""
     watch, resp = Stopwatch(), _response("real_estate", ctx, "real_estate")
-    start = start_date(ctx.as_of_date, route.period_months)
+    months = _window_months(route)
+    start = fetch_start(ctx.as_of_date, months)
     low = route.question.lower()
     chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])]
     default: tuple[tuple[str, ...], str, str, str, str] = (
@@ -195,14 +229,14 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         "",
     )
     specs = chosen or [default]
-    regions = route.real_estate_regions or ["서울"]
+    regions = route.real_estate_regions or ["전국"]
     if not route.real_estate_regions:
-        resp.uncertainty.append("지역이 없어 '서울'을 기준으로 조회했습니다.")
+        resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:2]:
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date})  # fmt: skip
-            rows = result.rows if result else []
+            rows = anchored(result.rows if result else [], "month", route, months)
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
@@ -212,9 +246,12 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             resp.key_points.append(lang_text(
                 route.language,
-                f"{region} {ko} {m1} {v1:,.2f}{unit}, {m0}의 {v0:,.2f} 대비 {pct(v0, v1):+.2f}%.",
-                f"{region} {en} {v1:,.2f}{unit} in {m1}, {pct(v0, v1):+.2f}% vs {v0:,.2f} in {m0}.",
+                f"{region} {ko} {m1} {v1:,.2f}{unit}, {m0}의 {v0:,.2f} 대비 {_moved(v0, v1, unit)} "
+                f"({pct(v0, v1):+.2f}%).",
+                f"{region} {en} {v1:,.2f}{unit} in {m1}, {_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%) "
+                f"vs {v0:,.2f} in {m0}.",
             ))  # fmt: skip
+    resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     if route.graph_need:
         _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
     if not resp.key_points:

@@ -109,12 +109,21 @@ def route(question: str, pool: ConnectionPool | None = None,
         security_ids = list(dict.fromkeys(
             security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
         market_words = [e.name for e in frame.entities if e.kind in ("index", "sector")]
+        valuation = [
+            m.name for m in frame.measures if m.name in ("per", "pbr", "eps", "market_cap")
+        ]
+        if valuation and "equity" not in agents:
+            agents.append("equity")
+            reasons.append(f"equity: 밸류에이션 지표 ({', '.join(valuation)})")
         if market_words:
             agents.append("equity")
             reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")
     for name in ("macro", "equity", "real_estate"):
         hits = _hits(low, rules["agents"][name]["keywords"])
-        if hits:
+        if name == "equity" and frame is not None and not (security_ids or market_words):
+            # '수익률', '실적' alone do not make a stock question ('CPI 상승률', '인허가 실적')
+            hits = [h for h in hits if h not in rules["equity_generic_keywords"]]
+        if hits and name not in agents:
             agents.append(name)  # type: ignore[arg-type]
             reasons.append(f"{name}: 키워드 {', '.join(hits[:4])}")
     if indicators and "macro" not in agents:
@@ -134,10 +143,11 @@ def route(question: str, pool: ConnectionPool | None = None,
     graph_hits = _hits(low, rules["graph_need_keywords"])
     domain_agents = [a for a in agents if a != "ontology"]
     sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
-    if graph_hits and domain_agents and (security_ids or indicators or market_words):
-        # 'why did X fall', '시장 반응', '리스크': the move (SQL) and its reasons (graph)
+    moved = _hits(low, rules["movement_keywords"])
+    if graph_hits and domain_agents and moved and (security_ids or indicators or market_words):
+        # 'why did X fall': the move (SQL) and its reasons (graph)
         sql_need = True
-        sql_hits = sql_hits or ["수치+원인"]
+        sql_hits = sql_hits or moved
     graph_need = bool(graph_hits) or bool(relationship)
     reasons.append(
         f"SQL 필요={sql_need}"

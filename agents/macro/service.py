@@ -24,7 +24,7 @@ from agents.macro.followup import read_question
 from agents.macro.graph import build_graph, status_of
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, RunContext
-from agents.macro.understood import attach, decline_text, unanswered
+from agents.macro.understood import attach, decline_route, decline_text, unanswered
 from agents.understanding.history import HistoryMessage
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -98,7 +98,7 @@ def stream_answer(
     offline = ctx.macro_model is None  # with a model the LLM paths stay as they are
     refusal = decline_text(frame, r) if offline else None
     if refusal is not None:
-        yield _declined(refusal, r, ctx, started)
+        yield _declined(refusal, decline_route(frame, r), ctx, started)
         return
     if r.requested_as_of_date and r.requested_as_of_date < ctx.as_of_date:
         ctx.as_of_date = r.requested_as_of_date  # answer as of the date the user asked for

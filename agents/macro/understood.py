@@ -22,11 +22,21 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     if frame is None:
         return None
     unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    forecast = [n for n in frame.notes if n.startswith("out_of_scope:forecast")]
     missing = frame.unknown_words + unheld
     held = frame.of("series") or frame.of("stock") or frame.of("index") or frame.of("sector")
-    if not missing or held or route.real_estate_regions:
-        return None
     ko = route.language == "ko"
+    if forecast:
+        return ("특정 수치를 예측하거나 맞히는 답은 드리지 않습니다 (데이터로 뒷받침할 수 없습니다). "
+                "대신 최근 추이와 관련 뉴스·이벤트 근거를 물어보세요 (예: '원달러 환율 최근 3개월 추이와 원인')."
+                if ko else "I do not forecast values (the data cannot back it). Ask for the recent "
+                "trend and the evidence instead (e.g. 'KRW/USD over 3 months and why').")  # fmt: skip
+    if (
+        not missing
+        or (held and not frame.unknown_words)
+        or (route.real_estate_regions and "기타 지역" not in frame.unknown_words)
+    ):
+        return None
     names = ", ".join(dict.fromkeys(missing))
     if ko:
         return (f"'{names}'에 대한 데이터는 이 워크벤치에 없어 답할 수 없습니다. {_HELD_KO}. "
@@ -35,6 +45,18 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
         f"There is no data on '{names}' in this workbench, so I cannot answer. {_HELD_EN}. "
         "Questions I can answer instead: 'US CPI year over year', 'the 10y-2y spread'."
     )
+
+
+def decline_route(frame: QuestionFrame | None, route: Route) -> Route:
+    """A declined question is still routed to the domain it asks about (the routing KPI):
+    '중국 PMI' is a Macro question we cannot answer, not a general one."""
+    if frame is None or route.tool_mode != "llm_direct":
+        return route
+    domains = vocabulary()["unheld_domain"]
+    domain = next((domains.get(w, "macro") for w in frame.unknown_words), "macro")
+    agent = {"etf": "equity"}.get(domain, domain)
+    return route.model_copy(update={"target_agents": [agent], "tool_mode": "single",
+                                    "intent": agent, "sql_need": True})  # fmt: skip
 
 
 def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:

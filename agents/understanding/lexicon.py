@@ -162,6 +162,14 @@ class Lexicon:
                     continue
                 if kind == "tag" and name.isascii() and name.isupper() and name not in question:
                     continue  # 'IT' the theme, not 'it' the pronoun
+                if (
+                    kind == "stock"
+                    and _HANGUL.match(surface[0])
+                    and a > 0
+                    and a not in gaps
+                    and _HANGUL.match(folded[a - 1])
+                ):
+                    continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
                 taken[a:b] = [True] * (b - a)
                 found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
         if "manager" in kinds:

@@ -33,7 +33,23 @@ _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst)\s*(\d{1,3})|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?)"
 )
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
-_DATA_WORDS = ("현재", "지금", "최근", "얼마", "최신", "latest", "current", "now", "level", "몇")
+_DATA_WORDS = (
+    "현재",
+    "지금",
+    "최근",
+    "얼마",
+    "최신",
+    "수치",
+    "latest",
+    "current",
+    "now",
+    "level",
+    "reading",
+    " at?",
+    " at ",
+    "몇",
+    "today",
+)
 
 
 def language_of(question: str, entities: list[Entity]) -> str:
@@ -77,7 +93,23 @@ def understand(
     _read_movement(frame, text)
     _read_scope(frame, text)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
+    if frame.reference is not None:
+        _settle_single_subject(frame, text)
     return frame
+
+
+def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
+    """After a follow-up brought its subject back ('그럼 최근 6개월 최고치는?'), a superlative or
+    a high/low about that one subject is a max/min over the window, not a ranking."""
+    op = frame.operation
+    if not _single_subject(frame) or frame.relation is not None:
+        return
+    if op.kind in ("rank", "lookup") and frame.measure() in ("high", "low"):
+        op.kind, op.top_n = "aggregate", None
+        op.aggregate = "max" if frame.measure() == "high" else "min"
+    elif op.kind == "rank" and frame.measure() in _LEVEL_MEASURES:
+        op.kind, op.top_n = "aggregate", None
+        op.aggregate = _extreme_of(text)  # type: ignore[assignment]
 
 
 def _masked(low: str, entities: list[Entity]) -> str:
@@ -166,8 +198,9 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
                     update={"start": hit.start, "end": hit.end}))  # fmt: skip
                 covered.add(region)
     for hit in find_phrases(text, voc["unheld_regions"]):
-        if hit.label not in frame.unknown_words:
-            frame.unknown_words.append(hit.label)
+        name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
+        if name not in frame.unknown_words:
+            frame.unknown_words.append(name)
 
 
 def _series_entity(code: str) -> Entity:
@@ -180,6 +213,8 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     question) except those that also name an aggregate ('최저치' is low *and* min)."""
     voc = vocabulary()
     aggregate_words = {p for words in voc["aggregates"].values() for p in words}
+    if re.search(r"(?<![A-Za-z])PER(?![A-Za-z])", frame.question):  # not 'per ounce'
+        frame.measures.append(Measure(name="per", unit="x", surface="PER"))
     for hit in find_phrases(text, voc["measures"]):
         if not any(m.name == hit.label for m in frame.measures):
             frame.measures.append(
@@ -205,8 +240,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
+    concept_only = all(e.kind in ("series", "index") for e in _data_subjects(frame))
+    defined = words(voc["define"]) or (words(voc["define_weak"]) and concept_only)
     if (
-        words(voc["define"])
+        defined
         and _is_definition(frame, text)
         and not (ranking or aggregates or (threshold and threshold[0]))
     ):
@@ -217,8 +254,16 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.kind = "filter"
     elif any(h.label in ("sum", "avg", "count") for h in aggregates):
         op.kind = "aggregate"
-    elif aggregates and _single_subject(frame) and frame.relation is None:
-        op.kind = "aggregate"  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
+    elif (
+        (aggregates or frame.measure() in ("high", "low"))
+        and _single_subject(frame)
+        and (frame.relation is None)
+    ):  # '지난 1년 VIX 고점': the max over the window
+        op.kind = "aggregate"
+        if not aggregates:
+            op.aggregate = (
+                "max" if frame.measure() == "high" else "min"
+            )  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
     elif (ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES
           and frame.relation is None):  # fmt: skip
         op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
@@ -275,6 +320,10 @@ def _filter_measure(frame: QuestionFrame, text: str) -> str | None:
     positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]
     before = [(p, n) for p, n in positions if 0 <= p <= comparator]
     return max(before)[1] if before else frame.measures[0].name
+
+
+def _data_subjects(frame: QuestionFrame) -> list[Entity]:
+    return [e for e in frame.entities if e.kind not in ("region",)]
 
 
 def _single_subject(frame: QuestionFrame) -> bool:
@@ -414,7 +463,12 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
         _inherit_context(frame, previous, entities=False)
-    elif not own and ("same" in marks or _bare_followup(frame)):
+    elif not own and (
+        "same" in marks
+        or "replace" in marks
+        or _bare_followup(frame)
+        or len(frame.question.strip()) <= 15
+    ):  # '왜 떨어졌어?' after 삼성전자
         frame.reference = "same"
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.entities]  # fmt: skip
@@ -440,7 +494,7 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()
-    elif op.kind == "rank" and bare and previous.operation.direction:
+    elif op.kind == "rank" and bare:
         # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
         op.direction = previous.operation.direction
     if frame.period is None:
