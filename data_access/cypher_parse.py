@@ -11,6 +11,7 @@ make the difference err towards refusing.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,31 @@ class LexResult:
     text: str  # the text that was lexed and must be the text that runs (see fold_line_breaks)
     tokens: list[CypherToken]
     failures: list[LexFailure]
+
+
+# Java-style escapes, which Neo4j resolves in the whole text before it parses (so `'\u0027'` is
+# a quote that ends the literal there) and FalkorDB leaves as they are.
+_UNICODE_ESCAPE = re.compile(r"(\\+)u+([0-9A-Fa-f]{4})")
+
+
+def resolve_unicode_escapes(query: str) -> str:
+    """``query`` with every ``\\uXXXX`` escape replaced by its character, as Neo4j reads it.
+
+    Checking (and running) the resolved text leaves no room for the two servers to disagree
+    about where a literal ends. An escape after an escaped backslash (``\\\\u0027``) is
+    read one way by Java's rules and another by FalkorDB's: ValueError.
+    """
+
+    def resolve(match: re.Match[str]) -> str:
+        slashes = match.group(1)
+        if len(slashes) % 2 == 0:
+            raise ValueError(
+                f"ambiguous escape {match.group(0)!r}: a backslash before \\u is read differently "
+                "by Neo4j and FalkorDB"
+            )
+        return slashes[:-1] + chr(int(match.group(2), 16))
+
+    return _UNICODE_ESCAPE.sub(resolve, query)
 
 
 def fold_line_breaks(query: str) -> str:

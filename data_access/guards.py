@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from pglast import ast, enums, parse_sql
@@ -29,6 +30,7 @@ from data_access.cypher_parse import (
     is_name,
     is_word,
     lex_cypher,
+    resolve_unicode_escapes,
 )
 from data_access.errors import QueryRejected
 from data_access.sql_policy import READER_TABLES, check_names, walk_scoped
@@ -68,15 +70,25 @@ READ_PROCEDURES = frozenset(
         "db.schema.visualization",
         "db.schema.nodeTypeProperties",
         "db.schema.relTypeProperties",
+        # Read-only schema/metadata procedures Neo4j tooling calls (issue 22).
+        "apoc.meta.data",
+        "apoc.meta.schema",
+        "apoc.meta.stats",
+        "apoc.meta.nodeTypeProperties",
+        "apoc.meta.relTypeProperties",
+        "apoc.schema.nodes",
+        "apoc.schema.relationships",
     ]
 )
-# APOC *functions* (not procedures) in these namespaces only compute values; the rest of
-# apoc.* (cypher.run*, create, merge, refactor, periodic, load, export, trigger, …) and all of
-# dbms.* are refused.
-_APOC_READ_FUNCTIONS = tuple(
-    f"apoc.{ns}."
-    for ns in ("text", "coll", "map", "convert", "date", "temporal", "math", "number", "agg")
-)
+# Namespaced functions, by prefix: APOC's value-only namespaces, vector similarity, temporal and
+# spatial helpers, FalkorDB's string/list/vec helpers. Everything else namespaced is refused:
+# dbms.*, apoc.cypher.run*, apoc.load.* / apoc.ml.* / genai.* (files, network, outside services).
+_READ_FUNCTION_PREFIXES = tuple(
+    [f"apoc.{ns}." for ns in ("text", "coll", "map", "convert", "date", "temporal", "math",
+                              "number", "agg")]
+    + ["vector.similarity.", "vec.", "point.", "date.", "datetime.", "localdatetime.",
+       "localtime.", "time.", "duration.", "string.", "list."]
+)  # fmt: skip
 
 _WRITE_WORDS = {
     "CREATE": "write clause CREATE",
@@ -97,6 +109,7 @@ _NUMBER = re.compile(
     rf"-?(?:0x[0-9a-f]+|0o[0-7]+|{_INT}(?:\.{_INT})?(?:e[+-]?[0-9]+)?|\.{_INT}(?:e[+-]?[0-9]+)?)",
     re.IGNORECASE,
 )
+_VERSION = re.compile(r"[0-9]{1,2}(?:\.[0-9]{1,2})?")
 _OPEN = {"LPAREN": "RPAREN", "LBRACK": "RBRACK", "LBRACE": "RBRACE"}
 _CLOSE = frozenset(_OPEN.values())
 # Operators FalkorDB or Neo4j accept that this grammar lacks (!=, =~, label & and !): the lexer
@@ -146,8 +159,7 @@ def _check_procedure(name: str, query: str) -> None:
 
 
 def _check_calls(sig: list[CypherToken], query: str) -> None:
-    """Procedures after CALL must be on the allow-list; namespaced functions must not be
-    dbms.* or a writing apoc.* one."""
+    """Procedures after CALL must be on the allow-list, namespaced functions on theirs."""
     i, n = 0, len(sig)
     while i < n:
         if _is_keyword(sig, i, "CALL"):
@@ -164,14 +176,14 @@ def _check_calls(sig: list[CypherToken], query: str) -> None:
             continue
         if (is_word(sig[i]) or sig[i].kind == "ESC_LITERAL") and not is_name(sig, i):
             name, j = dotted_name(sig, i)
-            if "." in name and j < n and sig[j].kind == "LPAREN":
-                low = name.lower()
-                if low.startswith("dbms.") or (
-                    low.startswith("apoc.") and not low.startswith(_APOC_READ_FUNCTIONS)
-                ):
-                    raise reject(
-                        f"function {name}() is not allowed (read-only queries only)", query
-                    )
+            namespaced_call = "." in name and j < n and sig[j].kind == "LPAREN"
+            if namespaced_call and not name.lower().startswith(_READ_FUNCTION_PREFIXES):
+                raise reject(
+                    f"function {name}() is not allowed: only value functions (apoc.text.*, "
+                    "vector.similarity.*, date.*, …) may be called, nothing that reaches "
+                    "files, the network or other services",
+                    query,
+                )
             i = max(j, i + 1)
             continue
         i += 1
@@ -192,7 +204,9 @@ def _depths(sig: list[CypherToken], query: str) -> list[int]:
     return depths
 
 
-def _limit_edits(sig: list[CypherToken], max_rows: int, query: str) -> list[tuple[int, int, str]]:
+def _limit_edits(
+    sig: list[CypherToken], max_rows: int, query: str, params: Mapping[str, object]
+) -> list[tuple[int, int, str]]:
     """Edits that give the final RETURN of every UNION branch a LIMIT of at most ``max_rows``.
 
     Each branch gets its own LIMIT (FalkorDB has no way to limit a whole UNION), so a UNION of k
@@ -225,16 +239,52 @@ def _limit_edits(sig: list[CypherToken], max_rows: int, query: str) -> list[tupl
             edits.append((sig[hi].end, sig[hi].end, f" LIMIT {max_rows}"))
             continue
         k = limits[-1]
+        if k + 2 == hi and sig[k + 1].kind == "DOLLAR":  # LIMIT $limit: its value, capped
+            edits.append(
+                (
+                    sig[k + 1].start,
+                    sig[hi].end,
+                    str(_limit_param(sig[hi].text, params, max_rows, query)),
+                )
+            )
+            continue
         value = sig[k + 1] if k + 1 <= hi else None
         if value is None or k + 1 != hi or not (value.text.isascii() and value.text.isdigit()):
             found = " ".join(tok.text for tok in sig[k + 1 : hi + 1])[:40] or "nothing"
-            raise reject(f"LIMIT must be a whole number (found '{found}')", query)
+            raise reject(f"LIMIT must be a whole number or a parameter (found '{found}')", query)
         if int(value.text) > max_rows:
             edits.append((value.start, value.end, str(max_rows)))
     return edits
 
 
-def guard_cypher(query: str, max_rows: int = 200) -> str:
+def _limit_param(name: str, params: Mapping[str, object], max_rows: int, query: str) -> int:
+    """The value of ``LIMIT $name``, capped at ``max_rows``; it is written into the text, so the
+    cap holds on both servers (neither accepts an expression such as a minimum there)."""
+    key = name.strip("`")
+    value = params.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise reject(f"LIMIT ${key} needs a whole-number parameter (got {value!r})", query)
+    return min(value, max_rows)
+
+
+def _without_version_prefix(sig: list[CypherToken], query: str) -> list[CypherToken]:
+    """The tokens after a leading ``CYPHER <version>``; any other CYPHER prefix is refused."""
+    if not sig or sig[0].upper != "CYPHER":
+        return sig
+    version = len(sig) > 2 and sig[1].kind in NUMBER_KINDS and _VERSION.fullmatch(sig[1].text)
+    options = any(tok.text == "=" for tok in sig[2:4])  # CYPHER 25 runtime=parallel
+    if version and not options:
+        return sig[2:]
+    raise reject(
+        "only a CYPHER version prefix (e.g. CYPHER 25) is allowed; query options are not "
+        "(on FalkorDB they set parameters)",
+        query,
+    )
+
+
+def guard_cypher(
+    query: str, max_rows: int = 200, params: Mapping[str, object] | None = None
+) -> str:
     """Return ``query`` ready for a read-only run with a LIMIT of at most ``max_rows``, or raise
     ``QueryRejected``.
 
@@ -245,15 +295,25 @@ def guard_cypher(query: str, max_rows: int = 200) -> str:
       and passes; anywhere else (``{set: 1}``, ``[:A|SET]``, a variable named ``use``) it is
       refused, even where the server might have read it as a name.
     - One trailing ``;`` is dropped; any other ``;`` is refused.
-    - Every UNION branch's final RETURN gets its own LIMIT. ``LIMIT $n`` or an expression is
-      refused (its value cannot be checked), and so is a query without a final RETURN
-      (``CALL db.labels()`` alone) because a LIMIT needs one.
+    - Every UNION branch's final RETURN gets its own LIMIT. ``LIMIT $n`` becomes the value of
+      ``params["n"]`` capped at ``max_rows`` (no value: refused); an expression is refused, and
+      so is a query without a final RETURN (``CALL db.labels()`` alone) because a LIMIT needs one.
+    - ``\\uXXXX`` escapes are resolved first, as Neo4j does before parsing, and the resolved
+      text is what is checked and run: an escaped quote cannot end a literal on one server only.
+    - A ``CYPHER 25`` version prefix is accepted (the FalkorDB store drops it); query options
+      (``CYPHER runtime=…``, which set parameters on FalkorDB) are refused.
     - Text this grammar cannot lex (a bad escape such as ``'\\q'``, which FalkorDB accepts, a
       line break inside quotes) is refused rather than guessed at; ``!=``, ``=~`` and label
       ``&``/``!`` are skipped because they cannot open a string or comment.
     """
     _check_common(query, max_rows, "Cypher")
-    lexed = lex_cypher(query)
+    try:
+        resolved = resolve_unicode_escapes(query)
+    except ValueError as e:
+        raise reject(str(e), query) from e
+    if resolved != query:
+        _check_common(resolved, max_rows, "Cypher")
+    lexed = lex_cypher(resolved)
     text = lexed.text
     for fail in lexed.failures:
         if fail.text in _SKIPPABLE_CHARS:
@@ -302,6 +362,7 @@ def guard_cypher(query: str, max_rows: int = 200) -> str:
         if word == "IN" and nxt == "TRANSACTIONS":
             raise reject("CALL { … } IN TRANSACTIONS is not allowed (batched writes)", query)
 
+    sig = _without_version_prefix(sig, query)
     first = sig[0].upper
     if first == "GRAPH" and len(sig) > 1 and sig[1].kind == "DOT":
         raise reject("GRAPH.* commands are not allowed; send only the Cypher text", query)
@@ -312,7 +373,7 @@ def guard_cypher(query: str, max_rows: int = 200) -> str:
             query,
         )
     _check_calls(sig, query)
-    edits += _limit_edits(sig, max_rows, query)
+    edits += _limit_edits(sig, max_rows, query, params or {})
 
     # Run what was checked: unicode spaces outside quoted values become plain spaces (the guard
     # read them as spaces, and a server might not), and quoted values stay exactly as written.

@@ -169,7 +169,7 @@ class GraphStore(ABC):
         """Agent/console Cypher: the text guard first (QueryRejected), then a read-only run."""
         from data_access.guards import guard_cypher  # parser-heavy: imported on first use
 
-        guarded = guard_cypher(cypher, max_rows=max_rows)
+        guarded = guard_cypher(cypher, max_rows=max_rows, params=params)
         return self.read(guarded, params, timeout_ms)
 
     # ------------------------------------------------------------ indexes and search

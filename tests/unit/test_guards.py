@@ -9,6 +9,7 @@ can replay them against the real stores.
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -285,3 +286,41 @@ def test_sql_with_ties_is_capped_from_outside() -> None:
 def test_sql_strings_survive_the_rewrite() -> None:
     out = guard_sql("SELECT '삼성''s 전자' AS name, 'DROP TABLE x' AS note")
     assert out == "SELECT '삼성''s 전자' AS name, 'DROP TABLE x' AS note LIMIT 200"
+
+
+# ------------------------------------------------------- issue 22: false refusals and a miss
+
+
+def test_parameterized_paging_is_capped_with_the_parameter_value() -> None:
+    query = "MATCH (e:ETF) RETURN e.code ORDER BY e.code SKIP $skip LIMIT $limit"
+    assert guard_cypher(query, params={"skip": 20, "limit": 10}).endswith("SKIP $skip LIMIT 10")
+    assert guard_cypher(query, params={"skip": 0, "limit": 5000}).endswith("SKIP $skip LIMIT 200")
+    for bad in ({}, {"limit": "10"}, {"limit": -1}, {"limit": True}, {"limit": 2.5}):
+        assert "whole-number parameter" in _rejected(partial(guard_cypher, params=bad), query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "CALL apoc.meta.data() YIELD label, property, type RETURN label, property, type",
+        "CALL apoc.schema.nodes() YIELD label, properties RETURN label, properties",
+        "CALL apoc.meta.schema() YIELD value RETURN value",
+        "CYPHER 25 MATCH (e:ETF) RETURN e.code",
+        "CYPHER 5 MATCH (e:ETF) RETURN e.code",
+        "CYPHER 25 MATCH (m:Movie) SEARCH m IN (VECTOR INDEX moviePlots FOR $embedding LIMIT 5) "
+        "SCORE AS score RETURN m.title, score",
+        "MATCH (a:Doc), (b:Doc) RETURN vector.similarity.cosine(a.emb, b.emb) AS s",
+        "MATCH (e:ETF) RETURN date.truncate('month', date(e.listed)) AS m",
+    ],
+)
+def test_read_only_tooling_queries_pass(query: str) -> None:
+    assert guard_cypher(query).endswith("LIMIT 200")
+
+
+def test_unicode_escapes_are_resolved_before_the_checks() -> None:
+    # Neo4j reads \u0027 as a quote before parsing: the text that runs is the resolved one.
+    assert guard_cypher("RETURN '\\uAC00\\uB098' AS s") == "RETURN '가나' AS s LIMIT 200"
+    payload = (
+        "MATCH (n) WHERE n.name = 'x\\u0027 RETURN 1 UNION LOAD CSV FROM 'http://e' AS r RETURN r"
+    )
+    assert "LOAD CSV" in _rejected(guard_cypher, payload)
