@@ -11,13 +11,15 @@ on loopback is enforced too.
 from __future__ import annotations
 
 import ipaddress
+import tomllib
+from typing import Any
 
 from pydantic import Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
+    InitSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
-    TomlConfigSettingsSource,
 )
 
 from data_access.config import secrets_file
@@ -30,8 +32,21 @@ class ApiConfigError(ConfigError):
     """The API was asked to start in a way that is not safe (or not possible)."""
 
 
+def secrets_table() -> dict[str, Any]:
+    """The `[api]` table of secrets.toml (`token = "…"`), or nothing."""
+    path = secrets_file()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ApiConfigError(f"cannot read {path}: {e}") from e
+    table = data.get("api")
+    return dict(table) if isinstance(table, dict) else {}
+
+
 class ApiConfig(BaseSettings):
-    """`API_*` environment variables, then `api_*` keys of secrets.toml, then these defaults."""
+    """`API_*` environment variables, then the `[api]` table of secrets.toml, then defaults."""
 
     model_config = SettingsConfigDict(env_prefix="API_", extra="ignore", case_sensitive=False)
 
@@ -53,8 +68,8 @@ class ApiConfig(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings,
-                TomlConfigSettingsSource(settings_cls, toml_file=secrets_file()))  # fmt: skip
+        secrets = InitSettingsSource(settings_cls, init_kwargs=secrets_table())
+        return (init_settings, env_settings, secrets)
 
     @property
     def token_value(self) -> str | None:

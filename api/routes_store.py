@@ -30,7 +30,7 @@ T = TypeVar("T")
 def _or_404(found: T | None, what: str, key: str, listing: str) -> T:
     if found is None:
         raise ApiError(
-            404, f"{what}을(를) 찾을 수 없습니다: {key}", f"GET {listing} 로 목록을 확인하세요."
+            404, f"찾을 수 없는 {what}입니다: {key}", f"GET {listing} 로 목록을 확인하세요."
         )
     return found
 

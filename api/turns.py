@@ -60,7 +60,7 @@ def checked(text: str, what: str = "질문", max_chars: int | None = None) -> st
     result = check_text(text, what=what) if max_chars is None else check_text(
         text, what=what, max_chars=max_chars)  # fmt: skip
     if result.problem:
-        raise ApiError(422, result.problem, f"{what}을(를) 고쳐 다시 보내세요.")
+        raise ApiError(422, result.problem, f"입력({what})을 고쳐 다시 보내세요.")
     return result.text
 
 
@@ -68,8 +68,8 @@ def parse_uuid(value: str, what: str) -> str:
     try:
         return str(uuid.UUID(value))
     except (ValueError, AttributeError, TypeError):
-        raise ApiError(404, f"{what}을(를) 찾을 수 없습니다: {value[:60]!r}",
-                       f"{what}은(는) UUID 형식입니다.") from None  # fmt: skip
+        raise ApiError(404, f"찾을 수 없는 {what} id입니다: {value[:60]!r}",
+                       f"{what} id는 UUID 형식입니다.") from None  # fmt: skip
 
 
 def open_conversation(conversation_id: str | None, screen: str,

@@ -95,3 +95,16 @@ def test_store_down_answers_503_with_the_reason(settings: Any, services: Any) ->
         health = httpx.get(f"{server.url}/healthz")
         assert health.status_code == 503 and health.json()["status"] == "down"
         assert health.json()["postgres"]["error"] and health.json()["graph"]["ok"]
+
+
+def test_token_from_the_secrets_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    secrets = tmp_path / "secrets.toml"
+    secrets.write_text(f'token = "not-this-one-0123456789"\n[api]\ntoken = "{TOKEN}"\n', "utf-8")
+    monkeypatch.setenv("WORKBENCH_SECRETS_FILE", str(secrets))
+    monkeypatch.delenv("API_TOKEN", raising=False)
+    assert ApiConfig().token_value == TOKEN
+    monkeypatch.setenv("API_TOKEN", "from-the-environment-0123")
+    assert ApiConfig().token_value == "from-the-environment-0123"
+    secrets.write_text("[api\ntoken = ", "utf-8")
+    with pytest.raises(ApiConfigError, match="cannot read"):
+        ApiConfig()
