@@ -16,6 +16,7 @@ from api.routes_agents import ERRORS
 
 router = APIRouter(tags=["운영 (operations)"])
 
+RECENT_RUNS = 20
 PACKAGES = (
     "fastapi",
     "uvicorn",
@@ -64,9 +65,9 @@ def _notes(run: Any, weekly: Any, lags: list[Any]) -> list[str]:
     notes = []
     if run is not None and run.kpis is not None:
         missed = [k.label_ko for k in run.kpis.kpis if k.met is False]
-        notes.append(f"최근 평가 {run.run_id[:8]}: {run.passed_count}/{run.case_count} 통과"
+        notes.append(f"최근 평가 {run.run_id}: {run.passed_count}/{run.case_count} 통과"
                      + (f", 목표 미달 KPI: {', '.join(missed)}" if missed else ", KPI 목표 모두 충족"))  # fmt: skip
-    rate = "-" if weekly.avg_pass_rate is None else f"{weekly.avg_pass_rate:.1%}"
+    rate = "-" if weekly.avg_pass_rate is None else f"{weekly.avg_pass_rate:.1f}%"  # 0..100
     citations = ("-" if weekly.avg_structured_citations is None
                  else f"{weekly.avg_structured_citations:.2f}")  # fmt: skip
     notes.append(f"주간({weekly.days}일): 실행 {weekly.run_count}회, avg_pass_rate {rate}, "
@@ -89,7 +90,8 @@ def indicators(stores: StoresDep) -> IndicatorsOut:
     from data_access.run_reports import projection_lags
 
     pool = stores.pool()
-    latest = next(iter(list_runs(1, pool, kind="run")), None)
+    finished = (r for r in list_runs(RECENT_RUNS, pool, kind="run") if r.status == "finished")
+    latest = next(finished, None)  # a run still going has no KPIs yet
     weekly = weekly_summary(7, pool, save=False)
     lags = projection_lags(pool)
     warn = (weekly.status == "warning" or any(lag.status in ("warn", "fail") for lag in lags)

@@ -208,7 +208,11 @@ def test_healthz_and_indicators(client: httpx.Client) -> None:
     assert indicators["status"] in ("healthy", "warning", "unknown")
     assert {lag["domain"] for lag in indicators["projection_lag"]} and indicators["notes"]
     assert any("GRAPH_PROJECTION_SYNC" in n for n in indicators["notes"])
-    assert "avg_pass_rate" in " ".join(indicators["notes"])
+    weekly, latest = indicators["weekly"], indicators["latest_run"]
+    rate = "-" if weekly["avg_pass_rate"] is None else f"{weekly['avg_pass_rate']:.1f}%"
+    assert f"avg_pass_rate {rate}," in " ".join(indicators["notes"])
+    if latest is not None:  # the newest finished run (one still going has no KPIs)
+        assert latest["status"] == "finished" and indicators["notes"][0].startswith("최근 평가")
     docs = client.get("/openapi.json").json()
     assert (
         "/api/chat/message/stream" in docs["paths"]
