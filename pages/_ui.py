@@ -19,6 +19,7 @@ from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, Wor
 from data_access.health import GraphHealth, PostgresHealth
 from pages import _access as access_ui
 from pages import _runtime as runtime
+from pages._runtime import HEALTH_TTL_S
 
 logger = logging.getLogger(__name__)
 
@@ -206,6 +207,9 @@ def _render_stores() -> None:
     pg, graph = health.postgres, health.graph
     where_pg = "내장" if pg.embedded else "외부"
     _render_store("PostgreSQL", pg, f"{pg.version or '버전 미확인'} · {where_pg}")
+    if pg.ok:
+        for problem in _reader_problems():
+            st.warning(problem, icon=":material/shield:")
     backend = "FalkorDB" if graph.backend == "falkordb" else "Neo4j"
     where_graph = "내장" if graph.embedded else "외부"
     version = graph.version or "버전 미확인"
@@ -215,6 +219,20 @@ def _render_stores() -> None:
     down = (not pg.ok and pg.embedded) or (not graph.ok and graph.embedded)
     if down and access.current_viewer().is_admin:  # starting servers is the operator's call
         _render_start_button()
+
+
+@st.cache_data(ttl=HEALTH_TTL_S, show_spinner=False)
+def _reader_problems() -> tuple[str, ...]:
+    """What agent and console SQL could do beyond reading the data tables (issue 16)."""
+    from data_access.reader import reader_access
+
+    pool = runtime.pg_pool()
+    if pool is None:
+        return ()
+    try:
+        return reader_access(pool).problems
+    except WorkbenchError as e:
+        return (f"에이전트 SQL의 읽기 전용 역할을 확인하지 못했습니다: {e}",)
 
 
 def _render_start_button() -> None:
