@@ -2,10 +2,12 @@
 
     python bench/opening.py [--n 5] [--big 2000] [--home PATH]
 
-Runs against WORKBENCH_HOME (default: .workbench/test, the seeded test home). The big day is
+Runs against WORKBENCH_HOME (default: .workbench/test, the seeded test home; pass
+`--home .workbench` to leave the test database alone while tests run). The big day is
 made by copying existing articles (new pks, times spread over the 2026-11-19 window) into
 news_articles for the duration of the benchmark; they are deleted afterwards. Nothing is saved
-to the run store. Prints p50/p95 per scenario, and the per-node split of the last run.
+to the run store. Prints p50/p95 per scenario, the per-node split of the last run, and
+p50/p95 of the get_market_movers tool (the clustering and impact ranking).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ def percentiles(samples_ms: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p95
 
 
-def run(day: str, n: int) -> tuple[list[float], dict[str, int], int]:
+def run(day: str, n: int) -> tuple[list[float], dict[str, int], int, list[float]]:
     from agents.opening.service import run_opening
 
-    samples, nodes, count = [], defaultdict(int), 0
+    samples, nodes, count, movers = [], defaultdict(int), 0, []
     for _ in range(n):
         start = time.perf_counter()
         answer = run_opening(day, save=False)
@@ -46,7 +48,9 @@ def run(day: str, n: int) -> tuple[list[float], dict[str, int], int]:
         for step in answer.trace:
             if step.kind == "node":
                 nodes[step.name] += step.duration_ms
-    return samples, dict(nodes), count
+            elif step.kind == "tool" and step.name == "get_market_movers":
+                movers.append(float(step.duration_ms))
+    return samples, dict(nodes), count, movers
 
 
 def add_big_day(total: int) -> None:
@@ -74,13 +78,17 @@ def drop_big_day() -> None:
     execute("DELETE FROM news_articles WHERE pk LIKE %s", (BIG_PREFIX + "%",))
 
 
-def report(label: str, samples: list[float], nodes: dict[str, int], count: int) -> None:
+def report(label: str, samples: list[float], nodes: dict[str, int], count: int,
+           movers: list[float]) -> None:  # fmt: skip
     p50, p95 = percentiles(samples)
     print(
         f"{label:<28} articles={count:>5}  n={len(samples)}  p50={p50:8.0f} ms  p95={p95:8.0f} ms"
     )
     split = "  ".join(f"{k}={v}" for k, v in nodes.items())
     print(f"{'':<28} last run by node (ms): {split}")
+    if movers:  # the clustering tool (issue #17), inside the tools node
+        m50, m95 = percentiles(movers)
+        print(f"{'':<28} get_market_movers: p50={m50:.0f} ms  p95={m95:.0f} ms")
 
 
 def main() -> int:
