@@ -81,7 +81,11 @@ def run_opening(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
 
 
 def run_stock(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
+    from agents.stock.question import answer_stock_question, is_question
     from agents.stock.service import generate_report
+
+    if is_question(case.question):  # '삼성전자 PER이랑 PBR': the figures asked for
+        return answer_stock_question(case.question, pool=env.pool, as_of=env.as_of)
 
     language = "en" if case.inputs.get("language") == "en" else "ko"
     return generate_report(case.question, language=language, settings=env.settings,

@@ -99,7 +99,7 @@ def grade(case: GoldenCase, answer: AgentAnswer, facts: list[FactResult],
     fallbacks = traces.fallback_events(answer, case.suite)
     result = CaseResult(
         suite=case.suite, case_id=case.id, question=case.question, passed=False,
-        status=answer.status, mode=answer.mode, intent=route.get("intent"),
+        split=case.split, status=answer.status, mode=answer.mode, intent=route.get("intent"),
         tool_mode=route.get("tool_mode"), expected_tool_mode=case.expected_tool_mode,
         target_agents=list(route.get("target_agents") or []),
         expected_target_agents=case.expected_target_agents,
@@ -123,7 +123,7 @@ def error_result(case: GoldenCase, error: str, latency_ms: int) -> CaseResult:
     """A case whose run raised: recorded as `error` with the exception text; the run goes on."""
     problem = Problem(category="error", message=error[:500])
     return CaseResult(suite=case.suite, case_id=case.id, question=case.question, passed=False,
-                      failure_category="error", problems=[problem], status="error",
+                      split=case.split, failure_category="error", problems=[problem], status="error",
                       expected_tool_mode=case.expected_tool_mode,
                       expected_target_agents=case.expected_target_agents,
                       latency_ms=latency_ms, error=error[:2000])  # fmt: skip

@@ -31,6 +31,10 @@ Definitions (what the traces record; see `agents.eval.traces` for the readings):
   least 2 of the 3 biggest news-backed moves (|change| × won market cap, computed by SQL in
   `agents.eval.opening_editor`), over held-out days; `_tune` is the same on tuning days and
   `opening_editor_top3_share` the share of all top-3 items named, over all opening days.
+- correctness_<screen>_<split> — 답변 정확도: analyst questions (issue 14) of one screen and split
+  (`tune` / `heldout`, fixed by question group) whose answer passed every check, over them;
+  `routing_accuracy_heldout` is routing accuracy on the held-out analyst questions. The §6 KPIs
+  above are computed over the regression set (cases without a split) when the run has one.
 A KPI with an empty denominator is reported with value None ("no data"), never as 100%.
 """
 
@@ -172,6 +176,35 @@ KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
 )
 
 
+def answer_correctness(suite: str, split: str) -> Callable[[Sequence[CaseResult]], KpiValue]:
+    """Share of a screen's analyst questions (issue 14) of one split answered correctly: every
+    fact right, declines declined, nothing answered as another question."""
+
+    def kpi(results: Sequence[CaseResult]) -> KpiValue:
+        mine = [r for r in results if r.suite == suite and r.split == split]
+        half = "보류셋" if split == "heldout" else "튜닝셋"
+        return _ratio(f"correctness_{suite}_{split}", f"답변 정확도 {suite} ({half})",
+                      sum(r.passed for r in mine), len(mine), 95.0)  # fmt: skip
+
+    return kpi
+
+
+def routing_accuracy_heldout(results: Sequence[CaseResult]) -> KpiValue:
+    """Routing accuracy on the held-out analyst questions that carry routing labels."""
+    routed = [r for r in results if r.split == "heldout" and (r.expected_tool_mode
+              or r.expected_target_agents is not None)]  # fmt: skip
+    ok = sum(1 for r in routed if not any(p.category == "routing_mismatch" for p in r.problems))
+    return _ratio(
+        "routing_accuracy_heldout", "라우팅 정확도 (분석가 보류셋)", ok, len(routed), 95.0
+    )
+
+
+ANALYST_KPIS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
+    *(answer_correctness(s, h) for s in ("etf", "macro", "stock") for h in ("heldout", "tune")),
+    routing_accuracy_heldout,
+)
+
+
 def pass_rate(results: Sequence[CaseResult]) -> float | None:
     return round(100.0 * sum(r.passed for r in results) / len(results), 2) if results else None
 
@@ -196,10 +229,15 @@ def citation_stats(results: Sequence[CaseResult]) -> dict[str, float]:
 
 def kpi_report(results: Sequence[CaseResult], run_id: str | None = None) -> KpiReport:
     answered = _answered(results)
+    # §6 KPIs over the regression set (analyst questions include declines, which by design cite
+    # nothing); the analyst sets get their own correctness and routing KPIs per split.
+    core = [r for r in results if r.split is None] or list(results)
     return KpiReport(
         run_id=run_id, computed_at=datetime.now(UTC), case_count=len(results),
         passed_count=sum(r.passed for r in results), pass_rate=pass_rate(results),
-        kpis=[f(results) for f in KPI_FUNCTIONS], suites=suite_stats(results),
+        kpis=[f(core) for f in KPI_FUNCTIONS]
+        + [k for f in ANALYST_KPIS if (k := f(results)).denominator],
+        suites=suite_stats(results),
         failure_categories=dict(Counter(r.failure_category for r in results
                                         if r.failure_category).most_common()),
         tool_mode_counts=dict(Counter(r.tool_mode for r in answered if r.tool_mode)),

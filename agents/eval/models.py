@@ -164,6 +164,7 @@ class CaseResult(BaseModel):
     case_id: str
     question: str
     passed: bool
+    split: Literal["tune", "heldout"] | None = None  # analyst sets (issue 14); None: regression
     failure_category: str | None = None
     problems: list[Problem] = Field(default_factory=list)
     status: str | None = None  # the answer's status (ok, partial, error, budget_exceeded)

@@ -58,6 +58,9 @@ def build_failure_report(run_id: str, case: GoldenCase, result: CaseResult,
     )  # fmt: skip
     if answer is not None:
         report.route = traces.route_of(answer)
+        understood = answer.payload.get("understanding")
+        if understood:  # the question frame the planner read (issue 14: every failure with it)
+            report.route = {**report.route, "understanding": understood}
         report.queries = traces.queries_of(answer)
         report.evidence = traces.evidence_of(answer)
         report.answer = answer.answer

@@ -243,7 +243,7 @@ class Glossary:
         if prepared is None:
             return None
         text, folded = prepared
-        hits = self._hits(folded)
+        hits = self._tokens(folded)
         if not hits:
             return None
         prefer_later = any(_is_hangul(ch) for ch in folded.text)
@@ -255,28 +255,35 @@ class Glossary:
         return self._as_match(text, folded, max(hits, key=rank))
 
     def find_all(self, question: str) -> list[GlossaryMatch]:
-        """Every term named in the question, left to right; where two overlap, the one found first."""
+        """Every term named in the question, left to right (overlaps read as `match` reads them)."""
         prepared = _prepare(question)
         if prepared is None:
             return []
         text, folded = prepared
-        found: list[GlossaryMatch] = []
-        taken = 0
-        for hit in self._hits(folded):
-            if hit[0] >= taken:
-                found.append(self._as_match(text, folded, hit))
-                taken = hit[1]
-        return found
+        return [self._as_match(text, folded, hit) for hit in self._tokens(folded)]
 
-    def _hits(self, folded: _Folded) -> list[tuple[int, int]]:
-        """The longest alias starting at each position (folded indices); not-a-term phrases block."""
+    def _tokens(self, folded: _Folded) -> list[tuple[int, int]]:
+        """Terms read left to right, longest first (folded indices): "역전세가" is 역전세, not 전세가.
+
+        A not-a-term phrase is read like a term and then dropped, so it hides what it contains.
+        """
         hits: list[tuple[int, int]] = []
-        for i, ch in enumerate(folded.text):
-            for length in self._lengths.get(ch, ()):
-                if self._fits(folded, i, i + length):
-                    if self._by_alias[folded.text[i : i + length]] is not None:
-                        hits.append((i, i + length))
-                    break
+        i = 0
+        while i < len(folded.text):
+            end = next(
+                (
+                    i + n
+                    for n in self._lengths.get(folded.text[i], ())
+                    if self._fits(folded, i, i + n)
+                ),
+                None,
+            )
+            if end is None:
+                i += 1
+                continue
+            if self._by_alias[folded.text[i:end]] is not None:
+                hits.append((i, end))
+            i = end
         return hits
 
     def _fits(self, folded: _Folded, i: int, j: int) -> bool:

@@ -213,6 +213,10 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     question) except those that also name an aggregate ('최저치' is low *and* min)."""
     voc = vocabulary()
     aggregate_words = {p for words in voc["aggregates"].values() for p in words}
+    for hit in find_phrases(text, voc["unheld_measures"]):  # '목표주가' is not a 주가 question
+        if hit.label not in frame.unknown_words:
+            frame.unknown_words.append(hit.label)
+        text = _blank(text, hit.start, hit.end)
     if re.search(r"(?<![A-Za-z])PER(?![A-Za-z])", frame.question):  # not 'per ounce'
         frame.measures.append(Measure(name="per", unit="x", surface="PER"))
     for hit in find_phrases(text, voc["measures"]):
@@ -226,9 +230,6 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
         text, {"cheap": voc["cheap_words"]}
     ):
         frame.measures.append(Measure(name="expense_ratio", unit="%", surface="저렴"))
-    for hit in find_phrases(text, voc["unheld_measures"]):
-        if hit.label not in frame.unknown_words:
-            frame.unknown_words.append(hit.label)
     return text
 
 

@@ -1,0 +1,346 @@
+"""A question about one stock, answered with the figures it asks for (issue 14: the frame selects
+the report's sections and figures), each from a cited read-only query.
+
+    answer_stock_question("삼성전자 PER이랑 PBR")   # PER 14.81배, PBR 1.94배 (2026-11-20 기준)
+    answer_stock_question("NVDA 최근 실적 서프라이즈")  # EPS estimate vs actual, surprise %
+
+A bare symbol ('005930', 'NVDA') is the full report (`generate_report`); a question outside the
+data (a company we do not hold, a forecast, a broker target price) is declined with the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from psycopg_pool import ConnectionPool
+
+from agents.evidence import Stopwatch, make_citation
+from agents.stock.analysis import rsi_series
+from agents.understanding import QuestionFrame, understand
+from agents.understanding.history import FOLLOWUP_KEY, followup_payload
+from agents.understanding.lexicon import cached_lexicon
+from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
+from data_access.postgres import fetch_all
+
+STOCK_KINDS = frozenset({"stock"})
+_NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
+_PRICES = """SELECT trade_date, high, low, close, volume FROM stock_prices
+WHERE security_id = %(sid)s AND trade_date <= %(as_of)s AND trade_date >= %(start)s
+ORDER BY trade_date"""
+_FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals
+WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s ORDER BY as_of_date DESC LIMIT 1"""
+_EARNINGS = """SELECT period, event_date, status, eps_estimate, eps_actual FROM earnings_events
+WHERE security_id = %(sid)s ORDER BY event_date"""
+_STOCK = "SELECT security_id, code, name, currency FROM stocks WHERE code = %(code)s ORDER BY security_id"
+
+
+@dataclass
+class _Turn:
+    frame: QuestionFrame
+    stock: dict[str, Any]
+    as_of: str
+    lang: str
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    citations: list[StructuredCitation] = field(default_factory=list)
+    trace: list[TraceStep] = field(default_factory=list)
+
+    def ko(self) -> bool:
+        return self.lang == "ko"
+
+    def query(self, name: str, sql: str, params: dict[str, Any], dataset: str, table: str,
+              pool: ConnectionPool | None) -> list[dict[str, Any]]:  # fmt: skip
+        watch = Stopwatch()
+        rows = [dict(r) for r in fetch_all(sql, params, pool=pool)]
+        self.citations.append(make_citation(
+            dataset_code=dataset, table=table, query=sql, params=params, row_count=len(rows),
+            filters={"security_id": params["sid"]}, start=params.get("start"),
+            end=params.get("as_of"), as_of_date=params.get("as_of")))  # fmt: skip
+        self.trace.append(TraceStep(step=len(self.trace) + 1, kind="tool", name=name,
+                                    arguments={k: str(v) for k, v in params.items()},
+                                    observation=f"{len(rows)}행", duration_ms=watch.ms))  # fmt: skip
+        return rows
+
+
+def is_question(text: str) -> bool:
+    """More than a symbol: '삼성전자 PER' is a question, '005930' or 'NVDA' a report request."""
+    return len(text.split()) > 1
+
+
+def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
+                          as_of: str | None = None) -> AgentAnswer:  # fmt: skip
+    from data_access.catalog import current_as_of_date
+
+    started = time.perf_counter()
+    as_of = as_of or current_as_of_date(pool).isoformat()
+    lexicon = cached_lexicon(pool)
+    frame = understand(question, lexicon, kinds=STOCK_KINDS)
+    lang = frame.language
+    refusal = _refusal(frame, lang)
+    stocks = frame.of("stock")
+    if refusal is None and not stocks:
+        refusal = ("질문에서 데이터에 있는 종목을 찾지 못했습니다. 종목명이나 코드(예: 005930, NVDA)로 "
+                   "물어보세요." if lang == "ko" else "No stock in the data was named. Ask by "
+                   "name or code (e.g. 005930, NVDA).")  # fmt: skip
+    if refusal is not None:
+        return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
+    rows = fetch_all(_STOCK, {"code": stocks[0].key}, pool=pool)
+    stock = dict(rows[0])
+    turn = _Turn(frame=frame, stock=stock, as_of=as_of, lang=lang)
+    for section in _sections(frame):
+        SECTIONS[section](turn, pool)
+    for word in frame.unknown_words:
+        turn.notes.append(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다." if turn.ko()
+                          else f"'{word}' is not in this workbench's data.")  # fmt: skip
+    head = f"**{stock['name']} ({stock['security_id']})** · " + (
+        f"기준일 {as_of}" if turn.ko() else f"as of {as_of}"
+    )
+    body = "\n".join(f"- {line}" for line in turn.lines)
+    tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
+    more = ("\n\n전체 분석은 종목 리포트 화면에서 볼 수 있습니다." if turn.ko()
+            else "\n\nThe full analysis is on the stock report screen.")  # fmt: skip
+    return _finish(turn, head + "\n" + body + tail + more, started, declined=False)
+
+
+def _refusal(frame: QuestionFrame, lang: str) -> str | None:
+    scope = [n.split(":") for n in frame.notes if n.startswith("out_of_scope:")]
+    if scope:
+        if scope[0][1] == "forecast":
+            return (
+                "주가를 예측하거나 맞히는 답은 드리지 않습니다 (데이터로 뒷받침할 수 없습니다)."
+                if lang == "ko"
+                else "I do not forecast prices (the data cannot back it)."
+            )
+        return (f"'{scope[0][2]}'은(는) 이 워크벤치 데이터에 없습니다." if lang == "ko"
+                else f"'{scope[0][2]}' is not in this workbench's data.")  # fmt: skip
+    known = [m for m in frame.measures if m.name in _MEASURE_SECTIONS]
+    if frame.unknown_words and not known:
+        names = ", ".join(frame.unknown_words)
+        return (f"'{names}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if lang == "ko"
+                else f"'{names}' is not in this workbench's data.")  # fmt: skip
+    return None
+
+
+_MEASURE_SECTIONS = {
+    "per": "valuation", "pbr": "valuation", "eps": "eps", "dividend_yield": "dividend",
+    "market_cap": "market_cap", "high": "range", "low": "range", "close": "close",
+    "volume": "volume", "return": "return", "rsi": "rsi", "earnings": "earnings",
+}  # fmt: skip
+
+
+def _sections(frame: QuestionFrame) -> list[str]:
+    wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
+    if frame.operation.kind in ("change", "trend") and "return" not in wanted:
+        wanted.append("return")
+    return list(dict.fromkeys(wanted)) or ["close", "return", "valuation"]
+
+
+def _money(value: float, currency: str) -> str:
+    return f"{value:,.0f}원" if currency == "KRW" else f"${value:,.2f}"
+
+
+def _window_start(turn: _Turn, months: float) -> str:
+    return (date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)).isoformat()
+
+
+def _prices(turn: _Turn, pool: ConnectionPool | None, months: float) -> list[dict[str, Any]]:
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    rows = turn.query("stock_prices", _PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": _window_start(turn, months)}, dataset, "stock_prices", pool)  # fmt: skip
+    if not rows:
+        return rows
+    last = rows[-1]["trade_date"]
+    base = last - (relativedelta(weeks=1) if months < 1 else relativedelta(months=int(months)))
+    return [r for r in rows if r["trade_date"] >= base]
+
+
+def _period(turn: _Turn, default: float) -> tuple[float, str]:
+    period = turn.frame.period
+    months = period.months if period else default
+    words = {0.25: ("1주", "1 week"), 1.0: ("1개월", "1 month"), 3.0: ("3개월", "3 months"),
+             6.0: ("6개월", "6 months"), 12.0: ("1년", "1 year")}  # fmt: skip
+    ko, en = words.get(months, (f"{months:g}개월", f"{months:g} months"))
+    return months, ko if turn.ko() else en
+
+
+def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
+    months, label = _period(turn, 1.0)
+    rows = _prices(turn, pool, months)
+    if len(rows) < 2:
+        turn.notes.append("기간 내 시세가 없습니다." if turn.ko() else "No prices in the window.")
+        return
+    first, last = rows[0], rows[-1]
+    rate = (float(last["close"]) / float(first["close"]) - 1) * 100
+    cur = turn.stock["currency"]
+    turn.lines.append(
+        f"{label} 수익률 {rate:+.2f}% (종가 {_money(float(first['close']), cur)} "
+        f"{first['trade_date']} → {_money(float(last['close']), cur)} {last['trade_date']})"
+        if turn.ko() else f"{label} return {rate:+.2f}% (close {_money(float(first['close']), cur)} "
+        f"on {first['trade_date']} → {_money(float(last['close']), cur)} on {last['trade_date']})")  # fmt: skip
+
+
+def _range(turn: _Turn, pool: ConnectionPool | None) -> None:
+    months, label = _period(turn, 12.0)
+    rows = _prices(turn, pool, months)
+    if not rows:
+        return
+    label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
+    cur = turn.stock["currency"]
+    high = max(rows, key=lambda r: r["high"])
+    low = min(rows, key=lambda r: r["low"])
+    names = [m.name for m in turn.frame.measures]
+    if "high" in names or "low" not in names:
+        turn.lines.append(f"{label} 최고가 {_money(float(high['high']), cur)} ({high['trade_date']})"
+                          if turn.ko() else f"{label} high {_money(float(high['high']), cur)} "
+                          f"on {high['trade_date']}")  # fmt: skip
+    if "low" in names or "high" not in names:
+        turn.lines.append(f"{label} 최저가 {_money(float(low['low']), cur)} ({low['trade_date']})"
+                          if turn.ko() else f"{label} low {_money(float(low['low']), cur)} "
+                          f"on {low['trade_date']}")  # fmt: skip
+
+
+def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
+    rows = _prices(turn, pool, 0.25)
+    if rows:
+        last = rows[-1]
+        price = _money(float(last["close"]), turn.stock["currency"])
+        turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
+                          else f"Close {price} on {last['trade_date']}")  # fmt: skip
+
+
+def _volume(turn: _Turn, pool: ConnectionPool | None) -> None:
+    rows = _prices(turn, pool, 0.25)
+    if rows:
+        last = rows[-1]
+        turn.lines.append(f"거래량 {int(last['volume']):,}주 ({last['trade_date']})" if turn.ko()
+                          else f"Volume {int(last['volume']):,} shares on {last['trade_date']}")  # fmt: skip
+
+
+def _rsi(turn: _Turn, pool: ConnectionPool | None) -> None:
+    rows = _prices(turn, pool, 3.0)
+    values = [v for v in rsi_series([float(r["close"]) for r in rows]) if v is not None]
+    if not values:
+        turn.notes.append(
+            "RSI를 계산할 시세가 부족합니다." if turn.ko() else "Too few prices for RSI."
+        )
+        return
+    rsi, last = values[-1], rows[-1]
+    zone = (
+        ("과매수(70 이상)" if rsi >= 70 else "과매도(30 이하)" if rsi <= 30 else "중립 구간")
+        if turn.ko()
+        else ("overbought (≥70)" if rsi >= 70 else "oversold (≤30)" if rsi <= 30 else "neutral")
+    )
+    price = _money(float(last["close"]), turn.stock["currency"])
+    turn.lines.append(f"RSI(14) {rsi:.1f} — {zone} (종가 {price}, {last['trade_date']})" if turn.ko()
+                      else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
+
+
+def _fundamentals(turn: _Turn, pool: ConnectionPool | None) -> dict[str, Any] | None:
+    rows = turn.query("stock_fundamentals", _FUNDAMENTALS,
+                      {"sid": turn.stock["security_id"], "as_of": turn.as_of},
+                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    return rows[0] if rows else None
+
+
+def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f:
+        turn.lines.append(f"PER {float(f['pe']):.2f}배, PBR {float(f['pb']):.2f}배 ({f['as_of_date']} 기준)"
+                          if turn.ko() else f"P/E {float(f['pe']):.2f}, P/B {float(f['pb']):.2f} "
+                          f"(as of {f['as_of_date']})")  # fmt: skip
+
+
+def _eps(turn: _Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f and f["eps"] is not None:
+        eps = _money(float(f["eps"]), turn.stock["currency"])
+        turn.lines.append(f"EPS(주당순이익) {eps} ({f['as_of_date']} 기준)" if turn.ko()
+                          else f"EPS {eps} (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _dividend(turn: _Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f and f["dividend_yield"] is not None:
+        y = float(f["dividend_yield"])
+        turn.lines.append(f"배당수익률 {y:.2f}% ({f['as_of_date']} 기준)" if turn.ko()
+                          else f"Dividend yield {y:.2f}% (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _market_cap(turn: _Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if not f or f["market_cap"] is None:
+        return
+    x = float(f["market_cap"])
+    if turn.stock["currency"] == "KRW":
+        jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+        amount = f"{jo:,}조 {eok:,}억 원" if jo else f"{eok:,}억 원"
+    else:
+        amount = f"${x / 1e9:,.1f}B"
+    turn.lines.append(f"시가총액 {amount} ({f['as_of_date']} 기준)" if turn.ko()
+                      else f"Market cap {amount} (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
+    rows = turn.query("earnings_events", _EARNINGS, {"sid": turn.stock["security_id"]},
+                      "EARNINGS_EVENTS", "earnings_events", pool)  # fmt: skip
+    as_of = date.fromisoformat(turn.as_of)
+    if any(w in turn.frame.question.lower() for w in _NEXT_WORDS):
+        upcoming = [r for r in rows if r["event_date"] > as_of]
+        if upcoming:
+            e = upcoming[0]
+            turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {e['status']})"
+                              if turn.ko() else f"Next earnings {e['event_date']} ({e['period']})")  # fmt: skip
+        else:
+            turn.notes.append("예정된 실적 발표 일정이 데이터에 없습니다." if turn.ko()
+                              else "No upcoming earnings date in the data.")  # fmt: skip
+        return
+    reported = [r for r in rows if r["event_date"] <= as_of and r["eps_actual"] is not None]
+    if not reported:
+        turn.notes.append(
+            "발표된 실적이 데이터에 없습니다." if turn.ko() else "No reported earnings."
+        )
+        return
+    e = reported[-1]
+    est, act = float(e["eps_estimate"]), float(e["eps_actual"])
+    surprise = (act - est) / abs(est) * 100 if est else 0.0
+    verdict = (
+        ("상회" if act > est else "하회" if act < est else "부합")
+        if turn.ko()
+        else ("beat" if act > est else "miss" if act < est else "in line")
+    )
+    turn.lines.append(
+        f"{e['period']} 실적({e['event_date']}): EPS 예상 {est:,.2f} / 실제 {act:,.2f}, "
+        f"서프라이즈 {surprise:+.2f}% (예상 {verdict})" if turn.ko() else
+        f"{e['period']} earnings ({e['event_date']}): EPS estimate {est:,.2f} vs actual {act:,.2f}, "
+        f"surprise {surprise:+.2f}% ({verdict})")  # fmt: skip
+
+
+SECTIONS = {
+    "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
+    "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
+    "earnings": _earnings,
+}  # fmt: skip
+
+
+def _declined_turn(frame: QuestionFrame, as_of: str) -> _Turn:
+    return _Turn(frame=frame, stock={}, as_of=as_of, lang=frame.language)
+
+
+def _finish(turn: _Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:
+    frame = turn.frame
+    step = TraceStep(step=0, kind="understanding", name="이해한 질문",
+                     arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
+    status = "partial" if declined or turn.notes else "ok"
+    return AgentAnswer(
+        answer=text, mode="offline", status=status, as_of_date=turn.as_of,
+        structured_citations=turn.citations, trace=[step, *turn.trace],
+        payload={"declined": declined, "understanding": {"frame": frame.model_dump(mode="json")},
+                 FOLLOWUP_KEY: followup_payload(frame, [turn.stock.get("code", "")] if turn.stock
+                                                else [])},
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )  # fmt: skip
