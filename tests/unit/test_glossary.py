@@ -200,6 +200,26 @@ def test_lookup_finds_the_term_asked_about(question: str, expected: str) -> None
     assert fold(found.text) in {fold(s) for s in found.entry.surfaces}
 
 
+def test_every_entry_is_found_by_each_of_its_names() -> None:
+    glossary = load_glossary()
+    missed = []
+    for entry in glossary:
+        questions = [f"{entry.term_ko}란?", f"{entry.term_ko}이 뭐야", f"{entry.term_ko}가 뭐예요",
+                     f"what is {entry.term_en}?", f"{entry.term_en} meaning", *entry.aliases]  # fmt: skip
+        for question in questions:
+            found = glossary.lookup(question)
+            if found is None or found.id != entry.id:
+                missed.append((question, found.id if found else None))
+    assert missed == []
+
+
+def test_overlapping_terms_read_left_to_right() -> None:
+    glossary = load_glossary()
+    for question, expected in [("역전세가 뭐야", "reverse_jeonse"), ("전세가가 뭐야", "jeonse")]:
+        found = glossary.lookup(question)
+        assert found is not None and found.id == expected, question
+
+
 @pytest.mark.parametrize(
     "question",
     ["안녕하세요", "hello world", "what is percent", "open the report", "보수적인 투자란?",
