@@ -108,8 +108,14 @@ def session(demo_data: Any) -> Iterator[dict[str, Any]]:
             content = await client.call_tool("get_news_content", {"day": DAY, "pks": pks})
             downloaded = await client.call_tool("list_downloaded_bodies", {"day": DAY})
             hostile = [await client.call_tool(name, args) for name, args in HOSTILE]
+            called = {n for n, _, _ in CALLS} | {"get_news_content", "list_downloaded_bodies"}
+            others = {
+                t.name: await client.call_tool(t.name, {"day": DAY})
+                for t in listed.tools
+                if t.name not in called
+            }  # tools beyond the seeds' (get_market_movers)
             return {"tools": listed.tools, "results": results, "pks": pks, "content": content,
-                    "downloaded": downloaded, "hostile": hostile}  # fmt: skip
+                    "downloaded": downloaded, "hostile": hostile, "others": others}  # fmt: skip
 
     yield anyio.run(run)
 
@@ -133,6 +139,11 @@ def test_each_tool_answers(session: dict[str, Any], name: str, expected: str) ->
     assert not result.is_error, text_of(result)[:300]
     assert expected in text_of(result)
     json.loads(text_of(result))
+
+
+def test_tools_beyond_the_seeds_answer_too(session: dict[str, Any]) -> None:
+    for name, result in session["others"].items():
+        assert not result.is_error, (name, text_of(result)[:300])
 
 
 def test_news_bodies_are_read_and_remembered_per_day(session: dict[str, Any]) -> None:
