@@ -123,3 +123,24 @@ def test_turn_budget_stops_the_run_cleanly(settings: Settings, pg_pool: Any) -> 
         )  # fmt: skip
     assert answer.status == "budget_exceeded" and "한도" in answer.answer
     assert len(server.requests) == 2
+
+
+def test_a_model_sees_the_ranked_clusters_and_its_eps_figures_are_checked(
+    settings: Settings, pg_pool: Any
+) -> None:
+    """The replayed model asks get_market_movers, follows its order and quotes the EPS miss;
+    the EPS figures pass because the movers tool read them from earnings_events."""
+    recording = _recording("opening_movers_20261120.json")
+    with ToolCallReplayServer(recording["responses"], model=recording["model"]) as server:
+        answer = run_opening("2026-11-20", settings=_settings(settings, server.api_base),
+                             pool=pg_pool, save=False)  # fmt: skip
+    assert answer.status == "ok", answer.error
+    result = result_of(answer)
+    assert result["theme"][0]["headline"] == "엔비디아, 분기 EPS 예상치 밑돌아 급락"
+    assert "2.22달러" in result["theme"][0]["description"]
+    # what the model saw after its first turn: the clusters, top story first, with the earnings
+    movers = next(m for m in server.requests[1]["messages"]
+                  if m["role"] == "tool" and '"clusters"' in m["content"])  # fmt: skip
+    clusters = json.loads(movers["content"])["clusters"]
+    assert clusters[0]["subject"] == "엔비디아" and clusters[0]["earnings"]["eps_actual"] == 2.22
+    assert [c["subject"] for c in clusters[:3]] == ["엔비디아", "마이크로소프트", "애플"]
