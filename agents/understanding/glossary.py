@@ -12,9 +12,10 @@ workbench's data, and related entries. The file is checked when it is loaded (un
 alias owned by one entry only, related ids that exist) and a bad file raises `GlossaryError`.
 
 Lookup folds the question the way aliases were folded (NFKC, case-folded, whitespace and joining
-punctuation such as "/", "-", "·" dropped: "P/E" = "pe", "원 / 달러" = "원달러") and finds, at each
-position, the longest alias there with one dict probe per alias length that starts with that
-character (no regex per alias). Korean particles after a term ("총보수란", "스프레드가") need
+punctuation such as "/", "-", "·" dropped: "P/E" = "pe", "원 / 달러" = "원달러") and reads it left
+to right, taking at each position the longest alias there (one dict probe per alias length that
+starts with that character, no regex per alias), so overlapping names resolve as a reader would:
+"역전세가 뭐야" is 역전세, not 전세가. Korean particles after a term ("총보수란", "스프레드가") need
 nothing special. An alias that starts or ends with a Latin letter or digit must sit on a word
 boundary ("PER" is not found in "percent"; a trailing plural "s" is allowed). Words listed as
 `not_terms` in the file ("보수적": conservative, not the fee) hide the shorter alias inside them.
