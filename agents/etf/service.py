@@ -125,8 +125,9 @@ def stream_answer(
     if run.fallback is not None and run.fallback.failures and run.error is None:
         run.error = run.fallback.failures[0].notice(FALLBACK_TEXT)
     answer = _answer(run, context, as_of, pool, started)
-    if offline.last_plan is not None:
-        understood(answer, offline.last_plan, cached_lexicon(pool))
+    plan = getattr(offline, "last_plan", None)  # what the offline planner read, if it ran
+    if plan is not None:
+        understood(answer, plan, cached_lexicon(pool))
     yield answer
 
 

@@ -36,6 +36,16 @@ def fetch_start(as_of: str, months: int) -> str:
     return start_date(as_of, months + 2)
 
 
+def cite_window(resp: AgentResponse, rows: list[dict[str, Any]], key: str) -> None:
+    """The newest citation covers the rows the answer used (the window, not the wider fetch)."""
+    if not rows or not resp.structured_citations:
+        return
+    last = resp.structured_citations[-1]
+    span = last.date_range.model_copy(update={"start": str(rows[0][key])[:10]})
+    resp.structured_citations[-1] = last.model_copy(update={"row_count": len(rows),
+                                                            "date_range": span})  # fmt: skip
+
+
 def anchored(rows: list[dict[str, Any]], key: str, route: Route,
              months: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Rows of the window [latest - period, latest], the latest being the series' own last
@@ -99,6 +109,7 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         result = run_step(resp, ctx, "macro_series_window",
                           {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
         rows = anchored(result.rows if result else [], "obs_date", route, months)
+        cite_window(resp, rows, "obs_date")
         if not rows:
             resp.uncertainty.append(f"{code}: {start}~{ctx.as_of_date} 관측치가 없습니다.")
             continue
@@ -154,6 +165,7 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
                       {"security_id": sid, "start": start, "as_of": ctx.as_of_date,
                        "dataset": dataset})  # fmt: skip
     rows = anchored(result.rows if result else [], "trade_date", route)
+    cite_window(resp, rows, "trade_date")
     if not rows:
         resp.uncertainty.append(f"{sid}: 기간 내 시세가 없습니다.")
         return
@@ -237,6 +249,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date})  # fmt: skip
             rows = anchored(result.rows if result else [], "month", route, months)
+            cite_window(resp, rows, "month")
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue

@@ -144,8 +144,9 @@ def route(question: str, pool: ConnectionPool | None = None,
     domain_agents = [a for a in agents if a != "ontology"]
     sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
     moved = _hits(low, rules["movement_keywords"])
-    if graph_hits and domain_agents and moved and (security_ids or indicators or market_words):
-        # 'why did X fall': the move (SQL) and its reasons (graph)
+    if graph_hits and domain_agents and moved and (security_ids or market_words):
+        # 'why did Samsung fall': the price move (SQL) and its reasons (graph); a macro
+        # series' 'why' stays evidence-first (the labelled sets agree)
         sql_need = True
         sql_hits = sql_hits or moved
     graph_need = bool(graph_hits) or bool(relationship)

@@ -63,7 +63,7 @@ def test_seed_example_2_compare(ask: Any, pg_pool: Any) -> None:
             pg_pool, "SELECT code, expense_ratio FROM etfs WHERE code IN ('069500', '102110')"
         )
     }
-    assert f"| 총보수(%) | {ratios['069500']} | {ratios['102110']} |" in answer.answer
+    assert f"| 총보수 | {ratios['069500']}% | {ratios['102110']}% |" in answer.answer
     assert tools_called(answer) == ["etf_search", "etf_search", "compare_etfs"]
     assert set(answer.payload["compare_prices"]) == {"069500", "102110"}
 
@@ -72,7 +72,7 @@ def test_seed_example_3_tag_by_expense_ratio(ask: Any, pg_pool: Any) -> None:
     answer = ask("반도체 관련 ETF 보수율 낮은 순으로")
     rows = sql(pg_pool, "SELECT e.code, e.expense_ratio FROM etfs e"
                " JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = '반도체'")  # fmt: skip
-    listed = re.findall(r"^\d+\. .+ \((\w{6})\): ([0-9.]+)%$", answer.answer, re.MULTILINE)
+    listed = re.findall(r"^\d+\. .+ \((\w{6})\): 총보수 ([0-9.]+)%$", answer.answer, re.MULTILINE)
     assert {code for code, _ in listed} == {r["code"] for r in rows}
     shown = [float(ratio) for _, ratio in listed]
     assert shown == sorted(shown)
@@ -120,9 +120,18 @@ def test_recognized_questions(ask: Any, pg_pool: Any, question: str, tools: list
 
 
 def test_unrecognized_question_says_so(ask: Any) -> None:
-    answer = ask("내일 코스피 오를까?")
+    answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
     assert tools_called(answer) == []
+    assert answer.status == "partial" and answer.payload["declined"] is True
+
+
+def test_forecast_is_declined_with_the_nearest_question(ask: Any) -> None:
+    answer = ask("내일 코스피 오를까?")
+    assert "예측" in answer.answer and "대신 답할 수 있는 질문 예" in answer.answer
+    assert tools_called(answer) == []
+    assert answer.status == "partial" and answer.payload["declined"] is True
+    assert answer.trace[0].kind == "understanding"
 
 
 class ScriptedModel(Model):
@@ -165,7 +174,7 @@ def _run_with(model: Model, pool: Any, store: Any, settings: Settings,
               monkeypatch: pytest.MonkeyPatch) -> AgentAnswer:  # fmt: skip
     import agents.etf.service as service
 
-    monkeypatch.setattr(service, "OfflinePlanner", lambda _lexicon: model)
+    monkeypatch.setattr(service, "OfflinePlanner", lambda _lexicon, _previous=None: model)
     offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
     return answer_question("KODEX 200", settings=offline, store=store, pool=pool)
 

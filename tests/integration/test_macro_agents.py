@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from agents.macro.domain import equity_agent, macro_agent, real_estate_agent, start_date
+from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.ontology import ontology_agent
 from agents.macro.router import route
 from agents.macro.service import answer_question, make_context
@@ -52,10 +52,11 @@ def _documents_exist(resp: AgentResponse, pg_pool: Any) -> None:
 def test_macro_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
     r = route("한국 기준금리 최근 6개월 추이와 원인은?")
     resp = macro_agent(r, ctx)
-    start = start_date(ctx.as_of_date, 6)
-    rows = fetch_all(
-        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_BASE_RATE' "
-        "AND obs_date BETWEEN %s AND %s ORDER BY obs_date", (start, ctx.as_of_date), pool=pg_pool,
+    rows = fetch_all(  # the window ends at the series' own last observation
+        "WITH last AS (SELECT max(obs_date) AS d FROM macro_observations WHERE series_code = "
+        "'KR_BASE_RATE' AND obs_date <= %s) SELECT obs_date, value FROM macro_observations, last "
+        "WHERE series_code = 'KR_BASE_RATE' AND obs_date BETWEEN (last.d - interval '6 months') "
+        "AND last.d ORDER BY obs_date", (ctx.as_of_date,), pool=pg_pool,
     )  # fmt: skip
     v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
     point = resp.key_points[0]
@@ -69,11 +70,11 @@ def test_macro_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
 
 def test_equity_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
     resp = equity_agent(route("삼성전자 3개월 수익률"), ctx)
-    start = start_date(ctx.as_of_date, 3)
     rows = fetch_all(
-        "SELECT close, volume FROM stock_prices WHERE security_id = 'KR:005930' "
-        "AND trade_date BETWEEN %s AND %s ORDER BY trade_date", (start, ctx.as_of_date),
-        pool=pg_pool,
+        "WITH last AS (SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = "
+        "'KR:005930' AND trade_date <= %s) SELECT close, volume FROM stock_prices, last "
+        "WHERE security_id = 'KR:005930' AND trade_date BETWEEN (last.d - interval '3 months') "
+        "AND last.d ORDER BY trade_date", (ctx.as_of_date,), pool=pg_pool,
     )  # fmt: skip
     closes = [float(r["close"]) for r in rows]
     avg_volume = sum(int(r["volume"]) for r in rows) / len(rows)
@@ -92,10 +93,11 @@ def test_equity_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
 
 def test_real_estate_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
     resp = real_estate_agent(route("서울 강남구 전세가율 추이"), ctx)
-    start = start_date(ctx.as_of_date, 12)
     rows = fetch_all(
-        "SELECT month, ratio FROM re_jeonse_ratio WHERE region = '서울 강남구' "
-        "AND month BETWEEN %s AND %s ORDER BY month", (start, ctx.as_of_date), pool=pg_pool,
+        "WITH last AS (SELECT max(month) AS d FROM re_jeonse_ratio WHERE region = '서울 강남구' "
+        "AND month <= %s) SELECT month, ratio FROM re_jeonse_ratio, last WHERE region = "
+        "'서울 강남구' AND month BETWEEN (last.d - interval '12 months') AND last.d ORDER BY month",
+        (ctx.as_of_date,), pool=pg_pool,
     )  # fmt: skip
     v0, v1 = float(rows[0]["ratio"]), float(rows[-1]["ratio"])
     point = resp.key_points[0]
