@@ -173,11 +173,17 @@ def reader_transaction(
     target = _target(pool, settings)
     timeout_ms = int(timeout_ms or settings.sql_statement_timeout_ms)
     with connection(target.pool) as conn, conn.transaction(force_rollback=True):
-        conn.execute("SET TRANSACTION READ ONLY")
+        # Our own statements, in one round trip (the simple protocol runs them in order).
+        setup = [
+            sql.SQL("SET TRANSACTION READ ONLY"),
+            sql.SQL("SET LOCAL statement_timeout = {}").format(sql.Literal(timeout_ms)),
+            sql.SQL("SET LOCAL lock_timeout = {}").format(
+                sql.Literal(min(LOCK_TIMEOUT_MS, timeout_ms))
+            ),
+        ]
         if target.set_role:
-            conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(READER_ROLE)))
-        conn.execute(f"SET LOCAL statement_timeout = {timeout_ms}")
-        conn.execute(f"SET LOCAL lock_timeout = {min(LOCK_TIMEOUT_MS, timeout_ms)}")
+            setup.append(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(READER_ROLE)))
+        conn.execute(sql.SQL("; ").join(setup))
         yield conn
 
 
@@ -194,7 +200,9 @@ def explain_cost(conn: psycopg.Connection[Row], query: str, params: Params = Non
 def fetch_reader(conn: psycopg.Connection[Row], query: str, params: Params = None) -> list[Row]:
     """Run one statement over the extended protocol (a second statement is a server error)."""
     try:
-        return list(conn.cursor().stream(query, params))  # type: ignore[arg-type]
+        with conn.pipeline():  # pipeline mode always uses the extended protocol
+            cursor = conn.execute(query, params)  # type: ignore[arg-type]
+        return list(cursor.fetchall())
     except psycopg.errors.QueryCanceled as e:
         raise QueryFailed(f"query cancelled ({short_error(e)}; statement_timeout)") from e
     except psycopg.errors.LockNotAvailable as e:
