@@ -14,7 +14,8 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector, make_citation
-from data_access.ids import Suggestion, normalize_security_id, suggest_similar
+from agents.stock.suggest import Candidate, rank
+from data_access.ids import Suggestion, normalize_security_id
 from data_access.postgres import fetch_all, fetch_one
 
 PEER_LIMIT = 60
@@ -87,6 +88,19 @@ ORDER BY about DESC, (cardinality(a.tickers) = 1) DESC, a.published_at DESC
 LIMIT %(limit)s
 """
 
+# Every stock's names for 'did you mean' suggestions (agents.stock.suggest ranks them).
+NAME_INDEX = """
+SELECT s.security_id, s.code, s.name, s.name_en,
+       coalesce(array_agg(a.alias) FILTER (WHERE a.alias IS NOT NULL), '{}') AS aliases,
+       coalesce(p.close, 0) * coalesce(s.shares_outstanding, 0) AS size
+FROM stocks s
+LEFT JOIN entity_aliases a ON a.kind = 'stock' AND a.target = s.security_id
+LEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id
+                   ORDER BY trade_date DESC LIMIT 1) p ON true
+WHERE NOT s.is_etf
+GROUP BY s.security_id, p.close
+"""
+
 _WORD = re.compile(r"[\w가-힣&.\-]{2,}")
 
 
@@ -109,7 +123,14 @@ class StockData:
         return key in {re.sub(r"\s+", "", n).lower() for n in names}
 
     def suggest(self, text: str, limit: int = 5) -> list[Suggestion]:
-        return suggest_similar(text, "stock", limit=limit, pool=self.pool)
+        """Stocks whose names or tickers look like `text` (agents.stock.suggest)."""
+        rows = fetch_all(NAME_INDEX, pool=self.pool)
+        candidates = [
+            Candidate(security_id=r["security_id"], code=r["code"], name=r["name"],
+                      names=(r["name"], r["name_en"] or "", *r["aliases"]), size=float(r["size"]))
+            for r in rows
+        ]  # fmt: skip
+        return rank(text, candidates, limit)
 
     def stock(self, security_id: str) -> dict[str, Any] | None:
         params = {"sid": security_id}

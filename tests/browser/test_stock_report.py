@@ -80,10 +80,11 @@ def test_typed_unknown_symbol_shows_nearest_matches(
     _open(page, app_url)
     box = page.get_by_role("combobox").first
     box.click()
-    box.fill("ZZZQ")
+    box.fill("삼송전자")
     page.keyboard.press("Enter")
     page.get_by_role("button", name="리포트 생성").click()
     page.get_by_text("혹시 이 종목을 찾으셨나요?").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("주식 데이터 조회 실패").first.wait_for()
+    page.get_by_role("button", name="삼성전자 (KR:005930)").wait_for()  # a look-alike name
     page.screenshot(path=str(screenshot_dir / "stock_unknown.png"), full_page=True)
     _assert_no_exception(page)

@@ -26,6 +26,11 @@ pytestmark = pytest.mark.usefixtures("demo_data")
 RECORDING = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay" / "stock_report.json"
 MODEL = "openai/gpt-4.1-mini"
 AS_OF = date(2026, 11, 20)
+# A model's analysis that says nothing about earnings (what the review must catch).
+OMITTING_ANALYSIS = (
+    "[LLM 분석] 애플은 중기 이동평균 위에서 거래되고 있으며, 변동성과 낙폭은 제공된 수치 범위 "
+    "안에 있습니다. RSI와 52주 범위 위치는 과열 신호를 보이지 않습니다."
+)
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +58,12 @@ def _latest_aapl_quarter(pg_pool: Any) -> dict[str, Any]:
 def test_model_writes_the_sections_from_the_figures(
     recording: dict[str, Any], settings: Settings, pg_pool: Any
 ) -> None:
-    """The recorded analysis leaves AAPL's latest earnings surprise out: the review fails it and
-    asks the model again with the missing item; the replayed rewrite states it."""
+    """An analysis that leaves AAPL's latest earnings surprise out: the review fails it and asks
+    the model again with the missing item; the replayed rewrite states it."""
     q = _latest_aapl_quarter(pg_pool)
     rewrite = (f"[LLM 분석 보완] 애플의 {q['period']} EPS는 ${q['act']:.2f}로 예상 ${q['est']:.2f} "
                f"대비 {q['surprise_pct']:+.2f}% 빗나갔습니다.")  # fmt: skip
-    replies = [*recording["responses"][:2], rewrite, recording["responses"][2]]
+    replies = [OMITTING_ANALYSIS, recording["responses"][1], rewrite, recording["responses"][2]]
     with ReplayServer(replies, model=recording["model"]) as server:
         answer = generate_report("AAPL", settings=llm_settings(settings, server.api_base),
                                  pool=pg_pool, save=False)  # fmt: skip
@@ -105,7 +110,8 @@ def test_a_rewrite_that_still_omits_the_surprise_is_repaired_with_the_template(
     recording: dict[str, Any], settings: Settings, pg_pool: Any
 ) -> None:
     q = _latest_aapl_quarter(pg_pool)
-    replies = [*recording["responses"][:2], recording["responses"][0], recording["responses"][2]]
+    replies = [OMITTING_ANALYSIS, recording["responses"][1], OMITTING_ANALYSIS,
+               recording["responses"][2]]  # fmt: skip
     with ReplayServer(replies, model=recording["model"]) as server:
         answer = generate_report("AAPL", settings=llm_settings(settings, server.api_base),
                                  pool=pg_pool, save=False)  # fmt: skip
@@ -115,6 +121,18 @@ def test_a_rewrite_that_still_omits_the_surprise_is_repaired_with_the_template(
     analysis = answer.answer.split("## 분석", 1)[1].split("## 추천", 1)[0]
     assert "**검토 보완**" in analysis and f"{q['surprise_pct']:+.2f}%" in analysis
     assert f"${q['act']:.2f}" in analysis and f"${q['est']:.2f}" in analysis
+
+
+def test_a_recorded_analysis_that_states_the_surprise_passes_the_review(
+    recording: dict[str, Any], settings: Settings, pg_pool: Any
+) -> None:
+    with ReplayServer(recording["responses"], model=recording["model"]) as server:
+        answer = generate_report("AAPL", settings=llm_settings(settings, server.api_base),
+                                 pool=pg_pool, save=False)  # fmt: skip
+    assert len(server.requests) == 3 and answer.status == "ok"
+    check = answer.payload["review_check"]
+    assert check["passed"] and check["repaired_by"] is None and check["required"]
+    assert "[LLM 분석]" in answer.answer and "**검토 보완**" not in answer.answer
 
 
 def _facts(request: dict[str, Any]) -> dict[str, Any]:

@@ -166,13 +166,28 @@ def test_workflow_level_errors_use_the_seed_result(pg_pool: Any) -> None:
 
 
 def test_unknown_symbols_get_the_error_form_with_nearest_matches(pg_pool: Any) -> None:
-    answer = generate_report("ZZZQ", pool=pg_pool, save=False)
+    answer = generate_report("삼송전자", pool=pg_pool, save=False)
     assert answer.status == "error" and _nodes(answer) == []
     form = answer.payload["error_form"]
     assert form["status"] == "error" and form["error"].startswith("주식 데이터 조회 실패")
     assert form["retry_hint"] == "네트워크 연결을 확인하거나 심볼을 다시 확인해주세요."
-    assert answer.payload["suggestions"] and "비슷한 종목" in form["error"]
+    assert answer.payload["suggestions"][0]["id"] == "KR:005930" and "비슷한 종목" in form["error"]
     assert "혹시 이 종목을 찾으셨나요?" in answer.answer
+
+
+@pytest.mark.parametrize(
+    ("typed", "first", "never"),
+    [("애픙", "US:AAPL", None), ("005390", "KR:005930", "KR:005380"), ("ZZZQ", None, None)],
+)
+def test_suggestions_are_names_that_look_alike_not_codes_sharing_digits(
+    typed: str, first: str | None, never: str | None, pg_pool: Any
+) -> None:
+    answer = generate_report(typed, pool=pg_pool, save=False)
+    ids = [s["id"] for s in answer.payload["suggestions"]]
+    assert answer.status == "error" and (ids[:1] == [first] if first else ids == [])
+    assert never not in ids
+    if not ids:
+        assert "비슷한 종목도 찾지 못했습니다" in answer.answer
 
 
 def test_a_resembling_name_is_reported_with_the_interpretation(pg_pool: Any) -> None:
