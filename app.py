@@ -8,6 +8,7 @@ Each screen is one `st.Page` line below; a screen is listed only once its file e
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -34,22 +35,27 @@ PAGES = [
 ]  # fmt: skip
 
 
+def _only(screen: Callable[[], None], title: str, icon: str) -> list[st.Page]:
+    """One screen at "/" and at every other screen's deep link (PAGES[0] is the default)."""
+    return [st.Page(screen, title=title, icon=icon, default=True)] + [
+        st.Page(screen, title=title, icon=icon, url_path=p.url_path) for p in PAGES[1:]
+    ]
+
+
 def _pages() -> list[st.Page]:
     """Every screen for a user who may see them; otherwise the one screen that says why not
     (open beyond loopback without sign-in) or the sign-in screen (data_access/access.py)."""
     problem = access_ui.startup_problem()
     if problem:
-        return [st.Page(lambda: access_ui.refusal_screen(problem), title="접속 불가",
-                        icon=":material/lock:", default=True)]  # fmt: skip
+        return _only(lambda: access_ui.refusal_screen(problem), "접속 불가", ":material/lock:")
     if not access.current_viewer().signed_in and access_ui.sign_in_on():
-        return [st.Page(access_ui.sign_in_screen, title="로그인", icon=":material/login:",
-                        default=True)]  # fmt: skip
+        return _only(access_ui.sign_in_screen, "로그인", ":material/login:")
     return PAGES
 
 
 access_ui.install()  # access.current_viewer() is this session's user from here on
 pages = _pages()
-navigation = st.navigation(pages)
+navigation = st.navigation(pages, position="sidebar" if pages is PAGES else "hidden")
 if pages is PAGES:
     with st.spinner("저장소를 준비하는 중…"):
         runtime.service_info()  # first view of the process: servers, migrations, catalogue
