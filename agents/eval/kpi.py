@@ -30,7 +30,9 @@ Definitions (what the traces record; see `agents.eval.traces` for the readings):
 - opening_editor_coverage — 오프닝 편집자 상위 3 포함률: held-out opening days whose themes name at
   least 2 of the 3 biggest news-backed moves (|change| × won market cap, computed by SQL in
   `agents.eval.opening_editor`), over held-out days; `_tune` is the same on tuning days and
-  `opening_editor_top3_share` the share of all top-3 items named, over all opening days.
+  `opening_editor_top3_share` the share of all top-3 items named, over all opening days;
+  `opening_concrete_themes` the share of opening themes whose headline names a company, sector
+  or macro event (not the 'keyword — company' pattern).
 - correctness_<screen>_<split> — 답변 정확도: analyst questions (issue 14) of one screen and split
   (`tune` / `heldout`, fixed by question group) whose answer passed every check, over them;
   `routing_accuracy_heldout` is routing accuracy on the held-out analyst questions. The §6 KPIs
@@ -159,6 +161,15 @@ def editor_top3_share(results: Sequence[CaseResult]) -> KpiValue:
                   sum(c.covered for c in days), sum(len(c.top) for c in days), 66.7)  # fmt: skip
 
 
+def concrete_themes(results: Sequence[CaseResult]) -> KpiValue:
+    """Opening themes whose headline names a company, sector or macro event."""
+    days = [r.coverage for r in results if r.coverage is not None]
+    total = sum(len(c.themes) for c in days)
+    vague = sum(len(c.vague_themes) for c in days)
+    return _ratio("opening_concrete_themes", "사건을 명시한 오프닝 테마 비율", total - vague, total,
+                  100.0)  # fmt: skip
+
+
 KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
     evidence_rate,
     cypher_schema_ok,
@@ -173,6 +184,7 @@ KPI_FUNCTIONS: tuple[Callable[[Sequence[CaseResult]], KpiValue], ...] = (
     editor_coverage,
     lambda rs: editor_coverage(rs, "tune"),
     editor_top3_share,
+    concrete_themes,
 )
 
 

@@ -11,7 +11,8 @@ article reports on (the stock's last close at or before the article). Its size i
 |change_rate| × market cap before the move (previous close × shares outstanding, US caps × the
 last USD/KRW close on or before the day); a stock counts once, with its largest move. The top
 three are what an editor would lead with. A theme covers an item when its headline or
-description names the company (its name, English name, code or any alias).
+description names the company (its name, English name, code or any alias). A headline is vague
+when it names no company, sector or macro event, or uses the 'keyword — company' pattern.
 
 Golden cases carry `inputs.split` = `tune` or `holdout`; the held-out days were fixed before the
 ranking was tuned and are only read by the KPI.
@@ -73,6 +74,15 @@ ORDER BY b.impact_krw DESC, b.sid LIMIT %(n)s
 """
 
 
+# Every name a concrete theme can carry: a company (any of its names), a sector, or a macro event.
+SUBJECTS_SQL = (
+    "SELECT name AS s FROM stocks UNION SELECT name_en FROM stocks WHERE name_en IS NOT NULL"
+    " UNION SELECT sector FROM stocks UNION SELECT alias FROM entity_aliases WHERE kind = 'stock'"
+)
+EVENT_WORDS = ("금리", "물가", "고용", "연준", "한국은행", "FOMC", "CPI", "실업률", "환율")
+KEYWORD_PATTERN = " — "  # the old 'keyword — company move' headline
+
+
 class EditorItem(BaseModel):
     security_id: str
     name: str
@@ -91,10 +101,11 @@ class EditorCoverage(BaseModel):
     top: list[EditorItem] = Field(default_factory=list)
     covered: int = 0
     themes: list[str] = Field(default_factory=list)  # the headlines checked
+    vague_themes: list[str] = Field(default_factory=list)  # headlines naming no concrete event
 
     @property
     def ok(self) -> bool:
-        return self.covered >= min(MIN_COVERED, len(self.top))
+        return self.covered >= min(MIN_COVERED, len(self.top)) and not self.vague_themes
 
 
 def editor_top(day: date, pool: ConnectionPool | None, n: int = TOP_N) -> list[EditorItem]:
@@ -122,21 +133,34 @@ def names_in(text: str, names: list[str]) -> bool:
     return any(n.casefold() in folded for n in names)
 
 
+def vague(headlines: list[str], pool: ConnectionPool | None) -> list[str]:
+    """Headlines that name no company, sector or macro event, or use the keyword pattern."""
+    subjects = [str(r["s"]) for r in fetch_all(SUBJECTS_SQL, None, pool) if len(str(r["s"])) >= 2]
+    subjects += list(EVENT_WORDS)
+    return [h for h in headlines if KEYWORD_PATTERN in h or not names_in(h, subjects)]
+
+
 def coverage_of(day: date, split: str, answer: AgentAnswer,
                 pool: ConnectionPool | None) -> EditorCoverage:  # fmt: skip
     top = editor_top(day, pool)
     themes = theme_texts(answer)
     for item in top:
         item.covered = any(names_in(text, item.names) for _, text in themes)
+    headlines = [h for h, _ in themes]
     return EditorCoverage(day=day.isoformat(), split="holdout" if split == "holdout" else "tune",
-                          top=top, covered=sum(i.covered for i in top),
-                          themes=[h for h, _ in themes])  # fmt: skip
+                          top=top, covered=sum(i.covered for i in top), themes=headlines,
+                          vague_themes=vague(headlines, pool))  # fmt: skip
 
 
 def coverage_problem(cov: EditorCoverage) -> str | None:
     """The failure message of a day whose themes miss the editor's list, else None."""
     if cov.ok:
         return None
-    missed = ", ".join(f"{i.name}({i.change_pct:+.2f}%)" for i in cov.top if not i.covered)
-    return (f"편집자 상위 {len(cov.top)}개 중 {cov.covered}개만 테마에 있습니다 "
-            f"(빠진 것: {missed})")  # fmt: skip
+    parts = []
+    if cov.covered < min(MIN_COVERED, len(cov.top)):
+        missed = ", ".join(f"{i.name}({i.change_pct:+.2f}%)" for i in cov.top if not i.covered)
+        parts.append(f"편집자 상위 {len(cov.top)}개 중 {cov.covered}개만 테마에 있습니다 "
+                     f"(빠진 것: {missed})")  # fmt: skip
+    if cov.vague_themes:
+        parts.append(f"구체적 사건이 없는 테마 제목: {', '.join(cov.vague_themes)}")
+    return "; ".join(parts)

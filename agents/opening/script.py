@@ -92,9 +92,7 @@ def _headline(pick: ThemePick) -> str:
         return f"{pick.display()} 관련 뉴스 집중"
     lead = pick.leaders[0]
     mood = "강세" if lead.change_pct > 0 else "약세" if lead.change_pct < 0 else "보합"
-    if pick.display().lower() in lead.name.lower():
-        return f"{lead.name} {mood}"
-    return f"{pick.display()} — {lead.name} {mood}"
+    return f"{lead.name} {mood}"  # the company, never 'keyword — company
 
 
 def _read_sources(pick: ThemePick, read: dict[str, dict[str, str]]) -> list[NewsSource]:

@@ -89,6 +89,7 @@ def test_an_eval_case_records_the_editor_coverage_and_the_kpi_counts_it(
     assert result.coverage.covered == 3 and result.passed, result.problems
     report = kpi_report([result])
     assert report.kpi("opening_editor_coverage_tune").value == 100.0
+    assert report.kpi("opening_concrete_themes").value == 100.0 and not result.coverage.vague_themes
     assert report.kpi("opening_editor_coverage").value is None  # no held-out day in this run
     # the same case with themes that miss the editor's list fails as a wrong fact
     answer.payload["theme"] = [{"headline": "뉴욕증시 — 오라클 약세", "description": "",
@@ -98,3 +99,5 @@ def test_an_eval_case_records_the_editor_coverage_and_the_kpi_counts_it(
     add_editor_coverage(case, answer, result, pg_pool)
     assert result.coverage.covered == 0 and not result.passed
     assert result.failure_category == "wrong_fact" and "NVIDIA" in result.problems[-1].message
+    assert result.coverage.vague_themes == ["뉴욕증시 — 오라클 약세"]
+    assert kpi_report([result]).kpi("opening_concrete_themes").value == 0.0
