@@ -3,9 +3,9 @@
     python bench/stock_report.py [--n 20] [--symbols 삼성전자 AAPL 005930 KR:000660 NVDA]
 
 Runs the same `generate_report` the screen and the CLI use (LangGraph workflow, tools,
-figures, templates) against WORKBENCH_HOME, without saving runs (`--save` to include the run
-store writes). Prints one line per symbol, one for all runs, and one per tool (from the
-structured tool log).
+figures, fundamentals, news events, review check, templates) against WORKBENCH_HOME, without
+saving runs (`--save` to include the run store writes). Prints one line per symbol, one for all
+runs, one per tool (from the structured tool log) and one per workflow node (from the trace).
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ def main() -> None:
     generate_report(args.symbols[0], pool=pool, save=False)  # warm-up: pool, caches
     overall: list[float] = []
     tools: dict[str, list[float]] = defaultdict(list)
+    nodes: dict[str, list[float]] = defaultdict(list)
     print(f"offline stock report, {args.n} runs per symbol (save={args.save})")
     for symbol in args.symbols:
         samples = []
@@ -53,6 +54,9 @@ def main() -> None:
             assert answer.status in ("ok", "partial"), answer.error
             for record in answer.payload["tool_log"]:
                 tools[record["tool"]].append(float(record["latency_ms"]))
+            for step in answer.trace:
+                if step.kind == "node":
+                    nodes[step.name].append(float(step.duration_ms))
         overall += samples
         p50, p95 = percentiles(samples)
         print(f"  {symbol:<12} p50 {p50:7.1f} ms   p95 {p95:7.1f} ms")
@@ -61,6 +65,9 @@ def main() -> None:
     for tool, samples in sorted(tools.items()):
         p50, p95 = percentiles(samples)
         print(f"  tool {tool:<20} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms")
+    for node, samples in nodes.items():
+        p50, p95 = percentiles(samples)
+        print(f"  node {node:<20} p50 {p50:6.1f} ms   p95 {p95:6.1f} ms")
 
 
 if __name__ == "__main__":
