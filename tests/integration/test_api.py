@@ -170,6 +170,12 @@ def test_contract_stored_and_uploaded(client: httpx.Client) -> None:
     assert "100%" in json.dumps(answer, ensure_ascii=False)
     empty = client.post("/api/contract/contracts", files={"file": ("empty.txt", b"", "text/plain")})
     assert empty.status_code == 422 and empty.json()["status"] == "error"
+    garbage = client.post("/api/contract/contracts",
+                          files={"file": ("x.pdf", b"%PDF-1.7\n\x00\xff garbage", "application/pdf")})  # fmt: skip
+    assert garbage.status_code == 422 and garbage.json()["error"]
+    huge = client.post("/api/contract/contracts",
+                       files={"file": ("big.txt", b"a" * (7 * 1024 * 1024), "text/plain")})  # fmt: skip
+    assert huge.status_code == 413 and "너무 큽니다" in huge.json()["error"]
     unknown = client.post("/api/contract/message", json={"contract_id": "nope", "message": "제1조"})
     assert unknown.status_code == 404
 
