@@ -49,8 +49,14 @@ def _section(report: str, heading: str) -> str:
     return report.split(f"## {heading}", 1)[1].split("\n## ", 1)[0]
 
 
+_REPORTS: dict[str, Any] = {}  # one offline report per stock for the whole module
+
+
 def _reports(pool: Any, security_ids: list[str]) -> dict[str, Any]:
-    return {sid: generate_report(sid, pool=pool, save=False) for sid in security_ids}
+    for sid in security_ids:
+        if sid not in _REPORTS:
+            _REPORTS[sid] = generate_report(sid, pool=pool, save=False)
+    return {sid: _REPORTS[sid] for sid in security_ids}
 
 
 def test_every_recent_earnings_event_is_stated_with_the_right_surprise(pg_pool: Any) -> None:
