@@ -13,6 +13,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.evidence import Stopwatch
 from agents.macro.derived import derived_points
+from agents.macro.rankings import region_ranking, sector_codes, sector_moves
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
@@ -140,7 +141,9 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
     watch, resp = Stopwatch(), _response("equity", ctx, "equity")
     start = fetch_start(ctx.as_of_date, route.period_months)
-    if not route.matched_security_ids:
+    if not route.matched_security_ids and sector_codes(route):
+        sector_moves(resp, ctx, route, start)  # '은행주 최근 흐름': the sector's stocks, ranked
+    elif not route.matched_security_ids:
         resp.status, resp.needs_companion = "empty", True
         resp.uncertainty.append(lang_text(
             route.language, "질문에서 종목을 찾지 못해 가격·실적 수치를 조회하지 않았습니다.",
@@ -241,6 +244,14 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         "",
     )
     specs = chosen or [default]
+    frame = route.frame
+    if frame is not None and frame.operation.kind == "rank" and not route.real_estate_regions:
+        # '전세가율 가장 높은 지역': regions ranked by the series' latest month
+        ranked = [region_ranking(resp, ctx, route, name, ko, en, unit)
+                  for _, name, ko, en, unit in specs[:2]]  # fmt: skip
+        if any(ranked):
+            resp.duration_ms = watch.ms
+            return resp
     regions = route.real_estate_regions or ["전국"]
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")

@@ -109,6 +109,31 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
              ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
+    # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
+    # the latest value of a housing series. Each row is one member with its first/last value.
+    Template("equity_sector_window", "equity", SQL,
+             "WITH w AS (SELECT p.security_id, p.trade_date, p.close, max(p.trade_date) OVER "
+             "(PARTITION BY p.security_id) AS last_day FROM stock_prices p JOIN stocks s "
+             "USING (security_id) WHERE s.sector = ANY(%(sectors)s) AND NOT s.is_etf AND "
+             "(%(country)s = 'ALL' OR s.country = %(country)s) AND p.trade_date >= %(start)s "
+             "AND p.trade_date <= %(as_of)s) SELECT s.security_id, s.name, s.currency, "
+             "min(w.trade_date) FILTER (WHERE w.trade_date >= w.last_day - %(interval)s::interval) "
+             "AS first_day, max(w.last_day) AS last_day, (array_agg(w.close ORDER BY w.trade_date) "
+             "FILTER (WHERE w.trade_date >= w.last_day - %(interval)s::interval))[1] AS first_close, "
+             "(array_agg(w.close ORDER BY w.trade_date DESC))[1] AS last_close FROM w JOIN stocks s "
+             "USING (security_id) GROUP BY s.security_id, s.name, s.currency",
+             ("sectors", "country", "start", "as_of", "interval"), "stock_prices",
+             dataset_param="dataset"),
+    *(Template(f"{name}_latest_by_region", "real_estate", SQL,
+               f"SELECT DISTINCT ON (region) region, month, {column} AS value FROM {table} "
+               "WHERE month <= %(as_of)s ORDER BY region, month DESC",
+               ("as_of",), table, dataset_code=dataset, date_param="as_of")
+      for name, table, column, dataset in (
+          ("re_price_index", "re_house_price_index", "index_value", "KR_HOUSE_PRICE_INDEX"),
+          ("re_jeonse", "re_jeonse_ratio", "ratio", "KR_JEONSE_RATIO"),
+          ("re_unsold", "re_unsold_housing", "units", "KR_UNSOLD_HOUSING"),
+          ("re_permits", "re_permits", "units", "KR_HOUSING_PERMITS"),
+      )),
     Template("documents_by_keyword", "ontology", SQL,
              "SELECT v.evidence_id, v.text, d.doc_id, d.title, d.url, d.published_at::date AS day, "
              "e.title AS event_title, e.theme FROM evidence v JOIN documents d USING (doc_id) "

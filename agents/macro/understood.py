@@ -64,7 +64,12 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     if frame is None or route.tool_mode == "llm_direct":
         return []
     ko, op, out = route.language == "ko", frame.operation, []
-    if op.kind in ("filter", "rank") or op.aggregate in ("sum", "avg", "count"):
+    ranked_here = op.kind == "rank" and (frame.of("sector") or "real_estate" in route.target_agents)
+    if (op.kind in ("filter", "rank") and not ranked_here) or op.aggregate in (
+        "sum",
+        "avg",
+        "count",
+    ):
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
                    "each series is shown instead.")  # fmt: skip
@@ -79,7 +84,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         names = ", ".join(frame.unknown_words)
         out.append(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다." if ko
                    else f"'{names}' is not in the data and was not answered.")  # fmt: skip
-    if route.market_words and not route.matched_security_ids:
+    if frame.of("index") and not route.matched_security_ids:
         proxies = {i["name"]: i.get("proxy_etf") for i in vocabulary()["indices"]}
         if any(proxies.get(w) for w in route.market_words) or route.market_words:
             out.append("시장 지수·업종 지수 자체의 시계열은 데이터에 없습니다 (종목·ETF로 물어보세요)."

@@ -29,7 +29,8 @@ MEASURE_UNITS: dict[str, str] = {
     "trading_value": "KRW", "value": "series", "per": "x", "pbr": "x", "eps": "currency",
     "dividend_yield": "%", "count": "count", "holdings": "list", "rsi": "index",
     "earnings": "currency", "volatility": "%", "premium": "%", "nav": "KRW", "benchmark": "text",
-    "listed_date": "date",
+    "listed_date": "date", "jeonse_ratio": "%", "unsold": "units", "permits": "units",
+    "house_price": "index",
 }  # fmt: skip
 
 

@@ -1,0 +1,100 @@
+"""Rankings across a set for the Equity and Real estate agents (issue 14): the stocks of a
+sector by their return over the window ('은행주 최근 1개월 수익률 1위'), and regions by the
+latest value of a housing series ('전세가율 가장 높은 지역'). Each ranking is one cited SQL
+template; the order, the top N and the average are computed here and said in the key points."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.macro.router import Route
+from agents.macro.state import AgentResponse, RunContext
+from agents.macro.tools import lang_text, run_step
+from agents.understanding.vocabulary import vocabulary
+
+_INTERVALS = {0.25: "7 days", 1.0: "1 month", 3.0: "3 months", 6.0: "6 months", 12.0: "1 year"}
+
+
+def sector_codes(route: Route) -> list[str]:
+    """The data's sector names for the sector words of the question ('은행주' → 금융)."""
+    keys = {e.key for e in route.frame.of("sector")} if route.frame else set()
+    out: list[str] = []
+    for spec in vocabulary()["sectors"]:
+        if spec["key"] in keys:
+            out += spec.get("data_sectors", [spec["key"]])
+    return list(dict.fromkeys(out))
+
+
+def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
+    """Returns of a sector's stocks over the window, ranked as the question asks."""
+    sectors = sector_codes(route)
+    if not sectors:
+        return
+    frame = route.frame
+    months = frame.period.months if frame and frame.period else float(route.period_months)
+    interval = _INTERVALS.get(months, f"{round(months)} months")
+    # '은행주' asked in Korean means Korean banks unless a region says otherwise
+    country = (
+        route.regions[0] if len(route.regions) == 1 else ("KR" if route.language == "ko" else "ALL")
+    )
+    dataset = "US_TOP50_DAILY_OHLCV" if country == "US" else "KR_STOCK_DAILY_OHLCV"
+    result = run_step(resp, ctx, "equity_sector_window",
+                      {"sectors": sectors, "country": country, "start": start,
+                       "as_of": ctx.as_of_date, "interval": interval, "dataset": dataset})  # fmt: skip
+    rows = [r for r in (result.rows if result else []) if r["first_close"] and r["last_close"]]
+    if not rows:
+        resp.uncertainty.append(f"{', '.join(sectors)} 업종 종목의 시세가 없습니다.")
+        return
+    for r in rows:
+        r["ret"] = (float(r["last_close"]) / float(r["first_close"]) - 1) * 100
+    ascending = bool(frame and frame.operation.direction == "asc")
+    rows.sort(key=lambda r: r["ret"], reverse=not ascending)
+    n = (frame.operation.top_n if frame and frame.operation.kind == "rank" else None) or 5
+    avg = sum(r["ret"] for r in rows) / len(rows)
+    label = ", ".join(sectors)
+    listed = ", ".join(f"{r['name']} {r['ret']:+.2f}%" for r in rows[:n])
+    order = ("하위" if ascending else "상위", "bottom" if ascending else "top")
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{label} 업종 {len(rows)}종목의 {interval_ko(interval)} 수익률 {order[0]} {min(n, len(rows))}: "
+        f"{listed} (업종 평균 {avg:+.2f}%, 각 종목 마지막 거래일 {rows[0]['last_day']} 기준).",
+        f"{label}: {order[1]} {min(n, len(rows))} of {len(rows)} stocks by {interval} return: "
+        f"{listed} (sector average {avg:+.2f}%).",
+    ))  # fmt: skip
+
+
+def interval_ko(interval: str) -> str:
+    n, unit = interval.split()
+    return f"{n}{ {'days': '일', 'month': '개월', 'months': '개월', 'year': '년'}.get(unit, unit) }"
+
+
+def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+                   ko: str, en: str, unit: str) -> bool:  # fmt: skip
+    """Regions by the latest value of one housing series; False when the template has none."""
+    name = {
+        "re_price_index_window": "re_price_index_latest_by_region",
+        "re_jeonse_window": "re_jeonse_latest_by_region",
+        "re_unsold_window": "re_unsold_latest_by_region",
+        "re_permits_window": "re_permits_latest_by_region",
+    }.get(template, "")
+    if not name:
+        return False
+    result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
+    rows: list[dict[str, Any]] = [
+        r for r in (result.rows if result else []) if r["value"] is not None
+    ]
+    if not rows:
+        return False
+    frame = route.frame
+    ascending = bool(frame and frame.operation.direction == "asc")
+    rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
+    n = (frame.operation.top_n if frame else None) or 3
+    listed = ", ".join(f"{r['region']} {float(r['value']):,.2f}{unit} ({str(r['month'])[:7]})"
+                       for r in rows[:n])  # fmt: skip
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{ko} {'낮은' if ascending else '높은'} 지역 순 (지역별 최신월): {listed}.",
+        f"Regions by {en}, {'lowest' if ascending else 'highest'} first (latest month each): "
+        f"{listed}.",
+    ))  # fmt: skip
+    return True
