@@ -183,9 +183,9 @@ def test_contract_stored_and_uploaded(client: httpx.Client) -> None:
 def test_stock_report_and_stream(client: httpx.Client) -> None:
     data = client.post("/api/stock/report", json={"symbol": "삼성전자"}).json()
     check_answer_contract(data)
-    assert (
-        data["status"] == "ok" and data["run_id"] and data["payload"]["security_id"] == "KR:005930"
-    )
+    assert data["status"] == "ok" and data["payload"]["security_id"] == "KR:005930"
+    listed = client.get("/api/runs", params={"screen": "stock", "limit": 5}).json()
+    assert data["run_id"] in [r["run_id"] for r in listed] and listed[0]["answer"]["trace"]
     events = stream(client, "/api/stock/report/stream", {"symbol": "AAPL", "language": "en"})
     kinds = {d["data"]["kind"] for k, d in events if k == "step"}
     assert {"node_end", "tool_attempt"} <= kinds and events[-1][0] == "answer"
@@ -219,6 +219,9 @@ def test_healthz_and_indicators(client: httpx.Client) -> None:
     assert f"avg_pass_rate {rate}," in " ".join(indicators["notes"])
     if latest is not None:  # the newest finished run (one still going has no KPIs)
         assert latest["status"] == "finished" and indicators["notes"][0].startswith("최근 평가")
+    page = client.get("/docs").text  # Swagger UI from local files, not a CDN
+    assert "/static-offline-docs/swagger-ui-bundle.js" in page and "cdn" not in page.lower()
+    assert client.get("/static-offline-docs/swagger-ui-bundle.js").status_code == 200
     docs = client.get("/openapi.json").json()
     assert (
         "/api/chat/message/stream" in docs["paths"]
