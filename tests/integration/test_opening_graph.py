@@ -30,8 +30,10 @@ from data_access.postgres import execute, fetch_all
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 DATES = ("2026-11-20", "2026-11-16", "2026-10-06")
-MOVE = re.compile(r"(\S[^.'·\n]*?)의 (?:(\d+)월 (\d+)일 )?종가는 ([\d,.]+)(원|달러), "
-                  r"전일 대비 ([+-]\d+\.\d{2})%")
+MOVE = re.compile(
+    r"(\S[^.'·\n]*?)의 (?:(\d+)월 (\d+)일 )?종가는 ([\d,.]+)(원|달러), "
+    r"전일 대비 ([+-]\d+\.\d{2})%"
+)
 REQUIRED = {"get_news_list", "count_keyword_frequency", "get_news_content", "get_ohlcv"}
 
 
