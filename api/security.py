@@ -2,7 +2,8 @@
 
     app = GuardMiddleware(app, config)        # also wraps the MCP server's HTTP transport
 
-Order matters: the rate limit runs first (an unauthenticated flood is limited too), then the
+Order matters: the rate limit runs first (an unauthenticated flood is limited too), then
+requests a web page made a browser send (DNS rebinding, cross-site forms), then the
 token (when `API_TOKEN` is set), then the request size — refused at once from Content-Length,
 or, for a body sent without one, while reading it (before the app sees it).
 """
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.config import ApiConfig
+from api.config import ApiConfig, is_loopback
 from api.errors import error_body
 
 UPLOAD_PATHS = ("/api/contract/contracts",)
@@ -61,6 +62,34 @@ def bearer_ok(header: str | None, token: str) -> bool:
     )
 
 
+def _hostname(value: str) -> str:
+    """The host part of a Host header or an Origin URL (port and scheme dropped)."""
+    host = value.split("://", 1)[-1].split("/", 1)[0]
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def foreign_request(headers: dict[str, str], *, loopback_only: bool) -> str | None:
+    """Why a request that a web page made the browser send is refused, or None.
+
+    A page on another site can make a browser POST a form (multipart is a "simple" request) to
+    127.0.0.1, or reach a loopback server under its own name by DNS rebinding; neither may run
+    an agent. On loopback the Host must be a loopback name; a browser's Origin must be loopback
+    or the Host itself."""
+    host = _hostname(headers.get("host", ""))
+    if loopback_only and host and not is_loopback(host):
+        return f"루프백 주소로만 받는 API입니다 (Host: {host[:80]})."
+    origin = headers.get("origin")
+    if origin and origin != "null":
+        origin_host = _hostname(origin)
+        if not is_loopback(origin_host) and origin_host != host:
+            return f"다른 사이트({origin_host[:80]})의 브라우저 요청은 받지 않습니다."
+    elif origin == "null":
+        return "출처를 알 수 없는 브라우저 요청(Origin: null)은 받지 않습니다."
+    return None
+
+
 class GuardMiddleware:
     def __init__(self, app: ASGIApp, config: ApiConfig) -> None:
         self.app = app
@@ -77,6 +106,12 @@ class GuardMiddleware:
         if wait > 0:
             await _reply(send, 429, "요청이 너무 많습니다.", f"{math.ceil(wait)}초 뒤에 다시 시도하세요.",
                          {"retry-after": str(math.ceil(wait))})  # fmt: skip
+            return
+        problem = foreign_request(headers, loopback_only=is_loopback(self.config.host))
+        if problem is not None:
+            await _reply(
+                send, 403, problem, "이 API는 같은 컴퓨터의 프로그램(curl, 노트북 등)에서 부르세요."
+            )
             return
         token = self.config.token_value
         if token is not None and not bearer_ok(headers.get("authorization"), token):

@@ -108,3 +108,19 @@ def test_token_from_the_secrets_file(tmp_path: Path, monkeypatch: pytest.MonkeyP
     secrets.write_text("[api\ntoken = ", "utf-8")
     with pytest.raises(ApiConfigError, match="cannot read"):
         ApiConfig()
+
+
+def test_requests_a_web_page_made_a_browser_send_are_refused(settings: Any, services: Any) -> None:
+    app = create_app(ApiConfig(rate_limit_per_min=0), Stores(settings, info=services))
+    with BackgroundServer(app) as server:
+        own = {"Host": f"127.0.0.1:{server.port}"}
+        for headers in ({"Host": f"rebound.example:{server.port}"},  # DNS rebinding
+                        {**own, "Origin": "https://evil.example"},  # a cross-site form post
+                        {**own, "Origin": "null"}):  # fmt: skip
+            refused = httpx.post(f"{server.url}/api/contract/contracts", headers=headers,
+                                 files={"file": ("x.txt", b"x", "text/plain")})  # fmt: skip
+            assert refused.status_code == 403, headers
+            assert refused.json()["status"] == "error" and refused.json()["error"]
+        same_site = httpx.get(f"{server.url}/healthz",
+                              headers={**own, "Origin": f"http://localhost:{server.port}"})  # fmt: skip
+        assert same_site.status_code == 200
