@@ -40,7 +40,14 @@ def definition(plan: Plan) -> str:
 
 def declined(plan: Plan) -> str:
     kind, _, what = (plan.decline_reason or "scope:").partition(":")
-    if kind == "measure":
+    if kind == "not_found":
+        reason = (
+            "질문한 종목을 데이터에서 찾지 못했습니다 (국내·미국 주요 종목만 있습니다). 종목명을 "
+            "데이터에 있는 그대로 쓰거나 코드로 물어보세요."
+            if plan.lang == "ko"
+            else "The stock asked about is not in the data (major Korean and US stocks only)."
+        )
+    elif kind == "measure":
         reason = (f"'{what}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if plan.lang == "ko"
                   else f"'{what}' is not in this workbench's data, so I cannot answer it.")  # fmt: skip
     else:

@@ -31,11 +31,15 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
                 "대신 최근 추이와 관련 뉴스·이벤트 근거를 물어보세요 (예: '원달러 환율 최근 3개월 추이와 원인')."
                 if ko else "I do not forecast values (the data cannot back it). Ask for the recent "
                 "trend and the evidence instead (e.g. 'KRW/USD over 3 months and why').")  # fmt: skip
-    if (
-        not missing
-        or (held and not frame.unknown_words)
-        or (route.real_estate_regions and "기타 지역" not in frame.unknown_words)
-    ):
+    if _unknown_stock(frame, route):
+        return (
+            "질문한 종목을 데이터에서 찾지 못했습니다 (국내·미국 주요 종목만 있습니다). 종목명이나 "
+            "코드(예: 005930, NVDA)로 물어보세요."
+            if ko
+            else "The stock asked about is not in the "
+            "data (major Korean and US stocks only). Ask by name or code (e.g. 005930, NVDA)."
+        )
+    if not missing or (held and not frame.unknown_words) or route.real_estate_regions:
         return None
     names = ", ".join(dict.fromkeys(missing))
     if ko:
@@ -44,6 +48,20 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     return (
         f"There is no data on '{names}' in this workbench, so I cannot answer. {_HELD_EN}. "
         "Questions I can answer instead: 'US CPI year over year', 'the 10y-2y spread'."
+    )
+
+
+def _unknown_stock(frame: QuestionFrame, route: Route) -> bool:
+    """Routed to Equity alone with nothing it could look up: a company we do not hold."""
+    targets = set(route.target_agents)
+    nothing = not (route.matched_security_ids or route.market_words or frame.of("series")
+                   or route.indicator_codes or route.real_estate_regions)  # fmt: skip
+    return (
+        "equity" in targets
+        and targets <= {"equity", "ontology"}
+        and nothing
+        and (frame.operation.kind != "define")
+        and not route.graph_need
     )
 
 

@@ -409,6 +409,8 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
         any(m.name == "holdings" for m in frame.measures) or ("holders" in hits and not stocks)
     ):  # '코덱스200 뭐 제일 많이 담고 있어?'
         frame.relation = "holdings"
+    elif "holders" in hits and not stocks and not etfs and etf_word:
+        frame.notes.append("missing_subject:stock")  # '쿠팡을 담은 ETF': a stock we do not hold
 
 
 def _read_movement(frame: QuestionFrame, text: str) -> None:
