@@ -18,12 +18,15 @@ from agents.contract.diffview import Segments, diff_segments, highlight_segments
 from agents.contract.service import (
     ask,
     clause_comparison,
+    contract_type,
     ensure_samples,
     ingest_file,
     list_conversations,
     load_conversation,
+    set_contract_type,
     start_conversation,
 )
+from agents.contract.types import label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
@@ -131,8 +134,9 @@ def _render_conversation_picker(pool: Any) -> None:
 
 
 def _render_upload(pool: Any) -> None:
-    uploaded = st.file_uploader("계약서 올리기 (PDF, DOCX, TXT, MD · 최대 5 MB)",
-                                type=["pdf", "docx", "txt", "md"], key="contract_upload")  # fmt: skip
+    uploaded = st.file_uploader("계약서 올리기 (PDF, DOCX, HWPX, HWP, TXT, MD · 최대 5 MB)",
+                                type=["pdf", "docx", "hwpx", "hwp", "txt", "md"],
+                                key="contract_upload")  # fmt: skip
     done: dict[str, str] = st.session_state.setdefault(STATE_UPLOADED, {})
     if uploaded is None or uploaded.file_id in done:
         return
@@ -143,8 +147,8 @@ def _render_upload(pool: Any) -> None:
         return
     done[uploaded.file_id] = info.contract_id
     st.session_state[STATE_CONTRACT] = info.contract_id
-    st.success(f"'{info.title}'을(를) 저장했습니다 ({info.article_count}개 조항).",
-               icon=":material/check_circle:")  # fmt: skip
+    st.success(f"'{info.title}'을(를) 저장했습니다 ({info.article_count}개 조항, 유형: "
+               f"{label_of(info.contract_type)}).", icon=":material/check_circle:")  # fmt: skip
 
 
 def _pick_contract(pool: Any) -> str | None:
@@ -160,6 +164,32 @@ def _pick_contract(pool: Any) -> str | None:
         chosen = ids[index] if ids else None
     st.session_state[STATE_CONTRACT] = chosen
     return chosen
+
+
+def _on_type(contract_id: str, key: str) -> None:
+    try:
+        set_contract_type(contract_id, st.session_state[key], pool=runtime.pg_pool())
+    except WorkbenchError as e:
+        st.session_state[STATE_PENDING_ERROR] = str(e)
+
+
+def _render_type(contract_id: str, pool: Any) -> None:
+    """The contract's type (detected on upload, changeable) and the standard it is compared with."""
+    view = contract_type(contract_id, pool=pool)
+    labels = type_labels()
+    options = list(labels)
+    key = f"contract_type_{contract_id}"
+    left, right = st.columns([1, 2])
+    left.selectbox("계약서 유형", options, index=options.index(view.type_id) if view.type_id in
+                   options else len(options) - 1, format_func=lambda t: labels.get(t, t), key=key,
+                   disabled=view.is_standard, on_change=_on_type, args=(contract_id, key),
+                   help="올릴 때 제목과 조 제목으로 판별합니다. 틀리면 바꿀 수 있습니다.")  # fmt: skip
+    detected = f"자동 판별: {view.detected.label}"
+    if view.detected.evidence:
+        detected += " (" + ", ".join(view.detected.evidence[:6]) + ")"
+    compared = (f"비교 표준계약서: {view.standard_title}" if view.standard_title else
+                f"이 유형({view.label})에 맞는 표준계약서는 번들되어 있지 않아 표준과 비교하지 않습니다.")  # fmt: skip
+    right.caption(f"{detected}  \n{compared}")
 
 
 def _render_articles(contract_id: str, pool: Any) -> None:
@@ -286,6 +316,10 @@ def main() -> None:
         return
     if contract_id is None:
         return
+    try:
+        _render_type(contract_id, pool)
+    except WorkbenchError as e:
+        ui.show_error(e)
     left, right = st.columns([1, 2])
     with left:
         _render_articles(contract_id, pool)

@@ -112,6 +112,8 @@ def build_graph(deps: GraphDeps) -> Any:
                     )
         if status == "ok" and deps.llm is not None and deps.llm.notices:  # a model fallback
             status, error = "partial", " / ".join(deps.llm.notices)
+        if chosen.notes:
+            text = "\n\n".join([text, *chosen.notes])
         if status == "ok" and evidence.errors and not evidence.clauses:
             status, error = "partial", "; ".join(evidence.errors)
         deps.record(TraceStep(step=0, kind="node", name="synthesis", duration_ms=watch.ms,

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from agents.contract.glossary import concept_for_title, is_korean, matching_concepts
 from agents.contract.references import article_refs, exhibit_refs
 from agents.contract.registry import ToolCall
+from agents.contract.types import label_of, standard_type
 
 KO_TITLE_RE = re.compile(r"((?:[가-힣A-Za-z]+\s+)?[가-힣A-Za-z]+)\s*조항")
 EN_TITLE_RE = re.compile(
@@ -43,6 +44,17 @@ class Plan:
     calls: list[ToolCall]
     intent: str  # lookup | compare | standard | search
     language: str  # ko | en
+    notes: list[str] = field(default_factory=list)  # said under the answer (e.g. no standard)
+
+
+def no_standard_note(contract_type: str | None, language: str) -> str:
+    if language == "en":
+        return ("No standard contract of this contract's type is bundled, so it is not compared; "
+                "bundled standards: data provision, data creation.")  # fmt: skip
+    return (
+        f"이 계약서 유형({label_of(contract_type)})에 맞는 표준계약서는 번들되어 있지 않아 "
+        "비교하지 않습니다. 번들된 표준계약서: 데이터 제공형, 데이터 창출형."
+    )
 
 
 def title_refs(question: str) -> list[str]:
@@ -81,14 +93,20 @@ def plan(question: str, context: PlanContext) -> Plan:
     if titles:
         calls.append(ToolCall("article_title", {"title_queries": titles}))
     wants_standard = bool(STANDARD_RE.search(question))
+    standard = standard_type(context.contract_type or "provide")
     if not calls:
         calls.append(ToolCall("hybrid_search", {"topics": search_topics(question)}))
-    if wants_standard:
+    if wants_standard and standard:
         named = [context.titles[n] for n in articles if n in context.titles] + titles
         queries = named or [str(q) for t in search_topics(question) for q in t["queries"]][:2]  # type: ignore[attr-defined]
-        calls.append(ToolCall("standard_contract", {"contract_type": context.contract_type or "provide",
+        calls.append(ToolCall("standard_contract", {"contract_type": standard,
                                                     "queries": queries}))  # fmt: skip
+    notes = (
+        [no_standard_note(context.contract_type, language)]
+        if wants_standard and not standard
+        else []
+    )
     intent = "standard" if wants_standard else "compare" if COMPARE_RE.search(question) else (
         "lookup" if articles or exhibits or titles else "search")  # fmt: skip
     return Plan([ToolCall(c.name, c.arguments, f"call_{i}") for i, c in enumerate(calls, 1)],
-                intent, language)  # fmt: skip
+                intent, language, notes)  # fmt: skip

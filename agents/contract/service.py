@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import PurePath
 from typing import Any
 
@@ -21,20 +21,21 @@ from psycopg_pool import ConnectionPool
 from agents.contract import store
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
-from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes
+from agents.contract.ingest.pipeline import detect_type, ensure_samples, ingest_bytes
 from agents.contract.llm import LlmSession
-from agents.contract.models import ContractInfo
+from agents.contract.models import ContractInfo, ParsedContract
 from agents.contract.planner import PlanContext
 from agents.contract.registry import BACKOFF_S, ToolRegistry
 from agents.contract.synthesis import FoundClause, citations, counterpart, similarity
 from agents.contract.tools import ToolContext, make_tools
+from agents.contract.types import OTHER, Detection, label_of, standard_type, type_labels
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text, clean_text, rejected_answer, require_text
 from agents.llm import TurnBudget
 from data_access import catalog, runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer
-from data_access.errors import WorkbenchError
+from data_access.errors import ToolInputError, WorkbenchError
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,8 @@ __all__ = [
     "Turn",
     "ask",
     "clause_comparison",
+    "contract_type",
+    "set_contract_type",
     "ensure_samples",
     "ingest_file",
     "list_conversations",
@@ -57,12 +60,41 @@ __all__ = [
 Turn = runs.Turn  # one question of a saved conversation with the answer stored for it
 
 
+@dataclass(frozen=True)
+class TypeView:
+    """A contract's type as the screen shows it."""
+
+    type_id: str
+    label: str
+    detected: Detection
+    standard_title: str | None  # the bundled standard it is compared with; None: none bundled
+    is_standard: bool
+
+
 def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
                 settings: Settings | None = None) -> ContractInfo:  # fmt: skip
-    """Store an uploaded contract (user side, type guessed as 'provide'); a bad file raises
+    """Store an uploaded contract (user side, its type detected); a bad file raises
     ContractFileError with a Korean reason before anything is stored."""
-    return ingest_bytes(_file_name(name), data, contract_type="provide", pool=pool,
-                        settings=settings)  # fmt: skip
+    return ingest_bytes(_file_name(name), data, pool=pool, settings=settings)
+
+
+def contract_type(contract_id: str, *, pool: ConnectionPool | None = None) -> TypeView:
+    """The contract's stored type, what detection says and why, and its bundled standard."""
+    info = store.require_contract(contract_id, pool)
+    articles = [s.article for s in store.load_articles(contract_id, pool)]
+    detected = detect_type(ParsedContract(info.title, articles, ""))
+    standard_kind = standard_type(info.contract_type)
+    standard = store.standard_for(standard_kind, pool) if standard_kind else None
+    return TypeView(info.contract_type or OTHER, label_of(info.contract_type), detected,
+                    standard.title if standard else None, info.is_standard)  # fmt: skip
+
+
+def set_contract_type(contract_id: str, type_id: str, *,
+                      pool: ConnectionPool | None = None) -> None:  # fmt: skip
+    """Override an uploaded contract's type (the screen's picker); unknown types are refused."""
+    if type_id not in type_labels():
+        raise ToolInputError(f"알 수 없는 계약서 유형입니다: {type_id!r}")
+    store.set_contract_type(contract_id, type_id, pool)
 
 
 def _file_name(name: str) -> str:
@@ -176,10 +208,12 @@ def load_conversation(conversation_id: str,
 
 def clause_comparison(contract_id: str, article_no: int, *, pool: ConnectionPool | None = None,
                       settings: Settings | None = None) -> dict[str, Any] | None:  # fmt: skip
-    """A clause and its standard-contract counterpart (same title, else best hybrid match)."""
+    """A clause and its counterpart in the bundled standard of the contract's type (same title,
+    else best hybrid match); None when no standard of that type is bundled."""
     info = store.require_contract(contract_id, pool)
     article = get_index(contract_id, pool, settings).articles.get(article_no)
-    standard = store.standard_for(info.contract_type or "provide", pool)
+    kind = standard_type(info.contract_type)
+    standard = store.standard_for(kind, pool) if kind else None
     if article is None or standard is None or info.is_standard:
         return None
     std_index = get_index(standard.contract_id, pool, settings)

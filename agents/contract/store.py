@@ -77,6 +77,14 @@ def standard_for(contract_type: str, pool: ConnectionPool | None = None) -> Cont
     return _info(row) if row else None
 
 
+def set_contract_type(contract_id: str, contract_type: str,
+                      pool: ConnectionPool | None = None) -> None:  # fmt: skip
+    """The user's choice of type for a stored (non-standard) contract."""
+    with connection(pool) as conn:
+        conn.execute("UPDATE contracts SET contract_type = %s, updated_at = now() "
+                     "WHERE contract_id = %s AND NOT is_standard", (contract_type, contract_id))  # fmt: skip
+
+
 def stored_on(contract_id: str, pool: ConnectionPool | None = None) -> str | None:
     """The date (ISO) the current version of the contract was stored."""
     row = fetch_one("SELECT updated_at::date AS day FROM contracts WHERE contract_id = %s",

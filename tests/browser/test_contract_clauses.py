@@ -41,11 +41,14 @@ def test_upload_ask_and_see_cited_clauses(page: Any, app_url: str, screenshot_di
     page.locator('input[type="file"]').set_input_files(files=[{
         "name": "hanbit_contract.docx", "buffer": _docx(SAMPLES_DIR / "user_provide.md"),
         "mimeType": "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}])  # fmt: skip
-    page.get_by_text("저장했습니다 (16개 조항)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("저장했습니다 (16개 조항, 유형: 데이터 제공형)").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    page.get_by_text("비교 표준계약서: 데이터 제공형 표준계약서").wait_for()
     page.get_by_text("제14조(분쟁의 해결)", exact=True).first.wait_for()
     page.get_by_label("질문").fill("Is there a cap on liability for damages?")
     page.get_by_role("button", name="질문하기").click()
-    page.get_by_text("Relevant clauses of the contract").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("Article 10 (손해배상) ② says:").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
     page.get_by_text("인용 조항").wait_for()
     citations = page.locator('[data-testid="stDataFrame"]').first

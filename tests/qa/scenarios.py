@@ -97,7 +97,9 @@ def opening_script(page: Any) -> None:
 def contract_clauses(page: Any) -> None:
     page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.locator('input[type="file"]').set_input_files(str(CONTRACT_SAMPLE))
-    page.get_by_text("저장했습니다 (16개 조항)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("저장했습니다 (16개 조항, 유형: 데이터 제공형)").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
     wait_idle(page)
     page.get_by_label("질문").fill(CONTRACT_QUESTION)
     page.get_by_role("button", name="질문하기").click()

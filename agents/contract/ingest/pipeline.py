@@ -19,7 +19,8 @@ from agents.contract.embeddings import make_embedder
 from agents.contract.index import article_tokens, embedding_signature, fit_vectors
 from agents.contract.ingest.parse import parse_contract_text
 from agents.contract.ingest.readers import read_contract_file
-from agents.contract.models import ContractInfo
+from agents.contract.models import ContractInfo, ParsedContract
+from agents.contract.types import Detection, detect
 from data_access.access import LOCAL_USER_ID, SHARED_USER_ID, current_viewer
 from data_access.config import Settings, get_settings
 
@@ -60,6 +61,14 @@ def upload_id(digest: str, owner: str) -> str:
     return f"u-{scoped[:12]}"
 
 
+def detect_type(parsed: ParsedContract, title: str | None = None) -> Detection:
+    """The contract's type from its title, article titles and each article's first line."""
+    lines = [a.title for a in parsed.articles] + [
+        a.content[0] for a in parsed.articles if a.content
+    ]
+    return detect(title or parsed.title, lines)
+
+
 def ingest_bytes(
     name: str,
     data: bytes,
@@ -73,6 +82,7 @@ def ingest_bytes(
     owner: str | None = None,
 ) -> ContractInfo:
     """Store a contract file; raises ContractFileError (Korean message) for unusable files.
+    Without a `contract_type` the type is detected (agents/contract/types.py).
 
     `owner` (default: the current viewer) owns an upload; the same file uploaded by two signed-in
     users is two contracts, so neither sees the other's.
@@ -86,6 +96,7 @@ def ingest_bytes(
     if existing is not None and existing.content_hash == digest:
         return existing
     parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
+    contract_type = contract_type or detect_type(parsed, title).id
     info = ContractInfo(
         contract_id=contract_id, title=title or parsed.title, contract_type=contract_type,
         is_standard=is_standard, source_name=PurePath(name).name, source_format=fmt,
