@@ -37,6 +37,7 @@ import contextlib
 import logging
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from data_access.config import AgentRole, Settings
 from data_access.contracts import TraceStep
 from data_access.errors import WorkbenchError
+from data_access.secrets import redact, secret_values
 
 # Never fetch the model price list from the network at import time.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -68,14 +70,16 @@ class MalformedResponse(Exception):
 class LlmCallFailed(WorkbenchError):
     """A model call failed for good: after its retries, or at once when retrying cannot help."""
 
-    def __init__(self, model: str, attempts: int, cause: BaseException, duration_ms: int) -> None:
+    def __init__(self, model: str, attempts: int, cause: BaseException, duration_ms: int,
+                 secrets: Sequence[str] = ()) -> None:  # fmt: skip
         self.model = model
         self.attempts = attempts
         self.cause = cause
         self.duration_ms = duration_ms
         self.kind = failure_kind(cause)
         tries = f"{attempts}회 시도" if attempts > 1 else "재시도하지 않는 오류"
-        detail = f"{type(cause).__name__}: {provider_detail(cause)}"
+        # Providers echo the key in auth errors: the message goes to answers, traces and logs.
+        detail = f"{type(cause).__name__}: {redact(provider_detail(cause), secrets)}"
         super().__init__(f"LLM 호출 실패 ({tries}): {self.kind} — {detail}")
 
     def notice(self, fallback: str) -> str:
@@ -227,8 +231,10 @@ def completion(settings: Settings, **kwargs: Any) -> Any:
                     check_response(response)
     except Exception as e:  # litellm maps provider failures to many exception types
         ms = int((time.perf_counter() - started) * 1000)
-        logger.warning("LLM call to %s failed after %s attempt(s): %s", model, attempts, e)
-        raise LlmCallFailed(model, attempts, e, ms) from e
+        secrets = secret_values(settings, kwargs.get("api_key"))
+        logger.warning("LLM call to %s failed after %s attempt(s): %s", model, attempts,
+                       redact(str(e), secrets))  # fmt: skip
+        raise LlmCallFailed(model, attempts, e, ms, secrets) from e
     return response
 
 
