@@ -28,8 +28,9 @@ CONTRACT = "sample-user-provide"
 
 
 @pytest.fixture(scope="module")
-def client(demo_data: Any, settings: Any) -> Iterator[httpx.Client]:
-    app = create_app(ApiConfig(rate_limit_per_min=0), Stores.open(settings))
+def client(demo_data: Any, settings: Any, services: Any) -> Iterator[httpx.Client]:
+    # Stores(info=…) rather than Stores.open: the test process keeps its right to start servers.
+    app = create_app(ApiConfig(rate_limit_per_min=0), Stores(settings, info=services))
     with BackgroundServer(app) as server, httpx.Client(base_url=server.url, timeout=120) as c:
         yield c
 
