@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from data_access.access import AccessDenied
 from data_access.errors import (
     QueryFailed,
     QueryRejected,
@@ -58,6 +59,8 @@ def classify(exc: BaseException) -> ApiError:
     """The HTTP status and message of any exception (also used inside streams)."""
     if isinstance(exc, ApiError):
         return exc
+    if isinstance(exc, AccessDenied):  # someone else's conversation or run (issue 21's owner rule)
+        return ApiError(404, str(exc), "conversation_id 없이 보내면 새 대화가 시작됩니다.")
     if isinstance(exc, StoreUnavailable):
         return ApiError(503, str(exc), STORE_HINT)
     if isinstance(exc, QueryRejected):
