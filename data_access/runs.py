@@ -19,13 +19,14 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from data_access.access import Viewer, current_viewer, owner_scope
+from data_access.access import AccessDenied, Viewer, current_viewer, owner_scope
 from data_access.contracts import AgentAnswer
 from data_access.postgres import connection, execute, fetch_all, fetch_one
 
 _RUN_JSON_FIELDS = ("data_freshness", "trace", "citations", "structured_citations", "payload")
 # Appended to a WHERE clause with one parameter, `owner_scope(viewer)`: NULL reads every row.
 _OWNED = " AND (%(owner)s::text IS NULL OR user_id = %(owner)s)"
+NOT_YOUR_CONVERSATION = "대화를 찾을 수 없습니다 (없는 대화이거나 다른 사용자의 대화입니다)"
 
 
 @dataclass(frozen=True)
@@ -133,18 +134,39 @@ def delete_conversation(
     return deleted > 0
 
 
+def list_conversation_ids(
+    conversation_ids: list[str], pool: ConnectionPool | None = None, *, viewer: Viewer | None = None
+) -> list[str]:
+    """Those of `conversation_ids` that exist and the viewer may read."""
+    rows = fetch_all(
+        "SELECT conversation_id::text FROM conversations"
+        " WHERE conversation_id = ANY(%(ids)s::uuid[])" + _OWNED,
+        {"ids": conversation_ids, "owner": owner_scope(viewer)},
+        pool,
+    )
+    return [r["conversation_id"] for r in rows]
+
+
 def add_message(
     conversation_id: str,
     role: str,
     content: str,
     run_id: str | None = None,
     pool: ConnectionPool | None = None,
+    *,
+    viewer: Viewer | None = None,
 ) -> None:
+    """Append to a conversation of the viewer's own (an admin: anyone's), else `AccessDenied`."""
     with connection(pool) as conn:
-        conn.execute(
-            "INSERT INTO messages (conversation_id, role, content, run_id) VALUES (%s, %s, %s, %s)",
-            (conversation_id, role, content, run_id),
-        )
+        added = conn.execute(
+            "INSERT INTO messages (conversation_id, role, content, run_id)"
+            " SELECT %(cid)s::uuid, %(role)s, %(content)s, %(run_id)s::uuid WHERE EXISTS (SELECT 1 FROM"
+            " conversations WHERE conversation_id = %(cid)s" + _OWNED + ")",
+            {"cid": conversation_id, "role": role, "content": content, "run_id": run_id,
+             "owner": owner_scope(viewer)},
+        )  # fmt: skip
+        if added.rowcount != 1:
+            raise AccessDenied(NOT_YOUR_CONVERSATION)
         conn.execute(
             "UPDATE conversations SET updated_at = now() WHERE conversation_id = %s",
             (conversation_id,),
@@ -330,10 +352,14 @@ def record_turn(
     if conversation_id is None:
         title = question.strip()[:60] or "대화"
         conversation_id = create_conversation(screen, title, pool=pool, viewer=viewer)
+    elif not list_conversation_ids([conversation_id], pool, viewer=viewer):
+        raise AccessDenied(NOT_YOUR_CONVERSATION)  # before anything is written
     run_id = save_run(answer, screen=screen, question=question,
                       conversation_id=conversation_id, pool=pool, viewer=viewer)  # fmt: skip
-    add_message(conversation_id, "user", question, pool=pool)
-    add_message(conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool)
+    add_message(conversation_id, "user", question, pool=pool, viewer=viewer)
+    add_message(
+        conversation_id, "assistant", answer.answer, run_id=run_id, pool=pool, viewer=viewer
+    )
     return conversation_id, run_id
 
 

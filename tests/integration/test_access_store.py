@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from psycopg_pool import ConnectionPool
 
 from agents.contract import store as contract_store
 from agents.contract.ingest.pipeline import ensure_samples
 from agents.contract.service import ingest_file
 from data_access import runs
-from data_access.access import LOCAL_VIEWER, Viewer, acting_as
+from data_access.access import LOCAL_VIEWER, AccessDenied, Viewer, acting_as
 from data_access.contracts import AgentAnswer
 
 ALICE = Viewer("alice@corp.kr", "Alice", "alice@corp.kr", is_admin=False, signed_in=True)
@@ -71,6 +72,26 @@ def test_conversations_and_runs_are_per_user(pg_pool: ConnectionPool) -> None:
         rows = conn.execute("SELECT user_id FROM agent_runs WHERE screen = %s", (SCREEN,))
         owners = {r["user_id"] for r in rows}
     assert owners == {"alice@corp.kr", "bob@corp.kr"}
+
+
+def test_nobody_writes_into_someone_elses_conversation(pg_pool: ConnectionPool) -> None:
+    """Checked before anything is written: no stray run, no message."""
+    alice_conv, _ = _turn(ALICE, "앨리스의 대화", pg_pool)
+    with acting_as(BOB), pytest.raises(AccessDenied, match="다른 사용자의 대화"):
+        runs.record_turn(SCREEN, "끼어들기", _answer("밥"), alice_conv, pool=pg_pool)
+    with pytest.raises(AccessDenied):
+        runs.add_message(alice_conv, "user", "끼어들기", pool=pg_pool, viewer=BOB)
+    with pytest.raises(AccessDenied):
+        runs.add_message(str(uuid.uuid4()), "user", "없는 대화", pool=pg_pool, viewer=ALICE)
+    assert [m.content for m in runs.get_messages(alice_conv, pool=pg_pool, viewer=ADMIN)] == [
+        "앨리스의 대화",
+        "Alice의 답",
+    ]
+    assert all(r.question != "끼어들기" for r in runs.list_runs(SCREEN, pool=pg_pool, viewer=ADMIN))
+    runs.add_message(alice_conv, "user", "관리자 메모", pool=pg_pool, viewer=ADMIN)
+    with acting_as(ALICE):  # her own conversation goes on
+        runs.record_turn(SCREEN, "이어서", _answer("계속"), alice_conv, pool=pg_pool)
+    assert len(runs.load_turns(alice_conv, pool=pg_pool, viewer=ALICE)) == 2
 
 
 def test_hostile_ids_are_answered_not_raised(pg_pool: ConnectionPool) -> None:
