@@ -19,7 +19,6 @@ import contextlib
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,19 +31,8 @@ HOSTILE_CYPHER = ROOT / "agents/eval/golden/hostile_cypher.json"
 ANALYTIC_SQL = ROOT / "tests/fixtures/sql_analytic.json"
 PLAN_REASON = "too expensive"
 
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
-
-
-def timed(fn: Callable[[], Any], rounds: int) -> list[float]:
-    samples = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
+from bench.etf_tools import timed  # noqa: E402  (after sys.path has the project root)
+from bench.lookups import percentile  # noqa: E402
 
 
 def line(name: str, samples: list[float]) -> str:
