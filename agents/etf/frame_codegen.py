@@ -69,15 +69,32 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
                 "직전 답변의 ETF" if ko else "the ETFs of the previous answer")  # fmt: skip
     if plan.universe == "holders":
         stock = stocks[0]
+        # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager
+        scope, scoped = _holder_scope(plan, tags)
         return (
-            "MATCH (e:ETF)-[h:HOLDS]->(:Stock)\nWITH e, max(h.date) AS latest\n"
+            f"MATCH (e:ETF)-[h:HOLDS]->(:Stock){scope}\nWITH e, max(h.date) AS latest\n"
             f"MATCH (e)-[h:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
             "WHERE h.date = latest\n"
             "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
             "weight: h.weight, date: h.date}",
-            f"{stock['name']}을(를) 담은 ETF" if ko else f"ETFs holding {stock['name']}",
+            (
+                f"{stock['name']}을(를) 담은 {scoped}ETF"
+                if ko
+                else f"{scoped}ETFs holding {stock['name']}"
+            ),
         )
     return f"MATCH (e:ETF)\nRETURN {_RETURN}", "전체 ETF" if ko else "all ETFs"
+
+
+def _holder_scope(plan: Plan, tags: list[str]) -> tuple[str, str]:
+    """An extra pattern (and its words) narrowing holders to a tag or a manager."""
+    if plan.tags:
+        tag = tags[0] if tags else plan.tags[0].key
+        return f", (e)-[:TAGGED]->(:Tag {{name: {cypher_text(tag)}}})", f"'{tag}' "
+    if plan.managers:
+        manager = plan.managers[0].key
+        return f", (e)-[:MANAGED_BY]->(:Company {{name: {cypher_text(manager)}}})", f"{manager} "
+    return "", ""
 
 
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
@@ -116,7 +133,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         body.append(f"rows = [r for r in rows if r.get({lit(filter_measure)}) is not None "
                     f"and r[{lit(filter_measure)}] {_PY_COMPARATOR[op.comparator]} {threshold!r}]")  # fmt: skip
     descending = _descending(op.direction, op.comparator, measure)
-    if op.kind == "aggregate" and op.aggregate:
+    if op.kind in ("aggregate", "filter") and op.aggregate:  # '… 이하인 ETF 몇 개야?'
         body += _aggregate_lines(op.aggregate, measure)
         spec = _aggregate_spec(plan, described, measure, period)
         body.append(f"final_answer(render_etf_aggregate(rows, value, {lit(spec)}))")
@@ -188,11 +205,9 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
     assert plan.frame is not None
     op, ko = plan.frame.operation, plan.lang == "ko"
     condition = _condition(plan, filter_measure)
-    order = (
-        ("낮은 순" if op.direction == "asc" else "높은 순")
-        if ko
-        else ("lowest first" if op.direction == "asc" else "highest first")
-    )
+    ascending = not _descending(op.direction, op.comparator, measure)
+    order = ("낮은 순" if ascending else "높은 순") if ko else (
+        "lowest first" if ascending else "highest first")  # fmt: skip
     label = _measure_label(plan, measure, period)
     top = (
         f" 상위 {op.top_n}개"
