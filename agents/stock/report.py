@@ -58,7 +58,8 @@ def final_report(
         f"{'기준일' if lang == 'ko' else 'As of'} {as_of} · {stock['market']} · {stock['sector']} · {cur}",
         "", f"## {h['summary']}", "",
         f"**{t.STANCE[lang][assessment['stance']]}** · {t.price(stock['current_price'], cur)} "
-        f"({t.pct(stock['change_percent'])})", "",
+        f"({t.pct(stock['change_percent'])})", "", _summary_line(fundamentals, events, lang), "",
+        t.weights_line(assessment, lang), "",
         f"## {h['quote']}", "", *_quote_table(stock, lang), "",
         f"## {h['figures']}", "", *_figures_table(figures, lang), "",
         f"## {h['fundamentals']}", "",
@@ -78,6 +79,19 @@ def final_report(
         f"> {DISCLAIMER[lang]}",
     ]  # fmt: skip
     return "\n".join(lines) + "\n"
+
+
+def _summary_line(fundamentals: Fundamentals, events: list[NewsEvent], lang: Language) -> str:
+    """The latest reported quarter and the window's events, in one line."""
+    ko = lang == "ko"
+    parts = []
+    if fundamentals["quarters"]:
+        parts.append(("최근 실적 " if ko else "Latest earnings ")
+                     + sec.quarter_sentence(fundamentals["quarters"][0], fundamentals["currency"], lang))  # fmt: skip
+    big = [e for e in events if abs(e["move"] or 0.0) > 0.05]
+    parts.append(f"최근 30일 이벤트 {len(events)}건 (5% 초과 변동 {len(big)}건)" if ko
+                 else f"{len(events)} events in the last 30 days ({len(big)} with a move above 5%)")  # fmt: skip
+    return " · ".join(parts)
 
 
 def _quote_table(stock: dict[str, Any], lang: Language) -> list[str]:
