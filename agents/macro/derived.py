@@ -56,6 +56,19 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(pick[1], series)} on {pick[0]}.")  # fmt: skip
 
 
+def average(series: Series, months: int, lang: str) -> str | None:
+    """The mean of the observations in the window."""
+    if not series.points:
+        return None
+    mean = sum(p[1] for p in series.points) / len(series.points)
+    first, last = series.points[0][0], series.points[-1][0]
+    if lang == "ko":
+        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: {_value(mean, series)} "
+                f"(관측치 {len(series.points)}개).")  # fmt: skip
+    return (f"{_name(series)} {months}-month average ({first} to {last}): {_value(mean, series)} "
+            f"over {len(series.points)} observations.")  # fmt: skip
+
+
 def change(series: Series, basis: str, lang: str) -> str | None:
     """Year-over-year (same month a year earlier) or month-over-month change of the latest
     observation: %p for rates, percent for levels and indices."""
@@ -106,6 +119,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(difference(ordered[0], ordered[1], lang))
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         out += [extreme(s, op.aggregate, months, lang) for s in ordered]
+    elif op.kind == "aggregate" and op.aggregate == "avg":
+        out += [average(s, months, lang) for s in ordered]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
     return [p for p in out if p]

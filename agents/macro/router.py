@@ -212,7 +212,9 @@ def _general_route(text: str, frame: QuestionFrame, reason: str) -> Route:
 
 
 def _period_months(low: str, rules: dict[str, Any], frame: QuestionFrame | None) -> int:
-    if frame is not None and frame.period is not None:
+    if frame is not None:  # the frame read the period ('미국 10년물' is not a 10-year window)
+        if frame.period is None:
+            return int(rules["default_period_months"])
         return max(1, min(60, round(frame.period.months + 0.49)))
     return match_period_months(low, rules)
 
