@@ -78,6 +78,14 @@ READ_PROCEDURES = frozenset(
         "apoc.meta.relTypeProperties",
         "apoc.schema.nodes",
         "apoc.schema.relationships",
+        # Read-only traversal procedures (they only MATCH).
+        "apoc.path.expand",
+        "apoc.path.expandConfig",
+        "apoc.path.subgraphNodes",
+        "apoc.path.subgraphAll",
+        "apoc.path.spanningTree",
+        "apoc.neighbors.tohop",
+        "apoc.neighbors.athop",
     ]
 )
 # Namespaced functions, by prefix: APOC's value-only namespaces, vector similarity, temporal and
@@ -85,7 +93,10 @@ READ_PROCEDURES = frozenset(
 # dbms.*, apoc.cypher.run*, apoc.load.* / apoc.ml.* / genai.* (files, network, outside services).
 _READ_FUNCTION_PREFIXES = tuple(
     [f"apoc.{ns}." for ns in ("text", "coll", "map", "convert", "date", "temporal", "math",
-                              "number", "agg")]
+                              "number", "agg", "node", "label", "rel", "any", "meta.cypher",
+                              "scoring", "bitwise", "hashing")]
+    + ["apoc.nodes.connected(", "gds.similarity.", "gds.alpha.similarity.",
+       "gds.util.asnode(", "gds.util.asnodes("]
     + ["vector.similarity.", "vec.", "point.", "date.", "datetime.", "localdatetime.",
        "localtime.", "time.", "duration.", "string.", "list."]
 )  # fmt: skip
@@ -177,7 +188,7 @@ def _check_calls(sig: list[CypherToken], query: str) -> None:
         if (is_word(sig[i]) or sig[i].kind == "ESC_LITERAL") and not is_name(sig, i):
             name, j = dotted_name(sig, i)
             namespaced_call = "." in name and j < n and sig[j].kind == "LPAREN"
-            if namespaced_call and not name.lower().startswith(_READ_FUNCTION_PREFIXES):
+            if namespaced_call and not f"{name.lower()}(".startswith(_READ_FUNCTION_PREFIXES):
                 raise reject(
                     f"function {name}() is not allowed: only value functions (apoc.text.*, "
                     "vector.similarity.*, date.*, …) may be called, nothing that reaches "

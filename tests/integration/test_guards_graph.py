@@ -69,3 +69,15 @@ def test_store_alone_changes_nothing(store: GraphStore) -> None:
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     assert store.read(COUNTS) == before
     assert outcomes.get("refused", 0) >= 30, outcomes  # RO_QUERY's own refusals of writes
+
+
+LEGIT = json.loads((ROOT / "tests/fixtures/cypher_legit.json").read_text(encoding="utf-8"))
+
+
+def test_legit_queries_on_the_workbench_graph_run(store: GraphStore) -> None:
+    ran = [
+        store.run_guarded(e["query"], e.get("params"))
+        for e in LEGIT
+        if e.get("falkordb")  # the other schemas (movies, northwind, social) are not loaded
+    ]
+    assert len(ran) >= 20 and all(ran)

@@ -324,3 +324,15 @@ def test_unicode_escapes_are_resolved_before_the_checks() -> None:
         "MATCH (n) WHERE n.name = 'x\\u0027 RETURN 1 UNION LOAD CSV FROM 'http://e' AS r RETURN r"
     )
     assert "LOAD CSV" in _rejected(guard_cypher, payload)
+
+
+LEGIT_CYPHER = json.loads(
+    (CORPORA.parents[2] / "tests" / "fixtures" / "cypher_legit.json").read_text(encoding="utf-8")
+)
+
+
+@pytest.mark.parametrize("entry", LEGIT_CYPHER, ids=range(len(LEGIT_CYPHER)))
+def test_legit_cypher_over_several_schemas_passes(entry: dict[str, object]) -> None:
+    params = entry.get("params")
+    out = guard_cypher(str(entry["query"]), params=params)  # type: ignore[arg-type]
+    assert guard_cypher(out, params=params) == out  # type: ignore[arg-type]
