@@ -14,6 +14,7 @@ from typing import Any
 
 import streamlit as st
 
+from agents.understanding.history import HistoryMessage, history_after
 from data_access import runs
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
@@ -87,6 +88,14 @@ class ChatSession:
             self.turns().append(
                 {"question": turn.question, "answer": turn.answer, "run_id": turn.run_id}
             )
+
+    def history(self) -> list[HistoryMessage]:
+        """The conversation so far for the agent: questions, answers and each answer's frame and
+        listed codes (follow-ups such as '그 중 보수가 가장 낮은 건?' resolve against them)."""
+        history: list[HistoryMessage] = []
+        for turn in self.turns():
+            history = history_after(history, turn["question"], turn["answer"])
+        return history
 
     def add_turn(self, question: str, answer: AgentAnswer, *, save: bool = True) -> None:
         """Show the turn in this session and (when `save`) keep it in the run store."""

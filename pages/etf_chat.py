@@ -72,13 +72,7 @@ def _turns() -> list[dict[str, Any]]:
 
 
 def _history() -> list[HistoryMessage]:
-    out: list[HistoryMessage] = []
-    for turn in _turns():
-        if turn["answer"].payload.get("input_rejected"):
-            continue  # refused input is not conversation the agent should see
-        out += [HistoryMessage("user", turn["question"]),
-                HistoryMessage("assistant", turn["answer"].answer)]  # fmt: skip
-    return out
+    return CHAT.history()
 
 
 def _render_examples() -> None:

@@ -100,7 +100,8 @@ def _ask(question: str) -> None:
         answer: AgentAnswer | None = None
         with st.status("라우팅과 에이전트를 실행하는 중…", expanded=True) as status:
             try:
-                for event in stream_answer(question, store=runtime.graph_store(),
+                for event in stream_answer(question, history=CHAT.history(),
+                                           store=runtime.graph_store(),
                                            pool=runtime.pg_pool()):  # fmt: skip
                     if isinstance(event, NodeEvent):
                         st.markdown(f"- `{event.node}` {event.summary} ({event.duration_ms:,} ms)")

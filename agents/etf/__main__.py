@@ -8,6 +8,7 @@ import logging
 import sys
 
 from agents.etf.service import StepEvent, stream_answer
+from agents.understanding.conversation import conversation_history, remember
 from data_access.contracts import AgentAnswer
 
 
@@ -18,12 +19,14 @@ def main(argv: list[str] | None = None) -> int:
     ask.add_argument("question")
     ask.add_argument("--json", action="store_true", help="답변, 단계, 도구 호출, 근거를 JSON으로")
     ask.add_argument("--verbose", action="store_true", help="단계를 진행되는 대로 출력")
+    ask.add_argument("--conversation", metavar="ID", help="이 대화를 이어서 묻습니다 (후속 질문)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
 
     steps: list[StepEvent] = []
     answer: AgentAnswer | None = None
-    for event in stream_answer(args.question):
+    history = conversation_history(args.conversation)
+    for event in stream_answer(args.question, history):
         if isinstance(event, StepEvent):
             steps.append(event)
             if args.verbose and not args.json:
@@ -35,8 +38,10 @@ def main(argv: list[str] | None = None) -> int:
             answer = event
     if answer is None:
         return 1
+    conversation_id = remember("etf", args.question, answer, args.conversation)
     if args.json:
         out = {
+            "conversation_id": conversation_id,
             "answer": answer.answer,
             "mode": answer.mode,
             "model": answer.model,
@@ -54,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     else:
         mode = "오프라인 플래너" if answer.mode == "offline" else f"LLM {answer.model}"
         print(answer.answer)
-        print(f"\n— {mode} · 기준일 {answer.as_of_date} · {answer.duration_ms} ms", file=sys.stderr)
+        print(
+            f"\n— {mode} · 기준일 {answer.as_of_date} · {answer.duration_ms} ms · 대화 "
+            f"{conversation_id}",
+            file=sys.stderr,
+        )
     return 0 if answer.status in ("ok", "partial") else 2
 
 

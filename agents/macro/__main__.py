@@ -14,6 +14,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=["ask", "route"])
     parser.add_argument("question")
     parser.add_argument("--json", action="store_true", help="print the whole JSON result")
+    parser.add_argument("--conversation", metavar="ID", help="continue this conversation")
     args = parser.parse_args(argv)
     if args.command == "route":
         from agents.macro.router import route
@@ -22,17 +23,25 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(r.model_dump(mode="json"), ensure_ascii=False, indent=2) if args.json
               else f"{r.intent} → {r.target_agents} ({r.tool_mode})\n" + "\n".join(r.reasons))  # fmt: skip
         return 0
-    from agents.macro.service import NodeEvent, stream_answer
+    from agents.macro.service import SCREEN, NodeEvent, stream_answer
+    from agents.understanding.conversation import conversation_history, remember
     from data_access.graph import get_graph_store
 
     answer: AgentAnswer | None = None
-    for event in stream_answer(args.question, store=get_graph_store()):
+    history = conversation_history(args.conversation)
+    for event in stream_answer(args.question, history=history, store=get_graph_store()):
         if isinstance(event, NodeEvent):
             print(f"· {event.node}: {event.summary} ({event.duration_ms} ms)", file=sys.stderr)
         else:
             answer = event
     assert answer is not None
-    print(answer.model_dump_json(indent=2) if args.json else answer.answer)
+    conversation_id = remember(SCREEN, args.question, answer, args.conversation)
+    if args.json:
+        print(json.dumps({"conversation_id": conversation_id, **answer.model_dump(mode="json")},
+                         ensure_ascii=False, indent=2))  # fmt: skip
+    else:
+        print(answer.answer)
+        print(f"\n— 대화 {conversation_id}", file=sys.stderr)
     return 0 if answer.status != "error" else 1
 
 
