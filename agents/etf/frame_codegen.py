@@ -141,9 +141,16 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
                     f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
         if op.kind == "rank" and op.top_n:
-            body.append(f"rows = rows[:{int(op.top_n)}]")
+            n = int(op.top_n)  # ties at the cut are named, not silently dropped
+            body.append(
+                f"tied = [r for r in rows[{n}:] if rows[{n - 1}:{n}] and "
+                f"r[{lit(measure)}] == rows[{n - 1}][{lit(measure)}]]"
+            )
+            body.append(f"rows = rows[:{n}]")
+        else:
+            body.append("tied = []")
         spec = _set_spec(plan, described, measure, filter_measure, period)
-        body.append(f"final_answer(render_etf_set(rows, {lit(spec)}))")
+        body.append(f"final_answer(render_etf_set(rows, {lit(spec)}, tied))")
     lines += ["    " + line for line in body]
     return tpl.inline("\n".join(lines))
 

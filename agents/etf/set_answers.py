@@ -9,7 +9,7 @@ them: 억/조 원 for large KRW amounts, %p for differences of rates, the date o
 from __future__ import annotations
 
 
-def render_etf_set(rows: list, spec: dict) -> str:
+def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     def fmt(measure: str, v: object) -> str:
         if v is None:
             return "-"
@@ -42,6 +42,9 @@ def render_etf_set(rows: list, spec: dict) -> str:
     if more > 0:
         lines.append(f"… 외 {more}개" if ko else f"… and {more} more")
     text = spec["title"].replace("{n}", str(len(rows))) + "\n" + "\n".join(lines)
+    if tied:
+        names = ", ".join(f"{r['name']} ({r['code']})" for r in tied[:10])
+        text += ("\n동률: " if ko else "\nTied at the cut: ") + names
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
