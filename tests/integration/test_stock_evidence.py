@@ -170,3 +170,10 @@ def test_fundamentals_match_sql(pg_pool: Any) -> None:
     )
     rows = {r["figure"]: r for r in answer.payload["fundamental_rows"]}
     assert rows["PBR"]["value"] == f"{float(latest['pb']):,.2f}"
+    # every read behind them is cited, with its row count
+    cited = {(c.table, c.row_count) for c in answer.structured_citations}
+    assert (
+        "earnings_events",
+        len(fetch_all("SELECT 1 FROM earnings_events WHERE security_id = 'US:AAPL'", pool=pg_pool)),
+    ) in cited
+    assert ("stock_fundamentals", len(history)) in cited
