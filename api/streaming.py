@@ -22,8 +22,8 @@ from typing import Any
 
 from starlette.requests import Request
 
-from api.errors import classify, error_body
-from api.turns import Turn
+from api.errors import ApiError, classify, error_body
+from api.turns import NO_ANSWER, Turn
 from data_access.contracts import AgentAnswer
 
 logger = logging.getLogger(__name__)
@@ -54,8 +54,11 @@ def _produce(turn: Turn, put: Any, stop: threading.Event) -> None:
             step = turn.step_of(event, number)
             if step is not None:
                 put(("step", step.model_dump(mode="json")))
-        if answer is not None and not stop.is_set():
-            put(("answer", turn.finish(answer).model_dump(mode="json")))
+        if stop.is_set():
+            return
+        if answer is None:  # every service ends with its answer; say so if one ever does not
+            raise ApiError(500, NO_ANSWER, "다시 시도하세요.")
+        put(("answer", turn.finish(answer).model_dump(mode="json")))
     except Exception as e:  # sent as an error event; the stream has already said 200
         failure = classify(e)
         put(("error", {**error_body(failure.error, failure.retry_hint),

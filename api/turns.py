@@ -29,6 +29,7 @@ from data_access.errors import WorkbenchError
 
 logger = logging.getLogger(__name__)
 
+NO_ANSWER = "에이전트가 답변 없이 끝났습니다."
 NEW_CONVERSATION_HINT = "conversation_id 없이 보내면 새 대화가 시작됩니다."
 
 
@@ -51,7 +52,7 @@ def run_to_answer(turn: Turn) -> TurnAnswer:
         if isinstance(event, AgentAnswer):
             answer = event
     if answer is None:  # every service ends with its answer; say so if one ever does not
-        raise ApiError(500, "에이전트가 답변 없이 끝났습니다.", "다시 시도하세요.")
+        raise ApiError(500, NO_ANSWER, "다시 시도하세요.")
     return turn.finish(answer)
 
 
