@@ -80,8 +80,10 @@ def test_cli_refuses_to_listen_beyond_loopback_without_a_token(module: list[str]
 
 
 def test_store_down_answers_503_with_the_reason(settings: Any, services: Any) -> None:
-    dead = replace(services, postgres_uri="postgresql://postgres@127.0.0.1:1/postgres")
-    app = create_app(ApiConfig(), Stores(settings, info=dead))
+    dead_uri = "postgresql://postgres@127.0.0.1:1/postgres"  # nothing listens on port 1
+    dead = Stores(settings.model_copy(update={"database_url": dead_uri}),
+                  info=replace(services, postgres_uri=dead_uri))  # fmt: skip
+    app = create_app(ApiConfig(), dead)
     with BackgroundServer(app) as server:
         chat = httpx.post(f"{server.url}/api/chat/message", json={"message": "KODEX 200 정보"})
         assert chat.status_code == 503
