@@ -78,9 +78,12 @@ def fundamental_rows(fu: Fundamentals, f: StockFigures, lang: Language) -> list[
         ("실적 상회/하회 (최근 4분기)" if ko else "Beats / misses (last 4Q)",
          f"{fu['beats']} / {fu['misses']}", "-", _streak(fu["streak"], lang)),
         ("다음 실적 발표" if ko else "Next earnings",
-         f"{nxt['event_date']} ({nxt['period']}, EPS {'예상' if ko else 'est.'} {t.eps(nxt['eps_estimate'], cur)})"
-         if nxt else ("미정" if ko else "not scheduled"), "-", "-"),
+         f"{nxt['event_date']} ({nxt['period']})" if nxt else ("미정" if ko else "not scheduled"),
+         "-", "-"),
     ]  # fmt: skip
+    if nxt:
+        rows.append(("다음 실적 EPS 예상" if ko else "Next EPS estimate",
+                     t.eps(nxt["eps_estimate"], cur), "-", "-"))  # fmt: skip
     return [{"figure": a, "value": b, "sector": c, "history": d} for a, b, c, d in rows]
 
 
