@@ -77,9 +77,8 @@ def fundamental_rows(fu: Fundamentals, f: StockFigures, lang: Language) -> list[
         ("EPS 증가율 (1년)" if ko else "EPS growth (1Y)", t.pct(fu["eps_growth"]), "-", "-"),
         ("실적 상회/하회 (최근 4분기)" if ko else "Beats / misses (last 4Q)",
          f"{fu['beats']} / {fu['misses']}", "-", _streak(fu["streak"], lang)),
-        ("다음 실적 발표" if ko else "Next earnings",
-         f"{nxt['event_date']} ({nxt['period']})" if nxt else ("미정" if ko else "not scheduled"),
-         "-", "-"),
+        (("다음 실적 발표" if ko else "Next earnings") + (f" ({nxt['period']})" if nxt else ""),
+         nxt["event_date"] if nxt else ("미정" if ko else "not scheduled"), "-", "-"),
     ]  # fmt: skip
     if nxt:
         rows.append(("다음 실적 EPS 예상" if ko else "Next EPS estimate",
