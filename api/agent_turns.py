@@ -20,11 +20,12 @@ from typing import Any
 from agents.contract import service as contract_service
 from agents.contract import store as contract_store
 from agents.etf import service as etf_service
-from agents.etf.prompts import HistoryMessage
 from agents.inputs import clean_text
 from agents.macro import service as macro_service
 from agents.opening import service as opening_service
 from agents.stock import service as stock_service
+from agents.understanding.conversation import conversation_history
+from agents.understanding.history import HistoryMessage
 from api.errors import ApiError
 from api.models import (
     ChatRequest,
@@ -49,16 +50,12 @@ def _rejected(answer: AgentAnswer) -> bool:
 # ---------------------------------------------------------------- ETF chat (seed 000)
 
 
-def etf_history(conversation: runs.Conversation | None, stores: Stores) -> list[HistoryMessage]:
-    """The conversation so far as the ETF screen passes it (refused input left out)."""
+def _history(conversation: runs.Conversation | None, stores: Stores) -> list[HistoryMessage]:
+    """The conversation so far, as the chat screens and the CLIs pass it (each answer's frame and
+    listed codes included, refused input left out)."""
     if conversation is None:
         return []
-    history: list[HistoryMessage] = []
-    for turn in runs.load_turns(conversation.conversation_id, pool=stores.pool()):
-        if not _rejected(turn.answer):
-            history += [HistoryMessage("user", turn.question),
-                        HistoryMessage("assistant", turn.answer.answer)]  # fmt: skip
-    return history
+    return conversation_history(conversation.conversation_id, stores.pool())
 
 
 def _etf_step(event: Any, _: int) -> StepData | None:
@@ -74,7 +71,7 @@ def etf_turn(request: ChatRequest, stores: Stores) -> Turn:
     pool = stores.pool()
     question = checked(request.message)
     conversation = open_conversation(request.conversation_id, etf_service.SCREEN, pool)
-    events = etf_service.stream_answer(question, etf_history(conversation, stores),
+    events = etf_service.stream_answer(question, _history(conversation, stores),
                                        settings=stores.settings, store=stores.graph(), pool=pool)  # fmt: skip
     return Turn(events, _etf_step, lambda answer: record(
         etf_service.SCREEN, question, answer, conversation, pool, save=not _rejected(answer)))  # fmt: skip
@@ -97,8 +94,8 @@ def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
     pool = stores.pool()
     question = checked(request.message)
     conversation = open_conversation(request.conversation_id, macro_service.SCREEN, pool)
-    events = macro_service.stream_answer(question, settings=stores.settings,
-                                         store=stores.graph(), pool=pool)  # fmt: skip
+    events = macro_service.stream_answer(question, history=_history(conversation, stores),
+                                         settings=stores.settings, store=stores.graph(), pool=pool)  # fmt: skip
 
     def finish(answer: AgentAnswer) -> TurnAnswer:
         save = not _rejected(answer) and (answer.status != "error" or bool(answer.trace))

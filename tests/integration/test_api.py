@@ -7,6 +7,7 @@ screen (AppTest), hostile and oversized input. One server for the module.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -115,6 +116,21 @@ def test_conversation_continues_over_the_api_and_shows_on_the_etf_screen(
     assert not at.exception, [e.value for e in at.exception]
     assert [t["question"] for t in at.session_state["etf_turns"]] == [
         "KODEX 200 정보 알려줘", "KODEX 200 3개월 가격 추이"]  # fmt: skip
+
+
+def test_follow_ups_resolve_against_the_stored_conversation(client: httpx.Client) -> None:
+    first = client.post(
+        "/api/chat/message", json={"message": "반도체 관련 ETF 보수율 낮은 순으로"}
+    ).json()
+    cheapest = re.search(r"\((\d{6})\)", first["answer"])
+    assert cheapest, first["answer"]
+    follow = client.post("/api/chat/message", json={
+        "message": "그 중 보수가 가장 낮은 건?", "conversation_id": first["conversation_id"]}).json()  # fmt: skip
+    assert cheapest.group(1) in follow["answer"]
+    macro = client.post("/api/macro/message", json={"message": "한국 기준금리 추이"}).json()
+    events = stream(client, "/api/macro/message/stream",
+                    {"message": "미국은?", "conversation_id": macro["conversation_id"]})  # fmt: skip
+    assert "FEDFUNDS" in events[-1][1]["data"]["answer"]
 
 
 def test_deleting_a_conversation_removes_its_messages_and_runs(client: httpx.Client,
