@@ -34,7 +34,7 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     stems: '넘' covers 넘는/넘은/넘게)."""
     hits: list[Hit] = []
     taken = [False] * len(text)
-    for label, phrase in _sorted_phrases(tuple((k, tuple(v)) for k, v in groups.items())):
+    for label, phrase in _phrases_of(groups):
         start = text.find(phrase)
         while start != -1:
             end = start + len(phrase)
@@ -45,10 +45,19 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     return sorted(hits, key=lambda h: h.start)
 
 
-@lru_cache(maxsize=256)
-def _sorted_phrases(groups: tuple[tuple[str, tuple[str, ...]], ...]) -> list[tuple[str, str]]:
-    pairs = [(label, p.lower()) for label, phrases in groups for p in phrases if p.strip()]
-    return sorted(pairs, key=lambda lp: -len(lp[1]))
+_SORTED: dict[tuple[tuple[str, int, int], ...], list[tuple[str, str]]] = {}
+
+
+def _phrases_of(groups: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(label, phrase) longest first, computed once per group set: the phrase lists are the
+    vocabulary's own (cached) lists, so their identities key the cache."""
+    key = tuple((label, id(phrases), len(phrases)) for label, phrases in groups.items())
+    found = _SORTED.get(key)
+    if found is None:
+        pairs = [(label, p.lower()) for label, phrases in groups.items() for p in phrases
+                 if p.strip()]  # fmt: skip
+        found = _SORTED[key] = sorted(pairs, key=lambda lp: -len(lp[1]))
+    return found
 
 
 def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:

@@ -1,0 +1,116 @@
+"""Question understanding and whole offline turns, per screen (issue 14).
+
+    python bench/understanding.py [--scale market|demo] [--turns 40] [--home .workbench/bench]
+
+Prints: the cost of `understand()` per question (p50/p95/max over every analyst golden question,
+repeated) with the lexicon's size; then, per screen, the first offline turn of this process
+(cold: lexicon, glossary and vocabulary load) and p50/p95 of the next `--turns` questions.
+Uses its own WORKBENCH_HOME (seeded at the requested scale if empty), like bench/lookups.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[max(0, min(len(ordered) - 1, round(q / 100 * len(ordered)) - 1))]
+
+
+def line(label: str, samples: list[float], unit: str = "ms") -> str:
+    return (f"{label:<34} n={len(samples):<4} p50={percentile(samples, 50):8.2f} {unit}  "
+            f"p95={percentile(samples, 95):8.2f} {unit}  max={max(samples):8.2f} {unit}")  # fmt: skip
+
+
+def bench_understanding(questions: dict[str, list[str]], pool: Any, repeat: int) -> None:
+    from agents.understanding import understand
+    from agents.understanding.lexicon import ETF_KINDS, MACRO_KINDS, load_lexicon
+
+    started = time.perf_counter()
+    lexicon = load_lexicon(pool)
+    load_ms = (time.perf_counter() - started) * 1000
+    names = len(lexicon.etfs) + len(lexicon.stocks) + len(lexicon.tags) + len(lexicon.aliases)
+    print(f"lexicon: {len(lexicon.etfs)} ETFs, {len(lexicon.stocks)} stocks, "
+          f"{len(lexicon.tags)} tags, {len(lexicon.aliases)} aliases ({names} names), "
+          f"loaded in {load_ms:.0f} ms")  # fmt: skip
+    kinds = {"etf": ETF_KINDS, "macro": MACRO_KINDS, "stock": frozenset({"stock"})}
+    understand("워밍업 KODEX 200", lexicon)  # builds the sorted surfaces once
+    for suite, qs in questions.items():
+        wall, cpu = [], []  # CPU time too: on a shared machine wall-clock p95 is mostly waiting
+        for _ in range(repeat):
+            for q in qs:
+                t, c = time.perf_counter(), time.thread_time()
+                understand(q, lexicon, kinds=kinds[suite])
+                wall.append((time.perf_counter() - t) * 1000)
+                cpu.append((time.thread_time() - c) * 1000)
+        print(line(f"understand() {suite} wall", wall))
+        print(line(f"understand() {suite} cpu", cpu))
+
+
+def bench_turns(name: str, ask: Callable[[str], Any], questions: list[str], turns: int) -> None:
+    cold_started = time.perf_counter()
+    ask(questions[0])
+    cold = (time.perf_counter() - cold_started) * 1000
+    samples = []
+    for q in questions[1 : turns + 1]:
+        t = time.perf_counter()
+        ask(q)
+        samples.append((time.perf_counter() - t) * 1000)
+    print(f"{name:<12} first turn of the process {cold:8.0f} ms")
+    print(line(f"{name} offline turn", samples))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scale", default="market", choices=["demo", "market"])
+    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--home", default=str(ROOT / ".workbench" / "bench"))
+    args = parser.parse_args()
+    os.environ["WORKBENCH_HOME"] = args.home
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+    from agents.eval.cases import load_cases
+    from data_access.bootstrap import bootstrap
+    from data_access.config import get_settings
+    from data_access.graph import get_graph_store
+    from data_access.postgres import get_pool
+    from data_access.seed import seed_if_missing
+
+    settings = get_settings().model_copy(update={"llm_model": None, "llm_model_etf": None,
+                                                 "llm_model_macro": None})  # fmt: skip
+    info = bootstrap(settings)
+    pool = get_pool(info.postgres_uri, settings)
+    report = seed_if_missing(args.scale, pool=pool, settings=settings, project=True)
+    if report is not None:
+        print(f"seeded {args.scale} in {report.duration_ms / 1000:.1f} s")
+    store = get_graph_store(settings)
+    questions = {s: [c.question for c in load_cases([s]) if c.split and not c.history]
+                 for s in ("etf", "macro", "stock")}  # fmt: skip
+    bench_understanding(questions, pool, args.repeat)
+
+    from agents.etf.service import answer_question as etf_ask
+    from agents.macro.service import answer_question as macro_ask
+    from agents.stock.question import answer_stock_question
+
+    bench_turns("ETF", lambda q: etf_ask(q, settings=settings, store=store, pool=pool),
+                questions["etf"], args.turns)  # fmt: skip
+    bench_turns("Macro", lambda q: macro_ask(q, settings=settings, store=store, pool=pool),
+                questions["macro"], args.turns)  # fmt: skip
+    bench_turns("Stock", lambda q: answer_stock_question(q, pool=pool), questions["stock"],
+                args.turns)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
