@@ -74,7 +74,10 @@ class Query:
 
     @property
     def morphemes(self) -> list[str]:
-        return tokens(self.expanded)
+        """The question's morphemes and the glossary's added words' (analyzed apart: the added
+        words repeat across questions and come from the cache, so a question costs one analysis)."""
+        added = " ".join(self.expansion.added_terms)
+        return tokens(self.text) + (tokens(added) if added else [])
 
     @property
     def bm25_tokens(self) -> list[str]:

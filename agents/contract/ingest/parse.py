@@ -46,6 +46,8 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         if not line:
             continue
         started = _start_article(line)
+        if started is not None and started.article_no < 0 and _seen(articles, started):
+            started = None  # '별지2) …' again: a wrapped reference inside a clause, not a new exhibit
         if started is not None:
             current = started
             articles.append(current)
@@ -61,6 +63,10 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
     if preamble.clauses:
         articles.insert(0, preamble)
     return ParsedContract(title=title, articles=articles, text=text)
+
+
+def _seen(articles: list[Article], article: Article) -> bool:
+    return any(a.article_no == article.article_no for a in articles)
 
 
 def _title(text: str, fallback: str) -> str:
