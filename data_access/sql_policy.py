@@ -21,6 +21,7 @@ from datetime import date
 from pglast import ast, enums
 
 from data_access.errors import QueryRejected
+from data_access.guard_text import reject
 
 WORKBENCH_SCHEMA = "public"
 
@@ -86,8 +87,6 @@ _LENGTH_ARGUMENT = {"repeat": 1, "lpad": 1, "rpad": 1}
 
 
 def _reject(reason: str, query: str) -> QueryRejected:
-    from data_access.guards import reject
-
     return reject(reason, query)
 
 
