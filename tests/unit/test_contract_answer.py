@@ -1,0 +1,80 @@
+"""Precise answers and the pieces under them, without a database: the relevance cut, the operative
+sentence, the one-line answer, the legal thesaurus and contract-type detection."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.contract.answer import Quote, emphasize, is_filler, one_line, operative, polite, select
+from agents.contract.index import Hit
+from agents.contract.models import Article
+from agents.contract.thesaurus import clause_concepts, rewrite
+from agents.contract.types import detect, standard_type
+
+
+def _hit(no: int, title: str, score: float, ranks: dict[str, int], matched: list[str]) -> Hit:
+    return Hit(Article(no, title), score, ranks, matched)
+
+
+def test_cut_keeps_the_best_and_its_tier_only() -> None:
+    best = _hit(7, "계약의 해지", 0.0492, {"bm25": 1, "dense": 1, "title": 1}, ["해지", "차임"])
+    tier = _hit(8, "계약의 종료", 0.0480, {"bm25": 2, "dense": 2, "title": 2}, ["해지", "반환"])
+    weaker = _hit(5, "계약의 해제", 0.0470, {"bm25": 3, "dense": 3}, ["해지", "해제"])
+    few_words = _hit(4, "사용·관리·수선", 0.0475, {"bm25": 2, "dense": 4, "title": 3}, ["차임"])
+    assert [h.article.article_no for h in select("해지", [best, tier, weaker, few_words])] == [7, 8]
+
+
+def test_cut_drops_filler_and_unsupported_hits() -> None:
+    purpose = _hit(1, "목적", 0.05, {"bm25": 1, "dense": 1}, ["계약"])
+    preamble = _hit(0, "전문", 0.04, {"bm25": 2}, ["계약"])
+    dense_only = _hit(9, "기타", 0.03, {"dense": 1}, [])
+    assert select("주차는 몇 대까지 돼?", [purpose, preamble, dense_only]) == []
+    assert select("이 계약의 목적은?", [purpose])[0].article.article_no == 1  # asked for
+    assert is_filler(Article(2, "용어의 정의"), "보증금은?")
+    assert not is_filler(Article(2, "용어의 정의"), "'기획여행'의 정의는?")
+
+
+def test_operative_line_and_sentence() -> None:
+    lines = ["① 당사자는 이 계약을 위반하여 상대방에게 손해를 입힌 경우 그 손해를 배상하여야 한다.",
+             "② 갑의 손해배상 책임은 어떠한 경우에도 직전 3개월 동안 지급된 대가를 한도로 한다."]  # fmt: skip
+    quote = operative("제10조(손해배상)", lines, ["손해", "배상", "한도"], asked=["손해", "한도"])
+    assert quote.marker == "②" and quote.sentence.startswith("갑의 손해배상 책임은")
+    assert quote.citation == "제10조(손해배상) ②"
+    assert operative("제1조(목적)", [], ["x"]).sentence == ""
+
+
+@pytest.mark.parametrize(
+    ("plain", "formal"),
+    [("계약을 해지할 수 있다.", "계약을 해지할 수 있습니다."),
+     ("지체 없이 반환하여야 한다.", "지체 없이 반환하여야 합니다."),
+     ("원상복구의무에 포함되지 아니한다.", "원상복구의무에 포함되지 아니합니다."),
+     ("민법에 따른다.", "민법에 따릅니다."), ("이미 존댓말입니다.", "이미 존댓말입니다.")],
+)  # fmt: skip
+def test_polite_endings(plain: str, formal: str) -> None:
+    assert polite(plain) == formal
+
+
+def test_one_line_answers_cite_the_clause() -> None:
+    quote = Quote("제7조(계약의 해지)", "②", "임대인은 계약을 해지할 수 있다.", ["해지"])
+    assert one_line(quote, "ko") == "임대인은 계약을 해지할 수 있습니다 (제7조(계약의 해지) ②)."
+    assert one_line(quote, "en").startswith("제7조(계약의 해지) ② says: “임대인은")
+    assert (
+        emphasize("지연이자를 지급한다", ["지연", "이자", "지급"]) == "**지연이자**를 **지급**한다"
+    )
+
+
+def test_thesaurus_bridges_everyday_korean_and_english() -> None:
+    assert "refund" in rewrite("돈은 언제 돌려받나요?").concept_ids
+    assert {"compensation", "delay"} <= set(
+        rewrite("Who pays damages for late delivery?").concept_ids
+    )
+    assert "@compensation" in clause_concepts(["손해", "배상"])
+    assert "termination" not in rewrite("a determinate amount").concept_ids
+
+
+def test_contract_types_are_detected_and_mapped_to_standards() -> None:
+    lease = detect("주택임대차표준계약서", ["보증금과 차임 및 관리비", "임대차기간", "임차인은 …"])
+    assert (lease.id, standard_type(lease.id)) == ("lease", None)
+    data = detect("데이터 제공 계약서", ["데이터의 제공", "대상 데이터", "파생 데이터"])
+    assert (data.id, standard_type(data.id)) == ("provide", "provide")
+    assert detect("메모", ["안녕하세요"]).id == "other"
