@@ -53,6 +53,10 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
     assert "실적" in markers.evaluate_all(TEXTS)
     page.get_by_text("실적·기본 지표 (섹터·자기 과거 대비)").wait_for()
     page.get_by_text("주요 이벤트 (최근 30일, 1건)", exact=False).wait_for()
+    for header in ("자기 과거 중앙값", "서프라이즈", "원인 확인"):  # the grids draw after the text
+        page.locator(f"{FRAME} [role='columnheader']", has_text=header).first.wait_for(
+            state="attached"
+        )
     # grids by their second column: 종목 (fundamentals), 발표일 (earnings), 유형 (events)
     grids = {h[1]: f for f in page.locator(FRAME).all() if len(h := _headers(f)) > 1}
     assert _headers(grids["발표일"])[4] == "서프라이즈"
