@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
+from agents.evidence import Stopwatch
 from agents.stock import report as rpt
 from agents.stock import review as rv
 from agents.stock import sections as sec
@@ -133,14 +134,27 @@ def analysis_fallback(stock: dict[str, Any], figures: StockFigures, fundamentals
     ])  # fmt: skip
 
 
+def _computed(deps: WorkflowDeps, name: str, watch: Stopwatch, summary: str) -> None:
+    """A computation from the database in the trace (its queries are structured citations)."""
+    deps.add_step(TraceStep(step=deps.current_step, kind="code", name=name,
+                            duration_ms=watch.ms, observation=summary[:500]))  # fmt: skip
+
+
 def analyze(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
     """Figures, fundamentals and news events from PostgreSQL, then the analysis (model or
     template)."""
     stock, lang = state["stock_data"] or {}, state.get("language", "ko")
     sector_rows = deps.data.sector_valuation(stock["sector"])
     figures, series = compute_figures(deps.data, stock, deps.context.history_days, sector_rows)
+    watch = Stopwatch()
     fundamentals = compute_fundamentals(deps.data, stock, sector_rows)
+    upcoming = fundamentals["next_earnings"]
+    _computed(deps, "fundamentals", watch, f"{len(fundamentals['quarters'])} quarters, streak "
+              f"{fundamentals['streak']:+d}, next {upcoming['event_date'] if upcoming else '-'}")  # fmt: skip
+    watch = Stopwatch()
     events = _events(deps, stock, dict(series))
+    _computed(deps, "news_events", watch, "; ".join(
+        f"{e['date']} {e['category']} {t.pct(e['move'])}" for e in events) or "none")  # fmt: skip
     news = [n["title"] for n in (state.get("news_data") or {}).get("results", [])]
     fallback = analysis_fallback(stock, figures, fundamentals, events, lang)
     facts = {**_facts(state, figures), "fundamentals": fundamentals,
