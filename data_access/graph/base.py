@@ -39,6 +39,17 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 _TERM = re.compile(r"\w+", re.UNICODE)
 
 
+# A Neo4j Cypher version prefix (`CYPHER 25 MATCH …`), which the guard accepts: FalkorDB has no
+# versions (its `CYPHER name=value` sets parameters) and drops it; Neo4j wants it before EXPLAIN.
+_VERSION_PREFIX = re.compile(r"^\s*(CYPHER\s+[0-9]{1,2}(?:\.[0-9]{1,2})?)\s+", re.IGNORECASE)
+
+
+def split_version_prefix(cypher: str) -> tuple[str, str]:
+    """``("CYPHER 25", "MATCH …")`` for a prefixed query, ``("", cypher)`` otherwise."""
+    match = _VERSION_PREFIX.match(cypher)
+    return (match.group(1), cypher[match.end() :]) if match else ("", cypher)
+
+
 def check_identifier(value: str, what: str) -> str:
     """Return `value` if it is a safe label/property/type name, else raise ToolInputError."""
     if not isinstance(value, str) or not _IDENTIFIER.match(value):

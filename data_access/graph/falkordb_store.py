@@ -9,7 +9,6 @@ its own, so a restarted server is picked up by the next call; while it is down e
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -23,7 +22,7 @@ from falkordb.path import Path
 from falkordb.query_result import QueryResult
 
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable
-from data_access.graph.base import GraphStore, Row, to_plain
+from data_access.graph.base import GraphStore, Row, split_version_prefix, to_plain
 from data_access.graph.cypher import IndexSpec, quote_name
 
 logger = logging.getLogger(__name__)
@@ -34,7 +33,6 @@ _RO_REFUSAL = "RO_QUERY is to be executed only on read-only queries"
 _MISSING_GRAPH = "empty key"  # "Invalid graph operation on empty key": graph not created yet
 _ALREADY_INDEXED = "already indexed"
 _TIMED_OUT = "timed out"
-_VERSION_PREFIX = re.compile(r"^\s*CYPHER\s+[0-9]{1,2}(?:\.[0-9]{1,2})?\s+", re.IGNORECASE)
 
 
 class FalkorDBStore(GraphStore):
@@ -98,9 +96,7 @@ class FalkorDBStore(GraphStore):
 
     def _read(self, cypher: str, params: dict[str, Any], timeout_ms: int) -> list[Row]:
         timeout_ms = min(timeout_ms, self._timeout_max())
-        # FalkorDB has one Cypher version; its `CYPHER name=value` prefix sets parameters, so a
-        # Neo4j version prefix (`CYPHER 25`, accepted by the guard) is dropped here.
-        cypher = _VERSION_PREFIX.sub("", cypher, count=1)
+        cypher = split_version_prefix(cypher)[1]  # FalkorDB has one Cypher version
         try:
             result = self._execute(cypher, params, timeout_ms, read_only=True)
         except redis.ResponseError as e:

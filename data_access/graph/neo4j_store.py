@@ -18,7 +18,7 @@ from neo4j import time as neo4j_time
 from neo4j import vector as neo4j_vector
 
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable
-from data_access.graph.base import GraphStore, Row, to_plain
+from data_access.graph.base import GraphStore, Row, split_version_prefix, to_plain
 from data_access.graph.cypher import IndexSpec, quote_name
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,9 @@ class Neo4jStore(GraphStore):
 
     def _explain_gate(self, cypher: str, params: dict[str, Any]) -> None:
         """Refuse anything the planner does not classify as read-only ('r')."""
-        summary = self._run(f"EXPLAIN {cypher}", params, RoutingControl.READ, Result.consume)
+        prefix, body = split_version_prefix(cypher)  # options come before EXPLAIN
+        summary = self._run(f"{prefix} EXPLAIN {body}".strip(), params, RoutingControl.READ,
+                            Result.consume)  # fmt: skip
         if summary.query_type != "r":
             raise QueryRejected(
                 f"the graph store plans this query as '{summary.query_type}', not read-only"

@@ -336,3 +336,14 @@ def test_legit_cypher_over_several_schemas_passes(entry: dict[str, object]) -> N
     params = entry.get("params")
     out = guard_cypher(str(entry["query"]), params=params)  # type: ignore[arg-type]
     assert guard_cypher(out, params=params) == out  # type: ignore[arg-type]
+
+
+def test_version_prefix_is_split_for_the_stores() -> None:
+    from data_access.graph.base import split_version_prefix
+
+    assert split_version_prefix("CYPHER 25 MATCH (n) RETURN n") == (
+        "CYPHER 25",
+        "MATCH (n) RETURN n",
+    )
+    assert split_version_prefix("MATCH (n) RETURN n") == ("", "MATCH (n) RETURN n")
+    assert split_version_prefix("CYPHER limit=5 MATCH (n)") == ("", "CYPHER limit=5 MATCH (n)")
