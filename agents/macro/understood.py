@@ -26,6 +26,8 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     missing = frame.unknown_words + unheld
     held = frame.of("series") or frame.of("stock") or frame.of("index") or frame.of("sector")
     ko = route.language == "ko"
+    if any(n.startswith("out_of_scope:chit_chat") for n in frame.notes):
+        return None  # not finance at all: the GeneralKnowledge route says so (or a model answers)
     if forecast:
         return ("특정 수치를 예측하거나 맞히는 답은 드리지 않습니다 (데이터로 뒷받침할 수 없습니다). "
                 "대신 최근 추이와 관련 뉴스·이벤트 근거를 물어보세요 (예: '원달러 환율 최근 3개월 추이와 원인')."

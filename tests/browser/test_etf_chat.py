@@ -62,3 +62,23 @@ def test_typed_question_shows_price_chart(page: Any, app_url: str, screenshot_di
     page.get_by_text("가격·거래량").first.wait_for()
     page.screenshot(path=str(screenshot_dir / "etf_chat_prices.png"), full_page=True)
     _assert_no_exception(page)
+
+
+def test_follow_up_answers_from_the_previous_answers_etfs(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    """'그 중 …' in the browser: the second question ranks the first answer's ETFs (issue 14),
+    and the trace's first step says what was understood."""
+    _open(page, app_url)
+    box = page.get_by_placeholder("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
+    box.fill("배당 ETF 목록")
+    box.press("Enter")
+    page.get_by_text("'배당' 태그 ETF").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    box.fill("그 중 1년 수익률 제일 높은 거")
+    box.press("Enter")
+    page.get_by_text("직전 답변의 ETF").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("실행 단계 (").last.click()
+    page.get_by_text("이해한 질문").last.wait_for()  # the frame is the trace's first step
+    assert "이전 턴 참조=subset" in page.content()
+    page.screenshot(path=str(screenshot_dir / "etf_chat_follow_up.png"), full_page=True)
+    _assert_no_exception(page)
