@@ -47,7 +47,9 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
             continue
         started = _start_article(line)
         if started is not None and started.article_no < 0 and _seen(articles, started):
-            started = None  # '별지2) …' again: a wrapped reference inside a clause, not a new exhibit
+            started = (
+                None  # '별지2) …' again: a wrapped reference inside a clause, not a new exhibit
+            )
         if started is not None:
             current = started
             articles.append(current)
