@@ -94,7 +94,10 @@ def set_contract_type(contract_id: str, type_id: str, *,
     """Override an uploaded contract's type (the screen's picker); unknown types are refused."""
     if type_id not in type_labels():
         raise ToolInputError(f"알 수 없는 계약서 유형입니다: {type_id!r}")
-    store.set_contract_type(contract_id, type_id, pool)
+    if not store.set_contract_type(contract_id, type_id, pool):
+        raise ToolInputError(
+            "유형을 바꿀 수 있는 계약서가 아닙니다 (표준계약서이거나 내 계약서가 아님)."
+        )
 
 
 def _file_name(name: str) -> str:

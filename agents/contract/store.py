@@ -77,12 +77,18 @@ def standard_for(contract_type: str, pool: ConnectionPool | None = None) -> Cont
     return _info(row) if row else None
 
 
-def set_contract_type(contract_id: str, contract_type: str,
-                      pool: ConnectionPool | None = None) -> None:  # fmt: skip
-    """The user's choice of type for a stored (non-standard) contract."""
+def set_contract_type(contract_id: str, contract_type: str, pool: ConnectionPool | None = None,
+                      *, viewer: Viewer | None = None) -> bool:  # fmt: skip
+    """The user's choice of type for their own uploaded contract (an admin: any upload); False
+    when no such contract of theirs exists (a standard one never changes)."""
     with connection(pool) as conn:
-        conn.execute("UPDATE contracts SET contract_type = %s, updated_at = now() "
-                     "WHERE contract_id = %s AND NOT is_standard", (contract_type, contract_id))  # fmt: skip
+        cursor = conn.execute(
+            "UPDATE contracts SET contract_type = %(type)s, updated_at = now() "
+            "WHERE contract_id = %(id)s AND NOT is_standard "
+            "AND (%(owner)s::text IS NULL OR user_id = %(owner)s)",
+            {"type": contract_type, "id": contract_id, "owner": owner_scope(viewer)},
+        )
+        return cursor.rowcount == 1
 
 
 def stored_on(contract_id: str, pool: ConnectionPool | None = None) -> str | None:

@@ -29,6 +29,7 @@ from agents.contract.service import (
     search,
     set_contract_type,
 )
+from data_access.access import Viewer, acting_as
 from data_access.errors import ToolInputError
 from tests.fixtures.hangul_files import hwpx_bytes
 
@@ -128,4 +129,11 @@ def test_hwpx_upload_type_override_and_standard(real: Any, pg_pool: Any) -> None
     for bad in ("'; DROP TABLE contracts; --", "", "PROVIDE"):
         with pytest.raises(ToolInputError, match="알 수 없는 계약서 유형"):
             set_contract_type(info.contract_id, bad, pool=pg_pool)
+    assert contract_type(info.contract_id, pool=pg_pool).type_id == "provide"
+    with pytest.raises(ToolInputError, match="유형을 바꿀 수 있는 계약서가 아닙니다"):
+        set_contract_type("std-provide", "lease", pool=pg_pool)  # a standard never changes
+    mallory = Viewer("mallory@example.com", "mallory", "mallory@example.com", is_admin=False,
+                     signed_in=True)  # fmt: skip
+    with acting_as(mallory), pytest.raises(ToolInputError, match="내 계약서가 아님"):
+        set_contract_type(info.contract_id, "nda", pool=pg_pool)  # someone else's upload
     assert contract_type(info.contract_id, pool=pg_pool).type_id == "provide"
