@@ -78,13 +78,15 @@ def test_list_tags_counts(tools: dict[str, Any], pg_pool: Any) -> None:
 
 def test_get_etf_info(tools: dict[str, Any], pg_pool: Any) -> None:
     info = call(tools, "get_etf_info", etf_code="069500")
-    etf = sql("SELECT manager, expense_ratio FROM etfs WHERE code = '069500'", pool=pg_pool)[0]
+    etf = sql("SELECT manager, expense_ratio, benchmark, listed_date::text AS listed_date FROM etfs"
+              " WHERE code = '069500'", pool=pg_pool)[0]  # fmt: skip
     tags = [r["tag"] for r in sql("SELECT tag FROM etf_tags WHERE etf_code = '069500' ORDER BY tag",
                                   pool=pg_pool)]  # fmt: skip
     weights = weights_on(pg_pool, "069500", latest_snapshot(pg_pool, "069500"))
     top = sorted(weights.items(), key=lambda kv: -kv[1])[:10]
     assert set(info) == {"code", "name", "expense_ratio", "company", "tags", "top_holdings",
-                         "returns"}  # fmt: skip
+                         "returns", "benchmark", "listed_date"}  # fmt: skip
+    assert (info["benchmark"], str(info["listed_date"])) == (etf["benchmark"], etf["listed_date"])
     assert info["company"] == etf["manager"] and info["expense_ratio"] == float(
         etf["expense_ratio"]
     )
