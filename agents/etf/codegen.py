@@ -156,9 +156,15 @@ def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> 
         "WITH e, h ORDER BY h.date DESC\n"
         "WITH e, head(collect(h)) as latest\n"
         "RETURN {etf_code: e.code, etf_name: e.name, weight: latest.weight}\n"
-        "ORDER BY latest.weight DESC LIMIT 5"
+        f"ORDER BY latest.weight DESC LIMIT {_top_n(plan, 5)}"
     )
     return _graph_answer(plan, cypher, "render_top_holders", stock["name"], stock["code"])
+
+
+def _top_n(plan: Plan, default: int) -> int:
+    """The N of 'ETF 3개' / 'top 3' when the question names one (1–50)."""
+    n = plan.frame.operation.top_n if plan.frame else None
+    return max(1, min(50, n)) if n and n > 1 else default
 
 
 def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:

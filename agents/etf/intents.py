@@ -10,11 +10,13 @@ data is `declined` with the reason and the nearest question it can answer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
+from agents.understanding.vocabulary import vocabulary_words
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
@@ -124,12 +126,34 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
     if measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"):
+        _unread_qualifier(plan)
         return _set_intent(plan, frame, "all")
     if op.kind == "aggregate" and op.aggregate == "count":
         return _set_intent(plan, frame, "all")
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
         return "list_tags"
     return "unsupported"
+
+
+_SET_WORDS = frozenset(
+    "전체 모든 국내 상장 상장된 중 중에 중에서 것 거 the all of which what are is "
+    "with listed korean 한국 etf etfs 펀드".split()
+)
+
+
+def _unread_qualifier(plan: Plan) -> None:
+    """'OO ETF 중 …' where OO is neither a theme, a manager nor a known word: answering over all
+    ETFs is then a different question, so it is said (the nearest the data can answer)."""
+    low = plan.question.lower()
+    at = low.find("etf")
+    if at <= 0:
+        return
+    words = re.findall(r"[0-9a-z가-힣&]+", low[:at])[-2:]
+    known = vocabulary_words()
+    unread = [w for w in words if w not in _SET_WORDS and w not in known and not w[0].isdigit()
+              and not any(w.startswith(k) for k in known if len(k) >= 2)]  # fmt: skip
+    if unread:
+        plan.unanswered.append(_text(plan, "qualifier", " ".join(unread)))
 
 
 def _known_measure(frame: QuestionFrame) -> bool:
@@ -241,6 +265,7 @@ _TEXTS = {
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
+        "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
     },
     "en": {
         "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
@@ -250,6 +275,7 @@ _TEXTS = {
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
+        "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
     },
 }
 

@@ -289,6 +289,9 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.filter_measure = _filter_measure(frame, text)
     if aggregates and op.kind in ("aggregate", "filter"):
         op.aggregate = aggregates[0].label  # type: ignore[assignment]
+    counted = _TOP_N.search(text) if op.kind in ("lookup", "list") else None
+    if counted and (frame.relation in ("holders", "holdings") or not frame.of("etf")):
+        op.kind = "rank"  # '삼성전자 많이 담은 ETF 3개': a count asks for the top N
     if op.kind == "rank":
         _read_rank(frame, text)
     elif op.kind == "aggregate" and (m := _TOP_N.search(text)) and m.group(1):

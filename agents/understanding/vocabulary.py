@@ -69,3 +69,25 @@ def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:
     if _LATIN.match(head) and _LATIN.match(before):
         return False
     return not (_LATIN.match(tail) and _LATIN.match(after))
+
+
+@lru_cache(maxsize=1)
+def vocabulary_words() -> frozenset[str]:
+    """Every word of every vocabulary phrase (to tell a known word from an unread one)."""
+    words: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            words.update(re.findall(r"[0-9a-z가-힣&]+", value.lower()))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key)
+                walk(item)
+
+    for key, value in vocabulary().items():
+        if key not in ("note", "version", "periods"):
+            walk(value)
+    return frozenset(words)
