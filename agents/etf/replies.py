@@ -22,9 +22,10 @@ _SCOPE_EN = {
 
 
 def definition(plan: Plan) -> str:
-    from agents.understanding.glossary import load_glossary  # the glossary loads on first use
+    from agents.understanding.glossary import entry_for  # the glossary loads on first use
 
-    entry = load_glossary().lookup(plan.question)
+    surfaces = [m.surface for m in plan.frame.measures] if plan.frame else []
+    entry = entry_for(surfaces, plan.question)
     if entry is None:
         if plan.lang == "ko":
             return ("이 용어는 내장 용어집에 없어 정의를 드릴 수 없습니다. 용어집에 있는 예: 총보수, "

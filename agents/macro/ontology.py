@@ -200,12 +200,12 @@ def _recheck(ctx: RunContext, resp: AgentResponse) -> None:
 
 def _glossary_answer(resp: AgentResponse, route: Route) -> bool:
     """Offline definitions ('스프레드가 뭐야?') from the bundled glossary, cited by entry."""
-    from agents.understanding.glossary import load_glossary  # loads on first definition
+    from agents.understanding.glossary import entry_for  # loads on first definition
 
     frame = route.frame
     if frame is None or frame.operation.kind != "define":
         return False
-    entry = load_glossary().lookup(route.question)
+    entry = entry_for([m.surface for m in frame.measures], route.question)
     if entry is None:
         return False
     ko = route.language == "ko"

@@ -402,3 +402,14 @@ def _load(path: str) -> Glossary:
 def load_glossary(path: Path | None = None) -> Glossary:
     """The glossary (default: the bundled file), parsed once per process and path."""
     return _load(str(path or GLOSSARY_FILE))
+
+
+def entry_for(frame_measure_surfaces: list[str], question: str) -> GlossaryEntry | None:
+    """The entry a definition question asks about: the measure the frame read ('P/E' in 'what is
+    a P/E ratio') first, then the whole question."""
+    glossary = load_glossary()
+    for surface in frame_measure_surfaces:
+        entry = glossary.lookup(surface)
+        if entry is not None:
+            return entry
+    return glossary.lookup(question)
