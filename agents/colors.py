@@ -32,11 +32,18 @@ class PriceColors:
     down: str
     up_tile: TileColor  # Streamlit palette name, for st.metric
     down_tile: TileColor
+    up_tints: tuple[str, str]  # table row backgrounds: (strong, light)
+    down_tints: tuple[str, str]
 
     def for_change(self, change: float | None) -> str:
         if not change:
             return FLAT
         return self.up if change > 0 else self.down
+
+    def tint(self, change: float, *, strong: bool = False) -> str:
+        """A row background for a rise or a fall (strong: a holding added or removed)."""
+        tints = self.up_tints if change > 0 else self.down_tints
+        return tints[0] if strong else tints[1]
 
     def tile_color(self, change: float | None) -> TileColor:
         if not change:
@@ -45,9 +52,11 @@ class PriceColors:
 
 
 CONVENTIONS: dict[Convention, PriceColors] = {
-    "korean": PriceColors(up="#dc2626", down="#2563eb", up_tile="red", down_tile="blue"),
-    "international": PriceColors(up="#16a34a", down="#dc2626", up_tile="green", down_tile="red"),
-}
+    "korean": PriceColors(up="#dc2626", down="#2563eb", up_tile="red", down_tile="blue",
+                          up_tints=("#fecaca", "#fee2e2"), down_tints=("#bfdbfe", "#dbeafe")),
+    "international": PriceColors(up="#16a34a", down="#dc2626", up_tile="green", down_tile="red",
+                                 up_tints=("#bbf7d0", "#dcfce7"), down_tints=("#fecaca", "#fee2e2")),
+}  # fmt: skip
 
 
 def price_colors(convention: Convention | None = None) -> PriceColors:

@@ -14,6 +14,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from agents.colors import price_colors
+
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
 PALETTE = ("#2563eb", "#16a34a", "#ea580c", "#9333ea", "#0891b2", "#dc2626")
 PERIOD_LABELS = {
@@ -30,8 +32,9 @@ CHANGE_LABELS = {
     "increased": "비중증가",
     "decreased": "비중감소",
 }
-CHANGE_COLORS = {"added": "#dcfce7", "removed": "#fee2e2", "increased": "#dbeafe",
-                 "decreased": "#fef3c7"}  # fmt: skip
+# Row backgrounds by change type, in the gain/loss convention: (direction, strong tint).
+CHANGE_TINTS = {"added": (1, True), "increased": (1, False), "decreased": (-1, False),
+                "removed": (-1, True)}  # fmt: skip
 
 
 @dataclass
@@ -116,7 +119,9 @@ def changes_table(rows: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
          "이전 비중(%)": r["old_weight"], "현재 비중(%)": r["new_weight"]}
         for r in rows
     ])  # fmt: skip
-    return frame, [CHANGE_COLORS.get(r["change_type"], "") for r in rows]
+    colors = price_colors()
+    tints = {kind: colors.tint(sign, strong=strong) for kind, (sign, strong) in CHANGE_TINTS.items()}
+    return frame, [tints.get(r["change_type"], "") for r in rows]
 
 
 def compare_table(rows: list[dict[str, Any]]) -> pd.DataFrame:

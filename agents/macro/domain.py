@@ -220,6 +220,16 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
         ))  # fmt: skip
 
 
+_HOUSING_TEMPLATE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",
+                     "permits": "re_permits_window"}  # fmt: skip
+
+
+def _framed_housing(route: Route) -> list[tuple[tuple[str, ...], str, str, str, str]]:
+    """The housing series the frame names (a follow-up keeps the previous turn's measure)."""
+    names = [_HOUSING_TEMPLATE.get(m.name) for m in route.frame.measures] if route.frame else []
+    return [t for t in RE_TEMPLATES if t[1] in names]
+
+
 def _moved(v0: float, v1: float, unit: str) -> str:
     """The change in the series' own unit: %p for ratios, units for counts."""
     if unit == "%":
@@ -235,7 +245,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
     low = route.question.lower()
-    chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])]
+    chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])] or _framed_housing(route)
     default: tuple[tuple[str, ...], str, str, str, str] = (
         (),
         "re_price_index_window",

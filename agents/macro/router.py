@@ -29,6 +29,7 @@ from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
 from data_access.postgres import fetch_all
 
+HOUSING_MEASURES = ("jeonse_ratio", "unsold", "permits", "house_price")
 AgentName = Literal["macro", "equity", "real_estate", "ontology", "general_knowledge"]
 ToolMode = Literal["single", "parallel", "llm_direct"]
 DOMAIN_AGENTS: tuple[AgentName, ...] = ("macro", "equity", "real_estate", "ontology")
@@ -109,6 +110,11 @@ def route(question: str, pool: ConnectionPool | None = None,
         security_ids = list(dict.fromkeys(
             security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
         market_words = [e.name for e in frame.entities if e.kind in ("index", "sector")]
+        housing = [m.name for m in frame.measures if m.name in HOUSING_MEASURES]
+        if housing and "real_estate" not in agents:
+            agents.append("real_estate")  # '부산은?' after '서울 전세가율': the frame's measure
+            reasons.append(f"real_estate: 주택 지표 ({', '.join(housing)})")
+            re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
         valuation = [
             m.name for m in frame.measures if m.name in ("per", "pbr", "eps", "market_cap")
         ]

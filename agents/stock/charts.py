@@ -12,11 +12,12 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from agents.colors import price_colors
 from agents.stock.templates import EVENT_CATEGORIES
 
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
 MA_COLORS = {"ma20": "#ea580c", "ma60": "#2563eb", "ma120": "#9333ea"}
-UP, DOWN = "#dc2626", "#2563eb"  # Korean convention: red up, blue down
+HIGHLIGHT = "#ea580c"  # the stock among its peers: not a gain or a loss colour
 MAX_PEER_BARS = 30
 EVENT_COLORS = {1: "#16a34a", -1: "#7c3aed", 0: "#6b7280"}  # good / bad news / neither
 
@@ -73,12 +74,12 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
                  events: list[dict[str, Any]] | None = None) -> go.Figure:  # fmt: skip
     """Candlesticks, moving averages, the 52-week high/low band and the news events over
     volume bars."""
-    dates = series["dates"]
+    dates, colors = series["dates"], price_colors()
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.75, 0.25],
                         vertical_spacing=0.04)  # fmt: skip
     fig.add_trace(go.Candlestick(
         x=dates, open=series["open"], high=series["high"], low=series["low"],
-        close=series["close"], name="일봉", increasing_line_color=UP, decreasing_line_color=DOWN,
+        close=series["close"], name="일봉", increasing_line_color=colors.up, decreasing_line_color=colors.down,
     ), row=1, col=1)  # fmt: skip
     for key, values in series["ma"].items():
         fig.add_trace(go.Scatter(x=dates, y=values, mode="lines", name=f"{key[2:]}일 이동평균",
@@ -91,8 +92,9 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
                       row=1, col=1)  # fmt: skip
     fig.add_hrect(y0=low, y1=high, fillcolor="#9ca3af", opacity=0.07, line_width=0, row=1, col=1)  # type: ignore[arg-type]
     _event_markers(fig, series, events or [])
-    colors = [UP if c >= o else DOWN for o, c in zip(series["open"], series["close"], strict=False)]
-    fig.add_trace(go.Bar(x=dates, y=series["volume"], name="거래량", marker_color=colors,
+    moves = [c - o for o, c in zip(series["open"], series["close"], strict=False)]
+    fig.add_trace(go.Bar(x=dates, y=series["volume"], name="거래량",
+                         marker_color=[colors.up if m >= 0 else colors.down for m in moves],
                          showlegend=False), row=2, col=1)  # fmt: skip
     fig.update_layout(xaxis_rangeslider_visible=False)
     _finish(fig, f"{name} 가격·거래량 (이동평균, 52주 범위, 이벤트)", "", "", height=520)
@@ -105,7 +107,7 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
 def drawdown_figure(series: dict[str, Any], name: str) -> go.Figure:
     fig = go.Figure(go.Scatter(
         x=series["dates"], y=[v * 100 for v in series["drawdown"]], mode="lines", fill="tozeroy",
-        name="낙폭", line={"color": DOWN, "width": 1.5},
+        name="낙폭", line={"color": price_colors().down, "width": 1.5},
         hovertemplate="%{x}: %{y:.2f}%<extra></extra>",
     ))  # fmt: skip
     return _finish(fig, f"{name} 고점 대비 낙폭", "거래일", "낙폭 (%)")
@@ -129,7 +131,7 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
         peers = [p for i, p in enumerate(peers) if i in picked or p["is_self"]]
     fig = go.Figure(go.Bar(
         x=[p["name"] for p in peers], y=[p["pe"] for p in peers],
-        marker_color=[UP if p["is_self"] else "#9ca3af" for p in peers],
+        marker_color=[HIGHLIGHT if p["is_self"] else "#9ca3af" for p in peers],
         text=[f"{p['pe']:.1f}" for p in peers], textposition="outside", name="PER",
         hovertemplate="%{x}: PER %{y:.2f}<extra></extra>",
     ))  # fmt: skip

@@ -125,6 +125,8 @@ class Lexicon:
             out += [(fold(a), "index", spec["key"], spec["name"]) for a in spec["aliases"]]
         for spec in voc["sectors"]:
             out += [(fold(a), "sector", spec["key"], spec["key"]) for a in spec["aliases"]]
+        for spec in voc["re_regions"]:
+            out += [(fold(a), "re_region", spec["key"], spec["key"]) for a in spec["aliases"]]
         return out
 
     def recognize(self, question: str, kinds: frozenset[str] | None = None) -> list[Mention]:
@@ -243,7 +245,7 @@ class Lexicon:
 
 
 ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
-MACRO_KINDS = frozenset({"stock", "series", "index", "sector"})
+MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
