@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     admin_group: str | None = None  # a group name in the identity token's group claim
     admin_group_claim: str = "groups"
 
+    # Gain/loss colours on every chart, tile and delta (agents/colors.py): "korean" is red up and
+    # blue down; "international" is green up and red down.
+    price_colors: Literal["korean", "international"] = "korean"
+
     # Demo data: the as-of date the deterministic dataset ends on.
     demo_as_of_date: str = "2026-11-20"
     demo_seed: int = 20261120

@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from agents.colors import arrow, price_colors
 from data_access import access
 from data_access.config import AgentRole, Settings
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, WorkbenchError
@@ -102,6 +103,16 @@ def show_table(
 
 def show_chart(fig: go.Figure, *, key: str | None = None) -> None:
     st.plotly_chart(fig, key=key, config=PLOTLY_CONFIG)
+
+
+def price_metric(
+    target: Any, label: str, value: str, delta: str | None, change: float | None, **kwargs: Any
+) -> None:
+    """A tile in the gain/loss colour convention (agents/colors.py): the delta and its sparkline
+    take the rise or fall colour of `change`, and the arrow follows its sign whatever the delta
+    text starts with ('종합 점수 −2.00' points down)."""
+    target.metric(label, value, delta, delta_color=price_colors().tile_color(change),
+                  delta_arrow=arrow(change), **kwargs)  # fmt: skip
 
 
 def freshness_label(status: str) -> str:

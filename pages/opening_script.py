@@ -124,8 +124,9 @@ def _render_market(market: dict[str, Any]) -> None:
         proxy = f"{item['proxy_for']} 대용 · " if item["proxy_for"] else ""
         value = "-" if item["close"] is None else _value(item["close"], item["unit"])
         delta = _delta(item)
-        columns[n % 5].metric(label, value, delta, help=f"{proxy}{group} · 기준 {item['date']}",
-                              chart_data=item["spark"] or None, border=True)  # fmt: skip
+        ui.price_metric(columns[n % 5], label, value, delta, item["change"],
+                        help=f"{proxy}{group} · 기준 {item['date']}",
+                        chart_data=item["spark"] or None, border=True)  # fmt: skip
     notes = [market.get("notes", "")] + [f"없음: {m}" for m in market.get("missing", [])]
     st.caption("  \n".join(n for n in notes if n))
 

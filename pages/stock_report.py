@@ -223,16 +223,16 @@ def _render_metrics(answer: AgentAnswer) -> None:
     rec = answer.payload.get("recommendation") or {}
     cur = figures.get("currency", "KRW")
     columns = st.columns(5)
-    columns[0].metric("의견", rec.get("stance_label", "-"), f"종합 점수 {rec.get('score', 0):+.2f}",
-                      delta_color="off")  # fmt: skip
-    columns[1].metric(
-        "현재가", t.price(figures.get("price"), cur), t.pct(stock.get("change_percent"))
+    score, change = rec.get("score", 0), stock.get("change_percent")
+    ui.price_metric(
+        columns[0], "의견", rec.get("stance_label", "-"), f"종합 점수 {score:+.2f}", score
     )
+    ui.price_metric(columns[1], "현재가", t.price(figures.get("price"), cur), t.pct(change), change)
     columns[2].metric("1년 수익률", t.pct(figures.get("returns", {}).get("1y")))
     columns[3].metric("RSI(14)", t.number(figures.get("rsi14"), 1))
-    columns[4].metric(f"PER (섹터 중앙 {t.number(figures.get('sector_median_pe'))})",
-                      t.number(figures.get("pe")), t.pct(figures.get("pe_premium")),
-                      delta_color="inverse")  # fmt: skip
+    premium = figures.get("pe_premium")
+    ui.price_metric(columns[4], f"PER (섹터 중앙 {t.number(figures.get('sector_median_pe'))})",
+                    t.number(figures.get("pe")), t.pct(premium), premium)  # fmt: skip
 
 
 def _render_answer(answer: AgentAnswer) -> None:

@@ -120,7 +120,9 @@ def changes_table(rows: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
         for r in rows
     ])  # fmt: skip
     colors = price_colors()
-    tints = {kind: colors.tint(sign, strong=strong) for kind, (sign, strong) in CHANGE_TINTS.items()}
+    tints = {
+        kind: colors.tint(sign, strong=strong) for kind, (sign, strong) in CHANGE_TINTS.items()
+    }
     return frame, [tints.get(r["change_type"], "") for r in rows]
 
 

@@ -1,0 +1,79 @@
+"""One gain/loss colour convention across candles, volume bars, change tints and tiles."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.proto.Metric_pb2 import Metric
+from streamlit.testing.v1 import AppTest
+
+from agents.colors import CONVENTIONS, arrow, price_colors
+from agents.etf.charts import changes_table
+from agents.stock.charts import price_figure
+from data_access.config import Settings
+
+
+def _series() -> dict:
+    return {"dates": ["2026-11-19", "2026-11-20"], "open": [100.0, 105.0], "high": [106.0, 106.0],
+            "low": [99.0, 97.0], "close": [105.0, 98.0], "volume": [10, 20], "ma": {}}  # fmt: skip
+
+
+def test_korean_is_the_default_red_up_blue_down() -> None:
+    assert Settings().price_colors == "korean"
+    korean = price_colors()
+    assert (korean.for_change(1.5), korean.for_change(-0.1)) == ("#dc2626", "#2563eb")
+    assert (korean.tile_color(0.2), korean.tile_color(-3), korean.tile_color(0)) == (
+        "red", "blue", "gray",
+    )  # fmt: skip
+    assert (arrow(-2.0), arrow(0.5), arrow(None), arrow(0)) == ("down", "up", "off", "off")
+
+
+@pytest.mark.parametrize("name", list(CONVENTIONS))
+def test_candles_and_volume_use_the_convention(name: str, monkeypatch) -> None:
+    from data_access import config
+
+    monkeypatch.setenv("PRICE_COLORS", name)
+    config.get_settings.cache_clear()
+    try:
+        fig = price_figure(_series(), {"high_52w": 106, "low_52w": 97, "currency": "KRW"}, "X")
+    finally:
+        config.get_settings.cache_clear()
+    colors = CONVENTIONS[name]
+    candle = next(t for t in fig.data if t.type == "candlestick")
+    assert candle.increasing.line.color == colors.up
+    assert candle.decreasing.line.color == colors.down
+    volume = next(t for t in fig.data if t.name == "거래량")
+    assert list(volume.marker.color) == [colors.up, colors.down]  # day 1 rose, day 2 fell
+
+
+def test_international_setting_is_green_up_red_down(monkeypatch) -> None:
+    monkeypatch.setenv("PRICE_COLORS", "international")
+    assert Settings().price_colors == "international"
+    assert price_colors("international").tile_color(1.0) == "green"
+    monkeypatch.setenv("PRICE_COLORS", "upside-down")
+    with pytest.raises(ValueError):
+        Settings()
+
+
+def test_holdings_changes_rows_take_rise_and_fall_tints() -> None:
+    rows = [{"stock_code": str(i), "stock_name": k, "change_type": k, "old_weight": 1.0,
+             "new_weight": 2.0} for i, k in enumerate(("added", "increased", "decreased", "removed"))]  # fmt: skip
+    _, tints = changes_table(rows)
+    korean = price_colors("korean")
+    assert tints == [*korean.up_tints, korean.down_tints[1], korean.down_tints[0]]
+
+
+def test_tile_arrow_follows_the_score_not_the_text() -> None:
+    """'종합 점수 -2.00' starts with a letter, so Streamlit alone would draw an up arrow."""
+
+    def page() -> None:
+        import streamlit as st
+
+        from pages import _ui as ui
+
+        ui.price_metric(st, "의견", "비중 축소", "종합 점수 -2.00", -2.0)
+        ui.price_metric(st, "현재가", "1,000원", "+1.00%", 1.0)
+
+    at = AppTest.from_function(page).run()
+    down, up = at.metric
+    assert (down.proto.direction, down.proto.color) == (Metric.DOWN, Metric.BLUE)
+    assert (up.proto.direction, up.proto.color) == (Metric.UP, Metric.RED)
