@@ -76,6 +76,8 @@ def detect_plan(
     )
     plan.intent = _intent(plan, frame)
     _check_period(plan)
+    if frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
+        plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
 
 
@@ -265,6 +267,7 @@ _TEXTS = {
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
+        "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
     },
     "en": {
@@ -275,6 +278,7 @@ _TEXTS = {
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
+        "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
     },
 }

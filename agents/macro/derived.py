@@ -27,19 +27,37 @@ def _name(series: Series) -> str:
     return series.title.split(" (")[0]
 
 
-def difference(a: Series, b: Series, lang: str) -> str | None:
-    """Latest A − B (%p when both are rates), with each value's date."""
+def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | None:
+    """Latest A − B (%p when both are rates), with each value's date; with `since`, also the
+    gap on the window's first common date and how it moved ('장단기 금리차 3개월 변화')."""
     if not a.points or not b.points:
         return None
     (da, va), (db, vb) = a.points[-1], b.points[-1]
     d = va - vb
     unit = "%p" if is_rate(a) and is_rate(b) else ""
     diff = f"{d:+,.2f}{unit}"
+    if since:
+        start = _gap_at_start(a, b)
+        if start is not None:
+            day, d0 = start
+            if lang == "ko":
+                diff += f" ({day} {d0:+,.2f}{unit}에서 {d - d0:+,.2f}{unit} 변화)"
+            else:
+                diff += f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit})"
     if lang == "ko":
         return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
                 f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
     return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
             f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+
+
+def _gap_at_start(a: Series, b: Series) -> tuple[str, float] | None:
+    """A − B on the first date both series have in the window."""
+    values_b = dict(b.points)
+    for day, value in a.points:
+        if day in values_b:
+            return day, value - values_b[day]
+    return None
 
 
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
@@ -116,7 +134,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     ordered = sorted(series, key=lambda s: order.get(s.key, 20_000))
     out: list[str | None] = []
     if op.kind == "difference" and len(ordered) >= 2:
-        out.append(difference(ordered[0], ordered[1], lang))
+        moved = frame.period is not None or op.change_basis is not None
+        out.append(difference(ordered[0], ordered[1], lang, since=moved))
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         out += [extreme(s, op.aggregate, months, lang) for s in ordered]
     elif op.kind == "aggregate" and op.aggregate == "avg":

@@ -113,6 +113,8 @@ class QuestionFrame(BaseModel):
             parts.append(f"관계={self.relation}")
         if self.period:
             parts.append(f"기간={self.period.label}")
+        if self.as_of_date:
+            parts.append(f"기준일={self.as_of_date}")
         if self.reference:
             parts.append(f"이전 턴 참조={self.reference}")
         if self.definition_term:

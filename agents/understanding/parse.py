@@ -10,6 +10,7 @@ operation words. The screen planners decide what they can compile; this module o
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import date
 
@@ -29,6 +30,14 @@ _NUMBER = re.compile(
     r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|trillion|billion|bp)?"
 )
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
+_MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>말|초|)(?!\s*\d)")
+_MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' is a word)
+    r"(?:(?P<edge>end of |beginning of |start of )(?:the month of )?)?\b(?P<m>"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[a-z]*)\.?\s*,?\s*(?P<y>20\d{2})\b"
+)
+_YEAR = re.compile(r"(20\d{2})\s*년?")
+_MONTHS_EN = {m: i for i, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst)\s*(\d{1,3})|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?)"
 )
@@ -124,14 +133,35 @@ def _blank(text: str, start: int, end: int) -> str:
 
 
 def _read_as_of(frame: QuestionFrame, text: str) -> str:
+    """'2026-03-31', '2026년 3월 말', '3월 말 … (2026년)', 'end of March 2026' → an as-of date."""
     m = _DATE.search(text)
+    if m:
+        try:
+            frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+        except ValueError:
+            frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
+        return _blank(text, m.start(), m.end())
+    m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
         return text
-    try:
-        frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
-    except ValueError:
-        frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
-    return _blank(text, m.start(), m.end())
+    month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
+    year_match = _YEAR.search(text)
+    year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
+    day = (
+        1
+        if (m.group("edge") or "").strip() in ("초", "beginning of", "start of")
+        else (calendar.monthrange(year, month)[1])
+    )
+    frame.as_of_date = date(year, month, day).isoformat()
+    text = _blank(text, m.start(), m.end())
+    if year_match and not m.group("y"):
+        text = _blank(text, year_match.start(), year_match.end())
+    return text
+
+
+def _latest_year(month: int) -> int:
+    today = date.today()
+    return today.year if month <= today.month else today.year - 1
 
 
 def _read_period(frame: QuestionFrame, text: str) -> str:

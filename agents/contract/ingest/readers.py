@@ -10,11 +10,11 @@ from __future__ import annotations
 import io
 import logging
 import re
-import zipfile
 from pathlib import PurePath
 
 from agents.contract.errors import ContractFileError
-from agents.contract.ingest.hangul import MAX_INFLATED_BYTES, read_hwp, read_hwpx
+from agents.contract.ingest.docx_stream import DocxLimits, read_docx
+from agents.contract.ingest.hangul import read_hwp, read_hwpx
 from agents.inputs import clean_text
 
 logger = logging.getLogger(__name__)
@@ -107,38 +107,8 @@ def _despace(line: str) -> str:
 
 
 def _read_docx(data: bytes) -> str:
-    from docx import Document
-    from docx.opc.exceptions import OpcError
-    from lxml.etree import LxmlError
-
     if data.startswith(OLE_MAGIC):
         raise ContractFileError(
             "암호로 보호된 문서이거나 이전 Word 형식(.doc)입니다. 암호를 해제해 .docx로 저장해 주세요."
         )
-    _check_inflated(data)
-    try:
-        document = Document(io.BytesIO(data))
-        lines = [p.text for p in document.paragraphs]
-        for table in document.tables:
-            for row in table.rows:
-                lines.append(" ".join(cell.text for cell in row.cells))
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, OpcError, LxmlError,
-            AttributeError, TypeError) as e:  # fmt: skip
-        # not a Word package, or one whose XML parts are broken or not a document body
-        raise ContractFileError(
-            f"DOCX 파일을 읽을 수 없습니다 (손상되었거나 DOCX가 아님): {e}"
-        ) from e
-    return "\n".join(lines)
-
-
-def _check_inflated(data: bytes) -> None:
-    """Refuse a zip package (DOCX) that would inflate past the same bound as HWPX."""
-    try:
-        inflated = sum(i.file_size for i in zipfile.ZipFile(io.BytesIO(data)).infolist())
-    except (zipfile.BadZipFile, ValueError, OSError):
-        return  # not a zip: python-docx gives the reason
-    if inflated > MAX_INFLATED_BYTES:
-        raise ContractFileError(
-            f"DOCX 파일의 압축을 풀면 너무 큽니다 ({inflated / 1024 / 1024:.0f} MB). "
-            f"최대 {MAX_INFLATED_BYTES // 1024 // 1024} MB까지 처리합니다."
-        )
+    return read_docx(data, DocxLimits(max_chars=MAX_TEXT_CHARS))
