@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 import streamlit as st
 
@@ -19,7 +20,9 @@ from pages import _ui as ui
 
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
-st.set_page_config(page_title="Atlas Workbench", page_icon=":material/insights:", layout="wide")
+# A local file: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com.
+PAGE_ICON = str(Path(__file__).parent / "pages" / "assets" / "favicon.png")
+st.set_page_config(page_title="Atlas Workbench", page_icon=PAGE_ICON, layout="wide")
 
 # The default page lives at "/"; every other page gets a url_path (a deep link).
 PAGES = [
