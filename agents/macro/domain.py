@@ -12,6 +12,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.evidence import Stopwatch
+from agents.macro.deals import deal_points, eok
 from agents.macro.derived import derived_points
 from agents.macro.rankings import region_ranking, sector_codes, sector_moves
 from agents.macro.router import Route
@@ -23,7 +24,8 @@ RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyw
     (("전세", "jeonse"), "re_jeonse_window", "전세가율", "jeonse ratio", "%"),
     (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),
     (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
-    (("실거래", "거래", "transaction", "deal"), "re_transactions_monthly", "실거래 중위가격",
+    (("실거래", "거래", "팔린", "매매가", "transaction", "deal"), "re_transactions_monthly",
+     "실거래 중위가격",
      "median deal price", "원"),
 )  # fmt: skip
 
@@ -230,8 +232,19 @@ def _framed_housing(route: Route) -> list[tuple[tuple[str, ...], str, str, str, 
     return [t for t in RE_TEMPLATES if t[1] in names]
 
 
+def _level(value: float, unit: str) -> str:
+    """A level in its unit: 억 원 for prices, % for ratios, 호 for counts."""
+    if unit == "원":
+        return eok(value)
+    if unit == "호":
+        return f"{value:,.0f}호"
+    return f"{value:,.2f}{unit}"
+
+
 def _moved(v0: float, v1: float, unit: str) -> str:
-    """The change in the series' own unit: %p for ratios, units for counts."""
+    """The change in the series' own unit: %p for ratios, units for counts, 억 원 for prices."""
+    if unit == "원":
+        return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
     if unit == "%":
         return f"{v1 - v0:+,.2f}%p"
     if unit == "호":
@@ -280,12 +293,15 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             resp.key_points.append(lang_text(
                 route.language,
-                f"{region} {ko} {m1} {v1:,.2f}{unit}, {m0}의 {v0:,.2f} 대비 {_moved(v0, v1, unit)} "
-                f"({pct(v0, v1):+.2f}%).",
-                f"{region} {en} {v1:,.2f}{unit} in {m1}, {_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%) "
-                f"vs {v0:,.2f} in {m0}.",
+                f"{region} {ko} {m1} {_level(v1, unit)}, {m0}의 {_level(v0, unit)} 대비 "
+                f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).",
+                f"{region} {en} {_level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
+                f"({pct(v0, v1):+.2f}%) vs {_level(v0, unit)} in {m0}.",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
+    if any(spec[1] == "re_transactions_monthly" for spec in specs[:2]):
+        for region in regions[:MAX_ITEMS]:
+            deal_points(resp, ctx, route, region, months)
     if route.graph_need:
         _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
     if not resp.key_points:

@@ -109,6 +109,13 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
              ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
+    *(Template(f"re_transactions_{side}", "real_estate", SQL,
+               "SELECT deal_date, complex_name, area_m2, floor, price_krw FROM re_transactions "
+               "WHERE region = %(region)s AND deal_date >= %(start)s AND deal_date <= %(as_of)s "
+               f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
+               ("region", "start", "as_of"), "re_transactions",
+               dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
+      for side, order in (("highest", "DESC"), ("lowest", "ASC"))),
     # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
     # the latest value of a housing series. Each row is one member with its first/last value.
     Template("equity_sector_window", "equity", SQL,

@@ -1,0 +1,56 @@
+"""Apartment deals of a region over the window (issue 14): how many, and — when the question asks
+for the highest or lowest ('서초구 최근 3개월 최고 거래가') — the deals themselves, each from a
+cited template. Prices are written in 억 원 as an analyst reads them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from dateutil.relativedelta import relativedelta
+
+from agents.macro.router import Route
+from agents.macro.state import AgentResponse, RunContext
+from agents.macro.tools import lang_text, run_step
+
+_HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
+_LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
+
+
+def eok(price: float) -> str:
+    """7,200,000,000 → '72억 원', 3,201,000,000 → '32억 100만 원'; 1조 and over 'N조 M억 원'."""
+    if price >= 1e12:
+        jo, rest = int(price // 1e12), round((price % 1e12) / 1e8)
+        return f"{jo:,}조 {rest:,}억 원" if rest else f"{jo:,}조 원"
+    eok_part, man = int(price // 1e8), round((price % 1e8) / 1e4)
+    if eok_part == 0:
+        return f"{man:,}만 원"
+    return f"{eok_part:,}억 {man:,}만 원" if man else f"{eok_part:,}억 원"
+
+
+def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
+                months: int) -> None:  # fmt: skip
+    """The window's deal count, and its highest or lowest deals when asked."""
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
+    series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
+    low = route.question.lower()
+    side = ("highest" if any(w in low for w in _HIGH_WORDS) else
+            "lowest" if any(w in low for w in _LOW_WORDS) else None)  # fmt: skip
+    if side is None:
+        return
+    result = run_step(resp, ctx, f"re_transactions_{side}",
+                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+    rows = result.rows if result else []
+    if not rows:
+        resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
+        return
+    listed = ", ".join(
+        f"{eok(float(r['price_krw']))} ({r['deal_date']}, {r['complex_name']} {float(r['area_m2']):g}㎡)"
+        for r in rows
+    )
+    word = ("최고가", "highest") if side == "highest" else ("최저가", "lowest")
+    shown = f" (월별 중위가격 {len(series.points)}개월 기준 추이는 위)" if series else ""
+    resp.key_points.insert(0, lang_text(
+        route.language,
+        f"{region} {start} ~ {ctx.as_of_date} 아파트 실거래 {word[0]}: {listed}{shown}.",
+        f"{region} {word[1]} apartment deals {start} to {ctx.as_of_date}: {listed}.",
+    ))  # fmt: skip
