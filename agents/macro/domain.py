@@ -14,7 +14,7 @@ from dateutil.relativedelta import relativedelta
 from agents.evidence import Stopwatch
 from agents.macro.deals import deal_points, eok
 from agents.macro.derived import derived_points
-from agents.macro.rankings import region_ranking, sector_codes, sector_moves
+from agents.macro.rankings import index_stand_ins, region_ranking, sector_codes, sector_moves
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
@@ -121,6 +121,12 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         name, unit = last.get("name_ko") or code, last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
+        if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
+            # the window was widened to hold the base month: its start is not a figure asked for
+            resp.key_points.append(lang_text(
+                route.language, f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}).",
+                f"{code} latest {v1:,.2f} {unit} ({last['obs_date']})."))  # fmt: skip
+            continue
         resp.key_points.append(lang_text(
             route.language,
             f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}), "
@@ -145,6 +151,8 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     start = fetch_start(ctx.as_of_date, route.period_months)
     if not route.matched_security_ids and sector_codes(route):
         sector_moves(resp, ctx, route, start)  # '은행주 최근 흐름': the sector's stocks, ranked
+    elif not route.matched_security_ids and route.frame and route.frame.of("index"):
+        index_stand_ins(resp, ctx, route, start)  # '코스피 요즘 어때?': said to be a stand-in
     elif not route.matched_security_ids:
         resp.status, resp.needs_companion = "empty", True
         resp.uncertainty.append(lang_text(

@@ -98,3 +98,36 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         f"{listed}.",
     ))  # fmt: skip
     return True
+
+
+def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
+    """Index levels are not in the data: the index's tracking ETF stands in, and says so."""
+    from agents.macro.domain import anchored, cite_window
+    from agents.macro.state import Series
+    from agents.macro.tools import pct
+
+    specs = {s["key"]: s for s in vocabulary()["indices"]}
+    for entity in route.frame.of("index") if route.frame else []:
+        proxy = specs.get(entity.key, {}).get("proxy_etf")
+        if not proxy:
+            resp.uncertainty.append(f"{entity.name} 지수와 그 대용 ETF가 데이터에 없습니다.")
+            continue
+        result = run_step(resp, ctx, "etf_price_window",
+                          {"code": proxy, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+        rows = anchored(result.rows if result else [], "trade_date", route)
+        cite_window(resp, rows, "trade_date")
+        if not rows:
+            continue
+        first, last = rows[0], rows[-1]
+        v0, v1, name = float(first["close"]), float(last["close"]), last["name"]
+        resp.series.append(Series(key=proxy, title=f"{name} ({proxy}) 종가 — {entity.name} 대용",
+                                  unit="KRW", points=[(str(r["trade_date"]), float(r["close"]))
+                                                      for r in rows]))  # fmt: skip
+        resp.key_points.append(lang_text(
+            route.language,
+            f"{entity.name} 지수 자체는 데이터에 없어 추종 ETF {name}({proxy})로 대신 봅니다: 종가 "
+            f"{v1:,.0f}원 ({last['trade_date']}), {first['trade_date']} 대비 {pct(v0, v1):+.2f}%.",
+            f"{entity.name} index levels are not in the data; its tracking ETF {name} ({proxy}) "
+            f"stands in: close {v1:,.0f} on {last['trade_date']}, {pct(v0, v1):+.2f}% since "
+            f"{first['trade_date']}.",
+        ))  # fmt: skip

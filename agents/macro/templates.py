@@ -75,6 +75,11 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date",
              ("security_id", "start", "as_of"), "stock_prices",
              dataset_param="dataset", fallback="equity_daily_bars"),
+    Template("etf_price_window", "equity", SQL,
+             "SELECT p.trade_date, p.close, p.volume, e.name FROM etf_prices p JOIN etfs e "
+             "ON e.code = p.etf_code WHERE p.etf_code = %(code)s AND p.trade_date >= %(start)s "
+             "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date",
+             ("code", "start", "as_of"), "etf_prices", dataset_code="KR_ETF_DAILY_PRICE"),
     Template("equity_fundamentals_latest", "equity", SQL,
              "SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals "
              "WHERE security_id = %(security_id)s AND as_of_date <= %(as_of)s "

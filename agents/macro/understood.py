@@ -103,9 +103,9 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     if frame.of("index") and not route.matched_security_ids:
         proxies = {i["name"]: i.get("proxy_etf") for i in vocabulary()["indices"]}
         if any(proxies.get(w) for w in route.market_words) or route.market_words:
-            out.append("시장 지수·업종 지수 자체의 시계열은 데이터에 없습니다 (종목·ETF로 물어보세요)."
-                       if ko else "Index and sector levels themselves are not in the data "
-                       "(ask about a stock or an ETF).")  # fmt: skip
+            out.append("시장 지수 자체의 시계열은 데이터에 없어 추종 ETF로 대신 보였습니다."
+                       if ko else "Index levels are not in the data: its tracking ETF "
+                       "stands in.")  # fmt: skip
     return out
 
 
