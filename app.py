@@ -15,6 +15,7 @@ import streamlit as st
 
 from data_access import access
 from pages import _access as access_ui
+from pages import _i18n as i18n
 from pages import _runtime as runtime
 from pages import _ui as ui
 
@@ -23,6 +24,7 @@ logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name
 # A local file: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com.
 PAGE_ICON = str(Path(__file__).parent / "pages" / "assets" / "favicon.png")
 st.set_page_config(page_title="Atlas Workbench", page_icon=PAGE_ICON, layout="wide")
+i18n.install()  # Korean for the texts Streamlit's own widgets draw ("Upload", "Add: …")
 
 # The default page lives at "/"; every other page gets a url_path (a deep link).
 PAGES = [
