@@ -16,6 +16,7 @@ from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.charts import charts_for
 from agents.stock.data import stock_choices
+from agents.stock.question import answer_stock_question, is_question
 from agents.stock.service import (
     MAX_SYMBOL_LENGTH,
     SCREEN,
@@ -96,6 +97,9 @@ def _run(symbol: str, language: str) -> None:
     if pool is None:
         ui.show_store_down("PostgreSQL", runtime.postgres_down_reason(),
                            failed="리포트를 만들지 못했습니다")  # fmt: skip
+        return
+    if is_question(clean_text(symbol)):  # '삼성전자 PER이랑 PBR': just the figures asked for
+        st.session_state[STATE_ANSWER] = answer_stock_question(clean_text(symbol), pool=pool)
         return
     answer: AgentAnswer | None = None
     shown = 0
@@ -294,8 +298,8 @@ def _render_form() -> tuple[str | None, str]:
     with st.form("stock_form", border=False):
         left, mid, right = st.columns([4, 1, 1], vertical_alignment="bottom")
         choice = left.selectbox(
-            "종목 (이름, 코드, 티커, security_id — 목록에 없으면 직접 입력)", choices, index=None,
-            placeholder="예: 삼성전자, 005930, AAPL, KR:005930", accept_new_options=True,
+            "종목 (이름, 코드, 티커, security_id) 또는 한 종목에 대한 질문", choices, index=None,
+            placeholder="예: 삼성전자, 005930, AAPL · 질문: 삼성전자 PER이랑 PBR", accept_new_options=True,
             key=SYMBOL_KEY,
         )  # fmt: skip
         language = mid.radio(

@@ -101,8 +101,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     )
     body = "\n".join(f"- {line}" for line in turn.lines)
     tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
-    more = ("\n\n전체 분석은 종목 리포트 화면에서 볼 수 있습니다." if turn.ko()
-            else "\n\nThe full analysis is on the stock report screen.")  # fmt: skip
+    more = ("\n\n전체 리포트는 종목 리포트 화면에 종목만 입력하면 만들어집니다." if turn.ko()
+            else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
     return _finish(turn, head + "\n" + body + tail + more, started, declined=False)
 
 
@@ -336,8 +336,9 @@ def _finish(turn: _Turn, text: str, started: float, *, declined: bool) -> AgentA
     step = TraceStep(step=0, kind="understanding", name="이해한 질문",
                      arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
     status = "partial" if declined or turn.notes else "ok"
+    error = ("데이터 범위 밖의 질문입니다" if declined else "; ".join(turn.notes)) or None
     return AgentAnswer(
-        answer=text, mode="offline", status=status, as_of_date=turn.as_of,
+        answer=text, mode="offline", status=status, error=error, as_of_date=turn.as_of,
         structured_citations=turn.citations, trace=[step, *turn.trace],
         payload={"declined": declined, "understanding": {"frame": frame.model_dump(mode="json")},
                  FOLLOWUP_KEY: followup_payload(frame, [turn.stock.get("code", "")] if turn.stock
