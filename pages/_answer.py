@@ -32,6 +32,26 @@ STRUCTURED_HEADERS = {
 }  # fmt: skip
 
 
+# smolagents writes these English headings into every code step's observation (and its errors
+# start with the English sentence below); the trace shows them in Korean, the stored run keeps them.
+OBSERVATION_LABELS = (
+    (re.compile(r"^Execution logs:$", re.M), "실행 로그:"),
+    (re.compile(r"^Last output from code snippet:$", re.M), "코드 조각의 마지막 출력:"),
+    (
+        re.compile(r"^Code execution failed at line (.*) due to: ", re.M),
+        r"코드 실행 실패 (줄 \1): ",
+    ),
+    (re.compile(r"^Reached max steps\.", re.M), "최대 단계 수에 도달했습니다."),
+)
+
+
+def trace_text(text: str) -> str:
+    """An observation or step error as shown: the agent library's English headings in Korean."""
+    for pattern, korean in OBSERVATION_LABELS:
+        text = pattern.sub(korean, text)
+    return text
+
+
 def literal_tildes(text: str) -> str:
     """Streamlit's markdown strikes through text between single tildes, and answers use `~` for
     ranges ("2.75~3.00%"): every tilde is shown as itself."""
@@ -96,9 +116,9 @@ def render_live_step(
                 f"- 도구 `{call['tool']}` {args} → {status} ({call.get('duration_ms', 0)} ms)"
             )
         if observation:
-            st.text(observation)
+            st.text(trace_text(observation))
         if error:
-            st.error(error)
+            st.error(trace_text(error))
 
 
 def render_trace(trace: Sequence[TraceStep], *, key: str) -> None:
@@ -117,9 +137,9 @@ def render_trace(trace: Sequence[TraceStep], *, key: str) -> None:
             if t.code:
                 st.code(t.code, language="python")
             if t.observation and t.kind != "tool":
-                st.text(t.observation)
+                st.text(trace_text(t.observation))
             if t.error:
-                st.error(t.error)
+                st.error(trace_text(t.error))
 
 
 def structured_rows(answer: AgentAnswer) -> list[dict[str, Any]]:
