@@ -1,0 +1,199 @@
+"""The question-understanding layer on its own: frames read from questions with a small in-memory
+lexicon (the integration and golden tests run it against the real data)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.understanding import QuestionFrame, understand
+from agents.understanding.history import HistoryMessage, history_after, previous_context
+from agents.understanding.lexicon import MACRO_KINDS, Lexicon
+from data_access.contracts import AgentAnswer
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> Lexicon:
+    return Lexicon(
+        etfs={"069500": "KODEX 200", "102110": "TIGER 200", "360750": "TIGER 미국S&P500",
+              "379780": "KBSTAR 미국S&P500", "091160": "KODEX 반도체"},
+        stocks={"005930": ("삼성전자", "Samsung Electronics"), "000660": ("SK하이닉스", "SK hynix"),
+                "005380": ("현대차", "Hyundai Motor"), "V": ("Visa", "Visa"),
+                "NVDA": ("NVIDIA", "NVIDIA")},
+        tags=["반도체", "배당", "미국S&P500", "해외주식", "2차전지"],
+        managers={"삼성자산운용": "Samsung Asset Management"},
+        brands={"KODEX": "삼성자산운용"},
+        aliases=[("비자", "stock", "V"), ("삼전", "stock", "005930")],
+    )  # fmt: skip
+
+
+def read(lexicon: Lexicon, question: str, **kwargs: object) -> QuestionFrame:
+    return understand(question, lexicon, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "comparator", "threshold", "unit"),
+    [
+        ("현대차 비중이 3% 넘는 ETF 전부", "filter", ">", 3.0, "%"),
+        ("보수가 0.1% 이하인 반도체 ETF", "filter", "<=", 0.1, "%"),
+        ("ETFs with net assets over 5 trillion won", "filter", ">", 50_000.0, "억"),
+        ("순자산 5조 이상 ETF", "filter", ">=", 50_000.0, "억"),
+        ("2차전지 ETF 중 3개월 수익률이 -8%보다 나쁜 것", "filter", "<", -8.0, "%"),
+        ("semiconductor ETFs with an expense ratio of 0.1% or less", "filter", "<=", 0.1, "%"),
+    ],
+)  # fmt: skip
+def test_thresholds(lexicon: Lexicon, question: str, kind: str, comparator: str,
+                    threshold: float, unit: str) -> None:  # fmt: skip
+    op = read(lexicon, question).operation
+    assert (op.kind, op.comparator, op.threshold, op.threshold_unit) == (
+        kind, comparator, threshold, unit)  # fmt: skip
+
+
+def test_a_fall_turns_the_threshold_and_names_the_return(lexicon: Lexicon) -> None:
+    frame = read(lexicon, "최근 3개월 8% 넘게 빠진 2차전지 ETF")
+    assert frame.measure() == "return" and frame.period and frame.period.label == "3m"
+    assert (frame.operation.comparator, frame.operation.threshold) == ("<", -8.0)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "top_n", "direction", "measure"),  # direction None: the measure's default
+    [
+        ("반도체 테마 중 6개월 수익률 1위", "rank", 1, None, "return"),  # default order per measure
+        ("순자산 상위 5개 ETF", "rank", 5, "desc", "net_assets"),
+        ("채권 ETF 중 보수 제일 싼 3개", "rank", 3, "asc", "expense_ratio"),
+        ("보수가 제일 비싼 ETF 뭐야?", "rank", 1, "desc", "expense_ratio"),
+        ("이번 주 가장 많이 떨어진 ETF", "rank", 1, "asc", "return"),
+        ("반도체 관련 ETF 보수율 낮은 순으로", "rank", None, "asc", "expense_ratio"),
+    ],
+)  # fmt: skip
+def test_rankings(lexicon: Lexicon, question: str, kind: str, top_n: int | None,
+                  direction: str, measure: str) -> None:  # fmt: skip
+    frame = read(lexicon, question)
+    op = frame.operation
+    assert (op.kind, op.top_n, op.direction, frame.measure()) == (kind, top_n, direction, measure)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "aggregate"),
+    [
+        ("KODEX 200 상위 5개 종목 비중 합", "aggregate", "sum"),
+        ("반도체 ETF 평균 보수", "aggregate", "avg"),
+        ("삼성자산운용 ETF 몇 개야?", "aggregate", "count"),
+        ("코덱스200 최근 6개월 최저치", "aggregate", "min"),
+        ("KODEX 200과 TIGER 200 보수 차이", "difference", None),
+        ("KODEX 200과 TIGER 200 비교해줘", "compare", None),
+        ("KODEX 200 3개월 가격 추이", "trend", None),
+        ("ETF 총보수란?", "define", None),
+        ("what is the expense ratio of kodex200", "lookup", None),
+    ],
+)  # fmt: skip
+def test_operations(lexicon: Lexicon, question: str, kind: str, aggregate: str | None) -> None:
+    op = read(lexicon, question).operation
+    assert (op.kind, op.aggregate) == (kind, aggregate)
+
+
+def test_entities_carry_spans_and_forms(lexicon: Lexicon) -> None:
+    question = "타이거 S&P500하고 RISE 미국S&P500 보수 차이"
+    frame = read(lexicon, question)
+    etf = frame.of("etf")[0]
+    assert etf.key == "360750" and question[etf.start : etf.end] == "타이거 S&P500"
+    assert [e.key for e in read(lexicon, "코덱스200 정보").of("etf")] == ["069500"]
+    assert [e.key for e in read(lexicon, "ETFs holding NVDA").of("stock")] == ["NVDA"]
+    assert [e.key for e in read(lexicon, "삼전 가장 많이 담은 ETF").of("stock")] == ["005930"]
+
+
+def test_a_korean_name_starts_a_word(lexicon: Lexicon) -> None:
+    """'소비자물가' holds '비자' (Visa's alias): not a stock."""
+    assert not read(lexicon, "소비자물가지수가 뭐야", kinds=MACRO_KINDS).of("stock")
+    assert read(lexicon, "비자 주가", kinds=MACRO_KINDS).of("stock")
+
+
+def test_macro_series_through_regions_and_spreads(lexicon: Lexicon) -> None:
+    gap = read(lexicon, "미국과 한국 기준금리 격차", kinds=MACRO_KINDS)
+    series = sorted(gap.of("series"), key=lambda e: e.start)
+    assert gap.operation.kind == "difference"
+    assert [e.key for e in series] == ["FEDFUNDS", "KR_BASE_RATE"]  # in the order asked
+    spread = read(lexicon, "장단기 금리차 얼마야?", kinds=MACRO_KINDS)
+    assert {e.key for e in spread.of("series")} == {"DGS10", "DGS2"}
+    assert spread.period is None  # '10년물' is a series, not a ten-year window
+
+
+@pytest.mark.parametrize(
+    ("question", "as_of"),
+    [("2026년 6월 1일 기준 미국 기준금리", "2026-06-01"), ("2026년 3월 말 한국 기준금리", "2026-03-31"),
+     ("3월 말 미국 10년 국채금리 (2026년)", "2026-03-31"),
+     ("US 10-year yield at the end of March 2026", "2026-03-31"),
+     ("how did the market react", None)],
+)  # fmt: skip
+def test_as_of_dates(lexicon: Lexicon, question: str, as_of: str | None) -> None:
+    assert read(lexicon, question, kinds=MACRO_KINDS).as_of_date == as_of
+
+
+@pytest.mark.parametrize(
+    ("question", "change_basis"),
+    [("미국 CPI 전년 동월 대비", "yoy"), ("한국 물가 전월 대비", "mom"), ("미국 실업률 작년 대비", "yoy"),
+     ("KR CPI year over year", "yoy")],
+)  # fmt: skip
+def test_change_bases(lexicon: Lexicon, question: str, change_basis: str) -> None:
+    assert read(lexicon, question, kinds=MACRO_KINDS).operation.change_basis == change_basis
+
+
+@pytest.mark.parametrize(
+    ("question", "note"),
+    [("내일 삼성전자 주가 맞춰줘", "forecast"), ("비트코인 가격", "unheld_assets"),
+     ("지금 날씨 어때?", "chit_chat"), ("KODEX 200 실시간 호가", "realtime")],
+)  # fmt: skip
+def test_out_of_scope_is_noted(lexicon: Lexicon, question: str, note: str) -> None:
+    assert any(n.startswith(f"out_of_scope:{note}") for n in read(lexicon, question).notes)
+
+
+def test_unheld_measures_and_places(lexicon: Lexicon) -> None:
+    assert read(lexicon, "KODEX 200 추적오차").unknown_words == ["추적오차"]
+    assert read(lexicon, "삼성전자 목표주가").measures == []  # not a '주가' question
+    frame = read(lexicon, "중국 PMI 최근 수치", kinds=MACRO_KINDS)
+    assert set(frame.unknown_words) == {"중국", "PMI"}
+
+
+def _previous(
+    lexicon: Lexicon, question: str, result: list[str]
+) -> tuple[QuestionFrame, list[str]]:
+    return read(lexicon, question), result
+
+
+def test_follow_ups(lexicon: Lexicon) -> None:
+    listed = ["069500", "102110", "091160"]
+    prev, result = _previous(lexicon, "배당 ETF 보수 낮은 순으로 보여줘", listed)
+    subset = read(lexicon, "거기서 상위 3개만", previous=prev, previous_result=result)
+    assert subset.reference == "subset" and subset.previous_result == listed
+    assert subset.operation.direction == "asc" and subset.measure() == "expense_ratio"
+    first = read(lexicon, "1위 ETF 보수는?", previous=prev, previous_result=result)
+    assert first.reference == "same" and [e.key for e in first.of("etf")] == ["069500"]
+    info = read(lexicon, "KODEX 200 정보")
+    same = read(lexicon, "그거 3개월 수익률은?", previous=info)
+    assert same.reference == "same" and same.of("etf")[0].inherited
+    assert same.measure() == "return" and same.period and same.period.label == "3m"
+    other = read(lexicon, "what about TIGER 200?", previous=same)
+    assert other.reference == "replace" and other.measure() == "return"
+    assert [e.key for e in other.of("etf")] == ["102110"]
+    region = read(lexicon, "그럼 미국은?", kinds=MACRO_KINDS,
+                  previous=read(lexicon, "한국 기준금리 최근 추이", kinds=MACRO_KINDS))  # fmt: skip
+    assert region.reference == "replace" and region.operation.kind == "trend"
+
+
+def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
+    frame = read(lexicon, "배당 ETF 목록")
+    answer = AgentAnswer(answer="…", mode="offline", status="ok",
+                         payload={"followup": {"frame": frame.model_dump(mode="json"),
+                                               "result": ["069500"]}})  # fmt: skip
+    history = history_after([], "배당 ETF 목록", answer)
+    assert [m.role for m in history] == ["user", "assistant"]
+    got, codes = previous_context(history)
+    assert got == frame and codes == ["069500"]
+    rejected = AgentAnswer(answer="x", mode="offline", status="error",
+                           payload={"input_rejected": True})  # fmt: skip
+    assert history_after(history, "", rejected) == history  # refused input is not conversation
+    assert previous_context([HistoryMessage("assistant", "plain")]) == (None, [])
+
+
+def test_frame_summary_is_one_korean_line(lexicon: Lexicon) -> None:
+    summary = read(lexicon, "현대차 비중이 3% 넘는 ETF 전부").summary_ko()
+    assert summary == "연산=filter · 대상=현대차(stock) · 측정=weight · 조건 > 3% · 관계=holders"
