@@ -1,6 +1,7 @@
 """Importers that load real data into the tables the demo dataset uses.
 
-    csv_importer: stock OHLCV, macro series and ETF holdings from CSV files or DataFrames
+    csv_importer: stock OHLCV (one series, or one per symbol), macro series and ETF holdings
+                  from CSV files or DataFrames; close-only files and missing volumes are NULLs
     yahoo:        daily OHLCV from Yahoo Finance (yfinance when installed, else the v8 chart API)
     fred:         FRED series (API key: FRED_API_KEY)
 
@@ -15,11 +16,14 @@ from data_access.importers.base import (
     register_dataset,
 )
 from data_access.importers.csv_importer import (
+    SymbolImports,
     import_etf_holdings_csv,
     import_macro_csv,
     import_macro_frame,
     import_ohlcv_csv,
+    import_ohlcv_csv_symbols,
     import_ohlcv_frame,
+    import_ohlcv_frame_symbols,
 )
 from data_access.importers.fred import import_fred_series
 from data_access.importers.loaders import SeriesInfo, StockInfo
@@ -31,12 +35,15 @@ __all__ = [
     "RowFailure",
     "SeriesInfo",
     "StockInfo",
+    "SymbolImports",
     "import_etf_holdings_csv",
     "import_fred_series",
     "import_macro_csv",
     "import_macro_frame",
     "import_ohlcv_csv",
+    "import_ohlcv_csv_symbols",
     "import_ohlcv_frame",
+    "import_ohlcv_frame_symbols",
     "import_yahoo_ohlcv",
     "register_dataset",
 ]

@@ -1,6 +1,7 @@
 """Command line for the importers; prints one summary line per import run.
 
     python -m data_access.importers csv --kind ohlcv --file prices.csv --security-id US:XYZ
+    python -m data_access.importers csv --kind ohlcv --file stocks.csv --country US  # symbol column
     python -m data_access.importers csv --kind ohlcv --file 삼성전자.csv --code 005930 --country KR \\
         --name 삼성전자 --market KOSPI --sector 반도체
     python -m data_access.importers csv --kind macro --file base_rate.csv --series-code KR_BASE_RATE \\
@@ -28,9 +29,11 @@ from data_access.config import get_settings
 from data_access.errors import WorkbenchError
 from data_access.importers.base import ImportResult
 from data_access.importers.csv_importer import (
+    SymbolImports,
     import_etf_holdings_csv,
     import_macro_csv,
     import_ohlcv_csv,
+    import_ohlcv_csv_symbols,
 )
 from data_access.importers.fred import import_fred_series
 from data_access.importers.loaders import SeriesInfo, StockInfo
@@ -56,7 +59,9 @@ def _parser() -> argparse.ArgumentParser:
         "--country", help="KR | US (stock or series country; holdings: bare codes)"
     )
     csv_cmd.add_argument(
-        "--default-volume", type=int, help="volume for files without one (indices)"
+        "--default-volume",
+        type=int,
+        help="volume to store for a file without a volume column (default: none, NULL)",
     )
     csv_cmd.add_argument("--series-code", help="macro: series code, e.g. KR_BASE_RATE")
     csv_cmd.add_argument("--name-ko", help="macro: Korean name")
@@ -104,7 +109,11 @@ def _stock_metadata(args: argparse.Namespace) -> StockInfo | None:
     return StockInfo("", *fields) if any(fields) else None
 
 
-def _run_csv(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult:
+def _run_csv(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult | SymbolImports:
+    if args.kind == "ohlcv" and not (args.security_id or args.code):
+        return import_ohlcv_csv_symbols(
+            args.file, country=args.country, default_volume=args.default_volume, pool=pool
+        )
     if args.kind == "ohlcv":
         return import_ohlcv_csv(
             args.file, args.security_id, code=args.code, country=args.country,
@@ -130,7 +139,7 @@ def _run_csv(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult:
     )
 
 
-def _run(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult:
+def _run(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult | SymbolImports:
     if args.command == "csv":
         return _run_csv(args, pool)
     if args.command == "yahoo":
@@ -158,17 +167,26 @@ def main(argv: list[str] | None = None) -> int:
         # With DATABASE_URL no embedded server (and no graph server) is started.
         pool = get_pool(settings.database_url or None, settings)
         migrate(pool)
-        result = _run(args, pool)
+        outcome = _run(args, pool)
     except WorkbenchError as e:
         print(f"import failed: {e}", file=sys.stderr)
         return EXIT_ERROR
+    done = outcome if isinstance(outcome, SymbolImports) else SymbolImports([outcome], {})
     if args.json:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        dicts = [r.to_dict() for r in done.results]
+        print(json.dumps(dicts[0] if len(dicts) == 1 and not done.failed else dicts,
+                         ensure_ascii=False, indent=2))  # fmt: skip
     else:
-        print(result.summary_line())
-        for failure in result.failures[:10]:
-            print(f"  failed: {failure.describe()}")
-    return EXIT_PARTIAL if result.status == "partial" else EXIT_OK
+        for result in done.results:
+            print(result.summary_line())
+            for failure in result.failures[:10]:
+                print(f"  failed: {failure.describe()}")
+    for symbol, error in done.failed.items():
+        print(f"import failed ({symbol}): {error}", file=sys.stderr)
+    if not done.results:
+        return EXIT_ERROR
+    partial = done.failed or any(r.status == "partial" for r in done.results)
+    return EXIT_PARTIAL if partial else EXIT_OK
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, Generic, Literal, NoReturn, TypeVar, cast
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -82,6 +82,7 @@ class LoadOutcome:
     first_date: date | None = None
     last_date: date | None = None
     rows_revised: int = 0  # macro only: stored values that changed
+    bar_frequency: str | None = None  # prices only: daily | weekly | monthly | ...
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ class ImportResult:
     datasets: tuple[str, ...]
     first_date: date | None
     last_date: date | None
+    bar_frequency: str | None = None
 
     def summary_line(self) -> str:
         span = f" {self.first_date}..{self.last_date}" if self.first_date else ""
@@ -125,6 +127,8 @@ class ImportResult:
         )
         if self.rows_revised:
             line += f", revised {self.rows_revised}"
+        if self.bar_frequency:
+            line += f", {self.bar_frequency} bars"
         return line + span
 
     def to_dict(self) -> dict[str, Any]:
@@ -192,6 +196,12 @@ def run_import(
     result = _result(run_id, job, outcome, status, error)
     logger.info("%s", result.summary_line())
     return result
+
+
+def fail_import(job: ImportJob, error: ImportFailed, pool: ConnectionPool | None) -> NoReturn:
+    """Record an error run for a source that could not even be read, and raise."""
+    run_id = _record_error_run(job, LoadOutcome(0, 0), str(error), pool)
+    raise ImportFailed(f"{error} [import run {run_id}: error]") from error
 
 
 def _fetch_checked(job: ImportJob, fetch: Callable[[], T]) -> T:
@@ -286,4 +296,5 @@ def _result(
         datasets=tuple(s.dataset_code for s in outcome.datasets),
         first_date=outcome.first_date,
         last_date=outcome.last_date,
+        bar_frequency=outcome.bar_frequency,
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +25,7 @@ from data_access.importers.base import (
     ImportResult,
     ParsedRows,
     RowFailure,
+    fail_import,
     run_import,
 )
 from data_access.importers.frames import holdings_rows, macro_rows, ohlcv_rows
@@ -40,10 +41,16 @@ from data_access.importers.loaders import (
     load_ohlcv,
     normalize_security_id,
 )
+from data_access.importers.series import (
+    SymbolSeries,
+    one_series,
+    split_by_symbol,
+    symbol_security_id,
+)
 
 ENCODINGS = ("utf-8-sig", "cp949")
-# What a macro import reads: the table, per-record locations (None: in memory), malformed lines.
-MacroSource = Callable[[], tuple[pd.DataFrame, list[str] | None, list[RowFailure]]]
+# What an import reads: the table, per-record locations (None: in memory), malformed lines.
+TableSource = Callable[[], tuple[pd.DataFrame, Sequence[str] | None, list[RowFailure]]]
 
 
 @dataclass
@@ -118,22 +125,11 @@ def import_ohlcv_csv(
     default_volume: int | None = None,
     pool: ConnectionPool | None = None,
 ) -> ImportResult:
-    """Daily bars of one stock from a CSV (date, open, high, low, close[, volume])."""
+    """Bars of one stock from a CSV (date, close[, open, high, low, volume]); in a file with a
+    symbol column, that stock's rows."""
     path = Path(path).resolve()
     stock = _stock_info(security_id, code, country, stock)
-    job = ImportJob(
-        "csv", str(path), "OHLCV_" + stock.security_id.replace(":", "_"), "stock_prices"
-    )
-
-    def fetch() -> ParsedRows[OhlcvBar]:
-        table = read_csv_table(path)
-        parsed = ohlcv_rows(
-            table.frame, source=str(path), locations=table.locations, default_volume=default_volume
-        )
-        _with_malformed(parsed, table)
-        return parsed
-
-    return run_import(job, fetch, lambda conn, p: load_ohlcv(conn, stock, p, "csv"), pool)
+    return _import_ohlcv(stock, "csv", str(path), _csv_reader(path), default_volume, pool)
 
 
 def import_ohlcv_frame(
@@ -150,14 +146,110 @@ def import_ohlcv_frame(
 ) -> ImportResult:
     """The same import from an in-memory table (package data, a yfinance frame, ...)."""
     stock = _stock_info(security_id, code, country, stock)
+    return _import_ohlcv(stock, importer, source, _fixed(frame, None, []), default_volume, pool)
+
+
+@dataclass(frozen=True)
+class SymbolImports:
+    """A multi-symbol import: one recorded run per series; a failed series does not stop the rest."""
+
+    results: list[ImportResult]
+    failed: dict[str, str]  # security_id -> the error (its error run is recorded)
+
+
+def import_ohlcv_csv_symbols(
+    path: Path | str,
+    *,
+    country: str | None = None,
+    default_volume: int | None = None,
+    pool: ConnectionPool | None = None,
+) -> SymbolImports:
+    """Every series of a CSV with a symbol column (symbol, date, close/price, ...), each under its
+    own security and its own import run; lines the CSV reader refused go with the first series."""
+    path = Path(path).resolve()
+    try:
+        table = read_csv_table(path)
+        series = split_by_symbol(table.frame, table.locations, source=str(path))
+    except ImportFailed as e:
+        fail_import(ImportJob("csv", str(path), None, "stock_prices"), e, pool)
+    return _import_symbols(series, table.malformed, "csv", str(path), country, default_volume, pool)
+
+
+def import_ohlcv_frame_symbols(
+    frame: pd.DataFrame,
+    *,
+    source: str,
+    country: str | None = None,
+    default_volume: int | None = None,
+    importer: ImporterName = "csv",
+    pool: ConnectionPool | None = None,
+) -> SymbolImports:
+    """The same from an in-memory table (a long-format frame: one row per symbol and date)."""
+    try:
+        series = split_by_symbol(frame, None, source=source)
+    except ImportFailed as e:
+        fail_import(ImportJob(importer, source, None, "stock_prices"), e, pool)
+    return _import_symbols(series, [], importer, source, country, default_volume, pool)
+
+
+def _import_symbols(
+    series: list[SymbolSeries],
+    malformed: list[RowFailure],
+    importer: ImporterName,
+    source: str,
+    country: str | None,
+    default_volume: int | None,
+    pool: ConnectionPool | None,
+) -> SymbolImports:
+    done = SymbolImports([], {})
+    for position, one in enumerate(series):
+        read = _fixed(one.frame, one.locations, malformed if position == 0 else [])
+        try:
+            stock = StockInfo(symbol_security_id(one.symbol, country, source))
+            done.results.append(_import_ohlcv(stock, importer, source, read, default_volume, pool))
+        except ImportFailed as e:
+            done.failed[one.symbol] = str(e)
+    return done
+
+
+def _import_ohlcv(
+    stock: StockInfo,
+    importer: ImporterName,
+    source: str,
+    read: TableSource,
+    default_volume: int | None,
+    pool: ConnectionPool | None,
+) -> ImportResult:
     job = ImportJob(
         importer, source, "OHLCV_" + stock.security_id.replace(":", "_"), "stock_prices"
     )
 
     def fetch() -> ParsedRows[OhlcvBar]:
-        return ohlcv_rows(frame, source=source, locations=None, default_volume=default_volume)
+        frame, locations, malformed = read()
+        frame, locations = one_series(frame, locations, stock.security_id, source)
+        ticker = stock.security_id.split(":", 1)[1]
+        parsed = ohlcv_rows(
+            frame, source=source, locations=locations, default_volume=default_volume, ticker=ticker
+        )
+        parsed.failures = malformed + parsed.failures
+        parsed.read += len(malformed)
+        return parsed
 
     return run_import(job, fetch, lambda conn, p: load_ohlcv(conn, stock, p, importer), pool)
+
+
+def _fixed(
+    frame: pd.DataFrame, locations: Sequence[str] | None, malformed: list[RowFailure]
+) -> TableSource:
+    return lambda: (frame, locations, malformed)
+
+
+def _csv_reader(path: Path) -> TableSource:
+    def read() -> tuple[pd.DataFrame, list[str] | None, list[RowFailure]]:
+        table = read_csv_table(path)
+        return table.frame, table.locations, table.malformed
+
+    return read
 
 
 def _stock_info(
@@ -181,12 +273,7 @@ def import_macro_csv(
 ) -> ImportResult:
     """One macro series from a CSV (date + value; FRED's own CSV download works as is)."""
     path = Path(path).resolve()
-
-    def read() -> tuple[pd.DataFrame, list[str] | None, list[RowFailure]]:
-        table = read_csv_table(path)
-        return table.frame, table.locations, table.malformed
-
-    return _import_macro(series, str(path), read, value_column, pool)
+    return _import_macro(series, str(path), _csv_reader(path), value_column, pool)
 
 
 def import_macro_frame(
@@ -197,13 +284,13 @@ def import_macro_frame(
     value_column: str | None = None,
     pool: ConnectionPool | None = None,
 ) -> ImportResult:
-    return _import_macro(series, source, lambda: (frame, None, []), value_column, pool)
+    return _import_macro(series, source, _fixed(frame, None, []), value_column, pool)
 
 
 def _import_macro(
     series: SeriesInfo,
     source: str,
-    read: MacroSource,
+    read: TableSource,
     value_column: str | None,
     pool: ConnectionPool | None,
 ) -> ImportResult:

@@ -42,11 +42,15 @@ DATE_ALIASES = (
 )
 OHLCV_COLUMNS = (
     ColumnSpec("date", DATE_ALIASES),
-    ColumnSpec("open", ("open", "시가", "시초가")),
-    ColumnSpec("high", ("high", "고가")),
-    ColumnSpec("low", ("low", "저가")),
-    # Raw close first; an adjusted close only when it is all the file has.
-    ColumnSpec("close", ("close", "종가", "현재가", "adj close", "adjusted close", "수정종가")),
+    # A close-only file (no open/high/low) keeps those NULL, never a copy of the close.
+    ColumnSpec("open", ("open", "시가", "시초가"), required=False),
+    ColumnSpec("high", ("high", "고가"), required=False),
+    ColumnSpec("low", ("low", "저가"), required=False),
+    # Raw close first; an adjusted close, then a bare price, only when it is all the file has.
+    ColumnSpec(
+        "close",
+        ("close", "종가", "현재가", "adj close", "adjusted close", "수정종가", "price", "가격"),
+    ),
     ColumnSpec("volume", ("volume", "거래량", "vol"), required=False),
 )
 MACRO_COLUMNS = (
@@ -114,18 +118,27 @@ def _read_rows(
 
 
 def ohlcv_rows(
-    frame: pd.DataFrame, *, source: str, locations: Locations, default_volume: int | None = None
+    frame: pd.DataFrame,
+    *,
+    source: str,
+    locations: Locations,
+    default_volume: int | None = None,
+    ticker: str | None = None,
 ) -> ParsedRows[OhlcvBar]:
-    columns = resolve_columns(list(frame.columns), OHLCV_COLUMNS, source=source)
-    if "volume" not in columns and default_volume is None:
-        raise ImportFailed(
-            f"column 'volume' not found in {source} (accepted: volume, 거래량); for an index "
-            "without volume pass default_volume=0 (CLI: --default-volume 0)"
+    """Bars of one series; absent open/high/low/volume columns give NULLs (an explicit
+    `default_volume` fills a missing volume column instead). A close column may also be named
+    by the `ticker` itself (date,AAPL), as wide price tables name their columns."""
+    specs: tuple[ColumnSpec, ...] = OHLCV_COLUMNS
+    if ticker:
+        specs = tuple(
+            ColumnSpec(c.canonical, (*c.aliases, ticker)) if c.canonical == "close" else c
+            for c in OHLCV_COLUMNS
         )
+    columns = resolve_columns(list(frame.columns), specs, source=source)
 
     def parse(cells: Mapping[str, Any]) -> OhlcvBar | None:
-        prices = [cells["open"], cells["high"], cells["low"], cells["close"]]
-        if all(is_missing(p) for p in prices) and is_missing(cells.get("volume")):
+        present = [cells[k] for k in ("open", "high", "low", "close", "volume") if k in cells]
+        if all(is_missing(p) for p in present):
             return None  # a no-trade day written as an empty row
         return _bar(cells, default_volume)
 
@@ -134,13 +147,13 @@ def ohlcv_rows(
 
 def _bar(cells: Mapping[str, Any], default_volume: int | None) -> OhlcvBar:
     day = parse_date(cells["date"], "date")
-    o, h, low, c = (parse_number(cells[k], k) for k in ("open", "high", "low", "close"))
+    o, h, low = (parse_number(cells[k], k) if k in cells else None for k in ("open", "high", "low"))
+    c = parse_number(cells["close"], "close")
     volume = parse_whole(cells["volume"], "volume") if "volume" in cells else default_volume
-    assert volume is not None  # ohlcv_rows refused a missing volume without a default
     for name, value in (("open", o), ("high", h), ("low", low), ("close", c)):
-        if value <= 0:
+        if value is not None and value <= 0:
             raise CellError(name, f"price {value} is not positive")
-    if low > h:
+    if low is not None and h is not None and low > h:
         raise CellError("low", f"low {low} is above high {h}")
     return OhlcvBar(day, o, h, low, c, volume)
 

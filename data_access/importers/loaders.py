@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, cast
 
 from data_access.errors import ImportFailed
 from data_access.importers.base import (
@@ -19,6 +19,12 @@ from data_access.importers.base import (
     ParsedRows,
     RowFailure,
     sql_literal,
+)
+from data_access.importers.frequency import (
+    STALE_DAYS_BY_BAR,
+    TITLE_BY_BAR,
+    BarFrequency,
+    detect_frequency,
 )
 
 logger = logging.getLogger(__name__)
@@ -88,12 +94,14 @@ class StockInfo:
 
 @dataclass(frozen=True)
 class OhlcvBar:
+    """One bar; open/high/low/volume are None when the source does not have them."""
+
     trade_date: date
-    open: float
-    high: float
-    low: float
+    open: float | None
+    high: float | None
+    low: float | None
     close: float
-    volume: int
+    volume: int | None
 
 
 _UPSERT_STOCK = """
@@ -159,17 +167,33 @@ def upsert_stock_prices(conn: Conn, security_id: str, bars: Sequence[OhlcvBar]) 
     return len(rows)
 
 
-def ohlcv_dataset(security_id: str, name: str, source: str) -> DatasetSpec:
+def ohlcv_dataset(
+    security_id: str, name: str, source: str, frequency: BarFrequency = "daily"
+) -> DatasetSpec:
     return DatasetSpec(
         dataset_code="OHLCV_" + security_id.replace(":", "_"),
         table_name="stock_prices",
         domain="equity",
         date_column="trade_date",
         filter_sql=f"security_id = {sql_literal(security_id)}",
-        title_ko=f"{name} 일별 시세 (OHLCV)",
+        title_ko=f"{name} {TITLE_BY_BAR[frequency]} 시세 (OHLCV)",
         source=source,
-        max_stale_days=5,
+        max_stale_days=STALE_DAYS_BY_BAR[frequency],
     )
+
+
+_SET_FREQUENCY = """
+UPDATE stocks SET bar_frequency = COALESCE(%(detected)s, bar_frequency)
+WHERE security_id = %(sid)s RETURNING bar_frequency
+"""
+
+
+def set_bar_frequency(conn: Conn, security_id: str, bars: Sequence[OhlcvBar]) -> BarFrequency:
+    """Store the frequency the imported bars show (kept as stored when they cannot tell)."""
+    detected = detect_frequency([b.trade_date for b in bars])
+    row = conn.execute(_SET_FREQUENCY, {"detected": detected, "sid": security_id}).fetchone()
+    assert row is not None  # the stock was upserted in this transaction
+    return cast(BarFrequency, row["bar_frequency"])
 
 
 # ---------------------------------------------------------------- macro series
@@ -330,7 +354,8 @@ def load_ohlcv(
     if parsed.rows:
         name = upsert_stock(conn, stock)
         outcome.rows_loaded = upsert_stock_prices(conn, stock.security_id, parsed.rows)
-        outcome.datasets = [ohlcv_dataset(stock.security_id, name, source)]
+        outcome.bar_frequency = set_bar_frequency(conn, stock.security_id, parsed.rows)
+        outcome.datasets = [ohlcv_dataset(stock.security_id, name, source, outcome.bar_frequency)]
         outcome.first_date = min(b.trade_date for b in parsed.rows)
         outcome.last_date = max(b.trade_date for b in parsed.rows)
     return outcome
