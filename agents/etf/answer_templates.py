@@ -165,7 +165,12 @@ def render_prices(result: dict, name: str, lang: str) -> str:
             f"평균 거래량 {s['avg_volume']:,}주."
         )
         if s.get("latest_net_assets"):
-            text += f" 최근 순자산총액 {s['latest_net_assets'] / 100000000:,.0f}억 원."
+            x = float(s["latest_net_assets"])
+            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+            amount = (
+                (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원") if jo else f"{eok:,}억 원"
+            )
+            text += f" 최근 순자산총액 {amount}."
         return text
     text = (
         f"{name} over {s['period']} ({s['start_date']} to {s['end_date']}, {s['data_count']} "
@@ -259,8 +264,8 @@ def render_two_stocks(rows: list[dict], first: str, second: str, lang: str) -> s
         f"{second} {r['weight_2']:.2f}% = {r['total_weight']:.2f}%"
         for i, r in enumerate(rows, 1)
     ]
-    head = (f"{first}와 {second}를 동시에 보유한 ETF (두 종목 비중 합 순):" if lang == "ko"
-            else f"ETFs holding both {first} and {second} (by combined weight):")  # fmt: skip
+    head = (f"{first}와 {second}를 동시에 보유한 ETF {len(rows)}개 (두 종목 비중 합 순):" if lang == "ko"
+            else f"{len(rows)} ETFs hold both {first} and {second} (by combined weight):")  # fmt: skip
     return head + "\n" + "\n".join(lines)
 
 

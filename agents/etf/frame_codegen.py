@@ -191,9 +191,12 @@ def _condition(plan: Plan, measure: str) -> str:
     unit = op.threshold_unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
     word = _CMP_WORDS[plan.lang][op.comparator]
     label = LABELS[plan.lang][measure]
+    amount = f"{op.threshold:g}{unit}"
+    if unit == "억" and op.threshold >= 10_000:  # 50000억 → 5조
+        amount = f"{op.threshold / 10_000:g}조"
     if plan.lang == "ko":
-        return f"{label} {op.threshold:g}{unit} {word}"
-    return f"{label} {word} {op.threshold:g}{unit}"
+        return f"{label} {amount} {word}"
+    return f"{label} {word} {amount}"
 
 
 def _measure_label(plan: Plan, measure: str, period: str) -> str:

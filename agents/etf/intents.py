@@ -227,9 +227,12 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
         return "etf_measure"
+    if op.kind == "lookup" and measure in ("close", "volume", "market_cap"):
+        plan.measure = measure  # '종가 얼마야?': the latest figure, dated
+        return "etf_measure"
     if op.kind == "trend" or measure in ("close", "volume"):
         return "etf_prices"
-    if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
+    if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"
 

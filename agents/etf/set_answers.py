@@ -238,6 +238,22 @@ def render_measure(result: dict, spec: dict) -> str:
             f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
             f"(close {s['end_close']:,}, NAV {nav:,})."
         )
+    if spec["measure"] in ("close", "volume", "market_cap"):
+        day = s["end_date"]
+        latest = (result.get("daily") or [{}])[0]
+        if spec["measure"] == "close":
+            value_ko, value_en = f"종가 {s['end_close']:,}원", f"closed at {s['end_close']:,}"
+        elif spec["measure"] == "volume":
+            vol = int(latest.get("volume") or 0)
+            value_ko, value_en = f"거래량 {vol:,}주", f"traded {vol:,} shares"
+        else:
+            x = float(s.get("latest_market_cap") or 0)
+            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+            cap = (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원") if jo else f"{eok:,}억 원"
+            value_ko, value_en = f"시가총액 {cap}", f"market cap {cap}"
+        if ko:
+            return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
+        return f"{spec['name']} {value_en} on {day}."
     if spec["measure"] == "nav":
         if ko:
             return f"{spec['name']}의 NAV는 {s.get('latest_nav'):,}원입니다 ({s['end_date']} 기준)."

@@ -228,7 +228,7 @@ def test_render_prices_uses_the_summary() -> None:
                "high": 37000, "low": 34500, "change_rate": 4.29, "avg_volume": 1234567,
                "latest_net_assets": 1_450_000_000_000}  # fmt: skip
     text = tpl.render_prices({"summary": summary, "daily": []}, "KODEX 200", "ko")
-    assert "35,000 → 36,500 (+4.29%)" in text and "14,500억 원" in text
+    assert "35,000 → 36,500 (+4.29%)" in text and "1조 4,500억 원" in text
 
 
 def test_history_keeps_the_last_ten_messages() -> None:
