@@ -99,6 +99,7 @@ class Lexicon:
             out.append((fold(name), "manager", name, name))
             if name_en:
                 out.append((fold(name_en), "manager", name, name))
+        out += self._manager_english_short_forms()
         out += self._alias_surfaces()
         return [s for s in out if s[0]]
 
@@ -128,6 +129,16 @@ class Lexicon:
         for spec in voc["re_regions"]:
             out += [(fold(a), "re_region", spec["key"], spec["key"]) for a in spec["aliases"]]
         return out
+
+    def _manager_english_short_forms(self) -> list[tuple[str, str, str, str]]:
+        """'Mirae Asset' for 'Mirae Asset Global Investments' when no other manager shares it."""
+        forms: dict[str, set[str]] = {}
+        for name, name_en in self.managers.items():
+            words = (name_en or "").split()
+            if len(words) >= 3:
+                forms.setdefault(fold(" ".join(words[:2])), set()).add(name)
+        return [(form, "manager", next(iter(names)), next(iter(names)))
+                for form, names in forms.items() if len(names) == 1]  # fmt: skip
 
     def recognize(self, question: str, kinds: frozenset[str] | None = None) -> list[Mention]:
         """Non-overlapping mentions of the given kinds (default: ETF-screen kinds), longest names

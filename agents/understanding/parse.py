@@ -97,7 +97,7 @@ def understand(
         _read_series_words(frame, text)
     before_measures = text
     text = _read_measures(frame, text)
-    _read_relation(frame, text)
+    _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
     _read_operation(frame, text, before_measures)
     _read_movement(frame, text)
     _read_scope(frame, text)
