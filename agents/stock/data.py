@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector, make_citation
 from agents.stock.suggest import Candidate, rank
+from data_access.errors import ToolInputError
 from data_access.ids import Suggestion, normalize_security_id
 from data_access.postgres import fetch_all, fetch_one
 
@@ -26,12 +27,14 @@ FROM stocks WHERE security_id = %(sid)s
 """
 
 HISTORY = """
-SELECT trade_date, open, high, low, close, volume FROM (
+SELECT trade_date, open, high, low, close, volume,
+       (SELECT bar_frequency FROM stocks WHERE security_id = %(sid)s) AS bar_frequency FROM (
     SELECT trade_date, open, high, low, close, volume FROM stock_prices
     WHERE security_id = %(sid)s AND trade_date <= %(as_of)s
     ORDER BY trade_date DESC LIMIT %(days)s
 ) recent ORDER BY trade_date
 """
+BAR_NAMES = {"weekly": "주별", "monthly": "월별", "quarterly": "분기별", "annual": "연도별"}
 
 FUNDAMENTALS = """
 SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals
@@ -149,6 +152,7 @@ class StockData:
         end = rows[-1]["trade_date"].isoformat() if rows else None
         self._cite(dataset, "stock_prices", HISTORY, params, len(rows), start=start, end=end,
                    filters={"security_id": security_id, "days": days})  # fmt: skip
+        _check_daily_ohlcv(security_id, rows)
         return [
             {"date": r["trade_date"].isoformat(), "open": float(r["open"]),
              "high": float(r["high"]), "low": float(r["low"]), "close": float(r["close"]),
@@ -250,6 +254,24 @@ class StockData:
                 as_of_date=self.as_of.isoformat(),
             )
         )  # fmt: skip
+
+
+def _check_daily_ohlcv(security_id: str, rows: list[dict[str, Any]]) -> None:
+    """Returns, volatility and volume figures assume daily OHLCV bars: an imported weekly/monthly
+    or close-only series is refused with the reason (not computed as if it were daily)."""
+    if not rows:
+        return
+    frequency = rows[0]["bar_frequency"]
+    if frequency in BAR_NAMES:
+        raise ToolInputError(
+            f"{security_id}의 시세는 {BAR_NAMES[frequency]} 데이터입니다. 수익률·변동성 지표는 "
+            "일별 시세로 계산하므로 이 종목의 리포트는 작성하지 않습니다."
+        )
+    if any(r[k] is None for r in rows for k in ("open", "high", "low", "volume")):
+        raise ToolInputError(
+            f"{security_id}의 시세에 시가·고가·저가·거래량이 없는 날이 있습니다 (종가만 가져온 "
+            "데이터). 일별 OHLCV가 있는 종목만 리포트를 작성합니다."
+        )
 
 
 def _float(value: Any) -> float | None:

@@ -107,3 +107,18 @@ def test_vix_without_volume_is_null_and_daily(db: ConnectionPool) -> None:  # no
     assert (result.rows_loaded, result.bar_frequency) == (len(records), "daily")
     volumes = fetch_all("SELECT DISTINCT volume FROM stock_prices", pool=db)
     assert volumes == [{"volume": None}]
+
+
+def test_stock_report_refuses_what_it_would_misread(db: ConnectionPool) -> None:  # noqa: F811
+    """Monthly bars (vega stocks.csv) and a daily series without volume (VIX) are not turned into
+    daily returns, volatility or volume figures: the report says why, once (no retries)."""
+    from agents.stock.service import generate_report
+
+    import_ohlcv_csv_symbols(VEGA_STOCKS, country="US", pool=db)
+    records = json.loads(VEGA_OHLC.read_text())
+    import_ohlcv_frame(pd.DataFrame(records), "US:VIX", source="ohlc.json", pool=db)
+    monthly = generate_report("US:IBM", pool=db, save=False)
+    assert monthly.status == "error"
+    assert "US:IBM의 시세는 월별 데이터입니다" in monthly.answer
+    no_volume = generate_report("US:VIX", pool=db, save=False)
+    assert no_volume.status == "error" and "거래량이 없는 날이 있습니다" in no_volume.answer
