@@ -11,6 +11,7 @@ from datetime import date
 
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
+from agents.understanding.vocabulary import find_phrases, vocabulary
 
 RATE_UNITS = ("percent", "%")
 
@@ -124,6 +125,31 @@ def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float
     return same_month[-1] if same_month else None
 
 
+def moves_of(series: Series, lang: str) -> str | None:
+    """Each change between consecutive observations in the window: how many up and down, and
+    the last one with its date (a policy rate's steps)."""
+    moves = [(day, prev, value) for (_, prev), (day, value) in zip(series.points, series.points[1:],
+                                                                   strict=False) if value != prev]  # fmt: skip
+    first, last = series.points[0][0], series.points[-1][0]
+    if not moves:
+        return (
+            f"{_name(series)}: {first} ~ {last} 동안 값이 바뀌지 않았습니다 ({_value(series.points[-1][1], series)})."
+            if lang == "ko"
+            else f"{_name(series)} did not change from {first} to {last}."
+        )
+    ups = sum(1 for _, a, b in moves if b > a)
+    day, a, b = moves[-1]
+    if lang == "ko":
+        return (
+            f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
+            f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → {_value(b, series)}."
+        )
+    return (
+        f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
+        f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
+    )
+
+
 def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
                    lang: str) -> list[str]:  # fmt: skip
     """The derived key points a frame asks for over the turn's series (in question order)."""
@@ -142,4 +168,6 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [average(s, months, lang) for s in ordered]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
+    if find_phrases(frame.question.lower(), vocabulary()["event_words"]):
+        out += [moves_of(s, lang) for s in ordered]  # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?'
     return [p for p in out if p]
