@@ -182,18 +182,29 @@ def ohlcv_dataset(
     )
 
 
-_SET_FREQUENCY = """
-UPDATE stocks SET bar_frequency = COALESCE(%(detected)s, bar_frequency)
-WHERE security_id = %(sid)s RETURNING bar_frequency
+_STORED_FREQUENCY = """
+SELECT s.bar_frequency,
+       EXISTS (SELECT 1 FROM stock_prices p WHERE p.security_id = s.security_id) AS has_bars
+FROM stocks s WHERE s.security_id = %(sid)s
 """
+_SET_FREQUENCY = "UPDATE stocks SET bar_frequency = %(frequency)s WHERE security_id = %(sid)s"
 
 
-def set_bar_frequency(conn: Conn, security_id: str, bars: Sequence[OhlcvBar]) -> BarFrequency:
-    """Store the frequency the imported bars show (kept as stored when they cannot tell)."""
+def check_bar_frequency(conn: Conn, security_id: str, bars: Sequence[OhlcvBar]) -> BarFrequency:
+    """The frequency the bars show (the stored one when they cannot tell); ImportFailed when
+    the security already has bars of another frequency (monthly bars would corrupt a daily
+    series' returns and volatility)."""
     detected = detect_frequency([b.trade_date for b in bars])
-    row = conn.execute(_SET_FREQUENCY, {"detected": detected, "sid": security_id}).fetchone()
-    assert row is not None  # the stock was upserted in this transaction
-    return cast(BarFrequency, row["bar_frequency"])
+    row = conn.execute(_STORED_FREQUENCY, {"sid": security_id}).fetchone()
+    stored = cast(BarFrequency, row["bar_frequency"]) if row else "daily"
+    if detected is None:
+        return stored
+    if row is not None and row["has_bars"] and detected != stored:
+        raise ImportFailed(
+            f"{security_id} already has {stored} bars and these are {detected}: mixing "
+            "frequencies would corrupt the series; import them under another security id"
+        )
+    return detected
 
 
 # ---------------------------------------------------------------- macro series
@@ -352,9 +363,11 @@ def load_ohlcv(
     """Upsert the stock and its bars; registers the per-security OHLCV dataset."""
     outcome = _outcome(parsed)
     if parsed.rows:
+        frequency = check_bar_frequency(conn, stock.security_id, parsed.rows)
         name = upsert_stock(conn, stock)
+        conn.execute(_SET_FREQUENCY, {"frequency": frequency, "sid": stock.security_id})
         outcome.rows_loaded = upsert_stock_prices(conn, stock.security_id, parsed.rows)
-        outcome.bar_frequency = set_bar_frequency(conn, stock.security_id, parsed.rows)
+        outcome.bar_frequency = frequency
         outcome.datasets = [ohlcv_dataset(stock.security_id, name, source, outcome.bar_frequency)]
         outcome.first_date = min(b.trade_date for b in parsed.rows)
         outcome.last_date = max(b.trade_date for b in parsed.rows)

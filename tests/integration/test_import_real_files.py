@@ -122,3 +122,13 @@ def test_stock_report_refuses_what_it_would_misread(db: ConnectionPool) -> None:
     assert "US:IBM의 시세는 월별 데이터입니다" in monthly.answer
     no_volume = generate_report("US:VIX", pool=db, save=False)
     assert no_volume.status == "error" and "거래량이 없는 날이 있습니다" in no_volume.answer
+
+
+def test_other_frequency_into_an_existing_series_is_refused(db: ConnectionPool) -> None:  # noqa: F811
+    wide = pd.read_csv(PLOTLY_STOCKS)
+    import_ohlcv_frame(wide[["date", "AAPL"]], "US:AAPL", source="plotly AAPL", pool=db)
+    with pytest.raises(ImportFailed, match="US:AAPL already has weekly bars and these are monthly"):
+        import_ohlcv_csv(VEGA_STOCKS, "US:AAPL", pool=db)
+    stored = fetch_one("SELECT count(*) AS n, min(trade_date) AS first FROM stock_prices", pool=db)
+    assert stored == {"n": len(wide), "first": date(2018, 1, 1)}  # nothing mixed in
+    assert fetch_one("SELECT bar_frequency FROM stocks", pool=db) == {"bar_frequency": "weekly"}
