@@ -99,7 +99,7 @@ def grade(case: GoldenCase, answer: AgentAnswer, facts: list[FactResult],
     fallbacks = traces.fallback_events(answer, case.suite)
     result = CaseResult(
         suite=case.suite, case_id=case.id, question=case.question, passed=False,
-        split=case.split, status=answer.status, mode=answer.mode, intent=route.get("intent"),
+        split=case.split, declined=bool(answer.payload.get("declined")), status=answer.status, mode=answer.mode, intent=route.get("intent"),
         tool_mode=route.get("tool_mode"), expected_tool_mode=case.expected_tool_mode,
         target_agents=list(route.get("target_agents") or []),
         expected_target_agents=case.expected_target_agents,

@@ -8,7 +8,8 @@ Definitions (what the traces record; see `agents.eval.traces` for the readings):
 - evidence_rate — 근거 포함 응답률: answers of the agent suites (everything but `guard`) that
   carry at least one document or structured citation, over all such answers. Turns the router
   sent to the GeneralKnowledge agent (`llm_direct`) are left out: by design they use no data.
-  Cases that raised before answering are left out (they count as `error` in the pass rate).
+  Cases that raised before answering are left out (they count as `error` in the pass rate), and
+  so are declined answers (a question about data we do not hold has nothing to cite).
 - cypher_schema_ok — Schema 미스매치 없는 Cypher 실행률: Cypher runs without a schema mismatch
   over all Cypher runs (template, GraphRAG expansion, Text2Cypher incl. validator-refused ones,
   ETF graph queries).
@@ -83,7 +84,8 @@ def _kpi(name: str, label: str, value: float | None, target: float, unit: str,
 
 
 def evidence_rate(results: Sequence[CaseResult]) -> KpiValue:
-    pool = [r for r in _answered(results) if r.tool_mode != "llm_direct"]
+    # a declined question (data we do not hold) has nothing to cite, by design
+    pool = [r for r in _answered(results) if r.tool_mode != "llm_direct" and not r.declined]
     ok = sum(1 for r in pool if r.citation_count + r.structured_citation_count > 0)
     return _ratio("evidence_rate", "근거 포함 응답률", ok, len(pool), 95.0)
 

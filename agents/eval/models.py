@@ -165,6 +165,7 @@ class CaseResult(BaseModel):
     question: str
     passed: bool
     split: Literal["tune", "heldout"] | None = None  # analyst sets (issue 14); None: regression
+    declined: bool = False  # the answer said the question is outside the data
     failure_category: str | None = None
     problems: list[Problem] = Field(default_factory=list)
     status: str | None = None  # the answer's status (ok, partial, error, budget_exceeded)
