@@ -240,6 +240,17 @@ def _framed_housing(route: Route) -> list[tuple[tuple[str, ...], str, str, str, 
     return [t for t in RE_TEMPLATES if t[1] in names]
 
 
+def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
+    """' 거래 N건 (기간 합계), 최근월 M건' for monthly deal rows; '' for other series."""
+    if not rows or "deals" not in rows[0]:
+        return ""
+    total, last = sum(int(r["deals"]) for r in rows), int(rows[-1]["deals"])
+    month = str(rows[-1]["month"])[:7]
+    if lang == "ko":
+        return f" 거래 {total:,}건(기간 합계), {month} {last:,}건."
+    return f" {total:,} deals in the window, {last:,} in {month}."
+
+
 def _level(value: float, unit: str) -> str:
     """A level in its unit: 억 원 for prices, % for ratios, 호 for counts."""
     if unit == "원":
@@ -299,12 +310,18 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
             resp.series.append(Series(key=f"{name}:{region}", title=f"{region} {ko}", unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
+            deals = _deal_counts(rows, route.language)
+            if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
+                resp.key_points.append(lang_text(  # the widened window's start was not asked
+                    route.language, f"{region} {ko} {m1} {_level(v1, unit)}.{deals}",
+                    f"{region} {en} {_level(v1, unit)} in {m1}.{deals}"))  # fmt: skip
+                continue
             resp.key_points.append(lang_text(
                 route.language,
                 f"{region} {ko} {m1} {_level(v1, unit)}, {m0}의 {_level(v0, unit)} 대비 "
-                f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).",
+                f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).{deals}",
                 f"{region} {en} {_level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
-                f"({pct(v0, v1):+.2f}%) vs {_level(v0, unit)} in {m0}.",
+                f"({pct(v0, v1):+.2f}%) vs {_level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     if any(spec[1] == "re_transactions_monthly" for spec in specs[:2]):
