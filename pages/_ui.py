@@ -115,6 +115,58 @@ def price_metric(
                   delta_arrow=arrow(change), **kwargs)  # fmt: skip
 
 
+SPARK_WIDTH, SPARK_HEIGHT = 100, 28
+TILE_CSS = (
+    "<style>.st-key-{key} [data-testid='stMetricValue'] {{font-size: 1.45rem}}"
+    " .st-key-{key} [data-testid='stMetricValue'] > div {{overflow: visible}}</style>"
+)
+
+
+def sparkline_svg(values: Sequence[float | None], color: str) -> str:
+    """A small inline line chart (SVG, no script): Streamlit's own metric sparkline logs two
+    "Infinite extent" warnings per tile in the browser console."""
+    points = [float(v) for v in values if v is not None]
+    if len(points) < 2:
+        return ""
+    low, high = min(points), max(points)
+    span = (high - low) or 1.0
+    step = SPARK_WIDTH / (len(points) - 1)
+    path = " ".join(
+        f"{i * step:.1f},{SPARK_HEIGHT - 2 - (v - low) / span * (SPARK_HEIGHT - 4):.1f}"
+        for i, v in enumerate(points)
+    )
+    return (
+        f'<svg viewBox="0 0 {SPARK_WIDTH} {SPARK_HEIGHT}" preserveAspectRatio="none" '
+        f'width="100%" height="{SPARK_HEIGHT}" role="img" aria-label="최근 추이">'
+        f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="1.5" '
+        'vector-effect="non-scaling-stroke"/></svg>'
+    )
+
+
+def price_tiles(key: str) -> Any:
+    """A container for price tiles whose values (e.g. '1,445.00원') fit a fifth of the page."""
+    st.html(TILE_CSS.format(key=key))
+    return st.container(key=key)
+
+
+def price_tile(
+    target: Any,
+    label: str,
+    value: str,
+    delta: str | None,
+    change: float | None,
+    *,
+    spark: Sequence[float | None] = (),
+    help: str | None = None,
+) -> None:
+    """A bordered tile: the metric in the gain/loss convention and its recent closes below."""
+    with target.container(border=True):
+        price_metric(st, label, value, delta, change, help=help)
+        line = sparkline_svg(spark, price_colors().for_change(change))
+        if line:  # st.html drops inline SVG; markdown keeps it
+            st.markdown(line, unsafe_allow_html=True)
+
+
 def freshness_label(status: str) -> str:
     return FRESHNESS_LABELS.get(status, status)
 

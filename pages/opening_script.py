@@ -118,15 +118,12 @@ def _delta(item: dict[str, Any]) -> str | None:
 def _render_market(market: dict[str, Any]) -> None:
     st.subheader("시장 컨텍스트")
     items = [(title, i) for key, title in CONTEXT_GROUPS for i in market.get(key, [])]
-    columns = st.columns(5)
+    columns = ui.price_tiles("market-tiles").columns(5)
     for n, (group, item) in enumerate(items):
-        label = item["label"]
         proxy = f"{item['proxy_for']} 대용 · " if item["proxy_for"] else ""
         value = "-" if item["close"] is None else _value(item["close"], item["unit"])
-        delta = _delta(item)
-        ui.price_metric(columns[n % 5], label, value, delta, item["change"],
-                        help=f"{proxy}{group} · 기준 {item['date']}",
-                        chart_data=item["spark"] or None, border=True)  # fmt: skip
+        ui.price_tile(columns[n % 5], item["label"], value, _delta(item), item["change"],
+                      spark=item["spark"] or (), help=f"{proxy}{group} · 기준 {item['date']}")  # fmt: skip
     notes = [market.get("notes", "")] + [f"없음: {m}" for m in market.get("missing", [])]
     st.caption("  \n".join(n for n in notes if n))
 

@@ -77,3 +77,15 @@ def test_tile_arrow_follows_the_score_not_the_text() -> None:
     down, up = at.metric
     assert (down.proto.direction, down.proto.color) == (Metric.DOWN, Metric.BLUE)
     assert (up.proto.direction, up.proto.color) == (Metric.UP, Metric.RED)
+
+
+def test_sparkline_is_inline_svg_in_the_move_colour() -> None:
+    from pages._ui import SPARK_HEIGHT, sparkline_svg
+
+    svg = sparkline_svg([10.0, None, 12.0, 11.0], price_colors("korean").for_change(-1.0))
+    assert svg.startswith("<svg") and 'stroke="#2563eb"' in svg and "<script" not in svg
+    points = svg.split('points="')[1].split('"')[0].split()
+    assert len(points) == 3  # the missing close is skipped
+    assert [float(p.split(",")[1]) for p in points] == [SPARK_HEIGHT - 2, 2.0, SPARK_HEIGHT / 2]
+    assert sparkline_svg([5.0, 5.0], "#000") != ""  # flat: a line, no division by zero
+    assert sparkline_svg([5.0], "#000") == sparkline_svg([], "#000") == ""
