@@ -39,7 +39,8 @@ _YEAR = re.compile(r"(20\d{2})\s*년?")
 _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
-    r"(?:상위|하위|톱|top|bottom|best|worst)\s*(\d{1,3})|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?)"
+    r"(?:상위|하위|톱|top|bottom|best|worst|cheapest|lowest|highest|largest|biggest)\s*(\d{1,3})"
+    r"|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?|cheapest|largest|biggest|best)"
 )
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
@@ -439,8 +440,10 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
     elif stocks and not etfs and ("holders" in hits or etf_word):
         frame.relation = "holders"
     elif etfs and (
-        any(m.name == "holdings" for m in frame.measures) or ("holders" in hits and not stocks)
-    ):  # '코덱스200 뭐 제일 많이 담고 있어?'
+        any(m.name == "holdings" for m in frame.measures)
+        or ("holders" in hits and not stocks)
+        or "holdings" in hits
+    ):  # '코덱스200 뭐 제일 많이 담고 있어?', '타이거 반도체 상위 5개 종목'
         frame.relation = "holdings"
     elif "holders" in hits and not stocks and not etfs and etf_word:
         frame.notes.append("missing_subject:stock")  # '쿠팡을 담은 ETF': a stock we do not hold
