@@ -1,4 +1,4 @@
-"""A DOCX bomb uploaded through the contract service is refused before anything is stored (real
+"""A DOCX or HWPX bomb uploaded through the contract service is refused before anything is stored (real
 embedded PostgreSQL): no contract or article row appears."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _counts(pool: Any) -> tuple[int, int]:
 
 def test_bombs_store_nothing(pg_pool: Any, settings: Any) -> None:
     before = _counts(pg_pool)
-    for name, build in BOMBS.items():
+    for file_name, build in BOMBS.values():
         with pytest.raises(ContractFileError):
-            ingest_file(f"{name}.docx", build(), pool=pg_pool, settings=settings)
+            ingest_file(file_name, build(), pool=pg_pool, settings=settings)
     assert _counts(pg_pool) == before

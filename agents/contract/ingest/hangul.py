@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import io
 import re
-import zipfile
 import zlib
 from collections.abc import Iterator
+from functools import partial
 
 from lxml import etree
 
 from agents.contract.errors import ContractFileError
+from agents.contract.ingest.zip_stream import (
+    MAX_INFLATED_BYTES,
+    LineBudget,
+    ZipLimits,
+    drop,
+    open_zip,
+    stream_xml,
+)
 
-MAX_INFLATED_BYTES = 40 * 1024 * 1024
-MAX_ZIP_ENTRIES = 2000
 MAX_SECTIONS = 256
 SECTION_RE = re.compile(r"^Contents/section(\d+)\.xml$")
 HWP_SIGNATURE = b"HWP Document File"
@@ -37,48 +43,41 @@ FLAG_COMPRESSED, FLAG_PASSWORD, FLAG_DISTRIBUTION = 0x1, 0x2, 0x4
 
 
 def read_hwpx(data: bytes, max_inflated: int = MAX_INFLATED_BYTES) -> str:
-    """Text of an HWPX file; raises ContractFileError for anything unusable."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        names = archive.namelist()
-    except (zipfile.BadZipFile, ValueError, OSError) as e:
-        raise ContractFileError(
-            f"HWPX 파일을 읽을 수 없습니다 (손상되었거나 HWPX가 아님): {e}"
-        ) from e
-    if len(names) > MAX_ZIP_ENTRIES:
-        raise ContractFileError(f"HWPX 파일 안의 항목이 너무 많습니다 ({len(names):,}개).")
-    inflated = sum(info.file_size for info in archive.infolist())
-    if inflated > max_inflated:
-        raise ContractFileError(
-            f"HWPX 파일의 압축을 풀면 너무 큽니다 ({inflated / 1024 / 1024:.0f} MB). "
-            f"최대 {max_inflated // 1024 // 1024} MB까지 처리합니다."
-        )
-    sections = sorted((int(m.group(1)), n) for n in names if (m := SECTION_RE.match(n)))
+    """Text of an HWPX file; raises ContractFileError for anything unusable. Sections are
+    streamed (zip_stream): each top-level paragraph becomes lines and leaves the tree."""
+    limits = ZipLimits(max_inflated=max_inflated)
+    archive = open_zip(data, "HWPX", limits)
+    sections = sorted(
+        (int(m.group(1)), n) for n in archive.namelist() if (m := SECTION_RE.match(n))
+    )
     if not sections:
         raise ContractFileError(
             "HWPX 본문(Contents/section0.xml)이 없습니다. 한글 문서인지 확인해 주세요."
         )
+    budget = LineBudget("HWPX", limits)
     lines: list[str] = []
+    take = partial(_take_paragraph, budget=budget, lines=lines)
     for _, name in sections:
-        try:
-            lines += _hwpx_lines(archive.read(name))
-        except (etree.XMLSyntaxError, zipfile.BadZipFile, zlib.error, OSError) as e:
-            raise ContractFileError(f"HWPX 본문을 읽을 수 없습니다 ({name}): {e}") from e
+        prefix = f"HWPX 본문을 읽을 수 없습니다 ({name})"
+        stream_xml(archive, archive.getinfo(name), budget, take, prefix)
     return "\n".join(lines)
+
+
+def _take_paragraph(element: etree._Element, *, budget: LineBudget, lines: list[str]) -> None:
+    """A finished top-level paragraph (a child of the section root) → lines, then dropped."""
+    parent = element.getparent()
+    if parent is None or parent.getparent() is not None:
+        return
+    if _local(element) == "p":
+        budget.paragraph()
+        for line in _paragraph_lines(element):
+            budget.add(lines, line)
+    drop(element)
 
 
 def _local(element: etree._Element) -> str:
     tag = element.tag
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _hwpx_lines(xml: bytes) -> list[str]:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
-    root = etree.fromstring(xml, parser=parser)
-    lines: list[str] = []
-    for paragraph in _children(root, "p"):
-        lines += _paragraph_lines(paragraph)
-    return lines
 
 
 def _children(element: etree._Element, name: str) -> Iterator[etree._Element]:

@@ -13,14 +13,14 @@ import re
 from pathlib import PurePath
 
 from agents.contract.errors import ContractFileError
-from agents.contract.ingest.docx_stream import DocxLimits, read_docx
+from agents.contract.ingest.docx_stream import read_docx
 from agents.contract.ingest.hangul import read_hwp, read_hwpx
+from agents.contract.ingest.zip_stream import MAX_TEXT_CHARS
 from agents.inputs import clean_text
 
 logger = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
-MAX_TEXT_CHARS = 300_000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and legacy .doc are OLE compound files
 FORMATS = {".pdf": "pdf", ".docx": "docx", ".hwpx": "hwpx", ".hwp": "hwp", ".txt": "txt",
            ".md": "md", ".markdown": "md"}  # fmt: skip
@@ -111,4 +111,4 @@ def _read_docx(data: bytes) -> str:
         raise ContractFileError(
             "암호로 보호된 문서이거나 이전 Word 형식(.doc)입니다. 암호를 해제해 .docx로 저장해 주세요."
         )
-    return read_docx(data, DocxLimits(max_chars=MAX_TEXT_CHARS))
+    return read_docx(data)
