@@ -29,7 +29,7 @@ from data_access.importers import (
     import_ohlcv_frame_symbols,
 )
 from data_access.postgres import fetch_all, fetch_one
-from tests.integration.test_importers import db, db_uri, module_pool  # noqa: F401  (fixtures)
+from tests.integration.test_importers import _cli, db, db_uri, module_pool  # noqa: F401
 
 VEGA_STOCKS = Path(str(resources.files("vega_datasets") / "_data" / "stocks.csv"))
 VEGA_OHLC = Path(str(resources.files("vega_datasets") / "_data" / "ohlc.json"))
@@ -132,3 +132,13 @@ def test_other_frequency_into_an_existing_series_is_refused(db: ConnectionPool) 
     stored = fetch_one("SELECT count(*) AS n, min(trade_date) AS first FROM stock_prices", pool=db)
     assert stored == {"n": len(wide), "first": date(2018, 1, 1)}  # nothing mixed in
     assert fetch_one("SELECT bar_frequency FROM stocks", pool=db) == {"bar_frequency": "weekly"}
+
+
+def test_cli_imports_every_symbol(db: ConnectionPool, db_uri: str) -> None:  # noqa: F811
+    done = _cli(db_uri, "csv", "--kind", "ohlcv", "--file", str(VEGA_STOCKS), "--country", "US")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) == 5 and all("ok" in line and "monthly bars" in line for line in lines)
+    assert "OHLCV_US_GOOG" in done.stdout
+    no_country = _cli(db_uri, "csv", "--kind", "ohlcv", "--file", str(VEGA_STOCKS))
+    assert no_country.returncode == 1 and "pass country" in no_country.stderr
