@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
+from agents.chart_style import LEGEND
 from pages._result_shapes import GraphPicture
 
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, Malgun Gothic, Apple SD Gothic Neo, sans-serif"
@@ -27,7 +28,7 @@ def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int 
         font={"family": FONT_FAMILY},
         height=height,
         margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        legend=LEGEND,
     )
     return fig
 
@@ -48,6 +49,7 @@ def bar_chart(
             y=list(values),
             text=[f"{v:,.0f}" for v in values],
             textposition="outside",
+            cliponaxis=False,
             marker_color=PALETTE[0],
             hovertemplate="%{x}: %{y:,}<extra></extra>",
         )

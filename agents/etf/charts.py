@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from agents.chart_style import LEGEND
 from agents.colors import price_colors
 
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
@@ -53,7 +54,7 @@ def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int 
         font={"family": FONT_FAMILY},
         height=height,
         margin={"l": 60, "r": 20, "t": 60, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        legend=LEGEND,
     )
     fig.update_xaxes(title_text=x_label)
     fig.update_yaxes(title_text=y_label)
@@ -82,7 +83,7 @@ def weights_figure(holdings: list[dict[str, Any]], name: str) -> go.Figure:
     rows = sorted(holdings, key=lambda h: h["weight"])
     fig = go.Figure(go.Bar(
         x=[h["weight"] for h in rows], y=[h["stock_name"] for h in rows], orientation="h",
-        text=[f"{h['weight']:.2f}%" for h in rows], textposition="outside",
+        text=[f"{h['weight']:.2f}%" for h in rows], textposition="outside", cliponaxis=False,
         marker_color=PALETTE[0],
     ))  # fmt: skip
     return _finish(fig, f"{name} 상위 보유종목 비중", "비중 (%)", "종목")
@@ -92,7 +93,7 @@ def bar_figure(labels: list[str], values: list[float], title: str, x_label: str,
                y_label: str) -> go.Figure:  # fmt: skip
     fig = go.Figure(go.Bar(x=labels, y=values, marker_color=PALETTE[0],
                            text=[f"{v:,.2f}".rstrip("0").rstrip(".") for v in values],
-                           textposition="outside"))  # fmt: skip
+                           textposition="outside", cliponaxis=False))  # fmt: skip
     return _finish(fig, title, x_label, y_label)
 
 
@@ -178,7 +179,7 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
         ordered = frame.sort_values(value)
         fig = go.Figure(go.Bar(
             x=ordered[value], y=ordered[label], orientation="h", marker_color=PALETTE[0],
-            text=[f"{v:,.2f}" for v in ordered[value]], textposition="outside",
+            text=[f"{v:,.2f}" for v in ordered[value]], textposition="outside", cliponaxis=False,
         ))  # fmt: skip
         items.append(
             ChartItem(

@@ -12,6 +12,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from agents.chart_style import LEGEND
 from agents.colors import price_colors
 from agents.stock.templates import EVENT_CATEGORIES
 
@@ -28,7 +29,7 @@ def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int 
         font={"family": FONT_FAMILY},
         height=height,
         margin={"l": 60, "r": 20, "t": 70, "b": 50},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "xanchor": "right", "x": 1.0},
+        legend=LEGEND,
     )
     fig.update_xaxes(title_text=x_label)
     fig.update_yaxes(title_text=y_label)
@@ -132,7 +133,7 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
     fig = go.Figure(go.Bar(
         x=[p["name"] for p in peers], y=[p["pe"] for p in peers],
         marker_color=[HIGHLIGHT if p["is_self"] else "#9ca3af" for p in peers],
-        text=[f"{p['pe']:.1f}" for p in peers], textposition="outside", name="PER",
+        text=[f"{p['pe']:.1f}" for p in peers], textposition="outside", cliponaxis=False, name="PER",
         hovertemplate="%{x}: PER %{y:.2f}<extra></extra>",
     ))  # fmt: skip
     if figures.get("sector_median_pe"):

@@ -1,0 +1,41 @@
+"""Every figure keeps its legend under the plot (never over the title) and its bar labels
+unclipped, whichever module built it."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from agents.etf.charts import bar_figure, weights_figure
+from agents.stock.charts import pe_peers_figure, price_figure
+from pages._charts import bar_chart, line_chart
+
+
+def _figures() -> list:
+    series = {"dates": ["2026-11-19", "2026-11-20"], "open": [1.0, 2.0], "high": [2.0, 3.0],
+              "low": [0.5, 1.0], "close": [2.0, 1.5], "volume": [1, 2], "ma": {"ma20": [1.0, 2.0]},
+              "peers": [{"name": "A", "pe": 9.0, "is_self": True}, {"name": "B", "pe": 12.0, "is_self": False}]}  # fmt: skip
+    figures = {"high_52w": 3.0, "low_52w": 0.5, "currency": "KRW", "sector_median_pe": 10.0,
+               "peer_scope": "섹터", "peer_count": 2}  # fmt: skip
+    frame = pd.DataFrame(
+        {"d": pd.to_datetime(["2026-11-19", "2026-11-20"]), "a": [1, 2], "b": [2, 1]}
+    )
+    return [
+        bar_chart(["가", "나"], [1.0, 2.0], title="t", x_label="x", y_label="y"),
+        line_chart(frame, x="d", y_columns=["a", "b"], title="t", x_label="x", y_label="y"),
+        bar_figure(["가"], [1.0], "t", "x", "y"),
+        weights_figure([{"stock_name": "가", "weight": 3.0}], "E"),
+        price_figure(series, figures, "S"),
+        pe_peers_figure(series, figures, "S"),
+    ]
+
+
+def test_legend_below_the_plot_and_title_on_the_left() -> None:
+    for fig in _figures():
+        legend, title = fig.layout.legend, fig.layout.title
+        assert (legend.yref, legend.y, legend.yanchor) == ("container", 0.0, "bottom")
+        assert title.xanchor == "left"
+
+
+def test_outside_bar_labels_are_not_clipped() -> None:
+    bars = [t for fig in _figures() for t in fig.data if t.type == "bar" and t.textposition]
+    assert bars and all(t.cliponaxis is False for t in bars)
