@@ -78,7 +78,10 @@ def _is_numeric(values: Iterable[Any]) -> bool:
 
 
 def detect_time_series(rows: list[Row]) -> TimeSeriesShape | None:
-    """A date-like column plus at least one numeric column, with two or more rows."""
+    """A date-like column plus at least one numeric column, where each line (one per `group`
+    value, or the whole result) has one row per date and at least two dates. A snapshot of many
+    rows on one date, or rows repeating dates with no column to split them, is not a series:
+    the console shows only its table."""
     if len(rows) < 2:
         return None
     columns = list(rows[0].keys())
@@ -94,7 +97,16 @@ def detect_time_series(rows: list[Row]) -> TimeSeriesShape | None:
         if c not in numeric and c != x and all(isinstance(v, str) for v in values[c])
     ]  # fmt: skip
     group = next((c for c in texts if 1 < len(set(values[c])) <= MAX_GROUPS), None)
-    return TimeSeriesShape(x=x, y_columns=numeric, group=group if len(numeric) == 1 else None)
+    group = group if len(numeric) == 1 else None
+    return (
+        TimeSeriesShape(x=x, y_columns=numeric, group=group) if _is_series(rows, x, group) else None
+    )
+
+
+def _is_series(rows: list[Row], x: str, group: str | None) -> bool:
+    keys = [(r.get(group) if group else None, str(r.get(x))) for r in rows if r.get(x) is not None]
+    dates = {d for _, d in keys}
+    return len(dates) >= 2 and len(set(keys)) == len(keys)
 
 
 def time_series_frame(rows: list[Row], shape: TimeSeriesShape) -> pd.DataFrame:

@@ -257,8 +257,8 @@ def _render_console_result(result: ConsoleResult) -> None:
         st.info("조건에 맞는 결과가 없습니다.")
         return
     shape = detect_time_series(rows)
-    if shape is not None:
-        frame = time_series_frame(rows, shape)
+    frame = time_series_frame(rows, shape) if shape is not None else None
+    if shape is not None and frame is not None and frame[shape.x].nunique() >= 2:  # valid dates
         ui.show_chart(
             line_chart(
                 frame, x=shape.x, y_columns=shape.y_columns, group=shape.group,

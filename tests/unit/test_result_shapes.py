@@ -99,3 +99,16 @@ def test_table_frame_flattens_nested_values_to_json_text() -> None:
     frame = table_frame([{"n": {"_id": 1, "name": "삼성전자"}, "tags": ["a", "b"], "x": 1}])
     assert frame.loc[0, "n"] == '{"_id": 1, "name": "삼성전자"}'
     assert frame.loc[0, "tags"] == '["a", "b"]'
+
+
+def test_a_snapshot_or_repeated_dates_are_not_a_series() -> None:
+    """Issue 20: such results drew an empty '쿼리 결과 시계열' chart above their table."""
+    one_day = [{"security_id": f"KR:{i:06d}", "trade_date": "2026-11-20", "close": 100.0 + i}
+               for i in range(20)]  # fmt: skip
+    assert detect_time_series(one_day) is None
+    many_each_day = [{"trade_date": f"2026-11-{d}", "close": float(i)} for d in (19, 20)
+                     for i in range(12)]  # fmt: skip
+    assert detect_time_series(many_each_day) is None  # no column splits them into lines
+    both_days = [{"series_code": c, "obs_date": f"2026-11-{d}", "value": 1.0} for c in ("A", "B")
+                 for d in (19, 20)]  # fmt: skip
+    assert detect_time_series(both_days) is not None  # split by series_code: two real lines
