@@ -391,7 +391,17 @@ def _threshold(text: str) -> tuple[str | None, float, str | None] | None:
         value, unit = value * 10_000, "억"
     elif unit == "billion":
         value, unit = value * 10, "억"
-    return c.label, value, unit
+    return _NEGATED[c.label] if _negated(text, c.start, c.end) else c.label, value, unit
+
+
+_NEGATED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def _negated(text: str, start: int, end: int) -> bool:
+    """'3%를 넘지 않는', '5% 이상이 아닌', 'not above': the comparator turned around."""
+    after = text[end : end + 8]
+    korean = re.match(r"\s*(않|못|지\s*않|지\s*못|이\s*아닌|가\s*아닌|아닌|안\s)", after)
+    return bool(korean) or text[max(0, start - 5) : start].endswith("not ")
 
 
 def _is_rank_number(text: str, m: re.Match[str]) -> bool:

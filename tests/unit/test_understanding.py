@@ -197,3 +197,14 @@ def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
 def test_frame_summary_is_one_korean_line(lexicon: Lexicon) -> None:
     summary = read(lexicon, "현대차 비중이 3% 넘는 ETF 전부").summary_ko()
     assert summary == "연산=filter · 대상=현대차(stock) · 측정=weight · 조건 > 3% · 관계=holders"
+
+
+@pytest.mark.parametrize(
+    ("question", "comparator"),
+    [("보수가 0.3%를 넘지 않는 반도체 ETF", "<="), ("비중 5% 이상이 아닌 삼성전자 보유 ETF", "<"),
+     ("ETFs with fees not above 0.1%", "<="), ("ETFs with fees above 0.1%", ">")],
+)  # fmt: skip
+def test_a_negated_comparator_turns_around(
+    lexicon: Lexicon, question: str, comparator: str
+) -> None:
+    assert read(lexicon, question).operation.comparator == comparator
