@@ -155,3 +155,18 @@ def test_docx_is_read() -> None:
     text, fmt = read_contract_file("c.docx", buffer.getvalue())
     assert fmt == "docx"
     assert [a.article_no for a in parse_contract_text(text).articles] == [1, 2, -1]
+
+
+def test_a_branch_article_beside_its_base_is_refused_for_what_it_is() -> None:
+    """제N조의M is not yet stored as its own article (alone it is kept under N, as before); beside
+    제N조 the upload says so instead of calling it a duplicate; a reference inside a clause is text."""
+    text = "제3조(정의) 용어를 정한다.\n제3조의2(적용범위) 이 계약은 …\n제4조(기간) 1년."
+    with pytest.raises(ContractFileError, match=r"가지 조문\(제3조의2\)은 아직 제3조와 따로"):
+        parse_contract_text(text)
+    with pytest.raises(ContractFileError, match=r"가지 조문\(제3조의2\)"):
+        parse_contract_text("제 3 조의 2\n본문\n제3조(정의) 뜻.")
+    with pytest.raises(ContractFileError, match="같은 번호의 조항이 두 번"):
+        parse_contract_text("제3조(정의) 가.\n제3조(정의) 나.")
+    parsed = parse_contract_text("제1조(목적) 가.\n제3조의2에 따라 해지한다.")
+    assert [a.article_no for a in parsed.articles] == [1]
+    assert parsed.articles[0].content[-1] == "제3조의2에 따라 해지한다."

@@ -14,9 +14,7 @@ from agents.contract.models import Article, Clause, ParsedContract
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 KOREAN_ITEMS = "가나다라마바사아자차카타파하"
 
-ARTICLE_RE = re.compile(
-    r"^제\s*(\d{1,3})\s*조(?:의\s*\d+)?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$"
-)
+ARTICLE_RE = re.compile(r"^제\s*(\d{1,3})\s*조(의\s*\d+)?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$")
 EXHIBIT_RE = re.compile(
     r"^[\[【<〔(（]?\s*별\s*지\s*(?:제\s*)?(\d{1,2})\s*(?:호)?\s*[\]】>〕)）]?\s*(.*)$"
 )
@@ -40,6 +38,7 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
     lines = [clean_line(raw) for raw in text.splitlines()]
     title = _title(text, fallback_title)
     articles: list[Article] = []
+    branches: dict[int, str] = {}
     preamble = Article(0, PREAMBLE_TITLE)
     current = preamble
     for line in lines:
@@ -53,6 +52,8 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         if started is not None:
             current = started
             articles.append(current)
+            if (match := ARTICLE_RE.match(line)) and match.group(2):
+                branches[id(started)] = f"제{match.group(1)}조{''.join(match.group(2).split())}"
             continue
         if current is preamble and line == title:
             continue
@@ -61,7 +62,7 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         raise ContractFileError(
             "조항(제N조)을 찾을 수 없습니다. '제1조(목적)'처럼 조 번호와 제목이 있는 계약서를 올려 주세요."
         )
-    _check_duplicates(articles)
+    _check_duplicates(articles, branches)
     if preamble.clauses:
         articles.insert(0, preamble)
     return ParsedContract(title=title, articles=articles, text=text)
@@ -81,8 +82,8 @@ def _title(text: str, fallback: str) -> str:
 
 def _start_article(line: str) -> Article | None:
     match = ARTICLE_RE.match(line)
-    if match and (match.group(2) is not None or not match.group(3)):
-        number, title, rest = int(match.group(1)), (match.group(2) or "").strip(), match.group(3)
+    if match and (match.group(3) is not None or not match.group(4)):
+        number, title, rest = int(match.group(1)), (match.group(3) or "").strip(), match.group(4)
         article = Article(number, title or f"제{number}조")
         if rest:
             article.clauses.append(_clause(rest))
@@ -106,12 +107,21 @@ def _clause(line: str) -> Clause:
     return Clause("text", None, line)
 
 
-def _check_duplicates(articles: list[Article]) -> None:
-    seen: set[int] = set()
+def _check_duplicates(articles: list[Article], branches: dict[int, str]) -> None:
+    """`branches`: id(article) → '제3조의2' for articles read from a 제N조의M heading, which are
+    kept under N (not yet their own number): when N is taken too, the refusal says so."""
+    seen: dict[int, Article] = {}
     for article in articles:
-        if article.article_no in seen:
+        first = seen.get(article.article_no)
+        if first is not None:
+            branch = branches.get(id(article)) or branches.get(id(first))
+            if branch:
+                raise ContractFileError(
+                    f"가지 조문({branch})은 아직 제{article.article_no}조와 따로 저장하지 못합니다. "
+                    "제N조와 제N조의M이 함께 있는 계약서는 아직 올릴 수 없습니다."
+                )
             label = article.label if article.article_no > 0 else article.title
             raise ContractFileError(
                 f"같은 번호의 조항이 두 번 나옵니다 ({label}). 계약서 번호 매김을 확인해 주세요."
             )
-        seen.add(article.article_no)
+        seen[article.article_no] = article
