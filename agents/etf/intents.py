@@ -90,7 +90,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _decline(plan, "scope", scope[0].split(":")[1])
     if "missing_subject:stock" in frame.notes and not (plan.tags or plan.managers):
         return _decline(plan, "not_found", "stock")
-    if frame.unknown_words and not _known_measure(frame):
+    named = plan.etfs or plan.stocks or plan.tags or plan.managers
+    if frame.unknown_words and (not _known_measure(frame) or not named):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))

@@ -22,7 +22,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
-from agents.understanding.vocabulary import Hit, find_phrases, vocabulary
+from agents.understanding.vocabulary import Hit, find_phrases, vocabulary, vocabulary_words
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
@@ -92,6 +92,7 @@ def understand(
     text = _masked(question.lower(), entities)
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities)  # fmt: skip
+    _read_unknown_tickers(frame, question, lexicon)
     text = _read_as_of(frame, text)
     text = _read_period(frame, text)
     if "series" in kinds:
@@ -120,6 +121,25 @@ def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
     elif op.kind == "rank" and frame.measure() in _LEVEL_MEASURES:
         op.kind, op.top_n = "aggregate", None
         op.aggregate = _extreme_of(text)  # type: ignore[assignment]
+
+
+_TICKER = re.compile(r"(?<![A-Za-z0-9&])([A-Z]{2,5})(?![A-Za-z0-9&])")
+_KNOWN_CAPS = frozenset("ETF ETFS KODEX TIGER ACE SOL RISE PLUS KBSTAR KOSEF ARIRANG HANARO KINDEX "
+                        "KIWOOM PER PBR EPS ROE RSI NAV AUM CPI PPI PMI GDP VIX FOMC BOJ ECB US KR "
+                        "USD KRW TR IT AI MSCI CD KOFR KRX TOP WTI OK".split())  # fmt: skip
+
+
+def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon) -> None:
+    """'QQQ', 'SPY': a ticker-like word that names nothing in the data is said, not dropped."""
+    taken = [(e.start, e.end) for e in frame.entities]
+    for m in _TICKER.finditer(question):
+        word = m.group(1)
+        inside = any(a <= m.start() < b for a, b in taken)
+        if inside or word in _KNOWN_CAPS or word in lexicon.stocks or word in lexicon.brands:
+            continue
+        if word.lower() in vocabulary_words():
+            continue
+        frame.unknown_words.append(word)
 
 
 def _masked(low: str, entities: list[Entity]) -> str:
