@@ -91,7 +91,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if "missing_subject:stock" in frame.notes and not (plan.tags or plan.managers):
         return _decline(plan, "not_found", "stock")
     named = plan.etfs or plan.stocks or plan.tags or plan.managers
-    if frame.unknown_words and (not _known_measure(frame) or not named):
+    unheld = [w for w in frame.unknown_words if not (w.isascii() and w.isupper())]  # not tickers
+    if frame.unknown_words and (not named or (unheld and not _known_measure(frame))):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
