@@ -167,6 +167,20 @@ def price_tile(
             st.markdown(line, unsafe_allow_html=True)
 
 
+def keep_refused(key: str, text: str) -> None:
+    """Put refused input back into the widget `key` on the next run (a chat input and a form
+    that clears on submit would otherwise wipe it): the user fixes the text, not retypes it."""
+    if text.strip():
+        st.session_state[f"{key}:refused"] = text
+
+
+def restore_refused(key: str) -> None:
+    """Call before drawing the widget `key`: refilled with the text `keep_refused` kept."""
+    refused = st.session_state.pop(f"{key}:refused", None)
+    if refused is not None:
+        st.session_state[key] = refused
+
+
 def freshness_label(status: str) -> str:
     return FRESHNESS_LABELS.get(status, status)
 

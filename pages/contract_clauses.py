@@ -41,6 +41,7 @@ EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조�
 STATE_CONTRACT = "contract_selected"
 STATE_TURNS = "contract_turns"  # {contract_id: [{"question", "answer"}]}
 STATE_PENDING = "contract_pending_question"
+BOX_KEY = "contract_question_box"
 STATE_PENDING_ERROR = "contract_pending_error"
 STATE_UPLOADED = "contract_uploaded_names"
 STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
@@ -251,6 +252,7 @@ def _ask(contract_id: str, question: str, pool: Any) -> None:
     if checked.problem:  # shown as a turn; no conversation is started for it, nothing is saved
         _turns(contract_id).append({"question": checked.text,
                                     "answer": rejected_answer(checked.problem)})  # fmt: skip
+        ui.keep_refused(BOX_KEY, question)
         st.rerun()
     question = checked.text
     with st.status("계획 → 도구 병렬 실행 → 답변 작성 중…", expanded=False) as status:
@@ -282,9 +284,12 @@ def _render_chat(contract_id: str, pool: Any) -> None:
                 example, key=f"contract_example_{i}", use_container_width=True
             ):
                 st.session_state[STATE_PENDING] = example
+    ui.restore_refused(BOX_KEY)
     with st.form("contract_ask", clear_on_submit=True):
         typed = st.text_input(
-            "질문", placeholder="예: 손해배상 한도는? / What is the termination clause?"
+            "질문",
+            placeholder="예: 손해배상 한도는? / What is the termination clause?",
+            key=BOX_KEY,
         )
         submitted = st.form_submit_button("질문하기", icon=":material/send:")
     question = st.session_state.pop(STATE_PENDING, None) or (typed if submitted else None)

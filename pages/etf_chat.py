@@ -34,6 +34,7 @@ EXAMPLES = (
     "삼성전자와 SK하이닉스를 동시에 보유한 ETF",
 )
 STATE_PENDING = "etf_pending_question"
+BOX_KEY = "etf_question_box"
 CHAT = ChatSession(SCREEN)
 
 
@@ -118,7 +119,10 @@ def _ask(question: str) -> None:
             steps = len({t.step for t in answer.trace}) if answer else 0
             status.update(label=f"완료 · {steps}단계", state="complete", expanded=False)
     if answer is not None:
-        CHAT.add_turn(question, answer, save=not answer.payload.get("input_rejected"))
+        rejected = bool(answer.payload.get("input_rejected"))
+        if rejected:
+            ui.keep_refused(BOX_KEY, question)
+        CHAT.add_turn(question, answer, save=not rejected)
         st.rerun()
 
 
@@ -136,7 +140,8 @@ def main() -> None:
     if not turns:
         _render_examples()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
-    typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
+    ui.restore_refused(BOX_KEY)
+    typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", key=BOX_KEY)
     question = pending if pending is not None else typed
     if question is not None:
         _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes

@@ -29,6 +29,7 @@ EXAMPLES = (
     "금리와 부동산 집값의 관계는?",
 )
 STATE_PENDING = "macro_pending_question"
+BOX_KEY = "macro_question_box"
 CHAT = ChatSession(SCREEN)
 AGENT_TITLES = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산",
                 "ontology": "관계·근거", "general_knowledge": "일반 지식"}  # fmt: skip
@@ -113,6 +114,8 @@ def _ask(question: str) -> None:
                 return
             status.update(label="완료", state="complete", expanded=False)
     if answer is not None:
+        if answer.payload.get("input_rejected"):
+            ui.keep_refused(BOX_KEY, question)
         CHAT.add_turn(question, answer, save=answer.status != "error" or bool(answer.trace))
         st.rerun()
 
@@ -138,7 +141,10 @@ def main() -> None:
                 st.session_state[STATE_PENDING] = example
                 st.rerun()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
-    typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    ui.restore_refused(BOX_KEY)
+    typed = st.chat_input(
+        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)", key=BOX_KEY
+    )
     question = pending if pending is not None else typed
     if question is not None:
         _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
