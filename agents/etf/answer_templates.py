@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from agents.etf.set_answers import SET_RENDERERS
+from agents.etf.set_answers import SET_RENDERERS, fmt_krw
 
 # ---------------------------------------------------------------- plain sentences
 
@@ -155,6 +155,7 @@ def render_changes(rows: list[dict], name: str, lang: str) -> str:
 def render_prices(result: dict, name: str, lang: str) -> str:
     s = result.get("summary", {})
     labels = {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년"}
+    volume = "-" if s.get("avg_volume") is None else f"{s['avg_volume']:,}"  # NULL if imported
     if not s.get("data_count"):
         return f"{name}의 가격 데이터가 없습니다." if lang == "ko" else f"No prices for {name}."
     if lang == "ko":
@@ -162,21 +163,16 @@ def render_prices(result: dict, name: str, lang: str) -> str:
             f"{name}의 {labels.get(s['period'], s['period'])} 가격 추이 ({s['start_date']} ~ {s['end_date']}, "
             f"{s['data_count']}거래일): 종가 {s['start_close']:,} → {s['end_close']:,} "
             f"({s['change_rate']:+.2f}%), 고가 {s['high']:,}, 저가 {s['low']:,}, "
-            f"평균 거래량 {s['avg_volume']:,}주."
+            f"평균 거래량 {volume}주."
         )
         if s.get("latest_net_assets"):
-            x = float(s["latest_net_assets"])
-            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-            amount = (
-                (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원") if jo else f"{eok:,}억 원"
-            )
-            text += f" 최근 순자산총액 {amount}."
+            text += f" 최근 순자산총액 {fmt_krw(float(s['latest_net_assets']))}."
         return text
     text = (
         f"{name} over {s['period']} ({s['start_date']} to {s['end_date']}, {s['data_count']} "
         f"trading days): close {s['start_close']:,} → {s['end_close']:,} "
         f"({s['change_rate']:+.2f}%), high {s['high']:,}, low {s['low']:,}, average volume "
-        f"{s['avg_volume']:,}."
+        f"{volume}."
     )
     if s.get("latest_net_assets"):
         text += (
@@ -313,7 +309,16 @@ RENDERERS = {
 
 
 def inline(code: str) -> str:
-    """`code` preceded by the source of every renderer it calls (for the sandbox)."""
-    used = [name for name in RENDERERS if re.search(rf"\b{name}\(", code)]
-    sources = [inspect.getsource(RENDERERS[name]) for name in used]
+    """`code` preceded by the source of every renderer it calls, and of the helpers those call
+    (helpers first, so each name exists before it is used in the sandbox)."""
+    used: list[str] = []
+    pending = [code]
+    while pending:
+        text = pending.pop()
+        for name in RENDERERS:
+            if name not in used and re.search(rf"\b{name}\(", text):
+                used.append(name)
+                pending.append(inspect.getsource(RENDERERS[name]))
+    ordered = [n for n in RENDERERS if n in used]  # registry order: helpers come first
+    sources = [inspect.getsource(RENDERERS[name]) for name in ordered]
     return "\n".join(sources) + ("\n" if sources else "") + code

@@ -285,7 +285,8 @@ class EtfData:
         daily = [
             {"date": iso(r["trade_date"]), "open": number(r["open"], 4),
              "high": number(r["high"], 4), "low": number(r["low"], 4),
-             "close": number(r["close"], 4), "volume": int(r["volume"]),
+             "close": number(r["close"], 4),
+             "volume": int(r["volume"]) if r["volume"] is not None else None,  # imported: NULL
              "change_rate": number(r["change_rate"], 2)}
             for r in rows
         ]  # fmt: skip
@@ -318,8 +319,14 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
         "high": max(highs),
         "low": min(lows),
         "change_rate": change_rate(daily[-1]["close"], daily[0]["close"]),
-        "avg_volume": int(round(sum(d["volume"] for d in daily) / len(daily))),
+        "avg_volume": _average_volume(daily),
     }
+
+
+def _average_volume(daily: list[dict[str, Any]]) -> int | None:
+    """Mean volume of the days that have one (imported close-only series store NULL)."""
+    volumes = [d["volume"] for d in daily if d.get("volume") is not None]
+    return int(round(sum(volumes) / len(volumes))) if volumes else None
 
 
 def period_cutoff(latest: str, period: str) -> str:

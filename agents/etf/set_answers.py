@@ -1,34 +1,42 @@
 """Renderers for answers computed from a question frame: sets of ETFs (filtered, ranked,
 aggregated), one holding's weight, a difference between two ETFs, a max/min over a window.
 
-Like `answer_templates`, they are inlined by source into the sandboxed code, so each uses only
-builtins and keeps its helpers inside its own body. Numbers are written as an analyst writes
+Like `answer_templates`, they are inlined by source into the sandboxed code, so they use only
+builtins and the two formatting helpers here (`fmt_measure`, `fmt_krw`), which the inliner adds
+with them. Numbers are written as an analyst writes
 them: 억/조 원 for large KRW amounts, %p for differences of rates, the date of every figure.
 """
 
 from __future__ import annotations
 
 
-def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
-    def fmt(measure: str, v: object) -> str:
-        if v is None:
-            return "-"
-        x = float(v)  # type: ignore[arg-type]
-        if measure == "expense_ratio":
-            return f"{x:g}%"
-        if measure == "weight":
-            return f"{x:.2f}%"
-        if measure == "return":
-            return f"{x:+.2f}%"
-        if measure == "net_assets":
-            if x >= 1e12:
-                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
-            return f"{round(x / 1e8):,}억 원"
-        if measure == "close":
-            return f"{x:,.0f}원"
-        return f"{x:,.2f}"
+def fmt_krw(x: float) -> str:
+    """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원'."""
+    if x >= 1e12:
+        jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
+        return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
+    return f"{round(x / 1e8):,}억 원"
 
+
+def fmt_measure(measure: str, v: object) -> str:
+    """One figure of a measure in its unit (fees as stored percents, weights, returns, KRW)."""
+    if v is None:
+        return "-"
+    x = float(v)  # type: ignore[arg-type]
+    if measure == "expense_ratio":
+        return f"{round(x, 4):g}%"
+    if measure in ("weight", "premium"):
+        return f"{x:.2f}%"
+    if measure == "return":
+        return f"{x:+.2f}%"
+    if measure in ("net_assets", "market_cap"):
+        return fmt_krw(x)
+    if measure == "close":
+        return f"{x:,.0f}원"
+    return f"{x:,.2f}"
+
+
+def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     ko = spec["lang"] == "ko"
     labels = spec["labels"]
     shown = spec["columns"]
@@ -36,7 +44,7 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
         return spec["empty"]
     lines = []
     for i, r in enumerate(rows[: spec.get("max_lines", 40)], 1):
-        values = ", ".join(f"{labels[m]} {fmt(m, r.get(m))}" for m in shown)
+        values = ", ".join(f"{labels[m]} {fmt_measure(m, r.get(m))}" for m in shown)
         lines.append(f"{i}. {r['name']} ({r['code']})" + (f": {values}" if values else ""))
     more = len(rows) - len(lines)
     if more > 0:
@@ -51,30 +59,13 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
 
 
 def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
-    def fmt(measure: str, v: object) -> str:
-        if v is None:
-            return "-"
-        x = float(v)  # type: ignore[arg-type]
-        if measure == "expense_ratio":
-            return f"{round(x, 4):g}%"
-        if measure in ("weight",):
-            return f"{x:.2f}%"
-        if measure == "return":
-            return f"{x:+.2f}%"
-        if measure == "net_assets":
-            if x >= 1e12:
-                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
-            return f"{round(x / 1e8):,}억 원"
-        return f"{x:,.2f}"
-
     ko = spec["lang"] == "ko"
     if spec["aggregate"] == "count":
         head = spec["title"].replace("{value}", f"{len(rows)}개" if ko else f"{len(rows)} ETFs")
     elif value is None:
         return spec["empty"]
     else:
-        head = spec["title"].replace("{value}", fmt(spec["measure"], value))
+        head = spec["title"].replace("{value}", fmt_measure(spec["measure"], value))
     names = ", ".join(f"{r['name']}({r['code']})" for r in rows[:30])
     more = len(rows) - min(len(rows), 30)
     tail = (f" 외 {more}개" if ko else f" and {more} more") if more > 0 else ""
@@ -133,23 +124,6 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
 
 
 def render_difference(first: dict, second: dict, spec: dict) -> str:
-    def fmt(measure: str, v: object) -> str:
-        x = float(v)  # type: ignore[arg-type]
-        if measure == "expense_ratio":
-            return f"{x:g}%"
-        if measure == "return":
-            return f"{x:+.2f}%"
-        if measure == "weight":
-            return f"{x:.2f}%"
-        if measure == "net_assets":
-            if x >= 1e12:
-                jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-                return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
-            return f"{round(x / 1e8):,}억 원"
-        if measure == "close":
-            return f"{x:,.0f}원"
-        return f"{x:,.2f}"
-
     def diff(measure: str, d: float) -> str:
         if measure == "expense_ratio":
             text = f"{d:+.4f}".rstrip("0")
@@ -159,8 +133,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
         if measure in ("return", "weight"):
             return f"{d:+.2f}%p"
         if measure == "net_assets":
-            sign = "+" if d >= 0 else "-"
-            return sign + fmt("net_assets", abs(d))
+            return ("+" if d >= 0 else "-") + fmt_krw(abs(d))
         if measure == "close":
             return f"{d:+,.0f}원"
         return f"{d:+,.2f}"
@@ -174,12 +147,12 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
     if ko:
         text = (
             f"{first['name']}와(과) {second['name']}의 {label} 차이는 {diff(m, d)}입니다 "
-            f"({first['name']} {fmt(m, a)} − {second['name']} {fmt(m, b)})."
+            f"({first['name']} {fmt_measure(m, a)} − {second['name']} {fmt_measure(m, b)})."
         )
     else:
         text = (
             f"The {label} difference between {first['name']} and {second['name']} is "
-            f"{diff(m, d)} ({first['name']} {fmt(m, a)} − {second['name']} {fmt(m, b)})."
+            f"{diff(m, d)} ({first['name']} {fmt_measure(m, a)} − {second['name']} {fmt_measure(m, b)})."
         )
     if spec.get("note"):
         text += "\n\n" + spec["note"]
@@ -247,9 +220,7 @@ def render_measure(result: dict, spec: dict) -> str:
             vol = int(latest.get("volume") or 0)
             value_ko, value_en = f"거래량 {vol:,}주", f"traded {vol:,} shares"
         else:
-            x = float(s.get("latest_market_cap") or 0)
-            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-            cap = (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원") if jo else f"{eok:,}억 원"
+            cap = fmt_krw(float(s.get("latest_market_cap") or 0))
             value_ko, value_en = f"시가총액 {cap}", f"market cap {cap}"
         if ko:
             return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
@@ -259,12 +230,7 @@ def render_measure(result: dict, spec: dict) -> str:
             return f"{spec['name']}의 NAV는 {s.get('latest_nav'):,}원입니다 ({s['end_date']} 기준)."
         return f"{spec['name']}'s NAV was {s.get('latest_nav'):,} on {s['end_date']}."
     if spec["measure"] == "net_assets":
-        x = float(s.get("latest_net_assets") or 0)
-        if x >= 1e12:
-            jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-            amount = f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
-        else:
-            amount = f"{round(x / 1e8):,}억 원"
+        amount = fmt_krw(float(s.get("latest_net_assets") or 0))
         if ko:
             return f"{spec['name']}의 순자산총액은 {amount}입니다 ({s['end_date']} 기준)."
         return f"{spec['name']} has net assets of {amount} (as of {s['end_date']})."
@@ -285,6 +251,8 @@ def render_measure(result: dict, spec: dict) -> str:
 
 
 SET_RENDERERS = (
+    fmt_krw,
+    fmt_measure,
     render_etf_set,
     render_etf_aggregate,
     render_holding_weight,

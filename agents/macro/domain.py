@@ -185,7 +185,8 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
     closes = [float(r["close"]) for r in rows]
     first, last = rows[0], rows[-1]
     high = max(closes)
-    avg_volume = sum(int(r["volume"]) for r in rows) / len(rows)
+    volumes = [int(r["volume"]) for r in rows if r["volume"] is not None]  # NULL when imported
+    avg_volume = sum(volumes) / len(volumes) if volumes else 0.0
     name = last.get("name") or sid
     resp.series.append(Series(key=sid, title=f"{name} ({sid}) 종가", unit=last.get("currency") or "",
                               points=[(str(r["trade_date"]), float(r["close"])) for r in rows]))  # fmt: skip
