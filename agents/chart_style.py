@@ -17,3 +17,17 @@ LEGEND: dict[str, Any] = {
     "xanchor": "left",
     "x": 0.0,
 }
+
+DAY_MS = 86_400_000
+# Plotly writes English month names on date axes ("Jan 2026"): numbers instead, coarser when
+# zoomed out. Only for date axes (on a number axis these formats would garble the ticks).
+DATE_TICKS: list[dict[str, Any]] = [
+    {"dtickrange": [None, DAY_MS * 27], "value": "%m-%d"},
+    {"dtickrange": [DAY_MS * 27, None], "value": "%Y-%m"},
+]
+
+
+def date_axes(fig: Any) -> Any:
+    """Korean-neutral date ticks and hover dates (YYYY-MM-DD) on every x axis of `fig`."""
+    fig.update_xaxes(tickformatstops=DATE_TICKS, hoverformat="%Y-%m-%d")
+    return fig

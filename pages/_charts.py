@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from agents.chart_style import LEGEND
+from agents.chart_style import LEGEND, date_axes
 from pages._result_shapes import GraphPicture
 
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, Malgun Gothic, Apple SD Gothic Neo, sans-serif"
@@ -86,8 +86,7 @@ def line_chart(
                 line={"color": PALETTE[i % len(PALETTE)], "width": 2},
             )
         )  # fmt: skip
-    fig.update_xaxes(tickformat="%Y-%m-%d")
-    return _finish(fig, title, x_label, y_label)
+    return date_axes(_finish(fig, title, x_label, y_label))
 
 
 MAX_EDGE_LABELS = 20  # beyond this the repeated type names hide the picture

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.chart_style import LEGEND
+from agents.chart_style import LEGEND, date_axes
 from agents.colors import price_colors
 
 FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
@@ -76,7 +76,7 @@ def price_figure(result: dict[str, Any], name: str) -> go.Figure:
     fig.update_xaxes(title_text="날짜", row=2, col=1)
     fig.update_yaxes(title_text="종가 (원)", row=1, col=1)
     fig.update_yaxes(title_text="거래량 (주)", row=2, col=1)
-    return fig
+    return date_axes(fig)
 
 
 def weights_figure(holdings: list[dict[str, Any]], name: str) -> go.Figure:
@@ -110,7 +110,9 @@ def normalized_figure(series: dict[str, Any]) -> go.Figure:
             name=f"{item['name']} ({code})", mode="lines",
             line={"color": PALETTE[i % len(PALETTE)], "width": 2},
         ))  # fmt: skip
-    return _finish(fig, "비교 ETF 정규화 가격 (시작일 = 100)", "날짜", "지수 (시작일 = 100)")
+    return date_axes(
+        _finish(fig, "비교 ETF 정규화 가격 (시작일 = 100)", "날짜", "지수 (시작일 = 100)")
+    )
 
 
 def changes_table(rows: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import plotly.graph_objects as go
+
+from agents.chart_style import date_axes
+
+ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 
 def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure]:
@@ -18,6 +23,8 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", name=s["key"]))
             fig.update_layout(title=s["title"], xaxis_title="날짜", yaxis_title=s.get("unit") or "값",
                               height=320, margin={"l": 40, "r": 20, "t": 50, "b": 40})  # fmt: skip
+            if all(ISO_DAY.match(str(x)) for x in xs):
+                date_axes(fig)
             if as_of:
                 fig.add_vline(x=as_of, line_dash="dot", line_color="gray")
                 fig.add_annotation(x=as_of, y=max(ys), text=f"기준일 {as_of}", showarrow=False)

@@ -12,7 +12,7 @@ from typing import Any
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from agents.chart_style import LEGEND
+from agents.chart_style import LEGEND, date_axes
 from agents.colors import price_colors
 from agents.stock.templates import EVENT_CATEGORIES
 
@@ -102,7 +102,7 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     fig.update_yaxes(title_text=f"가격 ({_unit(figures['currency'])})", row=1, col=1)
     fig.update_yaxes(title_text="거래량 (주)", row=2, col=1)
     fig.update_xaxes(title_text="거래일", row=2, col=1)
-    return fig
+    return date_axes(fig)
 
 
 def drawdown_figure(series: dict[str, Any], name: str) -> go.Figure:
@@ -111,7 +111,7 @@ def drawdown_figure(series: dict[str, Any], name: str) -> go.Figure:
         name="낙폭", line={"color": price_colors().down, "width": 1.5},
         hovertemplate="%{x}: %{y:.2f}%<extra></extra>",
     ))  # fmt: skip
-    return _finish(fig, f"{name} 고점 대비 낙폭", "거래일", "낙폭 (%)")
+    return date_axes(_finish(fig, f"{name} 고점 대비 낙폭", "거래일", "낙폭 (%)"))
 
 
 def rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
@@ -120,7 +120,7 @@ def rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
     for level, label in ((70, "과매수 70"), (30, "과매도 30")):
         fig.add_hline(y=level, line_dash="dash", line_color="#6b7280", annotation_text=label)
     fig.update_yaxes(range=[0, 100])
-    return _finish(fig, f"{name} RSI(14)", "거래일", "RSI")
+    return date_axes(_finish(fig, f"{name} RSI(14)", "거래일", "RSI"))
 
 
 def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> go.Figure:

@@ -39,3 +39,10 @@ def test_legend_below_the_plot_and_title_on_the_left() -> None:
 def test_outside_bar_labels_are_not_clipped() -> None:
     bars = [t for fig in _figures() for t in fig.data if t.type == "bar" and t.textposition]
     assert bars and all(t.cliponaxis is False for t in bars)
+
+
+def test_date_axes_write_numbers_not_english_months() -> None:
+    price, peers = _figures()[4], _figures()[5]
+    stops = [s.value for s in price.layout.xaxis.tickformatstops]
+    assert stops == ["%m-%d", "%Y-%m"] and price.layout.xaxis.hoverformat == "%Y-%m-%d"
+    assert not peers.layout.xaxis.tickformatstops  # a category axis keeps its names
