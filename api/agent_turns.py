@@ -116,18 +116,20 @@ def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
                        "GET /api/contract/contracts로 id를 확인하거나 파일을 올리세요.")  # fmt: skip
     conversation = open_conversation(request.conversation_id, contract_service.SCREEN, pool)
 
-    def events() -> Iterator[AgentAnswer]:  # the service answers in one call
+    def events() -> Iterator[Any]:  # a ContractStep per graph node, then the answer
         conversation_id = (conversation.conversation_id if conversation
                            else contract_service.start_conversation(question, pool))  # fmt: skip
-        answer = contract_service.ask(contract_id, question, pool=pool, settings=stores.settings,
-                                      conversation_id=conversation_id)  # fmt: skip
-        answer.payload["conversation_id"] = conversation_id
-        yield answer
+        for event in contract_service.stream_ask(contract_id, question, pool=pool,
+                                                 settings=stores.settings,
+                                                 conversation_id=conversation_id):  # fmt: skip
+            if isinstance(event, AgentAnswer):
+                event.payload["conversation_id"] = conversation_id
+            yield event
 
     def finish(answer: AgentAnswer) -> TurnAnswer:
         return with_ids(answer, answer.payload.get("conversation_id"), answer.payload.get("run_id"))
 
-    return Turn(events(), lambda event, number: None, finish)
+    return Turn(events(), _node_step, finish)
 
 
 # ---------------------------------------------------------------- Stock report (seed 001)

@@ -2,7 +2,7 @@
 
     POST /api/chat/message            → TurnAnswer (seed 000's ETF chat)
     POST /api/chat/message/stream     → event: step … event: answer
-    POST /api/macro/message[/stream], /api/contract/message,
+    POST /api/macro/message[/stream], /api/contract/message[/stream],
     POST /api/stock/report[/stream],  /api/opening/run[/stream]
 
 (No `from __future__ import annotations` here: the route functions are made in a loop and
@@ -82,7 +82,8 @@ def _add(path: str, model: type[BaseModel], factory: Factory, summary: str, *,
 
 _add("/api/chat/message", ChatRequest, agent_turns.etf_turn, "ETF 챗 질문 (seed 000)")
 _add("/api/macro/message", MacroRequest, agent_turns.macro_turn, "매크로 Q&A 질문 (seed 004)")
-_add("/api/contract/message", ContractRequest, agent_turns.contract_turn,
-     "계약 조항 질문 (seed 002)", stream=False)  # fmt: skip
+_add(
+    "/api/contract/message", ContractRequest, agent_turns.contract_turn, "계약 조항 질문 (seed 002)"
+)
 _add("/api/stock/report", StockRequest, agent_turns.stock_turn, "종목 리포트 (seed 001)")
 _add("/api/opening/run", OpeningRequest, agent_turns.opening_turn, "오프닝 스크립트 (seed 003)")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
 from pathlib import PurePath
 from typing import Any
 
@@ -117,7 +117,28 @@ def search(contract_id: str, query: str, *, top: int = 5, mode: SearchMode = "hy
     return [h.to_dict() for h in index.search(text, mode=mode, top=top)]
 
 
-def ask(
+@dataclass
+class ContractStep:
+    """One finished node of the contract graph (plan, tools, synthesis …) as it streams."""
+
+    node: str
+    summary: str
+    duration_ms: int = 0
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def ask(contract_id: str, question: str, **kwargs: Any) -> AgentAnswer:
+    """One question about one contract: plan → parallel tools → synthesis, saved to the run store
+    (and appended to `conversation_id`'s messages when given). `stream_ask` yields its steps."""
+    answer: AgentAnswer | None = None
+    for event in stream_ask(contract_id, question, **kwargs):
+        if isinstance(event, AgentAnswer):
+            answer = event
+    assert answer is not None  # stream_ask always ends with the answer
+    return answer
+
+
+def stream_ask(
     contract_id: str,
     question: str,
     *,
@@ -126,9 +147,8 @@ def ask(
     backoff_s: Sequence[float] = BACKOFF_S,
     save: bool = True,
     conversation_id: str | None = None,
-) -> AgentAnswer:
-    """One question about one contract: plan → parallel tools → synthesis, saved to the run store
-    (and appended to `conversation_id`'s messages when given).
+) -> Iterator[ContractStep | AgentAnswer]:
+    """`ask` step by step: a ContractStep per finished graph node, then the AgentAnswer.
 
     `as_of_date` is the workbench's data date (`catalog.current_as_of_date`), not the wall clock;
     the payload's `contract_stored_on` says when this version of the contract was stored.
@@ -137,7 +157,8 @@ def ask(
     started = time.perf_counter()
     checked = check_text(question)
     if checked.problem:
-        return rejected_answer(checked.problem, started)
+        yield rejected_answer(checked.problem, started)
+        return
     question = checked.text
     info = store.require_contract(contract_id, pool)
     index = get_index(contract_id, pool, settings)
@@ -152,7 +173,21 @@ def ask(
     context = ToolContext(contract_id, pool, settings, judge=llm.judge if llm else None)
     deps.registry = ToolRegistry(make_tools(context), EvidenceCollector(), backoff_s,
                                  scope={"contract_id": contract_id})  # fmt: skip
-    state = build_graph(deps).invoke({"question": question})
+    state: dict[str, Any] = {}
+    last, shown = time.perf_counter(), 0
+    for mode, chunk in build_graph(deps).stream({"question": question},
+                                                stream_mode=["updates", "values"]):  # fmt: skip
+        if mode == "values":
+            state = dict(chunk)
+            continue
+        for node in chunk:
+            now = time.perf_counter()
+            steps, shown = deps.trace[shown:], len(deps.trace)
+            yield ContractStep(node=node, summary=f"{node} 완료 · 단계 {len(steps)}개",
+                               duration_ms=int((now - last) * 1000),
+                               tool_calls=[{"tool": t.name, "arguments": t.arguments,
+                                            "status": t.status} for t in steps])  # fmt: skip
+            last = now
     evidence = state["evidence"]
     answer = AgentAnswer(
         answer=state["answer"], mode="llm" if llm else "offline", model=model_id,
@@ -170,7 +205,7 @@ def ask(
     )  # fmt: skip
     if save:
         _save(answer, question, conversation_id, pool)
-    return answer
+    yield answer
 
 
 def _save(answer: AgentAnswer, question: str, conversation_id: str | None,

@@ -197,6 +197,19 @@ def test_contract_stored_and_uploaded(client: httpx.Client) -> None:
     assert unknown.status_code == 404
 
 
+def test_contract_stream_sends_graph_steps_then_the_answer(client: httpx.Client) -> None:
+    events = stream(client, "/api/contract/message/stream",
+                    {"contract_id": CONTRACT, "message": "손해배상 한도는?"})  # fmt: skip
+    kinds = [kind for kind, _ in events if kind != "comment"]
+    assert kinds[-1] == "answer" and kinds.count("answer") == 1 and kinds[0] == "step"
+    steps = [data["data"] for kind, data in events if kind == "step"]
+    assert [s["step_number"] for s in steps] == list(range(1, len(steps) + 1))
+    assert any(s["tool_calls"] for s in steps)  # the parallel clause tools, as they ran
+    answer = events[-1][1]["data"]
+    check_answer_contract(answer)
+    assert answer["citations"] and answer["conversation_id"]
+
+
 def test_stock_report_and_stream(client: httpx.Client) -> None:
     data = client.post("/api/stock/report", json={"symbol": "삼성전자"}).json()
     check_answer_contract(data)
