@@ -20,10 +20,17 @@ import streamlit as st
 # (pattern over the whole trimmed text, replacement with $1 … groups); checked in order.
 RULES: tuple[tuple[str, str], ...] = (
     (r"^Add: (.*)$", "추가: $1"),
-    (r"^(\d+(?:\.\d+)?\s?[KMGT]?B) per file(.*)$", "파일당 최대 $1$2"),
-    (r"^Limit (\d+(?:\.\d+)?\s?[KMGT]?B) per file(.*)$", "파일당 최대 $1$2"),
+    # The uploader's transfer limit (server.maxUploadSize, whole MB) sits above the reader's own
+    # limit so a slightly larger file gets the reader's Korean message, not a bare red chip; the
+    # label states the real limit, so the transfer limit is left out and only the types shown
+    # (the frontend writes "6MB per file" and " • PDF, …" as two text nodes).
+    (r"^(?:Limit )?\d+(?:\.\d+)?\s?[KMGT]?B per file$", ""),
+    (r"^(?:Limit )?\d+(?:\.\d+)?\s?[KMGT]?B per file • (.*)$", "$1"),
+    (r"^• ((?:[A-Z0-9]{2,5}, )*[A-Z0-9]{2,5})$", "$1"),
     (r"^File must be (.+) or smaller\.$", "파일은 $1 이하여야 합니다."),
     (r"^(.+) files are not allowed\.$", "$1 파일은 올릴 수 없습니다."),
+    (r"^Error:$", "오류:"),
+    (r"^Error: (.+)$", "오류: $1"),
     (r"^Upload$", "파일 선택"),
     (r"^Browse files$", "파일 선택"),
     (r"^Drag and drop files? here$", "파일을 여기에 끌어다 놓으세요"),

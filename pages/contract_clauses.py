@@ -15,7 +15,6 @@ import streamlit as st
 
 from agents.contract import store
 from agents.contract.diffview import Segments, diff_segments, highlight_segments
-from agents.contract.ingest.readers import MAX_FILE_BYTES
 from agents.contract.service import (
     ask,
     clause_comparison,
@@ -138,7 +137,6 @@ def _render_conversation_picker(pool: Any) -> None:
 def _render_upload(pool: Any) -> None:
     uploaded = st.file_uploader("계약서 올리기 (PDF, DOCX, HWPX, HWP, TXT, MD · 최대 5 MB)",
                                 type=["pdf", "docx", "hwpx", "hwp", "txt", "md"],
-                                max_upload_size=MAX_FILE_BYTES // 1024 // 1024,
                                 key="contract_upload")  # fmt: skip
     done: dict[str, str] = st.session_state.setdefault(STATE_UPLOADED, {})
     if uploaded is None or uploaded.file_id in done:

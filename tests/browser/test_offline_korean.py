@@ -55,7 +55,7 @@ def test_tour_stays_on_loopback_without_console_warnings(
             tiles.screenshot(path=str(screenshot_dir / "opening_tiles.png"))
         if screen == "계약 조항":
             dropzone = page.locator('[data-testid="stFileUploaderDropzone"]')
-            dropzone.get_by_text("파일당 최대 5MB", exact=False).wait_for()
+            dropzone.get_by_text("PDF, DOCX, HWPX, HWP, TXT, MD", exact=True).wait_for()
             assert dropzone.get_by_role("button", name="파일 선택").count() == 1
             assert "per file" not in dropzone.inner_text()
     page.wait_for_timeout(1000)

@@ -17,6 +17,8 @@ STATIC_JS = Path(streamlit.__file__).parent / "static" / "static" / "js"
 FRONTEND_SOURCES = {
     "Add: NVDA": "label:`Add: ${",
     "6MB per file • PDF, DOCX": " per file",
+    "6MB per file": " per file",
+    "• PDF, DOCX, HWPX": " per file",
     "File must be 5.0MB or smaller.": "File must be ${",
     "Upload": "Upload",
     "Skip to main content": "Skip to main content",
@@ -25,7 +27,9 @@ FRONTEND_SOURCES = {
 }
 EXPECTED = {
     "Add: NVDA": "추가: NVDA",
-    "6MB per file • PDF, DOCX": "파일당 최대 6MB • PDF, DOCX",
+    "6MB per file • PDF, DOCX": "PDF, DOCX",  # the label states the reader's limit
+    "6MB per file": "",
+    "• PDF, DOCX, HWPX": "PDF, DOCX, HWPX",
     "File must be 5.0MB or smaller.": "파일은 5.0MB 이하여야 합니다.",
     "Upload": "파일 선택",
     "Skip to main content": "본문으로 건너뛰기",
