@@ -118,7 +118,9 @@ def price_metric(
 SPARK_WIDTH, SPARK_HEIGHT = 100, 28
 TILE_CSS = (
     "<style>.st-key-{key} [data-testid='stMetricValue'] {{font-size: 1.45rem}}"
-    " .st-key-{key} [data-testid='stMetricValue'] > div {{overflow: visible}}</style>"
+    " .st-key-{key} [data-testid='stMetricValue'] > div {{overflow: visible}}"
+    " .st-key-{key} [data-testid='stMetricLabel'] * {{white-space: normal !important; word-break: keep-all;"
+    " overflow: visible !important; text-overflow: clip !important}}</style>"
 )
 
 
@@ -144,7 +146,8 @@ def sparkline_svg(values: Sequence[float | None], color: str) -> str:
 
 
 def price_tiles(key: str) -> Any:
-    """A container for price tiles whose values (e.g. '1,445.00원') fit a fifth of the page."""
+    """A container for price tiles whose values (e.g. '1,445.00원') fit a fifth of the page
+    and whose labels wrap instead of ending in '…'."""
     st.html(TILE_CSS.format(key=key))
     return st.container(key=key)
 
