@@ -98,8 +98,10 @@ def _run(symbol: str, language: str) -> None:
         ui.show_store_down("PostgreSQL", runtime.postgres_down_reason(),
                            failed="리포트를 만들지 못했습니다")  # fmt: skip
         return
-    if is_question(clean_text(symbol)):  # '삼성전자 PER이랑 PBR': just the figures asked for
-        st.session_state[STATE_ANSWER] = answer_stock_question(clean_text(symbol), pool=pool)
+    figures = answer_stock_question(clean_text(symbol), pool=pool) if is_question(
+        clean_text(symbol)) else None  # fmt: skip
+    if figures is not None:  # '삼성전자 PER이랑 PBR': just the figures asked for
+        st.session_state[STATE_ANSWER] = figures
         return
     answer: AgentAnswer | None = None
     shown = 0

@@ -85,7 +85,9 @@ def run_stock(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
     from agents.stock.service import generate_report
 
     if is_question(case.question):  # '삼성전자 PER이랑 PBR': the figures asked for
-        return answer_stock_question(case.question, pool=env.pool, as_of=env.as_of)
+        figures = answer_stock_question(case.question, pool=env.pool, as_of=env.as_of)
+        if figures is not None:
+            return figures
 
     language = "en" if case.inputs.get("language") == "en" else "ko"
     return generate_report(case.question, language=language, settings=env.settings,

@@ -72,20 +72,23 @@ def is_question(text: str) -> bool:
 
 
 def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
-                          as_of: str | None = None) -> AgentAnswer:  # fmt: skip
+                          as_of: str | None = None) -> AgentAnswer | None:  # fmt: skip
+    """The figures a question asks for, a decline, or None when the text asks for the report
+    itself ('삼성전자 정보', an unknown symbol: the report path answers, with suggestions)."""
     from data_access.catalog import current_as_of_date
 
     started = time.perf_counter()
-    as_of = as_of or current_as_of_date(pool).isoformat()
     lexicon = cached_lexicon(pool)
     frame = understand(question, lexicon, kinds=STOCK_KINDS)
     lang = frame.language
-    refusal = _refusal(frame, lang)
     stocks = frame.of("stock")
+    refusal = _scope_refusal(frame, lang)
     if refusal is None and not stocks:
-        refusal = ("질문에서 데이터에 있는 종목을 찾지 못했습니다. 종목명이나 코드(예: 005930, NVDA)로 "
-                   "물어보세요." if lang == "ko" else "No stock in the data was named. Ask by "
-                   "name or code (e.g. 005930, NVDA).")  # fmt: skip
+        refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
+    refusal = refusal or _unheld_refusal(frame, lang)
+    if refusal is None and not _asks_figures(frame):
+        return None
+    as_of = as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
         return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
     rows = fetch_all(_STOCK, {"code": stocks[0].key}, pool=pool)
@@ -106,7 +109,35 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     return _finish(turn, head + "\n" + body + tail + more, started, declined=False)
 
 
-def _refusal(frame: QuestionFrame, lang: str) -> str | None:
+def _unknown_stock(question: str, lang: str, pool: ConnectionPool | None) -> str:
+    """The unknown-symbol answer of the report ('알 수 없는 종목입니다') with look-alike names."""
+    from agents.evidence import EvidenceCollector
+    from agents.stock.data import StockData
+    from data_access.catalog import current_as_of_date
+
+    data = StockData(pool, EvidenceCollector(), current_as_of_date(pool))
+    names = ", ".join(f"{s['name']}({s['id']})" for s in data.suggest(question))
+    if lang == "ko":
+        return "알 수 없는 종목입니다: 질문에서 데이터에 있는 종목을 찾지 못했습니다." + (
+            f" 비슷한 종목: {names}"
+            if names
+            else " 종목명이나 코드(예: 005930, NVDA)로 물어보세요."
+        )
+    return "Unknown stock: no stock in the data was named." + (
+        f" Look-alikes: {names}" if names else " Ask by name or code (e.g. 005930, NVDA)."
+    )
+
+
+def _asks_figures(frame: QuestionFrame) -> bool:
+    """A named stock and something asked of it (a measure, a change, a period)."""
+    op = frame.operation
+    return bool(frame.of("stock")) and bool(
+        frame.measures or op.kind not in ("lookup", "list") or frame.period or frame.unknown_words
+    )
+
+
+def _scope_refusal(frame: QuestionFrame, lang: str) -> str | None:
+    """Forecasts and assets outside the data."""
     scope = [n.split(":") for n in frame.notes if n.startswith("out_of_scope:")]
     if scope:
         if scope[0][1] == "forecast":
@@ -117,6 +148,11 @@ def _refusal(frame: QuestionFrame, lang: str) -> str | None:
             )
         return (f"'{scope[0][2]}'은(는) 이 워크벤치 데이터에 없습니다." if lang == "ko"
                 else f"'{scope[0][2]}' is not in this workbench's data.")  # fmt: skip
+    return None
+
+
+def _unheld_refusal(frame: QuestionFrame, lang: str) -> str | None:
+    """Only measures we do not hold were asked ('테슬라 공매도 잔고')."""
     known = [m for m in frame.measures if m.name in _MEASURE_SECTIONS]
     if frame.unknown_words and not known:
         names = ", ".join(frame.unknown_words)
