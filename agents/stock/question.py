@@ -123,7 +123,8 @@ def _unknown_stock(question: str, lang: str, pool: ConnectionPool | None) -> str
             if names
             else " 종목명이나 코드(예: 005930, NVDA)로 물어보세요."
         )
-    return "Unknown stock: no stock in the data was named." + (
+    # the screen is Korean: its unknown-symbol wording leads, as the report's does
+    return "알 수 없는 종목입니다 (unknown stock): no stock in the data was named." + (
         f" Look-alikes: {names}" if names else " Ask by name or code (e.g. 005930, NVDA)."
     )
 
