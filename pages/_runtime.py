@@ -141,6 +141,9 @@ def pg_pool() -> ConnectionPool | None:
         forget_store_health()
         return None
     attempt.error = None
+    from agents.warmup import warm_up
+
+    warm_up(pool)  # lexicon, glossary and freshness load in the background (first question)
     return pool
 
 
