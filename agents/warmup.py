@@ -36,7 +36,7 @@ def _load(pool: ConnectionPool) -> None:
         cached_lexicon(pool)
         vocabulary_words()
         load_glossary()
-        for domains in (DOMAINS, ("etf", "equity")):  # the Macro and ETF screens' keys
+        for domains in (DOMAINS, ("etf", "equity"), ("equity", "news")):  # Macro, ETF, Stock
             recent_domain_freshness(domains, pool)
     except (WorkbenchError, OSError, ValueError) as e:  # a store down: the first question waits
         logger.info("warm-up skipped: %s", e)
