@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
@@ -77,8 +77,10 @@ def test_follow_up_answers_from_the_previous_answers_etfs(
     box.fill("그 중 1년 수익률 제일 높은 거")
     box.press("Enter")
     page.get_by_text("직전 답변의 ETF").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)  # the turn's rerun has drawn the stored answer with its trace
     page.get_by_text("실행 단계 (").last.click()
-    page.get_by_text("이해한 질문").last.wait_for()  # the frame is the trace's first step
+    # the frame is the trace's first step
+    page.get_by_text("이해한 질문").last.wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert "이전 턴 참조=subset" in page.content()
     page.screenshot(path=str(screenshot_dir / "etf_chat_follow_up.png"), full_page=True)
     _assert_no_exception(page)

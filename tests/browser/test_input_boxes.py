@@ -19,6 +19,7 @@ import pytest
 
 from pages._console import run_cypher, run_sql
 from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import wait_idle as _wait_idle
 from tests.fixtures.hostile_inputs import BAD_UPLOADS, BROWSER_HOSTILE, INVENTORY, REFUSED
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
@@ -49,16 +50,6 @@ def _shown(page: Any) -> str:
 def _assert_clean(page: Any) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
     assert page.get_by_text("Traceback").count() == 0
-
-
-def _wait_idle(page: Any) -> None:
-    """The script run the last action started has finished (Streamlit marks the app root); asked
-    twice a moment apart, as a rerun (st.rerun after a turn) starts right after a run ends."""
-    for _ in range(2):
-        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
-            timeout=ANSWER_TIMEOUT_MS
-        )
-        page.wait_for_timeout(300)
 
 
 @pytest.fixture(scope="module")
