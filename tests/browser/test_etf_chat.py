@@ -79,8 +79,8 @@ def test_follow_up_answers_from_the_previous_answers_etfs(
     page.get_by_text("직전 답변의 ETF").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     wait_idle(page)  # the turn's rerun has drawn the stored answer with its trace
     page.get_by_text("실행 단계 (").last.click()
-    # the frame is the trace's first step
-    page.get_by_text("이해한 질문").last.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    assert "이전 턴 참조=subset" in page.content()
+    wait_idle(page)
+    html = page.content()  # the trace's first step is the frame the planner read
+    assert "이해한 질문" in html and "이전 턴 참조=subset" in html
     page.screenshot(path=str(screenshot_dir / "etf_chat_follow_up.png"), full_page=True)
     _assert_no_exception(page)

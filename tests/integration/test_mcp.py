@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import httpx
@@ -85,6 +86,16 @@ HOSTILE: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+T = TypeVar("T")
+
+
+def run_in_thread(fn: Callable[[], Awaitable[T]]) -> T:
+    """`anyio.run` on a thread of its own: Playwright's sync API (browser tests earlier in the
+    session) keeps an event loop running on the main thread, and a loop cannot start inside it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, fn).result()
+
+
 def stdio_params() -> StdioServerParameters:
     keep = ("WORKBENCH_HOME", "WORKBENCH_SECRETS_FILE", "LITELLM_LOCAL_MODEL_COST_MAP", "PATH")
     env = {k: os.environ[k] for k in keep if k in os.environ}
@@ -117,7 +128,7 @@ def session(demo_data: Any) -> Iterator[dict[str, Any]]:
             return {"tools": listed.tools, "results": results, "pks": pks, "content": content,
                     "downloaded": downloaded, "hostile": hostile, "others": others}  # fmt: skip
 
-    yield anyio.run(run)
+    yield run_in_thread(run)
 
 
 def test_every_seed_tool_is_listed_with_its_schema(session: dict[str, Any]) -> None:
@@ -179,7 +190,7 @@ def test_streamable_http_behind_the_token(settings: Any, services: Any) -> None:
                 result = await client.call_tool("calculator_tool", {"expression": "(1 + 2) * 3"})
                 return len(listed.tools), text_of(result)
 
-        count, text = anyio.run(run)
+        count, text = run_in_thread(run)
     mcp_app.close()
     assert count >= sum(len(names) for names in SEED_TOOLS.values())
     assert json.loads(text)["result"] == 9.0
