@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import time
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from data_access.contracts import AgentAnswer
@@ -111,6 +112,16 @@ def _subject(word: str) -> str:
 
 def _object(word: str) -> str:
     return "을" if _has_final_consonant(word) else "를"
+
+
+def last_answer(events: Iterable[object]) -> AgentAnswer:
+    """The AgentAnswer a screen's event stream ends with (the non-streaming form of a turn)."""
+    answer: AgentAnswer | None = None
+    for event in events:
+        if isinstance(event, AgentAnswer):
+            answer = event
+    assert answer is not None  # every stream ends with its answer
+    return answer
 
 
 def rejected_answer(problem: str, started: float | None = None) -> AgentAnswer:

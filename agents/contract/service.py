@@ -30,7 +30,7 @@ from agents.contract.synthesis import FoundClause, citations, counterpart, simil
 from agents.contract.tools import ToolContext, make_tools
 from agents.contract.types import OTHER, Detection, label_of, standard_type, type_labels
 from agents.evidence import EvidenceCollector
-from agents.inputs import check_text, clean_text, rejected_answer, require_text
+from agents.inputs import check_text, clean_text, last_answer, rejected_answer, require_text
 from agents.llm import TurnBudget
 from data_access import catalog, runs
 from data_access.config import Settings, get_settings
@@ -130,12 +130,7 @@ class ContractStep:
 def ask(contract_id: str, question: str, **kwargs: Any) -> AgentAnswer:
     """One question about one contract: plan → parallel tools → synthesis, saved to the run store
     (and appended to `conversation_id`'s messages when given). `stream_ask` yields its steps."""
-    answer: AgentAnswer | None = None
-    for event in stream_ask(contract_id, question, **kwargs):
-        if isinstance(event, AgentAnswer):
-            answer = event
-    assert answer is not None  # stream_ask always ends with the answer
-    return answer
+    return last_answer(stream_ask(contract_id, question, **kwargs))
 
 
 def stream_ask(

@@ -28,7 +28,7 @@ from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
 from agents.etf.understood import understood
 from agents.evidence import EvidenceCollector, ToolCallRecord
-from agents.inputs import check_text, rejected_answer
+from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import TurnBudget, build_smolagents_model, usage_of
 from agents.understanding.history import previous_context
 from agents.understanding.lexicon import cached_lexicon
@@ -134,12 +134,7 @@ def stream_answer(
 def answer_question(question: str, history: Sequence[HistoryMessage] = (),
                     **kwargs: Any) -> AgentAnswer:  # fmt: skip
     """The whole turn without streaming (CLI, tests, benchmark)."""
-    answer: AgentAnswer | None = None
-    for event in stream_answer(question, history, **kwargs):
-        if isinstance(event, AgentAnswer):
-            answer = event
-    assert answer is not None  # stream_answer always ends with the answer
-    return answer
+    return last_answer(stream_answer(question, history, **kwargs))
 
 
 def _record_step(run: _Run, step: ActionStep) -> StepEvent:

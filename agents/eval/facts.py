@@ -91,9 +91,7 @@ def expected_renderings(fact: Fact, pool: ConnectionPool | None,
     if not rows:
         raise ValueError("the query returned no row")
     picked = rows if fact.all_rows else rows[:1]
-    fmts: list[str | None] = [fact.format, *fact.formats] if fact.formats else [fact.format]
-    if fact.formats and fact.format is None:
-        fmts = list(fact.formats)
+    fmts: list[str | None] = [f for f in (fact.format, *fact.formats) if f] or [None]
     return [[format_value(next(iter(r.values())), f) for f in fmts] for r in picked]
 
 

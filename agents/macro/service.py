@@ -18,7 +18,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.inputs import check_text, rejected_answer
+from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.followup import read_question
 from agents.macro.graph import build_graph, status_of
@@ -150,12 +150,7 @@ def _budget_stop(message: str, ctx: RunContext, started: float,
 
 
 def answer_question(question: str, **kwargs: Any) -> AgentAnswer:
-    answer: AgentAnswer | None = None
-    for event in stream_answer(question, **kwargs):
-        if isinstance(event, AgentAnswer):
-            answer = event
-    assert answer is not None
-    return answer
+    return last_answer(stream_answer(question, **kwargs))
 
 
 def _merge(state: dict[str, Any], delta: dict[str, Any]) -> None:

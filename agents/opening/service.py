@@ -23,7 +23,7 @@ from langgraph.errors import GraphRecursionError
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector
-from agents.inputs import clean_text, preview, rejected_answer
+from agents.inputs import clean_text, last_answer, preview, rejected_answer
 from agents.llm import TurnBudget
 from agents.opening import news_store
 from agents.opening.files import new_run_cache
@@ -124,12 +124,7 @@ def stream_opening(
 
 def run_opening(day: date | str | None = None, **kwargs: Any) -> AgentAnswer:
     """The whole run without streaming (CLI, tests, benchmark)."""
-    answer: AgentAnswer | None = None
-    for event in stream_opening(day, **kwargs):
-        if isinstance(event, AgentAnswer):
-            answer = event
-    assert answer is not None  # stream_opening always ends with the answer
-    return answer
+    return last_answer(stream_opening(day, **kwargs))
 
 
 def result_of(answer: AgentAnswer) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector
-from agents.inputs import check_text, preview
+from agents.inputs import check_text, last_answer, preview
 from agents.stock.context import StockContext
 from agents.stock.data import StockData
 from agents.stock.deps import WorkflowDeps, emit
@@ -109,12 +109,7 @@ def stream_report(
 
 def generate_report(symbol: str, **kwargs: Any) -> AgentAnswer:
     """The whole report without streaming (CLI, tests, benchmark)."""
-    answer: AgentAnswer | None = None
-    for event in stream_report(symbol, **kwargs):
-        if isinstance(event, AgentAnswer):
-            answer = event
-    assert answer is not None  # stream_report always ends with the answer
-    return answer
+    return last_answer(stream_report(symbol, **kwargs))
 
 
 def _workflow_error(e: Exception) -> dict[str, Any]:

@@ -82,6 +82,7 @@ class Lexicon:
     security_ids: dict[str, str] = field(default_factory=dict)  # stock code → security_id
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+    _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
@@ -224,7 +225,7 @@ class Lexicon:
         return out
 
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
-        if not hasattr(self, "_brands_cache"):
+        if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
             index: dict[str, list[tuple[str, str]]] = {}
             for code, name in self.etfs.items():
@@ -235,8 +236,8 @@ class Lexicon:
                 tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
                 for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
                     index.setdefault(form, []).extend((t, code) for t in tails if t)
-            object.__setattr__(self, "_brands_cache", index)
-        return self._brands_cache  # type: ignore[attr-defined,no-any-return]
+            self._brand_forms = index
+        return self._brand_forms
 
     def _manager_short_forms(self, folded: str, taken: list[bool]) -> list[Mention]:
         """'미래에셋 ETF', '삼성운용', 'KODEX ETF': a manager named by a short form or brand."""
