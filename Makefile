@@ -12,7 +12,7 @@ export LITELLM_LOCAL_MODEL_COST_MAP := True
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run check-bind test venv system-deps services seed seed-if-missing stop stop-test lint format typecheck \
-        pytest eval bench clean
+        pytest eval bench clean wipe-data
 
 venv: $(STAMP)
 
@@ -96,8 +96,15 @@ bench: services
 	$(BIN)/python bench/seed.py
 	$(BIN)/python bench/lookups.py
 
+# Build products only (the venv and tool caches). Never the data in $(WORKBENCH_HOME): wiping it is
+# `make wipe-data`, which says what it deletes, writes a backup first and needs CONFIRM=yes (or a
+# typed 'yes' at its prompt).
 clean: stop
-	rm -rf $(VENV) .workbench
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	find . -path ./.workbench -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+
+wipe-data: venv
+	$(BIN)/python -m data_access.backup wipe $(if $(filter yes,$(CONFIRM)),--yes)
 
 # Screenshot QA (tests/qa/screenshots.py). `make screenshots` captures every screen at 1440×900
 # and 420×900 into SCREENSHOT_DIR plus a11y.json/a11y.md (fails on an accessibility failure);
