@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 Freshness = Literal["healthy", "stale", "missing"]
 AnswerMode = Literal["offline", "llm"]
 StepStatus = Literal["ok", "error", "rejected", "skipped"]
+AnswerStatus = Literal["ok", "error", "partial", "budget_exceeded", "cancelled"]
 
 
 class Citation(BaseModel):
@@ -66,7 +67,8 @@ class AgentAnswer(BaseModel):
     answer: str
     mode: AnswerMode
     model: str | None = None  # litellm model string, or None offline
-    status: Literal["ok", "error", "partial", "budget_exceeded"] = "ok"
+    # cancelled: the user stopped the turn (중지); the trace holds the steps that ran before it
+    status: AnswerStatus = "ok"
     error: str | None = None
     as_of_date: str | None = None
     data_freshness: dict[str, Freshness] = Field(default_factory=dict)

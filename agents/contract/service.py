@@ -10,6 +10,7 @@ contract_id, turns = load_conversation(conversation_id)  # reopen a past convers
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.cancel import cancelled, requested
 from agents.contract import store
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
@@ -142,8 +144,10 @@ def stream_ask(
     backoff_s: Sequence[float] = BACKOFF_S,
     save: bool = True,
     conversation_id: str | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[ContractStep | AgentAnswer]:
-    """`ask` step by step: a ContractStep per finished graph node, then the AgentAnswer.
+    """`ask` step by step: a ContractStep per finished graph node, then the AgentAnswer
+    (`cancelled`, saved as such, when `cancel` was set: checked after each node).
 
     `as_of_date` is the workbench's data date (`catalog.current_as_of_date`), not the wall clock;
     the payload's `contract_stored_on` says when this version of the contract was stored.
@@ -183,24 +187,38 @@ def stream_ask(
                                tool_calls=[{"tool": t.name, "arguments": t.arguments,
                                             "status": t.status} for t in steps])  # fmt: skip
             last = now
-    evidence = state["evidence"]
+        if requested(cancel):
+            break
+    answer = _answer(state, deps, info, model_id, pool, started)
+    if requested(cancel):
+        answer = cancelled(answer)
+    if save:
+        _save(answer, question, conversation_id, pool)
+    yield answer
+
+
+def _answer(state: dict[str, Any], deps: GraphDeps, info: ContractInfo, model_id: str | None,
+            pool: ConnectionPool | None, started: float) -> AgentAnswer:  # fmt: skip
+    """The turn's answer from the graph's state (a stopped turn: whatever the state holds)."""
+    evidence, plan = state.get("evidence"), state.get("plan")
     answer = AgentAnswer(
-        answer=state["answer"], mode="llm" if llm else "offline", model=model_id,
+        answer=state.get("answer", ""), mode="llm" if deps.llm else "offline", model=model_id,
         status=state.get("status", "ok"), error=state.get("error"),
         as_of_date=catalog.current_as_of_date(pool).isoformat(),
-        citations=citations(evidence),
+        citations=citations(evidence) if evidence is not None else [],
         structured_citations=deps.registry.collector.unique_citations(), trace=deps.trace,
-        payload={"contract_id": contract_id, "contract_title": info.title,
-                 "contract_type": info.contract_type, "intent": state["plan"].intent,
-                 "contract_stored_on": store.stored_on(contract_id, pool),
-                 "language": state["plan"].language, **evidence.to_payload()},
+        payload={"contract_id": info.contract_id, "contract_title": info.title,
+                 "contract_type": info.contract_type,
+                 "contract_stored_on": store.stored_on(info.contract_id, pool)},
         tokens=sum(t.tokens for t in deps.trace),
         cost_usd=round(sum(t.cost_usd for t in deps.trace), 6),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )  # fmt: skip
-    if save:
-        _save(answer, question, conversation_id, pool)
-    yield answer
+    if plan is not None:
+        answer.payload.update({"intent": plan.intent, "language": plan.language})
+    if evidence is not None:
+        answer.payload.update(evidence.to_payload())
+    return answer
 
 
 def _save(answer: AgentAnswer, question: str, conversation_id: str | None,

@@ -11,6 +11,7 @@ query, the tool results (for charts), the as-of date and data freshness.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from psycopg_pool import ConnectionPool
 from smolagents.agents import ActionStep, FinalAnswerStep
 from smolagents.utils import AgentError
 
+from agents.cancel import cancelled, requested
 from agents.etf.agent import build_agent, cut
 from agents.etf.data import EtfData
 from agents.etf.llm import FALLBACK_TEXT, FallbackModel
@@ -83,8 +85,10 @@ def stream_answer(
     settings: Settings | None = None,
     store: GraphStore | None = None,
     pool: ConnectionPool | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[StepEvent | AgentAnswer]:
-    """Run one turn; yields a StepEvent per agent step, then the AgentAnswer."""
+    """Run one turn; yields a StepEvent per agent step, then the AgentAnswer (`cancelled` when
+    `cancel` was set: checked after each step, agents/cancel.py)."""
     from data_access.catalog import current_as_of_date
 
     settings = settings or get_settings()
@@ -117,6 +121,10 @@ def stream_answer(
                     run.status, run.error = "budget_exceeded", run.budget.message()
                     agent.interrupt()
                     break
+                if requested(cancel):
+                    run.status = "cancelled"
+                    agent.interrupt()
+                    break
             elif isinstance(event, FinalAnswerStep):
                 run.final = event.output
     except (AgentError, WorkbenchError) as e:
@@ -128,7 +136,7 @@ def stream_answer(
     plan = getattr(offline, "last_plan", None)  # what the offline planner read, if it ran
     if plan is not None:
         understood(answer, plan, cached_lexicon(pool))
-    yield answer
+    yield cancelled(answer) if run.status == "cancelled" else answer
 
 
 def answer_question(question: str, history: Sequence[HistoryMessage] = (),

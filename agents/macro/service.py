@@ -10,6 +10,7 @@ key points and the web-fallback status; the answer carries the trace and both ci
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.cancel import cancelled, requested
 from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.followup import read_question
@@ -80,7 +82,10 @@ def stream_answer(
     store: GraphStore | None = None,
     pool: ConnectionPool | None = None,
     context: RunContext | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[NodeEvent | AgentAnswer]:
+    """A NodeEvent per finished graph node, then the AgentAnswer (`cancelled` when `cancel` was
+    set: checked after each node, agents/cancel.py)."""
     settings = settings or get_settings()
     started = time.perf_counter()
     checked = check_text(question)
@@ -101,7 +106,7 @@ def stream_answer(
         ctx.as_of_date = r.requested_as_of_date  # answer as of the date the user asked for
     elif r.requested_as_of_date and r.requested_as_of_date > ctx.as_of_date:
         _requested_freshness(ctx, r.requested_as_of_date)
-    state: dict[str, Any] = {}
+    state: dict[str, Any] = {"route": r}
     trace: list[TraceStep] = []
     last = time.perf_counter()
     try:
@@ -114,6 +119,9 @@ def stream_answer(
                 _merge(state, delta)
                 trace += _node_trace(node, delta, ms, len(trace))
                 yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
+            if requested(cancel):
+                yield cancelled(_answer(state, ctx, started, trace, graph_down))
+                return
     except BudgetExceeded as e:
         yield _budget_stop(str(e), ctx, started, trace)
         return

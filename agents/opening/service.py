@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from typing import Any
 from langgraph.errors import GraphRecursionError
 from psycopg_pool import ConnectionPool
 
+from agents.cancel import cancelled, requested
 from agents.evidence import EvidenceCollector
 from agents.inputs import clean_text, last_answer, preview, rejected_answer
 from agents.llm import TurnBudget
@@ -81,9 +83,11 @@ def stream_opening(
     pool: ConnectionPool | None = None,
     save: bool = True,
     choice: ChatModelChoice | None = None,
+    cancel: threading.Event | None = None,
 ) -> Iterator[NodeEvent | AgentAnswer]:
     """Run the graph for `day` (default: the latest trading day with news); `choice` overrides
-    the chat model picked from settings (tests drive a scripted model through it)."""
+    the chat model picked from settings (tests drive a scripted model through it). `cancel`,
+    checked after each node, stops the run: answered and saved as `cancelled`."""
     settings = settings or get_settings()
     started = time.perf_counter()
     try:
@@ -109,6 +113,8 @@ def stream_opening(
                 clock = time.perf_counter()
                 state.update({k: v for k, v in (values or {}).items() if k != "messages"})
                 yield trace.node(node, ms, values or {})
+            if requested(cancel):
+                break
     except GraphRecursionError:
         error = f"에이전트가 {RECURSION_LIMIT}단계 안에 끝내지 못해 멈췄습니다."
     except WorkbenchError as e:
@@ -117,6 +123,10 @@ def stream_opening(
     finally:
         cache.clean()
     answer = _answer(deps, trace, state, error, started, pool)
+    if requested(cancel):
+        answer = cancelled(
+            answer.model_copy(update={"payload": {"context": answer.payload["context"]}})
+        )
     if save:
         _save(answer, the_day, pool)
     yield answer

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
+from agents.cancel import cancelled, requested
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text, last_answer, preview
 from agents.stock.context import StockContext
@@ -68,8 +70,10 @@ def stream_report(
     writer: ReportWriter | None = None,
     quote_source: QuoteSource | None = None,
     save: bool = True,
+    cancel: threading.Event | None = None,
 ) -> Iterator[ProgressEvent | AgentAnswer]:
-    """Run the workflow for one symbol; yields progress events, then the AgentAnswer."""
+    """Run the workflow for one symbol; yields progress events, then the AgentAnswer
+    (`cancelled`, saved as such, when `cancel` was set: checked after each event)."""
     from data_access.catalog import current_as_of_date
 
     settings = settings or get_settings()
@@ -99,12 +103,14 @@ def stream_report(
                 yield ProgressEvent(event=str(chunk.pop("event", "")), data=dict(chunk))
             else:
                 final = dict(chunk)
+            if requested(cancel):
+                break
     except Exception as e:  # the seed's workflow-level error result
         logger.error("%s", {"workflow": "error", "message": str(e)})
         final = {**final, "status": "error", "errors": [_workflow_error(e)],
                  "final_report": WORKFLOW_ERROR_REPORT, "end_reason": str(e)}  # fmt: skip
     answer = build_answer(final, deps, log, started, pool)
-    yield _saved(answer, question, pool, save)
+    yield _saved(cancelled(answer) if requested(cancel) else answer, question, pool, save)
 
 
 def generate_report(symbol: str, **kwargs: Any) -> AgentAnswer:
