@@ -7,15 +7,17 @@ RSI, 52-week range position, median) plus `compute_figures`, which loads the dat
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from agents.stock.data import StockData
+from data_access import figures as fig
+from data_access.figures import annualized_volatility, drawdown_series, max_drawdown
 
-TRADING_DAYS = 252
-RETURN_HORIZONS = {"1w": 5, "1m": 21, "3m": 63, "6m": 126, "1y": 252}
+# Calendar periods of data_access.figures (as-of bar minus the period, the last bar on or before)
+RETURN_HORIZONS = ("1w", "1m", "3m", "6m", "1y", "ytd")
+HISTORY_DAYS = 290  # sessions loaded: a calendar year back plus holidays and the base bar
 MA_WINDOWS = (20, 60, 120)
 RSI_PERIOD = 14
 MIN_PEERS_SAME_COUNTRY = 3
@@ -35,6 +37,7 @@ class StockFigures(TypedDict):
     price: float
     sessions: int
     returns: dict[str, float | None]
+    return_windows: dict[str, dict[str, Any] | None]
     volatility_20d: float | None
     volatility_60d: float | None
     max_drawdown_1y: float | None
@@ -69,37 +72,9 @@ class ChartSeries(TypedDict):
 # ---------------------------------------------------------------- pure figures
 
 
-def period_return(closes: Sequence[float], sessions: int) -> float | None:
-    """Simple return over the last `sessions` sessions (None without enough history)."""
-    if len(closes) <= sessions or closes[-1 - sessions] == 0:
-        return None
-    return closes[-1] / closes[-1 - sessions] - 1
-
-
-def daily_returns(closes: Sequence[float]) -> list[float]:
-    return [b / a - 1 for a, b in zip(closes, closes[1:], strict=False) if a]
-
-
-def annualized_volatility(closes: Sequence[float], window: int) -> float | None:
-    """Sample standard deviation of the last `window` daily returns, times √252."""
-    returns = daily_returns(closes[-(window + 1) :])
-    if len(returns) < max(2, window):
-        return None
-    return statistics.stdev(returns) * math.sqrt(TRADING_DAYS)
-
-
-def drawdown_series(closes: Sequence[float]) -> list[float]:
-    """Each close against the highest close so far (0 at a new high, negative below it)."""
-    out: list[float] = []
-    peak = -math.inf
-    for close in closes:
-        peak = max(peak, close)
-        out.append(close / peak - 1 if peak > 0 else 0.0)
-    return out
-
-
-def max_drawdown(closes: Sequence[float]) -> float | None:
-    return min(drawdown_series(closes)) if closes else None
+def calendar_returns(rows: Sequence[dict[str, Any]]) -> dict[str, fig.PeriodReturn | None]:
+    """The figures module's calendar-period returns of oldest-first price rows."""
+    return fig.period_returns(fig.bars_of(rows, "date"), RETURN_HORIZONS)
 
 
 def moving_average(closes: Sequence[float], window: int) -> list[float | None]:
@@ -155,7 +130,7 @@ def relative(value: float | None, reference: float | None) -> float | None:
 def compute_figures(
     data: StockData,
     quote: dict[str, Any],
-    history_days: int = 260,
+    history_days: int = HISTORY_DAYS,
     sector_rows: list[dict[str, Any]] | None = None,
 ) -> tuple[StockFigures, ChartSeries]:
     """Figures and chart series for the stock of a successful StockDataTool result.
@@ -171,6 +146,8 @@ def compute_figures(
         sector_rows = data.sector_valuation(quote["sector"])
     peers, scope, median_pe = _peers(sector_rows, security_id, quote["sector"])
     price = float(quote["current_price"])
+    returns = calendar_returns(rows)
+    year = fig.window_rows(rows, "date", "1y") if rows else []
     ma_last = {k: v[-1] if v else None for k, v in mas.items()}
     figures = StockFigures(
         security_id=security_id,
@@ -178,11 +155,12 @@ def compute_figures(
         currency=quote["currency"],
         price=price,
         sessions=len(rows),
-        returns={k: period_return(closes, n) for k, n in RETURN_HORIZONS.items()},
+        returns={k: r.pct / 100 if r else None for k, r in returns.items()},
+        return_windows={k: r.as_dict() if r else None for k, r in returns.items()},
         volatility_20d=annualized_volatility(closes, 20),
         volatility_60d=annualized_volatility(closes, 60),
-        max_drawdown_1y=max_drawdown(closes[-(TRADING_DAYS + 1) :]),
-        drawdown_current=drawdown_series(closes[-TRADING_DAYS:])[-1] if closes else None,
+        max_drawdown_1y=max_drawdown([float(r["close"]) for r in year]),
+        drawdown_current=drawdown_series([float(r["close"]) for r in year])[-1] if year else None,
         ma=ma_last,
         price_vs_ma={k: relative(price, v) for k, v in ma_last.items()},
         rsi14=rsi[-1] if rsi else None,

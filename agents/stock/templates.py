@@ -12,13 +12,15 @@ from typing import Any
 from agents.stock.analysis import StockFigures
 from agents.stock.signals import Assessment, Signal
 from agents.stock.state import Language
+from data_access.figures import RETURN_DEFINITION_EN, RETURN_DEFINITION_KO
 
 STANCE = {
     "ko": {"overweight": "비중 확대", "neutral": "중립", "underweight": "비중 축소"},
     "en": {"overweight": "Overweight", "neutral": "Neutral", "underweight": "Underweight"},
 }
-HORIZON = {"ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년"},
-           "en": {"1w": "1W", "1m": "1M", "3m": "3M", "6m": "6M", "1y": "1Y"}}  # fmt: skip
+HORIZON = {"ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년",
+                  "ytd": "연초 대비"},
+           "en": {"1w": "1W", "1m": "1M", "3m": "3M", "6m": "6M", "1y": "1Y", "ytd": "YTD"}}  # fmt: skip
 
 SIGNALS: dict[str, dict[str, str]] = {
     "trend_up": {"ko": "주가가 60일({vs60})·120일({vs120}) 이동평균 위에 있어 추세가 상승 쪽입니다.",
@@ -148,13 +150,21 @@ def signal_text(signal: Signal, lang: Language) -> str:
     return SIGNALS[signal["code"]][lang].format(**labels, **values)
 
 
+def _window(w: dict[str, Any] | None) -> str:
+    """' (2025-11-20→2026-11-20)': the closes a calendar-period return compares."""
+    return f" ({w['start_date']}→{w['end_date']})" if w else ""
+
+
 def figure_rows(f: StockFigures, lang: Language) -> list[dict[str, str]]:
     """The figures table: one row per figure, formatted, in the report's language."""
     ko = lang == "ko"
     cur = f["currency"]
     rows = [(("현재가" if ko else "Price"), price(f["price"], cur))]
-    rows += [((f"수익률 {HORIZON[lang][k]}" if ko else f"Return {HORIZON[lang][k]}"), pct(v))
-             for k, v in f["returns"].items()]  # fmt: skip
+    windows = f.get("return_windows") or {}
+    rows += [((f"수익률 {HORIZON[lang][k]}" if ko else f"Return {HORIZON[lang][k]}")
+              + _window(windows.get(k)), pct(v)) for k, v in f["returns"].items()]  # fmt: skip
+    rows.append(("수익률 기준" if ko else "Return basis",
+                 RETURN_DEFINITION_KO if ko else RETURN_DEFINITION_EN))  # fmt: skip
     rows += [
         ("변동성 20일(연환산)" if ko else "Volatility 20d (ann.)", pct(f["volatility_20d"], False)),
         ("변동성 60일(연환산)" if ko else "Volatility 60d (ann.)", pct(f["volatility_60d"], False)),

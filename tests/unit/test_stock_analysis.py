@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from datetime import date, timedelta
 
 import pytest
 
@@ -13,11 +14,20 @@ from agents.stock.analysis import StockFigures
 from agents.stock.signals import assess
 
 
-def test_period_return_counts_sessions_back_from_the_last_close() -> None:
-    closes = [100.0, 110.0, 121.0]
-    assert a.period_return(closes, 1) == pytest.approx(0.1)
-    assert a.period_return(closes, 2) == pytest.approx(0.21)
-    assert a.period_return(closes, 3) is None  # not enough history
+def test_report_returns_are_calendar_periods_not_session_counts() -> None:
+    """245 sessions a year: the 1-year base is the close a calendar year back, not 252 bars."""
+    rows, day = [], date(2025, 11, 3)
+    while day <= date(2026, 11, 20):
+        if day.weekday() < 5:
+            rows.append({"date": day.isoformat(), "close": 100.0 + len(rows)})
+        day += timedelta(days=1)
+    returns = a.calendar_returns(rows)
+    one_year = returns["1y"]
+    assert one_year is not None and one_year.start_date == date(2025, 11, 20)
+    base = next(r["close"] for r in rows if r["date"] == "2025-11-20")
+    assert one_year.pct == pytest.approx((rows[-1]["close"] / base - 1) * 100)
+    ytd = returns["ytd"]
+    assert ytd is not None and ytd.start_date == date(2025, 12, 31)
 
 
 def test_volatility_is_the_annualized_sample_stdev_of_daily_returns() -> None:
@@ -98,6 +108,8 @@ def test_missing_pe_is_a_risk_not_a_reason() -> None:
 def test_figure_rows_cover_every_figure_in_both_languages() -> None:
     ko = templates.figure_rows(_figures(), "ko")
     en = templates.figure_rows(_figures(), "en")
-    assert len(ko) == len(en) == 19
+    assert len(ko) == len(en) == 20
+    basis = next(r for r in ko if r["figure"] == "수익률 기준")
+    assert "직전 거래일" in basis["value"]
     assert {"figure": "RSI(14)", "value": "55.0"} in ko
     assert any(r["figure"].startswith("Sector median P/E") and r["value"] == "12.00" for r in en)

@@ -1,0 +1,283 @@
+"""One written definition for every figure the screens show (issue 19).
+
+Every screen, tool and report computes these figures through this module; the golden sets
+follow the same written definitions but compute their truths independently in SQL.
+
+Definitions
+-----------
+- **As-of bar**: a security's figures are dated by its OWN last bar on or before the requested
+  as-of date (never by the newest date of any security).
+- **Period return** over a calendar period (1W, 1M, 3M, 6M, 1Y): the base date is the as-of bar's
+  date minus the period (7 days; N calendar months or years, clamped to the month's last day as
+  PostgreSQL's ``date - interval`` does: 03-31 minus 1 month is 02-28/29). The base close is the
+  close of the last bar ON OR BEFORE the base date. Return = close(as-of bar) / base close - 1.
+  Without a bar on or before the base date there is no return (not a shorter window).
+- **YTD**: the base date is 12-31 of the previous year; the base close is the last bar on or
+  before it (the previous year's last close).
+- **YoY / MoM** on a monthly series: the value of the month against the same month one year
+  (one month) earlier; no value when that month is missing.
+- **Annualized volatility**: sample standard deviation of the last N daily simple returns
+  times sqrt(252). Daily bars only.
+- **Drawdown**: each close against the highest close so far in the window (0 at a new high);
+  the maximum drawdown is the lowest of those.
+- **Differences of rates** are in percentage points (%p): ``a - b``, not a ratio.
+- **Median with count**: a median is always reported with the number of values behind it.
+
+    >>> base_date(date(2026, 3, 31), "1m")
+    datetime.date(2026, 2, 28)
+    >>> round(period_return([(date(2026, 2, 27), 100.0), (date(2026, 3, 31), 110.0)], "1m").pct, 2)
+    10.0
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+
+TRADING_DAYS_PER_YEAR = 252  # the annualization factor for volatility (a convention, not a count)
+
+
+@dataclass(frozen=True)
+class Period:
+    key: str
+    ko: str
+    en: str
+    days: int = 0
+    months: int = 0
+
+    @property
+    def sql_interval(self) -> str | None:
+        """The PostgreSQL interval of the period (None for YTD)."""
+        if self.days:
+            return f"{self.days} days"
+        return f"{self.months} months" if self.months else None
+
+
+PERIODS: dict[str, Period] = {
+    "1w": Period("1w", "1주", "1 week", days=7),
+    "1m": Period("1m", "1개월", "1 month", months=1),
+    "3m": Period("3m", "3개월", "3 months", months=3),
+    "6m": Period("6m", "6개월", "6 months", months=6),
+    "1y": Period("1y", "1년", "1 year", months=12),
+    "ytd": Period("ytd", "연초 대비", "year to date"),
+}
+RETURN_DEFINITION_KO = "기준일 종가 ÷ (기준일−기간 당일 또는 그 직전 거래일 종가) − 1, 달력 기간"
+RETURN_DEFINITION_EN = (
+    "close on the as-of bar / close of the last bar on or before (as-of − period) − 1"
+)
+
+
+def period_for_months(months: float) -> Period | None:
+    """The named period of a month count (0.25 → 1W, 12 → 1Y); None when it has no name."""
+    key = {0.25: "1w", 1.0: "1m", 3.0: "3m", 6.0: "6m", 12.0: "1y"}.get(float(months))
+    return PERIODS[key] if key else None
+
+
+def period_of(key: str | Period) -> Period:
+    if isinstance(key, Period):
+        return key
+    try:
+        return PERIODS[key.lower()]
+    except KeyError as e:
+        raise ValueError(f"unknown period {key!r}: one of {', '.join(PERIODS)}") from e
+
+
+def base_date(as_of: date, period: str | Period) -> date:
+    """The date the period reaches back to from the as-of bar's date (see the definitions)."""
+    p = period_of(period)
+    if p.key == "ytd":
+        return date(as_of.year - 1, 12, 31)
+    if p.days:
+        return as_of - timedelta(days=p.days)
+    return as_of - relativedelta(months=p.months)
+
+
+def base_date_sql(last: str, period: str | Period) -> str:
+    """The same base date as a PostgreSQL expression over the as-of bar's date column `last`."""
+    p = period_of(period)
+    if p.key == "ytd":
+        return f"make_date(extract(year FROM {last})::int - 1, 12, 31)"
+    return f"({last} - interval '{p.sql_interval}')::date"
+
+
+@dataclass(frozen=True)
+class PeriodReturn:
+    """A period return with the bars it rests on (pct in percent, e.g. 4.68 for +4.68%)."""
+
+    period: str
+    pct: float
+    start_date: date
+    start_close: float
+    end_date: date
+    end_close: float
+    base_target: date
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out.update({k: out[k].isoformat() for k in ("start_date", "end_date", "base_target")})
+        return out
+
+    def window_ko(self) -> str:
+        """'2025-11-24 종가 → 2026-11-24 종가' for traces and footnotes."""
+        return f"{self.start_date} 종가 → {self.end_date} 종가"
+
+
+Bar = tuple[date, float]
+
+
+def _as_date(value: Any) -> date:
+    return value if isinstance(value, date) else date.fromisoformat(str(value)[:10])
+
+
+def bars_of(rows: Iterable[dict[str, Any]], date_key: str = "trade_date",
+            close_key: str = "close") -> list[Bar]:  # fmt: skip
+    """(date, close) bars, oldest first, from query rows of any order; rows without a close skipped."""
+    bars = [
+        (_as_date(r[date_key]), float(r[close_key])) for r in rows if r.get(close_key) is not None
+    ]
+    return sorted(bars)
+
+
+def as_of_bar(bars: Sequence[Bar], as_of: date | None = None) -> int | None:
+    """Index of the last bar on or before `as_of` (the last bar when None); None if none."""
+    if not bars:
+        return None
+    if as_of is None:
+        return len(bars) - 1
+    found = None
+    for i, (day, _) in enumerate(bars):
+        if day > as_of:
+            break
+        found = i
+    return found
+
+
+def period_return(bars: Sequence[Bar], period: str | Period,
+                  as_of: date | None = None) -> PeriodReturn | None:  # fmt: skip
+    """The period return of oldest-first (date, close) bars (see the module's definitions)."""
+    p = period_of(period)
+    end = as_of_bar(bars, as_of)
+    if end is None:
+        return None
+    end_day, end_close = bars[end]
+    target = base_date(end_day, p)
+    start = as_of_bar(bars[:end], target)
+    if start is None or bars[start][1] == 0:
+        return None
+    start_day, start_close = bars[start]
+    return PeriodReturn(
+        period=p.key, pct=(end_close / start_close - 1) * 100, start_date=start_day,
+        start_close=start_close, end_date=end_day, end_close=end_close, base_target=target,
+    )  # fmt: skip
+
+
+def period_returns(bars: Sequence[Bar], periods: Iterable[str] = tuple(PERIODS),
+                   as_of: date | None = None) -> dict[str, PeriodReturn | None]:  # fmt: skip
+    return {k: period_return(bars, k, as_of) for k in periods}
+
+
+def window_rows(
+    rows: Sequence[dict[str, Any]], key: str, period: str | Period
+) -> list[dict[str, Any]]:
+    """The rows (oldest first) from the period's base bar to the last row: the base bar is the
+    last row on or before the base date, so the first and last rows give the period return.
+    Rows that do not reach back to the base date are returned whole (the caller says so)."""
+    if not rows:
+        return []
+    days = [_as_date(r[key]) for r in rows]
+    target = base_date(days[-1], period)
+    before = [i for i, d in enumerate(days) if d <= target]
+    return list(rows[before[-1] :]) if before else list(rows)
+
+
+def covers(rows: Sequence[dict[str, Any]], key: str, period: str | Period) -> bool:
+    """Whether the rows reach back to the period's base date (so a return over them is defined)."""
+    return bool(rows) and _as_date(rows[0][key]) <= base_date(_as_date(rows[-1][key]), period)
+
+
+# ---------------------------------------------------------------- monthly series
+
+
+def month_shift(month: date, months: int) -> date:
+    return date(month.year, month.month, 1) - relativedelta(months=months)
+
+
+def change_over(points: Sequence[tuple[date, float]], months: int) -> tuple[float, date] | None:
+    """Latest value against the value of the month `months` earlier (YoY: 12, MoM: 1), in
+    percent, with the base month; None when that month is missing."""
+    if not points:
+        return None
+    by_month = {date(d.year, d.month, 1): v for d, v in points}
+    last_day, last = points[-1]
+    base_month = month_shift(last_day, months)
+    base = by_month.get(base_month)
+    if base in (None, 0):
+        return None
+    return (last / base - 1) * 100, base_month
+
+
+def yoy(points: Sequence[tuple[date, float]]) -> tuple[float, date] | None:
+    return change_over(points, 12)
+
+
+def mom(points: Sequence[tuple[date, float]]) -> tuple[float, date] | None:
+    return change_over(points, 1)
+
+
+# ---------------------------------------------------------------- risk
+
+
+def daily_returns(closes: Sequence[float]) -> list[float]:
+    return [b / a - 1 for a, b in zip(closes, closes[1:], strict=False) if a]
+
+
+def annualized_volatility(closes: Sequence[float], window: int) -> float | None:
+    """Sample standard deviation of the last `window` daily returns, times √252 (a ratio)."""
+    returns = daily_returns(closes[-(window + 1) :])
+    if len(returns) < max(2, window):
+        return None
+    return statistics.stdev(returns) * math.sqrt(TRADING_DAYS_PER_YEAR)
+
+
+def drawdown_series(closes: Sequence[float]) -> list[float]:
+    """Each close against the highest close so far (0 at a new high, negative below it)."""
+    out: list[float] = []
+    peak = -math.inf
+    for close in closes:
+        peak = max(peak, close)
+        out.append(close / peak - 1 if peak > 0 else 0.0)
+    return out
+
+
+def max_drawdown(closes: Sequence[float]) -> float | None:
+    return min(drawdown_series(closes)) if closes else None
+
+
+# ---------------------------------------------------------------- differences and medians
+
+
+def pp_difference(a: float, b: float) -> float:
+    """The difference of two rates in percentage points (4.50% − 3.25% = +1.25%p)."""
+    return a - b
+
+
+@dataclass(frozen=True)
+class Median:
+    value: float | None
+    count: int
+
+    def ko(self, fmt: str = "{:,.2f}") -> str:
+        if self.value is None:
+            return "값 없음 (n=0)"
+        return f"{fmt.format(self.value)} (n={self.count})"
+
+
+def median_with_count(values: Iterable[float | None]) -> Median:
+    present = [float(v) for v in values if v is not None]
+    return Median(statistics.median(present) if present else None, len(present))

@@ -1,0 +1,101 @@
+"""The written figure definitions of data_access.figures on hand-checkable series."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from data_access import figures as fig
+from data_access.trading_calendar import TradingDay, is_trading_day, resolve_day
+
+
+def _bars(start: date, end: date, skip: set[date] = frozenset()) -> list[fig.Bar]:  # type: ignore[assignment]
+    out, day = [], start
+    while day <= end:
+        if day.weekday() < 5 and day not in skip:
+            out.append((day, 100.0 + len(out)))
+        day += timedelta(days=1)
+    return out
+
+
+def test_base_date_is_calendar_months_back_clamped_to_the_month_end() -> None:
+    assert fig.base_date(date(2026, 3, 31), "1m") == date(2026, 2, 28)
+    assert fig.base_date(date(2024, 3, 31), "1m") == date(2024, 2, 29)
+    assert fig.base_date(date(2026, 11, 20), "1y") == date(2025, 11, 20)
+    assert fig.base_date(date(2026, 11, 20), "1w") == date(2026, 11, 13)
+    assert fig.base_date(date(2026, 11, 20), "ytd") == date(2025, 12, 31)
+    with pytest.raises(ValueError):
+        fig.base_date(date(2026, 11, 20), "2q")
+
+
+def test_the_base_close_is_the_last_bar_on_or_before_the_base_date() -> None:
+    # bars to Sunday 11-22 end on Friday 11-20; its 3-month base 08-20 is a Thursday
+    bars = _bars(date(2025, 1, 2), date(2026, 11, 22))
+    r = fig.period_return(bars, "3m")
+    assert r is not None and r.end_date == date(2026, 11, 20)
+    assert r.base_target == date(2026, 8, 20) and r.start_date == date(2026, 8, 20)
+    holiday = date(2026, 8, 20)
+    r2 = fig.period_return(_bars(date(2025, 1, 2), date(2026, 11, 20), {holiday}), "3m")
+    assert r2 is not None and r2.start_date == date(2026, 8, 19)  # before, never after
+    close = dict(bars)
+    assert r.pct == pytest.approx((close[r.end_date] / close[r.start_date] - 1) * 100)
+
+
+def test_no_return_without_a_bar_on_or_before_the_base_date() -> None:
+    bars = _bars(date(2026, 6, 1), date(2026, 11, 20))
+    assert fig.period_return(bars, "1y") is None  # not a shorter window in disguise
+    assert fig.period_return(bars, "3m") is not None
+    assert fig.period_return([], "1m") is None
+
+
+def test_as_of_uses_the_securitys_own_last_bar_on_or_before_it() -> None:
+    bars = _bars(date(2025, 1, 2), date(2026, 11, 20))
+    r = fig.period_return(bars, "1m", as_of=date(2026, 10, 4))  # a Sunday
+    assert r is not None and r.end_date == date(2026, 10, 2)
+    assert r.start_date == date(2026, 9, 2)
+
+
+def test_window_rows_start_at_the_base_bar() -> None:
+    rows = [{"d": d.isoformat(), "close": c} for d, c in _bars(date(2026, 1, 1), date(2026, 3, 31))]
+    window = fig.window_rows(rows, "d", "1m")
+    assert window[0]["d"] == "2026-02-27" and window[-1]["d"] == "2026-03-31"  # 02-28 is Saturday
+    assert fig.covers(rows, "d", "1m") and not fig.covers(rows, "d", "1y")
+
+
+def test_sql_base_date_matches_the_python_definition() -> None:
+    assert fig.base_date_sql("last.d", "3m") == "(last.d - interval '3 months')::date"
+    assert fig.base_date_sql("l.d", "1w") == "(l.d - interval '7 days')::date"
+    assert "make_date" in fig.base_date_sql("l.d", "ytd")
+
+
+def test_yoy_and_mom_compare_the_same_month_a_year_or_a_month_earlier() -> None:
+    points = [(date(2025, 10, 1), 100.0), (date(2026, 9, 1), 104.0), (date(2026, 10, 1), 110.0)]
+    assert fig.yoy(points) == (pytest.approx(10.0), date(2025, 10, 1))
+    assert fig.mom(points) == (pytest.approx((110 / 104 - 1) * 100), date(2026, 9, 1))
+    assert fig.yoy(points[1:]) is None  # the base month is missing
+
+
+def test_volatility_drawdown_pp_and_median_with_count() -> None:
+    assert fig.annualized_volatility([100.0, 101.0], 5) is None
+    assert fig.max_drawdown([100.0, 120.0, 90.0, 130.0]) == pytest.approx(-0.25)
+    assert fig.pp_difference(4.5, 3.25) == pytest.approx(1.25)
+    m = fig.median_with_count([3.0, None, 1.0, 2.0])
+    assert (m.value, m.count) == (2.0, 3) and m.ko() == "2.00 (n=3)"
+    assert fig.median_with_count([]).ko() == "값 없음 (n=0)"
+
+
+def test_calendar_moves_a_non_trading_day_back_and_says_so() -> None:
+    sunday = resolve_day(date(2026, 11, 1), "KRX")
+    assert sunday.session == date(2026, 10, 30) and sunday.reason == "주말"
+    assert sunday.note_ko() == "11월 1일(일)은 휴장일이라 10월 30일 종가 기준입니다."
+    chuseok = resolve_day(date(2026, 9, 25), "KRX")  # Chuseok: 09-24 and 09-25 closed
+    assert chuseok.session == date(2026, 9, 23) and chuseok.reason == "휴장일"
+    thanksgiving = resolve_day(date(2026, 11, 26), "NYSE")
+    assert thanksgiving.session == date(2026, 11, 25)
+    assert resolve_day(date(2026, 11, 26), "KRX") == TradingDay(
+        date(2026, 11, 26), date(2026, 11, 26), "KRX"
+    )
+    assert not is_trading_day(date(2026, 12, 31), "KRX") and is_trading_day(
+        date(2026, 12, 31), "NYSE"
+    )
