@@ -10,21 +10,17 @@ entry) backs.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agents.evidence import ToolCallRecord
+from agents.model_checks import OPENING, EvidencePool, unverified
 from agents.opening.prompts import MIN_BODIES, date_ko, json_blocks
 from agents.opening.state import SPEAKERS, NewsSource, OpeningResult
 
 MAX_THEMES = 3
 MAX_NUTSHELL = 80
-_NUMBER = re.compile(
-    r"(?<![\w.])(?P<dollar>\$\s?)?(?P<num>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d+))?"
-    r"\s*(?P<unit>%|퍼센트|원|달러|bp|pt|포인트)?"
-)
 
 
 @dataclass
@@ -48,6 +44,12 @@ class Evidence:
     values: tuple[float, ...]  # every open/high/low/close seen
     changes: tuple[float, ...]  # day-over-day close changes in percent
     diffs: tuple[float, ...]  # day-over-day close differences (for bp of rates)
+
+    def pool(self) -> EvidencePool:
+        """The shared checker's pool: % against the changes (and values), bp against the
+        differences, other units against the values; no derived forms."""
+        return EvidencePool(values=list(self.values), percents=[abs(c) for c in self.changes],
+                            bps=[abs(d) * 100 for d in self.diffs], derive=False)  # fmt: skip
 
 
 def evidence_from(calls: Iterable[ToolCallRecord]) -> Evidence:
@@ -92,25 +94,9 @@ def parse_output(text: str) -> dict[str, Any] | None:
 
 
 def unverified_numbers(text: str, ev: Evidence) -> list[str]:
-    """Numbers with a unit (%, 원, 달러, $, bp, pt) that no OHLCV figure of the run matches."""
-    bad = []
-    for m in _NUMBER.finditer(text):
-        unit = m.group("unit") or ("달러" if m.group("dollar") else None)
-        if unit is None:
-            continue
-        dec = m.group("dec") or ""
-        value = float(m.group("num").replace(",", "") + (f".{dec}" if dec else ""))
-        tol = 0.5 * 10 ** (-len(dec)) + 1e-6
-        pool: Sequence[float]
-        if unit in ("%", "퍼센트"):
-            pool = [abs(c) for c in ev.changes] + list(ev.values)
-        elif unit == "bp":
-            pool = [abs(d) * 100 for d in ev.diffs]
-        else:
-            pool = ev.values
-        if not any(abs(value - p) <= tol for p in pool):
-            bad.append(m.group(0).strip())
-    return bad
+    """Numbers with a unit (%, 원, 달러, $, bp, pt) that no OHLCV figure of the run matches
+    (agents.model_checks with the opening's policy)."""
+    return [c.text for c in unverified(text, ev.pool(), OPENING)]
 
 
 def _sources(items: Any, ev: Evidence, where: str, repairs: list[str]) -> list[NewsSource]:
