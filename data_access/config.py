@@ -79,6 +79,7 @@ class Settings(BaseSettings):
     fred_api_key: SecretStr | None = None
     fred_base_url: str | None = None  # FRED API root; tests point it at a local replay server
     tavily_api_key: SecretStr | None = None
+    tavily_base_url: str | None = None  # Tavily API root; tests point it at a local server
 
     # Sign-in and roles (data_access/access.py). Sign-in itself is the `[auth]` section of
     # secrets.toml (Streamlit's OpenID Connect); these say who among the signed-in is an admin.
