@@ -4,16 +4,25 @@
     for event in stream_answer(question, cancel=stop):   # another thread may call stop.set()
         ...  # the stream ends with an AgentAnswer whose status is "cancelled"
 
-A service checks `requested(cancel)` after each step (agent step, graph node, progress event),
-stops there, and answers with `cancelled(answer)`: the steps that ran stay in the trace, the run
-is stored as cancelled. A step that is running when the flag is set finishes first.
+A service pulls its agent's steps through `until_cancelled(steps, cancel)`, which ends within
+`POLL_S` of the flag being set, also in the middle of a long step (a model call that takes
+seconds): that step is left to finish on its helper thread and is dropped. The service then
+answers `cancelled(answer)` from what ran so far: those steps stay in the trace, and the run is
+stored as cancelled.
 """
 
 from __future__ import annotations
 
+import contextvars
+import queue
 import threading
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from data_access.contracts import AgentAnswer
+
+T = TypeVar("T")
+POLL_S = 0.05
 
 CANCELLED_TEXT = (
     "중지 버튼으로 멈춘 실행입니다. 멈추기 전까지 실행된 단계는 아래 실행 단계에 남아 있습니다."
@@ -31,3 +40,55 @@ def cancelled(answer: AgentAnswer) -> AgentAnswer:
     steps = len({t.step for t in answer.trace})
     text = CANCELLED_TEXT + (f" (실행된 단계 {steps}개)" if steps else "")
     return answer.model_copy(update={"answer": text, "status": "cancelled", "error": text})
+
+
+def until_cancelled(steps: Iterable[T], cancel: threading.Event | None) -> Iterator[T]:
+    """`steps` one by one, pulled on a helper thread so that waiting for the next one ends as soon
+    as `cancel` is set (checked every POLL_S); an exception from `steps` is raised here. Without
+    a flag, `steps` itself."""
+    if cancel is None:
+        yield from steps
+        return
+    source = iter(steps)
+    asked, left = threading.Semaphore(0), threading.Event()
+    out: queue.Queue[tuple[str, object]] = queue.Queue()
+
+    def pump() -> None:
+        while True:
+            asked.acquire()
+            if left.is_set():  # the consumer stopped: do not start another step
+                return
+            try:
+                out.put(("item", next(source)))
+            except StopIteration:
+                out.put(("end", None))
+                return
+            except BaseException as e:  # re-raised in the consumer
+                out.put(("error", e))
+                return
+
+    context = contextvars.copy_context()  # the caller's context vars (acting viewer …)
+    threading.Thread(target=context.run, args=(pump,), name="cancellable-steps",
+                     daemon=True).start()  # fmt: skip
+    try:
+        while not cancel.is_set():
+            asked.release()
+            kind, value = _next(out, cancel)
+            if kind == "item":
+                yield value  # type: ignore[misc]
+            elif kind == "error":
+                raise value  # type: ignore[misc]
+            else:  # end of the steps, or stopped while waiting for one
+                return
+    finally:
+        left.set()
+        asked.release()  # wakes the helper if it waits for a request
+
+
+def _next(out: queue.Queue[tuple[str, object]], cancel: threading.Event) -> tuple[str, object]:
+    while True:
+        try:
+            return out.get(timeout=POLL_S)
+        except queue.Empty:
+            if cancel.is_set():
+                return ("stopped", None)

@@ -19,7 +19,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested
+from agents.cancel import cancelled, requested, until_cancelled
 from agents.contract import store
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
@@ -147,7 +147,7 @@ def stream_ask(
     cancel: threading.Event | None = None,
 ) -> Iterator[ContractStep | AgentAnswer]:
     """`ask` step by step: a ContractStep per finished graph node, then the AgentAnswer
-    (`cancelled`, saved as such, when `cancel` was set: checked after each node).
+    (`cancelled`, saved as such, when `cancel` was set, even in the middle of a node).
 
     `as_of_date` is the workbench's data date (`catalog.current_as_of_date`), not the wall clock;
     the payload's `contract_stored_on` says when this version of the contract was stored.
@@ -174,8 +174,8 @@ def stream_ask(
                                  scope={"contract_id": contract_id})  # fmt: skip
     state: dict[str, Any] = {}
     last, shown = time.perf_counter(), 0
-    for mode, chunk in build_graph(deps).stream({"question": question},
-                                                stream_mode=["updates", "values"]):  # fmt: skip
+    chunks = build_graph(deps).stream({"question": question}, stream_mode=["updates", "values"])
+    for mode, chunk in until_cancelled(chunks, cancel):
         if mode == "values":
             state = dict(chunk)
             continue
@@ -187,8 +187,6 @@ def stream_ask(
                                tool_calls=[{"tool": t.name, "arguments": t.arguments,
                                             "status": t.status} for t in steps])  # fmt: skip
             last = now
-        if requested(cancel):
-            break
     answer = _answer(state, deps, info, model_id, pool, started)
     if requested(cancel):
         answer = cancelled(answer)

@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 from smolagents.agents import ActionStep, FinalAnswerStep
 from smolagents.utils import AgentError
 
-from agents.cancel import cancelled, requested
+from agents.cancel import cancelled, requested, until_cancelled
 from agents.etf.agent import build_agent, cut
 from agents.etf.data import EtfData
 from agents.etf.llm import FALLBACK_TEXT, FallbackModel
@@ -88,7 +88,7 @@ def stream_answer(
     cancel: threading.Event | None = None,
 ) -> Iterator[StepEvent | AgentAnswer]:
     """Run one turn; yields a StepEvent per agent step, then the AgentAnswer (`cancelled` when
-    `cancel` was set: checked after each step, agents/cancel.py)."""
+    `cancel` was set: within agents.cancel.POLL_S, also in the middle of a step)."""
     from data_access.catalog import current_as_of_date
 
     settings = settings or get_settings()
@@ -113,7 +113,7 @@ def stream_answer(
     )
     agent = build_agent(model, list(make_tools(context)))
     try:
-        for event in agent.run(build_task(question, history), stream=True):
+        for event in until_cancelled(agent.run(build_task(question, history), stream=True), cancel):
             if isinstance(event, ActionStep):
                 step_event = _record_step(run, event)
                 yield step_event
@@ -121,15 +121,14 @@ def stream_answer(
                     run.status, run.error = "budget_exceeded", run.budget.message()
                     agent.interrupt()
                     break
-                if requested(cancel):
-                    run.status = "cancelled"
-                    agent.interrupt()
-                    break
             elif isinstance(event, FinalAnswerStep):
                 run.final = event.output
     except (AgentError, WorkbenchError) as e:
         logger.warning("ETF agent run failed: %s", e)
         run.error, run.status = str(e), "error"
+    if requested(cancel):
+        run.status = "cancelled"
+        agent.interrupt()  # the step left running on its helper thread starts no other
     if run.fallback is not None and run.fallback.failures and run.error is None:
         run.error = run.fallback.failures[0].notice(FALLBACK_TEXT)
     answer = _answer(run, context, as_of, pool, started)

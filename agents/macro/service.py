@@ -19,7 +19,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested
+from agents.cancel import cancelled, requested, until_cancelled
 from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.followup import read_question
@@ -85,7 +85,7 @@ def stream_answer(
     cancel: threading.Event | None = None,
 ) -> Iterator[NodeEvent | AgentAnswer]:
     """A NodeEvent per finished graph node, then the AgentAnswer (`cancelled` when `cancel` was
-    set: checked after each node, agents/cancel.py)."""
+    set: within agents.cancel.POLL_S, also in the middle of a node)."""
     settings = settings or get_settings()
     started = time.perf_counter()
     checked = check_text(question)
@@ -110,8 +110,8 @@ def stream_answer(
     trace: list[TraceStep] = []
     last = time.perf_counter()
     try:
-        for update in build_graph(ctx).stream({"question": text, "route": r},
-                                              stream_mode="updates"):  # fmt: skip
+        updates = build_graph(ctx).stream({"question": text, "route": r}, stream_mode="updates")
+        for update in until_cancelled(updates, cancel):
             for node, delta in update.items():
                 now = time.perf_counter()
                 ms, last = int((now - last) * 1000), now
@@ -119,11 +119,11 @@ def stream_answer(
                 _merge(state, delta)
                 trace += _node_trace(node, delta, ms, len(trace))
                 yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
-            if requested(cancel):
-                yield cancelled(_answer(state, ctx, started, trace, graph_down))
-                return
     except BudgetExceeded as e:
         yield _budget_stop(str(e), ctx, started, trace)
+        return
+    if requested(cancel):
+        yield cancelled(_answer(state, ctx, started, trace, graph_down))
         return
     answer = _answer(state, ctx, started, trace, graph_down)
     attach(answer, frame, unanswered(frame, r) if offline else [], declined=False)

@@ -23,7 +23,7 @@ from typing import Any
 from langgraph.errors import GraphRecursionError
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested
+from agents.cancel import cancelled, requested, until_cancelled
 from agents.evidence import EvidenceCollector
 from agents.inputs import clean_text, last_answer, preview, rejected_answer
 from agents.llm import TurnBudget
@@ -86,8 +86,8 @@ def stream_opening(
     cancel: threading.Event | None = None,
 ) -> Iterator[NodeEvent | AgentAnswer]:
     """Run the graph for `day` (default: the latest trading day with news); `choice` overrides
-    the chat model picked from settings (tests drive a scripted model through it). `cancel`,
-    checked after each node, stops the run: answered and saved as `cancelled`."""
+    the chat model picked from settings (tests drive a scripted model through it). `cancel`
+    stops the run, also in the middle of a node: answered and saved as `cancelled`."""
     settings = settings or get_settings()
     started = time.perf_counter()
     try:
@@ -106,15 +106,14 @@ def stream_opening(
     error: str | None = None
     try:
         clock = time.perf_counter()
-        for update in build_graph(deps).stream({}, {"recursion_limit": RECURSION_LIMIT},
-                                               stream_mode="updates"):  # fmt: skip
+        updates = build_graph(deps).stream({}, {"recursion_limit": RECURSION_LIMIT},
+                                           stream_mode="updates")  # fmt: skip
+        for update in until_cancelled(updates, cancel):
             for node, values in update.items():
                 ms = int((time.perf_counter() - clock) * 1000)
                 clock = time.perf_counter()
                 state.update({k: v for k, v in (values or {}).items() if k != "messages"})
                 yield trace.node(node, ms, values or {})
-            if requested(cancel):
-                break
     except GraphRecursionError:
         error = f"에이전트가 {RECURSION_LIMIT}단계 안에 끝내지 못해 멈췄습니다."
     except WorkbenchError as e:

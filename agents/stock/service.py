@@ -20,7 +20,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested
+from agents.cancel import cancelled, requested, until_cancelled
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text, last_answer, preview
 from agents.stock.context import StockContext
@@ -73,7 +73,7 @@ def stream_report(
     cancel: threading.Event | None = None,
 ) -> Iterator[ProgressEvent | AgentAnswer]:
     """Run the workflow for one symbol; yields progress events, then the AgentAnswer
-    (`cancelled`, saved as such, when `cancel` was set: checked after each event)."""
+    (`cancelled`, saved as such, when `cancel` was set, even in the middle of a node)."""
     from data_access.catalog import current_as_of_date
 
     settings = settings or get_settings()
@@ -98,13 +98,11 @@ def stream_report(
     try:
         run = shared_graph().stream(state, {"configurable": {"deps": deps}},
                                     stream_mode=["custom", "values"])  # fmt: skip
-        for mode, chunk in run:
+        for mode, chunk in until_cancelled(run, cancel):
             if mode == "custom":
                 yield ProgressEvent(event=str(chunk.pop("event", "")), data=dict(chunk))
             else:
                 final = dict(chunk)
-            if requested(cancel):
-                break
     except Exception as e:  # the seed's workflow-level error result
         logger.error("%s", {"workflow": "error", "message": str(e)})
         final = {**final, "status": "error", "errors": [_workflow_error(e)],
