@@ -1,7 +1,10 @@
 """The dataset catalogue: what each dataset is, and how fresh it is right now.
 
 A `Dataset` names a table (optionally a filtered slice of one: a macro series, KR or US
-stocks) and the date column that says how recent it is. Row counts, date ranges and
+stocks, one market index) and the date column that says how recent it is. `CORE_DATASETS` is
+the one table of freshness windows: days for daily and slower series, hours where seed 004 §3.E
+says hourly (news); every staleness check (`freshness`, the screens' freshness badges, the
+Macro graph's `max_stale_hours`) reads its window from here. Row counts, date ranges and
 freshness are computed live from the tables, against the workbench's as-of date (the latest
 trade date in the database, not the wall clock, so answers and screenshots are reproducible).
 
@@ -12,12 +15,15 @@ SQL here is composed only from the constants in `CORE_DATASETS` (identifiers quo
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from datetime import date, datetime
-from typing import Any, Literal, TypedDict
+from datetime import date, datetime, timedelta
+from datetime import time as clock_time
+from typing import Any, Literal, NotRequired, TypedDict
+from zoneinfo import ZoneInfo
 
 import psycopg
 from psycopg import sql
@@ -26,6 +32,7 @@ from psycopg_pool import ConnectionPool
 from data_access.config import get_settings
 from data_access.contracts import Freshness
 from data_access.errors import WorkbenchError
+from data_access.market_series import SERIES as MARKET_SERIES
 from data_access.postgres import connection, fetch_all, fetch_one
 
 logger = logging.getLogger(__name__)
@@ -52,6 +59,20 @@ class Dataset:
     filter_column: str | None = None
     filter_op: FilterOp = "="
     filter_value: str | None = None
+    max_stale_hours: int | None = None  # set: an hourly window (timestamps), else max_stale_days
+
+    @property
+    def window_text(self) -> str:
+        """The freshness window as shown to a user: '24시간', '4일'."""
+        if self.max_stale_hours is not None:
+            return f"{self.max_stale_hours}시간"
+        return f"{self.max_stale_days}일"
+
+    @property
+    def window_hours(self) -> int:
+        return (
+            self.max_stale_hours if self.max_stale_hours is not None else 24 * self.max_stale_days
+        )
 
     @property
     def filter_sql(self) -> str | None:
@@ -76,6 +97,8 @@ class DatasetStatus:
     freshness: Freshness
     lag_days: int | None  # as_of - max_date; negative when data runs past as_of (scheduled events)
     source: str
+    lag_hours: int | None = None  # hourly datasets: hours from the latest row to the as-of close
+    window: str = ""  # the freshness window ('24시간', '4일')
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -110,6 +133,32 @@ def _macro(code: str, title_ko: str, max_stale_days: int) -> Dataset:
         filter_column="series_code",
         filter_value=code,
     )
+
+
+def _market(code: str, title_ko: str, series_code: str, max_stale_days: int) -> Dataset:
+    return Dataset(
+        dataset_code=code, table_name="market_series_prices", domain="equity",
+        date_column="trade_date", title_ko=title_ko, max_stale_days=max_stale_days,
+        filter_column="series_code", filter_value=series_code,
+    )  # fmt: skip
+
+
+# Market context series: US sessions date a day behind Seoul (one more day of slack, as for US
+# stocks); BTC trades every day, so two days is already a gap.
+_MARKET_STALE_DAYS = {"KR": 4, "US": 5, "GLOBAL": 2}
+MARKET_DATASETS: tuple[Dataset, ...] = tuple(
+    _market(s.dataset_code, f"{s.name} 일별 시세 ({s.code})", s.code, _MARKET_STALE_DAYS[s.country])
+    for s in MARKET_SERIES
+)
+# News are judged in hours (seed 004 §3.E "graph/news: hourly") against the as-of day's close of
+# the news window (18:00 New York, seed 003), not the wall clock, like every other window here.
+NEWS_STALE_HOURS = 24
+AS_OF_CLOSE = (clock_time(18), ZoneInfo("America/New_York"))
+
+
+def as_of_close(as_of: date) -> datetime:
+    """The instant hourly windows are measured to: 18:00 New York time on the as-of date."""
+    return datetime.combine(as_of, AS_OF_CLOSE[0], AS_OF_CLOSE[1])
 
 
 def _stocks(code: str, title_ko: str, country: str, max_stale_days: int) -> Dataset:
@@ -154,8 +203,10 @@ CORE_DATASETS: tuple[Dataset, ...] = (
     Dataset("KR_UNSOLD_HOUSING", "re_unsold_housing", "real_estate", "month", "미분양 주택", 100),
     Dataset("KR_HOUSING_PERMITS", "re_permits", "real_estate", "month", "주택 인허가", 100),
     Dataset("KR_JEONSE_RATIO", "re_jeonse_ratio", "real_estate", "month", "전세가율", 75),
-    Dataset("ECONOMIC_NEWS_STREAM", "news_articles", "news", "published_at", "경제 뉴스", 3),
+    Dataset("ECONOMIC_NEWS_STREAM", "news_articles", "news", "published_at", "경제 뉴스", 1,
+            max_stale_hours=NEWS_STALE_HOURS),
     Dataset("MACRO_DOCUMENTS", "documents", "documents", "published_at", "거시 문서·리포트", 30),
+    *MARKET_DATASETS,
 )  # fmt: skip
 
 DOMAIN_TITLES_KO: dict[str, str] = {
@@ -184,6 +235,34 @@ def freshness(latest: date | None, as_of: date, max_stale_days: int) -> Freshnes
     if latest is None:
         return "missing"
     return "healthy" if (as_of - latest).days <= max_stale_days else "stale"
+
+
+def hours_behind(latest: datetime, as_of: date) -> int:
+    """Whole hours from `latest` to the as-of close (negative when it is later)."""
+    return math.floor((as_of_close(as_of) - latest) / timedelta(hours=1))
+
+
+def freshness_hours(latest: datetime | None, as_of: date, max_stale_hours: int) -> Freshness:
+    """healthy if the latest timestamp is within `max_stale_hours` of the as-of close."""
+    if latest is None:
+        return "missing"
+    behind = as_of_close(as_of) - latest
+    return "healthy" if behind <= timedelta(hours=max_stale_hours) else "stale"
+
+
+def dataset_freshness(dataset: Dataset, latest: datetime | date | None, as_of: date) -> Freshness:
+    """One dataset's status under its own window (hours or days)."""
+    if dataset.max_stale_hours is not None and isinstance(latest, datetime):
+        return freshness_hours(latest, as_of, dataset.max_stale_hours)
+    return freshness(_as_date(latest), as_of, dataset.max_stale_days)
+
+
+def stale_hours_by_domain(datasets: tuple[Dataset, ...] = CORE_DATASETS) -> dict[str, int]:
+    """The widest window of each domain in hours (what a domain may lag before it is stale)."""
+    out: dict[str, int] = {}
+    for d in datasets:
+        out[d.domain] = max(out.get(d.domain, 0), d.window_hours)
+    return out
 
 
 def worst_freshness(statuses: list[Freshness]) -> Freshness:
@@ -215,17 +294,19 @@ class DatasetRow(TypedDict):
     title_ko: str
     source: str
     max_stale_days: int
+    max_stale_hours: NotRequired[int | None]
 
 
 _UPSERT_DATASET = """
 INSERT INTO datasets (dataset_code, table_name, domain, date_column, filter_sql, title_ko,
-                      source, max_stale_days)
+                      source, max_stale_days, max_stale_hours)
 VALUES (%(dataset_code)s, %(table_name)s, %(domain)s, %(date_column)s, %(filter_sql)s,
-        %(title_ko)s, %(source)s, %(max_stale_days)s)
+        %(title_ko)s, %(source)s, %(max_stale_days)s, %(max_stale_hours)s)
 ON CONFLICT (dataset_code) DO UPDATE SET
     table_name = EXCLUDED.table_name, domain = EXCLUDED.domain,
     date_column = EXCLUDED.date_column, filter_sql = EXCLUDED.filter_sql,
-    title_ko = EXCLUDED.title_ko, max_stale_days = EXCLUDED.max_stale_days"""
+    title_ko = EXCLUDED.title_ko, max_stale_days = EXCLUDED.max_stale_days,
+    max_stale_hours = EXCLUDED.max_stale_hours"""
 
 
 def dataset_row(dataset: Dataset) -> DatasetRow:
@@ -233,6 +314,7 @@ def dataset_row(dataset: Dataset) -> DatasetRow:
         dataset_code=dataset.dataset_code, table_name=dataset.table_name, domain=dataset.domain,
         date_column=dataset.date_column, filter_sql=dataset.filter_sql,
         title_ko=dataset.title_ko, source=dataset.source, max_stale_days=dataset.max_stale_days,
+        max_stale_hours=dataset.max_stale_hours,
     )  # fmt: skip
 
 
@@ -246,7 +328,7 @@ def upsert_datasets(
     """
     statement = _UPSERT_DATASET + (", source = EXCLUDED.source" if replace_source else "")
     with conn.cursor() as cur:
-        cur.executemany(statement, list(rows))
+        cur.executemany(statement, [{"max_stale_hours": None, **r} for r in rows])
 
 
 def register_datasets(
@@ -274,7 +356,8 @@ def _stats_query(dataset: Dataset) -> tuple[sql.Composed, list[str]]:
     column = sql.Identifier(dataset.date_column)
     query = sql.SQL(
         "SELECT {code}::text AS dataset_code, count(*) AS rows,"
-        " min({col})::date AS min_date, max({col})::date AS max_date FROM {table}"
+        " min({col})::date AS min_date, max({col})::date AS max_date,"
+        " max({col})::timestamptz AS max_ts FROM {table}"
     ).format(code=sql.Placeholder(), col=column, table=sql.Identifier(dataset.table_name))
     params = [dataset.dataset_code]
     if dataset.filter_column is not None and dataset.filter_value is not None:
@@ -324,7 +407,7 @@ def dataset_from_row(row: dict[str, Any], columns: dict[str, set[str]]) -> Datas
         dataset_code=row["dataset_code"], table_name=table, domain=row["domain"],
         date_column=date_col, title_ko=row["title_ko"], max_stale_days=int(row["max_stale_days"]),
         source=row["source"], filter_column=filter_column, filter_op=filter_op,
-        filter_value=filter_value,
+        filter_value=filter_value, max_stale_hours=row.get("max_stale_hours"),
     )  # fmt: skip
 
 
@@ -381,6 +464,7 @@ def dataset_statuses(
         s = stats[d.dataset_code]
         rows = int(s["rows"])
         latest = _as_date(s["max_date"]) if rows else None
+        hourly = d.max_stale_hours is not None and rows and s["max_ts"] is not None
         out.append(
             DatasetStatus(
                 dataset_code=d.dataset_code,
@@ -391,9 +475,11 @@ def dataset_statuses(
                 min_date=_as_date(s["min_date"]) if rows else None,
                 max_date=latest,
                 as_of=as_of,
-                freshness=freshness(latest, as_of, d.max_stale_days),
+                freshness=dataset_freshness(d, s["max_ts"] if hourly else latest, as_of),
                 lag_days=(as_of - latest).days if latest else None,
                 source=d.source,
+                lag_hours=hours_behind(s["max_ts"], as_of) if hourly else None,
+                window=d.window_text,
             )
         )
     return out

@@ -32,7 +32,7 @@ READER_TABLES = frozenset(
     {
         "managers", "tags", "etfs", "etf_tags", "etf_prices", "etf_holdings",
         "stocks", "stock_prices", "stock_fundamentals", "earnings_events", "entity_aliases",
-        "macro_series", "macro_observations",
+        "macro_series", "macro_observations", "market_series", "market_series_prices",
         "re_house_price_index", "re_transactions", "re_unsold_housing", "re_permits",
         "re_jeonse_ratio",
         "news_articles", "documents", "events", "evidence", "contract_articles",

@@ -15,7 +15,7 @@ from typing import TypeVar
 import pandas as pd
 
 from data_access.seed import events as stock_events
-from data_access.seed import fundamentals, universe
+from data_access.seed import fundamentals, market_series, universe
 from data_access.seed.aliases import alias_rows
 from data_access.seed.calendar import trading_days
 from data_access.seed.documents import generate_documents
@@ -30,7 +30,7 @@ from data_access.seed.etfs import EtfData, generate_etfs
 from data_access.seed.macro import MacroData, generate_macro
 from data_access.seed.news import generate_news
 from data_access.seed.news_view import MarketView
-from data_access.seed.params import SCALE_CONFIGS, Scale, Window, rng_for
+from data_access.seed.params import SCALE_CONFIGS, Scale, ScaleConfig, Window, rng_for
 from data_access.seed.paths import generate_paths
 from data_access.seed.prices import PricePanel, generate_panel, panel_rows
 from data_access.seed.realestate import RealEstateData, generate_realestate
@@ -107,8 +107,31 @@ def build_dataset(scale: Scale, seed: int, as_of: date) -> Dataset:
             ),
         )
     )
-    data.tables["entity_aliases"] = alias_rows(market.stocks, market.etfs)
+    data.tables["entity_aliases"] = pd.concat(
+        [alias_rows(market.stocks, market.etfs), market_series.alias_table()], ignore_index=True
+    )
     return data
+
+
+def build_market_series(scale: Scale, seed: int, as_of: date) -> dict[str, pd.DataFrame]:
+    """Only the market context series (and their aliases) of a dataset: what `seed --if-missing`
+    adds to a database seeded before they existed. Same numbers as `build_dataset`."""
+    window = Window.for_as_of(as_of)
+    stocks, _, _, _, panels = _panels(SCALE_CONFIGS[scale], seed, window)
+    macro = generate_macro(window, rng_for(seed, "macro"))
+    return _series_tables(stocks, panels, macro, seed)
+
+
+def _series_tables(stocks: pd.DataFrame, panels: dict[str, PricePanel], macro: MacroData,
+                   seed: int) -> dict[str, pd.DataFrame]:  # fmt: skip
+    prices = market_series.generate_market_series(
+        stocks, panels, macro.daily["VIXCLS"], rng_for(seed, "market-series")
+    )
+    return {
+        "market_series": market_series.series_table(),
+        "market_series_prices": prices,
+        "entity_aliases": market_series.alias_table(),
+    }
 
 
 def _realestate_tables(re: RealEstateData) -> dict[str, pd.DataFrame]:
@@ -130,8 +153,13 @@ def _timed(data: Dataset, name: str, fn: Callable[[], T]) -> T:
     return result
 
 
-def _market(data: Dataset) -> MarketData:
-    config, seed, window = SCALE_CONFIGS[data.scale], data.seed, data.window
+def _panels(
+    config: ScaleConfig, seed: int, window: Window
+) -> tuple[
+    pd.DataFrame, dict[str, list[date]], list[stock_events.EarningsSchedule],
+    list[stock_events.Jump], dict[str, PricePanel],
+]:  # fmt: skip
+    """The stock universe and its daily price panels (with the events that move them)."""
     stocks = universe.build_stocks(config, rng_for(seed, "universe"))
     days = {
         "KR": trading_days(window.price_start, window.as_of, "KRX"),
@@ -149,6 +177,12 @@ def _market(data: Dataset) -> MarketData:
         )
         for country in ("KR", "US")
     }  # fmt: skip
+    return stocks, days, schedule, jumps, panels
+
+
+def _market(data: Dataset) -> MarketData:
+    config, seed, window = SCALE_CONFIGS[data.scale], data.seed, data.window
+    stocks, days, schedule, jumps, panels = _panels(config, seed, window)
     macro = generate_macro(window, rng_for(seed, "macro"))
     quarterly = fundamentals.quarterly_earnings(stocks, panels, schedule, window.price_start, window.as_of,
                                                 rng_for(seed, "fundamentals"))  # fmt: skip
@@ -179,4 +213,6 @@ def _market_tables(data: Dataset, market: MarketData) -> dict[str, pd.DataFrame]
         "etf_holdings": market.etf_data.holdings,
         "macro_series": market.macro.series,
         "macro_observations": market.macro.observations,
-    }
+        **{k: v for k, v in _series_tables(market.stocks, market.panels, market.macro,
+                                           data.seed).items() if k != "entity_aliases"},
+    }  # fmt: skip

@@ -23,8 +23,9 @@ logger = logging.getLogger(__name__)
 SEED_TABLES: tuple[str, ...] = (
     "managers", "tags", "etfs", "etf_tags", "stocks", "entity_aliases", "etf_prices",
     "stock_prices", "etf_holdings", "stock_fundamentals", "earnings_events", "macro_series",
-    "macro_observations", "re_house_price_index", "re_transactions", "re_unsold_housing",
-    "re_permits", "re_jeonse_ratio", "news_articles", "documents", "events", "evidence",
+    "macro_observations", "market_series", "market_series_prices", "re_house_price_index",
+    "re_transactions", "re_unsold_housing", "re_permits", "re_jeonse_ratio", "news_articles",
+    "documents", "events", "evidence",
 )  # fmt: skip
 ARRAY_COLUMNS = {("news_articles", "tickers"), ("news_articles", "themes")}
 CHUNK_ROWS = 200_000  # rows per CSV chunk: bounded memory for the market scale

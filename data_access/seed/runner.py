@@ -24,6 +24,7 @@ from data_access.seed.build import build_dataset
 from data_access.seed.checksums import compute_checksums
 from data_access.seed.loader import SEED_TABLES, copy_tables, truncate_seed_tables
 from data_access.seed.params import SCALE_CONFIGS, SCALES, Scale
+from data_access.seed.topup import add_missing_series
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ def seed_if_missing(
     with _seed_lock(pool) as conn:
         loaded = loaded_scale(conn)
         if loaded in SATISFIES[checked]:
+            add_missing_series(conn)  # series newer than the loaded seed (issue 25)
             logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
             return None
         return _seed(conn, checked, settings.demo_seed, settings, pool, project)
@@ -165,6 +167,7 @@ def _seed(
             " VALUES (%s, %s, %s, %s::jsonb, %s::jsonb, %s)",
             (scale, seed, as_of, json.dumps(checksums), json.dumps(counts), duration),
         )
+        _mark_graph_behind(conn, scale)
     timings.update({f"copy_{k}": v for k, v in copy_ms.items()})
     logger.info("seeded %s scale (%d rows) in %d ms", scale, sum(counts.values()), duration)
     report = SeedReport(scale, seed, as_of, counts, checksums, duration, timings)
@@ -173,20 +176,34 @@ def _seed(
     return _with_projection(report, settings, pool, SCALE_CONFIGS[scale].projection_holdings_days)
 
 
+def _mark_graph_behind(conn: psycopg.Connection, scale: Scale) -> None:
+    """In the seed's transaction: the whole graph must follow it (issue 25, projection backlog)."""
+    from data_access.projection.backlog import mark_pending
+    from data_access.projection.scope import ProjectionScope
+
+    window = SCALE_CONFIGS[scale].projection_holdings_days
+    mark_pending(conn, ProjectionScope(full=True, holdings_days=window), "seed")
+
+
 def _with_projection(
     report: SeedReport, settings: Settings, pool: ConnectionPool, holdings_days: int | None
 ) -> SeedReport:
-    """Project the new data into the graph; a projection failure is reported, not raised."""
+    """Project the pending backlog (the seed, with `holdings_days`, and any earlier lagging
+    write) into the graph; a failure is reported, not raised, and stays pending for
+    `python -m data_access.projection --retry-lagging`."""
     from data_access.graph import get_graph_store  # imported lazily: optional backends
-    from data_access.projection import project_all
+    from data_access.projection.backlog import catch_up
 
     start = time.perf_counter()
     try:
         store = get_graph_store(settings)
         try:
-            result = project_all(store, pool, holdings_days=holdings_days)
+            caught_up = catch_up(pool, store)
         finally:
             store.close()
+        result = caught_up.report
+        if result is None:
+            raise WorkbenchError(caught_up.error or "nothing was projected")
     except WorkbenchError as e:
         logger.warning("graph projection failed: %s", e)
         summary: dict[str, Any] = {"status": "error", "error": str(e), "duration_ms": _ms(start)}
