@@ -32,6 +32,7 @@ Definitions
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -77,6 +78,33 @@ def period_for_months(months: float) -> Period | None:
     """The named period of a month count (0.25 → 1W, 12 → 1Y); None when it has no name."""
     key = {0.25: "1w", 1.0: "1m", 3.0: "3m", 6.0: "6m", 12.0: "1y"}.get(float(months))
     return PERIODS[key] if key else None
+
+
+_LABEL = re.compile(r"^(\d+)([dwmy])$")
+
+
+def period_named(label: str | None, months: float) -> Period:
+    """The period of a question's period label ('3m', '2y', '2w', 'ytd'), else of its months."""
+    key = (label or "").lower()
+    if key in PERIODS:
+        return PERIODS[key]
+    m = _LABEL.match(key)
+    if m:
+        n, unit = int(m.group(1)), m.group(2)
+        if unit in "dw":
+            days = n * (7 if unit == "w" else 1)
+            return Period(key, f"{n}{'주' if unit == 'w' else '일'}", f"{n}{unit}", days=days)
+        total = n * (12 if unit == "y" else 1)
+        return period_for_months(total) or Period(key, f"{n}{'년' if unit == 'y' else '개월'}",
+                                                  f"{n}{unit}", months=total)  # fmt: skip
+    named = period_for_months(months)
+    if named:
+        return named
+    if months >= 1:
+        return Period(f"{round(months)}m", f"{round(months)}개월", f"{round(months)} months",
+                      months=round(months))  # fmt: skip
+    days = max(1, round(months * 30))
+    return Period(f"{days}d", f"{days}일", f"{days} days", days=days)
 
 
 def period_of(key: str | Period) -> Period:

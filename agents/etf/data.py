@@ -18,6 +18,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf import queries as q
 from agents.evidence import EvidenceCollector, make_citation
+from data_access import figures as fig
 from data_access.errors import ToolInputError
 from data_access.graph.base import GraphStore
 from data_access.postgres import fetch_all
@@ -28,13 +29,9 @@ SEARCH_LIMIT = 10
 TOP_HOLDINGS = 10
 COMPARE_HOLDINGS = 5
 SIMILAR_LIMIT = 10
-PRICE_PERIODS = {
-    "1w": "7 days",
-    "1m": "1 month",
-    "3m": "3 months",
-    "6m": "6 months",
-    "1y": "1 year",
-}
+# The tools' price periods: data_access.figures' calendar periods
+PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")
+_BASE_SLACK = "14 days"  # fetched before the longest base date: the last bar on or before it
 CHANGE_PERIODS = ("1d", "1w", "1m")
 INFO_RETURN_PERIODS = ("1w", "1m", "3m")
 _ETF_CODE = re.compile(r"^[0-9A-Z]{6}$")
@@ -242,20 +239,19 @@ class EtfData:
     # ------------------------------------------------------------ prices and returns
 
     def returns(self, code: str, periods: tuple[str, ...]) -> tuple[dict[str, float], Any]:
-        """{period: change %} over each window, and the latest net assets."""
-        params = {
-            "code": code,
-            "labels": list(periods),
-            "intervals": [PRICE_PERIODS[p] for p in periods],
-        }
-        rows = self.run_sql(q.ETF_RETURNS, params, "KR_ETF_DAILY_PRICE", "etf_prices",
+        """{period: change %} over each calendar period (data_access.figures), and the latest
+        net assets."""
+        months = max(fig.PERIODS[p].months or 1 for p in periods)
+        params = {"code": code, "reach": f"{months} months {_BASE_SLACK}"}
+        rows = self.run_sql(q.ETF_CLOSES, params, "KR_ETF_DAILY_PRICE", "etf_prices",
                          filters={"etf_code": code, "periods": list(periods)})  # fmt: skip
-        out = {r["label"]: change_rate(r["start_close"], r["end_close"]) for r in rows}
-        net_assets = number(rows[0]["net_assets"]) if rows else None
-        return {p: v for p in periods if (v := out.get(p)) is not None}, net_assets
+        found = fig.period_returns(fig.bars_of(rows), periods)
+        out = {p: round(r.pct, 2) for p, r in found.items() if r is not None}
+        net_assets = number(rows[-1]["net_assets"]) if rows else None
+        return out, net_assets
 
     def etf_prices(self, code: str, period: str) -> dict[str, Any]:
-        rows = self.run_sql(q.ETF_PRICES, {"code": code, "interval": PRICE_PERIODS[period]},
+        rows = self.run_sql(q.price_window(q.ETF_PRICES, period), {"code": code},
                          "KR_ETF_DAILY_PRICE", "etf_prices",
                          filters={"etf_code": code, "period": period})  # fmt: skip
         daily = [
@@ -279,8 +275,8 @@ class EtfData:
         dataset = (
             "US_TOP50_DAILY_OHLCV" if security_id.startswith("US:") else "KR_STOCK_DAILY_OHLCV"
         )
-        params = {"security_id": security_id, "interval": PRICE_PERIODS[period]}
-        rows = self.run_sql(q.STOCK_PRICES, params, dataset, "stock_prices",
+        params = {"security_id": security_id}
+        rows = self.run_sql(q.price_window(q.STOCK_PRICES, period), params, dataset, "stock_prices",
                          filters={"security_id": security_id, "period": period})  # fmt: skip
         daily = [
             {"date": iso(r["trade_date"]), "open": number(r["open"], 4),

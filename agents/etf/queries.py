@@ -7,6 +7,8 @@ Graph dates are ISO 'YYYY-MM-DD' strings, so max()/comparisons work as text.
 
 from __future__ import annotations
 
+from data_access import figures as fig
+
 # ---------------------------------------------------------------- graph (Cypher)
 
 # Exact code/name first, then names starting with the query, then the rest by name (seed order).
@@ -89,34 +91,43 @@ RETURN b.code AS etf_code, b.name AS name, overlap, similarity"""
 
 # ---------------------------------------------------------------- PostgreSQL
 
+# A price window starts at the period's base bar: the last bar on or before (last - period),
+# the definition of data_access.figures, so first and last rows give the period return.
+# `{base}` is filled with `figures.base_date_sql("last.d", period)` (see `price_window`).
 ETF_PRICES = """
-WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s)
+WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s),
+base AS (SELECT coalesce(max(p.trade_date), {base}) AS d
+         FROM last LEFT JOIN etf_prices p ON p.etf_code = %(code)s
+          AND p.trade_date <= {base} GROUP BY last.d)
 SELECT p.trade_date, p.close, p.nav, p.volume, p.market_cap, p.net_assets
-FROM etf_prices p, last
-WHERE p.etf_code = %(code)s
-  AND p.trade_date >= (last.d - %(interval)s::interval)::date AND p.trade_date <= last.d
+FROM etf_prices p, last, base
+WHERE p.etf_code = %(code)s AND p.trade_date >= base.d AND p.trade_date <= last.d
 ORDER BY p.trade_date DESC"""
 
 STOCK_PRICES = """
-WITH last AS (SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = %(security_id)s)
+WITH last AS (SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = %(security_id)s),
+base AS (SELECT coalesce(max(p.trade_date), {base}) AS d
+         FROM last LEFT JOIN stock_prices p ON p.security_id = %(security_id)s
+          AND p.trade_date <= {base} GROUP BY last.d)
 SELECT p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate
-FROM stock_prices p, last
-WHERE p.security_id = %(security_id)s
-  AND p.trade_date >= (last.d - %(interval)s::interval)::date AND p.trade_date <= last.d
+FROM stock_prices p, last, base
+WHERE p.security_id = %(security_id)s AND p.trade_date >= base.d AND p.trade_date <= last.d
 ORDER BY p.trade_date DESC"""
 
-# Return over each period: latest close against the first close inside the period window
-# (the same window `get_etf_prices` uses, so the two tools agree).
-ETF_RETURNS = """
-WITH last AS (
-    SELECT trade_date AS d, close, net_assets FROM etf_prices
-    WHERE etf_code = %(code)s ORDER BY trade_date DESC LIMIT 1
-), periods(label, iv) AS (SELECT * FROM unnest(%(labels)s::text[], %(intervals)s::text[]))
-SELECT periods.label, last.d AS end_date, last.close AS end_close, last.net_assets,
-       (SELECT p.close FROM etf_prices p
-        WHERE p.etf_code = %(code)s AND p.trade_date >= (last.d - periods.iv::interval)::date
-        ORDER BY p.trade_date LIMIT 1) AS start_close
-FROM last CROSS JOIN periods"""
+
+def price_window(query: str, period: str) -> str:
+    """ETF_PRICES / STOCK_PRICES for one period of data_access.figures (its base date as SQL)."""
+    return query.replace("{base}", fig.base_date_sql("last.d", period))
+
+
+# The closes of an ETF's last `reach` (the longest period asked plus slack): the returns are
+# computed from them by data_access.figures, the same definition `get_etf_prices` follows.
+ETF_CLOSES = """
+WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s)
+SELECT p.trade_date, p.close, p.net_assets FROM etf_prices p, last
+WHERE p.etf_code = %(code)s AND p.trade_date <= last.d
+  AND p.trade_date >= (last.d - %(reach)s::interval)::date
+ORDER BY p.trade_date"""
 
 ETF_EXISTS = "SELECT code, name FROM etfs WHERE code = %s"
 

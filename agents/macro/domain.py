@@ -9,8 +9,6 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
-from dateutil.relativedelta import relativedelta
-
 from agents.evidence import Stopwatch
 from agents.macro.deals import deal_points, eok
 from agents.macro.derived import derived_points
@@ -18,6 +16,7 @@ from agents.macro.rankings import index_stand_ins, region_ranking, sector_codes,
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
+from data_access import figures as fig
 
 MAX_ITEMS = 3
 RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyword → (template, Korean label, English label, unit)
@@ -51,17 +50,15 @@ def cite_window(resp: AgentResponse, rows: list[dict[str, Any]], key: str) -> No
 
 def anchored(rows: list[dict[str, Any]], key: str, route: Route,
              months: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
-    """Rows of the window [latest - period, latest], the latest being the series' own last
-    observation (one definition for every screen: the ETF tools and stock report anchor there)."""
-    if not rows:
-        return rows
-    latest = date.fromisoformat(str(rows[-1][key])[:10])
+    """Rows from the period's base row (the last one on or before the series' own last
+    observation minus the period) to that last one: data_access.figures' definition, which the
+    ETF tools and the stock screens follow too."""
     frame_period = route.frame.period if route.frame else None
-    if months is None and frame_period is not None and frame_period.months < 1:
-        base = latest - timedelta(days=round(frame_period.months * 30))
+    if months is None and frame_period is not None:
+        period = fig.period_named(frame_period.label, frame_period.months)
     else:
-        base = latest - relativedelta(months=months or route.period_months)
-    return [r for r in rows if date.fromisoformat(str(r[key])[:10]) >= base]
+        period = fig.period_named(None, months or route.period_months)
+    return fig.window_rows(rows, key, period)
 
 
 def _response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:

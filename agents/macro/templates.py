@@ -129,9 +129,10 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "USING (security_id) WHERE s.sector = ANY(%(sectors)s) AND NOT s.is_etf AND "
              "(%(country)s = 'ALL' OR s.country = %(country)s) AND p.trade_date >= %(start)s "
              "AND p.trade_date <= %(as_of)s) SELECT s.security_id, s.name, s.currency, "
-             "min(w.trade_date) FILTER (WHERE w.trade_date >= w.last_day - %(interval)s::interval) "
-             "AS first_day, max(w.last_day) AS last_day, (array_agg(w.close ORDER BY w.trade_date) "
-             "FILTER (WHERE w.trade_date >= w.last_day - %(interval)s::interval))[1] AS first_close, "
+             "max(w.trade_date) FILTER (WHERE w.trade_date <= w.last_day - %(interval)s::interval) "
+             "AS first_day, max(w.last_day) AS last_day, (array_agg(w.close ORDER BY w.trade_date "
+             "DESC) FILTER (WHERE w.trade_date <= w.last_day - %(interval)s::interval))[1] "
+             "AS first_close, "
              "(array_agg(w.close ORDER BY w.trade_date DESC))[1] AS last_close FROM w JOIN stocks s "
              "USING (security_id) GROUP BY s.security_id, s.name, s.currency",
              ("sectors", "country", "start", "as_of", "interval"), "stock_prices",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -23,6 +23,7 @@ from agents.stock.analysis import rsi_series
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
+from data_access import figures as fig
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
 
@@ -35,6 +36,7 @@ _FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FR
 WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s ORDER BY as_of_date DESC LIMIT 1"""
 _EARNINGS = """SELECT period, event_date, status, eps_estimate, eps_actual FROM earnings_events
 WHERE security_id = %(sid)s ORDER BY event_date"""
+_BASE_SLACK_DAYS = 14  # fetched before a return's base date: the last bar on or before it
 _STOCK = "SELECT security_id, code, name, currency FROM stocks WHERE code = %(code)s ORDER BY security_id"
 
 
@@ -206,19 +208,35 @@ def _period(turn: _Turn, default: float) -> tuple[float, str]:
 
 
 def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
-    months, label = _period(turn, 1.0)
-    rows = _prices(turn, pool, months)
-    if len(rows) < 2:
-        turn.notes.append("기간 내 시세가 없습니다." if turn.ko() else "No prices in the window.")
+    """The period return by the figures module's definition (calendar period, base close the
+    last bar on or before the as-of bar minus the period), with both closes and dates."""
+    period = turn.frame.period
+    p = fig.period_named(period.label if period else "1m", period.months if period else 1.0)
+    label = p.ko if turn.ko() else p.en
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=_BASE_SLACK_DAYS)
+    rows = turn.query("stock_prices", _PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    r = fig.period_return(fig.bars_of(rows), p)
+    if r is None:
+        turn.notes.append(f"{label} 수익률을 계산할 기준일 시세가 없습니다." if turn.ko()
+                          else f"No close on or before the {label} base date.")  # fmt: skip
         return
-    first, last = rows[0], rows[-1]
-    rate = (float(last["close"]) / float(first["close"]) - 1) * 100
+    fig_window(turn.citations[-1], turn.trace[-1], r, label)
     cur = turn.stock["currency"]
+    first, last = _money(r.start_close, cur), _money(r.end_close, cur)
     turn.lines.append(
-        f"{label} 수익률 {rate:+.2f}% (종가 {_money(float(first['close']), cur)} "
-        f"{first['trade_date']} → {_money(float(last['close']), cur)} {last['trade_date']})"
-        if turn.ko() else f"{label} return {rate:+.2f}% (close {_money(float(first['close']), cur)} "
-        f"on {first['trade_date']} → {_money(float(last['close']), cur)} on {last['trade_date']})")  # fmt: skip
+        f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
+        if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
+        f"{last} on {r.end_date})")  # fmt: skip
+
+
+def fig_window(citation: StructuredCitation, step: TraceStep, r: fig.PeriodReturn,
+               label: str) -> None:  # fmt: skip
+    """The citation and the trace step name the closes a return compares and its definition."""
+    citation.date_range.start, citation.date_range.end = str(r.start_date), str(r.end_date)
+    step.observation = f"{step.observation}; {label} {r.window_ko()} ({fig.RETURN_DEFINITION_KO})"
 
 
 def _range(turn: _Turn, pool: ConnectionPool | None) -> None:

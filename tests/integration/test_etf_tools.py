@@ -167,9 +167,11 @@ def test_get_etf_prices(tools: dict[str, Any], pg_pool: Any) -> None:
     last = fetch_one(
         "SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'", pool=pg_pool
     )["d"]  # type: ignore[index]
+    # the window starts at the base bar: the last one on or before (last - 3 months)
     rows = sql("SELECT trade_date, close, volume FROM etf_prices WHERE etf_code = '069500'"
-               " AND trade_date >= %s ORDER BY trade_date", months_before(last, 3),
-               pool=pg_pool)  # fmt: skip
+               " AND trade_date >= (SELECT max(trade_date) FROM etf_prices"
+               "  WHERE etf_code = '069500' AND trade_date <= %s) ORDER BY trade_date",
+               months_before(last, 3), pool=pg_pool)  # fmt: skip
     s = result["summary"]
     assert s["data_count"] == len(rows) == len(result["daily"])
     assert (s["start_date"], s["end_date"]) == (rows[0]["trade_date"].isoformat(), last.isoformat())
@@ -189,7 +191,9 @@ def test_get_stock_prices(tools: dict[str, Any], pg_pool: Any) -> None:
         pool=pg_pool,
     )["d"]  # type: ignore[index]
     rows = sql("SELECT high, low, volume FROM stock_prices WHERE security_id = 'KR:005930'"
-               " AND trade_date >= %s", last - timedelta(days=7), pool=pg_pool)  # fmt: skip
+               " AND trade_date >= (SELECT max(trade_date) FROM stock_prices"
+               "  WHERE security_id = 'KR:005930' AND trade_date <= %s)",
+               last - timedelta(days=7), pool=pg_pool)  # fmt: skip
     s = result["summary"]
     assert s["stock_code"] == "005930" and s["data_count"] == len(rows)
     assert s["high"] == max(float(r["high"]) for r in rows)
