@@ -34,10 +34,11 @@ ClaimKind = Literal["number", "date", "article", "doc_ref"]
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _BIG = {"조": 1e12, "억": 1e8, "만": 1e4}
-_PERCENT = ("%p", "%", "퍼센트", "pct")
-_MONEY = ("원", "달러", "USD", "KRW")
+_PERCENT = ("%p", "%", "퍼센트", "pct", "percent")
+_MONEY = ("원", "달러", "USD", "KRW", "won")
 _OTHER_UNITS = ("bp", "pt", "포인트", "배")
-_DURATIONS = ("영업일", "거래일", "개월", "일", "주", "년")
+_DURATIONS = ("영업일", "거래일", "개월", "일", "주", "년", "days", "day", "months", "month",
+              "years", "year")  # fmt: skip
 _UNIT = "|".join(re.escape(u) for u in (*_PERCENT, *_MONEY, *_OTHER_UNITS, *_DURATIONS))
 _CLAIM = re.compile(
     rf"(?<![\w.,])(?P<dollar>\$\s?)?"
@@ -50,7 +51,11 @@ _OPENING_CLAIM = re.compile(  # the opening validator's original pattern (no 조
 )
 _ISO = re.compile(r"(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)")
 _KO_DATE = re.compile(r"(?:(\d{4})년\s*)?(\d{1,2})월\s*(\d{1,2})일")
-_ARTICLE = re.compile(r"제\s*(\d+)\s*조(?:의\s*\d+)?(?:\s*(?:제\s*\d+\s*항|[①-⑳]))?")
+_ARTICLE = re.compile(
+    r"제\s*(\d+)\s*조(?:의\s*\d+)?(?:\s*(?:제\s*\d+\s*항|[①-⑳]))?"
+    r"|\bArticle\s+(\d+)(?:-\d+)?(?:\s*\(\d+\))?"
+)
+_ARTICLE_KEY = re.compile(r'"article_no"\s*:\s*"?(?:제\s*)?(-?\d+)')
 _DOC_REF = re.compile(r"\[(\d{1,3})\]")
 _PIECE = re.compile(rf"({_NUM})\s*([조억만])?")
 _SENTENCE = re.compile(r"[^\n]*?(?:(?<=[.!?。])(?=\s)|$)")
@@ -82,7 +87,7 @@ class Claim:
     end: int
     value: float = 0.0
     tolerance: float = 0.0
-    unit: str = ""  # percent | money | bp | plain | duration | other
+    unit: str = ""  # percent | money | amount (조/억/만) | bp | plain | duration | other
 
 
 @dataclass
@@ -135,11 +140,16 @@ def _walk(obj: Any, pool: EvidencePool) -> None:
 def _scan_text(text: str, pool: EvidencePool) -> None:
     for m in _ISO.finditer(text):
         pool.dates.add(_iso(m.group(1), m.group(2), m.group(3)))
-    pool.articles.update(int(m.group(1)) for m in _ARTICLE.finditer(text))
+    pool.articles.update(_article_no(m) for m in _ARTICLE.finditer(text))
+    pool.articles.update(int(n) for n in _ARTICLE_KEY.findall(text))  # JSON cut mid-document
     rest = _ISO.sub(" ", text)
     for m in _CLAIM.finditer(rest):
         pool.values.append(_amount(m.group("body"))[0])
         pool.values += [_num(p.group(1)) for p in _PIECE.finditer(m.group("body"))]
+
+
+def _article_no(m: re.Match[str]) -> int:
+    return int(m.group(1) or m.group(2))
 
 
 def _iso(y: str, m: str, d: str) -> str:
@@ -194,8 +204,8 @@ def _figures(text: str, policy: Policy) -> list[Claim]:
             and not (policy.unitless and ("." in body or "," in body))
         ):
             continue
-        if kind == "plain" and chained:
-            kind = "money"
+        if chained:  # 556.4조원: compared in won and in the units evidence keeps amounts in
+            kind = "amount"
         value, tol = _amount(body)
         written = (m.group("dollar") or "") + body + unit
         out.append(Claim("number", written.strip(), m.start(), m.end(), value, tol, kind))
@@ -219,7 +229,7 @@ def matches(claim: Claim, pool: EvidencePool) -> bool:
         return _date_matches(claim.text, pool)
     if claim.kind == "article":
         m = _ARTICLE.match(claim.text)
-        return m is not None and int(m.group(1)) in pool.articles
+        return m is not None and _article_no(m) in pool.articles
     if claim.kind == "doc_ref":
         n = int(claim.text.strip("[]"))
         return pool.doc_count is not None and 1 <= n <= pool.doc_count
@@ -233,7 +243,7 @@ def _candidates(claim: Claim, pool: EvidencePool) -> list[float]:
         return [abs(p) for p in pool.percents] + base + derived
     if claim.unit == "bp":
         return [abs(b) for b in pool.bps] + (base if pool.derive else [])
-    if claim.unit == "money" and claim.value >= 1e4 and pool.derive:  # kept in 만원/억원 units
+    if claim.unit == "amount" and pool.derive:  # evidence may keep amounts in 만원/억원 units
         return [v * k for v in base for k in (1.0, 1e4, 1e6, 1e8)]
     return base
 

@@ -2,6 +2,8 @@
 
 The model gets only the computed figures (JSON) and is told to use no other numbers; the
 report around its text (snapshot, figures table, reasons, risks) is assembled from the data.
+Being told is not enough: the writer checks every figure it returns (agents.model_checks) and
+asks once more with `repair_messages` before removing what still does not match.
 """
 
 from __future__ import annotations
@@ -41,6 +43,11 @@ SYSTEM: dict[Section, str] = {
     "explained every recent earnings surprise and large event-day move, and how it was repaired.",
 }
 LANGUAGE_RULE = {"ko": "Answer in Korean.", "en": "Answer in English."}
+REPAIR_RULE = (
+    "Your previous text (`previous_text`) states figures, dates or references that the facts do "
+    "not hold (`unverified`). Rewrite the section without them: keep only numbers and dates "
+    "that appear in the facts, and do not replace them with other invented ones."
+)
 
 
 def messages(section: Section, facts: dict[str, Any], lang: Language) -> list[Message]:
@@ -49,3 +56,11 @@ def messages(section: Section, facts: dict[str, Any], lang: Language) -> list[Me
         Message(role="user", content="Facts (JSON):\n" + json.dumps(
             facts, ensure_ascii=False, default=str, indent=1)),
     ]  # fmt: skip
+
+
+def repair_messages(section: Section, facts: dict[str, Any], lang: Language, previous: str,
+                    unverified: list[str]) -> list[Message]:  # fmt: skip
+    """The one repair request after the check (agents.model_checks) found unbacked claims."""
+    prompt = messages(section, {**facts, "previous_text": previous, "unverified": unverified}, lang)
+    prompt[0]["content"] += " " + REPAIR_RULE
+    return prompt

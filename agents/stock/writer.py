@@ -5,6 +5,12 @@ and duration of every call, stops calling once the turn budget is spent, and fal
 template text (saying so) when the provider fails for good (after the retries of
 `agents.llm.completion`); after such a failure the later sections use the templates without
 calling again, so a dead provider costs one bounded call per report, not one per section.
+
+Every model text is checked against the facts it was given (agents.model_checks): a figure,
+date or reference the facts do not hold gets one repair request (`prompts.repair_messages`);
+what is still unbacked after it is removed sentence by sentence, the section ends with a notice
+saying so and `error` is set (the report is `partial`). A section left empty by the removal is
+the template text.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from typing import Any, Protocol
 
 from agents.evidence import Stopwatch
 from agents.llm import LlmCallFailed, TurnBudget, Usage, completion, litellm_kwargs, usage_of
-from agents.stock.prompts import Section, messages
+from agents.model_checks import CheckResult, EvidencePool, check_model_text, pool_from
+from agents.stock.prompts import Section, messages, repair_messages
 from agents.stock.state import Language
 from data_access.config import Settings
 
@@ -25,6 +32,7 @@ logger = logging.getLogger(__name__)
 OFFLINE_MODEL = "offline-templates"
 MAX_OUTPUT_TOKENS = 700
 TEMPLATE_INSTEAD = "이 절은 템플릿 문장으로 대신했습니다."
+MODEL_TEXT_KEYS = ("previous_text", "analysis", "recommendation")  # model-written, not evidence
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,7 @@ class Written:
     usage: Usage
     duration_ms: int
     error: str | None = None  # why the template text was used instead of the model's
+    check: CheckResult | None = None  # the check of the model's text against the facts
 
 
 class ReportWriter(Protocol):
@@ -88,13 +97,40 @@ class LiteLLMWriter:
             logger.warning("stock %s via %s failed: %s", section, model, e)
             self.failure = e
             return Written(fallback, model, Usage(), watch.ms, e.notice(TEMPLATE_INSTEAD)[:400])
+        usage = self._count(response, model)
+        if not text:
+            return Written(fallback, model, usage, watch.ms, "LLM이 빈 응답을 반환했습니다.")
+        spent: list[Usage] = [usage]
+        check = check_model_text(text, evidence_pool(facts), repair=lambda bad: self._repair(
+            section, facts, lang, text, bad, spent))  # fmt: skip
+        usage = Usage(sum(u.input_tokens for u in spent), sum(u.output_tokens for u in spent),
+                      sum(u.cost_usd for u in spent))  # fmt: skip
+        if check.empty:
+            return Written(fallback, model, usage, watch.ms,
+                           f"{check.error()} {TEMPLATE_INSTEAD}", check)  # fmt: skip
+        lang_code = "en" if lang == "en" else "ko"
+        return Written(check.with_notice(lang_code), model, usage, watch.ms, check.error(), check)
+
+    def _count(self, response: Any, model: str) -> Usage:
         usage = usage_of(response, model)
         self.budget.add(usage)
         if self.budget.exceeded:
             self.budget_error = self.budget.message()
-        if not text:
-            return Written(fallback, model, usage, watch.ms, "LLM이 빈 응답을 반환했습니다.")
-        return Written(text, model, usage, watch.ms)
+        return usage
+
+    def _repair(self, section: Section, facts: dict[str, Any], lang: Language, previous: str,
+                bad: list[str], spent: list[Usage]) -> str | None:  # fmt: skip
+        """The one repair request; None when the budget is spent or the call fails."""
+        if self.budget_error:
+            return None
+        try:
+            response = self._call(repair_messages(section, facts, lang, previous, bad),
+                                  self.model_id or "")  # fmt: skip
+        except LlmCallFailed as e:
+            logger.warning("stock %s repair failed: %s", section, e)
+            return None
+        spent.append(self._count(response, self.model_id or ""))
+        return str(response.choices[0].message.content or "")
 
     def _call(self, prompt: list[Any], model: str) -> Any:
         kwargs = {"model": model, "messages": prompt, "max_tokens": MAX_OUTPUT_TOKENS,
@@ -102,6 +138,11 @@ class LiteLLMWriter:
         if self._completion is not None:
             return self._completion(**kwargs)
         return completion(self.settings, **kwargs)
+
+
+def evidence_pool(facts: dict[str, Any]) -> EvidencePool:
+    """What a section's claims are checked against: the facts without earlier model text."""
+    return pool_from({k: v for k, v in facts.items() if k not in MODEL_TEXT_KEYS})
 
 
 def build_writer(settings: Settings) -> ReportWriter:
