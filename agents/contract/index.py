@@ -29,7 +29,7 @@ from agents.contract import store
 from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, expand
 from agents.contract.models import Article
-from agents.contract.references import article_refs, exhibit_refs
+from agents.contract.references import article_keys
 from agents.contract.thesaurus import Rewrite, clause_concepts, rewrite
 from agents.contract.tokenize import tokens
 from data_access.config import Settings, get_settings
@@ -54,7 +54,8 @@ class Hit:
         return sorted(self.ranks)
 
     def to_dict(self) -> dict[str, object]:
-        return {"article_no": self.article.article_no, "title": self.article.title,
+        return {"article_no": self.article.article_no, "branch": self.article.branch,
+                "key": self.article.key, "title": self.article.title,
                 "label": self.article.label, "content": self.article.content,
                 "score": round(self.score, 6), "retrievers": self.retrievers,
                 "ranks": dict(self.ranks), "matched_terms": self.matched_terms}  # fmt: skip
@@ -147,9 +148,8 @@ def title_ranking(query: Query, articles: dict[int, Article]) -> list[int]:
 
 
 def reference_ranking(query: str, articles: dict[int, Article]) -> list[int]:
-    """Articles and exhibits (negative numbers) named in the question, in the order named."""
-    named = article_refs(query) + [-n for n in exhibit_refs(query)]
-    return [no for no in named if no in articles]
+    """Articles and exhibits (negative keys) named in the question, in the order named."""
+    return [key for key in article_keys(query) if key in articles]
 
 
 def rrf(rankings: dict[str, list[int]], k: int = RRF_K) -> list[tuple[int, float, dict[str, int]]]:
@@ -171,8 +171,8 @@ class ContractIndex:
                  embedder: Embedder, pool: ConnectionPool | None) -> None:  # fmt: skip
         self.contract_id = contract_id
         self.pool = pool
-        self.articles = {s.article.article_no: s.article for s in stored}
-        self._numbers = [s.article.article_no for s in stored]
+        self.articles = {s.article.key: s.article for s in stored}  # models.article_key
+        self._numbers = [s.article.key for s in stored]
         self._bm25 = BM25Okapi([s.tokens or ["_"] for s in stored])
         self._bm25_concepts = BM25Okapi([with_concepts(s.tokens) or ["_"] for s in stored])
         self.embedder = embedder

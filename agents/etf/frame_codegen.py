@@ -22,9 +22,9 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 _RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
-           "weight": "비중", "close": "종가"},
+           "weight": "비중", "close": "종가", "volume": "일평균 거래량"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
-           "weight": "weight", "close": "close"},
+           "weight": "weight", "close": "close", "volume": "average daily volume"},
 }  # fmt: skip
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일"},
@@ -99,9 +99,9 @@ def _holder_scope(plan: Plan, tags: list[str]) -> tuple[str, str]:
 
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
     """Per-ETF price lookups for measures the graph does not hold."""
-    if not measures & {"return", "net_assets", "close"}:
+    if not measures & {"return", "net_assets", "close", "volume"}:
         return []
-    window = period if "return" in measures else "1w"
+    window = period if measures & {"return", "volume"} else "1w"
     lines = [
         "for r in rows:",
         f"    p = json.loads(get_etf_prices(etf_code=r['code'], period={lit(window)}))",
@@ -113,6 +113,8 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
         lines.append("    r['net_assets'] = s.get('latest_net_assets')")
     if "close" in measures:
         lines.append("    r['close'] = s.get('end_close')")
+    if "volume" in measures:
+        lines.append("    r['volume'] = s.get('avg_volume')")
     return lines
 
 
@@ -201,7 +203,7 @@ def _condition(plan: Plan, measure: str) -> str:
 
 def _measure_label(plan: Plan, measure: str, period: str) -> str:
     label = LABELS[plan.lang][measure]
-    if measure == "return":
+    if measure in ("return", "volume"):
         return (
             f"{PERIOD_WORDS[plan.lang][period]} {label}"
             if plan.lang == "ko"
@@ -296,7 +298,13 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     )
     spec = {"lang": plan.lang, "etf": etf["name"], "aggregate": op.aggregate or "sum",
             "top_n": op.top_n, "empty": tpl.not_found(plan.lang, etf["name"], [])}  # fmt: skip
-    return _graph_then(plan, cypher, f"render_holdings_aggregate(rows, {lit(spec)})")
+    render = f"render_holdings_aggregate(rows, {lit(spec)})"
+    if op.comparator and op.threshold is not None:  # '비중 5% 넘는 종목': filtered in the code
+        spec["condition"] = _condition(plan, "weight")
+        keep = f"r['weight'] {_PY_COMPARATOR[op.comparator]} {op.threshold!r}"
+        render = (f"render_holdings_aggregate([r for r in rows if r.get('weight') is not None "
+                  f"and {keep}], {lit(spec)})")  # fmt: skip
+    return _graph_then(plan, cypher, render)
 
 
 def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
@@ -369,7 +377,9 @@ def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
 def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     assert plan.frame is not None
     period = price_period(plan) if plan.period else "3m"
-    aggregate = plan.frame.operation.aggregate or "max"
+    aggregate: str = plan.frame.operation.aggregate or "max"
+    if {"high", "low"} <= {m.name for m in plan.frame.measures}:
+        aggregate = "range"  # '최고가와 최저가': both ends of the window
     if etfs:
         target, call, currency = etfs[0], "get_etf_prices(etf_code={0}, period={1})", "KRW"
         field = "close"
@@ -377,7 +387,7 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
         target = stocks[0]
         call = "get_stock_prices(stock_code={0}, period={1})"
         currency = "KRW" if str(target.get("code", "")).isdigit() else "USD"
-        field = "high" if aggregate == "max" else "low"
+        field = "low" if aggregate == "min" else "high"
         if plan.frame.measure() == "close":
             field = "close"
     note = notes_text(plan)

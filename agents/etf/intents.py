@@ -28,7 +28,7 @@ Universe = Literal["tag", "manager", "all", "previous", "holders"]
 Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
-SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close")
+SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume")
 PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 
@@ -155,9 +155,16 @@ def _unread_qualifier(plan: Plan) -> None:
     words = re.findall(r"[0-9a-z가-힣&]+", low[:at])[-2:]
     known = vocabulary_words()
     unread = [w for w in words if w not in _SET_WORDS and w not in known and not w[0].isdigit()
-              and not any(w.startswith(k) for k in known if len(k) >= 2)]  # fmt: skip
+              and not any(w.startswith(k) for k in known if len(k) >= 2)
+              and not _predicate(w)]  # fmt: skip
     if unread:
         plan.unanswered.append(_text(plan, "qualifier", " ".join(unread)))
+
+
+def _predicate(word: str) -> bool:
+    """'오른', '떨어진', '비싼': a verb or adjective before 'ETF' describes, it does not name a
+    theme (the frame has read what it asks)."""
+    return len(word) >= 2 and word[-1] in "은는던한된진린른싼쁜운인"
 
 
 def _known_measure(frame: QuestionFrame) -> bool:
@@ -209,6 +216,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     holdings = frame.relation == "holdings" or measure in ("holdings", "weight")
     if holdings and op.kind == "aggregate" and op.aggregate in ("sum", "avg", "count"):
         return "holdings_aggregate"
+    if holdings and op.kind == "filter" and op.comparator:
+        op.aggregate = op.aggregate if op.aggregate == "count" else "list"  # type: ignore[assignment]
+        return "holdings_aggregate"  # 'TIGER 200 보유 종목 중 비중 5% 넘는 종목'
     if holdings and (op.kind == "rank" or op.top_n):
         op.aggregate = "list"  # type: ignore[assignment]  # the top N holdings by weight
         return "holdings_aggregate"

@@ -33,6 +33,8 @@ def fmt_measure(measure: str, v: object) -> str:
         return fmt_krw(x)
     if measure == "close":
         return f"{x:,.0f}원"
+    if measure == "volume":
+        return f"{x:,.0f}주"
     return f"{x:,.2f}"
 
 
@@ -91,6 +93,8 @@ def render_holding_weight(row: dict, spec: dict) -> str:
 
 def render_holdings_aggregate(rows: list, spec: dict) -> str:
     ko = spec["lang"] == "ko"
+    if "condition" in spec:  # filtered in the code: say the condition, even when none qualify
+        return _holdings_meeting(rows, spec)
     if not rows:
         return spec["empty"]
     day = rows[0].get("date") or "-"
@@ -121,6 +125,24 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
             f"(스냅샷 {day} 기준)\n\n{listed}"
         )
     return f"{what[1].capitalize()} of the top {len(picked)} holdings of {spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}"
+
+
+def _holdings_meeting(rows: list, spec: dict) -> str:
+    ko, condition = spec["lang"] == "ko", spec["condition"]
+    day = rows[0].get("date") if rows else None
+    when = (f" (스냅샷 {day} 기준)" if ko else f" (snapshot of {day})") if day else ""
+    if not rows:
+        return (f"{spec['etf']} 보유종목 중 {condition} 종목은 없습니다{when}." if ko
+                else f"No holding of {spec['etf']} has {condition}{when}.")  # fmt: skip
+    if spec["aggregate"] == "count":
+        head = (f"{spec['etf']} 보유종목 중 {condition}: {len(rows)}개{when}" if ko
+                else f"Holdings of {spec['etf']} with {condition}: {len(rows)}{when}")  # fmt: skip
+    else:
+        head = (f"{spec['etf']} 보유종목 중 {condition} ({len(rows)}개){when}:" if ko
+                else f"Holdings of {spec['etf']} with {condition} ({len(rows)}){when}:")  # fmt: skip
+    lines = [f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
+             for i, r in enumerate(rows, 1)]  # fmt: skip
+    return head + "\n" + "\n".join(lines)
 
 
 def render_difference(first: dict, second: dict, spec: dict) -> str:
@@ -159,35 +181,48 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
     return text
 
 
+def _level(v: float, krw: bool, ko: bool) -> str:
+    if krw:
+        return f"{v:,.0f}원" if ko else f"{v:,.0f} KRW"
+    return f"{v:,.2f}"
+
+
 def render_extreme(result: dict, spec: dict) -> str:
+    """The max and/or min over the window, each dated, and where the latest close stands against
+    it ('how far below its 52-week high')."""
     ko = spec["lang"] == "ko"
     daily = result.get("daily") or []
     field = spec["field"] if any(spec["field"] in d for d in daily) else "close"
     points = [d for d in daily if d.get(field) is not None]
     if not points:
         return spec["empty"]
-    pick = (
-        max(points, key=lambda d: d[field])
-        if spec["aggregate"] == "max"
-        else min(points, key=lambda d: d[field])
-    )
-    value = float(pick[field])
-    shown = f"{value:,.0f}" if spec.get("currency") == "KRW" else f"{value:,.2f}"
-    first, last = points[-1]["date"], points[0]["date"]
-    word = {"max": ("최고", "high"), "min": ("최저", "low")}[spec["aggregate"]]
-    basis = {"close": ("종가", "close"), "high": ("고가", "intraday high"),
-             "low": ("저가", "intraday low")}[field]  # fmt: skip
+    krw = spec.get("currency") == "KRW"
+    latest = points[0]
+    first, last = points[-1]["date"], latest["date"]
+    parts = []
+    for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
+        key = "high" if aggregate == "max" and field != "close" else (
+            "low" if aggregate == "min" and field != "close" else "close")  # fmt: skip
+        key = key if any(key in d for d in points) else "close"
+        ordered = sorted(points, key=lambda d: d[key], reverse=aggregate == "max")
+        pick = ordered[0]
+        value, close = float(pick[key]), float(latest["close"])
+        away = (close / value - 1) * 100 if value else 0.0
+        word = {"max": ("최고", "high"), "min": ("최저", "low")}[aggregate]
+        basis = {"close": ("종가", "close"), "high": ("고가", "intraday high"),
+                 "low": ("저가", "intraday low")}[key]  # fmt: skip
+        if ko:
+            parts.append(f"{basis[0]} 기준 {word[0]}치 {_level(value, krw, ko)} ({pick['date']}), "
+                         f"최근 종가 {_level(close, krw, ko)}은 그 대비 {away:+.2f}%")  # fmt: skip
+        else:
+            parts.append(f"{word[1]} ({basis[1]}) {_level(value, krw, ko)} on {pick['date']}; the "
+                         f"latest close {_level(close, krw, ko)} is {away:+.2f}% from it")  # fmt: skip
     if ko:
-        text = (
-            f"{spec['name']}의 {spec['period_ko']} {basis[0]} 기준 {word[0]}치는 {shown}"
-            f"{'원' if spec.get('currency') == 'KRW' else ''} ({pick['date']})입니다. "
-            f"조회 구간 {first} ~ {last}, {len(points)}거래일."
-        )
+        text = (f"{spec['name']}의 {spec['period_ko']}: " + "; ".join(parts)
+                + f". 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
     else:
-        text = (
-            f"{spec['name']}'s {word[1]} over {spec['period_en']} ({basis[1]}) was {shown} on "
-            f"{pick['date']} ({first} to {last}, {len(points)} trading days)."
-        )
+        text = (f"{spec['name']} over {spec['period_en']}: " + "; ".join(parts)
+                + f" ({first} to {last}, {len(points)} trading days).")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
@@ -256,6 +291,8 @@ SET_RENDERERS = (
     render_etf_set,
     render_etf_aggregate,
     render_holding_weight,
+    _holdings_meeting,
+    _level,
     render_holdings_aggregate,
     render_difference,
     render_extreme,

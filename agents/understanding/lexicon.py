@@ -81,6 +81,7 @@ class Lexicon:
     brands: dict[str, str] = field(default_factory=dict)  # 'KODEX' → manager name
     security_ids: dict[str, str] = field(default_factory=dict)  # stock code → security_id
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
+    benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
     _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
 
@@ -186,6 +187,8 @@ class Lexicon:
                     continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
                 taken[a:b] = [True] * (b - a)
                 found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
+        if "etf" in kinds:
+            found += self._coordinated_brands(folded, gaps, taken, where, found)
         if "manager" in kinds:
             found += [Mention(m.kind, m.key, m.name, where[m.start], where[m.end - 1] + 1)
                       for m in self._manager_short_forms(folded, taken)]  # fmt: skip
@@ -224,6 +227,31 @@ class Lexicon:
                 out.append(Mention("etf", code, self.etfs[code], where[a], where[end - 1] + 1))
         return out
 
+    def _coordinated_brands(self, folded: str, gaps: set[int], taken: list[bool],
+                            where: list[int], found: list[Mention]) -> list[Mention]:  # fmt: skip
+        """Brands listed with one shared rest of a name: '코스피200 ETF 코덱스 타이거 ACE',
+        'KODEX 200과 TIGER 비교' — each bare brand takes the longest rest written elsewhere in
+        the question that names exactly one of its ETFs."""
+        by_brand = self._brand_index()
+        bare = [(a, a + len(form), form) for form in by_brand for a in _occurrences(folded, form)
+                if not any(taken[a : a + len(form)])
+                and _bounded(folded, gaps, a, a + len(form), form)]  # fmt: skip
+        if not bare or (len(bare) < 2 and not any(m.kind == "etf" for m in found)):
+            return []
+        out = []
+        for a, b, form in bare:
+            outside = folded[:a] + "\0" * (b - a) + folded[b:]
+            hits = [(len(tail), code) for tail, code in by_brand[form]
+                    if len(tail) >= 2 and tail in outside]  # fmt: skip
+            if not hits:
+                continue
+            length, code = max(hits)
+            if sum(1 for n, _ in hits if n == length) > 1:
+                continue  # two of its ETFs fit equally
+            taken[a:b] = [True] * (b - a)
+            out.append(Mention("etf", code, self.etfs[code], where[a], where[b - 1] + 1))
+        return out
+
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
         if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
@@ -234,6 +262,8 @@ class Lexicon:
                     continue
                 rest = fold(" ".join(words[1:]))
                 tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
+                if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
+                    tails.add(fold(self.benchmarks[code]))
                 for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
                     index.setdefault(form, []).extend((t, code) for t in tails if t)
             self._brand_forms = index
@@ -298,7 +328,7 @@ def _brands(etfs: dict[str, str], managed_by: dict[str, str]) -> dict[str, str]:
 
 
 def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
-    etf_rows = fetch_all("SELECT code, name, manager FROM etfs ORDER BY code", pool=pool)
+    etf_rows = fetch_all("SELECT code, name, manager, benchmark FROM etfs ORDER BY code", pool=pool)
     stock_rows = fetch_all(
         "SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf ORDER BY security_id",
         pool=pool,
@@ -326,6 +356,7 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
         security_ids=security_ids,
         aliases=[a for a in aliases if a[1] in ("etf", "stock")],
+        benchmarks={r["code"]: r["benchmark"] for r in etf_rows if r.get("benchmark")},
     )
 
 

@@ -208,8 +208,17 @@ def _generic_period(text: str) -> tuple[str, int, int, float] | None:
         if m:
             n = int(m.group(1))
             suffix, months = per_unit[spec["unit"]]
-            return f"{n}{suffix}", m.start(), m.end(), n * months
+            return _canonical_period(n, suffix), m.start(), m.end(), n * months
     return None
+
+
+def _canonical_period(n: int, suffix: str) -> str:
+    """'52주', '12개월', '24 months' name the same windows as '1년', '2년'."""
+    if suffix == "w" and n % 52 == 0:
+        return f"{n // 52}y"
+    if suffix == "m" and n % 12 == 0:
+        return f"{n // 12}y"
+    return f"{n}{suffix}"
 
 
 def _ytd_months() -> float:
@@ -528,6 +537,14 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             _inherit_context(frame, previous, entities=True)
             if frame.operation.kind == "rank":
                 frame.operation.kind, frame.operation.top_n = "lookup", None
+    elif _holding_in_previous_etf(frame, previous):
+        # 'KODEX 반도체 상위 5개 종목' → '그 중 SK하이닉스 비중은?': the stock inside that ETF
+        frame.reference = "same"
+        frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                           for e in previous.of("etf")]  # fmt: skip
+        frame.relation = "weight_in"
+        if not frame.measures:
+            frame.measures.append(Measure(name="weight", unit="%"))
     elif ("subset" in marks or ("same" in marks and listed)) and previous_result:
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
@@ -539,8 +556,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         or len(frame.question.strip()) <= 15
     ):  # '왜 떨어졌어?' after 삼성전자
         frame.reference = "same"
-        frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
-                           for e in previous.entities]  # fmt: skip
+        frame.entities += _previous_subjects(previous, previous_result, lexicon)
         _inherit_context(frame, previous, entities=True)
     elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
         frame.reference = "replace"
@@ -549,6 +565,29 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+
+
+def _holding_in_previous_etf(frame: QuestionFrame, previous: QuestionFrame) -> bool:
+    """A stock asked about right after one ETF's holdings (or with a weight word) is a holding of
+    that ETF, not a question about the stock alone."""
+    own_kinds = {e.kind for e in frame.entities}
+    if own_kinds != {"stock"} or len(frame.of("stock")) != 1 or len(previous.of("etf")) != 1:
+        return False
+    holdings = previous.relation in ("holdings", "holdings_changes", "weight_in")
+    return frame.measure() == "weight" or (holdings and frame.measure() is None)
+
+
+def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
+                       lexicon: Lexicon) -> list[Entity]:  # fmt: skip
+    """What '그거', 'it', '그 ETF' point at: the one item a set question's answer named
+    ('그중 순자산 제일 큰 건?' → TIGER …), else the previous turn's own subjects."""
+    named_subject = any(e.kind in ("etf", "stock", "series", "index") for e in previous.entities)
+    if len(previous_result) == 1 and not named_subject:
+        code = previous_result[0]
+        kind = "etf" if code in lexicon.etfs else "stock"
+        return [Entity(kind=kind, key=code, name=lexicon.etfs.get(code, code), inherited=True)]
+    return [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+            for e in previous.entities]  # fmt: skip
 
 
 def _bare_followup(frame: QuestionFrame) -> bool:

@@ -206,6 +206,38 @@ def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexi
     assert "Tag {name: '반도체'}" in seen[0]
 
 
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("render_extreme(result, {'lang': 'ko', 'name': 'KODEX 200', 'aggregate': 'range', "
+         "'field': 'close', 'currency': 'KRW', 'period_ko': '최근 3개월', 'period_en': '', "
+         "'empty': '-'})",
+         ["최고치 110원 (2026-01-02)", "최근 종가 100원은 그 대비 -9.09%", "최저치 90원 (2026-01-01)",
+          "그 대비 +11.11%"]),
+        ("render_holdings_aggregate(holdings, {'lang': 'ko', 'etf': 'TIGER 200', "
+         "'aggregate': 'list', 'top_n': None, 'empty': '-', 'condition': '비중 5% 초과'})",
+         ["TIGER 200 보유종목 중 비중 5% 초과 (2개)", "1. 삼성전자 (005930): 26.30%"]),
+        ("render_holdings_aggregate([], {'lang': 'ko', 'etf': 'TIGER 200', 'aggregate': 'count', "
+         "'top_n': None, 'empty': '-', 'condition': '비중 50% 초과'})",
+         ["비중 50% 초과 종목은 없습니다"]),
+    ],
+)  # fmt: skip
+def test_frame_renderers_run_in_the_sandbox(call: str, expected: list[str]) -> None:
+    """Renderers with helpers of their own (inlined transitively) run in smolagents' interpreter."""
+    daily = [{"date": "2026-01-03", "close": 100.0}, {"date": "2026-01-02", "close": 110.0},
+             {"date": "2026-01-01", "close": 90.0}]  # fmt: skip
+    holdings = [{"code": "005930", "name": "삼성전자", "weight": 26.3, "date": "2026-11-20"},
+                {"code": "000660", "name": "SK하이닉스", "weight": 10.8, "date": "2026-11-20"}]  # fmt: skip
+    code = tpl.inline(f"result = {{'daily': {daily!r}}}\nholdings = {holdings!r}\n"
+                      f"final_answer({call})")  # fmt: skip
+    executor = LocalPythonExecutor(["json"])
+    executor.send_tools({"final_answer": FinalAnswerTool()})
+    output = executor(code)
+    assert output.is_final_answer
+    for text in expected:
+        assert text in output.output
+
+
 def test_render_compare_table_and_notes() -> None:
     rows = [
         {"code": "069500", "name": "KODEX 200", "expense_ratio": 0.15, "company": "삼성자산운용",

@@ -179,6 +179,42 @@ def test_follow_ups(lexicon: Lexicon) -> None:
     assert region.reference == "replace" and region.operation.kind == "trend"
 
 
+def test_follow_ups_resolve_to_what_the_previous_answer_named(lexicon: Lexicon) -> None:
+    holdings = read(lexicon, "KODEX 반도체 보유종목 상위 5개")
+    weight = read(lexicon, "그 중 SK하이닉스 비중은?", previous=holdings)
+    assert [e.key for e in weight.of("etf")] == ["091160"] and weight.relation == "weight_in"
+    assert weight.measure() == "weight"
+    plain = read(lexicon, "SK하이닉스 주가", previous=read(lexicon, "KODEX 200 정보"))
+    assert not plain.of("etf")  # a stock's own question after an ETF stays the stock's
+    winner = read(lexicon, "반도체 ETF 중 순자산 제일 큰 거")
+    it = read(lexicon, "그거 1년 수익률은?", previous=winner, previous_result=["091160"])
+    assert [e.key for e in it.of("etf")] == ["091160"] and it.of("etf")[0].inherited
+
+
+def test_coordinated_brands_share_one_rest_of_a_name() -> None:
+    lexicon = Lexicon(
+        etfs={"069500": "KODEX 200", "102110": "TIGER 200", "105190": "ACE 200",
+              "277630": "TIGER 코스피", "091160": "KODEX 반도체", "091230": "TIGER 반도체"},
+        benchmarks={"069500": "코스피 200", "102110": "코스피 200", "105190": "코스피 200",
+                    "277630": "코스피"},
+    )  # fmt: skip
+    keys = lambda q: [m.key for m in lexicon.recognize(q)]  # noqa: E731
+    assert keys("코스피200 ETF 세 개 코덱스 타이거 ACE 보수 비교") == ["069500", "102110", "105190"]
+    assert keys("타이거 코스피200") == ["102110"]  # the benchmark, not 'TIGER 코스피' + '200'
+    assert keys("KODEX, TIGER 반도체 수익률 비교") == ["091160", "091230"]
+    assert keys("KODEX 200과 TIGER 비교") == ["069500", "102110"]
+    assert keys("코덱스 타이거 비교") == []  # no shared rest: nothing is guessed
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("52주 최고가", "1y"), ("52-week high", "1y"), ("12개월 수익률", "1y"), ("지난주 수익률", "1w"),
+    ("24개월 추이", "2y"), ("9개월 수익률", "9m"),
+])  # fmt: skip
+def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: str) -> None:
+    frame = read(lexicon, question)
+    assert frame.period is not None and frame.period.label == label
+
+
 def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
     frame = read(lexicon, "배당 ETF 목록")
     answer = AgentAnswer(answer="…", mode="offline", status="ok",
