@@ -1,6 +1,9 @@
-"""The supervisor graph (seed 004 §2, §13.3): route → fan out to the target agents (LangGraph
-`Send`, so parallel routes run concurrently) → single-mode companion call once → merge and
-validate as-of dates → web-search fallback interface → compose the cited answer.
+"""The supervisor graph (seed 004 §2, §13.3): route (rules, refined by the router model when one
+is configured: agents/macro/route_refine.py) → fan out to the target agents (LangGraph `Send`, so
+parallel routes run concurrently; with a model each domain agent is a tool-calling loop,
+agents/macro/model_agents.py) → single-mode companion call once → merge and validate as-of dates
+→ web-search fallback (one call per turn at most, agents/websearch.py) → compose the cited answer
+(a stale domain's warning is kept in a model-written answer by code, not by the prompt).
 
     graph = build_graph(ctx)
     for update in graph.stream({"question": q}, stream_mode="updates"): ...
@@ -16,9 +19,12 @@ from langgraph.types import Send
 
 from agents.macro.answer import compose_answer
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
+from agents.macro.model_agents import model_agent
 from agents.macro.ontology import general_agent, ontology_agent
+from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
+from agents.macro.web_fallback import stale_warning_kept, web_fallback, with_web_documents
 
 AgentFn = Callable[[Route, RunContext], AgentResponse]
 AGENTS: dict[str, AgentFn] = {
@@ -26,19 +32,24 @@ AGENTS: dict[str, AgentFn] = {
     "ontology": ontology_agent, "general_knowledge": general_agent,
 }  # fmt: skip
 MAX_STALE_HOURS = {"macro": 24 * 45, "equity": 24 * 4, "real_estate": 24 * 75, "documents": 24}
-WEB_SEARCH_DISABLED = (
-    "웹 검색 제공자가 설정되지 않아 웹 검색 보완을 건너뛰었습니다 (내부 근거만 사용)."
-)
+MODEL_AGENTS = ("macro", "equity", "real_estate", "ontology")
+
+
+def run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
+    """The tool-calling loop when a model is configured, else the offline agent."""
+    if ctx.macro_model is not None and name in MODEL_AGENTS:
+        return model_agent(name, r, ctx)
+    return AGENTS[name](r, ctx)
 
 
 def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
     """A fresh compiled supervisor graph bound to one run context."""
 
     def route_node(state: MacroState) -> dict[str, Any]:
-        r = state.get("route") or route(state["question"], ctx.pool)
+        r, steps = refine_route(state.get("route") or route(state["question"], ctx.pool), ctx)
         return {"route": r, "intent": r.intent, "target_domains": list(r.target_agents),
                 "requested_as_of_date": r.requested_as_of_date,
-                "max_stale_hours": MAX_STALE_HOURS}  # fmt: skip
+                "max_stale_hours": MAX_STALE_HOURS, "llm_trace": steps}  # fmt: skip
 
     def fan_out(state: MacroState) -> list[Send]:
         r = state["route"]
@@ -46,7 +57,7 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
 
     def agent_node(payload: dict[str, Any]) -> dict[str, Any]:
         name = payload["agent_name"]
-        response = AGENTS[name](payload["route"], ctx)
+        response = run_agent(name, payload["route"], ctx)
         return {"agent_responses": {name: response}}
 
     def companion_node(state: MacroState) -> dict[str, Any]:
@@ -60,24 +71,20 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
         if not wanted:
             return {"companion_used": False}
         companion = r.model_copy(update={"graph_need": True})
-        return {"agent_responses": {"ontology": ontology_agent(companion, ctx)},
+        return {"agent_responses": {"ontology": run_agent("ontology", companion, ctx)},
                 "companion_used": True, "fallback_queries": ["ontology companion"]}  # fmt: skip
 
     def validate_node(state: MacroState) -> dict[str, Any]:
         return validate_as_of(state, ctx)
 
     def web_node(state: MacroState) -> dict[str, Any]:
-        wanted = any(r.needs_web_fallback for r in state.get("agent_responses", {}).values())
-        provider = "tavily" if ctx.settings.tavily_api_key else None
-        # A configured provider would get exactly one call per turn here; none ships offline.
-        info = {"requested": wanted, "budget": 1, "calls": 0, "provider": provider,
-                "reason": None if provider else WEB_SEARCH_DISABLED}  # fmt: skip
-        if provider and wanted:
-            info["reason"] = "웹 검색 연동이 아직 구현되지 않아 내부 근거만 사용했습니다."
-        return {"needs_web_fallback": wanted, "web_fallback": info}
+        return web_fallback(state, ctx)
 
     def compose_node(state: MacroState) -> dict[str, Any]:
-        return compose_answer(state, ctx)
+        update = compose_answer(with_web_documents(state), ctx)
+        if update.get("answer_model"):
+            update["answer"] = stale_warning_kept(update["answer"], state)
+        return update
 
     graph = StateGraph(MacroState)
     graph.add_node("router", route_node)

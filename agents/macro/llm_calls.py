@@ -1,12 +1,13 @@
-"""litellm calls of the Macro Q&A graph (Text2Cypher, general knowledge, answer writing), each
-recorded as an `llm` trace step with its model, tokens and cost, and charged to the turn budget.
+"""litellm calls of the Macro Q&A graph (the domain agents' tool-calling turns, route refinement,
+general knowledge, answer writing), each recorded as an `llm` trace step with its model, tokens
+and cost, and charged to the turn budget.
 
 Failure policy (the documented offline fallback, see agents/llm.py): `agents.llm.completion`
-bounds and retries each request; a call that still fails returns empty text and an error trace
-step, and every caller falls back to the offline path — Text2Cypher to the Cypher templates, the
-answer writer to the offline text composed from the evidence, the general agent to an
-"unanswered" response. A reply without text (e.g. only tool calls, which this graph never asks
-for) is treated the same way. A call that takes the turn over its token or cost budget raises
+bounds and retries each request; a call that still fails returns empty text (or no message) and
+an error trace step, and every caller falls back to the offline path — a domain agent's tool
+loop to its templates and GraphRAG, the router refinement to the rules' route, the answer writer
+to the offline text composed from the evidence, the general agent to an "unanswered" response. A
+text call answered without text (e.g. only tool calls) is treated the same way. A call that takes the turn over its token or cost budget raises
 `BudgetExceeded` after recording its step, so the supervisor stops the run cleanly.
 """
 
@@ -21,6 +22,7 @@ from agents.llm import (
     BudgetExceeded,
     LlmCallFailed,
     TurnBudget,
+    Usage,
     completion,
     litellm_kwargs,
     usage_of,
@@ -34,7 +36,8 @@ _budget_lock = threading.Lock()  # parallel agent nodes charge the same budget
 
 def complete(model: str, settings: Settings, system: str, user: str, name: str,
              max_tokens: int = 800, budget: TurnBudget | None = None,
-             steps: list[TraceStep] | None = None) -> tuple[str, TraceStep]:  # fmt: skip
+             steps: list[TraceStep] | None = None,
+             response_format: dict[str, Any] | None = None) -> tuple[str, TraceStep]:  # fmt: skip
     """One chat completion; errors come back as an error trace step and empty text.
 
     `steps` (the run's LLM log) receives the step too, so a budget stop still shows every call.
@@ -45,8 +48,9 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": user}]  # fmt: skip
     try:
+        extra = {"response_format": response_format} if response_format else {}
         response = completion(settings, model=model, messages=messages, max_tokens=max_tokens,
-                              temperature=0, **litellm_kwargs(model, settings))  # fmt: skip
+                              temperature=0, **extra, **litellm_kwargs(model, settings))  # fmt: skip
     except LlmCallFailed as e:
         logger.warning("LLM call %s failed: %s", name, e)
         step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
@@ -64,13 +68,60 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
             f" (도구 호출 {calls}개만 반환)" if calls else ""
         )
     _log(steps, step)
-    if budget is not None:
-        with _budget_lock:
-            budget.add(usage)
-            over = budget.exceeded
-        if over:
-            raise BudgetExceeded(budget.message())
+    _charge(budget, usage)
     return text, step
+
+
+def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]],
+                   tools: list[dict[str, Any]], name: str, *, parallel: bool,
+                   budget: TurnBudget | None = None, steps: list[TraceStep] | None = None,
+                   max_tokens: int = 800) -> tuple[dict[str, Any] | None, TraceStep]:  # fmt: skip
+    """One tool-calling completion (seed 004 §8.4-3: `parallel_tool_calls` only when asked).
+
+    Returns the assistant message as an OpenAI dict (content, tool_calls with ids, name and
+    JSON-text arguments) and its trace step; a failed call returns None and an error step.
+    """
+    if budget is not None and budget.exceeded:
+        raise BudgetExceeded(budget.message())
+    watch = Stopwatch()
+    try:
+        response = completion(settings, model=model, messages=messages, tools=tools,
+                              tool_choice="auto", parallel_tool_calls=parallel,
+                              max_tokens=max_tokens, temperature=0,
+                              **litellm_kwargs(model, settings))  # fmt: skip
+    except LlmCallFailed as e:
+        logger.warning("LLM call %s failed: %s", name, e)
+        step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
+        _log(steps, step)
+        return None, step
+    message = response.choices[0].message
+    pairs = [(c.id or f"call_{i}", c.function.name or "", c.function.arguments or "")
+             for i, c in enumerate(getattr(message, "tool_calls", None) or [])]  # fmt: skip
+    calls = [{"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+             for i, n, a in pairs]  # fmt: skip
+    text = str(message.content or "")
+    usage = usage_of(response, model)
+    shown = text[:300] or "; ".join(f"{n}({a[:200]})" for _, n, a in pairs)
+    step = TraceStep(step=0, kind="llm", name=name, model=model, duration_ms=watch.ms,
+                     observation=shown, tokens=usage.tokens, cost_usd=usage.cost_usd,
+                     arguments={"parallel_tool_calls": parallel,
+                                "tools": [t["function"]["name"] for t in tools]})  # fmt: skip
+    _log(steps, step)
+    _charge(budget, usage)
+    out: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        out["tool_calls"] = calls
+    return out, step
+
+
+def _charge(budget: TurnBudget | None, usage: Usage) -> None:
+    if budget is None:
+        return
+    with _budget_lock:
+        budget.add(usage)
+        over = budget.exceeded
+    if over:
+        raise BudgetExceeded(budget.message())
 
 
 def _log(steps: list[TraceStep] | None, step: TraceStep) -> None:

@@ -1,9 +1,10 @@
 """Ontology Master and GeneralKnowledge agents (seed 004 §3.B, §12.2-5, §2.3-6).
 
-Ontology: relationship/path questions over Event → Indicator/Company with Evidence → Document.
-With a model: Text2Cypher from the direction-annotated schema (`GraphSchema.to_prompt()`) and
-right/wrong few-shots, a direction validator, the guard, and one templated re-check when the
-result is empty. Offline (or when the generated query is refused): the evidence templates.
+Ontology: relationship/path questions over Event → Indicator/Company with Evidence → Document,
+from the evidence templates and GraphRAG, with one templated re-check when the result is empty.
+With a model the agent is a tool loop (agents/macro/model_agents.py) whose `cypher_qa` tool uses
+the direction-annotated schema (`GraphSchema.to_prompt()`), the right/wrong few-shots and the
+direction validator below; this module's path is then its fallback.
 """
 
 from __future__ import annotations
@@ -19,22 +20,15 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import add_documents, lang_text, run_step
 from data_access.contracts import Citation, TraceStep
-from data_access.errors import QueryRejected, WorkbenchError
+from data_access.errors import WorkbenchError
 from data_access.graph.base import GraphSchema, GraphStore
 
-PROMPT_VERSION = "macro-text2cypher-v1"
 RECHECK_CYPHER = "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(t) RETURN count(v) AS n"
 FEW_SHOTS = """Right: MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator)
 Wrong: MATCH (e:Event)-[:SUPPORTS]->(v:Evidence)   // SUPPORTS points from Evidence to Event
 Right: MATCH (c:Company)-[:HAS_DAILY_BAR]->(b:EquityDailyBar)
 Wrong: MATCH (b:EquityDailyBar)-[:HAS_DAILY_BAR]->(c:Company)
 Right: MATCH (v:Evidence)-[:FROM_DOCUMENT]->(d:Document)"""
-SYSTEM = (
-    "You write one read-only openCypher query for FalkorDB. Use only these labels and "
-    "relationships, exactly in the direction shown.\n{schema}\n\nDirection examples:\n{shots}\n"
-    "Return columns event_title, event_date, theme, target, evidence_id, text, doc_id, title, url. "
-    "Dates are ISO strings. Answer with the query in a ```cypher block only."
-)
 _NODE = re.compile(r"\(([^()]*)\)")
 _REL = re.compile(r"^\s*(<?)-\[\s*\w*\s*:\s*(\w+)[^\]]*\]-(>?)\s*$")
 _SCHEMA_CACHE: dict[int, tuple[float, GraphSchema]] = {}
@@ -87,11 +81,9 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
     fresh = ctx.freshness.get("documents", "healthy")
     resp = AgentResponse(agent="ontology", as_of_date=ctx.as_of_date,
                          data_freshness={"documents": fresh})  # fmt: skip
-    rows = _text2cypher(route, ctx, resp) if ctx.macro_model and ctx.store else None
-    if rows is None:
-        rows = _offline_evidence(route, ctx, resp)
+    rows = offline_evidence(route, ctx, resp)
     if not rows:
-        _recheck(ctx, resp)
+        recheck_empty(ctx, resp)
     add_documents(resp, rows or [])
     for path in resp.paths[:4]:
         target = f" → {path['target']}" if path.get("target") else ""
@@ -105,7 +97,7 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
     return resp
 
 
-def _offline_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:
+def offline_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:
     """Seed §3.B: a question anchored on a named indicator/company → its Cypher template first;
     an explanatory one → GraphRAG first. Each backs the other up once when it finds nothing."""
     anchored = bool(route.matched_security_ids) or bool(route.indicator_codes and not route.themes)
@@ -128,60 +120,7 @@ def _template_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> li
     return result.rows if result else []
 
 
-def _text2cypher(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]] | None:
-    """Model-written Cypher; None when it must fall back to the templates."""
-    assert ctx.store is not None and ctx.macro_model is not None
-    try:
-        schema = graph_schema(ctx.store)
-    except WorkbenchError as e:
-        resp.uncertainty.append(f"그래프 스키마를 읽지 못했습니다: {e}")
-        return None
-    system = SYSTEM.format(schema=schema.to_prompt(), shots=FEW_SHOTS)
-    user = f"Question: {route.question}\nAs-of date: {ctx.as_of_date}"
-    text, step = complete(ctx.macro_model, ctx.settings, system, user, "text2cypher",
-                          budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
-    step.step = len(resp.trace) + 1
-    step.arguments = {"prompt_version": PROMPT_VERSION}
-    resp.trace.append(step)
-    cypher = _extract_cypher(text)
-    if not cypher:
-        return None
-    problems = validate_cypher_direction(cypher, schema)
-    guard = TraceStep(step=len(resp.trace) + 1, kind="guard", name="direction_validator",
-                      code=cypher, status="rejected" if problems else "ok",
-                      error="; ".join(problems) or None)  # fmt: skip
-    resp.trace.append(guard)
-    if problems:
-        resp.uncertainty.append(
-            "생성된 Cypher의 관계 방향이 스키마와 달라 템플릿으로 대체했습니다."
-        )
-        return None
-    watch = Stopwatch()
-    try:
-        rows = ctx.store.run_guarded(cypher, max_rows=50)
-    except QueryRejected as e:
-        resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="guard", name="cypher_guard",
-                                    code=cypher, status="rejected", error=str(e),
-                                    duration_ms=watch.ms))  # fmt: skip
-        resp.uncertainty.append(f"안전 검사에서 쿼리가 거부되어 템플릿으로 대체했습니다: {e}")
-        return None
-    except WorkbenchError as e:
-        resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="tool", name="cypher:text2cypher",
-                                    code=cypher, status="error", error=str(e),
-                                    duration_ms=watch.ms))  # fmt: skip
-        return None
-    resp.trace.append(TraceStep(step=len(resp.trace) + 1, kind="tool", name="cypher:text2cypher",
-                                code=cypher, observation=f"{len(rows)} rows",
-                                duration_ms=watch.ms))  # fmt: skip
-    return rows
-
-
-def _extract_cypher(text: str) -> str:
-    m = re.search(r"```(?:cypher)?\s*(.*?)```", text, re.DOTALL | re.IGNORECASE)
-    return (m.group(1) if m else text).strip()
-
-
-def _recheck(ctx: RunContext, resp: AgentResponse) -> None:
+def recheck_empty(ctx: RunContext, resp: AgentResponse) -> None:
     """One templated re-check: is the result empty because of the filter, or the pattern?"""
     if ctx.store is None:
         return
