@@ -15,6 +15,7 @@ import streamlit as st
 
 from agents.contract import store
 from agents.contract.diffview import Segments, diff_segments, highlight_segments
+from agents.contract.models import article_key
 from agents.contract.service import (
     ask,
     clause_comparison,
@@ -227,7 +228,8 @@ def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key:
         if shown >= MAX_COMPARISONS or c["article_no"] <= 0:
             continue
         try:
-            pair = clause_comparison(answer.payload["contract_id"], c["article_no"], pool=pool)
+            key = article_key(c["article_no"], c.get("branch") or 0)  # 제3조의2 → 3002
+            pair = clause_comparison(answer.payload["contract_id"], key, pool=pool)
         except WorkbenchError:
             pair = None
         if pair is None:

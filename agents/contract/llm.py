@@ -24,6 +24,8 @@ from agents.contract import prompts
 from agents.contract.index import Hit
 from agents.contract.registry import ToolCall
 from agents.evidence import Stopwatch
+from agents.contract.models import article_ref, split_key
+from agents.contract.references import parse_ref
 from agents.llm import LlmCallFailed, TurnBudget, completion, litellm_kwargs, usage_of
 from data_access.config import Settings
 from data_access.contracts import TraceStep
@@ -69,7 +71,8 @@ class LlmSession:
              titles: dict[int, str]) -> list[ToolCall]:  # fmt: skip
         system = prompts.PLANNER_SYSTEM.format(
             contract_type=contract_type or "provide",
-            titles=", ".join(f"제{n}조 {t}" if n > 0 else t for n, t in titles.items()))  # fmt: skip
+            titles=", ".join(f"{article_ref(*split_key(n))} {t}" if n > 0 else t
+                             for n, t in titles.items()))  # fmt: skip
         response = self._complete("planning", [{"role": "system", "content": system},
                                                {"role": "user", "content": question}],
                                   "규칙 기반 계획으로 대신했습니다.",
@@ -93,12 +96,14 @@ class LlmSession:
         return calls
 
     def judge(self, query: str, hits: list[Hit]) -> list[int]:
-        """Article numbers the model keeps; on an unreadable reply, the top five by score."""
-        fallback = [h.article.article_no for h in hits[:5]]
+        """Article keys the model keeps; on an unreadable reply, the top five by score. A branch
+        article is listed (and may be kept) by its name: "article_no": "제3조의2"."""
+        fallback = [h.article.key for h in hits[:5]]
         if self.budget.exceeded:
             return fallback
-        listing = [{"article_no": h.article.article_no, "title": h.article.title,
-                    "text": h.article.body[:JUDGE_CHARS]} for h in hits]  # fmt: skip
+        listing = [{"article_no": h.article.ref if h.article.branch else h.article.article_no,
+                    "title": h.article.title, "text": h.article.body[:JUDGE_CHARS]}
+                   for h in hits]  # fmt: skip
         response = self._complete("relevance_filter", [
             {"role": "system", "content": prompts.JUDGE_SYSTEM},
             {"role": "user", "content": prompts.evidence_message(
@@ -109,8 +114,9 @@ class LlmSession:
         match = JSON_RE.search(response.choices[0].message.content or "")
         try:
             keep = json.loads(match.group(0))["keep"] if match else None
-            valid = {h.article.article_no for h in hits}
-            chosen = [int(n) for n in keep if int(n) in valid] if isinstance(keep, list) else []
+            valid = {h.article.key for h in hits}
+            keys = [parse_ref(str(n)) for n in keep] if isinstance(keep, list) else []
+            chosen = [k for k in keys if k is not None and k in valid]
         except (ValueError, KeyError, TypeError):
             chosen = []
         return chosen[:5] or fallback

@@ -1,6 +1,6 @@
 """The offline planner: question → tool calls, by rules (DESIGN.md "The offline planner").
 
-Recognizes 제N조 / N조 / Article N, 별지N / Exhibit N, "… 조항" / "… clause" titles,
+Recognizes 제N조 / N조 / Article N, 제N조의M / Article N-M, 별지N / Exhibit N, "… 조항" / "… clause" titles,
 "표준계약서에는?" / "standard contract" questions and free-text topics (one per glossary concept).
 It reads only the question and the contract's titles — never clause text — so nothing written
 in a contract can steer which tools run.
@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from agents.contract.glossary import concept_for_title, is_korean, matching_concepts
-from agents.contract.references import article_refs, exhibit_refs
+from agents.contract.models import article_key, article_ref
+from agents.contract.references import article_refs, branch_refs, exhibit_refs
 from agents.contract.registry import ToolCall
 from agents.contract.types import label_of, standard_type
 
@@ -36,7 +37,7 @@ class PlanContext:
     """What the planner may know about the contract: its type and its article titles."""
 
     contract_type: str | None = None
-    titles: dict[int, str] = field(default_factory=dict)
+    titles: dict[int, str] = field(default_factory=dict)  # by article key (models.article_key)
 
 
 @dataclass
@@ -86,10 +87,13 @@ def plan(question: str, context: PlanContext) -> Plan:
         exhibit_refs(question),
         title_refs(question),
     )
+    branches = branch_refs(question)
     calls: list[ToolCall] = []
-    if articles or exhibits:
-        calls.append(ToolCall("article_index", {"article_numbers": articles,
-                                                "exhibit_numbers": exhibits}))  # fmt: skip
+    if articles or exhibits or branches:
+        arguments: dict[str, object] = {"article_numbers": articles, "exhibit_numbers": exhibits}
+        if branches:
+            arguments["article_refs"] = [article_ref(n, m) for n, m in branches]
+        calls.append(ToolCall("article_index", arguments))
     if titles:
         calls.append(ToolCall("article_title", {"title_queries": titles}))
     wants_standard = bool(STANDARD_RE.search(question))
@@ -97,7 +101,8 @@ def plan(question: str, context: PlanContext) -> Plan:
     if not calls:
         calls.append(ToolCall("hybrid_search", {"topics": search_topics(question)}))
     if wants_standard and standard:
-        named = [context.titles[n] for n in articles if n in context.titles] + titles
+        keys = articles + [article_key(n, m) for n, m in branches]
+        named = [context.titles[k] for k in keys if k in context.titles] + titles
         queries = named or [str(q) for t in search_topics(question) for q in t["queries"]][:2]  # type: ignore[attr-defined]
         calls.append(ToolCall("standard_contract", {"contract_type": standard,
                                                     "queries": queries}))  # fmt: skip
@@ -107,6 +112,6 @@ def plan(question: str, context: PlanContext) -> Plan:
         else []
     )
     intent = "standard" if wants_standard else "compare" if COMPARE_RE.search(question) else (
-        "lookup" if articles or exhibits or titles else "search")  # fmt: skip
+        "lookup" if articles or exhibits or branches or titles else "search")  # fmt: skip
     return Plan([ToolCall(c.name, c.arguments, f"call_{i}") for i, c in enumerate(calls, 1)],
                 intent, language, notes)  # fmt: skip

@@ -1,4 +1,5 @@
-"""PostgreSQL persistence for contracts and their articles (tables from 0005_contract_tables.sql).
+"""PostgreSQL persistence for contracts and their articles (tables from 0005_contract_tables.sql;
+an article's key is (article_no, branch_no) since 0014, so 제3조 and 제3조의2 are two rows).
 
 A contract is written in one transaction (contract row, then all its articles with tokens and
 vectors), so a failed ingestion leaves the previous version untouched.
@@ -15,7 +16,14 @@ import numpy as np
 from psycopg_pool import ConnectionPool
 
 from agents.contract.errors import ContractNotFound
-from agents.contract.models import Article, Clause, ContractInfo, ParsedContract
+from agents.contract.models import (
+    Article,
+    Clause,
+    ContractInfo,
+    ParsedContract,
+    article_key,
+    split_key,
+)
 from data_access.access import SHARED_USER_ID, Viewer, current_viewer, owner_scope
 from data_access.postgres import connection, fetch_all, fetch_one
 
@@ -24,7 +32,8 @@ CONTRACT_COLUMNS = (
     "article_count"
 )
 DENSE_SQL = (
-    "SELECT article_no, 1 - (embedding <=> %(v)s::vector) AS similarity FROM contract_articles "
+    "SELECT article_no, branch_no, 1 - (embedding <=> %(v)s::vector) AS similarity "
+    "FROM contract_articles "
     "WHERE contract_id = %(cid)s AND embedding_model = %(model)s "
     "ORDER BY embedding <=> %(v)s::vector LIMIT %(k)s"
 )
@@ -107,13 +116,15 @@ def original_text(contract_id: str, pool: ConnectionPool | None = None) -> str:
 
 def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[StoredArticle]:
     rows = fetch_all(
-        "SELECT article_no, title, clauses, tokens, embedding_model FROM contract_articles "
-        "WHERE contract_id = %s ORDER BY (article_no < 0), abs(article_no)", (contract_id,), pool,
+        "SELECT article_no, branch_no, title, clauses, tokens, embedding_model "
+        "FROM contract_articles WHERE contract_id = %s "
+        "ORDER BY (article_no < 0), abs(article_no), branch_no", (contract_id,), pool,
     )  # fmt: skip
     out = []
     for r in rows:
         clauses = [Clause(c["kind"], c["number"], c["text"]) for c in r["clauses"]]
-        out.append(StoredArticle(Article(r["article_no"], r["title"], clauses),
+        article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"])
+        out.append(StoredArticle(article,
                                  r["tokens"].split(), r["embedding_model"]))  # fmt: skip
     return out
 
@@ -145,33 +156,35 @@ def save_contract(
         conn.execute("DELETE FROM contract_articles WHERE contract_id = %s", (info.contract_id,))
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO contract_articles (contract_id, article_no, title, content, clauses, "
-                "body, tokens, embedding, embedding_model) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
-                [(info.contract_id, a.article_no, a.title, json.dumps(a.content, ensure_ascii=False),
+                "INSERT INTO contract_articles (contract_id, article_no, branch_no, title, content, "
+                "clauses, body, tokens, embedding, embedding_model) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
+                [(info.contract_id, a.article_no, a.branch, a.title,
+                  json.dumps(a.content, ensure_ascii=False),
                   json.dumps([c.__dict__ for c in a.clauses], ensure_ascii=False), a.body,
                   " ".join(t), vector_literal(v), embedding_model)
                  for a, t, v in zip(parsed.articles, tokens, vectors, strict=True)],
             )  # fmt: skip
 
 
-def update_vectors(contract_id: str, article_nos: Sequence[int], vectors: np.ndarray,
+def update_vectors(contract_id: str, keys: Sequence[int], vectors: np.ndarray,
                    embedding_model: str, pool: ConnectionPool | None = None) -> None:  # fmt: skip
+    """New vectors for the articles with these keys (models.article_key)."""
     with connection(pool) as conn, conn.transaction(), conn.cursor() as cur:
         cur.executemany(
             "UPDATE contract_articles SET embedding = %s::vector, embedding_model = %s "
-            "WHERE contract_id = %s AND article_no = %s",
-            [(vector_literal(v), embedding_model, contract_id, no)
-             for no, v in zip(article_nos, vectors, strict=True)],
+            "WHERE contract_id = %s AND article_no = %s AND branch_no = %s",
+            [(vector_literal(v), embedding_model, contract_id, *split_key(key))
+             for key, v in zip(keys, vectors, strict=True)],
         )  # fmt: skip
 
 
 def dense_search(contract_id: str, vector: np.ndarray, embedding_model: str, k: int,
                  pool: ConnectionPool | None = None) -> list[tuple[int, float]]:  # fmt: skip
-    """(article_no, cosine similarity) best first, by pgvector's cosine distance."""
+    """(article key, cosine similarity) best first, by pgvector's cosine distance."""
     rows = fetch_all(DENSE_SQL, {"v": vector_literal(vector), "cid": contract_id,
                                  "model": embedding_model, "k": k}, pool)  # fmt: skip
-    return [(int(r["article_no"]), float(r["similarity"])) for r in rows]
+    return [(article_key(r["article_no"], r["branch_no"]), float(r["similarity"])) for r in rows]
 
 
 def delete_contract(contract_id: str, pool: ConnectionPool | None = None) -> None:

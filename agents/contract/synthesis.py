@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.contract.answer import Quote, emphasize, one_line, operative
+from agents.contract.models import article_key
 from agents.contract.registry import ToolOutcome
 from agents.contract.tokenize import tokens
 from data_access.contracts import Citation
@@ -29,6 +30,11 @@ class FoundClause:
     score: float | None = None
     retrievers: list[str] = field(default_factory=list)
     matched_terms: list[str] = field(default_factory=list)
+    branch: int = 0  # M of 제N조의M
+
+    @property
+    def key(self) -> int:
+        return article_key(self.article_no, self.branch)
 
 
 @dataclass
@@ -50,7 +56,7 @@ def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None)
     return FoundClause(contract_id, int(raw["article_no"]), str(raw.get("label") or raw["title"]),
                        str(raw["title"]), list(raw.get("content", [])), tool, topic,
                        raw.get("score"), list(raw.get("retrievers", [])),
-                       list(raw.get("matched_terms", [])))  # fmt: skip
+                       list(raw.get("matched_terms", [])), int(raw.get("branch") or 0))  # fmt: skip
 
 
 def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
@@ -59,7 +65,7 @@ def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
     seen: set[tuple[str, int]] = set()
 
     def add(target: list[FoundClause], clause: FoundClause) -> None:
-        key = (clause.contract_id, clause.article_no)
+        key = (clause.contract_id, clause.key)
         if key not in seen:
             seen.add(key)
             target.append(clause)
@@ -102,9 +108,14 @@ def counterpart(clause: FoundClause, standard: list[FoundClause]) -> FoundClause
 
 
 def citations(evidence: Evidence) -> list[Citation]:
-    return [Citation(doc_id=f"{c.contract_id}#{c.article_no}", title=c.label,
-                     evidence_id=f"{c.tool}:{c.article_no}")
+    return [Citation(doc_id=f"{c.contract_id}#{_anchor(c)}", title=c.label,
+                     evidence_id=f"{c.tool}:{_anchor(c)}")
             for c in evidence.clauses + evidence.standard]  # fmt: skip
+
+
+def _anchor(c: FoundClause) -> str:
+    """The article's place in a citation id: '5' as before, '3-2' for 제3조의2."""
+    return f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
 
 
 def _snippet(content: list[str]) -> str:
@@ -123,7 +134,8 @@ def _verdict(ratio: float, language: str) -> str:
 
 def _name(c: FoundClause, language: str) -> str:
     if language == "en" and c.article_no > 0:
-        return f"Article {c.article_no} ({c.title})"
+        number = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
+        return f"Article {number} ({c.title})"
     if language == "en" and c.article_no < 0:
         return f"Exhibit {-c.article_no} ({c.title})"
     return c.label

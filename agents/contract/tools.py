@@ -19,7 +19,8 @@ from agents.contract import store
 from agents.contract.answer import select
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
-from agents.contract.models import Article
+from agents.contract.models import Article, article_ref, split_key
+from agents.contract.references import parse_ref
 from agents.contract.tokenize import tokens
 from data_access.config import Settings
 from data_access.errors import ToolInputError
@@ -29,7 +30,7 @@ TITLE_MATCH_MIN = 0.5
 MAX_QUERIES = 8
 MAX_QUERY_CHARS = 300
 
-Judge = Callable[[str, list[Hit]], list[int]]
+Judge = Callable[[str, list[Hit]], list[int]]  # the article keys (models.article_key) to keep
 
 
 @dataclass
@@ -43,8 +44,9 @@ class ToolContext:
 
 
 def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
-    return {"article_no": article.article_no, "title": article.title, "label": article.label,
-            "content": article.content, **extra}  # fmt: skip
+    return {"article_no": article.article_no, "branch": article.branch, "key": article.key,
+            "title": article.title, "label": article.label, "content": article.content,
+            **extra}  # fmt: skip
 
 
 def relevance_filter(query: str, hits: list[Hit], judge: Judge | None) -> list[Hit]:
@@ -54,7 +56,7 @@ def relevance_filter(query: str, hits: list[Hit], judge: Judge | None) -> list[H
         return []
     if judge is not None:
         keep = set(judge(query, hits))
-        return [h for h in hits if h.article.article_no in keep][:TOP_K]
+        return [h for h in hits if h.article.key in keep][:TOP_K]
     return select(query, hits)
 
 
@@ -159,7 +161,7 @@ class HybridSearchTool(BaseTool):
         best: dict[int, Hit] = {}
         for query in queries:
             for hit in self._candidates(self.context.contract_id, query):
-                no = hit.article.article_no
+                no = hit.article.key
                 if no not in best or hit.score > best[no].score:
                     best[no] = hit
         return sorted(best.values(), key=lambda h: -h.score)[: TOP_K * 2]
@@ -174,23 +176,29 @@ class HybridSearchTool(BaseTool):
 class ArticleIndexTool(BaseTool):
     name = "article_index"
     description = ("조 번호나 별지 번호로 조항을 직접 조회합니다 ('제5조', '2조', '별지1'). "
+                   "가지 조문 제N조의M은 article_refs에 '제3조의2'처럼 줍니다. "
                    "별지는 article_no가 음수(-N)로 돌아옵니다.")  # fmt: skip
     parameters = {
         "type": "object",
         "properties": {
             "article_numbers": {"type": "array", "items": {"type": "integer"}, "description": "조 번호"},
             "exhibit_numbers": {"type": "array", "items": {"type": "integer"}, "description": "별지 번호"},
+            "article_refs": {"type": "array", "items": {"type": "string"},
+                             "description": "가지 조문 등 조 이름 ('제3조의2')"},
         },
     }  # fmt: skip
 
     def execute(self, **arguments: Any) -> dict[str, Any]:
         numbers = _ints(arguments.get("article_numbers"), "article_numbers")
         exhibits = _ints(arguments.get("exhibit_numbers"), "exhibit_numbers")
-        if not numbers and not exhibits:
-            raise ToolInputError("article_numbers나 exhibit_numbers 중 하나는 있어야 합니다.")
+        refs = _refs(arguments.get("article_refs"))
+        if not numbers and not exhibits and not refs:
+            raise ToolInputError(
+                "article_numbers, exhibit_numbers, article_refs 중 하나는 있어야 합니다."
+            )
         articles = get_index(self.context.contract_id, self.context.pool,
                              self.context.settings).articles  # fmt: skip
-        wanted = numbers + [-n for n in exhibits]
+        wanted = list(dict.fromkeys(numbers + refs + [-n for n in exhibits]))
         found = [article_dict(articles[n]) for n in wanted if n in articles]
         missing = [_label(n) for n in wanted if n not in articles]
         return {"matched_articles": found, "missing": missing}
@@ -201,8 +209,23 @@ class ArticleIndexTool(BaseTool):
         return None
 
 
-def _label(no: int) -> str:
-    return f"제{no}조" if no > 0 else f"별지{-no}"
+def _label(key: int) -> str:
+    return article_ref(*split_key(key))
+
+
+def _refs(value: Any) -> list[int]:
+    """Article keys of `article_refs` ('제3조의2', '3의2', '제5조'); anything else is refused."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
+        raise ToolInputError("article_refs는 '제3조의2' 같은 문자열 목록이어야 합니다.")
+    keys = []
+    for v in value[:MAX_QUERIES]:
+        key = parse_ref(str(v)[:MAX_QUERY_CHARS])
+        if key is None:
+            raise ToolInputError(f"article_refs에 조 이름이 아닌 값이 있습니다: {str(v)[:40]!r}")
+        keys.append(key)
+    return keys
 
 
 def title_score(query: str, title: str) -> float:
@@ -239,7 +262,7 @@ class ArticleTitleTool(BaseTool):
                             key=lambda pair: -pair[0])  # fmt: skip
             if scored and scored[0][0] >= TITLE_MATCH_MIN:
                 score, article = scored[0]
-                found.setdefault(article.article_no, article_dict(article, query=query,
+                found.setdefault(article.key, article_dict(article, query=query,
                                                                   score=round(score, 3)))  # fmt: skip
         return {"matched_articles": list(found.values())}
 

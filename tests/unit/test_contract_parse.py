@@ -157,16 +157,40 @@ def test_docx_is_read() -> None:
     assert [a.article_no for a in parse_contract_text(text).articles] == [1, 2, -1]
 
 
-def test_a_branch_article_beside_its_base_is_refused_for_what_it_is() -> None:
-    """제N조의M is not yet stored as its own article (alone it is kept under N, as before); beside
-    제N조 the upload says so instead of calling it a duplicate; a reference inside a clause is text."""
-    text = "제3조(정의) 용어를 정한다.\n제3조의2(적용범위) 이 계약은 …\n제4조(기간) 1년."
-    with pytest.raises(ContractFileError, match=r"가지 조문\(제3조의2\)은 아직 제3조와 따로"):
-        parse_contract_text(text)
-    with pytest.raises(ContractFileError, match=r"가지 조문\(제3조의2\)"):
-        parse_contract_text("제 3 조의 2\n본문\n제3조(정의) 뜻.")
+def test_branch_articles_are_articles_of_their_own() -> None:
+    """제N조의M (with its 항 and 호) is its own article beside 제N조 (key N*1000+M), in order; a
+    reference inside a clause ('제3조의2에 따라', '제15조의 청약철회') stays text; the same
+    branch twice is a numbering error."""
+    text = ("제3조(정의) 용어를 정한다.\n제3조의2(적용범위) 이 계약은 국내에 적용한다.\n"
+            "① 을은 제3조의2에 따라 보고한다.\n1. 월별 보고\n"
+            "제 3 조의 3\n본문\n제4조(기간) 제15조의 청약철회에 따른다.\n[별지1] 목록")  # fmt: skip
+    parsed = parse_contract_text(text)
+    assert [(a.article_no, a.branch) for a in parsed.articles] == [
+        (3, 0), (3, 2), (3, 3), (4, 0), (-1, 0)]  # fmt: skip
+    assert [a.key for a in parsed.articles] == [3, 3002, 3003, 4, -1]
+    branch = parsed.articles[1]
+    assert branch.label == "제3조의2(적용범위)" and branch.ref == "제3조의2"
+    assert [(c.kind, c.number) for c in branch.clauses] == [("text", None), ("항", 1), ("호", 1)]
+    assert branch.content[1] == "① 을은 제3조의2에 따라 보고한다."
+    assert parsed.articles[2].label == "제3조의3(제3조의3)"
+    assert parsed.articles[3].content == ["제15조의 청약철회에 따른다."]
+    with pytest.raises(ContractFileError, match=r"두 번 나옵니다 \(제3조의2\(나\)\)"):
+        parse_contract_text("제3조의2(가) 하나.\n제3조의2(나) 둘.")
     with pytest.raises(ContractFileError, match="같은 번호의 조항이 두 번"):
         parse_contract_text("제3조(정의) 가.\n제3조(정의) 나.")
     parsed = parse_contract_text("제1조(목적) 가.\n제3조의2에 따라 해지한다.")
-    assert [a.article_no for a in parsed.articles] == [1]
+    assert [a.key for a in parsed.articles] == [1]
     assert parsed.articles[0].content[-1] == "제3조의2에 따라 해지한다."
+
+
+def test_branch_references_in_questions() -> None:
+    from agents.contract.references import article_keys, article_refs, branch_refs, parse_ref
+
+    assert article_refs("제3조의2 ②와 제3조") == [3] and branch_refs("제3조의2 ②") == [(3, 2)]
+    assert article_keys("제3조의2 ②와 제3조, 별지1") == [3002, 3, -1]
+    assert article_keys("제3조의 2항") == [3] and article_keys("3조의 2호") == [3]  # 제3조's 항 2
+    assert article_keys("Article 3-2 and Article 4") == [3002, 4]
+    assert article_keys("제15조의 청약철회") == [15]
+    assert article_keys("제0조의2, 제3조의0") == []
+    assert [parse_ref(v) for v in ("제3조의2", "3의2", "3-2", "7", "별지2", "x", "0")] == [
+        3002, 3002, 3002, 7, -2, None, None]  # fmt: skip

@@ -1,4 +1,5 @@
-"""Contract text → articles: 조 (제N조(제목)), 항 (①…), 호 (1. / 가.), 별지N (article_no = -N).
+"""Contract text → articles: 조 (제N조(제목); 제N조의M is its own article, branch M), 항 (①…),
+호 (1. / 가.), 별지N (article_no = -N).
 
 The original wording is kept line for line; markers stay in the text so a citation quotes the
 clause exactly as written. Markdown decoration (headings, bold) is stripped before matching.
@@ -14,7 +15,9 @@ from agents.contract.models import Article, Clause, ParsedContract
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
 KOREAN_ITEMS = "가나다라마바사아자차카타파하"
 
-ARTICLE_RE = re.compile(r"^제\s*(\d{1,3})\s*조(의\s*\d+)?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$")
+ARTICLE_RE = re.compile(
+    r"^제\s*(\d{1,3})\s*조(?:\s*의\s*(\d{1,3}))?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$"
+)
 EXHIBIT_RE = re.compile(
     r"^[\[【<〔(（]?\s*별\s*지\s*(?:제\s*)?(\d{1,2})\s*(?:호)?\s*[\]】>〕)）]?\s*(.*)$"
 )
@@ -38,7 +41,6 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
     lines = [clean_line(raw) for raw in text.splitlines()]
     title = _title(text, fallback_title)
     articles: list[Article] = []
-    branches: dict[int, str] = {}
     preamble = Article(0, PREAMBLE_TITLE)
     current = preamble
     for line in lines:
@@ -52,8 +54,6 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         if started is not None:
             current = started
             articles.append(current)
-            if (match := ARTICLE_RE.match(line)) and match.group(2):
-                branches[id(started)] = f"제{match.group(1)}조{''.join(match.group(2).split())}"
             continue
         if current is preamble and line == title:
             continue
@@ -62,14 +62,14 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         raise ContractFileError(
             "조항(제N조)을 찾을 수 없습니다. '제1조(목적)'처럼 조 번호와 제목이 있는 계약서를 올려 주세요."
         )
-    _check_duplicates(articles, branches)
+    _check_duplicates(articles)
     if preamble.clauses:
         articles.insert(0, preamble)
     return ParsedContract(title=title, articles=articles, text=text)
 
 
 def _seen(articles: list[Article], article: Article) -> bool:
-    return any(a.article_no == article.article_no for a in articles)
+    return any(a.key == article.key for a in articles)
 
 
 def _title(text: str, fallback: str) -> str:
@@ -83,8 +83,10 @@ def _title(text: str, fallback: str) -> str:
 def _start_article(line: str) -> Article | None:
     match = ARTICLE_RE.match(line)
     if match and (match.group(3) is not None or not match.group(4)):
-        number, title, rest = int(match.group(1)), (match.group(3) or "").strip(), match.group(4)
-        article = Article(number, title or f"제{number}조")
+        number, branch = int(match.group(1)), int(match.group(2) or 0)
+        title, rest = (match.group(3) or "").strip(), match.group(4)
+        article = Article(number, "", branch=branch)
+        article.title = title or article.ref
         if rest:
             article.clauses.append(_clause(rest))
         return article
@@ -107,21 +109,13 @@ def _clause(line: str) -> Clause:
     return Clause("text", None, line)
 
 
-def _check_duplicates(articles: list[Article], branches: dict[int, str]) -> None:
-    """`branches`: id(article) → '제3조의2' for articles read from a 제N조의M heading, which are
-    kept under N (not yet their own number): when N is taken too, the refusal says so."""
-    seen: dict[int, Article] = {}
+def _check_duplicates(articles: list[Article]) -> None:
+    """Each article once: 제3조 and 제3조의2 are two articles, 제3조 twice is a numbering error."""
+    seen: set[int] = set()
     for article in articles:
-        first = seen.get(article.article_no)
-        if first is not None:
-            branch = branches.get(id(article)) or branches.get(id(first))
-            if branch:
-                raise ContractFileError(
-                    f"가지 조문({branch})은 아직 제{article.article_no}조와 따로 저장하지 못합니다. "
-                    "제N조와 제N조의M이 함께 있는 계약서는 아직 올릴 수 없습니다."
-                )
+        if article.key in seen:
             label = article.label if article.article_no > 0 else article.title
             raise ContractFileError(
                 f"같은 번호의 조항이 두 번 나옵니다 ({label}). 계약서 번호 매김을 확인해 주세요."
             )
-        seen[article.article_no] = article
+        seen.add(article.key)

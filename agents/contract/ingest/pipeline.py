@@ -26,7 +26,7 @@ from data_access.config import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"  # 2: 제N조의M stored as its own article (was: kept under N)
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
 
 
