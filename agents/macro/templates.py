@@ -121,8 +121,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
                ("region", "start", "as_of"), "re_transactions",
                dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
       for side, order in (("highest", "DESC"), ("lowest", "ASC"))),
-    # Deals per region over the window: a region's own count, median and mean ('강남구 평균
-    #거래가'), or every region under a parent ('서울에서 거래 제일 많은 구'; '' for all).
+    # Deals per region over the window: one region's count, median and mean ('강남구 평균
+    # 거래가'), or every region under a parent ('서울에서 거래 제일 많은 구'; '' for all).
     Template("re_transactions_by_region", "real_estate", SQL,
              "SELECT region, count(*) AS deals, percentile_cont(0.5) WITHIN GROUP "
              "(ORDER BY price_krw)::bigint AS median_price, avg(price_krw)::bigint AS avg_price, "
