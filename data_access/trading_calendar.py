@@ -105,3 +105,10 @@ def resolve_day(day: date, exchange: Exchange, pool: ConnectionPool | None = Non
             session = row["d"]
     reason = _reason(day, exchange) if session != day else ""
     return TradingDay(requested=day, session=session, exchange=exchange, reason=reason)
+
+
+def any_market_session(day: date, pool: ConnectionPool | None = None) -> TradingDay:
+    """The session of a screen that covers both markets (the opening): the later of the KRX and
+    NYSE sessions on or before `day` that have prices, so a day either market traded stays."""
+    return max((resolve_day(day, ex, pool, use_data=True) for ex in ("KRX", "NYSE")),
+               key=lambda t: t.session)  # fmt: skip

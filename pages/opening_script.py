@@ -162,6 +162,8 @@ def render(answer: AgentAnswer) -> None:
     key = f"opening-{answer.payload.get('context', {}).get('run_id', 'current')}"
     context = answer.payload.get("context", {})
     st.caption(_answer.mode_caption(answer))
+    if context.get("date_note"):  # a non-trading day was asked: the session it was read as
+        st.info(context["date_note"], icon=":material/event_busy:")
     if answer.status not in SCRIPT_STATUSES:
         st.error(answer.error or answer.answer, icon=":material/error:")
     else:

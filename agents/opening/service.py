@@ -38,6 +38,7 @@ from data_access import runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, Citation
 from data_access.errors import ToolInputError, WorkbenchError
+from data_access.trading_calendar import any_market_session
 
 logger = logging.getLogger(__name__)
 
@@ -91,10 +92,11 @@ def stream_opening(
     settings = settings or get_settings()
     started = time.perf_counter()
     try:
-        the_day = parse_day(day, pool)
+        session = any_market_session(parse_day(day, pool), pool)
     except ToolInputError as e:  # a bad date is answered, not raised: nothing ran, nothing saved
         yield rejected_answer(str(e), started)
         return
+    the_day = session.session  # a day no market traded reads as the previous session, said so
     collector = EvidenceCollector()
     cache = new_run_cache(settings.home, f"{the_day.isoformat()}-{uuid.uuid4().hex[:8]}")
     choice = choice or build_chat_model(settings)
@@ -122,6 +124,9 @@ def stream_opening(
     finally:
         cache.clean()
     answer = _answer(deps, trace, state, error, started, pool)
+    if session.moved:
+        answer.payload.setdefault("context", {})["date_note"] = session.note_ko()
+        answer.answer = f"> {session.note_ko()}\n\n{answer.answer}"
     if requested(cancel):
         answer = cancelled(
             answer.model_copy(update={"payload": {"context": answer.payload["context"]}})

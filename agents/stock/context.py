@@ -45,7 +45,7 @@ class StockContext:
     tavily_api_key: str | None = None
     tavily_url: str = TAVILY_URL
     news_max_results: int = 5
-    history_days: int = 260  # trading days loaded for the figures (52 weeks and a little more)
+    history_days: int = 290  # sessions loaded: a calendar year back to the 1Y base bar, and more
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: object) -> StockContext:

@@ -72,8 +72,14 @@ def test_report_figures_match_the_database(pg_pool: Any) -> None:
         " ORDER BY trade_date DESC LIMIT 253", (AS_OF,), pool=pg_pool)][::-1]  # fmt: skip
     f = answer.payload["figures"]
     assert f["price"] == closes[-1]
-    assert f["returns"]["1m"] == pytest.approx(closes[-1] / closes[-22] - 1)
-    assert f["returns"]["1y"] == pytest.approx(closes[-1] / closes[-253] - 1)
+    # calendar periods: the base close is the last one on or before (last bar - 1 month / 1 year)
+    for period, interval in (("1m", "1 month"), ("1y", "1 year")):
+        base = fetch_one(
+            "SELECT close FROM stock_prices WHERE security_id = 'US:AAPL' AND trade_date <="
+            f" (%s::date - interval '{interval}')::date ORDER BY trade_date DESC LIMIT 1",
+            (AS_OF,), pool=pg_pool,
+        )  # fmt: skip
+        assert base and f["returns"][period] == pytest.approx(closes[-1] / float(base["close"]) - 1)
     assert f["ma"]["ma20"] == pytest.approx(sum(closes[-20:]) / 20)
     band = fetch_one(
         "SELECT max(high) AS hi, min(low) AS lo FROM (SELECT high, low FROM stock_prices"
