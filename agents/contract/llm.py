@@ -2,6 +2,8 @@
 
 Every call is recorded as a trace step with its model, tokens and cost, and counted against
 the turn budget. Synthesis gets no tools, so clause text cannot make the model call anything.
+Its answer is checked against the clauses it was given (agents.model_checks, `CONTRACT`
+policy: article references, figures, periods, dates); one repair request, then removal.
 
 Failures (see agents/llm.py): a call that fails for good is an error trace step, the caller
 falls back (planning → the rule planner, the judge → top five by score, synthesis → the template
@@ -27,13 +29,21 @@ from agents.evidence import Stopwatch
 from agents.contract.models import article_ref, split_key
 from agents.contract.references import parse_ref
 from agents.llm import LlmCallFailed, TurnBudget, completion, litellm_kwargs, usage_of
+from agents.model_checks import CONTRACT, check_model_text, pool_from
 from data_access.config import Settings
 from data_access.contracts import TraceStep
 
 logger = logging.getLogger(__name__)
 
 JSON_RE = re.compile(r"\{.*\}", re.DOTALL)
+HANGUL = re.compile(r"[가-힣]")
 JUDGE_CHARS = 300
+REPAIR_REQUEST = (
+    "답변에 <contract_data>의 조항으로 확인되지 않는 조항 번호·수치·기간·날짜가 있습니다: {}. "
+    "주어진 조항에 있는 내용만으로 답변을 다시 쓰세요. 확인되지 않은 것은 빼고 다른 값으로 바꾸지 마세요."
+)
+
+
 
 
 @dataclass
@@ -122,13 +132,38 @@ class LlmSession:
         return chosen[:5] or fallback
 
     def synthesize(self, question: str, evidence_json: str) -> str:
-        response = self._complete("synthesis", [
-            {"role": "system", "content": prompts.SYNTHESIS_SYSTEM},
-            {"role": "user", "content": prompts.evidence_message(question, evidence_json)}],
-            "찾은 조항으로 템플릿 답변을 썼습니다.")  # fmt: skip
+        """The model's answer after the check against the clauses it was given
+        (agents.model_checks): one repair request, then what still does not match is removed
+        and noted (`notices`: the turn is partial); "" when nothing is left (template answer)."""
+        messages = [{"role": "system", "content": prompts.SYNTHESIS_SYSTEM},
+                    {"role": "user", "content": prompts.evidence_message(question, evidence_json)}]  # fmt: skip
+        response = self._complete("synthesis", messages, "찾은 조항으로 템플릿 답변을 썼습니다.")
         if response is None:
             return ""
-        return str(response.choices[0].message.content or "").strip()
+        text = str(response.choices[0].message.content or "").strip()
+        check = check_model_text(text, pool_from(_evidence(evidence_json), question), CONTRACT,
+                                 repair=lambda bad: self._repair(messages, text, bad))  # fmt: skip
+        self.record(check.trace_step("model_check"))
+        if check.partial:
+            self.notices.append(check.error() or "")
+        lang = "ko" if HANGUL.search(question) else "en"
+        return "" if check.empty else check.with_notice(lang)
+
+    def _repair(self, messages: list[dict[str, Any]], text: str, bad: list[str]) -> str | None:
+        """The one repair request: the same evidence, the previous answer and what failed."""
+        response = self._complete("synthesis_repair", [*messages,
+                                  {"role": "assistant", "content": text},
+                                  {"role": "user", "content": REPAIR_REQUEST.format(", ".join(bad))}],
+                                  "확인되지 않은 부분을 뺐습니다.")  # fmt: skip
+        return None if response is None else str(response.choices[0].message.content or "")
+
+
+def _evidence(evidence_json: str) -> Any:
+    """The evidence as JSON when it parses (cut at a length it may not), else as text."""
+    try:
+        return json.loads(evidence_json)
+    except json.JSONDecodeError:
+        return evidence_json
 
 
 def _tool_call(tc: Any, index: int,
