@@ -24,10 +24,10 @@ from typing import Any
 
 from agents.contract import prompts
 from agents.contract.index import Hit
-from agents.contract.registry import ToolCall
-from agents.evidence import Stopwatch
 from agents.contract.models import article_ref, split_key
 from agents.contract.references import parse_ref
+from agents.contract.registry import ToolCall
+from agents.evidence import Stopwatch
 from agents.llm import LlmCallFailed, TurnBudget, completion, litellm_kwargs, usage_of
 from agents.model_checks import CONTRACT, check_model_text, pool_from
 from data_access.config import Settings
@@ -42,8 +42,6 @@ REPAIR_REQUEST = (
     "답변에 <contract_data>의 조항으로 확인되지 않는 조항 번호·수치·기간·날짜가 있습니다: {}. "
     "주어진 조항에 있는 내용만으로 답변을 다시 쓰세요. 확인되지 않은 것은 빼고 다른 값으로 바꾸지 마세요."
 )
-
-
 
 
 @dataclass

@@ -10,7 +10,12 @@
     python -m data_access.importers yahoo --ticker AAPL --start 2024-01-01
     python -m data_access.importers fred --series FEDFUNDS --start 2020-01-01
 
-Exit status: 0 ok, 3 partial (good rows loaded, some failed), 1 error (nothing loaded).
+Every run ends by projecting what it loaded into the graph (only the ETFs, stocks, series and
+dates it changed; `--no-project` leaves that to `python -m data_access.projection
+--retry-lagging`). A projection failure keeps the import and marks the graph as behind.
+
+Exit status: 0 ok, 3 partial (good rows loaded, some failed), 1 error (nothing loaded),
+4 loaded but the graph projection failed (the graph is behind until a retry succeeds).
 PostgreSQL is DATABASE_URL when set, otherwise the embedded server of WORKBENCH_HOME.
 """
 
@@ -39,7 +44,7 @@ from data_access.importers.fred import import_fred_series
 from data_access.importers.loaders import SeriesInfo, StockInfo
 from data_access.importers.yahoo import import_yahoo_ohlcv
 
-EXIT_OK, EXIT_ERROR, EXIT_PARTIAL = 0, 1, 3
+EXIT_OK, EXIT_ERROR, EXIT_PARTIAL, EXIT_GRAPH_BEHIND = 0, 1, 3, 4
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,6 +53,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print the run as JSON")
     parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument(
+        "--no-project",
+        action="store_true",
+        help="skip the graph projection after the import (the graph stays behind until "
+        "`python -m data_access.projection --retry-lagging`)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     csv_cmd = sub.add_parser("csv", help="a CSV file: stock OHLCV, a macro series or ETF holdings")
@@ -185,8 +196,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"import failed ({symbol}): {error}", file=sys.stderr)
     if not done.results:
         return EXIT_ERROR
+    if not args.no_project and not _follow_with_projection(pool):
+        return EXIT_GRAPH_BEHIND
     partial = done.failed or any(r.status == "partial" for r in done.results)
     return EXIT_PARTIAL if partial else EXIT_OK
+
+
+def _follow_with_projection(pool: ConnectionPool) -> bool:
+    """Project what this run (and any earlier lagging write) loaded; False if it failed."""
+    from data_access.projection.backlog import catch_up
+
+    try:
+        result = catch_up(pool)
+    except WorkbenchError as e:
+        print(f"graph projection failed: {e}", file=sys.stderr)
+        return False
+    failed = result.status == "error"
+    print(result.summary_line(), file=sys.stderr if failed else sys.stdout)
+    return not failed
 
 
 if __name__ == "__main__":

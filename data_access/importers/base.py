@@ -19,6 +19,8 @@ from psycopg_pool import ConnectionPool
 
 from data_access.errors import ImportFailed
 from data_access.postgres import Row, connection
+from data_access.projection.backlog import mark_pending
+from data_access.projection.scope import ProjectionScope
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +85,7 @@ class LoadOutcome:
     last_date: date | None = None
     rows_revised: int = 0  # macro only: stored values that changed
     bar_frequency: str | None = None  # prices only: daily | weekly | monthly | ...
+    projection: ProjectionScope | None = None  # what the graph must follow (issue 25)
 
 
 @dataclass(frozen=True)
@@ -189,6 +192,8 @@ def run_import(
             status: ImportStatus = "partial" if outcome.failures else "ok"
             error = _failures_text(outcome) if outcome.failures else None
             run_id = _insert_run(conn, job, outcome, status, error)
+            if outcome.projection is not None:  # committed with the data: the graph lags it
+                mark_pending(conn, outcome.projection, "import", run_id)
     except ImportFailed as e:
         outcome = e.outcome if isinstance(e, _NothingLoaded) else LoadOutcome(0, 0)
         run_id = _record_error_run(job, outcome, str(e), pool)

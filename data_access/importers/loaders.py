@@ -26,6 +26,7 @@ from data_access.importers.frequency import (
     BarFrequency,
     detect_frequency,
 )
+from data_access.projection.scope import ProjectionScope
 
 logger = logging.getLogger(__name__)
 
@@ -371,6 +372,9 @@ def load_ohlcv(
         outcome.datasets = [ohlcv_dataset(stock.security_id, name, source, outcome.bar_frequency)]
         outcome.first_date = min(b.trade_date for b in parsed.rows)
         outcome.last_date = max(b.trade_date for b in parsed.rows)
+        outcome.projection = ProjectionScope(
+            security_ids=(stock.security_id,), since=outcome.first_date
+        )
     return outcome
 
 
@@ -386,6 +390,9 @@ def load_macro(
         outcome.datasets = [macro_dataset(series, source)]
         outcome.first_date = min(o.obs_date for o in parsed.rows)
         outcome.last_date = max(o.obs_date for o in parsed.rows)
+        outcome.projection = ProjectionScope(
+            series_codes=(series.series_code,), since=outcome.first_date
+        )
     return outcome
 
 
@@ -413,6 +420,7 @@ def load_holdings(conn: Conn, parsed: ParsedRows[HoldingRow], source: str) -> Lo
     if good:
         outcome.first_date = min(h.as_of_date for h in good)
         outcome.last_date = max(h.as_of_date for h in good)
+        outcome.projection = ProjectionScope(etf_codes=tuple(codes), since=outcome.first_date)
     return outcome
 
 

@@ -4,13 +4,13 @@ earnings events. Raw price history stays in PostgreSQL; the graph keeps a recent
 from __future__ import annotations
 
 from data_access.graph import cypher as q
-from data_access.projection.steps import StepContext, StepSpec, fetch_rows, upsert
+from data_access.projection.steps import SCOPE_SIDS, StepContext, StepSpec, fetch_rows, upsert
 
-_BAR_WINDOW = """
+_BAR_WINDOW = f"""
 SELECT p.security_id, p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate,
        row_number() OVER (PARTITION BY p.security_id ORDER BY p.trade_date DESC) AS age
 FROM stock_prices p JOIN stocks s USING (security_id)
-WHERE NOT s.is_etf"""
+WHERE NOT s.is_etf AND {SCOPE_SIDS.format(col="p.security_id")}"""
 
 _BARS_SQL = f"""
 SELECT security_id, trade_date, open, high, low, close, volume, change_rate
@@ -47,14 +47,15 @@ ORDER BY snapshot_date, country, rank"""
 
 
 def project_issuers(ctx: StepContext) -> None:
-    sql = """SELECT security_id, country AS country_code, code AS native_code, code AS symbol,
-                    name, name_en
-             FROM stocks WHERE NOT is_etf ORDER BY security_id"""
-    upsert(ctx, sql, q.UPSERT_ISSUERS)
+    sql = f"""SELECT security_id, country AS country_code, code AS native_code, code AS symbol,
+                     name, name_en
+              FROM stocks WHERE NOT is_etf AND {SCOPE_SIDS.format(col="security_id")}
+              ORDER BY security_id"""
+    upsert(ctx, sql, q.UPSERT_ISSUERS, params=ctx.options.params())
 
 
 def project_daily_bars(ctx: StepContext) -> None:
-    params = {"days": ctx.options.daily_bar_days}
+    params = ctx.options.params(days=ctx.options.daily_bar_days)
     upsert(ctx, _BARS_SQL, q.UPSERT_DAILY_BARS, params=params, as_of="trade_date")
     cutoffs = fetch_rows(ctx.pool, _BAR_CUTOFFS_SQL, params)
     ctx.store.write_batch(q.PRUNE_DAILY_BARS, cutoffs, batch_size=ctx.options.batch_size)

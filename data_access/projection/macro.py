@@ -4,14 +4,23 @@ summary (`real_estate`), documents / events / evidence and their links (`documen
 from __future__ import annotations
 
 from data_access.graph import cypher as q
-from data_access.projection.steps import StepContext, StepSpec, fetch_rows, upsert
+from data_access.projection.steps import (
+    SCOPE_SERIES,
+    SCOPE_SINCE,
+    StepContext,
+    StepSpec,
+    fetch_rows,
+    upsert,
+)
 
 # effective_date: the date the value applies to, which for these series is the observation date
 # itself (FRED-style obs_date); published_at/as_of_date carry the vintage.
-_OBSERVATIONS_SQL = """
+_OBSERVATIONS_SQL = f"""
 SELECT series_code AS indicator_code, obs_date, value, obs_date AS effective_date,
        published_at, as_of_date, revision_flag
-FROM macro_observations ORDER BY series_code, obs_date"""
+FROM macro_observations
+WHERE {SCOPE_SERIES.format(col="series_code")} AND {SCOPE_SINCE.format(col="obs_date")}
+ORDER BY series_code, obs_date"""
 
 # One row per (region, month) present in any re_* table; a missing measure stays null.
 _RE_SUMMARY_SQL = """
@@ -56,13 +65,17 @@ _TARGET_LINKS = (
 
 
 def project_indicators(ctx: StepContext) -> None:
-    sql = """SELECT series_code AS indicator_code, name, name_ko, country, unit, frequency, source
-             FROM macro_series ORDER BY series_code"""
-    upsert(ctx, sql, q.UPSERT_INDICATORS)
+    sql = f"""SELECT series_code AS indicator_code, name, name_ko, country, unit, frequency,
+                     source
+              FROM macro_series WHERE {SCOPE_SERIES.format(col="series_code")}
+              ORDER BY series_code"""
+    upsert(ctx, sql, q.UPSERT_INDICATORS, params=ctx.options.params())
 
 
 def project_observations(ctx: StepContext) -> None:
-    upsert(ctx, _OBSERVATIONS_SQL, q.UPSERT_OBSERVATIONS, as_of="obs_date")
+    upsert(
+        ctx, _OBSERVATIONS_SQL, q.UPSERT_OBSERVATIONS, params=ctx.options.params(), as_of="obs_date"
+    )
 
 
 def project_re_summary(ctx: StepContext) -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from data_access.graph import cypher as q
 from data_access.projection.steps import (
+    SCOPE_ETFS,
+    SCOPE_SIDS,
+    SCOPE_SINCE,
     StepContext,
     StepSpec,
     fetch_rows,
@@ -23,6 +28,7 @@ SELECT h.etf_code, h.security_id, max(h.as_of_date) AS last_date,
        json_agg(json_build_object('date', h.as_of_date, 'weight', h.weight, 'shares', h.shares)
                 ORDER BY h.as_of_date) AS snaps
 FROM etf_holdings h JOIN window_dates USING (as_of_date)
+WHERE {SCOPE_ETFS.format(col="h.etf_code")} AND {SCOPE_SINCE.format(col="h.as_of_date")}
 GROUP BY h.etf_code, h.security_id
 ORDER BY h.etf_code, h.security_id"""
 
@@ -34,10 +40,12 @@ _CHANGES_SQL = f"""
 WITH snaps AS (
     SELECT etf_code, as_of_date,
            lag(as_of_date) OVER (PARTITION BY etf_code ORDER BY as_of_date) AS prev_date
-    FROM (SELECT DISTINCT etf_code, as_of_date FROM etf_holdings) d
+    FROM (SELECT DISTINCT etf_code, as_of_date FROM etf_holdings
+          WHERE {SCOPE_ETFS.format(col="etf_code")}) d
 ), pairs AS (
     SELECT * FROM snaps
     WHERE prev_date IS NOT NULL AND as_of_date >= ({_WINDOW_CUTOFF_SQL})
+      AND {SCOPE_SINCE.format(col="as_of_date")}
 ), cur AS (
     SELECT p.etf_code, p.as_of_date, p.prev_date, h.security_id, h.weight
     FROM pairs p JOIN etf_holdings h
@@ -79,9 +87,9 @@ def project_managers(ctx: StepContext) -> None:
 
 
 def project_stocks(ctx: StepContext) -> None:
-    sql = """SELECT security_id, code, name, name_en, is_etf, market, sector, country, currency
-             FROM stocks ORDER BY security_id"""
-    upsert(ctx, sql, q.UPSERT_STOCKS, prune=[q.PRUNE_STOCK_LINKS])
+    sql = f"""SELECT security_id, code, name, name_en, is_etf, market, sector, country, currency
+              FROM stocks WHERE {SCOPE_SIDS.format(col="security_id")} ORDER BY security_id"""
+    upsert(ctx, sql, q.UPSERT_STOCKS, params=ctx.options.params(), prune=[q.PRUNE_STOCK_LINKS])
 
 
 def project_etfs(ctx: StepContext) -> None:
@@ -108,7 +116,7 @@ def project_etf_tags(ctx: StepContext) -> None:
 
 
 def project_holds(ctx: StepContext) -> None:
-    params = {"limit": ctx.options.holdings_days}
+    params = ctx.options.params(limit=ctx.options.holdings_days)
     upsert_grouped(
         ctx, _HOLDINGS_SQL, q.UPSERT_HOLDS, items="snaps", params=params, as_of="last_date"
     )
@@ -116,7 +124,7 @@ def project_holds(ctx: StepContext) -> None:
 
 
 def project_holding_changes(ctx: StepContext) -> None:
-    params = {"limit": ctx.options.holdings_days}
+    params = ctx.options.params(limit=ctx.options.holdings_days)
     upsert_grouped(
         ctx, _CHANGES_BY_PAIR_SQL, q.UPSERT_HOLDING_CHANGES, items="changes", params=params,
         as_of="last_date",
@@ -124,8 +132,13 @@ def project_holding_changes(ctx: StepContext) -> None:
     _prune_before(ctx, q.PRUNE_CHANGES_BEFORE, params)
 
 
-def _prune_before(ctx: StepContext, statement: str, params: dict[str, int | None]) -> None:
-    """Drop dated relationships older than the window (the window moves as snapshots arrive)."""
+def _prune_before(ctx: StepContext, statement: str, params: dict[str, Any]) -> None:
+    """Drop dated relationships older than the window (the window moves as snapshots arrive).
+
+    An incremental run only adds the new snapshots: the next full projection moves the window.
+    """
+    if ctx.options.incremental:
+        return
     cutoff = min_value(ctx, _WINDOW_CUTOFF_SQL, params)
     if cutoff is not None:
         ctx.store.write(statement, {"cutoff": cutoff})

@@ -21,7 +21,8 @@ from data_access.errors import StoreUnavailable, ToolInputError, WorkbenchError
 from data_access.graph.base import GraphStore
 from data_access.projection import equity, macro, market
 from data_access.projection.models import ProjectionReport, ProjectionStep, StepStatus
-from data_access.projection.runs import lag_minutes, record_step, source_loaded_at
+from data_access.projection.runs import lag_minutes, record_step, settle_backlog, source_loaded_at
+from data_access.projection.scope import ProjectionScope
 from data_access.projection.steps import ProjectionOptions, StepContext, StepSpec
 
 logger = logging.getLogger(__name__)
@@ -38,8 +39,12 @@ def project_all(
     universe_size: int = 50,
     batch_size: int = 5000,
     steps: Sequence[str] | None = None,
+    scope: ProjectionScope | None = None,
 ) -> ProjectionReport:
     """Project every domain (or only the named `steps`) and return what each step did.
+
+    With a `scope` (what a write changed) only the steps it needs run, each filtered to its
+    ETFs, stocks, series and dates (an incremental run; a `full` scope is every step).
 
     A failing step is recorded with status 'error' and the run goes on (later steps report
     what they could not link); if the graph store is unreachable the run stops there.
@@ -48,8 +53,11 @@ def project_all(
         from data_access.postgres import get_pool
 
         pool = get_pool()
-    options = ProjectionOptions(holdings_days, daily_bar_days, universe_size, batch_size)
+    options = ProjectionOptions(holdings_days, daily_bar_days, universe_size, batch_size, scope)
     _check_options(options)
+    full_run = steps is None and (scope is None or scope.full)
+    if steps is None and scope is not None:
+        steps = scope.steps()
     unknown = set(steps or ()) - {s.step for s in ALL_STEPS}
     if unknown:
         raise ToolInputError(f"unknown projection steps: {', '.join(sorted(unknown))}")
@@ -78,6 +86,8 @@ def project_all(
         if store_down:
             break  # every later step would fail the same way
     report.finished_at = _now()
+    if full_run and report.status != "error":
+        settle_backlog(pool, report.started_at, report.batch_id)
     return report
 
 

@@ -31,6 +31,16 @@ def record_step(pool: ConnectionPool, step: ProjectionStep) -> None:
     execute(f"INSERT INTO projection_runs ({_COLUMNS}) VALUES ({placeholders})", values, pool)
 
 
+def settle_backlog(pool: ConnectionPool, started_at: datetime, batch_id: str) -> int:
+    """A full projection that did not fail covers every write recorded before it started."""
+    return execute(
+        "UPDATE projection_backlog SET projected_at = now(), last_batch_id = %(batch)s"
+        " WHERE projected_at IS NULL AND created_at <= %(started)s",
+        {"batch": batch_id, "started": started_at},
+        pool,
+    )
+
+
 def source_loaded_at(pool: ConnectionPool, domain: str) -> datetime | None:
     row = fetch_one(_LOADED_AT_SQL, {"domain": domain}, pool)
     return row["loaded_at"] if row else None

@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 from data_access.graph.base import GraphStore, Row
 from data_access.postgres import connection
 from data_access.projection.models import Domain
+from data_access.projection.scope import ProjectionScope, scope_params
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,15 @@ class ProjectionOptions:
     daily_bar_days: int = 60  # latest N trading days of bars per company (seed 004 §9.1)
     universe_size: int = 50  # top N by market cap per country and month
     batch_size: int = 5000  # rows per UNWIND statement
+    scope: ProjectionScope | None = None  # incremental: only what a write changed (None: all)
+
+    def params(self, **extra: Any) -> dict[str, Any]:
+        """Query parameters: the scope filters (see SCOPE_* below) plus the step's own."""
+        return {**scope_params(self.scope), **extra}
+
+    @property
+    def incremental(self) -> bool:
+        return self.scope is not None and not self.scope.full
 
 
 @dataclass
@@ -56,6 +66,13 @@ class StepSpec:
     domain: Domain
     step: str
     run: StepFn
+
+
+# Scope filters for the steps' SQL: a NULL parameter (full projection) filters nothing.
+SCOPE_ETFS = "(%(scope_etfs)s::text[] IS NULL OR {col} = ANY(%(scope_etfs)s::text[]))"
+SCOPE_SIDS = "(%(scope_sids)s::text[] IS NULL OR {col} = ANY(%(scope_sids)s::text[]))"
+SCOPE_SERIES = "(%(scope_series)s::text[] IS NULL OR {col} = ANY(%(scope_series)s::text[]))"
+SCOPE_SINCE = "(%(scope_since)s::date IS NULL OR {col} >= %(scope_since)s::date)"
 
 
 def graph_value(value: Any) -> Any:

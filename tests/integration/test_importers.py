@@ -626,7 +626,8 @@ def _cli(db_uri: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": db_uri}
     env.pop("FRED_API_KEY", None)
     return subprocess.run(
-        [sys.executable, "-m", "data_access.importers", *args],
+        # --no-project: this suite's own database is not what the shared test graph projects.
+        [sys.executable, "-m", "data_access.importers", "--no-project", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
