@@ -32,8 +32,8 @@ from pages._chat import distinct_labels
 STATE_ANSWER = "opening_answer"
 WEEKDAYS = "월화수목금토일"
 AVATARS = {"진행자": ":material/mic:", "해설자": ":material/insights:"}
-CONTEXT_GROUPS = (("indices", "지수(ETF 대용)"), ("rates", "금리"), ("fx", "환율"),
-                  ("commodities", "원자재"), ("volatility", "변동성"))  # fmt: skip
+CONTEXT_GROUPS = (("indices", "지수"), ("rates", "금리"), ("fx", "환율"),
+                  ("commodities", "원자재"), ("crypto", "가상자산"), ("volatility", "변동성"))  # fmt: skip
 TOP_WORDS_SHOWN = 20
 ALL_DAYS = 100 * 366  # a window reaching before any data
 SCRIPT_STATUSES = ("ok", "partial")  # partial: a valid script the offline planner finished

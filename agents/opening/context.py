@@ -1,8 +1,10 @@
 """The market context of a day (seed 003 `context_today`): indices, rates, FX, commodities, BTC.
 
-The demo data has no index series, so indices are ETF proxies (KODEX 200 for KOSPI 200, TIGER
-미국S&P500 for the S&P 500, …); each item says whether it is a proxy, and what is not in the
-data at all (BTC, WTI, index levels) is listed under `missing` instead of being made up.
+Index levels (코스피, 코스닥, S&P 500, 나스닥 종합, 다우), VIX, WTI and BTC are the market series
+of `data_access.market_series`, read under their usual tickers; gold has no series of its own
+and its ETF stands in (the item says so in `proxy_for`). Whatever has no rows on or before the
+day (an install without the series, a date before they start) is listed under `missing`
+instead of being made up.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any, TypedDict
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector
-from agents.opening import news_store
+from agents.opening import market_reads
 
 SPARK_DAYS = 20
 LOOKBACK_DAYS = 45  # calendar days read to get SPARK_DAYS observations
@@ -24,27 +26,32 @@ LOOKBACK_DAYS = 45  # calendar days read to get SPARK_DAYS observations
 class Spec:
     ticker: str  # what get_ohlcv accepts
     label: str
-    group: str  # indices | rates | fx | commodities | volatility
-    proxy_for: str | None = None  # the index or asset the ETF stands in for
+    group: str  # indices | rates | fx | commodities | crypto | volatility
+    proxy_for: str | None = None  # the index or asset an ETF stands in for
     unit: str = ""
 
 
 SPECS: tuple[Spec, ...] = (
-    Spec("069500", "KODEX 200", "indices", "코스피200", "원"),
-    Spec("229200", "KODEX 코스닥150", "indices", "코스닥150", "원"),
-    Spec("360750", "TIGER 미국S&P500", "indices", "S&P 500", "원"),
-    Spec("133690", "TIGER 미국나스닥100", "indices", "나스닥100", "원"),
+    Spec("^KS11", "코스피", "indices", None, "pt"),
+    Spec("^KQ11", "코스닥", "indices", None, "pt"),
+    Spec("^GSPC", "S&P 500", "indices", None, "pt"),
+    Spec("^IXIC", "나스닥 종합", "indices", None, "pt"),
+    Spec("^DJI", "다우", "indices", None, "pt"),
     Spec("DGS10", "미국 10년 국채금리", "rates", None, "%"),
     Spec("DGS2", "미국 2년 국채금리", "rates", None, "%"),
     Spec("KR_USDKRW", "원/달러 환율(종가)", "fx", None, "원"),
     Spec("DEXKOUS", "원/달러 환율(FRED)", "fx", None, "원"),
+    Spec("CL=F", "WTI 원유 선물", "commodities", None, "달러"),
     Spec("132030", "KODEX 골드선물(H)", "commodities", "금 선물 가격", "원"),
-    Spec("VIXCLS", "VIX 변동성 지수", "volatility", None, "pt"),
+    Spec("BTC-USD", "비트코인", "crypto", None, "달러"),
+    Spec("^VIX", "VIX 변동성 지수", "volatility", None, "pt"),
 )
-MISSING = (
-    "비트코인(BTC) 시세: 데모 데이터에 없음",
-    "WTI·브렌트 유가: 데모 데이터에 없음",
-    "코스피·S&P 500·나스닥 지수 자체: 지수 시계열이 없어 국내 상장 ETF 종가로 대신함",
+GROUPS = ("indices", "rates", "fx", "commodities", "crypto", "volatility")
+NOT_IN_DATA = ("브렌트유: 데이터에 없음(WTI만 있음)",)
+NOTES = (
+    "지수는 지수 자체의 포인트(pt)이고, 금만 국내 상장 ETF 종가로 대신합니다(proxy_for 표시). "
+    "금리는 %, 변동은 전 관측치 대비입니다. 미국 지수·WTI는 뉴욕, 비트코인은 UTC 날짜 기준의 "
+    "마지막 거래일 값입니다."
 )
 
 
@@ -64,10 +71,10 @@ class ContextItem(TypedDict):
 
 def item_for(spec: Spec, day: date, pool: ConnectionPool | None,
              collector: EvidenceCollector | None) -> ContextItem:  # fmt: skip
-    inst = news_store.find_instrument(spec.ticker, pool)
+    inst = market_reads.instrument(spec.ticker, pool)
     rows: list[dict[str, Any]] = []
     if inst is not None:
-        read = news_store.price_rows(inst, day - timedelta(days=LOOKBACK_DAYS), day, pool)
+        read = market_reads.price_read(inst, day - timedelta(days=LOOKBACK_DAYS), day, pool)
         rows = read.rows
         if collector is not None:
             collector.add_citation(read.citation)
@@ -87,19 +94,12 @@ def market_context(day: date, pool: ConnectionPool | None,
                    collector: EvidenceCollector | None = None) -> dict[str, Any]:  # fmt: skip
     """The context JSON the prompt carries (title words are added by the load_context node)."""
     items = [item_for(s, day, pool, collector) for s in SPECS]
-    groups: dict[str, list[ContextItem]] = {}
+    groups: dict[str, list[ContextItem]] = {g: [] for g in GROUPS}
     for item in items:
-        groups.setdefault(item["group"], []).append(item)
-    return {
-        "date": day.isoformat(),
-        **groups,
-        "crypto": [],
-        "missing": list(MISSING),
-        "notes": (
-            "지수는 지수 자체가 아니라 국내 상장 ETF 종가(proxy_for 표시)입니다. 금리는 %, 변동은 "
-            "전 관측치 대비입니다. 미국 지수 대용 ETF는 원화 환산 국내 상장 ETF로, 한국 시간에 거래되어 전일 미국장을 반영합니다."
-        ),
-    }
+        groups[item["group"]].append(item)
+    absent = [f"{i['label']}({i['ticker']}): {day.isoformat()} 이전 시세가 데이터에 없음"
+              for i in items if i["close"] is None]  # fmt: skip
+    return {"date": day.isoformat(), **groups, "missing": [*absent, *NOT_IN_DATA], "notes": NOTES}
 
 
 def compact(context: dict[str, Any]) -> dict[str, Any]:

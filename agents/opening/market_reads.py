@@ -13,7 +13,9 @@ from datetime import date
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import make_citation
-from agents.opening.news_store import Read
+from agents.opening import news_store
+from agents.opening.news_store import Instrument, Read
+from data_access import market_series
 from data_access.postgres import fetch_all
 
 _SESSIONS = (
@@ -121,5 +123,34 @@ def sector_breadth(dates: list[date], sectors: list[str], pool: ConnectionPool |
         query=_BREADTH,
         params={"dates": [d.isoformat() for d in dates], "sectors": sectors},
         row_count=len(rows), filters={"sectors": sectors},
+    )  # fmt: skip
+    return Read(rows, citation)
+
+
+# ---------------------------------------------------------------- instruments incl. market series
+
+
+def instrument(ticker: str, pool: ConnectionPool | None) -> Instrument | None:
+    """What get_ohlcv and the context read: a market series (^KS11, 코스피, BTC-USD, 유가 ...)
+    first, then a stock, ETF or macro series (news_store.find_instrument)."""
+    row = market_series.find_series(ticker, pool)
+    if row is not None:
+        code = row["series_code"]
+        return Instrument("market", code, row["name"], row["country"],
+                          market_series.dataset_code_of(code))  # fmt: skip
+    return news_store.find_instrument(ticker, pool)
+
+
+def price_read(inst: Instrument, start: date, end: date, pool: ConnectionPool | None) -> Read:
+    """The instrument's daily rows (`d, open, high, low, close, volume`) with their citation."""
+    if inst.kind != "market":
+        return news_store.price_rows(inst, start, end, pool)
+    rows = market_series.bars(inst.id, start, end, pool)
+    citation = make_citation(
+        dataset_code=inst.dataset_code, table="market_series_prices",
+        query=market_series.BARS_SQL,
+        params={"id": inst.id, "start": start.isoformat(), "end": end.isoformat()},
+        row_count=len(rows), filters={"id": inst.id},
+        start=start.isoformat(), end=end.isoformat(),
     )  # fmt: skip
     return Read(rows, citation)

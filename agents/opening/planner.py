@@ -40,10 +40,10 @@ MOVERS_LIMIT = 8  # clusters asked of get_market_movers
 MAX_THEMES = 3
 TICKERS_PER_THEME = 3
 EXTRA_TICKERS = 4
-MAX_OHLCV_CALLS = 16
+MAX_OHLCV_CALLS = 18
 MAX_READ = 14
 PRICE_LOOKBACK_DAYS = 10
-MARKET_PROXIES = ("069500", "360750")
+MARKET_INDICES = ("^KS11", "^KQ11", "^GSPC", "^IXIC")  # index levels, not ETF stand-ins
 
 
 class Observed:
@@ -120,7 +120,7 @@ def next_message(messages: Sequence[BaseMessage]) -> AIMessage:
         tickers, start = _tickers_to_check(clusters, articles, day)
         calls = [_call("get_ohlcv", {"ticker": t, "start_date": start, "end_date": day.isoformat(),
                                      "interval": "1d"}) for t in tickers]  # fmt: skip
-        return _step("테마 종목과 시장 대용 ETF의 시세를 확인합니다.", calls)
+        return _step("테마 종목과 주요 지수의 시세를 확인합니다.", calls)
     movers = movers_from(seen, day)
     picks = pick_themes(seen, clusters, articles, movers)
     read = set(_read_pks(seen))
@@ -183,9 +183,9 @@ def _members(cluster: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _tickers_to_check(clusters: list[dict[str, Any]], articles: list[dict[str, Any]],
                       day: date) -> tuple[list[str], str]:  # fmt: skip
-    """Market proxies, the themes' companies, then a few more article tickers; and the first
+    """Market indices, the themes' companies, then a few more article tickers; and the first
     date to read (the earliest session named, less a lookback for its previous close)."""
-    tickers: list[str] = list(MARKET_PROXIES)
+    tickers: list[str] = list(MARKET_INDICES)
     sessions = [day]
     for cluster in clusters:
         for m in _members(cluster):

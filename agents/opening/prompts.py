@@ -41,7 +41,7 @@ SYSTEM = """당신은 한국 증권 방송의 장 시작 전 '오프닝' 코너 
 USER_TEMPLATE = """사용 가능한 도구:
 {{tools}}
 
-오늘의 시장 컨텍스트(지수는 ETF 대용치, missing은 데이터에 없는 항목):
+오늘의 시장 컨텍스트(지수는 지수 포인트, proxy_for가 있는 항목만 ETF 대용치, missing은 데이터에 없는 항목):
 ```json
 {{context_json}}
 ```

@@ -15,6 +15,7 @@ from typing import Any
 from agents.opening.clusters import with_i
 from agents.opening.prompts import date_ko
 from agents.opening.state import NewsSource, OpeningResult, ScriptTurn, Theme
+from data_access.market_series import spec_for
 
 ORDINALS = ("첫 번째", "두 번째", "세 번째")
 MAX_NUTSHELL = 40
@@ -36,6 +37,9 @@ class Mover:
 
     @property
     def price(self) -> str:
+        series = spec_for(self.ticker)
+        if series is not None:  # an index in points, BTC and WTI in dollars
+            return f"{self.close:,.2f}{'포인트' if series.unit == 'pt' else '달러'}"
         if self.ticker.upper().startswith("US:"):
             return f"{self.close:,.2f}달러"
         return f"{self.close:,.0f}원"
@@ -149,10 +153,15 @@ def _last(movers: dict[str, list[Mover]], ticker: str) -> Mover | None:
 
 
 def _market_turn(movers: dict[str, list[Mover]], context: dict[str, Any]) -> str:
-    proxies = {i["ticker"]: i for i in context.get("indices", [])}
-    lines = [m.sentence(f"{m.name}({proxies[t]['proxy_for']} 대용)")
-             for t in proxies if (m := _last(movers, t))]  # fmt: skip
-    return " ".join(lines) or "지수 대용 ETF 시세가 없어 지수 흐름은 생략합니다."
+    indices = {i["ticker"]: i for i in context.get("indices", [])}
+    lines = [m.sentence(_index_label(indices[t])) for t in indices if (m := _last(movers, t))]
+    return " ".join(lines) or "지수 시세가 없어 지수 흐름은 생략합니다."
+
+
+def _index_label(item: dict[str, Any]) -> str:
+    """'코스피', or 'KODEX 200(코스피200 대용)' where an ETF stands in for the index."""
+    proxy = item.get("proxy_for")
+    return f"{item['label']}({proxy} 대용)" if proxy else str(item["label"])
 
 
 def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]],
@@ -170,7 +179,7 @@ def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]],
 def compose(day: date, picks: list[ThemePick], movers: dict[str, list[Mover]],
             read: dict[str, dict[str, str]], context: dict[str, Any]) -> OpeningResult:  # fmt: skip
     picks = [p for p in picks if any(a["pk"] in read for a in p.articles)] or picks[:1]
-    nutshell = _nutshell(picks, _last(movers, "069500"))
+    nutshell = _nutshell(picks, _last(movers, "^KS11") or _last(movers, "069500"))
     turns: list[tuple[str, str, list[NewsSource]]] = [
         ("진행자", f"{date_ko(day.isoformat())} 오프닝입니다. 오늘의 한마디는 '{nutshell}'입니다. "
                    "먼저 시장 분위기부터 볼까요?", []),

@@ -22,7 +22,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector, Stopwatch
-from agents.opening import movers, news_store
+from agents.opening import market_reads, movers, news_store
 from agents.opening.files import RunCache
 from agents.opening.keywords import contains, count_in
 from data_access.errors import ToolInputError, WorkbenchError
@@ -201,23 +201,30 @@ def ohlcv(ctx: ToolContext, ticker: str, start_date: str, end_date: str,
         raise ToolInputError(
             f"interval {interval!r}은 지원하지 않습니다. {', '.join(INTERVALS)} 중 하나."
         )
-    inst = news_store.find_instrument(ticker, ctx.pool)
+    inst = market_reads.instrument(ticker, ctx.pool)
     if inst is None:
         return _error(
             f"알 수 없는 티커입니다: {ticker!r}",
-            "security_id(KR:005930, US:NVDA), 6자리 코드, 미국 티커, ETF 코드(069500) 또는 "
+            "security_id(KR:005930, US:NVDA), 6자리 코드, 미국 티커, ETF 코드(069500), "
+            "지수·시장 시리즈(^KS11, ^KQ11, ^GSPC, ^IXIC, ^DJI, ^VIX, BTC-USD, CL=F) 또는 "
             "거시 시리즈(DGS10, VIXCLS, KR_USDKRW)로 다시 호출하세요.",
         )
-    read = news_store.price_rows(inst, start, end, ctx.pool)
+    read = market_reads.price_read(inst, start, end, ctx.pool)
     _cite(ctx, read)
-    offset = "+09:00" if inst.country == "KR" else "-05:00"
-    rows = [_row(r, offset) for r in read.rows]
-    return {"ticker": ticker, "name": inst.name, "start_date": start_date, "end_date": end_date,
-            "interval": interval, "rows": _resample(rows, interval)}  # fmt: skip
+    rows = [_row(r, UTC_OFFSETS.get(inst.country, "-05:00")) for r in read.rows]
+    out = {"ticker": ticker, "name": inst.name, "start_date": start_date, "end_date": end_date,
+           "interval": interval, "rows": _resample(rows, interval)}  # fmt: skip
+    if inst.kind == "market":
+        out["series_code"] = inst.id  # what the ticker or name resolved to (코스피 → ^KS11)
+    return out
 
 
 def _num(value: Any) -> float | None:
     return None if value is None else round(float(value), 4)
+
+
+# The clock that dates a row: Seoul, New York, or UTC for BTC (it trades around the clock).
+UTC_OFFSETS = {"KR": "+09:00", "US": "-05:00", "GLOBAL": "+00:00"}
 
 
 def _row(r: dict[str, Any], offset: str) -> dict[str, Any]:
@@ -283,9 +290,10 @@ def make_tools(ctx: ToolContext) -> list[BaseTool]:
                     lambda: keyword_frequency(ctx, keywords, source, news_pks))  # fmt: skip
 
     def get_ohlcv(ticker: str, start_date: str, end_date: str, interval: str = "1d") -> str:
-        """일별 OHLCV. ticker는 security_id(KR:000990, US:NVDA), 코드/티커, ETF 코드(069500:
-        KODEX 200 등 지수 대용) 또는 거시 시리즈(DGS10, DGS2, VIXCLS, KR_USDKRW). 대본에 쓰는 모든
-        숫자는 이 도구로 확인하세요. ETF·거시 시리즈는 종가(close)만 있습니다."""
+        """일별 OHLCV. ticker는 security_id(KR:000990, US:NVDA), 코드/티커, ETF 코드(069500),
+        지수·시장 시리즈(^KS11 코스피, ^KQ11 코스닥, ^GSPC S&P 500, ^IXIC 나스닥, ^DJI 다우,
+        ^VIX, BTC-USD 비트코인, CL=F WTI; 한글 이름도 됨) 또는 거시 시리즈(DGS10, DGS2, VIXCLS,
+        KR_USDKRW). 대본에 쓰는 모든 숫자는 이 도구로 확인하세요. ETF·거시 시리즈는 종가만 있습니다."""
         args = {
             "ticker": ticker,
             "start_date": start_date,

@@ -31,22 +31,26 @@ pytestmark = pytest.mark.usefixtures("demo_data")
 
 DATES = ("2026-11-20", "2026-11-16", "2026-10-06")
 MOVE = re.compile(
-    r"(\S[^.'·\n]*?)의 (?:(\d+)월 (\d+)일 )?종가는 ([\d,.]+)(원|달러), "
+    r"(\S[^.'·\n]*?)의 (?:(\d+)월 (\d+)일 )?종가는 ([\d,.]+)(원|달러|포인트), "
     r"전일 대비 ([+-]\d+\.\d{2})%"
 )
 REQUIRED = {"get_news_list", "count_keyword_frequency", "get_news_content", "get_ohlcv"}
 
 
 def _closes(name: str, day: date, pool: Any) -> list[float]:
-    """The last two closes on or before `day` of a stock (by name or Korean alias) or ETF,
-    straight from PostgreSQL."""
+    """The last two closes on or before `day` of a stock (by name or Korean alias), ETF or
+    market index, straight from PostgreSQL."""
     rows = fetch_all(
         "SELECT close FROM (SELECT p.trade_date, p.close FROM stock_prices p JOIN stocks s"
         " USING (security_id) WHERE (s.name = %(n)s OR s.security_id IN (SELECT target FROM"
         " entity_aliases WHERE kind = 'stock' AND alias = %(n)s)) AND p.trade_date <= %(d)s"
         " UNION ALL"
         " SELECT e.trade_date, e.close FROM etf_prices e JOIN etfs f ON f.code = e.etf_code"
-        " WHERE f.name = %(n)s AND e.trade_date <= %(d)s) x ORDER BY trade_date DESC LIMIT 2",
+        " WHERE f.name = %(n)s AND e.trade_date <= %(d)s"
+        " UNION ALL"
+        " SELECT m.trade_date, m.close FROM market_series_prices m JOIN market_series r"
+        " USING (series_code) WHERE r.name = %(n)s AND m.trade_date <= %(d)s)"
+        " x ORDER BY trade_date DESC LIMIT 2",
         {"n": name, "d": day}, pool,
     )  # fmt: skip
     return [float(r["close"]) for r in rows]
@@ -95,7 +99,14 @@ def test_offline_run_follows_the_prompt_rules(day: str, settings: Any, pg_pool: 
     artifacts = runs.list_artifacts(run_id=context["run_id"], pool=pg_pool)
     assert [a.kind for a in artifacts] == ["opening_script"]
     market = context["market"]
-    assert market["indices"][0]["proxy_for"] and any("비트코인" in m for m in market["missing"])
+    # index levels themselves, not ETF stand-ins; BTC and WTI are in the context (issue 25)
+    assert [(i["ticker"], i["proxy_for"]) for i in market["indices"][:2]] == [
+        ("^KS11", None), ("^KQ11", None)]  # fmt: skip
+    assert market["crypto"][0]["ticker"] == "BTC-USD" and market["crypto"][0]["close"]
+    assert "WTI" in str(market["commodities"]) and not any(
+        "비트코인" in m for m in market["missing"]
+    )
+    assert "코스피의 " in _texts(answer) and "포인트" in _texts(answer)
     assert len(market["title_top_words"]) <= 50
 
 

@@ -98,10 +98,35 @@ def test_ohlcv_for_stocks_etf_proxies_and_macro(tools: Any, pg_pool: Any) -> Non
 
 
 @pytest.mark.parametrize(
+    ("ticker", "code", "offset"),
+    [("^KS11", "^KS11", "+09:00"), ("코스피", "^KS11", "+09:00"), ("kosdaq", "^KQ11", "+09:00"),
+     ("^GSPC", "^GSPC", "-05:00"), ("S&P500", "^GSPC", "-05:00"), ("나스닥", "^IXIC", "-05:00"),
+     ("다우", "^DJI", "-05:00"), ("^VIX", "^VIX", "-05:00"), ("BTC-USD", "BTC-USD", "+00:00"),
+     ("비트코인", "BTC-USD", "+00:00"), ("CL=F", "CL=F", "-05:00"), ("유가", "CL=F", "-05:00")],
+)  # fmt: skip
+def test_ohlcv_for_index_levels_crypto_and_oil(tools: Any, pg_pool: Any, ticker: str, code: str,
+                                               offset: str) -> None:  # fmt: skip
+    """Index tickers and their Korean names read the market series, not an ETF stand-in."""
+    t, collector = tools
+    result = call(t, "get_ohlcv", ticker=ticker, start_date="2026-11-10", end_date="2026-11-20")
+    stored = fetch_all(
+        "SELECT trade_date, close FROM market_series_prices WHERE series_code = %s"
+        " AND trade_date BETWEEN '2026-11-10' AND '2026-11-20' ORDER BY trade_date", (code,), pg_pool,
+    )  # fmt: skip
+    assert result["series_code"] == code and len(result["rows"]) == len(stored) >= 7
+    assert [r["close"] for r in result["rows"]] == [float(r["close"]) for r in stored]
+    assert result["rows"][-1]["ts"] == f"2026-11-20T00:00:00{offset}"
+    assert result["rows"][-1]["high"] >= result["rows"][-1]["close"]
+    assert collector.citations[-1].table == "market_series_prices"
+
+
+@pytest.mark.parametrize(
     ("name", "args", "fragment"),
     [
         ("get_ohlcv", {"ticker": "NOPE_XYZ", "start_date": "2026-11-01", "end_date": "2026-11-20"}, "알 수 없는 티커"),
         ("get_ohlcv", {"ticker": "US:NVDA", "start_date": "11/01", "end_date": "2026-11-20"}, "YYYY-MM-DD"),
+        ("get_ohlcv", {"ticker": "^KS11' OR 1=1 --", "start_date": "2026-11-01", "end_date": "2026-11-20"}, "알 수 없는 티커"),
+        ("get_ohlcv", {"ticker": "^" * 5000, "start_date": "2026-11-01", "end_date": "2026-11-20"}, "알 수 없는 티커"),
         ("get_ohlcv", {"ticker": "US:NVDA", "start_date": "2026-11-01", "end_date": "2026-11-20", "interval": "1h"}, "interval"),
         ("get_news_content", {"pks": []}, "비어"),
         ("get_news_content", {"pks": [f"p{i}" for i in range(30)]}, "최대 20건"),
