@@ -24,6 +24,7 @@ from data_access.seed.build import build_dataset
 from data_access.seed.checksums import compute_checksums
 from data_access.seed.loader import SEED_TABLES, copy_tables, truncate_seed_tables
 from data_access.seed.params import SCALE_CONFIGS, SCALES, Scale
+from data_access.seed.topup import add_missing_series
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ def seed_if_missing(
     with _seed_lock(pool) as conn:
         loaded = loaded_scale(conn)
         if loaded in SATISFIES[checked]:
+            add_missing_series(conn)  # series newer than the loaded seed (issue 25)
             logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
             return None
         return _seed(conn, checked, settings.demo_seed, settings, pool, project)
