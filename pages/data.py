@@ -13,7 +13,9 @@ from psycopg_pool import ConnectionPool
 
 from data_access import access, catalog
 from data_access.access import AccessDenied
+from data_access.errors import WorkbenchError
 from data_access.projection import latest_projection_runs
+from data_access.projection.backlog import CatchUpResult, GraphLag, catch_up, graph_lag
 from pages import _console as console
 from pages import _operations as operations
 from pages import _runtime as runtime
@@ -185,6 +187,69 @@ def _render_projection_runs(pool: ConnectionPool | None) -> None:
     )  # fmt: skip
 
 
+# ---------------------------------------------------------------- graph behind PostgreSQL
+
+
+CATCH_UP_KEY = "graph_catch_up"
+
+
+def _render_graph_lag(pool: ConnectionPool | None) -> None:
+    """A warning while writes wait for the graph (projection_backlog), with the catch-up."""
+    if pool is None:
+        return
+    try:
+        lag = graph_lag(pool)
+    except WorkbenchError:  # PostgreSQL went away: the tabs and the sidebar say so
+        return
+    result = st.session_state.pop(CATCH_UP_KEY, None)
+    if isinstance(result, CatchUpResult):
+        _show_catch_up(result)
+    if not lag.behind:
+        return
+    st.warning(_lag_message(lag), icon=":material/sync_problem:")
+    store = runtime.live_graph_store()
+    if store is None:
+        ui.show_store_down("그래프", runtime.graph_down_reason())
+    elif not access.current_viewer().is_admin:
+        st.caption("관리자가 그래프 따라잡기를 실행할 수 있습니다.")
+    elif st.button("그래프 따라잡기", icon=":material/sync:", key="catch_up"):
+        with st.spinner("대기 중인 변경을 그래프에 반영하는 중…"):
+            st.session_state[CATCH_UP_KEY] = catch_up(pool, store)
+        st.cache_data.clear()
+        st.rerun()
+
+
+def _lag_message(lag: GraphLag) -> str:
+    scope = lag.scope
+    text = (
+        f"그래프가 PostgreSQL보다 뒤처져 있습니다: 반영 대기 {len(lag.pending)}건 "
+        f"({scope.describe() if scope else '-'})"
+    )
+    if lag.oldest_at is not None:
+        text += f", 가장 오래된 변경 {lag.oldest_at:%Y-%m-%d %H:%M} UTC"
+    if lag.last_error:
+        attempts = max(p.attempts for p in lag.pending)
+        text += f". 반영 시도 {attempts}회 실패 — 마지막 오류: {lag.last_error[:300]}"
+    return text + ". 그래프를 읽는 답변(ETF 보유종목, 관계 질문)은 반영 전 데이터 기준입니다."
+
+
+def _show_catch_up(result: CatchUpResult) -> None:
+    if result.status == "error":
+        st.error(
+            f"그래프 반영에 실패했습니다: {result.error}. 가져온 데이터는 PostgreSQL에 그대로 "
+            "있으며, 다시 시도하거나 `python -m data_access.projection --retry-lagging`을 "
+            "실행하세요.",
+            icon=":material/error:",
+        )
+    elif result.report is not None:
+        r = result.report
+        st.success(
+            f"그래프를 따라잡았습니다: 변경 {len(result.backlog_ids)}건, {len(r.steps)}단계, "
+            f"{r.upserted:,}행 반영 ({r.duration_ms:,} ms, 배치 {r.batch_id})",
+            icon=":material/check_circle:",
+        )
+
+
 # ---------------------------------------------------------------- 그래프 스키마
 
 
@@ -317,6 +382,7 @@ def main() -> None:
     if st.button("새로 고침", icon=":material/refresh:", key="refresh"):
         st.cache_data.clear()
     pool = runtime.pg_pool()
+    _render_graph_lag(pool)
     # Only the open tab runs (a tab switch reruns): the first view of the home screen no longer
     # computes and draws the graph schema, the console and the operations charts.
     renderers: dict[str, Callable[[], None]] = {
