@@ -313,7 +313,14 @@ class CheckResult:
         return TraceStep(step=step, kind="guard", name=name,
                          arguments={"found": self.found, "repaired": self.repaired},
                          observation=observation, status="error" if self.removed else "ok",
-                         error=f"unverified: {', '.join(self.unverified)}" if self.removed else None)  # fmt: skip
+                         error=self.error())  # fmt: skip
+
+
+def check_failure(trace: Iterable[TraceStep]) -> str | None:
+    """What a run's model checks removed (Korean), for the answer's `error`; None if nothing."""
+    failed = [t.error for t in trace if t.kind == "guard" and t.name.endswith("model_check")
+              and t.status == "error" and t.error]  # fmt: skip
+    return " / ".join(dict.fromkeys(failed)) or None
 
 
 def check_model_text(text: str, pool: EvidencePool, policy: Policy = DEFAULT, *,

@@ -27,6 +27,7 @@ from agents.macro.graph import build_graph, status_of
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.understood import attach, decline_route, decline_text, unanswered
+from agents.model_checks import check_failure
 from agents.understanding.history import HistoryMessage
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
@@ -222,6 +223,8 @@ def _answer(state: dict[str, Any], ctx: RunContext, started: float, trace: list[
     failed = [t for t in trace if t.kind == "llm" and t.status == "error"]
     if failed:  # the documented fallback answered (agents/llm.py): say so
         status, error = "partial", f"{failed[0].error} — {LLM_FALLBACK_TEXT}"
+    elif removed := check_failure(trace):  # agents.model_checks took model claims out
+        status, error = "partial", removed
     if graph_down:
         answer_text = f"> ⚠️ {payload['degraded']}\n\n" + answer_text
     return AgentAnswer(
