@@ -12,6 +12,17 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 
+_COUNT_WORDS = (
+    "건수",
+    "거래량",
+    "몇 건",
+    "거래 수",
+    "거래수",
+    "number of deals",
+    "how many deals",
+    "deal count",
+)
+_MEAN_WORDS = ("평균", "average", "mean")
 _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
 _LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
 
@@ -25,6 +36,19 @@ def eok(price: float) -> str:
     if eok_part == 0:
         return f"{man:,}만 원"
     return f"{eok_part:,}억 {man:,}만 원" if man else f"{eok_part:,}억 원"
+
+
+def level(value: float, unit: str) -> str:
+    """A housing or macro level in its unit: 억 원 for prices, % for ratios, homes and deals
+    counted; other units (index points) as plain numbers."""
+    unit_l = unit.lower()
+    if unit_l in ("원", "krw"):
+        return eok(value)
+    if unit_l in ("호", "건"):
+        return f"{value:,.0f}{unit}"
+    if unit_l in ("%", "percent"):
+        return f"{value:,.2f}%"
+    return f"{value:,.2f}"
 
 
 def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
@@ -53,4 +77,37 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
         route.language,
         f"{region} {start} ~ {ctx.as_of_date} 아파트 실거래 {word[0]}: {listed}{shown}.",
         f"{region} {word[1]} apartment deals {start} to {ctx.as_of_date}: {listed}.",
+    ))  # fmt: skip
+
+
+def counts_asked(question: str) -> bool:
+    """'실거래 건수', '거래량': the number of deals, not their median price."""
+    return any(w in question.lower() for w in _COUNT_WORDS)
+
+
+def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
+               months: int) -> None:  # fmt: skip
+    """'강남구 평균 거래가격': the mean of the window's deals (with their count and median), not
+    the mean of monthly medians."""
+    frame = route.frame
+    asked = (frame is not None and frame.operation.aggregate == "avg") or any(
+        w in route.question.lower() for w in _MEAN_WORDS)  # fmt: skip
+    if not asked:
+        return
+    series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
+    start = (series.points[0][0][:10] if series and series.points else
+             (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat())  # fmt: skip
+    result = run_step(resp, ctx, "re_transactions_stats",
+                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+    row = result.rows[0] if result and result.rows else None
+    if not row or not row["deals"]:
+        resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
+        return
+    mean, median, n = float(row["avg_price"]), float(row["median_price"]), int(row["deals"])
+    resp.key_points.insert(0, lang_text(
+        route.language,
+        f"{region} {row['first_day']} ~ {row['last_day']} 아파트 실거래 {n:,}건의 평균 거래가격 "
+        f"{eok(mean)} (중위 {eok(median)}).",
+        f"{region}: mean apartment deal price {eok(mean)} over {n:,} deals from "
+        f"{row['first_day']} to {row['last_day']} (median {eok(median)}).",
     ))  # fmt: skip

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from datetime import date
 
+from agents.macro.deals import level
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
 RATE_UNITS = ("percent", "%")
+DEALS = "re_transactions_monthly"  # monthly medians: averaging them is not the mean deal
 
 
 def is_rate(series: Series) -> bool:
@@ -21,7 +23,8 @@ def is_rate(series: Series) -> bool:
 
 
 def _value(v: float, series: Series) -> str:
-    return f"{v:,.2f}%" if is_rate(series) else f"{v:,.2f}"
+    """A value in its series' unit: rates in %, prices in 억 원, counts of homes and deals."""
+    return level(v, series.unit)
 
 
 def _name(series: Series) -> str:
@@ -164,8 +167,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(difference(ordered[0], ordered[1], lang, since=moved))
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         out += [extreme(s, op.aggregate, months, lang) for s in ordered]
-    elif op.kind == "aggregate" and op.aggregate == "avg":
-        out += [average(s, months, lang) for s in ordered]
+    elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
+        out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):

@@ -10,9 +10,15 @@ from datetime import date, timedelta
 from typing import Any
 
 from agents.evidence import Stopwatch
-from agents.macro.deals import deal_points, eok
+from agents.macro.deals import counts_asked, deal_points, deal_stats, eok, level
 from agents.macro.derived import derived_points
-from agents.macro.rankings import index_stand_ins, region_ranking, sector_codes, sector_moves
+from agents.macro.rankings import (
+    deal_ranking,
+    index_stand_ins,
+    region_ranking,
+    sector_codes,
+    sector_moves,
+)
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
@@ -23,7 +29,8 @@ RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyw
     (("전세", "jeonse"), "re_jeonse_window", "전세가율", "jeonse ratio", "%"),
     (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),
     (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
-    (("실거래", "거래", "팔린", "매매가", "transaction", "deal"), "re_transactions_monthly",
+    (("실거래", "거래", "팔린", "매매가", "매매 가격", "중위", "평균가", "평균 가격", "median",
+      "transaction", "deal"), "re_transactions_monthly",
      "실거래 중위가격",
      "median deal price", "원"),
 )  # fmt: skip
@@ -249,23 +256,14 @@ def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
     return f" {total:,} deals in the window, {last:,} in {month}."
 
 
-def _level(value: float, unit: str) -> str:
-    """A level in its unit: 억 원 for prices, % for ratios, 호 for counts."""
-    if unit == "원":
-        return eok(value)
-    if unit == "호":
-        return f"{value:,.0f}호"
-    return f"{value:,.2f}{unit}"
-
-
 def _moved(v0: float, v1: float, unit: str) -> str:
     """The change in the series' own unit: %p for ratios, units for counts, 억 원 for prices."""
     if unit == "원":
         return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
     if unit == "%":
         return f"{v1 - v0:+,.2f}%p"
-    if unit == "호":
-        return f"{v1 - v0:+,.0f}호"
+    if unit in ("호", "건"):
+        return f"{v1 - v0:+,.0f}{unit}"
     return f"{v1 - v0:+,.2f}"
 
 
@@ -285,9 +283,14 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     )
     specs = chosen or [default]
     frame = route.frame
-    if frame is not None and frame.operation.kind == "rank" and not route.real_estate_regions:
-        # '전세가율 가장 높은 지역': regions ranked by the series' latest month
-        ranked = [region_ranking(resp, ctx, route, name, ko, en, unit)
+    if (
+        frame is not None
+        and frame.operation.kind == "rank"
+        and (frame.relation == "regions" or not route.real_estate_regions)
+    ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked
+        ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
+                  if name == "re_transactions_monthly"
+                  else region_ranking(resp, ctx, route, name, ko, en, unit)
                   for _, name, ko, en, unit in specs[:2]]  # fmt: skip
         if any(ranked):
             resp.duration_ms = watch.ms
@@ -304,6 +307,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
+            if name == "re_transactions_monthly" and counts_asked(route.question):
+                rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
+                ko, en, unit = "실거래 건수", "deal count", "건"
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
             resp.series.append(Series(key=f"{name}:{region}", title=f"{region} {ko}", unit=unit,
@@ -311,20 +317,21 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             deals = _deal_counts(rows, route.language)
             if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
-                    route.language, f"{region} {ko} {m1} {_level(v1, unit)}.{deals}",
-                    f"{region} {en} {_level(v1, unit)} in {m1}.{deals}"))  # fmt: skip
+                    route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",
+                    f"{region} {en} {level(v1, unit)} in {m1}.{deals}"))  # fmt: skip
                 continue
             resp.key_points.append(lang_text(
                 route.language,
-                f"{region} {ko} {m1} {_level(v1, unit)}, {m0}의 {_level(v0, unit)} 대비 "
+                f"{region} {ko} {m1} {level(v1, unit)}, {m0}의 {level(v0, unit)} 대비 "
                 f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).{deals}",
-                f"{region} {en} {_level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
-                f"({pct(v0, v1):+.2f}%) vs {_level(v0, unit)} in {m0}.{deals}",
+                f"{region} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
+                f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     if any(spec[1] == "re_transactions_monthly" for spec in specs[:2]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)
+            deal_stats(resp, ctx, route, region, months)
     if route.graph_need:
         _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
     if not resp.key_points:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from agents.macro.deals import eok, level
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
@@ -68,6 +69,20 @@ def interval_ko(interval: str) -> str:
     return f"{n}{ {'days': '일', 'month': '개월', 'months': '개월', 'year': '년'}.get(unit, unit) }"
 
 
+NATIONWIDE = "전국"  # a total, never a member of a ranking of regions
+
+
+def ranking_parent(route: Route) -> str:
+    """The region a ranking stays inside ('서울에서 … 제일 많은 구' → '서울'); '' for all."""
+    return next((r for r in route.real_estate_regions if r != NATIONWIDE), "")
+
+
+def _members(rows: list[dict[str, Any]], parent: str) -> list[dict[str, Any]]:
+    if parent:
+        return [r for r in rows if str(r["region"]).startswith(parent + " ")]
+    return [r for r in rows if r["region"] != NATIONWIDE]
+
+
 def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
                    ko: str, en: str, unit: str) -> bool:  # fmt: skip
     """Regions by the latest value of one housing series; False when the template has none."""
@@ -80,16 +95,20 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if not name:
         return False
     result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
-    rows: list[dict[str, Any]] = [
-        r for r in (result.rows if result else []) if r["value"] is not None
-    ]
+    parent = ranking_parent(route)
+    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], parent)
+    if not rows and parent:
+        resp.uncertainty.append(lang_text(
+            route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
+            f"{en} is held per province only: no ranking inside {parent}."))  # fmt: skip
+        return True
     if not rows:
         return False
     frame = route.frame
     ascending = bool(frame and frame.operation.direction == "asc")
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
-    listed = ", ".join(f"{r['region']} {float(r['value']):,.2f}{unit} ({str(r['month'])[:7]})"
+    listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
                        for r in rows[:n])  # fmt: skip
     resp.key_points.append(lang_text(
         route.language,
@@ -131,3 +150,38 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
             f"stands in: close {v1:,.0f} on {last['trade_date']}, {pct(v0, v1):+.2f}% since "
             f"{first['trade_date']}.",
         ))  # fmt: skip
+
+
+_PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "집값", "중위", "price", "expensive", "cheap")
+
+
+def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> bool:
+    """Regions (or the districts of one) by their deals over the window: how many, or the
+    median price when the question is about prices."""
+    parent = ranking_parent(route)
+    result = run_step(resp, ctx, "re_transactions_by_region",
+                      {"parent": parent, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+    rows = _members(result.rows if result else [], parent)
+    if not rows:
+        return False
+    by_price = any(w in route.question.lower() for w in _PRICE_WORDS)
+    key = "median_price" if by_price else "deals"
+    frame = route.frame
+    ascending = bool(frame and frame.operation.direction == "asc")
+    rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
+    n = (frame.operation.top_n if frame else None) or 3
+    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {eok(float(r['median_price']))})"
+                       for r in rows[:n])  # fmt: skip
+    listed_en = ", ".join(f"{r['region']} {int(r['deals']):,} deals (median "
+                          f"{eok(float(r['median_price']))})" for r in rows[:n])  # fmt: skip
+    scope = f"{parent} 안" if parent else "전체"
+    what = ("중위 거래가격", "median deal price") if by_price else ("거래 건수", "deal count")
+    order = ("낮은" if ascending else "높은") if by_price else ("적은" if ascending else "많은")
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{scope} 지역 {len(rows)}곳의 {start} ~ {ctx.as_of_date} 아파트 실거래 {what[0]} {order} 순: "
+        f"{listed}.",
+        f"Regions{' in ' + parent if parent else ''} by {what[1]} of apartment deals, {start} to "
+        f"{ctx.as_of_date} ({'lowest' if ascending else 'highest'} first): {listed_en}.",
+    ))  # fmt: skip
+    return True

@@ -110,13 +110,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("re_transactions_monthly", "real_estate", SQL,
              "SELECT date_trunc('month', deal_date)::date AS month, count(*) AS deals, "
              "percentile_cont(0.5) WITHIN GROUP (ORDER BY price_krw)::bigint AS value "
-             "FROM re_transactions WHERE region = %(region)s AND deal_date >= %(start)s "
-             "AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
+             "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
+             "AND deal_date >= %(start)s AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
              ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     *(Template(f"re_transactions_{side}", "real_estate", SQL,
                "SELECT deal_date, complex_name, area_m2, floor, price_krw FROM re_transactions "
-               "WHERE region = %(region)s AND deal_date >= %(start)s AND deal_date <= %(as_of)s "
+               "WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
+               "AND deal_date >= %(start)s AND deal_date <= %(as_of)s "
                f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
                ("region", "start", "as_of"), "re_transactions",
                dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
@@ -130,6 +131,13 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "WHERE (%(parent)s = '' OR region = %(parent)s OR region LIKE %(parent)s || ' %%') "
              "AND deal_date >= %(start)s AND deal_date <= %(as_of)s GROUP BY region",
              ("parent", "start", "as_of"), "re_transactions",
+             dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
+    Template("re_transactions_stats", "real_estate", SQL,
+             "SELECT count(*) AS deals, avg(price_krw)::bigint AS avg_price, percentile_cont(0.5) "
+             "WITHIN GROUP (ORDER BY price_krw)::bigint AS median_price, min(deal_date) AS "
+             "first_day, max(deal_date) AS last_day FROM re_transactions WHERE (region = "
+             "%(region)s OR region LIKE %(region)s || ' %%') AND deal_date >= %(start)s AND "
+             "deal_date <= %(as_of)s", ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
     # the latest value of a housing series. Each row is one member with its first/last value.

@@ -391,7 +391,8 @@ def _data_subjects(frame: QuestionFrame) -> list[Entity]:
 
 
 def _single_subject(frame: QuestionFrame) -> bool:
-    subjects = [e for e in frame.entities if e.kind in ("etf", "stock", "series", "index")]
+    kinds = ("etf", "stock", "series", "index") + (("re_region",) if frame.relation is None else ())
+    subjects = [e for e in frame.entities if e.kind in kinds]
     return len(subjects) == 1 and not frame.of("tag") and not frame.of("manager")
 
 
@@ -463,7 +464,16 @@ def _wants_ordering(text: str) -> bool:
     return bool(order) or re.search(r"\b(etfs|funds)\b", text) is not None
 
 
+_HOUSING_MEASURES = {"jeonse_ratio", "unsold", "permits", "house_price"}
+
+
 def _read_relation(frame: QuestionFrame, text: str) -> None:
+    housing = frame.of("re_region") or {m.name for m in frame.measures} & _HOUSING_MEASURES
+    if housing and re.search(
+        vocabulary()["region_set_pattern"], frame.question.lower()
+    ):  # '서울에서 거래 제일 많은 구', '미분양 가장 많은 지역': the answer is a set of regions
+        frame.relation = "regions"
+        return
     rel = vocabulary()["relations"]
     hits = {h.label for h in find_phrases(text, rel)}
     stocks, etfs = frame.of("stock"), frame.of("etf")

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
+from agents.macro.deals import eok
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
+from agents.macro.followup import read_question
 from agents.macro.ontology import ontology_agent
 from agents.macro.router import route
 from agents.macro.service import answer_question, make_context
@@ -105,6 +107,44 @@ def test_real_estate_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> N
     assert resp.structured_citations[0].table == "re_jeonse_ratio"
     assert resp.structured_citations[0].dataset_code == "KR_JEONSE_RATIO"
     _contract(resp, ctx)
+
+
+def _framed(question: str, ctx: RunContext) -> Any:
+    """The route the service builds: rules plus the question frame."""
+    return route(question, ctx.pool, frame=read_question(question, [], ctx.pool))
+
+
+def test_regions_are_ranked_inside_the_region_asked(ctx: RunContext, pg_pool: Any) -> None:
+    """'서울에서 거래 제일 많은 구' ranks Seoul's districts by deals; '전국' is never a member."""
+    resp = real_estate_agent(_framed("서울에서 아파트 거래 제일 많은 구 3곳", ctx), ctx)
+    start = resp.structured_citations[0].date_range.start
+    rows = fetch_all(
+        "SELECT region, count(*) AS n FROM re_transactions WHERE region LIKE '서울 %%' AND "
+        "deal_date >= %s AND deal_date <= %s GROUP BY region ORDER BY n DESC LIMIT 3",
+        (start, ctx.as_of_date), pool=pg_pool,
+    )  # fmt: skip
+    point = resp.key_points[0]
+    listed = [p.split(" (")[0] for p in point.split(": ", 1)[1].split("), ")]
+    assert listed == [f"{r['region']} {r['n']:,}건" for r in rows]
+    unsold = real_estate_agent(_framed("전국에서 미분양 가장 많은 지역", ctx), ctx)
+    top = fetch_all(
+        "SELECT DISTINCT ON (region) region, units FROM re_unsold_housing WHERE month <= %s "
+        "AND region <> '전국' ORDER BY region, month DESC", (ctx.as_of_date,), pool=pg_pool)  # fmt: skip
+    best = max(top, key=lambda r: r["units"])
+    assert f"{best['region']} {best['units']:,}호" in unsold.key_points[0]
+    assert "전국" not in unsold.key_points[0].split(":", 1)[1]
+
+
+def test_mean_deal_price_is_the_mean_of_the_deals(ctx: RunContext, pg_pool: Any) -> None:
+    resp = real_estate_agent(_framed("강남구 아파트 평균 거래가격 지난 3개월", ctx), ctx)
+    point = resp.key_points[0]
+    first, last = point.split("서울 강남구 ", 1)[1].split(" 아파트")[0].split(" ~ ")
+    row = fetch_all(
+        "SELECT count(*) AS n, avg(price_krw)::bigint AS mean FROM re_transactions WHERE region = "
+        "'서울 강남구' AND deal_date BETWEEN %s AND %s", (first, last), pool=pg_pool)[0]  # fmt: skip
+    assert f"{row['n']:,}건의 평균 거래가격 {eok(float(row['mean']))}" in point
+    counts = real_estate_agent(_framed("대전 아파트 실거래 건수 전월 대비", ctx), ctx)
+    assert "실거래 건수 전월 대비" in counts.key_points[0] and "건 (" in counts.key_points[0]
 
 
 def test_ontology_agent_paths_match_sql_evidence(ctx: RunContext, pg_pool: Any) -> None:
