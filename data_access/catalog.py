@@ -33,6 +33,7 @@ from data_access.config import get_settings
 from data_access.contracts import Freshness
 from data_access.errors import WorkbenchError
 from data_access.market_series import SERIES as MARKET_SERIES
+from data_access.market_series import MarketSeriesSpec
 from data_access.postgres import connection, fetch_all, fetch_one
 
 logger = logging.getLogger(__name__)
@@ -146,10 +147,15 @@ def _market(code: str, title_ko: str, series_code: str, max_stale_days: int) -> 
 # Market context series: US sessions date a day behind Seoul (one more day of slack, as for US
 # stocks); BTC trades every day, so two days is already a gap.
 _MARKET_STALE_DAYS = {"KR": 4, "US": 5, "GLOBAL": 2}
-MARKET_DATASETS: tuple[Dataset, ...] = tuple(
-    _market(s.dataset_code, f"{s.name} 일별 시세 ({s.code})", s.code, _MARKET_STALE_DAYS[s.country])
-    for s in MARKET_SERIES
-)
+
+
+def market_dataset(spec: MarketSeriesSpec) -> Dataset:
+    """The catalogue entry of one market series (built-in or imported)."""
+    stale = _MARKET_STALE_DAYS.get(spec.country, _MARKET_STALE_DAYS["US"])
+    return _market(spec.dataset_code, f"{spec.name} 일별 시세 ({spec.code})", spec.code, stale)
+
+
+MARKET_DATASETS: tuple[Dataset, ...] = tuple(market_dataset(s) for s in MARKET_SERIES)
 # News are judged in hours (seed 004 §3.E "graph/news: hourly") against the as-of day's close of
 # the news window (18:00 New York, seed 003), not the wall clock, like every other window here.
 NEWS_STALE_HOURS = 24

@@ -60,8 +60,7 @@ SERIES: tuple[MarketSeriesSpec, ...] = (
                      "BTC_USD_DAILY", ("BTC", "BTCUSD", "BTC/USD", "Bitcoin", "비트코인 가격")),
     MarketSeriesSpec("CL=F", "WTI 원유 선물", "WTI Crude Oil Futures", "commodity", "US", "USD",
                      "USD/bbl", "WTI_DAILY",
-                     ("WTI", "유가", "국제유가", "원유", "WTI유가", "서부텍사스산원유", "Crude Oil",
-                      "CL")),
+                     ("WTI", "유가", "국제유가", "원유", "WTI유가", "서부텍사스산원유", "Crude Oil")),
 )  # fmt: skip
 
 # Where a screen names an index by its vocabulary key (agents.understanding: KOSPI, SPX ...).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from typing import Any
@@ -24,6 +25,8 @@ from data_access.importers.base import ImportJob, ImportResult, ParsedRows, run_
 from data_access.importers.frames import ohlcv_rows
 from data_access.importers.http_client import get_json
 from data_access.importers.loaders import OhlcvBar, StockInfo, load_ohlcv, normalize_security_id
+from data_access.importers.market import load_market_bars, market_series_for
+from data_access.market_series import MarketSeriesSpec
 
 logger = logging.getLogger(__name__)
 
@@ -180,30 +183,23 @@ def import_yahoo_ohlcv(
     attempts: int = 3,
     pool: ConnectionPool | None = None,
 ) -> ImportResult:
-    """Daily bars for `ticker` from `start` to `end` (default today) into stock_prices."""
+    """Daily bars for `ticker` from `start` to `end` (default today) into stock_prices, or into
+    market_series_prices for an index, future or crypto ticker (^KS11, CL=F, BTC-USD, 코스피)."""
     end = end or date.today()
     if end < start:
         raise ImportFailed(f"end {end} is before start {start}")
+    series = market_series_for(ticker) if not security_id else None
+    code = series.code if series else ticker  # '코스피' is fetched as ^KS11
+    source, get_chart = _chart_source(code, start, end, base_url, use_yfinance, attempts)
+    if series is not None:  # an index, future or crypto: a market series, not a stock
+        return _import_series(series, source, get_chart, pool)
     derived_id, suffix_market = security_for_ticker(ticker) if not security_id else (None, None)
     sid = normalize_security_id(security_id) if security_id else str(derived_id)
-    yfinance_ok = importlib.util.find_spec("yfinance") is not None
-    via_yfinance = (use_yfinance is not False) and yfinance_ok and base_url is None
-    if use_yfinance and not yfinance_ok:
-        raise ImportFailed("the yfinance package is not installed (pip install yfinance)")
-    base = base_url or DEFAULT_YAHOO_BASE_URL
-    source = (
-        f"yfinance:{ticker}" if via_yfinance else f"{base.rstrip('/')}/v8/finance/chart/{ticker}"
-    )
     job = ImportJob("yfinance", source, "OHLCV_" + sid.replace(":", "_"), "stock_prices")
     found: dict[str, StockInfo] = {}
 
     def fetch() -> ParsedRows[OhlcvBar]:
-        if via_yfinance:
-            chart = _chart_via_yfinance(ticker, start, end)
-        else:
-            chart = parse_chart(
-                fetch_chart(ticker, start, end, base_url=base, attempts=attempts)[1]
-            )
+        chart = get_chart()
         found["stock"] = _overlay(chart_stock(sid, suffix_market, chart), stock)
         logger.info("%s: %s bars, %s halted days", ticker, len(chart.bars.rows), chart.bars.skipped)
         return chart.bars
@@ -211,6 +207,40 @@ def import_yahoo_ohlcv(
     return run_import(
         job, fetch, lambda conn, bars: load_ohlcv(conn, found["stock"], bars, "yfinance"), pool
     )
+
+
+def _chart_source(
+    code: str, start: date, end: date, base_url: str | None, use_yfinance: bool | None,
+    attempts: int,
+) -> tuple[str, Callable[[], YahooChart]]:  # fmt: skip
+    """Where the chart comes from (yfinance when installed, else the v8 API) and its getter."""
+    yfinance_ok = importlib.util.find_spec("yfinance") is not None
+    via_yfinance = (use_yfinance is not False) and yfinance_ok and base_url is None
+    if use_yfinance and not yfinance_ok:
+        raise ImportFailed("the yfinance package is not installed (pip install yfinance)")
+    base = base_url or DEFAULT_YAHOO_BASE_URL
+    if via_yfinance:
+        return f"yfinance:{code}", lambda: _chart_via_yfinance(code, start, end)
+    return f"{base.rstrip('/')}/v8/finance/chart/{code}", lambda: parse_chart(
+        fetch_chart(code, start, end, base_url=base, attempts=attempts)[1]
+    )
+
+
+def _import_series(series: MarketSeriesSpec, source: str, get_chart: Callable[[], YahooChart],
+                   pool: ConnectionPool | None) -> ImportResult:  # fmt: skip
+    job = ImportJob("yfinance", source, series.dataset_code, "market_series_prices")
+    found: dict[str, str | None] = {}
+
+    def fetch() -> ParsedRows[OhlcvBar]:
+        chart = get_chart()
+        found["name"] = chart.long_name
+        return chart.bars
+
+    return run_import(
+        job, fetch,
+        lambda conn, bars: load_market_bars(conn, series, bars, "yfinance", found.get("name")),
+        pool,
+    )  # fmt: skip
 
 
 def _chart_via_yfinance(ticker: str, start: date, end: date) -> YahooChart:
