@@ -243,10 +243,11 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
         hit = region_hits[region]
         frame.entities.append(Entity(kind="region", key=region, name=region, start=hit.start,
                                      end=hit.end))  # fmt: skip
+    region_of = {s["code"]: s["region"] for s in voc["series"]}
+    covered = _region_mismatches(frame, text, region_hits, region_of)
     # '미국과 한국 기준금리': a region without a series of its own gets the topic's series
     low = frame.question.lower()
-    region_of = {s["code"]: s["region"] for s in voc["series"]}
-    covered = {region_of[e.key] for e in frame.of("series")}
+    covered |= {region_of[e.key] for e in frame.of("series")}
     for topic in voc["region_topics"].values():
         if not find_phrases(low, {"t": topic["words"]}):
             continue
@@ -261,6 +262,23 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
         name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
         if name not in frame.unknown_words:
             frame.unknown_words.append(name)
+
+
+def _region_mismatches(frame: QuestionFrame, text: str, region_hits: dict[str, Hit],
+                       region_of: dict[str, str]) -> set[str]:  # fmt: skip
+    """'한국 10년 국채 금리' is not the US 10-year yield: a region written right before a series
+    of another region names a series we do not hold. It is said (unknown), the series dropped,
+    and the region gets no stand-in series; returns those regions."""
+    mismatched: set[str] = set()
+    for entity in list(frame.of("series")):
+        for region, hit in region_hits.items():
+            between = text[hit.end : entity.start] if entity.start >= hit.end else "x"
+            if region_of.get(entity.key) != region and not between.strip(" 의"):
+                frame.entities.remove(entity)
+                frame.unknown_words.append(frame.question[hit.start : entity.end])
+                mismatched.add(region)
+                break
+    return mismatched
 
 
 def _series_entity(code: str) -> Entity:

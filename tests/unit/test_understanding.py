@@ -215,6 +215,20 @@ def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: s
     assert frame.period is not None and frame.period.label == label
 
 
+@pytest.mark.parametrize(("question", "unknown", "series"), [
+    ("한국 10년 국채 금리 지금", "한국 10년 국채 금리", []),
+    ("한국 2년물 금리", "한국 2년물", []),
+    ("미국 10년 국채 금리", None, ["DGS10"]),
+    ("10년물 금리", None, ["DGS10"]),
+])  # fmt: skip
+def test_a_region_before_another_regions_series_is_not_held(
+    lexicon: Lexicon, question: str, unknown: str | None, series: list[str]
+) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert [e.key for e in frame.of("series")] == series
+    assert frame.unknown_words == ([unknown] if unknown else [])
+
+
 def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
     frame = read(lexicon, "배당 ETF 목록")
     answer = AgentAnswer(answer="…", mode="offline", status="ok",
