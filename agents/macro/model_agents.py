@@ -34,6 +34,7 @@ from agents.macro.graphrag import INDEX_NAME
 from agents.macro.llm_calls import complete_tools
 from agents.macro.model_tools import (
     CYPHER_STEP,
+    OFFLINE_AGENTS,
     SQL_STEP,
     TEMPLATES_STEP,
     merge_into,
@@ -41,7 +42,7 @@ from agents.macro.model_tools import (
     run_tool,
     tool_specs,
 )
-from agents.macro.ontology import recheck_empty
+from agents.macro.ontology import path_points, recheck_empty
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from data_access.contracts import TraceStep
@@ -93,9 +94,28 @@ def model_agent(agent: str, route: Route, ctx: RunContext) -> AgentResponse:
     resp = _response(agent, ctx, DOMAIN_OF[agent])
     graph = build_loop(agent, route, ctx, resp)
     graph.invoke({"messages": _opening(agent, route, ctx), "rounds": 0})
-    finish(agent, route, ctx, resp)
+    if _failed_at_once(resp):  # no model turn at all: exactly the offline agent's answer
+        offline = run_offline(agent, route, ctx)
+        offline.trace[:0] = resp.trace
+        offline.trace = [t.model_copy(update={"step": i + 1}) for i, t in enumerate(offline.trace)]
+        resp = offline
+    else:
+        finish(agent, route, ctx, resp)
     resp.duration_ms = watch.ms
     return resp
+
+
+def _failed_at_once(resp: AgentResponse) -> bool:
+    llm = [t for t in resp.trace if t.kind == "llm"]
+    return len(llm) == 1 and llm[0].status == "error"
+
+
+def run_offline(agent: str, route: Route, ctx: RunContext) -> AgentResponse:
+    from agents.macro.ontology import ontology_agent
+
+    if agent == "ontology":
+        return ontology_agent(route, ctx)
+    return OFFLINE_AGENTS[agent](route, ctx)
 
 
 def _opening(agent: str, route: Route, ctx: RunContext) -> list[dict[str, Any]]:
@@ -207,6 +227,9 @@ def finish(agent: str, route: Route, ctx: RunContext, resp: AgentResponse) -> No
         part = AgentResponse(agent=agent)
         run_tool("graph_rag", {}, agent, route, ctx, part)
         merge_into(resp, part)
+    stated = any(p.startswith(("근거 이벤트", "Evidence event")) for p in resp.key_points)
+    if agent == "ontology" or not stated:  # the templates state their evidence themselves
+        resp.key_points += [p for p in path_points(resp, route) if p not in resp.key_points]
     resp.status = resp.status if resp.status == "degraded" else ("ok" if resp.key_points or
                                                                   resp.citations else "empty")  # fmt: skip
     resp.needs_companion = agent != "ontology" and not resp.key_points

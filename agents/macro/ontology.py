@@ -85,16 +85,23 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
     if not rows:
         recheck_empty(ctx, resp)
     add_documents(resp, rows or [])
-    for path in resp.paths[:4]:
-        target = f" → {path['target']}" if path.get("target") else ""
-        resp.key_points.append(lang_text(
-            route.language, f"경로: 근거 → 이벤트 '{path['event']}'({path['event_date']}, 테마 "
-            f"{path['theme']}){target}", f"Path: evidence → event '{path['event']}' "
-            f"({path['event_date']}, theme {path['theme']}){target}"))  # fmt: skip
+    resp.key_points += path_points(resp, route)
     resp.status = "ok" if rows else "empty"
     resp.needs_web_fallback = not rows
     resp.duration_ms = watch.ms
     return resp
+
+
+def path_points(resp: AgentResponse, route: Route, limit: int = 4) -> list[str]:
+    """The first evidence paths as key points (what the answer writer sees of the graph)."""
+    points = []
+    for path in resp.paths[:limit]:
+        target = f" → {path['target']}" if path.get("target") else ""
+        points.append(lang_text(
+            route.language, f"경로: 근거 → 이벤트 '{path['event']}'({path['event_date']}, 테마 "
+            f"{path['theme']}){target}", f"Path: evidence → event '{path['event']}' "
+            f"({path['event_date']}, theme {path['theme']}){target}"))  # fmt: skip
+    return points
 
 
 def offline_evidence(route: Route, ctx: RunContext, resp: AgentResponse) -> list[dict[str, Any]]:
