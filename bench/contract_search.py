@@ -6,7 +6,8 @@ Runs against WORKBENCH_HOME (the bundled samples and the real public contracts o
 tests/fixtures/contracts/ are ingested there once). Prints, in one run:
 1. recall@1 / recall@5 / MRR per question set and per retriever, side by side with the seed's
    baseline (Whoosh keyword search + FAISS, RRF; agents/contract/baseline.py): bm25, dense and
-   hybrid, each with the data-contract glossary and the general legal thesaurus switched on and off.
+   hybrid, each with the data-contract glossary and the general legal thesaurus switched on and off,
+   and hybrid with the thesaurus's English → Korean word list ('bilingual') off ('-bilingual').
    Sets: the bundled samples (hash halves, as before), the real contracts used while tuning
    ('real tune') and the real contracts held out ('real held-out', never looked at while tuning);
    English questions separately.
@@ -69,10 +70,11 @@ def seed_ranker(glossary: bool) -> Ranker:
     return lambda q: baseline(q.contract_id).search(q.q, use_glossary=glossary)
 
 
-def mode_ranker(mode: str, glossary: bool, thesaurus: bool) -> Ranker:
+def mode_ranker(mode: str, glossary: bool, thesaurus: bool, bilingual: bool = True) -> Ranker:
     def rank(q: LabelledQuery) -> list[int]:
         hits = get_index(q.contract_id).search(q.q, mode=mode, top=20, use_glossary=glossary,  # type: ignore[arg-type]
-                                               use_thesaurus=thesaurus)  # fmt: skip
+                                               use_thesaurus=thesaurus,
+                                               use_bilingual=bilingual)  # fmt: skip
         return [h.article.article_no for h in hits]
 
     return rank
@@ -95,6 +97,9 @@ def rankers() -> list[tuple[str, Ranker]]:
             tag = f"{'+' if glossary else '-'}glossary {'+' if thesaurus else '-'}thesaurus"
             for mode in ("bm25", "dense", "hybrid"):
                 out.append((f"{mode} {tag}", mode_ranker(mode, glossary, thesaurus)))
+            if thesaurus:  # the thesaurus's English → Korean word list, measured apart
+                out.append((f"hybrid {tag} -bilingual", mode_ranker("hybrid", glossary, True,
+                                                                    bilingual=False)))  # fmt: skip
     return out
 
 

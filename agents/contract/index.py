@@ -81,6 +81,13 @@ class Query:
         return tokens(self.text) + (tokens(added) if added else [])
 
     @property
+    def translated(self) -> list[str]:
+        """Korean register words of an English question's words (thesaurus 'bilingual' list).
+        They go to the dense retriever only: added to BM25's query they lost the tuning set's
+        English questions more than they found (every synonym weighs as much as the question)."""
+        return self.concepts.translated if self.concepts else []
+
+    @property
     def bm25_tokens(self) -> list[str]:
         return self.morphemes + (self.concepts.tokens if self.concepts else [])
 
@@ -88,7 +95,7 @@ class Query:
     def dense_text(self) -> str:
         if self.concepts is None:
             return self.expanded
-        return Rewrite(self.expanded, self.concepts.concepts).register_text
+        return Rewrite(self.expanded, self.concepts.concepts, self.translated).register_text
 
     @property
     def concept_terms(self) -> set[str]:
@@ -96,9 +103,12 @@ class Query:
         return {t for c in (self.concepts.concepts if self.concepts else []) for t in c.terms}
 
 
-def prepare(text: str, *, use_glossary: bool = True, use_thesaurus: bool = True) -> Query:
+def prepare(text: str, *, use_glossary: bool = True, use_thesaurus: bool = True,
+            use_bilingual: bool = True) -> Query:  # fmt: skip
+    """`use_bilingual` (English words → Korean register words) is part of the thesaurus."""
     expansion = expand(text) if use_glossary else Expansion(text)
-    return Query(text, expansion, rewrite(text) if use_thesaurus else None)
+    concepts = rewrite(text, bilingual=use_bilingual) if use_thesaurus else None
+    return Query(text, expansion, concepts)
 
 
 def with_concepts(article_tokens: list[str]) -> list[str]:
@@ -212,8 +222,10 @@ class ContractIndex:
         return rankings
 
     def search(self, query: str, *, mode: SearchMode = "hybrid", top: int = 5,
-               use_glossary: bool = True, use_thesaurus: bool = True) -> list[Hit]:  # fmt: skip
-        prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus)
+               use_glossary: bool = True, use_thesaurus: bool = True,
+               use_bilingual: bool = True) -> list[Hit]:  # fmt: skip
+        prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus,
+                           use_bilingual=use_bilingual)  # fmt: skip
         highlight = set(prepared.morphemes) | prepared.concept_terms
         hits = []
         for no, score, ranks in rrf(self.rankings(prepared, mode))[:top]:

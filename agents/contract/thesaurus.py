@@ -11,7 +11,12 @@ Retrieval adds a concept token ("@refund") for each concept on both sides:
     >>> rewrite("돈은 언제 돌려받나요?").concept_ids
     ['refund', 'payment']
 
-so a colloquial or English question meets a clause that shares none of its words.
+so a colloquial or English question meets a clause that shares none of its words. An English
+question also gets the Korean register words of its English words (the file's 'bilingual' list,
+written once for every kind of contract), so BM25 over morphemes and the dense retriever see Korean:
+
+    >>> rewrite("Can the tenant sublet the house?").translated
+    ['임차인', '주택', '전대', '양도']
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ class Rewrite:
 
     query: str
     concepts: list[LegalConcept] = field(default_factory=list)
+    translated: list[str] = field(default_factory=list)  # Korean words for its English words
 
     @property
     def concept_ids(self) -> list[str]:
@@ -59,7 +65,7 @@ class Rewrite:
     @property
     def register_text(self) -> str:
         """The question followed by the register words of its concepts (for dense retrieval)."""
-        words: list[str] = []
+        words: list[str] = list(self.translated)
         for concept in self.concepts:
             words += [w for w in concept.register[:REGISTER_WORDS] if w not in words]
         return f"{self.query} {' '.join(words)}".strip()
@@ -89,6 +95,38 @@ def _by_term() -> dict[str, tuple[LegalConcept, ...]]:
     return {term: tuple(found) for term, found in index.items()}
 
 
+@dataclass(frozen=True)
+class Translation:
+    """English word starts and the Korean contract-register words they stand for."""
+
+    english: tuple[str, ...]
+    korean: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def translations() -> tuple[Translation, ...]:
+    raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
+    return tuple(Translation(tuple(_words(e) for e in b["en"]), tuple(b["ko"]))
+                 for b in raw.get("bilingual", []))  # fmt: skip
+
+
+def _words(text: str) -> str:
+    """Lower-cased letters and digits with one space between words (a trailing space kept)."""
+    return re.sub(r"[^a-z0-9]+", " ", text.lower())
+
+
+def translate(query: str) -> list[str]:
+    """Korean register words for the English words of `query`, in list order, each once."""
+    if not re.search(r"[a-z]{2}", query.lower()):
+        return []
+    lowered = _words(query) + " "  # 'ban?' ends a word as 'ban '
+    words: list[str] = []
+    for entry in translations():
+        if any(_starts_word(e, lowered) for e in entry.english):
+            words += [w for w in entry.korean if w not in words]
+    return words
+
+
 def clause_concepts(tokens: Iterable[str]) -> list[str]:
     """Concept tokens for a clause's morphemes, one per occurrence (so BM25 sees their frequency)."""
     by_term = _by_term()
@@ -99,15 +137,18 @@ def _starts_word(stem: str, lowered: str) -> bool:
     return re.search(rf"(?<![a-z]){re.escape(stem)}", lowered) is not None
 
 
-def rewrite(query: str, query_tokens: Sequence[str] | None = None) -> Rewrite:
-    """The concepts a question asks about: by its morphemes, its everyday wording or English."""
+def rewrite(query: str, query_tokens: Sequence[str] | None = None, *,
+            bilingual: bool = True) -> Rewrite:  # fmt: skip
+    """The concepts a question asks about: by its morphemes, its everyday wording or English
+    (and, with `bilingual`, the Korean words of its English words)."""
     from agents.contract.tokenize import tokens
 
     lowered = query.lower()
+    translated = translate(query) if bilingual else []
     morphemes = set(tokens(query) if query_tokens is None else query_tokens)
     found = [
         c for c in concepts()
         if morphemes & c.terms or any(w in lowered for w in c.colloquial)
         or any(_starts_word(e, lowered) for e in c.english)
     ]  # fmt: skip
-    return Rewrite(query, found)
+    return Rewrite(query, found, translated)

@@ -22,6 +22,7 @@ from agents.macro.rankings import (
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
+from agents.macro.universe import market_answer, market_question
 from data_access import figures as fig
 
 MAX_ITEMS = 3
@@ -153,7 +154,9 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
     watch, resp = Stopwatch(), _response("equity", ctx, "equity")
     start = fetch_start(ctx.as_of_date, route.period_months)
-    if not route.matched_security_ids and sector_codes(route):
+    if not route.matched_security_ids and market_question(route):
+        market_answer(resp, ctx, route, sector_codes(route))  # '오늘 거래대금 상위 10개' (issue 25)
+    elif not route.matched_security_ids and sector_codes(route):
         sector_moves(resp, ctx, route, start)  # '은행주 최근 흐름': the sector's stocks, ranked
     elif not route.matched_security_ids and route.frame and route.frame.of("index"):
         index_stand_ins(resp, ctx, route, start)  # '코스피 요즘 어때?': said to be a stand-in

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.macro.deals import eok, level
+from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
@@ -126,7 +127,10 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
     from agents.macro.tools import pct
 
     specs = {s["key"]: s for s in vocabulary()["indices"]}
+    answered = index_levels(resp, ctx, route, start)  # the index itself where stored (issue 25)
     for entity in route.frame.of("index") if route.frame else []:
+        if entity.key in answered:
+            continue
         proxy = specs.get(entity.key, {}).get("proxy_etf")
         if not proxy:
             resp.uncertainty.append(f"{entity.name} 지수와 그 대용 ETF가 데이터에 없습니다.")

@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
 from agents.inputs import MAX_QUESTION_CHARS
+from agents.macro.market_questions import ranking_measure
 from agents.understanding import QuestionFrame
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
@@ -121,6 +122,10 @@ def route(question: str, pool: ConnectionPool | None = None,
         if valuation and "equity" not in agents:
             agents.append("equity")
             reasons.append(f"equity: 밸류에이션 지표 ({', '.join(valuation)})")
+        ranked = ranking_measure(frame)
+        if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개' (issue 25)
+            agents.append("equity")
+            reasons.append(f"equity: 시장 순위 ({ranked})")
         if market_words:
             agents.append("equity")
             reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")

@@ -4,6 +4,8 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 
 from __future__ import annotations
 
+from agents.macro.indices import all_indices_held
+from agents.macro.market_questions import ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
@@ -84,7 +86,8 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     if frame is None or route.tool_mode == "llm_direct":
         return []
     ko, op, out = route.language == "ko", frame.operation, []
-    ranked_here = op.kind == "rank" and (frame.of("sector") or "real_estate" in route.target_agents)
+    ranked_here = op.kind == "rank" and (frame.of("sector") or "real_estate" in route.target_agents
+                                         or ranking_measure(frame))  # fmt: skip
     if (op.kind in ("filter", "rank") and not ranked_here) or op.aggregate in ("sum", "count"):
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
@@ -100,7 +103,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         names = ", ".join(frame.unknown_words)
         out.append(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다." if ko
                    else f"'{names}' is not in the data and was not answered.")  # fmt: skip
-    if frame.of("index") and not route.matched_security_ids:
+    if frame.of("index") and not route.matched_security_ids and not all_indices_held(frame):
         proxies = {i["name"]: i.get("proxy_etf") for i in vocabulary()["indices"]}
         if any(proxies.get(w) for w in route.market_words) or route.market_words:
             out.append("시장 지수 자체의 시계열은 데이터에 없어 추종 ETF로 대신 보였습니다."

@@ -1,11 +1,11 @@
 """Clause retrieval on real public Korean contracts we did not tune on (tests/fixtures/contracts/:
-two standard lease forms of the Ministry of Justice, the FTC's e-commerce standard terms and a
-travel agency's copy of the FTC domestic-travel terms), on the real embedded PostgreSQL.
+two standard lease forms of the Ministry of Justice, the FTC's e-commerce and mobile-game standard
+terms and a travel agency's copy of the FTC domestic-travel terms), on the real embedded PostgreSQL.
 
 The held-out contracts were not looked at while the thesaurus and the relevance cut were designed;
-the floors below sit under what bench/contract_search.py measured on them (hybrid, glossary off:
-R@1 0.658, R@5 0.895; seed baseline R@1 0.237, R@5 0.684), so a change that loses the
-generalization fails here. Also: precise answers (operative sentence, "no such clause"), contract
+the floors below sit under what bench/contract_search.py measured on them (three contracts, 58
+answerable questions; hybrid, glossary off: R@1 0.603, R@5 0.914; seed baseline R@1 0.276,
+R@5 0.690), so a change that loses the generalization fails here. Also: precise answers (operative sentence, "no such clause"), contract
 types with the picker's override, and an HWPX upload end to end.
 """
 
@@ -44,10 +44,11 @@ def real(pg_pool: Any, settings: Any) -> dict[str, Any]:
     return {info.contract_id: info for info in ingest_real(REAL, pg_pool, settings)}
 
 
-def _hybrid(pool: Any, glossary: bool, thesaurus: bool = True) -> Any:
+def _hybrid(pool: Any, glossary: bool, thesaurus: bool = True, bilingual: bool = True) -> Any:
     def rank(q: LabelledQuery) -> list[int]:
         hits = get_index(q.contract_id, pool).search(q.q, top=10, use_glossary=glossary,
-                                                     use_thesaurus=thesaurus)  # fmt: skip
+                                                     use_thesaurus=thesaurus,
+                                                     use_bilingual=bilingual)  # fmt: skip
         return [h.article.article_no for h in hits]
 
     return rank
@@ -56,20 +57,22 @@ def _hybrid(pool: Any, glossary: bool, thesaurus: bool = True) -> Any:
 def test_real_contracts_parse_and_are_typed(real: dict[str, Any], pg_pool: Any) -> None:
     counts = {cid: info.article_count for cid, info in real.items()}
     assert counts == {"real-lease_housing": 14, "real-lease_commercial": 13,
-                      "real-ecommerce_terms": 24, "real-travel_domestic": 22}  # fmt: skip
+                      "real-ecommerce_terms": 24, "real-travel_domestic": 22,
+                      "real-mobile_game_terms": 29}  # fmt: skip
     types = {cid: info.contract_type for cid, info in real.items()}
     assert types == {"real-lease_housing": "lease", "real-lease_commercial": "lease",
                      "real-ecommerce_terms": "terms_of_service",
-                     "real-travel_domestic": "travel"}  # fmt: skip
+                     "real-travel_domestic": "travel",
+                     "real-mobile_game_terms": "terms_of_service"}  # fmt: skip
 
 
 @pytest.mark.parametrize("glossary", [False, True])
 def test_held_out_contracts_beat_the_seed_baseline(real: Any, pg_pool: Any, glossary: bool) -> None:
     ours = score(_hybrid(pg_pool, glossary), HELD_OUT)
     seed = score(lambda q: SeedBaseline(get_index(q.contract_id, pg_pool)).search(q.q), HELD_OUT)
-    assert ours.n == 38
-    assert ours.r5 >= 0.85 and ours.r1 >= 0.6, ours
-    assert ours.r1 >= seed.r1 + 0.3 and ours.r5 >= seed.r5 + 0.15, (ours, seed)
+    assert ours.n == 58
+    assert ours.r5 >= 0.88 and ours.r1 >= 0.5, ours
+    assert ours.r1 >= seed.r1 + 0.25 and ours.r5 >= seed.r5 + 0.2, (ours, seed)
 
 
 def test_the_thesaurus_is_what_generalizes(real: Any, pg_pool: Any) -> None:
@@ -79,6 +82,15 @@ def test_the_thesaurus_is_what_generalizes(real: Any, pg_pool: Any) -> None:
     assert with_it.r5 >= without.r5 + 0.15, (with_it, without)
     assert score(_hybrid(pg_pool, False), english).r5 > score(
         _hybrid(pg_pool, False, thesaurus=False), english).r5  # fmt: skip
+
+
+def test_the_bilingual_list_carries_english_questions(real: Any, pg_pool: Any) -> None:
+    """English words → Korean register words (thesaurus.json 'bilingual'): on the held-out English
+    questions R@5 0.833 with it, 0.583 without (bench/contract_search.py)."""
+    english = [q for q in HELD_OUT if q.lang == "en"]
+    with_it = score(_hybrid(pg_pool, glossary=False), english)
+    without = score(_hybrid(pg_pool, glossary=False, bilingual=False), english)
+    assert with_it.r5 >= without.r5 + 0.15, (with_it, without)
 
 
 def test_answer_quotes_the_operative_clause(real: Any, pg_pool: Any) -> None:

@@ -1,0 +1,54 @@
+"""The thesaurus's English → Korean contract-register word list (thesaurus.json 'bilingual')."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.contract.index import prepare
+from agents.contract.thesaurus import rewrite, translate, translations
+
+
+def test_english_words_get_korean_register_words() -> None:
+    assert translate("Can the tenant sublet the house?") == ["임차인", "주택", "전대", "양도"]
+    assert "이의신청" in translate("How do I object to the decision?")
+    assert "법원" in translate("Which court hears a lawsuit?")
+
+
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("What is the bank account number?", "이용제한"),  # 'bank' is not 'ban'
+        ("Is the agreement in writing?", "동의"),  # 'agreement' is not 'agree'
+        ("Can the delivery be postponed?", "게시물"),  # 'postponed' is not 'post'
+        ("Is there a warranty?", "천재지변"),  # 'warranty' is not 'war'
+    ],
+)
+def test_word_starts_do_not_match_inside_other_words(question: str, absent: str) -> None:
+    assert absent not in translate(question)
+
+
+def test_a_word_at_the_end_of_a_question_still_matches() -> None:
+    assert "이용제한" in translate("Why did I get a ban?")
+
+
+@pytest.mark.parametrize(
+    "question", ["", "   ", "보증금은 언제 돌려받나요?", "제7조", "a", "'; DROP TABLE x; --" * 50]
+)
+def test_korean_empty_and_hostile_input_translate_to_nothing_harmful(question: str) -> None:
+    words = translate(question)
+    assert all(w for w in words) and len(words) == len(set(words))
+    assert translate("보증금은 언제 돌려받나요?") == []
+
+
+def test_the_list_is_data_with_no_empty_entries() -> None:
+    entries = translations()
+    assert len(entries) > 100
+    assert all(e.english and e.korean and all(x.strip() for x in e.english) for e in entries)
+
+
+def test_switch_off_and_the_dense_query_only() -> None:
+    assert rewrite("Can the tenant sublet?", bilingual=False).translated == []
+    query = prepare("Can the tenant sublet?", use_glossary=False)
+    assert "임차인" in query.dense_text
+    assert "임차인" not in query.bm25_tokens  # BM25 keeps the question's own words and concepts
+    assert "임차인" not in prepare("Can the tenant sublet?", use_bilingual=False).dense_text
