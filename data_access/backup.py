@@ -198,7 +198,11 @@ def _info(path: Path) -> BackupInfo:
 
 
 def restore_backup(
-    backup: BackupInfo, settings: Settings | None = None, *, holdings_days: int | None = None
+    backup: BackupInfo,
+    settings: Settings | None = None,
+    *,
+    holdings_days: int | None = None,
+    daily_bar_days: int = 60,
 ) -> RestoreReport:
     """Replace the database's contents with `backup`, then rebuild the graph from it."""
     from data_access.postgres import close_pool, get_pool, migrate
@@ -215,10 +219,13 @@ def restore_backup(
     counts = table_row_counts(uri)  # before migrations, which may add rows of their own
     pool = get_pool(uri, settings)
     applied = migrate(pool)
-    return RestoreReport(backup, counts, applied, _rebuild_graph(pool, settings, holdings_days))
+    projection = _rebuild_graph(pool, settings, holdings_days, daily_bar_days)
+    return RestoreReport(backup, counts, applied, projection)
 
 
-def _rebuild_graph(pool: Any, settings: Settings, holdings_days: int | None) -> str:
+def _rebuild_graph(
+    pool: Any, settings: Settings, holdings_days: int | None, daily_bar_days: int
+) -> str:
     """Empty the graph and project everything (a restore is a write the graph must follow)."""
     from data_access.graph import get_graph_store
     from data_access.postgres import connection
@@ -232,7 +239,7 @@ def _rebuild_graph(pool: Any, settings: Settings, holdings_days: int | None) -> 
         store.clear()
     except WorkbenchError as e:
         return f"graph not rebuilt ({e}); run `python -m data_access.projection --retry-lagging`"
-    return catch_up(pool, store).summary_line()
+    return catch_up(pool, store, daily_bar_days=daily_bar_days).summary_line()
 
 
 def _run_tool(name: str, args: list[str]) -> None:
@@ -342,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
     restore.add_argument("backup", help="'latest', a file name in the backup folder, or a path")
     restore.add_argument("--holdings-days", type=int, default=None,
                          help="graph: project only the latest N holdings snapshots (default all)")  # fmt: skip
+    restore.add_argument("--bar-days", type=int, default=60,
+                         help="graph: latest N daily bars per company (default 60)")  # fmt: skip
     wipe_cmd = sub.add_parser("wipe", help="back up, then delete the embedded databases")
     wipe_cmd.add_argument("--yes", action="store_true", help="do not ask (make CONFIRM=yes)")
     args = parser.parse_args(argv)
@@ -360,7 +369,9 @@ def _command(args: argparse.Namespace) -> int:
         backups = list_backups()
         print("\n".join(b.line() for b in backups) or f"no backups in {backup_dir()}")
     elif args.command == "restore":
-        report = restore_backup(find_backup(args.backup), holdings_days=args.holdings_days)
+        report = restore_backup(
+            find_backup(args.backup), holdings_days=args.holdings_days, daily_bar_days=args.bar_days
+        )
         print(f"restored {report.backup.path.name}: {sum(report.row_counts.values()):,} rows")
         for table, (want, got) in report.mismatches().items():
             print(f"  MISMATCH {table}: backup {want}, restored {got}", file=sys.stderr)

@@ -43,7 +43,8 @@ from data_access.refresh import REFRESH_LOCK, refresh
 from tests.browser.fault_stack import private_home, private_settings, process_alive
 from tests.integration.test_importers import FIXTURES, ReplayServer
 
-HOLDINGS_DAYS = 5  # graph window of the private stack (the screens answer the same from it)
+# Graph windows of the private stack (the screens answer these questions the same from them).
+HOLDINGS_DAYS, BAR_DAYS = 5, 10
 KODEX200, TIGER200, SAMSUNG = "069500", "102110", "KR:005930"
 
 
@@ -71,7 +72,9 @@ def stack(demo_data: object, settings: Settings) -> Iterator[Stack]:
         private = private_settings(home)
         try:
             seed = create_backup(settings, home / "from-test-stack", label="test-stack")
-            report = restore_backup(seed, private, holdings_days=HOLDINGS_DAYS)
+            report = restore_backup(
+                seed, private, holdings_days=HOLDINGS_DAYS, daily_bar_days=BAR_DAYS
+            )
             assert report.mismatches() == {}, report.mismatches()
             assert "graph projection ok" in report.projection, report.projection
             yield Stack(home, private)
@@ -305,7 +308,9 @@ def test_backup_wipe_restore_gives_the_same_rows_and_answers(stack: Stack) -> No
 
     services.ensure_running(stack.settings)  # empty stores, as `make run` would start them
     assert table_row_counts(stack.uri).get("etf_holdings", 0) == 0
-    report = restore_backup(backup, stack.settings, holdings_days=HOLDINGS_DAYS)
+    report = restore_backup(
+        backup, stack.settings, holdings_days=HOLDINGS_DAYS, daily_bar_days=BAR_DAYS
+    )
     assert report.mismatches() == {} and report.row_counts == counts
     assert "graph projection ok" in report.projection
     assert _answers(stack) == answers
