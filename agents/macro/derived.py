@@ -153,6 +153,61 @@ def moves_of(series: Series, lang: str) -> str | None:
     )
 
 
+_CMP = {">": (lambda v, t: v > t), ">=": (lambda v, t: v >= t), "<": (lambda v, t: v < t),
+        "<=": (lambda v, t: v <= t), "=": (lambda v, t: v == t)}  # fmt: skip
+_CMP_KO = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "와 같음"}
+_CMP_EN = {">": "above", ">=": "at or above", "<": "below", "<=": "at or below", "=": "equal to"}
+
+
+def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
+    """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
+    the first and last of them, and the window's extreme on that side."""
+    if not series.points:
+        return None
+    hits = [(d, v) for d, v in series.points if _CMP[comparator](v, threshold)]
+    first, last = series.points[0][0], series.points[-1][0]
+    bound = level(threshold, "%" if is_rate(series) else series.unit)
+    if lang == "ko":
+        head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_CMP_KO[comparator]}"
+        if not hits:
+            return f"{head}: 없음 (기간 최고 {_value(max(v for _, v in series.points), series)})."
+        peak = (
+            max(hits, key=lambda p: p[1]) if comparator[0] != "<" else min(hits, key=lambda p: p[1])
+        )
+        return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
+                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if comparator[0] != '<' else '낮은'} "
+                f"값 {_value(peak[1], series)} ({peak[0]}).")  # fmt: skip
+    head = (f"{_name(series)} {_CMP_EN[comparator]} {bound} from {first} to {last}: "
+            f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
+    if not hits:
+        return head + "."
+    return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
+            f"({_value(hits[-1][1], series)}).")  # fmt: skip
+
+
+def streak(series: Series, lang: str) -> str | None:
+    """'3개월 연속 올랐어?': the run of rises or falls that ends at the latest observation, and
+    the last few moves with their dates."""
+    moves = [(day, value - prev) for (_, prev), (day, value) in
+             zip(series.points, series.points[1:], strict=False)]  # fmt: skip
+    if not moves:
+        return None
+    sign = (moves[-1][1] > 0) - (moves[-1][1] < 0)
+    run = 0
+    for _, delta in reversed(moves):
+        if ((delta > 0) - (delta < 0)) != sign:
+            break
+        run += 1
+    unit = "%p" if is_rate(series) else ""
+    recent = ", ".join(f"{day} {delta:+,.2f}{unit}" for day, delta in moves[-4:])
+    word = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}[sign]
+    if lang == "ko":
+        return (f"{_name(series)}: 최근 {run}회 연속 {word[0]} (마지막 관측 {moves[-1][0]}). "
+                f"최근 변화: {recent}.")  # fmt: skip
+    return (f"{_name(series)}: {run} {word[1]} in a row up to {moves[-1][0]}. Recent moves: "
+            f"{recent}.")  # fmt: skip
+
+
 def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
                    lang: str) -> list[str]:  # fmt: skip
     """The derived key points a frame asks for over the turn's series (in question order)."""
@@ -171,6 +226,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
+    elif op.kind == "filter" and op.comparator and op.threshold is not None:
+        out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+    if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
+        out += [streak(s, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):
         out += [moves_of(s, lang) for s in ordered]  # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?'
     return [p for p in out if p]

@@ -100,6 +100,12 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
         resp.needs_web_fallback = True
 
 
+def _widened(route: Route, months: int) -> int | None:
+    """The months a window was widened to (a YoY/MoM base month), else None: the question's own
+    period ('ytd', '3m') then decides the base row."""
+    return months if months != route.period_months else None
+
+
 def _window_months(route: Route) -> int:
     """The query window: the question's period, widened so a YoY/MoM base month is inside."""
     frame = route.frame
@@ -116,7 +122,7 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     for code in route.indicator_codes[:MAX_ITEMS]:
         result = run_step(resp, ctx, "macro_series_window",
                           {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-        rows = anchored(result.rows if result else [], "obs_date", route, months)
+        rows = anchored(result.rows if result else [], "obs_date", route, _widened(route, months))
         cite_window(resp, rows, "obs_date")
         if not rows:
             resp.uncertainty.append(f"{code}: {start}~{ctx.as_of_date} 관측치가 없습니다.")
@@ -305,7 +311,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         for _, name, ko, en, unit in specs[:2]:
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date})  # fmt: skip
-            rows = anchored(result.rows if result else [], "month", route, months)
+            rows = anchored(result.rows if result else [], "month", route, _widened(route, months))
             cite_window(resp, rows, "month")
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")

@@ -88,7 +88,10 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     ko, op, out = route.language == "ko", frame.operation, []
     ranked_here = op.kind == "rank" and (frame.of("sector") or "real_estate" in route.target_agents
                                          or ranking_measure(frame))  # fmt: skip
-    if (op.kind in ("filter", "rank") and not ranked_here) or op.aggregate in ("sum", "count"):
+    # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
+    filtered_here = op.kind == "filter" and op.threshold is not None and route.indicator_codes
+    if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or op.aggregate in (
+        "sum", "count"):  # fmt: skip
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
                    "each series is shown instead.")  # fmt: skip
