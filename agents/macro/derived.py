@@ -204,7 +204,7 @@ def streak(series: Series, lang: str) -> str | None:
     if lang == "ko":
         return (f"{_name(series)}: 최근 {run}회 연속 {word[0]} (마지막 관측 {moves[-1][0]}). "
                 f"최근 변화: {recent}.")  # fmt: skip
-    return (f"{_name(series)}: {run} {word[1]} in a row up to {moves[-1][0]}. Recent moves: "
+    return (f"{_name(series)}: {word[1]} in a row up to {moves[-1][0]}: {run}. Recent moves: "
             f"{recent}.")  # fmt: skip
 
 

@@ -1,0 +1,33 @@
+"""Figures derived from a turn's series as the question frame asks (agents.macro.derived): pure
+functions over cited series points, checked on small series with known answers."""
+
+from __future__ import annotations
+
+from agents.macro.derived import streak, threshold_days
+from agents.macro.state import Series
+
+FX = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
+            points=[("2026-01-02", 1390.0), ("2026-01-05", 1410.5), ("2026-01-06", 1402.0),
+                    ("2026-01-07", 1399.0), ("2026-01-08", 1420.0)])  # fmt: skip
+RATE = Series(key="KR_BASE_RATE", title="한국은행 기준금리 (KR_BASE_RATE)", unit="percent",
+              points=[("2026-01-01", 3.0), ("2026-02-01", 2.75), ("2026-03-01", 2.5),
+                      ("2026-04-01", 2.25)])  # fmt: skip
+
+
+def test_threshold_days_counts_the_observations_that_meet_it() -> None:
+    text = threshold_days(FX, ">", 1400.0, "ko")
+    assert text is not None
+    assert "관측치 5개 중 1,400.00 초과: 3개" in text
+    assert "처음 2026-01-05 (1,410.50)" in text and "마지막 2026-01-08 (1,420.00)" in text
+    assert "가장 높은 값 1,420.00 (2026-01-08)" in text
+    none = threshold_days(FX, ">", 1500.0, "ko")
+    assert none is not None and "없음" in none and "기간 최고 1,420.00" in none
+    below = threshold_days(RATE, "<", 2.6, "en")
+    assert below is not None and "below 2.60% from 2026-01-01 to 2026-04-01: 2 of 4" in below
+
+
+def test_streak_is_the_run_that_ends_at_the_latest_observation() -> None:
+    text = streak(RATE, "ko")
+    assert text is not None and "최근 3회 연속 하락" in text and "2026-04-01 -0.25%p" in text
+    mixed = streak(FX, "en")
+    assert mixed is not None and "rises in a row up to 2026-01-08: 1" in mixed
