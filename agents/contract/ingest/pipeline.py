@@ -1,7 +1,9 @@
 """Ingestion: a file (or a bundled sample) → parsed articles → tokens and vectors → PostgreSQL.
 
 Re-ingesting the same text is a no-op (same content hash); anything that fails is refused
-before the single write transaction, so nothing already stored is lost.
+before the single write transaction, so nothing already stored is lost. An upload is read and
+parsed in a bounded worker process (worker.py: time and memory budget); the bundled samples,
+which are ours, are read in process.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from agents.contract.embeddings import make_embedder
 from agents.contract.index import article_tokens, embedding_signature, fit_vectors
 from agents.contract.ingest.parse import parse_contract_text
 from agents.contract.ingest.readers import read_contract_file
+from agents.contract.ingest.worker import parse_upload
 from agents.contract.models import ContractInfo, ParsedContract
 from agents.contract.types import Detection, detect
 from data_access.access import LOCAL_USER_ID, SHARED_USER_ID, current_viewer
@@ -80,22 +83,28 @@ def ingest_bytes(
     pool: ConnectionPool | None = None,
     settings: Settings | None = None,
     owner: str | None = None,
+    trusted: bool = False,
 ) -> ContractInfo:
-    """Store a contract file; raises ContractFileError (Korean message) for unusable files.
-    Without a `contract_type` the type is detected (agents/contract/types.py).
+    """Store a contract file; raises ContractFileError (Korean message) for unusable files, and
+    for files that take too long or too much memory to read (`trusted`: read in process — only
+    for the bundled samples). Without a `contract_type` the type is detected (types.py).
 
     `owner` (default: the current viewer) owns an upload; the same file uploaded by two signed-in
     users is two contracts, so neither sees the other's.
     """
     settings = settings or get_settings()
     owner = owner or current_viewer().user_id
-    text, fmt = read_contract_file(name, data)
+    if trusted:
+        text, fmt = read_contract_file(name, data)
+        parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
+    else:
+        upload = parse_upload(name, data)
+        text, fmt, parsed = upload.text, upload.fmt, upload.parsed
     digest = content_hash(text)
     contract_id = contract_id or upload_id(digest, owner)
     existing = store.get_contract(contract_id, pool)
     if existing is not None and existing.content_hash == digest:
         return existing
-    parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
     contract_type = contract_type or detect_type(parsed, title).id
     info = ContractInfo(
         contract_id=contract_id, title=title or parsed.title, contract_type=contract_type,
@@ -125,6 +134,7 @@ def ensure_samples(pool: ConnectionPool | None = None,
             pool=pool,
             settings=settings,
             owner=SHARED_USER_ID,
+            trusted=True,
         )  # fmt: skip
         for s in samples()
     ]

@@ -11,6 +11,7 @@ import io
 import logging
 import re
 from pathlib import PurePath
+from typing import Any
 
 from agents.contract.errors import ContractFileError
 from agents.contract.ingest.docx_stream import read_docx
@@ -21,6 +22,10 @@ from agents.inputs import clean_text
 logger = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
+# One PDF stream (a page's content, a font's ToUnicode map …) inflates to at most this much: a
+# real contract page is tens of KB; pypdf's own default (75 MB) let a 1 GiB bomb reach +157 MB.
+MAX_PDF_STREAM_BYTES = 8 * 1024 * 1024
+MAX_PDF_PAGES = 1000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0"  # encrypted OOXML and legacy .doc are OLE compound files
 FORMATS = {".pdf": "pdf", ".docx": "docx", ".hwpx": "hwpx", ".hwp": "hwp", ".txt": "txt",
            ".md": "md", ".markdown": "md"}  # fmt: skip
@@ -75,18 +80,27 @@ def _read_text(data: bytes) -> str:
 
 
 def _read_pdf(data: bytes) -> str:
-    from pypdf import PdfReader
-    from pypdf.errors import PyPdfError
+    from pypdf import PdfReader, apply_configuration
+    from pypdf.errors import LimitReachedError, PyPdfError
 
     if not data.lstrip().startswith(b"%PDF"):
         raise ContractFileError("PDF 파일이 아니거나 손상되었습니다 (PDF 머리글 없음).")
+    limit = MAX_PDF_STREAM_BYTES
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise ContractFileError("암호로 보호된 PDF입니다. 암호를 해제한 뒤 다시 올려 주세요.")
-        pages = [(page.extract_text() or "").replace("\x00", "") for page in reader.pages]
+        with apply_configuration(zlib_maximum_output_length=limit, lzw_maximum_output_length=limit,
+                                 run_length_maximum_output_length=limit,
+                                 brotli_maximum_output_length=limit,
+                                 jbig2_maximum_output_length=limit,
+                                 array_based_stream_maximum_output_length=limit):  # fmt: skip
+            pages = _pdf_pages(PdfReader(io.BytesIO(data)))
     except ContractFileError:
         raise
+    except LimitReachedError as e:
+        logger.info("PDF stream over the limit: %s", e)
+        raise ContractFileError(
+            f"PDF 안의 압축된 내용이 너무 큽니다 (한 덩어리가 풀면 {limit // 1024 // 1024} MB를 "
+            "넘습니다). 압축 폭탄일 수 있어 읽지 않았습니다."
+        ) from e
     except (PyPdfError, ValueError, KeyError, TypeError, OSError) as e:
         logger.info("unreadable PDF: %s", e)
         raise ContractFileError(f"PDF를 읽을 수 없습니다 (손상된 파일): {e}") from e
@@ -94,6 +108,25 @@ def _read_pdf(data: bytes) -> str:
     if not text.strip():
         raise ContractFileError("PDF에 텍스트가 없습니다 (스캔 이미지 PDF는 지원하지 않습니다).")
     return text
+
+
+def _pdf_pages(reader: Any) -> list[str]:
+    """Each page's text, stopping at the page and text limits (not after reading everything)."""
+    if reader.is_encrypted and not reader.decrypt(""):
+        raise ContractFileError("암호로 보호된 PDF입니다. 암호를 해제한 뒤 다시 올려 주세요.")
+    if len(reader.pages) > MAX_PDF_PAGES:
+        raise ContractFileError(
+            f"PDF 쪽수가 너무 많습니다 ({len(reader.pages):,}쪽). 최대 {MAX_PDF_PAGES:,}쪽까지 처리합니다."
+        )
+    pages, chars = [], 0
+    for page in reader.pages:
+        pages.append((page.extract_text() or "").replace("\x00", ""))
+        chars += len(pages[-1])
+        if chars > MAX_TEXT_CHARS:
+            raise ContractFileError(
+                f"계약서 본문이 너무 깁니다 ({chars:,}자 넘음). 최대 {MAX_TEXT_CHARS:,}자까지 처리합니다."
+            )
+    return pages
 
 
 def _despace(line: str) -> str:
