@@ -213,3 +213,20 @@ def test_router_refinement_cannot_override_the_rules(
     assert any("DB·그래프를 호출하지 않습니다" in r for r in route["reasons"])
     assert not [t for t in answer.trace if t.kind == "tool"] and not answer.structured_citations
     assert not server.requests_for("[agent:macro]")
+
+
+def test_malformed_tool_calls_are_fed_back_and_the_loop_recovers(
+    settings: Settings, pg_pool: Any, graph_store: Any
+) -> None:
+    bad = tool_message(tool_call("run_cypher", {"query": "MATCH (n) DETACH DELETE n"}),
+                       tool_call("sql_qa", '{"query": "SELECT 1'))  # fmt: skip
+    answer, server = ask(CPI, {"[agent:macro]": [bad, tool_message(tool_call("templates", {})),
+                                                 DONE], WRITER: ["물가 (replay)"]},
+                         settings, pg_pool, graph_store)  # fmt: skip
+    feedback = [json.loads(m["content"]) for m in server.requests_for("[agent:macro]")[1]["messages"]
+                if m["role"] == "tool"]  # fmt: skip
+    assert [f["status"] for f in feedback] == ["error", "error"]
+    assert "unknown tool" in feedback[0]["error"] and "not JSON" in feedback[1]["error"]
+    assert steps(answer, "templates") and not fallbacks(answer)
+    assert answer.status == "ok" and any(c.dataset_code == "KR_CPI"
+                                         for c in answer.structured_citations)  # fmt: skip
