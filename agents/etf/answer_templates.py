@@ -87,6 +87,21 @@ def render_info(info: dict, name: str, lang: str) -> str:
     )
 
 
+def render_info_lead(info: dict, name: str, lang: str, asked: str) -> str:
+    """The asked fact in one sentence ('KODEX 200 상장일 언제야?'), then the whole card."""
+    value = {"expense_ratio": f"{info.get('expense_ratio')}%", "listed_date": info.get("listed_date"),
+             "benchmark": info.get("benchmark")}.get(asked)  # fmt: skip
+    words = {"expense_ratio": ("총보수는 연", "expense ratio is"),
+             "listed_date": ("상장일은", "listing date is"),
+             "benchmark": ("기초지수는", "benchmark is")}.get(asked)  # fmt: skip
+    card = render_info(info, name, lang)
+    if not value or not words:
+        return card
+    lead = (f"{info['name']}의 {words[0]} {value}입니다." if lang == "ko"
+            else f"{info['name']}'s {words[1]} {value}.")  # fmt: skip
+    return lead + "\n\n" + card
+
+
 def render_similar(rows: list[dict], name: str, lang: str) -> str:
     lines = [
         f"{i}. {r['name']} ({r['etf_code']}): {r['similarity']:.2f}% / {r['overlap']}"
@@ -295,6 +310,7 @@ RENDERERS = {
     for fn in (
         *SET_RENDERERS,
         render_info,
+        render_info_lead,
         render_similar,
         render_changes,
         render_prices,

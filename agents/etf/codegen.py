@@ -107,9 +107,16 @@ def _etf_call(plan: Plan, etfs: list[dict[str, Any]], call: str, render: str) ->
     ])  # fmt: skip
 
 
+_INFO_FACTS = ("expense_ratio", "listed_date", "benchmark")
+
+
 def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
-    return tpl.inline(_etf_call(plan, etfs, f"get_etf_info(etf_code={lit(etfs[0]['code'])})",
-                                "render_info"))  # fmt: skip
+    call = f"get_etf_info(etf_code={lit(etfs[0]['code'])})"
+    asked = plan.frame.measure() if plan.frame else None
+    if asked not in _INFO_FACTS:
+        return tpl.inline(_etf_call(plan, etfs, call, "render_info"))
+    code = _etf_call(plan, etfs, call, "render_info_lead")  # the asked fact leads the card
+    return tpl.inline(code.replace(f"{lit(plan.lang)}))", f"{lit(plan.lang)}, {lit(asked)}))"))
 
 
 def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:

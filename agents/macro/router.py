@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
 from agents.inputs import MAX_QUESTION_CHARS
-from agents.macro.market_questions import ranking_measure
+from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
@@ -122,10 +122,10 @@ def route(question: str, pool: ConnectionPool | None = None,
         if valuation and "equity" not in agents:
             agents.append("equity")
             reasons.append(f"equity: 밸류에이션 지표 ({', '.join(valuation)})")
-        ranked = ranking_measure(frame)
-        if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개' (issue 25)
+        ranked = ranking_measure(frame) or ("universe" if asks_universe_changes(text) else None)
+        if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개', 'Top50 편입' (issue 25)
             agents.append("equity")
-            reasons.append(f"equity: 시장 순위 ({ranked})")
+            reasons.append(f"equity: 시장 순위·유니버스 ({ranked})")
         if market_words:
             agents.append("equity")
             reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")

@@ -5,7 +5,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 from __future__ import annotations
 
 from agents.macro.indices import all_indices_held
-from agents.macro.market_questions import ranking_measure
+from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
@@ -59,7 +59,8 @@ def _unknown_stock(frame: QuestionFrame, route: Route) -> bool:
     """Routed to Equity alone with nothing it could look up: a company we do not hold."""
     targets = set(route.target_agents)
     nothing = not (route.matched_security_ids or route.market_words or frame.of("series")
-                   or route.indicator_codes or route.real_estate_regions)  # fmt: skip
+                   or route.indicator_codes or route.real_estate_regions
+                   or ranking_measure(frame) or asks_universe_changes(route.question))  # fmt: skip
     return (
         "equity" in targets
         and targets <= {"equity", "ontology"}
@@ -87,7 +88,8 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         return []
     ko, op, out = route.language == "ko", frame.operation, []
     ranked_here = op.kind == "rank" and (frame.of("sector") or "real_estate" in route.target_agents
-                                         or ranking_measure(frame))  # fmt: skip
+                                         or ranking_measure(frame)
+                                         or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
     filtered_here = op.kind == "filter" and op.threshold is not None and route.indicator_codes
     if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or op.aggregate in (

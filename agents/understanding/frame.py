@@ -79,6 +79,7 @@ class QuestionFrame(BaseModel):
     as_of_date: str | None = None
     reference: Reference | None = None  # how the question leans on the previous turn
     previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
+    replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out
     definition_term: str | None = None  # glossary id for define questions
     unknown_words: list[str] = Field(default_factory=list)  # asked-for things we do not hold
     notes: list[str] = Field(default_factory=list)

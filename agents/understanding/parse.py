@@ -315,7 +315,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     voc = vocabulary()
     op = frame.operation
     words = lambda group: find_phrases(text, {"w": group})  # noqa: E731
-    threshold = _threshold(text)
+    threshold = _threshold(text) or _sign(text)
     aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
@@ -394,11 +394,20 @@ def _extreme_of(text: str) -> str:
     return directions[0].label if directions else "max"
 
 
+def _sign(text: str) -> tuple[str, float, str] | None:
+    """'1년 수익률 마이너스인 것', 'negative returns': a threshold of zero."""
+    hits = find_phrases(text, vocabulary()["sign_words"])
+    return (hits[0].label, 0.0, "%") if hits else None
+
+
 def _filter_measure(frame: QuestionFrame, text: str) -> str | None:
     """The measure named closest before the comparator ('보수가 0.1% 이하인 … 수익률 1위')."""
     if not frame.measures:
         return None
-    comparator = find_phrases(text, vocabulary()["comparators"])[0].start
+    comparators = find_phrases(text, vocabulary()["comparators"])
+    if not comparators:  # a sign word: the measure it qualifies is the return unless named
+        return frame.measures[0].name
+    comparator = comparators[0].start
     positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]
     before = [(p, n) for p, n in positions if 0 <= p <= comparator]
     return max(before)[1] if before else frame.measures[0].name
@@ -554,7 +563,14 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     ordinal = find_phrases(text, followup["ordinal"])
     own = list(frame.entities)
     listed = len(previous_result) > 1 and not previous.of("etf")
-    if ordinal and previous_result and not own:
+    if "both" in marks and not own and previous.replaced:
+        # 'KODEX 200 보수' → 'TIGER 200은?' → '둘 중 어디가 더 싸?': both subjects of the talk
+        frame.reference = "same"
+        frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                           for e in previous.replaced + [e for e in previous.entities
+                                                         if e.kind == previous.replaced[0].kind]]  # fmt: skip
+        _inherit_context(frame, previous, entities=True)
+    elif ordinal and previous_result and not own:
         # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
         n = int(ordinal[0].label)
         if n <= len(previous_result):
@@ -589,6 +605,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
         frame.reference = "replace"
         kinds = {e.kind for e in own}
+        frame.replaced = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                          for e in previous.entities if e.kind in kinds]  # fmt: skip
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip

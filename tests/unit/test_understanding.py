@@ -191,6 +191,26 @@ def test_follow_ups_resolve_to_what_the_previous_answer_named(lexicon: Lexicon) 
     assert [e.key for e in it.of("etf")] == ["091160"] and it.of("etf")[0].inherited
 
 
+def test_both_after_a_swapped_subject_means_the_two(lexicon: Lexicon) -> None:
+    first = read(lexicon, "KODEX 200 보수")
+    swapped = read(lexicon, "TIGER 200은?", previous=first)
+    assert swapped.reference == "replace" and [e.key for e in swapped.replaced] == ["069500"]
+    both = read(lexicon, "둘 중 어디가 더 싸?", previous=swapped)
+    assert sorted(e.key for e in both.of("etf")) == ["069500", "102110"]
+    assert both.measure() == "expense_ratio"
+
+
+@pytest.mark.parametrize(("question", "comparator"), [
+    ("배당 ETF 중 1년 수익률 마이너스인 것", "<"), ("semiconductor ETFs with negative returns", "<"),
+    ("수익률 플러스인 반도체 ETF", ">"),
+])  # fmt: skip
+def test_a_sign_word_is_a_threshold_of_zero(lexicon: Lexicon, question: str,
+                                            comparator: str) -> None:  # fmt: skip
+    op = read(lexicon, question).operation
+    assert (op.kind, op.comparator, op.threshold, op.filter_measure) == (
+        "filter", comparator, 0.0, "return")  # fmt: skip
+
+
 def test_coordinated_brands_share_one_rest_of_a_name() -> None:
     lexicon = Lexicon(
         etfs={"069500": "KODEX 200", "102110": "TIGER 200", "105190": "ACE 200",
