@@ -3,10 +3,12 @@ import, observations cut at 2,000 characters, the tool-order rules in the system
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from smolagents import CodeAgent, LogLevel, Model, Tool
 from smolagents.memory import ActionStep
+from smolagents.utils import AgentMaxStepsError
 
 from agents.etf.prompts import INSTRUCTIONS
 
@@ -27,7 +29,15 @@ def truncate_observation(step: ActionStep, **_: Any) -> None:
     step.observations = cut(step.observations)
 
 
-def build_agent(model: Model, tools: list[Tool]) -> CodeAgent:
+def reached_max_steps(agent: CodeAgent) -> bool:
+    """The run ended at MAX_STEPS without a final_answer of its own: what smolagents then
+    returns is the model's unchecked text, never an answer."""
+    steps = agent.memory.steps
+    return bool(steps) and isinstance(getattr(steps[-1], "error", None), AgentMaxStepsError)
+
+
+def build_agent(model: Model, tools: list[Tool],
+                final_answer_checks: Sequence[Callable[..., bool]] = ()) -> CodeAgent:  # fmt: skip
     return CodeAgent(
         tools=tools,
         model=model,
@@ -38,4 +48,5 @@ def build_agent(model: Model, tools: list[Tool]) -> CodeAgent:
         step_callbacks={ActionStep: truncate_observation},
         verbosity_level=LogLevel.OFF,
         executor_kwargs={"timeout_seconds": CODE_TIMEOUT_S},
+        final_answer_checks=list(final_answer_checks),
     )

@@ -22,9 +22,15 @@ from smolagents.agents import ActionStep, FinalAnswerStep
 from smolagents.utils import AgentError
 
 from agents.cancel import cancelled, requested, until_cancelled
-from agents.etf.agent import build_agent, cut
+from agents.etf.agent import build_agent, cut, reached_max_steps
 from agents.etf.data import EtfData
-from agents.etf.llm import FALLBACK_TEXT, FallbackModel
+from agents.etf.llm import (
+    FALLBACK_TEXT,
+    MAX_STEPS_TEXT,
+    EvidenceCheck,
+    FallbackModel,
+    offline_takeover,
+)
 from agents.etf.planner import OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
@@ -111,9 +117,11 @@ def stream_answer(
         budget=TurnBudget.from_settings(settings),
         fallback=model if isinstance(model, FallbackModel) else None,
     )
-    agent = build_agent(model, list(make_tools(context)))
+    tools, task = list(make_tools(context)), build_task(question, history)
+    check = EvidenceCheck(collector, question, as_of, run.fallback) if llm else None
+    agent = build_agent(model, tools, [check] if check else ())
     try:
-        for event in until_cancelled(agent.run(build_task(question, history), stream=True), cancel):
+        for event in until_cancelled(agent.run(task, stream=True), cancel):
             if isinstance(event, ActionStep):
                 step_event = _record_step(run, event)
                 yield step_event
@@ -123,6 +131,8 @@ def stream_answer(
                     break
             elif isinstance(event, FinalAnswerStep):
                 run.final = event.output
+        if run.fallback is not None and run.status == "ok" and reached_max_steps(agent):
+            yield from _takeover(run, offline, tools, task)
     except (AgentError, WorkbenchError) as e:
         logger.warning("ETF agent run failed: %s", e)
         run.error, run.status = str(e), "error"
@@ -131,6 +141,10 @@ def stream_answer(
         agent.interrupt()  # the step left running on its helper thread starts no other
     if run.fallback is not None and run.fallback.failures and run.error is None:
         run.error = run.fallback.failures[0].notice(FALLBACK_TEXT)
+    fell_back = run.fallback is not None and run.fallback.fell_back
+    if check is not None and run.final is not None and not fell_back:
+        verified = check.checked_answer(str(run.final))  # the model's words, not trusted
+        run.final, run.error = verified.with_notice(), run.error or verified.error()
     answer = _answer(run, context, as_of, pool, started)
     plan = getattr(offline, "last_plan", None)  # what the offline planner read, if it ran
     if plan is not None:
@@ -142,6 +156,19 @@ def answer_question(question: str, history: Sequence[HistoryMessage] = (),
                     **kwargs: Any) -> AgentAnswer:  # fmt: skip
     """The whole turn without streaming (CLI, tests, benchmark)."""
     return last_answer(stream_answer(question, history, **kwargs))
+
+
+def _takeover(run: _Run, offline: OfflinePlanner, tools: list[Any],
+              task: str) -> Iterator[StepEvent]:  # fmt: skip
+    """The model reached its step limit: the offline planner answers, the model's text never."""
+    assert run.fallback is not None
+    run.fallback.hand_over()
+    run.final, run.error = None, MAX_STEPS_TEXT
+    for event in offline_takeover(offline, tools, task):
+        if isinstance(event, ActionStep):
+            yield _record_step(run, event)
+        else:
+            run.final = event.output
 
 
 def _record_step(run: _Run, step: ActionStep) -> StepEvent:

@@ -16,6 +16,12 @@ from psycopg import ClientCursor
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import Stopwatch, make_citation
+from agents.macro.universe_sql import (
+    INDEX_WINDOW,
+    MARKET_RANKING,
+    UNIVERSE_CHANGES,
+    UNIVERSE_SNAPSHOTS,
+)
 from data_access.catalog import dataset_by_code
 from data_access.contracts import StructuredCitation
 from data_access.errors import ToolInputError
@@ -165,6 +171,17 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
           ("re_unsold", "re_unsold_housing", "units", "KR_UNSOLD_HOUSING"),
           ("re_permits", "re_permits", "units", "KR_HOUSING_PERMITS"),
       )),
+    # Issue 25: index levels and the Top-N universe history / market rankings (universe_sql).
+    Template("index_price_window", "equity", SQL, INDEX_WINDOW, ("code", "start", "as_of"),
+             "market_series_prices", dataset_param="dataset"),
+    Template("universe_snapshots", "equity", SQL, UNIVERSE_SNAPSHOTS, ("country", "as_of"),
+             "stock_fundamentals", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
+    Template("universe_changes", "equity", SQL, UNIVERSE_CHANGES,
+             ("country", "from_date", "to_date", "size"), "stock_fundamentals",
+             dataset_code="STOCK_FUNDAMENTALS", date_param="from_date"),
+    Template("market_ranking_day", "equity", SQL, MARKET_RANKING,
+             ("country", "as_of", "market", "measure", "direction", "n"), "stock_prices",
+             dataset_param="dataset", date_param="as_of"),
     Template("documents_by_keyword", "ontology", SQL,
              "SELECT v.evidence_id, v.text, d.doc_id, d.title, d.url, d.published_at::date AS day, "
              "e.title AS event_title, e.theme FROM evidence v JOIN documents d USING (doc_id) "

@@ -1,0 +1,66 @@
+"""Index levels for the Equity agent (issue 25): '코스피 요즘 어때?' reads the KOSPI itself.
+
+    answered = index_levels(resp, ctx, route, start)   # {'KOSPI'}: entity keys it answered
+
+An index entity of the question (agents.understanding: KOSPI, KOSDAQ, NASDAQ, SPX, DOW) maps to
+its market series (data_access.market_series); the `index_price_window` template reads it and
+the answer states the level in points with the window's change, high and low. An index without
+stored bars is left to the caller (the ETF stand-in, which says that it is one).
+"""
+
+from __future__ import annotations
+
+from agents.macro.router import Route
+from agents.macro.state import AgentResponse, RunContext, Series
+from agents.macro.tools import lang_text, pct, run_step
+from agents.understanding.frame import QuestionFrame
+from data_access.market_series import VOCABULARY_KEYS, dataset_code_of, series_code_for
+
+
+def index_code(key: str, name: str) -> str | None:
+    """The market series of an index entity: by its vocabulary key, else by its name."""
+    return VOCABULARY_KEYS.get(key) or series_code_for(name)
+
+
+def all_indices_held(frame: QuestionFrame | None) -> bool:
+    """Whether every index the question names has a market series (no ETF stand-in needed)."""
+    entities = frame.of("index") if frame else []
+    return bool(entities) and all(index_code(e.key, e.name) for e in entities)
+
+
+def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> set[str]:
+    """Each named index's level over the window; returns the entity keys answered."""
+    from agents.macro.domain import anchored, cite_window
+
+    answered: set[str] = set()
+    for entity in route.frame.of("index") if route.frame else []:
+        code = index_code(entity.key, entity.name)
+        if code is None:
+            continue
+        params = {"code": code, "start": start, "as_of": ctx.as_of_date,
+                  "dataset": dataset_code_of(code)}  # fmt: skip
+        result = run_step(resp, ctx, "index_price_window", params)
+        rows = anchored(result.rows if result else [], "trade_date", route)
+        cite_window(resp, rows, "trade_date")
+        if not rows:
+            continue
+        answered.add(entity.key)
+        first, last = rows[0], rows[-1]
+        v0, v1, name, unit = float(first["close"]), float(last["close"]), last["name"], last["unit"]
+        high = max(float(r["high"] if r["high"] is not None else r["close"]) for r in rows)
+        low = min(float(r["low"] if r["low"] is not None else r["close"]) for r in rows)
+        resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
+                                  points=[(str(r["trade_date"]), float(r["close"]))
+                                          for r in rows]))  # fmt: skip
+        resp.key_points.append(lang_text(
+            route.language,
+            f"{name}({code}) {v1:,.2f}{_unit_ko(unit)} ({last['trade_date']}), {first['trade_date']} "
+            f"대비 {pct(v0, v1):+.2f}% (기간 고점 {high:,.2f}, 저점 {low:,.2f}).",
+            f"{name} ({code}) at {v1:,.2f} {unit} on {last['trade_date']}, {pct(v0, v1):+.2f}% "
+            f"since {first['trade_date']} (range {low:,.2f}-{high:,.2f}).",
+        ))  # fmt: skip
+    return answered
+
+
+def _unit_ko(unit: str) -> str:
+    return {"pt": "포인트", "USD": "달러", "USD/bbl": "달러/배럴"}.get(unit, unit)

@@ -1,0 +1,70 @@
+"""SQL of the Top-N universe history, market rankings and market series (seed 004 §4, §9.4).
+
+The Top-N universe of a country at a snapshot is the N largest stocks by market cap on the last
+fundamentals date of a month (the rule the graph projection's EquityUniverseSnapshot follows).
+Rankings read one trading day of one market ('KOSPI', 'KOSDAQ', 'NASDAQ', 'NYSE' or 'ALL'),
+optionally within the Top-N universe of the latest snapshot on or before that day. Each text is
+registered as a template in `agents.macro.templates` (guarded, read-only, cited).
+"""
+
+from __future__ import annotations
+
+# Month-end snapshot dates of a country's universe, newest first.
+UNIVERSE_SNAPSHOTS = (
+    "SELECT max(f.as_of_date) AS snapshot_date FROM stock_fundamentals f JOIN stocks s "
+    "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
+    "AND f.market_cap IS NOT NULL AND f.as_of_date <= %(as_of)s "
+    "GROUP BY date_trunc('month', f.as_of_date) ORDER BY snapshot_date DESC LIMIT 36"
+)
+
+_MEMBERS = (
+    "SELECT f.security_id, s.name, f.market_cap, row_number() OVER (ORDER BY f.market_cap DESC, "
+    "f.security_id) AS rank FROM stock_fundamentals f JOIN stocks s USING (security_id) "
+    "WHERE s.country = %(country)s AND NOT s.is_etf AND f.market_cap IS NOT NULL "
+    "AND f.as_of_date = {day} ORDER BY f.market_cap DESC, f.security_id LIMIT %(size)s"
+)
+
+# Stocks that entered (편입) or left (편출) the Top-N between two snapshots, with their ranks.
+UNIVERSE_CHANGES = (
+    "WITH before AS (" + _MEMBERS.format(day="%(from_date)s") + "), "
+    "after AS (" + _MEMBERS.format(day="%(to_date)s") + ") "
+    "SELECT 'in' AS change, a.security_id, a.name, a.rank, NULL::bigint AS old_rank FROM after a "
+    "WHERE a.security_id NOT IN (SELECT security_id FROM before) "
+    "UNION ALL SELECT 'out', b.security_id, b.name, NULL::bigint, b.rank FROM before b "
+    "WHERE b.security_id NOT IN (SELECT security_id FROM after) ORDER BY 1, 4, 5"
+)
+
+# One market's stocks on its last trading day on or before as_of, ranked by one measure.
+MARKET_RANKING = (
+    "WITH day AS (SELECT max(p.trade_date) AS d FROM stock_prices p JOIN stocks s "
+    "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
+    "AND p.trade_date <= %(as_of)s), "
+    "snap AS (SELECT max(f.as_of_date) AS d FROM stock_fundamentals f JOIN stocks s "
+    "USING (security_id) WHERE s.country = %(country)s AND f.market_cap IS NOT NULL "
+    "AND f.as_of_date <= (SELECT d FROM day)), "
+    "universe AS (SELECT f.security_id FROM stock_fundamentals f JOIN stocks s "
+    "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
+    "AND f.market_cap IS NOT NULL AND f.as_of_date = (SELECT d FROM snap) "
+    "ORDER BY f.market_cap DESC, f.security_id LIMIT %(universe_size)s) "
+    "SELECT s.security_id, s.name, s.market, s.currency, p.trade_date, p.close, p.volume, "
+    "p.change_rate, p.close * p.volume AS trading_value, "
+    "p.close * s.shares_outstanding AS market_cap, "
+    "CASE WHEN %(universe_size)s > 0 THEN (SELECT d FROM snap) END AS snapshot_date "
+    "FROM stock_prices p JOIN stocks s USING (security_id) "
+    "WHERE p.trade_date = (SELECT d FROM day) AND s.country = %(country)s AND NOT s.is_etf "
+    "AND (%(market)s = 'ALL' OR s.market = %(market)s) "
+    "AND (cardinality(%(sectors)s::text[]) = 0 OR s.sector = ANY(%(sectors)s::text[])) "
+    "AND (%(universe_size)s = 0 OR p.security_id IN (SELECT security_id FROM universe)) "
+    "ORDER BY (CASE %(measure)s WHEN 'trading_value' THEN p.close * p.volume "
+    "WHEN 'market_cap' THEN p.close * s.shares_outstanding WHEN 'volume' THEN p.volume "
+    "ELSE p.change_rate END) * (CASE WHEN %(direction)s = 'asc' THEN -1 ELSE 1 END) "
+    "DESC NULLS LAST, s.security_id LIMIT %(n)s"
+)
+
+# Daily bars of one market series (index level, VIX, BTC, WTI) over a window.
+INDEX_WINDOW = (
+    "SELECT p.trade_date, p.close, p.high, p.low, p.change_rate, m.name, m.unit "
+    "FROM market_series_prices p JOIN market_series m USING (series_code) "
+    "WHERE p.series_code = %(code)s AND p.trade_date >= %(start)s "
+    "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date"
+)
