@@ -86,8 +86,10 @@ class TraceBuilder:
         if node == "extract_script":
             v = values.get("validation") or {}
             if v.get("ok"):
-                return "규칙 검증 통과, 결과 파일 저장" + (
-                    f" (보정 {len(v['repairs'])}건)" if v.get("repairs") else ""
+                return "규칙 검증 통과, 결과 파일 저장" + (  # each repair with its reason
+                    f" (보정 {len(v['repairs'])}건: {' / '.join(v['repairs'])})"
+                    if v.get("repairs")
+                    else ""
                 )
             return "규칙 위반: " + "; ".join(v.get("errors", [])[:3]) if v else "건너뜀"
         if node == "cleanup":

@@ -17,6 +17,7 @@ from typing import Any
 from agents.evidence import ToolCallRecord
 from agents.model_checks import OPENING, EvidencePool, unverified
 from agents.opening.prompts import MIN_BODIES, date_ko, json_blocks
+from agents.opening.source_checks import check_sources
 from agents.opening.state import SPEAKERS, NewsSource, OpeningResult
 
 MAX_THEMES = 3
@@ -128,6 +129,7 @@ def validate(text: str, calls: Sequence[ToolCallRecord], day: str, window_count:
     themes = _themes(data.get("theme"), ev, errors, repairs)
     nutshell = _nutshell(data.get("nutshell"), errors, repairs)
     scripts = _scripts(data.get("scripts"), ev, day, errors, repairs)
+    repairs += check_sources(themes, scripts, calls, ev.read)  # article day/direction vs figure
     texts = [nutshell] + [t["headline"] + " " + t["description"] for t in themes]
     texts += [s["text"] for s in scripts]
     bad = unverified_numbers("\n".join(texts), ev)
