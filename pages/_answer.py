@@ -22,7 +22,8 @@ from data_access.contracts import AgentAnswer, TraceStep, answer_to_markdown
 from pages import _ui as ui
 
 STATUS_LABELS = {"ok": "성공", "error": "오류", "rejected": "거부", "skipped": "건너뜀",
-                 "partial": "부분 답변", "budget_exceeded": "한도 초과"}  # fmt: skip
+                 "partial": "부분 답변", "budget_exceeded": "한도 초과",
+                 "cancelled": "중지됨"}  # fmt: skip
 KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사",
                "understanding": "이해"}  # fmt: skip
 CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "url": "URL", "evidence_id": "근거 ID"}
@@ -79,11 +80,14 @@ def render_answer(
     charts: Callable[[AgentAnswer], None] | None = None,
 ) -> None:
     """The whole block under a question: answer, charts, trace, citations, downloads."""
-    if answer.status not in ("ok",):
-        label = STATUS_LABELS.get(answer.status, answer.status)
-        st.warning(f"{label}: {answer.error or '도구 결과의 일부만으로 답했습니다.'}",
-                   icon=":material/warning:")  # fmt: skip
-    st.markdown(literal_tildes(answer.answer))
+    if answer.status == "cancelled":  # its text says so: shown once, as a notice
+        st.info(answer.answer, icon=":material/stop_circle:")
+    else:
+        if answer.status != "ok":
+            label = STATUS_LABELS.get(answer.status, answer.status)
+            st.warning(f"{label}: {answer.error or '도구 결과의 일부만으로 답했습니다.'}",
+                       icon=":material/warning:")  # fmt: skip
+        st.markdown(literal_tildes(answer.answer))
     st.caption(mode_caption(answer))
     if charts is not None:
         charts(answer)

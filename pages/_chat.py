@@ -114,8 +114,9 @@ class ChatSession:
         st.session_state[self.conversation_key] = conversation_id
         return run_id
 
-    def render_picker(self, *, new_button: bool = False) -> None:
-        """The "지난 대화" select box (and optionally a "새 대화" button)."""
+    def render_picker(self, *, new_button: bool = False, disabled: bool = False) -> None:
+        """The "지난 대화" select box (and optionally a "새 대화" button); `disabled` while a turn
+        runs, so its answer lands in the conversation it was asked in."""
         try:
             conversations = runs.list_conversations(self.screen, limit=30, pool=runtime.pg_pool())
         except WorkbenchError as e:
@@ -135,12 +136,13 @@ class ChatSession:
         left, right = st.columns([4, 1]) if new_button else (st.container(), None)
         left.selectbox(
             "지난 대화", options, index=options.index(current), key=key, on_change=self._on_pick,
-            args=(key,),
+            args=(key,), disabled=disabled,
             format_func=lambda cid: "새 대화" if cid == NEW_CONVERSATION else titles.get(cid, cid),
         )  # fmt: skip
         if right is not None:
             right.button("새 대화", icon=":material/add_comment:",
-                         key=f"{self.screen}_new_conversation", on_click=self._on_new)  # fmt: skip
+                         key=f"{self.screen}_new_conversation", on_click=self._on_new,
+                         disabled=disabled)  # fmt: skip
 
     def _on_pick(self, key: str) -> None:
         if not is_live_pick(self.picker_key, key):

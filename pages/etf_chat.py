@@ -1,6 +1,7 @@
 """ETF 챗 screen (seed 000): chat with history, live agent steps, charts, citations, downloads.
 
-Thin by design: `agents.etf.service.stream_answer` runs the turn, `agents.etf.charts` builds
+Thin by design: `agents.etf.service.stream_answer` runs the turn (on a worker thread,
+`pages._live`: live steps, progress, 중지), `agents.etf.charts` builds
 the figures, `pages._answer` renders the shared answer contract, `data_access.runs` keeps every
 turn so past conversations can be reopened.
 """
@@ -17,11 +18,11 @@ from agents.etf.prompts import HistoryMessage
 from agents.etf.service import SCREEN, StepEvent, stream_answer
 from agents.inputs import clean_text, preview
 from data_access.contracts import AgentAnswer
-from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import ChatSession
+from pages._live import LiveTurn, follow
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +35,7 @@ EXAMPLES = (
     "삼성전자와 SK하이닉스를 동시에 보유한 ETF",
 )
 STATE_PENDING = "etf_pending_question"
+LIVE_KEY = "etf_live_turn"
 BOX_KEY = "etf_question_box"
 CHAT = ChatSession(SCREEN)
 
@@ -94,35 +96,37 @@ def _render_turn(turn: dict[str, Any], index: int) -> None:
                               charts=_charts(key))  # fmt: skip
 
 
-def _ask(question: str) -> None:
-    """Run one turn with live steps, then keep and show it (refused input is shown, not saved)."""
+def _start(question: str) -> None:
+    """Start one turn on a worker thread; the next runs follow it (see `_follow`)."""
+    history, store, pool = _history(), runtime.graph_store(), runtime.pg_pool()
+    LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
+        question, history, store=store, pool=pool, cancel=stop))  # fmt: skip
+    st.rerun()
+
+
+def _render_step(event: object) -> str | None:
+    if not isinstance(event, StepEvent):
+        return None
+    _answer.render_live_step(
+        event.step, thought=event.thought, code=event.code, observation=event.observation,
+        tool_calls=event.tool_calls, error=event.error, duration_ms=event.duration_ms,
+    )  # fmt: skip
+    return f"단계 {event.step} 완료"
+
+
+def _follow(turn: LiveTurn) -> None:
+    """The running turn's steps as they come (with 중지), then keep and show its answer: refused
+    input is shown, not saved; a stopped turn is saved as cancelled with its steps."""
     with st.chat_message("user"):
-        st.markdown(preview(question))
+        st.markdown(preview(turn.question))
     with st.chat_message("assistant"):
-        answer: AgentAnswer | None = None
-        with st.status("에이전트가 도구를 호출하는 중…", expanded=True) as status:
-            try:
-                for event in stream_answer(question, _history(), store=runtime.graph_store(),
-                                           pool=runtime.pg_pool()):  # fmt: skip
-                    if isinstance(event, StepEvent):
-                        _answer.render_live_step(
-                            event.step, thought=event.thought, code=event.code,
-                            observation=event.observation, tool_calls=event.tool_calls,
-                            error=event.error, duration_ms=event.duration_ms,
-                        )  # fmt: skip
-                        status.update(label=f"단계 {event.step} 완료…")
-                    else:
-                        answer = event
-            except WorkbenchError as e:
-                ui.show_run_error(status, e)
-                return
-            steps = len({t.step for t in answer.trace}) if answer else 0
-            status.update(label=f"완료 · {steps}단계", state="complete", expanded=False)
+        answer = follow(turn, _render_step, title="에이전트가 도구를 호출하는 중…")
+    turn.end()
     if answer is not None:
         rejected = bool(answer.payload.get("input_rejected"))
         if rejected:
-            ui.keep_refused(BOX_KEY, question)
-        CHAT.add_turn(question, answer, save=not rejected)
+            ui.keep_refused(BOX_KEY, turn.question)
+        CHAT.add_turn(turn.question, answer, save=not rejected)
         st.rerun()
 
 
@@ -133,18 +137,23 @@ def main() -> None:
         "국내 ETF의 보유종목, 태그, 운용사, 가격을 묻는 챗봇입니다. 에이전트가 10개 도구를 호출하는 "
         "Python 코드를 쓰고 실행하며, 각 단계와 근거 데이터를 함께 보여 줍니다."
     )
-    CHAT.render_picker(new_button=True)
+    live = LiveTurn.current(LIVE_KEY)
+    CHAT.render_picker(new_button=True, disabled=live is not None)
     turns = _turns()
     for i, turn in enumerate(turns):
         _render_turn(turn, i)
-    if not turns:
+    if not turns and live is None:
         _render_examples()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
-    typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", key=BOX_KEY)
+    typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", key=BOX_KEY,
+                          disabled=live is not None)  # fmt: skip
+    if live is not None:
+        _follow(live)
+        return
     question = pending if pending is not None else typed
     if question is not None:
-        _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
+        _start(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
 
 
 main()

@@ -1,6 +1,7 @@
 """매크로 Q&A screen (seed 004): chat, route panel, per-agent key points, charts, citations.
 
-Thin: `agents.macro.service.stream_answer` runs the turn, `agents.macro.charts` builds figures,
+Thin: `agents.macro.service.stream_answer` runs the turn (on a worker thread, `pages._live`: live
+steps, progress, 중지), `agents.macro.charts` builds figures,
 `pages._answer` renders the shared answer contract, `data_access.runs` keeps every turn.
 """
 
@@ -14,11 +15,11 @@ from agents.inputs import clean_text, preview
 from agents.macro.charts import path_figure, series_figures
 from agents.macro.service import SCREEN, NodeEvent, stream_answer
 from data_access.contracts import AgentAnswer
-from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import ChatSession
+from pages._live import LiveTurn, follow
 
 EXAMPLES = (
     "한국 기준금리 최근 추이는?",
@@ -29,6 +30,7 @@ EXAMPLES = (
     "금리와 부동산 집값의 관계는?",
 )
 STATE_PENDING = "macro_pending_question"
+LIVE_KEY = "macro_live_turn"
 BOX_KEY = "macro_question_box"
 CHAT = ChatSession(SCREEN)
 AGENT_TITLES = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산",
@@ -94,29 +96,33 @@ def _charts(key: str) -> Any:
     return render
 
 
-def _ask(question: str) -> None:
+def _start(question: str) -> None:
+    """Start one turn on a worker thread; the next runs follow it (see `_follow`)."""
+    history, store, pool = CHAT.history(), runtime.graph_store(), runtime.pg_pool()
+    LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
+        question, history=history, store=store, pool=pool, cancel=stop))  # fmt: skip
+    st.rerun()
+
+
+def _render_step(event: object) -> str | None:
+    if not isinstance(event, NodeEvent):
+        return None
+    st.markdown(f"- `{event.node}` {event.summary} ({event.duration_ms:,} ms)")
+    return f"{event.node} 완료"
+
+
+def _follow(turn: LiveTurn) -> None:
     with st.chat_message("user"):
-        st.markdown(preview(question))
+        st.markdown(preview(turn.question))
     with st.chat_message("assistant"):
-        answer: AgentAnswer | None = None
-        with st.status("라우팅과 에이전트를 실행하는 중…", expanded=True) as status:
-            try:
-                for event in stream_answer(question, history=CHAT.history(),
-                                           store=runtime.graph_store(),
-                                           pool=runtime.pg_pool()):  # fmt: skip
-                    if isinstance(event, NodeEvent):
-                        st.markdown(f"- `{event.node}` {event.summary} ({event.duration_ms:,} ms)")
-                        status.update(label=f"{event.node} 완료…")
-                    else:
-                        answer = event
-            except WorkbenchError as e:
-                ui.show_run_error(status, e)
-                return
-            status.update(label="완료", state="complete", expanded=False)
+        answer = follow(turn, _render_step, title="라우팅과 에이전트를 실행하는 중…",
+                        done=lambda _: "완료")  # fmt: skip
+    turn.end()
     if answer is not None:
         if answer.payload.get("input_rejected"):
-            ui.keep_refused(BOX_KEY, question)
-        CHAT.add_turn(question, answer, save=answer.status != "error" or bool(answer.trace))
+            ui.keep_refused(BOX_KEY, turn.question)
+        CHAT.add_turn(turn.question, answer,
+                      save=answer.status != "error" or bool(answer.trace))  # fmt: skip
         st.rerun()
 
 
@@ -125,7 +131,8 @@ def main() -> None:
     st.title("매크로 Q&A")
     st.caption("거시경제·주식·부동산·관계 질문을 라우터가 나눠 도메인 에이전트에 맡기고, 수치(정형 근거)와 "
                "문서 근거를 함께 보여 줍니다.")  # fmt: skip
-    CHAT.render_picker()
+    live = LiveTurn.current(LIVE_KEY)
+    CHAT.render_picker(disabled=live is not None)
     for i, turn in enumerate(_turns()):
         with st.chat_message("user"):
             st.markdown(preview(turn["question"]))
@@ -133,7 +140,7 @@ def main() -> None:
             key = f"macro-turn-{turn.get('run_id') or i}"
             _answer.render_answer(turn["answer"], question=turn["question"], key=key,
                                   charts=_charts(key))  # fmt: skip
-    if not _turns():
+    if not _turns() and live is None:
         st.markdown("**예시 질문**")
         cols = st.columns(3)
         for i, example in enumerate(EXAMPLES):
@@ -142,12 +149,14 @@ def main() -> None:
                 st.rerun()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
-    typed = st.chat_input(
-        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)", key=BOX_KEY
-    )
+    typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+                          key=BOX_KEY, disabled=live is not None)  # fmt: skip
+    if live is not None:
+        _follow(live)
+        return
     question = pending if pending is not None else typed
     if question is not None:
-        _ask(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
+        _start(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
 
 
 main()
