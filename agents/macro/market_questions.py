@@ -27,8 +27,8 @@ def ranking_measure(frame: QuestionFrame | None) -> str | None:
     ranking of named stocks, ETFs or series is not a market ranking."""
     if frame is None or frame.operation.kind != "rank":
         return None
-    if frame.of("stock") or frame.of("etf") or frame.of("series"):
-        return None
+    if frame.of("stock") or frame.of("etf") or frame.of("series") or frame.of("sector"):
+        return None  # a sector's stocks are ranked by the sector path ('반도체주 중 1위')
     return next((m.name for m in frame.measures if m.name in RANKED_MEASURES), None)
 
 

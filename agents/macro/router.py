@@ -126,7 +126,7 @@ def route(question: str, pool: ConnectionPool | None = None,
         if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개', 'Top50 편입' (issue 25)
             agents.append("equity")
             reasons.append(f"equity: 시장 순위·유니버스 ({ranked})")
-        if market_words:
+        if market_words and "equity" not in agents:
             agents.append("equity")
             reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")
     for name in ("macro", "equity", "real_estate"):
