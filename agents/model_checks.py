@@ -58,7 +58,13 @@ _ARTICLE = re.compile(
 _ARTICLE_KEY = re.compile(r'"article_no"\s*:\s*"?(?:제\s*)?(-?\d+)')
 _DOC_REF = re.compile(r"\[(\d{1,3})\]")
 _PIECE = re.compile(rf"({_NUM})\s*([조억만])?")
-_SENTENCE = re.compile(r"[^\n]*?(?:(?<=[.!?。])(?=\s)|$)")
+_SENTENCE = re.compile(r"[^\n]*?(?:(?<=[.!?。])(?=\s)|$)", re.MULTILINE)
+# A firm conclusion: with stale data the answer may not state one (seed 004 §3.E).
+_FIRM = re.compile(
+    r"확실(?:히|합니다|하다)|반드시|틀림없|분명(?:히|합니다)|단언|확정적|명백(?:히|합니다)|"
+    r"\b(?:certainly|definitely|undoubtedly|guaranteed|without (?:a )?doubt|clearly will)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,7 @@ class Claim:
     end: int
     value: float = 0.0
     tolerance: float = 0.0
-    unit: str = ""  # percent | money | amount (조/억/만) | bp | plain | duration | other
+    unit: str = ""  # percent | money | amount (조/억/만) | bp | plain | duration | other | firm
 
 
 @dataclass
@@ -207,8 +213,7 @@ def _figures(text: str, policy: Policy) -> list[Claim]:
         if chained:  # 556.4조원: compared in won and in the units evidence keeps amounts in
             kind = "amount"
         value, tol = _amount(body)
-        written = (m.group("dollar") or "") + body + unit
-        out.append(Claim("number", written.strip(), m.start(), m.end(), value, tol, kind))
+        out.append(Claim("number", m.group(0).strip(), m.start(), m.end(), value, tol, kind))
     return out
 
 
@@ -324,17 +329,30 @@ def check_failure(trace: Iterable[TraceStep]) -> str | None:
 
 
 def check_model_text(text: str, pool: EvidencePool, policy: Policy = DEFAULT, *,
-                     repair: Callable[[list[str]], str | None] | None = None) -> CheckResult:  # fmt: skip
-    """Match `text` against `pool`; one repair attempt, then remove what still does not match."""
+                     repair: Callable[[list[str]], str | None] | None = None,
+                     stale_warning: str | None = None) -> CheckResult:  # fmt: skip
+    """Match `text` against `pool`; one repair attempt, then remove what still does not match.
+    With `stale_warning` (the data is stale) firm conclusions count as unverified too and the
+    checked text starts with the warning."""
     found = unverified_texts(text, pool, policy)
+    if stale_warning:
+        found += [c.text for c in firm_claims(text) if c.text not in found]
     repaired = False
     if found and repair is not None:
         rewritten = (repair(found) or "").strip()
         if rewritten:
             text, repaired = rewritten, True
-    bad = unverified(text, pool, policy)
+    bad = unverified(text, pool, policy) + (firm_claims(text) if stale_warning else [])
     kept, removed = drop_sentences(text, bad)
+    if stale_warning and stale_warning not in kept:
+        kept = f"> ⚠️ {stale_warning}\n\n{kept}" if kept.strip() else kept
     return CheckResult(kept, list(dict.fromkeys(c.text for c in bad)), found, removed, repaired)
+
+
+def firm_claims(text: str) -> list[Claim]:
+    """Wording of a firm conclusion ('확실히', 'certainly'), as claims stale data cannot back."""
+    return [Claim("number", m.group(0), m.start(), m.end(), unit="firm")
+            for m in _FIRM.finditer(text)]  # fmt: skip
 
 
 def drop_sentences(text: str, bad: list[Claim]) -> tuple[str, list[str]]:
@@ -346,8 +364,9 @@ def drop_sentences(text: str, bad: list[Claim]) -> tuple[str, list[str]]:
     removed = [text[a:b].strip() for a, b in spans if (a, b) in drop]
     out, last = [], 0
     for a, b in sorted(drop):
+        whole_line = (a == 0 or text[a - 1] == "\n") and text[b : b + 1] == "\n"
         out.append(text[last:a])
-        last = b
+        last = b + 1 if whole_line else b  # a removed line takes its line break with it
     out.append(text[last:])
     kept = re.sub(r"[ \t]+\n", "\n", "".join(out))
     kept = re.sub(r"\n{3,}", "\n\n", kept)

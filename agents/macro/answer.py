@@ -3,7 +3,8 @@
 
 A model-written answer is checked against what it was given (agents.model_checks, `MACRO`
 policy: figures, dates and [n] document markers against the key points, warnings, document
-list and the question): one repair request, then sentences with unbacked claims are removed,
+list and the question; with stale data, firm conclusions too, and the stale warning leads the
+answer): one repair request, then sentences with unbacked claims are removed,
 the answer says so and the `model_check` guard step makes the turn partial. Documents and
 query citations stay in their own lists (`keep_apart`)."""
 
@@ -26,6 +27,8 @@ AGENT_TITLES = {
 }  # fmt: skip
 ORDER = ("macro", "equity", "real_estate", "ontology", "general_knowledge")
 DATA_TAG = "macro_data"
+STALE_PREFIX = "최신성 경고: "
+NO_FIRM = " — 결론을 단정하지 않습니다."
 WRITER_SYSTEM = (
     "You are the supervisor of a financial research desk. Write a concise answer in {lang} using "
     "ONLY the key points inside <macro_data>; keep every number exactly as given; cite documents "
@@ -86,7 +89,9 @@ def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
                 update["llm_trace"].append(repair_step)
                 return again
 
-            check = check_model_text(text.strip(), pool, MACRO, repair=repair)
+            stale = next((w + NO_FIRM for w in _warnings(state) if w.startswith(STALE_PREFIX)),
+                         None)  # fmt: skip
+            check = check_model_text(text.strip(), pool, MACRO, repair=repair, stale_warning=stale)
             update["llm_trace"].append(check.trace_step("model_check"))
             if not check.empty:
                 notice_lang = "en" if r.language == "en" else "ko"
@@ -100,7 +105,7 @@ def _warnings(state: MacroState) -> list[str]:
     out = list(state.get("as_of_notes", []))
     stale = {d: f for d, f in state.get("data_freshness", {}).items() if f != "healthy"}
     if stale:
-        out.append("최신성 경고: " + ", ".join(f"{d}={f}" for d, f in stale.items()))
+        out.append(STALE_PREFIX + ", ".join(f"{d}={f}" for d, f in stale.items()))
     return out
 
 
@@ -114,9 +119,7 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
             f"**As of {state.get('final_as_of_date')}** · offline rules/templates answer")  # fmt: skip
     lines = [head, ""]
     for warning in _warnings(state):
-        lines.append(
-            f"> ⚠️ {warning}" + (" — 결론을 단정하지 않습니다." if "최신성" in warning else "")
-        )
+        lines.append(f"> ⚠️ {warning}" + (NO_FIRM if warning.startswith(STALE_PREFIX) else ""))
     for name in ORDER:
         resp = responses.get(name)
         if resp is None:
