@@ -137,3 +137,21 @@ def test_an_etfs_returns_agree_on_every_screen(code: str, pg_pool: Any, as_of: d
             seen["macro (코스피)"] = signed(rf"대비 {_SIGNED}",
                                           macro_answer(f"코스피 {ko} 수익률", pool=pg_pool).answer)  # fmt: skip
         assert seen == dict.fromkeys(seen, want), f"{code} {period}: {seen} (truth {want})"
+
+
+@pytest.mark.parametrize("as_of", [date(2026, 11, 16), date(2026, 11, 18)])
+def test_bases_on_weekends_take_the_session_before(as_of: date, pg_pool: Any) -> None:
+    """As-of dates whose period bases fall on weekends (2026-08-16, 2025-11-16, 2026-10-18):
+    the screens that take an as-of date use the last close on or before the base date."""
+    for sid in ("KR:005930", "US:NVDA", "US:AAPL"):
+        data = StockData(pg_pool, EvidenceCollector(), as_of)
+        report, _ = compute_figures(data, database_quote(data, sid))
+        for period, ko in PERIODS.items():
+            want = truth(pg_pool, "stock_prices", "security_id", sid, period, as_of)
+            value = report["returns"][period]
+            question = answer_stock_question(f"{SECURITIES[sid]} {ko} 수익률", pool=pg_pool,
+                                             as_of=as_of.isoformat())  # fmt: skip
+            assert question is not None and value is not None
+            seen = {"stock report": round(value * 100, 2),
+                    "stock question": signed(rf"수익률 {_SIGNED}", question.answer)}  # fmt: skip
+            assert seen == dict.fromkeys(seen, want), f"{sid} {period} {as_of}: {seen} ({want})"
