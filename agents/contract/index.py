@@ -88,6 +88,13 @@ class Query:
         return self.concepts.translated if self.concepts else []
 
     @property
+    def highlight_terms(self) -> set[str]:
+        """Words a clause shares with the question: its morphemes, its concepts' register words
+        and the translated words' morphemes (so an English answer bolds the Korean it matched)."""
+        translated = tokens(" ".join(self.translated)) if self.translated else []
+        return set(self.morphemes) | self.concept_terms | set(translated)
+
+    @property
     def bm25_tokens(self) -> list[str]:
         return self.morphemes + (self.concepts.tokens if self.concepts else [])
 
@@ -226,7 +233,7 @@ class ContractIndex:
                use_bilingual: bool = True) -> list[Hit]:  # fmt: skip
         prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus,
                            use_bilingual=use_bilingual)  # fmt: skip
-        highlight = set(prepared.morphemes) | prepared.concept_terms
+        highlight = prepared.highlight_terms
         hits = []
         for no, score, ranks in rrf(self.rankings(prepared, mode))[:top]:
             article = self.articles[no]

@@ -127,6 +127,9 @@ def _early_error(text: str, problem: str | None, data: StockData,
     the workflow starts."""
     if problem:
         return unknown_symbol_answer(preview(text, MAX_SYMBOL_LENGTH), problem, [], data, started)
+    series = data.market_series(text)
+    if series is not None:  # an index, VIX, BTC or WTI: its level, not a stock report (issue 25)
+        return index_answer(text, series, data, started)
     if data.resolve(text) is not None:
         return None
     suggestions = [dict(s) for s in data.suggest(text)]

@@ -51,4 +51,5 @@ def test_switch_off_and_the_dense_query_only() -> None:
     query = prepare("Can the tenant sublet?", use_glossary=False)
     assert "임차인" in query.dense_text
     assert "임차인" not in query.bm25_tokens  # BM25 keeps the question's own words and concepts
+    assert "임차인" in query.highlight_terms  # an English answer bolds the Korean it matched
     assert "임차인" not in prepare("Can the tenant sublet?", use_bilingual=False).dense_text
