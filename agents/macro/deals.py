@@ -42,8 +42,8 @@ def level(value: float, unit: str) -> str:
     """A housing or macro level in its unit: 억 원 for prices, % for ratios, homes and deals
     counted; other units (index points) as plain numbers."""
     unit_l = unit.lower()
-    if unit_l in ("원", "krw"):
-        return eok(value)
+    if unit_l in ("원", "krw"):  # a share price in 원, an apartment in 억 원
+        return eok(value) if abs(value) >= 1e8 else f"{value:,.0f}원"
     if unit_l in ("호", "건"):
         return f"{value:,.0f}{unit}"
     if unit_l in ("%", "percent"):

@@ -159,6 +159,21 @@ _CMP_KO = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "�
 _CMP_EN = {">": "above", ">=": "at or above", "<": "below", "<=": "at or below", "=": "equal to"}
 
 
+def compare_returns(series: list[Series], lang: str) -> str | None:
+    """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
+    best first, and the gap between the first two in %p."""
+    moves = [(_name(s), (s.points[-1][1] / s.points[0][1] - 1) * 100, s.points[0][0], s.points[-1][0])
+             for s in series if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
+    if len(moves) < 2:
+        return None
+    moves.sort(key=lambda m: -m[1])
+    listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
+    gap = moves[0][1] - moves[1][1]
+    if lang == "ko":
+        return f"수익률 비교: {listed}. {moves[0][0]}이(가) {moves[1][0]}보다 {gap:.2f}%p 높습니다."
+    return f"Returns compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
+
+
 def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
     """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
     the first and last of them, and the window's extreme on that side."""
@@ -221,7 +236,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         moved = frame.period is not None or op.change_basis is not None
         out.append(difference(ordered[0], ordered[1], lang, since=moved))
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
-        out += [extreme(s, op.aggregate, months, lang) for s in ordered]
+        both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
+        sides = ("max", "min") if both else (op.aggregate,)
+        out += [extreme(s, side, months, lang) for s in ordered for side in sides]
+    elif op.kind in ("compare", "difference") and len(ordered) >= 2 and frame.measure() == "return":
+        out.append(compare_returns(ordered, lang))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):

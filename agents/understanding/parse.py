@@ -208,7 +208,10 @@ def _generic_period(text: str) -> tuple[str, int, int, float] | None:
         if m:
             n = int(m.group(1))
             suffix, months = per_unit[spec["unit"]]
-            return _canonical_period(n, suffix), m.start(), m.end(), n * months
+            label = _canonical_period(n, suffix)
+            if label.endswith("y"):  # 52 weeks are twelve months, not thirteen
+                return label, m.start(), m.end(), 12.0 * int(label[:-1])
+            return label, m.start(), m.end(), n * months
     return None
 
 
@@ -632,8 +635,9 @@ def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
         code = previous_result[0]
         kind = "etf" if code in lexicon.etfs else "stock"
         return [Entity(kind=kind, key=code, name=lexicon.etfs.get(code, code), inherited=True)]
-    return [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
-            for e in previous.entities]  # fmt: skip
+    # in the order they were asked ('미국과 한국 금리 차이' stays 미국 − 한국 on '1년 전에는?')
+    ordered = sorted(previous.entities, key=lambda e: e.start if e.start >= 0 else 1 << 30)
+    return [e.model_copy(update={"inherited": True, "start": -1, "end": -1}) for e in ordered]
 
 
 def _bare_followup(frame: QuestionFrame) -> bool:

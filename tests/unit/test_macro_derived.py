@@ -3,7 +3,7 @@ functions over cited series points, checked on small series with known answers."
 
 from __future__ import annotations
 
-from agents.macro.derived import streak, threshold_days
+from agents.macro.derived import compare_returns, streak, threshold_days
 from agents.macro.state import Series
 
 FX = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
@@ -31,3 +31,13 @@ def test_streak_is_the_run_that_ends_at_the_latest_observation() -> None:
     assert text is not None and "최근 3회 연속 하락" in text and "2026-04-01 -0.25%p" in text
     mixed = streak(FX, "en")
     assert mixed is not None and "rises in a row up to 2026-01-08: 1" in mixed
+
+
+def test_compare_returns_orders_and_gives_the_gap() -> None:
+    a = Series(key="A", title="Apple (US:AAPL) 종가", unit="USD",
+               points=[("2026-05-20", 100.0), ("2026-11-20", 109.35)])  # fmt: skip
+    b = Series(key="B", title="Microsoft (US:MSFT) 종가", unit="USD",
+               points=[("2026-05-20", 200.0), ("2026-11-20", 217.04)])  # fmt: skip
+    text = compare_returns([b, a], "ko")
+    assert text is not None and text.index("Apple +9.35%") < text.index("Microsoft +8.52%")
+    assert "0.83%p 높습니다" in text

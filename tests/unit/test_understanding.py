@@ -233,6 +233,8 @@ def test_coordinated_brands_share_one_rest_of_a_name() -> None:
 def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: str) -> None:
     frame = read(lexicon, question)
     assert frame.period is not None and frame.period.label == label
+    if label.endswith("y"):
+        assert frame.period.months == 12 * int(label[:-1])  # 52 weeks are not 13 months
 
 
 @pytest.mark.parametrize(("question", "unknown", "series"), [
