@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.evidence import EvidenceCollector, make_citation
 from agents.stock.suggest import Candidate, rank
+from data_access import market_series
 from data_access.errors import ToolInputError
 from data_access.ids import Suggestion, normalize_security_id
 from data_access.postgres import fetch_all, fetch_one
@@ -31,6 +32,13 @@ SELECT trade_date, open, high, low, close, volume,
        (SELECT bar_frequency FROM stocks WHERE security_id = %(sid)s) AS bar_frequency FROM (
     SELECT trade_date, open, high, low, close, volume FROM stock_prices
     WHERE security_id = %(sid)s AND trade_date <= %(as_of)s
+    ORDER BY trade_date DESC LIMIT %(days)s
+) recent ORDER BY trade_date
+"""
+SERIES_HISTORY = """
+SELECT trade_date, open, high, low, close, volume FROM (
+    SELECT trade_date, open, high, low, close, volume FROM market_series_prices
+    WHERE series_code = %(code)s AND trade_date <= %(as_of)s
     ORDER BY trade_date DESC LIMIT %(days)s
 ) recent ORDER BY trade_date
 """
@@ -117,6 +125,20 @@ class StockData:
 
     def resolve(self, text: str) -> str | None:
         return normalize_security_id(text, pool=self.pool)
+
+    def market_series(self, text: str) -> dict[str, Any] | None:
+        """The index, VIX, BTC or WTI series a symbol names (^KS11, 코스피, BTC-USD), if stored."""
+        return market_series.find_series(text, self.pool)
+
+    def series_history(self, code: str, days: int) -> list[dict[str, Any]]:
+        """A market series' last `days` bars up to the as-of date, oldest first (cited)."""
+        params = {"code": code, "as_of": self.as_of, "days": days}
+        rows = fetch_all(SERIES_HISTORY, params, self.pool)
+        self._cite(market_series.dataset_code_of(code), "market_series_prices", SERIES_HISTORY,
+                   params, len(rows), filters={"series_code": code, "days": days},
+                   start=rows[0]["trade_date"].isoformat() if rows else None,
+                   end=rows[-1]["trade_date"].isoformat() if rows else None)  # fmt: skip
+        return rows
 
     def is_exact(self, text: str, stock: dict[str, Any]) -> bool:
         """Whether the input names the stock outright (id, code, name) rather than resembling it."""

@@ -26,6 +26,7 @@ from agents.inputs import check_text, last_answer, preview
 from agents.stock.context import StockContext
 from agents.stock.data import StockData
 from agents.stock.deps import WorkflowDeps, emit
+from agents.stock.index_quote import index_answer
 from agents.stock.payload import build_answer, unknown_symbol_answer
 from agents.stock.quotes import QuoteSource
 from agents.stock.report import WORKFLOW_ERROR_REPORT
