@@ -25,13 +25,15 @@ from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.macro.web_fallback import stale_warning_kept, web_fallback, with_web_documents
+from data_access.catalog import stale_hours_by_domain
 
 AgentFn = Callable[[Route, RunContext], AgentResponse]
 AGENTS: dict[str, AgentFn] = {
     "macro": macro_agent, "equity": equity_agent, "real_estate": real_estate_agent,
     "ontology": ontology_agent, "general_knowledge": general_agent,
 }  # fmt: skip
-MAX_STALE_HOURS = {"macro": 24 * 45, "equity": 24 * 4, "real_estate": 24 * 75, "documents": 24}
+# The freshness windows of the catalogue (data_access.catalog), widest per domain, in hours.
+MAX_STALE_HOURS = stale_hours_by_domain()
 MODEL_AGENTS = ("macro", "equity", "real_estate", "ontology")
 
 
