@@ -30,7 +30,7 @@ TAB_KEY = "data_tab"  # st.tabs state: the open tab
 STATUS_HEADERS = {
     "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
     "table_name": "테이블", "rows": "행 수", "min_date": "시작일", "max_date": "최종일",
-    "lag_days": "지연(일)", "source": "출처",
+    "lag_days": "지연", "window": "허용 지연", "source": "출처",
 }  # fmt: skip
 RUN_HEADERS = {
     "batch_id": "배치", "domain": "도메인", "step": "단계", "graph_backend": "그래프",
@@ -76,7 +76,11 @@ def _graph_schema(_store: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- 데이터셋
 
 
-def _lag_text(lag_days: int | None) -> str | None:
+def _lag_text(status: dict[str, Any]) -> str | None:
+    """Days, or hours for a dataset the catalogue judges in hours (news)."""
+    if status.get("lag_hours") is not None:
+        return f"{max(status['lag_hours'], 0)}시간"
+    lag_days = status["lag_days"]
     # Scheduled rows (expected earnings dates) run past the as-of date: not a lag.
     if lag_days is None:
         return None
@@ -117,7 +121,7 @@ def _render_datasets(pool: ConnectionPool | None) -> None:
     table = [
         {**s, "freshness": ui.freshness_label(s["freshness"]), "source": ui.source_label(s["source"]),
          "domain": catalog.DOMAIN_TITLES_KO.get(s["domain"], s["domain"]),
-         "lag_days": _lag_text(s["lag_days"])}
+         "lag_days": _lag_text(s)}
         for s in statuses
     ]  # fmt: skip
     ui.show_table(
