@@ -409,14 +409,14 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
 
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
-    period = price_period(plan) if plan.measure == "return" else "1w"
+    period = price_period(plan) if plan.measure == "return" or plan.days else "1w"
     if plan.measure == "return" and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
             "period_ko": "최근 " + PERIOD_WORDS["ko"][period],
             "period_en": "the last " + PERIOD_WORDS["en"][period], "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
+            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",
              "if isinstance(result, dict) and result.get('status') == 'error':",

@@ -48,6 +48,7 @@ class Plan:
     measure: str | None = None
     unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
     decline_reason: str | None = None
+    days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
 
 
 def language_of(question: str) -> Lang:
@@ -266,6 +267,11 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
 def _check_period(plan: Plan) -> None:
     """A period the price tools do not take is widened to the next one they do, and said."""
     if plan.period is None or plan.period in PRICE_PERIODS or plan.period == "1d":
+        return
+    days = re.fullmatch(r"(\d+)d", plan.period)
+    if days and int(days.group(1)) <= 60:  # N trading days: the window that holds them
+        plan.days = int(days.group(1))
+        plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
     months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
     wider = next((p for p in PRICE_PERIODS if _PERIOD_ORDER[p] >= months), "1y")

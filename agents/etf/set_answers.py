@@ -228,6 +228,33 @@ def render_extreme(result: dict, spec: dict) -> str:
     return text
 
 
+def _daily_values(daily: list, spec: dict) -> str:
+    """'최근 5일 종가': each of the last N trading days, newest first."""
+    ko, field, n = spec["lang"] == "ko", spec["measure"], spec["days"]
+    if field == "return":  # over N trading days: from the close N sessions before the latest
+        closes = [d for d in daily if d.get("close") is not None]
+        if len(closes) <= n:
+            return spec["empty"]
+        base, last = closes[n], closes[0]
+        rate = (float(last["close"]) / float(base["close"]) - 1) * 100
+        if ko:
+            return (f"{spec['name']}의 최근 {n}거래일 수익률은 {rate:+.2f}%입니다 (종가 "
+                    f"{float(base['close']):,.0f} ({base['date']}) → {float(last['close']):,.0f} "
+                    f"({last['date']})).")  # fmt: skip
+        return (f"{spec['name']} returned {rate:+.2f}% over the last {n} trading days (close "
+                f"{float(base['close']):,.0f} on {base['date']} → {float(last['close']):,.0f} on "
+                f"{last['date']}).")  # fmt: skip
+    picked = [d for d in daily if d.get(field) is not None][:n]
+    if not picked:
+        return spec["empty"]
+    unit = ("원" if field == "close" else "주") if ko else ("" if field == "close" else " shares")
+    lines = [f"- {d['date']}: {float(d[field]):,.0f}{unit}" for d in picked]
+    word = ("종가" if field == "close" else "거래량") if ko else field
+    head = (f"{spec['name']} 최근 {len(picked)}거래일 {word}:" if ko
+            else f"{spec['name']} {word}, last {len(picked)} trading days:")  # fmt: skip
+    return head + "\n" + "\n".join(lines)
+
+
 def render_measure(result: dict, spec: dict) -> str:
     ko = spec["lang"] == "ko"
     s = result.get("summary") or {}
@@ -246,6 +273,8 @@ def render_measure(result: dict, spec: dict) -> str:
             f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
             f"(close {s['end_close']:,}, NAV {nav:,})."
         )
+    if spec.get("days") and spec["measure"] in ("close", "volume", "return"):
+        return _daily_values(result.get("daily") or [], spec)
     if spec["measure"] in ("close", "volume", "market_cap"):
         day = s["end_date"]
         latest = (result.get("daily") or [{}])[0]
@@ -293,6 +322,7 @@ SET_RENDERERS = (
     render_holding_weight,
     _holdings_meeting,
     _level,
+    _daily_values,
     render_holdings_aggregate,
     render_difference,
     render_extreme,

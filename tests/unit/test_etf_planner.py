@@ -220,6 +220,12 @@ def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexi
         ("render_holdings_aggregate([], {'lang': 'ko', 'etf': 'TIGER 200', 'aggregate': 'count', "
          "'top_n': None, 'empty': '-', 'condition': '비중 50% 초과'})",
          ["비중 50% 초과 종목은 없습니다"]),
+        ("render_measure(result, {'lang': 'ko', 'name': 'KODEX 200', 'measure': 'close', "
+         "'days': 2, 'empty': '-', 'period_ko': '', 'period_en': '', 'note': ''})",
+         ["KODEX 200 최근 2거래일 종가:", "- 2026-01-03: 100원", "- 2026-01-02: 110원"]),
+        ("render_measure(result, {'lang': 'ko', 'name': 'KODEX 200', 'measure': 'return', "
+         "'days': 2, 'empty': '-', 'period_ko': '', 'period_en': '', 'note': ''})",
+         ["최근 2거래일 수익률은 +11.11%입니다 (종가 90 (2026-01-01) → 100 (2026-01-03))"]),
     ],
 )  # fmt: skip
 def test_frame_renderers_run_in_the_sandbox(call: str, expected: list[str]) -> None:
@@ -228,7 +234,8 @@ def test_frame_renderers_run_in_the_sandbox(call: str, expected: list[str]) -> N
              {"date": "2026-01-01", "close": 90.0}]  # fmt: skip
     holdings = [{"code": "005930", "name": "삼성전자", "weight": 26.3, "date": "2026-11-20"},
                 {"code": "000660", "name": "SK하이닉스", "weight": 10.8, "date": "2026-11-20"}]  # fmt: skip
-    code = tpl.inline(f"result = {{'daily': {daily!r}}}\nholdings = {holdings!r}\n"
+    code = tpl.inline(f"result = {{'daily': {daily!r}, 'summary': {{'data_count': 3}}}}\n"
+                      f"holdings = {holdings!r}\n"
                       f"final_answer({call})")  # fmt: skip
     executor = LocalPythonExecutor(["json"])
     executor.send_tools({"final_answer": FinalAnswerTool()})
