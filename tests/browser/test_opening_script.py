@@ -40,7 +40,7 @@ def test_run_shows_themes_script_context_and_evidence(
     movers.locator('[data-testid="stDataFrame"]').wait_for()
     movers.get_by_text("등락률 × 원화 시가총액 순").wait_for()
     page.get_by_role("heading", name="시장 컨텍스트").wait_for()
-    page.get_by_text("KODEX 200", exact=True).first.wait_for()
+    page.get_by_text("코스피", exact=True).first.wait_for()  # the index level itself (issue 25)
     page.locator(CHART).first.wait_for()  # keyword frequencies
     page.get_by_text("제목 키워드 빈도").first.wait_for()
     page.get_by_text("실행 단계 (").click()
