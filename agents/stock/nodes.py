@@ -12,6 +12,7 @@ from agents.stock import review as rv
 from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.analysis import StockFigures, compute_figures
+from agents.stock.dating import date_security
 from agents.stock.deps import WorkflowDeps, emit
 from agents.stock.events import WINDOW_DAYS, NewsEvent, build_events
 from agents.stock.fundamentals import Fundamentals, compute_fundamentals
@@ -278,11 +279,12 @@ def review(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
         text += "\n\n" + rv.review_note(check, lang)
     if deps.writer.budget_error:
         notes.append(deps.writer.budget_error)
+    dating = date_security(stock["security_id"], deps.data.as_of, deps.data.pool)
     report = rpt.final_report(
         stock=stock, figures=figures, fundamentals=analysis["fundamentals"],
         events=analysis["events"], assessment=assessment, analysis=analysis["text"],
         recommendation=rec["text"], review=text, news=news, notes=notes,
-        as_of=deps.data.as_of.isoformat(), lang=lang,
+        as_of=dating.as_of.isoformat(), lang=lang, warnings=dating.notes(lang),
     )  # fmt: skip
     errors = [_error("review", None, e, critical=False) for e in (repair_error, error) if e]
     return {"final_report": report, "status": "done", "end_reason": "done", "errors": errors,

@@ -80,7 +80,11 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         model=deps.writer.model_id,
         status=status,  # type: ignore[arg-type]
         error=error,
-        as_of_date=deps.data.as_of.isoformat(),
+        # dated by the stock's own last bar (the figures'), not the newest date of any stock
+        as_of_date=str(
+            ((final.get("analysis") or {}).get("figures") or {}).get("trade_date")
+            or deps.data.as_of.isoformat()
+        ),
         data_freshness=freshness(pool),
         citations=_citations(news.get("results", []), events),
         structured_citations=deps.data.collector.unique_citations(),

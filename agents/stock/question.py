@@ -20,6 +20,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.evidence import Stopwatch, make_citation
 from agents.stock.analysis import rsi_series
+from agents.stock.dating import date_security
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
@@ -46,6 +47,7 @@ class _Turn:
     stock: dict[str, Any]
     as_of: str
     lang: str
+    daily: bool = True  # the series' bars are daily (an imported weekly/monthly file is not)
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     citations: list[StructuredCitation] = field(default_factory=list)
@@ -95,14 +97,22 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
     rows = fetch_all(_STOCK, {"code": stocks[0].key}, pool=pool)
     stock = dict(rows[0])
-    turn = _Turn(frame=frame, stock=stock, as_of=as_of, lang=lang)
+    dating = date_security(stock["security_id"], date.fromisoformat(as_of), pool)
+    turn = _Turn(
+        frame=frame,
+        stock=stock,
+        as_of=dating.as_of.isoformat(),
+        lang=lang,
+        daily=dating.daily,
+        notes=dating.notes(lang),
+    )  # dated by its own last bar
     for section in _sections(frame):
         SECTIONS[section](turn, pool)
     for word in frame.unknown_words:
         turn.notes.append(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다." if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
     head = f"**{stock['name']} ({stock['security_id']})** · " + (
-        f"기준일 {as_of}" if turn.ko() else f"as of {as_of}"
+        f"기준일 {turn.as_of}" if turn.ko() else f"as of {turn.as_of}"
     )
     body = "\n".join(f"- {line}" for line in turn.lines)
     tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
@@ -270,13 +280,18 @@ def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
 
 def _volume(turn: _Turn, pool: ConnectionPool | None) -> None:
     rows = _prices(turn, pool, 0.25)
-    if rows:
+    if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
+        turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()
+                          else "This series has no volume.")  # fmt: skip
+    elif rows:
         last = rows[-1]
         turn.lines.append(f"거래량 {int(last['volume']):,}주 ({last['trade_date']})" if turn.ko()
                           else f"Volume {int(last['volume']):,} shares on {last['trade_date']}")  # fmt: skip
 
 
 def _rsi(turn: _Turn, pool: ConnectionPool | None) -> None:
+    if not turn.daily:  # RSI(14) is fourteen sessions: not read off weekly or monthly bars
+        return
     rows = _prices(turn, pool, 3.0)
     values = [v for v in rsi_series([float(r["close"]) for r in rows]) if v is not None]
     if not values:

@@ -49,13 +49,16 @@ def final_report(
     notes: list[str],
     as_of: str,
     lang: Language,
+    warnings: list[str] | None = None,
 ) -> str:
+    """`as_of` is the stock's own last bar; `warnings` (stale data) stand under the title."""
     h = HEADINGS[lang]
     name = stock["name"] if lang == "ko" else (stock.get("name_en") or stock["name"])
     cur = stock["currency"]
     lines = [
         f"# {name} ({stock['security_id']}) {h['title']}", "",
         f"{'기준일' if lang == 'ko' else 'As of'} {as_of} · {stock['market']} · {stock['sector']} · {cur}",
+        *(f"\n> ⚠️ {w}" for w in warnings or []),
         "", f"## {h['summary']}", "",
         f"**{t.STANCE[lang][assessment['stance']]}** · {t.price(stock['current_price'], cur)} "
         f"({t.pct(stock['change_percent'])})", "", _summary_line(fundamentals, events, lang), "",
