@@ -4,23 +4,35 @@ earnings events. Raw price history stays in PostgreSQL; the graph keeps a recent
 from __future__ import annotations
 
 from data_access.graph import cypher as q
-from data_access.projection.steps import SCOPE_SIDS, StepContext, StepSpec, fetch_rows, upsert
+from data_access.projection.steps import (
+    SCOPE_SIDS,
+    SCOPE_SINCE,
+    StepContext,
+    StepSpec,
+    fetch_rows,
+    upsert,
+)
 
 _BAR_WINDOW = f"""
 SELECT p.security_id, p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate,
        row_number() OVER (PARTITION BY p.security_id ORDER BY p.trade_date DESC) AS age
 FROM stock_prices p JOIN stocks s USING (security_id)
-WHERE NOT s.is_etf AND {SCOPE_SIDS.format(col="p.security_id")}"""
+WHERE NOT s.is_etf AND {SCOPE_SIDS.format(col="p.security_id")}
+  AND {SCOPE_SINCE.format(col="p.trade_date")}"""
 
 _BARS_SQL = f"""
 SELECT security_id, trade_date, open, high, low, close, volume, change_rate
 FROM ({_BAR_WINDOW}) w WHERE age <= %(days)s
 ORDER BY security_id, trade_date"""
 
+# Per company, the oldest bar its window keeps (NULL: fewer bars than the window): one index
+# probe each, and never narrowed by the scope's `since` (an incremental run prunes as a full one).
 _BAR_CUTOFFS_SQL = f"""
-SELECT security_id, min(trade_date) AS cutoff
-FROM ({_BAR_WINDOW}) w WHERE age <= %(days)s
-GROUP BY security_id ORDER BY security_id"""
+SELECT s.security_id,
+       (SELECT p.trade_date FROM stock_prices p WHERE p.security_id = s.security_id
+        ORDER BY p.trade_date DESC OFFSET %(days)s - 1 LIMIT 1) AS cutoff
+FROM stocks s WHERE NOT s.is_etf AND {SCOPE_SIDS.format(col="s.security_id")}
+ORDER BY s.security_id"""
 
 # Monthly snapshots: the last fundamentals date of each month per country, ranked by market cap
 # (in the country's own currency, so ranks compare like with like).

@@ -44,8 +44,8 @@ WITH snaps AS (
           WHERE {SCOPE_ETFS.format(col="etf_code")}) d
 ), pairs AS (
     SELECT * FROM snaps
-    WHERE prev_date IS NOT NULL AND as_of_date >= ({_WINDOW_CUTOFF_SQL})
-      AND {SCOPE_SINCE.format(col="as_of_date")}
+    WHERE prev_date IS NOT NULL AND {SCOPE_SINCE.format(col="as_of_date")}
+      AND (%(limit)s::int IS NULL OR as_of_date >= ({_WINDOW_CUTOFF_SQL}))
 ), cur AS (
     SELECT p.etf_code, p.as_of_date, p.prev_date, h.security_id, h.weight
     FROM pairs p JOIN etf_holdings h

@@ -358,3 +358,65 @@ def test_unreachable_graph_or_bad_options_raise_before_any_step(
     with pytest.raises(ToolInputError):
         project_all(store, projection_pool, steps=["holds", "hodls"])
     assert len(latest_projection_runs(projection_pool, limit=1000)) == before
+
+
+def test_an_incremental_run_leaves_the_graph_a_full_run_would(
+    store: GraphStore, projection_pool: ConnectionPool
+) -> None:
+    """Issue 25: a scoped run (one ETF's new snapshot, one stock's new bar, one series' new
+    observation, from their date on) gives the same graph as re-projecting everything, and
+    writes only what changed."""
+    from datetime import date
+
+    from data_access.projection.scope import ProjectionScope
+
+    run(store, projection_pool)
+    d4 = "2026-11-23"
+    added = [
+        "INSERT INTO etf_holdings VALUES ('091230', %(d)s, 'KR:000660', 24.0, 24000),"
+        " ('091230', %(d)s, 'KR:005930', 2.0, 2000)",
+        "INSERT INTO stock_prices (security_id, trade_date, open, high, low, close, volume)"
+        " VALUES ('KR:005930', %(d)s, 100, 130, 90, 125, 1000)",
+        "INSERT INTO macro_observations (series_code, obs_date, value, published_at, as_of_date)"
+        " SELECT series_code, %(d)s, 9.5, now(), %(d)s FROM macro_series LIMIT 1",
+    ]
+    series = store.read("MATCH (i:EconomicIndicator) RETURN i.indicator_code AS c LIMIT 1")
+    try:
+        with projection_pool.connection() as conn:
+            for statement in added:
+                conn.execute(statement, {"d": d4})  # type: ignore[arg-type]
+        scope = ProjectionScope(
+            etf_codes=("091230",), security_ids=("KR:005930",), series_codes=(series[0]["c"],),
+            since=date.fromisoformat(d4),
+        )  # fmt: skip
+        report = project_all(store, projection_pool, daily_bar_days=3, universe_size=2, scope=scope)
+        assert report.status == "ok", report.to_text()
+        assert [s.step for s in report.steps] == [
+            "stocks", "holds", "holding_changes", "issuers", "daily_bars", "indicators",
+            "indicator_observations",
+        ]  # fmt: skip
+        written = {s.step: s.upserted for s in report.steps}
+        assert (written["holds"], written["holding_changes"], written["daily_bars"]) == (2, 2, 1)
+        changed = store.read(
+            "MATCH (:ETF {code: '091230'})-[c:HAS_CHANGE {date: $d}]->(s:Stock) "
+            "RETURN s.code AS code, c.change_type AS type ORDER BY code",
+            {"d": d4},
+        )
+        assert changed == [
+            {"code": "005930", "type": "added"},
+            {"code": "095610", "type": "removed"},
+        ]
+        assert written["indicator_observations"] == 1
+        incremental = counts(store)
+        bars = store.read(
+            "MATCH (:Company {security_id: 'KR:005930'})-[:HAS_DAILY_BAR]->(b) "
+            "RETURN b.trade_date AS d ORDER BY d"
+        )
+        assert [b["d"] for b in bars] == ["2026-11-19", "2026-11-20", d4]  # window of 3 kept
+        run(store, projection_pool)
+        assert counts(store) == incremental
+    finally:
+        with projection_pool.connection() as conn:
+            for table, column in (("etf_holdings", "as_of_date"), ("stock_prices", "trade_date"),
+                                  ("macro_observations", "obs_date")):  # fmt: skip
+                conn.execute(f"DELETE FROM {table} WHERE {column} = %s", (d4,))  # type: ignore[arg-type]
