@@ -16,6 +16,7 @@ import streamlit as st
 from agents.contract import store
 from agents.contract.diffview import Segments, diff_segments, highlight_segments
 from agents.contract.models import article_key
+from agents.contract.ingest import worker as upload_worker
 from agents.contract.service import (
     ask,
     clause_comparison,
@@ -69,6 +70,7 @@ def _samples_ready(_pool: Any) -> bool:
 
 def _turns(contract_id: str) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = st.session_state.setdefault(STATE_TURNS, {}).setdefault(
+    upload_worker.warm()  # the upload reader's process, started before the first upload
         contract_id, []
     )
     return turns

@@ -2,44 +2,46 @@
 cannot stall the app or take its memory (every user shares the Streamlit process).
 
     upload = parse_upload("계약서.pdf", data)        # ParsedUpload(text, fmt, parsed, peak_mb)
-    parse_upload("bomb.pdf", data, Budget(seconds=5, memory_mb=256))  # ContractFileError: why
+    parse_upload("bomb.pdf", data, Budget(seconds=5, memory_mb=256))  # UploadRefused: why
 
-The child comes from a fork server (started once, with the readers imported; a fork from it
-costs milliseconds and never copies the app's threads or locks). It limits its own address space
-to what it started with plus `memory_mb` (RLIMIT_AS) and its CPU time to `seconds` (RLIMIT_CPU);
-the parent stops waiting after `seconds` and kills it. At most `MAX_WORKERS` uploads are parsed at
-once. Every refusal is a ContractFileError with the Korean reason; nothing is stored before it.
+The worker is a fresh interpreter (`python -m agents.contract.ingest.worker`): it shares no
+threads, locks or main module with the app (a multiprocessing child of a Streamlit process
+re-imports the running page script). One is kept started ahead, with the readers imported, so an
+upload does not wait for the imports. Given a file, the worker limits its address space to its
+size then plus `memory_mb` (RLIMIT_AS) and its CPU time (RLIMIT_CPU); the app stops waiting after
+`seconds` and kills it. The reply is JSON (never a pickle: a file that took over the worker must
+not run code in the app). At most `MAX_WORKERS` uploads are read at once. Every refusal is an
+UploadRefused (a ContractFileError) with the Korean reason; nothing is stored before it.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
-import multiprocessing
+import os
 import resource
+import subprocess
+import sys
 import threading
-from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from pathlib import PurePath
-from typing import Any
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path, PurePath
+from typing import Any, BinaryIO
 
 from agents.contract.errors import ContractFileError
 from agents.contract.ingest.parse import parse_contract_text
 from agents.contract.ingest.readers import read_contract_file
-from agents.contract.models import ParsedContract
+from agents.contract.models import Article, Clause, ParsedContract
 
 logger = logging.getLogger(__name__)
 
 MAX_WORKERS = 2
 EXIT_GRACE_S = 5.0
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What one upload may use: wall and CPU seconds, and memory over the worker's start."""
-
-    seconds: float = 30.0
-    memory_mb: int = 512
+ROOT = Path(__file__).resolve().parents[3]
+COMMAND = [sys.executable, "-m", "agents.contract.ingest.worker"]
+# The worker gets no secrets (API keys, database URLs): only what Python needs to start.
+ENV_KEEP = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV")
 
 
 class UploadRefused(ContractFileError):
@@ -48,6 +50,14 @@ class UploadRefused(ContractFileError):
     def __init__(self, message: str, worker_peak_mb: float | None = None) -> None:
         super().__init__(message)
         self.worker_peak_mb = worker_peak_mb
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one upload may use: wall and CPU seconds, and memory over the worker's start."""
+
+    seconds: float = 30.0
+    memory_mb: int = 512
 
 
 @dataclass
@@ -59,12 +69,12 @@ class ParsedUpload:
 
 
 _slots = threading.BoundedSemaphore(MAX_WORKERS)
-_context_lock = threading.Lock()
-_context: Any = None
+_standby_lock = threading.Lock()
+_standby: list[subprocess.Popen[bytes]] = []
 
 
 def parse_upload(name: str, data: bytes, budget: Budget | None = None) -> ParsedUpload:
-    """The file's text, format and articles, read in a bounded worker; raises ContractFileError
+    """The file's text, format and articles, read in a bounded worker; raises UploadRefused
     (Korean) for a bad file or one that runs out of time or memory."""
     budget = budget or Budget()
     if not _slots.acquire(timeout=budget.seconds):
@@ -75,51 +85,75 @@ def parse_upload(name: str, data: bytes, budget: Budget | None = None) -> Parsed
         return _run(name, data, budget)
     finally:
         _slots.release()
+        _refill()
 
 
-def _mp_context() -> Any:
-    global _context
-    with _context_lock:
-        if _context is None:
-            _context = multiprocessing.get_context("forkserver")
-            # the main module too, once in the server rather than in every worker (callers
-            # guard their script with `if __name__ == "__main__"`, as multiprocessing requires)
-            _context.set_forkserver_preload(["__main__", __name__])
-        return _context
+def _start() -> subprocess.Popen[bytes]:
+    env = {k: v for k, v in os.environ.items() if k in ENV_KEEP}
+    return subprocess.Popen(COMMAND, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+
+
+def _take() -> subprocess.Popen[bytes]:
+    """The worker kept ahead when it is alive, else a new one."""
+    with _standby_lock:
+        ready = [p for p in _standby if p.poll() is None]
+        for dead in (p for p in _standby if p not in ready):
+            dead.communicate()  # closes its pipes
+        process = ready.pop(0) if ready else _start()
+        _standby[:] = ready
+    return process
+
+
+def warm() -> None:
+    """Start the worker kept ahead now (the screen calls it once), so the first upload does not
+    wait for a worker's imports either."""
+    _refill()
+
+
+def _refill() -> None:
+    """One worker started ahead for the next upload (after this one: not competing with it)."""
+    with _standby_lock:
+        if not any(p.poll() is None for p in _standby):
+            _standby[:] = [_start()]
 
 
 def _run(name: str, data: bytes, budget: Budget) -> ParsedUpload:
-    context = _mp_context()
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(send, name, data, budget), daemon=True)
-    process.start()
-    send.close()
+    started = time.perf_counter()
+    process = _take()
+    header = json.dumps({"name": name, "seconds": budget.seconds, "memory_mb": budget.memory_mb})
     try:
-        if not receive.poll(budget.seconds):
-            logger.warning("upload %s: over %.0f s, worker killed", name, budget.seconds)
-            raise UploadRefused(
-                f"파일을 읽는 데 {budget.seconds:g}초가 넘게 걸려 중단했습니다. "
-                "내용이 지나치게 크거나 복잡한 파일입니다 (압축 폭탄일 수 있습니다)."
-            )
-        try:
-            kind, payload, peak_mb = receive.recv()
-        except EOFError:
-            process.join(EXIT_GRACE_S)
-            raise UploadRefused(_died(process.exitcode, budget)) from None
-    finally:
-        receive.close()
-        if process.is_alive():
-            process.kill()
-        process.join(EXIT_GRACE_S)
-    logger.info("upload %s: %s, worker peak %.0f MB", name, kind, peak_mb)
+        out, _ = process.communicate(header.encode() + b"\n" + data, timeout=budget.seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate(timeout=EXIT_GRACE_S)
+        logger.warning("upload %s: over %s s, worker killed", name, budget.seconds)
+        raise UploadRefused(
+            f"파일을 읽는 데 {budget.seconds:g}초가 넘게 걸려 중단했습니다. "
+            "내용이 지나치게 크거나 복잡한 파일입니다 (압축 폭탄일 수 있습니다)."
+        ) from None
+    try:
+        reply = json.loads(out)
+    except ValueError:
+        raise UploadRefused(_died(process.returncode, budget)) from None
+    kind, peak_mb = reply["kind"], float(reply["peak_mb"])
+    logger.info("upload %s: %s in %.2f s, worker peak %.0f MB", name, kind,
+                time.perf_counter() - started, peak_mb)  # fmt: skip
     if kind == "ok":
-        text, fmt, parsed = payload
-        return ParsedUpload(text, fmt, parsed, peak_mb)
+        return ParsedUpload(reply["text"], reply["fmt"], _contract(reply["parsed"]), peak_mb)
     if kind == "memory":
         raise UploadRefused(_memory_message(budget), peak_mb)
     if kind == "refused":
-        raise UploadRefused(payload, peak_mb)
-    raise UploadRefused(f"파일을 읽는 중 예상하지 못한 오류가 났습니다 ({payload}).", peak_mb)
+        raise UploadRefused(str(reply["message"]), peak_mb)
+    raise UploadRefused(
+        f"파일을 읽는 중 예상하지 못한 오류가 났습니다 ({reply['message']}).", peak_mb
+    )
+
+
+def _contract(raw: dict[str, Any]) -> ParsedContract:
+    articles = [Article(a["article_no"], a["title"], [Clause(**c) for c in a["clauses"]],
+                        branch=a["branch"]) for a in raw["articles"]]  # fmt: skip
+    return ParsedContract(raw["title"], articles, raw["text"])
 
 
 def _memory_message(budget: Budget) -> str:
@@ -129,46 +163,69 @@ def _memory_message(budget: Budget) -> str:
     )
 
 
-def _died(exitcode: int | None, budget: Budget) -> str:
+def _died(returncode: int | None, budget: Budget) -> str:
     """Why a worker ended without an answer: its CPU limit (SIGXCPU), a kill (memory), a crash."""
-    if exitcode == -24:  # SIGXCPU: RLIMIT_CPU reached inside a C loop
+    if returncode == -24:  # SIGXCPU: RLIMIT_CPU reached inside a C loop
         return (f"파일을 읽는 데 CPU 시간이 {budget.seconds:g}초를 넘어 중단했습니다. "
                 "내용이 지나치게 크거나 복잡한 파일입니다.")  # fmt: skip
-    if exitcode == -9:
+    if returncode == -9:
         return _memory_message(budget)
-    return f"파일을 읽던 작업이 비정상 종료되었습니다 (종료 코드 {exitcode}). 다른 형식으로 저장해 올려 주세요."
+    return f"파일을 읽던 작업이 비정상 종료되었습니다 (종료 코드 {returncode}). 다른 형식으로 저장해 올려 주세요."
+
+
+# ---------------------------------------------------------------- the worker process
 
 
 def _peak_mb() -> float:
+    """This process's peak RSS (VmHWM: ru_maxrss would include the app it was started from)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _address_space() -> int:
-    """This process's current virtual size in bytes (/proc/self/statm, in pages)."""
+def _limit(seconds: float, memory_mb: int) -> None:
+    """From now on: the address space this process has plus `memory_mb`, and `seconds` more CPU."""
     with open("/proc/self/statm", encoding="ascii") as statm:
-        return int(statm.read().split()[0]) * resource.getpagesize()
-
-
-def _limit(budget: Budget) -> None:
-    memory = _address_space() + budget.memory_mb * 1024 * 1024
+        size = int(statm.read().split()[0]) * resource.getpagesize()
+    memory = size + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    cpu = math.ceil(budget.seconds) + 1
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = math.ceil(usage.ru_utime + usage.ru_stime + seconds) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 
 
-def _child(send: Connection, name: str, data: bytes, budget: Budget) -> None:
-    """The worker: read and parse, then send (kind, payload, peak MB) once."""
-    _limit(budget)
-    reply: tuple[str, Any, float]
+def _work(stdin: BinaryIO) -> dict[str, Any] | None:
+    """Read one job (a JSON header line, then the file's bytes) and do it; None at EOF (the app
+    ended while this worker was kept ahead)."""
+    header = stdin.readline()
+    if not header:
+        return None
+    job = json.loads(header)
+    data = stdin.read()
+    _limit(float(job["seconds"]), int(job["memory_mb"]))
     try:
-        text, fmt = read_contract_file(name, data)
-        parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
-        reply = ("ok", (text, fmt, parsed), 0.0)
+        text, fmt = read_contract_file(job["name"], data)
+        parsed = parse_contract_text(text, fallback_title=PurePath(job["name"]).stem)
+        return {"kind": "ok", "text": text, "fmt": fmt, "parsed": asdict(parsed)}
     except ContractFileError as e:
-        reply = ("refused", str(e), 0.0)
+        return {"kind": "refused", "message": str(e)}
     except MemoryError:
-        reply = ("memory", "", 0.0)
+        return {"kind": "memory", "message": ""}
     except Exception as e:  # a reader bug must not look like a hang: say what it was
-        reply = ("error", type(e).__name__, 0.0)
-    send.send((reply[0], reply[1], _peak_mb()))
-    send.close()
+        return {"kind": "error", "message": type(e).__name__}
+
+
+def main() -> None:
+    import pypdf  # noqa: F401  # imported while the worker waits, not after the file arrives
+
+    reply = _work(sys.stdin.buffer)
+    if reply is not None:
+        sys.stdout.buffer.write(json.dumps({**reply, "peak_mb": _peak_mb()}).encode())
+        sys.stdout.buffer.flush()
+    os._exit(0)  # nothing to tear down: the app is waiting for this process to end
+
+
+if __name__ == "__main__":
+    main()
