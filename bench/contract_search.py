@@ -7,7 +7,8 @@ tests/fixtures/contracts/ are ingested there once). Prints, in one run:
 1. recall@1 / recall@5 / MRR per question set and per retriever, side by side with the seed's
    baseline (Whoosh keyword search + FAISS, RRF; agents/contract/baseline.py): bm25, dense and
    hybrid, each with the data-contract glossary and the general legal thesaurus switched on and off,
-   and hybrid with the thesaurus's English → Korean word list ('bilingual') off ('-bilingual').
+   and hybrid with the thesaurus's English → Korean word list off ('-bilingual') and with its
+   everyday Korean → register word list off ('-everyday').
    Sets: the bundled samples (hash halves, as before), the real contracts used while tuning
    ('real tune') and the real contracts held out ('real held-out', never looked at while tuning);
    English questions separately.
@@ -70,11 +71,12 @@ def seed_ranker(glossary: bool) -> Ranker:
     return lambda q: baseline(q.contract_id).search(q.q, use_glossary=glossary)
 
 
-def mode_ranker(mode: str, glossary: bool, thesaurus: bool, bilingual: bool = True) -> Ranker:
+def mode_ranker(mode: str, glossary: bool, thesaurus: bool, bilingual: bool = True,
+                everyday: bool = True) -> Ranker:  # fmt: skip
     def rank(q: LabelledQuery) -> list[int]:
         hits = get_index(q.contract_id).search(q.q, mode=mode, top=20, use_glossary=glossary,  # type: ignore[arg-type]
-                                               use_thesaurus=thesaurus,
-                                               use_bilingual=bilingual)  # fmt: skip
+                                               use_thesaurus=thesaurus, use_bilingual=bilingual,
+                                               use_everyday=everyday)  # fmt: skip
         return [h.article.article_no for h in hits]
 
     return rank
@@ -97,21 +99,23 @@ def rankers() -> list[tuple[str, Ranker]]:
             tag = f"{'+' if glossary else '-'}glossary {'+' if thesaurus else '-'}thesaurus"
             for mode in ("bm25", "dense", "hybrid"):
                 out.append((f"{mode} {tag}", mode_ranker(mode, glossary, thesaurus)))
-            if thesaurus:  # the thesaurus's English → Korean word list, measured apart
+            if thesaurus:  # the thesaurus's English and everyday word lists, measured apart
                 out.append((f"hybrid {tag} -bilingual", mode_ranker("hybrid", glossary, True,
                                                                     bilingual=False)))  # fmt: skip
+                out.append((f"hybrid {tag} -everyday", mode_ranker("hybrid", glossary, True,
+                                                                   everyday=False)))  # fmt: skip
     return out
 
 
 def print_quality(sets: dict[str, list[LabelledQuery]]) -> None:
     print("\nrecall@1 recall@5 MRR per question set (answerable questions):")
     names = list(sets)
-    print(f"  {'':<38}" + " | ".join(f"{n:^17}" for n in names))
-    print(f"  {'retriever':<38}" + " | ".join([f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"] * len(names)))
-    print(f"  {'(questions)':<38}" + " | ".join(f"{score(lambda q: [], s).n:^17}"
+    print(f"  {'':<40}" + " | ".join(f"{n:^17}" for n in names))
+    print(f"  {'retriever':<40}" + " | ".join([f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"] * len(names)))
+    print(f"  {'(questions)':<40}" + " | ".join(f"{score(lambda q: [], s).n:^17}"
                                                 for s in sets.values()))  # fmt: skip
     for name, ranker in rankers():
-        print(f"  {name:<38}" + " | ".join(score(ranker, s).cells() for s in sets.values()))
+        print(f"  {name:<40}" + " | ".join(score(ranker, s).cells() for s in sets.values()))
 
 
 def print_per_contract(queries: list[LabelledQuery]) -> None:

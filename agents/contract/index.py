@@ -111,10 +111,12 @@ class Query:
 
 
 def prepare(text: str, *, use_glossary: bool = True, use_thesaurus: bool = True,
-            use_bilingual: bool = True) -> Query:  # fmt: skip
-    """`use_bilingual` (English words → Korean register words) is part of the thesaurus."""
+            use_bilingual: bool = True, use_everyday: bool = True) -> Query:  # fmt: skip
+    """`use_bilingual` (English words → Korean register words) and `use_everyday` (everyday
+    Korean words → register words) are parts of the thesaurus."""
     expansion = expand(text) if use_glossary else Expansion(text)
-    concepts = rewrite(text, bilingual=use_bilingual) if use_thesaurus else None
+    concepts = (rewrite(text, bilingual=use_bilingual, restated=use_everyday)
+                if use_thesaurus else None)  # fmt: skip
     return Query(text, expansion, concepts)
 
 
@@ -230,9 +232,9 @@ class ContractIndex:
 
     def search(self, query: str, *, mode: SearchMode = "hybrid", top: int = 5,
                use_glossary: bool = True, use_thesaurus: bool = True,
-               use_bilingual: bool = True) -> list[Hit]:  # fmt: skip
+               use_bilingual: bool = True, use_everyday: bool = True) -> list[Hit]:  # fmt: skip
         prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus,
-                           use_bilingual=use_bilingual)  # fmt: skip
+                           use_bilingual=use_bilingual, use_everyday=use_everyday)  # fmt: skip
         highlight = prepared.highlight_terms
         hits = []
         for no, score, ranks in rrf(self.rankings(prepared, mode))[:top]:

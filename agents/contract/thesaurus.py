@@ -97,10 +97,11 @@ def _by_term() -> dict[str, tuple[LegalConcept, ...]]:
 
 @dataclass(frozen=True)
 class Translation:
-    """English word starts and the Korean contract-register words they stand for."""
+    """Words of a question (English word starts, or everyday Korean) and the contract-register
+    words they stand for."""
 
-    english: tuple[str, ...]
-    korean: tuple[str, ...]
+    words: tuple[str, ...]
+    register: tuple[str, ...]
 
 
 @lru_cache(maxsize=1)
@@ -122,9 +123,36 @@ def translate(query: str) -> list[str]:
     lowered = _words(query) + " "  # 'ban?' ends a word as 'ban '
     words: list[str] = []
     for entry in translations():
-        if any(_starts_word(e, lowered) for e in entry.english):
-            words += [w for w in entry.korean if w not in words]
+        if any(_starts_word(e, lowered) for e in entry.words):
+            words += [w for w in entry.register if w not in words]
     return words
+
+
+@lru_cache(maxsize=1)
+def everyday() -> tuple[Translation, ...]:
+    """Everyday Korean words (substrings of a question) and the register words they stand for."""
+    raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
+    return tuple(Translation(tuple(e["ko"]), tuple(e["register"]))
+                 for e in raw.get("everyday", []))  # fmt: skip
+
+
+def restate(query: str, morphemes: Iterable[str] = ()) -> list[str]:
+    """Register words for the everyday words of a Korean question, in list order, each once.
+
+    A one-morpheme word must be one of the question's morphemes ('재판' is not in '재판매'); a
+    longer phrase ('방 빼', '나갈 때') is looked for in the text."""
+    found, words = set(morphemes), []
+    for entry in everyday():
+        if any(_said(w, query, found) for w in entry.words):
+            words += [w for w in entry.register if w not in words]
+    return words
+
+
+def _said(word: str, query: str, morphemes: set[str]) -> bool:
+    from agents.contract.tokenize import tokens
+
+    parts = tokens(word)
+    return parts[0] in morphemes if len(parts) == 1 and parts[0] == word else word in query
 
 
 def clause_concepts(tokens: Iterable[str]) -> list[str]:
@@ -138,14 +166,17 @@ def _starts_word(stem: str, lowered: str) -> bool:
 
 
 def rewrite(query: str, query_tokens: Sequence[str] | None = None, *,
-            bilingual: bool = True) -> Rewrite:  # fmt: skip
+            bilingual: bool = True, restated: bool = True) -> Rewrite:  # fmt: skip
     """The concepts a question asks about: by its morphemes, its everyday wording or English
-    (and, with `bilingual`, the Korean words of its English words)."""
+    (and the register words of its English words with `bilingual`, of its everyday Korean words
+    with `restated`)."""
     from agents.contract.tokenize import tokens
 
     lowered = query.lower()
     translated = translate(query) if bilingual else []
     morphemes = set(tokens(query) if query_tokens is None else query_tokens)
+    if restated:
+        translated += [w for w in restate(query, morphemes) if w not in translated]
     found = [
         c for c in concepts()
         if morphemes & c.terms or any(w in lowered for w in c.colloquial)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agents.contract.index import prepare
-from agents.contract.thesaurus import rewrite, translate, translations
+from agents.contract.thesaurus import restate, rewrite, translate, translations
+from agents.contract.tokenize import tokens
 
 
 def test_english_words_get_korean_register_words() -> None:
@@ -43,7 +44,7 @@ def test_korean_empty_and_hostile_input_translate_to_nothing_harmful(question: s
 def test_the_list_is_data_with_no_empty_entries() -> None:
     entries = translations()
     assert len(entries) > 100
-    assert all(e.english and e.korean and all(x.strip() for x in e.english) for e in entries)
+    assert all(e.words and e.register and all(x.strip() for x in e.words) for e in entries)
 
 
 def test_switch_off_and_the_dense_query_only() -> None:
@@ -53,3 +54,22 @@ def test_switch_off_and_the_dense_query_only() -> None:
     assert "임차인" not in query.bm25_tokens  # BM25 keeps the question's own words and concepts
     assert "임차인" in query.highlight_terms  # an English answer bolds the Korean it matched
     assert "임차인" not in prepare("Can the tenant sublet?", use_bilingual=False).dense_text
+
+
+def test_everyday_korean_gets_register_words() -> None:
+    assert restate("집주인이 보증금을 안 돌려줘요", tokens("집주인이 보증금을 안 돌려줘요")) == [
+        "임대인"
+    ]
+    assert "임금" in rewrite("월급은 언제 줘요?").translated
+    assert "명도" in rewrite("방 빼줘야 하나요?").translated  # a phrase is looked for in the text
+
+
+def test_a_one_morpheme_word_must_be_a_morpheme_of_the_question() -> None:
+    assert rewrite("몰래 재판매하다 걸리면?").translated == []  # '재판' is not in '재판매'
+    assert rewrite("가게는 언제부터 쓸 수 있어요?", restated=False).translated == []
+
+
+@pytest.mark.parametrize("question", ["", "???", "집" * 3000, "<script>alert(1)</script>"])
+def test_everyday_hostile_input(question: str) -> None:
+    words = restate(question, tokens(question))
+    assert len(words) == len(set(words))
