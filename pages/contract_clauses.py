@@ -15,8 +15,8 @@ import streamlit as st
 
 from agents.contract import store
 from agents.contract.diffview import Segments, diff_segments, highlight_segments
-from agents.contract.models import article_key
 from agents.contract.ingest import worker as upload_worker
+from agents.contract.models import article_key
 from agents.contract.service import (
     ask,
     clause_comparison,
@@ -65,12 +65,12 @@ def _markup(segments: Segments, color: str) -> str:
 @st.cache_resource(show_spinner="표준계약서와 샘플을 준비하는 중…")
 def _samples_ready(_pool: Any) -> bool:
     ensure_samples(_pool)
+    upload_worker.warm()  # the upload reader's process, started before the first upload
     return True
 
 
 def _turns(contract_id: str) -> list[dict[str, Any]]:
     turns: list[dict[str, Any]] = st.session_state.setdefault(STATE_TURNS, {}).setdefault(
-    upload_worker.warm()  # the upload reader's process, started before the first upload
         contract_id, []
     )
     return turns
