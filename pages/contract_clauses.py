@@ -3,7 +3,8 @@ cited clauses (matched terms highlighted), the clause next to its standard-contr
 with the differences marked, the tool calls, citations and downloads.
 
 Thin by design: `agents.contract.service` does ingestion, search and the agent run (and saves
-each run to a conversation in the run store, so "지난 대화" can reopen it); `pages._answer`
+each run to a conversation in the run store, so "지난 대화" can reopen it); the run goes on a
+worker thread (`pages._live`: its steps as they finish, progress, 중지); `pages._answer`
 renders the shared answer contract.
 """
 
@@ -18,7 +19,7 @@ from agents.contract.diffview import Segments, diff_segments, highlight_segments
 from agents.contract.ingest import worker as upload_worker
 from agents.contract.models import article_key
 from agents.contract.service import (
-    ask,
+    ContractStep,
     clause_comparison,
     contract_type,
     ensure_samples,
@@ -27,6 +28,7 @@ from agents.contract.service import (
     load_conversation,
     set_contract_type,
     start_conversation,
+    stream_ask,
 )
 from agents.contract.types import label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
@@ -36,6 +38,7 @@ from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels, is_live_pick, live_picker_key
+from pages._live import LiveTurn, follow
 
 EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
             "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
@@ -52,6 +55,8 @@ NEW_CONVERSATION = ""  # picker value for a conversation not started yet
 CITATION_HEADERS = {"label": "조항", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
                     "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 MAX_COMPARISONS = 3
+LIVE_KEY = "contract_live_turn"
+NODE_TITLES = {"planning": "계획", "execution": "도구 병렬 실행", "synthesis": "답변 작성"}
 
 
 def _markup(segments: Segments, color: str) -> str:
@@ -250,6 +255,7 @@ def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key:
 
 
 def _ask(contract_id: str, question: str, pool: Any) -> None:
+    """Start the turn on a worker thread (`_follow` shows it on the next runs)."""
     checked = check_text(question)
     if checked.problem:  # shown as a turn; no conversation is started for it, nothing is saved
         _turns(contract_id).append({"question": checked.text,
@@ -257,28 +263,49 @@ def _ask(contract_id: str, question: str, pool: Any) -> None:
         ui.keep_refused(BOX_KEY, question)
         st.rerun()
     question = checked.text
-    with st.status("계획 → 도구 병렬 실행 → 답변 작성 중…", expanded=False) as status:
-        try:
-            conversation_id = _conversations().get(contract_id)
-            if conversation_id is None:
-                conversation_id = start_conversation(question, pool)
-                _conversations()[contract_id] = conversation_id
-            answer = ask(contract_id, question, pool=pool, conversation_id=conversation_id)
-        except WorkbenchError as e:
-            ui.show_run_error(status, e)
-            return
-        status.update(label=f"완료 · 도구 {sum(1 for t in answer.trace if t.kind == 'tool')}개",
-                      state="complete")  # fmt: skip
+    try:
+        conversation_id = _conversations().get(contract_id)
+        if conversation_id is None:
+            conversation_id = start_conversation(question, pool)
+            _conversations()[contract_id] = conversation_id
+    except WorkbenchError as e:
+        ui.show_error(e)
+        return
+    LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_ask(
+        contract_id, question, pool=pool, conversation_id=conversation_id, cancel=stop),
+        contract_id=contract_id)  # fmt: skip
+    st.rerun()
+
+
+def _render_step(event: object) -> str | None:
+    if not isinstance(event, ContractStep):
+        return None
+    title = NODE_TITLES.get(event.node, event.node)
+    tools = ", ".join(f"`{c['tool']}`" for c in event.tool_calls if c.get("tool"))
+    st.markdown(f"- **{title}** 완료 ({event.duration_ms:,} ms)" + (f" · {tools}" if tools else ""))
+    return f"{title} 완료"
+
+
+def _follow(turn: LiveTurn) -> None:
+    """The running question's steps (with 중지), then its answer as the newest turn."""
+    with st.chat_message("user"):
+        st.markdown(preview(turn.question))
+    with st.chat_message("assistant"):
+        answer = follow(turn, _render_step, title="계획 → 도구 병렬 실행 → 답변 작성 중…",
+                        done=lambda a: f"완료 · 도구 {sum(1 for t in a.trace if t.kind == 'tool')}개")  # fmt: skip
+    turn.end()
+    if answer is None:
+        return
     if "run_save_error" in answer.payload:
         st.warning(f"대화를 저장하지 못했습니다: {answer.payload['run_save_error']}",
                    icon=":material/save:")  # fmt: skip
-    _turns(contract_id).append({"question": question, "answer": answer})
+    _turns(turn.extra["contract_id"]).append({"question": turn.question, "answer": answer})
     st.rerun()  # redraw the picker with the conversation this question started
 
 
 def _render_chat(contract_id: str, pool: Any) -> None:
     turns = _turns(contract_id)
-    if not turns:
+    if not turns and LiveTurn.current(LIVE_KEY) is None:
         st.markdown("**예시 질문**")
         columns = st.columns(2)
         for i, example in enumerate(EXAMPLES):
@@ -287,15 +314,19 @@ def _render_chat(contract_id: str, pool: Any) -> None:
             ):
                 st.session_state[STATE_PENDING] = example
     ui.restore_refused(BOX_KEY)
+    live = LiveTurn.current(LIVE_KEY)
     with st.form("contract_ask", clear_on_submit=True):
         typed = st.text_input(
             "질문",
             placeholder="예: 손해배상 한도는? / What is the termination clause?",
             key=BOX_KEY,
         )
-        submitted = st.form_submit_button("질문하기", icon=":material/send:")
+        submitted = st.form_submit_button("질문하기", icon=":material/send:",
+                                          disabled=live is not None)  # fmt: skip
+    if live is not None:
+        _follow(live)
     question = st.session_state.pop(STATE_PENDING, None) or (typed if submitted else None)
-    if question is not None:  # an empty submit is answered too (with the reason)
+    if question is not None and live is None:  # an empty submit is answered too (the reason)
         _ask(contract_id, question, pool)
     for i, turn in enumerate(reversed(turns)):
         key = f"contract-{turn['answer'].payload.get('run_id') or len(turns) - i}"

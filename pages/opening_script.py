@@ -1,7 +1,8 @@
 """오프닝 스크립트 screen (seed 003): the day's themes, a nutshell and a two-host script.
 
 Thin by design: `agents.opening.service` runs the LangGraph flow and saves every run, this page
-picks the date, shows progress through the nodes and renders the answer's payload; the shared
+picks the date, shows progress through the nodes (the run on a worker thread, `pages._live`:
+elapsed time, 중지) and renders the answer's payload; the shared
 trace, citations and downloads come from `pages._answer`.
 """
 
@@ -28,8 +29,10 @@ from pages import _charts as charts
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels
+from pages._live import LiveTurn, follow
 
 STATE_ANSWER = "opening_answer"
+LIVE_KEY = "opening_live_turn"
 WEEKDAYS = "월화수목금토일"
 AVATARS = {"진행자": ":material/mic:", "해설자": ":material/insights:"}
 CONTEXT_GROUPS = (("indices", "지수"), ("rates", "금리"), ("fx", "환율"),
@@ -51,25 +54,31 @@ def _day_label(item: tuple[date, int]) -> str:
     return f"{day.isoformat()} ({WEEKDAYS[day.weekday()]}) · 기사 {count}건"
 
 
-def _run(day: date) -> None:
-    answer: AgentAnswer | None = None
-    with st.status("오프닝 스크립트를 만드는 중…", expanded=True) as status:
-        try:
-            for event in stream_opening(day, pool=runtime.pg_pool()):
-                if isinstance(event, NodeEvent):
-                    tools = f" · 도구 {len(event.tool_calls)}개" if event.tool_calls else ""
-                    st.markdown(f":material/check: **{event.label}** — {event.summary}{tools} "
-                                f"({event.duration_ms:,} ms)")  # fmt: skip
-                    status.update(label=f"{event.label} 완료…")
-                else:
-                    answer = event
-        except WorkbenchError as e:
-            ui.show_run_error(status, e)
-            return
-        ok = answer is not None and answer.status in SCRIPT_STATUSES
-        status.update(label="완료" if ok else "대본을 만들지 못했습니다",
-                      state="complete" if ok else "error", expanded=False)  # fmt: skip
-    st.session_state[STATE_ANSWER] = answer
+def _start(day: date) -> None:
+    """Start the run on a worker thread; the next runs follow it (see `_follow`)."""
+    pool = runtime.pg_pool()
+    LiveTurn.begin(LIVE_KEY, day.isoformat(),
+                   lambda stop: stream_opening(day, pool=pool, cancel=stop))  # fmt: skip
+    st.rerun()
+
+
+def _render_step(event: object) -> str | None:
+    if not isinstance(event, NodeEvent):
+        return None
+    tools = f" · 도구 {len(event.tool_calls)}개" if event.tool_calls else ""
+    st.markdown(f":material/check: **{event.label}** — {event.summary}{tools} "
+                f"({event.duration_ms:,} ms)")  # fmt: skip
+    return f"{event.label} 완료"
+
+
+def _follow(turn: LiveTurn) -> None:
+    """The run's nodes as they finish (with 중지); its answer becomes the one shown."""
+    answer = follow(turn, _render_step, title="오프닝 스크립트를 만드는 중…",
+                    done=lambda a: "완료" if a.status in SCRIPT_STATUSES else "대본을 만들지 못했습니다")  # fmt: skip
+    turn.end()
+    if answer is not None:
+        st.session_state[STATE_ANSWER] = answer
+        st.rerun()  # drawn again without the run's controls, the answer below the form
 
 
 def _render_themes(result: dict[str, Any], urls: dict[str, str | None]) -> None:
@@ -164,7 +173,9 @@ def render(answer: AgentAnswer) -> None:
     st.caption(_answer.mode_caption(answer))
     if context.get("date_note"):  # a non-trading day was asked: the session it was read as
         st.info(context["date_note"], icon=":material/event_busy:")
-    if answer.status not in SCRIPT_STATUSES:
+    if answer.status == "cancelled":  # stopped with 중지: what ran is in the trace below
+        st.info(answer.answer, icon=":material/stop_circle:")
+    elif answer.status not in SCRIPT_STATUSES:
         st.error(answer.error or answer.answer, icon=":material/error:")
     else:
         if answer.status == "partial":  # the offline planner finished after a model failure
@@ -238,10 +249,13 @@ def main() -> None:
         picked = st.selectbox("거래일 (뉴스가 있는 날)", days, format_func=_day_label,
                               key="opening_day", help=f"데이터의 {days[-1][0]} ~ {days[0][0]} 중 "
                               f"뉴스가 있는 거래일 {len(days):,}일. 날짜를 입력해 찾을 수 있습니다.")  # fmt: skip
+        live = LiveTurn.current(LIVE_KEY)
         run = st.button("대본 만들기", type="primary", icon=":material/play_arrow:",
-                        key="opening_run")  # fmt: skip
-    if run and picked is not None:
-        _run(picked[0])
+                        key="opening_run", disabled=live is not None)  # fmt: skip
+    if live is not None:
+        _follow(live)
+    elif run and picked is not None:
+        _start(picked[0])
     with right:  # drawn after the run, so the script just made is already in the list
         _render_past()
     answer: AgentAnswer | None = st.session_state.get(STATE_ANSWER)

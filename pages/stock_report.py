@@ -1,7 +1,7 @@
 """종목 리포트 screen (seed 001): research → analysis → recommendation → review for one stock.
 
 Thin by design: `agents.stock.service.stream_report` runs the LangGraph workflow (and saves the
-run and the report artifacts), `agents.stock.charts` builds the figures, `pages._answer`
+run and the report artifacts) on a worker thread (`pages._live`: progress, 중지), `agents.stock.charts` builds the figures, `pages._answer`
 renders the shared parts of the answer contract (mode, trace, citations).
 """
 
@@ -32,11 +32,13 @@ from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels
+from pages._live import LiveTurn, follow
 
 EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
                "fail": "실패 보고"}  # fmt: skip
 STATE_ANSWER = "stock_answer"
+LIVE_KEY = "stock_live_turn"
 STATE_PENDING = "stock_pending_symbol"
 SYMBOL_KEY = "stock_symbol_input"
 LANG_LABELS = {"ko": "한국어", "en": "English"}
@@ -72,12 +74,15 @@ def _symbol_of(choice: str) -> str:
 # ---------------------------------------------------------------- running
 
 
-def _progress(event: ProgressEvent, status: Any) -> None:
+def _progress(event: object) -> str | None:
+    """One progress event drawn; the status line for it (a node start) or None."""
+    if not isinstance(event, ProgressEvent):
+        return None
     d = event.data
     label = NODE_LABELS.get(str(d.get("node")), d.get("node"))
     if event.event == "node_start":
-        status.update(label=f"{label} 노드 실행 중… (반복 {d.get('iteration', 0)})")
         st.markdown(f"**▶ {d['step']}. {label}** (`{d['node']}`) 시작")
+        return f"{label} 노드 실행 중… (반복 {d.get('iteration', 0)})"
     elif event.event == "node_end":
         st.markdown(f"✔ {label} 완료 → 상태 `{d['status']}` · {d['duration_ms']:,} ms")
         for error in d.get("errors", []):
@@ -90,6 +95,7 @@ def _progress(event: ProgressEvent, status: Any) -> None:
             st.caption(f"{line} · 오류: {d.get('error')} — {d.get('retry_hint')}")
     elif event.event == "llm_start":
         st.caption(f"{d['section']} 작성 중 ({d.get('model') or '오프라인 템플릿'})")
+    return None
 
 
 def _run(symbol: str, language: str) -> None:
@@ -103,24 +109,20 @@ def _run(symbol: str, language: str) -> None:
     if figures is not None:  # '삼성전자 PER이랑 PBR': just the figures asked for
         st.session_state[STATE_ANSWER] = figures
         return
-    answer: AgentAnswer | None = None
-    shown = 0
     shown_symbol = preview(clean_text(symbol), MAX_SYMBOL_LENGTH) or "종목"
-    with st.status(f"{shown_symbol} 리포트 작성 중…", expanded=True) as status:
-        try:
-            for event in stream_report(symbol, language=language, pool=pool):  # type: ignore[arg-type]
-                if isinstance(event, ProgressEvent):
-                    _progress(event, status)
-                    shown += 1
-                else:
-                    answer = event
-        except WorkbenchError as e:
-            ui.show_run_error(status, e)
-            return
-        ok = answer is not None and answer.status != "error"
-        status.update(label="완료" if ok else "리포트를 완성하지 못했습니다",
-                      state="complete" if ok else "error", expanded=not ok and shown > 0)  # fmt: skip
-    st.session_state[STATE_ANSWER] = answer
+    LiveTurn.begin(LIVE_KEY, shown_symbol, lambda stop: stream_report(
+        symbol, language=language, pool=pool, cancel=stop))  # type: ignore[arg-type]  # fmt: skip
+    st.rerun()
+
+
+def _follow(turn: LiveTurn) -> None:
+    """The workflow's progress as it comes (with 중지); its answer becomes the report shown."""
+    answer = follow(turn, _progress, title=f"{turn.question} 리포트 작성 중…",
+                    done=lambda a: "완료" if a.status != "error" else "리포트를 완성하지 못했습니다")  # fmt: skip
+    turn.end()
+    if answer is not None:
+        st.session_state[STATE_ANSWER] = answer
+        st.rerun()  # drawn again without the run's controls, the answer below the form
 
 
 # ---------------------------------------------------------------- rendering
@@ -245,6 +247,8 @@ def _render_answer(answer: AgentAnswer) -> None:
     if answer.status == "error":
         st.error(answer.error or "리포트를 완성하지 못했습니다.", icon=":material/error:")
         _render_suggestions(answer)
+    elif answer.status == "cancelled":  # its text says so; what ran is in the trace below
+        st.info(answer.answer, icon=":material/stop_circle:")
     elif answer.status != "ok":
         label = _answer.STATUS_LABELS.get(answer.status, answer.status)
         st.warning(f"{label}: {answer.error}", icon=":material/warning:")
@@ -252,7 +256,9 @@ def _render_answer(answer: AgentAnswer) -> None:
     if answer.payload.get("save_error"):
         st.caption(f"실행 기록을 저장하지 못했습니다: {answer.payload['save_error']}")
     figure_rows = answer.payload.get("figure_rows") or []
-    if figure_rows:
+    if answer.status == "cancelled":
+        pass
+    elif figure_rows:
         _render_metrics(answer)
         _render_charts(answer)
         _render_evidence_tables(answer)
@@ -295,7 +301,7 @@ def _render_history() -> None:
             st.session_state[STATE_ANSWER] = stored.answer
 
 
-def _render_form() -> tuple[str | None, str]:
+def _render_form(*, running: bool = False) -> tuple[str | None, str]:
     choices = _choices()
     with st.form("stock_form", border=False):
         left, mid, right = st.columns([4, 1, 1], vertical_alignment="bottom")
@@ -308,12 +314,13 @@ def _render_form() -> tuple[str | None, str]:
             "언어", list(LANG_LABELS), format_func=LANG_LABELS.get, horizontal=True
         )
         submitted = right.form_submit_button(
-            "리포트 생성", type="primary", icon=":material/play_arrow:"
+            "리포트 생성", type="primary", icon=":material/play_arrow:", disabled=running
         )
     st.caption("예시: " + " · ".join(EXAMPLES))
     columns = st.columns(len(EXAMPLES))
     for i, example in enumerate(EXAMPLES):
-        if columns[i].button(example, key=f"stock_example_{i}", use_container_width=True):
+        if columns[i].button(example, key=f"stock_example_{i}", use_container_width=True,
+                             disabled=running):  # fmt: skip
             st.session_state[STATE_PENDING] = example
     if submitted:
         return _symbol_of(choice or ""), language or "ko"
@@ -327,10 +334,13 @@ def main() -> None:
         "한 종목에 대해 리서치 → 분석 → 추천 → 검토 단계를 LangGraph 상태 머신으로 실행합니다. "
         "도구 호출은 실패 시 0.5·2ⁿ초 간격으로 재시도하고, 모든 시도를 구조화 로그로 남깁니다."
     )
-    symbol, language = _render_form()
+    live = LiveTurn.current(LIVE_KEY)
+    symbol, language = _render_form(running=live is not None)
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     target = pending or symbol
-    if target is not None:
+    if live is not None:
+        _follow(live)
+    elif target is not None:
         _run(target, language)
     _render_history()
     answer: AgentAnswer | None = st.session_state.get(STATE_ANSWER)
