@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from agents.evidence import Stopwatch
+from agents.macro import deal_trend
 from agents.macro.deals import counts_asked, deal_points, deal_stats, eok, level
 from agents.macro.derived import derived_points
 from agents.macro.rankings import (
@@ -290,7 +291,12 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         "house price index",
         "",
     )
-    specs = chosen or [default]
+    specs = deal_trend.with_price_index(chosen or [default], route)  # 추세: the index first
+    if specs[0][1] == "re_price_index_window" and chosen and chosen[0] != specs[0]:
+        resp.uncertainty.append(lang_text(
+            route.language, "추세는 주택가격지수로 먼저 봅니다: 실거래 중위가격은 그달 거래된 "
+            "단지·면적 구성에 따라 흔들립니다.", "The trend is read from the house price index "
+            "first: a monthly median of deals moves with which flats happened to trade."))  # fmt: skip
     frame = route.frame
     if (
         frame is not None
@@ -311,7 +317,11 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         for _, name, ko, en, unit in specs[:2]:
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date})  # fmt: skip
-            rows = anchored(result.rows if result else [], "month", route, _widened(route, months))
+            raw: list[dict[str, Any]] = result.rows if result else []
+            dropped: list[str] = []
+            if name == "re_transactions_monthly":  # medians of whole months only
+                raw, dropped = deal_trend.complete_months(raw, start, ctx.as_of_date)
+            rows = anchored(raw, "month", route, _widened(route, months))
             cite_window(resp, rows, "month")
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
@@ -324,6 +334,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             resp.series.append(Series(key=f"{name}:{region}", title=f"{region} {ko}", unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             deals = _deal_counts(rows, route.language)
+            deals += deal_trend.counts_note(rows, dropped, route.language,
+                                            medians=not counts_asked(route.question))  # fmt: skip
             if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
                     route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",

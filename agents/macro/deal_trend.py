@@ -1,0 +1,93 @@
+"""Statistical care for transaction-price trends (issue 19).
+
+A monthly median of deals compares only complete months (the month still running and a month the
+query cut into are left out and said so), states the count behind every month, says when a
+month rests on few deals, and a question about the trend (추세/추이/흐름) reads the region's price
+index first: a median of whichever flats traded moves with the mix, an index does not.
+
+    complete_months(rows, "2026-03-22", "2026-11-20")  # drops 2026-03 (cut) and 2026-11 (running)
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from agents.macro.router import Route
+from data_access.figures import median_with_count
+
+SMALL_N = 30  # deals in a month below which its median is a small sample
+TREND_WORDS = ("추세", "추이", "흐름", "trend")
+PRICE_INDEX_SPEC: tuple[tuple[str, ...], str, str, str, str] = (
+    (), "re_price_index_window", "주택가격지수", "house price index", "",
+)  # fmt: skip
+
+
+def _month(value: Any) -> date:
+    text = str(value)[:10]
+    return date.fromisoformat(text if len(text) == 10 else f"{text[:7]}-01")
+
+
+def _month_end(first: date) -> date:
+    return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
+
+
+def complete_months(rows: list[dict[str, Any]], start: str,
+                    as_of: str) -> tuple[list[dict[str, Any]], list[str]]:  # fmt: skip
+    """The months the query covered whole (first day on or after `start`, last day on or before
+    `as_of`), and the months left out."""
+    first, last = date.fromisoformat(start[:10]), date.fromisoformat(as_of[:10])
+    kept: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
+    for r in rows:
+        month = _month(r["month"])
+        whole = first <= month and _month_end(month) <= last
+        (kept if whole else dropped).append(r)
+    return kept, [str(r["month"])[:7] for r in dropped]
+
+
+def asks_trend(route: Route) -> bool:
+    frame = route.frame
+    return (frame is not None and frame.operation.kind == "trend") or any(
+        w in route.question.lower() for w in TREND_WORDS
+    )
+
+
+def with_price_index(specs: list[Any], route: Route) -> list[Any]:
+    """A deal-price trend question reads the price index first (when it was not asked already)."""
+    names = [s[1] for s in specs]
+    if (
+        "re_transactions_monthly" in names
+        and "re_price_index_window" not in names
+        and asks_trend(route)
+    ):
+        return [PRICE_INDEX_SPEC, *specs]
+    return specs
+
+
+def counts_note(rows: list[dict[str, Any]], dropped: list[str], lang: str,
+                medians: bool = True) -> str:  # fmt: skip
+    """' 월별 거래 건수: 2026-05 21건 · 2026-06 25건 …' plus the window's months left out and,
+    for medians, a small-n warning; '' for rows without deal counts."""
+    if not rows or "deals" not in rows[0]:
+        return ""
+    counts = [(str(r["month"])[:7], int(r["deals"])) for r in rows]
+    left_out = [m for m in dropped if m > counts[0][0]]  # the running month, not the fetch's lead
+    fewest = median_with_count(c for _, c in counts)
+    small = [m for m, c in counts if c < SMALL_N] if medians else []
+    if lang != "ko":
+        text = " Deals per month: " + " · ".join(f"{m} {c:,}" for m, c in counts) + "."
+        if left_out:
+            text += f" Incomplete months left out: {', '.join(left_out)}."
+        if small:
+            text += f" Fewer than {SMALL_N} deals in {', '.join(small)}: a small sample."
+        return text
+    text = " 월별 거래 건수: " + " · ".join(f"{m} {c:,}건" for m, c in counts)
+    text += f" (월 중위 {fewest.value:,.0f}건, {fewest.count}개월)." if fewest.value else ""
+    if left_out:
+        text += f" 다 차지 않은 달({', '.join(left_out)})은 비교에서 뺐습니다."
+    if small:
+        which = "모든 달이" if len(small) == len(counts) else f"{', '.join(small)}은"
+        text += (f" {which} 거래 {SMALL_N}건 미만이라 중위가격이 소수 거래에 좌우됩니다"
+                 "(표본 작음).")  # fmt: skip
+    return text
