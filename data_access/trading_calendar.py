@@ -1,8 +1,9 @@
 """Trading calendars (KRX, NYSE) as data, and the one rule for a date that is not a session.
 
-The calendar is the known exchange holidays (the fixed lists in `data_access.seed.calendar`,
-2024-2026: no calendar package version decides a session here) plus the sessions the loaded
-prices actually have; outside the covered years weekends are the only closures known.
+The calendar is the known exchange holidays (the fixed lists and day rules of
+`data_access.seed.calendar`, 2024-2026, re-exported here: no calendar package version decides a
+session) plus the sessions the loaded prices actually have; outside the covered years weekends
+are the only closures known.
 
 A request for a non-trading day moves to the previous trading day and says so:
 
@@ -19,10 +20,17 @@ from typing import Literal
 from psycopg_pool import ConnectionPool
 
 from data_access.postgres import fetch_one
-from data_access.seed.calendar import COVERED_YEARS, KRX_HOLIDAYS, NYSE_HOLIDAYS
+from data_access.seed.calendar import (
+    KRX_HOLIDAYS,
+    NYSE_HOLIDAYS,
+    is_trading_day,
+    previous_trading_day,
+)
 
 Exchange = Literal["KRX", "NYSE"]
 _HOLIDAYS: dict[Exchange, frozenset[date]] = {"KRX": KRX_HOLIDAYS, "NYSE": NYSE_HOLIDAYS}
+__all__ = ["TradingDay", "any_market_session", "exchange_of", "is_trading_day",
+           "previous_trading_day", "resolve_day"]  # fmt: skip
 _WEEKDAYS_KO = "월화수목금토일"
 _MAX_BACK = 15  # no exchange closes longer than this; a longer search means no data
 
@@ -39,19 +47,6 @@ def exchange_of(security_id: str) -> Exchange:
 
 def is_holiday(day: date, exchange: Exchange) -> bool:
     return day in _HOLIDAYS[exchange]
-
-
-def is_trading_day(day: date, exchange: Exchange) -> bool:
-    if day.weekday() >= 5:
-        return False
-    return not (COVERED_YEARS[0] <= day.year <= COVERED_YEARS[-1] and is_holiday(day, exchange))
-
-
-def previous_trading_day(day: date, exchange: Exchange, *, inclusive: bool = True) -> date:
-    current = day if inclusive else day - timedelta(days=1)
-    while not is_trading_day(current, exchange):
-        current -= timedelta(days=1)
-    return current
 
 
 def date_ko(day: date) -> str:
