@@ -32,7 +32,7 @@ from data_access.graph.base import GraphStore
 from data_access.postgres import Row, connection, fetch_all, short_error
 from data_access.projection.models import ProjectionReport
 from data_access.projection.runner import project_all
-from data_access.projection.scope import ProjectionScope
+from data_access.projection.scope import ProjectionScope, combine
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ class CatchUpResult:
     def summary_line(self) -> str:
         if self.status == "nothing":
             return "graph projection: nothing pending (the graph is up to date)"
-        ids = ", ".join(str(i) for i in self.backlog_ids)
+        ids = _ids_text(self.backlog_ids)
         if self.status == "error":
             return (
                 f"graph projection FAILED for backlog {ids}: {self.error}; the imported data is "
@@ -107,6 +107,13 @@ class CatchUpResult:
             f"graph projection {self.status} for backlog {ids}: batch {r.batch_id}, "
             f"{len(r.steps)} steps, {r.upserted} upserted, {r.failed} failed, {r.duration_ms} ms"
         )
+
+
+def _ids_text(ids: tuple[int, ...]) -> str:
+    """'12' or '10240..12795 (2556 writes)': a day of prices is thousands of backlog rows."""
+    if len(ids) <= 3:
+        return ", ".join(str(i) for i in ids)
+    return f"{min(ids)}..{max(ids)} ({len(ids)} writes)"
 
 
 def mark_pending(
@@ -133,10 +140,7 @@ def graph_lag(pool: ConnectionPool | None = None) -> GraphLag:
 
 
 def merged_scope(pending: tuple[PendingWrite, ...] | list[PendingWrite]) -> ProjectionScope | None:
-    scope: ProjectionScope | None = None
-    for write in pending:
-        scope = write.scope if scope is None else scope.merge(write.scope)
-    return scope
+    return combine(p.scope for p in pending)
 
 
 def catch_up(

@@ -11,6 +11,7 @@ A `full` scope (the demo seed, a restore) projects every step. The scope travels
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -50,16 +51,7 @@ class ProjectionScope:
 
     def merge(self, other: ProjectionScope) -> ProjectionScope:
         """One scope covering both (the earlier `since`; full wins with its holdings window)."""
-        if self.full or other.full:
-            window = self.holdings_days if self.full else other.holdings_days
-            return ProjectionScope(full=True, holdings_days=window)
-        since = None if self.since is None or other.since is None else min(self.since, other.since)
-        return ProjectionScope(
-            etf_codes=_union(self.etf_codes, other.etf_codes),
-            security_ids=_union(self.security_ids, other.security_ids),
-            series_codes=_union(self.series_codes, other.series_codes),
-            since=since,
-        )
+        return combine([self, other]) or self
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +91,26 @@ class ProjectionScope:
         return " · ".join(parts) or "없음"
 
 
+def combine(scopes: Iterable[ProjectionScope]) -> ProjectionScope | None:
+    """One scope covering all of them (None for none), in one pass: a day of market-scale
+    prices is thousands of one-stock scopes."""
+    etfs: set[str] = set()
+    sids: set[str] = set()
+    series: set[str] = set()
+    sinces: list[date | None] = []
+    for scope in scopes:
+        if scope.full:
+            return ProjectionScope(full=True, holdings_days=scope.holdings_days)
+        etfs.update(scope.etf_codes)
+        sids.update(scope.security_ids)
+        series.update(scope.series_codes)
+        sinces.append(scope.since)
+    if not sinces:
+        return None
+    since = None if any(d is None for d in sinces) else min(d for d in sinces if d is not None)
+    return ProjectionScope(tuple(sorted(etfs)), tuple(sorted(sids)), tuple(sorted(series)), since)
+
+
 def scope_params(scope: ProjectionScope | None) -> dict[str, Any]:
     """SQL parameters every step's query filters on; NULL arrays/dates mean 'no filter'."""
     if scope is None or scope.full:
@@ -109,10 +121,6 @@ def scope_params(scope: ProjectionScope | None) -> dict[str, Any]:
         "scope_series": list(scope.series_codes),
         "scope_since": scope.since,
     }
-
-
-def _union(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(set(a) | set(b)))
 
 
 def _more(items: tuple[str, ...]) -> str:
