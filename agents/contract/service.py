@@ -255,12 +255,13 @@ def load_conversation(conversation_id: str,
     return contract_id, turns
 
 
-def clause_comparison(contract_id: str, article_no: int, *, pool: ConnectionPool | None = None,
+def clause_comparison(contract_id: str, key: int, *, pool: ConnectionPool | None = None,
                       settings: Settings | None = None) -> dict[str, Any] | None:  # fmt: skip
-    """A clause and its counterpart in the bundled standard of the contract's type (same title,
-    else best hybrid match); None when no standard of that type is bundled."""
+    """The article with this key (models.article_key: 3 for 제3조, 3002 for 제3조의2) and its
+    counterpart in the bundled standard of the contract's type (same title, else best hybrid
+    match); None when no standard of that type is bundled."""
     info = store.require_contract(contract_id, pool)
-    article = get_index(contract_id, pool, settings).articles.get(article_no)
+    article = get_index(contract_id, pool, settings).articles.get(key)
     kind = standard_type(info.contract_type)
     standard = store.standard_for(kind, pool) if kind else None
     if article is None or standard is None or info.is_standard:
@@ -270,9 +271,9 @@ def clause_comparison(contract_id: str, article_no: int, *, pool: ConnectionPool
     if not candidates:
         candidates = [h.article for h in std_index.search(f"{article.title} {article.body}", top=3)]
     clause = FoundClause(contract_id, article.article_no, article.label, article.title,
-                         article.content, "comparison")  # fmt: skip
+                         article.content, "comparison", branch=article.branch)  # fmt: skip
     pool_clauses = [FoundClause(standard.contract_id, a.article_no, a.label, a.title, a.content,
-                                "comparison") for a in candidates]  # fmt: skip
+                                "comparison", branch=a.branch) for a in candidates]  # fmt: skip
     match = counterpart(clause, pool_clauses)
     if match is None:
         return None
