@@ -167,6 +167,33 @@ def render_changes(rows: list[dict], name: str, lang: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
+def render_changes_of_kind(rows: list[dict], name: str, lang: str, kind: str, since: str) -> str:
+    """Only the changes asked for ('새로 들어온 종목', '비중 늘어난 종목'); none is said, with the
+    counts of the other kinds so the answer is not mistaken for 'no data'."""
+    ko = lang == "ko"
+    words = {"added": ("신규 편입", "added"), "removed": ("제외(편출)", "removed"),
+             "increased": ("비중 증가", "weight increased"),
+             "decreased": ("비중 감소", "weight decreased")}  # fmt: skip
+    picked = [r for r in rows if r["change_type"] == kind]
+    if kind in ("increased", "decreased"):
+        picked.sort(
+            key=lambda r: abs((r["new_weight"] or 0) - (r["old_weight"] or 0)), reverse=True
+        )
+    others = ", ".join(f"{words[k][0 if ko else 1]} {sum(1 for r in rows if r['change_type'] == k)}"
+                       for k in words if k != kind)  # fmt: skip
+    if not picked:
+        return (f"{name}: {since} {words[kind][0]} 종목은 없습니다 (그 밖의 변화: {others})." if ko
+                else f"{name}: no holdings {words[kind][1]} {since} (other changes: {others}).")  # fmt: skip
+    lines = []
+    for r in picked[:15]:
+        old = "-" if r["old_weight"] is None else f"{r['old_weight']:.2f}%"
+        new = "-" if r["new_weight"] is None else f"{r['new_weight']:.2f}%"
+        lines.append(f"- {r['stock_name']}({r['stock_code']}): {old} → {new}")
+    head = (f"{name} {since} {words[kind][0]} 종목 {len(picked)}개:" if ko
+            else f"{name}: {len(picked)} holdings {words[kind][1]} {since}:")  # fmt: skip
+    return head + "\n" + "\n".join(lines)
+
+
 def render_prices(result: dict, name: str, lang: str) -> str:
     s = result.get("summary", {})
     labels = {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년"}
@@ -313,6 +340,7 @@ RENDERERS = {
         render_info_lead,
         render_similar,
         render_changes,
+        render_changes_of_kind,
         render_prices,
         render_compare,
         render_tags,

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from agents.etf import answer_templates as tpl
-from agents.etf.intents import Plan
+from agents.etf.data import CHANGE_PERIODS
+from agents.etf.intents import PERIOD_WORDS, Plan
+from agents.understanding.vocabulary import find_phrases, vocabulary
 
 Resolved = dict[str, Any]
 
@@ -129,9 +131,20 @@ def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
         from agents.etf.frame_codegen import ranked_changes_code
 
         return ranked_changes_code(plan, etfs)
-    period = plan.period if plan.period in ("1d", "1w", "1m") else "1d"
+    period = plan.period if plan.period in CHANGE_PERIODS else "1d"
     call = f"get_holdings_changes(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
-    return tpl.inline(_etf_call(plan, etfs, call, "render_changes"))
+    kinds = find_phrases(plan.question.lower(), vocabulary()["holdings_change_kinds"])
+    if len({k.label for k in kinds}) != 1:  # none, or several kinds ('편입 편출'): all changes
+        return tpl.inline(_etf_call(plan, etfs, call, "render_changes"))
+    since = (("전 거래일 대비" if period == "1d" else f"최근 {PERIOD_WORDS['ko'][period]}")
+             if plan.lang == "ko" else ("since the previous day" if period == "1d"
+                                        else f"over the last {PERIOD_WORDS['en'][period]}"))  # fmt: skip
+    code = _etf_call(plan, etfs, call, "render_changes_of_kind")  # only the kind asked for
+    return tpl.inline(
+        code.replace(
+            f"{lit(plan.lang)}))", f"{lit(plan.lang)}, {lit(kinds[0].label)}, {lit(since)}))"
+        )
+    )
 
 
 def _etf_prices(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:

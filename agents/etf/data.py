@@ -32,7 +32,7 @@ SIMILAR_LIMIT = 10
 # The tools' price periods: data_access.figures' calendar periods
 PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")
 _BASE_SLACK = "14 days"  # fetched before the longest base date: the last bar on or before it
-CHANGE_PERIODS = ("1d", "1w", "1m")
+CHANGE_PERIODS = ("1d", "1w", "1m", "3m", "6m", "1y")
 INFO_RETURN_PERIODS = ("1w", "1m", "3m")
 _ETF_CODE = re.compile(r"^[0-9A-Z]{6}$")
 _STOCK_CODE = re.compile(r"^(?:(?:KR|US):)?[0-9A-Z.\-]{1,12}$")
@@ -326,7 +326,8 @@ def _average_volume(daily: list[dict[str, Any]]) -> int | None:
 
 
 def period_cutoff(latest: str, period: str) -> str:
-    """The base snapshot date bound for a holdings-change period ('1w', '1m')."""
+    """The base snapshot date bound for a holdings-change period ('1w', '1m', '3m' … '1y')."""
     day = date.fromisoformat(latest)
-    base = day - timedelta(days=7) if period == "1w" else months_before(day, 1)
+    months = {"1m": 1, "3m": 3, "6m": 6, "1y": 12}.get(period, 1)
+    base = day - timedelta(days=7) if period == "1w" else months_before(day, months)
     return base.isoformat()

@@ -15,7 +15,8 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
-from agents.etf.intents import Plan
+from agents.etf.data import CHANGE_PERIODS
+from agents.etf.intents import PERIOD_WORDS, Plan
 
 Row = dict[str, Any]
 _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
@@ -26,11 +27,7 @@ LABELS = {
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
            "weight": "weight", "close": "close", "volume": "average daily volume"},
 }  # fmt: skip
-PERIOD_WORDS = {
-    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일"},
-    "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
-           "1d": "1 day"},
-}  # fmt: skip
+
 _CMP_WORDS = {
     "ko": {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "인"},
     "en": {">": "above", ">=": "at least", "<": "below", "<=": "at most", "=": "equal to"},
@@ -67,6 +64,10 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
         codes = ", ".join(cypher_text(c) for c in plan.frame.previous_result[:200])
         return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
                 "직전 답변의 ETF" if ko else "the ETFs of the previous answer")  # fmt: skip
+    if plan.universe == "named":
+        codes = ", ".join(cypher_text(m.key) for m in plan.etfs)
+        return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
+                "질문한 ETF" if ko else "the ETFs asked about")  # fmt: skip
     if plan.universe == "holders":
         stock = stocks[0]
         # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager
@@ -430,10 +431,10 @@ def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
     """'비중이 가장 많이 늘어난 종목': holdings changes ordered by the weight change."""
     assert plan.frame is not None
     op, etf = plan.frame.operation, etfs[0]
-    period = plan.period if plan.period in ("1d", "1w", "1m") else "1m"
-    if plan.period not in (None, "1d", "1w", "1m"):
-        plan.unanswered.append("보유종목 변화 도구는 최대 1개월까지만 비교해 1개월로 조회했습니다."
-                               if plan.lang == "ko" else "Holdings changes go back one month at most.")  # fmt: skip
+    period = plan.period if plan.period in CHANGE_PERIODS else "1m"
+    if plan.period not in (None, *CHANGE_PERIODS):
+        plan.unanswered.append("보유종목 변화 도구는 최대 1년까지만 비교해 1개월로 조회했습니다."
+                               if plan.lang == "ko" else "Holdings changes go back one year at most.")  # fmt: skip
     falling = any(w in plan.question for w in ("줄어", "작아", "감소", "decrease", "fell"))
     descending = not falling and op.direction != "asc"
     n = int(op.top_n or 5)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from agents.understanding import QuestionFrame, understand
+from agents.understanding.frame import measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.vocabulary import vocabulary_words
 
@@ -24,13 +25,18 @@ Intent = Literal[
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
     "etf_measure", "define", "declined", "unsupported",
 ]  # fmt: skip
-Universe = Literal["tag", "manager", "all", "previous", "holders"]
+Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume")
 PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
+PERIOD_WORDS = {
+    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일"},
+    "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
+           "1d": "1 day"},
+}  # fmt: skip
 
 
 @dataclass
@@ -110,6 +116,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
                                                   (None, "weight")):  # fmt: skip
             return _set_intent(plan, frame, "holders")
         return "top_holders"
+    if etfs >= 3 and measure in SET_MEASURES and measure != "weight":
+        return _set_intent(plan, frame, "named")  # three or more named: side by side, ordered
     if etfs >= 2:
         if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
             return _difference(plan, frame)
@@ -305,5 +313,10 @@ _TEXTS = {
 }
 
 
+_MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
+
+
 def _text(plan: Plan, key: str, *args: str) -> str:
+    if key in _MEASURE_ARG:  # 'dividend_yield' is written '배당수익률'
+        args = tuple(measure_name(a, plan.lang) for a in args)
     return _TEXTS[plan.lang][key].format(*args)

@@ -176,6 +176,17 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             f"The {label} difference between {first['name']} and {second['name']} is "
             f"{diff(m, d)} ({first['name']} {fmt_measure(m, a)} − {second['name']} {fmt_measure(m, b)})."
         )
+    if d:  # which side it falls on, in words: a cheaper fee, a larger fund, a higher return
+        high, low = (first, second) if d > 0 else (second, first)
+        bp = f"{abs(d) * 100:.0f}bp"
+        if m == "expense_ratio":
+            text += (f" {low['name']}이(가) {high['name']}보다 보수가 {bp} 낮습니다." if ko
+                     else f" {low['name']} is cheaper by {bp}.")  # fmt: skip
+        elif m == "net_assets":
+            text += f" {high['name']}의 규모가 더 큽니다." if ko else f" {high['name']} is larger."
+        else:
+            text += (f" {high['name']}의 {label}이(가) {low['name']}보다 높습니다." if ko
+                     else f" {high['name']}'s {label} is higher.")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

@@ -179,7 +179,7 @@ class GetHoldingsChangesTool(EtfTool):
         "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
         "period": {
             "type": "string",
-            "description": "비교 기간: '1d'(전거래일, 기본값), '1w'(1주), '1m'(1개월)",
+            "description": "비교 기간: '1d'(전거래일, 기본값), '1w'(1주), '1m'(1개월), '3m', '6m', '1y'",
             "nullable": True,
         },
     }

@@ -34,6 +34,27 @@ MEASURE_UNITS: dict[str, str] = {
 }  # fmt: skip
 
 
+# What each measure is called in an answer (Korean, English).
+MEASURE_NAMES: dict[str, tuple[str, str]] = {
+    "expense_ratio": ("총보수", "expense ratio"), "return": ("수익률", "return"),
+    "weight": ("비중", "weight"), "net_assets": ("순자산총액", "net assets"),
+    "market_cap": ("시가총액", "market cap"), "close": ("종가", "close"), "high": ("고가", "high"),
+    "low": ("저가", "low"), "volume": ("거래량", "volume"), "trading_value": ("거래대금", "trading value"),
+    "value": ("값", "value"), "per": ("PER", "P/E"), "pbr": ("PBR", "P/B"), "eps": ("EPS", "EPS"),
+    "dividend_yield": ("배당수익률", "dividend yield"), "count": ("개수", "count"),
+    "holdings": ("보유종목", "holdings"), "rsi": ("RSI", "RSI"), "earnings": ("실적", "earnings"),
+    "volatility": ("변동성", "volatility"), "premium": ("괴리율", "premium"), "nav": ("NAV", "NAV"),
+    "benchmark": ("기초지수", "benchmark"), "listed_date": ("상장일", "listing date"),
+    "jeonse_ratio": ("전세가율", "jeonse ratio"), "unsold": ("미분양", "unsold homes"),
+    "permits": ("인허가", "permits"), "house_price": ("주택가격", "house prices"),
+}  # fmt: skip
+
+
+def measure_name(measure: str, lang: str) -> str:
+    names = MEASURE_NAMES.get(measure)
+    return (names[0] if lang == "ko" else names[1]) if names else measure
+
+
 class Entity(BaseModel):
     kind: EntityKind
     key: str  # ETF/stock code, tag name, manager name, series code, region code …

@@ -64,16 +64,17 @@ _DATA_WORDS = (
 
 def language_of(question: str, entities: list[Entity]) -> str:
     """Korean when Hangul remains outside the linked names ('expense ratio of TIGER 미국S&P500?'
-    is English); with almost no other words the whole question decides."""
+    is English); English for English words ('KODEX 200 fee?'), Korean for names and acronyms."""
     rest = question
     for e in sorted(entities, key=lambda e: -e.start):
         if e.start >= 0:
             rest = rest[: e.start] + " " + rest[e.end :]
     if _HANGUL.search(rest):
         return "ko"
-    if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 2:
+    words = re.findall(r"[A-Za-z]{2,}", rest)
+    if len(words) >= 2 or (words and not words[0].isupper()):
         return "en"
-    return "ko" if _HANGUL.search(question) else "en"
+    return "ko"  # names and an acronym only ('KODEX 200 PER', '069500'): the users' language
 
 
 def understand(
@@ -85,10 +86,10 @@ def understand(
     previous_result: list[str] | None = None,
 ) -> QuestionFrame:
     """Read one question (and the previous turn's frame, for follow-ups) into a frame."""
-    entities = [
+    entities = _outside_measures(question, [
         Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
         for m in lexicon.recognize(question, kinds)
-    ]
+    ])  # fmt: skip
     text = _masked(question.lower(), entities)
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities)  # fmt: skip
@@ -107,6 +108,17 @@ def understand(
     if frame.reference is not None:
         _settle_single_subject(frame, text)
     return frame
+
+
+def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
+    """'KODEX 200 배당 수익률': the tag '배당' is part of the measure '배당 수익률' (dividend
+    yield), so a tag inside a longer measure phrase is not an entity."""
+    low = question.lower()
+    voc = vocabulary()
+    hits = find_phrases(low, {**voc["measures"], **voc["unheld_measures"]})
+    return [e for e in entities if not (e.kind == "tag" and any(
+        h.start <= e.start and e.end <= h.end and (h.end - h.start) > (e.end - e.start)
+        for h in hits))]  # fmt: skip
 
 
 def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
@@ -510,6 +522,8 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
     etf_word = "etf" in text or "펀드" in text or "fund" in text
     if "similar" in hits and etfs:
         frame.relation = "similar"
+    elif stocks and etfs and frame.measure() == "weight" and not _change_words(text):
+        frame.relation = "weight_in"  # '코덱스 반도체 한미반도체 편입비중': a weight, not a change
     elif "holdings_changes" in hits and etfs:
         frame.relation = "holdings_changes"
     elif len(stocks) >= 2 and not etfs and ("together" in hits or "holders" in hits or etf_word):
@@ -526,6 +540,13 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
         frame.relation = "holdings"
     elif "holders" in hits and not stocks and not etfs and etf_word:
         frame.notes.append("missing_subject:stock")  # '쿠팡을 담은 ETF': a stock we do not hold
+
+
+def _change_words(text: str) -> bool:
+    """'늘어난', '빠진', 'increased': the question is about a change of holdings."""
+    return bool(find_phrases(text, vocabulary()["holdings_change_kinds"])) and not find_phrases(
+        text, {"w": ["편입비중", "편입 비중"]}
+    )
 
 
 def _read_movement(frame: QuestionFrame, text: str) -> None:

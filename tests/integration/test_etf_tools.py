@@ -136,15 +136,17 @@ def _sql_changes(pool: Any, code: str, base: date, latest: date) -> dict[str, st
     return out
 
 
-@pytest.mark.parametrize("period", ["1d", "1w", "1m"])
+@pytest.mark.parametrize("period", ["1d", "1w", "1m", "3m"])
 def test_holdings_changes(tools: dict[str, Any], pg_pool: Any, period: str) -> None:
     code = "091160"
     changes = call(tools, "get_holdings_changes", etf_code=code, period=period)
     latest = latest_snapshot(pg_pool, code)
     if period == "1d":
         cutoff = latest - timedelta(days=1)
+    elif period == "1w":
+        cutoff = latest - timedelta(days=7)
     else:
-        cutoff = latest - timedelta(days=7) if period == "1w" else months_before(latest, 1)
+        cutoff = months_before(latest, {"1m": 1, "3m": 3}[period])
     base = fetch_one(
         "SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = %s AND as_of_date <= %s",
         (code, cutoff),
@@ -158,7 +160,7 @@ def test_holdings_changes(tools: dict[str, Any], pg_pool: Any, period: str) -> N
 
 
 def test_holdings_changes_rejects_bad_period(tools: dict[str, Any]) -> None:
-    error = call(tools, "get_holdings_changes", etf_code="069500", period="3m")
+    error = call(tools, "get_holdings_changes", etf_code="069500", period="2y")
     assert error["status"] == "error" and "1d" in error["error"]
 
 
