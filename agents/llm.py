@@ -19,7 +19,7 @@ documented fallback; the failed call is an `llm` trace step with `status="error"
 | agent | when a model call fails for good | answer |
 | --- | --- | --- |
 | ETF chat (smolagents CodeAgent) | the offline planner takes over the turn from the task (earlier model steps stay in the trace) | offline planner's answer, `status="partial"`, `error` says so |
-| Macro Q&A (LangGraph) | Text2Cypher → Cypher templates; general knowledge → "unanswered"; answer writer → the offline text from the evidence | offline rules/templates answer (`mode="offline"` when no call succeeded), `status="partial"`, `error` says so |
+| Macro Q&A (LangGraph) | a domain agent's tool loop → its templates and GraphRAG (the offline agent when its first call fails); router refinement → the rules' route; general knowledge → "unanswered"; answer writer → the offline text from the evidence | offline rules/templates answer (`mode="offline"` when no call succeeded), `status="partial"`, `error` says so |
 | Opening script (LangGraph ReAct) | the offline planner continues the same run from the tool results gathered so far | the validated offline script, `status="partial"`, `error` says so |
 | Contract clauses (function calling) | planning → the rule planner; relevance judge → top five by score; synthesis → the template answer; after one failure the turn makes no more model calls | template answer over the found clauses, `status="partial"`, `error` says so |
 | Stock report (LangGraph workflow) | the failed section and every later one use the template text | the full report from templates and figures, `status="partial"`, `error` says so |
