@@ -5,13 +5,16 @@ question and answered by a real offline LangGraph run with the branch article ci
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 from agents.contract import store
 from agents.contract.index import get_index, prepare
 from agents.contract.service import ask, ingest_file, search
+from tests.fixtures.openai_replay import ReplayServer, tool_call, tool_message
 
 CONTRACT = """가지 조문 시험 계약서
 
@@ -91,3 +94,35 @@ def test_a_question_naming_the_branch_article_gets_it(contract_id: str, pg_pool:
     both = ask(contract_id, "제3조와 제3조의2를 비교해줘", pool=pg_pool, save=False)
     assert [c["label"] for c in both.payload["clauses"]] == ["제3조(정의)", "제3조의2(재위탁)"]
     json.dumps(both.payload, ensure_ascii=False)  # the payload stays JSON-serializable
+
+
+def test_the_model_path_names_branch_articles(contract_id: str, pg_pool: Any,
+                                              settings: Any) -> None:  # fmt: skip
+    """Model path against a local OpenAI-compatible replay server (the only fake: recorded
+    replies): the model plans article_index with article_refs and hybrid_search, the relevance
+    judge is shown '제3조의2' and keeps it by that name, and the answer citing 제3조의2 passes
+    the check against the evidence."""
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    written = "재위탁에는 갑의 서면 동의가 필요합니다 (제3조의2(재위탁) ①)."
+    replies = [
+        tool_message(tool_call("article_index", {"article_refs": ["제3조의2"]}),
+                     tool_call("hybrid_search", {"topics": [{"topic_name": "재위탁",
+                                                             "queries": ["재위탁 동의"]}]})),
+        '{"keep": ["제3조의2", "제99조의9"]}',
+        written,
+    ]  # fmt: skip
+    with ReplayServer(replies) as server:
+        model = settings.model_copy(update={
+            "llm_model_contract": "openai/gpt-4.1-mini", "llm_api_base": server.api_base,
+            "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+        answer = ask(contract_id, "재위탁하려면 동의가 필요한가요?", pool=pg_pool,
+                     settings=model, save=False)  # fmt: skip
+    assert answer.mode == "llm" and answer.status == "ok", answer.error
+    assert answer.answer.startswith(written)
+    clauses = [(c["label"], c["tool"]) for c in answer.payload["clauses"]]
+    assert clauses == [("제3조의2(재위탁)", "article_index")]  # the judge's pick: the same one
+    judged = json.loads(server.requests[1]["messages"][-1]["content"].split("<contract_data>")[1]
+                        .split("</contract_data>")[0])  # fmt: skip
+    assert "제3조의2" in [row["article_no"] for row in judged]
+    hybrid = next(t for t in answer.trace if t.name == "hybrid_search")
+    assert '"key": 3002' in (hybrid.observation or "")
