@@ -98,17 +98,26 @@ def _by_term() -> dict[str, tuple[LegalConcept, ...]]:
 @dataclass(frozen=True)
 class Translation:
     """Words of a question (English word starts, or everyday Korean) and the contract-register
-    words they stand for."""
+    words they stand for. Matchers are built once, when the file is read."""
 
     words: tuple[str, ...]
     register: tuple[str, ...]
+    pattern: re.Pattern[str] | None = None  # English: any of the word starts
+    morphemes: frozenset[str] = frozenset()  # everyday one-morpheme words (matched as morphemes)
+
+
+def _word_starts(stems: Sequence[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z])(?:" + "|".join(re.escape(s) for s in stems) + ")")
 
 
 @lru_cache(maxsize=1)
 def translations() -> tuple[Translation, ...]:
     raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
-    return tuple(Translation(tuple(_words(e) for e in b["en"]), tuple(b["ko"]))
-                 for b in raw.get("bilingual", []))  # fmt: skip
+    out = []
+    for entry in raw.get("bilingual", []):
+        stems = tuple(_words(e) for e in entry["en"])
+        out.append(Translation(stems, tuple(entry["ko"]), pattern=_word_starts(stems)))
+    return tuple(out)
 
 
 def _words(text: str) -> str:
@@ -123,36 +132,34 @@ def translate(query: str) -> list[str]:
     lowered = _words(query) + " "  # 'ban?' ends a word as 'ban '
     words: list[str] = []
     for entry in translations():
-        if any(_starts_word(e, lowered) for e in entry.words):
+        if entry.pattern is not None and entry.pattern.search(lowered):
             words += [w for w in entry.register if w not in words]
     return words
 
 
 @lru_cache(maxsize=1)
 def everyday() -> tuple[Translation, ...]:
-    """Everyday Korean words (substrings of a question) and the register words they stand for."""
+    """Everyday Korean words and the register words they stand for. A word that is one morpheme
+    must be one of the question's morphemes ('재판' is not in '재판매'); a longer phrase ('방 빼',
+    '나갈 때') is looked for in the text."""
+    from agents.contract.tokenize import tokens
+
     raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
-    return tuple(Translation(tuple(e["ko"]), tuple(e["register"]))
-                 for e in raw.get("everyday", []))  # fmt: skip
+    out = []
+    for entry in raw.get("everyday", []):
+        single = frozenset(w for w in entry["ko"] if tokens(w) == [w])
+        phrases = tuple(w for w in entry["ko"] if w not in single)
+        out.append(Translation(phrases, tuple(entry["register"]), morphemes=single))
+    return tuple(out)
 
 
 def restate(query: str, morphemes: Iterable[str] = ()) -> list[str]:
-    """Register words for the everyday words of a Korean question, in list order, each once.
-
-    A one-morpheme word must be one of the question's morphemes ('재판' is not in '재판매'); a
-    longer phrase ('방 빼', '나갈 때') is looked for in the text."""
+    """Register words for the everyday words of a Korean question, in list order, each once."""
     found, words = set(morphemes), []
     for entry in everyday():
-        if any(_said(w, query, found) for w in entry.words):
+        if entry.morphemes & found or any(w in query for w in entry.words):
             words += [w for w in entry.register if w not in words]
     return words
-
-
-def _said(word: str, query: str, morphemes: set[str]) -> bool:
-    from agents.contract.tokenize import tokens
-
-    parts = tokens(word)
-    return parts[0] in morphemes if len(parts) == 1 and parts[0] == word else word in query
 
 
 def clause_concepts(tokens: Iterable[str]) -> list[str]:
@@ -161,8 +168,10 @@ def clause_concepts(tokens: Iterable[str]) -> list[str]:
     return [c.token for t in tokens for c in by_term.get(t, ())]
 
 
-def _starts_word(stem: str, lowered: str) -> bool:
-    return re.search(rf"(?<![a-z]){re.escape(stem)}", lowered) is not None
+@lru_cache(maxsize=1)
+def _english_patterns() -> dict[str, re.Pattern[str]]:
+    """Each concept's English word starts as one compiled pattern (a question tries them all)."""
+    return {c.id: _word_starts(c.english) for c in concepts() if c.english}
 
 
 def rewrite(query: str, query_tokens: Sequence[str] | None = None, *,
@@ -177,9 +186,10 @@ def rewrite(query: str, query_tokens: Sequence[str] | None = None, *,
     morphemes = set(tokens(query) if query_tokens is None else query_tokens)
     if restated:
         translated += [w for w in restate(query, morphemes) if w not in translated]
+    patterns = _english_patterns()
     found = [
         c for c in concepts()
         if morphemes & c.terms or any(w in lowered for w in c.colloquial)
-        or any(_starts_word(e, lowered) for e in c.english)
+        or (c.id in patterns and patterns[c.id].search(lowered) is not None)
     ]  # fmt: skip
     return Rewrite(query, found, translated)
