@@ -22,6 +22,7 @@ raw model output never becomes the answer unchecked.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -107,11 +108,21 @@ class EvidencePool:
     articles: set[int] = field(default_factory=set)
     doc_count: int | None = None
     derive: bool = True  # fractions match percents (0.0145 → 1.45%), amounts match 만원/억원 units
+    _sorted: dict[str, list[float]] = field(default_factory=dict, repr=False)
 
     def add(self, *sources: Any) -> EvidencePool:
         for source in sources:
             _walk(source, self)
+        self._sorted.clear()
         return self
+
+    def near(self, claim: Claim) -> bool:
+        """A candidate within the claim's tolerance (binary search over sorted candidates)."""
+        if claim.unit not in self._sorted:
+            self._sorted[claim.unit] = sorted(v for v in _candidates(claim, self) if v == v)
+        ordered = self._sorted[claim.unit]
+        i = bisect.bisect_left(ordered, claim.value - claim.tolerance)
+        return i < len(ordered) and ordered[i] <= claim.value + claim.tolerance
 
 
 def pool_from(
@@ -188,10 +199,13 @@ def claims_in(text: str, policy: Policy = DEFAULT) -> list[Claim]:
     for pattern, kind, enabled in ((_ISO, "date", policy.dates), (_KO_DATE, "date", policy.dates),
                                    (_ARTICLE, "article", policy.articles),
                                    (_DOC_REF, "doc_ref", policy.doc_refs)):  # fmt: skip
-        for m in pattern.finditer(masked):
+
+        def mask(m: re.Match[str], kind: str = kind, enabled: bool = enabled) -> str:
             if enabled:
                 out.append(Claim(kind, m.group(0), m.start(), m.end()))  # type: ignore[arg-type]
-            masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
+            return " " * (m.end() - m.start())  # same length: later spans stay valid
+
+        masked = pattern.sub(mask, masked)
     out += _figures(masked, policy)
     return sorted(out, key=lambda c: c.start)
 
@@ -238,7 +252,7 @@ def matches(claim: Claim, pool: EvidencePool) -> bool:
     if claim.kind == "doc_ref":
         n = int(claim.text.strip("[]"))
         return pool.doc_count is not None and 1 <= n <= pool.doc_count
-    return any(abs(claim.value - p) <= claim.tolerance for p in _candidates(claim, pool))
+    return pool.near(claim)
 
 
 def _candidates(claim: Claim, pool: EvidencePool) -> list[float]:
@@ -308,7 +322,7 @@ class CheckResult:
 
     def error(self) -> str | None:
         """For the answer's `error` (Korean UI) when something was removed."""
-        return self.notice("ko").removeprefix("⚠️ ") if self.removed else None
+        return self.notice("ko").removeprefix("⚠️ ").rstrip(".") if self.removed else None
 
     def trace_step(self, name: str = "model_check", step: int = 0) -> TraceStep:
         observation = (("수정 요청 후 " if self.repaired else "") + self.notice("ko")
