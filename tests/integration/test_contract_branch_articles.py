@@ -14,6 +14,8 @@ from pydantic import SecretStr
 from agents.contract import store
 from agents.contract.index import get_index, prepare
 from agents.contract.service import ask, ingest_file, search
+from agents.contract.tools import ArticleIndexTool, ToolContext
+from data_access.errors import ToolInputError
 from tests.fixtures.openai_replay import ReplayServer, tool_call, tool_message
 
 CONTRACT = """가지 조문 시험 계약서
@@ -126,3 +128,20 @@ def test_the_model_path_names_branch_articles(contract_id: str, pg_pool: Any,
     assert "제3조의2" in [row["article_no"] for row in judged]
     hybrid = next(t for t in answer.trace if t.name == "hybrid_search")
     assert '"key": 3002' in (hybrid.observation or "")
+
+
+@pytest.mark.parametrize(
+    "refs",
+    [[{"no": 3}], "제3조의2", ["'; DROP TABLE contracts; --"], ["제3조의0"], ["제3조", "x" * 10_000],
+     [True]],
+)  # fmt: skip
+def test_article_refs_that_name_no_article_are_refused(
+    refs: Any, contract_id: str, pg_pool: Any, settings: Any
+) -> None:
+    tool = ArticleIndexTool(ToolContext(contract_id, pg_pool, settings))
+    with pytest.raises(ToolInputError, match="article_refs"):
+        tool.execute(article_refs=refs)
+    found = tool.execute(article_refs=["3의2", "제3조의3"], article_numbers=[3])
+    assert [a["label"] for a in found["matched_articles"]] == [
+        "제3조(정의)", "제3조의2(재위탁)", "제3조의3(보고)"]  # fmt: skip
+    assert tool.execute(article_refs=["제3조의9"])["missing"] == ["제3조의9"]
