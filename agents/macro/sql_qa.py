@@ -17,6 +17,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pglast import ast, parse_sql
+from pglast.parser import ParseError
+from pglast.visitors import Visitor
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import Stopwatch, make_citation
@@ -24,6 +27,7 @@ from agents.macro.state import RunContext
 from data_access.contracts import StructuredCitation
 from data_access.errors import QueryRejected, WorkbenchError
 from data_access.postgres import fetch_all, run_read_only
+from data_access.sql_policy import READER_TABLES
 
 MAX_ROWS = 200
 # What each domain agent may read (a subset of the reader role's tables, data_access.sql_policy).
@@ -88,9 +92,9 @@ def sql_qa(query: str, domain: str, ctx: RunContext) -> SqlQaResult:
     if not text:
         result.rejected = "빈 쿼리입니다"
         return result
-    outside = sorted({t.lower() for t in _TABLE.findall(text)} - set(DOMAIN_TABLES.get(domain, ())))
     known = {t for tables in DOMAIN_TABLES.values() for t in tables}
-    if [t for t in outside if t in known]:  # another domain's table: that agent's job
+    outside = [t for t in tables_of(text) if t in known and t not in DOMAIN_TABLES.get(domain, ())]
+    if outside:  # another domain's table: that agent's job
         result.rejected = f"이 에이전트가 읽을 수 없는 테이블: {', '.join(outside)}"
         return result
     try:
@@ -107,7 +111,7 @@ def sql_qa(query: str, domain: str, ctx: RunContext) -> SqlQaResult:
 
 def _citation(query: str, rows: list[dict[str, Any]], ctx: RunContext) -> StructuredCitation:
     """Dataset: the macro series the query names, else its first table."""
-    tables = list(dict.fromkeys(t.lower() for t in _TABLE.findall(query))) or ["sql"]
+    tables = tables_of(query) or ["sql"]
     codes = [c for c in _LITERAL.findall(query) if c in series_codes(ctx.pool)]
     dates = sorted(str(v)[:10] for r in rows for k, v in r.items() if _is_date_column(k, v))
     return make_citation(dataset_code=codes[0] if codes else tables[0].upper(), table=tables[0],
@@ -115,6 +119,31 @@ def _citation(query: str, rows: list[dict[str, Any]], ctx: RunContext) -> Struct
                          filters={"model_sql": True, "tables": tables, "codes": codes},
                          start=dates[0] if dates else None, end=dates[-1] if dates else None,
                          as_of_date=ctx.as_of_date)  # fmt: skip
+
+
+def tables_of(query: str) -> list[str]:
+    """The data tables a query names, in the order they appear (PostgreSQL's parser; a query it
+    cannot parse is the guard's to refuse, so a plain FROM/JOIN scan is enough there)."""
+    try:
+        names = _range_vars(query)
+    except ParseError:
+        names = [t.lower() for t in _TABLE.findall(query)]
+    low = query.lower()
+    found = {n for n in names if n in READER_TABLES}
+    return sorted(found, key=low.find)
+
+
+def _range_vars(query: str) -> list[str]:
+    names: list[str] = []
+
+    class Tables(Visitor):  # type: ignore[misc]
+        def visit_RangeVar(self, ancestors: object, node: ast.RangeVar) -> None:
+            names.append(str(node.relname).lower())
+
+    for raw in parse_sql(query):
+        if raw.stmt is not None:
+            Tables()(raw.stmt)
+    return names
 
 
 def _is_date_column(name: str, value: Any) -> bool:

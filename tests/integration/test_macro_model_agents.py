@@ -136,6 +136,7 @@ def test_single_tool_turn_has_no_parallel_calls(
     "DELETE FROM macro_observations WHERE series_code = 'KR_CPI'",
     "SELECT rolname, rolpassword FROM pg_authid",
     "SELECT 1; DROP TABLE macro_series",
+    "SELECT close FROM stock_prices LIMIT 5",  # the Equity agent's table, not the Macro agent's
 ])  # fmt: skip
 def test_guard_rejects_model_sql_and_the_templates_answer(
     query: str, settings: Settings, pg_pool: Any, graph_store: Any
