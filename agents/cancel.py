@@ -14,6 +14,7 @@ stored as cancelled.
 from __future__ import annotations
 
 import contextvars
+import logging
 import queue
 import threading
 from collections.abc import Iterable, Iterator
@@ -21,6 +22,7 @@ from typing import TypeVar
 
 from data_access.contracts import AgentAnswer
 
+logger = logging.getLogger(__name__)
 T = TypeVar("T")
 POLL_S = 0.05
 
@@ -56,7 +58,8 @@ def until_cancelled(steps: Iterable[T], cancel: threading.Event | None) -> Itera
     def pump() -> None:
         while True:
             asked.acquire()
-            if left.is_set():  # the consumer stopped: do not start another step
+            if left.is_set():  # the consumer stopped: start no other step, let it clean up
+                _close(source)
                 return
             try:
                 out.put(("item", next(source)))
@@ -83,6 +86,23 @@ def until_cancelled(steps: Iterable[T], cancel: threading.Event | None) -> Itera
     finally:
         left.set()
         asked.release()  # wakes the helper if it waits for a request
+
+
+def _close(source: Iterator[object]) -> None:
+    """Close a generator left between steps (its `finally` blocks run here, not at garbage
+    collection, where an error would only be printed)."""
+    close = getattr(source, "close", None)
+    if close is None:
+        return
+    for _ in range(2):  # smolagents yields in a `finally`: the first close only reaches it
+        try:
+            close()
+            return
+        except RuntimeError:
+            continue
+        except Exception:  # a failure while cleaning up a stopped run changes nothing
+            logger.warning("closing a stopped run's steps failed", exc_info=True)
+            return
 
 
 def _next(out: queue.Queue[tuple[str, object]], cancel: threading.Event) -> tuple[str, object]:
