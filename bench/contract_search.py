@@ -1,6 +1,7 @@
 """Contract clause retrieval: quality on contracts we did not tune on, answer precision, speed.
 
     python bench/contract_search.py [--repeat 3] [--splits tune held-out] [--failures]
+                                    [--no-latency | --latency-only]
 
 Runs against WORKBENCH_HOME (the bundled samples and the real public contracts of
 tests/fixtures/contracts/ are ingested there once). Prints, in one run:
@@ -249,6 +250,7 @@ def main() -> None:
     parser.add_argument("--splits", nargs="+", default=["tune", "held-out"])
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--no-latency", action="store_true")
+    parser.add_argument("--latency-only", action="store_true")
     args = parser.parse_args()
     global POOL
     POOL = get_pool()
@@ -256,8 +258,9 @@ def main() -> None:
     ingest_real(REAL, POOL)
     samples = load_sample_queries(FIXTURES / "contract_queries.json")
     real = [q for q in load_real_queries(REAL) if q.split in args.splits]
-    print_quality(split_sets(samples, real, args.splits))
-    print_per_contract(real)
+    if not args.latency_only:
+        print_quality(split_sets(samples, real, args.splits))
+        print_per_contract(real)
     if args.failures:
         print_failures(real)
     if not args.no_latency:
