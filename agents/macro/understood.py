@@ -26,7 +26,11 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
     forecast = [n for n in frame.notes if n.startswith("out_of_scope:forecast")]
     missing = frame.unknown_words + unheld
-    held = frame.of("series") or frame.of("stock") or frame.of("index") or frame.of("sector")
+    # a series read from a region and a topic word ('미국 … 물가') stands in for the region; it
+    # does not make 'PCE 물가' a held question
+    regions = {(e.start, e.end) for e in frame.of("region")}
+    named = [e for e in frame.of("series") if (e.start, e.end) not in regions]
+    held = named or frame.of("stock") or frame.of("index") or frame.of("sector")
     ko = route.language == "ko"
     if any(n.startswith("out_of_scope:chit_chat") for n in frame.notes):
         return None  # not finance at all: the GeneralKnowledge route says so (or a model answers)
@@ -43,8 +47,8 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
             else "The stock asked about is not in the "
             "data (major Korean and US stocks only). Ask by name or code (e.g. 005930, NVDA)."
         )
-    if not missing or (held and not frame.unknown_words) or route.real_estate_regions:
-        return None
+    if not missing or held or route.real_estate_regions:
+        return None  # what is held is answered; the rest is said by unanswered()
     names = ", ".join(dict.fromkeys(missing))
     if ko:
         return (f"'{names}'에 대한 데이터는 이 워크벤치에 없어 답할 수 없습니다. {_HELD_KO}. "
@@ -104,8 +108,9 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     ):
         out.append("차이를 계산할 두 지표를 찾지 못했습니다." if ko
                    else "Two series to take the difference of were not found.")  # fmt: skip
-    if frame.unknown_words:
-        names = ", ".join(frame.unknown_words)
+    unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    if frame.unknown_words or unheld:
+        names = ", ".join(dict.fromkeys(frame.unknown_words + unheld))
         out.append(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다." if ko
                    else f"'{names}' is not in the data and was not answered.")  # fmt: skip
     if frame.of("index") and not route.matched_security_ids and not all_indices_held(frame):
