@@ -188,3 +188,15 @@ def test_stale_dataset_gives_no_firm_conclusion(pg_pool: Any, graph_store: Any) 
 def test_healthy_dataset_has_no_warning(pg_pool: Any, graph_store: Any) -> None:
     answer = answer_question("한국 기준금리 추이", pool=pg_pool, store=graph_store)
     assert answer.data_freshness["macro"] == "healthy" and "최신성 경고" not in answer.answer
+
+
+def test_a_held_and_an_unheld_series_answer_the_held_part(pg_pool: Any, graph_store: Any) -> None:
+    """'미국 CPI랑 중국 PMI': CPI is answered and cited, PMI is said to be missing (partial);
+    'PCE 물가' alone (CPI only a region-topic stand-in) is declined."""
+    both = answer_question("미국 CPI랑 중국 PMI 최근 추이", pool=pg_pool, store=graph_store)
+    assert both.status == "partial" and not both.payload["declined"]
+    assert "CPIAUCSL" in both.answer and "PMI" in both.answer.split("CPIAUCSL")[-1]
+    assert any(c.filters.get("code") == "CPIAUCSL" or "CPIAUCSL" in str(c.filters)
+               for c in both.structured_citations)  # fmt: skip
+    pce = answer_question("미국 PCE 물가 최근 수치", pool=pg_pool, store=graph_store)
+    assert pce.payload["declined"] and "PCE" in pce.answer
