@@ -84,11 +84,12 @@ def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]
     if budget is not None and budget.exceeded:
         raise BudgetExceeded(budget.message())
     watch = Stopwatch()
+    # providers without the parameter (e.g. ollama) reject it: it is left out there
+    extra = {"parallel_tool_calls": parallel} if _supports(model, "parallel_tool_calls") else {}
     try:
         response = completion(settings, model=model, messages=messages, tools=tools,
-                              tool_choice="auto", parallel_tool_calls=parallel,
-                              max_tokens=max_tokens, temperature=0,
-                              **litellm_kwargs(model, settings))  # fmt: skip
+                              tool_choice="auto", max_tokens=max_tokens, temperature=0,
+                              **extra, **litellm_kwargs(model, settings))  # fmt: skip
     except LlmCallFailed as e:
         logger.warning("LLM call %s failed: %s", name, e)
         step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
@@ -112,6 +113,18 @@ def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]
     if calls:
         out["tool_calls"] = calls
     return out, step
+
+
+def _supports(model: str, param: str) -> bool:
+    import litellm
+
+    provider, _, name = model.partition("/")
+    try:
+        supported = litellm.get_supported_openai_params(model=name or provider,
+                                                        custom_llm_provider=provider if name else None)  # fmt: skip
+    except Exception:  # litellm raises plain exceptions for unknown providers
+        return False
+    return param in (supported or [])
 
 
 def _charge(budget: TurnBudget | None, usage: Usage) -> None:
