@@ -69,7 +69,14 @@ def test_real_contracts_parse_and_are_typed(real: dict[str, Any], pg_pool: Any) 
 @pytest.mark.parametrize("glossary", [False, True])
 def test_held_out_contracts_beat_the_seed_baseline(real: Any, pg_pool: Any, glossary: bool) -> None:
     ours = score(_hybrid(pg_pool, glossary), HELD_OUT)
-    seed = score(lambda q: SeedBaseline(get_index(q.contract_id, pg_pool)).search(q.q), HELD_OUT)
+    baselines: dict[str, SeedBaseline] = {}  # one Whoosh + FAISS build per contract
+
+    def seed_rank(q: LabelledQuery) -> list[int]:
+        if q.contract_id not in baselines:
+            baselines[q.contract_id] = SeedBaseline(get_index(q.contract_id, pg_pool))
+        return baselines[q.contract_id].search(q.q)
+
+    seed = score(seed_rank, HELD_OUT)
     assert ours.n == 58
     assert ours.r5 >= 0.88 and ours.r1 >= 0.5, ours
     assert ours.r1 >= seed.r1 + 0.25 and ours.r5 >= seed.r5 + 0.2, (ours, seed)
