@@ -102,3 +102,13 @@ def test_pdf_bombs_store_nothing(pg_pool: Any, settings: Any) -> None:
         with pytest.raises(ContractFileError, match="압축된 내용이 너무 큽니다"):
             ingest_file(f"{name}.pdf", build(), pool=pg_pool, settings=settings)
     assert counts() == before
+
+
+def test_a_worker_that_cannot_start_is_a_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process can be started (here: no interpreter at that path): a Korean refusal, and the
+    screen's warm-up does not fail either."""
+    monkeypatch.setattr(worker, "COMMAND", ["/nonexistent/python3"])
+    monkeypatch.setattr(worker, "_standby", [])
+    worker.warm()
+    with pytest.raises(UploadRefused, match="작업을 시작하지 못했습니다"):
+        parse_upload("c.txt", "제1조(목적) 시험.".encode())

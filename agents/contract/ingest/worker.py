@@ -16,6 +16,7 @@ UploadRefused (a ContractFileError) with the Korean reason; nothing is stored be
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -90,8 +91,14 @@ def parse_upload(name: str, data: bytes, budget: Budget | None = None) -> Parsed
 
 def _start() -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k in ENV_KEEP}
-    return subprocess.Popen(COMMAND, cwd=ROOT, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        return subprocess.Popen(COMMAND, cwd=ROOT, env=env, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    except OSError as e:  # no memory or processes left for a worker: the upload waits for later
+        logger.warning("upload worker not started: %s", e)
+        raise UploadRefused(
+            "파일을 읽을 작업을 시작하지 못했습니다 (서버 자원 부족). 잠시 후 다시 올려 주세요."
+        ) from e
 
 
 def _take() -> subprocess.Popen[bytes]:
@@ -112,8 +119,9 @@ def warm() -> None:
 
 
 def _refill() -> None:
-    """One worker started ahead for the next upload (after this one: not competing with it)."""
-    with _standby_lock:
+    """One worker started ahead for the next upload (after this one: not competing with it);
+    none when it cannot start (the next upload says why)."""
+    with _standby_lock, contextlib.suppress(UploadRefused):
         if not any(p.poll() is None for p in _standby):
             _standby[:] = [_start()]
 
