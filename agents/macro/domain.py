@@ -70,7 +70,7 @@ def anchored(rows: list[dict[str, Any]], key: str, route: Route,
     return fig.window_rows(rows, key, period)
 
 
-def _response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
+def agent_response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
     fresh = ctx.freshness.get(domain, "healthy")
     resp = AgentResponse(agent=agent, as_of_date=ctx.as_of_date, data_freshness={domain: fresh})
     if fresh != "healthy":
@@ -117,7 +117,7 @@ def _window_months(route: Route) -> int:
 
 def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
-    watch, resp = Stopwatch(), _response("macro", ctx, "macro")
+    watch, resp = Stopwatch(), agent_response("macro", ctx, "macro")
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
     for code in route.indicator_codes[:MAX_ITEMS]:
@@ -159,7 +159,7 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
 
 def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
-    watch, resp = Stopwatch(), _response("equity", ctx, "equity")
+    watch, resp = Stopwatch(), agent_response("equity", ctx, "equity")
     start = fetch_start(ctx.as_of_date, route.period_months)
     if not route.matched_security_ids and market_question(route):
         market_answer(resp, ctx, route, sector_codes(route))  # '오늘 거래대금 상위 10개' (issue 25)
@@ -279,7 +279,7 @@ def _moved(v0: float, v1: float, unit: str) -> str:
 
 def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Regional housing series (price index, jeonse ratio, unsold, permits, deals) via SQL."""
-    watch, resp = Stopwatch(), _response("real_estate", ctx, "real_estate")
+    watch, resp = Stopwatch(), agent_response("real_estate", ctx, "real_estate")
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
     low = route.question.lower()

@@ -29,7 +29,7 @@ from langgraph.graph import END, START, StateGraph
 
 from agents.evidence import Stopwatch
 from agents.inputs import fence
-from agents.macro.domain import _response
+from agents.macro.domain import agent_response
 from agents.macro.graphrag import INDEX_NAME
 from agents.macro.llm_calls import complete_tools
 from agents.macro.model_tools import (
@@ -91,7 +91,7 @@ def needs_parallel(route: Route) -> bool:
 def model_agent(agent: str, route: Route, ctx: RunContext) -> AgentResponse:
     """One domain agent as a model-driven tool loop, with the template and GraphRAG fallbacks."""
     watch = Stopwatch()
-    resp = _response(agent, ctx, DOMAIN_OF[agent])
+    resp = agent_response(agent, ctx, DOMAIN_OF[agent])
     graph = build_loop(agent, route, ctx, resp)
     graph.invoke({"messages": _opening(agent, route, ctx), "rounds": 0})
     if _failed_at_once(resp):  # no model turn at all: exactly the offline agent's answer
