@@ -66,6 +66,7 @@ SERIES: tuple[MarketSeriesSpec, ...] = (
 # Where a screen names an index by its vocabulary key (agents.understanding: KOSPI, SPX ...).
 VOCABULARY_KEYS: dict[str, str] = {
     "KOSPI": "^KS11", "KOSDAQ": "^KQ11", "SPX": "^GSPC", "NASDAQ": "^IXIC", "DOW": "^DJI",
+    "VIX": "^VIX", "BTC": "BTC-USD", "WTI": "CL=F",
 }  # fmt: skip
 
 

@@ -14,12 +14,13 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.frame import QuestionFrame
-from data_access.market_series import VOCABULARY_KEYS, dataset_code_of, series_code_for
+from data_access.market_series import VOCABULARY_KEYS, dataset_code_of, series_code_for, spec_for
 
 
 def index_code(key: str, name: str) -> str | None:
-    """The market series of an index entity: by its vocabulary key, else by its name."""
-    return VOCABULARY_KEYS.get(key) or series_code_for(name)
+    """The market series of an index entity: by its vocabulary key (KOSPI) or a series code
+    (^KS11, as linked from `entity_aliases` kind 'market'), else by its name."""
+    return VOCABULARY_KEYS.get(key) or (key if spec_for(key) else None) or series_code_for(name)
 
 
 def all_indices_held(frame: QuestionFrame | None) -> bool:

@@ -105,3 +105,14 @@ def test_hourly_freshness_is_measured_to_the_as_of_close() -> None:
     news = dataset_by_code("ECONOMIC_NEWS_STREAM")
     # two days old is stale under the hourly window (the old day rule said healthy up to 3 days)
     assert dataset_freshness(news, datetime(2026, 11, 18, 20, 0, tzinfo=UTC), AS_OF) == "stale"
+
+
+@pytest.mark.parametrize(
+    ("key", "name", "code"),
+    [("KOSPI", "코스피", "^KS11"), ("NASDAQ", "나스닥", "^IXIC"), ("^GSPC", "S&P 500", "^GSPC"),
+     ("BTC", "비트코인", "BTC-USD"), ("other", "유가", "CL=F"), ("NIKKEI", "니케이", None)],
+)  # fmt: skip
+def test_an_index_entity_finds_its_series(key: str, name: str, code: str | None) -> None:
+    from agents.macro.indices import index_code
+
+    assert index_code(key, name) == code
