@@ -269,6 +269,7 @@ def _render_answer(answer: AgentAnswer) -> None:
             st.markdown("**핵심 지표**")
             ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",
                           height=38 + 35 * len(figure_rows))  # fmt: skip
+            st.caption(answer.payload.get("return_basis", ""))
     elif answer.status != "error":
         st.markdown(answer.answer)
     _render_evidence(answer)

@@ -12,6 +12,7 @@ from agents.stock import sections as sec
 from agents.stock import templates as t
 from agents.stock.data import StockData
 from agents.stock.deps import WorkflowDeps
+from agents.stock.report import return_basis
 from agents.stock.tools import STOCK_HINT, ToolLog
 from agents.stock.writer import OFFLINE_MODEL
 from data_access.contracts import AgentAnswer, Citation, TraceStep
@@ -54,6 +55,7 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         "stock": stock,
         "figures": figures,
         "figure_rows": t.figure_rows(figures, lang) if figures else [],
+        "return_basis": return_basis(lang),
         "fundamentals": fundamentals,
         "fundamental_rows": sec.fundamental_rows(fundamentals, figures, lang)
         if fundamentals and figures else [],

@@ -15,6 +15,7 @@ from agents.stock.events import NewsEvent
 from agents.stock.fundamentals import Fundamentals
 from agents.stock.signals import Assessment
 from agents.stock.state import Language, WorkflowError
+from data_access.figures import RETURN_DEFINITION_EN, RETURN_DEFINITION_KO
 
 WORKFLOW_ERROR_REPORT = "워크플로우 실행 중 오류가 발생했습니다."
 DISCLAIMER = {
@@ -114,7 +115,12 @@ def _quote_table(stock: dict[str, Any], lang: Language) -> list[str]:
 def _figures_table(figures: StockFigures, lang: Language) -> list[str]:
     head = "| 지표 | 값 |" if lang == "ko" else "| Figure | Value |"
     rows = [f"| {r['figure']} | {r['value']} |" for r in t.figure_rows(figures, lang)]
-    return [head, "| --- | --- |", *rows]
+    return [head, "| --- | --- |", *rows, "", f"_{return_basis(lang)}_"]
+
+
+def return_basis(lang: Language) -> str:
+    """The written definition the report's returns follow (data_access.figures)."""
+    return f"수익률: {RETURN_DEFINITION_KO}" if lang == "ko" else f"Returns: {RETURN_DEFINITION_EN}"
 
 
 def _news_lines(news: list[dict[str, Any]]) -> list[str]:

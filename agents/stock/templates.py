@@ -12,7 +12,6 @@ from typing import Any
 from agents.stock.analysis import StockFigures
 from agents.stock.signals import Assessment, Signal
 from agents.stock.state import Language
-from data_access.figures import RETURN_DEFINITION_EN, RETURN_DEFINITION_KO
 
 STANCE = {
     "ko": {"overweight": "비중 확대", "neutral": "중립", "underweight": "비중 축소"},
@@ -151,8 +150,9 @@ def signal_text(signal: Signal, lang: Language) -> str:
 
 
 def _window(w: dict[str, Any] | None) -> str:
-    """' (2025-11-20→2026-11-20)': the closes a calendar-period return compares."""
-    return f" ({w['start_date']}→{w['end_date']})" if w else ""
+    """' (2025-11-20~)': the base close a calendar-period return starts from (it ends at the
+    report's own last bar, its 기준일)."""
+    return f" ({w['start_date']}~)" if w else ""
 
 
 def figure_rows(f: StockFigures, lang: Language) -> list[dict[str, str]]:
@@ -163,8 +163,6 @@ def figure_rows(f: StockFigures, lang: Language) -> list[dict[str, str]]:
     windows = f.get("return_windows") or {}
     rows += [((f"수익률 {HORIZON[lang][k]}" if ko else f"Return {HORIZON[lang][k]}")
               + _window(windows.get(k)), pct(v)) for k, v in f["returns"].items()]  # fmt: skip
-    rows.append(("수익률 기준" if ko else "Return basis",
-                 RETURN_DEFINITION_KO if ko else RETURN_DEFINITION_EN))  # fmt: skip
     rows += [
         ("변동성 20일(연환산)" if ko else "Volatility 20d (ann.)", pct(f["volatility_20d"], False)),
         ("변동성 60일(연환산)" if ko else "Volatility 60d (ann.)", pct(f["volatility_60d"], False)),

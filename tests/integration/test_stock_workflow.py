@@ -80,6 +80,7 @@ def test_report_figures_match_the_database(pg_pool: Any) -> None:
             (AS_OF,), pool=pg_pool,
         )  # fmt: skip
         assert base and f["returns"][period] == pytest.approx(closes[-1] / float(base["close"]) - 1)
+    assert "그 직전 거래일 종가" in answer.payload["report"]  # the definition, under the table
     assert f["ma"]["ma20"] == pytest.approx(sum(closes[-20:]) / 20)
     band = fetch_one(
         "SELECT max(high) AS hi, min(low) AS lo FROM (SELECT high, low FROM stock_prices"

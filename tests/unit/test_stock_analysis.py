@@ -108,8 +108,6 @@ def test_missing_pe_is_a_risk_not_a_reason() -> None:
 def test_figure_rows_cover_every_figure_in_both_languages() -> None:
     ko = templates.figure_rows(_figures(), "ko")
     en = templates.figure_rows(_figures(), "en")
-    assert len(ko) == len(en) == 20
-    basis = next(r for r in ko if r["figure"] == "수익률 기준")
-    assert "직전 거래일" in basis["value"]
+    assert len(ko) == len(en) == 19
     assert {"figure": "RSI(14)", "value": "55.0"} in ko
     assert any(r["figure"].startswith("Sector median P/E") and r["value"] == "12.00" for r in en)
