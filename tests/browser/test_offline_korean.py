@@ -1,6 +1,8 @@
-"""Issue 20 in real Chromium: a tour of every screen (the opening script made, so its market tiles
-and charts draw) requests nothing beyond loopback and logs no console error or warning; Streamlit's
-own widget texts are Korean; a refused, too-long question stays in its box."""
+"""Issue 20 in real Chromium: a tour of every screen that also runs a turn on each (an ETF and a
+Macro question, the opening script made so its market tiles and charts draw, a contract question,
+a stock report; each turn streams its steps under the live status line) requests nothing beyond
+loopback and logs no console error or warning; Streamlit's own widget texts are Korean; a refused,
+too-long question stays in its box."""
 
 from __future__ import annotations
 
@@ -36,16 +38,51 @@ def _record(page: Any) -> tuple[list[str], list[str]]:
     return outside, console
 
 
+CHAT_BOXES = {"ETF 챗": ("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", "KODEX 200 정보 알려줘"),
+              "매크로 Q&A": ("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+                          "한국 기준금리 최근 추이는?")}  # fmt: skip
+
+
+def _turn(page: Any, screen: str) -> None:
+    """Run one turn on the screen and wait for its answer (every answer has its mode caption)."""
+    before = _captions(page)
+    if screen in CHAT_BOXES:
+        placeholder, question = CHAT_BOXES[screen]
+        box = page.get_by_placeholder(placeholder)
+        box.fill(question)
+        box.press("Enter")
+    elif screen == "계약 조항":
+        page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.get_by_label("질문").fill("계약을 중간에 그만둘 수 있나요?")
+        page.get_by_role("button", name="질문하기").click()
+    elif screen == "종목 리포트":
+        page.get_by_role("button", name="삼성전자", exact=True).click()
+    else:
+        return
+    page.wait_for_function(f"() => {CAPTIONS_JS} > {before}", timeout=ANSWER_TIMEOUT_MS)
+    _idle(page)
+    assert page.get_by_role("button", name="중지").count() == 0  # the live controls are gone
+
+
+CAPTIONS_JS = "document.body.innerText.split('답변 모드').length - 1"
+
+
+def _captions(page: Any) -> int:
+    return int(page.evaluate(f"() => {CAPTIONS_JS}"))
+
+
 def test_tour_stays_on_loopback_without_console_warnings(
     page: Any, app_url: str, screenshot_dir
 ) -> None:  # type: ignore[no-untyped-def]
     outside, console = _record(page)
+    page.set_default_timeout(ANSWER_TIMEOUT_MS)  # a wait, not a limit: six screens and five turns
     page.goto(app_url)
     page.get_by_role("heading", name="데이터", exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
     for screen in SCREENS:
         page.get_by_role("link", name=screen).click()
         page.get_by_role("heading", name=screen, exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
         _idle(page)
+        _turn(page, screen)
         if screen == "오프닝 스크립트":
             page.get_by_role("button", name="대본 만들기").click()
             page.get_by_role("heading", name="시장 컨텍스트").wait_for(timeout=ANSWER_TIMEOUT_MS)
