@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
@@ -23,7 +22,12 @@ from agents.contract import prompts
 from agents.contract.service import ask, ingest_file
 from data_access.config import Settings
 from tests.fixtures.openai_replay import Reply, tool_call, tool_message
-from tests.fixtures.scripted_model import ScriptedServer, last_user_text, system_text
+from tests.fixtures.scripted_model import (
+    ScriptedServer,
+    last_user_text,
+    scripted_settings,
+    system_text,
+)
 
 TERMS = Path(__file__).resolve().parents[1] / "fixtures" / "contracts" / "ecommerce_terms.md"
 QUESTION = "반품은 며칠 안에 할 수 있나요?"
@@ -52,9 +56,7 @@ def test_an_article_the_contract_does_not_have_is_removed(
     terms: str, settings: Settings, pg_pool: Any
 ) -> None:
     with ScriptedServer(writer) as server:
-        llm = settings.model_copy(update={
-            "llm_model_contract": "openai/scripted", "llm_api_base": server.api_base,
-            "openai_api_key": SecretStr("scripted-key")})  # fmt: skip
+        llm = scripted_settings(settings, "contract", server)
         answer = ask(terms, QUESTION, pool=pg_pool, settings=llm, save=False)
         sent = list(server.requests)
     assert answer.mode == "llm" and answer.status == "partial"

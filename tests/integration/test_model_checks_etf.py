@@ -16,7 +16,6 @@ import os
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
@@ -25,7 +24,7 @@ from agents.etf.llm import MAX_STEPS_TEXT
 from agents.etf.service import answer_question
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
-from tests.fixtures.scripted_model import ScriptedServer, system_text, text_of
+from tests.fixtures.scripted_model import ScriptedServer, scripted_settings, system_text, text_of
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -56,9 +55,7 @@ def failing_coder(request: dict[str, Any]) -> str:
 
 def ask(script: Any, settings: Settings, pg_pool: Any, graph_store: Any) -> AgentAnswer:
     with ScriptedServer(script) as server:
-        s = settings.model_copy(update={
-            "llm_model_etf": "openai/scripted", "llm_api_base": server.api_base,
-            "openai_api_key": SecretStr("scripted-key")})  # fmt: skip
+        s = scripted_settings(settings, "etf", server)
         return answer_question(QUESTION, settings=s, store=graph_store, pool=pg_pool)
 
 

@@ -15,14 +15,18 @@ import os
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 from agents.macro.service import answer_question, make_context
 from data_access.config import Settings
 from tests.fixtures.openai_replay import Reply, tool_call, tool_message
-from tests.fixtures.scripted_model import ScriptedServer, last_user_text, system_text
+from tests.fixtures.scripted_model import (
+    ScriptedServer,
+    last_user_text,
+    scripted_settings,
+    system_text,
+)
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -55,9 +59,7 @@ def test_a_figure_the_model_adds_is_removed_and_the_turn_is_partial(
     settings: Settings, pg_pool: Any, graph_store: Any
 ) -> None:
     with ScriptedServer(analyst) as server:
-        s = settings.model_copy(update={
-            "llm_model_macro": "openai/scripted", "llm_api_base": server.api_base,
-            "openai_api_key": SecretStr("scripted-key"), "llm_num_retries": 0})  # fmt: skip
+        s = scripted_settings(settings, "macro", server, llm_num_retries=0)
         answer = answer_question(CPI, settings=s, pool=pg_pool, store=graph_store,
                                  context=make_context(s, pg_pool, graph_store))  # fmt: skip
         writer = [r for r in server.requests if WRITER in system_text(r)]

@@ -13,13 +13,18 @@ import os
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
 from agents.stock.service import generate_report
 from data_access.config import Settings
-from tests.fixtures.scripted_model import ScriptedServer, json_after, last_user_text, system_text
+from tests.fixtures.scripted_model import (
+    ScriptedServer,
+    json_after,
+    last_user_text,
+    scripted_settings,
+    system_text,
+)
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -42,9 +47,7 @@ def test_invented_figures_are_removed_and_the_report_is_partial(
     settings: Settings, pg_pool: Any
 ) -> None:
     with ScriptedServer(stubborn_analyst) as server:
-        llm = settings.model_copy(update={
-            "llm_model_stock": "openai/scripted", "llm_api_base": server.api_base,
-            "openai_api_key": SecretStr("scripted-key")})  # fmt: skip
+        llm = scripted_settings(settings, "stock", server)
         answer = generate_report("삼성전자", settings=llm, pool=pg_pool, save=False)
         sent = list(server.requests)
     figures = answer.payload["figures"]
