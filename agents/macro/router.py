@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from agents.inputs import MAX_QUESTION_CHARS
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame
+from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
 from data_access.postgres import fetch_all
@@ -224,6 +225,8 @@ def _general_route(text: str, frame: QuestionFrame, reason: str) -> Route:
 
 def _period_months(low: str, rules: dict[str, Any], frame: QuestionFrame | None) -> int:
     if frame is not None:  # the frame read the period ('미국 10년물' is not a 10-year window)
+        if frame.period is None and _recent_move(frame):
+            return 1  # '삼성전자 왜 떨어졌어?': the recent move, not the year
         if frame.period is None:
             return int(rules["default_period_months"])
         return max(1, min(60, round(frame.period.months + 0.49)))
@@ -280,6 +283,15 @@ def match_re_regions(low: str, rules: dict[str, Any]) -> list[str]:
 
 def match_themes(low: str, rules: dict[str, Any]) -> list[str]:
     return [theme for theme, words in rules["themes"].items() if _hits(low, words)]
+
+
+def _recent_move(frame: QuestionFrame) -> bool:
+    """A why-question about a move of a price ('왜 떨어졌어?', 'why did NVDA drop')."""
+    voc = vocabulary()
+    low = frame.question.lower()
+    moved = find_phrases(low, {"up": voc["change"]["up"], "down": voc["change"]["down"]})
+    priced = frame.of("stock") or frame.of("index") or frame.of("sector")
+    return bool(priced and moved and find_phrases(low, {"why": voc["why"]}))
 
 
 def match_period_months(low: str, rules: dict[str, Any]) -> int:

@@ -393,6 +393,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             ("etf", "펀드")) and frame.of("etf"):  # fmt: skip
         op.top_n = int(m.group(2))
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None)
+    if basis is None and _growth_rate(frame) and op.kind in ("lookup", "change"):
+        basis, op.kind = "yoy", "change"  # '한국 물가상승률': inflation is year over year
     if basis:
         op.change_basis = basis  # type: ignore[assignment]
     elif op.kind == "change":
@@ -401,6 +403,13 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
+
+
+def _growth_rate(frame: QuestionFrame) -> bool:
+    """A rate of a price index with no period of its own: the series' usual basis (CPI → YoY)."""
+    growth = {s["code"] for s in vocabulary()["series"] if s.get("growth_basis") == "yoy"}
+    return (frame.measure() == "return" and frame.period is None
+            and any(e.key in growth for e in frame.of("series")))  # fmt: skip
 
 
 def _extreme_of(text: str) -> str:

@@ -251,6 +251,18 @@ def test_a_region_before_another_regions_series_is_not_held(
     assert frame.unknown_words == ([unknown] if unknown else [])
 
 
+@pytest.mark.parametrize(("question", "basis", "period"), [
+    ("한국 물가상승률", "yoy", None), ("미국 인플레이션 최근", "yoy", None),
+    ("미국 CPI 3개월 상승률", None, "3m"), ("미국 10년물 금리 전주 대비", None, "1w"),
+])  # fmt: skip
+def test_rates_of_price_indices_and_week_over_week(
+    lexicon: Lexicon, question: str, basis: str | None, period: str | None
+) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert frame.operation.change_basis == basis
+    assert (frame.period.label if frame.period else None) == period
+
+
 def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
     frame = read(lexicon, "배당 ETF 목록")
     answer = AgentAnswer(answer="…", mode="offline", status="ok",
