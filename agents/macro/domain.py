@@ -23,7 +23,7 @@ from agents.macro.rankings import (
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, lang_text, pct, run_step
-from agents.macro.universe import market_answer, market_question
+from agents.macro.universe import market_answer, market_question, universe_membership
 from data_access import figures as fig
 
 MAX_ITEMS = 3
@@ -175,6 +175,7 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     for sid in route.matched_security_ids[:MAX_ITEMS]:
         _equity_prices(resp, ctx, route, sid, start)
         _equity_fundamentals(resp, ctx, route, sid)
+        universe_membership(resp, ctx, route, sid)  # its Top50 snapshot (seed 004 §4, issue 25)
         if any(k in route.question.lower() for k in ("실적", "earnings", "eps", "가이던스")):
             _equity_earnings(resp, ctx, route, sid)
     resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,

@@ -20,6 +20,7 @@ from agents.macro.universe_sql import (
     INDEX_WINDOW,
     MARKET_RANKING,
     UNIVERSE_CHANGES,
+    UNIVERSE_RANK,
     UNIVERSE_SNAPSHOTS,
 )
 from data_access.catalog import dataset_by_code
@@ -179,6 +180,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("universe_changes", "equity", SQL, UNIVERSE_CHANGES,
              ("country", "from_date", "to_date", "size"), "stock_fundamentals",
              dataset_code="STOCK_FUNDAMENTALS", date_param="from_date"),
+    Template("universe_rank", "equity", SQL, UNIVERSE_RANK, ("security_id", "as_of"),
+             "stock_fundamentals", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
     Template("market_ranking_day", "equity", SQL, MARKET_RANKING,
              ("country", "as_of", "market", "measure", "direction", "n"), "stock_prices",
              dataset_param="dataset", date_param="as_of"),

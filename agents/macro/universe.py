@@ -177,3 +177,21 @@ def market_answer(resp: AgentResponse, ctx: RunContext, route: Route, sectors: l
     """Universe changes when asked, then the ranking ('거래대금 상위 10개 … 편입 종목')."""
     universe_changes(resp, ctx, route)
     market_ranking(resp, ctx, route, sectors)
+
+
+def universe_membership(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
+    """Which Top-N snapshot a stock's figures are read against (seed 004 §4: as_of_universe_date)."""
+    result = run_step(resp, ctx, "universe_rank", {"security_id": sid, "as_of": ctx.as_of_date},
+                      allow_fallback=False)  # fmt: skip
+    row = result.rows[0] if result and result.rows else None
+    if row is None or row["snapshot_date"] is None:
+        return
+    country, day, rank = row["country"], row["snapshot_date"], row["rank"]
+    inside = rank is not None and rank <= UNIVERSE_SIZE
+    where = f"{rank}위" if inside else f"밖({rank}위)" if rank else "밖"
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{sid}: {country} Top{UNIVERSE_SIZE} 유니버스 {where} ({day} 스냅샷 기준).",
+        f"{sid}: {'rank ' + str(rank) + ' in' if inside else 'outside'} the {country} "
+        f"Top{UNIVERSE_SIZE} universe (snapshot {day}).",
+    ))  # fmt: skip

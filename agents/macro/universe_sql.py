@@ -68,3 +68,17 @@ INDEX_WINDOW = (
     "WHERE p.series_code = %(code)s AND p.trade_date >= %(start)s "
     "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date"
 )
+
+# One stock's rank in its country's Top-N at the latest snapshot on or before as_of.
+UNIVERSE_RANK = (
+    "WITH c AS (SELECT country FROM stocks WHERE security_id = %(security_id)s), "
+    "snap AS (SELECT max(f.as_of_date) AS d FROM stock_fundamentals f JOIN stocks s "
+    "USING (security_id) WHERE s.country = (SELECT country FROM c) "
+    "AND f.market_cap IS NOT NULL AND f.as_of_date <= %(as_of)s), "
+    "ranked AS (SELECT f.security_id, row_number() OVER (ORDER BY f.market_cap DESC, "
+    "f.security_id) AS rank FROM stock_fundamentals f JOIN stocks s USING (security_id) "
+    "WHERE s.country = (SELECT country FROM c) AND NOT s.is_etf AND f.market_cap IS NOT NULL "
+    "AND f.as_of_date = (SELECT d FROM snap)) "
+    "SELECT (SELECT country FROM c) AS country, (SELECT d FROM snap) AS snapshot_date, "
+    "(SELECT rank FROM ranked WHERE security_id = %(security_id)s) AS rank"
+)
