@@ -108,9 +108,7 @@ class LiveTurn:
     def status_line(self, title: str) -> str:
         now = time.perf_counter()
         if self.stop.is_set():
-            return (
-                f"중지하는 중… 진행 중인 단계가 끝나면 멈춥니다 (완료된 단계 {len(self.shown)}개)"
-            )
+            return f"중지하는 중… (완료된 단계 {len(self.shown)}개는 실행 기록에 남습니다)"
         parts = [self.labels[-1] if self.labels else title, f"경과 {now - self.started:.1f}초"]
         if now - self.last_step >= LONG_STEP_S:
             parts.append(f"현재 단계 {now - self.last_step:.0f}초째 진행 중")
@@ -149,7 +147,8 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
     run failed (the reason is shown in the status box)."""
     st.button(STOP_LABEL, key=f"{turn.key}-stop", on_click=turn.request_stop,
               icon=":material/stop_circle:", disabled=turn.stop.is_set(),
-              help="지금 단계가 끝나면 멈추고, 그때까지의 단계를 실행 기록으로 남깁니다.")  # fmt: skip
+              help="진행 중인 단계를 기다리지 않고 멈추고, 그때까지 완료된 단계를 실행 기록으로 "
+                   "남깁니다.")  # fmt: skip
     with st.status(turn.status_line(title), expanded=True) as status:
         for event in turn.shown:
             render(event)
