@@ -115,3 +115,19 @@ def test_hostile_ranking_questions_are_bounded(question: str, pg_pool: Any,
     answer = _ask(question, pg_pool, graph_store)
     assert answer.status in ("ok", "partial") and len(_listed(answer.answer)) <= 50
     assert fetch_one("SELECT count(*) AS n FROM stocks", pool=pg_pool)["n"] > 0  # type: ignore[index]
+
+
+def test_stock_answer_states_its_universe_snapshot(pg_pool: Any, graph_store: Any) -> None:
+    answer = _ask("삼성전자 최근 한 달 주가", pg_pool, graph_store)
+    snap = fetch_one(
+        "SELECT max(f.as_of_date) AS d FROM stock_fundamentals f JOIN stocks s USING (security_id)"
+        " WHERE s.country = 'KR' AND f.market_cap IS NOT NULL AND f.as_of_date <= %s",
+        (_kr_day(pg_pool),), pool=pg_pool,
+    )  # fmt: skip
+    ranked = fetch_all(
+        "SELECT f.security_id FROM stock_fundamentals f JOIN stocks s USING (security_id)"
+        " WHERE s.country = 'KR' AND NOT s.is_etf AND f.as_of_date = %s"
+        " ORDER BY f.market_cap DESC, f.security_id", (snap["d"],), pool=pg_pool,  # type: ignore[index]
+    )  # fmt: skip
+    rank = [r["security_id"] for r in ranked].index("KR:005930") + 1
+    assert f"KR:005930: KR Top50 유니버스 {rank}위 ({snap['d']} 스냅샷 기준)." in answer.answer  # type: ignore[index]
