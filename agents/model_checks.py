@@ -23,7 +23,6 @@ raw model output never becomes the answer unchecked.
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -406,8 +405,3 @@ def keep_apart(citations: Iterable[Any], structured: Iterable[Any]
         elif isinstance(item, dict) and "doc_id" in item:
             docs.append(Citation.model_validate(item))
     return docs, queries
-
-
-def evidence_json(obj: Any) -> str:
-    """Evidence as compact JSON (for prompts that must see what the check will use)."""
-    return json.dumps(obj, ensure_ascii=False, default=str)
