@@ -153,7 +153,7 @@ def test_provider_500_retries_then_falls_back_offline(
     # "Nothing hangs" is checked with a wait in test_llm_faults.py, not with a wall-clock limit.
     answer, server = _ask(USDKRW_PATH, settings, pg_pool, graph_store,
                           {"[agent:": [http_error(500)], WRITER: [http_error(500)]},
-                          llm_num_retries=1)  # fmt: skip
+                          llm_num_retries=1, llm_retry_backoff_s=0.05)  # fmt: skip
     llm = [t for t in answer.trace if t.kind == "llm"]
     assert [t.status for t in llm] == ["error"] * 3 and "InternalServerError" in (
         llm[0].error or ""
