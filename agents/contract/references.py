@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from agents.contract.ingest.parse import CIRCLED
 from agents.contract.models import MAX_BRANCH, article_key
 
 # '제3조의2' names 제3조의2, not 제3조; '제3조의 규정' and '제3조의 2항' (its 항 2) name 제3조
@@ -27,6 +28,11 @@ ARTICLE_RES = (
 BRANCH_RES = (
     re.compile(rf"(?<!\d)(?:제\s*)?(\d{{1,3}})\s*조{BRANCH_TAIL}"),
     re.compile(r"\b(?:article|art\.|section|clause)\s*(\d{1,3})-(\d{1,3})\b", re.IGNORECASE),
+)
+# '제3조의2 ②', '제5조 제2항', '3조의 2항' (제3조's 항 2): an article and one of its 항
+PARAGRAPH_RE = re.compile(
+    r"(?<!\d)(?:제\s*)?(\d{1,3})\s*조(?:\s*의\s*(\d{1,3}))?\s*의?\s*"
+    r"(?:(?:제\s*)?(\d{1,2})\s*항|([①-⑳]))"
 )
 EXHIBIT_RES = (
     re.compile(r"별\s*지\s*(?:제\s*)?(\d{1,2})"),
@@ -53,6 +59,18 @@ def branch_refs(question: str) -> list[tuple[int, int]]:
             pair = (int(m.group(1)), int(m.group(2)))
             if pair[0] > 0 and 0 < pair[1] <= MAX_BRANCH and pair not in found:
                 found.append(pair)
+    return found
+
+
+def paragraph_refs(question: str) -> dict[int, int]:
+    """{article key: 항 number} for each article named with one of its 항 ('제3조의2 ②' →
+    {3002: 2}); the first 항 named per article."""
+    found: dict[int, int] = {}
+    for m in PARAGRAPH_RE.finditer(question):
+        number, branch = int(m.group(1)), int(m.group(2) or 0)
+        paragraph = int(m.group(3)) if m.group(3) else CIRCLED.index(m.group(4)) + 1
+        if number > 0 and branch <= MAX_BRANCH and paragraph > 0:
+            found.setdefault(article_key(number, branch), paragraph)
     return found
 
 

@@ -9,7 +9,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.contract.answer import Quote, emphasize, one_line, operative
+from agents.contract.ingest.parse import CIRCLED
 from agents.contract.models import article_key
+from agents.contract.references import paragraph_refs
 from agents.contract.registry import ToolOutcome
 from agents.contract.tokenize import tokens
 from data_access.contracts import Citation
@@ -118,6 +120,26 @@ def _anchor(c: FoundClause) -> str:
     return f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
 
 
+def paragraph_lines(content: list[str], number: int) -> list[str]:
+    """The lines of 항 `number` (its ② line and the 호 under it); [] when it has no such 항."""
+    marker = CIRCLED[number - 1] if 0 < number <= len(CIRCLED) else ""
+    out: list[str] = []
+    for line in content:
+        if out and line[:1] in CIRCLED:
+            break
+        if out or (marker and line.startswith(marker)):
+            out.append(line)
+    return out
+
+
+def _listed(c: FoundClause, language: str, paragraphs: dict[int, int]) -> str:
+    """A clause as a lookup lists it: the 항 the question named ('제3조의2 ②'), else a snippet."""
+    lines = paragraph_lines(c.content, paragraphs[c.key]) if c.key in paragraphs else []
+    if lines:
+        return f"- **{_name(c, language)} {lines[0][0]}** — {_snippet(lines)}"
+    return f"- **{_name(c, language)}** — {_snippet(c.content)}"
+
+
 def _snippet(content: list[str]) -> str:
     text = " ".join(content)
     return text if len(text) <= SNIPPET_CHARS else text[: SNIPPET_CHARS - 1] + "…"
@@ -178,7 +200,8 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     else:
         head = "Relevant clauses of the contract:" if en else "질문과 관련된 계약서 조항입니다."
         lines = [head, ""]
-        lines += [f"- **{_name(c, language)}** — {_snippet(c.content)}" for c in evidence.clauses]
+        named = paragraph_refs(question)
+        lines += [_listed(c, language, named) for c in evidence.clauses]
     if intent == "compare" and len(evidence.clauses) >= 2:
         parts = [f"{_name(c, language)}" for c in evidence.clauses]
         lines += ["", ("Compared: " if en else "비교 대상: ") + ", ".join(parts) + (

@@ -92,6 +92,11 @@ def test_a_question_naming_the_branch_article_gets_it(contract_id: str, pg_pool:
     assert [(c["label"], c["article_no"], c["branch"]) for c in clauses] == [
         ("제3조의2(재위탁)", 3, 2)]  # fmt: skip
     assert "제3조의2(재위탁)" in answer.answer and "제3조(정의)" not in answer.answer
+    # the 항 named is the one quoted (with the 호 under it), not the whole article
+    assert "**제3조의2(재위탁) ②** — ② 을이 재위탁하는 경우" in answer.answer
+    assert (
+        "1. 재위탁 현황은 매 분기 보고한다." in answer.answer and "서면 동의" not in answer.answer
+    )
     assert [c.doc_id for c in answer.citations] == [f"{contract_id}#3-2"]
     both = ask(contract_id, "제3조와 제3조의2를 비교해줘", pool=pg_pool, save=False)
     assert [c["label"] for c in both.payload["clauses"]] == ["제3조(정의)", "제3조의2(재위탁)"]

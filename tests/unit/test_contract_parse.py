@@ -184,7 +184,13 @@ def test_branch_articles_are_articles_of_their_own() -> None:
 
 
 def test_branch_references_in_questions() -> None:
-    from agents.contract.references import article_keys, article_refs, branch_refs, parse_ref
+    from agents.contract.references import (
+        article_keys,
+        article_refs,
+        branch_refs,
+        paragraph_refs,
+        parse_ref,
+    )
 
     assert article_refs("제3조의2 ②와 제3조") == [3] and branch_refs("제3조의2 ②") == [(3, 2)]
     assert article_keys("제3조의2 ②와 제3조, 별지1") == [3002, 3, -1]
@@ -192,5 +198,7 @@ def test_branch_references_in_questions() -> None:
     assert article_keys("Article 3-2 and Article 4") == [3002, 4]
     assert article_keys("제15조의 청약철회") == [15]
     assert article_keys("제0조의2, 제3조의0") == []
+    assert paragraph_refs("제3조의2 ②와 제5조 제3항, 제3조의 2항") == {3002: 2, 5: 3, 3: 2}
+    assert paragraph_refs("제3조의2를 보여줘") == {}
     assert [parse_ref(v) for v in ("제3조의2", "3의2", "3-2", "7", "별지2", "x", "0")] == [
         3002, 3002, 3002, 7, -2, None, None]  # fmt: skip
