@@ -246,7 +246,10 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
     ('장단기 금리차' → DGS10 − DGS2)."""
     voc = vocabulary()
     for spread in voc["spreads"]:
-        if find_phrases(text, {spread["id"]: spread["aliases"]}):
+        spread_hits = find_phrases(text, {spread["id"]: spread["aliases"]})
+        for hit in spread_hits:  # '장단기 금리차' names its two series; its '금리' is not a topic
+            text = _blank(text, hit.start, hit.end)
+        if spread_hits:
             frame.operation.kind = "difference"
             frame.operation.words.append(spread["id"])
             for code in spread["codes"]:
@@ -273,10 +276,30 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
                 frame.entities.append(_series_entity(code).model_copy(
                     update={"start": hit.start, "end": hit.end}))  # fmt: skip
                 covered.add(region)
+    _sibling_region_topics(frame, text, region_of)
     for hit in find_phrases(text, voc["unheld_regions"]):
         name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
         if name not in frame.unknown_words:
             frame.unknown_words.append(name)
+
+
+def _sibling_region_topics(frame: QuestionFrame, text: str, region_of: dict[str, str]) -> None:
+    """'미국 실업률과 CPI', '미국 10년물과 기준금리 차이': a topic word without a region of its
+    own takes the one region of the other series named in the question."""
+    regions = {region_of[e.key] for e in frame.of("series")}
+    if len(regions) != 1 or frame.of("region") and len(frame.of("region")) > 1:
+        return
+    region = next(iter(regions))
+    covered_topics = {t for t, spec in vocabulary()["region_topics"].items()
+                      if any(spec.get(r) == e.key for e in frame.of("series") for r in ("KR", "US"))}  # fmt: skip
+    ends = [e.end for e in frame.of("series") if e.end >= 0]
+    for topic, spec in vocabulary()["region_topics"].items():
+        hits = [h for h in find_phrases(text, {"t": spec["words"]})  # '10년물 금리': the yield's
+                if not any(0 <= h.start - end <= 1 for end in ends)]  # own word  # fmt: skip
+        code = spec.get(region)
+        if hits and code and topic not in covered_topics:
+            frame.entities.append(_series_entity(code).model_copy(
+                update={"start": hits[0].start, "end": hits[0].end}))  # fmt: skip
 
 
 def _region_mismatches(frame: QuestionFrame, text: str, region_hits: dict[str, Hit],

@@ -242,6 +242,9 @@ def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: s
     ("한국 2년물 금리", "한국 2년물", []),
     ("미국 10년 국채 금리", None, ["DGS10"]),
     ("10년물 금리", None, ["DGS10"]),
+    ("미국 10년물과 기준금리 차이", None, ["DGS10", "FEDFUNDS"]),  # the sibling's region
+    ("미국 실업률과 CPI", None, ["UNRATE", "CPIAUCSL"]),
+    ("장단기 금리차", None, ["DGS10", "DGS2"]),  # the spread's '금리' is not a topic
 ])  # fmt: skip
 def test_a_region_before_another_regions_series_is_not_held(
     lexicon: Lexicon, question: str, unknown: str | None, series: list[str]
