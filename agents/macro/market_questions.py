@@ -18,6 +18,10 @@ RANKED_MEASURES: dict[str, tuple[str, str]] = {
     "return": ("등락률", "change"),
     "volume": ("거래량", "volume"),
 }
+# what a stock ranking may also mention ('종가 기준 등락률 상위')
+_STOCK_MEASURES = frozenset(RANKED_MEASURES) | {"close", "high", "low"}
+_HOUSING_WORDS = ("아파트", "집값", "주택", "전세", "매매가", "지역", "부동산", "apartment",
+                  "house", "housing", "home price", "district", "region")  # fmt: skip
 UNIVERSE_WORDS = ("top50", "top 50", "탑50", "상위50", "상위 50", "유니버스", "universe")
 CHANGE_WORDS = ("편입", "편출", "added to", "removed from", "entered", "dropped out")
 
@@ -29,6 +33,13 @@ def ranking_measure(frame: QuestionFrame | None) -> str | None:
         return None
     if frame.of("stock") or frame.of("etf") or frame.of("series") or frame.of("sector"):
         return None  # a sector's stocks are ranked by the sector path ('반도체주 중 1위')
+    housing = any(w in frame.question.lower() for w in _HOUSING_WORDS)
+    if (
+        housing
+        or frame.of("re_region")
+        or any(m.name not in _STOCK_MEASURES for m in frame.measures)
+    ):
+        return None  # '아파트 가격지수 상승률 1위 지역': a housing ranking, not a market one
     return next((m.name for m in frame.measures if m.name in RANKED_MEASURES), None)
 
 

@@ -131,3 +131,16 @@ def test_stock_answer_states_its_universe_snapshot(pg_pool: Any, graph_store: An
     )  # fmt: skip
     rank = [r["security_id"] for r in ranked].index("KR:005930") + 1
     assert f"KR:005930: KR Top50 유니버스 {rank}위 ({snap['d']} 스냅샷 기준)." in answer.answer  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("question", "agents"),
+    [("오늘 거래대금 상위 10개", ["equity"]), ("KR Top50 편입 편출 종목", ["equity"]),
+     ("1년간 아파트 가격지수 상승률 1위 지역은?", ["real_estate"]),
+     ("반도체주 중 1개월 수익률 1위", ["equity"])],
+)  # fmt: skip
+def test_market_rankings_route_to_equity_and_housing_ones_do_not(
+    question: str, agents: list[str], pg_pool: Any, graph_store: Any
+) -> None:
+    answer = _ask(question, pg_pool, graph_store)
+    assert answer.payload["route"]["target_agents"] == agents
