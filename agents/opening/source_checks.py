@@ -207,5 +207,17 @@ def check_sources(themes: list[dict[str, Any]], scripts: list[dict[str, Any]],
     for turn in scripts:
         turn["sources"], fixed = _checked(turn["sources"], turn["text"],
                                           f"대본 {turn['id']}번째 턴", moves, articles, read)  # fmt: skip
+        if fixed:
+            turn["text"] = recount(turn["text"], len(turn["sources"]))
         repairs += fixed
     return repairs
+
+
+_COUNTED = re.compile(r"\s*관련 기사 \d+건을 근거로 말씀드렸습니다\.")
+
+
+def recount(text: str, sources: int) -> str:
+    """A turn that says how many articles it rests on says the count left after the check."""
+    if sources == 0:
+        return _COUNTED.sub("", text)
+    return _COUNTED.sub(f" 관련 기사 {sources}건을 근거로 말씀드렸습니다.", text)

@@ -54,9 +54,15 @@ def test_a_previous_sessions_opposite_move_is_replaced_by_the_days_article() -> 
 
 def test_without_a_matching_read_article_the_citation_is_dropped() -> None:
     turn = _turn(["old-up", "eps"])
+    turn["text"] += " 관련 기사 2건을 근거로 말씀드렸습니다."
     repairs = check_sources([], [turn], [MA, NEWS], {"old-up": "x", "eps": "y"})
     assert [s["pk"] for s in turn["sources"]] == ["eps"]  # a pre-close event backs the move
     assert "근거에서 뺐습니다" in repairs[0]
+    assert turn["text"].endswith("-8.62%였습니다. 관련 기사 1건을 근거로 말씀드렸습니다.")
+    alone = _turn(["old-up"])
+    alone["text"] += " 관련 기사 1건을 근거로 말씀드렸습니다."
+    check_sources([], [alone], [MA, NEWS], {"old-up": "x"})
+    assert alone["sources"] == [] and alone["text"].endswith("-8.62%였습니다.")
 
 
 def test_a_weekend_round_up_reports_the_friday_session() -> None:
