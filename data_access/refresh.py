@@ -1,6 +1,7 @@
 """Scheduled refresh: re-run the importers for the latest days, then project (issue 25).
 
-    python -m data_access.refresh [--sources yfinance,fred] [--overlap-days 7] [--dry-run]
+    python -m data_access.refresh [--sources yfinance,fred] [--only KEY ...] [--overlap-days 7]
+                                  [--dry-run]
 
 What is refreshed is what was imported before: every ticker loaded with `importers yahoo` and
 every series loaded with `importers fred` (their successful `import_runs`) is a refresh job.
@@ -94,8 +95,10 @@ def plan_jobs(
     overlap_days: int = 7,
     default_days: int = 30,
     today: date | None = None,
+    only: Sequence[str] = (),
 ) -> list[RefreshJob]:
-    """The refresh jobs: every earlier successful import of `sources`, from its gap on."""
+    """The refresh jobs: every earlier successful import of `sources` (or only those whose
+    ticker, series or security id is in `only`), from its gap on."""
     today = today or date.today()
     rows = fetch_all(_JOBS_SQL, {"sources": list(sources)}, pool)
     jobs = []
@@ -108,7 +111,8 @@ def plan_jobs(
         else:
             sid = _security_id(row["dataset_code"])
             jobs.append(RefreshJob("yfinance", _ticker(row["source"]), sid, start, latest))
-    return jobs
+    wanted = {w.upper() for w in only}
+    return [j for j in jobs if not wanted or wanted & {j.key.upper(), (j.security_id or "")}]
 
 
 def _security_id(dataset_code: str) -> str:
@@ -132,6 +136,7 @@ def refresh(
     fred_base_url: str | None = None,
     dry_run: bool = False,
     project: bool = True,
+    only: Sequence[str] = (),
 ) -> RefreshReport:
     """Run every job (one failing does not stop the others), then catch the graph up."""
     report = RefreshReport()
@@ -139,7 +144,7 @@ def refresh(
         if not acquired:
             report.status = "skipped"
             return report
-        report.jobs = plan_jobs(pool, sources, overlap_days=overlap_days)
+        report.jobs = plan_jobs(pool, sources, overlap_days=overlap_days, only=only)
         if dry_run:
             return report
         for job in report.jobs:
@@ -205,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="re-fetch this many days before the newest stored date")  # fmt: skip
     parser.add_argument("--yahoo-base-url", help="chart API base URL (tests, proxies)")
     parser.add_argument("--fred-base-url", help="FRED API base URL (tests, proxies)")
+    parser.add_argument("--only", action="append", default=[],
+                        help="only this ticker, series or security id (repeatable)")  # fmt: skip
     parser.add_argument("--dry-run", action="store_true", help="list the jobs, fetch nothing")
     parser.add_argument("--no-project", action="store_true", help="leave the graph behind")
     args = parser.parse_args(argv)
@@ -222,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         report = refresh(
             pool, sources, settings=settings, overlap_days=args.overlap_days,  # type: ignore[arg-type]
             yahoo_base_url=args.yahoo_base_url, fred_base_url=args.fred_base_url,
-            dry_run=args.dry_run, project=not args.no_project,
+            dry_run=args.dry_run, project=not args.no_project, only=args.only,
         )  # fmt: skip
     except WorkbenchError as e:
         print(f"refresh failed: {e}", file=sys.stderr)
