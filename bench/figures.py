@@ -15,15 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.etf_tools import percentiles, timed  # noqa: E402  (after sys.path has the root)
 
 SECURITIES = {"KR:005930": "삼성전자", "KR:000660": "SK하이닉스", "KR:373220": "LG에너지솔루션",
               "KR:035420": "NAVER", "KR:105560": "KB금융", "KR:012330": "현대모비스",
@@ -32,18 +32,8 @@ ETFS = ("069500", "069660", "091160", "091170", "091230")
 
 
 def _ms(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return f"p50 {statistics.median(ordered):7.1f} ms  p95 {p95:7.1f} ms  (n={len(ordered)})"
-
-
-def _timed(fn: Callable[[], Any], n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+    p50, p95 = percentiles(samples)
+    return f"p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  (n={len(samples)})"
 
 
 def screens(pool: Any, store: Any, n: int) -> None:
@@ -69,23 +59,21 @@ def screens(pool: Any, store: Any, n: int) -> None:
                                     "ETF get_etf_prices": [], "ETF get_etf_info": []}  # fmt: skip
     for sid, name in SECURITIES.items():
         code = sid.split(":", 1)[1]
-        rows["stock report figures"] += _timed(lambda sid=sid: report(sid), n)  # type: ignore[misc]
-        rows["stock question"] += _timed(
+        rows["stock report figures"] += timed(lambda sid=sid: report(sid), n)  # type: ignore[misc]
+        rows["stock question"] += timed(
             lambda name=name: answer_stock_question(f"{name} 1년 수익률", pool=pool), n
         )  # type: ignore[misc]
-        rows["ETF get_stock_prices"] += _timed(
+        rows["ETF get_stock_prices"] += timed(
             lambda code=code: json.loads(tools["get_stock_prices"](stock_code=code, period="1y")), n
         )  # type: ignore[misc]
-        rows["Macro question"] += _timed(
+        rows["Macro question"] += timed(
             lambda name=name: answer_question(f"{name} 1년 수익률", pool=pool, store=store), n
         )  # type: ignore[misc]
     for code in ETFS:
-        rows["ETF get_etf_prices"] += _timed(
+        rows["ETF get_etf_prices"] += timed(
             lambda code=code: tools["get_etf_prices"](etf_code=code, period="ytd"), n
         )  # type: ignore[misc]
-        rows["ETF get_etf_info"] += _timed(
-            lambda code=code: tools["get_etf_info"](etf_code=code), n
-        )  # type: ignore[misc]
+        rows["ETF get_etf_info"] += timed(lambda code=code: tools["get_etf_info"](etf_code=code), n)  # type: ignore[misc]
     for label, samples in rows.items():
         print(f"{label:24s} {_ms(samples)}")
 
