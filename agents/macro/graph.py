@@ -2,8 +2,7 @@
 is configured: agents/macro/route_refine.py) → fan out to the target agents (LangGraph `Send`, so
 parallel routes run concurrently; with a model each domain agent is a tool-calling loop,
 agents/macro/model_agents.py) → single-mode companion call once → merge and validate as-of dates
-→ web-search fallback (one call per turn at most, agents/websearch.py) → compose the cited answer
-(a stale domain's warning is kept in a model-written answer by code, not by the prompt).
+→ web-search fallback (one call per turn at most, agents/websearch.py) → compose the cited answer.
 
     graph = build_graph(ctx)
     for update in graph.stream({"question": q}, stream_mode="updates"): ...
@@ -24,7 +23,7 @@ from agents.macro.ontology import general_agent, ontology_agent
 from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
-from agents.macro.web_fallback import stale_warning_kept, web_fallback, with_web_documents
+from agents.macro.web_fallback import web_fallback, with_web_documents
 from data_access.catalog import stale_hours_by_domain
 
 AgentFn = Callable[[Route, RunContext], AgentResponse]
@@ -83,10 +82,7 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
         return web_fallback(state, ctx)
 
     def compose_node(state: MacroState) -> dict[str, Any]:
-        update = compose_answer(with_web_documents(state), ctx)
-        if update.get("answer_model"):
-            update["answer"] = stale_warning_kept(update["answer"], state)
-        return update
+        return compose_answer(with_web_documents(state), ctx)
 
     graph = StateGraph(MacroState)
     graph.add_node("router", route_node)

@@ -1,8 +1,7 @@
-"""The supervisor's web-search fallback and freshness warning (seed 004 §2.2, §3.E, §3.F-3).
+"""The supervisor's web-search fallback (seed 004 §2.2, §3.F-3).
 
     web_fallback(state, ctx)       # the graph node: at most one provider call per turn
     with_web_documents(state)      # the state the answer is composed from, web documents added
-    stale_warning_kept(text, state)
 
 Wanted when an agent reports missing evidence (`needs_web_fallback`) or a domain the turn used
 is stale or missing. Found documents join the answer as document citations (`web:…` ids) and
@@ -29,7 +28,6 @@ WEB_SEARCH_DISABLED = (
     "웹 검색 제공자가 설정되지 않아 웹 검색 보완을 건너뛰었습니다 (내부 근거만 사용)."
 )
 WEB_SEARCH_DOWN = "웹 검색에 실패해 내부 근거만으로 답했습니다 (근거가 부족할 수 있습니다): {error}"
-STALE_WARNING = "> ⚠️ 최신성 경고: {domains} — 결론을 단정하지 않습니다."
 
 
 def _stale(state: MacroState) -> dict[str, str]:
@@ -87,12 +85,3 @@ def with_web_documents(state: MacroState) -> MacroState:
         when = f" ({doc.published})" if doc.published else ""
         resp.key_points.append(f"[웹] {doc.title}{when}: {doc.snippet[:200]}")
     return {**state, "agent_responses": {**responses, first: resp}}  # type: ignore[typeddict-item]
-
-
-def stale_warning_kept(text: str, state: MacroState) -> str:
-    """A model-written answer over stale data starts with the warning, whatever the model wrote."""
-    stale = _stale(state)
-    if not stale or "최신성 경고" in text:
-        return text
-    domains = ", ".join(f"{d}={f}" for d, f in stale.items())
-    return STALE_WARNING.format(domains=domains) + "\n\n" + text

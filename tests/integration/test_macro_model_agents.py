@@ -185,7 +185,8 @@ def test_stale_series_keeps_the_warning_in_a_model_answer(
     answer, server = ask(CPI, {"[agent:macro]": [one, DONE], WRITER: [firm]}, settings, pg_pool,
                          graph_store, stale="macro")  # fmt: skip
     assert answer.mode == "llm" and answer.data_freshness.get("macro") == "stale"
-    assert answer.answer.startswith("> ⚠️ 최신성 경고: macro=stale")
+    first = answer.answer.strip().splitlines()[0]
+    assert "최신성 경고: macro=stale" in first and "확실히 안정되었습니다" not in answer.answer
     writer = server.requests_for(WRITER)[0]["messages"][1]["content"]
     assert "최신성 경고" in writer  # and the writer was told
 
