@@ -19,6 +19,7 @@ from psycopg_pool import ConnectionPool
 
 from data_access.catalog import Dataset, catalogued_datasets
 from data_access.postgres import fetch_one
+from data_access.trading_calendar import exchange_of, resolve_day
 
 DEFAULT_WINDOW_DAYS = 5
 FREQUENCY_KO = {"daily": "일별", "weekly": "주별", "monthly": "월별", "quarterly": "분기별",
@@ -57,8 +58,13 @@ class Dating:
         """The date the answer is dated by: the security's own last bar (the request without)."""
         return self.last_bar or self.requested
 
+    def session_note_ko(self) -> str:
+        """'11월 22일(일)은 휴장일이라 11월 20일 종가 기준입니다.' when a closed day was asked."""
+        day = resolve_day(self.requested, exchange_of(self.security_id))
+        return day.note_ko() if day.moved and self.last_bar == day.session else ""
+
     def notes_ko(self) -> list[str]:
-        out: list[str] = []
+        out = [note] if (note := self.session_note_ko()) else []
         if self.stale:
             out.append(
                 f"{self.security_id}의 마지막 시세는 {self.last_bar}로, 기준일 {self.requested}보다 "

@@ -153,3 +153,9 @@ def test_bases_on_weekends_take_the_session_before(as_of: date, pg_pool: Any) ->
             seen = {"stock report": round(value * 100, 2),
                     "stock question": signed(rf"수익률 {_SIGNED}", question.answer)}  # fmt: skip
             assert seen == dict.fromkeys(seen, want), f"{sid} {period} {as_of}: {seen} ({want})"
+
+
+def test_a_closed_day_asked_reads_as_the_session_before_and_says_so(pg_pool: Any) -> None:
+    answer = answer_stock_question("삼성전자 1개월 수익률", pool=pg_pool, as_of="2026-11-22")
+    assert answer is not None and answer.as_of_date == "2026-11-20"
+    assert "11월 22일(일)은 휴장일이라 11월 20일 종가 기준입니다." in answer.answer
