@@ -26,9 +26,7 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 POLL_S = 0.05
 
-CANCELLED_TEXT = (
-    "중지 버튼으로 멈춘 실행입니다. 멈추기 전까지 실행된 단계는 아래 실행 단계에 남아 있습니다."
-)
+CANCELLED_TEXT = "중지 버튼으로 멈춘 실행입니다."
 
 
 def requested(cancel: threading.Event | None) -> bool:
@@ -40,7 +38,9 @@ def cancelled(answer: AgentAnswer) -> AgentAnswer:
     """`answer` (built from what ran so far) as a stopped turn: its text says so, status
     `cancelled`; trace, citations and payload are kept as they are."""
     steps = len({t.step for t in answer.trace})
-    text = CANCELLED_TEXT + (f" (실행된 단계 {steps}개)" if steps else "")
+    kept = (f" 멈추기 전에 끝난 단계 {steps}개는 아래 실행 단계에 남아 있습니다." if steps
+            else " 끝난 단계는 없습니다.")  # fmt: skip
+    text = CANCELLED_TEXT + kept
     return answer.model_copy(update={"answer": text, "status": "cancelled", "error": text})
 
 

@@ -255,7 +255,7 @@ def _render_comparisons(answer: AgentAnswer, clauses: list[dict[str, Any]], key:
 
 
 def _ask(contract_id: str, question: str, pool: Any) -> None:
-    """Start the turn on a worker thread (`_follow` shows it on the next runs)."""
+    """Start the turn on a worker thread and follow it (a rerun while it runs follows it again)."""
     checked = check_text(question)
     if checked.problem:  # shown as a turn; no conversation is started for it, nothing is saved
         _turns(contract_id).append({"question": checked.text,
@@ -271,10 +271,9 @@ def _ask(contract_id: str, question: str, pool: Any) -> None:
     except WorkbenchError as e:
         ui.show_error(e)
         return
-    LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_ask(
+    _follow(LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_ask(
         contract_id, question, pool=pool, conversation_id=conversation_id, cancel=stop),
-        contract_id=contract_id)  # fmt: skip
-    st.rerun()
+        contract_id=contract_id))  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:

@@ -97,11 +97,10 @@ def _charts(key: str) -> Any:
 
 
 def _start(question: str) -> None:
-    """Start one turn on a worker thread; the next runs follow it (see `_follow`)."""
+    """Start one turn on a worker thread and follow it (a rerun while it runs follows it again)."""
     history, store, pool = CHAT.history(), runtime.graph_store(), runtime.pg_pool()
-    LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
-        question, history=history, store=store, pool=pool, cancel=stop))  # fmt: skip
-    st.rerun()
+    _follow(LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
+        question, history=history, store=store, pool=pool, cancel=stop)))  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:

@@ -55,11 +55,10 @@ def _day_label(item: tuple[date, int]) -> str:
 
 
 def _start(day: date) -> None:
-    """Start the run on a worker thread; the next runs follow it (see `_follow`)."""
+    """Start the run on a worker thread and follow it (a rerun while it runs follows it again)."""
     pool = runtime.pg_pool()
-    LiveTurn.begin(LIVE_KEY, day.isoformat(),
-                   lambda stop: stream_opening(day, pool=pool, cancel=stop))  # fmt: skip
-    st.rerun()
+    _follow(LiveTurn.begin(LIVE_KEY, day.isoformat(),
+                           lambda stop: stream_opening(day, pool=pool, cancel=stop)))  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:

@@ -110,9 +110,8 @@ def _run(symbol: str, language: str) -> None:
         st.session_state[STATE_ANSWER] = figures
         return
     shown_symbol = preview(clean_text(symbol), MAX_SYMBOL_LENGTH) or "종목"
-    LiveTurn.begin(LIVE_KEY, shown_symbol, lambda stop: stream_report(
-        symbol, language=language, pool=pool, cancel=stop))  # type: ignore[arg-type]  # fmt: skip
-    st.rerun()
+    _follow(LiveTurn.begin(LIVE_KEY, shown_symbol, lambda stop: stream_report(
+        symbol, language=language, pool=pool, cancel=stop)))  # type: ignore[arg-type]  # fmt: skip
 
 
 def _follow(turn: LiveTurn) -> None:

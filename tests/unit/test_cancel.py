@@ -66,4 +66,7 @@ def test_a_cancelled_answer_keeps_its_trace() -> None:
              TraceStep(step=1, kind="code", name="step 1")]  # fmt: skip
     answer = cancelled(AgentAnswer(answer="부분", mode="offline", trace=steps, payload={"a": 1}))
     assert answer.status == "cancelled" and answer.trace == steps and answer.payload == {"a": 1}
-    assert answer.answer == f"{CANCELLED_TEXT} (실행된 단계 1개)" and answer.error == answer.answer
+    assert answer.answer.startswith(CANCELLED_TEXT) and answer.error == answer.answer
+    assert "끝난 단계 1개는 아래 실행 단계에 남아 있습니다" in answer.answer
+    nothing = cancelled(AgentAnswer(answer="", mode="offline"))
+    assert nothing.answer == f"{CANCELLED_TEXT} 끝난 단계는 없습니다."
