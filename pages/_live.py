@@ -145,10 +145,11 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
     """Draw the turn until it ends: the steps so far, then each new one as it arrives, under a
     status line with the elapsed time and a 중지 button. Returns the answer, or None when the
     run failed (the reason is shown in the status box)."""
-    st.button(STOP_LABEL, key=f"{turn.key}-stop", on_click=turn.request_stop,
-              icon=":material/stop_circle:", disabled=turn.stop.is_set(),
-              help="진행 중인 단계를 기다리지 않고 멈추고, 그때까지 완료된 단계를 실행 기록으로 "
-                   "남깁니다.")  # fmt: skip
+    stop_slot = st.empty()  # emptied when the turn ends
+    stop_slot.button(STOP_LABEL, key=f"{turn.key}-stop", on_click=turn.request_stop,
+                     icon=":material/stop_circle:", disabled=turn.stop.is_set(),
+                     help="진행 중인 단계를 기다리지 않고 멈추고, 그때까지 완료된 단계를 실행 기록으로 "
+                          "남깁니다.")  # fmt: skip
     with st.status(turn.status_line(title), expanded=True) as status:
         for event in turn.shown:
             render(event)
@@ -157,6 +158,7 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
                 turn._take(turn.events.get(timeout=POLL_S), render)
             # also where a click on 중지 lands; `expanded` kept, an update without it folds the box
             status.update(label=turn.status_line(title), expanded=True)
+        stop_slot.empty()
         if turn.error is not None:
             ui.show_run_error(status, turn.error)
             return None

@@ -58,7 +58,8 @@ def _start(day: date) -> None:
     """Start the run on a worker thread and follow it (a rerun while it runs follows it again)."""
     pool = runtime.pg_pool()
     _follow(LiveTurn.begin(LIVE_KEY, day.isoformat(),
-                           lambda stop: stream_opening(day, pool=pool, cancel=stop)))  # fmt: skip
+                           lambda stop: stream_opening(day, pool=pool, cancel=stop)),
+            redraw=False)  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:
@@ -70,14 +71,18 @@ def _render_step(event: object) -> str | None:
     return f"{event.label} 완료"
 
 
-def _follow(turn: LiveTurn) -> None:
-    """The run's nodes as they finish (with 중지); its answer becomes the one shown."""
+def _follow(turn: LiveTurn, *, redraw: bool = True) -> None:
+    """The run's nodes as they finish (with 중지); its answer becomes the one shown.
+
+    The node view stays (folded) above the answer; `redraw` (a run that drew the form disabled,
+    e.g. after a click on 중지) draws the screen again with the form usable."""
     answer = follow(turn, _render_step, title="오프닝 스크립트를 만드는 중…",
                     done=lambda a: "완료" if a.status in SCRIPT_STATUSES else "대본을 만들지 못했습니다")  # fmt: skip
     turn.end()
     if answer is not None:
         st.session_state[STATE_ANSWER] = answer
-        st.rerun()  # drawn again without the run's controls, the answer below the form
+        if redraw:
+            st.rerun()
 
 
 def _render_themes(result: dict[str, Any], urls: dict[str, str | None]) -> None:

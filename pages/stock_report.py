@@ -111,17 +111,21 @@ def _run(symbol: str, language: str) -> None:
         return
     shown_symbol = preview(clean_text(symbol), MAX_SYMBOL_LENGTH) or "종목"
     _follow(LiveTurn.begin(LIVE_KEY, shown_symbol, lambda stop: stream_report(
-        symbol, language=language, pool=pool, cancel=stop)))  # type: ignore[arg-type]  # fmt: skip
+        symbol, language=language, pool=pool, cancel=stop)), redraw=False)  # type: ignore[arg-type]  # fmt: skip
 
 
-def _follow(turn: LiveTurn) -> None:
-    """The workflow's progress as it comes (with 중지); its answer becomes the report shown."""
+def _follow(turn: LiveTurn, *, redraw: bool = True) -> None:
+    """The workflow's progress as it comes (with 중지); its answer becomes the report shown.
+
+    The node view stays (folded) above the answer; `redraw` (a run that drew the form disabled,
+    e.g. after a click on 중지) draws the screen again with the form usable."""
     answer = follow(turn, _progress, title=f"{turn.question} 리포트 작성 중…",
                     done=lambda a: "완료" if a.status != "error" else "리포트를 완성하지 못했습니다")  # fmt: skip
     turn.end()
     if answer is not None:
         st.session_state[STATE_ANSWER] = answer
-        st.rerun()  # drawn again without the run's controls, the answer below the form
+        if redraw:
+            st.rerun()
 
 
 # ---------------------------------------------------------------- rendering
