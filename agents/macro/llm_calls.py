@@ -52,10 +52,7 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
         response = completion(settings, model=model, messages=messages, max_tokens=max_tokens,
                               temperature=0, **extra, **litellm_kwargs(model, settings))  # fmt: skip
     except LlmCallFailed as e:
-        logger.warning("LLM call %s failed: %s", name, e)
-        step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
-        _log(steps, step)
-        return "", step
+        return "", _failed(e, name, watch, steps)
     message = response.choices[0].message
     text = str(message.content or "")
     usage = usage_of(response, model)
@@ -91,10 +88,7 @@ def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]
                               tool_choice="auto", max_tokens=max_tokens, temperature=0,
                               **extra, **litellm_kwargs(model, settings))  # fmt: skip
     except LlmCallFailed as e:
-        logger.warning("LLM call %s failed: %s", name, e)
-        step = e.trace_step(name).model_copy(update={"duration_ms": watch.ms})
-        _log(steps, step)
-        return None, step
+        return None, _failed(e, name, watch, steps)
     message = response.choices[0].message
     pairs = [(c.id or f"call_{i}", c.function.name or "", c.function.arguments or "")
              for i, c in enumerate(getattr(message, "tool_calls", None) or [])]  # fmt: skip
@@ -113,6 +107,15 @@ def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]
     if calls:
         out["tool_calls"] = calls
     return out, step
+
+
+def _failed(error: LlmCallFailed, name: str, watch: Stopwatch,
+            steps: list[TraceStep] | None) -> TraceStep:  # fmt: skip
+    """The error step of a call that failed for good, logged with the run's LLM steps."""
+    logger.warning("LLM call %s failed: %s", name, error)
+    step = error.trace_step(name).model_copy(update={"duration_ms": watch.ms})
+    _log(steps, step)
+    return step
 
 
 def _supports(model: str, param: str) -> bool:

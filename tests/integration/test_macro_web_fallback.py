@@ -1,7 +1,7 @@
 """The Macro supervisor's web-search fallback (seed 004 §2.2, §3.F-3) with Tavily as provider.
 
-Tavily is replaced by a small local HTTP server standing in for its `/search` endpoint (it
-replays a recorded-shape JSON response, hand-written, and keeps the requests); with the provider
+Tavily is replaced by a small local HTTP server standing in for its `/search` endpoint
+(tests/fixtures/tavily_stand_in.py: a hand-written response in Tavily's shape, requests kept); with the provider
 down, the base URL points at a closed port. Everything else is real: the supervisor graph, the
 stores, httpx. The turns run without a model (the fallback is the supervisor's, not a model's).
 """
@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -21,12 +19,13 @@ from pydantic import SecretStr
 from agents.macro.service import answer_question, make_context
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
+from tests.fixtures.tavily_stand_in import TavilyStandIn
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 KEY = "tvly-replay-key-123456"
 CPI = "한국 소비자물가 최근 6개월 추이를 보여줘"
-RESULTS = {"query": CPI, "results": [
+RESULTS: dict[str, Any] = {"query": CPI, "results": [
     {"title": "10월 소비자물가 2.1% 상승", "url": "https://news.example.kr/cpi-2026-10",
      "content": "통계청이 발표한 10월 소비자물가지수는 전년 동월 대비 2.1% 올랐다.",
      "score": 0.91, "published_date": "2026-11-03"},
@@ -35,40 +34,10 @@ RESULTS = {"query": CPI, "results": [
 ]}  # fmt: skip
 
 
-class TavilyStandIn:
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        stand_in = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: Any) -> None:
-                return
-
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                stand_in.requests.append({"path": self.path, "body": body,
-                                          "auth": self.headers.get("Authorization")})  # fmt: skip
-                data = json.dumps(RESULTS).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-
 @pytest.fixture
 def tavily() -> Iterator[TavilyStandIn]:
-    stand_in = TavilyStandIn()
-    yield stand_in
-    stand_in.server.shutdown()
-    stand_in.server.server_close()
+    with TavilyStandIn(RESULTS["results"]) as stand_in:
+        yield stand_in
 
 
 def _closed_port() -> str:

@@ -1,50 +1,28 @@
-"""agents/websearch.py against a local HTTP server standing in for Tavily's /search (hand-written
-responses): parsing, the one-call budget, and a refused key that never reaches the error text."""
+"""agents/websearch.py against a local HTTP server standing in for Tavily's /search
+(tests/fixtures/tavily_stand_in.py, hand-written responses): parsing, the one-call budget, and a
+refused key that never reaches the error text."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from agents.websearch import TavilyProvider, TurnWebSearch, web_citations
+from tests.fixtures.tavily_stand_in import TavilyStandIn
 
 KEY = "tvly-unit-secret-987654"
 
 
+RESULTS = [{"title": "A", "url": "https://a.example/1", "content": "x " * 300},
+           {"title": "", "url": "https://b.example/2"}, {"title": "no url"}]  # fmt: skip
+
+
 @pytest.fixture
 def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    seen: list[dict[str, Any]] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            return
-
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            seen.append(body)
-            if body["query"] == "refused":  # Tavily-style 401 that echoes the key
-                status, data = 401, {"detail": {"error": f"Unauthorized: invalid key {KEY}"}}
-            else:
-                status, data = 200, {"results": [
-                    {"title": "A", "url": "https://a.example/1", "content": "x " * 300},
-                    {"title": "", "url": "https://b.example/2"}, {"title": "no url"}]}  # fmt: skip
-            raw = json.dumps(data).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", seen
-    httpd.shutdown()
-    httpd.server_close()
+    with TavilyStandIn(RESULTS, refuse=["refused"], key=KEY) as stand_in:
+        yield stand_in.base_url, stand_in.requests
 
 
 def test_results_become_document_citations_within_one_call(server: Any) -> None:
