@@ -95,10 +95,15 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     if not asked:
         return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
-    start = (series.points[0][0][:10] if series and series.points else
-             (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat())  # fmt: skip
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
+    end = ctx.as_of_date
+    if series and series.points:  # the monthly series' own months, so the counts agree
+        start = series.points[0][0][:10]
+        last = date.fromisoformat(series.points[-1][0][:10])
+        end = min(date.fromisoformat(ctx.as_of_date),
+                  last + relativedelta(months=1) - relativedelta(days=1)).isoformat()  # fmt: skip
     result = run_step(resp, ctx, "re_transactions_stats",
-                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+                      {"region": region, "start": start, "as_of": end})  # fmt: skip
     row = result.rows[0] if result and result.rows else None
     if not row or not row["deals"]:
         resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")

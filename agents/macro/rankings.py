@@ -5,14 +5,18 @@ template; the order, the top N and the average are computed here and said in the
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
+
+from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import find_phrases, vocabulary
+from data_access import figures as fig
 
 _INTERVALS = {0.25: "7 days", 1.0: "1 month", 3.0: "3 months", 6.0: "6 months", 12.0: "1 year"}
 
@@ -95,6 +99,10 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     }.get(template, "")
     if not name:
         return False
+    move = _move_asked(route)
+    if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
+        return _change_ranking(resp, ctx, route, name.replace("_latest_", "_window_"), move,
+                               (ko, en, unit))  # fmt: skip
     result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
     parent = ranking_parent(route)
     rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], parent)
@@ -118,6 +126,57 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         f"{listed}.",
     ))  # fmt: skip
     return True
+
+
+def _move_asked(route: Route) -> str | None:
+    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change), else None (by level)."""
+    change = vocabulary()["change"]
+    words = {"up": change["up"] + ["늘어난", "늘었", "증가한", "커진"],
+             "down": change["down"] + ["줄어든", "줄었", "감소한", "작아진"]}  # fmt: skip
+    hits = find_phrases(route.question.lower(), words)
+    return hits[0].label if hits else None
+
+
+def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+                    move: str, labels: tuple[str, str, str]) -> bool:  # fmt: skip
+    """Each region's change from the window's base month to its latest month, the largest rise
+    (or fall) first; the window is the question's period (a year when none)."""
+    ko, en, unit = labels
+    frame = route.frame
+    period = fig.period_named(frame.period.label if frame and frame.period else "1y",
+                              frame.period.months if frame and frame.period else 12.0)  # fmt: skip
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
+    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
+    by_region: dict[str, list[dict[str, Any]]] = {}
+    for r in _members([r for r in (result.rows if result else []) if r["value"] is not None],
+                      ranking_parent(route)):  # fmt: skip
+        by_region.setdefault(str(r["region"]), []).append(r)
+    moves = []
+    for region, rows in by_region.items():
+        window = fig.window_rows(rows, "month", period)
+        if len(window) >= 2:
+            v0, v1 = float(window[0]["value"]), float(window[-1]["value"])
+            moves.append((region, v1 - v0, v0, v1, str(window[0]["month"])[:7],
+                          str(window[-1]["month"])[:7]))  # fmt: skip
+    if not moves:
+        return False
+    moves.sort(key=lambda m: m[1], reverse=move == "up")
+    n = (frame.operation.top_n if frame else None) or 3
+    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({_signed(m[1], unit)})"
+                       for m in moves[:n])  # fmt: skip
+    span = f"{moves[0][4]} → {moves[0][5]}"
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{ko} {'증가' if move == 'up' else '감소'} 폭이 큰 지역 순 ({span}): {listed}.",
+        f"Regions by the {'rise' if move == 'up' else 'fall'} in {en} ({span}): {listed}.",
+    ))  # fmt: skip
+    return True
+
+
+def _signed(delta: float, unit: str) -> str:
+    if unit == "%":
+        return f"{delta:+.2f}%p"
+    return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
 
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:

@@ -146,6 +146,12 @@ def route(question: str, pool: ConnectionPool | None = None,
         reasons.append(f"equity: 종목 {', '.join(security_ids)}")
     if re_regions and "real_estate" not in agents and _hits(low, ["집값", "아파트", "주택"]):
         agents.append("real_estate")
+    if frame is not None and frame.of("re_region") and not agents:
+        agents.append("real_estate")  # '송파구 최근 3개월 거래량': a housing region, nothing else
+        reasons.append(
+            "real_estate: 부동산 지역 " + ", ".join(e.key for e in frame.of("re_region"))
+        )
+        re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
     relationship = _hits(low, rules["relationship_keywords"])
     if relationship:
         agents.append("ontology")

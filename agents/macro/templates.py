@@ -162,10 +162,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "USING (security_id) GROUP BY s.security_id, s.name, s.currency",
              ("sectors", "country", "start", "as_of", "interval"), "stock_prices",
              dataset_param="dataset"),
-    *(Template(f"{name}_latest_by_region", "real_estate", SQL,
+    *(Template(f"{name}_{kind}_by_region", "real_estate", SQL,
                f"SELECT DISTINCT ON (region) region, month, {column} AS value FROM {table} "
-               "WHERE month <= %(as_of)s ORDER BY region, month DESC",
-               ("as_of",), table, dataset_code=dataset, date_param="as_of")
+               "WHERE month <= %(as_of)s ORDER BY region, month DESC" if kind == "latest" else
+               f"SELECT region, month, {column} AS value FROM {table} WHERE month >= %(start)s "
+               "AND month <= %(as_of)s ORDER BY region, month",
+               ("as_of",) if kind == "latest" else ("start", "as_of"), table, dataset_code=dataset,
+               date_param="as_of" if kind == "latest" else "start")
+      for kind in ("latest", "window")
       for name, table, column, dataset in (
           ("re_price_index", "re_house_price_index", "index_value", "KR_HOUSE_PRICE_INDEX"),
           ("re_jeonse", "re_jeonse_ratio", "ratio", "KR_JEONSE_RATIO"),

@@ -200,3 +200,19 @@ def test_a_held_and_an_unheld_series_answer_the_held_part(pg_pool: Any, graph_st
                for c in both.structured_citations)  # fmt: skip
     pce = answer_question("미국 PCE 물가 최근 수치", pool=pg_pool, store=graph_store)
     assert pce.payload["declined"] and "PCE" in pce.answer
+
+
+def test_regions_ranked_by_their_change(ctx: RunContext, pg_pool: Any) -> None:
+    """'미분양 가장 많이 줄어든 지역': each region's change over a year, the largest fall first."""
+    resp = real_estate_agent(_framed("미분양 가장 많이 줄어든 지역", ctx), ctx)
+    rows = fetch_all(
+        "WITH last AS (SELECT region, max(month) AS m FROM re_unsold_housing WHERE month <= %s "
+        "AND region <> '전국' GROUP BY region) SELECT l.region, (SELECT units FROM "
+        "re_unsold_housing u WHERE u.region = l.region AND u.month = l.m) - (SELECT units FROM "
+        "re_unsold_housing u WHERE u.region = l.region AND u.month <= l.m - interval '12 months' "
+        "ORDER BY month DESC LIMIT 1) AS delta FROM last l", (ctx.as_of_date,), pool=pg_pool)  # fmt: skip
+    fall = min((r for r in rows if r["delta"] is not None), key=lambda r: r["delta"])
+    assert (
+        f"{fall['region']} " in resp.key_points[0]
+        and f"({fall['delta']:+,}호)" in resp.key_points[0]
+    )
