@@ -3,8 +3,8 @@
 A script turn (or a theme) that states a security's close move and cites an article about that
 security must cite one of the same trading day and the same direction: an article from the
 previous session reporting '3.4% 강세' cannot back a -1.77% close. An article that reports no
-move (an earnings release, a contract) backs the move of the first session after it: published
-after the previous session's close and before the close of the move's day. A disagreeing citation is
+move (an earnings release, a contract) backs a move of its own session, or the move of the first
+session after it (published after the previous session's close and before the move's close). A disagreeing citation is
 replaced by a read article of the right day and direction when there is one, else dropped; each
 change is a repair with its reason (shown in the validation trace).
 
@@ -149,8 +149,10 @@ def claims_in(text: str, moves: Sequence[Move]) -> list[Move]:
 def agrees(article: Article, move: Move) -> bool:
     """A move reported on the same trading day (on the move's market) and not the opposite
     direction; an event reported after the previous close (see the module's docstring)."""
-    if not article.reports_move:
-        return article.precedes(move.ticker, move.day)
+    if not article.reports_move:  # an event: of the move's session, or the release it followed
+        return article.session_for(move.ticker) == move.day or article.precedes(
+            move.ticker, move.day
+        )
     if article.session_for(move.ticker) != move.day:
         return False
     sign = (move.change > 0) - (move.change < 0)

@@ -8,7 +8,8 @@ is the last trading day of its security in `stock_prices` whose close time (15:3
 New York) is at or before the article's publication; the moves beside it are the day-over-day
 close changes of that security (from SQL) that a percent figure of the text states. A report of
 a move must be of that move's session (and direction); an event with no move in its title
-(an earnings release) must fall between the previous session's close and the move's close.
+(an earnings release) must be of that session or fall between the previous session's close and
+the move's close.
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ def _cited(answer: Any) -> list[tuple[str, list[str]]]:
 
 def _agrees(r: dict[str, Any], day: date, change: float, sessions: list[date]) -> bool:
     reports = direction(r["title"]) is not None or "%" in r["title"]
-    if not reports:  # an event backs the first session closing after it
-        return bool(r["session"] == max((s for s in sessions if s < day), default=None))
+    if not reports:  # an event: of the move's session, or the first session closing after it
+        return bool(r["session"] in (day, max((s for s in sessions if s < day), default=None)))
     sign = direction(r["title"]) if len(r["tickers"]) == 1 else None
     return bool(r["session"] == day and sign in (None, (change > 0) - (change < 0)))
 
