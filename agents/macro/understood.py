@@ -34,6 +34,11 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     ko = route.language == "ko"
     if any(n.startswith("out_of_scope:chit_chat") for n in frame.notes):
         return None  # not finance at all: the GeneralKnowledge route says so (or a model answers)
+    if any(n.startswith("out_of_scope:general") for n in frame.notes):
+        return ("사람·기관에 대한 일반 지식 질문은 데이터로 답하지 않습니다 (오프라인 모드). 모델을 "
+                "설정하면 GeneralKnowledge 에이전트가 답합니다." if ko else "General-knowledge "
+                "questions about people or institutions are not answered from data offline; with a "
+                "model configured the GeneralKnowledge agent answers them.")  # fmt: skip
     if forecast:
         return ("특정 수치를 예측하거나 맞히는 답은 드리지 않습니다 (데이터로 뒷받침할 수 없습니다). "
                 "대신 최근 추이와 관련 뉴스·이벤트 근거를 물어보세요 (예: '원달러 환율 최근 3개월 추이와 원인')."

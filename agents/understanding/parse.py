@@ -101,9 +101,10 @@ def understand(
     before_measures = text
     text = _read_measures(frame, text)
     _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
+    _foreign_housing(frame)
     _read_operation(frame, text, before_measures)
     _read_movement(frame, text)
-    _read_scope(frame, text)
+    _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
@@ -116,9 +117,14 @@ def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
     low = question.lower()
     voc = vocabulary()
     hits = find_phrases(low, {**voc["measures"], **voc["unheld_measures"]})
-    return [e for e in entities if not (e.kind == "tag" and any(
-        h.start <= e.start and e.end <= h.end and (h.end - h.start) > (e.end - e.start)
-        for h in hits))]  # fmt: skip
+    unheld = find_phrases(low, voc["unheld_measures"])  # '유로 환율' is not the 원/달러 '환율'
+
+    def inside(e: Entity, found: list[Hit]) -> bool:
+        return any(h.start <= e.start and e.end <= h.end and (h.end - h.start) > (e.end - e.start)
+                   for h in found)  # fmt: skip
+
+    return [e for e in entities if not ((e.kind == "tag" and inside(e, hits))
+                                        or (e.kind == "series" and inside(e, unheld)))]  # fmt: skip
 
 
 def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
@@ -311,6 +317,7 @@ def _region_mismatches(frame: QuestionFrame, text: str, region_hits: dict[str, H
     for entity in list(frame.of("series")):
         for region, hit in region_hits.items():
             between = text[hit.end : entity.start] if entity.start >= hit.end else "x"
+            between = re.sub(r"국채|국고채|treasury", "", between)  # '한국 국채 10년물'
             if region_of.get(entity.key) != region and not between.strip(" 의"):
                 frame.entities.remove(entity)
                 frame.unknown_words.append(frame.question[hit.start : entity.end])
@@ -347,6 +354,15 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     ):
         frame.measures.append(Measure(name="expense_ratio", unit="%", surface="저렴"))
     return text
+
+
+def _foreign_housing(frame: QuestionFrame) -> None:
+    """'미국 주택가격 추이': housing data here is Korean only; a foreign region is said, not
+    answered with the Korean national index."""
+    housing = [m for m in frame.measures if m.name in _HOUSING_MEASURES]
+    foreign = [e for e in frame.of("region") if e.key != "KR"]
+    if housing and foreign and not frame.of("re_region"):
+        frame.unknown_words.append(f"{foreign[0].name} {housing[0].surface or housing[0].name}")
 
 
 def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
