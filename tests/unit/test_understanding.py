@@ -266,6 +266,21 @@ def test_rates_of_price_indices_and_week_over_week(
     assert (frame.period.label if frame.period else None) == period
 
 
+@pytest.mark.parametrize(("question", "missing"), [
+    ("유로 환율 추이", "다른 통화 환율"), ("한국 국채 10년물 금리", "한국 국채 10년물"),
+    ("미국 30년물 금리", "다른 만기 국채"), ("미국 주택가격 추이", "US 주택가격"),
+    ("미국 회사채 스프레드", "신용 스프레드"), ("다음 FOMC 언제야?", "향후 일정"),
+    ("금 가격 추이", "out_of_scope:unheld_assets:금 가격"), ("연준 의장 누구야", "out_of_scope:general:누구야"),
+    ("Will the Fed cut rates next month?", "out_of_scope:forecast:will the"),
+])  # fmt: skip
+def test_what_is_not_held_is_named(lexicon: Lexicon, question: str, missing: str) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert missing in frame.unknown_words + frame.notes, (frame.unknown_words, frame.notes)
+    if question.startswith(("유로", "한국 국채", "미국 30년")):
+        assert not [e for e in frame.of("series") if e.key in ("KR_USDKRW", "DGS10")]
+    assert frame.period is None or not frame.period.label.startswith("30")
+
+
 def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
     frame = read(lexicon, "배당 ETF 목록")
     answer = AgentAnswer(answer="…", mode="offline", status="ok",
