@@ -14,33 +14,26 @@ prints one line per measurement, p50/p95 in milliseconds:
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+from etf_tools import percentiles, timed  # noqa: E402  (the bench scripts' shared timing)
 
 
-def timed(fn: Callable[[], Any], n: int) -> list[float]:
+def warm_timed(fn: Callable[[], Any], n: int) -> list[float]:
     fn()  # warm: pool connections, plans
-    out = []
-    for _ in range(n):
-        start = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
+    return timed(fn, n)
 
 
 def report(name: str, samples: list[float]) -> None:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    print(f"{name:<42} n={len(samples):<4} p50={statistics.median(samples):8.1f} ms  "
-          f"p95={p95:8.1f} ms")  # fmt: skip
+    p50, p95 = percentiles(samples)
+    print(f"{name:<42} n={len(samples):<4} p50={p50:8.1f} ms  p95={p95:8.1f} ms")
 
 
 def main() -> int:
@@ -60,9 +53,9 @@ def main() -> int:
     pool = get_pool(bootstrap(settings).postgres_uri, settings)
     as_of = current_as_of_date(pool)
     report("generate (demo market series)",
-           timed(lambda: build_market_series("demo", settings.demo_seed, as_of), 3))  # fmt: skip
+           warm_timed(lambda: build_market_series("demo", settings.demo_seed, as_of), 3))  # fmt: skip
     for ticker in ("^KS11", "코스피", "BTC-USD"):
-        report(f"resolve+read 30 days: {ticker}", timed(lambda t=ticker: market_reads.price_read(
+        report(f"resolve+read 30 days: {ticker}", warm_timed(lambda t=ticker: market_reads.price_read(
             market_reads.instrument(t, pool), as_of - timedelta(days=30), as_of, pool), args.n))  # type: ignore[arg-type,misc]  # fmt: skip
     day = as_of.isoformat()
     ranking = {"country": "KR", "as_of": day, "market": "ALL", "sectors": [], "universe_size": 0,
@@ -78,9 +71,9 @@ def main() -> int:
             "dataset": "KOSPI_INDEX"}),
     }  # fmt: skip
     for label, (name, params) in templates.items():
-        report(label, timed(lambda n=name, p=params: run_template(n, p, pool=pool, store=None),
+        report(label, warm_timed(lambda n=name, p=params: run_template(n, p, pool=pool, store=None),
                             args.n))  # type: ignore[misc]  # fmt: skip
-    report("dataset_statuses (catalogue)", timed(lambda: dataset_statuses(as_of, pool), 10))
+    report("dataset_statuses (catalogue)", warm_timed(lambda: dataset_statuses(as_of, pool), 10))
     print(f"as of {as_of}; {date.today()} wall date")
     return 0
 
