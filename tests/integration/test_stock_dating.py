@@ -8,10 +8,12 @@ from datetime import date
 from importlib import resources
 from pathlib import Path
 
+import pytest
 from psycopg_pool import ConnectionPool
 
 from agents.stock.dating import date_security
 from agents.stock.question import answer_stock_question
+from agents.understanding import lexicon
 from data_access.importers import import_ohlcv_csv_symbols
 from data_access.postgres import fetch_one
 from tests.integration.test_importers import db, db_uri, module_pool  # noqa: F401
@@ -20,6 +22,14 @@ VEGA_STOCKS = Path(str(resources.files("vega_datasets") / "_data" / "stocks.csv"
 AS_OF = "2026-11-20"
 
 
+@pytest.fixture()
+def own_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lexicon cache is process-wide (not per pool): this database's names are loaded for
+    this test only and the demo's cache is put back afterwards."""
+    monkeypatch.setattr(lexicon, "_cached", None)
+
+
+@pytest.mark.usefixtures("own_lexicon")
 def test_a_stale_monthly_series_is_dated_by_its_own_last_bar(db: ConnectionPool) -> None:  # noqa: F811
     import_ohlcv_csv_symbols(VEGA_STOCKS, country="US", pool=db)
     last = fetch_one("SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = 'US:IBM'",
