@@ -12,6 +12,7 @@ from datetime import date
 from agents.macro.deals import level
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
+from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
 RATE_UNITS = ("percent", "%")
@@ -159,6 +160,26 @@ _CMP_KO = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "�
 _CMP_EN = {">": "above", ">=": "at or above", "<": "below", "<=": "at or below", "=": "equal to"}
 
 
+def premise(series: Series, move: str, lang: str) -> str | None:
+    """'최근 한 달 왜 이렇게 올랐어?' when it fell: the move over the window contradicts the
+    question, which is said first instead of explaining a move that did not happen."""
+    if len(series.points) < 2 or not series.points[0][1]:
+        return None
+    (d0, v0), (d1, v1) = series.points[0], series.points[-1]
+    change = (v1 / v0 - 1) * 100
+    if (move == "up" and change >= 0) or (move == "down" and change <= 0):
+        return None
+    went = ("하락", "fell") if change < 0 else ("상승", "rose")
+    asked = ("올랐다", "rose") if move == "up" else ("떨어졌다", "fell")
+    if lang == "ko":
+        return (f"질문과 달리 {_name(series)}은(는) {d0} ~ {d1} 동안 {change:+.2f}% {went[0]}했습니다 "
+                f"('{asked[0]}'는 전제가 이 기간 데이터와 맞지 않습니다).")  # fmt: skip
+    return (
+        f"Contrary to the question, {_name(series)} {went[1]} {change:+.2f}% from {d0} to {d1} "
+        f"(it did not {'rise' if move == 'up' else 'fall'} over this window)."
+    )
+
+
 def compare_returns(series: list[Series], lang: str) -> str | None:
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
     best first, and the gap between the first two in %p."""
@@ -223,6 +244,11 @@ def streak(series: Series, lang: str) -> str | None:
             f"{recent}.")  # fmt: skip
 
 
+def _priced(series: list[Series]) -> bool:
+    """Stock or index closes (their returns compare), not macro levels or rates."""
+    return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
+
+
 def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
                    lang: str) -> list[str]:  # fmt: skip
     """The derived key points a frame asks for over the turn's series (in question order)."""
@@ -239,7 +265,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
         out += [extreme(s, side, months, lang) for s in ordered for side in sides]
-    elif op.kind in ("compare", "difference") and len(ordered) >= 2 and frame.measure() == "return":
+    elif (
+        len(ordered) >= 2
+        and _priced(ordered)
+        and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
+    ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?'
         out.append(compare_returns(ordered, lang))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
@@ -247,6 +277,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [change(s, op.change_basis, lang) for s in ordered]
     elif op.kind == "filter" and op.comparator and op.threshold is not None:
         out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+    move = asked_move(frame.question)
+    if move and len(ordered) == 1 and not is_rate(ordered[0]):
+        out.insert(0, premise(ordered[0], move, lang))
     if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
         out += [streak(s, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):

@@ -222,13 +222,28 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
                       {"security_id": sid, "as_of": ctx.as_of_date})  # fmt: skip
     if result and result.rows:
         f = result.rows[0]
-        resp.key_points.append(lang_text(
+        cap = _market_cap(f.get("market_cap"), sid)
+        point = lang_text(
             route.language,
             f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}, 배당수익률 "
-            f"{f['dividend_yield']}%.",
+            f"{f['dividend_yield']}%{', 시가총액 ' + cap if cap else ''}.",
             f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}, dividend yield "
-            f"{f['dividend_yield']}%.",
-        ))  # fmt: skip
+            f"{f['dividend_yield']}%{', market cap ' + cap if cap else ''}.",
+        )
+        asked = route.frame.measure() if route.frame else None
+        if asked in ("per", "pbr", "dividend_yield", "market_cap", "eps"):
+            resp.key_points.insert(0, point)  # 'PBR 얼마야?': the asked figure leads
+        else:
+            resp.key_points.append(point)
+
+
+def _market_cap(value: Any, sid: str) -> str:
+    """556조 4,460억 원 for a Korean stock, $4,046.8B for a US one; '' when not held."""
+    if value is None:
+        return ""
+    if sid.startswith("KR:"):
+        return eok(float(value))
+    return f"${float(value) / 1e9:,.1f}B"
 
 
 def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:

@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from agents.inputs import MAX_QUESTION_CHARS
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame
+from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
@@ -232,7 +233,8 @@ def _general_route(text: str, frame: QuestionFrame, reason: str) -> Route:
 def _period_months(low: str, rules: dict[str, Any], frame: QuestionFrame | None) -> int:
     if frame is not None:  # the frame read the period ('미국 10년물' is not a 10-year window)
         if frame.period is None and _recent_move(frame):
-            return 1  # '삼성전자 왜 떨어졌어?': the recent move, not the year
+            # '삼성전자 왜 떨어졌어?': the recent move, not the year (a monthly series: a quarter)
+            return 3 if frame.of("series") and not (frame.of("stock") or frame.of("index")) else 1
         if frame.period is None:
             return int(rules["default_period_months"])
         return max(1, min(60, round(frame.period.months + 0.49)))
@@ -293,11 +295,9 @@ def match_themes(low: str, rules: dict[str, Any]) -> list[str]:
 
 def _recent_move(frame: QuestionFrame) -> bool:
     """A why-question about a move of a price ('왜 떨어졌어?', 'why did NVDA drop')."""
-    voc = vocabulary()
-    low = frame.question.lower()
-    moved = find_phrases(low, {"up": voc["change"]["up"], "down": voc["change"]["down"]})
-    priced = frame.of("stock") or frame.of("index") or frame.of("sector")
-    return bool(priced and moved and find_phrases(low, {"why": voc["why"]}))
+    priced = frame.of("stock") or frame.of("index") or frame.of("sector") or frame.of("series")
+    why = find_phrases(frame.question.lower(), {"why": vocabulary()["why"]})
+    return bool(priced and why and asked_move(frame.question))
 
 
 def match_period_months(low: str, rules: dict[str, Any]) -> int:

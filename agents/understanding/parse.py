@@ -597,6 +597,24 @@ def _change_words(text: str) -> bool:
     )
 
 
+_UP_STEM = re.compile(r"(상승|급등|강세|강해|올라|반등)(?!률)")
+_DOWN_STEM = re.compile(r"(하락|급락|약세|약해|내려|폭락)(?!률)")
+
+
+def asked_move(question: str) -> str | None:
+    """The direction a question says something moved ('왜 이렇게 올랐어?' → 'up', '하락 이유' →
+    'down'), or None; '상승률' is a measure, not a move."""
+    low = question.lower()
+    change = vocabulary()["change"]
+    hits = find_phrases(low, {"up": change["up"], "down": change["down"]})
+    if hits:
+        return hits[0].label
+    up, down = _UP_STEM.search(low), _DOWN_STEM.search(low)
+    if up and (not down or up.start() < down.start()):
+        return "up"
+    return "down" if down else None
+
+
 def _read_movement(frame: QuestionFrame, text: str) -> None:
     """'8% 넘게 빠진', '가장 많이 떨어진', 'top gainers': a move is a return, and a fall turns
     the threshold and the order around."""
