@@ -13,10 +13,12 @@ from agents.understanding.vocabulary import vocabulary
 from data_access.contracts import AgentAnswer, TraceStep
 
 _HELD_KO = (
-    "보유 지표: 한국·미국 기준금리, 소비자물가, 실업률, 미국 2년·10년 국채금리, VIX, 원/달러 환율"
+    "보유 지표: 한국·미국 기준금리, 소비자물가, 실업률, 미국 2년·10년 국채금리, VIX, 원/달러 환율, "
+    "지수(코스피·코스닥·S&P 500·나스닥·다우), 비트코인, WTI 원유"
 )
 _HELD_EN = ("Series held: Korean and US policy rates, CPI and unemployment, US 2- and 10-year "
-            "yields, VIX and the KRW/USD rate")  # fmt: skip
+            "yields, VIX, the KRW/USD rate, index levels (KOSPI, KOSDAQ, S&P 500, Nasdaq, Dow), "
+            "bitcoin and WTI crude")  # fmt: skip
 
 
 def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:

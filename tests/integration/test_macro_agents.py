@@ -216,3 +216,14 @@ def test_regions_ranked_by_their_change(ctx: RunContext, pg_pool: Any) -> None:
         f"{fall['region']} " in resp.key_points[0]
         and f"({fall['delta']:+,}호)" in resp.key_points[0]
     )
+
+
+def test_bitcoin_and_oil_are_answered_from_their_series(pg_pool: Any, graph_store: Any) -> None:
+    """BTC-USD and CL=F are market series now: answered with their closes, not declined."""
+    for question, code in (("비트코인 최근 한 달", "BTC-USD"), ("유가 최근 추이", "CL=F")):
+        answer = answer_question(question, pool=pg_pool, store=graph_store)
+        assert not answer.payload["declined"] and code in answer.answer, answer.answer[:300]
+        last = fetch_all(
+            "SELECT close FROM market_series_prices WHERE series_code = %s ORDER BY trade_date "
+            "DESC LIMIT 1", (code,), pool=pg_pool)[0]["close"]  # fmt: skip
+        assert f"{float(last):,.2f}" in answer.answer
