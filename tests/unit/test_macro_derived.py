@@ -3,7 +3,8 @@ functions over cited series points, checked on small series with known answers."
 
 from __future__ import annotations
 
-from agents.macro.derived import compare_returns, streak, threshold_days
+from agents.macro.derived import compare_returns, premise, streak, threshold_days
+from agents.understanding.parse import asked_move
 from agents.macro.state import Series
 
 FX = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
@@ -41,3 +42,19 @@ def test_compare_returns_orders_and_gives_the_gap() -> None:
     text = compare_returns([b, a], "ko")
     assert text is not None and text.index("Apple +9.35%") < text.index("Microsoft +8.52%")
     assert "0.83%p 높습니다" in text
+
+
+def test_a_premise_the_data_contradicts_is_said() -> None:
+    fell = Series(key="KR:005930", title="삼성전자 (KR:005930) 종가", unit="KRW",
+                  points=[("2026-10-20", 101500.0), ("2026-11-20", 94000.0)])  # fmt: skip
+    text = premise(fell, "up", "ko")
+    assert text is not None and "질문과 달리" in text and "-7.39% 하락" in text
+    assert premise(fell, "down", "ko") is None  # the question agrees with the data
+
+
+def test_asked_move_reads_verbs_and_nouns() -> None:
+    assert asked_move("삼성전자 최근 한 달 왜 이렇게 올랐어?") == "up"
+    assert asked_move("코스피 최근 하락 이유") == "down"
+    assert asked_move("은행주 최근 왜 약해?") == "down"
+    assert asked_move("미국 CPI 상승률") is None  # a measure, not a move
+    assert asked_move("why did NVDA drop") == "down"
