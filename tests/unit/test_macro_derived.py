@@ -4,8 +4,8 @@ functions over cited series points, checked on small series with known answers."
 from __future__ import annotations
 
 from agents.macro.derived import compare_returns, premise, streak, threshold_days
-from agents.understanding.parse import asked_move
 from agents.macro.state import Series
+from agents.understanding.parse import asked_move
 
 FX = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
             points=[("2026-01-02", 1390.0), ("2026-01-05", 1410.5), ("2026-01-06", 1402.0),
