@@ -81,9 +81,10 @@ def test_a_stopped_turn_ends_cancelled_with_its_partial_trace(
     steps, answer = _stop_at_first_step(_cases(pg_pool, graph_store, offline)[screen](stop), stop)
     _assert_cancelled(steps, answer)
     if screen in ("contract", "opening", "stock"):  # these services store their own runs
-        stored = runs.list_runs(screen, limit=1, pool=pg_pool)[0]
-        assert stored.answer.status == "cancelled"
-        assert stored.answer.trace == answer.trace
+        payload = answer.payload.get("context", answer.payload)  # opening: under "context"
+        stored = runs.get_run(payload["run_id"], pool=pg_pool)
+        assert stored is not None and stored.screen == screen
+        assert stored.answer.status == "cancelled" and stored.answer.trace == answer.trace
 
 
 def test_a_cancelled_chat_turn_round_trips_through_the_run_store(
