@@ -16,7 +16,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import PERIOD_WORDS, Plan
+from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
 
 Row = dict[str, Any]
 _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
@@ -34,8 +34,15 @@ _CMP_WORDS = {
 }
 
 
+def window_words(period: str) -> tuple[str, str]:
+    """'최근 3개월' / 'the last 3 months'; the year to date is not 'recent'."""
+    if period == "ytd":
+        return "연초 이후", "the year to date"
+    return "최근 " + PERIOD_WORDS["ko"][period], "the last " + PERIOD_WORDS["en"][period]
+
+
 def price_period(plan: Plan) -> str:
-    return plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
+    return plan.period if plan.period in PRICE_PERIODS else "1m"
 
 
 def notes_text(plan: Plan) -> str:
@@ -396,8 +403,8 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
         note = (note + " " if note else "") + ("기간이 없어 최근 3개월로 조회했습니다." if plan.lang == "ko"
                                                else "No period given: the last 3 months were used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": target["name"], "aggregate": aggregate, "field": field,
-            "currency": currency, "period_ko": "최근 " + PERIOD_WORDS["ko"][period],
-            "period_en": "the last " + PERIOD_WORDS["en"][period], "note": note.strip(),
+            "currency": currency, "period_ko": window_words(period)[0],
+            "period_en": window_words(period)[1], "note": note.strip(),
             "empty": tpl.tool_failed(plan.lang) + target["name"]}  # fmt: skip
     lines = ["import json",
              "result = json.loads(" + call.format(lit(target["code"]), lit(period)) + ")",
@@ -415,8 +422,8 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
-            "period_ko": "최근 " + PERIOD_WORDS["ko"][period],
-            "period_en": "the last " + PERIOD_WORDS["en"][period], "note": notes_text(plan),
+            "period_ko": window_words(period)[0],
+            "period_en": window_words(period)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",

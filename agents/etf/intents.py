@@ -30,12 +30,13 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume")
-PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y")
+PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")  # the price tools' windows (agents.etf.data)
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
-    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일"},
+    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
+           "ytd": "연초 이후"},
     "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
-           "1d": "1 day"},
+           "1d": "1 day", "ytd": "year to date"},
 }  # fmt: skip
 
 
@@ -282,7 +283,7 @@ def _check_period(plan: Plan) -> None:
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
     months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
-    wider = next((p for p in PRICE_PERIODS if _PERIOD_ORDER[p] >= months), "1y")
+    wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
     plan.unanswered.append(_text(plan, "period", plan.period, wider))
     plan.period = wider
 

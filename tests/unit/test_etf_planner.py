@@ -245,6 +245,12 @@ def test_frame_renderers_run_in_the_sandbox(call: str, expected: list[str]) -> N
         assert text in output.output
 
 
+def test_year_to_date_is_a_window_of_its_own(lexicon: Lexicon) -> None:
+    """'연초 이후' reaches the price tools as 'ytd' (was widened to a year and said so)."""
+    plan = detect_plan("KODEX 200 연초 이후 수익률", lexicon)
+    assert plan.period == "ytd" and not plan.unanswered
+
+
 def test_render_compare_table_and_notes() -> None:
     rows = [
         {"code": "069500", "name": "KODEX 200", "expense_ratio": 0.15, "company": "삼성자산운용",
