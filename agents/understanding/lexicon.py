@@ -360,14 +360,17 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     )
 
 
-_cached: tuple[float, Lexicon] | None = None
+_cached: dict[str, tuple[float, Lexicon]] = {}
 _lock = threading.Lock()
 
 
 def cached_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
-    """The lexicon, reloaded at most every five minutes (names change only when data loads)."""
-    global _cached
+    """The lexicon of one database (keyed by the pool's conninfo), reloaded at most every five
+    minutes: names change only when data loads, and a second database (a private test stack, an
+    external PostgreSQL) has names of its own."""
+    key = str(getattr(pool, "conninfo", "") or "default")
     with _lock:
-        if _cached is None or time.monotonic() - _cached[0] > _CACHE_TTL_S:
-            _cached = (time.monotonic(), load_lexicon(pool))
-        return _cached[1]
+        found = _cached.get(key)
+        if found is None or time.monotonic() - found[0] > _CACHE_TTL_S:
+            found = _cached[key] = (time.monotonic(), load_lexicon(pool))
+        return found[1]

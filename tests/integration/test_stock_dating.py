@@ -24,9 +24,9 @@ AS_OF = "2026-11-20"
 
 @pytest.fixture()
 def own_lexicon(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lexicon cache is process-wide (not per pool): this database's names are loaded for
-    this test only and the demo's cache is put back afterwards."""
-    monkeypatch.setattr(lexicon, "_cached", None)
+    """The lexicon cache is per database; an empty one here makes this test load its own names
+    even when a pool's conninfo repeats, and the demo's cache is put back afterwards."""
+    monkeypatch.setattr(lexicon, "_cached", {})
 
 
 @pytest.mark.usefixtures("own_lexicon")
