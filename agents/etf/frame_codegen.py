@@ -132,16 +132,20 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     period = price_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
-    used = {measure} | ({filter_measure} if op.comparator else set())
+    extra = [c for c in op.conditions if c.measure in LABELS["ko"]]
+    used = {measure} | ({filter_measure} if op.comparator else set()) | {c.measure for c in extra}
     lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
              "if isinstance(rows, dict):",
              f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
              "else:"]  # fmt: skip
     body = _enrich_lines(used, period)
-    if op.comparator and op.threshold is not None:
-        threshold = _threshold_value(filter_measure, op.threshold, op.threshold_unit)
-        body.append(f"rows = [r for r in rows if r.get({lit(filter_measure)}) is not None "
-                    f"and r[{lit(filter_measure)}] {_PY_COMPARATOR[op.comparator]} {threshold!r}]")  # fmt: skip
+    conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
+        op.comparator and op.threshold is not None) else []  # fmt: skip
+    conditions += [(c.measure, c.comparator, c.threshold, c.unit) for c in extra]
+    for field, comparator, value, unit in conditions:
+        threshold = _threshold_value(field, value, unit)
+        body.append(f"rows = [r for r in rows if r.get({lit(field)}) is not None "
+                    f"and r[{lit(field)}] {_PY_COMPARATOR[comparator]} {threshold!r}]")  # fmt: skip
     descending = _descending(op.direction, op.comparator, measure)
     if op.kind in ("aggregate", "filter") and op.aggregate:  # '… 이하인 ETF 몇 개야?'
         body += _aggregate_lines(op.aggregate, measure)
@@ -194,16 +198,25 @@ def _aggregate_lines(aggregate: str, measure: str) -> list[str]:
 
 
 def _condition(plan: Plan, measure: str) -> str:
+    """The filter's conditions in words ('총보수 0.1% 미만 및 순자산총액 1조 초과')."""
     assert plan.frame is not None
     op = plan.frame.operation
     if not op.comparator or op.threshold is None:
         return ""
-    unit = op.threshold_unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
-    word = _CMP_WORDS[plan.lang][op.comparator]
+    parts = [_one_condition(plan, measure, op.comparator, op.threshold, op.threshold_unit)]
+    parts += [_one_condition(plan, c.measure, c.comparator, c.threshold, c.unit)
+              for c in op.conditions if c.measure in LABELS[plan.lang]]  # fmt: skip
+    return (" 및 " if plan.lang == "ko" else " and ").join(parts)
+
+
+def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
+                   unit: str | None) -> str:  # fmt: skip
+    unit = unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
+    word = _CMP_WORDS[plan.lang][comparator]
     label = LABELS[plan.lang][measure]
-    amount = f"{op.threshold:g}{unit}"
-    if unit == "억" and op.threshold >= 10_000:  # 50000억 → 5조
-        amount = f"{op.threshold / 10_000:g}조"
+    amount = f"{threshold:g}{unit}"
+    if unit == "억" and threshold >= 10_000:  # 50000억 → 5조
+        amount = f"{threshold / 10_000:g}조"
     if plan.lang == "ko":
         return f"{label} {amount} {word}"
     return f"{label} {word} {amount}"
@@ -247,6 +260,8 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
             + f" ({label}, {order}{top}; {{n}}):"
         )
     columns = [measure] + ([filter_measure] if condition and filter_measure != measure else [])
+    columns += [c.measure for c in op.conditions if c.measure in LABELS["ko"]
+                and c.measure not in columns]  # every filtered measure is shown  # fmt: skip
     if "expense_ratio" not in columns and measure != "weight":
         columns.append("expense_ratio")
     empty = (f"{described} 중 조건({condition or label})에 맞는 ETF가 없습니다." if ko

@@ -201,6 +201,9 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     plan.measure = measure
     if op.filter_measure and op.filter_measure not in SET_MEASURES:
         plan.unanswered.append(_text(plan, "set_measure", op.filter_measure))
+    for condition in op.conditions:  # a second threshold on a measure sets do not hold
+        if condition.measure not in SET_MEASURES:
+            plan.unanswered.append(_text(plan, "set_measure", condition.measure))
     return "etf_set"
 
 

@@ -76,6 +76,15 @@ class Period(BaseModel):
     surface: str = ""
 
 
+class Condition(BaseModel):
+    """One more threshold of a filter ('… and net assets over 1 trillion won')."""
+
+    measure: str
+    comparator: Comparator
+    threshold: float
+    unit: str | None = None
+
+
 class Operation(BaseModel):
     kind: OperationKind = "lookup"
     comparator: Comparator | None = None  # a filter (alone, or before a ranking)
@@ -87,6 +96,7 @@ class Operation(BaseModel):
     aggregate: Aggregate | None = None
     change_basis: Literal["period", "yoy", "mom"] | None = None
     words: list[str] = Field(default_factory=list)  # the words that chose it (for the trace)
+    conditions: list[Condition] = Field(default_factory=list)  # thresholds after the first
 
 
 class QuestionFrame(BaseModel):
@@ -121,6 +131,8 @@ class QuestionFrame(BaseModel):
         op = self.operation
         if op.comparator is not None:
             parts.append(f"조건 {op.comparator} {op.threshold:g}{op.threshold_unit or ''}")
+        for c in op.conditions:
+            parts.append(f"조건 {c.measure} {c.comparator} {c.threshold:g}{c.unit or ''}")
         if op.top_n:
             parts.append(
                 f"상위 {op.top_n}개 ({'오름차순' if op.direction == 'asc' else '내림차순'})"

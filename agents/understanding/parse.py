@@ -16,6 +16,7 @@ from datetime import date
 
 from agents.understanding.frame import (
     MEASURE_UNITS,
+    Condition,
     Entity,
     Measure,
     Period,
@@ -419,6 +420,11 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             op.kind = "filter"
         op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]
         op.filter_measure = _filter_measure(frame, text)
+        for comparator, value, unit, at in _thresholds(text)[1:]:  # '… 이고 순자산 1조 넘는'
+            measure = _filter_measure(frame, text, at)
+            if measure:
+                op.conditions.append(Condition(measure=measure, comparator=comparator,  # type: ignore[arg-type]
+                                               threshold=value, unit=unit))  # fmt: skip
     if aggregates and op.kind in ("aggregate", "filter"):
         op.aggregate = aggregates[0].label  # type: ignore[assignment]
     counted = _TOP_N.search(text) if op.kind in ("lookup", "list") else None
@@ -463,14 +469,15 @@ def _sign(text: str) -> tuple[str, float, str] | None:
     return (hits[0].label, 0.0, "%") if hits else None
 
 
-def _filter_measure(frame: QuestionFrame, text: str) -> str | None:
-    """The measure named closest before the comparator ('보수가 0.1% 이하인 … 수익률 1위')."""
+def _filter_measure(frame: QuestionFrame, text: str, at: int | None = None) -> str | None:
+    """The measure named closest before the comparator ('보수가 0.1% 이하인 … 수익률 1위'); `at`
+    is the position of a later comparator."""
     if not frame.measures:
         return None
     comparators = find_phrases(text, vocabulary()["comparators"])
     if not comparators:  # a sign word: the measure it qualifies is the return unless named
         return frame.measures[0].name
-    comparator = comparators[0].start
+    comparator = comparators[0].start if at is None else at
     positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]
     before = [(p, n) for p, n in positions if 0 <= p <= comparator]
     return max(before)[1] if before else frame.measures[0].name
@@ -495,14 +502,28 @@ def _is_definition(frame: QuestionFrame, text: str) -> bool:
 
 def _threshold(text: str) -> tuple[str | None, float, str | None] | None:
     """(comparator, number, unit) of 'N% 넘는', 'at least N%', 'N억 이상' …"""
+    found = _thresholds(text)
+    return found[0][:3] if found else None
+
+
+def _thresholds(text: str) -> list[tuple[str, float, str | None, int]]:
+    """Every comparator with its nearest number not taken by an earlier one: (comparator,
+    number, unit, comparator position) — '보수 0.1% 미만이고 순자산 1조 넘는'."""
     comparators = find_phrases(text, vocabulary()["comparators"])
-    if not comparators:
-        return None
     numbers = [m for m in _NUMBER.finditer(text) if not _is_rank_number(text, m)]
-    if not numbers:
-        return None
-    c = comparators[0]
-    best = min(numbers, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
+    out: list[tuple[str, float, str | None, int]] = []
+    taken: set[int] = set()
+    for c in comparators:
+        free = [m for m in numbers if m.start() not in taken]
+        if not free:
+            break
+        best = min(free, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
+        taken.add(best.start())
+        out.append((*_read_number(text, c, best), c.start))
+    return out
+
+
+def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, str | None]:
     value = float(best.group(1).replace(",", "").replace("−", "-"))
     unit = best.group(2)
     if unit in ("퍼센트", "프로", "percent"):

@@ -48,6 +48,19 @@ def test_thresholds(lexicon: Lexicon, question: str, kind: str, comparator: str,
         kind, comparator, threshold, unit)  # fmt: skip
 
 
+def test_a_second_threshold_is_a_condition_of_its_own(lexicon: Lexicon) -> None:
+    op = read(
+        lexicon, "ETFs with expense ratio under 0.1% and net assets over 1 trillion won"
+    ).operation
+    assert (op.comparator, op.threshold, op.filter_measure) == ("<", 0.1, "expense_ratio")
+    assert [(c.measure, c.comparator, c.threshold, c.unit) for c in op.conditions] == [
+        ("net_assets", ">", 10_000.0, "억")]  # fmt: skip
+    band = read(lexicon, "보수 0.1% 이상 0.3% 이하 반도체 ETF").operation
+    assert (band.comparator, band.threshold) == (">=", 0.1)
+    assert [(c.comparator, c.threshold) for c in band.conditions] == [("<=", 0.3)]
+    assert not read(lexicon, "현대차 비중이 3% 넘는 ETF 전부").operation.conditions
+
+
 def test_a_fall_turns_the_threshold_and_names_the_return(lexicon: Lexicon) -> None:
     frame = read(lexicon, "최근 3개월 8% 넘게 빠진 2차전지 ETF")
     assert frame.measure() == "return" and frame.period and frame.period.label == "3m"
