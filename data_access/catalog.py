@@ -357,13 +357,18 @@ def current_as_of_date(pool: ConnectionPool | None = None) -> date:
     return latest or date.fromisoformat(get_settings().demo_as_of_date)
 
 
-def _stats_query(dataset: Dataset) -> tuple[sql.Composed, list[str]]:
-    """`SELECT code, count, min, max FROM table [WHERE filter]` for one dataset."""
+def _stats_query(dataset: Dataset, counts: bool = True) -> tuple[sql.Composed, list[str]]:
+    """`SELECT code, count, min, max FROM table [WHERE filter]` for one dataset; without
+    `counts` only the latest date (an index lookup, not a scan of the table)."""
     column = sql.Identifier(dataset.date_column)
+    head = (
+        "SELECT {code}::text AS dataset_code, count(*) AS rows, min({col})::date AS min_date,"
+        if counts
+        else "SELECT {code}::text AS dataset_code, (max({col}) IS NOT NULL)::int AS rows,"
+        " NULL::date AS min_date,"
+    )
     query = sql.SQL(
-        "SELECT {code}::text AS dataset_code, count(*) AS rows,"
-        " min({col})::date AS min_date, max({col})::date AS max_date,"
-        " max({col})::timestamptz AS max_ts FROM {table}"
+        head + " max({col})::date AS max_date, max({col})::timestamptz AS max_ts FROM {table}"
     ).format(code=sql.Placeholder(), col=column, table=sql.Identifier(dataset.table_name))
     params = [dataset.dataset_code]
     if dataset.filter_column is not None and dataset.filter_value is not None:
@@ -376,12 +381,12 @@ def _stats_query(dataset: Dataset) -> tuple[sql.Composed, list[str]]:
 
 
 def _table_stats(
-    datasets: tuple[Dataset, ...], pool: ConnectionPool | None
+    datasets: tuple[Dataset, ...], pool: ConnectionPool | None, counts: bool = True
 ) -> dict[str, dict[str, Any]]:
     """Row count and date range of every dataset, in one round trip."""
     if not datasets:
         return {}
-    parts = [_stats_query(d) for d in datasets]
+    parts = [_stats_query(d, counts) for d in datasets]
     query = sql.SQL(" UNION ALL ").join(sql.SQL("({})").format(q) for q, _ in parts)
     params = [p for _, ps in parts for p in ps]
     with connection(pool) as conn:
@@ -457,14 +462,16 @@ def dataset_statuses(
     as_of: date | None = None,
     pool: ConnectionPool | None = None,
     datasets: tuple[Dataset, ...] | None = None,
+    counts: bool = True,
 ) -> list[DatasetStatus]:
     """Rows, date range and freshness of each dataset against `as_of` (default: current).
 
-    `datasets` defaults to everything catalogued (`catalogued_datasets`).
+    `datasets` defaults to everything catalogued (`catalogued_datasets`); without `counts`
+    (freshness only) `rows` is 1 or 0 and `min_date` is not read.
     """
     as_of = as_of or current_as_of_date(pool)
     datasets = datasets if datasets is not None else catalogued_datasets(pool)
-    stats = _table_stats(datasets, pool)
+    stats = _table_stats(datasets, pool, counts)
     out: list[DatasetStatus] = []
     for d in datasets:
         s = stats[d.dataset_code]
@@ -498,7 +505,8 @@ def domain_freshness(
 ) -> dict[str, Freshness]:
     """The worst dataset status per domain (every requested domain is present)."""
     wanted = tuple(d for d in CORE_DATASETS if d.domain in domains)
-    statuses = dataset_statuses(as_of, pool, datasets=wanted if tuple(domains) != DOMAINS else None)
+    statuses = dataset_statuses(as_of, pool, datasets=wanted if tuple(domains) != DOMAINS else None,
+                                counts=False)  # fmt: skip
     return {
         domain: worst_freshness([s.freshness for s in statuses if s.domain == domain])
         for domain in domains
