@@ -146,7 +146,7 @@ def main() -> None:
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
     typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", key=BOX_KEY,
-                          disabled=live is not None)  # fmt: skip
+                          disabled=live is not None, submit_mode="disable")  # fmt: skip
     if live is not None:
         _follow(live)
         return
