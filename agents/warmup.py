@@ -1,6 +1,7 @@
 """Load once, in the background, what the first question of a session would otherwise wait
-for: the name lexicon, the vocabulary and glossary, the data-freshness counts (whole-table counts:
-≈0.4 s at market scale). Called by the app when its PostgreSQL pool is first handed out.
+for: the name lexicon, the vocabulary and glossary, the data-freshness dates and the query
+guards' parsers (pglast, the ANTLR Cypher grammar: ≈0.2 s to import). Called by the app and the
+HTTP API when their PostgreSQL pool is first handed out.
 
     warm_up(pool)   # returns at once; a daemon thread does the work, errors are only logged
 """
@@ -33,6 +34,8 @@ def _load(pool: ConnectionPool) -> None:
     from data_access.errors import WorkbenchError
 
     try:
+        import data_access.guards  # noqa: F401  # the SQL/Cypher parsers of every agent query
+
         cached_lexicon(pool)
         vocabulary_words()
         load_glossary()

@@ -89,10 +89,13 @@ class Stores:
             raise StoreUnavailable(
                 f"PostgreSQL에 연결할 수 없습니다 ({health.postgres.error})", store="postgres"
             )
+        from agents.warmup import warm_up
         from data_access.postgres import get_pool
 
         try:
-            return get_pool(self.info.postgres_uri, self.settings)
+            pool = get_pool(self.info.postgres_uri, self.settings)
+            warm_up(pool)  # as the app does: the first question does not load names and parsers
+            return pool
         except StoreUnavailable:
             self._health = None  # probe again on the next request
             raise

@@ -1,6 +1,7 @@
 """Question understanding and whole offline turns, per screen (issue 14).
 
     python bench/understanding.py [--scale market|demo] [--turns 40] [--home .workbench/bench]
+                                  [--warm]
 
 Prints: the cost of `understand()` per question (p50/p95/max over every analyst golden question,
 repeated) with the lexicon's size; then, per screen, the first offline turn of this process
@@ -76,6 +77,11 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--home", default=str(ROOT / ".workbench" / "bench"))
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="run the app's and API's start-up warm-up first (agents.warmup)",
+    )
     args = parser.parse_args()
     os.environ["WORKBENCH_HOME"] = args.home
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -99,6 +105,17 @@ def main() -> int:
                  for s in ("etf", "macro", "stock")}  # fmt: skip
     bench_understanding(questions, pool, args.repeat)
 
+    if args.warm:  # what the app and the API do when their pool is first handed out
+        import threading
+
+        from agents.warmup import warm_up
+
+        started = time.perf_counter()
+        warm_up(pool)
+        for thread in threading.enumerate():
+            if thread.name == "atlas-warmup":
+                thread.join()
+        print(f"warm-up (background at start-up)  {(time.perf_counter() - started) * 1000:8.0f} ms")
     from agents.etf.service import answer_question as etf_ask
     from agents.macro.service import answer_question as macro_ask
     from agents.stock.question import answer_stock_question
