@@ -156,9 +156,15 @@ def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon)
         inside = any(a <= m.start() < b for a, b in taken)
         if inside or word in _KNOWN_CAPS or word in lexicon.stocks or word in lexicon.brands:
             continue
-        if word.lower() in vocabulary_words():
-            continue
+        if word.lower() in vocabulary_words() or _glossary_term(word):
+            continue  # 'QT가 뭐야': a term, not a ticker
         frame.unknown_words.append(word)
+
+
+def _glossary_term(word: str) -> bool:
+    from agents.understanding.glossary import load_glossary
+
+    return load_glossary().lookup(word) is not None
 
 
 def _masked(low: str, entities: list[Entity]) -> str:
@@ -372,6 +378,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     words = lambda group: find_phrases(text, {"w": group})  # noqa: E731
     threshold = _threshold(text) or _sign(text)
     aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
+    if _MEANING.search(frame.question.lower()):  # 'what does basis point mean?' is no average
+        aggregates = [h for h in aggregates if h.phrase != "mean"]
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
     concept_only = all(e.kind in ("series", "index") for e in _data_subjects(frame))
@@ -448,6 +456,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
+_MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
 
 
 def _growth_rate(frame: QuestionFrame) -> bool:

@@ -294,6 +294,14 @@ def test_what_is_not_held_is_named(lexicon: Lexicon, question: str, missing: str
     assert frame.period is None or not frame.period.label.startswith("30")
 
 
+@pytest.mark.parametrize(
+    "question", ["QT가 뭐야", "What does basis point mean?", "테일러 준칙이 뭐야?"]
+)
+def test_terms_are_defined_not_read_as_tickers_or_averages(lexicon: Lexicon, question: str) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert frame.operation.kind == "define" and not frame.unknown_words
+
+
 def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
     frame = read(lexicon, "배당 ETF 목록")
     answer = AgentAnswer(answer="…", mode="offline", status="ok",
