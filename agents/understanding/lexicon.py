@@ -84,6 +84,7 @@ class Lexicon:
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
     _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
+    _prefixes: dict[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
@@ -187,6 +188,8 @@ class Lexicon:
                     continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
                 taken[a:b] = [True] * (b - a)
                 found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
+        if "stock" in kinds:  # '한화에어로' is 한화에어로스페이스, not 한화 + '에어로'
+            found = self._abbreviated_stocks(question, found)
         if "etf" in kinds:
             found += self._coordinated_brands(folded, gaps, taken, where, found)
         if "manager" in kinds:
@@ -226,6 +229,43 @@ class Lexicon:
                 taken[a:end] = [True] * (end - a)
                 out.append(Mention("etf", code, self.etfs[code], where[a], where[end - 1] + 1))
         return out
+
+    def _abbreviated_stocks(self, question: str, found: list[Mention]) -> list[Mention]:
+        """A word that begins exactly one stock's name and is longer than any name found inside
+        it ('삼성바이오' → 삼성바이오로직스, 'LG에너지' → LG에너지솔루션) names that stock; a
+        particle after it is left out ('한화에어로의')."""
+        index = self._name_prefixes()
+        out = list(found)
+        for word in _WORD.finditer(question):
+            a, b = word.span()
+            inside = [m for m in out if a <= m.start and m.end <= b]
+            if any(m.end - m.start == b - a for m in inside) or any(
+                m.kind != "stock" for m in inside
+            ):
+                continue  # the word is a whole name already, or something else
+            text = word.group(0)
+            if not _HANGUL.search(text):
+                continue  # English words begin names by chance ('the' → Thermo Fisher)
+            for cut in (text, text[:-1] if text[-1] in _PARTICLES else None):
+                if cut and len(cut) >= 3 and (code := index.get(cut.lower())):
+                    out = [m for m in out if m not in inside]
+                    out.append(Mention("stock", code, self.stocks[code][0], a, a + len(cut)))
+                    break
+        return out
+
+    def _name_prefixes(self) -> dict[str, str]:
+        """Prefix (3 characters or more, shorter than the name, with Hangul) → the one stock it
+        begins."""
+        if self._prefixes is None:
+            seen: dict[str, set[str]] = {}
+            for code, (name, _) in self.stocks.items():
+                low = name.lower()
+                for n in range(3, len(low)):
+                    seen.setdefault(low[:n], set()).add(code)
+            names = {n.lower() for n, _ in self.stocks.values()}
+            self._prefixes = {p: next(iter(c)) for p, c in seen.items()
+                              if len(c) == 1 and p not in names}  # fmt: skip
+        return self._prefixes
 
     def _coordinated_brands(self, folded: str, gaps: set[int], taken: list[bool],
                             where: list[int], found: list[Mention]) -> list[Mention]:  # fmt: skip
@@ -285,6 +325,9 @@ class Lexicon:
                     out.append(Mention("manager", manager, manager, a, b))
         return out
 
+
+_WORD = re.compile(r"[0-9A-Za-z가-힣&]+")
+_PARTICLES = "의은는이가을를도와과랑"
 
 ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
 MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})

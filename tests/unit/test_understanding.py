@@ -224,6 +224,18 @@ def test_a_sign_word_is_a_threshold_of_zero(lexicon: Lexicon, question: str,
         "filter", comparator, 0.0, "return")  # fmt: skip
 
 
+def test_a_korean_word_that_begins_one_name_is_that_stock() -> None:
+    lexicon = Lexicon(stocks={"000880": ("한화", None), "012450": ("한화에어로스페이스", None),
+                              "042660": ("한화오션", None), "005930": ("삼성전자", None),
+                              "009150": ("삼성전기", None), "TMO": ("Thermo Fisher", None)})  # fmt: skip
+    keys = lambda q: [m.key for m in lexicon.recognize(q)]  # noqa: E731
+    assert keys("한화에어로 3개월 수익률") == ["012450"]
+    assert keys("한화에어로의 주가") == ["012450"]
+    assert keys("한화 주가") == ["000880"]
+    assert keys("삼성전 주가") == []  # 삼성전자 or 삼성전기: not guessed
+    assert keys("what is the VIX") == []  # English words are not abbreviations
+
+
 def test_coordinated_brands_share_one_rest_of_a_name() -> None:
     lexicon = Lexicon(
         etfs={"069500": "KODEX 200", "102110": "TIGER 200", "105190": "ACE 200",
