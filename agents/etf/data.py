@@ -304,7 +304,8 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
     """Seed summary fields from newest-first daily rows (empty dict when there are none)."""
     if not daily:
         return {}
-    [d["close"] for d in daily]
+    closes = [float(d["close"]) for d in reversed(daily) if d["close"] is not None]
+    vol = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
     highs = [d.get("high", d["close"]) for d in daily]
     lows = [d.get("low", d["close"]) for d in daily]
     return {
@@ -316,6 +317,8 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
         "low": min(lows),
         "change_rate": change_rate(daily[-1]["close"], daily[0]["close"]),
         "avg_volume": _average_volume(daily),
+        # annualized volatility of the window's daily returns, % (data_access.figures)
+        "volatility": round(vol * 100, 2) if vol is not None else None,
     }
 
 

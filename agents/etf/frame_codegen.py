@@ -23,9 +23,10 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 _RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
-           "weight": "비중", "close": "종가", "volume": "일평균 거래량"},
+           "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
-           "weight": "weight", "close": "close", "volume": "average daily volume"},
+           "weight": "weight", "close": "close", "volume": "average daily volume",
+           "volatility": "annualized volatility"},
 }  # fmt: skip
 
 _CMP_WORDS = {
@@ -42,7 +43,10 @@ def window_words(period: str) -> tuple[str, str]:
 
 
 def price_period(plan: Plan) -> str:
-    return plan.period if plan.period in PRICE_PERIODS else "1m"
+    """The asked window, else a month (a year for a volatility: a month of days is too few)."""
+    if plan.period in PRICE_PERIODS:
+        return str(plan.period)
+    return "1y" if plan.measure == "volatility" else "1m"
 
 
 def notes_text(plan: Plan) -> str:
@@ -107,9 +111,9 @@ def _holder_scope(plan: Plan, tags: list[str]) -> tuple[str, str]:
 
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
     """Per-ETF price lookups for measures the graph does not hold."""
-    if not measures & {"return", "net_assets", "close", "volume"}:
+    if not measures & {"return", "net_assets", "close", "volume", "volatility"}:
         return []
-    window = period if measures & {"return", "volume"} else "1w"
+    window = period if measures & {"return", "volume", "volatility"} else "1w"
     lines = [
         "for r in rows:",
         f"    p = json.loads(get_etf_prices(etf_code=r['code'], period={lit(window)}))",
@@ -123,6 +127,8 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
         lines.append("    r['close'] = s.get('end_close')")
     if "volume" in measures:
         lines.append("    r['volume'] = s.get('avg_volume')")
+    if "volatility" in measures:
+        lines.append("    r['volatility'] = s.get('volatility')")
     return lines
 
 
@@ -224,7 +230,7 @@ def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
 
 def _measure_label(plan: Plan, measure: str, period: str) -> str:
     label = LABELS[plan.lang][measure]
-    if measure in ("return", "volume"):
+    if measure in ("return", "volume", "volatility"):
         return (
             f"{PERIOD_WORDS[plan.lang][period]} {label}"
             if plan.lang == "ko"
@@ -362,10 +368,9 @@ def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> 
                   f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
                   f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     else:
-        key = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close"}[
-            measure
-        ]
-        window = period if measure == "return" else "1w"
+        key = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
+               "volume": "avg_volume", "volatility": "volatility"}[measure]  # fmt: skip
+        window = period if measure in ("return", "volume", "volatility") else "1w"
         for var, etf in (("pa", a), ("pb", b)):
             lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
                          f"period={lit(window)}))")  # fmt: skip
@@ -432,7 +437,8 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
 
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
-    period = price_period(plan) if plan.measure == "return" or plan.days else "1w"
+    windowed = plan.measure in ("return", "volatility") or plan.days
+    period = price_period(plan) if windowed else "1w"
     if plan.measure == "return" and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip

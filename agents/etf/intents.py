@@ -29,7 +29,7 @@ Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
-SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume")
+SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility")
 PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")  # the price tools' windows (agents.etf.data)
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
@@ -122,7 +122,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if etfs >= 2:
         if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
             return _difference(plan, frame)
-        if frame.measure() in ("net_assets", "close") or (
+        if frame.measure() in ("net_assets", "close", "volume", "volatility") or (
             frame.measure() == "return" and plan.period not in (None, "1m")
         ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
@@ -211,7 +211,15 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
     if measure == "weight" and not plan.stocks:
         measure = "expense_ratio"
-    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight"):
+    if measure not in (
+        "expense_ratio",
+        "return",
+        "net_assets",
+        "close",
+        "weight",
+        "volume",
+        "volatility",
+    ):
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
@@ -248,6 +256,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "price_extreme"
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
+        return "etf_measure"
+    if measure == "volatility":
+        plan.measure = "volatility"
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure

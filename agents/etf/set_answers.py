@@ -25,7 +25,7 @@ def fmt_measure(measure: str, v: object) -> str:
     x = float(v)  # type: ignore[arg-type]
     if measure == "expense_ratio":
         return f"{round(x, 4):g}%"
-    if measure in ("weight", "premium"):
+    if measure in ("weight", "premium", "volatility"):
         return f"{x:.2f}%"
     if measure == "return":
         return f"{x:+.2f}%"
@@ -152,8 +152,10 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             return (
                 text + "0" if text.endswith(".") or len(text.split(".")[1]) < 2 else text
             ) + "%p"
-        if measure in ("return", "weight"):
+        if measure in ("return", "weight", "volatility"):
             return f"{d:+.2f}%p"
+        if measure == "volume":
+            return f"{d:+,.0f}주"
         if measure == "net_assets":
             return ("+" if d >= 0 else "-") + fmt_krw(abs(d))
         if measure == "close":
@@ -300,6 +302,17 @@ def render_measure(result: dict, spec: dict) -> str:
         if ko:
             return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
         return f"{spec['name']} {value_en} on {day}."
+    if spec["measure"] == "volatility":
+        sigma = s.get("volatility")
+        if sigma is None:
+            return spec["empty"]
+        if ko:
+            return (f"{spec['name']}의 {spec['period_ko']} 연환산 변동성은 {float(sigma):.2f}%입니다 "
+                    f"(일간 수익률 표준편차 × √252, {s['start_date']} ~ {s['end_date']}, "
+                    f"{s['data_count']}거래일).")  # fmt: skip
+        return (f"{spec['name']}'s annualized volatility over {spec['period_en']} is "
+                f"{float(sigma):.2f}% (stdev of daily returns × √252, {s['start_date']} to "
+                f"{s['end_date']}, {s['data_count']} sessions).")  # fmt: skip
     if spec["measure"] == "nav":
         if ko:
             return f"{spec['name']}의 NAV는 {s.get('latest_nav'):,}원입니다 ({s['end_date']} 기준)."

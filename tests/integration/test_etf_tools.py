@@ -4,6 +4,8 @@ data (PostgreSQL is the source the graph is projected from), plus hostile `graph
 from __future__ import annotations
 
 import json
+import math
+import statistics
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -260,3 +262,16 @@ def test_every_call_is_cited(pg_pool: Any, graph_store: Any) -> None:
     assert prices.date_range.end and prices.date_range.start
     assert {c.dataset_code for c in collector.citations} >= {"KR_ETF_MASTER", "KR_ETF_HOLDINGS"}
     assert all(len(c.query_fingerprint) == 16 for c in collector.citations)
+
+
+def test_price_summary_volatility_matches_sql(tools: dict[str, Any], pg_pool: Any) -> None:
+    """The window's annualized volatility: sample stdev of daily close-to-close returns × √252,
+    recomputed here from the closes SQL returns for the same dates."""
+    summary = call(tools, "get_etf_prices", etf_code="069500", period="6m")["summary"]
+    rows = fetch_all(
+        "SELECT close FROM etf_prices WHERE etf_code = '069500' AND trade_date BETWEEN %s AND %s "
+        "ORDER BY trade_date", (summary["start_date"], summary["end_date"]), pool=pg_pool)  # fmt: skip
+    closes = [float(r["close"]) for r in rows]
+    returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
+    expected = statistics.stdev(returns) * math.sqrt(252) * 100
+    assert summary["volatility"] == round(expected, 2)
