@@ -348,6 +348,22 @@ def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
     return tpl.inline("\n".join(lines))
 
 
+def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    """The stocks two ETFs both hold (each on its latest snapshot) and how much they overlap."""
+    a, b = etfs[0], etfs[1]
+    cypher = (
+        f"MATCH (a:ETF {{code: {cypher_text(a['code'])}}})-[h:HOLDS]->(:Stock)\n"
+        "WITH a, max(h.date) AS da\n"
+        f"MATCH (b:ETF {{code: {cypher_text(b['code'])}}})-[h2:HOLDS]->(:Stock)\n"
+        "WITH a, da, b, max(h2.date) AS db\n"
+        "MATCH (a)-[x:HOLDS]->(s:Stock)<-[y:HOLDS]-(b)\nWHERE x.date = da AND y.date = db\n"
+        "RETURN {code: s.code, name: s.name, wa: x.weight, wb: y.weight, da: da, db: db}\n"
+        "ORDER BY x.weight DESC"
+    )
+    spec = {"lang": plan.lang, "a": a["name"], "b": b["name"], "note": notes_text(plan)}
+    return _graph_then(plan, cypher, f"render_common_holdings(rows, {lit(spec)})")
+
+
 def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     measure = plan.measure or "expense_ratio"
     a, b = etfs[0], etfs[1]
@@ -494,6 +510,7 @@ FRAME_BUILDERS: dict[str, Any] = {
     "holding_weight": holding_weight_code,
     "holdings_aggregate": holdings_aggregate_code,
     "etf_difference": difference_code,
+    "common_holdings": common_holdings_code,
     "price_extreme": extreme_code,
     "etf_measure": measure_code,
 }

@@ -23,7 +23,7 @@ Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
-    "etf_measure", "define", "declined", "unsupported",
+    "etf_measure", "common_holdings", "define", "declined", "unsupported",
 ]  # fmt: skip
 Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
@@ -117,6 +117,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
                                                   (None, "weight")):  # fmt: skip
             return _set_intent(plan, frame, "holders")
         return "top_holders"
+    if relation == "common_holdings" and etfs >= 2:
+        return "common_holdings"
     if etfs >= 3 and measure in SET_MEASURES and measure != "weight":
         return _set_intent(plan, frame, "named")  # three or more named: side by side, ordered
     if etfs >= 2:

@@ -194,6 +194,32 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
     return text
 
 
+def render_common_holdings(rows: list, spec: dict) -> str:
+    """How many stocks both ETFs hold and their overlap: the sum over them of the smaller of
+    the two weights (the share of each fund that is the same stocks)."""
+    ko = spec["lang"] == "ko"
+    if not rows:
+        return (f"{spec['a']}와(과) {spec['b']}가 함께 담은 종목은 없습니다 (각 최신 스냅샷 기준)."
+                if ko else f"{spec['a']} and {spec['b']} hold no stock in common.")  # fmt: skip
+    overlap = sum(min(float(r["wa"]), float(r["wb"])) for r in rows)
+    lines = [f"{i}. {r['name']} ({r['code']}): {float(r['wa']):.2f}% / {float(r['wb']):.2f}%"
+             for i, r in enumerate(rows[:15], 1)]  # fmt: skip
+    more = len(rows) - len(lines)
+    if more > 0:
+        lines.append(f"… 외 {more}개" if ko else f"… and {more} more")
+    when = f"{rows[0]['da']} / {rows[0]['db']}"
+    if ko:
+        head = (f"{spec['a']}와(과) {spec['b']}의 공통 보유 종목 {len(rows)}개, 겹치는 비중 "
+                f"{overlap:.2f}% (종목마다 두 비중 중 작은 쪽의 합; 스냅샷 {when}). 비중은 "
+                f"{spec['a']} / {spec['b']} 순:")  # fmt: skip
+    else:
+        head = (f"{spec['a']} and {spec['b']} hold {len(rows)} stocks in common; overlap "
+                f"{overlap:.2f}% (the smaller weight of each, summed; snapshots {when}). Weights "
+                f"{spec['a']} / {spec['b']}:")  # fmt: skip
+    text = head + "\n" + "\n".join(lines)
+    return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+
+
 def _level(v: float, krw: bool, ko: bool) -> str:
     if krw:
         return f"{v:,.0f}원" if ko else f"{v:,.0f} KRW"
@@ -349,6 +375,7 @@ SET_RENDERERS = (
     _daily_values,
     render_holdings_aggregate,
     render_difference,
+    render_common_holdings,
     render_extreme,
     render_measure,
 )

@@ -598,7 +598,9 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
     hits = {h.label for h in find_phrases(text, rel)}
     stocks, etfs = frame.of("stock"), frame.of("etf")
     etf_word = "etf" in text or "펀드" in text or "fund" in text
-    if "similar" in hits and etfs:
+    if "common_holdings" in hits and len(etfs) >= 2:
+        frame.relation = "common_holdings"  # 'KODEX 반도체와 TIGER 반도체 공통 보유 종목'
+    elif "similar" in hits and etfs:
         frame.relation = "similar"
     elif stocks and etfs and frame.measure() == "weight" and not _change_words(text):
         frame.relation = "weight_in"  # '코덱스 반도체 한미반도체 편입비중': a weight, not a change

@@ -119,6 +119,21 @@ def test_recognized_questions(ask: Any, pg_pool: Any, question: str, tools: list
     assert answer.as_of_date and answer.data_freshness.get("etf")
 
 
+def test_common_holdings_of_two_etfs_match_sql(ask: Any, pg_pool: Any) -> None:
+    """'공통 보유 종목': the stocks both hold on their latest snapshots and the overlap (the
+    smaller weight of each, summed), against the same intersection in SQL."""
+    answer = ask("KODEX 반도체와 TIGER 반도체 공통 보유 종목")
+    rows = fetch_all(
+        "WITH a AS (SELECT security_id, weight FROM etf_holdings WHERE etf_code = '091160' AND "
+        "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = '091160')), "
+        "b AS (SELECT security_id, weight FROM etf_holdings WHERE etf_code = '091230' AND "
+        "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = '091230')) "
+        "SELECT count(*) AS n, sum(least(a.weight, b.weight)) AS overlap FROM a JOIN b USING "
+        "(security_id)", pool=pg_pool)[0]  # fmt: skip
+    assert f"공통 보유 종목 {rows['n']}개" in answer.answer
+    assert f"겹치는 비중 {float(rows['overlap']):.2f}%" in answer.answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
