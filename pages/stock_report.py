@@ -291,7 +291,11 @@ def _render_history() -> None:
     if not past:
         return
     labels = distinct_labels(
-        {r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · {r.answer.status}" for r in past}
+        {
+            r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · "
+            f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
+            for r in past
+        }
     )
     chosen = st.selectbox("지난 리포트 열기", [""] + list(labels), key="stock_history",
                           format_func=lambda rid: labels.get(rid, "선택하세요"))  # fmt: skip
