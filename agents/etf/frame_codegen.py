@@ -309,10 +309,17 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
         "WHERE h2.date = latest\n"
         "RETURN {etf_code: e.code, date: latest, weight: h2.weight}"
     )
-    spec = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"]}
-    return _graph_then(
-        plan, cypher, f"render_holding_weight(rows[0] if rows else {{}}, {lit(spec)})"
-    )
+    spec: dict[str, Any] = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"],
+                            "code": stock["code"]}  # fmt: skip
+    render = f"render_holding_weight(rows[0] if rows else {{}}, {lit(spec)})"
+    asked = plan.frame.operation.kind if plan.frame else "lookup"
+    if plan.period in CHANGE_PERIODS and plan.period != "1d" and asked in ("compare", "change"):
+        # '1달 전이랑 비교': the weight change from the holdings-changes tool over that period
+        spec["since"] = PERIOD_WORDS[plan.lang][plan.period]
+        render = (f"render_holding_weight(rows[0] if rows else {{}}, dict({lit(spec)}, changes=("
+                  f"lambda c: c if isinstance(c, list) else [])(json.loads(get_holdings_changes("
+                  f"etf_code={lit(etf['code'])}, period={lit(plan.period)})))))")  # fmt: skip
+    return _graph_then(plan, cypher, render)
 
 
 def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:

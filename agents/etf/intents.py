@@ -114,8 +114,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "two_stock_holders"
     if relation == "holders" and stocks == 1:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
-                                                  (None, "weight")):  # fmt: skip
-            return _set_intent(plan, frame, "holders")
+                                                  (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
+            return _set_intent(plan, frame, "holders")  # scoped ('… 높은 반도체 ETF') or filtered
         return "top_holders"
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
@@ -193,6 +193,9 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     plan.universe = universe
     op = frame.operation
     measure = frame.measure()
+    if op.kind == "rank" and op.filter_measure and len(frame.measures) > 1:
+        # '삼성전자 비중 10% 이상인 ETF 중 보수 가장 싼 것': filtered by one, ranked by the other
+        measure = next((m.name for m in frame.measures if m.name != op.filter_measure), measure)
     if measure not in SET_MEASURES and measure is not None:
         plan.unanswered.append(_text(plan, "set_measure", measure))
         measure = None

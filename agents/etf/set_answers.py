@@ -87,8 +87,19 @@ def render_holding_weight(row: dict, spec: dict) -> str:
         return f"{etf} does not hold {stock} in its latest holdings snapshot ({row.get('date') or '-'})."
     w = float(row["weight"])
     if ko:
-        return f"{etf} 안에서 {stock}의 비중은 {w:.2f}%입니다 (보유종목 스냅샷 {row['date']} 기준)."
-    return f"{stock} is {w:.2f}% of {etf} (holdings snapshot of {row['date']})."
+        text = f"{etf} 안에서 {stock}의 비중은 {w:.2f}%입니다 (보유종목 스냅샷 {row['date']} 기준)."
+    else:
+        text = f"{stock} is {w:.2f}% of {etf} (holdings snapshot of {row['date']})."
+    if "changes" in spec:  # '1달 전이랑 비교': the same stock in the period's base snapshot
+        moved = [c for c in spec["changes"] if c.get("stock_code") == spec.get("code")]
+        before = moved[0].get("old_weight") if moved else w  # not listed: unchanged
+        before = 0.0 if before is None else float(before)
+        if ko:
+            text += (f" {spec['since']} 전 스냅샷 {before:.2f}% → 현재 {w:.2f}% "
+                     f"({w - before:+.2f}%p).")  # fmt: skip
+        else:
+            text += f" {spec['since']} ago: {before:.2f}% → now {w:.2f}% ({w - before:+.2f}%p)."
+    return text
 
 
 def render_holdings_aggregate(rows: list, spec: dict) -> str:

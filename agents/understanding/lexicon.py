@@ -244,7 +244,7 @@ class Lexicon:
             ):
                 continue  # the word is a whole name already, or something else
             text = word.group(0)
-            if not _HANGUL.search(text):
+            if not _HANGUL.search(text) or self._names_a_manager(text):
                 continue  # English words begin names by chance ('the' → Thermo Fisher)
             for cut in (text, text[:-1] if text[-1] in _PARTICLES else None):
                 if cut and len(cut) >= 3 and (code := index.get(cut.lower())):
@@ -252,6 +252,12 @@ class Lexicon:
                     out.append(Mention("stock", code, self.stocks[code][0], a, a + len(cut)))
                     break
         return out
+
+    def _names_a_manager(self, word: str) -> bool:
+        """'미래에셋' is the manager's short form (미래에셋자산운용), not 미래에셋증권."""
+        low = word.lower()
+        return any(name.lower().startswith(low) for name in self.managers) or any(
+            fold(brand) == fold(word) for brand in self.brands)  # fmt: skip
 
     def _name_prefixes(self) -> dict[str, str]:
         """Prefix (3 characters or more, shorter than the name, with Hangul) → the one stock it

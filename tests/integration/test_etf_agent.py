@@ -134,6 +134,22 @@ def test_common_holdings_of_two_etfs_match_sql(ask: Any, pg_pool: Any) -> None:
     assert f"겹치는 비중 {float(rows['overlap']):.2f}%" in answer.answer
 
 
+def test_scoped_and_filtered_holders_and_a_weight_over_time(ask: Any, pg_pool: Any) -> None:
+    """Holders scoped to a theme, filtered by weight and ranked by another measure; a holding's
+    weight against the snapshot a month back (the holdings-changes tool, checked in SQL)."""
+    scoped = ask("SK하이닉스 비중 가장 높은 반도체 ETF")
+    assert "'반도체'" in scoped.answer and "TIGER 코리아TOP10" not in scoped.answer
+    cheap = ask("삼성전자 비중 10% 이상인 ETF 중 보수 가장 싼 것")
+    row = fetch_all(
+        "SELECT e.code FROM etfs e JOIN etf_holdings h ON h.etf_code = e.code WHERE "
+        "h.security_id = 'KR:005930' AND h.weight >= 10 AND h.as_of_date = (SELECT max(as_of_date) "
+        "FROM etf_holdings WHERE etf_code = e.code) ORDER BY e.expense_ratio, e.code LIMIT 1",
+        pool=pg_pool)[0]  # fmt: skip
+    assert "1. " in cheap.answer and f"({row['code']})" in cheap.answer.split("\n")[1]
+    moved = ask("KODEX 200 삼성전자 비중 1달 전이랑 비교")
+    assert "1개월 전 스냅샷" in moved.answer and "%p)" in moved.answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
