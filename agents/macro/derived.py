@@ -258,7 +258,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     ordered = sorted(series, key=lambda s: order.get(s.key, 20_000))
     out: list[str | None] = []
-    if op.kind == "difference" and len(ordered) >= 2:
+    if (op.kind == "difference" or (op.kind == "compare" and all(is_rate(x) for x in ordered))) and len(
+        ordered) >= 2:  # two rates compared: their gap in %p  # fmt: skip
         moved = frame.period is not None or op.change_basis is not None
         out.append(difference(ordered[0], ordered[1], lang, since=moved))
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):

@@ -723,6 +723,18 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     ):  # '왜 떨어졌어?' after 삼성전자
         frame.reference = "same"
         frame.entities += _previous_subjects(previous, previous_result, lexicon)
+        if frame.operation.kind in ("difference", "compare") and previous.replaced:
+            # '10년물' → '2년물은?' → '둘 차이는?': the swapped-out subject comes back
+            frame.entities += [e for e in previous.replaced
+                               if not any(o.key == e.key for o in frame.entities)]  # fmt: skip
+        _inherit_context(frame, previous, entities=True)
+        _regions_asked(frame)
+    elif own and _adds_to_previous(frame, previous):
+        # 'SK하이닉스랑 비교하면?' after 삼성전자 3개월: both, over the same window; '미국이랑
+        # 비교하면?' after 한국 기준금리: the same topic for the region asked
+        frame.reference = "same"
+        frame.entities = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                          for e in previous.entities] + own + _topic_for_regions(frame, previous)  # fmt: skip
         _inherit_context(frame, previous, entities=True)
     elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
         frame.reference = "replace"
@@ -733,6 +745,39 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+
+
+def _adds_to_previous(frame: QuestionFrame, previous: QuestionFrame) -> bool:
+    """A short compare follow-up whose own subjects are of the previous subjects' kind (or only
+    regions): the previous subjects stay and the new ones join them."""
+    if frame.operation.kind not in ("compare", "difference") or len(frame.question) > 30:
+        return False
+    own = {e.kind for e in frame.entities}
+    before = {e.kind for e in previous.entities if e.kind != "region"}
+    return bool(before) and (own <= before or own == {"region"})
+
+
+def _topic_for_regions(frame: QuestionFrame, previous: QuestionFrame) -> list[Entity]:
+    """The previous series' topic for each region this turn names (한국 기준금리 → 미국: FEDFUNDS)."""
+    out: list[Entity] = []
+    topics = vocabulary()["region_topics"].values()
+    for region in frame.of("region"):
+        for series in previous.of("series"):
+            spec = next((t for t in topics if series.key in t.values()), None)
+            code = spec.get(region.key) if spec else None
+            if code and code != series.key and not any(e.key == code for e in out):
+                out.append(_series_entity(code))
+    return out
+
+
+def _regions_asked(frame: QuestionFrame) -> None:
+    """'가장 높은 지역은?' after '서울 전세가율': a ranking of regions, not of Seoul."""
+    if frame.operation.kind != "rank" or not re.search(vocabulary()["region_set_pattern"],
+                                                       frame.question.lower()):  # fmt: skip
+        return
+    if {m.name for m in frame.measures} & _HOUSING_MEASURES:
+        frame.relation = "regions"
+        frame.entities = [e for e in frame.entities if not (e.kind == "re_region" and e.inherited)]
 
 
 def _holding_in_previous_etf(frame: QuestionFrame, previous: QuestionFrame) -> bool:

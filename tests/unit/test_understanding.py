@@ -236,6 +236,23 @@ def test_a_korean_word_that_begins_one_name_is_that_stock() -> None:
     assert keys("what is the VIX") == []  # English words are not abbreviations
 
 
+def test_follow_ups_that_add_compare_or_rank_regions(lexicon: Lexicon) -> None:
+    ten = read(lexicon, "미국 10년물 금리", kinds=MACRO_KINDS)
+    two = read(lexicon, "2년물은?", kinds=MACRO_KINDS, previous=ten)
+    gap = read(lexicon, "둘 차이는?", kinds=MACRO_KINDS, previous=two)
+    assert {e.key for e in gap.of("series")} == {"DGS10", "DGS2"}
+    kr = read(lexicon, "한국 기준금리 최근 추이", kinds=MACRO_KINDS)
+    us = read(lexicon, "미국이랑 비교하면?", kinds=MACRO_KINDS, previous=kr)
+    assert [e.key for e in us.of("series")] == ["KR_BASE_RATE", "FEDFUNDS"]
+    seoul = read(lexicon, "서울 전세가율", kinds=MACRO_KINDS)
+    top = read(lexicon, "가장 높은 지역은?", kinds=MACRO_KINDS, previous=seoul)
+    assert top.relation == "regions" and not top.of("re_region")
+    samsung = read(lexicon, "삼성전자 3개월 수익률", kinds=MACRO_KINDS)
+    both = read(lexicon, "SK하이닉스랑 비교하면?", kinds=MACRO_KINDS, previous=samsung)
+    assert [e.key for e in both.of("stock")] == ["005930", "000660"]
+    assert both.period is not None and both.period.label == "3m"
+
+
 def test_coordinated_brands_share_one_rest_of_a_name() -> None:
     lexicon = Lexicon(
         etfs={"069500": "KODEX 200", "102110": "TIGER 200", "105190": "ACE 200",
