@@ -7,6 +7,7 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 
 from __future__ import annotations
 
+import statistics
 from datetime import date
 
 from agents.macro.deals import level
@@ -58,11 +59,37 @@ def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | No
 
 def _gap_at_start(a: Series, b: Series) -> tuple[str, float] | None:
     """A − B on the first date both series have in the window."""
+    gaps = gap_series(a, b)
+    return gaps.points[0] if gaps.points else None
+
+
+def gap_series(a: Series, b: Series) -> Series:
+    """A − B on every date both series have ('장단기 금리차' as a series of its own)."""
     values_b = dict(b.points)
-    for day, value in a.points:
-        if day in values_b:
-            return day, value - values_b[day]
-    return None
+    unit = "%p" if is_rate(a) and is_rate(b) else a.unit
+    return Series(key=f"{a.key}-{b.key}", title=f"{_name(a)} − {_name(b)}", unit=unit,
+                  points=[(day, value - values_b[day]) for day, value in a.points
+                          if day in values_b])  # fmt: skip
+
+
+def correlation(a: Series, b: Series, lang: str) -> str | None:
+    """Pearson correlation of the two series' changes between common dates over the window
+    (levels trend together by construction; their moves say whether they move together)."""
+    values_b = dict(b.points)
+    common = [(day, v, values_b[day]) for day, v in a.points if day in values_b]
+    da = [y - x for (_, x, _), (_, y, _) in zip(common, common[1:], strict=False)]
+    db = [y - x for (_, _, x), (_, _, y) in zip(common, common[1:], strict=False)]
+    if len(da) < 10 or not statistics.pstdev(da) or not statistics.pstdev(db):
+        return None
+    r = statistics.correlation(da, db)
+    first, last = common[0][0], common[-1][0]
+    if lang == "ko":
+        return (f"{_name(a)}와(과) {_name(b)}의 변화 상관계수 {r:+.2f} ({first} ~ {last}, 공통 관측 "
+                f"{len(common)}개의 전기 대비 변화 기준; 상관은 인과가 아닙니다).")  # fmt: skip
+    return (
+        f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
+        f"{last}, {len(common)} common observations; correlation is not causation)."
+    )
 
 
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
@@ -244,6 +271,17 @@ def streak(series: Series, lang: str) -> str | None:
             f"{recent}.")  # fmt: skip
 
 
+def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
+    """What the question asks of the gap itself: its low or high over the window ('장단기
+    금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
+    op, out = frame.operation, []
+    for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
+        out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
+    if op.comparator and op.threshold is not None:
+        out.append(threshold_days(gaps, op.comparator, op.threshold, lang))
+    return out
+
+
 def _priced(series: list[Series]) -> bool:
     """Stock or index closes (their returns compare), not macro levels or rates."""
     return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
@@ -258,10 +296,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     ordered = sorted(series, key=lambda s: order.get(s.key, 20_000))
     out: list[str | None] = []
-    if (op.kind == "difference" or (op.kind == "compare" and all(is_rate(x) for x in ordered))) and len(
-        ordered) >= 2:  # two rates compared: their gap in %p  # fmt: skip
-        moved = frame.period is not None or op.change_basis is not None
+    low = frame.question.lower()
+    rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
+    if (op.kind == "difference" or rates_compared) and len(ordered) >= 2:  # the gap in %p
+        trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
+        moved = frame.period is not None or op.change_basis is not None or trend
         out.append(difference(ordered[0], ordered[1], lang, since=moved))
+        out += _gap_points(frame, gap_series(ordered[0], ordered[1]), months, lang)
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
@@ -278,6 +319,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [change(s, op.change_basis, lang) for s in ordered]
     elif op.kind == "filter" and op.comparator and op.threshold is not None:
         out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+    if len(ordered) >= 2 and find_phrases(low, {"c": vocabulary()["correlation_words"]}):
+        out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
         out.insert(0, premise(ordered[0], move, lang))

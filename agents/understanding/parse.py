@@ -423,7 +423,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.kind = "change"
     elif words(voc["list"]):
         op.kind = "list"
-    if threshold and threshold[0] and op.kind in ("filter", "rank", "list", "lookup"):
+    if threshold and threshold[0] and op.kind in ("filter", "rank", "list", "lookup", "difference"):
         if op.kind in ("list", "lookup"):
             op.kind = "filter"
         op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]

@@ -3,7 +3,14 @@ functions over cited series points, checked on small series with known answers."
 
 from __future__ import annotations
 
-from agents.macro.derived import compare_returns, premise, streak, threshold_days
+from agents.macro.derived import (
+    compare_returns,
+    correlation,
+    gap_series,
+    premise,
+    streak,
+    threshold_days,
+)
 from agents.macro.state import Series
 from agents.understanding.parse import asked_move
 
@@ -58,3 +65,16 @@ def test_asked_move_reads_verbs_and_nouns() -> None:
     assert asked_move("은행주 최근 왜 약해?") == "down"
     assert asked_move("미국 CPI 상승률") is None  # a measure, not a move
     assert asked_move("why did NVDA drop") == "down"
+
+
+def test_gap_series_and_correlation() -> None:
+    level = {d: 4.0 + (d % 3) / 10 + d / 100 for d in range(1, 16)}
+    ten = Series(key="DGS10", title="미국 10년 국채 금리 (DGS10)", unit="percent",
+                 points=[(f"2026-01-{d:02d}", v) for d, v in level.items()])  # fmt: skip
+    two = Series(key="DGS2", title="미국 2년 국채 금리 (DGS2)", unit="percent",
+                 points=[(f"2026-01-{d:02d}", 3.0 + 2 * (level[d] - 4.0)) for d in range(2, 16)])  # fmt: skip
+    gaps = gap_series(ten, two)
+    assert gaps.unit == "%p" and gaps.points[0][0] == "2026-01-02" and len(gaps.points) == 14
+    assert abs(gaps.points[0][1] - (level[2] - (3.0 + 2 * (level[2] - 4.0)))) < 1e-9
+    text = correlation(ten, two, "ko")
+    assert text is not None and "상관계수 +1.00" in text  # every move of one is twice the other's
