@@ -207,7 +207,8 @@ def premise(series: Series, move: str, lang: str) -> str | None:
     )
 
 
-def compare_returns(series: list[Series], lang: str) -> str | None:
+def compare_returns(series: list[Series], lang: str,
+                    word: tuple[str, str] = ("수익률", "Returns")) -> str | None:  # fmt: skip
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
     best first, and the gap between the first two in %p."""
     moves = [(_name(s), (s.points[-1][1] / s.points[0][1] - 1) * 100, s.points[0][0], s.points[-1][0])
@@ -218,8 +219,10 @@ def compare_returns(series: list[Series], lang: str) -> str | None:
     listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
     gap = moves[0][1] - moves[1][1]
     if lang == "ko":
-        return f"수익률 비교: {listed}. {moves[0][0]}이(가) {moves[1][0]}보다 {gap:.2f}%p 높습니다."
-    return f"Returns compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
+        return (
+            f"{word[0]} 비교: {listed}. {moves[0][0]}이(가) {moves[1][0]}보다 {gap:.2f}%p 높습니다."
+        )
+    return f"{word[1]} compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
 
 
 def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
@@ -313,6 +316,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?'
         out.append(compare_returns(ordered, lang))
+    elif len(ordered) >= 2 and op.kind == "compare" and not any(is_rate(x) for x in ordered):
+        out.append(
+            compare_returns(ordered, lang, word=("변화율", "Changes"))
+        )  # '서울 부산 집값 비교'
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
