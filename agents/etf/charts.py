@@ -168,13 +168,23 @@ def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
     return []
 
 
+# Column names of graph results as an analyst reads them (tables and chart axes).
+GRAPH_COLUMNS = {
+    "code": "코드", "name": "이름", "weight": "비중(%)", "other_weight": "비교 ETF 비중(%)",
+    "expense_ratio": "총보수(%)", "date": "기준일", "other_date": "비교 ETF 기준일",
+    "etf_code": "ETF 코드", "etf_name": "ETF 이름", "stock_name": "종목 이름", "count": "개수",
+}  # fmt: skip
+
+
 def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
     """The result table, plus a bar chart when rows pair a name with a number (e.g. weights)."""
     frame = pd.DataFrame(rows).round(2)
+    frame = frame.rename(columns={c: GRAPH_COLUMNS.get(c, c) for c in frame.columns})
     items = [ChartItem("그래프 쿼리 결과", table=frame)]
     label = next(
-        (c for c in frame.columns if "name" in c and pd.api.types.is_string_dtype(frame[c])), None
-    )
+        (c for c in frame.columns if ("name" in c or "이름" in c)
+         and pd.api.types.is_string_dtype(frame[c])), None
+    )  # fmt: skip
     numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
     if label and numeric and len(frame) > 1:
         value = numeric[0]

@@ -364,7 +364,8 @@ def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         f"MATCH (b:ETF {{code: {cypher_text(b['code'])}}})-[h2:HOLDS]->(:Stock)\n"
         "WITH a, da, b, max(h2.date) AS db\n"
         "MATCH (a)-[x:HOLDS]->(s:Stock)<-[y:HOLDS]-(b)\nWHERE x.date = da AND y.date = db\n"
-        "RETURN {code: s.code, name: s.name, wa: x.weight, wb: y.weight, da: da, db: db}\n"
+        "RETURN {code: s.code, name: s.name, weight: x.weight, other_weight: y.weight, date: da, "
+        "other_date: db}\n"
         "ORDER BY x.weight DESC"
     )
     spec = {"lang": plan.lang, "a": a["name"], "b": b["name"], "note": notes_text(plan)}

@@ -212,13 +212,13 @@ def render_common_holdings(rows: list, spec: dict) -> str:
     if not rows:
         return (f"{spec['a']}와(과) {spec['b']}가 함께 담은 종목은 없습니다 (각 최신 스냅샷 기준)."
                 if ko else f"{spec['a']} and {spec['b']} hold no stock in common.")  # fmt: skip
-    overlap = sum(min(float(r["wa"]), float(r["wb"])) for r in rows)
-    lines = [f"{i}. {r['name']} ({r['code']}): {float(r['wa']):.2f}% / {float(r['wb']):.2f}%"
+    overlap = sum(min(float(r["weight"]), float(r["other_weight"])) for r in rows)
+    lines = [f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}% / {float(r['other_weight']):.2f}%"
              for i, r in enumerate(rows[:15], 1)]  # fmt: skip
     more = len(rows) - len(lines)
     if more > 0:
         lines.append(f"… 외 {more}개" if ko else f"… and {more} more")
-    when = f"{rows[0]['da']} / {rows[0]['db']}"
+    when = f"{rows[0]['date']} / {rows[0]['other_date']}"
     if ko:
         head = (f"{spec['a']}와(과) {spec['b']}의 공통 보유 종목 {len(rows)}개, 겹치는 비중 "
                 f"{overlap:.2f}% (종목마다 두 비중 중 작은 쪽의 합; 스냅샷 {when}). 비중은 "

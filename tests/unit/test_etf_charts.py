@@ -11,11 +11,11 @@ def test_named_numbers_get_a_labelled_bar_chart() -> None:
         {"etf_code": "069500", "etf_name": "KODEX 200", "weight": 23.1},
     ]
     table, chart = graph_query_items(rows)
-    assert table.table is not None and table.table["weight"].tolist() == [29.47, 23.1]
+    assert table.table is not None and table.table["비중(%)"].tolist() == [29.47, 23.1]
     assert chart.figure is not None
     layout = chart.figure.layout
-    assert layout.title.text and layout.xaxis.title.text == "weight"
-    assert layout.yaxis.title.text == "etf_name"
+    assert layout.title.text and layout.xaxis.title.text == "비중(%)"  # analyst's words
+    assert layout.yaxis.title.text == "ETF 이름"
     assert list(chart.figure.data[0].y) == ["KODEX 200", "TIGER 200 IT"]  # ascending bars
 
 
