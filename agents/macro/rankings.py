@@ -238,11 +238,11 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     listed_en = ", ".join(f"{r['region']} {int(r['deals']):,} deals (median "
                           f"{eok(float(r['median_price']))})" for r in rows[:n])  # fmt: skip
     scope = f"{parent} 안" if parent else "전체"
-    what = ("중위 거래가격", "median deal price") if by_price else ("거래 건수", "deal count")
+    what = ("실거래 중위가격", "median deal price") if by_price else ("실거래 건수", "deal count")
     order = ("낮은" if ascending else "높은") if by_price else ("적은" if ascending else "많은")
     resp.key_points.append(lang_text(
         route.language,
-        f"{scope} 지역 {len(rows)}곳의 {start} ~ {ctx.as_of_date} 아파트 실거래 {what[0]} {order} 순: "
+        f"{scope} 지역 {len(rows)}곳의 {start} ~ {ctx.as_of_date} 아파트 {what[0]} {order} 순: "
         f"{listed}.",
         f"Regions{' in ' + parent if parent else ''} by {what[1]} of apartment deals, {start} to "
         f"{ctx.as_of_date} ({'lowest' if ascending else 'highest'} first): {listed_en}.",
