@@ -324,10 +324,10 @@ def wipe(
 
 
 def _stop_and_delete(settings: Settings, plan: WipePlan) -> None:
-    from data_access.postgres import close_pools
+    from data_access.postgres import close_server_pools
     from data_access.services import stop
 
-    close_pools()
+    close_server_pools(database_uri(settings))  # this server's pools only: not other stacks'
     stop(settings)
     for path in plan.delete:
         if path.is_dir():

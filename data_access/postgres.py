@@ -130,6 +130,23 @@ def close_pool(uri: str) -> None:
         pool.close()
 
 
+def close_server_pools(uri: str) -> None:
+    """Close and forget every pool to the server `uri` names (its owner and reader pools), and
+    only those: another database's pools in this process stay open."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    def server(conninfo: str) -> tuple[object, object]:
+        parts = conninfo_to_dict(conninfo)
+        return parts.get("host"), parts.get("port")
+
+    target = server(uri)
+    with _pools_lock:
+        doomed = [key for key in _pools if server(key) == target]
+        pools = [_pools.pop(key) for key in doomed]
+    for pool in pools:
+        pool.close()
+
+
 def close_pools() -> None:
     with _pools_lock:
         for pool in _pools.values():
