@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agents.contract.ingest.pipeline import SAMPLES_DIR
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
@@ -34,6 +34,7 @@ def _open(page: Any, app_url: str) -> None:
     page.get_by_role("link", name="계약 조항").click()
     page.get_by_role("heading", name="계약 조항", exact=True).wait_for()
     page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)  # a rerun can still hold the previous question box for a moment
 
 
 def test_upload_ask_and_see_cited_clauses(page: Any, app_url: str, screenshot_dir: Path) -> None:
@@ -46,6 +47,7 @@ def test_upload_ask_and_see_cited_clauses(page: Any, app_url: str, screenshot_di
     )
     page.get_by_text("비교 표준계약서: 데이터 제공형 표준계약서").wait_for()
     page.get_by_text("제14조(분쟁의 해결)", exact=True).first.wait_for()
+    wait_idle(page)  # the upload's rerun has finished: its stale question box is gone
     page.get_by_label("질문").fill("Is there a cap on liability for damages?")
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("Article 10 (손해배상) ② says:").wait_for(timeout=ANSWER_TIMEOUT_MS)
@@ -54,7 +56,9 @@ def test_upload_ask_and_see_cited_clauses(page: Any, app_url: str, screenshot_di
     citations = page.locator('[data-testid="stDataFrame"]').first
     citations.wait_for()
     page.get_by_text("표준계약서와 비교: 제10조(손해배상)").wait_for()
-    answer = page.locator('[data-testid="stChatMessage"]').nth(1).inner_text()
+    wait_idle(page)  # the turn's rerun has drawn the stored answer (not the live one)
+    answer = page.locator('[data-testid="stChatMessage"]').filter(
+        has_text="Article 10 (손해배상)").last.inner_text()  # fmt: skip
     assert "Article 10 (손해배상)" in answer
     assert "직전 3개월 동안 지급된 대가를 한도로" in answer
     assert page.locator('[data-testid="stException"]').count() == 0
