@@ -17,6 +17,7 @@ from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.understanding.frame import COMPARATOR_WORDS
 
 Row = dict[str, Any]
 _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
@@ -28,11 +29,6 @@ LABELS = {
            "weight": "weight", "close": "close", "volume": "average daily volume",
            "volatility": "annualized volatility"},
 }  # fmt: skip
-
-_CMP_WORDS = {
-    "ko": {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "인"},
-    "en": {">": "above", ">=": "at least", "<": "below", "<=": "at most", "=": "equal to"},
-}
 
 
 def window_words(period: str) -> tuple[str, str]:
@@ -218,7 +214,7 @@ def _condition(plan: Plan, measure: str) -> str:
 def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
                    unit: str | None) -> str:  # fmt: skip
     unit = unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
-    word = _CMP_WORDS[plan.lang][comparator]
+    word = COMPARATOR_WORDS[plan.lang][comparator]
     label = LABELS[plan.lang][measure]
     amount = f"{threshold:g}{unit}"
     if unit == "억" and threshold >= 10_000:  # 50000억 → 5조
@@ -316,9 +312,9 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
     if plan.period in CHANGE_PERIODS and plan.period != "1d" and asked in ("compare", "change"):
         # '1달 전이랑 비교': the weight change from the holdings-changes tool over that period
         spec["since"] = PERIOD_WORDS[plan.lang][plan.period]
-        render = (f"render_holding_weight(rows[0] if rows else {{}}, dict({lit(spec)}, changes=("
-                  f"lambda c: c if isinstance(c, list) else [])(json.loads(get_holdings_changes("
-                  f"etf_code={lit(etf['code'])}, period={lit(plan.period)})))))")  # fmt: skip
+        render = (f"render_holding_weight(rows[0] if rows else {{}}, dict({lit(spec)}, changes="
+                  f"json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, "
+                  f"period={lit(plan.period)}))))")  # fmt: skip
     return _graph_then(plan, cypher, render)
 
 

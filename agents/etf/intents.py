@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
@@ -30,7 +31,6 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility")
-PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")  # the price tools' windows (agents.etf.data)
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",

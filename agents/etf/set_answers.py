@@ -91,7 +91,8 @@ def render_holding_weight(row: dict, spec: dict) -> str:
     else:
         text = f"{stock} is {w:.2f}% of {etf} (holdings snapshot of {row['date']})."
     if "changes" in spec:  # '1달 전이랑 비교': the same stock in the period's base snapshot
-        moved = [c for c in spec["changes"] if c.get("stock_code") == spec.get("code")]
+        changes = spec["changes"] if isinstance(spec["changes"], list) else []  # a tool error
+        moved = [c for c in changes if c.get("stock_code") == spec.get("code")]
         before = moved[0].get("old_weight") if moved else w  # not listed: unchanged
         before = 0.0 if before is None else float(before)
         if ko:

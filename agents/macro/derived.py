@@ -7,12 +7,14 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 
 from __future__ import annotations
 
+import operator
 import statistics
 from datetime import date
 
 from agents.macro.deals import level
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
+from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
@@ -181,10 +183,8 @@ def moves_of(series: Series, lang: str) -> str | None:
     )
 
 
-_CMP = {">": (lambda v, t: v > t), ">=": (lambda v, t: v >= t), "<": (lambda v, t: v < t),
-        "<=": (lambda v, t: v <= t), "=": (lambda v, t: v == t)}  # fmt: skip
-_CMP_KO = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "와 같음"}
-_CMP_EN = {">": "above", ">=": "at or above", "<": "below", "<=": "at or below", "=": "equal to"}
+_KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
+_CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 def premise(series: Series, move: str, lang: str) -> str | None:
@@ -234,7 +234,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, "%" if is_rate(series) else series.unit)
     if lang == "ko":
-        head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_CMP_KO[comparator]}"
+        head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
         if not hits:
             return f"{head}: 없음 (기간 최고 {_value(max(v for _, v in series.points), series)})."
         peak = (
@@ -243,7 +243,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
         return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
                 f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if comparator[0] != '<' else '낮은'} "
                 f"값 {_value(peak[1], series)} ({peak[0]}).")  # fmt: skip
-    head = (f"{_name(series)} {_CMP_EN[comparator]} {bound} from {first} to {last}: "
+    head = (f"{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
             f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
     if not hits:
         return head + "."

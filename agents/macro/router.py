@@ -26,13 +26,13 @@ from pydantic import BaseModel, Field
 from agents.inputs import MAX_QUESTION_CHARS
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame
+from agents.understanding.frame import HOUSING_MEASURES
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.errors import WorkbenchError
 from data_access.ids import normalize_security_id
 from data_access.postgres import fetch_all
 
-HOUSING_MEASURES = ("jeonse_ratio", "unsold", "permits", "house_price")
 AgentName = Literal["macro", "equity", "real_estate", "ontology", "general_knowledge"]
 ToolMode = Literal["single", "parallel", "llm_direct"]
 DOMAIN_AGENTS: tuple[AgentName, ...] = ("macro", "equity", "real_estate", "ontology")

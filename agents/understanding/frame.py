@@ -50,6 +50,16 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
+# The housing series' measures (Real estate answers them).
+HOUSING_MEASURES = frozenset({"jeonse_ratio", "unsold", "permits", "house_price"})
+
+# A comparator in an answer's words, per language.
+COMPARATOR_WORDS: dict[str, dict[str, str]] = {
+    "ko": {">": "초과", ">=": "이상", "<": "미만", "<=": "이하", "=": "인"},
+    "en": {">": "above", ">=": "at least", "<": "below", "<=": "at most", "=": "equal to"},
+}
+
+
 def measure_name(measure: str, lang: str) -> str:
     names = MEASURE_NAMES.get(measure)
     return (names[0] if lang == "ko" else names[1]) if names else measure

@@ -15,6 +15,7 @@ import re
 from datetime import date
 
 from agents.understanding.frame import (
+    HOUSING_MEASURES,
     MEASURE_UNITS,
     Condition,
     Entity,
@@ -366,7 +367,7 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
 def _foreign_housing(frame: QuestionFrame) -> None:
     """'미국 주택가격 추이': housing data here is Korean only; a foreign region is said, not
     answered with the Korean national index."""
-    housing = [m for m in frame.measures if m.name in _HOUSING_MEASURES]
+    housing = [m for m in frame.measures if m.name in HOUSING_MEASURES]
     foreign = [e for e in frame.of("region") if e.key != "KR"]
     if housing and foreign and not frame.of("re_region"):
         frame.unknown_words.append(f"{foreign[0].name} {housing[0].surface or housing[0].name}")
@@ -584,11 +585,8 @@ def _wants_ordering(text: str) -> bool:
     return bool(order) or re.search(r"\b(etfs|funds)\b", text) is not None
 
 
-_HOUSING_MEASURES = {"jeonse_ratio", "unsold", "permits", "house_price"}
-
-
 def _read_relation(frame: QuestionFrame, text: str) -> None:
-    housing = frame.of("re_region") or {m.name for m in frame.measures} & _HOUSING_MEASURES
+    housing = frame.of("re_region") or {m.name for m in frame.measures} & HOUSING_MEASURES
     if housing and re.search(
         vocabulary()["region_set_pattern"], frame.question.lower()
     ):  # '서울에서 거래 제일 많은 구', '미분양 가장 많은 지역': the answer is a set of regions
@@ -775,7 +773,7 @@ def _regions_asked(frame: QuestionFrame) -> None:
     if frame.operation.kind != "rank" or not re.search(vocabulary()["region_set_pattern"],
                                                        frame.question.lower()):  # fmt: skip
         return
-    if {m.name for m in frame.measures} & _HOUSING_MEASURES:
+    if {m.name for m in frame.measures} & HOUSING_MEASURES:
         frame.relation = "regions"
         frame.entities = [e for e in frame.entities if not (e.kind == "re_region" and e.inherited)]
 
