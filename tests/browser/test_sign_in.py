@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
 from tests.qa.app_server import AppStartError, streamlit_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
@@ -121,6 +121,7 @@ def _sign_in(browser: Any, url: str, email: str, tap: SocketTap | None = None) -
 def _matches(page: Any, label: str, text: str) -> list[str]:
     """The options of a select box that match `text` typed into it (the list is virtualized:
     only a few of a long list are in the page at once, so filter rather than scroll)."""
+    wait_idle(page)  # an upload's rerun redraws the box with the new option (CI saw the stale one)
     box = page.get_by_role("combobox", name=label, exact=True)
     box.click()
     box.fill(text)
