@@ -253,16 +253,20 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
         ),
     ]
     lines += [f"| {label} | " + " | ".join(values) + " |" for label, values in fields]
-    cheapest = min(rows, key=lambda r: r["expense_ratio"])
+    low_fee = min(r["expense_ratio"] for r in rows)
+    cheapest = [r["name"] for r in rows if r["expense_ratio"] == low_fee]
     ranked = [r for r in rows if r.get("return_1m") is not None]
     best = max(ranked, key=lambda r: r["return_1m"]) if ranked else None
     title = " vs ".join(r["name"] for r in rows)
+    tie = len(cheapest) > 1  # equal fees: name none of them the cheapest
     if ko:
-        notes = f"보수율이 가장 낮은 ETF는 {cheapest['name']}({cheapest['expense_ratio']}%)입니다."
+        notes = (f"총보수는 {'·'.join(cheapest)} 모두 {low_fee}%로 같습니다." if tie
+                 else f"보수율이 가장 낮은 ETF는 {cheapest[0]}({low_fee}%)입니다.")  # fmt: skip
         if best:
             notes += f" 최근 1개월 수익률은 {best['name']}이(가) {pct(best['return_1m'])}로 가장 높습니다."
         return f"## {title} 비교\n" + "\n".join(lines) + "\n\n" + notes
-    notes = f"Lowest expense ratio: {cheapest['name']} ({cheapest['expense_ratio']}%)."
+    notes = (f"Same expense ratio for {' and '.join(cheapest)}: {low_fee}%." if tie
+             else f"Lowest expense ratio: {cheapest[0]} ({low_fee}%).")  # fmt: skip
     if best:
         notes += f" Best 1-month return: {best['name']} ({pct(best['return_1m'])})."
     return f"## {title}\n" + "\n".join(lines) + "\n\n" + notes

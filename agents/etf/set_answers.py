@@ -201,6 +201,9 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
         else:
             text += (f" {high['name']}의 {label}이(가) {low['name']}보다 높습니다." if ko
                      else f" {high['name']}'s {label} is higher.")  # fmt: skip
+    else:
+        text += (f" 두 ETF의 {label} 값이 같습니다." if ko
+                 else f" The two have the same {label}.")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

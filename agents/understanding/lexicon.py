@@ -159,7 +159,7 @@ class Lexicon:
                 a = folded.find(code.lower())
                 taken[a : a + 6] = [True] * 6
         if "etf" in kinds:
-            found += self._brand_names(folded, taken, where)
+            found += self._brand_names(folded, gaps, taken, where)
         if "stock" in kinds:  # US tickers written as tickers: 'NVDA and AAPL'
             for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9])", question):
                 code = match.group(1)
@@ -200,7 +200,8 @@ class Lexicon:
             unique.setdefault((m.kind, m.key), m)
         return list(unique.values())
 
-    def _brand_names(self, folded: str, taken: list[bool], where: list[int]) -> list[Mention]:
+    def _brand_names(self, folded: str, gaps: set[int], taken: list[bool],
+                     where: list[int]) -> list[Mention]:  # fmt: skip
         """A brand and an abbreviated rest of a name: '타이거 S&P500' is TIGER 미국S&P500 when
         exactly that ETF's name, without a market word such as '미국', starts the rest."""
         by_brand = self._brand_index()
@@ -208,7 +209,7 @@ class Lexicon:
         for brand_form, entries in by_brand.items():
             for a in _occurrences(folded, brand_form):
                 b = a + len(brand_form)
-                if any(taken[a:b]) or (a > 0 and _LATIN.match(folded[a - 1])):
+                if any(taken[a:b]) or (a > 0 and a not in gaps and _LATIN.match(folded[a - 1])):
                     continue
                 rest = folded[b:]
                 hits = [
@@ -222,6 +223,7 @@ class Lexicon:
                 end = b + length
                 if (
                     end < len(folded)
+                    and end not in gaps  # 'TIGER Nasdaq100 close': a space ends the name
                     and _LATIN.match(folded[end - 1])
                     and _LATIN.match(folded[end])
                 ):
@@ -322,9 +324,14 @@ class Lexicon:
             for suffix in _MANAGER_SUFFIXES:
                 if name.endswith(suffix) and len(name) > len(suffix) + 1:
                     forms[fold(name[: -len(suffix)])] = name
+        for alias, name in vocabulary()["manager_aliases"].items():
+            if name in self.managers:  # '한투운용', 'KIM ETF': what analysts call the house
+                forms.setdefault(fold(alias), name)
         out = []
         for form, manager in sorted(forms.items(), key=lambda f: len(f[0]), reverse=True):
-            for match in re.finditer(re.escape(form) + r"(?=(운용|etf|상품))", folded):
+            for match in re.finditer(
+                re.escape(form) + r"(?=(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))", folded
+            ):
                 a, b = match.start(), match.end()
                 if not any(taken[a:b]):
                     taken[a:b] = [True] * (b - a)

@@ -42,7 +42,8 @@ _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst|cheapest|lowest|highest|largest|biggest)\s*(\d{1,3})"
-    r"|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?|cheapest|largest|biggest|best)"
+    r"|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
+    r"|lowest|highest|smallest|worst|most|top)"
 )
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
@@ -92,7 +93,7 @@ def understand(
         Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
         for m in lexicon.recognize(question, kinds)
     ])  # fmt: skip
-    text = _masked(question.lower(), entities)
+    text = _digits_for_number_words(_masked(question.lower(), entities))
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities)  # fmt: skip
     _read_unknown_tickers(frame, question, lexicon)
@@ -173,6 +174,34 @@ def _masked(low: str, entities: list[Entity]) -> str:
     for e in entities:
         chars[e.start : e.end] = _MASK * (e.end - e.start)
     return "".join(chars)
+
+
+_KOREAN_COUNT = {"한": 1, "하나": 1, "두": 2, "둘": 2, "세": 3, "셋": 3, "석": 3, "네": 4, "넷": 4,
+                 "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}  # fmt: skip
+_ENGLISH_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                  "nine": 9, "ten": 10, "twenty": 20}  # fmt: skip
+_NUMBER_WORD = re.compile(
+    r"(?<![가-힣])("
+    + "|".join(sorted(_KOREAN_COUNT, key=len, reverse=True))
+    + r")(?=\s*(?:개|곳|종목|가지|군데|펀드))"
+    r"|\b(" + "|".join(_ENGLISH_COUNT) + r")\b"
+)
+
+
+def _digits_for_number_words(text: str) -> str:
+    """'세 개', '다섯 곳', 'top three', 'two cheapest' → digits, and '가장 최근' → '최근', padded
+    with spaces so every position (entity spans, hits) stays where it was."""
+
+    def digit(m: re.Match[str]) -> str:
+        word = m.group(0)
+        value = str(_KOREAN_COUNT.get(word) or _ENGLISH_COUNT[word])
+        return value.ljust(len(word)) if len(value) <= len(word) else word
+
+    return _LATEST_SUPERLATIVE.sub(lambda m: " " * len(m.group(0)), _NUMBER_WORD.sub(digit, text))
+
+
+# '가장 최근 가격', 'the most recent close': the latest value, not a maximum or a top-1 ranking
+_LATEST_SUPERLATIVE = re.compile(r"(?:가장|제일|젤)\s*(?=최근|마지막|최신)|\bmost(?=\s+recent)")
 
 
 def _blank(text: str, start: int, end: int) -> str:
@@ -391,7 +420,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         and not (ranking or aggregates or (threshold and threshold[0]))
     ):
         op.kind = "define"
-    elif op.kind == "difference" or words(voc["difference"]) or words(voc["ratio"]):
+    elif op.kind == "difference" or _difference_words(text) or words(voc["ratio"]):
         op.kind = "difference"
     elif threshold and threshold[0] and not ranking:
         op.kind = "filter"
@@ -458,6 +487,14 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
+
+
+def _difference_words(text: str) -> bool:
+    """'금리 차이' asks a number; '두 ETF 차이점' asks how they differ (a comparison): read
+    together, the longer compare phrase takes its words from the difference one."""
+    voc = vocabulary()
+    return any(h.label == "d" for h in find_phrases(text, {"d": voc["difference"],
+                                                           "c": voc["compare"]}))  # fmt: skip
 
 
 def _growth_rate(frame: QuestionFrame) -> bool:
@@ -602,7 +639,8 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
         frame.relation = "similar"
     elif stocks and etfs and frame.measure() == "weight" and not _change_words(text):
         frame.relation = "weight_in"  # '코덱스 반도체 한미반도체 편입비중': a weight, not a change
-    elif "holdings_changes" in hits and etfs:
+    elif etfs and ("holdings_changes" in hits or ("편입" in text and frame.period)):
+        # '1개월간 편입된 종목' is a change; '편입 상위 3종목' (no window) is the holdings
         frame.relation = "holdings_changes"
     elif len(stocks) >= 2 and not etfs and ("together" in hits or "holders" in hits or etf_word):
         frame.relation = "together"
@@ -682,7 +720,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                                                   if isinstance(v, list)})}  # fmt: skip
     ordinal = find_phrases(text, followup["ordinal"])
     own = list(frame.entities)
-    listed = len(previous_result) > 1 and not previous.of("etf")
+    counted = frame.operation.aggregate == "count"  # '그럼 몇 개?' counts a list even of one
+    listed = (len(previous_result) > 1 or counted) and not previous.of("etf")
     if "both" in marks and not own and previous.replaced:
         # 'KODEX 200 보수' → 'TIGER 200은?' → '둘 중 어디가 더 싸?': both subjects of the talk
         frame.reference = "same"
@@ -709,7 +748,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.relation = "weight_in"
         if not frame.measures:
             frame.measures.append(Measure(name="weight", unit="%"))
-    elif ("subset" in marks or ("same" in marks and listed)) and previous_result:
+    elif ("subset" in marks or (("same" in marks or counted) and listed)) and previous_result:
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
         _inherit_context(frame, previous, entities=False)

@@ -13,6 +13,7 @@ from typing import Any
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.json")
 _LATIN = re.compile(r"[a-z0-9]")
+_WORD = re.compile(r"[a-z0-9가-힣]")
 
 
 @lru_cache(maxsize=1)
@@ -31,14 +32,21 @@ class Hit:
 def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     """Every phrase of every group in `text` (lower-cased, entity names masked), longest first,
     non-overlapping. ASCII phrases match whole words; Korean phrases match anywhere (they are
-    stems: '넘' covers 넘는/넘은/넘게)."""
+    stems: '넘' covers 넘는/넘은/넘게), except that a leading '^' ties a phrase to the start of a
+    word ('^금 가격' is not in '지금 가격', '^사야' is not in '운용사야')."""
     hits: list[Hit] = []
     taken = [False] * len(text)
     for label, phrase in _phrases_of(groups):
+        word_start = phrase.startswith("^")
+        phrase = phrase.removeprefix("^")
         start = text.find(phrase)
         while start != -1:
             end = start + len(phrase)
-            if not any(taken[start:end]) and _word_ok(text, phrase, start, end):
+            if (
+                not any(taken[start:end])
+                and _word_ok(text, phrase, start, end)
+                and not (word_start and start > 0 and _WORD.match(text[start - 1]))
+            ):
                 taken[start:end] = [True] * (end - start)
                 hits.append(Hit(label, phrase, start, end))
             start = text.find(phrase, start + 1)
@@ -56,7 +64,7 @@ def _phrases_of(groups: dict[str, list[str]]) -> list[tuple[str, str]]:
     if found is None:
         pairs = [(label, p.lower()) for label, phrases in groups.items() for p in phrases
                  if p.strip()]  # fmt: skip
-        found = _SORTED[key] = sorted(pairs, key=lambda lp: -len(lp[1]))
+        found = _SORTED[key] = sorted(pairs, key=lambda lp: -len(lp[1].removeprefix("^")))
     return found
 
 

@@ -150,6 +150,29 @@ def test_scoped_and_filtered_holders_and_a_weight_over_time(ask: Any, pg_pool: A
     assert "1개월 전 스냅샷" in moved.answer and "%p)" in moved.answer
 
 
+def test_everyday_wordings_of_rankings_prices_and_comparisons(ask: Any, pg_pool: Any) -> None:
+    """Counting words ('두 개', 'three'), an English name split by spaces, '가장 최근' as the latest
+    (not a maximum), equal fees said as equal — each against SQL."""
+    cheapest = fetch_all(
+        "SELECT e.code FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = "
+        "'미국S&P500' ORDER BY e.expense_ratio, e.code LIMIT 2", pool=pg_pool)  # fmt: skip
+    for question in ("S&P500 ETF 중 보수 제일 낮은 거 두 개", "two cheapest S&P500 ETFs"):
+        listed = re.findall(r"^\d+\. .+ \((\w{6})\)", ask(question).answer, re.MULTILINE)
+        assert listed == [r["code"] for r in cheapest], question
+    close = fetch_all(
+        "SELECT close FROM etf_prices WHERE etf_code = '133690' ORDER BY trade_date DESC LIMIT 1",
+        pool=pg_pool)[0]["close"]  # fmt: skip
+    for question in ("What did TIGER Nasdaq100 close at?", "TIGER 나스닥100 가장 최근 가격",
+                     "TIGER 나스닥100 현재가"):  # fmt: skip
+        assert f"{float(close):,.0f}" in ask(question).answer, question
+    same = fetch_all(
+        "SELECT a.name AS a, b.name AS b FROM etfs a JOIN etfs b ON a.expense_ratio = "
+        "b.expense_ratio AND a.code < b.code ORDER BY a.code, b.code LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    compared = ask(f"{same['a']}이랑 {same['b']} 비교해줘")
+    assert "모두" in compared.answer and "같습니다" in compared.answer
+    assert "보수율이 가장 낮은 ETF는" not in compared.answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer

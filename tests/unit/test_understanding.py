@@ -360,3 +360,51 @@ def test_a_negated_comparator_turns_around(
     lexicon: Lexicon, question: str, comparator: str
 ) -> None:
     assert read(lexicon, question).operation.comparator == comparator
+
+
+@pytest.mark.parametrize(
+    ("question", "top_n"),
+    [("반도체 ETF 중 보수 싼 거 세 개", 3), ("보수 제일 낮은 ETF 두개", 2),
+     ("two cheapest S&P500 ETFs", 2), ("top three semiconductor ETFs by fee", 3),
+     ("ETFs with the three lowest fees", 3), ("반도체 ETF 다섯 곳 보수 낮은 순", 5)],
+)  # fmt: skip
+def test_counting_words_are_numbers(lexicon: Lexicon, question: str, top_n: int) -> None:
+    assert read(lexicon, question).operation.top_n == top_n
+
+
+@pytest.mark.parametrize(
+    ("question", "noted"),
+    [("KODEX 200 지금 가격", False), ("금 가격 알려줘", True), ("KODEX 200 운용사야?", False),
+     ("반도체 ETF 사야 할까?", True), ("삼성전자 회사채 수익률", True)],
+)  # fmt: skip
+def test_scope_words_tied_to_word_starts(lexicon: Lexicon, question: str, noted: bool) -> None:
+    """'지금 가격' holds '금 가격' and '운용사야' holds '사야': neither is gold nor advice."""
+    notes = [n for n in read(lexicon, question).notes if n.startswith("out_of_scope:")]
+    assert bool(notes) is noted, notes
+
+
+def test_most_recent_is_the_latest_not_a_maximum(lexicon: Lexicon) -> None:
+    frame = read(lexicon, "KODEX 200 가장 최근 가격")
+    assert frame.operation.kind == "lookup" and frame.operation.aggregate is None
+    assert frame.operation.top_n is None
+
+
+def test_a_manager_by_its_nickname_or_series(lexicon: Lexicon) -> None:
+    for question in ("KODEX 시리즈 평균 보수", "Samsung AM ETFs average fee", "삼성 ETF 평균 보수"):
+        assert [e.key for e in read(lexicon, question).of("manager")] == ["삼성자산운용"], question
+
+
+def test_how_two_funds_differ_is_a_comparison(lexicon: Lexicon) -> None:
+    assert read(lexicon, "KODEX 200 TIGER 200 차이점").operation.kind == "compare"
+    assert read(lexicon, "KODEX 200 TIGER 200 보수 차이").operation.kind == "difference"
+
+
+def test_inclusion_without_a_window_is_the_holdings(lexicon: Lexicon) -> None:
+    assert read(lexicon, "KODEX 200 편입 상위 3종목").relation == "holdings"
+    assert read(lexicon, "KODEX 200 최근 1개월 편입된 종목").relation == "holdings_changes"
+
+
+def test_counting_a_one_item_list_counts_the_list(lexicon: Lexicon) -> None:
+    previous = read(lexicon, "반도체 ETF 중 보수 0.1% 이하")
+    frame = read(lexicon, "그럼 몇 개?", previous=previous, previous_result=["091160"])
+    assert frame.reference == "subset" and frame.previous_result == ["091160"]
