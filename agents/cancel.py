@@ -44,16 +44,22 @@ def cancelled(answer: AgentAnswer) -> AgentAnswer:
     return answer.model_copy(update={"answer": text, "status": "cancelled", "error": text})
 
 
-def until_cancelled(steps: Iterable[T], cancel: threading.Event | None) -> Iterator[T]:
+def until_cancelled(steps: Iterable[T], cancel: threading.Event | None,
+                    side: queue.Queue[tuple[str, object]] | None = None) -> Iterator[T]:  # fmt: skip
     """`steps` one by one, pulled on a helper thread so that waiting for the next one ends as soon
     as `cancel` is set (checked every POLL_S); an exception from `steps` is raised here. Without
-    a flag, `steps` itself."""
-    if cancel is None:
+    a flag (and no `side`), `steps` itself.
+
+    `side` is a queue other threads put `("side", item)` on while a step runs (the answer text a
+    model streams, agents.answer_stream): each item is yielded as soon as it is put there,
+    between the steps, in order."""
+    if cancel is None and side is None:
         yield from steps
         return
+    cancel = cancel or threading.Event()
     source = iter(steps)
     asked, left = threading.Semaphore(0), threading.Event()
-    out: queue.Queue[tuple[str, object]] = queue.Queue()
+    out: queue.Queue[tuple[str, object]] = side if side is not None else queue.Queue()
 
     def pump() -> None:
         while True:
@@ -74,9 +80,16 @@ def until_cancelled(steps: Iterable[T], cancel: threading.Event | None) -> Itera
     threading.Thread(target=context.run, args=(pump,), name="cancellable-steps",
                      daemon=True).start()  # fmt: skip
     try:
+        waiting = False  # a step was asked for and has not come yet
         while not cancel.is_set():
-            asked.release()
+            if not waiting:
+                asked.release()
+                waiting = True
             kind, value = _next(out, cancel)
+            if kind == "side":
+                yield value  # type: ignore[misc]
+                continue
+            waiting = False
             if kind == "item":
                 yield value  # type: ignore[misc]
             elif kind == "error":

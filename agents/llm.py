@@ -37,7 +37,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -236,6 +236,50 @@ def completion(settings: Settings, **kwargs: Any) -> Any:
                        redact(str(e), secrets))  # fmt: skip
         raise LlmCallFailed(model, attempts, e, ms, secrets) from e
     return response
+
+
+def stream_completion(settings: Settings, on_text: Callable[[str], bool], **kwargs: Any) -> Any:
+    """`completion(..., stream=True)`: each piece of text goes to `on_text` as the provider sends
+    it, and `on_text` returning False stops reading (the 중지 button): the connection is closed
+    and the text so far is what the model wrote. Returns one response assembled from the chunks
+    (litellm's `stream_chunk_builder`), so `usage_of` and `choices[0].message` work as for a
+    whole completion. Connecting is retried like any call; a stream that breaks half-way
+    raises `LlmCallFailed` (what already went to `on_text` stays with the caller)."""
+    import litellm
+
+    kwargs.update(stream=True, stream_options={"include_usage": True})
+    started = time.perf_counter()
+    stream = completion(settings, **kwargs)
+    chunks: list[Any] = []
+    try:
+        for chunk in stream:
+            chunks.append(chunk)
+            choices = getattr(chunk, "choices", None) or []
+            text = getattr(choices[0].delta, "content", None) if choices else None
+            if text and on_text(text) is False:
+                break
+    except Exception as e:  # the provider broke the stream half-way
+        ms = int((time.perf_counter() - started) * 1000)
+        raise LlmCallFailed(str(kwargs.get("model", "")), 1, e, ms,
+                            secret_values(settings, kwargs.get("api_key"))) from e  # fmt: skip
+    finally:
+        _close_stream(stream)
+    response = litellm.stream_chunk_builder(chunks, messages=kwargs.get("messages"))
+    if response is None:  # stopped before the first chunk
+        response = litellm.ModelResponse(model=kwargs.get("model"))
+        response.choices[0].message.content = ""
+    return response
+
+
+def _close_stream(stream: Any) -> None:
+    """Close the HTTP response under litellm's stream wrapper (a stopped stream is not read to
+    its end)."""
+    for target in (getattr(stream, "completion_stream", None), stream):
+        close = getattr(target, "close", None)
+        if callable(close):
+            with contextlib.suppress(Exception):
+                close()
+            return
 
 
 def check_response(response: Any) -> None:

@@ -284,7 +284,7 @@ def unverified(text: str, pool: EvidencePool, policy: Policy = DEFAULT) -> list[
 
 def unverified_texts(text: str, pool: EvidencePool, policy: Policy = DEFAULT) -> list[str]:
     """What does not match, as written, without repeats."""
-    return list(dict.fromkeys(c.text for c in unverified(text, pool, policy)))
+    return _texts(unverified(text, pool, policy))
 
 
 # ---- removing what does not match --------------------------------------------------------------
@@ -347,19 +347,30 @@ def check_model_text(text: str, pool: EvidencePool, policy: Policy = DEFAULT, *,
     """Match `text` against `pool`; one repair attempt, then remove what still does not match.
     With `stale_warning` (the data is stale) firm conclusions count as unverified too and the
     checked text starts with the warning."""
-    found = unverified_texts(text, pool, policy)
-    if stale_warning:
-        found += [c.text for c in firm_claims(text) if c.text not in found]
+    found = _texts(bad_claims(text, pool, policy, stale=bool(stale_warning)))
     repaired = False
     if found and repair is not None:
         rewritten = (repair(found) or "").strip()
         if rewritten:
             text, repaired = rewritten, True
-    bad = unverified(text, pool, policy) + (firm_claims(text) if stale_warning else [])
+    bad = bad_claims(text, pool, policy, stale=bool(stale_warning))
     kept, removed = drop_sentences(text, bad)
     if stale_warning and stale_warning not in kept:
         kept = f"> ⚠️ {stale_warning}\n\n{kept}" if kept.strip() else kept
-    return CheckResult(kept, list(dict.fromkeys(c.text for c in bad)), found, removed, repaired)
+    return CheckResult(kept, _texts(bad), found, removed, repaired)
+
+
+def bad_claims(text: str, pool: EvidencePool, policy: Policy = DEFAULT, *,
+               stale: bool = False) -> list[Claim]:  # fmt: skip
+    """What in `text` the evidence does not back, in order: unmatched claims and, with stale
+    data, firm conclusions. The one verdict of both forms of the check: the whole text
+    (`check_model_text`) and sentence by sentence as a model streams (`SentenceGate`)."""
+    bad = unverified(text, pool, policy) + (firm_claims(text) if stale else [])
+    return sorted(bad, key=lambda c: c.start)
+
+
+def _texts(claims: Iterable[Claim]) -> list[str]:
+    return list(dict.fromkeys(c.text for c in claims))
 
 
 def firm_claims(text: str) -> list[Claim]:
@@ -384,6 +395,122 @@ def drop_sentences(text: str, bad: list[Claim]) -> tuple[str, list[str]]:
     kept = re.sub(r"[ \t]+\n", "\n", "".join(out))
     kept = re.sub(r"\n{3,}", "\n\n", kept)
     return re.sub(r"(?m)^[ \t]*(?:[-*]|\d+\.)[ \t]*$\n?", "", kept).strip(), removed
+
+
+# ---- the same check while a model streams ------------------------------------------------------
+
+
+class SentenceGate:
+    """`check_model_text` for a streamed answer: text goes in as the model writes it, and comes
+    out a sentence at a time, only once the sentence is complete and checked (`bad_claims`, the
+    same verdict as the whole-text check; sentences end where `drop_sentences` cuts them).
+
+        gate = SentenceGate(pool, CONTRACT)
+        for chunk in model_chunks:
+            for piece in gate.feed(chunk):
+                show(piece)               # a checked sentence, or the note that replaces one
+        for piece in gate.close():        # the last sentence, then the removal notice
+            show(piece)
+        gate.result().with_notice() == "".join(everything shown)
+
+    A sentence that does not pass is never shown: in its place comes a marked note naming the
+    values ("(⚠️ 근거와 다른 수치: 91.2 — 이 문장은 뺐습니다)"), and the text ends with the
+    notice of the whole-text check, so the turn is `partial` exactly as there. There is no repair
+    request (what was shown cannot be taken back)."""
+
+    def __init__(self, pool: EvidencePool, policy: Policy = DEFAULT, *,
+                 stale_warning: str | None = None, lang: str = "ko") -> None:  # fmt: skip
+        self.pool, self.policy, self.lang = pool, policy, lang
+        self.stale_warning = stale_warning
+        self._pending = ""  # written by the model, not yet released
+        self._shown: list[str] = []  # released, notice excluded
+        self._bad: list[Claim] = []
+        self._removed: list[str] = []
+        self._kept = 0  # sentences released as written
+        self._closed = False
+
+    def feed(self, chunk: str) -> list[str]:
+        """The pieces `chunk` completes (possibly none)."""
+        if self._closed:
+            raise ValueError("the gate is closed")
+        self._pending += chunk
+        cut = _complete_upto(self._pending)
+        if not cut:
+            return []
+        out = self._release(self._pending[:cut])
+        self._pending = self._pending[cut:]
+        return out
+
+    def close(self) -> list[str]:
+        """The end of the stream: the last sentence (checked like the others) and the notice."""
+        out = self.feed("") if not self._closed else []
+        self._closed = True
+        if self._pending.strip():
+            out += self._release(self._pending.rstrip())
+        self._pending = ""
+        notice = self.result().notice(self.lang)
+        return out + ([f"\n\n{notice}"] if notice else [])
+
+    @property
+    def shown(self) -> str:
+        """What has been released so far (without the closing notice)."""
+        return "".join(self._shown)
+
+    @property
+    def kept_any(self) -> bool:
+        """Whether any sentence of the model passed (none: the screen's fallback text answers)."""
+        return self._kept > 0
+
+    def result(self) -> CheckResult:
+        """The check so far in the whole-text form: `with_notice()` is everything shown."""
+        texts = _texts(self._bad)
+        return CheckResult(self.shown, texts, texts, list(self._removed))
+
+    def _release(self, text: str) -> list[str]:
+        first = not self._shown and self.stale_warning  # the warning leads, as in the whole form
+        out = [f"> ⚠️ {self.stale_warning}\n\n"] if first else []
+        for lead, sentence in _sentences(text):
+            bad = bad_claims(sentence, self.pool, self.policy, stale=bool(self.stale_warning))
+            if not bad:
+                self._kept += 1
+                out.append(lead + sentence)
+                continue
+            self._bad += bad
+            self._removed.append(sentence.strip())
+            out.append(lead + self._marked(_texts(bad)))
+        self._shown += out
+        return out
+
+    def _marked(self, values: list[str]) -> str:
+        if self.lang == "en":
+            return f"_(⚠️ not in the evidence: {', '.join(values)} — sentence removed)_"
+        return f"_(⚠️ 근거와 다른 수치: {', '.join(values)} — 이 문장은 뺐습니다)_"
+
+
+def _complete_upto(text: str) -> int:
+    """Where the complete sentences of a growing text end (0: none yet). A sentence is complete
+    when something follows its end (the space after its stop, or the line break)."""
+    ends = [
+        m.end() for m in _SENTENCE.finditer(text) if m.end() > m.start() and m.end() < len(text)
+    ]
+    return ends[-1] if ends else 0
+
+
+def _sentences(text: str) -> list[tuple[str, str]]:
+    """(what comes before it, the sentence) for each sentence of `text`, `drop_sentences`'s cut;
+    the two always join back into `text`."""
+    out, last = [], 0
+    for m in _SENTENCE.finditer(text):
+        if m.end() > m.start():
+            sentence = text[m.start() : m.end()]
+            space = len(sentence) - len(sentence.lstrip())
+            out.append((text[last : m.start() + space], sentence[space:]))
+            last = m.end()
+    if out and last < len(text):
+        out[-1] = (out[-1][0], out[-1][1] + text[last:])
+    elif not out and text:
+        out.append((text, ""))
+    return out
 
 
 # ---- citations kept apart ----------------------------------------------------------------------

@@ -20,8 +20,10 @@ import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from agents.answer_stream import CheckedStream, open_gate, stream_checked
 from agents.contract import prompts
 from agents.contract.index import Hit
 from agents.contract.models import article_ref, split_key
@@ -54,14 +56,16 @@ class LlmSession:
     notices: list[str] = field(default_factory=list)  # what a fallback replaced, in Korean
 
     def _complete(self, name: str, messages: list[dict[str, Any]], instead: str,
-                  **extra: Any) -> Any | None:  # fmt: skip
-        """The response, or None when the call failed (recorded; `instead` names the fallback)."""
+                  stream: CheckedStream | None = None, **extra: Any) -> Any | None:  # fmt: skip
+        """The response, or None when the call failed (recorded; `instead` names the fallback).
+        With `stream`, the text goes through its sentence gate to the screen as it is written."""
         if self.failure is not None:
             return None
         watch = Stopwatch()
+        call = completion if stream is None else partial(stream_checked, stream=stream)
         try:
-            response = completion(self.settings, model=self.model_id, messages=messages,
-                                  **litellm_kwargs(self.model_id, self.settings), **extra)  # fmt: skip
+            response = call(self.settings, model=self.model_id, messages=messages,
+                            **litellm_kwargs(self.model_id, self.settings), **extra)  # fmt: skip
         except LlmCallFailed as e:
             self.failure = e
             self.notices.append(e.notice(instead))
@@ -135,17 +139,21 @@ class LlmSession:
         and noted (`notices`: the turn is partial); "" when nothing is left (template answer)."""
         messages = [{"role": "system", "content": prompts.SYNTHESIS_SYSTEM},
                     {"role": "user", "content": prompts.evidence_message(question, evidence_json)}]  # fmt: skip
-        response = self._complete("synthesis", messages, "찾은 조항으로 템플릿 답변을 썼습니다.")
+        lang = "ko" if HANGUL.search(question) else "en"
+        pool = pool_from(_evidence(evidence_json), question)
+        stream = open_gate(pool, CONTRACT, lang=lang)  # the screen shows it as it is written
+        response = self._complete("synthesis", messages, "찾은 조항으로 템플릿 답변을 썼습니다.",
+                                  stream=stream)  # fmt: skip
         if response is None:
             return ""
         text = str(response.choices[0].message.content or "").strip()
-        check = check_model_text(text, pool_from(_evidence(evidence_json), question), CONTRACT,
-                                 repair=lambda bad: self._repair(messages, text, bad))  # fmt: skip
+        check = stream.result() if stream is not None else check_model_text(
+            text, pool, CONTRACT, repair=lambda bad: self._repair(messages, text, bad))  # fmt: skip
         self.record(check.trace_step("model_check"))
         if check.partial:
             self.notices.append(check.error() or "")
-        lang = "ko" if HANGUL.search(question) else "en"
-        return "" if check.empty else check.with_notice(lang)
+        kept = stream.kept_any if stream is not None else not check.empty
+        return check.with_notice(lang) if kept else ""
 
     def _repair(self, messages: list[dict[str, Any]], text: str, bad: list[str]) -> str | None:
         """The one repair request: the same evidence, the previous answer and what failed."""

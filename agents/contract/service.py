@@ -19,7 +19,8 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested, until_cancelled
+from agents.answer_stream import AnswerSink, TextPiece, settled, with_text
+from agents.cancel import cancelled, requested
 from agents.contract import store
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
@@ -132,6 +133,7 @@ class ContractStep:
 def ask(contract_id: str, question: str, **kwargs: Any) -> AgentAnswer:
     """One question about one contract: plan → parallel tools → synthesis, saved to the run store
     (and appended to `conversation_id`'s messages when given). `stream_ask` yields its steps."""
+    kwargs.setdefault("stream_text", False)  # nobody reads the text as it is written
     return last_answer(stream_ask(contract_id, question, **kwargs))
 
 
@@ -145,9 +147,13 @@ def stream_ask(
     save: bool = True,
     conversation_id: str | None = None,
     cancel: threading.Event | None = None,
-) -> Iterator[ContractStep | AgentAnswer]:
+    stream_text: bool = True,
+) -> Iterator[ContractStep | TextPiece | AgentAnswer]:
     """`ask` step by step: a ContractStep per finished graph node, then the AgentAnswer
     (`cancelled`, saved as such, when `cancel` was set, even in the middle of a node).
+    With a model and `stream_text`, the answer's text also comes as TextPieces while the model
+    writes it, each sentence once checked (agents.answer_stream); the answer's text is
+    everything they showed.
 
     `as_of_date` is the workbench's data date (`catalog.current_as_of_date`), not the wall clock;
     the payload's `contract_stored_on` says when this version of the contract was stored.
@@ -174,8 +180,13 @@ def stream_ask(
                                  scope={"contract_id": contract_id})  # fmt: skip
     state: dict[str, Any] = {}
     last, shown = time.perf_counter(), 0
+    sink = AnswerSink(cancel) if llm is not None and stream_text else None
     chunks = build_graph(deps).stream({"question": question}, stream_mode=["updates", "values"])
-    for mode, chunk in until_cancelled(chunks, cancel):
+    for item in with_text(chunks, cancel, sink):
+        if isinstance(item, TextPiece):
+            yield item
+            continue
+        mode, chunk = item
         if mode == "values":
             state = dict(chunk)
             continue
@@ -190,8 +201,11 @@ def stream_ask(
     answer = _answer(state, deps, info, model_id, pool, started)
     if requested(cancel):
         answer = cancelled(answer)
+    answer = settled(answer, sink)  # what was shown is what is stored
     if save:
         _save(answer, question, conversation_id, pool)
+    if sink is not None:
+        yield from sink.tail(answer)
     yield answer
 
 
