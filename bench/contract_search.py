@@ -49,7 +49,7 @@ from agents.contract.evaluation import (  # noqa: E402
     precision,
     score,
 )
-from agents.contract.index import ContractIndex, clear_cache  # noqa: E402
+from agents.contract.index import ContractIndex, Fusion, SearchMode, clear_cache  # noqa: E402
 from agents.contract.index import get_index as _get_index  # noqa: E402
 from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes  # noqa: E402
 from data_access.postgres import get_pool  # noqa: E402
@@ -57,6 +57,7 @@ from data_access.postgres import get_pool  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures"
 REAL = FIXTURES / "contracts"
 _baselines: dict[str, SeedBaseline] = {}
+MODES: tuple[SearchMode, ...] = ("bm25", "dense", "hybrid")
 POOL = None  # one pool for the run, as the app holds one (without it each query looks one up)
 
 
@@ -74,12 +75,12 @@ def seed_ranker(glossary: bool) -> Ranker:
     return lambda q: baseline(q.contract_id).search(q.q, use_glossary=glossary)
 
 
-def mode_ranker(mode: str, glossary: bool, thesaurus: bool, bilingual: bool = True,
-                everyday: bool = True) -> Ranker:  # fmt: skip
+def mode_ranker(mode: SearchMode, glossary: bool, thesaurus: bool, bilingual: bool = True,
+                everyday: bool = True, fusion: Fusion = "score") -> Ranker:  # fmt: skip
     def rank(q: LabelledQuery) -> list[int]:
-        hits = get_index(q.contract_id).search(q.q, mode=mode, top=20, use_glossary=glossary,  # type: ignore[arg-type]
+        hits = get_index(q.contract_id).search(q.q, mode=mode, top=20, use_glossary=glossary,
                                                use_thesaurus=thesaurus, use_bilingual=bilingual,
-                                               use_everyday=everyday)  # fmt: skip
+                                               use_everyday=everyday, fusion=fusion)  # fmt: skip
         return [h.article.article_no for h in hits]
 
     return rank
@@ -100,9 +101,11 @@ def rankers() -> list[tuple[str, Ranker]]:
     for glossary in (False, True):
         for thesaurus in (False, True):
             tag = f"{'+' if glossary else '-'}glossary {'+' if thesaurus else '-'}thesaurus"
-            for mode in ("bm25", "dense", "hybrid"):
+            for mode in MODES:
                 out.append((f"{mode} {tag}", mode_ranker(mode, glossary, thesaurus)))
-            if thesaurus:  # the thesaurus's English and everyday word lists, measured apart
+            if thesaurus:  # the earlier RRF fusion; the thesaurus's word lists, measured apart
+                out.append((f"hybrid {tag} RRF (before)", mode_ranker("hybrid", glossary, True,
+                                                                     fusion="rrf")))  # fmt: skip
                 out.append((f"hybrid {tag} -bilingual", mode_ranker("hybrid", glossary, True,
                                                                     bilingual=False)))  # fmt: skip
                 out.append((f"hybrid {tag} -everyday", mode_ranker("hybrid", glossary, True,
@@ -113,12 +116,12 @@ def rankers() -> list[tuple[str, Ranker]]:
 def print_quality(sets: dict[str, list[LabelledQuery]]) -> None:
     print("\nrecall@1 recall@5 MRR per question set (answerable questions):")
     names = list(sets)
-    print(f"  {'':<40}" + " | ".join(f"{n:^17}" for n in names))
-    print(f"  {'retriever':<40}" + " | ".join([f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"] * len(names)))
-    print(f"  {'(questions)':<40}" + " | ".join(f"{score(lambda q: [], s).n:^17}"
+    print(f"  {'':<44}" + " | ".join(f"{n:^17}" for n in names))
+    print(f"  {'retriever':<44}" + " | ".join([f"{'R@1':>5} {'R@5':>5} {'MRR':>5}"] * len(names)))
+    print(f"  {'(questions)':<44}" + " | ".join(f"{score(lambda q: [], s).n:^17}"
                                                 for s in sets.values()))  # fmt: skip
     for name, ranker in rankers():
-        print(f"  {name:<40}" + " | ".join(score(ranker, s).cells() for s in sets.values()))
+        print(f"  {name:<44}" + " | ".join(score(ranker, s).cells() for s in sets.values()))
 
 
 def print_per_contract(queries: list[LabelledQuery]) -> None:
@@ -126,6 +129,7 @@ def print_per_contract(queries: list[LabelledQuery]) -> None:
           "(precision, answered, abstained, clauses listed per answer):")  # fmt: skip
     columns: list[tuple[str, Ranker]] = [
         ("seed", seed_ranker(False)),
+        ("RRF (before) -gl.", mode_ranker("hybrid", False, True, fusion="rrf")),
         ("hybrid -glossary", mode_ranker("hybrid", False, True)),
         ("hybrid +glossary", mode_ranker("hybrid", True, True)),
     ]

@@ -4,7 +4,8 @@ terms and a travel agency's copy of the FTC domestic-travel terms), on the real 
 
 The held-out contracts were not looked at while the thesaurus and the relevance cut were designed;
 the floors below sit under what bench/contract_search.py measured on them (three contracts, 58
-answerable questions; hybrid, glossary off: R@1 0.603, R@5 0.914; seed baseline R@1 0.276,
+answerable questions; hybrid with score fusion, glossary off: R@1 0.690, R@5 0.931, glossary on:
+R@1 0.621, R@5 0.931; the earlier RRF fusion R@1 0.603 / 0.552; seed baseline R@1 0.276,
 R@5 0.690), so a change that loses the generalization fails here. Also: precise answers (operative sentence, "no such clause"), contract
 types with the picker's override, and an HWPX upload end to end.
 """
@@ -78,7 +79,7 @@ def test_held_out_contracts_beat_the_seed_baseline(real: Any, pg_pool: Any, glos
 
     seed = score(seed_rank, HELD_OUT)
     assert ours.n == 58
-    assert ours.r5 >= 0.88 and ours.r1 >= 0.5, ours
+    assert ours.r5 >= 0.9 and ours.r1 >= 0.6, ours
     assert ours.r1 >= seed.r1 + 0.25 and ours.r5 >= seed.r5 + 0.2, (ours, seed)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agents.contract.index import get_index, rrf
+from agents.contract.index import Lexical, fuse, get_index, rrf, scaled
 from agents.contract.service import ensure_samples, ingest_file, search
 
 QUERIES = Path(__file__).resolve().parents[1] / "fixtures" / "contract_queries.json"
@@ -118,12 +118,34 @@ def test_seed_baseline_is_whoosh_plus_faiss_fused_with_rrf(contracts: Any, pg_po
     assert set(fused) <= set(index.articles)
 
 
-def test_hybrid_fuses_title_and_reference_rankings(contracts: Any, pg_pool: Any) -> None:
+def test_scores_are_scaled_per_question_and_fused_by_weight() -> None:
+    assert scaled({}) == {} and scaled({4: 2.0, 5: 2.0}) == {4: 1.0, 5: 1.0}
+    assert scaled({1: 6.0, 2: 3.0}, 0.0) == {1: 1.0, 2: 0.5}
+    assert scaled({1: 0.9, 2: 0.5, 3: 0.1}) == pytest.approx({1: 1.0, 2: 0.5, 3: 0.0})
+    # A sure retriever keeps its lead: dense barely separates 1 from 2, BM25 is sure of 2.
+    fused = fuse({"bm25": {2: 1.0, 1: 0.1}, "dense": {1: 1.0, 2: 0.95}},
+                 {"bm25": 1.0, "dense": 1.0})  # fmt: skip
+    assert [no for no, _, _ in fused] == [2, 1] and fused[0][2] == {"bm25": 1, "dense": 2}
+    assert fuse({}) == [] and fuse({"bm25": {}}) == []
+
+
+def test_an_articles_best_paragraph_is_its_clause_score() -> None:
+    lexical = Lexical([7, 7, 8], [["해지", "통지"], ["보증금"], ["보증금", "반환", "보증금"]])
+    found = lexical.scores(["해지"], concepts=False)
+    assert set(found) == {7} and found[7] > 0
+    assert lexical.scores([], concepts=False) == {}
+    assert lexical.scores(["없는말"], concepts=False) == {}
+
+
+def test_hybrid_fuses_retrievers_and_named_articles(contracts: Any, pg_pool: Any) -> None:
     index = get_index("sample-user-provide", pg_pool)
     hit = index.search("11조 내용 알려줘")[0]
     assert hit.article.article_no == 11 and hit.ranks.get("reference") == 1
     exhibit = index.search("What does Exhibit 2 say?")[0]
     assert exhibit.article.article_no == -2 and "reference" in exhibit.retrievers
     damages = index.search("손해배상 한도는?")[0]
-    assert damages.article.article_no == 10 and damages.ranks.get("title") == 1
-    assert "reference" not in damages.ranks
+    assert damages.article.article_no == 10
+    assert damages.ranks == {"bm25": 1, "clause": 1, "dense": 1} and damages.score == 2.0
+    # The earlier fusion is kept for the benchmark: RRF over BM25, dense, title and reference.
+    before = index.search("손해배상 한도는?", fusion="rrf")[0]
+    assert before.article.article_no == 10 and before.ranks.get("title") == 1
