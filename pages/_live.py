@@ -1,5 +1,6 @@
 """A turn that runs on a worker thread while the page draws its steps as they come, with the
-elapsed time of the step under way and a 중지 button (issue 20).
+elapsed time of the step under way and a 중지 button, and the model's answer text as it is
+written (`st.write_stream`, each sentence once checked: agents.answer_stream) (issue 20).
 
     turn = LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(q, ..., cancel=stop))
     ...                                  # the page reruns; on every run while it is going:
@@ -20,15 +21,17 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
+from agents.answer_stream import TextPiece
 from data_access import access
 from data_access.contracts import AgentAnswer
 from pages import _ui as ui
+from pages._answer import literal_tildes
 
 logger = logging.getLogger(__name__)
 
@@ -57,6 +60,7 @@ class LiveTurn:
     stop: threading.Event = field(default_factory=threading.Event)
     events: queue.Queue[object] = field(default_factory=queue.Queue)
     shown: list[object] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)  # the answer's pieces streamed so far
     labels: list[str] = field(default_factory=list)
     answer: AgentAnswer | None = None
     error: BaseException | None = None
@@ -109,10 +113,37 @@ class LiveTurn:
         now = time.perf_counter()
         if self.stop.is_set():
             return f"중지하는 중… (완료된 단계 {len(self.shown)}개는 실행 기록에 남습니다)"
-        parts = [self.labels[-1] if self.labels else title, f"경과 {now - self.started:.1f}초"]
+        head = self.labels[-1] if self.labels else title
+        if self.text:  # the model is writing the answer
+            head = "답변 작성 중 (근거와 맞는지 확인된 문장부터 표시)"
+        parts = [head, f"경과 {now - self.started:.1f}초"]
         if now - self.last_step >= LONG_STEP_S:
             parts.append(f"현재 단계 {now - self.last_step:.0f}초째 진행 중")
         return " · ".join(parts)
+
+    def _pull(self, render: RenderStep, status: Any, title: str) -> str | None:
+        """Wait up to POLL_S for the worker's next event and take it: a step is drawn in the
+        status box, a piece of answer text is returned (for `st.write_stream`)."""
+        piece = None
+        with contextlib.suppress(queue.Empty):
+            event = self.events.get(timeout=POLL_S)
+            if isinstance(event, TextPiece):
+                self.text.append(event.text)
+                piece = literal_tildes(event.text)
+            else:
+                with status:
+                    self._take(event, render)
+        # also where a click on 중지 lands; `expanded` kept, an update without it folds the box
+        status.update(label=self.status_line(title), state="running", expanded=True)
+        return piece
+
+    def _written(self, render: RenderStep, status: Any, title: str) -> Iterator[str]:
+        """The answer text so far, then each piece as it comes, until the turn ends."""
+        yield literal_tildes("".join(self.text))
+        while not self.finished:
+            piece = self._pull(render, status, title)
+            if piece:
+                yield piece
 
     def _take(self, event: object, render: RenderStep) -> None:
         if isinstance(event, AgentAnswer):
@@ -150,22 +181,24 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
                      icon=":material/stop_circle:", disabled=turn.stop.is_set(),
                      help="진행 중인 단계를 기다리지 않고 멈추고, 그때까지 완료된 단계를 실행 기록으로 "
                           "남깁니다.")  # fmt: skip
-    with st.status(turn.status_line(title), expanded=True) as status:
+    status = st.status(turn.status_line(title), expanded=True)
+    with status:
         for event in turn.shown:
             render(event)
-        while not turn.finished:
-            with contextlib.suppress(queue.Empty):
-                turn._take(turn.events.get(timeout=POLL_S), render)
-            # also where a click on 중지 lands; `expanded` kept, an update without it folds the box
-            status.update(label=turn.status_line(title), expanded=True)
-        stop_slot.empty()
-        if turn.error is not None:
+    text_box = st.container()  # under the steps: the model's answer as it is written
+    while not turn.finished:
+        if turn.text:  # from the first piece on, the stream draws (and takes every event)
+            text_box.write_stream(turn._written(render, status, title))
+            break
+        turn._pull(render, status, title)
+    stop_slot.empty()
+    if turn.error is not None:
+        with status:
             ui.show_run_error(status, turn.error)
-            return None
-        answer = turn.answer
-        assert answer is not None
-        failed = answer.status in ("error", "cancelled")
-        label = done_label(answer) if answer.status == "cancelled" else done(answer)
-        status.update(label=label, state="error" if failed else "complete",
-                      expanded=False)  # fmt: skip
+        return None
+    answer = turn.answer
+    assert answer is not None
+    failed = answer.status in ("error", "cancelled")
+    label = done_label(answer) if answer.status == "cancelled" else done(answer)
+    status.update(label=label, state="error" if failed else "complete", expanded=False)
     return answer
