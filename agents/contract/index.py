@@ -33,7 +33,7 @@ from rank_bm25 import BM25Okapi
 
 from agents.contract import store
 from agents.contract.embeddings import Embedder, make_embedder
-from agents.contract.glossary import Expansion, expand
+from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
 from agents.contract.references import article_keys
 from agents.contract.thesaurus import Rewrite, clause_concepts, rewrite
@@ -269,8 +269,10 @@ class ContractIndex:
     """BM25 (articles and their 항) + dense retrieval over one contract's articles."""
 
     def __init__(self, contract_id: str, content_hash: str, stored: list[store.StoredArticle],
-                 embedder: Embedder, pool: ConnectionPool | None) -> None:  # fmt: skip
+                 embedder: Embedder, pool: ConnectionPool | None,
+                 contract_type: str | None = None) -> None:  # fmt: skip
         self.contract_id = contract_id
+        self.contract_type = contract_type  # the glossary applies to its own types only
         self.pool = pool
         self.articles = {s.article.key: s.article for s in stored}  # models.article_key
         self._numbers = [s.article.key for s in stored]
@@ -331,8 +333,10 @@ class ContractIndex:
                use_glossary: bool = True, use_thesaurus: bool = True,
                use_bilingual: bool = True, use_everyday: bool = True,
                fusion: Fusion = "score") -> list[Hit]:  # fmt: skip
-        """Articles for `query`, best first. `fusion="rrf"` is the earlier fusion, kept so the
-        benchmark prints both in one run."""
+        """Articles for `query`, best first. The glossary expands the question only when it applies
+        to the contract's type. `fusion="rrf"` is the earlier fusion, kept so the benchmark prints
+        both in one run."""
+        use_glossary = use_glossary and applies_to(self.contract_type)
         prepared = prepare(query, use_glossary=use_glossary, use_thesaurus=use_thesaurus,
                            use_bilingual=use_bilingual, use_everyday=use_everyday)  # fmt: skip
         fused = (fuse(self.scores(prepared, mode)) if fusion == "score"
@@ -360,9 +364,10 @@ def get_index(contract_id: str, pool: ConnectionPool | None = None,
     with _cache_lock:
         cached = _cache.get(key)
         if cached is not None:
+            cached.contract_type = info.contract_type  # the picker may have changed it
             return cached
     index = ContractIndex(contract_id, info.content_hash, store.load_articles(contract_id, pool),
-                          embedder, pool)  # fmt: skip
+                          embedder, pool, info.contract_type)  # fmt: skip
     with _cache_lock:
         for old in [k for k in _cache if k[0] == contract_id]:
             del _cache[old]

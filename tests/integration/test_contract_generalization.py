@@ -55,6 +55,11 @@ def _hybrid(pool: Any, glossary: bool, thesaurus: bool = True, bilingual: bool =
     return rank
 
 
+def _scores(contract_id: str, question: str, pool: Any, glossary: bool) -> list[tuple[int, float]]:
+    hits = get_index(contract_id, pool).search(question, use_glossary=glossary)
+    return [(h.article.key, round(h.score, 9)) for h in hits]
+
+
 def test_real_contracts_parse_and_are_typed(real: dict[str, Any], pg_pool: Any) -> None:
     counts = {cid: info.article_count for cid, info in real.items()}
     assert counts == {"real-lease_housing": 14, "real-lease_commercial": 13,
@@ -138,7 +143,13 @@ def test_hwpx_upload_type_override_and_standard(real: Any, pg_pool: Any) -> None
                  save=False)  # fmt: skip
     assert "표준계약서는 번들되어 있지 않아" in answer.answer
     assert clause_comparison(info.contract_id, 11, pool=pg_pool) is None
+    # The data-contract glossary leaves a lease's questions alone, and follows the picker.
+    data_words = "Can we resell the data to another company?"
+    assert _scores(info.contract_id, data_words, pg_pool, True) == _scores(
+        info.contract_id, data_words, pg_pool, False)  # fmt: skip
     set_contract_type(info.contract_id, "provide", pool=pg_pool)
+    assert _scores(info.contract_id, data_words, pg_pool, True) != _scores(
+        info.contract_id, data_words, pg_pool, False)  # fmt: skip
     assert (
         contract_type(info.contract_id, pool=pg_pool).standard_title == "데이터 제공형 표준계약서"
     )
