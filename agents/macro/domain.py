@@ -6,6 +6,7 @@ Each agent is a plain function `(route, ctx) -> AgentResponse`: numbers come fro
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from typing import Any
 
@@ -22,7 +23,7 @@ from agents.macro.rankings import (
 )
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
-from agents.macro.tools import add_documents, lang_text, pct, run_step
+from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
 from data_access import figures as fig
 
@@ -92,13 +93,21 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     result = run_step(resp, ctx, name, merged)
     rows = result.rows if result else []
     add_documents(resp, rows)
-    for path in resp.paths[:3]:
+    resp.paths.sort(key=lambda p: -_named_in_question(str(p.get("event", "")), route.question))
+    for path in distinct_paths(resp.paths, 3):
         resp.key_points.append(lang_text(
             route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}",
             f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}"))  # fmt: skip
     if not rows:
         resp.uncertainty.append("관련 문서 근거를 찾지 못했습니다.")
         resp.needs_web_fallback = True
+
+
+def _named_in_question(event: str, question: str) -> int:
+    """How much of the question's words the event's name holds (in characters): 'FOMC 이후 환율 반응' puts the
+    FOMC decision before a CPI release of the same weeks (a stable sort keeps the rest's order)."""
+    words = {w for w in re.findall(r"[0-9a-z가-힣]{2,}", question.lower())}
+    return sum(len(w) for w in words if w in event.lower())  # 'fomc' says more than '발표'
 
 
 def _widened(route: Route, months: int) -> int | None:

@@ -18,7 +18,7 @@ from agents.macro.graphrag import graphrag_evidence
 from agents.macro.llm_calls import complete
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
-from agents.macro.tools import add_documents, lang_text, run_step
+from agents.macro.tools import add_documents, distinct_paths, lang_text, run_step
 from data_access.contracts import Citation, TraceStep
 from data_access.errors import WorkbenchError
 from data_access.graph.base import GraphSchema, GraphStore
@@ -95,7 +95,7 @@ def ontology_agent(route: Route, ctx: RunContext) -> AgentResponse:
 def path_points(resp: AgentResponse, route: Route, limit: int = 4) -> list[str]:
     """The first evidence paths as key points (what the answer writer sees of the graph)."""
     points = []
-    for path in resp.paths[:limit]:
+    for path in distinct_paths(resp.paths, limit):
         target = f" → {path['target']}" if path.get("target") else ""
         points.append(lang_text(
             route.language, f"경로: 근거 → 이벤트 '{path['event']}'({path['event_date']}, 테마 "

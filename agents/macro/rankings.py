@@ -15,7 +15,8 @@ from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
-from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.parse import asked_move
+from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
 
 _INTERVALS = {0.25: "7 days", 1.0: "1 month", 3.0: "3 months", 6.0: "6 months", 12.0: "1 year"}
@@ -129,12 +130,21 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
 
 
 def _move_asked(route: Route) -> str | None:
-    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change), else None (by level)."""
-    change = vocabulary()["change"]
-    words = {"up": change["up"] + ["늘어난", "늘었", "증가한", "커진"],
-             "down": change["down"] + ["줄어든", "줄었", "감소한", "작아진"]}  # fmt: skip
-    hits = find_phrases(route.question.lower(), words)
-    return hits[0].label if hits else None
+    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역' ranks by the
+    growth rate, largest first unless a low end is asked; else None (by level)."""
+    move = asked_move(route.question)
+    if move or not _rate_asked(route):
+        return move
+    return "down" if route.frame and route.frame.operation.direction == "asc" else "up"
+
+
+def _rate_asked(route: Route) -> bool:
+    """'상승률', 'growth year over year', '전월 대비': a rate of change, not a level."""
+    frame = route.frame
+    if frame is None:
+        return False
+    return any(m.name == "return" for m in frame.measures) or frame.operation.change_basis in (
+        "yoy", "mom")  # fmt: skip
 
 
 def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
@@ -160,16 +170,25 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
                           str(window[-1]["month"])[:7]))  # fmt: skip
     if not moves:
         return False
-    moves.sort(key=lambda m: m[1], reverse=move == "up")
+    rate = _rate_asked(route)  # '상승률': ranked and shown in %
+    growth = (lambda m: (m[3] / m[2] - 1) * 100 if m[2] else 0.0) if rate else (lambda m: m[1])
+    moves.sort(key=growth, reverse=move == "up")
     n = (frame.operation.top_n if frame else None) or 3
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({_signed(m[1], unit)})"
-                       for m in moves[:n])  # fmt: skip
+    listed = ", ".join(
+        f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
+        + (f"{growth(m):+.2f}%" if rate else _signed(m[1], unit))
+        + ")"
+        for m in moves[:n]
+    )
     span = f"{moves[0][4]} → {moves[0][5]}"
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{ko} {'증가' if move == 'up' else '감소'} 폭이 큰 지역 순 ({span}): {listed}.",
-        f"Regions by the {'rise' if move == 'up' else 'fall'} in {en} ({span}): {listed}.",
-    ))  # fmt: skip
+    if rate:
+        ko_head = f"{ko} 상승률 {'높은' if move == 'up' else '낮은'} 지역 순"
+        en_head = f"Regions by {en} growth, {'highest' if move == 'up' else 'lowest'} first"
+    else:
+        ko_head = f"{ko} {'증가' if move == 'up' else '감소'} 폭이 큰 지역 순"
+        en_head = f"Regions by the {'rise' if move == 'up' else 'fall'} in {en}"
+    resp.key_points.append(lang_text(route.language, f"{ko_head} ({span}): {listed}.",
+                                     f"{en_head} ({span}): {listed}."))  # fmt: skip
     return True
 
 

@@ -168,6 +168,12 @@ def route(question: str, pool: ConnectionPool | None = None,
         # series' 'why' stays evidence-first (the labelled sets agree)
         sql_need = True
         sql_hits = sql_hits or moved
+    reaction = _hits(low, rules["reaction_keywords"])
+    if reaction and domain_agents and not sql_need:
+        # 'FOMC 발표 후 환율 반응': how the series moved around the event (SQL) beside the event
+        sql_need = True
+        sql_hits = reaction
+    graph_hits = graph_hits or reaction
     graph_need = bool(graph_hits) or bool(relationship)
     reasons.append(
         f"SQL 필요={sql_need}"

@@ -90,3 +90,16 @@ def add_documents(resp: AgentResponse, rows: list[dict[str, Any]], limit: int = 
 
 def pct(a: float, b: float) -> float:
     return (b / a - 1.0) * 100.0 if a else 0.0
+
+
+def distinct_paths(paths: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The first `limit` paths to different events or targets (one event backed by several
+    documents is one path, not four identical lines)."""
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for path in paths:
+        key = (str(path.get("event")), str(path.get("event_date")), str(path.get("target")))
+        if key not in seen:
+            seen.add(key)
+            out.append(path)
+    return out[:limit]

@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from psycopg_pool import ConnectionPool
 
@@ -128,7 +129,7 @@ class Lexicon:
         for spec in voc["indices"]:
             out += [(fold(a), "index", spec["key"], spec["name"]) for a in spec["aliases"]]
         for spec in voc["sectors"]:
-            out += [(fold(a), "sector", spec["key"], spec["key"]) for a in spec["aliases"]]
+            out += [(fold(a), "sector", spec["key"], spec["key"]) for a in _sector_forms(spec)]
         for spec in voc["re_regions"]:
             out += [(fold(a), "re_region", spec["key"], spec["key"]) for a in spec["aliases"]]
         return out
@@ -344,6 +345,16 @@ _PARTICLES = "의은는이가을를도와과랑"
 
 ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
 MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})
+
+
+_SECTOR_SUFFIXES = ("섹터", "업종", "주", "종목", "관련주")
+
+
+def _sector_forms(spec: dict[str, Any]) -> list[str]:
+    """A sector's aliases plus the everyday forms of its name ('반도체 섹터', '조선 업종', 'chip
+    sector' beside 'chip stocks')."""
+    english = [a[: -len(" stocks")] + " sector" for a in spec["aliases"] if a.endswith(" stocks")]
+    return [*spec["aliases"], *(spec["key"] + s for s in _SECTOR_SUFFIXES), *english]
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:

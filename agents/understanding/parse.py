@@ -127,7 +127,16 @@ def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
                    for h in found)  # fmt: skip
 
     return [e for e in entities if not ((e.kind == "tag" and inside(e, hits))
-                                        or (e.kind == "series" and inside(e, unheld)))]  # fmt: skip
+                                        or (e.kind == "series" and inside(e, unheld))
+                                        or _rate_of_other_currency(e, low, unheld))]  # fmt: skip
+
+
+def _rate_of_other_currency(e: Entity, low: str, unheld: list[Hit]) -> bool:
+    """'유로 환율', '엔화 환율은?': the bare word '환율' is the rate of the currency named, not the
+    원/달러 series, unless the dollar is named too."""
+    bare = low[e.start : e.end].strip() in ("환율", "exchange rate", "fx")
+    other = any(h.label == "다른 통화 환율" for h in unheld)
+    return e.kind == "series" and bare and other and not re.search(r"달러|usd|dollar|\$", low)
 
 
 def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
@@ -242,8 +251,13 @@ def _latest_year(month: int) -> int:
 
 def _read_period(frame: QuestionFrame, text: str) -> str:
     voc = vocabulary()
-    hits = find_phrases(text, voc["period_words"])
+    # '지난달 대비', '1년 전 대비' name a change basis (read later), not the window
+    bases = find_phrases(text, {"b": voc["change"]["mom"] + voc["change"]["yoy"]})
+    outside = lambda a, b: not any(h.start < b and a < h.end for h in bases)  # noqa: E731
+    hits = [h for h in find_phrases(text, voc["period_words"]) if outside(h.start, h.end)]
     generic = _generic_period(text)
+    if generic and not outside(generic[1], generic[2]):
+        generic = None
     if generic and (not hits or generic[2] - generic[1] >= hits[0].end - hits[0].start):
         label, start, end, months = generic
         frame.period = Period(label=label, months=months, surface=text[start:end])
@@ -299,6 +313,9 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
                 if not any(e.key == code for e in frame.entities):
                     frame.entities.append(_series_entity(code))
     region_hits = {h.label: h for h in reversed(find_phrases(text, voc["regions"]))}
+    for pair in find_phrases(text, {"p": list(voc["region_pairs"])}):  # '한미 금리차': both
+        for i, region in enumerate(voc["region_pairs"][pair.phrase]):
+            region_hits.setdefault(region, Hit(region, pair.phrase, pair.start + i, pair.end))
     regions = sorted(region_hits, key=lambda r: region_hits[r].start)
     for region in regions:
         hit = region_hits[region]
@@ -309,8 +326,12 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
     # '미국과 한국 기준금리': a region without a series of its own gets the topic's series
     low = frame.question.lower()
     covered |= {region_of[e.key] for e in frame.of("series")}
-    for topic in voc["region_topics"].values():
-        if not find_phrases(low, {"t": topic["words"]}):
+    # read together, longest first: 'unemployment rate' is one topic, not also a policy 'rate'
+    asked = {
+        h.label for h in find_phrases(low, {k: t["words"] for k, t in voc["region_topics"].items()})
+    }
+    for key, topic in voc["region_topics"].items():
+        if key not in asked:
             continue
         for region in dict.fromkeys(regions):
             code = topic.get(region)
@@ -619,7 +640,11 @@ def _read_rank(frame: QuestionFrame, text: str) -> None:
 def _wants_ordering(text: str) -> bool:
     """'보수 낮은 순으로', 'ETFs with the lowest fees': the whole set in order, not one winner."""
     order = find_phrases(text, {"o": vocabulary()["rank"]["order_words"]})
-    return bool(order) or re.search(r"\b(etfs|funds)\b", text) is not None
+    return (
+        bool(order)
+        or re.search(r"\b(etfs|funds|stocks|regions|districts|cities|sectors|countries)\b", text)
+        is not None
+    )
 
 
 def _read_relation(frame: QuestionFrame, text: str) -> None:

@@ -227,3 +227,25 @@ def test_bitcoin_and_oil_are_answered_from_their_series(pg_pool: Any, graph_stor
             "SELECT close FROM market_series_prices WHERE series_code = %s ORDER BY trade_date "
             "DESC LIMIT 1", (code,), pool=pg_pool)[0]["close"]  # fmt: skip
         assert f"{float(last):,.2f}" in answer.answer
+
+
+def test_regions_ranked_by_growth_rate_and_a_country_we_lack(
+    ctx: RunContext, pg_pool: Any, graph_store: Any
+) -> None:
+    """'집값 상승률 높은 지역': each region's house price index change in % over a year, the
+    highest first (SQL); '한국과 일본 기준금리': Korea's rate answered, Japan said missing."""
+    resp = real_estate_agent(_framed("집값 상승률 높은 지역 순위", ctx), ctx)
+    rows = fetch_all(
+        "WITH last AS (SELECT region, max(month) AS m FROM re_house_price_index WHERE month <= %s "
+        "AND region <> '전국' GROUP BY region) SELECT l.region, (SELECT index_value FROM re_house_price_index "
+        "p WHERE p.region = l.region AND p.month = l.m) / (SELECT index_value FROM re_house_price_index p "
+        "WHERE p.region = l.region AND p.month <= l.m - interval '12 months' ORDER BY month DESC "
+        "LIMIT 1) AS ratio FROM last l", (ctx.as_of_date,), pool=pg_pool)  # fmt: skip
+    best = max((r for r in rows if r["ratio"] is not None), key=lambda r: r["ratio"])
+    point = resp.key_points[0]
+    assert "상승률 높은 지역 순" in point
+    assert point.split(": ", 1)[1].startswith(best["region"] + " ")
+    assert f"({(float(best['ratio']) - 1) * 100:+.2f}%)" in point
+    both = answer_question("한국과 일본 기준금리 비교", pool=pg_pool, store=graph_store)
+    assert both.status == "partial" and not both.payload["declined"]
+    assert "KR_BASE_RATE" in both.answer and "일본" in both.answer

@@ -67,6 +67,11 @@ CASES: list[tuple[str, set[str], str, list[str] | None, str | None]] = [
         "2026-03-09",
     ),
     ("엔비디아 관련 뉴스 근거", {E}, "single", ["US:NVDA"], None),
+    ("why is Samsung Electronics down?", {E}, "parallel", ["KR:005930"], None),  # a move: SQL too
+    ("삼성전자 요즘 왜 약해", {E}, "parallel", ["KR:005930"], None),
+    # a reaction to an event: how the series moved around it (SQL) beside the event (graph)
+    ("FOMC 발표 후 환율 어떻게 움직였어", {M}, "parallel", [], None),
+    ("how did USD/KRW react to the FOMC decision", {M}, "parallel", [], None),
     # real estate
     ("서울 강남구 아파트 전세가율 추이", {R}, "single", [], None),
     ("부산 미분양 주택 최근 현황", {R}, "single", [], None),

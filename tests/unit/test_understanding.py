@@ -281,7 +281,7 @@ def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: s
 
 @pytest.mark.parametrize(("question", "unknown", "series"), [
     ("한국 10년 국채 금리 지금", "한국 10년 국채 금리", []),
-    ("한국 2년물 금리", "한국 2년물", []),
+    ("한국 2년물 금리", "한국 2년물 금리", []),
     ("미국 10년 국채 금리", None, ["DGS10"]),
     ("10년물 금리", None, ["DGS10"]),
     ("미국 10년물과 기준금리 차이", None, ["DGS10", "FEDFUNDS"]),  # the sibling's region
@@ -408,3 +408,27 @@ def test_counting_a_one_item_list_counts_the_list(lexicon: Lexicon) -> None:
     previous = read(lexicon, "반도체 ETF 중 보수 0.1% 이하")
     frame = read(lexicon, "그럼 몇 개?", previous=previous, previous_result=["091160"])
     assert frame.reference == "subset" and frame.previous_result == ["091160"]
+
+
+@pytest.mark.parametrize(
+    ("question", "series", "unknown"),
+    [("유로 환율 알려줘", [], "다른 통화 환율"), ("엔화 환율은?", [], "다른 통화 환율"),
+     ("원달러 환율이랑 엔화", ["KR_USDKRW"], "다른 통화 환율"),
+     ("한미 실업률 차이", ["KR_UNEMPLOYMENT", "UNRATE"], None),
+     ("difference between US and Korea unemployment rate", ["KR_UNEMPLOYMENT", "UNRATE"], None),
+     ("미 국채 10년 금리 지금", ["DGS10"], None), ("미국 10년물 국채 금리 최근", ["DGS10"], None)],
+)  # fmt: skip
+def test_currencies_country_pairs_and_maturities(
+    lexicon: Lexicon, question: str, series: list[str], unknown: str | None
+) -> None:
+    """'엔화 환율' is not the 원/달러 rate; '한미' names both countries; 'unemployment rate' is
+    one topic (its 'rate' is no policy rate); '10년' after 국채 is a maturity, not a window."""
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert sorted(e.key for e in frame.of("series")) == sorted(series)
+    assert (unknown in frame.unknown_words) if unknown else not frame.unknown_words
+    assert frame.period is None
+
+
+def test_last_month_as_a_basis_is_month_over_month(lexicon: Lexicon) -> None:
+    frame = read(lexicon, "한국 소비자물가 지난달 대비 얼마나 올랐어", kinds=MACRO_KINDS)
+    assert frame.operation.change_basis == "mom" and frame.period is None
