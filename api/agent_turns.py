@@ -2,17 +2,19 @@
 
     etf_turn(ChatRequest(message="KODEX 200 정보"), stores)     # agents.etf.service.stream_answer
     macro_turn(...)      # agents.macro.service.stream_answer
-    contract_turn(...)   # agents.contract.service.ask (not step-streamed by the service)
+    contract_turn(...)   # agents.contract.service.stream_ask
     stock_turn(...)      # agents.stock.service.stream_report
     opening_turn(...)    # agents.opening.service.stream_opening
 
-Each checks its input, opens the conversation it continues, starts the service's generator and
-says how its events become steps and where its answer is stored — what the page does around the
-same call, nothing more.
+Each checks its input, opens the conversation it continues, starts the service's generator with
+a cancel flag (agents.cancel; the API sets it when a stream's client goes away or asks to
+cancel) and says how its events become steps and where its answer is stored — what the page
+does around the same call, nothing more.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import date
 from typing import Any
@@ -71,10 +73,13 @@ def etf_turn(request: ChatRequest, stores: Stores) -> Turn:
     pool = stores.pool()
     question = checked(request.message)
     conversation = open_conversation(request.conversation_id, etf_service.SCREEN, pool)
+    cancel = threading.Event()
     events = etf_service.stream_answer(question, _history(conversation, stores),
-                                       settings=stores.settings, store=stores.graph(), pool=pool)  # fmt: skip
+                                       settings=stores.settings, store=stores.graph(), pool=pool,
+                                       cancel=cancel)  # fmt: skip
     return Turn(events, _etf_step, lambda answer: record(
-        etf_service.SCREEN, question, answer, conversation, pool, save=not _rejected(answer)))  # fmt: skip
+        etf_service.SCREEN, question, answer, conversation, pool, save=not _rejected(answer)),
+        cancel)  # fmt: skip
 
 
 # ---------------------------------------------------------------- Macro Q&A (seed 004)
@@ -94,14 +99,16 @@ def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
     pool = stores.pool()
     question = checked(request.message)
     conversation = open_conversation(request.conversation_id, macro_service.SCREEN, pool)
+    cancel = threading.Event()
     events = macro_service.stream_answer(question, history=_history(conversation, stores),
-                                         settings=stores.settings, store=stores.graph(), pool=pool)  # fmt: skip
+                                         settings=stores.settings, store=stores.graph(), pool=pool,
+                                         cancel=cancel)  # fmt: skip
 
     def finish(answer: AgentAnswer) -> TurnAnswer:
         save = not _rejected(answer) and (answer.status != "error" or bool(answer.trace))
         return record(macro_service.SCREEN, question, answer, conversation, pool, save=save)
 
-    return Turn(events, _node_step, finish)
+    return Turn(events, _node_step, finish, cancel)
 
 
 # ---------------------------------------------------------------- Contract clauses (seed 002)
@@ -115,13 +122,15 @@ def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
         raise ApiError(404, f"계약서를 찾을 수 없습니다: {contract_id!r}",
                        "GET /api/contract/contracts로 id를 확인하거나 파일을 올리세요.")  # fmt: skip
     conversation = open_conversation(request.conversation_id, contract_service.SCREEN, pool)
+    cancel = threading.Event()
 
     def events() -> Iterator[Any]:  # a ContractStep per graph node, then the answer
         conversation_id = (conversation.conversation_id if conversation
                            else contract_service.start_conversation(question, pool))  # fmt: skip
         for event in contract_service.stream_ask(contract_id, question, pool=pool,
                                                  settings=stores.settings,
-                                                 conversation_id=conversation_id):  # fmt: skip
+                                                 conversation_id=conversation_id,
+                                                 cancel=cancel):  # fmt: skip
             if isinstance(event, AgentAnswer):
                 event.payload["conversation_id"] = conversation_id
             yield event
@@ -129,7 +138,7 @@ def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
     def finish(answer: AgentAnswer) -> TurnAnswer:
         return with_ids(answer, answer.payload.get("conversation_id"), answer.payload.get("run_id"))
 
-    return Turn(events(), _node_step, finish)
+    return Turn(events(), _node_step, finish, cancel)
 
 
 # ---------------------------------------------------------------- Stock report (seed 001)
@@ -150,10 +159,11 @@ def _stock_step(event: Any, number: int) -> StepData | None:
 def stock_turn(request: StockRequest, stores: Stores) -> Turn:
     pool = stores.pool()
     symbol = checked(request.symbol, what="종목 심볼", max_chars=STOCK_SYMBOL_CHARS)
+    cancel = threading.Event()
     events = stock_service.stream_report(symbol, language=request.language,
-                                         settings=stores.settings, pool=pool)  # fmt: skip
+                                         settings=stores.settings, pool=pool, cancel=cancel)  # fmt: skip
     return Turn(events, _stock_step,
-                lambda answer: with_ids(answer, None, answer.payload.get("run_id")))  # fmt: skip
+                lambda answer: with_ids(answer, None, answer.payload.get("run_id")), cancel)  # fmt: skip
 
 
 # ---------------------------------------------------------------- Opening script (seed 003)
@@ -169,10 +179,12 @@ def opening_turn(request: OpeningRequest, stores: Stores) -> Turn:
         except ValueError:
             raise ApiError(422, f"날짜 형식이 올바르지 않습니다: {request.date[:40]!r}",
                            "YYYY-MM-DD로 보내거나 date를 비워 최근 거래일을 쓰세요.") from None  # fmt: skip
-    events = opening_service.stream_opening(day, settings=stores.settings, pool=pool)
+    cancel = threading.Event()
+    events = opening_service.stream_opening(day, settings=stores.settings, pool=pool,
+                                            cancel=cancel)  # fmt: skip
 
     def finish(answer: AgentAnswer) -> TurnAnswer:
         context = answer.payload.get("context") or {}
         return with_ids(answer, None, context.get("run_id"))
 
-    return Turn(events, _node_step, finish)
+    return Turn(events, _node_step, finish, cancel)

@@ -104,6 +104,13 @@ class StepData(BaseModel):
     duration_ms: int = 0
 
 
+class CancelOut(BaseModel):
+    """A running turn was asked to stop: its stream ends with the `cancelled` answer."""
+
+    turn_id: str
+    cancelled: bool
+
+
 class ConversationDetail(BaseModel):
     conversation: Conversation
     messages: list[Message]

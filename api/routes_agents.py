@@ -4,6 +4,7 @@
     POST /api/chat/message/stream     → event: step … event: answer
     POST /api/macro/message[/stream], /api/contract/message[/stream],
     POST /api/stock/report[/stream],  /api/opening/run[/stream]
+    POST /api/turns/{turn_id}/cancel  → stops a streamed turn (its id: the X-Turn-Id header)
 
 (No `from __future__ import annotations` here: the route functions are made in a loop and
 FastAPI reads their annotations as objects.)
@@ -16,9 +17,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel
 
-from api import agent_turns
+from api import agent_turns, running
 from api.deps import ConfigDep, StoresDep
+from api.errors import ApiError
 from api.models import (
+    CancelOut,
     ChatRequest,
     ContractRequest,
     ErrorBody,
@@ -29,9 +32,10 @@ from api.models import (
 )
 from api.stores import Stores
 from api.streaming import SSE_MEDIA, stream_turn
-from api.turns import Turn, run_to_answer
+from api.turns import Turn, parse_uuid, run_to_answer
 
 router = APIRouter(tags=["에이전트 (agents)"])
+TURN_HEADER = "X-Turn-Id"
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text}
@@ -48,7 +52,10 @@ STREAM_DOC = """Server-Sent Events. 단계가 끝날 때마다 `event: step`, �
     event: answer
     data: {"type": "answer", "data": {"answer": "...", "status": "ok", "conversation_id": "...", ...}}
 
-연결을 끊으면 실행은 다음 단계 경계에서 멈추고 저장되지 않습니다."""
+모델이 설정되어 있으면 답변 문장이 근거 확인을 거친 뒤 쓰이는 대로 `event: text`
+(`{"type": "text", "data": {"text": "..."}}`)로 옵니다. 응답 헤더 `X-Turn-Id`의 id로
+`POST /api/turns/{turn_id}/cancel`을 부르거나 연결을 끊으면 실행이 멈추고 (진행 중인 단계를
+기다리지 않음) 그때까지의 단계와 문장을 담은 답변이 `cancelled` 상태로 저장됩니다."""
 STREAM_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"content": {SSE_MEDIA: {"schema": {"type": "string"}}}, "description": STREAM_DOC},
     **ERRORS,
@@ -72,12 +79,24 @@ def _add(path: str, model: type[BaseModel], factory: Factory, summary: str, *,
         turn = factory(body, stores)  # input, conversation and store checks answer 4xx/503 here
         return StreamingResponse(
             stream_turn(turn, request, keepalive_s=config.keepalive_s), media_type=SSE_MEDIA,
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no",
+                     TURN_HEADER: turn.turn_id},
         )  # fmt: skip
 
     router.add_api_route(f"{path}/stream", streamed, methods=["POST"], summary=summary + " (SSE)",
                          response_class=StreamingResponse, responses=STREAM_RESPONSES,
                          name=f"{path}:stream")  # fmt: skip
+
+
+@router.post("/api/turns/{turn_id}/cancel", response_model=CancelOut, summary="실행 중지",
+             responses={404: {"model": ErrorBody, "description": "실행 중인 턴이 아님"}})  # fmt: skip
+def cancel_turn(turn_id: str) -> CancelOut:
+    """스트리밍 중인 턴을 멈춥니다 (화면의 중지 버튼과 같음). `turn_id`는 스트림 응답의
+    `X-Turn-Id` 헤더. 스트림은 `cancelled` 답변으로 끝나고 실행은 중지됨으로 저장됩니다."""
+    if not running.cancel(parse_uuid(turn_id, "턴")):
+        raise ApiError(404, f"실행 중인 턴이 아닙니다: {turn_id[:60]!r}",
+                       "이미 끝났거나 없는 턴입니다. 스트림 응답의 X-Turn-Id를 쓰세요.")  # fmt: skip
+    return CancelOut(turn_id=turn_id, cancelled=True)
 
 
 _add("/api/chat/message", ChatRequest, agent_turns.etf_turn, "ETF 챗 질문 (seed 000)")

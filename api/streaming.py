@@ -4,10 +4,12 @@
 
 The service's generator runs in its own thread and hands events over a queue; the response
 loop sends each one as it arrives (seed 000: `{"type": "step", "data": {...}}`, then
-`{"type": "answer", "data": {...}}`), a `: keep-alive` comment whenever `keepalive_s` passed
-without one, and checks twice a second whether the client is still there. When it is not, the
-thread stops the service's generator at the next step boundary (nothing more is called, the
-turn is not stored).
+`{"type": "answer", "data": {...}}`; with a model, the answer's checked sentences as
+`{"type": "text", "data": {"text": ...}}` while it is written), a `: keep-alive` comment whenever
+`keepalive_s` passed without one, and checks twice a second whether the client is still there.
+When it is not, the turn's cancel flag is set (as by `POST /api/turns/{id}/cancel`,
+api.running): the service stops within its poll interval and the run is stored as cancelled,
+with the steps and text it had.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import Any
 
 from starlette.requests import Request
 
+from agents.answer_stream import TextPiece
+from api import running
 from api.errors import ApiError, classify, error_body
 from api.turns import NO_ANSWER, Turn
 from data_access.contracts import AgentAnswer
@@ -43,22 +47,23 @@ def _produce(turn: Turn, put: Any, stop: threading.Event) -> None:
     answer: AgentAnswer | None = None
     number = 0
     try:
-        for event in turn.events:
-            if stop.is_set():
-                logger.info("stream client gone: run stopped after %s events", number)
-                return
+        for event in turn.events:  # a stopped turn ends soon with its cancelled answer
             if isinstance(event, AgentAnswer):
                 answer = event
-                continue
-            number += 1
-            step = turn.step_of(event, number)
-            if step is not None:
-                put(("step", step.model_dump(mode="json")))
-        if stop.is_set():
-            return
+            elif isinstance(event, TextPiece):
+                put(("text", {"text": event.text}))
+            else:
+                number += 1
+                step = turn.step_of(event, number)
+                if step is not None:
+                    put(("step", step.model_dump(mode="json")))
         if answer is None:  # every service ends with its answer; say so if one ever does not
             raise ApiError(500, NO_ANSWER, "다시 시도하세요.")
-        put(("answer", turn.finish(answer).model_dump(mode="json")))
+        stored = turn.finish(answer)
+        if stop.is_set():
+            logger.info("stream client gone: run stopped after %s events (%s)", number,
+                        answer.status)  # fmt: skip
+        put(("answer", stored.model_dump(mode="json")))
     except Exception as e:  # sent as an error event; the stream has already said 200
         failure = classify(e)
         put(("error", {**error_body(failure.error, failure.retry_hint),
@@ -76,6 +81,7 @@ async def stream_turn(turn: Turn, request: Request, *, keepalive_s: float) -> As
     def put(item: tuple[str, Any]) -> None:
         loop.call_soon_threadsafe(queue.put_nowait, item)
 
+    running.started(turn)
     threading.Thread(target=_produce, args=(turn, put, stop), daemon=True,
                      name="api-stream").start()  # fmt: skip
     last_sent = time.monotonic()
@@ -96,6 +102,8 @@ async def stream_turn(turn: Turn, request: Request, *, keepalive_s: float) -> As
             yield frame(kind, data)
     finally:
         stop.set()
+        turn.cancel.set()  # gone before the end (or the end was sent: nothing left to stop)
+        running.ended(turn)
 
 
 def parse_sse(lines: Iterable[str]) -> Iterator[tuple[str, Any]]:

@@ -5,17 +5,19 @@
     async for frame in stream_turn(turn, …)   # POST …/message/stream (api.streaming)
 
 A `Turn` holds the service's own event iterator (the same generator the screen consumes), how
-one of its events becomes a streamed step, and what is done with the answer (stored, ids
-attached). Input is checked with the screens' own check (`agents.inputs.check_text`) before
+one of its events becomes a streamed step, what is done with the answer (stored, ids
+attached), and the cancel flag the service was started with (set when the stream's client goes
+away or calls the cancel endpoint: api.running). Input is checked with the screens' own check (`agents.inputs.check_text`) before
 anything runs, so a refused question is a 422, not a stored turn.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -38,6 +40,8 @@ class Turn:
     events: Iterator[Any]  # the service's StepEvent/NodeEvent/... stream, ending in AgentAnswer
     step_of: Callable[[Any, int], StepData | None]  # (event, running number) → step, or skip
     finish: Callable[[AgentAnswer], TurnAnswer]  # store the answer, attach conversation/run ids
+    cancel: threading.Event = field(default_factory=threading.Event)  # the service's stop flag
+    turn_id: str = field(default_factory=lambda: str(uuid.uuid4()))
 
     def close(self) -> None:
         """Stop the service's generator where it stands (a client went away)."""

@@ -5,8 +5,9 @@ tests/fixtures/openai_replay/etf_compare.json, here with each reply delayed. Eve
 it is real (litellm, smolagents, the tools, PostgreSQL, the graph).
 
 Shown here: a step leaves the server when it finishes (long before the answer), keep-alive
-comments while a step runs, a client that disconnects stops the run (no further model calls,
-nothing stored), and the conversation so far reaches the model's prompt.
+comments while a step runs, a client that disconnects stops the run (no further model calls;
+stored as cancelled with the step that ran), and the conversation so far reaches the model's
+prompt.
 """
 
 from __future__ import annotations
@@ -68,13 +69,6 @@ def replay(slow_api: tuple[str, ReplayServer]) -> ReplayServer:
     return slow_api[1]
 
 
-def runs_with(question: str, pg_pool: Any) -> int:
-    row = fetch_one(
-        "SELECT count(*) AS n FROM agent_runs WHERE question = %s", (question,), pg_pool
-    )
-    return int(row["n"]) if row else 0
-
-
 def test_steps_leave_as_they_finish_with_keep_alives_between(
     url: str, replay: ReplayServer
 ) -> None:
@@ -98,8 +92,8 @@ def test_steps_leave_as_they_finish_with_keep_alives_between(
     assert len(replay.requests) == 3
 
 
-def test_disconnect_stops_the_run_and_stores_nothing(url: str, replay: ReplayServer,
-                                                     pg_pool: Any) -> None:  # fmt: skip
+def test_disconnect_cancels_the_run_and_stores_it_cancelled(url: str, replay: ReplayServer,
+                                                           pg_pool: Any) -> None:  # fmt: skip
     replay.requests.clear()
     question = f"연결 끊김 {uuid.uuid4().hex[:8]}"
     with httpx.stream("POST", f"{url}/api/chat/message/stream", timeout=60,
@@ -109,7 +103,10 @@ def test_disconnect_stops_the_run_and_stores_nothing(url: str, replay: ReplaySer
                 break  # the client goes away after the first step
     time.sleep(2.5 * DELAY_S)  # the two remaining steps would have asked the model by now
     assert len(replay.requests) <= 2  # the call in flight at the disconnect, none after it
-    assert runs_with(question, pg_pool) == 0
+    row = fetch_one("SELECT status, trace FROM agent_runs WHERE question = %s", (question,),
+                    pg_pool)  # fmt: skip
+    assert row is not None and row["status"] == "cancelled"
+    assert row["trace"], "the step that ran before the disconnect is kept"
 
 
 def test_the_conversation_reaches_the_prompt(demo_data: Any, settings: Any, services: Any) -> None:
