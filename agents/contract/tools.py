@@ -120,7 +120,7 @@ def _hit_dict(hit: Hit) -> dict[str, Any]:
 
 class HybridSearchTool(BaseTool):
     name = "hybrid_search"
-    description = ("사용자 계약서에서 내용으로 관련 조항을 검색합니다 (BM25 형태소 + 벡터, RRF 융합). "
+    description = ("사용자 계약서에서 내용으로 관련 조항을 검색합니다 (BM25 형태소(조·항) + 벡터, 점수 융합). "
                    "조 번호나 제목이 없는 질문에 씁니다. 주제별로 여러 검색어를 줄 수 있습니다.")  # fmt: skip
     parameters = {
         "type": "object",
