@@ -8,8 +8,8 @@ each divided by the question's best score and weighted ½; dense cosine min-max 
 contract's articles, weight 1; an article or exhibit named in the question (제N조 / 별지N /
 Article N), weight 2. Unlike RRF, a retriever that is sure (its best article far ahead of the
 next) keeps that lead in the sum, and a retriever that barely separates its candidates moves
-little. Measured on the tuning halves only (bench/contract_search.py, `--fusion rrf` prints the
-old fusion): R@1 0.833 → 0.885 on the real tuning contracts and 0.905 → 0.929 on the samples'
+little. Measured on the tuning halves only (bench/contract_search.py prints the earlier RRF
+beside it): R@1 0.833 → 0.885 on the real tuning contracts and 0.905 → 0.929 on the samples'
 tuning half, glossary off. A title ranking (articles whose title is what the question names)
 lost R@1 there as an RRF member and as an added score, so titles weigh only inside BM25 (twice).
 
