@@ -193,16 +193,20 @@ def premise(series: Series, move: str, lang: str) -> str | None:
     if len(series.points) < 2 or not series.points[0][1]:
         return None
     (d0, v0), (d1, v1) = series.points[0], series.points[-1]
-    change = (v1 / v0 - 1) * 100
+    return contradicted(_name(series), (v1 / v0 - 1) * 100, f"{d0} ~ {d1}", move, lang)
+
+
+def contradicted(name: str, change: float, span: str, move: str, lang: str) -> str | None:
+    """The premise sentence when a change of `change` % over `span` is not the move asked."""
     if (move == "up" and change >= 0) or (move == "down" and change <= 0):
         return None
     went = ("하락", "fell") if change < 0 else ("상승", "rose")
     asked = ("올랐다", "rose") if move == "up" else ("떨어졌다", "fell")
     if lang == "ko":
-        return (f"질문과 달리 {_name(series)}은(는) {d0} ~ {d1} 동안 {change:+.2f}% {went[0]}했습니다 "
+        return (f"질문과 달리 {name}은(는) {span} 동안 {change:+.2f}% {went[0]}했습니다 "
                 f"('{asked[0]}'는 전제가 이 기간 데이터와 맞지 않습니다).")  # fmt: skip
     return (
-        f"Contrary to the question, {_name(series)} {went[1]} {change:+.2f}% from {d0} to {d1} "
+        f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "
         f"(it did not {'rise' if move == 'up' else 'fall'} over this window)."
     )
 

@@ -185,12 +185,16 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
         _equity_prices(resp, ctx, route, sid, start)
         _equity_fundamentals(resp, ctx, route, sid)
         universe_membership(resp, ctx, route, sid)  # its Top50 snapshot (seed 004 §4, issue 25)
-        if any(k in route.question.lower() for k in ("실적", "earnings", "eps", "가이던스")):
+        if _earnings_asked(route):
             _equity_earnings(resp, ctx, route, sid)
     resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,
                                          route.language)  # fmt: skip
     if route.graph_need and route.matched_security_ids:
         _evidence(resp, ctx, "company_evidence", {}, route)
+    elif route.graph_need and sector_codes(route):
+        # '반도체주 왜 떨어졌어?': the sector's news events beside its stocks' moves
+        themes = list(dict.fromkeys(route.themes + [e.key for e in route.frame.of("sector")]))  # type: ignore[union-attr]
+        _evidence(resp, ctx, "theme_evidence", {"themes": themes}, route)
     resp.duration_ms = watch.ms
     return resp
 
@@ -232,12 +236,13 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
     if result and result.rows:
         f = result.rows[0]
         cap = _market_cap(f.get("market_cap"), sid)
+        eps = f", EPS {float(f['eps']):,.2f}" if f.get("eps") is not None else ""
         point = lang_text(
             route.language,
-            f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}, 배당수익률 "
+            f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}{eps}, 배당수익률 "
             f"{f['dividend_yield']}%{', 시가총액 ' + cap if cap else ''}.",
-            f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}, dividend yield "
-            f"{f['dividend_yield']}%{', market cap ' + cap if cap else ''}.",
+            f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}{eps}, dividend "
+            f"yield {f['dividend_yield']}%{', market cap ' + cap if cap else ''}.",
         )
         asked = route.frame.measure() if route.frame else None
         if asked in ("per", "pbr", "dividend_yield", "market_cap", "eps"):
@@ -255,19 +260,37 @@ def _market_cap(value: Any, sid: str) -> str:
     return f"${float(value) / 1e9:,.1f}B"
 
 
+def _earnings_asked(route: Route) -> bool:
+    measures = {m.name for m in route.frame.measures} if route.frame else set()
+    words = ("실적", "earnings", "eps", "가이던스", "주당순이익")
+    return bool(measures & {"eps", "earnings"}) or any(w in route.question.lower() for w in words)
+
+
 def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
+    """The last two reported (or expected) quarters: EPS estimate, actual and the surprise; they
+    lead the answer when earnings were what was asked."""
     result = run_step(resp, ctx, "equity_earnings", {"security_id": sid, "as_of": ctx.as_of_date})
-    for e in (result.rows if result else [])[:2]:
-        surprise = ""
-        if e["eps_actual"] is not None and e["eps_estimate"]:
-            surprise = f" ({pct(float(e['eps_estimate']), float(e['eps_actual'])):+.1f}%)"
-        resp.key_points.append(lang_text(
+    rows = (result.rows if result else [])[:2]
+    if not rows:
+        resp.uncertainty.append(lang_text(route.language, f"{sid}의 분기 실적 발표 데이터가 없습니다.",
+                                          f"No quarterly earnings releases are held for {sid}."))  # fmt: skip
+    points = []
+    for e in rows:
+        est, act = e["eps_estimate"], e["eps_actual"]
+        surprise = f" ({pct(float(est), float(act)):+.1f}%)" if act is not None and est else ""
+        shown = lambda v: "-" if v is None else f"{float(v):,.2f}"  # noqa: E731
+        points.append(lang_text(
             route.language,
             f"{sid} {e['period']} 실적({e['event_date']}, {e['status']}): EPS 예상 "
-            f"{e['eps_estimate']} / 실제 {e['eps_actual']}{surprise}.",
+            f"{shown(est)} / 실제 {shown(act)}{surprise}.",
             f"{sid} {e['period']} earnings ({e['event_date']}, {e['status']}): EPS estimate "
-            f"{e['eps_estimate']} / actual {e['eps_actual']}{surprise}.",
+            f"{shown(est)} / actual {shown(act)}{surprise}.",
         ))  # fmt: skip
+    asked = route.frame.measure() if route.frame else None
+    if asked in ("eps", "earnings"):
+        resp.key_points[:0] = points
+    else:
+        resp.key_points += points
 
 
 _HOUSING_TEMPLATE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",

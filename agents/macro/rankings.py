@@ -11,6 +11,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
+from agents.macro.derived import contradicted
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
@@ -54,13 +55,21 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         return
     for r in rows:
         r["ret"] = (float(r["last_close"]) / float(r["first_close"]) - 1) * 100
-    ascending = bool(frame and frame.operation.direction == "asc")
+    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
+    direction = frame.operation.direction if frame else None
+    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
     rows.sort(key=lambda r: r["ret"], reverse=not ascending)
     n = (frame.operation.top_n if frame and frame.operation.kind == "rank" else None) or 5
     avg = sum(r["ret"] for r in rows) / len(rows)
     label = ", ".join(sectors)
     listed = ", ".join(f"{r['name']} {r['ret']:+.2f}%" for r in rows[:n])
     order = ("하위" if ascending else "상위", "bottom" if ascending else "top")
+    move = asked_move(route.question)
+    span = f"{interval_ko(interval)}" if route.language == "ko" else interval
+    said = move and contradicted(lang_text(route.language, f"{label} 업종 평균", f"the {label} "
+                                           "sector average"), avg, span, move, route.language)  # fmt: skip
+    if said:  # '은행주 왜 올랐어?' when the sector fell on average: said before the list
+        resp.key_points.append(said)
     resp.key_points.append(lang_text(
         route.language,
         f"{label} 업종 {len(rows)}종목의 {interval_ko(interval)} 수익률 {order[0]} {min(n, len(rows))}: "
@@ -115,7 +124,9 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if not rows:
         return False
     frame = route.frame
-    ascending = bool(frame and frame.operation.direction == "asc")
+    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
+    direction = frame.operation.direction if frame else None
+    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
     listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
@@ -249,7 +260,9 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     by_price = any(w in route.question.lower() for w in _PRICE_WORDS)
     key = "median_price" if by_price else "deals"
     frame = route.frame
-    ascending = bool(frame and frame.operation.direction == "asc")
+    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
+    direction = frame.operation.direction if frame else None
+    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
     rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
     listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {eok(float(r['median_price']))})"

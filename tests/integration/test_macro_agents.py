@@ -4,6 +4,7 @@ numeric queries only), stale data yields 'no firm conclusion', documents are cit
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -249,3 +250,34 @@ def test_regions_ranked_by_growth_rate_and_a_country_we_lack(
     both = answer_question("한국과 일본 기준금리 비교", pool=pg_pool, store=graph_store)
     assert both.status == "partial" and not both.payload["declined"]
     assert "KR_BASE_RATE" in both.answer and "일본" in both.answer
+
+
+def test_eps_asked_leads_with_the_reported_quarters(ctx: RunContext, pg_pool: Any) -> None:
+    """'삼성전자 주당순이익': the last reported quarter's EPS (estimate, actual) leads, and the
+    valuation line carries the EPS the fundamentals hold — both against SQL."""
+    resp = equity_agent(_framed("삼성전자 주당순이익 얼마야", ctx), ctx)
+    quarter = fetch_all(
+        "SELECT period, eps_actual FROM earnings_events WHERE security_id = 'KR:005930' AND "
+        "event_date <= %s ORDER BY event_date DESC LIMIT 1", (ctx.as_of_date,), pool=pg_pool)[0]  # fmt: skip
+    eps = fetch_all(
+        "SELECT eps FROM stock_fundamentals WHERE security_id = 'KR:005930' AND as_of_date <= %s "
+        "ORDER BY as_of_date DESC LIMIT 1", (ctx.as_of_date,), pool=pg_pool)[0]["eps"]  # fmt: skip
+    assert quarter["period"] in resp.key_points[0]
+    assert f"실제 {float(quarter['eps_actual']):,.2f}" in resp.key_points[0]
+    assert any(f"EPS {float(eps):,.2f}" in p for p in resp.key_points)
+
+
+def test_a_sector_why_lists_the_fallers_with_its_news(ctx: RunContext, pg_pool: Any) -> None:
+    """'반도체주 왜 떨어졌어?': the sector's worst returns first, then the sector's news events
+    (documents that exist); '은행주 왜 올랐어?' states the premise when the average fell."""
+    resp = equity_agent(_framed("반도체주 왜 떨어졌어", ctx), ctx)
+    head = resp.key_points[0]
+    assert "수익률 하위" in head
+    returns = [float(r) for r in re.findall(r" ([+-]\d+\.\d+)%", head.split(": ", 1)[1])[:-1]]
+    assert returns == sorted(returns)
+    assert resp.citations and any("근거 이벤트" in p for p in resp.key_points)
+    _contract(resp, ctx)
+    _documents_exist(resp, pg_pool)
+    banks = equity_agent(_framed("은행주 왜 올랐어", ctx), ctx)
+    average = float(re.search(r"업종 평균 ([+-]\d+\.\d+)%", " ".join(banks.key_points))[1])
+    assert ("질문과 달리" in banks.key_points[0]) == (average < 0)
