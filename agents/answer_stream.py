@@ -51,6 +51,9 @@ class AnswerSink:
     cancel: threading.Event | None = None
     events: queue.Queue[tuple[str, object]] = field(default_factory=queue.Queue)
     pieces: list[str] = field(default_factory=list)
+    # each finished model text as checked, by heading (a section written again replaces it)
+    segments: dict[str, str] = field(default_factory=dict)
+    writing: bool = False  # a model text is being written (not finished)
 
     def put(self, text: str) -> None:
         if text:
@@ -103,6 +106,7 @@ class CheckedStream:
 
     gate: SentenceGate
     sink: AnswerSink
+    heading: str = ""
 
     def on_text(self, chunk: str) -> bool:
         for piece in self.gate.feed(chunk):
@@ -112,6 +116,8 @@ class CheckedStream:
     def close(self) -> None:
         for piece in self.gate.close():
             self.sink.put(piece)
+        self.sink.segments[self.heading] = self.gate.result().with_notice(self.gate.lang)
+        self.sink.writing = False
 
     @property
     def kept_any(self) -> bool:
@@ -122,12 +128,20 @@ class CheckedStream:
 
 
 def open_gate(pool: EvidencePool, policy: Policy = DEFAULT, *, lang: str = "ko",
-              stale_warning: str | None = None) -> CheckedStream | None:  # fmt: skip
-    """A checked stream into the current turn's sink, or None when the turn does not stream."""
+              stale_warning: str | None = None, heading: str = "") -> CheckedStream | None:  # fmt: skip
+    """A checked stream into the current turn's sink, or None when the turn does not stream.
+    `heading` (a report section's title) is shown first; a second text starts on a new
+    paragraph."""
     sink = _SINK.get()
     if sink is None:
         return None
-    return CheckedStream(SentenceGate(pool, policy, stale_warning=stale_warning, lang=lang), sink)
+    if sink.pieces:
+        sink.put("\n\n")
+    if heading:
+        sink.put(f"**{heading}**\n\n")
+    sink.writing = True
+    gate = SentenceGate(pool, policy, stale_warning=stale_warning, lang=lang)
+    return CheckedStream(gate, sink, heading)
 
 
 def stream_checked(settings: Settings, stream: CheckedStream, **kwargs: Any) -> Any:
@@ -141,9 +155,14 @@ def stream_checked(settings: Settings, stream: CheckedStream, **kwargs: Any) -> 
 
 
 def settled(answer: AgentAnswer, sink: AnswerSink | None) -> AgentAnswer:
-    """The answer whose text starts with what was shown. A screen whose answer is not the
-    streamed text (every model sentence was removed and its template answered; a stopped turn)
+    """The answer holding what was shown: each streamed model text, as checked, is in it (a
+    report places its sections among its tables; a section written again counts as its last
+    version). A turn whose answer does not hold them (every
+    model sentence was removed and a template answered; a turn stopped while the model wrote)
     keeps the shown text first, so what is stored is what the user saw, followed by the rest."""
     if sink is None or not sink.text or answer.answer.startswith(sink.text):
+        return answer
+    segments = sink.segments.values()
+    if not sink.writing and segments and all(s in answer.answer for s in segments):
         return answer
     return answer.model_copy(update={"answer": f"{sink.text.rstrip()}\n\n{answer.answer}"})

@@ -37,12 +37,13 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING)
 
     answer: AgentAnswer | None = None
-    for event in stream_report(args.symbol, language=args.lang, save=not args.no_save):
+    for event in stream_report(args.symbol, language=args.lang, save=not args.no_save,
+                               stream_text=False):  # fmt: skip
         if isinstance(event, ProgressEvent):
             line = _progress(event)
             if args.verbose and line:
                 print(line, file=sys.stderr)
-        else:
+        elif isinstance(event, AgentAnswer):
             answer = event
     if answer is None:
         return 1

@@ -20,7 +20,8 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested, until_cancelled
+from agents.answer_stream import AnswerSink, TextPiece, settled, with_text
+from agents.cancel import cancelled, requested
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text, last_answer, preview
 from agents.stock.context import StockContext
@@ -72,9 +73,12 @@ def stream_report(
     quote_source: QuoteSource | None = None,
     save: bool = True,
     cancel: threading.Event | None = None,
-) -> Iterator[ProgressEvent | AgentAnswer]:
+    stream_text: bool = True,
+) -> Iterator[ProgressEvent | TextPiece | AgentAnswer]:
     """Run the workflow for one symbol; yields progress events, then the AgentAnswer
-    (`cancelled`, saved as such, when `cancel` was set, even in the middle of a node)."""
+    (`cancelled`, saved as such, when `cancel` was set, even in the middle of a node). With a
+    model and `stream_text`, each section also comes as TextPieces while the model writes it
+    (agents.answer_stream); the report holds every streamed section as shown."""
     from data_access.catalog import current_as_of_date
 
     settings = settings or get_settings()
@@ -96,10 +100,15 @@ def stream_report(
     state = initial_state(text, question, language=language, max_iterations=context.max_iterations)
     state["notes"] = _interpretation_notes(text, data)
     final: dict[str, Any] = dict(state)
+    sink = AnswerSink(cancel) if deps.writer.mode == "llm" and stream_text else None
     try:
         run = shared_graph().stream(state, {"configurable": {"deps": deps}},
                                     stream_mode=["custom", "values"])  # fmt: skip
-        for mode, chunk in until_cancelled(run, cancel):
+        for item in with_text(run, cancel, sink):
+            if isinstance(item, TextPiece):  # a section as the model writes it
+                yield item
+                continue
+            mode, chunk = item
             if mode == "custom":
                 yield ProgressEvent(event=str(chunk.pop("event", "")), data=dict(chunk))
             else:
@@ -109,11 +118,13 @@ def stream_report(
         final = {**final, "status": "error", "errors": [_workflow_error(e)],
                  "final_report": WORKFLOW_ERROR_REPORT, "end_reason": str(e)}  # fmt: skip
     answer = build_answer(final, deps, log, started, pool)
-    yield _saved(cancelled(answer) if requested(cancel) else answer, question, pool, save)
+    answer = settled(cancelled(answer) if requested(cancel) else answer, sink)
+    yield _saved(answer, question, pool, save)
 
 
 def generate_report(symbol: str, **kwargs: Any) -> AgentAnswer:
     """The whole report without streaming (CLI, tests, benchmark)."""
+    kwargs.setdefault("stream_text", False)
     return last_answer(stream_report(symbol, **kwargs))
 
 

@@ -10,7 +10,8 @@ Every model text is checked against the facts it was given (agents.model_checks)
 date or reference the facts do not hold gets one repair request (`prompts.repair_messages`);
 what is still unbacked after it is removed sentence by sentence, the section ends with a notice
 saying so and `error` is set (the report is `partial`). A section left empty by the removal is
-the template text.
+the template text. On a screen (agents.answer_stream) a section streams as the model writes
+it, a checked sentence at a time, under its heading; there is no repair request then.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from agents.answer_stream import CheckedStream, open_gate, stream_checked
 from agents.evidence import Stopwatch
 from agents.llm import LlmCallFailed, TurnBudget, Usage, completion, litellm_kwargs, usage_of
 from agents.model_checks import CheckResult, EvidencePool, check_model_text, pool_from
 from agents.stock.prompts import Section, messages, repair_messages
+from agents.stock.report import HEADINGS
 from agents.stock.state import Language
 from data_access.config import Settings
 
@@ -90,8 +93,11 @@ class LiteLLMWriter:
             return Written(fallback, model, Usage(), 0,
                            "앞선 LLM 호출이 실패해 이 절도 템플릿으로 썼습니다 (호출하지 않음).")  # fmt: skip
         watch = Stopwatch()
+        lang_code = "en" if lang == "en" else "ko"
+        stream = None if self._completion is not None else open_gate(  # a screen shows it
+            evidence_pool(facts), lang=lang_code, heading=HEADINGS[lang_code].get(section, ""))  # fmt: skip
         try:
-            response = self._call(messages(section, facts, lang), model)
+            response = self._call(messages(section, facts, lang), model, stream)
             text = str(response.choices[0].message.content or "").strip()
         except LlmCallFailed as e:  # provider down, bad key, timeout: the template still answers
             logger.warning("stock %s via %s failed: %s", section, model, e)
@@ -101,14 +107,14 @@ class LiteLLMWriter:
         if not text:
             return Written(fallback, model, usage, watch.ms, "LLM이 빈 응답을 반환했습니다.")
         spent: list[Usage] = [usage]
-        check = check_model_text(text, evidence_pool(facts), repair=lambda bad: self._repair(
-            section, facts, lang, text, bad, spent))  # fmt: skip
+        check = stream.result() if stream is not None else check_model_text(
+            text, evidence_pool(facts), repair=lambda bad: self._repair(
+                section, facts, lang, text, bad, spent))  # fmt: skip
         usage = Usage(sum(u.input_tokens for u in spent), sum(u.output_tokens for u in spent),
                       sum(u.cost_usd for u in spent))  # fmt: skip
-        if check.empty:
+        if not (stream.kept_any if stream is not None else not check.empty):
             return Written(fallback, model, usage, watch.ms,
                            f"{check.error()} {TEMPLATE_INSTEAD}", check)  # fmt: skip
-        lang_code = "en" if lang == "en" else "ko"
         return Written(check.with_notice(lang_code), model, usage, watch.ms, check.error(), check)
 
     def _count(self, response: Any, model: str) -> Usage:
@@ -132,11 +138,13 @@ class LiteLLMWriter:
         spent.append(self._count(response, self.model_id or ""))
         return str(response.choices[0].message.content or "")
 
-    def _call(self, prompt: list[Any], model: str) -> Any:
+    def _call(self, prompt: list[Any], model: str, stream: CheckedStream | None = None) -> Any:
         kwargs = {"model": model, "messages": prompt, "max_tokens": MAX_OUTPUT_TOKENS,
                   "temperature": 0.2, **self.kwargs}  # fmt: skip
         if self._completion is not None:
             return self._completion(**kwargs)
+        if stream is not None:
+            return stream_checked(self.settings, stream, **kwargs)
         return completion(self.settings, **kwargs)
 
 

@@ -7,12 +7,14 @@ the run store.
 The recorded synthesis holds one sentence whose figure the clauses do not back ("7개월"): it is
 never shown as written; a marked note takes its place, the stored answer equals the text shown,
 and the turn is partial. A stop in the middle of the stream keeps what was shown and stores the
-run as cancelled.
+run as cancelled. The stock report streams each section under its heading, and the report holds
+every section as it was shown.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,7 @@ from pydantic import SecretStr
 from agents.answer_stream import TextPiece
 from agents.cancel import CANCELLED_TEXT
 from agents.contract.service import ensure_samples, stream_ask
+from agents.stock.service import stream_report
 from data_access import runs
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
@@ -101,3 +104,21 @@ def test_a_stop_in_the_middle_of_the_stream_keeps_the_shown_text(
     stored = runs.get_run(answer.payload["run_id"], pool=pg_pool)
     assert stored is not None and stored.answer.status == "cancelled"
     assert stored.answer.answer.startswith(RIGHT)
+
+
+def test_report_sections_stream_under_their_headings_and_the_report_holds_them(
+    settings: Settings, pg_pool: Any
+) -> None:
+    rec = json.loads((REPLAY / "stock_report.json").read_text(encoding="utf-8"))
+    stock = settings.model_copy(update={"llm_model_stock": MODEL, "llm_api_base": "",
+                                        "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+    with ReplayServer(rec["responses"], model=rec["model"], stream_chars=10) as server:
+        events = list(stream_report("AAPL", pool=pg_pool, save=False, settings=stock.model_copy(
+            update={"llm_api_base": server.api_base})))  # fmt: skip
+    answer = events[-1]
+    assert isinstance(answer, AgentAnswer) and answer.mode == "llm"
+    shown = "".join(e.text for e in events if isinstance(e, TextPiece))
+    assert shown.startswith("**분석**\n\n") and "\n\n**추천**\n\n" in shown
+    sections = [p for p in re.split(r"(?:^|\n\n)\*\*[^*\n]+\*\*\n\n", shown) if p]
+    assert len(sections) >= 3 and all(section in answer.answer for section in sections)
+    assert all(r["stream"] is True for r in server.requests)
