@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from agents.contract.index import Lexical, fuse, get_index, rrf, scaled
+from agents.contract.index import Lexical, clause_units, fuse, get_index, rrf, scaled
+from agents.contract.models import Article, Clause
 from agents.contract.service import ensure_samples, ingest_file, search
 
 QUERIES = Path(__file__).resolve().parents[1] / "fixtures" / "contract_queries.json"
@@ -127,6 +128,15 @@ def test_scores_are_scaled_per_question_and_fused_by_weight() -> None:
                  {"bm25": 1.0, "dense": 1.0})  # fmt: skip
     assert [no for no, _, _ in fused] == [2, 1] and fused[0][2] == {"bm25": 1, "dense": 2}
     assert fuse({}) == [] and fuse({"bm25": {}}) == []
+
+
+def test_an_article_splits_into_its_paragraphs() -> None:
+    article = Article(7, "해지", [Clause("text", None, "다음과 같다."), Clause("항", 1, "① 해지한다."),
+                                  Clause("호", 1, "1. 연체"), Clause("항", 2, "② 통지한다.")])  # fmt: skip
+    assert clause_units(article) == ["다음과 같다.", "① 해지한다.\n1. 연체", "② 통지한다."]
+    assert clause_units(Article(8, "빈 조항")) == [""]
+    assert clause_units(Article(9, "호만", [Clause("호", 1, "1. 가"), Clause("호", 2, "2. 나")])) == [
+        "1. 가\n2. 나"]  # fmt: skip
 
 
 def test_an_articles_best_paragraph_is_its_clause_score() -> None:
