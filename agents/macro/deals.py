@@ -4,6 +4,7 @@ cited template. Prices are written in 억 원 as an analyst reads them."""
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from dateutil.relativedelta import relativedelta
@@ -81,8 +82,41 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
 
 
 def counts_asked(question: str) -> bool:
-    """'실거래 건수', '거래량': the number of deals, not their median price."""
-    return any(w in question.lower() for w in _COUNT_WORDS)
+    """'실거래 건수', '거래량', 'Gangnam transactions last month': the number of deals, not their
+    median price (unless a price is asked beside it)."""
+    low = question.lower()
+    bare = re.search(r"\b(transactions|deals|sales)\b", low) and not re.search(
+        r"price|가격|금액", low
+    )
+    return any(w in low for w in _COUNT_WORDS) or bool(bare)
+
+
+_CALENDAR_MONTH = ("지난달", "지난 달", "전월", "last month", "previous month")
+
+
+def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region: str) -> None:
+    """'강남구 최근 1개월 거래 건수': the deals of the trailing window the question names (after
+    as-of minus the period, up to as-of), leading the monthly counts; '지난달' keeps the last
+    calendar month the monthly line already leads with."""
+    frame = route.frame
+    low = route.question.lower()
+    if frame is None or frame.period is None or not counts_asked(low):
+        return
+    if any(w in low for w in _CALENDAR_MONTH):
+        return
+    months = frame.period.months  # whole months step by the calendar, like SQL's interval
+    step = (relativedelta(months=round(months)) if months >= 1
+            else relativedelta(days=round(months * 30.44)))  # fmt: skip
+    since = date.fromisoformat(ctx.as_of_date) - step
+    start = (since + relativedelta(days=1)).isoformat()
+    result = run_step(resp, ctx, "re_transactions_stats",
+                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+    row = result.rows[0] if result and result.rows else None
+    n = int(row["deals"]) if row and row["deals"] else 0
+    span = f"{start} ~ {ctx.as_of_date}"
+    resp.key_points.insert(0, lang_text(
+        route.language, f"{region} 최근 {frame.period.surface or frame.period.label}({span}) 아파트 "
+        f"실거래 {n:,}건.", f"{region}: {n:,} apartment deals from {span}."))  # fmt: skip
 
 
 def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,

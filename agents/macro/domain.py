@@ -12,7 +12,14 @@ from typing import Any
 
 from agents.evidence import Stopwatch
 from agents.macro import deal_trend
-from agents.macro.deals import counts_asked, deal_points, deal_stats, eok, level
+from agents.macro.deals import (
+    counts_asked,
+    deal_count_window,
+    deal_points,
+    deal_stats,
+    eok,
+    level,
+)
 from agents.macro.derived import derived_points
 from agents.macro.rankings import (
     deal_ranking,
@@ -33,7 +40,7 @@ RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyw
     (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),
     (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
     (("실거래", "거래", "팔린", "매매가", "매매 가격", "중위", "평균가", "평균 가격", "median",
-      "transaction", "deal"), "re_transactions_monthly",
+      "transaction", "deal", "몇 건", "건수", "매매 건"), "re_transactions_monthly",
      "실거래 중위가격",
      "median deal price", "원"),
 )  # fmt: skip
@@ -401,6 +408,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)
             deal_stats(resp, ctx, route, region, months)
+            deal_count_window(resp, ctx, route, region)
     if route.graph_need:
         _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
     if not resp.key_points:

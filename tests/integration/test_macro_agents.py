@@ -281,3 +281,17 @@ def test_a_sector_why_lists_the_fallers_with_its_news(ctx: RunContext, pg_pool: 
     banks = equity_agent(_framed("은행주 왜 올랐어", ctx), ctx)
     average = float(re.search(r"업종 평균 ([+-]\d+\.\d+)%", " ".join(banks.key_points))[1])
     assert ("질문과 달리" in banks.key_points[0]) == (average < 0)
+
+
+def test_deal_count_over_the_window_asked(ctx: RunContext, pg_pool: Any) -> None:
+    """'강남구 최근 1개월 거래 건수' and '…한달간 몇 건?': the deals after as-of minus a month, up to
+    as-of (SQL); '지난달' keeps the last calendar month's count."""
+    n = fetch_all(
+        "SELECT count(*) AS n FROM re_transactions WHERE region = '서울 강남구' AND deal_date > "
+        "%s::date - interval '1 month' AND deal_date <= %s", (ctx.as_of_date, ctx.as_of_date),
+        pool=pg_pool)[0]["n"]  # fmt: skip
+    for question in ("강남구 최근 1개월 거래 건수", "강남구 아파트 매매 한달간 몇 건?"):
+        resp = real_estate_agent(_framed(question, ctx), ctx)
+        assert f"아파트 실거래 {n:,}건." in resp.key_points[0], question
+    last = real_estate_agent(_framed("강남구 지난달 아파트 거래량", ctx), ctx)
+    assert "실거래 건수" in last.key_points[0]
