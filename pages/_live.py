@@ -185,13 +185,14 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
     with status:
         for event in turn.shown:
             render(event)
-    text_box = st.container()  # under the steps: the model's answer as it is written
+    text_slot = st.empty()  # under the steps: the model's answer as it is written
     while not turn.finished:
         if turn.text:  # from the first piece on, the stream draws (and takes every event)
-            text_box.write_stream(turn._written(render, status, title))
+            text_slot.container().write_stream(turn._written(render, status, title))
             break
         turn._pull(render, status, title)
     stop_slot.empty()
+    text_slot.empty()  # the page draws the finished answer (the same text) in its place
     if turn.error is not None:
         with status:
             ui.show_run_error(status, turn.error)
