@@ -496,7 +496,13 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
             ("etf", "펀드")) and frame.of("etf"):  # fmt: skip
         op.top_n = int(m.group(2))
-    basis = next((h.label for h in change if h.label in ("yoy", "mom")), None)
+    basis = next((h.label for h in change if h.label in ("yoy", "mom")), None) or next(
+        (
+            h.label
+            for h in find_phrases(raw, {"yoy": voc["change"]["yoy"], "mom": voc["change"]["mom"]})
+        ),
+        None,
+    )  # '월간 상승률': the basis phrase holds a measure word the text has blanked
     if basis is None and _growth_rate(frame) and op.kind in ("lookup", "change"):
         basis, op.kind = "yoy", "change"  # '한국 물가상승률': inflation is year over year
     if basis:

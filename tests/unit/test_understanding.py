@@ -432,3 +432,21 @@ def test_currencies_country_pairs_and_maturities(
 def test_last_month_as_a_basis_is_month_over_month(lexicon: Lexicon) -> None:
     frame = read(lexicon, "한국 소비자물가 지난달 대비 얼마나 올랐어", kinds=MACRO_KINDS)
     assert frame.operation.change_basis == "mom" and frame.period is None
+
+
+@pytest.mark.parametrize(("question", "kind", "basis"), [
+    ("한국 소비자물가 월간 상승률", None, "mom"), ("미국 금리가 한국보다 얼마나 높아?", "difference", None),
+    ("미국 CPI 작년이랑 비교하면?", None, "yoy"),
+])  # fmt: skip
+def test_bases_and_gaps_in_everyday_words(
+    lexicon: Lexicon, question: str, kind: str | None, basis: str | None
+) -> None:
+    op = read(lexicon, question, kinds=MACRO_KINDS).operation
+    assert (kind is None or op.kind == kind) and op.change_basis == basis
+
+
+@pytest.mark.parametrize("followup", ["그럼 10년짜리는?", "and the 10-year?", "10년물도 알려줘"])
+def test_another_maturity_replaces_the_series(lexicon: Lexicon, followup: str) -> None:
+    previous = read(lexicon, "미국 2년물 금리", kinds=MACRO_KINDS)
+    frame = read(lexicon, followup, kinds=MACRO_KINDS, previous=previous)
+    assert [e.key for e in frame.of("series")] == ["DGS10"] and frame.period is None
