@@ -11,6 +11,7 @@ from agents.model_checks import (
     OPENING,
     CheckResult,
     EvidencePool,
+    SentenceGate,
     check_failure,
     check_model_text,
     claims_in,
@@ -124,3 +125,50 @@ def test_a_long_text_of_digits_and_units_is_checked_whole() -> None:
     text = ("1조 " * 5000) + ("9" * 20000) + ".5% " + ("제1조 " * 3000)
     result = check_model_text(text, EvidencePool(), CONTRACT)
     assert result.empty and result.partial
+
+
+# ---- the streamed form (SentenceGate) ----------------------------------------------------------
+
+STREAMED = ("1개월 수익률은 -7.39%입니다. RSI는 91.2로 과열입니다. 시가총액은 556.4조원입니다.\n"
+            "| 지표 | 값 |\n| RSI | 44.53 |\n| 52주 고가 | 120,000원 |\n확실히 반등합니다")  # fmt: skip
+
+
+def _stream(text: str, gate: SentenceGate, size: int) -> list[str]:
+    shown: list[str] = []
+    for i in range(0, len(text), size):
+        shown += gate.feed(text[i : i + size])
+    return shown + gate.close()
+
+
+@pytest.mark.parametrize("size", [1, 2, 7, 1000])
+@pytest.mark.parametrize("stale", [None, "뉴스 데이터가 오래되었습니다"])
+def test_the_gate_removes_what_the_whole_text_check_removes(size: int, stale: str | None) -> None:
+    pool = pool_from(FACTS)
+    gate = SentenceGate(pool, stale_warning=stale)
+    shown = "".join(_stream(STREAMED, gate, size))
+    whole = check_model_text(STREAMED, pool, stale_warning=stale)
+    result = gate.result()
+    assert result.removed == whole.removed and result.unverified == whole.unverified
+    assert shown == result.with_notice() and result.partial
+    assert "91.2로 과열" not in shown and "120,000원 |" not in shown
+    assert "근거와 다른 수치: 91.2" in shown and "556.4조원" in shown
+    assert shown.endswith(whole.notice())
+    for kept in ("1개월 수익률은 -7.39%입니다.", "| RSI | 44.53 |"):
+        assert kept in shown and kept in whole.text
+    assert ("확실히 반등합니다" in shown) == (stale is None)  # stale data: no firm conclusion
+    assert shown.startswith(f"> ⚠️ {stale}") == (stale is not None)
+
+
+def test_a_sentence_is_released_only_once_it_is_complete() -> None:
+    gate = SentenceGate(pool_from(FACTS))
+    assert gate.feed("RSI는 44.") == []  # "44." may go on as 44.53
+    assert gate.feed("53입니다.") == []  # the stop is the end only when something follows it
+    assert gate.feed(" 다음") == ["RSI는 44.53입니다."]
+    assert gate.close() == [" 다음"] and gate.kept_any
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_hostile_text_streams_without_error_and_joins_back(hostile: str) -> None:
+    gate = SentenceGate(pool_from(FACTS), CONTRACT)
+    shown = "".join(_stream(hostile, gate, 5))
+    assert shown == gate.result().with_notice()
