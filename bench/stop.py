@@ -83,10 +83,16 @@ def row(name: str, start: Start, runs: int, delay_s: float) -> None:
     if not samples:
         print(f"{name:<34} no stop landed before the answer ({', '.join(statuses)})")
         return
+    print(summary(f"{name:<34} stop → answer", samples)
+          + f"  ({statuses.count('cancelled')}/{runs} cancelled)")  # fmt: skip
+
+
+def summary(name: str, samples: list[float]) -> str:
+    """`name p50 … ms  p95 … ms  max … ms` of millisecond samples."""
     ordered = sorted(samples)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    print(f"{name:<34} stop → answer p50 {statistics.median(ordered):7.1f} ms  p95 {p95:7.1f} ms"
-          f"  max {ordered[-1]:7.1f} ms  ({statuses.count('cancelled')}/{runs} cancelled)")  # fmt: skip
+    return (f"{name} p50 {statistics.median(ordered):7.1f} ms  p95 {p95:7.1f} ms"
+            f"  max {ordered[-1]:7.1f} ms")  # fmt: skip
 
 
 def main() -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import threading
 import time
@@ -29,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from agents.answer_stream import TextPiece  # noqa: E402
 from agents.contract.service import ensure_samples, stream_ask  # noqa: E402
+from bench.stop import summary  # noqa: E402
 from data_access.config import Settings, get_settings  # noqa: E402
 from data_access.contracts import AgentAnswer  # noqa: E402
 from data_access.postgres import get_pool  # noqa: E402
@@ -63,13 +63,6 @@ def one_turn(settings: Settings, pool: object, stop_after_first: bool = False
     raise RuntimeError("the stream ended without an answer")
 
 
-def summary(name: str, samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return (f"{name:<34} p50 {statistics.median(ordered):7.1f} ms  p95 {p95:7.1f} ms"
-            f"  max {ordered[-1]:7.1f} ms")  # fmt: skip
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10)
@@ -98,9 +91,9 @@ def main() -> None:
             statuses.append(status)
     print(f"{args.runs} contract turns, model text {len(text)} chars in chunks of {args.chars}, "
           f"{args.pause_ms:.0f} ms apart (replay server)")  # fmt: skip
-    print(summary("start → first checked sentence", firsts))
-    print(summary("start → whole answer", wholes))
-    print(summary("중지 mid-stream → cancelled answer", stops)
+    print(summary(f"{'start → first checked sentence':<34}", firsts))
+    print(summary(f"{'start → whole answer':<34}", wholes))
+    print(summary(f"{'중지 mid-stream → cancelled answer':<34}", stops)
           + f"  ({statuses.count('cancelled')}/{args.runs} cancelled)")  # fmt: skip
 
 
