@@ -69,8 +69,10 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
                 f"RETURN {_RETURN}", f"{manager}의 ETF" if ko else f"ETFs managed by {manager}")  # fmt: skip
     if plan.universe == "previous" and plan.frame:
         codes = ", ".join(cypher_text(c) for c in plan.frame.previous_result[:200])
-        return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
-                "직전 답변의 ETF" if ko else "the ETFs of the previous answer")  # fmt: skip
+        scope, scoped = _holder_scope(plan, tags)  # '그 중 반도체는?': narrowed to the theme
+        described = (f"직전 답변의 ETF 중 {scoped}ETF" if scoped else "직전 답변의 ETF") if ko else (
+            f"the {scoped}ETFs of the previous answer" if scoped else "the ETFs of the previous answer")  # fmt: skip
+        return (f"MATCH (e:ETF){scope}\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}", described)
     if plan.universe == "named":
         codes = ", ".join(cypher_text(m.key) for m in plan.etfs)
         return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
@@ -167,6 +169,65 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
             body.append("tied = []")
         spec = _set_spec(plan, described, measure, filter_measure, period)
         body.append(f"final_answer(render_etf_set(rows, {lit(spec)}, tied))")
+    lines += ["    " + line for line in body]
+    return tpl.inline("\n".join(lines))
+
+
+def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
+    """One figure per manager or theme ('운용사별 평균 보수'), or each group's best ETFs
+    ('운용사별로 보수 가장 싼 ETF'), over the asked scope and filters."""
+    assert plan.frame is not None and plan.measure is not None
+    op, measure, ko = plan.frame.operation, plan.measure, plan.lang == "ko"
+    period = price_period(plan)
+    rel, label = ("MANAGED_BY", "Company") if op.group_by == "manager" else ("TAGGED", "Tag")
+    scope, scoped = _holder_scope(plan, tags)
+    cypher = (f"MATCH (e:ETF)-[:{rel}]->(g:{label}){scope}\nRETURN {{code: e.code, name: e.name, "
+              "expense_ratio: e.expense_ratio, grp: g.name}")  # fmt: skip
+    filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
+    conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
+        op.comparator and op.threshold is not None) else []  # fmt: skip
+    conditions += [(c.measure, c.comparator, c.threshold, c.unit) for c in op.conditions
+                   if c.measure in LABELS["ko"]]  # fmt: skip
+    body = _enrich_lines({measure} | {c[0] for c in conditions}, period)
+    for field, comparator, value, unit in conditions:
+        body.append(f"rows = [r for r in rows if r.get({lit(field)}) is not None and "
+                    f"r[{lit(field)}] {_PY_COMPARATOR[comparator]} "
+                    f"{_threshold_value(field, value, unit)!r}]")  # fmt: skip
+    descending = _descending(op.direction, op.comparator, measure)
+    body += ["members_of = {}", "for r in rows:", "    members_of.setdefault(r['grp'], []).append(r)",
+             "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip
+    if op.kind == "rank":
+        n = int(op.top_n or 1)
+        body += [f"    rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
+                 f"key=lambda r: r[{lit(measure)}], reverse={descending!r})[:{n}]",
+                 "    groups.append({'group': grp, 'rows': rows, 'value': rows[0]"
+                 f"[{lit(measure)}] if rows else None, 'n': len(members_of[grp])}})"]  # fmt: skip
+    else:
+        body += ["    " + line for line in _aggregate_lines(op.aggregate or "count", measure)]
+        body.append("    groups.append({'group': grp, 'value': value, 'rows': [], 'n': len(rows)})")
+    word = {"manager": ("운용사", "manager"), "tag": ("테마", "theme")}[op.group_by or "manager"]
+    label = _measure_label(plan, measure, period)
+    agg = {"sum": ("합계", "Total"), "avg": ("평균", "Average"), "max": ("최댓값", "Maximum"),
+           "min": ("최솟값", "Minimum"), "count": ("ETF 수", "Number of")}[op.aggregate or "count"]  # fmt: skip
+    condition = _condition(plan, filter_measure)
+    if op.kind == "rank":
+        what = (f"{label} {'높은' if descending else '낮은'} ETF", f"ETFs with the "
+                f"{'highest' if descending else 'lowest'} {label}")  # fmt: skip
+    elif op.aggregate == "count":
+        what = (agg[0], f"{agg[1]} ETFs")
+    else:
+        what = (f"{label} {agg[0]}", f"{agg[1]} {label}")
+    etf = "ETF " if scoped and not what[0].startswith("ETF") else ""  # '반도체' ETF 총보수 평균
+    title = (f"{word[0]}별 {scoped}{etf}{what[0]}" + (f" ({condition})" if condition else "") if ko
+             else f"{what[1]} by {word[1]}" + (f", {scoped}ETFs" if scoped else "")
+             + (f" with {condition}" if condition else ""))  # fmt: skip
+    spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
+            "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
+            "note": notes_text(plan)}  # fmt: skip
+    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+             "if isinstance(rows, dict):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])", "else:"]  # fmt: skip
+    body.append(f"final_answer(render_groups(groups, {lit(spec)}))")
     lines += ["    " + line for line in body]
     return tpl.inline("\n".join(lines))
 
@@ -511,6 +572,7 @@ def _note_suffix(plan: Plan) -> str:
 
 FRAME_BUILDERS: dict[str, Any] = {
     "etf_set": etf_set_code,
+    "etf_groups": groups_code,
     "holding_weight": holding_weight_code,
     "holdings_aggregate": holdings_aggregate_code,
     "etf_difference": difference_code,

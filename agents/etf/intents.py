@@ -24,7 +24,7 @@ Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
-    "etf_measure", "common_holdings", "define", "declined", "unsupported",
+    "etf_measure", "common_holdings", "etf_groups", "define", "declined", "unsupported",
 ]  # fmt: skip
 Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
@@ -106,6 +106,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
+    if frame.operation.group_by and not (plan.etfs or plan.stocks):
+        # '운용사별 평균 보수', '반도체 ETF 운용사별 개수': one figure per manager or theme
+        universe: Universe = "tag" if plan.tags else "manager" if plan.managers else "all"
+        return "etf_groups" if _set_intent(plan, frame, universe) == "etf_set" else "unsupported"
     relation = frame.relation
     etfs, stocks = len(plan.etfs), len(plan.stocks)
     if relation == "weight_in" and etfs == 1 and stocks == 1:
@@ -137,7 +141,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if stocks == 1:
         return _single_stock(plan, frame)
     if plan.tags or plan.managers:
-        universe: Universe = "tag" if plan.tags else "manager"
+        universe = "tag" if plan.tags else "manager"
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)

@@ -379,6 +379,36 @@ def render_measure(result: dict, spec: dict) -> str:
     return text
 
 
+def render_groups(groups: list, spec: dict) -> str:
+    """One line per manager or theme: its figure and how many ETFs it covers, ordered by the
+    figure (largest first, fees cheapest first); or each group's best ETFs."""
+    ko, measure = spec["lang"] == "ko", spec["measure"]
+    if not groups:
+        return "해당하는 ETF가 없습니다." if ko else "No ETF matches."
+    known = [g for g in groups if g["value"] is not None]
+    known.sort(key=lambda g: g["value"], reverse=spec["descending"])
+    lines = []
+    for i, g in enumerate(known, 1):
+        if spec["ranked"]:
+            best = ", ".join(f"{r['name']} ({r['code']}) {fmt_measure(measure, r[measure])}"
+                             for r in g["rows"])  # fmt: skip
+            lines.append(f"{i}. {g['group']}: {best}")
+        elif spec["aggregate"] == "count":
+            lines.append(f"{i}. {g['group']}: {g['n']}개" if ko else f"{i}. {g['group']}: {g['n']}")
+        else:
+            count = f" (ETF {g['n']}개)" if ko else f" ({g['n']} ETF{'s' if g['n'] != 1 else ''})"
+            lines.append(f"{i}. {g['group']}: {fmt_measure(measure, g['value'])}{count}")
+    head = (
+        f"{spec['title']} ({len(known)}개 그룹):"
+        if ko
+        else f"{spec['title']} ({len(known)} groups):"
+    )
+    text = head + "\n" + "\n".join(lines)
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
 SET_RENDERERS = (
     fmt_krw,
     fmt_measure,
@@ -393,4 +423,5 @@ SET_RENDERERS = (
     render_common_holdings,
     render_extreme,
     render_measure,
+    render_groups,
 )

@@ -107,6 +107,7 @@ class Operation(BaseModel):
     change_basis: Literal["period", "yoy", "mom"] | None = None
     words: list[str] = Field(default_factory=list)  # the words that chose it (for the trace)
     conditions: list[Condition] = Field(default_factory=list)  # thresholds after the first
+    group_by: Literal["manager", "tag"] | None = None  # '운용사별 평균 보수': one value per group
 
 
 class QuestionFrame(BaseModel):
@@ -151,6 +152,8 @@ class QuestionFrame(BaseModel):
             parts.append("정렬=" + ("오름차순" if op.direction == "asc" else "내림차순"))
         if op.aggregate:
             parts.append(f"집계={op.aggregate}")
+        if op.group_by:
+            parts.append(f"그룹={op.group_by}별")
         if op.change_basis and op.change_basis != "period":
             parts.append(f"변화 기준={op.change_basis}")
         if self.relation:

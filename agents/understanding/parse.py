@@ -106,6 +106,7 @@ def understand(
     _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
     _foreign_housing(frame)
     _read_operation(frame, text, before_measures)
+    _read_group_by(frame, before_measures)
     _read_movement(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     _read_followup(frame, text, previous, previous_result or [], lexicon)
@@ -516,6 +517,30 @@ _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
 
 
+_GROUP_BY = {
+    "manager": re.compile(
+        r"(운용사|자산운용사|운용회사|브랜드)\s*(별|마다)|\b(by|per|each) "
+        r"(manager|issuer|brand|asset manager)s?\b"
+    ),
+    "tag": re.compile(r"(테마|태그|섹터|유형)\s*(별|마다)|\b(by|per|each) (theme|tag|sector)s?\b"),
+}
+
+
+def _read_group_by(frame: QuestionFrame, text: str) -> None:
+    """'운용사별 평균 보수', 'ETF count by manager': one aggregate per manager (or theme), the
+    count when no measure is named; a ranking per group keeps its ranking."""
+    for key, pattern in _GROUP_BY.items():
+        if pattern.search(text):
+            op = frame.operation
+            op.group_by = key  # type: ignore[assignment]
+            if op.kind == "rank":  # '운용사별로 보수 가장 싼 ETF': the best of each group
+                op.aggregate = None
+                return
+            op.kind = "aggregate"
+            op.aggregate = op.aggregate or ("avg" if frame.measures else "count")  # type: ignore[assignment]
+            return
+
+
 def _difference_words(text: str) -> bool:
     """'금리 차이' asks a number; '두 ETF 차이점' asks how they differ (a comparison): read
     together, the longer compare phrase takes its words from the difference one."""
@@ -878,6 +903,10 @@ def _bare_followup(frame: QuestionFrame) -> bool:
 
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
+    holdings = find_phrases(frame.question.lower(), {"h": vocabulary()["relations"]["holdings"]})
+    if holdings and frame.relation is None and entities and previous.of("etf"):
+        frame.relation = "holdings"  # '그 ETF 보수는?' → '상위 5개 종목은?': its holdings, not fees
+        return
     bare = not frame.measures
     if bare:
         frame.measures = list(previous.measures)

@@ -14,6 +14,7 @@ from agents.etf.agent import MAX_STEPS, build_agent
 from agents.etf.service import APOLOGY, StepEvent, answer_question, stream_answer
 from agents.etf.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector
+from agents.understanding.history import history_after
 from data_access import runs
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
@@ -28,6 +29,23 @@ def ask(pg_pool: Any, graph_store: Any, settings: Settings) -> Any:
 
     def run(question: str) -> AgentAnswer:
         return answer_question(question, settings=offline, store=graph_store, pool=pg_pool)
+
+    return run
+
+
+@pytest.fixture(scope="module")
+def ask_turns(pg_pool: Any, graph_store: Any, settings: Settings) -> Any:
+    """A conversation: each question with the history of the ones before it."""
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
+
+    def run(questions: list[str]) -> list[AgentAnswer]:
+        history: list[Any] = []
+        answers = []
+        for q in questions:
+            a = answer_question(q, history, settings=offline, store=graph_store, pool=pg_pool)
+            history = history_after(history, q, a)
+            answers.append(a)
+        return answers
 
     return run
 
@@ -171,6 +189,39 @@ def test_everyday_wordings_of_rankings_prices_and_comparisons(ask: Any, pg_pool:
     compared = ask(f"{same['a']}이랑 {same['b']} 비교해줘")
     assert "모두" in compared.answer and "같습니다" in compared.answer
     assert "보수율이 가장 낮은 ETF는" not in compared.answer
+
+
+def test_figures_per_manager_match_sql(ask: Any, pg_pool: Any) -> None:
+    """'운용사별 평균 보수', a filtered count per manager and each manager's cheapest ETF: every
+    line against GROUP BY / DISTINCT ON in SQL."""
+    answer = ask("운용사별 평균 보수").answer
+    for r in fetch_all("SELECT manager, avg(expense_ratio) AS fee, count(*) AS n FROM etfs "
+                       "GROUP BY manager", pool=pg_pool):  # fmt: skip
+        assert f"{r['manager']}: {round(float(r['fee']), 4):g}% (ETF {r['n']}개)" in answer
+    counted = ask("보수 0.1% 이하 ETF 운용사별 개수").answer
+    for r in fetch_all("SELECT manager, count(*) AS n FROM etfs WHERE expense_ratio <= 0.1 "
+                       "GROUP BY manager", pool=pg_pool):  # fmt: skip
+        assert f"{r['manager']}: {r['n']}개" in counted
+    cheapest = ask("운용사별로 보수 가장 싼 ETF").answer
+    for r in fetch_all("SELECT DISTINCT ON (manager) manager, code, expense_ratio FROM etfs "
+                       "ORDER BY manager, expense_ratio, code", pool=pg_pool):  # fmt: skip
+        line = next(x for x in cheapest.splitlines() if f" {r['manager']}: " in x)
+        assert f"{round(float(r['expense_ratio']), 4):g}%" in line
+
+
+def test_follow_ups_narrow_the_list_and_turn_to_holdings(ask_turns: Any, pg_pool: Any) -> None:
+    """'보수 0.2% 이하 ETF' → '그 중 반도체는?' → '몇 개?' narrows to the theme (SQL count);
+    '그 ETF 보수는?' → '상위 5개 종목은?' lists that ETF's holdings, not its fee."""
+    answers = ask_turns(["보수 0.2% 이하 ETF", "그 중 반도체는?", "몇 개?"])
+    n = fetch_all("SELECT count(*) AS n FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE "
+                  "t.tag = '반도체' AND e.expense_ratio <= 0.2", pool=pg_pool)[0]["n"]  # fmt: skip
+    assert f": {n}개" in answers[-1].answer
+    held = ask_turns(["KODEX 반도체 보수는?", "상위 5개 종목은?"])[-1].answer
+    top = fetch_all("SELECT s.name FROM etf_holdings h JOIN stocks s ON s.security_id = "
+                    "h.security_id WHERE h.etf_code = '091160' AND h.as_of_date = (SELECT "
+                    "max(as_of_date) FROM etf_holdings WHERE etf_code = '091160') ORDER BY "
+                    "h.weight DESC LIMIT 1", pool=pg_pool)[0]["name"]  # fmt: skip
+    assert "상위 5개 종목" in held and f"1. {top}" in held
 
 
 def test_unrecognized_question_says_so(ask: Any) -> None:

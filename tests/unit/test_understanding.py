@@ -450,3 +450,15 @@ def test_another_maturity_replaces_the_series(lexicon: Lexicon, followup: str) -
     previous = read(lexicon, "미국 2년물 금리", kinds=MACRO_KINDS)
     frame = read(lexicon, followup, kinds=MACRO_KINDS, previous=previous)
     assert [e.key for e in frame.of("series")] == ["DGS10"] and frame.period is None
+
+
+@pytest.mark.parametrize(("question", "group", "kind", "aggregate"), [
+    ("운용사별 평균 보수", "manager", "aggregate", "avg"), ("운용사별 ETF 개수", "manager", "aggregate", "count"),
+    ("average fee by manager", "manager", "aggregate", "avg"), ("테마별 ETF 수", "tag", "aggregate", "count"),
+    ("운용사별로 보수 가장 싼 ETF", "manager", "rank", None), ("KODEX 200 보수", None, "lookup", None),
+])  # fmt: skip
+def test_per_group_questions(
+    lexicon: Lexicon, question: str, group: str | None, kind: str, aggregate: str | None
+) -> None:
+    op = read(lexicon, question).operation
+    assert (op.group_by, op.kind, op.aggregate) == (group, kind, aggregate)
