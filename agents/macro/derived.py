@@ -11,6 +11,8 @@ import operator
 import statistics
 from datetime import date
 
+from dateutil.relativedelta import relativedelta
+
 from agents.macro.deals import level
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
@@ -140,6 +142,11 @@ def change(series: Series, basis: str, lang: str) -> str | None:
     else:
         return None
     label = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
+    if _daily(series):  # a daily series is compared with the same day, not the same month
+        label = {
+            "yoy": ("1년 전 대비", "vs a year earlier"),
+            "mom": ("1개월 전 대비", "vs a month earlier"),
+        }
     ko, en = label[basis]
     if lang == "ko":
         return (f"{_name(series)} {ko} {moved}: {_value(latest, series)} ({latest_day}) vs "
@@ -148,8 +155,19 @@ def change(series: Series, basis: str, lang: str) -> str | None:
             f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
 
 
+def _daily(series: Series) -> bool:
+    return len({p[0][:7] for p in series.points}) < len(series.points)  # several a month
+
+
 def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float] | None:
+    """The same month a year (or a month) earlier for a monthly series; for a daily one the last
+    observation on or before the same day a year (a month) earlier, as every window is read."""
     day = date.fromisoformat(latest_day[:10])
+    if _daily(series):
+        target_day = (day - relativedelta(years=1 if basis == "yoy" else 0,
+                                          months=1 if basis == "mom" else 0)).isoformat()  # fmt: skip
+        before = [p for p in series.points if p[0][:10] <= target_day]
+        return before[-1] if before else None
     if basis == "yoy":
         target = (day.year - 1, day.month)
     else:

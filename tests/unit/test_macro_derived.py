@@ -4,6 +4,7 @@ functions over cited series points, checked on small series with known answers."
 from __future__ import annotations
 
 from agents.macro.derived import (
+    change,
     compare_returns,
     correlation,
     gap_series,
@@ -78,3 +79,18 @@ def test_gap_series_and_correlation() -> None:
     assert abs(gaps.points[0][1] - (level[2] - (3.0 + 2 * (level[2] - 4.0)))) < 1e-9
     text = correlation(ten, two, "ko")
     assert text is not None and "상관계수 +1.00" in text  # every move of one is twice the other's
+
+
+def test_a_daily_series_changes_against_the_same_day_a_monthly_one_the_same_month() -> None:
+    """'환율 전년 대비': the last close on or before the same day a year earlier (as every window
+    is read), not the last close of that month; CPI keeps the same month a year earlier."""
+    fx = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
+                points=[("2025-11-19", 1460.0), ("2025-11-20", 1468.0), ("2025-11-28", 1487.1),
+                        ("2026-10-20", 1412.5), ("2026-10-30", 1424.9), ("2026-11-20", 1445.0)])  # fmt: skip
+    yoy = change(fx, "yoy", "ko")
+    assert yoy is not None and "1년 전 대비 -1.57%" in yoy and "(2025-11-20)" in yoy
+    mom = change(fx, "mom", "ko")
+    assert mom is not None and "1개월 전 대비 +2.30%" in mom and "(2026-10-20)" in mom
+    cpi = Series(key="KR_CPI", title="한국 소비자물가지수 (KR_CPI)", unit="index",
+                 points=[("2025-10-01", 116.34), ("2026-09-01", 118.86), ("2026-10-01", 118.90)])  # fmt: skip
+    assert "전년 동월 대비 +2.20%" in (change(cpi, "yoy", "ko") or "")
