@@ -53,7 +53,7 @@ class AnswerSink:
     pieces: list[str] = field(default_factory=list)
     # each finished model text as checked, by heading (a section written again replaces it)
     segments: dict[str, str] = field(default_factory=dict)
-    writing: bool = False  # a model text is being written (not finished)
+    unfinished: int = 0  # model texts begun and not finished (stopped, or the stream broke)
 
     def put(self, text: str) -> None:
         if text:
@@ -117,7 +117,7 @@ class CheckedStream:
         for piece in self.gate.close():
             self.sink.put(piece)
         self.sink.segments[self.heading] = self.gate.result().with_notice(self.gate.lang)
-        self.sink.writing = False
+        self.sink.unfinished -= 1
 
     @property
     def kept_any(self) -> bool:
@@ -139,7 +139,7 @@ def open_gate(pool: EvidencePool, policy: Policy = DEFAULT, *, lang: str = "ko",
         sink.put("\n\n")
     if heading:
         sink.put(f"**{heading}**\n\n")
-    sink.writing = True
+    sink.unfinished += 1
     gate = SentenceGate(pool, policy, stale_warning=stale_warning, lang=lang)
     return CheckedStream(gate, sink, heading)
 
@@ -159,10 +159,11 @@ def settled(answer: AgentAnswer, sink: AnswerSink | None) -> AgentAnswer:
     report places its sections among its tables; a section written again counts as its last
     version). A turn whose answer does not hold them (every
     model sentence was removed and a template answered; a turn stopped while the model wrote)
-    keeps the shown text first, so what is stored is what the user saw, followed by the rest."""
+    (or broke off) keeps the shown text first, so what is stored is what the user saw, followed
+    by the rest."""
     if sink is None or not sink.text or answer.answer.startswith(sink.text):
         return answer
     segments = sink.segments.values()
-    if not sink.writing and segments and all(s in answer.answer for s in segments):
+    if not sink.unfinished and segments and all(s in answer.answer for s in segments):
         return answer
     return answer.model_copy(update={"answer": f"{sink.text.rstrip()}\n\n{answer.answer}"})
