@@ -5,6 +5,7 @@ would hang the loop if the stop were not honoured mid-step."""
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Iterator
 
@@ -70,3 +71,26 @@ def test_a_cancelled_answer_keeps_its_trace() -> None:
     assert "끝난 단계 1개는 아래 실행 단계에 남아 있습니다" in answer.answer
     nothing = cancelled(AgentAnswer(answer="", mode="offline"))
     assert nothing.answer == f"{CANCELLED_TEXT} 끝난 단계는 없습니다."
+
+
+def test_side_items_come_between_the_steps_and_pull_no_step_ahead() -> None:
+    """What another thread puts on `side` while a step runs (a model's streamed sentences)
+    comes through at once, in order, and taking it does not make the helper start a step early."""
+    side: queue.Queue[tuple[str, object]] = queue.Queue()
+    started: list[int] = []
+
+    def steps() -> Iterator[int]:
+        started.append(1)
+        side.put(("side", "a"))
+        side.put(("side", "b"))
+        yield 1
+        started.append(2)
+        yield 2
+
+    seen: list[object] = []
+    for item in until_cancelled(steps(), None, side=side):
+        seen.append(item)
+        if item == 1:
+            threading.Event().wait(0.1)  # room for a step pulled ahead
+            assert started == [1], "taking side items did not ask for another step"
+    assert seen == ["a", "b", 1, 2]
