@@ -162,10 +162,10 @@ def route(question: str, pool: ConnectionPool | None = None,
     graph_hits = _hits(low, rules["graph_need_keywords"])
     domain_agents = [a for a in agents if a != "ontology"]
     sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
-    moved = _hits(low, rules["movement_keywords"])
+    moved = _hits(low, rules["movement_keywords"]) or _hits(low, rules["explain_move_keywords"])
     if graph_hits and domain_agents and moved and (security_ids or market_words):
-        # 'why did Samsung fall': the price move (SQL) and its reasons (graph); a macro
-        # series' 'why' stays evidence-first (the labelled sets agree)
+        # 'why did Samsung fall', '삼성전자 왜?': the price move (SQL) and its reasons (graph);
+        # a macro series' 'why' stays evidence-first (the labelled sets agree)
         sql_need = True
         sql_hits = sql_hits or moved
     reaction = _hits(low, rules["reaction_keywords"])
@@ -303,7 +303,8 @@ def _recent_move(frame: QuestionFrame) -> bool:
     """A why-question about a move of a price ('왜 떨어졌어?', 'why did NVDA drop')."""
     priced = frame.of("stock") or frame.of("index") or frame.of("sector") or frame.of("series")
     why = find_phrases(frame.question.lower(), {"why": vocabulary()["why"]})
-    return bool(priced and why and asked_move(frame.question))
+    named = frame.of("stock") or frame.of("sector")  # '삼성전자 왜?': its recent move, no direction
+    return bool(priced and why and (asked_move(frame.question) or named))
 
 
 def match_period_months(low: str, rules: dict[str, Any]) -> int:

@@ -8,6 +8,7 @@ from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
+from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import vocabulary
 from data_access.contracts import AgentAnswer, TraceStep
@@ -65,6 +66,8 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
         )
     if not missing or held or route.real_estate_regions:
         return None  # what is held is answered; the rest is said by unanswered()
+    if frame.operation.kind == "define" and all(load_glossary().lookup(w) for w in missing):
+        return None  # '신용 스프레드가 뭐야': defined from the glossary, which says it is not held
     names = ", ".join(dict.fromkeys(missing))
     if ko:
         return (f"'{names}'에 대한 데이터는 이 워크벤치에 없어 답할 수 없습니다. {_HELD_KO}. "

@@ -187,6 +187,15 @@ class Lexicon:
                     and _HANGUL.match(folded[a - 1])
                 ):
                     continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
+                if (
+                    kind in ("index", "sector")
+                    and len(surface) <= 2
+                    and _HANGUL.match(surface[0])
+                    and a > 0
+                    and a not in gaps
+                    and _HANGUL.match(folded[a - 1])
+                ):
+                    continue  # '이유가' holds '유가' (oil): a short word starts a word too
                 taken[a:b] = [True] * (b - a)
                 found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
         if "stock" in kinds:  # '한화에어로' is 한화에어로스페이스, not 한화 + '에어로'

@@ -373,7 +373,11 @@ def _region_mismatches(frame: QuestionFrame, text: str, region_hits: dict[str, H
     of another region names a series we do not hold. It is said (unknown), the series dropped,
     and the region gets no stand-in series; returns those regions."""
     mismatched: set[str] = set()
+    own_words = vocabulary()["regions"]
     for entity in list(frame.of("series")):
+        surface = frame.question[entity.start : entity.end].lower()
+        if any(surface.startswith(w) for w in own_words.get(region_of.get(entity.key, ""), [])):
+            continue  # '한국 미국 실업률': the series names its own region; '한국' is a second one
         for region, hit in region_hits.items():
             between = text[hit.end : entity.start] if entity.start >= hit.end else "x"
             between = re.sub(r"국채|국고채|treasury", "", between)  # '한국 국채 10년물'

@@ -295,3 +295,10 @@ def test_deal_count_over_the_window_asked(ctx: RunContext, pg_pool: Any) -> None
         assert f"아파트 실거래 {n:,}건." in resp.key_points[0], question
     last = real_estate_agent(_framed("강남구 지난달 아파트 거래량", ctx), ctx)
     assert "실거래 건수" in last.key_points[0]
+
+
+def test_defining_a_term_we_hold_no_data_for(pg_pool: Any, graph_store: Any) -> None:
+    """'신용 스프레드가 뭐야': defined from the glossary (which says no series is held), not
+    refused as a data question."""
+    answer = answer_question("신용 스프레드가 뭐야", pool=pg_pool, store=graph_store)
+    assert not answer.payload["declined"] and "회사채 금리가 국채 금리보다" in answer.answer

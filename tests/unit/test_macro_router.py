@@ -69,6 +69,7 @@ CASES: list[tuple[str, set[str], str, list[str] | None, str | None]] = [
     ("엔비디아 관련 뉴스 근거", {E}, "single", ["US:NVDA"], None),
     ("why is Samsung Electronics down?", {E}, "parallel", ["KR:005930"], None),  # a move: SQL too
     ("삼성전자 요즘 왜 약해", {E}, "parallel", ["KR:005930"], None),
+    ("삼성전자 무슨 일이야", {E}, "parallel", ["KR:005930"], None),  # a why with no direction
     # a reaction to an event: how the series moved around it (SQL) beside the event (graph)
     ("FOMC 발표 후 환율 어떻게 움직였어", {M}, "parallel", [], None),
     ("how did USD/KRW react to the FOMC decision", {M}, "parallel", [], None),

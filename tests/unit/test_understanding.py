@@ -462,3 +462,16 @@ def test_per_group_questions(
 ) -> None:
     op = read(lexicon, question).operation
     assert (op.group_by, op.kind, op.aggregate) == (group, kind, aggregate)
+
+
+def test_a_second_region_before_a_regional_series_is_coordinated(lexicon: Lexicon) -> None:
+    """'한국 미국 실업률 비교' is both countries' unemployment; '한국 2년물 금리' stays a series we
+    lack (the US 2-year's alias names no region of its own)."""
+    both = read(lexicon, "한국 미국 실업률 비교", kinds=MACRO_KINDS)
+    assert sorted(e.key for e in both.of("series")) == ["KR_UNEMPLOYMENT", "UNRATE"]
+    assert not both.unknown_words
+
+
+def test_a_short_word_inside_another_is_not_a_name(lexicon: Lexicon) -> None:
+    assert not read(lexicon, "삼성전자 이유가 뭐야", kinds=MACRO_KINDS).of("index")
+    assert read(lexicon, "유가 최근 추이", kinds=MACRO_KINDS).of("index")  # the word itself is
