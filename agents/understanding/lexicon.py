@@ -204,7 +204,7 @@ class Lexicon:
             found += self._coordinated_brands(folded, gaps, taken, where, found)
         if "manager" in kinds:
             found += [Mention(m.kind, m.key, m.name, where[m.start], where[m.end - 1] + 1)
-                      for m in self._manager_short_forms(folded, taken)]  # fmt: skip
+                      for m in self._manager_short_forms(folded, gaps, taken)]  # fmt: skip
         unique: dict[tuple[str, str], Mention] = {}
         for m in sorted(found, key=lambda m: m.start):
             unique.setdefault((m.kind, m.key), m)
@@ -327,26 +327,39 @@ class Lexicon:
             self._brand_forms = index
         return self._brand_forms
 
-    def _manager_short_forms(self, folded: str, taken: list[bool]) -> list[Mention]:
-        """'미래에셋 ETF', '삼성운용', 'KODEX ETF': a manager named by a short form or brand."""
-        forms: dict[str, str] = {fold(b): m for b, m in self.brands.items()}
+    def _manager_short_forms(self, folded: str, gaps: set[int], taken: list[bool]) -> list[Mention]:
+        """'미래에셋 ETF', '삼성에서 운용하는', '삼성자산 ETF', 'Samsung's ETFs': a manager named by a
+        short form, followed by a word about funds; a brand alone ('KODEX 평균 보수') where no
+        ETF name took it."""
+        brands = {fold(b): m for b, m in self.brands.items()}
+        forms: dict[str, str] = {}
         for name in self.managers:
             for suffix in _MANAGER_SUFFIXES:
                 if name.endswith(suffix) and len(name) > len(suffix) + 1:
                     forms[fold(name[: -len(suffix)])] = name
+                    forms[fold(name[: -len(suffix)] + suffix[:-2])] = (
+                        name  # '삼성자산', '한국투자신탁'
+                    )
         for alias, name in vocabulary()["manager_aliases"].items():
             if name in self.managers:  # '한투운용', 'KIM ETF': what analysts call the house
                 forms.setdefault(fold(alias), name)
         out = []
-        for form, manager in sorted(forms.items(), key=lambda f: len(f[0]), reverse=True):
-            for match in re.finditer(
-                re.escape(form) + r"(?=(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))", folded
-            ):
-                a, b = match.start(), match.end()
+        patterns = [(form, manager, _FUND_WORD_AFTER) for form, manager in forms.items()]
+        patterns += [(form, manager, "") for form, manager in brands.items()]
+        for form, manager, after in sorted(patterns, key=lambda f: len(f[0]), reverse=True):
+            for match in re.finditer(re.escape(form) + after, folded):
+                a, b = match.start(), match.start() + len(form)
+                ends = b == len(folded) or b in gaps or not _WORD.match(folded[b])
+                if form in brands and not ends:
+                    continue  # 'KODEX200' is an ETF's name, 'KODEX 평균' the house
                 if not any(taken[a:b]):
                     taken[a:b] = [True] * (b - a)
                     out.append(Mention("manager", manager, manager, a, b))
         return out
+
+
+# what follows a house's short form when it names the house: a fund word, maybe after a particle
+_FUND_WORD_AFTER = r"(?=(에서|의|가|이|'s|s)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))"
 
 
 _WORD = re.compile(r"[0-9A-Za-z가-힣&]+")

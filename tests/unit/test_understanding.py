@@ -475,3 +475,11 @@ def test_a_second_region_before_a_regional_series_is_coordinated(lexicon: Lexico
 def test_a_short_word_inside_another_is_not_a_name(lexicon: Lexicon) -> None:
     assert not read(lexicon, "삼성전자 이유가 뭐야", kinds=MACRO_KINDS).of("index")
     assert read(lexicon, "유가 최근 추이", kinds=MACRO_KINDS).of("index")  # the word itself is
+
+
+@pytest.mark.parametrize("question", ["KODEX 평균 보수", "삼성에서 운용하는 ETF 보수 평균",
+                                      "삼성자산 ETF들 평균 보수", "the average fee of Samsung's ETFs",
+                                      "average expense ratio KODEX"])  # fmt: skip
+def test_a_house_by_its_brand_or_a_short_form(lexicon: Lexicon, question: str) -> None:
+    assert [e.key for e in read(lexicon, question).of("manager")] == ["삼성자산운용"]
+    assert not read(lexicon, "KODEX 200 보수").of("manager")  # a name, not the house
