@@ -94,3 +94,12 @@ def test_a_daily_series_changes_against_the_same_day_a_monthly_one_the_same_mont
     cpi = Series(key="KR_CPI", title="한국 소비자물가지수 (KR_CPI)", unit="index",
                  points=[("2025-10-01", 116.34), ("2026-09-01", 118.86), ("2026-10-01", 118.90)])  # fmt: skip
     assert "전년 동월 대비 +2.20%" in (change(cpi, "yoy", "ko") or "")
+
+
+def test_a_rate_gap_is_also_given_in_basis_points() -> None:
+    from agents.macro.derived import difference
+
+    fed = Series(key="FEDFUNDS", title="미국 연방기금 실효금리 (FEDFUNDS)", unit="percent",
+                 points=[("2026-10-01", 3.06)])  # fmt: skip
+    text = difference(fed, RATE, "ko")
+    assert text is not None and "+0.81%p (+81bp)" in text
