@@ -227,9 +227,6 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
     def pct(v: float | None) -> str:
         return "-" if v is None else f"{v:+.2f}%"
 
-    def eok(v: int | None) -> str:
-        return "-" if v is None else f"{v / 100000000:,.0f}"
-
     ko = lang == "ko"
     header = "| 항목 | " if ko else "| Item | "
     header += " | ".join(r["name"] for r in rows) + " |"
@@ -240,8 +237,8 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
         ("총보수" if ko else "Expense ratio", [f"{r['expense_ratio']}%" for r in rows]),
         ("1개월 수익률" if ko else "1m return", [pct(r.get("return_1m")) for r in rows]),
         (
-            "순자산(억 원)" if ko else "Net assets (KRW 100M)",
-            [eok(r.get("latest_net_assets")) for r in rows],
+            "순자산" if ko else "Net assets",  # '4조 6,695억 원', as every other answer writes it
+            [fmt_krw(r["latest_net_assets"]) if r.get("latest_net_assets") else "-" for r in rows],
         ),
         ("태그" if ko else "Tags", [", ".join(r.get("tags", [])) or "-" for r in rows]),
         (
