@@ -29,10 +29,11 @@ def main(argv: list[str] | None = None) -> int:
 
     answer: AgentAnswer | None = None
     history = conversation_history(args.conversation)
-    for event in stream_answer(args.question, history=history, store=get_graph_store()):
+    for event in stream_answer(args.question, history=history, store=get_graph_store(),
+                               stream_text=False):  # fmt: skip
         if isinstance(event, NodeEvent):
             print(f"· {event.node}: {event.summary} ({event.duration_ms} ms)", file=sys.stderr)
-        else:
+        elif isinstance(event, AgentAnswer):
             answer = event
     assert answer is not None
     conversation_id = remember(SCREEN, args.question, answer, args.conversation)

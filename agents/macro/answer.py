@@ -5,7 +5,9 @@ A model-written answer is checked against what it was given (agents.model_checks
 policy: figures, dates and [n] document markers against the key points, warnings, document
 list and the question; with stale data, firm conclusions too, and the stale warning leads the
 answer): one repair request, then sentences with unbacked claims are removed,
-the answer says so and the `model_check` guard step makes the turn partial. Documents and
+the answer says so and the `model_check` guard step makes the turn partial. On the screen the
+answer streams a checked sentence at a time instead (agents.answer_stream: a sentence with an
+unbacked claim is never shown, a marked note takes its place, and there is no repair request). Documents and
 query citations stay in their own lists (`keep_apart`)."""
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agents.answer_stream import open_gate
 from agents.inputs import fence
 from agents.macro.llm_calls import complete
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.model_checks import MACRO, check_model_text, keep_apart, pool_from
-from data_access.contracts import Citation, StructuredCitation
+from data_access.contracts import Citation, StructuredCitation, TraceStep
 
 AGENT_TITLES = {
     "ko": {"macro": "거시경제", "equity": "주식", "real_estate": "부동산", "ontology": "관계·근거",
@@ -68,37 +71,53 @@ def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     update: dict[str, Any] = {"citations": citations, "structured_citations": structured,
                               "key_points": key_points, "answer": offline, "answer_model": None}  # fmt: skip
     if ctx.macro_model and key_points and r.tool_mode != "llm_direct":
-        lang = "Korean" if r.language == "ko" else "English"
-        data = json.dumps({"as_of_date": state.get("final_as_of_date"),
-                           "key_points": key_points, "warnings": _warnings(state),
-                           "documents": [f"[{i}] {c.title}" for i, c in enumerate(citations, 1)]},
-                          ensure_ascii=False, indent=1)  # fmt: skip
-        user = f"Question: {r.question}\n\n{fence(DATA_TAG, data)}"
-        system = WRITER_SYSTEM.format(lang=lang)
-        text, step = complete(ctx.macro_model, ctx.settings, system, user, "answer_writer",
-                              budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
-        update["llm_trace"] = [step]
-        if text.strip():
-            pool = pool_from(data, r.question, doc_count=len(citations))
-
-            def repair(bad: list[str]) -> str:
-                again, repair_step = complete(
-                    ctx.macro_model or "", ctx.settings, system,
-                    user + REPAIR_REQUEST.format(previous=text.strip(), bad=", ".join(bad)),
-                    "answer_writer_repair", budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
-                update["llm_trace"].append(repair_step)
-                return again
-
-            stale = next((w + NO_FIRM for w in _warnings(state) if w.startswith(STALE_PREFIX)),
-                         None)  # fmt: skip
-            check = check_model_text(text.strip(), pool, MACRO, repair=repair, stale_warning=stale)
-            update["llm_trace"].append(check.trace_step("model_check"))
-            if not check.empty:
-                notice_lang = "en" if r.language == "en" else "ko"
-                update["answer"] = check.with_notice(notice_lang) + _footer(state, citations,
-                                                                             r.language)  # fmt: skip
-                update["answer_model"] = ctx.macro_model
+        text, steps = _model_answer(state, ctx, key_points, citations)
+        update["llm_trace"] = steps
+        if text is not None:
+            update["answer"] = text + _footer(state, citations, r.language)
+            update["answer_model"] = ctx.macro_model
     return update
+
+
+def _model_answer(state: MacroState, ctx: RunContext, key_points: list[str],
+                  citations: list[Citation]) -> tuple[str | None, list[TraceStep]]:  # fmt: skip
+    """The writer's checked text (None: nothing of it passed, the offline text answers) and its
+    trace steps. On a screen (a turn with an answer sink) the text streams through the
+    sentence gate, a checked sentence at a time, with no repair request (what was shown stays);
+    elsewhere (CLI, eval, `answer_question`) the whole text is checked after one repair."""
+    r = state["route"]
+    lang = "Korean" if r.language == "ko" else "English"
+    notice_lang = "en" if r.language == "en" else "ko"
+    data = json.dumps({"as_of_date": state.get("final_as_of_date"),
+                       "key_points": key_points, "warnings": _warnings(state),
+                       "documents": [f"[{i}] {c.title}" for i, c in enumerate(citations, 1)]},
+                      ensure_ascii=False, indent=1)  # fmt: skip
+    user = f"Question: {r.question}\n\n{fence(DATA_TAG, data)}"
+    system = WRITER_SYSTEM.format(lang=lang)
+    pool = pool_from(data, r.question, doc_count=len(citations))
+    stale = next((w + NO_FIRM for w in _warnings(state) if w.startswith(STALE_PREFIX)), None)
+    stream = open_gate(pool, MACRO, lang=notice_lang, stale_warning=stale)
+    text, step = complete(ctx.macro_model or "", ctx.settings, system, user, "answer_writer",
+                          budget=ctx.budget, steps=ctx.llm_steps, stream=stream)  # fmt: skip
+    steps = [step]
+    if not text.strip():
+        return None, steps
+
+    def repair(bad: list[str]) -> str:
+        again, repair_step = complete(
+            ctx.macro_model or "", ctx.settings, system,
+            user + REPAIR_REQUEST.format(previous=text.strip(), bad=", ".join(bad)),
+            "answer_writer_repair", budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
+        steps.append(repair_step)
+        return again
+
+    if stream is not None:
+        check, kept = stream.result(), stream.kept_any
+    else:
+        check = check_model_text(text.strip(), pool, MACRO, repair=repair, stale_warning=stale)
+        kept = not check.empty
+    steps.append(check.trace_step("model_check"))
+    return (check.with_notice(notice_lang) if kept else None), steps
 
 
 def _warnings(state: MacroState) -> list[str]:

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import logging
 import threading
+from functools import partial
 from typing import Any
 
+from agents.answer_stream import CheckedStream, stream_checked
 from agents.evidence import Stopwatch
 from agents.llm import (
     BudgetExceeded,
@@ -37,10 +39,13 @@ _budget_lock = threading.Lock()  # parallel agent nodes charge the same budget
 def complete(model: str, settings: Settings, system: str, user: str, name: str,
              max_tokens: int = 800, budget: TurnBudget | None = None,
              steps: list[TraceStep] | None = None,
-             response_format: dict[str, Any] | None = None) -> tuple[str, TraceStep]:  # fmt: skip
+             response_format: dict[str, Any] | None = None,
+             stream: CheckedStream | None = None) -> tuple[str, TraceStep]:  # fmt: skip
     """One chat completion; errors come back as an error trace step and empty text.
 
     `steps` (the run's LLM log) receives the step too, so a budget stop still shows every call.
+    With `stream` (agents.answer_stream.open_gate) the text goes through its sentence gate to
+    the screen as the model writes it; the returned text is the whole completion all the same.
     """
     if budget is not None and budget.exceeded:
         raise BudgetExceeded(budget.message())
@@ -48,9 +53,10 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": user}]  # fmt: skip
     try:
-        extra = {"response_format": response_format} if response_format else {}
-        response = completion(settings, model=model, messages=messages, max_tokens=max_tokens,
-                              temperature=0, **extra, **litellm_kwargs(model, settings))  # fmt: skip
+        extra: dict[str, Any] = {"response_format": response_format} if response_format else {}
+        call = completion if stream is None else partial(stream_checked, stream=stream)
+        response = call(settings, model=model, messages=messages, max_tokens=max_tokens,
+                        temperature=0, **extra, **litellm_kwargs(model, settings))  # fmt: skip
     except LlmCallFailed as e:
         return "", _failed(e, name, watch, steps)
     message = response.choices[0].message

@@ -1,7 +1,11 @@
 """One Macro Q&A turn, shared by the screen, the CLI, tests and the benchmark.
 
     for event in stream_answer("한국 기준금리 추이와 원인"):
-        ...  # NodeEvent per finished graph node, then the AgentAnswer
+        ...  # NodeEvent per finished graph node (TextPiece: the model's checked sentences),
+             # then the AgentAnswer
+
+`answer_question` (CLI, eval, tests) does not stream: its model answer is checked whole, after
+one repair request.
 
 The payload carries the route, every agent's response (key points, series, paths), the merged
 key points and the web-fallback status; the answer carries the trace and both citation lists.
@@ -19,7 +23,8 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.cancel import cancelled, requested, until_cancelled
+from agents.answer_stream import AnswerSink, TextPiece, settled, with_text
+from agents.cancel import cancelled, requested
 from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
 from agents.macro.followup import read_question
@@ -84,9 +89,12 @@ def stream_answer(
     pool: ConnectionPool | None = None,
     context: RunContext | None = None,
     cancel: threading.Event | None = None,
-) -> Iterator[NodeEvent | AgentAnswer]:
+    stream_text: bool = True,
+) -> Iterator[NodeEvent | TextPiece | AgentAnswer]:
     """A NodeEvent per finished graph node, then the AgentAnswer (`cancelled` when `cancel` was
-    set: within agents.cancel.POLL_S, also in the middle of a node)."""
+    set: within agents.cancel.POLL_S, also in the middle of a node). With a model and
+    `stream_text`, a model answer written through `agents.answer_stream.open_gate` also comes as
+    TextPieces, a checked sentence at a time; the answer's text starts with what they showed."""
     settings = settings or get_settings()
     started = time.perf_counter()
     checked = check_text(question)
@@ -110,9 +118,13 @@ def stream_answer(
     state: dict[str, Any] = {"route": r}
     trace: list[TraceStep] = []
     last = time.perf_counter()
+    sink = AnswerSink(cancel) if ctx.macro_model and stream_text else None
     try:
         updates = build_graph(ctx).stream({"question": text, "route": r}, stream_mode="updates")
-        for update in until_cancelled(updates, cancel):
+        for update in with_text(updates, cancel, sink):
+            if isinstance(update, TextPiece):
+                yield update
+                continue
             for node, delta in update.items():
                 now = time.perf_counter()
                 ms, last = int((now - last) * 1000), now
@@ -121,13 +133,16 @@ def stream_answer(
                 trace += _node_trace(node, delta, ms, len(trace))
                 yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
     except BudgetExceeded as e:
-        yield _budget_stop(str(e), ctx, started, trace)
-        return
-    if requested(cancel):
-        yield cancelled(_answer(state, ctx, started, trace, graph_down))
-        return
-    answer = _answer(state, ctx, started, trace, graph_down)
-    attach(answer, frame, unanswered(frame, r) if offline else [], declined=False)
+        answer = _budget_stop(str(e), ctx, started, trace)
+    else:
+        answer = _answer(state, ctx, started, trace, graph_down)
+        if requested(cancel):
+            answer = cancelled(answer)
+        else:
+            attach(answer, frame, unanswered(frame, r) if offline else [], declined=False)
+    answer = settled(answer, sink)  # what the model had shown stays in the stored text
+    if sink is not None:
+        yield from sink.tail(answer)
     yield answer
 
 
@@ -159,6 +174,7 @@ def _budget_stop(message: str, ctx: RunContext, started: float,
 
 
 def answer_question(question: str, **kwargs: Any) -> AgentAnswer:
+    kwargs.setdefault("stream_text", False)  # nobody reads the text as it is written
     return last_answer(stream_answer(question, **kwargs))
 
 

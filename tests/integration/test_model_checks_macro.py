@@ -73,5 +73,6 @@ def test_a_figure_the_model_adds_is_removed_and_the_turn_is_partial(
     assert "미확인: 12.7%, 2027년 3월 31일, [7]" in answer.answer
     assert answer.error and "근거로 확인되지 않은" in answer.error
     assert len(writer) == 2 and "12.7%, 2027년 3월 31일, [7]" in last_user_text(writer[1])
+    assert not any(r.get("stream") for r in writer), "answer_question does not stream"
     check = next(t for t in answer.trace if t.name == "model_check")
     assert check.kind == "guard" and check.status == "error" and check.arguments["repaired"]
