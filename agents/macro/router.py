@@ -103,7 +103,7 @@ def route(question: str, pool: ConnectionPool | None = None,
     reasons: list[str] = []
     agents: list[AgentName] = []
 
-    security_ids = match_security_ids(text, pool)
+    security_ids = match_security_ids(text, pool, names=frame is None)
     indicators = match_indicators(low, rules)
     re_regions = match_re_regions(low, rules)
     market_words: list[str] = []
@@ -345,15 +345,17 @@ def stock_names(pool: ConnectionPool | None) -> list[tuple[str, str]]:
     return _NAMES[key]
 
 
-def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[str]:
-    """security_ids named in the question: names/aliases, 6-digit codes, upper-case tickers."""
+def match_security_ids(text: str, pool: ConnectionPool | None = None, *,
+                       names: bool = True) -> list[str]:  # fmt: skip
+    """security_ids named in the question: names/aliases (unless the question frame read them:
+    its lexicon knows 'LG헬로비전' is not LG), 6-digit codes, upper-case tickers."""
     try:
-        names = stock_names(pool)
+        listed = stock_names(pool) if names else []
     except WorkbenchError:
         return []
     low, found = text.lower(), []
     taken: list[tuple[int, int]] = []
-    for name, sid in names:
+    for name, sid in listed:
         start = low.find(name)
         while start >= 0:
             end = start + len(name)

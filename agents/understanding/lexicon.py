@@ -21,7 +21,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import vocabulary, vocabulary_words
 from data_access.postgres import fetch_all
 
 # English words for Korean tag names (tags are stored in Korean).
@@ -188,14 +188,15 @@ class Lexicon:
                 ):
                     continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
                 if (
-                    kind in ("index", "sector")
-                    and len(surface) <= 2
+                    (kind == "sector" or (kind == "index" and len(surface) <= 2))
                     and _HANGUL.match(surface[0])
                     and a > 0
                     and a not in gaps
                     and _HANGUL.match(folded[a - 1])
                 ):
-                    continue  # '이유가' holds '유가' (oil): a short word starts a word too
+                    continue  # '이유가' holds '유가', '한화투자증권주가' '증권주': they start a word too
+                if kind == "stock" and _longer_name(folded, gaps, b):
+                    continue  # 'LG헬로비전', '카카오모빌리티': another company, not LG or 카카오
                 taken[a:b] = [True] * (b - a)
                 found.append(Mention(kind, key, name, where[a], where[b - 1] + 1))
         if "stock" in kinds:  # '한화에어로' is 한화에어로스페이스, not 한화 + '에어로'
@@ -364,6 +365,7 @@ _FUND_WORD_AFTER = r"(?=(에서|의|가|이|'s|s)?(운용|etf|상품|시리즈|�
 
 _WORD = re.compile(r"[0-9A-Za-z가-힣&]+")
 _PARTICLES = "의은는이가을를도와과랑"
+_PARTICLES_ONE = tuple(_PARTICLES)
 
 ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
 MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})
@@ -377,6 +379,24 @@ def _sector_forms(spec: dict[str, Any]) -> list[str]:
     sector' beside 'chip stocks')."""
     english = [a[: -len(" stocks")] + " sector" for a in spec["aliases"] if a.endswith(" stocks")]
     return [*spec["aliases"], *(spec["key"] + s for s in _SECTOR_SUFFIXES), *english]
+
+
+_ENDINGS = ("에서", "에게", "보다", "하고", "이랑", "까지", "부터", "으로", "처럼", "만", "에",
+            "로", *_PARTICLES_ONE)  # fmt: skip
+
+
+def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
+    """Whether the word a name ends in goes on into a name we do not hold: the rest of the word
+    is neither a particle ('삼성전자의', 'SK하이닉스랑') nor a question word ('삼성전자주가')."""
+    if b >= len(folded) or b in gaps or not _WORD.match(folded[b]):
+        return False
+    end = min([g for g in gaps if g > b] + [len(folded)])
+    rest = re.sub(r"[^0-9a-z가-힣&]+$", "", folded[b:end])
+    if not rest or rest in _ENDINGS or rest.startswith(tuple(e for e in _ENDINGS if len(e) > 1)):
+        return False  # '삼성전자의', '삼성전자에서는' (one syllable alone: 'SK이터닉스' is a name)
+    words = vocabulary_words()
+    return not any(rest == w or (rest.startswith(w) and rest[len(w):] in _ENDINGS + ("",))
+                   for w in words if len(w) >= 2 and rest.startswith(w))  # fmt: skip
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:

@@ -170,7 +170,20 @@ def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon)
             continue
         if word.lower() in vocabulary_words() or _glossary_term(word):
             continue  # 'QT가 뭐야': a term, not a ticker
-        frame.unknown_words.append(word)
+        whole = re.match(r"[A-Za-z0-9&가-힣]+", question[m.start() :])
+        tail = whole.group(0)[len(word) :] if whole else ""
+        particle = len(tail) <= 1 or tail in (
+            "에서",
+            "에게",
+            "보다",
+            "하고",
+            "이랑",
+            "까지",
+            "부터",
+            "으로",
+        )
+        name = word if particle else word + tail
+        frame.unknown_words.append(name)  # 'LG헬로비전': the company asked about, not 'LG'
 
 
 def _glossary_term(word: str) -> bool:

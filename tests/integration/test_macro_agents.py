@@ -302,3 +302,15 @@ def test_defining_a_term_we_hold_no_data_for(pg_pool: Any, graph_store: Any) -> 
     refused as a data question."""
     answer = answer_question("신용 스프레드가 뭐야", pool=pg_pool, store=graph_store)
     assert not answer.payload["declined"] and "회사채 금리가 국채 금리보다" in answer.answer
+
+
+def test_a_company_we_do_not_hold_is_not_a_held_one_by_prefix(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'SK디스커버리 주가', '카카오모빌리티 주가' are declined (not SK's or 카카오's price); '삼성전자의
+    주가' is still 삼성전자."""
+    for question in ("SK디스커버리 주가", "카카오모빌리티 주가", "한화투자증권 주가"):
+        answer = answer_question(question, pool=pg_pool, store=graph_store)
+        assert answer.payload["declined"], question
+    held = answer_question("삼성전자의 주가", pool=pg_pool, store=graph_store)
+    assert "KR:005930" in held.answer and not held.payload["declined"]

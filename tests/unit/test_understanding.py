@@ -483,3 +483,17 @@ def test_a_short_word_inside_another_is_not_a_name(lexicon: Lexicon) -> None:
 def test_a_house_by_its_brand_or_a_short_form(lexicon: Lexicon, question: str) -> None:
     assert [e.key for e in read(lexicon, question).of("manager")] == ["삼성자산운용"]
     assert not read(lexicon, "KODEX 200 보수").of("manager")  # a name, not the house
+
+
+@pytest.mark.parametrize(("question", "stocks"), [
+    ("삼성전자의 주가", ["005930"]), ("삼성전자주가 알려줘", ["005930"]), ("SK하이닉스랑 삼성전자", ["000660", "005930"]),
+    ("삼성전자에서는", ["005930"]), ("SK하이닉스이노텍 주가", []), ("삼성전자서비스 주가", []),
+])  # fmt: skip
+def test_a_name_that_runs_on_is_another_company(
+    lexicon: Lexicon, question: str, stocks: list[str]
+) -> None:
+    """'LG헬로비전' is not LG, '카카오모빌리티' not 카카오: a held name inside a longer word names
+    a company we do not hold, unless the rest is a particle or a question word."""
+    assert sorted(e.key for e in read(lexicon, question, kinds=MACRO_KINDS).of("stock")) == sorted(
+        stocks
+    )
