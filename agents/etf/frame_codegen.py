@@ -520,13 +520,19 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     windowed = plan.measure in ("return", "volatility") or plan.days
     period = price_period(plan) if windowed else "1w"
+    if plan.as_of:  # the price tool's longest window; the day asked is picked from it
+        period = "1y"
     if plan.measure == "return" and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
             "period_ko": window_words(period)[0],
             "period_en": window_words(period)[1], "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days}  # fmt: skip
+            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
+            "as_of": plan.as_of,
+            "out_of_window": (f"{plan.as_of}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
+                              if plan.lang == "ko" else f"{plan.as_of} is outside the price "
+                              "tool's window (the last year).")}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",
              "if isinstance(result, dict) and result.get('status') == 'error':",

@@ -56,6 +56,7 @@ class Plan:
     unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
     decline_reason: str | None = None
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
+    as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
 
 
 def language_of(question: str) -> Lang:
@@ -84,9 +85,21 @@ def detect_plan(
     )
     plan.intent = _intent(plan, frame)
     _check_period(plan)
-    if frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
+    if frame.as_of_date and _dated_value(plan):
+        plan.as_of = frame.as_of_date  # a close, NAV or volume on a past day: read from that day
+    elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+def _dated_value(plan: Plan) -> bool:
+    """One ETF's close, NAV or volume on a past day (read from the price tool's year window;
+    a day before it is said to be out of reach)."""
+    return (
+        plan.intent == "etf_measure"
+        and plan.measure in ("close", "nav", "volume")
+        and not plan.days
+    )
 
 
 def _intent(plan: Plan, frame: QuestionFrame) -> Intent:

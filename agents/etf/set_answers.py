@@ -329,6 +329,24 @@ def render_measure(result: dict, spec: dict) -> str:
         )
     if spec.get("days") and spec["measure"] in ("close", "volume", "return"):
         return _daily_values(result.get("daily") or [], spec)
+    if spec.get("as_of"):  # '10월 말 종가': that day, or the last trading day before it
+        row = next((r for r in result.get("daily") or [] if r["date"] <= spec["as_of"]), None)
+        if row is None:
+            return spec["out_of_window"]
+        value = {"close": f"{row['close']:,}원", "nav": f"{row['nav']:,}원",
+                 "volume": f"{int(row['volume']):,}주"}[spec["measure"]]  # fmt: skip
+        word = {
+            "close": ("종가는", "close"),
+            "nav": ("NAV는", "NAV"),
+            "volume": ("거래량은", "volume"),
+        }
+        ko_word, en_word = word[spec["measure"]]
+        note = "" if row["date"] == spec["as_of"] else (
+            f" ({spec['as_of']}의 직전 거래일)" if ko else f" (the last trading day on or before {spec['as_of']})")  # fmt: skip
+        if ko:
+            return f"{spec['name']}의 {row['date']} {ko_word} {value}입니다{note}."
+        shown = value.replace("원", "").replace("주", " shares")
+        return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
     if spec["measure"] in ("close", "volume", "market_cap"):
         day = s["end_date"]
         latest = (result.get("daily") or [{}])[0]

@@ -38,6 +38,7 @@ _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' 
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[a-z]*)\.?\s*,?\s*(?P<y>20\d{2})\b"
 )
 _YEAR = re.compile(r"(20\d{2})\s*년?")
+_MONTH_DAY = re.compile(r"(?<![\d.])(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
@@ -237,6 +238,14 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     if m:
         try:
             frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+        except ValueError:
+            frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
+        return _blank(text, m.start(), m.end())
+    m = _MONTH_DAY.search(text)
+    if m:  # '10월 31일': that day of the latest such month
+        month, day = int(m.group(1)), int(m.group(2))
+        try:
+            frame.as_of_date = date(_latest_year(month), month, day).isoformat()
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
         return _blank(text, m.start(), m.end())

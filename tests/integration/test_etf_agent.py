@@ -224,6 +224,22 @@ def test_follow_ups_narrow_the_list_and_turn_to_holdings(ask_turns: Any, pg_pool
     assert "상위 5개 종목" in held and f"1. {top}" in held
 
 
+def test_a_close_on_a_past_day(ask: Any, pg_pool: Any) -> None:
+    """'2026년 10월 말 KODEX 200 종가', 'TIGER 200 10월 31일 거래량': the last trading day on or
+    before the date (SQL), not the latest close with a note."""
+    for question, code, column, unit in (("2026년 10월 말 KODEX 200 종가", "069500", "close", "원"),
+                                         ("TIGER 200 10월 31일 거래량", "102110", "volume", "주")):  # fmt: skip
+        row = fetch_all(f"SELECT trade_date, {column} AS v FROM etf_prices WHERE etf_code = %s "
+                        "AND trade_date <= '2026-10-31' ORDER BY trade_date DESC LIMIT 1",
+                        (code,), pool=pg_pool)[0]  # fmt: skip
+        answer = ask(question)
+        assert answer.status == "ok", answer.answer
+        assert (
+            f"{row['trade_date']}" in answer.answer
+            and f"{float(row['v']):,.0f}{unit}" in answer.answer
+        )
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
