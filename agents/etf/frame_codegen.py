@@ -142,7 +142,9 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
              "if isinstance(rows, dict):",
              f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
              "else:"]  # fmt: skip
-    body = _enrich_lines(used, period)
+    body = _reference_lines(plan) + _enrich_lines(used, period)
+    if op.threshold_of is not None:
+        body += _against_reference(plan, filter_measure)
     conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
         op.comparator and op.threshold is not None) else []  # fmt: skip
     conditions += [(c.measure, c.comparator, c.threshold, c.unit) for c in extra]
@@ -154,7 +156,8 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     if op.kind in ("aggregate", "filter") and op.aggregate:  # '… 이하인 ETF 몇 개야?'
         body += _aggregate_lines(op.aggregate, measure)
         spec = _aggregate_spec(plan, described, measure, period)
-        body.append(f"final_answer(render_etf_aggregate(rows, value, {lit(spec)}))")
+        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
+                 "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
     else:
         body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
                     f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
@@ -168,7 +171,8 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         else:
             body.append("tied = []")
         spec = _set_spec(plan, described, measure, filter_measure, period)
-        body.append(f"final_answer(render_etf_set(rows, {lit(spec)}, tied))")
+        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
+                 "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
     lines += ["    " + line for line in body]
     return tpl.inline("\n".join(lines))
 
@@ -232,6 +236,27 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     return tpl.inline("\n".join(lines))
 
 
+def _reference_lines(plan: Plan) -> list[str]:
+    """The ETF whose value is the bar ('KODEX 200보다 싼'): read beside the set, first, so the
+    price lookups fill its value as they fill the others'."""
+    assert plan.frame is not None
+    ref = plan.frame.operation.threshold_of
+    if ref is None:
+        return ["ref_text = ''"]
+    code = cypher_text(ref.key)
+    return [f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = {code} RETURN {_RETURN}"))',
+            f"rows = (ref if isinstance(ref, list) else []) + [r for r in rows if r['code'] != {lit(ref.key)}]"]  # fmt: skip
+
+
+def _against_reference(plan: Plan, measure: str) -> list[str]:
+    assert plan.frame is not None and plan.frame.operation.threshold_of is not None
+    op, key = plan.frame.operation, plan.frame.operation.threshold_of.key
+    return [f"bar = next((r.get({lit(measure)}) for r in rows if r['code'] == {lit(key)}), None)",
+            f"rows = [r for r in rows if r['code'] != {lit(key)} and bar is not None and "
+            f"r.get({lit(measure)}) is not None and r[{lit(measure)}] {_PY_COMPARATOR[op.comparator or '<']} bar]",
+            f"ref_text = fmt_measure({lit(measure)}, bar)"]  # fmt: skip
+
+
 def _descending(direction: str | None, comparator: str | None, measure: str) -> bool:
     """The order asked for; unasked, fees list cheapest first and everything else largest first
     (a 'below' filter lists from the bottom)."""
@@ -264,6 +289,13 @@ def _condition(plan: Plan, measure: str) -> str:
     """The filter's conditions in words ('총보수 0.1% 미만 및 순자산총액 1조 초과')."""
     assert plan.frame is not None
     op = plan.frame.operation
+    if op.threshold_of is not None and op.comparator:  # the bar is another ETF's value
+        label, ref = LABELS[plan.lang][measure], op.threshold_of.name
+        if plan.lang == "ko":
+            batchim = (ord(label[-1]) - 0xAC00) % 28 != 0 if "가" <= label[-1] <= "힣" else False
+            lower = op.comparator in ("<", "<=")
+            return f"{label}{'이' if batchim else '가'} {ref}({{ref}})보다 {'낮은' if lower else '높은'}"
+        return f"{label} {'below' if op.comparator in ('<', '<=') else 'above'} {ref}'s ({{ref}})"
     if not op.comparator or op.threshold is None:
         return ""
     parts = [_one_condition(plan, measure, op.comparator, op.threshold, op.threshold_unit)]

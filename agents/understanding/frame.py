@@ -108,6 +108,7 @@ class Operation(BaseModel):
     words: list[str] = Field(default_factory=list)  # the words that chose it (for the trace)
     conditions: list[Condition] = Field(default_factory=list)  # thresholds after the first
     group_by: Literal["manager", "tag"] | None = None  # '운용사별 평균 보수': one value per group
+    threshold_of: Entity | None = None  # 'KODEX 200보다 보수 싼 ETF': that ETF's value is the bar
 
 
 class QuestionFrame(BaseModel):
@@ -140,7 +141,7 @@ class QuestionFrame(BaseModel):
         if self.measures:
             parts.append("측정=" + ", ".join(m.name for m in self.measures))
         op = self.operation
-        if op.comparator is not None:
+        if op.comparator is not None and op.threshold is not None:
             parts.append(f"조건 {op.comparator} {op.threshold:g}{op.threshold_unit or ''}")
         for c in op.conditions:
             parts.append(f"조건 {c.measure} {c.comparator} {c.threshold:g}{c.unit or ''}")
@@ -154,6 +155,8 @@ class QuestionFrame(BaseModel):
             parts.append(f"집계={op.aggregate}")
         if op.group_by:
             parts.append(f"그룹={op.group_by}별")
+        if op.threshold_of is not None:
+            parts.append(f"기준={op.threshold_of.name}의 값 {op.comparator}")
         if op.change_basis and op.change_basis != "period":
             parts.append(f"변화 기준={op.change_basis}")
         if self.relation:

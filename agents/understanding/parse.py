@@ -108,6 +108,7 @@ def understand(
     _foreign_housing(frame)
     _read_operation(frame, text, before_measures)
     _read_group_by(frame, before_measures)
+    _read_relative_threshold(frame)
     _read_movement(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     _read_followup(frame, text, previous, previous_result or [], lexicon)
@@ -541,6 +542,30 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
+
+
+def _read_relative_threshold(frame: QuestionFrame) -> None:
+    """'KODEX 200보다 보수 싼 ETF', 'ETFs cheaper than TIGER 200': the named ETF's value is the
+    threshold of a filter over the others, not the subject of the question."""
+    low = frame.question.lower()
+    for e in frame.of("etf"):
+        after, before = low[e.end : e.end + 4].lstrip(), low[: e.start].rstrip()
+        if not (after.startswith("보다") or before.endswith("than")):
+            continue
+        rank = vocabulary()["rank"]
+        tail = low[e.end :] if after.startswith("보다") else low[: e.start]
+        way = find_phrases(tail, {"<": rank["asc"] + ["cheaper"], ">": rank["desc"] + ["better"]})
+        if not way:
+            return
+        op = frame.operation
+        op.kind, op.comparator, op.threshold_of = "filter", way[0].label, e  # type: ignore[assignment]
+        cheap = vocabulary()["cheap_words"] + ["cheaper", "비싼", "비싸", "expensive", "pricier"]
+        if not frame.measures and find_phrases(tail, {"c": cheap}):
+            frame.measures.append(Measure(name="expense_ratio", unit="%"))  # 'cheaper than'
+        op.filter_measure = frame.measure() or "expense_ratio"
+        op.top_n = None
+        frame.entities.remove(e)
+        return
 
 
 _GROUP_BY = {

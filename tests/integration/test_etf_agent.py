@@ -240,6 +240,21 @@ def test_a_close_on_a_past_day(ask: Any, pg_pool: Any) -> None:
         )
 
 
+def test_another_etfs_value_as_the_bar(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200보다 보수 싼 ETF' and 'TIGER 200보다 순자산 큰 ETF 몇 개야': the named ETF's own
+    value is the threshold (SQL), and it is not counted among the others."""
+    cheaper = fetch_all("SELECT count(*) AS n FROM etfs WHERE expense_ratio < (SELECT "
+                        "expense_ratio FROM etfs WHERE code = '069500')", pool=pg_pool)[0]["n"]  # fmt: skip
+    answer = ask("KODEX 200보다 보수 싼 ETF").answer
+    assert "KODEX 200(0.15%)보다 낮은" in answer and f", {cheaper}개):" in answer
+    assert "(069500)" not in answer
+    bigger = fetch_all(
+        "WITH l AS (SELECT DISTINCT ON (etf_code) etf_code, net_assets FROM etf_prices ORDER BY "
+        "etf_code, trade_date DESC) SELECT count(*) AS n FROM l WHERE net_assets > (SELECT "
+        "net_assets FROM l WHERE etf_code = '102110')", pool=pg_pool)[0]["n"]  # fmt: skip
+    assert f"보다 높은: {bigger}개" in ask("TIGER 200보다 순자산 큰 ETF 몇 개야").answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer

@@ -497,3 +497,16 @@ def test_a_name_that_runs_on_is_another_company(
     assert sorted(e.key for e in read(lexicon, question, kinds=MACRO_KINDS).of("stock")) == sorted(
         stocks
     )
+
+
+@pytest.mark.parametrize(("question", "comparator", "measure"), [
+    ("KODEX 200보다 보수 싼 ETF", "<", "expense_ratio"), ("ETFs cheaper than TIGER 200", "<", "expense_ratio"),
+    ("KODEX 반도체보다 1년 수익률 높은 반도체 ETF", ">", "return"),
+])  # fmt: skip
+def test_an_etf_as_the_bar_of_a_filter(
+    lexicon: Lexicon, question: str, comparator: str, measure: str
+) -> None:
+    frame = read(lexicon, question)
+    op = frame.operation
+    assert (op.kind, op.comparator, op.filter_measure) == ("filter", comparator, measure)
+    assert op.threshold_of is not None and not frame.of("etf")  # the bar, not the subject
