@@ -548,6 +548,8 @@ def _read_relative_threshold(frame: QuestionFrame) -> None:
     """'KODEX 200보다 보수 싼 ETF', 'ETFs cheaper than TIGER 200': the named ETF's value is the
     threshold of a filter over the others, not the subject of the question."""
     low = frame.question.lower()
+    if frame.operation.kind in ("difference", "compare") or len(frame.of("etf")) != 1:
+        return  # '코덱스200이 타이거200보다 얼마나 높아?': two named ETFs compared, not a set
     for e in frame.of("etf"):
         after, before = low[e.end : e.end + 4].lstrip(), low[: e.start].rstrip()
         if not (after.startswith("보다") or before.endswith("than")):
