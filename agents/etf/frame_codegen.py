@@ -523,7 +523,7 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
         aggregate = "range"  # '최고가와 최저가': both ends of the window
     if etfs:
         target, call, currency = etfs[0], "get_etf_prices(etf_code={0}, period={1})", "KRW"
-        field = "close"
+        field = "volume" if plan.measure == "volume" else "close"
     else:
         target = stocks[0]
         call = "get_stock_prices(stock_code={0}, period={1})"

@@ -270,6 +270,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if op.change_basis == "yoy" and measure in (None, "return", "close"):
         plan.period, plan.measure = "1y", "return"  # an ETF's year-over-year move: 1-year return
         return "etf_measure"
+    if measure == "volume" and (op.kind == "rank" or op.aggregate in ("max", "min")):
+        plan.measure = "volume"  # '거래량 제일 많았던 날': the day of the largest volume
+        op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
+        return "price_extreme"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         plan.measure = "close"
         return "price_extreme"

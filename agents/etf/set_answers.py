@@ -253,6 +253,22 @@ def render_extreme(result: dict, spec: dict) -> str:
     krw = spec.get("currency") == "KRW"
     latest = points[0]
     first, last = points[-1]["date"], latest["date"]
+    if field == "volume":  # the day of the largest (smallest) volume, against the window's mean
+        top = sorted(points, key=lambda d: d["volume"], reverse=spec["aggregate"] != "min")[0]
+        mean = sum(d["volume"] for d in points) / len(points)
+        times = top["volume"] / mean if mean else 0.0
+        word = (
+            ("가장 많았던", "largest")
+            if spec["aggregate"] != "min"
+            else ("가장 적었던", "smallest")
+        )
+        text = (f"{spec['name']}의 {spec['period_ko']} 중 거래량이 {word[0]} 날은 {top['date']} "
+                f"({int(top['volume']):,}주, 기간 평균 {mean:,.0f}주의 {times:.1f}배)입니다. 조회 구간 "
+                f"{first} ~ {last}, {len(points)}거래일." if ko else
+                f"{spec['name']}'s {word[1]} volume over {spec['period_en']} was on {top['date']} "
+                f"({int(top['volume']):,} shares, {times:.1f}× the window's mean of {mean:,.0f}; "
+                f"{first} to {last}, {len(points)} trading days).")  # fmt: skip
+        return text + ("\n\n" + spec["note"] if spec.get("note") else "")
     parts = []
     for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
         key = "high" if aggregate == "max" and field != "close" else (

@@ -255,6 +255,16 @@ def test_another_etfs_value_as_the_bar(ask: Any, pg_pool: Any) -> None:
     assert f"보다 높은: {bigger}개" in ask("TIGER 200보다 순자산 큰 ETF 몇 개야").answer
 
 
+def test_the_day_of_the_largest_volume(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 최근 1년 거래량 최대인 날': the day and its volume over the year window (SQL)."""
+    row = fetch_all(
+        "SELECT trade_date, volume FROM etf_prices WHERE etf_code = '069500' AND trade_date > "
+        "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500') - interval '1 year' "
+        "ORDER BY volume DESC LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("KODEX 200 최근 1년 거래량 최대인 날").answer
+    assert f"{row['trade_date']} ({int(row['volume']):,}주" in answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
