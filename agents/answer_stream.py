@@ -54,11 +54,31 @@ class AnswerSink:
     # each finished model text as checked, by heading (a section written again replaces it)
     segments: dict[str, str] = field(default_factory=dict)
     unfinished: int = 0  # model texts begun and not finished (stopped, or the stream broke)
+    closed: bool = False  # the turn's steps have ended (or were stopped): nothing more is shown
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def put(self, text: str) -> None:
-        if text:
+        if not text:
+            return
+        with self._lock:  # a piece is kept only if it will also be shown
+            if self.closed:
+                return
             self.pieces.append(text)
             self.events.put(("side", TextPiece(text)))
+
+    def close(self) -> list[TextPiece]:
+        """Take no more text; the pieces put before and not yet taken, in order (a stop can end
+        the wait for the next step while a sentence is queued: it is shown, not lost)."""
+        with self._lock:
+            self.closed = True
+        rest: list[TextPiece] = []
+        while True:
+            try:
+                kind, item = self.events.get_nowait()
+            except queue.Empty:
+                return rest
+            if kind == "side" and isinstance(item, TextPiece):
+                rest.append(item)
 
     @property
     def text(self) -> str:
@@ -83,7 +103,15 @@ def with_text(steps: Iterable[T], cancel: threading.Event | None,
     on the helper thread with `sink` as the place model answers stream to."""
     if sink is None:
         return until_cancelled(steps, cancel)
-    return until_cancelled(_into(steps, sink), cancel, side=sink.events)
+    return _with_rest(steps, cancel, sink)
+
+
+def _with_rest(steps: Iterable[T], cancel: threading.Event | None,
+               sink: AnswerSink) -> Iterator[T | TextPiece]:  # fmt: skip
+    """The steps and text pieces, then the pieces still queued when they ended: every piece
+    the sink keeps is yielded once."""
+    yield from until_cancelled(_into(steps, sink), cancel, side=sink.events)
+    yield from sink.close()
 
 
 def _into(steps: Iterable[T], sink: AnswerSink) -> Iterator[T]:
