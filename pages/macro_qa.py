@@ -1,7 +1,8 @@
 """매크로 Q&A screen (seed 004): chat, route panel, per-agent key points, charts, citations.
 
 Thin: `agents.macro.service.stream_answer` runs the turn (on a worker thread, `pages._live`: live
-steps, progress, 중지), `agents.macro.charts` builds figures,
+steps, progress, 중지, and with a model the answer as it is written, a checked sentence at a
+time), `agents.macro.charts` builds figures,
 `pages._answer` renders the shared answer contract, `data_access.runs` keeps every turn.
 """
 
