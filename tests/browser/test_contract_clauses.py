@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from agents.contract.ingest.pipeline import SAMPLES_DIR
-from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
@@ -48,7 +48,7 @@ def test_upload_ask_and_see_cited_clauses(page: Any, app_url: str, screenshot_di
     page.get_by_text("비교 표준계약서: 데이터 제공형 표준계약서").wait_for()
     page.get_by_text("제14조(분쟁의 해결)", exact=True).first.wait_for()
     wait_idle(page)  # the upload's rerun has finished: its stale question box is gone
-    page.get_by_label("질문").fill("Is there a cap on liability for damages?")
+    only_one(page.get_by_label("질문")).fill("Is there a cap on liability for damages?")
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("Article 10 (손해배상) ② says:").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
@@ -81,7 +81,7 @@ def test_a_past_conversation_reopens_from_the_picker(
     marker = uuid.uuid4().hex[:6]
     question = f"제11조 비밀유지 기간 ({marker})"
     _open(page, app_url)
-    page.get_by_label("질문").fill(question)
+    only_one(page.get_by_label("질문")).fill(question)
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("기준일 2026-11-20").first.wait_for()

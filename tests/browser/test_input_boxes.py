@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from pages._console import run_cypher, run_sql
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one
 from tests.browser.waits import wait_idle as _wait_idle
 from tests.fixtures.hostile_inputs import BAD_UPLOADS, BROWSER_HOSTILE, INVENTORY, REFUSED
 
@@ -210,7 +210,7 @@ class ContractScreen:
 
     def ask(self, text: str) -> Any:
         before = self.page.locator(MESSAGE).count()
-        self.page.get_by_label("질문").fill(text)
+        only_one(self.page.get_by_label("질문")).fill(text)
         self.page.get_by_role("button", name="질문하기").click()
         return _turn_done(self.page, before + 2, 1)
 

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import pytest
 
 from agents.inputs import MAX_QUESTION_CHARS
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
@@ -53,7 +53,7 @@ def _turn(page: Any, screen: str) -> None:
         box.press("Enter")
     elif screen == "계약 조항":
         page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
-        page.get_by_label("질문").fill("계약을 중간에 그만둘 수 있나요?")
+        only_one(page.get_by_label("질문")).fill("계약을 중간에 그만둘 수 있나요?")
         page.get_by_role("button", name="질문하기").click()
     elif screen == "종목 리포트":
         page.get_by_role("button", name="삼성전자", exact=True).click()

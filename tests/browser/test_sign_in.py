@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one, wait_idle
 from tests.qa.app_server import AppStartError, streamlit_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
@@ -163,7 +163,7 @@ def test_roles_and_private_work_through_a_real_oidc_provider(
     title = re.search(r"'(.+)'을\(를\) 저장했습니다", saved.inner_text())
     assert title, saved.inner_text()
     assert _matches(alice, "계약서", title[1])
-    alice.get_by_label("질문").fill(f"계약 기간은? {MARKER}")
+    only_one(alice.get_by_label("질문")).fill(f"계약 기간은? {MARKER}")
     alice.get_by_role("button", name="질문하기").click()
     alice.get_by_text("답변 모드: 오프라인 플래너").wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert "쿼리 콘솔" not in _data_tabs(alice)

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 from tests.browser.fault_stack import FaultStack, fault_stack, private_home
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one
 
 pytestmark = pytest.mark.browser
 
@@ -84,7 +84,7 @@ def _click(name: str) -> Callable[[Any], None]:
 
 
 def _contract_question(page: Any) -> None:
-    page.get_by_label("질문").fill("손해배상 한도는?")
+    only_one(page.get_by_label("질문")).fill("손해배상 한도는?")
     page.get_by_role("button", name="질문하기").click()
 
 

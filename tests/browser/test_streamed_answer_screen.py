@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from data_access.postgres import fetch_one
-from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one, wait_idle
 from tests.fixtures.openai_replay import ReplayServer
 from tests.qa.app_server import AppStartError, streamlit_app
 
@@ -59,7 +59,7 @@ def test_answer_text_appears_in_checked_pieces_before_the_turn_ends(
     page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
     wait_idle(page)
     question = f"제5조와 손해배상 조항을 비교해줘 ({uuid.uuid4().hex[:6]})"
-    page.get_by_label("질문").fill(question)
+    only_one(page.get_by_label("질문")).fill(question)
     page.get_by_role("button", name="질문하기").click()
 
     page.get_by_text(FIRST).first.wait_for(timeout=ANSWER_TIMEOUT_MS)

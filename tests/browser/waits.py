@@ -17,3 +17,13 @@ def wait_idle(page: Any) -> None:
             timeout=ANSWER_TIMEOUT_MS
         )
         page.wait_for_timeout(300)
+
+
+def only_one(locator: Any) -> Any:
+    """`locator` once exactly one element matches: during a rerun Streamlit keeps the previous
+    run's widget on the page beside the new one for a moment (CI: 'get_by_label("질문") resolved
+    to 2 elements'), so a test waits for the stale one to go before typing."""
+    from playwright.sync_api import expect
+
+    expect(locator).to_have_count(1, timeout=ANSWER_TIMEOUT_MS)
+    return locator

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.browser.waits import only_one
+
 ANSWER_TIMEOUT_MS = 90_000
 NARROW_MAX_PX = 768  # Streamlit overlays the sidebar below this width
 CHART = ".js-plotly-plot .main-svg"
@@ -101,7 +103,7 @@ def contract_clauses(page: Any) -> None:
         timeout=ANSWER_TIMEOUT_MS
     )
     wait_idle(page)
-    page.get_by_label("질문").fill(CONTRACT_QUESTION)
+    only_one(page.get_by_label("질문")).fill(CONTRACT_QUESTION)
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
     open_trace(page)
