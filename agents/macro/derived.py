@@ -155,6 +155,19 @@ def change(series: Series, basis: str, lang: str) -> str | None:
             f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
 
 
+def _since_base(series: Series, basis: str | None) -> Series:
+    """The series from the base the question compares with ('한 달 새 얼마나 올랐어?': a month
+    back), so a premise is checked over the move asked about, not the whole window."""
+    if basis not in ("yoy", "mom") or not series.points:
+        return series
+    base = _base_point(series, series.points[-1][0], basis)
+    return (
+        series.model_copy(update={"points": [p for p in series.points if base and p[0] >= base[0]]})
+        if base
+        else series
+    )
+
+
 def _daily(series: Series) -> bool:
     return len({p[0][:7] for p in series.points}) < len(series.points)  # several a month
 
@@ -352,7 +365,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
-        out.insert(0, premise(ordered[0], move, lang))
+        out.insert(0, premise(_since_base(ordered[0], op.change_basis), move, lang))
     if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
         out += [streak(s, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):

@@ -103,3 +103,14 @@ def test_a_rate_gap_is_also_given_in_basis_points() -> None:
                  points=[("2026-10-01", 3.06)])  # fmt: skip
     text = difference(fed, RATE, "ko")
     assert text is not None and "+0.81%p (+81bp)" in text
+
+
+def test_a_premise_is_checked_over_the_move_asked() -> None:
+    """'한 달 새 얼마나 올랐어?' when the rate rose over the month but fell over the year: no
+    '질문과 달리' (the year's fall is not the move asked about)."""
+    from agents.macro.derived import _since_base
+
+    fx = Series(key="KR_USDKRW", title="원/달러 환율 (KR_USDKRW)", unit="KRW per USD",
+                points=[("2025-11-20", 1468.0), ("2026-10-20", 1412.5), ("2026-11-20", 1445.0)])  # fmt: skip
+    assert premise(fx, "up", "ko") is not None  # over the whole window it fell
+    assert premise(_since_base(fx, "mom"), "up", "ko") is None
