@@ -339,6 +339,11 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     start = fetch_start(ctx.as_of_date, months)
     low = route.question.lower()
     chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])] or _framed_housing(route)
+    if re.search(r"지수|index|hpi", low) and not re.search(
+        r"실거래|거래|건수|중위|deal|transaction", low
+    ):
+        # '서울 아파트 매매가격지수' is the price index, not the deals its '매매가' names
+        chosen = [t for t in chosen if t[1] != "re_transactions_monthly"]
     default: tuple[tuple[str, ...], str, str, str, str] = (
         (),
         "re_price_index_window",

@@ -314,3 +314,14 @@ def test_a_company_we_do_not_hold_is_not_a_held_one_by_prefix(
         assert answer.payload["declined"], question
     held = answer_question("삼성전자의 주가", pool=pg_pool, store=graph_store)
     assert "KR:005930" in held.answer and not held.payload["declined"]
+
+
+def test_a_sale_price_index_is_the_index_not_the_deals(ctx: RunContext, pg_pool: Any) -> None:
+    """'서울 아파트 매매가격지수': the house price index (its '매매가' is no deal price)."""
+    resp = real_estate_agent(_framed("서울 아파트 매매가격지수", ctx), ctx)
+    row = fetch_all("SELECT index_value FROM re_house_price_index WHERE region = '서울' AND month "
+                    "<= %s ORDER BY month DESC LIMIT 1", (ctx.as_of_date,), pool=pg_pool)[0]  # fmt: skip
+    assert (
+        "주택가격지수" in resp.key_points[0]
+        and f"{float(row['index_value']):.2f}" in resp.key_points[0]
+    )
