@@ -19,7 +19,7 @@ from langgraph.types import Send
 from agents.macro.answer import compose_answer
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.model_agents import model_agent
-from agents.macro.ontology import general_agent, ontology_agent
+from agents.macro.ontology import general_agent, glossary_points, ontology_agent
 from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
@@ -40,7 +40,10 @@ def run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
     """The tool-calling loop when a model is configured, else the offline agent."""
     if ctx.macro_model is not None and name in MODEL_AGENTS:
         return model_agent(name, r, ctx)
-    return AGENTS[name](r, ctx)
+    response = AGENTS[name](r, ctx)
+    if r.frame is not None and r.frame.definition_term and name == r.target_agents[0]:
+        glossary_points(response, r, first=True)  # '…뭐야? 지금은 얼마야?': the term, then figures
+    return response
 
 
 def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:

@@ -146,19 +146,28 @@ def recheck_empty(ctx: RunContext, resp: AgentResponse) -> None:
 
 def _glossary_answer(resp: AgentResponse, route: Route) -> bool:
     """Offline definitions ('스프레드가 뭐야?') from the bundled glossary, cited by entry."""
-    from agents.understanding.glossary import entry_for  # loads on first definition
-
     frame = route.frame
     if frame is None or frame.operation.kind != "define":
         return False
-    entry = entry_for([m.surface for m in frame.measures], route.question)
+    return glossary_points(resp, route)
+
+
+def glossary_points(resp: AgentResponse, route: Route, *, first: bool = False) -> bool:
+    """The glossary entry the question names, as key points cited by entry ('first': before the
+    figures, for '스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?')."""
+    from agents.understanding.glossary import entry_for, load_glossary  # loads on first use
+
+    frame = route.frame
+    entry = (load_glossary().get(frame.definition_term) if frame and frame.definition_term
+             else entry_for([m.surface for m in frame.measures] if frame else [], route.question))  # fmt: skip
     if entry is None:
         return False
     ko = route.language == "ko"
     head = f"{entry.term_ko} ({entry.term_en})" if ko else f"{entry.term_en} ({entry.term_ko})"
-    resp.key_points.append(f"**{head}** — " + (entry.definition_ko if ko else entry.definition_en))
-    resp.key_points.append(("데이터에서 읽는 법: " + entry.in_data_ko) if ko
-                           else ("In this data: " + entry.in_data_en))  # fmt: skip
+    points = [f"**{head}** — " + (entry.definition_ko if ko else entry.definition_en),
+              ("데이터에서 읽는 법: " + entry.in_data_ko) if ko else ("In this data: " + entry.in_data_en)]  # fmt: skip
+    resp.key_points[:0] = points if first else []
+    resp.key_points += [] if first else points
     resp.citations.append(Citation(doc_id=f"glossary:{entry.id}",
                                    title=f"내장 용어집: {entry.term_ko}" if ko
                                    else f"Bundled glossary: {entry.term_en}"))  # fmt: skip

@@ -109,6 +109,7 @@ def understand(
     _read_operation(frame, text, before_measures)
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
+    _read_asked_term(frame)
     _read_movement(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     _read_followup(frame, text, previous, previous_result or [], lexicon)
@@ -542,6 +543,32 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
+
+
+def _read_asked_term(frame: QuestionFrame) -> None:
+    """A glossary term the question asks to define: alone ('스프레드?') it is a definition; beside
+    a data ask ('스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?') the frame keeps it so the answer
+    defines it before the figures."""
+    from agents.understanding.glossary import load_glossary
+
+    glossary = load_glossary()
+    found = glossary.match(frame.question)
+    if found is None:
+        return
+    bare = found.text.strip().lower() == frame.question.strip(" ?!.。").strip().lower()
+    if bare and not frame.entities and frame.operation.kind in ("lookup", "difference"):
+        frame.operation.kind = "define"  # a term on its own: 'spread?', '스프레드'
+    elif frame.operation.kind != "define":
+        asked = [m for m in glossary.find_all(frame.question) if _defines(frame.question, m.end)]
+        if asked:
+            frame.definition_term = asked[0].entry.id
+
+
+def _defines(question: str, end: int) -> bool:
+    """A definition cue right after the term ('…가 뭐야', '…란', '… 뜻') or an English one."""
+    after = question[end : end + 8]
+    return bool(re.match(r"\s*(이란|란|(이|가)\s*뭐|(이|가)\s*무엇|\s*뜻|의\s*뜻|의미)", after)) or bool(
+        re.search(r"\bwhat (is|are|does)\b", question.lower()))  # fmt: skip
 
 
 def _read_relative_threshold(frame: QuestionFrame) -> None:

@@ -325,3 +325,18 @@ def test_a_sale_price_index_is_the_index_not_the_deals(ctx: RunContext, pg_pool:
         "주택가격지수" in resp.key_points[0]
         and f"{float(row['index_value']):.2f}" in resp.key_points[0]
     )
+
+
+def test_a_definition_before_the_figures_asked_with_it(pg_pool: Any, graph_store: Any) -> None:
+    """'스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?': the glossary's definition (cited) and the
+    10y − 2y gap from SQL, in that order."""
+    answer = answer_question("스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?", pool=pg_pool,
+                             store=graph_store)  # fmt: skip
+    gap = fetch_all(
+        "SELECT (SELECT value FROM macro_observations WHERE series_code = 'DGS10' ORDER BY "
+        "obs_date DESC LIMIT 1) - (SELECT value FROM macro_observations WHERE series_code = "
+        "'DGS2' ORDER BY obs_date DESC LIMIT 1) AS gap", pool=pg_pool)[0]["gap"]  # fmt: skip
+    text = answer.answer
+    assert "두 가격이나 금리의 차이" in text and f"{float(gap):+.2f}%p" in text
+    assert text.index("두 가격이나 금리의 차이") < text.index(f"{float(gap):+.2f}%p")
+    assert any(c.doc_id == "glossary:spread" for c in answer.citations)

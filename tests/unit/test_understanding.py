@@ -510,3 +510,12 @@ def test_an_etf_as_the_bar_of_a_filter(
     op = frame.operation
     assert (op.kind, op.comparator, op.filter_measure) == ("filter", comparator, measure)
     assert op.threshold_of is not None and not frame.of("etf")  # the bar, not the subject
+
+
+def test_a_term_alone_or_beside_a_data_ask(lexicon: Lexicon) -> None:
+    """'스프레드?' alone is a definition; '스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?' keeps the
+    data ask and the term to define ('spread', the one the cue follows)."""
+    assert read(lexicon, "스프레드?", kinds=MACRO_KINDS).operation.kind == "define"
+    both = read(lexicon, "스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?", kinds=MACRO_KINDS)
+    assert both.operation.kind == "difference" and both.definition_term == "spread"
+    assert read(lexicon, "장단기 스프레드 얼마야", kinds=MACRO_KINDS).definition_term is None
