@@ -97,6 +97,9 @@ class Lexicon:
             out.append((fold(name), "stock", code, name))
             if name_en:
                 out.append((fold(name_en), "stock", code, name))
+            spoken = spelled_initials(name)
+            if spoken != name:  # 'SK하이닉스' said '에스케이하이닉스', '삼성SDI' '삼성에스디아이'
+                out.append((fold(spoken), "stock", code, name))
         out += [(fold(t), "tag", t, t) for t in self.tags]
         out += [(fold(en), "tag", ko, ko) for en, ko in TAG_SYNONYMS.items() if ko in self.tags]
         for name, name_en in self.managers.items():
@@ -397,6 +400,18 @@ def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
     words = vocabulary_words()
     return not any(rest == w or (rest.startswith(w) and rest[len(w):] in _ENDINGS + ("",))
                    for w in words if len(w) >= 2 and rest.startswith(w))  # fmt: skip
+
+
+_LETTER_NAMES = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    "에이 비 씨 디 이 에프 지 에이치 아이 제이 케이 엘 엠 엔 오 피 큐 알 에스 티 유 브이 더블유 엑스 "
+    "와이 제트").split(), strict=True))  # fmt: skip
+_INITIALS = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
+
+
+def spelled_initials(name: str) -> str:
+    """A name's upper-case initials as Koreans say them letter by letter ('SK' → '에스케이');
+    whole words ('NAVER', 'POSCO') are left alone."""
+    return _INITIALS.sub(lambda m: "".join(_LETTER_NAMES[ch] for ch in m.group(0)), name)
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:

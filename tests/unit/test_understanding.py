@@ -519,3 +519,11 @@ def test_a_term_alone_or_beside_a_data_ask(lexicon: Lexicon) -> None:
     both = read(lexicon, "스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?", kinds=MACRO_KINDS)
     assert both.operation.kind == "difference" and both.definition_term == "spread"
     assert read(lexicon, "장단기 스프레드 얼마야", kinds=MACRO_KINDS).definition_term is None
+
+
+def test_initials_as_they_are_said() -> None:
+    from agents.understanding.lexicon import spelled_initials
+
+    assert spelled_initials("SK하이닉스") == "에스케이하이닉스"
+    assert spelled_initials("삼성SDI") == "삼성에스디아이"
+    assert spelled_initials("NAVER") == "NAVER" and spelled_initials("POSCO홀딩스") == "POSCO홀딩스"
