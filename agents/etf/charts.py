@@ -173,6 +173,7 @@ GRAPH_COLUMNS = {
     "code": "코드", "name": "이름", "weight": "비중(%)", "other_weight": "비교 ETF 비중(%)",
     "expense_ratio": "총보수(%)", "date": "기준일", "other_date": "비교 ETF 기준일",
     "etf_code": "ETF 코드", "etf_name": "ETF 이름", "stock_name": "종목 이름", "count": "개수",
+    "manager": "운용사", "theme": "테마",
 }  # fmt: skip
 
 

@@ -184,9 +184,10 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     op, measure, ko = plan.frame.operation, plan.measure, plan.lang == "ko"
     period = price_period(plan)
     rel, label = ("MANAGED_BY", "Company") if op.group_by == "manager" else ("TAGGED", "Tag")
+    key = "manager" if op.group_by == "manager" else "theme"  # the group's column in the table
     scope, scoped = _holder_scope(plan, tags)
     cypher = (f"MATCH (e:ETF)-[:{rel}]->(g:{label}){scope}\nRETURN {{code: e.code, name: e.name, "
-              "expense_ratio: e.expense_ratio, grp: g.name}")  # fmt: skip
+              f"expense_ratio: e.expense_ratio, {key}: g.name}}")  # fmt: skip
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
         op.comparator and op.threshold is not None) else []  # fmt: skip
@@ -198,7 +199,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
                     f"r[{lit(field)}] {_PY_COMPARATOR[comparator]} "
                     f"{_threshold_value(field, value, unit)!r}]")  # fmt: skip
     descending = _descending(op.direction, op.comparator, measure)
-    body += ["members_of = {}", "for r in rows:", "    members_of.setdefault(r['grp'], []).append(r)",
+    body += ["members_of = {}", "for r in rows:", f"    members_of.setdefault(r[{lit(key)}], []).append(r)",
              "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip
     if op.kind == "rank":
         n = int(op.top_n or 1)
