@@ -100,11 +100,18 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     result = run_step(resp, ctx, name, merged)
     rows = result.rows if result else []
     add_documents(resp, rows)
-    resp.paths.sort(key=lambda p: -_named_in_question(str(p.get("event", "")), route.question))
+    since = start_date(ctx.as_of_date, _window_months(route))  # the move's window
+    inside = lambda p: str(p.get("event_date", ""))[:10] >= since  # noqa: E731
+    # events of the move's window first, then those the question names
+    resp.paths.sort(key=lambda p: (not inside(p), -_named_in_question(str(p.get("event", "")),
+                                                                     route.question)))  # fmt: skip
     for path in distinct_paths(resp.paths, 3):
+        before = "" if inside(path) else lang_text(
+            route.language, f" (조회 구간 {since} 이전의 이벤트: 이번 움직임의 원인으로 단정할 수 없습니다)",
+            f" (an event before the window from {since}: not shown to cause this move)")  # fmt: skip
         resp.key_points.append(lang_text(
-            route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}",
-            f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}"))  # fmt: skip
+            route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}{before}",
+            f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}{before}"))  # fmt: skip
     if not rows:
         resp.uncertainty.append("관련 문서 근거를 찾지 못했습니다.")
         resp.needs_web_fallback = True

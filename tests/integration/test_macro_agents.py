@@ -276,6 +276,9 @@ def test_a_sector_why_lists_the_fallers_with_its_news(ctx: RunContext, pg_pool: 
     returns = [float(r) for r in re.findall(r" ([+-]\d+\.\d+)%", head.split(": ", 1)[1])[:-1]]
     assert returns == sorted(returns)
     assert resp.citations and any("근거 이벤트" in p for p in resp.key_points)
+    for point in (p for p in resp.key_points if p.startswith("근거 이벤트")):
+        said = re.search(r"조회 구간 (\d{4}-\d{2}-\d{2}) 이전의 이벤트", point)
+        assert said is None or point.split()[2] < said[1]  # an older event is said to be older
     _contract(resp, ctx)
     _documents_exist(resp, pg_pool)
     banks = equity_agent(_framed("은행주 왜 올랐어", ctx), ctx)
