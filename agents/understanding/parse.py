@@ -470,7 +470,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         and not (ranking or aggregates or (threshold and threshold[0]))
     ):
         op.kind = "define"
-    elif op.kind == "difference" or _difference_words(text) or words(voc["ratio"]):
+    elif (op.kind == "difference" or _difference_words(text) or words(voc["ratio"])
+          or _minus_between(frame, text)):  # fmt: skip
         op.kind = "difference"
     elif threshold and threshold[0] and not ranking:
         op.kind = "filter"
@@ -621,6 +622,14 @@ def _read_group_by(frame: QuestionFrame, text: str) -> None:
             return
 
 
+def _minus_between(frame: QuestionFrame, text: str) -> bool:
+    """'한국 실업률 - 미국 실업률': a minus sign between two named series is their difference."""
+    named = sorted((e for e in frame.entities if e.kind in ("series", "etf", "stock") and e.start >= 0),
+                   key=lambda e: e.start)  # fmt: skip
+    return any(re.fullmatch(r"\s*[-−–]\s*", text[a.end : b.start] or "x")
+               for a, b in zip(named, named[1:], strict=False))  # fmt: skip
+
+
 def _difference_words(text: str) -> bool:
     """'금리 차이' asks a number; '두 ETF 차이점' asks how they differ (a comparison): read
     together, the longer compare phrase takes its words from the difference one."""
@@ -673,8 +682,11 @@ def _single_subject(frame: QuestionFrame) -> bool:
 
 
 def _is_definition(frame: QuestionFrame, text: str) -> bool:
-    """'ETF 총보수란?' defines; 'KODEX 200 총보수가 뭐야?' or 'what is the current VIX' asks data."""
+    """'ETF 총보수란?' defines; 'KODEX 200 총보수가 뭐야?', 'what is the current VIX' or 'Korean
+    and US jobless rates, what's the spread?' (two countries) ask data."""
     if any(e.kind in ("etf", "stock", "tag", "manager") for e in frame.entities):
+        return False
+    if len(frame.of("region")) >= 2:
         return False
     return not any(w in text for w in _DATA_WORDS) and frame.period is None
 

@@ -71,6 +71,8 @@ def _phrases_of(groups: dict[str, list[str]]) -> list[tuple[str, str]]:
 def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:
     if not phrase.strip().isascii():
         return True
+    start += len(phrase) - len(phrase.lstrip())  # ' vs': its own space is the boundary
+    end -= len(phrase) - len(phrase.rstrip())
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
     head, tail = phrase.strip()[0], phrase.strip()[-1]

@@ -527,3 +527,17 @@ def test_initials_as_they_are_said() -> None:
     assert spelled_initials("SK하이닉스") == "에스케이하이닉스"
     assert spelled_initials("삼성SDI") == "삼성에스디아이"
     assert spelled_initials("NAVER") == "NAVER" and spelled_initials("POSCO홀딩스") == "POSCO홀딩스"
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("Korea's unemployment rate vs the US", "compare"), ("한국 실업률 - 미국 실업률", "difference"),
+    ("Korean and US jobless rates, what's the spread?", "difference"),
+])  # fmt: skip
+def test_two_countries_compared_in_everyday_ways(
+    lexicon: Lexicon, question: str, kind: str
+) -> None:
+    """' vs' after a word, a minus sign between two series, 'what's the spread' of two
+    countries' jobless rates: a comparison of both unemployment series, never a definition."""
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert frame.operation.kind == kind
+    assert sorted(e.key for e in frame.of("series")) == ["KR_UNEMPLOYMENT", "UNRATE"]
