@@ -165,9 +165,9 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         resp.key_points.append(lang_text(
             route.language,
             f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}), "
-            f"{first['obs_date']}의 {v0:,.2f} 대비 {v1 - v0:+,.2f} ({pct(v0, v1):+.1f}%).",
+            f"{first['obs_date']}의 {v0:,.2f} 대비 {v1 - v0:+,.2f} ({pct(v0, v1):+.2f}%).",
             f"{code} latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
-            f"({pct(v0, v1):+.1f}%) vs {v0:,.2f} on {first['obs_date']}.",
+            f"({pct(v0, v1):+.2f}%) vs {v0:,.2f} on {first['obs_date']}.",
         ))  # fmt: skip
     # what the question asked of those series (a gap, a max, a YoY change) comes first
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
