@@ -57,6 +57,7 @@ class Plan:
     decline_reason: str | None = None
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
+    name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
 
 
 def language_of(question: str) -> Lang:
@@ -84,6 +85,8 @@ def detect_plan(
         frame=frame,
     )
     plan.intent = _intent(plan, frame)
+    if plan.intent == "etf_set" and plan.universe == "all":
+        _scope_by_name(plan, lexicon)
     _check_period(plan)
     if frame.as_of_date and _dated_value(plan):
         plan.as_of = frame.as_of_date  # a close, NAV or volume on a past day: read from that day
@@ -188,6 +191,33 @@ def _unread_qualifier(plan: Plan) -> None:
               and not _predicate(w)]  # fmt: skip
     if unread:
         plan.unanswered.append(_text(plan, "qualifier", " ".join(unread)))
+
+
+_NAME_WORDS_EN = {
+    "us": "미국",
+    "u.s.": "미국",
+    "american": "미국",
+    "japan": "일본",
+    "china": "중국",
+}
+
+
+def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
+    """'미국 ETF 평균 보수', 'US ETFs cheapest': a word before 'ETF' that is no theme or manager
+    but is in several ETF names scopes the set to those names (said in the answer's title),
+    instead of the word being dropped."""
+    low = plan.question.lower()
+    at = low.find("etf")
+    if at <= 0:
+        return
+    for word in reversed(re.findall(r"[0-9a-z가-힣&.]+", low[:at])[-2:]):
+        word = _NAME_WORDS_EN.get(word, word)
+        if word in _SET_WORDS or len(word) < 2 or _predicate(word):
+            continue
+        if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
+            plan.name_word = word
+            plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
+            return
 
 
 def _predicate(word: str) -> bool:

@@ -265,6 +265,16 @@ def test_the_day_of_the_largest_volume(ask: Any, pg_pool: Any) -> None:
     assert f"{row['trade_date']} ({int(row['volume']):,}주" in answer
 
 
+def test_a_word_of_etf_names_scopes_the_set(ask: Any, pg_pool: Any) -> None:
+    """'미국 ETF 평균 보수', 'US ETFs …': the ETFs whose names hold '미국' (SQL), said in the
+    answer, instead of every ETF with the word dropped."""
+    row = fetch_all("SELECT round(avg(expense_ratio), 4) AS fee, count(*) AS n FROM etfs WHERE "
+                    "name LIKE '%%미국%%'", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("미국 ETF 평균 보수").answer
+    assert "이름에 '미국'이(가) 들어간 ETF" in answer and f"{float(row['fee']):g}%" in answer
+    assert f"{row['n']}개" in ask("미국 ETF 몇 개야").answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
