@@ -123,7 +123,11 @@ def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
 
 def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     call = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})"
-    return tpl.inline(_etf_call(plan, etfs, call, "render_similar"))
+    code = _etf_call(plan, etfs, call, "render_similar")
+    n = plan.frame.operation.top_n if plan.frame else None
+    if n:  # 'KODEX 200과 비슷한 ETF 3개': as many as asked
+        code = code.replace("render_similar(result,", f"render_similar(result[:{int(n)}],")
+    return tpl.inline(code)
 
 
 def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:

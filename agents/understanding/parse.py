@@ -110,6 +110,8 @@ def understand(
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
     _read_asked_term(frame)
+    if frame.relation == "similar" and (m := _TOP_N.search(text)):  # '비슷한 ETF 3개'
+        frame.operation.top_n = int(m.group(1) or m.group(2))
     _read_movement(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     _read_followup(frame, text, previous, previous_result or [], lexicon)

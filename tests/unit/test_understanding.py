@@ -541,3 +541,8 @@ def test_two_countries_compared_in_everyday_ways(
     frame = read(lexicon, question, kinds=MACRO_KINDS)
     assert frame.operation.kind == kind
     assert sorted(e.key for e in frame.of("series")) == ["KR_UNEMPLOYMENT", "UNRATE"]
+
+
+def test_as_many_similar_funds_as_asked(lexicon: Lexicon) -> None:
+    frame = read(lexicon, "KODEX 200과 비슷한 ETF 3개")
+    assert frame.relation == "similar" and frame.operation.top_n == 3
