@@ -203,14 +203,23 @@ def moves_of(series: Series, lang: str) -> str | None:
         )
     ups = sum(1 for _, a, b in moves if b > a)
     day, a, b = moves[-1]
+    # an effective rate (a monthly average of the market rate) moves every month by a few bp:
+    # its changes are not decisions, which is said
+    averaged = "실효" in series.title or "effective" in series.title.lower()
     if lang == "ko":
+        note = (" 실효금리(월평균)의 변화라 정책금리 결정 횟수와 다를 수 있습니다."
+                if averaged else "")  # fmt: skip
         return (
             f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
             f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → {_value(b, series)}."
+            + note
         )
+    note = (" These are moves of the effective rate (a monthly average), not a count of policy "
+            "decisions." if averaged else "")  # fmt: skip
     return (
         f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
         f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
+        + note
     )
 
 

@@ -46,6 +46,8 @@ _TOP_N = re.compile(
     r"|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
     r"|lowest|highest|smallest|worst|most|top)"
 )
+# 'KR Top50', 'US top 50 유니버스': the universe's name, not a top-N
+_UNIVERSE_NAME = re.compile(r"\b(kr|us|한국|미국)\s*top\s*50$")
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -752,7 +754,7 @@ def _ranking(text: str) -> list[Hit]:
 def _read_rank(frame: QuestionFrame, text: str) -> None:
     rank = vocabulary()["rank"]
     op = frame.operation
-    m = _TOP_N.search(text)
+    m = next((m for m in _TOP_N.finditer(text) if not _UNIVERSE_NAME.search(text[: m.end()])), None)
     if m:
         op.top_n = int(m.group(1) or m.group(2))
     elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(text):

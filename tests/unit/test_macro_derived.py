@@ -114,3 +114,13 @@ def test_a_premise_is_checked_over_the_move_asked() -> None:
                 points=[("2025-11-20", 1468.0), ("2026-10-20", 1412.5), ("2026-11-20", 1445.0)])  # fmt: skip
     assert premise(fx, "up", "ko") is not None  # over the whole window it fell
     assert premise(_since_base(fx, "mom"), "up", "ko") is None
+
+
+def test_moves_of_an_effective_rate_are_not_decisions() -> None:
+    from agents.macro.derived import moves_of
+
+    fed = Series(key="FEDFUNDS", title="미국 연방기금 실효금리 (FEDFUNDS)", unit="percent",
+                 points=[("2026-08-01", 3.33), ("2026-09-01", 3.22), ("2026-10-01", 3.08)])  # fmt: skip
+    text = moves_of(fed, "ko") or ""
+    assert "변경 2회" in text and "정책금리 결정 횟수와 다를 수 있습니다" in text
+    assert "결정 횟수" not in (moves_of(RATE, "ko") or "")

@@ -546,3 +546,7 @@ def test_two_countries_compared_in_everyday_ways(
 def test_as_many_similar_funds_as_asked(lexicon: Lexicon) -> None:
     frame = read(lexicon, "KODEX 200과 비슷한 ETF 3개")
     assert frame.relation == "similar" and frame.operation.top_n == 3
+
+
+def test_a_universe_name_is_not_a_top_n(lexicon: Lexicon) -> None:
+    assert read(lexicon, "KR Top50 거래대금 상위 5개", kinds=MACRO_KINDS).operation.top_n == 5
