@@ -326,6 +326,8 @@ class Lexicon:
                 tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
                 if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
                     tails.add(fold(self.benchmarks[code]))
+                # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
+                tails |= {fold(en) for en, ko in TAG_SYNONYMS.items() if fold(ko) in tails}
                 for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
                     index.setdefault(form, []).extend((t, code) for t in tails if t)
             self._brand_forms = index

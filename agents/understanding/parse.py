@@ -467,7 +467,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     ranking = _ranking(text)
     change = find_phrases(text, voc["change"])
     concept_only = all(e.kind in ("series", "index") for e in _data_subjects(frame))
-    defined = words(voc["define"]) or (words(voc["define_weak"]) and concept_only)
+    # 'what is the US unemployment rate' asks the figure; '실업률이란?' the meaning
+    regional = bool(frame.of("region") or find_phrases(frame.question.lower(), voc["regions"]))
+    defined = words(voc["define"]) or (words(voc["define_weak"]) and concept_only
+                                       and not regional)  # fmt: skip
     if (
         defined
         and _is_definition(frame, text)
@@ -570,10 +573,11 @@ def _read_asked_term(frame: QuestionFrame) -> None:
 
 
 def _defines(question: str, end: int) -> bool:
-    """A definition cue right after the term ('…가 뭐야', '…란', '… 뜻') or an English one."""
+    """A definition cue right after the term ('…가 뭐야', '…란', '… 뜻') or an explicit English one
+    ('what does X mean', 'define X'); 'what is the latest CPI' asks data, not a definition."""
     after = question[end : end + 8]
     return bool(re.match(r"\s*(이란|란|(이|가)\s*뭐|(이|가)\s*무엇|\s*뜻|의\s*뜻|의미)", after)) or bool(
-        re.search(r"\bwhat (is|are|does)\b", question.lower()))  # fmt: skip
+        re.search(r"\b(mean|means|meaning|definition|define)\b", question.lower()))  # fmt: skip
 
 
 def _read_relative_threshold(frame: QuestionFrame) -> None:

@@ -550,3 +550,14 @@ def test_as_many_similar_funds_as_asked(lexicon: Lexicon) -> None:
 
 def test_a_universe_name_is_not_a_top_n(lexicon: Lexicon) -> None:
     assert read(lexicon, "KR Top50 거래대금 상위 5개", kinds=MACRO_KINDS).operation.top_n == 5
+
+
+@pytest.mark.parametrize(("question", "kind", "term"), [
+    ("what is the US unemployment rate", "lookup", None), ("What is the latest US CPI?", "lookup", None),
+    ("실업률이란?", "define", None), ("What does CPI mean?", "define", None),
+])  # fmt: skip
+def test_what_is_asks_a_figure_when_a_country_is_named(
+    lexicon: Lexicon, question: str, kind: str, term: str | None
+) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert frame.operation.kind == kind and frame.definition_term == term
