@@ -36,7 +36,7 @@ from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
 from agents.contract.references import article_keys
-from agents.contract.thesaurus import Rewrite, clause_concepts, rewrite
+from agents.contract.thesaurus import Rewrite, clause_concepts, is_english, rewrite
 from agents.contract.tokenize import tokens
 from data_access.config import Settings, get_settings
 
@@ -92,10 +92,15 @@ class Query:
 
     @property
     def translated(self) -> list[str]:
-        """Korean register words of an English question's words (thesaurus 'bilingual' list).
-        They go to the dense retriever only: added to BM25's query they lost the tuning set's
-        English questions more than they found (every synonym weighs as much as the question)."""
+        """Korean register words of an English question's words (thesaurus 'bilingual' list) and
+        of a Korean question's everyday words (its 'everyday' list)."""
         return self.concepts.translated if self.concepts else []
+
+    @property
+    def english(self) -> bool:
+        """More Latin letters than Hangul: the question's own words match nothing in a Korean
+        contract, so its translated words stand in for them (BM25 and the dense query)."""
+        return is_english(self.text)
 
     @property
     def highlight_terms(self) -> set[str]:
@@ -106,13 +111,26 @@ class Query:
 
     @property
     def bm25_tokens(self) -> list[str]:
-        return self.morphemes + (self.concepts.tokens if self.concepts else [])
+        """Morphemes and concept tokens; an English question's translated words' morphemes too
+        (a Korean question's everyday words stay out: their synonyms weighed as much as the
+        question's own words and lost the tuning set more than they found). Tune English R@1
+        (glossary off) 0.762 -> 0.810 with them."""
+        words = self.morphemes + (self.concepts.tokens if self.concepts else [])
+        if self.english and self.translated:
+            words += tokens(" ".join(self.translated))
+        return words
 
     @property
     def dense_text(self) -> str:
+        """The question with its concepts' register words; for an English question the Korean
+        words alone when it has any (the Latin letters' n-grams match nothing in a Korean article
+        and only dilute the query vector)."""
         if self.concepts is None:
             return self.expanded
-        return Rewrite(self.expanded, self.concepts.concepts, self.translated).register_text
+        text = self.expanded
+        if self.english and (self.translated or self.concepts.concepts):
+            text = " ".join(self.expansion.added_terms)
+        return Rewrite(text, self.concepts.concepts, self.translated).register_text
 
     @property
     def concept_terms(self) -> set[str]:

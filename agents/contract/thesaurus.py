@@ -125,6 +125,11 @@ def _words(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower())
 
 
+def is_english(text: str) -> bool:
+    """More Latin letters than Hangul syllables (a mixed 'Article 3의 deposit' counts by letters)."""
+    return len(re.findall(r"[A-Za-z]", text)) > len(re.findall(r"[가-힣]", text))
+
+
 def translate(query: str) -> list[str]:
     """Korean register words for the English words of `query`, in list order, each once."""
     if not re.search(r"[a-z]{2}", query.lower()):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agents.contract.index import prepare
-from agents.contract.thesaurus import restate, rewrite, translate, translations
+from agents.contract.thesaurus import is_english, restate, rewrite, translate, translations
 from agents.contract.tokenize import tokens
 
 
@@ -47,13 +47,33 @@ def test_the_list_is_data_with_no_empty_entries() -> None:
     assert all(e.words and e.register and all(x.strip() for x in e.words) for e in entries)
 
 
-def test_switch_off_and_the_dense_query_only() -> None:
+def test_switch_off_and_where_the_translated_words_go() -> None:
     assert rewrite("Can the tenant sublet?", bilingual=False).translated == []
     query = prepare("Can the tenant sublet?", use_glossary=False)
     assert "임차인" in query.dense_text
-    assert "임차인" not in query.bm25_tokens  # BM25 keeps the question's own words and concepts
+    assert "tenant" not in query.dense_text  # Latin n-grams match nothing in a Korean article
+    assert "임차인" in query.bm25_tokens  # an English question's own words match nothing either
     assert "임차인" in query.highlight_terms  # an English answer bolds the Korean it matched
-    assert "임차인" not in prepare("Can the tenant sublet?", use_bilingual=False).dense_text
+    off = prepare("Can the tenant sublet?", use_bilingual=False)
+    assert "임차인" not in off.dense_text and "임차인" not in off.bm25_tokens
+    korean = prepare("집주인이 보증금을 안 돌려줘요", use_glossary=False)
+    assert "임대인" in korean.dense_text  # everyday words: the dense query only
+    assert "임대인" not in korean.bm25_tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "english"),
+    [("Can the tenant sublet?", True), ("보증금은 언제 돌려받나요?", False), ("", False),
+     ("제3조 deposit은?", True), ("제3조의 deposit 반환 시기는 언제인가요?", False),
+     ("'; DROP TABLE x; --", True), ("12345 ???", False)],
+)  # fmt: skip
+def test_a_question_is_english_by_its_letters(text: str, english: bool) -> None:
+    assert is_english(text) is english
+
+
+def test_an_english_question_that_translates_to_nothing_keeps_its_text() -> None:
+    query = prepare("Xyzzy plugh?", use_glossary=False)
+    assert query.translated == [] and query.dense_text.startswith("Xyzzy plugh?")
 
 
 def test_everyday_korean_gets_register_words() -> None:
