@@ -193,6 +193,7 @@ def _unread_qualifier(plan: Plan) -> None:
         plan.unanswered.append(_text(plan, "qualifier", " ".join(unread)))
 
 
+_HANGUL_WORD = re.compile(r"^[가-힣]+$")
 _NAME_WORDS_EN = {
     "us": "미국",
     "u.s.": "미국",
@@ -212,8 +213,8 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         return
     for word in reversed(re.findall(r"[0-9a-z가-힣&.]+", low[:at])[-2:]):
         word = _NAME_WORDS_EN.get(word, word)
-        if word in _SET_WORDS or len(word) < 2 or _predicate(word):
-            continue
+        if word in _SET_WORDS or len(word) < 2 or _predicate(word) or not _HANGUL_WORD.match(word):
+            continue  # Korean words only ('top 5 ETFs' is no name: 'TOP10' is in names)
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]

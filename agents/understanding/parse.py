@@ -460,7 +460,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     voc = vocabulary()
     op = frame.operation
     words = lambda group: find_phrases(text, {"w": group})  # noqa: E731
-    threshold = _threshold(text) or _sign(text)
+    threshold = _threshold(text, raw) or _sign(text)
     aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
     if _MEANING.search(frame.question.lower()):  # 'what does basis point mean?' is no average
         aggregates = [h for h in aggregates if h.phrase != "mean"]
@@ -497,8 +497,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     elif (ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES
           and frame.relation is None):  # fmt: skip
         op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
-    elif ranking:
-        op.kind = "rank"
+    elif ranking or (_TOP_N.search(raw) and not _TOP_N.search(text)):
+        op.kind = "rank"  # 'the five best-performing ETFs': a count inside a measure phrase
     elif aggregates:
         op.kind = "aggregate"
     elif words(voc["compare"]):
@@ -516,7 +516,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             op.kind = "filter"
         op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]
         op.filter_measure = _filter_measure(frame, text)
-        for comparator, value, unit, at in _thresholds(text)[1:]:  # '… 이고 순자산 1조 넘는'
+        for comparator, value, unit, at in _thresholds(text, raw)[1:]:  # '… 이고 순자산 1조 넘는'
             measure = _filter_measure(frame, text, at)
             if measure:
                 op.conditions.append(Condition(measure=measure, comparator=comparator,  # type: ignore[arg-type]
@@ -527,7 +527,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     if counted and (frame.relation in ("holders", "holdings") or not frame.of("etf")):
         op.kind = "rank"  # '삼성전자 많이 담은 ETF 3개': a count asks for the top N
     if op.kind == "rank":
-        _read_rank(frame, text)
+        _read_rank(frame, text, raw)
     elif op.kind == "aggregate" and (m := _TOP_N.search(text)) and m.group(1):
         op.top_n = int(m.group(1))  # '상위 5개 종목 비중 합'
     elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
@@ -699,17 +699,20 @@ def _is_definition(frame: QuestionFrame, text: str) -> bool:
     return not any(w in text for w in _DATA_WORDS) and frame.period is None
 
 
-def _threshold(text: str) -> tuple[str | None, float, str | None] | None:
+def _threshold(text: str, raw: str = "") -> tuple[str | None, float, str | None] | None:
     """(comparator, number, unit) of 'N% 넘는', 'at least N%', 'N억 이상' …"""
-    found = _thresholds(text)
+    found = _thresholds(text, raw)
     return found[0][:3] if found else None
 
 
-def _thresholds(text: str) -> list[tuple[str, float, str | None, int]]:
+def _thresholds(text: str, raw: str = "") -> list[tuple[str, float, str | None, int]]:
     """Every comparator with its nearest number not taken by an earlier one: (comparator,
-    number, unit, comparator position) — '보수 0.1% 미만이고 순자산 1조 넘는'."""
+    number, unit, comparator position) — '보수 0.1% 미만이고 순자산 1조 넘는'. A ranking's count is
+    found in `raw` too (the same positions, before measure words were blanked: 'five
+    best-performing')."""
     comparators = find_phrases(text, vocabulary()["comparators"])
-    numbers = [m for m in _NUMBER.finditer(text) if not _is_rank_number(text, m)]
+    numbers = [m for m in _NUMBER.finditer(text)
+               if not _is_rank_number(text, m) and not (raw and _is_rank_number(raw, m))]  # fmt: skip
     out: list[tuple[str, float, str | None, int]] = []
     taken: set[int] = set()
     for c in comparators:
@@ -745,8 +748,11 @@ def _negated(text: str, start: int, end: int) -> bool:
 
 
 def _is_rank_number(text: str, m: re.Match[str]) -> bool:
+    """'5개', '3위', 'top 5', 'five best', '5 cheapest': a count of a ranking, not a threshold."""
     tail = text[m.end() : m.end() + 3]
-    return tail.startswith(("개", "위", "종목", "곳"))
+    if tail.startswith(("개", "위", "종목", "곳")):
+        return True
+    return any(r.start() <= m.start() < r.end() for r in _TOP_N.finditer(text))
 
 
 def _ranking(text: str) -> list[Hit]:
@@ -755,10 +761,11 @@ def _ranking(text: str) -> list[Hit]:
                                "sup": rank["superlative"], "order": rank["order_words"]})  # fmt: skip
 
 
-def _read_rank(frame: QuestionFrame, text: str) -> None:
+def _read_rank(frame: QuestionFrame, text: str, raw: str = "") -> None:
     rank = vocabulary()["rank"]
     op = frame.operation
-    m = next((m for m in _TOP_N.finditer(text) if not _UNIVERSE_NAME.search(text[: m.end()])), None)
+    counts = [m for t in (text, raw) for m in _TOP_N.finditer(t)]  # raw: 'five best-performing'
+    m = next((m for m in counts if not _UNIVERSE_NAME.search(m.string[: m.end()])), None)
     if m:
         op.top_n = int(m.group(1) or m.group(2))
     elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(text):

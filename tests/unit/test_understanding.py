@@ -561,3 +561,12 @@ def test_what_is_asks_a_figure_when_a_country_is_named(
 ) -> None:
     frame = read(lexicon, question, kinds=MACRO_KINDS)
     assert frame.operation.kind == kind and frame.definition_term == term
+
+
+@pytest.mark.parametrize("question", ["top 5 ETFs by 1-year return",
+                                      "What are the five best-performing ETFs over 1 year?",
+                                      "best performing ETFs over the past year top 5"])  # fmt: skip
+def test_a_ranking_count_is_no_threshold(lexicon: Lexicon, question: str) -> None:
+    """'five best-performing … over 1 year': 5 is how many, not 'over 5'; 'top' is no ETF name."""
+    op = read(lexicon, question).operation
+    assert (op.kind, op.top_n, op.comparator) == ("rank", 5, None)
