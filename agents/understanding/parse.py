@@ -920,7 +920,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         or "replace" in marks
         or _bare_followup(frame)
         or len(frame.question.strip()) <= 15
-    ):  # '왜 떨어졌어?' after 삼성전자
+        or (len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period))
+    ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series
         frame.reference = "same"
         frame.entities += _previous_subjects(previous, previous_result, lexicon)
         if frame.operation.kind in ("difference", "compare") and previous.replaced:

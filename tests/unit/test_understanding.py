@@ -570,3 +570,14 @@ def test_a_ranking_count_is_no_threshold(lexicon: Lexicon, question: str) -> Non
     """'five best-performing … over 1 year': 5 is how many, not 'over 5'; 'top' is no ETF name."""
     op = read(lexicon, question).operation
     assert (op.kind, op.top_n, op.comparator) == ("rank", 5, None)
+
+
+@pytest.mark.parametrize(
+    "followup", ["and year over year?", "over the last 6 months?", "past year change?"]
+)
+def test_an_english_follow_up_of_modifiers_keeps_the_series(
+    lexicon: Lexicon, followup: str
+) -> None:
+    previous = read(lexicon, "US CPI latest", kinds=MACRO_KINDS)
+    frame = read(lexicon, followup, kinds=MACRO_KINDS, previous=previous)
+    assert [e.key for e in frame.of("series")] == ["CPIAUCSL"] and frame.reference == "same"
