@@ -1012,7 +1012,7 @@ def _bare_followup(frame: QuestionFrame) -> bool:
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
     holdings = find_phrases(frame.question.lower(), {"h": vocabulary()["relations"]["holdings"]})
-    if holdings and frame.relation is None and entities and previous.of("etf"):
+    if holdings and frame.relation in (None, previous.relation) and entities and frame.of("etf"):
         frame.relation = "holdings"  # '그 ETF 보수는?' → '상위 5개 종목은?': its holdings, not fees
         return
     bare = not frame.measures

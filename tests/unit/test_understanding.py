@@ -581,3 +581,16 @@ def test_an_english_follow_up_of_modifiers_keeps_the_series(
     previous = read(lexicon, "US CPI latest", kinds=MACRO_KINDS)
     frame = read(lexicon, followup, kinds=MACRO_KINDS, previous=previous)
     assert [e.key for e in frame.of("series")] == ["CPIAUCSL"] and frame.reference == "same"
+
+
+def test_follow_ups_over_two_funds_and_onto_holdings(lexicon: Lexicon) -> None:
+    first = read(lexicon, "KODEX 200 info")
+    second = read(lexicon, "and TIGER 200?", previous=first)
+    both = read(lexicon, "which is cheaper?", previous=second)
+    assert sorted(e.key for e in both.of("etf")) == ["069500", "102110"]
+    holders = read(lexicon, "삼성전자 많이 담은 ETF")
+    cheapest = read(
+        lexicon, "그 중 보수 제일 싼 거", previous=holders, previous_result=["069500", "102110"]
+    )
+    top = read(lexicon, "그거 상위 5개 종목", previous=cheapest, previous_result=["102110"])
+    assert top.relation == "holdings" and [e.key for e in top.of("etf")] == ["102110"]
