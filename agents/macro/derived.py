@@ -45,7 +45,8 @@ def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | No
     (da, va), (db, vb) = a.points[-1], b.points[-1]
     d = va - vb
     unit = "%p" if is_rate(a) and is_rate(b) else ""
-    diff = f"{d:+,.2f}{unit}" + (f" ({d * 100:+,.0f}bp)" if unit else "")  # '몇 bp야?' too
+    # '몇 bp야?': interest-rate gaps in bp too (a 19%p gap of two ratios is no bp figure)
+    diff = f"{d:+,.2f}{unit}" + (f" ({d * 100:+,.0f}bp)" if unit and abs(d) < 5 else "")
     if since:
         start = _gap_at_start(a, b)
         if start is not None:

@@ -440,9 +440,12 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
             )
         if hit.phrase not in aggregate_words:
             text = _blank(text, hit.start, hit.end)
-    if not any(m.name == "expense_ratio" for m in frame.measures) and find_phrases(
-        text, {"cheap": voc["cheap_words"]}
-    ):
+    housing = frame.of("re_region") or {m.name for m in frame.measures} & HOUSING_MEASURES
+    if (
+        not housing
+        and not any(m.name == "expense_ratio" for m in frame.measures)
+        and find_phrases(text, {"cheap": voc["cheap_words"]})
+    ):  # '싼 ETF' is a fee; '강남구 제일 비싼 아파트' is a deal price
         frame.measures.append(Measure(name="expense_ratio", unit="%", surface="저렴"))
     return text
 

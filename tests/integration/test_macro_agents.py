@@ -343,3 +343,15 @@ def test_a_definition_before_the_figures_asked_with_it(pg_pool: Any, graph_store
     assert "두 가격이나 금리의 차이" in text and f"{float(gap):+.2f}%p" in text
     assert text.index("두 가격이나 금리의 차이") < text.index(f"{float(gap):+.2f}%p")
     assert any(c.doc_id == "glossary:spread" for c in answer.citations)
+
+
+def test_the_dearest_deal_of_a_district(ctx: RunContext, pg_pool: Any) -> None:
+    """'송파구 최고가 아파트': the district's highest deal over the year (SQL), not its price
+    index's peak; 'cheap' words in a housing question are no ETF fee."""
+    resp = real_estate_agent(_framed("송파구 최고가 아파트", ctx), ctx)
+    row = fetch_all("SELECT price_krw FROM re_transactions WHERE region = '서울 송파구' AND "
+                    "deal_date > %s::date - interval '1 year' AND deal_date <= %s ORDER BY "
+                    "price_krw DESC LIMIT 1", (ctx.as_of_date, ctx.as_of_date), pool=pg_pool)[0]  # fmt: skip
+    assert f"실거래 최고가: {eok(float(row['price_krw']))}" in resp.key_points[0]
+    assert not [m for m in _framed("강남구 제일 비싼 아파트 거래", ctx).frame.measures
+                if m.name == "expense_ratio"]  # fmt: skip
