@@ -549,10 +549,14 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.change_basis = basis  # type: ignore[assignment]
     elif op.kind == "change":
         op.change_basis = "period"
+    if (op.kind == "lookup" and not frame.entities and frame.measure() in _SET_ORDERS
+            and re.search(r"\betfs?\b|etf|펀드", text)):  # fmt: skip
+        op.kind = "rank"  # '요즘 잘 나가는 ETF', 'ETF 수익률': the set in the measure's order
     op.words = [h.phrase for h in (*aggregates, *change)][:6] + op.words
 
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
+_SET_ORDERS = ("return", "volume", "volatility", "net_assets")  # a bare set asks them ordered
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
 
 

@@ -594,3 +594,10 @@ def test_follow_ups_over_two_funds_and_onto_holdings(lexicon: Lexicon) -> None:
     )
     top = read(lexicon, "그거 상위 5개 종목", previous=cheapest, previous_result=["102110"])
     assert top.relation == "holdings" and [e.key for e in top.of("etf")] == ["102110"]
+
+
+@pytest.mark.parametrize(("question", "measure"), [("요즘 잘 나가는 ETF", "return"),
+                                                  ("거래 제일 활발한 ETF", "volume")])  # fmt: skip
+def test_everyday_words_for_a_ranked_set(lexicon: Lexicon, question: str, measure: str) -> None:
+    frame = read(lexicon, question)
+    assert (frame.operation.kind, frame.measure()) == ("rank", measure)
