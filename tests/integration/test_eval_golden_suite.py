@@ -38,9 +38,9 @@ def test_every_regression_case_passes(full_run: SuiteRun) -> None:
 
 # The analyst question sets (issue 14) are a yardstick, not a list every case of which must
 # pass: the gate holds each screen's held-out correctness and routing a little under what was
-# last measured (ETF 97.2, Macro 94.5, Stock 100, routing 99.1 on 2026-11-26; the target is 95%).
+# last measured (ETF 97.2, Macro 95.5, Stock 100, routing 100 on 2026-11-26; the target is 95%).
 # A change that answers fewer held-out questions right fails here.
-ANALYST_FLOORS = {"correctness_etf_heldout": 94.0, "correctness_macro_heldout": 92.0,
+ANALYST_FLOORS = {"correctness_etf_heldout": 94.0, "correctness_macro_heldout": 93.0,
                   "correctness_stock_heldout": 95.0, "routing_accuracy_heldout": 97.0}  # fmt: skip
 ANALYST_KPIS = ("correctness_", "routing_accuracy_heldout")
 
