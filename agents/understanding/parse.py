@@ -566,6 +566,9 @@ def _read_asked_term(frame: QuestionFrame) -> None:
     defines it before the figures."""
     from agents.understanding.glossary import load_glossary
 
+    short = len(frame.question.strip()) <= 20
+    if not short and not _DEFINE_CUE.search(frame.question.lower()):
+        return  # most questions: no cue, no glossary pass (the p95 budget is 5 ms)
     glossary = load_glossary()
     found = glossary.match(frame.question)
     if found is None:
@@ -577,6 +580,9 @@ def _read_asked_term(frame: QuestionFrame) -> None:
         asked = [m for m in glossary.find_all(frame.question) if _defines(frame.question, m.end)]
         if asked:
             frame.definition_term = asked[0].entry.id
+
+
+_DEFINE_CUE = re.compile(r"이란|란\?|뭐야|뭐예요|뭐임|무엇|뜻|의미|정의|\bmean|\bdefin")
 
 
 def _defines(question: str, end: int) -> bool:
