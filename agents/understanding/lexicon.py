@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -390,10 +391,18 @@ _ENDINGS = ("에서", "에게", "보다", "하고", "이랑", "까지", "부터"
             "로", *_PARTICLES_ONE)  # fmt: skip
 
 
+@lru_cache(maxsize=1)
+def _company_suffixes() -> frozenset[str]:
+    return frozenset(fold(w) for w in vocabulary()["company_suffixes"])
+
+
 def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
     """Whether the word a name ends in goes on into a name we do not hold: the rest of the word
     is neither a particle ('삼성전자의', 'SK하이닉스랑') nor a question word ('삼성전자주가')."""
-    if b >= len(folded) or b in gaps or not _WORD.match(folded[b]):
+    if b < len(folded) and b in gaps:  # '카카오 모빌리티': a company word after a space
+        end = min([g for g in gaps if g > b] + [len(folded)])
+        return folded[b:end] in _company_suffixes()
+    if b >= len(folded) or not _WORD.match(folded[b]):
         return False
     end = min([g for g in gaps if g > b] + [len(folded)])
     rest = re.sub(r"[^0-9a-z가-힣&]+$", "", folded[b:end])

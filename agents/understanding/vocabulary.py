@@ -98,6 +98,6 @@ def vocabulary_words() -> frozenset[str]:
                 walk(item)
 
     for key, value in vocabulary().items():
-        if key not in ("note", "version", "periods"):
+        if key not in ("note", "version", "periods", "company_suffixes"):  # names, not words
             walk(value)
     return frozenset(words)

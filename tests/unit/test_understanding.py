@@ -601,3 +601,17 @@ def test_follow_ups_over_two_funds_and_onto_holdings(lexicon: Lexicon) -> None:
 def test_everyday_words_for_a_ranked_set(lexicon: Lexicon, question: str, measure: str) -> None:
     frame = read(lexicon, question)
     assert (frame.operation.kind, frame.measure()) == ("rank", measure)
+
+
+@pytest.mark.parametrize(("question", "stocks"), [
+    ("카카오 모빌리티 주가", []), ("Kakao Mobility stock", []), ("SK하이닉스 주가", ["000660"]),
+    ("삼성전자 반도체 부문", ["005930"]),
+])  # fmt: skip
+def test_a_company_word_after_a_space_names_another_company(
+    lexicon: Lexicon, question: str, stocks: list[str]
+) -> None:
+    """'카카오 모빌리티' is not 카카오: a company word (모빌리티, 증권, 카드 …) right after a held
+    name, with no held name for the whole, is another company; a theme word is not."""
+    lx = Lexicon(stocks={"000660": ("SK하이닉스", "SK hynix"), "005930": ("삼성전자", "Samsung Electronics"),
+                         "035720": ("카카오", "Kakao")})  # fmt: skip
+    assert sorted(e.key for e in read(lx, question, kinds=MACRO_KINDS).of("stock")) == stocks
