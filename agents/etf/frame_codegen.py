@@ -18,6 +18,7 @@ from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.understanding.frame import COMPARATOR_WORDS
+from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
 _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
@@ -140,22 +141,12 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     period = price_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
-    extra = [c for c in op.conditions if c.measure in LABELS["ko"]]
-    used = {measure} | ({filter_measure} if op.comparator else set()) | {c.measure for c in extra}
-    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
-             "if isinstance(rows, dict):",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-             "else:"]  # fmt: skip
+    conditions = _conditions(plan, filter_measure)
+    used = {measure} | ({filter_measure} if op.comparator else set()) | {c[0] for c in conditions}
     body = _reference_lines(plan) + _enrich_lines(used, period)
     if op.threshold_of is not None:
         body += _against_reference(plan, filter_measure)
-    conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
-        op.comparator and op.threshold is not None) else []  # fmt: skip
-    conditions += [(c.measure, c.comparator, c.threshold, c.unit) for c in extra]
-    for field, comparator, value, unit in conditions:
-        threshold = _threshold_value(field, value, unit)
-        body.append(f"rows = [r for r in rows if r.get({lit(field)}) is not None "
-                    f"and r[{lit(field)}] {_PY_COMPARATOR[comparator]} {threshold!r}]")  # fmt: skip
+    body += _filter_lines(conditions)
     descending = _descending(op.direction, op.comparator, measure)
     if op.kind in ("aggregate", "filter") and op.aggregate:  # '… 이하인 ETF 몇 개야?'
         body += _aggregate_lines(op.aggregate, measure)
@@ -177,8 +168,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         spec = _set_spec(plan, described, measure, filter_measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
-    lines += ["    " + line for line in body]
-    return tpl.inline("\n".join(lines))
+    return _graph_rows(plan, cypher, body)
 
 
 def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
@@ -193,15 +183,8 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     cypher = (f"MATCH (e:ETF)-[:{rel}]->(g:{label}){scope}\nRETURN {{code: e.code, name: e.name, "
               f"expense_ratio: e.expense_ratio, {key}: g.name}}")  # fmt: skip
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
-    conditions = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
-        op.comparator and op.threshold is not None) else []  # fmt: skip
-    conditions += [(c.measure, c.comparator, c.threshold, c.unit) for c in op.conditions
-                   if c.measure in LABELS["ko"]]  # fmt: skip
-    body = _enrich_lines({measure} | {c[0] for c in conditions}, period)
-    for field, comparator, value, unit in conditions:
-        body.append(f"rows = [r for r in rows if r.get({lit(field)}) is not None and "
-                    f"r[{lit(field)}] {_PY_COMPARATOR[comparator]} "
-                    f"{_threshold_value(field, value, unit)!r}]")  # fmt: skip
+    conditions = _conditions(plan, filter_measure)
+    body = _enrich_lines({measure} | {c[0] for c in conditions}, period) + _filter_lines(conditions)
     descending = _descending(op.direction, op.comparator, measure)
     body += ["members_of = {}", "for r in rows:", f"    members_of.setdefault(r[{lit(key)}], []).append(r)",
              "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip
@@ -216,16 +199,15 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
         body.append("    groups.append({'group': grp, 'value': value, 'rows': [], 'n': len(rows)})")
     word = {"manager": ("운용사", "manager"), "tag": ("테마", "theme")}[op.group_by or "manager"]
     label = _measure_label(plan, measure, period)
-    agg = {"sum": ("합계", "Total"), "avg": ("평균", "Average"), "max": ("최댓값", "Maximum"),
-           "min": ("최솟값", "Minimum"), "count": ("ETF 수", "Number of")}[op.aggregate or "count"]  # fmt: skip
+    agg = _AGGREGATE_WORDS[op.aggregate or "count"]
     condition = _condition(plan, filter_measure)
     if op.kind == "rank":
         what = (f"{label} {'높은' if descending else '낮은'} ETF", f"ETFs with the "
                 f"{'highest' if descending else 'lowest'} {label}")  # fmt: skip
     elif op.aggregate == "count":
-        what = (agg[0], f"{agg[1]} ETFs")
+        what = ("ETF 수", "Number of ETFs")
     else:
-        what = (f"{label} {agg[0]}", f"{agg[1]} {label}")
+        what = (f"{label} {agg[0]}", f"{agg[1].capitalize()} {label}")
     etf = "ETF " if scoped and not what[0].startswith("ETF") else ""  # '반도체' ETF 총보수 평균
     title = (f"{word[0]}별 {scoped}{etf}{what[0]}" + (f" ({condition})" if condition else "") if ko
              else f"{what[1]} by {word[1]}" + (f", {scoped}ETFs" if scoped else "")
@@ -233,12 +215,32 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
             "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
             "note": notes_text(plan)}  # fmt: skip
-    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
-             "if isinstance(rows, dict):",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])", "else:"]  # fmt: skip
     body.append(f"final_answer(render_groups(groups, {lit(spec)}))")
-    lines += ["    " + line for line in body]
-    return tpl.inline("\n".join(lines))
+    return _graph_rows(plan, cypher, body)
+
+
+_AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
+                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
+
+
+_Threshold = tuple[str, str, float, str | None]  # measure, comparator, number, unit
+
+
+def _conditions(plan: Plan, filter_measure: str) -> list[_Threshold]:
+    """Every threshold of the frame on a measure a set holds: (measure, comparator, number,
+    unit), the first on the filter's measure ('보수 0.1% 미만이고 순자산 1조 넘는')."""
+    assert plan.frame is not None
+    op = plan.frame.operation
+    first: list[_Threshold] = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
+        op.comparator and op.threshold is not None) else []  # fmt: skip
+    return first + [(c.measure, str(c.comparator), c.threshold, c.unit) for c in op.conditions
+                    if c.measure in LABELS["ko"]]  # fmt: skip
+
+
+def _filter_lines(conditions: list[_Threshold]) -> list[str]:
+    return [f"rows = [r for r in rows if r.get({lit(field)}) is not None and r[{lit(field)}] "
+            f"{_PY_COMPARATOR[comparator]} {_threshold_value(field, value, unit)!r}]"
+            for field, comparator, value, unit in conditions]  # fmt: skip
 
 
 def _reference_lines(plan: Plan) -> list[str]:
@@ -297,9 +299,8 @@ def _condition(plan: Plan, measure: str) -> str:
     if op.threshold_of is not None and op.comparator:  # the bar is another ETF's value
         label, ref = LABELS[plan.lang][measure], op.threshold_of.name
         if plan.lang == "ko":
-            batchim = (ord(label[-1]) - 0xAC00) % 28 != 0 if "가" <= label[-1] <= "힣" else False
             lower = op.comparator in ("<", "<=")
-            return f"{label}{'이' if batchim else '가'} {ref}({{ref}})보다 {'낮은' if lower else '높은'}"
+            return f"{josa(label, '이/가')} {ref}({{ref}})보다 {'낮은' if lower else '높은'}"
         return f"{label} {'below' if op.comparator in ('<', '<=') else 'above'} {ref}'s ({{ref}})"
     if not op.comparator or op.threshold is None:
         return ""
@@ -377,8 +378,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
     condition = _condition(plan, op.filter_measure or measure)
     scope = described + ((f" 중 {condition}" if ko else f" with {condition}") if condition else "")
     label = _measure_label(plan, measure, period)
-    words = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
-             "min": ("최솟값", "minimum"), "count": ("개수", "count")}[op.aggregate or "count"]  # fmt: skip
+    words = _AGGREGATE_WORDS[op.aggregate or "count"]
     if op.aggregate == "count":
         title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"
     elif ko:
@@ -438,14 +438,15 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 
 
 def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
-    lines = [
-        "import json",
-        f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
-        "if isinstance(rows, dict):",
-        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-        "else:",
-        f"    final_answer({render_call})",
-    ]
+    return _graph_rows(plan, cypher, [f"final_answer({render_call})"])
+
+
+def _graph_rows(plan: Plan, cypher: str, body: list[str]) -> str:
+    """Sandbox code: the graph query's rows, then `body` over them (a failed query is said)."""
+    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+             "if isinstance(rows, dict):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+             "else:", *("    " + line for line in body)]  # fmt: skip
     return tpl.inline("\n".join(lines))
 
 

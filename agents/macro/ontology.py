@@ -166,8 +166,8 @@ def glossary_points(resp: AgentResponse, route: Route, *, first: bool = False) -
     head = f"{entry.term_ko} ({entry.term_en})" if ko else f"{entry.term_en} ({entry.term_ko})"
     points = [f"**{head}** — " + (entry.definition_ko if ko else entry.definition_en),
               ("데이터에서 읽는 법: " + entry.in_data_ko) if ko else ("In this data: " + entry.in_data_en)]  # fmt: skip
-    resp.key_points[:0] = points if first else []
-    resp.key_points += [] if first else points
+    at = 0 if first else len(resp.key_points)
+    resp.key_points[at:at] = points
     resp.citations.append(Citation(doc_id=f"glossary:{entry.id}",
                                    title=f"내장 용어집: {entry.term_ko}" if ko
                                    else f"Bundled glossary: {entry.term_en}"))  # fmt: skip

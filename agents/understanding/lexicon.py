@@ -389,6 +389,7 @@ def _sector_forms(spec: dict[str, Any]) -> list[str]:
 
 _ENDINGS = ("에서", "에게", "보다", "하고", "이랑", "까지", "부터", "으로", "처럼", "만", "에",
             "로", *_PARTICLES_ONE)  # fmt: skip
+_LONG_ENDINGS = tuple(e for e in _ENDINGS if len(e) > 1)
 
 
 @lru_cache(maxsize=1)
@@ -398,19 +399,18 @@ def _company_suffixes() -> frozenset[str]:
 
 def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
     """Whether the word a name ends in goes on into a name we do not hold: the rest of the word
-    is neither a particle ('삼성전자의', 'SK하이닉스랑') nor a question word ('삼성전자주가')."""
-    if b < len(folded) and b in gaps:  # '카카오 모빌리티': a company word after a space
-        end = min([g for g in gaps if g > b] + [len(folded)])
-        return folded[b:end] in _company_suffixes()
-    if b >= len(folded) or not _WORD.match(folded[b]):
+    is neither a particle ('삼성전자의', 'SK하이닉스랑') nor a question word ('삼성전자주가'), or
+    the next word is a company word ('카카오 모빌리티')."""
+    if b >= len(folded):
         return False
     end = min([g for g in gaps if g > b] + [len(folded)])
-    rest = re.sub(r"[^0-9a-z가-힣&]+$", "", folded[b:end])
-    if not rest or rest in _ENDINGS or rest.startswith(tuple(e for e in _ENDINGS if len(e) > 1)):
+    word = re.sub(r"[^0-9a-z가-힣&]+$", "", folded[b:end])
+    if b in gaps:
+        return word in _company_suffixes()
+    if not word or not _WORD.match(folded[b]) or word in _ENDINGS or word.startswith(_LONG_ENDINGS):
         return False  # '삼성전자의', '삼성전자에서는' (one syllable alone: 'SK이터닉스' is a name)
-    words = vocabulary_words()
-    return not any(rest == w or (rest.startswith(w) and rest[len(w):] in _ENDINGS + ("",))
-                   for w in words if len(w) >= 2 and rest.startswith(w))  # fmt: skip
+    words, endings = vocabulary_words(), (*_ENDINGS, "")
+    return not any(word[:k] in words and word[k:] in endings for k in range(2, len(word) + 1))
 
 
 _LETTER_NAMES = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
