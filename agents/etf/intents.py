@@ -295,6 +295,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"  # 'TIGER 200 보유 종목 중 비중 5% 넘는 종목'
     if holdings and (op.kind == "rank" or op.top_n):
         op.aggregate = "list"  # type: ignore[assignment]  # the top N holdings by weight
+        op.top_n = op.top_n or 10  # '비중 상위 종목' with no count: the top ten, not all 136
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"

@@ -79,7 +79,12 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
 
 
 def _unknown_stock(frame: QuestionFrame, route: Route) -> bool:
-    """Routed to Equity alone with nothing it could look up: a company we do not hold."""
+    """Routed to Equity alone with nothing it could look up, or a company named that we do not
+    hold ('쿠팡 주가 왜 떨어졌어?': the graph's market events would answer another question)."""
+    if any(n.startswith("unheld_company:") for n in frame.notes) and not (
+        route.matched_security_ids or frame.of("series") or route.indicator_codes
+    ):
+        return True
     targets = set(route.target_agents)
     nothing = not (route.matched_security_ids or route.market_words or frame.of("series")
                    or route.indicator_codes or route.real_estate_regions

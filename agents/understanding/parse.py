@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import calendar
 import re
+from dataclasses import replace
 from datetime import date
+from functools import lru_cache
 
 from agents.understanding.frame import (
     HOUSING_MEASURES,
@@ -100,6 +102,8 @@ def understand(
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities)  # fmt: skip
     _read_unknown_tickers(frame, question, lexicon)
+    if "stock" in kinds:
+        _read_unheld_company(frame, question)
     text = _read_as_of(frame, text)
     text = _read_period(frame, text)
     if "series" in kinds:
@@ -191,6 +195,47 @@ def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon)
         )
         name = word if particle else word + tail
         frame.unknown_words.append(name)  # 'LG헬로비전': the company asked about, not 'LG'
+
+
+_NAME_TOKEN = re.compile(r"[0-9A-Za-z가-힣&.\-']+")
+
+
+@lru_cache(maxsize=1)
+def _company_reading() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
+    """The company cues as one pattern, the words that are not company names, the business
+    words that end one ('에너지', '카드')."""
+    voc = vocabulary()
+    korean = "|".join(sorted(map(re.escape, voc["company_cues"]["ko"]), key=len, reverse=True))
+    english = "|".join(sorted(map(re.escape, voc["company_cues"]["en"]), key=len, reverse=True))
+    cues = re.compile(rf"(?:{korean})|(?<![A-Za-z])(?:{english})(?![A-Za-z])", re.IGNORECASE)
+    known = vocabulary_words() | {w.lower() for w in voc["not_company_words"]}
+    return cues, known, frozenset(w.lower() for w in voc["company_suffixes"])
+
+
+def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
+    """'쿠팡 주가 왜 떨어졌어?', 'Why did Sony shares fall?', 'SK 에너지 주가': the word right
+    before a company cue names a company when it is neither a linked name nor a question word;
+    with no stock linked, that is a company we do not hold, said rather than answered as the
+    market or as a sector ('SK 에너지' is not the energy sector)."""
+    if frame.of("stock"):
+        return
+    cues, known, suffixes = _company_reading()
+    linked = [(e.start, e.end) for e in frame.entities if e.kind != "sector" and e.start >= 0]
+    for cue in cues.finditer(question):
+        tokens = list(_NAME_TOKEN.finditer(question[: cue.start()]))
+        if not tokens or any(a < tokens[-1].end() and tokens[-1].start() < b for a, b in linked):
+            continue  # 'KODEX 200 주가': the word before the cue is a linked name
+        name, start = re.sub(r"(?:의|'s|’s|')$", "", tokens[-1].group(0)), tokens[-1].start()
+        if name.lower() in suffixes and len(tokens) >= 2:
+            name = f"{tokens[-2].group(0)} {name}"  # 'SK 에너지': a group name and a business word
+            start = tokens[-2].start()
+        elif name.lower() in known or _glossary_term(name) or len(name) < 2 or name.isdigit():
+            continue
+        frame.unknown_words.append(name)
+        frame.notes.append(f"unheld_company:{name}")
+        frame.entities = [e for e in frame.entities  # the sector word was part of the name
+                          if not (e.kind == "sector" and start <= e.start < cue.start())]  # fmt: skip
+        return
 
 
 def _glossary_term(word: str) -> bool:
@@ -882,8 +927,19 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
 
 
 def _read_scope(frame: QuestionFrame, text: str) -> None:
-    """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat."""
+    """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat.
+    A soft advice word ('좋은 ETF', '추천', '노후') is advice only when nothing measurable is
+    asked: '수익률 좋은 ETF' is a ranking; '초보자에게 좋은 ETF', '안전한 ETF 뭐야?' are advice.
+    'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers."""
     for hit in find_phrases(text, vocabulary()["out_of_scope"]):
+        if frame.relation == "similar" and "추천" in hit.phrase:
+            continue  # '고배당주랑 비슷한 거 추천': similar holdings are data, not advice
+        if hit.label == "advice_soft":
+            if frame.measures or frame.relation:
+                continue
+            hit = replace(hit, label="forecast")
+            if frame.operation.kind == "define":  # '안전한 ETF 뭐야?' asks which, not what
+                frame.operation.kind = "lookup"
         frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
 
 

@@ -18,7 +18,16 @@ _WORD = re.compile(r"[a-z0-9가-힣]")
 
 @lru_cache(maxsize=1)
 def vocabulary() -> dict[str, Any]:
-    return dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
+    data = dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
+    data["out_of_scope"]["forecast"] += advice_phrases(data["advice_grammar"])
+    return data
+
+
+def advice_phrases(grammar: dict[str, Any]) -> list[str]:
+    """Every trade verb form joined with every ending of its kind ('^사' + '도 될' → '^사도
+    될', '담을' + '까' → '담을까'): asking whether to buy, sell or hold, in any of its forms."""
+    return [verb[form] + ending for verb in grammar["verbs"]
+            for form, endings in grammar["endings"].items() for ending in endings]  # fmt: skip
 
 
 @dataclass(frozen=True)

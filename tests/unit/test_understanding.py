@@ -615,3 +615,57 @@ def test_a_company_word_after_a_space_names_another_company(
     lx = Lexicon(stocks={"000660": ("SK하이닉스", "SK hynix"), "005930": ("삼성전자", "Samsung Electronics"),
                          "035720": ("카카오", "Kakao")})  # fmt: skip
     assert sorted(e.key for e in read(lx, question, kinds=MACRO_KINDS).of("stock")) == stocks
+
+
+def _advice(frame: QuestionFrame) -> bool:
+    return any(n.startswith("out_of_scope:forecast") for n in frame.notes)
+
+
+@pytest.mark.parametrize("question", [
+    # a trade verb in any form joined with an ending that asks whether to (the advice grammar)
+    "KODEX 200 계속 들고 있어도 돼?", "KODEX 200 손절해야 하나요", "어떤 ETF에 투자해야 돼?",
+    "1000만원 있는데 어디에 넣을까?", "TIGER 200 담을까?", "TIGER 200 보유해도 괜찮을까요?",
+    "KODEX 200 사는 게 나을까요 아니면 TIGER 200?", "반도체 ETF 갈아타야 할까", "TIGER 200 팔면 좋을까",
+    # advice without a measure; outlooks and price targets
+    "초보자에게 좋은 ETF는?", "안전한 ETF 뭐야?", "노후 대비로 어떤 ETF가 좋아?", "앞으로 오를 ETF는?",
+    "ETF 포트폴리오 짜줘", "KODEX 200 전망 어때?", "KODEX 200 목표가는?", "best ETF to buy",
+    "What ETF will go up next month?", "Should I hold TIGER 200?",
+])  # fmt: skip
+def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
+    frame = read(lexicon, question)
+    assert _advice(frame), frame.notes
+    assert frame.operation.kind != "define"  # '안전한 ETF 뭐야?' asks which ETF, not what one is
+
+
+@pytest.mark.parametrize("question", [
+    "수익률 좋은 ETF 3개", "성과 좋은 반도체 ETF", "운용사야?", "회사도 알려줘", "ETF 총보수란?",
+    "KODEX 200이랑 비슷한 ETF 추천해줘", "삼성전자 사업보고서 정리해줘", "KODEX 200 최근 1년 수익률",
+    "삼성전자 매수 상위 ETF", "사이즈가 큰 ETF",
+])  # fmt: skip
+def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
+    assert not _advice(read(lexicon, question))
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("쿠팡 주가 왜 떨어졌어?", "쿠팡"), ("쿠팡의 주가", "쿠팡"), ("쿠팡주가 추이", "쿠팡"),
+    ("Why did Sony shares fall?", "Sony"), ("Coupang stock reaction to FOMC", "Coupang"),
+    ("SK 에너지 주가", "SK 에너지"), ("토스 기업가치", "토스"), ("한화에너지 비중 높은 ETF", "한화에너지"),
+])  # fmt: skip
+def test_a_company_we_do_not_hold_is_named_as_missing(lexicon: Lexicon, question: str,
+                                                       name: str) -> None:  # fmt: skip
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert f"unheld_company:{name}" in frame.notes
+    assert not frame.of("sector")  # 'SK 에너지' is not the energy sector
+
+
+@pytest.mark.parametrize("question", [
+    "삼성전자 주가 왜 떨어졌어?", "반도체 주가 왜 빠졌어?", "요즘 주식시장 왜 떨어져?", "코스피 주가 추이",
+    "대형주 주가 어때?", "미국 주식 요즘 어때?", "Why did tech stocks fall?", "How is the stock market doing?",
+    "Which stock fell the most this month?", "KODEX 200 주가", "이 회사 주가", "삼성전자 전기 대비 실적",
+    "2차전지 주가 왜 올랐어",
+])  # fmt: skip
+def test_question_words_before_a_company_cue_are_not_companies(lexicon: Lexicon,
+                                                               question: str) -> None:  # fmt: skip
+    kinds = MACRO_KINDS | {"etf"}
+    assert not [n for n in read(lexicon, question, kinds=kinds).notes
+                if n.startswith("unheld_company")]  # fmt: skip
