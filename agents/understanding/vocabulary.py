@@ -26,8 +26,10 @@ def vocabulary() -> dict[str, Any]:
 def advice_phrases(grammar: dict[str, Any]) -> list[str]:
     """Every trade verb form joined with every ending of its kind ('^사' + '도 될' → '^사도
     될', '담을' + '까' → '담을까'): asking whether to buy, sell or hold, in any of its forms."""
+    english = grammar["english"]
     return [verb[form] + ending for verb in grammar["verbs"]
-            for form, endings in grammar["endings"].items() for ending in endings]  # fmt: skip
+            for form, endings in grammar["endings"].items() for ending in endings] + [
+        f"{asker} {verb}" for asker in english["askers"] for verb in english["verbs"]]  # fmt: skip
 
 
 @dataclass(frozen=True)

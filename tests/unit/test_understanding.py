@@ -630,6 +630,10 @@ def _advice(frame: QuestionFrame) -> bool:
     "초보자에게 좋은 ETF는?", "안전한 ETF 뭐야?", "노후 대비로 어떤 ETF가 좋아?", "앞으로 오를 ETF는?",
     "ETF 포트폴리오 짜줘", "KODEX 200 전망 어때?", "KODEX 200 목표가는?", "best ETF to buy",
     "What ETF will go up next month?", "Should I hold TIGER 200?",
+    # English askers joined with trade verbs; opinions and valuations
+    "Would you buy TIGER 200 here?", "Is now a good time to get into KODEX 200?",
+    "Should I take profits on TIGER 200?", "Do you think KODEX 200 is overvalued?",
+    "KODEX 200 비중 늘릴까요?", "KODEX 200 어떻게 생각해?", "KODEX 200 vs TIGER 200 어디가 나아?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -640,7 +644,9 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
 @pytest.mark.parametrize("question", [
     "수익률 좋은 ETF 3개", "성과 좋은 반도체 ETF", "운용사야?", "회사도 알려줘", "ETF 총보수란?",
     "KODEX 200이랑 비슷한 ETF 추천해줘", "삼성전자 사업보고서 정리해줘", "KODEX 200 최근 1년 수익률",
-    "삼성전자 매수 상위 ETF", "사이즈가 큰 ETF",
+    "삼성전자 매수 상위 ETF", "사이즈가 큰 ETF", "KODEX 200 vs TIGER 200 보수는 어디가 나아?",
+    "Which has the better 1-year return, KODEX 200 or TIGER 200?",
+    "What do the holdings suggest about KODEX 200?",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
