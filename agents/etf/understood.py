@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from agents.etf.intents import Plan
+from agents.understanding import QuestionFrame
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import Lexicon
 from data_access.contracts import AgentAnswer, TraceStep
@@ -23,6 +24,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
                      arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
     answer.trace.insert(0, step)
     listed = [c for c in dict.fromkeys(_CODE.findall(answer.answer)) if c in lexicon.etfs]
+    if _counts_previous_set(frame):
+        listed = list(frame.previous_result)  # the answer shows a count, the set is unchanged
     answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"),
                                        "intent": plan.intent, "unanswered": plan.unanswered}  # fmt: skip
     answer.payload[FOLLOWUP_KEY] = followup_payload(frame, listed)
@@ -35,3 +38,11 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
     if answer.status == "ok" and (declined or plan.unanswered):
         answer.status = "partial"
+
+
+def _counts_previous_set(frame: QuestionFrame) -> bool:
+    """'몇 개야?', 'count them' after a list: the same set, counted (not narrowed), so the next
+    follow-up still has all of it, not only the codes an answer happened to show."""
+    own = [e for e in frame.entities if not e.inherited]
+    return (frame.reference == "subset" and frame.operation.aggregate == "count"
+            and not own and frame.operation.comparator is None)  # fmt: skip

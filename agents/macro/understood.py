@@ -10,7 +10,7 @@ from agents.macro.router import Route
 from agents.understanding import QuestionFrame
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.contracts import AgentAnswer, TraceStep
 
 _HELD_KO = (
@@ -100,7 +100,14 @@ def _unknown_stock(frame: QuestionFrame, route: Route) -> bool:
 
 def decline_route(frame: QuestionFrame | None, route: Route) -> Route:
     """A declined question is still routed to the domain it asks about (the routing KPI):
-    '중국 PMI' is a Macro question we cannot answer, not a general one."""
+    '중국 PMI' is a Macro question we cannot answer, not a general one; '쿠팡 왜 떨어졌어?' an
+    Equity one."""
+    if frame is not None and any(n.startswith("unheld_company:") for n in frame.notes):
+        # routed as a held stock would be: its move (SQL), and with a why its reasons (graph)
+        why = bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+        return route.model_copy(update={"target_agents": ["equity"], "intent": "equity",
+                                        "tool_mode": "parallel" if why else "single",
+                                        "sql_need": True, "graph_need": why})  # fmt: skip
     if frame is None or route.tool_mode != "llm_direct":
         return route
     domains = vocabulary()["unheld_domain"]

@@ -120,6 +120,8 @@ def understand(
         frame.operation.top_n = int(m.group(1) or m.group(2))
     _read_movement(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
+    if "stock" in kinds:
+        _read_unexplained_subject(frame, question, text, previous)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
@@ -229,13 +231,111 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
         if name.lower() in suffixes and len(tokens) >= 2:
             name = f"{tokens[-2].group(0)} {name}"  # 'SK 에너지': a group name and a business word
             start = tokens[-2].start()
-        elif name.lower() in known or _glossary_term(name) or len(name) < 2 or name.isdigit():
-            continue
-        frame.unknown_words.append(name)
+        elif (name.lower() in known or _glossary_term(name) or len(name) < 2
+              or any(ch.isdigit() for ch in name)):  # fmt: skip
+            continue  # a question word, a term, a count ('상위 3개 비중')
+        if name not in frame.unknown_words:  # 'TSMC' may be said already as a ticker
+            frame.unknown_words.append(name)
         frame.notes.append(f"unheld_company:{name}")
         frame.entities = [e for e in frame.entities  # the sector word was part of the name
                           if not (e.kind == "sector" and start <= e.start < cue.start())]  # fmt: skip
         return
+
+
+_SUBJECT_KINDS = frozenset({"stock", "etf", "series", "index", "sector", "re_region", "tag",
+                            "manager"})  # fmt: skip
+_STOCK_MEASURES = frozenset({"close", "return", "per", "pbr", "eps", "volume", "dividend_yield",
+                             "high", "low", "earnings", "market_cap", "trading_value", "rsi"})  # fmt: skip
+_WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z&.\-']*|[가-힣]+")
+_TRAILING_PARTICLES = tuple(sorted((
+    "은", "는", "이", "가", "을", "를", "의", "도", "와", "과", "랑", "이랑", "에", "에서", "으로", "로",
+    "만", "까지", "부터", "보다", "하고", "처럼", "요", "이야", "야", "인가요", "인가", "이고", "라", "이라",
+), key=len, reverse=True))  # fmt: skip
+_JOINED = re.compile(r"(?:랑|와|과|하고|이랑|,|&|\bvs\.?|\bversus\b|\band\b)\s*$", re.IGNORECASE)
+
+
+def _read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
+                              previous: QuestionFrame | None) -> None:  # fmt: skip
+    """'쿠팡 왜 떨어졌어?', 'How did Coupang do last month?', '현대차와 토요타 비교', '쿠팡은?' after a
+    stock: a question about how a subject did (a stock measure, a move, a why, a comparison, a
+    short follow-up) whose subject is a word we cannot read names something we do not hold. It
+    is said, not answered as the market's events, the other stock, or the previous subject."""
+    if (frame.unknown_words or frame.operation.kind == "define"
+            or any(n.startswith("unheld_company:") for n in frame.notes)):  # fmt: skip
+        return
+    subjects = [e for e in frame.entities if e.kind in _SUBJECT_KINDS]
+    compare = frame.operation.kind in ("compare", "difference")
+    if subjects and not compare:
+        return
+    voc = vocabulary()
+    low = question.lower()
+    hits = find_phrases(text, {"why": voc["why"], "down": voc["change"]["down"],
+                               "up": voc["change"]["up"], "ask": voc["subject_asks"]["phrases"]})  # fmt: skip
+    stock_measures = [m for m in frame.measures if m.name in _STOCK_MEASURES]
+    short_followup = previous is not None and not subjects and _bare_name_turn(question)
+    if not (compare or hits or stock_measures or short_followup):
+        return
+    # with nothing linked, the subject comes before what is asked of it ('쿠팡 왜 …'), and the
+    # words after ('왜 이렇게 빠져', '어떻게 됐어') are the question's own
+    asked_at = [h.start for h in hits] + [low.find(m.surface.lower()) for m in stock_measures
+                                          if m.surface and m.surface.lower() in low]  # fmt: skip
+    before = min(asked_at) if asked_at and not subjects else len(question)
+    spans = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    for token in _WORD_TOKEN.finditer(question):
+        word, at = token.group(0), token.start()
+        if at >= before and not word.isascii():
+            break  # English names stand anywhere ('Why did Coupang drop?'), capitalised
+        if any(a < token.end() and at < b for a, b in spans) or (at and question[at - 1].isdigit()):
+            continue  # a linked name; a unit after a number ('3개월')
+        if _known_word(word):
+            continue
+        if subjects and not (
+            _JOINED.search(question[:at]) or _JOINED.match(question[token.end() :])
+        ):
+            continue  # beside a linked subject, only a name joined to it ('현대차와 토요타')
+        name = _without_particle(word)
+        frame.unknown_words.append(name)
+        frame.notes.append(f"unheld_company:{name}")
+        return
+
+
+_MODIFIER_ENDINGS = frozenset("친진른린한된운던될할간난온본준낸든쓴안인긴")
+
+
+def _bare_name_turn(question: str) -> bool:
+    """'쿠팡은?', '그럼 쿠팡은?', 'what about Coupang?': a follow-up of one name and nothing else
+    ('그 중 몇 개나 돼?' asks something of the previous answer)."""
+    words = _WORD_TOKEN.findall(question)
+    if re.match(r"^\s*(?:what|how)\s+about\s+\S+\s*\??\s*$", question, re.IGNORECASE):
+        return True
+    return 1 <= len(words) <= 2 and not any(ch.isdigit() for ch in question)
+
+
+def _without_particle(word: str) -> str:
+    for particle in _TRAILING_PARTICLES:
+        if word.endswith(particle) and len(word) > len(particle) + 1:
+            return word[: -len(particle)]
+    return word
+
+
+def _known_word(word: str) -> bool:
+    """A question word, a term, or a word of the vocabulary ('떨어졌어' by its stem '떨어',
+    '발표에' without its particle); English counts only capitalised words as possible names."""
+    _, known, _ = _company_reading()
+    low = re.sub(r"['’]s$", "", word.lower())  # "What's"
+    if low in known or len(low) < 2 or _glossary_term(word):
+        return True
+    if low[-1] in _MODIFIER_ENDINGS:
+        return True  # '미친 영향', '오른 종목': a verb's modifier form, not a name
+    if low.endswith("주") and not low.endswith("지주"):
+        return True  # '원전주', '통신주': the stocks of a kind, not one company
+    if word.isascii():
+        stems = (low.removesuffix("s"), low.removesuffix("ed"), low.removesuffix("ing"))
+        return not word[0].isupper() or word.isupper() or any(s in known for s in stems)
+    if any(low[:k] in known for k in range(2, len(low))):
+        return True
+    bare = next((low[: -len(p)] for p in _TRAILING_PARTICLES if low.endswith(p)), low)
+    return len(bare) < 2 or bare in known  # '뜻이': one syllable and a particle
 
 
 def _glossary_term(word: str) -> bool:
@@ -525,6 +625,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         and not (ranking or aggregates or (threshold and threshold[0]))
     ):
         op.kind = "define"
+    elif _asks_what_differs(frame, text):
+        op.kind = "compare"  # 'TIGER 나스닥100하고 ACE 나스닥100 차이가 뭐야?'
     elif (op.kind == "difference" or _difference_words(text) or words(voc["ratio"])
           or _minus_between(frame, text)):  # fmt: skip
         op.kind = "difference"
@@ -694,6 +796,14 @@ def _minus_between(frame: QuestionFrame, text: str) -> bool:
                    key=lambda e: e.start)  # fmt: skip
     return any(re.fullmatch(r"\s*[-−–]\s*", text[a.end : b.start] or "x")
                for a, b in zip(named, named[1:], strict=False))  # fmt: skip
+
+
+def _asks_what_differs(frame: QuestionFrame, text: str) -> bool:
+    """Two named funds or stocks, no measure, and 'what is the difference': their facts side by
+    side, not the gap of a default figure."""
+    named = [e for e in frame.entities if e.kind in ("etf", "stock")]
+    asked = find_phrases(text, {"w": vocabulary()["what_differs"]["phrases"]})
+    return len(named) >= 2 and not frame.measures and bool(asked)
 
 
 def _difference_words(text: str) -> bool:
@@ -930,13 +1040,15 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
     """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat.
     A soft advice word ('좋은 ETF', '추천', '노후') is advice only when nothing measurable is
     asked: '수익률 좋은 ETF' is a ranking; '초보자에게 좋은 ETF', '안전한 ETF 뭐야?' are advice.
-    'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers."""
+    'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers,
+    and 'A랑 B 중 어디가 나아?' is a comparison of two named funds."""
     for hit in find_phrases(text, vocabulary()["out_of_scope"]):
         if frame.relation == "similar" and "추천" in hit.phrase:
             continue  # '고배당주랑 비슷한 거 추천': similar holdings are data, not advice
         if hit.label == "advice_soft":
-            if frame.measures or frame.relation:
-                continue
+            named = [e for e in frame.entities if e.kind in ("etf", "stock")]
+            if frame.measures or frame.relation or len(named) >= 2:
+                continue  # 'A가 나아 B가 나아?': two named funds are compared on the facts
             hit = replace(hit, label="forecast")
             if frame.operation.kind == "define":  # '안전한 ETF 뭐야?' asks which, not what
                 frame.operation.kind = "lookup"
@@ -945,8 +1057,8 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
 
 def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,
                    previous_result: list[str], lexicon: Lexicon) -> None:  # fmt: skip
-    if previous is None:
-        return
+    if previous is None or any(n.startswith("unheld_company:") for n in frame.notes):
+        return  # '쿠팡은?' after 삼성전자 asks about 쿠팡, which we do not hold
     followup = vocabulary()["followup"]
     marks = {h.label for h in find_phrases(text, {k: v for k, v in followup.items()
                                                   if isinstance(v, list)})}  # fmt: skip

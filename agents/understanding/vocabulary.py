@@ -105,8 +105,9 @@ def vocabulary_words() -> frozenset[str]:
                 walk(item)
         elif isinstance(value, dict):
             for key, item in value.items():
-                walk(key)
-                walk(item)
+                if key != "note":  # a group's note explains it with example names
+                    walk(key)
+                    walk(item)
 
     for key, value in vocabulary().items():
         if key not in ("note", "version", "periods", "company_suffixes"):  # names, not words

@@ -275,6 +275,29 @@ def test_a_word_of_etf_names_scopes_the_set(ask: Any, pg_pool: Any) -> None:
     assert f"{row['n']}개" in ask("미국 ETF 몇 개야").answer
 
 
+def test_counting_a_list_twice_keeps_the_whole_set(ask_turns: Any, pg_pool: Any) -> None:
+    """'how many?' then 'count them': the second count is of the same set (SQL), not of the
+    codes the first count's answer happened to show."""
+    answers = ask_turns(["ETFs with fee under 0.1%", "how many?", "count them"])
+    n = fetch_all("SELECT count(*) AS n FROM etfs WHERE expense_ratio < 0.1", pool=pg_pool)[0]["n"]
+    assert all(f": {n} ETFs" in a.answer for a in answers[1:]), [a.answer for a in answers]
+
+
+def test_a_company_we_do_not_hold_is_said_not_answered_as_another(ask_turns: Any) -> None:
+    """'쿠팡 3개월 수익률' names a company outside the data; '쿠팡은?' after 삼성전자 too."""
+    alone = ask_turns(["쿠팡 3개월 수익률"])[0]
+    assert "쿠팡" in alone.answer and alone.payload["declined"] is True
+    after = ask_turns(["삼성전자 주가", "쿠팡은?"])[-1]
+    assert "삼성전자" not in after.answer and after.payload["declined"] is True
+
+
+def test_advice_is_declined_in_korean_and_english(ask: Any) -> None:
+    for question in ("KODEX 200 계속 들고 있어도 돼?", "Would you buy TIGER 200 here?",
+                     "초보자에게 좋은 ETF는?"):  # fmt: skip
+        answer = ask(question)
+        assert answer.payload["declined"] is True and tools_called(answer) == [], question
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer

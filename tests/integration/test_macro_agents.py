@@ -319,6 +319,23 @@ def test_a_company_we_do_not_hold_is_not_a_held_one_by_prefix(
     assert "KR:005930" in held.answer and not held.payload["declined"]
 
 
+def test_a_company_we_do_not_hold_is_declined_not_answered_as_the_market(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'쿠팡 왜 떨어졌어?' had been answered with the FOMC events, 'SK 에너지 주가' with the energy
+    sector, 'SK에너지 실적' with SK's price: each is declined and routed as the stock question it
+    is. Beside a held stock, the unheld one is said and the held one answered (partial)."""
+    for question in ("쿠팡 왜 떨어졌어?", "Why did Coupang drop?", "SK 에너지 주가", "SK에너지 실적",
+                     "How did Coupang do last month?"):  # fmt: skip
+        answer = answer_question(question, pool=pg_pool, store=graph_store)
+        assert answer.payload["declined"], question
+        assert answer.payload["route"]["target_agents"] == ["equity"], question
+        assert "KR:034730" not in answer.answer and "FOMC" not in answer.answer, question
+    both = answer_question("현대차와 토요타 주가 비교", pool=pg_pool, store=graph_store)
+    assert both.status == "partial" and not both.payload["declined"]
+    assert "KR:005380" in both.answer and "토요타" in both.answer
+
+
 def test_a_sale_price_index_is_the_index_not_the_deals(ctx: RunContext, pg_pool: Any) -> None:
     """'서울 아파트 매매가격지수': the house price index (its '매매가' is no deal price)."""
     resp = real_estate_agent(_framed("서울 아파트 매매가격지수", ctx), ctx)

@@ -633,7 +633,7 @@ def _advice(frame: QuestionFrame) -> bool:
     # English askers joined with trade verbs; opinions and valuations
     "Would you buy TIGER 200 here?", "Is now a good time to get into KODEX 200?",
     "Should I take profits on TIGER 200?", "Do you think KODEX 200 is overvalued?",
-    "KODEX 200 비중 늘릴까요?", "KODEX 200 어떻게 생각해?", "KODEX 200 vs TIGER 200 어디가 나아?",
+    "KODEX 200 비중 늘릴까요?", "KODEX 200 어떻게 생각해?", "ETF 뭐가 나아?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -645,6 +645,7 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "수익률 좋은 ETF 3개", "성과 좋은 반도체 ETF", "운용사야?", "회사도 알려줘", "ETF 총보수란?",
     "KODEX 200이랑 비슷한 ETF 추천해줘", "삼성전자 사업보고서 정리해줘", "KODEX 200 최근 1년 수익률",
     "삼성전자 매수 상위 ETF", "사이즈가 큰 ETF", "KODEX 200 vs TIGER 200 보수는 어디가 나아?",
+    "KODEX 200 vs TIGER 200 어디가 나아?",  # two named funds: compared on the facts
     "Which has the better 1-year return, KODEX 200 or TIGER 200?",
     "What do the holdings suggest about KODEX 200?",
 ])  # fmt: skip
@@ -656,6 +657,10 @@ def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, quest
     ("쿠팡 주가 왜 떨어졌어?", "쿠팡"), ("쿠팡의 주가", "쿠팡"), ("쿠팡주가 추이", "쿠팡"),
     ("Why did Sony shares fall?", "Sony"), ("Coupang stock reaction to FOMC", "Coupang"),
     ("SK 에너지 주가", "SK 에너지"), ("토스 기업가치", "토스"), ("한화에너지 비중 높은 ETF", "한화에너지"),
+    # no company cue: the subject of a move, a why, a stock measure or a comparison
+    ("쿠팡 왜 떨어졌어?", "쿠팡"), ("쿠팡 최근 한 달 어땠어?", "쿠팡"), ("How did Coupang do last month?", "Coupang"),
+    ("Why did Coupang drop?", "Coupang"), ("쿠팡 3개월 수익률", "쿠팡"), ("쿠팡 52주 최고가", "쿠팡"),
+    ("현대차와 토요타 주가 비교", "토요타"), ("삼성전자랑 토요타 비교", "토요타"),
 ])  # fmt: skip
 def test_a_company_we_do_not_hold_is_named_as_missing(lexicon: Lexicon, question: str,
                                                        name: str) -> None:  # fmt: skip
@@ -669,9 +674,33 @@ def test_a_company_we_do_not_hold_is_named_as_missing(lexicon: Lexicon, question
     "대형주 주가 어때?", "미국 주식 요즘 어때?", "Why did tech stocks fall?", "How is the stock market doing?",
     "Which stock fell the most this month?", "KODEX 200 주가", "이 회사 주가", "삼성전자 전기 대비 실적",
     "2차전지 주가 왜 올랐어",
+    # verbs, sector-stock words and question words beside a why or a move
+    "요즘 증시 왜 이렇게 빠져?", "부동산 가격 왜 오르는 거야?", "실업률 어떻게 됐어?", "원전주 어때?",
+    "통신주 PER", "금리 인하가 부동산에 미친 영향", "미중 무역분쟁 영향 받은 종목", "PER 뜻이 뭐야",
+    "What's the 6-month return of TIGER 200?", "KODEX 200 보유 종목 상위 3개 비중 합계",
+    "FOMC 발표 후 시장 분위기 어땠어", "Why did yields rise?", "How did bank stocks do?",
 ])  # fmt: skip
 def test_question_words_before_a_company_cue_are_not_companies(lexicon: Lexicon,
                                                                question: str) -> None:  # fmt: skip
     kinds = MACRO_KINDS | {"etf"}
     assert not [n for n in read(lexicon, question, kinds=kinds).notes
                 if n.startswith("unheld_company")]  # fmt: skip
+
+
+def test_a_company_we_do_not_hold_is_not_the_previous_subject(lexicon: Lexicon) -> None:
+    """'쿠팡은?' after 삼성전자 asks about 쿠팡: it is said, not answered as 삼성전자."""
+    previous = read(lexicon, "삼성전자 주가", kinds=MACRO_KINDS)
+    frame = read(lexicon, "쿠팡은?", kinds=MACRO_KINDS, previous=previous)
+    assert "unheld_company:쿠팡" in frame.notes
+    assert not frame.of("stock") and frame.reference is None
+
+
+@pytest.mark.parametrize("question", [
+    "KODEX 200이랑 TIGER 200 무슨 차이야?", "What's the difference between KODEX 200 and TIGER 200?",
+    "삼성전자랑 SK하이닉스 뭐가 달라?",
+])  # fmt: skip
+def test_what_differs_between_two_named_funds_is_a_comparison(lexicon: Lexicon,
+                                                              question: str) -> None:  # fmt: skip
+    assert read(lexicon, question).operation.kind == "compare"
+    # with a measure it is the gap of that figure
+    assert read(lexicon, "KODEX 200이랑 TIGER 200 보수 차이가 뭐야?").operation.kind == "difference"
