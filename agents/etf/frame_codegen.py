@@ -379,12 +379,13 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
     scope = described + ((f" 중 {condition}" if ko else f" with {condition}") if condition else "")
     label = _measure_label(plan, measure, period)
     words = _AGGREGATE_WORDS[op.aggregate or "count"]
+    counted = op.also_count and op.aggregate != "count"  # '몇 개고 평균 보수는?'
     if op.aggregate == "count":
         title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"
     elif ko:
-        title = f"{scope}의 {label} {words[0]}: {{value}}"
+        title = f"{scope}{' {count}개' if counted else ''}의 {label} {words[0]}: {{value}}"
     else:
-        title = f"{words[1].capitalize()} {label} of {scope}: {{value}}"
+        title = f"{words[1].capitalize()} {label} of {scope}{' ({count})' if counted else ''}: {{value}}"
     empty = (f"{scope}에서 {label} 값을 찾지 못했습니다." if ko
              else f"No {label} values found for {scope}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "aggregate": op.aggregate or "count",

@@ -68,6 +68,7 @@ def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
         return spec["empty"]
     else:
         head = spec["title"].replace("{value}", fmt_measure(spec["measure"], value))
+    head = head.replace("{count}", str(len(rows)) if ko else f"{len(rows)} ETFs")
     names = ", ".join(f"{r['name']}({r['code']})" for r in rows[:30])
     more = len(rows) - min(len(rows), 30)
     tail = (f" 외 {more}개" if ko else f" and {more} more") if more > 0 else ""

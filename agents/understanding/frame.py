@@ -109,6 +109,7 @@ class Operation(BaseModel):
     conditions: list[Condition] = Field(default_factory=list)  # thresholds after the first
     group_by: Literal["manager", "tag"] | None = None  # '운용사별 평균 보수': one value per group
     threshold_of: Entity | None = None  # 'KODEX 200보다 보수 싼 ETF': that ETF's value is the bar
+    also_count: bool = False  # '몇 개고 평균 보수는?': the count beside the aggregate asked
 
 
 class QuestionFrame(BaseModel):
@@ -152,7 +153,7 @@ class QuestionFrame(BaseModel):
         elif op.direction:
             parts.append("정렬=" + ("오름차순" if op.direction == "asc" else "내림차순"))
         if op.aggregate:
-            parts.append(f"집계={op.aggregate}")
+            parts.append(f"집계={op.aggregate}" + ("+count" if op.also_count else ""))
         if op.group_by:
             parts.append(f"그룹={op.group_by}별")
         if op.threshold_of is not None:

@@ -350,14 +350,16 @@ class Lexicon:
         for alias, name in vocabulary()["manager_aliases"].items():
             if name in self.managers:  # '한투운용', 'KIM ETF': what analysts call the house
                 forms.setdefault(fold(alias), name)
+        alone = {fold(a) for a in vocabulary()["manager_aliases_alone"]["aliases"]}
         out = []
-        patterns = [(form, manager, _FUND_WORD_AFTER) for form, manager in forms.items()]
+        patterns = [(form, manager, "" if form in alone else _FUND_WORD_AFTER)
+                    for form, manager in forms.items()]  # fmt: skip
         patterns += [(form, manager, "") for form, manager in brands.items()]
         for form, manager, after in sorted(patterns, key=lambda f: len(f[0]), reverse=True):
             for match in re.finditer(re.escape(form) + after, folded):
                 a, b = match.start(), match.start() + len(form)
                 ends = b == len(folded) or b in gaps or not _WORD.match(folded[b])
-                if form in brands and not ends:
+                if (form in brands or form in alone) and not ends:
                     continue  # 'KODEX200' is an ETF's name, 'KODEX 평균' the house
                 if not any(taken[a:b]):
                     taken[a:b] = [True] * (b - a)

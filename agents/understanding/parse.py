@@ -104,6 +104,8 @@ def understand(
     _read_unknown_tickers(frame, question, lexicon)
     if "stock" in kinds:
         _read_unheld_company(frame, question)
+    if "manager" in kinds:  # where the houses we hold can be linked
+        _read_house_names(frame, question)
     text = _read_as_of(frame, text)
     text = _read_period(frame, text)
     if "series" in kinds:
@@ -252,6 +254,26 @@ _TRAILING_PARTICLES = tuple(sorted((
     "만", "까지", "부터", "보다", "하고", "처럼", "요", "이야", "야", "인가요", "인가", "이고", "라", "이라",
 ), key=len, reverse=True))  # fmt: skip
 _JOINED = re.compile(r"(?:랑|와|과|하고|이랑|,|&|\bvs\.?|\bversus\b|\band\b)\s*$", re.IGNORECASE)
+
+
+def _read_house_names(frame: QuestionFrame, question: str) -> None:
+    """'삼성액티브자산운용 ETF 평균 보수', '한국투자증권': one word ending in a business word
+    ('자산운용', '증권', '카드') that names nothing we hold is a company we do not hold, not the
+    whole market; industry words ('석유화학') are sectors, not houses."""
+    _, known, _ = _company_reading()
+    suffixes = vocabulary()["house_suffixes"]["words"]
+    spans = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    for token in _WORD_TOKEN.finditer(question):
+        word = _without_particle(token.group(0))
+        low = word.lower()
+        if word.isascii() or any(a < token.end() and token.start() < b for a, b in spans):
+            continue
+        ending = next((s for s in suffixes if low.endswith(s) and len(low) > len(s) + 1), None)
+        if ending and low not in known and low[: -len(ending)] not in known:  # not '국내증권'
+            if word not in frame.unknown_words:
+                frame.unknown_words.append(word)
+            frame.notes.append(f"unheld_company:{word}")
+            return
 
 
 def _read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
@@ -673,6 +695,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
                                                threshold=value, unit=unit))  # fmt: skip
     if aggregates and op.kind in ("aggregate", "filter"):
         op.aggregate = aggregates[0].label  # type: ignore[assignment]
+        others = [h.label for h in aggregates if h.label not in ("count", aggregates[0].label)]
+        if op.aggregate == "count" and others:  # '몇 개고 평균 보수는?': both, the count beside
+            op.aggregate = others[0]  # type: ignore[assignment]
+        op.also_count = op.aggregate != "count" and any(h.label == "count" for h in aggregates)
     counted = _TOP_N.search(text) if op.kind in ("lookup", "list") else None
     if counted and (frame.relation in ("holders", "holdings") or not frame.of("etf")):
         op.kind = "rank"  # '삼성전자 많이 담은 ETF 3개': a count asks for the top N

@@ -47,9 +47,7 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     word ('^금 가격' is not in '지금 가격', '^사야' is not in '운용사야')."""
     hits: list[Hit] = []
     taken = [False] * len(text)
-    for label, phrase in _phrases_of(groups):
-        word_start = phrase.startswith("^")
-        phrase = phrase.removeprefix("^")
+    for label, phrase, word_start in _phrases_of(groups).candidates(text):
         start = text.find(phrase)
         while start != -1:
             end = start + len(phrase)
@@ -64,18 +62,40 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     return sorted(hits, key=lambda h: h.start)
 
 
-_SORTED: dict[tuple[tuple[str, int, int], ...], list[tuple[str, str]]] = {}
+@dataclass(frozen=True)
+class _Phrases:
+    """A group set's phrases longest first, indexed by their first two characters, so a
+    question is searched only for the phrases that can start in it (the advice grammar alone
+    is several hundred phrases)."""
+
+    entries: tuple[tuple[str, str, bool], ...]  # (label, phrase without '^', tied to a word start)
+    by_head: dict[str, tuple[int, ...]]
+
+    def candidates(self, text: str) -> list[tuple[str, str, bool]]:
+        heads = {text[i : i + 2] for i in range(len(text))} | set(text)
+        found: set[int] = set()
+        for head in heads:
+            found.update(self.by_head.get(head, ()))
+        return [self.entries[i] for i in sorted(found)]
 
 
-def _phrases_of(groups: dict[str, list[str]]) -> list[tuple[str, str]]:
-    """(label, phrase) longest first, computed once per group set: the phrase lists are the
-    vocabulary's own (cached) lists, so their identities key the cache."""
+_SORTED: dict[tuple[tuple[str, int, int], ...], _Phrases] = {}
+
+
+def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
+    """The phrases of a group set, computed once: the phrase lists are the vocabulary's own
+    (cached) lists, so their identities key the cache."""
     key = tuple((label, id(phrases), len(phrases)) for label, phrases in groups.items())
     found = _SORTED.get(key)
     if found is None:
         pairs = [(label, p.lower()) for label, phrases in groups.items() for p in phrases
                  if p.strip()]  # fmt: skip
-        found = _SORTED[key] = sorted(pairs, key=lambda lp: -len(lp[1].removeprefix("^")))
+        ordered = sorted(pairs, key=lambda lp: -len(lp[1].removeprefix("^")))
+        entries = tuple((label, p.removeprefix("^"), p.startswith("^")) for label, p in ordered)
+        by_head: dict[str, list[int]] = {}
+        for i, (_, phrase, _) in enumerate(entries):
+            by_head.setdefault(phrase[:2], []).append(i)
+        found = _SORTED[key] = _Phrases(entries, {h: tuple(ix) for h, ix in by_head.items()})
     return found
 
 

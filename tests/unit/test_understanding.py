@@ -704,3 +704,55 @@ def test_what_differs_between_two_named_funds_is_a_comparison(lexicon: Lexicon,
     assert read(lexicon, question).operation.kind == "compare"
     # with a measure it is the gap of that figure
     assert read(lexicon, "KODEX 200이랑 TIGER 200 보수 차이가 뭐야?").operation.kind == "difference"
+
+
+def test_a_count_asked_beside_an_average_is_kept(lexicon: Lexicon) -> None:
+    """'몇 개고 평균 보수는?' asks both: the average, with the count beside it."""
+    op = read(lexicon, "삼성자산운용 ETF 몇 개고 평균 보수는?").operation
+    assert (op.aggregate, op.also_count) == ("avg", True)
+    assert not read(lexicon, "삼성자산운용 ETF 평균 보수").operation.also_count
+
+
+@pytest.mark.parametrize(("question", "manager"), [
+    ("ETFs run by Samsung AM", "삼성자산운용"), ("How many ETFs does Samsung AM run?", "삼성자산운용"),
+])  # fmt: skip
+def test_a_house_short_name_that_means_the_house_alone(lexicon: Lexicon, question: str,
+                                                       manager: str) -> None:  # fmt: skip
+    assert [e.key for e in read(lexicon, question).of("manager")] == [manager]
+
+
+def test_a_house_we_do_not_hold_is_not_the_whole_market(lexicon: Lexicon) -> None:
+    """'삼성액티브자산운용' is another house (it had been answered with every ETF's average);
+    '삼성자산운용' and an industry word ('석유화학') are not flagged."""
+    frame = read(lexicon, "삼성액티브자산운용 ETF 평균 보수")
+    assert "unheld_company:삼성액티브자산운용" in frame.notes
+    for question in ("삼성자산운용 ETF 평균 보수", "석유화학 ETF", "국내증권 ETF"):
+        assert not [n for n in read(lexicon, question).notes if n.startswith("unheld")], question
+
+
+def test_the_head_index_finds_what_a_full_scan_finds() -> None:
+    """find_phrases searches only phrases whose first two characters occur in the text; on the
+    whole out-of-scope vocabulary it must find exactly what scanning every phrase finds."""
+    from agents.understanding.vocabulary import _word_ok, find_phrases, vocabulary
+
+    groups = vocabulary()["out_of_scope"]
+    phrases = sorted(((label, p.lower()) for label, ps in groups.items() for p in ps if p.strip()),
+                     key=lambda lp: -len(lp[1].removeprefix("^")))  # fmt: skip
+
+    def full_scan(text: str) -> list[tuple[str, int]]:
+        taken, hits = [False] * len(text), []
+        for label, raw in phrases:
+            phrase, tied = raw.removeprefix("^"), raw.startswith("^")
+            at = text.find(phrase)
+            while at != -1:
+                end = at + len(phrase)
+                if (not any(taken[at:end]) and _word_ok(text, phrase, at, end)
+                        and not (tied and at > 0 and (text[at - 1].isalnum()))):  # fmt: skip
+                    taken[at:end] = [True] * (end - at)
+                    hits.append((label, at))
+                at = text.find(phrase, at + 1)
+        return sorted(hits, key=lambda h: h[1])
+
+    for text in ("kodex 200 지금 사도 돼?", "운용사야?", "should i buy tiger 200 or sell it?",
+                 "내일 금 가격 오를까 아니면 팔아야 할까", "초보자에게 좋은 etf 추천 좀", "날씨 어때"):  # fmt: skip
+        assert [(h.label, h.start) for h in find_phrases(text, groups)] == full_scan(text), text
