@@ -85,11 +85,23 @@ class Lexicon:
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
+    _by_head: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
     _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
     _prefixes: dict[str, str] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
+        by_head: dict[str, list[int]] = {}
+        for i, (surface, *_) in enumerate(self._surface):
+            by_head.setdefault(surface[:2], []).append(i)
+        self._by_head = {head: tuple(ix) for head, ix in by_head.items()}
+
+    def _surfaces_in(self, folded: str) -> list[tuple[str, str, str, str]]:
+        """The surfaces whose first two characters occur in the question, longest first: at
+        market scale most of the 4,000 names cannot start anywhere in it."""
+        heads = {folded[i : i + 2] for i in range(len(folded))} | set(folded)
+        found = sorted({i for head in heads for i in self._by_head.get(head, ())})
+        return [self._surface[i] for i in found]
 
     def _surfaces(self) -> list[tuple[str, str, str, str]]:
         """(folded surface form, kind, key, display name) for every name we can recognize."""
@@ -174,7 +186,7 @@ class Lexicon:
                         taken[a : a + len(code)] = [True] * len(code)
                         found.append(Mention("stock", code, self.stocks[code][0], match.start(),
                                              match.end()))  # fmt: skip
-        for surface, kind, key, name in self._surface:
+        for surface, kind, key, name in self._surfaces_in(folded):
             if kind not in kinds:
                 continue
             for a in _occurrences(folded, surface):
