@@ -330,7 +330,9 @@ class Lexicon:
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
         if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
-            synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # once, not per ETF
+            synonyms = [
+                (fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()
+            ]  # once, not per ETF
             index: dict[str, list[tuple[str, str]]] = {}
             for code, name in self.etfs.items():
                 words = name.split()
