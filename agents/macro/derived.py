@@ -19,6 +19,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from data_access.seed.news_text import josa
 
 RATE_UNITS = ("percent", "%")
 DEALS = "re_transactions_monthly"  # monthly medians: averaging them is not the mean deal
@@ -57,9 +58,20 @@ def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | No
                 diff += f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit})"
     if lang == "ko":
         return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-                f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+                f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
     return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-            f"{_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+            f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
+
+
+def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str) -> str:
+    """The gap in words, whichever way round it was asked ('미국 실업률이 한국 실업률보다 1.90%p
+    높습니다'), so a negative A − B needs no second reading."""
+    if round(d, 2) == 0:
+        return "두 값이 같습니다." if lang == "ko" else "The two are equal."
+    high, low = (a, b) if d > 0 else (b, a)
+    if lang == "ko":
+        return f"{josa(_name(high), '이/가')} {_name(low)}보다 {abs(d):,.2f}{unit} 높습니다."
+    return f"{_name(high)} is {abs(d):,.2f}{unit} above {_name(low)}."
 
 
 def _gap_at_start(a: Series, b: Series) -> tuple[str, float] | None:
@@ -237,6 +249,32 @@ def premise(series: Series, move: str, lang: str) -> str | None:
     return contradicted(_name(series), (v1 / v0 - 1) * 100, f"{d0} ~ {d1}", move, lang)
 
 
+def _inverse_asked(series: Series, low: str) -> tuple[str, str] | None:
+    """The name of what moves against the series ('원화 가치' against won per dollar) when the
+    question is about it."""
+    spec = next((s.get("inverse") for s in vocabulary()["series"] if s["code"] == series.key), None)
+    if spec and find_phrases(low, {"w": spec["words"]}):
+        return spec["name"][0], spec["name"][1]
+    return None
+
+
+def inverse_premise(series: Series, move: str, name: tuple[str, str], lang: str) -> str | None:
+    """'원화 가치 왜 떨어졌어?': the won fell when won per dollar rose, so the premise is checked
+    against the inverse move, and said in the question's own terms."""
+    if len(series.points) < 2 or not series.points[0][1]:
+        return None
+    (d0, v0), (d1, v1) = series.points[0], series.points[-1]
+    change = (v1 / v0 - 1) * 100
+    if (move == "up" and change <= 0) or (move == "down" and change >= 0):
+        return None  # the won moved as asked
+    went = ("상승", "rose") if change < 0 else ("하락", "fell")
+    if lang == "ko":
+        return (f"질문과 달리 {name[0]}는 {d0} ~ {d1} 동안 {went[0]}했습니다 ({_name(series)} "
+                f"{change:+.2f}%, 원화 {'강세' if change < 0 else '약세'}).")  # fmt: skip
+    return (f"Contrary to the question, {name[1]} {went[1]} from {d0} to {d1} ({_name(series)} "
+            f"{change:+.2f}%).")  # fmt: skip
+
+
 def contradicted(name: str, change: float, span: str, move: str, lang: str) -> str | None:
     """The premise sentence when a change of `change` % over `span` is not the move asked."""
     if (move == "up" and change >= 0) or (move == "down" and change <= 0):
@@ -375,7 +413,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
-        out.insert(0, premise(_since_base(ordered[0], op.change_basis), move, lang))
+        inverse = _inverse_asked(ordered[0], low)
+        base = _since_base(ordered[0], op.change_basis)
+        out.insert(0, premise(base, move, lang) if inverse is None
+                   else inverse_premise(base, move, inverse, lang))  # fmt: skip
     if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
         out += [streak(s, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):

@@ -372,3 +372,31 @@ def test_the_dearest_deal_of_a_district(ctx: RunContext, pg_pool: Any) -> None:
     assert f"실거래 최고가: {eok(float(row['price_krw']))}" in resp.key_points[0]
     assert not [m for m in _framed("강남구 제일 비싼 아파트 거래", ctx).frame.measures
                 if m.name == "expense_ratio"]  # fmt: skip
+
+
+def test_the_wons_value_moves_against_won_per_dollar(pg_pool: Any, graph_store: Any) -> None:
+    """'원화 가치 왜 올랐어?' when won per dollar rose over the window: the won fell, said in the
+    question's terms (it had been checked against won per dollar, the wrong way round)."""
+    answer = answer_question("원화 가치 왜 올랐어?", pool=pg_pool, store=graph_store)
+    said = re.search(r"질문과 달리 원화 가치는 (\S+) ~ (\S+) 동안 (하락|상승)", answer.answer)
+    plain = answer_question("원달러 환율 왜 떨어졌어?", pool=pg_pool, store=graph_store)
+    # both ask for a stronger won over the same default window: the premises fail together
+    assert bool(said) == ("질문과 달리 원/달러 환율" in plain.answer)
+    if said:
+        sql = ("SELECT value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
+               "obs_date = %s ORDER BY as_of_date DESC LIMIT 1")  # fmt: skip
+        first, last = (fetch_all(sql, (day,), pool=pg_pool)[0] for day in said.group(1, 2))
+        assert (said.group(3) == "하락") == (last["value"] > first["value"])
+
+
+def test_a_gap_is_also_said_in_words(pg_pool: Any, graph_store: Any) -> None:
+    """'한국 미국 실업률 차이' is Korea − US (negative): the answer also says which is higher."""
+    answer = answer_question("한국 미국 실업률 차이", pool=pg_pool, store=graph_store)
+    us, kr = (fetch_all("SELECT value FROM macro_observations WHERE series_code = %s "
+                        "ORDER BY obs_date DESC, as_of_date DESC LIMIT 1", (code,), pool=pg_pool)[0]["value"]
+              for code in ("UNRATE", "KR_UNEMPLOYMENT"))  # fmt: skip
+    higher = "미국 실업률이" if us > kr else "한국 실업률(계절조정)이"
+    assert (
+        f"{higher}" in answer.answer
+        and f"{abs(float(us) - float(kr)):,.2f}%p 높습니다" in answer.answer
+    )
