@@ -58,6 +58,7 @@ class Plan:
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
+    scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
 def language_of(question: str) -> Lang:
@@ -161,10 +162,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
-    if measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"):
+    if (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list")) or (
+        op.kind == "aggregate" and op.aggregate == "count"
+    ):
         _unread_qualifier(plan)
-        return _set_intent(plan, frame, "all")
-    if op.kind == "aggregate" and op.aggregate == "count":
         return _set_intent(plan, frame, "all")
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
         return "list_tags"
@@ -186,11 +187,17 @@ def _unread_qualifier(plan: Plan) -> None:
         return
     words = re.findall(r"[0-9a-z가-힣&]+", low[:at])[-2:]
     known = vocabulary_words()
-    unread = [w for w in words if w not in _SET_WORDS and w not in known and not w[0].isdigit()
-              and not any(w.startswith(k) for k in known if len(k) >= 2)
-              and not _predicate(w)]  # fmt: skip
-    if unread:
-        plan.unanswered.append(_text(plan, "qualifier", " ".join(unread)))
+    unread = [w for w in words if w not in _SET_WORDS and not w[0].isdigit()
+              and not _predicate(w) and not _read_word(w, known)]  # fmt: skip
+    if unread:  # said first: the figure below is not of the set asked for
+        plan.scope_note = _text(plan, "qualifier", " ".join(unread))
+
+
+def _read_word(word: str, known: frozenset[str]) -> bool:
+    """A question word, with or without its particle ('메타버스' is not '메타' + something, so
+    no prefix of a word counts)."""
+    return word in known or any(word.endswith(p) and word[: -len(p)] in known
+                                for p in ("은", "는", "이", "가", "을", "를", "의", "도", "들"))  # fmt: skip
 
 
 _HANGUL_WORD = re.compile(r"^[가-힣]+$")
@@ -218,6 +225,8 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
+            if plan.scope_note and f"'{word}'" in plan.scope_note:
+                plan.scope_note = None  # the names hold it: the set is scoped, not all ETFs
             return
 
 

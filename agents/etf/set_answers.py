@@ -2,8 +2,8 @@
 aggregated), one holding's weight, a difference between two ETFs, a max/min over a window.
 
 Like `answer_templates`, they are inlined by source into the sandboxed code, so they use only
-builtins and the two formatting helpers here (`fmt_measure`, `fmt_krw`), which the inliner adds
-with them. Numbers are written as an analyst writes
+builtins and the formatting helpers here (`fmt_measure`, `fmt_krw`, `half_up`), which the
+inliner adds with them. Numbers are written as an analyst writes
 them: 억/조 원 for large KRW amounts, %p for differences of rates, the date of every figure.
 """
 
@@ -18,17 +18,24 @@ def fmt_krw(x: float) -> str:
     return f"{round(x / 1e8):,}억 원"
 
 
+def half_up(x: float, places: int) -> float:
+    """x rounded half up, as an analyst (and SQL's round) rounds: an average of 0.32025 is
+    0.3203, though the float nearest it is a hair below. Builtins only (inlined into the
+    sandbox): a nudge far below the data's own precision tips an exact half the right way."""
+    return round(x + (1e-9 if x >= 0 else -1e-9), places)
+
+
 def fmt_measure(measure: str, v: object) -> str:
     """One figure of a measure in its unit (fees as stored percents, weights, returns, KRW)."""
     if v is None:
         return "-"
     x = float(v)  # type: ignore[arg-type]
     if measure == "expense_ratio":
-        return f"{round(x, 4):g}%"
+        return f"{half_up(x, 4):g}%"
     if measure in ("weight", "premium", "volatility"):
-        return f"{x:.2f}%"
+        return f"{half_up(x, 2):.2f}%"
     if measure == "return":
-        return f"{x:+.2f}%"
+        return f"{half_up(x, 2):+.2f}%"
     if measure in ("net_assets", "market_cap"):
         return fmt_krw(x)
     if measure == "close":
@@ -446,6 +453,7 @@ def render_groups(groups: list, spec: dict) -> str:
 
 SET_RENDERERS = (
     fmt_krw,
+    half_up,
     fmt_measure,
     render_etf_set,
     render_etf_aggregate,

@@ -36,7 +36,9 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     missing = [n for n in plan.unanswered if n not in answer.answer]
     if missing and answer.status in ("ok", "partial"):
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
-    if answer.status == "ok" and (declined or plan.unanswered):
+    if plan.scope_note and answer.status in ("ok", "partial"):
+        answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
+    if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note):
         answer.status = "partial"
 
 

@@ -354,6 +354,9 @@ class Lexicon:
         short form, followed by a word about funds; a brand alone ('KODEX 평균 보수') where no
         ETF name took it."""
         brands = {fold(b): m for b, m in self.brands.items()}
+        for alias, brand in vocabulary()["brand_aliases"].items():  # '코덱스 평균 보수'
+            if brand in self.brands and len(alias) >= 3:  # not '솔' alone
+                brands.setdefault(fold(alias), self.brands[brand])
         forms: dict[str, str] = {}
         for name in self.managers:
             for suffix in _MANAGER_SUFFIXES:
@@ -383,7 +386,9 @@ class Lexicon:
 
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
-_FUND_WORD_AFTER = r"(?=(에서|의|가|이|'s|s)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))"
+_FUND_WORD_AFTER = (r"(?=(에서|의|가|이|'s|s)?(쪽|측|계열|거|것)?(에서|이|가)?"
+                    r"(나온|만든|출시한|내놓은|운용하는)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))")  # fmt: skip
+# ('삼성 쪽 ETF', '삼성에서 나온 ETF': what sits between the house and the fund word)
 
 
 _WORD = re.compile(r"[0-9A-Za-z가-힣&]+")

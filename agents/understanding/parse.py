@@ -949,10 +949,17 @@ def _is_rank_number(text: str, m: re.Match[str]) -> bool:
     return any(r.start() <= m.start() < r.end() for r in _TOP_N.finditer(text))
 
 
+# '보수 낮은 순', '큰 순서': '순' closing a modifier is an order ('순자산' is a measure)
+_ORDER_AFTER_MODIFIER = re.compile(r"[가-힣]\s?순(?=$|[\s?.!,]|으로|서)")
+
+
 def _ranking(text: str) -> list[Hit]:
     rank = vocabulary()["rank"]
-    return find_phrases(text, {"top": rank["top_words"], "bottom": rank["bottom_words"],
+    hits = find_phrases(text, {"top": rank["top_words"], "bottom": rank["bottom_words"],
                                "sup": rank["superlative"], "order": rank["order_words"]})  # fmt: skip
+    if not hits and (m := _ORDER_AFTER_MODIFIER.search(text)):
+        hits.append(Hit("order", m.group(0), m.start(), m.end()))
+    return hits
 
 
 def _read_rank(frame: QuestionFrame, text: str, raw: str = "") -> None:
@@ -974,6 +981,7 @@ def _wants_ordering(text: str) -> bool:
     order = find_phrases(text, {"o": vocabulary()["rank"]["order_words"]})
     return (
         bool(order)
+        or _ORDER_AFTER_MODIFIER.search(text) is not None
         or re.search(r"\b(etfs|funds|stocks|regions|districts|cities|sectors|countries)\b", text)
         is not None
     )

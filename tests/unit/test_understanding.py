@@ -756,3 +756,21 @@ def test_the_head_index_finds_what_a_full_scan_finds() -> None:
     for text in ("kodex 200 지금 사도 돼?", "운용사야?", "should i buy tiger 200 or sell it?",
                  "내일 금 가격 오를까 아니면 팔아야 할까", "초보자에게 좋은 etf 추천 좀", "날씨 어때"):  # fmt: skip
         assert [(h.label, h.start) for h in find_phrases(text, groups)] == full_scan(text), text
+
+
+@pytest.mark.parametrize("question", [
+    "삼성 쪽 ETF 평균 보수", "삼성에서 나온 ETF 평균 총보수", "코덱스 평균 보수", "코덱스 ETF들 평균 총보수",
+])  # fmt: skip
+def test_a_house_by_its_brand_in_hangul_or_a_looser_phrase(lexicon: Lexicon, question: str) -> None:
+    """These had been answered with every ETF's average."""
+    assert [e.key for e in read(lexicon, question).of("manager")] == ["삼성자산운용"]
+
+
+@pytest.mark.parametrize(("question", "direction"), [
+    ("반도체 ETF 보수 낮은 순", "asc"), ("순자산 큰 순", "desc"), ("보수 낮은 순으로 보여줘", "asc"),
+])  # fmt: skip
+def test_an_order_closing_the_question_is_a_ranking(lexicon: Lexicon, question: str,
+                                                    direction: str) -> None:  # fmt: skip
+    op = read(lexicon, question).operation
+    assert (op.kind, op.direction) == ("rank", direction)
+    assert read(lexicon, "순자산 1조 넘는 ETF").operation.kind == "filter"  # '순자산' is no order
