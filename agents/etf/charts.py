@@ -26,6 +26,8 @@ PERIOD_LABELS = {
     "3m": "3개월",
     "6m": "6개월",
     "1y": "1년",
+    "ytd": "연초 이후",
+    "mtd": "이번 달",
 }
 CHANGE_LABELS = {
     "added": "신규편입",

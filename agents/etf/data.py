@@ -30,7 +30,7 @@ TOP_HOLDINGS = 10
 COMPARE_HOLDINGS = 5
 SIMILAR_LIMIT = 10
 # The tools' price periods: data_access.figures' calendar periods
-PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")
+PRICE_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd", "mtd")
 _BASE_SLACK = "14 days"  # fetched before the longest base date: the last bar on or before it
 CHANGE_PERIODS = ("1d", "1w", "1m", "3m", "6m", "1y")
 INFO_RETURN_PERIODS = ("1w", "1m", "3m")

@@ -33,9 +33,11 @@ LABELS = {
 
 
 def window_words(period: str) -> tuple[str, str]:
-    """'최근 3개월' / 'the last 3 months'; the year to date is not 'recent'."""
+    """'최근 3개월' / 'the last 3 months'; the year and the month to date are not 'recent'."""
     if period == "ytd":
         return "연초 이후", "the year to date"
+    if period == "mtd":
+        return "이번 달 들어(전월 말 대비)", "the month to date"
     return "최근 " + PERIOD_WORDS["ko"][period], "the last " + PERIOD_WORDS["en"][period]
 
 

@@ -34,9 +34,9 @@ SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "vol
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
-           "ytd": "연초 이후"},
+           "ytd": "연초 이후", "mtd": "전월 말 이후"},
     "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
-           "1d": "1 day", "ytd": "year to date"},
+           "1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
 }  # fmt: skip
 
 

@@ -460,7 +460,7 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
         return _blank(text, start, end)
     if hits:
         h = hits[0]
-        months = _PERIOD_MONTHS.get(h.label) or _ytd_months()
+        months = _PERIOD_MONTHS.get(h.label) or (1.0 if h.label == "mtd" else _ytd_months())
         frame.period = Period(label=h.label, months=months, surface=h.phrase)
         return _blank(text, h.start, h.end)
     return text

@@ -309,6 +309,21 @@ def test_an_unread_set_word_is_said_before_the_figure(ask: Any, pg_pool: Any) ->
     assert f"{float(avg):.4f}%" in ask("코덱스 평균 보수").answer
 
 
+def test_the_month_to_date_return_is_from_the_previous_months_last_close(
+    ask: Any, pg_pool: Any
+) -> None:
+    """'이번 달 수익률': from the last close on or before the previous month's end (SQL)."""
+    rows = fetch_all(
+        "WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500') "
+        "SELECT (SELECT close FROM etf_prices, last WHERE etf_code = '069500' AND trade_date <= "
+        "(date_trunc('month', last.d) - interval '1 day')::date ORDER BY trade_date DESC LIMIT 1) "
+        "AS base, (SELECT close FROM etf_prices, last WHERE etf_code = '069500' AND trade_date = "
+        "last.d) AS now", pool=pg_pool)  # fmt: skip
+    pct = (float(rows[0]["now"]) / float(rows[0]["base"]) - 1) * 100
+    answer = ask("KODEX 200 이번 달 수익률")
+    assert f"{pct:+.2f}%" in answer.answer and answer.status == "ok", answer.answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer

@@ -774,3 +774,13 @@ def test_an_order_closing_the_question_is_a_ranking(lexicon: Lexicon, question: 
     op = read(lexicon, question).operation
     assert (op.kind, op.direction) == ("rank", direction)
     assert read(lexicon, "순자산 1조 넘는 ETF").operation.kind == "filter"  # '순자산' is no order
+
+
+@pytest.mark.parametrize("question", [
+    "원달러 환율 이번 달 들어 얼마나 올랐어?", "환율 전월 말 대비", "KODEX 200 month to date return",
+    "환율 지난달 말 대비 변화",
+])  # fmt: skip
+def test_the_month_to_date_is_a_period(lexicon: Lexicon, question: str) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS | {"etf"})
+    assert frame.period is not None and frame.period.label == "mtd"
+    assert read(lexicon, "환율 지난달 대비", kinds=MACRO_KINDS).operation.change_basis == "mom"
