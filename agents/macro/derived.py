@@ -8,6 +8,7 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 from __future__ import annotations
 
 import operator
+import re
 import statistics
 from datetime import date
 
@@ -138,7 +139,8 @@ def average(series: Series, months: int, lang: str) -> str | None:
 
 def change(series: Series, basis: str, lang: str) -> str | None:
     """Year-over-year (same month a year earlier) or month-over-month change of the latest
-    observation: %p for rates, percent for levels and indices."""
+    observation: %p for rates, percent (and the move in the series' unit) for levels and
+    indices."""
     if len(series.points) < 2:
         return None
     latest_day, latest = series.points[-1]
@@ -150,8 +152,8 @@ def change(series: Series, basis: str, lang: str) -> str | None:
     base_day, base_value = base
     if is_rate(series):
         moved = f"{latest - base_value:+.2f}%p"
-    elif base_value:
-        moved = f"{(latest / base_value - 1) * 100:+.2f}%"
+    elif base_value:  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
+        moved = f"{(latest / base_value - 1) * 100:+.2f}% ({latest - base_value:+,.2f})"
     else:
         return None
     label = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
@@ -368,6 +370,23 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
     return out
 
 
+def _reference_keys(frame: QuestionFrame) -> set[str]:
+    """The subjects a gap is measured from: the name right before '대비'/'보다' ('한국 대비
+    미국', '한국 실업률은 미국보다') or right after 'than'/'above' ('above the BOK rate')."""
+    words = vocabulary()["reference_words"]
+    after = "|".join(map(re.escape, words["after_name"]))
+    before = "|".join(map(re.escape, words["before_name"]))
+    q, keys = frame.question, set()
+    for e in frame.entities:
+        if e.start < 0:
+            continue
+        if re.match(rf"\s*(?:{after})", q[e.end :]) or re.search(
+            rf"\b(?:{before})\s+(?:the\s+)?$", q[: e.start], re.IGNORECASE
+        ):
+            keys.add(e.key)
+    return keys if len(keys) < len(frame.entities) else set()  # both sides named so: no order
+
+
 def _priced(series: list[Series]) -> bool:
     """Stock or index closes (their returns compare), not macro levels or rates."""
     return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
@@ -380,7 +399,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return []
     op = frame.operation
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
-    ordered = sorted(series, key=lambda s: order.get(s.key, 20_000))
+    reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
+    ordered = sorted(series, key=lambda s: (s.key in reference, order.get(s.key, 20_000)))
     out: list[str | None] = []
     low = frame.question.lower()
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)

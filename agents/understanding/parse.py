@@ -836,8 +836,13 @@ def _difference_words(text: str) -> bool:
     """'금리 차이' asks a number; '두 ETF 차이점' asks how they differ (a comparison): read
     together, the longer compare phrase takes its words from the difference one."""
     voc = vocabulary()
+    if _BARE_GAP.search(text):  # '금리 차': '차' as a word of its own (not '현대차', '차트')
+        return True
     return any(h.label == "d" for h in find_phrases(text, {"d": voc["difference"],
                                                            "c": voc["compare"]}))  # fmt: skip
+
+
+_BARE_GAP = re.compile(r"(?:^|\s)차(?=$|[\s?.!]|는|가|를|도)")
 
 
 def _growth_rate(frame: QuestionFrame) -> bool:

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
@@ -400,3 +401,33 @@ def test_a_gap_is_also_said_in_words(pg_pool: Any, graph_store: Any) -> None:
         f"{higher}" in answer.answer
         and f"{abs(float(us) - float(kr)):,.2f}%p 높습니다" in answer.answer
     )
+
+
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("한국 대비 미국 실업률 차이", "UNRATE", "KR_UNEMPLOYMENT"),
+    ("한국 실업률은 미국보다 몇 %p 낮아?", "KR_UNEMPLOYMENT", "UNRATE"),
+    ("How far is the Fed funds rate above the BOK rate?", "FEDFUNDS", "KR_BASE_RATE"),
+    ("한국 대비 미국 금리 차", "FEDFUNDS", "KR_BASE_RATE"),
+])  # fmt: skip
+def test_a_gap_is_measured_from_the_side_the_question_names(
+    pg_pool: Any, graph_store: Any, question: str, first: str, second: str
+) -> None:
+    """'B 대비 A', 'A는 B보다', 'A above B': A − B (SQL), whatever order the names come in."""
+    a, b = (float(fetch_all("SELECT value FROM macro_observations WHERE series_code = %s "
+                            "ORDER BY obs_date DESC, as_of_date DESC LIMIT 1", (code,),
+                            pool=pg_pool)[0]["value"]) for code in (first, second))  # fmt: skip
+    answer = answer_question(question, pool=pg_pool, store=graph_store)
+    gap = next(line for line in answer.answer.splitlines() if "격차" in line or "Gap" in line)
+    assert f"{a - b:+,.2f}%p" in gap, gap
+
+
+def test_a_month_over_month_change_of_a_level_gives_its_move_too(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'원달러 환율 전월 대비': the rate and the move in won (SQL), not the rate alone."""
+    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                     "'KR_USDKRW' ORDER BY obs_date DESC, as_of_date DESC", pool=pg_pool)  # fmt: skip
+    latest = rows[0]
+    base = next(r for r in rows if r["obs_date"] <= latest["obs_date"] - relativedelta(months=1))
+    answer = answer_question("원달러 환율 전월 대비", pool=pg_pool, store=graph_store)
+    assert f"({float(latest['value']) - float(base['value']):+,.2f})" in answer.answer
