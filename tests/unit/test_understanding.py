@@ -634,6 +634,10 @@ def _advice(frame: QuestionFrame) -> bool:
     "Would you buy TIGER 200 here?", "Is now a good time to get into KODEX 200?",
     "Should I take profits on TIGER 200?", "Do you think KODEX 200 is overvalued?",
     "KODEX 200 비중 늘릴까요?", "KODEX 200 어떻게 생각해?", "ETF 뭐가 나아?",
+    # trying, keeping, adding: '-어 볼까', '-어 둘까', '추가 매수', 'hold or sell'
+    "KODEX 200에 돈 넣어볼까?", "KODEX 200 사 볼까?", "KODEX 200 사둘까?", "KODEX 200 추가 매수?",
+    "KODEX 200 hold or sell?", "Good entry point for TIGER 200?", "KODEX 200 지금 사면 수익 날까?",
+    "이 ETF 장기 보유 괜찮나요",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -647,7 +651,8 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "삼성전자 매수 상위 ETF", "사이즈가 큰 ETF", "KODEX 200 vs TIGER 200 보수는 어디가 나아?",
     "KODEX 200 vs TIGER 200 어디가 나아?",  # two named funds: compared on the facts
     "Which has the better 1-year return, KODEX 200 or TIGER 200?",
-    "What do the holdings suggest about KODEX 200?",
+    "What do the holdings suggest about KODEX 200?", "KODEX 200 차트 볼까", "KODEX 200 보유 종목 보여줘",
+    "KODEX 200 추가 상장 종목",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
