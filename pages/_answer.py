@@ -72,6 +72,13 @@ def mode_caption(answer: AgentAnswer) -> str:
     return " · ".join(parts)
 
 
+def _partial_reason(answer: AgentAnswer) -> str:
+    """What a partial answer left out, in general terms (the answer itself says exactly what)."""
+    if answer.payload.get("declined"):
+        return "이 질문은 데이터로 답하지 않았습니다. 이유와 대신 물을 수 있는 질문은 아래에 적었습니다."
+    return "질문의 일부만 답했습니다. 답하지 못한 부분은 답변에 적었습니다."
+
+
 def render_answer(
     answer: AgentAnswer,
     *,
@@ -85,7 +92,7 @@ def render_answer(
     else:
         if answer.status != "ok":
             label = STATUS_LABELS.get(answer.status, answer.status)
-            st.warning(f"{label}: {answer.error or '도구 결과의 일부만으로 답했습니다.'}",
+            st.warning(f"{label}: {answer.error or _partial_reason(answer)}",
                        icon=":material/warning:")  # fmt: skip
         st.markdown(literal_tildes(answer.answer))
     st.caption(mode_caption(answer))
