@@ -18,6 +18,7 @@ from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.understanding.frame import COMPARATOR_WORDS
+from agents.understanding.parse import asked_move
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -617,6 +618,38 @@ def _note_suffix(plan: Plan) -> str:
     return "\n\n" + note if note else ""
 
 
+def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    """'KODEX 반도체 왜 떨어졌어?': the ETF's return over the window and, for each of its ten
+    largest holdings (latest snapshot), weight × the stock's return over the same window: the
+    holdings that moved it, computed in the sandbox."""
+    etf = etfs[0]
+    period = price_period(plan)
+    if not plan.period:
+        plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
+                               else "No period given: the last month was used.")  # fmt: skip
+    cypher = (
+        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+        "WITH e, max(h.date) AS latest\n"
+        "MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
+        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
+        "ORDER BY h.weight DESC LIMIT 10"
+    )
+    spec = {"lang": plan.lang, "etf": etf["name"], "window_ko": window_words(period)[0],
+            "window_en": window_words(period)[1], "asked": asked_move(plan.question),
+            "note": notes_text(plan), "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
+    body = [
+        f"fund = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",
+        "for r in rows:",
+        f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(period)}))",
+        "    summary = got.get('summary') if isinstance(got, dict) else None",
+        "    r['return'] = summary.get('change_rate') if summary else None",
+        "    if r['return'] is not None and r.get('weight') is not None:",
+        "        r['contribution'] = r['weight'] * r['return'] / 100",
+        f"final_answer(render_attribution(fund, rows, {lit(spec)}))",
+    ]
+    return _graph_rows(plan, cypher, body)
+
+
 FRAME_BUILDERS: dict[str, Any] = {
     "etf_set": etf_set_code,
     "etf_groups": groups_code,
@@ -626,4 +659,5 @@ FRAME_BUILDERS: dict[str, Any] = {
     "common_holdings": common_holdings_code,
     "price_extreme": extreme_code,
     "etf_measure": measure_code,
+    "etf_attribution": attribution_code,
 }

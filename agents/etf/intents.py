@@ -16,15 +16,17 @@ from typing import Literal
 
 from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.frame import measure_name
+from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
-from agents.understanding.vocabulary import vocabulary_words
+from agents.understanding.parse import asked_move
+from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
-    "etf_measure", "common_holdings", "etf_groups", "define", "declined", "unsupported",
+    "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "define", "declined",
+    "unsupported",
 ]  # fmt: skip
 Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
@@ -159,6 +161,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _single_stock(plan, frame)
     if plan.tags or plan.managers:
         universe = "tag" if plan.tags else "manager"
+        if _asks_why(frame) and measure in (None, "return", "close"):
+            return _why_of_a_set(plan, frame, universe)
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
@@ -308,6 +312,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
+    if _asks_why(frame) and measure in (None, "return", "close"):
+        plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it
+        return "etf_attribution"
     if op.change_basis == "yoy" and measure in (None, "return", "close"):
         plan.period, plan.measure = "1y", "return"  # an ETF's year-over-year move: 1-year return
         return "etf_measure"
@@ -338,6 +345,21 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"
+
+
+def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
+    """'반도체 ETF 왜 빠졌어?': the set's returns, the biggest move of the direction asked first;
+    one ETF's reasons are its holdings' contributions, which the answer points to."""
+    frame.measures = [Measure(name="return", unit="%", surface="수익률")]
+    down = asked_move(frame.question) != "up"
+    frame.operation.kind, frame.operation.direction = "rank", "asc" if down else "desc"
+    plan.unanswered.append(_text(plan, "set_why"))
+    return _set_intent(plan, frame, universe)
+
+
+def _asks_why(frame: QuestionFrame) -> bool:
+    """'왜 떨어졌어?', 'what drove …', '기여': a question about what moved a price."""
+    return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
@@ -380,6 +402,7 @@ _TEXTS = {
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
+        "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
     "en": {
         "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
@@ -391,6 +414,7 @@ _TEXTS = {
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
+        "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },
 }
 

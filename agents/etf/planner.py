@@ -191,6 +191,7 @@ _ANSWER_THOUGHTS = {
     "etf_measure": "get_etf_prices로 기간 수익률 또는 순자산을 조회합니다.",
     "common_holdings": "두 ETF의 최신 보유종목을 그래프에서 맞대어 공통 종목과 겹치는 비중을 계산합니다.",
     "etf_groups": "ETF를 운용사(또는 테마)와 함께 그래프에서 읽고 코드에서 그룹마다 값을 계산합니다.",
+    "etf_attribution": "ETF의 기간 수익률과 상위 보유종목의 수익률을 도구로 읽고, 코드에서 종목별 기여(비중×수익률)를 계산합니다.",
 }
 
 

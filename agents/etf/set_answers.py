@@ -451,6 +451,62 @@ def render_groups(groups: list, spec: dict) -> str:
     return text
 
 
+def render_attribution(fund: dict, rows: list, spec: dict) -> str:
+    """An ETF's return and its largest holdings' contributions (weight × return), in the
+    direction of the move; what the ten do not explain is said, and so is a premise the data
+    does not bear out."""
+    ko = spec["lang"] == "ko"
+    summary = fund.get("summary") if isinstance(fund, dict) else None
+    if not summary or summary.get("change_rate") is None:
+        return spec["empty"]
+    total = float(summary["change_rate"])
+    window = spec["window_ko"] if ko else spec["window_en"]
+    moved = [r for r in rows if r.get("contribution") is not None]
+    down = total < 0
+    moved.sort(key=lambda r: r["contribution"], reverse=not down)
+    span = f"{summary.get('start_date')} → {summary.get('end_date')}"
+    lines = []
+    asked = spec.get("asked")
+    if asked and (asked == "down") != down:
+        lines.append(f"질문과 달리 {spec['etf']}은(는) {window} {'하락' if down else '상승'}했습니다."
+                     if ko else f"Contrary to the question, {spec['etf']} "
+                     f"{'fell' if down else 'rose'} over {window}.")  # fmt: skip
+    lines.append(f"{spec['etf']}의 {window} 수익률 {total:+.2f}% ({span})." if ko
+                 else f"{spec['etf']} returned {total:+.2f}% over {window} ({span}).")  # fmt: skip
+    if not moved:
+        lines.append("보유종목의 가격을 찾지 못해 기여를 계산하지 못했습니다." if ko
+                     else "No prices were found for its holdings, so no contributions.")  # fmt: skip
+        return "\n".join(lines)
+    day = moved[0].get("date") or "-"
+    lines.append(f"보유 비중 상위 {len(rows)}종목의 기여 (비중 × 종목 수익률, 보유 스냅샷 {day}):" if ko
+                 else f"Contributions of its top {len(rows)} holdings (weight × return, holdings of {day}):")  # fmt: skip
+    for i, r in enumerate(moved, 1):
+        lines.append(f"{i}. {r['name']}({r['code']}): {float(r['weight']):.2f}% × "
+                     f"{float(r['return']):+.2f}% = {r['contribution']:+.2f}%p")  # fmt: skip
+    explained = sum(r["contribution"] for r in moved)
+    rest = total - explained
+    if ko:
+        lines.append(f"상위 종목 기여 합 {explained:+.2f}%p, 나머지 {rest:+.2f}%p는 그 밖의 종목·현금·"
+                     "보수 등입니다. 기간 중 비중 변화는 반영하지 않은 근사치입니다.")  # fmt: skip
+        lines.append(
+            "뉴스·이벤트 원인은 매크로 Q&A에서 종목별로 물어보세요 (예: "
+            f"'{moved[0]['name']} 왜 {'떨어졌어' if down else '올랐어'}?')."
+        )
+    else:
+        lines.append(
+            f"The top holdings explain {explained:+.2f}%p; the other {rest:+.2f}%p is "
+            "the remaining holdings, cash and fees (weights held fixed, an approximation)."
+        )
+        lines.append(
+            f"For news and events, ask Macro Q&A about a stock (e.g. 'why did "
+            f"{moved[0]['name']} {'fall' if down else 'rise'}?')."
+        )
+    text = "\n".join(lines)
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
 SET_RENDERERS = (
     fmt_krw,
     half_up,
@@ -458,6 +514,7 @@ SET_RENDERERS = (
     render_etf_set,
     render_etf_aggregate,
     render_holding_weight,
+    render_attribution,
     _holdings_meeting,
     _level,
     _daily_values,

@@ -204,7 +204,7 @@ class GetETFPricesTool(EtfTool):
         "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
         "period": {
             "type": "string",
-            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비). "
+            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
             "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.",
             "nullable": True,
         },
@@ -232,7 +232,7 @@ class GetStockPricesTool(EtfTool):
         "stock_code": {"type": "string", "description": "종목코드 (예: '005930', 'AAPL')"},
         "period": {
             "type": "string",
-            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비). "
+            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
             "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.",
             "nullable": True,
         },

@@ -324,6 +324,36 @@ def test_the_month_to_date_return_is_from_the_previous_months_last_close(
     assert f"{pct:+.2f}%" in answer.answer and answer.status == "ok", answer.answer
 
 
+def _window_return(pg_pool: Any, table: str, key: str, value: str) -> float:
+    """A 3-month return by figures' definition, in SQL: the last close on or before the last
+    date minus three months, to the last close."""
+    row = fetch_all(
+        f"WITH p AS (SELECT trade_date, close FROM {table} WHERE {key} = %s), "
+        "l AS (SELECT max(trade_date) AS d FROM p) SELECT (SELECT close FROM p, l WHERE "
+        "trade_date = l.d) AS now, (SELECT close FROM p, l WHERE trade_date <= "
+        "(l.d - interval '3 months')::date ORDER BY trade_date DESC LIMIT 1) AS base",
+        (value,), pool=pg_pool)[0]  # fmt: skip
+    return (float(row["now"]) / float(row["base"]) - 1) * 100
+
+
+def test_why_an_etf_moved_is_its_holdings_contributions(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 반도체 3개월 동안 왜 떨어졌어?': the ETF's return and, per top holding, weight ×
+    the stock's return over the same window (SQL), computed in the sandbox, not its fee card."""
+    answer = ask("KODEX 반도체 3개월 동안 왜 떨어졌어?")
+    assert answer.payload["understanding"]["intent"] == "etf_attribution"
+    fund = _window_return(pg_pool, "etf_prices", "etf_code", "091160")
+    assert f"{fund:+.2f}%" in answer.answer.splitlines()[0 if fund < 0 else 1]
+    top = fetch_all("SELECT h.security_id, s.name, h.weight FROM etf_holdings h JOIN stocks s ON "
+                    "s.security_id = h.security_id WHERE h.etf_code = '091160' AND h.as_of_date = "
+                    "(SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = '091160') ORDER "
+                    "BY h.weight DESC LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    stock = _window_return(pg_pool, "stock_prices", "security_id", top["security_id"])
+    w = float(top["weight"])
+    line = next(x for x in answer.answer.splitlines() if f"{top['name']}(" in x)
+    assert f"{w:.2f}% × {stock:+.2f}% = {w * stock / 100:+.2f}%p" in line
+    assert "매크로 Q&A" in answer.answer  # the news and events are asked there
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
