@@ -19,6 +19,7 @@ from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
+from agents.understanding.vocabulary import vocabulary
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -423,15 +424,20 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
 def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     assert plan.frame is not None
     etf, op = etfs[0], plan.frame.operation
+    sector, sectors = _holdings_sector(plan)
+    within = f" AND s.sector IN [{', '.join(cypher_text(x) for x in sectors)}]" if sectors else ""
     cypher = (
         f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
         "WITH e, max(h.date) AS latest\n"
-        "MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
+        f"MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest{within}\n"
         "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
         "ORDER BY h.weight DESC"
     )
-    spec = {"lang": plan.lang, "etf": etf["name"], "aggregate": op.aggregate or "sum",
-            "top_n": op.top_n, "empty": tpl.not_found(plan.lang, etf["name"], [])}  # fmt: skip
+    # 'KODEX 200 구성종목 중 반도체 비중 합': the holdings of that sector, said in the title
+    name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
+            ) if sector else etf["name"]  # fmt: skip
+    spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum",
+            "top_n": op.top_n, "empty": tpl.not_found(plan.lang, name, [])}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
     if op.comparator and op.threshold is not None:  # '비중 5% 넘는 종목': filtered in the code
         spec["condition"] = _condition(plan, "weight")
@@ -439,6 +445,16 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         render = (f"render_holdings_aggregate([r for r in rows if r.get('weight') is not None "
                   f"and {keep}], {lit(spec)})")  # fmt: skip
     return _graph_then(plan, cypher, render)
+
+
+def _holdings_sector(plan: Plan) -> tuple[str | None, list[str]]:
+    """A theme named beside one ETF's holdings that is also a sector of stocks ('반도체',
+    '금융'): the holdings are read within it (its data sectors: '기술' is IT, software …)."""
+    for tag in plan.tags:
+        spec = next((x for x in vocabulary()["sectors"] if x["key"] == tag.name), None)
+        if spec:
+            return tag.name, list(spec.get("data_sectors") or [tag.name])
+    return None, []
 
 
 def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
@@ -560,11 +576,11 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
 
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
-    windowed = plan.measure in ("return", "volatility") or plan.days
+    windowed = plan.measure in ("return", "volatility", "trading_value") or plan.days
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
-    if plan.measure == "return" and not plan.period:
+    if plan.measure in ("return", "trading_value") and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,

@@ -331,8 +331,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure == "volatility":
-        plan.measure = "volatility"
+    if measure in ("volatility", "trading_value"):
+        plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
@@ -340,8 +340,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if op.kind == "lookup" and measure in ("close", "volume", "market_cap"):
         plan.measure = measure  # '종가 얼마야?': the latest figure, dated
         return "etf_measure"
-    if op.kind == "trend" or measure in ("close", "volume"):
-        return "etf_prices"
+    if op.kind == "trend" or measure in ("close", "volume") or (measure is None and frame.period):
+        return "etf_prices"  # 'TIGER 200 일주일 전 대비': the window's prices and its change
     if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"

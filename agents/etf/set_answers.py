@@ -139,12 +139,14 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     values = [float(r["weight"]) for r in picked]
     value = sum(values) if spec["aggregate"] == "sum" else sum(values) / len(values)
     what = {"sum": ("합", "combined weight"), "avg": ("평균", "average weight")}[spec["aggregate"]]
+    ranked = bool(spec.get("top_n"))  # '상위 5개 종목 비중 합' vs all of them ('반도체 비중 합')
     if ko:
         return (
-            f"{spec['etf']} 상위 {len(picked)}개 종목 비중 {what[0]}: {value:.2f}% "
-            f"(스냅샷 {day} 기준)\n\n{listed}"
+            f"{spec['etf']} {'상위 ' if ranked else ''}{len(picked)}개 종목 비중 {what[0]}: "
+            f"{value:.2f}% (스냅샷 {day} 기준)\n\n{listed}"
         )
-    return f"{what[1].capitalize()} of the top {len(picked)} holdings of {spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}"
+    return (f"{what[1].capitalize()} of the {'top ' if ranked else ''}{len(picked)} holdings of "
+            f"{spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}")  # fmt: skip
 
 
 def _holdings_meeting(rows: list, spec: dict) -> str:
@@ -385,6 +387,19 @@ def render_measure(result: dict, spec: dict) -> str:
         if ko:
             return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
         return f"{spec['name']} {value_en} on {day}."
+    if spec["measure"] == "trading_value":  # close × volume per session, over the window
+        daily = [r for r in result.get("daily") or [] if r.get("close") and r.get("volume")]
+        daily = daily[:-1] if len(daily) > 1 else daily  # the base bar closes the day before
+        if not daily:
+            return spec["empty"]
+        values = [float(r["close"]) * float(r["volume"]) for r in daily]
+        total, mean = fmt_krw(sum(values)), fmt_krw(sum(values) / len(values))
+        first, last = daily[-1]["date"], daily[0]["date"]  # the daily rows are newest first
+        if ko:
+            return (f"{spec['name']}의 {spec['period_ko']} 거래대금 합계 {total}, 하루 평균 {mean} "
+                    f"({first} ~ {last}, {len(values)}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
+        return (f"{spec['name']} traded {total} over {spec['period_en']}, {mean} a session on "
+                f"average ({first} to {last}, {len(values)} sessions; close × volume).")  # fmt: skip
     if spec["measure"] == "volatility":
         sigma = s.get("volatility")
         if sigma is None:

@@ -354,6 +354,26 @@ def test_why_an_etf_moved_is_its_holdings_contributions(ask: Any, pg_pool: Any) 
     assert "매크로 Q&A" in answer.answer  # the news and events are asked there
 
 
+def test_a_sector_of_an_etfs_holdings_and_its_trading_value(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 구성종목 중 반도체 비중 합' sums the semiconductor holdings only (SQL over
+    stocks.sector), not all 136; '최근 1주일 거래대금' is Σ close × volume after the base bar."""
+    row = fetch_all("SELECT round(sum(h.weight), 2) AS w, count(*) AS n FROM etf_holdings h JOIN "
+                    "stocks s ON s.security_id = h.security_id WHERE h.etf_code = '069500' AND "
+                    "h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+                    "'069500') AND s.sector = '반도체'", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("KODEX 200 구성종목 중 반도체 비중 합").answer
+    assert f"반도체 업종 {row['n']}개 종목 비중 합: {float(row['w']):.2f}%" in answer
+    value = fetch_all(
+        "WITH l AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500') "
+        "SELECT sum(close * volume) AS v FROM etf_prices, l WHERE etf_code = '069500' AND "
+        "trade_date > (SELECT max(trade_date) FROM etf_prices, l WHERE etf_code = '069500' AND "
+        "trade_date <= (l.d - interval '7 days')::date) AND trade_date <= l.d", pool=pg_pool,
+    )[0]["v"]  # fmt: skip
+    eok = round(float(value) / 1e8)
+    shown = f"{eok // 10000:,}조 {eok % 10000:,}억 원" if eok >= 10000 else f"{eok:,}억 원"
+    assert f"거래대금 합계 {shown}" in ask("KODEX 200 최근 1주일 거래대금").answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
