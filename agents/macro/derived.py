@@ -115,13 +115,18 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
     if not series.points:
         return None
     pick = (max if which == "max" else min)(series.points, key=lambda p: p[1])
-    first, last = series.points[0][0], series.points[-1][0]
+    first, (last, latest) = series.points[0][0], series.points[-1]
     word = ("최고치", "high") if which == "max" else ("최저치", "low")
+    # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
+    gap = (f"{latest - pick[1]:+.2f}%p" if is_rate(series) else
+           f"{(latest / pick[1] - 1) * 100:+.2f}%" if pick[1] else "")  # fmt: skip
     if lang == "ko":
+        since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
         return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
-                f"{_value(pick[1], series)} ({pick[0]}).")  # fmt: skip
+                f"{_value(pick[1], series)} ({pick[0]}){since}.")  # fmt: skip
+    since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
     return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
-            f"{_value(pick[1], series)} on {pick[0]}.")  # fmt: skip
+            f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
 
 
 def average(series: Series, months: int, lang: str) -> str | None:
@@ -432,6 +437,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if len(ordered) >= 2 and find_phrases(low, {"c": vocabulary()["correlation_words"]}):
         out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)
+    if op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        move = None  # '고점 대비 얼마나 빠졌어?': a fall from the high, not over the window
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
         inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)

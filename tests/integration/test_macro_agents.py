@@ -431,3 +431,16 @@ def test_a_month_over_month_change_of_a_level_gives_its_move_too(
     base = next(r for r in rows if r["obs_date"] <= latest["obs_date"] - relativedelta(months=1))
     answer = answer_question("원달러 환율 전월 대비", pool=pg_pool, store=graph_store)
     assert f"({float(latest['value']) - float(base['value']):+,.2f})" in answer.answer
+
+
+def test_a_fall_from_the_high_is_the_distance_from_it(pg_pool: Any, graph_store: Any) -> None:
+    """'삼성전자 고점 대비 얼마나 빠졌어?' asks the latest close against the window's highest
+    close (SQL), not whether the stock fell over the year (which it had 'contradicted')."""
+    rows = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = 'KR:005930' "
+                     "ORDER BY trade_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]
+    start = last["trade_date"] - relativedelta(years=1)
+    high = max(float(r["close"]) for r in rows if r["trade_date"] >= start)
+    answer = answer_question("삼성전자 고점 대비 얼마나 빠졌어?", pool=pg_pool, store=graph_store)
+    assert f"그 대비 {(float(last['close']) / high - 1) * 100:+.2f}%" in answer.answer
+    assert "질문과 달리" not in answer.answer
