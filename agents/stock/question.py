@@ -24,6 +24,7 @@ from agents.stock.dating import date_security
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
+from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
@@ -39,6 +40,10 @@ _EARNINGS = """SELECT period, event_date, status, eps_estimate, eps_actual FROM 
 WHERE security_id = %(sid)s ORDER BY event_date"""
 _BASE_SLACK_DAYS = 14  # fetched before a return's base date: the last bar on or before it
 _STOCK = "SELECT security_id, code, name, currency FROM stocks WHERE code = %(code)s ORDER BY security_id"
+_STOCK_NEWS = """SELECT published_at, title, source FROM news_articles
+WHERE tickers @> ARRAY[%(sid)s::text] AND published_at >= %(start)s::date
+  AND published_at < (%(as_of)s::date + 1)
+ORDER BY published_at DESC, pk LIMIT 50"""
 
 
 @dataclass
@@ -95,30 +100,38 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     as_of = as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
         return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
-    rows = fetch_all(_STOCK, {"code": stocks[0].key}, pool=pool)
-    stock = dict(rows[0])
-    dating = date_security(stock["security_id"], date.fromisoformat(as_of), pool)
-    turn = _Turn(
-        frame=frame,
-        stock=stock,
-        as_of=dating.as_of.isoformat(),
-        lang=lang,
-        daily=dating.daily,
-        notes=dating.notes(lang),
-    )  # dated by its own last bar
-    for section in _sections(frame):
-        SECTIONS[section](turn, pool)
+    # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
+    turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
+    turn = turns[0]
+    for other in turns[1:]:
+        turn.citations += other.citations
+        turn.trace += other.trace
+        turn.notes += [n for n in other.notes if n not in turn.notes]
     for word in frame.unknown_words:
         turn.notes.append(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다." if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
-    head = f"**{stock['name']} ({stock['security_id']})** · " + (
-        f"기준일 {turn.as_of}" if turn.ko() else f"as of {turn.as_of}"
-    )
-    body = "\n".join(f"- {line}" for line in turn.lines)
+    blocks = []
+    for t in turns:
+        head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
+            f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"
+        )
+        blocks.append(head + "\n" + "\n".join(f"- {line}" for line in t.lines))
     tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
     more = ("\n\n전체 리포트는 종목 리포트 화면에 종목만 입력하면 만들어집니다." if turn.ko()
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
-    return _finish(turn, head + "\n" + body + tail + more, started, declined=False)
+    return _finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False)
+
+
+def _stock_turn(frame: QuestionFrame, code: str, as_of: str, lang: str,
+                pool: ConnectionPool | None) -> _Turn:  # fmt: skip
+    """One stock's figures the frame asks for, dated by its own last bar."""
+    stock = dict(fetch_all(_STOCK, {"code": code}, pool=pool)[0])
+    dating = date_security(stock["security_id"], date.fromisoformat(as_of), pool)
+    turn = _Turn(frame=frame, stock=stock, as_of=dating.as_of.isoformat(), lang=lang,
+                 daily=dating.daily, notes=dating.notes(lang))  # fmt: skip
+    for section in _sections(frame):
+        SECTIONS[section](turn, pool)
+    return turn
 
 
 def _unknown_stock(question: str, lang: str, pool: ConnectionPool | None) -> str:
@@ -178,13 +191,17 @@ _MEASURE_SECTIONS = {
     "per": "valuation", "pbr": "valuation", "eps": "eps", "dividend_yield": "dividend",
     "market_cap": "market_cap", "high": "range", "low": "range", "close": "close",
     "volume": "volume", "return": "return", "rsi": "rsi", "earnings": "earnings",
+    "trading_value": "trading_value",
 }  # fmt: skip
 
 
 def _sections(frame: QuestionFrame) -> list[str]:
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
-    if frame.operation.kind in ("change", "trend") and "return" not in wanted:
+    why = bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+    if (frame.operation.kind in ("change", "trend") or why) and "return" not in wanted:
         wanted.append("return")
+    if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
+        wanted.append("news")
     return list(dict.fromkeys(wanted)) or ["close", "return", "valuation"]
 
 
@@ -267,6 +284,58 @@ def _range(turn: _Turn, pool: ConnectionPool | None) -> None:
         turn.lines.append(f"{label} 최저가 {_money(float(low['low']), cur)} ({low['trade_date']})"
                           if turn.ko() else f"{label} low {_money(float(low['low']), cur)} "
                           f"on {low['trade_date']}")  # fmt: skip
+    last = rows[-1]  # '고점 대비 얼마나 빠졌어?': the latest close against the range
+    close = float(last["close"])
+    gaps = [(w, float(r[k])) for w, r, k, asked in (("high", high, "high", "high" in names or "low" not in names),
+            ("low", low, "low", "low" in names or "high" not in names)) if asked and float(r[k])]  # fmt: skip
+    parts = [f"{'최고가' if w == 'high' else '최저가'} 대비 {(close / v - 1) * 100:+.2f}%" if turn.ko()
+             else f"{(close / v - 1) * 100:+.2f}% from the {w}" for w, v in gaps]  # fmt: skip
+    if parts:
+        turn.lines.append(f"최근 종가 {_money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
+                          if turn.ko() else f"Last close {_money(close, cur)} on "
+                          f"{last['trade_date']}: " + ", ".join(parts))  # fmt: skip
+
+
+def _trading_value(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """Σ close × volume over the window (the bars after the base bar), and its daily mean."""
+    months, label = _period(turn, 1.0)
+    rows = _prices(turn, pool, months)[1:]
+    if not rows:
+        return
+    values = [float(r["close"]) * float(r["volume"]) for r in rows if r["volume"]]
+    cur = turn.stock["currency"]
+    total = _amount(sum(values), cur)
+    mean = _amount(sum(values) / max(1, len(values)), cur)
+    turn.lines.append(f"{label} 거래대금 {total}, 하루 평균 {mean} ({rows[0]['trade_date']} ~ "
+                      f"{rows[-1]['trade_date']}, {len(values)}거래일; 종가 × 거래량)" if turn.ko()
+                      else f"{label} trading value {total}, {mean} a session "
+                      f"({rows[0]['trade_date']} to {rows[-1]['trade_date']}; close × volume)")  # fmt: skip
+
+
+def _amount(value: float, currency: str) -> str:
+    """A large amount as an analyst writes it: 조/억 원, or $…B / $…M."""
+    if currency == "KRW":
+        eok = round(value / 1e8)
+        return f"{eok // 10000:,}조 {eok % 10000:,}억 원" if eok >= 10000 else f"{eok:,}억 원"
+    return f"${value / 1e9:,.2f}B" if value >= 1e9 else f"${value / 1e6:,.1f}M"
+
+
+def _news(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The articles tagged with the stock inside the move's window, newest first: the evidence
+    a why-question can be read against (the report and Macro Q&A go further)."""
+    months, label = _period(turn, 1.0)
+    rows = turn.query("news_articles", _STOCK_NEWS, {"sid": turn.stock["security_id"],
+                      "as_of": turn.as_of, "start": (date.fromisoformat(turn.as_of)
+                      - relativedelta(days=round(months * 30))).isoformat()},
+                      "ECONOMIC_NEWS_STREAM", "news_articles", pool)  # fmt: skip
+    if not rows:
+        turn.notes.append(f"{label} 동안 이 종목으로 태그된 뉴스가 없어 원인은 수치로만 보였습니다."
+                          if turn.ko() else f"No news tagged with the stock in the last {label}.")  # fmt: skip
+        return
+    heads = "; ".join(f"{str(r['published_at'])[:10]} {r['title']}" for r in rows[:3])
+    shown = min(3, len(rows))
+    turn.lines.append(f"같은 기간 이 종목 뉴스 {len(rows)}건 (최근 {shown}건): {heads}" if turn.ko()
+                      else f"{len(rows)} articles on the stock in the window (latest {shown}): {heads}")  # fmt: skip
 
 
 def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -393,7 +462,7 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
 SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
-    "earnings": _earnings,
+    "earnings": _earnings, "trading_value": _trading_value, "news": _news,
 }  # fmt: skip
 
 
