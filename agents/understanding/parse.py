@@ -121,6 +121,7 @@ def understand(
     if frame.relation == "similar" and (m := _TOP_N.search(text)):  # '비슷한 ETF 3개'
         frame.operation.top_n = int(m.group(1) or m.group(2))
     _read_movement(frame, text)
+    _read_size(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
     if "stock" in kinds:
         _read_unexplained_subject(frame, question, text, previous)
@@ -1053,6 +1054,22 @@ def asked_move(question: str) -> str | None:
     return "down" if down else None
 
 
+def _read_size(frame: QuestionFrame, text: str) -> None:
+    """'which is the largest?', '제일 큰 거' with nothing else measured: funds are sized by net
+    assets (stocks by market cap)."""
+    if frame.measures or frame.operation.kind not in ("rank", "compare", "lookup"):
+        return
+    hits = find_phrases(text, vocabulary()["size_words"])
+    if hits:
+        measure = "market_cap" if frame.of("stock") and not frame.of("etf") else "net_assets"
+        frame.measures.append(Measure(name=measure, unit=MEASURE_UNITS[measure],
+                                      surface=hits[0].phrase))  # fmt: skip
+        if frame.operation.kind == "lookup":
+            frame.operation.kind = "rank"
+        if frame.operation.kind == "rank" and frame.operation.direction is None:
+            frame.operation.direction = "asc" if hits[0].label == "small" else "desc"
+
+
 def _read_movement(frame: QuestionFrame, text: str) -> None:
     """'8% 넘게 빠진', '가장 많이 떨어진', 'top gainers': a move is a return, and a fall turns
     the threshold and the order around."""
@@ -1131,7 +1148,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.relation = "weight_in"
         if not frame.measures:
             frame.measures.append(Measure(name="weight", unit="%"))
-    elif ("subset" in marks or (("same" in marks or counted) and listed)) and previous_result:
+    elif (
+        "subset" in marks or (marks & {"same", "both"} or counted) and listed
+    ) and previous_result:
+        # 'which of them is the largest?' after a list of many: the previous answer's set
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
         _inherit_context(frame, previous, entities=False)

@@ -789,3 +789,23 @@ def test_the_month_to_date_is_a_period(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question, kinds=MACRO_KINDS | {"etf"})
     assert frame.period is not None and frame.period.label == "mtd"
     assert read(lexicon, "환율 지난달 대비", kinds=MACRO_KINDS).operation.change_basis == "mom"
+
+
+def test_size_words_rank_by_net_assets_and_which_of_them_is_the_list(lexicon: Lexicon) -> None:
+    """'반도체 ETF 중 제일 큰 거' ranks by net assets; 'which of them is the largest?' after a list
+    of many is that list (it had been read as 'which of the two' and not understood)."""
+    frame = read(lexicon, "반도체 ETF 중 제일 큰 거")
+    assert (frame.measure(), frame.operation.kind, frame.operation.direction) == (
+        "net_assets",
+        "rank",
+        "desc",
+    )
+    assert read(lexicon, "가장 큰 폭으로 떨어진 ETF").measure() == "return"  # a move, not a size
+    previous = read(lexicon, "ETFs with fees under 0.1%")
+    frame = read(
+        lexicon,
+        "which of them is the largest?",
+        previous=previous,
+        previous_result=["069500", "102110", "360750"],
+    )
+    assert frame.reference == "subset" and frame.measure() == "net_assets"
