@@ -32,6 +32,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
+from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
 
 MAX_ITEMS = 3
@@ -139,6 +140,16 @@ def _window_months(route: Route) -> int:
     return max(route.period_months, need)
 
 
+def _series_name(code: str, row: dict[str, Any], language: str) -> str:
+    """The series' name in the answer's language: the vocabulary's short English name for an
+    English question (the table's Korean name otherwise)."""
+    if language == "en":
+        spec = next((s for s in vocabulary()["series"] if s["code"] == code), None)
+        if spec and spec.get("name_en"):
+            return str(spec["name_en"])
+    return str(row.get("name_ko") or code)
+
+
 def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
     watch, resp = Stopwatch(), agent_response("macro", ctx, "macro")
@@ -154,20 +165,20 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
             continue
         first, last = rows[0], rows[-1]
         v0, v1 = float(first["value"]), float(last["value"])
-        name, unit = last.get("name_ko") or code, last.get("unit") or ""
+        name, unit = _series_name(code, last, route.language), last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
         if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
             # the window was widened to hold the base month: its start is not a figure asked for
             resp.key_points.append(lang_text(
                 route.language, f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}).",
-                f"{code} latest {v1:,.2f} {unit} ({last['obs_date']})."))  # fmt: skip
+                f"{name} ({code}) latest {v1:,.2f} {unit} ({last['obs_date']})."))  # fmt: skip
             continue
         resp.key_points.append(lang_text(
             route.language,
             f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}), "
             f"{first['obs_date']}의 {v0:,.2f} 대비 {v1 - v0:+,.2f} ({pct(v0, v1):+.2f}%).",
-            f"{code} latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
+            f"{name} ({code}) latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
             f"({pct(v0, v1):+.2f}%) vs {v0:,.2f} on {first['obs_date']}.",
         ))  # fmt: skip
     # what the question asked of those series (a gap, a max, a YoY change) comes first

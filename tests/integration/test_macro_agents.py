@@ -444,3 +444,11 @@ def test_a_fall_from_the_high_is_the_distance_from_it(pg_pool: Any, graph_store:
     answer = answer_question("삼성전자 고점 대비 얼마나 빠졌어?", pool=pg_pool, store=graph_store)
     assert f"그 대비 {(float(last['close']) / high - 1) * 100:+.2f}%" in answer.answer
     assert "질문과 달리" not in answer.answer
+
+
+def test_an_english_answer_names_the_series_in_english(pg_pool: Any, graph_store: Any) -> None:
+    """'US vs Korea unemployment gap' had read 'Gap (미국 실업률 − 한국 실업률(계절조정))'."""
+    answer = answer_question("US vs Korea unemployment gap", pool=pg_pool, store=graph_store)
+    lines = [x for x in answer.answer.splitlines() if x.startswith("- ")]
+    assert lines and not any(re.search(r"[가-힣]", x) for x in lines), lines
+    assert "US unemployment rate is" in answer.answer
