@@ -1092,12 +1092,22 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
             op.direction = "asc"  # the biggest fall is the lowest return
 
 
+# a point ahead of the data ('3년 뒤', '6개월 후에', 'a year from now'); '1년 전 대비' is behind it
+_FUTURE_POINT = re.compile(
+    r"\d+\s*(?:년|개월|달|주|일)\s*(?:뒤|후)(?!\s*대비)|(?:a|one|\d+)\s+(?:years?|months?|weeks?)"
+    r"\s+from now|\bin\s+\d+\s+(?:years|months)\b",
+    re.IGNORECASE,
+)
+
+
 def _read_scope(frame: QuestionFrame, text: str) -> None:
     """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat.
     A soft advice word ('좋은 ETF', '추천', '노후') is advice only when nothing measurable is
     asked: '수익률 좋은 ETF' is a ranking; '초보자에게 좋은 ETF', '안전한 ETF 뭐야?' are advice.
     'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers,
     and 'A랑 B 중 어디가 나아?' is a comparison of two named funds."""
+    if future := _FUTURE_POINT.search(frame.question):  # '3년 뒤 가격', 'a year from now'
+        frame.notes.append(f"out_of_scope:forecast:{future.group(0)}")
     for hit in find_phrases(text, vocabulary()["out_of_scope"]):
         if frame.relation == "similar" and "추천" in hit.phrase:
             continue  # '고배당주랑 비슷한 거 추천': similar holdings are data, not advice

@@ -638,6 +638,9 @@ def _advice(frame: QuestionFrame) -> bool:
     "KODEX 200에 돈 넣어볼까?", "KODEX 200 사 볼까?", "KODEX 200 사둘까?", "KODEX 200 추가 매수?",
     "KODEX 200 hold or sell?", "Good entry point for TIGER 200?", "KODEX 200 지금 사면 수익 날까?",
     "이 ETF 장기 보유 괜찮나요",
+    # how to place money, when to trade, a point ahead of the data
+    "여유자금 500만원 어떻게 굴릴까?", "KODEX 200 존버?", "KODEX 200 언제 팔아?", "When should I sell TIGER 200?",
+    "3년 뒤 KODEX 200 가격은?", "What will KODEX 200 be worth a year from now?", "KODEX 200 1년 후 수익률 예상",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -652,7 +655,7 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "KODEX 200 vs TIGER 200 어디가 나아?",  # two named funds: compared on the facts
     "Which has the better 1-year return, KODEX 200 or TIGER 200?",
     "What do the holdings suggest about KODEX 200?", "KODEX 200 차트 볼까", "KODEX 200 보유 종목 보여줘",
-    "KODEX 200 추가 상장 종목",
+    "KODEX 200 추가 상장 종목", "1년 전 KODEX 200 종가", "KODEX 200 1년 전 대비", "삼성전자 EPS 예상치",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
