@@ -641,6 +641,8 @@ def _advice(frame: QuestionFrame) -> bool:
     # how to place money, when to trade, a point ahead of the data
     "여유자금 500만원 어떻게 굴릴까?", "KODEX 200 존버?", "KODEX 200 언제 팔아?", "When should I sell TIGER 200?",
     "3년 뒤 KODEX 200 가격은?", "What will KODEX 200 be worth a year from now?", "KODEX 200 1년 후 수익률 예상",
+    "KODEX 200 비중을 포트폴리오에서 몇 %로 가져가야 해?", "레버리지 ETF 위험해?", "KODEX 200 사는 거 어때?",
+    "Is KODEX 200 a good long-term hold?", "I'm thinking of buying KODEX 200", "KODEX 200 살려고 하는데",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -656,6 +658,7 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "Which has the better 1-year return, KODEX 200 or TIGER 200?",
     "What do the holdings suggest about KODEX 200?", "KODEX 200 차트 볼까", "KODEX 200 보유 종목 보여줘",
     "KODEX 200 추가 상장 종목", "1년 전 KODEX 200 종가", "KODEX 200 1년 전 대비", "삼성전자 EPS 예상치",
+    "레버리지 ETF 변동성 얼마나 커?",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
