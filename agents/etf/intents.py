@@ -18,8 +18,8 @@ from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
-from agents.understanding.parse import asked_move
-from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
+from agents.understanding.parse import WHY_NOTE, asked_move
+from agents.understanding.vocabulary import vocabulary_words
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
@@ -359,7 +359,7 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
 
 def _asks_why(frame: QuestionFrame) -> bool:
     """'왜 떨어졌어?', 'what drove …', '기여': a question about what moved a price."""
-    return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+    return WHY_NOTE in frame.notes  # the question's own why words, or its previous turn's
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:

@@ -50,6 +50,9 @@ _TOP_N = re.compile(
 )
 # 'KR Top50', 'US top 50 유니버스': the universe's name, not a top-N
 _UNIVERSE_NAME = re.compile(r"\b(kr|us|한국|미국)\s*top\s*50$")
+WHY_NOTE = (
+    "asks:why"  # what moved it ('왜', 'what drove'): kept for a follow-up of the same subject
+)
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -123,6 +126,8 @@ def understand(
     _read_movement(frame, text)
     _read_size(frame, text)
     _read_scope(frame, before_measures)  # '금 가격': the scope words hold measure words
+    if find_phrases(question.lower(), {"why": vocabulary()["why"]}):
+        frame.notes.append(WHY_NOTE)
     if "stock" in kinds:
         _read_unexplained_subject(frame, question, text, previous)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
@@ -1278,3 +1283,5 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
         frame.period = previous.period
     if frame.relation is None:
         frame.relation = previous.relation
+    if bare and entities and WHY_NOTE in previous.notes and WHY_NOTE not in frame.notes:
+        frame.notes.append(WHY_NOTE)  # '왜 떨어졌어?' → '3개월로 보면?': the same why, longer

@@ -815,3 +815,11 @@ def test_size_words_rank_by_net_assets_and_which_of_them_is_the_list(lexicon: Le
         previous_result=["069500", "102110", "360750"],
     )
     assert frame.reference == "subset" and frame.measure() == "net_assets"
+
+
+def test_a_why_carries_to_a_follow_up_of_the_same_subject(lexicon: Lexicon) -> None:
+    """'KODEX 반도체 왜 떨어졌어?' → '3개월로 보면?': the same why over three months."""
+    previous = read(lexicon, "KODEX 반도체 왜 떨어졌어?")
+    frame = read(lexicon, "3개월로 보면?", previous=previous)
+    assert "asks:why" in frame.notes and frame.period is not None and frame.period.label == "3m"
+    assert "asks:why" not in read(lexicon, "KODEX 반도체 3개월 수익률").notes
