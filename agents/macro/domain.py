@@ -107,10 +107,14 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     # events of the move's window first, then those the question names
     resp.paths.sort(key=lambda p: (not inside(p), -_named_in_question(str(p.get("event", "")),
                                                                      route.question)))  # fmt: skip
+    caveated: set[str] = set()  # an older event is said to be older once, not on each line
     for path in distinct_paths(resp.paths, 3):
-        before = "" if inside(path) else lang_text(
+        event = f"{path.get('event_date')} {path.get('event')}"
+        before = "" if inside(path) or event in caveated else lang_text(
             route.language, f" (조회 구간 {since} 이전의 이벤트: 이번 움직임의 원인으로 단정할 수 없습니다)",
             f" (an event before the window from {since}: not shown to cause this move)")  # fmt: skip
+        if not inside(path):
+            caveated.add(event)
         resp.key_points.append(lang_text(
             route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}{before}",
             f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}{before}"))  # fmt: skip
