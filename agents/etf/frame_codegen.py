@@ -574,6 +574,13 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
     return tpl.inline("\n".join(lines))
 
 
+def out_of_window_text(plan: Plan) -> str:
+    """What is said of a past day the price tool's year does not reach (the turn is partial)."""
+    return (f"{plan.as_of}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
+            if plan.lang == "ko" else f"{plan.as_of} is outside the price tool's window (the "
+            "last year).")  # fmt: skip
+
+
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     windowed = plan.measure in ("return", "volatility", "trading_value") or plan.days
@@ -588,9 +595,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "period_en": window_words(period)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
             "as_of": plan.as_of,
-            "out_of_window": (f"{plan.as_of}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
-                              if plan.lang == "ko" else f"{plan.as_of} is outside the price "
-                              "tool's window (the last year).")}  # fmt: skip
+            "out_of_window": out_of_window_text(plan)}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",
              "if isinstance(result, dict) and result.get('status') == 'error':",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agents.etf.frame_codegen import out_of_window_text
 from agents.etf.intents import Plan
 from agents.understanding import QuestionFrame
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
@@ -38,8 +39,9 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
     if plan.scope_note and answer.status in ("ok", "partial"):
         answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
-    if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note):
-        answer.status = "partial"
+    out_of_reach = bool(plan.as_of) and answer.answer.startswith(out_of_window_text(plan))
+    if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
+        answer.status = "partial"  # out of reach: a past day older than the price tool's year
 
 
 def _counts_previous_set(frame: QuestionFrame) -> bool:

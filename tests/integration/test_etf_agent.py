@@ -239,6 +239,8 @@ def test_a_close_on_a_past_day(ask: Any, pg_pool: Any) -> None:
             f"{row['trade_date']}" in answer.answer
             and f"{float(row['v']):,.0f}{unit}" in answer.answer
         )
+    older = ask("2024년 1월 2일 KODEX 200 종가")  # before the price tool's year: said, partial
+    assert "조회 범위(최근 1년) 밖" in older.answer and older.status == "partial"
 
 
 def test_another_etfs_value_as_the_bar(ask: Any, pg_pool: Any) -> None:
