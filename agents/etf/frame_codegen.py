@@ -557,6 +557,8 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
         field = "low" if aggregate == "min" else "high"
         if plan.frame.measure() == "close":
             field = "close"
+    if plan.frame.measure() == "return":
+        field = "move"  # '가장 많이 오른 날': the largest one-day change, not the highest close
     note = notes_text(plan)
     if not plan.period:
         note = (note + " " if note else "") + ("기간이 없어 최근 3개월로 조회했습니다." if plan.lang == "ko"

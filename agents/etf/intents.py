@@ -323,7 +323,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
         return "price_extreme"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
-        plan.measure = "close"
+        plan.measure = "return" if measure == "return" else "close"  # a day's move, or a level
         return "price_extreme"
     if measure in ("high", "low") and op.kind in ("lookup", "rank", "aggregate"):
         op.aggregate = "max" if measure == "high" else "min"

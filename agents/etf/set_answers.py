@@ -279,6 +279,28 @@ def render_extreme(result: dict, spec: dict) -> str:
                 f"({int(top['volume']):,} shares, {times:.1f}× the window's mean of {mean:,.0f}; "
                 f"{first} to {last}, {len(points)} trading days).")  # fmt: skip
         return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+    if spec["field"] == "move":  # '가장 많이 오른 날': the largest one-day change of the close
+        up = spec["aggregate"] != "min"
+        pick = None
+        for i in range(len(points) - 1):  # newest first: points[i] follows points[i + 1]
+            before, after = points[i + 1], points[i]
+            if not before.get("close"):
+                continue
+            pct = (float(after["close"]) / float(before["close"]) - 1) * 100
+            if pick is None or (pct > pick["pct"] if up else pct < pick["pct"]):
+                pick = {"pct": pct, "before": before, "after": after}
+        if pick is None:
+            return spec["empty"]
+        b, a = pick["before"], pick["after"]
+        unit = "원" if krw else ""
+        text = (f"{spec['name']}의 {spec['period_ko']} 중 가장 크게 {'오른' if up else '내린'} 날은 "
+                f"{a['date']}입니다: {pick['pct']:+.2f}% (종가 {float(b['close']):,.0f}{unit} "
+                f"({b['date']}) → {float(a['close']):,.0f}{unit}). 조회 구간 {first} ~ {last}, "
+                f"{len(points)}거래일." if ko else f"{spec['name']}'s largest one-day "
+                f"{'rise' if up else 'fall'} over {spec['period_en']} was on {a['date']}: "
+                f"{pick['pct']:+.2f}% (close {float(b['close']):,.2f} on {b['date']} → "
+                f"{float(a['close']):,.2f}; {first} to {last}).")  # fmt: skip
+        return text + ("\n\n" + spec["note"] if spec.get("note") else "")
     parts = []
     for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
         key = "high" if aggregate == "max" and field != "close" else (

@@ -129,6 +129,26 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
 
 
+def biggest_move(series: Series, which: str, months: int, lang: str) -> str | None:
+    """The largest rise (or fall) from one observation to the next over the window, its date
+    and both values: '삼성전자 가장 많이 오른 날', not its highest close."""
+    moves = [(day, (value / prev - 1) * 100 if not is_rate(series) else value - prev, prev, value)
+             for (_, prev), (day, value) in zip(series.points, series.points[1:], strict=False)
+             if prev or is_rate(series)]  # fmt: skip
+    if not moves:
+        return None
+    day, move, prev, value = (max if which == "max" else min)(moves, key=lambda m: m[1])
+    unit = "%p" if is_rate(series) else "%"
+    first, last = series.points[0][0], series.points[-1][0]
+    if lang == "ko":
+        word = "가장 크게 오른 날" if which == "max" else "가장 크게 내린 날"
+        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
+                f"({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
+    word = "largest one-day rise" if which == "max" else "largest one-day fall"
+    return (f"{_name(series)} {word} over {months} months ({first} to {last}): {day} "
+            f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
+
+
 def average(series: Series, months: int, lang: str) -> str | None:
     """The mean of the observations in the window."""
     if not series.points:
@@ -414,6 +434,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         moved = frame.period is not None or op.change_basis is not None or trend
         out.append(difference(ordered[0], ordered[1], lang, since=moved))
         out += _gap_points(frame, gap_series(ordered[0], ordered[1]), months, lang)
+    elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":
+        out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)

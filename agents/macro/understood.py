@@ -136,6 +136,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         op.kind == "difference"
         and len(route.indicator_codes) < 2
         and not route.matched_security_ids
+        and len(route.real_estate_regions) < 2  # '서울이랑 부산 전세가율 차이': two regions
     ):
         out.append("차이를 계산할 두 지표를 찾지 못했습니다." if ko
                    else "Two series to take the difference of were not found.")  # fmt: skip

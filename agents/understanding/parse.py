@@ -672,8 +672,9 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             op.aggregate = (
                 "max" if frame.measure() == "high" else "min"
             )  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
-    elif (ranking and _single_subject(frame) and frame.measure() in _LEVEL_MEASURES
-          and frame.relation is None):  # fmt: skip
+    elif (ranking and _single_subject(frame) and frame.relation is None
+          and (frame.measure() in _LEVEL_MEASURES or _ASKS_WHEN.search(text))):  # fmt: skip
+        # '인천 미분양 가장 많았던 달': one subject's extreme over time, not a ranking of regions
         op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
     elif ranking or (_TOP_N.search(raw) and not _TOP_N.search(text)):
         op.kind = "rank"  # 'the five best-performing ETFs': a count inside a measure phrase
@@ -735,6 +736,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
+_ASKS_WHEN = re.compile(  # '가장 많았던 달', '가장 많이 오른 날', 'the day it fell most'
+    r"[가-힣]\s?(?:날|달|때|시기|시점|일자)(?=$|[\s?.!은는이가을를에])|\b(?:month|day|week|when)\b",
+    re.IGNORECASE,
+)
 _SET_ORDERS = ("return", "volume", "volatility", "net_assets")  # a bare set asks them ordered
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
 
@@ -1084,6 +1089,12 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         return
     op = frame.operation
     down = moves[0].label == "down"
+    if op.kind == "aggregate" and op.aggregate in ("max", "min") and _ASKS_WHEN.search(text):
+        # '가장 많이 오른 날', 'the day it fell most': the largest one-day move, not the high
+        if frame.measure() in (None, "close", "value"):
+            frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))
+            op.aggregate = "min" if down else "max"  # type: ignore[assignment]
+        return
     if op.kind in ("filter", "rank") and frame.measure() in (None, "return"):
         if frame.measure() is None:
             frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))

@@ -376,6 +376,20 @@ def test_a_sector_of_an_etfs_holdings_and_its_trading_value(ask: Any, pg_pool: A
     assert f"거래대금 합계 {shown}" in ask("KODEX 200 최근 1주일 거래대금").answer
 
 
+def test_the_day_of_the_largest_fall_is_a_one_day_change(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 최근 3개월 중 가장 많이 떨어진 날': the largest one-day fall of the close (SQL
+    with lag()), not the window's lowest close."""
+    row = fetch_all(
+        "WITH l AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'), "
+        "w AS (SELECT trade_date, close, lag(close) OVER (ORDER BY trade_date) AS prev FROM "
+        "etf_prices, l WHERE etf_code = '069500' AND trade_date >= (SELECT max(trade_date) FROM "
+        "etf_prices, l WHERE etf_code = '069500' AND trade_date <= (l.d - interval '3 months')"
+        "::date)) SELECT trade_date, (close / prev - 1) * 100 AS pct FROM w WHERE prev IS NOT "
+        "NULL ORDER BY pct LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("KODEX 200 최근 3개월 중 가장 많이 떨어진 날").answer
+    assert f"가장 크게 내린 날은 {row['trade_date']}입니다: {float(row['pct']):+.2f}%" in answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer

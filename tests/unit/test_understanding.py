@@ -823,3 +823,21 @@ def test_a_why_carries_to_a_follow_up_of_the_same_subject(lexicon: Lexicon) -> N
     frame = read(lexicon, "3개월로 보면?", previous=previous)
     assert "asks:why" in frame.notes and frame.period is not None and frame.period.label == "3m"
     assert "asks:why" not in read(lexicon, "KODEX 반도체 3개월 수익률").notes
+
+
+@pytest.mark.parametrize(("question", "kind", "aggregate", "measure"), [
+    ("삼성전자 가장 많이 오른 날", "aggregate", "max", "return"),
+    ("KODEX 200 최근 3개월 중 가장 많이 떨어진 날", "aggregate", "min", "return"),
+    ("VIX 가장 높았던 날", "aggregate", "max", None),
+    ("삼성전자 1년 최고가", "aggregate", "max", "high"),
+])  # fmt: skip
+def test_the_day_of_the_largest_move_is_not_the_highest_close(
+    lexicon: Lexicon, question: str, kind: str, aggregate: str, measure: str | None
+) -> None:
+    """'가장 많이 오른 날' is the largest one-day rise (it had been read as the highest close)."""
+    frame = read(lexicon, question, kinds=MACRO_KINDS | {"etf"})
+    assert (frame.operation.kind, frame.operation.aggregate, frame.measure()) == (
+        kind,
+        aggregate,
+        measure,
+    )
