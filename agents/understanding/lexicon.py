@@ -222,10 +222,30 @@ class Lexicon:
         if "manager" in kinds:
             found += [Mention(m.kind, m.key, m.name, where[m.start], where[m.end - 1] + 1)
                       for m in self._manager_short_forms(folded, gaps, taken)]  # fmt: skip
+        if "stock" in kinds:  # after the houses: '삼성 ETF' is the house, '삼성 주가' the stock
+            found += self._weak_stock_aliases(folded, gaps, taken, where)
         unique: dict[tuple[str, str], Mention] = {}
         for m in sorted(found, key=lambda m: m.start):
             unique.setdefault((m.kind, m.key), m)
         return list(unique.values())
+
+    def _weak_stock_aliases(self, folded: str, gaps: set[int], taken: list[bool],
+                            where: list[int]) -> list[Mention]:  # fmt: skip
+        """Group names that mean one stock when nothing else claimed them ('삼성 주가',
+        'both Samsung and SK hynix' → 삼성전자); a longer company name is not them ('삼성카드')."""
+        out: list[Mention] = []
+        for alias, code in vocabulary()["weak_stock_aliases"].items():
+            if code not in self.stocks:
+                continue
+            form = fold(alias)
+            for a in _occurrences(folded, form):
+                b = a + len(form)
+                if (any(taken[a:b]) or not _bounded(folded, gaps, a, b, form)
+                        or _longer_name(folded, gaps, b)):  # fmt: skip
+                    continue
+                taken[a:b] = [True] * (b - a)
+                out.append(Mention("stock", code, self.stocks[code][0], where[a], where[b - 1] + 1))
+        return out
 
     def _brand_names(self, folded: str, gaps: set[int], taken: list[bool],
                      where: list[int]) -> list[Mention]:  # fmt: skip
@@ -373,9 +393,16 @@ class Lexicon:
         patterns = [(form, manager, "" if form in alone else _FUND_WORD_AFTER)
                     for form, manager in forms.items()]  # fmt: skip
         patterns += [(form, manager, "") for form, manager in brands.items()]
-        for form, manager, after in sorted(patterns, key=lambda f: len(f[0]), reverse=True):
-            for match in re.finditer(re.escape(form) + after, folded):
-                a, b = match.start(), match.start() + len(form)
+        # 'ETFs managed by Samsung': a house word before the short form names the house too
+        patterns += [(form, manager, _HOUSE_WORD_BEFORE) for form, manager in forms.items()
+                     if form not in alone]  # fmt: skip
+        for form, manager, around in sorted(patterns, key=lambda f: len(f[0]), reverse=True):
+            pattern = (around + re.escape(form) if around == _HOUSE_WORD_BEFORE
+                       else re.escape(form) + around)  # fmt: skip
+            if around == _HOUSE_WORD_BEFORE and form not in folded:
+                continue  # most questions name no house: skip the regex
+            matches = [(m.start(), m.start() + len(form)) for m in re.finditer(pattern, folded)]
+            for a, b in matches:
                 ends = b == len(folded) or b in gaps or not _WORD.match(folded[b])
                 if (form in brands or form in alone) and not ends:
                     continue  # 'KODEX200' is an ETF's name, 'KODEX 평균' the house
@@ -386,6 +413,7 @@ class Lexicon:
 
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
+_HOUSE_WORD_BEFORE = r"(?:(?<=managedby)|(?<=issuedby)|(?<=offeredby)|(?<=runby)|(?<=from))"
 _FUND_WORD_AFTER = (r"(?=(에서|의|가|이|'s|s)?(쪽|측|계열|거|것)?(에서|이|가)?"
                     r"(나온|만든|출시한|내놓은|운용하는)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))")  # fmt: skip
 # ('삼성 쪽 ETF', '삼성에서 나온 ETF': what sits between the house and the fund word)

@@ -841,3 +841,17 @@ def test_the_day_of_the_largest_move_is_not_the_highest_close(
         aggregate,
         measure,
     )
+
+
+@pytest.mark.parametrize(("question", "kind", "key"), [
+    ("삼성 주가", "stock", "005930"), ("Samsung shares", "stock", "005930"),
+    ("ETFs that hold both Samsung and SK하이닉스", "stock", "005930"),
+    ("삼성 ETF", "manager", "삼성자산운용"), ("Number of ETFs managed by Samsung", "manager", "삼성자산운용"),
+])  # fmt: skip
+def test_samsung_alone_is_the_stock_unless_the_house_is_meant(lexicon: Lexicon, question: str,
+                                                              kind: str, key: str) -> None:  # fmt: skip
+    """'삼성' or 'Samsung' is 삼성전자 when no fund word makes it the house ('삼성 ETF',
+    'managed by Samsung'); '삼성카드' stays another company."""
+    frame = read(lexicon, question)
+    assert key in [e.key for e in frame.of(kind)]  # type: ignore[arg-type]
+    assert not read(lexicon, "삼성카드 주가", kinds=MACRO_KINDS).of("stock")
