@@ -513,7 +513,7 @@ def render_attribution(fund: dict, rows: list, spec: dict) -> str:
     if not moved:
         lines.append("보유종목의 가격을 찾지 못해 기여를 계산하지 못했습니다." if ko
                      else "No prices were found for its holdings, so no contributions.")  # fmt: skip
-        return "\n".join(lines)
+        return "\n\n".join(lines)
     day = moved[0].get("date") or "-"
     lines.append(f"보유 비중 상위 {len(rows)}종목의 기여 (비중 × 종목 수익률, 보유 스냅샷 {day}):" if ko
                  else f"Contributions of its top {len(rows)} holdings (weight × return, holdings of {day}):")  # fmt: skip
@@ -538,7 +538,10 @@ def render_attribution(fund: dict, rows: list, spec: dict) -> str:
             f"For news and events, ask Macro Q&A about a stock (e.g. 'why did "
             f"{moved[0]['name']} {'fall' if down else 'rise'}?')."
         )
-    text = "\n".join(lines)
+    text = lines[0]  # paragraphs apart, the numbered contributions one list (Markdown)
+    for before, line in zip(lines, lines[1:], strict=False):
+        listed = before[:1].isdigit() and line[:1].isdigit()
+        text += ("\n" if listed else "\n\n") + line
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
