@@ -56,7 +56,7 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
                 "대신 최근 추이와 관련 뉴스·이벤트 근거를 물어보세요 (예: '원달러 환율 최근 3개월 추이와 원인')."
                 if ko else "I do not forecast values (the data cannot back it). Ask for the recent "
                 "trend and the evidence instead (e.g. 'KRW/USD over 3 months and why').")  # fmt: skip
-    if _unknown_stock(frame, route):
+    if _unknown_stock(frame, route) and not unheld:  # '닛케이 지수' is an index we lack
         return (
             "질문한 종목을 데이터에서 찾지 못했습니다 (국내·미국 주요 종목만 있습니다). 종목명이나 "
             "코드(예: 005930, NVDA)로 물어보세요."
@@ -108,10 +108,14 @@ def decline_route(frame: QuestionFrame | None, route: Route) -> Route:
         return route.model_copy(update={"target_agents": ["equity"], "intent": "equity",
                                         "tool_mode": "parallel" if why else "single",
                                         "sql_need": True, "graph_need": why})  # fmt: skip
-    if frame is None or route.tool_mode != "llm_direct":
+    if frame is None:
         return route
     domains = vocabulary()["unheld_domain"]
-    domain = next((domains.get(w, "macro") for w in frame.unknown_words), "macro")
+    assets = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    named = next((domains[w] for w in assets if w in domains), None)  # '닛케이 지수': Equity's
+    if route.tool_mode != "llm_direct" and named is None:
+        return route
+    domain = named or next((domains.get(w, "macro") for w in frame.unknown_words), "macro")
     agent = {"etf": "equity"}.get(domain, domain)
     return route.model_copy(update={"target_agents": [agent], "tool_mode": "single",
                                     "intent": agent, "sql_need": True})  # fmt: skip

@@ -452,3 +452,34 @@ def test_an_english_answer_names_the_series_in_english(pg_pool: Any, graph_store
     lines = [x for x in answer.answer.splitlines() if x.startswith("- ")]
     assert lines and not any(re.search(r"[가-힣]", x) for x in lines), lines
     assert "US unemployment rate is" in answer.answer
+
+
+def test_indices_are_the_ones_named(pg_pool: Any, graph_store: Any) -> None:
+    """'코스피200', '나스닥100' are not the KOSPI or the Nasdaq Composite (their tracking ETFs stand
+    in, said); '미국 증시' is the S&P 500; '닛케이' is an index we do not hold, routed to Equity."""
+    k200 = answer_question("코스피200 지수 최근 한 달", pool=pg_pool, store=graph_store)
+    assert "^KS11" not in k200.answer and "KODEX 200(069500)" in k200.answer
+    ndx = answer_question("나스닥100 지수 추이", pool=pg_pool, store=graph_store)
+    assert "^IXIC" not in ndx.answer and "(133690)" in ndx.answer
+    assert (
+        "^GSPC" in answer_question("미국 증시 요즘 어때?", pool=pg_pool, store=graph_store).answer
+    )
+    nikkei = answer_question("닛케이 지수 어때?", pool=pg_pool, store=graph_store)
+    assert nikkei.payload["declined"] and "'닛케이'" in nikkei.answer
+    assert nikkei.payload["route"]["target_agents"] == ["equity"]
+
+
+def test_an_index_volatility_is_computed(pg_pool: Any, graph_store: Any) -> None:
+    """'S&P500 변동성': stdev of the year's daily returns × √252 (computed here from SQL)."""
+    import math
+    import statistics
+
+    rows = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = "
+                     "'^GSPC' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]["trade_date"]
+    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(years=1))
+    closes = [float(r["close"]) for r in rows if r["trade_date"] >= base]
+    returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
+    sigma = statistics.stdev(returns) * math.sqrt(252) * 100
+    answer = answer_question("S&P500 변동성", pool=pg_pool, store=graph_store)
+    assert f"연환산 변동성 {sigma:.2f}%" in answer.answer
