@@ -116,17 +116,27 @@ def _holder_scope(plan: Plan, tags: list[str]) -> tuple[str, str]:
     return "", ""
 
 
+def set_period(plan: Plan) -> str:
+    """A set's window: '어제 가장 많이 오른 ETF' is the last day's change, not a month's."""
+    return "1d" if plan.period == "1d" and plan.measure == "return" else price_period(plan)
+
+
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
     """Per-ETF price lookups for measures the graph does not hold."""
     if not measures & {"return", "net_assets", "close", "volume", "volatility"}:
         return []
     window = period if measures & {"return", "volume", "volatility"} else "1w"
+    window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
     lines = [
         "for r in rows:",
         f"    p = json.loads(get_etf_prices(etf_code=r['code'], period={lit(window)}))",
         "    s = p.get('summary', {}) if isinstance(p, dict) and 'summary' in p else {}",
     ]
-    if "return" in measures:
+    if "return" in measures and period == "1d":  # the last close against the one before it
+        lines += ["    d = p.get('daily') or [] if isinstance(p, dict) else []",
+                  "    r['return'] = ((d[0]['close'] / d[1]['close'] - 1) * 100 if len(d) > 1 "
+                  "and d[1].get('close') else None)"]  # fmt: skip
+    elif "return" in measures:
         lines.append("    r['return'] = s.get('change_rate')")
     if "net_assets" in measures:
         lines.append("    r['net_assets'] = s.get('latest_net_assets')")
@@ -142,7 +152,7 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
 def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
     assert plan.frame is not None and plan.measure is not None
     op, measure = plan.frame.operation, plan.measure
-    period = price_period(plan)
+    period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = _conditions(plan, filter_measure)
@@ -329,6 +339,8 @@ def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
 
 def _measure_label(plan: Plan, measure: str, period: str) -> str:
     label = LABELS[plan.lang][measure]
+    if period == "1d" and measure == "return":
+        return f"전일 대비 {label}" if plan.lang == "ko" else f"1-day {label}"
     if measure in ("return", "volume", "volatility"):
         return (
             f"{PERIOD_WORDS[plan.lang][period]} {label}"

@@ -166,6 +166,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
+    if measure == "volume" and _SURGE.search(plan.question):
+        plan.unanswered.append(_text(plan, "volume_surge"))  # a level, not its growth
     if (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list")) or (
         op.kind == "aggregate" and op.aggregate == "count"
     ):
@@ -297,6 +299,8 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
 def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
     if frame.relation == "similar":
+        if {m.name for m in frame.measures} & {"return", "volatility", "close"}:
+            plan.unanswered.append(_text(plan, "similar_by"))  # similar holdings, not returns
         return "similar"
     if frame.relation == "holdings_changes" or (op.kind == "change" and measure == "holdings"):
         return "holdings_changes"
@@ -345,6 +349,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"
+
+
+_SURGE = re.compile(r"급증|급감|폭증|늘어난|줄어든|surge|spike|jump", re.IGNORECASE)
 
 
 def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
@@ -402,6 +409,8 @@ _TEXTS = {
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
+        "similar_by": "수익률이 비슷한 정도는 계산하지 않고, 보유종목 비중이 겹치는 정도로 찾았습니다.",
+        "volume_surge": "거래량 증가율은 계산하지 않고 기간 평균 거래량 순으로 보였습니다.",
         "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
     "en": {
@@ -414,6 +423,8 @@ _TEXTS = {
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
+        "similar_by": "Similar returns are not computed: these are the ETFs whose holdings overlap most.",
+        "volume_surge": "Volume growth is not computed: the ETFs are ordered by average volume.",
         "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },
 }

@@ -390,6 +390,22 @@ def test_the_day_of_the_largest_fall_is_a_one_day_change(ask: Any, pg_pool: Any)
     assert f"가장 크게 내린 날은 {row['trade_date']}입니다: {float(row['pct']):+.2f}%" in answer
 
 
+def test_yesterdays_biggest_gainers_are_ranked_by_the_last_days_change(
+    ask: Any, pg_pool: Any
+) -> None:
+    """'어제 가장 많이 오른 ETF 3개': the last close against the one before (SQL with lag()), not
+    a month's return."""
+    rows = fetch_all(
+        "WITH p AS (SELECT etf_code, trade_date, close, lag(close) OVER (PARTITION BY etf_code "
+        "ORDER BY trade_date) AS prev, row_number() OVER (PARTITION BY etf_code ORDER BY "
+        "trade_date DESC) AS n FROM etf_prices) SELECT e.name, e.code, (close / prev - 1) * 100 "
+        "AS pct FROM p JOIN etfs e ON e.code = p.etf_code WHERE n = 1 AND prev > 0 ORDER BY pct "
+        "DESC LIMIT 1", pool=pg_pool)  # fmt: skip
+    answer = ask("어제 가장 많이 오른 ETF 3개").answer
+    top = rows[0]
+    assert f"1. {top['name']} ({top['code']}): 전일 대비 수익률 {float(top['pct']):+.2f}%" in answer
+
+
 def test_unrecognized_question_says_so(ask: Any) -> None:
     answer = ask("어쩌고 저쩌고 얘기 좀 해봐")
     assert "오프라인 플래너는 이 질문을 이해하지 못했습니다" in answer.answer
