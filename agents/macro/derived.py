@@ -20,6 +20,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from data_access import figures as fig
 from data_access.seed.news_text import josa
 
 RATE_UNITS = ("percent", "%")
@@ -147,6 +148,29 @@ def biggest_move(series: Series, which: str, months: int, lang: str) -> str | No
     word = "largest one-day rise" if which == "max" else "largest one-day fall"
     return (f"{_name(series)} {word} over {months} months ({first} to {last}): {day} "
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
+
+
+def volatility(series: Series, lang: str) -> str | None:
+    """A daily series' annualized volatility over the window: of its daily returns for a level,
+    of its daily changes in %p for a rate (data_access.figures' √252 convention)."""
+    if not _daily(series) or len(series.points) < 3:
+        return (f"{_name(series)}: 일별 관측치가 아니어서 변동성을 계산하지 않았습니다." if lang == "ko"
+                else f"{_name(series)}: not a daily series, so no volatility.")  # fmt: skip
+    values = [v for _, v in series.points]
+    if is_rate(series):
+        changes = [b - a for a, b in zip(values, values[1:], strict=False)]
+        sigma, unit = statistics.stdev(changes) * 252**0.5, "%p"
+    else:
+        found = fig.annualized_volatility(values, len(values) - 1)
+        if found is None:
+            return None
+        sigma, unit = found * 100, "%"
+    first, last = series.points[0][0], series.points[-1][0]
+    if lang == "ko":
+        return (f"{_name(series)} 연환산 변동성 {sigma:.2f}{unit} ({first} ~ {last}, 일간 "
+                f"{'변화' if unit == '%p' else '수익률'} 표준편차 × √252).")  # fmt: skip
+    return (f"{_name(series)} annualized volatility {sigma:.2f}{unit} ({first} to {last}, stdev of "
+            f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
 
 
 def average(series: Series, months: int, lang: str) -> str | None:
@@ -345,8 +369,11 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
     bound = level(threshold, "%" if is_rate(series) else series.unit)
     if lang == "ko":
         head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
-        if not hits:
-            return f"{head}: 없음 (기간 최고 {_value(max(v for _, v in series.points), series)})."
+        if not hits:  # the nearest the window came: its low for a 'below', its high otherwise
+            below = comparator[0] == "<"
+            near = (min if below else max)(series.points, key=lambda p: p[1])
+            return (f"{head}: 없음 (기간 {'최저' if below else '최고'} {_value(near[1], series)}, "
+                    f"{near[0]}).")  # fmt: skip
         peak = (
             max(hits, key=lambda p: p[1]) if comparator[0] != "<" else min(hits, key=lambda p: p[1])
         )
@@ -356,7 +383,9 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
     head = (f"{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
             f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
     if not hits:
-        return head + "."
+        below = comparator[0] == "<"
+        near = (min if below else max)(series.points, key=lambda p: p[1])
+        return f"{head} (the window's {'low' if below else 'high'}: {_value(near[1], series)} on {near[0]})."
     return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
             f"({_value(hits[-1][1], series)}).")  # fmt: skip
 
@@ -392,6 +421,8 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
         out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:
         out.append(threshold_days(gaps, op.comparator, op.threshold, lang))
+    elif find_phrases(frame.question.lower(), {"i": vocabulary()["inversion_words"]}):
+        out.append(threshold_days(gaps, "<", 0.0, lang))  # 'inverted in the past year?': below 0
     return out
 
 
@@ -456,6 +487,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [change(s, op.change_basis, lang) for s in ordered]
     elif op.kind == "filter" and op.comparator and op.threshold is not None:
         out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+    if frame.measure() == "volatility":  # 'How volatile has the won been?'
+        out += [volatility(s, lang) for s in ordered]
     if len(ordered) >= 2 and find_phrases(low, {"c": vocabulary()["correlation_words"]}):
         out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)

@@ -673,7 +673,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
                 "max" if frame.measure() == "high" else "min"
             )  # '코덱스200 최근 6개월 최저치': min over a window, not a ranking
     elif (ranking and _single_subject(frame) and frame.relation is None
-          and (frame.measure() in _LEVEL_MEASURES or _ASKS_WHEN.search(text))):  # fmt: skip
+          and (frame.measure() in _LEVEL_MEASURES or _asks_when(text))
+          and not _ranks_regions_within(frame)):  # fmt: skip
         # '인천 미분양 가장 많았던 달': one subject's extreme over time, not a ranking of regions
         op.kind, op.aggregate = "aggregate", _extreme_of(text)  # type: ignore[assignment]
     elif ranking or (_TOP_N.search(raw) and not _TOP_N.search(text)):
@@ -736,10 +737,28 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 
 
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
-_ASKS_WHEN = re.compile(  # '가장 많았던 달', '가장 많이 오른 날', 'the day it fell most'
-    r"[가-힣]\s?(?:날|달|때|시기|시점|일자)(?=$|[\s?.!은는이가을를에])|\b(?:month|day|week|when)\b",
+_WHEN_WORD = re.compile(
+    r"([가-힣]+)\s?(?:날|달|때|시기|시점|일자)(?=$|[\s?.!은는이가을를에])"
+    r"|\b(?:which|what)\s+(?:day|month|week|date)\b|\bwhen\b|\bon what date\b",
     re.IGNORECASE,
 )
+_NOT_WHEN = frozenset(
+    "지난 이번 저번 다음 한 두 세 몇 이 그 매 요 올 이달 전 오는".split()
+)  # '지난 달'
+
+
+def _ranks_regions_within(frame: QuestionFrame) -> bool:
+    """'Which Seoul district had the most deals?': the districts of one region, ranked."""
+    return bool(frame.of("re_region")) and re.search(
+        vocabulary()["region_set_pattern"], frame.question.lower()) is not None  # fmt: skip
+
+
+def _asks_when(text: str) -> bool:
+    """'가장 많았던 달', '가장 많이 오른 날', 'which day': a moment over time is asked ('지난 달',
+    'last month' name a window, not a moment)."""
+    return any(m.group(1) is None or m.group(1) not in _NOT_WHEN for m in _WHEN_WORD.finditer(text))
+
+
 _SET_ORDERS = ("return", "volume", "volatility", "net_assets")  # a bare set asks them ordered
 _MEANING = re.compile(r"\bwhat (?:does|do)\b.*\bmean\b")
 
@@ -1089,7 +1108,7 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         return
     op = frame.operation
     down = moves[0].label == "down"
-    if op.kind == "aggregate" and op.aggregate in ("max", "min") and _ASKS_WHEN.search(text):
+    if op.kind == "aggregate" and op.aggregate in ("max", "min") and _asks_when(text):
         # '가장 많이 오른 날', 'the day it fell most': the largest one-day move, not the high
         if frame.measure() in (None, "close", "value"):
             frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))

@@ -483,3 +483,31 @@ def test_an_index_volatility_is_computed(pg_pool: Any, graph_store: Any) -> None
     sigma = statistics.stdev(returns) * math.sqrt(252) * 100
     answer = answer_question("S&P500 변동성", pool=pg_pool, store=graph_store)
     assert f"연환산 변동성 {sigma:.2f}%" in answer.answer
+
+
+def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any) -> None:
+    """'역전된 적 있어?' counts the days the 10y−2y gap was below zero (SQL), with the window's
+    low when there were none; '3개월 변동성' of won per dollar is computed; 'which is higher'
+    is a gap; 'Which Seoul district had the most deals' ranks districts."""
+    rows = fetch_all(
+        "SELECT a.obs_date, a.value - b.value AS gap FROM macro_observations a JOIN "
+        "macro_observations b ON b.obs_date = a.obs_date AND b.series_code = 'DGS2' WHERE "
+        "a.series_code = 'DGS10' ORDER BY a.obs_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]["obs_date"]
+    window = [r for r in rows if r["obs_date"] >= last - relativedelta(years=1)]
+    below = [r for r in window if float(r["gap"]) < 0]
+    text = answer_question("장단기 금리차 최근 1년 역전된 적 있어?", pool=pg_pool,
+                           store=graph_store).answer  # fmt: skip
+    if below:
+        assert f"0.00% 미만: {len(below)}개" in text
+    else:
+        low = min(window, key=lambda r: float(r["gap"]))
+        assert f"없음 (기간 최저 {float(low['gap']):.2f}" in text
+    vol = answer_question("원달러 환율 3개월 변동성", pool=pg_pool, store=graph_store).answer
+    assert "연환산 변동성" in vol
+    gap = answer_question("Which is higher, US or Korean unemployment?", pool=pg_pool,
+                          store=graph_store).answer  # fmt: skip
+    assert "Gap (" in gap and "%p above" in gap
+    deals = answer_question("Which Seoul district had the most apartment deals last month?",
+                            pool=pg_pool, store=graph_store).answer  # fmt: skip
+    assert "Regions in 서울" in deals and "high (" not in deals
