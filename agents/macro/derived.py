@@ -65,6 +65,36 @@ def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | No
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
 
 
+def _growth_series(series: Series) -> bool:
+    """A price index read by its growth (CPI): a gap of two of them is a gap of their rates."""
+    spec = next((x for x in vocabulary()["series"] if x["code"] == series.key), None)
+    return bool(spec and spec.get("growth_basis") == "yoy")
+
+
+def growth_gap(a: Series, b: Series, lang: str) -> str | None:
+    """'미국 CPI와 한국 CPI 차이': each index's year-over-year rate and their gap in %p (the
+    levels have different bases and cannot be subtracted)."""
+    rates = []
+    for series in (a, b):
+        if not series.points:
+            return None
+        day, value = series.points[-1]
+        base = _base_point(series, day, "yoy")
+        if base is None or not base[1]:
+            return (f"{_name(series)}: 1년 전 같은 달 관측치가 없어 상승률 차이를 계산하지 못했습니다."
+                    if lang == "ko" else f"{_name(series)}: no observation a year earlier.")  # fmt: skip
+        rates.append((day, (value / base[1] - 1) * 100))
+    (da, ra), (db, rb) = rates
+    d = ra - rb
+    if lang == "ko":
+        return (f"전년 동월 대비 상승률 격차({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
+                f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). 지수 수준은 기준연도가 달라 "
+                "빼지 않았습니다.")  # fmt: skip
+    return (f"Year-over-year rate gap ({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
+            f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). The index levels have different "
+            "bases and are not subtracted.")  # fmt: skip
+
+
 def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str) -> str:
     """The gap in words, whichever way round it was asked ('미국 실업률이 한국 실업률보다 1.90%p
     높습니다'), so a negative A − B needs no second reading."""
@@ -463,8 +493,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if (op.kind == "difference" or rates_compared) and len(ordered) >= 2:  # the gap in %p
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
-        out.append(difference(ordered[0], ordered[1], lang, since=moved))
-        out += _gap_points(frame, gap_series(ordered[0], ordered[1]), months, lang)
+        if _growth_series(ordered[0]) and _growth_series(ordered[1]):
+            out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
+        else:
+            out.append(difference(ordered[0], ordered[1], lang, since=moved))
+            out += _gap_points(frame, gap_series(ordered[0], ordered[1]), months, lang)
     elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":
         out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):

@@ -1160,6 +1160,9 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                    previous_result: list[str], lexicon: Lexicon) -> None:  # fmt: skip
     if previous is None or any(n.startswith("unheld_company:") for n in frame.notes):
         return  # '쿠팡은?' after 삼성전자 asks about 쿠팡, which we do not hold
+    if (frame.operation.kind == "define" and frame.definition_term is None
+            and _difference_words(text)):  # fmt: skip
+        frame.operation.kind = "difference"  # "what's the gap?" after two series: their gap
     followup = vocabulary()["followup"]
     marks = {h.label for h in find_phrases(text, {k: v for k, v in followup.items()
                                                   if isinstance(v, list)})}  # fmt: skip
@@ -1225,6 +1228,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
         frame.reference = "replace"
         kinds = {e.kind for e in own}
+        if kinds == {
+            "region"
+        }:  # '한국은?' after '미국 CPI': the region's series replaces the US one
+            kinds = {"region", "series"}
         frame.replaced = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                           for e in previous.entities if e.kind in kinds]  # fmt: skip
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})

@@ -511,3 +511,30 @@ def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any
     deals = answer_question("Which Seoul district had the most apartment deals last month?",
                             pool=pg_pool, store=graph_store).answer  # fmt: skip
     assert "Regions in 서울" in deals and "high (" not in deals
+
+
+def test_follow_ups_of_two_countries_and_a_gap_of_price_indices(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'미국 CPI 최근 추이' → '전년 대비로는?' → '한국은?' → '둘 차이는?' is the gap of the two
+    YoY rates (SQL), not of index levels with different bases; "what's the gap?" after two
+    unemployment rates is their gap, not a definition."""
+    from agents.understanding.history import history_after
+
+    history: list[Any] = []
+    for q in ("미국 CPI 최근 추이", "전년 대비로는?", "한국은?", "둘 차이는?"):
+        answer = answer_question(q, history=history, pool=pg_pool, store=graph_store)
+        history = history_after(history, q, answer)
+
+    def yoy(code: str) -> float:
+        rows = fetch_all("SELECT DISTINCT ON (obs_date) obs_date, value FROM macro_observations "
+                         "WHERE series_code = %s ORDER BY obs_date DESC, as_of_date DESC LIMIT 13",
+                         (code,), pool=pg_pool)  # fmt: skip
+        return (float(rows[0]["value"]) / float(rows[12]["value"]) - 1) * 100
+
+    assert f"{yoy('CPIAUCSL') - yoy('KR_CPI'):+.2f}%p" in answer.answer
+    history = []
+    for q in ("US unemployment rate", "and Korea?", "what's the gap?"):
+        answer = answer_question(q, history=history, pool=pg_pool, store=graph_store)
+        history = history_after(history, q, answer)
+    assert "Gap (" in answer.answer and not answer.payload["declined"]
