@@ -327,7 +327,7 @@ def _read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
         return
 
 
-_MODIFIER_ENDINGS = frozenset("친진른린한된운던될할간난온본준낸든쓴안인긴")
+_MODIFIER_ENDINGS = frozenset("친진른린한된운던될할간난온본준낸든쓴안인긴아어야요네다까죠고서며")
 
 
 def _bare_name_turn(question: str) -> bool:
@@ -354,10 +354,12 @@ def _known_word(word: str) -> bool:
     if low in known or len(low) < 2 or _glossary_term(word):
         return True
     if low[-1] in _MODIFIER_ENDINGS:
-        return True  # '미친 영향', '오른 종목': a verb's modifier form, not a name
+        return True  # '미친 영향', '오른 종목', '낮아?': a verb's form, not a name
     if low.endswith("주") and not low.endswith("지주"):
         return True  # '원전주', '통신주': the stocks of a kind, not one company
     if word.isascii():
+        if "-" in low.strip("-"):  # 'Korea-US', 'US-Korea': each part a known word
+            return all(_known_word(part) for part in word.split("-") if part)
         stems = (low.removesuffix("s"), low.removesuffix("ed"), low.removesuffix("ing"))
         return not word[0].isupper() or word.isupper() or any(s in known for s in stems)
     if any(low[:k] in known for k in range(2, len(low))):

@@ -690,6 +690,8 @@ def test_a_company_we_do_not_hold_is_named_as_missing(lexicon: Lexicon, question
     "통신주 PER", "금리 인하가 부동산에 미친 영향", "미중 무역분쟁 영향 받은 종목", "PER 뜻이 뭐야",
     "What's the 6-month return of TIGER 200?", "KODEX 200 보유 종목 상위 3개 비중 합계",
     "FOMC 발표 후 시장 분위기 어땠어", "Why did yields rise?", "How did bank stocks do?",
+    "KODEX 200 closing price on October 15", "Korea-US policy rate gap", "그때 무슨 일 있었어?",
+    "한국 실업률은 미국보다 몇 %p 낮아?", "TIGER 200 사이즈 비교",
 ])  # fmt: skip
 def test_question_words_before_a_company_cue_are_not_companies(lexicon: Lexicon,
                                                                question: str) -> None:  # fmt: skip
