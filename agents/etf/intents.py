@@ -326,6 +326,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.measure = "volume"  # '거래량 제일 많았던 날': the day of the largest volume
         op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
         return "price_extreme"
+    if measure == "drawdown":  # '1년 최대 낙폭': the deepest fall from a running high
+        plan.measure = "drawdown"
+        return "etf_measure"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         plan.measure = "return" if measure == "return" else "close"  # a day's move, or a level
         return "price_extreme"
@@ -335,7 +338,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure in ("volatility", "trading_value"):
+    if measure in ("volatility", "trading_value", "drawdown"):
         plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):

@@ -362,6 +362,35 @@ def render_measure(result: dict, spec: dict) -> str:
     s = result.get("summary") or {}
     if not s.get("data_count"):
         return spec["empty"]
+    if spec["measure"] == "premium" and spec.get("average"):  # the window's mean of close/NAV − 1
+        days = [r for r in result.get("daily") or [] if r.get("nav") and r.get("close")]
+        if not days:
+            return spec["empty"]
+        values = [(float(r["close"]) / float(r["nav"]) - 1) * 100 for r in days]
+        avg, far = sum(values) / len(values), max(values, key=abs)
+        span = f"{days[-1]['date']} ~ {days[0]['date']}"
+        if ko:
+            return (f"{spec['name']}의 {spec['period_ko']} 평균 괴리율은 {avg:+.3f}%입니다 ({span}, "
+                    f"{len(values)}거래일; 괴리율 = 종가/NAV − 1, 절댓값 최대 {far:+.3f}%).")  # fmt: skip
+        return (f"{spec['name']}'s average premium to NAV over {spec['period_en']} was {avg:+.3f}% "
+                f"({span}, {len(values)} sessions; largest {far:+.3f}%).")  # fmt: skip
+    if spec["measure"] == "drawdown":  # the deepest fall from a running high of the close
+        closes = [float(r["close"]) for r in reversed(result.get("daily") or []) if r.get("close")]
+        dates = [r["date"] for r in reversed(result.get("daily") or []) if r.get("close")]
+        if len(closes) < 2:
+            return spec["empty"]
+        peak, peak_day, worst = closes[0], dates[0], (0.0, dates[0], dates[0])
+        for close, day in zip(closes, dates, strict=False):
+            if close > peak:
+                peak, peak_day = close, day
+            fall = (close / peak - 1) * 100
+            if fall < worst[0]:
+                worst = (fall, peak_day, day)
+        if ko:
+            return (f"{spec['name']}의 {spec['period_ko']} 최대 낙폭(종가 기준)은 {worst[0]:.2f}%입니다 "
+                    f"(고점 {worst[1]} → 저점 {worst[2]}; {dates[0]} ~ {dates[-1]}).")  # fmt: skip
+        return (f"{spec['name']}'s maximum drawdown over {spec['period_en']} was {worst[0]:.2f}% "
+                f"(peak {worst[1]} → trough {worst[2]}; closes {dates[0]} to {dates[-1]}).")  # fmt: skip
     if spec["measure"] == "premium":
         premium, nav = s.get("latest_premium"), s.get("latest_nav")
         if premium is None:

@@ -180,6 +180,28 @@ def biggest_move(series: Series, which: str, months: int, lang: str) -> str | No
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
 
+def drawdown(series: Series, lang: str) -> str | None:
+    """The deepest fall from a running high over the window, with its peak and trough dates."""
+    if len(series.points) < 2:
+        return None
+    peak, peak_day, worst = series.points[0][1], series.points[0][0], (0.0, "", "")
+    for day, value in series.points:
+        if value > peak:
+            peak, peak_day = value, day
+        fall = (value / peak - 1) * 100 if peak else 0.0
+        if fall < worst[0]:
+            worst = (fall, peak_day, day)
+    first, last = series.points[0][0], series.points[-1][0]
+    if not worst[1]:
+        return (f"{_name(series)}: {first} ~ {last} 동안 고점 대비 하락이 없었습니다." if lang == "ko"
+                else f"{_name(series)} did not fall below a running high from {first} to {last}.")  # fmt: skip
+    if lang == "ko":
+        return (f"{_name(series)} 최대 낙폭 {worst[0]:.2f}% (고점 {worst[1]} → 저점 {worst[2]}; "
+                f"{first} ~ {last}).")  # fmt: skip
+    return (f"{_name(series)} maximum drawdown {worst[0]:.2f}% (peak {worst[1]} → trough "
+            f"{worst[2]}; {first} to {last}).")  # fmt: skip
+
+
 def volatility(series: Series, lang: str) -> str | None:
     """A daily series' annualized volatility over the window: of its daily returns for a level,
     of its daily changes in %p for a rate (data_access.figures' √252 convention)."""
@@ -522,6 +544,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
+    if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'
+        out += [drawdown(s, lang) for s in ordered if not is_rate(s)]
     if len(ordered) >= 2 and find_phrases(low, {"c": vocabulary()["correlation_words"]}):
         out.append(correlation(ordered[0], ordered[1], lang))
     move = asked_move(frame.question)

@@ -28,7 +28,7 @@ MEASURE_UNITS: dict[str, str] = {
     "market_cap": "KRW", "close": "price", "high": "price", "low": "price", "volume": "shares",
     "trading_value": "KRW", "value": "series", "per": "x", "pbr": "x", "eps": "currency",
     "dividend_yield": "%", "count": "count", "holdings": "list", "rsi": "index",
-    "earnings": "currency", "volatility": "%", "premium": "%", "nav": "KRW", "benchmark": "text",
+    "earnings": "currency", "volatility": "%", "drawdown": "%", "premium": "%", "nav": "KRW", "benchmark": "text",
     "listed_date": "date", "jeonse_ratio": "%", "unsold": "units", "permits": "units",
     "house_price": "index",
 }  # fmt: skip
@@ -43,7 +43,8 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
     "value": ("값", "value"), "per": ("PER", "P/E"), "pbr": ("PBR", "P/B"), "eps": ("EPS", "EPS"),
     "dividend_yield": ("배당수익률", "dividend yield"), "count": ("개수", "count"),
     "holdings": ("보유종목", "holdings"), "rsi": ("RSI", "RSI"), "earnings": ("실적", "earnings"),
-    "volatility": ("변동성", "volatility"), "premium": ("괴리율", "premium"), "nav": ("NAV", "NAV"),
+    "volatility": ("변동성", "volatility"), "drawdown": ("최대 낙폭", "max drawdown"),
+    "premium": ("괴리율", "premium"), "nav": ("NAV", "NAV"),
     "benchmark": ("기초지수", "benchmark"), "listed_date": ("상장일", "listing date"),
     "jeonse_ratio": ("전세가율", "jeonse ratio"), "unsold": ("미분양", "unsold homes"),
     "permits": ("인허가", "permits"), "house_price": ("주택가격", "house prices"),

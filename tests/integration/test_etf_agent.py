@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from dateutil.relativedelta import relativedelta
 from smolagents.models import ChatMessage, MessageRole, Model
 
 from agents.etf.agent import MAX_STEPS, build_agent
@@ -404,6 +405,25 @@ def test_yesterdays_biggest_gainers_are_ranked_by_the_last_days_change(
     answer = ask("어제 가장 많이 오른 ETF 3개").answer
     top = rows[0]
     assert f"1. {top['name']} ({top['code']}): 전일 대비 수익률 {float(top['pct']):+.2f}%" in answer
+
+
+def test_a_max_drawdown_and_an_average_premium(ask: Any, pg_pool: Any) -> None:
+    """'1년 동안 최대 낙폭' is the deepest fall from a running high of the close (computed here
+    from SQL), not the year's highest close; '괴리율 최근 한 달 평균' is the window's mean of
+    close/NAV − 1, not the latest day's."""
+    rows = fetch_all("SELECT trade_date, close, nav FROM etf_prices WHERE etf_code = '069500' "
+                     "ORDER BY trade_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]["trade_date"]
+    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(years=1))
+    peak, worst = 0.0, 0.0
+    for r in (r for r in rows if r["trade_date"] >= base):
+        peak = max(peak, float(r["close"]))
+        worst = min(worst, (float(r["close"]) / peak - 1) * 100)
+    assert f"최대 낙폭(종가 기준)은 {worst:.2f}%" in ask("KODEX 200 1년 동안 최대 낙폭").answer
+    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(months=1))
+    window = [r for r in rows if r["trade_date"] >= base and r["nav"]]
+    avg = sum((float(r["close"]) / float(r["nav"]) - 1) * 100 for r in window) / len(window)
+    assert f"평균 괴리율은 {avg:+.3f}%" in ask("KODEX 200 괴리율 최근 한 달 평균").answer
 
 
 def test_unrecognized_question_says_so(ask: Any) -> None:

@@ -857,3 +857,17 @@ def test_samsung_alone_is_the_stock_unless_the_house_is_meant(lexicon: Lexicon, 
     frame = read(lexicon, question)
     assert key in [e.key for e in frame.of(kind)]  # type: ignore[arg-type]
     assert not read(lexicon, "삼성카드 주가", kinds=MACRO_KINDS).of("stock")
+
+
+@pytest.mark.parametrize(("question", "measure"), [
+    ("KODEX 200 1년 동안 최대 낙폭", "drawdown"), ("삼성전자 MDD", "drawdown"),
+    ("KODEX 200 max drawdown", "drawdown"),
+])  # fmt: skip
+def test_a_drawdown_is_its_own_measure(lexicon: Lexicon, question: str, measure: str) -> None:
+    assert read(lexicon, question, kinds=MACRO_KINDS | {"etf"}).measure() == measure
+
+
+@pytest.mark.parametrize("question", ["TIGER 200 환헤지 돼?", "TIGER 200 샤프지수"])
+def test_measures_we_do_not_hold_are_named(lexicon: Lexicon, question: str) -> None:
+    """Hedging and the Sharpe ratio are not in the data: said, not answered with the info card."""
+    assert read(lexicon, question).unknown_words
