@@ -144,6 +144,11 @@ def _window_months(route: Route) -> int:
     return max(route.period_months, need)
 
 
+def _region_name(region: str, language: str) -> str:
+    """A housing region in the answer's language ('서울' → 'Seoul'; unlisted names stay Korean)."""
+    return str(vocabulary()["region_names_en"].get(region, region)) if language == "en" else region
+
+
 def _series_name(code: str, row: dict[str, Any], language: str) -> str:
     """The series' name in the answer's language: the vocabulary's short English name for an
     English question (the table's Korean name otherwise)."""
@@ -414,7 +419,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 ko, en, unit = "실거래 건수", "deal count", "건"
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
-            resp.series.append(Series(key=f"{name}:{region}", title=f"{region} {ko}", unit=unit,
+            shown = _region_name(region, route.language)  # 'Seoul' in an English answer
+            title = f"{shown} {ko if route.language == 'ko' else en}"
+            resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             deals = _deal_counts(rows, route.language)
             deals += deal_trend.counts_note(rows, dropped, route.language,
@@ -422,13 +429,13 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
                     route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",
-                    f"{region} {en} {level(v1, unit)} in {m1}.{deals}"))  # fmt: skip
+                    f"{shown} {en} {level(v1, unit)} in {m1}.{deals}"))  # fmt: skip
                 continue
             resp.key_points.append(lang_text(
                 route.language,
                 f"{region} {ko} {m1} {level(v1, unit)}, {m0}의 {level(v0, unit)} 대비 "
                 f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).{deals}",
-                f"{region} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
+                f"{shown} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)

@@ -538,3 +538,12 @@ def test_follow_ups_of_two_countries_and_a_gap_of_price_indices(
         answer = answer_question(q, history=history, pool=pg_pool, store=graph_store)
         history = history_after(history, q, answer)
     assert "Gap (" in answer.answer and not answer.payload["declined"]
+
+
+def test_an_english_housing_answer_names_the_region_in_english(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'Seoul apartment prices year over year' had read '서울 주택가격지수 year over year'."""
+    answer = answer_question("Seoul apartment prices year over year", pool=pg_pool,
+                             store=graph_store)  # fmt: skip
+    assert "Seoul house price index year over year" in answer.answer
