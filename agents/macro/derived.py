@@ -184,15 +184,13 @@ def drawdown(series: Series, lang: str) -> str | None:
     """The deepest fall from a running high over the window, with its peak and trough dates."""
     if len(series.points) < 2:
         return None
-    peak, peak_day, worst = series.points[0][1], series.points[0][0], (0.0, "", "")
-    for day, value in series.points:
-        if value > peak:
-            peak, peak_day = value, day
-        fall = (value / peak - 1) * 100 if peak else 0.0
-        if fall < worst[0]:
-            worst = (fall, peak_day, day)
+    values = [v for _, v in series.points]
+    falls = fig.drawdown_series(values)
+    trough = min(range(len(falls)), key=falls.__getitem__)
+    peak = max(range(trough + 1), key=values.__getitem__)  # the high the trough fell from
+    worst = (falls[trough] * 100, series.points[peak][0], series.points[trough][0])
     first, last = series.points[0][0], series.points[-1][0]
-    if not worst[1]:
+    if falls[trough] >= 0:
         return (f"{_name(series)}: {first} ~ {last} 동안 고점 대비 하락이 없었습니다." if lang == "ko"
                 else f"{_name(series)} did not fall below a running high from {first} to {last}.")  # fmt: skip
     if lang == "ko":

@@ -14,7 +14,6 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.frame import QuestionFrame
-from data_access import figures as fig
 from data_access.market_series import VOCABULARY_KEYS, dataset_code_of, series_code_for, spec_for
 
 
@@ -61,25 +60,7 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
             f"{name} ({code}) at {v1:,.2f} {unit} on {last['trade_date']}, {pct(v0, v1):+.2f}% "
             f"since {first['trade_date']} (range {low:,.2f}-{high:,.2f}).",
         ))  # fmt: skip
-        if route.frame is not None and route.frame.measure() == "volatility":
-            _volatility(resp, route, name, [float(r["close"]) for r in rows], rows)
     return answered
-
-
-def _volatility(resp: AgentResponse, route: Route, name: str, closes: list[float],
-                rows: list[dict]) -> None:  # fmt: skip
-    """'S&P500 변동성': the window's annualized volatility (data_access.figures' definition)."""
-    sigma = fig.annualized_volatility(closes, len(closes) - 1)
-    if sigma is None:
-        return
-    span = f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}"
-    resp.key_points.insert(0, lang_text(
-        route.language,
-        f"{name} 연환산 변동성 {sigma * 100:.2f}% (일간 수익률 표준편차 × √252, {span}, "
-        f"{len(closes) - 1}개 일간 수익률).",
-        f"{name} annualized volatility {sigma * 100:.2f}% (stdev of daily returns × √252, {span}, "
-        f"{len(closes) - 1} daily returns).",
-    ))  # fmt: skip
 
 
 def _unit_ko(unit: str) -> str:

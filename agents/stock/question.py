@@ -18,6 +18,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
+from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
 from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
@@ -315,8 +316,7 @@ def _trading_value(turn: _Turn, pool: ConnectionPool | None) -> None:
 def _amount(value: float, currency: str) -> str:
     """A large amount as an analyst writes it: 조/억 원, or $…B / $…M."""
     if currency == "KRW":
-        eok = round(value / 1e8)
-        return f"{eok // 10000:,}조 {eok % 10000:,}억 원" if eok >= 10000 else f"{eok:,}억 원"
+        return fmt_krw(value)
     return f"${value / 1e9:,.2f}B" if value >= 1e9 else f"${value / 1e6:,.1f}M"
 
 
