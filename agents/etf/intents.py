@@ -18,7 +18,7 @@ from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
-from agents.understanding.parse import WHY_NOTE, asked_move
+from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import vocabulary_words
 
 Intent = Literal[
@@ -123,6 +123,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
+    if any(n.startswith(ADVICE_COMPARED) for n in frame.notes):  # 'A가 나아 B가 나아?'
+        plan.unanswered.append(_text(plan, "advice_compared"))
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
     if frame.operation.group_by and not (plan.etfs or plan.stocks):
@@ -414,6 +416,7 @@ _TEXTS = {
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
         "similar_by": "수익률이 비슷한 정도는 계산하지 않고, 보유종목 비중이 겹치는 정도로 찾았습니다.",
         "volume_surge": "거래량 증가율은 계산하지 않고 기간 평균 거래량 순으로 보였습니다.",
+        "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
         "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
     "en": {
@@ -428,6 +431,7 @@ _TEXTS = {
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
         "similar_by": "Similar returns are not computed: these are the ETFs whose holdings overlap most.",
         "volume_surge": "Volume growth is not computed: the ETFs are ordered by average volume.",
+        "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
         "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },
 }

@@ -26,9 +26,16 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
-from agents.understanding.vocabulary import Hit, find_phrases, vocabulary, vocabulary_words
+from agents.understanding.vocabulary import (
+    Hit,
+    english_forecast,
+    find_phrases,
+    vocabulary,
+    vocabulary_words,
+)
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
 _NUMBER = re.compile(
     r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|trillion|billion|bp)?"
@@ -53,6 +60,8 @@ _UNIVERSE_NAME = re.compile(r"\b(kr|us|한국|미국)\s*top\s*50$")
 WHY_NOTE = (
     "asks:why"  # what moved it ('왜', 'what drove'): kept for a follow-up of the same subject
 )
+# 'A가 나아 B가 나아?': which to buy is not judged; the two named funds are compared on facts
+ADVICE_COMPARED = "advice_compared:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -1137,25 +1146,49 @@ _FUTURE_POINT = re.compile(
 )
 
 
+def _move_ahead(question: str, text: str) -> str | None:
+    """A price move, in any tense, after a point ahead of the data ('내일 오르나요'): the
+    question's words from the one to the other."""
+    grammar = vocabulary()["forecast_grammar"]
+    ahead = find_phrases(text, {"ahead": grammar["future_words"]})
+    moves = [m for m in find_phrases(text, {"move": grammar["move_stems"]})
+             if ahead and m.start > ahead[0].start]  # fmt: skip
+    if not moves:
+        return None
+    end = moves[0].end
+    while end < len(question) and _WORD_CHAR.match(question[end]):
+        end += 1
+    return question[ahead[0].start : end]
+
+
 def _read_scope(frame: QuestionFrame, text: str) -> None:
     """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat.
     A soft advice word ('좋은 ETF', '추천', '노후') is advice only when nothing measurable is
     asked: '수익률 좋은 ETF' is a ranking; '초보자에게 좋은 ETF', '안전한 ETF 뭐야?' are advice.
     'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers,
     and 'A랑 B 중 어디가 나아?' is a comparison of two named funds."""
-    if future := _FUTURE_POINT.search(frame.question):  # '3년 뒤 가격', 'a year from now'
-        frame.notes.append(f"out_of_scope:forecast:{future.group(0)}")
     for hit in find_phrases(text, vocabulary()["out_of_scope"]):
         if frame.relation == "similar" and "추천" in hit.phrase:
             continue  # '고배당주랑 비슷한 거 추천': similar holdings are data, not advice
         if hit.label == "advice_soft":
             named = [e for e in frame.entities if e.kind in ("etf", "stock")]
+            if len(named) >= 2 and not (frame.measures or frame.relation):
+                frame.notes.append(f"{ADVICE_COMPARED}{hit.phrase}")  # said beside the facts
             if frame.measures or frame.relation or len(named) >= 2:
                 continue  # 'A가 나아 B가 나아?': two named funds are compared on the facts
             hit = replace(hit, label="forecast")
             if frame.operation.kind == "define":  # '안전한 ETF 뭐야?' asks which, not what
                 frame.operation.kind = "lookup"
         frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
+    if any(n.startswith("out_of_scope:forecast") for n in frame.notes):
+        return
+    # the forecasts no single phrase names: a point ahead, a modal before a move, a move ahead
+    if future := _FUTURE_POINT.search(frame.question):  # '3년 뒤 가격', 'a year from now'
+        frame.notes.append(f"out_of_scope:forecast:{future.group(0)}")
+    elif move := english_forecast().search(text):  # 'will KODEX 200 rise', 'can it recover'
+        frame.notes.append(f"out_of_scope:forecast:{frame.question[move.start() : move.end()]}")
+    elif ahead := _move_ahead(frame.question, text):  # '내일 오르나요?', '다음 주 떨어져요?'
+        frame.notes.append(f"out_of_scope:forecast:{ahead}")
 
 
 def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,

@@ -19,17 +19,75 @@ _WORD = re.compile(r"[a-z0-9가-힣]")
 @lru_cache(maxsize=1)
 def vocabulary() -> dict[str, Any]:
     data = dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
-    data["out_of_scope"]["forecast"] += advice_phrases(data["advice_grammar"])
+    scope = data["out_of_scope"]
+    scope["forecast"] += advice_phrases(data["advice_grammar"]) + move_phrases(
+        data["forecast_grammar"]
+    )
+    scope["advice_soft"] += intention_phrases(data["advice_grammar"])
     return data
 
 
 def advice_phrases(grammar: dict[str, Any]) -> list[str]:
     """Every trade verb form joined with every ending of its kind ('^사' + '도 될' → '^사도
-    될', '담을' + '까' → '담을까'): asking whether to buy, sell or hold, in any of its forms."""
-    english = grammar["english"]
-    return [verb[form] + ending for verb in grammar["verbs"]
-            for form, endings in grammar["endings"].items() for ending in endings] + [
-        f"{asker} {verb}" for asker in english["askers"] for verb in english["verbs"]]  # fmt: skip
+    될', '담을' + '까' → '담을까', '^팔' + ' 타이밍'), every trade noun with a noun ending
+    ('매도' + ' 시점'): asking whether or when to buy, sell or hold, in any of its forms."""
+    english, nouns = grammar["english"], grammar["trade_nouns"]
+    return (
+        _joined(grammar["verbs"], grammar["endings"])
+        + [noun + ending for noun in nouns["nouns"] for ending in nouns["endings"]]
+        + [f"{asker} {verb}" for asker in english["askers"] for verb in english["verbs"]]
+    )
+
+
+def intention_phrases(grammar: dict[str, Any]) -> list[str]:
+    """A stated plan to trade ('사려는데', '살 생각인데', 'thinking of buying') or a timing
+    ('매도 시점'): advice only when nothing measurable is asked ('매수 시점별 수익률' is a
+    return), so these join the soft advice words."""
+    english, nouns = grammar["english"], grammar["trade_nouns"]
+    return (
+        _joined(grammar["verbs"], grammar["soft_endings"])
+        + [noun + ending for noun in nouns["nouns"] for ending in nouns["soft_endings"]]
+        + [f"{asker} {verb}" for asker in english["soft_askers"] for verb in english["soft_verbs"]]
+    )
+
+
+def move_phrases(grammar: dict[str, Any]) -> list[str]:
+    """A price move asked of the future ('오를' + '까', '떨어질' + ' 것 같', '반등' + ' 나올까')
+    and its nouns ('상승 여력')."""
+    return (
+        [move + ending for move in grammar["moves"] for ending in grammar["endings"]]
+        + [
+            noun + ending
+            for noun in grammar["move_nouns"]
+            for ending in grammar["move_noun_endings"]
+        ]
+        + list(grammar["nouns"])
+    )
+
+
+def _joined(verbs: list[dict[str, str]], endings: dict[str, list[str]]) -> list[str]:
+    # a verb may leave out a form whose endings would read otherwise ('정리하면 좋겠어')
+    return [verb[form] + ending for verb in verbs
+            for form, ends in endings.items() if form in verb for ending in ends]  # fmt: skip
+
+
+def english_forecast() -> re.Pattern[str]:
+    """A modal before a move verb, its subject not the asker: 'will KODEX 200 rise', 'can it
+    recover', 'do you expect it to fall'; 'can you show …' and 'will I …' are not forecasts."""
+    grammar = vocabulary()["forecast_grammar"]["english"]
+    return _english_forecast(
+        tuple(grammar["modals"]), tuple(grammar["not_subjects"]), tuple(grammar["verbs"])
+    )
+
+
+@lru_cache(maxsize=1)
+def _english_forecast(modals: tuple[str, ...], askers: tuple[str, ...],
+                      verbs: tuple[str, ...]) -> re.Pattern[str]:  # fmt: skip
+    def either(words: tuple[str, ...]) -> str:
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+    return re.compile(rf"\b(?:{either(modals)})\s+(?!(?:{either(askers)})\b)(?:\S+\s+){{0,5}}?"
+                      rf"(?:{either(verbs)})\b")  # fmt: skip
 
 
 @dataclass(frozen=True)

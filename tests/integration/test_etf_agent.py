@@ -297,9 +297,22 @@ def test_a_company_we_do_not_hold_is_said_not_answered_as_another(ask_turns: Any
 
 def test_advice_is_declined_in_korean_and_english(ask: Any) -> None:
     for question in ("KODEX 200 계속 들고 있어도 돼?", "Would you buy TIGER 200 here?",
-                     "초보자에게 좋은 ETF는?"):  # fmt: skip
+                     "초보자에게 좋은 ETF는?", "TIGER 200 팔 타이밍인가", "Will KODEX 200 rise tomorrow?"):  # fmt: skip
         answer = ask(question)
         assert answer.payload["declined"] is True and tools_called(answer) == [], question
+
+
+def test_which_of_two_funds_to_buy_is_answered_with_facts_and_the_judgement_declined(
+    ask: Any, pg_pool: Any
+) -> None:
+    """'A가 좋아요 B가 좋아요?': the two funds' facts (fees from SQL), and a plain statement
+    that which to buy is not judged; the status says the question was only partly answered."""
+    answer = ask("KODEX 200이 좋아요 TIGER 200이 좋아요?")
+    fees = fetch_all("SELECT expense_ratio FROM etfs WHERE code IN ('069500', '102110')",
+                     pool=pg_pool)  # fmt: skip
+    assert all(f"{float(r['expense_ratio']):g}%" in answer.answer for r in fees), answer.answer
+    assert "어느 쪽을 살지는 판단하지 않습니다" in answer.answer and answer.status == "partial"
+    assert answer.payload["declined"] is False
 
 
 def test_an_unread_set_word_is_said_before_the_figure(ask: Any, pg_pool: Any) -> None:

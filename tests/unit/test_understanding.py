@@ -643,6 +643,20 @@ def _advice(frame: QuestionFrame) -> bool:
     "3년 뒤 KODEX 200 가격은?", "What will KODEX 200 be worth a year from now?", "KODEX 200 1년 후 수익률 예상",
     "KODEX 200 비중을 포트폴리오에서 몇 %로 가져가야 해?", "레버리지 ETF 위험해?", "KODEX 200 사는 거 어때?",
     "Is KODEX 200 a good long-term hold?", "I'm thinking of buying KODEX 200", "KODEX 200 살려고 하는데",
+    # when to trade: a verb's future form or a trade noun with a timing word, a nominal form
+    "TIGER 200 팔 타이밍인가", "TIGER 200 지금이 살 때야?", "TIGER 200 매도 시점 알려줘",
+    "지금 반도체 ETF에 들어가기엔 늦었나요?", "KODEX 200 사기에 적당한 때인가요",
+    # more trade verbs and judgement endings: 옮기다, 진입하다, 청산하다, 타다, '-는 건 무리'
+    "TIGER 200 팔고 KODEX 200으로 옮기는 게 맞나요?", "KODEX 200 지금 진입해도 되나",
+    "KODEX 200 청산하는 게 낫겠죠?", "반도체 ETF 지금 타도 돼?", "이 가격에 KODEX 200 사는 건 무리일까",
+    "너라면 KODEX 200 살래?", "KODEX 200 추매 각?", "코덱스200 매수 ㄱㄱ?", "KODEX 200 보유 유지 vs 매도?",
+    "TIGER 200 수익 실현할까요", "KODEX 200 지금 안 사면 후회할까요", "KODEX 200 사려는데 괜찮은 선택일까요",
+    # moves asked of the future: '-ㄹ 것 같', nouns, a move after a point ahead, English modals
+    "TIGER 200 더 떨어질 것 같아?", "KODEX 200 상승 여력 있어?", "KODEX 200 바닥 찍었나요?",
+    "KODEX 200 반등 나올까", "KODEX 200 오늘 사면 내일 오르나요?", "Will KODEX 200 rise tomorrow?",
+    "Can KODEX 200 recover?", "Is KODEX 200 going to keep falling?", "How high can KODEX 200 go?",
+    "Is it a good idea to buy KODEX 200?", "Is TIGER 200 a sell?", "Time to buy KODEX 200?",
+    "Would buying KODEX 200 now be a mistake?", "What should I do with my KODEX 200?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -659,9 +673,29 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "What do the holdings suggest about KODEX 200?", "KODEX 200 차트 볼까", "KODEX 200 보유 종목 보여줘",
     "KODEX 200 추가 상장 종목", "1년 전 KODEX 200 종가", "KODEX 200 1년 전 대비", "삼성전자 EPS 예상치",
     "레버리지 ETF 변동성 얼마나 커?",
+    # the same verbs, nouns and modals asking for data: a summary, a return by entry point,
+    # a stated plan with a measure, a past move, a move as a condition, a request to show
+    "KODEX 200 보유 종목 표로 정리해줘", "KODEX 200 수익률 정리하면 좋겠어", "KODEX 200 매수 시점별 수익률",
+    "KODEX 200 사려는데 보수가 얼마야?", "I want to buy KODEX 200, what's its expense ratio?",
+    "Can you show KODEX 200's price over the last year?", "Could you compare KODEX 200 and TIGER 200 fees?",
+    "Which ETFs lost the most last month?", "How much did TIGER 200 drop in October?",
+    "Did KODEX 200 recover its losses since March?", "금리가 오를 때 채권 가격은 어떻게 돼?",
+    "코스피가 하락할 때 오른 ETF", "ETF 팔 때 세금은?", "외국인 매수 상위 ETF",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
+
+
+@pytest.mark.parametrize("question", [
+    "KODEX 200 vs TIGER 200 어디가 나아?", "KODEX 200이 좋아요 TIGER 200이 좋아요?",
+    "Which is a better investment, KODEX 200 or TIGER 200?",
+])  # fmt: skip
+def test_which_of_two_funds_to_buy_is_compared_with_the_judgement_said(lexicon: Lexicon,
+                                                                        question: str) -> None:  # fmt: skip
+    frame = read(lexicon, question)
+    assert not _advice(frame) and any(n.startswith("advice_compared:") for n in frame.notes)
+    assert not any(n.startswith("advice_compared:") for n in read(lexicon, "KODEX 200이랑 TIGER 200 "
+                                                                   "보수 비교").notes)  # fmt: skip
 
 
 @pytest.mark.parametrize(("question", "name"), [
