@@ -8,6 +8,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,26 @@ _WORD = re.compile(r"[a-z0-9가-힣]")
 def vocabulary() -> dict[str, Any]:
     data = dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
     scope = data["out_of_scope"]
-    scope["forecast"] += advice_phrases(data["advice_grammar"]) + move_phrases(
-        data["forecast_grammar"]
+    scope["forecast"] += _with_unspaced(
+        advice_phrases(data["advice_grammar"]) + move_phrases(data["forecast_grammar"])
     )
-    scope["advice_soft"] += intention_phrases(data["advice_grammar"])
+    scope["advice_soft"] += _with_unspaced(intention_phrases(data["advice_grammar"]))
     return data
+
+
+_INNER_SPACE = re.compile(r"(?<=[가-힣])\s(?=[가-힣])")
+
+
+def _with_unspaced(phrases: list[str]) -> list[str]:
+    """Each phrase and its forms with any of its spaces between Korean words left out ('사는
+    게 맞' → '사는게 맞', '사는 게맞', '사는게맞'): questions are typed with every spacing."""
+    forms: dict[str, None] = {}
+    for phrase in phrases:
+        parts = _INNER_SPACE.split(phrase)
+        for joins in product(("", " "), repeat=min(len(parts) - 1, 3)):
+            joins += (" ",) * (len(parts) - 1 - len(joins))
+            forms["".join(p + j for p, j in zip(parts, joins + ("",), strict=True))] = None
+    return list(forms)
 
 
 def advice_phrases(grammar: dict[str, Any]) -> list[str]:

@@ -657,6 +657,11 @@ def _advice(frame: QuestionFrame) -> bool:
     "Can KODEX 200 recover?", "Is KODEX 200 going to keep falling?", "How high can KODEX 200 go?",
     "Is it a good idea to buy KODEX 200?", "Is TIGER 200 a sell?", "Time to buy KODEX 200?",
     "Would buying KODEX 200 now be a mistake?", "What should I do with my KODEX 200?",
+    # spacing as typed ('사는게 맞아'), '-어 두다' forms, worth and season words, holding long
+    "KODEX 200 지금 사는게 맞아?", "금 ETF 사둘 만해?", "KODEX200 살가치 있음?", "타이거 200 팔아 말아",
+    "채권 ETF 지금 담기 좋은 시기인가요", "KODEX 200 사서 1년 묵히면 어때", "TIGER 200 지금 팔면 바보일까?",
+    "코덱스 200 매수각인가요", "인버스 ETF로 헤지해야 할까요?", "I'm holding KODEX 200 at a loss, sell or wait?",
+    "Any buy recommendations among semiconductor ETFs?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
