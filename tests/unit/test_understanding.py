@@ -662,6 +662,10 @@ def _advice(frame: QuestionFrame) -> bool:
     "채권 ETF 지금 담기 좋은 시기인가요", "KODEX 200 사서 1년 묵히면 어때", "TIGER 200 지금 팔면 바보일까?",
     "코덱스 200 매수각인가요", "인버스 ETF로 헤지해야 할까요?", "I'm holding KODEX 200 at a loss, sell or wait?",
     "Any buy recommendations among semiconductor ETFs?",
+    # '-어 버리다', waiting, '-면 안 되나', late-cycle words; English askers of sense and timing
+    "KODEX 200 팔아버릴까 생각 중", "나스닥 ETF 조정 올 때까지 기다릴까", "KODEX 200 지금 사면 안 되나요?",
+    "반도체 ETF는 이제 끝물인가요?", "Is it too early to buy KODEX 200?", "Is KODEX 200 likely to go higher?",
+    "Does it make sense to add to KODEX 200 now?", "What's your pick between KODEX 200 and TIGER 200?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -686,6 +690,8 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "Which ETFs lost the most last month?", "How much did TIGER 200 drop in October?",
     "Did KODEX 200 recover its losses since March?", "금리가 오를 때 채권 가격은 어떻게 돼?",
     "코스피가 하락할 때 오른 ETF", "ETF 팔 때 세금은?", "외국인 매수 상위 ETF",
+    "Which ETFs would have lower fees than KODEX 200?", "KODEX 200 1년 전에 샀으면 지금 수익률은?",
+    "What would the return be if I bought KODEX 200 a year ago?", "KODEX 200 안 되는 이유",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
