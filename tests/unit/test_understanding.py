@@ -323,6 +323,24 @@ def test_what_is_not_held_is_named(lexicon: Lexicon, question: str, missing: str
     assert frame.period is None or not frame.period.label.startswith("30")
 
 
+@pytest.mark.parametrize("question", [
+    "미국 기준금리 언제쯤 인하될 것 같아?", "CPI 다음 달에 얼마 나올 것 같아", "미국 금리 더 올릴 여지 있어?",
+    "금리 인하 가능성 얼마나 돼?", "금리 고점 찍은 거 맞죠?", "나스닥 지금 거품이야?", "원달러 환율 더 오를 것 같아?",
+    "Is the won going to weaken further?", "Is inflation likely to come down?", "Where is the base rate heading?",
+])  # fmt: skip
+def test_macro_forecasts_are_named(lexicon: Lexicon, question: str) -> None:
+    assert _advice(read(lexicon, question, kinds=MACRO_KINDS))
+
+
+@pytest.mark.parametrize("question", [
+    "금리 인상 기간 동안 코스피 수익률", "기준금리 인하 횟수는?", "미국 금리 인상 시기 환율은 어땠어?",
+    "When did the Fed cut rates?", "How much did the Fed raise rates in 2022?", "Did inflation cool in 2024?",
+    "기준금리 고점 찍은 날은?", "금리를 올릴 때 주택가격은 어떻게 움직였어?",
+])  # fmt: skip
+def test_past_policy_moves_are_data_not_forecasts(lexicon: Lexicon, question: str) -> None:
+    assert not _advice(read(lexicon, question, kinds=MACRO_KINDS))
+
+
 @pytest.mark.parametrize(
     "question", ["QT가 뭐야", "What does basis point mean?", "테일러 준칙이 뭐야?"]
 )
