@@ -327,6 +327,7 @@ def test_what_is_not_held_is_named(lexicon: Lexicon, question: str, missing: str
     "미국 기준금리 언제쯤 인하될 것 같아?", "CPI 다음 달에 얼마 나올 것 같아", "미국 금리 더 올릴 여지 있어?",
     "금리 인하 가능성 얼마나 돼?", "금리 고점 찍은 거 맞죠?", "나스닥 지금 거품이야?", "원달러 환율 더 오를 것 같아?",
     "Is the won going to weaken further?", "Is inflation likely to come down?", "Where is the base rate heading?",
+    "현대차 주가 전망", "원달러 환율 전망?",
 ])  # fmt: skip
 def test_macro_forecasts_are_named(lexicon: Lexicon, question: str) -> None:
     assert _advice(read(lexicon, question, kinds=MACRO_KINDS))
