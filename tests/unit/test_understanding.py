@@ -685,6 +685,11 @@ def _advice(frame: QuestionFrame) -> bool:
     "KODEX 200 팔아버릴까 생각 중", "나스닥 ETF 조정 올 때까지 기다릴까", "KODEX 200 지금 사면 안 되나요?",
     "반도체 ETF는 이제 끝물인가요?", "Is it too early to buy KODEX 200?", "Is KODEX 200 likely to go higher?",
     "Does it make sense to add to KODEX 200 now?", "What's your pick between KODEX 200 and TIGER 200?",
+    # opportunities, attractiveness, strategies, stop levels, the asker's own portfolio
+    "KODEX 200 저가 매수 기회인가요?", "Is this a buying opportunity for KODEX 200?", "TIGER 200 지금 가격이면 매력적이야?",
+    "레버리지 ETF 단기 매매 전략 알려줘", "What's a good stop-loss for TIGER 200?", "KODEX 200 리밸런싱 해야 할까?",
+    "내 포트에서 반도체 비중 몇 %가 적당해?", "How much of my portfolio should be in KODEX 200?",
+    "반도체 ETF 포트폴리오에 편입할까요?", "이 정도 떨어졌으면 KODEX 200 주워도 되나",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -711,6 +716,7 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "코스피가 하락할 때 오른 ETF", "ETF 팔 때 세금은?", "외국인 매수 상위 ETF",
     "Which ETFs would have lower fees than KODEX 200?", "KODEX 200 1년 전에 샀으면 지금 수익률은?",
     "What would the return be if I bought KODEX 200 a year ago?", "KODEX 200 안 되는 이유",
+    "KODEX 200에 새로 편입된 종목", "아파트 매매가격 전년 대비",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
