@@ -20,7 +20,8 @@ from agents.etf.data import (
 )
 from data_access.errors import ToolInputError
 
-GRAPH_QUERY_MAX_ROWS = 200
+# every ETF listed in Korea (about 1,000) fits: a set read from the graph is never cut short
+GRAPH_QUERY_MAX_ROWS = 2000
 CHANGE_ORDER = {"added": 0, "removed": 1, "increased": 2, "decreased": 3}
 
 

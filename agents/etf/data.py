@@ -8,6 +8,7 @@ matches, so the tool can answer with suggestions instead of an empty result.
 from __future__ import annotations
 
 import logging
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -91,6 +92,19 @@ def check_etf_code(code: str) -> str:
     if not _ETF_CODE.match(code):
         raise ToolInputError(f"ETF 코드는 6자리입니다 (예: '069500'). 받은 값: {code!r}")
     return code
+
+
+MAX_CODES_PER_CALL = 5000  # every ETF listed in Korea several times over
+
+
+def check_etf_codes(codes: str) -> list[str]:
+    """'069500, 102110,…' as distinct checked codes (a set's price summaries, one query)."""
+    found = list(dict.fromkeys(check_etf_code(c) for c in codes.split(",") if c.strip()))
+    if not found or len(found) > MAX_CODES_PER_CALL:
+        raise ToolInputError(
+            f"ETF 코드를 1~{MAX_CODES_PER_CALL}개 주세요 (받은 개수: {len(found)})."
+        )
+    return found
 
 
 def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
@@ -254,22 +268,25 @@ class EtfData:
         rows = self.run_sql(q.price_window(q.ETF_PRICES, period), {"code": code},
                          "KR_ETF_DAILY_PRICE", "etf_prices",
                          filters={"etf_code": code, "period": period})  # fmt: skip
-        daily = [
-            {"date": iso(r["trade_date"]), "close": number(r["close"]), "nav": number(r["nav"]),
-             "volume": int(r["volume"]), "market_cap": number(r["market_cap"]),
-             "net_assets": number(r["net_assets"])}
-            for r in rows
-        ]  # fmt: skip
-        summary: dict[str, Any] = {"etf_code": code, "period": period, "data_count": len(daily)}
-        summary.update(_price_summary(daily))
+        daily = [_etf_bar(r) for r in rows]
         if daily:
-            summary["latest_market_cap"] = daily[0]["market_cap"]
-            summary["latest_net_assets"] = daily[0]["net_assets"]
-            summary["latest_nav"] = daily[0]["nav"]
-            # 괴리율: how far the market price is from the fund's NAV, in percent
-            summary["latest_premium"] = change_rate(daily[0]["nav"], daily[0]["close"])
             self._retime_last_citation(daily)
-        return {"summary": summary, "daily": daily}
+        return {"summary": _etf_summary(code, period, daily), "daily": daily}
+
+    def etf_price_summaries(self, codes: list[str], period: str) -> dict[str, dict[str, Any]]:
+        """{code: summary} for many ETFs over one period from one aggregating query: the
+        summary `etf_prices` gives each ETF, without its daily rows (a set's ranking needs
+        only these). An ETF without prices in the window gets the bare summary."""
+        rows = self.run_sql(q.price_window(q.ETF_PRICE_SUMMARIES, period), {"codes": codes},
+                            "KR_ETF_DAILY_PRICE", "etf_prices",
+                            filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
+        found = {r["etf_code"]: _aggregated_summary(r, period) for r in rows}
+        if rows and self.collector and self.collector.citations:
+            last = self.collector.citations[-1]
+            last.date_range.start = min(iso(r["start_date"]) or "" for r in rows)
+            last.date_range.end = max(iso(r["end_date"]) or "" for r in rows)
+            last.as_of_date = last.date_range.end
+        return {code: found.get(code) or _etf_summary(code, period, []) for code in codes}
 
     def stock_prices(self, security_id: str, code: str, period: str) -> dict[str, Any]:
         dataset = (
@@ -298,6 +315,48 @@ class EtfData:
             last = self.collector.citations[-1]
             last.date_range.start, last.date_range.end = daily[-1]["date"], daily[0]["date"]
             last.as_of_date = daily[0]["date"]
+
+
+def _etf_bar(r: dict[str, Any]) -> dict[str, Any]:
+    return {"date": iso(r["trade_date"]), "close": number(r["close"]), "nav": number(r["nav"]),
+            "volume": int(r["volume"]), "market_cap": number(r["market_cap"]),
+            "net_assets": number(r["net_assets"])}  # fmt: skip
+
+
+def _etf_summary(code: str, period: str, daily: list[dict[str, Any]]) -> dict[str, Any]:
+    """An ETF's window: the price summary, the latest size and NAV, the premium to NAV, and
+    the close before the last (a one-day move)."""
+    summary: dict[str, Any] = {"etf_code": code, "period": period, "data_count": len(daily)}
+    summary.update(_price_summary(daily))
+    if daily:
+        summary["latest_market_cap"] = daily[0]["market_cap"]
+        summary["latest_net_assets"] = daily[0]["net_assets"]
+        summary["latest_nav"] = daily[0]["nav"]
+        # 괴리율: how far the market price is from the fund's NAV, in percent
+        summary["latest_premium"] = change_rate(daily[0]["nav"], daily[0]["close"])
+        summary["previous_close"] = daily[1]["close"] if len(daily) > 1 else None
+    return summary
+
+
+def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
+    """ETF_PRICE_SUMMARIES' row as the summary `_etf_summary` builds from the daily rows."""
+    returns_complete = r["returns"] >= max(2, r["closes"] - 1)  # figures.annualized_volatility
+    vol = r["return_sd"] * math.sqrt(fig.TRADING_DAYS_PER_YEAR) if (
+        r["closes"] > 2 and returns_complete and r["return_sd"] is not None) else None  # fmt: skip
+    end_close, nav = number(r["end_close"]), number(r["latest_nav"])
+    return {
+        "etf_code": r["etf_code"], "period": period, "data_count": r["data_count"],
+        "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
+        "start_close": number(r["start_close"]), "end_close": end_close,
+        "high": number(r["high"]), "low": number(r["low"]),
+        "change_rate": change_rate(number(r["start_close"]), end_close),
+        "avg_volume": int(round(r["volume_sum"] / r["volume_days"])) if r["volume_days"] else None,
+        "volatility": round(vol * 100, 2) if vol is not None else None,
+        "latest_market_cap": number(r["latest_market_cap"]),
+        "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
+        "latest_premium": change_rate(nav, end_close),
+        "previous_close": number(r["previous_close"]),
+    }  # fmt: skip
 
 
 def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:

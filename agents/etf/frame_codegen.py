@@ -27,11 +27,14 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 _RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
-           "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성"},
+           "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
+           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
            "weight": "weight", "close": "close", "volume": "average daily volume",
-           "volatility": "annualized volatility"},
+           "volatility": "annualized volatility", "from_high": "from the closing high",
+           "from_low": "from the closing low"},
 }  # fmt: skip
+_WINDOWED = ("return", "volume", "volatility", "from_high", "from_low")  # read over a window
 
 
 def window_words(period: str) -> tuple[str, str]:
@@ -122,30 +125,32 @@ def set_period(plan: Plan) -> str:
 
 
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
-    """Per-ETF price lookups for measures the graph does not hold."""
-    if not measures & {"return", "net_assets", "close", "volume", "volatility"}:
+    """The set's price figures the graph does not hold: one `get_etf_prices` call for every
+    ETF of the set (its summaries come from one aggregating query)."""
+    if not measures & {*_WINDOWED, "net_assets", "close"}:
         return []
-    window = period if measures & {"return", "volume", "volatility"} else "1w"
+    window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
     lines = [
+        "codes = ','.join(r['code'] for r in rows)",
+        f"found = json.loads(get_etf_prices(etf_code=codes, period={lit(window)})) if rows else {{}}",
+        "summaries = found.get('summaries', {}) if isinstance(found, dict) else {}",
         "for r in rows:",
-        f"    p = json.loads(get_etf_prices(etf_code=r['code'], period={lit(window)}))",
-        "    s = p.get('summary', {}) if isinstance(p, dict) and 'summary' in p else {}",
+        "    s = summaries.get(r['code']) or {}",
     ]
     if "return" in measures and period == "1d":  # the last close against the one before it
-        lines += ["    d = p.get('daily') or [] if isinstance(p, dict) else []",
-                  "    r['return'] = ((d[0]['close'] / d[1]['close'] - 1) * 100 if len(d) > 1 "
-                  "and d[1].get('close') else None)"]  # fmt: skip
+        lines.append("    r['return'] = ((s['end_close'] / s['previous_close'] - 1) * 100 "
+                     "if s.get('end_close') and s.get('previous_close') else None)")  # fmt: skip
     elif "return" in measures:
         lines.append("    r['return'] = s.get('change_rate')")
-    if "net_assets" in measures:
-        lines.append("    r['net_assets'] = s.get('latest_net_assets')")
-    if "close" in measures:
-        lines.append("    r['close'] = s.get('end_close')")
-    if "volume" in measures:
-        lines.append("    r['volume'] = s.get('avg_volume')")
-    if "volatility" in measures:
-        lines.append("    r['volatility'] = s.get('volatility')")
+    fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
+              "volatility": "volatility"}  # fmt: skip
+    lines += [f"    r[{lit(m)}] = s.get({lit(f)})" for m, f in fields.items() if m in measures]
+    if measures & {"from_high", "from_low"}:  # the last close against the window's closes
+        lines += ["    r['from_high'] = ((s['end_close'] / s['high'] - 1) * 100 "
+                  "if s.get('end_close') and s.get('high') else None)",
+                  "    r['from_low'] = ((s['end_close'] / s['low'] - 1) * 100 "
+                  "if s.get('end_close') and s.get('low') else None)"]  # fmt: skip
     return lines
 
 
@@ -326,7 +331,8 @@ def _condition(plan: Plan, measure: str) -> str:
 
 def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
                    unit: str | None) -> str:  # fmt: skip
-    unit = unit or ("%" if measure in ("expense_ratio", "weight", "return") else "")
+    unit = unit or ("%" if measure in ("expense_ratio", "weight", "return", "from_high", "from_low")
+                    else "")  # fmt: skip
     word = COMPARATOR_WORDS[plan.lang][comparator]
     label = LABELS[plan.lang][measure]
     amount = f"{threshold:g}{unit}"
@@ -341,7 +347,7 @@ def _measure_label(plan: Plan, measure: str, period: str) -> str:
     label = LABELS[plan.lang][measure]
     if period == "1d" and measure == "return":
         return f"전일 대비 {label}" if plan.lang == "ko" else f"1-day {label}"
-    if measure in ("return", "volume", "volatility"):
+    if measure in _WINDOWED:
         return (
             f"{PERIOD_WORDS[plan.lang][period]} {label}"
             if plan.lang == "ko"

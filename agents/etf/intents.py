@@ -19,7 +19,7 @@ from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
-from agents.understanding.vocabulary import vocabulary_words
+from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
@@ -32,7 +32,8 @@ Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
 Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
-SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility")
+SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
+                "from_high", "from_low")  # fmt: skip
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
@@ -170,9 +171,11 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _set_intent(plan, frame, universe)
     if measure == "volume" and _SURGE.search(plan.question):
         plan.unanswered.append(_text(plan, "volume_surge"))  # a level, not its growth
-    if (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list")) or (
-        op.kind == "aggregate" and op.aggregate == "count"
-    ):
+    if (
+        (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"))
+        or (op.kind == "aggregate" and op.aggregate == "count")
+        or measure in _DISTANCE
+    ):  # '52주 신고가 ETF': each ETF's close against its high
         _unread_qualifier(plan)
         return _set_intent(plan, frame, "all")
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
@@ -256,6 +259,7 @@ def _decline(plan: Plan, kind: str, what: str) -> Intent:
 
 def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     plan.universe = universe
+    _distance_from_extreme(plan, frame)
     op = frame.operation
     measure = frame.measure()
     if op.kind == "rank" and op.filter_measure and len(frame.measures) > 1:
@@ -275,6 +279,40 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
         if condition.measure not in SET_MEASURES:
             plan.unanswered.append(_text(plan, "set_measure", condition.measure))
     return "etf_set"
+
+
+_DISTANCE = {"high": "from_high", "low": "from_low"}
+
+
+def _distance_from_extreme(plan: Plan, frame: QuestionFrame) -> None:
+    """A set asked about its highs or lows ('52주 신고가 ETF', '1년 최저가에 가까운 ETF', '고점
+    대비 10% 넘게 빠진 ETF') is read by each ETF's latest close against its closing high (low)
+    of the window, in %: '신고가' keeps those at it, otherwise the nearest come first."""
+    measure = frame.measure()
+    if measure not in _DISTANCE:
+        return
+    name, op = _DISTANCE[measure], frame.operation
+    frame.measures = [Measure(name=name, unit="%", surface=frame.measures[0].surface),
+                      *frame.measures[1:]]  # fmt: skip
+    plan.period = plan.period or "1y"  # '52주', and unasked the usual 52-week window
+    new = find_phrases(plan.question.lower(), {"new": vocabulary()["new_extreme_words"]})
+    if op.comparator and op.threshold is not None:
+        op.filter_measure = name
+        if name == "from_high" and op.threshold > 0:  # '5% 이내' is at most 5% below the high
+            within = op.comparator in ("<", "<=")
+            op.comparator, op.threshold = (">=" if within else "<="), -op.threshold
+    elif new:
+        op.kind, op.filter_measure, op.threshold = "filter", name, 0.0
+        op.comparator = ">=" if name == "from_high" else "<="  # the last close is the extreme
+    elif op.kind in ("lookup", "list", "rank"):
+        op.kind, op.top_n = "rank", op.top_n or 10
+        if op.direction is None or measure == "high" and not _fell_from(plan):
+            op.direction = "desc" if name == "from_high" else "asc"  # the nearest first
+
+
+def _fell_from(plan: Plan) -> bool:
+    """'고점 대비 가장 많이 빠진 ETF': the farthest below the high first."""
+    return asked_move(plan.question) == "down"
 
 
 def _difference(plan: Plan, frame: QuestionFrame) -> Intent:

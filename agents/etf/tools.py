@@ -22,7 +22,7 @@ from psycopg_pool import ConnectionPool
 from smolagents import Tool
 
 from agents.etf import composite
-from agents.etf.data import PRICE_PERIODS, EtfData, UnknownEntity, check_period
+from agents.etf.data import PRICE_PERIODS, EtfData, UnknownEntity, check_etf_codes, check_period
 from agents.evidence import EvidenceCollector, Stopwatch, current_collector
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
 from data_access.graph.base import GraphStore
@@ -197,11 +197,17 @@ class GetETFPricesTool(EtfTool):
     description = (
         "ETF의 과거 가격(종가, 거래량, 시가총액, 순자산총액)을 조회합니다. "
         'JSON {"summary": {etf_code, period, data_count, start_date, end_date, start_close, '
-        "end_close, high, low, change_rate, avg_volume, latest_market_cap, latest_net_assets}, "
-        '"daily": [{date, close, volume, market_cap, net_assets}] (최신순)}.'
+        "end_close, previous_close, high, low, change_rate, avg_volume, volatility, "
+        "latest_market_cap, latest_net_assets}, "
+        '"daily": [{date, close, volume, market_cap, net_assets}] (최신순)}. '
+        "여러 ETF를 한꺼번에 보려면 코드를 쉼표로 이어 주세요 ('069500,102110'): "
+        '{"summaries": {code: summary}} (daily 없음, 한 번의 쿼리).'
     )
     inputs = {
-        "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
+        "etf_code": {
+            "type": "string",
+            "description": "ETF 종목코드 (예: '069500'), 또는 쉼표로 이은 여러 코드",
+        },
         "period": {
             "type": "string",
             "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
@@ -215,9 +221,17 @@ class GetETFPricesTool(EtfTool):
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
+            if "," in etf_code:  # a set's figures: one aggregating query, not one per ETF
+                return {"summaries": d.etf_price_summaries(check_etf_codes(etf_code), checked)}
             return d.etf_prices(d.require_etf(etf_code)["code"], checked)
 
-        return self._invoke({"etf_code": etf_code, "period": period}, work)
+        return self._invoke({"etf_code": _short(etf_code), "period": period}, work)
+
+
+def _short(codes: str) -> str:
+    """A long code list as the trace shows it: the first codes and how many in all."""
+    parts = codes.split(",")
+    return codes if len(parts) <= 5 else ",".join(parts[:5]) + f",… ({len(parts)} ETFs)"
 
 
 class GetStockPricesTool(EtfTool):

@@ -549,3 +549,34 @@ def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
     assert lines.data[0].y[0] == 100.0
     changes = charts_for(ask("KODEX 반도체 1주 보유종목 변화").payload)
     assert changes and changes[0].table is not None and changes[0].row_colors
+
+
+def _closes_since_52_weeks(pool: Any) -> dict[str, list[float]]:
+    """Each ETF's closes from its base bar (the last on or before one year before its last
+    date) to its last, oldest first: the window `get_etf_prices(period='1y')` reads."""
+    rows = fetch_all(
+        "WITH l AS (SELECT etf_code, max(trade_date) AS d FROM etf_prices GROUP BY etf_code), "
+        "b AS (SELECT l.etf_code, l.d, coalesce(max(p.trade_date), (l.d - interval '1 year')::date)"
+        " AS s FROM l LEFT JOIN etf_prices p ON p.etf_code = l.etf_code AND "
+        "p.trade_date <= (l.d - interval '1 year')::date GROUP BY l.etf_code, l.d) "
+        "SELECT p.etf_code, p.close FROM etf_prices p JOIN b USING (etf_code) "
+        "WHERE p.trade_date BETWEEN b.s AND b.d ORDER BY p.etf_code, p.trade_date", pool=pool)  # fmt: skip
+    closes: dict[str, list[float]] = {}
+    for r in rows:
+        closes.setdefault(r["etf_code"], []).append(float(r["close"]))
+    return closes
+
+
+def test_new_52_week_highs_and_the_nearest_to_them_match_sql(ask: Any, pg_pool: Any) -> None:
+    """'52주 신고가 ETF' lists the ETFs whose last close is their highest of the year (SQL);
+    '52주 최고가에 가장 가까운 ETF 3개' ranks by the last close against that high."""
+    closes = _closes_since_52_weeks(pg_pool)
+    at_high = {code for code, c in closes.items() if c[-1] >= max(c)}
+    answer = ask("52주 신고가 ETF")
+    listed = set(re.findall(r"\((\d{6})\): ", answer.answer))
+    assert listed == at_high and answer.payload["declined"] is False, answer.answer
+    distance = sorted(closes, key=lambda code: -(closes[code][-1] / max(closes[code]) - 1))
+    nearest = re.findall(r"\((\d{6})\): ", ask("52주 최고가에 가장 가까운 ETF 3개").answer)
+    expected = [round((closes[c][-1] / max(closes[c]) - 1) * 100, 2) for c in distance[:3]]
+    got = [round((closes[c][-1] / max(closes[c]) - 1) * 100, 2) for c in nearest]
+    assert len(nearest) == 3 and got == expected  # ties may list either ETF of a tied pair

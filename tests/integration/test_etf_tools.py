@@ -275,3 +275,39 @@ def test_price_summary_volatility_matches_sql(tools: dict[str, Any], pg_pool: An
     returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
     expected = statistics.stdev(returns) * math.sqrt(252) * 100
     assert summary["volatility"] == round(expected, 2)
+
+
+@pytest.mark.parametrize("period", ["1w", "1m", "1y", "ytd", "mtd"])
+def test_many_etfs_price_summaries_are_each_etfs_own(tools: dict[str, Any], pg_pool: Any,
+                                                     period: str) -> None:  # fmt: skip
+    """`get_etf_prices` over a comma-separated list answers from one aggregating query; every
+    ETF's summary is the one its own call gives (figures within rounding of the volatility),
+    and an ETF without prices gets a bare summary instead of failing the set."""
+    codes = [r["code"] for r in sql("SELECT code FROM etfs ORDER BY code", pool=pg_pool)]
+    many = call(tools, "get_etf_prices", etf_code=",".join(codes + ["999999"]), period=period)
+    summaries = many["summaries"]
+    assert set(summaries) == set(codes) | {"999999"} and summaries["999999"]["data_count"] == 0
+    for code in codes:
+        own = call(tools, "get_etf_prices", etf_code=code, period=period)["summary"]
+        got = summaries[code]
+        for key, value in own.items():
+            if key == "volatility" and value is not None:
+                assert got[key] == pytest.approx(value, abs=0.011), (code, key)
+            else:
+                assert got[key] == value, (code, key, value, got[key])
+
+
+def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
+    for codes in (",", "069500,DROP TABLE", ",".join(["069500"] * 2 + ["1" * 7])):
+        result = call(tools, "get_etf_prices", etf_code=codes, period="1m")
+        assert result["status"] == "error" and "ETF" in result["error"], codes
+    too_many = ",".join(f"{n:06d}" for n in range(5001))
+    assert call(tools, "get_etf_prices", etf_code=too_many, period="1m")["status"] == "error"
+
+
+def test_graph_query_returns_more_than_a_screenful(tools: dict[str, Any], pg_pool: Any) -> None:
+    """A set read from the graph is not cut at 200 rows: every holding edge comes back."""
+    rows = call(tools, "graph_query", cypher="MATCH (e:ETF)-[h:HOLDS]->(s:Stock) "
+                                             "RETURN {etf: e.code, stock: s.code, d: h.date}")  # fmt: skip
+    edges = sql("SELECT count(*) AS n FROM etf_holdings", pool=pg_pool)[0]["n"]
+    assert len(rows) == min(edges, 2000) and len(rows) > 200
