@@ -690,6 +690,10 @@ def _advice(frame: QuestionFrame) -> bool:
     "레버리지 ETF 단기 매매 전략 알려줘", "What's a good stop-loss for TIGER 200?", "KODEX 200 리밸런싱 해야 할까?",
     "내 포트에서 반도체 비중 몇 %가 적당해?", "How much of my portfolio should be in KODEX 200?",
     "반도체 ETF 포트폴리오에 편입할까요?", "이 정도 떨어졌으면 KODEX 200 주워도 되나",
+    # opinions asked, merit, carrying on, cashing out; English worth/bet/gerund forms
+    "KODEX 200 지금 들어가는 거 어떻게 보세요?", "KODEX 200 이 가격 메리트 있나요?",
+    "TIGER 200 좀 더 들고 갈 만한가요", "KODEX 200 매도하고 현금화할까", "Is TIGER 200 worth holding?",
+    "Is KODEX 200 a safe bet?", "Do you see KODEX 200 going up?", "Would you be buying TIGER 200 right now?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
@@ -716,7 +720,9 @@ def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -
     "코스피가 하락할 때 오른 ETF", "ETF 팔 때 세금은?", "외국인 매수 상위 ETF",
     "Which ETFs would have lower fees than KODEX 200?", "KODEX 200 1년 전에 샀으면 지금 수익률은?",
     "What would the return be if I bought KODEX 200 a year ago?", "KODEX 200 안 되는 이유",
-    "KODEX 200에 새로 편입된 종목", "아파트 매매가격 전년 대비",
+    "KODEX 200에 새로 편입된 종목", "아파트 매매가격 전년 대비", "Is KODEX 200 up this year?",
+    "What would I have earned holding KODEX 200 for a year?", "KODEX 200 매수할 때 드는 보수는?",
+    "Show me ETFs that fell more than 10% this year", "Can I see ETFs falling the most this month?",
 ])  # fmt: skip
 def test_data_questions_near_advice_words_are_not_advice(lexicon: Lexicon, question: str) -> None:
     assert not _advice(read(lexicon, question))
