@@ -335,7 +335,18 @@ def _etf_summary(code: str, period: str, daily: list[dict[str, Any]]) -> dict[st
         # 괴리율: how far the market price is from the fund's NAV, in percent
         summary["latest_premium"] = change_rate(daily[0]["nav"], daily[0]["close"])
         summary["previous_close"] = daily[1]["close"] if len(daily) > 1 else None
+        summary.update(_trading_value(daily))
     return summary
+
+
+def _trading_value(daily: list[dict[str, Any]]) -> dict[str, Any]:
+    """Σ close × volume over the window's sessions after its base bar (which closes the day
+    before the window), newest-first daily rows; the set query computes the same."""
+    after_base = daily[:-1] if len(daily) > 1 else daily
+    traded = [d for d in after_base if d.get("close") and d.get("volume")]
+    return {"trading_value": number(sum(float(d["close"]) * float(d["volume"]) for d in traded))
+            if traded else None, "trading_sessions": len(traded),
+            "trading_from": traded[-1]["date"] if traded else None}  # fmt: skip
 
 
 def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
@@ -356,6 +367,8 @@ def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
         "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
         "latest_premium": change_rate(nav, end_close),
         "previous_close": number(r["previous_close"]),
+        "trading_value": number(r["trading_value"]), "trading_sessions": r["trading_sessions"],
+        "trading_from": iso(r["trading_from"]),
     }  # fmt: skip
 
 

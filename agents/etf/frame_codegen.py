@@ -28,13 +28,13 @@ _RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
            "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
-           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비"},
+           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
            "weight": "weight", "close": "close", "volume": "average daily volume",
            "volatility": "annualized volatility", "from_high": "from the closing high",
-           "from_low": "from the closing low"},
+           "from_low": "from the closing low", "trading_value": "trading value"},
 }  # fmt: skip
-_WINDOWED = ("return", "volume", "volatility", "from_high", "from_low")  # read over a window
+_WINDOWED = ("return", "volume", "volatility", "from_high", "from_low", "trading_value")
 
 
 def window_words(period: str) -> tuple[str, str]:
@@ -144,7 +144,7 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
     elif "return" in measures:
         lines.append("    r['return'] = s.get('change_rate')")
     fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
-              "volatility": "volatility"}  # fmt: skip
+              "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
     lines += [f"    r[{lit(m)}] = s.get({lit(f)})" for m, f in fields.items() if m in measures]
     if measures & {"from_high", "from_low"}:  # the last close against the window's closes
         lines += ["    r['from_high'] = ((s['end_close'] / s['high'] - 1) * 100 "

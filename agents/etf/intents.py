@@ -33,7 +33,7 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
-                "from_high", "from_low")  # fmt: skip
+                "from_high", "from_low", "trading_value")  # fmt: skip
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",

@@ -117,17 +117,21 @@ ORDER BY p.trade_date DESC"""
 
 # The `get_etf_prices` summary of many ETFs at once, aggregated in the database: each ETF's own
 # last date and base date, one round trip and one row per ETF (a set of 900 ETFs ranked by a
-# 1-year return is one query, not 900). The daily returns are those of figures.daily_returns.
+# 1-year return is one query, not 900). The daily returns are those of figures.daily_returns;
+# the trading value is `_etf_summary`'s (the sessions after the base bar).
 ETF_PRICE_SUMMARIES = """
 WITH last AS (SELECT c.code AS etf_code, l.d FROM unnest(%(codes)s::text[]) AS c(code)
               CROSS JOIN LATERAL (SELECT max(trade_date) AS d FROM etf_prices
                                   WHERE etf_code = c.code) AS l
               WHERE l.d IS NOT NULL),
-base AS (SELECT last.etf_code, last.d AS last_d,
-                coalesce((SELECT max(p.trade_date) FROM etf_prices p
-                          WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
-                         {base}) AS d
-         FROM last)
+start AS (SELECT last.etf_code, last.d AS last_d,
+                 coalesce((SELECT max(p.trade_date) FROM etf_prices p
+                           WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
+                          {base}) AS d
+          FROM last),
+base AS (SELECT start.*, (SELECT min(p.trade_date) FROM etf_prices p
+                          WHERE p.etf_code = start.etf_code AND p.trade_date >= start.d) AS first_d
+         FROM start)
 SELECT base.etf_code, s.*,
        (SELECT close FROM etf_prices p WHERE p.etf_code = base.etf_code AND p.trade_date >= base.d
         ORDER BY trade_date LIMIT 1) AS start_close,
@@ -139,11 +143,16 @@ FROM base CROSS JOIN LATERAL (
          max(close) AS high, min(close) AS low,
          sum(volume) AS volume_sum, count(volume) AS volume_days,
          stddev_samp(r) AS return_sd, count(r) AS returns, count(close) AS closes,
+         sum(close * volume) FILTER (WHERE traded) AS trading_value,
+         count(*) FILTER (WHERE traded) AS trading_sessions,
+         min(trade_date) FILTER (WHERE traded) AS trading_from,
          max(market_cap) FILTER (WHERE trade_date = base.last_d) AS latest_market_cap,
          max(net_assets) FILTER (WHERE trade_date = base.last_d) AS latest_net_assets,
          max(nav) FILTER (WHERE trade_date = base.last_d) AS latest_nav
   FROM (SELECT trade_date, close, nav, volume, market_cap, net_assets,
-               close::float8 / nullif(lag(close) OVER (ORDER BY trade_date), 0)::float8 - 1 AS r
+               close::float8 / nullif(lag(close) OVER (ORDER BY trade_date), 0)::float8 - 1 AS r,
+               (trade_date > base.first_d OR base.first_d = base.last_d)
+                 AND close > 0 AND volume > 0 AS traded
         FROM etf_prices p WHERE p.etf_code = base.etf_code
          AND p.trade_date >= base.d AND p.trade_date <= base.last_d) AS bars) AS s"""
 

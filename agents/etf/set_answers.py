@@ -36,7 +36,7 @@ def fmt_measure(measure: str, v: object) -> str:
         return f"{half_up(x, 2):.2f}%"
     if measure in ("return", "from_high", "from_low"):
         return f"{half_up(x, 2):+.2f}%"
-    if measure in ("net_assets", "market_cap"):
+    if measure in ("net_assets", "market_cap", "trading_value"):
         return fmt_krw(x)
     if measure == "close":
         return f"{x:,.0f}원"
@@ -438,19 +438,17 @@ def render_measure(result: dict, spec: dict) -> str:
         if ko:
             return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
         return f"{spec['name']} {value_en} on {day}."
-    if spec["measure"] == "trading_value":  # close × volume per session, over the window
-        daily = [r for r in result.get("daily") or [] if r.get("close") and r.get("volume")]
-        daily = daily[:-1] if len(daily) > 1 else daily  # the base bar closes the day before
-        if not daily:
+    if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
+        traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
+        if traded is None or not sessions:
             return spec["empty"]
-        values = [float(r["close"]) * float(r["volume"]) for r in daily]
-        total, mean = fmt_krw(sum(values)), fmt_krw(sum(values) / len(values))
-        first, last = daily[-1]["date"], daily[0]["date"]  # the daily rows are newest first
+        total, mean = fmt_krw(float(traded)), fmt_krw(float(traded) / sessions)
+        first, last = s["trading_from"], s["end_date"]
         if ko:
             return (f"{spec['name']}의 {spec['period_ko']} 거래대금 합계 {total}, 하루 평균 {mean} "
-                    f"({first} ~ {last}, {len(values)}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
+                    f"({first} ~ {last}, {sessions}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
         return (f"{spec['name']} traded {total} over {spec['period_en']}, {mean} a session on "
-                f"average ({first} to {last}, {len(values)} sessions; close × volume).")  # fmt: skip
+                f"average ({first} to {last}, {sessions} sessions; close × volume).")  # fmt: skip
     if spec["measure"] == "volatility":
         sigma = s.get("volatility")
         if sigma is None:

@@ -580,3 +580,21 @@ def test_new_52_week_highs_and_the_nearest_to_them_match_sql(ask: Any, pg_pool: 
     expected = [round((closes[c][-1] / max(closes[c]) - 1) * 100, 2) for c in distance[:3]]
     got = [round((closes[c][-1] / max(closes[c]) - 1) * 100, 2) for c in nearest]
     assert len(nearest) == 3 and got == expected  # ties may list either ETF of a tied pair
+
+
+def test_etfs_ranked_by_trading_value_match_sql(ask: Any, pg_pool: Any) -> None:
+    """'거래대금 많은 ETF 3개': Σ close × volume over the last month's sessions after the base
+    bar (the last on or before a month before each ETF's last date), computed here in SQL."""
+    rows = fetch_all(
+        "WITH l AS (SELECT etf_code, max(trade_date) AS d FROM etf_prices GROUP BY etf_code), "
+        "b AS (SELECT l.etf_code, l.d, max(p.trade_date) AS s FROM l JOIN etf_prices p ON "
+        "p.etf_code = l.etf_code AND p.trade_date <= (l.d - interval '1 month')::date "
+        "GROUP BY l.etf_code, l.d) "
+        "SELECT p.etf_code, sum(p.close * p.volume) AS v FROM etf_prices p JOIN b USING (etf_code)"
+        " WHERE p.trade_date > b.s AND p.trade_date <= b.d GROUP BY p.etf_code ORDER BY v DESC "
+        "LIMIT 3", pool=pg_pool)  # fmt: skip
+    answer = ask("거래대금 많은 ETF 3개")
+    assert re.findall(r"\((\d{6})\): ", answer.answer) == [r["etf_code"] for r in rows], (
+        answer.answer
+    )
+    assert "1개월 거래대금" in answer.answer and answer.status == "ok"
