@@ -141,11 +141,18 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
     )
 
 
-def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The max or min over the fetched window and the date it was reached."""
+def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
+    """(date, value) of the window's max or min: the first day it was reached."""
     if not series.points:
         return None
-    pick = (max if which == "max" else min)(series.points, key=lambda p: p[1])
+    return (max if which == "max" else min)(series.points, key=lambda p: p[1])
+
+
+def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
+    """The max or min over the fetched window and the date it was reached."""
+    pick = extreme_point(series, which)
+    if pick is None:
+        return None
     first, (last, latest) = series.points[0][0], series.points[-1]
     word = ("최고치", "high") if which == "max" else ("최저치", "low")
     # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)

@@ -20,7 +20,7 @@ from agents.macro.deals import (
     eok,
     level,
 )
-from agents.macro.derived import derived_points
+from agents.macro.derived import derived_points, extreme_point
 from agents.macro.rankings import (
     deal_ranking,
     index_stand_ins,
@@ -32,6 +32,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
+from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
 
@@ -90,13 +91,17 @@ def agent_response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
     return resp
 
 
+ANCHOR_DAYS = 14  # '그때 무슨 일?': the events within two weeks of the extreme's date
+
+
 def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str, Any],
               route: Route) -> None:  # fmt: skip
+    anchor = _extreme_anchor(resp, route)
     merged = {
         "themes": route.themes or ["금리"],
         "codes": route.indicator_codes,
         "ids": route.matched_security_ids,
-        "as_of": ctx.as_of_date,
+        "as_of": min(ctx.as_of_date, _shift(anchor[0], ANCHOR_DAYS)) if anchor else ctx.as_of_date,
         **params,
     }
     result = run_step(resp, ctx, name, merged)
@@ -107,6 +112,9 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     # events of the move's window first, then those the question names
     resp.paths.sort(key=lambda p: (not inside(p), -_named_in_question(str(p.get("event", "")),
                                                                      route.question)))  # fmt: skip
+    if anchor:
+        _events_near(resp, route, anchor)
+        return
     caveated: set[str] = set()  # an older event is said to be older once, not on each line
     for path in distinct_paths(resp.paths, 3):
         event = f"{path.get('event_date')} {path.get('event')}"
@@ -121,6 +129,50 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     if not rows:
         resp.uncertainty.append("관련 문서 근거를 찾지 못했습니다.")
         resp.needs_web_fallback = True
+
+
+def _extreme_anchor(resp: AgentResponse, route: Route) -> tuple[str, str] | None:
+    """(date, what) of the extreme a '그때 무슨 일?' follow-up points at: the first series'
+    high or low over the window, as the previous answer named it."""
+    frame = route.frame
+    if frame is None or EXTREME_ANCHOR not in frame.notes or not resp.series:
+        return None
+    which = frame.operation.aggregate or "max"
+    point = extreme_point(resp.series[0], which)
+    if point is None:
+        return None
+    word = lang_text(route.language, "최고치" if which == "max" else "최저치",
+                     "high" if which == "max" else "low")  # fmt: skip
+    return point[0][:10], f"{resp.series[0].title} {word}"
+
+
+def _shift(day: str, days: int) -> str:
+    return (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+
+
+def _events_near(resp: AgentResponse, route: Route, anchor: tuple[str, str]) -> None:
+    """The events nearest the extreme's date, each with its distance in days; none within
+    ANCHOR_DAYS is said, with the nearest ones as context, never as the cause."""
+    day, what = anchor
+    at = date.fromisoformat(day)
+    gap = lambda p: abs((date.fromisoformat(str(p.get("event_date"))[:10]) - at).days)  # noqa: E731
+    near = sorted(distinct_paths(resp.paths, len(resp.paths)), key=gap)[:3]
+    close = [p for p in near if gap(p) <= ANCHOR_DAYS]
+    near = close or near  # events farther off only when none is near, and said to be context
+    lo, hi = _shift(day, -ANCHOR_DAYS), _shift(day, ANCHOR_DAYS)
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{what}를 기록한 {day} 전후({lo} ~ {hi}) 데이터의 이벤트 {len(close)}건"
+        + ("입니다." if close else "이 없습니다. 가장 가까운 이벤트를 참고로 보입니다 (원인으로 단정할 수 없습니다)."),
+        f"Events in the data within {ANCHOR_DAYS} days of {day}, when the {what} was reached: "
+        + (f"{len(close)}." if close else "none; the nearest are shown for context, not as the cause.")))  # fmt: skip
+    for path in near:
+        days = (date.fromisoformat(str(path["event_date"])[:10]) - at).days
+        when = lang_text(route.language, f"{abs(days)}일 {'후' if days > 0 else '전'}" if days else "당일",
+                         f"{abs(days)} days {'after' if days > 0 else 'before'}" if days else "that day")  # fmt: skip
+        resp.key_points.append(lang_text(
+            route.language, f"근거 이벤트 {path['event_date']} {path['event']} ({when}): {path['evidence']}",
+            f"Evidence event {path['event_date']} {path['event']} ({when}): {path['evidence']}"))  # fmt: skip
 
 
 def _named_in_question(event: str, question: str) -> int:

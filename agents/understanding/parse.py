@@ -62,6 +62,8 @@ WHY_NOTE = (
 )
 # 'A가 나아 B가 나아?': which to buy is not judged; the two named funds are compared on facts
 ADVICE_COMPARED = "advice_compared:"
+# '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
+EXTREME_ANCHOR = "anchor:extreme"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -1240,6 +1242,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         _inherit_context(frame, previous, entities=False)
     elif not own and (
         "same" in marks
+        or "then" in marks
         or "replace" in marks
         or _bare_followup(frame)
         or len(frame.question.strip()) <= 15
@@ -1253,6 +1256,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                                if not any(o.key == e.key for o in frame.entities)]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
         _regions_asked(frame)
+        if "then" in marks:
+            _anchor_to_extreme(frame, previous)
     elif own and _adds_to_previous(frame, previous):
         # 'SK하이닉스랑 비교하면?' after 삼성전자 3개월: both, over the same window; '미국이랑
         # 비교하면?' after 한국 기준금리: the same topic for the region asked
@@ -1273,6 +1278,18 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+
+
+def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:
+    """'그때 무슨 일 있었어?' after a high or a low: the same extreme, and the events near the
+    date it was reached (not the latest events)."""
+    op = previous.operation
+    if op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        frame.operation = op.model_copy()
+        frame.measures = list(previous.measures)
+        frame.notes.append(EXTREME_ANCHOR)
+        if WHY_NOTE not in frame.notes:
+            frame.notes.append(WHY_NOTE)  # the events are the graph's
 
 
 def _adds_to_previous(frame: QuestionFrame, previous: QuestionFrame) -> bool:

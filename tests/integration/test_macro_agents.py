@@ -547,3 +547,31 @@ def test_an_english_housing_answer_names_the_region_in_english(
     answer = answer_question("Seoul apartment prices year over year", pool=pg_pool,
                              store=graph_store)  # fmt: skip
     assert "Seoul house price index year over year" in answer.answer
+
+
+def test_what_happened_then_reads_the_events_near_the_extremes_date(
+    pg_pool: Any, graph_store: Any
+) -> None:
+    """'원달러 환율 최근 1년 최고치' → '그때 무슨 일 있었어?': the events (graph) affecting the
+    won within two weeks of the day the high was reached (that day from SQL), each with its
+    distance in days — not the latest events."""
+    from agents.understanding.history import history_after
+
+    first = "원달러 환율 최근 1년 최고치"
+    before = answer_question(first, pool=pg_pool, store=graph_store)
+    then = answer_question("그때 무슨 일 있었어?", pool=pg_pool, store=graph_store,
+                           history=history_after([], first, before))  # fmt: skip
+    high = fetch_all(
+        "WITH last AS (SELECT max(obs_date) AS d FROM macro_observations WHERE series_code = "
+        "'KR_USDKRW') SELECT obs_date FROM macro_observations, last WHERE series_code = "
+        "'KR_USDKRW' AND obs_date >= (last.d - interval '12 months')::date "
+        "ORDER BY value DESC, obs_date LIMIT 1", pool=pg_pool)[0]["obs_date"]  # fmt: skip
+    near = fetch_all(
+        "SELECT DISTINCT e.event_date, e.title FROM events e JOIN evidence v USING (event_id) "
+        "WHERE v.indicator_code = 'KR_USDKRW' AND abs(e.event_date - %s::date) <= 14",
+        (high,), pool=pg_pool)  # fmt: skip
+    assert f"{high.isoformat()} 전후" in then.answer, then.answer
+    listed = re.findall(r"근거 이벤트 (\d{4}-\d{2}-\d{2}) ", then.answer)
+    assert listed and set(listed) <= {r["event_date"].isoformat() for r in near}, listed
+    assert all(re.search(r"\((\d+일 [전후]|당일)\)", line)
+               for line in then.answer.splitlines() if line.startswith("- 근거 이벤트"))  # fmt: skip

@@ -192,6 +192,19 @@ def test_follow_ups(lexicon: Lexicon) -> None:
     assert region.reference == "replace" and region.operation.kind == "trend"
 
 
+@pytest.mark.parametrize("question", ["그때 무슨 일 있었어?", "그 무렵 뉴스는?", "What happened around then?",
+                                      "그날 무슨 일이 있었길래?"])  # fmt: skip
+def test_what_happened_then_anchors_to_the_previous_extreme(
+    lexicon: Lexicon, question: str
+) -> None:
+    high = read(lexicon, "원달러 환율 최근 1년 최고치", kinds=MACRO_KINDS)
+    then = read(lexicon, question, kinds=MACRO_KINDS, previous=high)
+    assert "anchor:extreme" in then.notes and "asks:why" in then.notes
+    assert then.operation.aggregate == "max" and [e.key for e in then.of("series")] == ["KR_USDKRW"]
+    trend = read(lexicon, "원달러 환율 최근 추이", kinds=MACRO_KINDS)
+    assert "anchor:extreme" not in read(lexicon, question, kinds=MACRO_KINDS, previous=trend).notes
+
+
 def test_follow_ups_resolve_to_what_the_previous_answer_named(lexicon: Lexicon) -> None:
     holdings = read(lexicon, "KODEX 반도체 보유종목 상위 5개")
     weight = read(lexicon, "그 중 SK하이닉스 비중은?", previous=holdings)
