@@ -28,11 +28,13 @@ _RETURN = "{code: e.code, name: e.name, expense_ratio: e.expense_ratio}"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
            "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
-           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금"},
+           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금",
+           "volume_surge": "최근 1주 평균 거래량 / 3개월 평균"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
            "weight": "weight", "close": "close", "volume": "average daily volume",
            "volatility": "annualized volatility", "from_high": "from the closing high",
-           "from_low": "from the closing low", "trading_value": "trading value"},
+           "from_low": "from the closing low", "trading_value": "trading value",
+           "volume_surge": "last week's average volume / 3-month average"},
 }  # fmt: skip
 _WINDOWED = ("return", "volume", "volatility", "from_high", "from_low", "trading_value")
 
@@ -127,8 +129,10 @@ def set_period(plan: Plan) -> str:
 def _enrich_lines(measures: set[str], period: str) -> list[str]:
     """The set's price figures the graph does not hold: one `get_etf_prices` call for every
     ETF of the set (its summaries come from one aggregating query)."""
-    if not measures & {*_WINDOWED, "net_assets", "close"}:
+    if not measures & {*_WINDOWED, "net_assets", "close", "volume_surge"}:
         return []
+    if measures == {"volume_surge"}:  # its own two windows: the last week against 3 months
+        return _surge_lines()
     window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
     lines = [
@@ -146,12 +150,29 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
     fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
               "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
     lines += [f"    r[{lit(m)}] = s.get({lit(f)})" for m, f in fields.items() if m in measures]
+    if "volume_surge" in measures:
+        lines += _surge_lines()
     if measures & {"from_high", "from_low"}:  # the last close against the window's closes
         lines += ["    r['from_high'] = ((s['end_close'] / s['high'] - 1) * 100 "
                   "if s.get('end_close') and s.get('high') else None)",
                   "    r['from_low'] = ((s['end_close'] / s['low'] - 1) * 100 "
                   "if s.get('end_close') and s.get('low') else None)"]  # fmt: skip
     return lines
+
+
+def _surge_lines() -> list[str]:
+    """Each ETF's last week's average volume over its 3-month average (a ratio)."""
+    return [
+        "codes = ','.join(r['code'] for r in rows)",
+        "def averages(period):",
+        "    found = json.loads(get_etf_prices(etf_code=codes, period=period)) if rows else {}",
+        "    s = found.get('summaries', {}) if isinstance(found, dict) else {}",
+        "    return {c: v.get('avg_volume') for c, v in s.items()}",
+        "week, months = averages('1w'), averages('3m')",
+        "for r in rows:",
+        "    a, b = week.get(r['code']), months.get(r['code'])",
+        "    r['volume_surge'] = a / b if a is not None and b else None",
+    ]
 
 
 def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:

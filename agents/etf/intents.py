@@ -33,7 +33,7 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
-                "from_high", "from_low", "trading_value")  # fmt: skip
+                "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
@@ -169,13 +169,12 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
-    if measure == "volume" and _SURGE.search(plan.question):
-        plan.unanswered.append(_text(plan, "volume_surge"))  # a level, not its growth
     if (
         (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"))
         or (op.kind == "aggregate" and op.aggregate == "count")
-        or measure in _DISTANCE
-    ):  # '52주 신고가 ETF': each ETF's close against its high
+        or measure in _DISTANCE  # '52주 신고가 ETF': each ETF's close against its high
+        or (measure == "volume" and _SURGE.search(plan.question))  # against its 3 months
+    ):
         _unread_qualifier(plan)
         return _set_intent(plan, frame, "all")
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
@@ -260,6 +259,7 @@ def _decline(plan: Plan, kind: str, what: str) -> Intent:
 def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     plan.universe = universe
     _distance_from_extreme(plan, frame)
+    _volume_surge(plan, frame)
     op = frame.operation
     measure = frame.measure()
     if op.kind == "rank" and op.filter_measure and len(frame.measures) > 1:
@@ -308,6 +308,19 @@ def _distance_from_extreme(plan: Plan, frame: QuestionFrame) -> None:
         op.kind, op.top_n = "rank", op.top_n or 10
         if op.direction is None or measure == "high" and not _fell_from(plan):
             op.direction = "desc" if name == "from_high" else "asc"  # the nearest first
+
+
+def _volume_surge(plan: Plan, frame: QuestionFrame) -> None:
+    """'거래량 급증한 ETF': each ETF's last week's average volume against its 3-month average
+    (a ratio), the largest first ('급감' the smallest), not the volume's level."""
+    if frame.measure() != "volume" or not (surge := _SURGE.search(plan.question)):
+        return
+    frame.measures = [Measure(name="volume_surge", unit="x", surface=surge.group(0)),
+                      *frame.measures[1:]]  # fmt: skip
+    op = frame.operation
+    if op.kind in ("lookup", "list", "rank", "change"):
+        op.kind, op.top_n = "rank", op.top_n or 10
+        op.direction = "asc" if re.search(r"급감|줄어든|drop|fell", surge.group(0)) else "desc"
 
 
 def _fell_from(plan: Plan) -> bool:
@@ -394,7 +407,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
-_SURGE = re.compile(r"급증|급감|폭증|늘어난|줄어든|surge|spike|jump", re.IGNORECASE)
+_SURGE = re.compile(r"급증|급감|폭증|늘어난|줄어든|surged?|spiked?|jump(?:ed)?", re.IGNORECASE)
 
 
 def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
@@ -453,7 +466,6 @@ _TEXTS = {
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
         "similar_by": "수익률이 비슷한 정도는 계산하지 않고, 보유종목 비중이 겹치는 정도로 찾았습니다.",
-        "volume_surge": "거래량 증가율은 계산하지 않고 기간 평균 거래량 순으로 보였습니다.",
         "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
         "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
@@ -468,7 +480,6 @@ _TEXTS = {
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
         "similar_by": "Similar returns are not computed: these are the ETFs whose holdings overlap most.",
-        "volume_surge": "Volume growth is not computed: the ETFs are ordered by average volume.",
         "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
         "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },

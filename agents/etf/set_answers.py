@@ -34,6 +34,8 @@ def fmt_measure(measure: str, v: object) -> str:
         return f"{half_up(x, 4):g}%"
     if measure in ("weight", "premium", "volatility"):
         return f"{half_up(x, 2):.2f}%"
+    if measure == "volume_surge":
+        return f"{half_up(x, 2):.2f}x"
     if measure in ("return", "from_high", "from_low"):
         return f"{half_up(x, 2):+.2f}%"
     if measure in ("net_assets", "market_cap", "trading_value"):

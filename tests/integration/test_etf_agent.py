@@ -598,3 +598,23 @@ def test_etfs_ranked_by_trading_value_match_sql(ask: Any, pg_pool: Any) -> None:
         answer.answer
     )
     assert "1개월 거래대금" in answer.answer and answer.status == "ok"
+
+
+def test_etfs_ranked_by_a_volume_surge_match_sql(ask: Any, pg_pool: Any) -> None:
+    """'거래량 급증한 ETF 3개': each ETF's mean volume over the last week's window against its
+    mean over the last 3 months' (each window from its base bar), the largest ratio first."""
+    rows = fetch_all(
+        "WITH l AS (SELECT etf_code, max(trade_date) AS d FROM etf_prices GROUP BY etf_code), "
+        "w AS (SELECT l.etf_code, l.d, (SELECT max(trade_date) FROM etf_prices p WHERE "
+        "p.etf_code = l.etf_code AND p.trade_date <= l.d - 7) AS s1, (SELECT max(trade_date) "
+        "FROM etf_prices p WHERE p.etf_code = l.etf_code AND "
+        "p.trade_date <= (l.d - interval '3 months')::date) AS s3 FROM l) "
+        "SELECT w.etf_code, avg(p.volume) FILTER (WHERE p.trade_date >= w.s1) / "
+        "avg(p.volume) AS ratio FROM w JOIN etf_prices p ON p.etf_code = w.etf_code AND "
+        "p.trade_date BETWEEN w.s3 AND w.d GROUP BY w.etf_code ORDER BY ratio DESC LIMIT 3",
+        pool=pg_pool)  # fmt: skip
+    answer = ask("거래량 급증한 ETF 3개")
+    assert re.findall(r"\((\d{6})\): ", answer.answer) == [r["etf_code"] for r in rows], (
+        answer.answer
+    )
+    assert f"{float(rows[0]['ratio']):.2f}x" in answer.answer and answer.status == "ok"
