@@ -126,6 +126,30 @@ def render_similar(rows: list[dict], name: str, lang: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
+def render_similar_returns(rows: list[dict], name: str, lang: str) -> str:
+    """ETFs whose daily returns moved most like the named one's (correlation, the window)."""
+    if not rows:
+        return (f"{name}과(와) 20거래일 이상 함께 거래된 ETF가 없어 상관계수를 계산할 수 없습니다."
+                if lang == "ko" else f"No ETF traded alongside {name} for 20 days or more.")  # fmt: skip
+    span = f"{rows[0]['start_date']} {'~' if lang == 'ko' else 'to'} {rows[0]['end_date']}"
+    lines = [f"{i}. {r['name']} ({r['etf_code']}): {r['correlation']:.3f} ({r['days']}일)"
+             if lang == "ko" else f"{i}. {r['name']} ({r['etf_code']}): {r['correlation']:.3f} "
+             f"({r['days']} days)" for i, r in enumerate(rows[:5], 1)]  # fmt: skip
+    if lang == "ko":
+        head = (
+            f"{name}과(와) 일간 수익률이 가장 비슷하게 움직인 ETF입니다 (상관계수, {span}; "
+            "1에 가까울수록 같은 날 같은 방향으로 움직임 — 움직임의 크기는 다를 수 있어 레버리지 "
+            "ETF도 1에 가깝습니다):"
+        )
+    else:
+        head = (
+            f"ETFs whose daily returns moved most like {name}'s (correlation, {span}; near "
+            "1 means up and down on the same days — not by the same amount: a leveraged "
+            "fund scores near 1 too):"
+        )
+    return head + "\n" + "\n".join(lines)
+
+
 def render_changes(rows: list[dict], name: str, lang: str) -> str:
     labels = {
         "added": "신규편입",
@@ -340,6 +364,7 @@ RENDERERS = {
         render_info,
         render_info_lead,
         render_similar,
+        render_similar_returns,
         render_changes,
         render_changes_of_kind,
         render_prices,

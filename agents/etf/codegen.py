@@ -122,11 +122,17 @@ def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
 
 
 def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
-    call = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})"
-    code = _etf_call(plan, etfs, call, "render_similar")
+    if plan.similar_by == "returns":  # '수익률 움직임이 비슷한': the daily returns' correlation
+        window = plan.period if plan.period in ("1m", "3m", "6m", "1y") else "3m"
+        call = (f"find_similar_etfs(etf_code={lit(etfs[0]['code'])}, basis='returns', "
+                f"period={lit(window)})")  # fmt: skip
+        render = "render_similar_returns"
+    else:
+        call, render = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})", "render_similar"
+    code = _etf_call(plan, etfs, call, render)
     n = plan.frame.operation.top_n if plan.frame else None
     if n:  # 'KODEX 200과 비슷한 ETF 3개': as many as asked
-        code = code.replace("render_similar(result,", f"render_similar(result[:{int(n)}],")
+        code = code.replace(f"{render}(result,", f"{render}(result[:{int(n)}],")
     return tpl.inline(code)
 
 

@@ -11,6 +11,7 @@ from agents.etf.data import (
     COMPARE_HOLDINGS,
     GRAPH_HOLDS,
     INFO_RETURN_PERIODS,
+    PRICE_PERIODS,
     SIMILAR_LIMIT,
     TOP_HOLDINGS,
     EtfData,
@@ -89,6 +90,21 @@ def find_similar_etfs(data: EtfData, etf_code: str) -> list[dict[str, Any]]:
     return [
         {"etf_code": r["etf_code"], "name": r["name"], "overlap": int(r["overlap"]),
          "similarity": number(r["similarity"], 2)}
+        for r in rows
+    ]  # fmt: skip
+
+
+def find_similar_by_returns(data: EtfData, etf_code: str, period: str) -> list[dict[str, Any]]:
+    """ETFs ranked by the correlation of their daily returns with `etf_code`'s over `period`
+    (queries.SIMILAR_RETURNS): how alike they moved, not what they hold."""
+    code = data.require_etf(etf_code)["code"]
+    period = check_period(period, PRICE_PERIODS)
+    rows = data.run_sql(q.price_window(q.SIMILAR_RETURNS, period),
+                        {"code": code, "limit": SIMILAR_LIMIT}, "KR_ETF_DAILY_PRICE",
+                        "etf_prices", filters={"etf_code": code, "period": period})  # fmt: skip
+    return [
+        {"etf_code": r["etf_code"], "name": r["name"], "correlation": number(r["correlation"], 3),
+         "days": int(r["days"]), "start_date": str(r["start_date"]), "end_date": str(r["end_date"])}
         for r in rows
     ]  # fmt: skip
 

@@ -61,6 +61,7 @@ class Plan:
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
+    similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
@@ -352,8 +353,9 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
 def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
     if frame.relation == "similar":
-        if {m.name for m in frame.measures} & {"return", "volatility", "close"}:
-            plan.unanswered.append(_text(plan, "similar_by"))  # similar holdings, not returns
+        moved = find_phrases(plan.question.lower(), {"m": vocabulary()["similar_by_returns"]})
+        if moved or {m.name for m in frame.measures} & {"return", "volatility", "close"}:
+            plan.similar_by = "returns"  # how alike the daily returns moved, not the holdings
         return "similar"
     if frame.relation == "holdings_changes" or (op.kind == "change" and measure == "holdings"):
         return "holdings_changes"
@@ -465,7 +467,6 @@ _TEXTS = {
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
         "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
-        "similar_by": "수익률이 비슷한 정도는 계산하지 않고, 보유종목 비중이 겹치는 정도로 찾았습니다.",
         "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
         "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
@@ -479,7 +480,6 @@ _TEXTS = {
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
         "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
-        "similar_by": "Similar returns are not computed: these are the ETFs whose holdings overlap most.",
         "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
         "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },

@@ -157,6 +157,23 @@ FROM base CROSS JOIN LATERAL (
          AND p.trade_date >= base.d AND p.trade_date <= base.last_d) AS bars) AS s"""
 
 
+# ETFs whose daily returns moved most like one ETF's over a window: Pearson correlation of
+# the close-to-close returns on the days both traded (at least 20), highest first.
+SIMILAR_RETURNS = """
+WITH last AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = %(code)s),
+moves AS (SELECT p.etf_code, p.trade_date,
+                 p.close::float8 / nullif(lag(p.close) OVER (PARTITION BY p.etf_code
+                                                           ORDER BY p.trade_date), 0)::float8 - 1 AS r
+          FROM etf_prices p, last WHERE p.trade_date >= {base} AND p.trade_date <= last.d),
+own AS (SELECT trade_date, r FROM moves WHERE etf_code = %(code)s AND r IS NOT NULL)
+SELECT m.etf_code, e.name, corr(m.r, own.r) AS correlation, count(*) AS days,
+       min(m.trade_date) AS start_date, max(m.trade_date) AS end_date
+FROM moves m JOIN own ON own.trade_date = m.trade_date JOIN etfs e ON e.code = m.etf_code
+WHERE m.etf_code <> %(code)s AND m.r IS NOT NULL
+GROUP BY m.etf_code, e.name HAVING count(*) >= 20
+ORDER BY correlation DESC NULLS LAST, m.etf_code LIMIT %(limit)s"""
+
+
 def price_window(query: str, period: str) -> str:
     """ETF_PRICES, ETF_PRICE_SUMMARIES or STOCK_PRICES for one period of data_access.figures (its base date
     as SQL)."""

@@ -156,13 +156,28 @@ class GetETFInfoTool(EtfTool):
 class FindSimilarETFsTool(EtfTool):
     name = "find_similar_etfs"
     description = (
-        "보유종목 비중이 유사한 ETF를 찾습니다. similarity = 공통 종목별 min(비중A, 비중B)의 합(%), "
-        "overlap = 공통 보유 종목 수 (기준 ETF의 최신 스냅샷 날짜 기준). "
-        'JSON 리스트 [{"etf_code", "name", "overlap", "similarity"}], 유사도 내림차순.'
+        "유사한 ETF를 찾습니다. basis='holdings'(기본값): 보유종목 비중 유사도 — similarity = 공통 "
+        "종목별 min(비중A, 비중B)의 합(%), overlap = 공통 보유 종목 수 (기준 ETF의 최신 스냅샷), "
+        'JSON 리스트 [{"etf_code", "name", "overlap", "similarity"}]. basis=\'returns\': 기간(period) '
+        "일간 수익률의 상관계수 — "
+        'JSON 리스트 [{"etf_code", "name", "correlation", "days", "start_date", "end_date"}]. '
+        "둘 다 유사도 내림차순."
     )
-    inputs = {"etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"}}
+    inputs = {
+        "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
+        "basis": {"type": "string", "description": "'holdings'(기본값) 또는 'returns'",
+                  "nullable": True},
+        "period": {"type": "string", "description": "basis='returns'의 기간: '1m', '3m'(기본값), "
+                   "'6m', '1y'", "nullable": True},
+    }  # fmt: skip
 
-    def forward(self, etf_code: str) -> str:
+    def forward(self, etf_code: str, basis: str | None = None, period: str | None = None) -> str:
+        if (basis or "holdings") == "returns":
+            window = period or "3m"
+            return self._invoke(
+                {"etf_code": etf_code, "basis": "returns", "period": window},
+                lambda d: composite.find_similar_by_returns(d, etf_code, window),
+            )
         return self._invoke(
             {"etf_code": etf_code}, lambda d: composite.find_similar_etfs(d, etf_code)
         )

@@ -618,3 +618,17 @@ def test_etfs_ranked_by_a_volume_surge_match_sql(ask: Any, pg_pool: Any) -> None
         answer.answer
     )
     assert f"{float(rows[0]['ratio']):.2f}x" in answer.answer and answer.status == "ok"
+
+
+def test_similar_moves_are_answered_by_return_correlation(ask: Any) -> None:
+    """'수익률 움직임이 비슷한 ETF' and 'ETFs that move like …' rank by the correlation of daily
+    returns (the tool's basis='returns'); '비슷한 ETF' alone stays the holdings overlap."""
+    moves = ask("KODEX 200과 수익률 움직임이 비슷한 ETF")
+    assert "상관계수" in moves.answer and "보유종목 비중" not in moves.answer
+    assert moves.status == "ok" and "참고" not in moves.answer
+    english = ask("ETFs that move like KODEX 200")
+    assert "correlation" in english.answer
+    assert re.findall(r"\((\d{6})\): ", english.answer) == re.findall(
+        r"\((\d{6})\): ", moves.answer
+    )
+    assert "보유종목 비중" in ask("KODEX 200과 비슷한 ETF").answer

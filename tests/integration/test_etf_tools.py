@@ -313,3 +313,39 @@ def test_graph_query_returns_more_than_a_screenful(tools: dict[str, Any], pg_poo
                                              "RETURN {etf: e.code, stock: s.code, d: h.date}")  # fmt: skip
     edges = sql("SELECT count(*) AS n FROM etf_holdings", pool=pg_pool)[0]["n"]
     assert len(rows) == min(edges, 2000) and len(rows) > 200
+
+
+def test_similar_by_returns_is_the_correlation_of_daily_returns(tools: dict[str, Any],
+                                                                pg_pool: Any) -> None:  # fmt: skip
+    """basis='returns': Pearson correlation of close-to-close returns on the days both ETFs
+    traded over the window (from the base bar), recomputed here from SQL closes."""
+    found = call(tools, "find_similar_etfs", etf_code="069500", basis="returns", period="3m")
+    last = sql("SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'",
+               pool=pg_pool)[0]["d"]  # fmt: skip
+    base = months_before(last, 3)
+    rows = sql("SELECT etf_code, trade_date, close FROM etf_prices WHERE trade_date >= "
+               "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500' AND "
+               "trade_date <= %s) AND trade_date <= %s ORDER BY etf_code, trade_date",
+               base, last, pool=pg_pool)  # fmt: skip
+    moves: dict[str, dict[date, float]] = {}
+    previous: dict[str, float] = {}
+    for r in rows:
+        code, close = r["etf_code"], float(r["close"])
+        if code in previous and previous[code]:
+            moves.setdefault(code, {})[r["trade_date"]] = close / previous[code] - 1
+        previous[code] = close
+    own = moves["069500"]
+    expected = []
+    for code, series in moves.items():
+        days = sorted(set(series) & set(own))
+        if code != "069500" and len(days) >= 20:
+            corr = statistics.correlation([series[d] for d in days], [own[d] for d in days])
+            expected.append((round(corr, 3), code))
+    expected.sort(key=lambda t: (-t[0], t[1]))
+    assert [r["correlation"] for r in found[:5]] == [c for c, _ in expected[:5]]
+    assert {r["etf_code"] for r in found[:5]} <= {
+        code for c, code in expected if c >= expected[4][0]
+    }
+    assert found[0]["days"] >= 20 and found[0]["end_date"] == last.isoformat()
+    bad = call(tools, "find_similar_etfs", etf_code="069500", basis="returns", period="10y")
+    assert bad["status"] == "error"
