@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import re
 
-from agents.etf.set_answers import SET_RENDERERS, fmt_krw
+from agents.etf.set_answers import SET_RENDERERS, fmt_krw, josa
 
 # ---------------------------------------------------------------- plain sentences
 
@@ -109,13 +109,13 @@ def render_similar(rows: list[dict], name: str, lang: str) -> str:
     ]
     if not rows:
         return (
-            f"{name}과(와) 보유종목이 겹치는 ETF가 없습니다."
+            f"{josa(name, '과/와')} 보유종목이 겹치는 ETF가 없습니다."
             if lang == "ko"
             else (f"No ETF shares holdings with {name}.")
         )
     if lang == "ko":
         head = (
-            f"{name}과(와) 보유종목 비중이 가장 비슷한 ETF입니다 (유사도 = 공통 종목별 "
+            f"{josa(name, '과/와')} 보유종목 비중이 가장 비슷한 ETF입니다 (유사도 = 공통 종목별 "
             "작은 비중의 합 % / 공통 종목 수):"
         )
     else:
@@ -129,7 +129,7 @@ def render_similar(rows: list[dict], name: str, lang: str) -> str:
 def render_similar_returns(rows: list[dict], name: str, lang: str) -> str:
     """ETFs whose daily returns moved most like the named one's (correlation, the window)."""
     if not rows:
-        return (f"{name}과(와) 20거래일 이상 함께 거래된 ETF가 없어 상관계수를 계산할 수 없습니다."
+        return (f"{josa(name, '과/와')} 20거래일 이상 함께 거래된 ETF가 없어 상관계수를 계산할 수 없습니다."
                 if lang == "ko" else f"No ETF traded alongside {name} for 20 days or more.")  # fmt: skip
     span = f"{rows[0]['start_date']} {'~' if lang == 'ko' else 'to'} {rows[0]['end_date']}"
     lines = [f"{i}. {r['name']} ({r['etf_code']}): {r['correlation']:.3f} ({r['days']}일)"
@@ -137,7 +137,7 @@ def render_similar_returns(rows: list[dict], name: str, lang: str) -> str:
              f"({r['days']} days)" for i, r in enumerate(rows[:5], 1)]  # fmt: skip
     if lang == "ko":
         head = (
-            f"{name}과(와) 일간 수익률이 가장 비슷하게 움직인 ETF입니다 (상관계수, {span}; "
+            f"{josa(name, '과/와')} 일간 수익률이 가장 비슷하게 움직인 ETF입니다 (상관계수, {span}; "
             "1에 가까울수록 같은 날 같은 방향으로 움직임 — 움직임의 크기는 다를 수 있어 레버리지 "
             "ETF도 1에 가깝습니다):"
         )
@@ -284,7 +284,7 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
         notes = (f"총보수는 {'·'.join(cheapest)} 모두 {low_fee}%로 같습니다." if tie
                  else f"보수율이 가장 낮은 ETF는 {cheapest[0]}({low_fee}%)입니다.")  # fmt: skip
         if best:
-            notes += f" 최근 1개월 수익률은 {best['name']}이(가) {pct(best['return_1m'])}로 가장 높습니다."
+            notes += f" 최근 1개월 수익률은 {josa(best['name'], '이/가')} {pct(best['return_1m'])}로 가장 높습니다."
         return f"## {title} 비교\n" + "\n".join(lines) + "\n\n" + notes
     notes = (f"Same expense ratio for {' and '.join(cheapest)}: {low_fee}%." if tie
              else f"Lowest expense ratio: {cheapest[0]} ({low_fee}%).")  # fmt: skip
@@ -303,7 +303,7 @@ def render_tags(rows: list[dict], name: str, lang: str) -> str:
 def render_top_holders(rows: list[dict], name: str, code: str, lang: str) -> str:
     if not rows:
         return (
-            f"{name}({code})을(를) 보유한 ETF가 없습니다."
+            f"{josa(f'{name}({code})', '을/를')} 보유한 ETF가 없습니다."
             if lang == "ko"
             else (f"No ETF holds {name} ({code}).")
         )

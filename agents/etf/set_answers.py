@@ -9,6 +9,8 @@ them: 억/조 원 for large KRW amounts, %p for differences of rates, the date o
 
 from __future__ import annotations
 
+from data_access.seed.news_text import has_batchim, josa
+
 
 def fmt_krw(x: float) -> str:
     """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원'."""
@@ -93,7 +95,7 @@ def render_holding_weight(row: dict, spec: dict) -> str:
     etf, stock = spec["etf"], spec["stock"]
     if row.get("weight") is None:
         if ko:
-            return f"{etf}은(는) 최신 보유종목 스냅샷({row.get('date') or '-'})에 {stock}을(를) 담고 있지 않습니다."
+            return f"{josa(etf, '은/는')} 최신 보유종목 스냅샷({row.get('date') or '-'})에 {josa(stock, '을/를')} 담고 있지 않습니다."
         return f"{etf} does not hold {stock} in its latest holdings snapshot ({row.get('date') or '-'})."
     w = float(row["weight"])
     if ko:
@@ -194,7 +196,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
     d = float(a) - float(b)  # type: ignore[arg-type]
     if ko:
         text = (
-            f"{first['name']}와(과) {second['name']}의 {label} 차이는 {diff(m, d)}입니다 "
+            f"{josa(first['name'], '과/와')} {second['name']}의 {label} 차이는 {diff(m, d)}입니다 "
             f"({first['name']} {fmt_measure(m, a)} − {second['name']} {fmt_measure(m, b)})."
         )
     else:
@@ -206,12 +208,12 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
         high, low = (first, second) if d > 0 else (second, first)
         bp = f"{abs(d) * 100:.0f}bp"
         if m == "expense_ratio":
-            text += (f" {low['name']}이(가) {high['name']}보다 보수가 {bp} 낮습니다." if ko
+            text += (f" {josa(low['name'], '이/가')} {high['name']}보다 보수가 {bp} 낮습니다." if ko
                      else f" {low['name']} is cheaper by {bp}.")  # fmt: skip
         elif m == "net_assets":
             text += f" {high['name']}의 규모가 더 큽니다." if ko else f" {high['name']} is larger."
         else:
-            text += (f" {high['name']}의 {label}이(가) {low['name']}보다 높습니다." if ko
+            text += (f" {high['name']}의 {josa(label, '이/가')} {low['name']}보다 높습니다." if ko
                      else f" {high['name']}'s {label} is higher.")  # fmt: skip
     else:
         text += (f" 두 ETF의 {label} 값이 같습니다." if ko
@@ -226,7 +228,7 @@ def render_common_holdings(rows: list, spec: dict) -> str:
     the two weights (the share of each fund that is the same stocks)."""
     ko = spec["lang"] == "ko"
     if not rows:
-        return (f"{spec['a']}와(과) {spec['b']}가 함께 담은 종목은 없습니다 (각 최신 스냅샷 기준)."
+        return (f"{josa(spec['a'], '과/와')} {josa(spec['b'], '이/가')} 함께 담은 종목은 없습니다 (각 최신 스냅샷 기준)."
                 if ko else f"{spec['a']} and {spec['b']} hold no stock in common.")  # fmt: skip
     overlap = sum(min(float(r["weight"]), float(r["other_weight"])) for r in rows)
     lines = [f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}% / {float(r['other_weight']):.2f}%"
@@ -236,7 +238,7 @@ def render_common_holdings(rows: list, spec: dict) -> str:
         lines.append(f"… 외 {more}개" if ko else f"… and {more} more")
     when = f"{rows[0]['date']} / {rows[0]['other_date']}"
     if ko:
-        head = (f"{spec['a']}와(과) {spec['b']}의 공통 보유 종목 {len(rows)}개, 겹치는 비중 "
+        head = (f"{josa(spec['a'], '과/와')} {spec['b']}의 공통 보유 종목 {len(rows)}개, 겹치는 비중 "
                 f"{overlap:.2f}% (종목마다 두 비중 중 작은 쪽의 합; 스냅샷 {when}). 비중은 "
                 f"{spec['a']} / {spec['b']} 순:")  # fmt: skip
     else:
@@ -534,7 +536,7 @@ def render_attribution(fund: dict, rows: list, spec: dict) -> str:
     lines = []
     asked = spec.get("asked")
     if asked and (asked == "down") != down:
-        lines.append(f"질문과 달리 {spec['etf']}은(는) {window} {'하락' if down else '상승'}했습니다."
+        lines.append(f"질문과 달리 {josa(spec['etf'], '은/는')} {window} {'하락' if down else '상승'}했습니다."
                      if ko else f"Contrary to the question, {spec['etf']} "
                      f"{'fell' if down else 'rose'} over {window}.")  # fmt: skip
     lines.append(f"{spec['etf']}의 {window} 수익률 {total:+.2f}% ({span})." if ko
@@ -577,6 +579,8 @@ def render_attribution(fund: dict, rows: list, spec: dict) -> str:
 
 
 SET_RENDERERS = (
+    has_batchim,  # builtins only: the particle after a name ('KODEX 레버리지와', 'TIGER 200과')
+    josa,
     fmt_krw,
     half_up,
     fmt_measure,

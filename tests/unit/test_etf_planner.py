@@ -263,7 +263,7 @@ def test_render_compare_table_and_notes() -> None:
     assert "| 총보수 | 0.15% | 0.05% |" in text
     assert "| 순자산 | 6조 2,000억 원 | - |" in text
     assert "보수율이 가장 낮은 ETF는 TIGER 200(0.05%)" in text
-    assert "TIGER 200이(가) +2.25%" in text
+    assert "TIGER 200이 +2.25%" in text
     assert "Lowest expense ratio: TIGER 200" in tpl.render_compare(rows, "", "en")
 
 
