@@ -625,9 +625,11 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     windowed = plan.measure in ("return", "volatility", "trading_value", "drawdown") or plan.days
-    premium_avg = plan.measure == "premium" and plan.frame is not None and (
-        plan.frame.operation.aggregate == "avg")  # fmt: skip
-    windowed = windowed or premium_avg  # '괴리율 최근 한 달 평균': the window's days
+    aggregate = plan.frame.operation.aggregate if plan.frame is not None else None
+    premium_stat = (
+        aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
+    )
+    windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
@@ -638,7 +640,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "period_ko": window_words(period)[0],
             "period_en": window_words(period)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
-            "as_of": plan.as_of, "average": premium_avg,
+            "as_of": plan.as_of, "premium_stat": premium_stat,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)}))",

@@ -384,6 +384,11 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "drawdown":  # '1년 최대 낙폭': the deepest fall from a running high
         plan.measure = "drawdown"
         return "etf_measure"
+    if measure == "premium" and (op.aggregate in ("avg", "max", "min") or op.kind == "rank"):
+        if op.aggregate not in ("avg", "max", "min"):  # '3개월 괴리율 최저': the lowest day
+            op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
+        plan.measure = "premium"  # '괴리율 최근 한 달 최대값': the window's days, not the close
+        return "etf_measure"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         plan.measure = "return" if measure == "return" else "close"  # a day's move, or a level
         return "price_extreme"

@@ -366,13 +366,24 @@ def render_measure(result: dict, spec: dict) -> str:
     s = result.get("summary") or {}
     if not s.get("data_count"):
         return spec["empty"]
-    if spec["measure"] == "premium" and spec.get("average"):  # the window's mean of close/NAV − 1
+    if spec["measure"] == "premium" and spec.get("premium_stat"):  # over the window's days
         days = [r for r in result.get("daily") or [] if r.get("nav") and r.get("close")]
         if not days:
             return spec["empty"]
-        values = [(float(r["close"]) / float(r["nav"]) - 1) * 100 for r in days]
-        avg, far = sum(values) / len(values), max(values, key=abs)
-        span = f"{days[-1]['date']} ~ {days[0]['date']}"
+        values = [((float(r["close"]) / float(r["nav"]) - 1) * 100, r["date"]) for r in days]
+        avg = sum(v for v, _ in values) / len(values)
+        span = f"{days[-1]['date']} {'~' if ko else 'to'} {days[0]['date']}"
+        if spec["premium_stat"] in ("max", "min"):  # '괴리율 최대값': the day it was widest
+            high = spec["premium_stat"] == "max"
+            widest, day = max(values) if high else min(values)
+            if ko:
+                return (f"{spec['name']}의 {spec['period_ko']} 괴리율 {'최댓값' if high else '최솟값'}은 "
+                        f"{widest:+.3f}% ({day})입니다 ({span}, {len(values)}거래일 평균 {avg:+.3f}%; "
+                        "괴리율 = 종가/NAV − 1).")  # fmt: skip
+            return (f"{spec['name']}'s {'highest' if high else 'lowest'} premium to NAV over "
+                    f"{spec['period_en']} was {widest:+.3f}% on {day} ({span}, {len(values)} "
+                    f"sessions averaging {avg:+.3f}%).")  # fmt: skip
+        far = max((v for v, _ in values), key=abs)
         if ko:
             return (f"{spec['name']}의 {spec['period_ko']} 평균 괴리율은 {avg:+.3f}%입니다 ({span}, "
                     f"{len(values)}거래일; 괴리율 = 종가/NAV − 1, 절댓값 최대 {far:+.3f}%).")  # fmt: skip

@@ -632,3 +632,22 @@ def test_similar_moves_are_answered_by_return_correlation(ask: Any) -> None:
         r"\((\d{6})\): ", moves.answer
     )
     assert "보유종목 비중" in ask("KODEX 200과 비슷한 ETF").answer
+
+
+def test_the_widest_premium_of_a_window_is_the_premiums_not_the_close(
+    ask: Any, pg_pool: Any
+) -> None:
+    """'KODEX 200 최근 한 달 괴리율 최대값' is the largest close/NAV − 1 of the window's days
+    (SQL, the window from its base bar), with its date — not the window's highest close."""
+    row = fetch_all(
+        "WITH l AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'), "
+        "b AS (SELECT max(trade_date) AS s FROM etf_prices, l WHERE etf_code = '069500' AND "
+        "trade_date <= (l.d - interval '1 month')::date) "
+        "SELECT trade_date, (close / nav - 1) * 100 AS premium FROM etf_prices, l, b "
+        "WHERE etf_code = '069500' AND trade_date BETWEEN b.s AND l.d AND nav > 0 "
+        "ORDER BY premium DESC LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("KODEX 200 최근 한 달 괴리율 최대값")
+    assert f"{float(row['premium']):+.3f}% ({row['trade_date'].isoformat()})" in answer.answer, (
+        answer.answer
+    )
+    assert "괴리율 최댓값" in answer.answer and "종가 기준 최고치" not in answer.answer
