@@ -16,7 +16,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
@@ -588,7 +588,7 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
         aggregate = "range"  # '최고가와 최저가': both ends of the window
     if etfs:
         target, call, currency = etfs[0], "get_etf_prices(etf_code={0}, period={1})", "KRW"
-        field = "volume" if plan.measure == "volume" else "close"
+        field = plan.measure if plan.measure in ("volume", *DAILY_LEVELS) else "close"
     else:
         target = stocks[0]
         call = "get_stock_prices(stock_code={0}, period={1})"

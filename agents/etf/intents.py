@@ -34,6 +34,8 @@ Lang = Literal["ko", "en"]
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
                 "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
+# the daily figures of an ETF's price rows besides the close, each with its own extreme
+DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
 PERIOD_WORDS = {
     "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
@@ -390,7 +392,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.measure = "premium"  # '괴리율 최근 한 달 최대값': the window's days, not the close
         return "etf_measure"
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
-        plan.measure = "return" if measure == "return" else "close"  # a day's move, or a level
+        # a day's move, a daily figure's extreme ('순자산 최대값', '거래대금 최대인 날'), or the close
+        plan.measure = measure if measure in ("return", *DAILY_LEVELS) else "close"
         return "price_extreme"
     if measure in ("high", "low") and op.kind in ("lookup", "rank", "aggregate"):
         op.aggregate = "max" if measure == "high" else "min"

@@ -260,7 +260,11 @@ def render_extreme(result: dict, spec: dict) -> str:
     it ('how far below its 52-week high')."""
     ko = spec["lang"] == "ko"
     daily = result.get("daily") or []
-    field = spec["field"] if any(spec["field"] in d for d in daily) else "close"
+    field = spec["field"]
+    if field == "trading_value":  # close × volume of each session
+        daily = [dict(d, trading_value=float(d["close"]) * float(d["volume"])) for d in daily
+                 if d.get("close") is not None and d.get("volume") is not None]  # fmt: skip
+    field = field if any(field in d for d in daily) else "close"
     points = [d for d in daily if d.get(field) is not None]
     if not points:
         return spec["empty"]
@@ -283,6 +287,8 @@ def render_extreme(result: dict, spec: dict) -> str:
                 f"({int(top['volume']):,} shares, {times:.1f}× the window's mean of {mean:,.0f}; "
                 f"{first} to {last}, {len(points)} trading days).")  # fmt: skip
         return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+    if field in ("net_assets", "market_cap", "nav", "trading_value"):  # a daily figure's extreme
+        return _level_extreme(points, spec, first, last)
     if spec["field"] == "move":  # '가장 많이 오른 날': the largest one-day change of the close
         up = spec["aggregate"] != "min"
         pick = None
@@ -332,6 +338,28 @@ def render_extreme(result: dict, spec: dict) -> str:
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
+
+
+def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
+    """The day a daily figure (net assets, market cap, NAV, trading value) was highest or
+    lowest over the window, and the latest value against it."""
+    ko, field, high = spec["lang"] == "ko", spec["field"], spec["aggregate"] != "min"
+    pick = max(points, key=lambda d: d[field]) if high else min(points, key=lambda d: d[field])
+    value, latest = float(pick[field]), float(points[0][field])
+    shown = lambda v: f"{v:,.2f}원" if field == "nav" else fmt_krw(v)  # noqa: E731
+    away = (latest / value - 1) * 100 if value else 0.0
+    words = {"net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
+             "nav": ("NAV", "NAV"), "trading_value": ("거래대금(종가 × 거래량)", "trading value (close × volume)")}[field]  # fmt: skip
+    if ko:
+        text = (f"{spec['name']}의 {spec['period_ko']} {words[0]} {'최고' if high else '최저'}치는 "
+                f"{shown(value)} ({pick['date']})입니다; 최근 {shown(latest)} ({points[0]['date']})은 "
+                f"그 대비 {away:+.2f}%. 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
+    else:
+        text = (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} over "
+                f"{spec['period_en']} was {shown(value)} on {pick['date']}; the latest, "
+                f"{shown(latest)} on {points[0]['date']}, is {away:+.2f}% from it ({first} to "
+                f"{last}, {len(points)} trading days).")  # fmt: skip
+    return text + ("\n\n" + spec["note"] if spec.get("note") else "")
 
 
 def _daily_values(daily: list, spec: dict) -> str:
@@ -595,6 +623,7 @@ SET_RENDERERS = (
     fmt_krw,
     half_up,
     fmt_measure,
+    _level_extreme,
     render_etf_set,
     render_etf_aggregate,
     render_holding_weight,

@@ -651,3 +651,24 @@ def test_the_widest_premium_of_a_window_is_the_premiums_not_the_close(
         answer.answer
     )
     assert "괴리율 최댓값" in answer.answer and "종가 기준 최고치" not in answer.answer
+
+
+@pytest.mark.parametrize(("question", "expression"), [
+    ("KODEX 200 최근 1년 순자산 최대값", "net_assets"),
+    ("KODEX 200 1년 거래대금 최대인 날", "close * volume"),
+    ("KODEX 200 3개월 NAV 최저치", "-nav"),
+])  # fmt: skip
+def test_a_daily_figures_extreme_is_that_figures_not_the_close(ask: Any, pg_pool: Any,
+                                                                question: str, expression: str) -> None:  # fmt: skip
+    """'순자산 최대값', '거래대금 최대인 날', 'NAV 최저치': the day that figure peaked (SQL over
+    the window from its base bar) — they were answered with the window's highest close."""
+    months = 3 if "3개월" in question else 12
+    row = fetch_all(
+        "WITH l AS (SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'), "
+        "b AS (SELECT max(trade_date) AS s FROM etf_prices, l WHERE etf_code = '069500' AND "
+        f"trade_date <= (l.d - interval '{months} months')::date) "
+        "SELECT trade_date FROM etf_prices, l, b WHERE etf_code = '069500' AND trade_date "
+        f"BETWEEN b.s AND l.d ORDER BY {expression} DESC, trade_date LIMIT 1", pool=pg_pool)[0]  # fmt: skip
+    answer = ask(question)
+    assert f"({row['trade_date'].isoformat()})입니다" in answer.answer, answer.answer
+    assert "종가 기준" not in answer.answer
