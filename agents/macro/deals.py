@@ -49,6 +49,8 @@ def level(value: float, unit: str) -> str:
         return f"{value:,.0f}{unit}"
     if unit_l in ("%", "percent"):
         return f"{value:,.2f}%"
+    if unit_l == "%p":  # a gap between two rates ('장단기 금리차')
+        return f"{value:+,.2f}%p"
     return f"{value:,.2f}"
 
 

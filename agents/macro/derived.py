@@ -23,7 +23,7 @@ from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
-RATE_UNITS = ("percent", "%")
+RATE_UNITS = ("percent", "%", "%p")  # a gap of two rates is a rate too (its moves in %p)
 DEALS = "re_transactions_monthly"  # monthly medians: averaging them is not the mean deal
 
 
@@ -423,7 +423,8 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
         return None
     hits = [(d, v) for d, v in series.points if _CMP[comparator](v, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
-    bound = level(threshold, "%" if is_rate(series) else series.unit)
+    bound = level(threshold, series.unit if series.unit == "%p" else "%" if is_rate(series)
+                  else series.unit)  # fmt: skip
     if lang == "ko":
         head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
         if not hits:  # the nearest the window came: its low for a 'below', its high otherwise

@@ -22,6 +22,7 @@ from agents.understanding.frame import (
     Condition,
     Entity,
     Measure,
+    Operation,
     Period,
     QuestionFrame,
 )
@@ -1249,6 +1250,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         or (len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period))
     ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series
         frame.reference = "same"
+        asked = frame.operation.model_copy()  # before the previous turn's order is inherited
         frame.entities += _previous_subjects(previous, previous_result, lexicon)
         if frame.operation.kind in ("difference", "compare") and previous.replaced:
             # '10년물' → '2년물은?' → '둘 차이는?': the swapped-out subject comes back
@@ -1258,6 +1260,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         _regions_asked(frame)
         if "then" in marks:
             _anchor_to_extreme(frame, previous)
+        _extreme_of_a_gap(frame, previous, asked)
     elif own and _adds_to_previous(frame, previous):
         # 'SK하이닉스랑 비교하면?' after 삼성전자 3개월: both, over the same window; '미국이랑
         # 비교하면?' after 한국 기준금리: the same topic for the region asked
@@ -1278,6 +1281,18 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+
+
+def _extreme_of_a_gap(frame: QuestionFrame, previous: QuestionFrame, op: Operation) -> None:
+    """'장단기 금리차 추이' → '그 중 가장 컸던 때는?': the gap's own high (or low) over the
+    window, not a ranking of the two series (`op` is the operation as asked, before the
+    previous turn's order was inherited)."""
+    asks_extreme = op.kind == "rank" or (op.kind == "aggregate" and op.aggregate in ("max", "min"))
+    if previous.operation.kind != "difference" or not asks_extreme:
+        return
+    side = "low" if op.direction == "asc" or op.aggregate == "min" else "high"
+    frame.operation = previous.operation.model_copy()
+    frame.measures = [Measure(name=side, unit="")]
 
 
 def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:

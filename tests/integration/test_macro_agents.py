@@ -499,10 +499,10 @@ def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any
     text = answer_question("장단기 금리차 최근 1년 역전된 적 있어?", pool=pg_pool,
                            store=graph_store).answer  # fmt: skip
     if below:
-        assert f"0.00% 미만: {len(below)}개" in text
+        assert f"+0.00%p 미만: {len(below)}개" in text  # a gap of two rates, in %p
     else:
         low = min(window, key=lambda r: float(r["gap"]))
-        assert f"없음 (기간 최저 {float(low['gap']):.2f}" in text
+        assert f"+0.00%p 미만: 없음 (기간 최저 {float(low['gap']):+.2f}%p" in text
     vol = answer_question("원달러 환율 3개월 변동성", pool=pg_pool, store=graph_store).answer
     assert "연환산 변동성" in vol
     gap = answer_question("Which is higher, US or Korean unemployment?", pool=pg_pool,
@@ -575,3 +575,20 @@ def test_what_happened_then_reads_the_events_near_the_extremes_date(
     assert listed and set(listed) <= {r["event_date"].isoformat() for r in near}, listed
     assert all(re.search(r"\((\d+일 [전후]|당일)\)", line)
                for line in then.answer.splitlines() if line.startswith("- 근거 이벤트"))  # fmt: skip
+
+
+def test_a_gaps_low_is_in_percentage_points_with_its_date(pg_pool: Any, graph_store: Any) -> None:
+    """'장단기 금리차 최근 1년 최저치': the lowest DGS10 − DGS2 of the days both were observed
+    (SQL), written in %p with its date, and the latest gap's distance from it in %p."""
+    row = fetch_all(
+        "WITH a AS (SELECT obs_date, value FROM macro_observations WHERE series_code = 'DGS10'), "
+        "b AS (SELECT obs_date, value FROM macro_observations WHERE series_code = 'DGS2'), "
+        "g AS (SELECT a.obs_date, a.value - b.value AS gap FROM a JOIN b USING (obs_date)), "
+        "l AS (SELECT max(obs_date) AS d FROM g) SELECT obs_date, gap FROM g, l "
+        "WHERE obs_date >= (l.d - interval '12 months')::date ORDER BY gap, obs_date LIMIT 1",
+        pool=pg_pool)[0]  # fmt: skip
+    answer = answer_question("장단기 금리차 최근 1년 최저치", pool=pg_pool, store=graph_store)
+    assert f"최저치: {float(row['gap']):+.2f}%p ({row['obs_date'].isoformat()})" in answer.answer, (
+        answer.answer
+    )
+    assert re.search(r"그 대비 [+-]\d+\.\d{2}%p", answer.answer)

@@ -205,6 +205,16 @@ def test_what_happened_then_anchors_to_the_previous_extreme(
     assert "anchor:extreme" not in read(lexicon, question, kinds=MACRO_KINDS, previous=trend).notes
 
 
+@pytest.mark.parametrize(("question", "side"), [("그 중 가장 컸던 때는?", "high"),
+                                              ("가장 작았던 날은?", "low"), ("최저는 언제였어?", "low")])  # fmt: skip
+def test_the_extreme_of_a_gap_asked_after_it(lexicon: Lexicon, question: str, side: str) -> None:
+    """After '장단기 금리차 추이' the gap's own high or low is asked, not a ranking of the two."""
+    gap = read(lexicon, "미국 10년물 금리와 2년물 금리 차이 추이", kinds=MACRO_KINDS)
+    then = read(lexicon, question, kinds=MACRO_KINDS, previous=gap)
+    assert then.operation.kind == "difference" and [m.name for m in then.measures] == [side]
+    assert {e.key for e in then.of("series")} == {"DGS10", "DGS2"}
+
+
 def test_follow_ups_resolve_to_what_the_previous_answer_named(lexicon: Lexicon) -> None:
     holdings = read(lexicon, "KODEX 반도체 보유종목 상위 5개")
     weight = read(lexicon, "그 중 SK하이닉스 비중은?", previous=holdings)
