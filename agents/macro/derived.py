@@ -390,7 +390,7 @@ def contradicted(name: str, change: float, span: str, move: str, lang: str) -> s
     went = ("하락", "fell") if change < 0 else ("상승", "rose")
     asked = ("올랐다", "rose") if move == "up" else ("떨어졌다", "fell")
     if lang == "ko":
-        return (f"질문과 달리 {name}은(는) {span} 동안 {change:+.2f}% {went[0]}했습니다 "
+        return (f"질문과 달리 {josa(name, '은/는')} {span} 동안 {change:+.2f}% {went[0]}했습니다 "
                 f"('{asked[0]}'는 전제가 이 기간 데이터와 맞지 않습니다).")  # fmt: skip
     return (
         f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "

@@ -20,11 +20,13 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
+from agents.macro.derived import contradicted
 from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
+from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
@@ -192,13 +194,13 @@ _MEASURE_SECTIONS = {
     "per": "valuation", "pbr": "valuation", "eps": "eps", "dividend_yield": "dividend",
     "market_cap": "market_cap", "high": "range", "low": "range", "close": "close",
     "volume": "volume", "return": "return", "rsi": "rsi", "earnings": "earnings",
-    "trading_value": "trading_value",
+    "trading_value": "trading_value", "volatility": "volatility",
 }  # fmt: skip
 
 
 def _sections(frame: QuestionFrame) -> list[str]:
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
-    why = bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+    why = _asks_why(frame)
     if (frame.operation.kind in ("change", "trend") or why) and "return" not in wanted:
         wanted.append("return")
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
@@ -235,17 +237,26 @@ def _period(turn: _Turn, default: float) -> tuple[float, str]:
     return months, ko if turn.ko() else en
 
 
-def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
-    """The period return by the figures module's definition (calendar period, base close the
-    last bar on or before the as-of bar minus the period), with both closes and dates."""
+def _period_bars(turn: _Turn, pool: ConnectionPool | None,
+                 default: tuple[str, float]) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
+    """The asked calendar period (else `default`) and the bars from a little before its base
+    date to the as-of date: the figures module reads its windows off them."""
     period = turn.frame.period
-    p = fig.period_named(period.label if period else "1m", period.months if period else 1.0)
-    label = p.ko if turn.ko() else p.en
+    p = fig.period_named(*((period.label, period.months) if period else default))
     sid = turn.stock["security_id"]
     dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
     start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=_BASE_SLACK_DAYS)
     rows = turn.query("stock_prices", _PRICES, {"sid": sid, "as_of": turn.as_of,
                       "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    return p, rows
+
+
+def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The period return by the figures module's definition (calendar period, base close the
+    last bar on or before the as-of bar minus the period), with both closes and dates; a
+    why-question's premise ('왜 올랐어?' when it fell) is checked first."""
+    p, rows = _period_bars(turn, pool, ("1m", 1.0))
+    label = p.ko if turn.ko() else p.en
     r = fig.period_return(fig.bars_of(rows), p)
     if r is None:
         turn.notes.append(f"{label} 수익률을 계산할 기준일 시세가 없습니다." if turn.ko()
@@ -258,6 +269,34 @@ def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
         f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
         if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
         f"{last} on {r.end_date})")  # fmt: skip
+    move = asked_move(turn.frame.question) if _asks_why(turn.frame) else None
+    premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
+    if premise:
+        turn.lines.insert(0, premise)  # said before the figures it rests on
+
+
+def _asks_why(frame: QuestionFrame) -> bool:
+    return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+
+
+def _volatility(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """Annualized volatility of the window's daily returns (data_access.figures: sample stdev
+    × √252), a year unless asked: a month of sessions is few, but it is what was asked."""
+    p, rows = _period_bars(turn, pool, ("1y", 12.0))
+    bars = fig.window_rows(rows, "trade_date", p)
+    closes = [float(r["close"]) for r in bars if r["close"] is not None]
+    sigma = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
+    label = p.ko if turn.ko() else p.en
+    if sigma is None:
+        turn.notes.append(f"{label} 변동성을 계산할 시세가 부족합니다." if turn.ko()
+                          else f"Too few closes for a {label} volatility.")  # fmt: skip
+        return
+    first, last = bars[0]["trade_date"], bars[-1]["trade_date"]
+    turn.lines.append(
+        f"{label} 연환산 변동성 {sigma * 100:.2f}% (일간 수익률 표준편차 × √252, {first} ~ {last}, "
+        f"{len(closes)}거래일)" if turn.ko() else f"{label} annualized volatility "
+        f"{sigma * 100:.2f}% (stdev of daily returns × √252, {first} to {last}, "
+        f"{len(closes)} sessions)")  # fmt: skip
 
 
 def fig_window(citation: StructuredCitation, step: TraceStep, r: fig.PeriodReturn,
@@ -463,6 +502,7 @@ SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
+    "volatility": _volatility,
 }  # fmt: skip
 
 

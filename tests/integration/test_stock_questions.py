@@ -56,3 +56,34 @@ def test_why_a_stock_moved_lists_its_news_of_the_window(pg_pool: Any) -> None:
                   as_of + relativedelta(days=1)), pool=pg_pool)[0]["n"]  # fmt: skip
     assert "1개월 수익률" in text
     assert (f"뉴스 {n}건" in text) if n else ("태그된 뉴스가 없어" in text)
+
+
+def test_a_stocks_volatility_is_the_windows_daily_returns(pg_pool: Any) -> None:
+    """'삼성전자 최근 한 달 변동성': sample stdev of the daily returns from the month's base bar
+    (the last on or before a month before the last bar) × √252 — it was answered with the
+    close, the return and the P/E."""
+    import math
+    import statistics
+
+    rows = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = "
+                     "'KR:005930' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]["trade_date"]
+    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(months=1))
+    closes = [float(r["close"]) for r in rows if r["trade_date"] >= base]
+    returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
+    sigma = statistics.stdev(returns) * math.sqrt(252) * 100
+    text = _ask("삼성전자 최근 한 달 변동성", pg_pool)
+    assert f"1개월 연환산 변동성 {sigma:.2f}%" in text and "PER" not in text, text
+
+
+def test_a_why_against_the_move_says_so_first(pg_pool: Any) -> None:
+    """'왜 올랐어?' over a month the stock fell (SQL) opens with the premise being wrong."""
+    rows = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = "
+                     "'KR:000660' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
+    last = rows[-1]
+    base = max((r for r in rows if r["trade_date"] <= last["trade_date"] - relativedelta(months=1)),
+               key=lambda r: r["trade_date"])  # fmt: skip
+    fell = float(last["close"]) < float(base["close"])
+    lines = _ask("SK하이닉스 왜 올랐어?", pg_pool).splitlines()
+    opened = next(line for line in lines if line.startswith("- "))
+    assert opened.startswith("- 질문과 달리 SK하이닉스는") == fell, lines
