@@ -58,6 +58,11 @@ _TOP_N = re.compile(
 )
 # 'KR Top50', 'US top 50 유니버스': the universe's name, not a top-N
 _UNIVERSE_NAME = re.compile(r"\b(kr|us|한국|미국)\s*top\s*50$")
+# 'Nasdaq 100 ETF', '코스닥 150 ETF': the number closes an index's name (or a name the lexicon
+# read), it is not a count
+_INDEX_BEFORE = re.compile(
+    r"(?:\u25a1|nasdaq|s&p|kospi|kosdaq|나스닥|코스피|코스닥|msci|russell|stoxx|nikkei|닛케이|dow|다우)\s*$"
+)
 WHY_NOTE = (
     "asks:why"  # what moved it ('왜', 'what drove'): kept for a follow-up of the same subject
 )
@@ -1015,7 +1020,8 @@ def _read_rank(frame: QuestionFrame, text: str, raw: str = "") -> None:
     rank = vocabulary()["rank"]
     op = frame.operation
     counts = [m for t in (text, raw) for m in _TOP_N.finditer(t)]  # raw: 'five best-performing'
-    m = next((m for m in counts if not _UNIVERSE_NAME.search(m.string[: m.end()])), None)
+    m = next((m for m in counts if not _UNIVERSE_NAME.search(m.string[: m.end()])
+              and not (m.group(2) and _INDEX_BEFORE.search(m.string[: m.start(2)]))), None)  # fmt: skip
     if m:
         op.top_n = int(m.group(1) or m.group(2))
     elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(text):
@@ -1241,6 +1247,17 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
         _inherit_context(frame, previous, entities=False)
+    elif not own and "same" not in marks and _other_end_of_ranking(frame, previous):
+        # '배당 ETF 중 6개월 수익률 1위' → 'and the worst?': the same set, the other end
+        if previous.reference == "subset" and previous.previous_result:
+            frame.reference, frame.previous_result = "subset", list(previous.previous_result)
+        else:
+            frame.reference = "same"
+            frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                               for e in previous.entities]  # fmt: skip
+        frame.measures = frame.measures or list(previous.measures)
+        frame.period = frame.period or previous.period
+        frame.operation.top_n = frame.operation.top_n or previous.operation.top_n
     elif not own and (
         "same" in marks
         or "then" in marks
@@ -1281,6 +1298,15 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and e.kind not in ("series", "stock", "etf")]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+
+
+def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool:
+    """'and the worst?', '꼴찌는?' after a ranking of a set: a ranking again, its direction the
+    only thing asked (no measure of its own, or the same one)."""
+    op, before = frame.operation, previous.operation
+    same_measure = not frame.measures or frame.measure() == previous.measure()
+    return (op.kind == "rank" and before.kind == "rank" and op.direction is not None
+            and same_measure and not previous.of("etf") and frame.relation is None)  # fmt: skip
 
 
 def _extreme_of_a_gap(frame: QuestionFrame, previous: QuestionFrame, op: Operation) -> None:

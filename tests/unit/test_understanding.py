@@ -638,6 +638,25 @@ def test_follow_ups_over_two_funds_and_onto_holdings(lexicon: Lexicon) -> None:
     assert top.relation == "holdings" and [e.key for e in top.of("etf")] == ["102110"]
 
 
+def test_the_other_end_of_a_ranking_and_index_numbers(lexicon: Lexicon) -> None:
+    """'and the worst?' after '…best 6-month return' among a listed set ranks the same set the
+    other way; '꼴찌는?' after a theme's 1위 the same theme; 'Nasdaq 100' is no top 100."""
+    listed = read(lexicon, "List dividend ETFs")
+    best = read(lexicon, "which one has the best 6-month return?", previous=listed,
+                previous_result=["A", "B", "C"])  # fmt: skip
+    assert best.reference == "subset" and best.operation.direction == "desc"
+    worst = read(lexicon, "and the worst?", previous=best, previous_result=["A"])
+    assert worst.reference == "subset" and worst.previous_result == ["A", "B", "C"]
+    assert worst.operation.direction == "asc" and worst.measure() == "return"
+    assert worst.period is not None and worst.period.label == "6m"
+    top = read(lexicon, "반도체 ETF 중 1년 수익률 1위")
+    last = read(lexicon, "꼴찌는?", previous=top, previous_result=["091160"])
+    assert [e.key for e in last.of("tag")] == [e.key for e in top.of("tag")] and not last.of("etf")
+    assert last.operation.direction == "asc"
+    assert read(lexicon, "Cheapest Nasdaq 100 ETF").operation.top_n == 1
+    assert read(lexicon, "Top 3 Nasdaq 100 ETFs by 1-year return").operation.top_n == 3
+
+
 @pytest.mark.parametrize(("question", "measure"), [("요즘 잘 나가는 ETF", "return"),
                                                   ("거래 제일 활발한 ETF", "volume")])  # fmt: skip
 def test_everyday_words_for_a_ranked_set(lexicon: Lexicon, question: str, measure: str) -> None:
