@@ -367,9 +367,17 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if holdings and op.kind == "filter" and op.comparator:
         op.aggregate = op.aggregate if op.aggregate == "count" else "list"  # type: ignore[assignment]
         return "holdings_aggregate"  # 'TIGER 200 보유 종목 중 비중 5% 넘는 종목'
-    if holdings and (op.kind == "rank" or op.top_n):
+    whole = (
+        holdings
+        and op.kind in ("lookup", "list")
+        and measure in (None, "holdings")
+        and frame.operation.aggregate is None
+        and not _CODE_WORDS.search(plan.question)  # '종목코드 알려줘' asks the card's code
+    )  # 'KODEX 200 보유 종목', 'What does TIGER 200 hold?'
+    if holdings and (op.kind == "rank" or op.top_n or whole):
         op.aggregate = "list"  # type: ignore[assignment]  # the top N holdings by weight
-        op.top_n = op.top_n or 10  # '비중 상위 종목' with no count: the top ten, not all 136
+        all_asked = whole and _ALL_HOLDINGS.search(plan.question)
+        op.top_n = op.top_n or (None if all_asked else 10)  # '비중 상위 종목': ten, not all 136
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
@@ -417,6 +425,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
+_CODE_WORDS = re.compile(r"코드|티커|\b(?:code|ticker)\b", re.IGNORECASE)
+_ALL_HOLDINGS = re.compile(r"전체|전부|모두|모든|\ball\b|full", re.IGNORECASE)
 _SURGE = re.compile(r"급증|급감|폭증|늘어난|줄어든|surged?|spiked?|jump(?:ed)?", re.IGNORECASE)
 
 

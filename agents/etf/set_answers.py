@@ -130,10 +130,13 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
             f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
             for i, r in enumerate(picked, 1)
         ]
+        total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
         head = (
-            f"{spec['etf']} 보유 비중 상위 {len(picked)}개 종목 (스냅샷 {day} 기준):"
+            f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 상위 {len(picked)}개 (합계 {total:.2f}%, "
+            f"스냅샷 {day} 기준):"
             if ko
-            else f"Top {len(picked)} holdings of {spec['etf']} by weight (snapshot of {day}):"
+            else f"Top {len(picked)} of {spec['etf']}'s {len(rows)} holdings by weight "
+            f"({total:.2f}% of the fund; snapshot of {day}):"
         )
         return head + "\n" + "\n".join(lines)
     if spec["aggregate"] == "count":

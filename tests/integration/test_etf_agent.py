@@ -223,7 +223,7 @@ def test_follow_ups_narrow_the_list_and_turn_to_holdings(ask_turns: Any, pg_pool
                     "h.security_id WHERE h.etf_code = '091160' AND h.as_of_date = (SELECT "
                     "max(as_of_date) FROM etf_holdings WHERE etf_code = '091160') ORDER BY "
                     "h.weight DESC LIMIT 1", pool=pg_pool)[0]["name"]  # fmt: skip
-    assert "상위 5개 종목" in held and f"1. {top}" in held
+    assert "비중 상위 5개" in held and f"1. {top}" in held
 
 
 def test_a_close_on_a_past_day(ask: Any, pg_pool: Any) -> None:
@@ -672,3 +672,17 @@ def test_a_daily_figures_extreme_is_that_figures_not_the_close(ask: Any, pg_pool
     answer = ask(question)
     assert f"({row['trade_date'].isoformat()})입니다" in answer.answer, answer.answer
     assert "종가 기준" not in answer.answer
+
+
+def test_an_etfs_holdings_asked_plainly_list_the_top_ten_of_all(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 보유 종목' / 'What does TIGER 200 hold?': the ten largest weights of the latest
+    snapshot and how many holdings there are (SQL) — not the info card; '종목코드' is the card."""
+    rows = fetch_all(
+        "SELECT s.code, h.weight FROM etf_holdings h JOIN stocks s USING (security_id) WHERE "
+        "h.etf_code = '069500' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings "
+        "WHERE etf_code = '069500') ORDER BY h.weight DESC", pool=pg_pool)  # fmt: skip
+    answer = ask("KODEX 200 보유 종목").answer
+    assert f"보유종목 {len(rows)}개 중 비중 상위 10개" in answer, answer
+    assert re.findall(r"\((\w{6})\): ", answer) == [r["code"] for r in rows[:10]]
+    assert "Top 10 of TIGER 200's" in ask("What does TIGER 200 hold?").answer
+    assert "069500" in ask("KODEX 200 종목코드 알려줘").answer
