@@ -150,6 +150,10 @@ def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
     if tool == "get_etf_info" and result.get("top_holdings"):
         title = f"{result['name']} 보유종목"
         return [ChartItem(title, figure=weights_figure(result["top_holdings"], result["name"]))]
+    if tool == "find_similar_etfs" and result and "correlation" in result[0]:
+        fig = bar_figure([r["name"] for r in result], [r["correlation"] for r in result],
+                         f"{code}와 일간 수익률이 비슷하게 움직인 ETF", "ETF", "상관계수")  # fmt: skip
+        return [ChartItem("수익률 상관계수", figure=fig)]
     if tool == "find_similar_etfs" and result:
         fig = bar_figure([r["name"] for r in result], [r["similarity"] for r in result],
                          f"{code}와 유사한 ETF (보유 비중 겹침)", "ETF", "유사도 (%)")  # fmt: skip

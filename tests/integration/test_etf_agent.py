@@ -549,6 +549,12 @@ def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
     assert lines.data[0].y[0] == 100.0
     changes = charts_for(ask("KODEX 반도체 1주 보유종목 변화").payload)
     assert changes and changes[0].table is not None and changes[0].row_colors
+    moves = charts_for(ask("KODEX 200과 수익률 움직임이 비슷한 ETF").payload)
+    assert [c.title for c in moves] == ["수익률 상관계수"]  # not the holdings-overlap bars
+    for question in ("52주 신고가 ETF", "거래량 급증한 ETF 3개", "거래대금 많은 ETF 3개",
+                     "KODEX 200 최근 한 달 괴리율 최대값", "KODEX 200 최근 1년 순자산 최대값",
+                     "KODEX 200 보유 종목"):  # fmt: skip
+        charts_for(ask(question).payload)  # every tool result of these answers draws
 
 
 def _closes_since_52_weeks(pool: Any) -> dict[str, list[float]]:
