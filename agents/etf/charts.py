@@ -211,9 +211,16 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
 def charts_for(payload: dict[str, Any]) -> list[ChartItem]:
     """Figures and tables for an answer's tool results (search results are left out)."""
     items: list[ChartItem] = []
-    for entry in payload.get("tool_results", []):
+    entries = payload.get("tool_results", [])
+    # a set's price figures were read for the ETFs a graph query listed: that list is the
+    # question's universe, not its answer (the answer text holds the ranked rows)
+    universe = any(e["tool"] == "get_etf_prices" and isinstance(e.get("result"), dict)
+                   and "summaries" in e["result"] for e in entries)  # fmt: skip
+    for entry in entries:
         result = entry.get("result")
         if isinstance(result, dict) and result.get("status") == "error":
+            continue
+        if universe and entry["tool"] == "graph_query":
             continue
         items += _items_for(entry["tool"], entry.get("arguments", {}), result)
     if payload.get("compare_prices"):

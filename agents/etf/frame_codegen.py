@@ -352,6 +352,11 @@ def _condition(plan: Plan, measure: str) -> str:
 
 def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
                    unit: str | None) -> str:  # fmt: skip
+    if measure in ("from_high", "from_low") and threshold == 0:  # '52주 신고가': at the extreme
+        period = PERIOD_WORDS[plan.lang][plan.period or "1y"]
+        high = measure == "from_high"
+        return (f"최근 종가가 {period} 최{'고' if high else '저'} 종가인 ETF" if plan.lang == "ko"
+                else f"the last close at the {period} {'high' if high else 'low'}")  # fmt: skip
     unit = unit or ("%" if measure in ("expense_ratio", "weight", "return", "from_high", "from_low")
                     else "")  # fmt: skip
     word = COMPARATOR_WORDS[plan.lang][comparator]

@@ -554,7 +554,9 @@ def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
     for question in ("52주 신고가 ETF", "거래량 급증한 ETF 3개", "거래대금 많은 ETF 3개",
                      "KODEX 200 최근 한 달 괴리율 최대값", "KODEX 200 최근 1년 순자산 최대값",
                      "KODEX 200 보유 종목"):  # fmt: skip
-        charts_for(ask(question).payload)  # every tool result of these answers draws
+        drawn = charts_for(ask(question).payload)  # every tool result of these answers draws
+        universe = any(c.title.startswith("그래프 쿼리") for c in drawn)
+        assert universe == question.endswith("보유 종목"), question  # a set's is not shown
 
 
 def _closes_since_52_weeks(pool: Any) -> dict[str, list[float]]:
