@@ -736,6 +736,8 @@ def _advice(frame: QuestionFrame) -> bool:
     "KODEX 200 지금 들어가는 거 어떻게 보세요?", "KODEX 200 이 가격 메리트 있나요?",
     "TIGER 200 좀 더 들고 갈 만한가요", "KODEX 200 매도하고 현금화할까", "Is TIGER 200 worth holding?",
     "Is KODEX 200 a safe bet?", "Do you see KODEX 200 going up?", "Would you be buying TIGER 200 right now?",
+    "TIGER 200 손실인데 버틸까요", "KODEX 200 지금 사기 적절한 시점?", "Would adding KODEX 200 be wise?",
+    "Can you tell me whether to buy TIGER 200?",
 ])  # fmt: skip
 def test_advice_in_its_many_forms_is_declined(lexicon: Lexicon, question: str) -> None:
     frame = read(lexicon, question)
