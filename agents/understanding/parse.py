@@ -795,6 +795,20 @@ def _read_asked_term(frame: QuestionFrame) -> None:
     found = glossary.match(frame.question)
     if found is None:
         return
+    inside = [e for e in frame.entities if found.start <= e.start and e.end <= found.end]
+    whole = _WHAT_IS.match(frame.question[: found.start]) and not frame.question[found.end :].strip(
+        " ?!."
+    )  # 'What is dollar-cost averaging?': the term is all that is asked
+    if (
+        inside
+        and len(inside) == len(frame.entities)
+        and (whole or _defines(frame.question, found.end))
+    ):
+        # 'What is dollar-cost averaging?': '달러' inside the term names no tag to look up
+        frame.entities = []
+        frame.measures = []
+        frame.operation.kind = "define"
+        return
     bare = found.text.strip().lower() == frame.question.strip(" ?!.。").strip().lower()
     if bare and not frame.entities and frame.operation.kind in ("lookup", "difference"):
         frame.operation.kind = "define"  # a term on its own: 'spread?', '스프레드'
@@ -804,7 +818,10 @@ def _read_asked_term(frame: QuestionFrame) -> None:
             frame.definition_term = asked[0].entry.id
 
 
-_DEFINE_CUE = re.compile(r"이란|란\?|뭐야|뭐예요|뭐임|무엇|뜻|의미|정의|\bmean|\bdefin")
+_WHAT_IS = re.compile(r"\s*what(?:'s| is| are)(?: an?| the)?\s*$", re.IGNORECASE)
+_DEFINE_CUE = re.compile(
+    r"이란|란\?|뭐야|뭐예요|뭐임|무엇|뜻|의미|정의|\bmean|\bdefin|\bwhat(?:'s| is| are)\b"
+)
 
 
 def _defines(question: str, end: int) -> bool:
@@ -1170,13 +1187,23 @@ def _move_ahead(question: str, text: str) -> str | None:
     return question[ahead[0].start : end]
 
 
+def _defines_glossary_term(frame: QuestionFrame) -> bool:
+    from agents.understanding.glossary import load_glossary
+
+    found = load_glossary().match(frame.question)
+    return found is not None and _defines(frame.question, found.end)
+
+
 def _read_scope(frame: QuestionFrame, text: str) -> None:
     """Questions outside the product: forecasts and advice, assets we do not hold, chit-chat.
     A soft advice word ('좋은 ETF', '추천', '노후') is advice only when nothing measurable is
     asked: '수익률 좋은 ETF' is a ranking; '초보자에게 좋은 ETF', '안전한 ETF 뭐야?' are advice.
     'X랑 비슷한 ETF 추천' asks for the ETFs whose holdings overlap most, which the data answers,
     and 'A랑 B 중 어디가 나아?' is a comparison of two named funds."""
+    defined = frame.operation.kind == "define" and _defines_glossary_term(frame)
     for hit in find_phrases(text, vocabulary()["out_of_scope"]):
+        if defined and hit.label in ("forecast", "advice_soft"):
+            continue  # '물타기란?', '손절이 뭐야?': a trading word defined, not advice asked
         if frame.relation == "similar" and "추천" in hit.phrase:
             continue  # '고배당주랑 비슷한 거 추천': similar holdings are data, not advice
         if hit.label == "advice_soft":

@@ -366,6 +366,17 @@ def test_past_policy_moves_are_data_not_forecasts(lexicon: Lexicon, question: st
 
 
 @pytest.mark.parametrize(
+    "question", ["물타기란?", "손절이 뭐야?", "익절 뜻", "What is dollar-cost averaging?"]
+)
+def test_trading_words_asked_to_be_defined_are_definitions_not_advice(lexicon: Lexicon,
+                                                                      question: str) -> None:  # fmt: skip
+    for kinds in (MACRO_KINDS, None):
+        frame = read(lexicon, question, **({"kinds": kinds} if kinds else {}))
+        assert frame.operation.kind == "define" and not frame.entities, frame.summary_ko()
+        assert not [n for n in frame.notes if n.startswith("out_of_scope")]
+
+
+@pytest.mark.parametrize(
     "question", ["QT가 뭐야", "What does basis point mean?", "테일러 준칙이 뭐야?"]
 )
 def test_terms_are_defined_not_read_as_tickers_or_averages(lexicon: Lexicon, question: str) -> None:
