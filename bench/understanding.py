@@ -5,7 +5,9 @@
 
 Prints: the cost of `understand()` per question (p50/p95/max over every analyst golden question,
 repeated) with the lexicon's size; then, per screen, the first offline turn of this process
-(cold: lexicon, glossary and vocabulary load) and p50/p95 of the next `--turns` questions.
+(cold: lexicon, glossary and vocabulary load) and p50/p95 of the next `--turns` questions; then
+the ETF questions over a whole set of ETFs (every ETF, or a theme: a ranking by a windowed price
+figure reads all of them), each asked `--repeat` times — the heaviest offline turns.
 Uses its own WORKBENCH_HOME (seeded at the requested scale if empty), like bench/lookups.py.
 """
 
@@ -71,6 +73,25 @@ def bench_turns(name: str, ask: Callable[[str], Any], questions: list[str], turn
     print(line(f"{name} offline turn", samples))
 
 
+# ETF questions over a whole set: each reads a price summary of every ETF in it (one query)
+SET_QUESTIONS = (
+    "1년 수익률 상위 5개 ETF", "올해 가장 많이 오른 ETF 5개", "어제 가장 많이 오른 ETF 3개",
+    "52주 신고가 ETF", "52주 최고가에 가장 가까운 ETF 3개", "거래량 급증한 ETF",
+    "거래대금 많은 ETF 5개", "순자산 상위 5개 ETF", "반도체 ETF 중 3개월 수익률 1위",
+    "Top 5 ETFs by 1-year return",
+)  # fmt: skip
+
+
+def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
+    samples = []
+    for _ in range(repeat):
+        for q in SET_QUESTIONS:
+            t = time.perf_counter()
+            ask(q)
+            samples.append((time.perf_counter() - t) * 1000)
+    print(line("ETF set turn (whole sets)", samples))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", default="market", choices=["demo", "market"])
@@ -126,6 +147,7 @@ def main() -> int:
                 questions["macro"], args.turns)  # fmt: skip
     bench_turns("Stock", lambda q: answer_stock_question(q, pool=pool), questions["stock"],
                 args.turns)  # fmt: skip
+    bench_sets(lambda q: etf_ask(q, settings=settings, store=store, pool=pool), args.repeat)
     return 0
 
 

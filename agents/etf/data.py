@@ -273,14 +273,19 @@ class EtfData:
             self._retime_last_citation(daily)
         return {"summary": _etf_summary(code, period, daily), "daily": daily}
 
-    def etf_price_summaries(self, codes: list[str], period: str) -> dict[str, dict[str, Any]]:
+    def etf_price_summaries(self, codes: list[str], period: str,
+                            ends_only: bool = False) -> dict[str, dict[str, Any]]:  # fmt: skip
         """{code: summary} for many ETFs over one period from one aggregating query: the
         summary `etf_prices` gives each ETF, without its daily rows (a set's ranking needs
-        only these). An ETF without prices in the window gets the bare summary."""
-        rows = self.run_sql(q.price_window(q.ETF_PRICE_SUMMARIES, period), {"codes": codes},
+        only these). `ends_only` reads just the window's ends (base close, last two closes,
+        latest size and NAV) by index look-ups, for a ranking by return, close or net assets;
+        the window's aggregates are then None. An ETF without prices gets the bare summary."""
+        sql = q.ETF_PRICE_ENDS if ends_only else q.ETF_PRICE_SUMMARIES
+        rows = self.run_sql(q.price_window(sql, period), {"codes": codes},
                             "KR_ETF_DAILY_PRICE", "etf_prices",
                             filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
-        found = {r["etf_code"]: _aggregated_summary(r, period) for r in rows}
+        read = _ends_summary if ends_only else _aggregated_summary
+        found = {r["etf_code"]: read(r, period) for r in rows}
         if rows and self.collector and self.collector.citations:
             last = self.collector.citations[-1]
             last.date_range.start = min(iso(r["start_date"]) or "" for r in rows)
@@ -347,6 +352,23 @@ def _trading_value(daily: list[dict[str, Any]]) -> dict[str, Any]:
     return {"trading_value": number(sum(float(d["close"]) * float(d["volume"]) for d in traded))
             if traded else None, "trading_sessions": len(traded),
             "trading_from": traded[-1]["date"] if traded else None}  # fmt: skip
+
+
+def _ends_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
+    """ETF_PRICE_ENDS' row as a summary: the window's ends; what needs every day is None."""
+    end_close, nav = number(r["end_close"]), number(r["latest_nav"])
+    return {
+        "etf_code": r["etf_code"], "period": period, "data_count": None,
+        "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
+        "start_close": number(r["start_close"]), "end_close": end_close, "high": None,
+        "low": None, "change_rate": change_rate(number(r["start_close"]), end_close),
+        "avg_volume": None, "volatility": None,
+        "latest_market_cap": number(r["latest_market_cap"]),
+        "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
+        "latest_premium": change_rate(nav, end_close),
+        "previous_close": number(r["previous_close"]),
+        "trading_value": None, "trading_sessions": None, "trading_from": None,
+    }  # fmt: skip
 
 
 def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:

@@ -135,9 +135,11 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
         return _surge_lines()
     window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
+    ends = ", summary='ends'" if measures <= {"return", "close", "net_assets"} else ""  # look-ups
     lines = [
         "codes = ','.join(r['code'] for r in rows)",
-        f"found = json.loads(get_etf_prices(etf_code=codes, period={lit(window)})) if rows else {{}}",
+        f"found = json.loads(get_etf_prices(etf_code=codes, period={lit(window)}{ends})) "
+        "if rows else {}",
         "summaries = found.get('summaries', {}) if isinstance(found, dict) else {}",
         "for r in rows:",
         "    s = summaries.get(r['code']) or {}",

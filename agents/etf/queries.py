@@ -132,29 +132,49 @@ start AS (SELECT last.etf_code, last.d AS last_d,
 base AS (SELECT start.*, (SELECT min(p.trade_date) FROM etf_prices p
                           WHERE p.etf_code = start.etf_code AND p.trade_date >= start.d) AS first_d
          FROM start)
-SELECT base.etf_code, s.*,
+SELECT base.etf_code, s.*, e.close AS end_close, e.market_cap AS latest_market_cap,
+       e.net_assets AS latest_net_assets, e.nav AS latest_nav,
        (SELECT close FROM etf_prices p WHERE p.etf_code = base.etf_code AND p.trade_date >= base.d
         ORDER BY trade_date LIMIT 1) AS start_close,
        (SELECT close FROM etf_prices p WHERE p.etf_code = base.etf_code AND p.trade_date >= base.d
           AND p.trade_date < base.last_d ORDER BY trade_date DESC LIMIT 1) AS previous_close
-FROM base CROSS JOIN LATERAL (
+FROM base JOIN etf_prices e ON e.etf_code = base.etf_code AND e.trade_date = base.last_d
+CROSS JOIN LATERAL (
   SELECT count(*) AS data_count, min(trade_date) AS start_date, max(trade_date) AS end_date,
-         max(close) FILTER (WHERE trade_date = base.last_d) AS end_close,
-         max(close) AS high, min(close) AS low,
-         sum(volume) AS volume_sum, count(volume) AS volume_days,
-         stddev_samp(r) AS return_sd, count(r) AS returns, count(close) AS closes,
-         sum(close * volume) FILTER (WHERE traded) AS trading_value,
+         max(close) AS high, min(close) AS low, sum(volume) AS volume_sum,
+         count(volume) AS volume_days, stddev_samp(r) AS return_sd, count(r) AS returns,
+         count(close) AS closes, sum(close * volume) FILTER (WHERE traded) AS trading_value,
          count(*) FILTER (WHERE traded) AS trading_sessions,
-         min(trade_date) FILTER (WHERE traded) AS trading_from,
-         max(market_cap) FILTER (WHERE trade_date = base.last_d) AS latest_market_cap,
-         max(net_assets) FILTER (WHERE trade_date = base.last_d) AS latest_net_assets,
-         max(nav) FILTER (WHERE trade_date = base.last_d) AS latest_nav
-  FROM (SELECT trade_date, close, nav, volume, market_cap, net_assets,
+         min(trade_date) FILTER (WHERE traded) AS trading_from
+  FROM (SELECT trade_date, close::float8 AS close, volume,
                close::float8 / nullif(lag(close) OVER (ORDER BY trade_date), 0)::float8 - 1 AS r,
                (trade_date > base.first_d OR base.first_d = base.last_d)
                  AND close > 0 AND volume > 0 AS traded
         FROM etf_prices p WHERE p.etf_code = base.etf_code
          AND p.trade_date >= base.d AND p.trade_date <= base.last_d) AS bars) AS s"""
+
+
+# The ends of each ETF's window only (its base close, the last two closes and the last day's
+# size and NAV): index look-ups, no scan of the window — what a ranking by return, close or
+# net assets needs. The same base date and last bar as ETF_PRICE_SUMMARIES.
+ETF_PRICE_ENDS = """
+WITH last AS (SELECT c.code AS etf_code, l.d FROM unnest(%(codes)s::text[]) AS c(code)
+              CROSS JOIN LATERAL (SELECT max(trade_date) AS d FROM etf_prices
+                                  WHERE etf_code = c.code) AS l
+              WHERE l.d IS NOT NULL),
+base AS (SELECT last.etf_code, last.d AS last_d,
+                coalesce((SELECT max(p.trade_date) FROM etf_prices p
+                          WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
+                         {base}) AS d
+         FROM last)
+SELECT base.etf_code, first.trade_date AS start_date, first.close AS start_close,
+       e.trade_date AS end_date, e.close AS end_close, e.nav AS latest_nav,
+       e.market_cap AS latest_market_cap, e.net_assets AS latest_net_assets,
+       (SELECT close FROM etf_prices p WHERE p.etf_code = base.etf_code AND p.trade_date >= base.d
+          AND p.trade_date < base.last_d ORDER BY trade_date DESC LIMIT 1) AS previous_close
+FROM base JOIN etf_prices e ON e.etf_code = base.etf_code AND e.trade_date = base.last_d
+CROSS JOIN LATERAL (SELECT trade_date, close FROM etf_prices p WHERE p.etf_code = base.etf_code
+                    AND p.trade_date >= base.d ORDER BY trade_date LIMIT 1) AS first"""
 
 
 # ETFs whose daily returns moved most like one ETF's over a window: Pearson correlation of

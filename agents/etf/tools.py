@@ -216,7 +216,9 @@ class GetETFPricesTool(EtfTool):
         "latest_market_cap, latest_net_assets}, "
         '"daily": [{date, close, volume, market_cap, net_assets}] (최신순)}. '
         "여러 ETF를 한꺼번에 보려면 코드를 쉼표로 이어 주세요 ('069500,102110'): "
-        '{"summaries": {code: summary}} (daily 없음, 한 번의 쿼리).'
+        '{"summaries": {code: summary}} (daily 없음, 한 번의 쿼리). '
+        "summary='ends'이면 구간의 양 끝(기준 종가·마지막 두 종가·최신 순자산)만 읽어 더 빠르며, "
+        "구간 전체가 필요한 값(high, low, avg_volume, volatility 등)은 null입니다."
     )
     inputs = {
         "etf_code": {
@@ -229,18 +231,25 @@ class GetETFPricesTool(EtfTool):
             "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.",
             "nullable": True,
         },
+        "summary": {
+            "type": "string",
+            "description": "여러 ETF일 때: 'all'(기본값) 또는 'ends'(구간 양 끝만, 더 빠름)",
+            "nullable": True,
+        },
     }
 
-    def forward(self, etf_code: str, period: str | None = None) -> str:
+    def forward(self, etf_code: str, period: str | None = None, summary: str | None = None) -> str:
         period = period or "1m"
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
             if "," in etf_code:  # a set's figures: one aggregating query, not one per ETF
-                return {"summaries": d.etf_price_summaries(check_etf_codes(etf_code), checked)}
+                codes, ends = check_etf_codes(etf_code), summary == "ends"
+                return {"summaries": d.etf_price_summaries(codes, checked, ends_only=ends)}
             return d.etf_prices(d.require_etf(etf_code)["code"], checked)
 
-        return self._invoke({"etf_code": _short(etf_code), "period": period}, work)
+        arguments = {"etf_code": _short(etf_code), "period": period}
+        return self._invoke(arguments | ({"summary": summary} if summary else {}), work)
 
 
 def _short(codes: str) -> str:

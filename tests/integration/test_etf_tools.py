@@ -299,6 +299,22 @@ def test_many_etfs_price_summaries_are_each_etfs_own(tools: dict[str, Any], pg_p
                 assert got[key] == value, (code, key, value, got[key])
 
 
+@pytest.mark.parametrize("period", ["1w", "1y", "ytd"])
+def test_the_ends_of_many_windows_are_the_full_summaries_ends(tools: dict[str, Any],
+                                                              pg_pool: Any, period: str) -> None:  # fmt: skip
+    """summary='ends' reads the window's ends by index look-ups: the same base close, last and
+    previous close, change rate and latest size as the full summary; the rest is null."""
+    codes = ",".join(r["code"] for r in sql("SELECT code FROM etfs ORDER BY code", pool=pg_pool))
+    full = call(tools, "get_etf_prices", etf_code=codes, period=period)["summaries"]
+    ends = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="ends")["summaries"]
+    keys = ("start_date", "start_close", "end_date", "end_close", "previous_close", "change_rate",
+            "latest_net_assets", "latest_market_cap", "latest_nav", "latest_premium")  # fmt: skip
+    assert set(ends) == set(full)
+    for code in full:
+        assert {k: ends[code][k] for k in keys} == {k: full[code][k] for k in keys}, code
+        assert ends[code]["volatility"] is None and ends[code]["avg_volume"] is None
+
+
 def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
     for codes in (",", "069500,DROP TABLE", ",".join(["069500"] * 2 + ["1" * 7])):
         result = call(tools, "get_etf_prices", etf_code=codes, period="1m")
