@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 from psycopg_pool import ConnectionPool
 
@@ -94,6 +94,8 @@ def check_etf_code(code: str) -> str:
     return code
 
 
+SummaryPart = Literal["ends", "range", "all"]
+SUMMARY_PARTS = ("ends", "range", "all")
 MAX_CODES_PER_CALL = 5000  # every ETF listed in Korea several times over
 
 
@@ -274,17 +276,18 @@ class EtfData:
         return {"summary": _etf_summary(code, period, daily), "daily": daily}
 
     def etf_price_summaries(self, codes: list[str], period: str,
-                            ends_only: bool = False) -> dict[str, dict[str, Any]]:  # fmt: skip
-        """{code: summary} for many ETFs over one period from one aggregating query: the
-        summary `etf_prices` gives each ETF, without its daily rows (a set's ranking needs
-        only these). `ends_only` reads just the window's ends (base close, last two closes,
-        latest size and NAV) by index look-ups, for a ranking by return, close or net assets;
-        the window's aggregates are then None. An ETF without prices gets the bare summary."""
-        sql = q.ETF_PRICE_ENDS if ends_only else q.ETF_PRICE_SUMMARIES
+                            part: SummaryPart = "all") -> dict[str, dict[str, Any]]:  # fmt: skip
+        """{code: summary} for many ETFs over one period from one query: the summary
+        `etf_prices` gives each ETF, without its daily rows (a set's ranking needs only these).
+        `part` 'ends' reads the window's ends (base close, last two closes, latest size and
+        NAV) by index look-ups; 'range' adds the closing high and low and the volumes; what
+        a part leaves out is None. An ETF without prices gets the bare summary."""
+        sql = {"ends": q.ETF_PRICE_ENDS, "range": q.ETF_PRICE_RANGES,
+               "all": q.ETF_PRICE_SUMMARIES}[part]  # fmt: skip
         rows = self.run_sql(q.price_window(sql, period), {"codes": codes},
                             "KR_ETF_DAILY_PRICE", "etf_prices",
                             filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
-        read = _ends_summary if ends_only else _aggregated_summary
+        read = _aggregated_summary if part == "all" else _ends_summary
         found = {r["etf_code"]: read(r, period) for r in rows}
         if rows and self.collector and self.collector.citations:
             last = self.collector.citations[-1]
@@ -355,14 +358,17 @@ def _trading_value(daily: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _ends_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
-    """ETF_PRICE_ENDS' row as a summary: the window's ends; what needs every day is None."""
+    """ETF_PRICE_ENDS' (or _RANGES') row as a summary: the window's ends, and its range when
+    read; what needs every day's return is None."""
     end_close, nav = number(r["end_close"]), number(r["latest_nav"])
+    days = r.get("volume_days")
     return {
-        "etf_code": r["etf_code"], "period": period, "data_count": None,
+        "etf_code": r["etf_code"], "period": period, "data_count": r.get("data_count"),
         "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
-        "start_close": number(r["start_close"]), "end_close": end_close, "high": None,
-        "low": None, "change_rate": change_rate(number(r["start_close"]), end_close),
-        "avg_volume": None, "volatility": None,
+        "start_close": number(r["start_close"]), "end_close": end_close,
+        "high": number(r.get("high")), "low": number(r.get("low")),
+        "change_rate": change_rate(number(r["start_close"]), end_close),
+        "avg_volume": int(round(r["volume_sum"] / days)) if days else None, "volatility": None,
         "latest_market_cap": number(r["latest_market_cap"]),
         "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
         "latest_premium": change_rate(nav, end_close),

@@ -36,6 +36,16 @@ LABELS = {
            "from_low": "from the closing low", "trading_value": "trading value",
            "volume_surge": "last week's average volume / 3-month average"},
 }  # fmt: skip
+# the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
+_RANGE_MEASURES = {
+    "return",
+    "close",
+    "net_assets",
+    "volume",
+    "from_high",
+    "from_low",
+    "volume_surge",
+}
 _WINDOWED = ("return", "volume", "volatility", "from_high", "from_low", "trading_value")
 
 
@@ -135,7 +145,11 @@ def _enrich_lines(measures: set[str], period: str) -> list[str]:
         return _surge_lines()
     window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
-    ends = ", summary='ends'" if measures <= {"return", "close", "net_assets"} else ""  # look-ups
+    ends = (
+        ", summary='ends'"
+        if measures <= {"return", "close", "net_assets"}
+        else (", summary='range'" if measures <= _RANGE_MEASURES else "")
+    )  # look-ups, plain aggregates
     lines = [
         "codes = ','.join(r['code'] for r in rows)",
         f"found = json.loads(get_etf_prices(etf_code=codes, period={lit(window)}{ends})) "
@@ -167,7 +181,8 @@ def _surge_lines() -> list[str]:
     return [
         "codes = ','.join(r['code'] for r in rows)",
         "def averages(period):",
-        "    found = json.loads(get_etf_prices(etf_code=codes, period=period)) if rows else {}",
+        "    found = json.loads(get_etf_prices(etf_code=codes, period=period, summary='range')) "
+        "if rows else {}",
         "    s = found.get('summaries', {}) if isinstance(found, dict) else {}",
         "    return {c: v.get('avg_volume') for c, v in s.items()}",
         "week, months = averages('1w'), averages('3m')",

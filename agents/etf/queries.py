@@ -177,6 +177,20 @@ CROSS JOIN LATERAL (SELECT trade_date, close FROM etf_prices p WHERE p.etf_code 
                     AND p.trade_date >= base.d ORDER BY trade_date LIMIT 1) AS first"""
 
 
+# ETF_PRICE_ENDS plus the window's closing high and low and its volumes: plain aggregates over
+# the index range, no day-to-day returns — what a distance from a high or a volume needs.
+ETF_PRICE_RANGES = (
+    "SELECT ends.*, window_range.* FROM ("
+    + ETF_PRICE_ENDS
+    + """) AS ends
+CROSS JOIN LATERAL (SELECT count(*) AS data_count, max(close) AS high, min(close) AS low,
+                           sum(volume) AS volume_sum, count(volume) AS volume_days
+                    FROM etf_prices p WHERE p.etf_code = ends.etf_code
+                     AND p.trade_date >= ends.start_date AND p.trade_date <= ends.end_date)
+                    AS window_range"""
+)
+
+
 # ETFs whose daily returns moved most like one ETF's over a window: Pearson correlation of
 # the close-to-close returns on the days both traded (at least 20), highest first.
 SIMILAR_RETURNS = """

@@ -16,13 +16,21 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from psycopg_pool import ConnectionPool
 from smolagents import Tool
 
 from agents.etf import composite
-from agents.etf.data import PRICE_PERIODS, EtfData, UnknownEntity, check_etf_codes, check_period
+from agents.etf.data import (
+    PRICE_PERIODS,
+    SUMMARY_PARTS,
+    EtfData,
+    SummaryPart,
+    UnknownEntity,
+    check_etf_codes,
+    check_period,
+)
 from agents.evidence import EvidenceCollector, Stopwatch, current_collector
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
 from data_access.graph.base import GraphStore
@@ -217,8 +225,9 @@ class GetETFPricesTool(EtfTool):
         '"daily": [{date, close, volume, market_cap, net_assets}] (최신순)}. '
         "여러 ETF를 한꺼번에 보려면 코드를 쉼표로 이어 주세요 ('069500,102110'): "
         '{"summaries": {code: summary}} (daily 없음, 한 번의 쿼리). '
-        "summary='ends'이면 구간의 양 끝(기준 종가·마지막 두 종가·최신 순자산)만 읽어 더 빠르며, "
-        "구간 전체가 필요한 값(high, low, avg_volume, volatility 등)은 null입니다."
+        "summary='ends'이면 구간의 양 끝(기준 종가·마지막 두 종가·최신 순자산)만, 'range'이면 "
+        "여기에 high, low, avg_volume을 더해 읽어 더 빠르며, 빠진 값(volatility, trading_value "
+        "등)은 null입니다."
     )
     inputs = {
         "etf_code": {
@@ -233,7 +242,7 @@ class GetETFPricesTool(EtfTool):
         },
         "summary": {
             "type": "string",
-            "description": "여러 ETF일 때: 'all'(기본값) 또는 'ends'(구간 양 끝만, 더 빠름)",
+            "description": "여러 ETF일 때: 'all'(기본값), 'range' 또는 'ends'(더 빠름)",
             "nullable": True,
         },
     }
@@ -244,8 +253,13 @@ class GetETFPricesTool(EtfTool):
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
             if "," in etf_code:  # a set's figures: one aggregating query, not one per ETF
-                codes, ends = check_etf_codes(etf_code), summary == "ends"
-                return {"summaries": d.etf_price_summaries(codes, checked, ends_only=ends)}
+                part = (summary or "all").strip().lower()
+                if part not in SUMMARY_PARTS:
+                    raise ToolInputError(
+                        f"summary는 {', '.join(SUMMARY_PARTS)} 중 하나여야 합니다: {part!r}"
+                    )
+                codes = check_etf_codes(etf_code)
+                return {"summaries": d.etf_price_summaries(codes, checked, cast(SummaryPart, part))}
             return d.etf_prices(d.require_etf(etf_code)["code"], checked)
 
         arguments = {"etf_code": _short(etf_code), "period": period}

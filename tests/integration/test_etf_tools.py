@@ -307,12 +307,18 @@ def test_the_ends_of_many_windows_are_the_full_summaries_ends(tools: dict[str, A
     codes = ",".join(r["code"] for r in sql("SELECT code FROM etfs ORDER BY code", pool=pg_pool))
     full = call(tools, "get_etf_prices", etf_code=codes, period=period)["summaries"]
     ends = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="ends")["summaries"]
+    ranges = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="range")
     keys = ("start_date", "start_close", "end_date", "end_close", "previous_close", "change_rate",
             "latest_net_assets", "latest_market_cap", "latest_nav", "latest_premium")  # fmt: skip
-    assert set(ends) == set(full)
+    ranged = (*keys, "high", "low", "avg_volume", "data_count")
+    assert set(ends) == set(full) == set(ranges["summaries"])
     for code in full:
         assert {k: ends[code][k] for k in keys} == {k: full[code][k] for k in keys}, code
         assert ends[code]["volatility"] is None and ends[code]["avg_volume"] is None
+        got = ranges["summaries"][code]
+        assert {k: got[k] for k in ranged} == {k: full[code][k] for k in ranged}, code
+    bad = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="everything")
+    assert bad["status"] == "error" and "summary" in bad["error"]
 
 
 def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
