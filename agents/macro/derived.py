@@ -133,7 +133,7 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
     r = statistics.correlation(da, db)
     first, last = common[0][0], common[-1][0]
     if lang == "ko":
-        return (f"{_name(a)}와(과) {_name(b)}의 변화 상관계수 {r:+.2f} ({first} ~ {last}, 공통 관측 "
+        return (f"{josa(_name(a), '과/와')} {_name(b)}의 변화 상관계수 {r:+.2f} ({first} ~ {last}, 공통 관측 "
                 f"{len(common)}개의 전기 대비 변화 기준; 상관은 인과가 아닙니다).")  # fmt: skip
     return (
         f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
@@ -410,9 +410,7 @@ def compare_returns(series: list[Series], lang: str,
     listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
     gap = moves[0][1] - moves[1][1]
     if lang == "ko":
-        return (
-            f"{word[0]} 비교: {listed}. {moves[0][0]}이(가) {moves[1][0]}보다 {gap:.2f}%p 높습니다."
-        )
+        return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p 높습니다."
     return f"{word[1]} compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
 
 

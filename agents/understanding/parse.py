@@ -1248,6 +1248,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.replaced + [e for e in previous.entities
                                                          if e.kind == previous.replaced[0].kind]]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+        if (
+            frame.operation.kind == "change"
+        ):  # '둘 중 어디가 더 많이 올랐어?': the two moves, compared
+            frame.operation.kind = "compare"
     elif ordinal and previous_result and not own:
         # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
         n = int(ordinal[0].label)

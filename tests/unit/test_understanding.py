@@ -649,6 +649,14 @@ def test_follow_ups_over_two_funds_and_onto_holdings(lexicon: Lexicon) -> None:
     assert top.relation == "holdings" and [e.key for e in top.of("etf")] == ["102110"]
 
 
+def test_which_of_the_two_moved_more_compares_them(lexicon: Lexicon) -> None:
+    """'서울 … 1년 변화' → '부산은?' → '둘 중 어디가 더 많이 올랐어?': both moves, compared."""
+    first = read(lexicon, "삼성전자 3개월 수익률", kinds=MACRO_KINDS)
+    second = read(lexicon, "SK하이닉스는?", kinds=MACRO_KINDS, previous=first)
+    both = read(lexicon, "둘 중 어디가 더 많이 올랐어?", kinds=MACRO_KINDS, previous=second)
+    assert both.operation.kind == "compare" and len(both.of("stock")) == 2
+
+
 def test_the_other_end_of_a_ranking_and_index_numbers(lexicon: Lexicon) -> None:
     """'and the worst?' after '…best 6-month return' among a listed set ranks the same set the
     other way; '꼴찌는?' after a theme's 1위 the same theme; 'Nasdaq 100' is no top 100."""
