@@ -113,6 +113,11 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
                 else f"{scoped}ETFs holding {stock['name']}"
             ),
         )
+    if plan.benchmark:  # '코스피200 추종 ETF': that index, or its total-return version
+        name = plan.benchmark
+        names = ", ".join(cypher_text(n) for n in (name, f"{name} TR", f"{name} 총수익"))
+        return (f"MATCH (e:ETF)\nWHERE e.benchmark IN [{names}]\nRETURN {_RETURN}",
+                f"'{name}' 추종 ETF" if ko else f"ETFs tracking the {name}")  # fmt: skip
     if plan.name_word:  # '미국 ETF': the ETFs whose names hold the word
         word = plan.name_word
         return (f"MATCH (e:ETF)\nWHERE e.name CONTAINS {cypher_text(word)}\nRETURN {_RETURN}",

@@ -63,6 +63,7 @@ class Plan:
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
+    benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
@@ -91,8 +92,11 @@ def detect_plan(
         period=frame.period.label if frame.period else None,
         frame=frame,
     )
+    _scope_by_benchmark(plan)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
-    if plan.intent == "etf_set" and plan.universe == "all":
+    if plan.intent == "etf_set" and plan.universe == "all" and plan.benchmark:
+        plan.scope_note = None  # the set is scoped: its words were read
+    elif plan.intent == "etf_set" and plan.universe == "all":
         _scope_by_name(plan, lexicon)
     _check_period(plan)
     if frame.as_of_date and _dated_value(plan):
@@ -165,6 +169,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "two_stock_holders" if relation else "stock_prices"
     if stocks == 1:
         return _single_stock(plan, frame)
+    if plan.benchmark and not (plan.tags or plan.managers):
+        return _set_intent(plan, frame, "all")  # '코스피200 추종 ETF …': that benchmark's ETFs
     if plan.tags or plan.managers:
         universe = "tag" if plan.tags else "manager"
         if _asks_why(frame) and measure in (None, "return", "close"):
@@ -221,6 +227,34 @@ _NAME_WORDS_EN = {
     "japan": "일본",
     "china": "중국",
 }
+
+
+def _scope_by_benchmark(plan: Plan) -> None:
+    """'코스피200 추종 ETF 중 보수 제일 싼 거', 'ETFs tracking the KOSPI 200': an index named as
+    what a set tracks (a tracking word, or the index right before 'ETF') scopes the set to the
+    ETFs with that benchmark exactly — not its leveraged or inverse versions, nor the wider
+    theme tag the index's name also reads as ('나스닥100' → '미국나스닥')."""
+    if plan.etfs or plan.stocks or plan.managers:
+        return
+    low = plan.question.lower()
+    at = low.find("etf")
+    tracking = find_phrases(low, {"t": vocabulary()["benchmark_words"]})
+    if at < 0 or not (tracking or at > 0):
+        return
+    indices = {x["key"]: x for x in vocabulary()["indices"] if x.get("benchmark")}
+    found = find_phrases(low if tracking else low[:at],
+                         {key: x["aliases"] for key, x in indices.items()})  # fmt: skip
+    named = [h for h in found if tracking or not low[h.end : at].strip()]  # '코스피200 ETF'
+    if not named:
+        return
+    hit = named[-1]
+    if not tracking and any(not (t.end <= hit.start or t.start >= hit.end) for t in plan.tags):
+        return  # 'S&P500 ETF': the theme the name reads as ('미국S&P500') already scopes it
+    plan.benchmark = indices[hit.label]["benchmark"]
+    plan.tags = [t for t in plan.tags if t.end <= hit.start or t.start >= hit.end]
+    if plan.frame is not None:  # the trace's '이해한 질문' shows the scope the answer uses
+        plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
+                               or e.end <= hit.start or e.start >= hit.end]  # fmt: skip
 
 
 def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:

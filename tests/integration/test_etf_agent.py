@@ -694,3 +694,23 @@ def test_an_etfs_holdings_asked_plainly_list_the_top_ten_of_all(ask: Any, pg_poo
     assert re.findall(r"\((\w{6})\): ", answer) == [r["code"] for r in rows[:10]]
     assert "Top 10 of TIGER 200's" in ask("What does TIGER 200 hold?").answer
     assert "069500" in ask("KODEX 200 종목코드 알려줘").answer
+
+
+def test_a_set_named_by_the_index_it_tracks_is_that_benchmarks_etfs(ask: Any, pg_pool: Any) -> None:
+    """'코스피200 추종 ETF 중 보수 제일 싼 거' is the cheapest ETF whose benchmark is the KOSPI 200
+    or its total-return version (SQL) — it was answered over every ETF; '나스닥100 추종' is not
+    the wider theme tag (leveraged funds and a TOP10 fund)."""
+    rows = fetch_all("SELECT code FROM etfs WHERE benchmark IN ('코스피 200', '코스피 200 TR') "
+                     "ORDER BY expense_ratio, code", pool=pg_pool)  # fmt: skip
+    answer = ask("코스피200 추종 ETF 중 보수 제일 싼 거").answer
+    assert "'코스피 200' 추종 ETF" in answer and f"({rows[0]['code']})" in answer, answer
+    english = ask("ETFs tracking the KOSPI 200, cheapest first").answer
+    listed = re.findall(r"\((\d{6})\): expense ratio ([\d.]+)%", english)
+    assert sorted(c for c, _ in listed) == sorted(r["code"] for r in rows)  # ties in any order
+    assert [float(f) for _, f in listed] == sorted(float(f) for _, f in listed)
+    nasdaq = fetch_all("SELECT count(*) AS n FROM etfs WHERE benchmark IN ('NASDAQ 100', "
+                       "'NASDAQ 100 TR')", pool=pg_pool)[0]["n"]  # fmt: skip
+    assert (
+        f"추종 ETF (1년 수익률 높은 순, {nasdaq}개)"
+        in ask("나스닥100 추종 ETF 1년 수익률 순").answer
+    )
