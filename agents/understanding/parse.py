@@ -38,9 +38,12 @@ from agents.understanding.vocabulary import (
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
+# a number and its unit; Korean amounts may be compound ('5천억', '1조 5천억', '3천만')
 _NUMBER = re.compile(
-    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|억|조|trillion|billion|bp)?"
+    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조"
+    r"|trillion|billion|bp)?(?:(?<=조)\s*(\d+)\s*(천억|백억|억))?"
 )
+_EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1}
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>말|초|)(?!\s*\d)")
 _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' is a word)
@@ -995,7 +998,12 @@ def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, st
     unit = best.group(2)
     if unit in ("퍼센트", "프로", "percent"):
         unit = "%"
-    if unit in ("조", "trillion"):
+    if unit in _EOK_PER:  # KRW amounts in 억: '5천억' 5000, '1조 5천억' 15000, '3천만' 0.3
+        value *= _EOK_PER[unit]
+        if best.group(3):
+            value += float(best.group(3)) * _EOK_PER[best.group(4)]
+        unit = "억"
+    elif unit == "trillion":
         value, unit = value * 10_000, "억"
     elif unit == "billion":
         value, unit = value * 10, "억"

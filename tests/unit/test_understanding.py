@@ -37,6 +37,8 @@ def read(lexicon: Lexicon, question: str, **kwargs: object) -> QuestionFrame:
         ("보수가 0.1% 이하인 반도체 ETF", "filter", "<=", 0.1, "%"),
         ("ETFs with net assets over 5 trillion won", "filter", ">", 50_000.0, "억"),
         ("순자산 5조 이상 ETF", "filter", ">=", 50_000.0, "억"),
+        ("순자산 5천억 이상 ETF", "filter", ">=", 5_000.0, "억"),
+        ("순자산 1조 5천억 넘는 ETF", "filter", ">", 15_000.0, "억"),
         ("2차전지 ETF 중 3개월 수익률이 -8%보다 나쁜 것", "filter", "<", -8.0, "%"),
         ("semiconductor ETFs with an expense ratio of 0.1% or less", "filter", "<=", 0.1, "%"),
     ],
