@@ -121,7 +121,8 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     if plan.name_word:  # '미국 ETF': the ETFs whose names hold the word
         word = plan.name_word
         return (f"MATCH (e:ETF)\nWHERE e.name CONTAINS {cypher_text(word)}\nRETURN {_RETURN}",
-                f"이름에 '{word}'이(가) 들어간 ETF" if ko else f"ETFs with '{word}' in their names")  # fmt: skip
+                f"이름에 '{word}'{josa(word, '이/가')[len(word):]} 들어간 ETF" if ko
+                else f"ETFs with '{word}' in their names")  # fmt: skip
     return f"MATCH (e:ETF)\nRETURN {_RETURN}", "전체 ETF" if ko else "all ETFs"
 
 

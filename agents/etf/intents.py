@@ -175,9 +175,13 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         universe = "tag" if plan.tags else "manager"
         if _asks_why(frame) and measure in (None, "return", "close"):
             return _why_of_a_set(plan, frame, universe)
+        if _how_doing(plan, frame):
+            return _set_intent(plan, frame, universe)  # '반도체 ETF 요즘 어때?': their returns
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
+    if measure in SET_MEASURES and op.kind == "lookup" and _ETF_WORD.search(plan.question):
+        op.kind = "list"  # '보수 싼 미국 ETF 좀 보여줘': the ETFs ordered by what was asked
     if (
         (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"))
         or (op.kind == "aggregate" and op.aggregate == "count")
@@ -347,6 +351,16 @@ def _distance_from_extreme(plan: Plan, frame: QuestionFrame) -> None:
             op.direction = "desc" if name == "from_high" else "asc"  # the nearest first
 
 
+def _how_doing(plan: Plan, frame: QuestionFrame) -> bool:
+    """'반도체 ETF 요즘 어때?', 'how are dividend ETFs doing?': a set asked how it is doing with
+    no measure is its ETFs' returns over the period (a month unless asked), best first."""
+    if frame.measures or not _HOW_DOING.search(plan.question):
+        return False
+    frame.measures = [Measure(name="return", unit="%", surface="어때")]
+    frame.operation.kind, frame.operation.direction = "rank", "desc"
+    return True
+
+
 def _volume_surge(plan: Plan, frame: QuestionFrame) -> None:
     """'거래량 급증한 ETF': each ETF's last week's average volume against its 3-month average
     (a ratio), the largest first ('급감' the smallest), not the volume's level."""
@@ -388,6 +402,10 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
 
 def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
+    if measure is None and op.kind == "lookup" and not frame.relation and (
+        _PRICE_ASKED.search(plan.question)):  # fmt: skip
+        plan.measure = "close"  # 'KODEX 200 얼마야 지금?': its price, dated, not the card
+        return "etf_measure"
     if frame.relation == "similar":
         moved = find_phrases(plan.question.lower(), {"m": vocabulary()["similar_by_returns"]})
         if moved or {m.name for m in frame.measures} & {"return", "volatility", "close"}:
@@ -459,6 +477,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
+_HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
+                        re.IGNORECASE)  # fmt: skip
+_ETF_WORD = re.compile(r"etf|펀드", re.IGNORECASE)
+_PRICE_ASKED = re.compile(r"얼마|how much is|\bprice\b|시세", re.IGNORECASE)
 _CODE_WORDS = re.compile(r"코드|티커|\b(?:code|ticker)\b", re.IGNORECASE)
 _ALL_HOLDINGS = re.compile(r"전체|전부|모두|모든|\ball\b|full", re.IGNORECASE)
 _SURGE = re.compile(r"급증|급감|폭증|늘어난|줄어든|surged?|spiked?|jump(?:ed)?", re.IGNORECASE)

@@ -275,7 +275,7 @@ def test_a_word_of_etf_names_scopes_the_set(ask: Any, pg_pool: Any) -> None:
     row = fetch_all("SELECT round(avg(expense_ratio), 4) AS fee, count(*) AS n FROM etfs WHERE "
                     "name LIKE '%%미국%%'", pool=pg_pool)[0]  # fmt: skip
     answer = ask("미국 ETF 평균 보수").answer
-    assert "이름에 '미국'이(가) 들어간 ETF" in answer and f"{float(row['fee']):g}%" in answer
+    assert "이름에 '미국'이 들어간 ETF" in answer and f"{float(row['fee']):g}%" in answer
     assert f"{row['n']}개" in ask("미국 ETF 몇 개야").answer
 
 
@@ -714,3 +714,18 @@ def test_a_set_named_by_the_index_it_tracks_is_that_benchmarks_etfs(ask: Any, pg
         f"추종 ETF (1년 수익률 높은 순, {nasdaq}개)"
         in ask("나스닥100 추종 ETF 1년 수익률 순").answer
     )
+
+
+def test_everyday_phrasings_answer_what_they_ask(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 얼마야 지금?' is its last close (SQL), not the info card; '반도체 ETF 요즘
+    어때?' the theme's 1-month returns; '보수 싼 미국 ETF 좀 보여줘' the US-named ETFs cheapest
+    first (it was not understood); '하닉' is SK하이닉스."""
+    close = fetch_all("SELECT close FROM etf_prices WHERE etf_code = '069500' ORDER BY trade_date "
+                      "DESC LIMIT 1", pool=pg_pool)[0]["close"]  # fmt: skip
+    assert f"종가 {float(close):,.0f}원" in ask("KODEX 200 얼마야 지금?").answer
+    doing = ask("반도체 ETF 요즘 어때?").answer
+    assert "1개월 수익률 높은 순" in doing
+    cheap = ask("보수 싼 미국 ETF 좀 보여줘")
+    fees = [float(f) for f in re.findall(r"총보수 ([\d.]+)%", cheap.answer)]
+    assert cheap.payload["declined"] is False and fees == sorted(fees) and fees
+    assert "SK하이닉스(000660)" in ask("하닉 비중 높은 ETF 3개").answer
