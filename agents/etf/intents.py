@@ -180,8 +180,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("lookup", "list") and measure is None and not frame.measures:
             return "tag_cheapest" if plan.tags else "manager_etfs"
         return _set_intent(plan, frame, universe)
-    if measure in SET_MEASURES and op.kind == "lookup" and _ETF_WORD.search(plan.question):
-        op.kind = "list"  # '보수 싼 미국 ETF 좀 보여줘': the ETFs ordered by what was asked
+    order = _order_asked(plan.question) if measure in SET_MEASURES and op.kind == "lookup" else None
+    if order and _ETF_WORD.search(plan.question):
+        op.kind, op.direction = "list", order  # '보수 싼 미국 ETF 좀 보여줘': in the order asked
     if (
         (measure in SET_MEASURES and op.kind in ("filter", "rank", "aggregate", "list"))
         or (op.kind == "aggregate" and op.aggregate == "count")
@@ -349,6 +350,14 @@ def _distance_from_extreme(plan: Plan, frame: QuestionFrame) -> None:
         op.kind, op.top_n = "rank", op.top_n or 10
         if op.direction is None or measure == "high" and not _fell_from(plan):
             op.direction = "desc" if name == "from_high" else "asc"  # the nearest first
+
+
+def _order_asked(question: str) -> Literal["asc", "desc"] | None:
+    """'싼', '저렴한', '큰', 'cheap', 'largest': the order a set is asked in."""
+    rank = vocabulary()["rank"]
+    hits = find_phrases(question.lower(), {"asc": [*rank["asc"], *vocabulary()["cheap_words"]],
+                                           "desc": rank["desc"]})  # fmt: skip
+    return hits[0].label if hits else None  # type: ignore[return-value]
 
 
 def _how_doing(plan: Plan, frame: QuestionFrame) -> bool:

@@ -367,6 +367,12 @@ def test_past_policy_moves_are_data_not_forecasts(lexicon: Lexicon, question: st
     assert not _advice(read(lexicon, question, kinds=MACRO_KINDS))
 
 
+@pytest.mark.parametrize("question", ["Bitcoin ETF", "bitcoin ETF expense ratio", "이더리움 ETF 있어?",
+                                      "암호화폐 ETF 중 보수 싼 거", "solana ETF returns"])  # fmt: skip
+def test_crypto_on_the_etf_screen_is_named_as_not_held(lexicon: Lexicon, question: str) -> None:
+    assert any(n.startswith("out_of_scope:unheld_assets") for n in read(lexicon, question).notes)
+
+
 @pytest.mark.parametrize(
     "question", ["물타기란?", "손절이 뭐야?", "익절 뜻", "What is dollar-cost averaging?"]
 )
