@@ -126,7 +126,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if "missing_subject:stock" in frame.notes and not (plan.tags or plan.managers):
         return _decline(plan, "not_found", "stock")
     named = plan.etfs or plan.stocks or plan.tags or plan.managers
-    unheld = [w for w in frame.unknown_words if not (w.isascii() and w.isupper())]  # not tickers
+    unheld = [w for w in frame.unknown_words if not (w.isascii() and w.isupper())
+              or w in vocabulary()["unheld_domain"]]  # tickers aside, but 'ROE' is a measure  # fmt: skip
     if frame.unknown_words and (not named or (unheld and not _known_measure(frame))):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
@@ -173,6 +174,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _set_intent(plan, frame, "all")  # '코스피200 추종 ETF …': that benchmark's ETFs
     if plan.tags or plan.managers:
         universe = "tag" if plan.tags else "manager"
+        _spot_price_said(plan)
         if _asks_why(frame) and measure in (None, "return", "close"):
             return _why_of_a_set(plan, frame, universe)
         if _how_doing(plan, frame):
@@ -358,6 +360,19 @@ def _order_asked(question: str) -> Literal["asc", "desc"] | None:
     hits = find_phrases(question.lower(), {"asc": [*rank["asc"], *vocabulary()["cheap_words"]],
                                            "desc": rank["desc"]})  # fmt: skip
     return hits[0].label if hits else None  # type: ignore[return-value]
+
+
+def _spot_price_said(plan: Plan) -> None:
+    """'금 시세 얼마야?' names an asset's own price, which the data does not hold: the theme's
+    ETFs answer it only with that said first ('금 ETF 종가' asks for the ETFs themselves)."""
+    spot = vocabulary()["spot_price_tags"]
+    low = plan.question.lower()
+    tag = next((t.key for t in plan.tags if t.key in spot["tags"]), None)
+    if tag is None or _ETF_WORD.search(low) or not find_phrases(low, {"p": spot["price_words"]}):
+        return
+    plan.scope_note = (f"'{tag}' 자체의 시세는 데이터에 없어, '{tag}' 태그 ETF의 값으로 보였습니다."
+                       if plan.lang == "ko" else f"The price of {tag} itself is not in the data; "
+                       f"the ETFs tagged '{tag}' are shown instead.")  # fmt: skip
 
 
 def _how_doing(plan: Plan, frame: QuestionFrame) -> bool:

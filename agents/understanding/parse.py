@@ -1223,6 +1223,8 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
             hit = replace(hit, label="forecast")
             if frame.operation.kind == "define":  # '안전한 ETF 뭐야?' asks which, not what
                 frame.operation.kind = "lookup"
+        if hit.label == "chit_chat" and frame.operation.kind == "define":
+            frame.operation.kind = "lookup"  # 'What is the weather in Seoul?' is no term
         frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
     if any(n.startswith("out_of_scope:forecast") for n in frame.notes):
         return

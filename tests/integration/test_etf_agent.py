@@ -729,3 +729,15 @@ def test_everyday_phrasings_answer_what_they_ask(ask: Any, pg_pool: Any) -> None
     fees = [float(f) for f in re.findall(r"총보수 ([\d.]+)%", cheap.answer)]
     assert cheap.payload["declined"] is False and fees == sorted(fees) and fees
     assert "SK하이닉스(000660)" in ask("하닉 비중 높은 ETF 3개").answer
+
+
+def test_an_assets_own_price_a_measure_we_lack_and_chit_chat(ask: Any) -> None:
+    """'금 시세 얼마야?' shows the gold ETFs only after saying gold's own price is not held;
+    'KODEX 200 ROE' is declined (ROE is a company measure, not a ticker); 'What is the weather
+    in Seoul?' is chit-chat, not a glossary miss."""
+    gold = ask("금 시세 얼마야?")
+    assert gold.answer.startswith("⚠️ '금' 자체의 시세는 데이터에 없어") and gold.status == "partial"
+    assert "금 ETF 종가" not in gold.answer
+    assert ask("KODEX 200 ROE").payload["declined"] is True
+    weather = ask("What is the weather in Seoul?")
+    assert weather.payload["declined"] is True and "glossary" not in weather.answer
