@@ -18,7 +18,7 @@ from agents.macro.deals import level
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS
-from agents.understanding.parse import asked_move
+from agents.understanding.parse import CALENDAR_MONTH, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access import figures as fig
 from data_access.seed.news_text import josa
@@ -148,8 +148,9 @@ def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
     return (max if which == "max" else min)(series.points, key=lambda p: p[1])
 
 
-def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The max or min over the fetched window and the date it was reached."""
+def extreme(series: Series, which: str, months: int, lang: str, span: str = "") -> str | None:
+    """The max or min over the fetched window (or the calendar month `span` names) and the
+    date it was reached."""
     pick = extreme_point(series, which)
     if pick is None:
         return None
@@ -160,10 +161,10 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
            f"{(latest / pick[1] - 1) * 100:+.2f}%" if pick[1] else "")  # fmt: skip
     if lang == "ko":
         since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
+        return (f"{_name(series)} {span or f'최근 {months}개월'}({first} ~ {last}) {word[0]}: "
                 f"{_value(pick[1], series)} ({pick[0]}){since}.")  # fmt: skip
     since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
-    return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
+    return (f"{_name(series)} {span or f'{months}-month'} {word[1]} ({first} to {last}): "
             f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
 
 
@@ -230,17 +231,17 @@ def volatility(series: Series, lang: str) -> str | None:
             f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
 
 
-def average(series: Series, months: int, lang: str) -> str | None:
-    """The mean of the observations in the window."""
+def average(series: Series, months: int, lang: str, span: str = "") -> str | None:
+    """The mean of the observations in the window (or the calendar month `span` names)."""
     if not series.points:
         return None
     mean = sum(p[1] for p in series.points) / len(series.points)
     first, last = series.points[0][0], series.points[-1][0]
     if lang == "ko":
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: {_value(mean, series)} "
-                f"(관측치 {len(series.points)}개).")  # fmt: skip
-    return (f"{_name(series)} {months}-month average ({first} to {last}): {_value(mean, series)} "
-            f"over {len(series.points)} observations.")  # fmt: skip
+        return (f"{_name(series)} {span or f'최근 {months}개월'}({first} ~ {last}) 평균: "
+                f"{_value(mean, series)} (관측치 {len(series.points)}개).")  # fmt: skip
+    return (f"{_name(series)} {span or f'{months}-month'} average ({first} to {last}): "
+            f"{_value(mean, series)} over {len(series.points)} observations.")  # fmt: skip
 
 
 def change(series: Series, basis: str, lang: str) -> str | None:
@@ -510,6 +511,18 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame is None or not series:
         return []
     op = frame.operation
+    span = ""
+    named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
+    if (
+        named
+        and frame.period is None
+        and op.kind == "aggregate"
+        and op.aggregate in ("avg", "max", "min")
+    ):
+        # '원달러 환율 10월 평균': the days of that month, not the year up to its end
+        series = [s.model_copy(update={"points": [p for p in s.points if p[0].startswith(named[0])]})
+                  for s in series]  # fmt: skip
+        span = named[0]
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
     ordered = sorted(series, key=lambda s: (s.key in reference, order.get(s.key, 20_000)))
@@ -529,7 +542,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
-        out += [extreme(s, side, months, lang) for s in ordered for side in sides]
+        out += [extreme(s, side, months, lang, span) for s in ordered for side in sides]
     elif (
         len(ordered) >= 2
         and _priced(ordered)
@@ -541,7 +554,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             compare_returns(ordered, lang, word=("변화율", "Changes"))
         )  # '서울 부산 집값 비교'
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
-        out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
+        out += [average(s, months, lang, span) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
     elif op.kind == "filter" and op.comparator and op.threshold is not None:

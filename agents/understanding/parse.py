@@ -73,6 +73,8 @@ WHY_NOTE = (
 ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
+# '원달러 환율 10월 평균': a month named whole (not '10월 말'): its own days, 'month:2026-10'
+CALENDAR_MONTH = "month:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -462,6 +464,8 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
         else (calendar.monthrange(year, month)[1])
     )
     frame.as_of_date = date(year, month, day).isoformat()
+    if not (m.group("edge") or "").strip():
+        frame.notes.append(f"{CALENDAR_MONTH}{year:04d}-{month:02d}")
     text = _blank(text, m.start(), m.end())
     if year_match and not m.group("y"):
         text = _blank(text, year_match.start(), year_match.end())

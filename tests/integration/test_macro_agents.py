@@ -592,3 +592,19 @@ def test_a_gaps_low_is_in_percentage_points_with_its_date(pg_pool: Any, graph_st
         answer.answer
     )
     assert re.search(r"그 대비 [+-]\d+\.\d{2}%p", answer.answer)
+
+
+def test_a_months_average_is_that_months_days(pg_pool: Any, graph_store: Any) -> None:
+    """'원달러 환율 10월 평균' is the mean of October's observations (SQL) — it was the mean of
+    the twelve months up to the end of October."""
+    row = fetch_all(
+        "WITH m AS (SELECT date_trunc('month', max(obs_date)) AS latest FROM macro_observations "
+        "WHERE series_code = 'KR_USDKRW' AND extract(month FROM obs_date) = 10) "
+        "SELECT avg(value) AS v, count(*) AS n, to_char(min(m.latest), 'YYYY-MM') AS month "
+        "FROM macro_observations, m WHERE series_code = 'KR_USDKRW' "
+        "AND date_trunc('month', obs_date) = m.latest", pool=pg_pool)[0]  # fmt: skip
+    answer = answer_question("원달러 환율 10월 평균", pool=pg_pool, store=graph_store).answer
+    assert (
+        f"{row['month']}(" in answer
+        and f"평균: {float(row['v']):,.2f} (관측치 {row['n']}개)" in answer
+    ), answer
