@@ -644,9 +644,11 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
 
 
 def out_of_window_text(plan: Plan) -> str:
-    """What is said of a past day the price tool's year does not reach (the turn is partial)."""
-    return (f"{plan.as_of}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
-            if plan.lang == "ko" else f"{plan.as_of} is outside the price tool's window (the "
+    """What is said of a past day (or month) the price tool's year does not reach (the turn is
+    partial)."""
+    when = plan.month or plan.as_of
+    return (f"{when}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
+            if plan.lang == "ko" else f"{when} is outside the price tool's window (the "
             "last year).")  # fmt: skip
 
 
@@ -745,7 +747,26 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     return _graph_rows(plan, cypher, body)
 
 
+def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    """One ETF over a calendar month: the year window's prices, that month's sessions picked in
+    the code (a return from the previous month's last close)."""
+    assert plan.frame is not None and plan.month is not None
+    etf = etfs[0]
+    aggregate = "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")
+    spec = {"lang": plan.lang, "name": etf["name"], "month": plan.month, "aggregate": aggregate,
+            "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
+            "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
+    lines = ["import json",
+             f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period='1y'))",
+             "if isinstance(result, dict) and result.get('status') == 'error':",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+             "else:",
+             f"    final_answer(render_month(result, {lit(spec)}))"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
 FRAME_BUILDERS: dict[str, Any] = {
+    "etf_month": month_code,
     "etf_set": etf_set_code,
     "etf_groups": groups_code,
     "holding_weight": holding_weight_code,

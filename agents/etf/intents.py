@@ -18,14 +18,15 @@ from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
-from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
+from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
-    "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "define", "declined",
+    "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "define",
+    "declined",
     "unsupported",
 ]  # fmt: skip
 Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
@@ -64,6 +65,7 @@ class Plan:
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
+    month: str | None = None  # '10월 평균 종가': the calendar month read ('2026-10')
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
@@ -99,11 +101,35 @@ def detect_plan(
     elif plan.intent == "etf_set" and plan.universe == "all":
         _scope_by_name(plan, lexicon)
     _check_period(plan)
-    if frame.as_of_date and _dated_value(plan):
+    if _month_asked(plan, frame):
+        plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
+    elif frame.as_of_date and _dated_value(plan):
         plan.as_of = frame.as_of_date  # a close, NAV or volume on a past day: read from that day
     elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
+    """One ETF's figure over a month named whole ('KODEX 200 10월 평균 종가', '10월 수익률',
+    '10월 최고가'): read from that month's own sessions, not the latest window."""
+    named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
+    op = frame.operation
+    asked = op.aggregate in ("avg", "max", "min") or plan.measure == "return" or (
+        frame.measure() == "return")  # fmt: skip
+    if not named or len(plan.etfs) != 1 or frame.period is not None or not asked:
+        return False
+    if plan.intent not in ("price_extreme", "etf_measure", "etf_prices"):
+        return False
+    plan.month = named[0]
+    asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
+                         None)  # fmt: skip
+    plan.measure = (
+        "return"
+        if frame.measure() == "return" and op.aggregate is None
+        else (asked_measure or "close")
+    )
+    return True
 
 
 def _dated_value(plan: Plan) -> bool:

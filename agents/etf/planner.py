@@ -188,6 +188,7 @@ _ANSWER_THOUGHTS = {
     "holdings_aggregate": "ETF의 최신 보유종목을 비중 순으로 읽어 코드에서 합계·개수를 계산합니다.",
     "etf_difference": "두 ETF의 값을 도구로 읽고 코드에서 차이를 계산합니다.",
     "price_extreme": "기간 가격을 조회해 코드에서 최고/최저와 그 날짜를 찾습니다.",
+    "etf_month": "1년 가격을 조회해 코드에서 그 달의 거래일만 골라 계산합니다.",
     "etf_measure": "get_etf_prices로 기간 수익률 또는 순자산을 조회합니다.",
     "common_holdings": "두 ETF의 최신 보유종목을 그래프에서 맞대어 공통 종목과 겹치는 비중을 계산합니다.",
     "etf_groups": "ETF를 운용사(또는 테마)와 함께 그래프에서 읽고 코드에서 그룹마다 값을 계산합니다.",

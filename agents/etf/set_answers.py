@@ -343,6 +343,57 @@ def render_extreme(result: dict, spec: dict) -> str:
     return text
 
 
+def render_month(result: dict, spec: dict) -> str:
+    """One ETF over a calendar month: its return (from the previous month's last close to the
+    month's last), or the mean, high or low of a daily figure over the month's sessions."""
+    ko, month, field = spec["lang"] == "ko", spec["month"], spec["field"]
+    daily = result.get("daily") or []  # newest first
+    days = [d for d in daily if str(d.get("date", "")).startswith(month) and d.get("close")]
+    if not days:
+        return spec["out_of_window"]
+    first, last = days[-1]["date"], days[0]["date"]
+    note = ("\n\n" + spec["note"]) if spec.get("note") else ""
+    if spec["aggregate"] == "return":
+        before = next((d for d in daily if str(d.get("date", "")) < month and d.get("close")), None)
+        if before is None:
+            return spec["empty"]
+        rate = (float(days[0]["close"]) / float(before["close"]) - 1) * 100
+        if ko:
+            return (f"{spec['name']}의 {month} 수익률은 {rate:+.2f}%입니다 (전월 말 종가 "
+                    f"{float(before['close']):,.0f}원 ({before['date']}) → {float(days[0]['close']):,.0f}원 "
+                    f"({last})).{note}")  # fmt: skip
+        return (f"{spec['name']} returned {rate:+.2f}% in {month} (close {float(before['close']):,.0f} "
+                f"on {before['date']} → {float(days[0]['close']):,.0f} on {last}).{note}")  # fmt: skip
+    if field == "trading_value":
+        days = [dict(d, trading_value=float(d["close"]) * float(d["volume"])) for d in days
+                if d.get("volume") is not None]  # fmt: skip
+    values = [(float(d[field]), d["date"]) for d in days if d.get(field) is not None]
+    if not values:
+        return spec["empty"]
+    krw = field in ("net_assets", "market_cap", "trading_value")
+    shown = lambda v: (f"{v:,.0f}주" if field == "volume" else fmt_krw(v) if krw  # noqa: E731
+                       else f"{v:,.2f}원" if field == "nav" else f"{v:,.0f}원")  # fmt: skip
+    words = {"close": ("종가", "close"), "volume": ("거래량", "volume"), "nav": ("NAV", "NAV"),
+             "net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
+             "trading_value": ("거래대금", "trading value")}[field]  # fmt: skip
+    span = (
+        f"{first} ~ {last}, {len(values)}거래일"
+        if ko
+        else f"{first} to {last}, {len(values)} sessions"
+    )
+    if spec["aggregate"] == "avg":
+        mean = sum(v for v, _ in values) / len(values)
+        return (f"{spec['name']}의 {month} 평균 {josa(words[0], '은/는')} {shown(mean)}입니다 ({span}).{note}" if ko
+                else f"{spec['name']}'s average {words[1]} in {month} was {shown(mean)} ({span}).{note}")  # fmt: skip
+    high = spec["aggregate"] == "max"
+    value, day = max(values) if high else min(values)
+    if ko:
+        return (f"{spec['name']}의 {month} {words[0]} {'최고' if high else '최저'}치는 {shown(value)} "
+                f"({day})입니다 ({span}).{note}")  # fmt: skip
+    return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {month} was "
+            f"{shown(value)} on {day} ({span}).{note}")  # fmt: skip
+
+
 def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
     """The day a daily figure (net assets, market cap, NAV, trading value) was highest or
     lowest over the window, and the latest value against it."""
@@ -627,6 +678,7 @@ SET_RENDERERS = (
     half_up,
     fmt_measure,
     _level_extreme,
+    render_month,
     render_etf_set,
     render_etf_aggregate,
     render_holding_weight,

@@ -39,7 +39,9 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
     if plan.scope_note and answer.status in ("ok", "partial"):
         answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
-    out_of_reach = bool(plan.as_of) and answer.answer.startswith(out_of_window_text(plan))
+    out_of_reach = bool(plan.as_of or plan.month) and answer.answer.startswith(
+        out_of_window_text(plan)
+    )
     if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
         answer.status = "partial"  # out of reach: a past day older than the price tool's year
 

@@ -741,3 +741,22 @@ def test_an_assets_own_price_a_measure_we_lack_and_chit_chat(ask: Any) -> None:
     assert ask("KODEX 200 ROE").payload["declined"] is True
     weather = ask("What is the weather in Seoul?")
     assert weather.payload["declined"] is True and "glossary" not in weather.answer
+
+
+def test_a_calendar_month_of_one_etf_is_that_months_sessions(ask: Any, pg_pool: Any) -> None:
+    """'KODEX 200 10월 평균 종가' is the mean close of the latest October's sessions and '10월
+    수익률' the move from September's last close to October's (SQL) — both had been answered
+    with the latest month and a note; a month older than the price tool's year is said."""
+    rows = fetch_all(
+        "WITH m AS (SELECT max(date_trunc('month', trade_date)) AS start FROM etf_prices WHERE "
+        "etf_code = '069500' AND extract(month FROM trade_date) = 10) "
+        "SELECT avg(close) AS mean, (array_agg(close ORDER BY trade_date DESC))[1] AS last, "
+        "(SELECT close FROM etf_prices WHERE etf_code = '069500' AND trade_date < min(m.start) "
+        " ORDER BY trade_date DESC LIMIT 1) AS before FROM etf_prices, m "
+        "WHERE etf_code = '069500' AND date_trunc('month', trade_date) = m.start", pool=pg_pool)[0]  # fmt: skip
+    mean = ask("KODEX 200 10월 평균 종가").answer
+    assert f"평균 종가는 {float(rows['mean']):,.0f}원" in mean, mean
+    rate = (float(rows["last"]) / float(rows["before"]) - 1) * 100
+    assert f"수익률은 {rate:+.2f}%" in ask("KODEX 200 10월 수익률").answer
+    old = ask("KODEX 200 2024년 1월 평균 종가")
+    assert old.status == "partial" and "조회 범위(최근 1년) 밖" in old.answer
