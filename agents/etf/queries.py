@@ -119,19 +119,26 @@ ORDER BY p.trade_date DESC"""
 # last date and base date, one round trip and one row per ETF (a set of 900 ETFs ranked by a
 # 1-year return is one query, not 900). The daily returns are those of figures.daily_returns;
 # the trading value is `_etf_summary`'s (the sessions after the base bar).
-ETF_PRICE_SUMMARIES = """
+# Each listed ETF's window: its last date (last_d) and its base date (d), the last bar on or
+# before {base} — the same window `get_etf_prices` reads for one ETF.
+_ETF_WINDOWS = """
 WITH last AS (SELECT c.code AS etf_code, l.d FROM unnest(%(codes)s::text[]) AS c(code)
               CROSS JOIN LATERAL (SELECT max(trade_date) AS d FROM etf_prices
                                   WHERE etf_code = c.code) AS l
               WHERE l.d IS NOT NULL),
-start AS (SELECT last.etf_code, last.d AS last_d,
-                 coalesce((SELECT max(p.trade_date) FROM etf_prices p
-                           WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
-                          {base}) AS d
-          FROM last),
-base AS (SELECT start.*, (SELECT min(p.trade_date) FROM etf_prices p
-                          WHERE p.etf_code = start.etf_code AND p.trade_date >= start.d) AS first_d
-         FROM start)
+windows AS (SELECT last.etf_code, last.d AS last_d,
+                   coalesce((SELECT max(p.trade_date) FROM etf_prices p
+                             WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
+                            {base}) AS d
+            FROM last)"""
+
+ETF_PRICE_SUMMARIES = (
+    _ETF_WINDOWS
+    + """,
+base AS (SELECT windows.*, (SELECT min(p.trade_date) FROM etf_prices p
+                            WHERE p.etf_code = windows.etf_code AND p.trade_date >= windows.d)
+                           AS first_d
+         FROM windows)
 SELECT base.etf_code, s.*, e.close AS end_close, e.market_cap AS latest_market_cap,
        e.net_assets AS latest_net_assets, e.nav AS latest_nav,
        (SELECT close FROM etf_prices p WHERE p.etf_code = base.etf_code AND p.trade_date >= base.d
@@ -152,21 +159,16 @@ CROSS JOIN LATERAL (
                  AND close > 0 AND volume > 0 AS traded
         FROM etf_prices p WHERE p.etf_code = base.etf_code
          AND p.trade_date >= base.d AND p.trade_date <= base.last_d) AS bars) AS s"""
+)
 
 
 # The ends of each ETF's window only (its base close, the last two closes and the last day's
 # size and NAV): index look-ups, no scan of the window — what a ranking by return, close or
 # net assets needs. The same base date and last bar as ETF_PRICE_SUMMARIES.
-ETF_PRICE_ENDS = """
-WITH last AS (SELECT c.code AS etf_code, l.d FROM unnest(%(codes)s::text[]) AS c(code)
-              CROSS JOIN LATERAL (SELECT max(trade_date) AS d FROM etf_prices
-                                  WHERE etf_code = c.code) AS l
-              WHERE l.d IS NOT NULL),
-base AS (SELECT last.etf_code, last.d AS last_d,
-                coalesce((SELECT max(p.trade_date) FROM etf_prices p
-                          WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
-                         {base}) AS d
-         FROM last)
+ETF_PRICE_ENDS = (
+    _ETF_WINDOWS
+    + """,
+base AS (SELECT * FROM windows)
 SELECT base.etf_code, first.trade_date AS start_date, first.close AS start_close,
        e.trade_date AS end_date, e.close AS end_close, e.nav AS latest_nav,
        e.market_cap AS latest_market_cap, e.net_assets AS latest_net_assets,
@@ -175,6 +177,7 @@ SELECT base.etf_code, first.trade_date AS start_date, first.close AS start_close
 FROM base JOIN etf_prices e ON e.etf_code = base.etf_code AND e.trade_date = base.last_d
 CROSS JOIN LATERAL (SELECT trade_date, close FROM etf_prices p WHERE p.etf_code = base.etf_code
                     AND p.trade_date >= base.d ORDER BY trade_date LIMIT 1) AS first"""
+)
 
 
 # ETF_PRICE_ENDS plus the window's closing high and low and its volumes: plain aggregates over

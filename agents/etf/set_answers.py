@@ -343,6 +343,23 @@ def render_extreme(result: dict, spec: dict) -> str:
     return text
 
 
+def daily_words(field: str) -> tuple[str, str]:
+    """A daily figure of an ETF's price rows in the analyst's words (Korean, English); a
+    function, not a table, so the sandbox inliner carries it with the renderers."""
+    return {"close": ("종가", "close"), "volume": ("거래량", "volume"), "nav": ("NAV", "NAV"),
+            "net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
+            "trading_value": ("거래대금", "trading value")}[field]  # fmt: skip
+
+
+def daily_amount(field: str, v: float) -> str:
+    """One daily figure in its unit: shares, 조/억 원 for sizes and traded amounts, won prices."""
+    if field == "volume":
+        return f"{v:,.0f}주"
+    if field in ("net_assets", "market_cap", "trading_value"):
+        return fmt_krw(v)
+    return f"{v:,.2f}원" if field == "nav" else f"{v:,.0f}원"
+
+
 def render_month(result: dict, spec: dict) -> str:
     """One ETF over a calendar month: its return (from the previous month's last close to the
     month's last), or the mean, high or low of a daily figure over the month's sessions."""
@@ -370,12 +387,7 @@ def render_month(result: dict, spec: dict) -> str:
     values = [(float(d[field]), d["date"]) for d in days if d.get(field) is not None]
     if not values:
         return spec["empty"]
-    krw = field in ("net_assets", "market_cap", "trading_value")
-    shown = lambda v: (f"{v:,.0f}주" if field == "volume" else fmt_krw(v) if krw  # noqa: E731
-                       else f"{v:,.2f}원" if field == "nav" else f"{v:,.0f}원")  # fmt: skip
-    words = {"close": ("종가", "close"), "volume": ("거래량", "volume"), "nav": ("NAV", "NAV"),
-             "net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
-             "trading_value": ("거래대금", "trading value")}[field]  # fmt: skip
+    words = daily_words(field)
     span = (
         f"{first} ~ {last}, {len(values)}거래일"
         if ko
@@ -383,15 +395,15 @@ def render_month(result: dict, spec: dict) -> str:
     )
     if spec["aggregate"] == "avg":
         mean = sum(v for v, _ in values) / len(values)
-        return (f"{spec['name']}의 {month} 평균 {josa(words[0], '은/는')} {shown(mean)}입니다 ({span}).{note}" if ko
-                else f"{spec['name']}'s average {words[1]} in {month} was {shown(mean)} ({span}).{note}")  # fmt: skip
+        return (f"{spec['name']}의 {month} 평균 {josa(words[0], '은/는')} {daily_amount(field, mean)}입니다 ({span}).{note}" if ko
+                else f"{spec['name']}'s average {words[1]} in {month} was {daily_amount(field, mean)} ({span}).{note}")  # fmt: skip
     high = spec["aggregate"] == "max"
     value, day = max(values) if high else min(values)
     if ko:
-        return (f"{spec['name']}의 {month} {words[0]} {'최고' if high else '최저'}치는 {shown(value)} "
+        return (f"{spec['name']}의 {month} {words[0]} {'최고' if high else '최저'}치는 {daily_amount(field, value)} "
                 f"({day})입니다 ({span}).{note}")  # fmt: skip
     return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {month} was "
-            f"{shown(value)} on {day} ({span}).{note}")  # fmt: skip
+            f"{daily_amount(field, value)} on {day} ({span}).{note}")  # fmt: skip
 
 
 def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
@@ -400,18 +412,18 @@ def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
     ko, field, high = spec["lang"] == "ko", spec["field"], spec["aggregate"] != "min"
     pick = max(points, key=lambda d: d[field]) if high else min(points, key=lambda d: d[field])
     value, latest = float(pick[field]), float(points[0][field])
-    shown = lambda v: f"{v:,.2f}원" if field == "nav" else fmt_krw(v)  # noqa: E731
     away = (latest / value - 1) * 100 if value else 0.0
-    words = {"net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
-             "nav": ("NAV", "NAV"), "trading_value": ("거래대금(종가 × 거래량)", "trading value (close × volume)")}[field]  # fmt: skip
+    words = daily_words(field)
+    if field == "trading_value":  # said once how it is read
+        words = ("거래대금(종가 × 거래량)", "trading value (close × volume)")
     if ko:
         text = (f"{spec['name']}의 {spec['period_ko']} {words[0]} {'최고' if high else '최저'}치는 "
-                f"{shown(value)} ({pick['date']})입니다; 최근 {shown(latest)} ({points[0]['date']})은 "
+                f"{daily_amount(field, value)} ({pick['date']})입니다; 최근 {daily_amount(field, latest)} ({points[0]['date']})은 "
                 f"그 대비 {away:+.2f}%. 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
     else:
         text = (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} over "
-                f"{spec['period_en']} was {shown(value)} on {pick['date']}; the latest, "
-                f"{shown(latest)} on {points[0]['date']}, is {away:+.2f}% from it ({first} to "
+                f"{spec['period_en']} was {daily_amount(field, value)} on {pick['date']}; the latest, "
+                f"{daily_amount(field, latest)} on {points[0]['date']}, is {away:+.2f}% from it ({first} to "
                 f"{last}, {len(points)} trading days).")  # fmt: skip
     return text + ("\n\n" + spec["note"] if spec.get("note") else "")
 
@@ -675,6 +687,8 @@ SET_RENDERERS = (
     has_batchim,  # builtins only: the particle after a name ('KODEX 레버리지와', 'TIGER 200과')
     josa,
     fmt_krw,
+    daily_words,
+    daily_amount,
     half_up,
     fmt_measure,
     _level_extreme,

@@ -47,23 +47,26 @@ def advice_phrases(grammar: dict[str, Any]) -> list[str]:
     """Every trade verb form joined with every ending of its kind ('^사' + '도 될' → '^사도
     될', '담을' + '까' → '담을까', '^팔' + ' 타이밍'), every trade noun with a noun ending
     ('매도' + ' 시점'): asking whether or when to buy, sell or hold, in any of its forms."""
-    english, nouns = grammar["english"], grammar["trade_nouns"]
-    return (
-        _joined(grammar["verbs"], grammar["endings"])
-        + [noun + ending for noun in nouns["nouns"] for ending in nouns["endings"]]
-        + [f"{asker} {verb}" for asker in english["askers"] for verb in english["verbs"]]
-    )
+    return _grammar_phrases(grammar, "")
 
 
 def intention_phrases(grammar: dict[str, Any]) -> list[str]:
     """A stated plan to trade ('사려는데', '살 생각인데', 'thinking of buying') or a timing
     ('매도 시점'): advice only when nothing measurable is asked ('매수 시점별 수익률' is a
-    return), so these join the soft advice words."""
+    return), so these join the soft advice words (the grammar's 'soft_' parts)."""
+    return _grammar_phrases(grammar, "soft_")
+
+
+def _grammar_phrases(grammar: dict[str, Any], part: str) -> list[str]:
     english, nouns = grammar["english"], grammar["trade_nouns"]
     return (
-        _joined(grammar["verbs"], grammar["soft_endings"])
-        + [noun + ending for noun in nouns["nouns"] for ending in nouns["soft_endings"]]
-        + [f"{asker} {verb}" for asker in english["soft_askers"] for verb in english["soft_verbs"]]
+        _joined(grammar["verbs"], grammar[f"{part}endings"])
+        + [noun + ending for noun in nouns["nouns"] for ending in nouns[f"{part}endings"]]
+        + [
+            f"{asker} {verb}"
+            for asker in english[f"{part}askers"]
+            for verb in english[f"{part}verbs"]
+        ]  # fmt: skip
     )
 
 
@@ -87,23 +90,19 @@ def _joined(verbs: list[dict[str, str]], endings: dict[str, list[str]]) -> list[
             for form, ends in endings.items() if form in verb for ending in ends]  # fmt: skip
 
 
+@lru_cache(maxsize=1)
 def english_forecast() -> re.Pattern[str]:
     """A modal before a move verb, its subject not the asker: 'will KODEX 200 rise', 'can it
     recover', 'do you expect it to fall'; 'can you show …' and 'will I …' are not forecasts."""
     grammar = vocabulary()["forecast_grammar"]["english"]
-    return _english_forecast(
-        tuple(grammar["modals"]), tuple(grammar["not_subjects"]), tuple(grammar["verbs"])
-    )
 
-
-@lru_cache(maxsize=1)
-def _english_forecast(modals: tuple[str, ...], askers: tuple[str, ...],
-                      verbs: tuple[str, ...]) -> re.Pattern[str]:  # fmt: skip
-    def either(words: tuple[str, ...]) -> str:
+    def either(words: list[str]) -> str:
         return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
-    return re.compile(rf"\b(?:{either(modals)})\s+(?!(?:{either(askers)})\b)(?:\S+\s+){{0,5}}?"
-                      rf"(?:{either(verbs)})\b")  # fmt: skip
+    return re.compile(
+        rf"\b(?:{either(grammar['modals'])})\s+(?!(?:{either(grammar['not_subjects'])})\b)"
+        rf"(?:\S+\s+){{0,5}}?(?:{either(grammar['verbs'])})\b"
+    )
 
 
 @dataclass(frozen=True)

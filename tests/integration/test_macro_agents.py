@@ -20,6 +20,7 @@ from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import pct
 from data_access.config import Settings
 from data_access.postgres import fetch_all
+from tests.truth import window_volatility_pct
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -471,16 +472,9 @@ def test_indices_are_the_ones_named(pg_pool: Any, graph_store: Any) -> None:
 
 def test_an_index_volatility_is_computed(pg_pool: Any, graph_store: Any) -> None:
     """'S&P500 변동성': stdev of the year's daily returns × √252 (computed here from SQL)."""
-    import math
-    import statistics
-
     rows = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = "
                      "'^GSPC' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
-    last = rows[-1]["trade_date"]
-    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(years=1))
-    closes = [float(r["close"]) for r in rows if r["trade_date"] >= base]
-    returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
-    sigma = statistics.stdev(returns) * math.sqrt(252) * 100
+    sigma = window_volatility_pct(rows, relativedelta(years=1))
     answer = answer_question("S&P500 변동성", pool=pg_pool, store=graph_store)
     assert f"연환산 변동성 {sigma:.2f}%" in answer.answer
 

@@ -10,6 +10,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.stock.question import answer_stock_question
 from data_access.postgres import fetch_all
+from tests.truth import window_volatility_pct
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -62,16 +63,9 @@ def test_a_stocks_volatility_is_the_windows_daily_returns(pg_pool: Any) -> None:
     """'삼성전자 최근 한 달 변동성': sample stdev of the daily returns from the month's base bar
     (the last on or before a month before the last bar) × √252 — it was answered with the
     close, the return and the P/E."""
-    import math
-    import statistics
-
     rows = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = "
                      "'KR:005930' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
-    last = rows[-1]["trade_date"]
-    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(months=1))
-    closes = [float(r["close"]) for r in rows if r["trade_date"] >= base]
-    returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
-    sigma = statistics.stdev(returns) * math.sqrt(252) * 100
+    sigma = window_volatility_pct(rows, relativedelta(months=1))
     text = _ask("삼성전자 최근 한 달 변동성", pg_pool)
     assert f"1개월 연환산 변동성 {sigma:.2f}%" in text and "PER" not in text, text
 
