@@ -422,8 +422,12 @@ def dataset_from_row(row: dict[str, Any], columns: dict[str, set[str]]) -> Datas
     )  # fmt: skip
 
 
+# Tables only importers fill (issue 35: MOLIT, OpenDART); their datasets exist once imported.
+IMPORTED_TABLES = ("molit_apt_trades", "dart_disclosures", "dart_financial_accounts")
+
+
 def _known_table_columns(pool: ConnectionPool | None) -> dict[str, set[str]]:
-    tables = sorted({d.table_name for d in CORE_DATASETS})
+    tables = sorted({d.table_name for d in CORE_DATASETS} | set(IMPORTED_TABLES))
     rows = fetch_all(
         "SELECT table_name, column_name FROM information_schema.columns"
         " WHERE table_schema = current_schema() AND table_name = ANY(%s)",

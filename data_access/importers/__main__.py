@@ -9,6 +9,11 @@
     python -m data_access.importers csv --kind holdings --file pdf.csv --etf-code 069500
     python -m data_access.importers yahoo --ticker AAPL --start 2024-01-01
     python -m data_access.importers fred --series FEDFUNDS --start 2020-01-01
+    python -m data_access.importers molit --file "아파트(매매)_실거래가.csv"
+    python -m data_access.importers dart --kind list --file list.json   # or --kind accounts
+    python -m data_access.importers ecos --file StatisticSearch.json
+    python -m data_access.importers kosis --file cpi.csv --series-code KR_CPI --row 시도별=전국
+    python -m data_access.importers news --file economy.xml --file export.jsonl
 
 Every run ends by projecting what it loaded into the graph (only the ETFs, stocks, series and
 dates it changed; `--no-project` leaves that to `python -m data_access.projection
@@ -32,6 +37,7 @@ from psycopg_pool import ConnectionPool
 
 from data_access.config import get_settings
 from data_access.errors import WorkbenchError
+from data_access.importers import sources_cli
 from data_access.importers.base import ImportResult
 from data_access.importers.csv_importer import (
     SymbolImports,
@@ -102,6 +108,7 @@ def _parser() -> argparse.ArgumentParser:
     fred.add_argument("--name-ko", help="Korean name (default: a built-in name or the FRED title)")
     fred.add_argument("--country", default="US")
     fred.add_argument("--base-url", help="API base URL (default api.stlouisfed.org)")
+    sources_cli.add_commands(sub)  # MOLIT, OpenDART, ECOS, KOSIS, news (issue 35)
     return parser
 
 
@@ -153,6 +160,8 @@ def _run_csv(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult | S
 def _run(args: argparse.Namespace, pool: ConnectionPool) -> ImportResult | SymbolImports:
     if args.command == "csv":
         return _run_csv(args, pool)
+    if args.command in sources_cli.COMMANDS:
+        return SymbolImports(sources_cli.run_command(args, pool), {})
     if args.command == "yahoo":
         return import_yahoo_ohlcv(
             args.ticker, start=args.start, end=args.end, security_id=args.security_id,

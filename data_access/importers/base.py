@@ -24,7 +24,7 @@ from data_access.projection.scope import ProjectionScope
 
 logger = logging.getLogger(__name__)
 
-ImporterName = Literal["csv", "yfinance", "fred"]
+ImporterName = Literal["csv", "yfinance", "fred", "molit", "opendart", "ecos", "kosis", "news"]
 ImportStatus = Literal["ok", "partial", "error"]
 Conn = psycopg.Connection[Row]
 T = TypeVar("T")

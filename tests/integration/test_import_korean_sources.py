@@ -1,0 +1,253 @@
+"""Korean public sources' files in their published formats, into a real PostgreSQL (issue 35).
+
+MOLIT 아파트 매매 실거래가 CSV (CP949, notice lines above the header, 만원), OpenDART list.json and
+fnlttSinglAcnt.json, 한국은행 ECOS StatisticSearch JSON and CSV download, KOSIS CSV (CP949).
+The fixtures are described in tests/fixtures/importers/README.md.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from psycopg_pool import ConnectionPool
+
+from data_access.catalog import catalogued_datasets, dataset_statuses
+from data_access.errors import ImportFailed
+from data_access.importers.dart import import_dart_accounts, import_dart_disclosures
+from data_access.importers.ecos import import_ecos_file
+from data_access.importers.kosis import import_kosis_csv
+from data_access.importers.molit import import_molit_apt_trades, region_of
+from data_access.importers.periods import parse_period
+from data_access.postgres import fetch_all, fetch_one
+from tests.integration.test_importers import FIXTURES, _cli, db_uri, module_pool  # noqa: F401
+
+TABLES = (
+    "import_runs, datasets, macro_observations, macro_series, re_transactions, molit_apt_trades, "
+    "dart_disclosures, dart_financial_accounts"
+)
+MOLIT = FIXTURES / "molit_apt_trade_seoul_202410_cp949.csv"
+
+
+@pytest.fixture()
+def db(module_pool: ConnectionPool) -> ConnectionPool:  # noqa: F811
+    with module_pool.connection() as conn:
+        conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+    return module_pool
+
+
+# ---------------------------------------------------------------- MOLIT
+
+
+def test_molit_export_loads_deals_in_won_and_skips_cancelled(db: ConnectionPool) -> None:
+    result = import_molit_apt_trades(MOLIT, pool=db)
+    # 10 deals: 1 cancelled (해제사유발생일), 1 without an area, 1 with a price '약 23억'.
+    assert (result.rows_read, result.rows_loaded, result.rows_skipped, result.rows_failed) == (
+        10, 7, 1, 2,
+    )  # fmt: skip
+    assert result.status == "partial"
+    assert {f.column for f in result.failures} == {"전용면적(㎡)", "거래금액(만원)"}
+    eunma = fetch_all(
+        "SELECT region, area_m2, floor, price_krw, deal_date FROM re_transactions"
+        " WHERE complex_name = '은마' ORDER BY deal_date",
+        pool=db,
+    )
+    assert eunma == [
+        {"region": "서울 강남구", "area_m2": Decimal("84.43"), "floor": 9,
+         "price_krw": 2_600_000_000, "deal_date": date(2024, 10, 7)},
+        {"region": "서울 강남구", "area_m2": Decimal("76.79"), "floor": 4,
+         "price_krw": 2_385_000_000, "deal_date": date(2024, 10, 12)},
+    ]  # fmt: skip
+    avg = fetch_one(
+        "SELECT count(*) AS n, avg(price_krw)::bigint AS avg FROM re_transactions"
+        " WHERE region = '서울 강남구'",
+        pool=db,
+    )
+    assert avg == {
+        "n": 4,
+        "avg": (3_250_000_000 + 2_600_000_000 + 2_385_000_000 + 4_650_000_000) // 4,
+    }
+    raw = fetch_one(
+        "SELECT price_manwon, registered_on, deal_type FROM molit_apt_trades WHERE floor = 9",
+        pool=db,
+    )
+    assert raw == {"price_manwon": 260_000, "registered_on": "24.10.30", "deal_type": "중개거래"}
+
+
+def test_molit_reimport_updates_without_duplicates(db: ConnectionPool) -> None:
+    import_molit_apt_trades(MOLIT, pool=db)
+    again = import_molit_apt_trades(MOLIT, pool=db)
+    assert again.rows_loaded == 7
+    counts = fetch_one(
+        "SELECT (SELECT count(*) FROM re_transactions) AS tx,"
+        " (SELECT count(*) FROM molit_apt_trades) AS raw",
+        pool=db,
+    )
+    assert counts == {"tx": 7, "raw": 7}
+
+
+def test_molit_dataset_is_catalogued_with_its_source(db: ConnectionPool) -> None:
+    import_molit_apt_trades(MOLIT, pool=db)
+    molit = next(d for d in catalogued_datasets(db) if d.dataset_code == "KR_APT_TRADES_MOLIT")
+    assert (molit.table_name, molit.source, molit.domain) == (
+        "molit_apt_trades", "molit", "real_estate",
+    )  # fmt: skip
+    status = next(
+        s
+        for s in dataset_statuses(date(2024, 11, 1), db, datasets=(molit,))
+        if s.dataset_code == "KR_APT_TRADES_MOLIT"
+    )
+    assert (status.rows, status.min_date, status.max_date) == (
+        7,
+        date(2024, 10, 3),
+        date(2024, 10, 25),
+    )
+
+
+def test_region_names_follow_the_real_estate_tables() -> None:
+    assert region_of("서울특별시 강남구 개포동") == "서울 강남구"
+    assert region_of("경기도 성남시 분당구 정자동") == "경기 성남시 분당구"
+    assert region_of("세종특별자치시 어진동") == "세종"
+
+
+def test_bad_molit_files_get_korean_messages_and_load_nothing(
+    db: ConnectionPool, tmp_path: Path
+) -> None:
+    empty = tmp_path / "empty.csv"
+    empty.write_bytes(b"")
+    with pytest.raises(ImportFailed, match="빈 파일입니다"):
+        import_molit_apt_trades(empty, pool=db)
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes(b"\xff\xfe\x00\x81\xfe" * 20)
+    with pytest.raises(ImportFailed, match="인코딩을 읽을 수 없습니다"):
+        import_molit_apt_trades(latin, pool=db)
+    other = tmp_path / "prices.csv"
+    other.write_text("날짜,종가\n2024-01-02,100\n", encoding="utf-8")
+    with pytest.raises(ImportFailed, match="실거래가 CSV가 아닙니다"):
+        import_molit_apt_trades(other, pool=db)
+    assert fetch_one("SELECT count(*) AS n FROM re_transactions", pool=db) == {"n": 0}
+    runs = fetch_all("SELECT status FROM import_runs", pool=db)
+    assert [r["status"] for r in runs] == ["error", "error", "error"]
+
+
+# ---------------------------------------------------------------- OpenDART
+
+
+def test_dart_disclosures_list(db: ConnectionPool) -> None:
+    result = import_dart_disclosures(FIXTURES / "dart_list_005930.json", pool=db)
+    assert (result.rows_read, result.rows_loaded, result.rows_failed) == (5, 4, 1)
+    assert result.failures[0].column == "rcept_no"  # a 13-digit 접수번호
+    rows = fetch_all(
+        "SELECT rcept_no, security_id, report_nm, rcept_dt, url FROM dart_disclosures"
+        " ORDER BY rcept_dt DESC LIMIT 2",
+        pool=db,
+    )
+    assert rows[0]["report_nm"] == "임원ㆍ주요주주특정증권등소유상황보고서"
+    assert rows[1] == {
+        "rcept_no": "20241118000123", "security_id": "KR:005930",
+        "report_nm": "[기재정정]주요사항보고서(자기주식취득결정)", "rcept_dt": date(2024, 11, 18),
+        "url": "https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20241118000123",
+    }  # fmt: skip
+    dataset = fetch_one(
+        "SELECT source, domain FROM datasets WHERE dataset_code = 'DART_DISCLOSURES'", pool=db
+    )
+    assert dataset == {"source": "opendart", "domain": "documents"}
+
+
+def test_dart_single_company_accounts(db: ConnectionPool) -> None:
+    result = import_dart_accounts(FIXTURES / "dart_fnlttSinglAcnt_005930_2023.json", pool=db)
+    assert (result.rows_loaded, result.rows_failed) == (9, 1)  # '이익잉여금' amount 'N/A'
+    rows = {
+        r["account_nm"]: r
+        for r in fetch_all(
+            "SELECT account_nm, period_end, thstrm_amount, frmtrm_amount FROM"
+            " dart_financial_accounts WHERE security_id = 'KR:005930' AND fs_div = 'CFS'",
+            pool=db,
+        )
+    }
+    assert rows["매출액"]["thstrm_amount"] == Decimal("258935494000000")
+    assert rows["영업이익"]["frmtrm_amount"] == Decimal("43376630000000")
+    assert {r["period_end"] for r in rows.values()} == {date(2023, 12, 31)}
+
+
+def test_dart_error_status_is_reported(db: ConnectionPool) -> None:
+    with pytest.raises(ImportFailed, match="OpenDART 오류 013: 조회된 데이타가 없습니다"):
+        import_dart_disclosures(FIXTURES / "dart_error_013.json", pool=db)
+    assert fetch_one("SELECT status FROM import_runs", pool=db) == {"status": "error"}
+
+
+# ---------------------------------------------------------------- ECOS and KOSIS
+
+
+def test_ecos_statistic_search_json_is_the_base_rate_series(db: ConnectionPool) -> None:
+    [result] = import_ecos_file(FIXTURES / "ecos_StatisticSearch_722Y001_M.json", pool=db)
+    assert (result.dataset_code, result.rows_loaded) == ("KR_BASE_RATE", 12)
+    series = fetch_one(
+        "SELECT name_ko, unit, frequency, source FROM macro_series WHERE series_code = 'KR_BASE_RATE'",
+        pool=db,
+    )
+    assert series == {"name_ko": "한국은행 기준금리", "unit": "percent", "frequency": "monthly",
+                      "source": "ecos:ecos_StatisticSearch_722Y001_M.json"}  # fmt: skip
+    last = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_BASE_RATE'"
+        " ORDER BY obs_date DESC LIMIT 3",
+        pool=db,
+    )
+    assert [(r["obs_date"], r["value"]) for r in last] == [
+        (date(2024, 12, 1), 3.0), (date(2024, 11, 1), 3.0), (date(2024, 10, 1), 3.25),
+    ]  # fmt: skip
+
+
+def test_ecos_csv_download_and_error_answer(db: ConnectionPool) -> None:
+    [result] = import_ecos_file(
+        FIXTURES / "ecos_usdkrw_daily.csv", series_code="KR_USDKRW", pool=db
+    )
+    assert (result.rows_loaded, result.first_date, result.last_date) == (
+        5, date(2024, 11, 25), date(2024, 11, 29),
+    )  # fmt: skip
+    value = fetch_one(
+        "SELECT value FROM macro_observations WHERE series_code = 'KR_USDKRW'"
+        " AND obs_date = '2024-11-26'",
+        pool=db,
+    )
+    assert value == {"value": 1400.9}
+    with pytest.raises(ImportFailed, match="ECOS 오류 INFO-200: 해당하는 데이터가 없습니다"):
+        import_ecos_file(FIXTURES / "ecos_error_INFO-200.json", pool=db)
+
+
+def test_kosis_cp949_download_one_row(db: ConnectionPool) -> None:
+    with pytest.raises(ImportFailed, match="행이 3개입니다"):
+        import_kosis_csv(FIXTURES / "kosis_cpi_sido_cp949.csv", series_code="KR_CPI", pool=db)
+    result = import_kosis_csv(
+        FIXTURES / "kosis_cpi_sido_cp949.csv", series_code="KR_CPI_BUSAN",
+        name_ko="부산 소비자물가지수", unit="index 2020=100", where={"시도별": "부산광역시"}, pool=db,
+    )  # fmt: skip
+    # '2024.11 p)' is a provisional November; 'X' (비밀보호) is skipped, not failed.
+    assert (result.rows_loaded, result.rows_skipped, result.rows_failed) == (4, 1, 0)
+    rows = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_CPI_BUSAN'"
+        " ORDER BY obs_date",
+        pool=db,
+    )
+    assert rows[-1] == {"obs_date": date(2024, 11, 1), "value": 114.01}
+
+
+def test_periods() -> None:
+    assert parse_period("2024.03 p)") == (date(2024, 3, 1), "monthly")
+    assert parse_period("2024.2/4") == (date(2024, 4, 1), "quarterly")
+    assert parse_period("2024Q3") == (date(2024, 7, 1), "quarterly")
+    assert parse_period("20240102") == (date(2024, 1, 2), "daily")
+    with pytest.raises(ValueError, match="시점 형식"):
+        parse_period("지난달")
+
+
+def test_cli_runs_the_new_sources(db: ConnectionPool, db_uri: str) -> None:  # noqa: F811
+    done = _cli(db_uri, "kosis", "--file", str(FIXTURES / "kosis_cpi_sido_cp949.csv"),
+                "--series-code", "KR_CPI", "--row", "시도별=전국")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "kosis kosis:kosis_cpi_sido_cp949.csv -> macro_observations" in done.stdout
+    failed = _cli(db_uri, "dart", "--kind", "list", "--file", str(FIXTURES / "dart_error_013.json"))
+    assert failed.returncode == 1
+    assert "OpenDART 오류 013" in failed.stderr
