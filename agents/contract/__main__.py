@@ -60,12 +60,14 @@ def main(argv: list[str] | None = None) -> int:
         contract_id = _contract_id(args)
         if args.command == "search":
             hits = search(contract_id, args.question, top=args.top, mode=args.mode)
-            rows = [{k: h[k] for k in ("article_no", "title", "score", "retrievers")} for h in hits]
+            keys = ("article_no", "branch", "branch_label", "part", "part_title", "label", "title",
+                    "score", "retrievers")  # fmt: skip
+            rows = [{k: h[k] for k in keys} for h in hits]
             if args.json:
                 print(json.dumps(rows, ensure_ascii=False, indent=2))
             else:
                 for r in rows:
-                    print(f"{r['article_no']:>4}  {r['score']:.4f}  {r['title']}")
+                    print(f"{r['branch_label']:>6}  {r['score']:.4f}  {r['label']}")
             return 0
         answer = ask(contract_id, args.question)
     except (WorkbenchError, OSError) as e:

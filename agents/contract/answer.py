@@ -5,7 +5,9 @@
   stays only when it is in the same tier: found by every retriever that found the best one, with
   at least as many shared words and a fused score ≥ 90 % of the best one's. Purpose, definition
   and preamble clauses (filler) only when the question asks for them. Nothing left → the answer
-  says the contract has no such clause. Calibrated on the tuning questions only
+  says the contract has no such clause. A clause that covers none of the question's topic units
+  (coverage.py: '하자보수' is not covered by a 보수(fee) clause that shares only '기간') never
+  answers; the nearest ones are listed as related, not as an answer. Calibrated on the tuning questions only
   (bench/contract_search.py): a plain score ratio listed 2.2 clauses per answer at 0.43
   precision, the tier rule 1.1 at 0.80.
 - `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match.
@@ -21,12 +23,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from agents.contract.coverage import uncovered
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
 
 KEEP_RATIO = 0.9  # a second clause's fused score must be ≥ 90 % of the best one's
 MAX_LISTED = 3
+MAX_RELATED = 2
 MIN_SHARED = 1  # words or concepts a listed clause must share with the question
 FILLER_TITLES = ("목적", "정의", "용어의 정의", "전문")
 FILLER_ASKED = {"목적": ("목적", "purpose", "취지"), "정의": ("정의", "뜻", "의미", "definition",
@@ -74,12 +78,18 @@ def shared(hit: Hit) -> int:
 
 def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED) -> list[Hit]:
     """The clauses that answer `question`, best first; [] when none clears the cut."""
-    candidates = [h for h in hits if not is_filler(h.article, question) and shared(h) >= MIN_SHARED]
+    candidates = [h for h in hits if not is_filler(h.article, question) and shared(h) >= MIN_SHARED
+                  and ("reference" in h.ranks or not uncovered(question, h.article))]  # fmt: skip
     if not candidates:
         return []
     best = candidates[0]
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
     return kept[:limit]
+
+
+def related(question: str, hits: Sequence[Hit], limit: int = MAX_RELATED) -> list[Hit]:
+    """The nearest clauses when none answers: shown as related, never as the answer."""
+    return [h for h in hits if not is_filler(h.article, question)][:limit]
 
 
 def same_tier(hit: Hit, best: Hit) -> bool:

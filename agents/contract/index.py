@@ -65,6 +65,8 @@ class Hit:
 
     def to_dict(self) -> dict[str, object]:
         return {"article_no": self.article.article_no, "branch": self.article.branch,
+                "branch_label": self.article.branch_label, "part": self.article.part,
+                "part_title": self.article.part_title,
                 "key": self.article.key, "title": self.article.title,
                 "label": self.article.label, "content": self.article.content,
                 "score": round(self.score, 6), "retrievers": self.retrievers,

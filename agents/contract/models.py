@@ -8,17 +8,36 @@ from typing import Literal
 ClauseKind = Literal["text", "항", "호"]
 MAX_BRANCH = 999
 KEY_BASE = 1000  # 제N조의M's key is N * KEY_BASE + M: above every 제N조 (N ≤ 999)
+PART_BASE = 1_000_000  # an annexed part P (별첨 P, numbering restarted) adds P * PART_BASE
 
 
-def article_key(article_no: int, branch: int = 0) -> int:
+def article_key(article_no: int, branch: int = 0, part: int = 0) -> int:
     """One int per article of a contract, the key the index, tools and answers use: 제3조 → 3,
-    별지1 → -1, 전문 → 0, 제3조의2 → 3002 (articles are numbered 1-999, so no key collides)."""
-    return article_no * KEY_BASE + branch if branch else article_no
+    별지1 → -1, 전문 → 0, 제3조의2 → 3002 (articles are numbered 1-999, so no key collides);
+    the same article in annexed part 2 (its numbering restarted at 제1조) → 2_000_003."""
+    base = article_no * KEY_BASE + branch if branch else article_no
+    if not part:
+        return base
+    return base + part * PART_BASE if base >= 0 else base - part * PART_BASE
+
+
+def split_part(key: int) -> tuple[int, int]:
+    """(part, key within the part): 2_000_003 → (2, 3), 3002 → (0, 3002), -2_000_001 → (2, -1)."""
+    part, base = divmod(abs(key), PART_BASE)
+    return part, base if key >= 0 else -base
 
 
 def split_key(key: int) -> tuple[int, int]:
-    """(article_no, branch) of a key: 3002 → (3, 2), 3 → (3, 0), -1 → (-1, 0)."""
+    """(article_no, branch) of a key within its part: 3002 → (3, 2), 3 → (3, 0), -1 → (-1, 0)."""
+    key = split_part(key)[1]
     return divmod(key, KEY_BASE) if key >= KEY_BASE else (key, 0)
+
+
+def part_name(part: int, part_title: str = "") -> str:
+    """How an answer names an annexed part: its heading, else '별첨 N'; '' for the main body."""
+    if not part:
+        return ""
+    return part_title or f"별첨 {part}"
 
 
 def article_ref(article_no: int, branch: int = 0) -> str:
@@ -46,10 +65,19 @@ class Article:
     title: str
     clauses: list[Clause] = field(default_factory=list)
     branch: int = 0
+    part: int = 0  # 0: the main body; P: the P-th annexed agreement (numbering restarted)
+    part_title: str = ""  # the annex's heading ('비밀유지계약서'), '' in the main body
 
     @property
     def key(self) -> int:
-        return article_key(self.article_no, self.branch)
+        return article_key(self.article_no, self.branch, self.part)
+
+    @property
+    def branch_label(self) -> str:
+        """The article's number as the CLI and screen print it: '16', '16의2', '별지1', '전문'."""
+        if self.article_no > 0:
+            return f"{self.article_no}" + (f"의{self.branch}" if self.branch else "")
+        return self.ref
 
     @property
     def ref(self) -> str:
@@ -65,10 +93,11 @@ class Article:
 
     @property
     def label(self) -> str:
-        """'제5조(데이터의 제공)', '제3조의2(적용범위)', '별지1 대가', '전문'."""
-        if self.article_no > 0:
-            return f"{self.ref}({self.title})"
-        return self.title
+        """'제5조(데이터의 제공)', '제3조의2(적용범위)', '별지1 대가', '전문'; an annexed part's
+        article names its part first: '[비밀유지계약서] 제3조(비밀유지)'."""
+        own = f"{self.ref}({self.title})" if self.article_no > 0 else self.title
+        part = part_name(self.part, self.part_title)
+        return f"[{part}] {own}" if part else own
 
 
 @dataclass

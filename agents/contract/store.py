@@ -1,5 +1,6 @@
 """PostgreSQL persistence for contracts and their articles (tables from 0005_contract_tables.sql;
-an article's key is (article_no, branch_no) since 0014, so 제3조 and 제3조의2 are two rows).
+an article's key is (article_no, branch_no) since 0014, so 제3조 and 제3조의2 are two rows, and
+(part_no, article_no, branch_no) since 0016, so an annex's 제1조 is not the main body's).
 
 A contract is written in one transaction (contract row, then all its articles with tokens and
 vectors), so a failed ingestion leaves the previous version untouched.
@@ -23,6 +24,7 @@ from agents.contract.models import (
     ParsedContract,
     article_key,
     split_key,
+    split_part,
 )
 from data_access.access import SHARED_USER_ID, Viewer, current_viewer, owner_scope
 from data_access.postgres import connection, fetch_all, fetch_one
@@ -32,7 +34,7 @@ CONTRACT_COLUMNS = (
     "article_count"
 )
 DENSE_SQL = (
-    "SELECT article_no, branch_no, 1 - (embedding <=> %(v)s::vector) AS similarity "
+    "SELECT part_no, article_no, branch_no, 1 - (embedding <=> %(v)s::vector) AS similarity "
     "FROM contract_articles "
     "WHERE contract_id = %(cid)s AND embedding_model = %(model)s "
     "ORDER BY embedding <=> %(v)s::vector LIMIT %(k)s"
@@ -116,14 +118,15 @@ def original_text(contract_id: str, pool: ConnectionPool | None = None) -> str:
 
 def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[StoredArticle]:
     rows = fetch_all(
-        "SELECT article_no, branch_no, title, clauses, tokens, embedding_model "
+        "SELECT part_no, part_title, article_no, branch_no, title, clauses, tokens, embedding_model "
         "FROM contract_articles WHERE contract_id = %s "
-        "ORDER BY (article_no < 0), abs(article_no), branch_no", (contract_id,), pool,
+        "ORDER BY part_no, (article_no < 0), abs(article_no), branch_no", (contract_id,), pool,
     )  # fmt: skip
     out = []
     for r in rows:
         clauses = [Clause(c["kind"], c["number"], c["text"]) for c in r["clauses"]]
-        article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"])
+        article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"],
+                          part=r["part_no"], part_title=r["part_title"])  # fmt: skip
         out.append(StoredArticle(article,
                                  r["tokens"].split(), r["embedding_model"]))  # fmt: skip
     return out
@@ -156,10 +159,10 @@ def save_contract(
         conn.execute("DELETE FROM contract_articles WHERE contract_id = %s", (info.contract_id,))
         with conn.cursor() as cur:
             cur.executemany(
-                "INSERT INTO contract_articles (contract_id, article_no, branch_no, title, content, "
-                "clauses, body, tokens, embedding, embedding_model) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
-                [(info.contract_id, a.article_no, a.branch, a.title,
+                "INSERT INTO contract_articles (contract_id, part_no, part_title, article_no, "
+                "branch_no, title, content, clauses, body, tokens, embedding, embedding_model) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
+                [(info.contract_id, a.part, a.part_title, a.article_no, a.branch, a.title,
                   json.dumps(a.content, ensure_ascii=False),
                   json.dumps([c.__dict__ for c in a.clauses], ensure_ascii=False), a.body,
                   " ".join(t), vector_literal(v), embedding_model)
@@ -173,8 +176,8 @@ def update_vectors(contract_id: str, keys: Sequence[int], vectors: np.ndarray,
     with connection(pool) as conn, conn.transaction(), conn.cursor() as cur:
         cur.executemany(
             "UPDATE contract_articles SET embedding = %s::vector, embedding_model = %s "
-            "WHERE contract_id = %s AND article_no = %s AND branch_no = %s",
-            [(vector_literal(v), embedding_model, contract_id, *split_key(key))
+            "WHERE contract_id = %s AND part_no = %s AND article_no = %s AND branch_no = %s",
+            [(vector_literal(v), embedding_model, contract_id, split_part(key)[0], *split_key(key))
              for key, v in zip(keys, vectors, strict=True)],
         )  # fmt: skip
 
@@ -184,7 +187,8 @@ def dense_search(contract_id: str, vector: np.ndarray, embedding_model: str, k: 
     """(article key, cosine similarity) best first, by pgvector's cosine distance."""
     rows = fetch_all(DENSE_SQL, {"v": vector_literal(vector), "cid": contract_id,
                                  "model": embedding_model, "k": k}, pool)  # fmt: skip
-    return [(article_key(r["article_no"], r["branch_no"]), float(r["similarity"])) for r in rows]
+    return [(article_key(r["article_no"], r["branch_no"], r["part_no"]), float(r["similarity"]))
+            for r in rows]  # fmt: skip
 
 
 def delete_contract(contract_id: str, pool: ConnectionPool | None = None) -> None:

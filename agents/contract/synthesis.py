@@ -33,10 +33,13 @@ class FoundClause:
     retrievers: list[str] = field(default_factory=list)
     matched_terms: list[str] = field(default_factory=list)
     branch: int = 0  # M of 제N조의M
+    part: int = 0  # the annexed part (0: the main body)
+    part_title: str = ""
+    branch_label: str = ""  # '16의2'
 
     @property
     def key(self) -> int:
-        return article_key(self.article_no, self.branch)
+        return article_key(self.article_no, self.branch, self.part)
 
 
 @dataclass
@@ -46,9 +49,16 @@ class Evidence:
     standard_title: str | None = None
     missing: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    related: list[FoundClause] = field(default_factory=list)  # nearest, when none answers
+
+    @property
+    def no_clause(self) -> bool:
+        """Nothing in the contract answers (the answer says so; related clauses are not cited)."""
+        return not self.clauses and not self.standard and not self.errors
 
     def to_payload(self) -> dict[str, Any]:
         return {"clauses": [asdict(c) for c in self.clauses],
+                "related": [asdict(c) for c in self.related], "no_clause": self.no_clause,
                 "standard": [asdict(c) for c in self.standard],
                 "standard_title": self.standard_title, "missing": self.missing,
                 "errors": self.errors}  # fmt: skip
@@ -58,7 +68,9 @@ def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None)
     return FoundClause(contract_id, int(raw["article_no"]), str(raw.get("label") or raw["title"]),
                        str(raw["title"]), list(raw.get("content", [])), tool, topic,
                        raw.get("score"), list(raw.get("retrievers", [])),
-                       list(raw.get("matched_terms", [])), int(raw.get("branch") or 0))  # fmt: skip
+                       list(raw.get("matched_terms", [])), int(raw.get("branch") or 0),
+                       int(raw.get("part") or 0), str(raw.get("part_title") or ""),
+                       str(raw.get("branch_label") or ""))  # fmt: skip
 
 
 def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
@@ -78,6 +90,8 @@ def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
             evidence.errors.append(f"{tool}: {result.get('error')}")
             continue
         evidence.missing += result.get("missing", [])
+        evidence.related += [_clause(contract_id, raw, tool, None)
+                             for raw in result.get("related", [])]  # fmt: skip
         for raw in result.get("matched_articles", []):
             add(evidence.clauses, _clause(contract_id, raw, tool, None))
         if tool == "standard_contract":
@@ -116,8 +130,10 @@ def citations(evidence: Evidence) -> list[Citation]:
 
 
 def _anchor(c: FoundClause) -> str:
-    """The article's place in a citation id: '5' as before, '3-2' for 제3조의2."""
-    return f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
+    """The article's place in a citation id: '5' as before, '3-2' for 제3조의2, 'p1.5' for 제5조
+    of annexed part 1."""
+    own = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
+    return f"p{c.part}.{own}" if c.part else own
 
 
 def paragraph_lines(content: list[str], number: int) -> list[str]:
@@ -155,6 +171,10 @@ def _verdict(ratio: float, language: str) -> str:
 
 
 def _name(c: FoundClause, language: str) -> str:
+    if language == "en" and c.part:
+        own = _name(FoundClause(c.contract_id, c.article_no, c.label, c.title, c.content, c.tool,
+                                branch=c.branch), language)  # fmt: skip
+        return f"[{c.part_title or f'Annex {c.part}'}] {own}"
     if language == "en" and c.article_no > 0:
         number = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
         return f"Article {number} ({c.title})"
@@ -191,6 +211,7 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     if not evidence.clauses and not evidence.standard:
         lines = [NO_CLAUSE[language] + " " + NO_CLAUSE_HINT[language]]
         lines += [f"- {e}" for e in evidence.errors]
+        lines += _related_lines(evidence, language)
     elif not evidence.clauses:
         lines = [NO_CLAUSE[language]]
     elif intent == "search":
@@ -212,6 +233,16 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += ["", ("Not in this contract: " if en else "이 계약서에 없는 조항: ")
                   + ", ".join(evidence.missing)]  # fmt: skip
     return "\n".join(lines).strip()
+
+
+RELATED_HEAD = {"ko": "관련 조항(답이 아님):", "en": "Related clauses (not an answer):"}
+
+
+def _related_lines(evidence: Evidence, language: str) -> list[str]:
+    """The nearest clauses when none answers, said to be related only (never quoted as the answer)."""
+    if not evidence.related:
+        return []
+    return ["", RELATED_HEAD[language]] + [f"- {_name(c, language)}" for c in evidence.related]
 
 
 def _standard_lines(evidence: Evidence, language: str) -> list[str]:

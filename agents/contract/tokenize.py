@@ -41,3 +41,13 @@ def _tokens(text: str) -> tuple[str, ...]:
 def tokens(text: str) -> list[str]:
     """Content morphemes of `text`, lower-cased (cached: the same clause is tokenized once)."""
     return list(_tokens(text))
+
+
+@lru_cache(maxsize=4096)
+def _tagged(text: str) -> tuple[tuple[str, str], ...]:
+    return tuple((t.form.lower(), str(t.tag).split("-")[0]) for t in _analyzer().tokenize(text))
+
+
+def tagged(text: str) -> list[tuple[str, str]]:
+    """Every morpheme of `text` with its tag, lower-cased (cached)."""
+    return list(_tagged(text))

@@ -16,7 +16,7 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.contract import store
-from agents.contract.answer import select
+from agents.contract.answer import related, select
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
 from agents.contract.models import Article, article_ref, split_key
@@ -45,7 +45,8 @@ class ToolContext:
 
 def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
     return {"article_no": article.article_no, "branch": article.branch, "key": article.key,
-            "title": article.title, "label": article.label, "content": article.content,
+            "branch_label": article.branch_label, "part": article.part,
+            "part_title": article.part_title, "title": article.title, "label": article.label, "content": article.content,
             **extra}  # fmt: skip
 
 
@@ -144,17 +145,22 @@ class HybridSearchTool(BaseTool):
             queries = _strings(topic.get("queries") or [topic.get("topic_name", "")], "queries")
             parsed.append((str(topic.get("topic_name") or queries[0])[:MAX_QUERY_CHARS], queries))
         if self.context.judge is None:
-            return {"results": {parsed[0][0]: [_hit_dict(h) for h in self._offline(parsed)]}}
+            found, near = self._offline(parsed)
+            return {"results": {parsed[0][0]: [_hit_dict(h) for h in found]},
+                    "related": [_hit_dict(h) for h in near]}  # fmt: skip
         results = {name: [_hit_dict(h) for h in relevance_filter(queries[0], self._merged(queries),
                                                                  self.context.judge)]
                    for name, queries in parsed}  # fmt: skip
         return {"results": results}
 
-    def _offline(self, parsed: list[tuple[str, list[str]]]) -> list[Hit]:
+    def _offline(self, parsed: list[tuple[str, list[str]]]) -> tuple[list[Hit], list[Hit]]:
         """Offline: each topic's question (its first query) searched, pooled, cut once — so the
-        answer lists what the relevance cut keeps, as bench/contract_search.py measures it."""
+        answer lists what the relevance cut keeps, as bench/contract_search.py measures it; when
+        it keeps nothing, the nearest clauses (related, not an answer)."""
         questions = list(dict.fromkeys(queries[0] for _, queries in parsed))
-        return relevance_filter(questions[0], self._merged(questions), None)
+        merged = self._merged(questions)
+        found = relevance_filter(questions[0], merged, None)
+        return found, [] if found else related(questions[0], merged)
 
     def _merged(self, queries: list[str]) -> list[Hit]:
         """Candidates of every query of a topic, each article at its best score (filtered once)."""

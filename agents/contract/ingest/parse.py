@@ -1,6 +1,12 @@
 """Contract text → articles: 조 (제N조(제목); 제N조의M is its own article, branch M), 항 (①…),
 호 (1. / 가.), 별지N (article_no = -N).
 
+A whole published document may carry annexed agreements after the main contract (비밀유지계약서,
+변경 합의서 …), each restarting at 제1조: an article number seen again in the current part starts
+a new part (Article.part 1, 2 …), titled by the heading lines just before it. Amendment marks
+('<신설>', '<개정 2020. 1. 1.>', '[본조신설 …]') before or after a heading are dropped, so a
+'<신설>제16조의2(…)' line is the article it heads, not text of the previous one.
+
 The original wording is kept line for line; markers stay in the text so a citation quotes the
 clause exactly as written. Markdown decoration (headings, bold) is stripped before matching.
 """
@@ -24,14 +30,36 @@ EXHIBIT_RE = re.compile(
 PARAGRAPH_RE = re.compile(rf"^([{CIRCLED}])\s*(.*)$")
 ITEM_RE = re.compile(rf"^(\d{{1,2}}|[{KOREAN_ITEMS}])[.)]\s+(.*)$")
 MARKDOWN_RE = re.compile(r"^(?:#{1,6}\s+|>\s+|[-*]\s+(?=제\s*\d|별지))")
+AMENDMENT = r"[<〈\[［]\s*(?:신설|개정|본조신설|전문개정|삭제)[^>〉\]］]{0,40}[>〉\]］]"
+AMENDMENT_LEAD_RE = re.compile(rf"^(?:{AMENDMENT}\s*)+(?=제\s*\d)")
+AMENDMENT_TAIL_RE = re.compile(rf"(?:\s*{AMENDMENT})+\s*$")
 PREAMBLE_TITLE = "전문"
+# A heading that names an annexed agreement or form (the part's title when numbering restarts).
+PART_WORDS = (
+    "계약서",
+    "합의서",
+    "약정서",
+    "협약서",
+    "동의서",
+    "확약서",
+    "각서",
+    "별첨",
+    "부속",
+    "부록",
+)
+MAX_HEADING_CHARS = 60
+MAX_HEADING_LINES = 3
+MAX_LEAD_LINES = 8  # an annex's heading may be followed by a short preamble before its 제1조
+RESTART_MAX = 2
+MIN_PART_ARTICLES = 3
 
 
 def clean_line(line: str) -> str:
     """One line without Markdown decoration and surrounding whitespace."""
     line = line.replace("\u3000", " ").strip()
     line = MARKDOWN_RE.sub("", line)
-    return line.replace("**", "").replace("__", "").strip()
+    line = line.replace("**", "").replace("__", "").strip()
+    return AMENDMENT_LEAD_RE.sub("", line)
 
 
 def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedContract:
@@ -47,11 +75,23 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         if not line:
             continue
         started = _start_article(line)
-        if started is not None and started.article_no < 0 and _seen(articles, started):
+        if (
+            started is not None
+            and started.article_no < 0
+            and _seen(articles, started, current.part)
+        ):
             started = (
                 None  # '별지2) …' again: a wrapped reference inside a clause, not a new exhibit
             )
         if started is not None:
+            if _restarts(articles, started, current.part):
+                part = current.part + 1  # numbering restarted: an annexed agreement begins
+                title, lead = _part_heading(current, part)
+                started.part, started.part_title = part, title
+                if lead:  # the annex's own preamble ('갑과 을은 … 체결한다.')
+                    articles.append(Article(0, PREAMBLE_TITLE, lead, part=part, part_title=title))
+            else:
+                started.part, started.part_title = current.part, current.part_title
             current = started
             articles.append(current)
             continue
@@ -68,8 +108,45 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
     return ParsedContract(title=title, articles=articles, text=text)
 
 
-def _seen(articles: list[Article], article: Article) -> bool:
-    return any(a.key == article.key for a in articles)
+def _seen(articles: list[Article], article: Article, part: int = 0) -> bool:
+    """Whether the article's number was already used in `part` (keys are compared per part)."""
+    own = (article.article_no, article.branch)
+    return any(a.part == part and (a.article_no, a.branch) == own for a in articles)
+
+
+def _restarts(articles: list[Article], started: Article, part: int) -> bool:
+    """제1조 (or 제2조, when an annex's 제1조 is unnumbered) again after a part of several
+    articles: a new part (a short '제1조 … 제1조' is a numbering error, refused later)."""
+    own = sum(1 for a in articles if a.part == part and a.article_no > 0)
+    return (0 < started.article_no <= RESTART_MAX and own >= MIN_PART_ARTICLES
+            and _seen(articles, started, part))  # fmt: skip
+
+
+def _is_heading(line: str) -> bool:
+    """A short line that ends no sentence: a title line such as '비밀유지계약서' or '[별첨 1]'."""
+    text = line.strip()
+    return 0 < len(text) <= MAX_HEADING_CHARS and not text.endswith(("다.", ".", ",", ":", "다"))
+
+
+def _part_heading(previous: Article, part: int) -> tuple[str, list[Clause]]:
+    """The new part's title and preamble, taken back from the end of the previous article: the
+    last heading line naming an agreement ('비밀유지계약서', '[별첨 1]') among its last lines,
+    with the heading lines just before it ('[별첨 1]' + '비밀유지계약서' → '별첨 1 비밀유지계약서');
+    the lines after it are the annex's preamble. '별첨 N' and no preamble when none is found."""
+    tail = previous.clauses[-MAX_LEAD_LINES:]
+    marks = [i for i, c in enumerate(tail)
+             if c.kind == "text" and _is_heading(c.text) and any(w in c.text for w in PART_WORDS)]  # fmt: skip
+    if not marks:
+        return f"별첨 {part}", []
+    start = marks[-1]
+    while (start > 0 and marks[-1] - start < MAX_HEADING_LINES - 1 and tail[start - 1].kind == "text"
+           and _is_heading(tail[start - 1].text)):  # fmt: skip
+        start -= 1
+    headings = [c.text for c in tail[start : marks[-1] + 1]]
+    lead = tail[marks[-1] + 1 :]
+    del previous.clauses[len(previous.clauses) - len(tail) + start :]
+    title = " ".join(t.strip("[]【】<>() ") for t in headings).strip()
+    return title[:MAX_HEADING_CHARS] or f"별첨 {part}", lead
 
 
 def _title(text: str, fallback: str) -> str:
@@ -84,7 +161,7 @@ def _start_article(line: str) -> Article | None:
     match = ARTICLE_RE.match(line)
     if match and (match.group(3) is not None or not match.group(4)):
         number, branch = int(match.group(1)), int(match.group(2) or 0)
-        title, rest = (match.group(3) or "").strip(), match.group(4)
+        title, rest = (match.group(3) or "").strip(), AMENDMENT_TAIL_RE.sub("", match.group(4))
         article = Article(number, "", branch=branch)
         article.title = title or article.ref
         if rest:

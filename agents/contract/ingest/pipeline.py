@@ -29,7 +29,7 @@ from data_access.config import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-PARSER_VERSION = "2"  # 2: 제N조의M stored as its own article (was: kept under N)
+PARSER_VERSION = "3"  # 2: 제N조의M its own article; 3: annexed parts, <신설> headings, PDF lines
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
 
 

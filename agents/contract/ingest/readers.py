@@ -16,6 +16,7 @@ from typing import Any
 from agents.contract.errors import ContractFileError
 from agents.contract.ingest.docx_stream import read_docx
 from agents.contract.ingest.hangul import read_hwp, read_hwpx
+from agents.contract.ingest.pdf_text import normalise_lines
 from agents.contract.ingest.zip_stream import MAX_TEXT_CHARS
 from agents.inputs import clean_text
 
@@ -104,7 +105,8 @@ def _read_pdf(data: bytes) -> str:
     except (PyPdfError, ValueError, KeyError, TypeError, OSError) as e:
         logger.info("unreadable PDF: %s", e)
         raise ContractFileError(f"PDF를 읽을 수 없습니다 (손상된 파일): {e}") from e
-    text = "\n".join(_despace(line) for page in pages for line in page.splitlines())
+    text = "\n".join(normalise_lines([_despace(line) for page in pages
+                                       for line in page.splitlines()]))  # fmt: skip
     if not text.strip():
         raise ContractFileError("PDF에 텍스트가 없습니다 (스캔 이미지 PDF는 지원하지 않습니다).")
     return text

@@ -160,7 +160,8 @@ def _run(name: str, data: bytes, budget: Budget) -> ParsedUpload:
 
 def _contract(raw: dict[str, Any]) -> ParsedContract:
     articles = [Article(a["article_no"], a["title"], [Clause(**c) for c in a["clauses"]],
-                        branch=a["branch"]) for a in raw["articles"]]  # fmt: skip
+                        branch=a["branch"], part=a.get("part", 0),
+                        part_title=a.get("part_title", "")) for a in raw["articles"]]  # fmt: skip
     return ParsedContract(raw["title"], articles, raw["text"])
 
 
