@@ -10,11 +10,15 @@
   answers; the nearest ones are listed as related, not as an answer. Calibrated on the tuning questions only
   (bench/contract_search.py): a plain score ratio listed 2.2 clauses per answer at 0.43
   precision, the tier rule 1.1 at 0.80.
-- `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match.
-- `one_line(quote, language)`: "임차인은 … 해지할 수 있습니다 (제7조(계약의 해지) ②)."
+- `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match and,
+  when the question asks for a fact (facts.py: a period, an amount, a party …), holds one.
+- `one_line(quote, language)`: the fact first, then the whole sentence quoted, then where it is:
+  "3년간 — 비밀유지 의무는 … 존속합니다 (제9조(비밀유지) ②)."
 
     >>> one_line(Quote("제7조(계약의 해지)", "②", "임대인은 … 해지할 수 있다.", ["해지"]), "ko")
     '임대인은 … 해지할 수 있습니다 (제7조(계약의 해지) ②).'
+    >>> one_line(Quote("제9조(비밀유지)", "②", "의무는 3년간 존속한다.", [], "3년간"), "ko")
+    '**3년간** — 의무는 3년간 존속합니다 (제9조(비밀유지) ②).'
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.contract.coverage import uncovered
+from agents.contract.facts import FactKind, asked_kind, find_fact
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
@@ -37,7 +42,6 @@ FILLER_ASKED = {"목적": ("목적", "purpose", "취지"), "정의": ("정의", 
                                                               "mean", "용어")}  # fmt: skip
 MARKER_RE = re.compile(r"^(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*")
 SENTENCE_END_RE = re.compile(r"(?<=다\.)\s+|(?<=[.!?])\s+(?=[A-Z가-힣“\"])")
-MAX_SENTENCE_CHARS = 240
 # 한다체 → 합니다체 at a sentence end (longest first), so the answer reads as the UI speaks.
 POLITE_ENDINGS = (("하여야 한다", "하여야 합니다"), ("아니한다", "아니합니다"), ("한다", "합니다"),
                   ("있다", "있습니다"), ("없다", "없습니다"), ("된다", "됩니다"), ("른다", "릅니다"),
@@ -49,9 +53,11 @@ class Quote:
     """The operative part of a clause: where it is and the sentence that answers."""
 
     label: str  # 제7조(계약의 해지)
-    marker: str  # ② / 1. / "" for an unnumbered line
-    sentence: str
+    marker: str  # ② / ② 1. (a 호 under its 항) / "" for an unnumbered line
+    sentence: str  # the whole sentence of the line that answers
     matched: list[str] = field(default_factory=list)
+    fact: str | None = None  # the asked fact as the sentence states it ('3년간'), if any
+    line: str = ""  # the whole 항/호 line the sentence is in, without its marker
 
     @property
     def citation(self) -> str:
@@ -104,29 +110,44 @@ def _split_marker(line: str) -> tuple[str, str]:
     return match.group(0).strip(), line[match.end() :]
 
 
-def _weight(text: str, terms: Sequence[str], asked: Sequence[str]) -> tuple[int, int, int]:
+def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
+            kind: FactKind | None = None) -> tuple[int, int, int, int]:  # fmt: skip
     """The question's own words first (asked '얼마나 유지되나요' → the line saying 유지), then
-    distinct matched words (손해, 배상 and 한도 beat 손해 twice), then occurrences."""
+    whether it states the asked kind of fact (the 10-hour rule, not the definition beside it),
+    then distinct matched words (손해, 배상 and 한도 beat 손해 twice), then occurrences."""
     present = [t for t in terms if t and t in text]
     own = sum(1 for t in set(asked) if len(t) > 1 and t in text)
-    return own, len(present), sum(text.count(t) for t in present)
+    fact = 1 if find_fact(text, kind) else 0
+    return own, fact, len(present), sum(text.count(t) for t in present)
 
 
 def operative(label: str, lines: Sequence[str], terms: Sequence[str],
-              asked: Sequence[str] = ()) -> Quote:  # fmt: skip
+              asked: Sequence[str] = (), question: str = "") -> Quote:  # fmt: skip
     """The line of a clause (항 ②, 호 1., or plain text) that carries most of the question's words
-    (`asked`: its morphemes) and matched words, and its best sentence; the first line when
-    nothing matches."""
+    (`asked`: its morphemes) and the asked kind of fact, and its best sentence, whole; the first
+    line when nothing matches."""
     if not lines:
         return Quote(label, "", "", [])
-    best = max(range(len(lines)), key=lambda i: (*_weight(lines[i], terms, asked), -i))
+    kind = asked_kind(question) if question else None
+    best = max(range(len(lines)), key=lambda i: (*_weight(lines[i], terms, asked, kind), -i))
     marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
-    pick = max(range(len(sentences)), key=lambda i: (*_weight(sentences[i], terms, asked), -i))
+    pick = max(range(len(sentences)),
+               key=lambda i: (*_weight(sentences[i], terms, asked, kind), -i))  # fmt: skip
     sentence = sentences[pick].strip()
-    if len(sentence) > MAX_SENTENCE_CHARS:
-        sentence = sentence[: MAX_SENTENCE_CHARS - 1] + "…"
-    return Quote(label, marker, sentence, [t for t in terms if t and t in sentence])
+    fact = find_fact(sentence, kind, [*asked, *terms])
+    return Quote(label, _parent_marker(lines, best, marker), sentence,
+                 [t for t in terms if t and t in sentence], fact, body.strip())  # fmt: skip
+
+
+def _parent_marker(lines: Sequence[str], index: int, marker: str) -> str:
+    """A 호's marker with its 항's ('② 1.'), so the citation says where the item is."""
+    if not marker or marker[0] in "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳":
+        return marker
+    for line in reversed(lines[:index]):
+        if line[:1] and line[0] in "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳":
+            return f"{line[0]} {marker}"
+    return marker
 
 
 def polite(sentence: str) -> str:
@@ -141,11 +162,14 @@ def polite(sentence: str) -> str:
 
 
 def one_line(quote: Quote, language: str) -> str:
-    """A one-sentence answer quoting the operative sentence, with the clause cited."""
+    """A one-sentence answer: the asked fact first (when the sentence states one), then the
+    operative sentence quoted whole, with the clause cited."""
     if language == "en":
-        return f"{quote.citation} says: “{quote.sentence}”"
+        lead = f"{quote.fact} — " if quote.fact else ""
+        return f"{lead}{quote.citation} says: “{quote.sentence}”"
     sentence = polite(quote.sentence).rstrip(".")
-    return f"{sentence} ({quote.citation})."
+    lead = f"**{quote.fact}** — " if quote.fact else ""
+    return f"{lead}{sentence} ({quote.citation})."
 
 
 def question_terms(question: str) -> list[str]:

@@ -193,13 +193,13 @@ NO_CLAUSE_HINT = {
 }
 
 
-def _quote(c: FoundClause, language: str, asked: list[str]) -> Quote:
-    return operative(_name(c, language), c.content, c.matched_terms, asked)
+def _quote(c: FoundClause, language: str, asked: list[str], question: str) -> Quote:
+    return operative(_name(c, language), c.content, c.matched_terms, asked, question)
 
 
 def _quoted(quote: Quote) -> str:
-    """A clause as the answer lists it: its operative sentence with the matched words in bold."""
-    return f"- **{quote.citation}** — {emphasize(quote.sentence, quote.matched)}"
+    """A clause as the answer lists it: its operative 항/호 line, whole, matched words in bold."""
+    return f"- **{quote.citation}** — {emphasize(quote.line or quote.sentence, quote.matched)}"
 
 
 def offline_answer(evidence: Evidence, language: str, intent: str, question: str = "") -> str:
@@ -215,7 +215,7 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     elif not evidence.clauses:
         lines = [NO_CLAUSE[language]]
     elif intent == "search":
-        quotes = [_quote(c, language, asked) for c in evidence.clauses]
+        quotes = [_quote(c, language, asked, question) for c in evidence.clauses]
         lines = [one_line(quotes[0], language), "", "Clauses:" if en else "근거 조항:"]
         lines += [_quoted(q) for q in quotes]
     else:

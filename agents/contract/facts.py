@@ -1,0 +1,106 @@
+"""The kind of fact a question asks for, and that fact in a clause sentence, so an answer can
+state it first ("10시간 이상 — …") and quote the sentence that holds it.
+
+    >>> asked_kind("비밀유지 기간은 얼마나 되나요?")
+    'period'
+    >>> find_fact("비밀유지 의무는 계약 종료 후 3년간 존속한다.", "period")
+    '3년간'
+    >>> find_fact("을은 계약금액의 10%를 지체상금으로 지급한다.", "amount")
+    '계약금액의 10%'
+
+Kinds: period (기간, 며칠, 언제까지, how long), hours (몇 시간), amount (얼마, 금액, 요율, how
+much), when (언제: a period, a day of the month or '지체 없이'), party (누가, 누구, who), count
+(몇 번, 몇 명). None when the question asks no such fact (a yes/no or a 'what does it say').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+FactKind = Literal["period", "hours", "amount", "when", "party", "count"]
+
+NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
+BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
+UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분)"
+PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
+HOURS_RE = re.compile(rf"{NUM}\s*시간{BOUND}")
+AMOUNT_RE = re.compile(
+    rf"(?:[가-힣]{{1,8}}의\s*)?{NUM}\s*(?:%|퍼센트|할|배|만\s*원|억\s*원|천\s*원|원|분의\s*{NUM}){BOUND}"
+)
+DAY_RE = re.compile(
+    rf"(?:매월|매년|매주|매달)\s*{NUM}\s*일|{NUM}\s*월\s*{NUM}\s*일|지체\s*없이|즉시"
+)
+COUNT_RE = re.compile(rf"{NUM}\s*(?:회|번|명|건|차례){BOUND}")
+PARTY_RE = re.compile(
+    r"(?<![가-힣])(갑|을|병|원사업자|수급사업자|발주자|수급인|도급인|임대인|임차인|회사|이용자|회원|"
+    r"근로자|사용자|매도인|매수인|여행자|여행사|여행업자|제공자|이용자|위탁자|수탁자|개발사|사업자)"
+    r"(?=\s*(?:은|는|이|가|에게|의|과|와|측|쪽|\s))"
+)
+ASKED = (
+    ("hours", re.compile(r"몇\s*시간|how many hours")),
+    ("count", re.compile(r"몇\s*(?:번|회|명|건)|how many times|how many people")),
+    (
+        "amount",
+        re.compile(
+            r"얼마(?!\s*(?:나|동안)\s*(?:걸|유지|지속|기간|되))|금액|비용|요금|"
+            r"수수료|한도|요율|비율|이자|이율|보증금|위약금|지체상금|몇\s*(?:%|퍼센트)|"
+            r"how much|amount|rate|fee|cap|percent",
+            re.IGNORECASE,
+        ),
+    ),  # fmt: skip
+    (
+        "period",
+        re.compile(
+            r"기간|기한|얼마\s*(?:나|동안)|며칠|몇\s*(?:일|개월|년|주)|언제까지|"
+            r"how long|period|within|days|months|years",
+            re.IGNORECASE,
+        ),
+    ),  # fmt: skip
+    ("when", re.compile(r"언제|when|what day|by when", re.IGNORECASE)),
+    (
+        "party",
+        re.compile(r"누가|누구|어느\s*(?:쪽|측|당사자)|who|whose|which party", re.IGNORECASE),
+    ),
+)
+PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "hours": (HOURS_RE,),
+    "count": (COUNT_RE,),
+    "amount": (AMOUNT_RE,),
+    "period": (PERIOD_RE,),
+    "when": (DAY_RE, PERIOD_RE),
+    "party": (PARTY_RE,),
+}
+
+
+def asked_kind(question: str) -> FactKind | None:
+    """The kind of fact the question asks for (first rule that matches), or None."""
+    for kind, pattern in ASKED:
+        if pattern.search(question):
+            return kind  # type: ignore[return-value]
+    return None
+
+
+def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) -> str | None:
+    """The span of `sentence` that states a fact of `kind` ('3년간', '10시간 이상'): of several,
+    the one closest to a word of the question (`near`), else the first."""
+    if kind is None:
+        return None
+    for pattern in PATTERNS[kind]:
+        matches = list(pattern.finditer(sentence))
+        if matches:
+            best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))
+            return " ".join(best.group(0).split())
+    return None
+
+
+def _distance(sentence: str, match: re.Match[str], near: Sequence[str]) -> int:
+    """Characters between the match and the nearest word of the question (0 without words)."""
+    gaps = [min(abs(i - match.end()), abs(i + len(w) - match.start()))
+            for w in near if len(w) > 1 for i in _positions(sentence, w)]  # fmt: skip
+    return min(gaps) if gaps else 0
+
+
+def _positions(text: str, word: str) -> list[int]:
+    return [m.start() for m in re.finditer(re.escape(word), text)]
