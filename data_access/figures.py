@@ -35,7 +35,7 @@ import math
 import re
 import statistics
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -320,3 +320,107 @@ class Median:
 def median_with_count(values: Iterable[float | None]) -> Median:
     present = [float(v) for v in values if v is not None]
     return Median(statistics.median(present) if present else None, len(present))
+
+
+# ---------------------------------------------------------------- windows (issue 31)
+#
+# - **Window** of N units ending at a series' own last observation: N sessions are its last N
+#   observations; N days/weeks are the observations after last − N days (7N); N months,
+#   quarters (3N) or years (12N) those after last − N months. So a monthly series' 6-month window
+#   holds 6 observations, not 7.
+# - **Base** of a window (for a return or a change): the observation N sessions before the last,
+#   or the last one on or before the window's start.
+# - A **moving average** of N sessions is the mean of the last N closes.
+
+WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year")
+WINDOW_STATS = ("avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
+                "change")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Window:
+    n: int
+    unit: str  # one of WINDOW_UNITS
+
+    def start(self, last: date) -> date | None:
+        """The day before the window's first day (None for sessions: a count, not dates)."""
+        if self.unit == "session":
+            return None
+        if self.unit in ("day", "week"):
+            return last - timedelta(days=self.n * (7 if self.unit == "week" else 1))
+        months = self.n * {"month": 1, "quarter": 3, "year": 12}[self.unit]
+        return last - relativedelta(months=months)
+
+    def calendar_days(self) -> int:
+        """Days to fetch so the window and its base are inside (sessions: ≈1.6 days each)."""
+        per = {"session": 1.6, "day": 1, "week": 7, "month": 31, "quarter": 92, "year": 366}
+        return int(self.n * per[self.unit]) + 15
+
+
+@dataclass(frozen=True)
+class WindowFigure:
+    stat: str
+    value: float | None
+    first: date
+    last: date
+    count: int  # observations in the window
+    latest: float
+    at: date | None = None  # where a max or min was reached
+    base: tuple[date, float] | None = None  # a return's or change's base observation
+    high: tuple[date, float] | None = None  # a range's two ends
+    low: tuple[date, float] | None = None
+
+
+def window_points(points: Sequence[tuple[date, float]], window: Window) -> list[tuple[date, float]]:
+    """The observations inside the window (points sorted by date)."""
+    if not points:
+        return []
+    if window.unit == "session":
+        return list(points[-window.n :])
+    start = window.start(points[-1][0])
+    return [p for p in points if start is None or p[0] > start]
+
+
+def window_base(points: Sequence[tuple[date, float]], window: Window) -> tuple[date, float] | None:
+    if window.unit == "session":
+        return points[-window.n - 1] if len(points) > window.n else None
+    start = window.start(points[-1][0]) if points else None
+    before = [p for p in points if start is not None and p[0] <= start]
+    return before[-1] if before else None
+
+
+def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat: str, *,
+                     rate: bool = False) -> WindowFigure | None:  # fmt: skip
+    """One statistic over one window of a series; None when the window holds nothing (or, for
+    a return, change or volatility, when its base is missing). `rate`: changes in %p."""
+    inside = window_points(points, window)
+    if not inside:
+        return None
+    values = [v for _, v in inside]
+    head = WindowFigure(stat, None, inside[0][0], inside[-1][0], len(inside), values[-1])
+    if stat in ("avg", "moving_average"):
+        return replace(head, value=statistics.fmean(values))
+    if stat == "sum":
+        return replace(head, value=math.fsum(values))
+    if stat in ("max", "min"):
+        at, value = (max if stat == "max" else min)(inside, key=lambda p: p[1])
+        return replace(head, value=value, at=at)
+    if stat == "range":
+        high, low = max(inside, key=lambda p: p[1]), min(inside, key=lambda p: p[1])
+        return replace(head, value=high[1] - low[1], high=high, low=low)
+    base = window_base(points, window)
+    if base is None:
+        return None
+    if stat == "return":
+        return replace(head, value=(values[-1] / base[1] - 1) * 100 if base[1] else None, base=base)
+    if stat == "change":
+        return replace(head, value=values[-1] - base[1], base=base)
+    if stat == "volatility":
+        series = [base[1], *values]
+        moves = ([b - a for a, b in zip(series, series[1:], strict=False)] if rate
+                 else daily_returns(series))  # fmt: skip
+        if len(moves) < 2:
+            return None
+        sigma = statistics.stdev(moves) * math.sqrt(TRADING_DAYS_PER_YEAR)
+        return replace(head, value=sigma if rate else sigma * 100, base=base)
+    raise ValueError(f"unknown window statistic: {stat}")

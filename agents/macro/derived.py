@@ -20,6 +20,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import CALENDAR_MONTH, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
@@ -505,12 +506,29 @@ def _priced(series: list[Series]) -> bool:
     return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
 
 
+def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
+    """A statistic over a window of one series (window_answer; figures' window definitions)."""
+    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
+    found = fig.window_statistic(points, ask.window, ask.stat, rate=is_rate(series))
+    if found is None:
+        return (f"{_name(series)}: {ask.label_ko} 구간의 관측치가 부족해 계산하지 못했습니다."
+                if lang == "ko" else f"{_name(series)}: too few observations in the "
+                f"{ask.label_en}.")  # fmt: skip
+    return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
+                    rate=is_rate(series))  # fmt: skip
+
+
 def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
                    lang: str) -> list[str]:  # fmt: skip
     """The derived key points a frame asks for over the turn's series (in question order)."""
     if frame is None or not series:
         return []
     op = frame.operation
+    ask = window_ask(frame)
+    one_range = ask is not None and ask.stat == "range" and len(series) == 1  # max − min of one
+    if ask is not None and (op.kind not in ("difference", "compare") or one_range):
+        mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each
+        return [window_point(s, ask, lang) for s in series]
     span = ""
     named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
     if (

@@ -34,6 +34,7 @@ from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, ru
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
+from agents.window_answer import window_ask
 from data_access import figures as fig
 
 MAX_ITEMS = 3
@@ -193,6 +194,9 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
+    ask = window_ask(frame) if frame else None
+    if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
+        need = max(need, -(-ask.window.calendar_days() // 30))
     return max(route.period_months, need)
 
 

@@ -11,6 +11,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.window_answer import window_ask
 from data_access.contracts import AgentAnswer, TraceStep
 
 _HELD_KO = (
@@ -131,13 +132,15 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
     filtered_here = op.kind == "filter" and op.threshold is not None and route.indicator_codes
-    if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or op.aggregate in (
-        "sum", "count"):  # fmt: skip
+    summed_here = window_ask(frame) is not None  # a window's sum is window_answer's
+    if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or (
+        op.aggregate in ("sum", "count") and not summed_here):  # fmt: skip
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
                    "each series is shown instead.")  # fmt: skip
     if (
         op.kind == "difference"
+        and not summed_here  # '최고치와 최저치 차이': one series' range (window_answer)
         and len(route.indicator_codes) < 2
         and not route.matched_security_ids
         and len(route.real_estate_regions) < 2  # '서울이랑 부산 전세가율 차이': two regions

@@ -28,6 +28,7 @@ from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.window_answer import describe, mark_used, window_ask
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
@@ -199,6 +200,8 @@ _MEASURE_SECTIONS = {
 
 
 def _sections(frame: QuestionFrame) -> list[str]:
+    if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
+        return ["window"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
     if (frame.operation.kind in ("change", "trend") or why) and "return" not in wanted:
@@ -377,6 +380,42 @@ def _news(turn: _Turn, pool: ConnectionPool | None) -> None:
                       else f"{len(rows)} articles on the stock in the window (latest {shown}): {heads}")  # fmt: skip
 
 
+_FIELD_WORDS = {"close": ("종가", "close"), "high": ("고가", "high"), "low": ("저가", "low"),
+                "volume": ("거래량", "volume"), "trading_value": ("거래대금", "trading value")}  # fmt: skip
+
+
+def _window(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """A statistic over a window of the stock's daily bars (window_answer, figures)."""
+    ask = window_ask(turn.frame)
+    assert ask is not None
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
+    rows = turn.query("stock_prices", _PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    field = ask.field if ask.field in _FIELD_WORDS else "close"
+    points = [(r["trade_date"], _bar_value(r, field)) for r in rows if r["volume"] is not None
+              or field in ("close", "high", "low")]  # fmt: skip
+    found = fig.window_statistic(points, ask.window, ask.stat)
+    if found is None:
+        turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
+                          if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
+        return
+    mark_used(turn.frame)
+    cur = turn.stock["currency"]
+    fmt = ((lambda v: f"{v:,.0f}주") if field == "volume" else
+           (lambda v: _amount(v, cur)) if field == "trading_value" else (lambda v: _money(v, cur)))  # fmt: skip
+    turn.citations[-1].date_range.start = str(found.first)
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+
+
+def _bar_value(row: dict[str, Any], field: str) -> float:
+    if field == "trading_value":
+        return float(row["close"]) * float(row["volume"] or 0)
+    return float(row[field])
+
+
 def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
     rows = _prices(turn, pool, 0.25)
     if rows:
@@ -503,6 +542,7 @@ SECTIONS = {
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
+    "window": _window,
 }  # fmt: skip
 
 

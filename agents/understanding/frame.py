@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agents.understanding.windows import WindowRead
+
 EntityKind = Literal[
     "etf", "stock", "tag", "manager", "series", "index", "sector", "region", "re_region"
 ]  # fmt: skip
@@ -127,6 +129,13 @@ class QuestionFrame(BaseModel):
     replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out
     definition_term: str | None = None  # glossary id for define questions
     unknown_words: list[str] = Field(default_factory=list)  # asked-for things we do not hold
+    window: WindowRead | None = None  # 'N units' with a statistic over it (windows.py)
+    statistic: str | None = None  # avg, sum, max, min, range, moving_average, volatility, …
+    stat_field: str | None = None  # close, high, low, volume … ('최고가' is the high)
+    stat_spans: list[tuple[int, int]] = Field(default_factory=list)
+    linked_notes: list[str] = Field(
+        default_factory=list
+    )  # "'SK하이닉쓰'를 SK하이닉스로 읽었습니다"
     notes: list[str] = Field(default_factory=list)
 
     def of(self, kind: EntityKind) -> list[Entity]:
@@ -163,6 +172,12 @@ class QuestionFrame(BaseModel):
             parts.append(f"변화 기준={op.change_basis}")
         if self.relation:
             parts.append(f"관계={self.relation}")
+        if self.window:
+            parts.append(f"구간={self.window.surface}({self.window.n} {self.window.unit})")
+        if self.statistic:
+            parts.append(
+                f"통계={self.statistic}" + (f"({self.stat_field})" if self.stat_field else "")
+            )
         if self.period:
             parts.append(f"기간={self.period.label}")
         if self.as_of_date:

@@ -34,6 +34,7 @@ from agents.understanding.vocabulary import (
     vocabulary,
     vocabulary_words,
 )
+from agents.understanding.windows import read_window_stat
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
@@ -155,7 +156,19 @@ def understand(
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
+    _read_window_stat(frame, question)
     return frame
+
+
+def _read_window_stat(frame: QuestionFrame, question: str) -> None:
+    """The window and statistic reader (windows.py), outside linked names ('KODEX 200')."""
+    found = read_window_stat(question)
+    taken = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    w = found.window
+    if w is not None and not any(a < w.end and w.start < b for a, b in taken):
+        frame.window = w
+    frame.statistic, frame.stat_field = found.stat, found.field
+    frame.stat_spans = found.spans
 
 
 def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:

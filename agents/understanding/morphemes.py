@@ -1,0 +1,64 @@
+"""One Kiwi analyser per process, shared by every screen (questions, contract search, the
+opening script's title words), and the question's morphemes with their character spans.
+
+    analyse("SK하이닉스 최근 10거래일 평균 종가는?")
+    # (SK/SL 0-2, 하이닉스/NNP 2-6, 최근/NNG 7-9, 10/SN 10-12, 거래일/NNG 12-15, 평균/NNG …)
+
+Kiwi's model takes seconds to load (NOTES.md): `preload()` starts that in a daemon thread at
+process start (app, API, MCP), so the first question does not wait for it.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_DOMAIN_NOUNS = ("이평", "이평선", "고저차", "변동폭", "거래일", "영업일")
+_lock = threading.Lock()
+_kiwi: Any = None
+
+
+def kiwi() -> Any:
+    """The process's Kiwi instance (built on first use, under a lock)."""
+    global _kiwi
+    with _lock:
+        if _kiwi is None:
+            from kiwipiepy import Kiwi
+
+            instance = Kiwi()
+            for word in _DOMAIN_NOUNS:  # analysts' shorthand Kiwi would split ('이평' → 이 + 평)
+                instance.add_user_word(word, "NNG", 0)
+            instance.tokenize("워밍업")  # the model loads lazily on the first call
+            _kiwi = instance
+        return _kiwi
+
+
+def preload() -> None:
+    """Load Kiwi in the background; returns at once."""
+    threading.Thread(target=kiwi, name="atlas-kiwi", daemon=True).start()
+
+
+@dataclass(frozen=True)
+class Morpheme:
+    form: str
+    tag: str  # Sejong tag without Kiwi's irregular-conjugation suffix ('VV', not 'VV-I')
+    start: int
+    end: int
+
+    @property
+    def content(self) -> bool:
+        """A word that can carry meaning (not a particle, ending, affix or punctuation)."""
+        return self.tag.startswith(("NN", "NR", "NP", "VV", "VA", "MAG", "MM", "XR", "SL", "SN",
+                                    "SH"))  # fmt: skip
+
+
+@lru_cache(maxsize=2048)
+def analyse(text: str) -> tuple[Morpheme, ...]:
+    """The morphemes of `text` with their spans in it (cached: follow-ups repeat questions)."""
+    out = []
+    for t in kiwi().tokenize(text):
+        start = int(t.start)
+        out.append(Morpheme(str(t.form), str(t.tag).split("-")[0], start, start + int(t.len)))
+    return tuple(out)

@@ -1,0 +1,182 @@
+"""Windows and statistics, read once for every series (DESIGN.md "Understanding a question").
+
+A window is a count and a unit ('10거래일', '지난 2주', '반년', 'last 12 sessions'); a statistic
+is what is computed over it ('평균', '이동평균', '최고치와 최저치 차이', '변동성'). Both are read
+from Kiwi morphemes, so spacing and particles do not matter ('20일 이동평균은', '20 일 이평').
+
+    read_window_stat("SK하이닉스 최근 10거래일 평균 종가는?")
+    # WindowStat(window=WindowRead(n=10, unit='session', surface='10거래일'), stat='avg', field='close')
+
+The corpus in tests/unit/test_windows.py is this reader's specification.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+from agents.understanding.morphemes import Morpheme, analyse
+
+Unit = Literal["session", "day", "week", "month", "quarter", "year"]
+Stat = Literal["avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
+               "change"]  # fmt: skip
+Field = Literal["close", "high", "low", "volume", "trading_value", "value"]
+
+_UNITS: dict[str, Unit] = {
+    "거래일": "session", "영업일": "session", "세션": "session", "session": "session",
+    "sessions": "session", "일": "day", "날": "day", "일간": "day", "day": "day", "days": "day",
+    "주": "week", "주일": "week", "주간": "week", "week": "week", "weeks": "week",
+    "개월": "month", "달": "month", "개월간": "month", "month": "month", "months": "month",
+    "분기": "quarter", "quarter": "quarter", "quarters": "quarter",
+    "년": "year", "년간": "year", "해": "year", "year": "year", "years": "year",
+}  # fmt: skip
+_NATIVE = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
+           "여덟": 8, "아홉": 9, "열": 10, "일": 1, "이": 2, "삼": 3, "one": 1, "two": 2,
+           "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}  # fmt: skip
+# a whole word that is a window ('반년', '일주일' is 일/NR + 주일)
+_WORDS: dict[str, tuple[int, Unit]] = {"반년": (6, "month"), "보름": (15, "day"),
+                                       "하루": (1, "day"), "한달": (1, "month"),
+                                       "일주일": (1, "week")}  # fmt: skip
+# '10년물', '2년 만기': a bond's tenor, not a window
+_TENOR_AFTER = frozenset({"물", "만기", "국채", "treasury", "yield", "bond", "bonds"})
+_SESSION_WORDS = frozenset({"trading", "거래"})  # 'last 10 trading days'
+
+_STATS: dict[str, Stat] = {
+    "평균": "avg", "average": "avg", "mean": "avg", "avg": "avg",
+    "합계": "sum", "합산": "sum", "총합": "sum", "누적": "sum", "합": "sum", "sum": "sum",
+    "total": "sum",
+    "최고": "max", "최대": "max", "최댓값": "max", "최대값": "max", "고점": "max",
+    "highest": "max", "max": "max", "maximum": "max", "peak": "max",
+    "최저": "min", "최소": "min", "최솟값": "min", "최소값": "min", "저점": "min",
+    "lowest": "min", "min": "min", "minimum": "min", "trough": "min",
+    "이평": "moving_average", "이평선": "moving_average",
+    "변동성": "volatility", "volatility": "volatility",
+    "수익률": "return", "return": "return", "returns": "return", "등락률": "return",
+    "변화": "change", "증감": "change", "변하": "change", "change": "change", "변동폭": "range", "range": "range",
+    "고저차": "range",
+}  # fmt: skip
+_GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
+_FIELDS: dict[str, Field] = {
+    "종가": "close", "주가": "close", "가격": "close", "close": "close", "closing": "close",
+    "price": "close", "고가": "high", "high": "high", "저가": "low", "low": "low",
+    "거래량": "volume", "volume": "volume", "거래대금": "trading_value",
+}  # fmt: skip
+
+
+class WindowRead(BaseModel):
+    n: int
+    unit: Unit
+    surface: str
+    start: int
+    end: int
+    used: bool = False  # set by the screen that computed over it (coverage reads it)
+
+    def label(self, lang: str) -> str:
+        ko = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
+              "year": "년"}  # fmt: skip
+        if lang == "ko":
+            return f"최근 {self.n}{ko[self.unit]}"
+        word = {"session": "session", "day": "day", "week": "week", "month": "month",
+                "quarter": "quarter", "year": "year"}[self.unit]  # fmt: skip
+        return f"last {self.n} {word}{'s' if self.n != 1 else ''}"
+
+
+class WindowStat(BaseModel):
+    window: WindowRead | None
+    stat: Stat | None
+    field: Field | None = None
+    words: list[str] = []  # the statistic's own words (for coverage and the trace)
+    spans: list[tuple[int, int]] = []
+
+
+def _number(m: Morpheme) -> int | None:
+    if m.tag == "SN":
+        digits = m.form.replace(",", "")
+        return int(digits) if digits.isdigit() else None
+    return _NATIVE.get(m.form.lower()) if m.tag in ("MM", "NR", "SL", "NNG") else None
+
+
+def read_window(tokens: tuple[Morpheme, ...], text: str) -> WindowRead | None:
+    """The first count + unit that is a window (not a date, a calendar year or a tenor)."""
+    for i, m in enumerate(tokens):
+        if m.form in _WORDS:
+            n, unit = _WORDS[m.form]
+            return WindowRead(n=n, unit=unit, surface=m.form, start=m.start, end=m.end)
+        count = _number(m)
+        if count is None or i + 1 >= len(tokens):
+            continue
+        j = i + 1
+        if tokens[j].form in _SESSION_WORDS and j + 1 < len(tokens):  # 'trading days'
+            j += 1
+        word = tokens[j].form.lower()
+        if tokens[j].form == "-" and j + 1 < len(tokens):  # '20-day'
+            j, word = j + 1, tokens[j + 1].form.lower()
+        found = _UNITS.get(word)
+        if found is None or count <= 0 or (found == "year" and count >= 100):
+            continue  # '2026년' is a calendar year
+        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER:
+            continue
+        if found == "day" and i > 0 and tokens[i - 1].form in ("월",):  # '11월 20일' is a date
+            continue
+        if found == "day" and _dated_day(tokens, j):
+            continue
+        if j > i + 1 and tokens[i + 1].form in _SESSION_WORDS:
+            found = "session"
+        return WindowRead(n=count, unit=found, surface=text[m.start : tokens[j].end],
+                          start=m.start, end=tokens[j].end)  # fmt: skip
+    return None
+
+
+def _dated_day(tokens: tuple[Morpheme, ...], j: int) -> bool:
+    """'20일 종가' after a month ('11월 20일') or followed by '기준'/'자' is a date."""
+    return j + 1 < len(tokens) and tokens[j + 1].form in ("기준", "자", "당일")
+
+
+def read_window_stat(text: str) -> WindowStat:
+    """The window and the statistic asked over it, with the words that said them."""
+    tokens = analyse(text)
+    window = read_window(tokens, text)
+    stat: Stat | None = None
+    field: Field | None = None
+    words: list[str] = []
+    spans: list[tuple[int, int]] = []
+    lowered = [t.form.lower() for t in tokens]
+    has_max = has_min = False
+    priced_extreme: Field | None = None  # '최고가': the day's high, unless '종가' is named
+    for i, (m, form) in enumerate(zip(tokens, lowered, strict=True)):
+        nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
+        found = _STATS.get(form)
+        if (form, nxt) in (("이동", "평균"), ("moving", "average")):
+            found = "moving_average"
+            spans.append((tokens[i + 1].start, tokens[i + 1].end))
+        elif (form, nxt) in (("수익", "률"), ("변동", "성")):
+            found = "return" if form == "수익" else "volatility"
+            spans.append((tokens[i + 1].start, tokens[i + 1].end))
+        elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
+            continue
+        if found is None:
+            field = field or _FIELDS.get(form)
+            continue
+        if found in ("max", "min") and nxt == "가" and tokens[i + 1].tag == "XSN":
+            priced_extreme = "high" if found == "max" else "low"
+        has_max |= found == "max"
+        has_min |= found == "min"
+        if stat is None or _precedence(found) > _precedence(stat):
+            stat = found
+        words.append(m.form)
+        spans.append((m.start, m.end))
+    if priced_extreme and field != "close" or field in (None, "close") and priced_extreme:
+        field = priced_extreme if "종가" not in lowered and "close" not in lowered else field
+    if has_max and has_min and any(w in _GAP_WORDS for w in lowered):
+        stat = "range"  # '최고치와 최저치 차이'
+        spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
+    if window is not None and stat == "moving_average" and window.unit == "day":
+        window.unit = "session"  # a '20일 이동평균' is over 20 sessions
+    return WindowStat(window=window, stat=stat, field=field, words=words, spans=spans)
+
+
+def _precedence(stat: Stat) -> int:
+    """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
+    return {"moving_average": 5, "range": 5, "volatility": 4, "avg": 3, "sum": 3, "max": 3,
+            "min": 3, "return": 2, "change": 1}[stat]  # fmt: skip

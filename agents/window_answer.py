@@ -1,0 +1,103 @@
+"""One statistic over one window of one series, the same on every screen (issue 31): what a
+frame asks ('10거래일 평균 종가', '20일 이동평균', '최근 6개월 최고치와 최저치 차이') and the
+sentence that answers it. The figure itself comes from `data_access.figures.window_statistic`.
+
+    ask = window_ask(frame)            # WindowAsk(window=Window(10, 'session'), stat='avg', …)
+    f = fig.window_statistic(points, ask.window, ask.stat)
+    describe("SK하이닉스 종가", ask, f, won, "ko")
+    # 'SK하이닉스 종가 최근 10거래일(2026-11-09 ~ 2026-11-20, 관측치 10개) 평균: 341,200원.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from agents.understanding.frame import QuestionFrame
+from data_access import figures as fig
+
+_PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
+                   "6m": (6, "month"), "1y": (1, "year")}  # fmt: skip
+# over a calendar period these have their own definitions (figures.period_return, the
+# screens' volatility lines): the window reader takes them only in sessions, days and weeks
+_PERIOD_STATS = frozenset({"return", "change", "volatility"})
+_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
+       "min": "최저치", "range": "최고치와 최저치의 차이", "return": "수익률", "change": "변화",
+       "volatility": "연환산 변동성"}  # fmt: skip
+_EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
+       "min": "low", "range": "high-low range", "return": "return", "change": "change",
+       "volatility": "annualized volatility"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class WindowAsk:
+    window: fig.Window
+    stat: str
+    field: str | None
+    label_ko: str
+    label_en: str
+
+    def label(self, lang: str) -> str:
+        return self.label_ko if lang == "ko" else self.label_en
+
+
+def window_ask(frame: QuestionFrame) -> WindowAsk | None:
+    """The window statistic the frame asks of one series, or None (the screen's own paths)."""
+    stat, w = frame.statistic, frame.window
+    if stat is None:
+        return None
+    if w is not None:
+        if stat in _PERIOD_STATS and w.unit in ("month", "quarter", "year"):
+            return None
+        return WindowAsk(fig.Window(w.n, w.unit), stat, frame.stat_field, w.label("ko"),
+                         w.label("en"))  # fmt: skip
+    period = frame.period
+    if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
+        return None
+    if period.label not in _PERIOD_WINDOWS:
+        return None
+    n, unit = _PERIOD_WINDOWS[period.label]
+    words = {"week": ("주", "week"), "month": ("개월", "month"), "year": ("년", "year")}[unit]
+    return WindowAsk(fig.Window(n, unit), stat, frame.stat_field, f"최근 {n}{words[0]}",
+                     f"last {n} {words[1]}{'s' if n > 1 else ''}")  # fmt: skip
+
+
+def mark_used(frame: QuestionFrame) -> None:
+    """The screen computed over the window: coverage counts its words as read."""
+    if frame.window is not None:
+        frame.window.used = True
+
+
+def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[float], str],
+             lang: str, *, rate: bool = False) -> str:  # fmt: skip
+    """One sentence: what, over which window (its dates and observation count), the figure."""
+    ko = lang == "ko"
+    span = (f"{ask.label_ko}({f.first} ~ {f.last}, 관측치 {f.count}개)" if ko
+            else f"{ask.label_en} ({f.first} to {f.last}, {f.count} observations)")  # fmt: skip
+    word = _KO[f.stat] if ko else _EN[f.stat]
+    if f.value is None:
+        return f"{name} {span} {word}: 계산할 수 없습니다." if ko else f"{name} {span} {word}: n/a."
+    if f.stat in ("max", "min"):
+        body = f"{fmt(f.value)} ({f.at})" if ko else f"{fmt(f.value)} on {f.at}"
+    elif f.stat == "range" and f.high and f.low:
+        body = (f"{_signed(f.value, fmt, rate)} (최고 {fmt(f.high[1])} {f.high[0]}, 최저 "
+                f"{fmt(f.low[1])} {f.low[0]})" if ko else f"{_signed(f.value, fmt, rate)} (high "
+                f"{fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]})")  # fmt: skip
+    elif f.stat == "return" and f.base:
+        body = f"{f.value:+.2f}% ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
+    elif f.stat == "change" and f.base:
+        body = f"{_signed(f.value, fmt, rate)} ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
+    elif f.stat == "volatility":
+        unit = "%p" if rate else "%"
+        body = f"{f.value:.2f}{unit} ({'일간 변화 표준편차 × √252' if ko else 'stdev × √252'})"
+    else:
+        body = fmt(f.value)
+    return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."
+
+
+def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:
+    """A difference: %p for a rate, the series' own unit otherwise."""
+    if rate:
+        return f"{value:+.2f}%p"
+    text = fmt(abs(value))
+    return f"+{text}" if value >= 0 else f"-{text}"

@@ -1,0 +1,75 @@
+"""The window and statistic reader's corpus (agents/understanding/windows.py) and the window
+figures it feeds (data_access.figures.window_statistic): each line is a question as an analyst
+wrote it and what must be read from it — the corpus is the reader's specification."""
+
+from datetime import date, timedelta
+
+import pytest
+
+from agents.understanding.windows import read_window_stat
+from data_access import figures as fig
+
+CORPUS = [  # question, (n, unit) or None, statistic, field
+    ("SK하이닉스 최근 10거래일 평균 종가는?", (10, "session"), "avg", "close"),
+    ("NAVER 20일 이동평균은?", (20, "session"), "moving_average", None),
+    ("카카오 30 일 이평 얼마야", (30, "session"), "moving_average", None),
+    ("기아 최근 5거래일 거래량 합계", (5, "session"), "sum", "volume"),
+    ("현대모비스 지난 2주 최고가는?", (2, "week"), "max", "high"),
+    ("셀트리온 60거래일 최저 종가", (60, "session"), "min", "close"),
+    ("What was the average close over the last 12 sessions?", (12, "session"), "avg", "close"),
+    ("average over 10 trading days", (10, "session"), "avg", None),
+    ("광주 미분양 주택 지난 4개월 평균은 얼마?", (4, "month"), "avg", None),
+    ("미국 10년물 금리 최근 6개월 최고치와 최저치 차이는?", (6, "month"), "range", None),
+    ("반년 평균", (6, "month"), "avg", None),
+    ("석 달 평균", (3, "month"), "avg", None),
+    ("일주일 최고치", (1, "week"), "max", None),
+    ("두 분기 변동성", (2, "quarter"), "volatility", None),
+    ("삼성SDI 최근 3개월 변동성은?", (3, "month"), "volatility", None),
+    ("KODEX 200 3개월 수익률", (3, "month"), "return", None),
+    ("삼성전자 11월 20일 종가", None, None, "close"),  # a date, not a window
+    ("2026년 평균", None, "avg", None),  # a calendar year
+    ("미국 2년물 금리", None, None, None),  # a tenor
+    ("US 10 year treasury yield", None, None, None),
+]
+
+
+@pytest.mark.parametrize(("question", "window", "stat", "field"), CORPUS)
+def test_corpus(question: str, window: tuple[int, str] | None, stat: str | None,
+                field: str | None) -> None:  # fmt: skip
+    read = read_window_stat(question)
+    assert (read.window.n, read.window.unit) if read.window else None == window
+    assert read.stat == stat
+    assert read.field == field
+    if read.window:  # the span is the words that said it
+        assert question[read.window.start : read.window.end] == read.window.surface
+
+
+def _daily(n: int) -> list[tuple[date, float]]:
+    start = date(2026, 1, 1)
+    return [(start + timedelta(days=i), 100.0 + i) for i in range(n)]
+
+
+def test_sessions_are_the_last_observations_and_their_base_the_one_before() -> None:
+    points = _daily(30)
+    f = fig.window_statistic(points, fig.Window(10, "session"), "avg")
+    assert f is not None and f.count == 10 and f.value == pytest.approx(124.5)
+    r = fig.window_statistic(points, fig.Window(10, "session"), "return")
+    assert r is not None and r.base == points[-11]
+    assert r.value == pytest.approx((129 / 119 - 1) * 100)
+
+
+def test_a_monthly_series_six_month_window_holds_six_observations() -> None:
+    months = [(date(2026, m, 1), float(m)) for m in range(1, 12)]
+    f = fig.window_statistic(months, fig.Window(6, "month"), "avg")
+    assert f is not None and f.count == 6 and f.first == date(2026, 6, 1)
+
+
+def test_range_max_min_and_rate_changes() -> None:
+    points = [(date(2026, 3, d), v) for d, v in ((2, 3.0), (3, 3.4), (4, 2.9), (5, 3.1))]
+    r = fig.window_statistic(points, fig.Window(1, "week"), "range")
+    assert r is not None and r.value == pytest.approx(0.5) and r.high == points[1]
+    assert r.low == points[2]
+    c = fig.window_statistic(points, fig.Window(2, "session"), "change", rate=True)
+    assert c is not None and c.value == pytest.approx(-0.3)
+    assert fig.window_statistic([], fig.Window(2, "session"), "avg") is None
+    assert fig.window_statistic(points, fig.Window(9, "session"), "return") is None  # no base
