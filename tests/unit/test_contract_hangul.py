@@ -27,7 +27,7 @@ LEASE = [
 def test_hwpx_paragraphs_and_tables_become_articles() -> None:
     text, fmt = read_contract_file("임대차.hwpx", hwpx_bytes(LEASE))
     assert fmt == "hwpx"
-    assert "구분 금액" in text.splitlines()  # a row of short cells is one line
+    assert "구분 | 금액" in text.splitlines()  # a row of short cells is one line, cells apart
     parsed = parse_contract_text(text)
     assert [a.label for a in parsed.articles] == [
         "제1조(보증금과 차임)", "제2조(임대차기간)", "제3조(계약의 해지)"]  # fmt: skip

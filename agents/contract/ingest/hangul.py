@@ -107,8 +107,8 @@ def _table_lines(table: etree._Element) -> list[str]:
         cells = [[line for p in cell.iter() if _local(p) == "p" and _is_cell_paragraph(p, cell)
                   for line in _paragraph_lines(p)] for cell in _children(row, "tc")]  # fmt: skip
         if len(cells) > 1 and all(len(c) <= 1 for c in cells):
-            joined = " ".join(c[0] for c in cells if c)
-            lines += [joined] if joined.strip() else []
+            joined = " | ".join(c[0] if c else "" for c in cells)  # a table row stays a row
+            lines += [joined] if any(c and c[0].strip() for c in cells) else []
         else:
             lines += [line for c in cells for line in c]
     return lines

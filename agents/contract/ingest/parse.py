@@ -49,6 +49,7 @@ PART_WORDS = (
 )
 MAX_HEADING_CHARS = 60
 MAX_HEADING_LINES = 3
+SHORT_HEADING_CHARS = 20
 MAX_LEAD_LINES = 8  # an annex's heading may be followed by a short preamble before its 제1조
 RESTART_MAX = 2
 MIN_PART_ARTICLES = 3
@@ -142,8 +143,12 @@ def _part_heading(previous: Article, part: int) -> tuple[str, list[Clause]]:
     while (start > 0 and marks[-1] - start < MAX_HEADING_LINES - 1 and tail[start - 1].kind == "text"
            and _is_heading(tail[start - 1].text)):  # fmt: skip
         start -= 1
-    headings = [c.text for c in tail[start : marks[-1] + 1]]
-    lead = tail[marks[-1] + 1 :]
+    end = marks[-1] + 1  # a heading line right after it ('[별첨 3]' + '연동 계약') is the title too
+    while (end < len(tail) and end - start < MAX_HEADING_LINES and tail[end].kind == "text"
+           and _is_heading(tail[end].text) and len(tail[end].text) <= SHORT_HEADING_CHARS):  # fmt: skip
+        end += 1
+    headings = [c.text for c in tail[start:end]]
+    lead = tail[end:]
     del previous.clauses[len(previous.clauses) - len(tail) + start :]
     title = " ".join(t.strip("[]【】<>() ") for t in headings).strip()
     return title[:MAX_HEADING_CHARS] or f"별첨 {part}", lead

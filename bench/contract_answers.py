@@ -1,0 +1,50 @@
+"""Contract answer precision on documents written here and never tuned on (issue 32).
+
+    python bench/contract_answers.py [--failures]
+
+Ingests tests/fixtures/contracts/made_here/ as real HWPX / PDF files (as uploads are read), asks
+every question of answers.json through the screen's `ask` (offline), and prints per document:
+fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
+항/호 line quoted whole, holding the fact) and "no such clause" for questions the contract lacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from agents.contract.answer_eval import evaluate, ingest, load_questions, summarize  # noqa: E402
+from agents.contract.service import ask  # noqa: E402
+from data_access.postgres import get_pool  # noqa: E402
+from tests.fixtures.contracts.files import MADE_HERE, contract_file  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--failures", action="store_true", help="print every failed question")
+    args = parser.parse_args()
+    pool = get_pool()
+    contracts, questions = load_questions(MADE_HERE)
+    ingest(contracts, contract_file, pool)
+    started = time.perf_counter()
+    results = evaluate(questions, lambda cid, q: ask(cid, q, pool=pool, save=False))
+    elapsed = time.perf_counter() - started
+    print(f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'absent':>6} {'no-clause':>9}")
+    for doc, row in summarize(results).items():
+        print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
+              f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+    print(f"{len(results)} questions in {elapsed:.1f} s")
+    if args.failures:
+        for r in results:
+            if not r.passed:
+                print(f"- [{r.question.contract}] {r.question.q} → {r.first_line[:160]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
