@@ -205,7 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"import failed ({symbol}): {error}", file=sys.stderr)
     if not done.results:
         return EXIT_ERROR
-    if not args.no_project and not _follow_with_projection(pool):
+    projected = args.no_project or (
+        _follow_with_projection(pool) and sources_cli.project_what_changed(args, pool)
+    )
+    if not projected:
         return EXIT_GRAPH_BEHIND
     partial = done.failed or any(r.status == "partial" for r in done.results)
     return EXIT_PARTIAL if partial else EXIT_OK

@@ -86,6 +86,7 @@ class LoadOutcome:
     rows_revised: int = 0  # macro only: stored values that changed
     bar_frequency: str | None = None  # prices only: daily | weekly | monthly | ...
     projection: ProjectionScope | None = None  # what the graph must follow (issue 25)
+    all_known_ok: bool = False  # news: rows all already stored is a run, not an error
 
 
 @dataclass(frozen=True)
@@ -227,7 +228,7 @@ def _load_checked(
     except psycopg.Error as e:
         message = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise ImportFailed(f"PostgreSQL rejected the import of {job.source}: {message}") from e
-    if outcome.rows_loaded == 0:
+    if outcome.rows_loaded == 0 and not outcome.all_known_ok:
         if outcome.rows_read == 0:
             raise _NothingLoaded(f"no data rows in {job.source}", outcome)
         if outcome.failures:

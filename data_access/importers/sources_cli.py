@@ -12,6 +12,7 @@ python -m data_access.importers news --file economy.xml --file export.jsonl
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,23 @@ def run_command(args: argparse.Namespace, pool: ConnectionPool) -> list[ImportRe
     from data_access.importers.news import import_news_files
 
     return [import_news_files(args.file, source=args.source, pool=pool)]
+
+
+def project_what_changed(args: argparse.Namespace, pool: ConnectionPool) -> bool:
+    """Graph steps the backlog's scopes do not cover: news documents, the housing summary."""
+    if args.command == "news":
+        from data_access.importers.news import project_news_documents
+
+        return project_news_documents(pool)
+    if args.command == "molit":
+        from data_access.errors import WorkbenchError
+        from data_access.graph import get_graph_store
+        from data_access.projection.runner import project_all
+
+        try:
+            report = project_all(get_graph_store(), pool, steps=("re_monthly_summary",))
+        except WorkbenchError as e:
+            print(f"graph projection failed: {e}", file=sys.stderr)
+            return False
+        return report.status != "error"
+    return True
