@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import date
 from typing import Any
 
 from agents.contract import service as contract_service
 from agents.contract import store as contract_store
 from agents.etf import service as etf_service
-from agents.inputs import clean_text
 from agents.macro import service as macro_service
 from agents.opening import service as opening_service
 from agents.stock import service as stock_service
@@ -70,8 +68,8 @@ def _etf_step(event: Any, _: int) -> StepData | None:
 
 
 def etf_turn(request: ChatRequest, stores: Stores) -> Turn:
+    question = checked(request.message, field="message")  # before the stores: a bad input is a 422
     pool = stores.pool()
-    question = checked(request.message)
     conversation = open_conversation(request.conversation_id, etf_service.SCREEN, pool)
     cancel = threading.Event()
     events = etf_service.stream_answer(question, _history(conversation, stores),
@@ -96,8 +94,8 @@ def _node_step(event: Any, number: int) -> StepData | None:
 
 
 def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
+    question = checked(request.message, field="message")  # before the stores: a bad input is a 422
     pool = stores.pool()
-    question = checked(request.message)
     conversation = open_conversation(request.conversation_id, macro_service.SCREEN, pool)
     cancel = threading.Event()
     events = macro_service.stream_answer(question, history=_history(conversation, stores),
@@ -115,11 +113,11 @@ def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
 
 
 def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
+    question = checked(request.message, field="message")  # before the stores: a bad input is a 422
     pool = stores.pool()
-    question = checked(request.message)
-    contract_id = clean_text(request.contract_id)[:200]
-    if not contract_id or contract_store.get_contract(contract_id, pool) is None:
-        raise ApiError(404, f"계약서를 찾을 수 없습니다: {contract_id!r}",
+    contract_id = request.contract_id  # checked form (api.models.ContractId)
+    if contract_store.get_contract(contract_id, pool) is None:
+        raise ApiError(404, f"계약서를 찾을 수 없습니다: {contract_id[:60]!r}",
                        "GET /api/contract/contracts로 id를 확인하거나 파일을 올리세요.")  # fmt: skip
     conversation = open_conversation(request.conversation_id, contract_service.SCREEN, pool)
     cancel = threading.Event()
@@ -157,8 +155,8 @@ def _stock_step(event: Any, number: int) -> StepData | None:
 
 
 def stock_turn(request: StockRequest, stores: Stores) -> Turn:
+    symbol = checked(request.symbol, what="종목 심볼", max_chars=STOCK_SYMBOL_CHARS, field="symbol")
     pool = stores.pool()
-    symbol = checked(request.symbol, what="종목 심볼", max_chars=STOCK_SYMBOL_CHARS)
     cancel = threading.Event()
     events = stock_service.stream_report(symbol, language=request.language,
                                          settings=stores.settings, pool=pool, cancel=cancel)  # fmt: skip
@@ -171,14 +169,7 @@ def stock_turn(request: StockRequest, stores: Stores) -> Turn:
 
 def opening_turn(request: OpeningRequest, stores: Stores) -> Turn:
     pool = stores.pool()
-    day: str | None = None
-    if request.date is not None and clean_text(request.date):
-        day = clean_text(request.date)[:10]
-        try:
-            date.fromisoformat(day)
-        except ValueError:
-            raise ApiError(422, f"날짜 형식이 올바르지 않습니다: {request.date[:40]!r}",
-                           "YYYY-MM-DD로 보내거나 date를 비워 최근 거래일을 쓰세요.") from None  # fmt: skip
+    day = request.date  # None or a checked YYYY-MM-DD (api.models.Day)
     cancel = threading.Event()
     events = opening_service.stream_opening(day, settings=stores.settings, pool=pool,
                                             cancel=cancel)  # fmt: skip

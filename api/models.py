@@ -8,14 +8,74 @@ cost) plus where the turn was stored. Streamed steps follow seed 000:
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from datetime import date
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from agents.inputs import clean_text
+from api import fields
 from data_access.contracts import AgentAnswer
 from data_access.runs import Conversation, Message
 
 MAX_MESSAGE_CHARS = 2000  # agents.inputs.MAX_QUESTION_CHARS: longer text is refused in Korean
+MAX_SYMBOL_CHARS = 60  # agents.stock.service.MAX_SYMBOL_LENGTH
+EXAMPLE_CONTRACT = "sample-user-provide"  # a sample every store holds (contract.ensure_samples)
+
+# What each kind of field may hold (api.fields), checked before anything runs: anything else is
+# a 422 that names the field (api.errors), so an injection attempt is refused, not trimmed.
+
+
+def _text(value: object) -> object:
+    """Strings arrive cleaned (agents.inputs.clean_text); other types fail the type check. A
+    value of nothing but control or invisible characters is refused, not taken as empty."""
+    if not isinstance(value, str):
+        return value
+    text = clean_text(value)
+    if not text and value.strip():
+        raise ValueError("보이지 않는 제어 문자만 있습니다.")
+    return text
+
+
+def _symbol(value: str) -> str:
+    if not value:
+        raise ValueError("종목 심볼이 비어 있습니다.")
+    if len(value) > MAX_SYMBOL_CHARS:
+        raise ValueError(f"종목 심볼이 너무 깁니다 ({MAX_SYMBOL_CHARS}자 이내).")
+    if not fields.SYMBOL.fullmatch(value):
+        raise ValueError(f"종목 심볼에는 {fields.PATTERN_TEXT[fields.SYMBOL_PATTERN]}.")
+    return value
+
+
+def _contract_id(value: str) -> str:
+    if not fields.CONTRACT_ID.fullmatch(value):
+        raise ValueError("계약서 id는 영문·숫자와 _ . : - 로 된 128자 이내의 id입니다.")
+    return value
+
+
+def _conversation_id(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if not fields.UUID.fullmatch(value):
+        raise ValueError("대화 id는 UUID 형식입니다.")
+    return value
+
+
+def _day(value: str | None) -> str | None:
+    if not value:  # empty or only invisible characters: the latest trading day
+        return None
+    if not fields.ISO_DATE.fullmatch(value):
+        raise ValueError("날짜는 YYYY-MM-DD 형식입니다.")
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise ValueError("없는 날짜입니다 (YYYY-MM-DD).") from None
+
+
+Symbol = Annotated[str, BeforeValidator(_text), AfterValidator(_symbol)]
+ContractId = Annotated[str, BeforeValidator(_text), AfterValidator(_contract_id)]
+ConversationId = Annotated[str | None, BeforeValidator(_text), AfterValidator(_conversation_id)]
+Day = Annotated[str | None, BeforeValidator(_text), AfterValidator(_day)]
 
 
 class ErrorBody(BaseModel):
@@ -37,8 +97,8 @@ class ChatRequest(BaseModel):
     into the prompt, as on the screen)."""
 
     message: str = Field(description=f"질문 (한국어 또는 영어, {MAX_MESSAGE_CHARS}자 이내)")
-    conversation_id: str | None = Field(
-        default=None, description="이어 갈 대화의 id (없으면 새 대화)"
+    conversation_id: ConversationId = Field(
+        default=None, max_length=64, description="이어 갈 대화의 id (UUID, 없으면 새 대화)"
     )
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
@@ -55,18 +115,18 @@ class MacroRequest(ChatRequest):
 
 
 class ContractRequest(ChatRequest):
-    contract_id: str = Field(
-        description="저장된 계약서 id (GET /api/contract/contracts, 업로드 응답)"
+    contract_id: ContractId = Field(
+        max_length=200, description="저장된 계약서 id (GET /api/contract/contracts, 업로드 응답)"
     )
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"contract_id": "sample-provide", "message": "손해배상 한도는?"},
-        {"contract_id": "sample-provide", "message": "What does the contract say about termination?"},
+        {"contract_id": EXAMPLE_CONTRACT, "message": "손해배상 한도는?"},
+        {"contract_id": EXAMPLE_CONTRACT, "message": "What does the contract say about termination?"},
     ]})  # fmt: skip
 
 
 class StockRequest(BaseModel):
-    symbol: str = Field(max_length=200, description="AAPL, 005930, 삼성전자, KR:005930")
+    symbol: Symbol = Field(max_length=200, description="AAPL, 005930, 삼성전자, KR:005930")
     language: Literal["ko", "en"] = "ko"
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
@@ -75,8 +135,8 @@ class StockRequest(BaseModel):
 
 
 class OpeningRequest(BaseModel):
-    date: str | None = Field(default=None, max_length=40,
-                             description="YYYY-MM-DD (없으면 뉴스가 있는 최근 거래일)")  # fmt: skip
+    date: Day = Field(default=None, max_length=40, json_schema_extra={"format": "date"},
+                      description="YYYY-MM-DD (없으면 뉴스가 있는 최근 거래일)")  # fmt: skip
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
         {"date": "2026-11-20"}, {"date": None},

@@ -52,16 +52,16 @@ def _produce(turn: Turn, put: Any, stop: threading.Event) -> None:
                 answer = event
             elif isinstance(event, TextPiece):
                 put(("text", {"text": event.text}))
-            else:
-                number += 1
-                step = turn.step_of(event, number)
+            else:  # numbered by the steps sent, so the numbers a client sees never skip
+                step = turn.step_of(event, number + 1)
                 if step is not None:
+                    number += 1
                     put(("step", step.model_dump(mode="json")))
         if answer is None:  # every service ends with its answer; say so if one ever does not
             raise ApiError(500, NO_ANSWER, "다시 시도하세요.")
         stored = turn.finish(answer)
         if stop.is_set():
-            logger.info("stream client gone: run stopped after %s events (%s)", number,
+            logger.info("stream client gone: run stopped after %s steps (%s)", number,
                         answer.status)  # fmt: skip
         put(("answer", stored.model_dump(mode="json")))
     except Exception as e:  # sent as an error event; the stream has already said 200

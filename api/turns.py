@@ -60,12 +60,14 @@ def run_to_answer(turn: Turn) -> TurnAnswer:
     return turn.finish(answer)
 
 
-def checked(text: str, what: str = "질문", max_chars: int | None = None) -> str:
-    """The cleaned text the agent will see, or a 422 with the screens' Korean reason."""
+def checked(text: str, what: str = "질문", max_chars: int | None = None, *,
+            field: str = "message") -> str:  # fmt: skip
+    """The cleaned text the agent will see, or a 422 naming the field, with the screens' Korean
+    reason."""
     result = check_text(text, what=what) if max_chars is None else check_text(
         text, what=what, max_chars=max_chars)  # fmt: skip
     if result.problem:
-        raise ApiError(422, result.problem, f"입력({what})을 고쳐 다시 보내세요.")
+        raise ApiError(422, f"{field}: {result.problem}", f"입력({what})을 고쳐 다시 보내세요.")
     return result.text
 
 

@@ -24,6 +24,8 @@ from typing import Any
 
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text
+from api.errors import korean
+from api.mcp.arguments import MAX_ARG_CHARS, check_arguments, cleaned, strict_schema
 from api.stores import Stores
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
 from data_access.guards import MAX_QUERY_CHARS
@@ -75,40 +77,48 @@ def _with_property(schema: dict[str, Any], name: str, spec: dict[str, Any], *,
     return out
 
 
-def _unknown_args(arguments: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any] | None:
-    extra = sorted(set(arguments) - set(schema.get("properties", {})))
-    missing = [n for n in schema.get("required", []) if n not in arguments]
-    if extra or missing:
-        return tool_error(f"인자가 스키마와 맞지 않습니다 (모르는 인자: {extra or '-'}, 빠진 인자: {missing or '-'})",
-                          "tools/list의 inputSchema에 맞춰 다시 호출하세요.")  # fmt: skip
-    return None
+def _short(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    return text[:160] + ("…" if len(text) > 160 else "")
 
 
 def _guarded(
     schema: dict[str, Any], body: Callable[[dict[str, Any]], Any]
 ) -> Callable[[dict[str, Any]], Any]:
-    """Argument names checked against the schema; expected failures as the tool-error form."""
+    """Arguments checked against the (strict) schema first; expected failures as the tool-error
+    form, in Korean, with the value sent never repeated whole."""
 
     def call(arguments: dict[str, Any]) -> Any:
-        problem = _unknown_args(arguments, schema)
+        problem = check_arguments(arguments, schema)
         if problem is not None:
             return problem
         try:
-            return body(arguments)
+            return body(cleaned(arguments))
         except QueryRejected as e:
             return tool_error(
-                f"쿼리가 거부되었습니다: {e.reason}", "읽기 전용 단일 쿼리만 실행할 수 있습니다."
+                f"쿼리가 거부되었습니다: {_short(e)}", "읽기 전용 단일 쿼리만 실행할 수 있습니다."
             )
         except (ToolInputError, QueryFailed) as e:
-            return tool_error(str(e), "인자를 고쳐 다시 호출하세요.")
-        except StoreUnavailable as e:
-            return tool_error(str(e), "저장소가 다시 켜진 뒤 재시도하세요.")
-        except (TypeError, ValueError) as e:  # argument types the tool cannot use
             return tool_error(
-                f"인자 형식이 올바르지 않습니다: {e}", "inputSchema의 타입에 맞춰 보내세요."
+                korean(_short(e), "인자를 쓸 수 없습니다"), "인자를 고쳐 다시 호출하세요."
+            )
+        except StoreUnavailable as e:
+            return tool_error(korean(_short(e), "저장소에 연결할 수 없습니다"),
+                              "저장소가 다시 켜진 뒤 재시도하세요.")  # fmt: skip
+        except (TypeError, ValueError) as e:  # argument values the tool cannot use
+            return tool_error(
+                f"인자 값을 쓸 수 없습니다 ({_short(e)})",
+                "inputSchema의 타입과 설명에 맞춰 보내세요.",
             )
 
     return call
+
+
+def _tool(name: str, description: str, schema: dict[str, Any],
+          body: Callable[[dict[str, Any]], Any], group: str,
+          max_chars: int = MAX_ARG_CHARS) -> McpTool:  # fmt: skip
+    strict = strict_schema(schema, max_chars=max_chars)
+    return McpTool(name, description, strict, _guarded(strict, body), group)
 
 
 # ---------------------------------------------------------------- ETF chat (seed 000): 10 tools
@@ -129,8 +139,7 @@ def etf_tools(stores: Stores) -> list[McpTool]:
 
     out = []
     for cls in TOOL_CLASSES:
-        schema = schema_of_inputs(cls.inputs)
-        out.append(McpTool(cls.name, cls.description, schema, _guarded(schema, bind(cls)), "etf"))
+        out.append(_tool(cls.name, cls.description, schema_of_inputs(cls.inputs), bind(cls), "etf"))
     return out
 
 
@@ -198,11 +207,7 @@ def opening_tools(stores: Stores, caches: OpeningCaches) -> list[McpTool]:
     for tool in templates:
         schema = _with_property(tool.get_input_jsonschema(), "day", DAY_SPEC, required=False)
         schema.pop("title", None)
-        out.append(
-            McpTool(
-                tool.name, tool.description, schema, _guarded(schema, bind(tool.name)), "opening"
-            )
-        )
+        out.append(_tool(tool.name, tool.description, schema, bind(tool.name), "opening"))
     return out
 
 
@@ -245,15 +250,12 @@ def contract_tools(stores: Stores) -> list[McpTool]:
                 for c in contract_store.list_contracts(pool)]  # fmt: skip
 
     empty = {"type": "object", "properties": {}, "required": []}
-    out = [McpTool("list_contracts", "저장된 계약서 목록 (표준계약서·예시 포함): contract_id, title, "
-                   "contract_type, is_standard, article_count.", empty,
-                   _guarded(empty, list_contracts), "contract")]  # fmt: skip
+    out = [_tool("list_contracts", "저장된 계약서 목록 (표준계약서·예시 포함): contract_id, title, "
+                 "contract_type, is_standard, article_count.", empty, list_contracts, "contract")]  # fmt: skip
     for cls in TOOL_CLASSES:
         schema = _with_property(cls.parameters, "contract_id", CONTRACT_SPEC,
                                 required=cls.name != "standard_contract")  # fmt: skip
-        out.append(
-            McpTool(cls.name, cls.description, schema, _guarded(schema, bind(cls.name)), "contract")
-        )
+        out.append(_tool(cls.name, cls.description, schema, bind(cls.name), "contract"))
     return out
 
 
@@ -281,9 +283,7 @@ def stock_tools(stores: Stores) -> list[McpTool]:
                            ("calculator", CalculatorTool)):  # fmt: skip
         schema = schema_of_inputs(cls.inputs)
         schema["required"] = schema["required"][:1]  # max_results is optional
-        out.append(
-            McpTool(cls.name, cls.description, schema, _guarded(schema, bind(attribute)), "stock")
-        )
+        out.append(_tool(cls.name, cls.description, schema, bind(attribute), "stock"))
     return out
 
 
@@ -294,7 +294,12 @@ QUERY_SCHEMA = {
     "type": "object",
     "properties": {
         "query": {"type": "string", "description": "읽기 전용 쿼리 하나"},
-        "max_rows": {"type": "integer", "description": f"최대 행 수 (1~{MAX_ROWS}, 기본 100)"},
+        "max_rows": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_ROWS,
+            "description": f"최대 행 수 (1~{MAX_ROWS}, 기본 100)",
+        },  # fmt: skip
     },
     "required": ["query"],
 }
@@ -331,10 +336,10 @@ def query_tools(stores: Stores) -> list[McpTool]:
         return _rows_result(store.run_guarded(text, max_rows=n))
 
     return [
-        McpTool("sql_query", "PostgreSQL 읽기 전용 SELECT (가드: 단일 문장, 허용된 테이블·함수만, LIMIT 강제, "
-                "READ ONLY 트랜잭션과 statement_timeout).", QUERY_SCHEMA, _guarded(QUERY_SCHEMA, sql), "query"),
-        McpTool("cypher_query", "그래프 읽기 전용 Cypher (가드: 쓰기·관리 명령·허용 밖 프로시저 거부, LIMIT 강제, "
-                "읽기 전용 실행과 타임아웃).", QUERY_SCHEMA, _guarded(QUERY_SCHEMA, cypher), "query"),
+        _tool("sql_query", "PostgreSQL 읽기 전용 SELECT (가드: 단일 문장, 허용된 테이블·함수만, LIMIT 강제, "
+              "READ ONLY 트랜잭션과 statement_timeout).", QUERY_SCHEMA, sql, "query", MAX_QUERY_CHARS),
+        _tool("cypher_query", "그래프 읽기 전용 Cypher (가드: 쓰기·관리 명령·허용 밖 프로시저 거부, LIMIT 강제, "
+              "읽기 전용 실행과 타임아웃).", QUERY_SCHEMA, cypher, "query", MAX_QUERY_CHARS),
     ]  # fmt: skip
 
 

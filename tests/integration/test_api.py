@@ -271,7 +271,7 @@ HOSTILE_BODIES = [
     ({"message": 123}, 422),
     ({"message": "KODEX 200", "extra": 1}, 422),
     ({}, 422),
-    ({"message": "KODEX 200", "conversation_id": "'; DROP TABLE conversations; --"}, 404),
+    ({"message": "KODEX 200", "conversation_id": "'; DROP TABLE conversations; --"}, 422),
     ({"message": "KODEX 200", "conversation_id": str(uuid.uuid4())}, 404),
 ]
 
@@ -316,7 +316,13 @@ def test_malformed_oversized_and_misrouted_requests(client: httpx.Client, pg_poo
     assert client.get("/api/chat/message").status_code == 405
     assert client.post("/api/stock/report", json={"symbol": ""}).status_code == 422
     bad_day = client.post("/api/opening/run", json={"date": "2026-13-45"})
-    assert bad_day.status_code == 422 and "YYYY-MM-DD" in bad_day.json()["retry_hint"]
+    assert bad_day.status_code == 422 and "date: 없는 날짜입니다" in bad_day.json()["error"]
+    for field, body in (("date", {"date": "2026-11-20'; DROP TABLE etfs; --"}),
+                        ("symbol", {"symbol": "005930'; DROP TABLE etfs; --"})):  # fmt: skip
+        path = "/api/opening/run" if field == "date" else "/api/stock/report"
+        refused = client.post(path, json=body)
+        assert refused.status_code == 422 and f"{field}:" in refused.json()["error"]
+        assert "DROP" not in refused.text
     assert client.get("/api/runs/not-a-uuid").status_code == 404
     assert client.get("/api/conversations", params={"screen": "nope"}).status_code == 422
     # A NUL and an escape inside a real question are cleaned, the rest is answered and stored.
