@@ -6,6 +6,7 @@ Pages stay thin by calling these; all text shown to the analyst is Korean.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -78,27 +79,62 @@ def show_table(
     key: str | None = None,
     height: int | None = None,
     formats: Mapping[str, str] | None = None,
+    signed: Sequence[str] = (),
 ) -> None:
     """A dataframe with Korean column headers.
 
     `headers` picks, orders and renames columns; `formats` maps a source column to a number
-    format ("localized" for thousands separators, or printf style like "%.1f").
+    format ("localized" for thousands separators, or printf style like "%.1f"); the changes in
+    the `signed` source columns are written in the rise/fall colours (red up, blue down).
     """
     frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
     if headers:
         frame = frame[[c for c in headers if c in frame.columns]].rename(columns=dict(headers))
+    data: Any = frame
+    if signed:
+        data = signed_style(frame, [(headers or {}).get(c, c) for c in signed])
     config = {
         (headers or {}).get(col, col): st.column_config.NumberColumn(format=fmt)
         for col, fmt in (formats or {}).items()
     }
     st.dataframe(
-        frame,
+        data,
         hide_index=True,
         key=key,
         height=height or "auto",
         placeholder="–",
         column_config=config or None,  # type: ignore[arg-type]
     )
+
+
+SIGNED_TEXT = re.compile(r"^\s*([+\-−])\s*\d")
+
+
+def signed_number(value: Any) -> float | None:
+    """The sign of a change as a number: a float as it is, '+3.2%' / '-6.74%' / '−0.25%p' by
+    their sign (tables show formatted text); anything else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return None if pd.isna(value) else float(value)
+    if isinstance(value, str):
+        match = SIGNED_TEXT.match(value)
+        if match:
+            return 1.0 if match.group(1) == "+" else -1.0
+    return None
+
+
+def signed_style(frame: pd.DataFrame, columns: Sequence[str]) -> Any:
+    """`frame` styled with the numbers of `columns` (returns, changes) in the rise/fall colours
+    of the charts (agents/colors.py): red up, blue down in the Korean convention."""
+    colors = price_colors()
+
+    def color(value: Any) -> str:
+        change = signed_number(value)
+        return f"color: {colors.for_change(change)}" if change else ""
+
+    present = [c for c in columns if c in frame.columns]
+    return frame.style.map(color, subset=present) if present else frame.style
 
 
 def show_chart(fig: go.Figure, *, key: str | None = None) -> None:

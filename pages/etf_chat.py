@@ -49,19 +49,18 @@ def _render_item(item: ChartItem, key: str) -> None:
     elif item.table is not None:
         st.markdown(f"**{item.title}**")
         table = item.table
+        styled = ui.signed_style(table, item.signed_columns)
         if item.row_colors:
             colors = item.row_colors
-            styled = table.style.apply(
+            styled = styled.apply(
                 lambda row: [f"background-color: {colors[row.name]}"] * len(row), axis=1
             )
-            st.dataframe(styled, hide_index=True, key=key)
-        else:
-            st.dataframe(table, hide_index=True, key=key)
+        st.dataframe(styled, hide_index=True, key=key)
 
 
 def _charts(key: str) -> Any:
     def render(answer: AgentAnswer) -> None:
-        for i, item in enumerate(charts_for(answer.payload)):
+        for i, item in enumerate(charts_for(answer.payload, answer.answer)):
             _render_item(item, f"{key}-chart-{i}")
 
     return render

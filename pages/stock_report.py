@@ -213,14 +213,15 @@ def _render_evidence_tables(answer: AgentAnswer) -> None:
         quarters = payload.get("earnings_rows") or []
         if quarters:
             ui.show_table(quarters, sec.EARNINGS_HEADERS[lang], key="stock-earnings",
-                          height=38 + 35 * len(quarters))  # fmt: skip
+                          height=38 + 35 * len(quarters), signed=("surprise", "yoy"))  # fmt: skip
         else:
             st.caption("데이터에 이 종목의 실적 발표 기록이 없습니다.")
     events = payload.get("event_rows") or []
     st.markdown(f"**주요 이벤트 (최근 30일, {len(events)}건)** — 가격 차트의 ▲▼ 표시와 같은 이벤트")
     if events:
         ui.show_table(events, sec.EVENT_HEADERS[lang], key="stock-events",
-                      height=38 + 35 * len(events))  # fmt: skip
+                      height=38 + 35 * len(events),
+                      signed=("move_day", "move_next", "drift"))  # fmt: skip
     else:
         st.caption("최근 30일 동안 이벤트 뉴스와 5%를 넘는 급변이 없었습니다.")
     check = payload.get("review_check")

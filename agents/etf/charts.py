@@ -7,7 +7,8 @@ table and normalized prices. Every figure has a Korean title and axis labels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -48,6 +49,7 @@ class ChartItem:
     figure: go.Figure | None = None
     table: pd.DataFrame | None = None
     row_colors: list[str] | None = None
+    signed_columns: list[str] = field(default_factory=list)  # rise red / fall blue text
 
 
 def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int = 380) -> go.Figure:
@@ -72,8 +74,12 @@ def price_figure(result: dict[str, Any], name: str) -> go.Figure:
                         vertical_spacing=0.06)  # fmt: skip
     fig.add_trace(go.Scatter(x=dates, y=[d["close"] for d in daily], name="종가", mode="lines",
                              line={"color": PALETTE[0], "width": 2}), row=1, col=1)  # fmt: skip
+    colors = price_colors()  # a day's volume in the colour of its close against the one before
+    closes = [d["close"] for d in daily]
+    moves = [0.0] + [(c or 0) - (p or 0) for p, c in zip(closes, closes[1:], strict=False)]
     fig.add_trace(go.Bar(x=dates, y=[d["volume"] for d in daily], name="거래량",
-                         marker_color=PALETTE[4]), row=2, col=1)  # fmt: skip
+                         marker_color=[colors.for_change(m) for m in moves],
+                         showlegend=False), row=2, col=1)  # fmt: skip
     fig = _finish(fig, f"{name} 가격·거래량 ({period})", "", "", height=460)
     fig.update_xaxes(title_text="날짜", row=2, col=1)
     fig.update_yaxes(title_text="종가 (원)", row=1, col=1)
@@ -143,20 +149,22 @@ def compare_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     ])  # fmt: skip
 
 
-def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
+def _items_for(tool: str, args: dict[str, Any], result: Any,
+               names: dict[str, str]) -> list[ChartItem]:  # fmt: skip
     code = args.get("etf_code") or args.get("stock_code") or ""
+    name = names.get(code, code)
     if tool in ("get_etf_prices", "get_stock_prices") and result.get("daily"):
-        return [ChartItem("가격 추이", figure=price_figure(result, code))]
+        return [ChartItem("가격 추이", figure=price_figure(result, name))]
     if tool == "get_etf_info" and result.get("top_holdings"):
         title = f"{result['name']} 보유종목"
         return [ChartItem(title, figure=weights_figure(result["top_holdings"], result["name"]))]
     if tool == "find_similar_etfs" and result and "correlation" in result[0]:
         fig = bar_figure([r["name"] for r in result], [r["correlation"] for r in result],
-                         f"{code}와 일간 수익률이 비슷하게 움직인 ETF", "ETF", "상관계수")  # fmt: skip
+                         f"{name}와 일간 수익률이 비슷하게 움직인 ETF", "ETF", "상관계수")  # fmt: skip
         return [ChartItem("수익률 상관계수", figure=fig)]
     if tool == "find_similar_etfs" and result:
         fig = bar_figure([r["name"] for r in result], [r["similarity"] for r in result],
-                         f"{code}와 유사한 ETF (보유 비중 겹침)", "ETF", "유사도 (%)")  # fmt: skip
+                         f"{name}와 유사한 ETF (보유 비중 겹침)", "ETF", "유사도 (%)")  # fmt: skip
         return [ChartItem("유사 ETF", figure=fig)]
     if tool == "list_tags" and result:
         fig = bar_figure([r["name"] for r in result], [r["count"] for r in result],
@@ -165,13 +173,114 @@ def _items_for(tool: str, args: dict[str, Any], result: Any) -> list[ChartItem]:
     if tool == "get_holdings_changes" and result:
         frame, colors = changes_table(result)
         period = PERIOD_LABELS.get(args.get("period", ""), "")
-        return [ChartItem(f"{code} 보유종목 변화 ({period})", table=frame,
+        return [ChartItem(f"{name} 보유종목 변화 ({period})", table=frame,
                           row_colors=colors)]  # fmt: skip
     if tool == "compare_etfs" and result:
-        return [ChartItem("ETF 비교표", table=compare_table(result))]
+        return [ChartItem("ETF 비교표", table=compare_table(result),
+                          signed_columns=["1개월 수익률(%)"])]  # fmt: skip
     if tool == "graph_query" and isinstance(result, list) and result:
         return graph_query_items(result)
     return []
+
+
+def _names(entries: list[dict[str, Any]]) -> dict[str, str]:
+    """Code → name from every row the turn's tools returned (search hits, graph rows, info)."""
+    names: dict[str, str] = {}
+    for entry in entries:
+        result = entry.get("result")
+        rows = result if isinstance(result, list) else [result] if isinstance(result, dict) else []
+        for row in rows:
+            if isinstance(row, dict) and isinstance(row.get("code"), str) and row.get("name"):
+                names.setdefault(row["code"], str(row["name"]))
+            if isinstance(row, dict) and row.get("etf_code") and row.get("etf_name"):
+                names.setdefault(str(row["etf_code"]), str(row["etf_name"]))
+    return names
+
+
+# ---------------------------------------------------------------- the answer's own result
+
+# A listed answer's rows as the renderers write them: "1. KODEX 2차전지산업 (305720): …"
+LISTED_ROW = re.compile(r"^\s*\d+\.\s+(?P<name>.+?)\s+\((?P<code>[0-9A-Z]{6})\)", re.M)
+# The frame's measure → the field a tool result holds it in (graph rows, price summaries).
+MEASURE_FIELDS = {
+    "return": "change_rate", "expense_ratio": "expense_ratio", "weight": "weight",
+    "holdings": "weight", "net_assets": "latest_net_assets", "close": "end_close",
+    "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value",
+}  # fmt: skip
+MEASURE_AXES = {
+    "return": "수익률 (%)", "expense_ratio": "총보수 (%)", "weight": "비중 (%)",
+    "holdings": "비중 (%)", "net_assets": "순자산 (억 원)", "close": "종가 (원)",
+    "volume": "평균 거래량 (주)", "volatility": "변동성 (%)", "trading_value": "거래대금 (억 원)",
+}  # fmt: skip
+SIGNED_MEASURES = {"return"}
+MAX_BARS = 15  # more bars than this and plotly skips every other label
+EOK_MEASURES = {"net_assets", "trading_value"}
+
+
+def _values_by_code(entries: list[dict[str, Any]], field_name: str,
+                    one_day: bool) -> dict[str, float]:  # fmt: skip
+    """Every value of `field_name` the turn's tools returned, by code (the last one wins)."""
+    values: dict[str, float] = {}
+    for entry in entries:
+        result = entry.get("result")
+        rows: list[Any] = []
+        if isinstance(result, list):
+            rows = result
+        elif isinstance(result, dict) and isinstance(result.get("summaries"), dict):
+            rows = [{"code": c, **s} for c, s in result["summaries"].items()]
+        for row in rows:
+            if not isinstance(row, dict) or not isinstance(row.get("code"), str):
+                continue
+            value = row.get(field_name)
+            if one_day and field_name == "change_rate":  # the last close against the one before
+                end, before = row.get("end_close"), row.get("previous_close")
+                value = (end / before - 1) * 100 if end and before else None
+            if isinstance(value, int | float):
+                values[row["code"]] = float(value)
+    return values
+
+
+def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
+    """The chart of a listed answer (a ranking, a filtered set, top-N holdings): exactly the rows
+    the answer lists, in its order, with the measure the question asked for. None when the
+    answer lists fewer than two rows or a listed row's figure is not among the tool results."""
+    frame = (payload.get("understanding") or {}).get("frame") or {}
+    measures = [m.get("name") for m in frame.get("measures") or []]
+    measure = next((m for m in measures if m in MEASURE_FIELDS), None)
+    listed = [(m["name"], m["code"]) for m in LISTED_ROW.finditer(text)]
+    if measure is None or len(listed) < 2:
+        return None
+    period = (frame.get("period") or {}).get("label") or ""
+    values = _values_by_code(payload.get("tool_results", []), MEASURE_FIELDS[measure],
+                             one_day=period == "1d")  # fmt: skip
+    if any(code not in values for _, code in listed):
+        return None
+    rows = [(name, values[code] / (1e8 if measure in EOK_MEASURES else 1)) for name, code in listed]
+    head = text.strip().splitlines()[0].rstrip(":").strip()
+    title = head.split(" (", 1)[0] if len(head) > 34 else head
+    axis = MEASURE_AXES[measure]
+    if period in PERIOD_LABELS and measure in ("return", "volatility", "volume"):
+        axis = f"{PERIOD_LABELS[period]} {axis}"
+    colors = price_colors()
+    fig = go.Figure(go.Bar(
+        x=[v for _, v in rows][::-1], y=[n for n, _ in rows][::-1], orientation="h",
+        marker_color=[colors.for_change(v) if measure in SIGNED_MEASURES else PALETTE[0]
+                      for _, v in rows][::-1],
+        text=[_value_text(measure, v) for _, v in rows][::-1], textposition="outside",
+        cliponaxis=False, hovertemplate="%{y}: %{text}<extra></extra>",
+    ))  # fmt: skip
+    height = max(260, 120 + 34 * len(rows))
+    return ChartItem(title, figure=_finish(fig, title, axis, "", height=height))
+
+
+def _value_text(measure: str, value: float) -> str:
+    if measure in SIGNED_MEASURES:
+        return f"{value:+.2f}%"
+    if measure in EOK_MEASURES:
+        return f"{value:,.0f}억"
+    if measure in ("close", "volume"):
+        return f"{value:,.0f}"
+    return f"{value:.2f}%"
 
 
 # Column names of graph results as an analyst reads them (tables and chart axes).
@@ -195,34 +304,41 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
     numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
     if label and numeric and len(frame) > 1:
         value = numeric[0]
-        ordered = frame.sort_values(value)
+        ordered = frame.sort_values(value, ascending=False).head(MAX_BARS).iloc[::-1]
+        cut = f" (상위 {MAX_BARS}개)" if len(frame) > MAX_BARS else ""
         fig = go.Figure(go.Bar(
             x=ordered[value], y=ordered[label], orientation="h", marker_color=PALETTE[0],
             text=[f"{v:,.2f}" for v in ordered[value]], textposition="outside", cliponaxis=False,
         ))  # fmt: skip
+        title = f"{label.removesuffix(' 이름')}별 {value}{cut}"
+        height = max(260, 120 + 26 * len(ordered))
         items.append(
-            ChartItem(
-                f"{value} 비교", figure=_finish(fig, f"그래프 쿼리 결과: {value}", value, label)
-            )
+            ChartItem(f"{value} 비교", figure=_finish(fig, title, value, label, height=height))
         )
     return items
 
 
-def charts_for(payload: dict[str, Any]) -> list[ChartItem]:
-    """Figures and tables for an answer's tool results (search results are left out)."""
-    items: list[ChartItem] = []
+def charts_for(payload: dict[str, Any], text: str = "") -> list[ChartItem]:
+    """Figures and tables for an answer: the chart of its own listed result first (when `text`,
+    the answer, lists rows), then those of its tool results (search results are left out; the
+    tag counts and graph rows a listed answer was computed from are its inputs, not its answer)."""
     entries = payload.get("tool_results", [])
+    names = _names(entries)
+    own = answer_item(payload, text) if text else None
+    items: list[ChartItem] = [own] if own else []
     # a set's price figures were read for the ETFs a graph query listed: that list is the
     # question's universe, not its answer (the answer text holds the ranked rows)
-    universe = any(e["tool"] == "get_etf_prices" and isinstance(e.get("result"), dict)
-                   and "summaries" in e["result"] for e in entries)  # fmt: skip
+    universe = own is not None or any(
+        e["tool"] == "get_etf_prices" and isinstance(e.get("result"), dict)
+        and "summaries" in e["result"] for e in entries
+    )  # fmt: skip
     for entry in entries:
         result = entry.get("result")
         if isinstance(result, dict) and result.get("status") == "error":
             continue
-        if universe and entry["tool"] == "graph_query":
+        if universe and entry["tool"] in ("graph_query", "list_tags"):
             continue
-        items += _items_for(entry["tool"], entry.get("arguments", {}), result)
+        items += _items_for(entry["tool"], entry.get("arguments", {}), result, names)
     if payload.get("compare_prices"):
         items.append(ChartItem("정규화 가격", figure=normalized_figure(payload["compare_prices"])))
     return items

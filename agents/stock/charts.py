@@ -20,7 +20,8 @@ FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
 MA_COLORS = {"ma20": "#ea580c", "ma60": "#2563eb", "ma120": "#9333ea"}
 HIGHLIGHT = "#ea580c"  # the stock among its peers: not a gain or a loss colour
 MAX_PEER_BARS = 30
-EVENT_COLORS = {1: "#16a34a", -1: "#7c3aed", 0: "#6b7280"}  # good / bad news / neither
+UNEXPLAINED = "#f59e0b"  # outline of an event marker no news explains
+POLARITY_WORDS = {1: " (호재)", -1: " (악재)", 0: ""}
 
 
 def _finish(fig: go.Figure, title: str, x_label: str, y_label: str, height: int = 360) -> go.Figure:
@@ -41,29 +42,36 @@ def _unit(currency: str) -> str:
 
 
 def _event_markers(fig: go.Figure, series: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """One marker per news event on its first session: above the candle when the event day
-    rose, below when it fell; hover shows the headline and the reaction."""
+    """One marker per news event on its first session, in the gain/loss convention of the
+    candles: a day that rose gets ▲ in the rise colour above the candle, a day that fell ▼ in
+    the fall colour below it. A move no news explains has an amber outline; hover shows the
+    headline, whether the news was good or bad, and the reaction."""
     where = {d: i for i, d in enumerate(series["dates"])}
     shown = [e for e in events if e.get("session") in where]
     if not shown:
         return
-    xs, ys, colors, symbols, labels, hovers = [], [], [], [], [], []
+    colors = price_colors()
+    xs, ys, fills, symbols, outlines, labels, hovers = [], [], [], [], [], [], []
     for e in shown:
         i = where[e["session"]]
-        up = (e.get("move_day") or 0.0) >= 0
+        move = e.get("move_day") or 0.0
+        up = move >= 0
         xs.append(e["session"])
         ys.append(series["high"][i] * 1.03 if up else series["low"][i] * 0.97)
-        colors.append(EVENT_COLORS.get(e["polarity"], "#6b7280") if e["explained"] else "#f59e0b")
-        symbols.append("triangle-down" if up else "triangle-up")
+        fills.append(colors.for_change(move) if move else colors.up)
+        symbols.append("triangle-up" if up else "triangle-down")
+        outlines.append("#111827" if e["explained"] else UNEXPLAINED)
         labels.append(EVENT_CATEGORIES["ko"].get(e["category"], e["category"]))
         moves = f"당일 {_pct(e.get('move_day'))} · 다음 거래일 {_pct(e.get('move_next'))}"
-        hovers.append(
-            f"{e['date']} {labels[-1]}<br>{e['headline'][:60] or '(뉴스 없음)'}<br>{moves}"
-        )
+        tone = POLARITY_WORDS.get(e["polarity"], "")
+        why = "" if e["explained"] else "<br>뉴스로 설명되지 않는 급변"
+        hovers.append(f"{e['date']} {labels[-1]}{tone}<br>{e['headline'][:60] or '(뉴스 없음)'}"
+                      f"<br>{moves}{why}")  # fmt: skip
     fig.add_trace(go.Scatter(
-        x=xs, y=ys, mode="markers+text", name="이벤트", text=labels, textposition="top center",
+        x=xs, y=ys, mode="markers+text", name="이벤트 (▲ 상승일 · ▼ 하락일)", text=labels,
+        textposition=["top center" if s == "triangle-up" else "bottom center" for s in symbols],
         textfont={"size": 11}, hovertext=hovers, hoverinfo="text",
-        marker={"size": 13, "color": colors, "symbol": symbols, "line": {"width": 1, "color": "#111827"}},
+        marker={"size": 13, "color": fills, "symbol": symbols, "line": {"width": 2, "color": outlines}},
     ), row=1, col=1)  # fmt: skip
 
 

@@ -89,3 +89,47 @@ def test_sparkline_is_inline_svg_in_the_move_colour() -> None:
     assert [float(p.split(",")[1]) for p in points] == [SPARK_HEIGHT - 2, 2.0, SPARK_HEIGHT / 2]
     assert sparkline_svg([5.0, 5.0], "#000") != ""  # flat: a line, no division by zero
     assert sparkline_svg([5.0], "#000") == sparkline_svg([], "#000") == ""
+
+
+def _event(move: float, session: str) -> dict:
+    return {"session": session, "date": session, "move_day": move, "move_next": 0.01,
+            "polarity": -1 if move > 0 else 1, "explained": True, "category": "earnings",
+            "headline": "h"}  # fmt: skip
+
+
+def test_event_markers_point_the_way_the_day_moved_in_its_colour() -> None:
+    """A −6.74% day is ▼ in the fall colour under the candle whatever the news' tone; a rise ▲."""
+    korean = price_colors("korean")
+    events = [_event(0.031, "2026-11-19"), _event(-0.0674, "2026-11-20")]
+    fig = price_figure(_series(), {"high_52w": 106, "low_52w": 97, "currency": "KRW"}, "X", events)
+    markers = next(t for t in fig.data if t.name and t.name.startswith("이벤트"))
+    assert list(markers.marker.symbol) == ["triangle-up", "triangle-down"]
+    assert list(markers.marker.color) == [korean.up, korean.down]
+    assert markers.y[0] > 106 and markers.y[1] < 97  # above the high, below the low
+
+
+def test_etf_volume_bars_take_the_close_to_close_move() -> None:
+    from agents.etf.charts import price_figure as etf_price_figure
+
+    daily = [
+        {"date": f"2026-11-1{i}", "close": c, "volume": 10}
+        for i, c in enumerate((100, 102, 99, 99))
+    ]
+    fig = etf_price_figure({"daily": daily, "summary": {"period": "1m"}}, "KODEX 200")
+    korean = price_colors("korean")
+    volume = next(t for t in fig.data if t.name == "거래량")
+    assert list(volume.marker.color)[1:] == [korean.up, korean.down, korean.for_change(0)]
+    assert fig.layout.title.text.startswith("KODEX 200 가격·거래량")
+
+
+def test_returns_in_tables_take_the_rise_and_fall_colours() -> None:
+    import pandas as pd
+
+    from pages._ui import signed_number, signed_style
+
+    assert [signed_number(v) for v in ("+3.21%", "-6.74%", "−0.25%p", "-", "0.00%", 1.5, None)] == [
+        1.0, -1.0, -1.0, None, None, 1.5, None]  # fmt: skip
+    frame = pd.DataFrame({"이름": ["A", "B"], "1개월 수익률(%)": [2.0, -1.0]})
+    html = signed_style(frame, ["1개월 수익률(%)"]).to_html()
+    korean = price_colors("korean")
+    assert f"color: {korean.up}" in html and f"color: {korean.down}" in html

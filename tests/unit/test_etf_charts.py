@@ -22,3 +22,80 @@ def test_named_numbers_get_a_labelled_bar_chart() -> None:
 def test_rows_without_a_name_column_stay_a_table() -> None:
     items = graph_query_items([{"code": "069500", "count": 3}, {"code": "102110", "count": 2}])
     assert [i.figure for i in items] == [None]
+
+
+def _listed_payload(measure: str, results: list[dict]) -> dict:
+    return {"understanding": {"frame": {"measures": [{"name": measure}], "period": {"label": "6m"}}},
+            "tool_results": results}  # fmt: skip
+
+
+def test_a_ranking_is_charted_from_the_answer_rows_not_the_universe() -> None:
+    from agents.etf.charts import charts_for
+
+    results = [
+        {"tool": "list_tags", "arguments": {}, "result": [{"name": "2차전지", "count": 3}]},
+        {"tool": "graph_query", "arguments": {}, "result": [
+            {"code": "364980", "name": "TIGER 2차전지TOP10"}, {"code": "305720", "name": "KODEX 2차전지산업"},
+            {"code": "305540", "name": "TIGER 2차전지테마"}]},
+        {"tool": "get_etf_prices", "arguments": {}, "result": {"summaries": {
+            "364980": {"change_rate": 1.5}, "305720": {"change_rate": -1.2}, "305540": {"change_rate": -3.88}}}},
+    ]  # fmt: skip
+    text = ("'2차전지' 태그 ETF (6개월 수익률 높은 순, 2개):\n1. TIGER 2차전지TOP10 (364980): 6개월 수익률 "
+            "+1.50%\n2. KODEX 2차전지산업 (305720): 6개월 수익률 -1.20%")  # fmt: skip
+    items = charts_for(_listed_payload("return", results), text)
+    assert len(items) == 1  # neither the tag counts nor the graph rows it was read from
+    fig = items[0].figure
+    assert (
+        fig is not None
+        and fig.layout.title.text == "'2차전지' 태그 ETF (6개월 수익률 높은 순, 2개)"
+    )
+    bars = fig.data[0]
+    assert list(bars.y) == ["KODEX 2차전지산업", "TIGER 2차전지TOP10"]  # first rank on top
+    assert list(bars.x) == [-1.2, 1.5] and list(bars.text) == ["-1.20%", "+1.50%"]
+    assert list(bars.marker.color) == ["#2563eb", "#dc2626"]  # fall blue, rise red
+    assert fig.layout.xaxis.title.text == "6개월 수익률 (%)"
+
+
+def test_top_n_holdings_chart_only_the_n_listed() -> None:
+    from agents.etf.charts import charts_for
+
+    rows = [{"code": f"00{i:04d}", "name": f"종목{i}", "weight": 30.0 - i} for i in range(30)]
+    text = "KODEX 200 보유종목 30개 중 비중 상위 2개:\n1. 종목0 (000000): 30.00%\n2. 종목1 (000001): 29.00%"
+    items = charts_for(
+        _listed_payload("holdings", [{"tool": "graph_query", "arguments": {}, "result": rows}]),
+        text,
+    )
+    assert [i.title for i in items] == ["KODEX 200 보유종목 30개 중 비중 상위 2개"]
+    assert items[0].figure is not None and list(items[0].figure.data[0].y) == ["종목1", "종목0"]
+
+
+def test_no_answer_chart_when_a_listed_figure_is_missing() -> None:
+    from agents.etf.charts import answer_item
+
+    text = "목록:\n1. A (000001): -\n2. B (000002): -"
+    payload = _listed_payload("return", [{"tool": "get_etf_prices", "arguments": {},
+                                          "result": {"summaries": {"000001": {"change_rate": 1.0}}}}])  # fmt: skip
+    assert answer_item(payload, text) is None  # absent rather than a chart of half the answer
+
+
+def test_price_chart_is_titled_with_the_name_not_the_code() -> None:
+    from agents.etf.charts import charts_for
+
+    daily = [
+        {"date": "2026-11-19", "close": 100, "volume": 1},
+        {"date": "2026-11-20", "close": 101, "volume": 2},
+    ]
+    results = [{"tool": "etf_search", "arguments": {}, "result": [{"code": "069500", "name": "KODEX 200"}]},
+               {"tool": "get_etf_prices", "arguments": {"etf_code": "069500", "period": "3m"},
+                "result": {"daily": daily, "summary": {"period": "3m"}}}]  # fmt: skip
+    (item,) = charts_for({"tool_results": results})
+    assert (
+        item.figure is not None and item.figure.layout.title.text == "KODEX 200 가격·거래량 (3개월)"
+    )
+
+
+def test_many_graph_rows_chart_the_top_ones_titled_in_words() -> None:
+    rows = [{"stock_name": f"종목{i}", "weight": float(i)} for i in range(40)]
+    _, chart = graph_query_items(rows)
+    assert chart.figure is not None and len(chart.figure.data[0].y) == 15
+    assert chart.figure.layout.title.text == "종목별 비중(%) (상위 15개)"
