@@ -9,9 +9,10 @@ import re
 from agents.etf.frame_codegen import out_of_window_text
 from agents.etf.intents import Plan
 from agents.understanding import QuestionFrame
+from agents.understanding.coverage import account
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import Lexicon
-from data_access.contracts import AgentAnswer, TraceStep
+from data_access.contracts import AgentAnswer
 
 _CODE = re.compile(r"\(([0-9][0-9A-Z]{5})\)")
 
@@ -21,9 +22,6 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     if plan.frame is None:
         return
     frame = plan.frame
-    step = TraceStep(step=0, kind="understanding", name="이해한 질문",
-                     arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
-    answer.trace.insert(0, step)
     listed = [c for c in dict.fromkeys(_CODE.findall(answer.answer)) if c in lexicon.etfs]
     if _counts_previous_set(frame):
         listed = list(frame.previous_result)  # the answer shows a count, the set is unchanged
@@ -44,6 +42,7 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     )
     if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
         answer.status = "partial"  # out of reach: a past day older than the price tool's year
+    account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'
 
 
 def _counts_previous_set(frame: QuestionFrame) -> bool:

@@ -8,11 +8,12 @@ from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
+from agents.understanding.coverage import account
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import window_ask
-from data_access.contracts import AgentAnswer, TraceStep
+from data_access.contracts import AgentAnswer
 
 _HELD_KO = (
     "보유 지표: 한국·미국 기준금리, 소비자물가, 실업률, 미국 2년·10년 국채금리, VIX, 원/달러 환율, "
@@ -166,9 +167,6 @@ def attach(answer: AgentAnswer, frame: QuestionFrame | None, notes: list[str],
     """The frame into the trace (first step) and payload; honest status."""
     if frame is None:
         return
-    answer.trace.insert(0, TraceStep(step=0, kind="understanding", name="이해한 질문",
-                                     arguments=frame.model_dump(mode="json"),
-                                     observation=frame.summary_ko()))  # fmt: skip
     answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"), "unanswered": notes}
     answer.payload[FOLLOWUP_KEY] = followup_payload(frame, [])
     general_skipped = any(r.get("status") == "skipped" for r in
@@ -178,3 +176,4 @@ def attach(answer: AgentAnswer, frame: QuestionFrame | None, notes: list[str],
         answer.answer += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in notes)
     if answer.status == "ok" and (notes or answer.payload["declined"]):
         answer.status = "partial"
+    account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'

@@ -24,6 +24,7 @@ from agents.macro.derived import contradicted
 from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
 from agents.understanding import QuestionFrame, understand
+from agents.understanding.coverage import account
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.parse import asked_move
@@ -552,15 +553,15 @@ def _declined_turn(frame: QuestionFrame, as_of: str) -> _Turn:
 
 def _finish(turn: _Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:
     frame = turn.frame
-    step = TraceStep(step=0, kind="understanding", name="이해한 질문",
-                     arguments=frame.model_dump(mode="json"), observation=frame.summary_ko())  # fmt: skip
     status = "partial" if declined or turn.notes else "ok"
     error = ("데이터 범위 밖의 질문입니다" if declined else "; ".join(turn.notes)) or None
-    return AgentAnswer(
+    answer = AgentAnswer(
         answer=text, mode="offline", status=status, error=error, as_of_date=turn.as_of,
-        structured_citations=turn.citations, trace=[step, *turn.trace],
+        structured_citations=turn.citations, trace=list(turn.trace),
         payload={"declined": declined, "understanding": {"frame": frame.model_dump(mode="json")},
                  FOLLOWUP_KEY: followup_payload(frame, [turn.stock.get("code", "")] if turn.stock
                                                 else [])},
         duration_ms=int((time.perf_counter() - started) * 1000),
     )  # fmt: skip
+    account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'
+    return answer

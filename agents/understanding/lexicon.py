@@ -96,6 +96,10 @@ class Lexicon:
             by_head.setdefault(surface[:2], []).append(i)
         self._by_head = {head: tuple(ix) for head, ix in by_head.items()}
 
+    def surface_forms(self) -> list[tuple[str, str, str, str]]:
+        """(folded surface, kind, key, display name) of every name, longest first."""
+        return self._surface
+
     def _surfaces_in(self, folded: str) -> list[tuple[str, str, str, str]]:
         """The surfaces whose first two characters occur in the question, longest first: at
         market scale most of the 4,000 names cannot start anywhere in it."""

@@ -27,6 +27,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
+from agents.understanding.names import link_typos
 from agents.understanding.vocabulary import (
     Hit,
     english_forecast,
@@ -35,6 +36,7 @@ from agents.understanding.vocabulary import (
     vocabulary_words,
 )
 from agents.understanding.windows import read_window_stat
+from data_access.seed.news_text import josa
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
@@ -124,9 +126,10 @@ def understand(
         Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
         for m in lexicon.recognize(question, kinds)
     ])  # fmt: skip
+    linked_notes = _link_typos(question, lexicon, kinds, entities)
     text = _digits_for_number_words(_masked(question.lower(), entities))
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
-                          entities=entities)  # fmt: skip
+                          entities=entities, linked_notes=linked_notes)  # fmt: skip
     _read_unknown_tickers(frame, question, lexicon)
     if "stock" in kinds:
         _read_unheld_company(frame, question)
@@ -169,6 +172,30 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
         frame.window = w
     frame.statistic, frame.stat_field = found.stat, found.field
     frame.stat_spans = found.spans
+
+
+_GENERIC_KINDS = frozenset({"tag", "sector", "region", "re_region"})
+
+
+def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
+                entities: list[Entity]) -> list[str]:  # fmt: skip
+    """Names typed with a typo ('SK하이닉쓰', 'KODX 200'): a unique close name joins the
+    entities (in place) with a note the answer shows first; several close names are a question
+    back ('ambiguous:…' in the notes the coverage reads)."""
+    # a theme or sector word may be part of a typo'd fund name ('TIGR 반도체')
+    taken = [(e.start, e.end) for e in entities if e.start >= 0 and e.kind not in _GENERIC_KINDS]
+    notes = []
+    for link in link_typos(question, lexicon, kinds, taken, vocabulary_words()):
+        if not link.unique:
+            notes.append(f"ambiguous:{link.surface}:" + "|".join(link.candidates))
+            continue
+        entities[:] = [e for e in entities if not (link.start <= e.start and e.end <= link.end)]
+        entities.append(Entity(kind=link.kind, key=link.key, name=link.name,  # type: ignore[arg-type]
+                               start=link.start, end=link.end))  # fmt: skip
+        particle = josa(link.surface, "을/를")[len(link.surface) :]
+        notes.append(f"'{link.surface}'{particle} {josa(link.name, '으로/로')} 읽었습니다.")
+    entities.sort(key=lambda e: e.start)
+    return notes
 
 
 def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:

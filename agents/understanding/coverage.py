@@ -1,0 +1,180 @@
+"""Nothing left unread (issue 31): every content word of a question is accounted for — read
+as a name, a measure, a window, a statistic, an operation or a known word — or listed as
+unread. An unread word that can change the answer (a number, a name, a window or statistic no
+screen computed, the second measure of a nested question) forbids `status="ok"`.
+
+    cov = cover(frame)   # after the screen ran: it marks the window it used (window_answer)
+    cov.read      # [ReadSpan(text='SK하이닉스', read_as='stock:SK하이닉스'), ('10거래일', '구간'), …]
+    cov.decisive  # ['10거래일'] when no screen computed over it
+
+`account(answer, frame)` is the one place every screen attaches the first trace step
+("이해한 질문": read spans and unread words) and applies the rule.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from agents.understanding.frame import QuestionFrame
+from agents.understanding.morphemes import Morpheme, analyse
+from agents.understanding.vocabulary import vocabulary_words
+from data_access.contracts import AgentAnswer, TraceStep
+from data_access.seed.news_text import josa
+
+COMPOSED = "composed"  # a screen's note: it ran the nested plan (set → order → take → read)
+# words that frame a question without changing what is asked ('알려줘', '좀', '요즘 어때')
+_FRAME_WORDS = frozenset(
+    "알리 주 보이 어떻 어떠하 얼마 뭐 무엇 좀 요즘 현재 지금 최근 정도 혹시 그럼 그리고 하 있 되 것 수 "
+    "거 건 데 중 때 대하 관하 궁금하 말하 싶 보 해주 나 저 제 우리 이 그 값 수치 기준 어디 언제 몇 "
+    "what how is the of a an me show tell please for in on to and or was were are do does "
+    "did give can you i what's much many there".split()
+)  # fmt: skip
+_NAME_TAGS = ("SL", "NNP", "SH")
+_UNITS_AFTER_NUMBER = frozenset(
+    "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 원 배 bp".split()
+)
+
+
+class ReadSpan(BaseModel):
+    text: str
+    read_as: str
+
+
+class Coverage(BaseModel):
+    read: list[ReadSpan] = Field(default_factory=list)
+    unread: list[str] = Field(default_factory=list)
+    decisive: list[str] = Field(default_factory=list)  # unread words that can change the answer
+
+
+def cover(frame: QuestionFrame) -> Coverage:
+    """What the frame (and the screen that ran it) read of the question, and what it did not."""
+    question, low = frame.question, frame.question.lower()
+    spans = _read_spans(frame, low)
+    cov = Coverage(read=[ReadSpan(text=question[a:b], read_as=label) for a, b, label in spans])
+    known = vocabulary_words()
+    tokens = analyse(question)
+    for i, t in enumerate(tokens):
+        if not t.content or any(a <= t.start and t.end <= b for a, b, _ in spans):
+            continue
+        form = t.form.lower()
+        if form in _FRAME_WORDS or (form in known and t.tag != "SN"):
+            continue
+        if t.tag == "SN" and _number_read(frame, tokens, i):
+            continue
+        cov.unread.append(t.form)
+        if t.tag == "SN" or t.tag in _NAME_TAGS:
+            cov.decisive.append(_with_unit(tokens, i, question))
+    w = frame.window
+    if w is not None and not w.used and not _same_as_period(frame):
+        cov.decisive.append(w.surface)
+    nested = nested_measure(frame, tokens)
+    if nested and COMPOSED not in frame.notes:
+        cov.decisive.append(nested)
+    cov.decisive += [n.split(":")[1] for n in frame.notes if n.startswith("ambiguous:")]
+    cov.decisive = list(dict.fromkeys(cov.decisive))
+    return cov
+
+
+def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
+    spans = [(e.start, e.end, f"{e.kind}:{e.name}") for e in frame.entities if e.start >= 0]
+    w = frame.window
+    if w is not None and (w.used or _same_as_period(frame)):
+        spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))
+    if frame.statistic and (w is None or w.used or _same_as_period(frame)):
+        spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
+    words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
+    words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
+    words += [(word, f"연산:{frame.operation.kind}") for word in frame.operation.words]
+    for word, label in words:
+        at = low.find(word.lower()) if word else -1
+        if at >= 0:
+            spans.append((at, at + len(word), label))
+    return sorted(spans)
+
+
+def _same_as_period(frame: QuestionFrame) -> bool:
+    """The old period reader took the same window ('3개월' → 3m): the screens compute it."""
+    w, p = frame.window, frame.period
+    if w is None or p is None:
+        return False
+    months = {"month": 1, "quarter": 3, "year": 12}.get(w.unit)
+    return months is not None and abs(w.n * months - p.months) < 1e-6
+
+
+def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:
+    """A number the frame holds: a top-N, a threshold, a date's parts."""
+    value = float(tokens[i].form.replace(",", "")) if _is_number(tokens[i].form) else None
+    op = frame.operation
+    if value is not None and value == op.top_n:
+        return True
+    if op.threshold is not None or op.conditions:  # thresholds are read in their own units
+        return True
+    nxt = tokens[i + 1].form if i + 1 < len(tokens) else ""
+    dated = frame.as_of_date is not None or any(n.startswith("month:") for n in frame.notes)
+    return dated and nxt in ("년", "월", "일", "-", ".", "/")
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text.replace(",", ""))
+    except ValueError:
+        return False
+    return True
+
+
+def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
+    """'10' with the unit after it ('10거래일'), as the user wrote it."""
+    t = tokens[i]
+    if t.tag == "SN" and i + 1 < len(tokens) and tokens[i + 1].tag.startswith(("NN", "SL")):
+        return question[t.start : tokens[i + 1].end]
+    return t.form
+
+
+def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = None) -> str | None:
+    """'거래대금 상위 5개 ETF의 평균 순자산': a set chosen by one measure ('… 상위 5개 ETF의'),
+    then another measure read of it — the measure after the possessive."""
+    if len(frame.measures) < 2 or not (frame.operation.top_n or frame.operation.kind == "rank"):
+        return None
+    tokens = tokens or analyse(frame.question)
+    low = frame.question.lower()
+    for t in tokens:
+        if t.tag != "JKG":
+            continue
+        before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
+        after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]
+        if before and after and after[0].name != before[0].name:
+            return after[0].surface
+    return None
+
+
+def account(answer: AgentAnswer, frame: QuestionFrame) -> Coverage:
+    """The first trace step (read spans, unread words) and the rule: a decisive unread word
+    makes an `ok` answer `partial`, said in one sentence at its top."""
+    cov = cover(frame)
+    observation = frame.summary_ko()
+    if cov.read:
+        observation += " · 읽은 말: " + ", ".join(f"'{r.text}'→{r.read_as}" for r in cov.read)
+    if cov.unread:
+        observation += " · 읽지 못한 말: " + ", ".join(cov.unread)
+    args = {**frame.model_dump(mode="json"), "coverage": cov.model_dump(mode="json")}
+    answer.trace.insert(0, TraceStep(step=0, kind="understanding", name="이해한 질문",
+                                     arguments=args, observation=observation))  # fmt: skip
+    understanding = answer.payload.setdefault("understanding", {})
+    understanding["unread"] = cov.decisive
+    head: list[str] = []
+    if frame.linked_notes and answer.status in ("ok", "partial"):
+        head += [f"ℹ️ {n}" for n in frame.linked_notes if not n.startswith("ambiguous:")]
+    if cov.decisive and answer.status == "ok" and not answer.payload.get("declined"):
+        answer.status = "partial"
+        head.append("⚠️ " + unread_sentence(cov.decisive, frame.language))
+    if head:
+        answer.answer = "\n\n".join([*head, answer.answer])
+    return cov
+
+
+def unread_sentence(words: list[str], lang: str) -> str:
+    quoted = ", ".join(f"'{w}'" for w in words)
+    if lang != "ko":
+        return f"I could not read {quoted} in the question; the answer below does not reflect it."
+    particle = josa(words[-1], "은/는")[len(words[-1]) :]
+    return f"질문의 {quoted}{particle} 읽지 못해 이 답에 반영하지 않았습니다."

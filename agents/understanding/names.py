@@ -1,0 +1,133 @@
+"""One fuzzy name linker for every screen (issue 31): a word the exact lexicon did not link
+is compared, letter by letter (Hangul split into jamo), with every name of the asked kinds.
+
+    link_typos("SK하이닉쓰 종가", lexicon, frozenset({"stock"}), taken=[])
+    # [FuzzyLink(surface='SK하이닉쓰', kind='stock', key='000660', name='SK하이닉스', score=94.7)]
+
+A unique close name is linked (the answer says so on its first line); several close names of
+different things are returned as `candidates` so the screen asks which; nothing close links
+nothing. Words of the vocabulary ('순자산', '수익률') are never names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from agents.understanding.lexicon import Lexicon, fold
+from agents.understanding.morphemes import Morpheme, analyse
+
+LINK_SCORE = 86.0  # jamo similarity (0-100) a typo'd name reaches ('삼성전쟈' → 삼성전자: 91)
+MARGIN = 4.0  # the best name must beat the next different thing by this much
+_NAME_TAGS = ("SL", "NNP", "NNG", "SH", "SN")
+_HANGUL_BASE, _HANGUL_LAST = 0xAC00, 0xD7A3
+_INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
+_MEDIALS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
+_FINALS = " ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"
+
+
+def jamo(text: str) -> str:
+    """Hangul syllables split into their letters ('성' → 'ㅅㅓㅇ'); other characters kept."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if _HANGUL_BASE <= code <= _HANGUL_LAST:
+            index = code - _HANGUL_BASE
+            out.append(_INITIALS[index // 588] + _MEDIALS[(index % 588) // 28])
+            final = _FINALS[index % 28]
+            if final != " ":
+                out.append(final)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class FuzzyLink:
+    surface: str  # the words as typed
+    start: int
+    end: int
+    kind: str
+    key: str
+    name: str
+    score: float
+    candidates: tuple[str, ...] = field(default_factory=tuple)  # several close names: ask which
+
+    @property
+    def unique(self) -> bool:
+        return not self.candidates
+
+
+_CACHE: dict[tuple[int, frozenset[str]], tuple[Lexicon, list[str], list[tuple[str, ...]]]] = {}
+
+
+def _names(lexicon: Lexicon, kinds: frozenset[str]) -> tuple[list[str], list[tuple[str, ...]]]:
+    """The jamo forms of the linkable names (ETFs, stocks, managers), once per lexicon."""
+    cached = _CACHE.get((id(lexicon), kinds))
+    if cached is not None and cached[0] is lexicon:
+        return cached[1], cached[2]
+    if len(_CACHE) > 16:
+        _CACHE.clear()
+    rows = [(jamo(s), kind, key, name) for s, kind, key, name in lexicon.surface_forms()
+            if kind in kinds and kind in ("etf", "stock", "manager") and len(s) >= 3]  # fmt: skip
+    _CACHE[(id(lexicon), kinds)] = (lexicon, [r[0] for r in rows], rows)
+    return [r[0] for r in rows], rows
+
+
+def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
+               taken: list[tuple[int, int]], known_words: frozenset[str] = frozenset(),
+               ) -> list[FuzzyLink]:  # fmt: skip
+    """Close names for the stretches of unlinked name-like words (at most one link per
+    stretch, the longest stretch that links)."""
+    choices, rows = _names(lexicon, kinds)
+    if not choices:
+        return []
+    out: list[FuzzyLink] = []
+    for run in _runs(analyse(question), taken):
+        found = [link for i in _starts(run, known_words) for size in range(1, 4)
+                 if i + size <= len(run) and (link := _best(question, run[i : i + size], choices, rows))]  # fmt: skip
+        if found:  # the closest reading ('TIGR 반도체', not 'TIGR 반도체 6')
+            out.append(max(found, key=lambda link: (link.score, link.end - link.start)))
+    return out
+
+
+def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[list[Morpheme]]:
+    """Maximal runs of adjacent name-like words outside linked names."""
+    runs: list[list[Morpheme]] = []
+    for t in tokens:
+        free = t.tag in _NAME_TAGS and not any(a < t.end and t.start < b for a, b in taken)
+        if not free:
+            runs.append([])
+        elif runs and runs[-1] and t.start - runs[-1][-1].end <= 1:
+            runs[-1].append(t)
+        else:
+            runs.append([t])
+    return [r for r in runs if r]
+
+
+def _starts(run: list[Morpheme], known_words: frozenset[str]) -> list[int]:
+    """Where a name may start: not a number, and not a vocabulary word unless glued to the
+    next word ('SK하이닉쓰': 'SK' alone is a word, here it starts a name)."""
+    return [i for i, t in enumerate(run) if t.tag != "SN" and (
+        t.form.lower() not in known_words
+        or (i + 1 < len(run) and run[i + 1].start == t.end))]  # fmt: skip
+
+
+def _best(
+    question: str, words: list[Morpheme], choices: list[str], rows: list[tuple[str, ...]]
+) -> FuzzyLink | None:
+    surface = question[words[0].start : words[-1].end]
+    query = fold(surface)
+    if len(query) < 3:
+        return None
+    found = process.extract(jamo(query), choices, scorer=fuzz.ratio, limit=6,
+                            score_cutoff=LINK_SCORE - MARGIN)  # fmt: skip
+    if not found or found[0][1] < LINK_SCORE or found[0][1] >= 100:
+        return None  # an exact name is the lexicon's, not a typo
+    best = rows[found[0][2]]
+    rivals = [rows[i] for _, score, i in found[1:] if rows[i][2] != best[2]
+              and score > found[0][1] - MARGIN]  # fmt: skip
+    candidates = tuple(dict.fromkeys([best[3], *(r[3] for r in rivals)])) if rivals else ()
+    return FuzzyLink(surface, words[0].start, words[-1].end, best[1], best[2], best[3],
+                     round(found[0][1], 1), candidates)  # fmt: skip
