@@ -34,7 +34,9 @@ def main() -> int:
     started = time.perf_counter()
     results = evaluate(questions, lambda cid, q: ask(cid, q, pool=pool, save=False))
     elapsed = time.perf_counter() - started
-    print(f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'absent':>6} {'no-clause':>9}")
+    print(
+        f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'absent':>6} {'no-clause':>9}"
+    )
     for doc, row in summarize(results).items():
         print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
               f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip

@@ -30,7 +30,7 @@ from agents.contract.service import (
     start_conversation,
     stream_ask,
 )
-from agents.contract.types import label_of, type_labels
+from agents.contract.types import example_questions, label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
@@ -40,8 +40,6 @@ from pages import _ui as ui
 from pages._chat import distinct_labels, is_live_pick, live_picker_key
 from pages._live import LiveTurn, follow
 
-EXAMPLES = ("제5조와 손해배상 조항을 비교해줘", "손해배상 조항은 표준계약서에는 어떻게 되어 있어?",
-            "Can we resell the data to another company?", "계약을 중간에 그만둘 수 있나요?")  # fmt: skip
 STATE_CONTRACT = "contract_selected"
 STATE_TURNS = "contract_turns"  # {contract_id: [{"question", "answer"}]}
 STATE_PENDING = "contract_pending_question"
@@ -52,7 +50,7 @@ STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
 PICKER_KEY = "contract_conversation_picker"
 STATE_PICKER_OPTIONS = "contract_conversation_options"
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
-CITATION_HEADERS = {"label": "조항", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
+CITATION_HEADERS = {"label": "조항", "branch_label": "조 번호", "part_title": "부분", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
                     "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 MAX_COMPARISONS = 3
 LIVE_KEY = "contract_live_turn"
@@ -210,8 +208,21 @@ def _render_articles(contract_id: str, pool: Any) -> None:
             st.markdown("  \n".join(_markup([(line, False)], "gray") for line in article.content))
 
 
+def _render_related(answer: AgentAnswer) -> None:
+    """A "no such clause" answer: said plainly, the nearest clauses only as related."""
+    st.info("이 계약서에는 질문에 답하는 조항이 없습니다.", icon=":material/search_off:")
+    related: list[dict[str, Any]] = answer.payload.get("related", [])
+    if related:
+        st.markdown("**관련 조항(답이 아님)**")
+        for c in related:
+            with st.expander(c["label"]):
+                st.markdown("  \n".join(_markup([(line, False)], "gray") for line in c["content"]))
+
+
 def _render_clauses(answer: AgentAnswer, key: str) -> None:
     clauses: list[dict[str, Any]] = answer.payload.get("clauses", [])
+    if answer.payload.get("no_clause"):
+        _render_related(answer)
     if not clauses:
         return
     st.markdown("**찾은 조항** (일치한 단어 강조)")
@@ -305,9 +316,11 @@ def _follow(turn: LiveTurn) -> None:
 def _render_chat(contract_id: str, pool: Any) -> None:
     turns = _turns(contract_id)
     if not turns and LiveTurn.current(LIVE_KEY) is None:
-        st.markdown("**예시 질문**")
+        info = store.get_contract(contract_id, pool)
+        kind = info.contract_type if info else None
+        st.markdown(f"**예시 질문** ({label_of(kind)} 계약서에 맞춘 질문)")
         columns = st.columns(2)
-        for i, example in enumerate(EXAMPLES):
+        for i, example in enumerate(example_questions(kind)):
             if columns[i % 2].button(
                 example, key=f"contract_example_{i}", use_container_width=True
             ):

@@ -27,11 +27,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.contract.coverage import uncovered
-from agents.contract.facts import FactKind, asked_kind, find_fact
+from agents.contract.coverage import covered_count, uncovered
+from agents.contract.facts import FactKind, asked_kind, fact_rank, find_fact
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
+from agents.contract.tokenize import tokens
 
 KEEP_RATIO = 0.9  # a second clause's fused score must be ≥ 90 % of the best one's
 MAX_LISTED = 3
@@ -88,6 +89,9 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED) -> list[
                   and ("reference" in h.ranks or not uncovered(question, h.article))]  # fmt: skip
     if not candidates:
         return []
+    # a clause covering more of the question's topics comes first (위약벌 in the annex beats the
+    # main body's 비밀유지 clause that covers only 비밀); ties keep the fused order
+    candidates.sort(key=lambda h: -covered_count(question, h.article))
     best = candidates[0]
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
     return kept[:limit]
@@ -111,14 +115,16 @@ def _split_marker(line: str) -> tuple[str, str]:
 
 
 def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
-            kind: FactKind | None = None) -> tuple[int, int, int, int]:  # fmt: skip
-    """The question's own words first (asked '얼마나 유지되나요' → the line saying 유지), then
-    whether it states the asked kind of fact (the 10-hour rule, not the definition beside it),
-    then distinct matched words (손해, 배상 and 한도 beat 손해 twice), then occurrences."""
+            kind: FactKind | None = None) -> tuple[int, int, int, int, int]:  # fmt: skip
+    """A line with the question's words that states the asked kind of fact first (the 10-hour
+    rule, not the definition beside it), then the question's own words (asked '얼마나
+    유지되나요' → the line saying 유지), then the fact, then distinct matched words (손해, 배상
+    and 한도 beat 손해 twice), then occurrences."""
     present = [t for t in terms if t and t in text]
-    own = sum(1 for t in set(asked) if len(t) > 1 and t in text)
-    fact = 1 if find_fact(text, kind) else 0
-    return own, fact, len(present), sum(text.count(t) for t in present)
+    morphemes = set(tokens(text))  # '알려야' holds 알리, which no substring test sees
+    own = sum(1 for t in set(asked) if len(t) > 1 and (t in morphemes or t in text))
+    fact = fact_rank(text, kind)
+    return int(own > 0 and fact > 0), own, fact, len(present), sum(text.count(t) for t in present)
 
 
 def operative(label: str, lines: Sequence[str], terms: Sequence[str],

@@ -96,7 +96,9 @@ def _unmarked(line: str) -> str:
     return re.sub(r"^(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*", "", line)
 
 
-def evaluate(questions: Sequence[AnswerQuestion], ask: Callable[[str, str], AgentAnswer]) -> list[AnswerCheck]:
+def evaluate(
+    questions: Sequence[AnswerQuestion], ask: Callable[[str, str], AgentAnswer]
+) -> list[AnswerCheck]:
     return [check(q, ask(q.contract_id, q.q)) for q in questions]
 
 

@@ -27,6 +27,7 @@ from agents.contract.tokenize import tagged, tokens
 ASPECT_WORDS = frozenset(
     "기간 시간 기한 일자 날짜 날 일 주 개월 월 년 금액 비용 돈 얼마 얼마나 언제 어디 누구 누가 무엇 뭐 몇 "
     "방법 조건 경우 내용 사항 관련 대하 관하 기준 절차 여부 범위 이상 이하 이내 미만 초과 최대 최소 "
+    "지급 며칠 일주일 하루 한달 매주 매월 매년 요금 가격 값 퍼센트 "
     "중간 다시 매달 매번 다른 사람 처음 나중 미리 바로 직접 혹시 정말 꼭 "
     "계약 계약서 조항 조문 규정 약관 본 당사자 상대방 쪽 측 때 전 후 중 동안 가능 필요 의무 책임 권리 "
     "갑 을 병 회사 이용자 회원 고객 사업자 원사업자 수급사업자 발주자 수급인 도급인 임대인 임차인 "
@@ -75,6 +76,11 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     return any(t in words or (len(t) > 1 and t in text) for t in register)
+
+
+def covered_count(question: str, article: Article) -> int:
+    """How many of the question's topic units the clause covers."""
+    return sum(1 for u in topic_units(question) if covers(u, article))
 
 
 def uncovered(question: str, article: Article) -> bool:

@@ -8,7 +8,7 @@ state it first ("10시간 이상 — …") and quote the sentence that holds it.
     >>> find_fact("을은 계약금액의 10%를 지체상금으로 지급한다.", "amount")
     '계약금액의 10%'
 
-Kinds: period (기간, 며칠, 언제까지, how long), hours (몇 시간), amount (얼마, 금액, 요율, how
+Kinds: cap (상한, 한도, 최대: an amount or period before '넘지 못한다' / '한도로'), period (기간, 며칠, 언제까지, how long), hours (몇 시간), amount (얼마, 금액, 요율, how
 much), when (언제: a period, a day of the month or '지체 없이'), party (누가, 누구, who), count
 (몇 번, 몇 명). None when the question asks no such fact (a yes/no or a 'what does it say').
 """
@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-FactKind = Literal["period", "hours", "amount", "when", "party", "count"]
+FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count"]
 
 NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
@@ -38,7 +38,12 @@ PARTY_RE = re.compile(
     r"근로자|사용자|매도인|매수인|여행자|여행사|여행업자|제공자|이용자|위탁자|수탁자|개발사|사업자)"
     r"(?=\s*(?:은|는|이|가|에게|의|과|와|측|쪽|\s))"
 )
+LIMIT_WORDS = r"(?:넘지|넘을|한도|초과하지|초과할|최대|상한)"
+CAP_RE = re.compile(
+    rf"(?:{AMOUNT_RE.pattern}|{PERIOD_RE.pattern})(?=[^.]{{0,16}}{LIMIT_WORDS})|[가-힣]+(?:을|를)\s*한도"
+)
 ASKED = (
+    ("cap", re.compile(r"상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
     ("hours", re.compile(r"몇\s*시간|how many hours")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건)|how many times|how many people")),
     (
@@ -65,6 +70,7 @@ ASKED = (
     ),
 )
 PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "cap": (CAP_RE, AMOUNT_RE, PERIOD_RE),
     "hours": (HOURS_RE,),
     "count": (COUNT_RE,),
     "amount": (AMOUNT_RE,),
@@ -93,6 +99,15 @@ def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) ->
             best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))
             return " ".join(best.group(0).split())
     return None
+
+
+def fact_rank(sentence: str, kind: FactKind | None) -> int:
+    """How well `sentence` states a fact of `kind`: 0 not at all; higher for the kind's first
+    (most specific) pattern, e.g. a cap stated before '넘지 못한다' over any amount."""
+    if kind is None:
+        return 0
+    patterns = PATTERNS[kind]
+    return next((len(patterns) - i for i, p in enumerate(patterns) if p.search(sentence)), 0)
 
 
 def _distance(sentence: str, match: re.Match[str], near: Sequence[str]) -> int:

@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 TYPES_FILE = Path(__file__).with_name("contract_types.json")
+EXAMPLES_FILE = Path(__file__).with_name("examples.json")
 OTHER = "other"
 OTHER_LABEL = "기타"
 TITLE_WEIGHT = 3
@@ -83,3 +84,15 @@ def detect(title: str, clause_lines: Sequence[str]) -> Detection:
             best = Detection(kind.id, kind.label, score, list(dict.fromkeys(words + hits)))
     return best if best.score >= min_score else Detection(OTHER, OTHER_LABEL, best.score,
                                                           best.evidence)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _examples() -> dict[str, tuple[str, ...]]:
+    raw = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    return {k: tuple(v) for k, v in raw.items() if not k.startswith("_")}
+
+
+def example_questions(type_id: str | None) -> tuple[str, ...]:
+    """Example questions that fit a contract of this type (examples.json; 'default' otherwise)."""
+    examples = _examples()
+    return examples.get(type_id or OTHER) or examples["default"]
