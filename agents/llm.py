@@ -41,9 +41,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import SecretStr
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from data_access.config import AgentRole, Settings
+from data_access.config import AgentRole, MacroRole, Settings
 from data_access.contracts import TraceStep
 from data_access.errors import WorkbenchError
 from data_access.secrets import redact, secret_values
@@ -136,6 +137,56 @@ def model_id_for(role: AgentRole, settings: Settings) -> str | None:
     return settings.model_for(role)
 
 
+def macro_model_id(role: MacroRole, settings: Settings, default: str) -> str:
+    """The Macro Q&A model of one role (seed 004 §2.5), else `default` (the screen's model)."""
+    return settings.macro_model_for(role) or default
+
+
+# ---- reasoning effort and tracing --------------------------------------------------------------
+
+
+def apply_reasoning_effort(kwargs: dict[str, Any], settings: Settings) -> None:
+    """Add the configured `reasoning_effort` for the call's model where the provider supports it
+    (litellm's model map says so); elsewhere it is left out, as providers reject it."""
+    model = str(kwargs.get("model", ""))
+    effort = settings.reasoning_effort_for(model)
+    if effort is None or "reasoning_effort" in kwargs:
+        return
+    import litellm
+
+    try:
+        supported = bool(litellm.supports_reasoning(model=model))
+    except Exception:  # litellm raises plain exceptions for unknown providers
+        supported = False
+    if supported:
+        kwargs["reasoning_effort"] = effort
+    else:
+        logger.info("reasoning_effort %s not sent: %s does not support it", effort, model)
+
+
+_TRACING_ENV = {"langchain_api_key": "LANGCHAIN_API_KEY", "langchain_project": "LANGCHAIN_PROJECT",
+                "langchain_endpoint": "LANGCHAIN_ENDPOINT"}  # fmt: skip
+
+
+def configure_tracing(settings: Settings) -> bool:
+    """LangSmith tracing of LangChain/LangGraph runs when `langchain_tracing_v2` is on (env or
+    secrets.toml); off by default, and then nothing is set and nothing leaves the machine.
+    Returns whether tracing is on."""
+    if not settings.langchain_tracing_v2:
+        return False
+    os.environ["LANGCHAIN_TRACING_V2"] = "true"
+    for field, name in _TRACING_ENV.items():
+        value = getattr(settings, field)
+        if value is not None:
+            secret = isinstance(value, SecretStr)
+            os.environ[name] = value.get_secret_value() if secret else str(value)
+    with contextlib.suppress(ImportError, AttributeError):  # langsmith caches its env reads
+        from langsmith import utils as ls_utils
+
+        ls_utils.get_env_var.cache_clear()  # type: ignore[attr-defined]
+    return True
+
+
 def litellm_kwargs(model_id: str, settings: Settings) -> dict[str, Any]:
     """api_base / api_key for litellm from settings (only what is set)."""
     kwargs: dict[str, Any] = {}
@@ -153,6 +204,7 @@ def build_smolagents_model(role: AgentRole, settings: Settings) -> Any | None:
     model_id = model_id_for(role, settings)
     if model_id is None:
         return None
+    configure_tracing(settings)
     from smolagents import LiteLLMModel
 
     # retry=False: smolagents' own rate-limit retry waits a minute per attempt.
@@ -165,6 +217,7 @@ def build_langchain_model(role: AgentRole, settings: Settings, **params: Any) ->
     model_id = model_id_for(role, settings)
     if model_id is None:
         return None
+    configure_tracing(settings)
     from langchain_litellm import ChatLiteLLM
 
     kwargs = litellm_kwargs(model_id, settings)
@@ -219,6 +272,7 @@ def completion(settings: Settings, **kwargs: Any) -> Any:
     # Retries happen here only: litellm's and the provider SDK's own retries are switched off
     # so the number of requests per call is exactly 1 + llm_num_retries.
     kwargs.update(num_retries=0, max_retries=0)
+    apply_reasoning_effort(kwargs, settings)
     model = str(kwargs.get("model", ""))
     started = time.perf_counter()
     attempts = 0

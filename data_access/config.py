@@ -24,6 +24,12 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SECRETS_FILE = PROJECT_ROOT / ".streamlit" / "secrets.toml"
 
 AgentRole = Literal["etf", "macro", "opening", "contract", "stock", "router", "embedding"]
+# The Macro Q&A's model roles (seed 004 §2.5): supervisor/router, ontology master, the three
+# domain agents, general knowledge and the answer (citation/format) step.
+MacroRole = Literal[
+    "router", "ontology", "macro_economy", "equity", "real_estate", "general", "answer"
+]
+REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high")
 
 
 def secrets_file() -> Path:
@@ -65,6 +71,16 @@ class Settings(BaseSettings):
     llm_model_stock: str | None = None
     llm_model_router: str | None = None
     llm_embedding_model: str | None = None
+    # Macro Q&A per role (seed 004 §2.5); unset: LLM_MODEL_MACRO, then LLM_MODEL.
+    llm_model_ontology: str | None = None
+    llm_model_macro_economy: str | None = None
+    llm_model_equity: str | None = None
+    llm_model_real_estate: str | None = None
+    llm_model_general: str | None = None
+    llm_model_answer: str | None = None
+    # reasoning_effort per model string ("*" for every model), sent only to models litellm says
+    # support reasoning: LLM_REASONING_EFFORT="openai/o3-mini=high, *=low" or a TOML table.
+    llm_reasoning_effort: Annotated[dict[str, str], NoDecode] = Field(default_factory=dict)
     llm_api_base: str | None = None
     llm_timeout_s: float = 30.0  # per request: a provider that does not answer in time fails
     llm_num_retries: int = 2  # retries after a transient failure (429, 5xx, timeout, bad reply)
@@ -80,6 +96,12 @@ class Settings(BaseSettings):
     fred_base_url: str | None = None  # FRED API root; tests point it at a local replay server
     tavily_api_key: SecretStr | None = None
     tavily_base_url: str | None = None  # Tavily API root; tests point it at a local server
+
+    # LangSmith tracing of the LangChain/LangGraph runs: off unless LANGCHAIN_TRACING_V2 is true.
+    langchain_tracing_v2: bool = False
+    langchain_api_key: SecretStr | None = None
+    langchain_project: str | None = None
+    langchain_endpoint: str | None = None  # default https://api.smith.langchain.com
 
     # Sign-in and roles (data_access/access.py). Sign-in itself is the `[auth]` section of
     # secrets.toml (Streamlit's OpenID Connect); these say who among the signed-in is an admin.
@@ -115,6 +137,34 @@ class Settings(BaseSettings):
         if isinstance(value, str):
             return [part.strip() for part in value.split(",") if part.strip()]
         return value
+
+    @field_validator("llm_reasoning_effort", mode="before")
+    @classmethod
+    def _parse_reasoning_effort(cls, value: object) -> object:
+        """'openai/o3-mini=high, *=low' (env) or a bare 'high' (every model); a TOML table as is."""
+        if isinstance(value, str):
+            pairs = [p.strip() for p in value.split(",") if p.strip()]
+            value = {
+                (p.rsplit("=", 1)[0] if "=" in p else "*"): p.rsplit("=", 1)[-1] for p in pairs
+            }
+        if isinstance(value, dict):
+            efforts = {str(k).strip(): str(v).strip().lower() for k, v in value.items()}
+            bad = {k: v for k, v in efforts.items() if v not in REASONING_EFFORTS}
+            if bad:
+                raise ValueError(f"reasoning_effort must be one of {REASONING_EFFORTS}: {bad}")
+            return efforts
+        return value
+
+    def reasoning_effort_for(self, model: str) -> str | None:
+        """The configured reasoning_effort of a model string (its own, else '*'), or None."""
+        return self.llm_reasoning_effort.get(model) or self.llm_reasoning_effort.get("*")
+
+    def macro_model_for(self, role: MacroRole) -> str | None:
+        """The Macro Q&A model of a role: its own setting, else the Macro screen's model."""
+        if role == "router":
+            return self.llm_model_router or self.model_for("macro")
+        specific: str | None = getattr(self, f"llm_model_{role}", None)
+        return specific or self.model_for("macro")
 
     def model_for(self, role: AgentRole) -> str | None:
         """The litellm model string for a role, falling back to `llm_model`; None means offline."""
