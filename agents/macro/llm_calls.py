@@ -9,6 +9,11 @@ loop to its templates and GraphRAG, the router refinement to the rules' route, t
 to the offline text composed from the evidence, the general agent to an "unanswered" response. A
 text call answered without text (e.g. only tool calls) is treated the same way. A call that takes the turn over its token or cost budget raises
 `BudgetExceeded` after recording its step, so the supervisor stops the run cleanly.
+
+Models per role (seed 004 §2.5): a text call's step name says its role (`STEP_ROLES`: router
+refinement, general knowledge, the answer writer), the domain agents' tool loops pass their
+role's model (model_agents.py); each role's setting falls back to the Macro screen's model,
+and the trace step records the model that answered it.
 """
 
 from __future__ import annotations
@@ -26,14 +31,30 @@ from agents.llm import (
     TurnBudget,
     Usage,
     completion,
+    configure_tracing,
     litellm_kwargs,
+    macro_model_id,
     usage_of,
 )
-from data_access.config import Settings
+from data_access.config import MacroRole, Settings
 from data_access.contracts import TraceStep
 
 logger = logging.getLogger(__name__)
 _budget_lock = threading.Lock()  # parallel agent nodes charge the same budget
+
+# Text calls' step names -> their model role (seed 004 §2.5).
+STEP_ROLES: dict[str, MacroRole] = {
+    "router_refine": "router",
+    "general": "general",
+    "answer_writer": "answer",
+    "answer_writer_repair": "answer",
+}
+
+
+def step_model(model: str, settings: Settings, name: str) -> str:
+    """The model that answers a step: its role's setting, else the model the caller passed."""
+    role = STEP_ROLES.get(name)
+    return macro_model_id(role, settings, model) if role else model
 
 
 def complete(model: str, settings: Settings, system: str, user: str, name: str,
@@ -49,6 +70,8 @@ def complete(model: str, settings: Settings, system: str, user: str, name: str,
     """
     if budget is not None and budget.exceeded:
         raise BudgetExceeded(budget.message())
+    configure_tracing(settings)
+    model = step_model(model, settings, name)
     watch = Stopwatch()
     messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                       {"role": "user", "content": user}]  # fmt: skip
@@ -86,6 +109,7 @@ def complete_tools(model: str, settings: Settings, messages: list[dict[str, Any]
     """
     if budget is not None and budget.exceeded:
         raise BudgetExceeded(budget.message())
+    configure_tracing(settings)
     watch = Stopwatch()
     # providers without the parameter (e.g. ollama) reject it: it is left out there
     extra = {"parallel_tool_calls": parallel} if _supports(model, "parallel_tool_calls") else {}

@@ -2,6 +2,8 @@
 
     resp = model_agent("equity", route, ctx)     # same AgentResponse contract as the offline agents
 
+Each agent's loop runs on its role's model (seed 004 §2.5, `AGENT_ROLES`: LLM_MODEL_MACRO_ECONOMY,
+LLM_MODEL_EQUITY, LLM_MODEL_REAL_ESTATE, LLM_MODEL_ONTOLOGY, else the screen's model).
 One small graph per agent run: `model` (one tool-calling completion over the tools of
 agents/macro/model_tools.py, with the seed's tool descriptions and fixed few-shots) → `tools`
 (every call of that reply; several calls run concurrently) → `model` … at most `MAX_ROUNDS`
@@ -29,6 +31,7 @@ from langgraph.graph import END, START, StateGraph
 
 from agents.evidence import Stopwatch
 from agents.inputs import fence
+from agents.llm import macro_model_id
 from agents.macro.domain import agent_response
 from agents.macro.graphrag import INDEX_NAME
 from agents.macro.llm_calls import complete_tools
@@ -45,9 +48,13 @@ from agents.macro.model_tools import (
 from agents.macro.ontology import path_points, recheck_empty
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
+from data_access.config import MacroRole
 from data_access.contracts import TraceStep
 
 MAX_ROUNDS = 3
+# Each domain agent's model role (seed 004 §2.5: one model per role, the screen's as fallback).
+AGENT_ROLES: dict[str, MacroRole] = {"macro": "macro_economy", "equity": "equity",
+                                     "real_estate": "real_estate", "ontology": "ontology"}  # fmt: skip
 DOMAIN_OF = {"macro": "macro", "equity": "equity", "real_estate": "real_estate",
              "ontology": "documents"}  # fmt: skip
 TITLES = {"macro": "Macro Economy", "equity": "Equity Analyst", "real_estate": "Real Estate",
@@ -137,8 +144,10 @@ def build_loop(agent: str, route: Route, ctx: RunContext, resp: AgentResponse) -
     specs = tool_specs(agent, ctx)
     parallel = needs_parallel(route)
 
+    model = macro_model_id(AGENT_ROLES[agent], ctx.settings, ctx.macro_model)  # §2.5
+
     def model_node(state: LoopState) -> dict[str, Any]:
-        message, step = complete_tools(ctx.macro_model or "", ctx.settings, state["messages"],
+        message, step = complete_tools(model, ctx.settings, state["messages"],
                                        specs, f"{agent}_tools", parallel=parallel,
                                        budget=ctx.budget, steps=ctx.llm_steps)  # fmt: skip
         step.step = len(resp.trace) + 1
