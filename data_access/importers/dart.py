@@ -7,6 +7,7 @@ Both answer `{"status": "000", "message": "정상", "list": [...]}`; any other s
 own error ("013" 조회된 데이타가 없습니다, "020" 요청 제한 초과, ...) and is reported with its
 message. Amounts are strings with thousands separators in 원 ('258,935,494,000,000').
 A company's `stock_code` (6 digits) becomes `security_id` KR:xxxxxx so answers can join stocks.
+Filings are also written as Macro evidence (dart_documents.py: document, event, SUPPORTS).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from data_access.importers.base import (
     RowFailure,
     run_import,
 )
+from data_access.importers.dart_documents import store_disclosure_documents
 from data_access.importers.source_files import compact_date, parse_amount, read_source_text
 
 DISCLOSURES_DATASET = "DART_DISCLOSURES"
@@ -141,6 +143,7 @@ def load_disclosures(conn: Conn, parsed: ParsedRows[Disclosure]) -> LoadOutcome:
             (d.rcept_no, d.corp_code, d.corp_name, d.stock_code, security_of(d.stock_code),
              d.corp_cls, d.report_nm, d.flr_nm, d.rcept_dt, d.rm, d.url) for d in rows
         ])  # fmt: skip
+    store_disclosure_documents(conn, rows, {d.rcept_no: security_of(d.stock_code) for d in rows})
     outcome.rows_loaded = len(rows)
     if rows:
         outcome.datasets = [_disclosures_spec()]

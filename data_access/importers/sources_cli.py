@@ -89,7 +89,7 @@ def run_command(args: argparse.Namespace, pool: ConnectionPool) -> list[ImportRe
 
 def project_what_changed(args: argparse.Namespace, pool: ConnectionPool) -> bool:
     """Graph steps the backlog's scopes do not cover: news documents, the housing summary."""
-    if args.command == "news":
+    if args.command == "news" or (args.command == "dart" and args.kind == "list"):
         from data_access.importers.news import project_news_documents
 
         return project_news_documents(pool)

@@ -14,11 +14,13 @@ from pathlib import Path
 import pytest
 from psycopg_pool import ConnectionPool
 
+from agents.macro.templates import get_template
 from data_access.catalog import catalogued_datasets, dataset_statuses
 from data_access.errors import ImportFailed
 from data_access.importers.dart import import_dart_accounts, import_dart_disclosures
 from data_access.importers.ecos import import_ecos_file
 from data_access.importers.kosis import import_kosis_csv
+from data_access.importers.loaders import StockInfo, upsert_stock
 from data_access.importers.molit import import_molit_apt_trades, region_of
 from data_access.importers.periods import parse_period
 from data_access.postgres import fetch_all, fetch_one
@@ -26,7 +28,7 @@ from tests.integration.test_importers import FIXTURES, _cli, db_uri, module_pool
 
 TABLES = (
     "import_runs, datasets, macro_observations, macro_series, re_transactions, molit_apt_trades, "
-    "dart_disclosures, dart_financial_accounts"
+    "dart_disclosures, dart_financial_accounts, evidence, events, documents, stocks"
 )
 MOLIT = FIXTURES / "molit_apt_trade_seoul_202410_cp949.csv"
 
@@ -154,6 +156,25 @@ def test_dart_disclosures_list(db: ConnectionPool) -> None:
         "SELECT source, domain FROM datasets WHERE dataset_code = 'DART_DISCLOSURES'", pool=db
     )
     assert dataset == {"source": "opendart", "domain": "documents"}
+
+
+def test_dart_filings_become_macro_evidence(db: ConnectionPool) -> None:
+    with db.connection() as conn:
+        upsert_stock(conn, StockInfo("KR:005930", "삼성전자", sector="반도체"))  # type: ignore[arg-type]
+    import_dart_disclosures(FIXTURES / "dart_list_005930.json", pool=db)
+    evidence = get_template("documents_by_keyword")  # the Macro screen's SQL evidence read
+    rows = fetch_all(
+        evidence.text,
+        {"themes": [], "codes": [], "ids": ["KR:005930"], "as_of": date(2024, 11, 30)},
+        pool=db,
+    )
+    assert [(r["title"], r["theme"]) for r in rows] == [
+        ("삼성전자 임원ㆍ주요주주특정증권등소유상황보고서", "지배구조"),
+        ("삼성전자 [기재정정]주요사항보고서(자기주식취득결정)", "자사주"),
+        ("삼성전자 분기보고서 (2024.09)", "실적"),
+        ("삼성전자 연결재무제표기준영업(잠정)실적(공정공시)", "실적"),
+    ]
+    assert rows[0]["url"] == "https://dart.fss.or.kr/dsaf001/main.do?rcpNo=20241120000456"
 
 
 def test_dart_single_company_accounts(db: ConnectionPool) -> None:
