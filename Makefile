@@ -45,7 +45,7 @@ seed: services
 # .streamlit/secrets.toml) and stops here with what to configure when it is missing.
 run: check-bind seed-if-missing
 	@echo "Atlas Workbench: http://$(HOST):$(PORT)"
-	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
+	$(BIN)/python app.py --server.address $(HOST) --server.port $(PORT) --server.headless true
 
 check-bind: venv
 	@$(BIN)/python -m data_access.access check-bind --address $(HOST)

@@ -1,6 +1,7 @@
 """Atlas Workbench entry point: the only router (`st.navigation`) and the shared sidebar.
 
-Run with `make run` (which seeds demo data first) or `streamlit run app.py`. The app listens on
+Run with `make run` (which seeds demo data first) or `python app.py` (`streamlit run app.py`
+works too, but its first visit flashes Streamlit's own page list, see below). The app listens on
 loopback unless told otherwise; beyond loopback it needs sign-in (README, "Sharing the workbench").
 Each screen is one `st.Page` line below; a screen is listed only once its file exists.
 """
@@ -8,10 +9,24 @@ Each screen is one `st.Page` line below; a screen is listed only once its file e
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
+
+if __name__ == "__main__" and not st.runtime.exists():  # `python app.py [--server.port …]`
+    # Streamlit starts a server in its old multipage mode when a `pages/` folder exists, so the
+    # first visit of a process ran that mode: the sidebar listed every module of pages/ ('app',
+    # 'access', 'answer', …) and a deep link ('/etf') opened an English "Page not found" popup
+    # until app.py's st.navigation took over. Launched from here the mode is off from the start
+    # (pages/_ui.ensure_shell still covers `streamlit run app.py`).
+    from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.web import cli
+
+    PagesManager.uses_pages_directory = False
+    sys.argv = ["streamlit", "run", __file__, *sys.argv[1:]]
+    sys.exit(cli.main())
 
 from data_access import access
 from pages import _access as access_ui

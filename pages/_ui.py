@@ -378,9 +378,24 @@ def _render_data_context() -> None:
         )
 
 
+PRELOAD_KEY = "chart-code-preload"
+PRELOAD_CSS = f"<style>.st-key-{PRELOAD_KEY} {{display: none}}</style>"
+
+
+def preload_chart_code() -> None:
+    """An empty, hidden plotly chart in the sidebar of every screen: the browser loads plotly's
+    code (a 4.7 MB script Streamlit fetches the first time a chart is drawn) with the page, while
+    the analyst types, instead of after the first answer (that made the first answer's charts
+    appear seconds after its text)."""
+    st.html(PRELOAD_CSS)
+    with st.container(key=PRELOAD_KEY):
+        st.plotly_chart(go.Figure(), key=f"{PRELOAD_KEY}-figure", config=PLOTLY_CONFIG)
+
+
 def render_sidebar() -> None:
     """Who is signed in, mode, store health and as-of date; shown on every page."""
     with st.sidebar:
+        preload_chart_code()
         st.markdown("### Atlas Workbench")
         access_ui.render_account()
         st.divider()

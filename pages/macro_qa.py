@@ -36,6 +36,10 @@ BOX_KEY = "macro_question_box"
 CHAT = ChatSession(SCREEN)
 AGENT_TITLES = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산",
                 "ontology": "관계·근거", "general_knowledge": "일반 지식"}  # fmt: skip
+TOOL_MODES = {"single": "단일 에이전트", "parallel": "병렬 실행", "llm_direct": "모델 직접 답변"}
+INTENT_WORDS = {**AGENT_TITLES, "relationship": "관계", "general": "일반", "stock": "주식"}
+AGENT_STATUS = {"ok": "완료", "empty": "결과 없음", "error": "오류", "degraded": "일부만",
+                "skipped": "건너뜀"}  # fmt: skip
 DOMAIN_TITLES = {"macro": "거시", "equity": "주식", "real_estate": "부동산", "documents": "문서",
                  "news": "뉴스", "etf": "ETF"}  # fmt: skip
 
@@ -44,14 +48,20 @@ def _turns() -> list[dict[str, Any]]:
     return CHAT.turns()
 
 
+def _yes(flag: object) -> str:
+    return "필요" if flag else "불필요"
+
+
 def _render_route(payload: dict[str, Any]) -> None:
     r = payload.get("route")
     if not r:
         return
-    with st.expander(f"라우팅: {r['intent']} · {r['tool_mode']} · {', '.join(r['target_agents'])}",
-                     icon=":material/alt_route:"):  # fmt: skip
-        st.markdown(f"- 의도: `{r['intent']}` · 도구 모드: `{r['tool_mode']}` · SQL 필요 "
-                    f"{r['sql_need']} · Graph 필요 {r['graph_need']}")  # fmt: skip
+    agents = " + ".join(AGENT_TITLES.get(a, a) for a in r["target_agents"])
+    mode = TOOL_MODES.get(r["tool_mode"], r["tool_mode"])
+    with st.expander(f"라우팅: {agents} · {mode}", icon=":material/alt_route:"):
+        intent = " + ".join(INTENT_WORDS.get(w, w) for w in str(r["intent"]).split("+"))
+        st.markdown(f"- 의도: {intent} · 도구 모드: {mode} · SQL 조회 {_yes(r['sql_need'])} · "
+                    f"그래프 조회 {_yes(r['graph_need'])}")  # fmt: skip
         st.markdown(
             f"- 대상 에이전트: {', '.join(AGENT_TITLES.get(a, a) for a in r['target_agents'])}"
         )
@@ -71,10 +81,12 @@ def _render_agents(payload: dict[str, Any]) -> None:
     columns = st.columns(len(responses))
     for col, (name, resp) in zip(columns, responses.items(), strict=False):
         with col.container(border=True):
-            st.markdown(f"**{AGENT_TITLES.get(name, name)}** · {resp['status']} · "
+            status = AGENT_STATUS.get(resp["status"], resp["status"])
+            st.markdown(f"**{AGENT_TITLES.get(name, name)}** · {status} · "
                         f"{resp['duration_ms']:,} ms")  # fmt: skip
-            for p in resp.get("key_points", [])[:4]:
-                st.caption(_answer.literal_tildes(p))
+            # its key points are the answer's lines above: the card says what it added
+            points, series = len(resp.get("key_points", [])), len(resp.get("series", []))
+            st.caption(f"답변 항목 {points}개" + (f" · 시계열 {series}개" if series else ""))
             for u in resp.get("uncertainty", []):
                 st.caption(f"⚠️ {_answer.literal_tildes(u)}")
 

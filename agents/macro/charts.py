@@ -8,8 +8,27 @@ from typing import Any
 import plotly.graph_objects as go
 
 from agents.chart_style import date_axes
+from agents.macro.templates import axis_unit
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
+# a code in parentheses: " (KR:005930)", " (KR_CPI)"
+CODE_IN_TITLE = re.compile(r"\s*\((?=[^)]*[A-Z_:0-9])[A-Z0-9_:.\-^]+\)")
+LABEL_WIDTH = 14  # characters per line of a path label: at 420 px a longer line is cut
+
+
+def plain_title(title: str) -> str:
+    """A series title without its code: '삼성전자 (KR:005930) 종가' → '삼성전자 종가'."""
+    return CODE_IN_TITLE.sub("", title).strip()
+
+
+def _series_names(payload: dict[str, Any]) -> dict[str, str]:
+    """Code → name of every series the answer used ('KR_USDKRW' → '원/달러 환율(종가)')."""
+    return {
+        s["key"]: str(s["title"]).split(" (")[0]
+        for resp in payload.get("agent_responses", {}).values()
+        for s in resp.get("series", [])
+        if s.get("title")
+    }
 
 
 def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure]:
@@ -20,8 +39,9 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 continue
             xs = [p[0] for p in s["points"]]
             ys = [p[1] for p in s["points"]]
-            fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", name=s["key"]))
-            fig.update_layout(title=s["title"], xaxis_title="날짜", yaxis_title=s.get("unit") or "값",
+            title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
+            fig = go.Figure(go.Scatter(x=xs, y=ys, mode="lines+markers", name=title))
+            fig.update_layout(title=title, xaxis_title="날짜", yaxis_title=axis_unit(s.get("unit") or ""),
                               height=320, margin={"l": 40, "r": 20, "t": 50, "b": 40})  # fmt: skip
             if all(ISO_DAY.match(str(x)) for x in xs):
                 date_axes(fig)
@@ -32,15 +52,29 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
     return figures
 
 
+def wrap_label(text: str, width: int = LABEL_WIDTH) -> str:
+    """A label broken into lines of at most `width` characters at spaces (plotly does not wrap)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
 def path_figure(payload: dict[str, Any]) -> go.Figure | None:
-    """Evidence → event → target edges of relationship answers as a small layered graph."""
+    """Evidence → event → target edges of relationship answers as a small layered graph: events
+    on the left, what they moved on the right (by name), each label on its own lines above its
+    node so nothing is cut on a narrow screen."""
     paths = [p for r in payload.get("agent_responses", {}).values() for p in r.get("paths", [])]
     if not paths:
         return None
+    names = _series_names(payload)
     events = list(dict.fromkeys(str(p["event"]) for p in paths))[:8]
     targets = list(dict.fromkeys(str(p.get("target") or p.get("theme")) for p in paths))[:8]
-    pos = {e: (0.0, float(i)) for i, e in enumerate(events)}
-    pos.update({f"t:{t}": (1.0, float(i)) for i, t in enumerate(targets)})
+    pos = {e: (0.0, float(-i)) for i, e in enumerate(events)}
+    pos.update({f"t:{t}": (1.0, float(-i)) for i, t in enumerate(targets)})
     edge_x: list[float | None] = []
     edge_y: list[float | None] = []
     for p in paths:
@@ -51,13 +85,16 @@ def path_figure(payload: dict[str, Any]) -> go.Figure | None:
     fig = go.Figure(go.Scatter(x=edge_x, y=edge_y, mode="lines", line={"color": "#999"},
                                hoverinfo="skip", showlegend=False))  # fmt: skip
     for label, (x, y) in pos.items():
-        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[label.removeprefix("t:")],
-                                 textposition="middle right" if x else "middle left",
-                                 showlegend=False))  # fmt: skip
+        shown = names.get(label.removeprefix("t:"), label.removeprefix("t:"))
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[wrap_label(shown)],
+                                 textposition="top center", hovertext=[shown], hoverinfo="text",
+                                 textfont={"size": 11}, showlegend=False))  # fmt: skip
     rows = max(len(events), len(targets))
     fig.update_layout(title="근거 경로: 이벤트 → 영향 대상", xaxis_title="이벤트 → 대상",
-                      yaxis_title="", height=max(260, 140 + 48 * rows),
-                      margin={"l": 20, "r": 20, "t": 50, "b": 40},
-                      xaxis={"range": [-1.6, 2.0], "showticklabels": False},
-                      yaxis={"showticklabels": False, "range": [-0.6, rows - 0.4]})  # fmt: skip
+                      yaxis_title="", height=max(280, 160 + 80 * rows),
+                      margin={"l": 10, "r": 10, "t": 50, "b": 40},
+                      xaxis={"range": [-0.45, 1.45], "showticklabels": False, "showgrid": False,
+                             "zeroline": False},
+                      yaxis={"showticklabels": False, "showgrid": False, "zeroline": False,
+                             "range": [-(rows - 1) - 0.4, 0.9]})  # fmt: skip
     return fig

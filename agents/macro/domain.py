@@ -30,6 +30,7 @@ from agents.macro.rankings import (
 )
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
+from agents.macro.templates import change_text, level_text
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding.parse import EXTREME_ANCHOR
@@ -236,15 +237,15 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
             # the window was widened to hold the base month: its start is not a figure asked for
             resp.key_points.append(lang_text(
-                route.language, f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}).",
-                f"{name} ({code}) latest {v1:,.2f} {unit} ({last['obs_date']})."))  # fmt: skip
+                route.language, f"{name}({code}) 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
+                f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
             continue
         resp.key_points.append(lang_text(
             route.language,
-            f"{name}({code}) 최신값 {v1:,.2f} {unit} ({last['obs_date']}), "
-            f"{first['obs_date']}의 {v0:,.2f} 대비 {v1 - v0:+,.2f} ({pct(v0, v1):+.2f}%).",
-            f"{name} ({code}) latest {v1:,.2f} {unit} ({last['obs_date']}), {v1 - v0:+,.2f} "
-            f"({pct(v0, v1):+.2f}%) vs {v0:,.2f} on {first['obs_date']}.",
+            f"{name}({code}) 최신값 {level_text(v1, unit)} ({last['obs_date']}), "
+            f"{first['obs_date']}의 {level_text(v0, unit)} 대비 {change_text(v0, v1, unit)}.",
+            f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']}), "
+            f"{change_text(v0, v1, unit, 'en')} vs {level_text(v0, unit, 'en')} on {first['obs_date']}.",
         ))  # fmt: skip
     # what the question asked of those series (a gap, a max, a YoY change) comes first
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)

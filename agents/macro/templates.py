@@ -307,3 +307,45 @@ def _citation(template: Template, params: dict[str, Any], rows: list[dict[str, A
         end=str(params.get("as_of")) if params.get("as_of") else None,
         as_of_date=str(params.get("as_of")) if params.get("as_of") else None,
     )  # fmt: skip
+
+
+# ---------------------------------------------------------------- figures in an analyst's units
+
+# Stored units (FRED / ECOS names) → how a Korean or English answer writes a level.
+UNIT_WORDS: dict[str, tuple[str, str]] = {
+    "percent": ("%", "%"), "%": ("%", "%"), "krw per usd": ("원", " KRW per USD"),
+    "index": ("", ""), "index 2020=100": ("", " (2020=100)"),
+    "index 1982-1984=100": ("", " (1982-84=100)"),
+}  # fmt: skip
+# A series axis title in Korean: what the number is measured in.
+AXIS_WORDS = {"percent": "%", "%": "%", "%p": "%p", "krw per usd": "원/달러",
+              "index": "지수", "index 2020=100": "지수 (2020=100)",
+              "index 1982-1984=100": "지수 (1982~1984=100)", "원": "원", "호": "호", "건": "건"}  # fmt: skip
+
+
+def is_rate_unit(unit: str) -> bool:
+    return unit.strip().lower() in ("percent", "%")
+
+
+def level_text(value: float, unit: str, lang: str = "ko") -> str:
+    """A macro level as an analyst writes it: '2.25%', '1,445.00원', '118.30' (an index)."""
+    ko, en = UNIT_WORDS.get(unit.strip().lower(), ("", f" {unit}" if unit else ""))
+    return f"{value:,.2f}{ko if lang == 'ko' else en}"
+
+
+def change_text(before: float, after: float, unit: str, lang: str = "ko") -> str:
+    """A move from `before` to `after`: a rate in %p and bp ('-0.25%p (-25bp)'), a level in its
+    own unit and in percent ('+12.30원 (+0.85%)', '+1.20 (+0.98%)')."""
+    moved = after - before
+    if is_rate_unit(unit):
+        return f"{moved:+.2f}%p ({moved * 100:+.0f}bp)"
+    ko, en = UNIT_WORDS.get(unit.strip().lower(), ("", ""))
+    word = ko if lang == "ko" else en
+    if not before:
+        return f"{moved:+,.2f}{word}"
+    return f"{moved:+,.2f}{word} ({(after / before - 1) * 100:+.2f}%)"
+
+
+def axis_unit(unit: str) -> str:
+    """The y-axis title of a series chart: its unit in Korean ('%', '원/달러', '지수')."""
+    return AXIS_WORDS.get(unit.strip().lower(), unit) or "값"

@@ -30,17 +30,17 @@ def test_parallel_question_shows_route_agents_chart_and_trace(
     box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
     box.fill(QUESTION)
     box.press("Enter")
-    route = page.get_by_text("라우팅: equity+relationship").or_(page.get_by_text("· parallel ·"))
+    route = page.get_by_text("라우팅: 주식 + 관계·근거").or_(page.get_by_text("· 병렬 실행"))
     route.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    page.get_by_text("· parallel ·").first.wait_for()
+    page.get_by_text("· 병렬 실행").first.wait_for()
     page.get_by_text("답변 모드:").first.wait_for()
-    page.get_by_text("주식 · ok").first.wait_for()  # the Equity agent card
+    page.get_by_text("주식 · 완료").first.wait_for()  # the Equity agent card
     page.get_by_text("종가").first.wait_for()
     chart = page.locator(CHART).first
     chart.wait_for()
     assert page.locator(CHART).count() >= 1
-    page.get_by_text("(KR:005930) 종가").first.wait_for()  # the price chart's title
-    page.get_by_text("· parallel ·").first.click()  # open the route panel
+    page.get_by_text("삼성전자 종가").first.wait_for()  # the price chart's title
+    page.get_by_text("· 병렬 실행").first.click()  # open the route panel
     page.get_by_text("판단 근거").wait_for()
     steps = page.get_by_text("실행 단계 (")
     steps.wait_for()

@@ -65,8 +65,8 @@ def streamlit_app(
     """`streamlit run app.py` on a free loopback port with `env`; yields its base URL."""
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+    cmd = [  # app.py starts Streamlit itself, without its pages-folder mode (see app.py)
+        sys.executable, "app.py",
         "--server.headless", "true", "--server.port", str(port),
         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
     ]  # fmt: skip

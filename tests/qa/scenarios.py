@@ -77,8 +77,8 @@ def macro_qa(page: Any) -> None:
     box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
     box.fill(MACRO_QUESTION)
     box.press("Enter")
-    page.get_by_text("· parallel ·").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    page.get_by_text("(KR:005930) 종가").first.wait_for()
+    page.get_by_text("· 병렬 실행").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("삼성전자 종가").first.wait_for()
     open_trace(page)
     page.get_by_text("정형 데이터 근거 (").wait_for()
 
