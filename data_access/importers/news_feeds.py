@@ -141,8 +141,25 @@ def _entry_fields(entry: Any) -> dict[str, str]:
     }
 
 
+_DECLARED = re.compile(rb"""<\?xml[^>]*encoding=["']([A-Za-z0-9_.\-]+)["']""")
+
+
+def feed_bytes(data: bytes, name: str) -> bytes:
+    """The feed as declared, or re-declared as UTF-8 when its declaration is wrong (an EUC-KR
+    feed saying UTF-8 would otherwise load as mojibake); ImportFailed if it is neither."""
+    match = _DECLARED.search(data[:300])
+    declared = match.group(1).decode("ascii") if match else "utf-8"
+    try:
+        data.decode(declared)
+        return data
+    except (UnicodeDecodeError, LookupError):
+        text = decode_source(data, name)  # UTF-8 or CP949/EUC-KR, else a Korean message
+    fixed = re.sub(r"""encoding=["'][^"']+["']""", 'encoding="UTF-8"', text, count=1)
+    return fixed.encode("utf-8")
+
+
 def read_feed(data: bytes, name: str, source: str | None) -> ParsedRows[RawArticle]:
-    feed = feedparser.parse(data)
+    feed = feedparser.parse(feed_bytes(data, name))
     if not feed.entries:
         problem = feed.get("bozo_exception")
         detail = f" ({type(problem).__name__}: {problem})" if problem else ""

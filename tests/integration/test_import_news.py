@@ -170,6 +170,16 @@ def test_bad_news_files_are_named_in_korean(db: ConnectionPool, tmp_path: Path) 
     pdf.write_bytes(b"%PDF-1.7 ...")
     with pytest.raises(ImportFailed, match="형식을 알 수 없습니다"):
         import_news_files([pdf], pool=db)
+    # an EUC-KR feed that declares UTF-8 is read as what it is; undecodable bytes are refused
+    src = (FIXTURES / "news_rss2_pubdate_securities.xml").read_text(encoding="utf-8")
+    mislabelled = tmp_path / "euckr.xml"
+    mislabelled.write_bytes(src.encode("euc-kr"))
+    assert import_news_files([mislabelled], pool=db).rows_loaded == 3
+    assert _article(db, "SK하이닉스")["tickers"] == ["KR:000660"]
+    garbage = tmp_path / "garbage.xml"
+    garbage.write_bytes(b'<?xml version="1.0" encoding="UTF-8"?><rss>\xff\xfe\x81\xff</rss>')
+    with pytest.raises(ImportFailed, match="인코딩을 읽을 수 없습니다"):
+        import_news_files([garbage], pool=db)
     # one unreadable file does not stop the others
     mixed = import_news_files([html, FIXTURES / "news_export.jsonl"], pool=db)
     assert (mixed.rows_loaded, mixed.status) == (2, "partial")
