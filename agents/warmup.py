@@ -1,5 +1,5 @@
 """Load once, in the background, what the first question of a session would otherwise wait
-for: the name lexicon, the vocabulary and glossary, the data-freshness dates and the query
+for: Kiwi's model, the name lexicon, the vocabulary and glossary, the data-freshness dates and the query
 guards' parsers (pglast, the ANTLR Cypher grammar: ≈0.2 s to import). Called by the app and the
 HTTP API when their PostgreSQL pool is first handed out.
 
@@ -29,6 +29,7 @@ def warm_up(pool: ConnectionPool) -> None:
 def _load(pool: ConnectionPool) -> None:
     from agents.understanding.glossary import load_glossary
     from agents.understanding.lexicon import cached_lexicon
+    from agents.understanding.morphemes import kiwi
     from agents.understanding.vocabulary import vocabulary_words
     from data_access.catalog import DOMAINS, recent_domain_freshness
     from data_access.errors import WorkbenchError
@@ -36,6 +37,7 @@ def _load(pool: ConnectionPool) -> None:
     try:
         import data_access.guards  # noqa: F401  # the SQL/Cypher parsers of every agent query
 
+        kiwi()  # the morpheme analyser every question reads with (3–7 s to load here)
         cached_lexicon(pool)
         vocabulary_words()
         load_glossary()

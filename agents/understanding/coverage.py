@@ -27,7 +27,9 @@ _FRAME_WORDS = frozenset(
     "알리 주 보이 어떻 어떠하 얼마 뭐 무엇 좀 요즘 현재 지금 최근 정도 혹시 그럼 그리고 하 있 되 것 수 "
     "거 건 데 중 때 대하 관하 궁금하 말하 싶 보 해주 나 저 제 우리 이 그 값 수치 기준 어디 언제 몇 "
     "what how is the of a an me show tell please for in on to and or was were are do does "
-    "did give can you i what's much many there".split()
+    "did give can you i what's much many there "
+    # the things the workbench holds, which each screen reads with its own rules
+    "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
@@ -93,11 +95,12 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
 
 
 def _same_as_period(frame: QuestionFrame) -> bool:
-    """The old period reader took the same window ('3개월' → 3m): the screens compute it."""
+    """The period reader took the same window ('3개월' → 3m, '1주' → 1w): the screens
+    compute it."""
     w, p = frame.window, frame.period
     if w is None or p is None:
         return False
-    months = {"month": 1, "quarter": 3, "year": 12}.get(w.unit)
+    months = {"day": 1 / 30, "week": 0.25, "month": 1, "quarter": 3, "year": 12}.get(w.unit)
     return months is not None and abs(w.n * months - p.months) < 1e-6
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-_DOMAIN_NOUNS = ("이평", "이평선", "고저차", "변동폭", "거래일", "영업일")
+_DOMAIN_NOUNS = ("이평", "이평선", "고저차", "거래일", "영업일")
 _lock = threading.Lock()
 _kiwi: Any = None
 

@@ -2,9 +2,9 @@
 is compared, letter by letter (Hangul split into jamo), with every name of the asked kinds.
 
     link_typos("SK하이닉쓰 종가", lexicon, frozenset({"stock"}), taken=[])
-    # [FuzzyLink(surface='SK하이닉쓰', kind='stock', key='000660', name='SK하이닉스', score=94.7)]
+    # [FuzzyLink(surface='SK하이닉쓰', kind='stock', key='000660', name='SK하이닉스', edits=1)]
 
-A unique close name is linked (the answer says so on its first line); several close names of
+A unique name within two letters is linked (the answer says so on its first line); several close names of
 different things are returned as `candidates` so the screen asks which; nothing close links
 nothing. Words of the vocabulary ('순자산', '수익률') are never names.
 """
@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
 
 from agents.understanding.lexicon import Lexicon, fold
 from agents.understanding.morphemes import Morpheme, analyse
 
-LINK_SCORE = 86.0  # jamo similarity (0-100) a typo'd name reaches ('삼성전쟈' → 삼성전자: 91)
-MARGIN = 4.0  # the best name must beat the next different thing by this much
+# a typo is a letter or two (jamo) away: '삼성전쟈' → 삼성전자 is 1, '한화투자증권' → 한국투자증권 is 3
+MAX_EDITS = 2
 _NAME_TAGS = ("SL", "NNP", "NNG", "SH", "SN")
 _HANGUL_BASE, _HANGUL_LAST = 0xAC00, 0xD7A3
 _INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
@@ -51,7 +52,7 @@ class FuzzyLink:
     kind: str
     key: str
     name: str
-    score: float
+    edits: int  # jamo edits from the typed words to the name
     candidates: tuple[str, ...] = field(default_factory=tuple)  # several close names: ask which
 
     @property
@@ -85,10 +86,10 @@ def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
         return []
     out: list[FuzzyLink] = []
     for run in _runs(analyse(question), taken):
-        found = [link for i in _starts(run, known_words) for size in range(1, 4)
+        found = [link for i in _starts(run, known_words, question) for size in range(1, 4)
                  if i + size <= len(run) and (link := _best(question, run[i : i + size], choices, rows))]  # fmt: skip
         if found:  # the closest reading ('TIGR 반도체', not 'TIGR 반도체 6')
-            out.append(max(found, key=lambda link: (link.score, link.end - link.start)))
+            out.append(min(found, key=lambda link: (link.edits, link.start - link.end)))
     return out
 
 
@@ -106,28 +107,34 @@ def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[li
     return [r for r in runs if r]
 
 
-def _starts(run: list[Morpheme], known_words: frozenset[str]) -> list[int]:
-    """Where a name may start: not a number, and not a vocabulary word unless glued to the
-    next word ('SK하이닉쓰': 'SK' alone is a word, here it starts a name)."""
-    return [i for i, t in enumerate(run) if t.tag != "SN" and (
-        t.form.lower() not in known_words
-        or (i + 1 < len(run) and run[i + 1].start == t.end))]  # fmt: skip
+def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> list[int]:
+    """Where a name may start: at a word's beginning ('한화투자증권' does not hold a name
+    starting at '투자'), not a number, and not a vocabulary word unless glued to the next
+    word that is not a number ('SK하이닉쓰': 'SK' alone is a word, here it starts a name;
+    '코스피200' is the index)."""
+    return [i for i, t in enumerate(run) if t.tag != "SN"
+            and (t.start == 0 or not question[t.start - 1].isalnum())
+            and (t.form.lower() not in known_words
+                 or (i + 1 < len(run) and run[i + 1].start == t.end
+                     and run[i + 1].tag != "SN"))]  # fmt: skip
 
 
-def _best(
-    question: str, words: list[Morpheme], choices: list[str], rows: list[tuple[str, ...]]
-) -> FuzzyLink | None:
+def _best(question: str, words: list[Morpheme], choices: list[str],
+          rows: list[tuple[str, ...]]) -> FuzzyLink | None:  # fmt: skip
+    """The name within MAX_EDITS letters (jamo) of the words; None when none or exact."""
     surface = question[words[0].start : words[-1].end]
-    query = fold(surface)
-    if len(query) < 3:
+    query = jamo(fold(surface))
+    if len(query) < 4:
         return None
-    found = process.extract(jamo(query), choices, scorer=fuzz.ratio, limit=6,
-                            score_cutoff=LINK_SCORE - MARGIN)  # fmt: skip
-    if not found or found[0][1] < LINK_SCORE or found[0][1] >= 100:
+    limit = MAX_EDITS if len(query) >= 8 else 1
+    found = process.extract(query, choices, scorer=Levenshtein.distance, limit=8,
+                            score_cutoff=limit)  # fmt: skip
+    if not found or found[0][1] == 0:
         return None  # an exact name is the lexicon's, not a typo
+    if abs(len(choices[found[0][2]]) - len(query)) > 1:
+        return None  # a part of a longer name ('투자증권' in NH투자증권) is not a typo of it
     best = rows[found[0][2]]
-    rivals = [rows[i] for _, score, i in found[1:] if rows[i][2] != best[2]
-              and score > found[0][1] - MARGIN]  # fmt: skip
-    candidates = tuple(dict.fromkeys([best[3], *(r[3] for r in rivals)])) if rivals else ()
+    rivals = [rows[i][3] for _, d, i in found[1:] if d == found[0][1] and rows[i][2] != best[2]]
+    candidates = tuple(dict.fromkeys([best[3], *rivals])) if rivals else ()
     return FuzzyLink(surface, words[0].start, words[-1].end, best[1], best[2], best[3],
-                     round(found[0][1], 1), candidates)  # fmt: skip
+                     int(found[0][1]), candidates)  # fmt: skip

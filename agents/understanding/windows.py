@@ -53,7 +53,7 @@ _STATS: dict[str, Stat] = {
     "이평": "moving_average", "이평선": "moving_average",
     "변동성": "volatility", "volatility": "volatility",
     "수익률": "return", "return": "return", "returns": "return", "등락률": "return",
-    "변화": "change", "증감": "change", "변하": "change", "change": "change", "변동폭": "range", "range": "range",
+    "변화": "change", "증감": "change", "변하": "change", "change": "change", "range": "range",
     "고저차": "range",
 }  # fmt: skip
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
