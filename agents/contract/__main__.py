@@ -12,10 +12,20 @@ import json
 import logging
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agents.contract.models import ContractInfo
 
 from agents.contract.errors import ContractNotFound
-from agents.contract.service import ask, ensure_samples, ingest_file, search
+from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes, upload_name
 from data_access.errors import WorkbenchError
+
+
+def ingest_file(name: str, data: bytes) -> ContractInfo:
+    """`service.ingest_file` without importing the agent graph (LangGraph, litellm: seconds of
+    imports an ingestion does not use)."""
+    return ingest_bytes(upload_name(name), data)
 
 
 def _contract_id(args: argparse.Namespace) -> str:
@@ -57,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
             info = ingest_file(path.name, path.read_bytes())
             print(json.dumps(info.__dict__, ensure_ascii=False, indent=2))
             return 0
+        from agents.contract.service import ask, search
+
         contract_id = _contract_id(args)
         if args.command == "search":
             hits = search(contract_id, args.question, top=args.top, mode=args.mode)

@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 from psycopg_pool import ConnectionPool
@@ -41,6 +41,7 @@ from agents.contract.tokenize import tokens
 from data_access.config import Settings, get_settings
 
 SearchMode = Literal["hybrid", "bm25", "dense"]
+_T = TypeVar("_T")
 Fusion = Literal["score", "rrf"]
 RRF_K = 60
 CANDIDATES = 20
@@ -158,8 +159,16 @@ def article_text(article: Article) -> str:
     return f"{article.label}\n{article.body}"
 
 
-def article_tokens(article: Article) -> list[str]:
-    return tokens(article.title) * TITLE_WEIGHT + tokens(article.body)
+def line_tokens(article: Article) -> list[list[str]]:
+    """Each clause line's morphemes (stored with the article, so an index built after a restart
+    analyses nothing but the question)."""
+    return [tokens(c.text) for c in article.clauses]
+
+
+def article_tokens(article: Article, lines: Sequence[list[str]] | None = None) -> list[str]:
+    """The title's morphemes (twice) and every line's."""
+    lines = line_tokens(article) if lines is None else lines
+    return tokens(article.title) * TITLE_WEIGHT + [t for line in lines for t in line]
 
 
 def embedding_signature(embedder: Embedder, content_hash: str, dimension: int) -> str:
@@ -215,12 +224,19 @@ def rrf(rankings: dict[str, list[int]], k: int = RRF_K) -> list[tuple[int, float
 
 def clause_units(article: Article) -> list[str]:
     """An article's 항 with the 호 and lines under each; an article without 항 is one unit."""
-    units: list[list[str]] = []
-    for clause in article.clauses:
+    return ["\n".join(unit) for unit in _grouped(article, [c.text for c in article.clauses])] or [
+        ""
+    ]
+
+
+def _grouped(article: Article, per_line: Sequence[_T]) -> list[list[_T]]:
+    """`per_line` (one item per clause line) grouped by 항: a 항 starts a group."""
+    units: list[list[_T]] = []
+    for clause, item in zip(article.clauses, per_line, strict=True):
         if clause.kind == "항" or not units:
             units.append([])
-        units[-1].append(clause.text)
-    return ["\n".join(unit) for unit in units] or [""]
+        units[-1].append(item)
+    return units
 
 
 def scaled(scores: dict[int, float], floor: float | None = None) -> dict[int, float]:
@@ -273,15 +289,19 @@ class Lexical:
         return best
 
 
-def clause_token_lists(articles: Sequence[Article]) -> tuple[list[int], list[list[str]]]:
-    """Keys and tokens of every 항 unit, each with its article's title (weighted as in articles)."""
+def clause_token_lists(articles: Sequence[Article],
+                       lines: Sequence[Sequence[list[str]]] | None = None,
+                       ) -> tuple[list[int], list[list[str]]]:  # fmt: skip
+    """Keys and tokens of every 항 unit, each with its article's title (weighted as in articles);
+    `lines`: each article's stored line tokens (else analysed now)."""
     keys: list[int] = []
     lists: list[list[str]] = []
-    for article in articles:
+    for i, article in enumerate(articles):
         title = tokens(article.title) * TITLE_WEIGHT
-        for unit in clause_units(article):
+        per_line = line_tokens(article) if lines is None else lines[i]
+        for unit in _grouped(article, per_line) or [[]]:
             keys.append(article.key)
-            lists.append(title + tokens(unit))
+            lists.append(title + [t for line in unit for t in line])
     return keys, lists
 
 
@@ -297,7 +317,9 @@ class ContractIndex:
         self.articles = {s.article.key: s.article for s in stored}  # models.article_key
         self._numbers = [s.article.key for s in stored]
         self._articles = Lexical(self._numbers, [s.tokens for s in stored])
-        self._clauses = Lexical(*clause_token_lists([s.article for s in stored]))
+        self._clauses = Lexical(*clause_token_lists(
+            [s.article for s in stored],
+            [s.line_tokens or line_tokens(s.article) for s in stored]))  # fmt: skip
         self.embedder = embedder
         started = time.perf_counter()
         vectors = fit_vectors(embedder, [s.article for s in stored])

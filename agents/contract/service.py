@@ -14,7 +14,6 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from pathlib import PurePath
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -24,7 +23,7 @@ from agents.cancel import cancelled, requested
 from agents.contract import store
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
-from agents.contract.ingest.pipeline import detect_type, ensure_samples, ingest_bytes
+from agents.contract.ingest.pipeline import detect_type, ensure_samples, ingest_bytes, upload_name
 from agents.contract.llm import LlmSession
 from agents.contract.models import ContractInfo, ParsedContract
 from agents.contract.planner import PlanContext
@@ -43,7 +42,6 @@ from data_access.errors import ToolInputError, WorkbenchError
 logger = logging.getLogger(__name__)
 
 SCREEN = "contract"
-MAX_FILE_NAME_CHARS = 200
 __all__ = [
     "SCREEN",
     "Turn",
@@ -103,11 +101,7 @@ def set_contract_type(contract_id: str, type_id: str, *,
         )
 
 
-def _file_name(name: str) -> str:
-    """The upload's name as stored: cleaned (no NUL for PostgreSQL), long stems cut, the
-    extension (which picks the reader) kept."""
-    path = PurePath(clean_text(name).replace("\n", " ") or "계약서")
-    return path.stem[:MAX_FILE_NAME_CHARS] + path.suffix[:16]
+_file_name = upload_name  # kept for callers of the earlier name
 
 
 def search(contract_id: str, query: str, *, top: int = 5, mode: SearchMode = "hybrid",

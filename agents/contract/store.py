@@ -46,6 +46,7 @@ class StoredArticle:
     article: Article
     tokens: list[str]
     embedding_model: str | None
+    line_tokens: list[list[str]] | None = None  # per clause line; None: stored before them
 
 
 def vector_literal(vector: np.ndarray) -> str:
@@ -125,10 +126,11 @@ def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[
     out = []
     for r in rows:
         clauses = [Clause(c["kind"], c["number"], c["text"]) for c in r["clauses"]]
+        lines = ([str(c["tokens"]).split() for c in r["clauses"]]
+                 if all("tokens" in c for c in r["clauses"]) else None)  # fmt: skip
         article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"],
                           part=r["part_no"], part_title=r["part_title"])  # fmt: skip
-        out.append(StoredArticle(article,
-                                 r["tokens"].split(), r["embedding_model"]))  # fmt: skip
+        out.append(StoredArticle(article, r["tokens"].split(), r["embedding_model"], lines))
     return out
 
 
@@ -140,8 +142,10 @@ def save_contract(
     embedding_model: str,
     pool: ConnectionPool | None = None,
     owner: str | None = None,
+    line_tokens: Sequence[Sequence[list[str]]] | None = None,
 ) -> None:
-    """Replace the contract and all its articles in one transaction (its owner stays)."""
+    """Replace the contract and all its articles in one transaction (its owner stays);
+    `line_tokens` (per article, per clause line) are kept in each clause's JSON."""
     owner = owner or current_viewer().user_id
     with connection(pool) as conn, conn.transaction():
         conn.execute(
@@ -164,10 +168,18 @@ def save_contract(
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
                 [(info.contract_id, a.part, a.part_title, a.article_no, a.branch, a.title,
                   json.dumps(a.content, ensure_ascii=False),
-                  json.dumps([c.__dict__ for c in a.clauses], ensure_ascii=False), a.body,
+                  _clauses_json(a, line_tokens[i] if line_tokens else None), a.body,
                   " ".join(t), vector_literal(v), embedding_model)
-                 for a, t, v in zip(parsed.articles, tokens, vectors, strict=True)],
+                 for i, (a, t, v) in enumerate(zip(parsed.articles, tokens, vectors, strict=True))],
             )  # fmt: skip
+
+
+def _clauses_json(article: Article, lines: Sequence[list[str]] | None) -> str:
+    rows = [dict(c.__dict__) for c in article.clauses]
+    if lines is not None:
+        for row, line in zip(rows, lines, strict=True):
+            row["tokens"] = " ".join(line)
+    return json.dumps(rows, ensure_ascii=False)
 
 
 def update_vectors(contract_id: str, keys: Sequence[int], vectors: np.ndarray,

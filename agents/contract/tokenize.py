@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from typing import Any
 
@@ -10,18 +9,13 @@ from typing import Any
 KEEP_TAGS = ("NNG", "NNP", "NNB", "NR", "VV", "VA", "XR", "SL", "SN", "SH", "MAG")
 STOP_FORMS = frozenset({"것", "수", "등", "이", "그", "하", "되", "있", "없", "않", "아니"})
 
-_lock = threading.Lock()
-_kiwi: Any = None
-
 
 def _analyzer() -> Any:
-    global _kiwi
-    with _lock:
-        if _kiwi is None:
-            from kiwipiepy import Kiwi
+    """The process's one Kiwi (agents.understanding.morphemes): a second instance cost another
+    ~500 MB and its own 3-5 s model load (measured in bench/contract_ingest.py)."""
+    from agents.understanding.morphemes import kiwi
 
-            _kiwi = Kiwi()
-        return _kiwi
+    return kiwi()
 
 
 @lru_cache(maxsize=4096)
@@ -51,3 +45,9 @@ def _tagged(text: str) -> tuple[tuple[str, str], ...]:
 def tagged(text: str) -> list[tuple[str, str]]:
     """Every morpheme of `text` with its tag, lower-cased (cached)."""
     return list(_tagged(text))
+
+
+def clear_cache() -> None:
+    """Forget cached analyses (the benchmark measures tokenizing a new document)."""
+    _tokens.cache_clear()
+    _tagged.cache_clear()

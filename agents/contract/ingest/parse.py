@@ -87,10 +87,10 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         if started is not None:
             if _restarts(articles, started, current.part):
                 part = current.part + 1  # numbering restarted: an annexed agreement begins
-                title, lead = _part_heading(current, part)
-                started.part, started.part_title = part, title
+                heading, lead = _part_heading(current, part)
+                started.part, started.part_title = part, heading
                 if lead:  # the annex's own preamble ('갑과 을은 … 체결한다.')
-                    articles.append(Article(0, PREAMBLE_TITLE, lead, part=part, part_title=title))
+                    articles.append(Article(0, PREAMBLE_TITLE, lead, part=part, part_title=heading))
             else:
                 started.part, started.part_title = current.part, current.part_title
             current = started

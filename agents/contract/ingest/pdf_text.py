@@ -43,18 +43,29 @@ class Vocabulary:
         self._sorted = sorted(self.counts)
 
     def knows_start(self, joined: str, shorter_than: int) -> bool:
-        """Some word of the document is a start of `joined` longer than `shorter_than` chars, or
-        `joined` itself starts a word ('편집' for '편집권은')."""
+        """Some word of the document is a start of `joined` longer than `shorter_than` chars,
+        `joined` starts a word, or they share a start two characters past the break ('편집권과'
+        for '편집권은')."""
         joined = joined.strip(WORD_EDGE)
         if not joined:
             return False
-        i = bisect.bisect_left(self._sorted, joined[: shorter_than + 1])
-        while i < len(self._sorted) and self._sorted[i].startswith(joined[: shorter_than + 1]):
+        head = joined[: shorter_than + 1]
+        i = bisect.bisect_left(self._sorted, head)
+        while i < len(self._sorted) and self._sorted[i].startswith(head):
             word = self._sorted[i]
-            if len(word) > shorter_than and (joined.startswith(word) or word.startswith(joined)):
+            if len(word) > shorter_than and (joined.startswith(word) or word.startswith(joined)
+                                             or _common(word, joined) >= shorter_than + 2):  # fmt: skip
                 return True
             i += 1
         return False
+
+
+def _common(a: str, b: str) -> int:
+    """The length of the common start of two words."""
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 def normalise_lines(raw_lines: Sequence[str]) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -18,12 +19,13 @@ from psycopg_pool import ConnectionPool
 
 from agents.contract import store
 from agents.contract.embeddings import make_embedder
-from agents.contract.index import article_tokens, embedding_signature, fit_vectors
+from agents.contract.index import article_tokens, embedding_signature, fit_vectors, line_tokens
 from agents.contract.ingest.parse import parse_contract_text
 from agents.contract.ingest.readers import read_contract_file
 from agents.contract.ingest.worker import parse_upload
 from agents.contract.models import ContractInfo, ParsedContract
 from agents.contract.types import Detection, detect
+from agents.inputs import clean_text
 from data_access.access import LOCAL_USER_ID, SHARED_USER_ID, current_viewer
 from data_access.config import Settings, get_settings
 
@@ -49,6 +51,16 @@ class Sample:
 def samples() -> list[Sample]:
     raw = json.loads((SAMPLES_DIR / "catalog.json").read_text(encoding="utf-8"))
     return [Sample(**s) for s in raw]
+
+
+MAX_FILE_NAME_CHARS = 200
+
+
+def upload_name(name: str) -> str:
+    """The upload's name as stored: cleaned (no NUL for PostgreSQL), long stems cut, the
+    extension (which picks the reader) kept."""
+    path = PurePath(clean_text(name).replace("\n", " ") or "계약서")
+    return path.stem[:MAX_FILE_NAME_CHARS] + path.suffix[:16]
 
 
 def content_hash(text: str) -> str:
@@ -94,6 +106,7 @@ def ingest_bytes(
     """
     settings = settings or get_settings()
     owner = owner or current_viewer().user_id
+    warm_in_background()
     if trusted:
         text, fmt = read_contract_file(name, data)
         parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
@@ -113,11 +126,30 @@ def ingest_bytes(
     )  # fmt: skip
     embedder = make_embedder(settings)
     vectors = fit_vectors(embedder, parsed.articles)
-    token_lists = [article_tokens(a) for a in parsed.articles]
+    lines = [line_tokens(a) for a in parsed.articles]
+    token_lists = [article_tokens(a, line) for a, line in zip(parsed.articles, lines, strict=True)]
     store.save_contract(info, parsed, token_lists, vectors,
-                        embedding_signature(embedder, digest, vectors.shape[1]), pool, owner)  # fmt: skip
+                        embedding_signature(embedder, digest, vectors.shape[1]), pool, owner,
+                        lines)  # fmt: skip
     logger.info("ingested contract %s (%d articles)", contract_id, info.article_count)
     return info
+
+
+def _load_kiwi() -> None:
+    from agents.understanding.morphemes import kiwi
+
+    kiwi()
+
+
+_warmed = threading.Event()
+
+
+def warm_in_background() -> None:
+    """Kiwi's model (3-5 s on a busy machine) loads in a background thread while the upload
+    worker reads the file, instead of after it; once per process (the app preloads it at start)."""
+    if not _warmed.is_set():
+        _warmed.set()
+        threading.Thread(target=_load_kiwi, name="contract-kiwi", daemon=True).start()
 
 
 def ensure_samples(pool: ConnectionPool | None = None,

@@ -1,0 +1,174 @@
+"""Contract ingestion speed and memory, and the first question after a restart (issue 32).
+
+    python bench/contract_ingest.py [--repeat 3] [--skip-cold]
+
+Documents: the 30-article software subcontract written here (tests/fixtures/contracts/made_here,
+with 13 annex articles: 43 in all) as HWPX and HWP 5, and the employment contract as a PDF. Each
+run changes one word so the file is new (an unchanged file is a no-op by its content hash).
+Prints, as medians over `--repeat` runs:
+1. cold CLI: `python -m agents.contract ingest FILE` in a fresh process — wall time and peak RSS
+   (the process's and its upload worker's, ru_maxrss of the children);
+2. warm, in process (as the app ingests an upload once it has started: Kiwi and imports loaded):
+   wall time per stage (worker read+parse, tokens, vectors, store) and the Python heap's peak
+   (tracemalloc, in a separate untimed run) and RSS growth;
+3. first question after a restart: a fresh process asks one question about a stored contract
+   (`python -m agents.contract ask --contract ID …`) — wall time, and the answer's own duration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fixtures.contracts.files import contract_text, pdf_bytes  # noqa: E402
+from tests.fixtures.hangul_files import hwp_bytes, hwpx_bytes  # noqa: E402
+
+DOCS = (("software_subcontract", "hwpx"), ("software_subcontract", "hwp"), ("employment", "pdf"))
+BUILDERS: dict[str, Callable[[list[str]], bytes]] = {"hwpx": hwpx_bytes, "hwp": hwp_bytes,
+                                                     "pdf": pdf_bytes}  # fmt: skip
+QUESTION = "하자보수 기간은 얼마나 되나요?"
+
+
+def variant(name: str, fmt: str, tag: str) -> bytes:
+    """The document with its first article's text marked, so its content hash is new."""
+    lines = contract_text(name).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("제1조"))
+    lines[at] = lines[at].replace("목적으로", f"목적({tag})으로", 1)
+    return BUILDERS[fmt](lines)
+
+
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cold(fmt: str, data: bytes) -> tuple[float, float]:
+    """(seconds, peak MB) of the CLI ingesting `data` in a fresh process."""
+    with tempfile.NamedTemporaryFile(suffix=f".{fmt}") as handle:
+        handle.write(data)
+        handle.flush()
+        script = ("import resource, subprocess, sys; "
+                  "r = subprocess.run([sys.executable, '-m', 'agents.contract', 'ingest', sys.argv[1]],"
+                  " capture_output=True); "
+                  "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")  # fmt: skip
+        started = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", script, handle.name], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
+        elapsed = time.perf_counter() - started
+    if out[1] != "0":
+        raise SystemExit(f"cold ingest failed for {fmt}")
+    return elapsed, int(out[0]) / 1024
+
+
+def warm(fmt: str, data: bytes, pool: object, trace: bool = False) -> dict[str, float]:
+    """Stage times (s) of one in-process ingestion and RSS growth (MB); with `trace`, the Python
+    heap's peak (tracemalloc slows allocations several times: its run is not timed)."""
+    from agents.contract import store
+    from agents.contract.embeddings import make_embedder
+    from agents.contract.index import article_tokens, embedding_signature, fit_vectors, line_tokens
+    from agents.contract.ingest.pipeline import content_hash, detect_type, upload_id
+    from agents.contract.ingest.worker import parse_upload
+    from agents.contract.models import ContractInfo
+    from agents.contract.tokenize import clear_cache
+    from data_access.access import LOCAL_USER_ID
+    from data_access.config import get_settings
+
+    clear_cache()  # every document's clauses are tokenized as if new
+    rss0 = rss_mb()
+    if trace:
+        tracemalloc.start()
+    t0 = time.perf_counter()
+    upload = parse_upload(f"bench.{fmt}", data)
+    t1 = time.perf_counter()
+    lines = [line_tokens(a) for a in upload.parsed.articles]
+    token_lists = [
+        article_tokens(a, line) for a, line in zip(upload.parsed.articles, lines, strict=True)
+    ]
+    t2 = time.perf_counter()
+    embedder = make_embedder(get_settings())
+    vectors = fit_vectors(embedder, upload.parsed.articles)
+    t3 = time.perf_counter()
+    digest = content_hash(upload.text)
+    info = ContractInfo(upload_id(digest, LOCAL_USER_ID), upload.parsed.title,
+                        detect_type(upload.parsed).id, False, f"bench.{fmt}", upload.fmt, digest,
+                        len(upload.parsed.articles))  # fmt: skip
+    store.save_contract(info, upload.parsed, token_lists, vectors,
+                        embedding_signature(embedder, digest, vectors.shape[1]), pool,  # type: ignore[arg-type]
+                        None, lines)  # fmt: skip
+    t4 = time.perf_counter()
+    heap_peak = tracemalloc.get_traced_memory()[1] if trace else 0
+    tracemalloc.stop()
+    store.delete_contract(info.contract_id, pool)  # type: ignore[arg-type]
+    return {"read+parse": t1 - t0, "tokens": t2 - t1, "vectors": t3 - t2, "store": t4 - t3,
+            "total": t4 - t0, "heap_mb": heap_peak / 2**20, "rss_growth_mb": rss_mb() - rss0,
+            "worker_peak_mb": upload.peak_mb, "articles": len(upload.parsed.articles)}  # fmt: skip
+
+
+def first_question(contract_id: str) -> tuple[float, int]:
+    """(wall seconds of a fresh process answering one question, the answer's duration_ms)."""
+    script = ("import json, sys; from agents.contract.service import ask; "
+              "a = ask(sys.argv[1], sys.argv[2], save=False); print(a.duration_ms)")  # fmt: skip
+    started = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", script, contract_id, QUESTION], cwd=ROOT,
+                         capture_output=True, text=True, check=True, env={**os.environ,
+                         "PYTHONPATH": str(ROOT)}).stdout.split()  # fmt: skip
+    return time.perf_counter() - started, int(out[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-cold", action="store_true")
+    args = parser.parse_args()
+    from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes
+    from agents.understanding.morphemes import kiwi
+    from data_access.postgres import get_pool
+
+    pool = get_pool()
+    ensure_samples(pool)
+    kiwi()
+    stamp = str(time.time_ns())[-8:]
+    print(f"cpus {os.cpu_count()}, load {os.getloadavg()[0]:.1f}; medians of {args.repeat} runs")
+    for name, fmt in DOCS:
+        runs = [warm(fmt, variant(name, fmt, f"w{stamp}{i}"), pool) for i in range(args.repeat)]
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        med["heap_mb"] = warm(fmt, variant(name, fmt, f"t{stamp}"), pool, trace=True)["heap_mb"]
+        stages = " ".join(
+            f"{k} {med[k]:.2f}s" for k in ("read+parse", "tokens", "vectors", "store")
+        )
+        print(f"warm {fmt:<5} {int(med['articles'])} articles: total {med['total']:.2f} s ({stages}); "
+              f"heap peak {med['heap_mb']:.1f} MB, RSS +{med['rss_growth_mb']:.1f} MB, "
+              f"worker peak {med['worker_peak_mb']:.0f} MB")  # fmt: skip
+        if not args.skip_cold:
+            cold_runs = [cold(fmt, variant(name, fmt, f"c{stamp}{i}")) for i in range(args.repeat)]
+            print(f"cold {fmt:<5} CLI ingest: {statistics.median(c[0] for c in cold_runs):.2f} s, "
+                  f"peak RSS {statistics.median(c[1] for c in cold_runs):.0f} MB")  # fmt: skip
+    info = ingest_bytes("bench.hwpx", variant("software_subcontract", "hwpx", f"q{stamp}"),
+                        pool=pool)  # fmt: skip
+    firsts = [first_question(info.contract_id) for _ in range(args.repeat)]
+    print(f"first question after a restart (fresh process, '{QUESTION}'): "
+          f"{statistics.median(f[0] for f in firsts):.2f} s wall, answer "
+          f"{statistics.median(f[1] for f in firsts)} ms")  # fmt: skip
+    print(
+        f"this process's peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

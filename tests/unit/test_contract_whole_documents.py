@@ -1,0 +1,99 @@
+"""Whole published documents: annexed agreements restarting at 제1조 are parts, '<신설>' headings
+are articles, branch articles carry their label, PDF lines are joined and spaced, and the
+contract embedder needs no scikit-learn (issue 32). Files are the ones written here
+(tests/fixtures/contracts/made_here), built as real HWPX / HWP / PDF files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.contract.errors import ContractFileError
+from agents.contract.ingest.parse import parse_contract_text
+from agents.contract.ingest.pdf_text import normalise_lines
+from agents.contract.ingest.readers import read_contract_file
+from agents.contract.lsa import CharLsaEmbedder
+from agents.contract.models import article_key, split_key, split_part
+from tests.fixtures.contracts.files import contract_file
+
+ANNEXED = """소프트웨어 하도급 계약서
+제1조(목적) 목적을 정한다.
+제2조(대금) 대금은 30일 이내에 지급한다.
+<신설 2025. 1. 1.>제2조의2(연동) ① 원재료 가격이 오르면 조정한다. <신설>
+제3조(기타) 끝이다.
+[별첨 1]
+비밀유지계약서
+갑과 을은 다음과 같이 비밀유지계약을 체결한다.
+제1조(목적) 비밀을 지킨다.
+제2조(비밀유지기간) 비밀유지 의무는 3년간 존속한다.
+"""
+
+
+def test_an_annex_restarting_at_article_1_is_a_part_with_its_title() -> None:
+    parsed = parse_contract_text(ANNEXED)
+    assert parsed.title == "소프트웨어 하도급 계약서"  # the document's, not the last annex's
+    labels = [a.label for a in parsed.articles]
+    assert labels == ["제1조(목적)", "제2조(대금)", "제2조의2(연동)", "제3조(기타)",
+                      "[별첨 1 비밀유지계약서] 전문", "[별첨 1 비밀유지계약서] 제1조(목적)",
+                      "[별첨 1 비밀유지계약서] 제2조(비밀유지기간)"]  # fmt: skip
+    keys = [a.key for a in parsed.articles]
+    assert len(set(keys)) == len(keys)
+    branch = parsed.articles[2]
+    assert (branch.branch_label, branch.content) == ("2의2", ["① 원재료 가격이 오르면 조정한다."])
+    assert parsed.articles[3].content == ["끝이다."]  # the annex heading left the main body
+
+
+def test_keys_split_back_into_part_article_and_branch() -> None:
+    key = article_key(16, 2, part=3)
+    assert split_part(key) == (3, 16002) and split_key(key) == (16, 2)
+    assert split_part(article_key(-1, 0, part=2)) == (2, -1)
+
+
+def test_a_repeated_article_in_a_short_body_is_still_refused() -> None:
+    with pytest.raises(ContractFileError, match="같은 번호의 조항"):
+        parse_contract_text("제1조(목적) 가.\n제2조(정의) 나.\n제2조(정의) 다.")
+
+
+@pytest.mark.parametrize("fmt", ["hwpx", "hwp"])
+def test_a_hangul_file_with_annexes_reads_whole(fmt: str) -> None:
+    text, _ = read_contract_file(f"a.{fmt}", contract_file("software_subcontract", fmt))
+    parsed = parse_contract_text(text)
+    main = [a for a in parsed.articles if a.part == 0 and a.article_no > 0]
+    assert len(main) == 31 and "16의2" in [a.branch_label for a in main]
+    assert {a.part_title for a in parsed.articles if a.part} == {
+        "별첨 1 비밀유지계약서", "별첨 2 변경 합의서", "별첨 3 연동 계약"}  # fmt: skip
+    if fmt == "hwpx":  # the table inside 제4조 keeps its cells apart
+        fourth = next(a for a in main if a.article_no == 4)
+        assert "선급금 | 착수 후 15일 | 30%" in fourth.content
+
+
+def test_a_pdf_with_wrapped_lines_reads_as_sentences() -> None:
+    text, _ = read_contract_file("a.pdf", contract_file("employment", "pdf"))
+    parsed = parse_contract_text(text)
+    assert [a.article_no for a in parsed.articles if a.article_no > 0] == list(range(1, 16))
+    sixth = next(a for a in parsed.articles if a.article_no == 6)
+    assert (
+        sixth.content[1]
+        == "② 사용자는 근로자에게 근무일 간 휴식으로 연속하여 10시간 이상을 보장하여야 한다."
+    )
+
+
+def test_pdf_lines_are_joined_and_spaced() -> None:
+    lines = normalise_lines(["제 4조(계약기간) 계약기간은 1년으로 한", "다 .", "- 2 -", "① 산출물의 지식재",
+                             "산권은 을에게 있다.", "② 편 집권은 갑에게 있다.", "편집권과 지식재산권은 다르다."])  # fmt: skip
+    assert lines == ["제4조(계약기간) 계약기간은 1년으로 한다.", "① 산출물의 지식재산권은 을에게 있다.",
+                     "② 편집권은 갑에게 있다.", "편집권과 지식재산권은 다르다."]  # fmt: skip
+
+
+def test_the_contract_embedder_is_tfidf_cosine_at_full_rank() -> None:
+    texts = [
+        "하자보수 기간은 1년으로 한다.",
+        "대금은 60일 이내에 지급한다.",
+        "비밀유지 의무는 3년간 존속한다.",
+    ]
+    embedder = CharLsaEmbedder()
+    embedder.fit(texts)
+    vectors = embedder.embed(texts)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    query = embedder.embed(["하자보수 기간"])[0]
+    assert int(np.argmax(vectors @ query)) == 0
