@@ -112,10 +112,16 @@ def render_live_step(
     tool_calls: Sequence[dict[str, Any]],
     error: str | None,
     duration_ms: int,
+    key: str | None = None,
 ) -> None:
-    """One agent step while the run is going on (inside an `st.status` block)."""
+    """One agent step while the run is going on (inside an `st.status` block). With `key` its
+    content (code, highlighted in the browser) is drawn only once the step is opened."""
     title = f"단계 {step} · {duration_ms:,} ms" + (" · 오류" if error else "")
-    with st.expander(title, expanded=False, icon=":material/error:" if error else None):
+    box = st.expander(title, expanded=False, icon=":material/error:" if error else None,
+                      key=key, on_change="rerun" if key else "ignore")  # fmt: skip
+    if key and not box.open:
+        return
+    with box:
         if thought:
             st.markdown(f"**생각:** {thought}")
         if code:
@@ -133,9 +139,16 @@ def render_live_step(
 
 
 def render_trace(trace: Sequence[TraceStep], *, key: str) -> None:
+    """The trace in an expander whose steps are drawn only once it is opened: the browser
+    highlights every step's code and arguments, which took longer than the answer and its
+    charts together (profiled in Chromium), for a panel most answers never open."""
     if not trace:
         return
-    with st.expander(f"실행 단계 ({len(trace)})", icon=":material/account_tree:"):
+    box = st.expander(f"실행 단계 ({len(trace)})", icon=":material/account_tree:",
+                      key=f"{key}-trace", on_change="rerun")  # fmt: skip
+    if not box.open:
+        return
+    with box:
         for t in trace:
             status = STATUS_LABELS.get(t.status, t.status)
             kind = KIND_LABELS.get(t.kind, t.kind)

@@ -71,7 +71,8 @@ _SCRIPT = """
       const out = korean(node.nodeValue);
       if (out !== null && out !== node.nodeValue) node.nodeValue = out;
     }
-    const elements = root.querySelectorAll ? [root, ...root.querySelectorAll("*")] : [];
+    const selector = attrs.map((a) => `[${a}]`).join(",");
+    const elements = root.querySelectorAll ? [root, ...root.querySelectorAll(selector)] : [];
     for (const el of elements) {
       for (const name of attrs) {
         const value = el.getAttribute && el.getAttribute(name);
@@ -81,6 +82,20 @@ _SCRIPT = """
     }
   };
   const doc = window.parent.document;
+  // Added subtrees are fixed once per animation frame, each only once and not inside another
+  // one already pending: an answer arrives as many small mutations of one growing tree.
+  let pending = new Set();
+  const flush = () => {
+    const roots = [...pending].filter((n) => n.isConnected);
+    pending = new Set();
+    for (const n of roots) {
+      if (!roots.some((o) => o !== n && o.contains(n))) fix(n);
+    }
+  };
+  const later = (n) => {
+    if (!pending.size) requestAnimationFrame(flush);
+    pending.add(n);
+  };
   const observer = new MutationObserver((mutations) => {
     for (const m of mutations) {
       if (m.type === "characterData") {
@@ -89,7 +104,7 @@ _SCRIPT = """
       } else if (m.type === "attributes") {
         fix(m.target);
       } else {
-        m.addedNodes.forEach((n) => (n.nodeType === 3 ? fix(n.parentNode || doc.body) : fix(n)));
+        m.addedNodes.forEach((n) => later(n.nodeType === 3 ? n.parentNode || doc.body : n));
       }
     }
   });

@@ -108,6 +108,7 @@ def _render_step(event: object) -> str | None:
     _answer.render_live_step(
         event.step, thought=event.thought, code=event.code, observation=event.observation,
         tool_calls=event.tool_calls, error=event.error, duration_ms=event.duration_ms,
+        key=f"{LIVE_KEY}-step-{event.step}",
     )  # fmt: skip
     return f"단계 {event.step} 완료"
 
