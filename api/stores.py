@@ -78,8 +78,14 @@ class Stores:
         return self._health
 
     def pool(self) -> ConnectionPool:
-        """The shared pool, or StoreUnavailable naming PostgreSQL and the driver's reason."""
+        """The shared pool, or StoreUnavailable naming PostgreSQL and the driver's reason.
+
+        A cached "down" is never trusted (the probe takes milliseconds): the first request after
+        PostgreSQL is back must not get a stale error. A cached "up" is, because the pool itself
+        finds out within a quarter second when the server is gone (data_access.postgres)."""
         health = self.health()
+        if health is not None and not health.postgres.ok:
+            health = self.health(fresh=True)
         if health is None or self.info is None:
             raise StoreUnavailable(
                 f"PostgreSQL에 연결할 수 없습니다 ({self.error or '저장소 시작 실패'})",

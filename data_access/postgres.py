@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,10 +31,19 @@ _pools: dict[str, ConnectionPool] = {}
 # to the current pool for the same server (see `connection`).
 _retired: weakref.WeakKeyDictionary[ConnectionPool, str] = weakref.WeakKeyDictionary()
 _resets: dict[str, Callable[[Any], None]] = {}
+# When each pool last found a dead connection, and how many of its connections are out with
+# callers (see `_stuck`).
+_check_failures: weakref.WeakKeyDictionary[ConnectionPool, list[float]] = (
+    weakref.WeakKeyDictionary()
+)
+_in_use: weakref.WeakKeyDictionary[ConnectionPool, int] = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
 
-PROBE_TIMEOUT_S = 3
-POOL_TIMEOUT_S = 10
+PROBE_TIMEOUT_S = 2  # libpq's smallest connect_timeout
+POOL_TIMEOUT_S = 10  # how long a request queues for a connection when all of them are busy
+FAST_WAIT_S = 0.25  # how long before asking whether the server is there at all
+OPEN_TIMEOUT_S = 1.5  # a new pool's first connections, right after a successful probe
+STUCK_S = 30.0  # a pool that found a dead connection this recently is replaced, not waited on
 
 
 def get_pool(uri: str | None = None, settings: Settings | None = None) -> ConnectionPool:
@@ -70,27 +80,32 @@ def _open_pool(
         psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.OperationalError as e:
         raise StoreUnavailable(
-            f"PostgreSQL is not reachable ({short_error(e)})", store="postgres"
+            f"PostgreSQL에 연결할 수 없습니다 ({short_error(e)})", store="postgres"
         ) from e
+    failures = [float("-inf")]
     pool = ConnectionPool(
         uri,
         min_size=min_size,
         max_size=max_size,
-        kwargs={"row_factory": dict_row, "connect_timeout": 5},
+        kwargs={"row_factory": dict_row, "connect_timeout": PROBE_TIMEOUT_S},
         open=False,
         name="atlas",
         timeout=POOL_TIMEOUT_S,
         # Test each connection as it is handed out: after a server restart the pooled ones are
         # dead, and without the check the first query on each fails.
-        check=ConnectionPool.check_connection,
+        check=_check_recording(failures),
         reset=reset,
     )
+    _check_failures[pool] = failures
     try:
-        pool.open(wait=True, timeout=15)
+        # The server answered the probe a moment ago, so its first connections open in
+        # milliseconds; a longer wait means it went away again, and the caller should hear so
+        # now rather than after the pool's reconnect backoff brings it back.
+        pool.open(wait=True, timeout=OPEN_TIMEOUT_S)
     except psycopg.OperationalError as e:  # PoolTimeout is one too
         pool.close()  # else its workers keep reconnecting in the background
         raise StoreUnavailable(
-            f"PostgreSQL is not reachable ({short_error(e)})", store="postgres"
+            f"PostgreSQL에 연결할 수 없습니다 ({short_error(e)})", store="postgres"
         ) from e
     return pool
 
@@ -158,6 +173,75 @@ def short_error(e: BaseException) -> str:
     return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
 
 
+def _reachable(uri: str) -> str | None:
+    """None when a new connection to `uri` opens now, else the driver's reason (short)."""
+    try:
+        psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
+    except psycopg.Error as e:
+        return short_error(e)
+    return None
+
+
+def _stuck(pool: ConnectionPool) -> bool:
+    """No connection of the pool is out with a caller (so none will come back to it), or it
+    found dead ones lately (a server restart): its own reconnect backoff would make callers
+    wait. A pool whose connections are all busy is not stuck: its callers queue."""
+    failed_at = _check_failures.get(pool, [float("-inf")])[0]
+    with _pools_lock:
+        in_use = _in_use.get(pool, 0)
+    return in_use == 0 or time.monotonic() - failed_at < STUCK_S
+
+
+def _count(pool: ConnectionPool, delta: int) -> None:
+    with _pools_lock:
+        _in_use[pool] = _in_use.get(pool, 0) + delta
+
+
+def _check_recording(failures: list[float]) -> Callable[[Any], None]:
+    """`ConnectionPool.check_connection` that also notes when a pooled connection was dead."""
+
+    def check(conn: Any) -> None:
+        try:
+            ConnectionPool.check_connection(conn)
+        except Exception:
+            failures[0] = time.monotonic()
+            raise
+
+    return check
+
+
+def _checkout(pool: ConnectionPool) -> tuple[ConnectionPool, psycopg.Connection[Any]]:
+    """A checked connection within `FAST_WAIT_S`, or a quick verdict on why there is none.
+
+    After a server restart every pooled connection is dead; the pool would test them one by
+    one with a growing backoff (1 s, 2 s, 4 s …) and its reconnect attempts back off the same
+    way, so the first request after a restart could wait the whole pool timeout. Instead: wait a
+    moment; then a direct connection says whether the server is there. Not there → fail now;
+    there but the pool is stuck on dead connections → a fresh pool; there and every connection
+    busy → wait in the queue as usual.
+    """
+    try:
+        return pool, pool.getconn(timeout=FAST_WAIT_S)
+    except PoolClosed:  # retired by another thread a moment ago: use its successor
+        pool = _usable(pool)
+        try:
+            return pool, pool.getconn(timeout=FAST_WAIT_S)
+        except (PoolTimeout, PoolClosed):
+            pass
+    except PoolTimeout:
+        pass
+    uri = pool.conninfo if isinstance(pool.conninfo, str) else pool.conninfo()
+    reason = _reachable(uri)
+    if reason is not None:
+        _retire(pool)
+        raise StoreUnavailable(f"PostgreSQL에 연결할 수 없습니다 ({reason})", store="postgres")
+    if not _stuck(pool):  # busy: queue for a connection as usual
+        return pool, pool.getconn()
+    _retire(pool)
+    fresh = pool_for(uri, pool.min_size, pool.max_size)
+    return fresh, fresh.getconn()
+
+
 @contextmanager
 def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connection[Row]]:
     """A pooled connection; the transaction commits on success and rolls back on error.
@@ -168,24 +252,27 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
     pool = _usable(pool)
     used: psycopg.Connection[Any] | None = None
     try:
-        with pool.connection() as conn:
-            used = conn
-            yield conn  # type: ignore[misc]  # the pool is built with row_factory=dict_row
-    except PoolTimeout as e:
-        _retire(pool)
+        pool, used = _checkout(pool)
+        _count(pool, 1)
+        try:
+            with used:  # commit on success, roll back on error (what pool.connection() does)
+                yield used  # type: ignore[misc]  # the pool is built with row_factory=dict_row
+        finally:
+            _count(pool, -1)
+            pool.putconn(used)
+    except PoolTimeout as e:  # every connection stayed busy for the whole pool timeout
         raise StoreUnavailable(
-            f"PostgreSQL is not reachable: {short_error(e)}", store="postgres"
+            f"PostgreSQL 연결을 얻지 못했습니다 ({short_error(e)})", store="postgres"
         ) from e
     except PoolClosed as e:  # retired by another thread's failure while this one waited
         raise StoreUnavailable(
-            "PostgreSQL is not reachable (its connection pool was reset after a failed connection)",
-            store="postgres",
+            "PostgreSQL 연결이 끊겨 연결 풀을 새로 만들었습니다", store="postgres"
         ) from e
     except psycopg.OperationalError as e:
         if used is None or used.broken or used.closed:  # the server went away, not the query
             _retire(pool)
         raise StoreUnavailable(
-            f"PostgreSQL connection failed: {short_error(e)}", store="postgres"
+            f"PostgreSQL 연결이 끊겼습니다 ({short_error(e)})", store="postgres"
         ) from e
 
 
