@@ -32,6 +32,7 @@ from agents.contract.service import (
 )
 from agents.contract.types import example_questions, label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
+from agents.understanding.morphemes import preload as preload_analyser
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from pages import _answer
@@ -67,6 +68,7 @@ def _markup(segments: Segments, color: str) -> str:
 
 @st.cache_resource(show_spinner="표준계약서와 샘플을 준비하는 중…")
 def _samples_ready(_pool: Any) -> bool:
+    preload_analyser()  # Kiwi's model loads while the user picks a contract and types
     ensure_samples(_pool)
     upload_worker.warm()  # the upload reader's process, started before the first upload
     return True
