@@ -5,9 +5,12 @@ Pages stay thin by calling these; all text shown to the analyst is Korean.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 import pandas as pd
@@ -80,12 +83,14 @@ def show_table(
     height: int | None = None,
     formats: Mapping[str, str] | None = None,
     signed: Sequence[str] = (),
+    widths: Mapping[str, Literal["small", "medium", "large"] | int] | None = None,
 ) -> None:
     """A dataframe with Korean column headers.
 
     `headers` picks, orders and renames columns; `formats` maps a source column to a number
     format ("localized" for thousands separators, or printf style like "%.1f"); the changes in
-    the `signed` source columns are written in the rise/fall colours (red up, blue down).
+    the `signed` source columns are written in the rise/fall colours (red up, blue down);
+    `widths` narrows or widens source columns so a wide table fits the page.
     """
     frame = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
     if headers:
@@ -93,8 +98,14 @@ def show_table(
     data: Any = frame
     if signed:
         data = signed_style(frame, [(headers or {}).get(c, c) for c in signed])
-    config = {
-        (headers or {}).get(col, col): st.column_config.NumberColumn(format=fmt)
+    config: dict[str, Any] = {
+        (headers or {}).get(col, col): st.column_config.Column(width=width)
+        for col, width in (widths or {}).items()
+    }
+    config |= {  # a number format keeps the column's width
+        (headers or {}).get(col, col): st.column_config.NumberColumn(
+            format=fmt, width=(widths or {}).get(col)
+        )
         for col, fmt in (formats or {}).items()
     }
     st.dataframe(
@@ -379,17 +390,46 @@ def _render_data_context() -> None:
 
 
 PRELOAD_KEY = "chart-code-preload"
-PRELOAD_CSS = f"<style>.st-key-{PRELOAD_KEY} {{display: none}}</style>"
+# Evaluated in the page itself, once per tab: import plotly's chunk as Streamlit's own lazy
+# import would, from the folder of the page's main script.
+PRELOAD_SCRIPT = """<script>
+(() => {
+  const top = window.parent;
+  if (top.__atlasChartCode) return;
+  top.__atlasChartCode = true;
+  const doc = top.document;
+  const main = doc.querySelector('script[src*="/static/js/index."]');
+  if (!main) return;
+  const url = new URL(CHUNK_JSON, main.src).href;
+  const s = doc.createElement("script");
+  s.type = "module";
+  s.textContent = `import(${JSON.stringify(url)}).catch(() => {});`;
+  doc.head.appendChild(s);
+})();
+</script>"""
+
+
+@functools.cache
+def _plotly_chunk() -> str | None:
+    """The file name of Streamlit's plotly chunk (hashed per release), or None."""
+    folder = Path(st.__file__).parent / "static" / "static" / "js"
+    found = sorted(folder.glob("PlotlyChart.*.js"))
+    return found[0].name if found else None
 
 
 def preload_chart_code() -> None:
-    """An empty, hidden plotly chart in the sidebar of every screen: the browser loads plotly's
-    code (a 4.7 MB script Streamlit fetches the first time a chart is drawn) with the page, while
-    the analyst types, instead of after the first answer (that made the first answer's charts
-    appear seconds after its text)."""
-    st.html(PRELOAD_CSS)
+    """The browser loads plotly's code (a 4.7 MB script Streamlit fetches the first time a chart
+    is drawn) with the page, while the analyst types, instead of after the first answer: that
+    made the first answer's charts appear seconds after its text. Nothing is drawn."""
+    chunk = _plotly_chunk()
+    if chunk is None:
+        return
     with st.container(key=PRELOAD_KEY):
-        st.plotly_chart(go.Figure(), key=f"{PRELOAD_KEY}-figure", config=PLOTLY_CONFIG)
+        st.html(
+            PRELOAD_SCRIPT.replace("CHUNK_JSON", json.dumps(chunk)), unsafe_allow_javascript=True
+        )
+    hidden = f'[data-testid="stLayoutWrapper"]:has(> .st-key-{PRELOAD_KEY})'
+    st.html(f"<style>{hidden}, .st-key-{PRELOAD_KEY} {{display: none}}</style>")
 
 
 def render_sidebar() -> None:

@@ -30,7 +30,13 @@ TAB_KEY = "data_tab"  # st.tabs state: the open tab
 STATUS_HEADERS = {
     "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
     "table_name": "테이블", "rows": "행 수", "min_date": "시작일", "max_date": "최종일",
-    "lag_days": "지연", "window": "허용 지연", "source": "출처",
+    "lag_days": "지연 / 허용", "source": "출처",
+}  # fmt: skip
+# Column widths (px) so the whole catalogue fits the main area at 1440 px without scrolling
+# sideways (980 px; auto-sized, the last columns were cut off).
+STATUS_WIDTHS: dict[str, int] = {
+    "freshness": 62, "dataset_code": 160, "title_ko": 166, "domain": 70, "table_name": 124,
+    "rows": 70, "min_date": 84, "max_date": 84, "lag_days": 104, "source": 46,
 }  # fmt: skip
 RUN_HEADERS = {
     "batch_id": "배치", "domain": "도메인", "step": "단계", "graph_backend": "그래프",
@@ -121,11 +127,12 @@ def _render_datasets(pool: ConnectionPool | None) -> None:
     table = [
         {**s, "freshness": ui.freshness_label(s["freshness"]), "source": ui.source_label(s["source"]),
          "domain": catalog.DOMAIN_TITLES_KO.get(s["domain"], s["domain"]),
-         "lag_days": _lag_text(s)}
+         "lag_days": " / ".join(t for t in (_lag_text(s), s.get("window")) if t)}
         for s in statuses
     ]  # fmt: skip
     ui.show_table(
         table, STATUS_HEADERS, key="dataset_table", formats={"rows": "localized"},
+        widths=STATUS_WIDTHS,
         height=38 + 35 * min(len(table), 30),  # the whole catalogue without inner scrolling
     )  # fmt: skip
     if total_rows:
