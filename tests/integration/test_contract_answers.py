@@ -1,0 +1,81 @@
+"""Answers an analyst can quote (issue 32), end to end on the real embedded PostgreSQL with real
+offline LangGraph runs over contracts written here as real files (HWPX with annexed agreements,
+a wrapped-line PDF): the asked fact first and its clause line quoted whole; an annex's article
+named with its part and stored under its own key; a clause the contract lacks answered "no such
+clause" with the nearest only as related; the CLI's JSON telling 제16조의2 apart."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from agents.contract import store
+from agents.contract.__main__ import main as cli
+from agents.contract.answer_eval import AnswerQuestion, check
+from agents.contract.service import ask, ingest_file
+from tests.fixtures.contracts.files import contract_file
+
+
+@pytest.fixture(scope="module")
+def subcontract(pg_pool: Any, settings: Any) -> str:
+    data = contract_file("software_subcontract", "hwpx")
+    return ingest_file("하도급.hwpx", data, pool=pg_pool, settings=settings).contract_id
+
+
+@pytest.fixture(scope="module")
+def employment(pg_pool: Any, settings: Any) -> str:
+    data = contract_file("employment", "pdf")
+    return ingest_file("근로.pdf", data, pool=pg_pool, settings=settings).contract_id
+
+
+def test_annexes_are_stored_as_parts(subcontract: str, pg_pool: Any) -> None:
+    info = store.require_contract(subcontract, pg_pool)
+    assert info.title == "소프트웨어 개발 하도급 계약서" and info.contract_type == "service"
+    with pg_pool.connection() as conn:
+        rows = conn.execute("SELECT part_no, part_title, count(*) AS n FROM contract_articles "
+                            "WHERE contract_id = %s GROUP BY 1, 2 ORDER BY 1",
+                            (subcontract,)).fetchall()  # fmt: skip
+    assert [(r["part_no"], r["part_title"], r["n"]) for r in rows] == [
+        (0, "", 32), (1, "별첨 1 비밀유지계약서", 7), (2, "별첨 2 변경 합의서", 3),
+        (3, "별첨 3 연동 계약", 3)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "fact", "article"), [
+    ("비밀유지 의무는 계약 끝나고 몇 년 동안 지켜야 하나요?", "3년간",
+     "[별첨 1 비밀유지계약서] 제5조(비밀유지기간)"),
+    ("원재료 가격이 오르면 대금이 조정되나요?", "10% 이상", "제16조의2(하도급대금의 연동)"),
+])  # fmt: skip
+def test_an_answer_states_the_fact_and_quotes_its_clause(subcontract: str, pg_pool: Any,
+                                                         question: str, fact: str,
+                                                         article: str) -> None:  # fmt: skip
+    answer = ask(subcontract, question, pool=pg_pool, save=False)
+    result = check(AnswerQuestion("software_subcontract", question, fact, article, False), answer)
+    assert answer.status == "ok" and result.fact_first and result.quoted_whole, answer.answer
+    assert article in answer.answer.splitlines()[0]  # the part is named where the answer cites
+
+
+def test_a_pdf_answer_quotes_the_rule_not_the_definition(employment: str, pg_pool: Any) -> None:
+    answer = ask(employment, "근무 끝나고 다음 근무까지 몇 시간 쉬어야 하나요?", pool=pg_pool,
+                 save=False)  # fmt: skip
+    assert answer.answer.startswith("**10시간 이상** — ")
+    assert "제6조(근무일 간 휴식) ②" in answer.answer.splitlines()[0]
+
+
+def test_a_missing_clause_is_said_with_related_clauses_not_cited(subcontract: str,
+                                                                 pg_pool: Any) -> None:  # fmt: skip
+    answer = ask(subcontract, "소스코드 에스크로는 어떻게 되나요?", pool=pg_pool, save=False)
+    assert answer.answer.startswith("이 계약서에는 해당 조항이 없습니다.")
+    assert answer.payload["no_clause"] is True and answer.citations == []
+    assert answer.payload["clauses"] == []
+    if answer.payload["related"]:
+        assert "관련 조항(답이 아님):" in answer.answer
+
+
+def test_search_json_names_branch_articles(subcontract: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    assert cli(["search", "--contract", subcontract, "하도급대금 연동", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    branch = next(r for r in rows if r["branch"] == 2)
+    assert (branch["article_no"], branch["branch_label"], branch["part"]) == (16, "16의2", 0)
