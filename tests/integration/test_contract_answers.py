@@ -39,7 +39,7 @@ def test_annexes_are_stored_as_parts(subcontract: str, pg_pool: Any) -> None:
                             (subcontract,)).fetchall()  # fmt: skip
     assert [(r["part_no"], r["part_title"], r["n"]) for r in rows] == [
         (0, "", 32), (1, "별첨 1 비밀유지계약서", 7), (2, "별첨 2 변경 합의서", 3),
-        (3, "별첨 3 연동 계약", 3)]  # fmt: skip
+        (3, "별첨 3 연동 계약", 3), (4, "개인정보 수집·이용 동의서", 1)]  # fmt: skip
 
 
 @pytest.mark.parametrize(("question", "fact", "article"), [

@@ -61,7 +61,7 @@ def test_a_hangul_file_with_annexes_reads_whole(fmt: str) -> None:
     main = [a for a in parsed.articles if a.part == 0 and a.article_no > 0]
     assert len(main) == 31 and "16의2" in [a.branch_label for a in main]
     assert {a.part_title for a in parsed.articles if a.part} == {
-        "별첨 1 비밀유지계약서", "별첨 2 변경 합의서", "별첨 3 연동 계약"}  # fmt: skip
+        "별첨 1 비밀유지계약서", "별첨 2 변경 합의서", "별첨 3 연동 계약", "개인정보 수집·이용 동의서"}  # fmt: skip
     if fmt == "hwpx":  # the table inside 제4조 keeps its cells apart
         fourth = next(a for a in main if a.article_no == 4)
         assert "선급금 | 착수 후 15일 | 30%" in fourth.content

@@ -47,6 +47,8 @@ PART_WORDS = (
     "부속",
     "부록",
 )
+FORM_WORDS = ("동의서", "확인서", "신청서", "서약서", "위임장", "서식")
+FORM_TITLE = "서식 내용"
 MAX_HEADING_CHARS = 60
 MAX_HEADING_LINES = 3
 SHORT_HEADING_CHARS = 20
@@ -103,6 +105,7 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         raise ContractFileError(
             "조항(제N조)을 찾을 수 없습니다. '제1조(목적)'처럼 조 번호와 제목이 있는 계약서를 올려 주세요."
         )
+    _split_trailing_form(articles)
     _check_duplicates(articles)
     if preamble.clauses:
         articles.insert(0, preamble)
@@ -113,6 +116,22 @@ def _seen(articles: list[Article], article: Article, part: int = 0) -> bool:
     """Whether the article's number was already used in `part` (keys are compared per part)."""
     own = (article.article_no, article.branch)
     return any(a.part == part and (a.article_no, a.branch) == own for a in articles)
+
+
+def _split_trailing_form(articles: list[Article]) -> None:
+    """A form appended after the last article ('개인정보 수집·이용 동의서' and its lines) is a
+    part of its own, not text of that article."""
+    last = articles[-1] if articles else None
+    if last is None or last.article_no <= 0:
+        return
+    at = next((i for i in range(len(last.clauses) - 2, 0, -1)
+               if last.clauses[i].kind == "text" and _is_heading(last.clauses[i].text)
+               and any(w in last.clauses[i].text for w in FORM_WORDS)), None)  # fmt: skip
+    if at is None:
+        return
+    heading, lines = last.clauses[at].text.strip("[]【】<>() "), last.clauses[at + 1 :]
+    del last.clauses[at:]
+    articles.append(Article(0, FORM_TITLE, lines, part=last.part + 1, part_title=heading))
 
 
 def _restarts(articles: list[Article], started: Article, part: int) -> bool:
