@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import TypedDict
 
 TOP_N = 50
@@ -44,11 +43,12 @@ class WordCount(TypedDict):
     count: int
 
 
-@lru_cache(maxsize=1)
 def _kiwi():  # type: ignore[no-untyped-def]
-    from kiwipiepy import Kiwi
+    # The process's one Kiwi (≈500 MB resident with its model): a second instance here kept
+    # another copy in every API/MCP server after its first opening run (issue 34).
+    from agents.understanding.morphemes import kiwi
 
-    return Kiwi()
+    return kiwi()
 
 
 def tokenize(text: str) -> list[str]:
