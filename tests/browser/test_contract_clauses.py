@@ -98,3 +98,37 @@ def test_a_past_conversation_reopens_from_the_picker(
     assert "기준일 2026-11-20" in answer
     assert page.locator('[data-testid="stException"]').count() == 0
     page.screenshot(path=str(screenshot_dir / "contract_clauses_reopened.png"), full_page=True)
+
+
+def test_annexed_part_answer_and_no_such_clause(page: Any, app_url: str,
+                                                screenshot_dir: Path) -> None:  # fmt: skip
+    """A 한글 file with annexed agreements (written here, tests/fixtures/contracts/made_here):
+    an answer from an annex names its part; a clause the contract lacks is said to be absent,
+    the nearest clauses shown only as related; the examples are the service contract's."""
+    from tests.fixtures.contracts.files import contract_file
+
+    _open(page, app_url)
+    page.locator('input[type="file"]').set_input_files(files=[{
+        "name": "하도급계약서.hwpx", "buffer": contract_file("software_subcontract", "hwpx"),
+        "mimeType": "application/octet-stream"}])  # fmt: skip
+    page.get_by_text("유형: 용역·위탁").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("예시 질문 (용역·위탁 계약서에 맞춘 질문)").wait_for()
+    page.get_by_text("[별첨 1 비밀유지계약서] 제5조(비밀유지기간)", exact=True).first.wait_for()
+    wait_idle(page)
+    only_one(page.get_by_label("질문")).fill(
+        "비밀유지 의무는 계약 끝나고 몇 년 동안 지켜야 하나요?"
+    )
+    page.get_by_role("button", name="질문하기").click()
+    page.get_by_text("[별첨 1 비밀유지계약서] 제5조(비밀유지기간))").first.wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    wait_idle(page)
+    page.screenshot(path=str(screenshot_dir / "contract_annex_answer.png"), full_page=True)
+    only_one(page.get_by_label("질문")).fill("소스코드 에스크로는 어떻게 되나요?")
+    page.get_by_role("button", name="질문하기").click()
+    page.get_by_text("이 계약서에는 질문에 답하는 조항이 없습니다.").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    page.get_by_text("관련 조항(답이 아님)").first.wait_for()
+    wait_idle(page)
+    page.screenshot(path=str(screenshot_dir / "contract_no_such_clause.png"), full_page=True)
