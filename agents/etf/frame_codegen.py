@@ -17,6 +17,7 @@ from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.understanding.coverage import pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
@@ -108,7 +109,7 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
             "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
             "weight: h.weight, date: h.date}",
             (
-                f"{stock['name']}을(를) 담은 {scoped}ETF"
+                f"{josa(stock['name'], '을/를')} 담은 {scoped}ETF"
                 if ko
                 else f"{scoped}ETFs holding {stock['name']}"
             ),
@@ -232,6 +233,45 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
     return _graph_rows(plan, cypher, body)
+
+
+def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
+    """set → order by one measure → take N → read another (or aggregate it): each step a line
+    of the sandbox code the trace shows."""
+    assert plan.frame is not None and plan.measure is not None and plan.order_by is not None
+    op, order_by, measure = plan.frame.operation, plan.order_by, plan.measure
+    period = set_period(plan)
+    cypher, described = universe_cypher(plan, stocks, tags)
+    descending = _descending(op.direction or pick_direction(plan.frame), None, order_by)
+    n = int(op.top_n or 1)
+    body = _enrich_lines({order_by, measure}, period)
+    body.append(f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
+                f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})[:{n}]")  # fmt: skip
+    aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
+    body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
+    spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate)
+    body += [f"spec = {lit(spec)}", "final_answer(render_etf_composed(rows, value, spec))"]
+    return _graph_rows(plan, cypher, body)
+
+
+def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, period: str,
+                   descending: bool, n: int, aggregate: str | None) -> dict[str, Any]:  # fmt: skip
+    ko = plan.lang == "ko"
+    order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
+    if ko:
+        cut = f"{order} {'높은' if descending else '낮은'} 순 {'상위 ' + str(n) + '개' if n > 1 else '1위'}"
+        title = f"{described} 중 {cut} ETF의 {label}"
+        title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
+    else:
+        cut = f"{'top' if descending else 'bottom'} {n} by {order}"
+        title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
+                 f"{described}: {{value}}" if aggregate
+                 else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
+    empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
+             else f"No {order} values found for {described}.")  # fmt: skip
+    return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
+            "columns": [order_by, measure], "empty": empty, "note": notes_text(plan),
+            "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip
 
 
 def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
@@ -768,6 +808,7 @@ def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 FRAME_BUILDERS: dict[str, Any] = {
     "etf_month": month_code,
     "etf_set": etf_set_code,
+    "etf_composed": composed_code,
     "etf_groups": groups_code,
     "holding_weight": holding_weight_code,
     "holdings_aggregate": holdings_aggregate_code,

@@ -16,6 +16,7 @@ from typing import Literal
 
 from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
+from agents.understanding.coverage import COMPOSED, nested_measure
 from agents.understanding.frame import Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
@@ -25,7 +26,8 @@ Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
-    "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "define",
+    "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
+    "define",
     "declined",
     "unsupported",
 ]  # fmt: skip
@@ -67,6 +69,7 @@ class Plan:
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
     month: str | None = None  # '10월 평균 종가': the calendar month read ('2026-10')
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
+    order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
@@ -160,6 +163,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
     if any(n.startswith(ADVICE_COMPARED) for n in frame.notes):  # 'A가 나아 B가 나아?'
         plan.unanswered.append(_text(plan, "advice_compared"))
+    if (composed := _composed(plan, frame)) is not None:
+        return composed
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
     if frame.operation.group_by and not (plan.etfs or plan.stocks):
@@ -222,6 +227,31 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
         return "list_tags"
     return "unsupported"
+
+
+_COUNT_BEFORE_SUPERLATIVE = re.compile(
+    r"(\d{1,3})\s+(?:largest|biggest|smallest|cheapest|top|highest|lowest)", re.IGNORECASE
+)
+
+
+def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
+    """'거래대금 상위 5개 ETF의 평균 순자산', '현대차 비중이 가장 큰 ETF의 3개월 수익률', 'KODEX
+    200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
+    ordered by one measure and cut to N, then another measure read of it (or aggregated)."""
+    read = nested_measure(frame)
+    if read is None or frame.operation.comparator is not None:
+        return None
+    order_by = next(m.name for m in frame.measures if m.surface != read)  # the other measure
+    measure = next(m.name for m in frame.measures if m.surface == read)
+    if order_by not in SET_MEASURES or measure not in SET_MEASURES:
+        return None  # the coverage says which measure was not read
+    plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
+                     else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
+    plan.measure, plan.order_by = measure, order_by
+    if frame.operation.top_n is None and (count := _COUNT_BEFORE_SUPERLATIVE.search(plan.question)):
+        frame.operation.top_n = int(count.group(1))  # 'the 3 largest ETFs by net assets'
+    frame.notes.append(COMPOSED)
+    return "etf_composed"
 
 
 _SET_WORDS = frozenset(

@@ -71,6 +71,34 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     return text
 
 
+def render_etf_composed(rows: list, value: object, spec: dict) -> str:
+    """A composed plan's answer: the read measure of the set cut by the order measure (its
+    aggregate first when one was asked), then the rows with both values."""
+    if not rows:
+        return spec["empty"]
+    labels = spec["labels"]
+    if spec.get("aggregate"):
+        if value is None:
+            return spec["empty"]
+        head = spec["title"].replace("{value}", fmt_measure(spec["measure"], value))
+    elif len(rows) == 1:
+        r = rows[0]
+        head = spec["title"].replace(
+            "{value}",
+            f"{r['name']} ({r['code']}) {fmt_measure(spec['measure'], r.get(spec['measure']))}",
+        )
+    else:
+        head = spec["title"].replace("{value}", "")
+    lines = []
+    for i, r in enumerate(rows, 1):
+        values = ", ".join(f"{labels[m]} {fmt_measure(m, r.get(m))}" for m in spec["columns"])
+        lines.append(f"{i}. {r['name']} ({r['code']}): {values}")
+    text = head.rstrip(": ") + "\n" + "\n".join(lines)
+    if spec.get("note"):
+        text += "\n\n" + spec["note"]
+    return text
+
+
 def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
     ko = spec["lang"] == "ko"
     if spec["aggregate"] == "count":
@@ -695,6 +723,7 @@ SET_RENDERERS = (
     render_month,
     render_etf_set,
     render_etf_aggregate,
+    render_etf_composed,
     render_holding_weight,
     render_attribution,
     _holdings_meeting,

@@ -37,6 +37,23 @@ _UNITS_AFTER_NUMBER = frozenset(
 )
 
 
+_PICKED = frozenset({"쪽", "것", "거", "곳", "편"})
+# the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
+_ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
+_DESCENDING = frozenset({"높", "크", "비싸", "많"})
+
+
+def pick_direction(frame: QuestionFrame) -> str | None:
+    """'asc' or 'desc' from the last ordering adjective before the possessive, if any."""
+    found = None
+    for t in analyse(frame.question):
+        if t.tag == "JKG":
+            break
+        if t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
+            found = "asc" if t.form in _ASCENDING else "desc"
+    return found
+
+
 class ReadSpan(BaseModel):
     text: str
     read_as: str
@@ -136,12 +153,19 @@ def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
 def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = None) -> str | None:
     """'거래대금 상위 5개 ETF의 평균 순자산': a set chosen by one measure ('… 상위 5개 ETF의'),
     then another measure read of it — the measure after the possessive."""
-    if len(frame.measures) < 2 or not (frame.operation.top_n or frame.operation.kind == "rank"):
+    if len(frame.measures) < 2:
         return None
     tokens = tokens or analyse(frame.question)
     low = frame.question.lower()
-    for t in tokens:
-        if t.tag != "JKG":
+    ranked = bool(frame.operation.top_n or frame.operation.kind == "rank")
+    if frame.language == "en":  # 'expense ratio of the 3 largest ETFs by net assets'
+        by = low.find(" by ")
+        after = [m for m in frame.measures if by >= 0 and low.find(m.surface.lower()) > by]
+        before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
+        return before[0].surface if after and before and after[0].name != before[0].name else None
+    for i, t in enumerate(tokens):
+        picked = i > 0 and tokens[i - 1].form in _PICKED  # '… 큰 쪽의', '… 싼 것의'
+        if t.tag != "JKG" or not (ranked or picked):
             continue
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
         after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]

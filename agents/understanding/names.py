@@ -60,17 +60,18 @@ class FuzzyLink:
         return not self.candidates
 
 
-_CACHE: dict[tuple[int, frozenset[str]], tuple[Lexicon, list[str], list[tuple[str, ...]]]] = {}
+Row = tuple[str, str, str, str]  # (jamo form, kind, key, display name)
+_CACHE: dict[tuple[int, frozenset[str]], tuple[Lexicon, list[str], list[Row]]] = {}
 
 
-def _names(lexicon: Lexicon, kinds: frozenset[str]) -> tuple[list[str], list[tuple[str, ...]]]:
+def _names(lexicon: Lexicon, kinds: frozenset[str]) -> tuple[list[str], list[Row]]:
     """The jamo forms of the linkable names (ETFs, stocks, managers), once per lexicon."""
     cached = _CACHE.get((id(lexicon), kinds))
     if cached is not None and cached[0] is lexicon:
         return cached[1], cached[2]
     if len(_CACHE) > 16:
         _CACHE.clear()
-    rows = [(jamo(s), kind, key, name) for s, kind, key, name in lexicon.surface_forms()
+    rows: list[Row] = [(jamo(s), kind, key, name) for s, kind, key, name in lexicon.surface_forms()
             if kind in kinds and kind in ("etf", "stock", "manager") and len(s) >= 3]  # fmt: skip
     _CACHE[(id(lexicon), kinds)] = (lexicon, [r[0] for r in rows], rows)
     return [r[0] for r in rows], rows
@@ -120,7 +121,7 @@ def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> 
 
 
 def _best(question: str, words: list[Morpheme], choices: list[str],
-          rows: list[tuple[str, ...]]) -> FuzzyLink | None:  # fmt: skip
+          rows: list[Row]) -> FuzzyLink | None:  # fmt: skip
     """The name within MAX_EDITS letters (jamo) of the words; None when none or exact."""
     surface = question[words[0].start : words[-1].end]
     query = jamo(fold(surface))

@@ -1,0 +1,110 @@
+"""Issue 31 through the real screens (offline, embedded PostgreSQL and FalkorDB): windows in N
+units, nested ETF questions composed as plans, typo'd names linked with a note, and the rule that
+an unread decisive word never ends `ok`. Every truth is recomputed here in SQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.etf.service import answer_question as etf_answer
+from agents.macro.service import answer_question as macro_answer
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.contracts import AgentAnswer
+from data_access.postgres import fetch_all
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+
+@pytest.fixture(scope="module")
+def offline(settings: Settings) -> Settings:
+    return settings.model_copy(update={"llm_model": None, "llm_model_etf": None,
+                                       "llm_model_macro": None})  # fmt: skip
+
+
+def one(pool: Any, query: str, **params: Any) -> float:
+    return float(next(iter(fetch_all(query, params or None, pool)[0].values())))
+
+
+def first_step(answer: AgentAnswer) -> dict[str, Any]:
+    step = answer.trace[0]
+    assert step.name == "이해한 질문"
+    return step.arguments["coverage"]
+
+
+def won(value: float) -> str:
+    return f"{value:,.0f}원"
+
+
+def test_stock_window_statistics_are_the_asked_figure(pg_pool: Any) -> None:
+    answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool)
+    assert answer is not None and answer.status == "ok"
+    truth = one(pg_pool, "SELECT avg(close) FROM (SELECT close FROM stock_prices WHERE security_id"
+                " = 'KR:051910' ORDER BY trade_date DESC LIMIT 15) t")  # fmt: skip
+    assert won(round(truth)) in answer.answer and "관측치 15개" in answer.answer
+    cov = first_step(answer)
+    assert any(r["text"] == "15거래일" for r in cov["read"]) and not cov["decisive"]
+    total = answer_stock_question("기아 최근 5거래일 거래량 합계", pool=pg_pool)
+    volume = one(pg_pool, "SELECT sum(volume) FROM (SELECT volume FROM stock_prices WHERE "
+                 "security_id = 'KR:000270' ORDER BY trade_date DESC LIMIT 5) t")  # fmt: skip
+    assert total is not None and f"{volume:,.0f}주" in total.answer
+    moving = answer_stock_question("카카오 30일 이동평균 얼마야", pool=pg_pool)
+    ma = one(pg_pool, "SELECT avg(close) FROM (SELECT close FROM stock_prices WHERE security_id"
+             " = 'KR:035720' ORDER BY trade_date DESC LIMIT 30) t")  # fmt: skip
+    assert moving is not None and "이동평균" in moving.answer and won(round(ma)) in moving.answer
+
+
+def test_macro_and_housing_windows_hold_as_many_observations_as_asked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    fx = macro_answer("원달러 환율 최근 20거래일 평균은?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    truth = one(pg_pool, "SELECT avg(value) FROM (SELECT value FROM macro_observations WHERE "
+                "series_code = 'KR_USDKRW' ORDER BY obs_date DESC LIMIT 20) t")  # fmt: skip
+    assert fx.status == "ok" and f"{truth:,.2f}" in fx.answer and "관측치 20개" in fx.answer
+    spread = macro_answer("미국 2년물 금리 최근 3개월 최고치와 최저치 차이는?", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert spread.status == "ok" and "최고치와 최저치의 차이" in spread.answer
+    assert "%p" in spread.answer  # a rate's range is in percentage points
+
+
+def test_nested_etf_questions_compose_order_take_and_read(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    answer = etf_answer("순자산 상위 3개 ETF의 평균 총보수는?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    truth = fetch_all(
+        "SELECT e.code, e.expense_ratio FROM etfs e JOIN LATERAL (SELECT net_assets FROM "
+        "etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "ORDER BY p.net_assets DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["expense_ratio"]) for r in truth) / 3
+    assert answer.status == "ok" and f"{mean:.2f}%" in answer.answer.split("\n")[0]
+    assert all(r["code"] in answer.answer for r in truth)
+    code = "\n".join(s.code or "" for s in answer.trace)
+    assert "sorted(" in code and "[:3]" in code  # the plan's steps run in the sandbox
+    cheaper = etf_answer("KODEX 200과 TIGER 200 중 보수가 싼 쪽의 1년 수익률은?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    fees = {r["code"]: float(r["expense_ratio"]) for r in fetch_all(
+        "SELECT code, expense_ratio FROM etfs WHERE code IN ('069500', '102110')", None, pg_pool)}  # fmt: skip
+    cheap = min(fees, key=fees.__getitem__)
+    assert cheaper.status == "ok" and cheap in cheaper.answer.split("\n")[0]
+    assert "1년 수익률" in cheaper.answer
+
+
+def test_typos_link_with_a_note_and_unread_words_are_never_ok(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    typo = answer_stock_question("SK하이닉쓰 종가", pool=pg_pool)
+    assert typo is not None and typo.status == "ok"
+    assert typo.answer.splitlines()[0] == "ℹ️ 'SK하이닉쓰'를 SK하이닉스로 읽었습니다."
+    etf = etf_answer("KODX 200 총보수", settings=offline, store=graph_store, pool=pg_pool)
+    assert etf.status == "ok" and "KODEX 200으로 읽었습니다" in etf.answer
+    assert "0.15%" in etf.answer
+    other = answer_stock_question("한화투자증권 주가", pool=pg_pool)  # not NH투자증권 by a typo
+    assert other is None or "NH투자증권" not in other.answer
+    unread = macro_answer("호주 기준금리 지금 몇 퍼센트야?", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert unread.status == "partial" and "'호주'는 읽지 못해" in unread.answer.splitlines()[0]
+    assert first_step(unread)["decisive"] == ["호주"]
