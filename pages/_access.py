@@ -99,7 +99,7 @@ def sign_in_screen() -> None:
         st.button("로그아웃", on_click=st.logout, key="sign-out-unknown")
         return
     for provider in access.auth_providers(auth_section()):
-        label = "로그인" if provider is None else f"{provider}(으)로 로그인"
+        label = "로그인" if provider is None else f"{provider} 계정으로 로그인"
         if st.button(label, type="primary", icon=":material/login:", key=f"sign-in-{provider}"):
             if provider is None:
                 st.login()

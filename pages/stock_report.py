@@ -7,6 +7,7 @@ renders the shared parts of the answer contract (mode, trace, citations).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import streamlit as st
@@ -198,6 +199,18 @@ def _without_table_sections(report: str) -> str:
     return report
 
 
+# Seven columns in half the page at 1440 px (auto-sized, the last one was cut off).
+EARNINGS_WIDTHS = {"period": 58, "date": 84, "estimate": 68, "actual": 68, "surprise": 74,
+                   "result": 44, "yoy": 72}  # fmt: skip
+HEADING = re.compile(r"^(#{1,3}) ", re.M)
+
+
+def report_markdown(report: str) -> str:
+    """The report's headings three levels down ('# …' → '#### …'): as written they were larger
+    than the screen's own title."""
+    return HEADING.sub(lambda m: "#" * (len(m.group(1)) + 3) + " ", report)
+
+
 def _render_evidence_tables(answer: AgentAnswer) -> None:
     """Fundamentals and the last quarters' earnings side by side, then the news events."""
     payload = answer.payload
@@ -213,7 +226,8 @@ def _render_evidence_tables(answer: AgentAnswer) -> None:
         quarters = payload.get("earnings_rows") or []
         if quarters:
             ui.show_table(quarters, sec.EARNINGS_HEADERS[lang], key="stock-earnings",
-                          height=38 + 35 * len(quarters), signed=("surprise", "yoy"))  # fmt: skip
+                          height=38 + 35 * len(quarters), signed=("surprise", "yoy"),
+                          widths=EARNINGS_WIDTHS)  # fmt: skip
         else:
             st.caption("데이터에 이 종목의 실적 발표 기록이 없습니다.")
     events = payload.get("event_rows") or []
@@ -256,6 +270,8 @@ def _render_answer(answer: AgentAnswer) -> None:
     elif answer.status != "ok":
         label = _answer.STATUS_LABELS.get(answer.status, answer.status)
         st.warning(f"{label}: {answer.error}", icon=":material/warning:")
+    for note in answer.payload.get("notes") or []:  # how the input was read comes first
+        st.info(note, icon=":material/spellcheck:")
     st.caption(_answer.mode_caption(answer))
     if answer.payload.get("save_error"):
         st.caption(f"실행 기록을 저장하지 못했습니다: {answer.payload['save_error']}")
@@ -268,11 +284,11 @@ def _render_answer(answer: AgentAnswer) -> None:
         _render_evidence_tables(answer)
         report, side = st.columns([3, 2])
         with report:
-            st.markdown(_without_table_sections(answer.answer))
+            st.markdown(report_markdown(_without_table_sections(answer.answer)))
         with side:
             st.markdown("**핵심 지표**")
             ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",
-                          height=38 + 35 * len(figure_rows))  # fmt: skip
+                          height=38 + 35 * len(figure_rows), signed=("value",))  # fmt: skip
             st.caption(answer.payload.get("return_basis", ""))
     elif answer.status != "error":
         st.markdown(answer.answer)

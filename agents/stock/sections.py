@@ -51,7 +51,7 @@ def earnings_rows(fu: Fundamentals, lang: Language) -> list[dict[str, str]]:
 
 EARNINGS_HEADERS = {
     "ko": {"period": "분기", "date": "발표일", "estimate": "EPS 예상", "actual": "EPS 실적",
-           "surprise": "서프라이즈", "result": "결과", "yoy": "전년 동기 대비"},
+           "surprise": "서프라이즈", "result": "결과", "yoy": "전년 대비"},
     "en": {"period": "Quarter", "date": "Reported", "estimate": "EPS est.", "actual": "EPS",
            "surprise": "Surprise", "result": "Result", "yoy": "YoY"},
 }  # fmt: skip

@@ -39,6 +39,7 @@ from data_access import runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, answer_to_markdown
 from data_access.errors import WorkbenchError
+from data_access.seed.news_text import has_batchim
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +159,8 @@ def _interpretation_notes(text: str, data: StockData) -> list[str]:
     if stock is None or data.is_exact(text, stock):
         return []
     others = [f"{s['name']}({s['id']})" for s in data.suggest(text, 4) if s["id"] != security_id]
-    note = f"입력 '{text}'을(를) {stock['name']}({security_id})로 해석했습니다."
+    particle = "을" if has_batchim(text) else "를"
+    note = f"입력 '{text}'{particle} {stock['name']}({security_id}) 종목으로 해석했습니다."
     return [note + (f" 다른 후보: {', '.join(others[:3])}" if others else "")]
 
 
