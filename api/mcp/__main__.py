@@ -12,8 +12,6 @@ import argparse
 import logging
 import sys
 
-from api.config import ApiConfig, ApiConfigError, check_bind
-
 DEFAULT_MCP_PORT = 8601
 
 
@@ -31,26 +29,32 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    config = ApiConfig(**({"host": args.host} if args.host else {}), port=args.port)
-    if args.transport == "http":
-        try:
-            check_bind(config)
-        except ApiConfigError as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 2
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
-    import anyio
+    if args.transport == "stdio":  # nothing else is imported before the client is answered
+        import anyio
+
+        return anyio.run(_stdio)
+    return _http(args)
+
+
+def _http(args: argparse.Namespace) -> int:
+    from api.config import ApiConfig, ApiConfigError, check_bind
+
+    config = ApiConfig(**({"host": args.host} if args.host else {}), port=args.port)
+    try:
+        check_bind(config)
+    except ApiConfigError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    import uvicorn
 
     from api.mcp.server import McpApp
     from api.stores import Stores
     from data_access.config import get_settings
 
-    if args.transport == "stdio":
-        return anyio.run(_stdio)
-    import uvicorn
-
     mcp_app = McpApp(Stores.open(get_settings()))
+    mcp_app.warm_up()
     print(f"Atlas Workbench MCP: http://{config.host}:{config.port}/mcp", file=sys.stderr)
     try:
         uvicorn.run(
@@ -62,18 +66,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _stdio() -> int:
-    """Stores are opened after the stdio transport owns stdout: an embedded server started now
-    writes to stderr, never into the protocol stream."""
-    import anyio
+    """The stores and the tools load on the first tools/list or tools/call, in a worker thread,
+    after the stdio transport owns stdout: an embedded server started then writes to stderr,
+    never into the protocol stream, and `initialize` is answered without waiting for them."""
     from mcp.server.stdio import stdio_server
 
     from api.mcp.server import McpApp
-    from api.stores import Stores
-    from data_access.config import get_settings
 
     async with stdio_server() as (read, write):
-        stores = await anyio.to_thread.run_sync(Stores.open, get_settings())
-        mcp_app = McpApp(stores)
+        mcp_app = McpApp()
         try:
             await mcp_app.server.run(read, write, mcp_app.server.create_initialization_options())
         finally:
