@@ -67,8 +67,8 @@ class Quote:
 
 def is_filler(article: Article, question: str) -> bool:
     """A preamble, purpose or definitions clause the question does not ask about."""
-    if article.article_no == 0:
-        return True
+    if article.article_no == 0:  # a preamble (a form appended as a part is not one)
+        return article.title == "전문"
     title = article.title.replace(" ", "")
     lowered = question.lower()
     for kind, asked in FILLER_ASKED.items():

@@ -51,8 +51,9 @@ def topic_units(question: str) -> list[TopicUnit]:
     units: list[TopicUnit] = []
     for word in re.findall(r"[0-9A-Za-z가-힣·]+", question):
         analysed = tagged(word)
-        nouns = tuple(f for f, t in analysed if NOUN_TAG_RE.match(t) and f not in ASPECT_WORDS
-                      and len(f) > 1)  # fmt: skip
+        nouns = tuple(f for f, t in analysed if NOUN_TAG_RE.match(t) and f not in ASPECT_WORDS)
+        if len(nouns) == 1 and len(nouns[0]) == 1:
+            nouns = ()  # a lone syllable ('안', '방') says too little to be a topic
         found = [TopicUnit(word, nouns)] if nouns else []
         # a verb is a topic when the thesaurus knows it ('그만두' → termination), by its lemma
         found += [TopicUnit(f, (f,)) for f, t in analysed
@@ -62,17 +63,18 @@ def topic_units(question: str) -> list[TopicUnit]:
 
 
 def _article_words(article: Article) -> tuple[set[str], str]:
-    text = f"{article.title}\n{article.body}"
+    text = f"{article.part_title}\n{article.title}\n{article.body}"
     return set(tokens(text)), re.sub(r"\s+", "", text)
 
 
 def covers(unit: TopicUnit, article: Article) -> bool:
-    """The clause holds the unit: every morpheme, or (one morpheme) a concept or translation of it."""
+    """The clause holds the unit: the compound as written ('경업금지'), every morpheme of it when
+    none is a lone syllable ('하자의 보수'), or (one morpheme) a concept or translation of it."""
     words, text = _article_words(article)
-    if all(m in words or m in text for m in unit.morphemes):
+    if "".join(unit.morphemes) in text:
         return True
     if len(unit.morphemes) > 1:
-        return False
+        return all(len(m) > 1 and (m in words or m in text) for m in unit.morphemes)
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     return any(t in words or (len(t) > 1 and t in text) for t in register)
@@ -83,7 +85,11 @@ def covered_count(question: str, article: Article) -> int:
     return sum(1 for u in topic_units(question) if covers(u, article))
 
 
-def uncovered(question: str, article: Article) -> bool:
-    """True when the question has topic units and the clause covers none of them."""
+def uncovered(question: str, article: Article, *, every: bool = False) -> bool:
+    """True when the question has topic units and the clause covers none of them (`every`: not
+    all of them — a clause named by its title must be what the title names)."""
     units = topic_units(question)
-    return bool(units) and not any(covers(u, article) for u in units)
+    if not units:
+        return False
+    found = [covers(u, article) for u in units]
+    return not all(found) if every else not any(found)

@@ -17,6 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.contract import store
 from agents.contract.answer import related, select
+from agents.contract.coverage import uncovered
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
 from agents.contract.models import Article, article_ref, split_key
@@ -263,17 +264,21 @@ class ArticleTitleTool(BaseTool):
         articles = get_index(self.context.contract_id, self.context.pool,
                              self.context.settings).articles  # fmt: skip
         found: dict[int, dict[str, Any]] = {}
+        near: dict[int, dict[str, Any]] = {}
         for query in queries:
             scored = sorted(((title_score(query, a.title), a) for a in articles.values()),
                             key=lambda pair: -pair[0])  # fmt: skip
             if scored and scored[0][0] >= TITLE_MATCH_MIN:
                 score, article = scored[0]
-                found.setdefault(article.key, article_dict(article, query=query,
-                                                                  score=round(score, 3)))  # fmt: skip
-        return {"matched_articles": list(found.values())}
+                # '스카우트 금지' is not 제10조(금지청구): the title must cover what is named
+                target = near if uncovered(query, article, every=True) else found
+                target.setdefault(article.key, article_dict(article, query=query,
+                                                                   score=round(score, 3)))  # fmt: skip
+        return {"matched_articles": list(found.values()),
+                "related": [] if found else list(near.values())}  # fmt: skip
 
     def validate_result(self, result: dict[str, Any]) -> str | None:
-        if not result.get("matched_articles"):
+        if not result.get("matched_articles") and not result.get("related"):
             return "그 제목의 조항을 찾지 못했습니다."
         return None
 
