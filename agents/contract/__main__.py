@@ -62,8 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING)
     try:
         if args.command == "ingest":
-            path = Path(args.file)
-            ensure_samples()
+            path = Path(args.file)  # storing an upload needs no standard (search and ask do)
             info = ingest_file(path.name, path.read_bytes())
             print(json.dumps(info.__dict__, ensure_ascii=False, indent=2))
             return 0
