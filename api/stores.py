@@ -41,6 +41,7 @@ class Stores:
     _health: StoreHealth | None = field(default=None, repr=False)
     _health_at: float = float("-inf")
     _tried_at: float = float("-inf")
+    _refreshing: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -73,9 +74,28 @@ class Stores:
         if info is None:
             return None
         now = time.monotonic()
-        if fresh or self._health is None or now - self._health_at > HEALTH_TTL_S:
+        cached = self._health
+        if fresh or cached is None or not cached.postgres.ok:
             self._health, self._health_at = store_health(self.settings, info), now
+        elif now - self._health_at > HEALTH_TTL_S:
+            self._refresh_in_background(info)  # an "up" answer stays usable while it is asked
         return self._health
+
+    def _refresh_in_background(self, info: ServiceInfo) -> None:
+        """Probe again off the request path (a request never waits on a routine check; a store
+        that went away is found by the pool itself within a quarter second)."""
+        with self._lock:
+            if self._refreshing:
+                return
+            self._refreshing = True
+
+        def probe() -> None:
+            try:
+                self._health, self._health_at = store_health(self.settings, info), time.monotonic()
+            finally:
+                self._refreshing = False
+
+        threading.Thread(target=probe, name="stores-health", daemon=True).start()
 
     def pool(self) -> ConnectionPool:
         """The shared pool, or StoreUnavailable naming PostgreSQL and the driver's reason.
@@ -83,9 +103,7 @@ class Stores:
         A cached "down" is never trusted (the probe takes milliseconds): the first request after
         PostgreSQL is back must not get a stale error. A cached "up" is, because the pool itself
         finds out within a quarter second when the server is gone (data_access.postgres)."""
-        health = self.health()
-        if health is not None and not health.postgres.ok:
-            health = self.health(fresh=True)
+        health = self.health()  # a cached "down" is probed again inside health()
         if health is None or self.info is None:
             raise StoreUnavailable(
                 f"PostgreSQL에 연결할 수 없습니다 ({self.error or '저장소 시작 실패'})",

@@ -3,9 +3,13 @@ import, observations cut at 2,000 characters, the tool-order rules in the system
 
 from __future__ import annotations
 
+import copy
+import importlib.resources
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any
 
+import yaml
 from smolagents import CodeAgent, LogLevel, Model, Tool
 from smolagents.memory import ActionStep
 from smolagents.utils import AgentMaxStepsError
@@ -36,11 +40,21 @@ def reached_max_steps(agent: CodeAgent) -> bool:
     return bool(steps) and isinstance(getattr(steps[-1], "error", None), AgentMaxStepsError)
 
 
+@lru_cache(maxsize=1)
+def _prompt_templates() -> Any:
+    """smolagents' own CodeAgent prompts, parsed once per process: CodeAgent re-reads and parses
+    the YAML on every construction otherwise, the larger part of a turn's time to its first
+    step (issue 34)."""
+    text = importlib.resources.files("smolagents.prompts").joinpath("code_agent.yaml").read_text()
+    return yaml.safe_load(text)
+
+
 def build_agent(model: Model, tools: list[Tool],
                 final_answer_checks: Sequence[Callable[..., bool]] = ()) -> CodeAgent:  # fmt: skip
     return CodeAgent(
         tools=tools,
         model=model,
+        prompt_templates=copy.deepcopy(_prompt_templates()),
         additional_authorized_imports=AUTHORIZED_IMPORTS,
         max_steps=MAX_STEPS,
         instructions=INSTRUCTIONS,
