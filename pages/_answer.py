@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.contracts import AgentAnswer, TraceStep, answer_to_markdown
 from pages import _ui as ui
 
@@ -67,7 +68,8 @@ def mode_caption(answer: AgentAnswer) -> str:
         head = f"답변 모드: LLM `{answer.model}` · {answer.tokens:,} 토큰 · ${answer.cost_usd:.4f}"
     parts = [head, f"기준일 {answer.as_of_date or '-'}", f"{answer.duration_ms:,} ms"]
     if answer.data_freshness:
-        fresh = ", ".join(f"{k} {ui.freshness_label(v)}" for k, v in answer.data_freshness.items())
+        fresh = ", ".join(f"{DOMAIN_TITLES_KO.get(k, k)} {ui.freshness_label(v)}"
+                          for k, v in answer.data_freshness.items())  # fmt: skip
         parts.append(f"신선도: {fresh}")
     return " · ".join(parts)
 

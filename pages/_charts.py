@@ -56,6 +56,7 @@ def bar_chart(
     )
     if log_y:
         fig.update_yaxes(type="log")
+    fig.update_yaxes(tickformat=",")  # 100,000 rather than plotly's '100k'
     return _finish(fig, title, x_label, y_label)
 
 

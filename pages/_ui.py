@@ -33,6 +33,7 @@ FRESHNESS_LABELS = {"healthy": "● 정상", "stale": "▲ 지연", "missing": "
 BadgeColor = Literal["red", "orange", "yellow", "blue", "green", "violet", "gray", "primary"]
 FRESHNESS_COLORS: dict[str, BadgeColor] = {"healthy": "green", "stale": "orange", "missing": "gray"}
 SOURCE_LABELS = {"demo": "데모"}
+SCALE_LABELS = {"demo": "데모", "market": "시장 전체"}
 ROLE_TITLES: dict[AgentRole, str] = {
     "etf": "ETF 챗봇",
     "macro": "거시 Q&A",
@@ -382,9 +383,10 @@ def _render_data_context() -> None:
         return
     st.markdown(f"{context.as_of:%Y-%m-%d}")
     if context.seed_run is not None:
+        scale = context.seed_run.scale
         st.badge("데모 데이터", color="orange", icon=":material/science:")
         st.caption(
-            f"결정적 생성기로 만든 예시 데이터입니다 (규모 {context.seed_run.scale}, "
+            f"결정적 생성기로 만든 예시 데이터입니다 (규모 {SCALE_LABELS.get(scale, scale)}, "
             f"{context.seed_run.created_at:%Y-%m-%d %H:%M} 생성). 실제 시세가 아닙니다."
         )
 

@@ -331,7 +331,7 @@ def _render_form(*, running: bool = False) -> tuple[str | None, str]:
     with st.form("stock_form", border=False):
         left, mid, right = st.columns([4, 1, 1], vertical_alignment="bottom")
         choice = left.selectbox(
-            "종목 (이름, 코드, 티커, security_id) 또는 한 종목에 대한 질문", choices, index=None,
+            "종목 (이름, 코드, 티커, `security_id`) 또는 한 종목에 대한 질문", choices, index=None,
             placeholder="예: 삼성전자, 005930, AAPL · 질문: 삼성전자 PER이랑 PBR", accept_new_options=True,
             key=SYMBOL_KEY,
         )  # fmt: skip

@@ -132,10 +132,10 @@ def _source_lines(stock: dict[str, Any], figures: StockFigures, notes: list[str]
                   lang: Language) -> list[str]:  # fmt: skip
     source = stock.get("source", "database")
     if lang == "ko":
-        lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
+        lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL `stock_prices`'} "
                  f"(최근 거래일 {figures['trade_date']}, 기준일 {as_of})",
-                 f"- 밸류에이션: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})",
-                 "- 실적: PostgreSQL earnings_events · 이벤트: PostgreSQL news_articles (최근 30일)"]  # fmt: skip
+                 f"- 밸류에이션: PostgreSQL `stock_fundamentals` ({stock.get('fundamentals_date') or '-'})",
+                 "- 실적: PostgreSQL `earnings_events` · 이벤트: PostgreSQL `news_articles` (최근 30일)"]  # fmt: skip
     else:
         lines = [f"- Prices: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
                  f"(last session {figures['trade_date']}, as of {as_of})",

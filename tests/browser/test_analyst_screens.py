@@ -1,0 +1,182 @@
+"""What an analyst sees, in real Chromium: charts drawn from the answer's own result, changes in
+the analyst's units, and Korean on every screen (issue 33).
+
+The rendered text of each screen is scanned for English: names, tickers, acronyms and units
+(upper-case or with digits, like KODEX, KR:005930, EPS, bp) are allowed, and so are the few
+product names listed below; a lower-case English word ('percent', 'parallel', 'not allowed')
+is not. Identifiers the screens show on purpose (code and preformatted text) are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
+from tests.qa.app_server import AppStartError, offline_env, streamlit_app
+from tests.qa.scenarios import open_screen
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
+
+CHART = ".js-plotly-plot .main-svg"
+WORD = re.compile(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z0-9&'._-]*")  # not a unit after a number
+# Mixed-case product and library names the screens name on purpose, and units in lower case.
+ALLOWED = {"Atlas", "Workbench", "Python", "English", "Tavily", "PostgreSQL", "FalkorDB", "Neo4j", "Cypher", "Markdown",
+           "Streamlit", "yfinance", "pykrx", "litellm", "bp", "ms", "x", "Q&A", "vs"}  # fmt: skip
+# The text a reader sees: visible text nodes (chart text included), without code, preformatted
+# text, data grids (their cells are data: codes, table names), icons (ligature names) and the
+# hidden Korean-texts helpers.
+VISIBLE_TEXT = """() => {
+  const skip = 'code, pre, style, script, textarea, [data-testid="stDataFrame"], [data-testid="stIFrame"], '
+    + '[data-testid="stIconMaterial"], [data-testid="stTable"]';
+  const out = [];
+  const root = document.querySelector('[data-testid="stApp"]');
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !el.checkVisibility()) continue;
+    if (getComputedStyle(el).fontFamily.includes('Material')) continue;  // an icon's name
+    out.push(n.nodeValue);
+  }
+  return out.join('\\n');
+}"""
+ANSWERS = """() => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
+  .filter((e) => e.textContent.includes('답변 모드:')).length"""
+
+
+def english_words(text: str) -> list[str]:
+    """Words of `text` that are English prose: lower-case (or capitalised) Latin words that are
+    not names, tickers, acronyms or units."""
+    found = []
+    for word in WORD.findall(text.replace("%p", "%")):  # percentage points
+        bare = word.strip("'._-")
+        if not bare or bare in ALLOWED or any(c.isdigit() for c in bare):
+            continue
+        if bare.isupper() or bare[0].isupper() and any(c.isupper() for c in bare[1:]):
+            continue  # KODEX, ETF, KRW, HPSP; SK하이닉스's "SK"; names like "GitHub"
+        found.append(bare)
+    return found
+
+
+def test_english_words_finds_prose_not_names() -> None:
+    assert english_words("KODEX 200 -0.25%p (-25bp) · KR:005930 · EPS · Q&A · 12 ms") == []
+    assert english_words("2.25 percent · KRW per USD · DELETE is not allowed") == [
+        "percent", "per", "is", "not", "allowed"]  # fmt: skip
+
+
+def _korean_only(page: Any, where: str) -> None:
+    words = english_words(page.evaluate(VISIBLE_TEXT))
+    assert not words, f"{where}: English words on the screen: {sorted(set(words))}"
+
+
+def _ask(page: Any, placeholder: str, question: str) -> None:
+    before = page.evaluate(ANSWERS)
+    box = page.get_by_placeholder(placeholder)
+    box.fill(question)
+    box.press("Enter")
+    page.wait_for_function(f"() => ({ANSWERS})() > {before}", timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)
+
+
+def _chart_titled(page: Any, title: str) -> Any:
+    """The plotly chart whose title is `title` (plotly writes it in a bold tspan)."""
+    chart = page.locator(".js-plotly-plot").filter(
+        has=page.locator("text.gtitle", has_text=re.compile(f"^{re.escape(title)}$"))
+    )
+    chart.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    return chart.first
+
+
+def test_etf_ranking_and_top_n_are_charted_from_the_answer(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    open_screen(page, app_url, "ETF 챗", "ETF 챗")
+    placeholder = "ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)"
+    _ask(page, placeholder, "2차전지 ETF 6개월 수익률 순위")
+    ranking = _chart_titled(page, "'2차전지' 태그 ETF (6개월 수익률 높은 순, 3개)")
+    assert ranking.locator(".ytick").count() == 3  # the ranked three, not ETF counts per tag
+    assert page.locator("text.gtitle", has_text="태그별 ETF 수").count() == 0
+    _ask(page, placeholder, "KODEX 200 상위 5개 보유종목")
+    top = _chart_titled(page, "KODEX 200 보유종목 136개 중 비중 상위 5개")
+    assert top.locator(".ytick").count() == 5  # not the 30 rows the graph query read
+    page.screenshot(path=str(screenshot_dir / "etf_answer_charts.png"), full_page=True)
+    _korean_only(page, "ETF 챗")
+
+
+def test_macro_rate_change_in_percentage_points(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    open_screen(page, app_url, "매크로 Q&A", "매크로 Q&A")
+    _ask(
+        page,
+        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+        "한국 기준금리 최근 추이는?",
+    )
+    answer = page.get_by_text(
+        re.compile(r"한국은행 기준금리.*최신값 \d+\.\d{2}% .*%p \([+-]\d+bp\)")
+    )
+    answer.first.wait_for()
+    _chart_titled(page, "한국은행 기준금리")  # by name, not 'KR_BASE_RATE'
+    page.screenshot(path=str(screenshot_dir / "macro_rate_change.png"), full_page=True)
+    _korean_only(page, "매크로 Q&A")
+
+
+def test_data_screen_and_console_refusal_in_korean(page: Any, app_url: str) -> None:
+    open_screen(page, app_url, None, "데이터")
+    page.locator('[data-testid="stDataFrame"]').first.wait_for()
+    _korean_only(page, "데이터")
+    page.get_by_role("tab", name="쿼리 콘솔").click()
+    box = page.locator('textarea[aria-label="쿼리"]')
+    box.fill("DELETE FROM etfs")
+    box.press("Control+Enter")
+    page.get_by_role("button", name="실행").click()
+    page.get_by_text("DELETE 문은 실행할 수 없습니다").wait_for()
+    _korean_only(page, "쿼리 콘솔")
+
+
+def test_stock_report_speaks_korean(page: Any, app_url: str) -> None:
+    open_screen(page, app_url, "종목 리포트", "종목 리포트")
+    page.get_by_role("button", name="삼성전자", exact=True).click()
+    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    wait_idle(page)
+    _korean_only(page, "종목 리포트")
+
+
+def test_first_visit_by_deep_link_opens_the_screen_without_english_popup(
+    browser: Any, settings: Any
+) -> None:
+    """A fresh app process (the shared one has had its first visit): '/etf' opens the ETF
+    screen with the app's own navigation from the start."""
+    env = offline_env(Path(settings.home), dict(os.environ))
+    try:
+        with streamlit_app(env, Path(settings.home) / "streamlit-deep-link.log") as url:
+            context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="ko-KR")
+            page = context.new_page()
+            page.goto(f"{url}/etf", wait_until="commit")
+            deadline, shown = time.monotonic() + 60, ""
+            while time.monotonic() < deadline:
+                dialogs = page.evaluate(
+                    "() => [...document.querySelectorAll('[role=dialog]')].map(d => d.innerText)"
+                )
+                assert not [d for d in dialogs if "not found" in d.lower()], dialogs
+                links = page.evaluate("""() => [...document.querySelectorAll(
+                    '[data-testid="stSidebarNav"] a')].map(a => a.innerText.trim())""")
+                assert not {"app", "access", "answer", "charts"} & {
+                    line.splitlines()[-1] for line in links if line
+                }, links
+                shown = page.evaluate("document.body.innerText")
+                if "ETF에 대해 물어보세요" in page.content():
+                    break
+                page.wait_for_timeout(100)
+            page.get_by_role("heading", name="ETF 챗", exact=True).wait_for()
+            context.close()
+    except AppStartError as e:
+        pytest.fail(str(e))
+    assert shown
