@@ -219,11 +219,14 @@ def test_stock_report_and_stream(client: httpx.Client) -> None:
     events = stream(client, "/api/stock/report/stream", {"symbol": "AAPL", "language": "en"})
     kinds = {d["data"]["kind"] for k, d in events if k == "step"}
     assert {"node_end", "tool_attempt"} <= kinds and events[-1][0] == "answer"
+    numbers = [d["data"]["step_number"] for k, d in events if k == "step"]
+    assert numbers == list(range(1, len(numbers) + 1))  # node starts are not sent: no gaps
 
 
 def test_opening_stream(client: httpx.Client) -> None:
     events = stream(client, "/api/opening/run/stream", {"date": "2026-11-20"})
     steps = [d["data"] for k, d in events if k == "step"]
+    assert [s["step_number"] for s in steps] == list(range(1, len(steps) + 1))
     assert [s["name"] for s in steps][:1] == ["prefetch_news"]
     answer = events[-1][1]["data"]
     check_answer_contract(answer)
@@ -259,6 +262,9 @@ def test_healthz_and_indicators(client: httpx.Client) -> None:
     )
     examples = json.dumps(docs["components"]["schemas"]["ChatRequest"], ensure_ascii=False)
     assert "삼성전자" in examples and "Compare" in examples
+    stored = {c["contract_id"] for c in client.get("/api/contract/contracts").json()}
+    for example in docs["components"]["schemas"]["ContractRequest"]["examples"]:
+        assert example["contract_id"] in stored  # the documented example runs as written
 
 
 # ---------------------------------------------------------------- hostile input
