@@ -78,15 +78,28 @@ class ThemePick:
         return self.keyword or "오늘의 큰 움직임"
 
 
-def quote(body: str) -> str | None:
-    """A plain declarative sentence without figures (never one that reads like an order)."""
+def quote(body: str, about: tuple[str, ...] = (), taken: set[str] | None = None) -> str | None:
+    """A plain Korean declarative sentence without figures (never one that reads like an order):
+    an English sentence is not read out in a Korean script. With `about`, only a sentence that
+    names one of those words (the theme's subject, its leading stock), so a quote is about its
+    theme; one in `taken` (quoted for another theme) is skipped."""
+    words = [w.lower() for w in about if w and len(w) >= 2]
     for raw in _SENTENCE.findall(body):
         s = raw.strip()
         if any(c.isdigit() for c in s) or _INSTRUCTION.search(s) or not 10 <= len(s) <= 140:
             continue
-        if s.endswith("다.") or (s.isascii() and s.endswith(".")):
-            return s
+        if not s.endswith("다.") or s.isascii() or s in (taken or set()):
+            continue
+        if words and not any(w in s.lower() for w in words):
+            continue
+        return s
     return None
+
+
+def _about(pick: ThemePick) -> tuple[str, ...]:
+    """The words a quote for this theme must name: its subject, keyword and leading stocks."""
+    subject = str(pick.cluster.get("subject", "")) if pick.cluster is not None else ""
+    return (subject, pick.keyword or "", *(m.name for m in pick.leaders[:2]))
 
 
 def _headline(pick: ThemePick) -> str:
@@ -164,13 +177,16 @@ def _index_label(item: dict[str, Any]) -> str:
     return f"{item['label']}({proxy} 대용)" if proxy else str(item["label"])
 
 
-def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]],
-                day: str) -> tuple[str, list[NewsSource]]:  # fmt: skip
+def _theme_turn(pick: ThemePick, read: dict[str, dict[str, str]], day: str,
+                taken: set[str]) -> tuple[str, list[NewsSource]]:  # fmt: skip
+    """The commentator's turn on one theme; a quote said here is added to `taken`."""
     sources = _read_sources(pick, read)[:3]
     parts = [str(pick.cluster["why"])] if pick.cluster is not None else []
     parts += [m.sentence(day=day) for m in pick.leaders]
-    said = next((q for s in sources if (q := quote(read[s["pk"]]["body"]))), None)
+    about = _about(pick)
+    said = next((q for s in sources if (q := quote(read[s["pk"]]["body"], about, taken))), None)
     if said:
+        taken.add(said)
         parts.append(f"기사에서는 '{said}'라고 전했습니다.")
     parts.append(f"관련 기사 {len(sources)}건을 근거로 말씀드렸습니다.")
     return " ".join(parts), sources
@@ -185,21 +201,14 @@ def compose(day: date, picks: list[ThemePick], movers: dict[str, list[Mover]],
                    "먼저 시장 분위기부터 볼까요?", []),
         ("해설자", _market_turn(movers, context), []),
     ]  # fmt: skip
+    taken: set[str] = set()  # one quote, one theme
     for ordinal, pick in zip(ORDINALS, picks, strict=False):
         turns.append(
             ("진행자", f"{ordinal} 테마는 '{_headline(pick)}'입니다. 어떤 흐름이었나요?", [])
         )
-        text, sources = _theme_turn(pick, read, day.isoformat())
+        text, sources = _theme_turn(pick, read, day.isoformat(), taken)
         turns.append(("해설자", text, sources))
-    missing = [m.split(":")[0] for m in context.get("missing", [])][:2]
-    if missing:
-        turns.append(
-            (
-                "해설자",
-                f"참고로 {', '.join(missing)} 항목은 오늘 데이터에 없어 다루지 않았습니다.",
-                [],
-            )
-        )
+    # What the day's data lacks is for the editor (the screen's notes), not for the air.
     names = "·".join(p.display() for p in picks)
     turns.append(
         ("진행자", f"오늘은 {names} 흐름을 중심으로 보시면 되겠습니다. 오프닝이었습니다.", [])

@@ -75,3 +75,34 @@ def test_trace_headings_in_korean() -> None:
     error = "Code execution failed at line 'x = f()' due to: InterpreterError: boom"
     assert trace_text(error) == "코드 실행 실패 (줄 'x = f()'): InterpreterError: boom"
     assert trace_text("Execution logs: inline text stays") == "Execution logs: inline text stays"
+
+
+def test_an_opening_quote_is_korean_about_its_theme_and_said_once() -> None:
+    from agents.opening.script import quote
+
+    body = ("Analysts said positioning remains a key driver in the near term. "
+            "시장에서는 관망세가 이어졌다. 엔비디아 주가는 실적 발표 뒤 약세를 보였다.")  # fmt: skip
+    assert quote(body) == "시장에서는 관망세가 이어졌다."  # the English sentence is never read out
+    assert quote(body, ("엔비디아",)) == "엔비디아 주가는 실적 발표 뒤 약세를 보였다."
+    assert quote(body, ("엔비디아",), {"엔비디아 주가는 실적 발표 뒤 약세를 보였다."}) is None
+
+
+def test_console_refusals_are_korean_with_the_right_particles() -> None:
+    from pages._console import korean_reason
+
+    assert korean_reason("DELETE is not allowed: only a single SELECT (read-only) may run") == (
+        "DELETE 문은 실행할 수 없습니다. 읽기 전용 SELECT 한 문장만 실행됩니다.")  # fmt: skip
+    table = korean_reason("relation pg_authid is not allowed: only the workbench's data tables")
+    assert table is not None and table.startswith("pg_authid는 조회할 수 없는 테이블입니다.")
+    assert korean_reason('column "nope" does not exist') == "열 nope가 없습니다."
+    assert korean_reason("something new") is None
+
+
+def test_rate_changes_in_percentage_points_and_levels_in_won() -> None:
+    from agents.macro.templates import axis_unit, change_text, level_text
+
+    assert change_text(2.5, 2.25, "percent") == "-0.25%p (-25bp)"
+    assert level_text(1445.0, "KRW per USD") == "1,445.00원"
+    assert change_text(1468.0, 1445.0, "KRW per USD") == "-23.00원 (-1.57%)"
+    assert level_text(2.25, "percent", "en") == "2.25%"
+    assert axis_unit("KRW per USD") == "원/달러" and axis_unit("percent") == "%"
