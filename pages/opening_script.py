@@ -136,16 +136,41 @@ def _delta(item: dict[str, Any]) -> str | None:
     return f"{item['change_pct']:+.2f}%"
 
 
+# One figure per quantity: where two series measure the same thing, the tile shows the first
+# that has a value and the other is named in the notes (FRED's noon New York rate differs from
+# the Seoul close, and two tiles that disagree read as an error).
+SAME_QUANTITY = (("KR_USDKRW", "DEXKOUS"),)
+
+
+def _one_per_quantity(
+    items: list[tuple[str, dict[str, Any]]],
+) -> tuple[list[tuple[str, dict[str, Any]]], list[str]]:
+    """The tiles without the duplicates of SAME_QUANTITY, and a note for each one left out."""
+    by_ticker = {i["ticker"]: i for _, i in items}
+    dropped: dict[str, str] = {}
+    for tickers in SAME_QUANTITY:
+        present = [
+            by_ticker[t] for t in tickers if t in by_ticker and by_ticker[t]["close"] is not None
+        ]
+        for other in present[1:]:
+            dropped[other["ticker"]] = (
+                f"{present[0]['label']} 기준으로 표시 ({other['label']} "
+                f"{_value(other['close'], other['unit'])}, {other['date']}는 기준 시각이 달라 생략)"
+            )
+    return [(g, i) for g, i in items if i["ticker"] not in dropped], list(dropped.values())
+
+
 def _render_market(market: dict[str, Any]) -> None:
     st.subheader("시장 컨텍스트")
     items = [(title, i) for key, title in CONTEXT_GROUPS for i in market.get(key, [])]
+    items, same = _one_per_quantity(items)
     columns = ui.price_tiles("market-tiles").columns(5)
     for n, (group, item) in enumerate(items):
         proxy = f"{item['proxy_for']} 대용 · " if item["proxy_for"] else ""
         value = "-" if item["close"] is None else _value(item["close"], item["unit"])
         ui.price_tile(columns[n % 5], item["label"], value, _delta(item), item["change"],
                       spark=item["spark"] or (), help=f"{proxy}{group} · 기준 {item['date']}")  # fmt: skip
-    notes = [market.get("notes", "")] + [f"없음: {m}" for m in market.get("missing", [])]
+    notes = [market.get("notes", ""), *same] + [f"없음: {m}" for m in market.get("missing", [])]
     st.caption("  \n".join(n for n in notes if n))
 
 
