@@ -24,8 +24,9 @@ from data_access.errors import WorkbenchError
 
 def ingest_file(name: str, data: bytes) -> ContractInfo:
     """`service.ingest_file` without importing the agent graph (LangGraph, litellm: seconds of
-    imports an ingestion does not use)."""
-    return ingest_bytes(upload_name(name), data)
+    imports an ingestion does not use) or loading Kiwi (~530 MB, seconds): the morphemes are
+    analysed when the contract is first searched."""
+    return ingest_bytes(upload_name(name), data, analyse=False)
 
 
 def _contract_id(args: argparse.Namespace) -> str:

@@ -305,6 +305,21 @@ def clause_token_lists(articles: Sequence[Article],
     return keys, lists
 
 
+def _tokenized(
+    contract_id: str, stored: list[store.StoredArticle], pool: ConnectionPool | None
+) -> list[store.StoredArticle]:
+    """The articles with their morphemes: analysed now (and stored) for a contract ingested
+    without them (the CLI stores an upload without loading Kiwi) or before line tokens were kept."""
+    missing = [s for s in stored if s.line_tokens is None or (not s.tokens and s.article.clauses)]
+    if not missing:
+        return stored
+    for s in missing:
+        s.line_tokens = line_tokens(s.article)
+        s.tokens = article_tokens(s.article, s.line_tokens)
+    store.update_tokens(contract_id, missing, pool)
+    return stored
+
+
 class ContractIndex:
     """BM25 (articles and their 항) + dense retrieval over one contract's articles."""
 
@@ -316,10 +331,10 @@ class ContractIndex:
         self.pool = pool
         self.articles = {s.article.key: s.article for s in stored}  # models.article_key
         self._numbers = [s.article.key for s in stored]
+        stored = _tokenized(contract_id, stored, pool)
         self._articles = Lexical(self._numbers, [s.tokens for s in stored])
         self._clauses = Lexical(*clause_token_lists(
-            [s.article for s in stored],
-            [s.line_tokens or line_tokens(s.article) for s in stored]))  # fmt: skip
+            [s.article for s in stored], [s.line_tokens or [] for s in stored]))  # fmt: skip
         self.embedder = embedder
         started = time.perf_counter()
         vectors = fit_vectors(embedder, [s.article for s in stored])

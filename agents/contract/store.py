@@ -182,6 +182,18 @@ def _clauses_json(article: Article, lines: Sequence[list[str]] | None) -> str:
     return json.dumps(rows, ensure_ascii=False)
 
 
+def update_tokens(contract_id: str, articles: Sequence[StoredArticle],
+                  pool: ConnectionPool | None = None) -> None:  # fmt: skip
+    """Store morphemes analysed after ingestion (article tokens and each clause line's)."""
+    with connection(pool) as conn, conn.transaction(), conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE contract_articles SET tokens = %s, clauses = %s "
+            "WHERE contract_id = %s AND part_no = %s AND article_no = %s AND branch_no = %s",
+            [(" ".join(s.tokens), _clauses_json(s.article, s.line_tokens), contract_id,
+              s.article.part, s.article.article_no, s.article.branch) for s in articles],
+        )  # fmt: skip
+
+
 def update_vectors(contract_id: str, keys: Sequence[int], vectors: np.ndarray,
                    embedding_model: str, pool: ConnectionPool | None = None) -> None:  # fmt: skip
     """New vectors for the articles with these keys (models.article_key)."""

@@ -79,3 +79,24 @@ def test_search_json_names_branch_articles(subcontract: str,
     rows = json.loads(capsys.readouterr().out)
     branch = next(r for r in rows if r["branch"] == 2)
     assert (branch["article_no"], branch["branch_label"], branch["part"]) == (16, "16의2", 0)
+
+
+def test_a_contract_stored_without_morphemes_is_analysed_when_first_searched(
+    pg_pool: Any, settings: Any
+) -> None:
+    """The CLI stores an upload without loading Kiwi; the first index built on it analyses and
+    stores the morphemes, and search finds by them."""
+    from agents.contract.index import clear_cache, get_index
+    from agents.contract.ingest.pipeline import ingest_bytes
+
+    data = (
+        contract_file("employment", "txt") + "\n제16조(부칙) 이 계약은 즉시 효력이 생긴다.".encode()
+    )
+    info = ingest_bytes("근로.txt", data, pool=pg_pool, settings=settings, analyse=False)
+    assert all(not s.tokens for s in store.load_articles(info.contract_id, pg_pool)
+               if s.article.clauses)  # fmt: skip
+    clear_cache()
+    hits = get_index(info.contract_id, pg_pool, settings).search("연차휴가는 며칠이에요?", top=3)
+    assert hits[0].article.title == "연차유급휴가"
+    stored = store.load_articles(info.contract_id, pg_pool)
+    assert all(s.tokens and s.line_tokens is not None for s in stored if s.article.clauses)

@@ -96,17 +96,20 @@ def ingest_bytes(
     settings: Settings | None = None,
     owner: str | None = None,
     trusted: bool = False,
+    analyse: bool = True,
 ) -> ContractInfo:
     """Store a contract file; raises ContractFileError (Korean message) for unusable files, and
     for files that take too long or too much memory to read (`trusted`: read in process — only
     for the bundled samples). Without a `contract_type` the type is detected (types.py).
 
     `owner` (default: the current viewer) owns an upload; the same file uploaded by two signed-in
-    users is two contracts, so neither sees the other's.
+    users is two contracts, so neither sees the other's. `analyse=False` stores it without its
+    morphemes (no Kiwi in this process: the CLI); the first index built on it analyses them.
     """
     settings = settings or get_settings()
     owner = owner or current_viewer().user_id
-    warm_in_background()
+    if analyse:
+        warm_in_background()
     if trusted:
         text, fmt = read_contract_file(name, data)
         parsed = parse_contract_text(text, fallback_title=PurePath(name).stem)
@@ -126,8 +129,9 @@ def ingest_bytes(
     )  # fmt: skip
     embedder = make_embedder(settings)
     vectors = fit_vectors(embedder, parsed.articles)
-    lines = [line_tokens(a) for a in parsed.articles]
-    token_lists = [article_tokens(a, line) for a, line in zip(parsed.articles, lines, strict=True)]
+    lines = [line_tokens(a) for a in parsed.articles] if analyse else None
+    token_lists = ([article_tokens(a, line) for a, line in zip(parsed.articles, lines, strict=True)]
+                   if lines is not None else [[] for _ in parsed.articles])  # fmt: skip
     store.save_contract(info, parsed, token_lists, vectors,
                         embedding_signature(embedder, digest, vectors.shape[1]), pool, owner,
                         lines)  # fmt: skip
