@@ -29,6 +29,13 @@ Scenario = Callable[[Any], None]
 
 def open_screen(page: Any, base_url: str, link: str | None, heading: str) -> None:
     """Load the app at "/" and follow the sidebar link `link` (None: stay on the home screen)."""
+    if link is not None and link.startswith("/"):  # a deep link, as from a bookmark
+        page.goto(base_url + link)
+        page.get_by_role("heading", name=heading, exact=True).wait_for()
+        collapse = page.get_by_test_id("stSidebarCollapseButton")
+        if page.viewport_size["width"] < NARROW_MAX_PX and collapse.is_visible():
+            collapse.click()
+        return
     page.goto(base_url)
     page.get_by_text("답변 모드").first.wait_for()  # the sidebar is drawn: the shell is up
     if link is not None:
@@ -118,7 +125,45 @@ def stock_report(page: Any) -> None:
     open_trace(page)
 
 
-# name → (sidebar link or None for "/", page heading, scenario)
+def _ask(page: Any, placeholder: str, question: str) -> None:
+    """One chat question, until its answer (one more answer-mode line) has been drawn."""
+    count = """() => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
+      .filter((e) => e.textContent.includes('답변 모드:')).length"""
+    before = page.evaluate(count)
+    box = page.get_by_placeholder(placeholder)
+    box.fill(question)
+    box.press("Enter")
+    page.wait_for_function(f"() => ({count})() > {before}", timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)
+
+
+def etf_answer_charts(page: Any) -> None:
+    """A ranking and a top-N answer, each charted from its own rows."""
+    placeholder = "ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)"
+    _ask(page, placeholder, "2차전지 ETF 6개월 수익률 순위")
+    page.locator("text.gtitle", has_text="'2차전지' 태그 ETF").first.wait_for()
+    _ask(page, placeholder, "KODEX 200 상위 5개 보유종목")
+    page.locator("text.gtitle", has_text="KODEX 200 보유종목").first.wait_for()
+
+
+def macro_rate(page: Any) -> None:
+    """A rate's move in %p and bp, its chart titled by the series' name."""
+    _ask(
+        page,
+        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+        "한국 기준금리 최근 추이는?",
+    )
+    page.get_by_text("%p (").first.wait_for()
+    page.locator("text.gtitle", has_text="한국은행 기준금리").first.wait_for()
+
+
+def deep_link(page: Any) -> None:
+    """A first visit by bookmark: the screen itself, no 'Page not found' notice."""
+    page.get_by_text("예시 질문").wait_for()
+    page.get_by_text("답변 모드").first.wait_for(state="attached")
+
+
+# name → (sidebar link, a deep link '/…', or None for "/"; page heading; scenario)
 SCREENS: dict[str, tuple[str | None, str, Scenario]] = {
     "data": (None, "데이터", data_screen),
     "etf": ("ETF 챗", "ETF 챗", etf_chat),
@@ -126,6 +171,9 @@ SCREENS: dict[str, tuple[str | None, str, Scenario]] = {
     "opening": ("오프닝 스크립트", "오프닝 스크립트", opening_script),
     "contract": ("계약 조항", "계약 조항", contract_clauses),
     "stock": ("종목 리포트", "종목 리포트", stock_report),
+    "etf_answer_charts": ("ETF 챗", "ETF 챗", etf_answer_charts),
+    "macro_rate": ("매크로 Q&A", "매크로 Q&A", macro_rate),
+    "deep_link": ("/etf", "ETF 챗", deep_link),
 }
 
 
