@@ -270,7 +270,13 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
         cliponaxis=False, hovertemplate="%{y}: %{text}<extra></extra>",
     ))  # fmt: skip
     height = max(260, 120 + 34 * len(rows))
-    return ChartItem(title, figure=_finish(fig, title, axis, "", height=height))
+    values = [v for _, v in rows]
+    low, high = min(0.0, *values), max(0.0, *values)
+    pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
+    fig.update_xaxes(range=[low - (pad if low < 0 else 0), high + (pad if high > 0 else 0)])
+    fig = _finish(fig, title, axis, "", height=height)
+    fig.update_yaxes(automargin=True)
+    return ChartItem(title, figure=fig)
 
 
 def _value_text(measure: str, value: float) -> str:
