@@ -274,7 +274,8 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     low, high = min(0.0, *values), max(0.0, *values)
     pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
     fig.update_xaxes(range=[low - (pad if low < 0 else 0), high + (pad if high > 0 else 0)])
-    fig = _finish(fig, title, axis, "", height=height)
+    fig = _finish(fig, title, axis, "종목" if measure in ("weight", "holdings") else "ETF",
+                  height=height)  # fmt: skip
     fig.update_yaxes(automargin=True)
     return ChartItem(title, figure=fig)
 
