@@ -111,13 +111,21 @@ class McpApp:
         return types.ListToolsResult(tools=[
             types.Tool(name=t["name"], description=t["description"],
                        input_schema=t["input_schema"], annotations=read_only)
-            for t in self.catalog
+            for t in self._entries()
         ])  # fmt: skip
+
+    def _entries(self) -> list[dict[str, Any]]:
+        """The live tools once loaded (so the list can never disagree with what a call checks),
+        the catalog before that."""
+        if self._tools is None:
+            return self.catalog
+        return [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                for t in self._tools.values()]  # fmt: skip
 
     async def _call(self, ctx: ServerRequestContext[Any],
                     params: types.CallToolRequestParams) -> types.CallToolResult:  # fmt: skip
         name = params.name
-        if name not in {t["name"] for t in self.catalog}:
+        if name not in {t["name"] for t in self._entries()}:
             return _result(tool_error(f"알 수 없는 도구입니다: {name[:80]}",
                                       "tools/list로 도구 이름을 확인하세요."))  # fmt: skip
         arguments = params.arguments or {}
