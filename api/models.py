@@ -62,7 +62,7 @@ def _conversation_id(value: str | None) -> str | None:
 
 
 def _day(value: str | None) -> str | None:
-    if not value:  # empty or only invisible characters: the latest trading day
+    if not value:  # empty or whitespace: the latest trading day with news
         return None
     if not fields.ISO_DATE.fullmatch(value):
         raise ValueError("날짜는 YYYY-MM-DD 형식입니다.")
