@@ -38,6 +38,7 @@ _check_failures: weakref.WeakKeyDictionary[ConnectionPool, list[float]] = (
 )
 _in_use: weakref.WeakKeyDictionary[ConnectionPool, int] = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
+_count_lock = threading.Lock()
 
 PROBE_TIMEOUT_S = 2  # libpq's smallest connect_timeout
 POOL_TIMEOUT_S = 10  # how long a request queues for a connection when all of them are busy
@@ -187,13 +188,13 @@ def _stuck(pool: ConnectionPool) -> bool:
     found dead ones lately (a server restart): its own reconnect backoff would make callers
     wait. A pool whose connections are all busy is not stuck: its callers queue."""
     failed_at = _check_failures.get(pool, [float("-inf")])[0]
-    with _pools_lock:
+    with _count_lock:
         in_use = _in_use.get(pool, 0)
     return in_use == 0 or time.monotonic() - failed_at < STUCK_S
 
 
 def _count(pool: ConnectionPool, delta: int) -> None:
-    with _pools_lock:
+    with _count_lock:  # not _pools_lock: that one is held while a new pool opens
         _in_use[pool] = _in_use.get(pool, 0) + delta
 
 
