@@ -266,7 +266,7 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
         x=[v for _, v in rows][::-1], y=[n for n, _ in rows][::-1], orientation="h",
         marker_color=[colors.for_change(v) if measure in SIGNED_MEASURES else PALETTE[0]
                       for _, v in rows][::-1],
-        text=[_value_text(measure, v) for _, v in rows][::-1], textposition="outside",
+        text=[_value_text(measure, v) for _, v in rows][::-1], textposition="auto",
         cliponaxis=False, hovertemplate="%{y}: %{text}<extra></extra>",
     ))  # fmt: skip
     height = max(260, 120 + 34 * len(rows))
