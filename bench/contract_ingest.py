@@ -3,7 +3,8 @@
     python bench/contract_ingest.py [--repeat 3] [--skip-cold]
 
 Documents: the 30-article software subcontract written here (tests/fixtures/contracts/made_here,
-with 13 annex articles: 43 in all) as HWPX and HWP 5, and the employment contract as a PDF. Each
+with its annexes and form: 46 articles in all) as HWPX, HWP 5 and PDF, and the 15-article
+employment contract as a PDF. Each
 run changes one word so the file is new (an unchanged file is a no-op by its content hash).
 Prints, as medians over `--repeat` runs:
 1. cold CLI: `python -m agents.contract ingest FILE` in a fresh process — wall time and peak RSS
@@ -35,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 from tests.fixtures.contracts.files import contract_text, pdf_bytes  # noqa: E402
 from tests.fixtures.hangul_files import hwp_bytes, hwpx_bytes  # noqa: E402
 
-DOCS = (("software_subcontract", "hwpx"), ("software_subcontract", "hwp"), ("employment", "pdf"))
+DOCS = (("software_subcontract", "hwpx"), ("software_subcontract", "hwp"),
+        ("software_subcontract", "pdf"), ("employment", "pdf"))  # fmt: skip
 BUILDERS: dict[str, Callable[[list[str]], bytes]] = {"hwpx": hwpx_bytes, "hwp": hwp_bytes,
                                                      "pdf": pdf_bytes}  # fmt: skip
 QUESTION = "하자보수 기간은 얼마나 되나요?"
