@@ -15,7 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-_DOMAIN_NOUNS = ("이평", "이평선", "고저차", "거래일", "영업일")
+# analysts' shorthand Kiwi would split ('이평' → 이 + 평) or misread ('사둘' as a noun)
+_DOMAIN_NOUNS = (
+    "이평 이평선 고저차 거래일 영업일 손절 익절 추매 물타기 불타기 존버 리밸런싱 현금화".split()
+)
+_DOMAIN_VERBS = ("사두",)
 _lock = threading.Lock()
 _kiwi: Any = None
 
@@ -28,8 +32,10 @@ def kiwi() -> Any:
             from kiwipiepy import Kiwi
 
             instance = Kiwi()
-            for word in _DOMAIN_NOUNS:  # analysts' shorthand Kiwi would split ('이평' → 이 + 평)
+            for word in _DOMAIN_NOUNS:
                 instance.add_user_word(word, "NNG", 0)
+            for word in _DOMAIN_VERBS:
+                instance.add_user_word(word, "VV", 0)
             instance.tokenize("워밍업")  # the model loads lazily on the first call
             _kiwi = instance
         return _kiwi

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import date
 from functools import lru_cache
 
+from agents.understanding.advice import asks_advice
 from agents.understanding.frame import (
     HOUSING_MEASURES,
     MEASURE_UNITS,
@@ -1270,6 +1271,8 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
         if hit.label == "chit_chat" and frame.operation.kind == "define":
             frame.operation.kind = "lookup"  # 'What is the weather in Seoul?' is no term
         frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
+    if not any(n.startswith("out_of_scope:forecast") for n in frame.notes) and not defined:
+        _read_advice(frame)
     if any(n.startswith("out_of_scope:forecast") for n in frame.notes):
         return
     # the forecasts no single phrase names: a point ahead, a modal before a move, a move ahead
@@ -1279,6 +1282,21 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
         frame.notes.append(f"out_of_scope:forecast:{frame.question[move.start() : move.end()]}")
     elif ahead := _move_ahead(frame.question, text):  # '내일 오르나요?', '다음 주 떨어져요?'
         frame.notes.append(f"out_of_scope:forecast:{ahead}")
+
+
+def _read_advice(frame: QuestionFrame) -> None:
+    """Advice and forecasts from the morpheme grammar (advice.py): '사도 될까', '팔아야 하나',
+    '오를 것 같아'; a stated plan ('사려는데') only when nothing measurable is asked."""
+    hit = asks_advice(frame.question)
+    if hit is None:
+        return
+    if hit.kind == "intention" and (frame.measures or frame.relation):
+        return  # '사려는데 보수 얼마야?' asks the fee
+    named = [e for e in frame.entities if e.kind in ("etf", "stock")]
+    if hit.kind == "advice" and len(named) >= 2 and (frame.measures or frame.relation):
+        frame.notes.append(f"{ADVICE_COMPARED}{hit.surface}")  # 'A랑 B 중 뭘 살까? 보수는?'
+        return
+    frame.notes.append(f"out_of_scope:forecast:{hit.surface}")
 
 
 def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,

@@ -8,7 +8,6 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -21,73 +20,27 @@ _WORD = re.compile(r"[a-z0-9가-힣]")
 def vocabulary() -> dict[str, Any]:
     data = dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
     scope = data["out_of_scope"]
-    scope["forecast"] += _with_unspaced(
-        advice_phrases(data["advice_grammar"]) + move_phrases(data["forecast_grammar"])
-    )
-    scope["advice_soft"] += _with_unspaced(intention_phrases(data["advice_grammar"]))
+    scope["forecast"] += advice_phrases(data["advice_grammar"])
+    scope["advice_soft"] += intention_phrases(data["advice_grammar"])
     return data
 
 
-_INNER_SPACE = re.compile(r"(?<=[가-힣])\s(?=[가-힣])")
-
-
-def _with_unspaced(phrases: list[str]) -> list[str]:
-    """Each phrase and its forms with any of its spaces between Korean words left out ('사는
-    게 맞' → '사는게 맞', '사는 게맞', '사는게맞'): questions are typed with every spacing."""
-    forms: dict[str, None] = {}
-    for phrase in phrases:
-        parts = _INNER_SPACE.split(phrase)
-        for joins in product(("", " "), repeat=min(len(parts) - 1, 3)):
-            joins += (" ",) * (len(parts) - 1 - len(joins))
-            forms["".join(p + j for p, j in zip(parts, joins + ("",), strict=True))] = None
-    return list(forms)
-
-
 def advice_phrases(grammar: dict[str, Any]) -> list[str]:
-    """Every trade verb form joined with every ending of its kind ('^사' + '도 될' → '^사도
-    될', '담을' + '까' → '담을까', '^팔' + ' 타이밍'), every trade noun with a noun ending
-    ('매도' + ' 시점'): asking whether or when to buy, sell or hold, in any of its forms."""
-    return _grammar_phrases(grammar, "")
+    """An English asker joined with a trade verb ('should i' + 'buy'). Korean advice is read
+    from morphemes (advice.py)."""
+    return _english_phrases(grammar, "")
 
 
 def intention_phrases(grammar: dict[str, Any]) -> list[str]:
-    """A stated plan to trade ('사려는데', '살 생각인데', 'thinking of buying') or a timing
-    ('매도 시점'): advice only when nothing measurable is asked ('매수 시점별 수익률' is a
-    return), so these join the soft advice words (the grammar's 'soft_' parts)."""
-    return _grammar_phrases(grammar, "soft_")
+    """A stated plan to trade in English ('thinking of buying'): advice only when nothing
+    measurable is asked, so these join the soft advice words (the grammar's 'soft_' parts)."""
+    return _english_phrases(grammar, "soft_")
 
 
-def _grammar_phrases(grammar: dict[str, Any], part: str) -> list[str]:
-    english, nouns = grammar["english"], grammar["trade_nouns"]
-    return (
-        _joined(grammar["verbs"], grammar[f"{part}endings"])
-        + [noun + ending for noun in nouns["nouns"] for ending in nouns[f"{part}endings"]]
-        + [
-            f"{asker} {verb}"
-            for asker in english[f"{part}askers"]
-            for verb in english[f"{part}verbs"]
-        ]  # fmt: skip
-    )
-
-
-def move_phrases(grammar: dict[str, Any]) -> list[str]:
-    """A price move asked of the future ('오를' + '까', '떨어질' + ' 것 같', '반등' + ' 나올까')
-    and its nouns ('상승 여력')."""
-    return (
-        [move + ending for move in grammar["moves"] for ending in grammar["endings"]]
-        + [
-            noun + ending
-            for noun in grammar["move_nouns"]
-            for ending in grammar["move_noun_endings"]
-        ]
-        + list(grammar["nouns"])
-    )
-
-
-def _joined(verbs: list[dict[str, str]], endings: dict[str, list[str]]) -> list[str]:
-    # a verb may leave out a form whose endings would read otherwise ('정리하면 좋겠어')
-    return [verb[form] + ending for verb in verbs
-            for form, ends in endings.items() if form in verb for ending in ends]  # fmt: skip
+def _english_phrases(grammar: dict[str, Any], part: str) -> list[str]:
+    english = grammar["english"]
+    return [f"{asker} {verb}" for asker in english[f"{part}askers"]
+            for verb in english[f"{part}verbs"]]  # fmt: skip
 
 
 @lru_cache(maxsize=1)
