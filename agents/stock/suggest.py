@@ -20,13 +20,12 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from rapidfuzz.distance import OSA
+
+from agents.understanding.names import jamo
 from data_access.ids import Suggestion
 
 MIN_SCORE = 0.65
-_HANGUL_BASE, _HANGUL_LAST = 0xAC00, 0xD7A3
-_INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
-_MEDIALS = "ㅏㅐㅑㅒㅓㅔㅕㅖㅗㅘㅙㅚㅛㅜㅝㅞㅟㅠㅡㅢㅣ"
-_FINALS = " ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ"
 _PREFIXES = re.compile(r"^(kr|us):|^a(?=\d{6}$)|\.(ks|kq)$")
 
 
@@ -39,22 +38,6 @@ class Candidate:
     size: float  # market value, for ties
 
 
-def jamo(text: str) -> str:
-    """Hangul syllables split into their letters ('성' -> 'ㅅㅓㅇ'); other characters kept."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if _HANGUL_BASE <= code <= _HANGUL_LAST:
-            index = code - _HANGUL_BASE
-            out.append(_INITIALS[index // 588] + _MEDIALS[(index % 588) // 28])
-            final = _FINALS[index % 28]
-            if final != " ":
-                out.append(final)
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def normalize(text: str) -> str:
     key = re.sub(r"\s+", "", text).lower()
     return _PREFIXES.sub("", key)
@@ -62,18 +45,7 @@ def normalize(text: str) -> str:
 
 def edit_distance(a: str, b: str) -> int:
     """Optimal-string-alignment distance: insertions, deletions, substitutions, swaps."""
-    rows = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i in range(len(a) + 1):
-        rows[i][0] = i
-    for j in range(len(b) + 1):
-        rows[0][j] = j
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
-    return rows[-1][-1]
+    return int(OSA.distance(a, b))
 
 
 def name_score(query: str, name: str) -> float:
