@@ -38,6 +38,7 @@ class PlanContext:
 
     contract_type: str | None = None
     titles: dict[int, str] = field(default_factory=dict)  # by article key (models.article_key)
+    parts: dict[int, str] = field(default_factory=dict)  # annexed part → its title
 
 
 @dataclass
@@ -80,6 +81,18 @@ def search_topics(question: str) -> list[dict[str, object]]:
             for c in concepts]  # fmt: skip
 
 
+def named_part(question: str, parts: dict[int, str]) -> int:
+    """The annexed part a question names ('비밀유지계약서 제5조', '별첨 2의 제1조'), else 0."""
+    squashed = re.sub(r"\s+", "", question)
+    for part, title in parts.items():
+        words = [w for w in re.split(r"\s+", title) if len(w) > 2 and not w.isdigit()]
+        numbered = re.search(r"별첨\s*(\d+)", title)
+        if any(w in squashed for w in words) or (
+            numbered and re.search(rf"별첨\s*{numbered.group(1)}(?!\d)", question)):  # fmt: skip
+            return part
+    return 0
+
+
 def plan(question: str, context: PlanContext) -> Plan:
     language = "ko" if is_korean(question) else "en"
     articles, exhibits, titles = (
@@ -93,6 +106,9 @@ def plan(question: str, context: PlanContext) -> Plan:
         arguments: dict[str, object] = {"article_numbers": articles, "exhibit_numbers": exhibits}
         if branches:
             arguments["article_refs"] = [article_ref(n, m) for n, m in branches]
+        part = named_part(question, context.parts)
+        if part:
+            arguments["part"] = part
         calls.append(ToolCall("article_index", arguments))
     if titles:
         calls.append(ToolCall("article_title", {"title_queries": titles}))

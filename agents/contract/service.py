@@ -164,7 +164,9 @@ def stream_ask(
     model_id = settings.model_for("contract")
     deps = GraphDeps(registry=None, contract_id=contract_id,  # type: ignore[arg-type]
                      plan_context=PlanContext(info.contract_type,
-                                              {n: a.title for n, a in index.articles.items()}))  # fmt: skip
+                                              {n: a.title for n, a in index.articles.items()},
+                                              {a.part: a.part_title for a in index.articles.values()
+                                               if a.part}))  # fmt: skip
     llm = None
     if model_id:
         llm = LlmSession(model_id, settings, TurnBudget.from_settings(settings), deps.record)

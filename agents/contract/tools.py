@@ -20,7 +20,7 @@ from agents.contract.answer import related, select
 from agents.contract.coverage import uncovered
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
-from agents.contract.models import Article, article_ref, split_key
+from agents.contract.models import Article, article_key, article_ref, split_key, split_part
 from agents.contract.references import parse_ref
 from agents.contract.tokenize import tokens
 from data_access.config import Settings
@@ -192,6 +192,8 @@ class ArticleIndexTool(BaseTool):
             "exhibit_numbers": {"type": "array", "items": {"type": "integer"}, "description": "별지 번호"},
             "article_refs": {"type": "array", "items": {"type": "string"},
                              "description": "가지 조문 등 조 이름 ('제3조의2')"},
+            "part": {"type": "integer",
+                     "description": "별첨 계약(번호가 제1조부터 다시 시작하는 부분)의 번호; 본문은 0"},
         },
     }  # fmt: skip
 
@@ -205,7 +207,8 @@ class ArticleIndexTool(BaseTool):
             )
         articles = get_index(self.context.contract_id, self.context.pool,
                              self.context.settings).articles  # fmt: skip
-        wanted = list(dict.fromkeys(numbers + refs + [-n for n in exhibits]))
+        part = _part(arguments.get("part"))  # an annexed part's own 제N조 (its numbering restarted)
+        wanted = [_in_part(k, part) for k in dict.fromkeys(numbers + refs + [-n for n in exhibits])]
         found = [article_dict(articles[n]) for n in wanted if n in articles]
         missing = [_label(n) for n in wanted if n not in articles]
         return {"matched_articles": found, "missing": missing}
@@ -217,7 +220,21 @@ class ArticleIndexTool(BaseTool):
 
 
 def _label(key: int) -> str:
-    return article_ref(*split_key(key))
+    part = split_part(key)[0]
+    return (f"별첨 {part} " if part else "") + article_ref(*split_key(key))
+
+
+def _part(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not str(value).strip().isdigit():
+        raise ToolInputError(f"part는 0 이상의 정수여야 합니다: {value!r}")
+    return int(value)
+
+
+def _in_part(key: int, part: int) -> int:
+    """A key of the main body moved into annexed part `part`."""
+    return article_key(*split_key(key), part=part) if part else key
 
 
 def _refs(value: Any) -> list[int]:

@@ -7,6 +7,7 @@ clause" with the nearest only as related; the CLI's JSON telling 제16조의2 ap
 from __future__ import annotations
 
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -89,9 +90,8 @@ def test_a_contract_stored_without_morphemes_is_analysed_when_first_searched(
     from agents.contract.index import clear_cache, get_index
     from agents.contract.ingest.pipeline import ingest_bytes
 
-    data = (
-        contract_file("employment", "txt") + "\n제16조(부칙) 이 계약은 즉시 효력이 생긴다.".encode()
-    )
+    marker = uuid.uuid4().hex[:8]  # new content each run: the same file again is a no-op
+    data = contract_file("employment", "txt") + f"\n제16조(부칙) {marker} 효력.".encode()
     info = ingest_bytes("근로.txt", data, pool=pg_pool, settings=settings, analyse=False)
     assert all(not s.tokens for s in store.load_articles(info.contract_id, pg_pool)
                if s.article.clauses)  # fmt: skip
@@ -100,3 +100,11 @@ def test_a_contract_stored_without_morphemes_is_analysed_when_first_searched(
     assert hits[0].article.title == "연차유급휴가"
     stored = store.load_articles(info.contract_id, pg_pool)
     assert all(s.tokens and s.line_tokens is not None for s in stored if s.article.clauses)
+
+
+def test_an_annex_article_is_named_by_its_part(subcontract: str, pg_pool: Any) -> None:
+    answer = ask(subcontract, "비밀유지계약서 제5조 보여줘", pool=pg_pool, save=False)
+    labels = [c["label"] for c in answer.payload["clauses"]]
+    assert labels == ["[별첨 1 비밀유지계약서] 제5조(비밀유지기간)"], answer.answer
+    main = ask(subcontract, "제5조 보여줘", pool=pg_pool, save=False)
+    assert [c["label"] for c in main.payload["clauses"]] == ["제5조(선급금)"]
