@@ -102,7 +102,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
         return None
-    as_of = as_of or current_as_of_date(pool).isoformat()
+    # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
+    as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
         return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)

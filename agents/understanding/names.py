@@ -21,6 +21,7 @@ from agents.understanding.morphemes import Morpheme, analyse
 
 # a typo is a letter or two (jamo) away: '삼성전쟈' → 삼성전자 is 1, '한화투자증권' → 한국투자증권 is 3
 MAX_EDITS = 2
+_MAX_WORDS = 7  # morphemes in one name ('TIGER 미국 S & P 500')
 _NAME_TAGS = ("SL", "NNP", "NNG", "SH", "SN")
 _HANGUL_BASE, _HANGUL_LAST = 0xAC00, 0xD7A3
 _INITIALS = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"
@@ -87,7 +88,7 @@ def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
         return []
     out: list[FuzzyLink] = []
     for run in _runs(analyse(question), taken):
-        found = [link for i in _starts(run, known_words, question) for size in range(1, 4)
+        found = [link for i in _starts(run, known_words, question) for size in range(1, _MAX_WORDS + 1)
                  if i + size <= len(run) and (link := _best(question, run[i : i + size], choices, rows))]  # fmt: skip
         if found:  # the closest reading ('TIGR 반도체', not 'TIGR 반도체 6')
             out.append(min(found, key=lambda link: (link.edits, link.start - link.end)))
@@ -98,7 +99,10 @@ def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[li
     """Maximal runs of adjacent name-like words outside linked names."""
     runs: list[list[Morpheme]] = []
     for t in tokens:
-        free = t.tag in _NAME_TAGS and not any(a < t.end and t.start < b for a, b in taken)
+        joiner = t.form in ("&", "-", ".") and bool(runs and runs[-1])  # 'S&P500', 'K-뷰티'
+        free = (t.tag in _NAME_TAGS or joiner) and not any(
+            a < t.end and t.start < b for a, b in taken
+        )
         if not free:
             runs.append([])
         elif runs and runs[-1] and t.start - runs[-1][-1].end <= 1:

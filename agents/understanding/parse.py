@@ -13,7 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 
 from agents.understanding.advice import asks_advice
@@ -175,7 +175,9 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
     frame.stat_spans = found.spans
 
 
-_GENERIC_KINDS = frozenset({"tag", "sector", "region", "re_region"})
+_GENERIC_KINDS = frozenset(
+    {"tag", "sector", "region", "re_region", "manager"}
+)  # parts of fund names
 
 
 def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
@@ -186,7 +188,8 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
     # a theme or sector word may be part of a typo'd fund name ('TIGR 반도체')
     taken = [(e.start, e.end) for e in entities if e.start >= 0 and e.kind not in _GENERIC_KINDS]
     notes = []
-    for link in link_typos(question, lexicon, kinds, taken, vocabulary_words()):
+    brands = frozenset(b.lower() for b in lexicon.brands)  # 'KODEX 코스닥15O' starts at KODEX
+    for link in link_typos(question, lexicon, kinds, taken, vocabulary_words() - brands):
         if not link.unique:
             notes.append(f"ambiguous:{link.surface}:" + "|".join(link.candidates))
             continue
@@ -495,7 +498,7 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
         return _blank(text, m.start(), m.end())
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
-        return text
+        return _read_relative_month_edge(frame, text)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
     year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
@@ -511,6 +514,29 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     if year_match and not m.group("y"):
         text = _blank(text, year_match.start(), year_match.end())
     return text
+
+
+# '지난달 말 종가', '작년 말 환율': a day named relative to today — not '지난달 말 대비' (a base)
+_RELATIVE_EDGE = re.compile(
+    r"(?P<when>지난\s*달|저번\s*달|전월|작년|지난해|전년)\s*(?P<edge>말|초)"
+    r"(?!\s*(?:대비|이후|부터|보다|에\s*비해|比))"
+)
+
+
+def _read_relative_month_edge(frame: QuestionFrame, text: str) -> str:
+    m = _RELATIVE_EDGE.search(text)
+    if not m:
+        return text
+    today = date.today()
+    if m.group("when") in ("작년", "지난해", "전년"):
+        day = (
+            date(today.year - 1, 1, 1) if m.group("edge") == "초" else date(today.year - 1, 12, 31)
+        )
+    else:
+        last = today.replace(day=1) - timedelta(days=1)
+        day = last.replace(day=1) if m.group("edge") == "초" else last
+    frame.as_of_date = day.isoformat()
+    return _blank(text, m.start(), m.end())
 
 
 def _latest_year(month: int) -> int:
