@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.contract.models import Article
-from agents.contract.thesaurus import rewrite
+from agents.contract.thesaurus import restate, rewrite
 from agents.contract.tokenize import tagged, tokens
 
 # Generic words: what kind of fact is asked (a period, an amount, a party), never the topic.
@@ -77,7 +77,15 @@ def covers(unit: TopicUnit, article: Article) -> bool:
         return all(len(m) > 1 and (m in words or m in text) for m in unit.morphemes)
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
+    register |= _prefix_words(unit.morphemes[0])
     return any(t in words or (len(t) > 1 and t in text) for t in register)
+
+
+def _prefix_words(morpheme: str) -> set[str]:
+    """Register words of an everyday word a longer morpheme starts with ('월급날' → 월급 →
+    임금): Kiwi keeps such compounds whole, so the thesaurus's one-morpheme words miss them."""
+    return {w for k in range(len(morpheme) - 1, 1, -1)
+            for w in restate(morpheme[:k], [morpheme[:k]])}  # fmt: skip
 
 
 def covered_count(question: str, article: Article) -> int:
