@@ -279,6 +279,8 @@ def company_why(move: CompanyMove, rank_in_caps: int) -> str:
     else:
         parts.append(move.name_ko)
     when = f"{move.session.d.month}월 {move.session.d.day}일"
+    if move.info.country != "KR":  # a session abroad closes on the day before Seoul's opening
+        when += " 현지 거래에서"
     went = "올랐습니다" if move.change_pct > 0 else "내렸습니다"
     parts.append(f"주가가 {when} {abs(move.change_pct):.2f}% {went}.")
     parts.append(f"오늘 뉴스가 다룬 종목 중 시가총액 변동 규모 {rank_in_caps}위입니다.")

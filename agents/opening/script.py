@@ -45,10 +45,13 @@ class Mover:
         return f"{self.close:,.0f}원"
 
     def sentence(self, label: str | None = None, day: str | None = None) -> str:
-        """'X의 종가는 …' for the script's day; 'X의 11월 19일 종가는 …' for an earlier session."""
-        when = f"{date_ko(self.date)} " if day and self.date != day else ""
+        """'X의 종가는 …' for the script's day; 'X의 11월 19일 종가는 …' for an earlier session,
+        said to be the local session for one abroad (New York closes before Seoul's morning)."""
+        earlier = bool(day and self.date != day)
+        when = f"{date_ko(self.date)} " if earlier else ""
+        abroad = " (현지 거래일 기준)" if earlier and self.ticker.upper().startswith("US:") else ""
         return (f"{label or self.name}의 {when}종가는 {self.price}, "
-                f"전일 대비 {self.change_pct:+.2f}%였습니다.")  # fmt: skip
+                f"전일 대비 {self.change_pct:+.2f}%였습니다{abroad}.")  # fmt: skip
 
 
 @dataclass
