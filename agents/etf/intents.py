@@ -17,7 +17,7 @@ from typing import Literal
 from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import COMPOSED, nested_measure
-from agents.understanding.frame import Measure, measure_name
+from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
@@ -251,6 +251,12 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     if frame.operation.top_n is None and (count := _COUNT_BEFORE_SUPERLATIVE.search(plan.question)):
         frame.operation.top_n = int(count.group(1))  # 'the 3 largest ETFs by net assets'
     frame.notes.append(COMPOSED)
+    n, agg = frame.operation.top_n or 1, frame.operation.aggregate
+    source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
+              "all": "전체 ETF"}[plan.universe]  # fmt: skip
+    words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값"}
+    read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
+    frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {read}")
     return "etf_composed"
 
 

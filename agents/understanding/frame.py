@@ -53,6 +53,8 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
+PLAN = "plan:"  # a composed plan's steps, in words, for the trace ('전체 ETF → … → 상위 3 → …')
+
 # The housing series' measures (Real estate answers them).
 HOUSING_MEASURES = frozenset({"jeonse_ratio", "unsold", "permits", "house_price"})
 
@@ -188,4 +190,5 @@ class QuestionFrame(BaseModel):
             parts.append(f"용어={self.definition_term}")
         if self.unknown_words:
             parts.append("데이터에 없는 항목=" + ", ".join(self.unknown_words))
+        parts += ["계획=" + n.removeprefix(PLAN) for n in self.notes if n.startswith(PLAN)]
         return " · ".join(parts)

@@ -84,3 +84,30 @@ def test_follow_up_answers_from_the_previous_answers_etfs(
     assert "이해한 질문" in html and "이전 턴 참조=subset" in html
     page.screenshot(path=str(screenshot_dir / "etf_chat_follow_up.png"), full_page=True)
     _assert_no_exception(page)
+
+
+def test_a_nested_question_shows_its_plan_and_the_words_it_read(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    """Issue 31 in the browser: a nested question is answered as the plan it is (the ranked three
+    and their average fee), and the trace's first step lists the words read and what each was
+    read as; a typo'd name is linked with the note on the answer's first line."""
+    _open(page, app_url)
+    box = page.get_by_placeholder("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)")
+    box.fill("순자산 상위 3개 ETF의 평균 총보수는?")
+    box.press("Enter")
+    page.get_by_text("순자산총액 높은 순 상위 3개 ETF의 총보수 평균").first.wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    wait_idle(page)
+    page.get_by_text("실행 단계 (").last.click()
+    wait_idle(page)
+    html = page.content()
+    assert "이해한 질문" in html and "읽은 말" in html and "측정:net_assets" in html
+    page.screenshot(path=str(screenshot_dir / "etf_chat_nested_plan.png"), full_page=True)
+    box.fill("KODX 200 총보수")
+    box.press("Enter")
+    page.get_by_text("'KODX 200'을 KODEX 200으로 읽었습니다.").first.wait_for(
+        timeout=ANSWER_TIMEOUT_MS
+    )
+    _assert_no_exception(page)
