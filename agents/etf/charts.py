@@ -270,8 +270,8 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
         cliponaxis=False, hovertemplate="%{y}: %{text}<extra></extra>",
     ))  # fmt: skip
     height = max(260, 120 + 34 * len(rows))
-    values = [v for _, v in rows]
-    low, high = min(0.0, *values), max(0.0, *values)
+    amounts = [0.0] + [v for _, v in rows]
+    low, high = min(amounts), max(amounts)
     pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
     fig.update_xaxes(range=[low - (pad if low < 0 else 0), high + (pad if high > 0 else 0)])
     fig = _finish(fig, title, axis, "종목" if measure in ("weight", "holdings") else "ETF",
