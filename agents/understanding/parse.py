@@ -204,7 +204,8 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
 
 def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
     """'KODEX 200 배당 수익률': the tag '배당' is part of the measure '배당 수익률' (dividend
-    yield), so a tag inside a longer measure phrase is not an entity."""
+    yield), so a tag inside a longer measure phrase is not an entity; a stock's short form that
+    is exactly a measure word ('NAV') is the measure."""
     low = question.lower()
     voc = vocabulary()
     hits = find_phrases(low, {**voc["measures"], **voc["unheld_measures"]})
@@ -214,8 +215,14 @@ def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
         return any(h.start <= e.start and e.end <= h.end and (h.end - h.start) > (e.end - e.start)
                    for h in found)  # fmt: skip
 
+    def is_measure(e: Entity) -> bool:  # 'KODEX 200 NAV': the measure, not a short form of NAVER
+        typed = question[e.start : e.end]
+        return e.kind == "stock" and typed.lower() != e.name.lower() and any(
+            h.start == e.start and h.end == e.end for h in hits)  # fmt: skip
+
     return [e for e in entities if not ((e.kind == "tag" and inside(e, hits))
                                         or (e.kind == "series" and inside(e, unheld))
+                                        or is_measure(e)
                                         or _rate_of_other_currency(e, low, unheld))]  # fmt: skip
 
 
