@@ -27,10 +27,12 @@ from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import account
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
+from agents.understanding.model_plan import FilledPlan, fill_plan
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import describe, mark_used, window_ask
 from data_access import figures as fig
+from data_access.config import Settings
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
 
@@ -86,14 +88,20 @@ def is_question(text: str) -> bool:
 
 
 def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
-                          as_of: str | None = None) -> AgentAnswer | None:  # fmt: skip
+                          as_of: str | None = None,
+                          settings: Settings | None = None) -> AgentAnswer | None:  # fmt: skip
     """The figures a question asks for, a decline, or None when the text asks for the report
-    itself ('삼성전자 정보', an unknown symbol: the report path answers, with suggestions)."""
+    itself ('삼성전자 정보', an unknown symbol: the report path answers, with suggestions). With a
+    model configured for the Stock screen, the model fills the plan (model_plan.py) and the same
+    sections compute it; the offline reading is compared beside it in the trace."""
     from data_access.catalog import current_as_of_date
+    from data_access.config import get_settings
 
     started = time.perf_counter()
     lexicon = cached_lexicon(pool)
     frame = understand(question, lexicon, kinds=STOCK_KINDS)
+    filled = fill_plan(question, frame, lexicon, settings or get_settings(), "stock", STOCK_KINDS)
+    frame = filled.frame or frame
     lang = frame.language
     stocks = frame.of("stock")
     refusal = _scope_refusal(frame, lang)
@@ -105,7 +113,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
-        return _finish(_declined_turn(frame, as_of), refusal, started, declined=True)
+        return _with_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
+                          filled)  # fmt: skip
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
     turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
     turn = turns[0]
@@ -125,7 +134,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
     more = ("\n\n전체 리포트는 종목 리포트 화면에 종목만 입력하면 만들어집니다." if turn.ko()
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
-    return _finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False)
+    return _with_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
+                      filled)  # fmt: skip
 
 
 def _stock_turn(frame: QuestionFrame, code: str, as_of: str, lang: str,
@@ -550,6 +560,15 @@ SECTIONS = {
 
 def _declined_turn(frame: QuestionFrame, as_of: str) -> _Turn:
     return _Turn(frame=frame, stock={}, as_of=as_of, lang=frame.language)
+
+
+def _with_plan(answer: AgentAnswer, filled: FilledPlan) -> AgentAnswer:
+    """The model's plan beside the offline reading, after the first step (what was read)."""
+    if filled.step is not None:
+        answer.trace.insert(1, filled.step)
+    if filled.frame is not None and filled.step is not None:
+        answer.mode, answer.model = "llm", filled.step.model
+    return answer
 
 
 def _finish(turn: _Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:

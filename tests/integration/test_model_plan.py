@@ -1,0 +1,92 @@
+"""With a model configured, the model fills the plan schema and the Stock question box's own
+sections compute it (agents/understanding/model_plan.py). The provider is the one thing that
+cannot run here: a small local OpenAI-compatible server (tests/fixtures/openai_replay.py)
+replays the plans a model would return, valid and invalid; litellm, the validation, the
+executor and PostgreSQL are real. Truths are recomputed in SQL."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.postgres import fetch_all
+from tests.fixtures.openai_replay import ReplayServer
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+MODEL = "openai/gpt-4.1-mini"
+
+
+def llm(settings: Settings, api_base: str) -> Settings:
+    return settings.model_copy(update={"llm_model_stock": MODEL, "llm_api_base": api_base,
+                                       "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+
+
+def avg_close(pool: Any, sid: str, n: int) -> float:
+    rows = fetch_all("SELECT avg(close) AS v FROM (SELECT close FROM stock_prices WHERE "
+                     "security_id = %s ORDER BY trade_date DESC LIMIT %s) t", (sid, n), pool)  # fmt: skip
+    return float(rows[0]["v"])
+
+
+def plan_step(answer: Any) -> Any:
+    return next(s for s in answer.trace if s.name == "모델이 채운 계획")
+
+
+def test_a_valid_plan_is_computed_by_the_screens_own_sections(
+    settings: Settings, pg_pool: Any
+) -> None:
+    plan = {"subjects": ["LG화학"], "measures": ["close"], "window": {"n": 15, "unit": "session"},
+            "statistic": "avg"}  # fmt: skip
+    with ReplayServer([json.dumps(plan)]) as server:
+        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
+                                       settings=llm(settings, server.api_base))  # fmt: skip
+        sent = server.requests[0]
+    assert answer is not None and answer.mode == "llm" and answer.model == MODEL
+    assert f"{avg_close(pg_pool, 'KR:051910', 15):,.0f}원" in answer.answer
+    step = plan_step(answer)
+    assert step.status == "ok" and step.observation == "오프라인 읽기와 같음" and step.tokens > 0
+    assert sent["response_format"] == {"type": "json_object"}  # structured output asked
+    assert answer.trace[0].name == "이해한 질문"  # what was read comes first
+
+
+def test_where_the_model_reads_otherwise_the_trace_says_so(
+    settings: Settings, pg_pool: Any
+) -> None:
+    plan = {"subjects": ["LG화학"], "measures": ["close"], "window": {"n": 20, "unit": "session"},
+            "statistic": "avg"}  # fmt: skip
+    with ReplayServer([json.dumps(plan)]) as server:
+        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
+                                       settings=llm(settings, server.api_base))  # fmt: skip
+    assert answer is not None
+    step = plan_step(answer)
+    assert "구간 모델=(20, 'session') 오프라인=(15, 'session')" in str(step.observation)
+    assert f"{avg_close(pg_pool, 'KR:051910', 20):,.0f}원" in answer.answer  # the model's plan ran
+
+
+@pytest.mark.parametrize(
+    ("reply", "reason"),
+    [
+        ("평균 종가를 구하면 됩니다.", "JSON이 아닙니다"),
+        (json.dumps({"subjects": ["LG화학"], "measures": ["sharpe"]}), "측정 'sharpe'"),
+        (json.dumps({"subjects": ["테슬라모터스"], "measures": ["close"]}), "'테슬라모터스'"),
+        (json.dumps({"subjects": ["LG화학"], "window": {"n": 0, "unit": "session"}}), "window.n"),
+        (json.dumps({"subjects": ["LG화학"], "sql": "DROP TABLE stocks"}), "sql"),
+    ],
+)
+def test_an_invalid_plan_is_refused_and_the_offline_reading_answers(
+    settings: Settings, pg_pool: Any, reply: str, reason: str
+) -> None:
+    with ReplayServer([reply]) as server:
+        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
+                                       settings=llm(settings, server.api_base))  # fmt: skip
+    assert answer is not None and answer.mode == "offline"
+    step = plan_step(answer)
+    assert step.status == "rejected" and reason in str(step.observation)
+    assert f"{avg_close(pg_pool, 'KR:051910', 15):,.0f}원" in answer.answer
