@@ -56,9 +56,13 @@ def wait_idle(page: Any, timeout_ms: int = ANSWER_TIMEOUT_MS) -> None:
 
 
 def open_trace(page: Any) -> None:
+    """Open the trace and wait for its steps: they are drawn by the rerun the click starts
+    (pages/_answer.render_trace), which may not have begun when the click returns."""
     steps = page.get_by_text("실행 단계 (").first
     steps.wait_for()
     steps.click()
+    trace = page.locator('[data-testid="stExpander"]').filter(has_text="실행 단계 (").first
+    trace.get_by_text(re.compile(r"^1\. ")).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
 
 
 def data_screen(page: Any) -> None:
