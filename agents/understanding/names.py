@@ -118,6 +118,7 @@ def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> 
     word that is not a number ('SK하이닉쓰': 'SK' alone is a word, here it starts a name;
     '코스피200' is the index)."""
     return [i for i, t in enumerate(run) if t.tag != "SN"
+            and (t.tag != "NNG" or len(t.form) >= 3)  # '수익', '상위': short common nouns
             and (t.start == 0 or not question[t.start - 1].isalnum())
             and (t.form.lower() not in known_words
                  or (i + 1 < len(run) and run[i + 1].start == t.end
