@@ -92,6 +92,10 @@ _CONTENT_HEIGHT = """() => {
 }"""
 
 
+_TO_TOP = """() => document.querySelectorAll(
+  'main, [data-testid="stMain"], [data-testid="stSidebarContent"]').forEach((el) => { el.scrollTop = 0; })"""
+
+
 def _grow_to_content(page: Any, viewport: Viewport) -> None:
     """Make the viewport as tall as the content: Streamlit scrolls inside stMain, not the page.
 
@@ -115,6 +119,10 @@ def _shoot(page: Any, path: Path, viewport: Viewport) -> None:
     _grow_to_content(page, viewport)
     page.wait_for_timeout(300)
     page.evaluate(_STABILIZE)
+    # A chat screen scrolls itself towards its newest answer as the viewport grows: back to the
+    # top, or the same screen is shot some 80 px lower on one run than on the next.
+    page.evaluate(_TO_TOP)
+    page.wait_for_timeout(200)
     page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide",
                     mask=[page.locator("[data-qa-mask]")], mask_color=MASK_COLOR)  # fmt: skip
 
