@@ -185,7 +185,8 @@ class Lexicon:
         if "etf" in kinds:
             found += self._brand_names(folded, gaps, taken, where)
         if "stock" in kinds:  # US tickers written as tickers: 'NVDA and AAPL'
-            for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9])", question):
+            # not glued to Hangul: 'HD현대중공업' is a Korean name, not Home Depot's ticker
+            for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9가-힣])", question):
                 code = match.group(1)
                 if code in self.stocks and code not in self.etfs:
                     a = folded.find(code.lower())

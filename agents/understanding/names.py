@@ -127,8 +127,21 @@ def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> 
 
 def _best(question: str, words: list[Morpheme], choices: list[str],
           rows: list[Row]) -> FuzzyLink | None:  # fmt: skip
-    """The name within MAX_EDITS letters (jamo) of the words; None when none or exact."""
-    surface = question[words[0].start : words[-1].end]
+    """The name within MAX_EDITS letters (jamo) of the words, or of their whole word — Kiwi may
+    read a typo's last syllable as an ending ('삼성바이오로직슨': …로직 + 슬/VV + ᆫ); None when none
+    or exact."""
+    end = words[-1].end
+    whole = end
+    while whole < len(question) and question[whole].isalnum():
+        whole += 1
+    links = [_closest(question, words[0].start, stop, choices, rows) for stop in {end, whole}]
+    found = [link for link in links if link is not None]
+    return min(found, key=lambda link: link.edits) if found else None
+
+
+def _closest(question: str, start: int, end: int, choices: list[str],
+             rows: list[Row]) -> FuzzyLink | None:  # fmt: skip
+    surface = question[start:end]
     query = jamo(fold(surface))
     if len(query) < 4:
         return None
@@ -142,5 +155,5 @@ def _best(question: str, words: list[Morpheme], choices: list[str],
     best = rows[found[0][2]]
     rivals = [rows[i][3] for _, d, i in found[1:] if d == found[0][1] and rows[i][2] != best[2]]
     candidates = tuple(dict.fromkeys([best[3], *rivals])) if rivals else ()
-    return FuzzyLink(surface, words[0].start, words[-1].end, best[1], best[2], best[3],
-                     int(found[0][1]), candidates)  # fmt: skip
+    return FuzzyLink(surface, start, end, best[1], best[2], best[3], int(found[0][1]),
+                     candidates)  # fmt: skip
