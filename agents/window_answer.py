@@ -21,6 +21,9 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
 # over a calendar period these have their own definitions (figures.period_return, the
 # screens' volatility lines): the window reader takes them only in sessions, days and weeks
 _PERIOD_STATS = frozenset({"return", "change", "volatility"})
+_CALENDAR = {"지난주": ("지난주", "last week"), "저번주": ("지난주", "last week"),
+             "lastweek": ("지난주", "last week"), "지난달": ("지난달", "last month"),
+             "저번달": ("지난달", "last month"), "lastmonth": ("지난달", "last month")}  # fmt: skip
 _KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
        "min": "최저치", "range": "최고치와 최저치의 차이", "return": "수익률", "change": "변화",
        "volatility": "연환산 변동성"}  # fmt: skip
@@ -54,6 +57,11 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
     period = frame.period
     if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
         return None
+    calendar = _CALENDAR.get(period.surface.replace(" ", "").lower())
+    if calendar is not None:  # 'VIX 지난주 평균': last Monday-to-Sunday week, not the last 7 days
+        ko, en = calendar
+        return WindowAsk(fig.Window(1, "prev_week" if ko == "지난주" else "prev_month"), stat,
+                         frame.stat_field, ko, en)  # fmt: skip
     if period.label not in _PERIOD_WINDOWS:
         return None
     n, unit = _PERIOD_WINDOWS[period.label]

@@ -327,12 +327,13 @@ def median_with_count(values: Iterable[float | None]) -> Median:
 # - **Window** of N units ending at a series' own last observation: N sessions are its last N
 #   observations; N days/weeks are the observations after last − N days (7N); N months,
 #   quarters (3N) or years (12N) those after last − N months. So a monthly series' 6-month window
-#   holds 6 observations, not 7.
+#   holds 6 observations, not 7. '지난주', '지난달' are the calendar week (Monday to Sunday) or
+#   month before the one holding the last observation.
 # - **Base** of a window (for a return or a change): the observation N sessions before the last,
 #   or the last one on or before the window's start.
 # - A **moving average** of N sessions is the mean of the last N closes.
 
-WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year")
+WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month")
 WINDOW_STATS = ("avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
                 "change")  # fmt: skip
 
@@ -346,14 +347,32 @@ class Window:
         """The day before the window's first day (None for sessions: a count, not dates)."""
         if self.unit == "session":
             return None
+        if self.unit in ("prev_week", "prev_month"):
+            end = self.end(last)
+            assert end is not None
+            return (
+                end - timedelta(days=7)
+                if self.unit == "prev_week"
+                else end.replace(day=1) - timedelta(days=1)
+            )
         if self.unit in ("day", "week"):
             return last - timedelta(days=self.n * (7 if self.unit == "week" else 1))
         months = self.n * {"month": 1, "quarter": 3, "year": 12}[self.unit]
         return last - relativedelta(months=months)
 
+    def end(self, last: date) -> date | None:
+        """The window's last day: the series' last observation, or for the calendar week or
+        month before the one holding it ('지난주', '지난달'), that period's last day."""
+        if self.unit == "prev_week":
+            return last - timedelta(days=last.weekday() + 1)  # the Sunday before last's week
+        if self.unit == "prev_month":
+            return last.replace(day=1) - timedelta(days=1)
+        return None
+
     def calendar_days(self) -> int:
         """Days to fetch so the window and its base are inside (sessions: ≈1.6 days each)."""
-        per = {"session": 1.6, "day": 1, "week": 7, "month": 31, "quarter": 92, "year": 366}
+        per = {"session": 1.6, "day": 1, "week": 7, "month": 31, "quarter": 92, "year": 366,
+               "prev_week": 14, "prev_month": 62}  # fmt: skip
         return int(self.n * per[self.unit]) + 15
 
 
@@ -377,8 +396,8 @@ def window_points(points: Sequence[tuple[date, float]], window: Window) -> list[
         return []
     if window.unit == "session":
         return list(points[-window.n :])
-    start = window.start(points[-1][0])
-    return [p for p in points if start is None or p[0] > start]
+    start, end = window.start(points[-1][0]), window.end(points[-1][0])
+    return [p for p in points if (start is None or p[0] > start) and (end is None or p[0] <= end)]
 
 
 def window_base(points: Sequence[tuple[date, float]], window: Window) -> tuple[date, float] | None:

@@ -187,7 +187,8 @@ def _named_in_question(event: str, question: str) -> int:
 def _widened(route: Route, months: int) -> int | None:
     """The months a window was widened to (a YoY/MoM base month), else None: the question's own
     period ('ytd', '3m') then decides the base row."""
-    return months if months != route.period_months else None
+    asked = route.frame is not None and window_ask(route.frame) is not None  # its own window
+    return months if months != route.period_months or asked else None
 
 
 def _window_months(route: Route) -> int:

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from agents.understanding.morphemes import Morpheme, analyse
 
-Unit = Literal["session", "day", "week", "month", "quarter", "year"]
+Unit = Literal["session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month"]
 Stat = Literal["avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
                "change"]  # fmt: skip
 Field = Literal["close", "high", "low", "volume", "trading_value", "value"]

@@ -73,3 +73,16 @@ def test_range_max_min_and_rate_changes() -> None:
     assert c is not None and c.value == pytest.approx(-0.3)
     assert fig.window_statistic([], fig.Window(2, "session"), "avg") is None
     assert fig.window_statistic(points, fig.Window(9, "session"), "return") is None  # no base
+
+
+def test_last_week_and_last_month_are_calendar_periods() -> None:
+    """'지난주 평균' is the Monday-to-Sunday week before the last observation's week; '지난달' the
+    month before its month — not the last 7 or 30 days."""
+    points = [
+        (date(2026, 11, 2) + timedelta(days=i), float(i)) for i in range(18)
+    ]  # to 11-19 (Thu)
+    week = fig.window_statistic(points, fig.Window(1, "prev_week"), "avg")
+    assert week is not None and (week.first, week.last) == (date(2026, 11, 9), date(2026, 11, 15))
+    month = fig.window_points([(date(2026, m, 15), 1.0) for m in (9, 10, 11)],
+                              fig.Window(1, "prev_month"))  # fmt: skip
+    assert month == [(date(2026, 10, 15), 1.0)]
