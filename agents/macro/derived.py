@@ -506,6 +506,16 @@ def _priced(series: list[Series]) -> bool:
     return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
 
 
+def window_asked(frame: QuestionFrame, series: int = 1) -> WindowAsk | None:
+    """The window statistic this screen computes for the frame: not over a gap of two series
+    ('일주일 전보다' with two series is their difference), except one series' range."""
+    ask = window_ask(frame)
+    if ask is None:
+        return None
+    one_range = ask.stat == "range" and series == 1  # '최고치와 최저치 차이': max − min of one
+    return ask if frame.operation.kind not in ("difference", "compare") or one_range else None
+
+
 def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
     """A statistic over a window of one series (window_answer; figures' window definitions)."""
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
@@ -524,9 +534,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame is None or not series:
         return []
     op = frame.operation
-    ask = window_ask(frame)
-    one_range = ask is not None and ask.stat == "range" and len(series) == 1  # max − min of one
-    if ask is not None and (op.kind not in ("difference", "compare") or one_range):
+    ask = window_asked(frame, len(series))
+    if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each
         return [window_point(s, ask, lang) for s in series]
     span = ""

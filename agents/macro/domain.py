@@ -20,7 +20,7 @@ from agents.macro.deals import (
     eok,
     level,
 )
-from agents.macro.derived import derived_points, extreme_point
+from agents.macro.derived import derived_points, extreme_point, window_asked
 from agents.macro.rankings import (
     deal_ranking,
     index_stand_ins,
@@ -35,7 +35,6 @@ from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, ru
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
-from agents.window_answer import window_ask
 from data_access import figures as fig
 
 MAX_ITEMS = 3
@@ -187,7 +186,7 @@ def _named_in_question(event: str, question: str) -> int:
 def _widened(route: Route, months: int) -> int | None:
     """The months a window was widened to (a YoY/MoM base month), else None: the question's own
     period ('ytd', '3m') then decides the base row."""
-    asked = route.frame is not None and window_ask(route.frame) is not None  # its own window
+    asked = route.frame is not None and window_asked(route.frame) is not None  # its own window
     return months if months != route.period_months or asked else None
 
 
@@ -196,7 +195,7 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
-    ask = window_ask(frame) if frame else None
+    ask = window_asked(frame) if frame else None
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))
     return max(route.period_months, need)

@@ -4,6 +4,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 
 from __future__ import annotations
 
+from agents.macro.derived import window_asked
 from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
@@ -12,7 +13,6 @@ from agents.understanding.coverage import account
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import window_ask
 from data_access.contracts import AgentAnswer
 
 _HELD_KO = (
@@ -133,7 +133,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
     filtered_here = op.kind == "filter" and op.threshold is not None and route.indicator_codes
-    summed_here = window_ask(frame) is not None  # a window's sum is window_answer's
+    summed_here = window_asked(frame) is not None  # a window's sum is window_answer's
     if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or (
         op.aggregate in ("sum", "count") and not summed_here):  # fmt: skip
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
