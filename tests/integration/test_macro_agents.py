@@ -66,7 +66,8 @@ def test_macro_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
     v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
     point = resp.key_points[0]
     assert f"최신값 {v1:,.2f}" in point and f"{rows[-1]['obs_date']}" in point
-    assert f"{v1 - v0:+,.2f} ({pct(v0, v1):+.2f}%)" in point
+    move = v1 - v0  # a rate moves in %p and bp, not in percent of itself
+    assert f"{move:+,.2f}%p ({round(move * 100):+d}bp)" in point
     assert resp.structured_citations[0].row_count == len(rows)
     assert resp.citations, "a 'why' question brings document evidence"
     _contract(resp, ctx)
