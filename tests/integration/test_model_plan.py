@@ -35,6 +35,14 @@ def avg_close(pool: Any, sid: str, n: int) -> float:
     return float(rows[0]["v"])
 
 
+def ask(reply: str, settings: Settings, pool: Any) -> tuple[Any, dict[str, Any]]:
+    """The question of these tests with the model replying `reply`; the answer and the request."""
+    with ReplayServer([reply]) as server:
+        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pool,
+                                       settings=llm(settings, server.api_base))  # fmt: skip
+        return answer, server.requests[0]
+
+
 def plan_step(answer: Any) -> Any:
     return next(s for s in answer.trace if s.name == "모델이 채운 계획")
 
@@ -44,10 +52,7 @@ def test_a_valid_plan_is_computed_by_the_screens_own_sections(
 ) -> None:
     plan = {"subjects": ["LG화학"], "measures": ["close"], "window": {"n": 15, "unit": "session"},
             "statistic": "avg"}  # fmt: skip
-    with ReplayServer([json.dumps(plan)]) as server:
-        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
-                                       settings=llm(settings, server.api_base))  # fmt: skip
-        sent = server.requests[0]
+    answer, sent = ask(json.dumps(plan), settings, pg_pool)
     assert answer is not None and answer.mode == "llm" and answer.model == MODEL
     assert f"{avg_close(pg_pool, 'KR:051910', 15):,.0f}원" in answer.answer
     step = plan_step(answer)
@@ -61,9 +66,7 @@ def test_where_the_model_reads_otherwise_the_trace_says_so(
 ) -> None:
     plan = {"subjects": ["LG화학"], "measures": ["close"], "window": {"n": 20, "unit": "session"},
             "statistic": "avg"}  # fmt: skip
-    with ReplayServer([json.dumps(plan)]) as server:
-        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
-                                       settings=llm(settings, server.api_base))  # fmt: skip
+    answer, _ = ask(json.dumps(plan), settings, pg_pool)
     assert answer is not None
     step = plan_step(answer)
     assert "구간 모델=(20, 'session') 오프라인=(15, 'session')" in str(step.observation)
@@ -83,9 +86,7 @@ def test_where_the_model_reads_otherwise_the_trace_says_so(
 def test_an_invalid_plan_is_refused_and_the_offline_reading_answers(
     settings: Settings, pg_pool: Any, reply: str, reason: str
 ) -> None:
-    with ReplayServer([reply]) as server:
-        answer = answer_stock_question("LG화학 최근 15거래일 평균 종가는?", pool=pg_pool,
-                                       settings=llm(settings, server.api_base))  # fmt: skip
+    answer, _ = ask(reply, settings, pg_pool)
     assert answer is not None and answer.mode == "offline"
     step = plan_step(answer)
     assert step.status == "rejected" and reason in str(step.observation)
