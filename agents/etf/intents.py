@@ -21,6 +21,7 @@ from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
+from data_access.seed.news_text import particles
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
@@ -652,4 +653,4 @@ _MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
 def _text(plan: Plan, key: str, *args: str) -> str:
     if key in _MEASURE_ARG:  # 'dividend_yield' is written '배당수익률'
         args = tuple(measure_name(a, plan.lang) for a in args)
-    return _TEXTS[plan.lang][key].format(*args)
+    return particles(_TEXTS[plan.lang][key].format(*args))

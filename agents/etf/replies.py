@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agents.etf import answer_templates as tpl
 from agents.etf.intents import Plan
+from data_access.seed.news_text import particles
 
 _SCOPE_KO = {
     "forecast": "미래 가격 예측이나 매수·매도 추천은 하지 않습니다 (데이터로 확인할 수 없는 답입니다).",
@@ -56,7 +57,7 @@ def declined(plan: Plan) -> str:
         table = _SCOPE_KO if plan.lang == "ko" else _SCOPE_EN
         phrase = _scope_phrase(plan)
         reason = table.get(scope_kind, table["chit_chat"]).format(phrase)
-    return reason + "\n\n" + nearest(plan)
+    return particles(reason) + "\n\n" + particles(nearest(plan))
 
 
 def unsupported(plan: Plan) -> str:

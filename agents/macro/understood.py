@@ -14,6 +14,7 @@ from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.contracts import AgentAnswer
+from data_access.seed.news_text import particles
 
 _HELD_KO = (
     "보유 지표: 한국·미국 기준금리, 소비자물가, 실업률, 미국 2년·10년 국채금리, VIX, 원/달러 환율, "
@@ -151,7 +152,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
     if frame.unknown_words or unheld:
         names = ", ".join(dict.fromkeys(frame.unknown_words + unheld))
-        out.append(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다." if ko
+        out.append(particles(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다.") if ko
                    else f"'{names}' is not in the data and was not answered.")  # fmt: skip
     if frame.of("index") and not route.matched_security_ids and not all_indices_held(frame):
         proxies = {i["name"]: i.get("proxy_etf") for i in vocabulary()["indices"]}

@@ -35,6 +35,7 @@ from data_access import figures as fig
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
+from data_access.seed.news_text import particles
 
 STOCK_KINDS = frozenset({"stock"})
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
@@ -123,7 +124,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         turn.trace += other.trace
         turn.notes += [n for n in other.notes if n not in turn.notes]
     for word in frame.unknown_words:
-        turn.notes.append(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다." if turn.ko()
+        turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
     blocks = []
     for t in turns:
@@ -188,7 +189,7 @@ def _scope_refusal(frame: QuestionFrame, lang: str) -> str | None:
                 if lang == "ko"
                 else "I do not forecast prices (the data cannot back it)."
             )
-        return (f"'{scope[0][2]}'은(는) 이 워크벤치 데이터에 없습니다." if lang == "ko"
+        return (particles(f"'{scope[0][2]}'은(는) 이 워크벤치 데이터에 없습니다.") if lang == "ko"
                 else f"'{scope[0][2]}' is not in this workbench's data.")  # fmt: skip
     return None
 
@@ -198,7 +199,7 @@ def _unheld_refusal(frame: QuestionFrame, lang: str) -> str | None:
     known = [m for m in frame.measures if m.name in _MEASURE_SECTIONS]
     if frame.unknown_words and not known:
         names = ", ".join(frame.unknown_words)
-        return (f"'{names}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if lang == "ko"
+        return (particles(f"'{names}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다.") if lang == "ko"
                 else f"'{names}' is not in this workbench's data.")  # fmt: skip
     return None
 

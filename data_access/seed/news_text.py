@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
@@ -44,6 +45,29 @@ def has_batchim(word: str) -> bool:
     if ch.isdigit():
         return ch in "013678"
     return ch.upper() in "LMN"
+
+
+_BOTH = re.compile(r"(은\(는\)|을\(를\)|이\(가\)|과\(와\)|\(으\)로)")
+_CHOSEN = {
+    "은(는)": "은/는",
+    "을(를)": "을/를",
+    "이(가)": "이/가",
+    "과(와)": "과/와",
+    "(으)로": "으로/로",
+}
+
+
+def particles(text: str) -> str:
+    """Each '은(는)', '을(를)', '이(가)', '과(와)', '(으)로' in a filled template replaced by the one
+    particle the word before it takes ('쿠팡'은(는) → '쿠팡'은, 'KODEX 200'을(를) → …을)."""
+
+    def pick(m: re.Match[str]) -> str:
+        last = text[: m.start()].rstrip("'\"’”")[-1:] or "가"
+        if m.group(1) == "(으)로" and "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 == 8:
+            return "로"  # a final ㄹ takes 로 ('서울로')
+        return josa(last, _CHOSEN[m.group(1)])[1:]
+
+    return _BOTH.sub(pick, text)
 
 
 def josa(word: str, pair: str) -> str:
