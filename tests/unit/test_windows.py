@@ -37,7 +37,8 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
 def test_corpus(question: str, window: tuple[int, str] | None, stat: str | None,
                 field: str | None) -> None:  # fmt: skip
     read = read_window_stat(question)
-    assert (read.window.n, read.window.unit) if read.window else None == window
+    got = (read.window.n, read.window.unit) if read.window else None
+    assert got == window
     assert read.stat == stat
     assert read.field == field
     if read.window:  # the span is the words that said it
