@@ -50,8 +50,10 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
     if stat is None:
         return None
     if w is not None:
-        if stat in _PERIOD_STATS and w.unit in ("month", "quarter", "year"):
-            return None
+        if stat in _PERIOD_STATS and (
+            w.unit in ("month", "quarter", "year") or frame.window_is_period()
+        ):
+            return None  # '1주 수익률' is the 1w period return every screen shows
         return WindowAsk(fig.Window(w.n, w.unit), stat, frame.stat_field, w.label("ko"),
                          w.label("en"))  # fmt: skip
     period = frame.period

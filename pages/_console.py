@@ -79,7 +79,7 @@ REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I), k
     (r"^data-modifying (\w+) inside the query", "쿼리 안의 데이터 변경({0})은 실행할 수 없습니다."),
     (r'^SQL syntax error: syntax error at or near "([^"]+)"', "'{0}' 근처에 SQL 문법 오류가 있습니다."),
     (r"^SQL syntax error: syntax error at end of input", "SQL 문장이 끝나지 않았습니다."),
-    (r"^SQL syntax error: (.*)", "SQL 문법 오류입니다. 원문: `{0}`"),
+    (r"^SQL syntax error: (.*)", "SQL 문법 오류입니다. 원문: {0}"),
     (r"^relation (\S+) is not allowed", "{0|은/는} 조회할 수 없는 테이블입니다. 워크벤치 데이터 테이블(etfs, stock_prices, macro_observations 등)과 information_schema.tables/columns만 읽을 수 있습니다."),
     (r"^only one statement is allowed", "한 번에 한 문장만 실행할 수 있습니다."),
     (r"^empty (SQL|Cypher) query", "실행할 {0} 쿼리가 비어 있습니다 (주석만 있음)."),

@@ -84,7 +84,7 @@ def cover(frame: QuestionFrame) -> Coverage:
         if t.tag == "SN" or t.tag in _NAME_TAGS:
             cov.decisive.append(_with_unit(tokens, i, question))
     w = frame.window
-    if w is not None and not w.used and not _same_as_period(frame):
+    if w is not None and not w.used and not frame.window_is_period():
         cov.decisive.append(w.surface)
     nested = nested_measure(frame, tokens)
     if nested and COMPOSED not in frame.notes:
@@ -97,9 +97,9 @@ def cover(frame: QuestionFrame) -> Coverage:
 def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     spans = [(e.start, e.end, f"{e.kind}:{e.name}") for e in frame.entities if e.start >= 0]
     w = frame.window
-    if w is not None and (w.used or _same_as_period(frame)):
+    if w is not None and (w.used or frame.window_is_period()):
         spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))
-    if frame.statistic and (w is None or w.used or _same_as_period(frame)):
+    if frame.statistic and (w is None or w.used or frame.window_is_period()):
         spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
     words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
     words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
@@ -109,16 +109,6 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         if at >= 0:
             spans.append((at, at + len(word), label))
     return sorted(spans)
-
-
-def _same_as_period(frame: QuestionFrame) -> bool:
-    """The period reader took the same window ('3개월' → 3m, '1주' → 1w): the screens
-    compute it."""
-    w, p = frame.window, frame.period
-    if w is None or p is None:
-        return False
-    months = {"day": 1 / 30, "week": 0.25, "month": 1, "quarter": 3, "year": 12}.get(w.unit)
-    return months is not None and abs(w.n * months - p.months) < 1e-6
 
 
 def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:

@@ -146,6 +146,15 @@ class QuestionFrame(BaseModel):
     def measure(self) -> str | None:
         return self.measures[0].name if self.measures else None
 
+    def window_is_period(self) -> bool:
+        """The window is the period the period reader took ('3개월' → 3m, '1주' → 1w): the
+        screens' period figures (returns, changes) compute it."""
+        w, p = self.window, self.period
+        if w is None or p is None:
+            return False
+        months = {"day": 1 / 30, "week": 0.25, "month": 1, "quarter": 3, "year": 12}.get(w.unit)
+        return months is not None and abs(w.n * months - p.months) < 1e-6
+
     def summary_ko(self) -> str:
         """One line for the trace's first step ("이해한 질문")."""
         parts = [f"연산={self.operation.kind}"]
