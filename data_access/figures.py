@@ -334,8 +334,6 @@ def median_with_count(values: Iterable[float | None]) -> Median:
 # - A **moving average** of N sessions is the mean of the last N closes.
 
 WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month")
-WINDOW_STATS = ("avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
-                "change")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,6 @@ class WindowStat(BaseModel):
     window: WindowRead | None
     stat: Stat | None
     field: Field | None = None
-    words: list[str] = []  # the statistic's own words (for coverage and the trace)
     spans: list[tuple[int, int]] = []
 
 
@@ -134,12 +133,11 @@ def _dated_day(tokens: tuple[Morpheme, ...], j: int) -> bool:
 
 
 def read_window_stat(text: str) -> WindowStat:
-    """The window and the statistic asked over it, with the words that said them."""
+    """The window and the statistic asked over it, with the spans that said it."""
     tokens = analyse(text)
     window = read_window(tokens, text)
     stat: Stat | None = None
     field: Field | None = None
-    words: list[str] = []
     spans: list[tuple[int, int]] = []
     lowered = [t.form.lower() for t in tokens]
     has_max = has_min = False
@@ -164,7 +162,6 @@ def read_window_stat(text: str) -> WindowStat:
         has_min |= found == "min"
         if stat is None or _precedence(found) > _precedence(stat):
             stat = found
-        words.append(m.form)
         spans.append((m.start, m.end))
     if priced_extreme and field != "close" or field in (None, "close") and priced_extreme:
         field = priced_extreme if "종가" not in lowered and "close" not in lowered else field
@@ -173,7 +170,7 @@ def read_window_stat(text: str) -> WindowStat:
         spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
     if window is not None and stat == "moving_average" and window.unit == "day":
         window.unit = "session"  # a '20일 이동평균' is over 20 sessions
-    return WindowStat(window=window, stat=stat, field=field, words=words, spans=spans)
+    return WindowStat(window=window, stat=stat, field=field, spans=spans)
 
 
 def _precedence(stat: Stat) -> int:
