@@ -40,11 +40,22 @@ def main() -> int:
     for doc, row in summarize(results).items():
         print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
               f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+    sets = sorted({r.question.set for r in results if r.question.set})
+    for name in sets:
+        print(f"-- set {name} (questions written after the code they measure):")
+        subset = [r for r in results if r.question.set == name]
+        for doc, row in summarize(subset).items():
+            print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
+                  f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+        total = summarize(subset, key=lambda q: "all")["all"]
+        print(f"{'all':<24} {'':<5} {total['answerable']:>3} {total['fact_first']:>8.2f} "
+              f"{total['quoted_whole']:>7.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
     print(f"{len(results)} questions in {elapsed:.1f} s")
     if args.failures:
         for r in results:
             if not r.passed:
-                print(f"- [{r.question.contract}] {r.question.q} → {r.first_line[:160]}")
+                mark = f" ({r.question.set})" if r.question.set else ""
+                print(f"- [{r.question.contract}]{mark} {r.question.q} → {r.first_line[:160]}")
     return 0
 
 

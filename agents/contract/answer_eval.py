@@ -36,6 +36,7 @@ class AnswerQuestion:
     fact: str | None
     article: str | None
     absent: bool
+    set: str = ""
 
     @property
     def contract_id(self) -> str:
@@ -61,7 +62,7 @@ def load_questions(folder: Path) -> tuple[dict[str, str], list[AnswerQuestion]]:
     """(contract → file format, questions) of an answers.json."""
     raw = json.loads((folder / "answers.json").read_text(encoding="utf-8"))
     questions = [AnswerQuestion(r["contract"], r["q"], r.get("fact"), r.get("article"),
-                                bool(r.get("absent"))) for r in raw["questions"]]  # fmt: skip
+                                bool(r.get("absent")), r.get("set", "")) for r in raw["questions"]]  # fmt: skip
     return dict(raw["contracts"]), questions
 
 
@@ -102,11 +103,14 @@ def evaluate(
     return [check(q, ask(q.contract_id, q.q)) for q in questions]
 
 
-def summarize(results: Sequence[AnswerCheck]) -> dict[str, dict[str, float | int]]:
-    """Per document: answerable n, fact-first and quoted-whole rates, absent n and its rate."""
+def summarize(
+    results: Sequence[AnswerCheck], key: Callable[[AnswerQuestion], str] = lambda q: q.contract
+) -> dict[str, dict[str, float | int]]:
+    """Per document (or per `key`: e.g. the question set): answerable n, fact-first and
+    quoted-whole rates, absent n and its rate."""
     out: dict[str, dict[str, float | int]] = {}
-    for doc in dict.fromkeys(r.question.contract for r in results):
-        rows = [r for r in results if r.question.contract == doc]
+    for doc in dict.fromkeys(key(r.question) for r in results):
+        rows = [r for r in results if key(r.question) == doc]
         facts = [r for r in rows if not r.question.absent]
         absent = [r for r in rows if r.question.absent]
         out[doc] = {"answerable": len(facts),
