@@ -334,9 +334,15 @@ class CheckResult:
                          error=self.error())  # fmt: skip
 
 
+# Guard steps whose failure makes a turn partial: the model check of every screen and the
+# Macro checks before an answer is shown (agents/macro/checks.py, agents/macro/conflicts.py).
+ANSWER_CHECKS = ("model_check", "citation_check", "conflict_check")
+
+
 def check_failure(trace: Iterable[TraceStep]) -> str | None:
-    """What a run's model checks removed (Korean), for the answer's `error`; None if nothing."""
-    failed = [t.error for t in trace if t.kind == "guard" and t.name.endswith("model_check")
+    """What a run's answer checks removed or flagged (Korean), for the answer's `error`; None
+    if nothing."""
+    failed = [t.error for t in trace if t.kind == "guard" and t.name.endswith(ANSWER_CHECKS)
               and t.status == "error" and t.error]  # fmt: skip
     return " / ".join(dict.fromkeys(failed)) or None
 
@@ -532,3 +538,33 @@ def keep_apart(citations: Iterable[Any], structured: Iterable[Any]
         elif isinstance(item, dict) and "doc_id" in item:
             docs.append(Citation.model_validate(item))
     return docs, queries
+
+
+# ---- citation rules (seed 004 §13.9-3, §13.11) -------------------------------------------------
+
+GLOSSARY_PREFIX = "glossary:"  # the bundled glossary a definition quotes (not a data store)
+
+
+def is_bundled_reference(citation: Citation) -> bool:
+    return citation.doc_id.startswith(GLOSSARY_PREFIX)
+
+
+def citation_gaps(citations: Iterable[Citation], structured: Iterable[StructuredCitation], *,
+                  general: bool = False, need_structured: bool = False,
+                  need_documents: bool = False) -> list[tuple[str, str]]:  # fmt: skip
+    """The citation rules an answer breaks, as (category, Korean message): figures from data
+    need a structured citation (`need_structured`), an explanation from documents a document
+    citation (`need_documents`), and a general-knowledge answer carries no citation of the
+    stores (the bundled glossary it may quote is not one). Checked before a Macro answer is
+    shown (agents/macro/checks.py) and by the eval judge (agents/eval/judge.py)."""
+    docs, queries = list(citations), list(structured)
+    out: list[tuple[str, str]] = []
+    if need_structured and not queries:
+        out.append(("missing_structured_citation", "정형 근거(structured citation)가 없습니다"))
+    if need_documents and not docs:
+        out.append(("missing_citation", "문서 근거가 없습니다"))
+    stored = [c for c in docs if not is_bundled_reference(c)]
+    if general and (stored or queries):
+        out.append(("general_with_citation",
+                    f"일반 지식 답변에 데이터 인용 {len(stored) + len(queries)}개가 붙어 있습니다"))  # fmt: skip
+    return out

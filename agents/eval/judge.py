@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from agents.eval import traces
 from agents.eval.models import CATEGORY_ORDER, CaseResult, FactResult, GoldenCase, Problem
+from agents.model_checks import citation_gaps
 from data_access.contracts import AgentAnswer
 
 EXCERPT_CHARS = 600
@@ -22,11 +23,12 @@ def problems_of(case: GoldenCase, answer: AgentAnswer, result: CaseResult) -> li
     problems += _status_problems(case, answer)
     problems += _routing_problems(case, result)
     problems += _decline_problems(case, answer)
-    if case.require_structured_citation and result.structured_citation_count == 0:
-        problems.append(Problem(category="missing_structured_citation",
-                                message="정형 근거(structured citation)가 없습니다"))  # fmt: skip
-    if case.require_citation and result.citation_count == 0:
-        problems.append(Problem(category="missing_citation", message="문서 근거가 없습니다"))
+    problems += [Problem(category=category, message=message)  # the rules answers are held to
+                 for category, message in citation_gaps(
+                     answer.citations, answer.structured_citations,
+                     general=result.tool_mode == "llm_direct",
+                     need_structured=case.require_structured_citation,
+                     need_documents=case.require_citation)]  # fmt: skip
     problems += _freshness_problems(case, result)
     problems += _fact_problems(result.facts)
     return problems

@@ -10,6 +10,7 @@ agents/macro/model_agents.py) → single-mode companion call once → merge and 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -17,14 +18,18 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
 from agents.macro.answer import compose_answer
+from agents.macro.conflicts import find_conflicts
+from agents.macro.conflicts import trace_step as conflict_step
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.model_agents import model_agent
 from agents.macro.ontology import general_agent, glossary_points, ontology_agent
 from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
+from agents.macro.templates import TEMPLATES
 from agents.macro.web_fallback import web_fallback, with_web_documents
 from data_access.catalog import stale_hours_by_domain
+from data_access.contracts import TraceStep
 
 AgentFn = Callable[[Route, RunContext], AgentResponse]
 AGENTS: dict[str, AgentFn] = {
@@ -34,6 +39,7 @@ AGENTS: dict[str, AgentFn] = {
 # The freshness windows of the catalogue (data_access.catalog), widest per domain, in hours.
 MAX_STALE_HOURS = stale_hours_by_domain()
 MODEL_AGENTS = ("macro", "equity", "real_estate", "ontology")
+_FALLBACK = re.compile(r"(\S+) → (\S+) \((\w+)\)")
 
 
 def run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
@@ -62,6 +68,7 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
     def agent_node(payload: dict[str, Any]) -> dict[str, Any]:
         name = payload["agent_name"]
         response = run_agent(name, payload["route"], ctx)
+        response.needs_rdb_fallback = bool(rdb_fallbacks(response))
         return {"agent_responses": {name: response}}
 
     def companion_node(state: MacroState) -> dict[str, Any]:
@@ -75,7 +82,9 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
         if not wanted:
             return {"companion_used": False}
         companion = r.model_copy(update={"graph_need": True})
-        return {"agent_responses": {"ontology": run_agent("ontology", companion, ctx)},
+        response = run_agent("ontology", companion, ctx)
+        response.needs_rdb_fallback = bool(rdb_fallbacks(response))
+        return {"agent_responses": {"ontology": response},
                 "companion_used": True, "fallback_queries": ["ontology companion"]}  # fmt: skip
 
     def validate_node(state: MacroState) -> dict[str, Any]:
@@ -122,9 +131,34 @@ def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     freshness: dict[str, Any] = {}
     for resp in responses.values():
         freshness.update(resp.data_freshness)
+    conflicts = find_conflicts(responses)  # §2.3: contradicting figures are shown, not picked
+    steps = [conflict_step(conflicts, len(responses))]
+    fallbacks = {n: rdb_fallbacks(resp) for n, resp in responses.items() if resp.needs_rdb_fallback}
+    if fallbacks:  # §2.4: the graph path fell back to SQL
+        steps.append(TraceStep(
+            step=0, kind="guard", name="rdb_fallback", arguments={"needs_rdb_fallback": True},
+            observation="그래프 경로가 비었거나 장애여서 RDB(SQL)로 대신 조회했습니다: " + "; ".join(
+                f"{n}: {', '.join(f)}" for n, f in fallbacks.items())))  # fmt: skip
     return {"final_as_of_date": max(dates) if dates else ctx.as_of_date,
             "as_of_validation_passed": len(dates) <= 1, "as_of_notes": notes,
-            "data_freshness": freshness}  # fmt: skip
+            "data_freshness": freshness, "needs_rdb_fallback": bool(fallbacks),
+            "conflicts": [c.model_dump() for c in conflicts], "llm_trace": steps}  # fmt: skip
+
+
+def rdb_fallbacks(resp: AgentResponse) -> list[str]:
+    """The template fallbacks of an agent that went from the graph (Cypher) to SQL, as the
+    trace's `fallback` steps write them ('indicator_evidence → documents_by_keyword (empty)')."""
+    out = []
+    for t in resp.trace:
+        m = (
+            _FALLBACK.match(t.observation or "")
+            if t.kind == "guard" and t.name == "fallback"
+            else None
+        )
+        kinds = [TEMPLATES[n].kind if n in TEMPLATES else None for n in m.groups()[:2]] if m else []
+        if kinds == ["cypher", "sql"]:
+            out.append(t.observation or "")
+    return out
 
 
 def status_of(responses: dict[str, AgentResponse]) -> Literal["ok", "partial"]:

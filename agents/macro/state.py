@@ -38,6 +38,8 @@ class AgentResponse(BaseModel):
     structured_citations: list[StructuredCitation] = Field(default_factory=list)
     uncertainty: list[str] = Field(default_factory=list)
     needs_web_fallback: bool = False
+    # the graph path fell back to SQL (a Cypher template's SQL fallback ran: graph empty or down)
+    needs_rdb_fallback: bool = False
     needs_companion: bool = False  # single mode: ask the supervisor for one auxiliary call
     series: list[Series] = Field(default_factory=list)
     paths: list[dict[str, Any]] = Field(default_factory=list)  # event → target edges
@@ -66,6 +68,7 @@ class MacroState(TypedDict, total=False):
     final_as_of_date: str | None
     as_of_validation_passed: bool
     as_of_notes: list[str]
+    conflicts: list[dict[str, Any]]  # agents.macro.conflicts.Conflict, dumped
     citations: list[Citation]
     structured_citations: list[StructuredCitation]
     key_points: list[str]
