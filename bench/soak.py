@@ -138,11 +138,16 @@ def run(url: str, pid: int, turns: int) -> Soak:
     seen: set[str] = set()
     after_50 = None
     with httpx.Client(base_url=url, timeout=300) as client:
+        listed = client.get("/api/contract/contracts")  # a client's first call: ids (and samples)
+        if listed.status_code != 200 or CONTRACT not in {c["contract_id"] for c in listed.json()}:
+            soak.errors.append(f"contracts: HTTP {listed.status_code}, no {CONTRACT}")
         for number, (screen, path, body) in enumerate(itertools.islice(requests(), turns), 1):
             one(client, screen, path, body, soak)
             if screen not in seen:
                 seen.add(screen)
                 print(f"RSS after the first {screen} turn: {rss_mb(pid):.0f} MB")
+                if len(seen) == len(set(MIX)):
+                    print(f"steady RSS after one call of every screen: {rss_mb(pid):.0f} MB")
             if number == 50:
                 after_50 = rss_mb(pid)
                 print(f"RSS after 50 turns: {after_50:.0f} MB")
