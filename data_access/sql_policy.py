@@ -38,6 +38,7 @@ READER_TABLES = frozenset(
         "news_articles", "documents", "events", "evidence", "contract_articles",
         "datasets", "projection_runs",
         "molit_apt_trades", "dart_disclosures", "dart_financial_accounts",  # 0016 (issue 35)
+        "universe_membership",  # 0017 (issue 35)
     }
 )  # fmt: skip
 # The schema views a console user needs to see what the tables hold. As the reader role they

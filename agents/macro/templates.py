@@ -19,9 +19,12 @@ from agents.evidence import Stopwatch, make_citation
 from agents.macro.universe_sql import (
     INDEX_WINDOW,
     MARKET_RANKING,
+    MEMBER_HISTORY,
     UNIVERSE_CHANGES,
+    UNIVERSE_MEMBERS,
     UNIVERSE_RANK,
     UNIVERSE_SNAPSHOTS,
+    UNIVERSE_WINDOW_CLOSES,
 )
 from data_access.catalog import dataset_by_code
 from data_access.contracts import StructuredCitation
@@ -180,12 +183,20 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("index_price_window", "equity", SQL, INDEX_WINDOW, ("code", "start", "as_of"),
              "market_series_prices", dataset_param="dataset"),
     Template("universe_snapshots", "equity", SQL, UNIVERSE_SNAPSHOTS, ("country", "as_of"),
-             "stock_fundamentals", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
+             "universe_membership", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
     Template("universe_changes", "equity", SQL, UNIVERSE_CHANGES,
-             ("country", "from_date", "to_date", "size"), "stock_fundamentals",
+             ("country", "from_date", "to_date", "size"), "universe_membership",
              dataset_code="STOCK_FUNDAMENTALS", date_param="from_date"),
     Template("universe_rank", "equity", SQL, UNIVERSE_RANK, ("security_id", "as_of"),
-             "stock_fundamentals", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
+             "universe_membership", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
+    # Issue 35: the universe as it was vs as it is over a window, a member's 편입/편출 in it.
+    Template("universe_members", "equity", SQL, UNIVERSE_MEMBERS, ("country", "as_of"),
+             "universe_membership", dataset_code="STOCK_FUNDAMENTALS", date_param="as_of"),
+    Template("universe_window_closes", "equity", SQL, UNIVERSE_WINDOW_CLOSES,
+             ("security_ids", "start", "as_of"), "stock_prices", dataset_param="dataset"),
+    Template("universe_member_history", "equity", SQL, MEMBER_HISTORY,
+             ("security_id", "start", "as_of"), "universe_membership",
+             dataset_code="STOCK_FUNDAMENTALS"),
     Template("market_ranking_day", "equity", SQL, MARKET_RANKING,
              ("country", "as_of", "market", "measure", "direction", "n"), "stock_prices",
              dataset_param="dataset", date_param="as_of"),

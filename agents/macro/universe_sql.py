@@ -1,7 +1,9 @@
 """SQL of the Top-N universe history, market rankings and market series (seed 004 §4, §9.4).
 
 The Top-N universe of a country at a snapshot is the N largest stocks by market cap on the last
-fundamentals date of a month (the rule the graph projection's EquityUniverseSnapshot follows).
+fundamentals date of a month, kept as dated membership history in `universe_membership`
+(migration 0017, written by `data_access.seed.universe_history`): every query reads the members
+as they were on a date, never today's members for a past window (seed 004 §4-2).
 Rankings read one trading day of one market ('KOSPI', 'KOSDAQ', 'NASDAQ', 'NYSE' or 'ALL'),
 optionally within the Top-N universe of the latest snapshot on or before that day. Each text is
 registered as a template in `agents.macro.templates` (guarded, read-only, cited).
@@ -9,29 +11,68 @@ registered as a template in `agents.macro.templates` (guarded, read-only, cited)
 
 from __future__ import annotations
 
-# Month-end snapshot dates of a country's universe, newest first.
+# Snapshot dates of a country's Top-N universe on or before as_of, newest first (the dated
+# membership history, migration 0017).
 UNIVERSE_SNAPSHOTS = (
-    "SELECT max(f.as_of_date) AS snapshot_date FROM stock_fundamentals f JOIN stocks s "
-    "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
-    "AND f.market_cap IS NOT NULL AND f.as_of_date <= %(as_of)s "
-    "GROUP BY date_trunc('month', f.as_of_date) ORDER BY snapshot_date DESC LIMIT 36"
+    "SELECT DISTINCT snapshot_date FROM universe_membership "
+    "WHERE universe = %(country)s || '_TOP50' AND snapshot_date <= %(as_of)s "
+    "ORDER BY snapshot_date DESC LIMIT 36"
 )
 
 _MEMBERS = (
-    "SELECT f.security_id, s.name, f.market_cap, row_number() OVER (ORDER BY f.market_cap DESC, "
-    "f.security_id) AS rank FROM stock_fundamentals f JOIN stocks s USING (security_id) "
-    "WHERE s.country = %(country)s AND NOT s.is_etf AND f.market_cap IS NOT NULL "
-    "AND f.as_of_date = {day} ORDER BY f.market_cap DESC, f.security_id LIMIT %(size)s"
+    "SELECT m.security_id, s.name, m.market_cap, m.rank FROM universe_membership m "
+    "JOIN stocks s USING (security_id) WHERE m.universe = %(country)s || '_TOP' || %(size)s::text "
+    "AND m.snapshot_date = {day}"
 )
 
 # Stocks that entered (편입) or left (편출) the Top-N between two snapshots, with their ranks.
 UNIVERSE_CHANGES = (
     "WITH before AS (" + _MEMBERS.format(day="%(from_date)s") + "), "
     "after AS (" + _MEMBERS.format(day="%(to_date)s") + ") "
-    "SELECT 'in' AS change, a.security_id, a.name, a.rank, NULL::bigint AS old_rank FROM after a "
-    "WHERE a.security_id NOT IN (SELECT security_id FROM before) "
-    "UNION ALL SELECT 'out', b.security_id, b.name, NULL::bigint, b.rank FROM before b "
+    "SELECT 'in' AS change, a.security_id, a.name, a.rank::bigint AS rank, NULL::bigint AS old_rank "
+    "FROM after a WHERE a.security_id NOT IN (SELECT security_id FROM before) "
+    "UNION ALL SELECT 'out', b.security_id, b.name, NULL::bigint, b.rank::bigint FROM before b "
     "WHERE b.security_id NOT IN (SELECT security_id FROM after) ORDER BY 1, 4, 5"
+)
+
+# The members of a country's Top-N at the latest snapshot on or before as_of (one as-of date's
+# universe snapshot; `agents.macro.universe` caches it per as-of date, seed 004 §3.C).
+UNIVERSE_MEMBERS = (
+    "SELECT m.snapshot_date, m.security_id, s.name, m.rank, m.market_cap "
+    "FROM universe_membership m JOIN stocks s USING (security_id) "
+    "WHERE m.universe = %(country)s || '_TOP50' AND m.snapshot_date = "
+    "(SELECT max(snapshot_date) FROM universe_membership WHERE universe = %(country)s || '_TOP50' "
+    "AND snapshot_date <= %(as_of)s) ORDER BY m.rank"
+)
+
+# Survivorship (seed 004 §4-2): each stock's first close on or after start and last close on or
+# before as_of, for the members of the universe as it was and as it is.
+UNIVERSE_WINDOW_CLOSES = (
+    "SELECT s.security_id, s.name, "
+    "(SELECT p.close FROM stock_prices p WHERE p.security_id = s.security_id "
+    "AND p.trade_date >= %(start)s AND p.trade_date <= %(as_of)s "
+    "ORDER BY p.trade_date LIMIT 1) AS first_close, "
+    "(SELECT p.close FROM stock_prices p WHERE p.security_id = s.security_id "
+    "AND p.trade_date >= %(start)s AND p.trade_date <= %(as_of)s "
+    "ORDER BY p.trade_date DESC LIMIT 1) AS last_close, "
+    "(SELECT max(p.trade_date) FROM stock_prices p WHERE p.security_id = s.security_id "
+    "AND p.trade_date <= %(as_of)s) AS last_day "
+    "FROM stocks s WHERE s.security_id = ANY(%(security_ids)s::text[]) ORDER BY s.security_id"
+)
+
+# One stock's membership on every snapshot from the one on or before start to as_of: where its
+# in/out flips is a 편입/편출 inside the window.
+MEMBER_HISTORY = (
+    "WITH c AS (SELECT country FROM stocks WHERE security_id = %(security_id)s), "
+    "snaps AS (SELECT DISTINCT snapshot_date FROM universe_membership "
+    "WHERE universe = (SELECT country FROM c) || '_TOP50' AND snapshot_date <= %(as_of)s "
+    "AND snapshot_date >= coalesce((SELECT max(snapshot_date) FROM universe_membership "
+    "WHERE universe = (SELECT country FROM c) || '_TOP50' AND snapshot_date <= %(start)s), "
+    "%(start)s)) "
+    "SELECT (SELECT country FROM c) AS country, n.snapshot_date, m.rank "
+    "FROM snaps n LEFT JOIN universe_membership m ON m.snapshot_date = n.snapshot_date "
+    "AND m.universe = (SELECT country FROM c) || '_TOP50' AND m.security_id = %(security_id)s "
+    "ORDER BY n.snapshot_date"
 )
 
 # One market's stocks on its last trading day on or before as_of, ranked by one measure.
@@ -39,13 +80,11 @@ MARKET_RANKING = (
     "WITH day AS (SELECT max(p.trade_date) AS d FROM stock_prices p JOIN stocks s "
     "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
     "AND p.trade_date <= %(as_of)s), "
-    "snap AS (SELECT max(f.as_of_date) AS d FROM stock_fundamentals f JOIN stocks s "
-    "USING (security_id) WHERE s.country = %(country)s AND f.market_cap IS NOT NULL "
-    "AND f.as_of_date <= (SELECT d FROM day)), "
-    "universe AS (SELECT f.security_id FROM stock_fundamentals f JOIN stocks s "
-    "USING (security_id) WHERE s.country = %(country)s AND NOT s.is_etf "
-    "AND f.market_cap IS NOT NULL AND f.as_of_date = (SELECT d FROM snap) "
-    "ORDER BY f.market_cap DESC, f.security_id LIMIT %(universe_size)s) "
+    "snap AS (SELECT max(snapshot_date) AS d FROM universe_membership "
+    "WHERE universe = %(country)s || '_TOP50' AND snapshot_date <= (SELECT d FROM day)), "
+    "universe AS (SELECT security_id FROM universe_membership "
+    "WHERE universe = %(country)s || '_TOP50' AND snapshot_date = (SELECT d FROM snap) "
+    "AND rank <= %(universe_size)s) "
     "SELECT s.security_id, s.name, s.market, s.currency, p.trade_date, p.close, p.volume, "
     "p.change_rate, p.close * p.volume AS trading_value, "
     "p.close * s.shares_outstanding AS market_cap, "
@@ -69,16 +108,19 @@ INDEX_WINDOW = (
     "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date"
 )
 
-# One stock's rank in its country's Top-N at the latest snapshot on or before as_of.
+# One stock's rank in its country's Top-N at the latest snapshot on or before as_of: its member
+# rank from the history, else (outside the Top-N) its market-cap rank on that snapshot's date.
 UNIVERSE_RANK = (
     "WITH c AS (SELECT country FROM stocks WHERE security_id = %(security_id)s), "
-    "snap AS (SELECT max(f.as_of_date) AS d FROM stock_fundamentals f JOIN stocks s "
-    "USING (security_id) WHERE s.country = (SELECT country FROM c) "
-    "AND f.market_cap IS NOT NULL AND f.as_of_date <= %(as_of)s), "
+    "snap AS (SELECT max(snapshot_date) AS d FROM universe_membership "
+    "WHERE universe = (SELECT country FROM c) || '_TOP50' AND snapshot_date <= %(as_of)s), "
     "ranked AS (SELECT f.security_id, row_number() OVER (ORDER BY f.market_cap DESC, "
     "f.security_id) AS rank FROM stock_fundamentals f JOIN stocks s USING (security_id) "
     "WHERE s.country = (SELECT country FROM c) AND NOT s.is_etf AND f.market_cap IS NOT NULL "
     "AND f.as_of_date = (SELECT d FROM snap)) "
     "SELECT (SELECT country FROM c) AS country, (SELECT d FROM snap) AS snapshot_date, "
-    "(SELECT rank FROM ranked WHERE security_id = %(security_id)s) AS rank"
+    "coalesce((SELECT rank::bigint FROM universe_membership "
+    "WHERE universe = (SELECT country FROM c) || '_TOP50' AND snapshot_date = (SELECT d FROM snap) "
+    "AND security_id = %(security_id)s), "
+    "(SELECT rank FROM ranked WHERE security_id = %(security_id)s)) AS rank"
 )

@@ -25,6 +25,7 @@ from data_access.seed.checksums import compute_checksums
 from data_access.seed.loader import SEED_TABLES, copy_tables, truncate_seed_tables
 from data_access.seed.params import SCALE_CONFIGS, SCALES, Scale
 from data_access.seed.topup import add_missing_series
+from data_access.seed.universe_history import add_missing_membership, refresh_universe_membership
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +90,7 @@ def seed_if_missing(
         loaded = loaded_scale(conn)
         if loaded in SATISFIES[checked]:
             add_missing_series(conn)  # series newer than the loaded seed (issue 25)
+            add_missing_membership(conn)  # Top50 history of a seed loaded before it (issue 35)
             logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
             return None
         return _seed(conn, checked, settings.demo_seed, settings, pool, project)
@@ -157,6 +159,7 @@ def _seed(
     with conn.transaction():
         truncate_seed_tables(conn)
         copy_ms = copy_tables(conn, dataset.tables)
+        refresh_universe_membership(conn)  # dated Top50 membership (seed 004 §4, issue 35)
         timings["load"] = _ms(t0)
         t1 = time.perf_counter()
         checksums, counts = compute_checksums(conn, SEED_TABLES)
