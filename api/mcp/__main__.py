@@ -71,12 +71,15 @@ async def _stdio() -> int:
     never into the protocol stream, and `initialize` is answered without waiting for them."""
     from mcp.server.stdio import stdio_server
 
+    from api.mcp.errors import KoreanWriteStream, ParseErrorReadStream
     from api.mcp.server import McpApp
 
     async with stdio_server() as (read, write):
         mcp_app = McpApp()
+        korean = KoreanWriteStream(write)  # the SDK's own JSON-RPC errors in Korean
         try:
-            await mcp_app.server.run(read, write, mcp_app.server.create_initialization_options())
+            await mcp_app.server.run(ParseErrorReadStream(read, korean), korean,
+                                     mcp_app.server.create_initialization_options())  # fmt: skip
         finally:
             mcp_app.close()
     return 0

@@ -14,7 +14,8 @@ tool list answer at once and the first call waits only for what it needs.
 Every tool is read-only (annotated so); a call runs in a worker thread and answers its JSON as
 text content plus `structuredContent`, with `isError` set for the tool-error form. The HTTP
 transport sits behind the API's own walls (`api.security.GuardMiddleware`: rate limit, bearer
-token when API_TOKEN is set, request size).
+token when API_TOKEN is set, request size). The SDK's own JSON-RPC errors (unknown method, bad
+params, malformed JSON) go out in Korean in the same error shape (`api.mcp.errors`).
 """
 
 from __future__ import annotations
@@ -142,11 +143,12 @@ class McpApp:
 
     def http_app(self, config: ApiConfig) -> ASGIApp:
         """Streamable HTTP at /mcp behind the API's rate limit, token and size walls."""
+        from api.mcp.errors import KoreanJsonErrors
         from api.security import GuardMiddleware
 
         app = self.server.streamable_http_app(host=config.host, json_response=True,
                                               max_request_body_size=config.max_body_bytes)  # fmt: skip
-        return GuardMiddleware(app, config)
+        return GuardMiddleware(KoreanJsonErrors(app), config)
 
     def close(self) -> None:
         if self._caches is not None:
