@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 
 from data_access.errors import ToolInputError
 from data_access.graph import cypher as q
-from data_access.graph.cypher import INDEXES, IndexSpec, quote_name
+from data_access.graph.cypher import INDEXES, NODE_KEYS, IndexSpec, NodeKeySpec, quote_name
 
 logger = logging.getLogger(__name__)
 
@@ -189,6 +189,8 @@ class GraphStore(ABC):
         """Create the lookup indexes/keys of seeds 000 and 004 §9.3; safe to call repeatedly."""
         for spec in INDEXES:
             self._ensure_index(spec)
+        for key in NODE_KEYS:
+            self._ensure_node_key(key)
 
     def create_vector_index(self, label: str, prop: str, dimension: int) -> None:
         """A cosine vector index on (label, prop); idempotent."""
@@ -320,6 +322,10 @@ class GraphStore(ABC):
 
     @abstractmethod
     def _ensure_index(self, spec: IndexSpec) -> None: ...
+
+    @abstractmethod
+    def _ensure_node_key(self, spec: NodeKeySpec) -> None:
+        """Hold `spec` unique (composite key, seed 004 §9.3-1); idempotent."""
 
     @abstractmethod
     def _create_vector_index(self, label: str, prop: str, dimension: int) -> None: ...

@@ -19,6 +19,14 @@ Graph model (seed 000 + seed 004 §9.2):
     (Event)-[:AFFECTS]->(EconomicIndicator|Company)
     (Document)-[:MENTIONS]->(EconomicIndicator|Company)
     (Document)-[:ABOUT_THEME]->(Tag)
+    (Document)-[:STATES]->(Fact)  (Document)-[:CLAIMS]->(Claim)  (Fact|Claim)-[:ABOUT]->(EconomicIndicator|Company)
+    (Event)-[:CAUSES {evidence_id}]->(Fact)   an event and the measured move its evidence ties to it
+    (EntityAlias)-[:ALIAS_OF]->(Entity)-[:REFERS_TO]->(Company|ETF)
+    (EarningsEvent)-[:REPORTED_AS]->(Event)  (EarningsEvent)-[:SUPPORTED_BY]->(Evidence)
+
+Composite keys (seed 004 §9.3-1) are NODE_KEYS: IndicatorObservation(indicator_code, obs_date)
+and EquityDailyBar(security_id, trade_date), also written as one key property (obs_key, bar_key)
+that both backends hold unique (see NodeKeySpec).
 
 The `Company` label is shared by two kinds of node, told apart by `kind`:
 - asset managers (seed 000, 운용사): `{kind: 'asset_manager', name}`, keyed on (name, kind), the
@@ -78,6 +86,33 @@ INDEXES: tuple[IndexSpec, ...] = (
     IndexSpec("EarningsEvent", "event_date", range_compared=True),
     IndexSpec("EquityUniverseSnapshot", "snapshot_key", unique=True),
     IndexSpec("EquityUniverseSnapshot", "snapshot_date", range_compared=True),
+    # seed 004 §9.2-2 document graph (issue 35)
+    IndexSpec("Fact", "fact_id", unique=True),
+    IndexSpec("Claim", "claim_id", unique=True),
+    IndexSpec("Entity", "entity_key", unique=True),
+    IndexSpec("EntityAlias", "alias_key", unique=True),
+    IndexSpec("EntityAlias", "alias"),
+)
+
+
+@dataclass(frozen=True)
+class NodeKeySpec:
+    """A composite node key: at most one node per combination of `props`.
+
+    Both backends also keep `key_prop` (the props joined with '|', set by the upserts) unique:
+    FalkorDB's unique constraint needs an exact-match index on its properties, and an index on a
+    range-compared ISO date answers `n.d < x` wrongly (see IndexSpec), so there the constraint is
+    on the one joined property; Neo4j holds the composite constraint on `props` as well.
+    """
+
+    label: str
+    props: tuple[str, ...]
+    key_prop: str
+
+
+NODE_KEYS: tuple[NodeKeySpec, ...] = (
+    NodeKeySpec("IndicatorObservation", ("indicator_code", "obs_date"), "obs_key"),
+    NodeKeySpec("EquityDailyBar", ("security_id", "trade_date"), "bar_key"),
 )
 
 
@@ -236,7 +271,7 @@ UPSERT_DAILY_BARS = """
 UNWIND $rows AS row
 MATCH (c:Company {security_id: row.security_id})
 MERGE (b:EquityDailyBar {security_id: row.security_id, trade_date: row.trade_date})
-SET b.open = row.open, b.high = row.high, b.low = row.low, b.close = row.close,
+SET b.bar_key = row.security_id + '|' + row.trade_date, b.open = row.open, b.high = row.high, b.low = row.low, b.close = row.close,
     b.volume = row.volume, b.change_rate = row.change_rate
 MERGE (c)-[:HAS_DAILY_BAR]->(b)
 RETURN count(*) AS written"""
@@ -283,7 +318,7 @@ UPSERT_OBSERVATIONS = """
 UNWIND $rows AS row
 MATCH (i:EconomicIndicator {indicator_code: row.indicator_code})
 MERGE (o:IndicatorObservation {indicator_code: row.indicator_code, obs_date: row.obs_date})
-SET o.value = row.value, o.effective_date = row.effective_date,
+SET o.obs_key = row.indicator_code + '|' + row.obs_date, o.value = row.value, o.effective_date = row.effective_date,
     o.published_at = row.published_at, o.as_of_date = row.as_of_date,
     o.revision_flag = row.revision_flag
 MERGE (i)-[:HAS_OBSERVATION]->(o)
@@ -360,4 +395,81 @@ UNWIND $rows AS row
 MATCH (d:Document {doc_id: row.doc_id})
 MERGE (t:Tag {name: row.theme})
 MERGE (d)-[:ABOUT_THEME]->(t)
+RETURN count(*) AS written"""
+
+# ---------------------------------------------------------------- document graph (§9.2-2, issue 35)
+
+# Rows: one per evidence sentence; kind 'fact' (it quotes a measured figure) or 'claim'.
+UPSERT_FACTS = """
+UNWIND $rows AS row
+MATCH (d:Document {doc_id: row.doc_id})
+MERGE (f:Fact {fact_id: row.statement_id})
+SET f.text = row.text, f.doc_id = row.doc_id, f.event_id = row.event_id,
+    f.indicator_code = row.indicator_code, f.security_id = row.security_id,
+    f.stated_on = row.stated_on
+MERGE (d)-[:STATES]->(f)
+RETURN count(*) AS written"""
+
+UPSERT_CLAIMS = """
+UNWIND $rows AS row
+MATCH (d:Document {doc_id: row.doc_id})
+MERGE (c:Claim {claim_id: row.statement_id})
+SET c.text = row.text, c.doc_id = row.doc_id, c.event_id = row.event_id,
+    c.indicator_code = row.indicator_code, c.security_id = row.security_id,
+    c.stated_on = row.stated_on
+MERGE (d)-[:CLAIMS]->(c)
+RETURN count(*) AS written"""
+
+# Rows: {label, statement_id, indicator_code, security_id}; label picks Fact or Claim.
+LINK_STATEMENT_ABOUT = """
+UNWIND $rows AS row
+OPTIONAL MATCH (f:Fact {fact_id: row.statement_id})
+OPTIONAL MATCH (c:Claim {claim_id: row.statement_id})
+OPTIONAL MATCH (i:EconomicIndicator {indicator_code: row.indicator_code})
+OPTIONAL MATCH (co:Company {security_id: row.security_id})
+WITH coalesce(f, c) AS s, coalesce(i, co) AS t
+WHERE s IS NOT NULL AND t IS NOT NULL
+MERGE (s)-[:ABOUT]->(t)
+RETURN count(*) AS written"""
+
+# An event and the measured move its AFFECTS evidence ties to it ('결정 전후 환율은 … 움직였다').
+LINK_EVENT_CAUSES_FACT = """
+UNWIND $rows AS row
+MATCH (e:Event {event_id: row.event_id})
+MATCH (f:Fact {fact_id: row.statement_id})
+MERGE (e)-[r:CAUSES]->(f)
+SET r.evidence_id = row.statement_id
+RETURN count(*) AS written"""
+
+# Rows: one per entity with its aliases (entity_aliases: kind, target).
+UPSERT_ENTITIES = """
+UNWIND $rows AS row
+MERGE (en:Entity {entity_key: row.entity_key})
+SET en.kind = row.kind, en.target = row.target, en.name = row.name
+WITH en, row
+UNWIND row.aliases AS alias
+MERGE (a:EntityAlias {alias_key: row.entity_key + '|' + alias})
+SET a.alias = alias, a.alias_lower = toLower(alias)
+MERGE (a)-[:ALIAS_OF]->(en)
+RETURN count(*) AS written"""
+
+LINK_ENTITY_REFERS = """
+UNWIND $rows AS row
+MATCH (en:Entity {entity_key: row.entity_key})
+OPTIONAL MATCH (c:Company {security_id: row.target})
+OPTIONAL MATCH (x:ETF {code: row.target})
+WITH en, coalesce(c, x) AS t
+WHERE t IS NOT NULL
+MERGE (en)-[:REFERS_TO]->(t)
+RETURN count(*) AS written"""
+
+# An earnings release and the disclosure/earnings events and evidence about it (§9.2-4, §10-2).
+LINK_EARNINGS_EVENTS = """
+UNWIND $rows AS row
+MATCH (ee:EarningsEvent {event_key: row.event_key})
+MATCH (e:Event {event_id: row.event_id})
+MERGE (ee)-[:REPORTED_AS]->(e)
+WITH ee, row
+MATCH (v:Evidence {evidence_id: row.evidence_id})
+MERGE (ee)-[:SUPPORTED_BY]->(v)
 RETURN count(*) AS written"""

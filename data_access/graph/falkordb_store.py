@@ -23,7 +23,7 @@ from falkordb.query_result import QueryResult
 
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable
 from data_access.graph.base import GraphStore, Row, split_version_prefix, to_plain
-from data_access.graph.cypher import IndexSpec, quote_name
+from data_access.graph.cypher import IndexSpec, NodeKeySpec, quote_name
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +33,7 @@ _RO_REFUSAL = "RO_QUERY is to be executed only on read-only queries"
 _MISSING_GRAPH = "empty key"  # "Invalid graph operation on empty key": graph not created yet
 _ALREADY_INDEXED = "already indexed"
 _TIMED_OUT = "timed out"
+_CONSTRAINT_EXISTS = "already exists"
 
 
 class FalkorDBStore(GraphStore):
@@ -129,6 +130,37 @@ class FalkorDBStore(GraphStore):
         self._create_tolerant(
             f"CREATE INDEX FOR (n:{quote_name(spec.label)}) ON (n.{quote_name(spec.prop)})"
         )
+
+    def _ensure_node_key(self, spec: NodeKeySpec, timeout_s: float = 30.0) -> None:
+        # A unique constraint needs an exact-match index on its properties; on the joined key
+        # property, not the date itself (see NodeKeySpec).
+        label, prop = quote_name(spec.label), quote_name(spec.key_prop)
+        self._create_tolerant(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+        create = ("GRAPH.CONSTRAINT", "CREATE", self.name, "UNIQUE", "NODE", spec.label,
+                  "PROPERTIES", 1, spec.key_prop)  # fmt: skip
+        try:
+            self._call(lambda: self._db.connection.execute_command(*create))
+        except redis.ResponseError as e:
+            if _CONSTRAINT_EXISTS in str(e):
+                return
+            raise QueryFailed(f"FalkorDB constraint on {spec.label} failed: {e}") from e
+        deadline = time.monotonic() + timeout_s  # built in the background: wait for its status
+        while time.monotonic() < deadline:
+            status = self._constraint_status(spec)
+            if status == "OPERATIONAL":
+                return
+            if status == "FAILED":  # nodes already break it; the next projection run retries
+                logger.warning("FalkorDB: %s has duplicate %s values", spec.label, spec.key_prop)
+                return
+            time.sleep(0.05)
+        raise QueryFailed(f"FalkorDB constraint on {spec.label} still pending after {timeout_s} s")
+
+    def _constraint_status(self, spec: NodeKeySpec) -> str | None:
+        graph = self._db.select_graph(self.name)
+        for c in self._call(graph.list_constraints):
+            if c["label"] == spec.label and list(c["properties"]) == [spec.key_prop]:
+                return str(c["status"])
+        return None
 
     def _create_vector_index(self, label: str, prop: str, dimension: int) -> None:
         self._create_tolerant(

@@ -19,7 +19,7 @@ from neo4j import vector as neo4j_vector
 
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable
 from data_access.graph.base import GraphStore, Row, split_version_prefix, to_plain
-from data_access.graph.cypher import IndexSpec, quote_name
+from data_access.graph.cypher import IndexSpec, NodeKeySpec, quote_name
 
 logger = logging.getLogger(__name__)
 
@@ -119,6 +119,20 @@ class Neo4jStore(GraphStore):
         else:
             ddl = f"CREATE INDEX {name} IF NOT EXISTS FOR {target} ON (n.{quote_name(prop)})"
         self._write(ddl, {})
+
+    def _ensure_node_key(self, spec: NodeKeySpec) -> None:
+        target = f"(n:{quote_name(spec.label)})"
+        props = ", ".join(f"n.{quote_name(p)}" for p in spec.props)
+        name = f"{spec.label}_{'_'.join(spec.props)}_key".lower()
+        self._write(
+            f"CREATE CONSTRAINT {name} IF NOT EXISTS FOR {target} REQUIRE ({props}) IS UNIQUE", {}
+        )
+        joined = f"{spec.label}_{spec.key_prop}_key".lower()
+        self._write(
+            f"CREATE CONSTRAINT {joined} IF NOT EXISTS FOR {target} "
+            f"REQUIRE n.{quote_name(spec.key_prop)} IS UNIQUE",
+            {},
+        )
 
     def _create_vector_index(self, label: str, prop: str, dimension: int) -> None:
         self._write(

@@ -19,7 +19,7 @@ from psycopg_pool import ConnectionPool
 
 from data_access.errors import StoreUnavailable, ToolInputError, WorkbenchError
 from data_access.graph.base import GraphStore
-from data_access.projection import equity, macro, market
+from data_access.projection import equity, knowledge, macro, market
 from data_access.projection.models import ProjectionReport, ProjectionStep, StepStatus
 from data_access.projection.runs import lag_minutes, record_step, settle_backlog, source_loaded_at
 from data_access.projection.scope import ProjectionScope
@@ -27,7 +27,7 @@ from data_access.projection.steps import ProjectionOptions, StepContext, StepSpe
 
 logger = logging.getLogger(__name__)
 
-ALL_STEPS: tuple[StepSpec, ...] = market.STEPS + equity.STEPS + macro.STEPS
+ALL_STEPS: tuple[StepSpec, ...] = market.STEPS + equity.STEPS + macro.STEPS + knowledge.STEPS
 
 
 def project_all(
