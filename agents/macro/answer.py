@@ -74,29 +74,31 @@ def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     update: dict[str, Any] = {"citations": citations, "structured_citations": structured,
                               "key_points": key_points, "answer": offline, "answer_model": None}  # fmt: skip
     steps: list[TraceStep] = []
+    body, tail = offline, ""  # tail: the model check's notice (it names what it took out) + footer
     if ctx.macro_model and key_points and r.tool_mode != "llm_direct":
-        text, steps = _model_answer(state, ctx, key_points, citations)
+        text, removed, steps = _model_answer(state, ctx, key_points, citations)
         if text is not None:
-            update["answer"] = text + _footer(state, citations, r.language)
+            body = text
+            tail = (f"\n\n{removed}" if removed else "") + _footer(state, citations, r.language)
             update["answer_model"] = step_model(ctx.macro_model, ctx.settings, "answer_writer")
     # before it is shown (seed 004 §13.9-3, §13.11): every figure cited, a general answer bare
-    check = check_citations(update["answer"], dict(state), citations, structured, r.language)
+    check = check_citations(body, dict(state), citations, structured, r.language)
     steps.append(check.trace_step())
     top = conflict_lines(conflicts_of(dict(state)), r.language)
     if check.failed:
         top.append(f"> ⚠️ {check.notice()}")
     update.update(citations=check.citations, structured_citations=check.structured,
-                  answer="\n\n".join(filter(None, ["\n".join(top), check.text])),
+                  answer="\n\n".join(filter(None, ["\n".join(top), check.text])) + tail,
                   llm_trace=steps)  # fmt: skip
     return update
 
 
 def _model_answer(state: MacroState, ctx: RunContext, key_points: list[str],
-                  citations: list[Citation]) -> tuple[str | None, list[TraceStep]]:  # fmt: skip
-    """The writer's checked text (None: nothing of it passed, the offline text answers) and its
-    trace steps. On a screen (a turn with an answer sink) the text streams through the
-    sentence gate, a checked sentence at a time, with no repair request (what was shown stays);
-    elsewhere (CLI, eval, `answer_question`) the whole text is checked after one repair."""
+                  citations: list[Citation]) -> tuple[str | None, str, list[TraceStep]]:  # fmt: skip
+    """The writer's checked text (None: nothing of it passed, the offline text answers), the
+    notice of what the check removed, and its trace steps. On a screen (a turn with an answer
+    sink) the text streams through the sentence gate, a checked sentence at a time, with no
+    repair request (what was shown stays); elsewhere (CLI, eval, `answer_question`) the whole text is checked after one repair."""
     r = state["route"]
     lang = "Korean" if r.language == "ko" else "English"
     notice_lang = "en" if r.language == "en" else "ko"
@@ -116,7 +118,7 @@ def _model_answer(state: MacroState, ctx: RunContext, key_points: list[str],
                           budget=ctx.budget, steps=ctx.llm_steps, stream=stream)  # fmt: skip
     steps = [step]
     if not text.strip():
-        return None, steps
+        return None, "", steps
 
     def repair(bad: list[str]) -> str:
         again, repair_step = complete(
@@ -132,7 +134,7 @@ def _model_answer(state: MacroState, ctx: RunContext, key_points: list[str],
         check = check_model_text(text.strip(), pool, MACRO, repair=repair, stale_warning=stale)
         kept = not check.empty
     steps.append(check.trace_step("model_check"))
-    return (check.with_notice(notice_lang) if kept else None), steps
+    return (check.text if kept else None), check.notice(notice_lang), steps
 
 
 def _warnings(state: MacroState) -> list[str]:

@@ -136,7 +136,8 @@ def _claim_conflict(event: str, day: str, agent: str, series: Series) -> Conflic
         return None  # the window does not hold both sides of the event: nothing to judge
     problems = []
     data_move = after[0] - before
-    if move == 1 and data_move < -MOVE_EPS or move == -1 and data_move > MOVE_EPS:
+    moves = [v - before for v in after]  # a decision late in a month shows the month after
+    if move == 1 and max(moves) <= MOVE_EPS or move == -1 and min(moves) >= -MOVE_EPS:
         problems.append(WORDS[move])
     elif move == 0 and abs(data_move) >= FLAT_MAX:
         problems.append(WORDS[0])

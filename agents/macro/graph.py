@@ -47,6 +47,9 @@ def run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
     if ctx.macro_model is not None and name in MODEL_AGENTS:
         return model_agent(name, r, ctx)
     response = AGENTS[name](r, ctx)
+    # §2.5: the model that answered the agent (the general agent's direct answer), else rules
+    response.model = next((t.model for t in reversed(response.trace)
+                           if t.kind == "llm" and t.status == "ok" and t.model), None)  # fmt: skip
     if r.frame is not None and r.frame.definition_term and name == r.target_agents[0]:
         glossary_points(response, r, first=True)  # '…뭐야? 지금은 얼마야?': the term, then figures
     return response

@@ -108,6 +108,7 @@ def model_agent(agent: str, route: Route, ctx: RunContext) -> AgentResponse:
         resp = offline
     else:
         finish(agent, route, ctx, resp)
+        resp.model = macro_model_id(AGENT_ROLES[agent], ctx.settings, ctx.macro_model or "")
     resp.duration_ms = watch.ms
     return resp
 
@@ -167,8 +168,9 @@ def build_loop(agent: str, route: Route, ctx: RunContext, resp: AgentResponse) -
             outputs = list(pool.map(lambda cp: _call(cp[0], agent, route, ctx, cp[1]),
                                     zip(calls, parts, strict=True)))  # fmt: skip
         for part in parts:
-            if len(calls) > 1:
-                for t in part.trace:
+            for t in part.trace:  # §2.5: the trace says which model chose each tool step
+                t.model = t.model or model
+                if len(calls) > 1:
                     t.arguments = {**t.arguments, "parallel": True}
             merge_into(resp, part)
         replies = [{"role": "tool", "tool_call_id": c["id"],

@@ -45,6 +45,7 @@ class AgentResponse(BaseModel):
     paths: list[dict[str, Any]] = Field(default_factory=list)  # event → target edges
     trace: list[TraceStep] = Field(default_factory=list)
     duration_ms: int = 0
+    model: str | None = None  # the role's model that drove this agent (§2.5); None: rules only
 
 
 def merge_dicts(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:

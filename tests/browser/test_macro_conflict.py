@@ -1,0 +1,37 @@
+"""A conflict between the evidence shown to the user in real Chromium (seed 004 §2.3): a
+document in the graph says the base rate was raised to 3.00% while the observations stay at
+2.25%; the answer shows both sides at its top, and the trace's `conflict_check` step says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from data_access.graph.base import GraphStore
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.fixtures.macro_conflict import RATE_WHY, contradicting_event
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
+
+
+def test_a_conflict_is_shown_in_the_answer_and_the_trace(
+    page: Any, app_url: str, screenshot_dir: Path, graph_store: GraphStore
+) -> None:
+    with contradicting_event(graph_store):
+        page.goto(app_url)
+        page.get_by_role("link", name="매크로 Q&A").click()
+        page.get_by_role("heading", name="매크로 Q&A", exact=True).wait_for()
+        box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+        box.fill(RATE_WHY)
+        box.press("Enter")
+        page.get_by_text("근거 간 수치 충돌 1건").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        page.get_by_text("인상·상승, 수준 3%").first.wait_for()
+        page.screenshot(path=str(screenshot_dir / "macro_qa_conflict.png"))
+        steps = page.get_by_text("실행 단계 (")
+        steps.click()
+        page.get_by_text("conflict_check").first.wait_for()
+        page.get_by_text("conflict_check").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / "macro_qa_conflict_trace.png"))
+        assert page.locator('[data-testid="stException"]').count() == 0
