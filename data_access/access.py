@@ -230,7 +230,9 @@ def require_admin(viewer: Viewer | None = None, action: str = "이 기능") -> V
     """Raise `AccessDenied` unless the viewer is an admin; call it before the action runs."""
     viewer = viewer or current_viewer()
     if not viewer.is_admin:
-        raise AccessDenied(f"{action}은(는) 관리자만 사용할 수 있습니다 ({viewer.name})")
+        from data_access.seed.news_text import particles  # the seed package is heavy to import
+
+        raise AccessDenied(particles(f"{action}은(는) 관리자만 사용할 수 있습니다 ({viewer.name})"))
     return viewer
 
 

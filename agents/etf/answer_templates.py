@@ -44,7 +44,7 @@ def not_found(lang: str, name: str, suggestions: list[dict]) -> str:
     names = ", ".join(f"{s['name']}({s['code']})" for s in suggestions[:5])
     if lang == "ko":
         tail = f" 비슷한 이름: {names}." if names else ""
-        return f"'{name}'을(를) 데이터에서 찾지 못했습니다.{tail}"
+        return f"'{name}'{josa(name, '을/를')[len(name) :]} 데이터에서 찾지 못했습니다.{tail}"
     tail = f" Closest matches: {names}." if names else ""
     return f"Could not find '{name}' in the data.{tail}"
 

@@ -22,6 +22,7 @@ from agents.eval.models import Fact, FactResult
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from data_access.postgres import run_read_only
+from data_access.seed.news_text import particles
 
 DEFAULT_NUMBER_FORMAT = "{:,.2f}"
 _SPACE = re.compile(r"\s+")
@@ -118,12 +119,12 @@ def _result(fact: Fact, expected: list[str], passed: bool, *, absent: bool = Fal
     if passed:
         message = ""
     elif absent:
-        message = f"답변에 없어야 할 '{expected[0]}'이(가) 있습니다"
+        message = particles(f"답변에 없어야 할 '{expected[0]}'이(가) 있습니다")
     elif any_of:
         message = f"답변에 {expected} 중 어느 것도 없습니다"
     else:
         shown = missing if missing is not None else expected
-        message = f"{where}에 '{', '.join(shown)}'이(가) 없습니다"
+        message = particles(f"{where}에 '{', '.join(shown)}'이(가) 없습니다")
     if fact.note and message:
         message += f" ({fact.note})"
     return FactResult(kind=fact.kind, passed=passed, expected=expected, message=message)

@@ -21,6 +21,7 @@ from agents.stock.events import NewsEvent, needs_explaining
 from agents.stock.fundamentals import Fundamentals
 from agents.stock.sections import event_sentence, quarter_sentence
 from agents.stock.state import Language
+from data_access.seed.news_text import particles
 
 RECENT_EARNINGS_DAYS = 90
 PERCENT_TOLERANCE = 0.06  # percentage points: a figure rounded to one decimal still matches
@@ -127,6 +128,6 @@ def review_note(check: ReviewCheck, lang: Language) -> str:
     )
     by_en = {"model": "by the model's rewrite", "template": "with template sentences"}.get(
         check["repaired_by"] or "", "")  # fmt: skip
-    return (f"설명 점검 실패: 분석이 {missing}을(를) 설명하지 않아 {by} 보완했습니다."
+    return (particles(f"설명 점검 실패: 분석이 {missing}을(를) 설명하지 않아 {by} 보완했습니다.")
             if lang == "ko" else
             f"Explanation check failed: the analysis left {missing} unexplained; repaired {by_en}.")  # fmt: skip

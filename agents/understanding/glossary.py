@@ -200,8 +200,12 @@ class Glossary:
                     raise GlossaryError(f"용어집 '{entry.id}'의 별칭이 너무 짧습니다: {surface!r}")
                 owner = by_alias.setdefault(key, entry.id)
                 if owner != entry.id:
+                    from data_access.seed.news_text import particles  # only on a broken glossary
+
                     raise GlossaryError(
-                        f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"
+                        particles(
+                            f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"
+                        )
                     )
         for phrase in not_terms:
             key = fold(phrase)
