@@ -2,15 +2,19 @@
 conflicting evidence instead of picking one silently).
 
     conflicts = find_conflicts(state["agent_responses"])
-    conflicts[0].message  # "한국은행 기준금리(KR_BASE_RATE) 2026-07-16: 문서 '…25bp 인상 (연 2.50%)'는
-                          #  인상·연 2.50%, 데이터(거시경제)는 2.25%→2.25% (변화 없음)"
+    conflicts[0].message
+    # "한국은행 기준금리 (KR_BASE_RATE) 2026-09-15: 문서 '…25bp 인상 (연 3.00%)'는
+    #  인상(상승), 수준 3.00%, 데이터는 2.25→2.25 (2026-09-01 관측, 변화 없음)"
 
 Two kinds, both between what one agent read and what another (or a document) says:
 - `value`: two series with the same key hold different values for the same date (e.g. the SQL
   observations and the graph projection of one indicator);
-- `direction`: an event on a series' path names a move (인상/인하/동결, rose/fell/held) or a
-  level ('(연 2.50%)', '(4.25~4.50%)') the series' own observations around the event date
-  contradict: the last observation before the date against the first on or after it.
+- `direction`: an event about the series itself (its name, or its decider: 'FOMC' for the Fed
+  funds rate — a rate decision says nothing of the won it affects) names a move (인상/인하/동결,
+  rose/fell/held) or a level ('(연 2.50%)', '(4.25~4.50%)') that the series' observations around
+  the event date contradict: the last observation before it against the first on or after it
+  (a monthly series: the event's month and the month after, since a monthly average shows a
+  late decision only the next month; a level is judged only when both are there).
 An event outside the fetched window, or without an observation on both sides, is not judged.
 The conflicts are shown, both sides named, at the top of the answer and as the trace's
 `conflict_check` guard step, and the turn is `partial`.
@@ -42,7 +46,7 @@ SUBJECTS = {
     "FEDFUNDS": ("FOMC", "연준", "Fed "),
     "KR_BASE_RATE": ("한은 기준금리", "Bank of Korea"),
 }
-WORDS = {1: "인상·상승", -1: "인하·하락", 0: "동결·변화 없음"}
+WORDS = {1: "인상(상승)", -1: "인하(하락)", 0: "동결(변화 없음)"}
 
 
 class Conflict(BaseModel):
@@ -145,14 +149,15 @@ def _claim_conflict(event: str, day: str, agent: str, series: Series) -> Conflic
     if level is not None and len(after) == 2 and not any(level[0] - LEVEL_EPS <= v <= level[1] + LEVEL_EPS
                                      for v in after):  # fmt: skip
         lo, hi = level
-        problems.append(f"수준 {lo:g}%" if lo == hi else f"수준 {lo:g}~{hi:g}%")
+        problems.append(f"수준 {lo:.2f}%" if lo == hi else f"수준 {lo:.2f}~{hi:.2f}%")
     if not problems:
         return None
     seen_move = "상승" if data_move > MOVE_EPS else "하락" if data_move < -MOVE_EPS else "변화 없음"
-    data = f"{before:,.2f}→{after[0]:,.2f} ({when}, {seen_move})"
-    sides = {f"문서 '{event}'": ", ".join(problems), f"데이터({AGENT_KO.get(agent, agent)})": data}
+    data = f"{before:,.2f}→{after[0]:,.2f} ({when} 관측, {seen_move})"
+    said = ", ".join(problems)
+    sides = {f"문서 '{event}'": said, f"데이터({AGENT_KO.get(agent, agent)})": data}
     return Conflict(kind="direction", series=series.key, date=day, sides=sides,
-                    message=f"{series.title} {day}: 문서 '{event}'는 {', '.join(problems)} — "
+                    message=f"{series.title} {day}: 문서 '{event}'는 {said}, "
                             f"데이터는 {data}")  # fmt: skip
 
 

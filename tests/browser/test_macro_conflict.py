@@ -27,7 +27,11 @@ def test_a_conflict_is_shown_in_the_answer_and_the_trace(
         box.fill(RATE_WHY)
         box.press("Enter")
         page.get_by_text("근거 간 수치 충돌 1건").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        page.get_by_text("인상·상승, 수준 3%").first.wait_for()
+        claim = page.get_by_text("인상(상승), 수준 3.00%").first
+        claim.wait_for()
+        page.get_by_text("근거 간 수치 충돌 1건").first.scroll_into_view_if_needed()
+        page.mouse.wheel(0, -200)  # the question above the answer in view too
+        page.wait_for_timeout(300)
         page.screenshot(path=str(screenshot_dir / "macro_qa_conflict.png"))
         steps = page.get_by_text("실행 단계 (")
         steps.click()

@@ -44,8 +44,8 @@ def test_a_contradicting_document_is_shown_beside_the_data_not_picked(
     assert answer.status == "partial" and "근거 간 수치 충돌" in (answer.error or "")
     head = answer.answer.split("\n\n")[0]
     assert head.startswith("> ⚠️ 근거 간 수치 충돌 1건: 어느 한쪽을 고르지 않고")
-    assert "'한국은행 기준금리 25bp 인상 (연 3.00%)'는 인상·상승, 수준 3%" in head
-    assert "데이터는 2.25→2.25" in head  # both sides, the data's included
+    assert "'한국은행 기준금리 25bp 인상 (연 3.00%)'는 인상(상승), 수준 3.00%" in head
+    assert "데이터는 2.25→2.25 (2026-09-01 관측, 변화 없음)" in head  # the data's side too
     step = guard(answer, "conflict_check")
     [conflict] = step.arguments["conflicts"]
     assert step.status == "error" and conflict["series"] == "KR_BASE_RATE"

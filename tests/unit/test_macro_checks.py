@@ -108,7 +108,7 @@ def test_an_event_whose_move_or_level_the_series_contradicts_is_a_conflict() -> 
     ])  # fmt: skip
     [conflict] = find_conflicts({"macro": data, "ontology": docs})
     assert conflict.kind == "direction" and conflict.date == "2026-09-15"
-    assert "인상·상승, 수준 3%" in conflict.message and "2.25→2.25" in conflict.message
+    assert "는 인상(상승), 수준 3.00%, 데이터는 2.25→2.25 (2026-09-01 관측" in conflict.message
 
 
 def test_an_event_outside_the_window_is_not_judged() -> None:
