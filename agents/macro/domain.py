@@ -21,6 +21,7 @@ from agents.macro.deals import (
     level,
 )
 from agents.macro.derived import derived_points, extreme_point, window_asked
+from agents.macro.disclosures import disclosure_answer
 from agents.macro.rankings import (
     deal_ranking,
     index_stand_ins,
@@ -277,6 +278,7 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
         _equity_prices(resp, ctx, route, sid, start)
         _equity_fundamentals(resp, ctx, route, sid)
         universe_membership(resp, ctx, route, sid)  # its Top50 snapshot (seed 004 §4, issue 25)
+        disclosure_answer(resp, ctx, route, sid)  # '최근 공시', '가이던스': OpenDART (issue 35)
         if _earnings_asked(route):
             _equity_earnings(resp, ctx, route, sid)
     resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,

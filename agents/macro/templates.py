@@ -16,6 +16,7 @@ from psycopg import ClientCursor
 from psycopg_pool import ConnectionPool
 
 from agents.evidence import Stopwatch, make_citation
+from agents.macro.disclosure_sql import COMPANY_DISCLOSURES
 from agents.macro.universe_sql import (
     INDEX_WINDOW,
     MARKET_RANKING,
@@ -197,6 +198,9 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("universe_member_history", "equity", SQL, MEMBER_HISTORY,
              ("security_id", "start", "as_of"), "universe_membership",
              dataset_code="STOCK_FUNDAMENTALS"),
+    Template("company_disclosures", "equity", SQL, COMPANY_DISCLOSURES,
+             ("security_id", "start", "as_of", "theme", "n"), "dart_disclosures",
+             dataset_code="DART_DISCLOSURES"),  # issue 35: OpenDART filings and guidance
     Template("market_ranking_day", "equity", SQL, MARKET_RANKING,
              ("country", "as_of", "market", "measure", "direction", "n"), "stock_prices",
              dataset_param="dataset", date_param="as_of"),

@@ -22,6 +22,7 @@ from data_access.config import Settings, get_settings
 from data_access.errors import ToolInputError, WorkbenchError
 from data_access.seed.build import build_dataset
 from data_access.seed.checksums import compute_checksums
+from data_access.seed.disclosures import add_demo_disclosures, add_missing_disclosures
 from data_access.seed.loader import SEED_TABLES, copy_tables, truncate_seed_tables
 from data_access.seed.params import SCALE_CONFIGS, SCALES, Scale
 from data_access.seed.topup import add_missing_series
@@ -91,6 +92,7 @@ def seed_if_missing(
         if loaded in SATISFIES[checked]:
             add_missing_series(conn)  # series newer than the loaded seed (issue 25)
             add_missing_membership(conn)  # Top50 history of a seed loaded before it (issue 35)
+            add_missing_disclosures(conn)  # demo OpenDART filings (issue 35)
             logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
             return None
         return _seed(conn, checked, settings.demo_seed, settings, pool, project)
@@ -160,6 +162,7 @@ def _seed(
         truncate_seed_tables(conn)
         copy_ms = copy_tables(conn, dataset.tables)
         refresh_universe_membership(conn)  # dated Top50 membership (seed 004 §4, issue 35)
+        add_demo_disclosures(conn, as_of)  # OpenDART filings of the largest KR reporters
         timings["load"] = _ms(t0)
         t1 = time.perf_counter()
         checksums, counts = compute_checksums(conn, SEED_TABLES)
