@@ -18,13 +18,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--host", help="bind address (default API_HOST or 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default API_PORT or 8600)")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--no-scheduler", action="store_true",
+                        help="do not run the weekly KPI report (API_WEEKLY_REPORT_AT=off does too)")  # fmt: skip
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    config = ApiConfig(**overrides)
+    config = ApiConfig(**overrides, scheduler=not args.no_scheduler)
     try:
         check_bind(config)
     except ApiConfigError as e:

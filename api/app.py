@@ -3,11 +3,15 @@
     app = create_app(ApiConfig(), Stores.open(get_settings()))
     uvicorn.run(app, host="127.0.0.1", port=8600)       # what `python -m api` does
 
-OpenAPI docs at /docs and /redoc (request and response models with Korean and English
+With `config.scheduler` (what `python -m api` sets) the weekly KPI report runs on its schedule
+while the server runs (api.schedule). OpenAPI docs at /docs and /redoc (request and response models with Korean and English
 examples), served from local files.
 """
 
 from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
@@ -30,10 +34,28 @@ Loopback only by default; beyond loopback every request needs `Authorization: Be
 
 
 def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        """The weekly KPI report's scheduler runs while the server does (when configured)."""
+        from api.schedule import WeeklyReportScheduler, parse_at
+
+        at = parse_at(config.weekly_report_at) if config.scheduler else None
+        scheduler = WeeklyReportScheduler(stores, at) if at else None
+        app.state.scheduler = scheduler
+        if scheduler is not None:
+            scheduler.start()
+        try:
+            yield
+        finally:
+            if scheduler is not None:
+                scheduler.stop()
+
     # Swagger UI and ReDoc from the fastapi-offline wheel: /docs works without a CDN.
-    app = FastAPIOffline(title="Atlas Workbench API", version="1.0", description=DESCRIPTION)
+    app = FastAPIOffline(title="Atlas Workbench API", version="1.0", description=DESCRIPTION,
+                         lifespan=lifespan)  # fmt: skip
     app.state.config = config
     app.state.stores = stores
+    app.state.scheduler = None
     errors.install(app)
     for router in (agents_router, store_router, admin_router):
         app.include_router(router)

@@ -14,7 +14,7 @@ import ipaddress
 import tomllib
 from typing import Any
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import (
     BaseSettings,
     InitSettingsSource,
@@ -58,6 +58,18 @@ class ApiConfig(BaseSettings):
     rate_limit_per_min: int = Field(default=120, ge=0)  # per client address; 0 switches it off
     rate_limit_burst: int = Field(default=30, ge=1)
     keepalive_s: float = Field(default=15.0, gt=0)  # SSE comment while a step is running
+    # The weekly KPI report (api.schedule): `python -m api` runs the scheduler; an app built
+    # elsewhere (tests, benchmarks) only when asked. "off" switches the report off.
+    scheduler: bool = False
+    weekly_report_at: str = "mon 08:20"  # Korean time, seed 004 §13.2-18
+
+    @field_validator("weekly_report_at")
+    @classmethod
+    def _check_weekly_report_at(cls, value: str) -> str:
+        from api.schedule import parse_at
+
+        parse_at(value)  # raises ValueError with the expected form
+        return value
 
     @classmethod
     def settings_customise_sources(

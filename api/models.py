@@ -193,12 +193,27 @@ class HealthOut(BaseModel):
     versions: dict[str, str]
 
 
+class VectorIndexOut(BaseModel):
+    """The document vector index of the macro GraphRAG (seed 004 §9.3-3)."""
+
+    status: Literal["ready", "missing", "stale", "degraded", "empty", "unavailable"]
+    ready: bool
+    label_ko: str
+    detail: str
+    documents: int | None
+    graph_documents: int | None
+    with_vector: int | None
+
+
 class IndicatorsOut(BaseModel):
-    """Seed 004's /admin/indicators: the latest evaluation run's KPIs, the weekly health and the
-    projection lag per domain."""
+    """Seed 004's /admin/indicators: the latest evaluation run's KPIs, the weekly health, the
+    projection lag per domain, the document vector index's readiness and the weekly report's
+    schedule (None when this server does not run it)."""
 
     latest_run: dict[str, Any] | None
     weekly: dict[str, Any]
     projection_lag: list[dict[str, Any]]
+    vector_index: VectorIndexOut
+    weekly_report_schedule: dict[str, Any] | None
     status: Literal["healthy", "warning", "unknown"]
     notes: list[str]

@@ -1,5 +1,6 @@
 """Operations: `GET /healthz` (stores up, versions) and `GET /admin/indicators` (seed 004: the
-latest evaluation run's KPIs, the weekly health, projection lag per domain)."""
+latest evaluation run's KPIs, the weekly health, projection lag per domain, the document vector
+index's readiness, the weekly report's schedule)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import platform
 from importlib import metadata
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from api.deps import StoresDep
-from api.models import HealthOut, IndicatorsOut, StoreOut
+from api.models import HealthOut, IndicatorsOut, StoreOut, VectorIndexOut
 from api.routes_agents import ERRORS
 
 router = APIRouter(tags=["운영 (operations)"])
@@ -83,23 +84,47 @@ def _notes(run: Any, weekly: Any, lags: list[Any]) -> list[str]:
     return notes
 
 
+def _vector_note(index: VectorIndexOut) -> str:
+    return f"VECTOR_INDEX_READY: {index.status} ({index.label_ko}) — {index.detail}"
+
+
+def _schedule_note(state: dict[str, Any] | None) -> str:
+    if state is None:
+        return "주간 리포트 스케줄: 이 서버에서는 꺼져 있음 (python -m api가 실행하거나 cron)"
+    last = state["last_run_at"] or "-"
+    return (f"주간 리포트 스케줄: {state['at']}, 다음 실행 {state['next_run_at'] or '-'}, "
+            f"마지막 실행 {last}" + (f" ({state['last_status']})" if state["last_status"] else ""))  # fmt: skip
+
+
 @router.get("/admin/indicators", response_model=IndicatorsOut, responses=ERRORS,
-            summary="평가 KPI, 주간 헬스, 도메인별 프로젝션 지연 (seed 004)")  # fmt: skip
-def indicators(stores: StoresDep) -> IndicatorsOut:
+            summary="평가 KPI, 주간 헬스, 프로젝션 지연, 벡터 인덱스, 주간 리포트 스케줄 (seed 004)")  # fmt: skip
+def indicators(stores: StoresDep, request: Request) -> IndicatorsOut:
     from agents.eval import list_runs, weekly_summary
+    from data_access.health import vector_index_health
     from data_access.run_reports import projection_lags
 
     pool = stores.pool()
+    vector = vector_index_health(pool, stores.graph())
+    index = VectorIndexOut(status=vector.status, ready=vector.ready, label_ko=vector.label_ko,
+                           detail=vector.detail, documents=vector.documents,
+                           graph_documents=vector.graph_documents,
+                           with_vector=vector.with_vector)  # fmt: skip
+    scheduler = getattr(request.app.state, "scheduler", None)
+    schedule = scheduler.state() if scheduler is not None else None
     finished = (r for r in list_runs(RECENT_RUNS, pool, kind="run") if r.status == "finished")
     latest = next(finished, None)  # a run still going has no KPIs yet
     weekly = weekly_summary(7, pool, save=False)
     lags = projection_lags(pool)
+    # A vector index not built yet is built by the first question that needs it; one that is
+    # stale, damaged or cannot be checked is a warning.
     warn = (weekly.status == "warning" or any(lag.status in ("warn", "fail") for lag in lags)
+            or vector.status in ("stale", "degraded", "unavailable")
             or bool(latest and latest.kpis and any(k.met is False for k in latest.kpis.kpis)))  # fmt: skip
     status = "warning" if warn else ("healthy" if latest is not None else "unknown")
     return IndicatorsOut(
         latest_run=latest.model_dump(mode="json", exclude={"results"}) if latest else None,
         weekly=weekly.model_dump(mode="json"),
         projection_lag=[lag.model_dump(mode="json") for lag in lags],
-        status=status, notes=_notes(latest, weekly, lags),
+        vector_index=index, weekly_report_schedule=schedule, status=status,
+        notes=[*_notes(latest, weekly, lags), _vector_note(index), _schedule_note(schedule)],
     )  # fmt: skip

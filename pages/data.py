@@ -14,6 +14,7 @@ from psycopg_pool import ConnectionPool
 from data_access import access, catalog
 from data_access.access import AccessDenied
 from data_access.errors import WorkbenchError
+from data_access.health import VectorIndexHealth, vector_index_health
 from data_access.projection import latest_projection_runs
 from data_access.projection.backlog import CatchUpResult, GraphLag, catch_up, graph_lag
 from pages import _console as console
@@ -72,6 +73,11 @@ def _dataset_statuses(_pool: ConnectionPool) -> list[dict[str, Any]]:
 def _projection_runs(_pool: ConnectionPool, limit: int) -> list[dict[str, Any]]:
     steps = latest_projection_runs(_pool, limit)
     return [{**s.model_dump(), "duration_ms": s.duration_ms} for s in steps]
+
+
+@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+def _vector_index(_pool: ConnectionPool, _store: Any) -> VectorIndexHealth:
+    return vector_index_health(_pool, _store)
 
 
 @st.cache_data(ttl=SCHEMA_TTL_S, show_spinner="그래프 스키마를 읽는 중…")
@@ -261,6 +267,25 @@ def _show_catch_up(result: CatchUpResult) -> None:
         )
 
 
+# ---------------------------------------------------------------- document vector index
+
+VECTOR_INDEX_KEY = "vector_index_status"
+
+
+def _render_vector_index(pool: ConnectionPool | None) -> None:
+    """The macro GraphRAG's document vector index: ready or what happens next (the same
+    indicator as the API's /admin/indicators)."""
+    if pool is None:
+        return
+    health = _vector_index(pool, runtime.live_graph_store())
+    text = f"문서 벡터 인덱스: **{health.label_ko}** — {health.detail}"
+    if health.status in ("stale", "degraded", "unavailable"):
+        st.warning(text, icon=":material/warning:")
+    else:
+        icon = ":material/check_circle:" if health.ready else ":material/info:"
+        st.caption(f"{icon} {text}")
+
+
 # ---------------------------------------------------------------- 그래프 스키마
 
 
@@ -394,6 +419,7 @@ def main() -> None:
         st.cache_data.clear()
     pool = runtime.pg_pool()
     _render_graph_lag(pool)
+    _render_vector_index(pool)
     # Only the open tab runs (a tab switch reruns): the first view of the home screen no longer
     # computes and draws the graph schema, the console and the operations charts.
     renderers: dict[str, Callable[[], None]] = {
