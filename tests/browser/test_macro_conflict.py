@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from data_access.graph.base import GraphStore
-from tests.browser.waits import ANSWER_TIMEOUT_MS
+from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
 from tests.fixtures.macro_conflict import RATE_WHY, contradicting_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
@@ -27,11 +27,10 @@ def test_a_conflict_is_shown_in_the_answer_and_the_trace(
         box.fill(RATE_WHY)
         box.press("Enter")
         page.get_by_text("근거 간 수치 충돌 1건").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
-        claim = page.get_by_text("인상(상승), 수준 3.00%").first
-        claim.wait_for()
+        page.get_by_text("인상(상승), 수준 3.00%").first.wait_for()
+        wait_idle(page)  # the chat has stopped scrolling to its end
+        page.get_by_text("답변 모드:").first.wait_for()
         page.get_by_text("근거 간 수치 충돌 1건").first.scroll_into_view_if_needed()
-        page.mouse.wheel(0, -200)  # the question above the answer in view too
-        page.wait_for_timeout(300)
         page.screenshot(path=str(screenshot_dir / "macro_qa_conflict.png"))
         steps = page.get_by_text("실행 단계 (")
         steps.click()
