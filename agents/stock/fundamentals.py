@@ -18,8 +18,21 @@ from typing import Any, Literal, TypedDict
 
 from agents.stock.analysis import peer_scope, relative
 from agents.stock.data import StockData
+from data_access.postgres import fetch_all
 
 QUARTERS_SHOWN = 4
+UNIVERSE_WINDOW_DAYS = 365
+# The stock's rank on each Top50 snapshot from the one on or before the window's start to as_of
+# (NULL: not a member), from the dated membership history (migration 0017, seed 004 §4-3).
+UNIVERSE_HISTORY = (
+    "WITH snaps AS (SELECT DISTINCT snapshot_date FROM universe_membership "
+    "WHERE universe = %(universe)s AND snapshot_date <= %(as_of)s "
+    "AND snapshot_date >= coalesce((SELECT max(snapshot_date) FROM universe_membership "
+    "WHERE universe = %(universe)s AND snapshot_date <= %(start)s), %(start)s)) "
+    "SELECT n.snapshot_date, m.rank FROM snaps n LEFT JOIN universe_membership m "
+    "ON m.universe = %(universe)s AND m.snapshot_date = n.snapshot_date "
+    "AND m.security_id = %(security_id)s ORDER BY n.snapshot_date"
+)
 Result = Literal["beat", "miss", "inline"]
 
 
@@ -37,6 +50,14 @@ class NextEarnings(TypedDict):
     period: str
     event_date: str
     eps_estimate: float | None
+
+
+class UniverseMove(TypedDict):
+    """The stock joined ('in') or left ('out') its country's Top50 on a snapshot (issue 35)."""
+
+    change: Literal["in", "out"]
+    snapshot_date: str
+    rank: int  # its rank on that snapshot ('in') or on the one before ('out')
 
 
 class Fundamentals(TypedDict):
@@ -65,6 +86,8 @@ class Fundamentals(TypedDict):
     pb_history_percentile: float | None
     history_count: int
     history_start: str | None
+    universe: str  # KR_TOP50 / US_TOP50
+    universe_moves: list[UniverseMove]  # 편입/편출 in the last UNIVERSE_WINDOW_DAYS, oldest first
 
 
 # ---------------------------------------------------------------- pure figures
@@ -195,4 +218,25 @@ def compute_fundamentals(data: StockData, quote: dict[str, Any],
         pb_history_percentile=percentile_rank(pb, past_pb) if pb else None,
         history_count=len(history),
         history_start=history[0]["as_of_date"].isoformat() if history else None,
+        universe=f"{security_id.split(':', 1)[0]}_TOP50",
+        universe_moves=universe_moves(data, security_id),
     )
+
+
+def universe_moves(data: StockData, security_id: str) -> list[UniverseMove]:
+    """When the stock joined or left its country's Top50 in the last year (cited)."""
+    universe = f"{security_id.split(':', 1)[0]}_TOP50"
+    start = data.as_of - timedelta(days=UNIVERSE_WINDOW_DAYS)
+    params = {"universe": universe, "security_id": security_id, "start": start,
+              "as_of": data.as_of}  # fmt: skip
+    rows = fetch_all(UNIVERSE_HISTORY, params, data.pool)
+    data._cite("STOCK_FUNDAMENTALS", "universe_membership", UNIVERSE_HISTORY, params, len(rows),
+               start=start.isoformat(), end=data.as_of.isoformat())  # fmt: skip
+    moves: list[UniverseMove] = []
+    for prev, cur in zip(rows, rows[1:], strict=False):
+        day = cur["snapshot_date"].isoformat()
+        if prev["rank"] is None and cur["rank"] is not None:
+            moves.append(UniverseMove(change="in", snapshot_date=day, rank=int(cur["rank"])))
+        elif prev["rank"] is not None and cur["rank"] is None:
+            moves.append(UniverseMove(change="out", snapshot_date=day, rank=int(prev["rank"])))
+    return moves

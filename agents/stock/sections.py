@@ -135,6 +135,8 @@ def fundamentals_text(fu: Fundamentals, f: StockFigures, lang: Language) -> str:
         f"dividend yield {t.pct(fu['dividend_yield'], False)} (sector median "
         f"{t.pct(fu['dy_sector_median'], False)}), market cap {t.big_money(fu['market_cap'], cur, lang)}."
     )  # fmt: skip
+    if fu["universe_moves"]:
+        parts.append(universe_sentence(fu, lang))
     nxt = fu["next_earnings"]
     if nxt:
         parts.append(
@@ -143,6 +145,24 @@ def fundamentals_text(fu: Fundamentals, f: StockFigures, lang: Language) -> str:
             f"{t.eps(nxt['eps_estimate'], cur)})."
         )  # fmt: skip
     return " ".join(parts)
+
+
+def universe_sentence(fu: Fundamentals, lang: Language) -> str:
+    """편입/편출 of the Top50 in the last year (seed 004 §4-3): a line of its own."""
+    name = fu["universe"].replace("_TOP", " Top")
+    if lang == "en":
+        moves = "; ".join(
+            f"{'added' if m['change'] == 'in' else 'removed'} in the {m['snapshot_date']} snapshot "
+            f"({'rank' if m['change'] == 'in' else 'was rank'} {m['rank']})"
+            for m in fu["universe_moves"]
+        )
+        return f"Universe: in the last year the stock was {moves} of the {name}."
+    moves = ", ".join(
+        f"{'편입' if m['change'] == 'in' else '편출'} {m['snapshot_date']} 스냅샷"
+        f"({'' if m['change'] == 'in' else '직전 '}{m['rank']}위)"
+        for m in fu["universe_moves"]
+    )
+    return f"유니버스: 최근 1년 {name} {moves}이 있었습니다(기간 비교 시 당시 유니버스 기준이 다릅니다)."
 
 
 # ---------------------------------------------------------------- events

@@ -183,3 +183,19 @@ def test_earnings_answer_has_the_line_too(pg_pool: Any, graph_store: Any) -> Non
     sid, name, _, _ = _changed_member(pg_pool, start)
     answer = answer_question(f"{name} 실적", pool=pg_pool, store=graph_store)
     assert any(sid in k and "유니버스 편입/편출" in k for k in answer.answer.splitlines())
+
+
+def test_stock_report_has_the_join_and_leave_line(pg_pool: Any) -> None:
+    from agents.stock.service import generate_report
+
+    start = (date.fromisoformat(AS_OF) - timedelta(days=365)).isoformat()
+    sid, name, joined, left = _changed_member(pg_pool, start)
+    answer = generate_report(sid, pool=pg_pool, save=False)
+    line = next(s for s in answer.answer.split(". ") if "유니버스: 최근 1년 KR Top50" in s)
+    for day in joined:
+        assert f"편입 {day} 스냅샷" in line
+    for day in left:
+        assert f"편출 {day} 스냅샷" in line
+    assert "universe_membership" in {c.table for c in answer.structured_citations}
+    steady = generate_report("KR:005930", pool=pg_pool, save=False)
+    assert "유니버스: 최근 1년" not in steady.answer
