@@ -20,6 +20,8 @@ _DOMAIN_NOUNS = (
     "이평 이평선 고저차 거래일 영업일 손절 익절 추매 물타기 불타기 존버 리밸런싱 현금화".split()
 )
 _DOMAIN_VERBS = ("사두",)
+_BRANDS = ("토스",)  # brands Kiwi holds only as common nouns (toss)
+_UNKNOWN_ID = 2  # the id Kiwi gives every out-of-dictionary morpheme
 _lock = threading.Lock()
 _kiwi: Any = None
 
@@ -36,6 +38,8 @@ def kiwi() -> Any:
                 instance.add_user_word(word, "NNG", 0)
             for word in _DOMAIN_VERBS:
                 instance.add_user_word(word, "VV", 0)
+            for word in _BRANDS:
+                instance.add_user_word(word, "NNP", 0)
             instance.tokenize("워밍업")  # the model loads lazily on the first call
             _kiwi = instance
         return _kiwi
@@ -52,6 +56,7 @@ class Morpheme:
     tag: str  # Sejong tag without Kiwi's irregular-conjugation suffix ('VV', not 'VV-I')
     start: int
     end: int
+    oov: bool = False  # a word Kiwi's dictionary does not hold ('쿠루루팡', '크래프톤')
 
     @property
     def content(self) -> bool:
@@ -63,8 +68,18 @@ class Morpheme:
 @lru_cache(maxsize=2048)
 def analyse(text: str) -> tuple[Morpheme, ...]:
     """The morphemes of `text` with their spans in it (cached: follow-ups repeat questions)."""
-    out = []
-    for t in kiwi().tokenize(text):
-        start = int(t.start)
-        out.append(Morpheme(str(t.form), str(t.tag).split("-")[0], start, start + int(t.len)))
-    return tuple(out)
+    return tuple(_morpheme(t) for t in kiwi().tokenize(text))
+
+
+@lru_cache(maxsize=256)
+def alternatives(text: str, n: int = 3) -> tuple[tuple[tuple[Morpheme, ...], float], ...]:
+    """Kiwi's `n` best readings of `text`, each with its log-probability gap to the best."""
+    results = kiwi().analyze(text, top_n=n)
+    best = results[0][1] if results else 0.0
+    return tuple((tuple(_morpheme(t) for t in tokens), best - score) for tokens, score in results)
+
+
+def _morpheme(t: Any) -> Morpheme:
+    start = int(t.start)
+    return Morpheme(str(t.form), str(t.tag).split("-")[0], start, start + int(t.len),
+                    oov=int(t.id) == _UNKNOWN_ID)  # fmt: skip

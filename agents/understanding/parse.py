@@ -14,7 +14,6 @@ import calendar
 import re
 from dataclasses import replace
 from datetime import date, timedelta
-from functools import lru_cache
 
 from agents.understanding.advice import asks_advice
 from agents.understanding.frame import (
@@ -29,6 +28,7 @@ from agents.understanding.frame import (
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
 from agents.understanding.names import link_typos
+from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
     Hit,
     english_forecast,
@@ -131,11 +131,7 @@ def understand(
     text = _digits_for_number_words(_masked(question.lower(), entities))
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities, linked_notes=linked_notes)  # fmt: skip
-    _read_unknown_tickers(frame, question, lexicon)
-    if "stock" in kinds:
-        _read_unheld_company(frame, question)
-    if "manager" in kinds:  # where the houses we hold can be linked
-        _read_house_names(frame, question)
+    read_unheld_names(frame, question, lexicon, kinds)
     text = _read_as_of(frame, text)
     text = _read_period(frame, text)
     if "series" in kinds:
@@ -156,7 +152,7 @@ def understand(
     if find_phrases(question.lower(), {"why": vocabulary()["why"]}):
         frame.notes.append(WHY_NOTE)
     if "stock" in kinds:
-        _read_unexplained_subject(frame, question, text, previous)
+        read_unexplained_subject(frame, question, text, previous)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
@@ -246,205 +242,6 @@ def _settle_single_subject(frame: QuestionFrame, text: str) -> None:
     elif op.kind == "rank" and frame.measure() in _LEVEL_MEASURES:
         op.kind, op.top_n = "aggregate", None
         op.aggregate = _extreme_of(text)  # type: ignore[assignment]
-
-
-_TICKER = re.compile(r"(?<![A-Za-z0-9&])([A-Z]{2,5})(?![A-Za-z0-9&])")
-_KNOWN_CAPS = frozenset("ETF ETFS KODEX TIGER ACE SOL RISE PLUS KBSTAR KOSEF ARIRANG HANARO KINDEX "
-                        "KIWOOM PER PBR EPS ROE RSI NAV AUM CPI PPI PMI GDP VIX FOMC BOJ ECB US KR "
-                        "USD KRW TR IT AI MSCI CD KOFR KRX TOP WTI OK".split())  # fmt: skip
-
-
-def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon) -> None:
-    """'QQQ', 'SPY': a ticker-like word that names nothing in the data is said, not dropped."""
-    taken = [(e.start, e.end) for e in frame.entities]
-    for m in _TICKER.finditer(question):
-        word = m.group(1)
-        inside = any(a <= m.start() < b for a, b in taken)
-        if inside or word in _KNOWN_CAPS or word in lexicon.stocks or word in lexicon.brands:
-            continue
-        if word.lower() in vocabulary_words() or _glossary_term(word):
-            continue  # 'QT가 뭐야': a term, not a ticker
-        whole = re.match(r"[A-Za-z0-9&가-힣]+", question[m.start() :])
-        tail = whole.group(0)[len(word) :] if whole else ""
-        particle = len(tail) <= 1 or tail in (
-            "에서",
-            "에게",
-            "보다",
-            "하고",
-            "이랑",
-            "까지",
-            "부터",
-            "으로",
-        )
-        name = word if particle else word + tail
-        frame.unknown_words.append(name)  # 'LG헬로비전': the company asked about, not 'LG'
-
-
-_NAME_TOKEN = re.compile(r"[0-9A-Za-z가-힣&.\-']+")
-
-
-@lru_cache(maxsize=1)
-def _company_reading() -> tuple[re.Pattern[str], frozenset[str], frozenset[str]]:
-    """The company cues as one pattern, the words that are not company names, the business
-    words that end one ('에너지', '카드')."""
-    voc = vocabulary()
-    korean = "|".join(sorted(map(re.escape, voc["company_cues"]["ko"]), key=len, reverse=True))
-    english = "|".join(sorted(map(re.escape, voc["company_cues"]["en"]), key=len, reverse=True))
-    cues = re.compile(rf"(?:{korean})|(?<![A-Za-z])(?:{english})(?![A-Za-z])", re.IGNORECASE)
-    known = vocabulary_words() | {w.lower() for w in voc["not_company_words"]}
-    return cues, known, frozenset(w.lower() for w in voc["company_suffixes"])
-
-
-def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
-    """'쿠팡 주가 왜 떨어졌어?', 'Why did Sony shares fall?', 'SK 에너지 주가': the word right
-    before a company cue names a company when it is neither a linked name nor a question word;
-    with no stock linked, that is a company we do not hold, said rather than answered as the
-    market or as a sector ('SK 에너지' is not the energy sector)."""
-    if frame.of("stock"):
-        return
-    cues, known, suffixes = _company_reading()
-    linked = [(e.start, e.end) for e in frame.entities if e.kind != "sector" and e.start >= 0]
-    for cue in cues.finditer(question):
-        tokens = list(_NAME_TOKEN.finditer(question[: cue.start()]))
-        if not tokens or any(a < tokens[-1].end() and tokens[-1].start() < b for a, b in linked):
-            continue  # 'KODEX 200 주가': the word before the cue is a linked name
-        name, start = re.sub(r"(?:의|'s|’s|')$", "", tokens[-1].group(0)), tokens[-1].start()
-        if name.lower() in suffixes and len(tokens) >= 2:
-            name = f"{tokens[-2].group(0)} {name}"  # 'SK 에너지': a group name and a business word
-            start = tokens[-2].start()
-        elif (name.lower() in known or _glossary_term(name) or len(name) < 2
-              or any(ch.isdigit() for ch in name)):  # fmt: skip
-            continue  # a question word, a term, a count ('상위 3개 비중')
-        if name not in frame.unknown_words:  # 'TSMC' may be said already as a ticker
-            frame.unknown_words.append(name)
-        frame.notes.append(f"unheld_company:{name}")
-        frame.entities = [e for e in frame.entities  # the sector word was part of the name
-                          if not (e.kind == "sector" and start <= e.start < cue.start())]  # fmt: skip
-        return
-
-
-_SUBJECT_KINDS = frozenset({"stock", "etf", "series", "index", "sector", "re_region", "tag",
-                            "manager"})  # fmt: skip
-_STOCK_MEASURES = frozenset({"close", "return", "per", "pbr", "eps", "volume", "dividend_yield",
-                             "high", "low", "earnings", "market_cap", "trading_value", "rsi"})  # fmt: skip
-_WORD_TOKEN = re.compile(r"[A-Za-z][A-Za-z&.\-']*|[가-힣]+")
-_TRAILING_PARTICLES = tuple(sorted((
-    "은", "는", "이", "가", "을", "를", "의", "도", "와", "과", "랑", "이랑", "에", "에서", "으로", "로",
-    "만", "까지", "부터", "보다", "하고", "처럼", "요", "이야", "야", "인가요", "인가", "이고", "라", "이라",
-), key=len, reverse=True))  # fmt: skip
-_JOINED = re.compile(r"(?:랑|와|과|하고|이랑|,|&|\bvs\.?|\bversus\b|\band\b)\s*$", re.IGNORECASE)
-
-
-def _read_house_names(frame: QuestionFrame, question: str) -> None:
-    """'삼성액티브자산운용 ETF 평균 보수', '한국투자증권': one word ending in a business word
-    ('자산운용', '증권', '카드') that names nothing we hold is a company we do not hold, not the
-    whole market; industry words ('석유화학') are sectors, not houses."""
-    _, known, _ = _company_reading()
-    suffixes = vocabulary()["house_suffixes"]["words"]
-    spans = [(e.start, e.end) for e in frame.entities if e.start >= 0]
-    for token in _WORD_TOKEN.finditer(question):
-        word = _without_particle(token.group(0))
-        low = word.lower()
-        if word.isascii() or any(a < token.end() and token.start() < b for a, b in spans):
-            continue
-        ending = next((s for s in suffixes if low.endswith(s) and len(low) > len(s) + 1), None)
-        if ending and low not in known and low[: -len(ending)] not in known:  # not '국내증권'
-            if word not in frame.unknown_words:
-                frame.unknown_words.append(word)
-            frame.notes.append(f"unheld_company:{word}")
-            return
-
-
-def _read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
-                              previous: QuestionFrame | None) -> None:  # fmt: skip
-    """'쿠팡 왜 떨어졌어?', 'How did Coupang do last month?', '현대차와 토요타 비교', '쿠팡은?' after a
-    stock: a question about how a subject did (a stock measure, a move, a why, a comparison, a
-    short follow-up) whose subject is a word we cannot read names something we do not hold. It
-    is said, not answered as the market's events, the other stock, or the previous subject."""
-    if (frame.unknown_words or frame.operation.kind == "define"
-            or any(n.startswith("unheld_company:") for n in frame.notes)):  # fmt: skip
-        return
-    subjects = [e for e in frame.entities if e.kind in _SUBJECT_KINDS]
-    compare = frame.operation.kind in ("compare", "difference")
-    if subjects and not compare:
-        return
-    voc = vocabulary()
-    low = question.lower()
-    hits = find_phrases(text, {"why": voc["why"], "down": voc["change"]["down"],
-                               "up": voc["change"]["up"], "ask": voc["subject_asks"]["phrases"]})  # fmt: skip
-    stock_measures = [m for m in frame.measures if m.name in _STOCK_MEASURES]
-    short_followup = previous is not None and not subjects and _bare_name_turn(question)
-    if not (compare or hits or stock_measures or short_followup):
-        return
-    # with nothing linked, the subject comes before what is asked of it ('쿠팡 왜 …'), and the
-    # words after ('왜 이렇게 빠져', '어떻게 됐어') are the question's own
-    asked_at = [h.start for h in hits] + [low.find(m.surface.lower()) for m in stock_measures
-                                          if m.surface and m.surface.lower() in low]  # fmt: skip
-    before = min(asked_at) if asked_at and not subjects else len(question)
-    spans = [(e.start, e.end) for e in frame.entities if e.start >= 0]
-    for token in _WORD_TOKEN.finditer(question):
-        word, at = token.group(0), token.start()
-        if at >= before and not word.isascii():
-            break  # English names stand anywhere ('Why did Coupang drop?'), capitalised
-        if any(a < token.end() and at < b for a, b in spans) or (at and question[at - 1].isdigit()):
-            continue  # a linked name; a unit after a number ('3개월')
-        if _known_word(word):
-            continue
-        if subjects and not (
-            _JOINED.search(question[:at]) or _JOINED.match(question[token.end() :])
-        ):
-            continue  # beside a linked subject, only a name joined to it ('현대차와 토요타')
-        name = _without_particle(word)
-        frame.unknown_words.append(name)
-        frame.notes.append(f"unheld_company:{name}")
-        return
-
-
-_MODIFIER_ENDINGS = frozenset("친진른린한된운던될할간난온본준낸든쓴안인긴아어야요네다까죠고서며")
-
-
-def _bare_name_turn(question: str) -> bool:
-    """'쿠팡은?', '그럼 쿠팡은?', 'what about Coupang?': a follow-up of one name and nothing else
-    ('그 중 몇 개나 돼?' asks something of the previous answer)."""
-    words = _WORD_TOKEN.findall(question)
-    if re.match(r"^\s*(?:what|how)\s+about\s+\S+\s*\??\s*$", question, re.IGNORECASE):
-        return True
-    return 1 <= len(words) <= 2 and not any(ch.isdigit() for ch in question)
-
-
-def _without_particle(word: str) -> str:
-    for particle in _TRAILING_PARTICLES:
-        if word.endswith(particle) and len(word) > len(particle) + 1:
-            return word[: -len(particle)]
-    return word
-
-
-def _known_word(word: str) -> bool:
-    """A question word, a term, or a word of the vocabulary ('떨어졌어' by its stem '떨어',
-    '발표에' without its particle); English counts only capitalised words as possible names."""
-    _, known, _ = _company_reading()
-    low = re.sub(r"['’]s$", "", word.lower())  # "What's"
-    if low in known or len(low) < 2 or _glossary_term(word):
-        return True
-    if low[-1] in _MODIFIER_ENDINGS:
-        return True  # '미친 영향', '오른 종목', '낮아?': a verb's form, not a name
-    if low.endswith("주") and not low.endswith("지주"):
-        return True  # '원전주', '통신주': the stocks of a kind, not one company
-    if word.isascii():
-        if "-" in low.strip("-"):  # 'Korea-US', 'US-Korea': each part a known word
-            return all(_known_word(part) for part in word.split("-") if part)
-        stems = (low.removesuffix("s"), low.removesuffix("ed"), low.removesuffix("ing"))
-        return not word[0].isupper() or word.isupper() or any(s in known for s in stems)
-    if any(low[:k] in known for k in range(2, len(low))):
-        return True
-    bare = next((low[: -len(p)] for p in _TRAILING_PARTICLES if low.endswith(p)), low)
-    return len(bare) < 2 or bare in known  # '뜻이': one syllable and a particle
-
-
-def _glossary_term(word: str) -> bool:
-    from agents.understanding.glossary import load_glossary
-
-    return load_glossary().lookup(word) is not None
 
 
 def _masked(low: str, entities: list[Entity]) -> str:
