@@ -269,8 +269,6 @@ def _show_catch_up(result: CatchUpResult) -> None:
 
 # ---------------------------------------------------------------- document vector index
 
-VECTOR_INDEX_KEY = "vector_index_status"
-
 
 def _render_vector_index(pool: ConnectionPool | None) -> None:
     """The macro GraphRAG's document vector index: ready or what happens next (the same
