@@ -2,13 +2,20 @@
 §3.E: stale data → no firm conclusion and a visible warning).
 
 A model-written answer is checked against what it was given (agents.model_checks, `MACRO`
-policy: figures, dates and [n] document markers against the key points, warnings, document
-list and the question; with stale data, firm conclusions too, and the stale warning leads the
+policy: figures, dates and [n] document markers against the cited evidence — the key points of
+agents that carry a citation, warnings, conflicts, document list and question; with stale data, firm conclusions too, and the stale warning leads the
 answer): one repair request, then sentences with unbacked claims are removed,
 the answer says so and the `model_check` guard step makes the turn partial. On the screen the
 answer streams a checked sentence at a time instead (agents.answer_stream: a sentence with an
 unbacked claim is never shown, a marked note takes its place, and there is no repair request). Documents and
-query citations stay in their own lists (`keep_apart`)."""
+query citations stay in their own lists (`keep_apart`).
+
+Before any answer is shown, offline or written by a model (seed 004 §13.9-3, §13.11,
+agents/macro/checks.py): a figure no cited evidence backs is marked '출처 없음' and a Korean
+sentence at the top says so (the turn is partial; the writer's check uses the same cited pool, so
+a model's uncited figure is already gone), and a general-knowledge answer carries no store
+citation. Contradicting figures the supervisor found (agents/macro/conflicts.py) lead the
+answer with both sides; the writer is told to state both."""
 
 from __future__ import annotations
 

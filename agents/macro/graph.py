@@ -1,8 +1,11 @@
 """The supervisor graph (seed 004 §2, §13.3): route (rules, refined by the router model when one
 is configured: agents/macro/route_refine.py) → fan out to the target agents (LangGraph `Send`, so
 parallel routes run concurrently; with a model each domain agent is a tool-calling loop,
-agents/macro/model_agents.py) → single-mode companion call once → merge and validate as-of dates
-→ web-search fallback (one call per turn at most, agents/websearch.py) → compose the cited answer.
+agents/macro/model_agents.py) → single-mode companion call once → merge and validate as-of dates,
+compare the agents' figures (contradictions are shown, not picked: agents/macro/conflicts.py,
+`conflict_check` step) and flag the graph path's fall back to SQL (`needs_rdb_fallback`,
+`rdb_fallback` step) → web-search fallback (one call per turn at most, agents/websearch.py) →
+compose the cited answer, checked before it is shown (agents/macro/checks.py).
 
     graph = build_graph(ctx)
     for update in graph.stream({"question": q}, stream_mode="updates"): ...

@@ -18,7 +18,8 @@ No answer is lost to the model (`finish`, each step in the trace as a `fallback`
 - the Ontology agent keeps GraphRAG with a model: it runs when the model did not call it;
 - a model call that fails leaves the loop: the same fallbacks answer from the data.
 Numbers in the key points come from tool results only; the model's closing text is kept in the
-trace, not in the answer.
+trace, not in the answer. The tool steps a model's calls ran carry that model in the trace, and
+the response names the model that drove the agent (`AgentResponse.model`, §2.5).
 """
 
 from __future__ import annotations
