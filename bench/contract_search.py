@@ -90,7 +90,8 @@ def answer_lister(glossary: bool) -> Ranker:
     def listed(q: LabelledQuery) -> list[int]:
         index = get_index(q.contract_id)
         hits = index.search(q.q, top=10, use_glossary=glossary)
-        return [h.article.article_no for h in select(q.q, hits)]
+        articles = list(index.articles.values())
+        return [h.article.article_no for h in select(q.q, hits, articles=articles)]
 
     return listed
 

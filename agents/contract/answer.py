@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.contract.coverage import covered_count, uncovered
+from agents.contract.coverage import coverage, min_coverage
 from agents.contract.facts import FactKind, asked_kind, fact_rank, find_fact
 from agents.contract.index import Hit
 from agents.contract.models import Article
@@ -83,15 +83,21 @@ def shared(hit: Hit) -> int:
     return len(hit.matched_terms) + named
 
 
-def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED) -> list[Hit]:
-    """The clauses that answer `question`, best first; [] when none clears the cut."""
+def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
+           articles: Sequence[Article] | None = None) -> list[Hit]:  # fmt: skip
+    """The clauses that answer `question`, best first; [] when none clears the cut. `articles`:
+    the contract's clauses, which weigh the question's topic units (coverage.py); the hits'
+    own when not given."""
+    population = list(articles) if articles else [h.article for h in hits]
+    covered = {id(h): coverage(question, h.article, population) for h in hits}
+    needed = min_coverage(question)
     candidates = [h for h in hits if not is_filler(h.article, question) and shared(h) >= MIN_SHARED
-                  and ("reference" in h.ranks or not uncovered(question, h.article))]  # fmt: skip
+                  and ("reference" in h.ranks or covered[id(h)] >= needed)]  # fmt: skip
     if not candidates:
         return []
-    # a clause covering more of the question's topics comes first (위약벌 in the annex beats the
-    # main body's 비밀유지 clause that covers only 비밀); ties keep the fused order
-    candidates.sort(key=lambda h: -covered_count(question, h.article))
+    # a clause covering more of the question's topic weight comes first (위약벌 in the annex
+    # beats the main body's 비밀유지 clause that covers only 비밀); ties keep the fused order
+    candidates.sort(key=lambda h: -covered[id(h)])
     best = candidates[0]
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
     return kept[:limit]

@@ -51,15 +51,16 @@ def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
             **extra}  # fmt: skip
 
 
-def relevance_filter(query: str, hits: list[Hit], judge: Judge | None) -> list[Hit]:
+def relevance_filter(query: str, hits: list[Hit], judge: Judge | None,
+                     articles: list[Article] | None = None) -> list[Hit]:  # fmt: skip
     """The hits that answer: the LLM's choice when configured, else the offline relevance cut
-    (agents/contract/answer.py), which may keep none."""
+    (agents/contract/answer.py; `articles`: the contract's clauses), which may keep none."""
     if not hits:
         return []
     if judge is not None:
         keep = set(judge(query, hits))
         return [h for h in hits if h.article.key in keep][:TOP_K]
-    return select(query, hits)
+    return select(query, hits, articles=articles)
 
 
 def _strings(value: Any, field: str) -> list[str]:
@@ -111,8 +112,14 @@ class BaseTool(ABC):
         index = get_index(contract_id, self.context.pool, self.context.settings)
         return index.search(query, top=TOP_K * 2)
 
+    def _articles(self, contract_id: str) -> list[Article]:
+        return list(
+            get_index(contract_id, self.context.pool, self.context.settings).articles.values()
+        )
+
     def _search(self, contract_id: str, query: str) -> list[Hit]:
-        return relevance_filter(query, self._candidates(contract_id, query), self.context.judge)
+        return relevance_filter(query, self._candidates(contract_id, query), self.context.judge,
+                                self._articles(contract_id))  # fmt: skip
 
 
 def _hit_dict(hit: Hit) -> dict[str, Any]:
@@ -160,7 +167,8 @@ class HybridSearchTool(BaseTool):
         it keeps nothing, the nearest clauses (related, not an answer)."""
         questions = list(dict.fromkeys(queries[0] for _, queries in parsed))
         merged = self._merged(questions)
-        found = relevance_filter(questions[0], merged, None)
+        found = relevance_filter(questions[0], merged, None,
+                                 self._articles(self.context.contract_id))  # fmt: skip
         return found, [] if found else related(questions[0], merged)
 
     def _merged(self, queries: list[str]) -> list[Hit]:

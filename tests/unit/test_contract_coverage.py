@@ -1,0 +1,74 @@
+"""Weighted topic coverage (agents/contract/coverage.py): a clause answers only when it covers
+most of what the question is about — words most of the contract's clauses hold weigh little,
+what is done weighs half, a condition's words ('고장나면') weigh nothing — so a question about a
+clause the contract lacks is answered "no such clause" (issue 32)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.contract.answer import select
+from agents.contract.coverage import MIN_COVERAGE, coverage, main_clause_start, topic_units
+from agents.contract.index import Hit
+from agents.contract.models import Article, Clause
+
+
+def _article(no: int, title: str, text: str) -> Article:
+    return Article(no, title, [Clause("text", None, text)])
+
+
+NDA = [
+    _article(2, "비밀정보의 범위", "비밀정보란 일방이 상대방에게 제공하는 정보로서 비밀임을 표시한 것을 말한다."),
+    _article(3, "비밀정보의 예외", "이미 공개된 정보는 비밀정보로 보지 아니한다."),
+    _article(4, "비밀유지의무", "정보를 받은 당사자는 비밀정보를 제3자에게 공개하지 아니한다."),
+    _article(5, "접근 제한", "비밀정보에 접근하는 임직원을 10명 이내로 제한한다."),
+    _article(6, "복제의 제한", "공동 검토에 필요한 범위에서만 비밀정보를 복제할 수 있다."),
+    _article(9, "손해배상", "비밀정보를 누설한 당사자는 위약금으로 금 일억원을 지급한다."),
+]  # fmt: skip
+EMPLOYMENT = [
+    _article(4, "소정근로시간", "사용자는 1시간 이상의 휴게시간을 근로시간 도중에 주어야 한다."),
+    _article(8, "연차유급휴가", "사용자는 80퍼센트 이상 출근한 근로자에게 15일의 유급휴가를 준다."),
+    _article(9, "임금", "임금은 매월 25일에 지급한다."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "main"), [
+    ("보일러가 낡아서 고장나면 수리비는 누가 내?", "수리비는 누가 내?"),
+    ("태풍 때문에 일정이 바뀌면 차액은 돌려받아요?", "차액은 돌려받아요?"),
+    ("이사 들어가기 전에 고장난 곳은 누가 고쳐줘요?", "에 고장난 곳은 누가 고쳐줘요?"),
+    ("해고하려면 며칠 전에 알려줘야 하나요?", "해고하려면 며칠 전에 알려줘야 하나요?"),  # purpose
+    ("집주인이 갱신을 거절하고 다른 사람한테 세를 주면?", "집주인이 갱신을 거절하고 다른 사람한테 세를 주면?"),
+])  # fmt: skip
+def test_the_main_clause_follows_the_last_condition(question: str, main: str) -> None:
+    assert question[main_clause_start(question) :].strip() == main.strip()
+
+
+def test_predicates_and_conditions_are_marked() -> None:
+    units = {u.word: u for u in topic_units("보일러가 고장나면 수리비는 누가 부담하나요?")}
+    assert units["보일러가"].context and not units["수리비는"].context
+    assert units["부담하나요"].predicate and not units["수리비는"].predicate
+
+
+@pytest.mark.parametrize(("question", "articles", "no", "answers"), [
+    # the NDA's subject word alone does not answer a question about costs
+    ("비밀정보 관리 비용은 누가 부담하나요?", NDA, 3, False),
+    ("비밀정보를 복제할 수 있나요?", NDA, 6, True),
+    ("비밀정보를 볼 수 있는 임직원은 몇 명까지인가요?", NDA, 5, True),
+    # a kind of leave the contract does not have is not the annual leave
+    ("경조사 휴가는 며칠인가요?", EMPLOYMENT, 8, False),
+    ("연차휴가는 며칠이에요?", EMPLOYMENT, 8, True),
+    # a condition's words do not count against the clause ('지각하면' is circumstance)
+    ("회사에 늦게 출근하면 월급날은 언제예요?", EMPLOYMENT, 9, True),
+])  # fmt: skip
+def test_a_clause_answers_when_it_covers_most_of_the_topic(question: str, articles: list[Article],
+                                                          no: int, answers: bool) -> None:  # fmt: skip
+    article = next(a for a in articles if a.article_no == no)
+    assert (coverage(question, article, articles) >= MIN_COVERAGE) is answers
+
+
+def test_select_answers_nothing_when_only_the_subject_word_is_shared() -> None:
+    hits = [Hit(a, 1.0 - i / 10, {"bm25": i + 1, "dense": i + 1}, ["비밀", "정보"])
+            for i, a in enumerate(NDA)]  # fmt: skip
+    assert select("비밀정보 관리 비용은 누가 부담하나요?", hits, articles=NDA) == []
+    kept = select("비밀정보를 복제할 수 있나요?", hits, articles=NDA)
+    assert [h.article.article_no for h in kept][:1] == [6]
