@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     llm_model_contract: str | None = None
     llm_model_stock: str | None = None
     llm_model_router: str | None = None
+    # the model that fills the question plan on the ETF and Macro screens (issue 31); opt-in,
+    # no fallback: unset, their plan is the offline reading (the Stock box uses LLM_MODEL_STOCK)
+    llm_model_plan: str | None = None
     llm_embedding_model: str | None = None
     # Macro Q&A per role (seed 004 §2.5); unset: LLM_MODEL_MACRO, then LLM_MODEL.
     llm_model_ontology: str | None = None

@@ -83,9 +83,11 @@ def detect_plan(
     lexicon: Lexicon,
     previous: QuestionFrame | None = None,
     previous_result: list[str] | None = None,
+    frame: QuestionFrame | None = None,
 ) -> Plan:
-    frame = understand(question, lexicon, kinds=ETF_KINDS, previous=previous,
-                       previous_result=previous_result)  # fmt: skip
+    """The plan of one question; `frame` when a model filled it (model_plan), else read here."""
+    frame = frame or understand(question, lexicon, kinds=ETF_KINDS, previous=previous,
+                                previous_result=previous_result)  # fmt: skip
     mentions = [Mention(e.kind, e.key, e.name, e.start, e.end) for e in frame.entities]
     plan = Plan(
         intent="unsupported",

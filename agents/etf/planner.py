@@ -61,10 +61,12 @@ class OfflinePlanner(Model):
         self,
         lexicon: Lexicon | Callable[[], Lexicon],
         previous: tuple[QuestionFrame | None, list[str]] = (None, []),
+        frame: QuestionFrame | None = None,
     ) -> None:
         super().__init__(model_id=OFFLINE_MODEL_ID)
         self._lexicon = lexicon
         self._previous = previous  # the previous turn's frame and listed codes (follow-ups)
+        self._frame = frame  # the turn's plan as a model filled it (model_plan), if one did
         self.last_plan: Plan | None = None  # what the newest call understood (for the trace)
 
     @property
@@ -94,7 +96,8 @@ class OfflinePlanner(Model):
             # smolagents' max-steps summary request: a model answers in plain text here.
             return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
         question = current_question(message_text(messages[task_index]))
-        plan = detect_plan(question, self.lexicon, *self._previous)
+        frame = self._frame if self._frame and self._frame.question == question else None
+        plan = detect_plan(question, self.lexicon, *self._previous, frame=frame)
         self.last_plan = plan
         after = messages[task_index + 1 :]
         steps_done = sum(1 for m in after if message_role(m) == MessageRole.ASSISTANT.value)

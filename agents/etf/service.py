@@ -38,8 +38,10 @@ from agents.etf.understood import understood
 from agents.evidence import EvidenceCollector, ToolCallRecord
 from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import TurnBudget, build_smolagents_model, usage_of
+from agents.understanding import understand
 from agents.understanding.history import previous_context
-from agents.understanding.lexicon import cached_lexicon
+from agents.understanding.lexicon import ETF_KINDS, cached_lexicon
+from agents.understanding.model_plan import FilledPlan, attach_plan, fill_plan
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.errors import WorkbenchError
@@ -108,7 +110,9 @@ def stream_answer(
     collector = EvidenceCollector()
     context = ToolContext(store=store, pool=pool, collector=collector, as_of_date=as_of)
     llm = build_smolagents_model("etf", settings)
-    offline = OfflinePlanner(lambda: cached_lexicon(pool), previous_context(history))
+    filled = _model_plan(question, history, settings, pool)
+    offline = OfflinePlanner(lambda: cached_lexicon(pool), previous_context(history),
+                             frame=filled.frame)  # fmt: skip
     model = FallbackModel(llm, offline) if llm else offline
     run = _Run(
         mode="llm" if llm else "offline",
@@ -149,6 +153,7 @@ def stream_answer(
     plan = getattr(offline, "last_plan", None)  # what the offline planner read, if it ran
     if plan is not None:
         understood(answer, plan, cached_lexicon(pool))
+        attach_plan(answer, filled)
     yield cancelled(answer) if run.status == "cancelled" else answer
 
 
@@ -156,6 +161,19 @@ def answer_question(question: str, history: Sequence[HistoryMessage] = (),
                     **kwargs: Any) -> AgentAnswer:  # fmt: skip
     """The whole turn without streaming (CLI, tests, benchmark)."""
     return last_answer(stream_answer(question, history, **kwargs))
+
+
+def _model_plan(question: str, history: Sequence[HistoryMessage], settings: Settings,
+                pool: ConnectionPool | None) -> FilledPlan:  # fmt: skip
+    """With LLM_MODEL_PLAN set, the model fills the plan the offline reading made (model_plan);
+    the offline planner's executor runs it."""
+    if not settings.llm_model_plan:
+        return FilledPlan(None, None)
+    lexicon = cached_lexicon(pool)
+    previous, listed = previous_context(history)
+    frame = understand(question, lexicon, kinds=ETF_KINDS, previous=previous,
+                       previous_result=listed)  # fmt: skip
+    return fill_plan(question, frame, lexicon, settings, settings.llm_model_plan, ETF_KINDS)
 
 
 def _takeover(run: _Run, offline: OfflinePlanner, tools: list[Any],

@@ -33,7 +33,10 @@ from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.understood import attach, decline_route, decline_text, unanswered
 from agents.model_checks import check_failure
+from agents.understanding.frame import QuestionFrame
 from agents.understanding.history import HistoryMessage
+from agents.understanding.lexicon import MACRO_KINDS, cached_lexicon
+from agents.understanding.model_plan import FilledPlan, attach_plan, fill_plan
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.errors import WorkbenchError
@@ -105,6 +108,8 @@ def stream_answer(
     ctx = context or make_context(settings, pool, store)
     graph_down = store is not None and ctx.store is None
     frame = read_question(text, history, ctx.pool)
+    filled = _model_plan(text, frame, settings, ctx.pool)
+    frame = filled.frame or frame  # the model's plan runs; the offline reading is compared
     r = route(text, ctx.pool, frame=frame)
     offline = ctx.macro_model is None  # with a model the LLM paths stay as they are
     refusal = decline_text(frame, r) if offline else None
@@ -140,10 +145,20 @@ def stream_answer(
             answer = cancelled(answer)
         else:
             attach(answer, frame, unanswered(frame, r) if offline else [], declined=False)
+            attach_plan(answer, filled)
     answer = settled(answer, sink)  # what the model had shown stays in the stored text
     if sink is not None:
         yield from sink.tail(answer)
     yield answer
+
+
+def _model_plan(text: str, frame: QuestionFrame | None, settings: Settings,
+                pool: ConnectionPool | None) -> FilledPlan:  # fmt: skip
+    """With LLM_MODEL_PLAN set, the model fills the plan the offline reading made (model_plan)."""
+    if frame is None or not settings.llm_model_plan:
+        return FilledPlan(None, None)
+    lexicon = cached_lexicon(pool)
+    return fill_plan(text, frame, lexicon, settings, settings.llm_model_plan, MACRO_KINDS)
 
 
 def _declined(text: str, r: Route, ctx: RunContext, started: float) -> AgentAnswer:

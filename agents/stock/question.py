@@ -27,7 +27,7 @@ from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import account
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
-from agents.understanding.model_plan import FilledPlan, fill_plan
+from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import describe, mark_used, window_ask
@@ -101,7 +101,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     started = time.perf_counter()
     lexicon = cached_lexicon(pool)
     frame = understand(question, lexicon, kinds=STOCK_KINDS)
-    filled = fill_plan(question, frame, lexicon, settings or get_settings(), "stock", STOCK_KINDS)
+    settings = settings or get_settings()
+    filled = fill_plan(question, frame, lexicon, settings, settings.model_for("stock"), STOCK_KINDS)
     frame = filled.frame or frame
     lang = frame.language
     stocks = frame.of("stock")
@@ -114,7 +115,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
-        return _with_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
+        return attach_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
                           filled)  # fmt: skip
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
     turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
@@ -135,7 +136,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
     more = ("\n\n전체 리포트는 종목 리포트 화면에 종목만 입력하면 만들어집니다." if turn.ko()
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
-    return _with_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
+    return attach_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
                       filled)  # fmt: skip
 
 
@@ -561,15 +562,6 @@ SECTIONS = {
 
 def _declined_turn(frame: QuestionFrame, as_of: str) -> _Turn:
     return _Turn(frame=frame, stock={}, as_of=as_of, lang=frame.language)
-
-
-def _with_plan(answer: AgentAnswer, filled: FilledPlan) -> AgentAnswer:
-    """The model's plan beside the offline reading, after the first step (what was read)."""
-    if filled.step is not None:
-        answer.trace.insert(1, filled.step)
-    if filled.frame is not None and filled.step is not None:
-        answer.mode, answer.model = "llm", filled.step.model
-    return answer
 
 
 def _finish(turn: _Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:

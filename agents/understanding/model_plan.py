@@ -4,7 +4,7 @@ runs, turned into a `QuestionFrame` the screen's own executor compiles. The offl
 read beside it; where the two disagree, the trace says so. An invalid plan is refused (said in
 the trace) and the offline frame answers.
 
-    filled = fill_plan(question, offline_frame, lexicon, settings, role="stock")
+    filled = fill_plan(question, offline_frame, lexicon, settings, model, kinds)
     filled.frame          # the model's plan as a frame (None when refused or no model)
     filled.step           # the trace step: model, tokens, the plan, its problems or differences
 """
@@ -22,8 +22,8 @@ from agents.llm import Usage
 from agents.understanding.frame import MEASURE_UNITS, Entity, Measure, QuestionFrame
 from agents.understanding.lexicon import Lexicon
 from agents.understanding.windows import Stat, Unit, WindowRead
-from data_access.config import AgentRole, Settings
-from data_access.contracts import TraceStep
+from data_access.config import Settings
+from data_access.contracts import AgentAnswer, TraceStep
 
 
 class WindowSpec(BaseModel):
@@ -65,11 +65,10 @@ class FilledPlan:
 
 
 def fill_plan(question: str, offline: QuestionFrame, lexicon: Lexicon, settings: Settings,
-              role: AgentRole, kinds: frozenset[str]) -> FilledPlan:  # fmt: skip
-    """Ask the role's model for the plan, validate it, compare it with the offline frame."""
-    from agents.llm import LlmCallFailed, completion, litellm_kwargs, model_id_for, usage_of
+              model: str | None, kinds: frozenset[str]) -> FilledPlan:  # fmt: skip
+    """Ask `model` for the plan, validate it, compare it with the offline frame."""
+    from agents.llm import LlmCallFailed, completion, litellm_kwargs, usage_of
 
-    model = model_id_for(role, settings)
     if model is None:
         return FilledPlan(None, None)
     prompt = PROMPT.format(measures=", ".join(sorted(MEASURE_UNITS)))
@@ -91,6 +90,16 @@ def fill_plan(question: str, offline: QuestionFrame, lexicon: Lexicon, settings:
     note = ("오프라인 읽기와 다름: " + "; ".join(differs)) if differs else "오프라인 읽기와 같음"
     args: dict[str, object] = {"plan": plan.model_dump(mode="json"), "differences": differs}
     return FilledPlan(frame, _step(model, usage, args, note, "ok"))
+
+
+def attach_plan(answer: AgentAnswer, filled: FilledPlan) -> AgentAnswer:
+    """The model's plan beside the offline reading, after the first step (what was read); a
+    plan that ran makes the answer the model's."""
+    if filled.step is not None:
+        answer.trace.insert(1 if answer.trace else 0, filled.step)
+    if filled.frame is not None and filled.step is not None:
+        answer.mode, answer.model = "llm", filled.step.model
+    return answer
 
 
 def _step(model: str, usage: Usage | None, args: dict[str, object], note: str,
@@ -121,9 +130,13 @@ def to_frame(plan: ModelPlan, offline: QuestionFrame, lexicon: Lexicon,
              kinds: frozenset[str]) -> QuestionFrame:  # fmt: skip
     """The offline frame with what the model read put in its place (the executor compiles it)."""
     entities = []
-    for subject in plan.subjects:
+    for i, subject in enumerate(plan.subjects):
         m = lexicon.recognize(subject, kinds)[0]
-        entities.append(Entity(kind=m.kind, key=m.key, name=m.name))  # type: ignore[arg-type]
+        # the words the offline reading linked stay read: as the same name, or as the model's
+        # reading of the name in that place
+        same = [e for e in offline.entities if e.key == m.key] or offline.entities[i : i + 1]
+        start, end = (same[0].start, same[0].end) if same else (-1, -1)
+        entities.append(Entity(kind=m.kind, key=m.key, name=m.name, start=start, end=end))  # type: ignore[arg-type]
     measures = [Measure(name=m, unit=MEASURE_UNITS[m], surface="") for m in plan.measures]
     frame = offline.model_copy(deep=True)
     frame.entities = entities or frame.entities
@@ -133,7 +146,9 @@ def to_frame(plan: ModelPlan, offline: QuestionFrame, lexicon: Lexicon,
     op.aggregate = plan.aggregate or op.aggregate
     if plan.window is not None:
         w = plan.window
-        frame.window = WindowRead(n=w.n, unit=w.unit, surface=f"{w.n} {w.unit}", start=-1, end=-1)
+        at = offline.window or WindowRead(n=w.n, unit=w.unit, surface=f"{w.n} {w.unit}",
+                                          start=-1, end=-1)  # fmt: skip
+        frame.window = at.model_copy(update={"n": w.n, "unit": w.unit, "used": False})
     frame.statistic = plan.statistic or frame.statistic
     frame.as_of_date = plan.as_of.isoformat() if plan.as_of else frame.as_of_date
     return frame

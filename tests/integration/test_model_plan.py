@@ -91,3 +91,60 @@ def test_an_invalid_plan_is_refused_and_the_offline_reading_answers(
     step = plan_step(answer)
     assert step.status == "rejected" and reason in str(step.observation)
     assert f"{avg_close(pg_pool, 'KR:051910', 15):,.0f}원" in answer.answer
+
+
+def plan_settings(settings: Settings, api_base: str) -> Settings:
+    """LLM_MODEL_PLAN only: the ETF and Macro screens' plan comes from the model, their own
+    executors (offline planner code, LangGraph nodes) run it."""
+    return settings.model_copy(update={"llm_model_plan": MODEL, "llm_api_base": api_base,
+                                       "openai_api_key": SecretStr("replay-key")})  # fmt: skip
+
+
+def test_etf_screen_runs_the_models_plan_and_says_where_it_differs(
+    settings: Settings, pg_pool: Any, graph_store: Any
+) -> None:
+    from agents.etf.service import answer_question as etf_answer
+
+    plan = {"subjects": ["TIGER 200"], "measures": ["expense_ratio"]}
+    with ReplayServer([json.dumps(plan)]) as server:
+        answer = etf_answer("KODEX 200 총보수는?", settings=plan_settings(settings, server.api_base),
+                            store=graph_store, pool=pg_pool)  # fmt: skip
+    fee = fetch_all("SELECT expense_ratio FROM etfs WHERE code = '102110'", pool=pg_pool)[0]
+    assert f"TIGER 200의 총보수는 연 {float(fee['expense_ratio']):.2f}%" in answer.answer
+    assert answer.mode == "llm" and answer.model == MODEL
+    step = plan_step(answer)
+    assert "대상 모델=102110 오프라인=069500" in str(step.observation)
+    assert answer.trace[0].name == "이해한 질문" and answer.status == "ok"  # the name stays read
+
+
+def test_macro_screen_computes_the_models_window(
+    settings: Settings, pg_pool: Any, graph_store: Any
+) -> None:
+    from agents.macro.service import answer_question as macro_answer
+
+    plan = {"subjects": ["미국 10년 국채 금리"], "window": {"n": 3, "unit": "month"},
+            "statistic": "avg"}  # fmt: skip
+    with ReplayServer([json.dumps(plan)]) as server:
+        answer = macro_answer("미국 10년물 금리 최근 6개월 평균은?",
+                              settings=plan_settings(settings, server.api_base),
+                              store=graph_store, pool=pg_pool)  # fmt: skip
+    row = fetch_all(
+        "SELECT avg(value) AS v FROM macro_observations WHERE series_code = 'DGS10' AND obs_date "
+        "> (%(d)s::date - interval '3 months') AND obs_date <= %(d)s::date",
+        {"d": answer.as_of_date}, pool=pg_pool,
+    )[0]  # fmt: skip
+    assert "최근 3개월" in answer.answer and f"평균: {float(row['v']):.2f}%" in answer.answer
+    step = plan_step(answer)
+    assert "구간 모델=(3, 'month') 오프라인=(6, 'month')" in str(step.observation)
+    assert answer.mode == "llm" and answer.status == "ok"
+
+
+def test_without_a_plan_model_the_etf_screen_asks_no_model(
+    settings: Settings, pg_pool: Any, graph_store: Any
+) -> None:
+    from agents.etf.service import answer_question as etf_answer
+
+    answer = etf_answer("KODEX 200 총보수는?", settings=settings, store=graph_store, pool=pg_pool)
+    assert answer.mode == "offline" and not [
+        s for s in answer.trace if s.name == "모델이 채운 계획"
+    ]
