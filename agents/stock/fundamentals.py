@@ -22,6 +22,16 @@ from data_access.postgres import fetch_all
 
 QUARTERS_SHOWN = 4
 UNIVERSE_WINDOW_DAYS = 365
+FILINGS_DAYS = 92
+FILINGS_SHOWN = 5
+# A company's OpenDART filings (imported list.json or the demo's) with their evidence sentence.
+FILINGS = (
+    "SELECT d.rcept_dt, d.report_nm, coalesce(v.text, '') AS text, coalesce(e.theme, '') AS theme "
+    "FROM dart_disclosures d LEFT JOIN evidence v ON v.doc_id = 'doc-dart-' || d.rcept_no "
+    "LEFT JOIN events e ON e.event_id = v.event_id WHERE d.security_id = %(security_id)s "
+    "AND d.rcept_dt >= %(start)s AND d.rcept_dt <= %(as_of)s "
+    "ORDER BY d.rcept_dt DESC, d.rcept_no DESC LIMIT 50"
+)
 # The stock's rank on each Top50 snapshot from the one on or before the window's start to as_of
 # (NULL: not a member), from the dated membership history (migration 0017, seed 004 §4-3).
 UNIVERSE_HISTORY = (
@@ -60,6 +70,15 @@ class UniverseMove(TypedDict):
     rank: int  # its rank on that snapshot ('in') or on the one before ('out')
 
 
+class Filing(TypedDict):
+    """One OpenDART filing of the company (issue 35, seed 004 §12.2-3)."""
+
+    date: str
+    report: str
+    text: str  # its evidence sentence (figures from the filing), or ''
+    theme: str  # 실적, 가이던스, 자사주, 지배구조, 공시
+
+
 class Fundamentals(TypedDict):
     currency: str
     quarters: list[EarningsQuarter]  # last reported quarters, newest first
@@ -88,6 +107,8 @@ class Fundamentals(TypedDict):
     history_start: str | None
     universe: str  # KR_TOP50 / US_TOP50
     universe_moves: list[UniverseMove]  # 편입/편출 in the last UNIVERSE_WINDOW_DAYS, oldest first
+    filings: list[Filing]  # OpenDART filings of the last FILINGS_DAYS, newest first
+    guidance: Filing | None  # the latest 가이던스 filing of the last year
 
 
 # ---------------------------------------------------------------- pure figures
@@ -220,7 +241,25 @@ def compute_fundamentals(data: StockData, quote: dict[str, Any],
         history_start=history[0]["as_of_date"].isoformat() if history else None,
         universe=f"{security_id.split(':', 1)[0]}_TOP50",
         universe_moves=universe_moves(data, security_id),
+        **filings(data, security_id),  # type: ignore[typeddict-item]
     )
+
+
+def filings(data: StockData, security_id: str) -> dict[str, Any]:
+    """Recent OpenDART filings and the latest guidance filing (KR only; cited)."""
+    if not security_id.startswith("KR:"):
+        return {"filings": [], "guidance": None}
+    start = data.as_of - timedelta(days=UNIVERSE_WINDOW_DAYS)
+    params = {"security_id": security_id, "start": start, "as_of": data.as_of}
+    rows = fetch_all(FILINGS, params, data.pool)
+    if rows:
+        data._cite("DART_DISCLOSURES", "dart_disclosures", FILINGS, params, len(rows),
+                   start=start.isoformat(), end=data.as_of.isoformat())  # fmt: skip
+    out = [Filing(date=r["rcept_dt"].isoformat(), report=r["report_nm"], text=r["text"],
+                  theme=r["theme"]) for r in rows]  # fmt: skip
+    recent = (data.as_of - timedelta(days=FILINGS_DAYS)).isoformat()
+    guidance = next((f for f in out if f["theme"] == "가이던스"), None)
+    return {"filings": [f for f in out if f["date"] >= recent], "guidance": guidance}
 
 
 def universe_moves(data: StockData, security_id: str) -> list[UniverseMove]:

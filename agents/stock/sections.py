@@ -137,6 +137,8 @@ def fundamentals_text(fu: Fundamentals, f: StockFigures, lang: Language) -> str:
     )  # fmt: skip
     if fu["universe_moves"]:
         parts.append(universe_sentence(fu, lang))
+    if fu["filings"] or fu["guidance"]:
+        parts.append(filings_sentence(fu, lang))
     nxt = fu["next_earnings"]
     if nxt:
         parts.append(
@@ -163,6 +165,27 @@ def universe_sentence(fu: Fundamentals, lang: Language) -> str:
         for m in fu["universe_moves"]
     )
     return f"유니버스: 최근 1년 {name} {moves}이 있었습니다(기간 비교 시 당시 유니버스 기준이 다릅니다)."
+
+
+def filings_sentence(fu: Fundamentals, lang: Language) -> str:
+    """Recent OpenDART filings and the latest guidance, with the source named (issue 35)."""
+    shown = fu["filings"][:5]
+    listed = "; ".join(f"{f['date']} {f['report']}" for f in shown)
+    more = len(fu["filings"]) - len(shown)
+    g = fu["guidance"]
+    if lang == "en":
+        text = f"Filings (OpenDART, last 3 months): {listed or 'none'}" + (
+            f" and {more} more." if more > 0 else "."
+        )
+        if g:
+            text += f" Guidance ({g['date']} {g['report']}): {g['text'] or g['report']}"
+        return text
+    text = f"공시(OpenDART 전자공시, 최근 3개월): {listed or '없음'}" + (
+        f" 외 {more}건." if more > 0 else "."
+    )
+    if g:
+        text += f" 가이던스({g['date']} {g['report']}): {g['text'] or g['report']}"
+    return text
 
 
 # ---------------------------------------------------------------- events

@@ -147,3 +147,32 @@ def test_graph_links_earnings_event_to_its_disclosure(pg_pool: Any, graph_store:
         ("실적", "disclosure"),
         ("가이던스", "disclosure"),
     }
+
+
+def test_stock_report_names_opendart_filings_and_guidance(pg_pool: Any) -> None:
+    from agents.stock.service import generate_report
+
+    answer = generate_report(SID, pool=pg_pool, save=False)
+    start = AS_OF - timedelta(days=92)
+    recent = fetch_all(
+        "SELECT rcept_dt, report_nm FROM dart_disclosures WHERE security_id = %s"
+        " AND rcept_dt BETWEEN %s AND %s ORDER BY rcept_dt DESC, rcept_no DESC LIMIT 5",
+        (SID, start, AS_OF),
+        pool=pg_pool,
+    )
+    listed = "; ".join(f"{r['rcept_dt']} {r['report_nm']}" for r in recent)
+    assert f"공시(OpenDART 전자공시, 최근 3개월): {listed}" in answer.answer
+    expected = fetch_one(
+        "SELECT period, eps_estimate FROM earnings_events WHERE security_id = %s"
+        " AND status = 'expected' AND event_date > %s ORDER BY event_date LIMIT 1",
+        (SID, AS_OF),
+        pool=pg_pool,
+    )
+    assert expected is not None
+    assert (
+        f"{expected['period']} 실적 전망(가이던스): 주당순이익 {float(expected['eps_estimate']):,.0f}원"
+        in answer.answer
+    )
+    assert "DART_DISCLOSURES" in {c.dataset_code for c in answer.structured_citations}
+    us = generate_report("US:AAPL", pool=pg_pool, save=False)
+    assert "OpenDART" not in us.answer
