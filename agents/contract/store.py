@@ -26,6 +26,7 @@ from agents.contract.models import (
     split_key,
     split_part,
 )
+from agents.contract.tokenize import fingerprint as tokenizer_fingerprint
 from data_access.access import SHARED_USER_ID, Viewer, current_viewer, owner_scope
 from data_access.postgres import connection, fetch_all, fetch_one
 
@@ -46,7 +47,8 @@ class StoredArticle:
     article: Article
     tokens: list[str]
     embedding_model: str | None
-    line_tokens: list[list[str]] | None = None  # per clause line; None: stored before them
+    line_tokens: list[list[str]] | None = None  # per clause line; None: stored before them or
+    # under another tokenizer (agents.contract.tokenize.fingerprint)
 
 
 def vector_literal(vector: np.ndarray) -> str:
@@ -124,10 +126,12 @@ def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[
         "ORDER BY part_no, (article_no < 0), abs(article_no), branch_no", (contract_id,), pool,
     )  # fmt: skip
     out = []
+    analyser = tokenizer_fingerprint()
     for r in rows:
         clauses = [Clause(c["kind"], c["number"], c["text"]) for c in r["clauses"]]
-        lines = ([str(c["tokens"]).split() for c in r["clauses"]]
-                 if all("tokens" in c for c in r["clauses"]) else None)  # fmt: skip
+        current = all("tokens" in c and c.get("tokenizer") == analyser for c in r["clauses"])
+        # tokens of another tokenizer (Kiwi's options or user words changed) are redone
+        lines = [str(c["tokens"]).split() for c in r["clauses"]] if current else None
         article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"],
                           part=r["part_no"], part_title=r["part_title"])  # fmt: skip
         out.append(StoredArticle(article, r["tokens"].split(), r["embedding_model"], lines))
@@ -177,8 +181,10 @@ def save_contract(
 def _clauses_json(article: Article, lines: Sequence[list[str]] | None) -> str:
     rows = [dict(c.__dict__) for c in article.clauses]
     if lines is not None:
+        analyser = tokenizer_fingerprint()
         for row, line in zip(rows, lines, strict=True):
             row["tokens"] = " ".join(line)
+            row["tokenizer"] = analyser
     return json.dumps(rows, ensure_ascii=False)
 
 

@@ -47,6 +47,19 @@ def tagged(text: str) -> list[tuple[str, str]]:
     return list(_tagged(text))
 
 
+@lru_cache(maxsize=1)
+def fingerprint() -> str:
+    """What decides a clause's stored tokens: the shared Kiwi (its options, user words and
+    version: morphemes.tokenizer_fingerprint) and the tags and forms kept here. Stored with
+    each clause line's tokens; stored tokens under another fingerprint are analysed again."""
+    import hashlib
+
+    from agents.understanding.morphemes import tokenizer_fingerprint
+
+    kept = f"{tokenizer_fingerprint()}|{KEEP_TAGS}|{sorted(STOP_FORMS)}"
+    return hashlib.sha256(kept.encode()).hexdigest()[:16]
+
+
 def clear_cache() -> None:
     """Forget cached analyses (the benchmark measures tokenizing a new document)."""
     _tokens.cache_clear()

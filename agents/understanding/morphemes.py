@@ -83,3 +83,27 @@ def _morpheme(t: Any) -> Morpheme:
     start = int(t.start)
     return Morpheme(str(t.form), str(t.tag).split("-")[0], start, start + int(t.len),
                     oov=int(t.id) == _UNKNOWN_ID)  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def tokenizer_fingerprint() -> str:
+    """A short hash of what decides this process's Kiwi analyses: the kiwipiepy and model
+    versions, how `kiwi()` builds its instance (options and user-word code, by its source) and
+    the user-word lists it reads. Analyses stored on disk (contract clause tokens) carry it and are redone
+    when it differs, so a changed option or user word does not leave stale tokens behind."""
+    import hashlib
+    import inspect
+    from importlib import metadata
+
+    parts = [inspect.getsource(kiwi)]
+    # every word list `kiwi()` reads (user nouns, verbs, brands …), whatever it is named
+    for name in kiwi.__code__.co_names:
+        value = globals().get(name)
+        if isinstance(value, tuple | list) and all(isinstance(v, str) for v in value):
+            parts.append(f"{name}={value!r}")
+    for package in ("kiwipiepy", "kiwipiepy_model"):
+        try:
+            parts.append(f"{package}=={metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{package} missing")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
