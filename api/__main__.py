@@ -26,10 +26,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    config = ApiConfig(**overrides, scheduler=not args.no_scheduler)
     try:
+        config = ApiConfig(**overrides, scheduler=not args.no_scheduler)
         check_bind(config)
-    except ApiConfigError as e:
+    except (ApiConfigError, ValueError) as e:  # pydantic's ValidationError is a ValueError
         print(f"error: {e}", file=sys.stderr)
         return 2
     logging.basicConfig(
