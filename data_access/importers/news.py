@@ -50,7 +50,8 @@ DATASET_CODE = "NEWS_IMPORTED"
 MAX_EVIDENCE_STOCKS = 5
 MAX_EVENT_THEMES = 3
 EVIDENCE_CHARS = 300
-DOCUMENT_STEPS = ("documents", "events", "evidence", "evidence_targets", "document_themes")
+DOCUMENT_STEPS = ("documents", "events", "evidence", "evidence_targets", "document_themes",
+                  "facts_claims", "earnings_links")  # fmt: skip
 _TITLE_KEY_SQL = r"regexp_replace(lower(title), '[^0-9a-z가-힣]', '', 'g')"
 
 
