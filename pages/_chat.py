@@ -8,7 +8,8 @@ Streamlit's session state in step with it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,7 +142,7 @@ class ChatSession:
         )  # fmt: skip
         if right is not None:
             right.button("새 대화", icon=":material/add_comment:",
-                         key=f"{self.screen}_new_conversation", on_click=self._on_new,
+                         key=f"{key}:new", on_click=self._on_new,
                          disabled=disabled)  # fmt: skip
 
     def _on_pick(self, key: str) -> None:
@@ -154,3 +155,47 @@ class ChatSession:
 
     def _on_new(self) -> None:
         self.open(None)
+
+
+class ChatScreen:
+    """What a chat screen draws above its turns that the run starting a turn redraws once the
+    answer is in, so the answer is drawn in that same run instead of in one more (a whole page
+    sent again and drawn again in the browser before the answer's text and charts appeared):
+    the conversation picker (a first question opens a conversation) and the example questions
+    (gone once one is asked).
+
+        screen = ChatScreen(CHAT, new_button=True)  # where the picker goes
+        screen.picker(disabled=live is not None)
+        with screen.examples(): ...                 # the example buttons, when there are no turns
+        screen.started()                            # a question was asked: examples go
+        screen.answered()                           # the turn is kept: picker shows its conversation
+    """
+
+    def __init__(self, chat: ChatSession, *, new_button: bool = False) -> None:
+        self.chat = chat
+        self.new_button = new_button
+        self._picker = st.empty()
+        self._examples: Any = None
+        self._opened: str | None = None
+
+    def picker(self, *, disabled: bool = False) -> None:
+        self._opened = st.session_state.get(self.chat.conversation_key)
+        with self._picker.container():
+            self.chat.render_picker(new_button=self.new_button, disabled=disabled)
+
+    @contextmanager
+    def examples(self) -> Iterator[None]:
+        self._examples = st.empty()
+        with self._examples.container():
+            yield
+
+    def started(self) -> None:
+        if self._examples is not None:
+            self._examples.empty()
+
+    def answered(self) -> None:
+        """Redraw the picker when the turn opened a conversation (its widgets' keys name the
+        open conversation, so the redrawn ones do not clash with those drawn before)."""
+        if st.session_state.get(self.chat.conversation_key) != self._opened:
+            with self._picker.container():
+                self.chat.render_picker(new_button=self.new_button)

@@ -21,7 +21,7 @@ from data_access.contracts import AgentAnswer
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
-from pages._chat import ChatSession
+from pages._chat import ChatScreen, ChatSession
 from pages._live import LiveTurn, follow
 
 logger = logging.getLogger(__name__)
@@ -95,11 +95,11 @@ def _render_turn(turn: dict[str, Any], index: int) -> None:
                               charts=_charts(key))  # fmt: skip
 
 
-def _start(question: str) -> None:
+def _start(question: str, screen: ChatScreen) -> None:
     """Start one turn on a worker thread and follow it (a rerun while it runs follows it again)."""
     history, store, pool = _history(), runtime.graph_store(), runtime.pg_pool()
     _follow(LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
-        question, history, store=store, pool=pool, cancel=stop)))  # fmt: skip
+        question, history, store=store, pool=pool, cancel=stop)), screen)  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:
@@ -113,20 +113,30 @@ def _render_step(event: object) -> str | None:
     return f"단계 {event.step} 완료"
 
 
-def _follow(turn: LiveTurn) -> None:
+def _follow(turn: LiveTurn, screen: ChatScreen | None = None) -> None:
     """The running turn's steps as they come (with 중지), then keep and show its answer: refused
-    input is shown, not saved; a stopped turn is saved as cancelled with its steps."""
+    input is shown, not saved; a stopped turn is saved as cancelled with its steps. In the run
+    that started the turn (`screen`) the answer is drawn in place, without another run."""
     with st.chat_message("user"):
         st.markdown(preview(turn.question))
     with st.chat_message("assistant"):
-        answer = follow(turn, _render_step, title="에이전트가 도구를 호출하는 중…")
-    turn.end()
-    if answer is not None:
+        live = st.empty()  # the steps while it runs; the answer in their place when it is in
+        with live.container():
+            answer = follow(turn, _render_step, title="에이전트가 도구를 호출하는 중…")
+        turn.end()
+        if answer is None:
+            return
         rejected = bool(answer.payload.get("input_rejected"))
         if rejected:
             ui.keep_refused(BOX_KEY, turn.question)
         CHAT.add_turn(turn.question, answer, save=not rejected)
-        st.rerun()
+        if screen is not None and not rejected:
+            key = f"etf-turn-{CHAT.turns()[-1].get('run_id') or len(CHAT.turns()) - 1}"
+            with live.container():  # as the next run shows it: the answer alone
+                _answer.render_answer(answer, question=turn.question, key=key, charts=_charts(key))
+            screen.answered()
+            return
+    st.rerun()
 
 
 def main() -> None:
@@ -137,12 +147,14 @@ def main() -> None:
         "Python 코드를 쓰고 실행하며, 각 단계와 근거 데이터를 함께 보여 줍니다."
     )
     live = LiveTurn.current(LIVE_KEY)
-    CHAT.render_picker(new_button=True, disabled=live is not None)
+    screen = ChatScreen(CHAT, new_button=True)
+    screen.picker(disabled=live is not None)
     turns = _turns()
     for i, turn in enumerate(turns):
         _render_turn(turn, i)
     if not turns and live is None:
-        _render_examples()
+        with screen.examples():
+            _render_examples()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
     typed = st.chat_input("ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", key=BOX_KEY,
@@ -152,7 +164,9 @@ def main() -> None:
         return
     question = pending if pending is not None else typed
     if question is not None:
-        _start(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
+        screen.started()
+        # what is stored is what the agent saw: no NUL, no escapes
+        _start(clean_text(question), screen)
 
 
 main()

@@ -19,7 +19,7 @@ from data_access.contracts import AgentAnswer
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
-from pages._chat import ChatSession
+from pages._chat import ChatScreen, ChatSession
 from pages._live import LiveTurn, follow
 
 EXAMPLES = (
@@ -109,11 +109,11 @@ def _charts(key: str) -> Any:
     return render
 
 
-def _start(question: str) -> None:
+def _start(question: str, screen: ChatScreen) -> None:
     """Start one turn on a worker thread and follow it (a rerun while it runs follows it again)."""
     history, store, pool = CHAT.history(), runtime.graph_store(), runtime.pg_pool()
     _follow(LiveTurn.begin(LIVE_KEY, question, lambda stop: stream_answer(
-        question, history=history, store=store, pool=pool, cancel=stop)))  # fmt: skip
+        question, history=history, store=store, pool=pool, cancel=stop)), screen)  # fmt: skip
 
 
 def _render_step(event: object) -> str | None:
@@ -123,19 +123,36 @@ def _render_step(event: object) -> str | None:
     return f"{event.node} 완료"
 
 
-def _follow(turn: LiveTurn) -> None:
+def _render_turn(turn: dict[str, Any], index: int) -> None:
+    key = f"macro-turn-{turn.get('run_id') or index}"
+    _answer.render_answer(turn["answer"], question=turn["question"], key=key,
+                          charts=_charts(key))  # fmt: skip
+
+
+def _follow(turn: LiveTurn, screen: ChatScreen | None = None) -> None:
+    """The turn's nodes as they run, then its answer: in the run that started the turn
+    (`screen`) drawn in place, without another run; refused input is put back in the box."""
     with st.chat_message("user"):
         st.markdown(preview(turn.question))
     with st.chat_message("assistant"):
-        answer = follow(turn, _render_step, title="라우팅과 에이전트를 실행하는 중…",
-                        done=lambda _: "완료")  # fmt: skip
-    turn.end()
-    if answer is not None:
-        if answer.payload.get("input_rejected"):
+        live = st.empty()  # the nodes while it runs; the answer in their place when it is in
+        with live.container():
+            answer = follow(turn, _render_step, title="라우팅과 에이전트를 실행하는 중…",
+                            done=lambda _: "완료")  # fmt: skip
+        turn.end()
+        if answer is None:
+            return
+        rejected = bool(answer.payload.get("input_rejected"))
+        if rejected:
             ui.keep_refused(BOX_KEY, turn.question)
         CHAT.add_turn(turn.question, answer,
                       save=answer.status != "error" or bool(answer.trace))  # fmt: skip
-        st.rerun()
+        if screen is not None and not rejected:
+            with live.container():  # as the next run shows it: the answer alone
+                _render_turn(CHAT.turns()[-1], len(CHAT.turns()) - 1)
+            screen.answered()
+            return
+    st.rerun()
 
 
 def main() -> None:
@@ -144,21 +161,22 @@ def main() -> None:
     st.caption("거시경제·주식·부동산·관계 질문을 라우터가 나눠 도메인 에이전트에 맡기고, 수치(정형 근거)와 "
                "문서 근거를 함께 보여 줍니다.")  # fmt: skip
     live = LiveTurn.current(LIVE_KEY)
-    CHAT.render_picker(disabled=live is not None)
+    screen = ChatScreen(CHAT)
+    screen.picker(disabled=live is not None)
     for i, turn in enumerate(_turns()):
         with st.chat_message("user"):
             st.markdown(preview(turn["question"]))
         with st.chat_message("assistant"):
-            key = f"macro-turn-{turn.get('run_id') or i}"
-            _answer.render_answer(turn["answer"], question=turn["question"], key=key,
-                                  charts=_charts(key))  # fmt: skip
+            _render_turn(turn, i)
     if not _turns() and live is None:
-        st.markdown("**예시 질문**")
-        cols = st.columns(3)
-        for i, example in enumerate(EXAMPLES):
-            if cols[i % 3].button(example, key=f"macro_example_{i}", use_container_width=True):
-                st.session_state[STATE_PENDING] = example
-                st.rerun()
+        with screen.examples():
+            st.markdown("**예시 질문**")
+            cols = st.columns(3)
+            for i, example in enumerate(EXAMPLES):
+                if cols[i % 3].button(example, key=f"macro_example_{i}",
+                                      use_container_width=True):  # fmt: skip
+                    st.session_state[STATE_PENDING] = example
+                    st.rerun()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
     typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
@@ -169,7 +187,9 @@ def main() -> None:
         return
     question = pending if pending is not None else typed
     if question is not None:
-        _start(clean_text(question))  # what is stored is what the agent saw: no NUL, no escapes
+        screen.started()
+        # what is stored is what the agent saw: no NUL, no escapes
+        _start(clean_text(question), screen)
 
 
 main()
