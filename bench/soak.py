@@ -8,7 +8,8 @@ WORKBENCH_HOME, the offline planner, no rate limit) and stops it at the end; wit
 `--pid` it drives a running server and reads that process's memory. Prints the server's RSS
 before the first turn, after the first turn of each screen, after turn 50 and at the end (with
 the change since turn 50), the errors (HTTP failures and answers with status "error"), and
-p50/p95 per screen. Chat conversations it creates are deleted through the API at the end; stock
+p50/p95 per screen. Every third turn goes to the screen's `…/stream` endpoint (Server-Sent Events,
+read to the answer). Chat conversations it creates are deleted through the API at the end; stock
 and opening runs stay in the run store like any client's.
 """
 
@@ -43,6 +44,7 @@ CONTRACT_QUESTIONS = ["손해배상 한도는?", "계약 해지 조건은?", "�
 STOCKS = ["삼성전자", "AAPL", "SK하이닉스", "NVDA"]
 DAYS = ["2026-11-20", None]
 MIX = ["etf", "macro", "etf", "contract", "etf", "macro", "stock", "contract", "etf", "opening"]
+STREAM_EVERY = 3  # every third turn asks the screen's …/stream endpoint (SSE) instead
 
 
 @dataclass
@@ -114,18 +116,38 @@ def api_server() -> Iterator[tuple[str, int]]:
         process.wait(timeout=30)
 
 
-def one(client: httpx.Client, screen: str, path: str, body: dict[str, Any], soak: Soak) -> None:
+def streamed(client: httpx.Client, path: str, body: dict[str, Any]) -> tuple[int, Any]:
+    """(HTTP status, the answer event's data or the error text) of a …/stream call."""
+    from api.streaming import parse_sse
+
+    with client.stream("POST", f"{path}/stream", json=body) as response:
+        if response.status_code != 200:
+            return response.status_code, response.read().decode()[:160]
+        for kind, event in parse_sse(response.iter_lines()):
+            if kind == "answer":
+                return 200, event["data"]
+            if kind == "error":
+                return int(event["data"].get("http_status") or 500), str(event["data"])[:160]
+    return 500, "stream ended without an answer"
+
+
+def one(client: httpx.Client, screen: str, path: str, body: dict[str, Any], soak: Soak,
+        stream: bool = False) -> None:  # fmt: skip
     started = time.perf_counter()
     try:
-        response = client.post(path, json=body)
+        if stream:
+            status, data = streamed(client, path, body)
+        else:
+            response = client.post(path, json=body)
+            status = response.status_code
+            data = response.json() if status == 200 else response.text[:160]
     except httpx.HTTPError as e:
         soak.errors.append(f"{screen}: {type(e).__name__}")
         return
     soak.timings[screen].append((time.perf_counter() - started) * 1000)
-    if response.status_code != 200:
-        soak.errors.append(f"{screen}: HTTP {response.status_code} {response.text[:160]}")
+    if status != 200:
+        soak.errors.append(f"{screen}{' (stream)' if stream else ''}: HTTP {status} {data}")
         return
-    data = response.json()
     if data.get("status") == "error":
         soak.errors.append(f"{screen}: answer status error: {str(data.get('answer'))[:160]}")
     if data.get("conversation_id") and screen in ("etf", "macro", "contract"):
@@ -142,7 +164,7 @@ def run(url: str, pid: int, turns: int) -> Soak:
         if listed.status_code != 200 or CONTRACT not in {c["contract_id"] for c in listed.json()}:
             soak.errors.append(f"contracts: HTTP {listed.status_code}, no {CONTRACT}")
         for number, (screen, path, body) in enumerate(itertools.islice(requests(), turns), 1):
-            one(client, screen, path, body, soak)
+            one(client, screen, path, body, soak, stream=number % STREAM_EVERY == 0)
             if screen not in seen:
                 seen.add(screen)
                 print(f"RSS after the first {screen} turn: {rss_mb(pid):.0f} MB")
