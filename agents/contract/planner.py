@@ -30,6 +30,8 @@ PARTICLE_END = ("와", "과", "및", "의", "은", "는", "을", "를", "이", "
 EN_STOP = {"the", "a", "an", "this", "that", "of", "on", "about", "which", "what", "is", "are",
            "and", "with", "show", "me", "find"}  # fmt: skip
 MAX_CONCEPT_TOPICS = 3
+MAX_TOPICS = 4  # joined topics searched apart ('A와 B와 C는?')
+CONJUNCTIONS = ("및", "그리고")
 
 
 @dataclass
@@ -73,7 +75,52 @@ def title_refs(question: str) -> list[str]:
     return out
 
 
+def split_topics(question: str) -> list[str]:
+    """The topics a question joins ('데이터 제공 범위와 손해배상 조건은?' → ['데이터 제공 범위',
+    '손해배상 조건은?']): pieces between a conjunction particle (와/과/이랑, Kiwi's JC), 및 or
+    그리고 (English: 'and'), when every piece has a topic of its own (coverage.topic_units:
+    '갑과 을의 의무' is one topic); else [question]."""
+    from agents.contract.coverage import topic_units
+
+    text = question.strip()
+    if not is_korean(text):
+        pieces = re.split(r"\s+and\s+|\s*,\s*", text)
+    else:
+        from agents.understanding.morphemes import analyse
+
+        cuts = [(m.start, m.end) for m in analyse(text)
+                if m.tag == "JC" or m.form in CONJUNCTIONS]  # fmt: skip
+        starts = [0] + [end for _, end in cuts]
+        ends = [start for start, _ in cuts] + [len(text)]
+        pieces = [text[a:b] for a, b in zip(starts, ends, strict=True)]
+    pieces = [p.strip(" ,") for p in pieces if p.strip(" ,?")]
+    if len(pieces) < 2 or len(pieces) > MAX_TOPICS or not all(topic_units(p) for p in pieces):
+        return [text]
+    return pieces
+
+
+def topic_name(piece: str) -> str:
+    """A topic as the answer names it: the piece without its trailing particle or ending
+    ('손해배상 조건은?' → '손해배상 조건')."""
+    if not is_korean(piece):
+        return piece.rstrip("?").strip()
+    from agents.understanding.morphemes import analyse
+
+    content = [m for m in analyse(piece) if not m.tag.startswith(("J", "S", "E", "VCP"))]
+    return piece[: content[-1].end].strip() if content else piece.rstrip("?").strip()
+
+
 def search_topics(question: str) -> list[dict[str, object]]:
+    """Topics for hybrid_search: one per joined topic ('A와 B는?'), each searched on its own,
+    else one per glossary concept of the question (all searched with the question)."""
+    pieces = split_topics(question)
+    if len(pieces) > 1:
+        out: list[dict[str, object]] = []
+        for piece in pieces:
+            concepts = matching_concepts(piece)[:1]
+            queries = [piece] + [" ".join((c.title, *c.terms)) for c in concepts]
+            out.append({"topic_name": topic_name(piece)[:40], "queries": queries})
+        return out
     concepts = matching_concepts(question)[:MAX_CONCEPT_TOPICS]
     if not concepts:
         return [{"topic_name": question.strip()[:40], "queries": [question.strip()]}]

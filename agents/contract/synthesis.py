@@ -50,6 +50,8 @@ class Evidence:
     missing: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     related: list[FoundClause] = field(default_factory=list)  # nearest, when none answers
+    # topics asked apart ('A와 B는?'): each topic's clauses, in the order asked ([] = none)
+    topics: dict[str, list[FoundClause]] = field(default_factory=dict)
 
     @property
     def no_clause(self) -> bool:
@@ -61,7 +63,8 @@ class Evidence:
                 "related": [asdict(c) for c in self.related], "no_clause": self.no_clause,
                 "standard": [asdict(c) for c in self.standard],
                 "standard_title": self.standard_title, "missing": self.missing,
-                "errors": self.errors}  # fmt: skip
+                "errors": self.errors,
+                "topics": {t: [c.label for c in cs] for t, cs in self.topics.items()}}  # fmt: skip
 
 
 def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None) -> FoundClause:
@@ -102,9 +105,13 @@ def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
                         evidence.standard, _clause(result["standard_contract_id"], raw, tool, query)
                     )
         else:
-            for topic, rows in result.get("results", {}).items():
-                for raw in rows:
-                    add(evidence.clauses, _clause(contract_id, raw, tool, topic))
+            results = result.get("results", {})
+            for topic, rows in results.items():
+                found = [_clause(contract_id, raw, tool, topic) for raw in rows]
+                if tool == "hybrid_search" and len(results) > 1:
+                    evidence.topics[topic] = found
+                for clause in found:
+                    add(evidence.clauses, clause)
     return evidence
 
 
@@ -214,6 +221,11 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += _related_lines(evidence, language)
     elif not evidence.clauses:
         lines = [NO_CLAUSE[language]]
+    elif intent == "search" and len(evidence.topics) > 1:
+        lines = _per_topic_lines(evidence, language)
+        quotes = [_quote(c, language, tokens(c.topic or question), c.topic or question)
+                  for c in evidence.clauses]  # fmt: skip
+        lines += ["", "Clauses:" if en else "근거 조항:"] + [_quoted(q) for q in quotes]
     elif intent == "search":
         quotes = [_quote(c, language, asked, question) for c in evidence.clauses]
         lines = [one_line(quotes[0], language), "", "Clauses:" if en else "근거 조항:"]
@@ -233,6 +245,20 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += ["", ("Not in this contract: " if en else "이 계약서에 없는 조항: ")
                   + ", ".join(evidence.missing)]  # fmt: skip
     return "\n".join(lines).strip()
+
+
+def _per_topic_lines(evidence: Evidence, language: str) -> list[str]:
+    """One answer line per topic asked apart, each from its own best clause ('데이터 제공 범위:
+    …', '손해배상 조건: …'), or that the contract has no clause on it."""
+    lines = []
+    for topic, found in evidence.topics.items():
+        if not found:
+            lines.append(f"{topic}: {NO_CLAUSE[language]}")
+            continue
+        best = found[0]
+        quote = _quote(best, language, tokens(topic), topic)
+        lines.append(f"{topic}: {one_line(quote, language)}")
+    return lines
 
 
 RELATED_HEAD = {"ko": "관련 조항(답이 아님):", "en": "Related clauses (not an answer):"}

@@ -51,6 +51,33 @@ def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
             **extra}  # fmt: skip
 
 
+# Every article a tool returns carries these (the answer, citations and the screen read them).
+REQUIRED_ARTICLE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "article_no": int, "key": int, "branch": int, "part": int, "title": str, "label": str,
+    "content": list}  # fmt: skip
+
+
+def article_problems(rows: Any, where: str) -> str | None:
+    """What is wrong with a tool's list of articles (in Korean), per article: a missing or
+    mistyped required field, content that is not a list of lines; None when every one is whole."""
+    if not isinstance(rows, list):
+        return f"{where}가 조항 목록이 아닙니다."
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            return f"{where}[{i}]가 조항 객체가 아닙니다."
+        missing = [f for f in REQUIRED_ARTICLE_FIELDS if f not in row]
+        wrong = [f for f, kind in REQUIRED_ARTICLE_FIELDS.items()
+                 if f in row and (not isinstance(row[f], kind) or isinstance(row[f], bool))]  # fmt: skip
+        if missing or wrong:
+            name = row.get("label") or row.get("title") or f"{i}번째 조항"
+            said = [f"필드 없음: {', '.join(missing)}"] if missing else []
+            said += [f"형식이 틀림: {', '.join(wrong)}"] if wrong else []
+            return f"{where}의 {name}: " + "; ".join(said)
+        if not all(isinstance(line, str) for line in row["content"]):
+            return f"{where}의 {row['label']}: content는 문자열 줄 목록이어야 합니다."
+    return None
+
+
 def relevance_filter(query: str, hits: list[Hit], judge: Judge | None,
                      articles: list[Article] | None = None) -> list[Hit]:  # fmt: skip
     """The hits that answer: the LLM's choice when configured, else the offline relevance cut
@@ -153,6 +180,8 @@ class HybridSearchTool(BaseTool):
             queries = _strings(topic.get("queries") or [topic.get("topic_name", "")], "queries")
             parsed.append((str(topic.get("topic_name") or queries[0])[:MAX_QUERY_CHARS], queries))
         if self.context.judge is None:
+            if len({queries[0] for _, queries in parsed}) > 1:
+                return self._per_topic(parsed)
             found, near = self._offline(parsed)
             return {"results": {parsed[0][0]: [_hit_dict(h) for h in found]},
                     "related": [_hit_dict(h) for h in near]}  # fmt: skip
@@ -171,6 +200,21 @@ class HybridSearchTool(BaseTool):
                                  self._articles(self.context.contract_id))  # fmt: skip
         return found, [] if found else related(questions[0], merged)
 
+    def _per_topic(self, parsed: list[tuple[str, list[str]]]) -> dict[str, Any]:
+        """Offline, topics asked apart ('데이터 제공 범위와 손해배상 조건은?'): each searched and
+        cut on its own question, so the second is not drowned by the first; a topic nothing
+        answers keeps its name with no clause (and its nearest as related)."""
+        articles = self._articles(self.context.contract_id)
+        results: dict[str, list[dict[str, Any]]] = {}
+        near: list[dict[str, Any]] = []
+        for name, queries in parsed:
+            merged = self._merged(queries)
+            found = relevance_filter(queries[0], merged, None, articles)
+            results[name] = [_hit_dict(h) for h in found]
+            if not found:
+                near += [_hit_dict(h) for h in related(queries[0], merged)]
+        return {"results": results, "related": near}
+
     def _merged(self, queries: list[str]) -> list[Hit]:
         """Candidates of every query of a topic, each article at its best score (filtered once)."""
         best: dict[int, Hit] = {}
@@ -182,10 +226,15 @@ class HybridSearchTool(BaseTool):
         return sorted(best.values(), key=lambda h: -h.score)[: TOP_K * 2]
 
     def validate_result(self, result: dict[str, Any]) -> str | None:
-        """An empty result is an answer (nothing cleared the relevance cut), not an error."""
-        if not isinstance(result.get("results"), dict):
+        """An empty result is an answer (nothing cleared the relevance cut), not an error; an
+        article without its required fields is."""
+        results = result.get("results")
+        if not isinstance(results, dict):
             return "results 필드가 없습니다."
-        return None
+        for topic, rows in results.items():
+            if (problem := article_problems(rows, f"results[{topic!r}]")) is not None:
+                return problem
+        return article_problems(result.get("related", []), "related")
 
 
 class ArticleIndexTool(BaseTool):
@@ -224,7 +273,7 @@ class ArticleIndexTool(BaseTool):
     def validate_result(self, result: dict[str, Any]) -> str | None:
         if not result.get("matched_articles"):
             return f"요청한 조항이 이 계약서에 없습니다: {', '.join(result.get('missing', []))}"
-        return None
+        return article_problems(result["matched_articles"], "matched_articles")
 
 
 def _label(key: int) -> str:
@@ -305,7 +354,8 @@ class ArticleTitleTool(BaseTool):
     def validate_result(self, result: dict[str, Any]) -> str | None:
         if not result.get("matched_articles") and not result.get("related"):
             return "그 제목의 조항을 찾지 못했습니다."
-        return None
+        return (article_problems(result.get("matched_articles", []), "matched_articles")
+                or article_problems(result.get("related", []), "related"))  # fmt: skip
 
 
 class StandardContractTool(BaseTool):
@@ -337,6 +387,9 @@ class StandardContractTool(BaseTool):
     def validate_result(self, result: dict[str, Any]) -> str | None:
         if not any(result.get("results", {}).values()):
             return "표준계약서에서 관련 조항을 찾지 못했습니다."
+        for query, rows in result["results"].items():
+            if (problem := article_problems(rows, f"results[{query!r}]")) is not None:
+                return problem
         return None
 
 
