@@ -133,3 +133,11 @@ def test_vector_index_readiness_on_the_api_and_the_data_screen(
     finally:
         ensure_document_index(ctx)  # what the next question does
     assert indicators.get("/admin/indicators").json()["vector_index"]["status"] == "ready"
+
+
+def test_vector_index_without_the_graph_is_unavailable(pg_pool: Any) -> None:
+    from data_access.health import vector_index_health
+
+    health = vector_index_health(pg_pool, None)  # what the API passes while the graph is down
+    assert health.status == "unavailable" and not health.ready and health.documents
+    assert "그래프 저장소" in health.detail
