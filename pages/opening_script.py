@@ -9,6 +9,7 @@ trace, citations and downloads come from `pages._answer`.
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from typing import Any
 
@@ -38,6 +39,7 @@ AVATARS = {"진행자": ":material/mic:", "해설자": ":material/insights:"}
 CONTEXT_GROUPS = (("indices", "지수"), ("rates", "금리"), ("fx", "환율"),
                   ("commodities", "원자재"), ("crypto", "가상자산"), ("volatility", "변동성"))  # fmt: skip
 TOP_WORDS_SHOWN = 20
+HANGUL = re.compile(r"[가-힣]")
 ALL_DAYS = 100 * 366  # a window reaching before any data
 SCRIPT_STATUSES = ("ok", "partial")  # partial: a valid script the offline planner finished
 
@@ -175,11 +177,13 @@ def _render_market(market: dict[str, Any]) -> None:
 
 
 def _render_keywords(words: list[dict[str, Any]], key: str) -> None:
-    top = words[:TOP_WORDS_SHOWN]
+    """The Korean title words: the English ones are lower-cased words of English titles
+    ('plunges', 'netflix'), not keywords for a Korean screen (the script names the companies)."""
+    top = [w for w in words if HANGUL.search(w["word"])][:TOP_WORDS_SHOWN]
     if not top:
         return
     fig = charts.bar_chart([w["word"] for w in top], [w["count"] for w in top],
-                           title=f"제목 키워드 빈도 (상위 {len(top)}개, 불용어 제외)",
+                           title=f"국문 제목 키워드 빈도 (상위 {len(top)}개, 불용어 제외)",
                            x_label="키워드", y_label="기사 제목 수")  # fmt: skip
     ui.show_chart(fig, key=f"{key}-keywords")
 

@@ -49,7 +49,7 @@ SPECS: tuple[Spec, ...] = (
 GROUPS = ("indices", "rates", "fx", "commodities", "crypto", "volatility")
 NOT_IN_DATA = ("브렌트유: 데이터에 없음(WTI만 있음)",)
 NOTES = (
-    "지수는 지수 자체의 포인트(pt)이고, 금만 국내 상장 ETF 종가로 대신합니다(proxy_for 표시). "
+    "지수는 지수 자체의 포인트이고, 금만 국내 상장 ETF 종가로 대신합니다(대용치로 표시). "
     "금리는 %, 변동은 전 관측치 대비입니다. 미국 지수·WTI는 뉴욕, 비트코인은 UTC 날짜 기준의 "
     "마지막 거래일 값입니다."
 )

@@ -1,0 +1,48 @@
+"""English prose in Korean text: what the screen scans (tests/browser/test_analyst_screens.py),
+the golden-set answers scan and the opening-days check share.
+
+A word is English prose when it is a lower-case (or only capitalised) Latin word that is not a
+name, ticker, acronym or unit: upper-case words and words with digits or inner capitals
+(KODEX, KR:005930, EPS, bp after a number, GitHub) pass, and so do the few product names and
+lower-case units in ALLOWED; 'percent', 'parallel' and 'not allowed' do not.
+"""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z0-9&'._-]*")  # not a unit after a number
+# Mixed-case product and library names the screens name on purpose, and units in lower case.
+ALLOWED = {"Atlas", "Workbench", "Python", "English", "Tavily", "PostgreSQL", "FalkorDB", "Neo4j", "Cypher", "Markdown",
+           "Streamlit", "yfinance", "pykrx", "litellm", "bp", "ms", "x", "Q&A", "vs"}  # fmt: skip
+HANGUL = re.compile(r"[가-힣]")
+FILE_NAME = re.compile(r"^[\w-]+\.(json|md|csv|hwpx|hwp|pdf|docx|txt|xlsx)$")
+CITING = ("출처:", "관련 기사:")  # a line that lists its sources names documents, in any language
+
+
+def english_words(text: str, allowed: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Words of `text` that are English prose: lower-case (or capitalised) Latin words that are
+    not names, tickers, acronyms or units (`allowed`: more names, e.g. the data's own)."""
+    found = []
+    for word in WORD.findall(text.replace("%p", "%")):  # percentage points
+        bare = word.strip("'._-")
+        if not bare or bare in ALLOWED or bare in allowed or any(c.isdigit() for c in bare):
+            continue
+        if FILE_NAME.match(bare):  # opening_result.json, user_provide.md
+            continue
+        if bare.isupper() or bare[0].isupper() and any(c.isupper() for c in bare[1:]):
+            continue  # KODEX, ETF, KRW, HPSP; SK하이닉스's "SK"; names like "GitHub"
+        found.append(bare)
+    return found
+
+
+def is_korean(text: str) -> bool:
+    return bool(HANGUL.search(text))
+
+
+def prose(text: str) -> str:
+    """`text` without the lines that cite sources by title ('출처: NVIDIA plunges …'): a title is
+    the name of a document (the screens link it; the evidence tables list it)."""
+    return "\n".join(
+        line for line in text.splitlines() if not line.strip().lstrip("-* ").startswith(CITING)
+    )
