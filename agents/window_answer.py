@@ -89,6 +89,7 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         return f"{name} {span} {word}: 계산할 수 없습니다." if ko else f"{name} {span} {word}: n/a."
     if f.stat in ("max", "min"):
         body = f"{fmt(f.value)} ({f.at})" if ko else f"{fmt(f.value)} on {f.at}"
+        body += _from_the_extreme(f, fmt, rate, ko)
     elif f.stat == "range" and f.high and f.low:
         body = (f"{_signed(f.value, fmt, rate)} (최고 {fmt(f.high[1])} {f.high[0]}, 최저 "
                 f"{fmt(f.low[1])} {f.low[0]})" if ko else f"{_signed(f.value, fmt, rate)} (high "
@@ -103,6 +104,16 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
     else:
         body = fmt(f.value)
     return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."
+
+
+def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bool,
+                      ko: bool) -> str:  # fmt: skip
+    """'고점 대비': the latest value's distance from the window's high or low (%p for a rate)."""
+    if f.at == f.last or f.value is None or (not rate and not f.value):
+        return ""
+    gap = f"{f.latest - f.value:+.2f}%p" if rate else f"{(f.latest / f.value - 1) * 100:+.2f}%"
+    return (f"; 최근 값 {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
+            else f"; the latest, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
 
 
 def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 import re
 import statistics
+from dataclasses import replace
 from datetime import date
 
 from dateutil.relativedelta import relativedelta
@@ -471,6 +472,20 @@ def streak(series: Series, lang: str) -> str | None:
             f"{recent}.")  # fmt: skip
 
 
+def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
+                lang: str) -> tuple[list[str | None], bool]:  # fmt: skip
+    """A plan of two steps: the gap as a series of its own, then the statistic the question asks
+    of it over the window ('10년물과 2년물 금리 차이의 최근 6개월 평균', '한미 금리차 1년 최대치');
+    True when it was computed (it answers first)."""
+    ask = window_ask(frame)
+    if ask is None or ask.stat in ("return", "change", "moving_average"):
+        return _gap_points(frame, gaps, months, lang), False
+    mark_used(frame)
+    if {"high", "low"} <= {m.name for m in frame.measures}:  # '최고치와 최저치': each of them
+        return [window_point(gaps, replace(ask, stat=s), lang) for s in ("max", "min")], True
+    return [window_point(gaps, ask, lang)], True
+
+
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
     """What the question asks of the gap itself: its low or high over the window ('장단기
     금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
@@ -563,7 +578,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
             out.append(difference(ordered[0], ordered[1], lang, since=moved))
-            out += _gap_points(frame, gap_series(ordered[0], ordered[1]), months, lang)
+            asked, computed = _of_the_gap(frame, gap_series(ordered[0], ordered[1]), months, lang)
+            out = [*asked, *out] if computed else [*out, *asked]
     elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":
         out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):

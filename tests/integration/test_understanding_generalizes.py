@@ -70,6 +70,28 @@ def test_macro_and_housing_windows_hold_as_many_observations_as_asked(
     assert "%p" in spread.answer  # a rate's range is in percentage points
 
 
+def test_macro_composes_a_gap_then_its_window_statistic(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'차이의 최근 6개월 평균' is two steps (the gap as a series, its average over the window),
+    answered first — not the latest gap with status ok."""
+    mean = macro_answer("미국 10년물과 2년물 금리 차이의 최근 6개월 평균은?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    truth = one(pg_pool, "SELECT avg(a.value - b.value) FROM macro_observations a JOIN "
+                "macro_observations b ON a.obs_date = b.obs_date AND b.series_code = 'DGS2' "
+                "WHERE a.series_code = 'DGS10' AND a.obs_date >= (%(d)s::date - interval "
+                "'6 months') AND a.obs_date <= %(d)s::date", d=mean.as_of_date)  # fmt: skip
+    first = mean.answer.split("**거시경제**")[1].strip().splitlines()[0]
+    assert mean.status == "ok" and f"평균: {truth:+.2f}%p" in first and "최근 6개월" in first
+    high = macro_answer("한국과 미국 기준금리 차이 최근 1년 최대치", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    gap = one(pg_pool, "SELECT max(a.value - b.value) FROM (SELECT obs_date, value FROM "
+              "macro_observations WHERE series_code = 'KR_BASE_RATE' ORDER BY obs_date DESC "
+              "LIMIT 12) a JOIN macro_observations b ON b.obs_date = a.obs_date AND "
+              "b.series_code = 'FEDFUNDS'")  # fmt: skip
+    assert high.status == "ok" and f"최고치: {gap:+.2f}%p" in high.answer
+
+
 def test_nested_etf_questions_compose_order_take_and_read(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
