@@ -34,6 +34,9 @@ RULES: tuple[tuple[str, str], ...] = (
     (r"^Upload$", "파일 선택"),
     (r"^Browse files$", "파일 선택"),
     (r"^Drag and drop files? here$", "파일을 여기에 끌어다 놓으세요"),
+    # the uploader's "+" after a file is in: its button's label and its icon's hidden name
+    (r"^Add files?$", "파일 추가"),
+    (r"^add icon$", "추가 아이콘"),
     (r"^Skip to main content$", "본문으로 건너뛰기"),
     (r"^No results$", "결과 없음"),
     (r"^No options to select\.?$", "선택할 항목이 없습니다"),

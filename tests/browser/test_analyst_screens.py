@@ -3,8 +3,8 @@ the analyst's units, and Korean on every screen (issue 33).
 
 The rendered text of each screen is scanned for English: names, tickers, acronyms and units
 (upper-case or with digits, like KODEX, KR:005930, EPS, bp) are allowed, and so are the few
-product names listed below; a lower-case English word ('percent', 'parallel', 'not allowed')
-is not. Identifiers the screens show on purpose (code and preformatted text) are left out.
+product names listed in tests/browser/korean_text.py; a lower-case English word ('percent',
+'parallel', 'not allowed') is not. Identifiers the screens show on purpose (code and preformatted text) are left out.
 """
 
 from __future__ import annotations
@@ -17,23 +17,20 @@ from typing import Any
 
 import pytest
 
-from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
+from tests.browser.korean_text import english_words, prose
+from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one, wait_idle
 from tests.qa.app_server import AppStartError, offline_env, streamlit_app
 from tests.qa.scenarios import open_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-WORD = re.compile(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z0-9&'._-]*")  # not a unit after a number
-# Mixed-case product and library names the screens name on purpose, and units in lower case.
-ALLOWED = {"Atlas", "Workbench", "Python", "English", "Tavily", "PostgreSQL", "FalkorDB", "Neo4j", "Cypher", "Markdown",
-           "Streamlit", "yfinance", "pykrx", "litellm", "bp", "ms", "x", "Q&A", "vs"}  # fmt: skip
 # The text a reader sees: visible text nodes (chart text included), without code, preformatted
-# text, data grids (their cells are data: codes, table names), icons (ligature names) and the
-# hidden Korean-texts helpers.
+# text, data grids (their cells are data: codes, table names), icons (ligature names), the
+# hidden Korean-texts helpers and links to sources (a linked title names a document).
 VISIBLE_TEXT = """() => {
   const skip = 'code, pre, style, script, textarea, [data-testid="stDataFrame"], [data-testid="stIFrame"], '
-    + '[data-testid="stIconMaterial"], [data-testid="stTable"]';
+    + '[data-testid="stIconMaterial"], [data-testid="stTable"], a[href^="http"]';
   const out = [];
   const root = document.querySelector('[data-testid="stApp"]');
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -49,20 +46,6 @@ ANSWERS = """() => [...document.querySelectorAll('[data-testid="stCaptionContain
   .filter((e) => e.textContent.includes('답변 모드:')).length"""
 
 
-def english_words(text: str) -> list[str]:
-    """Words of `text` that are English prose: lower-case (or capitalised) Latin words that are
-    not names, tickers, acronyms or units."""
-    found = []
-    for word in WORD.findall(text.replace("%p", "%")):  # percentage points
-        bare = word.strip("'._-")
-        if not bare or bare in ALLOWED or any(c.isdigit() for c in bare):
-            continue
-        if bare.isupper() or bare[0].isupper() and any(c.isupper() for c in bare[1:]):
-            continue  # KODEX, ETF, KRW, HPSP; SK하이닉스's "SK"; names like "GitHub"
-        found.append(bare)
-    return found
-
-
 def test_english_words_finds_prose_not_names() -> None:
     assert english_words("KODEX 200 -0.25%p (-25bp) · KR:005930 · EPS · Q&A · 12 ms") == []
     assert english_words("2.25 percent · KRW per USD · DELETE is not allowed") == [
@@ -70,8 +53,10 @@ def test_english_words_finds_prose_not_names() -> None:
 
 
 def _korean_only(page: Any, where: str) -> None:
-    words = english_words(page.evaluate(VISIBLE_TEXT))
-    assert not words, f"{where}: English words on the screen: {sorted(set(words))}"
+    text = prose(page.evaluate(VISIBLE_TEXT))
+    lines = [line[:120] for line in text.splitlines() if english_words(line)]
+    words = english_words(text)
+    assert not words, f"{where}: English words on the screen: {sorted(set(words))} in {lines}"
 
 
 def _ask(page: Any, placeholder: str, question: str) -> None:
@@ -180,3 +165,31 @@ def test_first_visit_by_deep_link_opens_the_screen_without_english_popup(
     except AppStartError as e:
         pytest.fail(str(e))
     assert shown
+
+
+def test_opening_script_speaks_korean(page: Any, app_url: str, screenshot_dir: Path) -> None:
+    """The day's script, themes, market context and notes (sources are cited by title in the
+    document-evidence grid, which is data and not scanned)."""
+    open_screen(page, app_url, "오프닝 스크립트", "오프닝 스크립트")
+    page.get_by_role("button", name="대본 만들기").click()
+    page.get_by_text("오늘 장 한마디").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_role("heading", name="핵심 테마").wait_for()
+    wait_idle(page)
+    page.screenshot(path=str(screenshot_dir / "opening_korean.png"), full_page=True)
+    _korean_only(page, "오프닝 스크립트")
+
+
+def test_contract_screen_speaks_korean(page: Any, app_url: str) -> None:
+    """The bundled sample uploaded and asked about, as the screenshot QA does (trace closed)."""
+    from tests.qa.scenarios import CONTRACT_QUESTION, CONTRACT_SAMPLE
+
+    open_screen(page, app_url, "계약 조항", "계약 조항")
+    page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.locator('input[type="file"]').set_input_files(str(CONTRACT_SAMPLE))
+    page.get_by_text("16개 조항, 유형: 데이터 제공형").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)
+    only_one(page.get_by_label("질문")).fill(CONTRACT_QUESTION)
+    page.get_by_role("button", name="질문하기").click()
+    page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    wait_idle(page)
+    _korean_only(page, "계약 조항")
