@@ -78,7 +78,7 @@ def cover(frame: QuestionFrame) -> Coverage:
         form = t.form.lower()
         if form in _FRAME_WORDS or (form in known and t.tag != "SN"):
             continue
-        if t.tag == "SN" and _number_read(frame, tokens, i):
+        if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
             continue
         cov.unread.append(t.form)
         if t.tag == "SN" or t.tag in _NAME_TAGS:
@@ -124,6 +124,12 @@ def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> 
     return dated and nxt in ("년", "월", "일", "-", ".", "/")
 
 
+def _in_a_name(tokens: tuple[Morpheme, ...], i: int) -> bool:
+    """'Top50', 'K200': a number glued to Latin letters is part of a name, not a count."""
+    before = tokens[i - 1] if i else None
+    return before is not None and before.tag == "SL" and before.end == tokens[i].start
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text.replace(",", ""))
@@ -135,7 +141,8 @@ def _is_number(text: str) -> bool:
 def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
     """'10' with the unit after it ('10거래일'), as the user wrote it."""
     t = tokens[i]
-    if t.tag == "SN" and i + 1 < len(tokens) and tokens[i + 1].tag.startswith(("NN", "SL")):
+    glued = i + 1 < len(tokens) and tokens[i + 1].start == t.end  # '10거래일', not '50 최근'
+    if t.tag == "SN" and glued and tokens[i + 1].tag.startswith(("NN", "SL")):
         return question[t.start : tokens[i + 1].end]
     return t.form
 
