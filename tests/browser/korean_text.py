@@ -10,6 +10,7 @@ lower-case units in ALLOWED; 'percent', 'parallel' and 'not allowed' do not.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 WORD = re.compile(r"(?<![0-9A-Za-z])[A-Za-z][A-Za-z0-9&'._-]*")  # not a unit after a number
 # Mixed-case product and library names the screens name on purpose, and units in lower case.
@@ -46,3 +47,19 @@ def prose(text: str) -> str:
     return "\n".join(
         line for line in text.splitlines() if not line.strip().lstrip("-* ").startswith(CITING)
     )
+
+
+NAMES_SQL = """
+SELECT name AS n FROM stocks UNION SELECT name_en FROM stocks WHERE name_en IS NOT NULL
+UNION SELECT name FROM etfs UNION SELECT alias FROM entity_aliases
+"""
+
+
+def data_names(pool: Any) -> set[str]:
+    """The Latin words of the data's names (stocks, ETFs, aliases): 'JYP Ent.', 'Eli Lilly'."""
+    from data_access.postgres import fetch_all
+
+    words: set[str] = set()
+    for row in fetch_all(NAMES_SQL, None, pool):
+        words.update(w.strip("'._-") for w in WORD.findall(str(row["n"] or "")))
+    return words
