@@ -40,6 +40,7 @@ _WORDS: dict[str, tuple[int, Unit]] = {"반년": (6, "month"), "보름": (15, "d
                                        "일주일": (1, "week")}  # fmt: skip
 # '10년물', '2년 만기': a bond's tenor, not a window
 _TENOR_AFTER = frozenset({"물", "만기", "국채", "treasury", "yield", "bond", "bonds"})
+_AGO = frozenset({"전", "前", "ago"})
 _SESSION_WORDS = frozenset({"trading", "거래"})  # 'last 10 trading days'
 
 _STATS: dict[str, Stat] = {
@@ -114,8 +115,8 @@ def read_window(tokens: tuple[Morpheme, ...], text: str) -> WindowRead | None:
         found = _UNITS.get(word)
         if found is None or count <= 0 or (found == "year" and count >= 100):
             continue  # '2026년' is a calendar year
-        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER:
-            continue
+        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER | _AGO:
+            continue  # '10년물' is a tenor; '1년 전 대비' a day a year ago (a change's base)
         if found == "day" and i > 0 and tokens[i - 1].form in ("월",):  # '11월 20일' is a date
             continue
         if found == "day" and _dated_day(tokens, j):
@@ -153,8 +154,8 @@ def read_window_stat(text: str) -> WindowStat:
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
-        if found is None:
-            field = field or _FIELDS.get(form)
+        if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
+            field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
             continue
         if found in ("max", "min") and nxt == "가" and tokens[i + 1].tag == "XSN":
             priced_extreme = "high" if found == "max" else "low"

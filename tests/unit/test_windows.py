@@ -30,6 +30,9 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
     ("2026년 평균", None, "avg", None),  # a calendar year
     ("미국 2년물 금리", None, None, None),  # a tenor
     ("US 10 year treasury yield", None, None, None),
+    ("서울 아파트 매매가격지수 1년 전 대비 변화", None, "change", "close"),  # a base a year ago
+    ("KOSPI vs 3 months ago", None, None, None),
+    ("현대차 최근 7거래일 평균 거래대금", (7, "session"), "avg", "trading_value"),  # 거래 + 대금
 ]
 
 
