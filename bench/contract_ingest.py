@@ -59,22 +59,25 @@ def rss_mb() -> float:
     return 0.0
 
 
-def cold(fmt: str, data: bytes) -> tuple[float, float]:
-    """(seconds, peak MB) of the CLI ingesting `data` in a fresh process."""
+def cold(fmt: str, data: bytes) -> tuple[float, float, float]:
+    """(seconds, peak MB, CPU seconds) of the CLI ingesting `data` in a fresh process. The CPU
+    time (user + system, the CLI and its upload worker) is what the machine's load does not
+    stretch: on a shared 2-core machine at load 10 the wall time was 3-6 times it."""
     with tempfile.NamedTemporaryFile(suffix=f".{fmt}") as handle:
         handle.write(data)
         handle.flush()
         script = ("import resource, subprocess, sys; "
                   "r = subprocess.run([sys.executable, '-m', 'agents.contract', 'ingest', sys.argv[1]],"
                   " capture_output=True); "
-                  "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")  # fmt: skip
+                  "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+                  "print(u.ru_maxrss, r.returncode, u.ru_utime + u.ru_stime)")  # fmt: skip
         started = time.perf_counter()
         out = subprocess.run([sys.executable, "-c", script, handle.name], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.split()  # fmt: skip
         elapsed = time.perf_counter() - started
     if out[1] != "0":
         raise SystemExit(f"cold ingest failed for {fmt}")
-    return elapsed, int(out[0]) / 1024
+    return elapsed, int(out[0]) / 1024, float(out[2])
 
 
 def warm(fmt: str, data: bytes, pool: object, trace: bool = False) -> dict[str, float]:
@@ -162,7 +165,8 @@ def main() -> int:
         if not args.skip_cold:
             cold_runs = [cold(fmt, variant(name, fmt, f"c{stamp}{i}")) for i in range(args.repeat)]
             print(f"cold {fmt:<5} CLI ingest: {statistics.median(c[0] for c in cold_runs):.2f} s, "
-                  f"peak RSS {statistics.median(c[1] for c in cold_runs):.0f} MB")  # fmt: skip
+                  f"peak RSS {statistics.median(c[1] for c in cold_runs):.0f} MB, "
+                  f"CPU {statistics.median(c[2] for c in cold_runs):.2f} s")  # fmt: skip
     info = ingest_bytes("bench.hwpx", variant("software_subcontract", "hwpx", f"q{stamp}"),
                         pool=pool)  # fmt: skip
     for preloaded in (False, True):
