@@ -1,7 +1,8 @@
-"""Screenshot QA end to end: capture two screens in real Chromium twice (the contract scenario
+"""Screenshot QA end to end: capture the screens in real Chromium twice (the contract scenario
 uploads the sample and asks, so the second run reopens state the first one stored), compare the
 two runs (deterministic: nothing changed) and a deliberately altered copy (a change is found and
-drawn)."""
+drawn). The screens include the analyst's cases of issue 33: a ranking and a top-N answer
+charted from their rows, a rate's change in %p and bp, and a first visit by deep link (/etf)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.qa.screenshots import VIEWPORTS, capture, write_a11y_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
-SCREENS = ["data", "contract"]
+SCREENS = ["data", "contract", "etf_answer_charts", "macro_rate", "deep_link"]
 
 
 def test_capture_compare_and_accessibility(browser: Any, app_url: str, tmp_path: Path) -> None:
@@ -26,7 +27,7 @@ def test_capture_compare_and_accessibility(browser: Any, app_url: str, tmp_path:
     results = capture(app_url, shots, SCREENS, [VIEWPORTS["desktop"]], browser=browser)
 
     names = sorted(p.name for p in shots.glob("*.png"))
-    assert names == ["contract-desktop.png", "data-desktop.png"]
+    assert names == sorted(f"{screen}-desktop.png" for screen in SCREENS)
     for name in names:
         with Image.open(shots / name) as image:
             assert image.width == 1440 and image.height >= 900
@@ -39,7 +40,7 @@ def test_capture_compare_and_accessibility(browser: Any, app_url: str, tmp_path:
     capture(app_url, again, SCREENS, [VIEWPORTS["desktop"]], browser=browser)
     same = compare_dirs(shots, again, tmp_path / "same", threshold=0.0)
     assert same["ok"], json.dumps(same, ensure_ascii=False)
-    assert [r["ratio"] for r in same["screens"]] == [0.0, 0.0]
+    assert [r["ratio"] for r in same["screens"]] == [0.0] * len(SCREENS)
 
     altered = tmp_path / "altered"
     shutil.copytree(shots, altered)
