@@ -244,13 +244,28 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(op.direction or pick_direction(plan.frame), None, order_by)
     n = int(op.top_n or 1)
-    body = _enrich_lines({order_by, measure}, period)
-    body.append(f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})[:{n}]")  # fmt: skip
+    picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
+    body = _enrich_lines({*picks, measure}, period)
+    body += [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
+             f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
+             f"rows = ordered[:{n}]",  # the ETFs tied with the last one kept are said, not hidden
+             f"tied = [r for r in ordered[{n}:] if rows and r[{lit(order_by)}] == "
+             f"rows[-1][{lit(order_by)}]]"]  # fmt: skip
+    if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
+        pick_desc = _descending(pick_direction(plan.frame), None, plan.pick_by)
+        body.append(f"rows = sorted([r for r in rows if r.get({lit(plan.pick_by)}) is not None], "
+                    f"key=lambda r: r[{lit(plan.pick_by)}], reverse={pick_desc!r})[:1]")  # fmt: skip
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate)
-    body += [f"spec = {lit(spec)}", "final_answer(render_etf_composed(rows, value, spec))"]
+    spec["columns"] = [*picks, measure]
+    if plan.pick_by:
+        pick = _measure_label(plan, plan.pick_by, period)
+        spec["title"] = spec["title"].replace(
+            " ETF의 " if plan.lang == "ko" else " among ",
+            (f" 중 {pick} {'높은' if pick_desc else '낮은'} 1개 ETF의 " if plan.lang == "ko"
+             else f", then the {'highest' if pick_desc else 'lowest'} {pick}, among "), 1)  # fmt: skip
+    body += [f"spec = {lit(spec)}", "final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
 
 

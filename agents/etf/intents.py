@@ -71,6 +71,7 @@ class Plan:
     month: str | None = None  # '10월 평균 종가': the calendar month read ('2026-10')
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
+    pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
@@ -232,6 +233,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     return "unsupported"
 
 
+_COUNT_BEFORE_OF = re.compile(r"(\d{1,3})\s*개의")
 _COUNT_BEFORE_SUPERLATIVE = re.compile(
     r"(\d{1,3})\s+(?:largest|biggest|smallest|cheapest|top|highest|lowest)", re.IGNORECASE
 )
@@ -244,22 +246,27 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     read = nested_measure(frame)
     if read is None or frame.operation.comparator is not None:
         return None
-    order_by = next(m.name for m in frame.measures if m.surface != read)  # the other measure
+    others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
-    if order_by not in SET_MEASURES or measure not in SET_MEASURES:
+    if len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
         return None  # the coverage says which measure was not read
+    order_by, pick_by = others[0], (others[1] if len(others) == 2 else None)
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
-    plan.measure, plan.order_by = measure, order_by
-    if frame.operation.top_n is None and (count := _COUNT_BEFORE_SUPERLATIVE.search(plan.question)):
-        frame.operation.top_n = int(count.group(1))  # 'the 3 largest ETFs by net assets'
+    plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
+    count = _COUNT_BEFORE_SUPERLATIVE.search(plan.question) or _COUNT_BEFORE_OF.search(
+        plan.question
+    )  # 'the 3 largest ETFs by net assets', '보수 가장 낮은 ETF 3개의 …'
+    if frame.operation.top_n is None and count:
+        frame.operation.top_n = int(count.group(1))
     frame.notes.append(COMPOSED)
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
               "all": "전체 ETF"}[plan.universe]  # fmt: skip
     words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
-    frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {read}")
+    pick = f"{measure_name(pick_by, 'ko')} 순 → 1개 → " if pick_by else ""
+    frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")
     return "etf_composed"
 
 

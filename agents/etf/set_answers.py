@@ -71,9 +71,10 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     return text
 
 
-def render_etf_composed(rows: list, value: object, spec: dict) -> str:
+def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) -> str:  # type: ignore[assignment]
     """A composed plan's answer: the read measure of the set cut by the order measure (its
-    aggregate first when one was asked), then the rows with both values."""
+    aggregate first when one was asked), then the rows with both values, and the ETFs tied
+    with the last one kept (the cut among them is the data's order, said)."""
     if not rows:
         return spec["empty"]
     labels = spec["labels"]
@@ -94,6 +95,13 @@ def render_etf_composed(rows: list, value: object, spec: dict) -> str:
         values = ", ".join(f"{labels[m]} {fmt_measure(m, r.get(m))}" for m in spec["columns"])
         lines.append(f"{i}. {r['name']} ({r['code']}): {values}")
     text = head.rstrip(": ") + "\n" + "\n".join(lines)
+    if tied:
+        order = spec["columns"][0]
+        names = ", ".join(f"{r['name']}({r['code']})" for r in tied[:10])
+        same = fmt_measure(order, rows[-1].get(order))
+        text += (f"\n\n참고: {labels[order]} {same}로 마지막 ETF와 같은 ETF가 {len(tied)}개 더 있습니다: "
+                 f"{names}" if spec["lang"] == "ko" else f"\n\nNote: {len(tied)} more ETFs have the "
+                 f"same {labels[order]} ({same}) as the last one kept: {names}")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

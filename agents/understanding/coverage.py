@@ -161,7 +161,8 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
         return before[0].surface if after and before and after[0].name != before[0].name else None
     for i, t in enumerate(tokens):
-        picked = i > 0 and tokens[i - 1].form in _PICKED  # '… 큰 쪽의', '… 싼 것의'
+        counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
+        picked = i > 0 and (tokens[i - 1].form in _PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
         if t.tag != "JKG" or not (ranked or picked):
             continue
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]

@@ -494,7 +494,7 @@ def _run_with(model: Model, pool: Any, store: Any, settings: Settings,
               monkeypatch: pytest.MonkeyPatch) -> AgentAnswer:  # fmt: skip
     import agents.etf.service as service
 
-    monkeypatch.setattr(service, "OfflinePlanner", lambda _lexicon, _previous=None: model)
+    monkeypatch.setattr(service, "OfflinePlanner", lambda _lexicon, _previous=None, **_kw: model)
     offline = settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
     return answer_question("KODEX 200", settings=offline, store=store, pool=pool)
 

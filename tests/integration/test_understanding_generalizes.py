@@ -115,6 +115,30 @@ def test_nested_etf_questions_compose_order_take_and_read(
     assert "1년 수익률" in cheaper.answer
 
 
+def test_a_second_cut_and_ties_at_the_cut_are_part_of_the_plan(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'순자산 상위 3개 ETF 중 보수가 제일 싼 것의 3개월 수익률' is three steps (order, take 3,
+    pick the cheapest) — it was the three ETFs' returns, status ok; 'ETF 3개의' counts, and the
+    ETFs tied with the last one kept are said."""
+    picked = etf_answer("순자산 상위 3개 ETF 중 보수가 제일 싼 것의 3개월 수익률", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    top3 = fetch_all(
+        "SELECT e.code, e.expense_ratio FROM etfs e JOIN LATERAL (SELECT net_assets FROM "
+        "etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "ORDER BY p.net_assets DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    cheapest = min(top3, key=lambda r: r["expense_ratio"])["code"]
+    head = picked.answer.split("\n")[0]
+    assert picked.status == "ok" and cheapest in head and "3개월 수익률" in head
+    assert "→ 1개 →" in str(picked.trace[0].observation) or "1개" in head
+    lowest = etf_answer("총보수 가장 낮은 ETF 3개의 평균 1개월 수익률은?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    fees = [float(r["expense_ratio"]) for r in fetch_all(
+        "SELECT expense_ratio FROM etfs ORDER BY expense_ratio LIMIT 4", None, pg_pool)]  # fmt: skip
+    assert lowest.status == "ok" and "1개월 수익률 평균" in lowest.answer.split("\n")[0]
+    assert ("같은 ETF가" in lowest.answer) == (fees[2] == fees[3])  # a tie at the cut is said
+
+
 def test_typos_link_with_a_note_and_unread_words_are_never_ok(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
