@@ -14,6 +14,7 @@ ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # a code in parentheses: " (KR:005930)", " (KR_CPI)"
 CODE_IN_TITLE = re.compile(r"\s*\((?=[^)]*[A-Z_:0-9])[A-Z0-9_:.\-^]+\)")
 LABEL_WIDTH = 14  # characters per line of a path label: at 420 px a longer line is cut
+PATH_COLORS = ("#636efa", "#00a08a")  # events, what they moved
 
 
 def plain_title(title: str) -> str:
@@ -84,11 +85,15 @@ def path_figure(payload: dict[str, Any]) -> go.Figure | None:
             edge_y += [pos[e][1], pos[t][1], None]
     fig = go.Figure(go.Scatter(x=edge_x, y=edge_y, mode="lines", line={"color": "#999"},
                                hoverinfo="skip", showlegend=False))  # fmt: skip
-    for label, (x, y) in pos.items():
-        shown = names.get(label.removeprefix("t:"), label.removeprefix("t:"))
-        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[wrap_label(shown)],
-                                 textposition="top center", hovertext=[shown], hoverinfo="text",
-                                 textfont={"size": 11}, showlegend=False))  # fmt: skip
+    # One trace per side, not per node: plotly lays out and draws each trace on its own, and
+    # a one-point trace per node (up to sixteen) made this the slowest answer chart to draw.
+    for side, color in ((events, PATH_COLORS[0]), ([f"t:{t}" for t in targets], PATH_COLORS[1])):
+        shown = [names.get(k.removeprefix("t:"), k.removeprefix("t:")) for k in side]
+        fig.add_trace(go.Scatter(x=[pos[k][0] for k in side], y=[pos[k][1] for k in side],
+                                 mode="markers+text", text=[wrap_label(s) for s in shown],
+                                 textposition="top center", hovertext=shown, hoverinfo="text",
+                                 marker={"color": color, "size": 10}, textfont={"size": 11},
+                                 showlegend=False))  # fmt: skip
     rows = max(len(events), len(targets))
     fig.update_layout(title="근거 경로: 이벤트 → 영향 대상", xaxis_title="이벤트 → 대상",
                       yaxis_title="", height=max(280, 160 + 80 * rows),
