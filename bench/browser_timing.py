@@ -10,13 +10,16 @@ for an analyst's second question) and the screen settles (network idle, as while
 reads it) before the question is typed; the first question of a screen is a cold one. The clock
 starts when Enter is pressed and stops when the answer's mode line is in the page (text) and
 when the script has finished and every plotly chart of that answer has drawn its SVG (charts).
-It also prints each answer's chart count and the bytes of the page's largest websocket frame.
-A measurement, not a test: nothing is asserted.
+It also prints each answer's chart count and the bytes of the page's largest websocket frame,
+and the machine's load average before and after each screen: on a shared two-core machine the
+same code measured 0.5-1 s apart at load 3 and at load 9, so compare runs at similar load (or
+interleave them). A measurement, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from contextlib import AbstractContextManager, nullcontext, suppress
@@ -126,6 +129,10 @@ def _summary(label: str, values: list[float]) -> str:
             f"· max {ordered[-1] * 1000:,.0f} ms (n={len(ordered)})")  # fmt: skip
 
 
+def _load() -> str:
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())  # 1, 5, 15 min
+
+
 def run(base_url: str, screens: list[str], rounds: int) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -139,6 +146,7 @@ def run(base_url: str, screens: list[str], rounds: int) -> None:
             page.on("websocket", lambda ws: ws.on(
                 "framereceived", lambda data: frames.append(len(data))))  # fmt: skip
             texts, charts = [], []
+            print(f"{screen}: load average {_load()}", flush=True)
             for _ in range(rounds):
                 for question in questions:
                     open_screen(page, base_url, link, link)
@@ -149,6 +157,7 @@ def run(base_url: str, screens: list[str], rounds: int) -> None:
                     print(f"  {screen} {question!r}: text {text_s * 1000:,.0f} ms · "
                           f"charts {charts_s * 1000:,.0f} ms ({count} charts, largest frame "
                           f"{frame / 1024:,.0f} KB)", flush=True)  # fmt: skip
+            print(f"{screen}: load average {_load()}")
             print(_summary(f"{screen} submit → text", texts))
             print(_summary(f"{screen} submit → all charts", charts), flush=True)
             context.close()
