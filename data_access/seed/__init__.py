@@ -10,6 +10,21 @@ is generated from `settings.demo_seed`: the same seed gives identical tables (ch
 seed_runs), another seed different ones.
 """
 
-from data_access.seed.runner import SeedReport, seed_database, seed_if_missing
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from data_access.seed.runner import SeedReport, seed_database, seed_if_missing
 
 __all__ = ["SeedReport", "seed_database", "seed_if_missing"]
+
+
+def __getattr__(name: str) -> Any:
+    """The runner (pandas, the builders) loads on first use: answering a question imports
+    only the small text helpers of this package (news_text), not 130 MB of pandas/pyarrow."""
+    if name in __all__:
+        from data_access.seed import runner
+
+        return getattr(runner, name)
+    raise AttributeError(name)

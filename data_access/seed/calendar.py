@@ -13,9 +13,6 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from typing import Literal
 
-import numpy as np
-import pandas as pd
-
 Market = Literal["KRX", "NYSE", "FRB"]
 
 
@@ -69,8 +66,9 @@ def trading_days(start: date, end: date, market: Market) -> list[date]:
     """Business days of `market` in [start, end] (both inclusive)."""
     if start.year < COVERED_YEARS[0] or end.year > COVERED_YEARS[-1]:
         raise ValueError(f"calendar covers {COVERED_YEARS[0]}-{COVERED_YEARS[-1]} only")
-    days = pd.bdate_range(start, end, freq="C", holidays=sorted(_HOLIDAYS[market]))
-    return [d.date() for d in days]
+    count = (end - start).days + 1
+    days = (start + timedelta(days=i) for i in range(max(0, count)))
+    return [d for d in days if is_trading_day(d, market)]
 
 
 def is_trading_day(day: date, market: Market) -> bool:
@@ -96,10 +94,6 @@ def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     first = date(year, month, 1)
     offset = (weekday - first.weekday()) % 7
     return first + timedelta(days=offset + 7 * (n - 1))
-
-
-def as_datetime64(days: list[date]) -> np.ndarray:
-    return np.array(days, dtype="datetime64[D]")
 
 
 def at(day: date, hour: int, minute: int, tz: str) -> datetime:
