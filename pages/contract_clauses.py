@@ -35,6 +35,7 @@ from agents.inputs import check_text, preview, rejected_answer
 from agents.understanding.morphemes import preload as preload_analyser
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
+from data_access.seed.news_text import particles
 from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
@@ -156,8 +157,9 @@ def _render_upload(pool: Any) -> None:
         return
     done[uploaded.file_id] = info.contract_id
     st.session_state[STATE_CONTRACT] = info.contract_id
-    st.success(f"'{info.title}'을(를) 저장했습니다 ({info.article_count}개 조항, 유형: "
-               f"{label_of(info.contract_type)}).", icon=":material/check_circle:")  # fmt: skip
+    saved = particles(f"'{info.title}'을(를) 저장했습니다")  # the title's last sound picks 을/를
+    st.success(f"{saved} ({info.article_count}개 조항, 유형: {label_of(info.contract_type)}).",
+               icon=":material/check_circle:")  # fmt: skip
 
 
 def _pick_contract(pool: Any) -> str | None:
