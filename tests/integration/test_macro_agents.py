@@ -28,7 +28,7 @@ NUMERIC_TABLES = {"macro_observations", "stock_prices", "stock_fundamentals", "e
                   "re_house_price_index", "re_jeonse_ratio", "re_unsold_housing", "re_permits",
                   "re_transactions", "IndicatorObservation", "EquityDailyBar",
                   "RealEstateMonthlySummary",
-                  "universe_membership", "dart_disclosures"}  # fmt: skip  (issue 35)
+                  "universe_membership", "dart_disclosures"}  # fmt: skip
 
 
 @pytest.fixture
