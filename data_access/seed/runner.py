@@ -89,13 +89,20 @@ def seed_if_missing(
     pool = pool or _default_pool(settings)
     with _seed_lock(pool) as conn:
         loaded = loaded_scale(conn)
-        if loaded in SATISFIES[checked]:
+        if loaded not in SATISFIES[checked]:
+            return _seed(conn, checked, settings.demo_seed, settings, pool, project)
+        added = (
             add_missing_series(conn)  # series newer than the loaded seed (issue 25)
-            add_missing_membership(conn)  # Top50 history of a seed loaded before it (issue 35)
-            add_missing_disclosures(conn)  # demo OpenDART filings (issue 35)
-            logger.info("seed data (%s scale) already loaded; nothing to do", loaded)
-            return None
-        return _seed(conn, checked, settings.demo_seed, settings, pool, project)
+            + add_missing_membership(conn)  # Top50 history of an older seed (issue 35)
+            + add_missing_disclosures(conn)
+        )  # demo OpenDART filings (issue 35)
+        if added and project:  # the graph (and its vector index) follows what was added
+            with conn.transaction():
+                _mark_graph_behind(conn, _check_scale(loaded or checked))
+    if added and project:
+        _project_backlog(settings, pool)
+    logger.info("seed data (%s scale) already loaded; %d rows topped up", loaded, added)
+    return None
 
 
 def loaded_scale(conn: psycopg.Connection) -> str | None:
@@ -197,6 +204,10 @@ def _with_projection(
     """Project the pending backlog (the seed, with `holdings_days`, and any earlier lagging
     write) into the graph; a failure is reported, not raised, and stays pending for
     `python -m data_access.projection --retry-lagging`."""
+    return SeedReport(**{**asdict(report), "projection": _project_backlog(settings, pool)})
+
+
+def _project_backlog(settings: Settings, pool: ConnectionPool) -> dict[str, Any]:
     from data_access.graph import get_graph_store  # imported lazily: optional backends
     from data_access.projection.backlog import catch_up
 
@@ -219,7 +230,7 @@ def _with_projection(
             "rows_fetched": result.rows_fetched, "upserted": result.upserted, "failed": result.failed,
             "steps": len(result.steps),
         }  # fmt: skip
-    return SeedReport(**{**asdict(report), "projection": summary})
+    return summary
 
 
 def _ms(start: float) -> int:
