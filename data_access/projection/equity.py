@@ -12,6 +12,7 @@ from data_access.projection.steps import (
     fetch_rows,
     upsert,
 )
+from data_access.universe_ranks import RANKED_MONTHLY
 
 _BAR_WINDOW = f"""
 SELECT p.security_id, p.trade_date, p.open, p.high, p.low, p.close, p.volume, p.change_rate,
@@ -34,28 +35,17 @@ SELECT s.security_id,
 FROM stocks s WHERE NOT s.is_etf AND {SCOPE_SIDS.format(col="s.security_id")}
 ORDER BY s.security_id"""
 
-# Monthly snapshots: the last fundamentals date of each month per country, ranked by market cap
-# (in the country's own currency, so ranks compare like with like).
-_UNIVERSE_SQL = """
-WITH caps AS (
-    SELECT s.country, f.security_id, f.as_of_date, f.market_cap
-    FROM stock_fundamentals f JOIN stocks s USING (security_id)
-    WHERE NOT s.is_etf AND f.market_cap IS NOT NULL
-), snaps AS (
-    SELECT country, max(as_of_date) AS snapshot_date
-    FROM caps GROUP BY country, date_trunc('month', as_of_date)
-), ranked AS (
-    SELECT c.country, c.security_id, c.as_of_date AS snapshot_date, c.market_cap,
-           row_number() OVER (PARTITION BY c.country, c.as_of_date
-                              ORDER BY c.market_cap DESC, c.security_id) AS rank
-    FROM caps c JOIN snaps n ON n.country = c.country AND n.snapshot_date = c.as_of_date
-)
+# Monthly snapshots ranked by market cap (data_access.universe_ranks), the Top N of each.
+_UNIVERSE_SQL = (
+    RANKED_MONTHLY
+    + """
 SELECT security_id, country AS country_code, snapshot_date, rank, market_cap,
        country || '_TOP' || %(size)s::text AS market,
        country || '_TOP' || %(size)s::text || '|' || to_char(snapshot_date, 'YYYY-MM-DD')
            AS snapshot_key
 FROM ranked WHERE rank <= %(size)s
 ORDER BY snapshot_date, country, rank"""
+)
 
 
 def project_issuers(ctx: StepContext) -> None:

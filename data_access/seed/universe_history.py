@@ -17,28 +17,16 @@ from typing import Any
 
 import psycopg
 
+from data_access.universe_ranks import RANKED_MONTHLY
+
 logger = logging.getLogger(__name__)
 
 UNIVERSE_SIZE = 50
 
-_RANKED = """
-WITH caps AS (
-    SELECT s.country, f.security_id, f.as_of_date, f.market_cap
-    FROM stock_fundamentals f JOIN stocks s USING (security_id)
-    WHERE NOT s.is_etf AND f.market_cap IS NOT NULL
-), snaps AS (
-    SELECT country, max(as_of_date) AS snapshot_date
-    FROM caps GROUP BY country, date_trunc('month', as_of_date)
-), ranked AS (
-    SELECT c.country, c.security_id, c.as_of_date AS snapshot_date, c.market_cap,
-           row_number() OVER (PARTITION BY c.country, c.as_of_date
-                              ORDER BY c.market_cap DESC, c.security_id) AS rank
-    FROM caps c JOIN snaps n ON n.country = c.country AND n.snapshot_date = c.as_of_date
-)"""
 
 # Months the fundamentals cover are rewritten whole (a stale mid-month snapshot goes too).
 _DELETE = (
-    _RANKED
+    RANKED_MONTHLY
     + """
 DELETE FROM universe_membership m
 USING (SELECT DISTINCT country, date_trunc('month', snapshot_date) AS month FROM ranked) r
@@ -46,7 +34,7 @@ WHERE m.country = r.country AND m.universe = m.country || '_TOP' || %(size)s::te
   AND date_trunc('month', m.snapshot_date) = r.month"""
 )
 _INSERT = (
-    _RANKED
+    RANKED_MONTHLY
     + """
 INSERT INTO universe_membership (universe, country, snapshot_date, security_id, rank, market_cap)
 SELECT country || '_TOP' || %(size)s::text, country, snapshot_date, security_id, rank, market_cap

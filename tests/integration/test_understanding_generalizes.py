@@ -34,6 +34,14 @@ def first_step(answer: AgentAnswer) -> dict[str, Any]:
     return step.arguments["coverage"]
 
 
+def largest_by_net_assets(pool: Any, n: int) -> list[dict[str, Any]]:
+    """The N ETFs with the largest latest net assets, with their expense ratios (SQL truth)."""
+    return fetch_all(
+        "SELECT e.code, e.expense_ratio FROM etfs e JOIN LATERAL (SELECT net_assets FROM "
+        "etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "ORDER BY p.net_assets DESC LIMIT %s", (n,), pool)  # fmt: skip
+
+
 def won(value: float) -> str:
     return f"{value:,.0f}원"
 
@@ -97,10 +105,7 @@ def test_nested_etf_questions_compose_order_take_and_read(
 ) -> None:
     answer = etf_answer("순자산 상위 3개 ETF의 평균 총보수는?", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
-    truth = fetch_all(
-        "SELECT e.code, e.expense_ratio FROM etfs e JOIN LATERAL (SELECT net_assets FROM "
-        "etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
-        "ORDER BY p.net_assets DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    truth = largest_by_net_assets(pg_pool, 3)
     mean = sum(float(r["expense_ratio"]) for r in truth) / 3
     assert answer.status == "ok" and f"{mean:.2f}%" in answer.answer.split("\n")[0]
     assert all(r["code"] in answer.answer for r in truth)
@@ -123,10 +128,7 @@ def test_a_second_cut_and_ties_at_the_cut_are_part_of_the_plan(
     ETFs tied with the last one kept are said."""
     picked = etf_answer("순자산 상위 3개 ETF 중 보수가 제일 싼 것의 3개월 수익률", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
-    top3 = fetch_all(
-        "SELECT e.code, e.expense_ratio FROM etfs e JOIN LATERAL (SELECT net_assets FROM "
-        "etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
-        "ORDER BY p.net_assets DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    top3 = largest_by_net_assets(pg_pool, 3)
     cheapest = min(top3, key=lambda r: r["expense_ratio"])["code"]
     head = picked.answer.split("\n")[0]
     assert picked.status == "ok" and cheapest in head and "3개월 수익률" in head
