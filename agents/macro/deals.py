@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
+from agents.understanding import QuestionFrame
 
 _COUNT_WORDS = (
     "건수",
@@ -33,7 +35,7 @@ def eok(price: float) -> str:
     if price >= 1e12:
         jo, rest = int(price // 1e12), round((price % 1e12) / 1e8)
         return f"{jo:,}조 {rest:,}억 원" if rest else f"{jo:,}조 원"
-    eok_part, man = int(price // 1e8), round((price % 1e8) / 1e4)
+    eok_part, man = divmod(round(price / 1e4), 10_000)  # 만 원, carried into 억
     if eok_part == 0:
         return f"{man:,}만 원"
     return f"{eok_part:,}억 {man:,}만 원" if man else f"{eok_part:,}억 원"
@@ -54,6 +56,53 @@ def level(value: float, unit: str) -> str:
     return f"{value:,.2f}"
 
 
+_EOK_KRW = {"억": 1e8, "조": 1e12, "천만": 1e7}
+
+
+def priced_band(frame: QuestionFrame | None) -> bool:
+    """'10억 이상', '5억 미만': a threshold in an amount of money bands the apartment deals."""
+    op = frame.operation if frame else None
+    return bool(op and op.comparator and op.threshold is not None
+                and (op.threshold_unit or "") in _EOK_KRW)  # fmt: skip
+
+
+def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
+    """The deal templates' band parameters: '전용 84㎡' (84 ≤ area < 85) and '10억 이상',
+    '5억 미만', '30억 넘는' (the frame's threshold, when it is an amount)."""
+    bands: dict[str, Any] = {"area_min": None, "area_max": None, "price_min": None,
+                             "price_max": None}  # fmt: skip
+    if frame is None:
+        return bands
+    if frame.area_m2:
+        bands["area_min"], bands["area_max"] = frame.area_m2
+    op = frame.operation
+    if priced_band(frame):
+        krw = int(op.threshold * _EOK_KRW[op.threshold_unit])  # type: ignore[operator,index]
+        side = "price_min" if op.comparator in (">=", ">") else "price_max"
+        bands[side] = krw + (1 if op.comparator == ">" else -1 if op.comparator == "<" else 0)
+    return bands
+
+
+def filter_words(frame: QuestionFrame | None, lang: str) -> str:
+    """'전용 84㎡대 · 10억 원 이상 ' — what the deals were cut to, said before the figure."""
+    if frame is None:
+        return ""
+    ko, parts = lang == "ko", []
+    if frame.area_m2:
+        parts.append(f"전용 {frame.area_m2[0]:g}㎡대" if ko else f"{frame.area_m2[0]:g} m² units")
+    if priced_band(frame):
+        op = frame.operation
+        amount = eok(op.threshold * _EOK_KRW[op.threshold_unit])  # type: ignore[operator,index]
+        words = {
+            ">=": ("이상", "at or above"),
+            ">": ("초과", "above"),
+            "<=": ("이하", "at or below"),
+            "<": ("미만", "below"),
+        }[op.comparator]  # type: ignore[index]
+        parts.append(f"{amount} {words[0]}" if ko else f"{words[1]} {amount}")
+    return (" · ".join(parts) + " ") if parts else ""
+
+
 def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
                 months: int) -> None:  # fmt: skip
     """The window's deal count, and its highest or lowest deals when asked."""
@@ -64,8 +113,9 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
             "lowest" if any(w in low for w in _LOW_WORDS) else None)  # fmt: skip
     if side is None:
         return
+    bands = deal_filter(route.frame)
     result = run_step(resp, ctx, f"re_transactions_{side}",
-                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+                      {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
     rows = result.rows if result else []
     if not rows:
         resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
@@ -78,7 +128,8 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     shown = f" (월별 중위가격 {len(series.points)}개월 기준 추이는 위)" if series else ""
     resp.key_points.insert(0, lang_text(
         route.language,
-        f"{region} {start} ~ {ctx.as_of_date} 아파트 실거래 {word[0]}: {listed}{shown}.",
+        f"{region} {start} ~ {ctx.as_of_date} {filter_words(route.frame, 'ko')}아파트 실거래 {word[0]}: "
+        f"{listed}{shown}.",
         f"{region} {word[1]} apartment deals {start} to {ctx.as_of_date}: {listed}.",
     ))  # fmt: skip
 
@@ -111,14 +162,16 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
             else relativedelta(days=round(months * 30.44)))  # fmt: skip
     since = date.fromisoformat(ctx.as_of_date) - step
     start = (since + relativedelta(days=1)).isoformat()
+    bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
-                      {"region": region, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
+                      {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
     row = result.rows[0] if result and result.rows else None
     n = int(row["deals"]) if row and row["deals"] else 0
     span = f"{start} ~ {ctx.as_of_date}"
     resp.key_points.insert(0, lang_text(
-        route.language, f"{region} 최근 {frame.period.surface or frame.period.label}({span}) 아파트 "
-        f"실거래 {n:,}건.", f"{region}: {n:,} apartment deals from {span}."))  # fmt: skip
+        route.language, f"{region} 최근 {frame.period.surface or frame.period.label}({span}) "
+        f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
+        f"{region}: {n:,} {filter_words(route.frame, 'en')}apartment deals from {span}."))  # fmt: skip
 
 
 def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
@@ -138,8 +191,9 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
         last = date.fromisoformat(series.points[-1][0][:10])
         end = min(date.fromisoformat(ctx.as_of_date),
                   last + relativedelta(months=1) - relativedelta(days=1)).isoformat()  # fmt: skip
+    bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
-                      {"region": region, "start": start, "as_of": end})  # fmt: skip
+                      {"region": region, "start": start, "as_of": end, **bands})  # fmt: skip
     row = result.rows[0] if result and result.rows else None
     if not row or not row["deals"]:
         resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
@@ -147,8 +201,10 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     mean, median, n = float(row["avg_price"]), float(row["median_price"]), int(row["deals"])
     resp.key_points.insert(0, lang_text(
         route.language,
-        f"{region} {row['first_day']} ~ {row['last_day']} 아파트 실거래 {n:,}건의 평균 거래가격 "
+        f"{region} {row['first_day']} ~ {row['last_day']} {filter_words(route.frame, 'ko')}아파트 실거래 "
+        f"{n:,}건의 평균 거래가격 "
         f"{eok(mean)} (중위 {eok(median)}).",
-        f"{region}: mean apartment deal price {eok(mean)} over {n:,} deals from "
+        f"{region}: mean {filter_words(route.frame, 'en')}apartment deal price {eok(mean)} over {n:,} "
+        f"deals from "
         f"{row['first_day']} to {row['last_day']} (median {eok(median)}).",
     ))  # fmt: skip

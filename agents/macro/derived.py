@@ -15,7 +15,7 @@ from datetime import date
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import level
+from agents.macro.deals import level, priced_band
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS
@@ -600,7 +600,12 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [average(s, months, lang, span) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
-    elif op.kind == "filter" and op.comparator and op.threshold is not None:
+    elif (
+        op.kind == "filter"
+        and op.comparator
+        and op.threshold is not None
+        and not priced_band(frame)
+    ):
         out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]

@@ -15,9 +15,11 @@ from agents.macro import deal_trend
 from agents.macro.deals import (
     counts_asked,
     deal_count_window,
+    deal_filter,
     deal_points,
     deal_stats,
     eok,
+    filter_words,
     level,
 )
 from agents.macro.derived import derived_points, extreme_point, window_asked
@@ -462,8 +464,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:2]:
+            bands = deal_filter(route.frame) if name == "re_transactions_monthly" else {}
             result = run_step(resp, ctx, name, {"region": region, "start": start,
-                                                "as_of": ctx.as_of_date})  # fmt: skip
+                                                "as_of": ctx.as_of_date, **bands})  # fmt: skip
             raw: list[dict[str, Any]] = result.rows if result else []
             dropped: list[str] = []
             if name == "re_transactions_monthly":  # medians of whole months only
@@ -476,6 +479,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if name == "re_transactions_monthly" and counts_asked(route.question):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
+            if bands:  # '10억 이상', '전용 84㎡': the series is of those deals only, and says so
+                ko = filter_words(route.frame, "ko") + ko
+                en = filter_words(route.frame, "en") + en
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
             shown = _region_name(region, route.language)  # 'Seoul' in an English answer

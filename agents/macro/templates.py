@@ -72,6 +72,14 @@ MAX_TEMPLATE_ROWS = 2000
 SQL: Literal["sql"] = "sql"
 CYPHER: Literal["cypher"] = "cypher"
 
+# An area band ('전용 84㎡') and a price band ('10억 이상') on apartment deals; NULL: no bound.
+DEAL_FILTER = (
+    "AND (%(area_min)s::numeric IS NULL OR area_m2 >= %(area_min)s) "
+    "AND (%(area_max)s::numeric IS NULL OR area_m2 < %(area_max)s) "
+    "AND (%(price_min)s::bigint IS NULL OR price_krw >= %(price_min)s) "
+    "AND (%(price_max)s::bigint IS NULL OR price_krw <= %(price_max)s) "
+)
+
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("macro_series_window", "macro", SQL,
              "SELECT o.obs_date, o.value, s.name_ko, s.unit FROM macro_observations o "
@@ -122,13 +130,13 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "SELECT date_trunc('month', deal_date)::date AS month, count(*) AS deals, "
              "percentile_cont(0.5) WITHIN GROUP (ORDER BY price_krw)::bigint AS value "
              "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-             "AND deal_date >= %(start)s AND deal_date <= %(as_of)s GROUP BY 1 ORDER BY 1",
-             ("region", "start", "as_of"), "re_transactions",
+             "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
+             "GROUP BY 1 ORDER BY 1", ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     *(Template(f"re_transactions_{side}", "real_estate", SQL,
                "SELECT deal_date, complex_name, area_m2, floor, price_krw FROM re_transactions "
                "WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-               "AND deal_date >= %(start)s AND deal_date <= %(as_of)s "
+               "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
                f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
                ("region", "start", "as_of"), "re_transactions",
                dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
@@ -148,7 +156,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "WITHIN GROUP (ORDER BY price_krw)::bigint AS median_price, min(deal_date) AS "
              "first_day, max(deal_date) AS last_day FROM re_transactions WHERE (region = "
              "%(region)s OR region LIKE %(region)s || ' %%') AND deal_date >= %(start)s AND "
-             "deal_date <= %(as_of)s", ("region", "start", "as_of"), "re_transactions",
+             "deal_date <= %(as_of)s " + DEAL_FILTER, ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
     # the latest value of a housing series. Each row is one member with its first/last value.
@@ -283,6 +291,8 @@ def run_template(
     """Run one template (guards included); raises WorkbenchError subclasses on failure."""
     template = get_template(name)
     check_params(template, params)
+    if DEAL_FILTER in template.text:  # bands are optional: unset, every deal counts
+        params = {**dict.fromkeys(("area_min", "area_max", "price_min", "price_max")), **params}
     watch = Stopwatch()
     if template.kind == SQL:
         rows = run_read_only(bind_literals(template.text, params, pool), max_rows=max_rows,

@@ -4,6 +4,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 
 from __future__ import annotations
 
+from agents.macro.deals import priced_band
 from agents.macro.derived import window_asked
 from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
@@ -133,7 +134,11 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or ranking_measure(frame)
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
-    filtered_here = op.kind == "filter" and op.threshold is not None and route.indicator_codes
+    filtered_here = (
+        op.kind == "filter"
+        and op.threshold is not None
+        and (route.indicator_codes or (priced_band(frame) and "real_estate" in route.target_agents))
+    )  # '10억 이상 거래': the deals' price band (deals.deal_filter)
     summed_here = window_asked(frame) is not None  # a window's sum is window_answer's
     if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or (
         op.aggregate in ("sum", "count") and not summed_here):  # fmt: skip

@@ -101,6 +101,8 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))
     if frame.statistic and (w is None or w.used or frame.window_is_period()):
         spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
+    if frame.area_m2 and frame.area_span:
+        spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
     words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
     words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
     words += [(word, f"연산:{frame.operation.kind}") for word in frame.operation.words]

@@ -135,6 +135,8 @@ class QuestionFrame(BaseModel):
     statistic: str | None = None  # avg, sum, max, min, range, moving_average, volatility, …
     stat_field: str | None = None  # close, high, low, volume … ('최고가' is the high)
     stat_spans: list[tuple[int, int]] = Field(default_factory=list)
+    area_m2: tuple[float, float] | None = None  # '전용 84㎡': deals of 84 ≤ area < 85 ㎡
+    area_span: tuple[int, int] | None = None
     linked_notes: list[str] = Field(
         default_factory=list
     )  # "'SK하이닉쓰'를 SK하이닉스로 읽었습니다"

@@ -157,7 +157,21 @@ def understand(
     if frame.reference is not None:
         _settle_single_subject(frame, text)
     _read_window_stat(frame, question)
+    if "re_region" in kinds:
+        _read_area(frame, question)
     return frame
+
+
+# '전용 84㎡', '59m2', '84 제곱미터': a floor area as listings write it (84.97㎡ is '84㎡')
+_AREA = re.compile(r"(?:전용\s*(?:면적)?\s*)?(\d{2,3})(?:\.\d+)?\s*(?:㎡|m²|m2|제곱\s*미터|평방\s*미터)"
+                   r"(?:\s*형)?", re.IGNORECASE)  # fmt: skip
+
+
+def _read_area(frame: QuestionFrame, question: str) -> None:
+    m = _AREA.search(question)
+    if m:
+        n = float(m.group(1))
+        frame.area_m2, frame.area_span = (n, n + 1.0), (m.start(), m.end())
 
 
 def _read_window_stat(frame: QuestionFrame, question: str) -> None:
@@ -397,6 +411,9 @@ def _ytd_months() -> float:
     return max(1.0, today.month - 1 + today.day / 30)
 
 
+_TENOR_AFTER = re.compile(r"\s*(?:국채\s*)?\d{1,2}\s*년\s*(?:물|만기)(?:\s*(?:국채\s*)?금리)?")
+
+
 def _read_series_words(frame: QuestionFrame, text: str) -> None:
     """Macro words that name a series through a region ('미국 금리' → FEDFUNDS) and spreads
     ('장단기 금리차' → DGS10 − DGS2)."""
@@ -436,6 +453,12 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
             code = topic.get(region)
             if code and region not in covered:
                 hit = region_hits[region]
+                tenor = _TENOR_AFTER.match(text, hit.end)
+                if tenor:  # '한국 10년물': that region's bond we do not hold, not its policy rate
+                    frame.unknown_words.append(frame.question[hit.start : tenor.end()].strip())
+                    text = _blank(text, hit.start, tenor.end())  # nor another region's '금리'
+                    covered.add(region)
+                    continue
                 frame.entities.append(_series_entity(code).model_copy(
                     update={"start": hit.start, "end": hit.end}))  # fmt: skip
                 covered.add(region)

@@ -130,6 +130,18 @@ def test_macro_series_through_regions_and_spreads(lexicon: Lexicon) -> None:
     spread = read(lexicon, "장단기 금리차 얼마야?", kinds=MACRO_KINDS)
     assert {e.key for e in spread.of("series")} == {"DGS10", "DGS2"}
     assert spread.period is None  # '10년물' is a series, not a ten-year window
+    tenor = read(lexicon, "미국 10년물과 한국 10년물 금리 차이", kinds=MACRO_KINDS)
+    assert [e.key for e in tenor.of("series")] == ["DGS10"]  # not Korea's policy rate, nor
+    assert tenor.unknown_words == ["한국 10년물 금리"]  # another US rate for its '금리'
+
+
+def test_deal_bands_read_an_area_and_leave_prices_to_the_threshold(lexicon: Lexicon) -> None:
+    area = read(lexicon, "강남구 전용 84㎡ 실거래가 평균", kinds=MACRO_KINDS)
+    assert area.area_m2 == (84.0, 85.0) and area.area_span is not None
+    assert read(lexicon, "잠실 59m2 거래", kinds=MACRO_KINDS).area_m2 == (59.0, 60.0)
+    priced = read(lexicon, "서울 10억 이상 아파트 거래 건수", kinds=MACRO_KINDS).operation
+    assert (priced.comparator, priced.threshold, priced.threshold_unit) == (">=", 10.0, "억")
+    assert read(lexicon, "KODEX 200 보수", kinds=MACRO_KINDS).area_m2 is None
 
 
 @pytest.mark.parametrize(
