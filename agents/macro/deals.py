@@ -157,11 +157,7 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
         return
     if any(w in low for w in _CALENDAR_MONTH):
         return
-    months = frame.period.months  # whole months step by the calendar, like SQL's interval
-    step = (relativedelta(months=round(months)) if months >= 1
-            else relativedelta(days=round(months * 30.44)))  # fmt: skip
-    since = date.fromisoformat(ctx.as_of_date) - step
-    start = (since + relativedelta(days=1)).isoformat()
+    start = _trailing(ctx.as_of_date, frame.period.months)
     bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
                       {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
@@ -172,6 +168,14 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
         route.language, f"{region} 최근 {frame.period.surface or frame.period.label}({span}) "
         f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
         f"{region}: {n:,} {filter_words(route.frame, 'en')}apartment deals from {span}."))  # fmt: skip
+
+
+def _trailing(as_of: str, months: float) -> str:
+    """The first day of the trailing window that ends on `as_of` (whole months by the calendar,
+    like SQL's interval)."""
+    step = (relativedelta(months=round(months)) if months >= 1
+            else relativedelta(days=round(months * 30.44)))  # fmt: skip
+    return (date.fromisoformat(as_of) - step + relativedelta(days=1)).isoformat()
 
 
 def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
@@ -186,7 +190,9 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
     end = ctx.as_of_date
-    if series and series.points:  # the monthly series' own months, so the counts agree
+    if frame is not None and frame.period is not None:  # '최근 6개월 평균': that trailing window
+        start, end = _trailing(ctx.as_of_date, frame.period.months), ctx.as_of_date
+    elif series and series.points:  # the monthly series' own months, so the counts agree
         start = series.points[0][0][:10]
         last = date.fromisoformat(series.points[-1][0][:10])
         end = min(date.fromisoformat(ctx.as_of_date),
