@@ -160,7 +160,7 @@ def test_roles_and_private_work_through_a_real_oidc_provider(
     )
     saved = alice.get_by_text("저장했습니다")
     saved.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    title = re.search(r"'(.+)'을\(를\) 저장했습니다", saved.inner_text())
+    title = re.search(r"'(.+)'[을를] 저장했습니다", saved.inner_text())
     assert title, saved.inner_text()
     assert _matches(alice, "계약서", title[1])
     only_one(alice.get_by_label("질문")).fill(f"계약 기간은? {MARKER}")
