@@ -251,41 +251,41 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
              f"rows = ordered[:{n}]",  # the ETFs tied with the last one kept are said, not hidden
              f"tied = [r for r in ordered[{n}:] if rows and r[{lit(order_by)}] == "
              f"rows[-1][{lit(order_by)}]]"]  # fmt: skip
+    pick = None
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
-        pick_desc = _descending(pick_direction(plan.frame), None, plan.pick_by)
-        body.append(f"rows = sorted([r for r in rows if r.get({lit(plan.pick_by)}) is not None], "
-                    f"key=lambda r: r[{lit(plan.pick_by)}], reverse={pick_desc!r})[:1]")  # fmt: skip
+        pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
+        body.append(f"rows = sorted([r for r in rows if r.get({lit(pick[0])}) is not None], "
+                    f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})[:1]")  # fmt: skip
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
-    spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate)
-    spec["columns"] = [*picks, measure]
-    if plan.pick_by:
-        pick = _measure_label(plan, plan.pick_by, period)
-        spec["title"] = spec["title"].replace(
-            " ETF의 " if plan.lang == "ko" else " among ",
-            (f" 중 {pick} {'높은' if pick_desc else '낮은'} 1개 ETF의 " if plan.lang == "ko"
-             else f", then the {'highest' if pick_desc else 'lowest'} {pick}, among "), 1)  # fmt: skip
+    spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
+                          pick)  # fmt: skip
     body += [f"spec = {lit(spec)}", "final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
 
 
 def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, period: str,
-                   descending: bool, n: int, aggregate: str | None) -> dict[str, Any]:  # fmt: skip
+                   descending: bool, n: int, aggregate: str | None,
+                   pick: tuple[str, bool] | None = None) -> dict[str, Any]:  # fmt: skip
+    """The composed answer's title and columns; `pick` is a second cut (measure, descending)."""
     ko = plan.lang == "ko"
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
+    then = _measure_label(plan, pick[0], period) if pick else ""
     if ko:
         cut = f"{order} {'높은' if descending else '낮은'} 순 {'상위 ' + str(n) + '개' if n > 1 else '1위'}"
+        cut += f" 중 {then} {'높은' if pick[1] else '낮은'} 1개" if pick else ""
         title = f"{described} 중 {cut} ETF의 {label}"
         title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
     else:
         cut = f"{'top' if descending else 'bottom'} {n} by {order}"
+        cut += f", then the {'highest' if pick[1] else 'lowest'} {then}," if pick else ""
         title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
     empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
              else f"No {order} values found for {described}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
-            "columns": [order_by, measure], "empty": empty, "note": notes_text(plan),
+            "columns": [order_by, *([pick[0]] if pick else []), measure], "empty": empty, "note": notes_text(plan),
             "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip
 
 

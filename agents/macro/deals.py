@@ -59,11 +59,18 @@ def level(value: float, unit: str) -> str:
 _EOK_KRW = {"억": 1e8, "조": 1e12, "천만": 1e7}
 
 
-def priced_band(frame: QuestionFrame | None) -> bool:
-    """'10억 이상', '5억 미만': a threshold in an amount of money bands the apartment deals."""
+def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
+    """'10억 이상', '5억 미만': a threshold in an amount of money bands the apartment deals —
+    its comparator and the amount in 원; None when the threshold is not an amount."""
     op = frame.operation if frame else None
-    return bool(op and op.comparator and op.threshold is not None
-                and (op.threshold_unit or "") in _EOK_KRW)  # fmt: skip
+    per = _EOK_KRW.get(op.threshold_unit or "") if op else None
+    if op is None or per is None or op.comparator is None or op.threshold is None:
+        return None
+    return op.comparator, int(op.threshold * per)
+
+
+def priced_band(frame: QuestionFrame | None) -> bool:
+    return price_band(frame) is not None
 
 
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
@@ -71,16 +78,17 @@ def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     '5억 미만', '30억 넘는' (the frame's threshold, when it is an amount)."""
     bands: dict[str, Any] = {"area_min": None, "area_max": None, "price_min": None,
                              "price_max": None}  # fmt: skip
-    if frame is None:
-        return bands
-    if frame.area_m2:
+    if frame is not None and frame.area_m2:
         bands["area_min"], bands["area_max"] = frame.area_m2
-    op = frame.operation
-    if priced_band(frame):
-        krw = int(op.threshold * _EOK_KRW[op.threshold_unit])  # type: ignore[operator,index]
-        side = "price_min" if op.comparator in (">=", ">") else "price_max"
-        bands[side] = krw + (1 if op.comparator == ">" else -1 if op.comparator == "<" else 0)
+    if (band := price_band(frame)) is not None:
+        comparator, krw = band
+        side = "price_min" if comparator in (">=", ">") else "price_max"
+        bands[side] = krw + (1 if comparator == ">" else -1 if comparator == "<" else 0)
     return bands
+
+
+_BAND_WORDS = {">=": ("이상", "at or above"), ">": ("초과", "above"),
+               "<=": ("이하", "at or below"), "<": ("미만", "below")}  # fmt: skip
 
 
 def filter_words(frame: QuestionFrame | None, lang: str) -> str:
@@ -90,15 +98,8 @@ def filter_words(frame: QuestionFrame | None, lang: str) -> str:
     ko, parts = lang == "ko", []
     if frame.area_m2:
         parts.append(f"전용 {frame.area_m2[0]:g}㎡대" if ko else f"{frame.area_m2[0]:g} m² units")
-    if priced_band(frame):
-        op = frame.operation
-        amount = eok(op.threshold * _EOK_KRW[op.threshold_unit])  # type: ignore[operator,index]
-        words = {
-            ">=": ("이상", "at or above"),
-            ">": ("초과", "above"),
-            "<=": ("이하", "at or below"),
-            "<": ("미만", "below"),
-        }[op.comparator]  # type: ignore[index]
+    if (band := price_band(frame)) is not None:
+        words, amount = _BAND_WORDS[band[0]], eok(band[1])
         parts.append(f"{amount} {words[0]}" if ko else f"{words[1]} {amount}")
     return (" · ".join(parts) + " ") if parts else ""
 
