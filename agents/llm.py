@@ -139,7 +139,7 @@ def model_id_for(role: AgentRole, settings: Settings) -> str | None:
 
 def macro_model_id(role: MacroRole, settings: Settings, default: str) -> str:
     """The Macro Q&A model of one role (seed 004 §2.5), else `default` (the screen's model)."""
-    return settings.macro_model_for(role) or default
+    return settings.model_for(role) or default
 
 
 # ---- reasoning effort and tracing --------------------------------------------------------------

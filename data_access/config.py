@@ -29,6 +29,12 @@ AgentRole = Literal["etf", "macro", "opening", "contract", "stock", "router", "e
 MacroRole = Literal[
     "router", "ontology", "macro_economy", "equity", "real_estate", "general", "answer"
 ]
+ModelRole = AgentRole | MacroRole
+# The screen a role belongs to, whose model it falls back to before LLM_MODEL (seed 004 §2.5).
+ROLE_SCREEN: dict[str, AgentRole] = {
+    "router": "macro", "ontology": "macro", "macro_economy": "macro", "equity": "macro",
+    "real_estate": "macro", "general": "macro", "answer": "macro",
+}  # fmt: skip
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high")
 
 
@@ -74,7 +80,7 @@ class Settings(BaseSettings):
     # no fallback: unset, their plan is the offline reading (the Stock box uses LLM_MODEL_STOCK)
     llm_model_plan: str | None = None
     llm_embedding_model: str | None = None
-    # Macro Q&A per role (seed 004 §2.5); unset: LLM_MODEL_MACRO, then LLM_MODEL.
+    # Macro Q&A per role (seed 004 §2.5); unset: LLM_MODEL_MACRO, then LLM_MODEL (model_for).
     llm_model_ontology: str | None = None
     llm_model_macro_economy: str | None = None
     llm_model_equity: str | None = None
@@ -162,19 +168,19 @@ class Settings(BaseSettings):
         """The configured reasoning_effort of a model string (its own, else '*'), or None."""
         return self.llm_reasoning_effort.get(model) or self.llm_reasoning_effort.get("*")
 
-    def macro_model_for(self, role: MacroRole) -> str | None:
-        """The Macro Q&A model of a role: its own setting, else the Macro screen's model."""
-        if role == "router":
-            return self.llm_model_router or self.model_for("macro")
-        specific: str | None = getattr(self, f"llm_model_{role}", None)
-        return specific or self.model_for("macro")
+    def model_for(self, role: ModelRole) -> str | None:
+        """The litellm model string of a role; None means the offline planner answers.
 
-    def model_for(self, role: AgentRole) -> str | None:
-        """The litellm model string for a role, falling back to `llm_model`; None means offline."""
-        specific = getattr(self, f"llm_model_{role}", None) if role != "embedding" else None
+        One chain for every role: the role's own setting, then its screen's (a Macro role such
+        as the router or the answer step: LLM_MODEL_MACRO), then LLM_MODEL. The embedding model
+        has its own key and no fallback (a chat model cannot embed)."""
         if role == "embedding":
             return self.llm_embedding_model
-        return specific or self.llm_model
+        for key in (role, ROLE_SCREEN.get(role)):
+            value: str | None = getattr(self, f"llm_model_{key}", None) if key else None
+            if value:
+                return value
+        return self.llm_model
 
     @property
     def graph_backend(self) -> Literal["falkordb", "neo4j"]:

@@ -79,9 +79,7 @@ def test_unset_roles_fall_back_to_the_screen_model(
 def test_role_settings_resolve_with_fallbacks(settings: Settings) -> None:
     s = settings.model_copy(update={"llm_model": "openai/base", "llm_model_macro": None,
                                     "llm_model_router": None, "llm_model_general": "gemini/g"})  # fmt: skip
-    assert s.macro_model_for("general") == "gemini/g"
-    assert s.macro_model_for("ontology") == "openai/base"
-    assert s.macro_model_for("router") == "openai/base"
-    assert (
-        s.model_copy(update={"llm_model_macro": "openai/m"}).macro_model_for("equity") == "openai/m"
-    )
+    assert s.model_for("general") == "gemini/g"
+    assert s.model_for("ontology") == "openai/base"
+    assert s.model_for("router") == "openai/base"
+    assert s.model_copy(update={"llm_model_macro": "openai/m"}).model_for("equity") == "openai/m"
