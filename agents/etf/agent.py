@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 import yaml
+from jinja2 import StrictUndefined, Template
 from smolagents import CodeAgent, LogLevel, Model, Tool
 from smolagents.memory import ActionStep
 from smolagents.utils import AgentMaxStepsError
@@ -49,9 +50,33 @@ def _prompt_templates() -> Any:
     return yaml.safe_load(text)
 
 
+@lru_cache(maxsize=4)
+def _compiled(template: str) -> Template:
+    """A prompt template compiled once per process: smolagents compiles the system prompt's
+    Jinja text on every construction and again in run(), about 35 ms each (issue 34)."""
+    return Template(template, undefined=StrictUndefined)
+
+
+class _CodeAgent(CodeAgent):
+    """smolagents' CodeAgent with its system prompt rendered from the cached compiled template
+    (the same variables as CodeAgent.initialize_system_prompt in smolagents 1.26)."""
+
+    def initialize_system_prompt(self) -> str:
+        imports = ("You can import from any package you want." if "*" in self.authorized_imports
+                   else str(self.authorized_imports))  # fmt: skip
+        return _compiled(self.prompt_templates["system_prompt"]).render(
+            tools=self.tools,
+            managed_agents=self.managed_agents,
+            authorized_imports=imports,
+            custom_instructions=self.instructions,
+            code_block_opening_tag=self.code_block_tags[0],
+            code_block_closing_tag=self.code_block_tags[1],
+        )
+
+
 def build_agent(model: Model, tools: list[Tool],
                 final_answer_checks: Sequence[Callable[..., bool]] = ()) -> CodeAgent:  # fmt: skip
-    return CodeAgent(
+    return _CodeAgent(
         tools=tools,
         model=model,
         prompt_templates=copy.deepcopy(_prompt_templates()),
