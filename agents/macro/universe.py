@@ -15,7 +15,9 @@ Survivorship (seed 004 §4-2, issue 35): every snapshot is a dated membership ro
 (당시 유니버스) and, separately, on the universe as it is (현재 유니버스); the answer says which
 is which and lists the 편입/편출 between them. A stock's price or earnings answer gets a line of
 its own when it joined or left inside the window. One as-of date's snapshot and meta are cached
-per process (§3.C), so repeated questions skip the query (the trace says 'cache').
+per process (§3.C), so repeated questions skip the query (the trace says 'cache'); the cache is
+keyed by the data version too (the latest seed and import runs, the history's size and last
+snapshot), so right after a reseed or an import the snapshot is read again.
 """
 
 from __future__ import annotations
@@ -35,7 +37,10 @@ from agents.macro.market_questions import (
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
+from agents.macro.universe_sql import UNIVERSE_DATA_VERSION
 from data_access.contracts import StructuredCitation, TraceStep
+from data_access.errors import WorkbenchError
+from data_access.postgres import fetch_one
 
 UNIVERSE_SIZE = 50
 DEFAULT_TOP_N = 10
@@ -284,8 +289,10 @@ class UniverseSnapshot:
                 "snapshot_date": self.snapshot_date, "count": len(self.members)}  # fmt: skip
 
 
-CACHE_TTL_S = 600.0
-_SNAPSHOTS: dict[tuple[int, str, str], tuple[float, UniverseSnapshot, StructuredCitation | None]]
+CACHE_TTL_S = 600.0  # a backstop for writes no load records; a reseed or import is seen at once
+_SNAPSHOTS: dict[
+    tuple[int, str, str, str], tuple[float, UniverseSnapshot, StructuredCitation | None]
+]
 _SNAPSHOTS = {}
 
 
@@ -293,16 +300,31 @@ def clear_universe_cache() -> None:
     _SNAPSHOTS.clear()
 
 
+def data_version(ctx: RunContext) -> str:
+    """The loads the membership comes from ('seed 3 · import 12 · 2400 rows to 2026-11-20'):
+    the cache key's part that a reseed or an import changes. '' when it cannot be read."""
+    try:
+        row = fetch_one(UNIVERSE_DATA_VERSION, pool=ctx.pool)
+    except WorkbenchError:
+        return ""
+    if row is None:
+        return ""
+    return (f"seed {row['seed_run']} · import {row['import_run']} · "
+            f"{row['members']} rows to {row['latest']}")  # fmt: skip
+
+
 def universe_snapshot(resp: AgentResponse, ctx: RunContext, country: str,
                       as_of: str) -> UniverseSnapshot | None:  # fmt: skip
-    """The snapshot in effect on as_of, from the per-as-of-date cache or the history table."""
-    key = (id(ctx.pool), country, as_of)
-    hit = _SNAPSHOTS.get(key)
+    """The snapshot in effect on as_of, from the cache (per as-of date and data version) or the
+    history table."""
+    version = data_version(ctx)
+    key = (id(ctx.pool), country, as_of, version)
+    hit = _SNAPSHOTS.get(key) if version else None
     if hit and time.monotonic() - hit[0] < CACHE_TTL_S:
         snap, citation = hit[1], hit[2]
         resp.trace.append(TraceStep(
             step=len(resp.trace) + 1, kind="tool", name="cache:universe_members",
-            arguments={"country": country, "as_of": as_of},
+            arguments={"country": country, "as_of": as_of, "data_version": version},
             observation=f"캐시: {snap.snapshot_date} 스냅샷 {len(snap.members)}종목"))  # fmt: skip
         if citation is not None:
             resp.structured_citations.append(citation)
@@ -314,7 +336,10 @@ def universe_snapshot(resp: AgentResponse, ctx: RunContext, country: str,
         return None
     snap = UniverseSnapshot(country, as_of, str(rows[0]["snapshot_date"]),
                             tuple((r["security_id"], r["name"], int(r["rank"])) for r in rows))  # fmt: skip
-    _SNAPSHOTS[key] = (time.monotonic(), snap, result.citation if result else None)
+    for old in [k for k in _SNAPSHOTS if k[0] == key[0] and k[3] != version]:
+        del _SNAPSHOTS[old]  # snapshots of an older load of this database
+    if version:
+        _SNAPSHOTS[key] = (time.monotonic(), snap, result.citation if result else None)
     return snap
 
 

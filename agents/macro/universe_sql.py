@@ -45,6 +45,15 @@ UNIVERSE_MEMBERS = (
     "AND snapshot_date <= %(as_of)s) ORDER BY m.rank"
 )
 
+# The data version the snapshot cache is keyed by: a reseed (seed_runs), an import (import_runs)
+# or a rewrite of the membership history moves it, so a cached snapshot never outlives its data.
+UNIVERSE_DATA_VERSION = (
+    "SELECT (SELECT max(run_id) FROM seed_runs) AS seed_run, "
+    "(SELECT max(run_id) FROM import_runs) AS import_run, "
+    "(SELECT count(*) FROM universe_membership) AS members, "
+    "(SELECT max(snapshot_date) FROM universe_membership) AS latest"
+)
+
 # Survivorship (seed 004 §4-2): each stock's first close on or after start and last close on or
 # before as_of, for the members of the universe as it was and as it is.
 UNIVERSE_WINDOW_CLOSES = (

@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from agents.macro.service import answer_question
-from agents.macro.universe import clear_universe_cache
+from agents.macro.service import answer_question, make_context
+from agents.macro.state import AgentResponse
+from agents.macro.universe import clear_universe_cache, universe_snapshot
 from data_access.postgres import connection, fetch_all, fetch_one
 from data_access.seed.universe_history import membership_changes, refresh_universe_membership
 
@@ -131,6 +132,46 @@ def test_universe_snapshot_is_cached_per_as_of_date(pg_pool: Any, graph_store: A
     assert first.answer == second.answer
     # the cached turn still cites the membership it read
     assert "universe_membership" in {c.table for c in second.structured_citations}
+
+
+def test_a_reseed_invalidates_the_cached_snapshot(settings: Any, pg_pool: Any) -> None:
+    """A reseed rewrites the membership and records a seed run: the next question reads the new
+    members at once, not the cached ones (the cache used to clear only after 10 minutes)."""
+    clear_universe_cache()
+    ctx = make_context(settings, pg_pool, None, AS_OF)
+    day = _snapshot_on(pg_pool, "KR_TOP50", AS_OF)
+    before = universe_snapshot(AgentResponse(agent="equity"), ctx, "KR", AS_OF)
+    assert before is not None and str(before.snapshot_date) == str(day)
+    cached = AgentResponse(agent="equity")
+    assert universe_snapshot(cached, ctx, "KR", AS_OF) == before
+    assert [t.name for t in cached.trace] == ["cache:universe_members"]
+    last = max(before.members, key=lambda m: m[2])  # the 50th member of the as-of snapshot
+    outsider = fetch_one(
+        "SELECT security_id FROM stocks WHERE country = 'KR' AND NOT is_etf"
+        " AND NOT security_id = ANY(%s) ORDER BY security_id LIMIT 1",
+        (list(before.ids),),
+        pool=pg_pool,
+    )
+    assert outsider is not None
+    swap = ("UPDATE universe_membership SET security_id = %s WHERE universe = 'KR_TOP50'"
+            " AND snapshot_date = %s AND security_id = %s")  # fmt: skip
+    with connection(pg_pool) as conn:  # what a reseed with other data writes, in one transaction
+        conn.execute(swap, (outsider["security_id"], day, last[0]))
+        run = conn.execute(
+            "INSERT INTO seed_runs (scale, seed, as_of_date, checksums, row_counts, duration_ms)"
+            " SELECT scale, seed, as_of_date, checksums, row_counts, duration_ms FROM seed_runs"
+            " ORDER BY run_id DESC LIMIT 1 RETURNING run_id"
+        ).fetchone()
+    try:
+        fresh = AgentResponse(agent="equity")
+        after = universe_snapshot(fresh, ctx, "KR", AS_OF)
+        assert [t.name for t in fresh.trace] == ["sql:universe_members"]  # not the cache
+        assert after is not None and after.ids == before.ids - {last[0]} | {outsider["security_id"]}
+    finally:
+        with connection(pg_pool) as conn:
+            conn.execute(swap, (last[0], day, outsider["security_id"]))
+            conn.execute("DELETE FROM seed_runs WHERE run_id = %s", (run["run_id"],))
+        clear_universe_cache()
 
 
 def _changed_member(pool: Any, start: str) -> tuple[str, str, list[Any], list[Any]]:
