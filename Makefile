@@ -83,7 +83,7 @@ typecheck: venv
 	$(BIN)/mypy data_access agents
 
 pytest: venv system-deps
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=30
 
 test: venv system-deps lint typecheck pytest
 
