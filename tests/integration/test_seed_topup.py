@@ -1,6 +1,11 @@
-"""`seed --if-missing` on a database seeded before the market series existed (issue 25): the
-series are generated from the loaded run's own seed, scale and as-of date and added once; a
-second call adds nothing. A private database on the real test server (nothing shared is touched)."""
+"""`seed --if-missing` on a database seeded before what a newer seed generates.
+
+- The market series (issue 25): generated from the loaded run's own seed, scale and as-of date
+  and added once; a second call adds nothing. A private database on the real test server.
+- The demo OpenDART filings (issue 35): what the top-up adds reaches the graph in the same call
+  (it used to stop at PostgreSQL: 533 documents, 343 in the graph). On the test home's own
+  stores: the filings are taken out of both, as on a database seeded before them, and put back.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +18,11 @@ from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 
 from data_access.config import Settings
-from data_access.postgres import fetch_all, fetch_one, get_pool, migrate
+from data_access.graph.base import GraphStore
+from data_access.postgres import connection, fetch_all, fetch_one, get_pool, migrate
+from data_access.seed import seed_if_missing
 from data_access.seed.build import build_market_series
+from data_access.seed.documents import DOC_URL
 from data_access.seed.market_series import END_LEVELS
 from data_access.seed.topup import add_missing_series
 from data_access.services import ServiceInfo
@@ -58,3 +66,57 @@ def test_series_are_added_once_from_the_loaded_run(private_pool: Any) -> None:
     assert {"코스피지수", "유가", "비트코인 가격"} <= {
         r["alias"] for r in aliases if r["kind"] == "market"
     }
+
+
+# The demo filings' rows and the nodes the projection made of them (ids 'doc-dart-…' etc.).
+DART_SQL = {
+    "documents": "SELECT doc_id AS id FROM documents WHERE doc_id LIKE 'doc-dart-%%'",
+    "events": "SELECT event_id AS id FROM events WHERE event_id LIKE 'evt-dart-%%'",
+    "evidence": "SELECT evidence_id AS id FROM evidence WHERE evidence_id LIKE 'evd-dart-%%'",
+}
+DART_GRAPH = {
+    "documents": "MATCH (n:Document) WHERE n.doc_id STARTS WITH 'doc-dart-' RETURN n.doc_id AS id",
+    "events": "MATCH (n:Event) WHERE n.event_id STARTS WITH 'evt-dart-' RETURN n.event_id AS id",
+    "evidence": "MATCH (n:Evidence) WHERE n.evidence_id STARTS WITH 'evd-dart-'"
+    " RETURN n.evidence_id AS id",
+}
+DROP_NODES = (
+    "MATCH (n) WHERE (n:Document OR n:Fact OR n:Claim) AND n.doc_id STARTS WITH 'doc-dart-'"
+    " OR n:Event AND n.event_id STARTS WITH 'evt-dart-'"
+    " OR n:Evidence AND n.evidence_id STARTS WITH 'evd-dart-' DETACH DELETE n"
+)
+
+
+def _ids(pool: Any, store: GraphStore) -> dict[str, tuple[set[str], set[str]]]:
+    """Per kind: (ids in PostgreSQL, ids in the graph)."""
+    return {
+        kind: (
+            {r["id"] for r in fetch_all(DART_SQL[kind], pool=pool)},
+            {r["id"] for r in store.read(DART_GRAPH[kind], timeout_ms=30_000)},
+        )
+        for kind in DART_SQL
+    }
+
+
+@pytest.mark.usefixtures("demo_data")
+def test_the_top_up_projects_what_it_adds(
+    pg_pool: Any, graph_store: GraphStore, settings: Settings
+) -> None:
+    loaded = _ids(pg_pool, graph_store)
+    assert all(pg for pg, _ in loaded.values())  # the demo seed wrote filings
+    with connection(pg_pool) as conn:  # a demo database seeded before the filings existed
+        conn.execute("DELETE FROM dart_disclosures WHERE url LIKE %s", (DOC_URL + "%",))
+        conn.execute("DELETE FROM events WHERE event_id LIKE 'evt-dart-%%'")  # evidence cascades
+        conn.execute("DELETE FROM documents WHERE doc_id LIKE 'doc-dart-%%'")
+    graph_store.write(DROP_NODES)
+    assert all(not pg and not graph for pg, graph in _ids(pg_pool, graph_store).values())
+    assert seed_if_missing("demo", pool=pg_pool, settings=settings, project=True) is None
+    topped = _ids(pg_pool, graph_store)
+    for kind, (pg, graph) in topped.items():
+        assert pg == loaded[kind][0], kind  # PostgreSQL has the filings again
+        assert graph == pg, f"{kind}: {len(pg)} in PostgreSQL, {len(graph)} in the graph"
+    links = graph_store.read(
+        "MATCH (:EarningsEvent)-[:SUPPORTED_BY]->(v:Evidence)"
+        " WHERE v.evidence_id STARTS WITH 'evd-dart-' RETURN count(v) AS n"
+    )
+    assert links[0]["n"] > 0  # the knowledge steps linked them too (earnings ↔ filings)
