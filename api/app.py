@@ -4,20 +4,24 @@
     uvicorn.run(app, host="127.0.0.1", port=8600)       # what `python -m api` does
 
 With `config.scheduler` (what `python -m api` sets) the weekly KPI report runs on its schedule
-while the server runs (api.schedule). OpenAPI docs at /docs and /redoc (request and response models with Korean and English
+while the server runs (api.schedule). With `config.mcp` (the default) the MCP server answers
+streamable HTTP at /mcp in the same process, on the same stores, behind the same walls
+(api.mcp.mount: the `mcp` SDK and the tools load on the first /mcp request). OpenAPI docs at /docs and /redoc (request and response models with Korean and English
 examples), served from local files.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
+from starlette.routing import Route
 
 from api import errors
 from api.config import ApiConfig
+from api.mcp.mount import MCP_PATH, McpMount
 from api.routes_admin import router as admin_router
 from api.routes_agents import router as agents_router
 from api.routes_store import router as store_router
@@ -36,7 +40,8 @@ Loopback only by default; beyond loopback every request needs `Authorization: Be
 def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        """The weekly KPI report's scheduler runs while the server does (when configured)."""
+        """The weekly KPI report's scheduler (when configured) and the MCP sessions run while
+        the server does."""
         from api.schedule import WeeklyReportScheduler, parse_at
 
         at = parse_at(config.weekly_report_at) if config.scheduler else None
@@ -45,7 +50,10 @@ def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
         if scheduler is not None:
             scheduler.start()
         try:
-            yield
+            async with AsyncExitStack() as stack:
+                if app.state.mcp is not None:
+                    await stack.enter_async_context(app.state.mcp.running())
+                yield
         finally:
             if scheduler is not None:
                 scheduler.stop()
@@ -59,5 +67,8 @@ def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
     errors.install(app)
     for router in (agents_router, store_router, admin_router):
         app.include_router(router)
+    app.state.mcp = McpMount(stores, config) if config.mcp else None
+    if app.state.mcp is not None:  # MCP over streamable HTTP, loaded on its first request
+        app.router.routes.append(Route(MCP_PATH, endpoint=app.state.mcp))
     app.add_middleware(GuardMiddleware, config=config)
     return app

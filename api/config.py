@@ -62,6 +62,9 @@ class ApiConfig(BaseSettings):
     # elsewhere (tests, benchmarks) only when asked. "off" switches the report off.
     scheduler: bool = False
     weekly_report_at: str = "mon 08:20"  # Korean time, seed 004 §13.2-18
+    # The MCP server's streamable HTTP at /mcp in the API's own process (api.mcp.server.McpApp.
+    # mount): one set of stores and one Kiwi for both. API_MCP=false leaves it out.
+    mcp: bool = True
 
     @field_validator("weekly_report_at")
     @classmethod

@@ -33,6 +33,7 @@ from mcp.server.lowlevel import Server
 from api.mcp.catalog import load_catalog
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
     from starlette.types import ASGIApp
 
     from api.config import ApiConfig
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 NAME = "atlas-workbench"
+PATH = "/mcp"
 INSTRUCTIONS = (
     "Atlas Workbench 데이터 도구: 국내 ETF(보유종목·태그·가격), 주식, 뉴스, 계약서 조항, 읽기 전용 SQL/Cypher. "
     "모든 도구는 읽기 전용이며 오류는 {status: 'error', error, retry_hint}로 돌아옵니다."
@@ -142,13 +144,20 @@ class McpApp:
         return self.tools[name].call(arguments)
 
     def http_app(self, config: ApiConfig) -> ASGIApp:
-        """Streamable HTTP at /mcp behind the API's rate limit, token and size walls."""
+        """Streamable HTTP at /mcp behind the API's rate limit, token and size walls (the
+        standalone `python -m api.mcp --transport http`; its lifespan runs the sessions)."""
         from api.mcp.errors import KoreanJsonErrors
         from api.security import GuardMiddleware
 
-        app = self.server.streamable_http_app(host=config.host, json_response=True,
-                                              max_request_body_size=config.max_body_bytes)  # fmt: skip
-        return GuardMiddleware(KoreanJsonErrors(app), config)
+        return GuardMiddleware(KoreanJsonErrors(self.streamable(config)), config)
+
+    def streamable(self, config: ApiConfig) -> Starlette:
+        """The SDK's streamable HTTP app at /mcp: JSON responses, the API's body limit, and on
+        loopback the SDK's own Host/Origin check (DNS rebinding). Its lifespan runs the MCP
+        sessions (api.mcp.mount enters it when the app is served inside the API)."""
+        return self.server.streamable_http_app(streamable_http_path=PATH, host=config.host,
+                                               json_response=True,
+                                               max_request_body_size=config.max_body_bytes)  # fmt: skip
 
     def close(self) -> None:
         if self._caches is not None:

@@ -21,6 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from api.app import create_app
 from api.background import BackgroundServer
 from api.config import ApiConfig
 from api.mcp.server import McpApp
@@ -175,22 +176,48 @@ def test_hostile_calls_are_tool_errors_and_change_nothing(session: dict[str, Any
     assert row and row["n"] == 1
 
 
-def test_streamable_http_behind_the_token(settings: Any, services: Any) -> None:
-    mcp_app = McpApp(Stores(settings, info=services))
+def mcp_server(kind: str, stores: Stores, config: ApiConfig) -> tuple[Any, McpApp | None]:
+    """The streamable HTTP transport as `python -m api.mcp --transport http` serves it, or at
+    /mcp inside the API (`python -m api`: built on the first /mcp request, closed with the
+    server), on the same stores as the API's routes."""
+    if kind == "standalone":
+        mcp_app = McpApp(stores)
+        return mcp_app.http_app(config), mcp_app
+    return create_app(config, stores), None
+
+
+@pytest.mark.parametrize("kind", ["standalone", "api"])
+def test_streamable_http_behind_the_token(settings: Any, services: Any, kind: str) -> None:
+    stores = Stores(settings, info=services)
     config = ApiConfig(token=TOKEN, rate_limit_per_min=0)
-    with BackgroundServer(mcp_app.http_app(config)) as server:
+    asgi, mcp_app = mcp_server(kind, stores, config)
+    with BackgroundServer(asgi) as server:
         url = f"{server.url}/mcp"
         refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         assert refused.status_code == 401 and refused.json()["status"] == "error"
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        foreign = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                             headers={**auth, "Origin": "http://evil.example"})  # fmt: skip
+        assert foreign.status_code == 403 and "evil.example" in foreign.json()["error"]
+        rebound = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                             headers={**auth, "Host": "evil.example"})  # fmt: skip
+        assert rebound.status_code == 403
 
-        async def run() -> tuple[int, str]:
-            http = create_mcp_http_client(headers={"Authorization": f"Bearer {TOKEN}"})
+        async def run() -> tuple[int, str, str]:
+            http = create_mcp_http_client(headers=auth)
             async with http, Client(streamable_http_client(url, http_client=http)) as client:
                 listed = await client.list_tools()
                 result = await client.call_tool("calculator_tool", {"expression": "(1 + 2) * 3"})
-                return len(listed.tools), text_of(result)
+                found = await client.call_tool("stock_search", {"query": "삼성전자"})
+                return len(listed.tools), text_of(result), text_of(found)
 
-        count, text = run_in_thread(run)
-    mcp_app.close()
+        count, text, found = run_in_thread(run)
+        if mcp_app is None:  # inside the API: its routes answer beside /mcp, on one Stores
+            assert httpx.get(f"{server.url}/healthz", headers=auth).status_code == 200
+            loaded = asgi.state.mcp.mcp
+            assert loaded is not None and loaded.stores is stores
+    if mcp_app is not None:
+        mcp_app.close()
     assert count >= sum(len(names) for names in SEED_TOOLS.values())
     assert json.loads(text)["result"] == 9.0
+    assert "005930" in found
