@@ -242,7 +242,8 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     op, order_by, measure = plan.frame.operation, plan.order_by, plan.measure
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
-    descending = _descending(op.direction or pick_direction(plan.frame), None, order_by)
+    descending = _descending(op.direction or pick_direction(plan.frame, of_pick=False), None,
+                             order_by)  # fmt: skip
     n = int(op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     body = _enrich_lines({*picks, measure}, period)
@@ -285,7 +286,8 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
              else f"No {order} values found for {described}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
-            "columns": [order_by, *([pick[0]] if pick else []), measure], "empty": empty, "note": notes_text(plan),
+            "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure])),
+            "empty": empty, "note": notes_text(plan),
             "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from typing import Literal
 
 from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import COMPOSED, nested_measure
+from agents.understanding.coverage import COMPOSED, among_measure, nested_measure
 from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
@@ -251,6 +251,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     if len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
         return None  # the coverage says which measure was not read
     order_by, pick_by = others[0], (others[1] if len(others) == 2 else None)
+    if pick_by is None and read == among_measure(frame):
+        pick_by = measure  # '… 상위 5개 중 수익률이 가장 높은 것': the pick is the answer
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
@@ -513,7 +515,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if holdings and op.kind == "aggregate" and op.aggregate in ("sum", "avg", "count"):
         return "holdings_aggregate"
     if holdings and op.kind == "filter" and op.comparator:
-        op.aggregate = op.aggregate if op.aggregate == "count" else "list"  # type: ignore[assignment]
+        op.aggregate = op.aggregate if op.aggregate == "count" else "list"
         return "holdings_aggregate"  # 'TIGER 200 보유 종목 중 비중 5% 넘는 종목'
     whole = (
         holdings
@@ -523,7 +525,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         and not _CODE_WORDS.search(plan.question)  # '종목코드 알려줘' asks the card's code
     )  # 'KODEX 200 보유 종목', 'What does TIGER 200 hold?'
     if holdings and (op.kind == "rank" or op.top_n or whole):
-        op.aggregate = "list"  # type: ignore[assignment]  # the top N holdings by weight
+        op.aggregate = "list"  # the top N holdings by weight
         all_asked = whole and _ALL_HOLDINGS.search(plan.question)
         op.top_n = op.top_n or (None if all_asked else 10)  # '비중 상위 종목': ten, not all 136
         return "holdings_aggregate"

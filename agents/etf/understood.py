@@ -9,7 +9,7 @@ import re
 from agents.etf.frame_codegen import out_of_window_text
 from agents.etf.intents import Plan
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import account
+from agents.understanding.coverage import account, ordinal_position
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import Lexicon
 from data_access.contracts import AgentAnswer
@@ -35,6 +35,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     missing = [n for n in plan.unanswered if n not in answer.answer]
     if missing and answer.status in ("ok", "partial"):
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
+    if answer.status == "ok" and frame.reference is None:
+        _lead_with_position(answer, frame, lexicon)
     if plan.scope_note and answer.status in ("ok", "partial"):
         answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
     out_of_reach = bool(plan.as_of or plan.month) and answer.answer.startswith(
@@ -43,6 +45,22 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
         answer.status = "partial"  # out of reach: a past day older than the price tool's year
     account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'
+
+
+def _lead_with_position(answer: AgentAnswer, frame: QuestionFrame, lexicon: Lexicon) -> None:
+    """'삼성전자 비중이 두 번째로 큰 ETF는?': the list answers it; its n-th item is said first."""
+    asked = ordinal_position(frame.question)
+    subjects = {e.key for e in frame.entities}  # '삼성전자(005930)를 보유한 ETF' names its subject
+    codes = [c for c in dict.fromkeys(_CODE.findall(answer.answer)) if c not in subjects]
+    if asked is None or asked[0] < 2 or len(codes) < asked[0]:
+        return
+    n, surface = asked
+    code = codes[n - 1]
+    name = lexicon.etfs.get(code) or (lexicon.stocks.get(code) or (code,))[0]
+    lead = (f"{n}번째는 {name}({code})입니다." if frame.language == "ko"
+            else f"Number {n} is {name} ({code}).")  # fmt: skip
+    answer.answer = f"{lead}\n\n{answer.answer}"
+    frame.operation.words.append(surface)
 
 
 def _counts_previous_set(frame: QuestionFrame) -> bool:

@@ -37,21 +37,52 @@ _UNITS_AFTER_NUMBER = frozenset(
 )
 
 
+# words that decide which figure is asked even when the vocabulary knows them: a day named in
+# words, an ordinal, a statistic no reader computes. Unless a reader consumed them, they are
+# decisive ('지난 분기 말 값' answered with the latest value is another question)
+_DECIDING_WORDS = frozenset(
+    "분기 말 초 첫 마지막 연말 연초 월말 월초 상반기 하반기 재작년 월요일 화요일 수요일 목요일 "
+    "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도".split()
+)
 _PICKED = frozenset({"쪽", "것", "거", "곳", "편"})
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
-_DESCENDING = frozenset({"높", "크", "비싸", "많"})
+_DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
 
 
-def pick_direction(frame: QuestionFrame) -> str | None:
-    """'asc' or 'desc' from the last ordering adjective before the possessive, if any."""
+def pick_direction(frame: QuestionFrame, *, of_pick: bool = True) -> str | None:
+    """'asc' or 'desc' from the last ordering adjective before the possessive, if any; with
+    '중' ('보수 낮은 10개 중 수익률 제일 좋은 것'), the pick's after it and the set's before it."""
+    tokens = analyse(frame.question)
+    among = next((i for i, t in enumerate(tokens) if t.form == "중" and t.tag == "NNB"), None)
+    if among is not None:
+        tokens = tokens[among + 1 :] if of_pick else tokens[:among]
     found = None
-    for t in analyse(frame.question):
+    for t in tokens:
         if t.tag == "JKG":
             break
         if t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
             found = "asc" if t.form in _ASCENDING else "desc"
     return found
+
+
+def ordinal_position(question: str) -> tuple[int, str] | None:
+    """'두 번째로 큰', '3위', 'the second largest': the place asked for in an ordering."""
+    tokens = analyse(question)
+    for i, t in enumerate(tokens[:-1]):
+        n = _ORDINAL_NUMBERS.get(t.form) if t.tag == "MM" else None
+        n = int(t.form) if t.tag == "SN" and t.form.isdigit() else n
+        after = [x.form for x in tokens[i + 1 : i + 3]]
+        if n and (after == ["번", "째"] or after[:1] == ["위"] and t.tag == "SN"):
+            end = tokens[i + (2 if after[0] == "번" else 1)].end
+            return n, question[t.start : end]
+        if t.form.lower() in _ORDINALS_EN:
+            return _ORDINALS_EN[t.form.lower()], t.form
+    return None
+
+
+_ORDINAL_NUMBERS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5}
+_ORDINALS_EN = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3}
 
 
 class ReadSpan(BaseModel):
@@ -73,9 +104,15 @@ def cover(frame: QuestionFrame) -> Coverage:
     known = vocabulary_words()
     tokens = analyse(question)
     for i, t in enumerate(tokens):
-        if not t.content or any(a <= t.start and t.end <= b for a, b, _ in spans):
+        if not (t.content or t.form in _DECIDING_WORDS) or any(
+            a <= t.start and t.end <= b for a, b, _ in spans
+        ):
             continue
         form = t.form.lower()
+        if form in _DECIDING_WORDS:
+            cov.unread.append(t.form)
+            cov.decisive.append(_deciding_phrase(tokens, i, question))
+            continue
         if form in _FRAME_WORDS or (form in known and t.tag != "SN"):
             continue
         if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
@@ -101,6 +138,8 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))
     if frame.statistic and (w is None or w.used or frame.window_is_period()):
         spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
+    if frame.as_of_date and frame.as_of_span:
+        spans.append((*frame.as_of_span, f"기준일:{frame.as_of_date}"))
     if frame.area_m2 and frame.area_span:
         spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
     words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
@@ -140,6 +179,18 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _deciding_phrase(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
+    """The deciding word with the words glued to it by meaning: '두 번째', '지난 분기 말'."""
+    start = i
+    while (
+        start > 0
+        and tokens[start - 1].tag in ("MM", "SN", "NNB", "NR", "ETM", "VV")
+        and (tokens[start].start - tokens[start - 1].end <= 1)
+    ):
+        start -= 1
+    return question[tokens[start].start : tokens[i].end]
+
+
 def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
     """'10' with the unit after it ('10거래일'), as the user wrote it."""
     t = tokens[i]
@@ -171,6 +222,21 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]
         if before and after and after[0].name != before[0].name:
             return after[0].surface
+    return among_measure(frame, tokens) if ranked else None
+
+
+def among_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = None) -> str | None:
+    """'순자산 상위 5개 ETF 중 1개월 수익률이 가장 높은 것은?': a ranked set, then '중' and
+    another measure that picks one of it (the measure after '중')."""
+    tokens = tokens or analyse(frame.question)
+    low = frame.question.lower()
+    among = next((t for t in tokens if t.form == "중" and t.tag == "NNB"), None)
+    if among is None or any(t.tag == "JKG" and t.start > among.end for t in tokens):
+        return None
+    before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < among.start]
+    after = [m for m in frame.measures if low.find(m.surface.lower()) > among.end]
+    if before and after and after[0].name != before[0].name:
+        return after[0].surface
     return None
 
 

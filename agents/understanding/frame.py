@@ -20,7 +20,7 @@ OperationKind = Literal[
     "define", "unknown",
 ]  # fmt: skip
 Comparator = Literal[">", ">=", "<", "<=", "="]
-Aggregate = Literal["sum", "avg", "count", "max", "min"]
+Aggregate = Literal["sum", "avg", "count", "max", "min", "list"]  # list: the top N rows themselves
 Reference = Literal["subset", "same", "replace"]
 Lang = Literal["ko", "en"]
 
@@ -126,6 +126,7 @@ class QuestionFrame(BaseModel):
     relation: str | None = None  # holders | holdings | similar | holdings_changes | together …
     period: Period | None = None
     as_of_date: str | None = None
+    as_of_span: tuple[int, int] | None = None  # the words that named the day
     reference: Reference | None = None  # how the question leans on the previous turn
     previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
     replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out

@@ -11,13 +11,16 @@ nothing. Words of the vocabulary ('순자산', '수익률') are never names.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from agents.understanding.lexicon import Lexicon, fold
 from agents.understanding.morphemes import Morpheme, analyse
+from data_access.seed.news_text import josa
 
 # a typo is a letter or two (jamo) away: '삼성전쟈' → 삼성전자 is 1, '한화투자증권' → 한국투자증권 is 3
 MAX_EDITS = 2
@@ -157,3 +160,42 @@ def _closest(question: str, start: int, end: int, choices: list[str],
     candidates = tuple(dict.fromkeys([best[3], *rivals])) if rivals else ()
     return FuzzyLink(surface, start, end, best[1], best[2], best[3], int(found[0][1]),
                      candidates)  # fmt: skip
+
+
+@lru_cache(maxsize=4)
+def _word_jamo(known_words: frozenset[str]) -> tuple[list[str], list[str]]:
+    """The Hangul vocabulary words of three syllables or more, and their jamo forms."""
+    words = sorted(w for w in known_words if len(w) >= 3 and all("가" <= c <= "힣" for c in w))
+    return words, [jamo(w) for w in words]
+
+
+def correct_words(question: str, known_words: frozenset[str],
+                  taken: list[tuple[int, int]]) -> tuple[str, list[str]]:  # fmt: skip
+    """A Hangul word (with or without a one-letter particle) one letter (jamo) from exactly one
+    vocabulary word of the same length ('실엄률' → 실업률, '기준금니' → 기준금리) is read as that
+    word; the notes say so. Names and words the vocabulary holds are left alone."""
+    words, forms = _word_jamo(known_words)
+    notes: list[str] = []
+    tokens = analyse(question)
+    for m in _HANGUL_WORD.finditer(question):
+        inside = [t.tag for t in tokens if m.start() <= t.start < m.end()]
+        if any(a < m.end() and m.start() < b for a, b in taken) or any(
+            tag.startswith(("VV", "VA", "VX", "XSV", "XSA", "EF", "EC")) for tag in inside
+        ):
+            continue  # a verb's ending ('기다릴까') is not a misspelt noun
+        for word in (m.group(0), m.group(0)[:-1]):
+            if len(word) < 3 or word in known_words:
+                break
+            found = process.extract(jamo(word), forms, scorer=Levenshtein.distance, limit=2,
+                                    score_cutoff=1)  # fmt: skip
+            close = [words[i] for _, d, i in found if d == 1 and len(words[i]) == len(word)]
+            if len(close) == 1:
+                at = m.start()
+                question = question[:at] + close[0] + question[at + len(word) :]
+                particle = josa(word, "을/를")[len(word) :]
+                notes.append(f"'{word}'{particle} {josa(close[0], '으로/로')} 읽었습니다.")
+                break
+    return question, notes
+
+
+_HANGUL_WORD = re.compile(r"[가-힣]{3,}")

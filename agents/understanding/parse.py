@@ -13,9 +13,10 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import replace
-from datetime import date, timedelta
+from datetime import date
 
 from agents.understanding.advice import asks_advice
+from agents.understanding.dates import read_date_point
 from agents.understanding.frame import (
     HOUSING_MEASURES,
     MEASURE_UNITS,
@@ -27,7 +28,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
-from agents.understanding.names import link_typos
+from agents.understanding.names import correct_words, link_typos
 from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
     Hit,
@@ -128,6 +129,16 @@ def understand(
         for m in lexicon.recognize(question, kinds)
     ])  # fmt: skip
     linked_notes = _link_typos(question, lexicon, kinds, entities)
+    taken = [(e.start, e.end) for e in entities if e.start >= 0]
+    question, corrected = correct_words(question, vocabulary_words(), taken)
+    if corrected:  # same length: every span stays; the corrected word may be part of a name
+        found = _outside_measures(question, [
+            Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
+            for m in lexicon.recognize(question, kinds)
+        ])  # fmt: skip
+        entities = sorted(found + [e for e in entities if not any(
+            f.start < e.end and e.start < f.end for f in found)], key=lambda e: e.start)  # fmt: skip
+        linked_notes += corrected
     text = _digits_for_number_words(_masked(question.lower(), entities))
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
                           entities=entities, linked_notes=linked_notes)  # fmt: skip
@@ -305,7 +316,7 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
             frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
-        return _blank(text, m.start(), m.end())
+        return _dated(frame, text, m.start(), m.end())
     m = _MONTH_DAY.search(text)
     if m:  # '10월 31일': that day of the latest such month
         month, day = int(m.group(1)), int(m.group(2))
@@ -313,10 +324,10 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
             frame.as_of_date = date(_latest_year(month), month, day).isoformat()
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
-        return _blank(text, m.start(), m.end())
+        return _dated(frame, text, m.start(), m.end())
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
-        return _read_relative_month_edge(frame, text)
+        return _read_relative_point(frame, text)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
     year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
@@ -328,33 +339,25 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     frame.as_of_date = date(year, month, day).isoformat()
     if not (m.group("edge") or "").strip():
         frame.notes.append(f"{CALENDAR_MONTH}{year:04d}-{month:02d}")
-    text = _blank(text, m.start(), m.end())
+    text = _dated(frame, text, m.start(), m.end())
     if year_match and not m.group("y"):
         text = _blank(text, year_match.start(), year_match.end())
     return text
 
 
-# '지난달 말 종가', '작년 말 환율': a day named relative to today — not '지난달 말 대비' (a base)
-_RELATIVE_EDGE = re.compile(
-    r"(?P<when>지난\s*달|저번\s*달|전월|작년|지난해|전년)\s*(?P<edge>말|초)"
-    r"(?!\s*(?:대비|이후|부터|보다|에\s*비해|比))"
-)
+def _dated(frame: QuestionFrame, text: str, start: int, end: int) -> str:
+    """The words that named the as-of day are read (the coverage shows them) and blanked."""
+    frame.as_of_span = (start, end)
+    return _blank(text, start, end)
 
 
-def _read_relative_month_edge(frame: QuestionFrame, text: str) -> str:
-    m = _RELATIVE_EDGE.search(text)
-    if not m:
+def _read_relative_point(frame: QuestionFrame, text: str) -> str:
+    """'지난 분기 말', '올해 첫 거래일', '작년 말 환율': a day named relative to today."""
+    point = read_date_point(text)
+    if point is None:
         return text
-    today = date.today()
-    if m.group("when") in ("작년", "지난해", "전년"):
-        day = (
-            date(today.year - 1, 1, 1) if m.group("edge") == "초" else date(today.year - 1, 12, 31)
-        )
-    else:
-        last = today.replace(day=1) - timedelta(days=1)
-        day = last.replace(day=1) if m.group("edge") == "초" else last
-    frame.as_of_date = day.isoformat()
-    return _blank(text, m.start(), m.end())
+    frame.as_of_date = point.day.isoformat()
+    return _dated(frame, text, point.start, point.end)
 
 
 def _latest_year(month: int) -> int:
@@ -1183,6 +1186,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         if n <= len(previous_result):
             code = previous_result[n - 1]
             frame.reference = "same"
+            frame.operation.words.append(ordinal[0].phrase)
             frame.entities.append(Entity(kind="etf" if code in lexicon.etfs else "stock", key=code,
                                          name=lexicon.etfs.get(code, code), inherited=True))  # fmt: skip
             _inherit_context(frame, previous, entities=True)
@@ -1250,9 +1254,12 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             kinds = {"region", "series"}
         frame.replaced = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                           for e in previous.entities if e.kind in kinds]  # fmt: skip
+        # subjects stay replaced as a whole, except the other side of a pair relation:
+        # '그 중 삼성전자 비중은?' → 'TIGER 200에서는?' keeps 삼성전자 (its weight in TIGER 200)
+        paired = previous.relation == "weight_in"
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.entities if e.kind not in kinds
-                           and e.kind not in ("series", "stock", "etf")]  # fmt: skip
+                           and (paired or e.kind not in ("series", "stock", "etf"))]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
 
 

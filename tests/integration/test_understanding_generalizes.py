@@ -156,3 +156,67 @@ def test_typos_link_with_a_note_and_unread_words_are_never_ok(
                           pool=pg_pool)  # fmt: skip
     assert unread.status == "partial" and "'호주'는 읽지 못해" in unread.answer.splitlines()[0]
     assert first_step(unread)["decisive"] == ["호주"]
+
+
+def test_days_in_words_ordinals_picks_among_and_misspelt_words(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 5 (written before the change): '지난 분기 말', '올해 첫 거래일' are days; '두
+    번째로 큰' is the second of the ordering; '상위 5개 중 수익률이 가장 높은 것' picks one of
+    the five; a misspelt vocabulary word ('실엄률') is read with a note. Each was answered as
+    another question with status ok (or not read)."""
+    from datetime import date
+
+    from data_access.seed.calendar import next_trading_day
+
+    quarter = date(date.today().year, ((date.today().month - 1) // 3) * 3 + 1, 1)
+    end = quarter.fromordinal(quarter.toordinal() - 1)  # the last day of the previous quarter
+    bond = macro_answer("미국 10년물 금리 지난 분기 말 값", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    value = one(pg_pool, "SELECT value FROM macro_observations WHERE series_code = 'DGS10' AND "
+                "obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1", d=end)  # fmt: skip
+    assert bond.status == "ok" and f"{value:.2f}%" in bond.answer
+    first = next_trading_day(date(date.today().year, 1, 1), "KRX")
+    close = answer_stock_question("SK하이닉스 올해 첫 거래일 종가", pool=pg_pool)
+    truth = one(pg_pool, "SELECT close FROM stock_prices WHERE security_id = 'KR:000660' AND "
+                "trade_date >= %(d)s ORDER BY trade_date LIMIT 1", d=first)  # fmt: skip
+    assert close is not None and close.status == "ok" and won(truth) in close.answer
+    second = etf_answer("삼성전자 비중이 두번째로 큰 ETF는?", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    holders = fetch_all("SELECT etf_code FROM etf_holdings WHERE security_id = 'KR:005930' AND "
+                        "as_of_date = (SELECT max(as_of_date) FROM etf_holdings) ORDER BY weight "
+                        "DESC LIMIT 2", None, pg_pool)  # fmt: skip
+    assert (
+        second.status == "ok"
+        and f"({holders[1]['etf_code']})입니다" in second.answer.split("\n")[0]
+    )
+    among = etf_answer("순자산 상위 5개 ETF 중 1개월 수익률이 가장 높은 것은?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    five = [r["code"] for r in largest_by_net_assets(pg_pool, 5)]
+    assert among.status == "ok" and "1개 ETF" in among.answer.split("\n")[0]
+    assert sum(code in among.answer for code in five) == 1  # one of the five, picked
+    typo = macro_answer("미국 실엄률 최근 값", settings=offline, store=graph_store, pool=pg_pool)
+    assert typo.status == "ok" and "'실엄률'을 실업률로 읽었습니다" in typo.answer
+    assert "UNRATE" in typo.answer
+
+
+def test_a_holdings_list_keeps_its_etf_for_the_next_turns(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 200 보유 상위 5종목' → '그 중 삼성전자 비중은?' → 'TIGER 200에서는?': the follow-up
+    context of a holdings list was dropped (its frame failed validation), so the second turn
+    answered 삼성전자's code with status ok."""
+    from agents.understanding.history import history_after
+
+    history: list[Any] = []
+    for question, etf in (("KODEX 200 보유 상위 5종목", None), ("그 중 삼성전자 비중은?", "069500"),
+                          ("TIGER 200에서는?", "102110")):  # fmt: skip
+        answer = etf_answer(question, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, question, answer)
+        if etf is None:
+            continue
+        weight = one(pg_pool, "SELECT weight FROM etf_holdings WHERE etf_code = %(e)s AND "
+                     "security_id = 'KR:005930' ORDER BY as_of_date DESC LIMIT 1", e=etf)  # fmt: skip
+        assert (
+            answer.status == "ok" and f"{weight:.2f}%" in answer.answer and "비중" in answer.answer
+        )

@@ -1,0 +1,160 @@
+"""A day named in words, read from Kiwi morphemes: a calendar span relative to today and an edge
+of it ('지난 분기 말', '올해 첫 거래일', '작년 말', '이번 달 초', '연말', 'end of last quarter').
+
+    read_date_point("미국 10년물 금리 지난 분기 말 값", today=date(2026, 11, 28))
+    # DatePoint(day=date(2026, 9, 30), edge='last', surface='지난 분기 말', …)
+
+A span named as a change's base ('작년 말 대비', '연초 이후') is not a point: the period reader
+takes it. A point that has not come yet ('이번 달 말' before it ends) is not read, so the
+coverage says it was not understood instead of answering with today's value.
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Literal
+
+from agents.understanding.morphemes import Morpheme, analyse
+from data_access.seed.calendar import next_trading_day, previous_trading_day
+
+Scale = Literal["year", "half", "quarter", "month", "week"]
+Edge = Literal["first", "last"]
+
+# a calendar span by its offset from the current one ('지난' → -1)
+_SPANS: dict[str, tuple[Scale, int]] = {
+    "올해": ("year", 0), "금년": ("year", 0), "작년": ("year", -1), "지난해": ("year", -1),
+    "전년": ("year", -1), "재작년": ("year", -2), "이달": ("month", 0), "금월": ("month", 0),
+    "지난달": ("month", -1), "전월": ("month", -1), "저번달": ("month", -1),
+    "지난주": ("week", -1), "이번주": ("week", 0), "금주": ("week", 0), "전주": ("week", -1),
+}  # fmt: skip
+_SCALES: dict[str, Scale] = {"해": "year", "년": "year", "year": "year", "분기": "quarter",
+                             "quarter": "quarter", "달": "month", "월": "month", "month": "month",
+                             "주": "week", "week": "week"}  # fmt: skip
+_OFFSETS = {"이번": 0, "this": 0, "지나": -1, "지난": -1, "전": -1, "직전": -1, "저번": -1,
+            "last": -1, "previous": -1}  # fmt: skip
+# a span and its edge in one word ('연말' is the end of the last full year)
+_EDGE_WORDS: dict[str, tuple[Scale, int, Edge]] = {
+    "연말": ("year", -1, "last"), "연초": ("year", 0, "first"), "월말": ("month", -1, "last"),
+    "월초": ("month", 0, "first"), "분기말": ("quarter", -1, "last"),
+    "year-end": ("year", -1, "last"),
+}  # fmt: skip
+_HALVES = {"상반기": 1, "하반기": 2}
+_LAST = frozenset({"말", "끝", "마지막", "막", "end", "last"})
+_FIRST = frozenset({"초", "첫", "처음", "시작", "start", "beginning", "first"})
+_DAY_WORDS = frozenset({"거래일", "영업일", "날", "일", "세션", "day", "session", "trading"})
+_BASE_AFTER = frozenset({"대비", "이후", "부터", "보다", "比", "since", "vs"})
+
+
+@dataclass(frozen=True)
+class DatePoint:
+    day: date
+    edge: Edge
+    surface: str
+    start: int
+    end: int
+
+
+def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
+    """The first day named by a span and its edge, resolved against `today`."""
+    tokens = analyse(text)
+    today = today or date.today()
+    for i in range(len(tokens)):
+        found = _span_at(tokens, i, today)
+        if found is None:
+            continue
+        (first, last), j, edge = found
+        edge, j = _edge_after(tokens, j, edge)
+        if edge is None or _is_base(tokens[j : j + 3]):
+            continue
+        day = _on_edge(first, last, edge, tokens[i:j])
+        if day > today:
+            return None  # not come yet
+        return DatePoint(day=day, edge=edge, surface=text[tokens[i].start : tokens[j - 1].end],
+                         start=tokens[i].start, end=tokens[j - 1].end)  # fmt: skip
+    return None
+
+
+def _is_base(after: tuple[Morpheme, ...]) -> bool:
+    """'작년 말 대비', '연초 이후', '지난달 말에 비해': the span is a change's base."""
+    forms = [t.form.lower() for t in after]
+    return bool(forms) and (
+        forms[0] in _BASE_AFTER or forms[:2] in (["에", "비하"], ["에", "비교"])
+    )
+
+
+def _span_at(
+    tokens: tuple[Morpheme, ...], i: int, today: date
+) -> tuple[tuple[date, date], int, Edge | None] | None:
+    """The calendar span starting at token i, the index after it, and an edge said with it."""
+    form = tokens[i].form.lower()
+    if form in _EDGE_WORDS:
+        scale, offset, edge = _EDGE_WORDS[form]
+        return _span(scale, offset, today), i + 1, edge
+    if form in _SPANS:
+        scale, offset = _SPANS[form]
+        j = i + 1
+        if scale == "year" and j < len(tokens) and tokens[j].form in _HALVES:
+            return _half(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
+        return _span(scale, offset, today), j, None
+    if form in _HALVES:
+        return _half(today.year, _HALVES[form]), i + 1, None
+    if form in _OFFSETS:
+        j = i + 1
+        if j < len(tokens) and tokens[j].tag == "ETM":  # '지나' + 'ㄴ'
+            j += 1
+        if j < len(tokens) and tokens[j].form.lower() in _SCALES:
+            return _span(_SCALES[tokens[j].form.lower()], _OFFSETS[form], today), j + 1, None
+    if form in ("end", "start", "beginning") and i + 2 < len(tokens) and tokens[i + 1].form == "of":
+        inner = _span_at(tokens, i + 2, today)
+        if inner is not None:
+            return inner[0], inner[1], "last" if form == "end" else "first"
+    return None
+
+
+def _edge_after(tokens: tuple[Morpheme, ...], j: int, edge: Edge | None) -> tuple[Edge | None, int]:
+    """'말', '첫 거래일', '마지막 영업일' after the span (the day word is part of the edge)."""
+    if edge is None and j < len(tokens):
+        form = tokens[j].form.lower()
+        edge = "last" if form in _LAST else "first" if form in _FIRST else None
+        j += edge is not None
+    while edge is not None and j < len(tokens) and tokens[j].form.lower() in _DAY_WORDS:
+        j += 1
+    return edge, j
+
+
+def _on_edge(first: date, last: date, edge: Edge, said: tuple[Morpheme, ...]) -> date:
+    """The edge day; '첫 거래일' of a span is its first session, '말' its last calendar day
+    (the screens read a value on or before it)."""
+    if edge == "first":
+        sessions = any(t.form in ("거래일", "영업일", "trading", "session") for t in said)
+        return next_trading_day(first, "KRX") if sessions else first
+    sessions = any(t.form in ("거래일", "영업일") for t in said)
+    return previous_trading_day(last, "KRX") if sessions else last
+
+
+def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
+    if scale == "year":
+        year = today.year + offset
+        return date(year, 1, 1), date(year, 12, 31)
+    if scale == "quarter":
+        q = (today.year * 4 + (today.month - 1) // 3) + offset
+        year, index = divmod(q, 4)
+        return _months(year, index * 3 + 1, 3)
+    if scale == "month":
+        m = today.year * 12 + today.month - 1 + offset
+        return _months(m // 12, m % 12 + 1, 1)
+    if scale == "half":
+        return _half(today.year, 1 if today.month <= 6 else 2)
+    monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
+    return monday, monday + timedelta(days=6)
+
+
+def _half(year: int, half: int) -> tuple[date, date]:
+    return _months(year, 1 if half == 1 else 7, 6)
+
+
+def _months(year: int, month: int, count: int) -> tuple[date, date]:
+    end_month = month + count - 1
+    return date(year, month, 1), date(year, end_month, calendar.monthrange(year, end_month)[1])
