@@ -22,6 +22,7 @@ from starlette.routing import Route
 from api import errors
 from api.config import ApiConfig
 from api.mcp.mount import MCP_PATH, McpMount
+from api.memory import HeapTrimmer
 from api.routes_admin import router as admin_router
 from api.routes_agents import router as agents_router
 from api.routes_store import router as store_router
@@ -40,8 +41,8 @@ Loopback only by default; beyond loopback every request needs `Authorization: Be
 def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        """The weekly KPI report's scheduler (when configured) and the MCP sessions run while
-        the server does."""
+        """The weekly KPI report's scheduler (when configured), the MCP sessions and the heap
+        trimmer (api.memory) run while the server does."""
         from api.schedule import WeeklyReportScheduler, parse_at
 
         at = parse_at(config.weekly_report_at) if config.scheduler else None
@@ -51,6 +52,7 @@ def create_app(config: ApiConfig, stores: Stores) -> FastAPI:
             scheduler.start()
         try:
             async with AsyncExitStack() as stack:
+                stack.enter_context(HeapTrimmer(config.trim_every_s))
                 if app.state.mcp is not None:
                     await stack.enter_async_context(app.state.mcp.running())
                 yield

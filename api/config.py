@@ -65,6 +65,8 @@ class ApiConfig(BaseSettings):
     # The MCP server's streamable HTTP at /mcp in the API's own process (api.mcp.server.McpApp.
     # mount): one set of stores and one Kiwi for both. API_MCP=false leaves it out.
     mcp: bool = True
+    # Freed heap handed back to the system this often (api.memory.HeapTrimmer); 0 switches it off.
+    trim_every_s: float = Field(default=30.0, ge=0)
 
     @field_validator("weekly_report_at")
     @classmethod

@@ -7,13 +7,13 @@ after the first call of each screen, with the packages each step imported and, w
 Serves the API in this process (a real uvicorn server on a free loopback port, the stores of
 WORKBENCH_HOME, the offline planner, no rate limit) and calls each screen once through HTTP,
 the way bench/soak.py does, then prints one line per step. `--trim` prints what
-`malloc_trim(0)` gives back at the end (freed heap the allocator still held).
+`malloc_trim(0)` gives back at the end (freed heap the allocator still held): what the API's
+heap trimmer (api.memory) does every 30 s while it serves.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
 import sys
 import time
 import tracemalloc
@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from soak import CONTRACT  # noqa: E402
+
+from api.memory import trim  # noqa: E402
 
 CALLS = [
     ("etf", "/api/chat/message", {"message": "KODEX 200 정보 알려줘"}),
@@ -46,7 +48,7 @@ def memory() -> dict[str, float]:
 
 
 def packages() -> set[str]:
-    return {name.split(".")[0] for name in sys.modules}
+    return {name.split(".")[0] for name in list(sys.modules)}  # Kiwi loads on a thread
 
 
 def report(step: str, before: set[str], started: float) -> set[str]:
@@ -102,8 +104,8 @@ def main() -> int:
             if response.status_code == 200 and response.json().get("conversation_id"):
                 created.append(response.json()["conversation_id"])
         seen = report("second round", seen, started)
-        if args.trim:
-            ctypes.CDLL("libc.so.6").malloc_trim(0)
+        if args.trim:  # what the API's HeapTrimmer does every ApiConfig.trim_every_s seconds
+            trim()
             seen = report("after malloc_trim", seen, started)
         if args.tracemalloc:
             snapshot = tracemalloc.take_snapshot()
