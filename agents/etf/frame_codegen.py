@@ -21,6 +21,7 @@ from agents.understanding.coverage import pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
+from agents.window_answer import mark_used
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -717,6 +718,8 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
     )
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
+    if plan.days and plan.frame is not None:
+        mark_used(plan.frame)  # the N sessions are computed ('60거래일' is read)
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
