@@ -1,7 +1,7 @@
 """Contract clause retrieval: quality on contracts we did not tune on, answer precision, speed.
 
     python bench/contract_search.py [--repeat 3] [--splits tune held-out] [--failures]
-                                    [--no-latency | --latency-only]
+                                    [--no-latency | --latency-only] [--per-contract]
 
 Runs against WORKBENCH_HOME (the bundled samples and the real public contracts of
 tests/fixtures/contracts/ are ingested there once). Prints, in one run:
@@ -136,13 +136,15 @@ def print_per_contract(queries: list[LabelledQuery]) -> None:
     ]
     print(f"  {'contract':<18} {'split':<9} {'n':>3} " + " | ".join(f"{c:^17}" for c, _ in columns)
           + " | answers -glossary (P, ans, abst, n) | answers +glossary")  # fmt: skip
-    groups = sorted({q.group for q in queries}, key=lambda g: (queries[[x.group for x in queries]
-                                                                       .index(g)].split, g))  # fmt: skip
-    for group in groups:
-        rows = [q for q in queries if q.group == group]
+    # one row per contract and question split (a contract's 'fresh' questions apart from its
+    # earlier ones), in the order the splits were asked for
+    order = list(dict.fromkeys(q.split for q in queries))
+    groups = sorted({(q.group, q.split) for q in queries}, key=lambda g: (order.index(g[1]), g[0]))
+    for group, split in groups:
+        rows = [q for q in queries if q.group == group and q.split == split]
         cells = [score(r, rows).cells() for _, r in columns]
         answers = [precision(answer_lister(g), rows).cells() for g in (False, True)]
-        print(f"  {group:<18} {rows[0].split:<9} {len(rows):>3} " + " | ".join(cells)
+        print(f"  {group:<18} {split:<9} {len(rows):>3} " + " | ".join(cells)
               + " | " + " | ".join(answers))  # fmt: skip
 
 
@@ -274,6 +276,11 @@ def main() -> None:
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--no-latency", action="store_true")
     parser.add_argument("--latency-only", action="store_true")
+    parser.add_argument(
+        "--per-contract",
+        action="store_true",
+        help="only the per-contract table (no retriever grid)",
+    )
     args = parser.parse_args()
     global POOL
     POOL = get_pool()
@@ -282,7 +289,8 @@ def main() -> None:
     samples = load_sample_queries(FIXTURES / "contract_queries.json")
     real = [q for q in load_real_queries(REAL) if q.split in args.splits]
     if not args.latency_only:
-        print_quality(split_sets(samples, real, args.splits))
+        if not args.per_contract:
+            print_quality(split_sets(samples, real, args.splits))
         print_per_contract(real)
     if args.failures:
         print_failures(real)

@@ -139,7 +139,23 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     register |= _prefix_words(unit.morphemes[0])
-    return any(t in words or (len(t) > 1 and t in text) for t in register)
+    if any(t in words or (len(t) > 1 and t in text) for t in register):
+        return True
+    return _heading_shares_start(unit.morphemes[0], article)
+
+
+def _heading_shares_start(morpheme: str, article: Article) -> bool:
+    """A compound Kiwi keeps whole ('근무지') that the clause never writes, whose first two or
+    more syllables are a word of the clause's heading ('근무' of 제2조(근무장소)): the heading
+    names the same thing in other words. Only the heading: in the body a shared start ('근무'
+    of '근무일') says much less."""
+    if len(morpheme) <= 2 or not morpheme.isalpha():
+        return False
+    _, text = _article_words(article)
+    if morpheme in text:
+        return False  # written as such: the plain rules above decide
+    heading = set(tokens(article.title)) - ASPECT_WORDS  # '계약' of 계약금 is no topic
+    return any(morpheme[:k] in heading for k in range(len(morpheme) - 1, 1, -1))
 
 
 def _prefix_words(morpheme: str) -> set[str]:

@@ -30,8 +30,10 @@ AMOUNT_RE = re.compile(
     rf"(?:[가-힣]{{1,8}}의\s*)?{NUM}\s*(?:%|퍼센트|할|배|만\s*원|억\s*원|천\s*원|원|분의\s*{NUM}){BOUND}"
 )
 DAY_RE = re.compile(
-    rf"(?:매월|매년|매주|매달)\s*{NUM}\s*일|{NUM}\s*월\s*{NUM}\s*일|지체\s*없이|즉시"
-)
+    rf"(?:매월|매년|매주|매달)\s*{NUM}\s*일|(?:{NUM}\s*년\s*)?{NUM}\s*월\s*{NUM}\s*일|지체\s*없이|"
+    r"즉시|(?:그\s*)?(?:전날|다음\s*날|익일|당일|전일)(?=[\s에까은는이의도,.)]|$)"
+)  # a day relative to another ('지급일이 휴일이면 그 전날') is a day too
+DATE_RE = re.compile(rf"(?:{NUM}\s*년\s*)?{NUM}\s*월\s*{NUM}\s*일{BOUND}")
 COUNT_RE = re.compile(rf"{NUM}\s*(?:회|번|명|건|차례){BOUND}")
 PARTY_RE = re.compile(
     r"(?<![가-힣])(갑|을|병|원사업자|수급사업자|발주자|수급인|도급인|임대인|임차인|회사|이용자|회원|"
@@ -97,8 +99,17 @@ def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) ->
         matches = list(pattern.finditer(sentence))
         if matches:
             best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))
-            return " ".join(best.group(0).split())
+            return " ".join(_whole_date(sentence, best).split())
     return None
+
+
+def _whole_date(sentence: str, match: re.Match[str]) -> str:
+    """The match, or the whole calendar date it is part of ('15일까지' of '2026년 12월
+    15일까지': a deadline is its date, not its day)."""
+    for date in DATE_RE.finditer(sentence):
+        if date.start() <= match.start() and match.end() <= date.end():
+            return date.group(0)
+    return match.group(0)
 
 
 def fact_rank(sentence: str, kind: FactKind | None) -> int:

@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from agents.contract.index import Lexical, clause_units, fuse, get_index, rrf, scaled
+from agents.contract.index import (
+    Lexical,
+    clause_units,
+    fuse,
+    get_index,
+    known_prefixes,
+    rrf,
+    scaled,
+    titles_named,
+)
 from agents.contract.models import Article, Clause
 from agents.contract.service import ensure_samples, ingest_file, search
 
@@ -161,7 +170,17 @@ def test_hybrid_fuses_retrievers_and_named_articles(contracts: Any, pg_pool: Any
     assert exhibit.article.article_no == -2 and "reference" in exhibit.retrievers
     damages = index.search("손해배상 한도는?")[0]
     assert damages.article.article_no == 10
-    assert damages.ranks == {"bm25": 1, "clause": 1, "dense": 1} and damages.score == 2.0
+    assert damages.ranks == {"bm25": 1, "clause": 1, "dense": 1, "title": 1}
+    assert damages.score == 2.5  # both lexical and dense first (2.0), its title named (0.5)
+    # a title the question names as written, which Kiwi reads otherwise ('재하도급' → 하도급);
+    # a purpose or definitions title names no topic
+    articles = {1: Article(1, "목적"), 27: Article(27, "재하도급"), 30: Article(30, "계약의 해지")}
+    assert titles_named("재하도급하려면 무엇이 필요한가요?", articles) == {27: 1.0}
+    assert titles_named("계약 해지 통보는 언제까지?", articles) == {30: 1.0}
+    assert titles_named("이 계약의 목적은?", articles) == {}
+    # a compound the contract never writes reaches the clause by its known start (근무지 → 근무)
+    vocabulary = frozenset({"근무", "장소", "계약"})
+    assert known_prefixes(["근무지", "장소", "어디"], vocabulary) == ["근무"]
     # The earlier fusion is kept for the benchmark: RRF over BM25, dense, title and reference.
     before = index.search("손해배상 한도는?", fusion="rrf")[0]
     assert before.article.article_no == 10 and before.ranks.get("title") == 1

@@ -32,6 +32,14 @@ EMPLOYMENT = [
 ]  # fmt: skip
 
 
+EMPLOYMENT_MORE = [
+    *EMPLOYMENT,
+    _article(1, "근로계약기간", "근로계약기간은 2026년 1월 1일부터 정함이 없는 것으로 한다."),
+    _article(2, "근무장소", "근로자는 서울특별시 중구에 있는 본사에서 근무한다."),
+    _article(6, "휴식", "하루의 근무를 마친 때부터 다음 근무일까지 10시간 이상 쉰다."),
+]  # fmt: skip
+
+
 @pytest.mark.parametrize(("question", "main"), [
     ("보일러가 낡아서 고장나면 수리비는 누가 내?", "수리비는 누가 내?"),
     ("태풍 때문에 일정이 바뀌면 차액은 돌려받아요?", "차액은 돌려받아요?"),
@@ -59,6 +67,11 @@ def test_predicates_and_conditions_are_marked() -> None:
     ("연차휴가는 며칠이에요?", EMPLOYMENT, 8, True),
     # a condition's words do not count against the clause ('지각하면' is circumstance)
     ("회사에 늦게 출근하면 월급날은 언제예요?", EMPLOYMENT, 9, True),
+    # a compound Kiwi keeps whole ('근무지') is covered by a heading sharing its start
+    # (근무장소), not by a generic start ('계약' of 계약금) nor by the body alone (근무일)
+    ("근무지는 어디인가요?", EMPLOYMENT_MORE, 2, True),
+    ("근무지는 어디인가요?", EMPLOYMENT_MORE, 6, False),
+    ("계약금은 언제 지급하나요?", EMPLOYMENT_MORE, 1, False),
 ])  # fmt: skip
 def test_a_clause_answers_when_it_covers_most_of_the_topic(question: str, articles: list[Article],
                                                           no: int, answers: bool) -> None:  # fmt: skip

@@ -17,6 +17,9 @@ from agents.contract.models import Article, Clause
     ("지체상금 상한이 있나요?", "지체상금의 총액은 하도급대금의 100분의 10을 넘지 못한다.", "하도급대금의 100분의 10"),
     ("월세는 언제 내나요?", "차임은 매월 10일에 지급한다.", "매월 10일"),
     ("산출물 저작권은 누구에게 귀속되나요?", "산출물에 대한 지식재산권은 을에게 귀속된다.", "을"),
+    # a day relative to another is a day; a deadline is its whole date, not its day
+    ("월급날이 휴일이면 언제 주나요?", "지급일이 휴일이면 그 전날 지급한다.", "그 전날"),
+    ("납품 기한은 언제인가요?", "을은 산출물을 2026년 12월 15일까지 갑에게 납품한다.", "2026년 12월 15일까지"),
 ])  # fmt: skip
 def test_the_asked_fact_is_found_near_the_question_words(question: str, sentence: str,
                                                           fact: str) -> None:  # fmt: skip
@@ -44,3 +47,10 @@ def test_generic_words_alone_are_no_topic() -> None:
     assert topic_units("계약기간은 언제까지예요?") == [] or all(
         "기간" not in u.morphemes for u in topic_units("계약기간은 언제까지예요?")
     )
+
+
+def test_the_sentence_with_the_asked_condition_is_quoted() -> None:
+    line = "② 임금은 매월 25일에 지급한다. 지급일이 휴일이면 그 전날 지급한다."
+    quote = operative("제9조(임금)", [line], ["임금"], ["월급날", "휴일", "지급"],
+                      "월급날이 휴일이면 언제 지급되나요?")  # fmt: skip
+    assert (quote.fact, quote.sentence) == ("그 전날", "지급일이 휴일이면 그 전날 지급한다.")
