@@ -8,7 +8,8 @@ conflicting evidence instead of picking one silently).
 
 Two kinds, both between what one agent read and what another (or a document) says:
 - `value`: two series with the same key hold different values for the same date (e.g. the SQL
-  observations and the graph projection of one indicator);
+  observations and the graph projection of one indicator; a housing series read from SQL and
+  the graph's monthly real-estate summary, agents/macro/summary_check.py);
 - `direction`: an event about the series itself (its name, or its decider: 'FOMC' for the Fed
   funds rate — a rate decision says nothing of the won it affects) names a move (인상/인하/동결,
   rose/fell/held) or a level ('(연 2.50%)', '(4.25~4.50%)') that the series' observations around
@@ -82,19 +83,28 @@ def find_conflicts(responses: dict[str, AgentResponse]) -> list[Conflict]:
 
 def _value_conflicts(by_key: dict[str, list[tuple[str, Series]]]) -> list[Conflict]:
     out = []
-    for key, entries in by_key.items():
-        for i, (a, sa) in enumerate(entries):
-            for b, sb in entries[i + 1 :]:
-                values = dict(sb.points)
-                for day, va in sa.points:
-                    vb = values.get(day)
-                    if vb is None or abs(va - vb) <= 1e-6 * max(1.0, abs(va), abs(vb)):
-                        continue
-                    sides = {AGENT_KO.get(a, a): f"{va:,.4g}", AGENT_KO.get(b, b): f"{vb:,.4g}"}
-                    out.append(Conflict(kind="value", series=key, date=day, sides=sides,
-                                        message=f"{sa.title} {day}: " + " ↔ ".join(
-                                            f"{k} {v}" for k, v in sides.items())))  # fmt: skip
-                    break  # one line per pair of series is enough to show the disagreement
+    for entries in by_key.values():
+        out += value_conflicts([(AGENT_KO.get(a, a), s) for a, s in entries])
+    return out
+
+
+def value_conflicts(entries: list[tuple[str, Series]]) -> list[Conflict]:
+    """Series of one key that hold different values for the same date, each side named by its
+    label (an agent, or a store: the graph's monthly summary against SQL, agents/macro/
+    summary_check.py). One conflict per pair of series: the first date they disagree on."""
+    out = []
+    for i, (a, sa) in enumerate(entries):
+        for b, sb in entries[i + 1 :]:
+            values = dict(sb.points)
+            for day, va in sa.points:
+                vb = values.get(day)
+                if vb is None or abs(va - vb) <= 1e-6 * max(1.0, abs(va), abs(vb)):
+                    continue
+                sides = {a: f"{va:,.6g}", b: f"{vb:,.6g}"}
+                out.append(Conflict(kind="value", series=sa.key, date=day, sides=sides,
+                                    message=f"{sa.title} {day}: " + " ↔ ".join(
+                                        f"{k} {v}" for k, v in sides.items())))  # fmt: skip
+                break  # one line per pair of series is enough to show the disagreement
     return out
 
 
@@ -172,12 +182,16 @@ def conflict_lines(conflicts: list[Conflict], lang: str = "ko") -> list[str]:
     return [head, *[f"> - {c.message}" for c in conflicts]]
 
 
-def trace_step(conflicts: list[Conflict], compared: int) -> TraceStep:
-    """The `conflict_check` guard step: error (the turn is partial) when anything disagrees."""
+def trace_step(conflicts: list[Conflict], compared: int, agreed: list[str] | None = None
+               ) -> TraceStep:  # fmt: skip
+    """The `conflict_check` guard step: error (the turn is partial) when anything disagrees.
+    `agreed`: the series the graph's summary confirmed ('서울 주택가격지수 7개월')."""
+    checked = f"; SQL↔그래프 월간 요약 일치: {', '.join(agreed)}" if agreed else ""
     summary = (f"근거 간 수치 충돌 {len(conflicts)}건: " + " / ".join(c.message for c in conflicts)
-               if conflicts else f"근거 간 수치·방향 충돌 없음 (에이전트 {compared}개 대조).")  # fmt: skip
+               if conflicts else f"근거 간 수치·방향 충돌 없음 (에이전트 {compared}개 대조{checked}).")  # fmt: skip
     return TraceStep(step=0, kind="guard", name=CHECK_STEP, observation=summary[:1500],
-                     arguments={"conflicts": [c.model_dump() for c in conflicts]},
+                     arguments={"conflicts": [c.model_dump() for c in conflicts],
+                                **({"summary_agreed": agreed} if agreed else {})},
                      status="error" if conflicts else "ok",
                      error=summary[:500] if conflicts else None)  # fmt: skip
 

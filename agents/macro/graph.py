@@ -2,9 +2,9 @@
 is configured: agents/macro/route_refine.py) → fan out to the target agents (LangGraph `Send`, so
 parallel routes run concurrently; with a model each domain agent is a tool-calling loop,
 agents/macro/model_agents.py) → single-mode companion call once → merge and validate as-of dates,
-compare the agents' figures (contradictions are shown, not picked: agents/macro/conflicts.py,
-`conflict_check` step) and flag the graph path's fall back to SQL (`needs_rdb_fallback`,
-`rdb_fallback` step) → web-search fallback (one call per turn at most, agents/websearch.py) →
+compare the agents' figures and the graph's housing summary with SQL's (contradictions are
+shown, not picked: agents/macro/conflicts.py, summary_check.py, `conflict_check` step) and flag
+the graph path's fall back to SQL (`needs_rdb_fallback`, `rdb_fallback` step) → web-search fallback (one call per turn at most, agents/websearch.py) →
 compose the cited answer, checked before it is shown (agents/macro/checks.py).
 
     graph = build_graph(ctx)
@@ -29,6 +29,7 @@ from agents.macro.ontology import general_agent, glossary_points, ontology_agent
 from agents.macro.route_refine import refine_route
 from agents.macro.router import Route, route
 from agents.macro.state import AgentResponse, MacroState, RunContext
+from agents.macro.summary_check import cross_check
 from agents.macro.templates import TEMPLATES
 from agents.macro.web_fallback import web_fallback, with_web_documents
 from data_access.catalog import stale_hours_by_domain
@@ -137,8 +138,10 @@ def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     freshness: dict[str, Any] = {}
     for resp in responses.values():
         freshness.update(resp.data_freshness)
-    conflicts = find_conflicts(responses)  # §2.3: contradicting figures are shown, not picked
-    steps = [conflict_step(conflicts, len(responses))]
+    checked = cross_check(responses, ctx)  # §12.2-4: the graph's housing summary against SQL
+    responses = {**responses, **checked.responses}
+    conflicts = find_conflicts(responses) + checked.conflicts  # §2.3: shown, not picked
+    steps = [conflict_step(conflicts, len(responses), checked.agreed)]
     fallbacks = {n: rdb_fallbacks(resp) for n, resp in responses.items() if resp.needs_rdb_fallback}
     if fallbacks:  # §2.4: the graph path fell back to SQL
         steps.append(TraceStep(
@@ -148,7 +151,8 @@ def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     return {"final_as_of_date": max(dates) if dates else ctx.as_of_date,
             "as_of_validation_passed": len(dates) <= 1, "as_of_notes": notes,
             "data_freshness": freshness, "needs_rdb_fallback": bool(fallbacks),
-            "conflicts": [c.model_dump() for c in conflicts], "llm_trace": steps}  # fmt: skip
+            "conflicts": [c.model_dump() for c in conflicts], "llm_trace": steps,
+            "agent_responses": checked.responses}  # fmt: skip
 
 
 def rdb_fallbacks(resp: AgentResponse) -> list[str]:

@@ -237,6 +237,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "MATCH (r:RealEstateMonthlySummary {region: $region}) WHERE r.month >= $start "
              "AND r.month <= $as_of RETURN r.month AS month, r.house_price_index AS value "
              "ORDER BY month", ("region", "start", "as_of"), "RealEstateMonthlySummary"),
+    # Issue 35 §12.2-4: every monthly housing figure of a region, to cross-check SQL's
+    # (agents/macro/summary_check.py); months are 'YYYY-MM' strings in the graph.
+    Template("re_summary_measures", "real_estate", CYPHER,
+             "MATCH (r:RealEstateMonthlySummary {region: $region}) WHERE r.month >= left($start, 7) "
+             "AND r.month <= left($as_of, 7) RETURN r.month AS month, r.house_price_index AS "
+             "house_price_index, r.jeonse_ratio AS jeonse_ratio, r.unsold_units AS unsold_units, "
+             "r.permits AS permits ORDER BY month", ("region", "start", "as_of"),
+             "RealEstateMonthlySummary"),
     Template("indicator_evidence", "ontology", CYPHER,
              "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator) "
              "WHERE i.indicator_code IN $codes AND e.event_date <= $as_of "

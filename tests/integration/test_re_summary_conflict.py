@@ -1,0 +1,117 @@
+"""The graph's monthly real-estate summary cross-checked against SQL (issue 35, seed 004 §12.2-4):
+a housing answer read from SQL is compared with `RealEstateMonthlySummary` for the same region
+and months. Agreeing, both are cited; a deliberately altered graph value is shown as a conflict,
+both sides named, and the turn is partial (real PostgreSQL and FalkorDB, offline service).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from agents.macro.service import answer_question, make_context
+from data_access.contracts import AgentAnswer
+from data_access.graph.base import GraphStore
+from data_access.postgres import fetch_all
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+# question, SQL table and column, summary property, region
+CASES = [
+    ("서울 주택가격지수 최근 6개월 추이", "re_house_price_index", "index_value",
+     "house_price_index", "서울"),
+    ("부산 전세가율 최근 1년", "re_jeonse_ratio", "ratio", "jeonse_ratio", "부산"),
+]  # fmt: skip
+IDS = ["price_index", "jeonse_ratio"]
+SUMMARY = "RealEstateMonthlySummary"
+
+
+def _sql_months(pool: Any, table: str, column: str, region: str) -> dict[str, float]:
+    rows = fetch_all(
+        f"SELECT to_char(month, 'YYYY-MM') AS m, {column} AS v FROM {table}"
+        " WHERE region = %s ORDER BY month",
+        (region,),
+        pool=pool,
+    )
+    return {r["m"]: float(r["v"]) for r in rows}
+
+
+@contextmanager
+def altered(store: GraphStore, key: str, prop: str, value: float) -> Iterator[float]:
+    """One summary value changed in the real graph for the length of a test (what a stale or
+    wrong projection would hold); the original is put back."""
+    [row] = store.read(
+        f"MATCH (r:{SUMMARY} {{summary_key: $key}}) RETURN r.{prop} AS v",
+        {"key": key},
+    )
+    assert _set(store, key, prop, value) == 1
+    try:
+        yield float(row["v"])
+    finally:
+        _set(store, key, prop, row["v"])
+
+
+def _set(store: GraphStore, key: str, prop: str, value: Any) -> int:
+    rows = store.write(
+        f"MATCH (r:{SUMMARY} {{summary_key: $key}}) SET r.{prop} = $value RETURN count(r) AS n",
+        {"key": key, "value": value},
+    )
+    return int(rows[0]["n"])
+
+
+def _check(answer: AgentAnswer) -> Any:
+    return next(t for t in answer.trace if t.kind == "guard" and t.name == "conflict_check")
+
+
+@pytest.mark.parametrize(("question", "table", "column", "prop", "region"), CASES, ids=IDS)
+def test_agreeing_figures_cite_sql_and_the_graph_summary(
+    settings: Any, pg_pool: Any, graph_store: GraphStore,
+    question: str, table: str, column: str, prop: str, region: str,
+) -> None:  # fmt: skip
+    sql = _sql_months(pg_pool, table, column, region)
+    graph = {r["m"]: float(r["v"]) for r in graph_store.read(
+        f"MATCH (r:{SUMMARY} {{region: $region}}) RETURN r.month AS m, r.{prop} AS v",
+        {"region": region})}  # fmt: skip
+    assert sql and all(graph[m] == v for m, v in sql.items())  # the truth: the stores agree
+    answer = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
+    assert answer.status == "ok" and "충돌" not in answer.answer
+    cited = {c.table: c for c in answer.structured_citations}
+    assert {table, SUMMARY} <= set(cited)  # both sources cited
+    assert cited[SUMMARY].date_range.start == cited[table].date_range.start
+    step = _check(answer)
+    assert step.status == "ok" and "SQL↔그래프 월간 요약 일치" in (step.observation or "")
+    [agreed] = step.arguments["summary_agreed"]
+    assert agreed.startswith(region) and agreed.endswith(f"{cited[table].row_count}개월")
+    # no graph: SQL alone answers, nothing is claimed about the summary
+    down = answer_question(question, settings=settings, pool=pg_pool,
+                           context=make_context(settings, pg_pool, None))  # fmt: skip
+    assert down.status == "ok" and SUMMARY not in {c.table for c in down.structured_citations}
+    assert "summary_agreed" not in _check(down).arguments
+
+
+@pytest.mark.parametrize(("question", "table", "column", "prop", "region"), CASES, ids=IDS)
+def test_an_altered_graph_value_is_shown_as_a_conflict(
+    settings: Any, pg_pool: Any, graph_store: GraphStore,
+    question: str, table: str, column: str, prop: str, region: str,
+) -> None:  # fmt: skip
+    sql = _sql_months(pg_pool, table, column, region)
+    month = sorted(sql)[-3]  # inside either window
+    wrong = round(sql[month] + 4.0, 2)
+    with altered(graph_store, f"{region}|{month}", prop, wrong) as original:
+        assert original == sql[month]
+        answer = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
+    assert answer.status == "partial" and "근거 간 수치 충돌" in (answer.error or "")
+    head = answer.answer.split("\n\n")[0]
+    assert head.startswith("> ⚠️ 근거 간 수치 충돌 1건: 어느 한쪽을 고르지 않고")
+    assert f"SQL({table}) {sql[month]:,.6g} ↔ 그래프 월간 요약({SUMMARY}) {wrong:,.6g}" in head
+    step = _check(answer)
+    [conflict] = step.arguments["conflicts"]
+    assert step.status == "error" and conflict["kind"] == "value"
+    assert conflict["date"] == f"{month}-01" and conflict["series"].endswith(f":{region}")
+    assert {table, SUMMARY} <= {c.table for c in answer.structured_citations}
+    # put back: the next answer agrees again
+    again = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
+    assert again.status == "ok" and _check(again).status == "ok"
