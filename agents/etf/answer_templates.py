@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from functools import cache, lru_cache
 
 from agents.etf.set_answers import SET_RENDERERS, fmt_krw, josa
 
@@ -381,14 +382,30 @@ RENDERERS = {
 def inline(code: str) -> str:
     """`code` preceded by the source of every renderer it calls, and of the helpers those call
     (helpers first, so each name exists before it is used in the sandbox)."""
-    used: list[str] = []
-    pending = [code]
+    return _sources(frozenset(m.group(1) for m in _CALLS.finditer(code))) + code
+
+
+# A call of any renderer: its name (longest first), then '('
+_CALLS = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, RENDERERS), key=len, reverse=True)) + r")\("
+)
+
+
+@lru_cache(maxsize=64)
+def _sources(called: frozenset[str]) -> str:
+    """The renderers `called` and the helpers they call, as one block of source: read once per
+    process (`inspect.getsource` reads and tokenizes the module file each time)."""
+    used = list(called)
+    pending = [_source(name) for name in used]
     while pending:
         text = pending.pop()
-        for name in RENDERERS:
-            if name not in used and re.search(rf"\b{name}\(", text):
-                used.append(name)
-                pending.append(inspect.getsource(RENDERERS[name]))
-    ordered = [n for n in RENDERERS if n in used]  # registry order: helpers come first
-    sources = [inspect.getsource(RENDERERS[name]) for name in ordered]
-    return "\n".join(sources) + ("\n" if sources else "") + code
+        for name in {m.group(1) for m in _CALLS.finditer(text)} - set(used):
+            used.append(name)
+            pending.append(_source(name))
+    sources = [_source(name) for name in RENDERERS if name in used]  # helpers come first
+    return "\n".join(sources) + ("\n" if sources else "")
+
+
+@cache
+def _source(name: str) -> str:
+    return inspect.getsource(RENDERERS[name])

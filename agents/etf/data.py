@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import math
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
@@ -97,6 +99,49 @@ def check_etf_code(code: str) -> str:
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
 MAX_CODES_PER_CALL = 5000  # every ETF listed in Korea several times over
+
+
+@dataclass(frozen=True)
+class _Summaries:
+    """One set query's summaries by code, with what its citation says (rows, dates)."""
+
+    found: dict[str, dict[str, Any]]
+    row_count: int
+    start: str | None
+    end: str | None
+
+
+class _SummaryCache:
+    """The last few set queries' summaries, per database, price data version, query and codes
+    (a whole-set query's 900 summaries take about 2 MB)."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[Any, ...], _Summaries] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> _Summaries | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], value: _Summaries) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+_SUMMARIES = _SummaryCache()
+
+
+def _pool_key(pool: ConnectionPool | None) -> str:
+    if pool is None:
+        return "default"
+    return pool.conninfo if isinstance(pool.conninfo, str) else str(pool.conninfo)
 
 
 def check_etf_codes(codes: str) -> list[str]:
@@ -281,20 +326,43 @@ class EtfData:
         `etf_prices` gives each ETF, without its daily rows (a set's ranking needs only these).
         `part` 'ends' reads the window's ends (base close, last two closes, latest size and
         NAV) by index look-ups; 'range' adds the closing high and low and the volumes; what
-        a part leaves out is None. An ETF without prices gets the bare summary."""
-        sql = {"ends": q.ETF_PRICE_ENDS, "range": q.ETF_PRICE_RANGES,
-               "all": q.ETF_PRICE_SUMMARIES}[part]  # fmt: skip
-        rows = self.run_sql(q.price_window(sql, period), {"codes": codes},
-                            "KR_ETF_DAILY_PRICE", "etf_prices",
-                            filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
-        read = _aggregated_summary if part == "all" else _ends_summary
-        found = {r["etf_code"]: read(r, period) for r in rows}
-        if rows and self.collector and self.collector.citations:
+        a part leaves out is None. An ETF without prices gets the bare summary.
+
+        The summaries of one price data version are read once per process (`_SUMMARIES`):
+        every whole-set question over a window asks the same query of the same 900 ETFs. The
+        citation is the query's, as if it had run."""
+        sql = q.price_window({"ends": q.ETF_PRICE_ENDS, "range": q.ETF_PRICE_RANGES,
+                            "all": q.ETF_PRICE_SUMMARIES}[part], period)  # fmt: skip
+        key = (_pool_key(self.pool), self._price_version(), sql, tuple(codes))
+        read = _SUMMARIES.get(key)
+        if read is None:
+            read = self._read_summaries(sql, codes, period, part)
+            _SUMMARIES.put(key, read)
+        self.cite("KR_ETF_DAILY_PRICE", "etf_prices", sql, {"codes": codes}, read.row_count,
+                  filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
+        if read.row_count and self.collector and self.collector.citations:
             last = self.collector.citations[-1]
-            last.date_range.start = min(iso(r["start_date"]) or "" for r in rows)
-            last.date_range.end = max(iso(r["end_date"]) or "" for r in rows)
+            last.date_range.start, last.date_range.end = read.start, read.end
             last.as_of_date = last.date_range.end
-        return {code: found.get(code) or _etf_summary(code, period, []) for code in codes}
+        return {code: dict(read.found[code]) if code in read.found
+                else _etf_summary(code, period, []) for code in codes}  # fmt: skip
+
+    def _read_summaries(self, sql: str, codes: list[str], period: str,
+                        part: SummaryPart) -> _Summaries:  # fmt: skip
+        rows = fetch_all(sql, {"codes": codes}, self.pool)
+        read = _aggregated_summary if part == "all" else _ends_summary
+        return _Summaries(
+            found={r["etf_code"]: read(r, period) for r in rows},
+            row_count=len(rows),
+            start=min(iso(r["start_date"]) or "" for r in rows) if rows else None,
+            end=max(iso(r["end_date"]) or "" for r in rows) if rows else None,
+        )
+
+    def _price_version(self) -> tuple[Any, ...]:
+        """What moves when `etf_prices` is reloaded: a seed run (TRUNCATE gives the table a
+        new file node, and a seed_runs row is written), or a later last trade date."""
+        row = fetch_all(q.ETF_PRICE_VERSION, None, self.pool)[0]
+        return (row["seed_run"], row["node"], row["latest"])
 
     def stock_prices(self, security_id: str, code: str, period: str) -> dict[str, Any]:
         dataset = (

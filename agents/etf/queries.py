@@ -194,6 +194,15 @@ CROSS JOIN LATERAL (SELECT count(*) AS data_count, max(close) AS high, min(close
 )
 
 
+# The price data's version for the per-process set summaries (agents.etf.data): a reseed
+# writes a seed_runs row and its TRUNCATE gives etf_prices a new file node; the last trade date
+# is an index look-up.
+ETF_PRICE_VERSION = """
+SELECT (SELECT max(run_id) FROM seed_runs) AS seed_run,
+       pg_relation_filenode('etf_prices') AS node,
+       (SELECT max(trade_date) FROM etf_prices) AS latest"""
+
+
 # ETFs whose daily returns moved most like one ETF's over a window: Pearson correlation of
 # the close-to-close returns on the days both traded (at least 20), highest first.
 SIMILAR_RETURNS = """

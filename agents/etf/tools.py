@@ -12,10 +12,12 @@ structured citation.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 
 from psycopg_pool import ConnectionPool
@@ -356,9 +358,19 @@ TOOL_CLASSES: tuple[type[EtfTool], ...] = (
 
 
 def make_tools(context: ToolContext | None = None) -> list[EtfTool]:
-    """Fresh tool instances bound to one context (one agent run)."""
+    """Fresh tool instances bound to one context (one agent run): copies of instances built
+    once, since smolagents validates a tool class's schema on every construction and the
+    schema is the class's, not the run's."""
     context = context or ToolContext()
-    return [cls(context) for cls in TOOL_CLASSES]
+    tools = [copy.copy(tool) for tool in _validated()]
+    for tool in tools:
+        tool.context = context
+    return tools
+
+
+@lru_cache(maxsize=1)
+def _validated() -> tuple[EtfTool, ...]:
+    return tuple(cls() for cls in TOOL_CLASSES)
 
 
 # Process-default instances: default stores, evidence to whatever `collecting()` block is active.

@@ -15,7 +15,7 @@ import pytest
 from agents.etf.data import months_before
 from agents.etf.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector
-from data_access.postgres import fetch_all, fetch_one
+from data_access.postgres import execute, fetch_all, fetch_one
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -371,3 +371,34 @@ def test_similar_by_returns_is_the_correlation_of_daily_returns(tools: dict[str,
     assert found[0]["days"] >= 20 and found[0]["end_date"] == last.isoformat()
     bad = call(tools, "find_similar_etfs", etf_code="069500", basis="returns", period="10y")
     assert bad["status"] == "error"
+
+
+def test_set_summaries_are_read_once_per_price_version(pg_pool: Any, graph_store: Any) -> None:
+    """A set's summaries are kept per process for one price data version: asked again, the same
+    summaries and the same citation (rows, dates, query); a new last bar for one ETF moves the
+    version, so the next call reads it, and its removal is read as well."""
+    collector = EvidenceCollector()
+    tools = {t.name: t for t in make_tools(ToolContext(graph_store, pg_pool, collector))}
+    codes = [r["code"] for r in sql("SELECT code FROM etfs ORDER BY code", pool=pg_pool)]
+    ask = {"etf_code": ",".join(codes), "period": "1w", "summary": "ends"}
+    first, again = call(tools, "get_etf_prices", **ask), call(tools, "get_etf_prices", **ask)
+    assert again == first
+    a, b = collector.citations[-2:]
+    assert (a.row_count, a.date_range, a.query_fingerprint, a.as_of_date) == (
+        b.row_count, b.date_range, b.query_fingerprint, b.as_of_date)  # fmt: skip
+    code, last = codes[0], first["summaries"][codes[0]]
+    execute(
+        "INSERT INTO etf_prices SELECT (jsonb_populate_record(NULL::etf_prices, to_jsonb(p) || "
+        "jsonb_build_object('trade_date', p.trade_date + 1, 'close', p.close * 2))).* "
+        "FROM etf_prices p WHERE p.etf_code = %s AND p.trade_date = %s",
+        (code, last["end_date"]), pg_pool,
+    )  # fmt: skip
+    try:
+        moved = call(tools, "get_etf_prices", **ask)["summaries"][code]
+        day = (date.fromisoformat(last["end_date"]) + timedelta(days=1)).isoformat()
+        assert moved["end_date"] == day and moved["end_close"] == last["end_close"] * 2
+        assert moved["previous_close"] == last["end_close"]
+    finally:
+        execute("DELETE FROM etf_prices WHERE etf_code = %s AND trade_date > %s",
+                (code, last["end_date"]), pg_pool)  # fmt: skip
+    assert call(tools, "get_etf_prices", **ask) == first
