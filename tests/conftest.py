@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -61,3 +63,28 @@ def demo_data(pg_pool, settings, services):  # type: ignore[no-untyped-def]
     from data_access.seed import seed_if_missing
 
     return seed_if_missing("demo", pool=pg_pool, settings=settings, project=True)
+
+
+@dataclass
+class GoldenRun:
+    """The whole golden set run once, offline, through `run_suites` (stored and reported like any
+    run), with every case's answer kept by case id for the tests that read the answers' text."""
+
+    run: Any  # agents.eval.models.SuiteRun
+    answers: dict[str, Any] = field(default_factory=dict)  # case id → AgentAnswer | None
+
+
+@pytest.fixture(scope="session")
+def offline_golden_run(settings, pg_pool, graph_store, demo_data) -> GoldenRun:  # type: ignore[no-untyped-def]
+    """One offline run of every golden case for the session: the regression gate
+    (tests/integration/test_eval_golden_suite.py) and the scan of the answers for English
+    (tests/browser/test_golden_answers_korean.py) read the same run instead of each running
+    the 560 cases."""
+    from agents.eval.runner import run_suites
+
+    offline = settings.model_copy(update={"llm_model": None, "llm_model_macro": None,
+                                          "llm_model_etf": None, "llm_model_router": None})  # fmt: skip
+    answers: dict[str, Any] = {}
+    run = run_suites(pool=pg_pool, store=graph_store, settings=offline,
+                     on_answer=lambda case, answer: answers.__setitem__(case.id, answer))  # fmt: skip
+    return GoldenRun(run=run, answers=answers)

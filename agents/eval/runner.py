@@ -40,6 +40,9 @@ from data_access.graph.base import GraphStore
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[int, int, CaseResult], None]
+# Called with every case and its answer (None when the case raised): a caller that also reads the
+# answers' text (a test scanning them) need not run the cases a second time.
+AnswerHook = Callable[[GoldenCase, AgentAnswer | None], None]
 
 
 def new_run_id() -> str:
@@ -111,6 +114,7 @@ def run_suites(
     progress: Progress | None = None,
     cases: Sequence[GoldenCase] | None = None,
     kind: RunKind = "run",
+    on_answer: AnswerHook | None = None,
 ) -> SuiteRun:
     """Run the golden cases of `suites` (default: all) or the given `cases`, store and report.
 
@@ -129,7 +133,7 @@ def run_suites(
     eval_store.start_run(run, env.pool)
     try:
         for i, case in enumerate(chosen, 1):
-            result = _record(run, case, env, directory)
+            result = _record(run, case, env, directory, on_answer)
             if progress is not None:
                 progress(i, len(chosen), result)
     except WorkbenchError as e:  # the stores went away under the runner: close the run
@@ -138,8 +142,11 @@ def run_suites(
     return _finish(run, env, directory)
 
 
-def _record(run: SuiteRun, case: GoldenCase, env: EvalEnv, directory: Path) -> CaseResult:
+def _record(run: SuiteRun, case: GoldenCase, env: EvalEnv, directory: Path,
+            on_answer: AnswerHook | None = None) -> CaseResult:  # fmt: skip
     result, answer = run_case(case, env)
+    if on_answer is not None:
+        on_answer(case, answer)
     result.run_id = run.run_id
     eval_store.save_case(result, env.pool)
     if not result.passed:

@@ -13,18 +13,16 @@ from typing import Any
 import pytest
 
 from agents.eval.models import SuiteRun
-from agents.eval.runner import run_suites
-from data_access.config import Settings
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 TIMING_KPIS = {"p95_latency_single", "p95_latency_multi"}
 
 
 @pytest.fixture(scope="module")
-def full_run(settings: Settings, pg_pool: Any, graph_store: Any) -> SuiteRun:
-    offline = settings.model_copy(update={"llm_model": None, "llm_model_macro": None,
-                                          "llm_model_etf": None, "llm_model_router": None})  # fmt: skip
-    return run_suites(pool=pg_pool, store=graph_store, settings=offline)
+def full_run(offline_golden_run: Any) -> SuiteRun:
+    """The session's one offline run of every case (tests/conftest.py), no model configured."""
+    run: SuiteRun = offline_golden_run.run
+    return run
 
 
 def test_every_regression_case_passes(full_run: SuiteRun) -> None:
