@@ -28,7 +28,9 @@ from agents.macro.checks import check_citations, cited_pool
 from agents.macro.conflicts import conflict_lines, conflicts_of
 from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
+from agents.macro.templates import freshness_word
 from agents.model_checks import MACRO, check_model_text, keep_apart
+from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.contracts import Citation, StructuredCitation, TraceStep
 
 AGENT_TITLES = {
@@ -148,7 +150,8 @@ def _warnings(state: MacroState) -> list[str]:
     out = list(state.get("as_of_notes", []))
     stale = {d: f for d, f in state.get("data_freshness", {}).items() if f != "healthy"}
     if stale:
-        out.append(STALE_PREFIX + ", ".join(f"{d}={f}" for d, f in stale.items()))
+        out.append(STALE_PREFIX + ", ".join(f"{DOMAIN_TITLES_KO.get(d, d)} {freshness_word(f)}"
+                                            for d, f in stale.items()))  # fmt: skip
     return out
 
 

@@ -33,12 +33,20 @@ from agents.macro.rankings import (
 )
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
-from agents.macro.templates import change_text, level_text
+from agents.macro.templates import (
+    change_text,
+    evidence_text,
+    freshness_word,
+    level_text,
+    prefer_language,
+    status_word,
+)
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
+from data_access.catalog import DOMAIN_TITLES_KO
 
 MAX_ITEMS = 3
 RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyword → (template, Korean label, English label, unit)
@@ -90,7 +98,8 @@ def agent_response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
     resp = AgentResponse(agent=agent, as_of_date=ctx.as_of_date, data_freshness={domain: fresh})
     if fresh != "healthy":
         resp.uncertainty.append(
-            f"{domain} 데이터 최신성 경고: {fresh} — 강한 결론을 내리지 않습니다."
+            f"{DOMAIN_TITLES_KO.get(domain, domain)} 데이터 최신성 경고: {freshness_word(fresh)} — "
+            "강한 결론을 내리지 않습니다."
         )
     return resp
 
@@ -111,6 +120,7 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
     result = run_step(resp, ctx, name, merged)
     rows = result.rows if result else []
     add_documents(resp, rows)
+    resp.paths = prefer_language(resp.paths, route.language)  # a Korean review before a statement
     since = start_date(ctx.as_of_date, _window_months(route))  # the move's window
     inside = lambda p: str(p.get("event_date", ""))[:10] >= since  # noqa: E731
     # events of the move's window first, then those the question names
@@ -128,8 +138,8 @@ def _evidence(resp: AgentResponse, ctx: RunContext, name: str, params: dict[str,
         if not inside(path):
             caveated.add(event)
         resp.key_points.append(lang_text(
-            route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {path['evidence']}{before}",
-            f"Evidence event {path['event_date']} {path['event']}: {path['evidence']}{before}"))  # fmt: skip
+            route.language, f"근거 이벤트 {path['event_date']} {path['event']}: {evidence_text(path['evidence'], route.language)}{before}",
+            f"Evidence event {path['event_date']} {path['event']}: {evidence_text(path['evidence'], route.language)}{before}"))  # fmt: skip
     if not rows:
         resp.uncertainty.append("관련 문서 근거를 찾지 못했습니다.")
         resp.needs_web_fallback = True
@@ -175,8 +185,8 @@ def _events_near(resp: AgentResponse, route: Route, anchor: tuple[str, str]) -> 
         when = lang_text(route.language, f"{abs(days)}일 {'후' if days > 0 else '전'}" if days else "당일",
                          f"{abs(days)} days {'after' if days > 0 else 'before'}" if days else "that day")  # fmt: skip
         resp.key_points.append(lang_text(
-            route.language, f"근거 이벤트 {path['event_date']} {path['event']} ({when}): {path['evidence']}",
-            f"Evidence event {path['event_date']} {path['event']} ({when}): {path['evidence']}"))  # fmt: skip
+            route.language, f"근거 이벤트 {path['event_date']} {path['event']} ({when}): {evidence_text(path['evidence'], route.language)}",
+            f"Evidence event {path['event_date']} {path['event']} ({when}): {evidence_text(path['evidence'], route.language)}"))  # fmt: skip
 
 
 def _named_in_question(event: str, question: str) -> int:
@@ -377,7 +387,7 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
         shown = lambda v: "-" if v is None else f"{float(v):,.2f}"  # noqa: E731
         points.append(lang_text(
             route.language,
-            f"{sid} {e['period']} 실적({e['event_date']}, {e['status']}): EPS 예상 "
+            f"{sid} {e['period']} 실적({e['event_date']}, {status_word(e['status'])}): EPS 예상 "
             f"{shown(est)} / 실제 {shown(act)}{surprise}.",
             f"{sid} {e['period']} earnings ({e['event_date']}, {e['status']}): EPS estimate "
             f"{shown(est)} / actual {shown(act)}{surprise}.",

@@ -18,6 +18,7 @@ from agents.macro.graphrag import graphrag_evidence
 from agents.macro.llm_calls import complete
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
+from agents.macro.templates import identifiers_as_code
 from agents.macro.tools import add_documents, distinct_paths, lang_text, run_step
 from data_access.contracts import Citation, TraceStep
 from data_access.errors import WorkbenchError
@@ -163,9 +164,12 @@ def glossary_points(resp: AgentResponse, route: Route, *, first: bool = False) -
     if entry is None:
         return False
     ko = route.language == "ko"
-    head = f"{entry.term_ko} ({entry.term_en})" if ko else f"{entry.term_en} ({entry.term_ko})"
+    # a Korean answer names the term in Korean (no English gloss) and the data's tables and
+    # columns as code
+    head = entry.term_ko if ko else f"{entry.term_en} ({entry.term_ko})"
     points = [f"**{head}** — " + (entry.definition_ko if ko else entry.definition_en),
-              ("데이터에서 읽는 법: " + entry.in_data_ko) if ko else ("In this data: " + entry.in_data_en)]  # fmt: skip
+              ("데이터에서 읽는 법: " + identifiers_as_code(entry.in_data_ko)) if ko
+              else ("In this data: " + entry.in_data_en)]  # fmt: skip
     at = 0 if first else len(resp.key_points)
     resp.key_points[at:at] = points
     resp.citations.append(Citation(doc_id=f"glossary:{entry.id}",

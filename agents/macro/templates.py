@@ -9,6 +9,7 @@ rows with a structured citation for numeric (SQL or Cypher) results.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -382,3 +383,66 @@ def change_text(before: float, after: float, unit: str, lang: str = "ko") -> str
 def axis_unit(unit: str) -> str:
     """The y-axis title of a series chart: its unit in Korean ('%', '원/달러', '지수')."""
     return AXIS_WORDS.get(unit.strip().lower(), unit) or "값"
+
+
+# ---------------------------------------------------------------- words of a Korean answer
+# Raw status words of the data, as a Korean answer says them (issue 33).
+EARNINGS_STATUS_KO = {"confirmed": "확정", "expected": "예정", "reported": "발표", "estimated": "추정"}  # fmt: skip
+FRESHNESS_KO = {"healthy": "정상", "stale": "지연", "missing": "없음"}
+HANGUL = re.compile(r"[가-힣]")
+# a figure of a sentence: '+0.12%', '331.565', '1,445.0'; a bare year ('2026') is not one
+FIGURE = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w%])")
+YEAR = re.compile(r"^(19|20)\d\d$")
+# a database identifier written in prose: 'macro_observations', 'stock_fundamentals.pe'
+IDENTIFIER = re.compile(r"(?<![`\w])([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)(?![`\w])")
+
+
+def status_word(status: object, lang: str = "ko") -> str:
+    """An earnings event's status in the answer's language ('confirmed' → '확정')."""
+    text = str(status or "")
+    return EARNINGS_STATUS_KO.get(text, text) if lang == "ko" else text
+
+
+def freshness_word(status: str, lang: str = "ko") -> str:
+    """A freshness status in the answer's language ('stale' → '지연')."""
+    return FRESHNESS_KO.get(status, status) if lang == "ko" else status
+
+
+def in_language(text: str, lang: str) -> bool:
+    """Whether an evidence sentence is written in the answer's language (Korean: has Hangul)."""
+    return bool(HANGUL.search(text)) == (lang == "ko")
+
+
+def evidence_text(text: object, lang: str = "ko") -> str:
+    """An evidence sentence as a Korean answer shows it: as written when it is Korean; a sentence
+    of an English source is not quoted (the offline planner does not translate), its figures are
+    given and the source is listed below ('영문 자료(원문은 문서 근거)의 수치 4.6%, 4.7%')."""
+    sentence = str(text or "")
+    if lang != "ko" or in_language(sentence, "ko"):
+        return sentence
+    figures = [f for f in FIGURE.findall(sentence) if not YEAR.match(f)]
+    said = f"의 수치 {', '.join(dict.fromkeys(figures))}" if figures else ""
+    return f"영문 자료(원문은 문서 근거){said}"
+
+
+def prefer_language(paths: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """`paths` with, for each event and target, its evidence in the answer's language first (a
+    FOMC decision backed by the English statement and a Korean review quotes the review in a
+    Korean answer); the events keep the order they came in."""
+    key = lambda p: (str(p.get("event")), str(p.get("event_date")), str(p.get("target")))  # noqa: E731
+    first = {k: i for i, k in reversed(list(enumerate(key(p) for p in paths)))}
+    return sorted(paths, key=lambda p: (first[key(p)],
+                                        not in_language(str(p.get("evidence") or ""), lang)))  # fmt: skip
+
+
+# the columns a sentence names after a table: '`re_unsold_housing` 테이블(지역·월별 units, 호)'
+TABLE_COLUMNS = re.compile(r"(` 테이블\()([^)]*)")
+COLUMN = re.compile(r"(?<![`\w])([a-z][a-z0-9_]*)(?![`\w])")
+
+
+def identifiers_as_code(text: str) -> str:
+    """Table and column names in a sentence written as code ('macro_observations' →
+    '`macro_observations`', a table's column 'units' → '`units`'): they are the data's names,
+    shown as such."""
+    text = IDENTIFIER.sub(r"`\1`", text)
+    return TABLE_COLUMNS.sub(lambda m: m.group(1) + COLUMN.sub(r"`\1`", m.group(2)), text)

@@ -23,6 +23,7 @@ from agents.evidence import Stopwatch, make_citation
 from agents.macro.derived import contradicted
 from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
+from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import account
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
@@ -524,7 +525,7 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
         upcoming = [r for r in rows if r["event_date"] > as_of]
         if upcoming:
             e = upcoming[0]
-            turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {e['status']})"
+            turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {earnings_status(e['status'], 'ko')})"
                               if turn.ko() else f"Next earnings {e['event_date']} ({e['period']})")  # fmt: skip
         else:
             turn.notes.append("예정된 실적 발표 일정이 데이터에 없습니다." if turn.ko()

@@ -84,11 +84,19 @@ EVENT_CATEGORIES = {
            "block_deal": "Block deal", "regulation": "Regulation/legal", "product": "Product/trial",
            "capital": "Capital policy", "analyst": "Analyst view", "move": "Price move"},
 }  # fmt: skip
+# An earnings event's status in the data ('expected') as the report says it.
+EARNINGS_STATUS = {"ko": {"confirmed": "확정", "expected": "예정", "reported": "발표", "estimated": "추정"},
+                   "en": {}}  # fmt: skip
 _PERCENT_KEYS = {"vs60", "vs120", "r3m", "premium", "drawdown", "volatility", "position",
                  "surprise", "growth", "move", "dy", "dy_median"}  # fmt: skip
 _UNSIGNED_KEYS = {"position", "dy", "dy_median"}
 _EPS_KEYS = {"actual", "estimate"}
 _COUNT_KEYS = {"count", "days", "articles"}
+
+
+def earnings_status(status: object, lang: Language) -> str:
+    """'expected' → '예정' in a Korean report (English keeps the data's word)."""
+    return EARNINGS_STATUS[lang].get(str(status), str(status))
 
 
 def pct(value: float | None, signed: bool = True) -> str:

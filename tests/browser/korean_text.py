@@ -19,6 +19,8 @@ ALLOWED = {"Atlas", "Workbench", "Python", "English", "Tavily", "PostgreSQL", "F
 HANGUL = re.compile(r"[가-힣]")
 FILE_NAME = re.compile(r"^[\w-]+\.(json|md|csv|hwpx|hwp|pdf|docx|txt|xlsx)$")
 CITING = ("출처:", "관련 기사:")  # a line that lists its sources names documents, in any language
+# an entry of an answer's numbered document list: '[3] FOMC statement October 28, 2026 (doc-…)'
+SOURCE_ENTRY = re.compile(r"^\[\d+\] ")
 
 
 def english_words(text: str, allowed: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -42,11 +44,14 @@ def is_korean(text: str) -> bool:
 
 
 def prose(text: str) -> str:
-    """`text` without the lines that cite sources by title ('출처: NVIDIA plunges …'): a title is
-    the name of a document (the screens link it; the evidence tables list it)."""
-    return "\n".join(
-        line for line in text.splitlines() if not line.strip().lstrip("-* ").startswith(CITING)
-    )
+    """`text` without the lines that cite sources by title ('출처: NVIDIA plunges …', and the
+    entries of a numbered document list, '[3] FOMC statement October 28, 2026 (doc-…)'): a title
+    is the name of a document (the screens link it; the evidence tables list it)."""
+    return "\n".join(line for line in text.splitlines() if not _cites(line.strip()))
+
+
+def _cites(line: str) -> bool:
+    return line.lstrip("-* ").startswith(CITING) or bool(SOURCE_ENTRY.match(line))
 
 
 NAMES_SQL = """

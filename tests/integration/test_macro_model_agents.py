@@ -186,7 +186,7 @@ def test_stale_series_keeps_the_warning_in_a_model_answer(
                          graph_store, stale="macro")  # fmt: skip
     assert answer.mode == "llm" and answer.data_freshness.get("macro") == "stale"
     first = answer.answer.strip().splitlines()[0]
-    assert "최신성 경고: macro=stale" in first and "확실히 안정되었습니다" not in answer.answer
+    assert "최신성 경고: 거시경제 지연" in first and "확실히 안정되었습니다" not in answer.answer
     writer = server.requests_for(WRITER)[0]["messages"][1]["content"]
     assert "최신성 경고" in writer  # and the writer was told
 
