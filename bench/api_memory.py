@@ -2,13 +2,15 @@
 after the first call of each screen, with the packages each step imported and, with
 `--tracemalloc`, the source lines holding the most Python memory at the end.
 
-    python bench/api_memory.py [--tracemalloc] [--trim]
+    python bench/api_memory.py [--tracemalloc] [--trim] [--mcp]
 
 Serves the API in this process (a real uvicorn server on a free loopback port, the stores of
 WORKBENCH_HOME, the offline planner, no rate limit) and calls each screen once through HTTP,
 the way bench/soak.py does, then prints one line per step. `--trim` prints what
 `malloc_trim(0)` gives back at the end (freed heap the allocator still held): what the API's
-heap trimmer (api.memory) does every 30 s while it serves.
+heap trimmer (api.memory) does every 30 s while it serves. `--mcp` then calls every MCP tool
+once through the API's own /mcp (the `mcp` SDK's client, the calls of tests/integration/
+test_mcp.py): what MCP adds to a process that already holds the stores and Kiwi.
 """
 
 from __future__ import annotations
@@ -61,6 +63,25 @@ def report(step: str, before: set[str], started: float) -> set[str]:
     return now
 
 
+def call_every_tool(url: str) -> int:
+    """Each MCP tool called once through the API's /mcp; returns how many came back errors."""
+    import anyio
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.integration.test_mcp import CALLS
+
+    async def run() -> int:
+        async with Client(streamable_http_client(url)) as client:
+            failed = 0
+            for name, arguments, _ in CALLS:
+                result = await client.call_tool(name, arguments)
+                failed += bool(result.is_error)
+            return failed
+
+    return anyio.run(run)
+
+
 def offline_server() -> object:
     """The API as `python -m api` builds it, offline (as bench/api.py's local server)."""
     from api.app import create_app
@@ -78,6 +99,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tracemalloc", action="store_true", help="top Python allocations")
     parser.add_argument("--trim", action="store_true", help="malloc_trim(0) at the end")
+    parser.add_argument("--mcp", action="store_true", help="then every MCP tool through /mcp")
     args = parser.parse_args()
     started = time.perf_counter()
     seen = report("interpreter", set(), started)
@@ -107,6 +129,12 @@ def main() -> int:
         if args.trim:  # what the API's HeapTrimmer does every ApiConfig.trim_every_s seconds
             trim()
             seen = report("after malloc_trim", seen, started)
+        if args.mcp:
+            errors = call_every_tool(f"{running.url}/mcp")  # type: ignore[attr-defined]
+            seen = report(f"every MCP tool ({errors} err)", seen, started)
+            if args.trim:
+                trim()
+                seen = report("after malloc_trim", seen, started)
         if args.tracemalloc:
             snapshot = tracemalloc.take_snapshot()
             print("top Python allocations (by file):")
