@@ -23,9 +23,13 @@ import time
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from data_access.contracts import AgentAnswer
 from data_access.errors import ToolInputError
+
+if TYPE_CHECKING:  # imported where used: the contract upload reader needs only clean_text, and
+    # pydantic's import was half a second of its worker's CPU
+    from data_access.contracts import AgentAnswer
 
 MAX_QUESTION_CHARS = 2000
 PREVIEW_CHARS = 2000
@@ -116,6 +120,8 @@ def _object(word: str) -> str:
 
 def last_answer(events: Iterable[object]) -> AgentAnswer:
     """The AgentAnswer a screen's event stream ends with (the non-streaming form of a turn)."""
+    from data_access.contracts import AgentAnswer
+
     answer: AgentAnswer | None = None
     for event in events:
         if isinstance(event, AgentAnswer):
@@ -126,6 +132,8 @@ def last_answer(events: Iterable[object]) -> AgentAnswer:
 
 def rejected_answer(problem: str, started: float | None = None) -> AgentAnswer:
     """The answer to input that cannot be used: the Korean reason, nothing run, no trace."""
+    from data_access.contracts import AgentAnswer
+
     elapsed = int((time.perf_counter() - started) * 1000) if started is not None else 0
     return AgentAnswer(answer=problem, mode="offline", status="error", error=problem,
                        duration_ms=elapsed, payload={"input_rejected": True})  # fmt: skip

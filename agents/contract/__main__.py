@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from agents.contract.models import ContractInfo
 
 from agents.contract.errors import ContractNotFound
-from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes, upload_name
+from agents.contract.ingest import worker
 from data_access.errors import WorkbenchError
 
 
@@ -26,10 +26,14 @@ def ingest_file(name: str, data: bytes) -> ContractInfo:
     """`service.ingest_file` without importing the agent graph (LangGraph, litellm: seconds of
     imports an ingestion does not use) or loading Kiwi (~530 MB, seconds): the morphemes are
     analysed when the contract is first searched."""
+    from agents.contract.ingest.pipeline import ingest_bytes, upload_name
+
     return ingest_bytes(upload_name(name), data, analyse=False)
 
 
 def _contract_id(args: argparse.Namespace) -> str:
+    from agents.contract.ingest.pipeline import ensure_samples
+
     ensure_samples()
     if args.contract:
         return str(args.contract)
@@ -61,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     _target(question)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
+    if args.command == "ingest" or (args.file and not args.contract):
+        worker.one_shot()  # its imports run while this process imports the rest
     try:
         if args.command == "ingest":
             path = Path(args.file)  # storing an upload needs no standard (search and ask do)

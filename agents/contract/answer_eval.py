@@ -85,8 +85,9 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     if question.absent or question.fact is None:
         return AnswerCheck(question, False, False, no_clause, first)
     fact = _squash(question.fact)
-    clauses = {c["label"]: c["content"] for c in answer.payload.get("clauses", [])}
-    content = clauses.get(question.article or "", [])
+    # labels compared without spaces: a PDF's per-glyph spacing may join '미 충족' in a title
+    clauses = {_squash(c["label"]): c["content"] for c in answer.payload.get("clauses", [])}
+    content = clauses.get(_squash(question.article or ""), [])
     quoted = [m.group("line") for line in lines if (m := LISTED_RE.match(line))]
     whole = any(_squash(q) in {_squash(_unmarked(c)) for c in content} and fact in _squash(q)
                 for q in quoted)  # fmt: skip

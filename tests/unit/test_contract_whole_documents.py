@@ -78,6 +78,14 @@ def test_a_pdf_with_wrapped_lines_reads_as_sentences() -> None:
     )
 
 
+def test_a_pdf_with_more_than_255_glyphs_reads_right() -> None:
+    # fpdf2 embeds its two-byte encoding as a CMap stream; pypdf read codes ≥ 0x100 as two
+    # one-byte codes ('증감' came out '증국내' in the travel terms as a PDF)
+    text, _ = read_contract_file("t.pdf", contract_file("travel_domestic", "pdf"))
+    assert "5% 이상 증감하거나 여행 요금에 적용된 외화환율이" in text
+    assert "국내하" not in text and "환국여" not in text
+
+
 def test_pdf_lines_are_joined_and_spaced() -> None:
     lines = normalise_lines(["제 4조(계약기간) 계약기간은 1년으로 한", "다 .", "- 2 -", "① 산출물의 지식재",
                              "산권은 을에게 있다.", "② 편 집권은 갑에게 있다.", "편집권과 지식재산권은 다르다."])  # fmt: skip

@@ -122,6 +122,7 @@ def _pdf_pages(reader: Any) -> list[str]:
         )
     pages, chars = [], 0
     for page in reader.pages:
+        _two_byte_codes(page)
         pages.append((page.extract_text() or "").replace("\x00", ""))
         chars += len(pages[-1])
         if chars > MAX_TEXT_CHARS:
@@ -147,3 +148,29 @@ def _read_docx(data: bytes) -> str:
             "암호로 보호된 문서이거나 이전 Word 형식(.doc)입니다. 암호를 해제해 .docx로 저장해 주세요."
         )
     return read_docx(data)
+
+
+def _two_byte_codes(page: Any) -> None:
+    """Read a composite font's text as two-byte codes when its embedded encoding CMap says so.
+
+    fpdf2 (and other writers) give a Type0 font an embedded CMap stream (codespace <0000> <FFFF>,
+    code → CID) instead of the name /Identity-H; pypdf then reads some codes as one byte each, so
+    a document with more than 255 distinct glyphs came out garbled ('증감' as '증국내', glyph 0x0102
+    read as 0x01 0x02). The font's ToUnicode map is keyed by the same two-byte codes, so naming
+    the encoding /Identity-H (in memory, for extraction only) gives the right text."""
+    from pypdf.generic import NameObject, StreamObject
+
+    resources = page.get("/Resources")
+    fonts = resources.get_object().get("/Font") if resources is not None else None
+    if fonts is None:
+        return
+    for ref in fonts.get_object().values():
+        font = ref.get_object()
+        encoding = font.get("/Encoding")
+        if font.get("/Subtype") != "/Type0" or "/ToUnicode" not in font or encoding is None:
+            continue
+        stream = encoding.get_object()
+        if isinstance(stream, StreamObject) and re.search(
+            rb"begincodespacerange\s*<0000>\s*<FFFF>\s*endcodespacerange", stream.get_data()
+        ):
+            font[NameObject("/Encoding")] = NameObject("/Identity-H")

@@ -31,8 +31,6 @@ from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
 from agents.contract.errors import ContractFileError
-from agents.contract.ingest.parse import parse_contract_text
-from agents.contract.ingest.readers import read_contract_file
 from agents.contract.models import Article, Clause, ParsedContract
 
 logger = logging.getLogger(__name__)
@@ -72,6 +70,7 @@ class ParsedUpload:
 _slots = threading.BoundedSemaphore(MAX_WORKERS)
 _standby_lock = threading.Lock()
 _standby: list[subprocess.Popen[bytes]] = []
+_keep_ahead = True  # False in a process that reads one upload and ends (the CLI)
 
 
 def parse_upload(name: str, data: bytes, budget: Budget | None = None) -> ParsedUpload:
@@ -118,11 +117,20 @@ def warm() -> None:
     _refill()
 
 
+def one_shot() -> None:
+    """For a process that reads one upload and ends (the CLI): start its worker now, so the
+    worker's imports run beside the caller's own (psycopg, NumPy) on the other core, and keep
+    none ahead after it (one more interpreter's imports for nothing: ~1 s of CPU)."""
+    global _keep_ahead
+    _refill()
+    _keep_ahead = False
+
+
 def _refill() -> None:
     """One worker started ahead for the next upload (after this one: not competing with it);
     none when it cannot start (the next upload says why)."""
     with _standby_lock, contextlib.suppress(UploadRefused):
-        if not any(p.poll() is None for p in _standby):
+        if _keep_ahead and not any(p.poll() is None for p in _standby):
             _standby[:] = [_start()]
 
 
@@ -214,6 +222,9 @@ def _work(stdin: BinaryIO) -> dict[str, Any] | None:
     job = json.loads(header)
     data = stdin.read()
     _limit(float(job["seconds"]), int(job["memory_mb"]))
+    from agents.contract.ingest.parse import parse_contract_text
+    from agents.contract.ingest.readers import read_contract_file
+
     try:
         text, fmt = read_contract_file(job["name"], data)
         parsed = parse_contract_text(text, fallback_title=PurePath(job["name"]).stem)
@@ -227,7 +238,12 @@ def _work(stdin: BinaryIO) -> dict[str, Any] | None:
 
 
 def main() -> None:
-    import pypdf  # noqa: F401  # imported while the worker waits, not after the file arrives
+    # imported while the worker waits, not after the file arrives (the caller imports only this
+    # module's light top to start a worker)
+    import pypdf  # noqa: F401
+
+    import agents.contract.ingest.parse
+    import agents.contract.ingest.readers  # noqa: F401
 
     reply = _work(sys.stdin.buffer)
     if reply is not None:
