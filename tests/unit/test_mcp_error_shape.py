@@ -56,3 +56,23 @@ def test_http_status_says_what_the_transport_refused() -> None:
     assert rewritten is not None
     error = json.loads(rewritten)["error"]
     assert "세션" in error["message"] and "initialize" in error["data"]["retry_hint"]
+
+
+def test_the_api_mcp_route_outside_a_running_server_is_a_korean_503() -> None:
+    """api.mcp.mount: /mcp in an app whose lifespan is not running (no session task group)
+    answers in the error shape, without loading the SDK's server."""
+    from fastapi.testclient import TestClient
+
+    from api.app import create_app
+    from api.config import ApiConfig
+    from api.stores import Stores
+    from data_access.config import get_settings
+
+    app = create_app(ApiConfig(rate_limit_per_min=0), Stores(get_settings()))
+    client = TestClient(app, base_url="http://127.0.0.1")  # a loopback Host, as the walls want
+    response = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "error" and "MCP" in body["error"] and body["retry_hint"]
+    assert app.state.mcp.mcp is None
+    assert create_app(ApiConfig(mcp=False), Stores(get_settings())).state.mcp is None
