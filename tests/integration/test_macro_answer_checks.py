@@ -99,7 +99,7 @@ def test_an_uncited_figure_in_a_model_general_answer_is_marked(
         s = with_model(settings, server, llm_model_general="openai/general-model")
         answer = answer_question(MOVIE, settings=s, pool=pg_pool, store=graph_store,
                                  context=make_context(s, pg_pool, graph_store))  # fmt: skip
-    assert [r["model"] for r in server.requests] == ["general-model"]
+    assert [r["model"] for r in server.requests_for("Answer briefly")] == ["general-model"]
     assert answer.mode == "llm" and answer.status == "partial"
     assert "3.2% _(⚠️ 출처 없음)_" in answer.answer
     assert answer.answer.startswith("> ⚠️ 인용 근거(정형·문서 인용)가 없는 수치 1개를")

@@ -80,11 +80,12 @@ def test_model_cypher_runs_guarded_and_the_writer_answers(
                           _replies(_cypher("good_cypher")))  # fmt: skip
     assert answer.status == "ok" and answer.mode == "llm" and answer.model == MODEL
     llm = [t for t in answer.trace if t.kind == "llm"]
-    assert sorted(t.name.split("/")[-1] for t in llm) == sorted(
-        ["macro_tools", "macro_tools", "ontology_tools", "ontology_tools", "answer_writer"]
-    )
+    assert sorted(t.name.split("/")[-1] for t in llm) == sorted(  # the router: the Macro model
+        ["router_refine", "macro_tools", "macro_tools", "ontology_tools", "ontology_tools",
+         "answer_writer"]
+    )  # fmt: skip
     assert all(t.model == MODEL and t.tokens == 1350 and t.cost_usd > 0 for t in llm)
-    assert answer.tokens == 5 * 1350 and answer.cost_usd == pytest.approx(
+    assert answer.tokens == 6 * 1350 and answer.cost_usd == pytest.approx(
         sum(t.cost_usd for t in llm)
     )
     assert _steps(answer, "direction_validator")[0].status == "ok"
@@ -144,7 +145,8 @@ def test_general_question_is_answered_by_the_model_without_data(
                           {"Answer briefly": [_recorded("general")]})  # fmt: skip
     assert answer.mode == "llm" and "기상청" in answer.answer
     assert not answer.citations and not answer.structured_citations
-    assert len(server.requests) == 1 and not [t for t in answer.trace if t.kind == "tool"]
+    assert len(server.requests_for("Answer briefly")) == 1  # (and the router's call)
+    assert not [t for t in answer.trace if t.kind == "tool"]
 
 
 def test_provider_500_retries_then_falls_back_offline(
@@ -152,13 +154,14 @@ def test_provider_500_retries_then_falls_back_offline(
 ) -> None:
     # "Nothing hangs" is checked with a wait in test_llm_faults.py, not with a wall-clock limit.
     answer, server = _ask(USDKRW_PATH, settings, pg_pool, graph_store,
-                          {"[agent:": [http_error(500)], WRITER: [http_error(500)]},
+                          {"[agent:": [http_error(500)], WRITER: [http_error(500)],
+                           "[router]": [http_error(500)]},
                           llm_num_retries=1, llm_retry_backoff_s=0.05)  # fmt: skip
     llm = [t for t in answer.trace if t.kind == "llm"]
-    assert [t.status for t in llm] == ["error"] * 3 and "InternalServerError" in (
+    assert [t.status for t in llm] == ["error"] * 4 and "InternalServerError" in (
         llm[0].error or ""
     )
-    assert len(server.requests) == 6  # each of the three calls: 1 try + 1 retry
+    assert len(server.requests) == 8  # router, two agents, writer: 1 try + 1 retry each
     assert answer.mode == "offline" and answer.model is None and answer.tokens == 0
     assert "오프라인 규칙/템플릿 답변" in answer.answer and answer.structured_citations
     assert answer.payload["agent_responses"]["ontology"]["paths"]  # template evidence

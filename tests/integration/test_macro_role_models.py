@@ -27,7 +27,9 @@ WRITER = "supervisor of a financial research desk"
 CPI = "한국 소비자물가 최근 6개월 추이를 보여줘"  # the Macro Economy agent, SQL only
 CPI_SQL = ("SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_CPI' "
            "ORDER BY obs_date DESC LIMIT 6")  # fmt: skip
+ROUTE = '{"target_agents": ["macro"], "sql_need": true, "graph_need": false, "reason": "물가"}'
 REPLIES: dict[str, list[Reply]] = {
+    "[router]": [ROUTE],  # the router refines the rules' route with its model (§7-3)
     "[agent:macro]": [tool_message(tool_call("sql_qa", {"query": CPI_SQL})), "근거 (replay)"],
     WRITER: ["소비자물가는 최근 6개월 완만했습니다. (replay)"],
 }
@@ -73,7 +75,11 @@ def test_unset_roles_fall_back_to_the_screen_model(
 ) -> None:
     answer, server = ask(settings, pg_pool, graph_store, llm_model_equity="openai/equity-model")
     assert {r["model"] for r in server.requests} == {"gpt-4.1-mini"}
-    assert llm_models(answer) == {"macro_tools": {MODEL}, "answer_writer": {MODEL}}
+    # the router too: role → screen (LLM_MODEL_MACRO) → LLM_MODEL, like every role
+    assert llm_models(answer) == {"router_refine": {MODEL}, "macro_tools": {MODEL},
+                                  "answer_writer": {MODEL}}  # fmt: skip
+    [router] = [t for t in answer.trace if t.name.endswith("router_refine")]
+    assert router.status == "ok"
 
 
 def test_role_settings_resolve_with_fallbacks(settings: Settings) -> None:
