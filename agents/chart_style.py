@@ -27,7 +27,25 @@ DATE_TICKS: list[dict[str, Any]] = [
 ]
 
 
+DATE_AXIS: dict[str, Any] = {"tickformatstops": DATE_TICKS, "hoverformat": "%Y-%m-%d"}
+
+
 def date_axes(fig: Any) -> Any:
     """Korean-neutral date ticks and hover dates (YYYY-MM-DD) on every x axis of `fig`."""
-    fig.update_xaxes(tickformatstops=DATE_TICKS, hoverformat="%Y-%m-%d")
+    fig.update_xaxes(**DATE_AXIS)
     return fig
+
+
+def hline(y: float, *, yref: str = "y", dash: str = "dash", color: str = "#6b7280",
+          label: str | None = None, label_at: str = "right") -> tuple[dict[str, Any], list[dict[str, Any]]]:  # fmt: skip
+    """A horizontal line across the plot at `y` and its label, as the layout's shape and
+    annotation (what `fig.add_hline` makes, written as data: built in one step with the figure,
+    plotly's add_hline took ~0.1 s a call on this machine)."""
+    shape = {"type": "line", "xref": f"{yref.replace('y', 'x')} domain", "x0": 0, "x1": 1,
+             "yref": yref, "y0": y, "y1": y, "line": {"dash": dash, "color": color}}  # fmt: skip
+    notes = [] if label is None else [{
+        "xref": f"{yref.replace('y', 'x')} domain", "x": 1 if label_at == "right" else 0,
+        "xanchor": label_at, "yref": yref, "y": y, "yanchor": "bottom", "text": label,
+        "showarrow": False,
+    }]  # fmt: skip
+    return shape, notes
