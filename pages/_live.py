@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from agents.answer_stream import TextPiece
 from data_access import access
@@ -131,7 +132,7 @@ class LiveTurn:
                 self.text.append(event.text)
                 piece = literal_tildes(event.text)
             else:
-                with status:
+                with inside(status):
                     self._take(event, render)
         # also where a click on 중지 lands; `expanded` kept, an update without it folds the box
         status.update(label=self.status_line(title), state="running", expanded=True)
@@ -163,6 +164,20 @@ class LiveTurn:
             self.error = RuntimeError("에이전트가 답변 없이 끝났습니다.")
 
 
+@contextlib.contextmanager
+def inside(box: Any) -> Iterator[None]:
+    """Draw into `box` (an `st.status`) as `with box:` does, without its exit: Streamlit's status
+    sleeps 50 ms on every exit of its `with` block while running, and marks itself complete
+    (redrawn 'running' by the next status line). Entered once per step of a turn, that was
+    50 ms of the page's run per step: 0.35 s of a Macro turn, more for the stock report's
+    tool calls, before the answer could be drawn (profiled under AppTest)."""
+    DeltaGenerator.__enter__(box)
+    try:
+        yield
+    finally:
+        DeltaGenerator.__exit__(box, None, None, None)
+
+
 def done_label(answer: AgentAnswer) -> str:
     """The status line of a finished turn (screens pass their own for a completed one)."""
     steps = len({t.step for t in answer.trace})
@@ -182,7 +197,7 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
                      help="진행 중인 단계를 기다리지 않고 멈추고, 그때까지 완료된 단계를 실행 기록으로 "
                           "남깁니다.")  # fmt: skip
     status = st.status(turn.status_line(title), expanded=True)
-    with status:
+    with inside(status):
         for event in turn.shown:
             render(event)
     text_slot = st.empty()  # under the steps: the model's answer as it is written
