@@ -1,17 +1,19 @@
 """How long the analyst waits in the browser: submit → answer text and submit → every chart
-drawn, per chat screen, p50 / p95 / max over the questions below, in real Chromium.
+drawn, per screen (ETF and Macro chat, the stock report), p50 / p95 / max over the questions
+below, in real Chromium.
 
-    python bench/browser_timing.py [--screens etf,macro] [--rounds 1] [--url http://127.0.0.1:8531]
+    python bench/browser_timing.py [--screens etf,macro,stock] [--rounds 1] [--url http://127.0.0.1:8531]
 
 Without `--url` it starts the app (`streamlit run app.py`, offline planner) on WORKBENCH_HOME's
 embedded stores with the demo data. Each question is asked in a fresh session of one browser
 context (the page is reloaded, so the conversation is new and the browser cache stays warm, as
 for an analyst's second question) and the screen settles (network idle, as while an analyst
 reads it) before the question is typed; the first question of a screen is a cold one. The clock
-starts when Enter is pressed and stops when the answer's mode line is in the page (text) and
+starts when Enter is pressed (the stock report: 리포트 생성 is clicked) and stops when the answer's mode line is in the page (text) and
 when the script has finished and every plotly chart of that answer has drawn its SVG (charts).
-It also prints each answer's chart count and the bytes of the page's largest websocket frame,
-and the machine's load average before and after each screen: on a shared two-core machine the
+It also prints each answer's chart count, when the app's websocket frames for it arrived (the
+first: the server's run has started; the last: it has ended, what follows is the browser
+drawing) and the largest frame's size, and the machine's load average before and after each screen: on a shared two-core machine the
 same code measured 0.5-1 s apart at load 3 and at load 9, so compare runs at similar load (or
 interleave them). A measurement, not a test: nothing is asserted.
 """
@@ -22,7 +24,9 @@ import argparse
 import os
 import statistics
 import sys
+import time
 from contextlib import AbstractContextManager, nullcontext, suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +38,21 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from tests.qa.app_server import CHROMIUM, CHROMIUM_ARGS, seeded_offline_app  # noqa: E402
 from tests.qa.scenarios import open_screen  # noqa: E402
 
-QUESTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    # screen → (sidebar link, chat box placeholder, questions that come with charts)
-    "etf": ("ETF 챗", "ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", (
+
+@dataclass(frozen=True)
+class Screen:
+    """How a screen is asked and where its answer is drawn."""
+
+    link: str  # the sidebar link
+    questions: tuple[str, ...]  # each comes with charts
+    placeholder: str | None = None  # the chat box; None: the stock report's form
+    answers: str = '[data-testid="stChatMessage"] [data-testid="stCaptionContainer"]'
+    block: str = '[data-testid="stChatMessage"]'  # the last one holds the answer and its charts
+
+
+MAIN = '[data-testid="stMain"]'
+SCREENS: dict[str, Screen] = {
+    "etf": Screen("ETF 챗", placeholder="ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)", questions=(
         "KODEX 200 3개월 가격 추이",
         "2차전지 ETF 6개월 수익률 순위",
         "KODEX 200 상위 5개 보유종목",
@@ -48,7 +64,7 @@ QUESTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "KODEX 레버리지 6개월 가격 추이",
         "KODEX 200 정보 알려줘",
     )),
-    "macro": ("매크로 Q&A", "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)", (
+    "macro": Screen("매크로 Q&A", placeholder="거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)", questions=(
         "한국 기준금리 최근 추이는?",
         "삼성전자 최근 3개월 수익률과 하락 원인은?",
         "서울 강남구 아파트 전세가율 추이",
@@ -60,15 +76,18 @@ QUESTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "한국 국고채 10년 금리 추이",
         "VIX 최근 추이",
     )),
+    # the whole report (research → analysis → recommendation → review) for a typed symbol
+    "stock": Screen("종목 리포트", answers=f'{MAIN} [data-testid="stCaptionContainer"]', block=MAIN,
+                    questions=("삼성전자", "AAPL", "KR:000660", "엔비디아", "005380", "MSFT",
+                               "NAVER", "US:TSLA", "셀트리온", "KB금융")),
 }  # fmt: skip
 
-ANSWERS = '[data-testid="stChatMessage"] [data-testid="stCaptionContainer"]'
 # Installed just before Enter is pressed; polls every 10 ms on the page's own clock. Text: one
 # more answer mode line than before. Charts: the script has finished, no element of the last
 # chat message is still a loading skeleton, and every plotly chart in it has drawn its SVG,
 # held for SETTLE_MS (a chart element arrives after its lazily loaded code); the time is when
 # that state began.
-WATCH = """([selector, before, settleMs]) => {
+WATCH = """([selector, block, before, settleMs]) => {
   const t = {start: performance.now()};
   window.__timing = t;
   const timer = setInterval(() => {
@@ -77,7 +96,7 @@ WATCH = """([selector, before, settleMs]) => {
       .filter((e) => e.textContent.includes('답변 모드')).length;
     if (answers > before && t.text === undefined) t.text = now;
     const app = document.querySelector('[data-testid="stApp"]');
-    const turns = document.querySelectorAll('[data-testid="stChatMessage"]');
+    const turns = document.querySelectorAll(block);
     const last = turns[turns.length - 1];
     let ready = t.text !== undefined && last && app
       && app.getAttribute('data-test-script-state') === 'notRunning'
@@ -103,22 +122,51 @@ COUNT_ANSWERS = """(selector) => [...document.querySelectorAll(selector)]
   .filter((e) => e.textContent.includes('답변 모드')).length"""
 
 
-def ask(page: Any, placeholder: str, question: str,
-        frames: list[int]) -> tuple[float, float, int, int]:  # fmt: skip
-    """(submit → text s, submit → charts s, chart count, largest websocket frame bytes)."""
+@dataclass(frozen=True)
+class Asked:
+    """One question's clocks (seconds from submit) and what the app sent for it. The frame times
+    are taken in this process as the browser receives them: the first is the run starting on
+    the server, the last is its end (what follows is the browser drawing)."""
+
+    text_s: float
+    charts_s: float
+    charts: int
+    largest: int  # bytes of the largest websocket frame
+    first_frame_s: float
+    last_frame_s: float
+    frame_count: int
+
+
+def ask(page: Any, screen: Screen, question: str,
+        frames: list[tuple[float, int]]) -> Asked:  # fmt: skip
+    """Submit `question` and wait until its answer's text and charts are drawn."""
     frames.clear()
-    before = int(page.evaluate(COUNT_ANSWERS, ANSWERS))
-    box = page.get_by_placeholder(placeholder)
-    box.fill(question)
-    page.evaluate(WATCH, [ANSWERS, before, SETTLE_MS])
-    box.press("Enter")
+    before = int(page.evaluate(COUNT_ANSWERS, screen.answers))
+    if screen.placeholder is not None:
+        box = page.get_by_placeholder(screen.placeholder)
+        box.fill(question)
+        page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
+        sent = time.perf_counter()
+        box.press("Enter")
+    else:  # the stock form: the symbol typed as a new option, then 리포트 생성
+        box = page.get_by_role("combobox").first
+        box.click()
+        box.fill(question)
+        page.keyboard.press("Enter")
+        page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
+        sent = time.perf_counter()
+        page.get_by_role("button", name="리포트 생성").click()
     page.wait_for_function("() => window.__timing.charts !== undefined", timeout=TIMEOUT_MS)
     timing = page.evaluate("window.__timing")
-    return (
-        timing["text"] / 1000,
-        timing["charts"] / 1000,
-        int(timing["count"]),
-        max(frames, default=0),
+    after = [(t - sent, size) for t, size in frames if t >= sent]
+    return Asked(
+        text_s=timing["text"] / 1000,
+        charts_s=timing["charts"] / 1000,
+        charts=int(timing["count"]),
+        largest=max((size for _, size in after), default=0),
+        first_frame_s=after[0][0] if after else 0.0,
+        last_frame_s=after[-1][0] if after else 0.0,
+        frame_count=len(after),
     )
 
 
@@ -138,25 +186,27 @@ def run(base_url: str, screens: list[str], rounds: int) -> None:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        frames: list[int] = []  # sizes of the frames the app sends, for the current question
+        frames: list[tuple[float, int]] = []  # (when, bytes) of the app's websocket frames
         for screen in screens:
-            link, placeholder, questions = QUESTIONS[screen]
+            spec = SCREENS[screen]
             context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="ko-KR")
             page = context.new_page()
             page.on("websocket", lambda ws: ws.on(
-                "framereceived", lambda data: frames.append(len(data))))  # fmt: skip
+                "framereceived", lambda data: frames.append((time.perf_counter(), len(data)))))  # fmt: skip
             texts, charts = [], []
             print(f"{screen}: load average {_load()}", flush=True)
             for _ in range(rounds):
-                for question in questions:
-                    open_screen(page, base_url, link, link)
+                for question in spec.questions:
+                    open_screen(page, base_url, spec.link, spec.link)
                     settle(page)
-                    text_s, charts_s, count, frame = ask(page, placeholder, question, frames)
-                    texts.append(text_s)
-                    charts.append(charts_s)
-                    print(f"  {screen} {question!r}: text {text_s * 1000:,.0f} ms · "
-                          f"charts {charts_s * 1000:,.0f} ms ({count} charts, largest frame "
-                          f"{frame / 1024:,.0f} KB)", flush=True)  # fmt: skip
+                    a = ask(page, spec, question, frames)
+                    texts.append(a.text_s)
+                    charts.append(a.charts_s)
+                    print(f"  {screen} {question!r}: text {a.text_s * 1000:,.0f} ms · "
+                          f"charts {a.charts_s * 1000:,.0f} ms ({a.charts} charts) · frames "
+                          f"{a.frame_count} from {a.first_frame_s * 1000:,.0f} to "
+                          f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB",
+                          flush=True)  # fmt: skip
             print(f"{screen}: load average {_load()}")
             print(_summary(f"{screen} submit → text", texts))
             print(_summary(f"{screen} submit → all charts", charts), flush=True)
@@ -166,7 +216,7 @@ def run(base_url: str, screens: list[str], rounds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--screens", default="etf,macro")
+    parser.add_argument("--screens", default="etf,macro,stock")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--url", help="an app already running (default: start one)")
     args = parser.parse_args()
