@@ -2,7 +2,9 @@
 
     python bench/contract_answers.py [--failures]
 
-Ingests tests/fixtures/contracts/made_here/ as real HWPX / PDF files (as uploads are read), asks
+Ingests the contracts of tests/fixtures/contracts/made_here/answers.json as real HWPX / HWP / PDF /
+DOCX files (as uploads are read): the three written here and two real public ones of
+tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic as PDF), asks
 every question of answers.json through the screen's `ask` (offline), and prints per document:
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
 항/호 line quoted whole, holding the fact) and "no such clause" for questions the contract lacks.

@@ -12,7 +12,8 @@ tests/fixtures/contracts/ are ingested there once). Prints, in one run:
    everyday Korean → register word list off ('-everyday').
    Sets: the bundled samples (hash halves, as before), the real contracts used while tuning
    ('real tune') and the real contracts held out ('real held-out', never looked at while tuning);
-   English questions separately.
+   English questions separately. `--splits tune held-out fresh` adds the 'fresh' questions
+   (written over the held-out contracts on 2026-11-28 before the change they measure).
 2. per real contract: the seed baseline and hybrid with and without the glossary, and answer
    precision of the clauses an answer lists after the relevance cut (precision, answerable
    questions with a right clause listed, unanswerable questions answered with nothing, clauses
