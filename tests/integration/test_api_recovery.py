@@ -1,7 +1,8 @@
 """PostgreSQL killed and started again ten times under a steady trickle of API and MCP requests
 (issue 34), on a WORKBENCH_HOME of the test's own (its own embedded PostgreSQL and FalkorDB: the
-shared servers are never touched). The API and the MCP server (streamable HTTP, JSON-RPC
-`tools/call` of `sql_query`) are real uvicorn servers in this process, over the same stores.
+shared servers are never touched). The API, with the MCP server at its /mcp as `python -m api`
+serves it (streamable HTTP, JSON-RPC `tools/call` of `sql_query`), is a real uvicorn server in
+this process: one set of stores for both.
 
 Each round: an immediate shutdown (SIGQUIT to the postmaster, as a crash), a few requests while it
 is down, then `python -m data_access.services start` (the operator's command, a subprocess on the
@@ -33,7 +34,6 @@ import pytest
 from api.app import create_app
 from api.background import BackgroundServer
 from api.config import ApiConfig
-from api.mcp.server import McpApp
 from api.stores import Stores
 from data_access.config import Settings
 from data_access.postgres import POOL_TIMEOUT_S, close_server_pools, get_pool, migrate
@@ -150,14 +150,12 @@ def korean_refusal(body: dict[str, Any]) -> bool:
 def test_ten_restarts_under_a_trickle(own_home: tuple[Settings, ServiceInfo]) -> None:
     settings, info = own_home
     stores = Stores(settings, info=info)
-    mcp_app = McpApp(stores)
     app = create_app(ApiConfig(rate_limit_per_min=0), stores)
-    mcp_http = mcp_app.http_app(ApiConfig(rate_limit_per_min=0))
     firsts: list[tuple[str, int, float]] = []
     healthy: list[list[float]] = []  # [PostgreSQL back, next crash) per round
-    with (BackgroundServer(app) as server, BackgroundServer(mcp_http) as mcp_server,
+    with (BackgroundServer(app) as server,
           httpx.Client(base_url=server.url, timeout=60) as client):  # fmt: skip
-        mcp_url = f"{mcp_server.url}/mcp"
+        mcp_url = f"{server.url}/mcp"
         warm = Trickle(client, mcp_url, mcp_session(mcp_url))  # first calls load parsers: not timed
         assert warm.one("api")[0] == 200 and warm.one("mcp")[0] == 200
         trickle = Trickle(client, mcp_url, mcp_session(mcp_url))
@@ -183,7 +181,6 @@ def test_ten_restarts_under_a_trickle(own_home: tuple[Settings, ServiceInfo]) ->
             trickle.stop.set()
             healthy[-1].append(time.monotonic())
             worker.join(timeout=30)
-    mcp_app.close()
     everything = trickle.seen + checker.seen
     slowest = max(e[2] for e in everything)
     print(f"\n{len(everything)} requests over {ROUNDS} restarts; slowest {slowest:.2f} s; "
