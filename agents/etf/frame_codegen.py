@@ -256,7 +256,8 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     pick = None
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
-        body.append(f"rows = sorted([r for r in rows if r.get({lit(pick[0])}) is not None], "
+        # the ETFs tied at the cut are in the set as much as the last one kept: candidates too
+        body.append(f"rows = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
                     f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})[:1]")  # fmt: skip
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
@@ -287,6 +288,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
              else f"No {order} values found for {described}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
+            "n": n, "pick_among_ties": pick is not None,
             "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure])),
             "empty": empty, "note": notes_text(plan),
             "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip

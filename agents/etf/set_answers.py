@@ -98,10 +98,12 @@ def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) 
     if tied:
         order = spec["columns"][0]
         names = ", ".join(f"{r['name']}({r['code']})" for r in tied[:10])
-        same = fmt_measure(order, rows[-1].get(order))
-        text += (f"\n\n참고: {labels[order]} {same}로 마지막 ETF와 같은 ETF가 {len(tied)}개 더 있습니다: "
-                 f"{names}" if spec["lang"] == "ko" else f"\n\nNote: {len(tied)} more ETFs have the "
-                 f"same {labels[order]} ({same}) as the last one kept: {names}")  # fmt: skip
+        same = fmt_measure(order, tied[0].get(order))
+        picked = spec.get("pick_among_ties")  # the second cut chose among them too
+        text += (f"\n\n참고: {labels[order]} {same}로 {spec.get('n')}위와 같은 ETF가 {len(tied)}개 더 "
+                 f"있{'어 함께 후보로 골랐' if picked else ''}습니다: {names}" if spec["lang"] == "ko"
+                 else f"\n\nNote: {len(tied)} more ETFs have the same {labels[order]} ({same}) as "
+                 f"number {spec.get('n')}{' and were candidates too' if picked else ''}: {names}")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

@@ -568,6 +568,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
     ordered = sorted(series, key=lambda s: (s.key in reference, order.get(s.key, 20_000)))
+    spread = next((sp["codes"] for sp in vocabulary()["spreads"] if sp.get("signed")
+                   and set(sp["codes"]) == {s.key for s in series}), None)  # fmt: skip
+    if spread and not reference:  # '2년물과 10년물 금리차' is the term spread, 10y − 2y
+        ordered = sorted(series, key=lambda s: spread.index(s.key))
     out: list[str | None] = []
     low = frame.question.lower()
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)

@@ -125,6 +125,9 @@ def decline_route(frame: QuestionFrame | None, route: Route) -> Route:
                                     "intent": agent, "sql_need": True})  # fmt: skip
 
 
+_MONTHLY_HOUSING = frozenset({"house_price", "jeonse_ratio", "unsold", "permits"})
+
+
 def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     """Parts of the frame the offline templates do not compute (said in the answer)."""
     if frame is None or route.tool_mode == "llm_direct":
@@ -154,6 +157,16 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     ):
         out.append("차이를 계산할 두 지표를 찾지 못했습니다." if ko
                    else "Two series to take the difference of were not found.")  # fmt: skip
+    period = frame.period
+    if (
+        period
+        and period.months < 1
+        and frame.measure() in _MONTHLY_HOUSING
+        and not route.indicator_codes
+    ):  # '서울 아파트 매매가격지수 전주 대비': the housing series are monthly (deals are daily)
+        out.append(f"부동산 지표는 월간이라 '{period.surface}' 기준으로는 계산할 수 없어 최근 달과 그 전 달을 비교했습니다."
+                   if ko else f"Housing series are monthly: '{period.surface}' cannot be computed, "
+                   "so the latest month is compared with the month before.")  # fmt: skip
     unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
     if frame.unknown_words or unheld:
         names = ", ".join(dict.fromkeys(frame.unknown_words + unheld))

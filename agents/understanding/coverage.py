@@ -145,6 +145,7 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
     words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
     words += [(word, f"연산:{frame.operation.kind}") for word in frame.operation.words]
+    words += [(word, "데이터에 없음") for word in frame.unknown_words]  # read, and said so
     for word, label in words:
         at = low.find(word.lower()) if word else -1
         if at >= 0:
@@ -230,8 +231,13 @@ def among_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = No
     another measure that picks one of it (the measure after '중')."""
     tokens = tokens or analyse(frame.question)
     low = frame.question.lower()
-    among = next((t for t in tokens if t.form == "중" and t.tag == "NNB"), None)
-    if among is None or any(t.tag == "JKG" and t.start > among.end for t in tokens):
+    at = next((i for i, t in enumerate(tokens) if t.form == "중" and t.tag == "NNB"), None)
+    if at is None or any(t.tag == "JKG" and t.start > tokens[at].end for t in tokens):
+        return None
+    among = tokens[at]
+    counted = any(t.tag == "SN" and tokens[i + 1].form in ("개", "위")
+                  for i, t in enumerate(tokens[:at]))  # fmt: skip
+    if not counted:  # '비중 10% 이상인 ETF 중 …' is a filter, then a ranking (not a cut of N)
         return None
     before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < among.start]
     after = [m for m in frame.measures if low.find(m.surface.lower()) > among.end]

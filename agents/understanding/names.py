@@ -178,11 +178,13 @@ def correct_words(question: str, known_words: frozenset[str],
     notes: list[str] = []
     tokens = analyse(question)
     for m in _HANGUL_WORD.finditer(question):
-        inside = [t.tag for t in tokens if m.start() <= t.start < m.end()]
-        if any(a < m.end() and m.start() < b for a, b in taken) or any(
-            tag.startswith(("VV", "VA", "VX", "XSV", "XSA", "EF", "EC")) for tag in inside
-        ):
-            continue  # a verb's ending ('기다릴까') is not a misspelt noun
+        inside = [t for t in tokens if m.start() <= t.start < m.end()]
+        tags = [t.tag for t in inside]
+        spelt = len(tags) >= 2 and tags[0].startswith("NN") and not inside[0].oov and all(
+            tag.startswith("J") for tag in tags[1:])  # fmt: skip  # '인하가' is 인하 + 가
+        verb = bool(tags) and tags[0].startswith(("VV", "VA", "VX"))  # '기다릴까', not '소비자물까'
+        if spelt or verb or any(a < m.end() and m.start() < b for a, b in taken):
+            continue  # a noun with its particle, a verb: not a misspelt noun
         for word in (m.group(0), m.group(0)[:-1]):
             if len(word) < 3 or word in known_words:
                 break

@@ -468,6 +468,12 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
     _sibling_region_topics(frame, text, region_of)
     for hit in find_phrases(text, voc["unheld_regions"]):
         name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
+        # '일본 10년물 금리' is Japan's yield, which we do not hold — not the US one
+        named = [e for e in frame.of("series") if e.start >= hit.end
+                 and not re.sub(r"국채|국고채|treasury", "", text[hit.end : e.start]).strip(" 의")]  # fmt: skip
+        if named:
+            frame.entities.remove(named[0])
+            name = frame.question[hit.start : named[0].end]
         if name not in frame.unknown_words:
             frame.unknown_words.append(name)
 
@@ -636,7 +642,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     if op.kind == "rank":
         _read_rank(frame, text, raw)
     elif op.kind == "aggregate" and (m := _TOP_N.search(text)) and m.group(1):
-        op.top_n = int(m.group(1))  # '상위 5개 종목 비중 합'
+        op.top_n = int(m.group(1))  # '상위 5개 종목 비중 합', '수익률 하위 5개 ETF의 평균 보수'
+        cut = find_phrases(text[: m.end()], {"desc": voc["rank"]["top_words"],
+                                             "asc": voc["rank"]["bottom_words"]})  # fmt: skip
+        op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
     elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
             ("etf", "펀드")) and frame.of("etf"):  # fmt: skip
         op.top_n = int(m.group(2))
@@ -812,7 +821,8 @@ def _difference_words(text: str) -> bool:
                                                            "c": voc["compare"]}))  # fmt: skip
 
 
-_BARE_GAP = re.compile(r"(?:^|\s)차(?=$|[\s?.!]|는|가|를|도)")
+# '금리 차', and '10년물 금리차' where the name took '금리' (masked): '차' after a name is the gap
+_BARE_GAP = re.compile(rf"(?:^|\s|{_MASK})차(?=$|[\s?.!]|는|가|를|도)")
 
 
 def _growth_rate(frame: QuestionFrame) -> bool:

@@ -220,3 +220,24 @@ def test_a_holdings_list_keeps_its_etf_for_the_next_turns(
         assert (
             answer.status == "ok" and f"{weight:.2f}%" in answer.answer and "비중" in answer.answer
         )
+
+
+def test_a_foreign_yield_a_signed_spread_and_a_weekly_base_of_a_monthly_series(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'일본 10년물 금리' is Japan's yield (not held), not the US one; '2년물과 10년물 금리차' is
+    the term spread, 10y − 2y by the market's convention; '전주 대비' of a monthly housing
+    series cannot be computed, so the month-on-month answer says so (partial)."""
+    japan = macro_answer("일본 10년물 금리", settings=offline, store=graph_store, pool=pg_pool)
+    assert japan.status != "ok" and "'일본 10년물 금리'" in japan.answer
+    assert "DGS10" not in japan.answer
+    spread = macro_answer("미국 2년물과 10년물 금리차 최근 1년 최저치", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    low = one(pg_pool, "SELECT min(a.value - b.value) FROM macro_observations a JOIN "
+              "macro_observations b ON a.obs_date = b.obs_date AND b.series_code = 'DGS2' "
+              "WHERE a.series_code = 'DGS10' AND a.obs_date > (%(d)s::date - interval '1 year') "
+              "AND a.obs_date <= %(d)s::date", d=spread.as_of_date)  # fmt: skip
+    assert spread.status == "ok" and f"최저치: {low:+.2f}%p" in spread.answer
+    weekly = macro_answer("서울 아파트 매매가격지수 전주 대비", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert weekly.status == "partial" and "월간이라 '전주 대비'" in weekly.answer
