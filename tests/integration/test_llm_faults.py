@@ -35,6 +35,7 @@ from agents.opening.service import result_of, run_opening
 from agents.stock.service import generate_report
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer, TraceStep
+from tests.fixtures.keyed_replay import KEEP_ROUTE
 from tests.fixtures.openai_replay import (
     ReplayServer,
     Reply,
@@ -128,9 +129,10 @@ class Agent:
 
 
 def _macro_replies() -> list[Reply]:
-    """The Macro and Ontology agents' tool loops (concurrent, so the same reply for any caller:
-    a loop that ends at once answers from its templates) and the answer writer."""
-    return [recording("macro_text2cypher.json")["answer_writer"]] * 3
+    """The router first (it falls back to the Macro model; it keeps the rules' route), then the
+    Macro and Ontology agents' tool loops (concurrent, so the same reply for any caller: a loop
+    that ends at once answers from its templates) and the answer writer."""
+    return [KEEP_ROUTE, *[recording("macro_text2cypher.json")["answer_writer"]] * 3]
 
 
 AGENTS = {
@@ -149,7 +151,7 @@ AGENTS = {
             MACRO_QUESTION, settings=s, pool=f["pg_pool"], store=f["graph_store"]
         ),  # fmt: skip
         _macro_replies,
-        3 * ATTEMPTS,  # the two agents' tool loops and the answer writer each fall back
+        4 * ATTEMPTS,  # the router, the two agents' tool loops and the writer each fall back
         "오프라인 규칙/템플릿으로 대신 답했습니다",
     ),
     "opening": Agent(
