@@ -59,11 +59,17 @@ def cross_check(responses: dict[str, AgentResponse], ctx: RunContext) -> CrossCh
         if graph is None:
             continue
         found = value_conflicts([(f"SQL({TEMPLATES[_template(s)].table})", s), (GRAPH_SIDE, graph)])
-        out.conflicts += found
+        out.conflicts += [_monthly(c) for c in found]
         if not found:
             out.agreed.append(f"{s.title} {len(graph.points)}개월")
     out.responses = {"real_estate": checked}
     return out
+
+
+def _monthly(conflict: Conflict) -> Conflict:
+    """A monthly figure is said by its month ('서울 주택가격지수 2026-09: …'), not its first day."""
+    said = conflict.message.replace(f" {conflict.date}:", f" {conflict.date[:7]}:", 1)
+    return conflict.model_copy(update={"message": said})
 
 
 def _template(series: Series) -> str:

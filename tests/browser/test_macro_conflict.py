@@ -1,6 +1,8 @@
 """A conflict between the evidence shown to the user in real Chromium (seed 004 §2.3): a
 document in the graph says the base rate was raised to 3.00% while the observations stay at
-2.25%; the answer shows both sides at its top, and the trace's `conflict_check` step says so."""
+2.25%; the answer shows both sides at its top, and the trace's `conflict_check` step says so.
+Then a housing figure the graph's monthly summary holds differently from SQL (§12.2-4): both
+values are shown, neither picked."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import pytest
 
 from data_access.graph.base import GraphStore
 from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
-from tests.fixtures.macro_conflict import RATE_WHY, contradicting_event
+from tests.fixtures.macro_conflict import HOUSING, RATE_WHY, altered_summary, contradicting_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
@@ -37,4 +39,14 @@ def test_a_conflict_is_shown_in_the_answer_and_the_trace(
         page.get_by_text("conflict_check").first.wait_for()
         page.get_by_text("conflict_check").first.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / "macro_qa_conflict_trace.png"))
+        assert page.locator('[data-testid="stException"]').count() == 0
+    with altered_summary(graph_store, "서울|2026-09", "house_price_index", 112.97) as sql_value:
+        box.fill(HOUSING)
+        box.press("Enter")
+        shown = f"SQL(re_house_price_index) {sql_value:,.6g} ↔ 그래프 월간 요약"
+        page.get_by_text(shown).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        wait_idle(page)
+        page.get_by_text(shown).first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / "macro_qa_re_summary_conflict.png"))
+        assert page.get_by_text("RealEstateMonthlySummary) 112.97").count() >= 1
         assert page.locator('[data-testid="stException"]').count() == 0

@@ -6,8 +6,6 @@ both sides named, and the turn is partial (real PostgreSQL and FalkorDB, offline
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -16,6 +14,7 @@ from agents.macro.service import answer_question, make_context
 from data_access.contracts import AgentAnswer
 from data_access.graph.base import GraphStore
 from data_access.postgres import fetch_all
+from tests.fixtures.macro_conflict import SUMMARY, altered_summary
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -26,7 +25,6 @@ CASES = [
     ("부산 전세가율 최근 1년", "re_jeonse_ratio", "ratio", "jeonse_ratio", "부산"),
 ]  # fmt: skip
 IDS = ["price_index", "jeonse_ratio"]
-SUMMARY = "RealEstateMonthlySummary"
 
 
 def _sql_months(pool: Any, table: str, column: str, region: str) -> dict[str, float]:
@@ -37,29 +35,6 @@ def _sql_months(pool: Any, table: str, column: str, region: str) -> dict[str, fl
         pool=pool,
     )
     return {r["m"]: float(r["v"]) for r in rows}
-
-
-@contextmanager
-def altered(store: GraphStore, key: str, prop: str, value: float) -> Iterator[float]:
-    """One summary value changed in the real graph for the length of a test (what a stale or
-    wrong projection would hold); the original is put back."""
-    [row] = store.read(
-        f"MATCH (r:{SUMMARY} {{summary_key: $key}}) RETURN r.{prop} AS v",
-        {"key": key},
-    )
-    assert _set(store, key, prop, value) == 1
-    try:
-        yield float(row["v"])
-    finally:
-        _set(store, key, prop, row["v"])
-
-
-def _set(store: GraphStore, key: str, prop: str, value: Any) -> int:
-    rows = store.write(
-        f"MATCH (r:{SUMMARY} {{summary_key: $key}}) SET r.{prop} = $value RETURN count(r) AS n",
-        {"key": key, "value": value},
-    )
-    return int(rows[0]["n"])
 
 
 def _check(answer: AgentAnswer) -> Any:
@@ -100,13 +75,16 @@ def test_an_altered_graph_value_is_shown_as_a_conflict(
     sql = _sql_months(pg_pool, table, column, region)
     month = sorted(sql)[-3]  # inside either window
     wrong = round(sql[month] + 4.0, 2)
-    with altered(graph_store, f"{region}|{month}", prop, wrong) as original:
+    with altered_summary(graph_store, f"{region}|{month}", prop, wrong) as original:
         assert original == sql[month]
         answer = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
     assert answer.status == "partial" and "근거 간 수치 충돌" in (answer.error or "")
     head = answer.answer.split("\n\n")[0]
     assert head.startswith("> ⚠️ 근거 간 수치 충돌 1건: 어느 한쪽을 고르지 않고")
-    assert f"SQL({table}) {sql[month]:,.6g} ↔ 그래프 월간 요약({SUMMARY}) {wrong:,.6g}" in head
+    assert (
+        f"{month}: SQL({table}) {sql[month]:,.6g} ↔ 그래프 월간 요약({SUMMARY}) {wrong:,.6g}"
+        in head
+    )
     step = _check(answer)
     [conflict] = step.arguments["conflicts"]
     assert step.status == "error" and conflict["kind"] == "value"
