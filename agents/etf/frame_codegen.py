@@ -223,10 +223,11 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
                     f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
         if op.kind == "rank" and op.top_n:
             n = int(op.top_n)  # ties at the cut are named, not silently dropped
-            body.append(
-                f"tied = [r for r in rows[{n}:] if rows[{n - 1}:{n}] and "
-                f"r[{lit(measure)}] == rows[{n - 1}][{lit(measure)}]]"
-            )
+            # rows are sorted by the measure: the ties follow the cut, so the scan stops at the
+            # first other value (the interpreter does not walk the other ~900 ETFs)
+            body += ["tied = []", f"for r in rows[{n}:]:",
+                     f"    if r[{lit(measure)}] != rows[{n - 1}][{lit(measure)}]:", "        break",
+                     "    tied.append(r)"]  # fmt: skip
             body.append(f"rows = rows[:{n}]")
         else:
             body.append("tied = []")
@@ -251,8 +252,9 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     body += [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
              f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
              f"rows = ordered[:{n}]",  # the ETFs tied with the last one kept are said, not hidden
-             f"tied = [r for r in ordered[{n}:] if rows and r[{lit(order_by)}] == "
-             f"rows[-1][{lit(order_by)}]]"]  # fmt: skip
+             "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
+             f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
+             "    tied.append(r)"]  # fmt: skip
     pick = None
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))

@@ -98,20 +98,25 @@ class _Phrases:
     by_head: dict[str, tuple[int, ...]]
 
     def candidates(self, text: str) -> list[tuple[str, str, bool]]:
-        heads = {text[i : i + 2] for i in range(len(text))} | set(text)
         found: set[int] = set()
-        for head in heads:
+        for head in _heads(text):
             found.update(self.by_head.get(head, ()))
         return [self.entries[i] for i in sorted(found)]
 
 
-_SORTED: dict[tuple[tuple[str, int, int], ...], _Phrases] = {}
+@lru_cache(maxsize=64)
+def _heads(text: str) -> frozenset[str]:
+    """The one- and two-character starts in a text (a question is searched ~30 times)."""
+    return frozenset({text[i : i + 2] for i in range(len(text))} | set(text))
+
+
+_SORTED: dict[tuple[tuple[str, tuple[str, ...]], ...], _Phrases] = {}
 
 
 def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
-    """The phrases of a group set, computed once: the phrase lists are the vocabulary's own
-    (cached) lists, so their identities key the cache."""
-    key = tuple((label, id(phrases), len(phrases)) for label, phrases in groups.items())
+    """The phrases of a group set, computed once per distinct content (a list built per call,
+    '보다' + '대비' phrases, is the same set each time: keyed by identity it grew without end)."""
+    key = tuple((label, tuple(phrases)) for label, phrases in groups.items())
     found = _SORTED.get(key)
     if found is None:
         pairs = [(label, p.lower()) for label, phrases in groups.items() for p in phrases
