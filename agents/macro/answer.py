@@ -176,7 +176,8 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
         lines += [f"- _{u}_" for u in resp.uncertainty]
     if citations:
         lines.append("\n" + ("**문서 근거**" if lang == "ko" else "**Documents**"))
-        lines += [f"[{i}] {c.title} ({c.doc_id})" for i, c in enumerate(citations, 1)]
+        # a list: as plain lines Markdown ran them into one paragraph
+        lines += [f"- [{i}] {c.title} ({c.doc_id})" for i, c in enumerate(citations, 1)]
     return "\n".join(lines) + _footer(state, [], lang)
 
 

@@ -51,7 +51,8 @@ def prose(text: str) -> str:
 
 
 def _cites(line: str) -> bool:
-    return line.lstrip("-* ").startswith(CITING) or bool(SOURCE_ENTRY.match(line))
+    entry = line.lstrip("-* ")
+    return entry.startswith(CITING) or bool(SOURCE_ENTRY.match(entry))
 
 
 NAMES_SQL = """
