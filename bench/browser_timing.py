@@ -153,6 +153,8 @@ def ask(page: Any, screen: Screen, question: str,
         box.click()
         box.fill(question)
         page.keyboard.press("Enter")
+        # the box shows the symbol once the app has it (clicked before, the form sent it empty)
+        page.locator('[data-testid="stSelectbox"]').first.get_by_text(question).wait_for()
         page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
         sent = time.perf_counter()
         page.get_by_role("button", name="리포트 생성").click()
