@@ -153,8 +153,10 @@ def ask(page: Any, screen: Screen, question: str,
         box.click()
         box.fill(question)
         page.keyboard.press("Enter")
-        # the box shows the symbol once the app has it (clicked before, the form sent it empty)
-        page.locator('[data-testid="stSelectbox"]').first.get_by_text(question).wait_for()
+        # the choice is made once its list has closed: clicked before that under load, the form
+        # once sent an empty symbol
+        page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
+                               arg=box.element_handle())  # fmt: skip
         page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
         sent = time.perf_counter()
         page.get_by_role("button", name="리포트 생성").click()
