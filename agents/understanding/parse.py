@@ -353,9 +353,9 @@ def _dated(frame: QuestionFrame, text: str, start: int, end: int) -> str:
 
 def _read_relative_point(frame: QuestionFrame, text: str) -> str:
     """'지난 분기 말', '올해 첫 거래일', '작년 말 환율': a day named relative to today."""
-    point = read_date_point(text)
-    if point is None:
-        return text
+    point = read_date_point(frame.question)  # its morphemes are already analysed (cached)
+    if point is None or text[point.start : point.end].count(_MASK):
+        return text  # not inside a name
     frame.as_of_date = point.day.isoformat()
     return _dated(frame, text, point.start, point.end)
 
@@ -368,7 +368,7 @@ def _latest_year(month: int) -> int:
 def _read_period(frame: QuestionFrame, text: str) -> str:
     voc = vocabulary()
     # '지난달 대비', '1년 전 대비' name a change basis (read later), not the window
-    bases = find_phrases(text, {"b": voc["change"]["mom"] + voc["change"]["yoy"]})
+    bases = find_phrases(text, {"mom": voc["change"]["mom"], "yoy": voc["change"]["yoy"]})
     outside = lambda a, b: not any(h.start < b and a < h.end for h in bases)  # noqa: E731
     hits = [h for h in find_phrases(text, voc["period_words"]) if outside(h.start, h.end)]
     generic = _generic_period(text)

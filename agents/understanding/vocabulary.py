@@ -96,11 +96,12 @@ class _Phrases:
 
     entries: tuple[tuple[str, str, bool], ...]  # (label, phrase without '^', tied to a word start)
     by_head: dict[str, tuple[int, ...]]
+    heads: frozenset[str]
 
     def candidates(self, text: str) -> list[tuple[str, str, bool]]:
         found: set[int] = set()
-        for head in _heads(text):
-            found.update(self.by_head.get(head, ()))
+        for head in _heads(text) & self.heads:
+            found.update(self.by_head[head])
         return [self.entries[i] for i in sorted(found)]
 
 
@@ -111,11 +112,17 @@ def _heads(text: str) -> frozenset[str]:
 
 
 _SORTED: dict[tuple[tuple[str, tuple[str, ...]], ...], _Phrases] = {}
+_BY_IDENTITY: dict[tuple[tuple[str, int], ...], tuple[tuple[list[str], ...], _Phrases]] = {}
 
 
 def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
     """The phrases of a group set, computed once per distinct content (a list built per call,
     '보다' + '대비' phrases, is the same set each time: keyed by identity it grew without end)."""
+    lists = tuple(groups.values())
+    identity = tuple((label, id(phrases)) for label, phrases in groups.items())  # labels too
+    held = _BY_IDENTITY.get(identity)
+    if held is not None and all(a is b for a, b in zip(held[0], lists, strict=True)):
+        return held[1]  # the vocabulary's own lists: no need to hash their content
     key = tuple((label, tuple(phrases)) for label, phrases in groups.items())
     found = _SORTED.get(key)
     if found is None:
@@ -126,7 +133,11 @@ def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
         by_head: dict[str, list[int]] = {}
         for i, (_, phrase, _) in enumerate(entries):
             by_head.setdefault(phrase[:2], []).append(i)
-        found = _SORTED[key] = _Phrases(entries, {h: tuple(ix) for h, ix in by_head.items()})
+        found = _SORTED[key] = _Phrases(entries, {h: tuple(ix) for h, ix in by_head.items()},
+                                        frozenset(by_head))  # fmt: skip
+    if len(_BY_IDENTITY) > 256:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[identity] = (lists, found)  # the lists are held: their ids stay theirs
     return found
 
 
