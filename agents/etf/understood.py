@@ -9,7 +9,7 @@ import re
 from agents.etf.frame_codegen import out_of_window_text
 from agents.etf.intents import Plan
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import account, ordinal_position
+from agents.understanding.coverage import POSITION, account, ordinal_position
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import Lexicon
 from data_access.contracts import AgentAnswer
@@ -60,7 +60,7 @@ def _lead_with_position(answer: AgentAnswer, frame: QuestionFrame, lexicon: Lexi
     lead = (f"{n}번째는 {name}({code})입니다." if frame.language == "ko"
             else f"Number {n} is {name} ({code}).")  # fmt: skip
     answer.answer = f"{lead}\n\n{answer.answer}"
-    frame.operation.words.append(surface)
+    frame.notes.append(f"{POSITION}{n}:{surface}")  # the coverage reads it as the place asked
 
 
 def _counts_previous_set(frame: QuestionFrame) -> bool:

@@ -21,6 +21,9 @@ from agents.understanding.vocabulary import vocabulary_words
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.seed.news_text import josa
 
+POSITION = (
+    "position:"  # a screen's note: it answered the n-th of an ordering ('position:2:두 번째')
+)
 COMPOSED = "composed"  # a screen's note: it ran the nested plan (set → order → take → read)
 # words that frame a question without changing what is asked ('알려줘', '좀', '요즘 어때')
 _FRAME_WORDS = frozenset(
@@ -146,6 +149,8 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
     words += [(word, f"연산:{frame.operation.kind}") for word in frame.operation.words]
     words += [(word, "데이터에 없음") for word in frame.unknown_words]  # read, and said so
+    places = [n.removeprefix(POSITION).split(":", 1) for n in frame.notes if n.startswith(POSITION)]
+    words += [(surface, f"순위:{n}번째") for n, surface in places]
     for word, label in words:
         at = low.find(word.lower()) if word else -1
         if at >= 0:
