@@ -11,6 +11,7 @@ inputs (the stock screen reloads between inputs: it shows one report at a time).
 from __future__ import annotations
 
 import re
+import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -91,11 +92,24 @@ def _chat(page: Any, placeholder: str, text: str) -> Any | None:
     box = page.get_by_placeholder(placeholder)
     box.fill(text)
     box.press("Enter")
-    page.wait_for_timeout(SETTLE_MS)
-    if page.locator(MESSAGE).count() == before:
+    if not _sent(page, before):
         _wait_idle(page)
         return None
     return _turn_done(page, before + 2, before + 1)
+
+
+def _sent(page: Any, before: int) -> bool:
+    """The question shows as a new message: a box that sends nothing is given SETTLE_MS to send
+    anyway, one that sends goes on as soon as it has. Counted from here, not in the page: on a
+    busy machine the page's own timers fire late while it draws the rerun."""
+    deadline = time.monotonic() + SETTLE_MS / 1000
+    while True:
+        last = time.monotonic() >= deadline  # "not sent" only from a count begun after it
+        if page.locator(MESSAGE).count() > before:
+            return True
+        if last:
+            return False
+        page.wait_for_timeout(100)
 
 
 class ChatScreen:
