@@ -26,10 +26,10 @@ _CALENDAR = {"지난주": ("지난주", "last week"), "저번주": ("지난주",
              "저번달": ("지난달", "last month"), "lastmonth": ("지난달", "last month")}  # fmt: skip
 _KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
        "min": "최저치", "range": "최고치와 최저치의 차이", "return": "수익률", "change": "변화",
-       "volatility": "연환산 변동성"}  # fmt: skip
+       "volatility": "연환산 변동성", "std": "표준편차"}  # fmt: skip
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "return": "return", "change": "change",
-       "volatility": "annualized volatility"}  # fmt: skip
+       "volatility": "annualized volatility", "std": "standard deviation"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,8 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body = f"{_signed(f.value, fmt, rate)} ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
     elif f.stat == "volatility":
         unit = "%p" if rate else "%"
-        body = f"{f.value:.2f}{unit} ({'일간 변화 표준편차 × √252' if ko else 'stdev × √252'})"
+        moves = ("일간 변화" if rate else "일간 수익률") if ko else ""  # a rate moves in %p
+        body = f"{f.value:.2f}{unit} ({f'{moves} 표준편차 × √252' if ko else 'stdev × √252'})"
     else:
         body = fmt(f.value)
     return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."

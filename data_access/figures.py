@@ -422,6 +422,8 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
     if stat in ("max", "min"):
         at, value = (max if stat == "max" else min)(inside, key=lambda p: p[1])
         return replace(head, value=value, at=at)
+    if stat == "std":  # the sample standard deviation of the values themselves, in their unit
+        return replace(head, value=statistics.stdev(values)) if len(values) > 1 else None
     if stat == "range":
         high, low = max(inside, key=lambda p: p[1]), min(inside, key=lambda p: p[1])
         return replace(head, value=high[1] - low[1], high=high, low=low)

@@ -246,12 +246,12 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(op.direction or pick_direction(plan.frame, of_pick=False), None,
                              order_by)  # fmt: skip
-    n = int(op.top_n or 1)
+    n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     body = _enrich_lines({*picks, measure}, period)
     body += [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
              f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
-             f"rows = ordered[:{n}]",  # the ETFs tied with the last one kept are said, not hidden
+             f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
              "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
              f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
              "    tied.append(r)"]  # fmt: skip
@@ -277,12 +277,14 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     then = _measure_label(plan, pick[0], period) if pick else ""
     if ko:
-        cut = f"{order} {'높은' if descending else '낮은'} 순 {'상위 ' + str(n) + '개' if n > 1 else '1위'}"
+        take = f"{n}위" if plan.position else f"상위 {n}개" if n > 1 else "1위"
+        cut = f"{order} {'높은' if descending else '낮은'} 순 {take}"
         cut += f" 중 {then} {'높은' if pick[1] else '낮은'} 1개" if pick else ""
         title = f"{described} 중 {cut} ETF의 {label}"
         title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
     else:
-        cut = f"{'top' if descending else 'bottom'} {n} by {order}"
+        cut = (f"number {n} by {order}" if plan.position
+               else f"{'top' if descending else 'bottom'} {n} by {order}")  # fmt: skip
         cut += f", then the {'highest' if pick[1] else 'lowest'} {then}," if pick else ""
         title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
@@ -722,8 +724,8 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
     )
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
-    if plan.days and plan.frame is not None:
-        mark_used(plan.frame)  # the N sessions are computed ('60거래일' is read)
+    if plan.days and plan.frame is not None and plan.frame.statistic in (None, "return"):
+        mark_used(plan.frame)  # the N sessions' return or values ('60거래일' is read)
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"

@@ -16,7 +16,13 @@ from typing import Literal
 
 from agents.etf.data import PRICE_PERIODS  # the price tools' windows
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import COMPOSED, among_measure, nested_measure
+from agents.understanding.coverage import (
+    COMPOSED,
+    POSITION,
+    among_measure,
+    nested_measure,
+    ordinal_position,
+)
 from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
@@ -72,6 +78,7 @@ class Plan:
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
+    position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
@@ -261,6 +268,10 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     )  # 'the 3 largest ETFs by net assets', '보수 가장 낮은 ETF 3개의 …'
     if frame.operation.top_n is None and count:
         frame.operation.top_n = int(count.group(1))
+    place = ordinal_position(frame.question)
+    if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
+        plan.position = place[0]
+        frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
     frame.notes.append(COMPOSED)
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",

@@ -188,13 +188,16 @@ def _is_number(text: str) -> bool:
 def _deciding_phrase(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
     """The deciding word with the words glued to it by meaning: '두 번째', '지난 분기 말'."""
     start = i
-    while (
-        start > 0
-        and tokens[start - 1].tag in ("MM", "SN", "NNB", "NR", "ETM", "VV")
-        and (tokens[start].start - tokens[start - 1].end <= 1)
-    ):
+    while start > 0 and _glued_by_meaning(tokens[start - 1], tokens[start]):
         start -= 1
     return question[tokens[start].start : tokens[i].end]
+
+
+def _glued_by_meaning(before: Morpheme, word: Morpheme) -> bool:
+    """'두 번째' (a count before its unit), '표준편차' (표준 + 편차, one written word)."""
+    if before.end == word.start and before.tag.startswith("NN"):
+        return True
+    return before.tag in ("MM", "SN", "NNB", "NR", "ETM", "VV") and word.start - before.end <= 1
 
 
 def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
@@ -213,6 +216,8 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return None
     tokens = tokens or analyse(frame.question)
     low = frame.question.lower()
+    if ordinal_position(frame.question) and frame.measures[-1].name != frame.measures[0].name:
+        return frame.measures[-1].surface  # '비중이 세 번째로 큰 ETF(의) 보수': the n-th's fee
     ranked = bool(frame.operation.top_n or frame.operation.kind == "rank")
     if frame.language == "en":  # 'expense ratio of the 3 largest ETFs by net assets'
         by = low.find(" by ")

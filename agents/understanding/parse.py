@@ -194,6 +194,8 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
         frame.window = w
     frame.statistic, frame.stat_field = found.stat, found.field
     frame.stat_spans = found.spans
+    if found.stat == "std":  # '종가 표준편차' is of the closes, not the volatility measure
+        frame.measures = [m for m in frame.measures if m.name != "volatility"]
 
 
 _GENERIC_KINDS = frozenset(

@@ -20,7 +20,7 @@ from agents.understanding.morphemes import Morpheme, analyse
 
 Unit = Literal["session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month"]
 Stat = Literal["avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
-               "change"]  # fmt: skip
+               "change", "std"]  # fmt: skip
 Field = Literal["close", "high", "low", "volume", "trading_value", "value"]
 
 _UNITS: dict[str, Unit] = {
@@ -55,7 +55,7 @@ _STATS: dict[str, Stat] = {
     "변동성": "volatility", "volatility": "volatility",
     "수익률": "return", "return": "return", "returns": "return", "등락률": "return",
     "변화": "change", "증감": "change", "변하": "change", "change": "change", "range": "range",
-    "고저차": "range",
+    "고저차": "range", "표준편차": "std", "stdev": "std",
 }  # fmt: skip
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
 _FIELDS: dict[str, Field] = {
@@ -149,8 +149,8 @@ def read_window_stat(text: str) -> WindowStat:
         if (form, nxt) in (("이동", "평균"), ("moving", "average")):
             found = "moving_average"
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
-        elif (form, nxt) in (("수익", "률"), ("변동", "성")):
-            found = "return" if form == "수익" else "volatility"
+        elif (form, nxt) in (("수익", "률"), ("변동", "성"), ("표준", "편차")):
+            found = {"수익": "return", "변동": "volatility", "표준": "std"}[form]  # type: ignore[assignment]
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
@@ -169,6 +169,8 @@ def read_window_stat(text: str) -> WindowStat:
     if has_max and has_min and any(w in _GAP_WORDS for w in lowered):
         stat = "range"  # '최고치와 최저치 차이'
         spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
+    if stat == "std" and field is None:
+        stat = "volatility"  # '20거래일 표준편차' of a price is of its returns; '종가 표준편차' of closes
     if window is not None and stat == "moving_average" and window.unit == "day":
         window.unit = "session"  # a '20일 이동평균' is over 20 sessions
     return WindowStat(window=window, stat=stat, field=field, spans=spans)
@@ -176,5 +178,5 @@ def read_window_stat(text: str) -> WindowStat:
 
 def _precedence(stat: Stat) -> int:
     """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
-    return {"moving_average": 5, "range": 5, "volatility": 4, "avg": 3, "sum": 3, "max": 3,
+    return {"moving_average": 5, "range": 5, "volatility": 4, "std": 4, "avg": 3, "sum": 3, "max": 3,
             "min": 3, "return": 2, "change": 1}[stat]  # fmt: skip

@@ -241,3 +241,31 @@ def test_a_foreign_yield_a_signed_spread_and_a_weekly_base_of_a_monthly_series(
     weekly = macro_answer("서울 아파트 매매가격지수 전주 대비", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert weekly.status == "partial" and "월간이라 '전주 대비'" in weekly.answer
+
+
+def test_the_nth_of_an_order_read_and_a_standard_deviation_of_closes(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'비중이 세 번째로 큰 ETF의 보수' is order → the third → read (it was the holders list with
+    status ok); '종가 표준편차' is the closes' standard deviation over the sessions asked (it was
+    a 15-day volatility with '15거래일' unread), the ETF screen, which does not compute it, says so."""
+    third = etf_answer("삼성전자 비중이 세 번째로 큰 ETF의 보수는?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    holder = fetch_all("SELECT h.etf_code, e.expense_ratio FROM etf_holdings h JOIN etfs e ON "
+                       "e.code = h.etf_code WHERE h.security_id = 'KR:005930' AND h.as_of_date = "
+                       "(SELECT max(as_of_date) FROM etf_holdings) ORDER BY h.weight DESC LIMIT 3",
+                       None, pg_pool)[2]  # fmt: skip
+    head = third.answer.split("\n")[0]
+    assert third.status == "ok" and holder["etf_code"] in head
+    assert f"{float(holder['expense_ratio']):g}%" in head
+    spread = answer_stock_question("POSCO홀딩스 최근 15거래일 종가 표준편차", pool=pg_pool)
+    std = one(pg_pool, "SELECT stddev_samp(close) FROM (SELECT close FROM stock_prices WHERE "
+              "security_id = 'KR:005490' ORDER BY trade_date DESC LIMIT 15) t")  # fmt: skip
+    assert (
+        spread is not None
+        and spread.status == "ok"
+        and f"표준편차: {won(round(std))}" in spread.answer
+    )
+    etf = etf_answer("KODEX 200 최근 10거래일 종가 표준편차", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    assert etf.status == "partial" and "'표준편차'" in etf.answer.splitlines()[0]
