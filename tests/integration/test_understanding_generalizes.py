@@ -42,6 +42,15 @@ def largest_by_net_assets(pool: Any, n: int) -> list[dict[str, Any]]:
         "ORDER BY p.net_assets DESC LIMIT %s", (n,), pool)  # fmt: skip
 
 
+def term_spread(pool: Any, agg: str, after: str, span: str, as_of: Any) -> float:
+    """10y − 2y of each common date, aggregated over the window ending at the as-of date (SQL
+    truth); `after` is '>' or '>=' for the window's first day, as each answer states it."""
+    return one(pool, f"SELECT {agg}(a.value - b.value) FROM macro_observations a JOIN "
+               "macro_observations b ON a.obs_date = b.obs_date AND b.series_code = 'DGS2' "
+               f"WHERE a.series_code = 'DGS10' AND a.obs_date {after} (%(d)s::date - interval "
+               f"'{span}') AND a.obs_date <= %(d)s::date", d=as_of)  # fmt: skip
+
+
 def won(value: float) -> str:
     return f"{value:,.0f}원"
 
@@ -85,10 +94,7 @@ def test_macro_composes_a_gap_then_its_window_statistic(
     answered first — not the latest gap with status ok."""
     mean = macro_answer("미국 10년물과 2년물 금리 차이의 최근 6개월 평균은?", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
-    truth = one(pg_pool, "SELECT avg(a.value - b.value) FROM macro_observations a JOIN "
-                "macro_observations b ON a.obs_date = b.obs_date AND b.series_code = 'DGS2' "
-                "WHERE a.series_code = 'DGS10' AND a.obs_date >= (%(d)s::date - interval "
-                "'6 months') AND a.obs_date <= %(d)s::date", d=mean.as_of_date)  # fmt: skip
+    truth = term_spread(pg_pool, "avg", ">=", "6 months", mean.as_of_date)
     first = mean.answer.split("**거시경제**")[1].strip().splitlines()[0]
     assert mean.status == "ok" and f"평균: {truth:+.2f}%p" in first and "최근 6개월" in first
     high = macro_answer("한국과 미국 기준금리 차이 최근 1년 최대치", settings=offline,
@@ -233,10 +239,7 @@ def test_a_foreign_yield_a_signed_spread_and_a_weekly_base_of_a_monthly_series(
     assert "DGS10" not in japan.answer
     spread = macro_answer("미국 2년물과 10년물 금리차 최근 1년 최저치", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
-    low = one(pg_pool, "SELECT min(a.value - b.value) FROM macro_observations a JOIN "
-              "macro_observations b ON a.obs_date = b.obs_date AND b.series_code = 'DGS2' "
-              "WHERE a.series_code = 'DGS10' AND a.obs_date > (%(d)s::date - interval '1 year') "
-              "AND a.obs_date <= %(d)s::date", d=spread.as_of_date)  # fmt: skip
+    low = term_spread(pg_pool, "min", ">", "1 year", spread.as_of_date)
     assert spread.status == "ok" and f"최저치: {low:+.2f}%p" in spread.answer
     weekly = macro_answer("서울 아파트 매매가격지수 전주 대비", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
