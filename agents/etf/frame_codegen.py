@@ -724,8 +724,9 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
     )
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
-    if plan.days and plan.frame is not None and plan.frame.statistic in (None, "return"):
-        mark_used(plan.frame)  # the N sessions' return or values ('60거래일' is read)
+    stat = _session_statistic(plan)
+    if plan.days and plan.frame is not None and (plan.frame.statistic in (None, "return") or stat):
+        mark_used(plan.frame)  # the N sessions' return, values or statistic ('60거래일' is read)
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
@@ -735,7 +736,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
             "period_ko": window_words(period)[0],
             "period_en": window_words(period)[1], "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
+            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days, "stat": stat,
             "as_of": plan.as_of, "premium_stat": premium_stat,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
     lines = ["import json",
@@ -745,6 +746,16 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
              "else:",
              f"    final_answer(render_measure(result, {lit(spec)}))"]  # fmt: skip
     return tpl.inline("\n".join(lines))
+
+
+def _session_statistic(plan: Plan) -> str | None:
+    """The statistic of one ETF's last N sessions of closes or volumes the renderer computes."""
+    frame = plan.frame
+    if not plan.days or frame is None or plan.measure not in ("close", "volume"):
+        return None
+    field_ok = frame.stat_field in (None, plan.measure)
+    stat = frame.statistic
+    return stat if field_ok and stat in ("avg", "sum", "max", "min", "range", "std") else None
 
 
 def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:

@@ -542,6 +542,11 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
+    field = frame.stat_field or (measure if measure in ("close", "volume") else "close")
+    sessions = frame.window is not None and frame.window.unit == "session"
+    if sessions and frame.statistic in _SESSION_STATS and field in ("close", "volume"):
+        plan.measure = field  # '최근 10거래일 평균 종가': one figure over those sessions
+        return "etf_measure"
     if _asks_why(frame) and measure in (None, "return", "close"):
         plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it
         return "etf_attribution"
@@ -586,6 +591,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
+_SESSION_STATS = frozenset({"avg", "sum", "max", "min", "range", "std"})
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
                         re.IGNORECASE)  # fmt: skip
 _ETF_WORD = re.compile(r"etf|펀드", re.IGNORECASE)

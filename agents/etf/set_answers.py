@@ -486,11 +486,42 @@ def _daily_values(daily: list, spec: dict) -> str:
     if not picked:
         return spec["empty"]
     unit = ("원" if field == "close" else "주") if ko else ("" if field == "close" else " shares")
+    if spec.get("stat"):  # '최근 10거래일 평균 종가': one figure over those sessions
+        return _window_figure(picked, spec, field, unit)
     lines = [f"- {d['date']}: {float(d[field]):,.0f}{unit}" for d in picked]
     word = ("종가" if field == "close" else "거래량") if ko else field
     head = (f"{spec['name']} 최근 {len(picked)}거래일 {word}:" if ko
             else f"{spec['name']} {word}, last {len(picked)} trading days:")  # fmt: skip
     return head + "\n" + "\n".join(lines)
+
+
+def _window_figure(picked: list, spec: dict, field: str, unit: str) -> str:
+    """A statistic of the last N sessions' values, as data_access.figures.window_statistic
+    defines it (the sandbox cannot import it): mean, total, extremes with their day, the
+    high-low range, the sample standard deviation."""
+    ko, stat = spec["lang"] == "ko", spec["stat"]
+    values = [float(d[field]) for d in picked]
+    at = ""
+    if stat in ("max", "min"):
+        ranked = sorted(picked, key=lambda d: float(d[field]), reverse=stat == "max")
+        value, at = float(ranked[0][field]), f" ({ranked[0]['date']})"
+    else:
+        mean, count = sum(values) / len(values), len(values)
+        spread = (sum((v - mean) ** 2 for v in values) / (count - 1)) ** 0.5 if count > 1 else 0.0
+        value = {"avg": mean, "sum": sum(values), "range": max(values) - min(values),
+                 "std": spread}[stat]  # fmt: skip
+    words = {"avg": ("평균", "average"), "sum": ("합계", "total"), "max": ("최고치", "high"),
+             "min": ("최저치", "low"), "range": ("최고치와 최저치의 차이", "high-low range"),
+             "std": ("표준편차", "standard deviation")}[stat]  # fmt: skip
+    span = f"{picked[-1]['date']} ~ {picked[0]['date']}"
+    name = ("종가" if field == "close" else "거래량") if ko else field
+    if ko:
+        return (f"{spec['name']} {name} 최근 {len(picked)}거래일({span}, 관측치 {len(picked)}개) "
+                f"{words[0]}: {value:,.0f}{unit}{at}.")  # fmt: skip
+    return (
+        f"{spec['name']} {name} {words[1]}, last {len(picked)} sessions ({span}): "
+        f"{value:,.0f}{unit}{at}."
+    )
 
 
 def render_measure(result: dict, spec: dict) -> str:
@@ -738,6 +769,7 @@ SET_RENDERERS = (
     render_attribution,
     _holdings_meeting,
     _level,
+    _window_figure,
     _daily_values,
     render_holdings_aggregate,
     render_difference,

@@ -251,7 +251,7 @@ def test_the_nth_of_an_order_read_and_a_standard_deviation_of_closes(
 ) -> None:
     """'비중이 세 번째로 큰 ETF의 보수' is order → the third → read (it was the holders list with
     status ok); '종가 표준편차' is the closes' standard deviation over the sessions asked (it was
-    a 15-day volatility with '15거래일' unread), the ETF screen, which does not compute it, says so."""
+    a 15-day volatility with '15거래일' unread); one ETF's N sessions too, in Korean or English."""
     third = etf_answer("삼성전자 비중이 세 번째로 큰 ETF의 보수는?", settings=offline,
                        store=graph_store, pool=pg_pool)  # fmt: skip
     holder = fetch_all("SELECT h.etf_code, e.expense_ratio FROM etf_holdings h JOIN etfs e ON "
@@ -269,6 +269,8 @@ def test_the_nth_of_an_order_read_and_a_standard_deviation_of_closes(
         and spread.status == "ok"
         and f"표준편차: {won(round(std))}" in spread.answer
     )
-    etf = etf_answer("KODEX 200 최근 10거래일 종가 표준편차", settings=offline, store=graph_store,
-                     pool=pg_pool)  # fmt: skip
-    assert etf.status == "partial" and "'표준편차'" in etf.answer.splitlines()[0]
+    closes = "(SELECT close FROM etf_prices WHERE etf_code = '069500' ORDER BY trade_date DESC LIMIT 10) t"
+    for question, truth in (("KODEX 200 최근 10거래일 종가 표준편차", f"SELECT stddev_samp(close) FROM {closes}"),
+                            ("KODEX 200 last 10 sessions average close", f"SELECT avg(close) FROM {closes}")):  # fmt: skip
+        etf = etf_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        assert etf.status == "ok" and f"{one(pg_pool, truth):,.0f}" in etf.answer, question
