@@ -5,8 +5,9 @@ korean_text.py). Names pass: those of the data (stocks, ETFs, managers and their
 any language), tickers, acronyms and units; so do code spans, links and lines that list their
 sources by title. English questions are answered in English and are not scanned.
 
-Not a browser test: it sits beside the screen scan it shares its rule with, and runs the same
-service functions the screens call, on the real stores with the demo data.
+Not a browser test: it sits beside the screen scan it shares its rule with, and reads the
+session's one offline run of the golden sets (tests/conftest.offline_golden_run: the same
+service functions the screens call, on the real stores with the demo data).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Any
 import pytest
 
 from agents.eval.cases import load_cases
-from agents.eval.runner import make_env, run_case
 from tests.browser.korean_text import data_names, english_words, prose
 
 pytestmark = pytest.mark.usefixtures("demo_data")
@@ -35,27 +35,24 @@ def korean_question(text: str) -> bool:
     return hangul > 0 and hangul >= len(re.findall(r"[A-Za-z]", text))
 
 
-def test_every_korean_golden_answer_is_korean(
-    settings: Any, pg_pool: Any, graph_store: Any
-) -> None:
-    offline = settings.model_copy(update={"llm_model": None, "llm_model_macro": None,
-                                          "llm_model_etf": None, "llm_model_router": None})  # fmt: skip
-    env = make_env(offline, pg_pool, graph_store)
+def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: Any) -> None:
     names = data_names(pg_pool)
     cases = [c for c in load_cases() if c.suite != "guard"]
     cases = [c for c in cases if c.suite == "opening" or korean_question(c.question)]
     english: dict[str, str] = {}
+    scanned = 0
     for case in cases:
-        _, answer = run_case(case, env)
+        answer = offline_golden_run.answers.get(case.id)  # the session's one offline run
         if answer is None:
             continue
+        scanned += 1
         text = CODE_OR_LINK.sub(lambda m: m.group(1) or " ", prose(answer.answer))
         words = english_words(text, names)
         if words:
             english[case.id] = f"{case.suite} {case.id}: {sorted(set(words))[:12]}"
-    print(f"\n{len(cases)} Korean golden answers scanned; {len(english)} with English words:\n"
+    print(f"\n{scanned} Korean golden answers scanned; {len(english)} with English words:\n"
           + "\n".join(english.values()))  # fmt: skip
-    assert len(cases) >= 300
+    assert scanned >= 300
     new = [line for cid, line in english.items() if cid not in KNOWN]
     assert not new, "\n".join(new)
     fixed = sorted(set(KNOWN) - set(english))
