@@ -156,6 +156,8 @@ class QuestionFrame(BaseModel):
         if w is None or p is None:
             return False
         months = {"day": 1 / 30, "week": 0.25, "month": 1, "quarter": 3, "year": 12}.get(w.unit)
+        if w.unit == "week" and w.n % 52 == 0:
+            months = 12 / 52  # '52주', '52-week': the year the period reader names it (1y)
         return months is not None and abs(w.n * months - p.months) < 1e-6
 
     def summary_ko(self) -> str:

@@ -274,3 +274,13 @@ def test_the_nth_of_an_order_read_and_a_standard_deviation_of_closes(
                             ("KODEX 200 last 10 sessions average close", f"SELECT avg(close) FROM {closes}")):  # fmt: skip
         etf = etf_answer(question, settings=offline, store=graph_store, pool=pg_pool)
         assert etf.status == "ok" and f"{one(pg_pool, truth):,.0f}" in etf.answer, question
+
+
+def test_fifty_two_weeks_are_the_year_the_period_reader_names(pg_pool: Any) -> None:
+    """'52-week high' was answered with the year's high and still said '52-week' was unread:
+    52 weeks are the 1y period (twelve months), not thirteen."""
+    answer = answer_stock_question("NAVER 52-week high", pool=pg_pool)
+    high = one(pg_pool, "SELECT max(high) FROM stock_prices WHERE security_id = 'KR:035420' AND "
+               "trade_date > (SELECT max(trade_date) FROM stock_prices) - interval '1 year'")  # fmt: skip
+    assert answer is not None and answer.status == "ok" and won(high) in answer.answer
+    assert not first_step(answer)["decisive"]
