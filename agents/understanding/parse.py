@@ -124,18 +124,12 @@ def understand(
     previous_result: list[str] | None = None,
 ) -> QuestionFrame:
     """Read one question (and the previous turn's frame, for follow-ups) into a frame."""
-    entities = _outside_measures(question, [
-        Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
-        for m in lexicon.recognize(question, kinds)
-    ])  # fmt: skip
+    entities = _recognized(question, lexicon, kinds)
     linked_notes = _link_typos(question, lexicon, kinds, entities)
     taken = [(e.start, e.end) for e in entities if e.start >= 0]
     question, corrected = correct_words(question, vocabulary_words(), taken)
     if corrected:  # same length: every span stays; the corrected word may be part of a name
-        found = _outside_measures(question, [
-            Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
-            for m in lexicon.recognize(question, kinds)
-        ])  # fmt: skip
+        found = _recognized(question, lexicon, kinds)
         entities = sorted(found + [e for e in entities if not any(
             f.start < e.end and e.start < f.end for f in found)], key=lambda e: e.start)  # fmt: skip
         linked_notes += corrected
@@ -223,6 +217,14 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
         notes.append(f"'{link.surface}'{particle} {josa(link.name, '으로/로')} 읽었습니다.")
     entities.sort(key=lambda e: e.start)
     return notes
+
+
+def _recognized(question: str, lexicon: Lexicon, kinds: frozenset[str]) -> list[Entity]:
+    """The lexicon's exact names in the question, outside longer measure phrases."""
+    return _outside_measures(question, [
+        Entity(kind=m.kind, key=m.key, name=m.name, start=m.start, end=m.end)  # type: ignore[arg-type]
+        for m in lexicon.recognize(question, kinds)
+    ])  # fmt: skip
 
 
 def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
@@ -471,8 +473,7 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
     for hit in find_phrases(text, voc["unheld_regions"]):
         name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
         # '일본 10년물 금리' is Japan's yield, which we do not hold — not the US one
-        named = [e for e in frame.of("series") if e.start >= hit.end
-                 and not re.sub(r"국채|국고채|treasury", "", text[hit.end : e.start]).strip(" 의")]  # fmt: skip
+        named = [e for e in frame.of("series") if _qualifies(text, hit.end, e)]
         if named:
             frame.entities.remove(named[0])
             name = frame.question[hit.start : named[0].end]
@@ -511,14 +512,21 @@ def _region_mismatches(frame: QuestionFrame, text: str, region_hits: dict[str, H
         if any(surface.startswith(w) for w in own_words.get(region_of.get(entity.key, ""), [])):
             continue  # '한국 미국 실업률': the series names its own region; '한국' is a second one
         for region, hit in region_hits.items():
-            between = text[hit.end : entity.start] if entity.start >= hit.end else "x"
-            between = re.sub(r"국채|국고채|treasury", "", between)  # '한국 국채 10년물'
-            if region_of.get(entity.key) != region and not between.strip(" 의"):
+            if region_of.get(entity.key) != region and _qualifies(text, hit.end, entity):
                 frame.entities.remove(entity)
                 frame.unknown_words.append(frame.question[hit.start : entity.end])
                 mismatched.add(region)
                 break
     return mismatched
+
+
+def _qualifies(text: str, region_end: int, series: Entity) -> bool:
+    """A region word written right before a series names that series' region ('일본 10년물',
+    '한국 국채 10년물': nothing but bond words between them)."""
+    if series.start < region_end:
+        return False
+    between = re.sub(r"국채|국고채|treasury", "", text[region_end : series.start])
+    return not between.strip(" 의")
 
 
 def _series_entity(code: str) -> Entity:
