@@ -24,6 +24,7 @@ from agents.macro.deals import (
 )
 from agents.macro.derived import derived_points, extreme_point, window_asked
 from agents.macro.disclosures import disclosure_answer
+from agents.macro.housing_asked import PRICE_INDEX, asked_series
 from agents.macro.rankings import (
     deal_ranking,
     index_stand_ins,
@@ -49,16 +50,6 @@ from data_access import figures as fig
 from data_access.catalog import DOMAIN_TITLES_KO
 
 MAX_ITEMS = 3
-RE_TEMPLATES: tuple[tuple[tuple[str, ...], str, str, str, str], ...] = (  # keyword → (template, Korean label, English label, unit)
-    (("전세", "jeonse"), "re_jeonse_window", "전세가율", "jeonse ratio", "%"),
-    (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),
-    (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
-    (("실거래", "거래", "팔린", "매매가", "매매 가격", "중위", "평균가", "평균 가격", "median",
-      "transaction", "deal", "몇 건", "건수", "매매 건", "최고가", "최저가", "신고가", "가장 비싼",
-      "제일 비싼", "가장 싼", "제일 싼"), "re_transactions_monthly",
-     "실거래 중위가격",
-     "median deal price", "원"),
-)  # fmt: skip
 
 
 def start_date(as_of: str, months: int) -> str:
@@ -399,16 +390,6 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
         resp.key_points += points
 
 
-_HOUSING_TEMPLATE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",
-                     "permits": "re_permits_window"}  # fmt: skip
-
-
-def _framed_housing(route: Route) -> list[tuple[tuple[str, ...], str, str, str, str]]:
-    """The housing series the frame names (a follow-up keeps the previous turn's measure)."""
-    names = [_HOUSING_TEMPLATE.get(m.name) for m in route.frame.measures] if route.frame else []
-    return [t for t in RE_TEMPLATES if t[1] in names]
-
-
 def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
     """' 거래 N건 (기간 합계), 최근월 M건' for monthly deal rows; '' for other series."""
     if not rows or "deals" not in rows[0]:
@@ -436,21 +417,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     watch, resp = Stopwatch(), agent_response("real_estate", ctx, "real_estate")
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
-    low = route.question.lower()
-    chosen = [t for t in RE_TEMPLATES if any(k in low for k in t[0])] or _framed_housing(route)
-    if re.search(r"지수|index|hpi", low) and not re.search(
-        r"실거래|거래|건수|중위|deal|transaction", low
-    ):
-        # '서울 아파트 매매가격지수' is the price index, not the deals its '매매가' names
-        chosen = [t for t in chosen if t[1] != "re_transactions_monthly"]
-    default: tuple[tuple[str, ...], str, str, str, str] = (
-        (),
-        "re_price_index_window",
-        "주택가격지수",
-        "house price index",
-        "",
-    )
-    specs = deal_trend.with_price_index(chosen or [default], route)  # 추세: the index first
+    chosen = asked_series(route)
+    specs = deal_trend.with_price_index(chosen or [PRICE_INDEX], route)  # 추세: the index first
     if specs[0][1] == "re_price_index_window" and chosen and chosen[0] != specs[0]:
         resp.uncertainty.append(lang_text(
             route.language, "추세는 주택가격지수로 먼저 봅니다: 실거래 중위가격은 그달 거래된 "
@@ -473,7 +441,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     for region in regions[:MAX_ITEMS]:
-        for _, name, ko, en, unit in specs[:2]:
+        for _, name, ko, en, unit in specs[:MAX_ITEMS]:
             bands = deal_filter(route.frame) if name == "re_transactions_monthly" else {}
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date, **bands})  # fmt: skip
@@ -514,7 +482,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
-    if any(spec[1] == "re_transactions_monthly" for spec in specs[:2]):
+    if any(spec[1] == "re_transactions_monthly" for spec in specs[:MAX_ITEMS]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)
             deal_stats(resp, ctx, route, region, months)

@@ -93,3 +93,31 @@ def test_an_altered_graph_value_is_shown_as_a_conflict(
     # put back: the next answer agrees again
     again = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
     assert again.status == "ok" and _check(again).status == "ok"
+
+
+@pytest.mark.parametrize(
+    ("question", "first", "second"),
+    [
+        ("서울 아파트 매매가격지수와 미분양 추이", "re_house_price_index", "re_unsold_housing"),
+        ("서울 미분양과 집값", "re_unsold_housing", "re_house_price_index"),
+    ],
+    ids=["index_then_unsold", "unsold_then_prices"],
+)
+def test_two_housing_series_asked_together_are_both_answered(
+    settings: Any, pg_pool: Any, graph_store: GraphStore, question: str, first: str, second: str
+) -> None:
+    """'매매가격지수' names the index (its '매매가' is not a deal) and '미분양' the unsold homes:
+    both series are read from SQL in the question's order, both checked against the summary."""
+    columns = {"re_house_price_index": "index_value", "re_unsold_housing": "units"}
+    answer = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
+    assert answer.status == "ok", answer.error
+    lines = [line for line in answer.answer.splitlines() if line.startswith("- 서울 ")]
+    labels = {"re_house_price_index": "- 서울 주택가격지수 ", "re_unsold_housing": "- 서울 미분양 "}
+    assert [line.split(" 20")[0] + " " for line in lines] == [labels[first], labels[second]]
+    for table, line in zip((first, second), lines, strict=True):
+        latest = _sql_months(pg_pool, table, columns[table], "서울")
+        value = latest[max(m for m in latest if m <= (answer.as_of_date or "")[:7])]
+        assert f"{value:,.2f}" in line or f"{value:,.0f}호" in line  # the SQL value, as shown
+    assert {first, second, SUMMARY} <= {c.table for c in answer.structured_citations}
+    agreed = _check(answer).arguments["summary_agreed"]
+    assert len(agreed) == 2 and all(a.startswith("서울") for a in agreed)
