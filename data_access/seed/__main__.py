@@ -8,7 +8,7 @@ import sys
 
 from data_access.errors import WorkbenchError
 from data_access.seed.params import SCALES
-from data_access.seed.runner import SeedReport, seed_database, seed_if_missing
+from data_access.seed.runner import SeedReport, TopUpReport, seed_database, seed_or_top_up
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if args.if_missing:
-            report = seed_if_missing(args.scale, project=not args.no_project)
+            report = seed_or_top_up(args.scale, project=not args.no_project)
         else:
             report = seed_database(args.scale, project=not args.no_project, seed=args.seed)
     except WorkbenchError as e:
@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     if report is None:
         print(f"demo data ({args.scale} scale) already loaded; nothing to do")
         return 0
+    if isinstance(report, TopUpReport):  # a loaded seed got what a newer seed generates
+        print(report.message())
+        return 1 if report.failed else 0
     print(describe(report))
     return 1 if report.projection and report.projection.get("status") == "error" else 0
 

@@ -2,6 +2,7 @@
 
 report = seed_database("demo")          # replace the seed tables, record a seed_runs row
 report = seed_if_missing("demo")        # None when that scale is already loaded
+result = seed_or_top_up("demo")         # also a TopUpReport when a loaded seed was topped up
 """
 
 from __future__ import annotations
@@ -70,6 +71,37 @@ class SeedReport:
         return out
 
 
+@dataclass(frozen=True)
+class TopUpReport:
+    """What `seed --if-missing` added to a loaded seed, and whether the graph followed it."""
+
+    scale: str
+    added: dict[str, int]  # rows per top-up ('series', 'membership', 'disclosures')
+    projection: dict[str, Any] | None = None  # None: not projected (--no-project)
+
+    @property
+    def failed(self) -> bool:
+        return self.projection is not None and self.projection.get("status") == "error"
+
+    def message(self) -> str:
+        """One line for the CLI: what was added and, on failure, how the graph catches up."""
+        rows = ", ".join(f"{name} {n:,} rows" for name, n in self.added.items() if n)
+        text = f"demo data ({self.scale} scale) already loaded; topped up: {rows}"
+        p = self.projection
+        if p is None:
+            return text + "; graph not projected (--no-project)"
+        if p.get("status") == "error":
+            return (
+                f"{text}; graph projection FAILED ({', '.join(p.get('steps', []))}): "
+                f"{p.get('error')}. The graph is behind PostgreSQL (backlog {p.get('backlog')}, "
+                "whole graph) until `python -m data_access.projection --retry-lagging` succeeds"
+            )
+        return (
+            f"{text}; graph projection {p.get('status')} in {p.get('duration_ms', 0) / 1000:.1f} s"
+            f" ({p.get('upserted', 0):,} upserted: {', '.join(p.get('steps', []))})"
+        )
+
+
 def seed_database(
     scale: str = "demo",
     *,
@@ -96,8 +128,21 @@ def seed_if_missing(
     project: bool = True,
 ) -> SeedReport | None:
     """Seed unless a run of this scale (or one containing it) is loaded and the tables have data.
-    A loaded seed older than what the seed now generates is topped up, and the graph steps
-    those rows feed are projected in the same call (TOPUP_STEPS)."""
+    A loaded seed older than what the seed now generates is topped up (`seed_or_top_up`)."""
+    done = seed_or_top_up(scale, pool=pool, settings=settings, project=project)
+    return done if isinstance(done, SeedReport) else None
+
+
+def seed_or_top_up(
+    scale: str = "demo",
+    *,
+    pool: ConnectionPool | None = None,
+    settings: Settings | None = None,
+    project: bool = True,
+) -> SeedReport | TopUpReport | None:
+    """`seed_if_missing`, saying what a top-up did: a loaded seed older than what the seed now
+    generates gets the missing rows, and the graph steps they feed are projected in the same
+    call (TOPUP_STEPS). None when nothing was missing."""
     settings = settings or get_settings()
     checked = _check_scale(scale)
     pool = pool or _default_pool(settings)
@@ -111,10 +156,13 @@ def seed_if_missing(
             "disclosures": add_missing_disclosures(conn),  # demo OpenDART filings (issue 35)
         }
     steps = tuple(dict.fromkeys(s for name, n in added.items() if n for s in TOPUP_STEPS[name]))
-    if steps and project:  # the graph (and its vector index) follows what was added
-        _project_top_up(settings, pool, steps, _check_scale(loaded or checked))
     logger.info("seed data (%s scale) already loaded; %s rows topped up", loaded, added)
-    return None
+    if not steps:
+        return None
+    projected = None
+    if project:  # the graph (and its vector index) follows what was added
+        projected = _project_top_up(settings, pool, steps, _check_scale(loaded or checked))
+    return TopUpReport(str(loaded), {k: n for k, n in added.items() if n}, projected)
 
 
 def loaded_scale(conn: psycopg.Connection) -> str | None:
@@ -201,13 +249,18 @@ def _seed(
     return _with_projection(report, settings, pool, SCALE_CONFIGS[scale].projection_holdings_days)
 
 
-def _mark_graph_behind(conn: psycopg.Connection, scale: Scale) -> None:
-    """In the seed's transaction: the whole graph must follow it (issue 25, projection backlog)."""
+def _mark_graph_behind(conn: psycopg.Connection, scale: Scale) -> int:
+    """In the seed's transaction: the whole graph must follow it (issue 25, projection backlog).
+    Returns the backlog row's id."""
     from data_access.projection.backlog import mark_pending
     from data_access.projection.scope import ProjectionScope
 
     window = SCALE_CONFIGS[scale].projection_holdings_days
     mark_pending(conn, ProjectionScope(full=True, holdings_days=window), "seed")
+    row = conn.execute(  # this session's row, whatever other writers add meanwhile
+        "SELECT currval(pg_get_serial_sequence('projection_backlog', 'backlog_id'))"
+    ).fetchone()
+    return int(_first(row))
 
 
 def _with_projection(
@@ -269,8 +322,13 @@ def _project_top_up(
                 "upserted": report.upserted, "duration_ms": _ms(start)}  # fmt: skip
     logger.warning("graph projection of the top-up failed: %s", error)
     with pool.connection() as conn, conn.transaction():
-        _mark_graph_behind(conn, scale)
-    return {"status": "error", "error": error, "steps": list(steps), "duration_ms": _ms(start)}
+        backlog = _mark_graph_behind(conn, scale)
+        conn.execute(  # the Data screen says why the graph is behind, as after a failed catch-up
+            "UPDATE projection_backlog SET attempts = 1, last_error = %s WHERE backlog_id = %s",
+            (f"seed top-up ({', '.join(steps)}): {error}"[:2000], backlog),
+        )
+    return {"status": "error", "error": error, "steps": list(steps), "backlog": backlog,
+            "duration_ms": _ms(start)}  # fmt: skip
 
 
 def _first_step_error(report: ProjectionReport) -> str:

@@ -5,25 +5,34 @@
 - The demo OpenDART filings (issue 35): what the top-up adds reaches the graph in the same call
   (it used to stop at PostgreSQL: 533 documents, 343 in the graph). On the test home's own
   stores: the filings are taken out of both, as on a database seeded before them, and put back.
+- A top-up whose graph step fails: the real FalkorDB refuses writes for the length of the test
+  (`min-replicas-to-write 1`: every write answers NOREPLICAS, reads go on). The rows stay in
+  PostgreSQL, the whole graph is marked behind in the backlog with the error, and the message
+  names the failure and the command that catches up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from typing import Any
 
 import psycopg
 import pytest
+import redis
 from psycopg.conninfo import make_conninfo
 from psycopg_pool import ConnectionPool
 
 from data_access.config import Settings
 from data_access.graph.base import GraphStore
 from data_access.postgres import connection, fetch_all, fetch_one, get_pool, migrate
+from data_access.projection.runner import project_all
 from data_access.seed import seed_if_missing
 from data_access.seed.build import build_market_series
 from data_access.seed.documents import DOC_URL
 from data_access.seed.market_series import END_LEVELS
+from data_access.seed.runner import TOPUP_STEPS, TopUpReport, seed_or_top_up
 from data_access.seed.topup import add_missing_series
 from data_access.services import ServiceInfo
 
@@ -87,6 +96,15 @@ DROP_NODES = (
 )
 
 
+def _drop_filings(pool: Any, store: GraphStore) -> None:
+    """A demo database seeded before the filings existed: none in PostgreSQL or the graph."""
+    with connection(pool) as conn:
+        conn.execute("DELETE FROM dart_disclosures WHERE url LIKE %s", (DOC_URL + "%",))
+        conn.execute("DELETE FROM events WHERE event_id LIKE 'evt-dart-%%'")  # evidence cascades
+        conn.execute("DELETE FROM documents WHERE doc_id LIKE 'doc-dart-%%'")
+    store.write(DROP_NODES)
+
+
 def _ids(pool: Any, store: GraphStore) -> dict[str, tuple[set[str], set[str]]]:
     """Per kind: (ids in PostgreSQL, ids in the graph)."""
     return {
@@ -104,11 +122,7 @@ def test_the_top_up_projects_what_it_adds(
 ) -> None:
     loaded = _ids(pg_pool, graph_store)
     assert all(pg for pg, _ in loaded.values())  # the demo seed wrote filings
-    with connection(pg_pool) as conn:  # a demo database seeded before the filings existed
-        conn.execute("DELETE FROM dart_disclosures WHERE url LIKE %s", (DOC_URL + "%",))
-        conn.execute("DELETE FROM events WHERE event_id LIKE 'evt-dart-%%'")  # evidence cascades
-        conn.execute("DELETE FROM documents WHERE doc_id LIKE 'doc-dart-%%'")
-    graph_store.write(DROP_NODES)
+    _drop_filings(pg_pool, graph_store)
     assert all(not pg and not graph for pg, graph in _ids(pg_pool, graph_store).values())
     assert seed_if_missing("demo", pool=pg_pool, settings=settings, project=True) is None
     topped = _ids(pg_pool, graph_store)
@@ -120,3 +134,57 @@ def test_the_top_up_projects_what_it_adds(
         " WHERE v.evidence_id STARTS WITH 'evd-dart-' RETURN count(v) AS n"
     )
     assert links[0]["n"] > 0  # the knowledge steps linked them too (earnings ↔ filings)
+
+
+@contextmanager
+def graph_refuses_writes(services: ServiceInfo) -> Iterator[None]:
+    """The real FalkorDB answers every write with NOREPLICAS (no replica can ack it)."""
+    server = redis.Redis.from_url(services.graph_uri)
+    server.config_set("min-replicas-to-write", 1)
+    try:
+        yield
+    finally:
+        server.config_set("min-replicas-to-write", 0)
+        server.close()
+
+
+@pytest.mark.usefixtures("demo_data")
+def test_a_top_up_whose_projection_fails_leaves_the_graph_marked_behind(
+    pg_pool: Any, graph_store: GraphStore, settings: Settings, services: ServiceInfo
+) -> None:
+    loaded = _ids(pg_pool, graph_store)
+    _drop_filings(pg_pool, graph_store)
+    before = fetch_one("SELECT coalesce(max(backlog_id), 0) AS n FROM projection_backlog",
+                       pool=pg_pool)["n"]  # type: ignore[index]  # fmt: skip
+    with graph_refuses_writes(services):
+        report = seed_or_top_up("demo", pool=pg_pool, settings=settings, project=True)
+        assert graph_store.read("RETURN 1 AS one") == [{"one": 1}]  # reads still answer
+    try:
+        assert isinstance(report, TopUpReport) and report.failed
+        assert report.added["disclosures"] > 0 and report.projection is not None
+        assert "NOREPLICAS" in report.projection["error"]
+        message = report.message()
+        assert "graph projection FAILED (documents, events, evidence" in message
+        assert "NOREPLICAS" in message and "--retry-lagging" in message
+        [row] = fetch_all(
+            "SELECT backlog_id, origin, scope, projected_at, attempts, last_error"
+            " FROM projection_backlog WHERE backlog_id > %s", (before,), pool=pg_pool,
+        )  # fmt: skip
+        assert (
+            row["backlog_id"] == report.projection["backlog"]
+            and f"backlog {row['backlog_id']}" in message
+        )
+        assert row["origin"] == "seed" and row["scope"]["full"] and row["projected_at"] is None
+        assert row["attempts"] == 1 and "seed top-up (documents" in row["last_error"]
+        assert "NOREPLICAS" in row["last_error"]
+        topped = _ids(pg_pool, graph_store)
+        assert all(pg == loaded[k][0] and not graph for k, (pg, graph) in topped.items())
+        # the rows are in PostgreSQL now: a second top-up adds nothing, the backlog row is what
+        # brings the graph back
+        assert seed_or_top_up("demo", pool=pg_pool, settings=settings, project=True) is None
+    finally:  # the graph back as it was: the top-up's own steps, the test's backlog row done
+        project_all(graph_store, pg_pool, steps=TOPUP_STEPS["disclosures"])
+        with connection(pg_pool) as conn:
+            conn.execute("UPDATE projection_backlog SET projected_at = now() WHERE backlog_id > %s"
+                         " AND origin = 'seed'", (before,))  # fmt: skip
+    assert all(graph == pg for pg, graph in _ids(pg_pool, graph_store).values())
