@@ -32,6 +32,7 @@ from data_access.services import (
     forbid_starting,
     postgres_healthy,
     recorded_info,
+    start_on_request,
     stop,
     stop_postgres,
 )
@@ -40,17 +41,25 @@ from tests.browser.fault_stack import private_home, private_settings, process_al
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def own() -> Iterator[tuple[Settings, ServiceInfo]]:
-    """Embedded PostgreSQL and FalkorDB of this test's own, stopped and deleted afterwards."""
+@pytest.fixture(scope="module")
+def private_stack() -> Iterator[Settings]:
+    """Embedded PostgreSQL and FalkorDB of this module's own (one initdb for both tests), stopped
+    and deleted afterwards."""
     with private_home("atlas-recovery-") as home:
         settings = private_settings(home)
         info = ensure_running(settings)
         try:
-            yield settings, info
+            yield settings
         finally:
             close_pool(info.postgres_uri)
             stop(settings)
+
+
+@pytest.fixture
+def own(private_stack: Settings) -> tuple[Settings, ServiceInfo]:
+    """Both servers up, whatever an earlier test left down, as the user's start button would
+    bring them (this process may have been told to attach only)."""
+    return private_stack, start_on_request(private_stack)
 
 
 def _operator_start(settings: Settings) -> ServiceInfo:
