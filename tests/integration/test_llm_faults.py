@@ -54,6 +54,9 @@ T = TypeVar("T")
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay"
 MODEL = "openai/gpt-4.1-mini"
 TIMEOUT_S = 1.0  # the client's per-request timeout in these tests
+# ... and in the timeout fault, where every attempt waits it out (a 60 s reply): a shorter one
+# times out the same way, three attempts per failed call on every agent.
+TIMEOUT_FAULT_S = 0.5
 RETRIES = 2
 ATTEMPTS = RETRIES + 1
 WAIT_S = 240.0  # how long a test waits for an agent call before calling it a hang
@@ -101,10 +104,12 @@ def recording(name: str) -> dict[str, Any]:
     return dict(json.loads((FIXTURES / name).read_text(encoding="utf-8")))
 
 
-def llm_settings(settings: Settings, role: str, api_base: str) -> Settings:
+def llm_settings(
+    settings: Settings, role: str, api_base: str, timeout_s: float = TIMEOUT_S
+) -> Settings:
     return settings.model_copy(update={
         f"llm_model_{role}": MODEL, "llm_api_base": api_base,
-        "openai_api_key": SecretStr("replay-key"), "llm_timeout_s": TIMEOUT_S,
+        "openai_api_key": SecretStr("replay-key"), "llm_timeout_s": timeout_s,
         "llm_num_retries": RETRIES, "llm_retry_backoff_s": 0.05,
     })  # fmt: skip
 
@@ -191,11 +196,11 @@ def offline(settings: Settings, stores: dict[str, Any]) -> dict[str, AgentAnswer
     return {name: bounded(partial(agent.run, settings, stores)) for name, agent in AGENTS.items()}
 
 
-def run_with(agent: Agent, replies: list[Reply], settings: Settings,
-             stores: dict[str, Any]) -> tuple[AgentAnswer, ReplayServer]:  # fmt: skip
+def run_with(agent: Agent, replies: list[Reply], settings: Settings, stores: dict[str, Any],
+             timeout_s: float = TIMEOUT_S) -> tuple[AgentAnswer, ReplayServer]:  # fmt: skip
     with ReplayServer(replies) as server:
-        answer = bounded(lambda: agent.run(llm_settings(settings, agent.role, server.api_base),
-                                           stores))  # fmt: skip
+        answer = bounded(lambda: agent.run(
+            llm_settings(settings, agent.role, server.api_base, timeout_s), stores))  # fmt: skip
     return answer, server
 
 
@@ -226,7 +231,8 @@ def test_provider_fault_is_retried_then_the_fallback_answers(
 ) -> None:  # fmt: skip
     agent = AGENTS[name]
     reply, kind = PROVIDER_FAULTS[fault]
-    answer, server = run_with(agent, [reply], settings, stores)
+    timeout_s = TIMEOUT_FAULT_S if fault == "timeout" else TIMEOUT_S
+    answer, server = run_with(agent, [reply], settings, stores, timeout_s)
     assert len(server.requests) == agent.requests_on_failure  # 1 try + RETRIES per failed call
     assert answer.status == "partial", answer.error
     assert kind in (answer.error or "") and agent.fallback_words in (answer.error or "")
