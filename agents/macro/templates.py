@@ -246,6 +246,14 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "house_price_index, r.jeonse_ratio AS jeonse_ratio, r.unsold_units AS unsold_units, "
              "r.permits AS permits ORDER BY month", ("region", "start", "as_of"),
              "RealEstateMonthlySummary"),
+    # The summary's deals of a region and its sub-regions ('서울' → '서울 강남구', …), as the
+    # SQL deal series counts them (agents/macro/summary_check.py).
+    Template("re_summary_deals", "real_estate", CYPHER,
+             "MATCH (r:RealEstateMonthlySummary) WHERE (r.region = $region OR r.region STARTS "
+             "WITH ($region + ' ')) AND r.month >= left($start, 7) AND r.month <= left($as_of, 7) "
+             "AND r.transactions IS NOT NULL RETURN r.region AS region, r.month AS month, "
+             "r.transactions AS transactions, r.median_price_krw AS median_price_krw "
+             "ORDER BY month, region", ("region", "start", "as_of"), "RealEstateMonthlySummary"),
     Template("indicator_evidence", "ontology", CYPHER,
              "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator) "
              "WHERE i.indicator_code IN $codes AND e.event_date <= $as_of "

@@ -121,3 +121,76 @@ def test_two_housing_series_asked_together_are_both_answered(
     assert {first, second, SUMMARY} <= {c.table for c in answer.structured_citations}
     agreed = _check(answer).arguments["summary_agreed"]
     assert len(agreed) == 2 and all(a.startswith("서울") for a in agreed)
+
+
+DEALS_Q = "서울 강남구 아파트 실거래가 최근 1년"  # one region, no sub-region: counts and medians
+MONTHLY_DEALS = (
+    "SELECT to_char(month, 'YYYY-MM') AS m, count(*) AS n, percentile_cont(0.5) WITHIN GROUP"
+    " (ORDER BY price_krw)::bigint AS median FROM (SELECT date_trunc('month', deal_date) AS month,"
+    " price_krw FROM re_transactions WHERE region = %s OR region LIKE %s || ' %%') d"
+    " GROUP BY 1 ORDER BY 1"
+)
+
+
+def _deal_months(pool: Any, region: str) -> dict[str, tuple[int, int]]:
+    rows = fetch_all(MONTHLY_DEALS, (region, region), pool=pool)
+    return {r["m"]: (int(r["n"]), int(r["median"])) for r in rows}
+
+
+def test_deal_counts_and_medians_are_cross_checked(
+    settings: Any, pg_pool: Any, graph_store: GraphStore
+) -> None:
+    """A one-region deal answer: its monthly counts and medians agree with the summary's
+    `transactions` and `median_price_krw`; an altered count, then an altered median, is shown
+    as a conflict naming both sides."""
+    answer = answer_question(DEALS_Q, settings=settings, pool=pg_pool, store=graph_store)
+    assert answer.status == "ok" and "충돌" not in answer.answer
+    agreed = _check(answer).arguments["summary_agreed"]
+    assert [a.rsplit(" ", 1)[0] for a in agreed] == [
+        "서울 강남구 실거래 건수", "서울 강남구 실거래 중위가격"]  # fmt: skip
+    assert {"re_transactions", SUMMARY} <= {c.table for c in answer.structured_citations}
+    sql = _deal_months(pg_pool, "서울 강남구")
+    month = sorted(m for m in sql if m < (answer.as_of_date or "")[:7])[-3]  # a whole month
+    count, median = sql[month]
+    for prop, wrong, said in (
+        ("transactions", count + 3, f"서울 강남구 실거래 건수 {month}: SQL(re_transactions) "
+         f"{count:,} ↔ 그래프 월간 요약({SUMMARY}) {count + 3:,}"),
+        ("median_price_krw", median + 10_000_000, f"서울 강남구 실거래 중위가격 {month}: "
+         f"SQL(re_transactions) {median:,.6g} ↔ 그래프 월간 요약({SUMMARY}) "
+         f"{median + 10_000_000:,.6g}"),
+    ):  # fmt: skip
+        with altered_summary(graph_store, f"서울 강남구|{month}", prop, wrong) as original:
+            assert original == (count if prop == "transactions" else median)
+            shown = answer_question(DEALS_Q, settings=settings, pool=pg_pool, store=graph_store)
+        assert shown.status == "partial" and said in shown.answer.split("\n\n")[0], prop
+        [conflict] = _check(shown).arguments["conflicts"]
+        assert conflict["series"] == "re_transactions_monthly:서울 강남구"
+
+
+@pytest.mark.parametrize(
+    ("question", "agreed", "note"),
+    [
+        # '서울' is its districts' deals: the counts are the summary's sum over them, the
+        # median of all of them is not a median the summary holds
+        ("서울 아파트 실거래가 최근 1년", ["서울 실거래 건수"],
+         "서울 실거래 중위가격: 그래프 월간 요약(RealEstateMonthlySummary)에는 지역별 중위가격만"
+         " 있어 6개 지역(서울 강남구, 서울 노원구, 서울 마포구 외 3)을 합친 중위가격은 그래프와"
+         " 대조하지 않았습니다 (월별 거래 건수는 대조)."),
+        # a price band the summary does not have
+        ("강남구 10억 이상 거래", [],
+         "서울 강남구 10억 원 이상 실거래 중위가격: 그래프 월간 요약(RealEstateMonthlySummary)에는"
+         " 가격대·면적 구분이 없어 그래프와 대조하지 않았습니다 (SQL 값만)."),
+    ],
+    ids=["parent_region", "price_band"],
+)  # fmt: skip
+def test_what_the_summary_cannot_check_is_said(
+    settings: Any, pg_pool: Any, graph_store: GraphStore,
+    question: str, agreed: list[str], note: str,
+) -> None:  # fmt: skip
+    answer = answer_question(question, settings=settings, pool=pg_pool, store=graph_store)
+    assert answer.status == "ok" and f"- _{note}_" in answer.answer
+    checked = _check(answer).arguments.get("summary_agreed", [])
+    assert [a.rsplit(" ", 1)[0] for a in checked] == agreed
+    if agreed:  # the sum over the districts is what SQL counted, month by month
+        months = int(checked[0].rsplit(" ", 1)[1].removesuffix("개월"))
+        assert months >= 12
