@@ -48,6 +48,9 @@ _HTTP_TEXT = {
 }
 _STORE_NAMES = {"postgres": "PostgreSQL", "graph": "그래프 저장소"}
 _HANGUL = re.compile(r"[가-힣]")
+_FOREIGN_PARENS = re.compile(r"\s*\([^()가-힣]*\)")  # a parenthesis without Korean in it
+_STORE_WORDS = re.compile(r"PostgreSQL|FalkorDB|Neo4j")
+_LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 MAX_DETAIL_CHARS = 200
 
 
@@ -81,9 +84,24 @@ def korean(error: str, fallback: str) -> str:
     return f"{fallback} ({text})" if text else fallback
 
 
+def store_down_text(exc: StoreUnavailable) -> str:
+    """The Korean message of a store outage without the driver's words (English, socket paths,
+    addresses): those are logged here, never sent to a client."""
+    text = " ".join(str(exc).split())
+    kept = text
+    while (shorter := _FOREIGN_PARENS.sub("", kept)) != kept:  # innermost first
+        kept = shorter
+    kept = kept.strip().rstrip(".:;,").strip()
+    if kept != text:
+        logger.info("store unavailable: %s", text[:MAX_DETAIL_CHARS])
+    foreign = _STORE_WORDS.sub("", kept)
+    if _HANGUL.search(kept) and not _LATIN_WORD.search(foreign):
+        return kept
+    return f"{_STORE_NAMES.get(exc.store or '', '저장소')}에 연결할 수 없습니다"
+
+
 def _store_down(exc: StoreUnavailable) -> ApiError:
-    name = _STORE_NAMES.get(exc.store or "", "저장소")
-    return ApiError(503, korean(str(exc), f"{name}에 연결할 수 없습니다"), STORE_HINT)
+    return ApiError(503, store_down_text(exc), STORE_HINT)
 
 
 def classify(exc: BaseException) -> ApiError:

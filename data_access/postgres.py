@@ -80,9 +80,7 @@ def _open_pool(
     try:
         psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.OperationalError as e:
-        raise StoreUnavailable(
-            f"PostgreSQL에 연결할 수 없습니다 ({short_error(e)})", store="postgres"
-        ) from e
+        raise unreachable(short_error(e)) from e
     failures = [float("-inf")]
     pool = ConnectionPool(
         uri,
@@ -105,9 +103,7 @@ def _open_pool(
         pool.open(wait=True, timeout=OPEN_TIMEOUT_S)
     except psycopg.OperationalError as e:  # PoolTimeout is one too
         pool.close()  # else its workers keep reconnecting in the background
-        raise StoreUnavailable(
-            f"PostgreSQL에 연결할 수 없습니다 ({short_error(e)})", store="postgres"
-        ) from e
+        raise unreachable(short_error(e)) from e
     return pool
 
 
@@ -174,6 +170,18 @@ def short_error(e: BaseException) -> str:
     return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
 
 
+DOWN = "PostgreSQL에 연결할 수 없습니다"
+DOWN_BUSY = "PostgreSQL 연결을 제때 얻지 못했습니다 (모든 연결이 사용 중)"
+DOWN_LOST = "PostgreSQL 연결이 끊겼습니다"
+
+
+def unreachable(detail: str, message: str = DOWN) -> StoreUnavailable:
+    """The Korean error screens and API clients see; the driver's own words (English, with
+    socket paths) go to the log only."""
+    logger.warning("%s: %s", message, detail)
+    return StoreUnavailable(message, store="postgres")
+
+
 def _reachable(uri: str) -> str | None:
     """None when a new connection to `uri` opens now, else the driver's reason (short)."""
     try:
@@ -235,7 +243,7 @@ def _checkout(pool: ConnectionPool) -> tuple[ConnectionPool, psycopg.Connection[
     reason = _reachable(uri)
     if reason is not None:
         _retire(pool)
-        raise StoreUnavailable(f"PostgreSQL에 연결할 수 없습니다 ({reason})", store="postgres")
+        raise unreachable(reason)
     if not _stuck(pool):  # busy: queue for a connection as usual
         return pool, pool.getconn()
     _retire(pool)
@@ -262,9 +270,7 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
             _count(pool, -1)
             pool.putconn(used)
     except PoolTimeout as e:  # every connection stayed busy for the whole pool timeout
-        raise StoreUnavailable(
-            f"PostgreSQL 연결을 얻지 못했습니다 ({short_error(e)})", store="postgres"
-        ) from e
+        raise unreachable(short_error(e), DOWN_BUSY) from e
     except PoolClosed as e:  # retired by another thread's failure while this one waited
         raise StoreUnavailable(
             "PostgreSQL 연결이 끊겨 연결 풀을 새로 만들었습니다", store="postgres"
@@ -272,9 +278,7 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
     except psycopg.OperationalError as e:
         if used is None or used.broken or used.closed:  # the server went away, not the query
             _retire(pool)
-        raise StoreUnavailable(
-            f"PostgreSQL 연결이 끊겼습니다 ({short_error(e)})", store="postgres"
-        ) from e
+        raise unreachable(short_error(e), DOWN_LOST) from e
 
 
 def fetch_all(sql: str, params: Params = None, pool: ConnectionPool | None = None) -> list[Row]:

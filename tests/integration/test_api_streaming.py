@@ -66,6 +66,7 @@ def test_a_store_failure_mid_stream_is_an_error_event_after_the_steps(url: str) 
     error = got[-1][1]
     assert error["type"] == "error" and error["data"]["status"] == "error"
     assert error["data"]["http_status"] == 503 and "PostgreSQL" in error["data"]["error"]
+    assert "gone" not in error["data"]["error"]  # the driver's words stay in the log
     assert error["data"]["retry_hint"]
 
 
