@@ -14,6 +14,8 @@ SYMBOL_PATTERN = r"^[\w가-힣^][\w가-힣 .:&()=^\-]*$"
 CONTRACT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,127}$"
 ISO_DATE_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
 UUID_PATTERN = r"^[0-9a-fA-F]{8}-?([0-9a-fA-F]{4}-?){3}[0-9a-fA-F]{12}$"
+ETF_CODES_PATTERN = r"^[0-9A-Za-z]{6}( *, *[0-9A-Za-z]{6})*$"  # one code, or codes with commas
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$"  # a storage name (the news `bucket`)
 
 SYMBOL = re.compile(SYMBOL_PATTERN)
 CONTRACT_ID = re.compile(CONTRACT_ID_PATTERN)
@@ -25,10 +27,16 @@ PATTERNS_BY_NAME = {
     "symbol": SYMBOL_PATTERN,
     "ticker": SYMBOL_PATTERN,
     "contract_id": CONTRACT_ID_PATTERN,
+    "stock_code": SYMBOL_PATTERN,
+    "etf_code": ETF_CODES_PATTERN,
+    "etf_codes": ETF_CODES_PATTERN,
+    "bucket": NAME_PATTERN,
 }
 PATTERN_TEXT = {
     SYMBOL_PATTERN: "글자, 숫자, 공백과 . : & ( ) = ^ - 만 쓸 수 있습니다",
     CONTRACT_ID_PATTERN: "영문·숫자와 _ . : - 로 된 128자 이내의 id여야 합니다",
     ISO_DATE_PATTERN: "YYYY-MM-DD 날짜여야 합니다",
     UUID_PATTERN: "UUID 형식이어야 합니다",
+    ETF_CODES_PATTERN: "6자리 ETF 코드(예: 069500)이거나 쉼표로 이은 코드여야 합니다",
+    NAME_PATTERN: "영문·숫자와 _ . - 로 된 64자 이내의 이름이어야 합니다",
 }

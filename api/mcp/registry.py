@@ -24,7 +24,7 @@ from typing import Any
 
 from agents.evidence import EvidenceCollector
 from agents.inputs import check_text
-from api.errors import korean
+from api.errors import korean, store_down_text
 from api.mcp.arguments import MAX_ARG_CHARS, check_arguments, cleaned, strict_schema
 from api.stores import Stores
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
@@ -103,8 +103,7 @@ def _guarded(
                 korean(_short(e), "인자를 쓸 수 없습니다"), "인자를 고쳐 다시 호출하세요."
             )
         except StoreUnavailable as e:
-            return tool_error(korean(_short(e), "저장소에 연결할 수 없습니다"),
-                              "저장소가 다시 켜진 뒤 재시도하세요.")  # fmt: skip
+            return tool_error(store_down_text(e), "저장소가 다시 켜진 뒤 재시도하세요.")
         except (TypeError, ValueError) as e:  # argument values the tool cannot use
             return tool_error(
                 f"인자 값을 쓸 수 없습니다 ({_short(e)})",
@@ -114,10 +113,25 @@ def _guarded(
     return call
 
 
+# Words from a fixed set that a tool does not refuse by itself (an unknown `basis` reads as
+# holdings, `summary` and a holdings `period` are read only in some calls, an unknown contract
+# type is refused without naming the argument): the schema lists the set, so any other value is
+# refused before the tool runs, naming the argument, like every other schema violation.
+FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
+    ("find_similar_etfs", "basis"): ("holdings", "returns"),
+    ("find_similar_etfs", "period"): ("1w", "1m", "3m", "6m", "1y", "ytd", "mtd"),
+    ("get_etf_prices", "summary"): ("all", "range", "ends"),
+    ("standard_contract", "contract_type"): ("provide", "create"),
+}
+
+
 def _tool(name: str, description: str, schema: dict[str, Any],
           body: Callable[[dict[str, Any]], Any], group: str,
           max_chars: int = MAX_ARG_CHARS) -> McpTool:  # fmt: skip
     strict = strict_schema(schema, max_chars=max_chars)
+    for (tool, argument), words in FIXED_WORDS.items():
+        if tool == name and argument in strict["properties"]:
+            strict["properties"][argument]["enum"] = list(words)
     return McpTool(name, description, strict, _guarded(strict, body), group)
 
 
@@ -331,7 +345,7 @@ def query_tools(stores: Stores) -> list[McpTool]:
         store = stores.graph()
         if store is None:
             raise StoreUnavailable(
-                f"그래프 저장소에 연결할 수 없습니다 ({stores.graph_down_reason()})"
+                f"그래프 저장소에 연결할 수 없습니다 ({stores.graph_down_reason()})", store="graph"
             )
         return _rows_result(store.run_guarded(text, max_rows=n))
 

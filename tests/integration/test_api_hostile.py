@@ -24,6 +24,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 from api.app import create_app
 from api.background import BackgroundServer
 from api.config import ApiConfig
+from api.mcp.catalog import load_catalog
 from api.mcp.server import McpApp
 from api.models import EXAMPLE_CONTRACT
 from api.stores import Stores
@@ -165,10 +166,24 @@ def test_malformed_bodies_and_hostile_path_and_query_parts(api: httpx.Client,
 # ---------------------------------------------------------------- MCP tools
 
 
+# Arguments that are free text (a search, a query, an expression): quotes, slashes and SQL words
+# are text there. Every other string argument is a code, a date, an id or a word from a set.
+FREE_ARGS = {"query", "cypher", "expression", "keywords", "topics", "title_queries", "queries"}
+# A valid value for the required arguments the cases do not change, so the one changed argument
+# is what the tool (or the schema) has to refuse.
+VALID_ARGS = {"etf_code": "069500", "etf_codes": "069500,102110", "stock_code": "005930",
+              "symbol": "005930", "ticker": "005930", "contract_id": EXAMPLE_CONTRACT,
+              "start_date": "2026-11-02", "end_date": "2026-11-20", "day": "2026-11-20",
+              "query": "KODEX", "cypher": "MATCH (e:ETF) RETURN e.code LIMIT 1",
+              "expression": "1 + 1", "contract_type": "provide", "pks": ["x"],
+              "keywords": ["반도체"], "topics": ["손해배상"], "title_queries": ["손해배상"],
+              "queries": ["손해배상"]}  # fmt: skip
+
+
 def argument_cases(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:
     """(case, arguments, argument the answer must name) for one tool's input schema."""
     props, required = schema.get("properties", {}), schema.get("required", [])
-    base = {name: "x" for name in required}  # a placeholder for the others; one field fails
+    base = {name: VALID_ARGS.get(name, "x") for name in required}  # one argument fails
     for name, spec in props.items():
         spec = next((s for s in spec.get("anyOf", []) if s.get("type") == "string"), spec)
         kinds = spec.get("type") if isinstance(spec.get("type"), list) else [spec.get("type")]
@@ -176,8 +191,9 @@ def argument_cases(schema: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]
         if "string" in kinds:
             yield "too long", {**base, name: "가" * (spec["maxLength"] + 1)}, name
             yield "control only", {**base, name: CONTROL}, name
-            if "pattern" in spec:
-                yield "trailing sql", {**base, name: f"2026-11-20{TRAILING}"}, name
+            if name not in FREE_ARGS:
+                valid = VALID_ARGS.get(name) or (spec.get("enum") or ["2026-11-20"])[0]
+                yield "trailing sql", {**base, name: f"{valid}{TRAILING}"}, name
                 yield "path parts", {**base, name: PATH}, name
     for name in required:
         yield "missing", {k: v for k, v in base.items() if k != name}, name
@@ -194,7 +210,7 @@ def test_hostile_arguments_on_every_mcp_tool(settings: Any, services: Any, demo_
         http = create_mcp_http_client()
         async with http, Client(streamable_http_client(url, http_client=http)) as client:
             tools = (await client.list_tools()).tools
-            assert len(tools) >= 25
+            assert [t.name for t in tools] == [e["name"] for e in load_catalog()]
             for tool in tools:
                 for case, args, field in argument_cases(tool.input_schema):
                     result = await client.call_tool(tool.name, args)

@@ -39,3 +39,15 @@ def test_the_stdio_server_starts_without_the_agents_or_the_stores() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          check=True)  # fmt: skip
     assert out.stdout.strip() == "", out.stdout
+
+
+def test_fixed_word_sets_are_the_tools_own() -> None:
+    """The sets the MCP schema lists (api.mcp.registry.FIXED_WORDS) are the ones the tools read."""
+    from agents.etf.data import PRICE_PERIODS, SUMMARY_PARTS
+    from api.mcp.registry import FIXED_WORDS
+
+    assert set(FIXED_WORDS["get_etf_prices", "summary"]) == set(SUMMARY_PARTS)
+    assert set(FIXED_WORDS["find_similar_etfs", "period"]) == set(PRICE_PERIODS)
+    listed = {t["name"]: t["input_schema"]["properties"] for t in json.loads(CATALOG.read_text())}
+    for (tool, argument), words in FIXED_WORDS.items():
+        assert listed[tool][argument]["enum"] == list(words), (tool, argument)
