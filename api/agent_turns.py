@@ -58,12 +58,14 @@ def _history(conversation: runs.Conversation | None, stores: Stores) -> list[His
     return conversation_history(conversation.conversation_id, stores.pool())
 
 
-def _etf_step(event: Any, _: int) -> StepData | None:
+def _etf_step(event: Any, number: int) -> StepData | None:
+    """An agent step, numbered by the steps sent (the agent's own count restarts when the
+    offline planner takes over a model's run; a client's numbers never skip or repeat)."""
     if not isinstance(event, etf_service.StepEvent):
         return None
-    return StepData(step_number=event.step, code=event.code, observations=event.observation,
+    return StepData(step_number=number, code=event.code, observations=event.observation,
                     tool_calls=event.tool_calls, error=event.error, kind="code",
-                    name=f"step {event.step}", thought=event.thought,
+                    name=f"step {number}", thought=event.thought,
                     duration_ms=event.duration_ms)  # fmt: skip
 
 

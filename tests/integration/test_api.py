@@ -234,6 +234,28 @@ def test_opening_stream(client: httpx.Client) -> None:
     assert client.get(f"/api/runs/{answer['run_id']}").json()["screen"] == "opening"
 
 
+# A body per streamed route; the test below fails when a new stream has none here.
+STREAM_BODIES = {
+    "/api/chat/message/stream": {"message": "KODEX 200과 TIGER 200 비교해줘"},
+    "/api/macro/message/stream": {"message": "한국 기준금리 추이와 원인"},
+    "/api/contract/message/stream": {"contract_id": CONTRACT, "message": "손해배상 한도는?"},
+    "/api/stock/report/stream": {"symbol": "삼성전자"},
+    "/api/opening/run/stream": {"date": "2026-11-20"},
+}
+
+
+def test_every_stream_numbers_its_steps_one_by_one(client: httpx.Client) -> None:
+    """Issue 34: step numbers a client sees start at 1 and never skip or repeat, on every
+    stream the OpenAPI document lists (the stock stream used to skip its node starts)."""
+    paths = [p for p in client.get("/openapi.json").json()["paths"] if p.endswith("/stream")]
+    assert sorted(paths) == sorted(STREAM_BODIES), "a stream without a case here"
+    for path in paths:
+        events = stream(client, path, STREAM_BODIES[path])
+        numbers = [d["data"]["step_number"] for k, d in events if k == "step"]
+        assert len(numbers) >= 2 and events[-1][0] == "answer", (path, numbers, events[-1])
+        assert numbers == list(range(1, len(numbers) + 1)), (path, numbers)
+
+
 # ---------------------------------------------------------------- operations
 
 
