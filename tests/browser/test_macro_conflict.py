@@ -2,7 +2,7 @@
 document in the graph says the base rate was raised to 3.00% while the observations stay at
 2.25%; the answer shows both sides at its top, and the trace's `conflict_check` step says so.
 Then a housing figure the graph's monthly summary holds differently from SQL (§12.2-4): both
-values are shown, neither picked."""
+values are shown, neither picked; and a month's deal count the summary holds differently."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from data_access.graph.base import GraphStore
 from tests.browser.waits import ANSWER_TIMEOUT_MS, wait_idle
 from tests.fixtures.macro_conflict import HOUSING, RATE_WHY, altered_summary, contradicting_event
 
+DEALS = "서울 강남구 아파트 실거래가 최근 1년"  # counts and medians cross-checked with the summary
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 
@@ -49,4 +50,18 @@ def test_a_conflict_is_shown_in_the_answer_and_the_trace(
         page.get_by_text(shown).first.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_dir / "macro_qa_re_summary_conflict.png"))
         assert page.get_by_text("RealEstateMonthlySummary) 112.97").count() >= 1
+        assert page.locator('[data-testid="stException"]').count() == 0
+    [deals] = graph_store.read(
+        "MATCH (r:RealEstateMonthlySummary {summary_key: '서울 강남구|2026-08'})"
+        " RETURN r.transactions AS n"
+    )
+    with altered_summary(graph_store, "서울 강남구|2026-08", "transactions", deals["n"] + 5):
+        box.fill(DEALS)
+        box.press("Enter")
+        shown = f"서울 강남구 실거래 건수 2026-08: SQL(re_transactions) {deals['n']:,}"
+        page.get_by_text(shown).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+        wait_idle(page)
+        page.get_by_text(shown).first.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_dir / "macro_qa_deal_count_conflict.png"))
+        assert page.get_by_text(f"RealEstateMonthlySummary) {deals['n'] + 5:,}").count() >= 1
         assert page.locator('[data-testid="stException"]').count() == 0

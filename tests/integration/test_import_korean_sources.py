@@ -272,3 +272,34 @@ def test_cli_runs_the_new_sources(db: ConnectionPool, db_uri: str) -> None:  # n
     failed = _cli(db_uri, "dart", "--kind", "list", "--file", str(FIXTURES / "dart_error_013.json"))
     assert failed.returncode == 1
     assert "OpenDART 오류 013" in failed.stderr
+
+
+# ---------------------------------------------------------------- into the answers
+
+
+def test_imported_deals_and_base_rate_reach_the_macro_answer(db: ConnectionPool) -> None:
+    """The MOLIT deals (만원 → 원) and the ECOS base rate, imported into an empty database, are
+    what the offline Macro answer states and cites (no graph: SQL answers)."""
+    from agents.macro.service import answer_question, make_context
+    from data_access.config import get_settings
+
+    import_molit_apt_trades(MOLIT, pool=db)
+    import_ecos_file(FIXTURES / "ecos_StatisticSearch_722Y001_M.json", pool=db)
+    settings = get_settings()
+    asked = {
+        "서울 강남구 아파트 실거래가 최근 3개월": (
+            "서울 강남구 실거래 중위가격 2024-10 29억 2,500만 원",  # (26억 + 32억 5천만) / 2
+            "re_transactions", {"region": "서울 강남구"},
+        ),
+        "한국 기준금리 최근 1년": (
+            "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00% (2024-11-01)",
+            "macro_observations", {"code": "KR_BASE_RATE"},
+        ),
+    }  # fmt: skip
+    for question, (said, table, filters) in asked.items():
+        context = make_context(settings, db, None, as_of="2024-11-20")
+        answer = answer_question(question, settings=settings, pool=db, context=context)
+        assert said in answer.answer, answer.answer
+        [cited] = [c for c in answer.structured_citations if c.table == table]
+        assert filters.items() <= cited.filters.items() and cited.row_count > 0
+        assert cited.as_of_date == "2024-11-20"
