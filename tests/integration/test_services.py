@@ -66,10 +66,10 @@ def test_two_processes_starting_together_share_one_server_of_each_kind(fresh_hom
     again = ensure_running(Settings(workbench_home=fresh_home))
     assert again.postgres_pid == infos[0]["postgres_pid"]
     assert again.falkordb_pid == infos[0]["falkordb_pid"]
+    _status_json_reports_addresses(fresh_home)  # on these servers: no second fresh home
 
 
-def test_status_json_reports_addresses(fresh_home: Path) -> None:
-    ensure_running(Settings(workbench_home=fresh_home))
+def _status_json_reports_addresses(fresh_home: Path) -> None:
     env = {**os.environ, "WORKBENCH_HOME": str(fresh_home)}
     out = subprocess.run(
         [sys.executable, "-m", "data_access.services", "status", "--json"],
