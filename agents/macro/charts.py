@@ -13,8 +13,10 @@ from agents.macro.templates import axis_unit
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # a code in parentheses: " (KR:005930)", " (KR_CPI)"
 CODE_IN_TITLE = re.compile(r"\s*\((?=[^)]*[A-Z_:0-9])[A-Z0-9_:.\-^]+\)")
-LABEL_WIDTH = 14  # characters per line of a path label: at 420 px a longer line is cut
+LABEL_WIDTH = 12  # characters per line of a path label: at 420 px a longer line is cut
 PATH_COLORS = ("#636efa", "#00a08a")  # events, what they moved
+# A price series' unit is its currency code: the axis says it in Korean ('KRW' → '원').
+CURRENCY_AXES = {"krw": "원", "usd": "달러", "jpy": "엔", "eur": "유로", "cny": "위안"}
 
 
 def plain_title(title: str) -> str:
@@ -46,7 +48,7 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
-                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": axis_unit(s.get("unit") or "")}},
+                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}},
             }  # fmt: skip
             if all(ISO_DAY.match(str(x)) for x in xs):
                 layout["xaxis"].update(DATE_AXIS)
@@ -60,14 +62,36 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
     return figures
 
 
-def wrap_label(text: str, width: int = LABEL_WIDTH) -> str:
-    """A label broken into lines of at most `width` characters at spaces (plotly does not wrap)."""
-    lines: list[str] = []
+def _axis(unit: str) -> str:
+    return CURRENCY_AXES.get(unit.strip().lower()) or axis_unit(unit)
+
+
+# where a word without spaces may break: before '(' and after '·'
+BREAK_IN_WORD = re.compile(r"(?=\()|(?<=·)")
+
+
+def _atoms(text: str, width: int) -> list[tuple[str, bool]]:
+    """The pieces a label may break between, each with whether a space comes before it. A
+    Korean compound has no space ('연결재무제표기준영업(잠정)실적(공정공시)', cut at 420 px): it
+    breaks before '(' and after '·', and a piece still longer than a line is cut."""
+    atoms: list[tuple[str, bool]] = []
     for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= width:
-            lines[-1] += " " + word
+        for i, part in enumerate(p for p in BREAK_IN_WORD.split(word) if p):
+            for j in range(0, len(part), width):
+                atoms.append((part[j : j + width], i == 0 and j == 0))
+    return atoms
+
+
+def wrap_label(text: str, width: int = LABEL_WIDTH) -> str:
+    """A label broken into lines of at most `width` characters, at spaces where it has them
+    (plotly does not wrap)."""
+    lines: list[str] = []
+    for atom, spaced in _atoms(text, width):
+        joined = (" " if spaced else "") + atom
+        if lines and len(lines[-1]) + len(joined) <= width:
+            lines[-1] += joined
         else:
-            lines.append(word)
+            lines.append(atom)
     return "<br>".join(lines)
 
 

@@ -1,0 +1,36 @@
+"""Macro answer charts in an analyst's words and within a narrow screen (issue 33)."""
+
+from __future__ import annotations
+
+from agents.macro.charts import LABEL_WIDTH, path_figure, series_figures, wrap_label
+
+
+def test_a_path_label_without_spaces_is_broken_into_lines_that_fit() -> None:
+    label = wrap_label("삼성전자 연결재무제표기준영업(잠정)실적(공정공시)")
+    lines = label.split("<br>")
+    assert all(len(line) <= LABEL_WIDTH for line in lines), lines
+    assert "".join(lines) == "삼성전자연결재무제표기준영업(잠정)실적(공정공시)"
+    assert wrap_label("삼성전자 분기보고서 (2026.09)").split("<br>") == [
+        "삼성전자 분기보고서",
+        "(2026.09)",
+    ]
+
+
+def test_path_nodes_carry_wrapped_names() -> None:
+    payload = {"agent_responses": {"equity": {"paths": [
+        {"event": "삼성전자 장래사업·경영계획(공정공시)", "target": "KR:005930"}],
+        "series": [{"key": "KR:005930", "title": "삼성전자 (KR:005930) 종가"}]}}}  # fmt: skip
+    fig = path_figure(payload)
+    assert fig is not None
+    events, targets = fig.data[1], fig.data[2]
+    assert all(len(line) <= LABEL_WIDTH for t in events.text for line in t.split("<br>"))
+    assert list(targets.text) == ["삼성전자"]  # the name, not the code
+
+
+def test_a_price_series_axis_says_won_not_krw() -> None:
+    payload = {"agent_responses": {"equity": {"series": [{
+        "key": "KR:005930", "title": "삼성전자 (KR:005930) 종가", "unit": "KRW",
+        "points": [["2026-11-19", 95000.0], ["2026-11-20", 94000.0]]}]}}}  # fmt: skip
+    (fig,) = series_figures(payload, "2026-11-20")
+    assert fig.layout.yaxis.title.text == "원"
+    assert fig.layout.title.text == "삼성전자 종가"
