@@ -88,24 +88,27 @@ def growth_gap(a: Series, b: Series, lang: str) -> str | None:
         rates.append((day, (value / base[1] - 1) * 100))
     (da, ra), (db, rb) = rates
     d = ra - rb
+    higher = _which_higher(a, b, d, "%p", lang, of="상승률" if lang == "ko" else "rate")
     if lang == "ko":
         return (f"전년 동월 대비 상승률 격차({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
-                f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). 지수 수준은 기준연도가 달라 "
-                "빼지 않았습니다.")  # fmt: skip
+                f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). {higher} 지수 수준은 "
+                "기준연도가 달라 빼지 않았습니다.")  # fmt: skip
     return (f"Year-over-year rate gap ({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
-            f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). The index levels have different "
-            "bases and are not subtracted.")  # fmt: skip
+            f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). {higher} The index levels have "
+            "different bases and are not subtracted.")  # fmt: skip
 
 
-def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str) -> str:
+def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str = "") -> str:
     """The gap in words, whichever way round it was asked ('미국 실업률이 한국 실업률보다 1.90%p
-    높습니다'), so a negative A − B needs no second reading."""
+    높습니다'; `of` a figure of each: '… 상승률이'), so a negative A − B needs no second reading."""
     if round(d, 2) == 0:
         return "두 값이 같습니다." if lang == "ko" else "The two are equal."
     high, low = (a, b) if d > 0 else (b, a)
     if lang == "ko":
-        return f"{josa(_name(high), '이/가')} {_name(low)}보다 {abs(d):,.2f}{unit} 높습니다."
-    return f"{_name(high)} is {abs(d):,.2f}{unit} above {_name(low)}."
+        subject = f"{_name(high)} {of}" if of else _name(high)
+        return f"{josa(subject, '이/가')} {_name(low)}보다 {abs(d):,.2f}{unit} 높습니다."
+    subject = f"{_name(high)}'s {of}" if of else _name(high)
+    return f"{subject} is {abs(d):,.2f}{unit} above {_name(low)}."
 
 
 def _gap_at_start(a: Series, b: Series) -> tuple[str, float] | None:

@@ -63,7 +63,8 @@ class _Turn:
     lang: str
     daily: bool = True  # the series' bars are daily (an imported weekly/monthly file is not)
     lines: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # something asked was not answered
+    info: list[str] = field(default_factory=list)  # said beside a whole answer ('휴장일이라 …')
     citations: list[StructuredCitation] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
 
@@ -125,6 +126,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         turn.citations += other.citations
         turn.trace += other.trace
         turn.notes += [n for n in other.notes if n not in turn.notes]
+        turn.info += [n for n in other.info if n not in turn.info]
     for word in frame.unknown_words:
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
@@ -134,7 +136,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"
         )
         blocks.append(head + "\n" + "\n".join(f"- {line}" for line in t.lines))
-    tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in turn.notes) if turn.notes else ""
+    said = turn.info + turn.notes
+    tail = "\n\n" + "\n".join(f"> ℹ️ {n}" for n in said) if said else ""
     more = ("\n\n전체 리포트는 종목 리포트 화면에 종목만 입력하면 만들어집니다." if turn.ko()
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
     return attach_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
@@ -148,6 +151,10 @@ def _stock_turn(frame: QuestionFrame, code: str, as_of: str, lang: str,
     dating = date_security(stock["security_id"], date.fromisoformat(as_of), pool)
     turn = _Turn(frame=frame, stock=stock, as_of=dating.as_of.isoformat(), lang=lang,
                  daily=dating.daily, notes=dating.notes(lang))  # fmt: skip
+    session = dating.session_note_ko() if lang == "ko" else ""
+    if session:  # the closed day's session is the asked day's answer, not a miss
+        turn.notes.remove(session)
+        turn.info.append(session)
     for section in _sections(frame):
         SECTIONS[section](turn, pool)
     return turn
@@ -219,7 +226,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["window"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
-    if (frame.operation.kind in ("change", "trend") or why) and "return" not in wanted:
+    moved = frame.statistic in ("change", "return")  # '지난주 대비 얼마나 변했어?'
+    if (frame.operation.kind in ("change", "trend") or moved or why) and "return" not in wanted:
         wanted.append("return")
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
         wanted.append("news")

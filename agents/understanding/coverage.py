@@ -29,6 +29,8 @@ COMPOSED = "composed"  # a screen's note: it ran the nested plan (set → order 
 _FRAME_WORDS = frozenset(
     "알리 주 보이 어떻 어떠하 얼마 뭐 무엇 좀 요즘 현재 지금 최근 정도 혹시 그럼 그리고 하 있 되 것 수 "
     "거 건 데 중 때 대하 관하 궁금하 말하 싶 보 해주 나 저 제 우리 이 그 값 수치 기준 어디 언제 몇 "
+    # what every screen does when asked ('찾아줘', '골라줘', '그려줘', '정리해줘')
+    "찾 고르 뽑 그리 모으 세 보여주 정리 설명 요약 계산 나열 "
     "what how is the of a an me show tell please for in on to and or was were are do does "
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules
@@ -116,20 +118,27 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(t.form)
             cov.decisive.append(_deciding_phrase(tokens, i, question))
             continue
-        if form in _FRAME_WORDS or (form in known and t.tag != "SN"):
+        if form in _FRAME_WORDS:
+            continue
+        if request := _request(tokens, i, question):  # '만들어줘': what no screen does
+            cov.unread.append(t.form)
+            cov.decisive.append(request)
+            continue
+        if form in known and t.tag != "SN":
             continue
         if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
             continue
         cov.unread.append(t.form)
         if t.tag == "SN" or t.tag in _NAME_TAGS:
             cov.decisive.append(_with_unit(tokens, i, question))
+
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():
         cov.decisive.append(w.surface)
     nested = nested_measure(frame, tokens)
     if nested and COMPOSED not in frame.notes:
         cov.decisive.append(nested)
-    cov.decisive += [n.split(":")[1] for n in frame.notes if n.startswith("ambiguous:")]
+    cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
 
@@ -156,6 +165,14 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         if at >= 0:
             spans.append((at, at + len(word), label))
     return sorted(spans)
+
+
+def _request(tokens: tuple[Morpheme, ...], i: int, question: str) -> str | None:
+    """A verb asked for with '-아/어 주다' ('만들어줘', 'ETF 사 줘') that no reader took."""
+    after = tokens[i + 1 : i + 3]
+    if tokens[i].tag == "VV" and len(after) == 2 and after[0].tag == "EC" and after[1].form == "주":
+        return question[tokens[i].start : after[1].end + (1 if i + 3 < len(tokens) else 0)]
+    return None
 
 
 def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:
@@ -272,13 +289,25 @@ def account(answer: AgentAnswer, frame: QuestionFrame) -> Coverage:
     understanding["unread"] = cov.decisive
     head: list[str] = []
     if frame.linked_notes and answer.status in ("ok", "partial"):
-        head += [f"ℹ️ {n}" for n in frame.linked_notes if not n.startswith("ambiguous:")]
-    if cov.decisive and answer.status == "ok" and not answer.payload.get("declined"):
+        head += [f"ℹ️ {n}" for n in frame.linked_notes]
+    asked = [which_sentence(surface, names, frame.language) for surface, names in frame.ambiguous()]
+    if asked:  # the name decides the answer: one question back, whatever the screen found
+        answer.status = "partial"
+        head += [f"❓ {s}" for s in asked]
+    elif cov.decisive and answer.status == "ok" and not answer.payload.get("declined"):
         answer.status = "partial"
         head.append("⚠️ " + unread_sentence(cov.decisive, frame.language))
     if head:
         answer.answer = "\n\n".join([*head, answer.answer])
     return cov
+
+
+def which_sentence(surface: str, names: list[str], lang: str) -> str:
+    listed = ", ".join(names)
+    if lang != "ko":
+        return f"Which did you mean by '{surface}': {listed}? Ask again with the exact name."
+    particle = josa(surface, "은/는")[len(surface) :]
+    return f"'{surface}'{particle} {listed} 중 어느 것인가요? 정확한 이름으로 다시 물어 주세요."
 
 
 def unread_sentence(words: list[str], lang: str) -> str:

@@ -23,6 +23,7 @@ Comparator = Literal[">", ">=", "<", "<=", "="]
 Aggregate = Literal["sum", "avg", "count", "max", "min", "list"]  # list: the top N rows themselves
 Reference = Literal["subset", "same", "replace"]
 Lang = Literal["ko", "en"]
+AMBIGUOUS = "ambiguous:"  # a note: 'ambiguous:<typed>:<name>|<name>'
 
 # Measures the frame can name, with the unit an analyst reads them in.
 MEASURE_UNITS: dict[str, str] = {
@@ -145,6 +146,12 @@ class QuestionFrame(BaseModel):
 
     def of(self, kind: EntityKind) -> list[Entity]:
         return [e for e in self.entities if e.kind == kind]
+
+    def ambiguous(self) -> list[tuple[str, list[str]]]:
+        """Typed names as close to several names ('삼성전지': 삼성전자, 삼성전기): ask which."""
+        found = [n.removeprefix(AMBIGUOUS).split(":", 1) for n in self.notes
+                 if n.startswith(AMBIGUOUS)]  # fmt: skip
+        return [(surface, names.split("|")) for surface, names in found]
 
     def measure(self) -> str | None:
         return self.measures[0].name if self.measures else None

@@ -174,8 +174,8 @@ def correct_words(question: str, known_words: frozenset[str],
     """A Hangul word (with or without a one-letter particle) one letter (jamo) from exactly one
     vocabulary word of the same length ('실엄률' → 실업률, '기준금니' → 기준금리) is read as that
     word; the notes say so. Names and words the vocabulary holds are left alone."""
+    question, notes = _respell_rate_suffix(question, known_words, taken)
     words, forms = _word_jamo(known_words)
-    notes: list[str] = []
     tokens = analyse(question)
     for m in _HANGUL_WORD.finditer(question):
         inside = [t for t in tokens if m.start() <= t.start < m.end()]
@@ -201,3 +201,26 @@ def correct_words(question: str, known_words: frozenset[str],
 
 
 _HANGUL_WORD = re.compile(r"[가-힣]{3,}")
+# 률/율 and 렬/열 follow the syllable before them (율 after a vowel or ㄴ, 률 after any other
+# final): '환률', '실업율', '수익율' are the commonest misspellings of the words analysts use
+_SUFFIX_SPELLINGS = {"률": "율", "율": "률", "렬": "열", "열": "렬"}
+_SOFT_FINALS = (0, 4)  # no final, ㄴ
+
+
+def _respell_rate_suffix(question: str, known_words: frozenset[str],
+                         taken: list[tuple[int, int]]) -> tuple[str, list[str]]:  # fmt: skip
+    notes: list[str] = []
+    for m in re.finditer(r"[가-힣]{2,}", question):
+        for i in range(m.start() + 1, m.end()):
+            other = _SUFFIX_SPELLINGS.get(question[i])
+            if other is None or any(a <= i < b for a, b in taken):
+                continue
+            soft = (ord(question[i - 1]) - _HANGUL_BASE) % 28 in _SOFT_FINALS
+            if (other in "율열") != soft:
+                continue  # written as the rule says
+            word, right = question[m.start() : i + 1], question[m.start() : i] + other
+            if right in known_words and word not in known_words:
+                question = question[:i] + other + question[i + 1 :]
+                notes.append(f"'{word}'{josa(word, '을/를')[len(word) :]} "
+                             f"{josa(right, '으로/로')} 읽었습니다.")  # fmt: skip
+    return question, notes

@@ -18,6 +18,7 @@ from datetime import date
 from agents.understanding.advice import asks_advice
 from agents.understanding.dates import read_date_point
 from agents.understanding.frame import (
+    AMBIGUOUS,
     HOUSING_MEASURES,
     MEASURE_UNITS,
     Condition,
@@ -28,6 +29,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
+from agents.understanding.morphemes import analyse
 from agents.understanding.names import correct_words, link_typos
 from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
@@ -134,8 +136,10 @@ def understand(
             f.start < e.end and e.start < f.end for f in found)], key=lambda e: e.start)  # fmt: skip
         linked_notes += corrected
     text = _digits_for_number_words(_masked(question.lower(), entities))
+    ambiguous = [n for n in linked_notes if n.startswith(AMBIGUOUS)]  # a question back
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
-                          entities=entities, linked_notes=linked_notes)  # fmt: skip
+                          entities=entities, notes=ambiguous,
+                          linked_notes=[n for n in linked_notes if n not in ambiguous])  # fmt: skip
     read_unheld_names(frame, question, lexicon, kinds)
     text = _read_as_of(frame, text)
     text = _read_period(frame, text)
@@ -202,21 +206,40 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
     """Names typed with a typo ('SK하이닉쓰', 'KODX 200'): a unique close name joins the
     entities (in place) with a note the answer shows first; several close names are a question
     back ('ambiguous:…' in the notes the coverage reads)."""
-    # a theme or sector word may be part of a typo'd fund name ('TIGR 반도체')
-    taken = [(e.start, e.end) for e in entities if e.start >= 0 and e.kind not in _GENERIC_KINDS]
+    # a theme or sector word may be part of a typo'd fund name ('TIGR 반도체'), and a short name
+    # written inside a longer word may be the start of a typo'd name ('삼성전지': 삼성 + 전지)
+    taken = [(e.start, e.end) for e in entities if e.start >= 0 and e.kind not in _GENERIC_KINDS
+             and not _inside_word(question, e)]  # fmt: skip
     notes = []
     brands = frozenset(b.lower() for b in lexicon.brands)  # 'KODEX 코스닥15O' starts at KODEX
     for link in link_typos(question, lexicon, kinds, taken, vocabulary_words() - brands):
-        if not link.unique:
-            notes.append(f"ambiguous:{link.surface}:" + "|".join(link.candidates))
-            continue
         entities[:] = [e for e in entities if not (link.start <= e.start and e.end <= link.end)]
+        if not link.unique:  # '삼성전지' is as close to 삼성전자 as to 삼성전기: ask which
+            notes.append(f"{AMBIGUOUS}{link.surface}:" + "|".join(link.candidates))
+            continue
         entities.append(Entity(kind=link.kind, key=link.key, name=link.name,  # type: ignore[arg-type]
                                start=link.start, end=link.end))  # fmt: skip
         particle = josa(link.surface, "을/를")[len(link.surface) :]
         notes.append(f"'{link.surface}'{particle} {josa(link.name, '으로/로')} 읽었습니다.")
     entities.sort(key=lambda e: e.start)
     return notes
+
+
+def _inside_word(question: str, e: Entity) -> bool:
+    """A name that ends inside a written word whose rest is not a particle or an ending
+    ('삼성전지' holds the alias 삼성; '삼성전자가' is the name and its particle)."""
+    if e.end >= len(question) or not question[e.end].isalnum():
+        return False
+    rest = [
+        t for t in analyse(question) if e.end <= t.start and t.start < _word_end(question, e.end)
+    ]
+    return any(not t.tag.startswith(("J", "E", "X", "VCP")) for t in rest)
+
+
+def _word_end(question: str, at: int) -> int:
+    while at < len(question) and question[at].isalnum():
+        at += 1
+    return at
 
 
 def _recognized(question: str, lexicon: Lexicon, kinds: frozenset[str]) -> list[Entity]:
@@ -479,6 +502,33 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
             name = frame.question[hit.start : named[0].end]
         if name not in frame.unknown_words:
             frame.unknown_words.append(name)
+    _unlisted_region(frame)
+
+
+_BARE_RATE_WORDS = frozenset({"금리", "rate", "rates", "interest rate"})
+
+
+def _unlisted_region(frame: QuestionFrame) -> None:
+    """'호주 기준금리', '브라질 CPI': a proper noun nothing else read, written right before a
+    series word each region has its own of, names a region we do not hold — the unheld list
+    names the common ones, Kiwi's NNP tag the rest. Said as '일본' is (not Korea's answered)."""
+    topics = vocabulary()["region_topics"].values()
+    # not the bare '금리' ('트럼프 금리 인하 발언' is a person's words on rates)
+    words = tuple(w for spec in topics for w in spec["words"] if w not in _BARE_RATE_WORDS)
+    regional = {code for spec in topics for region, code in spec.items() if region != "words"}
+    known = vocabulary_words()
+    low = frame.question.lower()
+    for t in analyse(frame.question):
+        if (
+            t.tag != "NNP"
+            or t.form.lower() in known
+            or any(e.start < t.end and t.start < e.end for e in frame.entities)
+        ):
+            continue
+        named = [e for e in frame.of("series") if e.key in regional and _qualifies(low, t.end, e)]
+        if named or low[t.end :].lstrip(" 의").startswith(words):
+            frame.entities = [e for e in frame.entities if e not in named[:1]]
+            frame.unknown_words.append(t.form)
 
 
 def _sibling_region_topics(frame: QuestionFrame, text: str, region_of: dict[str, str]) -> None:
@@ -595,7 +645,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     elif _asks_what_differs(frame, text):
         op.kind = "compare"  # 'TIGER 나스닥100하고 ACE 나스닥100 차이가 뭐야?'
     elif (op.kind == "difference" or _difference_words(text) or words(voc["ratio"])
-          or _minus_between(frame, text)):  # fmt: skip
+          or _minus_between(frame, text) or _which_is_more(frame)):  # fmt: skip
         op.kind = "difference"
     elif threshold and threshold[0] and not ranking:
         op.kind = "filter"
@@ -819,6 +869,20 @@ def _asks_what_differs(frame: QuestionFrame, text: str) -> bool:
     named = [e for e in frame.entities if e.kind in ("etf", "stock")]
     asked = find_phrases(text, {"w": vocabulary()["what_differs"]["phrases"]})
     return len(named) >= 2 and not frame.measures and bool(asked)
+
+
+def _which_is_more(frame: QuestionFrame) -> bool:
+    """'둘 중 더 높은 쪽은?', '어느 나라가 더 낮아?': '더' and an ordering adjective over series
+    (or a follow-up's) ask which is higher — their gap. Funds and stocks pick one instead."""
+    if any(e.kind in ("etf", "stock") for e in frame.entities):
+        return False
+    tokens = analyse(frame.question)
+    return any(t.form == "더" and t.tag == "MAG" and any(
+        n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
+        for i, t in enumerate(tokens))  # fmt: skip
+
+
+_ORDERING_ADJECTIVES = frozenset({"높", "낮", "크", "작", "많", "적"})
 
 
 def _difference_words(text: str) -> bool:

@@ -122,8 +122,8 @@ def read_unheld_names(frame: QuestionFrame, question: str, lexicon: Lexicon,
     """Tickers ('QQQ'), companies before a company word ('쿠팡 주가', 'Sony shares') and houses
     ('한화투자증권') that name nothing we hold, read before the rest of the question."""
     _read_unknown_tickers(frame, question, lexicon)
-    if "stock" in kinds and not frame.of("stock"):
-        _read_unheld_company(frame, question)
+    if "stock" in kinds and not frame.of("stock") and not frame.ambiguous():
+        _read_unheld_company(frame, question)  # '삼성전지' is 삼성전자 or 삼성전기: asked back
     if "manager" in kinds and not any(n.startswith(UNHELD) for n in frame.notes):
         _read_house_names(frame, question)
 
@@ -195,9 +195,9 @@ def read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
     stock: a question about how a subject did (a stock measure, a move, a why, a comparison, a
     short follow-up) whose subject is a name we cannot link is said, not answered as the
     market's events, the other stock, or the previous subject."""
-    if (frame.unknown_words or frame.operation.kind == "define"
+    if (frame.unknown_words or frame.operation.kind == "define" or frame.ambiguous()
             or any(n.startswith(UNHELD) for n in frame.notes)):  # fmt: skip
-        return
+        return  # '삼성전지' (삼성전자 or 삼성전기) is asked back, not said as not held
     subjects = [e for e in frame.entities if e.kind in _SUBJECT_KINDS]
     compare = frame.operation.kind in ("compare", "difference")
     if subjects and not compare:

@@ -55,7 +55,7 @@ _STATS: dict[str, Stat] = {
     "변동성": "volatility", "volatility": "volatility",
     "수익률": "return", "return": "return", "returns": "return", "등락률": "return",
     "변화": "change", "증감": "change", "변하": "change", "change": "change", "range": "range",
-    "고저차": "range", "표준편차": "std", "stdev": "std",
+    "고저차": "range", "범위": "range", "표준편차": "std", "stdev": "std",
 }  # fmt: skip
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
 _FIELDS: dict[str, Field] = {

@@ -159,3 +159,4 @@ def test_a_closed_day_asked_reads_as_the_session_before_and_says_so(pg_pool: Any
     answer = answer_stock_question("삼성전자 1개월 수익률", pool=pg_pool, as_of="2026-11-22")
     assert answer is not None and answer.as_of_date == "2026-11-20"
     assert "11월 22일(일)은 휴장일이라 11월 20일 종가 기준입니다." in answer.answer
+    assert answer.status == "ok"  # the session before is the asked day's answer, not a miss

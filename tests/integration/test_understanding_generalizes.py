@@ -11,6 +11,7 @@ import pytest
 from agents.etf.service import answer_question as etf_answer
 from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
+from agents.understanding.history import history_after
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
 from data_access.postgres import fetch_all
@@ -71,6 +72,13 @@ def test_stock_window_statistics_are_the_asked_figure(pg_pool: Any) -> None:
     ma = one(pg_pool, "SELECT avg(close) FROM (SELECT close FROM stock_prices WHERE security_id"
              " = 'KR:035720' ORDER BY trade_date DESC LIMIT 30) t")  # fmt: skip
     assert moving is not None and "이동평균" in moving.answer and won(round(ma)) in moving.answer
+    # fresh round 9: '범위' is the range; '지난주 대비 얼마나 변했어?' the 1-week change
+    spread = answer_stock_question("기아 최근 5거래일 종가 범위", pool=pg_pool)
+    width = one(pg_pool, "SELECT max(close) - min(close) FROM (SELECT close FROM stock_prices "
+                "WHERE security_id = 'KR:000270' ORDER BY trade_date DESC LIMIT 5) t")  # fmt: skip
+    assert spread is not None and spread.status == "ok" and won(round(width)) in spread.answer
+    moved = answer_stock_question("셀트리온 주가 지난주 대비 얼마나 변했어?", pool=pg_pool)
+    assert moved is not None and "1주 수익률" in moved.answer
 
 
 def test_macro_and_housing_windows_hold_as_many_observations_as_asked(
@@ -104,6 +112,13 @@ def test_macro_composes_a_gap_then_its_window_statistic(
               "LIMIT 12) a JOIN macro_observations b ON b.obs_date = a.obs_date AND "
               "b.series_code = 'FEDFUNDS'")  # fmt: skip
     assert high.status == "ok" and f"최고치: {gap:+.2f}%p" in high.answer
+    # '둘 중 더 높은 쪽은?' after two price indices: their year-over-year rates, said which
+    history: list[Any] = []
+    for turn in ("미국 CPI 최근 추이", "한국은?", "둘 중 더 높은 쪽은?"):
+        which = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                             pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, which)
+    assert which.status == "ok" and "상승률 격차" in which.answer and "상승률이" in which.answer
 
 
 def test_nested_etf_questions_compose_order_take_and_read(
@@ -158,10 +173,20 @@ def test_typos_link_with_a_note_and_unread_words_are_never_ok(
     assert "0.15%" in etf.answer
     other = answer_stock_question("한화투자증권 주가", pool=pg_pool)  # not NH투자증권 by a typo
     assert other is None or "NH투자증권" not in other.answer
-    unread = macro_answer("호주 기준금리 지금 몇 퍼센트야?", settings=offline, store=graph_store,
+    # any place before a regional series is one we do not hold, not Korea (fresh round 9)
+    unheld = macro_answer("호주 기준금리 지금 몇 퍼센트야?", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
-    assert unread.status == "partial" and "'호주'는 읽지 못해" in unread.answer.splitlines()[0]
-    assert first_step(unread)["decisive"] == ["호주"]
+    assert unheld.status == "partial" and unheld.answer.startswith("'호주'에 대한 데이터는")
+    assert "한국은행 기준금리(KR_BASE_RATE) 최신값" not in unheld.answer
+    unread = etf_answer("테슬라 ETF 만들어줘", settings=offline, store=graph_store, pool=pg_pool)
+    assert unread.status == "partial" and "'만들어줘'는 읽지 못해" in unread.answer.splitlines()[0]
+    assert first_step(unread)["decisive"] == ["만들어줘"]
+    asked = answer_stock_question("삼성전지 종가", pool=pg_pool)  # 삼성전자 or 삼성전기: asked
+    assert asked is not None and asked.status == "partial"
+    assert asked.answer.startswith("❓ '삼성전지'는 삼성전자, 삼성전기 중 어느 것인가요?")
+    spelt = macro_answer("환률 최근 1주 변화", settings=offline, store=graph_store, pool=pg_pool)
+    assert spelt.answer.splitlines()[0] == "ℹ️ '환률'을 환율로 읽었습니다."
+    assert "KR_USDKRW" in spelt.answer and spelt.status == "ok"
 
 
 def test_days_in_words_ordinals_picks_among_and_misspelt_words(

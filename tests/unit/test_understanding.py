@@ -1030,3 +1030,74 @@ def test_a_drawdown_is_its_own_measure(lexicon: Lexicon, question: str, measure:
 def test_measures_we_do_not_hold_are_named(lexicon: Lexicon, question: str) -> None:
     """Hedging and the Sharpe ratio are not in the data: said, not answered with the info card."""
     assert read(lexicon, question).unknown_words
+
+
+def test_a_word_as_close_to_two_names_is_asked_back() -> None:
+    """'삼성전지' holds the alias 삼성 (삼성전자) but is one letter from 삼성전자 and from
+    삼성전기: the answer asks which (it used to answer 삼성전자 silently, status ok)."""
+    from agents.understanding.coverage import account
+
+    lexicon = Lexicon(etfs={}, stocks={"005930": ("삼성전자", "Samsung Electronics"),
+                                       "009150": ("삼성전기", "Samsung Electro-Mechanics")},
+                      tags=[], managers={}, brands={}, aliases=[("삼성", "stock", "005930")])  # fmt: skip
+    frame = read(lexicon, "삼성전지 종가", kinds=frozenset({"stock"}))
+    assert frame.ambiguous() == [("삼성전지", ["삼성전자", "삼성전기"])]
+    assert not frame.of("stock") and not frame.unknown_words  # asked, not 'not held'
+    answer = AgentAnswer(answer="종가 94,000원", mode="offline", status="ok")
+    account(answer, frame)
+    assert answer.status == "partial"
+    assert answer.answer.startswith("❓ '삼성전지'는 삼성전자, 삼성전기 중 어느 것인가요?")
+    # a name and its particle, or the name alone, stay the name
+    assert [
+        e.key for e in read(lexicon, "삼성전자가 올랐어?", kinds=frozenset({"stock"})).entities
+    ] == ["005930"]
+    assert [e.key for e in read(lexicon, "삼성 주가", kinds=frozenset({"stock"})).entities] == [
+        "005930"
+    ]
+
+
+@pytest.mark.parametrize(("question", "read_as", "note"), [
+    ("환률 최근 1주 변화", "환율 최근 1주 변화", "'환률'을 환율로 읽었습니다."),
+    ("미국 실업율 추이", "미국 실업률 추이", "'실업율'을 실업률로 읽었습니다."),
+    ("수익율 상위 ETF", "수익률 상위 ETF", "'수익율'을 수익률로 읽었습니다."),
+])  # fmt: skip
+def test_rate_suffix_spelt_against_the_rule_is_read(lexicon: Lexicon, question: str, read_as: str,
+                                                    note: str) -> None:  # fmt: skip
+    """률/율 follow the syllable before them (율 after a vowel or ㄴ): '환률' is 환율."""
+    frame = read(lexicon, question, kinds=MACRO_KINDS | {"etf"})
+    assert (frame.question, frame.linked_notes) == (read_as, [note])
+    assert read(lexicon, "비율과 이자율", kinds=MACRO_KINDS).linked_notes == []
+
+
+@pytest.mark.parametrize(("question", "place"), [
+    ("호주 기준금리", "호주"), ("브라질 CPI 추이", "브라질"), ("캐나다 실업률은?", "캐나다"),
+])  # fmt: skip
+def test_a_proper_noun_before_a_regional_series_is_a_region_we_do_not_hold(
+    lexicon: Lexicon, question: str, place: str
+) -> None:
+    """Any place, not only the unheld list's: Korea's rate is not answered for Australia's."""
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert place in frame.unknown_words and not frame.of("series")
+    # a person's words on rates are not a region ('트럼프 금리 인하 발언')
+    assert "트럼프" not in read(lexicon, "트럼프 금리 인하 발언", kinds=MACRO_KINDS).unknown_words
+
+
+def test_a_request_no_screen_does_is_decisive(lexicon: Lexicon) -> None:
+    """'만들어줘', '사줘' ask what no screen does: never ok; '찾아줘', '골라줘' are asks."""
+    from agents.understanding.coverage import cover
+
+    assert cover(read(lexicon, "반도체 ETF 만들어줘")).decisive == ["만들어줘"]
+    assert cover(read(lexicon, "KODEX 200 사줘")).decisive == ["사줘"]
+    for asked in ("반도체 ETF 찾아줘", "보수 낮은 ETF 골라줘", "KODEX 200 차트 그려줘"):
+        assert cover(read(lexicon, asked)).decisive == [], asked
+
+
+def test_which_of_two_series_is_higher_is_their_gap(lexicon: Lexicon) -> None:
+    """'둘 중 더 높은 쪽은?' over series is their gap; over funds a pick stays a pick."""
+    assert (
+        read(lexicon, "미국 CPI와 한국 CPI 중 더 높은 쪽은?", kinds=MACRO_KINDS).operation.kind
+        == "difference"
+    )
+    assert (
+        read(lexicon, "KODEX 200과 TIGER 200 중 보수가 더 싼 쪽은?").operation.kind != "difference"
+    )

@@ -20,6 +20,7 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
     ("average over 10 trading days", (10, "session"), "avg", None),
     ("광주 미분양 주택 지난 4개월 평균은 얼마?", (4, "month"), "avg", None),
     ("미국 10년물 금리 최근 6개월 최고치와 최저치 차이는?", (6, "month"), "range", None),
+    ("기아 최근 5거래일 종가 범위", (5, "session"), "range", "close"),
     ("반년 평균", (6, "month"), "avg", None),
     ("석 달 평균", (3, "month"), "avg", None),
     ("일주일 최고치", (1, "week"), "max", None),
