@@ -20,6 +20,7 @@ answer with both sides; the writer is told to state both."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from agents.answer_stream import open_gate
@@ -155,6 +156,31 @@ def _warnings(state: MacroState) -> list[str]:
     return out
 
 
+# '결정 전 3.14%에서 이후 3.14%로 움직였다': a move to where it started says nothing moved
+NO_MOVE = re.compile(
+    r"(?P<when>결정 |발표 )?전 (?P<v>[-+]?[\d,.]+%?[^\s]*)에서 이후 (?P=v)(?:으)?로 움직였다"
+)
+NO_MOVE_PLAIN = re.compile(r"(?P<v>[-+]?[\d,.]+%?[가-힣]*)에서 (?P=v)(?:으)?로 움직였다")
+
+
+def said_plainly(point: str) -> str:
+    """A key point as an analyst would say it: an unchanged value is said to be unchanged
+    ('결정 전후 3.14%로 변하지 않았다'), not to have moved from a figure to the same figure."""
+    point = NO_MOVE.sub(
+        lambda m: f"{m['when'] or ''}전후 {m['v']}{_ro(m['v'])} 변하지 않았다", point
+    )
+    return NO_MOVE_PLAIN.sub(lambda m: f"{m['v']}{_ro(m['v'])} 변하지 않았다", point)
+
+
+def _ro(value: str) -> str:
+    """'로' or '으로' after `value` as it is read ('3.14%로', '1,445원으로')."""
+    last = value[-1]
+    if "가" <= last <= "힣":
+        coda = (ord(last) - 0xAC00) % 28
+        return "로" if coda in (0, 8) else "으로"  # no final consonant, or ㄹ
+    return "로" if last in "%1245789" else "으로"  # 일 이 사 오 칠 팔 구 → 로; 영 삼 육 → 으로
+
+
 def offline_text(state: MacroState, citations: list[Citation]) -> str:
     r = state["route"]
     lang = r.language
@@ -171,7 +197,7 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
         if resp is None:
             continue
         lines.append(f"\n**{titles[name]}**")
-        lines += [f"- {p}" for p in resp.key_points] or ["- " + ("수치 근거 없음" if lang == "ko"
+        lines += [f"- {said_plainly(p)}" for p in resp.key_points] or ["- " + ("수치 근거 없음" if lang == "ko"
                                                                else "no figures found")]  # fmt: skip
         lines += [f"- _{u}_" for u in resp.uncertainty]
     if citations:
