@@ -39,6 +39,16 @@ def english_words(text: str, allowed: set[str] | frozenset[str] = frozenset()) -
     return found
 
 
+# A particle left for the reader to pick ('삼성전자을(를)', '은(는)', '(으)로'): the writer knows
+# the word before it and picks one (agents' particles()).
+BOTH_PARTICLES = re.compile(r"[을를은는이가와과]\([을를은는이가와과]\)|\((?:으|이)\)[로라나]")
+
+
+def both_particles(text: str) -> list[str]:
+    """The undecided particles of `text` ('을(를)', '(으)로', …)."""
+    return BOTH_PARTICLES.findall(text)
+
+
 def is_korean(text: str) -> bool:
     return bool(HANGUL.search(text))
 

@@ -3,7 +3,8 @@ case of every suite (ETF, Macro, Stock, Opening, Contract; regression and analys
 scanned for English prose with the rule the screens are scanned with (tests/browser/
 korean_text.py). Names pass: those of the data (stocks, ETFs, managers and their aliases, in
 any language), tickers, acronyms and units; so do code spans, links and lines that list their
-sources by title. English questions are answered in English and are not scanned.
+sources by title. English questions are answered in English and are not scanned. No answer
+leaves its particle undecided ('을(를)', '은(는)', '(으)로').
 
 Not a browser test: it sits beside the screen scan it shares its rule with, and reads the
 session's one offline run of the golden sets (tests/conftest.offline_golden_run: the same
@@ -18,7 +19,7 @@ from typing import Any
 import pytest
 
 from agents.eval.cases import load_cases
-from tests.browser.korean_text import data_names, english_words, prose
+from tests.browser.korean_text import both_particles, data_names, english_words, prose
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -40,6 +41,7 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
     cases = [c for c in load_cases() if c.suite != "guard"]
     cases = [c for c in cases if c.suite == "opening" or korean_question(c.question)]
     english: dict[str, str] = {}
+    undecided: list[str] = []  # '을(를)' written instead of the particle the word takes
     scanned = 0
     for case in cases:
         answer = offline_golden_run.answers.get(case.id)  # the session's one offline run
@@ -47,12 +49,14 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
             continue
         scanned += 1
         text = CODE_OR_LINK.sub(lambda m: m.group(1) or " ", prose(answer.answer))
+        undecided += [f"{case.suite} {case.id}: {p}" for p in both_particles(answer.answer)]
         words = english_words(text, names)
         if words:
             english[case.id] = f"{case.suite} {case.id}: {sorted(set(words))[:12]}"
     print(f"\n{scanned} Korean golden answers scanned; {len(english)} with English words:\n"
           + "\n".join(english.values()))  # fmt: skip
     assert scanned >= 300
+    assert not undecided, "\n".join(undecided)
     new = [line for cid, line in english.items() if cid not in KNOWN]
     assert not new, "\n".join(new)
     fixed = sorted(set(KNOWN) - set(english))
