@@ -24,6 +24,7 @@ from psycopg_pool import ConnectionPool
 from pydantic import BaseModel, Field
 
 from agents.inputs import MAX_QUESTION_CHARS
+from agents.macro.held_series import held_series, outside
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame
 from agents.understanding.frame import HOUSING_MEASURES
@@ -110,6 +111,18 @@ def route(question: str, pool: ConnectionPool | None = None,
     if frame is not None:
         framed = [e.key for e in frame.of("series")]
         indicators = list(dict.fromkeys(framed + [c for c in indicators if not framed]))
+    known = {spec["code"] for spec in (*rules["indicators"], *vocabulary()["series"])}
+    held = held_series(text, pool, known)
+    if held:  # an imported series named by its code or name ('부산 소비자물가지수')
+        rest = outside(low, held)
+        kept = set(match_indicators(rest, rules)) | {
+            e.key for e in (frame.of("series") if frame else [])
+            if e.start < 0 or rest[e.start : e.end].strip()}  # fmt: skip
+        indicators = list(
+            dict.fromkeys([h.code for h in held] + [c for c in indicators if c in kept])
+        )
+        reasons.append("macro: 보유 시계열 " + ", ".join(h.code for h in held))
+    if frame is not None:
         security_ids = list(dict.fromkeys(
             security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
         market_words = [e.name for e in frame.entities if e.kind in ("index", "sector")]

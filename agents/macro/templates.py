@@ -339,8 +339,9 @@ def _citation(template: Template, params: dict[str, Any], rows: list[dict[str, A
     code = params.get(template.dataset_param or "") or template.dataset_code or template.table
     try:
         dataset_by_code(str(code))
-    except KeyError:
-        code = template.dataset_code or template.table
+    except KeyError:  # an imported series (KOSIS, ECOS …) is catalogued under its own code
+        if not (template.dataset_param and rows):
+            code = template.dataset_code or template.table
     filters = {k: v for k, v in params.items() if k not in ("start", "as_of")}
     return make_citation(
         dataset_code=str(code), table=template.table, query=template.text, params=params,

@@ -36,6 +36,7 @@ from data_access.importers.base import (
 from data_access.importers.source_files import digest, parse_amount, read_source_text
 
 DATASET_CODE = "KR_APT_TRADES_MOLIT"
+DEALS_DATASET = "KR_REAL_ESTATE_TRANSACTIONS"  # what the Macro deal answers cite
 MANWON = 10_000
 # The columns every MOLIT apartment-sale export has had since 2006 (others are optional).
 REQUIRED = ("시군구", "단지명", "전용면적(㎡)", "계약년월", "계약일", "거래금액(만원)")
@@ -210,6 +211,19 @@ def dataset_spec() -> DatasetSpec:
     )  # fmt: skip
 
 
+def deals_spec(source_file: str) -> DatasetSpec:
+    """The deals table the answers read and cite (`re_transactions`, KR_REAL_ESTATE_TRANSACTIONS)
+    now holds MOLIT's deals: its catalogue row names the file, as every import names what it
+    loaded, so a deal answer's citation leads to 국토교통부, not to the demo."""
+    from data_access.catalog import dataset_by_code
+
+    core = dataset_by_code(DEALS_DATASET)
+    return DatasetSpec(
+        core.dataset_code, core.table_name, core.domain, core.date_column, None, core.title_ko,
+        f"molit:{source_file}", core.max_stale_days,
+    )  # fmt: skip
+
+
 def _store_trade(conn: Conn, trade: MolitTrade, tx_id: int | None, source_file: str) -> None:
     tx_values = (trade.region, trade.complex_name, trade.area_m2, trade.floor,
                  trade.price_krw, trade.deal_date)  # fmt: skip
@@ -236,7 +250,7 @@ def load_molit(conn: Conn, parsed: ParsedRows[MolitTrade], source_file: str) -> 
         _store_trade(conn, trade, existing.get(trade.source_key), source_file)
     outcome.rows_loaded = len(unique)
     if unique:
-        outcome.datasets = [dataset_spec()]
+        outcome.datasets = [dataset_spec(), deals_spec(source_file)]
         outcome.first_date = min(t.deal_date for t in unique.values())
         outcome.last_date = max(t.deal_date for t in unique.values())
     return outcome

@@ -277,16 +277,25 @@ def test_cli_runs_the_new_sources(db: ConnectionPool, db_uri: str) -> None:  # n
 # ---------------------------------------------------------------- into the answers
 
 
-def test_imported_deals_and_base_rate_reach_the_macro_answer(db: ConnectionPool) -> None:
-    """The MOLIT deals (만원 → 원) and the ECOS base rate, imported into an empty database, are
-    what the offline Macro answer states and cites (no graph: SQL answers)."""
+def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) -> None:
+    """The MOLIT deals (만원 → 원), the ECOS base rate and a KOSIS series under a code of its own,
+    imported into an empty database, are what the offline Macro answer states and cites (no
+    graph: SQL answers). The KOSIS series is asked by its name or its code; its name holds a
+    rules' alias ('소비자물가지수'), which is not read as the national CPI."""
     from agents.macro.service import answer_question, make_context
     from data_access.config import get_settings
 
     import_molit_apt_trades(MOLIT, pool=db)
     import_ecos_file(FIXTURES / "ecos_StatisticSearch_722Y001_M.json", pool=db)
+    import_kosis_csv(
+        FIXTURES / "kosis_cpi_sido_cp949.csv", series_code="KR_CPI_BUSAN",
+        name_ko="부산 소비자물가지수", unit="index 2020=100", where={"시도별": "부산광역시"}, pool=db,
+    )  # fmt: skip
     settings = get_settings()
+    busan = "부산 소비자물가지수(KR_CPI_BUSAN) 최신값 114.01 (2024-11-01)"
     asked = {
+        "부산 소비자물가지수 최근": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}),
+        "KR_CPI_BUSAN 추이": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}),
         "서울 강남구 아파트 실거래가 최근 3개월": (
             "서울 강남구 실거래 중위가격 2024-10 29억 2,500만 원",  # (26억 + 32억 5천만) / 2
             "re_transactions", {"region": "서울 강남구"},
@@ -300,6 +309,20 @@ def test_imported_deals_and_base_rate_reach_the_macro_answer(db: ConnectionPool)
         context = make_context(settings, db, None, as_of="2024-11-20")
         answer = answer_question(question, settings=settings, pool=db, context=context)
         assert said in answer.answer, answer.answer
-        [cited] = [c for c in answer.structured_citations if c.table == table]
-        assert filters.items() <= cited.filters.items() and cited.row_count > 0
-        assert cited.as_of_date == "2024-11-20"
+        [one] = [c for c in answer.structured_citations if c.table == table]
+        assert filters.items() <= one.filters.items() and one.row_count > 0
+        assert one.as_of_date == "2024-11-20"
+    both = answer_question("부산 소비자물가지수와 한국 기준금리", settings=settings, pool=db,
+                           context=make_context(settings, db, None, as_of="2024-11-20"))  # fmt: skip
+    assert busan in both.answer and "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00%" in both.answer
+    assert [c.dataset_code for c in both.structured_citations] == ["KR_CPI_BUSAN", "KR_BASE_RATE"]
+    cited = ["KR_CPI_BUSAN", "KR_BASE_RATE", "KR_REAL_ESTATE_TRANSACTIONS"]
+    sources = fetch_all(  # each cited dataset's catalogue row names the file it came from
+        "SELECT dataset_code, source FROM datasets WHERE dataset_code = ANY(%s) ORDER BY 1",
+        (cited,), pool=db,
+    )  # fmt: skip
+    assert [(r["dataset_code"], r["source"]) for r in sources] == [
+        ("KR_BASE_RATE", "ecos:ecos_StatisticSearch_722Y001_M.json"),
+        ("KR_CPI_BUSAN", "kosis:kosis_cpi_sido_cp949.csv"),
+        ("KR_REAL_ESTATE_TRANSACTIONS", f"molit:{MOLIT.name}"),
+    ]
