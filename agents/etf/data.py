@@ -96,6 +96,10 @@ def check_etf_code(code: str) -> str:
     return code
 
 
+# The statistics of one ETF's last N sessions the price tool computes (data_access.figures)
+SESSION_STATISTICS = ("avg", "sum", "max", "min", "range", "std")
+SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets")
+
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
 MAX_CODES_PER_CALL = 5000  # every ETF listed in Korea several times over
@@ -311,22 +315,31 @@ class EtfData:
         net_assets = number(rows[-1]["net_assets"]) if rows else None
         return out, net_assets
 
-    def etf_prices(self, code: str, period: str) -> dict[str, Any]:
+    def etf_prices(self, code: str, period: str,
+                   session: SessionAsk | None = None) -> dict[str, Any]:  # fmt: skip
+        """The window's summary and daily bars; with `session`, also `window`: that statistic of
+        the last N sessions' values (`session_figure`)."""
         rows = self.run_sql(q.price_window(q.ETF_PRICES, period), {"code": code},
                          "KR_ETF_DAILY_PRICE", "etf_prices",
                          filters={"etf_code": code, "period": period})  # fmt: skip
         daily = [_etf_bar(r) for r in rows]
         if daily:
             self._retime_last_citation(daily)
-        return {"summary": _etf_summary(code, period, daily), "daily": daily}
+        out: dict[str, Any] = {"summary": _etf_summary(code, period, daily), "daily": daily}
+        if session is not None:
+            out["window"] = session_figure(daily, session)
+        return out
 
-    def etf_price_summaries(self, codes: list[str], period: str,
-                            part: SummaryPart = "all") -> dict[str, dict[str, Any]]:  # fmt: skip
+    def etf_price_summaries(self, codes: list[str], period: str, part: SummaryPart = "all",
+                            against: str | None = None) -> dict[str, dict[str, Any]]:  # fmt: skip
         """{code: summary} for many ETFs over one period from one query: the summary
         `etf_prices` gives each ETF, without its daily rows (a set's ranking needs only these).
         `part` 'ends' reads the window's ends (base close, last two closes, latest size and
         NAV) by index look-ups; 'range' adds the closing high and low and the volumes; what
-        a part leaves out is None. An ETF without prices gets the bare summary.
+        a part leaves out is None. An ETF without prices gets the bare summary. `against`, a
+        second period: each summary also gets that window's average volume
+        (`against_avg_volume`, read with part 'range') and `volume_surge`, its own average
+        volume over that one (a week's against three months': '거래량 급증').
 
         The summaries of one price data version are read once per process (`_SUMMARIES`):
         every whole-set question over a window asks the same query of the same 900 ETFs. The
@@ -344,8 +357,13 @@ class EtfData:
             last = self.collector.citations[-1]
             last.date_range.start, last.date_range.end = read.start, read.end
             last.as_of_date = last.date_range.end
-        return {code: dict(read.found[code]) if code in read.found
-                else _etf_summary(code, period, []) for code in codes}  # fmt: skip
+        found = {code: dict(read.found[code]) if code in read.found
+                 else _etf_summary(code, period, []) for code in codes}  # fmt: skip
+        if against is not None:
+            longer = self.etf_price_summaries(codes, against, "range")
+            for code, summary in found.items():
+                summary.update(_surge(summary.get("avg_volume"), longer[code].get("avg_volume")))
+        return found
 
     def _read_summaries(self, sql: str, codes: list[str], period: str,
                         part: SummaryPart) -> _Summaries:  # fmt: skip
@@ -412,7 +430,61 @@ def _etf_summary(code: str, period: str, daily: list[dict[str, Any]]) -> dict[st
         summary["latest_premium"] = change_rate(daily[0]["nav"], daily[0]["close"])
         summary["previous_close"] = daily[1]["close"] if len(daily) > 1 else None
         summary.update(_trading_value(daily))
+        summary.update(_distances(summary))
     return summary
+
+
+def _surge(recent: Any, longer: Any) -> dict[str, Any]:
+    """A window's average volume over a longer window's: how far trading has surged."""
+    return {"against_avg_volume": longer,
+            "volume_surge": recent / longer if recent is not None and longer else None}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SessionAsk:
+    """One statistic of the last `sessions` values of a daily field ('최근 10거래일 평균 종가')."""
+
+    statistic: str
+    sessions: int
+    field: str = "close"
+
+    def __post_init__(self) -> None:
+        if self.statistic not in SESSION_STATISTICS:
+            raise ToolInputError(f"statistic은 {', '.join(SESSION_STATISTICS)} 중 하나여야 합니다. "
+                                 f"받은 값: {self.statistic!r}")  # fmt: skip
+        if self.field not in SESSION_FIELDS:
+            raise ToolInputError(f"field는 {', '.join(SESSION_FIELDS)} 중 하나여야 합니다. "
+                                 f"받은 값: {self.field!r}")  # fmt: skip
+        if not 1 <= self.sessions <= 260:
+            raise ToolInputError(f"sessions는 1~260 사이여야 합니다. 받은 값: {self.sessions!r}")
+
+
+def session_figure(daily: list[dict[str, Any]], ask: SessionAsk) -> dict[str, Any] | None:
+    """`ask`'s statistic over the last N sessions that have the field (newest-first daily
+    rows), as data_access.figures.window_statistic defines it: the value, the day of an
+    extreme, the first and last session and their count. None without such sessions (or a
+    standard deviation of one value)."""
+    points = [(date.fromisoformat(d["date"]), float(d[ask.field]))
+              for d in reversed(daily) if d.get(ask.field) is not None]  # fmt: skip
+    figure = fig.window_statistic(points, fig.Window(ask.sessions, "session"), ask.statistic)
+    if figure is None or figure.value is None:
+        return None
+    return {"field": ask.field, "statistic": ask.statistic, "sessions": ask.sessions,
+            "value": figure.value, "at": iso(figure.at), "first": iso(figure.first),
+            "last": iso(figure.last), "count": figure.count}  # fmt: skip
+
+
+def _distances(summary: dict[str, Any]) -> dict[str, float | None]:
+    """The last close against the window's closing high and low and against the close before
+    it (a one-day move), in %, unrounded: what a set is ranked by (`from_high`, `from_low`,
+    the day's return), computed once per summary here rather than per ETF in the sandbox."""
+    end = summary.get("end_close")
+
+    def pct(reference: Any) -> float | None:
+        return (end / reference - 1) * 100 if end and reference else None
+
+    return {"from_high": pct(summary.get("high")), "from_low": pct(summary.get("low")),
+            "day_change": pct(summary.get("previous_close"))}  # fmt: skip
 
 
 def _trading_value(daily: list[dict[str, Any]]) -> dict[str, Any]:
@@ -430,7 +502,7 @@ def _ends_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
     read; what needs every day's return is None."""
     end_close, nav = number(r["end_close"]), number(r["latest_nav"])
     days = r.get("volume_days")
-    return {
+    summary: dict[str, Any] = {
         "etf_code": r["etf_code"], "period": period, "data_count": r.get("data_count"),
         "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
         "start_close": number(r["start_close"]), "end_close": end_close,
@@ -443,6 +515,7 @@ def _ends_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
         "previous_close": number(r["previous_close"]),
         "trading_value": None, "trading_sessions": None, "trading_from": None,
     }  # fmt: skip
+    return summary | _distances(summary)
 
 
 def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
@@ -451,7 +524,7 @@ def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
     vol = r["return_sd"] * math.sqrt(fig.TRADING_DAYS_PER_YEAR) if (
         r["closes"] > 2 and returns_complete and r["return_sd"] is not None) else None  # fmt: skip
     end_close, nav = number(r["end_close"]), number(r["latest_nav"])
-    return {
+    summary: dict[str, Any] = {
         "etf_code": r["etf_code"], "period": period, "data_count": r["data_count"],
         "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
         "start_close": number(r["start_close"]), "end_close": end_close,
@@ -466,6 +539,7 @@ def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
         "trading_value": number(r["trading_value"]), "trading_sessions": r["trading_sessions"],
         "trading_from": iso(r["trading_from"]),
     }  # fmt: skip
+    return summary | _distances(summary)
 
 
 def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:

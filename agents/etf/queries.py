@@ -120,13 +120,15 @@ ORDER BY p.trade_date DESC"""
 # 1-year return is one query, not 900). The daily returns are those of figures.daily_returns;
 # the trading value is `_etf_summary`'s (the sessions after the base bar).
 # Each listed ETF's window: its last date (last_d) and its base date (d), the last bar on or
-# before {base} — the same window `get_etf_prices` reads for one ETF.
+# before {base} — the same window `get_etf_prices` reads for one ETF. MATERIALIZED: inlined, the
+# base date's index look-up ran once for every subquery that reads it (EXPLAIN ANALYZE over 900
+# ETFs: 18,903 → 16,202 buffer hits for the ends, 36,210 → 25,406 for the full summaries).
 _ETF_WINDOWS = """
 WITH last AS (SELECT c.code AS etf_code, l.d FROM unnest(%(codes)s::text[]) AS c(code)
               CROSS JOIN LATERAL (SELECT max(trade_date) AS d FROM etf_prices
                                   WHERE etf_code = c.code) AS l
               WHERE l.d IS NOT NULL),
-windows AS (SELECT last.etf_code, last.d AS last_d,
+windows AS MATERIALIZED (SELECT last.etf_code, last.d AS last_d,
                    coalesce((SELECT max(p.trade_date) FROM etf_prices p
                              WHERE p.etf_code = last.etf_code AND p.trade_date <= {base}),
                             {base}) AS d

@@ -28,6 +28,7 @@ from agents.etf.data import (
     PRICE_PERIODS,
     SUMMARY_PARTS,
     EtfData,
+    SessionAsk,
     SummaryPart,
     UnknownEntity,
     check_etf_codes,
@@ -229,7 +230,13 @@ class GetETFPricesTool(EtfTool):
         '{"summaries": {code: summary}} (daily 없음, 한 번의 쿼리). '
         "summary='ends'이면 구간의 양 끝(기준 종가·마지막 두 종가·최신 순자산)만, 'range'이면 "
         "여기에 high, low, avg_volume을 더해 읽어 더 빠르며, 빠진 값(volatility, trading_value "
-        "등)은 null입니다."
+        "등)은 null입니다. summary에는 from_high·from_low(마지막 종가의 구간 최고·최저 종가 대비 %)와 "
+        "day_change(직전 종가 대비 %)도 있습니다. against='3m'처럼 더 긴 기간을 주면 각 요약에 "
+        "against_avg_volume(그 기간 평균 거래량)과 volume_surge(avg_volume / against_avg_volume)를 "
+        "더합니다. ETF 하나의 최근 N거래일 통계는 statistic('avg','sum','max','min','range','std'), "
+        "sessions(N), field('close' 기본, 'volume','nav','market_cap','net_assets')를 주면 "
+        '"window": {field, statistic, sessions, value, at(최고·최저일), first, last, count}로 '
+        "계산해 돌려줍니다 (표준편차는 표본 표준편차)."
     )
     inputs = {
         "etf_code": {
@@ -247,10 +254,36 @@ class GetETFPricesTool(EtfTool):
             "description": "여러 ETF일 때: 'all'(기본값), 'range' 또는 'ends'(더 빠름)",
             "nullable": True,
         },
+        "against": {
+            "type": "string",
+            "description": "여러 ETF일 때: 평균 거래량을 견줄 더 긴 기간 (예: '3m') → volume_surge",
+            "nullable": True,
+        },
+        "statistic": {
+            "type": "string",
+            "description": "ETF 하나일 때: 최근 sessions거래일 field 값의 통계 "
+            "('avg','sum','max','min','range','std')",
+            "nullable": True,
+        },
+        "sessions": {
+            "type": "integer",
+            "description": "statistic을 계산할 최근 거래일 수 (1~260, period 안의 거래일)",
+            "nullable": True,
+        },
+        "field": {
+            "type": "string",
+            "description": "statistic의 값: 'close'(기본값), 'volume', 'nav', 'market_cap', "
+            "'net_assets'",
+            "nullable": True,
+        },
     }
 
-    def forward(self, etf_code: str, period: str | None = None, summary: str | None = None) -> str:
+    def forward(self, etf_code: str, period: str | None = None, summary: str | None = None,
+                against: str | None = None, statistic: str | None = None,
+                sessions: int | None = None, field: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
+        asked = {"summary": summary, "against": against, "statistic": statistic,
+                 "sessions": sessions, "field": field}  # fmt: skip
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
@@ -261,11 +294,24 @@ class GetETFPricesTool(EtfTool):
                         f"summary는 {', '.join(SUMMARY_PARTS)} 중 하나여야 합니다: {part!r}"
                     )
                 codes = check_etf_codes(etf_code)
-                return {"summaries": d.etf_price_summaries(codes, checked, cast(SummaryPart, part))}
-            return d.etf_prices(d.require_etf(etf_code)["code"], checked)
+                longer = check_period(against, PRICE_PERIODS) if against else None
+                return {"summaries": d.etf_price_summaries(codes, checked, cast(SummaryPart, part),
+                                                           longer)}  # fmt: skip
+            session = None
+            if statistic or sessions:
+                session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
+                                     (field or "close").strip().lower())  # fmt: skip
+            return d.etf_prices(d.require_etf(etf_code)["code"], checked, session)
 
         arguments = {"etf_code": _short(etf_code), "period": period}
-        return self._invoke(arguments | ({"summary": summary} if summary else {}), work)
+        return self._invoke(arguments | {k: v for k, v in asked.items() if v}, work)
+
+
+def _count(sessions: Any) -> int:
+    try:
+        return int(sessions or 0)
+    except (TypeError, ValueError) as e:
+        raise ToolInputError(f"sessions는 거래일 수(정수)입니다. 받은 값: {sessions!r}") from e
 
 
 def _short(codes: str) -> str:

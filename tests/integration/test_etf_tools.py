@@ -185,7 +185,42 @@ def test_get_etf_prices(tools: dict[str, Any], pg_pool: Any) -> None:
     )
     assert s["high"] == max(float(r["close"]) for r in rows)
     assert result["daily"][0]["date"] == last.isoformat()  # newest first, as in the seed
+    assert s["from_high"] == (s["end_close"] / s["high"] - 1) * 100
+    assert s["day_change"] == (s["end_close"] / s["previous_close"] - 1) * 100
     assert call(tools, "get_etf_prices", etf_code="069500", period="2y")["status"] == "error"
+
+
+def test_a_statistic_of_the_last_sessions_is_computed_by_the_tool(tools: dict[str, Any],
+                                                                  pg_pool: Any) -> None:  # fmt: skip
+    """statistic/sessions/field: one figure of the last N sessions (data_access.figures'
+    window_statistic) beside the window, each against SQL over the same ten bars."""
+    last10 = ("(SELECT trade_date, close, volume FROM etf_prices WHERE etf_code = '069500' "
+              "ORDER BY trade_date DESC LIMIT 10) t")  # fmt: skip
+    truths = {("avg", "close"): f"SELECT avg(close) AS v FROM {last10}",
+              ("sum", "volume"): f"SELECT sum(volume) AS v FROM {last10}",
+              ("std", "close"): f"SELECT stddev_samp(close) AS v FROM {last10}",
+              ("range", "close"): f"SELECT max(close) - min(close) AS v FROM {last10}",
+              ("max", "close"): f"SELECT close AS v, trade_date AS at FROM {last10} "
+                                "ORDER BY close DESC, trade_date LIMIT 1"}  # fmt: skip
+    span = sql(f"SELECT min(trade_date) AS first, max(trade_date) AS last FROM {last10}",
+               pool=pg_pool)[0]  # fmt: skip
+    for (stat, field), truth in truths.items():
+        result = call(tools, "get_etf_prices", etf_code="069500", period="1m", statistic=stat,
+                      sessions=10, field=field)  # fmt: skip
+        window, want = result["window"], sql(truth, pool=pg_pool)[0]
+        assert window["value"] == pytest.approx(float(want["v"]), rel=1e-9), stat
+        assert (window["first"], window["last"], window["count"]) == (
+            span["first"].isoformat(),
+            span["last"].isoformat(),
+            10,
+        )
+        assert window["at"] == (want["at"].isoformat() if "at" in want else None)
+    assert "window" not in call(tools, "get_etf_prices", etf_code="069500", period="1m")
+    for bad in ({"statistic": "median", "sessions": 10}, {"statistic": "avg", "sessions": 0},
+                {"statistic": "avg", "sessions": "ten"},
+                {"statistic": "avg", "sessions": 5, "field": "open"}):  # fmt: skip
+        error = call(tools, "get_etf_prices", etf_code="069500", period="1m", **bad)
+        assert error["status"] == "error", bad
 
 
 def test_get_stock_prices(tools: dict[str, Any], pg_pool: Any) -> None:
@@ -309,8 +344,9 @@ def test_the_ends_of_many_windows_are_the_full_summaries_ends(tools: dict[str, A
     ends = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="ends")["summaries"]
     ranges = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="range")
     keys = ("start_date", "start_close", "end_date", "end_close", "previous_close", "change_rate",
-            "latest_net_assets", "latest_market_cap", "latest_nav", "latest_premium")  # fmt: skip
-    ranged = (*keys, "high", "low", "avg_volume", "data_count")
+            "latest_net_assets", "latest_market_cap", "latest_nav", "latest_premium",
+            "day_change")  # fmt: skip
+    ranged = (*keys, "high", "low", "avg_volume", "data_count", "from_high", "from_low")
     assert set(ends) == set(full) == set(ranges["summaries"])
     for code in full:
         assert {k: ends[code][k] for k in keys} == {k: full[code][k] for k in keys}, code
@@ -319,6 +355,14 @@ def test_the_ends_of_many_windows_are_the_full_summaries_ends(tools: dict[str, A
         assert {k: got[k] for k in ranged} == {k: full[code][k] for k in ranged}, code
     bad = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="everything")
     assert bad["status"] == "error" and "summary" in bad["error"]
+    # against a longer window: its average volume beside, and the ratio ('거래량 급증')
+    longer = call(tools, "get_etf_prices", etf_code=codes, period="3m", summary="range")
+    surged = call(tools, "get_etf_prices", etf_code=codes, period=period, summary="range",
+                  against="3m")["summaries"]  # fmt: skip
+    for code, got in surged.items():
+        a, b = ranges["summaries"][code]["avg_volume"], longer["summaries"][code]["avg_volume"]
+        assert got["against_avg_volume"] == b
+        assert got["volume_surge"] == (a / b if a is not None and b else None), code
 
 
 def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
