@@ -199,3 +199,19 @@ def test_cli_news(db: ConnectionPool, db_uri: str) -> None:  # noqa: F811
     done = _cli(db_uri, "news", "--file", str(FIXTURES / "news_atom_markets.xml"))
     assert done.returncode == 0, done.stderr
     assert "news news:news_atom_markets.xml -> news_articles" in done.stdout
+
+
+def test_imported_news_are_the_evidence_of_the_next_macro_answer(db: ConnectionPool) -> None:
+    """No other step: the offline Macro answer right after the import cites the imported
+    articles as its documents (no graph here: the SQL evidence read answers)."""
+    from agents.macro.service import answer_question, make_context
+    from data_access.config import get_settings
+
+    import_news_files(FEEDS + EXPORTS, pool=db)
+    settings = get_settings()
+    context = make_context(settings, db, None, as_of="2024-11-28")
+    answer = answer_question("삼성전자 최근 뉴스와 이유", settings=settings, pool=db,
+                             context=context)  # fmt: skip
+    titles = {c.title for c in answer.citations}
+    assert "삼성전자, 3분기 영업이익 9조1천억원…반도체 부진" in titles, answer.answer
+    assert "삼전, 자사주 10조원 매입 결정" in titles  # tagged KR:005930 through its alias
