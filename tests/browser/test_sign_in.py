@@ -199,9 +199,7 @@ def test_roles_and_private_work_through_a_real_oidc_provider(
     bob.get_by_text("관리자만 볼 수 있습니다").wait_for()
     bob_tap.inject = console_states
     bob.get_by_role("button", name="새로 고침").click()  # a rerun carrying the admin's states
-    for _ in range(2):  # the crafted run has finished (it would have drawn its result by then)
-        bob.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for()
-        bob.wait_for_timeout(300)
+    wait_idle(bob)  # the crafted run has finished (it would have drawn its result by then)
     assert f"crafted-{MARKER}" not in bob.content()
     assert bob.get_by_text("읽기 전용으로 실행됨").count() == 0
     _shot(bob, screenshot_dir, "sign_in_bob_data.png")
