@@ -215,3 +215,17 @@ def test_imported_news_are_the_evidence_of_the_next_macro_answer(db: ConnectionP
     titles = {c.title for c in answer.citations}
     assert "삼성전자, 3분기 영업이익 9조1천억원…반도체 부진" in titles, answer.answer
     assert "삼전, 자사주 10조원 매입 결정" in titles  # tagged KR:005930 through its alias
+
+
+def test_imported_news_are_read_by_the_next_opening_run(db: ConnectionPool) -> None:
+    """The offline opening run of the imported day reads the imported articles (the window's
+    ten) and its themes quote them by their ids."""
+    from agents.opening.service import run_opening
+
+    import_news_files(FEEDS + EXPORTS, pool=db)
+    window = {r["title"] for r in news_in_window(date(2024, 11, 28), db).rows}
+    answer = run_opening("2024-11-28", save=False, pool=db)
+    assert answer.status == "ok", answer.error
+    assert {c.title for c in answer.citations} == window and len(window) == 10
+    quoted = {c.doc_id for c in answer.citations if f"`{c.doc_id}`" in answer.answer}
+    assert quoted and all(doc.startswith("news-") for doc in quoted)
