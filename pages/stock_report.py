@@ -185,6 +185,7 @@ def _render_downloads(answer: AgentAnswer) -> None:
                           mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
 
 
+FIGURE_WIDTHS: dict[str, Any] = {"figure": 236, "value": 146}
 TABLE_SECTIONS = ("핵심 지표", "Key figures", "실적·기본 지표", "Earnings and fundamentals",
                   "주요 이벤트 (최근 30일)", "Key events (last 30 days)")  # fmt: skip
 
@@ -287,8 +288,11 @@ def _render_answer(answer: AgentAnswer) -> None:
             st.markdown(report_markdown(_without_table_sections(answer.answer)))
         with side:
             st.markdown("**핵심 지표**")
+            # fixed widths: sized to their content the two columns overran the side column
+            # at 1440 px ('104,300원 / 75,200원' was cut at its last character)
             ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",
-                          height=38 + 35 * len(figure_rows), signed=("value",))  # fmt: skip
+                          height=38 + 35 * len(figure_rows), signed=("value",),
+                          widths=FIGURE_WIDTHS)  # fmt: skip
             st.caption(answer.payload.get("return_basis", ""))
     elif answer.status != "error":
         st.markdown(answer.answer)
