@@ -15,7 +15,10 @@ It also prints each answer's chart count, when the app's websocket frames for it
 first: the server's run has started; the last: it has ended, what follows is the browser
 drawing) and the largest frame's size, and the machine's load average before and after each screen: on a shared two-core machine the
 same code measured 0.5-1 s apart at load 3 and at load 9, so compare runs at similar load (or
-interleave them). A measurement, not a test: nothing is asserted.
+interleave them). The work itself, which load does not stretch as much, is printed too: the
+browser's main-thread time per turn (task, script, style and layout; Chromium's Performance
+metrics) and, with `--server-pid`, the app process's CPU time per turn. A measurement, not a
+test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -112,10 +115,27 @@ SETTLE_MS = 500
 TIMEOUT_MS = 120_000
 
 
-def settle(page: Any) -> None:
-    """Wait until the screen has loaded what it fetches (an analyst reads it before typing)."""
+QUIET_WINDOW_S = 0.5
+QUIET_TASK_S = 0.05  # at most this much main-thread work in a window: the page is quiet
+QUIET_TIMEOUT_S = 30.0
+
+
+def settle(page: Any, cdp: Any | None = None) -> None:
+    """Wait until the screen has loaded what it fetches and the browser has finished with it (an
+    analyst reads it before typing): network idle, then (with `cdp`) a QUIET_WINDOW_S window in
+    which the page's main thread worked less than QUIET_TASK_S. After a load the page compiles
+    the element code it preloads (plotly's 4.7 MB among it): 1.4 s of script at load 20, which a
+    question typed at once competed with, so every question after a reload measured it."""
     with suppress(PlaywrightTimeout):
         page.wait_for_load_state("networkidle", timeout=15_000)
+    if cdp is None:
+        return
+    deadline = time.perf_counter() + QUIET_TIMEOUT_S
+    while time.perf_counter() < deadline:
+        before = browser_times(cdp)["task"]
+        time.sleep(QUIET_WINDOW_S)
+        if browser_times(cdp)["task"] - before < QUIET_TASK_S:
+            return
 
 
 COUNT_ANSWERS = """(selector) => [...document.querySelectorAll(selector)]
@@ -135,12 +155,33 @@ class Asked:
     first_frame_s: float
     last_frame_s: float
     frame_count: int
+    browser: dict[str, float]  # main-thread seconds of the turn: task, script, style + layout
+    server_cpu_s: float | None  # the app process's CPU seconds over the turn (--server-pid)
 
 
-def ask(page: Any, screen: Screen, question: str,
-        frames: list[tuple[float, int]]) -> Asked:  # fmt: skip
+# The renderer's cumulative main-thread times (Chromium's Performance domain), in seconds.
+BROWSER_METRICS = {"task": ("TaskDuration",), "script": ("ScriptDuration",),
+                   "style_layout": ("RecalcStyleDuration", "LayoutDuration")}  # fmt: skip
+
+
+def browser_times(cdp: Any) -> dict[str, float]:
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return {k: sum(metrics.get(n, 0.0) for n in names) for k, names in BROWSER_METRICS.items()}
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """utime + stime of process `pid` (Linux /proc), or None."""
+    if pid is None:
+        return None
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def ask(page: Any, screen: Screen, question: str, frames: list[tuple[float, int]],
+        cdp: Any, server_pid: int | None = None) -> Asked:  # fmt: skip
     """Submit `question` and wait until its answer's text and charts are drawn."""
     frames.clear()
+    browser_before, cpu_before = browser_times(cdp), cpu_seconds(server_pid)
     before = int(page.evaluate(COUNT_ANSWERS, screen.answers))
     if screen.placeholder is not None:
         box = page.get_by_placeholder(screen.placeholder)
@@ -162,6 +203,7 @@ def ask(page: Any, screen: Screen, question: str,
         page.get_by_role("button", name="리포트 생성").click()
     page.wait_for_function("() => window.__timing.charts !== undefined", timeout=TIMEOUT_MS)
     timing = page.evaluate("window.__timing")
+    browser_after, cpu_after = browser_times(cdp), cpu_seconds(server_pid)
     after = [(t - sent, size) for t, size in frames if t >= sent]
     return Asked(
         text_s=timing["text"] / 1000,
@@ -171,6 +213,8 @@ def ask(page: Any, screen: Screen, question: str,
         first_frame_s=after[0][0] if after else 0.0,
         last_frame_s=after[-1][0] if after else 0.0,
         frame_count=len(after),
+        browser={k: browser_after[k] - browser_before[k] for k in browser_after},
+        server_cpu_s=None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
     )
 
 
@@ -185,7 +229,7 @@ def _load() -> str:
     return " / ".join(f"{x:.2f}" for x in os.getloadavg())  # 1, 5, 15 min
 
 
-def run(base_url: str, screens: list[str], rounds: int) -> None:
+def run(base_url: str, screens: list[str], rounds: int, server_pid: int | None = None) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -197,23 +241,39 @@ def run(base_url: str, screens: list[str], rounds: int) -> None:
             page = context.new_page()
             page.on("websocket", lambda ws: ws.on(
                 "framereceived", lambda data: frames.append((time.perf_counter(), len(data)))))  # fmt: skip
-            texts, charts = [], []
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            texts, charts, tasks, servers = [], [], [], []
             print(f"{screen}: load average {_load()}", flush=True)
             for _ in range(rounds):
                 for question in spec.questions:
                     open_screen(page, base_url, spec.link, spec.link)
-                    settle(page)
-                    a = ask(page, spec, question, frames)
+                    settle(page, cdp)
+                    a = ask(page, spec, question, frames, cdp, server_pid)
                     texts.append(a.text_s)
                     charts.append(a.charts_s)
+                    tasks.append(a.browser["task"])
+                    cpu = (
+                        ""
+                        if a.server_cpu_s is None
+                        else f" · server CPU {a.server_cpu_s * 1000:,.0f} ms"
+                    )
+                    if a.server_cpu_s is not None:
+                        servers.append(a.server_cpu_s)
                     print(f"  {screen} {question!r}: text {a.text_s * 1000:,.0f} ms · "
                           f"charts {a.charts_s * 1000:,.0f} ms ({a.charts} charts) · frames "
                           f"{a.frame_count} from {a.first_frame_s * 1000:,.0f} to "
-                          f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB",
-                          flush=True)  # fmt: skip
+                          f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB · "
+                          f"browser main thread {a.browser['task'] * 1000:,.0f} ms (script "
+                          f"{a.browser['script'] * 1000:,.0f}, style+layout "
+                          f"{a.browser['style_layout'] * 1000:,.0f}){cpu}", flush=True)  # fmt: skip
             print(f"{screen}: load average {_load()}")
             print(_summary(f"{screen} submit → text", texts))
-            print(_summary(f"{screen} submit → all charts", charts), flush=True)
+            print(_summary(f"{screen} submit → all charts", charts))
+            print(_summary(f"{screen} browser main-thread time", tasks))
+            if servers:
+                print(_summary(f"{screen} server CPU", servers))
+            print("", end="", flush=True)
             context.close()
         browser.close()
 
@@ -223,6 +283,8 @@ def main() -> None:
     parser.add_argument("--screens", default="etf,macro,stock")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--url", help="an app already running (default: start one)")
+    parser.add_argument("--server-pid", type=int,
+                        help="the app's process id (with --url): its CPU time per turn is printed")  # fmt: skip
     args = parser.parse_args()
     screens = [s for s in args.screens.split(",") if s]
     app: AbstractContextManager[str]
@@ -233,7 +295,7 @@ def main() -> None:
 
         app = seeded_offline_app(Path(get_settings().home), "streamlit-bench-browser.log")
     with app as url:
-        run(url, screens, args.rounds)
+        run(url, screens, args.rounds, args.server_pid)
 
 
 if __name__ == "__main__":
