@@ -39,7 +39,7 @@ from agents.understanding.vocabulary import (
     vocabulary,
     vocabulary_words,
 )
-from agents.understanding.windows import read_window_stat
+from agents.understanding.windows import read_window_stat, windows
 from data_access.seed.news_text import josa
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -393,18 +393,23 @@ def _latest_year(month: int) -> int:
 
 
 def _read_period(frame: QuestionFrame, text: str) -> str:
+    """The period a figure is taken over: a count and a unit (the window reader's '3개월',
+    '반년', 'last 12 months', outside names and dates already read) or a named one ('지난주',
+    '연초 이후', 'ytd') from the vocabulary, whichever says more."""
     voc = vocabulary()
     # '지난달 대비', '1년 전 대비' name a change basis (read later), not the window
     bases = find_phrases(text, {"mom": voc["change"]["mom"], "yoy": voc["change"]["yoy"]})
     outside = lambda a, b: not any(h.start < b and a < h.end for h in bases)  # noqa: E731
     hits = [h for h in find_phrases(text, voc["period_words"]) if outside(h.start, h.end)]
-    generic = _generic_period(text)
-    if generic and not outside(generic[1], generic[2]):
-        generic = None
-    if generic and (not hits or generic[2] - generic[1] >= hits[0].end - hits[0].start):
-        label, start, end, months = generic
-        frame.period = Period(label=label, months=months, surface=text[start:end])
-        return _blank(text, start, end)
+    counted = next((w for w in windows(analyse(frame.question), frame.question, ago=True)
+                    if w.unit in _PERIOD_UNITS and outside(w.start, w.end)
+                    and text[w.start : w.end] == frame.question[w.start : w.end].lower()), None)  # fmt: skip
+    if counted and (not hits or counted.end - counted.start >= hits[0].end - hits[0].start):
+        suffix, months = _PERIOD_UNITS[counted.unit]
+        label = _canonical_period(counted.n, suffix)
+        months = 12.0 * int(label[:-1]) if label.endswith("y") else counted.n * months
+        frame.period = Period(label=label, months=months, surface=text[counted.start : counted.end])
+        return _blank(text, counted.start, counted.end)
     if hits:
         h = hits[0]
         months = _PERIOD_MONTHS.get(h.label) or (1.0 if h.label == "mtd" else _ytd_months())
@@ -413,18 +418,9 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
     return text
 
 
-def _generic_period(text: str) -> tuple[str, int, int, float] | None:
-    per_unit = {"month": ("m", 1.0), "week": ("w", 0.25), "year": ("y", 12.0), "day": ("d", 1 / 30)}
-    for spec in vocabulary()["periods"]:
-        m = re.search(spec["pattern"], text)
-        if m:
-            n = int(m.group(1))
-            suffix, months = per_unit[spec["unit"]]
-            label = _canonical_period(n, suffix)
-            if label.endswith("y"):  # 52 weeks are twelve months, not thirteen
-                return label, m.start(), m.end(), 12.0 * int(label[:-1])
-            return label, m.start(), m.end(), n * months
-    return None
+# a window's unit as a period's: sessions are days to the period figures ('10거래일' is 10d)
+_PERIOD_UNITS = {"session": ("d", 1 / 30), "day": ("d", 1 / 30), "week": ("w", 0.25),
+                 "month": ("m", 1.0), "year": ("y", 12.0)}  # fmt: skip
 
 
 def _canonical_period(n: int, suffix: str) -> str:

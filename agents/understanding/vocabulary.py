@@ -172,6 +172,6 @@ def vocabulary_words() -> frozenset[str]:
                     walk(item)
 
     for key, value in vocabulary().items():
-        if key not in ("note", "version", "periods", "company_suffixes"):  # names, not words
+        if key not in ("note", "version", "company_suffixes"):  # names, not words
             walk(value)
     return frozenset(words)

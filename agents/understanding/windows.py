@@ -12,6 +12,7 @@ The corpus in tests/unit/test_windows.py is this reader's specification.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel
@@ -30,6 +31,7 @@ _UNITS: dict[str, Unit] = {
     "개월": "month", "달": "month", "개월간": "month", "month": "month", "months": "month",
     "분기": "quarter", "quarter": "quarter", "quarters": "quarter",
     "년": "year", "년간": "year", "해": "year", "year": "year", "years": "year",
+    "mo": "month", "wk": "week", "yr": "year", "yrs": "year",
 }  # fmt: skip
 _NATIVE = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
            "여덟": 8, "아홉": 9, "열": 10, "일": 1, "이": 2, "삼": 3, "one": 1, "two": 2,
@@ -99,10 +101,17 @@ def _number(m: Morpheme) -> int | None:
 
 def read_window(tokens: tuple[Morpheme, ...], text: str) -> WindowRead | None:
     """The first count + unit that is a window (not a date, a calendar year or a tenor)."""
+    return next(windows(tokens, text), None)
+
+
+def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> Iterator[WindowRead]:
+    """Every count + unit that is a window, in question order; with `ago`, also a span back to
+    a day ('1년 전에 샀으면', '3 months ago': the period since then)."""
     for i, m in enumerate(tokens):
         if m.form in _WORDS:
             n, unit = _WORDS[m.form]
-            return WindowRead(n=n, unit=unit, surface=m.form, start=m.start, end=m.end)
+            yield WindowRead(n=n, unit=unit, surface=m.form, start=m.start, end=m.end)
+            continue
         count = _number(m)
         if count is None or i + 1 >= len(tokens):
             continue
@@ -115,17 +124,23 @@ def read_window(tokens: tuple[Morpheme, ...], text: str) -> WindowRead | None:
         found = _UNITS.get(word)
         if found is None or count <= 0 or (found == "year" and count >= 100):
             continue  # '2026년' is a calendar year
-        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER | _AGO:
+        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER | (
+            set() if ago else _AGO
+        ):
             continue  # '10년물' is a tenor; '1년 전 대비' a day a year ago (a change's base)
+        paired = [t.tag for t in tokens[j + 1 : j + 3]] == ["SO", "SN"] or (
+            i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS
+        )
+        if paired:
+            continue  # '10년-2년 스프레드': a pair of tenors, neither a window
         if found == "day" and i > 0 and tokens[i - 1].form in ("월",):  # '11월 20일' is a date
             continue
         if found == "day" and _dated_day(tokens, j):
             continue
         if j > i + 1 and tokens[i + 1].form in _SESSION_WORDS:
             found = "session"
-        return WindowRead(n=count, unit=found, surface=text[m.start : tokens[j].end],
-                          start=m.start, end=tokens[j].end)  # fmt: skip
-    return None
+        yield WindowRead(n=count, unit=found, surface=text[m.start : tokens[j].end],
+                         start=m.start, end=tokens[j].end)  # fmt: skip
 
 
 def _dated_day(tokens: tuple[Morpheme, ...], j: int) -> bool:

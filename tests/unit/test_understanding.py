@@ -1101,3 +1101,18 @@ def test_which_of_two_series_is_higher_is_their_gap(lexicon: Lexicon) -> None:
     assert (
         read(lexicon, "KODEX 200과 TIGER 200 중 보수가 더 싼 쪽은?").operation.kind != "difference"
     )
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("KODEX 200 3개월 수익률", "3m"), ("반도체 ETF 석 달 수익률", "3m"), ("KODEX 200 52주 최고가", "1y"),
+    ("KODEX 200 1년 전에 샀으면 지금 수익률은?", "1y"), ("10년-2년 스프레드 3개월 변화", "3m"),
+    ("10년 국채금리 석 달 동안 얼마나 움직였어", "3m"), ("KODEX 200 last 6 months return", "6m"),
+    ("KODEX 200 주가", None), ("미국 10년 국채 금리", None), ("2026년 평균", None),
+    ("KODEX 200 연초 이후 수익률", "ytd"),
+])  # fmt: skip
+def test_the_period_is_read_by_the_window_reader(lexicon: Lexicon, question: str,
+                                                 label: str | None) -> None:  # fmt: skip
+    """One reader for counts and units: a fund's '200' is no 200-week period, a tenor no
+    10-year one, a calendar year no 2026-year one (the regex period reader read all three)."""
+    period = read(lexicon, question).period
+    assert (period.label if period else None) == label
