@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.evidence import Stopwatch
 from agents.macro import deal_trend
+from agents.macro.dart_accounts import accounts_answer, asks_accounts
 from agents.macro.deals import (
     counts_asked,
     deal_count_window,
@@ -284,6 +285,8 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
         disclosure_answer(resp, ctx, route, sid)  # '최근 공시', '가이던스': OpenDART (issue 35)
         if _earnings_asked(route):
             _equity_earnings(resp, ctx, route, sid)
+        if asks_accounts(route.question):  # imported OpenDART 주요계정 (issue 35)
+            accounts_answer(resp, ctx, route, sid)
     resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,
                                          route.language)  # fmt: skip
     if route.graph_need and route.matched_security_ids:

@@ -110,6 +110,16 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "revenue_actual FROM earnings_events WHERE security_id = %(security_id)s "
              "AND event_date <= %(as_of)s ORDER BY event_date DESC LIMIT 4",
              ("security_id", "as_of"), "earnings_events", dataset_code="EARNINGS_EVENTS"),
+    # OpenDART 단일회사 주요계정 (fnlttSinglAcnt.json, imported): the latest report's income
+    # lines, consolidated (CFS) before separate (OFS) (agents/macro/dart_accounts.py).
+    Template("dart_accounts", "equity", SQL,
+             "SELECT bsns_year, reprt_code, fs_div, account_nm, period_end, thstrm_amount, "
+             "frmtrm_amount FROM dart_financial_accounts WHERE security_id = %(security_id)s "
+             "AND sj_div = 'IS' AND (rcept_no, fs_div) = (SELECT rcept_no, fs_div FROM "
+             "dart_financial_accounts WHERE security_id = %(security_id)s AND period_end <= "
+             "%(as_of)s ORDER BY period_end DESC, fs_div = 'CFS' DESC LIMIT 1) ORDER BY ord",
+             ("security_id", "as_of"), "dart_financial_accounts",
+             dataset_code="DART_SINGLE_ACCOUNTS"),
     Template("re_price_index_window", "real_estate", SQL,
              "SELECT month, index_value AS value FROM re_house_price_index "
              "WHERE region = %(region)s AND month >= %(start)s AND month <= %(as_of)s "

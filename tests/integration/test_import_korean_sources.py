@@ -326,3 +326,28 @@ def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) ->
         ("KR_CPI_BUSAN", "kosis:kosis_cpi_sido_cp949.csv"),
         ("KR_REAL_ESTATE_TRANSACTIONS", f"molit:{MOLIT.name}"),
     ]
+
+
+def test_imported_dart_accounts_reach_the_macro_equity_answer(db: ConnectionPool) -> None:
+    """OpenDART 단일회사 주요계정 imported (fnlttSinglAcnt.json): the offline Macro answer about
+    the company's results states the report's income lines with OpenDART named, cited as the
+    imported dataset, whose catalogue row names OpenDART."""
+    from agents.macro.service import answer_question, make_context
+    from data_access.config import get_settings
+
+    with db.connection() as conn:
+        upsert_stock(conn, StockInfo("KR:005930", "삼성전자", sector="반도체"))  # type: ignore[arg-type]
+    import_dart_accounts(FIXTURES / "dart_fnlttSinglAcnt_005930_2023.json", pool=db)
+    settings = get_settings()
+    context = make_context(settings, db, None, as_of="2024-11-20")
+    answer = answer_question("삼성전자 실적", settings=settings, pool=db, context=context)
+    line = next(p for p in answer.answer.splitlines() if "OpenDART 단일회사 주요계정" in p)
+    assert line.startswith(
+        "- KR:005930 OpenDART 단일회사 주요계정(2023 사업보고서, 연결, 2023-12-31)"
+    )
+    assert "매출액 258조 9,355억 원" in line and "(전기 43조 3,766억 원)" in line
+    [cited] = [c for c in answer.structured_citations if c.table == "dart_financial_accounts"]
+    assert cited.dataset_code == "DART_SINGLE_ACCOUNTS" and cited.row_count > 0
+    source = fetch_one("SELECT source FROM datasets WHERE dataset_code = %s",
+                       (cited.dataset_code,), pool=db)  # fmt: skip
+    assert source == {"source": "opendart"}
