@@ -42,6 +42,7 @@ class Stores:
     _health_at: float = float("-inf")
     _tried_at: float = float("-inf")
     _refreshing: bool = False
+    _graph: tuple[StoreHealth, GraphStore] | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -125,17 +126,27 @@ class Stores:
             raise
 
     def graph(self) -> GraphStore | None:
-        """The graph store when its last probe answered, else None (agents degrade, say why)."""
+        """The graph store when its last probe answered, else None (agents degrade, say why).
+
+        The store is looked up once per probe (`get_graph_store` PINGs the server each time it
+        is called: a round trip in every request before its first step, issue 34); a store
+        that goes away between probes fails its queries with StoreUnavailable, as it would
+        right after a PING."""
         health = self.health()
         if health is None or not health.graph.ok:
             return None
+        known = self._graph
+        if known is not None and known[0] is health:
+            return known[1]
         from data_access.graph import get_graph_store
 
         try:
-            return get_graph_store(self.settings)
+            store = get_graph_store(self.settings)
         except WorkbenchError as e:
             logger.warning("graph store unavailable: %s", e)
             return None
+        self._graph = (health, store)
+        return store
 
     def graph_down_reason(self) -> str | None:
         health = self.health()

@@ -2,7 +2,7 @@
 
     return StreamingResponse(stream_turn(turn, request, keepalive_s=15), media_type=SSE_MEDIA)
 
-The service's generator runs in its own thread and hands events over a queue; the response
+The service's generator runs on a thread of a shared pool and hands events over a queue; the response
 loop sends each one as it arrives (seed 000: `{"type": "step", "data": {...}}`, then
 `{"type": "answer", "data": {...}}`; with a model, the answer's checked sentences as
 `{"type": "text", "data": {"text": ...}}` while it is written), a `: keep-alive` comment whenever
@@ -15,11 +15,13 @@ with the steps and text it had.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.requests import Request
@@ -35,6 +37,10 @@ logger = logging.getLogger(__name__)
 SSE_MEDIA = "text/event-stream"
 POLL_S = 0.5
 _END = "end"
+MAX_PRODUCERS = 64  # streams running at once; more wait for a free thread
+# The turns' threads are kept and reused: starting a thread per stream waits for the new thread
+# to get the GIL, which under several clients is several switch intervals (issue 34).
+_PRODUCERS = ThreadPoolExecutor(max_workers=MAX_PRODUCERS, thread_name_prefix="api-stream")
 
 
 def frame(kind: str, data: Any) -> str:
@@ -82,8 +88,7 @@ async def stream_turn(turn: Turn, request: Request, *, keepalive_s: float) -> As
         loop.call_soon_threadsafe(queue.put_nowait, item)
 
     running.started(turn)
-    threading.Thread(target=_produce, args=(turn, put, stop), daemon=True,
-                     name="api-stream").start()  # fmt: skip
+    _PRODUCERS.submit(contextvars.copy_context().run, _produce, turn, put, stop)
     last_sent = time.monotonic()
     try:
         while True:

@@ -7,12 +7,14 @@ Without `--url` it serves the API itself on a free loopback port (a real uvicorn
 process, the stores of WORKBENCH_HOME, the offline planner, no rate limit); with `--url` it
 measures a running `python -m api` (whose rate limit then applies). Each client asks `--turns`
 questions one after another, all clients at once. The conversations the benchmark creates are
-deleted through the API at the end. Prints one line per client count.
+deleted through the API at the end. Prints one line per client count, with the machine's 1-minute
+load average before and after it (on two shared cores the wait for a core is most of a p95).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import threading
@@ -122,9 +124,10 @@ def main() -> int:
     try:
         warm = run_clients(url, 1, 1, headers)  # first-call costs are not a client's latency
         print(f"{'clients':>7} {'turns':>6} {'first step p50/p95 ms':>22} {'answer p50/p95 ms':>20}"
-              f" {'errors':>6} {'wall s':>7}")  # fmt: skip
+              f" {'errors':>6} {'wall s':>7} {'load':>10}")  # fmt: skip
         created = list(warm.conversations)
         for clients in args.clients:
+            load_before = os.getloadavg()[0]
             started = time.perf_counter()
             samples = run_clients(url, clients, args.turns, headers)
             wall = time.perf_counter() - started
@@ -132,7 +135,8 @@ def main() -> int:
             f50, f95 = percentiles(samples.first_step_ms)
             a50, a95 = percentiles(samples.answer_ms)
             print(f"{clients:>7} {len(samples.answer_ms):>6} {f50:>10.0f} / {f95:<9.0f}"
-                  f" {a50:>9.0f} / {a95:<8.0f} {len(samples.errors):>6} {wall:>7.1f}")  # fmt: skip
+                  f" {a50:>9.0f} / {a95:<8.0f} {len(samples.errors):>6} {wall:>7.1f}"
+                  f" {load_before:>4.1f}–{os.getloadavg()[0]:<4.1f}")  # fmt: skip
             for error in samples.errors[:3]:
                 print(f"        error: {error}")
         clean_up(url, created, headers)

@@ -3,15 +3,24 @@ import, observations cut at 2,000 characters, the tool-order rules in the system
 
 from __future__ import annotations
 
+import contextvars
 import copy
 import importlib.resources
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
 from functools import lru_cache
 from typing import Any
 
 import yaml
 from jinja2 import StrictUndefined, Template
 from smolagents import CodeAgent, LogLevel, Model, Tool
+from smolagents.local_python_executor import (
+    CodeOutput,
+    ExecutionTimeoutError,
+    LocalPythonExecutor,
+    PythonExecutor,
+)
 from smolagents.memory import ActionStep
 from smolagents.utils import AgentMaxStepsError
 
@@ -57,9 +66,42 @@ def _compiled(template: str) -> Template:
     return Template(template, undefined=StrictUndefined)
 
 
+# Code steps run on a few long-lived threads. smolagents' own time limit starts and joins a new
+# thread for every step: on a busy machine that start alone took 10+ ms of a turn's time to its
+# first step (issue 34).
+_CODE_THREADS = ThreadPoolExecutor(max_workers=16, thread_name_prefix="etf-code")
+
+
+class _SharedThreadExecutor(LocalPythonExecutor):
+    """smolagents' LocalPythonExecutor with the same time limit per code step, on shared threads
+    (the caller's context variables go with the step)."""
+
+    def __init__(self, *args: Any, timeout_seconds: int | None = CODE_TIMEOUT_S,
+                 **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(*args, timeout_seconds=None, **kwargs)
+        self.limit_s = timeout_seconds
+
+    def __call__(self, code_action: str) -> CodeOutput:
+        run = contextvars.copy_context().run
+        future = _CODE_THREADS.submit(run, LocalPythonExecutor.__call__, self, code_action)
+        try:
+            return future.result(timeout=self.limit_s)
+        except FuturesTimeout:
+            raise ExecutionTimeoutError(
+                f"Code execution exceeded the maximum execution time of {self.limit_s} seconds"
+            ) from None
+
+
 class _CodeAgent(CodeAgent):
     """smolagents' CodeAgent with its system prompt rendered from the cached compiled template
-    (the same variables as CodeAgent.initialize_system_prompt in smolagents 1.26)."""
+    (the same variables as CodeAgent.initialize_system_prompt in smolagents 1.26) and its code
+    steps run on shared threads."""
+
+    def create_python_executor(self) -> PythonExecutor:
+        return _SharedThreadExecutor(
+            self.additional_authorized_imports,
+            **{"max_print_outputs_length": self.max_print_outputs_length} | self.executor_kwargs,
+        )
 
     def initialize_system_prompt(self) -> str:
         imports = ("You can import from any package you want." if "*" in self.authorized_imports
