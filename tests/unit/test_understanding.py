@@ -1094,10 +1094,9 @@ def test_a_request_no_screen_does_is_decisive(lexicon: Lexicon) -> None:
 
 def test_which_of_two_series_is_higher_is_their_gap(lexicon: Lexicon) -> None:
     """'둘 중 더 높은 쪽은?' over series is their gap; over funds a pick stays a pick."""
-    assert (
-        read(lexicon, "미국 CPI와 한국 CPI 중 더 높은 쪽은?", kinds=MACRO_KINDS).operation.kind
-        == "difference"
-    )
+    for asked in ("미국 CPI와 한국 CPI 중 더 높은 쪽은?", "미국 실업률과 한국 실업률 중 어디가 더 높아?",
+                  "한국과 미국 기준금리 어느 쪽이 더 낮아?"):  # fmt: skip
+        assert read(lexicon, asked, kinds=MACRO_KINDS).operation.kind == "difference", asked
     assert (
         read(lexicon, "KODEX 200과 TIGER 200 중 보수가 더 싼 쪽은?").operation.kind != "difference"
     )
