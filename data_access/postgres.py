@@ -170,7 +170,8 @@ def short_error(e: BaseException) -> str:
     return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
 
 
-DOWN = "PostgreSQL에 연결할 수 없습니다"
+# Said as a reason: screens put it after their own "PostgreSQL에 연결할 수 없어 …" (pages/_ui.py).
+DOWN = "PostgreSQL 서버가 연결을 받지 않습니다 (꺼졌거나 다시 시작하는 중일 수 있습니다)"
 DOWN_BUSY = "PostgreSQL 연결을 제때 얻지 못했습니다 (모든 연결이 사용 중)"
 DOWN_LOST = "PostgreSQL 연결이 끊겼습니다"
 

@@ -21,6 +21,7 @@ from api.app import create_app
 from api.background import BackgroundServer
 from api.config import ApiConfig, ApiConfigError, check_bind, is_loopback
 from api.stores import Stores
+from tests.unit.test_api_store_errors import english_words
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-the-api-tests-0123456789"
@@ -89,6 +90,7 @@ def test_store_down_answers_503_with_the_reason(settings: Any, services: Any) ->
         assert chat.status_code == 503
         body = chat.json()
         assert body["status"] == "error" and "PostgreSQL에 연결할 수 없습니다" in body["error"]
+        assert not english_words(body["error"]), body  # the driver's words are in the log only
         assert "services start" in body["retry_hint"]
         streamed = httpx.post(f"{server.url}/api/chat/message/stream", json={"message": "KODEX"})
         assert (
