@@ -88,6 +88,7 @@ def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
     first round apart (the first ask of a window reads its price summaries from PostgreSQL, the
     next are served per process for the same price data: agents.etf.data)."""
     samples, cpu, first = [], [], []
+    by_question: dict[str, list[tuple[float, float]]] = {q: [] for q in SET_QUESTIONS}
     for round_ in range(repeat):
         for q in SET_QUESTIONS:
             t, c = time.perf_counter(), time.process_time()
@@ -96,9 +97,18 @@ def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
             cpu.append((time.process_time() - c) * 1000)
             if round_ == 0:
                 first.append(samples[-1])
+            else:
+                by_question[q].append((samples[-1], cpu[-1]))
     print(line("ETF set turn (whole sets)", samples))
     print(line("ETF set turn, process CPU", cpu))
     print(line("ETF set turn, first round", first))
+    if repeat > 1:  # which questions make the p95: each one's median after the first round
+        for q, timed in by_question.items():
+            wall, spent = (
+                percentile([w for w, _ in timed], 50),
+                percentile([c for _, c in timed], 50),
+            )
+            print(f"  {q:<32} p50 {wall:7.1f} ms  CPU {spent:7.1f} ms")
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
@@ -108,6 +118,11 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--home", default=str(ROOT / ".workbench" / "bench"))
+    parser.add_argument(
+        "--sets-only",
+        action="store_true",
+        help="only the ETF whole-set turns (skips understand() and the per-screen turns)",
+    )
     parser.add_argument(
         "--warm",
         action="store_true",
@@ -134,7 +149,8 @@ def main() -> int:
     store = get_graph_store(settings)
     questions = {s: [c.question for c in load_cases([s]) if c.split and not c.history]
                  for s in ("etf", "macro", "stock")}  # fmt: skip
-    bench_understanding(questions, pool, args.repeat)
+    if not args.sets_only:
+        bench_understanding(questions, pool, args.repeat)
 
     if args.warm:  # what the app and the API do when their pool is first handed out
         import threading
@@ -151,12 +167,13 @@ def main() -> int:
     from agents.macro.service import answer_question as macro_ask
     from agents.stock.question import answer_stock_question
 
-    bench_turns("ETF", lambda q: etf_ask(q, settings=settings, store=store, pool=pool),
-                questions["etf"], args.turns)  # fmt: skip
-    bench_turns("Macro", lambda q: macro_ask(q, settings=settings, store=store, pool=pool),
-                questions["macro"], args.turns)  # fmt: skip
-    bench_turns("Stock", lambda q: answer_stock_question(q, pool=pool), questions["stock"],
-                args.turns)  # fmt: skip
+    if not args.sets_only:
+        bench_turns("ETF", lambda q: etf_ask(q, settings=settings, store=store, pool=pool),
+                    questions["etf"], args.turns)  # fmt: skip
+        bench_turns("Macro", lambda q: macro_ask(q, settings=settings, store=store, pool=pool),
+                    questions["macro"], args.turns)  # fmt: skip
+        bench_turns("Stock", lambda q: answer_stock_question(q, pool=pool), questions["stock"],
+                    args.turns)  # fmt: skip
     bench_sets(lambda q: etf_ask(q, settings=settings, store=store, pool=pool), args.repeat)
     return 0
 
