@@ -13,6 +13,7 @@ import pytest
 from agents.contract.index import (
     Lexical,
     clause_units,
+    definitions,
     fuse,
     get_index,
     known_prefixes,
@@ -162,6 +163,36 @@ def test_an_articles_best_paragraph_is_its_clause_score() -> None:
     assert lexical.scores(["없는말"], concepts=False) == {}
 
 
+def test_coverage_counts_each_question_word_once_weighted_by_rarity() -> None:
+    # 15 says the common words many times, 9 holds the rare one ('미달') once: coverage counts
+    # each word once, weighted by its rarity in the contract
+    lexical = Lexical([9, 15, 3, 4], [["인원", "미달", "통지", "배상"],
+                                      ["통보", "배상", "통보", "배상", "통보", "인원"],
+                                      ["통보", "요금"], ["배상", "당일"]])  # fmt: skip
+    question = ["인원", "미달", "당일", "통보", "배상"]
+    covered = lexical.coverage(question, concepts=False)
+    assert max(covered, key=covered.__getitem__) == 9 and covered[9] > covered[15]
+    assert all(0 < v <= 1 for v in covered.values())
+    # words only 9 holds: all of it; a word half the articles hold: less than a rare one
+    assert lexical.coverage(["미달", "통지"], concepts=False) == {9: pytest.approx(1.0)}
+    half = lexical.coverage(["배상"], concepts=False)
+    assert set(half) == {9, 15, 4} and half[9] < 1.0
+    assert lexical.coverage([], concepts=False) == {}
+    assert lexical.coverage(["없는말"], concepts=False) == {}
+
+
+def test_definitions_articles_weigh_less_unless_the_question_asks_what_something_is() -> None:
+    articles = {1: Article(1, "목적"), 2: Article(2, "용어의 정의"), 10: Article(10, "회원의 의무")}
+    assert definitions("핵 프로그램 쓰면 어떤 제재를 받아요?", articles) == {1: 1.0, 2: 1.0}
+    assert definitions("'비회원'은 무슨 뜻이에요?", articles) == {}
+    assert definitions("패키지여행이 뭔지 정의가 있나요?", articles) == {}
+    assert definitions("What is the purpose of these terms?", articles) == {}
+    # a penalty lowers the score but is no retriever that found the article
+    weights = {"bm25": 1.0, "definitions": -0.3}
+    fused = fuse({"bm25": {2: 1.0, 10: 0.9}, "definitions": {2: 1.0}}, weights)
+    assert [no for no, _, _ in fused] == [10, 2] and fused[1][2] == {"bm25": 1}
+
+
 def test_hybrid_fuses_retrievers_and_named_articles(contracts: Any, pg_pool: Any) -> None:
     index = get_index("sample-user-provide", pg_pool)
     hit = index.search("11조 내용 알려줘")[0]
@@ -170,8 +201,10 @@ def test_hybrid_fuses_retrievers_and_named_articles(contracts: Any, pg_pool: Any
     assert exhibit.article.article_no == -2 and "reference" in exhibit.retrievers
     damages = index.search("손해배상 한도는?")[0]
     assert damages.article.article_no == 10
-    assert damages.ranks == {"bm25": 1, "clause": 1, "dense": 1, "title": 1}
-    assert damages.score == 2.5  # both lexical and dense first (2.0), its title named (0.5)
+    assert damages.ranks == {"bm25": 1, "clause": 1, "dense": 1, "title": 1, "coverage": 1}
+    # both lexical and dense first (2.0), its title named (0.5), and it holds the question's
+    # words (coverage: each by its rarity in the contract, at most 0.5)
+    assert 2.5 < damages.score <= 3.0
     # a title the question names as written, which Kiwi reads otherwise ('재하도급' → 하도급);
     # a purpose or definitions title names no topic
     articles = {1: Article(1, "목적"), 27: Article(27, "재하도급"), 30: Article(30, "계약의 해지")}
