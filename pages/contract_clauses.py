@@ -30,6 +30,9 @@ from agents.contract.service import (
     start_conversation,
     stream_ask,
 )
+from agents.contract.service import (
+    warm as warm_contract,
+)
 from agents.contract.types import example_questions, label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
 from agents.understanding.morphemes import preload as preload_analyser
@@ -174,6 +177,8 @@ def _pick_contract(pool: Any) -> str | None:
     if chosen not in ids:  # a label no longer offered comes back as text
         chosen = ids[index] if ids else None
     st.session_state[STATE_CONTRACT] = chosen
+    if chosen:
+        warm_contract(chosen, pool)  # its index loads while the user types (once per process)
     return chosen
 
 

@@ -113,7 +113,8 @@ def main_clause_start(question: str) -> int:
     return start
 
 
-def _article_words(article: Article) -> tuple[frozenset[str], str]:
+def article_words(article: Article) -> tuple[frozenset[str], str]:
+    """The clause's morphemes (heading and body) and its text without spaces (cached)."""
     return _text_words(f"{article.part_title}\n{article.title}\n{article.body}")
 
 
@@ -125,7 +126,7 @@ def _text_words(text: str) -> tuple[frozenset[str], str]:
 def covers(unit: TopicUnit, article: Article) -> bool:
     """The clause holds the unit: the compound as written ('경업금지'), every morpheme of it when
     none is a lone syllable ('하자의 보수'), or (one morpheme) a concept or translation of it."""
-    words, text = _article_words(article)
+    words, text = article_words(article)
     if "".join(unit.morphemes) in text:
         return True
     if len(unit.morphemes) > 1:
@@ -151,7 +152,7 @@ def _heading_shares_start(morpheme: str, article: Article) -> bool:
     of '근무일') says much less."""
     if len(morpheme) <= 2 or not morpheme.isalpha():
         return False
-    _, text = _article_words(article)
+    _, text = article_words(article)
     if morpheme in text:
         return False  # written as such: the plain rules above decide
     heading = set(tokens(article.title)) - ASPECT_WORDS  # '계약' of 계약금 is no topic

@@ -55,6 +55,7 @@ __all__ = [
     "load_conversation",
     "search",
     "start_conversation",
+    "warm",
 ]
 
 
@@ -122,6 +123,41 @@ class ContractStep:
     summary: str
     duration_ms: int = 0
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+
+
+_warmed: set[str] = set()
+_warm_lock = threading.Lock()
+
+
+def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thread | None:
+    """Prepare one contract's first question in the background (returns at once; None when it
+    was prepared already in this process): the shared Kiwi, the contract's index (articles and
+    vectors from PostgreSQL, the LSA fit) and each clause's words as the relevance cut reads
+    them. The screen calls it when a contract is picked, while the user types; without it the
+    first question after a restart paid ~0.3 s of CPU for Kiwi analyses of the contract's
+    titles and clauses on top of the Kiwi load (bench/contract_ingest.py)."""
+    with _warm_lock:
+        if contract_id in _warmed:
+            return None
+        _warmed.add(contract_id)
+
+    def run() -> None:
+        from agents.contract.coverage import article_words
+        from agents.understanding.morphemes import kiwi
+
+        try:
+            kiwi()
+            index = get_index(contract_id, pool)
+            for article in index.articles.values():
+                article_words(article)
+        except Exception:  # a warm-up only: the question reports its own error
+            logger.warning("warming contract %s failed", contract_id, exc_info=True)
+            with _warm_lock:
+                _warmed.discard(contract_id)
+
+    thread = threading.Thread(target=run, name=f"atlas-contract-warm-{contract_id}", daemon=True)
+    thread.start()
+    return thread
 
 
 def ask(contract_id: str, question: str, **kwargs: Any) -> AgentAnswer:
