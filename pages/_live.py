@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 POLL_S = 0.2  # how often the status line is redrawn (and a click on 중지 is noticed)
 LONG_STEP_S = 2.0  # a step running this long shows its own seconds
 STOP_LABEL = "중지"
+# A chat turn answered within this draws its answer alone, without a live box shown first
+# (most offline ETF and Macro turns on demo data); a longer one shows its steps from then on.
+QUIET_S = 0.5
 
 Stream = Callable[[threading.Event], Iterable[object]]
 RenderStep = Callable[[object], str | None]  # draws one step; returns its status-line text
@@ -186,11 +189,33 @@ def done_label(answer: AgentAnswer) -> str:
     return f"완료 · {steps}단계" if answer.status != "error" else "실패"
 
 
+def _wait_quietly(turn: LiveTurn, quiet_s: float) -> None:
+    """Take the worker's events without drawing them until `quiet_s` after the turn began, the
+    answer is in, or the model starts writing. A step drawn and then replaced by the answer a
+    moment later cost the browser a render of the page each (a chat turn sent ~25 such deltas
+    before its answer); the steps taken are kept and drawn if the turn goes on."""
+    while not turn.finished and not turn.text:
+        left = quiet_s - (time.perf_counter() - turn.started)
+        if left <= 0:
+            return
+        with contextlib.suppress(queue.Empty):
+            event = turn.events.get(timeout=min(left, POLL_S))
+            if isinstance(event, TextPiece):
+                turn.text.append(event.text)
+            else:
+                turn._take(event, lambda _event: None)
+
+
 def follow(turn: LiveTurn, render: RenderStep, *, title: str,
-           done: Callable[[AgentAnswer], str] = done_label) -> AgentAnswer | None:  # fmt: skip
+           done: Callable[[AgentAnswer], str] = done_label,
+           quiet_s: float = 0.0) -> AgentAnswer | None:  # fmt: skip
     """Draw the turn until it ends: the steps so far, then each new one as it arrives, under a
     status line with the elapsed time and a 중지 button. Returns the answer, or None when the
-    run failed (the reason is shown in the status box)."""
+    run failed (the reason is shown in the status box). With `quiet_s` (screens that put the
+    answer in the live box's place) a turn answered within that time draws no live box at all."""
+    _wait_quietly(turn, quiet_s)
+    if turn.answer is not None:
+        return turn.answer
     stop_slot = st.empty()  # emptied when the turn ends
     stop_slot.button(STOP_LABEL, key=f"{turn.key}-stop", on_click=turn.request_stop,
                      icon=":material/stop_circle:", disabled=turn.stop.is_set(),
@@ -198,8 +223,9 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
                           "남깁니다.")  # fmt: skip
     status = st.status(turn.status_line(title), expanded=True)
     with inside(status):
-        for event in turn.shown:
-            render(event)
+        labels = [render(event) for event in turn.shown]
+    if not turn.labels:  # steps taken quietly: their status lines now
+        turn.labels = [label for label in labels if label]
     text_slot = st.empty()  # under the steps: the model's answer as it is written
     while not turn.finished:
         if turn.text:  # from the first piece on, the stream draws (and takes every event)

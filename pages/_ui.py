@@ -225,6 +225,14 @@ def keep_refused(key: str, text: str) -> None:
         st.session_state[f"{key}:refused"] = text
 
 
+def asked_now(box_key: str, pending_key: str) -> bool:
+    """A question was sent in this run (typed in the chat box `box_key`, whose value is in the
+    session before the box is drawn, or an example kept under `pending_key`): the examples it
+    replaces are not drawn only to be emptied (a dozen elements the browser drew and removed
+    before the first answer of a conversation)."""
+    return bool(st.session_state.get(box_key)) or st.session_state.get(pending_key) is not None
+
+
 def restore_refused(key: str) -> None:
     """Call before drawing the widget `key`: refilled with the text `keep_refused` kept."""
     refused = st.session_state.pop(f"{key}:refused", None)

@@ -22,7 +22,7 @@ from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import ChatScreen, ChatSession
-from pages._live import LiveTurn, follow
+from pages._live import QUIET_S, LiveTurn, follow
 
 logger = logging.getLogger(__name__)
 
@@ -122,7 +122,8 @@ def _follow(turn: LiveTurn, screen: ChatScreen | None = None) -> None:
     with st.chat_message("assistant"):
         live = st.empty()  # the steps while it runs; the answer in their place when it is in
         with live.container():
-            answer = follow(turn, _render_step, title="에이전트가 도구를 호출하는 중…")
+            answer = follow(turn, _render_step, title="에이전트가 도구를 호출하는 중…",
+                            quiet_s=QUIET_S)  # fmt: skip
         turn.end()
         if answer is None:
             return
@@ -152,7 +153,7 @@ def main() -> None:
     turns = _turns()
     for i, turn in enumerate(turns):
         _render_turn(turn, i)
-    if not turns and live is None:
+    if not turns and live is None and not ui.asked_now(BOX_KEY, STATE_PENDING):
         with screen.examples():
             _render_examples()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)

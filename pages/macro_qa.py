@@ -20,7 +20,7 @@ from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import ChatScreen, ChatSession
-from pages._live import LiveTurn, follow
+from pages._live import QUIET_S, LiveTurn, follow
 
 EXAMPLES = (
     "한국 기준금리 최근 추이는?",
@@ -138,7 +138,7 @@ def _follow(turn: LiveTurn, screen: ChatScreen | None = None) -> None:
         live = st.empty()  # the nodes while it runs; the answer in their place when it is in
         with live.container():
             answer = follow(turn, _render_step, title="라우팅과 에이전트를 실행하는 중…",
-                            done=lambda _: "완료")  # fmt: skip
+                            done=lambda _: "완료", quiet_s=QUIET_S)  # fmt: skip
         turn.end()
         if answer is None:
             return
@@ -168,7 +168,7 @@ def main() -> None:
             st.markdown(preview(turn["question"]))
         with st.chat_message("assistant"):
             _render_turn(turn, i)
-    if not _turns() and live is None:
+    if not _turns() and live is None and not ui.asked_now(BOX_KEY, STATE_PENDING):
         with screen.examples():
             st.markdown("**예시 질문**")
             cols = st.columns(3)
