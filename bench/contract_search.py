@@ -1,6 +1,6 @@
 """Contract clause retrieval: quality on contracts we did not tune on, answer precision, speed.
 
-    python bench/contract_search.py [--repeat 3] [--splits tune held-out] [--failures]
+    python bench/contract_search.py [--repeat 3] [--splits tune held-out] [--failures] [--misses]
                                     [--no-latency | --latency-only] [--per-contract]
 
 Runs against WORKBENCH_HOME (the bundled samples and the real public contracts of
@@ -20,7 +20,9 @@ tests/fixtures/contracts/ are ingested there once). Prints, in one run:
    listed per answer).
 3. latency: index build per contract, hybrid search p50/p95 on a 200-article contract built from
    the real ones, and ingestion time of a generated 100-page PDF.
-`--failures` lists the tune questions whose right clause is not first (never the held-out ones).
+`--failures` lists the tune questions whose right clause is not first (never the held-out ones);
+`--misses` lists those of the chosen splits with their top 5 and each retriever's weighted score
+(why the wrong article came first: issue 32 looked at the held-out ones).
 """
 
 from __future__ import annotations
@@ -160,6 +162,31 @@ def print_failures(queries: list[LabelledQuery]) -> None:
             print(f"  {q.group:<18} {q.q} expected {list(q.expected)} got {ranking[:5]}")
 
 
+def print_misses(queries: list[LabelledQuery]) -> None:
+    """Each answerable question of the chosen splits whose right clause is not first (hybrid,
+    glossary off): its top 5 with each retriever's weighted share of the fused score."""
+    from agents.contract.index import FUSION_WEIGHTS, fuse, prepare
+
+    print("\nquestions whose right clause is not first (hybrid, glossary off; * = right):")
+    for q in queries:
+        if not q.answerable:
+            continue
+        index = get_index(q.contract_id)
+        scores = index.scores(prepare(q.q, use_glossary=False))
+        fused = fuse(scores)
+        if fused and fused[0][0] in q.expected:
+            continue
+        order = [key for key, _, _ in fused]
+        rank = next((i for i, key in enumerate(order, 1) if key in q.expected), None)
+        print(f"  [{q.split} {q.group}] {q.q} expected {list(q.expected)}, right one at {rank}")
+        shown = order[:5] + [e for e in q.expected if e in order[5:]]
+        for key, total, _ in (f for f in fused if f[0] in shown):
+            parts = " ".join(f"{name} {FUSION_WEIGHTS.get(name, 1.0) * found[key]:+.2f}"
+                             for name, found in scores.items() if found.get(key))  # fmt: skip
+            mark = "*" if key in q.expected else " "
+            print(f"    {mark} {index.articles[key].label[:32]:<32} {total:5.2f}  {parts}")
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -275,6 +302,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--splits", nargs="+", default=["tune", "held-out"])
     parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--misses", action="store_true",
+                        help="each miss of the chosen splits with its top 5 and their scores")  # fmt: skip
     parser.add_argument("--no-latency", action="store_true")
     parser.add_argument("--latency-only", action="store_true")
     parser.add_argument(
@@ -295,6 +324,8 @@ def main() -> None:
         print_per_contract(real)
     if args.failures:
         print_failures(real)
+    if args.misses:
+        print_misses(real)
     if not args.no_latency:
         print_latency(real, args.repeat)
 

@@ -22,7 +22,7 @@ from agents.contract.index import (
     titles_named,
 )
 from agents.contract.models import Article, Clause
-from agents.contract.service import ensure_samples, ingest_file, search
+from agents.contract.service import ensure_samples, ingest_file, search, warm
 
 QUERIES = Path(__file__).resolve().parents[1] / "fixtures" / "contract_queries.json"
 LABELLED = json.loads(QUERIES.read_text(encoding="utf-8"))["queries"]
@@ -102,6 +102,30 @@ def test_index_is_cached_and_rebuilt_when_the_contract_changes(
     again = ingest_file("change.txt", text.encode(), pool=pg_pool, settings=settings)
     assert again == first and get_index(first.contract_id, pg_pool, settings) is index
     assert search(first.contract_id, "How can I terminate?", pool=pg_pool)[0]["article_no"] == 2
+
+
+def test_warming_a_contract_builds_its_index_once_in_the_background(
+    contracts: Any, pg_pool: Any
+) -> None:
+    from agents.contract import index as index_module
+    from agents.contract.coverage import _text_words, article_words
+
+    from agents.contract import service
+
+    service._warmed.discard("sample-user-provide")  # another test of this session may have
+    index_module.clear_cache()
+    _text_words.cache_clear()
+    thread = warm("sample-user-provide", pg_pool)
+    assert thread is not None
+    thread.join(timeout=120)
+    assert not thread.is_alive()
+    assert warm("sample-user-provide", pg_pool) is None  # once per process
+    assert any(key[0] == "sample-user-provide" for key in index_module._cache)
+    articles = list(get_index("sample-user-provide", pg_pool).articles.values())
+    hits = _text_words.cache_info().hits
+    for article in articles:  # the relevance cut's words of every clause were read while warming
+        article_words(article)
+    assert _text_words.cache_info().hits - hits == len(articles)
 
 
 def test_a_bad_upload_leaves_stored_contracts_untouched(contracts: Any, pg_pool: Any) -> None:
