@@ -108,11 +108,10 @@ def test_warming_a_contract_builds_its_index_once_in_the_background(
     contracts: Any, pg_pool: Any
 ) -> None:
     from agents.contract import index as index_module
+    from agents.contract import service
     from agents.contract.coverage import _text_words, article_words
 
-    from agents.contract import service
-
-    service._warmed.discard("sample-user-provide")  # another test of this session may have
+    service._warmed.discard("sample-user-provide")  # another test may have warmed it already
     index_module.clear_cache()
     _text_words.cache_clear()
     thread = warm("sample-user-provide", pg_pool)
