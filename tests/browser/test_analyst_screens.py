@@ -42,6 +42,8 @@ VISIBLE_TEXT = """() => {
   }
   return out.join('\\n');
 }"""
+# Screens are opened by their deep links (app.py's url_path): the home (Data) screen is not drawn
+# first on the way; the sidebar's links are followed by test_offline_korean's tour and the QA.
 ANSWERS = """() => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')]
   .filter((e) => e.textContent.includes('답변 모드:')).length"""
 
@@ -80,7 +82,7 @@ def _chart_titled(page: Any, title: str) -> Any:
 def test_etf_ranking_and_top_n_are_charted_from_the_answer(
     page: Any, app_url: str, screenshot_dir: Path
 ) -> None:
-    open_screen(page, app_url, "ETF 챗", "ETF 챗")
+    open_screen(page, app_url, "/etf", "ETF 챗")
     placeholder = "ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)"
     _ask(page, placeholder, "2차전지 ETF 6개월 수익률 순위")
     ranking = _chart_titled(page, "'2차전지' 태그 ETF (6개월 수익률 높은 순, 3개)")
@@ -96,7 +98,7 @@ def test_etf_ranking_and_top_n_are_charted_from_the_answer(
 def test_macro_rate_change_in_percentage_points(
     page: Any, app_url: str, screenshot_dir: Path
 ) -> None:
-    open_screen(page, app_url, "매크로 Q&A", "매크로 Q&A")
+    open_screen(page, app_url, "/macro", "매크로 Q&A")
     _ask(
         page,
         "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
@@ -125,7 +127,7 @@ def test_data_screen_and_console_refusal_in_korean(page: Any, app_url: str) -> N
 
 
 def test_stock_report_speaks_korean(page: Any, app_url: str) -> None:
-    open_screen(page, app_url, "종목 리포트", "종목 리포트")
+    open_screen(page, app_url, "/stock", "종목 리포트")
     page.get_by_role("button", name="삼성전자", exact=True).click()
     page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
         timeout=ANSWER_TIMEOUT_MS
@@ -170,7 +172,7 @@ def test_first_visit_by_deep_link_opens_the_screen_without_english_popup(
 def test_opening_script_speaks_korean(page: Any, app_url: str, screenshot_dir: Path) -> None:
     """The day's script, themes, market context and notes (sources are cited by title in the
     document-evidence grid, which is data and not scanned)."""
-    open_screen(page, app_url, "오프닝 스크립트", "오프닝 스크립트")
+    open_screen(page, app_url, "/opening", "오프닝 스크립트")
     page.get_by_role("button", name="대본 만들기").click()
     page.get_by_text("오늘 장 한마디").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_role("heading", name="핵심 테마").wait_for()
@@ -183,7 +185,7 @@ def test_contract_screen_speaks_korean(page: Any, app_url: str) -> None:
     """The bundled sample uploaded and asked about, as the screenshot QA does (trace closed)."""
     from tests.qa.scenarios import CONTRACT_QUESTION, CONTRACT_SAMPLE
 
-    open_screen(page, app_url, "계약 조항", "계약 조항")
+    open_screen(page, app_url, "/contract", "계약 조항")
     page.get_by_text("조항 목록").wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.locator('input[type="file"]').set_input_files(str(CONTRACT_SAMPLE))
     page.get_by_text("16개 조항, 유형: 데이터 제공형").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
