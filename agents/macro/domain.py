@@ -266,7 +266,7 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
 def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Prices, returns, drawdown and volume (OHLCV SQL), valuation, earnings, event evidence."""
     watch, resp = Stopwatch(), agent_response("equity", ctx, "equity")
-    start = fetch_start(ctx.as_of_date, route.period_months)
+    start = fetch_start(ctx.as_of_date, _window_months(route))  # '15거래일': all 15 sessions
     if not route.matched_security_ids and market_question(route):
         market_answer(resp, ctx, route, sector_codes(route))  # '오늘 거래대금 상위 10개' (issue 25)
     elif not route.matched_security_ids and sector_codes(route):

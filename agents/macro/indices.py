@@ -31,9 +31,11 @@ def all_indices_held(frame: QuestionFrame | None) -> bool:
 
 def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> set[str]:
     """Each named index's level over the window; returns the entity keys answered."""
+    from agents.macro.derived import window_asked
     from agents.macro.domain import anchored, cite_window
 
     answered: set[str] = set()
+    windowed = route.frame is not None and window_asked(route.frame) is not None
     for entity in route.frame.of("index") if route.frame else []:
         code = index_code(entity.key, entity.name)
         if code is None:
@@ -50,9 +52,10 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         v0, v1, name, unit = float(first["close"]), float(last["close"]), last["name"], last["unit"]
         high = max(float(r["high"] if r["high"] is not None else r["close"]) for r in rows)
         low = min(float(r["low"] if r["low"] is not None else r["close"]) for r in rows)
+        fetched = result.rows if windowed and result else rows  # '15거래일': all 15 sessions
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["trade_date"]), float(r["close"]))
-                                          for r in rows]))  # fmt: skip
+                                          for r in fetched]))  # fmt: skip
         resp.key_points.append(lang_text(
             route.language,
             f"{name}({code}) {v1:,.2f}{_unit_ko(unit)} ({last['trade_date']}), {first['trade_date']} "

@@ -38,7 +38,7 @@ _FRAME_WORDS = frozenset(
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
-    "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 원 배 bp".split()
+    "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 원 배 bp bps".split()
 )
 
 
@@ -118,8 +118,10 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(t.form)
             cov.decisive.append(_deciding_phrase(tokens, i, question))
             continue
-        if form in _FRAME_WORDS:
-            continue
+        if form in _FRAME_WORDS or (
+            i and tokens[i - 1].form == "몇" and form in _UNITS_AFTER_NUMBER
+        ):
+            continue  # '몇 bp야?' asks the figure in a unit every gap of rates is given in
         if request := _request(tokens, i, question):  # '만들어줘': what no screen does
             cov.unread.append(t.form)
             cov.decisive.append(request)

@@ -164,21 +164,24 @@ def _closest(question: str, start: int, end: int, choices: list[str],
 
 @lru_cache(maxsize=4)
 def _word_jamo(known_words: frozenset[str]) -> tuple[list[str], list[str]]:
-    """The Hangul vocabulary words of three syllables or more, and their jamo forms."""
-    words = sorted(w for w in known_words if len(w) >= 3 and all("가" <= c <= "힣" for c in w))
+    """The Hangul vocabulary words of two syllables or more, and their jamo forms."""
+    words = sorted(w for w in known_words if len(w) >= 2 and all("가" <= c <= "힣" for c in w))
     return words, [jamo(w) for w in words]
 
 
 def correct_words(question: str, known_words: frozenset[str],
                   taken: list[tuple[int, int]]) -> tuple[str, list[str]]:  # fmt: skip
     """A Hangul word (with or without a one-letter particle) one letter (jamo) from exactly one
-    vocabulary word of the same length ('실엄률' → 실업률, '기준금니' → 기준금리) is read as that
-    word; the notes say so. Names and words the vocabulary holds are left alone."""
+    vocabulary word of the same length ('실엄률' → 실업률, '기준금니' → 기준금리; of two letters
+    only one Kiwi does not know: '죵가' → 종가) is read as that word; the notes say so. Names and
+    words the vocabulary holds are left alone."""
     question, notes = _respell_rate_suffix(question, known_words, taken)
     words, forms = _word_jamo(known_words)
     tokens = analyse(question)
     for m in _HANGUL_WORD.finditer(question):
         inside = [t for t in tokens if m.start() <= t.start < m.end()]
+        if len(m.group(0)) == 2 and not (len(inside) == 1 and inside[0].oov):
+            continue  # two letters: only a word Kiwi does not know ('죵가', '보쑤')
         tags = [t.tag for t in inside]
         spelt = len(tags) >= 2 and tags[0].startswith("NN") and not inside[0].oov and all(
             tag.startswith("J") for tag in tags[1:])  # fmt: skip  # '인하가' is 인하 + 가
@@ -186,7 +189,7 @@ def correct_words(question: str, known_words: frozenset[str],
         if spelt or verb or any(a < m.end() and m.start() < b for a, b in taken):
             continue  # a noun with its particle, a verb: not a misspelt noun
         for word in (m.group(0), m.group(0)[:-1]):
-            if len(word) < 3 or word in known_words:
+            if len(word) < (2 if word == m.group(0) else 3) or word in known_words:
                 break
             found = process.extract(jamo(word), forms, scorer=Levenshtein.distance, limit=2,
                                     score_cutoff=1)  # fmt: skip
@@ -200,7 +203,7 @@ def correct_words(question: str, known_words: frozenset[str],
     return question, notes
 
 
-_HANGUL_WORD = re.compile(r"[가-힣]{3,}")
+_HANGUL_WORD = re.compile(r"[가-힣]{2,}")
 # 률/율 and 렬/열 follow the syllable before them (율 after a vowel or ㄴ, 률 after any other
 # final): '환률', '실업율', '수익율' are the commonest misspellings of the words analysts use
 _SUFFIX_SPELLINGS = {"률": "율", "율": "률", "렬": "열", "열": "렬"}

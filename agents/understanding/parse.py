@@ -867,6 +867,16 @@ def _asks_what_differs(frame: QuestionFrame, text: str) -> bool:
     return len(named) >= 2 and not frame.measures and bool(asked)
 
 
+def _whole_word(question: str, hit: Hit) -> str:
+    """The written word holding a phrase found inside it ('비트코인' for '코인')."""
+    start, end = hit.start, hit.end
+    if hit.phrase.lower() != question[start:end].lower() or " " in hit.phrase:
+        return hit.phrase
+    while start > 0 and _HANGUL.match(question[start - 1]) and _HANGUL.match(question[start]):
+        start -= 1
+    return question[start:end] if start < hit.start else hit.phrase
+
+
 def _which_is_more(frame: QuestionFrame) -> bool:
     """'둘 중 더 높은 쪽은?', '어느 나라가 더 낮아?': '더' and an ordering adjective over series
     (or a follow-up's) ask which is higher — their gap. Funds and stocks pick one instead."""
@@ -1206,7 +1216,7 @@ def _read_scope(frame: QuestionFrame, text: str) -> None:
                 frame.operation.kind = "lookup"
         if hit.label == "chit_chat" and frame.operation.kind == "define":
             frame.operation.kind = "lookup"  # 'What is the weather in Seoul?' is no term
-        frame.notes.append(f"out_of_scope:{hit.label}:{hit.phrase}")
+        frame.notes.append(f"out_of_scope:{hit.label}:{_whole_word(frame.question, hit)}")
     if not any(n.startswith("out_of_scope:forecast") for n in frame.notes) and not defined:
         _read_advice(frame)
     if any(n.startswith("out_of_scope:forecast") for n in frame.notes):

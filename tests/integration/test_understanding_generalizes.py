@@ -93,6 +93,12 @@ def test_macro_and_housing_windows_hold_as_many_observations_as_asked(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert spread.status == "ok" and "최고치와 최저치의 차이" in spread.answer
     assert "%p" in spread.answer  # a rate's range is in percentage points
+    # an index's sessions are its own last N (fresh round 10: 15 asked, 12 used, status ok)
+    nasdaq = macro_answer("나스닥 최근 15거래일 최고치", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    top = one(pg_pool, "SELECT max(close) FROM (SELECT close FROM market_series_prices WHERE "
+              "series_code = '^IXIC' ORDER BY trade_date DESC LIMIT 15) t")  # fmt: skip
+    assert "관측치 15개" in nasdaq.answer and f"최고치: {top:,.2f}" in nasdaq.answer
 
 
 def test_macro_composes_a_gap_then_its_window_statistic(

@@ -1115,3 +1115,19 @@ def test_the_period_is_read_by_the_window_reader(lexicon: Lexicon, question: str
     10-year one, a calendar year no 2026-year one (the regex period reader read all three)."""
     period = read(lexicon, question).period
     assert (period.label if period else None) == label
+
+
+def test_two_letter_typos_the_unit_asked_and_whole_words(lexicon: Lexicon) -> None:
+    """Fresh round 10: a two-letter word Kiwi does not know is a typo of the one word a letter
+    away ('죵가' → 종가; '환율' and '추이' are words); '몇 bp야' asks the gap's unit, it is no
+    unread name; an out-of-scope word is quoted as written ('비트코인', not '코인')."""
+    from agents.understanding.coverage import cover
+
+    typo = read(lexicon, "삼성전자 죵가", kinds=frozenset({"stock"}))
+    assert (typo.question, typo.linked_notes) == ("삼성전자 종가", ["'죵가'를 종가로 읽었습니다."])
+    assert read(lexicon, "환율 추이", kinds=MACRO_KINDS).linked_notes == []
+    assert cover(read(lexicon, "차이는 몇 bp야?", kinds=MACRO_KINDS)).decisive == []
+    scope = [
+        n for n in read(lexicon, "비트코인 ETF 추천해줘").notes if n.startswith("out_of_scope:")
+    ]
+    assert scope and scope[0].endswith(":비트코인")
