@@ -45,6 +45,7 @@ from agents.macro.templates import (
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
+from agents.understanding.coverage import mark_read
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
@@ -460,6 +461,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if name == "re_transactions_monthly" and counts_asked(route.question):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
+            elif name == "re_transactions_monthly" and frame is not None:
+                mark_read(frame, "중위", "median")  # the deal price is the month's median
             if bands:  # '10억 이상', '전용 84㎡': the series is of those deals only, and says so
                 ko = filter_words(route.frame, "ko") + ko
                 en = filter_words(route.frame, "en") + en

@@ -90,6 +90,15 @@ _ORDINAL_NUMBERS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5}
 _ORDINALS_EN = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd": 3}
 
 
+READ = "read:"  # a screen's note: it computed what this word asks ('read:중위' for medians)
+
+
+def mark_read(frame: QuestionFrame, *words: str) -> None:
+    """The screen answered what these words ask (a statistic no reader names, e.g. a deal
+    price that is the month's median): coverage counts them as read."""
+    frame.notes += [READ + w for w in words if READ + w not in frame.notes]
+
+
 class ReadSpan(BaseModel):
     text: str
     read_as: str
@@ -114,6 +123,9 @@ def cover(frame: QuestionFrame) -> Coverage:
         ):
             continue
         form = t.form.lower()
+        if READ + form in frame.notes:
+            cov.read.append(ReadSpan(text=t.form, read_as="화면이 계산함"))
+            continue
         if form in _DECIDING_WORDS:
             cov.unread.append(t.form)
             cov.decisive.append(_deciding_phrase(tokens, i, question))

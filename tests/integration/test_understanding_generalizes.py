@@ -315,3 +315,17 @@ def test_fifty_two_weeks_are_the_year_the_period_reader_names(pg_pool: Any) -> N
                "trade_date > (SELECT max(trade_date) FROM stock_prices) - interval '1 year'")  # fmt: skip
     assert answer is not None and answer.status == "ok" and won(high) in answer.answer
     assert not first_step(answer)["decisive"]
+
+
+def test_a_statistic_the_screen_computes_is_read(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'중위가격': a deal price is the month's median deal, so the word is read (it made the
+    answer partial as unread); 'unsold units' is the unsold count."""
+    median = macro_answer("강남구 아파트 실거래 중위가격", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert median.status == "ok" and "중위가격" in median.answer
+    assert not first_step(median)["decisive"]
+    unsold = macro_answer("unsold units in Busan", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert unsold.status == "ok" and "Busan unsold" in unsold.answer
