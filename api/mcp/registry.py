@@ -121,6 +121,9 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("find_similar_etfs", "basis"): ("holdings", "returns"),
     ("find_similar_etfs", "period"): ("1w", "1m", "3m", "6m", "1y", "ytd", "mtd"),
     ("get_etf_prices", "summary"): ("all", "range", "ends"),
+    ("get_etf_prices", "against"): ("1w", "1m", "3m", "6m", "1y", "ytd", "mtd"),
+    ("get_etf_prices", "statistic"): ("avg", "sum", "max", "min", "range", "std"),
+    ("get_etf_prices", "field"): ("close", "nav", "volume", "market_cap", "net_assets"),
     ("standard_contract", "contract_type"): ("provide", "create"),
 }
 
