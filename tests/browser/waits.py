@@ -9,18 +9,14 @@ from typing import Any
 ANSWER_TIMEOUT_MS = 180_000
 
 
-RERUN_GAP_MS = 300  # a rerun (st.rerun after a turn) starts this soon after a run ends
-
-
 def wait_idle(page: Any) -> None:
     """The script run the last action started has finished (Streamlit marks the app root); asked
-    twice RERUN_GAP_MS apart, as a rerun starts right after a run ends. Nothing is waited for
-    after the second answer: a pause there checked nothing (about 300 ms per call, hundreds of
-    calls a session)."""
-    idle = page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]')
-    idle.wait_for(timeout=ANSWER_TIMEOUT_MS)
-    page.wait_for_timeout(RERUN_GAP_MS)
-    idle.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    twice a moment apart, as a rerun (st.rerun after a turn) starts right after a run ends."""
+    for _ in range(2):
+        page.locator('[data-testid="stApp"][data-test-script-state="notRunning"]').wait_for(
+            timeout=ANSWER_TIMEOUT_MS
+        )
+        page.wait_for_timeout(300)
 
 
 def only_one(locator: Any) -> Any:
