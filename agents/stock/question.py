@@ -226,8 +226,9 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["window"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
-    moved = frame.statistic in ("change", "return")  # '지난주 대비 얼마나 변했어?'
-    if (frame.operation.kind in ("change", "trend") or moved or why) and "return" not in wanted:
+    # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's
+    volume_only = bool(wanted) and set(wanted) <= {"volume", "trading_value"}
+    if (_asks_move(frame) or why) and "return" not in wanted and not volume_only:
         wanted.append("return")
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
         wanted.append("news")
@@ -449,14 +450,30 @@ def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
 
 
 def _volume(turn: _Turn, pool: ConnectionPool | None) -> None:
-    rows = _prices(turn, pool, 0.25)
+    """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
+    period reaches back to (the figures module's base date)."""
+    p, rows = _period_bars(turn, pool, ("1d", 1 / 30))
     if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
         turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()
                           else "This series has no volume.")  # fmt: skip
-    elif rows:
-        last = rows[-1]
-        turn.lines.append(f"거래량 {int(last['volume']):,}주 ({last['trade_date']})" if turn.ko()
-                          else f"Volume {int(last['volume']):,} shares on {last['trade_date']}")  # fmt: skip
+        return
+    if not rows:
+        return
+    last, v1 = rows[-1], int(rows[-1]["volume"])
+    line = (f"거래량 {v1:,}주 ({last['trade_date']})" if turn.ko()
+            else f"Volume {v1:,} shares on {last['trade_date']}")  # fmt: skip
+    day = fig.base_date(last["trade_date"], p)
+    base = next((r for r in reversed(rows) if r["trade_date"] <= day and r["volume"]), None)
+    if _asks_move(turn.frame) and base is not None:
+        v0 = int(base["volume"])
+        line += (f", {base['trade_date']} {v0:,}주 대비 {v1 - v0:+,}주 ({(v1 / v0 - 1) * 100:+.2f}%)"
+                 if turn.ko() else f", {v1 - v0:+,} ({(v1 / v0 - 1) * 100:+.2f}%) vs "
+                 f"{v0:,} on {base['trade_date']}")  # fmt: skip
+    turn.lines.append(line)
+
+
+def _asks_move(frame: QuestionFrame) -> bool:
+    return frame.operation.kind in ("change", "trend") or frame.statistic in ("change", "return")
 
 
 def _rsi(turn: _Turn, pool: ConnectionPool | None) -> None:

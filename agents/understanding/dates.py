@@ -41,6 +41,10 @@ _EDGE_WORDS: dict[str, tuple[Scale, int, Edge]] = {
     "year-end": ("year", -1, "last"),
 }  # fmt: skip
 _HALVES = {"상반기": 1, "하반기": 2}
+_WEEKDAYS = {w: i for i, words in enumerate((
+    ("월요일", "monday"), ("화요일", "tuesday"), ("수요일", "wednesday"), ("목요일", "thursday"),
+    ("금요일", "friday"), ("토요일", "saturday"), ("일요일", "sunday"))) for w in words}  # fmt: skip
+_AHEAD = frozenset({"다음", "next", "오", "coming", "내주", "차주", "다가오"})  # '다음 주 월요일'
 _LAST = frozenset({"말", "끝", "마지막", "막", "end", "last"})
 _FIRST = frozenset({"초", "첫", "처음", "시작", "start", "beginning", "first"})
 _DAY_WORDS = frozenset({"거래일", "영업일", "날", "일", "세션", "day", "session", "trading"})
@@ -89,6 +93,15 @@ def _span_at(
 ) -> tuple[tuple[date, date], int, Edge | None] | None:
     """The calendar span starting at token i, the index after it, and an edge said with it."""
     form = tokens[i].form.lower()
+    before = {t.form.lower() for t in tokens[max(0, i - 2) : i]}
+    if form in _WEEKDAYS and not before & _AHEAD:  # '금요일 종가': the last such day up to today
+        day = today - timedelta(days=(today.weekday() - _WEEKDAYS[form]) % 7)
+        return (day, day), i + 1, "last"
+    if form == "last" and i + 1 < len(tokens) and tokens[i + 1].form.lower() in _WEEKDAYS:
+        day = today - timedelta(
+            days=(today.weekday() - _WEEKDAYS[tokens[i + 1].form.lower()]) % 7 or 7
+        )
+        return (day, day), i + 2, "last"  # 'last Friday': the one before today
     if form in _EDGE_WORDS:
         scale, offset, edge = _EDGE_WORDS[form]
         return _span(scale, offset, today), i + 1, edge
@@ -97,7 +110,7 @@ def _span_at(
         j = i + 1
         if scale == "year" and j < len(tokens) and tokens[j].form in _HALVES:
             return _half(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
-        return _span(scale, offset, today), j, None
+        return _weekday_of(_span(scale, offset, today), scale, tokens, j)
     if form in _HALVES:
         return _half(today.year, _HALVES[form]), i + 1, None
     if form in _OFFSETS:
@@ -105,12 +118,22 @@ def _span_at(
         if j < len(tokens) and tokens[j].tag == "ETM":  # '지나' + 'ㄴ'
             j += 1
         if j < len(tokens) and tokens[j].form.lower() in _SCALES:
-            return _span(_SCALES[tokens[j].form.lower()], _OFFSETS[form], today), j + 1, None
+            scale = _SCALES[tokens[j].form.lower()]
+            return _weekday_of(_span(scale, _OFFSETS[form], today), scale, tokens, j + 1)
     if form in ("end", "start", "beginning") and i + 2 < len(tokens) and tokens[i + 1].form == "of":
         inner = _span_at(tokens, i + 2, today)
         if inner is not None:
             return inner[0], inner[1], "last" if form == "end" else "first"
     return None
+
+
+def _weekday_of(span: tuple[date, date], scale: Scale, tokens: tuple[Morpheme, ...],
+                j: int) -> tuple[tuple[date, date], int, Edge | None]:  # fmt: skip
+    """'지난주 금요일', '이번 주 월요일': that day of the week named."""
+    if scale == "week" and j < len(tokens) and tokens[j].form.lower() in _WEEKDAYS:
+        day = span[0] + timedelta(days=_WEEKDAYS[tokens[j].form.lower()])
+        return (day, day), j + 1, "last"
+    return span, j, None
 
 
 def _edge_after(tokens: tuple[Morpheme, ...], j: int, edge: Edge | None) -> tuple[Edge | None, int]:

@@ -602,9 +602,10 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     if (
         not housing
         and not any(m.name == "expense_ratio" for m in frame.measures)
-        and find_phrases(text, {"cheap": voc["cheap_words"]})
+        and (cheap := find_phrases(text, {"cheap": voc["cheap_words"]}))
     ):  # '싼 ETF' is a fee; '강남구 제일 비싼 아파트' is a deal price
-        frame.measures.append(Measure(name="expense_ratio", unit="%", surface="저렴"))
+        # the word as written: a nested question's first measure is found by it ('싼 쪽의 …')
+        frame.measures.append(Measure(name="expense_ratio", unit="%", surface=cheap[0].phrase))
     return text
 
 

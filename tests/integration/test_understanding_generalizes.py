@@ -79,6 +79,12 @@ def test_stock_window_statistics_are_the_asked_figure(pg_pool: Any) -> None:
     assert spread is not None and spread.status == "ok" and won(round(width)) in spread.answer
     moved = answer_stock_question("셀트리온 주가 지난주 대비 얼마나 변했어?", pool=pg_pool)
     assert moved is not None and "1주 수익률" in moved.answer
+    # fresh round 11: '거래량 어제보다 늘었어?' is the volume's move, not the price's
+    more = answer_stock_question("HMM 거래량 어제보다 늘었어?", pool=pg_pool)
+    last, before = fetch_all("SELECT volume FROM stock_prices WHERE security_id = 'KR:011200' "
+                             "ORDER BY trade_date DESC LIMIT 2", None, pg_pool)  # fmt: skip
+    gained = int(last["volume"]) - int(before["volume"])
+    assert more is not None and f"대비 {gained:+,}주" in more.answer and "수익률" not in more.answer
 
 
 def test_macro_and_housing_windows_hold_as_many_observations_as_asked(
@@ -144,6 +150,14 @@ def test_nested_etf_questions_compose_order_take_and_read(
         "SELECT code, expense_ratio FROM etfs WHERE code IN ('069500', '102110')", None, pg_pool)}  # fmt: skip
     cheap = min(fees, key=fees.__getitem__)
     assert cheaper.status == "ok" and cheap in cheaper.answer.split("\n")[0]
+    # the same pick over a follow-up's two funds (fresh round 11: the gap of their returns)
+    history: list[Any] = []
+    for turn in ("TIGER 200 보수", "KODEX 200은?", "둘 중 싼 쪽의 3개월 수익률은?"):
+        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, picked)
+    head = picked.answer.split("\n")[0]
+    assert picked.status == "ok" and cheap in head and "3개월 수익률" in head
+    assert "차이" not in picked.answer
     assert "1년 수익률" in cheaper.answer
 
 

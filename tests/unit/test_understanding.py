@@ -1131,3 +1131,20 @@ def test_two_letter_typos_the_unit_asked_and_whole_words(lexicon: Lexicon) -> No
         n for n in read(lexicon, "비트코인 ETF 추천해줘").notes if n.startswith("out_of_scope:")
     ]
     assert scope and scope[0].endswith(":비트코인")
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("미국 10년물 금리 지난 분기 말 값", "2026-09-30"), ("올해 첫 거래일 종가", "2026-01-02"),
+    ("코스닥 지난주 금요일 종가", "2026-11-20"), ("이번 주 월요일 종가", "2026-11-23"),
+    ("지난 주 수요일 종가", "2026-11-18"), ("금요일 종가", "2026-11-27"),
+    ("KOSPI close last Friday", "2026-11-27"), ("다음 주 월요일 종가", None), ("지난주 대비", None),
+])  # fmt: skip
+def test_a_day_named_in_words(question: str, day: str | None) -> None:
+    """Spans and their edges, and a day of a week ('지난주 금요일', fresh round 11: read as
+    unread, answered with the latest close); a day not come yet is not read."""
+    from datetime import date
+
+    from agents.understanding.dates import read_date_point
+
+    found = read_date_point(question, today=date(2026, 11, 28))
+    assert (found.day.isoformat() if found else None) == day
