@@ -71,6 +71,7 @@ class DocumentIndex:
     doc_count: int
     dimension: int
     probe: list[float] = field(default_factory=list)  # a stored document's vector
+    probes: list[tuple[str, list[float]]] = field(default_factory=list)  # spread over the corpus
     built_now: bool = False
 
 
@@ -92,6 +93,7 @@ class GraphRagResult:
 
 
 _INDEXES: dict[int, DocumentIndex] = {}
+_BROKEN: dict[int, str] = {}  # store → the fingerprint a rebuild could not make searchable
 _LOCK = threading.Lock()
 
 
@@ -114,6 +116,12 @@ def ensure_document_index(ctx: RunContext) -> DocumentIndex:
         if not stat["n"]:
             raise ToolInputError("문서가 없어 벡터 인덱스를 만들 수 없습니다")
         fp = hashlib.sha1(f"{embedder.name}|{DOC_COMPONENTS}|{stat['h']}".encode()).hexdigest()
+        if (
+            _BROKEN.get(id(store)) == fp
+        ):  # a rebuild already failed in this process: no retry per turn
+            raise QueryFailed(
+                f"문서 벡터 인덱스({INDEX_NAME})를 쓸 수 없습니다: 다시 만들어도 검색이 맞지 않습니다"
+            )
         cached = _INDEXES.get(id(store))
         index = cached if cached and cached.fingerprint == fp else None
         if index is None:
@@ -123,8 +131,12 @@ def ensure_document_index(ctx: RunContext) -> DocumentIndex:
             _build(store, index, ctx)
         if _index_problem(store, index):
             _reindex(store, index)
+        if _index_problem(store, index):  # the stored vectors themselves are not this index's
+            store.drop_vector_index(LABEL, VECTOR_PROP)  # vectors written under no index
+            _build(store, index, ctx)
             problem = _index_problem(store, index)
             if problem:
+                _BROKEN[id(store)] = fp
                 raise QueryFailed(f"문서 벡터 인덱스({INDEX_NAME})를 쓸 수 없습니다: {problem}")
         _INDEXES[id(store)] = index
         return index
@@ -167,9 +179,12 @@ def _fit(embedder: Embedder, fp: str, ctx: RunContext) -> DocumentIndex:
     rows = fetch_all(CORPUS_SQL, pool=ctx.pool)
     texts = [f"{r['title']}\n{r['body']}" for r in rows]
     embedder.fit(texts)
-    probe = embedder.embed(texts[:1])
+    picked = sorted({0, len(rows) // 3, 2 * len(rows) // 3, len(rows) - 1})
+    vectors = embedder.embed([texts[i] for i in picked])
     return DocumentIndex(embedder=embedder, fingerprint=fp, doc_count=len(rows),
-                         dimension=int(probe.shape[1]), probe=probe[0].tolist())  # fmt: skip
+                         dimension=int(vectors.shape[1]), probe=vectors[0].tolist(),
+                         probes=[(rows[i]["doc_id"], v.tolist())
+                                 for i, v in zip(picked, vectors, strict=True)])  # fmt: skip
 
 
 def _graph_ready(store: GraphStore, fp: str) -> bool:
@@ -187,7 +202,15 @@ def _index_problem(store: GraphStore, index: DocumentIndex) -> str | None:
     except WorkbenchError as e:
         return str(e)
     wanted = min(PROBE_K, index.doc_count)
-    return None if len(found) >= wanted else f"probe top-{wanted} returned {len(found)}"
+    if len(found) < wanted:
+        return f"probe top-{wanted} returned {len(found)}"
+    # an HNSW graph that lost its neighbours still returns k nodes, the wrong ones (measured on
+    # a long-lived home: 3 of 4 documents did not find themselves): each probe finds its own
+    for doc_id, vector in index.probes:
+        top = store.vector_search(LABEL, VECTOR_PROP, vector, 1)
+        if not top or top[0]["node"].get(KEY_PROP) != doc_id:
+            return f"probe {doc_id} is not its own nearest document"
+    return None
 
 
 def _reindex(store: GraphStore, index: DocumentIndex) -> None:
