@@ -257,13 +257,16 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
         # the ETFs tied at the cut are in the set as much as the last one kept: candidates too
-        body.append(f"rows = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
-                    f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})[:1]")  # fmt: skip
+        body += [f"candidates = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
+                 f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
+                 "rows = candidates[:1]",  # and the candidates as good as the one picked, named
+                 f"same = [r for r in candidates[1:] if r[{lit(pick[0])}] == rows[0][{lit(pick[0])}]]"]  # fmt: skip
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
                           pick)  # fmt: skip
-    body += [f"spec = {lit(spec)}", "final_answer(render_etf_composed(rows, value, spec, tied))"]
+    body += [f"spec = {lit(spec)}"] + (["spec['same'] = same"] if pick else [])
+    body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
 
 
@@ -290,7 +293,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
              else f"No {order} values found for {described}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
-            "n": n, "pick_among_ties": pick is not None,
+            "n": n, "pick_among_ties": pick is not None, "pick_by": pick[0] if pick else None,
             "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure])),
             "empty": empty, "note": notes_text(plan),
             "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip

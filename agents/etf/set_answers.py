@@ -104,6 +104,15 @@ def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) 
                  f"있{'어 함께 후보로 골랐' if picked else ''}습니다: {names}" if spec["lang"] == "ko"
                  else f"\n\nNote: {len(tied)} more ETFs have the same {labels[order]} ({same}) as "
                  f"number {spec.get('n')}{' and were candidates too' if picked else ''}: {names}")  # fmt: skip
+    as_good = spec.get("same") or []  # the pick's own ties: named (the data's order chose)
+    if as_good:
+        by = spec["pick_by"]
+        names = ", ".join(f"{r['name']}({r['code']})" for r in as_good[:10])
+        value_same = fmt_measure(by, as_good[0].get(by))
+        text += (f"\n\n참고: {labels[by]} {value_same}로 같은 ETF가 {len(as_good)}개 더 있어 목록 "
+                 f"순서로 첫 번째를 골랐습니다: {names}" if spec["lang"] == "ko"
+                 else f"\n\nNote: {len(as_good)} more ETFs have the same {labels[by]} "
+                 f"({value_same}); the first in the list was picked: {names}")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

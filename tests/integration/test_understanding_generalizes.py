@@ -161,6 +161,25 @@ def test_nested_etf_questions_compose_order_take_and_read(
     assert "1년 수익률" in cheaper.answer
 
 
+def test_a_pick_tied_with_others_names_them(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 11: the three ETFs with the most volume all charge 0.64%; the pick named one
+    with status ok and said nothing of the other two."""
+    answer = etf_answer("거래량 상위 3개 ETF 중 총보수가 가장 싼 것", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    top = fetch_all(
+        "SELECT e.code, e.expense_ratio FROM etfs e JOIN (SELECT etf_code, avg(volume) AS v "
+        "FROM etf_prices WHERE trade_date > (SELECT max(trade_date) FROM etf_prices) - "
+        "interval '1 month' GROUP BY 1 ORDER BY 2 DESC LIMIT 3) t ON t.etf_code = e.code",
+        None, pg_pool)  # fmt: skip
+    cheapest = min(float(r["expense_ratio"]) for r in top)
+    same = [r["code"] for r in top if float(r["expense_ratio"]) == cheapest]
+    assert answer.status == "ok" and any(code in answer.answer.split("\n")[0] for code in same)
+    assert ("같은 ETF가" in answer.answer) == (len(same) > 1)
+    assert all(code in answer.answer for code in same)
+
+
 def test_a_second_cut_and_ties_at_the_cut_are_part_of_the_plan(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
