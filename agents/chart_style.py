@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import plotly.graph_objects as go
+
+FONT_FAMILY = "Noto Sans KR, Noto Sans CJK KR, NanumGothic, sans-serif"
 LEGEND: dict[str, Any] = {
     "orientation": "h",
     "yref": "container",
@@ -49,3 +52,24 @@ def hline(y: float, *, yref: str = "y", dash: str = "dash", color: str = "#6b728
         "showarrow": False,
     }]  # fmt: skip
     return shape, notes
+
+
+def base_layout(title: str, x_label: str, y_label: str, *, height: int = 380,
+                top: int = 60) -> dict[str, Any]:  # fmt: skip
+    """A figure's layout as data: a left-aligned title, the shared legend, titled axes."""
+    return {
+        "title": {"text": title, "x": 0.0, "xanchor": "left"},
+        "font": {"family": FONT_FAMILY},
+        "height": height,
+        "margin": {"l": 60, "r": 20, "t": top, "b": 50},
+        "legend": LEGEND,
+        "xaxis": {"title": {"text": x_label}},
+        "yaxis": {"title": {"text": y_label}},
+    }
+
+
+def figure_of(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
+    """A figure built in one step from its traces and layout as data. Built call by call
+    (make_subplots, add_trace, update_layout …) the ETF price figure took 0.25-0.8 s and the
+    stock report's four figures 0.7 s of the page's run before a chart could be sent."""
+    return go.Figure({"data": data, "layout": layout})
