@@ -23,7 +23,8 @@ from typing import Any
 from psycopg_pool import ConnectionPool
 
 from agents.understanding.vocabulary import vocabulary, vocabulary_words
-from data_access.postgres import fetch_all
+from data_access.errors import WorkbenchError
+from data_access.postgres import fetch_all, fetch_one
 
 # English words for Korean tag names (tags are stored in Korean).
 TAG_SYNONYMS: dict[str, str] = {
@@ -565,17 +566,31 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     )
 
 
-_cached: dict[str, tuple[float, Lexicon]] = {}
+_cached: dict[str, tuple[float, str, Lexicon]] = {}
 _lock = threading.Lock()
+# how many names there are: an import or upload that adds a stock, an ETF or an alias changes it
+_NAMES_VERSION = ("SELECT (SELECT count(*) FROM stocks) AS stocks, (SELECT count(*) FROM etfs) AS "
+                  "etfs, (SELECT count(*) FROM entity_aliases) AS aliases")  # fmt: skip
 
 
 def cached_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
-    """The lexicon of one database (keyed by the pool's conninfo), reloaded at most every five
-    minutes: names change only when data loads, and a second database (a private test stack, an
-    external PostgreSQL) has names of its own."""
+    """The lexicon of one database (keyed by the pool's conninfo), reloaded when its names were
+    added to (an import: the next question knows the new stock) and at most every five minutes
+    otherwise; a second database (a private test stack, an external PostgreSQL) has its own."""
     key = str(getattr(pool, "conninfo", "") or "default")
+    version = _names_version(pool)
     with _lock:
         found = _cached.get(key)
-        if found is None or time.monotonic() - found[0] > _CACHE_TTL_S:
-            found = _cached[key] = (time.monotonic(), load_lexicon(pool))
-        return found[1]
+        stale = found is None or time.monotonic() - found[0] > _CACHE_TTL_S or found[1] != version
+        if stale:
+            found = _cached[key] = (time.monotonic(), version, load_lexicon(pool))
+        assert found is not None
+        return found[2]
+
+
+def _names_version(pool: ConnectionPool | None) -> str:
+    try:
+        row = fetch_one(_NAMES_VERSION, pool=pool)
+    except WorkbenchError:
+        return ""  # the load itself says what is wrong
+    return "" if row is None else f"{row['stocks']}/{row['etfs']}/{row['aliases']}"
