@@ -14,6 +14,7 @@ import pytest
 
 from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.run_reports import projection_lags
+from tests.browser.waits import wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -105,6 +106,7 @@ def test_rerun_a_failed_case_from_its_report(
     panel = _open_operations(page, app_url)
     page.get_by_role("button", name="새로 고침").click()  # reads are cached for 30 s
     panel.get_by_role("heading", name="최근 실패").wait_for()
+    wait_idle(page)  # the refresh's rerun redraws the expander closed if it is clicked mid-run
     report = panel.locator('[data-testid="stExpander"]').filter(
         has_text=f"{failed_case} · 사실 불일치"
     )
