@@ -23,7 +23,7 @@ from agents.macro.deals import (
     filter_words,
     level,
 )
-from agents.macro.derived import derived_points, extreme_point, window_asked
+from agents.macro.derived import DEALS, derived_points, extreme_point, window_asked
 from agents.macro.disclosures import disclosure_answer
 from agents.macro.housing_asked import PRICE_INDEX, asked_series
 from agents.macro.rankings import (
@@ -435,7 +435,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         and (frame.relation == "regions" or not route.real_estate_regions)
     ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
-                  if name == "re_transactions_monthly"
+                  if name == DEALS
                   else region_ranking(resp, ctx, route, name, ko, en, unit)
                   for _, name, ko, en, unit in specs[:2]]  # fmt: skip
         if any(ranked):
@@ -446,22 +446,22 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:MAX_ITEMS]:
-            bands = deal_filter(route.frame) if name == "re_transactions_monthly" else {}
+            bands = deal_filter(route.frame) if name == DEALS else {}
             result = run_step(resp, ctx, name, {"region": region, "start": start,
                                                 "as_of": ctx.as_of_date, **bands})  # fmt: skip
             raw: list[dict[str, Any]] = result.rows if result else []
             dropped: list[str] = []
-            if name == "re_transactions_monthly":  # medians of whole months only
+            if name == DEALS:  # medians of whole months only
                 raw, dropped = deal_trend.complete_months(raw, start, ctx.as_of_date)
             rows = anchored(raw, "month", route, _widened(route, months))
             cite_window(resp, rows, "month")
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
-            if name == "re_transactions_monthly" and counts_asked(route.question):
+            if name == DEALS and counts_asked(route.question):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
-            elif name == "re_transactions_monthly" and frame is not None:
+            elif name == DEALS and frame is not None:
                 mark_read(frame, "중위", "median")  # the deal price is the month's median
             if bands:  # '10억 이상', '전용 84㎡': the series is of those deals only, and says so
                 ko = filter_words(route.frame, "ko") + ko
@@ -488,7 +488,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
-    if any(spec[1] == "re_transactions_monthly" for spec in specs[:MAX_ITEMS]):
+    if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)
             deal_stats(resp, ctx, route, region, months)

@@ -70,7 +70,6 @@ class DocumentIndex:
     fingerprint: str
     doc_count: int
     dimension: int
-    probe: list[float] = field(default_factory=list)  # a stored document's vector
     probes: list[tuple[str, list[float]]] = field(default_factory=list)  # spread over the corpus
     built_now: bool = False
 
@@ -182,7 +181,7 @@ def _fit(embedder: Embedder, fp: str, ctx: RunContext) -> DocumentIndex:
     picked = sorted({0, len(rows) // 3, 2 * len(rows) // 3, len(rows) - 1})
     vectors = embedder.embed([texts[i] for i in picked])
     return DocumentIndex(embedder=embedder, fingerprint=fp, doc_count=len(rows),
-                         dimension=int(vectors.shape[1]), probe=vectors[0].tolist(),
+                         dimension=int(vectors.shape[1]),
                          probes=[(rows[i]["doc_id"], v.tolist())
                                  for i, v in zip(picked, vectors, strict=True)])  # fmt: skip
 
@@ -198,7 +197,7 @@ def _index_problem(store: GraphStore, index: DocumentIndex) -> str | None:
     """A probe query must return a full top-k: a missing index raises, and a FalkorDB index
     whose nodes were updated after it was built (a projection re-run) returns too few."""
     try:
-        found = store.vector_search(LABEL, VECTOR_PROP, index.probe, PROBE_K)
+        found = store.vector_search(LABEL, VECTOR_PROP, index.probes[0][1], PROBE_K)
     except WorkbenchError as e:
         return str(e)
     wanted = min(PROBE_K, index.doc_count)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
+from agents.macro.derived import DEALS
 from agents.macro.router import Route
 
 Spec = tuple[tuple[str, ...], str, str, str, str]  # keywords, template, Korean, English, unit
 
 PRICE_INDEX: Spec = ((), "re_price_index_window", "주택가격지수", "house price index", "")
-DEALS = "re_transactions_monthly"
 RE_TEMPLATES: tuple[Spec, ...] = (  # keyword → (template, Korean label, English label, unit)
     (("전세", "jeonse"), "re_jeonse_window", "전세가율", "jeonse ratio", "%"),
     (("미분양", "unsold"), "re_unsold_window", "미분양", "unsold units", "호"),

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.macro.conflicts import Conflict, value_conflicts
+from agents.macro.derived import DEALS
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import TEMPLATES
 from agents.macro.tools import run_step
@@ -39,7 +40,7 @@ from agents.macro.tools import run_step
 MEASURES = {"re_price_index_window": "house_price_index", "re_jeonse_window": "jeonse_ratio",
             "re_unsold_window": "unsold_units", "re_permits_window": "permits"}  # fmt: skip
 SUMMARY_TEMPLATE = "re_summary_measures"
-DEALS, DEALS_SUMMARY = "re_transactions_monthly", "re_summary_deals"
+DEALS_SUMMARY = "re_summary_deals"
 BANDS = ("area_min", "area_max", "price_min", "price_max")
 GRAPH_SIDE = "그래프 월간 요약(RealEstateMonthlySummary)"
 
