@@ -92,16 +92,11 @@ def postgres_health(uri: str | None, embedded: bool) -> PostgresHealth:
 
 
 def _falkordb_version(uri: str) -> str:
-    import redis
+    from data_access.graph.falkordb_connection import probe_client
 
     parts = urlsplit(uri)
-    client = redis.Redis(
-        host=parts.hostname or "127.0.0.1",
-        port=parts.port or 6379,
-        socket_timeout=PROBE_TIMEOUT_S,
-        socket_connect_timeout=PROBE_TIMEOUT_S,
-        decode_responses=True,
-    )
+    # one attempt: redis-py's default retries kept a dead server's check 3-5 s long
+    client = probe_client(parts.hostname or "127.0.0.1", parts.port or 6379, PROBE_TIMEOUT_S)
     try:
         modules = client.module_list()
     finally:

@@ -177,10 +177,10 @@ def falkordb_healthy(port: int, timeout_s: float = 2.0) -> bool:
     """True when a FalkorDB (redis-server with the graph module) answers on the port."""
     import redis
 
+    from data_access.graph.falkordb_connection import probe_client
+
     try:
-        client = redis.Redis(
-            host="127.0.0.1", port=port, socket_timeout=timeout_s, decode_responses=True
-        )
+        client = probe_client("127.0.0.1", port, timeout_s)  # one attempt: a dead port says so
         modules = client.module_list()
         client.close()
     except (redis.RedisError, OSError):

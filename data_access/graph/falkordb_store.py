@@ -24,6 +24,7 @@ from falkordb.query_result import QueryResult
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable
 from data_access.graph.base import GraphStore, Row, split_version_prefix, to_plain
 from data_access.graph.cypher import IndexSpec, NodeKeySpec, quote_name
+from data_access.graph.falkordb_connection import CONNECT_TIMEOUT_S, no_retry
 
 logger = logging.getLogger(__name__)
 
@@ -53,10 +54,14 @@ class FalkorDBStore(GraphStore):
         self._timeout_cap: int | None = None
         # socket_timeout bounds our own big writes; reads are bounded by the server timeout.
         # The client asks the server what it is (sentinel? cluster?) right here, so a server
-        # that is down fails already in the constructor.
+        # that is down fails already in the constructor. One attempt per call (see
+        # falkordb_connection): a dead server raises StoreUnavailable at once.
         self._db = self._call(
             lambda: FalkorDB.from_url(
-                uri, socket_timeout=socket_timeout_s, socket_connect_timeout=3.0
+                uri,
+                socket_timeout=socket_timeout_s,
+                socket_connect_timeout=CONNECT_TIMEOUT_S,
+                retry=no_retry(),
             )
         )
 
