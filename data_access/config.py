@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     falkordb_port: int = 0  # 0: pick a free loopback port on first start, then keep it
     graph_name: str = "atlas"
     graph_query_timeout_ms: int = 3000
+    # How long the app reuses its probe of both stores (the sidebar's status, which store a
+    # screen may use) before probing again; the fault tests set 1 s to see a change sooner.
+    store_health_ttl_s: float = 15.0
 
     # LLM: one default model string for litellm, overridable per role. Unset → offline planner.
     llm_model: str | None = None

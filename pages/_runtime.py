@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RETRY_S = 30.0
-HEALTH_TTL_S = 15
+HEALTH_TTL_S = get_settings().store_health_ttl_s  # the stores' probe is reused this long
 
 
 @dataclass

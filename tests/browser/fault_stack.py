@@ -28,6 +28,7 @@ from tests.qa.app_server import offline_env, streamlit_app
 logger = logging.getLogger(__name__)
 
 PROJECTION_HOLDINGS_DAYS = 5
+HEALTH_TTL_S = 1.0  # the app's store-status reuse (Settings.store_health_ttl_s, 15 s by default)
 # A developer's external stores must not leak into the private app.
 STORE_ENV = ("DATABASE_URL", "NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE",
              "FALKORDB_PORT")  # fmt: skip
@@ -140,6 +141,9 @@ def app_env(home: Path, base: Mapping[str, str] | None = None) -> dict[str, str]
     env = offline_env(home, base)
     for key in STORE_ENV:
         env.pop(key, None)
+    # The sidebar's store status is probed again after 1 s instead of 15 s: the scenarios wait
+    # for it to show each outage and each recovery (four waits of up to 15 s each otherwise).
+    env["STORE_HEALTH_TTL_S"] = str(HEALTH_TTL_S)
     return env
 
 

@@ -35,8 +35,8 @@ pytestmark = pytest.mark.browser
 
 PG_DOWN = re.compile("PostgreSQL에 연결할 수 없")
 GRAPH_DOWN = re.compile("저장소에 연결할 수 없")  # ETF: "조회에 실패했습니다: 저장소에 …"
-RECOVERY_WAIT_S = 60  # the sidebar's health probe is cached for 15 s
-RELOAD_EVERY_S = 0.5  # between reloads while waiting for that cache to expire
+RECOVERY_WAIT_S = 60  # the sidebar's health probe is reused for 1 s here (fault_stack.app_env)
+RELOAD_EVERY_S = 0.5  # between reloads while waiting for that reuse to expire
 
 
 @pytest.fixture(scope="module")
