@@ -25,6 +25,7 @@ class Citation(BaseModel):
     title: str
     url: str | None = None
     evidence_id: str | None = None
+    source: str | None = None  # who published it: the news feed's title, 'OpenDART', ...
 
 
 class DateRange(BaseModel):
@@ -42,6 +43,8 @@ class StructuredCitation(BaseModel):
     as_of_date: str | None = None
     query_fingerprint: str
     row_count: int
+    # who published the rows: '한국은행 ECOS', 'OpenDART', '데모 데이터' (data_access.publishers)
+    source: str | None = None
 
 
 class TraceStep(BaseModel):
@@ -107,13 +110,14 @@ def answer_to_markdown(answer: AgentAnswer, question: str | None = None) -> str:
         lines += [f"- [{c.title}]({c.url or ''}) `{c.doc_id}`" for c in answer.citations]
     if answer.structured_citations:
         lines.append("\n## 정형 데이터 근거\n")
-        lines.append("| dataset | table | filters | 기간 | 행 수 | fingerprint |")
-        lines.append("| --- | --- | --- | --- | --- | --- |")
+        lines.append("| dataset | 출처 | table | filters | 기간 | 행 수 | fingerprint |")
+        lines.append("| --- | --- | --- | --- | --- | --- | --- |")
         for s in answer.structured_citations:
             period = f"{s.date_range.start or ''}~{s.date_range.end or ''}"
             filters = json.dumps(s.filters, ensure_ascii=False)
             lines.append(
-                f"| {s.dataset_code} | {s.table} | {filters} | {period} | {s.row_count} "
+                f"| {s.dataset_code} | {s.source or '-'} | {s.table} | {filters} | {period} "
+                f"| {s.row_count} "
                 f"| {s.query_fingerprint} |"
             )
     if answer.trace:

@@ -27,10 +27,11 @@ STATUS_LABELS = {"ok": "성공", "error": "오류", "rejected": "거부", "skipp
                  "cancelled": "중지됨"}  # fmt: skip
 KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사",
                "understanding": "이해"}  # fmt: skip
-CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "url": "URL", "evidence_id": "근거 ID"}
+CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "source": "출처", "url": "URL",
+                    "evidence_id": "근거 ID"}  # fmt: skip
 STRUCTURED_HEADERS = {
-    "dataset_code": "데이터셋", "table": "테이블", "filters": "필터", "date_range": "기간",
-    "as_of_date": "기준일", "row_count": "행 수", "query_fingerprint": "쿼리 지문",
+    "dataset_code": "데이터셋", "source": "출처", "table": "테이블", "filters": "필터",
+    "date_range": "기간", "as_of_date": "기준일", "row_count": "행 수", "query_fingerprint": "쿼리 지문",
 }  # fmt: skip
 
 
@@ -174,14 +175,22 @@ def structured_rows(answer: AgentAnswer) -> list[dict[str, Any]]:
         period = f"{c.date_range.start or ''} ~ {c.date_range.end or ''}".strip(" ~")
         rows.append({**c.model_dump(mode="json"), "filters": json.dumps(c.filters, ensure_ascii=False),
                      "date_range": period or "-"})  # fmt: skip
-    return rows
+    return _with_source_column(rows)
+
+
+def _with_source_column(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The 출처 column where a citation names its publisher ('-' for the others), none where no
+    citation does (a screen that does not look its sources up yet)."""
+    if not any(r.get("source") for r in rows):
+        return [{k: v for k, v in r.items() if k != "source"} for r in rows]
+    return [{**r, "source": r.get("source") or "-"} for r in rows]
 
 
 def render_citations(answer: AgentAnswer, *, key: str) -> None:
     if answer.citations:
         st.markdown("**문서 근거**")
-        ui.show_table([c.model_dump() for c in answer.citations], CITATION_HEADERS,
-                      key=f"{key}-citations")  # fmt: skip
+        ui.show_table(_with_source_column([c.model_dump() for c in answer.citations]),
+                      CITATION_HEADERS, key=f"{key}-citations")  # fmt: skip
     if answer.structured_citations:
         with st.expander(f"정형 데이터 근거 ({len(answer.structured_citations)})",
                          icon=":material/table:"):  # fmt: skip

@@ -34,6 +34,7 @@ from agents.macro.templates import TEMPLATES
 from agents.macro.web_fallback import web_fallback, with_web_documents
 from data_access.catalog import stale_hours_by_domain
 from data_access.contracts import TraceStep
+from data_access.publishers import with_sources
 
 AgentFn = Callable[[Route, RunContext], AgentResponse]
 AGENTS: dict[str, AgentFn] = {
@@ -47,6 +48,15 @@ _FALLBACK = re.compile(r"(\S+) → (\S+) \((\w+)\)")
 
 
 def run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
+    """The agent's response with every citation naming its publisher (one lookup per agent)."""
+    response = _run_agent(name, r, ctx)
+    response.structured_citations, response.citations = with_sources(
+        response.structured_citations, response.citations, ctx.pool
+    )
+    return response
+
+
+def _run_agent(name: str, r: Route, ctx: RunContext) -> AgentResponse:
     """The tool-calling loop when a model is configured, else the offline agent."""
     if ctx.macro_model is not None and name in MODEL_AGENTS:
         return model_agent(name, r, ctx)

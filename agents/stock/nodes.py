@@ -17,6 +17,7 @@ from agents.stock.deps import WorkflowDeps, emit
 from agents.stock.events import WINDOW_DAYS, NewsEvent, build_events
 from agents.stock.fundamentals import Fundamentals, compute_fundamentals
 from agents.stock.prompts import Section
+from agents.stock.research_filings import FiledAccounts, filed_accounts
 from agents.stock.review import ReviewCheck
 from agents.stock.signals import Assessment, assess
 from agents.stock.state import (
@@ -83,7 +84,23 @@ def research(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
     message = Message(role="assistant", content=f"research: {stock['name']} "
                       f"{stock['current_price']} ({stock.get('source')}), news {len(news.get('results', []))}")  # fmt: skip
     return {**update, "news_data": news, "status": "analyzing", "errors": errors,
-            "tool_history": history, "notes": notes, "messages": [message]}  # fmt: skip
+            "tool_history": history, "notes": notes, "messages": [message],
+            "filed_accounts": _filed_accounts(deps, stock["security_id"])}  # fmt: skip
+
+
+def _filed_accounts(deps: WorkflowDeps, security_id: str) -> FiledAccounts | None:
+    """The company's imported OpenDART 주요계정 (research_filings), in the trace."""
+    watch = Stopwatch()
+    filed = filed_accounts(deps.data, security_id)
+    deps.add_step(TraceStep(
+        step=deps.current_step, kind="code", name="filed_accounts", duration_ms=watch.ms,
+        arguments={"security_id": security_id},
+        observation=(f"{filed['source']} {filed['report']} {filed['basis']} "
+                     f"({filed['filed_on']} 접수): " + ", ".join(
+                         f"{line['account']} {line['amount']}" for line in filed["lines"]))
+        if filed else "가져온 OpenDART 주요계정 없음",
+    ))  # fmt: skip
+    return filed
 
 
 def _write(deps: WorkflowDeps, section: Section, facts: dict[str, Any], fallback: str,
@@ -159,7 +176,8 @@ def analyze(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
     news = [n["title"] for n in (state.get("news_data") or {}).get("results", [])]
     fallback = analysis_fallback(stock, figures, fundamentals, events, lang)
     facts = {**_facts(state, figures), "fundamentals": fundamentals,
-             "events": event_facts(events), "news_titles": news}  # fmt: skip
+             "events": event_facts(events), "news_titles": news,
+             "filed_accounts": state.get("filed_accounts")}  # fmt: skip
     text, error = _write(deps, "analysis", facts, fallback, lang)
     errors = [_error("analyze", None, error, critical=False)] if error else []
     return {"analysis": {"figures": figures, "series": series, "fundamentals": fundamentals,
@@ -285,6 +303,7 @@ def review(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
         events=analysis["events"], assessment=assessment, analysis=analysis["text"],
         recommendation=rec["text"], review=text, news=news, notes=notes,
         as_of=dating.as_of.isoformat(), lang=lang, warnings=dating.notes(lang),
+        filed=state.get("filed_accounts"),
     )  # fmt: skip
     errors = [_error("review", None, e, critical=False) for e in (repair_error, error) if e]
     return {"final_report": report, "status": "done", "end_reason": "done", "errors": errors,

@@ -16,6 +16,7 @@ from agents.stock.report import return_basis
 from agents.stock.tools import STOCK_HINT, ToolLog
 from agents.stock.writer import OFFLINE_MODEL
 from data_access.contracts import AgentAnswer, Citation, TraceStep
+from data_access.publishers import with_sources
 
 logger = logging.getLogger(__name__)
 
@@ -71,11 +72,15 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         "tool_log": log.records,
         "tool_history": final.get("tool_history", []),
         "notes": final.get("notes", []),
+        "filed_accounts": final.get("filed_accounts"),
         "workflow": {"status": final.get("status"), "iteration": final.get("iteration"),
                      "max_iterations": final.get("max_iterations"),
                      "end_reason": final.get("end_reason"), "errors": final.get("errors", [])},
     }  # fmt: skip
     trace = _with_offline_steps(deps)
+    # every citation names its publisher (OpenDART, an imported file, the demo data …)
+    structured, documents = with_sources(deps.data.collector.unique_citations(),
+                                         _citations(news.get("results", []), events), pool)  # fmt: skip
     return AgentAnswer(
         answer=final.get("final_report") or "",
         mode="llm" if deps.writer.mode == "llm" else "offline",
@@ -88,8 +93,8 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
             or deps.data.as_of.isoformat()
         ),
         data_freshness=freshness(pool),
-        citations=_citations(news.get("results", []), events),
-        structured_citations=deps.data.collector.unique_citations(),
+        citations=documents,
+        structured_citations=structured,
         trace=trace,
         payload=payload,
         tokens=sum(s.tokens for s in trace),

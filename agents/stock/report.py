@@ -13,6 +13,7 @@ from agents.stock import templates as t
 from agents.stock.analysis import StockFigures
 from agents.stock.events import NewsEvent
 from agents.stock.fundamentals import Fundamentals
+from agents.stock.research_filings import FiledAccounts, filed_lines, filed_source_line
 from agents.stock.signals import Assessment
 from agents.stock.state import Language, WorkflowError
 from data_access.figures import RETURN_DEFINITION_EN, RETURN_DEFINITION_KO
@@ -27,12 +28,14 @@ HEADINGS = {
            "analysis": "분석", "recommendation": "추천", "news": "관련 뉴스", "review": "검토",
            "fundamentals": "실적·기본 지표", "earnings": "최근 분기 실적 (예상 대비)",
            "events": "주요 이벤트 (최근 30일)", "no_events": "최근 30일 이벤트가 없습니다.",
-           "sources": "데이터 출처", "no_news": "관련 뉴스를 찾지 못했습니다."},
+           "sources": "데이터 출처", "no_news": "관련 뉴스를 찾지 못했습니다.",
+           "filed": "공시 재무 (OpenDART 단일회사 주요계정)"},
     "en": {"title": "Stock report", "summary": "Summary", "quote": "Quote", "figures": "Key figures",
            "analysis": "Analysis", "recommendation": "Recommendation", "news": "News",
            "fundamentals": "Earnings and fundamentals", "earnings": "Recent quarters (vs estimates)",
            "events": "Key events (last 30 days)", "no_events": "No events in the last 30 days.",
-           "review": "Review", "sources": "Sources", "no_news": "No related news found."},
+           "review": "Review", "sources": "Sources", "no_news": "No related news found.",
+           "filed": "Filed accounts (OpenDART)"},
 }  # fmt: skip
 
 
@@ -51,8 +54,10 @@ def final_report(
     as_of: str,
     lang: Language,
     warnings: list[str] | None = None,
+    filed: FiledAccounts | None = None,
 ) -> str:
-    """`as_of` is the stock's own last bar; `warnings` (stale data) stand under the title."""
+    """`as_of` is the stock's own last bar; `warnings` (stale data) stand under the title;
+    `filed` is the company's imported OpenDART report (research_filings), with its source."""
     h = HEADINGS[lang]
     name = stock["name"] if lang == "ko" else (stock.get("name_en") or stock["name"])
     cur = stock["currency"]
@@ -72,6 +77,7 @@ def final_report(
         f"**{h['earnings']}**", "",
         *(sec.markdown_table(sec.earnings_rows(fundamentals, lang), sec.EARNINGS_HEADERS[lang])
           or ["-"]), "",
+        *([f"**{h['filed']}**", "", *filed_lines(filed, lang), ""] if filed else []),
         f"## {h['events']}", "",
         *(sec.markdown_table(sec.event_rows(events, lang), sec.EVENT_HEADERS[lang])
           or [h["no_events"]]), "",
@@ -79,7 +85,8 @@ def final_report(
         f"## {h['recommendation']}", "", recommendation, "",
         f"## {h['news']}", "", *(_news_lines(news) or [h["no_news"]]), "",
         f"## {h['review']}", "", review, "",
-        f"## {h['sources']}", "", *_source_lines(stock, figures, notes, as_of, lang), "",
+        f"## {h['sources']}", "", *_source_lines(stock, figures, notes, as_of, lang),
+        *filed_source_line(filed, lang), "",
         f"> {DISCLAIMER[lang]}",
     ]  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
+from agents.stock.research_filings import FiledAccounts  # LangGraph reads the hints at runtime
+
 Status = Literal["researching", "analyzing", "recommending", "reviewing", "done", "error"]
 Language = Literal["ko", "en"]
 MAX_ITERATIONS = 3
@@ -55,6 +57,7 @@ class FinancialAgentState(TypedDict, total=False):
     language: Language
     notes: Annotated[list[str], operator.add]
     end_reason: str | None
+    filed_accounts: FiledAccounts | None  # imported OpenDART 주요계정 (research_filings)
 
 
 def initial_state(symbol: str, user_query: str, *, language: Language = "ko",

@@ -293,25 +293,33 @@ def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) ->
     )  # fmt: skip
     settings = get_settings()
     busan = "부산 소비자물가지수(KR_CPI_BUSAN) 최신값 114.01 (2024-11-01)"
+    kosis, ecos, molit = (
+        "KOSIS (통계청 국가통계포털)",
+        "한국은행 ECOS",
+        "국토교통부 실거래가 공개시스템",
+    )
     asked = {
-        "부산 소비자물가지수 최근": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}),
-        "KR_CPI_BUSAN 추이": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}),
+        "부산 소비자물가지수 최근": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}, kosis),
+        "KR_CPI_BUSAN 추이": (busan, "macro_observations", {"code": "KR_CPI_BUSAN"}, kosis),
         "서울 강남구 아파트 실거래가 최근 3개월": (
             "서울 강남구 실거래 중위가격 2024-10 29억 2,500만 원",  # (26억 + 32억 5천만) / 2
-            "re_transactions", {"region": "서울 강남구"},
+            "re_transactions", {"region": "서울 강남구"}, molit,
         ),
         "한국 기준금리 최근 1년": (
             "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00% (2024-11-01)",
-            "macro_observations", {"code": "KR_BASE_RATE"},
+            "macro_observations", {"code": "KR_BASE_RATE"}, ecos,
         ),
     }  # fmt: skip
-    for question, (said, table, filters) in asked.items():
+    for question, (said, table, filters, source) in asked.items():
         context = make_context(settings, db, None, as_of="2024-11-20")
         answer = answer_question(question, settings=settings, pool=db, context=context)
         assert said in answer.answer, answer.answer
         [one] = [c for c in answer.structured_citations if c.table == table]
         assert filters.items() <= one.filters.items() and one.row_count > 0
         assert one.as_of_date == "2024-11-20"
+        assert one.source == source  # the citation names its publisher (issue 35)
+        # ... and so does what the API and the downloads send
+        assert answer.model_dump(mode="json")["structured_citations"][0]["source"] == source
     both = answer_question("부산 소비자물가지수와 한국 기준금리", settings=settings, pool=db,
                            context=make_context(settings, db, None, as_of="2024-11-20"))  # fmt: skip
     assert busan in both.answer and "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00%" in both.answer
@@ -348,6 +356,7 @@ def test_imported_dart_accounts_reach_the_macro_equity_answer(db: ConnectionPool
     assert "매출액 258조 9,355억 원" in line and "(전기 43조 3,766억 원)" in line
     [cited] = [c for c in answer.structured_citations if c.table == "dart_financial_accounts"]
     assert cited.dataset_code == "DART_SINGLE_ACCOUNTS" and cited.row_count > 0
+    assert cited.source == "OpenDART (금융감독원 전자공시)"
     source = fetch_one("SELECT source FROM datasets WHERE dataset_code = %s",
                        (cited.dataset_code,), pool=db)  # fmt: skip
     assert source == {"source": "opendart"}
