@@ -3,12 +3,15 @@ drawn, per screen (ETF and Macro chat, the stock report), p50 / p95 / max over t
 below, in real Chromium.
 
     python bench/browser_timing.py [--screens etf,macro,stock] [--rounds 1] [--url http://127.0.0.1:8531]
+    python bench/browser_timing.py --app old=http://127.0.0.1:8611,PID --app new=http://127.0.0.1:8612,PID
 
 Without `--url` it starts the app (`streamlit run app.py`, offline planner) on WORKBENCH_HOME's
 embedded stores with the demo data. Each question is asked in a fresh session of one browser
 context (the page is reloaded, so the conversation is new and the browser cache stays warm, as
 for an analyst's second question) and the screen settles (network idle, as while an analyst
-reads it) before the question is typed; the first question of a screen is a cold one. The clock
+reads it) before the question is typed; the first question of a screen is a cold one. With
+`--app` repeated (old code and new, each app started on its own port) every question is asked on
+each app in turn, so that both are measured at the same load. The clock
 starts when Enter is pressed (the stock report: 리포트 생성 is clicked) and stops when the answer's mode line is in the page (text) and
 when the script has finished and every plotly chart of that answer has drawn its SVG (charts).
 It also prints each answer's chart count, when the app's websocket frames for it arrived (the
@@ -229,52 +232,90 @@ def _load() -> str:
     return " / ".join(f"{x:.2f}" for x in os.getloadavg())  # 1, 5, 15 min
 
 
-def run(base_url: str, screens: list[str], rounds: int, server_pid: int | None = None) -> None:
+@dataclass(frozen=True)
+class App:
+    """One app under measurement: a label, its URL and (optionally) its process id."""
+
+    label: str
+    url: str
+    pid: int | None = None
+
+
+def parse_app(text: str) -> App:
+    """'old=http://127.0.0.1:8611,4242' → App('old', url, 4242); a bare URL is labelled 'app'."""
+    label, _, rest = text.rpartition("=") if "=" in text.split("//")[0] else ("app", "", text)
+    url, _, pid = rest.partition(",")
+    return App(label or "app", url, int(pid) if pid else None)
+
+
+@dataclass
+class Figures:
+    """One app's clocks over a screen's questions."""
+
+    texts: list[float]
+    charts: list[float]
+    tasks: list[float]
+    servers: list[float]
+
+
+def _line(label: str, screen: str, question: str, a: Asked) -> str:
+    cpu = "" if a.server_cpu_s is None else f" · server CPU {a.server_cpu_s * 1000:,.0f} ms"
+    return (f"  {label} {screen} {question!r}: text {a.text_s * 1000:,.0f} ms · "
+            f"charts {a.charts_s * 1000:,.0f} ms ({a.charts} charts) · frames "
+            f"{a.frame_count} from {a.first_frame_s * 1000:,.0f} to "
+            f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB · "
+            f"browser main thread {a.browser['task'] * 1000:,.0f} ms (script "
+            f"{a.browser['script'] * 1000:,.0f}, style+layout "
+            f"{a.browser['style_layout'] * 1000:,.0f}){cpu} · load {os.getloadavg()[0]:.1f}")  # fmt: skip
+
+
+def run(apps: list[App], screens: list[str], rounds: int) -> None:
+    """Each question on every app in turn (the order alternating from one question to the
+    next), so that apps compared side by side see the same load."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        frames: list[tuple[float, int]] = []  # (when, bytes) of the app's websocket frames
         for screen in screens:
             spec = SCREENS[screen]
-            context = browser.new_context(viewport={"width": 1440, "height": 900}, locale="ko-KR")
-            page = context.new_page()
-            page.on("websocket", lambda ws: ws.on(
-                "framereceived", lambda data: frames.append((time.perf_counter(), len(data)))))  # fmt: skip
-            cdp = context.new_cdp_session(page)
-            cdp.send("Performance.enable")
-            texts, charts, tasks, servers = [], [], [], []
+            tabs = {}
+            for app in apps:
+                context = browser.new_context(viewport={"width": 1440, "height": 900},
+                                              locale="ko-KR")  # fmt: skip
+                page = context.new_page()
+                frames: list[tuple[float, int]] = []  # (when, bytes) of the app's websocket frames
+                page.on("websocket", lambda ws, frames=frames: ws.on(
+                    "framereceived", lambda data: frames.append((time.perf_counter(), len(data)))))  # fmt: skip
+                cdp = context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                tabs[app.label] = (context, page, frames, cdp)
+            figures = {app.label: Figures([], [], [], []) for app in apps}
             print(f"{screen}: load average {_load()}", flush=True)
-            for _ in range(rounds):
-                for question in spec.questions:
-                    open_screen(page, base_url, spec.link, spec.link)
-                    settle(page, cdp)
-                    a = ask(page, spec, question, frames, cdp, server_pid)
-                    texts.append(a.text_s)
-                    charts.append(a.charts_s)
-                    tasks.append(a.browser["task"])
-                    cpu = (
-                        ""
-                        if a.server_cpu_s is None
-                        else f" · server CPU {a.server_cpu_s * 1000:,.0f} ms"
-                    )
-                    if a.server_cpu_s is not None:
-                        servers.append(a.server_cpu_s)
-                    print(f"  {screen} {question!r}: text {a.text_s * 1000:,.0f} ms · "
-                          f"charts {a.charts_s * 1000:,.0f} ms ({a.charts} charts) · frames "
-                          f"{a.frame_count} from {a.first_frame_s * 1000:,.0f} to "
-                          f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB · "
-                          f"browser main thread {a.browser['task'] * 1000:,.0f} ms (script "
-                          f"{a.browser['script'] * 1000:,.0f}, style+layout "
-                          f"{a.browser['style_layout'] * 1000:,.0f}){cpu}", flush=True)  # fmt: skip
+            for r in range(rounds):
+                for i, question in enumerate(spec.questions):
+                    for app in apps if (i + r) % 2 == 0 else apps[::-1]:
+                        _, page, frames, cdp = tabs[app.label]
+                        open_screen(page, app.url, spec.link, spec.link)
+                        settle(page, cdp)
+                        a = ask(page, spec, question, frames, cdp, app.pid)
+                        f = figures[app.label]
+                        f.texts.append(a.text_s)
+                        f.charts.append(a.charts_s)
+                        f.tasks.append(a.browser["task"])
+                        if a.server_cpu_s is not None:
+                            f.servers.append(a.server_cpu_s)
+                        print(_line(app.label, screen, question, a), flush=True)
             print(f"{screen}: load average {_load()}")
-            print(_summary(f"{screen} submit → text", texts))
-            print(_summary(f"{screen} submit → all charts", charts))
-            print(_summary(f"{screen} browser main-thread time", tasks))
-            if servers:
-                print(_summary(f"{screen} server CPU", servers))
+            for app in apps:
+                f, name = figures[app.label], f"{app.label} {screen}"
+                print(_summary(f"{name} submit → text", f.texts))
+                print(_summary(f"{name} submit → all charts", f.charts))
+                print(_summary(f"{name} browser main-thread time", f.tasks))
+                if f.servers:
+                    print(_summary(f"{name} server CPU", f.servers))
             print("", end="", flush=True)
-            context.close()
+            for context, *_ in tabs.values():
+                context.close()
         browser.close()
 
 
@@ -283,10 +324,19 @@ def main() -> None:
     parser.add_argument("--screens", default="etf,macro,stock")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--url", help="an app already running (default: start one)")
-    parser.add_argument("--server-pid", type=int,
-                        help="the app's process id (with --url): its CPU time per turn is printed")  # fmt: skip
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        help="the app's process id (with --url): its CPU time per turn is printed",
+    )
+    parser.add_argument("--app", action="append", default=[], metavar="LABEL=URL[,PID]",
+                        help="an app already running, repeated to compare apps side by side "
+                             "(e.g. old code and new): every question is asked on each in turn")  # fmt: skip
     args = parser.parse_args()
     screens = [s for s in args.screens.split(",") if s]
+    if args.app:
+        run([parse_app(a) for a in args.app], screens, args.rounds)
+        return
     app: AbstractContextManager[str]
     if args.url:
         app = nullcontext(args.url)
@@ -295,7 +345,7 @@ def main() -> None:
 
         app = seeded_offline_app(Path(get_settings().home), "streamlit-bench-browser.log")
     with app as url:
-        run(url, screens, args.rounds, args.server_pid)
+        run([App("app", url, args.server_pid)], screens, args.rounds)
 
 
 if __name__ == "__main__":

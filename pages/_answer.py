@@ -192,9 +192,14 @@ def render_citations(answer: AgentAnswer, *, key: str) -> None:
         ui.show_table(_with_source_column([c.model_dump() for c in answer.citations]),
                       CITATION_HEADERS, key=f"{key}-citations")  # fmt: skip
     if answer.structured_citations:
-        with st.expander(f"정형 데이터 근거 ({len(answer.structured_citations)})",
-                         icon=":material/table:"):  # fmt: skip
-            ui.show_table(structured_rows(answer), STRUCTURED_HEADERS, key=f"{key}-structured")
+        # drawn once opened, as the trace: a closed table grid still cost the browser its
+        # data and layout work under every answer
+        box = st.expander(f"정형 데이터 근거 ({len(answer.structured_citations)})",
+                          icon=":material/table:", key=f"{key}-structured-box",
+                          on_change="rerun")  # fmt: skip
+        if box.open:
+            with box:
+                ui.show_table(structured_rows(answer), STRUCTURED_HEADERS, key=f"{key}-structured")
 
 
 def render_downloads(answer: AgentAnswer, *, question: str | None, key: str) -> None:

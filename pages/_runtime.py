@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 import streamlit as st
 from psycopg_pool import ConnectionPool
@@ -45,6 +46,7 @@ logger = logging.getLogger(__name__)
 
 RETRY_S = 30.0
 HEALTH_TTL_S = get_settings().store_health_ttl_s  # the stores' probe is reused this long
+T = TypeVar("T")
 
 
 @dataclass
@@ -200,9 +202,72 @@ def forget_store_health() -> None:
     cached_data_context.clear()
 
 
-@st.cache_data(ttl=HEALTH_TTL_S, show_spinner=False)
-def cached_store_health() -> StoreHealth:
-    return store_health(settings(), _known_info())
+class Refreshed(Generic[T]):
+    """A value every run of the process reads at once and that is probed again on a background
+    thread once it is older than `ttl_s` (the API's store health does the same, api/stores.py).
+    As an `st.cache_data` with a TTL, the run that found it expired waited for the probe: on
+    the chat screens a question typed more than 15 s after the last view waited 0.3 s (more
+    under load) for the sidebar's store health before its turn began.
+
+    `prepare` runs on the calling run (it may read other cached clients) and returns the work
+    that runs on the background thread. A value `usable` refuses (a store found down) is probed
+    again on the run that finds it expired, as before: a store that is back is seen on that run.
+    """
+
+    def __init__(self, prepare: Callable[[], Callable[[], T]], ttl_s: float,
+                 usable: Callable[[T], bool] = lambda _value: True) -> None:  # fmt: skip
+        self._prepare, self._ttl_s, self._usable = prepare, ttl_s, usable
+        self._lock = threading.Lock()
+        self._value: T | None = None
+        self._at = float("-inf")
+        self._refreshing = False
+
+    def __call__(self) -> T:
+        with self._lock:
+            value, age = self._value, time.monotonic() - self._at
+        if value is None or (age > self._ttl_s and not self._usable(value)):
+            return self._load(self._prepare())
+        if age > self._ttl_s:
+            self._refresh(self._prepare())
+        return value
+
+    def clear(self) -> None:
+        """Forget the value: the next call probes on its own run."""
+        with self._lock:
+            self._value, self._at = None, float("-inf")
+
+    def _load(self, work: Callable[[], T]) -> T:
+        value = work()
+        with self._lock:
+            self._value, self._at = value, time.monotonic()
+        return value
+
+    def _refresh(self, work: Callable[[], T]) -> None:
+        with self._lock:
+            if self._refreshing:
+                return
+            self._refreshing = True
+
+        def probe() -> None:
+            try:
+                self._load(work)
+            except Exception:  # the old value stays; the next call past the TTL tries again
+                logger.exception("background refresh failed")
+            finally:
+                with self._lock:
+                    self._refreshing = False
+
+        threading.Thread(target=probe, name="sidebar-refresh", daemon=True).start()
+
+
+def _health_probe() -> Callable[[], StoreHealth]:
+    current, info = settings(), _known_info()
+    return lambda: store_health(current, info)
+
+
+cached_store_health: Refreshed[StoreHealth] = Refreshed(
+    _health_probe, HEALTH_TTL_S, usable=lambda h: h.postgres.ok and h.graph.ok
+)
 
 
 def start_embedded_stores() -> str | None:
@@ -230,12 +295,21 @@ class DataContext:
     error: str | None
 
 
-@st.cache_data(ttl=HEALTH_TTL_S, show_spinner=False)
-def cached_data_context() -> DataContext:
+def _data_context_probe() -> Callable[[], DataContext]:
     pool = pg_pool()
     if pool is None:
-        return DataContext(None, None, postgres_down_reason() or "PostgreSQL에 연결할 수 없습니다")
-    try:
-        return DataContext(current_as_of_date(pool), latest_seed_run(pool), None)
-    except WorkbenchError as e:
-        return DataContext(None, None, str(e))
+        down = DataContext(None, None, postgres_down_reason() or "PostgreSQL에 연결할 수 없습니다")
+        return lambda: down
+
+    def read() -> DataContext:
+        try:
+            return DataContext(current_as_of_date(pool), latest_seed_run(pool), None)
+        except WorkbenchError as e:
+            return DataContext(None, None, str(e))
+
+    return read
+
+
+cached_data_context: Refreshed[DataContext] = Refreshed(
+    _data_context_probe, HEALTH_TTL_S, usable=lambda c: c.error is None
+)

@@ -9,7 +9,7 @@ import functools
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -357,18 +357,24 @@ def _render_stores() -> None:
         _render_start_button()
 
 
-@st.cache_data(ttl=HEALTH_TTL_S, show_spinner=False)
-def _reader_problems() -> tuple[str, ...]:
+def _reader_check() -> Callable[[], tuple[str, ...]]:
     """What agent and console SQL could do beyond reading the data tables (issue 16)."""
     from data_access.reader import reader_access
 
     pool = runtime.pg_pool()
     if pool is None:
-        return ()
-    try:
-        return reader_access(pool).problems
-    except WorkbenchError as e:
-        return (f"에이전트 SQL의 읽기 전용 역할을 확인하지 못했습니다: {e}",)
+        return tuple
+
+    def check() -> tuple[str, ...]:
+        try:
+            return reader_access(pool).problems
+        except WorkbenchError as e:
+            return (f"에이전트 SQL의 읽기 전용 역할을 확인하지 못했습니다: {e}",)
+
+    return check
+
+
+_reader_problems = runtime.Refreshed(_reader_check, HEALTH_TTL_S)
 
 
 def _render_start_button() -> None:

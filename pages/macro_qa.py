@@ -52,26 +52,31 @@ def _yes(flag: object) -> str:
     return "필요" if flag else "불필요"
 
 
-def _render_route(payload: dict[str, Any]) -> None:
+def _render_route(payload: dict[str, Any], key: str) -> None:
+    """The router's decision, drawn once the panel is opened (one text block)."""
     r = payload.get("route")
     if not r:
         return
     agents = " + ".join(AGENT_TITLES.get(a, a) for a in r["target_agents"])
     mode = TOOL_MODES.get(r["tool_mode"], r["tool_mode"])
-    with st.expander(f"라우팅: {agents} · {mode}", icon=":material/alt_route:"):
-        intent = " + ".join(INTENT_WORDS.get(w, w) for w in str(r["intent"]).split("+"))
-        st.markdown(f"- 의도: {intent} · 도구 모드: {mode} · SQL 조회 {_yes(r['sql_need'])} · "
-                    f"그래프 조회 {_yes(r['graph_need'])}")  # fmt: skip
-        st.markdown(
-            f"- 대상 에이전트: {', '.join(AGENT_TITLES.get(a, a) for a in r['target_agents'])}"
-        )
-        if r.get("matched_security_ids"):
-            st.markdown(f"- 종목: {', '.join(r['matched_security_ids'])}")
-        if r.get("indicator_codes"):
-            st.markdown(f"- 지표: {', '.join(r['indicator_codes'])}")
-        if r.get("requested_as_of_date"):
-            st.markdown(f"- 요청 기준일: {r['requested_as_of_date']}")
-        st.markdown("**판단 근거**\n" + "\n".join(f"- {x}" for x in r.get("reasons", [])))
+    box = st.expander(f"라우팅: {agents} · {mode}", icon=":material/alt_route:",
+                      key=f"{key}-route", on_change="rerun")  # fmt: skip
+    if not box.open:
+        return
+    intent = " + ".join(INTENT_WORDS.get(w, w) for w in str(r["intent"]).split("+"))
+    lines = [
+        f"- 의도: {intent} · 도구 모드: {mode} · SQL 조회 {_yes(r['sql_need'])} · "
+        f"그래프 조회 {_yes(r['graph_need'])}",
+        f"- 대상 에이전트: {', '.join(AGENT_TITLES.get(a, a) for a in r['target_agents'])}",
+    ]
+    if r.get("matched_security_ids"):
+        lines.append(f"- 종목: {', '.join(r['matched_security_ids'])}")
+    if r.get("indicator_codes"):
+        lines.append(f"- 지표: {', '.join(r['indicator_codes'])}")
+    if r.get("requested_as_of_date"):
+        lines.append(f"- 요청 기준일: {r['requested_as_of_date']}")
+    reasons = "\n".join(f"- {x}" for x in r.get("reasons", []))
+    box.markdown("\n".join(lines) + "\n\n**판단 근거**\n" + reasons)
 
 
 def _render_agents(payload: dict[str, Any]) -> None:
@@ -98,7 +103,7 @@ def _charts(key: str) -> Any:
             st.warning(payload["degraded"], icon=":material/cloud_off:")
         if answer.data_freshness:
             ui.freshness_badges(answer.data_freshness, DOMAIN_TITLES)
-        _render_route(payload)
+        _render_route(payload, key)
         _render_agents(payload)
         for i, fig in enumerate(series_figures(payload, answer.as_of_date)):
             ui.show_chart(fig, key=f"{key}-series-{i}")
