@@ -78,6 +78,30 @@ def test_a_pdf_with_wrapped_lines_reads_as_sentences() -> None:
     )
 
 
+@pytest.mark.parametrize("fmt", ["pdf", "hwpx", "docx"])
+def test_headings_without_brackets_are_articles(fmt: str) -> None:
+    """A bank's published deposit terms head articles '제 1 조 적용범위' (no brackets): every one
+    of its 26 articles is found, in every format (before: none was, and the whole text was one
+    preamble), and a clause that starts with a reference ('제15조에 따라 …') stays text."""
+    text, _ = read_contract_file(f"a.{fmt}", contract_file("deposit_terms", fmt))
+    articles = [a for a in parse_contract_text(text).articles if a.article_no > 0]
+    labels = [a.branch_label for a in articles]
+    assert labels == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "9의2"] + [
+        str(n) for n in range(10, 26)]  # fmt: skip
+    by_label = {a.branch_label: a for a in articles}
+    assert by_label["5"].label == "제5조(인감, 비밀번호 등의 신고)"
+    assert by_label["16"].content == ["제15조에 따라 통장·도장·카드에 대한 사고신고가 있을 때에는 "
+                                      "은행은 신고인이 거래처 본인임을 확인하는 등 필요한 조치를 "
+                                      "마친 뒤에 재발급하거나 지급한다."]  # fmt: skip
+    wrapped = "제1조 목적 이 약관은 은행과\n거래처 사이에 적용한다.\n제3조 갑은 을에게 지급한다."
+    with pytest.raises(ContractFileError):  # a wrapped sentence is not a heading
+        parse_contract_text(wrapped)
+    bracketed = (
+        "제1조(목적) 목적을 정한다.\n제2조(대금) 대금을 정한다.\n제2조 대금 지급\n제3조(기타) 끝."
+    )
+    assert [a.article_no for a in parse_contract_text(bracketed).articles] == [1, 2, 3]
+
+
 def test_a_pdf_with_more_than_255_glyphs_reads_right() -> None:
     # fpdf2 embeds its two-byte encoding as a CMap stream; pypdf read codes ≥ 0x100 as two
     # one-byte codes ('증감' came out '증국내' in the travel terms as a PDF)

@@ -1,4 +1,5 @@
-"""Contract text → articles: 조 (제N조(제목); 제N조의M is its own article, branch M), 항 (①…),
+"""Contract text → articles: 조 (제N조(제목), or '제 N 조 제목' without brackets; 제N조의M is its
+own article, branch M), 항 (①…),
 호 (1. / 가.), 별지N (article_no = -N).
 
 A whole published document may carry annexed agreements after the main contract (비밀유지계약서,
@@ -27,6 +28,22 @@ ARTICLE_RE = re.compile(
 EXHIBIT_RE = re.compile(
     r"^[\[【<〔(（]?\s*별\s*지\s*(?:제\s*)?(\d{1,2})\s*(?:호)?\s*[\]】>〕)）]?\s*(.*)$"
 )
+# '제 1 조 적용범위': a heading whose title has no brackets (some banks' and agencies' terms)
+BARE_HEADING_RE = re.compile(r"^제\s*\d{1,3}\s*조(?:\s*의\s*\d{1,3})?\s+(\S.*)$")
+BARE_TITLE_CHARS = 25
+BARE_TITLE_WORDS = 5
+# a sentence, or a clause that goes on ('제6조에 따라', '제3조 제1항의 …'), never ends a title
+# (particles only: a title's last noun may end in 고, 도, 서, 과 … — 신고, 부도, 순서, 효과)
+NOT_TITLE_END = tuple("다.,:;?!은는을를에") + (
+    "에서",
+    "에게",
+    "까지",
+    "부터",
+    "하여",
+    "하고",
+    "하며",
+)
+TOPIC_MARKS = tuple("은는을를")  # '약관은', '대금을': a sentence's words, not a title's
 PARAGRAPH_RE = re.compile(rf"^([{CIRCLED}])\s*(.*)$")
 ITEM_RE = re.compile(rf"^(\d{{1,2}}|[{KOREAN_ITEMS}])[.)]\s+(.*)$")
 MARKDOWN_RE = re.compile(r"^(?:#{1,6}\s+|>\s+|[-*]\s+(?=제\s*\d|별지))")
@@ -71,13 +88,14 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
         raise ContractFileError("계약서 내용이 비어 있습니다. 텍스트가 있는 파일을 올려 주세요.")
     lines = [clean_line(raw) for raw in text.splitlines()]
     title = _title(text, fallback_title)
+    bare = _bare_headings_used(lines)
     articles: list[Article] = []
     preamble = Article(0, PREAMBLE_TITLE)
     current = preamble
     for line in lines:
         if not line:
             continue
-        started = _start_article(line)
+        started = _start_article(line, bare)
         if (
             started is not None
             and started.article_no < 0
@@ -181,11 +199,36 @@ def _title(text: str, fallback: str) -> str:
     return fallback
 
 
-def _start_article(line: str) -> Article | None:
+def bare_title(line: str) -> str | None:
+    """The title of a heading written without brackets ('제 1 조 적용범위' → '적용범위'): a few
+    words after a space, not a sentence and not a clause that goes on ('제6조에 따라 …',
+    '제15조 제1항의 신고는 …'); None for any other line."""
+    match = BARE_HEADING_RE.match(line)
+    if match is None:
+        return None
+    title = AMENDMENT_TAIL_RE.sub("", match.group(1)).strip()
+    if (not title or len(title) > BARE_TITLE_CHARS or len(title.split()) > BARE_TITLE_WORDS
+            or title.endswith(NOT_TITLE_END) or re.match(r"제\s*\d", title)
+            or any(len(w) >= 3 and w.endswith(TOPIC_MARKS) for w in title.split())
+            or any(mark in title for mark in "()（）\"“”「」『』")):  # fmt: skip
+        return None
+    return title
+
+
+def _bare_headings_used(lines: list[str]) -> bool:
+    """Whether the document heads its articles without brackets: more such headings than
+    bracketed ones (a bracketed contract's '제3조 갑과 을 …' line is never read as a heading)."""
+    bracketed = sum(1 for line in lines if (m := ARTICLE_RE.match(line)) and m.group(3) is not None)
+    return sum(1 for line in lines if bare_title(line) is not None) > bracketed
+
+
+def _start_article(line: str, bare_headings: bool = False) -> Article | None:
     match = ARTICLE_RE.match(line)
-    if match and (match.group(3) is not None or not match.group(4)):
+    bare = bare_title(line) if bare_headings and match and match.group(3) is None else None
+    if match and (match.group(3) is not None or not match.group(4) or bare):
         number, branch = int(match.group(1)), int(match.group(2) or 0)
-        title, rest = (match.group(3) or "").strip(), AMENDMENT_TAIL_RE.sub("", match.group(4))
+        title = (match.group(3) or bare or "").strip()
+        rest = "" if bare else AMENDMENT_TAIL_RE.sub("", match.group(4))
         article = Article(number, "", branch=branch)
         article.title = title or article.ref
         if rest:

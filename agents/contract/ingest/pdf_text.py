@@ -20,7 +20,14 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from agents.contract.ingest.parse import ARTICLE_RE, EXHIBIT_RE, ITEM_RE, PARAGRAPH_RE, PART_WORDS
+from agents.contract.ingest.parse import (
+    ARTICLE_RE,
+    EXHIBIT_RE,
+    ITEM_RE,
+    PARAGRAPH_RE,
+    PART_WORDS,
+    bare_title,
+)
 
 PAGE_NUMBER_RE = re.compile(r"^[-–—(\[]?\s*\d{1,4}\s*(?:/\s*\d{1,4})?\s*[-–—)\]]?$")
 ARTICLE_SPACING = ((re.compile(r"제\s+(\d{1,3})\s*조"), r"제\1조"),
@@ -95,7 +102,10 @@ def _starts_unit(line: str) -> bool:
 
 
 def _is_heading(line: str) -> bool:
-    return len(line) <= HEADING_CHARS and any(w in line for w in PART_WORDS)
+    """An annex's heading, or an article heading without brackets ('제1조 적용범위'): the next
+    line starts the article's text, not its title's continuation."""
+    return len(line) <= HEADING_CHARS and (any(w in line for w in PART_WORDS)
+                                           or bare_title(line) is not None)  # fmt: skip
 
 
 def _continues(previous: str, line: str) -> bool:
