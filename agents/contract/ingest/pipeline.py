@@ -31,7 +31,8 @@ from data_access.config import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-PARSER_VERSION = "3"  # 2: 제N조의M its own article; 3: annexed parts, <신설> headings, PDF lines
+PARSER_VERSION = "4"  # 2: 제N조의M its own article; 3: annexed parts, <신설> headings, PDF lines;
+# 4: headings without brackets
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
 
 
