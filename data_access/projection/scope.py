@@ -5,8 +5,15 @@
     scope.merge(ProjectionScope(series_codes=("FEDFUNDS",)))
     # ProjectionScope(etf_codes=('069500',), series_codes=('FEDFUNDS',), since=None, ...)
 
-A `full` scope (the demo seed, a restore) projects every step. The scope travels through
-`projection_backlog.scope` as JSON; each step's SQL filters on it (`scope_params`).
+A `full` scope (the demo seed, a restore) projects every step. A scope of `step_names` runs
+those steps over all their rows: what a failed top-up left behind (the seed's filings, the
+universe history), not the whole graph:
+
+    ProjectionScope(step_names=("documents", "events")).steps()   # ('documents', 'events')
+
+Only steps the entity filters do not narrow can be named (a named 'holds' in a scope of one
+ETF would project that ETF only). The scope travels through `projection_backlog.scope` as
+JSON; each step's SQL filters on it (`scope_params`).
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from typing import Any
 _ETF_STEPS = ("holds", "holding_changes")
 _STOCK_STEPS = ("stocks", "issuers", "daily_bars")
 _SERIES_STEPS = ("indicators", "indicator_observations")
+# Steps whose SQL reads the scope's ETF / stock / series filters (SCOPE_* in projection.steps).
+FILTERED_STEPS = frozenset(("stocks", *_ETF_STEPS, *_STOCK_STEPS, *_SERIES_STEPS))
 
 
 @dataclass(frozen=True)
@@ -32,15 +41,25 @@ class ProjectionScope:
     since: date | None = None
     full: bool = False  # everything: the demo seed, a restore
     holdings_days: int | None = field(default=None, compare=False)  # full only: HOLDS window
+    step_names: tuple[str, ...] = ()  # these steps over all their rows (a failed top-up's)
+
+    def __post_init__(self) -> None:
+        filtered = FILTERED_STEPS.intersection(self.step_names)
+        if filtered:
+            raise ValueError(
+                f"steps narrowed by the scope's filters: {', '.join(sorted(filtered))}"
+            )
 
     def is_empty(self) -> bool:
-        return not (self.full or self.etf_codes or self.security_ids or self.series_codes)
+        return not (
+            self.full or self.etf_codes or self.security_ids or self.series_codes or self.step_names
+        )
 
     def steps(self) -> tuple[str, ...] | None:
         """The step names to run (None: all of them)."""
         if self.full:
             return None
-        names: list[str] = []
+        names: list[str] = list(self.step_names)
         if self.security_ids:
             names += _STOCK_STEPS
         if self.etf_codes:
@@ -61,6 +80,7 @@ class ProjectionScope:
             "since": self.since.isoformat() if self.since else None,
             "full": self.full,
             "holdings_days": self.holdings_days,
+            "steps": list(self.step_names),
         }
 
     @classmethod
@@ -73,6 +93,7 @@ class ProjectionScope:
             since=date.fromisoformat(since) if since else None,
             full=bool(data.get("full")),
             holdings_days=data.get("holdings_days"),
+            step_names=tuple(data.get("steps") or ()),
         )
 
     def describe(self) -> str:
@@ -86,6 +107,8 @@ class ProjectionScope:
             parts.append("종목 " + ", ".join(self.security_ids[:5]) + _more(self.security_ids))
         if self.series_codes:
             parts.append("시리즈 " + ", ".join(self.series_codes[:5]) + _more(self.series_codes))
+        if self.step_names:
+            parts.append("단계 " + ", ".join(self.step_names[:5]) + _more(self.step_names))
         if self.since:
             parts.append(f"{self.since.isoformat()}~")
         return " · ".join(parts) or "없음"
@@ -97,6 +120,7 @@ def combine(scopes: Iterable[ProjectionScope]) -> ProjectionScope | None:
     etfs: set[str] = set()
     sids: set[str] = set()
     series: set[str] = set()
+    named: dict[str, None] = {}
     sinces: list[date | None] = []
     for scope in scopes:
         if scope.full:
@@ -104,11 +128,15 @@ def combine(scopes: Iterable[ProjectionScope]) -> ProjectionScope | None:
         etfs.update(scope.etf_codes)
         sids.update(scope.security_ids)
         series.update(scope.series_codes)
-        sinces.append(scope.since)
-    if not sinces:
+        named.update(dict.fromkeys(scope.step_names))
+        if scope.etf_codes or scope.security_ids or scope.series_codes:
+            sinces.append(scope.since)  # named steps alone read every date anyway
+    if not (sinces or named):
         return None
-    since = None if any(d is None for d in sinces) else min(d for d in sinces if d is not None)
-    return ProjectionScope(tuple(sorted(etfs)), tuple(sorted(sids)), tuple(sorted(series)), since)
+    dated = [d for d in sinces if d is not None]
+    since = min(dated) if dated and len(dated) == len(sinces) else None
+    return ProjectionScope(tuple(sorted(etfs)), tuple(sorted(sids)), tuple(sorted(series)), since,
+                           step_names=tuple(named))  # fmt: skip
 
 
 def scope_params(scope: ProjectionScope | None) -> dict[str, Any]:

@@ -93,8 +93,9 @@ class TopUpReport:
         if p.get("status") == "error":
             return (
                 f"{text}; graph projection FAILED ({', '.join(p.get('steps', []))}): "
-                f"{p.get('error')}. The graph is behind PostgreSQL (backlog {p.get('backlog')}, "
-                "whole graph) until `python -m data_access.projection --retry-lagging` succeeds"
+                f"{p.get('error')}. The graph is behind PostgreSQL (backlog {p.get('backlog')}: "
+                f"{', '.join(p.get('behind', []))}) until `python -m data_access.projection "
+                "--retry-lagging` succeeds"
             )
         return (
             f"{text}; graph projection {p.get('status')} in {p.get('duration_ms', 0) / 1000:.1f} s"
@@ -161,7 +162,7 @@ def seed_or_top_up(
         return None
     projected = None
     if project:  # the graph (and its vector index) follows what was added
-        projected = _project_top_up(settings, pool, steps, _check_scale(loaded or checked))
+        projected = _project_top_up(settings, pool, steps)
     return TopUpReport(str(loaded), {k: n for k, n in added.items() if n}, projected)
 
 
@@ -299,15 +300,17 @@ def _project_backlog(settings: Settings, pool: ConnectionPool) -> dict[str, Any]
 
 
 def _project_top_up(
-    settings: Settings, pool: ConnectionPool, steps: tuple[str, ...], scale: Scale
+    settings: Settings, pool: ConnectionPool, steps: tuple[str, ...]
 ) -> dict[str, Any]:
     """Project the steps the topped-up rows feed (seconds, not the full run's minutes of ETF
-    holdings); when that fails the whole graph is marked behind, so the Data screen shows the
-    lag and `python -m data_access.projection --retry-lagging` catches up."""
+    holdings); when that fails the graph is marked behind by those steps only (from the first
+    that failed on: the later ones link to what it wrote), so the Data screen shows the lag and
+    `python -m data_access.projection --retry-lagging` catches up without redoing the graph."""
     from data_access.graph import get_graph_store
     from data_access.projection.runner import project_all
 
     start = time.perf_counter()
+    behind = steps  # a store that cannot be reached: every step is still to do
     try:
         store = get_graph_store(settings)
         try:
@@ -315,6 +318,7 @@ def _project_top_up(
         finally:
             store.close()
         error = _first_step_error(report) if report.status == "error" else None
+        behind = failed_steps(report, steps)
     except WorkbenchError as e:
         error = str(e)
     if error is None:
@@ -322,13 +326,36 @@ def _project_top_up(
                 "upserted": report.upserted, "duration_ms": _ms(start)}  # fmt: skip
     logger.warning("graph projection of the top-up failed: %s", error)
     with pool.connection() as conn, conn.transaction():
-        backlog = _mark_graph_behind(conn, scale)
+        backlog = _mark_steps_behind(conn, behind)
         conn.execute(  # the Data screen says why the graph is behind, as after a failed catch-up
             "UPDATE projection_backlog SET attempts = 1, last_error = %s WHERE backlog_id = %s",
-            (f"seed top-up ({', '.join(steps)}): {error}"[:2000], backlog),
+            (f"seed top-up ({', '.join(behind)}): {error}"[:2000], backlog),
         )
-    return {"status": "error", "error": error, "steps": list(steps), "backlog": backlog,
-            "duration_ms": _ms(start)}  # fmt: skip
+    return {"status": "error", "error": error, "steps": list(steps), "behind": list(behind),
+            "backlog": backlog, "duration_ms": _ms(start)}  # fmt: skip
+
+
+def failed_steps(report: ProjectionReport, steps: tuple[str, ...]) -> tuple[str, ...]:
+    """The steps still to project after a run of `steps`: the first that failed and every one
+    after it in the run's order (a later step may have linked nothing to what it missed)."""
+    ran = [s.step for s in report.steps]
+    first = next((i for i, s in enumerate(report.steps) if s.status == "error"), None)
+    if first is None:
+        return ()
+    done = set(ran[:first])
+    return tuple(s for s in steps if s not in done)
+
+
+def _mark_steps_behind(conn: psycopg.Connection, steps: tuple[str, ...]) -> int:
+    """In the caller's transaction: these steps must run again (the backlog row's id)."""
+    from data_access.projection.backlog import mark_pending
+    from data_access.projection.scope import ProjectionScope
+
+    mark_pending(conn, ProjectionScope(step_names=steps), "seed")
+    row = conn.execute(
+        "SELECT currval(pg_get_serial_sequence('projection_backlog', 'backlog_id'))"
+    ).fetchone()
+    return int(_first(row))
 
 
 def _first_step_error(report: ProjectionReport) -> str:

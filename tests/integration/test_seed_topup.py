@@ -7,8 +7,9 @@
   stores: the filings are taken out of both, as on a database seeded before them, and put back.
 - A top-up whose graph step fails: the real FalkorDB refuses writes for the length of the test
   (`min-replicas-to-write 1`: every write answers NOREPLICAS, reads go on). The rows stay in
-  PostgreSQL, the whole graph is marked behind in the backlog with the error, and the message
-  names the failure and the command that catches up.
+  PostgreSQL, the graph is marked behind in the backlog by the failed steps only (not the whole
+  graph) with the error, the message names the failure, the steps and the command that catches
+  up, and the backlog row's scope is what brings the graph back: projecting it runs those steps.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from psycopg_pool import ConnectionPool
 from data_access.config import Settings
 from data_access.graph.base import GraphStore
 from data_access.postgres import connection, fetch_all, fetch_one, get_pool, migrate
-from data_access.projection.runner import project_all
+from data_access.projection.runner import ALL_STEPS, project_all
+from data_access.projection.scope import ProjectionScope
 from data_access.seed import seed_if_missing
 from data_access.seed.build import build_market_series
 from data_access.seed.documents import DOC_URL
@@ -166,6 +168,9 @@ def test_a_top_up_whose_projection_fails_leaves_the_graph_marked_behind(
         message = report.message()
         assert "graph projection FAILED (documents, events, evidence" in message
         assert "NOREPLICAS" in message and "--retry-lagging" in message
+        steps = TOPUP_STEPS["disclosures"]  # every write refused: every step is still to do
+        assert report.projection["behind"] == list(steps)
+        assert f": {', '.join(steps)}) until" in message
         [row] = fetch_all(
             "SELECT backlog_id, origin, scope, projected_at, attempts, last_error"
             " FROM projection_backlog WHERE backlog_id > %s", (before,), pool=pg_pool,
@@ -174,7 +179,9 @@ def test_a_top_up_whose_projection_fails_leaves_the_graph_marked_behind(
             row["backlog_id"] == report.projection["backlog"]
             and f"backlog {row['backlog_id']}" in message
         )
-        assert row["origin"] == "seed" and row["scope"]["full"] and row["projected_at"] is None
+        assert row["origin"] == "seed" and row["projected_at"] is None
+        scope = ProjectionScope.from_json(row["scope"])  # the failed steps, not the whole graph
+        assert not scope.full and scope.steps() == steps and scope.describe().startswith("단계 ")
         assert row["attempts"] == 1 and "seed top-up (documents" in row["last_error"]
         assert "NOREPLICAS" in row["last_error"]
         topped = _ids(pg_pool, graph_store)
@@ -182,6 +189,10 @@ def test_a_top_up_whose_projection_fails_leaves_the_graph_marked_behind(
         # the rows are in PostgreSQL now: a second top-up adds nothing, the backlog row is what
         # brings the graph back
         assert seed_or_top_up("demo", pool=pg_pool, settings=settings, project=True) is None
+        caught_up = project_all(graph_store, pg_pool, scope=scope)  # what --retry-lagging runs
+        assert [s.step for s in caught_up.steps] == [
+            s.step for s in ALL_STEPS if s.step in steps
+        ] and caught_up.status != "error"  # fmt: skip
     finally:  # the graph back as it was: the top-up's own steps, the test's backlog row done
         project_all(graph_store, pg_pool, steps=TOPUP_STEPS["disclosures"])
         with connection(pg_pool) as conn:
