@@ -17,7 +17,7 @@ import contextvars
 import logging
 import queue
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from data_access.contracts import AgentAnswer
@@ -77,8 +77,7 @@ def until_cancelled(steps: Iterable[T], cancel: threading.Event | None,
                 return
 
     context = contextvars.copy_context()  # the caller's context vars (acting viewer …)
-    threading.Thread(target=context.run, args=(pump,), name="cancellable-steps",
-                     daemon=True).start()  # fmt: skip
+    _HELPERS.run(lambda: context.run(pump))
     try:
         waiting = False  # a step was asked for and has not come yet
         while not cancel.is_set():
@@ -125,3 +124,37 @@ def _next(out: queue.Queue[tuple[str, object]], cancel: threading.Event) -> tupl
         except queue.Empty:
             if cancel.is_set():
                 return ("stopped", None)
+
+
+class _Helpers:
+    """Daemon threads that pull steps, kept and reused: starting a thread waits until the new
+    thread has run, on a busy machine a wait for a core before every turn's first step (issue
+    34). A new one starts only when none is idle; daemon, so a process that ends does not wait
+    for a step left running."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], object]] = queue.SimpleQueue()
+        self._idle = 0
+        self._lock = threading.Lock()
+
+    def run(self, job: Callable[[], object]) -> None:
+        with self._lock:
+            start = self._idle == 0
+            if not start:
+                self._idle -= 1  # that one takes this job
+        self._jobs.put(job)
+        if start:
+            threading.Thread(target=self._work, name="cancellable-steps", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            try:
+                job()
+            except BaseException:  # the pump puts its own errors on the queue; this is a bug
+                logger.exception("a step helper failed")
+            with self._lock:
+                self._idle += 1
+
+
+_HELPERS = _Helpers()

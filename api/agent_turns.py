@@ -36,7 +36,15 @@ from api.models import (
     TurnAnswer,
 )
 from api.stores import Stores
-from api.turns import Turn, checked, open_conversation, record, with_ids
+from api.turns import (
+    Turn,
+    checked,
+    open_conversation,
+    quoted,
+    received_question,
+    record,
+    with_ids,
+)
 from data_access import runs
 from data_access.contracts import AgentAnswer
 
@@ -79,7 +87,7 @@ def etf_turn(request: ChatRequest, stores: Stores) -> Turn:
                                        cancel=cancel)  # fmt: skip
     return Turn(events, _etf_step, lambda answer: record(
         etf_service.SCREEN, question, answer, conversation, pool, save=not _rejected(answer)),
-        cancel)  # fmt: skip
+        cancel, received=received_question(question, conversation))  # fmt: skip
 
 
 # ---------------------------------------------------------------- Macro Q&A (seed 004)
@@ -108,7 +116,8 @@ def macro_turn(request: ChatRequest, stores: Stores) -> Turn:
         save = not _rejected(answer) and (answer.status != "error" or bool(answer.trace))
         return record(macro_service.SCREEN, question, answer, conversation, pool, save=save)
 
-    return Turn(events, _node_step, finish, cancel)
+    return Turn(events, _node_step, finish, cancel,
+                received=received_question(question, conversation))  # fmt: skip
 
 
 # ---------------------------------------------------------------- Contract clauses (seed 002)
@@ -138,7 +147,8 @@ def contract_turn(request: ContractRequest, stores: Stores) -> Turn:
     def finish(answer: AgentAnswer) -> TurnAnswer:
         return with_ids(answer, answer.payload.get("conversation_id"), answer.payload.get("run_id"))
 
-    return Turn(events(), _node_step, finish, cancel)
+    received = f"계약서 {contract_id}: {received_question(question, conversation)}"
+    return Turn(events(), _node_step, finish, cancel, received=received)
 
 
 # ---------------------------------------------------------------- Stock report (seed 001)
@@ -162,8 +172,10 @@ def stock_turn(request: StockRequest, stores: Stores) -> Turn:
     cancel = threading.Event()
     events = stock_service.stream_report(symbol, language=request.language,
                                          settings=stores.settings, pool=pool, cancel=cancel)  # fmt: skip
+    received = f"종목 리포트 요청을 받았습니다: {quoted(symbol)} (언어 {request.language})"
     return Turn(events, _stock_step,
-                lambda answer: with_ids(answer, None, answer.payload.get("run_id")), cancel)  # fmt: skip
+                lambda answer: with_ids(answer, None, answer.payload.get("run_id")), cancel,
+                received=received)  # fmt: skip
 
 
 # ---------------------------------------------------------------- Opening script (seed 003)
@@ -180,4 +192,5 @@ def opening_turn(request: OpeningRequest, stores: Stores) -> Turn:
         context = answer.payload.get("context") or {}
         return with_ids(answer, None, context.get("run_id"))
 
-    return Turn(events, _node_step, finish, cancel)
+    received = f"오프닝 스크립트 요청을 받았습니다 (기준일 {day or '데이터의 최신 거래일'})"
+    return Turn(events, _node_step, finish, cancel, received=received)

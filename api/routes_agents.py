@@ -43,11 +43,16 @@ ERRORS: dict[int | str, dict[str, Any]] = {
                        (422, "입력 거부 (빈 질문, 너무 긴 질문, 형식 오류)"),
                        (429, "요청이 너무 많음"), (503, "저장소에 연결할 수 없음"))
 }  # fmt: skip
-STREAM_DOC = """Server-Sent Events. 단계가 끝날 때마다 `event: step`, 마지막에 `event: answer`
-(실패 시 `event: error`), 15초마다 `: keep-alive` 주석. 각 `data`는 seed 000 형식의 JSON:
+STREAM_DOC = """Server-Sent Events. 먼저 요청을 받았다는 1단계(`kind: "received"`, 받은 질문이나
+종목·기준일; 저장소를 거치지 않아 바로 옴), 그다음 에이전트 단계가 끝날 때마다 `event: step`
+(2단계부터), 마지막에 `event: answer` (실패 시 `event: error`), 15초마다 `: keep-alive` 주석.
+각 `data`는 seed 000 형식의 JSON:
 
     event: step
-    data: {"type": "step", "data": {"step_number": 1, "code": "...", "observations": "...", "tool_calls": [...], "error": null}}
+    data: {"type": "step", "data": {"step_number": 1, "kind": "received", "name": "접수", "observations": "질문을 받았습니다 (새 대화, 22자): '...'", "code": null, "tool_calls": [], "error": null}}
+
+    event: step
+    data: {"type": "step", "data": {"step_number": 2, "code": "...", "observations": "...", "tool_calls": [...], "error": null}}
 
     event: answer
     data: {"type": "answer", "data": {"answer": "...", "status": "ok", "conversation_id": "...", ...}}

@@ -2,6 +2,8 @@
 
     return StreamingResponse(stream_turn(turn, request, keepalive_s=15), media_type=SSE_MEDIA)
 
+Step 1 (`kind: "received"`) says what was asked and is sent at once, before the service runs
+(it needs no store: issue 34's first step within 100 ms); the service's steps follow from step 2.
 The service's generator runs on a thread of a shared pool and hands events over a queue; the response
 loop sends each one as it arrives (seed 000: `{"type": "step", "data": {...}}`, then
 `{"type": "answer", "data": {...}}`; with a model, the answer's checked sentences as
@@ -29,12 +31,14 @@ from starlette.requests import Request
 from agents.answer_stream import TextPiece
 from api import running
 from api.errors import ApiError, classify, error_body
+from api.models import StepData
 from api.turns import NO_ANSWER, Turn
 from data_access.contracts import AgentAnswer
 
 logger = logging.getLogger(__name__)
 
 SSE_MEDIA = "text/event-stream"
+RECEIVED = "received"  # the kind of a stream's first step (`received_step`)
 POLL_S = 0.5
 _END = "end"
 MAX_PRODUCERS = 64  # streams running at once; more wait for a free thread
@@ -48,10 +52,20 @@ def frame(kind: str, data: Any) -> str:
     return f"event: {kind}\ndata: {payload}\n\n"
 
 
-def _produce(turn: Turn, put: Any, stop: threading.Event) -> None:
-    """Runs in the turn's thread: service events → (kind, data) on the queue."""
+def received_step(turn: Turn) -> StepData | None:
+    """Step 1 of a stream: what was asked, sent before the service runs (it needs no store,
+    so a client hears at once that its input passed the checks and the run started; the
+    service's own steps follow from step 2)."""
+    if turn.received is None:
+        return None
+    return StepData(step_number=1, kind=RECEIVED, name="접수", observations=turn.received)
+
+
+def _produce(turn: Turn, put: Any, stop: threading.Event, sent: int = 0) -> None:
+    """Runs in the turn's thread: service events → (kind, data) on the queue (`sent`: steps
+    already sent, numbered before the service's)."""
     answer: AgentAnswer | None = None
-    number = 0
+    number = sent
     try:
         for event in turn.events:  # a stopped turn ends soon with its cancelled answer
             if isinstance(event, AgentAnswer):
@@ -88,9 +102,13 @@ async def stream_turn(turn: Turn, request: Request, *, keepalive_s: float) -> As
         loop.call_soon_threadsafe(queue.put_nowait, item)
 
     running.started(turn)
-    _PRODUCERS.submit(contextvars.copy_context().run, _produce, turn, put, stop)
+    received = received_step(turn)
+    sent = 0 if received is None else 1
+    _PRODUCERS.submit(contextvars.copy_context().run, _produce, turn, put, stop, sent)
     last_sent = time.monotonic()
     try:
+        if received is not None:
+            yield frame("step", received.model_dump(mode="json"))
         while True:
             try:
                 kind, data = await asyncio.wait_for(queue.get(), POLL_S)

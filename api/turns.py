@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 
 NO_ANSWER = "에이전트가 답변 없이 끝났습니다."
 NEW_CONVERSATION_HINT = "conversation_id 없이 보내면 새 대화가 시작됩니다."
+QUOTED_CHARS = 120  # of the question a stream's received step repeats
 
 
 @dataclass
@@ -42,6 +43,9 @@ class Turn:
     finish: Callable[[AgentAnswer], TurnAnswer]  # store the answer, attach conversation/run ids
     cancel: threading.Event = field(default_factory=threading.Event)  # the service's stop flag
     turn_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    # What was asked, as the service will read it: a stream's first step (api.streaming), sent
+    # before the service runs; None sends none.
+    received: str | None = None
 
     def close(self) -> None:
         """Stop the service's generator where it stands (a client went away)."""
@@ -110,3 +114,15 @@ def record(screen: str, question: str, answer: AgentAnswer,
         answer.payload["save_error"] = str(e)
         return with_ids(answer, conversation_id, None)
     return with_ids(answer, conversation_id, run_id)
+
+
+def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
+    """`text` in quotes, cut at `limit` characters (a received step never repeats a long
+    question whole)."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def received_question(question: str, conversation: runs.Conversation | None) -> str:
+    where = (f"대화 {conversation.conversation_id} 이어서" if conversation is not None
+             else "새 대화")  # fmt: skip
+    return f"질문을 받았습니다 ({where}, {len(question)}자): {quoted(question)}"

@@ -1,6 +1,10 @@
 """Streaming latency of the HTTP API: time to the first `step` event and to the `answer` event of
 `POST /api/chat/message/stream`, p50/p95, with 1 and 20 concurrent streaming clients.
 
+The first step is the stream's `received` step (api.streaming, sent before the agent runs); the
+time to the agent's own first step (`agent step`) is printed beside it (they are the same on
+code from before the received step).
+
     python bench/api.py [--clients 1 20] [--turns 5] [--url http://127.0.0.1:8600]
 
 Without `--url` it serves the API itself on a free loopback port (a real uvicorn server in this
@@ -37,6 +41,7 @@ QUESTIONS = TURNS  # the ETF chat questions bench/etf_tools.py times without the
 @dataclass
 class Samples:
     first_step_ms: list[float] = field(default_factory=list)
+    agent_step_ms: list[float] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     conversations: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -54,6 +59,7 @@ def percentiles(values: list[float]) -> tuple[float, float]:
 def one_turn(client: httpx.Client, question: str, samples: Samples) -> None:
     started = time.perf_counter()
     first: float | None = None
+    agent: float | None = None  # the first step of the agent itself
     with client.stream("POST", "/api/chat/message/stream", json={"message": question}) as response:
         if response.status_code != 200:
             with samples.lock:
@@ -63,9 +69,12 @@ def one_turn(client: httpx.Client, question: str, samples: Samples) -> None:
             now = (time.perf_counter() - started) * 1000
             if kind == "step" and first is None:
                 first = now
+            if kind == "step" and agent is None and data["data"].get("kind") != "received":
+                agent = now
             elif kind == "answer":
                 with samples.lock:
                     samples.first_step_ms.append(first if first is not None else now)
+                    samples.agent_step_ms.append(agent if agent is not None else now)
                     samples.answer_ms.append(now)
                     samples.conversations.append(data["data"]["conversation_id"])
                 return
@@ -123,8 +132,8 @@ def main() -> int:
         url = server.__enter__().url  # type: ignore[attr-defined]
     try:
         warm = run_clients(url, 1, 1, headers)  # first-call costs are not a client's latency
-        print(f"{'clients':>7} {'turns':>6} {'first step p50/p95 ms':>22} {'answer p50/p95 ms':>20}"
-              f" {'errors':>6} {'wall s':>7} {'load':>10}")  # fmt: skip
+        print(f"{'clients':>7} {'turns':>6} {'first step p50/p95 ms':>22} {'agent step p50/p95':>19}"
+              f" {'answer p50/p95 ms':>20} {'errors':>6} {'wall s':>7} {'load':>10}")  # fmt: skip
         created = list(warm.conversations)
         for clients in args.clients:
             load_before = os.getloadavg()[0]
@@ -133,9 +142,11 @@ def main() -> int:
             wall = time.perf_counter() - started
             created += samples.conversations
             f50, f95 = percentiles(samples.first_step_ms)
+            s50, s95 = percentiles(samples.agent_step_ms)
             a50, a95 = percentiles(samples.answer_ms)
             print(f"{clients:>7} {len(samples.answer_ms):>6} {f50:>10.0f} / {f95:<9.0f}"
-                  f" {a50:>9.0f} / {a95:<8.0f} {len(samples.errors):>6} {wall:>7.1f}"
+                  f" {s50:>8.0f} / {s95:<8.0f} {a50:>9.0f} / {a95:<8.0f} {len(samples.errors):>6}"
+                  f" {wall:>7.1f}"
                   f" {load_before:>4.1f}–{os.getloadavg()[0]:<4.1f}")  # fmt: skip
             for error in samples.errors[:3]:
                 print(f"        error: {error}")

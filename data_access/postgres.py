@@ -6,6 +6,7 @@ Callers get plain dicts back, never cursors or driver rows.
 from __future__ import annotations
 
 import logging
+import select
 import threading
 import time
 import weakref
@@ -37,6 +38,8 @@ _check_failures: weakref.WeakKeyDictionary[ConnectionPool, list[float]] = (
     weakref.WeakKeyDictionary()
 )
 _in_use: weakref.WeakKeyDictionary[ConnectionPool, int] = weakref.WeakKeyDictionary()
+# When each pooled connection was last given back clean (see `_quiet`).
+_returned: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = weakref.WeakKeyDictionary()
 _pools_lock = threading.Lock()
 _count_lock = threading.Lock()
 
@@ -45,6 +48,8 @@ POOL_TIMEOUT_S = 10  # how long a request queues for a connection when all of th
 FAST_WAIT_S = 0.25  # how long before asking whether the server is there at all
 OPEN_TIMEOUT_S = 1.5  # a new pool's first connections, right after a successful probe
 STUCK_S = 30.0  # a pool that found a dead connection this recently is replaced, not waited on
+# A connection given back this recently, with nothing to read on it, is handed out unchecked.
+QUIET_S = 5.0
 
 
 def get_pool(uri: str | None = None, settings: Settings | None = None) -> ConnectionPool:
@@ -207,10 +212,36 @@ def _count(pool: ConnectionPool, delta: int) -> None:
         _in_use[pool] = _in_use.get(pool, 0) + delta
 
 
+def _quiet(conn: psycopg.Connection[Any]) -> bool:
+    """Given back clean within QUIET_S and nothing has arrived on its socket since: handed out
+    without the check's round trip (one per query, and each a wait for a core on a busy machine,
+    issue 34). A server that went away (stopped, restarted, the backend terminated) has closed
+    the socket or sent its FATAL notice, either of which makes the socket readable; such a
+    connection, or one idle longer (a peer gone without a word), gets the full check."""
+    returned = _returned.get(conn)
+    if returned is None or time.monotonic() - returned > QUIET_S:
+        return False
+    if (
+        conn.closed
+        or conn.broken
+        or conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+    ):
+        return False
+    try:
+        poller = select.poll()
+        poller.register(conn.fileno(), select.POLLIN)
+        return not poller.poll(0)  # POLLIN, POLLHUP or POLLERR: something to look at
+    except (OSError, ValueError, psycopg.Error):
+        return False
+
+
 def _check_recording(failures: list[float]) -> Callable[[Any], None]:
-    """`ConnectionPool.check_connection` that also notes when a pooled connection was dead."""
+    """`ConnectionPool.check_connection` that also notes when a pooled connection was dead;
+    a quiet connection (`_quiet`) is not checked."""
 
     def check(conn: Any) -> None:
+        if _quiet(conn):
+            return
         try:
             ConnectionPool.check_connection(conn)
         except Exception:
@@ -269,6 +300,8 @@ def connection(pool: ConnectionPool | None = None) -> Iterator[psycopg.Connectio
                 yield used  # type: ignore[misc]  # the pool is built with row_factory=dict_row
         finally:
             _count(pool, -1)
+            if not used.broken and not used.closed:
+                _returned[used] = time.monotonic()
             pool.putconn(used)
     except PoolTimeout as e:  # every connection stayed busy for the whole pool timeout
         raise unreachable(short_error(e), DOWN_BUSY) from e

@@ -86,6 +86,9 @@ def test_stream_sends_seed_000_steps_then_one_answer(client: httpx.Client) -> No
         assert frame["type"] == "step" and set(frame["data"]) >= SEED_STEP_KEYS
     numbers = [f["data"]["step_number"] for f in steps]
     assert numbers == sorted(numbers) and numbers[0] == 1
+    received = steps[0]["data"]  # sent before the agent runs: what was asked, not yet a result
+    assert received["kind"] == "received" and not received["tool_calls"]
+    assert "새 대화" in received["observations"] and "삼성전자를 가장" in received["observations"]
     assert any(f["data"]["tool_calls"] for f in steps)
     answer = events[-1][1]
     assert answer["type"] == "answer"
@@ -158,7 +161,8 @@ def test_macro_message_and_stream(client: httpx.Client) -> None:
     assert (
         steps
         and all(s["name"] and s["observations"] for s in steps)
-        and steps[0]["name"] == "router"
+        and [s["name"] for s in steps[:2]] == ["접수", "router"]
+        and "이어서" in steps[0]["observations"]
     )
     assert (
         events[-1][0] == "answer"
@@ -227,7 +231,8 @@ def test_opening_stream(client: httpx.Client) -> None:
     events = stream(client, "/api/opening/run/stream", {"date": "2026-11-20"})
     steps = [d["data"] for k, d in events if k == "step"]
     assert [s["step_number"] for s in steps] == list(range(1, len(steps) + 1))
-    assert [s["name"] for s in steps][:1] == ["prefetch_news"]
+    assert [s["name"] for s in steps][:2] == ["접수", "prefetch_news"]
+    assert steps[0]["kind"] == "received" and "2026-11-20" in steps[0]["observations"]
     answer = events[-1][1]["data"]
     check_answer_contract(answer)
     assert answer["run_id"] and answer["payload"]["scripts"]

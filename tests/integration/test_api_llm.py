@@ -79,12 +79,15 @@ def test_steps_leave_as_they_finish_with_keep_alives_between(
                       json={"message": "KODEX 200과 TIGER 200 비교해줘"}) as response:  # fmt: skip
         assert response.status_code == 200
         for kind, data in parse_sse(response.iter_lines()):
+            if kind == "step" and data["data"]["kind"] == "received":
+                kind = "received"  # step 1, sent before the agent runs (api.streaming)
             arrivals.append((kind, time.monotonic() - started))
             if kind == "answer":
                 answer = data["data"]
     kinds = [k for k, _ in arrivals]
     assert kinds.count("step") == 3 and kinds[-1] == "answer"
-    assert kinds[0] == "comment"  # the first model call takes DELAY_S: keep-alives meanwhile
+    # the received step does not wait for the model; its call takes DELAY_S: keep-alives
+    assert kinds[:2] == ["received", "comment"]
     first_step = next(t for k, t in arrivals if k == "step")
     assert first_step >= DELAY_S * 0.9
     assert arrivals[-1][1] - first_step >= 2 * DELAY_S * 0.9  # sent long before the end
@@ -98,9 +101,9 @@ def test_disconnect_cancels_the_run_and_stores_it_cancelled(url: str, replay: Re
     question = f"연결 끊김 {uuid.uuid4().hex[:8]}"
     with httpx.stream("POST", f"{url}/api/chat/message/stream", timeout=60,
                       json={"message": question}) as response:  # fmt: skip
-        for kind, _ in parse_sse(response.iter_lines()):
-            if kind == "step":
-                break  # the client goes away after the first step
+        for kind, data in parse_sse(response.iter_lines()):
+            if kind == "step" and data["data"]["kind"] != "received":
+                break  # the client goes away after the agent's first step
     time.sleep(2.5 * DELAY_S)  # the two remaining steps would have asked the model by now
     assert len(replay.requests) <= 2  # the call in flight at the disconnect, none after it
     row = fetch_one("SELECT status, trace FROM agent_runs WHERE question = %s", (question,),
