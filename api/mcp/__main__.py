@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from api.mcp.front import Front
 
 DEFAULT_MCP_PORT = 8601
 
@@ -31,10 +35,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
-    if args.transport == "stdio":  # nothing else is imported before the client is answered
+    if args.transport == "stdio":  # the SDK loads while the front answers the handshake
+        from api.mcp.front import serve_front
+
+        front = serve_front()
+        if front.eof and not front.pending:
+            return 0  # the client went away; nothing left to answer
+        if front.loader is not None:
+            front.loader.join()  # the SDK, imported on the front's thread
         import anyio
 
-        return anyio.run(_stdio)
+        return anyio.run(_stdio, front)
     return _http(args)
 
 
@@ -65,20 +76,26 @@ def _http(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _stdio() -> int:
-    """The stores and the tools load on the first tools/list or tools/call, in a worker thread,
-    after the stdio transport owns stdout: an embedded server started then writes to stderr,
-    never into the protocol stream, and `initialize` is answered without waiting for them."""
+async def _stdio(front: Front) -> int:
+    """The SDK's server after the front (api.mcp.front): the session is given what the front
+    answered, then reads stdin itself. The stores and the tools load on the first tools/list
+    or tools/call (now, if the front listed them), in a worker thread, after the stdio
+    transport owns stdout: an embedded server started then writes to stderr, never into the
+    protocol stream."""
     from mcp.server.stdio import stdio_server
 
     from api.mcp.errors import KoreanWriteStream, ParseErrorReadStream
+    from api.mcp.handover import DropReplayedWriteStream, ReplayedReadStream, replay_messages
     from api.mcp.server import McpApp
 
     async with stdio_server() as (read, write):
         mcp_app = McpApp()
-        korean = KoreanWriteStream(write)  # the SDK's own JSON-RPC errors in Korean
+        if front.listed:
+            mcp_app.warm_up()  # the client listed the tools from the front: a call comes next
+        korean = KoreanWriteStream(DropReplayedWriteStream(write))  # SDK errors in Korean
+        reader = ParseErrorReadStream(ReplayedReadStream(read, replay_messages(front)), korean)
         try:
-            await mcp_app.server.run(ParseErrorReadStream(read, korean), korean,
+            await mcp_app.server.run(reader, korean,
                                      mcp_app.server.create_initialization_options())  # fmt: skip
         finally:
             mcp_app.close()

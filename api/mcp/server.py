@@ -4,8 +4,10 @@
     await server.server.run(read, write, ...)       # python -m api.mcp (stdio)
     app = server.http_app(config)                   # python -m api.mcp --transport http
 
-Start-up is light on purpose (an MCP client waits for `initialize` before anything else): this
-module imports only the `mcp` SDK and the tool catalog (`catalog.json`: names, descriptions and
+Start-up is light on purpose (an MCP client waits for `initialize` before anything else). Over
+stdio, `initialize`, `tools/list` and `ping` are answered by api.mcp.front before this module
+and the SDK are even imported (about a second of CPU); then this server takes over the session.
+This module imports only the `mcp` SDK and the tool catalog (`catalog.json`: names, descriptions and
 input schemas, written from the agents' tool classes by `python -m api.mcp.catalog --write` and
 checked against them by tests/unit/test_mcp_catalog.py). The agents, the stores and the live
 tools load in a worker thread on the first `tools/list` or `tools/call`, so `initialize` and the
@@ -31,6 +33,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
 from api.mcp.catalog import load_catalog
+from api.mcp.front import INSTRUCTIONS, NAME, VERSION
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -42,12 +45,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-NAME = "atlas-workbench"
 PATH = "/mcp"
-INSTRUCTIONS = (
-    "Atlas Workbench 데이터 도구: 국내 ETF(보유종목·태그·가격), 주식, 뉴스, 계약서 조항, 읽기 전용 SQL/Cypher. "
-    "모든 도구는 읽기 전용이며 오류는 {status: 'error', error, retry_hint}로 돌아옵니다."
-)
 
 
 def tool_error(error: str, retry_hint: str) -> dict[str, Any]:
@@ -69,7 +67,7 @@ class McpApp:
         self._tools: dict[str, McpTool] | None = None
         self._lock = threading.Lock()
         self.catalog = load_catalog()
-        self.server: Server[Any] = Server(NAME, version="1.0", instructions=INSTRUCTIONS,
+        self.server: Server[Any] = Server(NAME, version=VERSION, instructions=INSTRUCTIONS,
                                           on_list_tools=self._list, on_call_tool=self._call)  # fmt: skip
 
     @property

@@ -126,6 +126,31 @@ def test_stdio_unknown_tool_is_a_korean_tool_error(stdio: StdioServer) -> None:
     assert "nope" * 100 not in json.dumps(result)
 
 
+def test_requests_sent_before_the_sdk_loads_are_answered_in_one_session() -> None:
+    """Issue 34: the stdio front answers the handshake, the tool list and ping before the SDK is
+    imported; what it leaves (sent in the same breath) is answered by the SDK's server in the
+    session the front opened: a tool call right after `initialized` is not refused as
+    uninitialized, and the SDK's tool list is the front's."""
+    server = StdioServer()
+    try:
+        for line in (INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                     {"jsonrpc": "2.0", "id": 3, "method": "ping"},
+                     {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                      "params": {"name": "nope", "arguments": {}}},
+                     {"jsonrpc": "2.0", "id": 5, "method": "tools/list",
+                      "params": {"cursor": "x"}}):  # fmt: skip
+            server.send(json.dumps(line))
+        replies = {r["id"]: r for r in (server.receive() for _ in range(5))}
+        assert replies[1]["result"]["serverInfo"]["name"] == "atlas-workbench"
+        assert replies[3]["result"] == {}
+        assert replies[4]["result"]["isError"] is True, replies[4]
+        assert "알 수 없는 도구" in replies[4]["result"]["structuredContent"]["error"]
+        assert replies[5]["result"] == replies[2]["result"] and replies[2]["result"]["tools"]
+    finally:
+        server.close()
+
+
 @pytest.fixture(scope="module")
 def http_url(settings: Any, services: Any) -> Iterator[str]:
     mcp_app = McpApp(Stores(settings, info=services))
