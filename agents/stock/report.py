@@ -77,7 +77,8 @@ def final_report(
         f"**{h['earnings']}**", "",
         *(sec.markdown_table(sec.earnings_rows(fundamentals, lang), sec.EARNINGS_HEADERS[lang])
           or ["-"]), "",
-        *([f"**{h['filed']}**", "", *filed_lines(filed, lang), ""] if filed else []),
+        # its own section: the screen shows the fundamentals section as tables, this as text
+        *([f"## {h['filed']}", "", *filed_lines(filed, lang), ""] if filed else []),
         f"## {h['events']}", "",
         *(sec.markdown_table(sec.event_rows(events, lang), sec.EVENT_HEADERS[lang])
           or [h["no_events"]]), "",

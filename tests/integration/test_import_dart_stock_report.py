@@ -46,7 +46,7 @@ def test_the_report_reads_and_cites_the_imported_accounts(imported: Any) -> None
     answer = generate_report("삼성전자", pool=imported, save=False)
     assert answer.status in ("ok", "partial"), answer.error
     report = answer.answer
-    assert "**공시 재무 (OpenDART 단일회사 주요계정)**" in report
+    assert "\n## 공시 재무 (OpenDART 단일회사 주요계정)\n" in report
     assert "| 매출액 | 258조 9,355억 원 | 302조 2,314억 원 | -14.3% |" in report
     assert "| 영업이익 | 6조 5,670억 원 | 43조 3,766억 원 | -84.9% |" in report
     assert "| 당기순이익 | 15조 4,871억 원 | 55조 6,541억 원 | -72.2% |" in report
@@ -66,6 +66,9 @@ def test_the_report_reads_and_cites_the_imported_accounts(imported: Any) -> None
     [step] = [t for t in answer.trace if t.name == "filed_accounts"]
     assert "2023 사업보고서 연결 (2024-03-12 접수)" in (step.observation or "")
     assert answer.payload["filed_accounts"]["basis"] == "연결"
+    # a section of its own (the screen shows the fundamentals section as tables, not as text)
+    section = report.split("\n## 공시 재무 (OpenDART 단일회사 주요계정)\n", 1)[1].split("\n## ")[0]
+    assert "| 매출액 | 258조 9,355억 원 |" in section and f"_출처: {OPENDART}" in section
     english = generate_report("KR:005930", pool=imported, save=False, language="en")
     assert "| Revenue | KRW 258.94 trillion | KRW 302.23 trillion | -14.3% |" in english.answer
 
