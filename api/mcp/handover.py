@@ -1,6 +1,6 @@
 """The stdio front's hand-over to the SDK's server (api.mcp.front): what the front answered is
 replayed to the SDK's session so its state is the one the client saw, and the SDK's answer to
-the replayed `initialize` is dropped (the client has its answer already).
+the replayed `initialize` (or `server/discover`) is dropped (the client has its answer already).
 
     reader = ReplayedReadStream(read, replay_messages(front))
     writer = DropReplayedWriteStream(write)
@@ -25,12 +25,11 @@ def _message(raw: dict[str, Any]) -> SessionMessage:
 
 
 def replay_messages(front: Front) -> list[SessionMessage | Exception]:
-    """The client's initialize (under REPLAYED_ID) and initialized notification as the front
-    took them, then the lines it left to the SDK, parsed as the SDK's stdio transport does."""
+    """The client's opening request (under REPLAYED_ID) and initialized notification as the
+    front took them, then the lines it left to the SDK, parsed as the SDK's stdio transport does."""
     replay: list[SessionMessage | Exception] = []
-    if front.initialize is not None:
-        replay.append(_message({"jsonrpc": "2.0", "id": REPLAYED_ID, "method": "initialize",
-                                "params": front.initialize}))  # fmt: skip
+    if front.opening is not None:  # initialize, or server/discover
+        replay.append(_message({"jsonrpc": "2.0", "id": REPLAYED_ID, **front.opening}))
     if front.initialized:
         replay.append(_message({"jsonrpc": "2.0", "method": "notifications/initialized"}))
     for line in front.pending:
@@ -89,7 +88,7 @@ class ReplayedReadStream:
 
 
 class DropReplayedWriteStream:
-    """The SDK's stdio write stream without its answer to the replayed initialize."""
+    """The SDK's stdio write stream without its answer to the replayed opening request."""
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
@@ -98,7 +97,7 @@ class DropReplayedWriteStream:
         message = item.message
         if getattr(message, "id", None) == REPLAYED_ID:
             if isinstance(message, types.JSONRPCError):  # the SDK refused what the front took
-                logger.error("MCP stdio: the replayed initialize failed: %s", message.error)
+                logger.error("MCP stdio: the replayed opening request failed: %s", message.error)
             return
         await self._inner.send(item)
 
