@@ -10,7 +10,7 @@ renders the shared answer contract.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
@@ -55,8 +55,13 @@ STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
 PICKER_KEY = "contract_conversation_picker"
 STATE_PICKER_OPTIONS = "contract_conversation_options"
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
-CITATION_HEADERS = {"label": "조항", "branch_label": "조 번호", "part_title": "부분", "title": "제목", "score": "점수", "retrievers": "찾은 검색기",
-                    "tool": "도구", "contract_id": "계약서"}  # fmt: skip
+# the label holds the title ('제5조(비밀유지)'), so no title column; the score right after the
+# label and narrow columns, so the table fits a 1440 px page without scrolling to the score
+CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "조 번호", "part_title": "부분",
+                    "retrievers": "찾은 검색기", "tool": "도구", "contract_id": "계약서"}  # fmt: skip
+CITATION_WIDTHS: dict[str, Literal["small", "medium", "large"]] = {
+    "label": "large", "score": "small", "branch_label": "small", "part_title": "medium",
+    "tool": "small"}  # fmt: skip
 MAX_COMPARISONS = 3
 LIVE_KEY = "contract_live_turn"
 NODE_TITLES = {"planning": "계획", "execution": "도구 병렬 실행", "synthesis": "답변 작성"}
@@ -244,7 +249,13 @@ def _render_clauses(answer: AgentAnswer, key: str) -> None:
     rows = [{**c, "retrievers": ", ".join(c.get("retrievers") or []) or "-",
              "score": c.get("score")} for c in clauses + answer.payload.get("standard", [])]  # fmt: skip
     st.markdown("**인용 조항**")
-    ui.show_table(rows, CITATION_HEADERS, key=f"{key}-clauses", formats={"score": "%.4f"})
+    ui.show_table(
+        rows,
+        CITATION_HEADERS,
+        key=f"{key}-clauses",
+        formats={"score": "%.4f"},
+        widths=CITATION_WIDTHS,
+    )
     _render_comparisons(answer, clauses, key)
 
 

@@ -29,18 +29,29 @@ def diff_segments(clause: str, standard: str) -> tuple[Segments, Segments]:
 
 
 def highlight_segments(text: str, terms: list[str]) -> Segments:
-    """`text` split so each occurrence of a matched term is its own highlighted segment."""
+    """`text` split so each word (between spaces) holding a matched term is its own highlighted
+    segment: the whole word, its particle included ('의무는', not '의무' + '는': a background
+    ends with a gap before the next character, which read '의무 는' on the screen)."""
     wanted = sorted({t for t in terms if len(t) >= 2}, key=len, reverse=True)
     if not wanted:
         return [(text, False)]
     pattern = re.compile("|".join(re.escape(t) for t in wanted), re.IGNORECASE)
+    spans: list[tuple[int, int]] = []
+    for m in pattern.finditer(text):
+        start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        end = min((i for i in (text.find(" ", m.end()), text.find("\n", m.end())) if i >= 0),
+                  default=len(text))  # fmt: skip
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
     out: Segments = []
     last = 0
-    for m in pattern.finditer(text):
-        if m.start() > last:
-            out.append((text[last : m.start()], False))
-        out.append((m.group(0), True))
-        last = m.end()
+    for start, end in spans:
+        if start > last:
+            out.append((text[last:start], False))
+        out.append((text[start:end], True))
+        last = end
     if last < len(text):
         out.append((text[last:], False))
     return out

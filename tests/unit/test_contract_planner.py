@@ -49,5 +49,10 @@ def test_diff_and_highlight_segments() -> None:
     assert ("3개월 대가를 ", True) in ours and any(
         t.startswith("대가의 총액") and c for t, c in theirs
     )
-    assert highlight_segments("손해를 배상한다", ["배상"]) == [("손해를 ", False), ("배상", True),
-                                                               ("한다", False)]  # fmt: skip
+    assert highlight_segments("손해를 배상한다", ["배상"]) == [
+        ("손해를 ", False),
+        ("배상한다", True),
+    ]
+    # the whole word with its particle: a highlight ending inside a word left a gap ('의무 는')
+    assert highlight_segments("비밀유지 의무는 3년간 존속한다.", ["의무", "비밀"]) == [
+        ("비밀유지", True), (" ", False), ("의무는", True), (" 3년간 존속한다.", False)]  # fmt: skip
