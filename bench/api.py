@@ -18,6 +18,7 @@ load average before and after it (on two shared cores the wait for a core is mos
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -29,9 +30,21 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
+
+
+def _code_root() -> Path:
+    """`--root DIR`: serve the API code of another checkout (a `git worktree` of an older
+    commit, for before/after runs side by side: bench/api_compare.py), else this tree's."""
+    if "--root" in sys.argv[:-1]:
+        return Path(sys.argv[sys.argv.index("--root") + 1]).resolve()
+    return ROOT
+
+
+sys.path[:0] = [str(_code_root()), str(ROOT / "bench")]
 
 from etf_tools import TURNS  # noqa: E402
+
+sys.path.insert(0, str(_code_root()))  # etf_tools puts this tree first; --root's code goes first
 
 from api.streaming import parse_sse  # noqa: E402
 
@@ -124,6 +137,9 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=5, help="questions per client")
     parser.add_argument("--url", help="a running API (default: serve one in this process)")
     parser.add_argument("--token", help="bearer token for --url")
+    parser.add_argument("--root", help="serve the API code of this checkout (default: this one)")
+    parser.add_argument("--samples", help="append each client count's samples here (JSON lines)")
+    parser.add_argument("--label", default="", help="a name for this run in --samples")
     args = parser.parse_args()
     headers = {"Authorization": f"Bearer {args.token}"} if args.token else {}
     server = None if args.url else local_server()
@@ -150,6 +166,13 @@ def main() -> int:
                   f" {load_before:>4.1f}–{os.getloadavg()[0]:<4.1f}")  # fmt: skip
             for error in samples.errors[:3]:
                 print(f"        error: {error}")
+            if args.samples:
+                record = {"label": args.label, "clients": clients, "first": samples.first_step_ms,
+                          "agent": samples.agent_step_ms, "answer": samples.answer_ms,
+                          "errors": len(samples.errors),
+                          "load": [load_before, os.getloadavg()[0]]}  # fmt: skip
+                with open(args.samples, "a", encoding="utf-8") as out:
+                    out.write(json.dumps(record) + "\n")
         clean_up(url, created, headers)
     finally:
         if server is not None:
