@@ -350,9 +350,9 @@ def test_imported_dart_accounts_reach_the_macro_equity_answer(db: ConnectionPool
     context = make_context(settings, db, None, as_of="2024-11-20")
     answer = answer_question("삼성전자 실적", settings=settings, pool=db, context=context)
     line = next(p for p in answer.answer.splitlines() if "OpenDART 단일회사 주요계정" in p)
-    assert line.startswith(
-        "- KR:005930 OpenDART 단일회사 주요계정(2023 사업보고서, 연결, 2023-12-31)"
-    )
+    # its subject is the company, by code or by name (the screen writes names for codes)
+    assert line.split(" OpenDART", 1)[0] in ("- KR:005930", "- 삼성전자")
+    assert "OpenDART 단일회사 주요계정(2023 사업보고서, 연결, 2023-12-31): " in line
     assert "매출액 258조 9,355억 원" in line and "(전기 43조 3,766억 원)" in line
     [cited] = [c for c in answer.structured_citations if c.table == "dart_financial_accounts"]
     assert cited.dataset_code == "DART_SINGLE_ACCOUNTS" and cited.row_count > 0
