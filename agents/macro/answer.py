@@ -31,6 +31,7 @@ from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.macro.templates import freshness_word
 from agents.model_checks import MACRO, check_model_text, keep_apart
+from agents.understanding.vocabulary import vocabulary
 from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.contracts import Citation, StructuredCitation, TraceStep
 
@@ -161,6 +162,7 @@ NO_MOVE = re.compile(
     r"(?P<when>결정 |발표 )?전 (?P<v>[-+]?[\d,.]+%?[^\s]*)에서 이후 (?P=v)(?:으)?로 움직였다"
 )
 NO_MOVE_PLAIN = re.compile(r"(?P<v>[-+]?[\d,.]+%?[가-힣]*)에서 (?P=v)(?:으)?로 움직였다")
+MOVED_TO = re.compile(r"(?P<v>[\d,.]*\d%?)(?:으)?로 움직였다")
 
 
 def said_plainly(point: str) -> str:
@@ -169,7 +171,9 @@ def said_plainly(point: str) -> str:
     point = NO_MOVE.sub(
         lambda m: f"{m['when'] or ''}전후 {m['v']}{_ro(m['v'])} 변하지 않았다", point
     )
-    return NO_MOVE_PLAIN.sub(lambda m: f"{m['v']}{_ro(m['v'])} 변하지 않았다", point)
+    point = NO_MOVE_PLAIN.sub(lambda m: f"{m['v']}{_ro(m['v'])} 변하지 않았다", point)
+    # '1,415.8로' but '1,419.3으로' (삼): the documents' sentences write 로 after every figure
+    return MOVED_TO.sub(lambda m: f"{m['v']}{_ro(m['v'])} 움직였다", point)
 
 
 def _ro(value: str) -> str:
@@ -181,6 +185,46 @@ def _ro(value: str) -> str:
     return "로" if last in "%1245789" else "으로"  # 일 이 사 오 칠 팔 구 → 로; 영 삼 육 → 으로
 
 
+# A code written where its name belongs ('KR:005930 밸류에이션', '발표 전후 KR_USDKRW는',
+# '→ KR_USDKRW'); not one in brackets after its name ('삼성전자(KR:005930)').
+BARE_CODE = re.compile(
+    r"(?<![A-Za-z0-9_(:/.])(?P<code>[A-Z]{2}(?::[A-Z0-9]+(?:\.[A-Z]+)?|_[A-Z0-9]+(?:_[A-Z0-9]+)*))"
+    r"(?![A-Za-z0-9_)])(?P<particle>는|은|가|이|를|을|와|과)?"
+)
+PARTICLES = {"는": ("은", "는"), "은": ("은", "는"), "가": ("이", "가"), "이": ("이", "가"),
+             "를": ("을", "를"), "을": ("을", "를"), "와": ("과", "와"), "과": ("과", "와")}  # fmt: skip
+
+
+def code_names(responses: dict[str, AgentResponse]) -> dict[str, str]:
+    """Code → Korean name of every series the vocabulary knows and every series of the answer
+    ('KR_USDKRW' → '원/달러 환율', 'KR:005930' → '삼성전자': its title '삼성전자 (KR:005930) 종가')."""
+    names = {str(s["code"]): str(s["name"]) for s in vocabulary()["series"] if s.get("name")}
+    for resp in responses.values():
+        for series in resp.series:
+            name = series.title.split(" (")[0].strip()
+            if name and name != series.key:
+                names[series.key] = name
+    return names
+
+
+def named(point: str, names: dict[str, str]) -> str:
+    """`point` with each code that stands for its name written as the name, its particle
+    following the name ('발표 전후 KR_USDKRW는' → '발표 전후 원/달러 환율은')."""
+
+    def name(m: re.Match[str]) -> str:
+        known = names.get(m["code"])
+        if known is None:
+            return m[0]
+        particle = m["particle"] or ""
+        last = re.sub(r"\([^)]*\)$", "", known).rstrip()[-1:]
+        if particle and "가" <= last <= "힣":
+            final = (ord(last) - 0xAC00) % 28 != 0
+            particle = PARTICLES[particle][0 if final else 1]
+        return known + particle
+
+    return BARE_CODE.sub(name, point)
+
+
 def offline_text(state: MacroState, citations: list[Citation]) -> str:
     r = state["route"]
     lang = r.language
@@ -190,6 +234,11 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
             if lang == "ko" else
             f"**As of {state.get('final_as_of_date')}** · offline rules/templates answer")  # fmt: skip
     lines = [head, ""]
+    names = code_names(responses) if lang == "ko" else {}
+
+    def said(point: str) -> str:
+        return named(said_plainly(point), names)
+
     for warning in _warnings(state):
         lines.append(f"> ⚠️ {warning}" + (NO_FIRM if warning.startswith(STALE_PREFIX) else ""))
     for name in ORDER:
@@ -197,9 +246,9 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
         if resp is None:
             continue
         lines.append(f"\n**{titles[name]}**")
-        lines += [f"- {said_plainly(p)}" for p in resp.key_points] or ["- " + ("수치 근거 없음" if lang == "ko"
-                                                               else "no figures found")]  # fmt: skip
-        lines += [f"- _{u}_" for u in resp.uncertainty]
+        lines += [f"- {said(p)}" for p in resp.key_points] or ["- " + ("수치 근거 없음" if lang == "ko"
+                                                      else "no figures found")]  # fmt: skip
+        lines += [f"- _{said(u)}_" for u in resp.uncertainty]
     if citations:
         lines.append("\n" + ("**문서 근거**" if lang == "ko" else "**Documents**"))
         # a list: as plain lines Markdown ran them into one paragraph

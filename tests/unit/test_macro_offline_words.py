@@ -1,9 +1,11 @@
 """A Macro offline answer says what happened (issue 33): a value that did not move is said to be
-unchanged, not to have 'moved from 3.14% to 3.14%'."""
+unchanged, not to have 'moved from 3.14% to 3.14%'; a series or stock is written by its name,
+not its code ('KR:005930 밸류에이션', '발표 전후 KR_USDKRW는')."""
 
 from __future__ import annotations
 
-from agents.macro.answer import said_plainly
+from agents.macro.answer import code_names, named, said_plainly
+from agents.macro.state import AgentResponse, Series
 
 
 def test_an_unchanged_value_is_said_to_be_unchanged() -> None:
@@ -23,3 +25,25 @@ def test_an_unchanged_value_is_said_to_be_unchanged() -> None:
 def test_a_real_move_is_left_as_written() -> None:
     point = "발표 전후 원/달러 환율은 1,417.1에서 1,415.8로 움직였다."
     assert said_plainly(point) == point
+    # the particle after the figure as it is read: 3 (삼) takes 으로
+    assert said_plainly("1,424.9에서 1,419.3로 움직였다.") == "1,424.9에서 1,419.3으로 움직였다."
+
+
+def test_a_code_standing_for_its_name_is_written_as_the_name() -> None:
+    stock = AgentResponse(agent="equity", series=[
+        Series(key="KR:005930", title="삼성전자 (KR:005930) 종가", unit="KRW", points=[])])  # fmt: skip
+    names = code_names({"equity": stock})
+    assert names["KR:005930"] == "삼성전자"
+    assert names["KR_USDKRW"] == "원/달러 환율"  # the vocabulary's series, asked or not
+    assert named("KR:005930 밸류에이션(2026-11-20): PER 14.81", names) == (
+        "삼성전자 밸류에이션(2026-11-20): PER 14.81"
+    )
+    assert named("KR:005930: KR Top50 유니버스 1위", names) == "삼성전자: KR Top50 유니버스 1위"
+    # the particle follows the name: 환율은, not 환율는
+    assert (
+        named("발표 전후 KR_USDKRW는 1,417.1에서", names) == "발표 전후 원/달러 환율은 1,417.1에서"
+    )
+    assert named("경로: 이벤트 'CPI' → KR_USDKRW", names) == "경로: 이벤트 'CPI' → 원/달러 환율"
+    # a code in brackets after its name stays; a code no one names stays
+    kept = "삼성전자(KR:005930) 종가 94,000.00 · 원/달러 환율(종가)(KR_USDKRW) · KR:999999는"
+    assert named(kept, names) == kept
