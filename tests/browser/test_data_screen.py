@@ -91,16 +91,6 @@ def test_console_draws_graph_results_as_a_network(
     _assert_no_exception(page)
 
 
-def test_console_rejects_a_write_in_korean(page: Any, app_url: str, screenshot_dir: Path) -> None:
-    _open(page, app_url)
-    page.get_by_role("tab", name="쿼리 콘솔").click()
-    _run_query(page, "DROP TABLE etfs")
-    alert = page.get_by_text("쿼리가 거부되었습니다")
-    alert.wait_for()
-    page.screenshot(path=str(screenshot_dir / "data_console_rejected.png"), full_page=True)
-    _assert_no_exception(page)
-
-
 def test_stores_that_are_down_are_reported_in_korean(
     page: Any, stores_down_app_url: str, screenshot_dir: Path
 ) -> None:
