@@ -15,11 +15,11 @@ CHART = ".js-plotly-plot .main-svg"
 
 
 def _open(page: Any, app_url: str) -> None:
-    # Through the navigation, as a user does (a cold deep link shows Streamlit's
-    # "Page not found" notice before the shell takes over; that belongs to the app shell).
-    page.goto(app_url)
-    page.get_by_role("link", name="ETF 챗").click()
-    page.get_by_role("heading", name="ETF 챗", exact=True).wait_for()
+    # By its deep link: the home (Data) screen is not drawn first on the way to every test.
+    # The sidebar's links are followed by test_offline_korean's tour and the screenshot QA; a
+    # cold deep link is test_analyst_screens' test_first_visit_by_deep_link_opens_the_screen_….
+    page.goto(app_url + "/etf")
+    page.get_by_role("heading", name="ETF 챗", exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("예시 질문").wait_for()
     page.get_by_role("button", name="KODEX 200과 TIGER 200 비교해줘").wait_for()
     page.get_by_text("새 대화").first.wait_for()

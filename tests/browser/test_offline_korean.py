@@ -101,8 +101,7 @@ def test_tour_stays_on_loopback_without_console_warnings(
 
 
 def test_refused_paste_keeps_its_text(page: Any, app_url: str) -> None:
-    page.goto(app_url)
-    page.get_by_role("link", name="ETF 챗").click()
+    page.goto(app_url + "/etf")  # by its deep link: the tour above follows the sidebar's links
     page.get_by_role("heading", name="ETF 챗", exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
     _idle(page)
     text = ("KODEX 200 보유종목 " * (MAX_QUESTION_CHARS // 10)).strip()

@@ -23,9 +23,8 @@ def _headers(frame: Any) -> list[str]:
 
 
 def _open(page: Any, app_url: str) -> None:
-    page.goto(app_url)
-    page.get_by_role("link", name="종목 리포트").click()
-    page.get_by_role("heading", name="종목 리포트", exact=True).wait_for()
+    page.goto(app_url + "/stock")  # by its deep link: the Data screen is not drawn on the way
+    page.get_by_role("heading", name="종목 리포트", exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_role("button", name="리포트 생성").wait_for()
 
 
