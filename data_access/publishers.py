@@ -52,7 +52,13 @@ URL_PARTS = (
     ("/v8/finance/chart", "Yahoo Finance"),
 )
 
-_DATASET_SOURCES = "SELECT dataset_code, source FROM datasets WHERE dataset_code = ANY(%s)"
+# A CSV import catalogues its dataset as 'csv': the file is its latest import run's source.
+_DATASET_SOURCES = """
+SELECT d.dataset_code, d.source, r.source AS run_source FROM datasets d
+LEFT JOIN LATERAL (SELECT source FROM import_runs r WHERE d.source = 'csv'
+                   AND r.dataset_code = d.dataset_code AND r.status <> 'error'
+                   ORDER BY r.run_id DESC LIMIT 1) r ON true
+WHERE d.dataset_code = ANY(%s)"""
 _ARTICLE_SOURCES = "SELECT pk, source FROM news_articles WHERE pk = ANY(%s)"
 
 
@@ -88,7 +94,10 @@ def _dataset_sources(codes: set[str], pool: ConnectionPool | None) -> dict[str, 
     if not codes:
         return {}
     rows = fetch_all(_DATASET_SOURCES, (sorted(codes),), pool=pool)
-    return {r["dataset_code"]: publisher(r["source"]) for r in rows}
+    return {
+        r["dataset_code"]: publisher(f"csv:{r['run_source']}" if r["run_source"] else r["source"])
+        for r in rows
+    }
 
 
 def _document_source(doc: Citation, articles: dict[str, str]) -> str | None:

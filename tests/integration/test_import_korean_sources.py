@@ -360,3 +360,19 @@ def test_imported_dart_accounts_reach_the_macro_equity_answer(db: ConnectionPool
     source = fetch_one("SELECT source FROM datasets WHERE dataset_code = %s",
                        (cited.dataset_code,), pool=db)  # fmt: skip
     assert source == {"source": "opendart"}
+
+
+def test_imported_prices_are_cited_as_their_file(db: ConnectionPool) -> None:
+    """A stock's prices imported on their own are cited with the file they came from, not as
+    the demo's whole-market dataset (issue 35: every citation names its source)."""
+    from agents.evidence import EvidenceCollector
+    from agents.stock.data import StockData
+    from data_access.importers.csv_importer import import_ohlcv_csv
+    from data_access.publishers import with_sources
+
+    import_ohlcv_csv(FIXTURES / "ohlcv_kr_005930_cp949.csv", "KR:005930", pool=db)
+    data = StockData(db, EvidenceCollector(), date(2024, 1, 8))
+    assert len(data.history("KR:005930", 30)) == 5
+    [cited] = with_sources(data.collector.citations, pool=db)[0]
+    assert (cited.dataset_code, cited.table) == ("KR_STOCK_DAILY_OHLCV", "stock_prices")
+    assert cited.source == "CSV 파일 (ohlcv_kr_005930_cp949.csv)"

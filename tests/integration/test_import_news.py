@@ -212,9 +212,13 @@ def test_imported_news_are_the_evidence_of_the_next_macro_answer(db: ConnectionP
     context = make_context(settings, db, None, as_of="2024-11-28")
     answer = answer_question("삼성전자 최근 뉴스와 이유", settings=settings, pool=db,
                              context=context)  # fmt: skip
-    titles = {c.title for c in answer.citations}
+    titles = {c.title: c for c in answer.citations}
     assert "삼성전자, 3분기 영업이익 9조1천억원…반도체 부진" in titles, answer.answer
     assert "삼전, 자사주 10조원 매입 결정" in titles  # tagged KR:005930 through its alias
+    # each names its feed, as the article was stored (issue 35: a citation's source)
+    cited = titles["삼성전자, 3분기 영업이익 9조1천억원…반도체 부진"]
+    stored = fetch_one("SELECT source FROM news_articles WHERE title = %s", (cited.title,), pool=db)
+    assert stored is not None and cited.source == stored["source"] == "아틀라스경제 - 경제"
 
 
 def test_imported_news_are_read_by_the_next_opening_run(db: ConnectionPool) -> None:
