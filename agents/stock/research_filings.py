@@ -1,10 +1,12 @@
 """What the report's research reads from imported filings: the company's OpenDART 단일회사
-주요계정 (issue 35, seed 004 §12.2-3), and who published the stock's prices.
+주요계정 (issue 35, seed 004 §12.2-3): revenue, operating and net income with the report, basis
+(연결/별도), period and receipt they come from.
 
     filed = filed_accounts(data, "KR:005930")
     # {'source': 'OpenDART (금융감독원 전자공시)', 'report': '2023 사업보고서', 'basis': '연결',
     #  'period_end': '2023-12-31', 'filed_on': '2024-03-12', 'rcept_no': '20240312000736',
-    #  'lines': [{'account': '매출액', 'amount': 258935494000000.0, 'prior': 302231360000000.0}, ...]}
+    #  'lines': [{'account': '매출액', 'amount': 258935494000000.0, 'prior': 302231360000000.0,
+    #             'change': -0.1433}, ...]}
     filed_lines(filed, "ko")   # the report's section, each figure with its report and basis
 
 Only a report filed on or before the run's as-of date counts (the receipt number starts with the
@@ -49,6 +51,7 @@ class FiledLine(TypedDict):
     account: str  # 매출액 | 영업이익 | 당기순이익
     amount: float | None
     prior: float | None  # the same line of the previous period (전기)
+    change: float | None  # amount / prior - 1 (the writer's evidence for '-14.3%')
 
 
 class FiledAccounts(TypedDict):
@@ -87,9 +90,16 @@ def filed_accounts(data: StockData, security_id: str) -> FiledAccounts | None:
         period_end=first["period_end"].isoformat(),
         filed_on=f"{digits[:4]}-{digits[4:6]}-{digits[6:]}", rcept_no=str(first["rcept_no"]),
         currency=str(first["currency"] or "KRW"),
-        lines=[FiledLine(account=NET if r["account_nm"].startswith(NET) else r["account_nm"],
-                         amount=_amount(r["thstrm_amount"]), prior=_amount(r["frmtrm_amount"]))
-               for r in rows],
+        lines=[_line(r) for r in rows],
+    )  # fmt: skip
+
+
+def _line(row: dict[str, Any]) -> FiledLine:
+    amount, prior = _amount(row["thstrm_amount"]), _amount(row["frmtrm_amount"])
+    return FiledLine(
+        account=NET if row["account_nm"].startswith(NET) else row["account_nm"],
+        amount=amount, prior=prior,
+        change=None if amount is None or not prior else amount / prior - 1,
     )  # fmt: skip
 
 
@@ -107,9 +117,7 @@ def _won(value: float | None, lang: str) -> str:
 
 
 def _change(line: FiledLine) -> str:
-    if line["amount"] is None or not line["prior"]:
-        return "-"
-    return f"{(line['amount'] / line['prior'] - 1) * 100:+.1f}%"
+    return "-" if line["change"] is None else f"{line['change'] * 100:+.1f}%"
 
 
 def filed_lines(filed: FiledAccounts | None, lang: str) -> list[str]:

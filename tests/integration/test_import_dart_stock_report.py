@@ -81,6 +81,8 @@ def test_a_report_filed_after_the_as_of_date_is_not_read(imported: Any) -> None:
     filed = read(date(2024, 3, 12))
     assert filed is not None and filed["report"] == "2023 사업보고서"
     assert [line["account"] for line in filed["lines"]] == ["매출액", "영업이익", "당기순이익"]
+    revenue = filed["lines"][0]  # the writer's facts hold the change, not only the table's text
+    assert revenue["change"] == pytest.approx(258_935_494 / 302_231_360 - 1)
 
 
 def test_without_an_import_the_report_says_nothing_of_filings(pg_pool: Any) -> None:
