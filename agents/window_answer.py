@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from agents.understanding.frame import QuestionFrame
+from agents.understanding.frame import STAT_WORDS_KO, QuestionFrame
 from data_access import figures as fig
 
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
@@ -24,12 +24,11 @@ _PERIOD_STATS = frozenset({"return", "change", "volatility"})
 _CALENDAR = {"지난주": ("지난주", "last week"), "저번주": ("지난주", "last week"),
              "lastweek": ("지난주", "last week"), "지난달": ("지난달", "last month"),
              "저번달": ("지난달", "last month"), "lastmonth": ("지난달", "last month")}  # fmt: skip
-_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
-       "min": "최저치", "range": "최고치와 최저치의 차이", "return": "수익률", "change": "변화",
-       "volatility": "연환산 변동성", "std": "표준편차"}  # fmt: skip
+_KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's words, and per year
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
-       "min": "low", "range": "high-low range", "return": "return", "change": "change",
-       "volatility": "annualized volatility", "std": "standard deviation"}  # fmt: skip
+       "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
+       "change": "change", "volatility": "annualized volatility",
+       "std": "standard deviation"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -99,6 +98,9 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body = f"{f.value:+.2f}% ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
     elif f.stat == "change" and f.base:
         body = f"{_signed(f.value, fmt, rate)} ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
+    elif f.stat == "extremes" and f.high and f.low:
+        body = (f"최고 {fmt(f.high[1])} ({f.high[0]}), 최저 {fmt(f.low[1])} ({f.low[0]})" if ko
+                else f"high {fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]}")  # fmt: skip
     elif f.stat == "volatility":
         unit = "%p" if rate else "%"
         moves = ("일간 변화" if rate else "일간 수익률") if ko else ""  # a rate moves in %p

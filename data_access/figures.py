@@ -51,10 +51,13 @@ class Period:
     en: str
     days: int = 0
     months: int = 0
+    since: date | None = None  # '1월 2일 대비', '올해 첫 거래일 대비': a base day named
 
     @property
     def sql_interval(self) -> str | None:
-        """The PostgreSQL interval of the period (None for YTD and MTD)."""
+        """The PostgreSQL interval of the period (None for YTD, MTD and a named base day)."""
+        if self.since:
+            return None
         if self.days:
             return f"{self.days} days"
         return f"{self.months} months" if self.months else None
@@ -86,9 +89,21 @@ def period_for_months(months: float) -> Period | None:
 _LABEL = re.compile(r"^(\d+)([dwmy])$")
 
 
+SINCE = "since:"  # a period label from a named base day: 'since:2026-01-02'
+
+
+def since_period(day: date) -> Period:
+    """The period from a named base day to the as-of bar ('1월 2일 대비')."""
+    return Period(f"{SINCE}{day.isoformat()}", f"{day.isoformat()} 대비", f"since {day.isoformat()}",
+                  since=day)  # fmt: skip
+
+
 def period_named(label: str | None, months: float) -> Period:
-    """The period of a question's period label ('3m', '2y', '2w', 'ytd'), else of its months."""
+    """The period of a question's period label ('3m', '2y', '2w', 'ytd', 'since:2026-01-02'),
+    else of its months."""
     key = (label or "").lower()
+    if key.startswith(SINCE):
+        return since_period(date.fromisoformat(key.removeprefix(SINCE)))
     if key in PERIODS:
         return PERIODS[key]
     if key == MTD.key:
@@ -115,6 +130,8 @@ def period_named(label: str | None, months: float) -> Period:
 def period_of(key: str | Period) -> Period:
     if isinstance(key, Period):
         return key
+    if key.lower().startswith(SINCE):
+        return period_named(key, 0)
     if key.lower() == MTD.key:
         return MTD
     try:
@@ -126,6 +143,8 @@ def period_of(key: str | Period) -> Period:
 def base_date(as_of: date, period: str | Period) -> date:
     """The date the period reaches back to from the as-of bar's date (see the definitions)."""
     p = period_of(period)
+    if p.since:
+        return p.since
     if p.key == "ytd":
         return date(as_of.year - 1, 12, 31)
     if p.key == MTD.key:
@@ -138,6 +157,8 @@ def base_date(as_of: date, period: str | Period) -> date:
 def base_date_sql(last: str, period: str | Period) -> str:
     """The same base date as a PostgreSQL expression over the as-of bar's date column `last`."""
     p = period_of(period)
+    if p.since:
+        return f"DATE '{p.since.isoformat()}'"
     if p.key == "ytd":
         return f"make_date(extract(year FROM {last})::int - 1, 12, 31)"
     if p.key == MTD.key:
@@ -406,6 +427,24 @@ def window_base(points: Sequence[tuple[date, float]], window: Window) -> tuple[d
     return before[-1] if before else None
 
 
+# every statistic `window_statistic` computes
+WINDOW_STATISTICS = ("avg", "moving_average", "sum", "max", "min", "range", "extremes", "std",
+                     "return", "change", "volatility")  # fmt: skip
+
+
+def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[date, float]],
+                    window: Window) -> WindowFigure | None:  # fmt: skip
+    """The window's highest value of `highs` and lowest of `lows`, each with its day; the value
+    is the width between them ('최고가와 최저가': the highest high and the lowest low; one series
+    passed twice: its two ends). None when the window holds nothing."""
+    top, bottom = window_points(highs, window), window_points(lows, window)
+    if not top or not bottom:
+        return None
+    high, low = max(top, key=lambda p: p[1]), min(bottom, key=lambda p: p[1])
+    return WindowFigure("extremes", high[1] - low[1], top[0][0], top[-1][0], len(top),
+                        top[-1][1], high=high, low=low)  # fmt: skip
+
+
 def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat: str, *,
                      rate: bool = False) -> WindowFigure | None:  # fmt: skip
     """One statistic over one window of a series; None when the window holds nothing (or, for
@@ -424,9 +463,8 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=value, at=at)
     if stat == "std":  # the sample standard deviation of the values themselves, in their unit
         return replace(head, value=statistics.stdev(values)) if len(values) > 1 else None
-    if stat == "range":
-        high, low = max(inside, key=lambda p: p[1]), min(inside, key=lambda p: p[1])
-        return replace(head, value=high[1] - low[1], high=high, low=low)
+    if stat in ("range", "extremes"):
+        return replace(window_extremes(points, points, window) or head, stat=stat)
     base = window_base(points, window)
     if base is None:
         return None

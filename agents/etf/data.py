@@ -20,7 +20,10 @@ from typing import Any, Literal
 from psycopg_pool import ConnectionPool
 
 from agents.etf import queries as q
+from agents.etf.set_answers import daily_amount, daily_words
 from agents.evidence import EvidenceCollector, make_citation
+from agents.understanding.windows import WindowRead
+from agents.window_answer import WindowAsk, describe
 from data_access import figures as fig
 from data_access.errors import ToolInputError
 from data_access.graph.base import GraphStore
@@ -96,9 +99,11 @@ def check_etf_code(code: str) -> str:
     return code
 
 
-# The statistics of one ETF's last N sessions the price tool computes (data_access.figures)
-SESSION_STATISTICS = ("avg", "sum", "max", "min", "range", "std")
+# The statistics of one ETF's window the price tool computes (data_access.figures), and the
+# window's units: N sessions or the calendar days, weeks or months up to the last session
+SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets")
+WINDOW_UNITS = ("session", "day", "week", "month")
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
@@ -327,7 +332,7 @@ class EtfData:
             self._retime_last_citation(daily)
         out: dict[str, Any] = {"summary": _etf_summary(code, period, daily), "daily": daily}
         if session is not None:
-            out["window"] = session_figure(daily, session)
+            out["window"] = session_figure(daily, session, self.require_etf(code)["name"])
         return out
 
     def etf_price_summaries(self, codes: list[str], period: str, part: SummaryPart = "all",
@@ -442,11 +447,13 @@ def _surge(recent: Any, longer: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class SessionAsk:
-    """One statistic of the last `sessions` values of a daily field ('최근 10거래일 평균 종가')."""
+    """One statistic of a daily field over the last `sessions` units ('최근 10거래일 평균
+    종가', '최근 2주 거래량 합계': sessions=2, unit='week')."""
 
     statistic: str
     sessions: int
     field: str = "close"
+    unit: str = "session"
 
     def __post_init__(self) -> None:
         if self.statistic not in SESSION_STATISTICS:
@@ -455,23 +462,57 @@ class SessionAsk:
         if self.field not in SESSION_FIELDS:
             raise ToolInputError(f"field는 {', '.join(SESSION_FIELDS)} 중 하나여야 합니다. "
                                  f"받은 값: {self.field!r}")  # fmt: skip
-        if not 1 <= self.sessions <= 260:
-            raise ToolInputError(f"sessions는 1~260 사이여야 합니다. 받은 값: {self.sessions!r}")
+        if self.unit not in WINDOW_UNITS:
+            raise ToolInputError(f"unit은 {', '.join(WINDOW_UNITS)} 중 하나여야 합니다. "
+                                 f"받은 값: {self.unit!r}")  # fmt: skip
+        if not 1 <= fig.Window(self.sessions, self.unit).calendar_days() - 15 <= 380:
+            raise ToolInputError(
+                f"구간은 1년 이내여야 합니다. 받은 값: {self.sessions!r} {self.unit}"
+            )
+
+    @property
+    def window(self) -> fig.Window:
+        return fig.Window(self.sessions, self.unit)  # type: ignore[arg-type]
+
+    def period(self, asked: str) -> str:
+        """The asked price window, widened to one that holds this window and its base."""
+        days = self.window.calendar_days()
+        wider = next((p for p in ("1w", "1m", "3m", "6m", "1y") if fig.PERIODS[p].months * 30 >= days),
+                     "1y")  # fmt: skip
+        order = ("1w", "1m", "3m", "6m", "1y")
+        return wider if asked not in order or order.index(asked) < order.index(wider) else asked
 
 
-def session_figure(daily: list[dict[str, Any]], ask: SessionAsk) -> dict[str, Any] | None:
-    """`ask`'s statistic over the last N sessions that have the field (newest-first daily
+def session_figure(
+    daily: list[dict[str, Any]], ask: SessionAsk, name: str
+) -> dict[str, Any] | None:
+    """`ask`'s statistic over its window of the days that have the field (newest-first daily
     rows), as data_access.figures.window_statistic defines it: the value, the day of an
-    extreme, the first and last session and their count. None without such sessions (or a
-    standard deviation of one value)."""
+    extreme, the first and last session and their count, and the sentence every screen words
+    such a figure with (`text`, `text_en`: window_answer.describe). None without such days (or
+    a standard deviation of one value)."""
     points = [(date.fromisoformat(d["date"]), float(d[ask.field]))
               for d in reversed(daily) if d.get(ask.field) is not None]  # fmt: skip
-    figure = fig.window_statistic(points, fig.Window(ask.sessions, "session"), ask.statistic)
+    figure = fig.window_statistic(points, ask.window, ask.statistic)
     if figure is None or figure.value is None:
         return None
+    label = WindowRead(n=ask.sessions, unit=ask.unit, surface="", start=0, end=0)  # type: ignore[arg-type]
+    words = WindowAsk(ask.window, ask.statistic, ask.field, label.label("ko"), label.label("en"))
+    ko, en = daily_words(ask.field)
+
+    def amount(v: float) -> str:
+        return daily_amount(ask.field, v)
+
+    def amount_en(v: float) -> str:
+        return daily_amount(ask.field, v).replace("주", " shares").replace("원", " KRW")
+
     return {"field": ask.field, "statistic": ask.statistic, "sessions": ask.sessions,
-            "value": figure.value, "at": iso(figure.at), "first": iso(figure.first),
-            "last": iso(figure.last), "count": figure.count}  # fmt: skip
+            "unit": ask.unit, "value": figure.value, "at": iso(figure.at),
+            "high": iso(figure.high[0]) if figure.high else None,
+            "low": iso(figure.low[0]) if figure.low else None, "first": iso(figure.first),
+            "last": iso(figure.last), "count": figure.count,
+            "text": describe(f"{name} {ko}", words, figure, amount, "ko"),
+            "text_en": describe(f"{name} {en}", words, figure, amount_en, "en")}  # fmt: skip
 
 
 def _distances(summary: dict[str, Any]) -> dict[str, float | None]:

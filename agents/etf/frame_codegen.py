@@ -724,9 +724,8 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
     )
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
-    stat = _session_statistic(plan)
-    if plan.days and plan.frame is not None and (plan.frame.statistic in (None, "return") or stat):
-        mark_used(plan.frame)  # the N sessions' return, values or statistic ('60거래일' is read)
+    if plan.days and plan.frame is not None and plan.frame.statistic is None:
+        mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
@@ -736,17 +735,12 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
             "period_ko": window_words(period)[0],
             "period_en": window_words(period)[1], "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days, "stat": stat,
+            "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
             "as_of": plan.as_of, "premium_stat": premium_stat,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
-    asked = (
-        f", statistic={lit(stat)}, sessions={int(plan.days)}, field={lit(plan.measure)}"
-        if stat and plan.days
-        else ""
-    )  # the N sessions' figure, computed by the tool
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
-             f"period={lit(period)}{asked}))",
+             f"period={lit(period)}))",
              "if isinstance(result, dict) and result.get('status') == 'error':",
              f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
              "else:",
@@ -754,14 +748,29 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     return tpl.inline("\n".join(lines))
 
 
-def _session_statistic(plan: Plan) -> str | None:
-    """The statistic of one ETF's last N sessions of closes or volumes the renderer computes."""
-    frame = plan.frame
-    if not plan.days or frame is None or plan.measure not in ("close", "volume"):
-        return None
-    field_ok = frame.stat_field in (None, plan.measure)
-    stat = frame.statistic
-    return stat if field_ok and stat in ("avg", "sum", "max", "min", "range", "std") else None
+def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    """One statistic over one window of one ETF's daily figure ('최근 2주 거래량 합계', '20거래일
+    종가 변동성'): the price tool computes it (data_access.figures) and words it as the stock
+    and Macro screens do (window_answer.describe)."""
+    ask, etf, frame = plan.window, etfs[0], plan.frame
+    assert ask is not None and frame is not None
+    mark_used(frame)
+    if frame.stat_field in ("high", "low", "high_low"):
+        plan.unanswered.append("ETF 시세에는 장중 고가·저가가 없어 종가 기준으로 계산했습니다."
+                               if plan.lang == "ko" else "ETF prices are closes only: computed "
+                               "on the closes.")  # fmt: skip
+    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
+            f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)})")  # fmt: skip
+    text = "text" if plan.lang == "ko" else "text_en"
+    lines = ["import json",
+             f"result = json.loads({call})",
+             "if isinstance(result, dict) and result.get('status') == 'error':",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
+             "elif not result.get('window'):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang) + etf['name'])})",
+             "else:",
+             f"    final_answer(result['window'][{lit(text)}] + {lit(_note_suffix(plan))})"]  # fmt: skip
+    return tpl.inline("\n".join(lines))
 
 
 def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
@@ -859,5 +868,6 @@ FRAME_BUILDERS: dict[str, Any] = {
     "common_holdings": common_holdings_code,
     "price_extreme": extreme_code,
     "etf_measure": measure_code,
+    "etf_window": window_code,
     "etf_attribution": attribution_code,
 }

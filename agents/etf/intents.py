@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.etf.data import PRICE_PERIODS  # the price tools' windows
+from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS  # the price tool's
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
     COMPOSED,
@@ -27,6 +27,8 @@ from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
+from agents.window_answer import WindowAsk, window_ask
+from data_access import figures as fig
 from data_access.seed.news_text import particles
 
 Intent = Literal[
@@ -34,7 +36,7 @@ Intent = Literal[
     "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
-    "define",
+    "etf_window", "define",
     "declined",
     "unsupported",
 ]  # fmt: skip
@@ -71,6 +73,7 @@ class Plan:
     unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
     decline_reason: str | None = None
     days: int | None = None  # '최근 5일 종가': that many trading days, from a wider window
+    window: WindowAsk | None = None  # '최근 2주 거래량 합계': one statistic over one window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
@@ -542,11 +545,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
-    field = frame.stat_field or (measure if measure in ("close", "volume") else "close")
-    sessions = frame.window is not None and frame.window.unit == "session"
-    if sessions and frame.statistic in _SESSION_STATS and field in ("close", "volume"):
-        plan.measure = field  # '최근 10거래일 평균 종가': one figure over those sessions
-        return "etf_measure"
+    window = window_ask(frame)  # '최근 10거래일 평균 종가', '최근 2주 거래량 합계': one figure
+    if window is not None and window.window.unit in WINDOW_UNITS and _window_field(frame, measure):
+        plan.window, plan.measure = window, _window_field(frame, measure)
+        return "etf_window"
     if _asks_why(frame) and measure in (None, "return", "close"):
         plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it
         return "etf_attribution"
@@ -591,7 +593,17 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
-_SESSION_STATS = frozenset({"avg", "sum", "max", "min", "range", "std"})
+def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
+    """The daily figure a window statistic is of; an ETF's prices are closes only, so its
+    highs and lows ('최고가와 최저가') are the closing ones (the answer says so)."""
+    field = frame.stat_field or measure or "close"
+    if field in ("high", "low", "high_low"):
+        return "close"
+    return (
+        field if field in SESSION_FIELDS else "close" if field in ("return", "volatility") else None
+    )
+
+
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
                         re.IGNORECASE)  # fmt: skip
 _ETF_WORD = re.compile(r"etf|펀드", re.IGNORECASE)
@@ -632,8 +644,8 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
 
 def _check_period(plan: Plan) -> None:
     """A period the price tools do not take is widened to the next one they do, and said."""
-    if plan.period is None or plan.period in PRICE_PERIODS or plan.period == "1d":
-        return
+    if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
+        return  # a window statistic's tool call takes the window itself
     days = re.fullmatch(r"(\d+)d", plan.period)
     if days and int(days.group(1)) <= 60:  # N trading days: the window that holds them
         plan.days = int(days.group(1))
@@ -641,7 +653,10 @@ def _check_period(plan: Plan) -> None:
         return
     months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
     wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
-    plan.unanswered.append(_text(plan, "period", plan.period, wider))
+    said = plan.frame.period.surface if plan.frame and plan.frame.period else ""
+    words = fig.period_of(wider)
+    plan.unanswered.append(_text(plan, "period", said or plan.period,
+                                 words.ko if plan.lang == "ko" else words.en))  # fmt: skip
     plan.period = wider
 
 

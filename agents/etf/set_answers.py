@@ -475,9 +475,8 @@ def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
     return text + ("\n\n" + spec["note"] if spec.get("note") else "")
 
 
-def _daily_values(daily: list, spec: dict, window: dict | None = None) -> str:
-    """'최근 5일 종가': each of the last N trading days, newest first; or `window`, the price
-    tool's statistic of them."""
+def _daily_values(daily: list, spec: dict) -> str:
+    """'최근 5일 종가': each of the last N trading days, newest first."""
     ko, field, n = spec["lang"] == "ko", spec["measure"], spec["days"]
     if field == "return":  # over N trading days: from the close N sessions before the latest
         closes = [d for d in daily if d.get("close") is not None]
@@ -496,33 +495,11 @@ def _daily_values(daily: list, spec: dict, window: dict | None = None) -> str:
     if not picked:
         return spec["empty"]
     unit = ("원" if field == "close" else "주") if ko else ("" if field == "close" else " shares")
-    if spec.get("stat"):  # '최근 10거래일 평균 종가': the tool's figure over those sessions
-        return _window_figure(window, spec, field, unit) if window else spec["empty"]
     lines = [f"- {d['date']}: {float(d[field]):,.0f}{unit}" for d in picked]
     word = ("종가" if field == "close" else "거래량") if ko else field
     head = (f"{spec['name']} 최근 {len(picked)}거래일 {word}:" if ko
             else f"{spec['name']} {word}, last {len(picked)} trading days:")  # fmt: skip
     return head + "\n" + "\n".join(lines)
-
-
-def _window_figure(window: dict, spec: dict, field: str, unit: str) -> str:
-    """A statistic of the last N sessions' values as the price tool computed it
-    (data_access.figures.window_statistic: mean, total, extremes with their day, the high-low
-    range, the sample standard deviation), in words."""
-    ko, stat = spec["lang"] == "ko", spec["stat"]
-    value, count = float(window["value"]), window["count"]
-    at = f" ({window['at']})" if window.get("at") else ""
-    words = {"avg": ("평균", "average"), "sum": ("합계", "total"), "max": ("최고치", "high"),
-             "min": ("최저치", "low"), "range": ("최고치와 최저치의 차이", "high-low range"),
-             "std": ("표준편차", "standard deviation")}[stat]  # fmt: skip
-    span = f"{window['first']} ~ {window['last']}"
-    name = ("종가" if field == "close" else "거래량") if ko else field
-    if ko:
-        return (f"{spec['name']} {name} 최근 {count}거래일({span}, 관측치 {count}개) "
-                f"{words[0]}: {value:,.0f}{unit}{at}.")  # fmt: skip
-    return (
-        f"{spec['name']} {name} {words[1]}, last {count} sessions ({span}): {value:,.0f}{unit}{at}."
-    )
 
 
 def render_measure(result: dict, spec: dict) -> str:
@@ -584,7 +561,7 @@ def render_measure(result: dict, spec: dict) -> str:
             f"(close {s['end_close']:,}, NAV {nav:,})."
         )
     if spec.get("days") and spec["measure"] in ("close", "volume", "return"):
-        return _daily_values(result.get("daily") or [], spec, result.get("window"))
+        return _daily_values(result.get("daily") or [], spec)
     if spec.get("as_of"):  # '10월 말 종가': that day, or the last trading day before it
         row = next((r for r in result.get("daily") or [] if r["date"] <= spec["as_of"]), None)
         if row is None:
@@ -770,7 +747,6 @@ SET_RENDERERS = (
     render_attribution,
     _holdings_meeting,
     _level,
-    _window_figure,
     _daily_values,
     render_holdings_aggregate,
     render_difference,

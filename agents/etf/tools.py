@@ -26,6 +26,7 @@ from smolagents import Tool
 from agents.etf import composite
 from agents.etf.data import (
     PRICE_PERIODS,
+    SESSION_STATISTICS,
     SUMMARY_PARTS,
     EtfData,
     SessionAsk,
@@ -233,10 +234,12 @@ class GetETFPricesTool(EtfTool):
         "등)은 null입니다. summary에는 from_high·from_low(마지막 종가의 구간 최고·최저 종가 대비 %)와 "
         "day_change(직전 종가 대비 %)도 있습니다. against='3m'처럼 더 긴 기간을 주면 각 요약에 "
         "against_avg_volume(그 기간 평균 거래량)과 volume_surge(avg_volume / against_avg_volume)를 "
-        "더합니다. ETF 하나의 최근 N거래일 통계는 statistic('avg','sum','max','min','range','std'), "
-        "sessions(N), field('close' 기본, 'volume','nav','market_cap','net_assets')를 주면 "
-        '"window": {field, statistic, sessions, value, at(최고·최저일), first, last, count}로 '
-        "계산해 돌려줍니다 (표준편차는 표본 표준편차)."
+        "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월) 통계는 statistic("
+        f"{', '.join(repr(s) for s in SESSION_STATISTICS)}), sessions(N), unit('session' 기본, "
+        "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets')를 "
+        '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
+        "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %)."
     )
     inputs = {
         "etf_code": {
@@ -261,13 +264,20 @@ class GetETFPricesTool(EtfTool):
         },
         "statistic": {
             "type": "string",
-            "description": "ETF 하나일 때: 최근 sessions거래일 field 값의 통계 "
-            "('avg','sum','max','min','range','std')",
+            "description": "ETF 하나일 때: 최근 sessions(unit) field 값의 통계 ("
+            + ", ".join(repr(s) for s in SESSION_STATISTICS)
+            + ")",
             "nullable": True,
         },
         "sessions": {
             "type": "integer",
-            "description": "statistic을 계산할 최근 거래일 수 (1~260, period 안의 거래일)",
+            "description": "statistic을 계산할 구간의 길이: 최근 거래일 수(unit이 'session'), 또는 "
+            "일·주·개월 수 (1년 이내)",
+            "nullable": True,
+        },
+        "unit": {
+            "type": "string",
+            "description": "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', 'month'",
             "nullable": True,
         },
         "field": {
@@ -280,10 +290,11 @@ class GetETFPricesTool(EtfTool):
 
     def forward(self, etf_code: str, period: str | None = None, summary: str | None = None,
                 against: str | None = None, statistic: str | None = None,
-                sessions: int | None = None, field: str | None = None) -> str:  # fmt: skip
+                sessions: int | None = None, field: str | None = None,
+                unit: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
         asked = {"summary": summary, "against": against, "statistic": statistic,
-                 "sessions": sessions, "field": field}  # fmt: skip
+                 "sessions": sessions, "field": field, "unit": unit}  # fmt: skip
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
@@ -300,7 +311,9 @@ class GetETFPricesTool(EtfTool):
             session = None
             if statistic or sessions:
                 session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
-                                     (field or "close").strip().lower())  # fmt: skip
+                                     (field or "close").strip().lower(),
+                                     (unit or "session").strip().lower())  # fmt: skip
+                checked = session.period(checked)  # the days the window and its base need
             return d.etf_prices(d.require_etf(etf_code)["code"], checked, session)
 
         arguments = {"etf_code": _short(etf_code), "period": period}

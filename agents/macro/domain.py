@@ -317,8 +317,10 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
     volumes = [int(r["volume"]) for r in rows if r["volume"] is not None]  # NULL when imported
     avg_volume = sum(volumes) / len(volumes) if volumes else 0.0
     name = last.get("name") or sid
+    windowed = route.frame is not None and window_asked(route.frame) is not None
+    fetched = result.rows if windowed and result else rows  # '20거래일 평균': all 20 sessions
     resp.series.append(Series(key=sid, title=f"{name} ({sid}) 종가", unit=last.get("currency") or "",
-                              points=[(str(r["trade_date"]), float(r["close"])) for r in rows]))  # fmt: skip
+                              points=[(str(r["trade_date"]), float(r["close"])) for r in fetched]))  # fmt: skip
     resp.key_points.append(lang_text(
         route.language,
         f"{name}({sid}) 종가 {closes[-1]:,.2f} ({last['trade_date']}), {first['trade_date']} 대비 "

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -26,8 +25,9 @@ from pydantic import BaseModel, Field
 from agents.inputs import MAX_QUESTION_CHARS
 from agents.macro.held_series import held_series, outside
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
-from agents.understanding import QuestionFrame
+from agents.understanding import QuestionFrame, understand
 from agents.understanding.frame import HOUSING_MEASURES
+from agents.understanding.lexicon import MACRO_KINDS, cached_lexicon
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.errors import WorkbenchError
@@ -39,7 +39,6 @@ ToolMode = Literal["single", "parallel", "llm_direct"]
 DOMAIN_AGENTS: tuple[AgentName, ...] = ("macro", "equity", "real_estate", "ontology")
 RULES_FILE = Path(__file__).with_name("routing_rules.json")
 
-_DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _KR_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
 _TICKER = re.compile(r"\b([A-Z]{1,5})\b")
 _HANGUL = re.compile(r"[가-힣]")
@@ -91,62 +90,69 @@ def _hits(text: str, keywords: list[str]) -> list[str]:
 
 def route(question: str, pool: ConnectionPool | None = None,
           frame: QuestionFrame | None = None) -> Route:  # fmt: skip
-    """Classify a question with the rules and, when given, the question frame (definitions go to
-    the glossary, indices and sector words to Equity, 'why did X move' to SQL *and* graph);
-    never calls an LLM."""
+    """Classify a question with the rules and the question frame (read here when not given:
+    definitions go to the glossary, indices and sector words to Equity, 'why did X move' to SQL
+    *and* graph); never calls an LLM."""
     rules = load_rules()
     text = " ".join(question.split())[:MAX_QUESTION_CHARS]
     low = text.lower()
-    if frame is not None and frame.operation.kind == "define":
+    frame = frame or understand(text, cached_lexicon(pool), kinds=MACRO_KINDS)
+    if frame.operation.kind == "define":
         return _general_route(
             text, frame, "용어 정의 질문 → 내장 용어집 (GeneralKnowledge, DB 호출 없음)"
         )
+    if any(n.startswith("out_of_scope:chit_chat") for n in frame.notes) and not frame.measures:
+        return _general_route(
+            text, frame, "데이터와 관계없는 질문 → GeneralKnowledge"
+        )  # '부산 여행
     reasons: list[str] = []
     agents: list[AgentName] = []
 
-    security_ids = match_security_ids(text, pool, names=frame is None)
+    security_ids = match_security_ids(text, pool)
     indicators = match_indicators(low, rules)
     re_regions = match_re_regions(low, rules)
     market_words: list[str] = []
-    if frame is not None:
-        framed = [e.key for e in frame.of("series")]
-        indicators = list(dict.fromkeys(framed + [c for c in indicators if not framed]))
+    framed = [e.key for e in frame.of("series")]
+    indicators = list(dict.fromkeys(framed + [c for c in indicators if not framed]))
     known = {spec["code"] for spec in (*rules["indicators"], *vocabulary()["series"])}
     held = held_series(text, pool, known)
     if held:  # an imported series named by its code or name ('부산 소비자물가지수')
         rest = outside(low, held)
         kept = set(match_indicators(rest, rules)) | {
-            e.key for e in (frame.of("series") if frame else [])
+            e.key for e in frame.of("series")
             if e.start < 0 or rest[e.start : e.end].strip()}  # fmt: skip
         indicators = list(
             dict.fromkeys([h.code for h in held] + [c for c in indicators if c in kept])
         )
         reasons.append("macro: 보유 시계열 " + ", ".join(h.code for h in held))
-    if frame is not None:
-        security_ids = list(dict.fromkeys(
-            security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
-        market_words = [e.name for e in frame.entities if e.kind in ("index", "sector")]
-        housing = [m.name for m in frame.measures if m.name in HOUSING_MEASURES]
-        if housing and "real_estate" not in agents:
-            agents.append("real_estate")  # '부산은?' after '서울 전세가율': the frame's measure
-            reasons.append(f"real_estate: 주택 지표 ({', '.join(housing)})")
-            re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
-        valuation = [
-            m.name for m in frame.measures if m.name in ("per", "pbr", "eps", "market_cap")
-        ]
-        if valuation and "equity" not in agents:
-            agents.append("equity")
-            reasons.append(f"equity: 밸류에이션 지표 ({', '.join(valuation)})")
-        ranked = ranking_measure(frame) or ("universe" if asks_universe_changes(text) else None)
-        if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개', 'Top50 편입' (issue 25)
-            agents.append("equity")
-            reasons.append(f"equity: 시장 순위·유니버스 ({ranked})")
-        if market_words and "equity" not in agents:
-            agents.append("equity")
-            reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")
+    security_ids = list(dict.fromkeys(
+        security_ids + [sid for e in frame.of("stock") if (sid := _sid(e.key, pool))]))  # fmt: skip
+    # a sector a macro driver's influence reaches ('금리 인상이 기술주에 준 영향 경로') is the
+    # path's theme (Macro + Ontology), not a sector's prices to fetch (Equity); an event's path
+    # ('관세 이벤트가 반도체주에 영향 준 경로') still reads the sector's stocks
+    driver = indicators or _hits(low, rules["agents"]["macro"]["keywords"])
+    theme_only = bool(driver and _hits(low, rules["relationship_keywords"]))
+    market_words = [e.name for e in frame.entities
+                    if e.kind == "index" or (e.kind == "sector" and not theme_only)]  # fmt: skip
+    housing = [m.name for m in frame.measures if m.name in HOUSING_MEASURES]
+    if housing and "real_estate" not in agents:
+        agents.append("real_estate")  # '부산은?' after '서울 전세가율': the frame's measure
+        reasons.append(f"real_estate: 주택 지표 ({', '.join(housing)})")
+        re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
+    valuation = [m.name for m in frame.measures if m.name in ("per", "pbr", "eps", "market_cap")]
+    if valuation and "equity" not in agents:
+        agents.append("equity")
+        reasons.append(f"equity: 밸류에이션 지표 ({', '.join(valuation)})")
+    ranked = ranking_measure(frame) or ("universe" if asks_universe_changes(text) else None)
+    if ranked and "equity" not in agents:  # '오늘 거래대금 상위 10개', 'Top50 편입' (issue 25)
+        agents.append("equity")
+        reasons.append(f"equity: 시장 순위·유니버스 ({ranked})")
+    if market_words and "equity" not in agents:
+        agents.append("equity")
+        reasons.append(f"equity: 시장 지수/업종 ({', '.join(market_words[:3])})")
     for name in ("macro", "equity", "real_estate"):
         hits = _hits(low, rules["agents"][name]["keywords"])
-        if name == "equity" and frame is not None and not (security_ids or market_words):
+        if name == "equity" and not (security_ids or market_words):
             # '수익률', '실적' alone do not make a stock question ('CPI 상승률', '인허가 실적')
             hits = [h for h in hits if h not in rules["equity_generic_keywords"]]
         if hits and name not in agents:
@@ -160,7 +166,7 @@ def route(question: str, pool: ConnectionPool | None = None,
         reasons.append(f"equity: 종목 {', '.join(security_ids)}")
     if re_regions and "real_estate" not in agents and _hits(low, ["집값", "아파트", "주택"]):
         agents.append("real_estate")
-    if frame is not None and frame.of("re_region") and not agents:
+    if frame.of("re_region") and not agents:
         agents.append("real_estate")  # '송파구 최근 3개월 거래량': a housing region, nothing else
         reasons.append(
             "real_estate: 부동산 지역 " + ", ".join(e.key for e in frame.of("re_region"))
@@ -235,8 +241,8 @@ def route(question: str, pool: ConnectionPool | None = None,
         regions=match_regions(low, rules),
         real_estate_regions=re_regions,
         themes=match_themes(low, rules),
-        period_months=_period_months(low, rules, frame),
-        requested_as_of_date=(frame.as_of_date if frame else None) or match_as_of(text),
+        period_months=_period_months(rules, frame),
+        requested_as_of_date=frame.as_of_date,
         reasons=reasons,
         frame=frame,
         market_words=market_words,
@@ -249,15 +255,14 @@ def _general_route(text: str, frame: QuestionFrame, reason: str) -> Route:
                  tool_mode="llm_direct", reasons=[reason], frame=frame)  # fmt: skip
 
 
-def _period_months(low: str, rules: dict[str, Any], frame: QuestionFrame | None) -> int:
-    if frame is not None:  # the frame read the period ('미국 10년물' is not a 10-year window)
-        if frame.period is None and _recent_move(frame):
-            # '삼성전자 왜 떨어졌어?': the recent move, not the year (a monthly series: a quarter)
-            return 3 if frame.of("series") and not (frame.of("stock") or frame.of("index")) else 1
-        if frame.period is None:
-            return int(rules["default_period_months"])
-        return max(1, min(60, round(frame.period.months + 0.49)))
-    return match_period_months(low, rules)
+def _period_months(rules: dict[str, Any], frame: QuestionFrame) -> int:
+    """The frame's period ('미국 10년물' is not a 10-year window), in whole months."""
+    if frame.period is None and _recent_move(frame):
+        # '삼성전자 왜 떨어졌어?': the recent move, not the year (a monthly series: a quarter)
+        return 3 if frame.of("series") and not (frame.of("stock") or frame.of("index")) else 1
+    if frame.period is None:
+        return int(rules["default_period_months"])
+    return max(1, min(60, round(frame.period.months + 0.49)))
 
 
 def _sid(code: str, pool: ConnectionPool | None) -> str | None:
@@ -320,25 +325,6 @@ def _recent_move(frame: QuestionFrame) -> bool:
     return bool(priced and why and (asked_move(frame.question) or named))
 
 
-def match_period_months(low: str, rules: dict[str, Any]) -> int:
-    per_unit = {"months": 1.0, "days": 1 / 30, "years": 12.0, "weeks": 0.25}
-    for spec in rules["periods"]:
-        m = re.search(spec["pattern"], low)
-        if m:
-            return max(1, min(60, round(int(m.group(1)) * per_unit[spec["unit"]] + 0.49)))
-    return int(rules["default_period_months"])
-
-
-def match_as_of(text: str) -> str | None:
-    m = _DATE.search(text)
-    if not m:
-        return None
-    try:
-        return date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
-    except ValueError:
-        return None
-
-
 _NAMES: dict[int, list[tuple[str, str]]] = {}
 
 
@@ -358,28 +344,10 @@ def stock_names(pool: ConnectionPool | None) -> list[tuple[str, str]]:
     return _NAMES[key]
 
 
-def match_security_ids(text: str, pool: ConnectionPool | None = None, *,
-                       names: bool = True) -> list[str]:  # fmt: skip
-    """security_ids named in the question: names/aliases (unless the question frame read them:
-    its lexicon knows 'LG헬로비전' is not LG), 6-digit codes, upper-case tickers."""
-    try:
-        listed = stock_names(pool) if names else []
-    except WorkbenchError:
-        return []
-    low, found = text.lower(), []
-    taken: list[tuple[int, int]] = []
-    for name, sid in listed:
-        start = low.find(name)
-        while start >= 0:
-            end = start + len(name)
-            # ASCII names are whole words; Korean ones start a word (particles may follow:
-            # '삼성전자가'), so '비자' inside '소비자물가' is not Visa.
-            bounded = _word_at(low, start, end) if name.isascii() else _word_start(low, start)
-            if bounded and not any(s < end and start < e for s, e in taken):
-                taken.append((start, end))
-                found.append(sid)
-                break
-            start = low.find(name, start + 1)
+def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[str]:
+    """security_ids written as 6-digit codes or upper-case tickers (names and aliases are the
+    question frame's: its lexicon knows 'LG헬로비전' is not LG)."""
+    found: list[str] = []
     rules = load_rules()
     indicator_words = {c.upper() for s in rules["indicators"] for c in [s["code"], *s["aliases"]]}
     candidates = _KR_CODE.findall(text) + [
@@ -393,16 +361,6 @@ def match_security_ids(text: str, pool: ConnectionPool | None = None, *,
         if resolved:
             found.append(resolved)
     return list(dict.fromkeys(found))
-
-
-def _word_at(low: str, start: int, end: int) -> bool:
-    before = low[start - 1] if start > 0 else " "
-    after = low[end] if end < len(low) else " "
-    return not (before.isascii() and before.isalnum()) and not (after.isascii() and after.isalnum())
-
-
-def _word_start(low: str, start: int) -> bool:
-    return start == 0 or not _HANGUL.match(low[start - 1])
 
 
 def _is_known_code(token: str, pool: ConnectionPool | None) -> bool:

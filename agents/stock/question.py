@@ -67,6 +67,8 @@ class _Turn:
     info: list[str] = field(default_factory=list)  # said beside a whole answer ('휴장일이라 …')
     citations: list[StructuredCitation] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
+    # the figures the lines state, by measure ('close', 'return', 'per' …): two stocks' gap
+    figures: dict[str, float] = field(default_factory=dict)
 
     def ko(self) -> bool:
         return self.lang == "ko"
@@ -130,7 +132,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     for word in frame.unknown_words:
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
-    blocks = []
+    blocks = [_gap(frame, turns)] if frame.operation.kind == "difference" else []
+    blocks = [b for b in blocks if b]
     for t in turns:
         head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
             f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"
@@ -142,6 +145,31 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
     return attach_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
                       filled)  # fmt: skip
+
+
+# a figure's words and how its gap is written: a price in its currency, a rate in %p
+_GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
+              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume")}  # fmt: skip
+
+
+def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
+    """'기아 현대차 종가 차이': the first asked figure both stocks stated, first minus second
+    (prices only in one currency)."""
+    if len(turns) < 2:
+        return ""
+    a, b = turns[0], turns[1]
+    asked = [m.name for m in frame.measures] + list(_GAP_WORDS)
+    key = next((k for k in asked if k in a.figures and k in b.figures), None)
+    if key is None or (key == "close" and a.stock["currency"] != b.stock["currency"]):
+        return ""
+    gap = a.figures[key] - b.figures[key]
+    times = "배" if a.ko() else "x"
+    text = (f"{gap:+.2f}%p" if key == "return" else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
+            else f"{gap:+,.0f}주" if key == "volume"
+            else ("+" if gap >= 0 else "-") + _money(abs(gap), a.stock["currency"]))  # fmt: skip
+    ko, en = _GAP_WORDS[key]
+    names = f"{a.stock['name']} − {b.stock['name']}"
+    return f"**{names} {ko} 차이: {text}**" if a.ko() else f"**{names} {en} gap: {text}**"
 
 
 def _stock_turn(frame: QuestionFrame, code: str, as_of: str, lang: str,
@@ -290,6 +318,7 @@ def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
                           else f"No close on or before the {label} base date.")  # fmt: skip
         return
     fig_window(turn.citations[-1], turn.trace[-1], r, label)
+    turn.figures["return"] = r.pct
     cur = turn.stock["currency"]
     first, last = _money(r.start_close, cur), _money(r.end_close, cur)
     turn.lines.append(
@@ -405,7 +434,8 @@ def _news(turn: _Turn, pool: ConnectionPool | None) -> None:
 
 
 _FIELD_WORDS = {"close": ("종가", "close"), "high": ("고가", "high"), "low": ("저가", "low"),
-                "volume": ("거래량", "volume"), "trading_value": ("거래대금", "trading value")}  # fmt: skip
+                "high_low": ("고가·저가", "high and low"), "volume": ("거래량", "volume"),
+                "trading_value": ("거래대금", "trading value")}  # fmt: skip
 
 
 def _window(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -418,9 +448,13 @@ def _window(turn: _Turn, pool: ConnectionPool | None) -> None:
     rows = turn.query("stock_prices", _PRICES, {"sid": sid, "as_of": turn.as_of,
                       "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
     field = ask.field if ask.field in _FIELD_WORDS else "close"
-    points = [(r["trade_date"], _bar_value(r, field)) for r in rows if r["volume"] is not None
-              or field in ("close", "high", "low")]  # fmt: skip
-    found = fig.window_statistic(points, ask.window, ask.stat)
+
+    def points(of: str) -> list[tuple[date, float]]:
+        return [(r["trade_date"], _bar_value(r, of)) for r in rows
+                if r["volume"] is not None or of in ("close", "high", "low")]  # fmt: skip
+
+    found = (fig.window_extremes(points("high"), points("low"), ask.window)
+             if field == "high_low" else fig.window_statistic(points(field), ask.window, ask.stat))  # fmt: skip
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
@@ -444,6 +478,7 @@ def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
     rows = _prices(turn, pool, 0.25)
     if rows:
         last = rows[-1]
+        turn.figures["close"] = float(last["close"])
         price = _money(float(last["close"]), turn.stock["currency"])
         turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
@@ -460,6 +495,7 @@ def _volume(turn: _Turn, pool: ConnectionPool | None) -> None:
     if not rows:
         return
     last, v1 = rows[-1], int(rows[-1]["volume"])
+    turn.figures["volume"] = v1
     line = (f"거래량 {v1:,}주 ({last['trade_date']})" if turn.ko()
             else f"Volume {v1:,} shares on {last['trade_date']}")  # fmt: skip
     day = fig.base_date(last["trade_date"], p)
@@ -473,7 +509,11 @@ def _volume(turn: _Turn, pool: ConnectionPool | None) -> None:
 
 
 def _asks_move(frame: QuestionFrame) -> bool:
-    return frame.operation.kind in ("change", "trend") or frame.statistic in ("change", "return")
+    """A change over the period; a difference of the one stock's figure with itself over a
+    period ('어제 종가랑 그제 종가 차이') is that change too."""
+    one_dated = frame.operation.kind == "difference" and frame.period is not None
+    return (frame.operation.kind in ("change", "trend") or one_dated
+            or frame.statistic in ("change", "return"))  # fmt: skip
 
 
 def _rsi(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -507,6 +547,7 @@ def _fundamentals(turn: _Turn, pool: ConnectionPool | None) -> dict[str, Any] | 
 def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if f:
+        turn.figures.update(per=float(f["pe"]), pbr=float(f["pb"]))
         turn.lines.append(f"PER {float(f['pe']):.2f}배, PBR {float(f['pb']):.2f}배 ({f['as_of_date']} 기준)"
                           if turn.ko() else f"P/E {float(f['pe']):.2f}, P/B {float(f['pb']):.2f} "
                           f"(as of {f['as_of_date']})")  # fmt: skip

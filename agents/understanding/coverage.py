@@ -47,7 +47,8 @@ _UNITS_AFTER_NUMBER = frozenset(
 # decisive ('지난 분기 말 값' answered with the latest value is another question)
 _DECIDING_WORDS = frozenset(
     "분기 말 초 첫 마지막 연말 연초 월말 월초 상반기 하반기 재작년 월요일 화요일 수요일 목요일 "
-    "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도".split()
+    "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도 그제 그저께 엊그제 "
+    "그끄저께".split()
 )
 _PICKED = frozenset({"쪽", "것", "거", "곳", "편"})
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
@@ -148,7 +149,7 @@ def cover(frame: QuestionFrame) -> Coverage:
 
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():
-        cov.decisive.append(w.surface)
+        cov.decisive.append(w.surface if w.start >= 0 else f"(이전 질문의) {w.surface}")
     nested = nested_measure(frame, tokens)
     if nested and COMPOSED not in frame.notes:
         cov.decisive.append(nested)
@@ -160,8 +161,8 @@ def cover(frame: QuestionFrame) -> Coverage:
 def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     spans = [(e.start, e.end, f"{e.kind}:{e.name}") for e in frame.entities if e.start >= 0]
     w = frame.window
-    if w is not None and (w.used or frame.window_is_period()):
-        spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))
+    if w is not None and w.start >= 0 and (w.used or frame.window_is_period()):
+        spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))  # (a window carried over: -1)
     if frame.statistic and (w is None or w.used or frame.window_is_period()):
         spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:

@@ -4,8 +4,8 @@ of it ('지난 분기 말', '올해 첫 거래일', '작년 말', '이번 달 �
     read_date_point("미국 10년물 금리 지난 분기 말 값", today=date(2026, 11, 28))
     # DatePoint(day=date(2026, 9, 30), edge='last', surface='지난 분기 말', …)
 
-A span named as a change's base ('작년 말 대비', '연초 이후') is not a point: the period reader
-takes it. A point that has not come yet ('이번 달 말' before it ends) is not read, so the
+A point said as a change's base ('올해 첫 거래일 대비') is marked `base`: the parser makes it the
+start of the period (a span the vocabulary names, '작년 말 대비', stays the period reader's). A point that has not come yet ('이번 달 말' before it ends) is not read, so the
 coverage says it was not understood instead of answering with today's value.
 """
 
@@ -58,6 +58,7 @@ class DatePoint:
     surface: str
     start: int
     end: int
+    base: bool = False  # said as a change's base ('올해 첫 거래일 대비')
 
 
 def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
@@ -70,13 +71,14 @@ def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
             continue
         (first, last), j, edge = found
         edge, j = _edge_after(tokens, j, edge)
-        if edge is None or _is_base(tokens[j : j + 3]):
+        if edge is None:
             continue
         day = _on_edge(first, last, edge, tokens[i:j])
         if day > today:
             return None  # not come yet
         return DatePoint(day=day, edge=edge, surface=text[tokens[i].start : tokens[j - 1].end],
-                         start=tokens[i].start, end=tokens[j - 1].end)  # fmt: skip
+                         start=tokens[i].start, end=tokens[j - 1].end,
+                         base=_is_base(tokens[j : j + 3]))  # fmt: skip
     return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
 from agents.understanding.advice import asks_advice
 from agents.understanding.dates import read_date_point
@@ -40,6 +40,7 @@ from agents.understanding.vocabulary import (
     vocabulary_words,
 )
 from agents.understanding.windows import read_window_stat, windows
+from data_access import figures as fig
 from data_access.seed.news_text import josa
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -190,8 +191,9 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
     w = found.window
     if w is not None and not any(a < w.end and w.start < b for a, b in taken):
         frame.window = w
-    frame.statistic, frame.stat_field = found.stat, found.field
-    frame.stat_spans = found.spans
+    if found.stat is not None or frame.statistic is None:  # (not one a follow-up carried over)
+        frame.statistic, frame.stat_field = found.stat, found.field
+        frame.stat_spans = found.spans
     if found.stat == "std":  # '종가 표준편차' is of the closes, not the volatility measure
         frame.measures = [m for m in frame.measures if m.name != "volatility"]
 
@@ -336,40 +338,64 @@ def _blank(text: str, start: int, end: int) -> str:
 
 
 def _read_as_of(frame: QuestionFrame, text: str) -> str:
-    """'2026-03-31', '2026년 3월 말', '3월 말 … (2026년)', 'end of March 2026' → an as-of date."""
+    """'2026-03-31', '2026년 3월 말', '3월 말 … (2026년)', 'end of March 2026' → an as-of date;
+    a day followed by '대비', '이후', 'since' is the base of the period up to the latest bar."""
     m = _DATE.search(text)
     if m:
         try:
-            frame.as_of_date = date(int(m.group(1)), int(m.group(2)), int(m.group(3))).isoformat()
+            day = date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
-        return _dated(frame, text, m.start(), m.end())
+            return _dated(frame, text, m.start(), m.end())
+        return _on_day(frame, text, day, m.start(), m.end())
     m = _MONTH_DAY.search(text)
     if m:  # '10월 31일': that day of the latest such month
-        month, day = int(m.group(1)), int(m.group(2))
+        month, day_of_month = int(m.group(1)), int(m.group(2))
         try:
-            frame.as_of_date = date(_latest_year(month), month, day).isoformat()
+            day = date(_latest_year(month), month, day_of_month)
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
-        return _dated(frame, text, m.start(), m.end())
+            return _dated(frame, text, m.start(), m.end())
+        return _on_day(frame, text, day, m.start(), m.end())
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
         return _read_relative_point(frame, text)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
     year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
-    day = (
-        1
-        if (m.group("edge") or "").strip() in ("초", "beginning of", "start of")
-        else (calendar.monthrange(year, month)[1])
-    )
-    frame.as_of_date = date(year, month, day).isoformat()
+    edge = (m.group("edge") or "").strip()
+    last = calendar.monthrange(year, month)[1]
+    on = date(year, month, 1 if edge in ("초", "beginning of", "start of") else last)
+    if _BASE_AFTER.match(text, m.end()):  # '3월 말 대비'; '2월 이후': since the close before it
+        base = on if edge else date(year, month, 1) - timedelta(days=1)
+        return _on_day(frame, text, base, m.start(), m.end())
+    frame.as_of_date = on.isoformat()
     if not (m.group("edge") or "").strip():
         frame.notes.append(f"{CALENDAR_MONTH}{year:04d}-{month:02d}")
     text = _dated(frame, text, m.start(), m.end())
     if year_match and not m.group("y"):
         text = _blank(text, year_match.start(), year_match.end())
     return text
+
+
+_BASE_AFTER = re.compile(r"\s*(?:대비|이후|부터|보다|에\s*비해|(?:과|와)\s*비교)")
+_SINCE_BEFORE = re.compile(r"\b(?:since|from)\s*$", re.IGNORECASE)
+
+
+def _on_day(frame: QuestionFrame, text: str, day: date, start: int, end: int) -> str:
+    """A named day: the as-of date, or, said as a base ('1월 2일 대비'), the start of the
+    period up to the latest bar."""
+    if _BASE_AFTER.match(text, end) or _SINCE_BEFORE.search(text[:start]):
+        frame.period = Period(label=fig.since_period(day).key, months=_months_since(day),
+                              surface=frame.question[start:end])  # fmt: skip
+        frame.as_of_span = (start, end)  # read (the coverage shows it), as the period's base
+        return _blank(text, start, end)
+    frame.as_of_date = day.isoformat()
+    return _dated(frame, text, start, end)
+
+
+def _months_since(day: date) -> float:
+    return max(0.1, (date.today() - day).days / 30.4)
 
 
 def _dated(frame: QuestionFrame, text: str, start: int, end: int) -> str:
@@ -383,6 +409,11 @@ def _read_relative_point(frame: QuestionFrame, text: str) -> str:
     point = read_date_point(frame.question)  # its morphemes are already analysed (cached)
     if point is None or text[point.start : point.end].count(_MASK):
         return text  # not inside a name
+    if point.base and any(h.start <= point.start and point.end <= h.end for h in
+                          find_phrases(text, vocabulary()["period_words"])):  # fmt: skip
+        return text  # '작년 말 대비', '연초 이후': the period reader's named period (YTD)
+    if point.base:
+        return _on_day(frame, text, point.day, point.start, point.end)
     frame.as_of_date = point.day.isoformat()
     return _dated(frame, text, point.start, point.end)
 
@@ -1465,6 +1496,10 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
         op.direction = previous.operation.direction
     if frame.period is None:
         frame.period = previous.period
+    if bare and frame.statistic is None and previous.statistic:  # '20거래일 평균은?' → '기아는?'
+        frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
+        frame.window = frame.window or (previous.window.model_copy(
+            update={"start": -1, "end": -1, "used": False}) if previous.window else None)  # fmt: skip
     if frame.relation is None:
         frame.relation = previous.relation
     if bare and entities and WHY_NOTE in previous.notes and WHY_NOTE not in frame.notes:

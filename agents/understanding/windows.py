@@ -20,9 +20,10 @@ from pydantic import BaseModel
 from agents.understanding.morphemes import Morpheme, analyse
 
 Unit = Literal["session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month"]
-Stat = Literal["avg", "sum", "max", "min", "range", "moving_average", "volatility", "return",
-               "change", "std"]  # fmt: skip
-Field = Literal["close", "high", "low", "volume", "trading_value", "value"]
+Stat = Literal["avg", "sum", "max", "min", "range", "extremes", "moving_average", "volatility",
+               "return", "change", "std"]  # fmt: skip
+# 'high_low': the highest high and the lowest low ('최고가와 최저가'), two fields of one bar
+Field = Literal["close", "high", "low", "high_low", "volume", "trading_value", "value"]
 
 _UNITS: dict[str, Unit] = {
     "거래일": "session", "영업일": "session", "세션": "session", "session": "session",
@@ -157,7 +158,7 @@ def read_window_stat(text: str) -> WindowStat:
     spans: list[tuple[int, int]] = []
     lowered = [t.form.lower() for t in tokens]
     has_max = has_min = False
-    priced_extreme: Field | None = None  # '최고가': the day's high, unless '종가' is named
+    priced: set[str] = set()  # '최고가', '최저가': the day's high or low, unless '종가' is named
     for i, (m, form) in enumerate(zip(tokens, lowered, strict=True)):
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
         found = _STATS.get(form)
@@ -173,17 +174,17 @@ def read_window_stat(text: str) -> WindowStat:
             field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
             continue
         if found in ("max", "min") and nxt == "가" and tokens[i + 1].tag == "XSN":
-            priced_extreme = "high" if found == "max" else "low"
+            priced.add(found)
         has_max |= found == "max"
         has_min |= found == "min"
         if stat is None or _precedence(found) > _precedence(stat):
             stat = found
         spans.append((m.start, m.end))
-    if priced_extreme and field != "close" or field in (None, "close") and priced_extreme:
-        field = priced_extreme if "종가" not in lowered and "close" not in lowered else field
-    if has_max and has_min and any(w in _GAP_WORDS for w in lowered):
-        stat = "range"  # '최고치와 최저치 차이'
-        spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
+    if priced and "종가" not in lowered and "close" not in lowered:
+        field = "high_low" if len(priced) == 2 else "high" if "max" in priced else "low"
+    if has_max and has_min:  # '최고치와 최저치': both ends; with '차이', the width between them
+        gap = [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
+        stat, spans = ("range", spans + gap) if gap else ("extremes", spans)
     if stat == "std" and field is None:
         stat = "volatility"  # '20거래일 표준편차' of a price is of its returns; '종가 표준편차' of closes
     if window is not None and stat == "moving_average" and window.unit == "day":
@@ -193,5 +194,5 @@ def read_window_stat(text: str) -> WindowStat:
 
 def _precedence(stat: Stat) -> int:
     """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
-    return {"moving_average": 5, "range": 5, "volatility": 4, "std": 4, "avg": 3, "sum": 3, "max": 3,
-            "min": 3, "return": 2, "change": 1}[stat]  # fmt: skip
+    return {"moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3,
+            "sum": 3, "max": 3, "min": 3, "return": 2, "change": 1}[stat]  # fmt: skip

@@ -81,7 +81,7 @@ def test_follow_up_answers_from_the_previous_answers_etfs(
     page.get_by_text("실행 단계 (").last.click()
     wait_idle(page)
     html = page.content()  # the trace's first step is the frame the planner read
-    assert "이해한 질문" in html and "이전 턴 참조=subset" in html
+    assert "이해한 질문" in html and "이전 턴 참조=그 중에서" in html
     page.screenshot(path=str(screenshot_dir / "etf_chat_follow_up.png"), full_page=True)
     _assert_no_exception(page)
 

@@ -678,7 +678,7 @@ def test_a_daily_figures_extreme_is_that_figures_not_the_close(ask: Any, pg_pool
         "SELECT trade_date FROM etf_prices, l, b WHERE etf_code = '069500' AND trade_date "
         f"BETWEEN b.s AND l.d ORDER BY {expression} DESC, trade_date LIMIT 1", pool=pg_pool)[0]  # fmt: skip
     answer = ask(question)
-    assert f"({row['trade_date'].isoformat()})입니다" in answer.answer, answer.answer
+    assert f"({row['trade_date'].isoformat()})" in answer.answer, answer.answer
     assert "종가 기준" not in answer.answer
 
 

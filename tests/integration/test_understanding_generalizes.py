@@ -362,3 +362,50 @@ def test_a_statistic_the_screen_computes_is_read(
     unsold = macro_answer("unsold units in Busan", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     assert unsold.status == "ok" and "Busan unsold" in unsold.answer
+
+
+def test_both_ends_a_calendar_etf_window_a_base_day_and_a_carried_window(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 12's misses, each against SQL: '최고가와 최저가' is both ends (only one was
+    given, status ok); one ETF's '최근 2주' is a calendar window (the price tool took sessions
+    only); '1월 2일 대비' is the period's base (it was the as-of day); a window carries into a
+    follow-up ('20거래일 평균은?' → '기아는?': 16 sessions labelled a month)."""
+    both = answer_stock_question("셀트리온 최근 한 달 최고가와 최저가", pool=pg_pool)
+    high, low = fetch_all(
+        "SELECT max(high) AS h, min(low) AS l FROM stock_prices WHERE security_id = 'KR:068270' "
+        "AND trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+        "'KR:068270') - interval '1 month'", None, pg_pool)[0].values()  # fmt: skip
+    assert both is not None and both.status == "ok"
+    assert f"최고 {won(float(high))}" in both.answer and f"최저 {won(float(low))}" in both.answer
+    fx = macro_answer("원달러 환율 최근 3개월 최고치와 최저치는?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    top, bottom = fetch_all(
+        "SELECT max(value) AS h, min(value) AS l FROM macro_observations WHERE series_code = "
+        "'KR_USDKRW' AND obs_date > (SELECT max(obs_date) FROM macro_observations WHERE "
+        "series_code = 'KR_USDKRW') - interval '3 months'", None, pg_pool)[0].values()  # fmt: skip
+    assert f"최고 {float(top):,.2f}" in fx.answer and f"최저 {float(bottom):,.2f}" in fx.answer
+    weeks = etf_answer("KODEX 200 최근 2주 거래량 합계", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    volume = one(pg_pool, "SELECT sum(volume) FROM etf_prices WHERE etf_code = '069500' AND "
+                 "trade_date > (SELECT max(trade_date) FROM etf_prices WHERE etf_code = "
+                 "'069500') - interval '14 days'")  # fmt: skip
+    assert weeks.status == "ok" and f"{volume:,.0f}주" in weeks.answer
+    since = macro_answer("삼성전자 2026-01-02 대비 수익률", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    base, last = fetch_all(
+        "(SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date <= "
+        "'2026-01-02' ORDER BY trade_date DESC LIMIT 1) UNION "
+        "ALL (SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY "
+        "trade_date DESC LIMIT 1)", None, pg_pool)  # fmt: skip
+    move = (float(last["close"]) / float(base["close"]) - 1) * 100
+    assert since.status == "ok" and f"{move:+.2f}%" in since.answer
+    history: list[Any] = []
+    for turn in ("현대차 종가", "20거래일 평균은?", "기아는?"):
+        carried = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                               pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, carried)
+    mean = one(pg_pool, "SELECT avg(close) FROM (SELECT close FROM stock_prices WHERE "
+               "security_id = 'KR:000270' ORDER BY trade_date DESC LIMIT 20) t")  # fmt: skip
+    assert carried.status == "ok" and "관측치 20개" in carried.answer
+    assert won(round(mean)) in carried.answer

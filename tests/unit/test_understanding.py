@@ -3,6 +3,8 @@ lexicon (the integration and golden tests run it against the real data)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agents.understanding import QuestionFrame, understand
@@ -345,6 +347,24 @@ def test_rates_of_price_indices_and_week_over_week(
     assert (frame.period.label if frame.period else None) == period
 
 
+@pytest.mark.parametrize(("question", "period", "as_of"), [
+    # a day said as a base is the period's start, not the as-of day (fresh round 12: '1월 2일 대비
+    # 코스닥 수익률' was answered as of 1월 2일, a year back from it)
+    ("1월 2일 대비 코스닥 수익률", "since:20..-01-02", None),
+    ("삼성전자 3월 3일 이후 수익률", "since:20..-03-03", None),
+    ("코스닥 return since 2026-03-02", "since:2026-03-02", None),
+    ("올해 첫 거래일 대비 코스닥 수익률", "since:20..-01-0.", None),  # its first KRX session
+    ("작년 말 대비 코스닥 수익률", "ytd", None),  # the vocabulary's named period
+    ("1월 2일 코스닥 종가", None, "20..-01-02"),
+])  # fmt: skip
+def test_a_day_said_as_a_base_starts_the_period(
+    lexicon: Lexicon, question: str, period: str | None, as_of: str | None
+) -> None:
+    frame = read(lexicon, question, kinds=MACRO_KINDS)
+    assert re.fullmatch(period or "", frame.period.label if frame.period else "")
+    assert re.fullmatch(as_of or "", frame.as_of_date or "")
+
+
 @pytest.mark.parametrize(("question", "missing"), [
     ("유로 환율 추이", "다른 통화 환율"), ("한국 국채 10년물 금리", "한국 국채 10년물"),
     ("미국 30년물 금리", "다른 만기 국채"), ("미국 주택가격 추이", "US 주택가격"),
@@ -421,7 +441,7 @@ def test_history_keeps_each_answers_frame_and_codes(lexicon: Lexicon) -> None:
 
 def test_frame_summary_is_one_korean_line(lexicon: Lexicon) -> None:
     summary = read(lexicon, "현대차 비중이 3% 넘는 ETF 전부").summary_ko()
-    assert summary == "연산=filter · 대상=현대차(stock) · 측정=weight · 조건 > 3% · 관계=holders"
+    assert summary == "연산=조건 거르기 · 대상=현대차(종목) · 측정=비중 · 조건 > 3% · 관계=보유 ETF"
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,10 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
     ("서울 아파트 매매가격지수 1년 전 대비 변화", None, "change", "close"),  # a base a year ago
     ("KOSPI vs 3 months ago", None, None, None),
     ("현대차 최근 7거래일 평균 거래대금", (7, "session"), "avg", "trading_value"),  # 거래 + 대금
+    # both ends asked (fresh round 12): the highest high and the lowest low, not one of them
+    ("셀트리온 최근 한 달 최고가와 최저가", (1, "month"), "extremes", "high_low"),
+    ("원달러 환율 최근 3개월 최고치와 최저치는?", (3, "month"), "extremes", None),
+    ("최근 10거래일 종가 최고가와 최저가", (10, "session"), "extremes", "close"),
 ]
 
 
@@ -78,6 +82,25 @@ def test_range_max_min_and_rate_changes() -> None:
     assert c is not None and c.value == pytest.approx(-0.3)
     assert fig.window_statistic([], fig.Window(2, "session"), "avg") is None
     assert fig.window_statistic(points, fig.Window(9, "session"), "return") is None  # no base
+
+
+def test_extremes_are_the_highest_high_and_the_lowest_low() -> None:
+    highs = [(date(2026, 3, d), v) for d, v in ((2, 10.0), (3, 12.0), (4, 11.0))]
+    lows = [(date(2026, 3, d), v) for d, v in ((2, 8.0), (3, 9.0), (4, 7.5))]
+    both = fig.window_extremes(highs, lows, fig.Window(3, "session"))
+    assert both is not None and both.high == highs[1] and both.low == lows[2]
+    assert both.value == pytest.approx(4.5)
+    one = fig.window_statistic(highs, fig.Window(2, "session"), "extremes")
+    assert one is not None and (one.high, one.low) == (highs[1], highs[2])
+    assert fig.window_extremes(highs, [], fig.Window(3, "session")) is None
+
+
+def test_a_named_base_day_is_the_periods_base() -> None:
+    """'1월 2일 대비', '올해 첫 거래일 대비': the period from that day to the as-of bar."""
+    p = fig.period_named("since:2026-01-02", 10.0)
+    assert p.since == date(2026, 1, 2) and p.sql_interval is None
+    assert fig.base_date(date(2026, 11, 20), p) == date(2026, 1, 2)
+    assert fig.base_date_sql("d", "since:2026-01-02") == "DATE '2026-01-02'"
 
 
 def test_last_week_and_last_month_are_calendar_periods() -> None:
