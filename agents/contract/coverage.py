@@ -68,6 +68,7 @@ class TopicUnit:
     morphemes: tuple[str, ...]
     predicate: bool = False  # a verb or a 하다/되다 noun: what is done, not what it is about
     context: bool = False  # in a condition or background clause, not the main clause
+    surface: str = ""  # the word as written up to its last noun ('이의신청을' → '이의신청')
 
 
 @lru_cache(maxsize=1024)
@@ -82,12 +83,28 @@ def topic_units(question: str) -> list[TopicUnit]:
         if len(nouns) == 1 and len(nouns[0]) == 1:
             nouns = ()  # a lone syllable ('안', '방') says too little to be a topic
         predicate = any(t in PREDICATE_TAGS for _, t in analysed)
-        found = [TopicUnit(word, nouns, predicate, context)] if nouns else []
+        surface = noun_surface(word)
+        found = [TopicUnit(word, nouns, predicate, context, surface)] if nouns else []
         # a verb is a topic when the thesaurus knows it ('그만두' → termination), by its lemma
         found += [TopicUnit(f, (f,), True, context) for f, t in analysed
                   if t in VERB_TAGS and f not in ASPECT_WORDS and rewrite(f).concepts]  # fmt: skip
         units += [u for u in found if all(v.morphemes != u.morphemes for v in units)]
     return units
+
+
+@lru_cache(maxsize=4096)
+def noun_surface(word: str) -> str:
+    """The word as written up to the end of its last noun, its particles and endings dropped
+    ('이의신청을' → '이의신청', '지급정지는' → '지급정지'): Kiwi may split a compound in a
+    question otherwise than in the contract ('이의신청' → 이 + 의 + 신청), and the written
+    compound still finds the clause that writes it."""
+    from agents.contract.tokenize import _analyzer
+
+    end = 0
+    for token in _analyzer().tokenize(word):
+        if NOUN_TAG_RE.match(str(token.tag)):
+            end = token.start + token.len
+    return word[:end]
 
 
 def main_clause_start(question: str) -> int:
@@ -127,7 +144,11 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     """The clause holds the unit: the compound as written ('경업금지'), every morpheme of it when
     none is a lone syllable ('하자의 보수'), or (one morpheme) a concept or translation of it."""
     words, text = article_words(article)
-    if "".join(unit.morphemes) in text:
+    joined = "".join(unit.morphemes)
+    if len(unit.surface) > len(joined) and unit.surface.endswith(joined):
+        # Kiwi lost the compound's head ('이의신청' → 이 + 의 + 신청): the written word decides
+        return unit.surface in text
+    if joined in text:
         return True
     if len(unit.morphemes) > 1:
         if all(len(m) > 1 and (m in words or m in text) for m in unit.morphemes):

@@ -85,3 +85,17 @@ def test_select_answers_nothing_when_only_the_subject_word_is_shared() -> None:
     assert select("비밀정보 관리 비용은 누가 부담하나요?", hits, articles=NDA) == []
     kept = select("비밀정보를 복제할 수 있나요?", hits, articles=NDA)
     assert [h.article.article_no for h in kept][:1] == [6]
+
+
+def test_a_compound_written_as_in_the_contract_is_covered_however_kiwi_splits_it() -> None:
+    """Kiwi reads '이의신청은' as 이 + 의 + 신청 and the contract's '이의신청절차' otherwise: the
+    question's word as written, up to its last noun, still finds the clause that writes it."""
+    deposit = [
+        _article(11, "금융사고자금 지급정지", "은행은 거래처에 지급정지 사실과 이의신청절차를 통지한다."),
+        _article(6, "입금", "거래처는 현금이나 증권으로 입금할 수 있다."),
+        _article(19, "수수료", "은행은 신청에 따라 수수료를 받을 수 있다."),
+    ]  # fmt: skip
+    units = topic_units("이의신청은 어떻게 해요?")
+    assert [u.surface for u in units] == ["이의신청"]
+    assert coverage("이의신청은 어떻게 해요?", deposit[0], deposit) == 1.0
+    assert coverage("이의신청은 어떻게 해요?", deposit[2], deposit) < 1.0  # '신청' alone is not it
