@@ -16,6 +16,7 @@ from typing import Any
 from agents.stock.data import StockData
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, TraceStep
+from data_access.publishers import with_sources
 
 SESSIONS = 400  # bars read: a year back and its base bar, also for BTC (which trades every day)
 RETURN_PERIODS = ("1m", "3m", "1y")
@@ -54,7 +55,8 @@ def index_answer(symbol: str, series: dict[str, Any], data: StockData,
         lines += ["", f"{data.as_of} 이전 시세가 데이터에 없습니다."]
     return AgentAnswer(
         answer="\n".join(lines), mode="offline", status="ok" if len(rows) >= 2 else "partial",
-        as_of_date=data.as_of.isoformat(), structured_citations=data.collector.unique_citations(),
+        as_of_date=data.as_of.isoformat(),
+        structured_citations=with_sources(data.collector.unique_citations(), pool=data.pool)[0],
         trace=[TraceStep(step=1, kind="tool", name="market_series_history",
                          arguments={"symbol": symbol, "series_code": code, "sessions": SESSIONS},
                          observation=f"{len(rows)}개 일봉")],

@@ -144,7 +144,7 @@ def unknown_symbol_answer(symbol: str, message: str, suggestions: list[dict[str,
         status="error",
         error=message,
         as_of_date=data.as_of.isoformat(),
-        structured_citations=data.collector.unique_citations(),
+        structured_citations=with_sources(data.collector.unique_citations(), pool=data.pool)[0],
         trace=[
             TraceStep(
                 step=1,

@@ -90,3 +90,11 @@ def test_without_an_import_the_report_says_nothing_of_filings(pg_pool: Any) -> N
     assert "OpenDART 단일회사 주요계정" not in answer.answer
     [cited] = [c for c in answer.structured_citations if c.table == "dart_financial_accounts"]
     assert cited.row_count == 0  # the query ran and is cited; it found nothing
+
+
+def test_an_index_quote_names_its_source(pg_pool: Any) -> None:
+    """The stock screen's answer for an index cites its rows with their publisher too."""
+    index = generate_report("코스피", pool=pg_pool, save=False)
+    assert [(c.table, c.source) for c in index.structured_citations] == [
+        ("market_series_prices", DEMO)
+    ]
