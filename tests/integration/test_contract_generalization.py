@@ -64,12 +64,15 @@ def test_real_contracts_parse_and_are_typed(real: dict[str, Any], pg_pool: Any) 
     counts = {cid: info.article_count for cid, info in real.items()}
     assert counts == {"real-lease_housing": 14, "real-lease_commercial": 13,
                       "real-ecommerce_terms": 24, "real-travel_domestic": 22,
-                      "real-mobile_game_terms": 29}  # fmt: skip
+                      "real-mobile_game_terms": 29, "real-deposit_terms": 26,
+                      "real-overseas_purchase_terms": 18}  # fmt: skip
     types = {cid: info.contract_type for cid, info in real.items()}
     assert types == {"real-lease_housing": "lease", "real-lease_commercial": "lease",
                      "real-ecommerce_terms": "terms_of_service",
                      "real-travel_domestic": "travel",
-                     "real-mobile_game_terms": "terms_of_service"}  # fmt: skip
+                     "real-mobile_game_terms": "terms_of_service",
+                     "real-deposit_terms": "terms_of_service",
+                     "real-overseas_purchase_terms": "terms_of_service"}  # fmt: skip
 
 
 @pytest.mark.parametrize("glossary", [False, True])
