@@ -203,3 +203,30 @@ def test_ten_restarts_under_a_trickle(own_home: tuple[Settings, ServiceInfo]) ->
                 if any(up <= e[4] and e[4] + e[2] <= down for up, down in healthy)]  # fmt: skip
     assert len(while_up) >= 2 * ROUNDS and all(e[1] == 200 for e in while_up), [
         e[:4] for e in while_up if e[1] != 200][:3]  # fmt: skip
+
+
+def test_a_terminated_connection_is_checked_not_handed_out_quiet(services: Any) -> None:
+    """A connection given back a moment ago is handed out without the check's round trip
+    (data_access.postgres._quiet) only while nothing arrived on its socket: a backend
+    terminated since then (what a restart does to every pooled connection) is checked, found
+    dead and replaced, and the query after it succeeds."""
+    import psycopg
+
+    from data_access import postgres
+
+    uri = services.postgres_uri + "&application_name=quiet-check-test"  # a pool of its own
+    pool = postgres.pool_for(uri, 1, 1)
+    try:
+        pid = postgres.fetch_one("SELECT pg_backend_pid() AS pid", pool=pool)["pid"]  # type: ignore[index]
+        conn = next(c for c in list(postgres._returned) if c.info.backend_pid == pid)
+        assert postgres._quiet(conn), "a connection just given back is handed out unchecked"
+        with psycopg.connect(services.postgres_uri, autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        deadline = time.monotonic() + 5
+        while postgres._quiet(conn) and time.monotonic() < deadline:
+            time.sleep(0.01)  # the backend's notice and end of stream reach the socket
+        assert not postgres._quiet(conn)
+        row = postgres.fetch_one("SELECT pg_backend_pid() AS pid", pool=pool)
+        assert row is not None and row["pid"] != pid
+    finally:
+        postgres.close_pool(uri)
