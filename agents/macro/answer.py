@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.answer_stream import open_gate
 from agents.inputs import fence
@@ -31,9 +31,14 @@ from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.macro.templates import freshness_word
 from agents.model_checks import MACRO, check_model_text, keep_apart
+from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.vocabulary import vocabulary
 from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.contracts import Citation, StructuredCitation, TraceStep
+from data_access.errors import WorkbenchError
+
+if TYPE_CHECKING:
+    from psycopg_pool import ConnectionPool
 
 AGENT_TITLES = {
     "ko": {"macro": "거시경제", "equity": "주식", "real_estate": "부동산", "ontology": "관계·근거",
@@ -81,7 +86,7 @@ def compose_answer(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     responses = state.get("agent_responses", {})
     citations, structured = merged_citations(responses)
     key_points = [p for n in ORDER if n in responses for p in responses[n].key_points]
-    offline = offline_text(state, citations)
+    offline = offline_text(state, citations, ctx.pool)
     update: dict[str, Any] = {"citations": citations, "structured_citations": structured,
                               "key_points": key_points, "answer": offline, "answer_model": None}  # fmt: skip
     steps: list[TraceStep] = []
@@ -186,19 +191,30 @@ def _ro(value: str) -> str:
 
 
 # A code written where its name belongs ('KR:005930 밸류에이션', '발표 전후 KR_USDKRW는',
-# '→ KR_USDKRW'); not one in brackets after its name ('삼성전자(KR:005930)').
-BARE_CODE = re.compile(
-    r"(?<![A-Za-z0-9_(:/.])(?P<code>[A-Z]{2}(?::[A-Z0-9]+(?:\.[A-Z]+)?|_[A-Z0-9]+(?:_[A-Z0-9]+)*))"
-    r"(?![A-Za-z0-9_)])(?P<particle>는|은|가|이|를|을|와|과)?"
+# '→ US:NVDA', '→ VIXCLS'); not one in brackets after its name ('삼성전자(KR:005930)') or in a
+# code span. Only codes with a known name are replaced (see `named`).
+CODE_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_(:/.`])(?P<code>[A-Z][A-Z0-9]*(?:[:_][A-Z0-9]+)*(?:\.[A-Z]+)?)"
+    r"(?![A-Za-z0-9_)`])(?P<particle>는|은|가|이|를|을|와|과)?"
 )
 PARTICLES = {"는": ("은", "는"), "은": ("은", "는"), "가": ("이", "가"), "이": ("이", "가"),
              "를": ("을", "를"), "을": ("을", "를"), "와": ("과", "와"), "과": ("과", "와")}  # fmt: skip
 
 
-def code_names(responses: dict[str, AgentResponse]) -> dict[str, str]:
-    """Code → Korean name of every series the vocabulary knows and every series of the answer
-    ('KR_USDKRW' → '원/달러 환율', 'KR:005930' → '삼성전자': its title '삼성전자 (KR:005930) 종가')."""
+def code_names(responses: dict[str, AgentResponse],
+               pool: ConnectionPool | None = None) -> dict[str, str]:  # fmt: skip
+    """Code → Korean name of every stock the lexicon knows (with `pool`), every series the
+    vocabulary knows and every series of the answer ('KR_USDKRW' → '원/달러 환율', 'US:NVDA' →
+    its name, 'KR:005930' → '삼성전자': its title '삼성전자 (KR:005930) 종가')."""
     names = {str(s["code"]): str(s["name"]) for s in vocabulary()["series"] if s.get("name")}
+    if pool is not None:
+        try:
+            lexicon = cached_lexicon(pool)
+        except WorkbenchError:  # names are a nicety: the codes stay
+            lexicon = None
+        if lexicon is not None:
+            names |= {sid: lexicon.stocks[code][0] for code, sid in lexicon.security_ids.items()
+                      if code in lexicon.stocks and lexicon.stocks[code][0]}  # fmt: skip
     for resp in responses.values():
         for series in resp.series:
             name = series.title.split(" (")[0].strip()
@@ -222,10 +238,11 @@ def named(point: str, names: dict[str, str]) -> str:
             particle = PARTICLES[particle][0 if final else 1]
         return known + particle
 
-    return BARE_CODE.sub(name, point)
+    return CODE_TOKEN.sub(name, point)
 
 
-def offline_text(state: MacroState, citations: list[Citation]) -> str:
+def offline_text(state: MacroState, citations: list[Citation],
+                 pool: ConnectionPool | None = None) -> str:  # fmt: skip
     r = state["route"]
     lang = r.language
     titles = AGENT_TITLES[lang]
@@ -234,7 +251,7 @@ def offline_text(state: MacroState, citations: list[Citation]) -> str:
             if lang == "ko" else
             f"**As of {state.get('final_as_of_date')}** · offline rules/templates answer")  # fmt: skip
     lines = [head, ""]
-    names = code_names(responses) if lang == "ko" else {}
+    names = code_names(responses, pool) if lang == "ko" else {}
 
     def said(point: str) -> str:
         return named(said_plainly(point), names)

@@ -49,6 +49,18 @@ def both_particles(text: str) -> list[str]:
     return BOTH_PARTICLES.findall(text)
 
 
+# A stock or series code written where its name belongs ('KR:005930 밸류에이션', '발표 전후
+# KR_USDKRW는', '→ KR_USDKRW'); not one in brackets after its name ('삼성전자(KR:005930)').
+BARE_CODE = re.compile(
+    r"(?<![A-Za-z0-9_(:/.`])(?:KR|US)(?::[A-Z0-9]+|_[A-Z0-9_]+)(?![A-Za-z0-9_)`])"
+)
+
+
+def bare_codes(text: str) -> list[str]:
+    """The codes `text` writes in the place of a name (see BARE_CODE)."""
+    return BARE_CODE.findall(text)
+
+
 def is_korean(text: str) -> bool:
     return bool(HANGUL.search(text))
 

@@ -4,7 +4,8 @@ scanned for English prose with the rule the screens are scanned with (tests/brow
 korean_text.py). Names pass: those of the data (stocks, ETFs, managers and their aliases, in
 any language), tickers, acronyms and units; so do code spans, links and lines that list their
 sources by title. English questions are answered in English and are not scanned. No answer
-leaves its particle undecided ('을(를)', '은(는)', '(으)로').
+leaves its particle undecided ('을(를)', '은(는)', '(으)로'), and no Macro answer writes a code
+where the name belongs ('KR:005930 밸류에이션', '발표 전후 KR_USDKRW는').
 
 Not a browser test: it sits beside the screen scan it shares its rule with, and reads the
 session's one offline run of the golden sets (tests/conftest.offline_golden_run: the same
@@ -19,7 +20,13 @@ from typing import Any
 import pytest
 
 from agents.eval.cases import load_cases
-from tests.browser.korean_text import both_particles, data_names, english_words, prose
+from tests.browser.korean_text import (
+    bare_codes,
+    both_particles,
+    data_names,
+    english_words,
+    prose,
+)
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -42,6 +49,7 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
     cases = [c for c in cases if c.suite == "opening" or korean_question(c.question)]
     english: dict[str, str] = {}
     undecided: list[str] = []  # '을(를)' written instead of the particle the word takes
+    coded: list[str] = []  # a Macro line naming 'KR:005930' where '삼성전자' belongs
     scanned = 0
     for case in cases:
         answer = offline_golden_run.answers.get(case.id)  # the session's one offline run
@@ -50,6 +58,8 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
         scanned += 1
         text = CODE_OR_LINK.sub(lambda m: m.group(1) or " ", prose(answer.answer))
         undecided += [f"{case.suite} {case.id}: {p}" for p in both_particles(answer.answer)]
+        if case.suite == "macro":
+            coded += [f"{case.id}: {c}" for c in bare_codes(prose(answer.answer))]
         words = english_words(text, names)
         if words:
             english[case.id] = f"{case.suite} {case.id}: {sorted(set(words))[:12]}"
@@ -57,6 +67,7 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
           + "\n".join(english.values()))  # fmt: skip
     assert scanned >= 300
     assert not undecided, "\n".join(undecided)
+    assert not coded, "\n".join(coded)
     new = [line for cid, line in english.items() if cid not in KNOWN]
     assert not new, "\n".join(new)
     fixed = sorted(set(KNOWN) - set(english))

@@ -44,6 +44,9 @@ def test_a_code_standing_for_its_name_is_written_as_the_name() -> None:
         named("발표 전후 KR_USDKRW는 1,417.1에서", names) == "발표 전후 원/달러 환율은 1,417.1에서"
     )
     assert named("경로: 이벤트 'CPI' → KR_USDKRW", names) == "경로: 이벤트 'CPI' → 원/달러 환율"
+    assert (
+        named("경로: 이벤트 '관세' → VIXCLS", names) == "경로: 이벤트 '관세' → " + names["VIXCLS"]
+    )
     # a code in brackets after its name stays; a code no one names stays
-    kept = "삼성전자(KR:005930) 종가 94,000.00 · 원/달러 환율(종가)(KR_USDKRW) · KR:999999는"
+    kept = "삼성전자(KR:005930) 종가 94,000.00 · 원/달러 환율(종가)(KR_USDKRW) · KR:999999는 · PER `KR_CPI`"
     assert named(kept, names) == kept
