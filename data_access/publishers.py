@@ -90,7 +90,8 @@ def _candidates(c: StructuredCitation) -> list[str]:
     return [*own, c.dataset_code]
 
 
-def _dataset_sources(codes: set[str], pool: ConnectionPool | None) -> dict[str, str]:
+def dataset_publishers(codes: set[str], pool: ConnectionPool | None) -> dict[str, str]:
+    """The publisher of each catalogued dataset among `codes` (absent: not catalogued)."""
     if not codes:
         return {}
     rows = fetch_all(_DATASET_SOURCES, (sorted(codes),), pool=pool)
@@ -132,7 +133,7 @@ def _with_sources(
     pool: ConnectionPool | None,
 ) -> tuple[list[StructuredCitation], list[Citation]]:
     wanted = {code for c in structured if c.source is None for code in _candidates(c)}
-    by_code = _dataset_sources(wanted, pool)
+    by_code = dataset_publishers(wanted, pool)
     out = [
         c if c.source else c.model_copy(update={"source": next(
             (by_code[k] for k in _candidates(c) if k in by_code), None)})

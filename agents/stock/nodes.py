@@ -17,7 +17,7 @@ from agents.stock.deps import WorkflowDeps, emit
 from agents.stock.events import WINDOW_DAYS, NewsEvent, build_events
 from agents.stock.fundamentals import Fundamentals, compute_fundamentals
 from agents.stock.prompts import Section
-from agents.stock.research_filings import FiledAccounts, filed_accounts
+from agents.stock.research_filings import FiledAccounts, filed_accounts, price_source
 from agents.stock.review import ReviewCheck
 from agents.stock.signals import Assessment, assess
 from agents.stock.state import (
@@ -83,8 +83,10 @@ def research(deps: WorkflowDeps, state: FinancialAgentState) -> dict[str, Any]:
         notes.append("Tavily가 설정되지 않아 로컬 뉴스 저장소에서 검색했습니다.")
     message = Message(role="assistant", content=f"research: {stock['name']} "
                       f"{stock['current_price']} ({stock.get('source')}), news {len(news.get('results', []))}")  # fmt: skip
+    imported = price_source(deps.data, stock["security_id"])  # the report names an import
     return {**update, "news_data": news, "status": "analyzing", "errors": errors,
             "tool_history": history, "notes": notes, "messages": [message],
+            "stock_data": {**stock, "price_source": imported},
             "filed_accounts": _filed_accounts(deps, stock["security_id"])}  # fmt: skip
 
 

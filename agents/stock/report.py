@@ -139,14 +139,15 @@ def _news_lines(news: list[dict[str, Any]]) -> list[str]:
 def _source_lines(stock: dict[str, Any], figures: StockFigures, notes: list[str], as_of: str,
                   lang: Language) -> list[str]:  # fmt: skip
     source = stock.get("source", "database")
+    imported = f" — {stock['price_source']}" if stock.get("price_source") else ""
     if lang == "ko":
-        lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL `stock_prices`'} "
-                 f"(최근 거래일 {figures['trade_date']}, 기준일 {as_of})",
+        lines = [f"- 시세: {'yfinance' if source == 'yfinance' else 'PostgreSQL `stock_prices`'}"
+                 f"{imported} (최근 거래일 {figures['trade_date']}, 기준일 {as_of})",
                  f"- 밸류에이션: PostgreSQL `stock_fundamentals` ({stock.get('fundamentals_date') or '-'})",
                  "- 실적: PostgreSQL `earnings_events` · 이벤트: PostgreSQL `news_articles` (최근 30일)"]  # fmt: skip
     else:
-        lines = [f"- Prices: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'} "
-                 f"(last session {figures['trade_date']}, as of {as_of})",
+        lines = [f"- Prices: {'yfinance' if source == 'yfinance' else 'PostgreSQL stock_prices'}"
+                 f"{imported} (last session {figures['trade_date']}, as of {as_of})",
                  f"- Valuation: PostgreSQL stock_fundamentals ({stock.get('fundamentals_date') or '-'})",
                  "- Earnings: PostgreSQL earnings_events · Events: PostgreSQL news_articles (last 30 days)"]  # fmt: skip
     return lines + [f"- {n}" for n in dict.fromkeys(notes)]

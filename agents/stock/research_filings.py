@@ -1,6 +1,7 @@
 """What the report's research reads from imported filings: the company's OpenDART 단일회사
 주요계정 (issue 35, seed 004 §12.2-3): revenue, operating and net income with the report, basis
-(연결/별도), period and receipt they come from.
+(연결/별도), period and receipt they come from; and who published the stock's prices when
+they were imported (`price_source`).
 
     filed = filed_accounts(data, "KR:005930")
     # {'source': 'OpenDART (금융감독원 전자공시)', 'report': '2023 사업보고서', 'basis': '연결',
@@ -21,7 +22,7 @@ from typing import Any, TypedDict
 
 from agents.stock.data import StockData
 from data_access.postgres import fetch_all
-from data_access.publishers import OPENDART
+from data_access.publishers import OPENDART, dataset_publishers
 
 DATASET = "DART_SINGLE_ACCOUNTS"
 REPORTS = {"11011": ("사업보고서", "annual report"), "11012": ("반기보고서", "half-year report"),
@@ -92,6 +93,13 @@ def filed_accounts(data: StockData, security_id: str) -> FiledAccounts | None:
         currency=str(first["currency"] or "KRW"),
         lines=[_line(r) for r in rows],
     )  # fmt: skip
+
+
+def price_source(data: StockData, security_id: str) -> str | None:
+    """Who published the stock's prices when they were imported on their own (a CSV file,
+    Yahoo Finance: the `OHLCV_<country>_<code>` dataset an import registers), else None."""
+    code = "OHLCV_" + security_id.replace(":", "_")
+    return dataset_publishers({code}, data.pool).get(code)
 
 
 def _line(row: dict[str, Any]) -> FiledLine:

@@ -7,7 +7,7 @@ The fixtures are described in tests/fixtures/importers/README.md.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
 
@@ -376,3 +376,41 @@ def test_imported_prices_are_cited_as_their_file(db: ConnectionPool) -> None:
     [cited] = with_sources(data.collector.citations, pool=db)[0]
     assert (cited.dataset_code, cited.table) == ("KR_STOCK_DAILY_OHLCV", "stock_prices")
     assert cited.source == "CSV 파일 (ohlcv_kr_005930_cp949.csv)"
+
+
+def _ohlcv_export(path: Path, sessions: int) -> Path:
+    """A daily OHLCV download in the fixture's format (cp949, Korean headers, '2024.12.31'
+    dates, quoted thousands), newest first, `sessions` weekdays up to 2024-12-31."""
+    days: list[date] = []
+    day = date(2024, 12, 31)
+    while len(days) < sessions:
+        if day.weekday() < 5:
+            days.append(day)
+        day -= timedelta(days=1)
+    lines = ["날짜,시가,고가,저가,종가,거래량"]
+    for i, d in enumerate(days):
+        close = 70_000 + 100 * (i % 37) - 50 * (i % 11)
+        lines.append(f'{d:%Y.%m.%d},"{close - 300:,}","{close + 500:,}","{close - 700:,}",'
+                     f'"{close:,}","{1_000_000 + 977 * i:,}"')  # fmt: skip
+    path.write_bytes(("\n".join(lines) + "\n").encode("cp949"))
+    return path
+
+
+def test_a_report_on_imported_prices_names_the_file(db: ConnectionPool, tmp_path: Path) -> None:
+    """The stock report over prices imported from a CSV download (nothing else in the
+    database): a real LangGraph run whose sources line and price citations name the file."""
+    from agents.stock.service import generate_report
+    from data_access.importers.csv_importer import import_ohlcv_csv
+
+    export = _ohlcv_export(tmp_path / "kr_005930_daily.csv", 300)
+    meta = StockInfo("", name="삼성전자", market="KOSPI", sector="반도체")
+    assert import_ohlcv_csv(export, code="5930", country="KR", stock=meta, pool=db).status == "ok"
+    answer = generate_report("KR:005930", pool=db, save=False)
+    assert answer.status == "ok", answer.error
+    sources = answer.answer.split("## 데이터 출처", 1)[1]
+    assert (
+        "- 시세: PostgreSQL `stock_prices` — CSV 파일 (kr_005930_daily.csv) "
+        "(최근 거래일 2024-12-31, 기준일 2024-12-31)"
+    ) in sources
+    prices = [c for c in answer.structured_citations if c.table == "stock_prices"]
+    assert prices and {c.source for c in prices} == {"CSV 파일 (kr_005930_daily.csv)"}
