@@ -42,9 +42,11 @@ def _name(series: Series) -> str:
     return series.title.split(" (")[0]
 
 
-def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | None:
+def difference(a: Series, b: Series, lang: str, since: bool = False,
+               back: int | None = None) -> str | None:  # fmt: skip
     """Latest A − B (%p when both are rates), with each value's date; with `since`, also the
-    gap on the window's first common date and how it moved ('장단기 금리차 3개월 변화')."""
+    gap on the window's first common date (`back` months before the last one: '1년 전보다') and
+    how it moved, its size included ('차이가 커졌어?')."""
     if not a.points or not b.points:
         return None
     (da, va), (db, vb) = a.points[-1], b.points[-1]
@@ -53,13 +55,17 @@ def difference(a: Series, b: Series, lang: str, since: bool = False) -> str | No
     # '몇 bp야?': interest-rate gaps in bp too (a 19%p gap of two ratios is no bp figure)
     diff = f"{d:+,.2f}{unit}" + (f" ({d * 100:+,.0f}bp)" if unit and abs(d) < 5 else "")
     if since:
-        start = _gap_at_start(a, b)
+        start = _gap_at_start(a, b, back)
         if start is not None:
             day, d0 = start
+            size = "확대" if abs(d) > abs(d0) else "축소" if abs(d) < abs(d0) else "같음"
             if lang == "ko":
-                diff += f" ({day} {d0:+,.2f}{unit}에서 {d - d0:+,.2f}{unit} 변화)"
+                diff += (f" ({day} {d0:+,.2f}{unit}에서 {d - d0:+,.2f}{unit} 변화, 격차의 크기 "
+                         f"{abs(d0):,.2f} → {abs(d):,.2f}{unit} {size})")  # fmt: skip
             else:
-                diff += f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit})"
+                word = {"확대": "wider", "축소": "narrower", "같음": "unchanged"}[size]
+                diff += (f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit}; "
+                         f"the gap is {word})")  # fmt: skip
     if lang == "ko":
         return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
                 f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
@@ -111,10 +117,15 @@ def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str 
     return f"{subject} is {abs(d):,.2f}{unit} above {_name(low)}."
 
 
-def _gap_at_start(a: Series, b: Series) -> tuple[str, float] | None:
-    """A − B on the first date both series have in the window."""
-    gaps = gap_series(a, b)
-    return gaps.points[0] if gaps.points else None
+def _gap_at_start(a: Series, b: Series, back: int | None = None) -> tuple[str, float] | None:
+    """A − B on the first date both series have in the window, or on the last common date
+    `back` months before their last one (a window widened for a YoY base starts earlier)."""
+    gaps = gap_series(a, b).points
+    if not gaps or not back:
+        return gaps[0] if gaps else None
+    target = date.fromisoformat(gaps[-1][0][:10]) - relativedelta(months=back)
+    before = [p for p in gaps if date.fromisoformat(p[0][:10]) <= target]
+    return before[-1] if before else gaps[0]
 
 
 def gap_series(a: Series, b: Series) -> Series:
@@ -584,7 +595,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         if _growth_series(ordered[0]) and _growth_series(ordered[1]):
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
-            out.append(difference(ordered[0], ordered[1], lang, since=moved))
+            back = {"yoy": 12, "mom": 1}.get(op.change_basis or "")
+            out.append(difference(ordered[0], ordered[1], lang, since=moved, back=back))
             asked, computed = _of_the_gap(frame, gap_series(ordered[0], ordered[1]), months, lang)
             out = [*asked, *out] if computed else [*out, *asked]
     elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":

@@ -637,7 +637,15 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
     ):  # '싼 ETF' is a fee; '강남구 제일 비싼 아파트' is a deal price
         # the word as written: a nested question's first measure is found by it ('싼 쪽의 …')
         frame.measures.append(Measure(name="expense_ratio", unit="%", surface=cheap[0].phrase))
+    held = _HOLDS_MUCH.search(text)
+    if held and frame.of("stock") and not any(m.name == "weight" for m in frame.measures):
+        # '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수': holding much is the stock's weight
+        frame.measures.insert(0, Measure(name="weight", unit=MEASURE_UNITS["weight"],
+                                         surface=held.group(1)))  # fmt: skip
     return text
+
+
+_HOLDS_MUCH = re.compile(r"(많이)\s*(?:담|보유|편입|들고)")
 
 
 def _foreign_housing(frame: QuestionFrame) -> None:
@@ -735,8 +743,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
                                              "asc": voc["rank"]["bottom_words"]})  # fmt: skip
         op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
     elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
-            ("etf", "펀드")) and frame.of("etf"):  # fmt: skip
-        op.top_n = int(m.group(2))
+            ("etf", "펀드")) and (frame.of("etf") or frame.relation == "holders"):  # fmt: skip
+        op.top_n = int(
+            m.group(2)
+        )  # '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수': the top 3 holders
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None) or next(
         (
             h.label

@@ -165,8 +165,12 @@ def read_window_stat(text: str) -> WindowStat:
         if (form, nxt) in (("이동", "평균"), ("moving", "average")):
             found = "moving_average"
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
-        elif (form, nxt) in (("수익", "률"), ("변동", "성"), ("표준", "편차")):
-            found = {"수익": "return", "변동": "volatility", "표준": "std"}[form]  # type: ignore[assignment]
+        elif (form, nxt) in (("수익", "률"), ("변동", "성"), ("표준", "편차"), ("고저", "폭"),
+                             ("등락", "폭")):  # fmt: skip
+            # '고저폭': the window's high-low width; '등락폭' (and '변동폭', the golden set's
+            # word for it, read by the period reader) its change
+            found = {"수익": "return", "변동": "volatility", "표준": "std", "고저": "range",  # type: ignore[assignment]
+                     "등락": "change"}[form]  # fmt: skip
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue

@@ -409,3 +409,28 @@ def test_both_ends_a_calendar_etf_window_a_base_day_and_a_carried_window(
                "security_id = 'KR:000270' ORDER BY trade_date DESC LIMIT 20) t")  # fmt: skip
     assert carried.status == "ok" and "관측치 20개" in carried.answer
     assert won(round(mean)) in carried.answer
+
+
+def test_a_gap_against_a_year_ago_and_the_most_held_set(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 13: '차이는 1년 전보다 커졌어?' compares with the gap twelve months before the
+    last common month (it used the widened window's first month) and says whether it widened;
+    '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수' orders the holders by weight (all 19 were
+    averaged)."""
+    wider = macro_answer("한국 실업률과 미국 실업률 차이는 1년 전보다 커졌어?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    then = fetch_all(
+        "SELECT a.obs_date, a.value - b.value AS gap FROM macro_observations a JOIN "
+        "macro_observations b ON b.obs_date = a.obs_date AND b.series_code = 'UNRATE' WHERE "
+        "a.series_code = 'KR_UNEMPLOYMENT' ORDER BY a.obs_date DESC OFFSET 12 LIMIT 1", None,
+        pg_pool)[0]  # fmt: skip
+    assert f"{then['obs_date']} {float(then['gap']):+.2f}%p에서" in wider.answer
+    assert "격차의 크기" in wider.answer
+    held = etf_answer("삼성전자를 가장 많이 담은 ETF 3개의 평균 보수", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    fee = one(pg_pool, "SELECT avg(e.expense_ratio) FROM (SELECT h.etf_code FROM etf_holdings h "
+              "WHERE h.security_id = 'KR:005930' AND h.as_of_date = (SELECT max(as_of_date) FROM "
+              "etf_holdings x WHERE x.etf_code = h.etf_code) ORDER BY h.weight DESC LIMIT 3) t "
+              "JOIN etfs e ON e.code = t.etf_code")  # fmt: skip
+    assert held.status == "ok" and f"{fee:.4f}%" in held.answer

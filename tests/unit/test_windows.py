@@ -38,6 +38,8 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
     ("셀트리온 최근 한 달 최고가와 최저가", (1, "month"), "extremes", "high_low"),
     ("원달러 환율 최근 3개월 최고치와 최저치는?", (3, "month"), "extremes", None),
     ("최근 10거래일 종가 최고가와 최저가", (10, "session"), "extremes", "close"),
+    ("최근 한 달 고저폭", (1, "month"), "range", None),  # fresh round 13
+    ("코스피 최근 5거래일 등락폭", (5, "session"), "change", None),
 ]
 
 
