@@ -7,7 +7,9 @@
   and preamble clauses (filler) only when the question asks for them. Nothing left → the answer
   says the contract has no such clause. A clause that covers none of the question's topic units
   (coverage.py: '하자보수' is not covered by a 보수(fee) clause that shares only '기간') never
-  answers; the nearest ones are listed as related, not as an answer. Calibrated on the tuning questions only
+  answers; the nearest ones are listed as related, not as an answer. A question asking for a
+  number outright ('몇 퍼센트', '얼마예요', '며칠', '몇 번') is answered only by a clause that
+  states one of that kind (facts.asked_quantity). Calibrated on the tuning questions only
   (bench/contract_search.py): a plain score ratio listed 2.2 clauses per answer at 0.43
   precision, the tier rule 1.1 at 0.80.
 - `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match and,
@@ -28,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.contract.coverage import coverage, min_coverage
-from agents.contract.facts import FactKind, asked_kind, fact_rank, find_fact
+from agents.contract.facts import FactKind, asked_kind, asked_quantity, fact_rank, find_fact, states
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
@@ -100,6 +102,9 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
     candidates.sort(key=lambda h: -covered[id(h)])
     best = candidates[0]
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
+    quantity = asked_quantity(question)
+    if quantity is not None and not any(states(h.article.content, quantity) for h in kept):
+        return []  # '금리는 몇 퍼센트예요?': the clause on it states no number — not an answer
     return kept[:limit]
 
 

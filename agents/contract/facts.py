@@ -71,6 +71,31 @@ ASKED = (
         re.compile(r"누가|누구|어느\s*(?:쪽|측|당사자)|who|whose|which party", re.IGNORECASE),
     ),
 )
+# A number asked for outright ('몇 퍼센트', '얼마예요', '며칠', '몇 번') and what in a clause
+# states one: an amount may be written as a relation ('계약금의 배액', '대가를 한도로') or in
+# Korean numerals ('금 일억원'), a period as '3월 이내'
+QuantityKind = Literal["percent", "count", "hours", "period", "amount"]
+QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
+    ("percent", re.compile(r"몇\s*(?:%|퍼센트|프로)")),
+    ("count", re.compile(r"몇\s*(?:번|회|명|건|차례)")),
+    ("hours", re.compile(r"몇\s*시간")),
+    ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)")),
+    ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간))|몇\s*원")),
+)
+QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
+    "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),
+    "count": (COUNT_RE,),
+    "hours": (HOURS_RE,),
+    "period": (PERIOD_RE, DAY_RE, re.compile(r"\d\s*월\s*(?:이내|내|간)")),
+    "amount": (
+        AMOUNT_RE,
+        CAP_RE,
+        re.compile(
+            r"배액|전액|금액|상당액|한도|대가|"
+            r"[일이삼사오육칠팔구십백천만억]+\s*원|(?<![가-힣])원(?=을|\s)"
+        ),
+    ),
+}
 PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "cap": (CAP_RE, AMOUNT_RE, PERIOD_RE),
     "hours": (HOURS_RE,),
@@ -88,6 +113,20 @@ def asked_kind(question: str) -> FactKind | None:
         if pattern.search(question):
             return kind  # type: ignore[return-value]
     return None
+
+
+def asked_quantity(question: str) -> QuantityKind | None:
+    """The kind of number a question asks for outright ('수수료는 얼마예요?' → amount, '몇 번
+    틀리면' → count), or None (a yes/no question, or one that names its topic: '수수료를 받아요?')."""
+    for kind, pattern in QUANTITY_ASKED:
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def states(lines: Sequence[str], kind: QuantityKind) -> bool:
+    """Whether any line states a number of `kind` (see QUANTITY_STATED)."""
+    return any(p.search(line) for line in lines for p in QUANTITY_STATED[kind])
 
 
 def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) -> str | None:

@@ -54,3 +54,23 @@ def test_the_sentence_with_the_asked_condition_is_quoted() -> None:
     quote = operative("제9조(임금)", [line], ["임금"], ["월급날", "휴일", "지급"],
                       "월급날이 휴일이면 언제 지급되나요?")  # fmt: skip
     assert (quote.fact, quote.sentence) == ("그 전날", "지급일이 휴일이면 그 전날 지급한다.")
+
+
+def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
+    """'몇 퍼센트예요?', '얼마예요?', '며칠', '몇 번' ask for a number: a clause on the topic that
+    states none is no answer (answer.select keeps nothing, so the reply says so). An amount may be
+    a relation or Korean numerals; a yes/no question about a fee asks no number."""
+    from agents.contract.facts import asked_quantity, states
+
+    assert asked_quantity("예금 금리는 몇 퍼센트예요?") == "percent"
+    assert asked_quantity("비밀번호를 몇 번 틀리면 잠겨요?") == "count"
+    assert asked_quantity("수수료는 얼마예요?") == "amount"
+    assert asked_quantity("배송은 며칠 걸려요?") == "period"
+    assert asked_quantity("통장 재발행도 수수료를 받아요?") is None
+    assert asked_quantity("얼마나 걸려요?") is None
+    assert not states(["은행은 온라인수수료나 추심수수료 등을 받을 수 있다."], "amount")
+    assert all(states([line], "amount") for line in (
+        "누설한 당사자는 위약금으로 금 일억원을 지급한다.", "계약금의 배액을 상환하고 해제할 수 있다.",
+        "직전 3개월 동안 지급된 대가를 한도로 한다."))  # fmt: skip
+    assert states(["공급받은 날부터 3월 이내에 청약철회를 할 수 있다."], "period")
+    assert not states(["은행이 정한 이율로 셈한다."], "percent")
