@@ -68,6 +68,12 @@ def _event_markers(series: dict[str, Any], events: list[dict[str, Any]]) -> dict
     }  # fmt: skip
 
 
+def _rounded(values: list[float | None]) -> list[float | None]:
+    """Two decimals, as drawn and hovered: the unrounded moving averages, drawdowns and RSI
+    (17 digits each) were most of the report's chart data the browser parsed and checked."""
+    return [None if v is None else round(v, 2) for v in values]
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:+.2f}%"
 
@@ -84,7 +90,7 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
         "increasing": {"line": {"color": colors.up}}, "decreasing": {"line": {"color": colors.down}}, **top,
     }]  # fmt: skip
     for key, values in series["ma"].items():
-        data.append({"type": "scatter", "x": dates, "y": values, "mode": "lines",
+        data.append({"type": "scatter", "x": dates, "y": _rounded(values), "mode": "lines",
                      "name": f"{key[2:]}일 이동평균",
                      "line": {"color": MA_COLORS.get(key, "#4b5563"), "width": 1.5}, **top})  # fmt: skip
     high, low = figures["high_52w"], figures["low_52w"]
@@ -116,7 +122,7 @@ def drawdown_figure(series: dict[str, Any], name: str) -> go.Figure:
     layout = _layout(f"{name} 고점 대비 낙폭", "거래일", "낙폭 (%)")
     layout["xaxis"].update(DATE_AXIS)
     return _figure([{
-        "type": "scatter", "x": series["dates"], "y": [v * 100 for v in series["drawdown"]],
+        "type": "scatter", "x": series["dates"], "y": _rounded([v * 100 for v in series["drawdown"]]),
         "mode": "lines", "fill": "tozeroy", "name": "낙폭",
         "line": {"color": price_colors().down, "width": 1.5},
         "hovertemplate": "%{x}: %{y:.2f}%<extra></extra>",
@@ -132,7 +138,7 @@ def rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
         shape, notes = hline(level, label=label)
         layout["shapes"].append(shape)
         layout["annotations"] += notes
-    return _figure([{"type": "scatter", "x": series["dates"], "y": series["rsi"], "mode": "lines",
+    return _figure([{"type": "scatter", "x": series["dates"], "y": _rounded(series["rsi"]), "mode": "lines",
                      "name": "RSI(14)", "line": {"color": "#9333ea", "width": 1.5}}], layout)  # fmt: skip
 
 
@@ -143,7 +149,9 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
         step = len(peers) / MAX_PEER_BARS
         picked = {int(i * step) for i in range(MAX_PEER_BARS)}
         peers = [p for i, p in enumerate(peers) if i in picked or p["is_self"]]
-    layout = _layout(f"{name} PER vs 섹터 ({figures['peer_scope']}, {figures['peer_count']}종목)",
+    own = next((p["pe"] for p in peers if p["is_self"]), None)
+    written = f" · {name} {own:.1f}배" if own is not None else ""
+    layout = _layout(f"{name} PER vs 섹터 ({figures['peer_scope']}, {figures['peer_count']}종목){written}",
                      "종목", "PER (배)", height=400)  # fmt: skip
     layout["xaxis"]["tickangle"] = -45
     median = figures.get("sector_median_pe")
@@ -155,7 +163,9 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
     return _figure([{
         "type": "bar", "x": [p["name"] for p in peers], "y": [p["pe"] for p in peers],
         "marker": {"color": [HIGHLIGHT if p["is_self"] else "#9ca3af" for p in peers]},
-        "text": [f"{p['pe']:.1f}" for p in peers], "textposition": "outside", "cliponaxis": False,
+        # no value labels on the bars: the browser measured each of the 31 (0.6 -> 0.37 s of
+        # main-thread time for this chart); the stock's own PER is in the title, each bar's in
+        # its hover
         "name": "PER", "hovertemplate": "%{x}: PER %{y:.2f}<extra></extra>",
     }], layout)  # fmt: skip
 
