@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.browser.waits import ANSWER_TIMEOUT_MS
+
 pytestmark = pytest.mark.browser
 
 SERIES_QUERY = (
@@ -18,7 +20,9 @@ CHART = ".js-plotly-plot .main-svg"
 
 def _open(page: Any, app_url: str) -> None:
     page.goto(app_url)  # the Data screen is the default page, at "/"
-    page.get_by_role("heading", name="데이터", exact=True).wait_for()
+    # A wait, not a limit: run alone, this file makes the app's first view (stores, catalogue),
+    # which took over 30 s at load 11-19.
+    page.get_by_role("heading", name="데이터", exact=True).wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("답변 모드").wait_for()
     page.get_by_role("tab", name="데이터셋").wait_for()
 
