@@ -46,6 +46,7 @@ from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.errors import WorkbenchError
 from data_access.graph.base import GraphStore
+from data_access.publishers import with_sources
 
 logger = logging.getLogger(__name__)
 
@@ -274,7 +275,7 @@ def _answer(run: _Run, context: ToolContext, as_of: str, pool: ConnectionPool | 
         error=run.error,
         as_of_date=as_of,
         data_freshness=_freshness(pool),
-        structured_citations=run.collector.unique_citations(),
+        structured_citations=with_sources(run.collector.unique_citations(), pool=pool)[0],
         trace=run.trace,
         payload=payload,
         tokens=sum(t.tokens for t in run.trace),

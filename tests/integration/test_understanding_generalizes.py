@@ -391,6 +391,8 @@ def test_both_ends_a_calendar_etf_window_a_base_day_and_a_carried_window(
                  "trade_date > (SELECT max(trade_date) FROM etf_prices WHERE etf_code = "
                  "'069500') - interval '14 days'")  # fmt: skip
     assert weeks.status == "ok" and f"{volume:,.0f}주" in weeks.answer
+    named = {c.dataset_code: c.source for c in weeks.structured_citations}
+    assert named.get("KR_ETF_DAILY_PRICE"), named  # an ETF answer names its publisher too
     since = macro_answer("삼성전자 2026-01-02 대비 수익률", settings=offline, store=graph_store,
                          pool=pg_pool)  # fmt: skip
     base, last = fetch_all(
