@@ -1,13 +1,14 @@
 """Question understanding and whole offline turns, per screen (issue 14).
 
     python bench/understanding.py [--scale market|demo] [--turns 40] [--home .workbench/bench]
-                                  [--warm]
+                                  [--warm] [--sets-only] [--steps]
 
 Prints: the cost of `understand()` per question (p50/p95/max over every analyst golden question,
 repeated) with the lexicon's size; then, per screen, the first offline turn of this process
 (cold: lexicon, glossary and vocabulary load) and p50/p95 of the next `--turns` questions; then
 the ETF questions over a whole set of ETFs (every ETF, or a theme: a ranking by a windowed price
 figure reads all of them), each asked `--repeat` times — the heaviest offline turns.
+`--steps` then counts each whole-set turn's interpreted steps (the sandbox's AST nodes).
 Uses its own WORKBENCH_HOME (seeded at the requested scale if empty), like bench/lookups.py.
 """
 
@@ -112,6 +113,27 @@ def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
+def count_steps(ask: Callable[[str], Any]) -> None:
+    """Interpreted steps (smolagents AST nodes evaluated) of each whole-set turn, asked once
+    more after the timed rounds with a counter on the interpreter (its cost is not timed)."""
+    import smolagents.local_python_executor as interpreter
+
+    evaluate, count = interpreter.evaluate_ast, [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return evaluate(*args, **kwargs)
+
+    interpreter.evaluate_ast = counted  # the interpreter's recursion looks the name up here
+    try:
+        for q in SET_QUESTIONS:
+            count[0] = 0
+            ask(q)
+            print(f"  {q:<32} {count[0]:7,} interpreted steps")
+    finally:
+        interpreter.evaluate_ast = evaluate
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scale", default="market", choices=["demo", "market"])
@@ -122,6 +144,11 @@ def main() -> int:
         "--sets-only",
         action="store_true",
         help="only the ETF whole-set turns (skips understand() and the per-screen turns)",
+    )
+    parser.add_argument(
+        "--steps",
+        action="store_true",
+        help="then count each whole-set turn's interpreted steps (smolagents AST nodes)",
     )
     parser.add_argument(
         "--warm",
@@ -175,6 +202,8 @@ def main() -> int:
         bench_turns("Stock", lambda q: answer_stock_question(q, pool=pool), questions["stock"],
                     args.turns)  # fmt: skip
     bench_sets(lambda q: etf_ask(q, settings=settings, store=store, pool=pool), args.repeat)
+    if args.steps:
+        count_steps(lambda q: etf_ask(q, settings=settings, store=store, pool=pool))
     return 0
 
 

@@ -3,6 +3,9 @@ and the guarded free Cypher query. Each returns the seed-000 shape as plain Pyth
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from agents.etf import queries as q
@@ -15,6 +18,8 @@ from agents.etf.data import (
     SIMILAR_LIMIT,
     TOP_HOLDINGS,
     EtfData,
+    SummaryPart,
+    check_etf_codes,
     check_period,
     number,
     period_cutoff,
@@ -197,3 +202,128 @@ def _unwrap(row: dict[str, Any]) -> Any:
         if isinstance(value, dict):
             return value
     return row
+
+
+# ---------------------------------------------------------------- a set's price table
+
+# What a set's rows can be given from their price summaries (get_etf_prices' `columns`)
+SUMMARY_FIELDS = (
+    "data_count", "start_date", "end_date", "start_close", "end_close", "previous_close", "high",
+    "low", "change_rate", "day_change", "from_high", "from_low", "avg_volume", "volatility",
+    "latest_market_cap", "latest_net_assets", "latest_nav", "latest_premium", "trading_value",
+    "trading_sessions", "trading_from", "against_avg_volume", "volume_surge",
+)  # fmt: skip
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    ">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq,
+    "==": operator.eq,
+}  # fmt: skip
+AGGREGATES = ("count", "sum", "avg", "max", "min")
+
+
+@dataclass(frozen=True)
+class SetAsk:
+    """What to do with a set's rows once their figures are in: add `columns` (row key →
+    summary field), keep the rows meeting every `where` (column, comparator, a number or the
+    code of a row whose own value is the bar), order by `order_by`, cut at `top` (the rows
+    tied with the last one kept come back apart), and aggregate one column ('avg:return')."""
+
+    columns: dict[str, str]
+    where: list[tuple[str, str, Any]]
+    order_by: str | None = None
+    descending: bool = True
+    top: int | None = None
+    aggregate: tuple[str, str] | None = None
+
+
+def set_ask(columns: str | None, where: Any, order_by: str | None, descending: bool | None,
+            top: Any, aggregate: str | None) -> SetAsk:  # fmt: skip
+    """The tool's set arguments, checked (a ToolInputError names what is wrong)."""
+    pairs = [c.strip() for c in (columns or "").split(",") if c.strip()]
+    named = {p.split("=", 1)[0].strip(): p.split("=", 1)[-1].strip() for p in pairs}
+    unknown = sorted(f for f in named.values() if f not in SUMMARY_FIELDS)
+    if unknown:
+        raise ToolInputError(f"columns의 요약 값은 {', '.join(SUMMARY_FIELDS)} 중에서 고르세요: "
+                             f"{', '.join(unknown)}")  # fmt: skip
+    conditions = []
+    for c in where or []:
+        if not isinstance(c, list | tuple) or len(c) != 3 or c[1] not in _COMPARE or not (
+                isinstance(c[2], int | float | str) and isinstance(c[0], str)):  # fmt: skip
+            raise ToolInputError("where는 [열, 비교('>','>=','<','<=','='), 숫자 또는 ETF 코드]의 "
+                                 f"리스트입니다: {str(c)[:80]}")  # fmt: skip
+        conditions.append((c[0], c[1], c[2]))
+    n = None
+    if top is not None:
+        if not isinstance(top, int) or isinstance(top, bool) or top < 1 or not order_by:
+            raise ToolInputError("top은 1 이상의 정수이고 order_by와 함께 줍니다.")
+        n = top
+    agg = None
+    if aggregate:
+        fn, _, column = aggregate.partition(":")
+        if fn not in AGGREGATES or (fn != "count" and not column):
+            raise ToolInputError(f"aggregate는 '함수:열' ({', '.join(AGGREGATES)}; 예: "
+                                 f"'avg:return')입니다: {aggregate[:40]!r}")  # fmt: skip
+        agg = (fn, column)
+    return SetAsk(named, conditions, order_by or None, descending is not False, n, agg)
+
+
+def set_rows(rows: Any) -> list[dict[str, Any]]:
+    if not isinstance(rows, list) or not rows or not all(
+            isinstance(r, dict) and isinstance(r.get("code"), str) for r in rows):  # fmt: skip
+        raise ToolInputError(
+            "rows는 graph_query가 돌려준 ETF 행의 리스트([{code, name, …}])입니다."
+        )
+    return rows
+
+
+def set_table(data: EtfData, rows: list[dict[str, Any]], period: str, part: SummaryPart,
+              against: str | None, ask: SetAsk) -> dict[str, Any]:  # fmt: skip
+    """A set's rows joined with their price summaries over one window (one query), filtered,
+    ordered and cut here, once, rather than row by row in the sandbox: {rows, tied, count,
+    bars (a reference row's value by column), value (the aggregate), summaries (of the rows
+    returned)}."""
+    codes = check_etf_codes(",".join(r["code"] for r in rows))
+    summaries = data.etf_price_summaries(codes, period, part, against)
+    table = [r | {key: (summaries.get(r["code"]) or {}).get(f) for key, f in ask.columns.items()}
+             for r in rows]  # fmt: skip
+    bars = {column: next((r.get(column) for r in table if r["code"] == value), None)
+            for column, _, value in ask.where if isinstance(value, str)}  # fmt: skip
+    for column, comparator, value in ask.where:
+        compare = _COMPARE[comparator]
+        if isinstance(value, str):  # the bar is that row's own value; the row itself is left out
+            bar = bars[column]
+            table = [r for r in table if r["code"] != value and bar is not None
+                     and r.get(column) is not None and compare(r[column], bar)]  # fmt: skip
+        else:
+            table = [r for r in table if r.get(column) is not None and compare(r[column], value)]
+    tied: list[dict[str, Any]] = []
+    if ask.order_by:
+        key = ask.order_by
+        table = sorted((r for r in table if r.get(key) is not None), key=lambda r: r[key],
+                       reverse=ask.descending)  # fmt: skip
+    count = len(table)
+    if ask.top is not None and ask.order_by:
+        n, key = ask.top, ask.order_by
+        for r in table[n:]:  # sorted: the ties follow the cut
+            if r[key] != table[n - 1][key]:
+                break
+            tied.append(r)
+        table = table[:n]
+    out: dict[str, Any] = {"rows": table, "tied": tied, "count": count, "bars": bars}
+    if ask.aggregate:
+        out["value"] = _aggregate(table, *ask.aggregate)
+    out["summaries"] = {r["code"]: summaries[r["code"]] for r in table + tied
+                        if r["code"] in summaries}  # fmt: skip
+    return out
+
+
+def _aggregate(rows: list[dict[str, Any]], fn: str, column: str) -> Any:
+    if fn == "count":
+        return len(rows)
+    values = [r[column] for r in rows if r.get(column) is not None]
+    if not values:
+        return None
+    if fn == "sum":
+        return sum(values)
+    if fn == "avg":
+        return sum(values) / len(values)
+    return max(values) if fn == "max" else min(values)

@@ -146,56 +146,63 @@ def set_period(plan: Plan) -> str:
     return "1d" if plan.period == "1d" and plan.measure == "return" else price_period(plan)
 
 
-def _enrich_lines(measures: set[str], period: str) -> list[str]:
-    """The set's price figures the graph does not hold: one `get_etf_prices` call for every
-    ETF of the set (its summaries come from one aggregating query)."""
-    if not measures & {*_WINDOWED, "net_assets", "close", "volume_surge"}:
-        return []
+def _priced(measures: set[str]) -> bool:
+    """Whether a set needs figures the graph does not hold (read by `get_etf_prices`)."""
+    return bool(measures & {*_WINDOWED, "net_assets", "close", "volume_surge"})
+
+
+_PriceCall = tuple[str, str | None, str | None, str]  # window, summary part, against, columns
+
+
+def _price_calls(measures: set[str], period: str) -> list[_PriceCall]:
+    """The `get_etf_prices` calls a set's figures take (one aggregating query each): the
+    window's summaries, and the last week's volume against 3 months' for a surge."""
     if measures == {"volume_surge"}:  # its own two windows: the last week against 3 months
-        return _surge_lines()
+        return [("1w", "range", "3m", "volume_surge")]
     window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
-    ends = (
-        ", summary='ends'"
+    part = (
+        "ends"
         if measures <= {"return", "close", "net_assets"}
-        else (", summary='range'" if measures <= _RANGE_MEASURES else "")
+        else ("range" if measures <= _RANGE_MEASURES else None)
     )  # look-ups, plain aggregates
-    lines = [
-        "codes = ','.join(r['code'] for r in rows)",
-        f"found = json.loads(get_etf_prices(etf_code=codes, period={lit(window)}{ends})) "
-        "if rows else {}",
-        "summaries = found.get('summaries', {}) if isinstance(found, dict) else {}",
-        "for r in rows:",
-        "    s = summaries.get(r['code']) or {}",
-    ]
-    if "return" in measures and period == "1d":  # the last close against the one before it
-        lines.append("    r['return'] = s.get('day_change')")
-    elif "return" in measures:
-        lines.append("    r['return'] = s.get('change_rate')")
+    columns = []
+    if "return" in measures:  # '어제': the last close against the one before it
+        columns.append("return=" + ("day_change" if period == "1d" else "change_rate"))
     fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
               "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
-    lines += [f"    r[{lit(m)}] = s.get({lit(f)})" for m, f in fields.items() if m in measures]
-    if "volume_surge" in measures:
-        lines += _surge_lines()
+    columns += [f"{m}={f}" for m, f in fields.items() if m in measures]
     if measures & {"from_high", "from_low"}:  # the last close against the window's closes
-        lines += [
-            "    r['from_high'] = s.get('from_high')",
-            "    r['from_low'] = s.get('from_low')",
-        ]
-    return lines
+        columns += ["from_high", "from_low"]
+    calls: list[_PriceCall] = [(window, part, None, ",".join(columns))]
+    if "volume_surge" in measures:  # volume_surge = avg_volume / against_avg_volume
+        calls.append(("1w", "range", "3m", "volume_surge"))
+    return calls
 
 
-def _surge_lines() -> list[str]:
-    """Each ETF's last week's average volume over its 3-month average (a ratio the price tool
-    computes: volume_surge = avg_volume / against_avg_volume)."""
-    return [
-        "codes = ','.join(r['code'] for r in rows)",
-        "found = json.loads(get_etf_prices(etf_code=codes, period='1w', summary='range', "
-        "against='3m')) if rows else {}",
-        "surges = found.get('summaries', {}) if isinstance(found, dict) else {}",
-        "for r in rows:",
-        "    r['volume_surge'] = (surges.get(r['code']) or {}).get('volume_surge')",
-    ]
+def _table_lines(measures: set[str], period: str, table_args: str = "") -> list[str]:
+    """The set's figures joined to its rows by `get_etf_prices(rows=…)`, which also filters,
+    orders and cuts them (`table_args`, on the last call): the sandbox holds the table the tool
+    returns, never a loop over every ETF of the set."""
+    calls = _price_calls(measures, period)
+    lines = []
+    for i, (window, part, against, columns) in enumerate(calls):
+        args = f"rows=rows, period={lit(window)}" + (f", summary={lit(part)}" if part else "")
+        args += (f", against={lit(against)}" if against else "") + f", columns={lit(columns)}"
+        args += table_args if i == len(calls) - 1 else ""
+        lines += [f"table = json.loads(get_etf_prices({args})) if rows else {{}}",
+                  "rows = table.get('rows', []) if isinstance(table, dict) else []"]  # fmt: skip
+    return lines + ["tied = table.get('tied', []) if isinstance(table, dict) else []"]
+
+
+def _where(conditions: list[_Threshold], reference: tuple[str, str, str] | None = None) -> str:
+    """The filters as get_etf_prices' `where`: [column, comparator, number or the reference
+    ETF's code]."""
+    where = [[field, comparator, _threshold_value(field, value, unit)]
+             for field, comparator, value, unit in conditions]  # fmt: skip
+    if reference is not None:
+        where.insert(0, list(reference))
+    return f", where={lit(where)}" if where else ""
 
 
 def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
@@ -206,33 +213,76 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = _conditions(plan, filter_measure)
     used = {measure} | ({filter_measure} if op.comparator else set()) | {c[0] for c in conditions}
-    body = _reference_lines(plan) + _enrich_lines(used, period)
-    if op.threshold_of is not None:
-        body += _against_reference(plan, filter_measure)
-    body += _filter_lines(conditions)
     descending = _descending(op.direction, op.comparator, measure)
-    if op.kind in ("aggregate", "filter") and op.aggregate:  # '… 이하인 ETF 몇 개야?'
-        body += _aggregate_lines(op.aggregate, measure)
+    aggregate = op.aggregate if op.kind in ("aggregate", "filter") else None  # '… 몇 개야?'
+    n = int(op.top_n) if op.kind == "rank" and op.top_n and not aggregate else None
+    if _priced(used):  # the price tool joins, filters, orders and cuts the set
+        body = _priced_set_lines(plan, used, period, conditions, filter_measure, measure,
+                                 descending, n, aggregate)  # fmt: skip
+    else:
+        body = _graph_set_lines(plan, conditions, filter_measure, measure, descending, n,
+                                aggregate)  # fmt: skip
+    if aggregate:
         spec = _aggregate_spec(plan, described, measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
     else:
-        body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
-                    f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
-        if op.kind == "rank" and op.top_n:
-            n = int(op.top_n)  # ties at the cut are named, not silently dropped
-            # rows are sorted by the measure: the ties follow the cut, so the scan stops at the
-            # first other value (the interpreter does not walk the other ~900 ETFs)
-            body += ["tied = []", f"for r in rows[{n}:]:",
-                     f"    if r[{lit(measure)}] != rows[{n - 1}][{lit(measure)}]:", "        break",
-                     "    tied.append(r)"]  # fmt: skip
-            body.append(f"rows = rows[:{n}]")
-        else:
-            body.append("tied = []")
         spec = _set_spec(plan, described, measure, filter_measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
     return _graph_rows(plan, cypher, body)
+
+
+def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[_Threshold],
+                      filter_measure: str, measure: str, descending: bool, n: int | None,
+                      aggregate: str | None) -> list[str]:  # fmt: skip
+    """A set with price figures: one `get_etf_prices(rows=…)` call gives the filtered, ordered
+    and cut table (ties at the cut named apart, not silently dropped)."""
+    assert plan.frame is not None
+    ref = plan.frame.operation.threshold_of
+    reference = (filter_measure, plan.frame.operation.comparator or "<", ref.key) if ref else None
+    args = _where(conditions, reference)
+    if aggregate and aggregate != "count":
+        args += f", aggregate={lit(aggregate + ':' + measure)}"
+    elif not aggregate:
+        args += f", order_by={lit(measure)}, descending={descending!r}"
+        args += f", top={n}" if n else ""
+    # the reference ETF ('KODEX 200보다 싼') is read beside the set, first: its row is the bar
+    body = ([f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
+             f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
+             "rows = (ref if isinstance(ref, list) else []) + rows"] if ref
+            else ["ref_text = ''"])  # fmt: skip
+    body += _table_lines(used, period, args)
+    if ref:
+        body.append(f"ref_text = fmt_measure({lit(filter_measure)}, (table.get('bars') or {{}})"
+                    f".get({lit(filter_measure)}) if isinstance(table, dict) else None)")  # fmt: skip
+    if aggregate == "count":
+        body.append("value = len(rows)")
+    elif aggregate:
+        body.append("value = table.get('value') if isinstance(table, dict) else None")
+    return body
+
+
+def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: str,
+                     measure: str, descending: bool, n: int | None,
+                     aggregate: str | None) -> list[str]:  # fmt: skip
+    """A set of the graph's own figures (fees, weights): filtered and ordered in the code."""
+    assert plan.frame is not None
+    body = _reference_lines(plan)
+    if plan.frame.operation.threshold_of is not None:
+        body += _against_reference(plan, filter_measure)
+    body += _filter_lines(conditions)
+    if aggregate:
+        return body + _aggregate_lines(aggregate, measure)
+    body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
+                f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+    if not n:
+        return body + ["tied = []"]
+    # rows are sorted by the measure: the ties follow the cut, so the scan stops at the first
+    # other value (the interpreter does not walk the other ~900 ETFs)
+    return body + ["tied = []", f"for r in rows[{n}:]:",
+                   f"    if r[{lit(measure)}] != rows[{n - 1}][{lit(measure)}]:", "        break",
+                   "    tied.append(r)", f"rows = rows[:{n}]"]  # fmt: skip
 
 
 def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
@@ -246,13 +296,17 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
                              order_by)  # fmt: skip
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
-    body = _enrich_lines({*picks, measure}, period)
-    body += [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-             f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
-             f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
-             "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
-             f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
-             "    tied.append(r)"]  # fmt: skip
+    if _priced({*picks, measure}):  # the price tool orders and cuts; the ties come apart
+        body = _table_lines({*picks, measure}, period, f", order_by={lit(order_by)}, "
+                            f"descending={descending!r}, top={n}")  # fmt: skip
+        body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
+    else:
+        body = [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
+                f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
+                f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
+                "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
+                f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
+                "    tied.append(r)"]  # fmt: skip
     pick = None
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
@@ -311,7 +365,9 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     cypher = f"MATCH (e:ETF)-[:{rel}]->(g:{label}){scope}\nRETURN {_RETURN}, g.name AS {key}"
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = _conditions(plan, filter_measure)
-    body = _enrich_lines({measure} | {c[0] for c in conditions}, period) + _filter_lines(conditions)
+    used = {measure} | {c[0] for c in conditions}
+    body = (_table_lines(used, period, _where(conditions)) if _priced(used)
+            else _filter_lines(conditions))  # fmt: skip
     descending = _descending(op.direction, op.comparator, measure)
     body += ["members_of = {}", "for r in rows:", f"    members_of.setdefault(r[{lit(key)}], []).append(r)",
              "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip

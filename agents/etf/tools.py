@@ -239,12 +239,18 @@ class GetETFPricesTool(EtfTool):
         "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets')를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
-        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %)."
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %). ETF 집합은 etf_code 대신 rows"
+        " (graph_query가 돌려준 행 리스트)로 주면 각 행에 columns('이름=요약필드'를 쉼표로, 예: "
+        "'return=change_rate,from_high')의 값을 더하고, where([[열, 비교, 숫자 또는 기준 ETF 코드]])로 "
+        "거르고, order_by(열)·descending으로 정렬해 top개로 자른 표를 한 번에 돌려줍니다: "
+        '{"rows", "tied"(top번째와 같은 값이라 잘린 행), "count"(자르기 전 행 수), "bars"(기준 ETF의 '
+        '값), "value"(aggregate=\'avg:return\' 등의 집계), "summaries"(돌려준 행의 요약)}.'
     )
     inputs = {
         "etf_code": {
             "type": "string",
-            "description": "ETF 종목코드 (예: '069500'), 또는 쉼표로 이은 여러 코드",
+            "description": "ETF 종목코드 (예: '069500'), 또는 쉼표로 이은 여러 코드 (rows를 주면 생략)",
+            "nullable": True,
         },
         "period": {
             "type": "string",
@@ -286,38 +292,94 @@ class GetETFPricesTool(EtfTool):
             "'net_assets'",
             "nullable": True,
         },
+        "rows": {
+            "type": "array",
+            "description": "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)",
+            "nullable": True,
+        },
+        "columns": {
+            "type": "string",
+            "description": "rows에 더할 요약 값: '이름=요약필드'를 쉼표로 (예: 'return=change_rate')",
+            "nullable": True,
+        },
+        "where": {
+            "type": "array",
+            "description": "rows의 조건 [[열, '>'|'>='|'<'|'<='|'=', 숫자 또는 기준 ETF 코드]] "
+            "(코드면 rows 안 그 ETF의 같은 열 값이 기준이고 그 ETF는 빠집니다)",
+            "nullable": True,
+        },
+        "order_by": {
+            "type": "string",
+            "description": "rows를 정렬할 열 (값이 없는 행은 빠짐)",
+            "nullable": True,
+        },
+        "descending": {
+            "type": "boolean",
+            "description": "order_by 내림차순 (기본값 true)",
+            "nullable": True,
+        },
+        "top": {
+            "type": "integer",
+            "description": "order_by로 정렬한 뒤 앞의 N개만 (동률은 tied)",
+            "nullable": True,
+        },
+        "aggregate": {
+            "type": "string",
+            "description": "돌려줄 행의 집계 '함수:열' (count, sum, "
+            "avg, max, min; 예: 'avg:return')",
+            "nullable": True,
+        },
     }
 
-    def forward(self, etf_code: str, period: str | None = None, summary: str | None = None,
-                against: str | None = None, statistic: str | None = None,
-                sessions: int | None = None, field: str | None = None,
-                unit: str | None = None) -> str:  # fmt: skip
+    def forward(self, etf_code: str | None = None, period: str | None = None,
+                summary: str | None = None, against: str | None = None,
+                statistic: str | None = None, sessions: int | None = None,
+                field: str | None = None, unit: str | None = None, rows: Any = None,
+                columns: str | None = None, where: Any = None, order_by: str | None = None,
+                descending: bool | None = None, top: int | None = None,
+                aggregate: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
         asked = {"summary": summary, "against": against, "statistic": statistic,
-                 "sessions": sessions, "field": field, "unit": unit}  # fmt: skip
+                 "sessions": sessions, "field": field, "unit": unit, "columns": columns,
+                 "where": where, "order_by": order_by, "descending": descending, "top": top,
+                 "aggregate": aggregate}  # fmt: skip
+        code_text = etf_code or ""
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
-            if "," in etf_code:  # a set's figures: one aggregating query, not one per ETF
+            if rows is not None or "," in code_text:  # a set: one aggregating query
                 part = (summary or "all").strip().lower()
                 if part not in SUMMARY_PARTS:
                     raise ToolInputError(
                         f"summary는 {', '.join(SUMMARY_PARTS)} 중 하나여야 합니다: {part!r}"
                     )
-                codes = check_etf_codes(etf_code)
                 longer = check_period(against, PRICE_PERIODS) if against else None
+                if rows is not None:  # joined, filtered, ordered and cut here, not in the code
+                    ask = composite.set_ask(columns, where, order_by, descending, top, aggregate)
+                    return composite.set_table(d, composite.set_rows(rows), checked,
+                                               cast(SummaryPart, part), longer, ask)  # fmt: skip
+                codes = check_etf_codes(code_text)
                 return {"summaries": d.etf_price_summaries(codes, checked, cast(SummaryPart, part),
                                                            longer)}  # fmt: skip
+            if not code_text:
+                raise ToolInputError("etf_code(또는 ETF 집합의 rows)를 주세요.")
             session = None
             if statistic or sessions:
                 session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
                                      (field or "close").strip().lower(),
                                      (unit or "session").strip().lower())  # fmt: skip
                 checked = session.period(checked)  # the days the window and its base need
-            return d.etf_prices(d.require_etf(etf_code)["code"], checked, session)
+            return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
-        arguments = {"etf_code": _short(etf_code), "period": period}
-        return self._invoke(arguments | {k: v for k, v in asked.items() if v}, work)
+        arguments = {"etf_code": _short(code_text), "period": period}
+        if rows is not None:  # the trace shows the set's codes as it shows a code list
+            arguments = {"rows": _short(",".join(str(r.get("code")) for r in rows
+                                                if isinstance(r, dict)) if isinstance(rows, list)
+                                       else str(rows)[:80]), "period": period}  # fmt: skip
+        return self._invoke(
+            arguments | {k: v for k, v in asked.items() if v or (k == "descending" and v is False)},
+            work,
+        )
 
 
 def _count(sessions: Any) -> int:

@@ -365,6 +365,58 @@ def test_the_ends_of_many_windows_are_the_full_summaries_ends(tools: dict[str, A
         assert got["volume_surge"] == (a / b if a is not None and b else None), code
 
 
+def test_a_set_table_is_joined_filtered_ordered_and_cut_by_the_tool(tools: dict[str, Any],
+                                                                   pg_pool: Any) -> None:  # fmt: skip
+    """get_etf_prices(rows=…) joins the set's rows (as graph_query gives them) to their
+    summaries, keeps the rows meeting `where` (a number, or a reference ETF's own value),
+    orders, cuts at `top` with the ties apart, and aggregates: the same rows, in the same
+    order, as the summaries of the code list filtered and sorted here (a stable sort)."""
+    rows = call(tools, "graph_query", cypher="MATCH (e:ETF) RETURN e.code AS code, e.name AS "
+                                             "name, e.expense_ratio AS expense_ratio")  # fmt: skip
+    assert len(rows) == sql("SELECT count(*) AS n FROM etfs", pool=pg_pool)[0]["n"]
+    codes = ",".join(r["code"] for r in rows)
+    summaries = call(tools, "get_etf_prices", etf_code=codes, period="1y", summary="range")
+    joined = [r | {"return": summaries["summaries"][r["code"]]["change_rate"],
+                   "from_high": summaries["summaries"][r["code"]]["from_high"]} for r in rows]  # fmt: skip
+
+    def table(**ask: Any) -> Any:
+        return call(tools, "get_etf_prices", rows=rows, period="1y", summary="range",
+                    columns="return=change_rate,from_high", **ask)  # fmt: skip
+
+    ordered = sorted([r for r in joined if r["return"] is not None and r["expense_ratio"] < 0.3],
+                     key=lambda r: r["return"], reverse=True)  # fmt: skip
+    got = table(where=[["expense_ratio", "<", 0.3]], order_by="return", top=3)
+    assert got["rows"] == ordered[:3] and got["count"] == len(ordered)
+    assert got["tied"] == [r for r in ordered[3:4] if r["return"] == ordered[2]["return"]]
+    assert set(got["summaries"]) == {r["code"] for r in got["rows"] + got["tied"]}
+    # ties at the cut come back apart: every ETF as near its 1-year high as the nearest one
+    best = max(r["from_high"] for r in joined if r["from_high"] is not None)
+    at_best = [r for r in joined if r["from_high"] == best]
+    cut = table(order_by="from_high", top=1)
+    assert cut["rows"] == at_best[:1] and cut["tied"] == at_best[1:]
+    # the bar is another ETF's own value; that ETF itself is left out
+    ref = next(r for r in joined if r["code"] == "069500")
+    cheaper = table(where=[["expense_ratio", "<", "069500"]], order_by="expense_ratio",
+                    descending=False)  # fmt: skip
+    assert cheaper["bars"] == {"expense_ratio": ref["expense_ratio"]}
+    assert cheaper["rows"] == sorted([r for r in joined if r["expense_ratio"] < ref["expense_ratio"]],
+                                     key=lambda r: r["expense_ratio"])  # fmt: skip
+    counted = table(where=[["return", ">=", 10.0]], aggregate="avg:return")
+    values = [r["return"] for r in joined if r["return"] is not None and r["return"] >= 10.0]
+    assert counted["rows"] == [r for r in joined if r["return"] is not None and r["return"] >= 10]
+    assert counted["value"] == sum(values) / len(values)
+    for bad in (
+        {"columns": "return=nope"},
+        {"where": [["return", "~", 1]]},
+        {"order_by": None, "top": 3},
+        {"aggregate": "median:return"},
+    ):
+        error = call(tools, "get_etf_prices", rows=rows, period="1y", **bad)
+        assert error["status"] == "error", bad
+    assert call(tools, "get_etf_prices", rows=[{"name": "x"}], period="1y")["status"] == "error"
+    assert call(tools, "get_etf_prices", period="1y")["status"] == "error"
+
+
 def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
     for codes in (",", "069500,DROP TABLE", ",".join(["069500"] * 2 + ["1" * 7])):
         result = call(tools, "get_etf_prices", etf_code=codes, period="1m")
