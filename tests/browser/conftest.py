@@ -81,10 +81,24 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+@contextmanager
+def _tab(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1440, "height": 1600}, locale="ko-KR")
     tab = context.new_page()
     tab.set_default_timeout(30_000)
     yield tab
     context.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    with _tab(browser) as tab:
+        yield tab
+
+
+@pytest.fixture(scope="module")
+def module_page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """One page (one app session) for the tests of a module that look at the same screen: the
+    screen is drawn once, and each test opens its own tab of it instead of a new session."""
+    with _tab(browser) as tab:
+        yield tab

@@ -27,6 +27,14 @@ def _open(page: Any, app_url: str) -> None:
     page.get_by_role("tab", name="데이터셋").wait_for()
 
 
+@pytest.fixture(scope="module")
+def data_page(module_page: Any, app_url: str) -> Any:
+    """The Data screen in one session for the tests of its tabs: each clicks its own tab, so
+    they pass in any order; the screen's first draw (catalogue, charts, sidebar) is made once."""
+    _open(module_page, app_url)
+    return module_page
+
+
 def _assert_no_exception(page: Any) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -38,8 +46,9 @@ def _run_query(page: Any, query: str) -> None:
     page.get_by_role("button", name="실행").click()
 
 
-def test_datasets_tab_shows_the_catalogue(page: Any, app_url: str, screenshot_dir: Path) -> None:
-    _open(page, app_url)
+def test_datasets_tab_shows_the_catalogue(data_page: Any, screenshot_dir: Path) -> None:
+    page = data_page
+    page.get_by_role("tab", name="데이터셋").click()
     page.locator('[data-testid="stDataFrame"]').first.wait_for()
     # The grid draws on a canvas; its accessible cells are in the DOM but not "visible".
     page.get_by_text("KR_ETF_DAILY_PRICE").first.wait_for(state="attached")
@@ -51,10 +60,8 @@ def test_datasets_tab_shows_the_catalogue(page: Any, app_url: str, screenshot_di
     _assert_no_exception(page)
 
 
-def test_projection_and_schema_tabs_show_the_graph(
-    page: Any, app_url: str, screenshot_dir: Path
-) -> None:
-    _open(page, app_url)
+def test_projection_and_schema_tabs_show_the_graph(data_page: Any, screenshot_dir: Path) -> None:
+    page = data_page
     page.get_by_role("tab", name="프로젝션 실행").click()
     page.get_by_text("최근 배치의 단계별 반영 행 수").wait_for()
     page.screenshot(path=str(screenshot_dir / "data_projection_runs.png"), full_page=True)
@@ -66,11 +73,11 @@ def test_projection_and_schema_tabs_show_the_graph(
     _assert_no_exception(page)
 
 
-def test_console_runs_a_query_and_charts_the_series(
-    page: Any, app_url: str, screenshot_dir: Path
-) -> None:
-    _open(page, app_url)
+def test_console_runs_a_query_and_charts_the_series(data_page: Any, screenshot_dir: Path) -> None:
+    page = data_page
     page.get_by_role("tab", name="쿼리 콘솔").click()
+    page.get_by_text("SQL", exact=True).click()  # the language another test may have changed
+    page.locator(".st-key-console_query_SQL textarea").wait_for()
     _run_query(page, SERIES_QUERY)
     page.get_by_text("20행 ·").wait_for()
     chart = page.get_by_role("tabpanel", name="쿼리 콘솔").locator(CHART).last
@@ -80,10 +87,8 @@ def test_console_runs_a_query_and_charts_the_series(
     _assert_no_exception(page)
 
 
-def test_console_draws_graph_results_as_a_network(
-    page: Any, app_url: str, screenshot_dir: Path
-) -> None:
-    _open(page, app_url)
+def test_console_draws_graph_results_as_a_network(data_page: Any, screenshot_dir: Path) -> None:
+    page = data_page
     page.get_by_role("tab", name="쿼리 콘솔").click()
     page.get_by_text("Cypher", exact=True).click()
     page.locator('textarea[aria-label="쿼리"]').wait_for()
