@@ -15,7 +15,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from agents.understanding.frame import QuestionFrame
+from agents.understanding.frame import (
+    KINDS_KO,
+    OPS_KO,
+    STAT_WORDS_KO,
+    UNITS_KO,
+    QuestionFrame,
+    measure_name,
+)
 from agents.understanding.morphemes import Morpheme, analyse
 from agents.understanding.vocabulary import vocabulary_words
 from data_access.contracts import AgentAnswer, TraceStep
@@ -159,19 +166,22 @@ def cover(frame: QuestionFrame) -> Coverage:
 
 
 def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
-    spans = [(e.start, e.end, f"{e.kind}:{e.name}") for e in frame.entities if e.start >= 0]
+    spans = [(e.start, e.end, f"{KINDS_KO.get(e.kind, e.kind)}:{e.name}")
+             for e in frame.entities if e.start >= 0]  # fmt: skip
     w = frame.window
     if w is not None and w.start >= 0 and (w.used or frame.window_is_period()):
-        spans.append((w.start, w.end, f"구간:{w.n} {w.unit}"))  # (a window carried over: -1)
+        spans.append((w.start, w.end, f"구간:{w.n}{UNITS_KO.get(w.unit, w.unit)}"))  # (-1: carried)
     if frame.statistic and (w is None or w.used or frame.window_is_period()):
-        spans += [(a, b, f"통계:{frame.statistic}") for a, b in frame.stat_spans]
+        stat = STAT_WORDS_KO.get(frame.statistic, frame.statistic)
+        spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:
         spans.append((*frame.as_of_span, f"기준일:{frame.as_of_date}"))
     if frame.area_m2 and frame.area_span:
         spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
-    words = [(m.surface, f"측정:{m.name}") for m in frame.measures]
-    words += [(frame.period.surface, f"기간:{frame.period.label}")] if frame.period else []
-    words += [(word, f"연산:{frame.operation.kind}") for word in frame.operation.words]
+    words = [(m.surface, f"측정:{measure_name(m.name, 'ko')}") for m in frame.measures]
+    words += [(frame.period.surface, f"기간:{frame.period.surface}")] if frame.period else []
+    op = OPS_KO.get(frame.operation.kind, frame.operation.kind)
+    words += [(word, f"연산:{op}") for word in frame.operation.words]
     words += [(word, "데이터에 없음") for word in frame.unknown_words]  # read, and said so
     places = [n.removeprefix(POSITION).split(":", 1) for n in frame.notes if n.startswith(POSITION)]
     words += [(surface, f"순위:{n}번째") for n, surface in places]

@@ -22,22 +22,22 @@ OperationKind = Literal[
 Comparator = Literal[">", ">=", "<", "<=", "="]
 
 # the trace's words for the frame's codes (summary_ko): an analyst reads the first step
-_OPS_KO = {"lookup": "조회", "filter": "조건 거르기", "rank": "순위", "compare": "비교",
+OPS_KO = {"lookup": "조회", "filter": "조건 거르기", "rank": "순위", "compare": "비교",
            "difference": "차이", "aggregate": "집계", "change": "변화", "trend": "추이",
            "list": "목록", "define": "용어 설명", "unknown": "알 수 없음"}  # fmt: skip
-_KINDS_KO = {"etf": "ETF", "stock": "종목", "tag": "테마", "manager": "운용사", "series": "지표",
+KINDS_KO = {"etf": "ETF", "stock": "종목", "tag": "테마", "manager": "운용사", "series": "지표",
              "index": "지수", "sector": "업종", "region": "지역", "re_region": "부동산 지역"}  # fmt: skip
-_AGGREGATES_KO = {"sum": "합계", "avg": "평균", "count": "개수", "max": "최대", "min": "최소",
+AGGREGATES_KO = {"sum": "합계", "avg": "평균", "count": "개수", "max": "최대", "min": "최소",
                   "list": "목록"}  # fmt: skip
-_RELATIONS_KO = {"holders": "보유 ETF", "holdings": "보유 종목", "similar": "비슷한 ETF",
+RELATIONS_KO = {"holders": "보유 ETF", "holdings": "보유 종목", "similar": "비슷한 ETF",
                  "holdings_changes": "보유 비중 변화", "together": "함께 담은 ETF",
                  "common_holdings": "공통 보유 종목", "weight_in": "안의 비중"}  # fmt: skip
-_UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
+UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
              "year": "년", "prev_week": "지난주", "prev_month": "지난달"}  # fmt: skip
 STAT_WORDS_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
              "min": "최저치", "range": "최고치와 최저치의 차이", "extremes": "최고치와 최저치",
              "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차"}  # fmt: skip
-_FIELDS_KO = {"close": "종가", "high": "고가", "low": "저가", "high_low": "고가·저가",
+FIELDS_KO = {"close": "종가", "high": "고가", "low": "저가", "high_low": "고가·저가",
               "volume": "거래량", "trading_value": "거래대금", "value": "값"}  # fmt: skip
 Aggregate = Literal["sum", "avg", "count", "max", "min", "list"]  # list: the top N rows themselves
 Reference = Literal["subset", "same", "replace"]
@@ -189,12 +189,12 @@ class QuestionFrame(BaseModel):
     def summary_ko(self) -> str:
         """One line for the trace's first step ("이해한 질문"), in the analyst's words."""
         op = self.operation
-        parts = [f"연산={_OPS_KO.get(op.kind, op.kind)}"]
+        parts = [f"연산={OPS_KO.get(op.kind, op.kind)}"]
         if self.entities:
-            parts.append("대상=" + ", ".join(f"{e.name}({_KINDS_KO.get(e.kind, e.kind)})"
+            parts.append("대상=" + ", ".join(f"{e.name}({KINDS_KO.get(e.kind, e.kind)})"
                                              for e in self.entities))  # fmt: skip
         if self.measures:
-            parts.append("측정=" + ", ".join(m.surface or m.name for m in self.measures))
+            parts.append("측정=" + ", ".join(measure_name(m.name, "ko") for m in self.measures))
         if op.comparator is not None and op.threshold is not None:
             parts.append(f"조건 {op.comparator} {op.threshold:g}{op.threshold_unit or ''}")
         for c in op.conditions:
@@ -205,10 +205,10 @@ class QuestionFrame(BaseModel):
         elif op.direction:
             parts.append(f"정렬={order}")
         if op.aggregate:
-            parts.append(f"집계={_AGGREGATES_KO.get(op.aggregate, op.aggregate)}"
+            parts.append(f"집계={AGGREGATES_KO.get(op.aggregate, op.aggregate)}"
                          + (" + 개수" if op.also_count else ""))  # fmt: skip
         if op.group_by:
-            parts.append(f"그룹={_KINDS_KO.get(op.group_by, op.group_by)}별")
+            parts.append(f"그룹={KINDS_KO.get(op.group_by, op.group_by)}별")
         if op.threshold_of is not None:
             parts.append(f"기준={op.threshold_of.name}의 값 {op.comparator}")
         if op.change_basis and op.change_basis != "period":
@@ -216,12 +216,12 @@ class QuestionFrame(BaseModel):
                 "변화 기준=" + {"yoy": "전년 동기 대비", "mom": "전월 대비"}[op.change_basis]
             )
         if self.relation:
-            parts.append(f"관계={_RELATIONS_KO.get(self.relation, self.relation)}")
+            parts.append(f"관계={RELATIONS_KO.get(self.relation, self.relation)}")
         if self.window:
-            unit = _UNITS_KO.get(self.window.unit, self.window.unit)
+            unit = UNITS_KO.get(self.window.unit, self.window.unit)
             parts.append(f"구간={self.window.n}{unit}")
         if self.statistic:
-            field = _FIELDS_KO.get(self.stat_field or "", "")
+            field = FIELDS_KO.get(self.stat_field or "", "")
             parts.append(f"통계={STAT_WORDS_KO.get(self.statistic, self.statistic)}"
                          + (f"({field})" if field else ""))  # fmt: skip
         if self.period:

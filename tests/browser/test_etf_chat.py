@@ -103,7 +103,7 @@ def test_a_nested_question_shows_its_plan_and_the_words_it_read(
     page.get_by_text("실행 단계 (").last.click()
     wait_idle(page)
     html = page.content()
-    assert "이해한 질문" in html and "읽은 말" in html and "측정:net_assets" in html
+    assert "이해한 질문" in html and "읽은 말" in html and "측정:순자산" in html
     page.screenshot(path=str(screenshot_dir / "etf_chat_nested_plan.png"), full_page=True)
     box.fill("KODX 200 총보수")
     box.press("Enter")

@@ -143,7 +143,7 @@ def test_nested_etf_questions_compose_order_take_and_read(
     assert answer.status == "ok" and f"{mean:.2f}%" in answer.answer.split("\n")[0]
     assert all(r["code"] in answer.answer for r in truth)
     code = "\n".join(s.code or "" for s in answer.trace)
-    assert "sorted(" in code and "[:3]" in code  # the plan's steps run in the sandbox
+    assert "order_by='net_assets'" in code and "top=3" in code  # the plan's steps, in the code
     cheaper = etf_answer("KODEX 200과 TIGER 200 중 보수가 싼 쪽의 1년 수익률은?", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
     fees = {r["code"]: float(r["expense_ratio"]) for r in fetch_all(
