@@ -25,9 +25,17 @@ RERUN_CASE = "etf-info-kodex200"
 NOT_IN_ANSWER = "이 문장은 어떤 답변에도 나오지 않는다"
 
 
-def _open_operations(page: Any, app_url: str) -> Any:
-    page.goto(app_url)  # the Data screen is the default page
-    page.get_by_role("heading", name="데이터", exact=True).wait_for()
+@pytest.fixture(scope="module")
+def data_page(module_page: Any, app_url: str) -> Any:
+    """The Data screen in one session for the three tests of its 운영 tab (the screen's first
+    draw was made once per test); each opens the tab itself, so they pass in any order."""
+    module_page.goto(app_url)  # the Data screen is the default page
+    heading = module_page.get_by_role("heading", name="데이터", exact=True)
+    heading.wait_for(timeout=RUN_TIMEOUT_MS)  # a wait: the app's first view when run alone
+    return module_page
+
+
+def _open_operations(page: Any) -> Any:
     page.get_by_role("tab", name="운영").click()
     panel = page.get_by_role("tabpanel", name="운영")
     panel.get_by_text("프로젝션 지연 (PostgreSQL → 그래프)").wait_for()
@@ -39,9 +47,10 @@ def _assert_no_exception(page: Any) -> None:
 
 
 def test_projection_lag_and_run_reports(
-    page: Any, app_url: str, demo_data: Any, pg_pool: Any, screenshot_dir: Path
+    data_page: Any, demo_data: Any, pg_pool: Any, screenshot_dir: Path
 ) -> None:
-    panel = _open_operations(page, app_url)
+    page = data_page
+    panel = _open_operations(page)
     # One badge per projected domain, saying what data_access says about the same stores.
     for lag in projection_lags(pg_pool):
         title = DOMAIN_TITLES_KO[lag.domain]
@@ -54,13 +63,12 @@ def test_projection_lag_and_run_reports(
     _assert_no_exception(page)
 
 
-def test_run_a_suite_with_the_button(
-    page: Any, app_url: str, demo_data: Any, screenshot_dir: Path
-) -> None:
+def test_run_a_suite_with_the_button(data_page: Any, demo_data: Any, screenshot_dir: Path) -> None:
     from agents.eval import load_cases
 
+    page = data_page
     total = len(load_cases(["guard"]))
-    panel = _open_operations(page, app_url)
+    panel = _open_operations(page)
     chosen = panel.locator('[data-testid="stMultiSelect"]').filter(has_text="실행할 스위트")
     chosen.get_by_text("금지 쿼리 차단").wait_for()  # the default: the quickest suite
     panel.get_by_role("button", name="평가 실행").click()
@@ -76,7 +84,8 @@ def test_run_a_suite_with_the_button(
     panel.get_by_text(re.compile(f"^평가 실행 {run_id} \\(.*금지 쿼리 차단")).wait_for()
     panel.get_by_text("달성 · 목표 ≥ 100%").first.wait_for()
     assert panel.get_by_text(re.compile("^데이터 없음 · 목표")).count() >= 1
-    panel.get_by_text(re.compile("^실행별 통과율과 주요 KPI")).wait_for()
+    # .first: while the run redraws, the chart of the runs before it can stay beside the new one
+    panel.get_by_text(re.compile("^실행별 통과율과 주요 KPI")).first.wait_for()
     panel.locator(CHART).first.wait_for()
     page.screenshot(path=str(screenshot_dir / "data_operations_run.png"), full_page=True)
     _assert_no_exception(page)
@@ -101,9 +110,10 @@ def failed_case(pg_pool: Any, graph_store: Any, settings: Any, demo_data: Any) -
 
 
 def test_rerun_a_failed_case_from_its_report(
-    page: Any, app_url: str, failed_case: str, screenshot_dir: Path
+    data_page: Any, failed_case: str, screenshot_dir: Path
 ) -> None:
-    panel = _open_operations(page, app_url)
+    page = data_page
+    panel = _open_operations(page)
     page.get_by_role("button", name="새로 고침").click()  # reads are cached for 30 s
     panel.get_by_role("heading", name="최근 실패").wait_for()
     wait_idle(page)  # the refresh's rerun redraws the expander closed if it is clicked mid-run
