@@ -60,7 +60,7 @@ NEW_CONVERSATION = ""  # picker value for a conversation not started yet
 CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "조 번호", "part_title": "부분",
                     "retrievers": "찾은 검색기", "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 CITATION_WIDTHS: dict[str, Literal["small", "medium", "large"]] = {
-    "label": "large", "score": "small", "branch_label": "small", "part_title": "medium",
+    "label": "large", "score": "small", "branch_label": "small", "part_title": "small",
     "tool": "small"}  # fmt: skip
 MAX_COMPARISONS = 3
 LIVE_KEY = "contract_live_turn"
