@@ -103,6 +103,12 @@ def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
     print(line("ETF set turn (whole sets)", samples))
     print(line("ETF set turn, process CPU", cpu))
     print(line("ETF set turn, first round", first))
+    if repeat > 1:  # every window's summaries read once: what the next asks of a process wait
+        later = [w for timed in by_question.values() for w, _ in timed]
+        print(line("ETF set turn, after the first round", later))
+        print(
+            line("  the same, process CPU", [c for timed in by_question.values() for _, c in timed])
+        )
     if repeat > 1:  # which questions make the p95: each one's median after the first round
         for q, timed in by_question.items():
             wall, spent = (
