@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from agents.understanding.frame import STAT_WORDS_KO, QuestionFrame
+from agents.understanding.windows import WindowRead
 from data_access import figures as fig
 
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
@@ -21,9 +22,20 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
 # over a calendar period these have their own definitions (figures.period_return, the
 # screens' volatility lines): the window reader takes them only in sessions, days and weeks
 _PERIOD_STATS = frozenset({"return", "change", "volatility"})
-_CALENDAR = {"지난주": ("지난주", "last week"), "저번주": ("지난주", "last week"),
-             "lastweek": ("지난주", "last week"), "지난달": ("지난달", "last month"),
-             "저번달": ("지난달", "last month"), "lastmonth": ("지난달", "last month")}  # fmt: skip
+# calendar weeks and months named, not the last 7 or 30 days: (unit, Korean, English)
+_CALENDAR = {"지난주": ("prev_week", "지난주", "last week"),
+             "저번주": ("prev_week", "지난주", "last week"),
+             "lastweek": ("prev_week", "지난주", "last week"),
+             "지난달": ("prev_month", "지난달", "last month"),
+             "저번달": ("prev_month", "지난달", "last month"),
+             "lastmonth": ("prev_month", "지난달", "last month"),
+             "이번주": ("this_week", "이번 주", "this week"),
+             "금주": ("this_week", "이번 주", "this week"),
+             "thisweek": ("this_week", "이번 주", "this week"),
+             "이번달": ("this_month", "이번 달", "this month"),
+             "이달": ("this_month", "이번 달", "this month"),
+             "금월": ("this_month", "이번 달", "this month"),
+             "thismonth": ("this_month", "이번 달", "this month")}  # fmt: skip
 _KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's words, and per year
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
@@ -60,15 +72,25 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
         return None
     calendar = _CALENDAR.get(period.surface.replace(" ", "").lower())
     if calendar is not None:  # 'VIX 지난주 평균': last Monday-to-Sunday week, not the last 7 days
-        ko, en = calendar
-        return WindowAsk(fig.Window(1, "prev_week" if ko == "지난주" else "prev_month"), stat,
-                         frame.stat_field, ko, en)  # fmt: skip
+        unit, ko, en = calendar
+        return WindowAsk(fig.Window(1, unit), stat, frame.stat_field, ko, en)
     if period.label not in _PERIOD_WINDOWS:
         return None
     n, unit = _PERIOD_WINDOWS[period.label]
     words = {"week": ("주", "week"), "month": ("개월", "month"), "year": ("년", "year")}[unit]
     return WindowAsk(fig.Window(n, unit), stat, frame.stat_field, f"최근 {n}{words[0]}",
                      f"last {n} {words[1]}{'s' if n > 1 else ''}")  # fmt: skip
+
+
+_NAMED = {unit: (ko, en) for unit, ko, en in _CALENDAR.values()}
+
+
+def window_labels(window: fig.Window) -> tuple[str, str]:
+    """'최근 10거래일' / 'last 10 sessions'; a calendar week or month by its name ('지난달')."""
+    if window.unit in _NAMED:
+        return _NAMED[window.unit]
+    read = WindowRead(n=window.n, unit=window.unit, surface="", start=0, end=0)  # type: ignore[arg-type]
+    return read.label("ko"), read.label("en")
 
 
 def mark_used(frame: QuestionFrame) -> None:

@@ -374,6 +374,10 @@ class Window:
                 if self.unit == "prev_week"
                 else end.replace(day=1) - timedelta(days=1)
             )
+        if self.unit == "this_week":  # '이번 주': from Monday of the last observation's week
+            return last - timedelta(days=last.weekday() + 1)
+        if self.unit == "this_month":  # '이번 달': from the 1st of its month
+            return last.replace(day=1) - timedelta(days=1)
         if self.unit in ("day", "week"):
             return last - timedelta(days=self.n * (7 if self.unit == "week" else 1))
         months = self.n * {"month": 1, "quarter": 3, "year": 12}[self.unit]
@@ -391,7 +395,7 @@ class Window:
     def calendar_days(self) -> int:
         """Days to fetch so the window and its base are inside (sessions: ≈1.6 days each)."""
         per = {"session": 1.6, "day": 1, "week": 7, "month": 31, "quarter": 92, "year": 366,
-               "prev_week": 14, "prev_month": 62}  # fmt: skip
+               "prev_week": 14, "prev_month": 62, "this_week": 7, "this_month": 31}  # fmt: skip
         return int(self.n * per[self.unit]) + 15
 
 

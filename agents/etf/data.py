@@ -22,8 +22,7 @@ from psycopg_pool import ConnectionPool
 from agents.etf import queries as q
 from agents.etf.set_answers import daily_amount, daily_words
 from agents.evidence import EvidenceCollector, make_citation
-from agents.understanding.windows import WindowRead
-from agents.window_answer import WindowAsk, describe
+from agents.window_answer import WindowAsk, describe, window_labels
 from data_access import figures as fig
 from data_access.errors import ToolInputError
 from data_access.graph.base import GraphStore
@@ -103,7 +102,16 @@ def check_etf_code(code: str) -> str:
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets")
-WINDOW_UNITS = ("session", "day", "week", "month")
+WINDOW_UNITS = (
+    "session",
+    "day",
+    "week",
+    "month",
+    "prev_week",
+    "prev_month",
+    "this_week",
+    "this_month",
+)
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
@@ -144,7 +152,25 @@ class _SummaryCache:
                 self._items.popitem(last=False)
 
 
-_SUMMARIES = _SummaryCache()
+_SUMMARIES = _SummaryCache(10)
+# The windows whole-set questions read most ('1년 수익률 상위', '올해', '어제' and '순자산', '52주
+# 신고가', '거래량 급증' (a week against 3 months), '거래대금'): every ETF's summaries over them
+# are read in the background at start-up (agents.warmup), so a process's first such question
+# does not wait for a 900-ETF aggregation
+WARM_SET_WINDOWS: tuple[tuple[str, SummaryPart], ...] = (
+    ("1y", "ends"), ("ytd", "ends"), ("1w", "ends"), ("1y", "range"), ("1w", "range"),
+    ("3m", "range"), ("1m", "all"),
+)  # fmt: skip
+
+
+def warm_set_summaries(pool: ConnectionPool, store: GraphStore) -> None:
+    """Read every ETF's summaries over the common windows into the per-process cache (the
+    set is the graph's, as the sandbox reads it; the cache key does not depend on its order)."""
+    codes = [str(r["code"]) for r in store.read("MATCH (e:ETF) RETURN e.code AS code", {})]
+    if codes:
+        data = EtfData(store, pool)
+        for period, part in WARM_SET_WINDOWS:
+            data.etf_price_summaries(codes, period, part)
 
 
 def _pool_key(pool: ConnectionPool | None) -> str:
@@ -351,7 +377,7 @@ class EtfData:
         citation is the query's, as if it had run."""
         sql = q.price_window({"ends": q.ETF_PRICE_ENDS, "range": q.ETF_PRICE_RANGES,
                             "all": q.ETF_PRICE_SUMMARIES}[part], period)  # fmt: skip
-        key = (_pool_key(self.pool), self._price_version(), sql, tuple(codes))
+        key = (_pool_key(self.pool), self._price_version(), sql, tuple(sorted(codes)))  # any order
         read = _SUMMARIES.get(key)
         if read is None:
             read = self._read_summaries(sql, codes, period, part)
@@ -496,8 +522,7 @@ def session_figure(
     figure = fig.window_statistic(points, ask.window, ask.statistic)
     if figure is None or figure.value is None:
         return None
-    label = WindowRead(n=ask.sessions, unit=ask.unit, surface="", start=0, end=0)  # type: ignore[arg-type]
-    words = WindowAsk(ask.window, ask.statistic, ask.field, label.label("ko"), label.label("en"))
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *window_labels(ask.window))
     ko, en = daily_words(ask.field)
 
     def amount(v: float) -> str:

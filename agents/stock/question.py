@@ -132,7 +132,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     for word in frame.unknown_words:
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
-    blocks = [_gap(frame, turns)] if frame.operation.kind == "difference" else []
+    # '차이', '… 삼성전자보다 높아?': the two stocks' gap first
+    blocks = [_gap(frame, turns)] if frame.operation.kind in ("difference", "compare") else []
     blocks = [b for b in blocks if b]
     for t in turns:
         head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
@@ -149,7 +150,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
 
 # a figure's words and how its gap is written: a price in its currency, a rate in %p
 _GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
-              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume")}  # fmt: skip
+              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume"),
+              "dividend_yield": ("배당수익률", "dividend yield")}  # fmt: skip
 
 
 def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
@@ -164,7 +166,7 @@ def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
         return ""
     gap = a.figures[key] - b.figures[key]
     times = "배" if a.ko() else "x"
-    text = (f"{gap:+.2f}%p" if key == "return" else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
+    text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield") else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
             else f"{gap:+,.0f}주" if key == "volume"
             else ("+" if gap >= 0 else "-") + _money(abs(gap), a.stock["currency"]))  # fmt: skip
     ko, en = _GAP_WORDS[key]
@@ -565,6 +567,7 @@ def _dividend(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if f and f["dividend_yield"] is not None:
         y = float(f["dividend_yield"])
+        turn.figures["dividend_yield"] = y
         turn.lines.append(f"배당수익률 {y:.2f}% ({f['as_of_date']} 기준)" if turn.ko()
                           else f"Dividend yield {y:.2f}% (as of {f['as_of_date']})")  # fmt: skip
 

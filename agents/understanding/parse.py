@@ -1218,8 +1218,12 @@ def _move_ahead(question: str, text: str) -> str | None:
     question's words from the one to the other."""
     grammar = vocabulary()["forecast_grammar"]
     ahead = find_phrases(text, {"ahead": grammar["future_words"]})
-    moves = [m for m in find_phrases(text, {"move": grammar["move_stems"]})
-             if ahead and m.start > ahead[0].start]  # fmt: skip
+    # a move after it, or its outlook ('내년 실적 전망', '다음 달 CPI 예상'): no data holds that
+    said = {
+        "move": grammar["move_stems"],
+        "outlook": ["전망", "예상", "예측", "outlook", "forecast"],
+    }
+    moves = [m for m in find_phrases(text, said) if ahead and m.start > ahead[0].start]
     if not moves:
         return None
     end = moves[0].end

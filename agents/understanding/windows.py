@@ -165,6 +165,8 @@ def read_window_stat(text: str) -> WindowStat:
         if (form, nxt) in (("이동", "평균"), ("moving", "average")):
             found = "moving_average"
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
+        elif (form, nxt) == ("수익", "률") and i and lowered[i - 1] == "배당":
+            continue  # '배당수익률' is the dividend yield, a measure, not a return over a window
         elif (form, nxt) in (("수익", "률"), ("변동", "성"), ("표준", "편차"), ("고저", "폭"),
                              ("등락", "폭")):  # fmt: skip
             # '고저폭': the window's high-low width; '등락폭' (and '변동폭', the golden set's

@@ -135,7 +135,16 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
         "change",
         "volatility",
     ),
-    ("get_etf_prices", "unit"): ("session", "day", "week", "month"),
+    ("get_etf_prices", "unit"): (
+        "session",
+        "day",
+        "week",
+        "month",
+        "prev_week",
+        "prev_month",
+        "this_week",
+        "this_month",
+    ),
     ("get_etf_prices", "field"): ("close", "nav", "volume", "market_cap", "net_assets"),
     ("standard_contract", "contract_type"): ("provide", "create"),
 }

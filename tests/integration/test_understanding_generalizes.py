@@ -436,3 +436,31 @@ def test_a_gap_against_a_year_ago_and_the_most_held_set(
               "etf_holdings x WHERE x.etf_code = h.etf_code) ORDER BY h.weight DESC LIMIT 3) t "
               "JOIN etfs e ON e.code = t.etf_code")  # fmt: skip
     assert held.status == "ok" and f"{fee:.4f}%" in held.answer
+
+
+def test_calendar_months_for_one_etf_two_stocks_dividend_gap_and_an_outlook(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 15's wrong answers with status ok, against SQL: '지난달 평균 거래량' of one ETF
+    is October's sessions (it was the last month's summary); two stocks' '배당수익률 차이' is the
+    dividend yields' gap (it was their 1-month returns': '수익률' inside '배당수익률' read as a
+    return); '내년 실적 전망' is a forecast, declined (it showed the last quarter's surprise)."""
+    october = etf_answer("TIGER 미국나스닥100 지난달 평균 거래량", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    last = fetch_all("SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '133690'",
+                     None, pg_pool)[0]["d"]  # fmt: skip
+    start = last.replace(day=1)
+    mean = one(pg_pool, "SELECT avg(volume) FROM etf_prices WHERE etf_code = '133690' AND "
+               "trade_date >= (%(s)s::date - interval '1 month') AND trade_date < %(s)s::date",
+               s=start)  # fmt: skip
+    assert october.status == "ok" and "지난달" in october.answer
+    assert f"{mean:,.0f}주" in october.answer
+    gap = answer_stock_question("현대차 배당수익률이랑 기아 배당수익률 차이", pool=pg_pool)
+    yields = {r["security_id"]: float(r["dividend_yield"]) for r in fetch_all(
+        "SELECT DISTINCT ON (security_id) security_id, dividend_yield FROM stock_fundamentals "
+        "WHERE security_id IN ('KR:005380', 'KR:000270') ORDER BY security_id, as_of_date DESC",
+        None, pg_pool)}  # fmt: skip
+    assert gap is not None and gap.status == "ok"
+    assert f"배당수익률 차이: {yields['KR:005380'] - yields['KR:000270']:+.2f}%p" in gap.answer
+    outlook = answer_stock_question("삼성전자 내년 실적 전망", pool=pg_pool)
+    assert outlook is not None and outlook.status != "ok" and "서프라이즈" not in outlook.answer

@@ -43,12 +43,19 @@ def test_the_stdio_server_starts_without_the_agents_or_the_stores() -> None:
 
 def test_fixed_word_sets_are_the_tools_own() -> None:
     """The sets the MCP schema lists (api.mcp.registry.FIXED_WORDS) are the ones the tools read."""
-    from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, SESSION_STATISTICS, SUMMARY_PARTS
+    from agents.etf.data import (
+        PRICE_PERIODS,
+        SESSION_FIELDS,
+        SESSION_STATISTICS,
+        SUMMARY_PARTS,
+        WINDOW_UNITS,
+    )
     from api.mcp.registry import FIXED_WORDS
 
     assert set(FIXED_WORDS["get_etf_prices", "summary"]) == set(SUMMARY_PARTS)
     assert set(FIXED_WORDS["get_etf_prices", "statistic"]) == set(SESSION_STATISTICS)
     assert set(FIXED_WORDS["get_etf_prices", "field"]) == set(SESSION_FIELDS)
+    assert set(FIXED_WORDS["get_etf_prices", "unit"]) == set(WINDOW_UNITS)
     for periods in (FIXED_WORDS["find_similar_etfs", "period"],
                     FIXED_WORDS["get_etf_prices", "against"]):  # fmt: skip
         assert set(periods) == set(PRICE_PERIODS)

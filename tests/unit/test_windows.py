@@ -40,6 +40,7 @@ CORPUS = [  # question, (n, unit) or None, statistic, field
     ("최근 10거래일 종가 최고가와 최저가", (10, "session"), "extremes", "close"),
     ("최근 한 달 고저폭", (1, "month"), "range", None),  # fresh round 13
     ("코스피 최근 5거래일 등락폭", (5, "session"), "change", None),
+    ("현대차 배당수익률이랑 기아 배당수익률 차이", None, None, None),  # a measure, not a return
 ]
 
 
@@ -95,6 +96,19 @@ def test_extremes_are_the_highest_high_and_the_lowest_low() -> None:
     one = fig.window_statistic(highs, fig.Window(2, "session"), "extremes")
     assert one is not None and (one.high, one.low) == (highs[1], highs[2])
     assert fig.window_extremes(highs, [], fig.Window(3, "session")) is None
+
+
+def test_this_week_and_this_month_run_to_the_last_observation() -> None:
+    """'이번 주 평균', '이번 달 평균': from the Monday or the 1st of the last observation's week or
+    month (fresh round 15: '이번 달' was the last bar of October onwards, labelled a month)."""
+    points = [(date(2026, 10, 26) + timedelta(days=i), float(i)) for i in range(25)]  # to 11-19
+    month = fig.window_statistic(points, fig.Window(1, "this_month"), "avg")
+    assert month is not None and (month.first, month.last) == (
+        date(2026, 11, 1),
+        date(2026, 11, 19),
+    )
+    week = fig.window_statistic(points, fig.Window(1, "this_week"), "avg")
+    assert week is not None and week.first == date(2026, 11, 16)
 
 
 def test_a_named_base_day_is_the_periods_base() -> None:
