@@ -84,7 +84,7 @@ QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
 )
 QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),
-    "count": (COUNT_RE,),
+    "count": (COUNT_RE, re.compile(r"\d\s*(?:기|회분|차)(?=[의분에\s,.)]|$)")),  # '3기의 차임액'
     "hours": (HOURS_RE,),
     "period": (PERIOD_RE, DAY_RE, re.compile(r"\d\s*월\s*(?:이내|내|간)")),
     "amount": (

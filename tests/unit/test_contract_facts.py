@@ -74,3 +74,4 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
         "직전 3개월 동안 지급된 대가를 한도로 한다."))  # fmt: skip
     assert states(["공급받은 날부터 3월 이내에 청약철회를 할 수 있다."], "period")
     assert not states(["은행이 정한 이율로 셈한다."], "percent")
+    assert states(["임차인이 3기의 차임액에 달하도록 차임을 연체하면 해지할 수 있다."], "count")
