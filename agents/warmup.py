@@ -1,7 +1,8 @@
 """Load once, in the background, what the first question of a session would otherwise wait
 for: Kiwi's model, the name lexicon, the vocabulary and glossary, the data-freshness dates and the query
-guards' parsers (pglast, the ANTLR Cypher grammar: ≈0.2 s to import). Called by the app and the
-HTTP API when their PostgreSQL pool is first handed out.
+guards' parsers (pglast, the ANTLR Cypher grammar: ≈0.2 s to import), and last every ETF's price
+summaries over the windows whole-set questions read most (agents.etf.data.WARM_SET_WINDOWS).
+Called by the app and the HTTP API when their PostgreSQL pool is first handed out.
 
     warm_up(pool)   # returns at once; a daemon thread does the work, errors are only logged
 """
@@ -27,12 +28,14 @@ def warm_up(pool: ConnectionPool) -> None:
 
 
 def _load(pool: ConnectionPool) -> None:
+    from agents.etf.data import warm_set_summaries
     from agents.understanding.glossary import load_glossary
     from agents.understanding.lexicon import cached_lexicon
     from agents.understanding.morphemes import kiwi
     from agents.understanding.vocabulary import vocabulary_words
     from data_access.catalog import DOMAINS, recent_domain_freshness
     from data_access.errors import WorkbenchError
+    from data_access.graph import get_graph_store
 
     try:
         import data_access.guards  # noqa: F401  # the SQL/Cypher parsers of every agent query
@@ -43,5 +46,6 @@ def _load(pool: ConnectionPool) -> None:
         load_glossary()
         for domains in (DOMAINS, ("etf", "equity"), ("equity", "news")):  # Macro, ETF, Stock
             recent_domain_freshness(domains, pool)
+        warm_set_summaries(pool, get_graph_store())  # last: every ETF over the common windows
     except (WorkbenchError, OSError, ValueError) as e:  # a store down: the first question waits
         logger.info("warm-up skipped: %s", e)

@@ -110,12 +110,12 @@ def bench_sets(ask: Callable[[str], Any], repeat: int) -> None:
             line("  the same, process CPU", [c for timed in by_question.values() for _, c in timed])
         )
     if repeat > 1:  # which questions make the p95: each one's median after the first round
-        for q, timed in by_question.items():
+        for (q, timed), once in zip(by_question.items(), first, strict=True):
             wall, spent = (
                 percentile([w for w, _ in timed], 50),
                 percentile([c for _, c in timed], 50),
             )
-            print(f"  {q:<32} p50 {wall:7.1f} ms  CPU {spent:7.1f} ms")
+            print(f"  {q:<32} p50 {wall:7.1f} ms  CPU {spent:7.1f} ms  first {once:7.1f} ms")
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 

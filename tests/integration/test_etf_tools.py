@@ -417,6 +417,34 @@ def test_a_set_table_is_joined_filtered_ordered_and_cut_by_the_tool(tools: dict[
     assert call(tools, "get_etf_prices", period="1y")["status"] == "error"
 
 
+def test_the_start_up_warm_up_reads_every_etf_over_the_common_windows(
+    tools: dict[str, Any], pg_pool: Any, graph_store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """warm_set_summaries (agents.warmup, at start-up) leaves every ETF's summaries over the
+    common windows in the process's cache: a whole-set ask over them, its rows in any order,
+    reads no price rows from PostgreSQL afterwards, and gets what a fresh read gives."""
+    from agents.etf import data as etf_data
+
+    rows = call(tools, "graph_query", cypher="MATCH (e:ETF) RETURN e.code AS code, e.name AS name")
+    fresh = {
+        window: call(tools, "get_etf_prices", etf_code=",".join(r["code"] for r in rows),
+                     period=window[0], summary=window[1])["summaries"]
+        for window in etf_data.WARM_SET_WINDOWS
+    }  # fmt: skip
+    monkeypatch.setattr(etf_data, "_SUMMARIES", etf_data._SummaryCache(10))  # an empty cache
+    etf_data.warm_set_summaries(pg_pool, graph_store)
+
+    def no_read(*_: Any) -> Any:
+        raise AssertionError("the summaries were read again")
+
+    monkeypatch.setattr(etf_data.EtfData, "_read_summaries", no_read)
+    for (period, part), summaries in fresh.items():
+        got = call(tools, "get_etf_prices", rows=rows[::-1], period=period, summary=part,
+                   columns="end_close", order_by="end_close", top=3)  # fmt: skip
+        assert "error" not in got, (period, part, got)
+        assert got["summaries"] == {c: summaries[c] for c in got["summaries"]}
+
+
 def test_many_etfs_price_summaries_refuse_bad_lists(tools: dict[str, Any]) -> None:
     for codes in (",", "069500,DROP TABLE", ",".join(["069500"] * 2 + ["1" * 7])):
         result = call(tools, "get_etf_prices", etf_code=codes, period="1m")
