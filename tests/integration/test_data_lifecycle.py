@@ -273,6 +273,9 @@ def test_refresh_backfills_from_the_stored_gap_is_idempotent_and_runs_once_at_a_
         with psycopg.connect(stack.uri, autocommit=True) as other:  # a refresh already running
             other.execute("SELECT pg_advisory_lock(%s)", (REFRESH_LOCK,))
             assert refresh(pool, ["yfinance"], yahoo_base_url=replay.url).status == "skipped"
+            # Released here, not by closing: a closed session's backend can still hold the lock
+            # for a moment, and under load the next refresh found it taken ('skipped').
+            other.execute("SELECT pg_advisory_unlock(%s)", (REFRESH_LOCK,))
         replay.requests.clear()
         # Only this security: the restored test data may hold other suites' Yahoo imports.
         reports = [
