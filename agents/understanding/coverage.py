@@ -13,6 +13,8 @@ screen computed, the second measure of a nested question) forbids `status="ok"`.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, Field
 
 from agents.understanding.frame import (
@@ -70,13 +72,34 @@ def pick_direction(frame: QuestionFrame, *, of_pick: bool = True) -> str | None:
     among = next((i for i, t in enumerate(tokens) if t.form == "중" and t.tag == "NNB"), None)
     if among is not None:
         tokens = tokens[among + 1 :] if of_pick else tokens[:among]
+    elif frame.language == "en" and (split := _english_pick(frame.question.lower())) is not None:
+        tokens = tuple(t for t in tokens if (t.start >= split) == of_pick)
     found = None
     for t in tokens:
         if t.tag == "JKG":
             break
+        form = t.form.lower()
         if t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
             found = "asc" if t.form in _ASCENDING else "desc"
+        elif form in _RANK_WORDS:  # '… 중 1년 수익률 하위 3개', '… has the lowest fee'
+            found = _RANK_WORDS[form]
     return found
+
+
+# ranking words that order a pick ('하위', 'the lowest')
+_RANK_WORDS = {"하위": "asc", "최하위": "asc", "상위": "desc", "최상위": "desc", "lowest": "asc",
+               "cheapest": "asc", "smallest": "asc", "worst": "asc", "highest": "desc",
+               "largest": "desc", "biggest": "desc", "best": "desc"}  # fmt: skip
+_WHICH_OF = re.compile(r"\b(?:which|what)(?: one)? of the \d+\b|\bamong the \d+\b")
+_PICKED_BY = re.compile(r"\b(?:has|have|had|with|is)\s+the\b")
+
+
+def _english_pick(low: str) -> int | None:
+    """'Which of the 5 largest ETFs by net assets has the lowest fee?': where the pick's words
+    start (after 'has the'), or None."""
+    which = _WHICH_OF.search(low)
+    verb = _PICKED_BY.search(low, which.end()) if which else None
+    return verb.start() if verb else None
 
 
 def ordinal_position(question: str) -> tuple[int, str] | None:
@@ -262,6 +285,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return frame.measures[-1].surface  # '비중이 세 번째로 큰 ETF(의) 보수': the n-th's fee
     ranked = bool(frame.operation.top_n or frame.operation.kind == "rank")
     if frame.language == "en":  # 'expense ratio of the 3 largest ETFs by net assets'
+        picked = among_measure(frame, tokens) if ranked else None
+        if picked:  # 'which of the 5 largest ETFs by net assets has the lowest fee'
+            return picked
         by = low.find(" by ")
         after = [m for m in frame.measures if by >= 0 and low.find(m.surface.lower()) > by]
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
@@ -283,6 +309,11 @@ def among_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = No
     another measure that picks one of it (the measure after '중')."""
     tokens = tokens or analyse(frame.question)
     low = frame.question.lower()
+    split = _english_pick(low) if frame.language == "en" else None
+    if split is not None:  # 'which of the 5 largest … has the lowest fee'
+        before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < split]
+        after = [m for m in frame.measures if low.find(m.surface.lower()) > split]
+        return after[0].surface if before and after and after[0].name != before[0].name else None
     at = next((i for i, t in enumerate(tokens) if t.form == "중" and t.tag == "NNB"), None)
     if at is None or any(t.tag == "JKG" and t.start > tokens[at].end for t in tokens):
         return None

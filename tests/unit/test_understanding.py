@@ -8,6 +8,7 @@ import re
 import pytest
 
 from agents.understanding import QuestionFrame, understand
+from agents.understanding.coverage import among_measure, pick_direction
 from agents.understanding.history import HistoryMessage, history_after, previous_context
 from agents.understanding.lexicon import MACRO_KINDS, Lexicon
 from data_access.contracts import AgentAnswer
@@ -1168,3 +1169,16 @@ def test_a_day_named_in_words(question: str, day: str | None) -> None:
 
     found = read_date_point(question, today=date(2026, 11, 28))
     assert (found.day.isoformat() if found else None) == day
+
+
+@pytest.mark.parametrize(("question", "pick", "direction"), [
+    # fresh round 15: the English pick among a cut, and '하위' ordering the pick after '중'
+    ("Which of the 5 largest ETFs by net assets has the lowest fee?", "fee", "asc"),
+    ("거래량 상위 10개 ETF 중 1년 수익률 하위 3개", "수익률", "asc"),
+    ("순자산 상위 5개 ETF 중 1개월 수익률이 가장 높은 것은?", "수익률", "desc"),
+])  # fmt: skip
+def test_a_pick_among_a_cut_and_its_order(
+    lexicon: Lexicon, question: str, pick: str, direction: str
+) -> None:
+    frame = read(lexicon, question)
+    assert among_measure(frame) == pick and pick_direction(frame) == direction
