@@ -52,8 +52,12 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
     (da, va), (db, vb) = a.points[-1], b.points[-1]
     d = va - vb
     unit = "%p" if is_rate(a) and is_rate(b) else ""
+    counted = not unit and a.unit == b.unit  # '서울 미분양 − 경기 미분양': 호, not 7,857.00
+    size = _value(abs(d), a) if counted else f"{abs(d):,.2f}{unit}"
     # '몇 bp야?': interest-rate gaps in bp too (a 19%p gap of two ratios is no bp figure)
-    diff = f"{d:+,.2f}{unit}" + (f" ({d * 100:+,.0f}bp)" if unit and abs(d) < 5 else "")
+    diff = (("+" if d >= 0 else "-") + size if counted else f"{d:+,.2f}{unit}") + (
+        f" ({d * 100:+,.0f}bp)" if unit and abs(d) < 5 else ""
+    )
     if since:
         start = _gap_at_start(a, b, back)
         if start is not None:
@@ -68,9 +72,9 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
                          f"the gap is {word})")  # fmt: skip
     if lang == "ko":
         return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-                f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
+                f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
     return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-            f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang)}")  # fmt: skip
+            f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
 
 
 def _growth_series(series: Series) -> bool:
@@ -104,7 +108,8 @@ def growth_gap(a: Series, b: Series, lang: str) -> str | None:
             "different bases and are not subtracted.")  # fmt: skip
 
 
-def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str = "") -> str:
+def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str = "",
+                  shown: str | None = None) -> str:  # fmt: skip
     """The gap in words, whichever way round it was asked ('미국 실업률이 한국 실업률보다 1.90%p
     높습니다'; `of` a figure of each: '… 상승률이'), so a negative A − B needs no second reading."""
     if round(d, 2) == 0:
@@ -112,9 +117,11 @@ def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str 
     high, low = (a, b) if d > 0 else (b, a)
     if lang == "ko":
         subject = f"{_name(high)} {of}" if of else _name(high)
-        return f"{josa(subject, '이/가')} {_name(low)}보다 {abs(d):,.2f}{unit} 높습니다."
+        more = "많습니다" if (shown or "").endswith(("호", "건")) else "높습니다"  # counts
+        size = shown or f"{abs(d):,.2f}{unit}"
+        return f"{josa(subject, '이/가')} {_name(low)}보다 {size} {more}."
     subject = f"{_name(high)}'s {of}" if of else _name(high)
-    return f"{subject} is {abs(d):,.2f}{unit} above {_name(low)}."
+    return f"{subject} is {shown or f'{abs(d):,.2f}{unit}'} above {_name(low)}."
 
 
 def _gap_at_start(a: Series, b: Series, back: int | None = None) -> tuple[str, float] | None:
