@@ -285,9 +285,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return frame.measures[-1].surface  # '비중이 세 번째로 큰 ETF(의) 보수': the n-th's fee
     ranked = bool(frame.operation.top_n or frame.operation.kind == "rank")
     if frame.language == "en":  # 'expense ratio of the 3 largest ETFs by net assets'
-        picked = among_measure(frame, tokens) if ranked else None
-        if picked:  # 'which of the 5 largest ETFs by net assets has the lowest fee'
-            return picked
+        among = among_measure(frame, tokens) if ranked else None
+        if among:  # 'which of the 5 largest ETFs by net assets has the lowest fee'
+            return among
         by = low.find(" by ")
         after = [m for m in frame.measures if by >= 0 and low.find(m.surface.lower()) > by]
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
