@@ -347,8 +347,14 @@ class GetETFPricesTool(EtfTool):
                  "aggregate": aggregate}  # fmt: skip
         code_text = etf_code or ""
 
+        set_args = (columns, where, order_by, descending, top, aggregate)
+
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
+            if rows is None and any(a is not None for a in set_args):
+                composite.set_ask(*set_args)  # a bad value is named first, as for a set
+                raise ToolInputError("columns·where·order_by·descending·top·aggregate는 rows와 "
+                                     "함께 씁니다.")  # fmt: skip
             if rows is not None or "," in code_text:  # a set: one aggregating query
                 part = (summary or "all").strip().lower()
                 if part not in SUMMARY_PARTS:
@@ -357,7 +363,7 @@ class GetETFPricesTool(EtfTool):
                     )
                 longer = check_period(against, PRICE_PERIODS) if against else None
                 if rows is not None:  # joined, filtered, ordered and cut here, not in the code
-                    ask = composite.set_ask(columns, where, order_by, descending, top, aggregate)
+                    ask = composite.set_ask(*set_args)
                     return composite.set_table(d, composite.set_rows(rows), checked,
                                                cast(SummaryPart, part), longer, ask)  # fmt: skip
                 codes = check_etf_codes(code_text)

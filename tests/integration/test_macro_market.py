@@ -130,7 +130,8 @@ def test_stock_answer_states_its_universe_snapshot(pg_pool: Any, graph_store: An
         " ORDER BY f.market_cap DESC, f.security_id", (snap["d"],), pool=pg_pool,  # type: ignore[index]
     )  # fmt: skip
     rank = [r["security_id"] for r in ranked].index("KR:005930") + 1
-    assert f"KR:005930: KR Top50 유니버스 {rank}위 ({snap['d']} 스냅샷 기준)." in answer.answer  # type: ignore[index]
+    # the line names the stock, not its code (issue 33: codes written as names)
+    assert f"삼성전자: KR Top50 유니버스 {rank}위 ({snap['d']} 스냅샷 기준)." in answer.answer  # type: ignore[index]
 
 
 @pytest.mark.parametrize(

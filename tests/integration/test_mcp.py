@@ -137,7 +137,7 @@ def test_every_seed_tool_is_listed_with_its_schema(session: dict[str, Any]) -> N
     for group, names in SEED_TOOLS.items():
         assert names <= set(tools), (group, names - set(tools))
     assert tools["etf_search"].input_schema["required"] == ["query"]
-    assert tools["get_etf_prices"].input_schema["required"] == ["etf_code"]
+    assert tools["get_etf_prices"].input_schema["required"] == []  # etf_code, or a set's rows
     assert "topics" in tools["hybrid_search"].input_schema["properties"]
     assert tools["hybrid_search"].input_schema["required"][0] == "contract_id"
     assert "day" in tools["get_news_list"].input_schema["properties"]
