@@ -313,8 +313,8 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
         # the ETFs tied at the cut are in the set as much as the last one kept: candidates too
         body += [f"candidates = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
                  f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
-                 "rows = candidates[:1]",  # and the candidates as good as the one picked, named
-                 f"same = [r for r in candidates[1:] if r[{lit(pick[0])}] == rows[0][{lit(pick[0])}]]"]  # fmt: skip
+                 f"rows = candidates[:{plan.pick_n}]",  # and those as good as the last picked, named
+                 f"same = [r for r in candidates[{plan.pick_n}:] if r[{lit(pick[0])}] == rows[-1][{lit(pick[0])}]]"]  # fmt: skip
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
@@ -334,13 +334,14 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     if ko:
         take = f"{n}위" if plan.position else f"상위 {n}개" if n > 1 else "1위"
         cut = f"{order} {'높은' if descending else '낮은'} 순 {take}"
-        cut += f" 중 {then} {'높은' if pick[1] else '낮은'} 1개" if pick else ""
+        cut += f" 중 {then} {'높은' if pick[1] else '낮은'} {plan.pick_n}개" if pick else ""
         title = f"{described} 중 {cut} ETF의 {label}"
         title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
     else:
         cut = (f"number {n} by {order}" if plan.position
                else f"{'top' if descending else 'bottom'} {n} by {order}")  # fmt: skip
-        cut += f", then the {'highest' if pick[1] else 'lowest'} {then}," if pick else ""
+        cut += (f", then the {'highest' if pick[1] else 'lowest'} {plan.pick_n if plan.pick_n > 1 else ''}"
+                f"{' ' if plan.pick_n > 1 else ''}{then}," if pick else "")  # fmt: skip
         title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip

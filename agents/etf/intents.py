@@ -20,6 +20,7 @@ from agents.understanding.coverage import (
     COMPOSED,
     POSITION,
     among_measure,
+    mark_read,
     nested_measure,
     ordinal_position,
 )
@@ -81,6 +82,7 @@ class Plan:
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
+    pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
@@ -244,6 +246,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
 
 
 _COUNT_BEFORE_OF = re.compile(r"(\d{1,3})\s*개의")
+_PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
+
 _COUNT_BEFORE_SUPERLATIVE = re.compile(
     r"(\d{1,3})\s+(?:largest|biggest|smallest|cheapest|top|highest|lowest)", re.IGNORECASE
 )
@@ -263,6 +267,10 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     order_by, pick_by = others[0], (others[1] if len(others) == 2 else None)
     if pick_by is None and read == among_measure(frame):
         pick_by = measure  # '… 상위 5개 중 수익률이 가장 높은 것': the pick is the answer
+    kept = _PICK_COUNT.search(plan.question)
+    if pick_by is not None and kept:  # '… 중 1년 수익률 하위 3개': the pick keeps three
+        plan.pick_n = int(kept.group(1))
+        mark_read(frame, kept.group(1))
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
@@ -281,7 +289,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
               "all": "전체 ETF"}[plan.universe]  # fmt: skip
     words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
-    pick = f"{measure_name(pick_by, 'ko')} 순 → 1개 → " if pick_by else ""
+    pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")
     return "etf_composed"
 

@@ -109,10 +109,12 @@ def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) 
         by = spec["pick_by"]
         names = ", ".join(f"{r['name']}({r['code']})" for r in as_good[:10])
         value_same = fmt_measure(by, as_good[0].get(by))
-        text += (f"\n\n참고: {labels[by]} {value_same}로 같은 ETF가 {len(as_good)}개 더 있어 목록 "
-                 f"순서로 첫 번째를 골랐습니다: {names}" if spec["lang"] == "ko"
+        kept = len(rows)  # one picked, or the last of several ('… 중 하위 3개')
+        text += (f"\n\n참고: {labels[by]} {value_same}로 {'같은' if kept == 1 else f'{kept}번째와 같은'} "
+                 f"ETF가 {len(as_good)}개 더 있어 목록 순서로 "
+                 f"{'첫 번째를 골랐습니다' if kept == 1 else '잘랐습니다'}: {names}" if spec["lang"] == "ko"
                  else f"\n\nNote: {len(as_good)} more ETFs have the same {labels[by]} "
-                 f"({value_same}); the first in the list was picked: {names}")  # fmt: skip
+                 f"({value_same}); the list's order decided: {names}")  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

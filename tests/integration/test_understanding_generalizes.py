@@ -464,3 +464,16 @@ def test_calendar_months_for_one_etf_two_stocks_dividend_gap_and_an_outlook(
     assert f"배당수익률 차이: {yields['KR:005380'] - yields['KR:000270']:+.2f}%p" in gap.answer
     outlook = answer_stock_question("삼성전자 내년 실적 전망", pool=pg_pool)
     assert outlook is not None and outlook.status != "ok" and "서프라이즈" not in outlook.answer
+
+
+def test_a_pick_among_a_cut_keeps_the_count_asked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 15: '… 상위 10개 ETF 중 … 하위 3개' kept one (and said '3개' unread); the pick
+    keeps the count written after '중' (not a '3개월' window)."""
+    answer = etf_answer("순자산 상위 10개 ETF 중 총보수 낮은 3개", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    fees = sorted(float(r["expense_ratio"]) for r in largest_by_net_assets(pg_pool, 10))
+    listed = [line for line in answer.answer.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
+    assert answer.status == "ok" and len(listed) == 3, answer.answer
+    assert all(f"총보수 {fee:g}%" in answer.answer for fee in fees[:3])
