@@ -18,7 +18,7 @@ from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.understanding.coverage import pick_direction
-from agents.understanding.frame import COMPARATOR_WORDS
+from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
 from agents.window_answer import mark_used
@@ -296,8 +296,9 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
                              order_by)  # fmt: skip
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
-    if _priced({*picks, measure}):  # the price tool orders and cuts; the ties come apart
-        body = _table_lines({*picks, measure}, period, f", order_by={lit(order_by)}, "
+    read = {measure} - {"holdings"}  # a picked ETF's holdings are read after the pick
+    if _priced({*picks, *read}):  # the price tool orders and cuts; the ties come apart
+        body = _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
                             f"descending={descending!r}, top={n}")  # fmt: skip
         body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
     else:
@@ -315,6 +316,8 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
                  f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
                  f"rows = candidates[:{plan.pick_n}]",  # and those as good as the last picked, named
                  f"same = [r for r in candidates[{plan.pick_n}:] if r[{lit(pick[0])}] == rows[-1][{lit(pick[0])}]]"]  # fmt: skip
+    if plan.holdings_n:
+        return _graph_rows(plan, cypher, body + _holdings_of_pick(plan, order_by, descending))
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
@@ -322,6 +325,30 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     body += [f"spec = {lit(spec)}"] + (["spec['same'] = same"] if pick else [])
     body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
+
+
+def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
+    """Sandbox lines after a pick of one ETF: its latest holdings, the top N by weight."""
+    ko = plan.lang == "ko"
+    order = measure_name(order_by, plan.lang)
+    said = (f"{order} {'가장 높은' if descending else '가장 낮은'} ETF" if ko
+            else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
+    spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
+            "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
+    holdings = ("MATCH (e:ETF {code: $code})-[h:HOLDS]->(:Stock) WITH e, max(h.date) AS latest "
+                "MATCH (e)-[h:HOLDS]->(s:Stock) WHERE h.date = latest "
+                "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date} "
+                "ORDER BY h.weight DESC")  # fmt: skip
+    return ["if not rows:", f"    final_answer({lit(tpl.tool_failed(plan.lang))})", "else:",
+            "    pick = rows[0]",
+            f"    held = json.loads(graph_query(cypher={lit(holdings)}.replace('$code', "
+            "\"'\" + str(pick['code']) + \"'\")))",
+            "    if isinstance(held, dict):",
+            f"        final_answer({lit(tpl.tool_failed(plan.lang))} + held['error'])",
+            "    else:",
+            f"        spec = {lit(spec)}",
+            f"        spec['etf'] = pick['name'] + {lit(f' ({said})' if ko else f' ({said})')}",
+            f"        final_answer(render_holdings_aggregate(held, spec) + {lit(_note_suffix(plan))})"]  # fmt: skip
 
 
 def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, period: str,

@@ -83,6 +83,9 @@ class Plan:
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
+    holdings_n: int | None = (
+        None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
+    )
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
@@ -262,7 +265,13 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
-    if len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
+    if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
+        # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
+        plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
+        mark_read(frame, str(n))  # the count is the holdings' ('상위 5개 보유종목')
+        frame.operation.top_n = None
+        measure = "holdings"
+    elif len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
         return None  # the coverage says which measure was not read
     order_by, pick_by = others[0], (others[1] if len(others) == 2 else None)
     if pick_by is None and read == among_measure(frame):

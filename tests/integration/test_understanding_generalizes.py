@@ -477,3 +477,20 @@ def test_a_pick_among_a_cut_keeps_the_count_asked(
     listed = [line for line in answer.answer.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")]
     assert answer.status == "ok" and len(listed) == 3, answer.answer
     assert all(f"총보수 {fee:g}%" in answer.answer for fee in fees[:3])
+
+
+def test_a_picked_etfs_holdings(pg_pool: Any, graph_store: Any, offline: Settings) -> None:
+    """Fresh round 15: '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목' listed the five
+    largest funds (and said '보유종목' unread); it is a pick, then that fund's holdings."""
+    answer = etf_answer("반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    top = fetch_all(
+        "SELECT t.etf_code FROM etf_tags t JOIN LATERAL (SELECT net_assets FROM etf_prices p "
+        "WHERE p.etf_code = t.etf_code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "WHERE t.tag = '반도체' ORDER BY p.net_assets DESC LIMIT 1", None, pg_pool)[0]["etf_code"]  # fmt: skip
+    held = fetch_all(
+        "SELECT s.name FROM etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = "
+        "%(c)s AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+        "%(c)s) ORDER BY h.weight DESC LIMIT 5", {"c": top}, pg_pool)  # fmt: skip
+    assert answer.status == "ok", answer.answer
+    assert all(r["name"] in answer.answer for r in held) and "비중 상위 5개" in answer.answer
