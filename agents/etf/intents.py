@@ -563,8 +563,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
     window = window_ask(frame)  # '최근 10거래일 평균 종가', '최근 2주 거래량 합계': one figure
-    if window is not None and window.window.unit in WINDOW_UNITS and _window_field(frame, measure):
-        plan.window, plan.measure = window, _window_field(frame, measure)
+    field = _window_field(frame, measure) if window is not None else None
+    if window is not None and field and window.window.unit in WINDOW_UNITS:
+        plan.window, plan.measure = window, field
         return "etf_window"
     if _asks_why(frame) and measure in (None, "return", "close"):
         plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it

@@ -130,8 +130,9 @@ def route(question: str, pool: ConnectionPool | None = None,
     # a sector a macro driver's influence reaches ('금리 인상이 기술주에 준 영향 경로') is the
     # path's theme (Macro + Ontology), not a sector's prices to fetch (Equity); an event's path
     # ('관세 이벤트가 반도체주에 영향 준 경로') still reads the sector's stocks
+    relationship = _hits(low, rules["relationship_keywords"])
     driver = indicators or _hits(low, rules["agents"]["macro"]["keywords"])
-    theme_only = bool(driver and _hits(low, rules["relationship_keywords"]))
+    theme_only = bool(driver and relationship)
     market_words = [e.name for e in frame.entities
                     if e.kind == "index" or (e.kind == "sector" and not theme_only)]  # fmt: skip
     housing = [m.name for m in frame.measures if m.name in HOUSING_MEASURES]
@@ -172,7 +173,6 @@ def route(question: str, pool: ConnectionPool | None = None,
             "real_estate: 부동산 지역 " + ", ".join(e.key for e in frame.of("re_region"))
         )
         re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
-    relationship = _hits(low, rules["relationship_keywords"])
     if relationship:
         agents.append("ontology")
         reasons.append(f"ontology: 관계/경로 질의 ({', '.join(relationship[:3])}) → 항상 병행")

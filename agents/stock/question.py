@@ -133,8 +133,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
     # '차이', '… 삼성전자보다 높아?': the two stocks' gap first
-    blocks = [_gap(frame, turns)] if frame.operation.kind in ("difference", "compare") else []
-    blocks = [b for b in blocks if b]
+    gap = _gap(frame, turns) if frame.operation.kind in ("difference", "compare") else ""
+    blocks = [gap] if gap else []
     for t in turns:
         head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
             f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"

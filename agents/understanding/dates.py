@@ -48,7 +48,7 @@ _AHEAD = frozenset({"다음", "next", "오", "coming", "내주", "차주", "다�
 _LAST = frozenset({"말", "끝", "마지막", "막", "end", "last"})
 _FIRST = frozenset({"초", "첫", "처음", "시작", "start", "beginning", "first"})
 _DAY_WORDS = frozenset({"거래일", "영업일", "날", "일", "세션", "day", "session", "trading"})
-_BASE_AFTER = frozenset({"대비", "이후", "부터", "보다", "比", "since", "vs"})
+BASE_AFTER = frozenset({"대비", "이후", "부터", "보다", "比", "since", "vs"})
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,7 @@ def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
 def _is_base(after: tuple[Morpheme, ...]) -> bool:
     """'작년 말 대비', '연초 이후', '지난달 말에 비해': the span is a change's base."""
     forms = [t.form.lower() for t in after]
-    return bool(forms) and (
-        forms[0] in _BASE_AFTER or forms[:2] in (["에", "비하"], ["에", "비교"])
-    )
+    return bool(forms) and (forms[0] in BASE_AFTER or forms[:2] in (["에", "비하"], ["에", "비교"]))
 
 
 def _span_at(

@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from agents.understanding.advice import asks_advice
-from agents.understanding.dates import read_date_point
+from agents.understanding.dates import BASE_AFTER, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
     HOUSING_MEASURES,
@@ -378,7 +378,9 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     return text
 
 
-_BASE_AFTER = re.compile(r"\s*(?:대비|이후|부터|보다|에\s*비해|(?:과|와)\s*비교)")
+# the words after a day that make it a change's base: the date reader's, as written text
+_BASE_AFTER = re.compile(r"\s*(?:" + "|".join(map(re.escape, sorted(BASE_AFTER)))
+                         + r"|에\s*비해|(?:과|와)\s*비교)")  # fmt: skip
 _SINCE_BEFORE = re.compile(r"\b(?:since|from)\s*$", re.IGNORECASE)
 
 
