@@ -7,7 +7,9 @@ DOCX files (as uploads are read): the three written here and two real public one
 tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic as PDF), asks
 every question of answers.json through the screen's `ask` (offline), and prints per document:
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
-항/호 line quoted whole, holding the fact) and "no such clause" for questions the contract lacks.
+항/호 line quoted whole, holding the fact), right 항 (for questions labelled with the 항/호 that
+answers: that very 항/호 cited and quoted; nan where no question of the set has a 항 label) and
+"no such clause" for questions the contract lacks. `--sets fresh-7` limits the run to those sets.
 """
 
 from __future__ import annotations
@@ -29,33 +31,37 @@ from tests.fixtures.contracts.files import MADE_HERE, contract_file  # noqa: E40
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--failures", action="store_true", help="print every failed question")
+    parser.add_argument("--sets", nargs="*", help="only the questions of these sets")
     args = parser.parse_args()
     pool = get_pool()
     contracts, questions = load_questions(MADE_HERE)
+    if args.sets:
+        questions = [q for q in questions if q.set in args.sets]
+        contracts = {c: f for c, f in contracts.items() if any(q.contract == c for q in questions)}
     ingest(contracts, contract_file, pool)
     started = time.perf_counter()
     results = evaluate(questions, lambda cid, q: ask(cid, q, pool=pool, save=False))
     elapsed = time.perf_counter() - started
     print(
-        f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'absent':>6} {'no-clause':>9}"
+        f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'항':>5} {'absent':>6} {'no-clause':>9}"
     )
     for doc, row in summarize(results).items():
         print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
-              f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+              f"{row['quoted_whole']:>7.2f} {row['right_clause']:>5.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
     sets = sorted({r.question.set for r in results if r.question.set})
     for name in sets:
         print(f"-- set {name} (questions written after the code they measure):")
         subset = [r for r in results if r.question.set == name]
         for doc, row in summarize(subset).items():
             print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
-                  f"{row['quoted_whole']:>7.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+                  f"{row['quoted_whole']:>7.2f} {row['right_clause']:>5.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
         total = summarize(subset, key=lambda q: "all")["all"]
         print(f"{'all':<24} {'':<5} {total['answerable']:>3} {total['fact_first']:>8.2f} "
-              f"{total['quoted_whole']:>7.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
+              f"{total['quoted_whole']:>7.2f} {total['right_clause']:>5.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
     print(f"{len(results)} questions in {elapsed:.1f} s")
     if args.failures:
         for r in results:
-            if not r.passed:
+            if not r.passed or r.right_clause is False:
                 mark = f" ({r.question.set})" if r.question.set else ""
                 print(f"- [{r.question.contract}]{mark} {r.question.q} → {r.first_line[:160]}")
     return 0

@@ -6,7 +6,11 @@ screen's own `ask` (offline planner), per document:
 - quoted whole: the answer lists the labelled clause and quotes one of its 항/호 lines whole,
   and that line holds the fact;
 - no such clause: a question about a clause the contract lacks is answered "no such clause"
-  (payload `no_clause`, nothing cited).
+  (payload `no_clause`, nothing cited);
+- right 항: for questions labelled with the 항/호 that answers (`clause`: '③', '2.' for a 호, ''
+  for an article without numbered clauses), a listed citation names that article and ends with
+  that 항/호, and its quoted line holds the fact (stricter than quoted whole: a neighbouring 항 of
+  the same article that happens to repeat the words does not count).
 
     results = evaluate(load_questions(folder), pool)   # list[AnswerCheck]
     for doc, row in summarize(results).items(): ...
@@ -37,6 +41,7 @@ class AnswerQuestion:
     article: str | None
     absent: bool
     set: str = ""
+    clause: str | None = None  # the 항/호 marker that answers ('③', '2.'); '' = unnumbered
 
     @property
     def contract_id(self) -> str:
@@ -50,6 +55,7 @@ class AnswerCheck:
     quoted_whole: bool
     no_clause: bool
     first_line: str
+    right_clause: bool | None = None  # None: the question has no 항 label
 
     @property
     def passed(self) -> bool:
@@ -62,7 +68,8 @@ def load_questions(folder: Path) -> tuple[dict[str, str], list[AnswerQuestion]]:
     """(contract → file format, questions) of an answers.json."""
     raw = json.loads((folder / "answers.json").read_text(encoding="utf-8"))
     questions = [AnswerQuestion(r["contract"], r["q"], r.get("fact"), r.get("article"),
-                                bool(r.get("absent")), r.get("set", "")) for r in raw["questions"]]  # fmt: skip
+                                bool(r.get("absent")), r.get("set", ""), r.get("clause"))
+                 for r in raw["questions"]]  # fmt: skip
     return dict(raw["contracts"]), questions
 
 
@@ -88,10 +95,25 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     # labels compared without spaces: a PDF's per-glyph spacing may join '미 충족' in a title
     clauses = {_squash(c["label"]): c["content"] for c in answer.payload.get("clauses", [])}
     content = clauses.get(_squash(question.article or ""), [])
-    quoted = [m.group("line") for line in lines if (m := LISTED_RE.match(line))]
+    listed = [
+        (m.group("citation"), m.group("line")) for line in lines if (m := LISTED_RE.match(line))
+    ]
     whole = any(_squash(q) in {_squash(_unmarked(c)) for c in content} and fact in _squash(q)
-                for q in quoted)  # fmt: skip
-    return AnswerCheck(question, fact in _squash(first), whole, no_clause, first)
+                for _, q in listed)  # fmt: skip
+    right = None if question.clause is None else any(
+        _names_clause(cite, question.article or "", question.clause) and fact in _squash(q)
+        for cite, q in listed)  # fmt: skip
+    return AnswerCheck(question, fact in _squash(first), whole, no_clause, first, right)
+
+
+def _names_clause(citation: str, article: str, clause: str) -> bool:
+    """'제11조(금융사고자금 지급정지) ③' names 제11조's ③; '제7조(…) ① 2.' its 2호; an
+    unnumbered article is named by its label alone."""
+    cite, label = _squash(citation), _squash(article)
+    if not cite.startswith(label):
+        return False
+    rest = cite[len(label) :]
+    return rest == "" if clause == "" else rest.endswith(_squash(clause))
 
 
 def _unmarked(line: str) -> str:
@@ -114,7 +136,10 @@ def summarize(
         rows = [r for r in results if key(r.question) == doc]
         facts = [r for r in rows if not r.question.absent]
         absent = [r for r in rows if r.question.absent]
+        labelled = [r for r in facts if r.right_clause is not None]
         out[doc] = {"answerable": len(facts),
+                    "right_clause": (sum(bool(r.right_clause) for r in labelled) / len(labelled)
+                                     if labelled else float("nan")),
                     "fact_first": sum(r.fact_first for r in facts) / (len(facts) or 1),
                     "quoted_whole": sum(r.quoted_whole for r in facts) / (len(facts) or 1),
                     "absent": len(absent),
