@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 
 from agents.chart_style import DATE_AXIS, base_layout, figure_of
 from agents.colors import price_colors
+from agents.etf.set_answers import fmt_krw
 
 PALETTE = ("#2563eb", "#16a34a", "#ea580c", "#9333ea", "#0891b2", "#dc2626")
 PERIOD_LABELS = {
@@ -197,8 +198,9 @@ def _names(entries: list[dict[str, Any]]) -> dict[str, str]:
 
 # ---------------------------------------------------------------- the answer's own result
 
-# A listed answer's rows as the renderers write them: "1. KODEX 2차전지산업 (305720): …"
-LISTED_ROW = re.compile(r"^\s*\d+\.\s+(?P<name>.+?)\s+\((?P<code>[0-9A-Z]{6})\)", re.M)
+# A listed answer's rows as the renderers write them: "1. KODEX 2차전지산업 (305720): …",
+# "1. Applied Materials (AMAT): 13.44%" (a foreign holding's ticker)
+LISTED_ROW = re.compile(r"^\s*\d+\.\s+(?P<name>.+?)\s+\((?P<code>[0-9A-Z][0-9A-Z.]{0,11})\):", re.M)
 # The frame's measure → the field a tool result holds it in (graph rows, price summaries).
 MEASURE_FIELDS = {
     "return": "change_rate", "expense_ratio": "expense_ratio", "weight": "weight",
@@ -238,24 +240,77 @@ def _values_by_code(entries: list[dict[str, Any]], field_name: str,
     return values
 
 
-def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
-    """The chart of a listed answer (a ranking, a filtered set, top-N holdings): exactly the rows
-    the answer lists, in its order, with the measure the question asked for. None when the
-    answer lists fewer than two rows or a listed row's figure is not among the tool results."""
-    frame = (payload.get("understanding") or {}).get("frame") or {}
+def _set_read(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The arguments and result rows of the turn's last price read over a set (a composed plan:
+    the set ordered by one measure, cut, and another measure read), or {}."""
+    for entry in reversed(entries):
+        result = entry.get("result")
+        if entry.get("tool") == "get_etf_prices" and isinstance(result, dict) \
+                and isinstance(result.get("rows"), list):  # fmt: skip
+            return {**(entry.get("arguments") or {}), "rows": result["rows"]}
+    return {}
+
+
+def answered_measure(frame: dict[str, Any], read: dict[str, Any]) -> str | None:
+    """The measure the answer states: the one a composed plan read over its chosen set (the
+    price read's column that is not its order: '거래대금 상위 5개 ETF의 평균 순자산' answers
+    순자산, not 거래대금), else the question's last measure ('순자산이 가장 큰 ETF의 상위 5개
+    보유종목' answers 보유종목)."""
+    columns = [c.split("=", 1)[0].strip() for c in str(read.get("columns") or "").split(",")]
+    chosen = [c for c in columns if c in MEASURE_FIELDS and c != read.get("order_by")]
+    if chosen:
+        return chosen[0]
     measures = [m.get("name") for m in frame.get("measures") or []]
-    measure = next((m for m in measures if m in MEASURE_FIELDS), None)
+    return next((m for m in reversed(measures) if m in MEASURE_FIELDS), None)
+
+
+def _read_values(read: dict[str, Any], measure: str) -> dict[str, float]:
+    """The measure's value of every row a set read returned, by code (as the plan computed it)."""
+    return {row["code"]: float(row[measure]) for row in read.get("rows") or []
+            if isinstance(row, dict) and isinstance(row.get("code"), str)
+            and isinstance(row.get(measure), int | float)}  # fmt: skip
+
+
+TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
+# characters per title line: a longer title is cut at 420 px (plotly does not wrap)
+TITLE_WIDTH = 30
+
+
+def title_lines(text: str, width: int = TITLE_WIDTH) -> str:
+    """A title broken at spaces into lines of about `width` characters (plotly's <br>)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return "<br>".join(lines)
+
+
+def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
+    """The chart of a listed answer (a ranking, a filtered set, top-N holdings, a set's
+    average): exactly the rows the answer lists, in its order, with the measure it states. None
+    when the answer lists fewer than two rows or a listed row's figure is not among the tool
+    results."""
+    frame = (payload.get("understanding") or {}).get("frame") or {}
+    entries = payload.get("tool_results", [])
+    read = _set_read(entries)
+    measure = answered_measure(frame, read)
     listed = [(m["name"], m["code"]) for m in LISTED_ROW.finditer(text)]
     if measure is None or len(listed) < 2:
         return None
-    period = (frame.get("period") or {}).get("label") or ""
-    values = _values_by_code(payload.get("tool_results", []), MEASURE_FIELDS[measure],
-                             one_day=period == "1d")  # fmt: skip
+    period = (frame.get("period") or {}).get("label") or str(read.get("period") or "")
+    values = _values_by_code(entries, MEASURE_FIELDS[measure], one_day=period == "1d")
+    values.update(_read_values(read, measure))
     if any(code not in values for _, code in listed):
         return None
     rows = [(name, values[code] / (1e8 if measure in EOK_MEASURES else 1)) for name, code in listed]
     head = text.strip().splitlines()[0].rstrip(":").strip()
-    title = head.split(" (", 1)[0] if len(head) > 34 else head
+    if (
+        len(head) > 34
+    ):  # a closing note ('(합계 43.25%, 스냅샷 … 기준)') is the answer's, not the chart's
+        head = TRAILING_NOTE.sub("", head)
+    title = title_lines(head)
     axis = MEASURE_AXES[measure]
     if period in PERIOD_LABELS and measure in ("return", "volatility", "volume"):
         axis = f"{PERIOD_LABELS[period]} {axis}"
@@ -270,19 +325,38 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     amounts = [0.0] + [v for _, v in rows]
     low, high = min(amounts), max(amounts)
     pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
-    layout = _layout(title, axis, "종목" if measure in ("weight", "holdings") else "ETF",
-                     height=max(260, 120 + 34 * len(rows)))  # fmt: skip
+    # the bars name the ETFs (or holdings) themselves: no y-axis title, which plotly drew
+    # rotated beside the names
+    top = 40 + 22 * (title.count("<br>") + 1)
+    layout = base_layout(title, axis, "", height=max(260, top + 60 + 34 * len(rows)), top=top)
     layout["xaxis"]["range"] = [low - (pad if low < 0 else 0), high + (pad if high > 0 else 0)]
     layout["yaxis"]["automargin"] = True
+    mean = _mean_line(frame, rows, measure)
+    if mean:
+        layout["shapes"], layout["annotations"] = mean
     fig = _figure([bars], layout)
-    return ChartItem(title, figure=fig)
+    return ChartItem(head, figure=fig)
+
+
+def _mean_line(frame: dict[str, Any], rows: list[tuple[str, float]],
+               measure: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:  # fmt: skip
+    """A dashed line at the rows' average, labelled, when the answer is that average."""
+    operation = frame.get("operation") or {}
+    if "avg" not in (operation.get("aggregate"), frame.get("statistic")):
+        return None
+    mean = sum(v for _, v in rows) / len(rows)
+    line = {"type": "line", "xref": "x", "x0": mean, "x1": mean, "yref": "y domain", "y0": 0,
+            "y1": 1, "line": {"dash": "dash", "color": "#6b7280"}}  # fmt: skip
+    note = {"xref": "x", "x": mean, "yref": "y domain", "y": 1, "yanchor": "bottom",
+            "text": f"평균 {_value_text(measure, mean)}", "showarrow": False}  # fmt: skip
+    return [line], [note]
 
 
 def _value_text(measure: str, value: float) -> str:
     if measure in SIGNED_MEASURES:
         return f"{value:+.2f}%"
-    if measure in EOK_MEASURES:
-        return f"{value:,.0f}억"
+    if measure in EOK_MEASURES:  # as the answer writes it: '15조 9,431억 원'
+        return fmt_krw(value * 1e8)
     if measure in ("close", "volume"):
         return f"{value:,.0f}"
     return f"{value:.2f}%"

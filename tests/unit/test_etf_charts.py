@@ -45,10 +45,9 @@ def test_a_ranking_is_charted_from_the_answer_rows_not_the_universe() -> None:
     items = charts_for(_listed_payload("return", results), text)
     assert len(items) == 1  # neither the tag counts nor the graph rows it was read from
     fig = items[0].figure
-    assert (
-        fig is not None
-        and fig.layout.title.text == "'2차전지' 태그 ETF (6개월 수익률 높은 순, 2개)"
-    )
+    assert fig is not None  # the answer's own first line, on two lines (420 px)
+    assert fig.layout.title.text == "'2차전지' 태그 ETF (6개월 수익률 높은 순,<br>2개)"
+    assert items[0].title == "'2차전지' 태그 ETF (6개월 수익률 높은 순, 2개)"
     bars = fig.data[0]
     assert list(bars.y) == ["KODEX 2차전지산업", "TIGER 2차전지TOP10"]  # first rank on top
     assert list(bars.x) == [-1.2, 1.5] and list(bars.text) == ["-1.20%", "+1.50%"]
@@ -67,6 +66,58 @@ def test_top_n_holdings_chart_only_the_n_listed() -> None:
     )
     assert [i.title for i in items] == ["KODEX 200 보유종목 30개 중 비중 상위 2개"]
     assert items[0].figure is not None and list(items[0].figure.data[0].y) == ["종목1", "종목0"]
+
+
+def test_a_composed_answer_charts_the_measure_it_states_over_the_chosen_set() -> None:
+    """'거래대금 상위 5개 ETF의 평균 순자산은?': the set is ordered by 거래대금 but the answer is
+    순자산 (seen in Chromium: the chart showed 거래대금), with the average marked."""
+    from agents.etf.charts import charts_for
+
+    frame = {"measures": [{"name": "trading_value"}, {"name": "net_assets"}],
+             "operation": {"kind": "aggregate", "aggregate": "avg", "top_n": 2}}  # fmt: skip
+    rows = [{"code": "122630", "name": "KODEX 레버리지", "net_assets": 4.0e12, "trading_value": 9.0e12},
+            {"code": "069500", "name": "KODEX 200", "net_assets": 16.0e12, "trading_value": 8.0e12}]  # fmt: skip
+    results = [{"tool": "get_etf_prices", "arguments": {
+        "rows": "122630,069500", "period": "1m", "order_by": "trading_value", "top": 2,
+        "columns": "net_assets=latest_net_assets,trading_value=trading_value"},
+        "result": {"rows": rows, "summaries": {r["code"]: {"trading_value": r["trading_value"]}
+                                               for r in rows}}}]  # fmt: skip
+    text = ("전체 ETF 중 1개월 거래대금 높은 순 상위 2개 ETF의 순자산총액 평균: 10조 원\n"
+            "1. KODEX 레버리지 (122630): 1개월 거래대금 9조 원, 순자산총액 4조 원\n"
+            "2. KODEX 200 (069500): 1개월 거래대금 8조 원, 순자산총액 16조 원")  # fmt: skip
+    (item,) = charts_for({"understanding": {"frame": frame}, "tool_results": results}, text)
+    fig = item.figure
+    assert fig is not None and list(fig.data[0].x) == [160000.0, 40000.0]  # 억 원, first on top
+    assert fig.layout.xaxis.title.text == "순자산 (억 원)"
+    assert not fig.layout.yaxis.title.text  # the bars name the ETFs: no rotated axis title
+    assert [a.text for a in fig.layout.annotations] == ["평균 10조 원"]
+    assert fig.layout.shapes[0].x0 == 100000.0
+
+
+def test_a_pick_then_its_holdings_charts_the_holdings() -> None:
+    """'반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': the pick is by 순자산, the answer
+    lists holdings (foreign tickers) by weight."""
+    from agents.etf.charts import charts_for
+
+    frame = {"measures": [{"name": "net_assets"}, {"name": "holdings"}]}
+    results = [
+        {"tool": "get_etf_prices", "arguments": {"columns": "net_assets=latest_net_assets",
+                                                 "order_by": "net_assets", "top": 1},
+         "result": {"rows": [{"code": "381180", "name": "TIGER 미국필라델피아반도체나스닥",
+                              "net_assets": 6.7e12}], "summaries": {}}},
+        {"tool": "graph_query", "arguments": {}, "result": [
+            {"code": "AMAT", "name": "Applied Materials", "weight": 13.44},
+            {"code": "AMD", "name": "Advanced Micro Devices", "weight": 13.14}]},
+    ]  # fmt: skip
+    text = ("TIGER 미국필라델피아반도체나스닥 (순자산총액 가장 높은 ETF) 보유종목 8개 중 비중 상위 2개 "
+            "(합계 26.58%, 스냅샷 2026-11-20 기준):\n1. Applied Materials (AMAT): 13.44%\n"
+            "2. Advanced Micro Devices (AMD): 13.14%")  # fmt: skip
+    (item,) = charts_for({"understanding": {"frame": frame}, "tool_results": results}, text)
+    assert item.title == ("TIGER 미국필라델피아반도체나스닥 (순자산총액 가장 높은 ETF) 보유종목 8개 중 "
+                          "비중 상위 2개")  # fmt: skip
+    assert item.figure is not None
+    assert list(item.figure.data[0].y) == ["Advanced Micro Devices", "Applied Materials"]
+    assert item.figure.layout.xaxis.title.text == "비중 (%)"
 
 
 def test_no_answer_chart_when_a_listed_figure_is_missing() -> None:
