@@ -320,8 +320,9 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
             "orientation": "h", "textposition": "auto", "cliponaxis": False,
             "marker": {"color": [colors.for_change(v) if measure in SIGNED_MEASURES else PALETTE[0]
                                  for _, v in shown]},
-            "text": [_value_text(measure, v) for _, v in shown],
-            "hovertemplate": "%{y}: %{text}<extra></extra>"}  # fmt: skip
+            "text": [_bar_text(measure, v) for _, v in shown],
+            "hovertext": [_value_text(measure, v) for _, v in shown],
+            "hovertemplate": "%{y}: %{hovertext}<extra></extra>"}  # fmt: skip
     amounts = [0.0] + [v for _, v in rows]
     low, high = min(amounts), max(amounts)
     pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
@@ -330,6 +331,7 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     top = 40 + 22 * (title.count("<br>") + 1)
     layout = base_layout(title, axis, "", height=max(260, top + 60 + 34 * len(rows)), top=top)
     layout["xaxis"]["range"] = [low - (pad if low < 0 else 0), high + (pad if high > 0 else 0)]
+    layout["xaxis"]["tickformat"] = ","  # 100,000 (억 원), not plotly's '100k'
     layout["yaxis"]["automargin"] = True
     mean = _mean_line(frame, rows, measure)
     if mean:
@@ -350,6 +352,16 @@ def _mean_line(frame: dict[str, Any], rows: list[tuple[str, float]],
     note = {"xref": "x", "x": mean, "yref": "y domain", "y": 1, "yanchor": "bottom",
             "text": f"평균 {_value_text(measure, mean)}", "showarrow": False}  # fmt: skip
     return [line], [note]
+
+
+def _bar_text(measure: str, value: float) -> str:
+    """A bar's label, short enough to sit beside the bar at 420 px ('15.9조', hover: the full
+    '15조 9,431억 원')."""
+    if measure in EOK_MEASURES and value >= 1e4:
+        return f"{value / 1e4:,.1f}조"
+    if measure in EOK_MEASURES:
+        return f"{value:,.0f}억"
+    return _value_text(measure, value)
 
 
 def _value_text(measure: str, value: float) -> str:
