@@ -72,6 +72,7 @@ class LiveTurn:
     last_step: float = field(default_factory=time.perf_counter)
     stop_clicked: float | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # what the page needs when it ends
+    drawn: bool = False  # whether `follow` drew the live box (a quiet turn's answer came first)
 
     @classmethod
     def begin(cls, key: str, question: str, stream: Stream, **extra: Any) -> LiveTurn:
@@ -216,6 +217,7 @@ def follow(turn: LiveTurn, render: RenderStep, *, title: str,
     _wait_quietly(turn, quiet_s)
     if turn.answer is not None:
         return turn.answer
+    turn.drawn = True
     stop_slot = st.empty()  # emptied when the turn ends
     stop_slot.button(STOP_LABEL, key=f"{turn.key}-stop", on_click=turn.request_stop,
                      icon=":material/stop_circle:", disabled=turn.stop.is_set(),

@@ -33,7 +33,7 @@ from pages import _answer
 from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels
-from pages._live import LiveTurn, follow
+from pages._live import QUIET_S, LiveTurn, done_label, follow, inside
 
 EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
@@ -120,13 +120,31 @@ def _follow(turn: LiveTurn, *, redraw: bool = True) -> None:
 
     The node view stays (folded) above the answer; `redraw` (a run that drew the form disabled,
     e.g. after a click on 중지) draws the screen again with the form usable."""
-    answer = follow(turn, _progress, title=f"{turn.question} 리포트 작성 중…",
-                    done=lambda a: "완료" if a.status != "error" else "리포트를 완성하지 못했습니다")  # fmt: skip
+    answer = follow(turn, _progress, title=f"{turn.question} 리포트 작성 중…", done=_done,
+                    quiet_s=QUIET_S)  # fmt: skip
     turn.end()
+    if answer is not None and not turn.drawn:
+        _render_steps(turn, answer)
     if answer is not None:
         st.session_state[STATE_ANSWER] = answer
         if redraw:
             st.rerun()
+
+
+def _done(answer: AgentAnswer) -> str:
+    return "완료" if answer.status != "error" else "리포트를 완성하지 못했습니다"
+
+
+def _render_steps(turn: LiveTurn, answer: AgentAnswer) -> None:
+    """The node view of a report answered within QUIET_S, drawn once and folded, as a longer
+    run leaves it: drawn step by step it was ~150 updates the browser rendered one after the
+    other before the report (whose own run took 50-100 ms)."""
+    failed = answer.status in ("error", "cancelled")
+    label = done_label(answer) if answer.status == "cancelled" else _done(answer)
+    box = st.status(label, state="error" if failed else "complete", expanded=False)
+    with inside(box):
+        for event in turn.shown:
+            _progress(event)
 
 
 # ---------------------------------------------------------------- rendering
