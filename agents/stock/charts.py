@@ -22,6 +22,20 @@ UNEXPLAINED = "#f59e0b"  # outline of an event marker no news explains
 POLARITY_WORDS = {1: " (호재)", -1: " (악재)", 0: ""}
 
 
+# The price chart's sessions: half a year of daily candles. A year's 290 candles and volume bars
+# were most of the report's chart drawing in the browser (~1.7 s under load); the drawdown and
+# RSI charts (lines) keep the whole year, the 52-week band its year.
+CANDLE_SESSIONS = 126
+DAILY_KEYS = ("dates", "open", "high", "low", "close", "volume")
+
+
+def recent(series: dict[str, Any], sessions: int) -> dict[str, Any]:
+    """`series` cut to its last `sessions` sessions (prices, volume and moving averages)."""
+    cut = {k: series[k][-sessions:] for k in DAILY_KEYS if k in series}
+    cut["ma"] = {k: v[-sessions:] for k, v in (series.get("ma") or {}).items()}
+    return {**series, **cut}
+
+
 def _layout(title: str, x_label: str, y_label: str, height: int = 360) -> dict[str, Any]:
     return base_layout(title, x_label, y_label, height=height, top=70)
 
@@ -80,8 +94,10 @@ def _pct(value: float | None) -> str:
 
 def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
                  events: list[dict[str, Any]] | None = None) -> go.Figure:  # fmt: skip
-    """Candlesticks, moving averages, the 52-week high/low band and the news events over
-    volume bars (two rows sharing the date axis: prices 75%, volume 25%)."""
+    """Candlesticks of the last CANDLE_SESSIONS sessions, moving averages, the 52-week high/low
+    band and the news events over volume bars (two rows sharing the date axis: prices 75%,
+    volume 25%)."""
+    series = recent(series, CANDLE_SESSIONS)
     dates, colors = series["dates"], price_colors()
     top = {"xaxis": "x", "yaxis": "y"}
     data: list[dict[str, Any]] = [{
@@ -105,7 +121,8 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     data.append({"type": "bar", "x": dates, "y": series["volume"], "name": "거래량",
                  "marker": {"color": [colors.up if m >= 0 else colors.down for m in moves]},
                  "showlegend": False, "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
-    layout = _layout(f"{name} 가격·거래량 (이동평균, 52주 범위, 이벤트)", "", "", height=520)
+    layout = _layout(f"{name} 가격·거래량 (최근 6개월 일봉, 이동평균, 52주 범위, 이벤트)", "", "",
+                     height=520)  # fmt: skip
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
                "rangeslider": {"visible": False}, **DATE_AXIS},

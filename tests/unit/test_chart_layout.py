@@ -46,3 +46,26 @@ def test_date_axes_write_numbers_not_english_months() -> None:
     stops = [s.value for s in price.layout.xaxis.tickformatstops]
     assert stops == ["%m-%d", "%Y-%m"] and price.layout.xaxis.hoverformat == "%Y-%m-%d"
     assert not peers.layout.xaxis.tickformatstops  # a category axis keeps its names
+
+
+def test_the_stock_price_chart_draws_half_a_year_of_candles() -> None:
+    """A year's 290 candles and volume bars were most of the report's chart drawing in the
+    browser: the last 126 sessions are drawn, moving averages and events with them."""
+    from agents.stock.charts import CANDLE_SESSIONS, charts_for
+
+    days = [f"d{i:03d}" for i in range(290)]
+    series = {"dates": days, "open": [1.0] * 290, "high": [2.0] * 290, "low": [0.5] * 290,
+              "close": [1.5] * 290, "volume": [1] * 290, "ma": {"ma20": [1.0] * 290},
+              "drawdown": [0.0] * 290, "rsi": [50.0] * 290}  # fmt: skip
+    figures = {"high_52w": 2.0, "low_52w": 0.5, "currency": "KRW", "security_id": "KR:1"}
+    events = [{"session": days[-1], "date": days[-1], "move_day": -0.0674, "explained": True,
+               "category": "earnings", "polarity": -1, "headline": "h"},
+              {"session": days[0], "date": days[0], "move_day": 0.01, "explained": True,
+               "category": "earnings", "polarity": 1, "headline": "h"}]  # fmt: skip
+    price, drawdown, rsi = charts_for({"series": series, "figures": figures, "events": events})
+    by_name = {t.name: t for t in price.data}
+    assert len(by_name["일봉"].x) == len(by_name["거래량"].x) == CANDLE_SESSIONS == 126
+    assert list(by_name["20일 이동평균"].x) == days[-126:]
+    assert list(by_name["이벤트 (▲ 상승일 · ▼ 하락일)"].x) == [days[-1]]  # the older one is cut
+    assert "최근 6개월 일봉" in price.layout.title.text
+    assert len(drawdown.data[0].x) == len(rsi.data[0].x) == 290  # the whole year

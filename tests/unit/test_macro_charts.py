@@ -34,3 +34,16 @@ def test_a_price_series_axis_says_won_not_krw() -> None:
     (fig,) = series_figures(payload, "2026-11-20")
     assert fig.layout.yaxis.title.text == "원"
     assert fig.layout.title.text == "삼성전자 종가"
+
+
+def test_a_long_series_is_a_line_a_short_one_keeps_its_points() -> None:
+    """250 daily markers cost the browser 0.1-0.2 s per chart (the event-path answer's USD/KRW
+    line was its slowest part); a policy rate's few decisions keep a marker each."""
+    days = [f"2026-{m:02d}-{d:02d}" for m in range(1, 13) for d in range(1, 22)]
+    payload = {"agent_responses": {"macro": {"series": [
+        {"key": "KR_USDKRW", "title": "원/달러 환율(종가)", "unit": "KRW",
+         "points": [[day, 1400.0 + i] for i, day in enumerate(days)]},
+        {"key": "KR_BASE_RATE", "title": "한국 기준금리", "unit": "%",
+         "points": [["2026-01-15", 2.75], ["2026-04-17", 2.5], ["2026-10-22", 2.25]]}]}}}  # fmt: skip
+    long, short = series_figures(payload, None)
+    assert long.data[0].mode == "lines" and short.data[0].mode == "lines+markers"
