@@ -102,19 +102,23 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
         return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
                 "질문한 ETF" if ko else "the ETFs asked about")  # fmt: skip
     if plan.universe == "holders":
-        stock = stocks[0]
-        # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager
+        # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager;
+        # '삼성전자와 SK하이닉스를 모두 담은 ETF': every named stock held (weights summed)
         scope, scoped = _holder_scope(plan, tags)
+        held = [f"MATCH (e)-[h{i}:HOLDS]->(:Stock {{code: {cypher_text(s['code'])}}})\n"
+                f"WHERE h{i}.date = latest\n" for i, s in enumerate(stocks)]  # fmt: skip
+        weight = " + ".join(f"h{i}.weight" for i in range(len(stocks)))
+        names = ("와 ".join(s["name"] for s in stocks) if ko
+                 else " and ".join(s["name"] for s in stocks))  # fmt: skip
         return (
             f"MATCH (e:ETF)-[h:HOLDS]->(:Stock){scope}\nWITH e, max(h.date) AS latest\n"
-            f"MATCH (e)-[h:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-            "WHERE h.date = latest\n"
-            "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
-            "weight: h.weight, date: h.date}",
+            + "".join(held)
+            + "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
+            f"weight: {weight}, date: latest}}",
             (
-                f"{josa(stock['name'], '을/를')} 담은 {scoped}ETF"
+                f"{josa(names, '을/를')} {'모두 ' if len(stocks) > 1 else ''}담은 {scoped}ETF"
                 if ko
-                else f"{scoped}ETFs holding {stock['name']}"
+                else f"{scoped}ETFs holding {names}"
             ),
         )
     if plan.benchmark:  # '코스피200 추종 ETF': that index, or its total-return version
@@ -212,7 +216,8 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = _conditions(plan, filter_measure)
-    used = {measure} | ({filter_measure} if op.comparator else set()) | {c[0] for c in conditions}
+    used = {measure, *plan.also} | ({filter_measure} if op.comparator else set())
+    used |= {c[0] for c in conditions}
     descending = _descending(op.direction, op.comparator, measure)
     aggregate = op.aggregate if op.kind in ("aggregate", "filter") else None  # '… 몇 개야?'
     n = int(op.top_n) if op.kind == "rank" and op.top_n and not aggregate else None
@@ -579,10 +584,14 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
             + (f" with {condition}" if condition else "")
             + f" ({label}, {order}{top}; {{n}}):"
         )
-    columns = [measure] + ([filter_measure] if condition and filter_measure != measure else [])
+    if plan.also:  # '질문한 ETF의 총보수 · 1년 수익률': every measure asked, nothing else
+        labels = " · ".join(_measure_label(plan, m, period) for m in [measure, *plan.also])
+        title = f"{described}의 {labels} ({{n}}개):" if ko else f"{labels} of {described} ({{n}}):"
+    columns = [measure, *plan.also]
+    columns += [filter_measure] if condition and filter_measure not in columns else []
     columns += [c.measure for c in op.conditions if c.measure in LABELS["ko"]
                 and c.measure not in columns]  # every filtered measure is shown  # fmt: skip
-    if "expense_ratio" not in columns and measure != "weight":
+    if "expense_ratio" not in columns and measure != "weight" and not plan.also:
         columns.append("expense_ratio")
     empty = (f"{described} 중 조건({condition or label})에 맞는 ETF가 없습니다." if ko
              else f"No ETF among {described} meets the condition ({condition or label}).")  # fmt: skip

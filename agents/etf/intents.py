@@ -87,6 +87,7 @@ class Plan:
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
+    also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
     scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
 
 
@@ -195,6 +196,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if relation == "weight_in" and etfs == 1 and stocks == 1:
         return "holding_weight"
     if relation == "together" and stocks >= 2:
+        if op.kind in ("rank", "filter", "aggregate") and measure in SET_MEASURES and (
+                measure != "weight"):  # fmt: skip
+            return _set_intent(plan, frame, "holders")  # '… 모두 담은 ETF 중 보수가 가장 싼 것'
         return "two_stock_holders"
     if relation == "holders" and stocks == 1:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
@@ -203,6 +207,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "top_holders"
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
+    asked = _measures_asked(frame)
+    if etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation:
+        plan.also = asked[1:]  # 'TIGER 200 보수랑 1년 수익률': every measure asked, side by side
+        return _set_intent(plan, frame, "named")
     if etfs >= 3 and measure in SET_MEASURES and measure != "weight":
         return _set_intent(plan, frame, "named")  # three or more named: side by side, ordered
     if etfs >= 2:
@@ -393,6 +401,16 @@ def _predicate(word: str) -> bool:
     """'오른', '떨어진', '비싼': a verb or adjective before 'ETF' describes, it does not name a
     theme (the frame has read what it asks)."""
     return len(word) >= 2 and word[-1] in "은는던한된진린른싼쁜운인"
+
+
+# the measures a set table reads as one ETF's own latest figures (its volume there is an average)
+_SIDE_BY_SIDE = frozenset({"expense_ratio", "return", "net_assets", "close", "volatility"})
+
+
+def _measures_asked(frame: QuestionFrame) -> list[str]:
+    """The distinct measures a question reads that a set table shows side by side, in order."""
+    names = [m.name for m in frame.measures if m.name in _SIDE_BY_SIDE]
+    return list(dict.fromkeys(names))
 
 
 def _known_measure(frame: QuestionFrame) -> bool:

@@ -25,6 +25,7 @@ from agents.understanding.frame import (
     QuestionFrame,
     measure_name,
 )
+from agents.understanding.glossary import load_glossary
 from agents.understanding.morphemes import Morpheme, analyse
 from agents.understanding.vocabulary import vocabulary_words
 from data_access.contracts import AgentAnswer, TraceStep
@@ -43,7 +44,8 @@ _FRAME_WORDS = frozenset(
     "what how is the of a an me show tell please for in on to and or was were are do does "
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules
-    "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두".split()
+    "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두 "
+    "아파트 주택 실거래 거래 동안".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
@@ -139,6 +141,7 @@ class Coverage(BaseModel):
     read: list[ReadSpan] = Field(default_factory=list)
     unread: list[str] = Field(default_factory=list)
     decisive: list[str] = Field(default_factory=list)  # unread words that can change the answer
+    unheld: list[str] = Field(default_factory=list)  # terms the glossary says the data lacks
 
 
 def cover(frame: QuestionFrame) -> Coverage:
@@ -177,6 +180,7 @@ def cover(frame: QuestionFrame) -> Coverage:
         if t.tag == "SN" or t.tag in _NAME_TAGS:
             cov.decisive.append(_with_unit(tokens, i, question))
 
+    _unheld_terms(frame, spans, cov)
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():
         cov.decisive.append(w.surface if w.start >= 0 else f"(이전 질문의) {w.surface}")
@@ -186,6 +190,27 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
+
+
+def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: Coverage) -> None:
+    """A term the glossary says the data lacks ('달러 인덱스'), named and read by nothing: the
+    answer cannot be about it, whatever a screen found for its words ('달러' → 원/달러 환율)."""
+    if frame.operation.kind == "define":
+        return  # '달러 인덱스가 뭐야?' is the glossary's own answer
+    for match in load_glossary().find_all(frame.question):
+        if (
+            match.entry.held
+            or match.entry.id == frame.definition_term
+            or any(a < match.end and match.start < b for a, b, _ in spans)
+        ):
+            continue
+        inside = [w for w in cov.unread if w in match.text]
+        cov.decisive = [w for w in cov.decisive if w not in inside]
+        cov.decisive.append(match.text)
+        cov.unheld.append(
+            f"'{match.text}'{josa(match.text, '은/는')[len(match.text) :]} "
+            + match.entry.in_data(frame.language)
+        )
 
 
 def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
@@ -199,6 +224,9 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:
         spans.append((*frame.as_of_span, f"기준일:{frame.as_of_date}"))
+    if frame.definition_term:  # '연준 점도표란': the term the glossary answers
+        spans += [(m.start, m.end, f"용어:{m.entry.term_ko}") for m in
+                  load_glossary().find_all(frame.question) if m.entry.id == frame.definition_term]  # fmt: skip
     if frame.area_m2 and frame.area_span:
         spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
     words = [(m.surface, f"측정:{measure_name(m.name, 'ko')}") for m in frame.measures]
@@ -295,7 +323,14 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
     for i, t in enumerate(tokens):
         counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
         picked = i > 0 and (tokens[i - 1].form in _PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
-        if t.tag != "JKG" or not (ranked or picked):
+        # '싼 쪽 3개월 수익률': a picked noun right before a measure is the possessive unsaid
+        unsaid = (
+            t.form in _PICKED
+            and i > 0
+            and tokens[i - 1].tag == "ETM"
+            and (i + 1 < len(tokens) and tokens[i + 1].tag in ("SN", "NNG", "SL", "NNP"))
+        )
+        if not unsaid and (t.tag != "JKG" or not (ranked or picked)):
             continue
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
         after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]
@@ -352,7 +387,9 @@ def account(answer: AgentAnswer, frame: QuestionFrame) -> Coverage:
         head += [f"❓ {s}" for s in asked]
     elif cov.decisive and answer.status == "ok" and not answer.payload.get("declined"):
         answer.status = "partial"
-        head.append("⚠️ " + unread_sentence(cov.decisive, frame.language))
+        words = [w for w in cov.decisive if not any(f"'{w}'" in u for u in cov.unheld)]
+        head += [f"⚠️ {u}" for u in cov.unheld]
+        head += ["⚠️ " + unread_sentence(words, frame.language)] if words else []
     if head:
         answer.answer = "\n\n".join([*head, answer.answer])
     return cov

@@ -89,6 +89,11 @@ class GlossaryEntry:
         return self.in_data_ko if lang == "ko" else self.in_data_en
 
     @property
+    def held(self) -> bool:
+        """Whether the workbench's data holds the term (its in-data note says when not)."""
+        return not self.in_data_ko.startswith(NOT_HELD_KO)
+
+    @property
     def surfaces(self) -> tuple[str, ...]:
         """Every written form the entry answers to: both terms and the aliases."""
         return (self.term_ko, self.term_en, *self.aliases)
@@ -390,6 +395,9 @@ def parse_glossary(raw: bytes, source: str = "glossary.json") -> Glossary:
         raise GlossaryError(f"용어집 파일({source})의 'not_terms'는 문자열 목록이어야 합니다.")
     fingerprint = hashlib.sha256(raw).hexdigest()[:12]
     return Glossary.build(entries, tuple(not_terms), fingerprint=fingerprint)
+
+
+NOT_HELD_KO = "이 워크벤치 데이터에는 없습니다"
 
 
 @lru_cache(maxsize=8)

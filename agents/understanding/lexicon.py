@@ -46,6 +46,9 @@ _LATIN = re.compile(r"[a-z0-9&]")
 _CACHE_TTL_S = 300.0
 _MARKET_WORDS = ("미국", "국내", "코리아", "글로벌")
 
+# a share-class note at the end of an ETF name, often left out when asked: (합성), (H), (합성 H)
+_SHARE_CLASS = re.compile(r"\((?:합성|H|합성 H)\)$")
+
 
 def fold(text: str) -> str:
     """Lower case without whitespace: the form both questions and names are matched in."""
@@ -114,6 +117,11 @@ class Lexicon:
     def _surfaces(self) -> list[tuple[str, str, str, str]]:
         """(folded surface form, kind, key, display name) for every name we can recognize."""
         out = [(fold(n), "etf", c, n) for c, n in self.etfs.items()]
+        names = set(self.etfs.values())
+        for code, name in self.etfs.items():  # 'TIGER KOFR금리액티브' is '…액티브(합성)'
+            bare = _SHARE_CLASS.sub("", name)
+            if bare != name and bare not in names:
+                out.append((fold(bare), "etf", code, name))
         for code, (name, name_en) in self.stocks.items():
             out.append((fold(name), "stock", code, name))
             if name_en:

@@ -121,7 +121,8 @@ def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> 
     word that is not a number ('SK하이닉쓰': 'SK' alone is a word, here it starts a name;
     '코스피200' is the index)."""
     return [i for i, t in enumerate(run) if t.tag != "SN"
-            and (t.tag != "NNG" or len(t.form) >= 3)  # '수익', '상위': short common nouns
+            # '수익', '상위', '인덱스': common nouns Kiwi knows are words, not misspelt names
+            and (t.tag != "NNG" or (len(t.form) >= 3 and t.oov))
             and (t.start == 0 or not question[t.start - 1].isalnum())
             and (t.form.lower() not in known_words
                  or (i + 1 < len(run) and run[i + 1].start == t.end
@@ -186,7 +187,9 @@ def correct_words(question: str, known_words: frozenset[str],
         spelt = len(tags) >= 2 and tags[0].startswith("NN") and not inside[0].oov and all(
             tag.startswith("J") for tag in tags[1:])  # fmt: skip  # '인하가' is 인하 + 가
         verb = bool(tags) and tags[0].startswith(("VV", "VA", "VX"))  # '기다릴까', not '소비자물까'
-        if spelt or verb or any(a < m.end() and m.start() < b for a, b in taken):
+        known = len(inside) == 1 and inside[0].tag == "NNG" and not inside[0].oov and (
+            inside[0].form == m.group(0))  # fmt: skip  # '인덱스' is a word, not 킨덱스 misspelt
+        if spelt or verb or known or any(a < m.end() and m.start() < b for a, b in taken):
             continue  # a noun with its particle, a verb: not a misspelt noun
         for word in (m.group(0), m.group(0)[:-1]):
             if len(word) < (2 if word == m.group(0) else 3) or word in known_words:

@@ -1407,7 +1407,12 @@ def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool
     op, before = frame.operation, previous.operation
     same_measure = not frame.measures or frame.measure() == previous.measure()
     return (op.kind == "rank" and before.kind == "rank" and op.direction is not None
-            and same_measure and not previous.of("etf") and frame.relation is None)  # fmt: skip
+            and same_measure and not previous.of("etf") and frame.relation is None
+            and not _holdings_words(frame))  # '보유 상위 5종목': the picked ETF's holdings  # fmt: skip
+
+
+def _holdings_words(frame: QuestionFrame) -> bool:
+    return bool(find_phrases(frame.question.lower(), {"h": vocabulary()["relations"]["holdings"]}))
 
 
 def _extreme_of_a_gap(frame: QuestionFrame, previous: QuestionFrame, op: Operation) -> None:
@@ -1497,8 +1502,12 @@ def _bare_followup(frame: QuestionFrame) -> bool:
 
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
-    holdings = find_phrases(frame.question.lower(), {"h": vocabulary()["relations"]["holdings"]})
-    if holdings and frame.relation in (None, previous.relation) and entities and frame.of("etf"):
+    if (
+        _holdings_words(frame)
+        and frame.relation in (None, previous.relation)
+        and entities
+        and frame.of("etf")
+    ):
         frame.relation = "holdings"  # '그 ETF 보수는?' → '상위 5개 종목은?': its holdings, not fees
         return
     bare = not frame.measures

@@ -494,3 +494,39 @@ def test_a_picked_etfs_holdings(pg_pool: Any, graph_store: Any, offline: Setting
         "%(c)s) ORDER BY h.weight DESC LIMIT 5", {"c": top}, pg_pool)  # fmt: skip
     assert answer.status == "ok", answer.answer
     assert all(r["name"] in answer.answer for r in held) and "비중 상위 5개" in answer.answer
+
+
+def test_round_17_two_stock_holders_side_by_side_measures_and_unheld_terms(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 17 (each answered another question with status ok): the holders of two stocks
+    as a set picked by fee; a pick said without '의' ('싼 쪽 3개월 수익률'); a picked fund's
+    holdings asked next; two measures of one fund; a term the glossary says the data lacks
+    ('달러 인덱스', once read as the manager 킨덱스 and answered with 원/달러 환율)."""
+    both = etf_answer("삼성전자와 SK하이닉스를 모두 담은 ETF 중 보수가 가장 싼 것", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    cheapest = fetch_all(
+        "WITH l AS (SELECT etf_code, max(as_of_date) d FROM etf_holdings GROUP BY etf_code) "
+        "SELECT e.code FROM etfs e JOIN l ON l.etf_code = e.code WHERE (SELECT count(*) FROM "
+        "etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = e.code AND "
+        "h.as_of_date = l.d AND s.code IN ('005930', '000660')) = 2 "
+        "ORDER BY e.expense_ratio, e.code LIMIT 1", None, pg_pool)[0]["code"]  # fmt: skip
+    listed = [line for line in both.answer.splitlines() if line[:2] == "1."]
+    assert both.status == "ok" and len(listed) == 1 and cheapest in listed[0], both.answer
+    history: list[Any] = []
+    for turn in ("KODEX 200 총보수", "TIGER 200은?", "둘 중 싼 쪽 3개월 수익률은?"):
+        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, picked)
+    assert picked.status == "ok" and "102110" in picked.answer.split("\n")[0], picked.answer
+    history = []
+    for turn in ("2차전지 ETF 목록", "그 중 순자산 가장 큰 거", "보유 상위 5종목"):
+        listed_answer = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, listed_answer)
+    assert "보유종목" in listed_answer.answer and "비중 상위 5개" in listed_answer.answer
+    two = etf_answer("TIGER 200 expense ratio랑 1y return", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    fee = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE code = '102110'")
+    assert two.status == "ok" and f"총보수 {fee:g}%" in two.answer and "1년 수익률" in two.answer
+    dollar = macro_answer("달러 인덱스 최근 값", settings=offline, store=graph_store, pool=pg_pool)
+    assert dollar.status == "partial" and "킨덱스" not in dollar.answer
+    assert dollar.answer.startswith("⚠️ '달러 인덱스'는 이 워크벤치 데이터에는 없습니다")
