@@ -82,9 +82,9 @@ def price_figure(result: dict[str, Any], name: str) -> go.Figure:
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
                "title": {"text": ""}, **DATE_AXIS},
-        yaxis={"anchor": "x", "domain": [0.342, 1.0], "title": {"text": "종가 (원)"}},
+        yaxis={"anchor": "x", "domain": [0.342, 1.0], "title": {"text": "종가 (원)"}, "tickformat": ",", "automargin": True},
         xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "날짜"}, **DATE_AXIS},
-        yaxis2={"anchor": "x2", "domain": [0.0, 0.282], "title": {"text": "거래량 (주)"}},
+        yaxis2={"anchor": "x2", "domain": [0.0, 0.282], "title": {"text": "거래량 (주)"}, "tickformat": ",", "automargin": True},
     )  # fmt: skip
     return _figure(data, layout)
 

@@ -126,9 +126,10 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
                "rangeslider": {"visible": False}, **DATE_AXIS},
-        yaxis={"anchor": "x", "domain": [0.28, 1.0], "title": {"text": f"가격 ({_unit(figures['currency'])})"}},
+        yaxis={"anchor": "x", "domain": [0.28, 1.0], "title": {"text": f"가격 ({_unit(figures['currency'])})"},
+               "tickformat": ",", "automargin": True},
         xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "거래일"}, **DATE_AXIS},
-        yaxis2={"anchor": "x2", "domain": [0.0, 0.24], "title": {"text": "거래량 (주)"}},
+        yaxis2={"anchor": "x2", "domain": [0.0, 0.24], "title": {"text": "거래량 (주)"}, "tickformat": ",", "automargin": True},
         shapes=[{"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": low,
                  "y1": high, "fillcolor": "#9ca3af", "opacity": 0.07, "line": {"width": 0}}],
     )  # fmt: skip

@@ -16,13 +16,20 @@ _DOM_PROBE = """() => {
   const axisTitle = (plot, axis) => [...plot.querySelectorAll('text')]
     .filter((t) => new RegExp(`^${axis}[0-9]*title$`).test(t.getAttribute('class') || ''))
     .map(text).find((t) => t.length > 0) || '';
+  // A category axis whose ticks are names (a horizontal bar per ETF) is labelled by them: a
+  // title beside the names ('ETF', drawn rotated) says nothing more.
+  const number = /^[−+-]?[0-9.,]+[%kMGB]?$|^[0-9]{4}-[0-9]{2}/;
+  const named = (plot, axis) => {
+    const ticks = [...plot.querySelectorAll(`.${axis}tick text`)].map(text).filter((t) => t);
+    return ticks.length > 0 && ticks.every((t) => !number.test(t));
+  };
   const charts = [...document.querySelectorAll('.js-plotly-plot')].map((plot) => {
     const ticks = plot.querySelectorAll('.xtick, .ytick').length;
     const pie = plot.querySelectorAll('.pielayer .slice').length > 0;
     return {
       title: text(plot.querySelector('.gtitle')),
-      x_title: axisTitle(plot, 'x'),
-      y_title: axisTitle(plot, 'y'),
+      x_title: axisTitle(plot, 'x') || (named(plot, 'x') ? '(이름 눈금)' : ''),
+      y_title: axisTitle(plot, 'y') || (named(plot, 'y') ? '(이름 눈금)' : ''),
       kind: pie ? 'pie' : (ticks > 0 ? 'cartesian' : 'no-axes'),
     };
   });
