@@ -51,7 +51,7 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
-                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}},
+                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
             }  # fmt: skip
             if all(ISO_DAY.match(str(x)) for x in xs):
                 layout["xaxis"].update(DATE_AXIS)

@@ -47,3 +47,4 @@ def test_a_long_series_is_a_line_a_short_one_keeps_its_points() -> None:
          "points": [["2026-01-15", 2.75], ["2026-04-17", 2.5], ["2026-10-22", 2.25]]}]}}}  # fmt: skip
     long, short = series_figures(payload, None)
     assert long.data[0].mode == "lines" and short.data[0].mode == "lines+markers"
+    assert long.layout.yaxis.tickformat == ","  # 1,400, not plotly's 1.4k
