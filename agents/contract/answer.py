@@ -41,8 +41,10 @@ MAX_LISTED = 3
 MAX_RELATED = 2
 MIN_SHARED = 1  # words or concepts a listed clause must share with the question
 FILLER_TITLES = ("목적", "정의", "용어의 정의", "전문")
-FILLER_ASKED = {"목적": ("목적", "purpose", "취지"), "정의": ("정의", "뜻", "의미", "definition",
-                                                              "mean", "용어")}  # fmt: skip
+# a question asking what a word is ('쇼핑몰형 구매대행이 뭐예요?') asks for its definition
+FILLER_ASKED = {"목적": ("목적", "purpose", "취지"),
+                "정의": ("정의", "뜻", "의미", "definition", "mean", "용어", "뭐예", "뭔가", "뭐야",
+                         "뭐죠", "무엇인", "이란", "란 무엇", "what is")}  # fmt: skip
 MARKER_RE = re.compile(r"^(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*")
 SENTENCE_END_RE = re.compile(r"(?<=다\.)\s+|(?<=[.!?])\s+(?=[A-Z가-힣“\"])")
 # 한다체 → 합니다체 at a sentence end (longest first), so the answer reads as the UI speaks.
@@ -79,6 +81,15 @@ def is_filler(article: Article, question: str) -> bool:
     return any(title == t.replace(" ", "") or title.endswith(t) for t in FILLER_TITLES)
 
 
+def asks_definition(question: str) -> bool:
+    lowered = question.lower()
+    return any(a in lowered for a in FILLER_ASKED["정의"])
+
+
+def _defines(article: Article) -> bool:
+    return article.article_no > 0 and "정의" in article.title
+
+
 def shared(hit: Hit) -> int:
     """What the question and the clause have in common: words and concepts (plus a named one)."""
     named = 1 if "reference" in hit.ranks else 0
@@ -100,6 +111,8 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
     # a clause covering more of the question's topic weight comes first (위약벌 in the annex
     # beats the main body's 비밀유지 clause that covers only 비밀); ties keep the fused order
     candidates.sort(key=lambda h: -covered[id(h)])
+    if asks_definition(question):  # '쇼핑몰형 구매대행이 뭐예요?': the definitions clause answers
+        candidates.sort(key=lambda h: not _defines(h.article))
     best = candidates[0]
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
     quantity = asked_quantity(question)
@@ -125,36 +138,99 @@ def _split_marker(line: str) -> tuple[str, str]:
     return match.group(0).strip(), line[match.end() :]
 
 
+CONCEPT_SHARE = (
+    0.25  # a concept's register word ('반환' for '정산') counts a quarter of an asked word
+)
+FACT_WEIGHT = 1.0  # stating the asked kind of fact counts as one more rare word of the question
+RESTATED_SHARE = 0.5  # a register word for an everyday word ('금융사고' for '사기') counts half
+# the asking words themselves: their register words ('언제까지' → 기간, 이내) name no topic
+INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동안)?|며칠|누가|누구|몇\s*\S+")
+
+
 def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
-            kind: FactKind | None = None) -> tuple[int, int, int, int, int]:  # fmt: skip
-    """A line with the question's words that states the asked kind of fact first (the 10-hour
-    rule, not the definition beside it), then the question's own words (asked '얼마나
-    유지되나요' → the line saying 유지), then the fact, then distinct matched words (손해, 배상
-    and 한도 beat 손해 twice), then occurrences."""
+            kind: FactKind | None = None, rarity: dict[str, float] | None = None,
+            strong: bool = True, restated: Sequence[str] = ()) -> tuple[float, int, int, int]:  # fmt: skip
+    """How well a line answers: the question's own words (its morphemes, `asked`), half as much
+    the register words of its everyday words (`restated`), a quarter as much its concepts'
+    register words (`terms`), each weighed by how few lines of the clause hold it (`rarity`:
+    '지급정지' in every 항 of a 지급정지 article tells none apart; '해소' in one does), plus one
+    word's weight when the line states the asked kind of fact (the 10-hour rule, not the
+    definition beside it; only when the question asks for it outright, `strong`); then the fact's
+    rank, distinct matched words (손해, 배상 and 한도 beat 손해 twice), occurrences."""
     present = [t for t in terms if t and t in text]
     morphemes = set(tokens(text))  # '알려야' holds 알리, which no substring test sees
-    own = sum(1 for t in set(asked) if len(t) > 1 and (t in morphemes or t in text))
+
+    def held(t: str) -> bool:
+        return len(t) > 1 and (t in morphemes or t in text)
+
+    own_words = {t for t in asked if held(t)}
+    restated_words = {t for t in restated if held(t)} - own_words
+    concept_words = {t for t in terms if held(t)} - own_words - restated_words
+    weights = rarity or {}
+
+    def total(words: set[str]) -> float:
+        return sum(weights.get(t, 1.0) for t in words)
+
+    own = (total(own_words) + RESTATED_SHARE * total(restated_words)
+           + CONCEPT_SHARE * total(concept_words))  # fmt: skip
     fact = fact_rank(text, kind)
-    return int(own > 0 and fact > 0), own, fact, len(present), sum(text.count(t) for t in present)
+    stated = FACT_WEIGHT if strong and fact > 0 else 0.0
+    return own + stated, fact, len(present), sum(text.count(t) for t in present)
+
+
+HEADING_RE = re.compile(r"^\s*(?:【[^】]*】|<[^>]*>|\[[^\]]*\])\s*$")
+
+
+def _scored_texts(lines: Sequence[str]) -> list[str]:
+    """Each line as it is scored: with the heading-only line above it ('【대항력 및 우선변제권
+    확보】' over '① 임차인이 주택의 인도와…' in an exhibit), whose words name its block."""
+    out, heading = [], ""
+    for line in lines:
+        if HEADING_RE.match(line):
+            heading = line
+            out.append(line)
+        else:
+            out.append(f"{heading} {line}" if heading else line)
+    return out
+
+
+def _rarity(texts: Sequence[str], words: Sequence[str]) -> dict[str, float]:
+    """1 / the number of lines holding each word (a word in every line of n weighs 1/n)."""
+    analysed = [(t, set(tokens(t))) for t in texts]
+    out: dict[str, float] = {}
+    for word in {w for w in words if len(w) > 1}:
+        held = sum(1 for text, morphemes in analysed if word in text or word in morphemes)
+        out[word] = 1.0 / held if held else 0.0
+    return out
 
 
 def operative(label: str, lines: Sequence[str], terms: Sequence[str],
               asked: Sequence[str] = (), question: str = "") -> Quote:  # fmt: skip
     """The line of a clause (항 ②, 호 1., or plain text) that carries most of the question's words
-    (`asked`: its morphemes) and the asked kind of fact, and its best sentence, whole; the first
-    line when nothing matches."""
+    (`asked`: its morphemes; `terms`: the register words they stand for), the rarer in the clause
+    the better, and the asked kind of fact, and its best sentence; the first line when nothing
+    matches. A heading-only line is never the answer, but its words count for the lines under
+    it."""
     if not lines:
         return Quote(label, "", "", [])
     kind = asked_kind(question) if question else None
-    best = max(range(len(lines)), key=lambda i: (*_weight(lines[i], terms, asked, kind), -i))
+    # an amount asked by its topic noun alone ('보증금을 늘리면 …') is not asked outright
+    strong = kind not in ("amount", "cap") or asked_quantity(question) is not None
+    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated if question else []
+    texts = _scored_texts(lines)
+    rarity = _rarity(texts, [*asked, *restated, *terms])
+    choices = [i for i, line in enumerate(lines) if not HEADING_RE.match(line)]
+    best = max(choices or range(len(lines)), key=lambda i: (
+        *_weight(texts[i], terms, asked, kind, rarity, strong, restated), -i))  # fmt: skip
     marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
     pick = max(range(len(sentences)),
                key=lambda i: (*_weight(sentences[i], terms, asked, kind), -i))  # fmt: skip
     sentence = sentences[pick].strip()
-    fact = find_fact(sentence, kind, [*asked, *terms])
+    near = [*asked, *restated, *terms]
+    fact = find_fact(sentence, kind, near) or find_fact(body, kind, near)
     return Quote(label, _parent_marker(lines, best, marker), sentence,
-                 [t for t in terms if t and t in sentence], fact, body.strip())  # fmt: skip
+                 [t for t in terms if t and t in body], fact, body.strip())  # fmt: skip
 
 
 def _parent_marker(lines: Sequence[str], index: int, marker: str) -> str:
@@ -179,12 +255,14 @@ def polite(sentence: str) -> str:
 
 
 def one_line(quote: Quote, language: str) -> str:
-    """A one-sentence answer: the asked fact first (when the sentence states one), then the
-    operative sentence quoted whole, with the clause cited."""
+    """A one-line answer: the asked fact first (when the clause states one), then the operative
+    항/호 quoted whole (every sentence of it: the fact may sit in its '다만' sentence), with the
+    clause and its 항 cited. English quotes the operative sentence."""
     if language == "en":
         lead = f"{quote.fact} — " if quote.fact else ""
         return f"{lead}{quote.citation} says: “{quote.sentence}”"
-    sentence = polite(quote.sentence).rstrip(".")
+    text = quote.line or quote.sentence
+    sentence = " ".join(polite(s) for s in SENTENCE_END_RE.split(text) if s.strip()).rstrip(".")
     lead = f"**{quote.fact}** — " if quote.fact else ""
     return f"{lead}{sentence} ({quote.citation})."
 

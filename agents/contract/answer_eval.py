@@ -26,6 +26,7 @@ from pathlib import Path
 
 from psycopg_pool import ConnectionPool
 
+from agents.contract.answer import polite
 from agents.contract.ingest.pipeline import ingest_bytes
 from data_access.contracts import AgentAnswer
 
@@ -91,19 +92,24 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     no_clause = bool(answer.payload.get("no_clause")) and not answer.citations
     if question.absent or question.fact is None:
         return AnswerCheck(question, False, False, no_clause, first)
-    fact = _squash(question.fact)
+    # the answer speaks 합니다체: a fact labelled '책임을 지지 않는다' is stated '… 않습니다'
+    facts = {_squash(question.fact), _squash(polite(question.fact))}
     # labels compared without spaces: a PDF's per-glyph spacing may join '미 충족' in a title
     clauses = {_squash(c["label"]): c["content"] for c in answer.payload.get("clauses", [])}
     content = clauses.get(_squash(question.article or ""), [])
     listed = [
         (m.group("citation"), m.group("line")) for line in lines if (m := LISTED_RE.match(line))
     ]
-    whole = any(_squash(q) in {_squash(_unmarked(c)) for c in content} and fact in _squash(q)
+    whole = any(_squash(q) in {_squash(_unmarked(c)) for c in content} and _holds(q, facts)
                 for _, q in listed)  # fmt: skip
     right = None if question.clause is None else any(
-        _names_clause(cite, question.article or "", question.clause) and fact in _squash(q)
+        _names_clause(cite, question.article or "", question.clause) and _holds(q, facts)
         for cite, q in listed)  # fmt: skip
-    return AnswerCheck(question, fact in _squash(first), whole, no_clause, first, right)
+    return AnswerCheck(question, _holds(first, facts), whole, no_clause, first, right)
+
+
+def _holds(text: str, facts: set[str]) -> bool:
+    return any(f in _squash(text) for f in facts)
 
 
 def _names_clause(citation: str, article: str, clause: str) -> bool:

@@ -21,7 +21,7 @@ from typing import Literal
 
 FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count"]
 
-NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
+NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
 UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분)"
 PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
@@ -31,12 +31,25 @@ AMOUNT_RE = re.compile(
 )
 DAY_RE = re.compile(
     rf"(?:매월|매년|매주|매달)\s*{NUM}\s*일|(?:{NUM}\s*년\s*)?{NUM}\s*월\s*{NUM}\s*일|지체\s*없이|"
-    r"즉시|(?:그\s*)?(?:전날|다음\s*날|익일|당일|전일)(?=[\s에까은는이의도,.)]|$)"
+    r"즉시|(?:그\s*)?(?:전날|다음\s*날|익일|당일|전일)(?:부터|까지)?(?=[\s에까은는이의도,.)]|$)"
 )  # a day relative to another ('지급일이 휴일이면 그 전날') is a day too
+# an amount stated as a relation rather than a number: '이체된 금액 이내', '계약금의 배액',
+# '판매가를 배상' is not one (no bound); only the word before it and a bound after it are kept
+RELATIVE_AMOUNT_RE = re.compile(
+    r"(?:[가-힣]+\s+)?(?:[가-힣]*금액|배액|전액|상당액)(?:\s*(?:이내|이하|까지|한도|을 한도로))"
+)
+# a moment stated as an event: '입금의 기록이 된 때', '서면을 받은 날', '도달한 때'
+# a verb's adnominal ending: a syllable ending in ㄴ or ㄹ ('바꾼', '받을', '도달한') or '는'/'던'
+ADNOMINAL = "".join(chr(0xAC00 + 28 * i + j) for i in range(399) for j in (4, 8)) + "는던"
+EVENT_TIME_RE = re.compile(
+    rf"(?:[가-힣]+\s+){{0,2}}[가-힣]*[{ADNOMINAL}]\s*(?:때|날)(?:부터|까지|로부터)?(?=[\s,.)에(]|$)"
+)
+# a deadline named by a day rather than a count: '시행일 전영업일까지', '만기일까지'
+DEADLINE_RE = re.compile(r"(?:[가-힣]+\s+)?[가-힣]*일\s*(?:전|이전)?까지")
 DATE_RE = re.compile(rf"(?:{NUM}\s*년\s*)?{NUM}\s*월\s*{NUM}\s*일{BOUND}")
 COUNT_RE = re.compile(rf"{NUM}\s*(?:회|번|명|건|차례){BOUND}")
 PARTY_RE = re.compile(
-    r"(?<![가-힣])(갑|을|병|원사업자|수급사업자|발주자|수급인|도급인|임대인|임차인|회사|이용자|회원|"
+    r"(?<![가-힣)\]」』\"”’'])(갑|을|병|원사업자|수급사업자|발주자|수급인|도급인|임대인|임차인|회사|이용자|회원|"
     r"근로자|사용자|매도인|매수인|여행자|여행사|여행업자|제공자|이용자|위탁자|수탁자|개발사|사업자)"
     r"(?=\s*(?:은|는|이|가|에게|의|과|와|측|쪽|\s))"
 )
@@ -77,10 +90,10 @@ ASKED = (
 QuantityKind = Literal["percent", "count", "hours", "period", "amount"]
 QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     ("percent", re.compile(r"몇\s*(?:%|퍼센트|프로)")),
-    ("count", re.compile(r"몇\s*(?:번|회|명|건|차례)")),
+    ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|개(?!월))")),
     ("hours", re.compile(r"몇\s*시간")),
     ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)")),
-    ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간))|몇\s*원")),
+    ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간))|몇\s*(?:원|배)")),
 )
 QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),
@@ -100,9 +113,9 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "cap": (CAP_RE, AMOUNT_RE, PERIOD_RE),
     "hours": (HOURS_RE,),
     "count": (COUNT_RE,),
-    "amount": (AMOUNT_RE,),
-    "period": (PERIOD_RE,),
-    "when": (DAY_RE, PERIOD_RE),
+    "amount": (AMOUNT_RE, RELATIVE_AMOUNT_RE),
+    "period": (PERIOD_RE, DEADLINE_RE),
+    "when": (DAY_RE, PERIOD_RE, DEADLINE_RE),
     "party": (PARTY_RE,),
 }
 
@@ -129,12 +142,18 @@ def states(lines: Sequence[str], kind: QuantityKind) -> bool:
     return any(p.search(line) for line in lines for p in QUANTITY_STATED[kind])
 
 
+# what states a fact once a line is chosen, but does not choose the line: '…을 받을 때' is often
+# a condition ('제공받을 때 발송비를 부담한 경우'), and is the answer only in the line the
+# question's words chose
+STATED_TOO: dict[str, tuple[re.Pattern[str], ...]] = {"when": (EVENT_TIME_RE,)}
+
+
 def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) -> str | None:
     """The span of `sentence` that states a fact of `kind` ('3년간', '10시간 이상'): of several,
     the one closest to a word of the question (`near`), else the first."""
     if kind is None:
         return None
-    for pattern in PATTERNS[kind]:
+    for pattern in (*PATTERNS[kind], *STATED_TOO.get(kind, ())):
         matches = list(pattern.finditer(sentence))
         if matches:
             best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))

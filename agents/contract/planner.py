@@ -30,6 +30,8 @@ PARTICLE_END = ("와", "과", "및", "의", "은", "는", "을", "를", "이", "
 EN_STOP = {"the", "a", "an", "this", "that", "of", "on", "about", "which", "what", "is", "are",
            "and", "with", "show", "me", "find"}  # fmt: skip
 MAX_CONCEPT_TOPICS = 3
+# words that ask about the joined things together, not each apart
+JOINT_RE = re.compile(r"둘\s*다|모두|함께|같이|동시에|달라|다르|both|together", re.IGNORECASE)
 MAX_TOPICS = 4  # joined topics searched apart ('A와 B와 C는?')
 CONJUNCTIONS = ("및", "그리고")
 
@@ -79,10 +81,13 @@ def split_topics(question: str) -> list[str]:
     """The topics a question joins ('데이터 제공 범위와 손해배상 조건은?' → ['데이터 제공 범위',
     '손해배상 조건은?']): pieces between a conjunction particle (와/과/이랑, Kiwi's JC), 및 or
     그리고 (English: 'and'), when every piece has a topic of its own (coverage.topic_units:
-    '갑과 을의 의무' is one topic); else [question]."""
+    '갑과 을의 의무' is one topic) and the question does not ask about them together ('둘 다',
+    '함께', '달라요': JOINT_RE); else [question]."""
     from agents.contract.coverage import topic_units
 
     text = question.strip()
+    if JOINT_RE.search(text):  # '도장이랑 서명을 둘 다 …', '사진이랑 색이 달라요': one question
+        return [text]
     if not is_korean(text):
         pieces = re.split(r"\s+and\s+|\s*,\s*", text)
     else:

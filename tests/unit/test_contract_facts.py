@@ -75,3 +75,67 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
     assert states(["공급받은 날부터 3월 이내에 청약철회를 할 수 있다."], "period")
     assert not states(["은행이 정한 이율로 셈한다."], "percent")
     assert states(["임차인이 3기의 차임액에 달하도록 차임을 연체하면 해지할 수 있다."], "count")
+
+
+# 제11조 of the real deposit terms (tests/fixtures/contracts/deposit_terms.md): every 항 says
+# 지급정지, so that word tells none apart; the 항 holding the question's rarer words answers
+STOP_PAYMENT = [
+    "① 은행은 금융사고로 인한 사고자금이 이체된 거래처의 계좌에 대하여 금융사고가 발생한 금융기관의 요청이 있는 경우 지체 없이 지급정지를 취한다.",
+    "② 제1항의 지급정지 금액은 금융사고로 인해 이체된 금액 이내로 한다.",
+    "③ 제1항의 지급정지기간은 지급정지한 날로부터 10영업일 이내로 한다. 다만, 지급정지를 요청한 금융기관이 서면으로 지급정지기간의 연장을 요청하는 경우 은행은 10영업일 이내에서 연장할 수 있다.",
+    "⑥ 은행은 금융사고와 관련한 사항이 해소된 경우 지체 없이 지급정지를 해지하여야 한다.",
+    "⑦ 은행은 거래처의 계좌에서 금융사고로 인한 사고자금이 다른 금융기관에 이체된 경우 사고발생을 인지한 날로부터 10일 이내에 그 다른 금융기관에 대하여 지급정지를 요청할 수 있다.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "marker", "fact"), [
+    ("지급정지되면 얼마까지 묶여요?", "②", "이체된 금액 이내"),  # an amount stated as a relation
+    ("사기 자금이 다른 은행으로 넘어갔으면 은행은 언제까지 그 은행에 지급정지를 요청해요?", "⑦", "10일 이내"),
+    ("사기 문제가 해결되면 지급정지는 풀리나요?", "⑥", None),  # everyday words: 해결 → 해소, 풀리 → 해지
+])  # fmt: skip
+def test_the_paragraph_with_the_rarer_question_words_answers(question: str, marker: str,
+                                                              fact: str | None) -> None:  # fmt: skip
+    from agents.contract.answer import question_terms
+    from agents.contract.tokenize import tokens
+
+    quote = operative("제11조(금융사고자금 지급정지)", STOP_PAYMENT, question_terms(question),
+                      tokens(question), question)  # fmt: skip
+    assert (quote.marker, quote.fact) == (marker, fact)
+
+
+def test_the_answer_quotes_the_whole_paragraph_and_states_the_fact_first() -> None:
+    """The fact may sit in a 항's '다만' sentence: the first line quotes the 항 whole, politely."""
+    from agents.contract.answer import one_line
+    from agents.contract.tokenize import tokens
+
+    question = "지급정지 기간을 연장하면 최대 며칠 더 늘어나요?"
+    quote = operative("제11조(금융사고자금 지급정지)", STOP_PAYMENT, [], tokens(question), question)
+    line = one_line(quote, "ko")
+    assert (
+        line.startswith("**10영업일 이내")
+        and "연장할 수 있습니다 (제11조(금융사고자금 지급정지) ③)." in line
+    )
+    assert "10영업일 이내로 합니다. 다만," in line
+
+
+def test_an_exhibit_heading_names_the_block_under_it() -> None:
+    """별지1 of the housing lease: '대항력' is only in the heading over its ① line."""
+    from agents.contract.tokenize import tokens
+
+    lines = ["【대항력 및 우선변제권 확보】",
+             "① 임차인이 주택의 인도와 주민등록을 마친 때에는 그 다음날부터 제3자에게 임차권을 주장할 수 있다.",
+             "【임대차 신고의무 및 확정일자 부여 의제】",
+             "① 임대인과 임차인은 계약체결일로부터 30일 이내에 시군구청에 해당 계약을 신고하여야 합니다."]  # fmt: skip
+    question = "전입신고하면 언제부터 대항력이 생겨요?"
+    quote = operative("별지1", lines, [], tokens(question), question)
+    assert quote.line.startswith("임차인이 주택의 인도와") and quote.fact == "그 다음날부터"
+
+
+def test_party_particles_and_deadlines() -> None:
+    assert (
+        find_fact("인영(또는 서명)을 신고한 인감과 대조한다.", "party") is None
+    )  # ')을' is a particle
+    assert (
+        find_fact("변경약관 시행일 전영업일까지 해지할 수 있다.", "period") == "시행일 전영업일까지"
+    )
+    assert find_fact("변동금리 예금은 바꾼 날로부터 바꾼 이율을 적용한다.", "when") is not None

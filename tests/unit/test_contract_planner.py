@@ -56,3 +56,14 @@ def test_diff_and_highlight_segments() -> None:
     # the whole word with its particle: a highlight ending inside a word left a gap ('의무 는')
     assert highlight_segments("비밀유지 의무는 3년간 존속한다.", ["의무", "비밀"]) == [
         ("비밀유지", True), (" ", False), ("의무는", True), (" 3년간 존속한다.", False)]  # fmt: skip
+
+
+def test_things_asked_about_together_are_one_topic() -> None:
+    from agents.contract.planner import split_topics
+
+    assert split_topics("도장이랑 서명을 둘 다 등록할 수 있어요?") == [
+        "도장이랑 서명을 둘 다 등록할 수 있어요?"
+    ]
+    assert split_topics("광고 사진이랑 색이 달라요. 환불돼요?") == [
+        "광고 사진이랑 색이 달라요. 환불돼요?"
+    ]
