@@ -208,7 +208,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
     asked = _measures_asked(frame)
-    if etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation:
+    if (etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation
+            and window_ask(frame) is None):  # '20거래일 종가 변동성' is one window's statistic  # fmt: skip
         plan.also = asked[1:]  # 'TIGER 200 보수랑 1년 수익률': every measure asked, side by side
         return _set_intent(plan, frame, "named")
     if etfs >= 3 and measure in SET_MEASURES and measure != "weight":

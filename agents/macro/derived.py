@@ -596,7 +596,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     out: list[str | None] = []
     low = frame.question.lower()
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
-    if (op.kind == "difference" or rates_compared) and len(ordered) >= 2:  # the gap in %p
+    # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
+    returns_asked = frame.measure() == "return" and _priced(ordered)
+    if (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
         if _growth_series(ordered[0]) and _growth_series(ordered[1]):

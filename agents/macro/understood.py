@@ -151,7 +151,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     if (
         op.kind == "difference"
         and not summed_here  # '최고치와 최저치 차이': one series' range (window_answer)
-        and len(route.indicator_codes) < 2
+        and len(route.indicator_codes) + len(frame.of("index")) < 2  # '코스피와 코스닥 …'
         and not route.matched_security_ids
         and len(route.real_estate_regions) < 2  # '서울이랑 부산 전세가율 차이': two regions
     ):

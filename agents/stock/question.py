@@ -25,7 +25,7 @@ from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import account
+from agents.understanding.coverage import account, pick_direction
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
@@ -36,7 +36,7 @@ from data_access import figures as fig
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
-from data_access.seed.news_text import particles
+from data_access.seed.news_text import josa, particles
 
 STOCK_KINDS = frozenset({"stock"})
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
@@ -132,8 +132,10 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     for word in frame.unknown_words:
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
-    # '차이', '… 삼성전자보다 높아?': the two stocks' gap first
-    gap = _gap(frame, turns) if frame.operation.kind in ("difference", "compare") else ""
+    # '차이', '… 삼성전자보다 높아?': the two stocks' gap first; 'A와 B 중 PER 낮은 곳': the pick
+    compared = frame.operation.kind in ("difference", "compare")
+    pick = None if compared or len(turns) < 2 else pick_direction(frame)
+    gap = _gap(frame, turns) if compared else _pick(frame, turns, pick) if pick else ""
     blocks = [gap] if gap else []
     for t in turns:
         head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
@@ -154,15 +156,44 @@ _GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "
               "dividend_yield": ("배당수익률", "dividend yield")}  # fmt: skip
 
 
+def _shared_figure(frame: QuestionFrame, turns: list[_Turn]) -> str | None:
+    """The first asked figure every stock stated (prices only in one currency)."""
+    asked = [m.name for m in frame.measures] + list(_GAP_WORDS)
+    key = next((k for k in asked if all(k in t.figures for t in turns)), None)
+    if key == "close" and len({t.stock["currency"] for t in turns}) > 1:
+        return None
+    return key
+
+
+def _pick(frame: QuestionFrame, turns: list[_Turn], direction: str) -> str:
+    """'NAVER와 카카오 중 PER 낮은 곳은?': the stock the asked figure picks, said first."""
+    key = _shared_figure(frame, turns)
+    if key is None:
+        return ""
+    ranked = sorted(turns, key=lambda t: t.figures[key], reverse=direction == "desc")
+    ko, en = _GAP_WORDS[key]
+    values = ", ".join(f"{t.stock['name']} {_figure_text(key, t.figures[key], t)}" for t in ranked)
+    if turns[0].ko():
+        word = "높은" if direction == "desc" else "낮은"
+        return f"**{josa(ko, '이/가')} 더 {word} 쪽: {ranked[0].stock['name']}** ({values})"
+    word = "higher" if direction == "desc" else "lower"
+    return f"**{word.capitalize()} {en}: {ranked[0].stock['name']}** ({values})"
+
+
+def _figure_text(key: str, value: float, turn: _Turn) -> str:
+    unit = {"return": "%", "dividend_yield": "%", "per": "배", "pbr": "배", "volume": "주"}
+    if key == "close":
+        return _money(value, turn.stock["currency"])
+    return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}주"
+
+
 def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
-    """'기아 현대차 종가 차이': the first asked figure both stocks stated, first minus second
-    (prices only in one currency)."""
+    """'기아 현대차 종가 차이': the first asked figure both stocks stated, first minus second."""
     if len(turns) < 2:
         return ""
     a, b = turns[0], turns[1]
-    asked = [m.name for m in frame.measures] + list(_GAP_WORDS)
-    key = next((k for k in asked if k in a.figures and k in b.figures), None)
-    if key is None or (key == "close" and a.stock["currency"] != b.stock["currency"]):
+    key = _shared_figure(frame, turns[:2])
+    if key is None:
         return ""
     gap = a.figures[key] - b.figures[key]
     times = "배" if a.ko() else "x"
@@ -228,8 +259,9 @@ def _scope_refusal(frame: QuestionFrame, lang: str) -> str | None:
                 if lang == "ko"
                 else "I do not forecast prices (the data cannot back it)."
             )
-        return (particles(f"'{scope[0][2]}'은(는) 이 워크벤치 데이터에 없습니다.") if lang == "ko"
-                else f"'{scope[0][2]}' is not in this workbench's data.")  # fmt: skip
+        what = ", ".join(frame.unknown_words) or scope[0][2]  # '삼성전자 CEO 누구야?': the CEO
+        return (particles(f"'{what}'은(는) 이 워크벤치 데이터에 없습니다.") if lang == "ko"
+                else f"'{what}' is not in this workbench's data.")  # fmt: skip
     return None
 
 

@@ -41,6 +41,7 @@ from agents.understanding.vocabulary import (
 )
 from agents.understanding.windows import read_window_stat, windows
 from data_access import figures as fig
+from data_access.seed.calendar import next_trading_day, previous_trading_day
 from data_access.seed.news_text import josa
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -53,7 +54,8 @@ _NUMBER = re.compile(
 )
 _EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1}
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
-_MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>말|초|)(?!\s*\d)")
+_MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>(?:마지막|첫)\s*"
+                    r"(?:거래일|영업일|날)|말|초|첫날|)(?!\s*\d)")  # fmt: skip
 _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' is a word)
     r"(?:(?P<edge>end of |beginning of |start of )(?:the month of )?)?\b(?P<m>"
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[a-z]*)\.?\s*,?\s*(?P<y>20\d{2})\b"
@@ -365,7 +367,12 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
     edge = (m.group("edge") or "").strip()
     last = calendar.monthrange(year, month)[1]
-    on = date(year, month, 1 if edge in ("초", "beginning of", "start of") else last)
+    first = edge.startswith(("초", "첫", "beginning of", "start of"))
+    on = date(year, month, 1 if first else last)
+    if first and edge:  # '11월 첫 거래일', '3월 초': its first session (a screen reads back)
+        on = next_trading_day(on, "KRX")
+    elif edge.endswith(("거래일", "영업일")):  # '10월 마지막 거래일': its last session
+        on = previous_trading_day(on, "KRX")
     if _BASE_AFTER.match(text, m.end()):  # '3월 말 대비'; '2월 이후': since the close before it
         base = on if edge else date(year, month, 1) - timedelta(days=1)
         return _on_day(frame, text, base, m.start(), m.end())

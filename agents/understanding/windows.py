@@ -193,8 +193,8 @@ def read_window_stat(text: str) -> WindowStat:
         stat, spans = ("range", spans + gap) if gap else ("extremes", spans)
     if stat == "std" and field is None:
         stat = "volatility"  # '20거래일 표준편차' of a price is of its returns; '종가 표준편차' of closes
-    if window is not None and stat == "moving_average" and window.unit == "day":
-        window.unit = "session"  # a '20일 이동평균' is over 20 sessions
+    if window is not None and stat in ("moving_average", "volatility") and window.unit == "day":
+        window.unit = "session"  # a '20일 이동평균', '20일 변동성' is over 20 sessions, as quoted
     return WindowStat(window=window, stat=stat, field=field, spans=spans)
 
 

@@ -44,7 +44,9 @@ def has_batchim(word: str) -> bool:
         return (ord(ch) - 0xAC00) % 28 != 0
     if ch.isdigit():
         return ch in "013678"
-    return ch.upper() in "LMN"
+    return (
+        ch.upper() in "LMN" or ch == "R"
+    )  # an acronym's R is read 알 ('PER이'); 'Palantir' is not
 
 
 _BOTH = re.compile(r"(은\(는\)|을\(를\)|이\(가\)|과\(와\)|\(으\)로)")

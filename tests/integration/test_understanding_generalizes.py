@@ -530,3 +530,35 @@ def test_round_17_two_stock_holders_side_by_side_measures_and_unheld_terms(
     dollar = macro_answer("달러 인덱스 최근 값", settings=offline, store=graph_store, pool=pg_pool)
     assert dollar.status == "partial" and "킨덱스" not in dollar.answer
     assert dollar.answer.startswith("⚠️ '달러 인덱스'는 이 워크벤치 데이터에는 없습니다")
+
+
+def test_round_17_picks_session_windows_return_gaps_and_month_sessions(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 17, the rest: a pick between two stocks ('NAVER와 카카오 중 PER 낮은 곳' listed
+    both, no pick); a '20일 변동성' is over 20 sessions as quoted (it took 16, and the ETF
+    screen answered 3 months); the gap of two indices' returns (it subtracted their levels);
+    a month's first or last session ('11월 첫 거래일' was unread, the latest close given)."""
+    pick = answer_stock_question("NAVER와 카카오 중 PER 낮은 곳은?", pool=pg_pool)
+    pers = {r["code"]: float(r["per"]) for r in fetch_all(
+        "SELECT DISTINCT ON (s.code) s.code, f.pe AS per FROM stocks s JOIN stock_fundamentals f USING "
+        "(security_id) WHERE s.code IN ('035420', '035720') ORDER BY s.code, f.as_of_date DESC",
+        None, pg_pool)}  # fmt: skip
+    lower = "카카오" if pers["035720"] < pers["035420"] else "NAVER"
+    assert pick.status == "ok" and pick.answer.startswith(f"**PER이 더 낮은 쪽: {lower}**")
+    vol = etf_answer("KODEX 200 20일 변동성", settings=offline, store=graph_store, pool=pg_pool)
+    assert vol.status == "ok" and "20거래일" in vol.answer and "관측치 20개" in vol.answer
+    gap = macro_answer("코스피와 코스닥 최근 1개월 수익률 차이", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert gap.status == "ok" and "수익률 비교" in gap.answer and "격차(" not in gap.answer
+    first = fetch_all(
+        "SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' AND trade_date >= "
+        "date_trunc('month', (SELECT max(trade_date) FROM etf_prices)) ORDER BY trade_date "
+        "LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    month = first["trade_date"].month
+    day = etf_answer(f"KODEX 200 {month}월 첫 거래일 종가", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    assert day.status == "ok" and str(first["trade_date"]) in day.answer, day.answer
+    assert won(float(first["close"])) in day.answer
+    ceo = answer_stock_question("삼성전자 CEO 누구야?", pool=pg_pool)
+    assert ceo is not None and ceo.answer.startswith("'CEO'는")
