@@ -183,9 +183,12 @@ def _render_evidence(answer: AgentAnswer) -> None:
         ui.show_table(payload["news"], NEWS_HEADERS, key="stock-news")
     _answer.render_citations(answer, key="stock")
     log = payload.get("tool_log") or []
-    if log:
-        with st.expander(f"도구 호출 로그 ({len(log)})", icon=":material/receipt_long:"):
-            ui.show_table(log, TOOL_LOG_HEADERS, key="stock-tool-log")
+    if log:  # its grid drawn once opened, as the trace: closed, it still cost the browser a grid
+        box = st.expander(f"도구 호출 로그 ({len(log)})", icon=":material/receipt_long:",
+                          key="stock-tool-log-box", on_change="rerun")  # fmt: skip
+        if box.open:
+            with box:
+                ui.show_table(log, TOOL_LOG_HEADERS, key="stock-tool-log")
     _answer.render_trace(answer.trace, key="stock")
 
 
