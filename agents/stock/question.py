@@ -25,7 +25,7 @@ from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import account, pick_direction
+from agents.understanding.coverage import account, mark_read, pick_direction
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
@@ -292,6 +292,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
     volume_only = bool(wanted) and set(wanted) <= {"volume", "trading_value"}
     if (_asks_move(frame) or why) and "return" not in wanted and not volume_only:
         wanted.append("return")
+        if frame.period is not None and frame.period.label == "1d":  # '어제 … 그제 … 차이'
+            mark_read(frame, *(w for w in ("그제", "그저께", "엊그제") if w in frame.question))
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
         wanted.append("news")
     return list(dict.fromkeys(wanted)) or ["close", "return", "valuation"]

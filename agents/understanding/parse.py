@@ -145,6 +145,7 @@ def understand(
                           linked_notes=[n for n in linked_notes if n not in ambiguous])  # fmt: skip
     read_unheld_names(frame, question, lexicon, kinds)
     text = _read_as_of(frame, text)
+    text = _read_days_ago(frame, text, lexicon.latest_session)
     text = _read_period(frame, text)
     if "series" in kinds:
         _read_series_words(frame, text)
@@ -425,6 +426,19 @@ def _read_relative_point(frame: QuestionFrame, text: str) -> str:
         return _on_day(frame, text, point.day, point.start, point.end)
     frame.as_of_date = point.day.isoformat()
     return _dated(frame, text, point.start, point.end)
+
+
+# '그저께 종가': the session before the data's last one (which '어제' names: a one-day change)
+_DAYS_AGO = re.compile(r"(?<![가-힣])(?:그저께|엊그제|그제)(?![가-힣])")
+
+
+def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
+    m = _DAYS_AGO.search(text)
+    if m is None or latest is None or frame.as_of_date or "어제" in text:
+        return text  # '어제 종가랑 그제 종가 차이': the one-day change, where a screen computes it
+    day = previous_trading_day(date.fromisoformat(latest) - timedelta(days=1), "KRX")
+    frame.as_of_date = day.isoformat()
+    return _dated(frame, text, m.start(), m.end())
 
 
 def _latest_year(month: int) -> int:
