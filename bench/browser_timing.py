@@ -4,6 +4,7 @@ below, in real Chromium.
 
     python bench/browser_timing.py [--screens etf,macro,stock] [--rounds 1] [--url http://127.0.0.1:8531]
     python bench/browser_timing.py --app old=http://127.0.0.1:8611,PID --app new=http://127.0.0.1:8612,PID
+    python bench/browser_timing.py --screens macro --question '원달러 환율에 영향을 준 이벤트 경로는?' --rounds 5 --app …
 
 Without `--url` it starts the app (`streamlit run app.py`, offline planner) on WORKBENCH_HOME's
 embedded stores with the demo data. Each question is asked in a fresh session of one browser
@@ -32,7 +33,7 @@ import statistics
 import sys
 import time
 from contextlib import AbstractContextManager, nullcontext, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -269,15 +270,19 @@ def _line(label: str, screen: str, question: str, a: Asked) -> str:
             f"{a.browser['style_layout'] * 1000:,.0f}){cpu} · load {os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
-def run(apps: list[App], screens: list[str], rounds: int) -> None:
+def run(apps: list[App], screens: list[str], rounds: int,
+        questions: tuple[str, ...] = ()) -> None:  # fmt: skip
     """Each question on every app in turn (the order alternating from one question to the
-    next), so that apps compared side by side see the same load."""
+    next), so that apps compared side by side see the same load. `questions` replaces every
+    screen's own list (one slow question measured again and again)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for screen in screens:
             spec = SCREENS[screen]
+            if questions:
+                spec = replace(spec, questions=questions)
             tabs = {}
             for app in apps:
                 context = browser.new_context(viewport={"width": 1440, "height": 900},
@@ -332,10 +337,13 @@ def main() -> None:
     parser.add_argument("--app", action="append", default=[], metavar="LABEL=URL[,PID]",
                         help="an app already running, repeated to compare apps side by side "
                              "(e.g. old code and new): every question is asked on each in turn")  # fmt: skip
+    parser.add_argument("--question", action="append", default=[],
+                        help="ask this instead of the screen's questions (repeatable)")  # fmt: skip
     args = parser.parse_args()
     screens = [s for s in args.screens.split(",") if s]
+    asked = tuple(args.question)
     if args.app:
-        run([parse_app(a) for a in args.app], screens, args.rounds)
+        run([parse_app(a) for a in args.app], screens, args.rounds, asked)
         return
     app: AbstractContextManager[str]
     if args.url:
@@ -345,7 +353,7 @@ def main() -> None:
 
         app = seeded_offline_app(Path(get_settings().home), "streamlit-bench-browser.log")
     with app as url:
-        run([App("app", url, args.server_pid)], screens, args.rounds)
+        run([App("app", url, args.server_pid)], screens, args.rounds, asked)
 
 
 if __name__ == "__main__":
