@@ -25,7 +25,7 @@ from agents.stock.analysis import rsi_series
 from agents.stock.dating import date_security
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import account, mark_read, pick_direction
+from agents.understanding.coverage import account, cover, mark_read, pick_direction
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
@@ -115,7 +115,10 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
-        return None
+        unheld = cover(frame).unheld  # '삼성전자 신용등급' is not a request for the report
+        if not unheld:
+            return None
+        refusal = " ".join(unheld)
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:

@@ -201,8 +201,8 @@ def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: 
         if (
             match.entry.held
             or match.entry.id == frame.definition_term
-            or any(a < match.end and match.start < b for a, b, _ in spans)
-        ):
+            or any(a <= match.start and match.end <= b for a, b, _ in spans)
+        ):  # a tag '배당' inside '배당금' does not read the term
             continue
         inside = [w for w in cov.unread if w in match.text]
         cov.decisive = [w for w in cov.decisive if w not in inside]
@@ -328,7 +328,7 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
             t.form in _PICKED
             and i > 0
             and tokens[i - 1].tag == "ETM"
-            and (i + 1 < len(tokens) and tokens[i + 1].tag in ("SN", "NNG", "SL", "NNP"))
+            and _measure_next(frame, low, t.end)
         )
         if not unsaid and (t.tag != "JKG" or not (ranked or picked)):
             continue
@@ -337,6 +337,20 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         if before and after and after[0].name != before[0].name:
             return after[0].surface
     return among_measure(frame, tokens) if ranked else None
+
+
+def _measure_next(frame: QuestionFrame, low: str, at: int) -> bool:
+    """A measure follows at `at`, with at most its period between ('쪽 3개월 수익률')."""
+    found = [w for m in frame.measures if (w := low.find(m.surface.lower(), at)) >= 0]
+    if not found:
+        return False
+    between = low[at : min(found)]
+    for said in (
+        frame.period.surface if frame.period else "",
+        frame.window and frame.window.surface,
+    ):
+        between = between.replace(said.lower(), "") if said else between
+    return not between.strip()
 
 
 def among_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = None) -> str | None:

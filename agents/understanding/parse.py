@@ -634,6 +634,9 @@ def _series_entity(code: str) -> Entity:
     return Entity(kind="series", key=code, name=spec["name"])
 
 
+_HOLDINGS_SPLIT = re.compile(r"보유\s*(?:비중\s*)?(?:상위|하위)\s*\d*\s*(?:개\s*)?종목")
+
+
 def _read_measures(frame: QuestionFrame, text: str) -> str:
     """Measures in question order; their words are blanked ('expense ratio' is not a ratio
     question) except those that also name an aggregate ('최저치' is low *and* min)."""
@@ -652,6 +655,10 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
             )
         if hit.phrase not in aggregate_words:
             text = _blank(text, hit.start, hit.end)
+    split = _HOLDINGS_SPLIT.search(text)  # '보유 상위 3종목': the holdings, a rank between
+    if split and not any(m.name == "holdings" for m in frame.measures):
+        frame.measures.append(Measure(name="holdings", unit="", surface="보유"))
+        text = _blank(text, split.start(), split.start() + 2)
     housing = frame.of("re_region") or {m.name for m in frame.measures} & HOUSING_MEASURES
     if (
         not housing

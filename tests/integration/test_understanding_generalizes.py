@@ -568,3 +568,29 @@ def test_round_17_picks_session_windows_return_gaps_and_month_sessions(
     assert won(float(before["close"])) in ago.answer
     ceo = answer_stock_question("삼성전자 CEO 누구야?", pool=pg_pool)
     assert ceo is not None and ceo.answer.startswith("'CEO'는")
+
+
+def test_round_18_pick_then_holdings_pick_before_a_measure_and_unheld_terms(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 18 (each answered another question with status ok): '… ETF의 보유 상위
+    3종목' listed three funds by fee, not the cheapest one's holdings; '높은 쪽 순자산' (the
+    measure right after the pick, Kiwi reading '순' as a determiner) showed both funds; '배당금'
+    was read as the tag '배당' inside it; '삼성전자 신용등급' opened the full report."""
+    held = etf_answer("총보수 가장 싼 2차전지 ETF의 보유 상위 3종목", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    cheapest = fetch_all(
+        "SELECT e.code, e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = "
+        "'2차전지' ORDER BY e.expense_ratio, e.code LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    assert held.status == "ok" and held.answer.startswith(cheapest["name"]), held.answer
+    assert "비중 상위 3개" in held.answer
+    higher = etf_answer("KODEX 200과 TIGER 200 중 1년 수익률 높은 쪽 순자산은?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert higher.status == "ok" and "1위 ETF의 순자산총액" in higher.answer.split("\n")[0]
+    dividend = etf_answer("ETF 배당금 언제 들어와?", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert dividend.status == "partial" and dividend.answer.startswith("⚠️")
+    rating = answer_stock_question("삼성전자 신용등급", pool=pg_pool)
+    assert rating is not None and rating.answer.startswith(
+        "'신용등급'은 이 워크벤치 데이터에는 없습니다"
+    )
