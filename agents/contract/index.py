@@ -53,7 +53,7 @@ from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
 from agents.contract.references import article_keys
-from agents.contract.thesaurus import Rewrite, clause_concepts, is_english, rewrite
+from agents.contract.thesaurus import Rewrite, clause_concepts, is_english, rewrite, stand_ins
 from agents.contract.tokenize import tokens
 from data_access.config import Settings, get_settings
 
@@ -479,6 +479,8 @@ class ContractIndex:
         """Each retriever's scores for a prepared question, scaled to 0-1 (see `fuse`)."""
         concepts = query.concepts is not None
         words = query.bm25_tokens + known_prefixes(query.morphemes, self.vocabulary)
+        if query.concepts is not None and not query.english:  # everyday words the contract lacks
+            words += tokens(" ".join(stand_ins(query.text, query.morphemes, self.vocabulary)))
         out: dict[str, dict[int, float]] = {}
         if mode in ("hybrid", "bm25"):
             out["bm25"] = scaled(self._articles.scores(words, concepts=concepts), 0.0)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -158,11 +158,43 @@ def everyday() -> tuple[Translation, ...]:
     return tuple(out)
 
 
+PARTICLE_AFTER = r"(?=(?:은|는|이|가|을|를|도|에|의|만|랑|이랑|와|과|로|으로)?(?:[\s?.!,]|$))"
+
+
+def _stands_alone(word: str, query: str) -> bool:
+    """`word` written as a word of its own in `query` ('복비는', which Kiwi splits into 복 + 비),
+    not inside a longer one ('재판' in '재판매')."""
+    return re.search(rf"(?<![가-힣]){re.escape(word)}{PARTICLE_AFTER}", query) is not None
+
+
+def _used(entry: Translation, found: set[str], query: str) -> list[str]:
+    """The entry's everyday words the question uses: a one-morpheme word as a morpheme or as a
+    word of its own, a phrase as written."""
+    return ([w for w in entry.morphemes if w in found or _stands_alone(w, query)]
+            + [w for w in entry.words if w in query])  # fmt: skip
+
+
 def restate(query: str, morphemes: Iterable[str] = ()) -> list[str]:
     """Register words for the everyday words of a Korean question, in list order, each once."""
     found, words = set(morphemes), []
     for entry in everyday():
-        if entry.morphemes & found or any(w in query for w in entry.words):
+        if _used(entry, found, query):
+            words += [w for w in entry.register if w not in words]
+    return words
+
+
+def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[str]:
+    """Register words for the everyday words of a Korean question that the contract never uses
+    ('복비' in a lease that says 중개보수, '세후' in deposit terms that say 원천징수): such a word
+    matches nothing by itself, so its register words stand in for it (BM25 sees them as the
+    question's words). An everyday word the contract does use ('도장' in deposit terms) keeps
+    its synonyms out of BM25, where they weighed as much as the question's own words."""
+    from agents.contract.tokenize import tokens
+
+    found, words = set(morphemes), []
+    for entry in everyday():
+        used = _used(entry, found, query)
+        if used and not any(all(t in vocabulary for t in tokens(w)) for w in used):
             words += [w for w in entry.register if w not in words]
     return words
 

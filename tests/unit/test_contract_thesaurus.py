@@ -93,3 +93,17 @@ def test_a_one_morpheme_word_must_be_a_morpheme_of_the_question() -> None:
 def test_everyday_hostile_input(question: str) -> None:
     words = restate(question, tokens(question))
     assert len(words) == len(set(words))
+
+
+def test_an_everyday_word_the_contract_never_uses_stands_in_by_its_register_words() -> None:
+    """'복비' in a lease that says 중개보수: its register words join BM25; '도장', which deposit
+    terms use themselves ('통장·도장·카드'), keeps its synonyms out."""
+    from agents.contract.thesaurus import stand_ins
+    from agents.contract.tokenize import tokens
+
+    lease = {"중개", "보수", "중개보수", "임대인", "임차인"}
+    assert "중개보수" in stand_ins("복비는 누가 내요?", tokens("복비는 누가 내요?"), lease)
+    deposit = {"통장", "도장", "카드", "인감", "서명"}
+    question = "도장을 바꾸고 싶어요"
+    assert "인감" not in stand_ins(question, tokens(question), deposit)
+    assert "인감" in stand_ins(question, tokens(question), set())  # a contract without 도장
