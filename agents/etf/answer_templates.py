@@ -333,31 +333,6 @@ def render_two_stocks(rows: list[dict], first: str, second: str, lang: str) -> s
     return head + "\n" + "\n".join(lines)
 
 
-def render_tag_etfs(rows: list[dict], tag: str, _unused: str, lang: str) -> str:
-    if not rows:
-        return f"'{tag}' 태그의 ETF가 없습니다." if lang == "ko" else f"No ETF is tagged '{tag}'."
-    lines = [f"{i}. {r['name']} ({r['code']}): {r['expense_ratio']}%"
-             for i, r in enumerate(rows, 1)]  # fmt: skip
-    head = (f"'{tag}' 태그 ETF {len(rows)}개 (총보수 낮은 순):" if lang == "ko"
-            else f"{len(rows)} ETFs tagged '{tag}' (lowest expense ratio first):")  # fmt: skip
-    return head + "\n" + "\n".join(lines)
-
-
-def render_manager_etfs(rows: list[dict], manager: str, _unused: str, lang: str) -> str:
-    if not rows:
-        return (
-            f"운용사 {manager}의 ETF가 없습니다."
-            if lang == "ko"
-            else (f"No ETF is managed by {manager}.")
-        )
-    lines = [f"- {r['name']} ({r['code']}): {r['expense_ratio']}%" for r in rows[:30]]
-    more = len(rows) - len(lines)
-    tail = (f"\n… 외 {more}개" if lang == "ko" else f"\n… and {more} more") if more > 0 else ""
-    head = (f"운용사 {manager}의 ETF {len(rows)}개 (괄호: 코드, 총보수):" if lang == "ko"
-            else f"{len(rows)} ETFs managed by {manager} (code, expense ratio):")  # fmt: skip
-    return head + "\n" + "\n".join(lines) + tail
-
-
 RENDERERS = {
     fn.__name__: fn
     for fn in (
@@ -373,8 +348,6 @@ RENDERERS = {
         render_tags,
         render_top_holders,
         render_two_stocks,
-        render_tag_etfs,
-        render_manager_etfs,
     )  # fmt: skip
 }
 

@@ -214,26 +214,6 @@ def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> s
     return _graph_answer(plan, cypher, "render_two_stocks", s1["name"], s2["name"])
 
 
-def _tag_cheapest(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
-    cypher = (
-        f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tags[0])}}})\n"
-        "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio}\n"
-        "ORDER BY e.expense_ratio ASC"
-    )
-    return _graph_answer(plan, cypher, "render_tag_etfs", tags[0], "")
-
-
-def _manager_etfs(plan: Plan, *_: Any) -> str:
-    manager = plan.managers[0].key
-    cypher = (
-        "MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\n"
-        f"WHERE c.name = {cypher_text(manager)}\n"
-        "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, company: c.name}\n"
-        "ORDER BY e.name"
-    )
-    return _graph_answer(plan, cypher, "render_manager_etfs", manager, "")
-
-
 def _list_tags(plan: Plan, *_: Any) -> str:
     return tpl.inline("\n".join([
         "import json",
@@ -266,7 +246,5 @@ _BUILDERS: dict[str, Any] = {
     "stock_lookup": _stock_lookup,
     "top_holders": _top_holders,
     "two_stock_holders": _two_stocks,
-    "tag_cheapest": _tag_cheapest,
-    "manager_etfs": _manager_etfs,
     "list_tags": _list_tags,
 }

@@ -34,7 +34,7 @@ from data_access.seed.news_text import particles
 
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
-    "top_holders", "tag_cheapest", "list_tags", "manager_etfs", "etf_info", "stock_lookup",
+    "top_holders", "list_tags", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
     "etf_window", "define",
@@ -238,9 +238,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             return _why_of_a_set(plan, frame, universe)
         if _how_doing(plan, frame):
             return _set_intent(plan, frame, universe)  # '반도체 ETF 요즘 어때?': their returns
-        if op.kind in ("lookup", "list") and measure is None and not frame.measures:
-            return "tag_cheapest" if plan.tags else "manager_etfs"
-        return _set_intent(plan, frame, universe)
+        return _set_intent(plan, frame, universe)  # '반도체 ETF', '미래에셋 ETF 목록': by fee
     order = _order_asked(plan.question) if measure in SET_MEASURES and op.kind == "lookup" else None
     if order and _ETF_WORD.search(plan.question):
         op.kind, op.direction = "list", order  # '보수 싼 미국 ETF 좀 보여줘': in the order asked

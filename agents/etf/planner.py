@@ -181,8 +181,6 @@ _ANSWER_THOUGHTS = {
     "stock_prices": "get_stock_prices로 종목의 OHLCV 추이를 조회합니다.",
     "top_holders": "확인된 종목 코드를 보유한 ETF를 그래프에서 최신 비중 순으로 조회합니다.",
     "two_stock_holders": "두 종목을 동시에 보유한 ETF를 그래프에서 조회합니다.",
-    "tag_cheapest": "태그가 확인되었으므로 그래프 쿼리로 보수율 낮은 순으로 조회합니다.",
-    "manager_etfs": "운용사로 MANAGED_BY 관계를 따라 ETF를 조회합니다.",
     "list_tags": "list_tags로 태그 목록과 ETF 수를 조회합니다.",
     "etf_info": "get_etf_info로 기본정보, 태그, 보유종목, 수익률을 조회합니다.",
     "stock_lookup": "검색 결과로 종목 코드를 답합니다.",

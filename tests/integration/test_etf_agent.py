@@ -119,7 +119,7 @@ def test_seed_example_3_tag_by_expense_ratio(ask: Any, pg_pool: Any) -> None:
         ("태그 목록 알려줘", ["list_tags"],
          "SELECT count(DISTINCT tag)::text || '개' AS fact FROM etf_tags"),
         ("미래에셋자산운용 ETF 목록", ["graph_query"],
-         "SELECT 'ETF ' || count(*) || '개' AS fact FROM etfs WHERE manager = '미래에셋자산운용'"),
+         "SELECT ', ' || count(*) || '개):' AS fact FROM etfs WHERE manager = '미래에셋자산운용'"),
         ("삼성전자와 SK하이닉스를 동시에 보유한 ETF", ["stock_search", "stock_search", "graph_query"],
          "SELECT '동시에 보유한 ETF' AS fact"),
         ("Compare KODEX 200 and TIGER 200", ["etf_search", "etf_search", "compare_etfs"],
