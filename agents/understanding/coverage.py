@@ -206,6 +206,8 @@ def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: 
             continue
         inside = [w for w in cov.unread if w in match.text]
         cov.decisive = [w for w in cov.decisive if w not in inside]
+        cov.unread = [w for w in cov.unread if w not in inside]
+        cov.read.append(ReadSpan(text=match.text, read_as="데이터에 없는 용어"))
         cov.decisive.append(match.text)
         cov.unheld.append(
             f"'{match.text}'{josa(match.text, '은/는')[len(match.text) :]} "
