@@ -1248,6 +1248,11 @@ def _move_ahead(question: str, text: str) -> str | None:
     question's words from the one to the other."""
     grammar = vocabulary()["forecast_grammar"]
     ahead = find_phrases(text, {"ahead": grammar["future_words"]})
+    tokens = analyse(question)
+    when = next((t for t in tokens if t.form == "언제"), None)
+    if not ahead and when is not None and not any(t.tag == "EP" for t in tokens):
+        # '금리 언제 내려?', '언제 인하해?': when a move will come (not '언제 내렸어?')
+        ahead = [replace(m, start=when.start) for m in find_phrases(text, {"ahead": ["언제"]})]
     # a move after it, or its outlook ('내년 실적 전망', '다음 달 CPI 예상'): no data holds that
     said = {
         "move": grammar["move_stems"],

@@ -594,3 +594,14 @@ def test_round_18_pick_then_holdings_pick_before_a_measure_and_unheld_terms(
     assert rating is not None and rating.answer.startswith(
         "'신용등급'은 이 워크벤치 데이터에는 없습니다"
     )
+
+
+def test_round_19_when_a_move_will_come_is_a_forecast(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 19: '금리 언제 내려?' was answered with the past year's rate changes, status
+    ok; asked in the present or future it is a forecast (declined), in the past it is history."""
+    ahead = macro_answer("금리 언제 내려?", settings=offline, store=graph_store, pool=pg_pool)
+    assert ahead.status == "partial" and "예측" in ahead.answer.split("\n")[0]
+    past = macro_answer("금리 언제 내렸어?", settings=offline, store=graph_store, pool=pg_pool)
+    assert past.status == "ok" and "마지막 변경" in past.answer
