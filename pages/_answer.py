@@ -99,11 +99,15 @@ def render_answer(
                        icon=":material/warning:")  # fmt: skip
         st.markdown(literal_tildes(answer.answer))
     st.caption(mode_caption(answer))
-    if charts is not None:
-        charts(answer)
+    slot = st.container() if charts is not None else None  # the charts' place, filled last
     render_trace(answer.trace, key=key)
     render_citations(answer, key=key)
     render_downloads(answer, question=question, key=key)
+    if charts is not None and slot is not None:
+        # sent after the rest of the answer, drawn in their place above it: sent first, a
+        # chart's drawing could hold the whole update and the text came with the charts
+        with slot:
+            charts(answer)
 
 
 def render_live_step(
