@@ -78,3 +78,16 @@ def test_contract_types_are_detected_and_mapped_to_standards() -> None:
     data = detect("데이터 제공 계약서", ["데이터의 제공", "대상 데이터", "파생 데이터"])
     assert (data.id, standard_type(data.id)) == ("provide", "provide")
     assert detect("메모", ["안녕하세요"]).id == "other"
+
+
+def test_an_exhibit_of_notes_is_nudged_below_the_articles() -> None:
+    """별지1 of the housing lease restates the law for the reader; a 별지 of terms (대가) is
+    not notes, and a question naming an exhibit is not nudged."""
+    from agents.contract.index import FUSION_WEIGHTS, notes
+
+    articles = {8: Article(8, "갱신요구와 거절"),
+                -1: Article(-1, "법의 보호를 받기 위한 중요사항! 반드시 확인하세요"),
+                -2: Article(-2, "대가")}  # fmt: skip
+    assert notes("계약 연장은 언제까지 요구해요?", articles) == {-1: 1.0}
+    assert notes("별지1에는 뭐가 있어요?", articles) == {}
+    assert FUSION_WEIGHTS["notes"] < 0
