@@ -289,6 +289,8 @@ _MEASURE_SECTIONS = {
 def _sections(frame: QuestionFrame) -> list[str]:
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
+    if _day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move
+        return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
     # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's
@@ -368,6 +370,39 @@ def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
     premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
     if premise:
         turn.lines.insert(0, premise)  # said before the figures it rests on
+
+
+def _day_of_move(frame: QuestionFrame) -> bool:
+    """The day of the largest one-day rise or fall asked ('… 가장 많이 떨어진 날은?')."""
+    op = frame.operation
+    return (op.kind == "aggregate" and op.aggregate in ("max", "min") and bool(op.words)
+            and frame.measure() in (None, "return"))  # fmt: skip
+
+
+def _biggest_move(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
+    its date and both closes."""
+    p, rows = _period_bars(turn, pool, ("1y", 12.0))
+    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
+    base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
+    closes = [c for c in closes if base is None or c[0] >= base]
+    moves = [(day, (c / prev - 1) * 100, prev, c)
+             for (_, prev), (day, c) in zip(closes, closes[1:], strict=False) if prev]  # fmt: skip
+    if not moves:
+        turn.notes.append(
+            "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
+        )
+        return
+    fall = turn.frame.operation.direction == "asc" or any(
+        w.startswith(("떨어", "내린", "내렸", "빠진", "빠졌", "하락")) for w in turn.frame.operation.words)  # fmt: skip
+    day, move, prev, close = (min if fall else max)(moves, key=lambda m: m[1])
+    cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
+    word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
+        "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
+    turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
+                      f"(종가 {_money(prev, cur)} → {_money(close, cur)})" if turn.ko() else
+                      f"{word} over {label} ({closes[0][0]} to {closes[-1][0]}): {day} "
+                      f"{move:+.2f}% (close {_money(prev, cur)} → {_money(close, cur)})")  # fmt: skip
 
 
 def _asks_why(frame: QuestionFrame) -> bool:
@@ -661,6 +696,7 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
 SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
+    "biggest_move": _biggest_move,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
     "window": _window,

@@ -605,3 +605,18 @@ def test_round_19_when_a_move_will_come_is_a_forecast(
     assert ahead.status == "partial" and "예측" in ahead.answer.split("\n")[0]
     past = macro_answer("금리 언제 내렸어?", settings=offline, store=graph_store, pool=pg_pool)
     assert past.status == "ok" and "마지막 변경" in past.answer
+
+
+def test_the_day_of_a_stocks_largest_move(pg_pool: Any) -> None:
+    """'삼성전자 최근 3개월 중 가장 많이 오른 날' gave the 3-month return with status ok (seen
+    after fresh round 19): the day of the largest one-day rise over the period, from SQL."""
+    answer = answer_stock_question("삼성전자 최근 3개월 중 가장 많이 오른 날", pool=pg_pool)
+    best = fetch_all(
+        "WITH last AS (SELECT max(trade_date) d FROM stock_prices WHERE security_id = "
+        "'KR:005930'), p AS (SELECT trade_date, close, lag(close) OVER (ORDER BY trade_date) AS "
+        "prev FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date >= (SELECT max("
+        "trade_date) FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date <= (SELECT "
+        "d FROM last) - interval '3 months')) SELECT trade_date, (close / prev - 1) * 100 AS r "
+        "FROM p WHERE prev IS NOT NULL ORDER BY r DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    assert answer is not None and answer.status == "ok"
+    assert f"가장 크게 오른 날: {best['trade_date']} {float(best['r']):+.2f}%" in answer.answer
