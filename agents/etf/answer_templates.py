@@ -41,6 +41,13 @@ def tool_failed(lang: str) -> str:
     return "조회에 실패했습니다: " if lang == "ko" else "The lookup failed: "
 
 
+def no_holdings(lang: str, name: str) -> str:
+    """An ETF the data holds without a holdings snapshot (a CD-rate fund holds no stocks)."""
+    if lang == "ko":
+        return f"{josa(name, '은/는')} 데이터에 보유종목 스냅샷이 없습니다 (종목을 담지 않는 ETF일 수 있습니다)."
+    return f"The data has no holdings snapshot for {name} (it may hold no stocks)."
+
+
 def not_found(lang: str, name: str, suggestions: list[dict]) -> str:
     names = ", ".join(f"{s['name']}({s['code']})" for s in suggestions[:5])
     if lang == "ko":

@@ -661,7 +661,7 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
     spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum",
-            "top_n": op.top_n, "empty": tpl.not_found(plan.lang, name, [])}  # fmt: skip
+            "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
     if op.comparator and op.threshold is not None:  # '비중 5% 넘는 종목': filtered in the code
         spec["condition"] = _condition(plan, "weight")

@@ -620,3 +620,16 @@ def test_the_day_of_a_stocks_largest_move(pg_pool: Any) -> None:
         "FROM p WHERE prev IS NOT NULL ORDER BY r DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
     assert answer is not None and answer.status == "ok"
     assert f"가장 크게 오른 날: {best['trade_date']} {float(best['r']):+.2f}%" in answer.answer
+
+
+def test_a_fund_without_holdings_is_not_said_missing(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 20: '그 ETF 보유 상위 3종목' about a CD-rate fund said the fund was not found
+    in the data; it is there, without a holdings snapshot, and the answer says so."""
+    held = fetch_all("SELECT count(*) AS n FROM etf_holdings WHERE etf_code = '459580'", None,
+                     pg_pool)[0]["n"]  # fmt: skip
+    answer = etf_answer("KODEX CD금리액티브 보유종목", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert held == 0 and "보유종목 스냅샷이 없습니다" in answer.answer
+    assert "찾지 못했습니다" not in answer.answer
