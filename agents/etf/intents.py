@@ -681,6 +681,14 @@ def _check_period(plan: Plan) -> None:
     """A period the price tools do not take is widened to the next one they do, and said."""
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
+    w, frame = (plan.frame.window if plan.frame else None), plan.frame
+    if (frame is not None and w is not None and plan.intent == "etf_measure"
+            and plan.measure == "return" and w.unit in WINDOW_UNITS):  # fmt: skip
+        # '최근 2주 수익률': the window's own return (the tool's periods are 1w, 1m, 3m …)
+        plan.intent, plan.measure = "etf_window", "close"
+        plan.window = WindowAsk(fig.Window(w.n, w.unit), "return", "close", w.label("ko"),
+                                w.label("en"))  # fmt: skip
+        return
     days = re.fullmatch(r"(\d+)d", plan.period)
     if days and int(days.group(1)) <= 60:  # N trading days: the window that holds them
         plan.days = int(days.group(1))

@@ -633,3 +633,6 @@ def test_a_fund_without_holdings_is_not_said_missing(
                         pool=pg_pool)  # fmt: skip
     assert held == 0 and "보유종목 스냅샷이 없습니다" in answer.answer
     assert "찾지 못했습니다" not in answer.answer
+    # '최근 2주 수익률' was widened to a month (the price tool's periods): the window's own return
+    two = etf_answer("KODEX 200 최근 2주 수익률", settings=offline, store=graph_store, pool=pg_pool)
+    assert two.status == "ok" and "최근 2주(" in two.answer and "1개월" not in two.answer
