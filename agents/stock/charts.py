@@ -121,8 +121,8 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     data.append({"type": "bar", "x": dates, "y": series["volume"], "name": "거래량",
                  "marker": {"color": [colors.up if m >= 0 else colors.down for m in moves]},
                  "showlegend": False, "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
-    layout = _layout(f"{name} 가격·거래량 (최근 6개월 일봉, 이동평균, 52주 범위, 이벤트)", "", "",
-                     height=520)  # fmt: skip
+    # short enough for 420 px (the legend names the moving averages, the band and the events)
+    layout = _layout(f"{name} 가격·거래량 (6개월 일봉)", "", "", height=520)
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
                "rangeslider": {"visible": False}, **DATE_AXIS},

@@ -67,5 +67,5 @@ def test_the_stock_price_chart_draws_half_a_year_of_candles() -> None:
     assert len(by_name["일봉"].x) == len(by_name["거래량"].x) == CANDLE_SESSIONS == 126
     assert list(by_name["20일 이동평균"].x) == days[-126:]
     assert list(by_name["이벤트 (▲ 상승일 · ▼ 하락일)"].x) == [days[-1]]  # the older one is cut
-    assert "최근 6개월 일봉" in price.layout.title.text
+    assert price.layout.title.text == "KR:1 가격·거래량 (6개월 일봉)"
     assert len(drawdown.data[0].x) == len(rsi.data[0].x) == 290  # the whole year
