@@ -142,6 +142,10 @@ def translate(query: str) -> list[str]:
     return words
 
 
+# after a one-morpheme everyday word: an optional particle, then a space, a mark or the end
+PARTICLE_AFTER = r"(?=(?:은|는|이|가|을|를|도|에|의|만|랑|이랑|와|과|로|으로)?(?:[\s?.!,]|$))"
+
+
 @lru_cache(maxsize=1)
 def everyday() -> tuple[Translation, ...]:
     """Everyday Korean words and the register words they stand for. A word that is one morpheme
@@ -154,33 +158,33 @@ def everyday() -> tuple[Translation, ...]:
     for entry in raw.get("everyday", []):
         single = frozenset(w for w in entry["ko"] if tokens(w) == [w])
         phrases = tuple(w for w in entry["ko"] if w not in single)
-        out.append(Translation(phrases, tuple(entry["register"]), morphemes=single))
+        alone = (re.compile(rf"(?<![가-힣])({'|'.join(map(re.escape, sorted(single)))}){PARTICLE_AFTER}")
+                 if single else None)  # fmt: skip
+        out.append(Translation(phrases, tuple(entry["register"]), alone, single))
     return tuple(out)
 
 
-PARTICLE_AFTER = r"(?=(?:은|는|이|가|을|를|도|에|의|만|랑|이랑|와|과|로|으로)?(?:[\s?.!,]|$))"
-
-
-def _stands_alone(word: str, query: str) -> bool:
-    """`word` written as a word of its own in `query` ('복비는', which Kiwi splits into 복 + 비),
-    not inside a longer one ('재판' in '재판매')."""
-    return re.search(rf"(?<![가-힣]){re.escape(word)}{PARTICLE_AFTER}", query) is not None
-
-
-def _used(entry: Translation, found: set[str], query: str) -> list[str]:
+def _used(entry: Translation, found: frozenset[str], query: str) -> list[str]:
     """The entry's everyday words the question uses: a one-morpheme word as a morpheme or as a
-    word of its own, a phrase as written."""
-    return ([w for w in entry.morphemes if w in found or _stands_alone(w, query)]
+    word of its own (`entry.pattern`: '복비는', which Kiwi splits into 복 + 비; not '재판' inside
+    '재판매'), a phrase as written."""
+    alone = set(entry.pattern.findall(query)) if entry.pattern is not None else set()
+    return ([w for w in entry.morphemes if w in found or w in alone]
             + [w for w in entry.words if w in query])  # fmt: skip
 
 
 def restate(query: str, morphemes: Iterable[str] = ()) -> list[str]:
     """Register words for the everyday words of a Korean question, in list order, each once."""
-    found, words = set(morphemes), []
+    return list(_restate(query, frozenset(morphemes)))
+
+
+@lru_cache(maxsize=4096)
+def _restate(query: str, found: frozenset[str]) -> tuple[str, ...]:
+    words: list[str] = []
     for entry in everyday():
         if _used(entry, found, query):
             words += [w for w in entry.register if w not in words]
-    return words
+    return tuple(words)
 
 
 def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[str]:
@@ -191,7 +195,7 @@ def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) 
     its synonyms out of BM25, where they weighed as much as the question's own words."""
     from agents.contract.tokenize import tokens
 
-    found, words = set(morphemes), []
+    found, words = frozenset(morphemes), []
     for entry in everyday():
         used = _used(entry, found, query)
         if used and not any(all(t in vocabulary for t in tokens(w)) for w in used):
