@@ -1534,6 +1534,16 @@ def _bare_followup(frame: QuestionFrame) -> bool:
     return not frame.measures and frame.operation.kind in ("lookup", "list")
 
 
+def _picked_unsaid(frame: QuestionFrame) -> bool:
+    """'높은 쪽 총보수', '싼 것의 수익률' with no measure before the pick: it picks by a
+    measure the question does not say (the previous turn's)."""
+    tokens = analyse(frame.question)
+    at = next((t.start for i, t in enumerate(tokens) if i and t.form in ("쪽", "것", "거", "곳")
+               and tokens[i - 1].tag == "ETM"), None)  # fmt: skip
+    low = frame.question.lower()
+    return at is not None and all(low.find(m.surface.lower()) > at for m in frame.measures)
+
+
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
     if (
         _holdings_words(frame)
@@ -1546,6 +1556,9 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     bare = not frame.measures
     if bare:
         frame.measures = list(previous.measures)
+    elif _picked_unsaid(frame) and previous.measures and previous.measure() != frame.measure():
+        # '둘 중 높은 쪽 총보수는?' after two returns: the pick is by the previous measure
+        frame.measures.insert(0, previous.measures[0].model_copy(update={"surface": ""}))
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()

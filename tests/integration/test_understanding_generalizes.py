@@ -636,3 +636,9 @@ def test_a_fund_without_holdings_is_not_said_missing(
     # '최근 2주 수익률' was widened to a month (the price tool's periods): the window's own return
     two = etf_answer("KODEX 200 최근 2주 수익률", settings=offline, store=graph_store, pool=pg_pool)
     assert two.status == "ok" and "최근 2주(" in two.answer and "1개월" not in two.answer
+    # '둘 중 높은 쪽 총보수는?' after two 1-month returns: picked by the return, then its fee
+    history: list[Any] = []
+    for turn in ("TIGER 200 1개월 수익률", "KODEX 200은?", "둘 중 높은 쪽 총보수는?"):
+        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, picked)
+    assert picked.status == "ok" and "1개월 수익률 높은 순 1위 ETF의 총보수" in picked.answer
