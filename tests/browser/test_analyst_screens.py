@@ -71,9 +71,11 @@ def _ask(page: Any, placeholder: str, question: str) -> None:
 
 
 def _chart_titled(page: Any, title: str) -> Any:
-    """The plotly chart whose title is `title` (plotly writes it in a bold tspan)."""
+    """The plotly chart whose title is `title` (plotly writes it in tspans, one per line of a
+    title wrapped for narrow screens: a line break may stand where a space was)."""
+    words = r"\s*".join(re.escape(w) for w in title.split())
     chart = page.locator(".js-plotly-plot").filter(
-        has=page.locator("text.gtitle", has_text=re.compile(f"^{re.escape(title)}$"))
+        has=page.locator("text.gtitle", has_text=re.compile(f"^{words}$"))
     )
     chart.first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     return chart.first
