@@ -249,3 +249,19 @@ def test_reader_sees_only_shared_contract_clauses(pg_pool: ConnectionPool) -> No
     finally:
         with connection(pg_pool) as conn:
             conn.execute("DELETE FROM contracts WHERE contract_id = ANY(%s)", (list(ids.values()),))
+
+
+def test_the_reader_cannot_signal_backends(data: ConnectionPool) -> None:
+    """Any role may signal its own role's backends: as the reader, 'SELECT pg_terminate_backend
+    (pid) FROM pg_stat_activity' ended its own session (and would end other readers'; a full run
+    failed on it). Migration 0018 takes both functions from PUBLIC; the server refuses them."""
+    rights = fetch_one(
+        "SELECT has_function_privilege('atlas_reader', 'pg_catalog.pg_terminate_backend(integer, "
+        "bigint)', 'EXECUTE') AS terminate, has_function_privilege('atlas_reader', "
+        "'pg_catalog.pg_cancel_backend(integer)', 'EXECUTE') AS cancel", pool=data)  # fmt: skip
+    assert rights == {"terminate": False, "cancel": False}
+    with (
+        pytest.raises(QueryFailed, match="permission denied"),
+        reader_transaction(data, timeout_ms=ROLE_TIMEOUT_MS) as conn,
+    ):
+        fetch_reader(conn, "SELECT pg_cancel_backend(pg_backend_pid())")
