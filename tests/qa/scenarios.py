@@ -121,6 +121,8 @@ def contract_clauses(page: Any) -> None:
     only_one(page.get_by_label("질문")).fill(CONTRACT_QUESTION)
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
+    # the answer's last part (a capture once caught the page before its evidence and downloads)
+    page.get_by_text("답변·근거 Markdown 내려받기").wait_for(timeout=ANSWER_TIMEOUT_MS)
     open_trace(page)
 
 
