@@ -297,6 +297,20 @@ def daily_returns(closes: Sequence[float]) -> list[float]:
     return [b / a - 1 for a, b in zip(closes, closes[1:], strict=False) if a]
 
 
+def biggest_one_day_move(
+    points: Sequence[tuple[Any, float]], side: str, *, in_points: bool = False
+) -> tuple[Any, float, float, float] | None:
+    """The largest one-day rise (`side` 'max') or fall ('min') from one observation to the next:
+    (day, move, previous value, value); the move in % of the previous value, or in points of a
+    rate (`in_points`: '%p')."""
+    moves = [(day, value - prev if in_points else (value / prev - 1) * 100, prev, value)
+             for (_, prev), (day, value) in zip(points, points[1:], strict=False)
+             if prev or in_points]  # fmt: skip
+    if not moves:
+        return None
+    return (max if side == "max" else min)(moves, key=lambda m: m[1])
+
+
 def annualized_volatility(closes: Sequence[float], window: int) -> float | None:
     """Sample standard deviation of the last `window` daily returns, times √252 (a ratio)."""
     returns = daily_returns(closes[-(window + 1) :])

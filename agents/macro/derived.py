@@ -194,12 +194,10 @@ def extreme(series: Series, which: str, months: int, lang: str, span: str = "") 
 def biggest_move(series: Series, which: str, months: int, lang: str) -> str | None:
     """The largest rise (or fall) from one observation to the next over the window, its date
     and both values: '삼성전자 가장 많이 오른 날', not its highest close."""
-    moves = [(day, (value / prev - 1) * 100 if not is_rate(series) else value - prev, prev, value)
-             for (_, prev), (day, value) in zip(series.points, series.points[1:], strict=False)
-             if prev or is_rate(series)]  # fmt: skip
-    if not moves:
+    found = fig.biggest_one_day_move(series.points, which, in_points=is_rate(series))
+    if found is None:
         return None
-    day, move, prev, value = (max if which == "max" else min)(moves, key=lambda m: m[1])
+    day, move, prev, value = found
     unit = "%p" if is_rate(series) else "%"
     first, last = series.points[0][0], series.points[-1][0]
     if lang == "ko":

@@ -386,16 +386,14 @@ def _biggest_move(turn: _Turn, pool: ConnectionPool | None) -> None:
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
     closes = [c for c in closes if base is None or c[0] >= base]
-    moves = [(day, (c / prev - 1) * 100, prev, c)
-             for (_, prev), (day, c) in zip(closes, closes[1:], strict=False) if prev]  # fmt: skip
-    if not moves:
+    fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
+    found = fig.biggest_one_day_move(closes, "min" if fall else "max")
+    if found is None:
         turn.notes.append(
             "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
         )
         return
-    fall = turn.frame.operation.direction == "asc" or any(
-        w.startswith(("떨어", "내린", "내렸", "빠진", "빠졌", "하락")) for w in turn.frame.operation.words)  # fmt: skip
-    day, move, prev, close = (min if fall else max)(moves, key=lambda m: m[1])
+    day, move, prev, close = found
     cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
     word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
         "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
