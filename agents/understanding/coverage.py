@@ -61,7 +61,7 @@ _DECIDING_WORDS = frozenset(
     "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도 그제 그저께 엊그제 "
     "그끄저께".split()
 )
-_PICKED = frozenset({"쪽", "것", "거", "곳", "편"})
+PICKED = frozenset({"쪽", "것", "거", "곳", "편"})  # the nouns a pick is said with
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
 _DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
@@ -324,10 +324,10 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return before[0].surface if after and before and after[0].name != before[0].name else None
     for i, t in enumerate(tokens):
         counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
-        picked = i > 0 and (tokens[i - 1].form in _PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
+        picked = i > 0 and (tokens[i - 1].form in PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
         # '싼 쪽 3개월 수익률': a picked noun right before a measure is the possessive unsaid
         unsaid = (
-            t.form in _PICKED
+            t.form in PICKED
             and i > 0
             and tokens[i - 1].tag == "ETM"
             and _measure_next(frame, low, t.end)

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from agents.understanding.advice import asks_advice
+from agents.understanding.coverage import PICKED
 from agents.understanding.dates import BASE_AFTER, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
@@ -1538,7 +1539,7 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
     """'높은 쪽 총보수', '싼 것의 수익률' with no measure before the pick: it picks by a
     measure the question does not say (the previous turn's)."""
     tokens = analyse(frame.question)
-    at = next((t.start for i, t in enumerate(tokens) if i and t.form in ("쪽", "것", "거", "곳")
+    at = next((t.start for i, t in enumerate(tokens) if i and t.form in PICKED
                and tokens[i - 1].tag == "ETM"), None)  # fmt: skip
     low = frame.question.lower()
     return at is not None and all(low.find(m.surface.lower()) > at for m in frame.measures)
