@@ -418,6 +418,33 @@ def _moved(v0: float, v1: float, unit: str) -> str:
     return f"{v1 - v0:+,.2f}"
 
 
+def region_members(region: str) -> list[str]:
+    """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
+    spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
+    return list(spec.get("members", [])) if spec else []
+
+
+def _group_sums(groups: dict[str, list[str]], latest: dict[str, list[tuple[str, str, float, str]]],
+                language: str) -> list[str]:  # fmt: skip
+    """A group's count ('수도권 미분양'): its members' latest values added, when every member
+    has the same month (an index or a ratio is not added: each member is shown instead)."""
+    lines = []
+    for group, members in groups.items():
+        for ko, found in latest.items():
+            rows = [f for f in found if f[0] in members]
+            if (
+                len(rows) != len(members)
+                or len({r[1] for r in rows}) != 1
+                or rows[0][3] not in ("호", "건")
+            ):
+                continue
+            total, month, unit = sum(r[2] for r in rows), rows[0][1], rows[0][3]
+            parts = " + ".join(f"{r[0]} {level(r[2], unit)}" for r in rows)
+            lines.append(lang_text(language, f"{group} {ko} {month} {level(total, unit)} ({parts}).",
+                                   f"{group} {ko} {level(total, unit)} in {month} ({parts})."))  # fmt: skip
+    return lines
+
+
 def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Regional housing series (price index, jeonse ratio, unsold, permits, deals) via SQL."""
     watch, resp = Stopwatch(), agent_response("real_estate", ctx, "real_estate")
@@ -443,9 +470,17 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         if any(ranked):
             resp.duration_ms = watch.ms
             return resp
-    regions = route.real_estate_regions or ["전국"]
+    asked = route.real_estate_regions or ["전국"]
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
+    groups = {r: m for r in asked if (m := region_members(r))}
+    regions = list(dict.fromkeys(m for r in asked for m in groups.get(r, [r])))
+    for group, members in groups.items():  # '수도권': the data has its members' series only
+        resp.uncertainty.append(lang_text(
+            route.language, f"{group} 지표는 따로 없어 {'·'.join(members)}로 나눠 보고, 호·건으로 "
+            "세는 수치는 그 합계도 냈습니다.", f"There is no {group} series: it is shown as "
+            f"{', '.join(members)}, with their sum for counts."))  # fmt: skip
+    latest: dict[str, list[tuple[str, str, float, str]]] = {}  # ko → (region, month, value, unit)
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:MAX_ITEMS]:
             bands = deal_filter(route.frame) if name == DEALS else {}
@@ -470,6 +505,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 en = filter_words(route.frame, "en") + en
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
+            latest.setdefault(ko, []).append((region, m1, v1, unit))
             shown = _region_name(region, route.language)  # 'Seoul' in an English answer
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
@@ -490,6 +526,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
+    resp.key_points[:0] = _group_sums(groups, latest, route.language)
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)

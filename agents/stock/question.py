@@ -11,7 +11,7 @@ data (a company we do not hold, a forecast, a broker target price) is declined w
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from typing import Any
 
@@ -138,7 +138,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '차이', '… 삼성전자보다 높아?': the two stocks' gap first; 'A와 B 중 PER 낮은 곳': the pick
     compared = frame.operation.kind in ("difference", "compare")
     pick = None if compared or len(turns) < 2 else pick_direction(frame)
-    gap = _gap(frame, turns) if compared else _pick(frame, turns, pick) if pick else ""
+    gap = (_gap(frame, turns) if compared else _pick(frame, turns, pick) if pick
+           else _total(frame, turns))  # fmt: skip
     blocks = [gap] if gap else []
     for t in turns:
         head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
@@ -156,14 +157,17 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
 # a figure's words and how its gap is written: a price in its currency, a rate in %p
 _GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
               "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume"),
-              "dividend_yield": ("배당수익률", "dividend yield")}  # fmt: skip
+              "dividend_yield": ("배당수익률", "dividend yield"),
+              "market_cap": ("시가총액", "market cap"), "eps": ("EPS", "EPS")}  # fmt: skip
+_IN_CURRENCY = frozenset({"close", "market_cap", "eps"})  # never added across currencies
+_ADDITIVE = frozenset({"market_cap", "volume"})  # a sum of two stocks' means something
 
 
 def _shared_figure(frame: QuestionFrame, turns: list[_Turn]) -> str | None:
     """The first asked figure every stock stated (prices only in one currency)."""
     asked = [m.name for m in frame.measures] + list(_GAP_WORDS)
     key = next((k for k in asked if all(k in t.figures for t in turns)), None)
-    if key == "close" and len({t.stock["currency"] for t in turns}) > 1:
+    if key in _IN_CURRENCY and len({t.stock["currency"] for t in turns}) > 1:
         return None
     return key
 
@@ -183,10 +187,31 @@ def _pick(frame: QuestionFrame, turns: list[_Turn], direction: str) -> str:
     return f"**{word.capitalize()} {en}: {ranked[0].stock['name']}** ({values})"
 
 
+def _total(frame: QuestionFrame, turns: list[_Turn]) -> str:
+    """'카카오와 NAVER 시가총액 합계', '… 평균 PER': the named stocks' figure added or averaged
+    (a window statistic is each stock's own, answered in its block)."""
+    agg = frame.operation.aggregate
+    if len(turns) < 2 or agg not in ("sum", "avg") or window_ask(frame) is not None:
+        return ""
+    key = _shared_figure(frame, turns)
+    if key is None or (agg == "sum" and key not in _ADDITIVE):
+        return ""
+    values = [t.figures[key] for t in turns]
+    value = sum(values) if agg == "sum" else sum(values) / len(values)
+    names = " + ".join(t.stock["name"] for t in turns)
+    ko, en = _GAP_WORDS[key]
+    text = _figure_text(key, value, turns[0])
+    if turns[0].ko():
+        return f"**{names} {ko} {'합계' if agg == 'sum' else '평균'}: {text}**"
+    return f"**{names} {en} {'total' if agg == 'sum' else 'average'}: {text}**"
+
+
 def _figure_text(key: str, value: float, turn: _Turn) -> str:
     unit = {"return": "%", "dividend_yield": "%", "per": "배", "pbr": "배", "volume": "주"}
-    if key == "close":
+    if key in ("close", "eps"):
         return _money(value, turn.stock["currency"])
+    if key == "market_cap":
+        return _amount(value, turn.stock["currency"])
     return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}주"
 
 
@@ -525,8 +550,11 @@ def _window(turn: _Turn, pool: ConnectionPool | None) -> None:
         return [(r["trade_date"], _bar_value(r, of)) for r in rows
                 if r["volume"] is not None or of in ("close", "high", "low")]  # fmt: skip
 
-    found = (fig.window_extremes(points("high"), points("low"), ask.window)
-             if field == "high_low" else fig.window_statistic(points(field), ask.window, ask.stat))  # fmt: skip
+    if field == "high_low":  # '최고가와 최저가 (차이)': the highest high, the lowest low
+        both = fig.window_extremes(points("high"), points("low"), ask.window)
+        found = both and replace(both, stat="range" if ask.stat == "range" else "extremes")
+    else:
+        found = fig.window_statistic(points(field), ask.window, ask.stat)
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
@@ -628,6 +656,7 @@ def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
 def _eps(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if f and f["eps"] is not None:
+        turn.figures["eps"] = float(f["eps"])
         eps = _money(float(f["eps"]), turn.stock["currency"])
         turn.lines.append(f"EPS(주당순이익) {eps} ({f['as_of_date']} 기준)" if turn.ko()
                           else f"EPS {eps} (as of {f['as_of_date']})")  # fmt: skip
@@ -646,12 +675,8 @@ def _market_cap(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if not f or f["market_cap"] is None:
         return
-    x = float(f["market_cap"])
-    if turn.stock["currency"] == "KRW":
-        jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-        amount = f"{jo:,}조 {eok:,}억 원" if jo else f"{eok:,}억 원"
-    else:
-        amount = f"${x / 1e9:,.1f}B"
+    x = turn.figures["market_cap"] = float(f["market_cap"])
+    amount = _amount(x, turn.stock["currency"])
     turn.lines.append(f"시가총액 {amount} ({f['as_of_date']} 기준)" if turn.ko()
                       else f"Market cap {amount} (as of {f['as_of_date']})")  # fmt: skip
 

@@ -325,13 +325,12 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
     for i, t in enumerate(tokens):
         counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
         picked = i > 0 and (tokens[i - 1].form in PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
-        # '싼 쪽 3개월 수익률': a picked noun right before a measure is the possessive unsaid
-        unsaid = (
-            t.form in PICKED
-            and i > 0
-            and tokens[i - 1].tag == "ETM"
-            and _measure_next(frame, low, t.end)
+        # '싼 쪽 3개월 수익률', '하위 3개 ETF 평균 순자산': a picked noun or a counted set right
+        # before a measure is the possessive unsaid
+        said_set = (t.form in PICKED and i > 0 and tokens[i - 1].tag == "ETM") or (
+            ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN"))
         )
+        unsaid = said_set and _measure_next(frame, low, t.end)
         if not unsaid and (t.tag != "JKG" or not (ranked or picked)):
             continue
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
@@ -350,6 +349,7 @@ def _measure_next(frame: QuestionFrame, low: str, at: int) -> bool:
     for said in (
         frame.period.surface if frame.period else "",
         frame.window and frame.window.surface,
+        *frame.operation.words,  # '… 3개 ETF 평균 순자산'
     ):
         between = between.replace(said.lower(), "") if said else between
     return not between.strip()

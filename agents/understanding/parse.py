@@ -40,7 +40,7 @@ from agents.understanding.vocabulary import (
     vocabulary,
     vocabulary_words,
 )
-from agents.understanding.windows import read_window_stat, windows
+from agents.understanding.windows import WindowRead, read_window_stat, windows
 from data_access import figures as fig
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 from data_access.seed.news_text import josa
@@ -431,15 +431,57 @@ def _read_relative_point(frame: QuestionFrame, text: str) -> str:
 
 # '그저께 종가': the session before the data's last one (which '어제' names: a one-day change)
 _DAYS_AGO = re.compile(r"(?<![가-힣])(?:그저께|엊그제|그제)(?![가-힣])")
+# after 'N일 전': a change's base ('1년 전 대비', '6개월 전과 비교') or a holding period
+# ('3개월 전에 샀으면', '… 전 종가 대비 수익률') — not a day whose figure is asked
+_SINCE_AFTER = re.compile(
+    r"^\s*(?:대비|보다|과|와|이랑|랑|부터|이후|에\s*(?:샀|사|투자|매수|넣))"
+    r"|대비|비교|수익률|변화|변동|올랐|내렸|떨어|상승|하락|return|change|since"
+)
 
 
 def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
-    m = _DAYS_AGO.search(text)
-    if m is None or latest is None or frame.as_of_date or "어제" in text:
+    """A day counted back from the data's last session, the day the screens call today:
+    '그저께 종가' (the session before it), '3일 전 종가', '2주 전 환율', '5거래일 전 종가'."""
+    if latest is None or frame.as_of_date or "어제" in text:
         return text  # '어제 종가랑 그제 종가 차이': the one-day change, where a screen computes it
-    day = previous_trading_day(date.fromisoformat(latest) - timedelta(days=1), "KRX")
+    last = date.fromisoformat(latest)
+    if (m := _DAYS_AGO.search(text)) is not None:
+        day, start, end = previous_trading_day(last - timedelta(days=1), "KRX"), m.start(), m.end()
+    elif (back := _counted_back(frame.question, text)) is not None:
+        window, end = back
+        start = window.start
+        day = (
+            _sessions_back(last, window.n)
+            if window.unit == "session"
+            else (
+                previous_trading_day(fig.Window(window.n, window.unit).start(last) or last, "KRX")
+            )
+        )
+    else:
+        return text
     frame.as_of_date = day.isoformat()
-    return _dated(frame, text, m.start(), m.end())
+    return _dated(frame, text, start, end)
+
+
+def _counted_back(question: str, text: str) -> tuple[WindowRead, int] | None:
+    """'3일 전' (a count, a unit, then 전/ago) naming a day, with the end of its span."""
+    tokens = analyse(question)
+    for w in windows(tokens, question, ago=True):
+        after = next((t for t in tokens if t.start >= w.end), None)
+        if after is None or after.form.lower() not in ("전", "前", "ago"):
+            continue
+        if text[w.start : after.end] != question[w.start : after.end].lower():
+            continue  # inside a name already read
+        if not _SINCE_AFTER.search(question[after.end :].lower()):
+            return w, after.end
+    return None
+
+
+def _sessions_back(last: date, n: int) -> date:
+    day = last
+    for _ in range(n):
+        day = previous_trading_day(day, "KRX", inclusive=False)
+    return day
 
 
 def _latest_year(month: int) -> int:
@@ -774,10 +816,14 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
                                              "asc": voc["rank"]["bottom_words"]})  # fmt: skip
         op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
     elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
-            ("etf", "펀드")) and (frame.of("etf") or frame.relation == "holders"):  # fmt: skip
-        op.top_n = int(
-            m.group(2)
-        )  # '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수': the top 3 holders
+            ("etf", "펀드")) and (frame.of("etf") or frame.relation == "holders"
+                                 or find_phrases(text[: m.start()], {"s": voc["rank"]["superlative"]})):  # fmt: skip
+        # '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수', '총보수 가장 낮은 ETF 3개 평균 순자산'
+        op.top_n = int(m.group(2))
+        order = find_phrases(
+            text[: m.start()], {"desc": voc["rank"]["desc"], "asc": voc["rank"]["asc"]}
+        )
+        op.direction = order[-1].label if order else op.direction  # type: ignore[assignment]
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None) or next(
         (
             h.label

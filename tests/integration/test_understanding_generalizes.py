@@ -642,3 +642,43 @@ def test_a_fund_without_holdings_is_not_said_missing(
         picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
         history = history_after(history, turn, picked)
     assert picked.status == "ok" and "1개월 수익률 높은 순 1위 ETF의 총보수" in picked.answer
+
+
+def test_round_21_counted_sets_sums_of_stocks_days_back_and_region_groups(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 21 (each answered another question with status ok): '하위 3개 ETF 평균
+    순자산' (no '의') averaged the 1-month return of all ETFs; '카카오와 NAVER 시가총액 합계'
+    showed both, no sum; '최고가와 최저가 차이' gave the two ends, no difference; '3일 전
+    종가' listed the last three closes; '수도권 미분양' answered 전국, saying no region was named."""
+    low = etf_answer("1개월 수익률 하위 3개 ETF 평균 순자산", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    assert (
+        low.status == "ok" and "1개월 수익률 낮은 순 상위 3개 ETF의 순자산총액 평균" in low.answer
+    )
+    caps = fetch_all("SELECT DISTINCT ON (security_id) market_cap FROM stock_fundamentals WHERE "
+                     "security_id IN ('KR:035720', 'KR:035420') ORDER BY security_id, as_of_date "
+                     "DESC", None, pg_pool)  # fmt: skip
+    total = sum(float(r["market_cap"]) for r in caps)
+    summed = answer_stock_question("카카오와 NAVER 시가총액 합계", pool=pg_pool)
+    assert summed is not None and summed.answer.startswith("**카카오 + NAVER 시가총액 합계: ")
+    assert f"{int(total // 1e12)}조" in summed.answer.split("\n")[0]
+    width = answer_stock_question("기아 최근 30일 최고가와 최저가 차이", pool=pg_pool)
+    span = fetch_all(
+        "SELECT max(high) - min(low) AS w FROM stock_prices WHERE security_id = 'KR:000270' AND "
+        "trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:000270') "
+        "- 30", None, pg_pool)[0]["w"]  # fmt: skip
+    assert width is not None and f"최고치와 최저치의 차이: {won(float(span))}" in width.answer
+    ago = etf_answer("KODEX 200 3일 전 종가", settings=offline, store=graph_store, pool=pg_pool)
+    day = fetch_all(
+        "SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' AND trade_date <= "
+        "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500') - 3 ORDER BY "
+        "trade_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    assert ago.status == "ok" and str(day["trade_date"]) in ago.answer
+    assert won(float(day["close"])) in ago.answer
+    unsold = fetch_all(
+        "SELECT sum(units) AS n FROM re_unsold_housing WHERE region IN ('서울', '인천', '경기') "
+        "AND month = (SELECT max(month) FROM re_unsold_housing)", None, pg_pool)[0]["n"]  # fmt: skip
+    metro = macro_answer("수도권 미분양 최근 값", settings=offline, store=graph_store, pool=pg_pool)
+    assert "수도권 미분양" in metro.answer and f"{int(unsold):,}호" in metro.answer
+    assert "지역이 없어" not in metro.answer
