@@ -44,7 +44,8 @@ FILLER_TITLES = ("목적", "정의", "용어의 정의", "전문")
 # a question asking what a word is ('쇼핑몰형 구매대행이 뭐예요?') asks for its definition
 FILLER_ASKED = {"목적": ("목적", "purpose", "취지"),
                 "정의": ("정의", "뜻", "의미", "definition", "mean", "용어", "뭐예", "뭔가", "뭐야",
-                         "뭐죠", "무엇인", "이란", "란 무엇", "what is")}  # fmt: skip
+                         "뭐죠", "무엇인", "이란", "란 무엇", "누구를 말", "누굴 말", "무엇을 말", "뭘 말",
+                "가리키", "what is")}  # fmt: skip
 MARKER_RE = re.compile(r"^(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*")
 SENTENCE_END_RE = re.compile(r"(?<=다\.)\s+|(?<=[.!?])\s+(?=[A-Z가-힣“\"])")
 # 한다체 → 합니다체 at a sentence end (longest first), so the answer reads as the UI speaks.

@@ -21,7 +21,9 @@ for a predicate; a clause answers only when it covers at least half of the quest
 shares only '비밀정보', nor '경조사 휴가' by the annual-leave clause (it covers 0.41 of that
 question's weight in the employment contract written here). Words of a condition or background
 clause ('보일러가 고장나면', '태풍 때문에') are circumstances, not the topic, and weigh nothing
-(`main_clause_start`). English questions keep the earlier rule (one covered unit answers).
+(`main_clause_start`), unless the contract has no word for any of them ('해외로 이민 가면
+계좌는?': the condition is the topic; they weigh half). A title the question names weighs in the
+search by the share of the question's topic it names (`title_share`). English questions keep the earlier rule (one covered unit answers).
 Measured (bench/contract_answers.py, bench/contract_search.py): see the commit that brought it.
 """
 
@@ -54,6 +56,12 @@ VERB_TAGS = ("VV", "VA")
 PREDICATE_TAGS = ("XSV", "XSA")  # 하다/되다 after a noun: '부담하나요', '보관되나요'
 PREDICATE_WEIGHT = 0.5  # what is done weighs half of what it is done to
 CONTEXT_WEIGHT = 0.0  # a word of a condition or background clause ('고장나면', '샀는데')
+# ... unless the contract has no word for any of the condition's words (no clause covers them,
+# thesaurus included) and the main clause names a topic too: '해외로 이민 가면 계좌는?',
+# '회사가 파산하면 주문은?' ask about what the condition names, which a clause on 계좌 or 주문
+# does not answer; '제 실수로 잘못 결제했으면 환불 비용은?' (결제 is the contract's) stays a
+# circumstance
+UNKNOWN_CONTEXT_WEIGHT = 0.5
 # Endings of a subordinate clause (condition, cause, background, concession, purpose) and the
 # nouns that make a clause an adverbial of time or cause ('들어가기 전에', '가입할 때')
 SUBORDINATE_EC = ("면", "는데", "ᆫ데", "은데", "서", "니까", "지만", "다가", "어도", "아도", "ᆫ지")
@@ -207,12 +215,18 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     """Each topic unit's weight: its inverse clause frequency among `articles` (the contract's
     clauses), halved for a predicate (see the module docstring)."""
     n = len(articles)
+    units = topic_units(question)
+    found = [sum(1 for a in articles if covers(u, a)) for u in units]
+    context = [df for u, df in zip(units, found, strict=True) if u.context]
+    foreign = (any(not u.context for u in units) and bool(context)
+               and not any(context))  # fmt: skip
     weights = []
-    for unit in topic_units(question):
-        df = sum(1 for a in articles if covers(unit, a))
+    for unit, df in zip(units, found, strict=True):
         weight = math.log((n + 1) / (df + 0.5))
         weight *= PREDICATE_WEIGHT if unit.predicate else 1.0
-        weights.append(weight * (CONTEXT_WEIGHT if unit.context else 1.0))
+        if unit.context:
+            weight *= UNKNOWN_CONTEXT_WEIGHT if foreign else CONTEXT_WEIGHT
+        weights.append(weight)
     return weights
 
 
@@ -236,3 +250,29 @@ def coverage(question: str, article: Article, articles: Sequence[Article]) -> fl
     if total <= 0:
         return 1.0
     return sum(w for u, w in zip(units, weights, strict=True) if covers(u, article)) / total
+
+
+TITLE_CONTEXT_SHARE = 0.5  # in a title's share, a condition's words count half, not nothing
+
+
+def title_share(question: str, title_words: Sequence[str], articles: Sequence[Article]) -> float:
+    """The share of the question's topic weight a clause's title names (1.0 with no topic unit):
+    a title named by one word of a question about more ('받은 지 석 달 안인데 광고와 다른
+    제품이면 반품돼요?' names 제15조(반품), the question is about 광고와 다른 제품) decides
+    little; one that names what is asked ('반품 비용은 누가 내요?') decides as before. Units
+    weigh as in `unit_weights`, but a condition's words count half (they tell what the question
+    is about even when the main clause answers it)."""
+    units = topic_units(question)
+    if not units or is_english(question):
+        return 1.0
+    n = len(articles)
+    named = set(title_words)
+    total = share = 0.0
+    for unit in units:
+        df = sum(1 for a in articles if covers(unit, a))
+        weight = math.log((n + 1) / (df + 0.5)) * (PREDICATE_WEIGHT if unit.predicate else 1.0)
+        weight *= TITLE_CONTEXT_SHARE if unit.context else 1.0
+        total += weight
+        if any(len(m) > 1 and m in named for m in unit.morphemes):
+            share += weight
+    return share / total if total > 0 else 1.0

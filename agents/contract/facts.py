@@ -64,7 +64,8 @@ ASKED = (
     (
         "amount",
         re.compile(
-            r"얼마(?!\s*동안)(?!나)|얼마나\s*(?:받|내|주|줘|지급|드|더\s*받)|금액|비용|요금|"
+            r"얼마(?!\s*동안)(?!나)(?!\s*(?:전|후|뒤|만에))|얼마나\s*(?:받|내|주|줘|지급|드|더\s*받)|"
+            r"금액|비용|요금|"
             r"수수료|한도|요율|비율|이자|이율|보증금|위약금|지체상금|몇\s*(?:%|퍼센트)|"
             r"how much|amount|rate|fee|cap|percent",
             re.IGNORECASE,
@@ -73,7 +74,7 @@ ASKED = (
     (
         "period",
         re.compile(
-            r"기간|기한|얼마\s*(?:나|동안)|며칠|몇\s*(?:일|개월|년|주)|언제까지|"
+            r"기간|기한|얼마\s*(?:나|동안|전|후|뒤|만에)|며칠|몇\s*(?:일|개월|년|주)|언제까지|"
             r"how long|period|within|days|months|years",
             re.IGNORECASE,
         ),
@@ -92,8 +93,8 @@ QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     ("percent", re.compile(r"몇\s*(?:%|퍼센트|프로)")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|개(?!월))")),
     ("hours", re.compile(r"몇\s*시간")),
-    ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)")),
-    ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간))|몇\s*(?:원|배)")),
+    ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)|얼마\s*(?:전|후|뒤|만에)")),
+    ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간|전|후|뒤|만에))|몇\s*(?:원|배)")),
 )
 QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),

@@ -49,6 +49,7 @@ from psycopg_pool import ConnectionPool
 from rank_bm25 import BM25Okapi
 
 from agents.contract import store
+from agents.contract.coverage import title_share
 from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
@@ -81,7 +82,8 @@ UNNAMED_TITLES = frozenset({"목적", "정의", "용어의정의", "기타", "�
 # A purpose or definitions article holds the contract's vocabulary and matches many questions by
 # their words; it answers only a question that asks what something is or means
 DEFINITION_TITLES = frozenset({"목적", "정의", "용어의정의"})
-DEFINITION_CUE_RE = re.compile(r"뜻|정의|의미|뭐|뭔|무엇|무슨|이란|목적|mean|defin|what is|purpose",
+DEFINITION_CUE_RE = re.compile(r"뜻|정의|의미|뭐|뭔|무엇|무슨|이란|목적|누구를\s*말|누굴\s*말|가리키|"
+                               r"mean|defin|what is|purpose",
                                re.IGNORECASE)  # fmt: skip
 SQUASH_RE = re.compile(r"[\s·ㆍ,.()\[\]「」『』\"'“”‘’]+")
 MIN_PREFIX = 2  # syllables a compound's known start must have ('근무' of '근무지')
@@ -507,11 +509,18 @@ class ContractIndex:
             out["dense"] = scaled(dict(self.dense(query.dense_text, k=len(self.articles))))
         if mode == "hybrid":
             out["reference"] = dict.fromkeys(reference_ranking(query.text, self.articles), 1.0)
-            out["title"] = titles_named(query.text, self.articles, self._titles)
+            out["title"] = self._title_scores(query.text)
             out["coverage"] = self._articles.coverage(words, concepts=concepts)  # 0-1 as it is
             out["definitions"] = definitions(query.text, self.articles)
             out["notes"] = notes(query.text, self.articles)
         return out
+
+    def _title_scores(self, question: str) -> dict[int, float]:
+        """Each article whose title the question names, by the share of the question's topic
+        that title names (coverage.title_share): a title named by a side word decides little."""
+        named = titles_named(question, self.articles, self._titles)
+        population = list(self.articles.values())
+        return {key: title_share(question, self._titles[key], population) for key in named}
 
     def rankings(self, query: Query, mode: SearchMode = "hybrid",
                  fusion: Fusion = "score") -> dict[str, list[int]]:  # fmt: skip

@@ -8,7 +8,13 @@ from __future__ import annotations
 import pytest
 
 from agents.contract.answer import select
-from agents.contract.coverage import MIN_COVERAGE, coverage, main_clause_start, topic_units
+from agents.contract.coverage import (
+    MIN_COVERAGE,
+    coverage,
+    main_clause_start,
+    title_share,
+    topic_units,
+)
 from agents.contract.index import Hit
 from agents.contract.models import Article, Clause
 
@@ -99,3 +105,39 @@ def test_a_compound_written_as_in_the_contract_is_covered_however_kiwi_splits_it
     assert [u.surface for u in units] == ["이의신청"]
     assert coverage("이의신청은 어떻게 해요?", deposit[0], deposit) == 1.0
     assert coverage("이의신청은 어떻게 해요?", deposit[2], deposit) < 1.0  # '신청' alone is not it
+
+
+DEPOSIT = [
+    _article(3, "거래장소", "거래처는 예금계좌를 개설한 영업점에서 모든 예금거래를 한다."),
+    _article(6, "입금", "제3자가 다른 금융기관에서 거래처 계좌에 입금할 수 있다."),
+    _article(8, "증권의 부도", "입금한 증권이 지급거절 되었을 때는 그 금액을 예금원장에서 뺀다."),
+    _article(15, "사고·변경사항의 신고", "거래처는 통장을 분실했을 때는 곧 서면으로 신고하여야 한다."),
+    _article(19, "수수료", "거래처 잘못으로 통장재발행을 요청하는 경우 수수료를 받을 수 있다."),
+    _article(21, "예금의 비밀보장", "은행은 거래처의 거래내용에 대한 정보를 남에게 제공하지 않는다."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "no", "answers"), [
+    # a condition the contract has no word for is what the question is about
+    ("해외로 이민 가면 계좌는 어떻게 돼요?", 6, False),
+    # a condition with the contract's own words stays a circumstance
+    ("입금한 수표가 부도나면 통장은 어떻게 돼요?", 15, True),
+    ("제 실수로 통장을 잃어버리면 재발행 수수료를 내요?", 19, True),
+])  # fmt: skip
+def test_a_condition_foreign_to_the_contract_is_the_topic(question: str, no: int,
+                                                         answers: bool) -> None:  # fmt: skip
+    article = next(a for a in DEPOSIT if a.article_no == no)
+    assert (coverage(question, article, DEPOSIT) >= MIN_COVERAGE) is answers
+
+
+def test_a_title_named_by_a_side_word_has_a_small_share() -> None:
+    """제15조(반품) is named by '반품' in both; the first question is about 광고와 다른 제품."""
+    terms = [
+        _article(13, "상품상이, 하자, 파손 등", "재화 등의 내용이 표시·광고 내용과 다르거나 계약내용과 다르게 이행된 때에는 3월 이내에 청약철회를 할 수 있다."),
+        _article(15, "반품", "청약철회 등을 한 경우 반품 비용은 이용자가 부담한다."),
+        _article(16, "교환과 수리", "교환은 불가능하나 반품 및 환불은 가능하다."),
+        _article(9, "통관", "관·부가세 등은 이용자가 부담한다."),
+    ]  # fmt: skip
+    side = title_share("받은 지 석 달 안인데 광고와 다른 제품이면 반품돼요?", ["반품"], terms)
+    asked = title_share("반품 비용은 누가 내요?", ["반품"], terms)
+    assert side < 0.5 <= asked

@@ -68,6 +68,10 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
     assert asked_quantity("배송은 며칠 걸려요?") == "period"
     assert asked_quantity("통장 재발행도 수수료를 받아요?") is None
     assert asked_quantity("얼마나 걸려요?") is None
+    # '얼마 전에' asks how long before, a period, not an amount
+    assert asked_quantity("약관 변경은 시행 얼마 전에 공지해요?") == "period"
+    assert asked_kind("약관 변경은 시행 얼마 전에 공지해요?") == "period"
+    assert states(["변경약관 시행일 1개월 전에 한달간 게시한다."], "period")
     assert not states(["은행은 온라인수수료나 추심수수료 등을 받을 수 있다."], "amount")
     assert all(states([line], "amount") for line in (
         "누설한 당사자는 위약금으로 금 일억원을 지급한다.", "계약금의 배액을 상환하고 해제할 수 있다.",
