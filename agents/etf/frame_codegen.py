@@ -97,6 +97,17 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
         described = (f"직전 답변의 ETF 중 {scoped}ETF" if scoped else "직전 답변의 ETF") if ko else (
             f"the {scoped}ETFs of the previous answer" if scoped else "the ETFs of the previous answer")  # fmt: skip
         return (f"MATCH (e:ETF){scope}\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}", described)
+    if plan.universe == "similar" and plan.frame and plan.frame.operation.threshold_of:
+        # the five ETFs whose holdings overlap most with it, as the similar-ETF answer lists
+        ref = plan.frame.operation.threshold_of
+        code = cypher_text(ref.key)
+        return (f"MATCH (a:ETF {{code: {code}}})-[ha:HOLDS]->(:Stock)\nWITH a, max(ha.date) AS d\n"
+                "MATCH (a)-[ha:HOLDS]->(s:Stock)<-[hb:HOLDS]-(e:ETF)\n"
+                f"WHERE ha.date = d AND hb.date = d AND e.code <> {code}\n"
+                "WITH e, sum(CASE WHEN ha.weight < hb.weight THEN ha.weight ELSE hb.weight END) "
+                "AS similarity\nORDER BY similarity DESC, e.code\nLIMIT 5\n"
+                f"RETURN {_RETURN}",
+                f"{josa(ref.name, '과/와')} 비슷한 ETF" if ko else f"ETFs similar to {ref.name}")  # fmt: skip
     if plan.universe == "named":
         codes = ", ".join(cypher_text(m.key) for m in plan.etfs)
         return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",

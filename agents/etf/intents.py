@@ -41,7 +41,7 @@ Intent = Literal[
     "declined",
     "unsupported",
 ]  # fmt: skip
-Universe = Literal["tag", "manager", "all", "previous", "holders", "named"]
+Universe = Literal["tag", "manager", "all", "previous", "holders", "named", "similar"]
 Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
@@ -193,6 +193,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "etf_groups" if _set_intent(plan, frame, universe) == "etf_set" else "unsupported"
     relation = frame.relation
     etfs, stocks = len(plan.etfs), len(plan.stocks)
+    if relation == "similar" and op.threshold_of is not None:
+        return _set_intent(plan, frame, "similar")  # 'KODEX 200과 비슷한 ETF 중 더 싼 거'
     if relation == "weight_in" and etfs == 1 and stocks == 1:
         return "holding_weight"
     if relation == "together" and stocks >= 2:
@@ -302,7 +304,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     frame.notes.append(COMPOSED)
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
-              "all": "전체 ETF"}[plan.universe]  # fmt: skip
+              "all": "전체 ETF", "similar": "비슷한 ETF"}[plan.universe]  # fmt: skip
     words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""

@@ -318,6 +318,10 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
+    changed = _asks_move(frame) or frame.operation.kind == "change" or (
+        frame.operation.kind == "compare" and len(frame.of("stock")) == 1 and frame.period)  # fmt: skip
+    if changed and wanted and set(wanted) <= _FUNDAMENTAL_SECTIONS:
+        return ["fundamental_change"]  # 'EPS 작년보다 늘었어?': the figure against its past
     # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's
     volume_only = bool(wanted) and set(wanted) <= {"volume", "trading_value"}
     if (_asks_move(frame) or why) and "return" not in wanted and not volume_only:
@@ -644,6 +648,51 @@ def _fundamentals(turn: _Turn, pool: ConnectionPool | None) -> dict[str, Any] | 
     return rows[0] if rows else None
 
 
+_FUNDAMENTAL_SECTIONS = frozenset({"valuation", "eps", "dividend", "market_cap"})
+_PAST_FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield
+FROM stock_fundamentals WHERE security_id = %(sid)s AND as_of_date <= %(day)s
+ORDER BY as_of_date DESC LIMIT 1"""
+_FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
+                       "market_cap": "market_cap"}  # fmt: skip
+
+
+def _fundamental_change(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """'카카오 EPS 작년보다 늘었어?': each asked figure now and on the last snapshot on or before
+    the base day (a year back unless the question names a month or a period)."""
+    now = _fundamentals(turn, pool)
+    if not now:
+        return
+    basis = turn.frame.operation.change_basis
+    months = 1.0 if basis == "mom" else turn.frame.period.months if (
+        basis in ("period", None) and turn.frame.period) else 12.0  # fmt: skip
+    last = date.fromisoformat(str(now["as_of_date"]))
+    # '지난달 대비': the snapshot of the month before (snapshots are taken at month ends)
+    day = last.replace(day=1) - timedelta(days=1) if basis == "mom" else (
+        last - relativedelta(months=round(months)))  # fmt: skip
+    rows = turn.query("stock_fundamentals", _PAST_FUNDAMENTALS,
+                      {"sid": turn.stock["security_id"], "day": day.isoformat()},
+                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    if not rows:
+        turn.notes.append(f"{day} 이전 재무 지표가 없어 비교하지 못했습니다." if turn.ko()
+                          else f"No fundamentals on or before {day} to compare with.")  # fmt: skip
+        return
+    past = rows[0]
+    for m in turn.frame.measures:
+        field = _FUNDAMENTAL_FIELDS.get(m.name)
+        if field is None or now[field] is None or past[field] is None:
+            continue
+        v1, v0 = float(now[field]), float(past[field])
+        turn.figures[m.name] = v1
+        a, b = _figure_text(m.name, v1, turn), _figure_text(m.name, v0, turn)
+        rate = m.name == "dividend_yield"
+        moved = f"{v1 - v0:+.2f}%p" if rate else f"{(v1 / v0 - 1) * 100:+.2f}%" if v0 else "—"
+        ko, en = _GAP_WORDS[m.name]
+        turn.lines.append(
+            f"{ko} {a} ({now['as_of_date']} 기준), {past['as_of_date']}의 {b} 대비 {moved}"
+            if turn.ko() else f"{en} {a} (as of {now['as_of_date']}), {moved} vs "
+            f"{b} on {past['as_of_date']}")  # fmt: skip
+
+
 def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if f:
@@ -719,7 +768,7 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
 SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
-    "biggest_move": _biggest_move,
+    "biggest_move": _biggest_move, "fundamental_change": _fundamental_change,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
     "window": _window,

@@ -170,6 +170,7 @@ def understand(
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
+    _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
     if "re_region" in kinds:
         _read_area(frame, question)
@@ -946,6 +947,31 @@ def _read_relative_threshold(frame: QuestionFrame) -> None:
         return
 
 
+def _read_comparative_to_subject(frame: QuestionFrame) -> None:
+    """'KODEX 200과 비슷한 ETF 중 더 싼 거', '(TIGER 200 보수) → 더 싼 ETF 있어?': '더' and a
+    comparative with no '보다' compare other ETFs with the one ETF talked about."""
+    low, op, etfs = frame.question.lower(), frame.operation, frame.of("etf")
+    asks_etfs = frame.relation == "similar" or ("etf" in low and etfs and etfs[0].inherited)
+    if len(etfs) != 1 or op.threshold_of is not None or "보다" in low or not asks_etfs:
+        return
+    more = re.search(r"(?<![가-힣])더\s*(\S+)", low)
+    if more is None:
+        return
+    rank = vocabulary()["rank"]
+    way = find_phrases(more.group(1), {"<": rank["asc"], ">": rank["desc"]})
+    if not way:
+        return
+    if not frame.measures and find_phrases(
+        more.group(1), {"c": vocabulary()["cheap_words"] + ["비싼", "비싸"]}
+    ):
+        frame.measures.append(Measure(name="expense_ratio", unit="%"))
+    op.kind, op.comparator, op.threshold_of = "filter", way[0].label, etfs[0]  # type: ignore[assignment]
+    op.filter_measure = frame.measure() or "expense_ratio"
+    op.top_n = None
+    op.words.append(more.group(0))
+    frame.entities.remove(etfs[0])
+
+
 _GROUP_BY = {
     "manager": re.compile(
         r"(운용사|자산운용사|운용회사|브랜드)\s*(별|마다)|\b(by|per|each) "
@@ -1190,8 +1216,8 @@ def _read_relation(frame: QuestionFrame, text: str) -> None:
     etf_word = "etf" in text or "펀드" in text or "fund" in text
     if "common_holdings" in hits and len(etfs) >= 2:
         frame.relation = "common_holdings"  # 'KODEX 반도체와 TIGER 반도체 공통 보유 종목'
-    elif "similar" in hits and etfs:
-        frame.relation = "similar"
+    elif "similar" in hits and (etfs or not stocks):
+        frame.relation = "similar"  # without a fund named, the one talked about (a follow-up)
     elif stocks and etfs and frame.measure() == "weight" and not _change_words(text):
         frame.relation = "weight_in"  # '코덱스 반도체 한미반도체 편입비중': a weight, not a change
     elif etfs and ("holdings_changes" in hits or ("편입" in text and frame.period)):
@@ -1393,7 +1419,11 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.replaced + [e for e in previous.entities
                                                          if e.kind == previous.replaced[0].kind]]  # fmt: skip
+        own_relation, frame.relation = frame.relation, None
+        _read_relation(frame, frame.question.lower())  # '두 ETF 공통 종목은?': of the two
+        said = frame.relation or own_relation
         _inherit_context(frame, previous, entities=True)
+        frame.relation = said or frame.relation
         if (
             frame.operation.kind == "change"
         ):  # '둘 중 어디가 더 많이 올랐어?': the two moves, compared
@@ -1441,6 +1471,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         or "then" in marks
         or "replace" in marks
         or _bare_followup(frame)
+        or (frame.relation == "similar" and not frame.of("etf"))  # '비슷한 ETF 중 더 싼 거'
         or len(frame.question.strip()) <= 15
         or (len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period))
     ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series

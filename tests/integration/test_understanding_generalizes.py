@@ -682,3 +682,35 @@ def test_round_21_counted_sets_sums_of_stocks_days_back_and_region_groups(
     metro = macro_answer("수도권 미분양 최근 값", settings=offline, store=graph_store, pool=pg_pool)
     assert "수도권 미분양" in metro.answer and f"{int(unsold):,}호" in metro.answer
     assert "지역이 없어" not in metro.answer
+
+
+def test_round_22_a_figure_against_its_past_and_talk_about_similar_funds(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 22 (each answered another question with status ok): 'EPS 작년보다 늘었어?'
+    gave today's EPS and a 1-month price return; '두 ETF 공통 종목은?' after two holdings lists
+    showed the compare card; '비슷한 ETF 중 더 싼 거 있어?' listed all 105 ETFs by fee."""
+    eps = answer_stock_question("카카오 EPS 작년보다 늘었어?", pool=pg_pool)
+    rows = fetch_all(
+        "SELECT as_of_date, eps FROM stock_fundamentals WHERE security_id = 'KR:035720' AND "
+        "as_of_date <= (SELECT max(as_of_date) FROM stock_fundamentals WHERE security_id = "
+        "'KR:035720') - interval '1 year' ORDER BY as_of_date DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    assert eps is not None and eps.status == "ok" and "수익률" not in eps.answer
+    assert f"{rows[0]['as_of_date']}의 {won(float(rows[0]['eps']))} 대비" in eps.answer
+    history: list[Any] = []
+    for turn in ("KODEX 200 보유 상위 3종목", "TIGER 200은?", "두 ETF 공통 종목은?"):
+        common = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, common)
+    assert common.answer.startswith("KODEX 200과 TIGER 200의 공통 보유 종목")
+    history = []
+    for turn in ("TIGER 미국S&P500 총보수", "비슷한 ETF 중 더 싼 거 있어?"):
+        cheaper = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, cheaper)
+    fee = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE code = '360750'")
+    listed = (cheaper.payload or {}).get("followup", {}).get("result", [])
+    assert cheaper.status == "ok" and cheaper.answer.startswith("TIGER 미국S&P500과 비슷한 ETF 중")
+    assert listed and len(listed) <= 5
+    fees = fetch_all(
+        "SELECT code, expense_ratio FROM etfs WHERE code = ANY(%s)", (listed,), pg_pool
+    )
+    assert all(float(r["expense_ratio"]) < fee for r in fees)
