@@ -58,7 +58,7 @@ CAP_RE = re.compile(
     rf"(?:{AMOUNT_RE.pattern}|{PERIOD_RE.pattern})(?=[^.]{{0,16}}{LIMIT_WORDS})|[가-힣]+(?:을|를)\s*한도"
 )
 ASKED = (
-    ("cap", re.compile(r"상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
+    ("cap", re.compile(r"(?<![가-힣])상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
     ("hours", re.compile(r"몇\s*시간|how many hours")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건)|how many times|how many people")),
     (
@@ -91,10 +91,13 @@ ASKED = (
 QuantityKind = Literal["percent", "count", "hours", "period", "amount"]
 QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     ("percent", re.compile(r"몇\s*(?:%|퍼센트|프로)")),
-    ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|개(?!월))")),
+    ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|대|개(?!월))")),
     ("hours", re.compile(r"몇\s*시간")),
     ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)|얼마\s*(?:전|후|뒤|만에)")),
     ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간|전|후|뒤|만에))|몇\s*(?:원|배)")),
+    # a bound asked about ('최소 입금액이 있어요?', '금액 한도가 있어요?'): a clause that names
+    # no amount, bound or limit does not answer it
+    ("amount", re.compile(r"최소|최저|한도|(?<![가-힣])(?:상한|하한)")),  # not '이상한'/'무상한'
 )
 QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),
@@ -104,8 +107,9 @@ QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     "amount": (
         AMOUNT_RE,
         CAP_RE,
+        RELATIVE_AMOUNT_RE,  # '이체된 금액 이내' (a bare '그 금액을' states none)
         re.compile(
-            r"배액|전액|금액|상당액|한도|대가|"
+            r"배액|전액|상당액|한도|대가|최소|최저|최대|상한|하한|"
             r"[일이삼사오육칠팔구십백천만억]+\s*원|(?<![가-힣])원(?=을|\s)"
         ),
     ),

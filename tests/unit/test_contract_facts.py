@@ -72,6 +72,17 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
     assert asked_quantity("약관 변경은 시행 얼마 전에 공지해요?") == "period"
     assert asked_kind("약관 변경은 시행 얼마 전에 공지해요?") == "period"
     assert states(["변경약관 시행일 1개월 전에 한달간 게시한다."], "period")
+    # a bound asked about needs a clause that names an amount or a bound; a bare '그 금액을' or
+    # '금액' in a list names none, '이체된 금액 이내' does
+    assert asked_quantity("계좌 만들 때 최소 입금액이 있어요?") == "amount"
+    assert asked_quantity("한 번에 주문할 수 있는 금액 한도가 있어요?") == "amount"
+    assert asked_quantity("한 계정으로 기기 몇 대까지 로그인할 수 있어요?") == "count"
+    assert asked_quantity("이상한 냄새 나는 물건은 따로 보관해요?") is None  # not 상한
+    assert not states(
+        ["은행은 그 금액을 예금원장에서 뺀다.", "주문내역, 금액, 수령 주소"], "amount"
+    )
+    assert states(["지급정지 금액은 금융사고로 인해 이체된 금액 이내로 한다."], "amount")
+    assert states(["결제수단별 한도가 정책에 따라 조정될 수 있다."], "amount")
     assert not states(["은행은 온라인수수료나 추심수수료 등을 받을 수 있다."], "amount")
     assert all(states([line], "amount") for line in (
         "누설한 당사자는 위약금으로 금 일억원을 지급한다.", "계약금의 배액을 상환하고 해제할 수 있다.",
