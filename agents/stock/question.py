@@ -10,6 +10,8 @@ data (a company we do not hold, a forecast, a broker target price) is declined w
 
 from __future__ import annotations
 
+import re
+import statistics
 import time
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
@@ -48,7 +50,14 @@ WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s ORDER BY as_of_date DESC
 _EARNINGS = """SELECT period, event_date, status, eps_estimate, eps_actual FROM earnings_events
 WHERE security_id = %(sid)s ORDER BY event_date"""
 _BASE_SLACK_DAYS = 14  # fetched before a return's base date: the last bar on or before it
-_STOCK = "SELECT security_id, code, name, currency FROM stocks WHERE code = %(code)s ORDER BY security_id"
+_STOCK = """SELECT security_id, code, name, currency, sector, country FROM stocks
+WHERE code = %(code)s ORDER BY security_id"""
+# the same sector's stocks of the same market, each on its last snapshot on or before the day
+_PEERS = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
+  FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
+  ORDER BY as_of_date DESC LIMIT 1) f ON true
+WHERE s.sector = %(sector)s AND s.country = %(country)s AND NOT s.is_etf"""
 _STOCK_NEWS = """SELECT published_at, title, source FROM news_articles
 WHERE tickers @> ARRAY[%(sid)s::text] AND published_at >= %(start)s::date
   AND published_at < (%(as_of)s::date + 1)
@@ -79,7 +88,9 @@ class _Turn:
         rows = [dict(r) for r in fetch_all(sql, params, pool=pool)]
         self.citations.append(make_citation(
             dataset_code=dataset, table=table, query=sql, params=params, row_count=len(rows),
-            filters={"security_id": params["sid"]}, start=params.get("start"),
+            filters={"security_id": params["sid"]} if "sid" in params else {
+                k: params[k] for k in ("sector", "country", "series") if k in params},
+            start=params.get("start"),
             end=params.get("as_of"), as_of_date=params.get("as_of")))  # fmt: skip
         self.trace.append(TraceStep(step=len(self.trace) + 1, kind="tool", name=name,
                                     arguments={k: str(v) for k, v in params.items()},
@@ -207,12 +218,13 @@ def _total(frame: QuestionFrame, turns: list[_Turn]) -> str:
 
 
 def _figure_text(key: str, value: float, turn: _Turn) -> str:
-    unit = {"return": "%", "dividend_yield": "%", "per": "배", "pbr": "배", "volume": "주"}
+    times, shares = ("배", "주") if turn.ko() else ("x", " shares")
+    unit = {"return": "%", "dividend_yield": "%", "per": times, "pbr": times}
     if key in ("close", "eps"):
         return _money(value, turn.stock["currency"])
     if key == "market_cap":
         return _amount(value, turn.stock["currency"])
-    return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}주"
+    return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}{shares}"
 
 
 def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
@@ -318,6 +330,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = _asks_why(frame)
+    if _asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
+        return ["peers"]
     changed = _asks_move(frame) or frame.operation.kind == "change" or (
         frame.operation.kind == "compare" and len(frame.of("stock")) == 1 and frame.period)  # fmt: skip
     if changed and wanted and set(wanted) <= _FUNDAMENTAL_SECTIONS:
@@ -335,6 +349,27 @@ def _sections(frame: QuestionFrame) -> list[str]:
 
 def _money(value: float, currency: str) -> str:
     return f"{value:,.0f}원" if currency == "KRW" else f"${value:,.2f}"
+
+
+_FX = """SELECT obs_date, value FROM macro_observations WHERE series_code = %(series)s
+AND obs_date <= %(as_of)s ORDER BY obs_date DESC LIMIT 1"""
+_ASKS_WON = re.compile(r"(?:조|억|만|천)?\s*원(?:화)?(?:으로|로|는|은|\?|$|\s)")
+
+
+def _in_won(turn: _Turn, value: float, pool: ConnectionPool | None) -> str:
+    """'NVIDIA 시총 몇 조 원?': a dollar figure also in won, at the USD/KRW close of the day."""
+    if (
+        turn.stock["currency"] != "USD"
+        or not turn.ko()
+        or not _ASKS_WON.search(turn.frame.question)
+    ):
+        return ""
+    rows = turn.query("macro_observations", _FX, {"series": "KR_USDKRW", "as_of": turn.as_of},
+                      "KR_USDKRW", "macro_observations", pool)  # fmt: skip
+    if not rows:
+        return ""
+    fx, won = float(rows[0]["value"]), value * float(rows[0]["value"])
+    return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
 
 
 def _window_start(turn: _Turn, months: float) -> str:
@@ -411,10 +446,20 @@ def _day_of_move(frame: QuestionFrame) -> bool:
 def _biggest_move(turn: _Turn, pool: ConnectionPool | None) -> None:
     """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
     its date and both closes."""
-    p, rows = _period_bars(turn, pool, ("1y", 12.0))
+    w = turn.frame.window
+    sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
+    if sessions:  # enough calendar days for N sessions and the close before them
+        days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
+        p, rows = fig.period_named(None, days / 30), _prices(turn, pool, days / 30)
+    else:
+        p, rows = _period_bars(turn, pool, ("1y", 12.0))
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
-    closes = [c for c in closes if base is None or c[0] >= base]
+    if sessions:
+        closes = closes[-w.n - 1 :]  # type: ignore[union-attr]
+        mark_used(turn.frame)
+    else:
+        base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
+        closes = [c for c in closes if base is None or c[0] >= base]
     fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
     found = fig.biggest_one_day_move(closes, "min" if fall else "max")
     if found is None:
@@ -424,6 +469,8 @@ def _biggest_move(turn: _Turn, pool: ConnectionPool | None) -> None:
         return
     day, move, prev, close = found
     cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
+    if sessions:
+        label = w.label(turn.lang)  # type: ignore[union-attr]
     word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
         "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
     turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
@@ -584,6 +631,7 @@ def _close(turn: _Turn, pool: ConnectionPool | None) -> None:
         last = rows[-1]
         turn.figures["close"] = float(last["close"])
         price = _money(float(last["close"]), turn.stock["currency"])
+        price += _in_won(turn, float(last["close"]), pool)
         turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
 
@@ -693,6 +741,43 @@ def _fundamental_change(turn: _Turn, pool: ConnectionPool | None) -> None:
             f"{b} on {past['as_of_date']}")  # fmt: skip
 
 
+def _asks_peers(frame: QuestionFrame) -> bool:
+    return bool(find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]}))
+
+
+def _peers(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """Each asked valuation figure beside the mean and median of the stock's sector (same
+    market, each peer on its last snapshot; a P/E only where earnings are positive)."""
+    sector = turn.stock.get("sector")
+    if not sector:
+        turn.notes.append("이 종목의 업종 정보가 없어 업종과 비교하지 못했습니다." if turn.ko()
+                          else "The stock has no sector to compare with.")  # fmt: skip
+        return
+    rows = turn.query("stock_fundamentals", _PEERS, {"sector": sector, "as_of": turn.as_of,
+                      "country": turn.stock["country"]}, "STOCK_FUNDAMENTALS",
+                      "stock_fundamentals", pool)  # fmt: skip
+    own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
+    asked = [m.name for m in turn.frame.measures if m.name in _FUNDAMENTAL_FIELDS] or ["per", "pbr"]
+    for name in dict.fromkeys(asked):
+        field = _FUNDAMENTAL_FIELDS[name]
+        values = [float(r[field]) for r in rows if r[field] is not None
+                  and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+        if own is None or own[field] is None or len(values) < 2:
+            continue
+        mean, median = sum(values) / len(values), statistics.median(values)
+        turn.figures[name] = float(own[field])
+        ko, en = _GAP_WORDS[name]
+        mine, avg, mid = (_figure_text(name, v, turn) for v in (float(own[field]), mean, median))
+        market = "국내" if turn.stock["country"] == "KR" else "미국"
+        turn.lines.append(
+            f"{ko} {mine} — {sector} 업종({market} {len(values)}종목) 평균 {avg}, 중앙값 {mid} "
+            f"({turn.as_of} 기준)" if turn.ko() else f"{en} {mine} vs the {sector} sector "
+            f"({len(values)} stocks): mean {avg}, median {mid} (as of {turn.as_of})")  # fmt: skip
+    words = [t for p in vocabulary()["peer_words"] if p in turn.frame.question.lower()
+             for t in p.split()]  # fmt: skip
+    mark_read(turn.frame, *words)
+
+
 def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
     f = _fundamentals(turn, pool)
     if f:
@@ -725,7 +810,7 @@ def _market_cap(turn: _Turn, pool: ConnectionPool | None) -> None:
     if not f or f["market_cap"] is None:
         return
     x = turn.figures["market_cap"] = float(f["market_cap"])
-    amount = _amount(x, turn.stock["currency"])
+    amount = _amount(x, turn.stock["currency"]) + _in_won(turn, x, pool)
     turn.lines.append(f"시가총액 {amount} ({f['as_of_date']} 기준)" if turn.ko()
                       else f"Market cap {amount} (as of {f['as_of_date']})")  # fmt: skip
 
@@ -768,7 +853,7 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
 SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
-    "biggest_move": _biggest_move, "fundamental_change": _fundamental_change,
+    "biggest_move": _biggest_move, "fundamental_change": _fundamental_change, "peers": _peers,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
     "window": _window,

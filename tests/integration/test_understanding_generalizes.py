@@ -714,3 +714,19 @@ def test_round_22_a_figure_against_its_past_and_talk_about_similar_funds(
         "SELECT code, expense_ratio FROM etfs WHERE code = ANY(%s)", (listed,), pg_pool
     )
     assert all(float(r["expense_ratio"]) < fee for r in fees)
+
+
+def test_a_valuation_beside_its_sector(pg_pool: Any) -> None:
+    """Fresh round 22: '삼성전자 PER 업종 평균 대비 어때?' gave the PER alone with status ok
+    ('업종' was a known word, read by nothing): the sector's mean and median, from SQL."""
+    answer = answer_stock_question("삼성전자 PER 업종 평균 대비 어때?", pool=pg_pool)
+    pes = [float(r["pe"]) for r in fetch_all(
+        "SELECT f.pe FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals WHERE "
+        "security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.sector = "
+        "(SELECT sector FROM stocks WHERE security_id = 'KR:005930') AND s.country = 'KR' AND "
+        "NOT s.is_etf AND f.pe > 0", None, pg_pool)]  # fmt: skip
+    mean, median = sum(pes) / len(pes), sorted(pes)[len(pes) // 2]
+    if len(pes) % 2 == 0:
+        median = (sorted(pes)[len(pes) // 2 - 1] + median) / 2
+    assert answer is not None and answer.status == "ok"
+    assert f"업종(국내 {len(pes)}종목) 평균 {mean:,.2f}배, 중앙값 {median:,.2f}배" in answer.answer
