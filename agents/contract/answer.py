@@ -109,9 +109,10 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
                   and ("reference" in h.ranks or covered[id(h)] >= needed)]  # fmt: skip
     if not candidates:
         return []
-    # a clause covering more of the question's topic weight comes first (위약벌 in the annex
-    # beats the main body's 비밀유지 clause that covers only 비밀); ties keep the fused order
-    candidates.sort(key=lambda h: -covered[id(h)])
+    # the retrievers' evidence weighed by the share of the question's topic the clause covers
+    # (위약벌 in the annex beats the main body's 비밀유지 clause that covers only 비밀), so a clause
+    # far down the fused order does not jump the best one for covering one more side word
+    candidates.sort(key=lambda h: -covered[id(h)] * h.score)
     if asks_definition(question):  # '쇼핑몰형 구매대행이 뭐예요?': the definitions clause answers
         candidates.sort(key=lambda h: not _defines(h.article))
     best = candidates[0]

@@ -141,3 +141,20 @@ def test_a_title_named_by_a_side_word_has_a_small_share() -> None:
     side = title_share("받은 지 석 달 안인데 광고와 다른 제품이면 반품돼요?", ["반품"], terms)
     asked = title_share("반품 비용은 누가 내요?", ["반품"], terms)
     assert side < 0.5 <= asked
+
+
+def test_a_weak_hit_covering_a_side_word_more_does_not_jump_the_best_one() -> None:
+    """Both clauses are about 반품 비용; 제7조 also holds 통보 (for '알려줘요') but the retrievers
+    found it far below 제15조: the order weighs coverage by the fused score, not coverage first."""
+    terms = [
+        _article(15, "반품", "청약철회 등의 경우 반품 비용을 누가 부담하는지를 이용자가 알기 쉽도록 명확하게 표시한다."),
+        _article(7, "검수 및 재포장", "회사는 하자를 발견한 경우 이용자에게 이를 통보하고 반품에 드는 비용을 부담한다."),
+        _article(9, "통관", "관·부가세 등은 이용자가 부담한다."),
+        _article(5, "상품가의 구성", "판매 가격에는 운송료가 포함된다."),
+        _article(3, "서비스의 제공", "회사는 수입 업무를 수행한다."),
+    ]  # fmt: skip
+    question = "배송비를 제가 냈으면 반품 때 비용을 누가 내는지 알려줘요?"
+    assert coverage(question, terms[1], terms) > coverage(question, terms[0], terms) >= MIN_COVERAGE
+    hits = [Hit(terms[0], 2.7, {"bm25": 1, "dense": 1}, ["반품", "비용"]),
+            Hit(terms[1], 0.9, {"bm25": 2, "dense": 2}, ["반품", "비용", "통보"])]  # fmt: skip
+    assert [h.article.article_no for h in select(question, hits, articles=terms)][:1] == [15]
