@@ -451,7 +451,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
     chosen = asked_series(route)
-    specs = deal_trend.with_price_index(chosen or [PRICE_INDEX], route)  # 추세: the index first
+    specs = chosen or [PRICE_INDEX]
+    if not counts_asked(route.question):  # a price trend reads the index first, not a count's
+        specs = deal_trend.with_price_index(specs, route)
     if specs[0][1] == "re_price_index_window" and chosen and chosen[0] != specs[0]:
         resp.uncertainty.append(lang_text(
             route.language, "추세는 주택가격지수로 먼저 봅니다: 실거래 중위가격은 그달 거래된 "
@@ -510,7 +512,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
-            deals = _deal_counts(rows, route.language)
+            # a count over the asked window leads (deal_count_window): no second total here
+            windowed = counts_asked(route.question) and frame is not None and frame.period
+            deals = "" if windowed else _deal_counts(rows, route.language)
             deals += deal_trend.counts_note(rows, dropped, route.language,
                                             medians=not counts_asked(route.question))  # fmt: skip
             if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
