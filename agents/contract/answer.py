@@ -180,6 +180,7 @@ def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
     return own + stated, fact, len(present), sum(text.count(t) for t in present)
 
 
+TABLE_CELL = " | "  # how ingest writes a table row as a line (a row stands alone)
 HEADING_RE = re.compile(r"^\s*(?:【[^】]*】|<[^>]*>|\[[^\]]*\])\s*$")
 
 
@@ -220,10 +221,17 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     strong = kind not in ("amount", "cap") or asked_quantity(question) is not None
     restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated if question else []
     texts = _scored_texts(lines)
-    rarity = _rarity(texts, [*asked, *restated, *terms])
-    choices = [i for i, line in enumerate(lines) if not HEADING_RE.match(line)]
-    best = max(choices or range(len(lines)), key=lambda i: (
-        *_weight(texts[i], terms, asked, kind, rarity, strong, restated), -i))  # fmt: skip
+    groups = _continued(lines)
+    joined = ["\n".join(texts[i] for i in group) for group in groups]
+    rarity = _rarity(joined, [*asked, *restated, *terms])
+
+    def weight(text: str, i: int) -> tuple[float, ...]:
+        return (*_weight(text, terms, asked, kind, rarity, strong, restated), -i)
+
+    # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
+    # best, then its line that does
+    group = max(groups, key=lambda g: weight("\n".join(texts[i] for i in g), g[0]))
+    best = max(group, key=lambda i: weight(texts[i], i))
     marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
     pick = max(range(len(sentences)),
@@ -231,8 +239,30 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     sentence = sentences[pick].strip()
     near = [*asked, *restated, *terms]
     fact = find_fact(sentence, kind, near) or find_fact(body, kind, near)
-    return Quote(label, _parent_marker(lines, best, marker), sentence,
+    if not marker and best != group[0]:  # a line that continues a 항/호 is cited by it
+        marker = _parent_marker(lines, group[0], _split_marker(lines[group[0]])[0])
+    else:
+        marker = _parent_marker(lines, best, marker)
+    return Quote(label, marker, sentence,
                  [t for t in terms if t and t in body], fact, body.strip())  # fmt: skip
+
+
+def _continued(lines: Sequence[str]) -> list[list[int]]:
+    """The answerable lines grouped: each 항/호 line with the unmarked lines after it (the rest
+    of its text, split off by a PDF's line breaks: '다만, …'); a heading-only line is never
+    one; a table row, lines before the first marker and those of an article without markers
+    each stand alone."""
+    groups: list[list[int]] = []
+    for i, line in enumerate(lines):
+        if HEADING_RE.match(line):
+            continue
+        continues = MARKER_RE.match(line) is None and TABLE_CELL not in line
+        if (groups and continues and MARKER_RE.match(lines[groups[-1][0]])
+                and groups[-1][-1] == i - 1):  # fmt: skip
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups or [[i] for i in range(len(lines))]
 
 
 def _parent_marker(lines: Sequence[str], index: int, marker: str) -> str:

@@ -154,3 +154,19 @@ def test_party_particles_and_deadlines() -> None:
         find_fact("변경약관 시행일 전영업일까지 해지할 수 있다.", "period") == "시행일 전영업일까지"
     )
     assert find_fact("변동금리 예금은 바꾼 날로부터 바꾼 이율을 적용한다.", "when") is not None
+
+
+def test_a_line_that_continues_a_paragraph_is_weighed_with_it_and_cited_by_it() -> None:
+    """An unmarked line after ① (a '다만' sentence a reader split off) belongs to ①: ① with it
+    answers, and the line is cited as ①; a table row stands on its own."""
+    from agents.contract.answer import _continued, operative
+
+    lines = ["① 은행은 인감을 대조하여 지급하였을 때에는 위조로 손해가 생겨도 책임을 지지 않는다.",
+             "다만, 은행이 위조 사실을 알았거나 알 수 있었을 때는 그러하지 아니하다.",
+             "② 은행이 책임질 수 없는 사유로 금융정보가 새어나가 손해가 생겨도 은행은 그 책임을 지지 않는다."]  # fmt: skip
+    quote = operative("제18조(면책)", lines, [], ["도장", "위조", "은행", "알", "책임지"],
+                      "도장이 위조된 걸 은행이 알면서 돈을 내줬으면 책임져요?")  # fmt: skip
+    assert quote.citation == "제18조(면책) ①"
+    assert "위조" in quote.line
+    assert _continued(lines) == [[0, 1], [2]]
+    assert _continued(["① 대금은 1억원으로 한다.", "선급금 | 착수 후 15일 | 30%"]) == [[0], [1]]

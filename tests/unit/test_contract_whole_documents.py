@@ -115,6 +115,11 @@ def test_pdf_lines_are_joined_and_spaced() -> None:
                              "산권은 을에게 있다.", "② 편 집권은 갑에게 있다.", "편집권과 지식재산권은 다르다."])  # fmt: skip
     assert lines == ["제4조(계약기간) 계약기간은 1년으로 한다.", "① 산출물의 지식재산권은 을에게 있다.",
                      "② 편집권은 갑에게 있다.", "편집권과 지식재산권은 다르다."]  # fmt: skip
+    # a proviso or rider after a full stop is the same 항's second sentence, not a new paragraph
+    lines = normalise_lines(["① 은행은 그 책임을 지지 않는다.", "다만, 은행이 알았을 때는",
+                             "그러하지 아니하다.", "② 회사는 지급한다.", "이 경우 통지한다."])  # fmt: skip
+    assert lines == ["① 은행은 그 책임을 지지 않는다. 다만, 은행이 알았을 때는 그러하지 아니하다.",
+                     "② 회사는 지급한다. 이 경우 통지한다."]  # fmt: skip
 
 
 def test_the_contract_embedder_is_tfidf_cosine_at_full_rank() -> None:

@@ -4,7 +4,8 @@ numbers put back together, before articles and clauses are split.
 A PDF has no paragraphs, only positioned lines: a clause wraps over several lines (and pages),
 justified text leaves words broken ('편 집'), and some writers space every number ('제 4조',
 '있다 .'). A line is joined to the one before it unless it starts a clause (제N조, ①, 1., 가.,
-별지) or the one before ends a sentence or is a heading. A word broken at a line end or by a
+별지) or the one before ends a sentence or is a heading; a proviso ('다만, …', '이 경우 …')
+carries on the 항 before it even after a full stop. A word broken at a line end or by a
 stray space is joined without a space only when the joined word occurs elsewhere in the same
 document (its own vocabulary decides, no dictionary):
 
@@ -36,6 +37,9 @@ ARTICLE_SPACING = ((re.compile(r"제\s+(\d{1,3})\s*조"), r"제\1조"),
                    (re.compile(r"\s+([.,)\]」』:;?!])"), r"\1"),
                    (re.compile(r"([(\[「『])\s+"), r"\1"))  # fmt: skip
 SENTENCE_END = ("다.", ".", "다", ":", "?", "!")
+# a proviso or a rider ('다만, …', '이 경우 …') goes on the 항 whose sentence ended the line
+# before: it is that 항's second sentence, never a paragraph of its own
+PROVISO_RE = re.compile(r"(?:다만|단)\s*,|다만\s|이\s*경우\s")
 HEADING_CHARS = 30
 HANGUL_RE = re.compile(r"[가-힣]")
 WORD_EDGE = "'\"“”‘’()[]<>「」『』.,:;?!·"
@@ -112,7 +116,8 @@ def _continues(previous: str, line: str) -> bool:
     """`line` carries on the sentence of `previous` (a wrapped line)."""
     if _starts_unit(line) or _is_heading(line) or _is_heading(previous):
         return False
-    return not previous.endswith(SENTENCE_END) or line.startswith(("다.", "다 .", "."))
+    return (not previous.endswith(SENTENCE_END) or line.startswith(("다.", "다 .", "."))
+            or PROVISO_RE.match(line) is not None)  # fmt: skip
 
 
 def _join(previous: str, line: str, vocabulary: Vocabulary) -> str:
