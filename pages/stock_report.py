@@ -34,6 +34,7 @@ from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels
 from pages._live import QUIET_S, LiveTurn, done_label, follow, inside
+from pages._static_table import show_static_table
 
 EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
@@ -75,28 +76,43 @@ def _symbol_of(choice: str) -> str:
 # ---------------------------------------------------------------- running
 
 
+def _step_lines(event: ProgressEvent) -> list[tuple[str, str]]:
+    """A progress event's lines as (kind, Markdown): kind is 'step', 'detail' or 'error'."""
+    d = event.data
+    label = NODE_LABELS.get(str(d.get("node")), d.get("node"))
+    if event.event == "node_start":
+        return [("step", f"**▶ {d['step']}. {label}** (`{d['node']}`) 시작")]
+    if event.event == "node_end":
+        done = f"✔ {label} 완료 → 상태 `{d['status']}` · {d['duration_ms']:,} ms"
+        return [("step", done)] + [("error", str(e)) for e in d.get("errors", [])]
+    if event.event == "tool_attempt":
+        line = f"도구 `{d['tool']}` 시도 {d['attempt']} · {d['status']} · {d['latency_ms']:,.0f} ms"
+        if d["status"] == "success":
+            return [("detail", f"{line} · {d.get('result_summary', '')}")]
+        return [("detail", f"{line} · 오류: {d.get('error')} — {d.get('retry_hint')}")]
+    if event.event == "llm_start":
+        return [("detail", f"{d['section']} 작성 중 ({d.get('model') or '오프라인 템플릿'})")]
+    return []
+
+
 def _progress(event: object) -> str | None:
     """One progress event drawn; the status line for it (a node start) or None."""
     if not isinstance(event, ProgressEvent):
         return None
-    d = event.data
-    label = NODE_LABELS.get(str(d.get("node")), d.get("node"))
-    if event.event == "node_start":
-        st.markdown(f"**▶ {d['step']}. {label}** (`{d['node']}`) 시작")
-        return f"{label} 노드 실행 중… (반복 {d.get('iteration', 0)})"
-    elif event.event == "node_end":
-        st.markdown(f"✔ {label} 완료 → 상태 `{d['status']}` · {d['duration_ms']:,} ms")
-        for error in d.get("errors", []):
-            st.warning(error, icon=":material/error:")
-    elif event.event == "tool_attempt":
-        line = f"도구 `{d['tool']}` 시도 {d['attempt']} · {d['status']} · {d['latency_ms']:,.0f} ms"
-        if d["status"] == "success":
-            st.caption(f"{line} · {d.get('result_summary', '')}")
+    for kind, text in _step_lines(event):
+        if kind == "step":
+            st.markdown(text)
+        elif kind == "error":
+            st.warning(text, icon=":material/error:")
         else:
-            st.caption(f"{line} · 오류: {d.get('error')} — {d.get('retry_hint')}")
-    elif event.event == "llm_start":
-        st.caption(f"{d['section']} 작성 중 ({d.get('model') or '오프라인 템플릿'})")
+            st.caption(text)
+    if event.event == "node_start":
+        label = NODE_LABELS.get(str(event.data.get("node")), event.data.get("node"))
+        return f"{label} 노드 실행 중… (반복 {event.data.get('iteration', 0)})"
     return None
+
+
+STEP_STYLE = {"step": "{}", "detail": "  · {}", "error": "⚠ {}"}
 
 
 def _run(symbol: str, language: str) -> None:
@@ -142,9 +158,10 @@ def _render_steps(turn: LiveTurn, answer: AgentAnswer) -> None:
     failed = answer.status in ("error", "cancelled")
     label = done_label(answer) if answer.status == "cancelled" else _done(answer)
     box = st.status(label, state="error" if failed else "complete", expanded=False)
-    with inside(box):
-        for event in turn.shown:
-            _progress(event)
+    lines = [STEP_STYLE[kind].format(text) for event in turn.shown
+             if isinstance(event, ProgressEvent) for kind, text in _step_lines(event)]  # fmt: skip
+    with inside(box):  # one element; a line each was 16 elements the browser drew one by one
+        st.markdown("  \n".join(lines))
 
 
 # ---------------------------------------------------------------- rendering
@@ -167,13 +184,14 @@ def _render_charts(answer: AgentAnswer) -> None:
     if not figures:
         return
     ui.show_chart(figures[0], key="stock-price")
+    if len(figures) < 3:
+        ui.show_chart(figures[1], key="stock-drawdown-rsi")
+        return
     left, right = st.columns(2)
     with left:
-        ui.show_chart(figures[1], key="stock-drawdown")
+        ui.show_chart(figures[1], key="stock-drawdown-rsi")
     with right:
-        ui.show_chart(figures[2], key="stock-rsi")
-    if len(figures) > 3:
-        ui.show_chart(figures[3], key="stock-pe")
+        ui.show_chart(figures[2], key="stock-pe")
 
 
 def _render_evidence(answer: AgentAnswer) -> None:
@@ -206,7 +224,6 @@ def _render_downloads(answer: AgentAnswer) -> None:
                           mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
 
 
-FIGURE_WIDTHS: dict[str, Any] = {"figure": 236, "value": 146}
 TABLE_SECTIONS = ("핵심 지표", "Key figures", "실적·기본 지표", "Earnings and fundamentals",
                   "주요 이벤트 (최근 30일)", "Key events (last 30 days)")  # fmt: skip
 
@@ -221,9 +238,6 @@ def _without_table_sections(report: str) -> str:
     return report
 
 
-# Seven columns in half the page at 1440 px (auto-sized, the last one was cut off).
-EARNINGS_WIDTHS = {"period": 58, "date": 84, "estimate": 68, "actual": 68, "surprise": 74,
-                   "result": 44, "yoy": 72}  # fmt: skip
 HEADING = re.compile(r"^(#{1,3}) ", re.M)
 
 
@@ -234,30 +248,28 @@ def report_markdown(report: str) -> str:
 
 
 def _render_evidence_tables(answer: AgentAnswer) -> None:
-    """Fundamentals and the last quarters' earnings side by side, then the news events."""
+    """Fundamentals and the last quarters' earnings side by side, then the news events: small
+    fixed tables drawn as HTML (`pages._static_table`), not as grids."""
     payload = answer.payload
     lang = payload.get("language", "ko")
     left, right = st.columns([1, 1])
     with left:
         st.markdown("**실적·기본 지표** (섹터·자기 과거 대비)")
         rows = payload.get("fundamental_rows") or []
-        ui.show_table(rows, sec.FUNDAMENTAL_HEADERS[lang], key="stock-fundamentals",
-                      height=38 + 35 * len(rows))  # fmt: skip
+        show_static_table(rows, sec.FUNDAMENTAL_HEADERS[lang])
     with right:
         st.markdown("**최근 분기 실적** (예상 대비 서프라이즈)")
         quarters = payload.get("earnings_rows") or []
         if quarters:
-            ui.show_table(quarters, sec.EARNINGS_HEADERS[lang], key="stock-earnings",
-                          height=38 + 35 * len(quarters), signed=("surprise", "yoy"),
-                          widths=EARNINGS_WIDTHS)  # fmt: skip
+            show_static_table(quarters, sec.EARNINGS_HEADERS[lang], signed=("surprise", "yoy"))
         else:
             st.caption("데이터에 이 종목의 실적 발표 기록이 없습니다.")
     events = payload.get("event_rows") or []
     st.markdown(f"**주요 이벤트 (최근 30일, {len(events)}건)** — 가격 차트의 ▲▼ 표시와 같은 이벤트")
     if events:
-        ui.show_table(events, sec.EVENT_HEADERS[lang], key="stock-events",
-                      height=38 + 35 * len(events),
-                      signed=("move_day", "move_next", "drift"))  # fmt: skip
+        show_static_table(
+            events, sec.EVENT_HEADERS[lang], signed=("move_day", "move_next", "drift")
+        )
     else:
         st.caption("최근 30일 동안 이벤트 뉴스와 5%를 넘는 급변이 없었습니다.")
     check = payload.get("review_check")
@@ -310,11 +322,7 @@ def _render_answer(answer: AgentAnswer) -> None:
             st.markdown(report_markdown(_without_table_sections(answer.answer)))
         with side:
             st.markdown("**핵심 지표**")
-            # fixed widths: sized to their content the two columns overran the side column
-            # at 1440 px ('104,300원 / 75,200원' was cut at its last character)
-            ui.show_table(figure_rows, {"figure": "지표", "value": "값"}, key="stock-figures",
-                          height=38 + 35 * len(figure_rows), signed=("value",),
-                          widths=FIGURE_WIDTHS)  # fmt: skip
+            show_static_table(figure_rows, {"figure": "지표", "value": "값"}, signed=("value",))
             st.caption(answer.payload.get("return_basis", ""))
     elif answer.status != "error":
         st.markdown(answer.answer)

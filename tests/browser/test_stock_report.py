@@ -14,12 +14,12 @@ from tests.browser.waits import ANSWER_TIMEOUT_MS
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
 CHART = ".js-plotly-plot .main-svg"
-FRAME = "[data-testid='stDataFrame']"
+TABLE = "table.atlas-table"  # the small fixed tables, drawn as HTML (pages/_static_table.py)
 TEXTS = "els => els.map(e => e.textContent)"
 
 
-def _headers(frame: Any) -> list[str]:
-    return list(frame.locator("[role='columnheader']").evaluate_all(TEXTS))
+def _headers(table: Any) -> list[str]:
+    return list(table.locator("th").evaluate_all(TEXTS))
 
 
 def _open(page: Any, app_url: str) -> None:
@@ -41,10 +41,10 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
         timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
-    for title in ("삼성전자 가격·거래량 (6개월 일봉)", "삼성전자 고점 대비 낙폭",
-                  "삼성전자 RSI(14)", "삼성전자 PER vs 섹터"):  # fmt: skip
+    for title in ("삼성전자 가격·거래량 (6개월 일봉)", "삼성전자 고점 대비 낙폭 · RSI(14)",
+                  "삼성전자 PER vs 섹터"):  # fmt: skip
         page.get_by_text(title, exact=False).first.wait_for()
-    assert page.locator(CHART).count() >= 4
+    assert page.locator(CHART).count() >= 3
     page.get_by_text("핵심 지표").first.wait_for()
     page.get_by_text("RSI(14)").first.wait_for()
     # The earnings miss of 2026-10-29 as a marker on the candlesticks and a row of the tables.
@@ -52,18 +52,18 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
     assert "실적" in markers.evaluate_all(TEXTS)
     page.get_by_text("실적·기본 지표 (섹터·자기 과거 대비)").wait_for()
     page.get_by_text("주요 이벤트 (최근 30일, 1건)", exact=False).wait_for()
-    for header in ("자기 과거 중앙값", "서프라이즈", "원인 확인"):  # the grids draw after the text
-        page.locator(f"{FRAME} [role='columnheader']", has_text=header).first.wait_for(
-            state="attached"
-        )
-    # grids by their second column: 종목 (fundamentals), 발표일 (earnings), 유형 (events)
-    grids = {h[1]: f for f in page.locator(FRAME).all() if len(h := _headers(f)) > 1}
-    assert _headers(grids["발표일"])[4] == "서프라이즈"
-    quarter = grids["발표일"].locator("[role='gridcell']").evaluate_all(TEXTS)[:6]
+    for header in ("자기 과거 중앙값", "서프라이즈", "원인 확인"):
+        page.locator(f"{TABLE} th", has_text=header).first.wait_for()
+    # tables by their second column: 종목 (fundamentals), 발표일 (earnings), 유형 (events)
+    tables = {h[1]: t for t in page.locator(TABLE).all() if len(h := _headers(t)) > 1}
+    assert _headers(tables["발표일"])[4] == "서프라이즈"
+    quarter = tables["발표일"].locator("td").evaluate_all(TEXTS)[:6]
     assert quarter == ["2026Q3", "2026-10-29", "2,012원", "1,658원", "-17.59%", "하회"]
-    event = grids["유형"].locator("[role='gridcell']").evaluate_all(TEXTS)
+    surprise = tables["발표일"].locator("td").nth(4)  # a miss in the fall colour (blue)
+    assert surprise.evaluate("e => getComputedStyle(e).color") == "rgb(37, 99, 235)"
+    event = tables["유형"].locator("td").evaluate_all(TEXTS)
     assert event[:2] == ["2026-10-29", "실적"] and "-6.74%" in event
-    assert "PBR" in grids["종목"].locator("[role='gridcell']").evaluate_all(TEXTS)
+    assert "PBR" in tables["종목"].locator("td").evaluate_all(TEXTS)
     page.get_by_text("리포트에 사용한 뉴스").wait_for()
     page.get_by_text("도구 호출 로그 (5)").wait_for()  # stock, news, three calculations
     page.get_by_text("완료", exact=True).click()  # the live node view, kept after the run

@@ -62,10 +62,36 @@ def test_the_stock_price_chart_draws_half_a_year_of_candles() -> None:
                "category": "earnings", "polarity": -1, "headline": "h"},
               {"session": days[0], "date": days[0], "move_day": 0.01, "explained": True,
                "category": "earnings", "polarity": 1, "headline": "h"}]  # fmt: skip
-    price, drawdown, rsi = charts_for({"series": series, "figures": figures, "events": events})
+    price, lower = charts_for({"series": series, "figures": figures, "events": events})
     by_name = {t.name: t for t in price.data}
     assert len(by_name["일봉"].x) == len(by_name["거래량"].x) == CANDLE_SESSIONS == 126
     assert list(by_name["20일 이동평균"].x) == days[-126:]
     assert list(by_name["이벤트 (▲ 상승일 · ▼ 하락일)"].x) == [days[-1]]  # the older one is cut
     assert price.layout.title.text == "KR:1 가격·거래량 (6개월 일봉)"
-    assert len(drawdown.data[0].x) == len(rsi.data[0].x) == 290  # the whole year
+    drawdown, rsi = lower.data  # one figure, two rows on one date axis
+    assert len(drawdown.x) == len(rsi.x) == 290  # the whole year
+    assert lower.layout.title.text == "KR:1 고점 대비 낙폭 · RSI(14)"
+    assert (drawdown.yaxis, rsi.yaxis) == ("y", "y2") and lower.layout.yaxis2.range == (0, 100)
+
+
+def test_the_stock_charts_draw_once_with_margins_of_their_own() -> None:
+    """Plotly's automargin (on for every axis in Streamlit's template) measured the labels and
+    drew each chart again: the stock charts turn it off and size their margins to their labels."""
+    from agents.stock.charts import charts_for
+
+    days = [f"2026-{1 + i // 28:02d}-{1 + i % 28:02d}" for i in range(200)]
+    series = {"dates": days, "open": [1.0] * 200, "high": [104_300.0] * 200, "low": [0.5] * 200,
+              "close": [1.5] * 200, "volume": [42_000_000] * 200, "ma": {},
+              "drawdown": [-0.2] * 200, "rsi": [50.0] * 200,
+              "peers": [{"name": "이엔에프테크놀로지", "pe": 12.0, "is_self": False},
+                        {"name": "A", "pe": 9.0, "is_self": True}]}  # fmt: skip
+    figures = {"high_52w": 2.0, "low_52w": 0.5, "currency": "KRW", "security_id": "KR:1",
+               "sector_median_pe": 10.0, "peer_scope": "섹터", "peer_count": 2}  # fmt: skip
+    price, lower, peers = charts_for({"series": series, "figures": figures})
+    for fig in (price, lower, peers):
+        axes = [fig.layout[k] for k in fig.layout if k.startswith(("xaxis", "yaxis"))]
+        assert axes and all(axis.automargin is False for axis in axes)
+    # '42,000,000' is ten characters: wider than the default 60 px beside its axis title
+    assert price.layout.margin.l >= 7 * 10 + 40 > lower.layout.margin.l
+    # nine Korean characters at -45° need more than the default 50 px under the bars
+    assert peers.layout.margin.b > 100

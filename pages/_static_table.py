@@ -1,0 +1,67 @@
+"""Small fixed tables drawn as one HTML element (no grid): the stock report's figures, earnings
+and events.
+
+    html_table([{"figure": "PER", "value": "+3.2%"}], {"figure": "지표", "value": "값"},
+               signed=("value",))  # → '<table class="atlas-table">…<td style="color:#…">+3.2%</td>…'
+
+A dataframe grid (st.dataframe) costs the browser its canvas, column sizing and Arrow decoding:
+the report's six grids were ~0.3 s of its main-thread time for tables of 3-12 rows that need no
+sorting or scrolling. Text is escaped; a change in a `signed` column is written in the rise/fall
+colours of the charts (agents/colors.py).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from agents.colors import price_colors
+from pages._ui import signed_number
+
+CSS = (
+    "<style>.atlas-table{border-collapse:collapse;width:100%;font-size:0.875rem;"
+    "margin-bottom:0.75rem}.atlas-table th,.atlas-table td{border-bottom:1px solid "
+    "rgba(49,51,63,0.1);padding:0.3rem 0.5rem;text-align:left;vertical-align:top}"
+    ".atlas-table th{font-weight:600;color:rgba(49,51,63,0.7);white-space:nowrap}"
+    ".atlas-table td.num{text-align:right;white-space:nowrap}</style>"
+)
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "–"
+    if isinstance(value, bool):
+        return "예" if value else "아니오"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
+               signed: Sequence[str] = ()) -> str:  # fmt: skip
+    """`rows` as an HTML table with `headers` (source column → Korean header) in their order."""
+    colors = price_colors()
+    head = "".join(f"<th>{html.escape(label)}</th>" for label in headers.values())
+    body = []
+    for row in rows:
+        cells = []
+        for column in headers:
+            value = row.get(column)
+            text = html.escape(_cell(value))
+            numeric = isinstance(value, int | float) or column in signed
+            change = signed_number(value) if column in signed else None
+            style = f' style="color:{colors.for_change(change)}"' if change else ""
+            kind = ' class="num"' if numeric else ""
+            cells.append(f"<td{kind}{style}>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f'<table class="atlas-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+
+
+def show_static_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str], *,
+                      signed: Sequence[str] = ()) -> None:  # fmt: skip
+    st.html(CSS + html_table(rows, headers, signed))
