@@ -232,6 +232,10 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     # best, then its line that does
     group = max(groups, key=lambda g: weight("\n".join(texts[i] for i in g), g[0]))
     best = max(group, key=lambda i: weight(texts[i], i))
+    defining = _defining_line(lines, question) if asks_definition(question) else None
+    if defining is not None:  # '이용자는 누구를 말해요?': the 호 that defines “이용자”
+        group = next((g for g in groups if defining in g), [defining])
+        best = defining
     marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
     pick = max(range(len(sentences)),
@@ -245,6 +249,20 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
         marker = _parent_marker(lines, best, marker)
     return Quote(label, marker, sentence,
                  [t for t in terms if t and t in body], fact, body.strip())  # fmt: skip
+
+
+DEFINED_RE = re.compile(
+    r"[“\"‘']([^”\"’']{1,30})[”\"’']\s*(?:이?란|(?:이)?라\s*함은|이라고\s*한다|은|는)"
+)
+
+
+def _defining_line(lines: Sequence[str], question: str) -> int | None:
+    """The line that defines a term the question names ('“이용자”라 함은 …' for '여기서 이용자는
+    누구를 말해요?'), the longest such term first; None when no line defines one."""
+    asked = re.sub(r"\s+", "", question)
+    found = [(len(m.group(1)), -i) for i, line in enumerate(lines)
+             for m in DEFINED_RE.finditer(line) if re.sub(r"\s+", "", m.group(1)) in asked]  # fmt: skip
+    return -max(found)[1] if found else None
 
 
 def _continued(lines: Sequence[str]) -> list[list[int]]:

@@ -170,3 +170,21 @@ def test_a_line_that_continues_a_paragraph_is_weighed_with_it_and_cited_by_it() 
     assert "위조" in quote.line
     assert _continued(lines) == [[0, 1], [2]]
     assert _continued(["① 대금은 1억원으로 한다.", "선급금 | 착수 후 15일 | 30%"]) == [[0], [1]]
+
+
+def test_a_definition_question_quotes_the_item_that_defines_the_term() -> None:
+    from agents.contract.answer import operative
+
+    lines = ["① 이 약관에서 사용하는 용어의 정의는 다음과 같습니다.",
+             "1. “몰”은 회사가 이용자에게 재화를 제공하는 가상의 영업장을 말합니다.",
+             "2. “이용자”라 함은 회사가 제공하는 서비스를 이용하는 자를 말합니다.",
+             "3. “해외사업자”라 함은 대한민국 이외의 국가에 사업자 등록을 가진 사업자를 의미합니다."]  # fmt: skip
+    ask = "여기서 이용자는 누구를 말해요?"
+    assert (
+        operative("제2조(정의)", lines, ["이용자"], ["이용자", "말"], ask).citation
+        == "제2조(정의) ① 2."
+    )
+    ask = "해외사업자가 뭐예요?"
+    assert (
+        operative("제2조(정의)", lines, [], ["해외", "사업자"], ask).citation == "제2조(정의) ① 3."
+    )
