@@ -332,9 +332,11 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
                  f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
                  f"rows = candidates[:{plan.pick_n}]",  # and those as good as the last picked, named
                  f"same = [r for r in candidates[{plan.pick_n}:] if r[{lit(pick[0])}] == rows[-1][{lit(pick[0])}]]"]  # fmt: skip
+    if plan.keep_where:  # '상위 10개 중 총보수 0.1% 미만인 것': the cut first, then the condition
+        body += _filter_lines(_conditions(plan, measure)) + ["tied = []"]
     if plan.holdings_n:
         return _graph_rows(plan, cypher, body + _holdings_of_pick(plan, order_by, descending))
-    aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min") else None
+    aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min", "count") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
                           pick)  # fmt: skip
@@ -378,13 +380,18 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
         take = f"{n}위" if plan.position else f"상위 {n}개" if n > 1 else "1위"
         cut = f"{order} {'높은' if descending else '낮은'} 순 {take}"
         cut += f" 중 {then} {'높은' if pick[1] else '낮은'} {plan.pick_n}개" if pick else ""
+        cut += f" 중 {_condition(plan, measure)}" if plan.keep_where else ""
         title = f"{described} 중 {cut} ETF의 {label}"
         title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
+        if aggregate == "count":  # how many of the cut meet the condition, not a count of fees
+            title = f"{described} 중 {cut} ETF 개수: {{value}}"
     else:
         cut = (f"number {n} by {order}" if plan.position
                else f"{'top' if descending else 'bottom'} {n} by {order}")  # fmt: skip
         cut += (f", then the {'highest' if pick[1] else 'lowest'} {plan.pick_n if plan.pick_n > 1 else ''}"
                 f"{' ' if plan.pick_n > 1 else ''}{then}," if pick else "")  # fmt: skip
+        cut += f" with {_condition(plan, measure)}" if plan.keep_where else ""
+        label = "ETFs" if aggregate == "count" else label
         title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
@@ -674,6 +681,19 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum",
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
+    if (
+        op.aggregate == "list"
+        and plan.frame.measure() != "holdings"
+        and any(m.name == "return" for m in plan.frame.measures)
+    ):  # 'TIGER 200에 가장 많이 담긴 종목의 1개월 수익률': each listed holding's own return
+        period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y", "ytd") else "1m"
+        spec["return_label"] = _measure_label(plan, "return", period)
+        render = f"render_holdings_aggregate(rows, {lit(spec)})"
+        body = [f"for r in rows[:{int(op.top_n or 10)}]:",
+                f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(period)}))",
+                "    r['return'] = got.get('summary', {}).get('change_rate') if isinstance(got, dict) else None",
+                f"final_answer({render})"]  # fmt: skip
+        return _graph_rows(plan, cypher, body)
     if op.comparator and op.threshold is not None:  # '비중 5% 넘는 종목': filtered in the code
         spec["condition"] = _condition(plan, "weight")
         keep = f"r['weight'] {_PY_COMPARATOR[op.comparator]} {op.threshold!r}"

@@ -83,6 +83,7 @@ class Plan:
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
+    keep_where: bool = False  # the cut's rows meeting the frame's condition ('… 중 0.1% 미만')
     holdings_n: int | None = (
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
@@ -270,7 +271,9 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
     ordered by one measure and cut to N, then another measure read of it (or aggregated)."""
     read = nested_measure(frame)
-    if read is None or frame.operation.comparator is not None:
+    op = frame.operation
+    kept_by = op.filter_measure if op.comparator and op.threshold is not None else None
+    if read is None or (op.comparator is not None and kept_by is None):
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
@@ -283,7 +286,10 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     elif len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
         return None  # the coverage says which measure was not read
     order_by, pick_by = others[0], (others[1] if len(others) == 2 else None)
-    if pick_by is None and read == among_measure(frame):
+    if kept_by is not None and kept_by != measure:
+        return None
+    plan.keep_where = kept_by is not None  # '상위 10개 ETF 중 총보수 0.1% 미만인 것 (개수)'
+    if pick_by is None and read == among_measure(frame) and not plan.keep_where:
         pick_by = measure  # '… 상위 5개 중 수익률이 가장 높은 것': the pick is the answer
     kept = _PICK_COUNT.search(plan.question)
     if pick_by is not None and kept:  # '… 중 1년 수익률 하위 3개': the pick keeps three
@@ -305,7 +311,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
               "all": "전체 ETF", "similar": "비슷한 ETF"}[plan.universe]  # fmt: skip
-    words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값"}
+    words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값", "count": "개수"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")

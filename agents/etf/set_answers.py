@@ -75,13 +75,16 @@ def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) 
     """A composed plan's answer: the read measure of the set cut by the order measure (its
     aggregate first when one was asked), then the rows with both values, and the ETFs tied
     with the last one kept (the cut among them is the data's order, said)."""
-    if not rows:
+    if not rows and spec.get("aggregate") != "count":
         return spec["empty"]
     labels = spec["labels"]
     if spec.get("aggregate"):
         if value is None:
             return spec["empty"]
-        head = spec["title"].replace("{value}", fmt_measure(spec["measure"], value))
+        counted = spec["aggregate"] == "count"
+        shown = (f"{value}개" if spec["lang"] == "ko" else str(value)) if counted else (
+            fmt_measure(spec["measure"], value))  # fmt: skip
+        head = spec["title"].replace("{value}", shown)
     elif len(rows) == 1:
         r = rows[0]
         head = spec["title"].replace(
@@ -175,8 +178,19 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     picked = rows[:n]
     listed = ", ".join(f"{r['name']} {float(r['weight']):.2f}%" for r in picked)
     if spec["aggregate"] == "list":
+        label = spec.get("return_label")  # the holdings' own returns, when asked
         lines = [
             f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
+            + (
+                f", {label} "
+                + (
+                    f"{float(r['return']):+.2f}%"
+                    if r.get("return") is not None
+                    else ("시세 없음" if ko else "no prices")
+                )
+                if label
+                else ""
+            )
             for i, r in enumerate(picked, 1)
         ]
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is

@@ -62,12 +62,12 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
         start = _gap_at_start(a, b, back)
         if start is not None:
             day, d0 = start
-            size = "확대" if abs(d) > abs(d0) else "축소" if abs(d) < abs(d0) else "같음"
+            widened = "확대" if abs(d) > abs(d0) else "축소" if abs(d) < abs(d0) else "같음"
             if lang == "ko":
                 diff += (f" ({day} {d0:+,.2f}{unit}에서 {d - d0:+,.2f}{unit} 변화, 격차의 크기 "
-                         f"{abs(d0):,.2f} → {abs(d):,.2f}{unit} {size})")  # fmt: skip
+                         f"{abs(d0):,.2f} → {abs(d):,.2f}{unit} {widened})")  # fmt: skip
             else:
-                word = {"확대": "wider", "축소": "narrower", "같음": "unchanged"}[size]
+                word = {"확대": "wider", "축소": "narrower", "같음": "unchanged"}[widened]
                 diff += (f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit}; "
                          f"the gap is {word})")  # fmt: skip
     if lang == "ko":

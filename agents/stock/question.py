@@ -393,6 +393,8 @@ def _period(turn: _Turn, default: float) -> tuple[float, str]:
     months = period.months if period else default
     words = {0.25: ("1주", "1 week"), 1.0: ("1개월", "1 month"), 3.0: ("3개월", "3 months"),
              6.0: ("6개월", "6 months"), 12.0: ("1년", "1 year")}  # fmt: skip
+    if months not in words and period is not None and period.surface:
+        return months, period.surface  # '올해', '연초 이후': as asked, not '10.9667개월'
     ko, en = words.get(months, (f"{months:g}개월", f"{months:g} months"))
     return months, ko if turn.ko() else en
 
@@ -543,7 +545,9 @@ def _range(turn: _Turn, pool: ConnectionPool | None) -> None:
 def _trading_value(turn: _Turn, pool: ConnectionPool | None) -> None:
     """Σ close × volume over the window (the bars after the base bar), and its daily mean."""
     months, label = _period(turn, 1.0)
-    rows = _prices(turn, pool, months)[1:]
+    p, bars = _period_bars(turn, pool, ("1m", 1.0))
+    base = fig.base_date(bars[-1]["trade_date"], p) if bars else None
+    rows = [r for r in bars if base is not None and r["trade_date"] > base]  # after the base bar
     if not rows:
         return
     values = [float(r["close"]) * float(r["volume"]) for r in rows if r["volume"]]
@@ -823,8 +827,11 @@ def _earnings(turn: _Turn, pool: ConnectionPool | None) -> None:
         upcoming = [r for r in rows if r["event_date"] > as_of]
         if upcoming:
             e = upcoming[0]
+            est = e["eps_estimate"]  # '실적 예상': the consensus EPS the data holds, if any
             turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {earnings_status(e['status'], 'ko')})"
-                              if turn.ko() else f"Next earnings {e['event_date']} ({e['period']})")  # fmt: skip
+                              + (f", EPS 예상 {float(est):,.2f}" if est is not None else "")
+                              if turn.ko() else f"Next earnings {e['event_date']} ({e['period']})"
+                              + (f", EPS estimate {float(est):,.2f}" if est is not None else ""))  # fmt: skip
         else:
             turn.notes.append("예정된 실적 발표 일정이 데이터에 없습니다." if turn.ko()
                               else "No upcoming earnings date in the data.")  # fmt: skip

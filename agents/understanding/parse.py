@@ -790,7 +790,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.kind = "change"
     elif words(voc["list"]):
         op.kind = "list"
-    if threshold and threshold[0] and op.kind in ("filter", "rank", "list", "lookup", "difference"):
+    if threshold and threshold[0] and op.kind in ("filter", "rank", "list", "lookup", "difference",
+                                                  "aggregate"):  # fmt: skip
         if op.kind in ("list", "lookup"):
             op.kind = "filter"
         op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]

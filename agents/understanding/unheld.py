@@ -162,7 +162,8 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
         if not before or any(a < before[-1].end and before[-1].start < b for a, b in linked):
             continue  # 'KODEX 200 주가': the word before the cue is a linked name
         last = before[-1]
-        if last.stem.lower() in suffixes and len(before) >= 2:  # a group name, a business word
+        if last.stem.lower() in suffixes and len(before) >= 2 and not before[-2].stem.isdigit():
+            # a group name and a business word ('SK 에너지'), not a count ('top 3 holdings')
             name, start = f"{before[-2].stem} {last.stem}", before[-2].start
         elif is_name(last):
             name, start = last.stem, last.start

@@ -730,3 +730,29 @@ def test_a_valuation_beside_its_sector(pg_pool: Any) -> None:
         median = (sorted(pes)[len(pes) // 2 - 1] + median) / 2
     assert answer is not None and answer.status == "ok"
     assert f"업종(국내 {len(pes)}종목) 평균 {mean:,.2f}배, 중앙값 {median:,.2f}배" in answer.answer
+
+
+def test_round_23_holdings_returns_a_cut_then_a_condition_and_ytd_windows(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 23 (each answered another question with status ok): 'TIGER 200에 가장 많이
+    담긴 종목의 1개월 수익률' listed the holding without its return; '순자산 상위 10개 ETF 중
+    총보수 0.1% 미만인 것 개수' picked the cheapest of the ten; '연초 이후 거래대금' summed from
+    2026-01-21 (ten months back), not from the year's first session."""
+    held = etf_answer("TIGER 200에 가장 많이 담긴 종목의 1개월 수익률", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    top = answer_stock_question("삼성전자 1개월 수익률", pool=pg_pool)
+    assert top is not None and held.status == "ok"
+    got = top.answer.split("1개월 수익률 ")[1].split(" ")[0]
+    assert "1. 삼성전자 (005930): " in held.answer and f"1개월 수익률 {got}" in held.answer
+    counted = etf_answer("순자산 상위 10개 ETF 중 총보수 0.1% 미만인 것 개수", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    n = sum(1 for r in largest_by_net_assets(pg_pool, 10) if float(r["expense_ratio"]) < 0.1)
+    assert counted.status == "ok" and f"ETF 개수: {n}개" in counted.answer.split("\n")[0]
+    ytd = answer_stock_question("카카오 연초 이후 거래대금", pool=pg_pool)
+    first = fetch_all(
+        "SELECT min(trade_date) AS d FROM stock_prices WHERE security_id = 'KR:035720' AND "
+        "trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:035720' "
+        "AND trade_date < date_trunc('year', (SELECT max(trade_date) FROM stock_prices)))",
+        None, pg_pool)[0]["d"]  # fmt: skip
+    assert ytd is not None and f"({first} ~ " in ytd.answer
