@@ -158,3 +158,17 @@ def test_a_weak_hit_covering_a_side_word_more_does_not_jump_the_best_one() -> No
     hits = [Hit(terms[0], 2.7, {"bm25": 1, "dense": 1}, ["반품", "비용"]),
             Hit(terms[1], 0.9, {"bm25": 2, "dense": 2}, ["반품", "비용", "통보"])]  # fmt: skip
     assert [h.article.article_no for h in select(question, hits, articles=terms)][:1] == [15]
+
+
+def test_everyday_words_reach_the_register_words_the_contract_uses() -> None:
+    """'한국 법' is 대한민국법, '이름으로' 명의, '값어치' 가치 (thesaurus 'everyday')."""
+    terms = [
+        _article(18, "관할법원 및 준거법", "소송의 준거법은 대한민국법으로 합니다."),
+        _article(2, "정의", "회사가 재화를 이용자의 명의로 수입하여 판매하는 것을 말합니다."),
+        _article(12, "청약철회 등의 제한", "사용에 의하여 재화의 가치가 현저히 감소한 경우 철회할 수 없습니다."),
+        _article(9, "통관", "관·부가세 등은 이용자가 부담합니다."),
+    ]  # fmt: skip
+    for question, no in (("소송하면 한국 법이 적용돼요?", 18), ("누구 이름으로 수입돼요?", 2),
+                         ("값어치가 떨어진 물건도 철회돼요?", 12)):  # fmt: skip
+        article = next(a for a in terms if a.article_no == no)
+        assert coverage(question, article, terms) >= MIN_COVERAGE, question
