@@ -191,8 +191,8 @@ def _ro(value: str) -> str:
 
 
 # A code written where its name belongs ('KR:005930 밸류에이션', '발표 전후 KR_USDKRW는',
-# '→ US:NVDA', '→ VIXCLS'); not one in brackets after its name ('삼성전자(KR:005930)') or in a
-# code span. Only codes with a known name are replaced (see `named`).
+# '→ US:NVDA', '→ VIXCLS'); not one in brackets (see `_after_its_name`) or in a code span. Only
+# codes with a known name are replaced (see `named`).
 CODE_TOKEN = re.compile(
     r"(?<![A-Za-z0-9_(:/.`])(?P<code>[A-Z][A-Z0-9]*(?:[:_][A-Z0-9]+)*(?:\.[A-Z]+)?)"
     r"(?![A-Za-z0-9_)`])(?P<particle>는|은|가|이|를|을|와|과)?"
@@ -223,9 +223,32 @@ def code_names(responses: dict[str, AgentResponse],
     return names
 
 
+# A code in brackets right after its name ('삼성전자(KR:005930)', '한국은행 기준금리(KR_BASE_RATE)',
+# '코스피(^KS11)').
+BRACKETED_CODE = re.compile(
+    r"(?P<space> ?)\((?P<code>\^?[A-Z][A-Z0-9]*(?:[:_][A-Z0-9]+)*(?:\.[A-Z]+)?)\)"
+)
+
+
+def _after_its_name(point: str, names: dict[str, str]) -> str:
+    """A known code in brackets after its own name: a stock keeps its ticker ('삼성전자(005930)'),
+    a series its name alone ('한국은행 기준금리'); the analyst reads no internal ids."""
+
+    def bracket(m: re.Match[str]) -> str:
+        code, known = m["code"], names.get(m["code"])
+        if known is None or not point[: m.start()].endswith(known):
+            return m[0]
+        prefix, _, ticker = code.partition(":")
+        return f"{m['space']}({ticker})" if ticker and prefix in ("KR", "US") else ""
+
+    return BRACKETED_CODE.sub(bracket, point)
+
+
 def named(point: str, names: dict[str, str]) -> str:
     """`point` with each code that stands for its name written as the name, its particle
-    following the name ('발표 전후 KR_USDKRW는' → '발표 전후 원/달러 환율은')."""
+    following the name ('발표 전후 KR_USDKRW는' → '발표 전후 원/달러 환율은'), and a code in
+    brackets after its name shortened or dropped (`_after_its_name`)."""
+    point = _after_its_name(point, names)
 
     def name(m: re.Match[str]) -> str:
         known = names.get(m["code"])

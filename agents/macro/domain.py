@@ -243,12 +243,12 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
             # the window was widened to hold the base month: its start is not a figure asked for
             resp.key_points.append(lang_text(
-                route.language, f"{name}({code}) 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
+                route.language, f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
                 f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
             continue
         resp.key_points.append(lang_text(
             route.language,
-            f"{name}({code}) 최신값 {level_text(v1, unit)} ({last['obs_date']}), "
+            f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}), "
             f"{first['obs_date']}의 {level_text(v0, unit)} 대비 {change_text(v0, v1, unit)}.",
             f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']}), "
             f"{change_text(v0, v1, unit, 'en')} vs {level_text(v0, unit, 'en')} on {first['obs_date']}.",
@@ -323,8 +323,8 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
                               points=[(str(r["trade_date"]), float(r["close"])) for r in fetched]))  # fmt: skip
     resp.key_points.append(lang_text(
         route.language,
-        f"{name}({sid}) 종가 {closes[-1]:,.2f} ({last['trade_date']}), {first['trade_date']} 대비 "
-        f"{pct(closes[0], closes[-1]):+.2f}%, 기간 고점 {high:,.2f} 대비 {pct(high, closes[-1]):+.2f}%, "
+        f"{_called(name, sid)} 종가 {_price_ko(closes[-1], sid)} ({last['trade_date']}), {first['trade_date']} 대비 "
+        f"{pct(closes[0], closes[-1]):+.2f}%, 기간 고점 {_price_ko(high, sid)} 대비 {pct(high, closes[-1]):+.2f}%, "
         f"평균 거래량 {avg_volume:,.0f}주 ({len(rows)}거래일).",
         f"{name} ({sid}) closed at {closes[-1]:,.2f} on {last['trade_date']}: "
         f"{pct(closes[0], closes[-1]):+.2f}% since {first['trade_date']}, "
@@ -340,9 +340,10 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
         f = result.rows[0]
         cap = _market_cap(f.get("market_cap"), sid)
         eps = f", EPS {float(f['eps']):,.2f}" if f.get("eps") is not None else ""
+        eps_ko = f", EPS {_price_ko(float(f['eps']), sid)}" if f.get("eps") is not None else ""
         point = lang_text(
             route.language,
-            f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}{eps}, 배당수익률 "
+            f"{sid} 밸류에이션({f['as_of_date']}): PER {f['pe']}, PBR {f['pb']}{eps_ko}, 배당수익률 "
             f"{f['dividend_yield']}%{', 시가총액 ' + cap if cap else ''}.",
             f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}{eps}, dividend "
             f"yield {f['dividend_yield']}%{', market cap ' + cap if cap else ''}.",
@@ -352,6 +353,18 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
             resp.key_points.insert(0, point)  # 'PBR 얼마야?': the asked figure leads
         else:
             resp.key_points.append(point)
+
+
+def _called(name: str, sid: str) -> str:
+    """A stock as the analyst names it: '삼성전자(005930)', 'Apple(AAPL)'; the ticker alone when
+    no name is held (the internal 'KR:' / 'US:' prefix is never written)."""
+    ticker = sid.split(":", 1)[-1]
+    return ticker if name in (sid, ticker) else f"{name}({ticker})"
+
+
+def _price_ko(value: float, sid: str) -> str:
+    """A price as the analyst writes it: '94,000원' (a won price has no '.00'), '182.50달러'."""
+    return f"{value:,.0f}원" if sid.startswith("KR:") else f"{value:,.2f}달러"
 
 
 def _market_cap(value: Any, sid: str) -> str:

@@ -27,6 +27,7 @@ from agents.answer_stream import AnswerSink, TextPiece, settled, with_text
 from agents.cancel import cancelled, requested
 from agents.inputs import check_text, last_answer, rejected_answer
 from agents.llm import BudgetExceeded, TurnBudget
+from agents.macro.answer import AGENT_TITLES
 from agents.macro.followup import read_question
 from agents.macro.graph import build_graph, status_of
 from agents.macro.router import Route, route
@@ -203,12 +204,22 @@ def _merge(state: dict[str, Any], delta: dict[str, Any]) -> None:
             state[key] = value
 
 
+# The trace's words for the route and the agents' results ('경로: 주식 (단일)', '주식 담당: 완료,
+# 핵심 7개'): the analyst reads them on the screen, where 'equity: ok' was an internal word.
+AGENT_WORDS = AGENT_TITLES["ko"]
+MODE_WORDS = {"single": "단일", "parallel": "병렬", "llm_direct": "모델 직접 답변"}
+STATUS_WORDS = {"ok": "완료", "empty": "결과 없음", "error": "오류", "degraded": "일부만",
+                "skipped": "건너뜀"}  # fmt: skip
+
+
 def _summary(node: str, delta: dict[str, Any]) -> str:
     if node == "router" and "route" in delta:
         r = delta["route"]
-        return f"라우팅: {r.intent} → {', '.join(r.target_agents)} ({r.tool_mode})"
+        agents = " + ".join(AGENT_WORDS.get(a, a) for a in r.target_agents)
+        return f"경로: {agents} ({MODE_WORDS.get(r.tool_mode, r.tool_mode)})"
     if node == "agent":
-        return "; ".join(f"{n}: {resp.status}, 핵심 {len(resp.key_points)}개"
+        return "; ".join(f"{AGENT_WORDS.get(n, n)} 담당: {STATUS_WORDS.get(resp.status, resp.status)}, "
+                         f"핵심 {len(resp.key_points)}개"
                          for n, resp in delta.get("agent_responses", {}).items())  # fmt: skip
     if node == "companion":
         return "보조 Ontology 호출 1회" if delta.get("companion_used") else "보조 호출 없음"

@@ -61,6 +61,16 @@ def bare_codes(text: str) -> list[str]:
     return BARE_CODE.findall(text)
 
 
+# An internal id in brackets after a name ('삼성전자(KR:005930)', '한국은행 기준금리(KR_BASE_RATE)',
+# '코스피(^KS11)'): the analyst reads the name, a stock with its ticker ('삼성전자(005930)').
+BRACKETED_ID = re.compile(r"\((?:(?:KR|US)(?::[A-Z0-9]+|_[A-Z0-9_]+)|\^[A-Z0-9]+)\)")
+
+
+def bracketed_ids(text: str) -> list[str]:
+    """The internal ids `text` writes in brackets (see BRACKETED_ID)."""
+    return BRACKETED_ID.findall(text)
+
+
 def is_korean(text: str) -> bool:
     return bool(HANGUL.search(text))
 

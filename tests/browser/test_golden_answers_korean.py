@@ -23,6 +23,7 @@ from agents.eval.cases import load_cases
 from tests.browser.korean_text import (
     bare_codes,
     both_particles,
+    bracketed_ids,
     data_names,
     english_words,
     prose,
@@ -49,7 +50,9 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
     cases = [c for c in cases if c.suite == "opening" or korean_question(c.question)]
     english: dict[str, str] = {}
     undecided: list[str] = []  # '을(를)' written instead of the particle the word takes
-    coded: list[str] = []  # a Macro line naming 'KR:005930' where '삼성전자' belongs
+    coded: list[
+        str
+    ] = []  # a Macro line naming 'KR:005930' where '삼성전자' belongs, or in brackets
     scanned = 0
     for case in cases:
         answer = offline_golden_run.answers.get(case.id)  # the session's one offline run
@@ -60,6 +63,7 @@ def test_every_korean_golden_answer_is_korean(offline_golden_run: Any, pg_pool: 
         undecided += [f"{case.suite} {case.id}: {p}" for p in both_particles(answer.answer)]
         if case.suite == "macro":
             coded += [f"{case.id}: {c}" for c in bare_codes(prose(answer.answer))]
+            coded += [f"{case.id}: {c}" for c in bracketed_ids(prose(answer.answer))]
         words = english_words(text, names)
         if words:
             english[case.id] = f"{case.suite} {case.id}: {sorted(set(words))[:12]}"

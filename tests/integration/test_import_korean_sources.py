@@ -292,7 +292,7 @@ def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) ->
         name_ko="부산 소비자물가지수", unit="index 2020=100", where={"시도별": "부산광역시"}, pool=db,
     )  # fmt: skip
     settings = get_settings()
-    busan = "부산 소비자물가지수(KR_CPI_BUSAN) 최신값 114.01 (2024-11-01)"
+    busan = "부산 소비자물가지수 최신값 114.01 (2024-11-01)"
     kosis, ecos, molit = (
         "KOSIS (통계청 국가통계포털)",
         "한국은행 ECOS",
@@ -306,7 +306,7 @@ def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) ->
             "re_transactions", {"region": "서울 강남구"}, molit,
         ),
         "한국 기준금리 최근 1년": (
-            "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00% (2024-11-01)",
+            "한국은행 기준금리 최신값 3.00% (2024-11-01)",
             "macro_observations", {"code": "KR_BASE_RATE"}, ecos,
         ),
     }  # fmt: skip
@@ -322,7 +322,7 @@ def test_imported_deals_and_series_reach_the_macro_answer(db: ConnectionPool) ->
         assert answer.model_dump(mode="json")["structured_citations"][0]["source"] == source
     both = answer_question("부산 소비자물가지수와 한국 기준금리", settings=settings, pool=db,
                            context=make_context(settings, db, None, as_of="2024-11-20"))  # fmt: skip
-    assert busan in both.answer and "한국은행 기준금리(KR_BASE_RATE) 최신값 3.00%" in both.answer
+    assert busan in both.answer and "한국은행 기준금리 최신값 3.00%" in both.answer
     assert [c.dataset_code for c in both.structured_citations] == ["KR_CPI_BUSAN", "KR_BASE_RATE"]
     cited = ["KR_CPI_BUSAN", "KR_BASE_RATE", "KR_REAL_ESTATE_TRANSACTIONS"]
     sources = fetch_all(  # each cited dataset's catalogue row names the file it came from

@@ -86,8 +86,10 @@ def test_equity_agent_numbers_match_sql(ctx: RunContext, pg_pool: Any) -> None:
     closes = [float(r["close"]) for r in rows]
     avg_volume = sum(int(r["volume"]) for r in rows) / len(rows)
     point = resp.key_points[0]
-    assert f"종가 {closes[-1]:,.2f}" in point and f"{pct(closes[0], closes[-1]):+.2f}%" in point
-    assert f"고점 {max(closes):,.2f}" in point and f"평균 거래량 {avg_volume:,.0f}주" in point
+    # named with its ticker, a won price without '.00' (issue 33)
+    assert point.startswith("삼성전자(005930) 종가 ") and "KR:" not in point
+    assert f"종가 {closes[-1]:,.0f}원" in point and f"{pct(closes[0], closes[-1]):+.2f}%" in point
+    assert f"고점 {max(closes):,.0f}원" in point and f"평균 거래량 {avg_volume:,.0f}주" in point
     pe = fetch_all(
         "SELECT pe FROM stock_fundamentals WHERE security_id = 'KR:005930' AND as_of_date <= %s "
         "ORDER BY as_of_date DESC LIMIT 1", (ctx.as_of_date,), pool=pg_pool,
@@ -200,7 +202,8 @@ def test_a_held_and_an_unheld_series_answer_the_held_part(pg_pool: Any, graph_st
     'PCE 물가' alone (CPI only a region-topic stand-in) is declined."""
     both = answer_question("미국 CPI랑 중국 PMI 최근 추이", pool=pg_pool, store=graph_store)
     assert both.status == "partial" and not both.payload["declined"]
-    assert "CPIAUCSL" in both.answer and "PMI" in both.answer.split("CPIAUCSL")[-1]
+    said = "미국 소비자물가지수(CPI-U) 최신값"  # by its name, not CPIAUCSL (issue 33)
+    assert said in both.answer and "PMI" in both.answer.split(said)[-1]
     assert any(c.filters.get("code") == "CPIAUCSL" or "CPIAUCSL" in str(c.filters)
                for c in both.structured_citations)  # fmt: skip
     pce = answer_question("미국 PCE 물가 최근 수치", pool=pg_pool, store=graph_store)
@@ -253,7 +256,8 @@ def test_regions_ranked_by_growth_rate_and_a_country_we_lack(
     assert f"({(float(best['ratio']) - 1) * 100:+.2f}%)" in point
     both = answer_question("한국과 일본 기준금리 비교", pool=pg_pool, store=graph_store)
     assert both.status == "partial" and not both.payload["declined"]
-    assert "KR_BASE_RATE" in both.answer and "일본" in both.answer
+    assert "한국은행 기준금리 최신값" in both.answer and "일본" in both.answer
+    assert "KR_BASE_RATE" not in both.answer  # the series by its name, not its id (issue 33)
 
 
 def test_eps_asked_leads_with_the_reported_quarters(ctx: RunContext, pg_pool: Any) -> None:
@@ -268,7 +272,7 @@ def test_eps_asked_leads_with_the_reported_quarters(ctx: RunContext, pg_pool: An
         "ORDER BY as_of_date DESC LIMIT 1", (ctx.as_of_date,), pool=pg_pool)[0]["eps"]  # fmt: skip
     assert quarter["period"] in resp.key_points[0]
     assert f"실제 {float(quarter['eps_actual']):,.2f}" in resp.key_points[0]
-    assert any(f"EPS {float(eps):,.2f}" in p for p in resp.key_points)
+    assert any(f"EPS {float(eps):,.0f}원" in p for p in resp.key_points)
 
 
 def test_a_sector_why_lists_the_fallers_with_its_news(ctx: RunContext, pg_pool: Any) -> None:
@@ -320,7 +324,7 @@ def test_a_company_we_do_not_hold_is_not_a_held_one_by_prefix(
         answer = answer_question(question, pool=pg_pool, store=graph_store)
         assert answer.payload["declined"], question
     held = answer_question("삼성전자의 주가", pool=pg_pool, store=graph_store)
-    assert "KR:005930" in held.answer and not held.payload["declined"]
+    assert "삼성전자(005930) 종가" in held.answer and not held.payload["declined"]
 
 
 def test_a_company_we_do_not_hold_is_declined_not_answered_as_the_market(
@@ -337,7 +341,7 @@ def test_a_company_we_do_not_hold_is_declined_not_answered_as_the_market(
         assert "KR:034730" not in answer.answer and "FOMC" not in answer.answer, question
     both = answer_question("현대차와 토요타 주가 비교", pool=pg_pool, store=graph_store)
     assert both.status == "partial" and not both.payload["declined"]
-    assert "KR:005380" in both.answer and "토요타" in both.answer
+    assert "현대차(005380) 종가" in both.answer and "토요타" in both.answer
 
 
 def test_a_sale_price_index_is_the_index_not_the_deals(ctx: RunContext, pg_pool: Any) -> None:

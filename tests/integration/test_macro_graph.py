@@ -35,8 +35,12 @@ def test_parallel_equity_has_both_citation_kinds(pg_pool: Any, graph_store: Any)
         "ORDER BY trade_date DESC LIMIT 1",
         pool=pg_pool,
     )[0]["close"]
-    assert f"종가 {float(close):,.2f}" in answer.answer
+    assert f"삼성전자(005930) 종가 {float(close):,.0f}원" in answer.answer
     assert answer.payload["route"]["tool_mode"] == "parallel"
+    # the trace in the analyst's words, not 'equity: ok' / '라우팅: equity → equity (parallel)'
+    said = {t.name: t.observation for t in answer.trace if t.kind == "node"}
+    assert said["router"] == "경로: 주식 (병렬)"
+    assert said["agent"].startswith("주식 담당: 완료, 핵심 ")
     assert answer.citations and answer.structured_citations
     assert {c.table for c in answer.structured_citations} >= {"stock_prices"}
 

@@ -96,9 +96,8 @@ def test_index_level_not_a_stand_in(pg_pool: Any, graph_store: Any) -> None:
     last = fetch_one("SELECT trade_date, close FROM market_series_prices WHERE series_code = '^KS11'"
                      " ORDER BY trade_date DESC LIMIT 1", pool=pg_pool)  # fmt: skip
     assert last is not None
-    assert (
-        f"코스피(^KS11) {float(last['close']):,.2f}포인트 ({last['trade_date']})" in answer.answer
-    )
+    assert f"코스피 {float(last['close']):,.2f}포인트 ({last['trade_date']})" in answer.answer
+    assert "^KS11" not in answer.answer  # by its name, not its id (issue 33)
     assert "대용" not in answer.answer and "KODEX 200" not in answer.answer
     assert "KOSPI_INDEX" in {c.dataset_code for c in answer.structured_citations}
     series = answer.payload["agent_responses"]["equity"]["series"]

@@ -216,7 +216,7 @@ def test_typos_link_with_a_note_and_unread_words_are_never_ok(
     unheld = macro_answer("호주 기준금리 지금 몇 퍼센트야?", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     assert unheld.status == "partial" and unheld.answer.startswith("'호주'에 대한 데이터는")
-    assert "한국은행 기준금리(KR_BASE_RATE) 최신값" not in unheld.answer
+    assert "한국은행 기준금리 최신값" not in unheld.answer
     unread = etf_answer("테슬라 ETF 만들어줘", settings=offline, store=graph_store, pool=pg_pool)
     assert unread.status == "partial" and "'만들어줘'는 읽지 못해" in unread.answer.splitlines()[0]
     assert first_step(unread)["decisive"] == ["만들어줘"]
@@ -225,7 +225,7 @@ def test_typos_link_with_a_note_and_unread_words_are_never_ok(
     assert asked.answer.startswith("❓ '삼성전지'는 삼성전자, 삼성전기 중 어느 것인가요?")
     spelt = macro_answer("환률 최근 1주 변화", settings=offline, store=graph_store, pool=pg_pool)
     assert spelt.answer.splitlines()[0] == "ℹ️ '환률'을 환율로 읽었습니다."
-    assert "KR_USDKRW" in spelt.answer and spelt.status == "ok"
+    assert "원/달러 환율(종가) 최신값" in spelt.answer and spelt.status == "ok"
 
 
 def test_days_in_words_ordinals_picks_among_and_misspelt_words(
@@ -267,7 +267,7 @@ def test_days_in_words_ordinals_picks_among_and_misspelt_words(
     assert sum(code in among.answer for code in five) == 1  # one of the five, picked
     typo = macro_answer("미국 실엄률 최근 값", settings=offline, store=graph_store, pool=pg_pool)
     assert typo.status == "ok" and "'실엄률'을 실업률로 읽었습니다" in typo.answer
-    assert "UNRATE" in typo.answer
+    assert "미국 실업률 최신값" in typo.answer and "UNRATE" not in typo.answer
 
 
 def test_a_holdings_list_keeps_its_etf_for_the_next_turns(

@@ -47,6 +47,15 @@ def test_a_code_standing_for_its_name_is_written_as_the_name() -> None:
     assert (
         named("경로: 이벤트 '관세' → VIXCLS", names) == "경로: 이벤트 '관세' → " + names["VIXCLS"]
     )
-    # a code in brackets after its name stays; a code no one names stays
-    kept = "삼성전자(KR:005930) 종가 94,000.00 · 원/달러 환율(종가)(KR_USDKRW) · KR:999999는 · PER `KR_CPI`"
+    # a code in brackets after its name: a stock keeps its ticker, a series its name alone
+    assert named("삼성전자(KR:005930) 종가 94,000원", names) == "삼성전자(005930) 종가 94,000원"
+    assert names["KR_BASE_RATE"] == "한국은행 기준금리"
+    assert (named("한국은행 기준금리(KR_BASE_RATE) 최신값 2.25%", names)
+            == "한국은행 기준금리 최신값 2.25%")  # fmt: skip
+    assert named("코스피(^KS11) 4,020.00포인트", {"^KS11": "코스피"}) == "코스피 4,020.00포인트"
+    assert named("한국은행 기준금리 (KR_BASE_RATE) 2026-09-15: 문서", names) == (
+        "한국은행 기준금리 2026-09-15: 문서"
+    )
+    # a code after another word, a code no one names and a code span stay
+    kept = "삼성(KR:005930) · 원/달러 환율(종가)(KR_USDKRW) · KR:999999는 · PER `KR_CPI`"
     assert named(kept, names) == kept
