@@ -66,6 +66,10 @@ UNKNOWN_CONTEXT_WEIGHT = 0.5
 # nouns that make a clause an adverbial of time or cause ('들어가기 전에', '가입할 때')
 SUBORDINATE_EC = ("면", "는데", "ᆫ데", "은데", "서", "니까", "지만", "다가", "어도", "아도", "ᆫ지")
 PURPOSE_EC = "려면"  # '해고하려면 … 알려줘야': the purpose is the topic, not a condition
+# a one-syllable suffix naming what is paid for a thing ('반품비', '입금액', '이용료'): the
+# thing names the topic, the suffix only the kind of fact (as 비용, 금액 are generic words)
+COST_SUFFIXES = frozenset({"비", "료", "액", "값"})
+BOUND_SU = frozenset({"수도", "수는", "수가", "수"})
 CLAUSE_NOUNS = frozenset("전 후 때 때문 동안 경우 중 뒤 다음".split())
 MIN_COVERAGE = 0.5  # share of the question's topic weight a clause must cover to answer
 
@@ -84,8 +88,12 @@ def topic_units(question: str) -> list[TopicUnit]:
     """The question's topic units, in order (see the module docstring)."""
     units: list[TopicUnit] = []
     main_from = main_clause_start(question)
+    previous = ""
     for match in re.finditer(r"[0-9A-Za-z가-힣·]+", question):
         word, context = match.group(0), match.start() < main_from
+        after, previous = previous, word
+        if _bound_su(after, word):
+            continue  # '거절할 수도 있나요': the bound noun 수, not 수도 (a capital)
         analysed = tagged(word)
         nouns = tuple(f for f, t in analysed if NOUN_TAG_RE.match(t) and f not in ASPECT_WORDS)
         if len(nouns) == 1 and len(nouns[0]) == 1:
@@ -98,6 +106,14 @@ def topic_units(question: str) -> list[TopicUnit]:
                   if t in VERB_TAGS and f not in ASPECT_WORDS and rewrite(f).concepts]  # fmt: skip
         units += [u for u in found if all(v.morphemes != u.morphemes for v in units)]
     return units
+
+
+def _bound_su(before: str, word: str) -> bool:
+    """'수도'/'수는'/'수가' after a verb's ㄹ-adnominal ('할', '볼', '될'): the bound noun 수 of
+    '-ㄹ 수 있다', which Kiwi, reading the word alone, may take for the noun 수도."""
+    last = before[-1:]
+    final_rieul = bool(last) and "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 == 8
+    return final_rieul and word in BOUND_SU
 
 
 @lru_cache(maxsize=4096)
@@ -159,8 +175,9 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     if joined in text:
         return True
     if len(unit.morphemes) > 1:
-        if all(len(m) > 1 and (m in words or m in text) for m in unit.morphemes):
-            return True
+        heads = [m for m in unit.morphemes if m not in COST_SUFFIXES]
+        if heads and all(len(m) > 1 and (m in words or m in text) for m in heads):
+            return True  # '반품비' (반품 + 비) is covered by the 반품 clause that says 비용
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
         compound = "".join(unit.morphemes)
         register = {t for e in everyday() if compound in e.words or compound in e.morphemes

@@ -172,3 +172,18 @@ def test_everyday_words_reach_the_register_words_the_contract_uses() -> None:
                          ("값어치가 떨어진 물건도 철회돼요?", 12)):  # fmt: skip
         article = next(a for a in terms if a.article_no == no)
         assert coverage(question, article, terms) >= MIN_COVERAGE, question
+
+
+def test_the_bound_noun_su_and_a_cost_suffix_name_no_topic() -> None:
+    """'거절할 수도 있나요' holds no noun 수도; '반품비' is about 반품 (its 비 is the fact's kind)."""
+    assert [u.morphemes for u in topic_units("회사가 제 주문을 거절할 수도 있나요?")] == [
+        ("주문",),
+        ("거절",),
+    ]
+    assert [u.morphemes for u in topic_units("수도 요금은 누가 내요?")] == [("수도",)]
+    terms = [
+        _article(15, "반품", "반품에 드는 비용을 누가 부담하는지 이용자가 확인할 수 있게 표시한다."),
+        _article(9, "통관", "관·부가세 등은 이용자가 부담한다."),
+        _article(5, "상품가의 구성", "판매 가격에는 운송료가 포함된다."),
+    ]  # fmt: skip
+    assert coverage("반품비를 누가 내는지 어디서 확인해요?", terms[0], terms) >= MIN_COVERAGE
