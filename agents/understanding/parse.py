@@ -145,7 +145,9 @@ def understand(
                           entities=entities, notes=ambiguous,
                           linked_notes=[n for n in linked_notes if n not in ambiguous])  # fmt: skip
     read_unheld_names(frame, question, lexicon, kinds)
-    text = _read_as_of(frame, text)
+    # the screens' today is the data's last session ('지난주 금요일', '올해 첫 거래일', '3일 전')
+    today = date.fromisoformat(lexicon.latest_session) if lexicon.latest_session else date.today()
+    text = _read_as_of(frame, text, today)
     text = _read_days_ago(frame, text, lexicon.latest_session)
     text = _read_period(frame, text)
     if "series" in kinds:
@@ -342,7 +344,7 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + _MASK * (end - start) + text[end:]
 
 
-def _read_as_of(frame: QuestionFrame, text: str) -> str:
+def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     """'2026-03-31', '2026년 3월 말', '3월 말 … (2026년)', 'end of March 2026' → an as-of date;
     a day followed by '대비', '이후', 'since' is the base of the period up to the latest bar."""
     m = _DATE.search(text)
@@ -357,17 +359,19 @@ def _read_as_of(frame: QuestionFrame, text: str) -> str:
     if m:  # '10월 31일': that day of the latest such month
         month, day_of_month = int(m.group(1)), int(m.group(2))
         try:
-            day = date(_latest_year(month), month, day_of_month)
+            day = date(_latest_year(month, today), month, day_of_month)
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
-        return _read_relative_point(frame, text)
+        return _read_relative_point(frame, text, today)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
-    year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(month)
+    year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(
+        month, today
+    )
     edge = (m.group("edge") or "").strip()
     last = calendar.monthrange(year, month)[1]
     first = edge.startswith(("초", "첫", "beginning of", "start of"))
@@ -416,9 +420,9 @@ def _dated(frame: QuestionFrame, text: str, start: int, end: int) -> str:
     return _blank(text, start, end)
 
 
-def _read_relative_point(frame: QuestionFrame, text: str) -> str:
+def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
     """'지난 분기 말', '올해 첫 거래일', '작년 말 환율': a day named relative to today."""
-    point = read_date_point(frame.question)  # its morphemes are already analysed (cached)
+    point = read_date_point(frame.question, today)  # its morphemes are already analysed
     if point is None or text[point.start : point.end].count(_MASK):
         return text  # not inside a name
     if point.base and any(h.start <= point.start and point.end <= h.end for h in
@@ -485,8 +489,7 @@ def _sessions_back(last: date, n: int) -> date:
     return day
 
 
-def _latest_year(month: int) -> int:
-    today = date.today()
+def _latest_year(month: int, today: date) -> int:
     return today.year if month <= today.month else today.year - 1
 
 
