@@ -272,24 +272,29 @@ def coverage(question: str, article: Article, articles: Sequence[Article]) -> fl
 TITLE_CONTEXT_SHARE = 0.5  # in a title's share, a condition's words count half, not nothing
 
 
-def title_share(question: str, title_words: Sequence[str], articles: Sequence[Article]) -> float:
-    """The share of the question's topic weight a clause's title names (1.0 with no topic unit):
-    a title named by one word of a question about more ('받은 지 석 달 안인데 광고와 다른
-    제품이면 반품돼요?' names 제15조(반품), the question is about 광고와 다른 제품) decides
-    little; one that names what is asked ('반품 비용은 누가 내요?') decides as before. Units
-    weigh as in `unit_weights`, but a condition's words count half (they tell what the question
-    is about even when the main clause answers it)."""
-    units = topic_units(question)
-    if not units or is_english(question):
-        return 1.0
+def title_weights(question: str, articles: Sequence[Article]) -> list[tuple[TopicUnit, float]]:
+    """Each topic unit with its weight in a title's share (`title_share`): as in `unit_weights`,
+    but a condition's words count half (they tell what the question is about even when the main
+    clause answers it). Computed once per question, for every title it names."""
     n = len(articles)
-    named = set(title_words)
-    total = share = 0.0
-    for unit in units:
+    out = []
+    for unit in topic_units(question):
         df = sum(1 for a in articles if covers(unit, a))
         weight = math.log((n + 1) / (df + 0.5)) * (PREDICATE_WEIGHT if unit.predicate else 1.0)
-        weight *= TITLE_CONTEXT_SHARE if unit.context else 1.0
-        total += weight
-        if any(len(m) > 1 and m in named for m in unit.morphemes):
-            share += weight
-    return share / total if total > 0 else 1.0
+        out.append((unit, weight * (TITLE_CONTEXT_SHARE if unit.context else 1.0)))
+    return out
+
+
+def title_share(question: str, title_words: Sequence[str],
+                weights: Sequence[tuple[TopicUnit, float]]) -> float:  # fmt: skip
+    """The share of the question's topic weight (`title_weights`) a clause's title names (1.0
+    with no topic unit): a title named by one word of a question about more ('받은 지 석 달
+    안인데 광고와 다른 제품이면 반품돼요?' names 제15조(반품), the question is about 광고와
+    다른 제품) decides little; one that names what is asked ('반품 비용은 누가 내요?') decides
+    as before."""
+    total = sum(w for _, w in weights)
+    if not weights or is_english(question) or total <= 0:
+        return 1.0
+    named = set(title_words)
+    share = sum(w for u, w in weights if any(len(m) > 1 and m in named for m in u.morphemes))
+    return share / total

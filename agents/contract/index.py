@@ -49,7 +49,7 @@ from psycopg_pool import ConnectionPool
 from rank_bm25 import BM25Okapi
 
 from agents.contract import store
-from agents.contract.coverage import title_share
+from agents.contract.coverage import title_share, title_weights
 from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
@@ -519,8 +519,10 @@ class ContractIndex:
         """Each article whose title the question names, by the share of the question's topic
         that title names (coverage.title_share): a title named by a side word decides little."""
         named = titles_named(question, self.articles, self._titles)
-        population = list(self.articles.values())
-        return {key: title_share(question, self._titles[key], population) for key in named}
+        if not named:
+            return {}
+        weights = title_weights(question, list(self.articles.values()))
+        return {key: title_share(question, self._titles[key], weights) for key in named}
 
     def rankings(self, query: Query, mode: SearchMode = "hybrid",
                  fusion: Fusion = "score") -> dict[str, list[int]]:  # fmt: skip

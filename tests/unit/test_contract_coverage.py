@@ -13,6 +13,7 @@ from agents.contract.coverage import (
     coverage,
     main_clause_start,
     title_share,
+    title_weights,
     topic_units,
 )
 from agents.contract.index import Hit
@@ -138,8 +139,12 @@ def test_a_title_named_by_a_side_word_has_a_small_share() -> None:
         _article(16, "교환과 수리", "교환은 불가능하나 반품 및 환불은 가능하다."),
         _article(9, "통관", "관·부가세 등은 이용자가 부담한다."),
     ]  # fmt: skip
-    side = title_share("받은 지 석 달 안인데 광고와 다른 제품이면 반품돼요?", ["반품"], terms)
-    asked = title_share("반품 비용은 누가 내요?", ["반품"], terms)
+    side_q, asked_q = (
+        "받은 지 석 달 안인데 광고와 다른 제품이면 반품돼요?",
+        "반품 비용은 누가 내요?",
+    )
+    side = title_share(side_q, ["반품"], title_weights(side_q, terms))
+    asked = title_share(asked_q, ["반품"], title_weights(asked_q, terms))
     assert side < 0.5 <= asked
 
 
