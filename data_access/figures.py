@@ -333,6 +333,16 @@ def max_drawdown(closes: Sequence[float]) -> float | None:
     return min(drawdown_series(closes)) if closes else None
 
 
+def deepest_drawdown(points: Sequence[tuple[date, float]]) -> tuple[float, date, date] | None:
+    """The maximum drawdown of dated closes with the day of its peak and of its trough."""
+    if not points:
+        return None
+    series = drawdown_series([v for _, v in points])
+    trough = min(range(len(series)), key=series.__getitem__)
+    peak = max(range(trough + 1), key=lambda i: points[i][1])
+    return series[trough], points[peak][0], points[trough][0]
+
+
 # ---------------------------------------------------------------- differences and medians
 
 

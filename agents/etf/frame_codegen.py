@@ -242,6 +242,23 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         spec = _aggregate_spec(plan, described, measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+    elif plan.rank_of:  # '순자산 순위 몇 위?': its place in the whole order, then the top ten
+        spec = {**_set_spec(plan, described, measure, filter_measure, period), "max_lines": 10}
+        label, code = _measure_label(plan, measure, period), lit(plan.rank_of)
+        lead = (f"{{name}}의 {label} 순위: {{place}}위 / {{n}}개 ({{value}})" if plan.lang == "ko"
+                else f"{{name}} ranks {{place}} of {{n}} by {label} ({{value}})")  # fmt: skip
+        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
+                 f"me = next((r for r in rows if r['code'] == {code}), None)",
+                 f"mine = me.get({lit(measure)}) if me else None",
+                 # competition ranking: ETFs with the same value share the place ('공동 20위')
+                 f"better = [r for r in rows if mine is not None and r.get({lit(measure)}) is not None "
+                 f"and r[{lit(measure)}] {'>' if descending else '<'} mine]",
+                 f"same = len([r for r in rows if mine is not None and r.get({lit(measure)}) == mine]) - 1",
+                 f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
+                 f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
+                 ".replace('{place}', place).replace('{n}', str(len(rows)))"
+                 f".replace('{{value}}', fmt_measure({lit(measure)}, me.get({lit(measure)}) if me else None))",
+                 "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
     else:
         spec = _set_spec(plan, described, measure, filter_measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",

@@ -84,6 +84,7 @@ class Plan:
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
     keep_where: bool = False  # the cut's rows meeting the frame's condition ('… 중 0.1% 미만')
+    rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
     holdings_n: int | None = (
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
@@ -554,8 +555,15 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_difference"
 
 
+_PLACE_ASKED = re.compile(r"순위|몇\s*(?:위|등|번째)|\brank(?:ed|ing)?\b", re.IGNORECASE)
+
+
 def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
+    if measure in SET_MEASURES and measure != "weight" and _PLACE_ASKED.search(plan.question):
+        plan.rank_of = plan.etfs[0].key  # 'KODEX 200 순자산 순위 몇 위?': its place among all
+        op.kind, op.top_n = "rank", None
+        return _set_intent(plan, frame, "all")
     if measure is None and op.kind == "lookup" and not frame.relation and (
         _PRICE_ASKED.search(plan.question)):  # fmt: skip
         plan.measure = "close"  # 'KODEX 200 얼마야 지금?': its price, dated, not the card

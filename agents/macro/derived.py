@@ -546,7 +546,8 @@ def window_asked(frame: QuestionFrame, series: int = 1) -> WindowAsk | None:
     ask = window_ask(frame)
     if ask is None:
         return None
-    one_range = ask.stat == "range" and series == 1  # '최고치와 최저치 차이': max − min of one
+    # '최고치와 최저치 차이': max − min of one; '최고치와 현재 값 차이': the latest from its max
+    one_range = ask.stat in ("range", "max", "min") and series == 1
     return ask if frame.operation.kind not in ("difference", "compare") or one_range else None
 
 
@@ -562,6 +563,26 @@ def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
+def growth_window(frame: QuestionFrame) -> bool:
+    """'미국 CPI 상승률 최근 1년 최고치': a statistic of the year-over-year rate of a price index
+    (its levels' maximum is not what is asked)."""
+    ask = window_asked(frame)
+    return (ask is not None and ask.stat not in ("return", "change", "volatility")
+            and any(m.name == "return" for m in frame.measures))  # fmt: skip
+
+
+def yoy_series(series: Series) -> Series:
+    """Each observation's change against the one twelve months before, in % (monthly series)."""
+    by_month = {d[:7]: v for d, v in series.points}
+    points = []
+    for d, v in series.points:
+        then = (date.fromisoformat(d[:10]) - relativedelta(months=12)).isoformat()[:7]
+        if by_month.get(then):
+            points.append((d, (v / by_month[then] - 1) * 100))
+    word = "상승률(전년 동월 대비)"
+    return Series(key=f"{series.key}:yoy", title=f"{_name(series)} {word}", unit="%", points=points)
+
+
 def derived_points(frame: QuestionFrame | None, series: list[Series], months: int,
                    lang: str) -> list[str]:  # fmt: skip
     """The derived key points a frame asks for over the turn's series (in question order)."""
@@ -571,7 +592,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     ask = window_asked(frame, len(series))
     if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each
-        return [window_point(s, ask, lang) for s in series]
+        grown = growth_window(frame)  # of a price index's YoY rate, when its rate is asked
+        return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
+                for s in series]  # fmt: skip
     span = ""
     named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
     if (

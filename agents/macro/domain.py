@@ -23,7 +23,13 @@ from agents.macro.deals import (
     filter_words,
     level,
 )
-from agents.macro.derived import DEALS, derived_points, extreme_point, window_asked
+from agents.macro.derived import (
+    DEALS,
+    derived_points,
+    extreme_point,
+    growth_window,
+    window_asked,
+)
 from agents.macro.disclosures import disclosure_answer
 from agents.macro.housing_asked import PRICE_INDEX, asked_series
 from agents.macro.rankings import (
@@ -204,6 +210,7 @@ def _window_months(route: Route) -> int:
     ask = window_asked(frame) if frame else None
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))
+        need += 13 if frame is not None and growth_window(frame) else 0  # YoY rates need a year
     return max(route.period_months, need)
 
 

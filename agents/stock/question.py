@@ -40,7 +40,7 @@ from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
 from data_access.seed.news_text import josa, particles
 
-STOCK_KINDS = frozenset({"stock"})
+STOCK_KINDS = frozenset({"stock", "sector"})
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
 _PRICES = """SELECT trade_date, high, low, close, volume FROM stock_prices
 WHERE security_id = %(sid)s AND trade_date <= %(as_of)s AND trade_date >= %(start)s
@@ -57,7 +57,7 @@ _PEERS = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_
 FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
   FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
   ORDER BY as_of_date DESC LIMIT 1) f ON true
-WHERE s.sector = %(sector)s AND s.country = %(country)s AND NOT s.is_etf"""
+WHERE s.sector = ANY(%(sectors)s) AND s.country = %(country)s AND NOT s.is_etf"""
 _STOCK_NEWS = """SELECT published_at, title, source FROM news_articles
 WHERE tickers @> ARRAY[%(sid)s::text] AND published_at >= %(start)s::date
   AND published_at < (%(as_of)s::date + 1)
@@ -89,7 +89,7 @@ class _Turn:
         self.citations.append(make_citation(
             dataset_code=dataset, table=table, query=sql, params=params, row_count=len(rows),
             filters={"security_id": params["sid"]} if "sid" in params else {
-                k: params[k] for k in ("sector", "country", "series") if k in params},
+                k: params[k] for k in ("sectors", "country", "series") if k in params},
             start=params.get("start"),
             end=params.get("as_of"), as_of_date=params.get("as_of")))  # fmt: skip
         self.trace.append(TraceStep(step=len(self.trace) + 1, kind="tool", name=name,
@@ -123,6 +123,13 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     stocks = frame.of("stock")
     refusal = _scope_refusal(frame, lang)
     if refusal is None and not stocks:
+        day = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
+        if (sector := _sector_turn(frame, day, pool)) is not None:
+            head = f"**{sector.stock['name']} 업종** · 기준일 {day}" if sector.ko() else (
+                f"**{sector.stock['name']} sector** · as of {day}")  # fmt: skip
+            text = head + "\n" + "\n".join(f"- {line}" for line in sector.lines)
+            text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)
+            return attach_plan(_finish(sector, text, started, declined=False), filled)
         refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
@@ -324,8 +331,12 @@ _MEASURE_SECTIONS = {
 
 
 def _sections(frame: QuestionFrame) -> list[str]:
+    if frame.measure() == "drawdown":  # '최대 낙폭' holds '최대', which is no window statistic
+        return ["drawdown"]
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
+    if _day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
+        return ["volume_day"]
     if _day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move
         return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
@@ -443,6 +454,58 @@ def _day_of_move(frame: QuestionFrame) -> bool:
     op = frame.operation
     return (op.kind == "aggregate" and op.aggregate in ("max", "min") and bool(op.words)
             and frame.measure() in (None, "return"))  # fmt: skip
+
+
+def _day_of_volume(frame: QuestionFrame) -> bool:
+    op = frame.operation
+    return (op.kind == "aggregate" and op.aggregate in ("max", "min")
+            and frame.measure() == "volume")  # fmt: skip
+
+
+def _volume_day(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The session of the largest (smallest) volume over the period (a month unless asked)."""
+    p, rows = _period_bars(turn, pool, ("1m", 1.0))
+    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
+    bars = [
+        r for r in rows if r["volume"] is not None and base is not None and r["trade_date"] > base
+    ]
+    if not bars:
+        turn.notes.append("거래량이 없어 계산하지 못했습니다." if turn.ko() else "No volume.")
+        return
+    least = turn.frame.operation.aggregate == "min"
+    day = (min if least else max)(bars, key=lambda r: r["volume"])
+    mark_used(turn.frame)
+    label = p.ko if turn.ko() else p.en
+    word = ("거래량 가장 적은 날" if least else "거래량 가장 많은 날") if turn.ko() else (
+        "lowest-volume session" if least else "highest-volume session")  # fmt: skip
+    mean = sum(float(r["volume"]) for r in bars) / len(bars)
+    turn.lines.append(
+        f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
+        f"{int(day['volume']):,}주 (기간 평균 {mean:,.0f}주의 {float(day['volume']) / mean:.1f}배)"
+        if turn.ko() else f"{word} over {label} ({bars[0]['trade_date']} to "
+        f"{bars[-1]['trade_date']}): {day['trade_date']}, {int(day['volume']):,} shares "
+        f"({float(day['volume']) / mean:.1f}x the period's mean of {mean:,.0f})")  # fmt: skip
+
+
+def _drawdown(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The deepest fall from a running high of the closes over the period (a year unless
+    asked), with the days of its peak and trough."""
+    p, rows = _period_bars(turn, pool, ("1y", 12.0))
+    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
+    points = [(r["trade_date"], float(r["close"])) for r in rows
+              if base is not None and r["trade_date"] >= base and r["close"]]  # fmt: skip
+    found = fig.deepest_drawdown(points)
+    if found is None:
+        turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
+        return
+    mark_used(turn.frame)
+    depth, peak, trough = found
+    label = p.ko if turn.ko() else p.en
+    turn.lines.append(
+        f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
+        f"{points[0][0]} ~ {points[-1][0]})" if turn.ko() else f"Maximum drawdown over {label} "
+        f"(closes) {depth * 100:.2f}% (peak {peak} → trough {trough}; {points[0][0]} to "
+        f"{points[-1][0]})")  # fmt: skip
 
 
 def _biggest_move(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -746,7 +809,26 @@ def _fundamental_change(turn: _Turn, pool: ConnectionPool | None) -> None:
 
 
 def _asks_peers(frame: QuestionFrame) -> bool:
-    return bool(find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]}))
+    """'업종 평균 대비', or a sector named beside the stock ('SK하이닉스 반도체 업종 PBR 비교')."""
+    said = find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]})
+    return bool(said or (frame.of("sector") and frame.of("stock")))
+
+
+def _sector_rows(turn: _Turn, pool: ConnectionPool | None, sectors: list[str],
+                 country: str) -> list[dict[str, Any]]:  # fmt: skip
+    return turn.query("stock_fundamentals", _PEERS, {"sectors": sectors, "as_of": turn.as_of,
+                      "country": country}, "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+
+
+def _sector_values(rows: list[dict[str, Any]], field: str) -> list[float]:
+    """A sector's figures: each stock's last snapshot, a P/E only where earnings are positive."""
+    return [float(r[field]) for r in rows
+            if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+
+
+def _valuations_asked(frame: QuestionFrame) -> list[str]:
+    asked = [m.name for m in frame.measures if m.name in _FUNDAMENTAL_FIELDS] or ["per", "pbr"]
+    return list(dict.fromkeys(asked))
 
 
 def _peers(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -757,15 +839,11 @@ def _peers(turn: _Turn, pool: ConnectionPool | None) -> None:
         turn.notes.append("이 종목의 업종 정보가 없어 업종과 비교하지 못했습니다." if turn.ko()
                           else "The stock has no sector to compare with.")  # fmt: skip
         return
-    rows = turn.query("stock_fundamentals", _PEERS, {"sector": sector, "as_of": turn.as_of,
-                      "country": turn.stock["country"]}, "STOCK_FUNDAMENTALS",
-                      "stock_fundamentals", pool)  # fmt: skip
+    rows = _sector_rows(turn, pool, [sector], turn.stock["country"])
     own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
-    asked = [m.name for m in turn.frame.measures if m.name in _FUNDAMENTAL_FIELDS] or ["per", "pbr"]
-    for name in dict.fromkeys(asked):
+    for name in _valuations_asked(turn.frame):
         field = _FUNDAMENTAL_FIELDS[name]
-        values = [float(r[field]) for r in rows if r[field] is not None
-                  and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+        values = _sector_values(rows, field)
         if own is None or own[field] is None or len(values) < 2:
             continue
         mean, median = sum(values) / len(values), statistics.median(values)
@@ -780,6 +858,42 @@ def _peers(turn: _Turn, pool: ConnectionPool | None) -> None:
     words = [t for p in vocabulary()["peer_words"] if p in turn.frame.question.lower()
              for t in p.split()]  # fmt: skip
     mark_read(turn.frame, *words)
+
+
+def _sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -> _Turn | None:
+    """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
+    stocks of it, when a sector and a valuation figure, but no stock, were named."""
+    sectors = frame.of("sector")
+    if not sectors or not any(m.name in _FUNDAMENTAL_FIELDS for m in frame.measures):
+        return None
+    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
+    members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
+    name = sectors[0].key
+    turn = _Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
+                 lang=frame.language)  # fmt: skip
+    for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
+        rows = _sector_rows(turn, pool, members, country)
+        turn.stock["currency"] = currency
+        for m in _valuations_asked(frame):
+            field = _FUNDAMENTAL_FIELDS[m]
+            values = _sector_values(rows, field)
+            if len(values) < 2:
+                continue
+            ko, en = _GAP_WORDS[m]
+            avg, mid = (_figure_text(m, v, turn) for v in (sum(values) / len(values),
+                                                           statistics.median(values)))  # fmt: skip
+            total = f", 합계 {_figure_text(m, sum(values), turn)}" if m in _ADDITIVE else ""
+            turn.lines.append(
+                f"{market} {name} 업종 {ko} ({len(values)}종목): 평균 {avg}, 중앙값 {mid}{total}"
+                if turn.ko() else f"{name} sector {en}, {country} ({len(values)} stocks): mean "
+                f"{avg}, median {mid}")  # fmt: skip
+    if not turn.lines:
+        return None
+    mark_read(turn.frame, "업종", "섹터", "sector")
+    turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준, PER은 이익이 양수인 종목만."
+                     if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
+                     "over stocks with positive earnings only.")  # fmt: skip
+    return turn
 
 
 def _valuation(turn: _Turn, pool: ConnectionPool | None) -> None:
@@ -861,6 +975,7 @@ SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
     "biggest_move": _biggest_move, "fundamental_change": _fundamental_change, "peers": _peers,
+    "drawdown": _drawdown, "volume_day": _volume_day,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
     "window": _window,

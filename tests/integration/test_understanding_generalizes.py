@@ -756,3 +756,49 @@ def test_round_23_holdings_returns_a_cut_then_a_condition_and_ytd_windows(
         "AND trade_date < date_trunc('year', (SELECT max(trade_date) FROM stock_prices)))",
         None, pg_pool)[0]["d"]  # fmt: skip
     assert ytd is not None and f"({first} ~ " in ytd.answer
+
+
+def test_round_24_drawdowns_volume_days_places_sectors_and_growth_windows(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 24 (each answered another question with status ok): the stock box's '최대
+    낙폭' was the distance from the high, '거래량 가장 많았던 날' the last volume; 'KODEX 200
+    순자산 순위 몇 위?' gave the net assets; 'CPI 상승률 최고치' the index level's maximum;
+    '반도체 업종 평균 PER' was an unknown stock."""
+    closes = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date >= "
+        "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date "
+        "<= (SELECT max(trade_date) FROM stock_prices) - interval '1 year') ORDER BY trade_date",
+        None, pg_pool)]  # fmt: skip
+    peak, worst = closes[0], 0.0
+    for c in closes:
+        peak = max(peak, c)
+        worst = min(worst, c / peak - 1)
+    mdd = answer_stock_question("삼성전자 최근 1년 최대 낙폭", pool=pg_pool)
+    assert mdd is not None and f"최대 낙폭(종가 기준) {worst * 100:.2f}%" in mdd.answer
+    busiest = fetch_all(
+        "SELECT trade_date FROM stock_prices WHERE security_id = 'KR:068270' AND trade_date > "
+        "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:068270') - interval "
+        "'1 month' ORDER BY volume DESC LIMIT 1", None, pg_pool)[0]["trade_date"]  # fmt: skip
+    day = answer_stock_question("셀트리온 최근 한 달 중 거래량 가장 많았던 날", pool=pg_pool)
+    assert day is not None and f"거래량 가장 많은 날: {busiest}" in day.answer
+    place = etf_answer("TIGER 200 총보수 순위", settings=offline, store=graph_store, pool=pg_pool)
+    fees = fetch_all("SELECT count(*) FILTER (WHERE a.expense_ratio < e.expense_ratio) AS lower, "
+                     "count(*) FILTER (WHERE a.expense_ratio = e.expense_ratio) AS same, count(*) AS n "
+                     "FROM etfs a, (SELECT expense_ratio FROM etfs WHERE code = '102110') e", None,
+                     pg_pool)[0]  # fmt: skip
+    tie = "공동 " if fees["same"] > 1 else ""
+    assert place.answer.startswith(
+        f"TIGER 200의 총보수 순위: {tie}{fees['lower'] + 1}위 / {fees['n']}개"
+    )
+    cpi = macro_answer("미국 CPI 상승률 최근 1년 최고치", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    rates = fetch_all(
+        "SELECT a.obs_date, (a.value / b.value - 1) * 100 AS r FROM macro_observations a JOIN "
+        "macro_observations b ON b.series_code = a.series_code AND b.obs_date = a.obs_date - "
+        "interval '1 year' WHERE a.series_code = 'CPIAUCSL' AND a.obs_date > (SELECT max(obs_date) "
+        "FROM macro_observations WHERE series_code = 'CPIAUCSL') - interval '1 year' ORDER BY r "
+        "DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    assert f"최고치: {float(rates['r']):.2f}% ({rates['obs_date']})" in cpi.answer
+    sector = answer_stock_question("반도체 업종 평균 PER", pool=pg_pool)
+    assert sector is not None and sector.status == "ok" and "국내 반도체 업종 PER" in sector.answer
