@@ -135,7 +135,8 @@ def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thre
     vectors from PostgreSQL, the LSA fit) and each clause's words as the relevance cut reads
     them. The screen calls it when a contract is picked, while the user types; without it the
     first question after a restart paid ~0.3 s of CPU for Kiwi analyses of the contract's
-    titles and clauses on top of the Kiwi load (bench/contract_ingest.py)."""
+    titles and clauses on top of the Kiwi load, and ~0.4 s for the thesaurus's everyday words
+    (bench/contract_ingest.py)."""
     with _warm_lock:
         if contract_id in _warmed:
             return None
@@ -143,10 +144,12 @@ def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thre
 
     def run() -> None:
         from agents.contract.coverage import article_words
+        from agents.contract.thesaurus import rewrite
         from agents.understanding.morphemes import kiwi
 
         try:
             kiwi()
+            rewrite("워밍업")  # the thesaurus's word lists, analysed once (~0.4 s of Kiwi calls)
             index = get_index(contract_id, pool)
             for article in index.articles.values():
                 article_words(article)
