@@ -21,13 +21,16 @@ import streamlit as st
 from agents.colors import price_colors
 from pages._ui import signed_number
 
+# In a scrolling box: at 420 px a table wider than the page scrolls instead of being cut off.
 CSS = (
-    "<style>.atlas-table{border-collapse:collapse;width:100%;font-size:0.875rem;"
-    "margin-bottom:0.75rem}.atlas-table th,.atlas-table td{border-bottom:1px solid "
-    "rgba(49,51,63,0.1);padding:0.3rem 0.5rem;text-align:left;vertical-align:top}"
+    "<style>.atlas-table-box{overflow-x:auto}.atlas-table{border-collapse:collapse;width:100%;"
+    "font-size:0.875rem;margin-bottom:0.75rem}.atlas-table th,.atlas-table td{border-bottom:1px "
+    "solid rgba(49,51,63,0.1);padding:0.3rem 0.5rem;text-align:left;vertical-align:top}"
     ".atlas-table th{font-weight:600;color:rgba(49,51,63,0.7);white-space:nowrap}"
-    ".atlas-table td.num{text-align:right;white-space:nowrap}</style>"
+    ".atlas-table td.num{text-align:right;white-space:nowrap}.atlas-table td.short"
+    "{white-space:nowrap}.atlas-table td.text{min-width:12em}</style>"
 )
+SHORT = 12  # a cell of at most this many characters is kept on one line (dates, names, labels)
 
 
 def _cell(value: Any) -> str:
@@ -56,10 +59,11 @@ def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
             numeric = isinstance(value, int | float) or column in signed
             change = signed_number(value) if column in signed else None
             style = f' style="color:{colors.for_change(change)}"' if change else ""
-            kind = ' class="num"' if numeric else ""
-            cells.append(f"<td{kind}{style}>{text}</td>")
+            kind = "num" if numeric else "short" if len(text) <= SHORT else "text"
+            cells.append(f'<td class="{kind}"{style}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return f'<table class="atlas-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    table = f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+    return f'<div class="atlas-table-box"><table class="atlas-table">{table}</table></div>'
 
 
 def show_static_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str], *,

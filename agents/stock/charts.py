@@ -12,7 +12,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from agents.chart_style import DATE_AXIS, base_layout, figure_of, hline
+from agents.chart_style import DATE_AXIS, LEGEND, base_layout, figure_of, hline
 from agents.colors import price_colors
 from agents.stock.templates import EVENT_CATEGORIES
 
@@ -145,7 +145,11 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     if markers is not None:
         data.append(markers)
     moves = [c - o for o, c in zip(series["open"], series["close"], strict=False)]
-    data.append({"type": "bar", "x": dates, "y": series["volume"], "name": "거래량",
+    # volume in 만 주 ('4,000', not '40,000,000'): a short tick label keeps the left margin
+    # narrow enough for the candles at 420 px
+    volume = _rounded([v / 10_000 if v is not None else None for v in series["volume"]])
+    data.append({"type": "bar", "x": dates, "y": volume, "name": "거래량",
+                 "hovertemplate": "%{x}: %{y:,.1f}만 주<extra></extra>",
                  "marker": {"color": [colors.up if m >= 0 else colors.down for m in moves]},
                  "showlegend": False, "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
     # short enough for 420 px (the legend names the moving averages, the band and the events)
@@ -155,13 +159,20 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
                "rangeslider": {"visible": False}, **DATE_AXIS},
         yaxis={"anchor": "x", "domain": [0.28, 1.0], "title": {"text": f"가격 ({_unit(figures['currency'])})"},
                "tickformat": ","},
-        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "거래일", "standoff": 22}, **DATE_AXIS},
-        yaxis2={"anchor": "x2", "domain": [0.0, 0.24], "title": {"text": "거래량 (주)"}, "tickformat": ","},
+        # no axis title under the dates: the legend under them wraps into rows at 420 px, and
+        # with fixed margins plotly drew the title over the tick labels
+        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], **DATE_AXIS},
+        yaxis2={"anchor": "x2", "domain": [0.0, 0.24], "title": {"text": "거래량 (만 주)"}, "tickformat": ","},
         shapes=[{"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": low,
                  "y1": high, "fillcolor": "#9ca3af", "opacity": 0.07, "line": {"width": 0}}],
     )  # fmt: skip
-    # the bottom holds the dates, the axis title and the legend under them
-    _fixed_margins(layout, left=_left_for(max(series["high"]), max(series["volume"])), bottom=96)
+    # The legend hangs under the dates (paper coordinates): at the container's bottom, with the
+    # margins fixed, its rows wrapped at 420 px covered the date labels; plotly grows the bottom
+    # margin for it as for the shared legend.
+    layout["legend"] = {**LEGEND, "yref": "paper", "y": -0.1, "yanchor": "top"}
+    _fixed_margins(
+        layout, left=_left_for(max(series["high"]), max(v or 0 for v in volume)), bottom=72
+    )
     return _figure(data, layout)
 
 

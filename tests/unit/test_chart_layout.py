@@ -32,7 +32,10 @@ def _figures() -> list:
 def test_legend_below_the_plot_and_title_on_the_left() -> None:
     for fig in _figures():
         legend, title = fig.layout.legend, fig.layout.title
-        assert (legend.yref, legend.y, legend.yanchor) == ("container", 0.0, "bottom")
+        if any(t.name == "거래량" for t in fig.data):  # the stock price chart: under its dates
+            assert (legend.yref, legend.y, legend.yanchor) == ("paper", -0.1, "top")
+        else:
+            assert (legend.yref, legend.y, legend.yanchor) == ("container", 0.0, "bottom")
         assert title.xanchor == "left"
 
 
@@ -91,7 +94,9 @@ def test_the_stock_charts_draw_once_with_margins_of_their_own() -> None:
     for fig in (price, lower, peers):
         axes = [fig.layout[k] for k in fig.layout if k.startswith(("xaxis", "yaxis"))]
         assert axes and all(axis.automargin is False for axis in axes)
-    # '42,000,000' is ten characters: wider than the default 60 px beside its axis title
-    assert price.layout.margin.l >= 7 * 10 + 40 > lower.layout.margin.l
+    # volume in 만 주 (4,200, not 42,000,000); '104,300' is the longest label beside its title
+    volume = next(t for t in price.data if t.name == "거래량")
+    assert max(volume.y) == 4_200 and price.layout.yaxis2.title.text == "거래량 (만 주)"
+    assert price.layout.margin.l >= 7 * 7 + 40 > lower.layout.margin.l
     # nine Korean characters at -45° need more than the default 50 px under the bars
     assert peers.layout.margin.b > 100
