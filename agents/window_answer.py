@@ -112,7 +112,7 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body = f"{fmt(f.value)} ({f.at})" if ko else f"{fmt(f.value)} on {f.at}"
         body += _from_the_extreme(f, fmt, rate, ko)
     elif f.stat == "range" and f.high and f.low:  # a width: never negative, so no sign
-        width = f"{f.value:.2f}%p" if rate else fmt(f.value)
+        width = f"{f.value:.2f}%p ({f.value * 100:,.0f}bp)" if rate else fmt(f.value)
         body = (f"{width} (최고 {fmt(f.high[1])} {f.high[0]}, 최저 "
                 f"{fmt(f.low[1])} {f.low[0]})" if ko else f"{width} (high "
                 f"{fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]})")  # fmt: skip

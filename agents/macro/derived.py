@@ -18,6 +18,7 @@ from dateutil.relativedelta import relativedelta
 from agents.macro.deals import level, priced_band
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
+from agents.understanding.coverage import mark_read
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import CALENDAR_MONTH, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -592,6 +593,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     ask = window_asked(frame, len(series))
     if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each
+        if any(is_rate(s) for s in series):
+            mark_read(frame, "bp")  # a rate's width and change are written in %p and bp
         grown = growth_window(frame)  # of a price index's YoY rate, when its rate is asked
         return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
                 for s in series]  # fmt: skip

@@ -31,9 +31,9 @@ from agents.understanding.coverage import account, cover, mark_read, pick_direct
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
-from agents.understanding.parse import asked_move
+from agents.understanding.parse import CALENDAR_MONTH, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import describe, mark_used, window_ask
+from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
@@ -133,10 +133,13 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
-        unheld = cover(frame).unheld  # '삼성전자 신용등급' is not a request for the report
-        if not unheld:
+        covered = cover(frame)  # '삼성전자 신용등급' is not a request for the report
+        if covered.unheld:
+            refusal = " ".join(covered.unheld)
+        elif unread := _not_a_report_request(covered.unread):
+            refusal = _unread_refusal(unread, question, stocks[0].name, lang)  # '카카오 대표이사'
+        else:
             return None
-        refusal = " ".join(unheld)
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
@@ -288,6 +291,22 @@ def _unknown_stock(question: str, lang: str, pool: ConnectionPool | None) -> str
     )
 
 
+def _not_a_report_request(unread: list[str]) -> list[str]:
+    """The unread words beside a stock that ask for something other than its report ('대표이사',
+    '공장 위치'); '정보', '분석', '리포트' ask for the report itself."""
+    report = {w.lower() for w in vocabulary()["report_words"]}
+    return [w for w in unread if w.lower() not in report]
+
+
+def _unread_refusal(unread: list[str], question: str, name: str, lang: str) -> str:
+    glued = "".join(unread)  # Kiwi's parts of one written word ('대표' + '이사'), as written
+    words = glued if glued in question else " ".join(unread)
+    if lang == "ko":
+        return (particles(f"'{words}'은(는) 이 워크벤치 데이터에서 읽지 못해 답하지 않았습니다. ")
+                + f"{name}의 종목 리포트는 종목 이름만 입력하면 만들어집니다.")  # fmt: skip
+    return f"'{words}' is not something this workbench's data answers. Enter just {name} for its report."
+
+
 def _asks_figures(frame: QuestionFrame) -> bool:
     """A named stock and something asked of it (a measure, a change, a period)."""
     op = frame.operation
@@ -335,6 +354,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["drawdown"]
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
+    if _month_asked(frame) and frame.operation.aggregate in ("avg", "sum", "max", "min"):
+        return ["month_stat"]  # '작년 11월 평균 종가': over that calendar month's sessions
     if _day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]
     if _day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move
@@ -454,6 +475,38 @@ def _day_of_move(frame: QuestionFrame) -> bool:
     op = frame.operation
     return (op.kind == "aggregate" and op.aggregate in ("max", "min") and bool(op.words)
             and frame.measure() in (None, "return"))  # fmt: skip
+
+
+def _month_asked(frame: QuestionFrame) -> str | None:
+    """'2025-11' when a calendar month was named without an edge ('작년 11월')."""
+    return next((n.removeprefix(CALENDAR_MONTH) for n in frame.notes
+                 if n.startswith(CALENDAR_MONTH)), None)  # fmt: skip
+
+
+def _month_stat(turn: _Turn, pool: ConnectionPool | None) -> None:
+    """The asked statistic of the closes (or volumes) over one calendar month's sessions."""
+    month = _month_asked(turn.frame)
+    assert month is not None
+    field = "volume" if turn.frame.measure() == "volume" else "close"
+    first = date.fromisoformat(f"{month}-01")
+    rows = turn.query("stock_prices", _PRICES, {"sid": turn.stock["security_id"],
+                      "as_of": turn.as_of, "start": first.isoformat()},
+                      "KR_STOCK_DAILY_OHLCV" if turn.stock["security_id"].startswith("KR:")
+                      else "US_TOP50_DAILY_OHLCV", "stock_prices", pool)  # fmt: skip
+    points = [(r["trade_date"], float(r[field])) for r in rows
+              if r[field] is not None and str(r["trade_date"])[:7] == month]  # fmt: skip
+    stat = turn.frame.operation.aggregate or "avg"
+    found = (
+        fig.window_statistic(points, fig.Window(len(points), "session"), stat) if points else None
+    )
+    if found is None:
+        turn.notes.append(f"{month}의 시세가 없습니다." if turn.ko() else f"No bars in {month}.")
+        return
+    ask = WindowAsk(fig.Window(len(points), "session"), stat, field, month, month)
+    fmt = (lambda v: f"{v:,.0f}주") if field == "volume" else (
+        lambda v: _money(v, turn.stock["currency"]))  # fmt: skip
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
 
 
 def _day_of_volume(frame: QuestionFrame) -> bool:
@@ -975,7 +1028,7 @@ SECTIONS = {
     "valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap,
     "range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi,
     "biggest_move": _biggest_move, "fundamental_change": _fundamental_change, "peers": _peers,
-    "drawdown": _drawdown, "volume_day": _volume_day,
+    "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat,
     "earnings": _earnings, "trading_value": _trading_value, "news": _news,
     "volatility": _volatility,
     "window": _window,

@@ -62,6 +62,7 @@ _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' 
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[a-z]*)\.?\s*,?\s*(?P<y>20\d{2})\b"
 )
 _YEAR = re.compile(r"(20\d{2})\s*년?")
+_YEAR_WORD = re.compile(r"(올해|금년|작년|지난해|전년|this year|last year)\s*$")
 _MONTH_DAY = re.compile(r"(?<![\d.])(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
@@ -369,9 +370,12 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
         return _read_relative_point(frame, text, today)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
-    year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or _latest_year(
-        month, today
-    )
+    said = _YEAR_WORD.search(text[: m.start()])  # '올해 1월', '작년 12월': the year said in words
+    year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or (
+        today.year - (said.group(1) not in ("올해", "금년", "this year")) if said
+        else _latest_year(month, today))  # fmt: skip
+    if said and not m.group("y"):
+        text = _blank(text, said.start(), said.end())
     edge = (m.group("edge") or "").strip()
     last = calendar.monthrange(year, month)[1]
     first = edge.startswith(("초", "첫", "beginning of", "start of"))

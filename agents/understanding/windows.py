@@ -32,7 +32,8 @@ _UNITS: dict[str, Unit] = {
     "개월": "month", "달": "month", "개월간": "month", "month": "month", "months": "month",
     "분기": "quarter", "quarter": "quarter", "quarters": "quarter",
     "년": "year", "년간": "year", "해": "year", "year": "year", "years": "year",
-    "mo": "month", "wk": "week", "yr": "year", "yrs": "year",
+    "mo": "month", "wk": "week", "yr": "year", "yrs": "year", "w": "week", "y": "year",
+    "d": "day",  # '52w high', '1y', '5d' ('m' is also a million: not read as months)
 }  # fmt: skip
 _NATIVE = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6, "일곱": 7,
            "여덟": 8, "아홉": 9, "열": 10, "일": 1, "이": 2, "삼": 3, "one": 1, "two": 2,
@@ -179,8 +180,8 @@ def read_window_stat(text: str) -> WindowStat:
         if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
             field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
             continue
-        if found in ("max", "min") and nxt == "가" and tokens[i + 1].tag == "XSN":
-            priced.add(found)
+        if found in ("max", "min") and nxt == "가" and tokens[i + 1].start == m.end:
+            priced.add(found)  # '최고가' (Kiwi reads the 가 of '최고가 최저가' as a particle too)
         has_max |= found == "max"
         has_min |= found == "min"
         if stat is None or _precedence(found) > _precedence(stat):

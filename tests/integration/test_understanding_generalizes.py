@@ -802,3 +802,33 @@ def test_round_24_drawdowns_volume_days_places_sectors_and_growth_windows(
     assert f"최고치: {float(rates['r']):.2f}% ({rates['obs_date']})" in cpi.answer
     sector = answer_stock_question("반도체 업종 평균 PER", pool=pg_pool)
     assert sector is not None and sector.status == "ok" and "국내 반도체 업종 PER" in sector.answer
+
+
+def test_round_25_months_said_with_a_year_word_both_price_ends_and_unread_company_facts(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 25 (each answered another question with status ok): '올해 1월 평균' was read
+    as YTD up to January ('최근 11개월', from 2025-12-30); '지난달 최고가 최저가' gave the highest
+    and lowest of the daily lows; '카카오 대표이사' opened the full report; a stock's calendar
+    month average was that month's last close."""
+    jan = macro_answer(
+        "원달러 환율 올해 1월 평균", settings=offline, store=graph_store, pool=pg_pool
+    )
+    mean = one(pg_pool, "SELECT avg(value) FROM macro_observations WHERE series_code = "
+               "'KR_USDKRW' AND obs_date >= date_trunc('year', (SELECT max(obs_date) FROM "
+               "macro_observations WHERE series_code = 'KR_USDKRW')) AND obs_date < date_trunc("
+               "'year', (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+               "'KR_USDKRW')) + interval '1 month'")  # fmt: skip
+    assert f"평균: {mean:,.2f}" in jan.answer and "11개월" not in jan.answer
+    ends = answer_stock_question("NAVER 지난달 최고가 최저가", pool=pg_pool)
+    high = one(pg_pool, "SELECT max(high) FROM stock_prices WHERE security_id = 'KR:035420' AND "
+               "date_trunc('month', trade_date) = date_trunc('month', (SELECT max(trade_date) "
+               "FROM stock_prices)) - interval '1 month'")  # fmt: skip
+    assert ends is not None and f"최고 {won(high)}" in ends.answer
+    ceo = answer_stock_question("카카오 대표이사", pool=pg_pool)
+    assert ceo is not None and ceo.status == "partial" and ceo.answer.startswith("'대표이사'")
+    month = answer_stock_question("삼성전자 10월 평균 종가", pool=pg_pool)
+    avg = one(pg_pool, "SELECT avg(close) FROM stock_prices WHERE security_id = 'KR:005930' AND "
+              "date_trunc('month', trade_date) = date_trunc('month', (SELECT max(trade_date) FROM "
+              "stock_prices)) - interval '1 month'")  # fmt: skip
+    assert month is not None and f"평균: {won(avg)}" in month.answer
