@@ -24,8 +24,11 @@ EN_TITLE_RE = re.compile(
 STANDARD_RE = re.compile(r"표준\s*계약|표준에|일반적으로|통상|standard|typical|usual|normally",
                          re.IGNORECASE)  # fmt: skip
 # "깎아 달라고", "different from the ad" are not comparisons: only explicit comparison wording
-COMPARE_RE = re.compile(r"비교|차이|다른\s*점|(?:와|과)\s*다른|(?:와|과)\s*달라|compare|comparison|"
+COMPARE_RE = re.compile(r"비교|차이|다른\s*점|compare|comparison|"
                         r"difference between|differ from each|versus|\bvs\b", re.IGNORECASE)  # fmt: skip
+# '다른', '달라' compare only when the question names two clauses or more ('제5조와 제7조는 어떻게
+# 달라?'); otherwise they describe a thing ('광고와 다른 제품이면 반품돼요?')
+DIFFERS_RE = re.compile(r"다른|달라|다르")
 PARTICLE_END = ("와", "과", "및", "의", "은", "는", "을", "를", "이", "가", "랑", "하고", "에서")
 EN_STOP = {"the", "a", "an", "this", "that", "of", "on", "about", "which", "what", "is", "are",
            "and", "with", "show", "me", "find"}  # fmt: skip
@@ -179,7 +182,10 @@ def plan(question: str, context: PlanContext) -> Plan:
         if wants_standard and not standard
         else []
     )
-    intent = "standard" if wants_standard else "compare" if COMPARE_RE.search(question) else (
+    named_clauses = len(articles) + len(exhibits) + len(branches) + len(titles)
+    compare = bool(COMPARE_RE.search(question)) or (
+        named_clauses >= 2 and bool(DIFFERS_RE.search(question)))  # fmt: skip
+    intent = "standard" if wants_standard else "compare" if compare else (
         "lookup" if articles or exhibits or branches or titles else "search")  # fmt: skip
     return Plan([ToolCall(c.name, c.arguments, f"call_{i}") for i, c in enumerate(calls, 1)],
                 intent, language, notes)  # fmt: skip

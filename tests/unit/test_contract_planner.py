@@ -18,6 +18,9 @@ def test_seed_chained_example() -> None:
         ("article_title", {"title_queries": ["손해배상"]}),
     ]
     assert plan("제5조와 손해배상 조항을 비교해줘", CONTEXT).intent == "compare"
+    assert plan("제5조와 제10조는 어떻게 달라요?", CONTEXT).intent == "compare"
+    # 'X와 다른' describing a thing is no comparison: the question is a search
+    assert plan("받은 지 석 달 안인데 광고와 다른 제품이면 반품돼요?", CONTEXT).intent == "search"
 
 
 def test_numbers_exhibits_and_english_references() -> None:
