@@ -37,10 +37,11 @@ from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer, StructuredCitation, TraceStep
+from data_access.market_series import dataset_code_of, series_code_for
 from data_access.postgres import fetch_all
 from data_access.seed.news_text import josa, particles
 
-STOCK_KINDS = frozenset({"stock", "sector"})
+STOCK_KINDS = frozenset({"stock", "sector", "index"})
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
 _PRICES = """SELECT trade_date, high, low, close, volume FROM stock_prices
 WHERE security_id = %(sid)s AND trade_date <= %(as_of)s AND trade_date >= %(start)s
@@ -464,10 +465,39 @@ def _return(turn: _Turn, pool: ConnectionPool | None) -> None:
         f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
         if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
         f"{last} on {r.end_date})")  # fmt: skip
+    for index in turn.frame.of("index")[:1]:  # 'NAVER 코스피 대비 3개월 (초과) 수익률'
+        _against_index(turn, pool, index.name, p, r)
     move = asked_move(turn.frame.question) if _asks_why(turn.frame) else None
     premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
     if premise:
         turn.lines.insert(0, premise)  # said before the figures it rests on
+
+
+_INDEX_BARS = """SELECT trade_date, close FROM market_series_prices WHERE series_code = %(series)s
+AND trade_date >= %(start)s AND trade_date <= %(as_of)s ORDER BY trade_date"""
+
+
+def _against_index(turn: _Turn, pool: ConnectionPool | None, name: str, p: fig.Period,
+                   own: fig.PeriodReturn) -> None:  # fmt: skip
+    """The stock's return less the named index's over the same period: a simple excess return
+    (a difference of returns, not an alpha net of beta), said first."""
+    code = series_code_for(name)
+    if code is None:
+        return
+    start = (own.start_date - timedelta(days=_BASE_SLACK_DAYS)).isoformat()
+    rows = turn.query("market_series_prices", _INDEX_BARS, {"series": code, "start": start,
+                      "as_of": turn.as_of}, dataset_code_of(code), "market_series_prices", pool)  # fmt: skip
+    r = fig.period_return(fig.bars_of(rows), p)
+    if r is None:
+        return
+    gap = own.pct - r.pct
+    mark_read(turn.frame, "초과", "초과수익", "초과수익률", "대비")
+    turn.lines.insert(0, (
+        f"{name} 대비 초과수익 {gap:+.2f}%p ({turn.stock['name']} {own.pct:+.2f}%, {name} "
+        f"{r.pct:+.2f}%; {r.start_date} → {r.end_date}). 두 수익률의 단순 차이이며 베타를 뺀 알파는 "
+        "아닙니다." if turn.ko() else f"Excess return over {name} {gap:+.2f}pp "
+        f"({turn.stock['name']} {own.pct:+.2f}%, {name} {r.pct:+.2f}%; {r.start_date} → "
+        f"{r.end_date}): a simple difference of returns, not an alpha net of beta."))  # fmt: skip
 
 
 def _day_of_move(frame: QuestionFrame) -> bool:

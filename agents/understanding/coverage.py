@@ -202,6 +202,7 @@ def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: 
             match.entry.held
             or match.entry.id == frame.definition_term
             or any(a <= match.start and match.end <= b for a, b, _ in spans)
+            or READ + match.text.lower() in frame.notes  # a screen computed it ('초과수익')
         ):  # a tag '배당' inside '배당금' does not read the term
             continue
         inside = [w for w in cov.unread if w in match.text]

@@ -832,3 +832,23 @@ def test_round_25_months_said_with_a_year_word_both_price_ends_and_unread_compan
               "date_trunc('month', trade_date) = date_trunc('month', (SELECT max(trade_date) FROM "
               "stock_prices)) - interval '1 month'")  # fmt: skip
     assert month is not None and f"평균: {won(avg)}" in month.answer
+
+
+def test_a_stocks_return_against_the_index_named(pg_pool: Any) -> None:
+    """Fresh round 24: 'NAVER 코스피 대비 3개월 초과수익률' said the term was not held and gave
+    NAVER's return alone; it is the difference of the two returns over the same days (not an
+    alpha net of beta, which the answer says), from SQL."""
+    answer = answer_stock_question("NAVER 코스피 대비 3개월 초과수익률", pool=pg_pool)
+    assert answer is not None and answer.status == "ok"
+    days = answer.answer.split("%; ")[1].split(")")[0].split(" → ")
+
+    def growth(table: str, key: str, code: str) -> float:
+        base, last = (float(fetch_all(
+            f"SELECT close FROM {table} WHERE {key} = %s AND trade_date <= %s::date ORDER BY "
+            "trade_date DESC LIMIT 1", (code, day), pg_pool)[0]["close"]) for day in days)  # fmt: skip
+        return (last / base - 1) * 100
+
+    gap = growth("stock_prices", "security_id", "KR:035420") - growth(
+        "market_series_prices", "series_code", "^KS11"
+    )
+    assert f"코스피 대비 초과수익 {gap:+.2f}%p" in answer.answer
