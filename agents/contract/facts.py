@@ -36,7 +36,8 @@ DAY_RE = re.compile(
 # an amount stated as a relation rather than a number: '이체된 금액 이내', '계약금의 배액',
 # '판매가를 배상' is not one (no bound); only the word before it and a bound after it are kept
 RELATIVE_AMOUNT_RE = re.compile(
-    r"(?:[가-힣]+\s+)?(?:[가-힣]*금액|배액|전액|상당액)(?:\s*(?:이내|이하|까지|한도|을 한도로))"
+    r"(?:[가-힣]+\s+)?(?:[가-힣]*금액|배액|전액|상당액)"
+    r"(?:\s*(?:이내|이하|까지|한도|을 한도로|[을를]\s*(?:넘지|초과하지)))"
 )
 # a moment stated as an event: '입금의 기록이 된 때', '서면을 받은 날', '도달한 때'
 # a verb's adnominal ending: a syllable ending in ㄴ or ㄹ ('바꾼', '받을', '도달한') or '는'/'던'
@@ -115,7 +116,7 @@ QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
 }
 PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "cap": (CAP_RE, AMOUNT_RE, PERIOD_RE),
+    "cap": (CAP_RE, AMOUNT_RE, PERIOD_RE, RELATIVE_AMOUNT_RE),
     "hours": (HOURS_RE,),
     "count": (COUNT_RE,),
     "amount": (AMOUNT_RE, RELATIVE_AMOUNT_RE),

@@ -83,6 +83,9 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
     )
     assert states(["지급정지 금액은 금융사고로 인해 이체된 금액 이내로 한다."], "amount")
     assert states(["결제수단별 한도가 정책에 따라 조정될 수 있다."], "amount")
+    capped = "그 손해배상액은 권리금 중 낮은 금액을 넘지 못한다."  # a bound stated as a relation
+    assert states([capped], "amount")
+    assert find_fact(capped, asked_kind("배상액의 한도는?")) == "낮은 금액을 넘지"
     assert not states(["은행은 온라인수수료나 추심수수료 등을 받을 수 있다."], "amount")
     assert all(states([line], "amount") for line in (
         "누설한 당사자는 위약금으로 금 일억원을 지급한다.", "계약금의 배액을 상환하고 해제할 수 있다.",
