@@ -15,7 +15,7 @@ from typing import Any, Literal
 import streamlit as st
 
 from agents.contract import store
-from agents.contract.diffview import Segments, diff_segments, highlight_segments
+from agents.contract.diffview import Segments, clause_lines, diff_segments, highlight_segments
 from agents.contract.ingest import worker as upload_worker
 from agents.contract.models import article_key
 from agents.contract.service import (
@@ -219,7 +219,9 @@ def _render_articles(contract_id: str, pool: Any) -> None:
     for stored in articles:
         article = stored.article
         with st.expander(article.label):
-            st.markdown("  \n".join(_markup([(line, False)], "gray") for line in article.content))
+            st.markdown(
+                clause_lines([_markup([(line, False)], "gray") for line in article.content])
+            )
 
 
 def _render_related(answer: AgentAnswer) -> None:
@@ -230,7 +232,9 @@ def _render_related(answer: AgentAnswer) -> None:
         st.markdown("**관련 조항(답이 아님)**")
         for c in related:
             with st.expander(c["label"]):
-                st.markdown("  \n".join(_markup([(line, False)], "gray") for line in c["content"]))
+                st.markdown(
+                    clause_lines([_markup([(line, False)], "gray") for line in c["content"]])
+                )
 
 
 def _render_clauses(answer: AgentAnswer, key: str) -> None:
@@ -243,9 +247,9 @@ def _render_clauses(answer: AgentAnswer, key: str) -> None:
     for c in clauses:
         with st.container(border=True):
             st.markdown(f"**{c['label']}**")
-            text = "  \n".join(_markup(highlight_segments(line, c.get("matched_terms", [])), "orange")
-                               for line in c["content"])  # fmt: skip
-            st.markdown(text)
+            st.markdown(clause_lines([
+                _markup(highlight_segments(line, c.get("matched_terms", [])), "orange")
+                for line in c["content"]]))  # fmt: skip
     rows = [{**c, "retrievers": ", ".join(c.get("retrievers") or []) or "-",
              "score": c.get("score")} for c in clauses + answer.payload.get("standard", [])]  # fmt: skip
     st.markdown("**인용 조항**")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Sequence
 
 Segments = list[tuple[str, bool]]
 
@@ -55,3 +56,12 @@ def highlight_segments(text: str, terms: list[str]) -> Segments:
     if last < len(text):
         out.append((text[last:], False))
     return out
+
+
+LIST_MARKER_RE = re.compile(r"^(\d{1,3})\.(?=\s)")
+
+
+def clause_lines(lines: Sequence[str]) -> str:
+    """Clause lines as Markdown, one per line: a 호 line's '1.' is escaped, so it is no list
+    item that swallows the 항 after it ('6. … 게시' then '③ 거래처는 …' drew ③ inside item 6)."""
+    return "  \n".join(LIST_MARKER_RE.sub(r"\1\\.", line) for line in lines)

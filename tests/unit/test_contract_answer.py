@@ -92,3 +92,15 @@ def test_an_exhibit_of_notes_is_nudged_below_the_articles() -> None:
     assert notes("계약 연장은 언제까지 요구해요?", articles) == {-1: 1.0}
     assert notes("별지1에는 뭐가 있어요?", articles) == {}
     assert FUSION_WEIGHTS["notes"] < 0
+
+
+def test_item_lines_are_no_markdown_list_that_swallows_the_next_paragraph() -> None:
+    from agents.contract.diffview import clause_lines
+
+    text = clause_lines(
+        ["② 다음 각 호의 방법으로 알린다.", "6. 초기화면에 게시", "③ 거래처는 해지할 수 있다."]
+    )
+    assert (
+        text
+        == "② 다음 각 호의 방법으로 알린다.  \n6\\. 초기화면에 게시  \n③ 거래처는 해지할 수 있다."
+    )
