@@ -207,7 +207,7 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
-    ask = window_asked(frame) if frame else None
+    ask = window_asked(frame, max(1, len(route.indicator_codes))) if frame else None
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))
         need += 13 if frame is not None and growth_window(frame) else 0  # YoY rates need a year

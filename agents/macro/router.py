@@ -110,7 +110,7 @@ def route(question: str, pool: ConnectionPool | None = None,
 
     security_ids = match_security_ids(text, pool)
     indicators = match_indicators(low, rules)
-    re_regions = match_re_regions(low, rules)
+    re_regions = [e.key for e in frame.of("re_region")]  # the lexicon's housing regions
     market_words: list[str] = []
     framed = [e.key for e in frame.of("series")]
     indicators = list(dict.fromkeys(framed + [c for c in indicators if not framed]))
@@ -139,7 +139,6 @@ def route(question: str, pool: ConnectionPool | None = None,
     if housing and "real_estate" not in agents:
         agents.append("real_estate")  # '부산은?' after '서울 전세가율': the frame's measure
         reasons.append(f"real_estate: 주택 지표 ({', '.join(housing)})")
-        re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
     valuation = [m.name for m in frame.measures if m.name in ("per", "pbr", "eps", "market_cap")]
     if valuation and "equity" not in agents:
         agents.append("equity")
@@ -172,7 +171,6 @@ def route(question: str, pool: ConnectionPool | None = None,
         reasons.append(
             "real_estate: 부동산 지역 " + ", ".join(e.key for e in frame.of("re_region"))
         )
-        re_regions = list(dict.fromkeys(re_regions + [e.key for e in frame.of("re_region")]))
     if relationship:
         agents.append("ontology")
         reasons.append(f"ontology: 관계/경로 질의 ({', '.join(relationship[:3])}) → 항상 병행")
@@ -300,17 +298,6 @@ def _topic_defaults(low: str, rules: dict[str, Any], agents: list[AgentName]) ->
 
 def match_regions(low: str, rules: dict[str, Any]) -> list[str]:
     return [r for r, words in rules["regions"].items() if _hits(low, words)]
-
-
-def match_re_regions(low: str, rules: dict[str, Any]) -> list[str]:
-    found: list[str] = []
-    for alias, region in rules["real_estate_region_aliases"].items():
-        if has_keyword(low, alias) and region not in found:
-            found.append(region)
-    for region in rules["real_estate_regions"]:  # longest names first in the file
-        if region.lower() in low and not any(region in f for f in found):
-            found.append(region)
-    return found
 
 
 def match_themes(low: str, rules: dict[str, Any]) -> list[str]:

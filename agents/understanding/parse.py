@@ -157,6 +157,8 @@ def understand(
     text = _read_measures(frame, text)
     _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
     _foreign_housing(frame)
+    if "re_region" in kinds:
+        _read_housing_region_words(frame)
     _read_operation(frame, text, before_measures)
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
@@ -727,6 +729,24 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
 
 
 _HOLDS_MUCH = re.compile(r"(많이)\s*(?:담|보유|편입|들고)")
+
+
+def _read_housing_region_words(frame: QuestionFrame) -> None:
+    """'경기 미분양': a region whose name is also a common word ('경기', the economy) is that
+    region only beside a housing measure (the vocabulary's `housing_aliases`)."""
+    if not {m.name for m in frame.measures} & HOUSING_MEASURES:
+        return
+    taken = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    for spec in vocabulary()["re_regions"]:
+        for t in analyse(frame.question):
+            if (
+                t.form in spec.get("housing_aliases", ())
+                and t.tag.startswith("NN")
+                and not any(a < t.end and t.start < b for a, b in taken)
+            ):  # '서울이랑 경기 미분양': beside another region too, in question order
+                frame.entities.append(Entity(kind="re_region", key=spec["key"], name=spec["key"],
+                                             start=t.start, end=t.end))  # fmt: skip
+                frame.entities.sort(key=lambda e: e.start)
 
 
 def _foreign_housing(frame: QuestionFrame) -> None:
