@@ -259,12 +259,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     return "unsupported"
 
 
-_COUNT_BEFORE_OF = re.compile(r"(\d{1,3})\s*개의")
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
 
-_COUNT_BEFORE_SUPERLATIVE = re.compile(
-    r"(\d{1,3})\s+(?:largest|biggest|smallest|cheapest|top|highest|lowest)", re.IGNORECASE
-)
 
 
 def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
@@ -299,11 +295,6 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
-    count = _COUNT_BEFORE_SUPERLATIVE.search(plan.question) or _COUNT_BEFORE_OF.search(
-        plan.question
-    )  # 'the 3 largest ETFs by net assets', '보수 가장 낮은 ETF 3개의 …'
-    if frame.operation.top_n is None and count:
-        frame.operation.top_n = int(count.group(1))
     place = ordinal_position(frame.question)
     if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
         plan.position = place[0]
