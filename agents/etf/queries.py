@@ -237,7 +237,6 @@ WHERE p.etf_code = %(code)s AND p.trade_date <= last.d
   AND p.trade_date >= (last.d - %(reach)s::interval)::date
 ORDER BY p.trade_date"""
 
-ETF_EXISTS = "SELECT code, name FROM etfs WHERE code = %s"
 
 STOCK_BY_CODE = "SELECT security_id, code, name FROM stocks WHERE code = %s OR security_id = %s"
 
