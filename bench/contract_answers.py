@@ -3,13 +3,15 @@
     python bench/contract_answers.py [--failures]
 
 Ingests the contracts of tests/fixtures/contracts/made_here/answers.json as real HWPX / HWP / PDF /
-DOCX files (as uploads are read): the three written here and two real public ones of
-tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic as PDF), asks
+DOCX files (as uploads are read): the three written here and the real public ones of
+tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic and deposit_terms as PDF,
+overseas_purchase_terms as HWPX, mobile_game_terms as DOCX), asks
 every question of answers.json through the screen's `ask` (offline), and prints per document:
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
 항/호 line quoted whole, holding the fact), right 항 (for questions labelled with the 항/호 that
 answers: that very 항/호 cited and quoted; nan where no question of the set has a 항 label) and
-"no such clause" for questions the contract lacks. `--sets fresh-7` limits the run to those sets.
+"no such clause" for questions the contract lacks. `--sets fresh-8` limits the run to those sets
+(fresh-8: written before the code of its session ran on it; see answers.json's _about).
 """
 
 from __future__ import annotations
