@@ -20,7 +20,7 @@ from agents.macro.state import Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.frame import COMPARATOR_WORDS
-from agents.understanding.parse import CALENDAR_MONTH, asked_move
+from agents.understanding.parse import CALENDAR_MONTH, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
@@ -76,6 +76,39 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
                 f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
     return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
+
+
+def drawdown_point(series: Series, months: int, lang: str) -> str:
+    """The deepest fall from a running high over the last `months` (figures.deepest_drawdown)."""
+    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
+    start = points[-1][0] - relativedelta(months=months) if points else None
+    inside = [p for p in points if start is not None and p[0] >= start]
+    found = fig.deepest_drawdown(inside)
+    if found is None:
+        return (
+            f"{_name(series)}: 관측치가 부족합니다."
+            if lang == "ko"
+            else f"{_name(series)}: too few."
+        )
+    depth, peak, trough = found
+    span = f"{inside[0][0]} ~ {inside[-1][0]}"
+    if lang == "ko":
+        return (f"{_name(series)} 최근 {months}개월({span}) 최대 낙폭 {depth * 100:.2f}% "
+                f"(고점 {peak} → 저점 {trough}).")  # fmt: skip
+    return (f"{_name(series)} maximum drawdown over the last {months} months ({span}): "
+            f"{depth * 100:.2f}% (peak {peak} → trough {trough}).")  # fmt: skip
+
+
+def ratio_of(a: Series, b: Series, lang: str) -> str | None:
+    """A's latest value as a multiple of B's, each on its own last date."""
+    if not a.points or not b.points or not b.points[-1][1]:
+        return None
+    (da, va), (db, vb) = a.points[-1], b.points[-1]
+    if lang == "ko":
+        return (f"{josa(_name(a), '은/는')} {_name(b)}의 {va / vb:,.2f}배 — {_name(a)} "
+                f"{_value(va, a)} ({da}), {_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+    return (f"{_name(a)} is {va / vb:,.2f}x {_name(b)} — {_value(va, a)} ({da}) vs "
+            f"{_value(vb, b)} ({db}).")  # fmt: skip
 
 
 def _growth_series(series: Series) -> bool:
@@ -590,6 +623,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame is None or not series:
         return []
     op = frame.operation
+    if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭'
+        return [drawdown_point(s, months, lang) for s in series]
     ask = window_asked(frame, len(series))
     if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each
@@ -625,7 +660,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
-        if _growth_series(ordered[0]) and _growth_series(ordered[1]):
+        if RATIO in frame.notes and not is_rate(ordered[0]):  # '코스피가 코스닥의 몇 배야?'
+            out.append(ratio_of(ordered[0], ordered[1], lang))
+        elif _growth_series(ordered[0]) and _growth_series(ordered[1]):
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
             back = {"yoy": 12, "mom": 1}.get(op.change_basis or "")

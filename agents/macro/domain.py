@@ -51,6 +51,7 @@ from agents.macro.templates import (
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
+from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
@@ -438,6 +439,15 @@ def _moved(v0: float, v1: float, unit: str) -> str:
     return f"{v1 - v0:+,.2f}"
 
 
+_COUNTED = frozenset({"unsold", "permits"})  # housing series counted in 호: they add up
+
+
+def regions_summed(frame: QuestionFrame | None, regions: list[str]) -> bool:
+    """'인천이랑 경기 미분양 합계': two or more regions' counts asked added together."""
+    return (frame is not None and frame.operation.aggregate == "sum" and len(regions) >= 2
+            and bool({m.name for m in frame.measures} & _COUNTED))  # fmt: skip
+
+
 def region_members(region: str) -> list[str]:
     """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
     spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
@@ -496,8 +506,12 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     groups = {r: m for r in asked if (m := region_members(r))}
+    if regions_summed(frame, asked) and not groups:  # '인천이랑 경기 미분양 합계'
+        groups = {"·".join(asked): list(asked)}
     regions = list(dict.fromkeys(m for r in asked for m in groups.get(r, [r])))
     for group, members in groups.items():  # '수도권': the data has its members' series only
+        if group == "·".join(members):
+            continue  # regions named one by one: nothing to explain
         resp.uncertainty.append(lang_text(
             route.language, f"{group} 지표는 따로 없어 {'·'.join(members)}로 나눠 보고, 호·건으로 "
             "세는 수치는 그 합계도 냈습니다.", f"There is no {group} series: it is shown as "

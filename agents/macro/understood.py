@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agents.macro.deals import priced_band
 from agents.macro.derived import window_asked
+from agents.macro.domain import regions_summed
 from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
@@ -142,7 +143,10 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         and op.threshold is not None
         and (route.indicator_codes or (priced_band(frame) and "real_estate" in route.target_agents))
     )  # '10억 이상 거래': the deals' price band (deals.deal_filter)
-    summed_here = window_asked(frame) is not None  # a window's sum is window_answer's
+    # a window's sum is window_answer's; the regions' counts are added by the housing agent
+    summed_here = window_asked(frame) is not None or regions_summed(
+        frame, route.real_estate_regions
+    )
     if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or (
         op.aggregate in ("sum", "count") and not summed_here):  # fmt: skip
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."

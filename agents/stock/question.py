@@ -31,7 +31,7 @@ from agents.understanding.coverage import account, cover, mark_read, pick_direct
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
-from agents.understanding.parse import CALENDAR_MONTH, asked_move
+from agents.understanding.parse import CALENDAR_MONTH, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
@@ -246,12 +246,16 @@ def _gap(frame: QuestionFrame, turns: list[_Turn]) -> str:
     key = _shared_figure(frame, turns[:2])
     if key is None:
         return ""
+    ko, en = _GAP_WORDS[key]
+    if RATIO in frame.notes and b.figures[key]:  # 'LG에너지솔루션 시총이 LG화학의 몇 배야?'
+        ratio = a.figures[key] / b.figures[key]
+        return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배**" if a.ko()
+                else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x {b.stock['name']}'s**")  # fmt: skip
     gap = a.figures[key] - b.figures[key]
     times = "배" if a.ko() else "x"
     text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield") else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
             else f"{gap:+,.0f}주" if key == "volume"
-            else ("+" if gap >= 0 else "-") + _money(abs(gap), a.stock["currency"]))  # fmt: skip
-    ko, en = _GAP_WORDS[key]
+            else ("+" if gap >= 0 else "-") + _figure_text(key, abs(gap), a))  # fmt: skip
     names = f"{a.stock['name']} − {b.stock['name']}"
     return f"**{names} {ko} 차이: {text}**" if a.ko() else f"**{names} {en} gap: {text}**"
 

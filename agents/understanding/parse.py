@@ -85,6 +85,7 @@ WHY_NOTE = (
 ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
+RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
 # '원달러 환율 10월 평균': a month named whole (not '10월 말'): its own days, 'month:2026-10'
 CALENDAR_MONTH = "month:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
@@ -206,6 +207,8 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
         frame.stat_spans = found.spans
     if found.stat == "std":  # '종가 표준편차' is of the closes, not the volatility measure
         frame.measures = [m for m in frame.measures if m.name != "volatility"]
+    if found.stat in ("max", "min") and frame.measure() == "drawdown":
+        frame.statistic = None  # '최대 낙폭' is one measure, its '최대' no window statistic
 
 
 _GENERIC_KINDS = frozenset(
@@ -784,6 +787,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     elif (op.kind == "difference" or _difference_words(text) or words(voc["ratio"])
           or _minus_between(frame, text) or _which_is_more(frame)):  # fmt: skip
         op.kind = "difference"
+        if words(voc["ratio"]):  # '몇 배야?': the quotient of the two, not their gap
+            frame.notes.append(RATIO)
     elif threshold and threshold[0] and not ranking:
         op.kind = "filter"
     elif any(h.label in ("sum", "avg", "count") for h in aggregates):
@@ -1515,6 +1520,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         if "then" in marks:
             _anchor_to_extreme(frame, previous)
         _extreme_of_a_gap(frame, previous, asked)
+        _gap_of_the_extremes(frame, previous)
     elif own and _adds_to_previous(frame, previous):
         # 'SK하이닉스랑 비교하면?' after 삼성전자 3개월: both, over the same window; '미국이랑
         # 비교하면?' after 한국 기준금리: the same topic for the region asked
@@ -1564,6 +1570,16 @@ def _extreme_of_a_gap(frame: QuestionFrame, previous: QuestionFrame, op: Operati
     side = "low" if op.direction == "asc" or op.aggregate == "min" else "high"
     frame.operation = previous.operation.model_copy()
     frame.measures = [Measure(name=side, unit="")]
+
+
+def _gap_of_the_extremes(frame: QuestionFrame, previous: QuestionFrame) -> None:
+    """'… 최고치' → '최저치는?' → '둘 차이는?': one subject's two extremes just asked, so the
+    width between them over the same window (not the subject's gap with nothing)."""
+    subjects = [e for e in frame.entities if e.kind in ("series", "index", "stock", "etf")]
+    if (frame.operation.kind == "difference" and len(subjects) == 1
+            and previous.statistic in ("max", "min") and not previous.replaced):  # fmt: skip
+        frame.statistic, frame.stat_field = "range", None
+        frame.measures = [Measure(name="high", unit=""), Measure(name="low", unit="")]
 
 
 def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:

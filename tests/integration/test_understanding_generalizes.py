@@ -852,3 +852,40 @@ def test_a_stocks_return_against_the_index_named(pg_pool: Any) -> None:
         "market_series_prices", "series_code", "^KS11"
     )
     assert f"코스피 대비 초과수익 {gap:+.2f}%p" in answer.answer
+
+
+def test_round_26_ratios_drawdowns_of_indices_the_gap_of_two_extremes_and_summed_regions(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 26 (each answered another question with status ok): '시총이 LG화학의 몇
+    배야?' gave a gap in won; '코스피 최근 3개월 최대 낙폭' the distance from the high; '최고치'
+    → '최저치는?' → '둘 차이는?' repeated the low; '인천이랑 경기 미분양 합계' was not added."""
+    caps = {r["security_id"]: float(r["market_cap"]) for r in fetch_all(
+        "SELECT DISTINCT ON (security_id) security_id, market_cap FROM stock_fundamentals WHERE "
+        "security_id IN ('KR:373220', 'KR:051910') ORDER BY security_id, as_of_date DESC", None,
+        pg_pool)}  # fmt: skip
+    times = answer_stock_question("LG에너지솔루션 시총이 LG화학의 몇 배야?", pool=pg_pool)
+    quotient = caps["KR:373220"] / caps["KR:051910"]
+    assert times is not None and f"LG화학의 {quotient:,.2f}배" in times.answer.split("\n")[0]
+    closes = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND trade_date >= "
+        "(SELECT max(trade_date) FROM market_series_prices WHERE series_code = '^KS11') - "
+        "interval '3 months' ORDER BY trade_date", None, pg_pool)]  # fmt: skip
+    peak, worst = closes[0], 0.0
+    for c in closes:
+        peak, worst = max(peak, c), min(worst, c / max(peak, c) - 1)
+    mdd = macro_answer(
+        "코스피 최근 3개월 최대 낙폭", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert f"최대 낙폭 {worst * 100:.2f}%" in mdd.answer
+    history: list[Any] = []
+    for turn in ("코스피 최근 6개월 최고치", "최저치는?", "둘 차이는?"):
+        gap = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, gap)
+    assert "최고치와 최저치의 차이" in gap.answer
+    total = one(pg_pool, "SELECT sum(units) FROM re_unsold_housing WHERE region IN ('인천', '경기') "
+                "AND month = (SELECT max(month) FROM re_unsold_housing)")  # fmt: skip
+    summed = macro_answer("인천이랑 경기 미분양 합계", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert summed.status == "ok" and "인천·경기 미분양" in summed.answer
+    assert f"{int(total):,}호" in summed.answer
