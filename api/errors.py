@@ -24,6 +24,7 @@ from data_access.errors import (
     ToolInputError,
     WorkbenchError,
 )
+from data_access.guard_reasons import korean_reason
 
 logger = logging.getLogger(__name__)
 
@@ -113,8 +114,9 @@ def classify(exc: BaseException) -> ApiError:
     if isinstance(exc, StoreUnavailable):
         return _store_down(exc)
     if isinstance(exc, QueryRejected):
+        reason = korean_reason(exc.reason) or f"`{exc.reason}`"  # the guards word it in English
         return ApiError(
-            400, f"쿼리가 거부되었습니다: {exc.reason}", "읽기 전용 단일 쿼리만 보낼 수 있습니다."
+            400, f"쿼리가 거부되었습니다: {reason}", "읽기 전용 단일 쿼리만 보낼 수 있습니다."
         )
     if isinstance(exc, ToolInputError):
         return ApiError(

@@ -28,6 +28,7 @@ from api.errors import korean, store_down_text
 from api.mcp.arguments import MAX_ARG_CHARS, check_arguments, cleaned, strict_schema
 from api.stores import Stores
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
+from data_access.guard_reasons import korean_reason
 from data_access.guards import MAX_QUERY_CHARS
 
 MAX_ROWS = 500
@@ -95,8 +96,9 @@ def _guarded(
         try:
             return body(cleaned(arguments))
         except QueryRejected as e:
+            said = korean_reason(e.reason) or _short(e)  # the guards word it in English
             return tool_error(
-                f"쿼리가 거부되었습니다: {_short(e)}", "읽기 전용 단일 쿼리만 실행할 수 있습니다."
+                f"쿼리가 거부되었습니다: {said}", "읽기 전용 단일 쿼리만 실행할 수 있습니다."
             )
         except (ToolInputError, QueryFailed) as e:
             return tool_error(
