@@ -429,7 +429,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     period = price_period(plan)
     rel, label = ("MANAGED_BY", "Company") if op.group_by == "manager" else ("TAGGED", "Tag")
     key = "manager" if op.group_by == "manager" else "theme"  # the group's column in the table
-    scope, scoped = _holder_scope(plan, tags)
+    scope, scoped = ("", "") if plan.only_groups else _holder_scope(plan, tags)
     cypher = f"MATCH (e:ETF)-[:{rel}]->(g:{label}){scope}\nRETURN {_RETURN}, g.name AS {key}"
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     conditions = _conditions(plan, filter_measure)
@@ -465,7 +465,11 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
              + (f" with {condition}" if condition else ""))  # fmt: skip
     spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
             "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
-            "note": notes_text(plan)}  # fmt: skip
+            "note": notes_text(plan),
+            "gap_of": plan.only_groups if plan.gap_of_groups else []}  # fmt: skip
+    if plan.only_groups:  # the managers named ('미래에셋 … 삼성 … 차이'), in the question's order
+        body.append(f"groups = [g for name in {lit(plan.only_groups)} for g in groups "
+                    "if g['group'] == name]")  # fmt: skip
     body.append(f"final_answer(render_groups(groups, {lit(spec)}))")
     return _graph_rows(plan, cypher, body)
 

@@ -85,6 +85,8 @@ class Plan:
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
     keep_where: bool = False  # the cut's rows meeting the frame's condition ('… 중 0.1% 미만')
     rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
+    only_groups: list[str] = field(default_factory=list)  # the managers named, in their order
+    gap_of_groups: bool = False  # their figures' difference was asked
     holdings_n: int | None = (
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
@@ -189,6 +191,18 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return composed
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
+    if (
+        len(plan.managers) >= 2
+        and not (plan.etfs or plan.stocks)
+        and (op.kind in ("difference", "compare") or op.aggregate in ("avg", "sum", "count"))
+    ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
+        plan.only_groups = [m.key for m in plan.managers]
+        plan.gap_of_groups = op.kind in ("difference", "compare")
+        op.group_by, op.kind = "manager", "aggregate"
+        counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
+        op.aggregate = op.aggregate or ("count" if counted else frame.statistic  # type: ignore[assignment]
+                                        if frame.statistic in ("avg", "sum") else "avg")  # fmt: skip
+        return "etf_groups" if _set_intent(plan, frame, "all") == "etf_set" else "unsupported"
     if frame.operation.group_by and not (plan.etfs or plan.stocks):
         # '운용사별 평균 보수', '반도체 ETF 운용사별 개수': one figure per manager or theme
         universe: Universe = "tag" if plan.tags else "manager" if plan.managers else "all"
@@ -218,6 +232,13 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _set_intent(plan, frame, "named")
     if etfs >= 3 and measure in SET_MEASURES and measure != "weight":
         return _set_intent(plan, frame, "named")  # three or more named: side by side, ordered
+    if (
+        etfs >= 2
+        and op.kind == "aggregate"
+        and op.aggregate in ("sum", "avg")
+        and (measure in SET_MEASURES and measure != "weight")
+    ):  # 'KODEX 200과 TIGER 200 순자산 합계', '… → 합치면?': the named funds' total
+        return _set_intent(plan, frame, "named")
     if etfs >= 2:
         if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
             return _difference(plan, frame)
@@ -260,7 +281,6 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
 
 
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
-
 
 
 def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:

@@ -682,6 +682,18 @@ def render_groups(groups: list, spec: dict) -> str:
         else f"{spec['title']} ({len(known)} groups):"
     )
     text = head + "\n" + "\n".join(lines)
+    named = [g for name in spec.get("gap_of") or [] for g in known if g["group"] == name]
+    if len(named) == 2:  # two named groups: their gap first, in the order asked
+        a, b = named
+        counted = spec["aggregate"] == "count"
+        gap = (a["n"] - b["n"]) if counted else a["value"] - b["value"]
+        shown = (f"{gap:+d}개" if counted else f"{gap:+.4f}%p"
+                 if measure in ("expense_ratio", "return") else fmt_measure(measure, gap))  # fmt: skip
+        text = (
+            f"{a['group']} − {b['group']} {spec['title'].split(' ', 1)[-1]} 차이: {shown}\n\n"
+            if ko
+            else f"{a['group']} − {b['group']}: {shown}\n\n"
+        ) + text
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

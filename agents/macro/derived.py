@@ -666,7 +666,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
             back = {"yoy": 12, "mom": 1}.get(op.change_basis or "")
-            out.append(difference(ordered[0], ordered[1], lang, since=moved, back=back))
+            # '한국 CPI 상승률과 기준금리 차이': a price index beside a rate is its YoY rate
+            a, b = (yoy_series(x) if _growth_series(x) and any(is_rate(y) for y in ordered)
+                    else x for x in ordered[:2])  # fmt: skip
+            out.append(difference(a, b, lang, since=moved, back=back))
             asked, computed = _of_the_gap(frame, gap_series(ordered[0], ordered[1]), months, lang)
             out = [*asked, *out] if computed else [*out, *asked]
     elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":

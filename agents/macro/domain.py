@@ -45,6 +45,7 @@ from agents.macro.templates import (
     change_text,
     evidence_text,
     freshness_word,
+    is_rate_unit,
     level_text,
     prefer_language,
     status_word,
@@ -254,6 +255,8 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 route.language, f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
                 f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
             continue
+        if route.frame is not None and is_rate_unit(unit):
+            mark_read(route.frame, "bp")  # a rate's change is written in %p and bp
         resp.key_points.append(lang_text(
             route.language,
             f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}), "

@@ -268,9 +268,10 @@ def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> 
 
 
 def _in_a_name(tokens: tuple[Morpheme, ...], i: int) -> bool:
-    """'Top50', 'K200': a number glued to Latin letters is part of a name, not a count."""
+    """'Top50', 'K200', '코스피200': a number glued to Latin letters or a proper noun is part of
+    a name, not a count."""
     before = tokens[i - 1] if i else None
-    return before is not None and before.tag == "SL" and before.end == tokens[i].start
+    return before is not None and before.tag in ("SL", "NNP") and before.end == tokens[i].start
 
 
 def _is_number(text: str) -> bool:

@@ -117,16 +117,15 @@ def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[li
 
 def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> list[int]:
     """Where a name may start: at a word's beginning ('한화투자증권' does not hold a name
-    starting at '투자'), not a number, and not a vocabulary word unless glued to the next
-    word that is not a number ('SK하이닉쓰': 'SK' alone is a word, here it starts a name;
-    '코스피200' is the index)."""
+    starting at '투자'), not a number, and not a vocabulary word unless letters follow it in
+    the same written word ('SK하이닉쓰', '삼성전쟈' however Kiwi splits it: 'SK' and '삼성'
+    alone are words, here they start a name; '코스피200' is the index)."""
     return [i for i, t in enumerate(run) if t.tag != "SN"
             # '수익', '상위', '인덱스': common nouns Kiwi knows are words, not misspelt names
             and (t.tag != "NNG" or (len(t.form) >= 3 and t.oov))
             and (t.start == 0 or not question[t.start - 1].isalnum())
             and (t.form.lower() not in known_words
-                 or (i + 1 < len(run) and run[i + 1].start == t.end
-                     and run[i + 1].tag != "SN"))]  # fmt: skip
+                 or (t.end < len(question) and question[t.end].isalpha()))]  # fmt: skip
 
 
 def _best(question: str, words: list[Morpheme], choices: list[str],

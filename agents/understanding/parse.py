@@ -1446,7 +1446,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     own = list(frame.entities)
     counted = frame.operation.aggregate == "count"  # '그럼 몇 개?' counts a list even of one
     listed = (len(previous_result) > 1 or counted) and not previous.of("etf")
-    if "both" in marks and not own and previous.replaced:
+    summed = frame.operation.kind == "aggregate" and frame.operation.aggregate in ("sum", "avg")
+    if ("both" in marks or summed) and not own and previous.replaced:
         # 'KODEX 200 보수' → 'TIGER 200은?' → '둘 중 어디가 더 싸?': both subjects of the talk
         frame.reference = "same"
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})

@@ -162,8 +162,9 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
         if not before or any(a < before[-1].end and before[-1].start < b for a, b in linked):
             continue  # 'KODEX 200 주가': the word before the cue is a linked name
         last = before[-1]
-        if last.stem.lower() in suffixes and len(before) >= 2 and not before[-2].stem.isdigit():
-            # a group name and a business word ('SK 에너지'), not a count ('top 3 holdings')
+        if last.stem.lower() in suffixes and len(before) >= 2 and _names_a_group(before[-2]):
+            # a group name and a business word ('SK 에너지'), not a count or a word ('top 3
+            # holdings', 'top holdings')
             name, start = f"{before[-2].stem} {last.stem}", before[-2].start
         elif is_name(last):
             name, start = last.stem, last.start
@@ -173,6 +174,12 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
         frame.entities = [e for e in frame.entities  # the sector word was part of the name
                           if not (e.kind == "sector" and start <= e.start < cue.start())]  # fmt: skip
         return
+
+
+def _names_a_group(word: Word) -> bool:
+    """'SK', '한화', 'Samsung' can name a group; '3', 'top' cannot."""
+    stem = word.stem
+    return not stem.isdigit() and (not stem.isascii() or stem[:1].isupper())
 
 
 def _read_house_names(frame: QuestionFrame, question: str) -> None:

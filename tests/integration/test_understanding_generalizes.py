@@ -889,3 +889,35 @@ def test_round_26_ratios_drawdowns_of_indices_the_gap_of_two_extremes_and_summed
                           pool=pg_pool)  # fmt: skip
     assert summed.status == "ok" and "인천·경기 미분양" in summed.answer
     assert f"{int(total):,}호" in summed.answer
+
+
+def test_round_27_sums_of_two_funds_two_managers_gap_and_a_price_index_beside_a_rate(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 27 (each answered another question with status ok): '합치면?' after two
+    funds' net assets repeated the last one; two managers' average fees and their gap listed one
+    manager's funds; 'CPI 상승률과 기준금리 차이' subtracted the rate from the index level
+    (+116.65); '삼성전쟈 1개월 수익률' (Kiwi splits it 삼성 + 전 + 쟈) was no stock."""
+    history: list[Any] = []
+    for turn in ("KODEX 200 순자산", "TIGER 200은?", "합치면?"):
+        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, total)
+    both = one(pg_pool, "SELECT sum(p.net_assets) FROM etfs e JOIN LATERAL (SELECT net_assets "
+               "FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON "
+               "true WHERE e.code IN ('069500', '102110')")  # fmt: skip
+    assert total.answer.startswith("질문한 ETF의 순자산총액 합계: ")
+    assert f"{int(both // 1e12)}조" in total.answer.split("\n")[0]
+    fees = {r["manager"]: float(r["fee"]) for r in fetch_all(
+        "SELECT manager, avg(expense_ratio) AS fee FROM etfs WHERE manager IN "
+        "('미래에셋자산운용', '삼성자산운용') GROUP BY manager", None, pg_pool)}  # fmt: skip
+    gap = etf_answer("미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    diff = fees["미래에셋자산운용"] - fees["삼성자산운용"]
+    assert gap.answer.startswith(f"미래에셋자산운용 − 삼성자산운용 총보수 평균 차이: {diff:+.4f}%p")
+    real = macro_answer("한국 CPI 상승률과 기준금리 차이", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert (
+        "상승률(전년 동월 대비) − 한국은행 기준금리" in real.answer and "+116.65" not in real.answer
+    )
+    typo = answer_stock_question("삼성전쟈 1개월 수익률", pool=pg_pool)
+    assert typo is not None and typo.answer.startswith("ℹ️ '삼성전쟈'를 삼성전자로 읽었습니다.")
