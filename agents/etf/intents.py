@@ -326,6 +326,11 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값", "count": "개수"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
+    if plan.keep_where:  # the condition is a step of its own, after the cut
+        words_of = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하"}
+        pick = (f"{measure_name(measure, 'ko')} {op.threshold:g}{op.threshold_unit or ''} "
+                f"{words_of.get(op.comparator or '', '')} → ")  # fmt: skip
+        read = words[agg] if agg in words else measure_name(measure, "ko")
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")
     return "etf_composed"
 
