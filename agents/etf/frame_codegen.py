@@ -746,6 +746,19 @@ def _graph_rows(plan: Plan, cypher: str, body: list[str]) -> str:
     return tpl.inline("\n".join(lines))
 
 
+def holdings_counts_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
+    """How many stocks each named ETF holds on its latest snapshot, the larger said first."""
+    codes = ", ".join(cypher_text(e["code"]) for e in etfs[:3])
+    cypher = (
+        f"MATCH (e:ETF)-[h:HOLDS]->(:Stock)\nWHERE e.code IN [{codes}]\n"
+        "WITH e, max(h.date) AS latest\nMATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
+        "RETURN e.code AS code, e.name AS name, count(s) AS holdings, latest AS date"
+    )
+    spec = {"lang": plan.lang, "names": {e["code"]: e["name"] for e in etfs[:3]},
+            "fewer": pick_direction(plan.frame) == "asc" if plan.frame else False}  # fmt: skip
+    return _graph_then(plan, cypher, f"render_holdings_counts(rows, {lit(spec)})")
+
+
 def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     """The stocks two ETFs both hold (each on its latest snapshot) and how much they overlap."""
     a, b = etfs[0], etfs[1]
@@ -1011,6 +1024,7 @@ FRAME_BUILDERS: dict[str, Any] = {
     "holdings_aggregate": holdings_aggregate_code,
     "etf_difference": difference_code,
     "common_holdings": common_holdings_code,
+    "holdings_counts": holdings_counts_code,
     "price_extreme": extreme_code,
     "etf_measure": measure_code,
     "etf_window": window_code,

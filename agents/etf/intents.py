@@ -23,6 +23,7 @@ from agents.understanding.coverage import (
     mark_read,
     nested_measure,
     ordinal_position,
+    pick_direction,
 )
 from agents.understanding.frame import PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
@@ -37,7 +38,7 @@ Intent = Literal[
     "top_holders", "list_tags", "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
-    "etf_window", "define",
+    "etf_window", "holdings_counts", "define",
     "declined",
     "unsupported",
 ]  # fmt: skip
@@ -225,6 +226,14 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "top_holders"
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
+    if (
+        etfs >= 2
+        and measure == "holdings"
+        and (
+            op.aggregate == "count" or op.kind in ("compare", "difference") or pick_direction(frame)
+        )
+    ):  # 'KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽': each one's count of holdings
+        return "holdings_counts"
     asked = _measures_asked(frame)
     if (etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation
             and window_ask(frame) is None):  # '20거래일 종가 변동성' is one window's statistic  # fmt: skip

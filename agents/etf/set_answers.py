@@ -219,6 +219,29 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
             f"{spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}")  # fmt: skip
 
 
+def render_holdings_counts(rows: list, spec: dict) -> str:
+    """Each named ETF's number of holdings on its latest snapshot; the one asked for first."""
+    ko, names = spec["lang"] == "ko", spec["names"]
+    counted = {r["code"]: r for r in rows}
+    missing = [names[c] for c in names if c not in counted]
+    ranked = sorted(counted.values(), key=lambda r: r["holdings"], reverse=not spec["fewer"])
+    if not ranked:
+        return "보유종목 스냅샷이 없습니다." if ko else "No holdings snapshot."
+    listed = ", ".join(f"{r['name']} {r['holdings']}개 ({r['date']})" if ko
+                       else f"{r['name']} {r['holdings']} ({r['date']})" for r in ranked)  # fmt: skip
+    top = ranked[0]
+    tied = len(ranked) > 1 and ranked[1]["holdings"] == top["holdings"]
+    word = "적은" if spec["fewer"] else "많은"
+    head = (("보유종목 수가 같습니다" if tied else f"보유종목이 더 {word} 쪽: {top['name']}") if ko
+            else ("Same number of holdings" if tied else f"{'Fewer' if spec['fewer'] else 'More'} holdings: {top['name']}"))  # fmt: skip
+    text = f"{head} ({listed}, 최신 스냅샷)" if ko else f"{head} ({listed}, latest snapshots)"
+    if missing:
+        text += (
+            "\n\n보유종목 스냅샷이 없는 ETF: " if ko else "\n\nNo holdings snapshot: "
+        ) + ", ".join(missing)
+    return text
+
+
 def _holdings_meeting(rows: list, spec: dict) -> str:
     ko, condition = spec["lang"] == "ko", spec["condition"]
     day = rows[0].get("date") if rows else None
@@ -779,6 +802,7 @@ SET_RENDERERS = (
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,
+    render_holdings_counts,
     render_extreme,
     render_measure,
     render_groups,

@@ -180,6 +180,12 @@ def cover(frame: QuestionFrame) -> Coverage:
         if t.tag == "SN" or t.tag in _NAME_TAGS:
             cov.decisive.append(_with_unit(tokens, i, question))
 
+    for note in frame.notes:  # read, but not applied ('그날' of another series' extreme)
+        if note.startswith("unapplied:"):
+            word = note.removeprefix("unapplied:")
+            cov.read = [r for r in cov.read if r.text != word]
+            cov.unread.append(word)
+            cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():

@@ -86,6 +86,7 @@ ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
 RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
+UNAPPLIED = "unapplied:"  # a word read but not applied to the answer: it is said unread
 # '원달러 환율 10월 평균': a month named whole (not '10월 말'): its own days, 'month:2026-10'
 CALENDAR_MONTH = "month:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
@@ -702,8 +703,12 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
         if hit.label not in frame.unknown_words:
             frame.unknown_words.append(hit.label)
         text = _blank(text, hit.start, hit.end)
-    if re.search(r"(?<![A-Za-z])PER(?![A-Za-z])", frame.question):  # not 'per ounce'
-        frame.measures.append(Measure(name="per", unit="x", surface="PER"))
+    said = re.search(r"(?<![A-Za-z])PER(?![A-Za-z])", frame.question) or (  # not 'per ounce'
+        frame.language == "ko"  # '삼전 per 몇이야': in a Korean question, any case
+        and re.search(r"(?<![A-Za-z])per(?![A-Za-z])(?!\s+[A-Za-z])", frame.question, re.I)
+    )
+    if said:
+        frame.measures.append(Measure(name="per", unit="x", surface=said.group(0)))
     for hit in find_phrases(text, voc["measures"]):
         if not any(m.name == hit.label for m in frame.measures):
             frame.measures.append(
@@ -1545,6 +1550,9 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.entities if e.kind not in kinds
                            and (paired or e.kind not in ("series", "stock", "etf"))]  # fmt: skip
         _inherit_context(frame, previous, entities=True)
+        if "then" in marks:  # '그날 코스피는?' after another series' high: that day is not
+            then = find_phrases(text, {"t": followup["then"]})  # known here, so it is unread
+            frame.notes += [f"{UNAPPLIED}{h.phrase}" for h in then]
 
 
 def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool:

@@ -921,3 +921,27 @@ def test_round_27_sums_of_two_funds_two_managers_gap_and_a_price_index_beside_a_
     )
     typo = answer_stock_question("삼성전쟈 1개월 수익률", pool=pg_pool)
     assert typo is not None and typo.answer.startswith("ℹ️ '삼성전쟈'를 삼성전자로 읽었습니다.")
+
+
+def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh rounds 24, 25, 27 (each answered another question with status ok): 'KODEX 200과
+    TIGER 200 중 보유종목이 더 많은 쪽' showed the compare card; '그날 코스피는?' after the
+    won's high gave the KOSPI's own high (the day is now said unread); '삼전 per 몇이야' opened
+    the full report."""
+    counts = etf_answer("KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    held = {r["etf_code"]: r["n"] for r in fetch_all(
+        "SELECT etf_code, count(*) AS n FROM etf_holdings h WHERE etf_code IN ('069500', "
+        "'102110') AND as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+        "h.etf_code) GROUP BY etf_code", None, pg_pool)}  # fmt: skip
+    assert f"KODEX 200 {held['069500']}개" in counts.answer
+    assert f"TIGER 200 {held['102110']}개" in counts.answer
+    history: list[Any] = []
+    for turn in ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"):
+        day = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, day)
+    assert day.status == "partial" and "'그날'은 읽지 못해" in day.answer.splitlines()[0]
+    per = answer_stock_question("삼전 per 몇이야", pool=pg_pool)
+    assert per is not None and "PER " in per.answer
