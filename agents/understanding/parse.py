@@ -200,6 +200,8 @@ def _read_window_stat(frame: QuestionFrame, question: str) -> None:
     """The window and statistic reader (windows.py), outside linked names ('KODEX 200')."""
     found = read_window_stat(question)
     taken = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    if frame.as_of_span:  # '사흘 전 종가': the count names the day, not a window
+        taken.append(frame.as_of_span)
     w = found.window
     if w is not None and not any(a < w.end and w.start < b for a, b in taken):
         frame.window = w

@@ -40,7 +40,8 @@ _NATIVE = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯":
            "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "twelve": 12}  # fmt: skip
 # a whole word that is a window ('반년', '일주일' is 일/NR + 주일)
 _WORDS: dict[str, tuple[int, Unit]] = {"반년": (6, "month"), "보름": (15, "day"),
-                                       "하루": (1, "day"), "한달": (1, "month"),
+                                       "하루": (1, "day"), "이틀": (2, "day"), "사흘": (3, "day"),
+                                       "나흘": (4, "day"), "한달": (1, "month"),
                                        "일주일": (1, "week")}  # fmt: skip
 # '10년물', '2년 만기': a bond's tenor, not a window
 _TENOR_AFTER = frozenset({"물", "만기", "국채", "treasury", "yield", "bond", "bonds"})

@@ -669,6 +669,13 @@ def test_round_21_counted_sets_sums_of_stocks_days_back_and_region_groups(
         "trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:000270') "
         "- 30", None, pg_pool)[0]["w"]  # fmt: skip
     assert width is not None and f"최고치와 최저치의 차이: {won(float(span))}" in width.answer
+    # 'KODEX 200 이틀 전 종가' (round 28, measured with no change after it) gave the last close
+    two = etf_answer("KODEX 200 이틀 전 종가", settings=offline, store=graph_store, pool=pg_pool)
+    back = fetch_all(
+        "SELECT trade_date FROM etf_prices WHERE etf_code = '069500' AND trade_date <= (SELECT "
+        "max(trade_date) FROM etf_prices WHERE etf_code = '069500') - 2 ORDER BY trade_date DESC "
+        "LIMIT 1", None, pg_pool)[0]["trade_date"]  # fmt: skip
+    assert two.status == "ok" and str(back) in two.answer
     ago = etf_answer("KODEX 200 3일 전 종가", settings=offline, store=graph_store, pool=pg_pool)
     day = fetch_all(
         "SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' AND trade_date <= "
