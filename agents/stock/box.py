@@ -1,0 +1,160 @@
+"""The stock box's turn (one stock's figures, its cited queries and trace) and its number words:
+what the price sections (`price_figures.py`) and the valuation sections (`valuations.py`) write
+with, and what `question.py` combines across stocks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from psycopg_pool import ConnectionPool
+
+from agents.etf.set_answers import fmt_krw
+from agents.evidence import Stopwatch, make_citation
+from agents.understanding import QuestionFrame
+from data_access import figures as fig
+from data_access.contracts import StructuredCitation, TraceStep
+from data_access.postgres import fetch_all
+
+PRICES = """SELECT trade_date, high, low, close, volume FROM stock_prices
+WHERE security_id = %(sid)s AND trade_date <= %(as_of)s AND trade_date >= %(start)s
+ORDER BY trade_date"""
+
+
+BASE_SLACK_DAYS = 14  # fetched before a return's base date: the last bar on or before it
+
+
+@dataclass
+class Turn:
+    frame: QuestionFrame
+    stock: dict[str, Any]
+    as_of: str
+    lang: str
+    daily: bool = True  # the series' bars are daily (an imported weekly/monthly file is not)
+    lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # something asked was not answered
+    info: list[str] = field(default_factory=list)  # said beside a whole answer ('휴장일이라 …')
+    citations: list[StructuredCitation] = field(default_factory=list)
+    trace: list[TraceStep] = field(default_factory=list)
+    # the figures the lines state, by measure ('close', 'return', 'per' …): two stocks' gap
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def ko(self) -> bool:
+        return self.lang == "ko"
+
+    def query(self, name: str, sql: str, params: dict[str, Any], dataset: str, table: str,
+              pool: ConnectionPool | None) -> list[dict[str, Any]]:  # fmt: skip
+        watch = Stopwatch()
+        rows = [dict(r) for r in fetch_all(sql, params, pool=pool)]
+        self.citations.append(make_citation(
+            dataset_code=dataset, table=table, query=sql, params=params, row_count=len(rows),
+            filters={"security_id": params["sid"]} if "sid" in params else {
+                k: params[k] for k in ("sectors", "country", "series") if k in params},
+            start=params.get("start"),
+            end=params.get("as_of"), as_of_date=params.get("as_of")))  # fmt: skip
+        self.trace.append(TraceStep(step=len(self.trace) + 1, kind="tool", name=name,
+                                    arguments={k: str(v) for k, v in params.items()},
+                                    observation=f"{len(rows)}행", duration_ms=watch.ms))  # fmt: skip
+        return rows
+
+
+# a figure's words and how its gap is written: a price in its currency, a rate in %p
+GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
+              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume"),
+              "dividend_yield": ("배당수익률", "dividend yield"),
+              "market_cap": ("시가총액", "market cap"), "eps": ("EPS", "EPS")}  # fmt: skip
+
+
+IN_CURRENCY = frozenset({"close", "market_cap", "eps"})  # never added across currencies
+
+
+ADDITIVE = frozenset({"market_cap", "volume"})  # a sum of two stocks' means something
+
+
+def figure_text(key: str, value: float, turn: Turn) -> str:
+    times, shares = ("배", "주") if turn.ko() else ("x", " shares")
+    unit = {"return": "%", "dividend_yield": "%", "per": times, "pbr": times}
+    if key in ("close", "eps"):
+        return money(value, turn.stock["currency"])
+    if key == "market_cap":
+        return amount(value, turn.stock["currency"])
+    return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}{shares}"
+
+
+def money(value: float, currency: str) -> str:
+    return f"{value:,.0f}원" if currency == "KRW" else f"${value:,.2f}"
+
+
+_FX = """SELECT obs_date, value FROM macro_observations WHERE series_code = %(series)s
+AND obs_date <= %(as_of)s ORDER BY obs_date DESC LIMIT 1"""
+
+
+_ASKS_WON = re.compile(r"(?:조|억|만|천)?\s*원(?:화)?(?:으로|로|는|은|\?|$|\s)")
+
+
+def in_won(turn: Turn, value: float, pool: ConnectionPool | None) -> str:
+    """'NVIDIA 시총 몇 조 원?': a dollar figure also in won, at the USD/KRW close of the day."""
+    if (
+        turn.stock["currency"] != "USD"
+        or not turn.ko()
+        or not _ASKS_WON.search(turn.frame.question)
+    ):
+        return ""
+    rows = turn.query("macro_observations", _FX, {"series": "KR_USDKRW", "as_of": turn.as_of},
+                      "KR_USDKRW", "macro_observations", pool)  # fmt: skip
+    if not rows:
+        return ""
+    fx, won = float(rows[0]["value"]), value * float(rows[0]["value"])
+    return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
+
+
+def window_start(turn: Turn, months: float) -> str:
+    return (date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)).isoformat()
+
+
+def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list[dict[str, Any]]:
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": window_start(turn, months)}, dataset, "stock_prices", pool)  # fmt: skip
+    if not rows:
+        return rows
+    last = rows[-1]["trade_date"]
+    base = last - (relativedelta(weeks=1) if months < 1 else relativedelta(months=int(months)))
+    return [r for r in rows if r["trade_date"] >= base]
+
+
+def period_words(turn: Turn, default: float) -> tuple[float, str]:
+    period = turn.frame.period
+    months = period.months if period else default
+    words = {0.25: ("1주", "1 week"), 1.0: ("1개월", "1 month"), 3.0: ("3개월", "3 months"),
+             6.0: ("6개월", "6 months"), 12.0: ("1년", "1 year")}  # fmt: skip
+    if months not in words and period is not None and period.surface:
+        return months, period.surface  # '올해', '연초 이후': as asked, not '10.9667개월'
+    ko, en = words.get(months, (f"{months:g}개월", f"{months:g} months"))
+    return months, ko if turn.ko() else en
+
+
+def fetch_period_bars(turn: Turn, pool: ConnectionPool | None,
+                 default: tuple[str, float]) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
+    """The asked calendar period (else `default`) and the bars from a little before its base
+    date to the as-of date: the figures module reads its windows off them."""
+    period = turn.frame.period
+    p = fig.period_named(*((period.label, period.months) if period else default))
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=BASE_SLACK_DAYS)
+    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    return p, rows
+
+
+def amount(value: float, currency: str) -> str:
+    """A large amount as an analyst writes it: 조/억 원, or $…B / $…M."""
+    if currency == "KRW":
+        return fmt_krw(value)
+    return f"${value / 1e9:,.2f}B" if value >= 1e9 else f"${value / 1e6:,.1f}M"

@@ -1,0 +1,428 @@
+"""The stock box's price sections: closes, volumes, returns (against an index too), windows,
+ranges, drawdowns, the days of the largest moves or volumes, RSI, and the news of a move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date, timedelta
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from psycopg_pool import ConnectionPool
+
+from agents.macro.derived import contradicted
+from agents.stock.analysis import rsi_series
+from agents.stock.box import (
+    BASE_SLACK_DAYS,
+    PRICES,
+    Turn,
+    amount,
+    fetch_period_bars,
+    fetch_prices,
+    in_won,
+    money,
+    period_words,
+)
+from agents.understanding import QuestionFrame
+from agents.understanding.coverage import mark_read
+from agents.understanding.parse import CALENDAR_MONTH, asked_move
+from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.window_answer import WindowAsk, describe, mark_used, window_ask
+from data_access import figures as fig
+from data_access.contracts import StructuredCitation, TraceStep
+from data_access.market_series import dataset_code_of, series_code_for
+
+_STOCK_NEWS = """SELECT published_at, title, source FROM news_articles
+WHERE tickers @> ARRAY[%(sid)s::text] AND published_at >= %(start)s::date
+  AND published_at < (%(as_of)s::date + 1)
+ORDER BY published_at DESC, pk LIMIT 50"""
+
+
+def _return(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The period return by the figures module's definition (calendar period, base close the
+    last bar on or before the as-of bar minus the period), with both closes and dates; a
+    why-question's premise ('왜 올랐어?' when it fell) is checked first."""
+    p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
+    label = p.ko if turn.ko() else p.en
+    r = fig.period_return(fig.bars_of(rows), p)
+    if r is None:
+        turn.notes.append(f"{label} 수익률을 계산할 기준일 시세가 없습니다." if turn.ko()
+                          else f"No close on or before the {label} base date.")  # fmt: skip
+        return
+    fig_window(turn.citations[-1], turn.trace[-1], r, label)
+    turn.figures["return"] = r.pct
+    cur = turn.stock["currency"]
+    first, last = money(r.start_close, cur), money(r.end_close, cur)
+    turn.lines.append(
+        f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
+        if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
+        f"{last} on {r.end_date})")  # fmt: skip
+    for index in turn.frame.of("index")[:1]:  # 'NAVER 코스피 대비 3개월 (초과) 수익률'
+        _against_index(turn, pool, index.name, p, r)
+    move = asked_move(turn.frame.question) if asks_why(turn.frame) else None
+    premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
+    if premise:
+        turn.lines.insert(0, premise)  # said before the figures it rests on
+
+
+_INDEX_BARS = """SELECT trade_date, close FROM market_series_prices WHERE series_code = %(series)s
+AND trade_date >= %(start)s AND trade_date <= %(as_of)s ORDER BY trade_date"""
+
+
+def _against_index(turn: Turn, pool: ConnectionPool | None, name: str, p: fig.Period,
+                   own: fig.PeriodReturn) -> None:  # fmt: skip
+    """The stock's return less the named index's over the same period: a simple excess return
+    (a difference of returns, not an alpha net of beta), said first."""
+    code = series_code_for(name)
+    if code is None:
+        return
+    start = (own.start_date - timedelta(days=BASE_SLACK_DAYS)).isoformat()
+    rows = turn.query("market_series_prices", _INDEX_BARS, {"series": code, "start": start,
+                      "as_of": turn.as_of}, dataset_code_of(code), "market_series_prices", pool)  # fmt: skip
+    r = fig.period_return(fig.bars_of(rows), p)
+    if r is None:
+        return
+    gap = own.pct - r.pct
+    mark_read(turn.frame, "초과", "초과수익", "초과수익률", "대비")
+    turn.lines.insert(0, (
+        f"{name} 대비 초과수익 {gap:+.2f}%p ({turn.stock['name']} {own.pct:+.2f}%, {name} "
+        f"{r.pct:+.2f}%; {r.start_date} → {r.end_date}). 두 수익률의 단순 차이이며 베타를 뺀 알파는 "
+        "아닙니다." if turn.ko() else f"Excess return over {name} {gap:+.2f}pp "
+        f"({turn.stock['name']} {own.pct:+.2f}%, {name} {r.pct:+.2f}%; {r.start_date} → "
+        f"{r.end_date}): a simple difference of returns, not an alpha net of beta."))  # fmt: skip
+
+
+def day_of_move(frame: QuestionFrame) -> bool:
+    """The day of the largest one-day rise or fall asked ('… 가장 많이 떨어진 날은?')."""
+    op = frame.operation
+    return (op.kind == "aggregate" and op.aggregate in ("max", "min") and bool(op.words)
+            and frame.measure() in (None, "return"))  # fmt: skip
+
+
+def month_asked(frame: QuestionFrame) -> str | None:
+    """'2025-11' when a calendar month was named without an edge ('작년 11월')."""
+    return next((n.removeprefix(CALENDAR_MONTH) for n in frame.notes
+                 if n.startswith(CALENDAR_MONTH)), None)  # fmt: skip
+
+
+def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The asked statistic of the closes (or volumes) over one calendar month's sessions."""
+    month = month_asked(turn.frame)
+    assert month is not None
+    field = "volume" if turn.frame.measure() == "volume" else "close"
+    first = date.fromisoformat(f"{month}-01")
+    rows = turn.query("stock_prices", PRICES, {"sid": turn.stock["security_id"],
+                      "as_of": turn.as_of, "start": first.isoformat()},
+                      "KR_STOCK_DAILY_OHLCV" if turn.stock["security_id"].startswith("KR:")
+                      else "US_TOP50_DAILY_OHLCV", "stock_prices", pool)  # fmt: skip
+    points = [(r["trade_date"], float(r[field])) for r in rows
+              if r[field] is not None and str(r["trade_date"])[:7] == month]  # fmt: skip
+    stat = turn.frame.operation.aggregate or "avg"
+    found = (
+        fig.window_statistic(points, fig.Window(len(points), "session"), stat) if points else None
+    )
+    if found is None:
+        turn.notes.append(f"{month}의 시세가 없습니다." if turn.ko() else f"No bars in {month}.")
+        return
+    ask = WindowAsk(fig.Window(len(points), "session"), stat, field, month, month)
+    fmt = (lambda v: f"{v:,.0f}주") if field == "volume" else (
+        lambda v: money(v, turn.stock["currency"]))  # fmt: skip
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+
+
+def day_of_volume(frame: QuestionFrame) -> bool:
+    op = frame.operation
+    return (op.kind == "aggregate" and op.aggregate in ("max", "min")
+            and frame.measure() == "volume")  # fmt: skip
+
+
+def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The session of the largest (smallest) volume over the period (a month unless asked)."""
+    p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
+    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
+    bars = [
+        r for r in rows if r["volume"] is not None and base is not None and r["trade_date"] > base
+    ]
+    if not bars:
+        turn.notes.append("거래량이 없어 계산하지 못했습니다." if turn.ko() else "No volume.")
+        return
+    least = turn.frame.operation.aggregate == "min"
+    day = (min if least else max)(bars, key=lambda r: r["volume"])
+    mark_used(turn.frame)
+    label = p.ko if turn.ko() else p.en
+    word = ("거래량 가장 적은 날" if least else "거래량 가장 많은 날") if turn.ko() else (
+        "lowest-volume session" if least else "highest-volume session")  # fmt: skip
+    mean = sum(float(r["volume"]) for r in bars) / len(bars)
+    turn.lines.append(
+        f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
+        f"{int(day['volume']):,}주 (기간 평균 {mean:,.0f}주의 {float(day['volume']) / mean:.1f}배)"
+        if turn.ko() else f"{word} over {label} ({bars[0]['trade_date']} to "
+        f"{bars[-1]['trade_date']}): {day['trade_date']}, {int(day['volume']):,} shares "
+        f"({float(day['volume']) / mean:.1f}x the period's mean of {mean:,.0f})")  # fmt: skip
+
+
+def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The deepest fall from a running high of the closes over the period (a year unless
+    asked), with the days of its peak and trough."""
+    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
+    points = [(r["trade_date"], float(r["close"])) for r in rows
+              if base is not None and r["trade_date"] >= base and r["close"]]  # fmt: skip
+    found = fig.deepest_drawdown(points)
+    if found is None:
+        turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
+        return
+    mark_used(turn.frame)
+    depth, peak, trough = found
+    label = p.ko if turn.ko() else p.en
+    turn.lines.append(
+        f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
+        f"{points[0][0]} ~ {points[-1][0]})" if turn.ko() else f"Maximum drawdown over {label} "
+        f"(closes) {depth * 100:.2f}% (peak {peak} → trough {trough}; {points[0][0]} to "
+        f"{points[-1][0]})")  # fmt: skip
+
+
+def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
+    its date and both closes."""
+    w = turn.frame.window
+    sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
+    if sessions:  # enough calendar days for N sessions and the close before them
+        days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
+        p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)
+    else:
+        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
+    if sessions:
+        closes = closes[-w.n - 1 :]  # type: ignore[union-attr]
+        mark_used(turn.frame)
+    else:
+        base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
+        closes = [c for c in closes if base is None or c[0] >= base]
+    fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
+    found = fig.biggest_one_day_move(closes, "min" if fall else "max")
+    if found is None:
+        turn.notes.append(
+            "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
+        )
+        return
+    day, move, prev, close = found
+    cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
+    if sessions:
+        label = w.label(turn.lang)  # type: ignore[union-attr]
+    word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
+        "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
+    turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
+                      f"(종가 {money(prev, cur)} → {money(close, cur)})" if turn.ko() else
+                      f"{word} over {label} ({closes[0][0]} to {closes[-1][0]}): {day} "
+                      f"{move:+.2f}% (close {money(prev, cur)} → {money(close, cur)})")  # fmt: skip
+
+
+def asks_why(frame: QuestionFrame) -> bool:
+    return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
+
+
+def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
+    """Annualized volatility of the window's daily returns (data_access.figures: sample stdev
+    × √252), a year unless asked: a month of sessions is few, but it is what was asked."""
+    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+    bars = fig.window_rows(rows, "trade_date", p)
+    closes = [float(r["close"]) for r in bars if r["close"] is not None]
+    sigma = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
+    label = p.ko if turn.ko() else p.en
+    if sigma is None:
+        turn.notes.append(f"{label} 변동성을 계산할 시세가 부족합니다." if turn.ko()
+                          else f"Too few closes for a {label} volatility.")  # fmt: skip
+        return
+    first, last = bars[0]["trade_date"], bars[-1]["trade_date"]
+    turn.lines.append(
+        f"{label} 연환산 변동성 {sigma * 100:.2f}% (일간 수익률 표준편차 × √252, {first} ~ {last}, "
+        f"{len(closes)}거래일)" if turn.ko() else f"{label} annualized volatility "
+        f"{sigma * 100:.2f}% (stdev of daily returns × √252, {first} to {last}, "
+        f"{len(closes)} sessions)")  # fmt: skip
+
+
+def fig_window(citation: StructuredCitation, step: TraceStep, r: fig.PeriodReturn,
+               label: str) -> None:  # fmt: skip
+    """The citation and the trace step name the closes a return compares and its definition."""
+    citation.date_range.start, citation.date_range.end = str(r.start_date), str(r.end_date)
+    step.observation = f"{step.observation}; {label} {r.window_ko()} ({fig.RETURN_DEFINITION_KO})"
+
+
+def _range(turn: Turn, pool: ConnectionPool | None) -> None:
+    months, label = period_words(turn, 12.0)
+    rows = fetch_prices(turn, pool, months)
+    if not rows:
+        return
+    label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
+    cur = turn.stock["currency"]
+    high = max(rows, key=lambda r: r["high"])
+    low = min(rows, key=lambda r: r["low"])
+    names = [m.name for m in turn.frame.measures]
+    if "high" in names or "low" not in names:
+        turn.lines.append(f"{label} 최고가 {money(float(high['high']), cur)} ({high['trade_date']})"
+                          if turn.ko() else f"{label} high {money(float(high['high']), cur)} "
+                          f"on {high['trade_date']}")  # fmt: skip
+    if "low" in names or "high" not in names:
+        turn.lines.append(f"{label} 최저가 {money(float(low['low']), cur)} ({low['trade_date']})"
+                          if turn.ko() else f"{label} low {money(float(low['low']), cur)} "
+                          f"on {low['trade_date']}")  # fmt: skip
+    last = rows[-1]  # '고점 대비 얼마나 빠졌어?': the latest close against the range
+    close = float(last["close"])
+    gaps = [(w, float(r[k])) for w, r, k, asked in (("high", high, "high", "high" in names or "low" not in names),
+            ("low", low, "low", "low" in names or "high" not in names)) if asked and float(r[k])]  # fmt: skip
+    parts = [f"{'최고가' if w == 'high' else '최저가'} 대비 {(close / v - 1) * 100:+.2f}%" if turn.ko()
+             else f"{(close / v - 1) * 100:+.2f}% from the {w}" for w, v in gaps]  # fmt: skip
+    if parts:
+        turn.lines.append(f"최근 종가 {money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
+                          if turn.ko() else f"Last close {money(close, cur)} on "
+                          f"{last['trade_date']}: " + ", ".join(parts))  # fmt: skip
+
+
+def _trading_value(turn: Turn, pool: ConnectionPool | None) -> None:
+    """Σ close × volume over the window (the bars after the base bar), and its daily mean."""
+    months, label = period_words(turn, 1.0)
+    p, bars = fetch_period_bars(turn, pool, ("1m", 1.0))
+    base = fig.base_date(bars[-1]["trade_date"], p) if bars else None
+    rows = [r for r in bars if base is not None and r["trade_date"] > base]  # after the base bar
+    if not rows:
+        return
+    values = [float(r["close"]) * float(r["volume"]) for r in rows if r["volume"]]
+    cur = turn.stock["currency"]
+    total = amount(sum(values), cur)
+    mean = amount(sum(values) / max(1, len(values)), cur)
+    turn.lines.append(f"{label} 거래대금 {total}, 하루 평균 {mean} ({rows[0]['trade_date']} ~ "
+                      f"{rows[-1]['trade_date']}, {len(values)}거래일; 종가 × 거래량)" if turn.ko()
+                      else f"{label} trading value {total}, {mean} a session "
+                      f"({rows[0]['trade_date']} to {rows[-1]['trade_date']}; close × volume)")  # fmt: skip
+
+
+def _news(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The articles tagged with the stock inside the move's window, newest first: the evidence
+    a why-question can be read against (the report and Macro Q&A go further)."""
+    months, label = period_words(turn, 1.0)
+    rows = turn.query("news_articles", _STOCK_NEWS, {"sid": turn.stock["security_id"],
+                      "as_of": turn.as_of, "start": (date.fromisoformat(turn.as_of)
+                      - relativedelta(days=round(months * 30))).isoformat()},
+                      "ECONOMIC_NEWS_STREAM", "news_articles", pool)  # fmt: skip
+    if not rows:
+        turn.notes.append(f"{label} 동안 이 종목으로 태그된 뉴스가 없어 원인은 수치로만 보였습니다."
+                          if turn.ko() else f"No news tagged with the stock in the last {label}.")  # fmt: skip
+        return
+    heads = "; ".join(f"{str(r['published_at'])[:10]} {r['title']}" for r in rows[:3])
+    shown = min(3, len(rows))
+    turn.lines.append(f"같은 기간 이 종목 뉴스 {len(rows)}건 (최근 {shown}건): {heads}" if turn.ko()
+                      else f"{len(rows)} articles on the stock in the window (latest {shown}): {heads}")  # fmt: skip
+
+
+_FIELD_WORDS = {"close": ("종가", "close"), "high": ("고가", "high"), "low": ("저가", "low"),
+                "high_low": ("고가·저가", "high and low"), "volume": ("거래량", "volume"),
+                "trading_value": ("거래대금", "trading value")}  # fmt: skip
+
+
+def _window(turn: Turn, pool: ConnectionPool | None) -> None:
+    """A statistic over a window of the stock's daily bars (window_answer, figures)."""
+    ask = window_ask(turn.frame)
+    assert ask is not None
+    sid = turn.stock["security_id"]
+    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+    start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
+    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    field = ask.field if ask.field in _FIELD_WORDS else "close"
+
+    def points(of: str) -> list[tuple[date, float]]:
+        return [(r["trade_date"], _bar_value(r, of)) for r in rows
+                if r["volume"] is not None or of in ("close", "high", "low")]  # fmt: skip
+
+    if field == "high_low":  # '최고가와 최저가 (차이)': the highest high, the lowest low
+        both = fig.window_extremes(points("high"), points("low"), ask.window)
+        found = both and replace(both, stat="range" if ask.stat == "range" else "extremes")
+    else:
+        found = fig.window_statistic(points(field), ask.window, ask.stat)
+    if found is None:
+        turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
+                          if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
+        return
+    mark_used(turn.frame)
+    cur = turn.stock["currency"]
+    fmt = ((lambda v: f"{v:,.0f}주") if field == "volume" else
+           (lambda v: amount(v, cur)) if field == "trading_value" else (lambda v: money(v, cur)))  # fmt: skip
+    turn.citations[-1].date_range.start = str(found.first)
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+
+
+def _bar_value(row: dict[str, Any], field: str) -> float:
+    if field == "trading_value":
+        return float(row["close"]) * float(row["volume"] or 0)
+    return float(row[field])
+
+
+def _close(turn: Turn, pool: ConnectionPool | None) -> None:
+    rows = fetch_prices(turn, pool, 0.25)
+    if rows:
+        last = rows[-1]
+        turn.figures["close"] = float(last["close"])
+        price = money(float(last["close"]), turn.stock["currency"])
+        price += in_won(turn, float(last["close"]), pool)
+        turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
+                          else f"Close {price} on {last['trade_date']}")  # fmt: skip
+
+
+def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
+    period reaches back to (the figures module's base date)."""
+    p, rows = fetch_period_bars(turn, pool, ("1d", 1 / 30))
+    if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
+        turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()
+                          else "This series has no volume.")  # fmt: skip
+        return
+    if not rows:
+        return
+    last, v1 = rows[-1], int(rows[-1]["volume"])
+    turn.figures["volume"] = v1
+    line = (f"거래량 {v1:,}주 ({last['trade_date']})" if turn.ko()
+            else f"Volume {v1:,} shares on {last['trade_date']}")  # fmt: skip
+    day = fig.base_date(last["trade_date"], p)
+    base = next((r for r in reversed(rows) if r["trade_date"] <= day and r["volume"]), None)
+    if asks_move(turn.frame) and base is not None:
+        v0 = int(base["volume"])
+        line += (f", {base['trade_date']} {v0:,}주 대비 {v1 - v0:+,}주 ({(v1 / v0 - 1) * 100:+.2f}%)"
+                 if turn.ko() else f", {v1 - v0:+,} ({(v1 / v0 - 1) * 100:+.2f}%) vs "
+                 f"{v0:,} on {base['trade_date']}")  # fmt: skip
+    turn.lines.append(line)
+
+
+def asks_move(frame: QuestionFrame) -> bool:
+    """A change over the period; a difference of the one stock's figure with itself over a
+    period ('어제 종가랑 그제 종가 차이') is that change too."""
+    one_dated = frame.operation.kind == "difference" and frame.period is not None
+    return (frame.operation.kind in ("change", "trend") or one_dated
+            or frame.statistic in ("change", "return"))  # fmt: skip
+
+
+def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
+    if not turn.daily:  # RSI(14) is fourteen sessions: not read off weekly or monthly bars
+        return
+    rows = fetch_prices(turn, pool, 3.0)
+    values = [v for v in rsi_series([float(r["close"]) for r in rows]) if v is not None]
+    if not values:
+        turn.notes.append(
+            "RSI를 계산할 시세가 부족합니다." if turn.ko() else "Too few prices for RSI."
+        )
+        return
+    rsi, last = values[-1], rows[-1]
+    zone = (
+        ("과매수(70 이상)" if rsi >= 70 else "과매도(30 이하)" if rsi <= 30 else "중립 구간")
+        if turn.ko()
+        else ("overbought (≥70)" if rsi >= 70 else "oversold (≤30)" if rsi <= 30 else "neutral")
+    )
+    price = money(float(last["close"]), turn.stock["currency"])
+    turn.lines.append(f"RSI(14) {rsi:.1f} — {zone} (종가 {price}, {last['trade_date']})" if turn.ko()
+                      else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
+
+
+PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip

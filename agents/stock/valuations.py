@@ -1,0 +1,266 @@
+"""The stock box's valuation sections: PER/PBR/EPS/dividend/market cap now and against their
+past, beside their sector, a sector's own figures, and the next earnings.
+"""
+
+from __future__ import annotations
+
+import statistics
+from datetime import date, timedelta
+from typing import Any
+
+from dateutil.relativedelta import relativedelta
+from psycopg_pool import ConnectionPool
+
+from agents.stock.box import (
+    ADDITIVE,
+    GAP_WORDS,
+    Turn,
+    amount,
+    figure_text,
+    in_won,
+    money,
+)
+from agents.stock.templates import earnings_status
+from agents.understanding import QuestionFrame
+from agents.understanding.coverage import mark_read
+from agents.understanding.vocabulary import find_phrases, vocabulary
+
+_NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
+
+
+_FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield FROM stock_fundamentals
+WHERE security_id = %(sid)s AND as_of_date <= %(as_of)s ORDER BY as_of_date DESC LIMIT 1"""
+
+
+_EARNINGS = """SELECT period, event_date, status, eps_estimate, eps_actual FROM earnings_events
+WHERE security_id = %(sid)s ORDER BY event_date"""
+
+
+# the same sector's stocks of the same market, each on its last snapshot on or before the day
+_PEERS = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
+  FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
+  ORDER BY as_of_date DESC LIMIT 1) f ON true
+WHERE s.sector = ANY(%(sectors)s) AND s.country = %(country)s AND NOT s.is_etf"""
+
+
+def _fundamentals(turn: Turn, pool: ConnectionPool | None) -> dict[str, Any] | None:
+    rows = turn.query("stock_fundamentals", _FUNDAMENTALS,
+                      {"sid": turn.stock["security_id"], "as_of": turn.as_of},
+                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    return rows[0] if rows else None
+
+
+FUNDAMENTAL_SECTIONS = frozenset({"valuation", "eps", "dividend", "market_cap"})
+
+
+_PAST_FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield
+FROM stock_fundamentals WHERE security_id = %(sid)s AND as_of_date <= %(day)s
+ORDER BY as_of_date DESC LIMIT 1"""
+
+
+FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
+                       "market_cap": "market_cap"}  # fmt: skip
+
+
+def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
+    """'카카오 EPS 작년보다 늘었어?': each asked figure now and on the last snapshot on or before
+    the base day (a year back unless the question names a month or a period)."""
+    now = _fundamentals(turn, pool)
+    if not now:
+        return
+    basis = turn.frame.operation.change_basis
+    months = 1.0 if basis == "mom" else turn.frame.period.months if (
+        basis in ("period", None) and turn.frame.period) else 12.0  # fmt: skip
+    last = date.fromisoformat(str(now["as_of_date"]))
+    # '지난달 대비': the snapshot of the month before (snapshots are taken at month ends)
+    day = last.replace(day=1) - timedelta(days=1) if basis == "mom" else (
+        last - relativedelta(months=round(months)))  # fmt: skip
+    rows = turn.query("stock_fundamentals", _PAST_FUNDAMENTALS,
+                      {"sid": turn.stock["security_id"], "day": day.isoformat()},
+                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    if not rows:
+        turn.notes.append(f"{day} 이전 재무 지표가 없어 비교하지 못했습니다." if turn.ko()
+                          else f"No fundamentals on or before {day} to compare with.")  # fmt: skip
+        return
+    past = rows[0]
+    for m in turn.frame.measures:
+        field = FUNDAMENTAL_FIELDS.get(m.name)
+        if field is None or now[field] is None or past[field] is None:
+            continue
+        v1, v0 = float(now[field]), float(past[field])
+        turn.figures[m.name] = v1
+        a, b = figure_text(m.name, v1, turn), figure_text(m.name, v0, turn)
+        rate = m.name == "dividend_yield"
+        moved = f"{v1 - v0:+.2f}%p" if rate else f"{(v1 / v0 - 1) * 100:+.2f}%" if v0 else "—"
+        ko, en = GAP_WORDS[m.name]
+        turn.lines.append(
+            f"{ko} {a} ({now['as_of_date']} 기준), {past['as_of_date']}의 {b} 대비 {moved}"
+            if turn.ko() else f"{en} {a} (as of {now['as_of_date']}), {moved} vs "
+            f"{b} on {past['as_of_date']}")  # fmt: skip
+
+
+def asks_peers(frame: QuestionFrame) -> bool:
+    """'업종 평균 대비', or a sector named beside the stock ('SK하이닉스 반도체 업종 PBR 비교')."""
+    said = find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]})
+    return bool(said or (frame.of("sector") and frame.of("stock")))
+
+
+def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
+                 country: str) -> list[dict[str, Any]]:  # fmt: skip
+    return turn.query("stock_fundamentals", _PEERS, {"sectors": sectors, "as_of": turn.as_of,
+                      "country": country}, "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+
+
+def _sector_values(rows: list[dict[str, Any]], field: str) -> list[float]:
+    """A sector's figures: each stock's last snapshot, a P/E only where earnings are positive."""
+    return [float(r[field]) for r in rows
+            if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+
+
+def _valuations_asked(frame: QuestionFrame) -> list[str]:
+    asked = [m.name for m in frame.measures if m.name in FUNDAMENTAL_FIELDS] or ["per", "pbr"]
+    return list(dict.fromkeys(asked))
+
+
+def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
+    """Each asked valuation figure beside the mean and median of the stock's sector (same
+    market, each peer on its last snapshot; a P/E only where earnings are positive)."""
+    sector = turn.stock.get("sector")
+    if not sector:
+        turn.notes.append("이 종목의 업종 정보가 없어 업종과 비교하지 못했습니다." if turn.ko()
+                          else "The stock has no sector to compare with.")  # fmt: skip
+        return
+    rows = _sector_rows(turn, pool, [sector], turn.stock["country"])
+    own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
+    for name in _valuations_asked(turn.frame):
+        field = FUNDAMENTAL_FIELDS[name]
+        values = _sector_values(rows, field)
+        if own is None or own[field] is None or len(values) < 2:
+            continue
+        mean, median = sum(values) / len(values), statistics.median(values)
+        turn.figures[name] = float(own[field])
+        ko, en = GAP_WORDS[name]
+        mine, avg, mid = (figure_text(name, v, turn) for v in (float(own[field]), mean, median))
+        market = "국내" if turn.stock["country"] == "KR" else "미국"
+        turn.lines.append(
+            f"{ko} {mine} — {sector} 업종({market} {len(values)}종목) 평균 {avg}, 중앙값 {mid} "
+            f"({turn.as_of} 기준)" if turn.ko() else f"{en} {mine} vs the {sector} sector "
+            f"({len(values)} stocks): mean {avg}, median {mid} (as of {turn.as_of})")  # fmt: skip
+    words = [t for p in vocabulary()["peer_words"] if p in turn.frame.question.lower()
+             for t in p.split()]  # fmt: skip
+    mark_read(turn.frame, *words)
+
+
+def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -> Turn | None:
+    """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
+    stocks of it, when a sector and a valuation figure, but no stock, were named."""
+    sectors = frame.of("sector")
+    if not sectors or not any(m.name in FUNDAMENTAL_FIELDS for m in frame.measures):
+        return None
+    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
+    members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
+    name = sectors[0].key
+    turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
+                 lang=frame.language)  # fmt: skip
+    for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
+        rows = _sector_rows(turn, pool, members, country)
+        turn.stock["currency"] = currency
+        for m in _valuations_asked(frame):
+            field = FUNDAMENTAL_FIELDS[m]
+            values = _sector_values(rows, field)
+            if len(values) < 2:
+                continue
+            ko, en = GAP_WORDS[m]
+            avg, mid = (figure_text(m, v, turn) for v in (sum(values) / len(values),
+                                                           statistics.median(values)))  # fmt: skip
+            total = f", 합계 {figure_text(m, sum(values), turn)}" if m in ADDITIVE else ""
+            turn.lines.append(
+                f"{market} {name} 업종 {ko} ({len(values)}종목): 평균 {avg}, 중앙값 {mid}{total}"
+                if turn.ko() else f"{name} sector {en}, {country} ({len(values)} stocks): mean "
+                f"{avg}, median {mid}")  # fmt: skip
+    if not turn.lines:
+        return None
+    mark_read(turn.frame, "업종", "섹터", "sector")
+    turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준, PER은 이익이 양수인 종목만."
+                     if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
+                     "over stocks with positive earnings only.")  # fmt: skip
+    return turn
+
+
+def _valuation(turn: Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f:
+        turn.figures.update(per=float(f["pe"]), pbr=float(f["pb"]))
+        turn.lines.append(f"PER {float(f['pe']):.2f}배, PBR {float(f['pb']):.2f}배 ({f['as_of_date']} 기준)"
+                          if turn.ko() else f"P/E {float(f['pe']):.2f}, P/B {float(f['pb']):.2f} "
+                          f"(as of {f['as_of_date']})")  # fmt: skip
+
+
+def _eps(turn: Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f and f["eps"] is not None:
+        turn.figures["eps"] = float(f["eps"])
+        eps = money(float(f["eps"]), turn.stock["currency"])
+        turn.lines.append(f"EPS(주당순이익) {eps} ({f['as_of_date']} 기준)" if turn.ko()
+                          else f"EPS {eps} (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _dividend(turn: Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if f and f["dividend_yield"] is not None:
+        y = float(f["dividend_yield"])
+        turn.figures["dividend_yield"] = y
+        turn.lines.append(f"배당수익률 {y:.2f}% ({f['as_of_date']} 기준)" if turn.ko()
+                          else f"Dividend yield {y:.2f}% (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _market_cap(turn: Turn, pool: ConnectionPool | None) -> None:
+    f = _fundamentals(turn, pool)
+    if not f or f["market_cap"] is None:
+        return
+    x = turn.figures["market_cap"] = float(f["market_cap"])
+    written = amount(x, turn.stock["currency"]) + in_won(turn, x, pool)
+    turn.lines.append(f"시가총액 {written} ({f['as_of_date']} 기준)" if turn.ko()
+                      else f"Market cap {written} (as of {f['as_of_date']})")  # fmt: skip
+
+
+def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
+    rows = turn.query("earnings_events", _EARNINGS, {"sid": turn.stock["security_id"]},
+                      "EARNINGS_EVENTS", "earnings_events", pool)  # fmt: skip
+    as_of = date.fromisoformat(turn.as_of)
+    if any(w in turn.frame.question.lower() for w in _NEXT_WORDS):
+        upcoming = [r for r in rows if r["event_date"] > as_of]
+        if upcoming:
+            e = upcoming[0]
+            est = e["eps_estimate"]  # '실적 예상': the consensus EPS the data holds, if any
+            turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {earnings_status(e['status'], 'ko')})"
+                              + (f", EPS 예상 {float(est):,.2f}" if est is not None else "")
+                              if turn.ko() else f"Next earnings {e['event_date']} ({e['period']})"
+                              + (f", EPS estimate {float(est):,.2f}" if est is not None else ""))  # fmt: skip
+        else:
+            turn.notes.append("예정된 실적 발표 일정이 데이터에 없습니다." if turn.ko()
+                              else "No upcoming earnings date in the data.")  # fmt: skip
+        return
+    reported = [r for r in rows if r["event_date"] <= as_of and r["eps_actual"] is not None]
+    if not reported:
+        turn.notes.append(
+            "발표된 실적이 데이터에 없습니다." if turn.ko() else "No reported earnings."
+        )
+        return
+    e = reported[-1]
+    est, act = float(e["eps_estimate"]), float(e["eps_actual"])
+    surprise = (act - est) / abs(est) * 100 if est else 0.0
+    verdict = (
+        ("상회" if act > est else "하회" if act < est else "부합")
+        if turn.ko()
+        else ("beat" if act > est else "miss" if act < est else "in line")
+    )
+    turn.lines.append(
+        f"{e['period']} 실적({e['event_date']}): EPS 예상 {est:,.2f} / 실제 {act:,.2f}, "
+        f"서프라이즈 {surprise:+.2f}% (예상 {verdict})" if turn.ko() else
+        f"{e['period']} earnings ({e['event_date']}): EPS estimate {est:,.2f} vs actual {act:,.2f}, "
+        f"surprise {surprise:+.2f}% ({verdict})")  # fmt: skip
+
+
+VALUATION_SECTIONS = {"valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap, "fundamental_change": _fundamental_change, "peers": _peers, "earnings": _earnings}  # fmt: skip
