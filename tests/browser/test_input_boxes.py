@@ -157,7 +157,7 @@ def test_etf_chat_box(etf_chat: ChatScreen, key: str) -> None:
 def test_macro_chat_box(macro_chat: ChatScreen, key: str) -> None:
     macro_chat.check(key, BROWSER_HOSTILE[key])
     if key in CLEANED:
-        assert "KR:005930" in macro_chat.page.locator(MESSAGE).last.inner_text()
+        assert "삼성전자(005930)" in macro_chat.page.locator(MESSAGE).last.inner_text()
 
 
 def _type_into_select(page: Any, label: str) -> None:
