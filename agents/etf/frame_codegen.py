@@ -257,7 +257,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
                  f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
                  f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
                  ".replace('{place}', place).replace('{n}', str(len(rows)))"
-                 f".replace('{{value}}', fmt_measure({lit(measure)}, me.get({lit(measure)}) if me else None))",
+                 f".replace('{{value}}', fmt_measure({lit(measure)}, mine))",
                  "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
     else:
         spec = _set_spec(plan, described, measure, filter_measure, period)
@@ -465,7 +465,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
              + (f" with {condition}" if condition else ""))  # fmt: skip
     spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
             "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
-            "note": notes_text(plan),
+            "note": notes_text(plan), "what": what[0] if ko else what[1],
             "gap_of": plan.only_groups if plan.gap_of_groups else []}  # fmt: skip
     if plan.only_groups:  # the managers named ('미래에셋 … 삼성 … 차이'), in the question's order
         body.append(f"groups = [g for name in {lit(plan.only_groups)} for g in groups "

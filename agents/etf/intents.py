@@ -25,7 +25,7 @@ from agents.understanding.coverage import (
     ordinal_position,
     pick_direction,
 )
-from agents.understanding.frame import PLAN, Measure, measure_name
+from agents.understanding.frame import COMPARATOR_WORDS, PLAN, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
@@ -201,8 +201,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.gap_of_groups = op.kind in ("difference", "compare")
         op.group_by, op.kind = "manager", "aggregate"
         counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
-        op.aggregate = op.aggregate or ("count" if counted else frame.statistic  # type: ignore[assignment]
-                                        if frame.statistic in ("avg", "sum") else "avg")  # fmt: skip
+        read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
+        op.aggregate = op.aggregate or ("count" if counted else read)  # type: ignore[assignment]
         return "etf_groups" if _set_intent(plan, frame, "all") == "etf_set" else "unsupported"
     if frame.operation.group_by and not (plan.etfs or plan.stocks):
         # '운용사별 평균 보수', '반도체 ETF 운용사별 개수': one figure per manager or theme
@@ -336,9 +336,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
     if plan.keep_where:  # the condition is a step of its own, after the cut
-        words_of = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하"}
         pick = (f"{measure_name(measure, 'ko')} {op.threshold:g}{op.threshold_unit or ''} "
-                f"{words_of.get(op.comparator or '', '')} → ")  # fmt: skip
+                f"{COMPARATOR_WORDS['ko'].get(op.comparator or '', '')} → ")  # fmt: skip
         read = words[agg] if agg in words else measure_name(measure, "ko")
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")
     return "etf_composed"

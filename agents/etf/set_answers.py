@@ -179,20 +179,14 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     listed = ", ".join(f"{r['name']} {float(r['weight']):.2f}%" for r in picked)
     if spec["aggregate"] == "list":
         label = spec.get("return_label")  # the holdings' own returns, when asked
-        lines = [
-            f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
-            + (
-                f", {label} "
-                + (
-                    f"{float(r['return']):+.2f}%"
-                    if r.get("return") is not None
-                    else ("시세 없음" if ko else "no prices")
-                )
-                if label
-                else ""
-            )
-            for i, r in enumerate(picked, 1)
-        ]
+        unpriced = "시세 없음" if ko else "no prices"
+        lines = []
+        for i, r in enumerate(picked, 1):
+            line = f"{i}. {r['name']} ({r['code']}): {float(r['weight']):.2f}%"
+            if label:
+                moved = r.get("return")
+                line += f", {label} " + (f"{float(moved):+.2f}%" if moved is not None else unpriced)
+            lines.append(line)
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
         head = (
             f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 상위 {len(picked)}개 (합계 {total:.2f}%, "
@@ -713,7 +707,7 @@ def render_groups(groups: list, spec: dict) -> str:
         shown = (f"{gap:+d}개" if counted else f"{gap:+.4f}%p"
                  if measure in ("expense_ratio", "return") else fmt_measure(measure, gap))  # fmt: skip
         text = (
-            f"{a['group']} − {b['group']} {spec['title'].split(' ', 1)[-1]} 차이: {shown}\n\n"
+            f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}\n\n"
             if ko
             else f"{a['group']} − {b['group']}: {shown}\n\n"
         ) + text

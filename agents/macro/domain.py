@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from agents.evidence import Stopwatch
 from agents.macro import deal_trend
@@ -457,22 +457,26 @@ def region_members(region: str) -> list[str]:
     return list(spec.get("members", [])) if spec else []
 
 
-def _group_sums(groups: dict[str, list[str]], latest: dict[str, list[tuple[str, str, float, str]]],
+class _Latest(NamedTuple):
+    region: str
+    month: str
+    value: float
+    unit: str
+
+
+def _group_sums(groups: dict[str, list[str]], latest: dict[str, list[_Latest]],
                 language: str) -> list[str]:  # fmt: skip
     """A group's count ('수도권 미분양'): its members' latest values added, when every member
     has the same month (an index or a ratio is not added: each member is shown instead)."""
     lines = []
     for group, members in groups.items():
         for ko, found in latest.items():
-            rows = [f for f in found if f[0] in members]
-            if (
-                len(rows) != len(members)
-                or len({r[1] for r in rows}) != 1
-                or rows[0][3] not in ("호", "건")
-            ):
+            rows = [f for f in found if f.region in members]
+            months, unit = {r.month for r in rows}, rows[0].unit if rows else ""
+            if len(rows) != len(members) or len(months) != 1 or unit not in ("호", "건"):
                 continue
-            total, month, unit = sum(r[2] for r in rows), rows[0][1], rows[0][3]
-            parts = " + ".join(f"{r[0]} {level(r[2], unit)}" for r in rows)
+            total, month = sum(r.value for r in rows), rows[0].month
+            parts = " + ".join(f"{r.region} {level(r.value, unit)}" for r in rows)
             lines.append(lang_text(language, f"{group} {ko} {month} {level(total, unit)} ({parts}).",
                                    f"{group} {ko} {level(total, unit)} in {month} ({parts})."))  # fmt: skip
     return lines
@@ -509,17 +513,17 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     groups = {r: m for r in asked if (m := region_members(r))}
-    if regions_summed(frame, asked) and not groups:  # '인천이랑 경기 미분양 합계'
-        groups = {"·".join(asked): list(asked)}
     regions = list(dict.fromkeys(m for r in asked for m in groups.get(r, [r])))
     for group, members in groups.items():  # '수도권': the data has its members' series only
-        if group == "·".join(members):
-            continue  # regions named one by one: nothing to explain
         resp.uncertainty.append(lang_text(
             route.language, f"{group} 지표는 따로 없어 {'·'.join(members)}로 나눠 보고, 호·건으로 "
             "세는 수치는 그 합계도 냈습니다.", f"There is no {group} series: it is shown as "
             f"{', '.join(members)}, with their sum for counts."))  # fmt: skip
-    latest: dict[str, list[tuple[str, str, float, str]]] = {}  # ko → (region, month, value, unit)
+    if regions_summed(frame, asked) and not groups:  # '인천이랑 경기 미분양 합계': added too
+        groups = {"·".join(asked): list(asked)}
+    latest: dict[str, list[_Latest]] = {}  # a series' words → each region's latest value
+    # a count over the asked window leads (deal_count_window): no second total for the deals
+    windowed = counts_asked(route.question) and frame is not None and frame.period
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:MAX_ITEMS]:
             bands = deal_filter(route.frame) if name == DEALS else {}
@@ -544,13 +548,11 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 en = filter_words(route.frame, "en") + en
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
-            latest.setdefault(ko, []).append((region, m1, v1, unit))
+            latest.setdefault(ko, []).append(_Latest(region, m1, v1, unit))
             shown = _region_name(region, route.language)  # 'Seoul' in an English answer
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
-            # a count over the asked window leads (deal_count_window): no second total here
-            windowed = counts_asked(route.question) and frame is not None and frame.period
             deals = "" if windowed else _deal_counts(rows, route.language)
             deals += deal_trend.counts_note(rows, dropped, route.language,
                                             medians=not counts_asked(route.question))  # fmt: skip

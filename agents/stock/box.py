@@ -112,15 +112,34 @@ def in_won(turn: Turn, value: float, pool: ConnectionPool | None) -> str:
     return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
 
 
+def price_dataset(security_id: str) -> str:
+    """The catalogue dataset of a stock's daily bars."""
+    return "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
+
+
+def fetch_bars(turn: Turn, pool: ConnectionPool | None, start: date) -> list[dict[str, Any]]:
+    """The stock's daily bars from `start` to the as-of day: one cited query."""
+    sid = turn.stock["security_id"]
+    return turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
+                      "start": start.isoformat()}, price_dataset(sid), "stock_prices", pool)  # fmt: skip
+
+
+def after_base(rows: list[dict[str, Any]], p: fig.Period, *,
+               with_base: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The bars inside the period: after its base bar, or from it (`with_base`: the move into
+    the period's first day needs the close before it)."""
+    if not rows:
+        return []
+    base = fig.base_date(rows[-1]["trade_date"], p)
+    return [r for r in rows if r["trade_date"] > base or (with_base and r["trade_date"] == base)]
+
+
 def window_start(turn: Turn, months: float) -> str:
     return (date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)).isoformat()
 
 
 def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list[dict[str, Any]]:
-    sid = turn.stock["security_id"]
-    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
-    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
-                      "start": window_start(turn, months)}, dataset, "stock_prices", pool)  # fmt: skip
+    rows = fetch_bars(turn, pool, date.fromisoformat(window_start(turn, months)))
     if not rows:
         return rows
     last = rows[-1]["trade_date"]
@@ -140,17 +159,13 @@ def period_words(turn: Turn, default: float) -> tuple[float, str]:
 
 
 def fetch_period_bars(turn: Turn, pool: ConnectionPool | None,
-                 default: tuple[str, float]) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
+                      default: tuple[str, float]) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
     """The asked calendar period (else `default`) and the bars from a little before its base
     date to the as-of date: the figures module reads its windows off them."""
     period = turn.frame.period
     p = fig.period_named(*((period.label, period.months) if period else default))
-    sid = turn.stock["security_id"]
-    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
     start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=BASE_SLACK_DAYS)
-    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
-                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
-    return p, rows
+    return p, fetch_bars(turn, pool, start)
 
 
 def amount(value: float, currency: str) -> str:

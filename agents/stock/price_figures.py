@@ -15,9 +15,10 @@ from agents.macro.derived import contradicted
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
     BASE_SLACK_DAYS,
-    PRICES,
     Turn,
+    after_base,
     amount,
+    fetch_bars,
     fetch_period_bars,
     fetch_prices,
     in_won,
@@ -111,11 +112,7 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     month = month_asked(turn.frame)
     assert month is not None
     field = "volume" if turn.frame.measure() == "volume" else "close"
-    first = date.fromisoformat(f"{month}-01")
-    rows = turn.query("stock_prices", PRICES, {"sid": turn.stock["security_id"],
-                      "as_of": turn.as_of, "start": first.isoformat()},
-                      "KR_STOCK_DAILY_OHLCV" if turn.stock["security_id"].startswith("KR:")
-                      else "US_TOP50_DAILY_OHLCV", "stock_prices", pool)  # fmt: skip
+    rows = fetch_bars(turn, pool, date.fromisoformat(f"{month}-01"))
     points = [(r["trade_date"], float(r[field])) for r in rows
               if r[field] is not None and str(r["trade_date"])[:7] == month]  # fmt: skip
     stat = turn.frame.operation.aggregate or "avg"
@@ -141,10 +138,7 @@ def day_of_volume(frame: QuestionFrame) -> bool:
 def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     """The session of the largest (smallest) volume over the period (a month unless asked)."""
     p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
-    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
-    bars = [
-        r for r in rows if r["volume"] is not None and base is not None and r["trade_date"] > base
-    ]
+    bars = [r for r in after_base(rows, p) if r["volume"] is not None]
     if not bars:
         turn.notes.append("거래량이 없어 계산하지 못했습니다." if turn.ko() else "No volume.")
         return
@@ -167,9 +161,8 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
     """The deepest fall from a running high of the closes over the period (a year unless
     asked), with the days of its peak and trough."""
     p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    base = fig.base_date(rows[-1]["trade_date"], p) if rows else None
-    points = [(r["trade_date"], float(r["close"])) for r in rows
-              if base is not None and r["trade_date"] >= base and r["close"]]  # fmt: skip
+    points = [(r["trade_date"], float(r["close"])) for r in after_base(rows, p, with_base=True)
+              if r["close"]]  # fmt: skip
     found = fig.deepest_drawdown(points)
     if found is None:
         turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
@@ -192,15 +185,12 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     if sessions:  # enough calendar days for N sessions and the close before them
         days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
         p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)
-    else:
-        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    if sessions:
-        closes = closes[-w.n - 1 :]  # type: ignore[union-attr]
+        rows = [r for r in rows if r["close"]][-w.n - 1 :]  # type: ignore[union-attr]
         mark_used(turn.frame)
     else:
-        base = fig.base_date(closes[-1][0], p) if closes else None  # the move into a day of it
-        closes = [c for c in closes if base is None or c[0] >= base]
+        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+        rows = after_base(rows, p, with_base=True)  # the move into the period's first day
+    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
     found = fig.biggest_one_day_move(closes, "min" if fall else "max")
     if found is None:
@@ -285,8 +275,7 @@ def _trading_value(turn: Turn, pool: ConnectionPool | None) -> None:
     """Σ close × volume over the window (the bars after the base bar), and its daily mean."""
     months, label = period_words(turn, 1.0)
     p, bars = fetch_period_bars(turn, pool, ("1m", 1.0))
-    base = fig.base_date(bars[-1]["trade_date"], p) if bars else None
-    rows = [r for r in bars if base is not None and r["trade_date"] > base]  # after the base bar
+    rows = after_base(bars, p)
     if not rows:
         return
     values = [float(r["close"]) * float(r["volume"]) for r in rows if r["volume"]]
@@ -326,11 +315,8 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     """A statistic over a window of the stock's daily bars (window_answer, figures)."""
     ask = window_ask(turn.frame)
     assert ask is not None
-    sid = turn.stock["security_id"]
-    dataset = "KR_STOCK_DAILY_OHLCV" if sid.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
     start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
-    rows = turn.query("stock_prices", PRICES, {"sid": sid, "as_of": turn.as_of,
-                      "start": start.isoformat()}, dataset, "stock_prices", pool)  # fmt: skip
+    rows = fetch_bars(turn, pool, start)
     field = ask.field if ask.field in _FIELD_WORDS else "close"
 
     def points(of: str) -> list[tuple[date, float]]:

@@ -62,6 +62,7 @@ _DECIDING_WORDS = frozenset(
     "그끄저께".split()
 )
 PICKED = frozenset({"쪽", "것", "거", "곳", "편"})  # the nouns a pick is said with
+UNAPPLIED = "unapplied:"  # a frame note: a word read but not applied, so said unread
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
 _DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
@@ -181,8 +182,8 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.decisive.append(_with_unit(tokens, i, question))
 
     for note in frame.notes:  # read, but not applied ('그날' of another series' extreme)
-        if note.startswith("unapplied:"):
-            word = note.removeprefix("unapplied:")
+        if note.startswith(UNAPPLIED):
+            word = note.removeprefix(UNAPPLIED)
             cov.read = [r for r in cov.read if r.text != word]
             cov.unread.append(word)
             cov.decisive.append(word)

@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 
 from agents.understanding.advice import asks_advice
-from agents.understanding.coverage import PICKED
+from agents.understanding.coverage import PICKED, UNAPPLIED
 from agents.understanding.dates import BASE_AFTER, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
@@ -86,7 +86,6 @@ ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
 RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
-UNAPPLIED = "unapplied:"  # a word read but not applied to the answer: it is said unread
 # '원달러 환율 10월 평균': a month named whole (not '10월 말'): its own days, 'month:2026-10'
 CALENDAR_MONTH = "month:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
@@ -746,17 +745,16 @@ def _read_housing_region_words(frame: QuestionFrame) -> None:
     region only beside a housing measure (the vocabulary's `housing_aliases`)."""
     if not {m.name for m in frame.measures} & HOUSING_MEASURES:
         return
+    regions = {
+        a: s["key"] for s in vocabulary()["re_regions"] for a in s.get("housing_aliases", ())
+    }
     taken = [(e.start, e.end) for e in frame.entities if e.start >= 0]
-    for spec in vocabulary()["re_regions"]:
-        for t in analyse(frame.question):
-            if (
-                t.form in spec.get("housing_aliases", ())
-                and t.tag.startswith("NN")
-                and not any(a < t.end and t.start < b for a, b in taken)
-            ):  # '서울이랑 경기 미분양': beside another region too, in question order
-                frame.entities.append(Entity(kind="re_region", key=spec["key"], name=spec["key"],
-                                             start=t.start, end=t.end))  # fmt: skip
-                frame.entities.sort(key=lambda e: e.start)
+    frame.entities += [Entity(kind="re_region", key=regions[t.form], name=regions[t.form],
+                              start=t.start, end=t.end)
+                       for t in analyse(frame.question) if t.form in regions
+                       and t.tag.startswith("NN")
+                       and not any(a < t.end and t.start < b for a, b in taken)]  # fmt: skip
+    frame.entities.sort(key=lambda e: e.start)  # '서울이랑 경기 미분양': in question order
 
 
 def _foreign_housing(frame: QuestionFrame) -> None:
@@ -1460,9 +1458,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.replaced + [e for e in previous.entities
                                                          if e.kind == previous.replaced[0].kind]]  # fmt: skip
-        own_relation, frame.relation = frame.relation, None
         _read_relation(frame, frame.question.lower())  # '두 ETF 공통 종목은?': of the two
-        said = frame.relation or own_relation
+        said = frame.relation
         _inherit_context(frame, previous, entities=True)
         frame.relation = said or frame.relation
         if (
