@@ -34,7 +34,7 @@ REASONS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I), k
     (r"^the query could not be rewritten with a LIMIT", "행 수 제한(LIMIT)을 붙일 수 없는 쿼리입니다."),
     (r"^control character (U\+\w+) is not allowed", "제어 문자 {0|은/는} 쿼리에 쓸 수 없습니다."),
     (r"^invisible character (U\+\w+)", "보이지 않는 문자 {0|은/는} 따옴표 안의 값에만 쓸 수 있습니다."),
-    (r"^write clause (\w+) is not allowed", "쓰기 절 {0|은/는} 실행할 수 없습니다 (읽기 전용 쿼리만 실행됩니다)."),
+    (r"^write clause (\w+(?: DELETE)?) is not allowed", "쓰기 절 {0|은/는} 실행할 수 없습니다 (읽기 전용 쿼리만 실행됩니다)."),
     (r"^(\w[\w ]*?) is not allowed \(read-only queries only\)", "{0|은/는} 실행할 수 없습니다 (읽기 전용 쿼리만 실행됩니다)."),
     (r"^administration (?:procedure|command) (.+?) is not allowed", "관리 명령 {0|은/는} 실행할 수 없습니다."),
     (r"^procedure (\S+) is not allowed", "프로시저 {0|은/는} 호출할 수 없습니다. db.labels 같은 읽기 프로시저만 호출됩니다."),

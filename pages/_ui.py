@@ -21,6 +21,7 @@ from agents.colors import arrow, price_colors
 from data_access import access
 from data_access.config import AgentRole, Settings
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, WorkbenchError
+from data_access.guard_reasons import korean_reason
 from data_access.health import GraphHealth, PostgresHealth
 from pages import _access as access_ui
 from pages import _runtime as runtime
@@ -264,7 +265,8 @@ def freshness_badges(statuses: Mapping[str, str], titles: Mapping[str, str]) -> 
 def error_message(error: BaseException) -> str:
     """A Korean sentence for an expected failure (the reason from the store or guard kept)."""
     if isinstance(error, QueryRejected):
-        return f"쿼리가 거부되었습니다 (읽기 전용 검사): {error.reason}"
+        reason = korean_reason(error.reason) or f"`{error.reason}`"  # the guards word it in English
+        return f"쿼리가 거부되었습니다 (읽기 전용 검사): {reason}"
     if isinstance(error, StoreUnavailable):
         return f"{STORE_NAMES.get(error.store or '', '저장소')}에 연결할 수 없습니다: {error}"
     if isinstance(error, QueryFailed):

@@ -38,6 +38,7 @@ from agents.etf.data import (
 from agents.evidence import EvidenceCollector, Stopwatch, current_collector
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
 from data_access.graph.base import GraphStore
+from data_access.guard_reasons import korean_reason
 
 logger = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def _error_for(exc: Exception, hint: str) -> tuple[dict[str, Any], str]:
                              suggestions=exc.suggestions), "error"  # fmt: skip
     if isinstance(exc, QueryRejected):
         return error_payload(
-            f"쿼리가 거부되었습니다: {exc.reason}",
+            f"쿼리가 거부되었습니다: {korean_reason(exc.reason) or exc.reason}",
             "MATCH로 시작하는 읽기 전용 쿼리만 가능합니다. RETURN은 단일 맵으로 감싸세요.",
         ), "rejected"
     if isinstance(exc, ToolInputError):

@@ -146,10 +146,15 @@ def _early_error(text: str, problem: str | None, data: StockData,
     if data.resolve(text) is not None:
         return None
     suggestions = [dict(s) for s in data.suggest(text)]
-    names = ", ".join(f"{s['name']}({s['id']})" for s in suggestions)
+    names = ", ".join(f"{s['name']}({_ticker(str(s['id']))})" for s in suggestions)
     message = f"주식 데이터 조회 실패: 알 수 없는 종목입니다: '{text}'." + (
         f" 비슷한 종목: {names}" if names else " 비슷한 종목도 찾지 못했습니다.")  # fmt: skip
     return unknown_symbol_answer(text, message, suggestions, data, started)
+
+
+def _ticker(security_id: str) -> str:
+    """The code an analyst reads: '005930' for 'KR:005930', 'AAPL' for 'US:AAPL'."""
+    return security_id.partition(":")[2] or security_id
 
 
 def _interpretation_notes(text: str, data: StockData) -> list[str]:
@@ -158,9 +163,13 @@ def _interpretation_notes(text: str, data: StockData) -> list[str]:
     stock = data.stock(security_id) if security_id else None
     if stock is None or data.is_exact(text, stock):
         return []
-    others = [f"{s['name']}({s['id']})" for s in data.suggest(text, 4) if s["id"] != security_id]
+    others = [
+        f"{s['name']}({_ticker(str(s['id']))})"
+        for s in data.suggest(text, 4)
+        if s["id"] != security_id
+    ]
     particle = "을" if has_batchim(text) else "를"
-    note = f"입력 '{text}'{particle} {stock['name']}({security_id}) 종목으로 해석했습니다."
+    note = f"입력 '{text}'{particle} {stock['name']}({_ticker(str(security_id))}) 종목으로 해석했습니다."
     return [note + (f" 다른 후보: {', '.join(others[:3])}" if others else "")]
 
 

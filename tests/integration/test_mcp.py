@@ -171,8 +171,8 @@ def test_hostile_calls_are_tool_errors_and_change_nothing(session: dict[str, Any
         body = json.loads(text_of(result))
         assert body["status"] == "error" and body["error"] and body["retry_hint"], name
         assert "Traceback" not in text_of(result)
-        if name in ("sql_query", "cypher_query"):  # the guard's reason in Korean
-            assert "is not allowed" not in body["error"], body
+        if name in ("sql_query", "cypher_query", "graph_query"):  # the guard's reason in Korean
+            assert "is not allowed" not in body["error"] and "clause" not in body["error"], body
     row = fetch_one("SELECT count(*) AS n FROM etfs WHERE code = '069500' AND name = 'KODEX 200'",
                     pool=pg_pool)  # fmt: skip
     assert row and row["n"] == 1
