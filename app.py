@@ -24,7 +24,13 @@ if __name__ == "__main__" and not st.runtime.exists():  # `python app.py [--serv
     from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
 
+    from pages._preload import preload, serialize_ast_parse
+
     PagesManager.uses_pages_directory = False
+    # The screens' modules, imported here in the main thread: a first view importing them in
+    # its script thread beside the warm-up thread could fail in ast.parse (gh-106905).
+    serialize_ast_parse()
+    preload()
     sys.argv = ["streamlit", "run", __file__, *sys.argv[1:]]
     sys.exit(cli.main())
 
