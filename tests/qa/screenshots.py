@@ -172,7 +172,11 @@ def _capture_one(
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
-        run_scenario(page, base_url, screen)
+        try:
+            run_scenario(page, base_url, screen)
+        except Exception:  # what the screen showed when a wait ran out, beside the shots
+            page.screenshot(path=str(out_dir / f"{screen}-{viewport.name}-failed.png"))
+            raise
         result = check_page(page)
         _shoot(page, out_dir / f"{screen}-{viewport.name}.png", viewport)
         return result
