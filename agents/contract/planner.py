@@ -37,6 +37,8 @@ MAX_CONCEPT_TOPICS = 3
 JOINT_RE = re.compile(r"둘\s*다|모두|함께|같이|동시에|달라|다르|both|together", re.IGNORECASE)
 MAX_TOPICS = 4  # joined topics searched apart ('A와 B와 C는?')
 CONJUNCTIONS = ("및", "그리고")
+# a noun phrase's morphemes ('내 폰 기종', 'OS 정보'): what a joined piece without a predicate is
+NOUN_PHRASE_TAG_RE = re.compile(r"^(?:NN|NR|NP|SL|SN|SH|XSN|XPN|MM)")
 
 
 @dataclass
@@ -118,15 +120,45 @@ def topic_name(piece: str) -> str:
     return piece[: content[-1].end].strip() if content else piece.rstrip("?").strip()
 
 
+def shared_predicate(pieces: list[str]) -> str:
+    """What the last joined piece says after its first noun phrase ('부가세는 누가 내요?' →
+    '는 누가 내요?'): the predicate the joined nouns share ('관세랑 부가세는 누가 내요?' asks
+    who pays each). '' for English or a last piece that is a noun phrase only."""
+    last = pieces[-1]
+    if not is_korean(last):
+        return ""
+    from agents.understanding.morphemes import analyse
+
+    morphemes = analyse(last)
+    head = next((i for i, m in enumerate(morphemes) if not NOUN_PHRASE_TAG_RE.match(m.tag)), None)
+    if not head:
+        return ""
+    return last[morphemes[head].start :]
+
+
+def _asks_alone(piece: str) -> bool:
+    """A joined piece with a predicate of its own ('데이터 제공 범위와 …' has none; '계약을
+    해지하면 위약금은 얼마고 …' has one): it does not borrow the last piece's."""
+    from agents.understanding.morphemes import analyse
+
+    morphemes = analyse(piece)
+    return not morphemes or not NOUN_PHRASE_TAG_RE.match(morphemes[-1].tag)
+
+
 def search_topics(question: str) -> list[dict[str, object]]:
     """Topics for hybrid_search: one per joined topic ('A와 B는?'), each searched on its own,
-    else one per glossary concept of the question (all searched with the question)."""
+    else one per glossary concept of the question (all searched with the question). A joined
+    noun phrase is searched with the predicate the pieces share ('통장 없이 카드나 전화로만
+    거래해도 되나요?' searches '통장 없이 카드로만 거래해도 되나요?' too): alone, '카드' found
+    the clause on lost cards."""
     pieces = split_topics(question)
     if len(pieces) > 1:
         out: list[dict[str, object]] = []
+        tail = shared_predicate(pieces)
         for piece in pieces:
             concepts = matching_concepts(piece)[:1]
-            queries = [piece] + [" ".join((c.title, *c.terms)) for c in concepts]
+            asked = piece if not tail or _asks_alone(piece) else piece + tail
+            queries = [asked] + [" ".join((c.title, *c.terms)) for c in concepts]
             out.append({"topic_name": topic_name(piece)[:40], "queries": queries})
         return out
     concepts = matching_concepts(question)[:MAX_CONCEPT_TOPICS]

@@ -222,8 +222,10 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     elif not evidence.clauses:
         lines = [NO_CLAUSE[language]]
     elif intent == "search" and len(evidence.topics) > 1:
-        lines = _per_topic_lines(evidence, language)
-        quotes = [_quote(c, language, tokens(c.topic or question), c.topic or question)
+        lines = _per_topic_lines(evidence, language, question)
+        # each topic's words pick its line; the question (the predicate the topics share:
+        # '관세랑 부가세는 누가 내요?') tells which kind of fact is asked
+        quotes = [_quote(c, language, tokens(c.topic or question), question or c.topic or "")
                   for c in evidence.clauses]  # fmt: skip
         lines += ["", "Clauses:" if en else "근거 조항:"] + [_quoted(q) for q in quotes]
     elif intent == "search":
@@ -247,7 +249,7 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     return "\n".join(lines).strip()
 
 
-def _per_topic_lines(evidence: Evidence, language: str) -> list[str]:
+def _per_topic_lines(evidence: Evidence, language: str, question: str = "") -> list[str]:
     """One answer line per topic asked apart, each from its own best clause ('데이터 제공 범위:
     …', '손해배상 조건: …'), or that the contract has no clause on it."""
     lines = []
@@ -256,7 +258,7 @@ def _per_topic_lines(evidence: Evidence, language: str) -> list[str]:
             lines.append(f"{topic}: {NO_CLAUSE[language]}")
             continue
         best = found[0]
-        quote = _quote(best, language, tokens(topic), topic)
+        quote = _quote(best, language, tokens(topic), question or topic)
         lines.append(f"{topic}: {one_line(quote, language)}")
     return lines
 

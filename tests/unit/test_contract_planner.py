@@ -70,3 +70,16 @@ def test_things_asked_about_together_are_one_topic() -> None:
     assert split_topics("광고 사진이랑 색이 달라요. 환불돼요?") == [
         "광고 사진이랑 색이 달라요. 환불돼요?"
     ]
+
+
+def test_joined_nouns_are_searched_with_the_predicate_they_share() -> None:
+    from agents.contract.planner import search_topics
+
+    # '카드' alone found the clause on lost cards; '카드로만 거래해도' asks what the question asks
+    assert [t["queries"][0] for t in search_topics("통장 없이 카드나 전화로만 거래해도 되나요?")] == [
+        "통장 없이 카드로만 거래해도 되나요?", "전화로만 거래해도 되나요?"]  # fmt: skip
+    assert search_topics("관세랑 부가세는 누가 내요?")[0]["topic_name"] == "관세"
+    assert search_topics("관세랑 부가세는 누가 내요?")[0]["queries"][0] == "관세는 누가 내요?"  # type: ignore[index]
+    # English pieces are searched as written
+    assert [t["queries"][0] for t in search_topics("When does the trip start and end?")] == [
+        "When does the trip start", "end?"]  # fmt: skip
