@@ -379,7 +379,10 @@ GRAPH_COLUMNS = {
     "code": "코드", "name": "이름", "weight": "비중(%)", "other_weight": "비교 ETF 비중(%)",
     "expense_ratio": "총보수(%)", "date": "기준일", "other_date": "비교 ETF 기준일",
     "etf_code": "ETF 코드", "etf_name": "ETF 이름", "stock_name": "종목 이름", "count": "개수",
-    "manager": "운용사", "theme": "테마",
+    "manager": "운용사", "theme": "테마", "holdings": "보유종목 수", "stock_code": "종목 코드",
+    "total_weight": "비중 합계(%)", "overlap": "겹치는 종목 수", "old_weight": "이전 비중(%)",
+    "new_weight": "새 비중(%)", "change_type": "변경 유형", "company": "운용사",
+    "listed_date": "상장일", "benchmark": "기초지수", "similarity": "유사도", "score": "점수",
 }  # fmt: skip
 
 

@@ -19,6 +19,14 @@ def test_named_numbers_get_a_labelled_bar_chart() -> None:
     assert list(chart.figure.data[0].y) == ["KODEX 200", "TIGER 200 IT"]  # ascending bars
 
 
+def test_a_holdings_count_is_named_in_korean() -> None:
+    rows = [{"code": "069500", "name": "KODEX 200", "holdings": 136, "date": "2026-11-20"},
+            {"code": "102110", "name": "TIGER 200", "holdings": 130, "date": "2026-11-20"}]  # fmt: skip
+    table, chart = graph_query_items(rows)
+    assert list(table.table.columns) == ["코드", "이름", "보유종목 수", "기준일"]
+    assert chart.figure is not None and chart.figure.layout.title.text == "이름별 보유종목 수"
+
+
 def test_rows_without_a_name_column_stay_a_table() -> None:
     items = graph_query_items([{"code": "069500", "count": 3}, {"code": "102110", "count": 2}])
     assert [i.figure for i in items] == [None]
