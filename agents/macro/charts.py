@@ -58,8 +58,12 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             if as_of:
                 layout["shapes"] = [{"type": "line", "x0": as_of, "x1": as_of, "xref": "x", "y0": 0,
                                      "y1": 1, "yref": "y domain", "line": {"dash": "dot", "color": "gray"}}]  # fmt: skip
-                layout["annotations"] = [{"x": as_of, "y": max(ys), "text": f"기준일 {as_of}",
-                                          "showarrow": False}]  # fmt: skip
+                # above the plot at the line, right-aligned: at the top of the data it covered
+                # the line's last points (at 420 px, '기준일 2026-11-20' over a rate's last months)
+                layout["annotations"] = [{"x": as_of, "xref": "x", "y": 1, "yref": "paper",
+                                          "yanchor": "bottom", "xanchor": "right",
+                                          "text": f"기준일 {as_of}", "showarrow": False,
+                                          "font": {"size": 11, "color": "gray"}}]  # fmt: skip
             mode = "lines+markers" if len(xs) <= MARKER_POINTS else "lines"
             trace = {"type": "scatter", "x": xs, "y": ys, "mode": mode, "name": title}
             figures.append(go.Figure({"data": [trace], "layout": layout}))

@@ -34,6 +34,12 @@ def test_a_price_series_axis_says_won_not_krw() -> None:
     (fig,) = series_figures(payload, "2026-11-20")
     assert fig.layout.yaxis.title.text == "원"
     assert fig.layout.title.text == "삼성전자 종가"
+    (mark,) = fig.layout.annotations  # the as-of date above the plot, not over the last points
+    assert mark.text == "기준일 2026-11-20" and (mark.yref, mark.y, mark.yanchor) == (
+        "paper",
+        1,
+        "bottom",
+    )
 
 
 def test_a_long_series_is_a_line_a_short_one_keeps_its_points() -> None:
