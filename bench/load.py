@@ -106,7 +106,7 @@ async def _run_once(page: Any, base_url: str, session: Session, iteration: int) 
         await _open(page, base_url, session)
         start = time.perf_counter()
         await _input(page, "stock").click()
-        await page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+        await page.get_by_role("heading", name="삼성전자 (005930) 종목 리포트").wait_for(
             timeout=ANSWER_TIMEOUT_MS
         )
     elif session.screen == "opening":

@@ -36,7 +36,7 @@ from pages._chat import distinct_labels
 from pages._live import QUIET_S, LiveTurn, done_label, follow, inside
 from pages._static_table import show_static_table
 
-EXAMPLES = ("삼성전자", "AAPL", "005930", "KR:000660", "엔비디아")
+EXAMPLES = ("삼성전자", "AAPL", "005930", "SK하이닉스", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
                "fail": "실패 보고"}  # fmt: skip
 STATE_ANSWER = "stock_answer"
@@ -65,11 +65,11 @@ def _choices() -> list[str]:
 
 @st.cache_data(ttl=300, show_spinner=False)
 def _cached_choices(_pool: Any) -> list[str]:
-    return [f"{c['name']} · {c['id']}" for c in stock_choices(_pool)]
+    return [f"{c['name']} · {c['code']}" for c in stock_choices(_pool)]  # the ticker, not the id
 
 
 def _symbol_of(choice: str) -> str:
-    """'삼성전자 · KR:005930' → 'KR:005930'; free text stays as typed."""
+    """'삼성전자 · 005930' → '005930'; free text stays as typed."""
     return choice.rsplit(" · ", 1)[-1].strip() if " · " in choice else choice.strip()
 
 
@@ -174,7 +174,8 @@ def _render_suggestions(answer: AgentAnswer) -> None:
     st.markdown("**혹시 이 종목을 찾으셨나요?** — 눌러서 리포트를 만드세요.")
     columns = st.columns(min(len(suggestions), 5))
     for i, s in enumerate(suggestions[:5]):
-        if columns[i].button(f"{s['name']} ({s['id']})", key=f"stock_suggest_{i}"):
+        ticker = str(s["id"]).partition(":")[2] or s["id"]
+        if columns[i].button(f"{s['name']} ({ticker})", key=f"stock_suggest_{i}"):
             st.session_state[STATE_PENDING] = s["id"]
             st.rerun()
 
@@ -371,7 +372,7 @@ def _render_form(*, running: bool = False) -> tuple[str | None, str]:
     with st.form("stock_form", border=False):
         left, mid, right = st.columns([4, 1, 1], vertical_alignment="bottom")
         choice = left.selectbox(
-            "종목 (이름, 코드, 티커, `security_id`) 또는 한 종목에 대한 질문", choices, index=None,
+            "종목 (이름, 코드, 티커) 또는 한 종목에 대한 질문", choices, index=None,
             placeholder="예: 삼성전자, 005930, AAPL · 질문: 삼성전자 PER이랑 PBR", accept_new_options=True,
             key=SYMBOL_KEY,
         )  # fmt: skip
@@ -381,7 +382,7 @@ def _render_form(*, running: bool = False) -> tuple[str | None, str]:
         submitted = right.form_submit_button(
             "리포트 생성", type="primary", icon=":material/play_arrow:", disabled=running
         )
-    st.caption("예시: " + " · ".join(EXAMPLES))
+    st.caption("예시 (눌러서 리포트를 만드세요)")  # the buttons below name them
     columns = st.columns(len(EXAMPLES))
     for i, example in enumerate(EXAMPLES):
         if columns[i].button(example, key=f"stock_example_{i}", use_container_width=True,

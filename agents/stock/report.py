@@ -62,7 +62,7 @@ def final_report(
     name = stock["name"] if lang == "ko" else (stock.get("name_en") or stock["name"])
     cur = stock["currency"]
     lines = [
-        f"# {name} ({stock['security_id']}) {h['title']}", "",
+        f"# {name} ({stock['security_id'].partition(':')[2]}) {h['title']}", "",  # its ticker
         f"{'기준일' if lang == 'ko' else 'As of'} {as_of} · {stock['market']} · {stock['sector']} · {cur}",
         *(f"\n> ⚠️ {w}" for w in warnings or []),
         "", f"## {h['summary']}", "",

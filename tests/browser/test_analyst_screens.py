@@ -131,7 +131,7 @@ def test_data_screen_and_console_refusal_in_korean(page: Any, app_url: str) -> N
 def test_stock_report_speaks_korean(page: Any, app_url: str) -> None:
     open_screen(page, app_url, "/stock", "종목 리포트")
     page.get_by_role("button", name="삼성전자", exact=True).click()
-    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+    page.get_by_role("heading", name="삼성전자 (005930) 종목 리포트").wait_for(
         timeout=ANSWER_TIMEOUT_MS
     )
     wait_idle(page)

@@ -285,7 +285,7 @@ def _expected_stock_text(key: str) -> str:
     if key == "100k":
         return "종목 심볼이 너무 깁니다"
     if key in CLEANED:
-        return "삼성전자 (KR:005930) 종목 리포트"
+        return "삼성전자 (005930) 종목 리포트"
     return "알 수 없는 종목입니다"
 
 

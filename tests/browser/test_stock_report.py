@@ -37,7 +37,7 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
 ) -> None:
     _open(page, app_url)
     page.get_by_role("button", name="삼성전자", exact=True).click()
-    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+    page.get_by_role("heading", name="삼성전자 (005930) 종목 리포트").wait_for(
         timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
@@ -88,6 +88,6 @@ def test_typed_unknown_symbol_shows_nearest_matches(
     page.get_by_role("button", name="리포트 생성").click()
     page.get_by_text("혹시 이 종목을 찾으셨나요?").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("주식 데이터 조회 실패").first.wait_for()
-    page.get_by_role("button", name="삼성전자 (KR:005930)").wait_for()  # a look-alike name
+    page.get_by_role("button", name="삼성전자 (005930)").wait_for()  # a look-alike name
     page.screenshot(path=str(screenshot_dir / "stock_unknown.png"), full_page=True)
     _assert_no_exception(page)

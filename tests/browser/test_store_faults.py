@@ -107,7 +107,7 @@ SCREENS = (
     Screen("contract", "/contract", "계약 조항", _contract_question,
            lambda p: p.get_by_text("찾은 조항").first),
     Screen("stock", "/stock", "종목 리포트", _click("삼성전자"),
-           lambda p: p.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트")),
+           lambda p: p.get_by_role("heading", name="삼성전자 (005930) 종목 리포트")),
 )  # fmt: skip
 
 

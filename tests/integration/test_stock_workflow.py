@@ -60,7 +60,7 @@ def test_every_symbol_form_reports_the_same_stock(symbol: str, pg_pool: Any) -> 
     answer = generate_report(symbol, pool=pg_pool, save=False)
     assert answer.status == "ok" and answer.mode == "offline"
     assert answer.payload["security_id"] == "KR:005930"
-    assert answer.payload["report"].startswith("# 삼성전자 (KR:005930) 종목 리포트")
+    assert answer.payload["report"].startswith("# 삼성전자 (005930) 종목 리포트")
 
 
 def test_report_figures_match_the_database(pg_pool: Any) -> None:
@@ -233,7 +233,7 @@ def test_yfinance_enabled_but_missing_falls_back_to_the_database(pg_pool: Any) -
 
 def test_english_report(pg_pool: Any) -> None:
     answer = generate_report("AAPL", language="en", pool=pg_pool, save=False)
-    assert answer.payload["report"].startswith("# Apple (US:AAPL) Stock report")
+    assert answer.payload["report"].startswith("# Apple (AAPL) Stock report")
     assert "## Key figures" in answer.answer and "not investment advice" in answer.answer
 
 

@@ -128,7 +128,7 @@ def contract_clauses(page: Any) -> None:
 
 def stock_report(page: Any) -> None:
     page.get_by_role("button", name="삼성전자", exact=True).click()
-    page.get_by_role("heading", name="삼성전자 (KR:005930) 종목 리포트").wait_for(
+    page.get_by_role("heading", name="삼성전자 (005930) 종목 리포트").wait_for(
         timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("리포트에 사용한 뉴스").wait_for()
