@@ -71,6 +71,16 @@ def bracketed_ids(text: str) -> list[str]:
     return BRACKETED_ID.findall(text)
 
 
+# An internal id anywhere on a screen ('KR:005930', 'US:AAPL', 'KR_USDKRW'): a screen names the
+# stock or series, a stock with its ticker ('삼성전자 (005930)'); scanned on every screen.
+INTERNAL_ID = re.compile(r"(?<![A-Za-z0-9_])(?:KR|US)(?::[A-Z0-9]+|_[A-Z0-9_]+)")
+
+
+def internal_ids(text: str) -> list[str]:
+    """The internal ids `text` shows (see INTERNAL_ID)."""
+    return INTERNAL_ID.findall(text)
+
+
 def is_korean(text: str) -> bool:
     return bool(HANGUL.search(text))
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.korean_text import english_words, prose
+from tests.browser.korean_text import english_words, internal_ids, prose
 from tests.browser.waits import ANSWER_TIMEOUT_MS, only_one, wait_idle
 from tests.qa.app_server import AppStartError, offline_env, streamlit_app
 from tests.qa.scenarios import open_screen
@@ -48,6 +48,12 @@ ANSWERS = """() => [...document.querySelectorAll('[data-testid="stCaptionContain
   .filter((e) => e.textContent.includes('답변 모드:')).length"""
 
 
+def test_internal_ids_are_found_not_tickers() -> None:
+    assert internal_ids("삼성전자 (KR:005930) · US:AAPL · KR_USDKRW는") == [
+        "KR:005930", "US:AAPL", "KR_USDKRW"]  # fmt: skip
+    assert internal_ids("삼성전자 (005930) 종목 리포트 · AAPL · KRW · USD") == []
+
+
 def test_english_words_finds_prose_not_names() -> None:
     assert english_words("KODEX 200 -0.25%p (-25bp) · KR:005930 · EPS · Q&A · 12 ms") == []
     assert english_words("2.25 percent · KRW per USD · DELETE is not allowed") == [
@@ -59,6 +65,8 @@ def _korean_only(page: Any, where: str) -> None:
     lines = [line[:120] for line in text.splitlines() if english_words(line)]
     words = english_words(text)
     assert not words, f"{where}: English words on the screen: {sorted(set(words))} in {lines}"
+    ids = [line[:120] for line in text.splitlines() if internal_ids(line)]
+    assert not ids, f"{where}: internal ids on the screen (a name or ticker belongs there): {ids}"
 
 
 def _ask(page: Any, placeholder: str, question: str) -> None:
