@@ -1,5 +1,5 @@
-"""Small fixed tables drawn as one HTML element (no grid): the stock report's figures, earnings
-and events.
+"""Small fixed tables drawn as one HTML element (no grid): the stock report's figures, earnings,
+events and news.
 
     html_table([{"figure": "PER", "value": "+3.2%"}], {"figure": "지표", "value": "값"},
                signed=("value",))  # → '<table class="atlas-table">…<td style="color:#…">+3.2%</td>…'
@@ -46,8 +46,9 @@ def _cell(value: Any) -> str:
 
 
 def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
-               signed: Sequence[str] = ()) -> str:  # fmt: skip
-    """`rows` as an HTML table with `headers` (source column → Korean header) in their order."""
+               signed: Sequence[str] = (), links: Mapping[str, str] | None = None) -> str:  # fmt: skip
+    """`rows` as an HTML table with `headers` (source column → Korean header) in their order;
+    `links` maps a column to the row field holding its http(s) address (a news title → its URL)."""
     colors = price_colors()
     head = "".join(f"<th>{html.escape(label)}</th>" for label in headers.values())
     body = []
@@ -60,6 +61,9 @@ def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
             change = signed_number(value) if column in signed else None
             style = f' style="color:{colors.for_change(change)}"' if change else ""
             kind = "num" if numeric else "short" if len(text) <= SHORT else "text"
+            url = str(row.get((links or {}).get(column, ""), "") or "")
+            if url.startswith(("https://", "http://")):
+                text = f'<a href="{html.escape(url, quote=True)}" target="_blank">{text}</a>'
             cells.append(f'<td class="{kind}"{style}>{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     table = f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
@@ -67,5 +71,5 @@ def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
 
 
 def show_static_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str], *,
-                      signed: Sequence[str] = ()) -> None:  # fmt: skip
-    st.html(CSS + html_table(rows, headers, signed))
+                      signed: Sequence[str] = (), links: Mapping[str, str] | None = None) -> None:  # fmt: skip
+    st.html(CSS + html_table(rows, headers, signed, links))

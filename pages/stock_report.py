@@ -48,8 +48,7 @@ TOOL_LOG_HEADERS = {
     "timestamp": "시각", "level": "수준", "tool": "도구", "attempt": "시도", "status": "상태",
     "latency_ms": "지연(ms)", "result_summary": "결과 요약", "error": "오류", "retry_hint": "재시도 안내",
 }  # fmt: skip
-NEWS_HEADERS = {"published_date": "날짜", "title": "제목", "source": "출처", "url": "URL",
-                "doc_id": "문서 ID"}  # fmt: skip
+NEWS_HEADERS = {"published_date": "날짜", "title": "제목", "source": "출처"}  # the title links
 
 
 def _choices() -> list[str]:
@@ -198,8 +197,8 @@ def _render_charts(answer: AgentAnswer) -> None:
 def _render_evidence(answer: AgentAnswer) -> None:
     payload = answer.payload
     if payload.get("news"):
-        st.markdown("**리포트에 사용한 뉴스**")
-        ui.show_table(payload["news"], NEWS_HEADERS, key="stock-news")
+        st.markdown("**리포트에 사용한 뉴스**")  # a few rows: HTML, not a grid (_static_table)
+        show_static_table(payload["news"], NEWS_HEADERS, links={"title": "url"})
     _answer.render_citations(answer, key="stock")
     log = payload.get("tool_log") or []
     if log:  # its grid drawn once opened, as the trace: closed, it still cost the browser a grid

@@ -19,3 +19,14 @@ def test_cells_escaped_changes_coloured_and_the_table_scrolls() -> None:
     assert '<td class="short">2026-10-29</td>' in text  # a date stays on one line
     assert '<td class="num">2</td>' in text and '<td class="short">–</td>' in text
     assert '<td class="text">' in text  # a long text wraps, at least 12em wide
+
+
+def test_a_title_links_to_its_own_address_and_nothing_else() -> None:
+    rows = [{"title": "반도체 <수출>", "url": "https://news.example/a?x=1&y=\"2\""},
+            {"title": "링크 없음", "url": "javascript:alert(1)"}]  # fmt: skip
+    text = html_table(rows, {"title": "제목"}, links={"title": "url"})
+    assert (
+        '<a href="https://news.example/a?x=1&amp;y=&quot;2&quot;" target="_blank">반도체 &lt;수출&gt;</a>'
+        in text
+    )
+    assert "javascript" not in text and '<td class="short">링크 없음</td>' in text
