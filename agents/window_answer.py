@@ -40,7 +40,7 @@ _KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's word
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
        "change": "change", "volatility": "annualized volatility",
-       "std": "standard deviation"}  # fmt: skip
+       "std": "standard deviation", "up_days": "up sessions", "down_days": "down sessions"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,11 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         unit = "%p" if rate else "%"
         moves = ("일간 변화" if rate else "일간 수익률") if ko else ""  # a rate moves in %p
         body = f"{f.value:.2f}{unit} ({f'{moves} 표준편차 × √252' if ko else 'stdev × √252'})"
+    elif f.stat in ("up_days", "down_days"):
+        body = (f"{f.value:.0f}일 (전 거래일 대비, {f.count}개 중)" if ko
+                else f"{f.value:.0f} of {f.count} (against the session before)")  # fmt: skip
+    elif f.stat == "moving_average":  # read against the latest price, as a chart shows it
+        body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko)
     else:
         body = fmt(f.value)
     return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."
@@ -134,7 +139,8 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
 
 def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bool,
                       ko: bool) -> str:  # fmt: skip
-    """'고점 대비': the latest value's distance from the window's high or low (%p for a rate)."""
+    """'고점 대비', '이동평균 대비': the latest value's distance from the window's high, low or
+    moving average (%p for a rate)."""
     if f.at == f.last or f.value is None or (not rate and not f.value):
         return ""
     gap = f"{f.latest - f.value:+.2f}%p" if rate else f"{(f.latest / f.value - 1) * 100:+.2f}%"

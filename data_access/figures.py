@@ -457,7 +457,7 @@ def window_base(points: Sequence[tuple[date, float]], window: Window) -> tuple[d
 
 # every statistic `window_statistic` computes
 WINDOW_STATISTICS = ("avg", "moving_average", "sum", "max", "min", "range", "extremes", "std",
-                     "return", "change", "volatility")  # fmt: skip
+                     "return", "change", "volatility", "up_days", "down_days")  # fmt: skip
 
 
 def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[date, float]],
@@ -471,6 +471,15 @@ def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[da
     high, low = max(top, key=lambda p: p[1]), min(bottom, key=lambda p: p[1])
     return WindowFigure("extremes", high[1] - low[1], top[0][0], top[-1][0], len(top),
                         top[-1][1], high=high, low=low)  # fmt: skip
+
+
+def span_statistic(points: Sequence[tuple[date, float]], first: date, last: date, stat: str, *,
+                   rate: bool = False) -> WindowFigure | None:  # fmt: skip
+    """One statistic over the days first..last of a series (a month, quarter, half or year named,
+    '3월부터 6월까지'); a return or change is from the last observation before `first`."""
+    upto = [p for p in points if p[0] <= last]
+    n = sum(1 for p in upto if p[0] >= first)
+    return window_statistic(upto, Window(n, "session"), stat, rate=rate) if n else None
 
 
 def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat: str, *,
@@ -500,6 +509,11 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=(values[-1] / base[1] - 1) * 100 if base[1] else None, base=base)
     if stat == "change":
         return replace(head, value=values[-1] - base[1], base=base)
+    if stat in ("up_days", "down_days"):  # sessions that closed above (below) the one before
+        series = [base[1], *values]
+        moves = [b - a for a, b in zip(series, series[1:], strict=False)]
+        return replace(head, value=float(sum(1 for m in moves if (m > 0 if stat == "up_days"
+                                                                   else m < 0))), base=base)  # fmt: skip
     if stat == "volatility":
         series = [base[1], *values]
         moves = ([b - a for a, b in zip(series, series[1:], strict=False)] if rate

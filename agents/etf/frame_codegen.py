@@ -112,6 +112,21 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
         codes = ", ".join(cypher_text(m.key) for m in plan.etfs)
         return (f"MATCH (e:ETF)\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}",
                 "질문한 ETF" if ko else "the ETFs asked about")  # fmt: skip
+    if plan.universe == "holders" and plan.without_stocks:
+        # '삼성전자 안 담은 ETF': no named stock in the fund's latest holdings snapshot
+        scope, scoped = _holder_scope(plan, tags)
+        codes = ", ".join(cypher_text(s["code"]) for s in stocks)
+        names = ", ".join(s["name"] for s in stocks)
+        return (
+            f"MATCH (e:ETF)-[h:HOLDS]->(:Stock){scope}\nWITH e, max(h.date) AS latest\n"
+            f"OPTIONAL MATCH (e)-[x:HOLDS]->(s:Stock)\nWHERE x.date = latest AND s.code IN [{codes}]\n"
+            "WITH e, latest, count(x) AS held\nWHERE held = 0\n"
+            "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, weight: 0.0, "
+            "date: latest}",
+            f"{josa(names, '을/를')} 담지 않은 {scoped}ETF(보유종목 자료가 있는 ETF 중)"
+            if ko
+            else f"{scoped}ETFs not holding {names} (of those with holdings data)",
+        )
     if plan.universe == "holders":
         # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager;
         # '삼성전자와 SK하이닉스를 모두 담은 ETF': every named stock held (weights summed)
@@ -709,6 +724,8 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     ):  # 'TIGER 200에 가장 많이 담긴 종목의 1개월 수익률': each listed holding's own return
         period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y", "ytd") else "1m"
         spec["return_label"] = _measure_label(plan, "return", period)
+        if " 중" in plan.question:  # '상위 10종목 중 1개월 수익률 가장 높은 종목': the pick first
+            spec["pick"] = pick_direction(plan.frame)
         render = f"render_holdings_aggregate(rows, {lit(spec)})"
         body = [f"for r in rows[:{int(op.top_n or 10)}]:",
                 f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(period)}))",
@@ -868,7 +885,7 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
 def out_of_window_text(plan: Plan) -> str:
     """What is said of a past day (or month) the price tool's year does not reach (the turn is
     partial)."""
-    when = plan.month or plan.as_of
+    when = plan.span.label(plan.lang) if plan.span else plan.as_of
     return (f"{when}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
             if plan.lang == "ko" else f"{when} is outside the price tool's window (the "
             "last year).")  # fmt: skip
@@ -998,12 +1015,13 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 
 
 def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
-    """One ETF over a calendar month: the year window's prices, that month's sessions picked in
-    the code (a return from the previous month's last close)."""
-    assert plan.frame is not None and plan.month is not None
+    """One ETF over a span named whole: the year window's prices, the span's sessions picked in
+    the code (a return from the last close before it)."""
+    assert plan.frame is not None and plan.span is not None
     etf = etfs[0]
     aggregate = "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")
-    spec = {"lang": plan.lang, "name": etf["name"], "month": plan.month, "aggregate": aggregate,
+    spec = {"lang": plan.lang, "name": etf["name"], "first": plan.span.first, "last": plan.span.last,
+            "label": plan.span.label(plan.lang), "aggregate": aggregate,
             "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
     lines = ["import json",

@@ -18,16 +18,19 @@ from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS  # the p
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
     COMPOSED,
+    NEGATION,
     POSITION,
     among_measure,
     mark_read,
+    negations,
     nested_measure,
     ordinal_position,
     pick_direction,
 )
-from agents.understanding.frame import COMPARATOR_WORDS, PLAN, Measure, measure_name
+from agents.understanding.frame import COMPARATOR_WORDS, PLAN, CalendarSpan, Measure, measure_name
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
-from agents.understanding.parse import ADVICE_COMPARED, CALENDAR_MONTH, WHY_NOTE, asked_move
+from agents.understanding.morphemes import analyse
+from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
 from agents.window_answer import WindowAsk, window_ask
 from data_access import figures as fig
@@ -79,7 +82,8 @@ class Plan:
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
-    month: str | None = None  # '10월 평균 종가': the calendar month read ('2026-10')
+    span: CalendarSpan | None = None  # '10월 평균 종가', '지난 분기 수익률': the days named
+    without_stocks: bool = False  # '삼성전자 안 담은 ETF': every ETF but the stocks' holders
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
@@ -122,6 +126,7 @@ def detect_plan(
         period=frame.period.label if frame.period else None,
         frame=frame,
     )
+    _same_manager(plan, previous, lexicon)
     _scope_by_benchmark(plan)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
     if plan.intent == "etf_set" and plan.universe == "all" and plan.benchmark:
@@ -139,17 +144,17 @@ def detect_plan(
 
 
 def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
-    """One ETF's figure over a month named whole ('KODEX 200 10월 평균 종가', '10월 수익률',
-    '10월 최고가'): read from that month's own sessions, not the latest window."""
-    named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
+    """One ETF's figure over a span named whole ('KODEX 200 10월 평균 종가', '3분기 수익률',
+    '작년 최고가'): read from that span's own sessions, not the latest window."""
     op = frame.operation
-    asked = op.aggregate in ("avg", "max", "min") or plan.measure == "return" or (
+    asked = op.aggregate in ("avg", "sum", "max", "min") or plan.measure == "return" or (
         frame.measure() == "return")  # fmt: skip
-    if not named or len(plan.etfs) != 1 or frame.period is not None or not asked:
+    if frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked:
         return False
     if plan.intent not in ("price_extreme", "etf_measure", "etf_prices"):
         return False
-    plan.month = named[0]
+    plan.span = frame.span
+    frame.span.used = True
     asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                          None)  # fmt: skip
     plan.measure = (
@@ -219,6 +224,12 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
                 measure != "weight"):  # fmt: skip
             return _set_intent(plan, frame, "holders")  # '… 모두 담은 ETF 중 보수가 가장 싼 것'
         return "two_stock_holders"
+    if relation in ("holders", "together") and negations(analyse(frame.question), frame.question):
+        plan.without_stocks = True  # '삼성전자 안 담은 ETF 중 …': every ETF but the holders
+        mark_read(frame, NEGATION)
+        if measure == "weight" or not (op.kind in ("rank", "filter", "aggregate") or op.top_n):
+            frame.operation.kind = "rank" if frame.measure() else "filter"
+        return _set_intent(plan, frame, "holders")
     if relation == "holders" and stocks == 1:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
                                                   (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
@@ -347,6 +358,22 @@ _SET_WORDS = frozenset(
     "전체 모든 국내 상장 상장된 중 중에 중에서 것 거 the all of which what are is "
     "with listed korean 한국 etf etfs 펀드".split()
 )
+
+
+_SAME_MANAGER = re.compile(
+    r"(?:같은|그|이|동일한?)\s*운용사|same (?:manager|issuer)", re.IGNORECASE
+)
+
+
+def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) -> None:
+    """'같은 운용사 ETF 중 제일 큰 건?' after a fund: that fund's manager (its brand's)."""
+    if plan.managers or previous is None or not _SAME_MANAGER.search(plan.question):
+        return
+    fund = next((e for e in previous.entities if e.kind == "etf"), None)
+    manager = lexicon.brands.get(fund.name.split()[0]) if fund else None
+    if manager and plan.frame is not None:
+        plan.managers = [Mention("manager", manager, manager, -1)]
+        mark_read(plan.frame, "운용사")
 
 
 def _unread_qualifier(plan: Plan) -> None:

@@ -167,6 +167,24 @@ def render_holding_weight(row: dict, spec: dict) -> str:
     return text
 
 
+def _picked_by_return(picked: list, spec: dict) -> str:
+    """The one of the listed holdings whose own return is highest (lowest), said first."""
+    priced = [r for r in picked if r.get("return") is not None]
+    if not priced:
+        return ""
+    high = spec["pick"] == "desc"
+    ordered = sorted(priced, key=lambda r: float(r["return"]), reverse=high)  # the sandbox's
+    best = ordered[0]  # interpreter calls no '(max if … else min)(…)'
+    ties = [r["name"] for r in ordered[1:] if float(r["return"]) == float(best["return"])]
+    also = (f" (공동: {', '.join(ties)})" if spec["lang"] == "ko" else f" (tied: {', '.join(ties)})"
+            ) if ties else ""  # fmt: skip
+    if spec["lang"] == "ko":
+        return (f"비중 상위 {len(picked)}개 중 {spec['return_label']} 가장 {'높은' if high else '낮은'} 종목: {best['name']} "
+                f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
+    return (f"Of the top {len(picked)} by weight, the {'highest' if high else 'lowest'} {spec['return_label']}: {best['name']} "
+            f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
+
+
 def render_holdings_aggregate(rows: list, spec: dict) -> str:
     ko = spec["lang"] == "ko"
     if "condition" in spec:  # filtered in the code: say the condition, even when none qualify
@@ -188,7 +206,8 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
                 line += f", {label} " + (f"{float(moved):+.2f}%" if moved is not None else unpriced)
             lines.append(line)
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
-        head = (
+        lead = _picked_by_return(picked, spec) if label and spec.get("pick") else ""
+        head = lead + (
             f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 상위 {len(picked)}개 (합계 {total:.2f}%, "
             f"스냅샷 {day} 기준):"
             if ko
@@ -441,26 +460,29 @@ def daily_amount(field: str, v: float) -> str:
 
 
 def render_month(result: dict, spec: dict) -> str:
-    """One ETF over a calendar month: its return (from the previous month's last close to the
-    month's last), or the mean, high or low of a daily figure over the month's sessions."""
-    ko, month, field = spec["lang"] == "ko", spec["month"], spec["field"]
+    """One ETF over a span named whole (a month, quarter, half, year or range): its return (from
+    the last close before the span to its last), or the mean, total, high or low of a daily
+    figure over the span's sessions."""
+    ko, label, field = spec["lang"] == "ko", spec["label"], spec["field"]
     daily = result.get("daily") or []  # newest first
-    days = [d for d in daily if str(d.get("date", "")).startswith(month) and d.get("close")]
+    days = [d for d in daily if spec["first"] <= str(d.get("date", ""))[:10] <= spec["last"]
+            and d.get("close")]  # fmt: skip
     if not days:
         return spec["out_of_window"]
     first, last = days[-1]["date"], days[0]["date"]
     note = ("\n\n" + spec["note"]) if spec.get("note") else ""
     if spec["aggregate"] == "return":
-        before = next((d for d in daily if str(d.get("date", "")) < month and d.get("close")), None)
+        before = next((d for d in daily if str(d.get("date", ""))[:10] < spec["first"]
+                       and d.get("close")), None)  # fmt: skip
         if before is None:
             return spec["empty"]
-        rate = (float(days[0]["close"]) / float(before["close"]) - 1) * 100
+        base, end = float(before["close"]), float(days[0]["close"])
+        rate = (end / base - 1) * 100
         if ko:
-            return (f"{spec['name']}의 {month} 수익률은 {rate:+.2f}%입니다 (전월 말 종가 "
-                    f"{float(before['close']):,.0f}원 ({before['date']}) → {float(days[0]['close']):,.0f}원 "
-                    f"({last})).{note}")  # fmt: skip
-        return (f"{spec['name']} returned {rate:+.2f}% in {month} (close {float(before['close']):,.0f} "
-                f"on {before['date']} → {float(days[0]['close']):,.0f} on {last}).{note}")  # fmt: skip
+            return (f"{spec['name']}의 {label} 수익률은 {rate:+.2f}%입니다 (직전 종가 {base:,.0f}원 "
+                    f"({before['date']}) → {end:,.0f}원 ({last})).{note}")  # fmt: skip
+        return (f"{spec['name']} returned {rate:+.2f}% in {label} (close {base:,.0f} on "
+                f"{before['date']} → {end:,.0f} on {last}).{note}")  # fmt: skip
     if field == "trading_value":
         days = [dict(d, trading_value=float(d["close"]) * float(d["volume"])) for d in days
                 if d.get("volume") is not None]  # fmt: skip
@@ -473,16 +495,19 @@ def render_month(result: dict, spec: dict) -> str:
         if ko
         else f"{first} to {last}, {len(values)} sessions"
     )
-    if spec["aggregate"] == "avg":
-        mean = sum(v for v, _ in values) / len(values)
-        return (f"{spec['name']}의 {month} 평균 {josa(words[0], '은/는')} {daily_amount(field, mean)}입니다 ({span}).{note}" if ko
-                else f"{spec['name']}'s average {words[1]} in {month} was {daily_amount(field, mean)} ({span}).{note}")  # fmt: skip
+    if spec["aggregate"] in ("avg", "sum"):
+        total = sum(v for v, _ in values)
+        value = total / len(values) if spec["aggregate"] == "avg" else total
+        said = f"평균 {words[0]}" if spec["aggregate"] == "avg" else f"{words[0]} 합계"
+        said_en = f"{'average' if spec['aggregate'] == 'avg' else 'total'} {words[1]}"
+        return (f"{spec['name']}의 {label} {josa(said, '은/는')} {daily_amount(field, value)}입니다 ({span}).{note}" if ko
+                else f"{spec['name']}'s {said_en} in {label} was {daily_amount(field, value)} ({span}).{note}")  # fmt: skip
     high = spec["aggregate"] == "max"
     value, day = max(values) if high else min(values)
     if ko:
-        return (f"{spec['name']}의 {month} {words[0]} {'최고' if high else '최저'}치는 {daily_amount(field, value)} "
+        return (f"{spec['name']}의 {label} {words[0]} {'최고' if high else '최저'}치는 {daily_amount(field, value)} "
                 f"({day})입니다 ({span}).{note}")  # fmt: skip
-    return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {month} was "
+    return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {label} was "
             f"{daily_amount(field, value)} on {day} ({span}).{note}")  # fmt: skip
 
 
@@ -793,6 +818,7 @@ SET_RENDERERS = (
     _holdings_meeting,
     _level,
     _daily_values,
+    _picked_by_return,
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agents.etf import answer_templates as tpl
 from agents.etf.frame_codegen import out_of_window_text
 from agents.etf.intents import Plan
 from agents.understanding import QuestionFrame
@@ -39,9 +40,11 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
         _lead_with_position(answer, frame, lexicon)
     if plan.scope_note and answer.status in ("ok", "partial"):
         answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
-    out_of_reach = bool(plan.as_of or plan.month) and answer.answer.startswith(
+    out_of_reach = bool(plan.as_of or plan.span) and answer.answer.startswith(
         out_of_window_text(plan)
     )
+    if answer.status == "ok" and answer.answer.startswith(tpl.tool_failed(plan.lang)):
+        answer.status = "error"  # the sandbox's code or a tool failed: no figure was given
     if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
         answer.status = "partial"  # out of reach: a past day older than the price tool's year
     account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'

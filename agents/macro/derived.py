@@ -19,8 +19,8 @@ from agents.macro.deals import level, priced_band
 from agents.macro.state import Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import COMPARATOR_WORDS
-from agents.understanding.parse import CALENDAR_MONTH, RATIO, asked_move
+from agents.understanding.frame import COMPARATOR_WORDS, CalendarSpan
+from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
@@ -205,8 +205,8 @@ def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
     return (max if which == "max" else min)(series.points, key=lambda p: p[1])
 
 
-def extreme(series: Series, which: str, months: int, lang: str, span: str = "") -> str | None:
-    """The max or min over the fetched window (or the calendar month `span` names) and the
+def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
+    """The max or min over the fetched window and the
     date it was reached."""
     pick = extreme_point(series, which)
     if pick is None:
@@ -218,10 +218,10 @@ def extreme(series: Series, which: str, months: int, lang: str, span: str = "") 
            f"{(latest / pick[1] - 1) * 100:+.2f}%" if pick[1] else "")  # fmt: skip
     if lang == "ko":
         since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
-        return (f"{_name(series)} {span or f'최근 {months}개월'}({first} ~ {last}) {word[0]}: "
+        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
                 f"{_value(pick[1], series)} ({pick[0]}){since}.")  # fmt: skip
     since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
-    return (f"{_name(series)} {span or f'{months}-month'} {word[1]} ({first} to {last}): "
+    return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
             f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
 
 
@@ -286,16 +286,16 @@ def volatility(series: Series, lang: str) -> str | None:
             f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
 
 
-def average(series: Series, months: int, lang: str, span: str = "") -> str | None:
-    """The mean of the observations in the window (or the calendar month `span` names)."""
+def average(series: Series, months: int, lang: str) -> str | None:
+    """The mean of the observations in the fetched window."""
     if not series.points:
         return None
     mean = sum(p[1] for p in series.points) / len(series.points)
     first, last = series.points[0][0], series.points[-1][0]
     if lang == "ko":
-        return (f"{_name(series)} {span or f'최근 {months}개월'}({first} ~ {last}) 평균: "
+        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: "
                 f"{_value(mean, series)} (관측치 {len(series.points)}개).")  # fmt: skip
-    return (f"{_name(series)} {span or f'{months}-month'} average ({first} to {last}): "
+    return (f"{_name(series)} {months}-month average ({first} to {last}): "
             f"{_value(mean, series)} over {len(series.points)} observations.")  # fmt: skip
 
 
@@ -597,6 +597,21 @@ def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
+def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
+    """A statistic over the days of a span named whole; said when the data do not reach it."""
+    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
+    first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
+    found = fig.span_statistic(points, first, last, stat, rate=is_rate(series))
+    reached = bool(points) and points[0][0] <= first
+    if found is None or not reached:
+        return (f"{_name(series)}: {span.label_ko}({span.first} ~ {span.last}) 전체의 관측치가 "
+                "없어 계산하지 못했습니다." if lang == "ko" else f"{_name(series)}: no "
+                f"observations for the whole of {span.label_en}.")  # fmt: skip
+    ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en)
+    return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
+                    rate=is_rate(series))  # fmt: skip
+
+
 def growth_window(frame: QuestionFrame) -> bool:
     """'미국 CPI 상승률 최근 1년 최고치': a statistic of the year-over-year rate of a price index
     (its levels' maximum is not what is asked)."""
@@ -633,18 +648,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         grown = growth_window(frame)  # of a price index's YoY rate, when its rate is asked
         return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
                 for s in series]  # fmt: skip
-    span = ""
-    named = [n.removeprefix(CALENDAR_MONTH) for n in frame.notes if n.startswith(CALENDAR_MONTH)]
-    if (
-        named
-        and frame.period is None
-        and op.kind == "aggregate"
-        and op.aggregate in ("avg", "max", "min")
-    ):
-        # '원달러 환율 10월 평균': the days of that month, not the year up to its end
-        series = [s.model_copy(update={"points": [p for p in s.points if p[0].startswith(named[0])]})
-                  for s in series]  # fmt: skip
-        span = named[0]
+    span_stat: str | None = op.aggregate if op.kind == "aggregate" else None
+    span_stat = span_stat or ("return" if frame.measure() == "return" else None)
+    if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return"):
+        frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
+        both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
+        stats = ("max", "min") if both else (span_stat,)
+        return [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
     ordered = sorted(series, key=lambda s: (s.key in reference, order.get(s.key, 20_000)))
@@ -677,7 +687,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
-        out += [extreme(s, side, months, lang, span) for s in ordered for side in sides]
+        out += [extreme(s, side, months, lang) for s in ordered for side in sides]
     elif (
         len(ordered) >= 2
         and _priced(ordered)
@@ -689,7 +699,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             compare_returns(ordered, lang, word=("변화율", "Changes"))
         )  # '서울 부산 집값 비교'
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
-        out += [average(s, months, lang, span) for s in ordered if not s.key.startswith(DEALS)]
+        out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
     elif (

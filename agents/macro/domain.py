@@ -209,6 +209,9 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
+    if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
+        days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
+        need = max(need, days // 30 + 2)
     ask = window_asked(frame, max(1, len(route.indicator_codes))) if frame else None
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))

@@ -141,12 +141,21 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
 
 
 def _move_asked(route: Route) -> str | None:
-    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역' ranks by the
-    growth rate, largest first unless a low end is asked; else None (by level)."""
+    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
+    가장 큰 지역' rank by the growth rate or the change, largest first unless a low end is
+    asked; else None (by level)."""
     move = asked_move(route.question)
-    if move or not _rate_asked(route):
+    if move or not (_rate_asked(route) or _size_asked(route)):
         return move
-    return "down" if route.frame and route.frame.operation.direction == "asc" else "up"
+    low_end = route.frame is not None and route.frame.operation.direction == "asc"
+    if _size_asked(route):  # '6개월 변화 가장 큰 지역': the size of the change, either way
+        return "least" if low_end else "most"
+    return "down" if low_end else "up"
+
+
+def _size_asked(route: Route) -> bool:
+    """'변화', '증감' without a direction: regions ranked by how much they changed."""
+    return route.frame is not None and route.frame.statistic == "change" and not _rate_asked(route)
 
 
 def _rate_asked(route: Route) -> bool:
@@ -154,8 +163,8 @@ def _rate_asked(route: Route) -> bool:
     frame = route.frame
     if frame is None:
         return False
-    return any(m.name == "return" for m in frame.measures) or frame.operation.change_basis in (
-        "yoy", "mom")  # fmt: skip
+    return (any(m.name == "return" for m in frame.measures) or frame.statistic == "return"
+            or frame.operation.change_basis in ("yoy", "mom"))  # fmt: skip
 
 
 def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
@@ -183,7 +192,8 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
         return False
     rate = _rate_asked(route)  # '상승률': ranked and shown in %
     growth = (lambda m: (m[3] / m[2] - 1) * 100 if m[2] else 0.0) if rate else (lambda m: m[1])
-    moves.sort(key=growth, reverse=move == "up")
+    size = move in ("most", "least")
+    moves.sort(key=(lambda m: abs(growth(m))) if size else growth, reverse=move in ("up", "most"))
     n = (frame.operation.top_n if frame else None) or 3
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
@@ -192,7 +202,10 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
         for m in moves[:n]
     )
     span = f"{moves[0][4]} → {moves[0][5]}"
-    if rate:
+    if size:
+        ko_head = f"{ko} 변화 폭이 {'큰' if move == 'most' else '작은'} 지역 순"
+        en_head = f"Regions by the size of the change in {en}, {'largest' if move == 'most' else 'smallest'} first"
+    elif rate:
         ko_head = f"{ko} 상승률 {'높은' if move == 'up' else '낮은'} 지역 순"
         en_head = f"Regions by {en} growth, {'highest' if move == 'up' else 'lowest'} first"
     else:

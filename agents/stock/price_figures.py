@@ -27,7 +27,7 @@ from agents.stock.box import (
 )
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.parse import CALENDAR_MONTH, asked_move
+from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import WindowAsk, describe, mark_used, window_ask
 from data_access import figures as fig
@@ -101,28 +101,25 @@ def day_of_move(frame: QuestionFrame) -> bool:
             and frame.measure() in (None, "return"))  # fmt: skip
 
 
-def month_asked(frame: QuestionFrame) -> str | None:
-    """'2025-11' when a calendar month was named without an edge ('작년 11월')."""
-    return next((n.removeprefix(CALENDAR_MONTH) for n in frame.notes
-                 if n.startswith(CALENDAR_MONTH)), None)  # fmt: skip
-
-
 def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The asked statistic of the closes (or volumes) over one calendar month's sessions."""
-    month = month_asked(turn.frame)
-    assert month is not None
+    """The asked statistic of the closes (or volumes) over the sessions of a span named whole
+    ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
+    span = turn.frame.span
+    assert span is not None
     field = "volume" if turn.frame.measure() == "volume" else "close"
-    rows = fetch_bars(turn, pool, date.fromisoformat(f"{month}-01"))
-    points = [(r["trade_date"], float(r[field])) for r in rows
-              if r[field] is not None and str(r["trade_date"])[:7] == month]  # fmt: skip
-    stat = turn.frame.operation.aggregate or "avg"
-    found = (
-        fig.window_statistic(points, fig.Window(len(points), "session"), stat) if points else None
+    rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
+    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
+    stat = turn.frame.operation.aggregate or (
+        "return" if turn.frame.measure() == "return" else "avg"
     )
+    first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
+    found = fig.span_statistic(points, first, last, stat)
+    label = span.label(turn.lang)
     if found is None:
-        turn.notes.append(f"{month}의 시세가 없습니다." if turn.ko() else f"No bars in {month}.")
+        turn.notes.append(f"{label}의 시세가 없습니다." if turn.ko() else f"No bars in {label}.")
         return
-    ask = WindowAsk(fig.Window(len(points), "session"), stat, field, month, month)
+    span.used = True
+    ask = WindowAsk(fig.Window(found.count, "session"), stat, field, label, label)
     fmt = (lambda v: f"{v:,.0f}주") if field == "volume" else (
         lambda v: money(v, turn.stock["currency"]))  # fmt: skip
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"

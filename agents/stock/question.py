@@ -29,7 +29,6 @@ from agents.stock.price_figures import (
     asks_why,
     day_of_move,
     day_of_volume,
-    month_asked,
 )
 from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
@@ -298,8 +297,9 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["drawdown"]
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
-    if month_asked(frame) and frame.operation.aggregate in ("avg", "sum", "max", "min"):
-        return ["month_stat"]  # '작년 11월 평균 종가': over that calendar month's sessions
+    if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
+                                   or frame.measure() == "return"):  # fmt: skip
+        return ["month_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
     if day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]
     if day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move

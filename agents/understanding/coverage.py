@@ -45,7 +45,7 @@ _FRAME_WORDS = frozenset(
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules
     "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두 "
-    "아파트 주택 실거래 거래 동안".split()
+    "아파트 주택 실거래 실 거래 동안 건수 순".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
@@ -125,6 +125,60 @@ _ORDINALS_EN = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "2nd": 2, "3rd
 
 
 READ = "read:"  # a screen's note: it computed what this word asks ('read:중위' for medians)
+NEGATION = "negation"  # mark_read(frame, NEGATION): a screen applied the question's 'not'
+
+
+def negations(tokens: tuple[Morpheme, ...], question: str) -> list[str]:
+    """The phrases that leave a set out ('안 담은', '담지 않은', '삼성전자 없는', '제외한',
+    '빼고', '말고'): each turns a set into its complement, so one nobody applied is decisive. A
+    negated predicate ('안 올랐어?') asks yes or no and a threshold's own negation ('3% 넘지
+    않는': the comparator turned around) is read elsewhere: neither is listed."""
+    found = []
+    for i, t in enumerate(tokens):
+        prev = tokens[i - 1] if i else None
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if (
+            t.form in ("안", "못")
+            and t.tag == "MAG"
+            and nxt is not None
+            and nxt.tag in ("VV", "VA")
+        ):
+            start, end = i, i + 1
+        elif t.form in ("않", "못") and t.tag == "VX" and prev is not None and prev.form == "지":
+            start, end = max(0, i - 2), i
+        elif _excludes(t, prev, nxt):
+            start, end = i, i
+        else:
+            continue
+        after = tokens[end + 1] if end + 1 < len(tokens) else None
+        modifies = t.form in ("제외", "빼", "말") or (after is not None and after.tag == "ETM")
+        if not modifies or _threshold_before(tokens, start):
+            continue
+        while (
+            end + 1 < len(tokens)
+            and tokens[end + 1].tag in ("XSV", "ETM", "EC")
+            and (tokens[end + 1].start == tokens[end].end)
+        ):  # '제외한', '빼고': the word as written
+            end += 1
+        stop = tokens[end].end
+        found.append(question[tokens[start].start : stop])
+    return found
+
+
+def _threshold_before(tokens: tuple[Morpheme, ...], at: int) -> bool:
+    """A number with its unit just before ('3% 넘지 않는', '1조 이상이 아닌')."""
+    return any(x.tag == "SN" and i + 1 < len(tokens) and (tokens[i + 1].tag == "SW" or
+               tokens[i + 1].form in _UNITS_AFTER_NUMBER)
+               for i, x in enumerate(tokens[: at]) if i >= at - 4)  # fmt: skip
+
+
+def _excludes(t: Morpheme, prev: Morpheme | None, nxt: Morpheme | None) -> bool:
+    """'삼성전자 없는', 'TIGER 200에 없는', '제외한', '빼고', '말고': a named thing left out."""
+    if t.form == "없" and t.tag == "VA":
+        return prev is not None and (prev.tag in (*_NAME_TAGS, "SN") or prev.tag.startswith("JK"))
+    if t.form in ("빼", "말") and t.tag == "VV":
+        return nxt is not None and nxt.form in ("고", "ᆫ", "은")
+    return t.form == "제외"
 
 
 def mark_read(frame: QuestionFrame, *words: str) -> None:
@@ -178,9 +232,12 @@ def cover(frame: QuestionFrame) -> Coverage:
         if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
             continue
         cov.unread.append(t.form)
-        if t.tag == "SN" or t.tag in _NAME_TAGS:
+        if t.tag == "SN" or t.tag in _NAME_TAGS or t.tag == "NNG":
+            # a noun no reader took names what is asked ('연금계좌', '대표이사'): not answered
             cov.decisive.append(_with_unit(tokens, i, question))
 
+    if READ + NEGATION not in frame.notes:  # '삼성전자 안 담은 ETF': not the holders
+        cov.decisive += [p for p in negations(tokens, question) if p not in cov.decisive]
     for note in frame.notes:  # read, but not applied ('그날' of another series' extreme)
         if note.startswith(UNAPPLIED):
             word = note.removeprefix(UNAPPLIED)
@@ -188,6 +245,10 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
+    span = frame.span
+    asked_over = frame.operation.aggregate or frame.statistic or frame.measure() == "return"
+    if span is not None and not span.used and asked_over and frame.as_of_span:
+        cov.decisive.append(question[frame.as_of_span[0] : frame.as_of_span[1]])  # not computed
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():
         cov.decisive.append(w.surface if w.start >= 0 else f"(이전 질문의) {w.surface}")
@@ -305,10 +366,13 @@ def _glued_by_meaning(before: Morpheme, word: Morpheme) -> bool:
 
 
 def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
-    """'10' with the unit after it ('10거래일'), as the user wrote it."""
+    """'10' with the unit after it ('10거래일'), a noun with its suffix ('경쟁률'), as the user
+    wrote it."""
     t = tokens[i]
     glued = i + 1 < len(tokens) and tokens[i + 1].start == t.end  # '10거래일', not '50 최근'
     if t.tag == "SN" and glued and tokens[i + 1].tag.startswith(("NN", "SL")):
+        return question[t.start : tokens[i + 1].end]
+    if glued and tokens[i + 1].tag == "XSN":  # '경쟁률' as written, not '경쟁'
         return question[t.start : tokens[i + 1].end]
     return t.form
 

@@ -12,6 +12,7 @@ coverage says it was not understood instead of answering with today's value.
 from __future__ import annotations
 
 import calendar
+import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
@@ -97,11 +98,13 @@ def _span_at(
     if form in _WEEKDAYS and not before & _AHEAD:  # '금요일 종가': the last such day up to today
         day = today - timedelta(days=(today.weekday() - _WEEKDAYS[form]) % 7)
         return (day, day), i + 1, "last"
-    if form == "last" and i + 1 < len(tokens) and tokens[i + 1].form.lower() in _WEEKDAYS:
-        day = today - timedelta(
-            days=(today.weekday() - _WEEKDAYS[tokens[i + 1].form.lower()]) % 7 or 7
-        )
-        return (day, day), i + 2, "last"  # 'last Friday': the one before today
+    if (form == "last" or tokens[i].form in ("지나", "지난", "저번")) and i + 1 < len(tokens):
+        k = i + 2 if tokens[i + 1].tag == "ETM" else i + 1  # '지나' + 'ㄴ'
+        if k < len(tokens) and tokens[k].form.lower() in _WEEKDAYS:
+            day = today - timedelta(
+                days=(today.weekday() - _WEEKDAYS[tokens[k].form.lower()]) % 7 or 7
+            )
+            return (day, day), k + 1, "last"  # '지난 금요일', 'last Friday': the one before today
     if form in _EDGE_WORDS:
         scale, offset, edge = _EDGE_WORDS[form]
         return _span(scale, offset, today), i + 1, edge
@@ -109,10 +112,10 @@ def _span_at(
         scale, offset = _SPANS[form]
         j = i + 1
         if scale == "year" and j < len(tokens) and tokens[j].form in _HALVES:
-            return _half(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
+            return _half_of(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
         return _weekday_of(_span(scale, offset, today), scale, tokens, j)
     if form in _HALVES:
-        return _half(today.year, _HALVES[form]), i + 1, None
+        return _half_of(today.year, _HALVES[form]), i + 1, None
     if form in _OFFSETS:
         j = i + 1
         if j < len(tokens) and tokens[j].tag == "ETM":  # '지나' + 'ㄴ'
@@ -169,15 +172,105 @@ def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
         m = today.year * 12 + today.month - 1 + offset
         return _months(m // 12, m % 12 + 1, 1)
     if scale == "half":
-        return _half(today.year, 1 if today.month <= 6 else 2)
+        return _half_of(today.year, 1 if today.month <= 6 else 2)
     monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
     return monday, monday + timedelta(days=6)
 
 
-def _half(year: int, half: int) -> tuple[date, date]:
+def _half_of(year: int, half: int) -> tuple[date, date]:
     return _months(year, 1 if half == 1 else 7, 6)
 
 
 def _months(year: int, month: int, count: int) -> tuple[date, date]:
     end_month = month + count - 1
     return date(year, month, 1), date(year, end_month, calendar.monthrange(year, end_month)[1])
+
+
+@dataclass(frozen=True)
+class SpanRead:
+    first: date
+    last: date
+    label_ko: str
+    label_en: str
+    start: int
+    end: int
+
+
+_NOT_WHOLE = r"(?!\s*(?:말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
+_YEAR_WORDS = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "전년": -1, "재작년": -2}
+_YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
+_QUARTER = re.compile(_YEAR_SAID + r"?(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
+_RELATIVE_QUARTER = re.compile(r"(?P<o>지난|이번|직전|저번|전)\s*분기" + _NOT_WHOLE)
+_HALF = re.compile(_YEAR_SAID + r"?(?P<h>상반기|하반기)" + _NOT_WHOLE)
+_RANGE = re.compile(
+    r"(?:(?P<y1>20\d{2})\s*년\s*)?(?P<m1>\d{1,2})\s*월\s*(?:부터|에서|~|-|–)\s*"
+    r"(?:(?P<y2>20\d{2})\s*년\s*)?(?P<m2>\d{1,2})\s*월(?:\s*까지)?(?!\s*\d)"
+)
+_YEAR = re.compile(
+    r"(?<!\d)(?:(?P<y>20\d{2})\s*년(?!\s*\d)|(?P<w>올해|금년|작년|지난해|재작년))" + _NOT_WHOLE
+)
+
+
+def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead | None:
+    """A calendar span named whole: '3월부터 6월까지', and with `over_days` (a statistic of its
+    days or a return over it is asked) 'N분기' (of a year said or the latest such), '지난
+    분기', '상반기' or a year ('작년 합계', '3분기 수익률', '2025년 최고치'); said alone, a
+    quarter is a reported one ('지난 분기 EPS'). A span with an edge or a base ('지난 분기 말',
+    '작년 대비') is a day or a period, read elsewhere."""
+    found = _range(text, today)
+    if found is not None or not over_days:
+        return found
+    for found in (_quarter(text, today), _half(text, today)):
+        if found is not None:
+            return found
+    m = _YEAR.search(text)
+    if m is None:
+        return None
+    year = int(m.group("y")) if m.group("y") else today.year + _YEAR_WORDS[m.group("w")]
+    return SpanRead(date(year, 1, 1), date(year, 12, 31), f"{year}년", str(year), *m.span())
+
+
+def _said_year(m: re.Match[str], today: date) -> int | None:
+    if m.group("y"):
+        return int(m.group("y"))
+    return today.year + _YEAR_WORDS[m.group("w")] if m.group("w") else None
+
+
+def _quarter(text: str, today: date) -> SpanRead | None:
+    if m := _QUARTER.search(text):
+        q = int(m.group("q"))
+        year = _said_year(m, today) or (today.year if (q - 1) * 3 < today.month else today.year - 1)
+        first, last = _months(year, q * 3 - 2, 3)
+    elif m := _RELATIVE_QUARTER.search(text):
+        first, last = _span("quarter", 0 if m.group("o") == "이번" else -1, today)
+        q, year = (first.month + 2) // 3, first.year
+    else:
+        return None
+    return SpanRead(first, last, f"{year}년 {q}분기", f"Q{q} {year}", *m.span())
+
+
+def _half(text: str, today: date) -> SpanRead | None:
+    m = _HALF.search(text)
+    if m is None:
+        return None
+    half = _HALVES[m.group("h")]
+    year = _said_year(m, today) or (today.year if half == 1 or today.month > 6 else today.year - 1)
+    first, last = _half_of(year, half)
+    return SpanRead(first, last, f"{year}년 {m.group('h')}", f"H{half} {year}", *m.span())
+
+
+def _range(text: str, today: date) -> SpanRead | None:
+    m = _RANGE.search(text)
+    if m is None:
+        return None
+    m1, m2 = int(m.group("m1")), int(m.group("m2"))
+    if not (1 <= m1 <= 12 and 1 <= m2 <= 12):
+        return None
+    y2 = int(m.group("y2") or m.group("y1") or 0) or (today.year if m2 <= today.month
+                                                       else today.year - 1)  # fmt: skip
+    y1 = int(m.group("y1") or 0) or (y2 if m1 <= m2 else y2 - 1)
+    first, last = date(y1, m1, 1), date(y2, m2, calendar.monthrange(y2, m2)[1])
+    if first > last:
+        return None
+    ko = f"{y1}-{m1:02d} ~ {y2}-{m2:02d}"
+    return SpanRead(first, last, ko, ko, *m.span())

@@ -36,7 +36,8 @@ UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개�
              "year": "년", "prev_week": "지난주", "prev_month": "지난달"}  # fmt: skip
 STAT_WORDS_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
              "min": "최저치", "range": "최고치와 최저치의 차이", "extremes": "최고치와 최저치",
-             "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차"}  # fmt: skip
+             "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차",
+             "up_days": "오른 날 수", "down_days": "내린 날 수"}  # fmt: skip
 FIELDS_KO = {"close": "종가", "high": "고가", "low": "저가", "high_low": "고가·저가",
               "volume": "거래량", "trading_value": "거래대금", "value": "값"}  # fmt: skip
 Aggregate = Literal["sum", "avg", "count", "max", "min", "list"]  # list: the top N rows themselves
@@ -111,6 +112,23 @@ class Period(BaseModel):
     surface: str = ""
 
 
+class CalendarSpan(BaseModel):
+    """Days named as a calendar span ('10월', '지난 분기', '작년', '3월부터 6월까지'): a
+    statistic over it reads the days first..last; said alone, its last day is the as-of day."""
+
+    first: str  # ISO dates, inclusive
+    last: str
+    label_ko: str
+    label_en: str
+    used: bool = False  # set by the screen that computed over it (coverage reads it)
+
+    def holds(self, day: object) -> bool:
+        return self.first <= str(day)[:10] <= self.last
+
+    def label(self, lang: str) -> str:
+        return self.label_ko if lang == "ko" else self.label_en
+
+
 class Condition(BaseModel):
     """One more threshold of a filter ('… and net assets over 1 trillion won')."""
 
@@ -147,6 +165,7 @@ class QuestionFrame(BaseModel):
     period: Period | None = None
     as_of_date: str | None = None
     as_of_span: tuple[int, int] | None = None  # the words that named the day
+    span: CalendarSpan | None = None  # a month, quarter, half, year or range named whole
     reference: Reference | None = None  # how the question leans on the previous turn
     previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
     replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out
@@ -228,7 +247,9 @@ class QuestionFrame(BaseModel):
             since = self.period.label.removeprefix("since:")
             parts.append(f"기간={since} 이후" if since != self.period.label
                          else f"기간={self.period.surface or self.period.label}")  # fmt: skip
-        if self.as_of_date:
+        if self.span:
+            parts.append(f"기간={self.span.first} ~ {self.span.last}")
+        elif self.as_of_date:
             parts.append(f"기준일={self.as_of_date}")
         if self.reference:
             parts.append("이전 턴 참조=" + {"subset": "그 중에서", "same": "같은 대상",

@@ -17,11 +17,12 @@ from datetime import date, timedelta
 
 from agents.understanding.advice import asks_advice
 from agents.understanding.coverage import PICKED, UNAPPLIED
-from agents.understanding.dates import BASE_AFTER, read_date_point
+from agents.understanding.dates import BASE_AFTER, SpanRead, read_calendar_span, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
     HOUSING_MEASURES,
     MEASURE_UNITS,
+    CalendarSpan,
     Condition,
     Entity,
     Measure,
@@ -86,8 +87,6 @@ ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
 RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
-# '원달러 환율 10월 평균': a month named whole (not '10월 말'): its own days, 'month:2026-10'
-CALENDAR_MONTH = "month:"
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -372,6 +371,9 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
+    span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
+    if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
+        return _read_span(frame, text, span, today)
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
         return _read_relative_point(frame, text, today)
@@ -395,12 +397,30 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
         base = on if edge else date(year, month, 1) - timedelta(days=1)
         return _on_day(frame, text, base, m.start(), m.end())
     frame.as_of_date = on.isoformat()
-    if not (m.group("edge") or "").strip():
-        frame.notes.append(f"{CALENDAR_MONTH}{year:04d}-{month:02d}")
+    if not (m.group("edge") or "").strip():  # '10월 평균': the month's own days
+        label = f"{year:04d}-{month:02d}"
+        frame.span = CalendarSpan(first=f"{label}-01", last=f"{label}-{last:02d}", label_ko=label,
+                                  label_en=label)  # fmt: skip
     text = _dated(frame, text, m.start(), m.end())
     if year_match and not m.group("y"):
         text = _blank(text, year_match.start(), year_match.end())
     return text
+
+
+def _read_span(frame: QuestionFrame, text: str, span: SpanRead, today: date) -> str:
+    """A span named whole: said alone its last day (up to today) is the as-of day ('지난 분기
+    종가'); a statistic over it reads its days (the screens mark it used)."""
+    frame.span = CalendarSpan(first=span.first.isoformat(), last=span.last.isoformat(),
+                              label_ko=span.label_ko, label_en=span.label_en)  # fmt: skip
+    frame.as_of_date = min(span.last, today).isoformat()
+    return _dated(frame, text, span.start, span.end)
+
+
+def _stat_over_days(question: str) -> bool:
+    """A statistic of a series' days or a return is asked ('평균', '합계', '최고치', '수익률'):
+    a quarter or year named is then its own days ('작년 합계', '3분기 수익률')."""
+    return read_window_stat(question).stat in ("avg", "sum", "max", "min", "range", "extremes",
+                                               "std", "return")  # fmt: skip
 
 
 # the words after a day that make it a change's base: the date reader's, as written text

@@ -21,7 +21,7 @@ from agents.understanding.morphemes import Morpheme, analyse
 
 Unit = Literal["session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month"]
 Stat = Literal["avg", "sum", "max", "min", "range", "extremes", "moving_average", "volatility",
-               "return", "change", "std"]  # fmt: skip
+               "return", "change", "std", "up_days", "down_days"]  # fmt: skip
 # 'high_low': the highest high and the lowest low ('최고가와 최저가'), two fields of one bar
 Field = Literal["close", "high", "low", "high_low", "volume", "trading_value", "value"]
 
@@ -176,6 +176,9 @@ def read_window_stat(text: str) -> WindowStat:
             found = {"수익": "return", "변동": "volatility", "표준": "std", "고저": "range",  # type: ignore[assignment]
                      "등락": "change"}[form]  # fmt: skip
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
+        elif form in ("변화", "증감", "변동") and nxt in ("율", "률"):
+            found = "return"  # '변화율', '증감률': a rate of change, in %
+            spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
         if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
@@ -193,6 +196,10 @@ def read_window_stat(text: str) -> WindowStat:
     if has_max and has_min:  # '최고치와 최저치': both ends; with '차이', the width between them
         gap = [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
         stat, spans = ("range", spans + gap) if gap else ("extremes", spans)
+    counted = _days_moved(tokens)  # '15거래일 중 상승한 날 몇 번?': a count of the days
+    if counted is not None:
+        stat, said = counted
+        spans += said
     if stat == "std" and field is None:
         stat = "volatility"  # '20거래일 표준편차' of a price is of its returns; '종가 표준편차' of closes
     if window is not None and stat in ("moving_average", "volatility") and window.unit == "day":
@@ -200,7 +207,30 @@ def read_window_stat(text: str) -> WindowStat:
     return WindowStat(window=window, stat=stat, field=field, spans=spans)
 
 
+_UP = frozenset({"오르", "상승", "올라가", "up", "rose", "gained"})
+_DOWN = frozenset({"내리", "하락", "떨어지", "빠지", "down", "fell", "lost"})
+_COUNT_WORDS = frozenset({"몇", "며칠", "수", "횟수", "개수", "many", "count"})
+
+
+def _days_moved(tokens: tuple[Morpheme, ...]) -> tuple[Stat, list[tuple[int, int]]] | None:
+    """'상승한 날 몇 번', '오른 날 며칠', '하락일 수', 'how many up days': the count of the
+    window's sessions that rose (fell) from the one before."""
+    forms = [t.form.lower() for t in tokens]
+    for i, form in enumerate(forms):
+        if form not in _UP | _DOWN:
+            continue
+        day = next((j for j in range(i + 1, min(i + 4, len(forms)))  # '하락일' is 하락 + 이 + ᆯ
+                    if forms[j] in ("날", "일", "day", "days", "sessions")
+                    or (forms[j] == "이" and tokens[j].tag == "VCP")), None)  # fmt: skip
+        count = next((j for j in range(i + 1, len(forms)) if forms[j] in _COUNT_WORDS), None)
+        if day is not None and count is not None:
+            stat: Stat = "up_days" if form in _UP else "down_days"
+            return stat, [(tokens[k].start, tokens[k].end) for k in (i, day, count)]
+    return None
+
+
 def _precedence(stat: Stat) -> int:
     """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
     return {"moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3,
-            "sum": 3, "max": 3, "min": 3, "return": 2, "change": 1}[stat]  # fmt: skip
+            "sum": 3, "max": 3, "min": 3, "return": 2, "change": 1, "up_days": 6,
+            "down_days": 6}[stat]  # fmt: skip

@@ -606,5 +606,5 @@ def test_a_months_average_is_that_months_days(pg_pool: Any, graph_store: Any) ->
     answer = answer_question("원달러 환율 10월 평균", pool=pg_pool, store=graph_store).answer
     assert (
         f"{row['month']}(" in answer
-        and f"평균: {float(row['v']):,.2f} (관측치 {row['n']}개)" in answer
+        and f"관측치 {row['n']}개) 평균: {float(row['v']):,.2f}" in answer
     ), answer

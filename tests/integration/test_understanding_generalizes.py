@@ -952,3 +952,70 @@ def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
     assert day.status == "partial" and "'그날'은 읽지 못해" in day.answer.splitlines()[0]
     per = answer_stock_question("삼전 per 몇이야", pool=pg_pool)
     assert per is not None and "PER " in per.answer
+
+
+def test_round_29_spans_complements_moves_of_regions_and_a_pick_among_holdings(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 29 (each answered another question with status ok): '지난 분기 평균 종가'
+    was the last three months; '작년 합계' the latest month; '삼성전자 안 담은 ETF' the
+    holders; '1년 변화율 가장 큰 지역' the highest level; '상위 10종목 중 1개월 수익률 가장
+    높은 종목' the list without the pick; '200일 이동평균 대비 현재가' the average alone."""
+    kia = answer_stock_question("기아 지난 분기 평균 종가", pool=pg_pool)
+    mean = one(pg_pool, "SELECT avg(close) FROM stock_prices WHERE security_id = 'KR:000270' AND "
+               "trade_date BETWEEN '2026-07-01' AND '2026-09-30'")  # fmt: skip
+    assert kia is not None and kia.status == "ok"
+    assert "2026년 3분기(2026-07-01 ~ 2026-09-30" in kia.answer and won(mean) in kia.answer
+    permits = macro_answer("인천 주택 인허가 작년 합계", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    total = one(pg_pool, "SELECT sum(units) FROM re_permits WHERE region = '인천' AND month "
+                "BETWEEN '2025-01-01' AND '2025-12-31'")  # fmt: skip
+    assert permits.status == "ok" and "2025년(2025-01-01" in permits.answer
+    assert f"합계: {total:,.0f}호" in permits.answer
+    without = etf_answer("삼성전자 안 담은 ETF 중 순자산 가장 큰 것", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    largest = fetch_all(
+        "WITH l AS (SELECT etf_code, max(as_of_date) AS d FROM etf_holdings GROUP BY etf_code) "
+        "SELECT e.name FROM etfs e JOIN l ON l.etf_code = e.code JOIN LATERAL (SELECT net_assets "
+        "FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "WHERE NOT EXISTS (SELECT 1 FROM etf_holdings h WHERE h.etf_code = e.code AND "
+        "h.as_of_date = l.d AND h.security_id = 'KR:005930') ORDER BY p.net_assets DESC LIMIT 1",
+        None, pg_pool)[0]["name"]  # fmt: skip
+    assert without.status == "ok" and without.answer.startswith("삼성전자를 담지 않은 ETF")
+    assert f"1. {largest} (" in without.answer
+    unapplied = etf_answer("KODEX 200 안 담은 종목", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert unapplied.status == "partial" and "'안 담은'" in unapplied.answer.splitlines()[0]
+    growth = fetch_all(
+        "WITH v AS (SELECT region, month, index_value FROM re_house_price_index WHERE region <> "
+        "'전국'), last AS (SELECT max(month) AS m FROM v) SELECT a.region, a.index_value / "
+        "b.index_value - 1 AS g FROM v a JOIN v b ON a.region = b.region, last WHERE a.month = "
+        "last.m AND b.month = last.m - interval '12 months' ORDER BY g DESC LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    regions = macro_answer("아파트 매매가격지수 1년 변화율 가장 큰 지역", settings=offline,
+                           store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "상승률 높은 지역 순" in regions.answer
+    assert (
+        f"{growth['region']} " in regions.answer
+        and f"(+{float(growth['g']) * 100:.2f}%)" in regions.answer
+    )
+    top = fetch_all(
+        "WITH l AS (SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = '069500') "
+        "SELECT s.name, (SELECT close FROM stock_prices p WHERE p.security_id = h.security_id "
+        "ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices p WHERE "
+        "p.security_id = h.security_id AND trade_date <= (SELECT max(trade_date) FROM "
+        "stock_prices q WHERE q.security_id = h.security_id) - interval '1 month' ORDER BY "
+        "trade_date DESC LIMIT 1) - 1 AS r FROM etf_holdings h JOIN stocks s ON s.security_id = "
+        "h.security_id, l WHERE h.etf_code = '069500' AND h.as_of_date = l.d ORDER BY h.weight "
+        "DESC LIMIT 10", None, pg_pool)  # fmt: skip
+    best = max(top, key=lambda r: r["r"])
+    pick = etf_answer("KODEX 200 보유 상위 10종목 중 1개월 수익률 가장 높은 종목",
+                      settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert pick.answer.startswith(
+        f"비중 상위 10개 중 1개월 수익률 가장 높은 종목: {best['name']} ("
+    )
+    assert f"{float(best['r']) * 100:+.2f}%" in pick.answer.splitlines()[0]
+    average = answer_stock_question("카카오 200일 이동평균 대비 현재가", pool=pg_pool)
+    assert (
+        average is not None and "이동평균: " in average.answer and "은 그 대비 " in average.answer
+    )

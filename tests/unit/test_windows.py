@@ -130,3 +130,54 @@ def test_last_week_and_last_month_are_calendar_periods() -> None:
     month = fig.window_points([(date(2026, m, 15), 1.0) for m in (9, 10, 11)],
                               fig.Window(1, "prev_month"))  # fmt: skip
     assert month == [(date(2026, 10, 15), 1.0)]
+
+
+SPANS = [  # question, (first, last) the span names, on a data day of 2026-11-20
+    ("기아 지난 분기 평균 종가", ("2026-07-01", "2026-09-30")),
+    ("KODEX 200 3분기 수익률", ("2026-07-01", "2026-09-30")),
+    ("코스피 작년 4분기 최고치", ("2025-10-01", "2025-12-31")),
+    ("TIGER 200 상반기 평균 거래량", ("2026-01-01", "2026-06-30")),
+    ("삼성전자 3월부터 6월까지 수익률", ("2026-03-01", "2026-06-30")),
+    ("원달러 환율 11월~2월 평균", ("2025-11-01", "2026-02-28")),
+    ("인천 주택 인허가 작년 합계", ("2025-01-01", "2025-12-31")),
+    ("미국 10년물 금리 2025년 평균", ("2025-01-01", "2025-12-31")),
+    ("삼전 지난 분기 EPS", None),  # said alone, a quarter is the reported one
+    ("코스피 지난 분기 말 종가", None),  # an edge: a day
+    ("타이거 S&P500 작년 이맘때 대비 수익률", None),  # a base day
+    ("코스피 작년 대비", None),
+]
+
+
+@pytest.mark.parametrize(("question", "span"), SPANS)
+def test_calendar_spans(question: str, span: tuple[str, str] | None) -> None:
+    from agents.understanding.dates import read_calendar_span
+    from agents.understanding.parse import _stat_over_days
+
+    low = question.lower()
+    found = read_calendar_span(low, date(2026, 11, 20), over_days=_stat_over_days(question))
+    assert (found and (found.first.isoformat(), found.last.isoformat())) == (span or None)
+    if span is not None:  # its figure is the span's own days, a return from the close before
+        points = [(date(2025, 12, 30), 100.0), (date(2026, 7, 1), 110.0), (date(2026, 9, 30), 121.0),
+                  (date(2026, 10, 1), 130.0)]  # fmt: skip
+        third = fig.span_statistic(points, date(2026, 7, 1), date(2026, 9, 30), "return")
+        assert third is not None and third.count == 2 and third.value == pytest.approx(21.0)
+
+
+NEGATED = [  # question, the phrases that leave a set out
+    ("삼성전자 안 담은 ETF 중 순자산 가장 큰 것", ["안 담은"]),
+    ("삼성전자를 담지 않은 반도체 ETF", ["담지 않은"]),
+    ("TIGER 200에 없는 종목", ["없는"]),
+    ("SK하이닉스 제외한 ETF 평균 총보수", ["제외한"]),
+    ("삼성전자 빼고 순자산 큰 ETF", ["빼고"]),
+    ("1년 수익률 3% 넘지 않는 ETF", []),  # the threshold's comparator, turned around
+    ("총보수 0.1% 이상이 아닌 ETF", []),
+    ("코스피 안 올랐어?", []),  # a yes-or-no question, answered by the move
+]
+
+
+@pytest.mark.parametrize(("question", "phrases"), NEGATED)
+def test_negations(question: str, phrases: list[str]) -> None:
+    from agents.understanding.coverage import negations
+    from agents.understanding.morphemes import analyse
+
+    assert negations(analyse(question), question) == phrases
