@@ -121,7 +121,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
            else _total(frame, turns))  # fmt: skip
     blocks = [gap] if gap else []
     for t in turns:
-        head = f"**{t.stock['name']} ({t.stock['security_id']})** · " + (
+        ticker = str(t.stock["security_id"]).split(":")[-1]  # '005930', 'AAPL': no internal id
+        head = f"**{t.stock['name']} ({ticker})** · " + (
             f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"
         )
         blocks.append(head + "\n" + "\n".join(f"- {line}" for line in t.lines))

@@ -27,7 +27,7 @@ def test_every_stock_named_gets_the_figures_asked(pg_pool: Any) -> None:
     for sid in ("KR:005930", "KR:000660"):
         pe = fetch_all("SELECT pe FROM stock_fundamentals WHERE security_id = %s ORDER BY "
                        "as_of_date DESC LIMIT 1", (sid,), pool=pg_pool)[0]["pe"]  # fmt: skip
-        assert f"({sid})" in text and f"PER {float(pe):,.2f}배" in text
+        assert f"({sid.split(':')[1]})" in text and f"PER {float(pe):,.2f}배" in text
 
 
 def test_a_fall_from_the_high_and_the_trading_value(pg_pool: Any) -> None:
