@@ -38,6 +38,7 @@ from data_access import catalog, runs
 from data_access.config import Settings, get_settings
 from data_access.contracts import AgentAnswer
 from data_access.errors import ToolInputError, WorkbenchError
+from data_access.postgres import get_pool
 
 logger = logging.getLogger(__name__)
 
@@ -198,6 +199,9 @@ def stream_ask(
         yield rejected_answer(checked.problem, started)
         return
     question = checked.text
+    # one pool for the turn: each store call given None looked it up again, and every lookup
+    # asks the embedded servers whether they run (~45 ms; 8 lookups in a turn)
+    pool = pool or get_pool()
     info = store.require_contract(contract_id, pool)
     index = get_index(contract_id, pool, settings)
     model_id = settings.model_for("contract")
