@@ -128,7 +128,9 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     direction = frame.operation.direction if frame else None
     ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
-    n = (frame.operation.top_n if frame else None) or 3
+    n = with_ties(
+        [float(r["value"]) for r in rows], (frame.operation.top_n if frame else None) or 3
+    )
     listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
                        for r in rows[:n])  # fmt: skip
     resp.key_points.append(lang_text(
@@ -138,6 +140,13 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         f"{listed}.",
     ))  # fmt: skip
     return True
+
+
+def with_ties(ordered: list[float], n: int) -> int:
+    """How many to list so that every region tied with the n-th is named too."""
+    while 0 < n < len(ordered) and ordered[n] == ordered[n - 1]:
+        n += 1
+    return n
 
 
 def _move_asked(route: Route) -> str | None:
@@ -193,8 +202,9 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     rate = _rate_asked(route)  # '상승률': ranked and shown in %
     growth = (lambda m: (m[3] / m[2] - 1) * 100 if m[2] else 0.0) if rate else (lambda m: m[1])
     size = move in ("most", "least")
-    moves.sort(key=(lambda m: abs(growth(m))) if size else growth, reverse=move in ("up", "most"))
-    n = (frame.operation.top_n if frame else None) or 3
+    key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
+    moves.sort(key=key, reverse=move in ("up", "most"))
+    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
         + (f"{growth(m):+.2f}%" if rate else _signed(m[1], unit))
