@@ -123,7 +123,7 @@ def topic_name(piece: str) -> str:
 def shared_predicate(pieces: list[str]) -> str:
     """What the last joined piece says after its first noun phrase ('부가세는 누가 내요?' →
     '는 누가 내요?'): the predicate the joined nouns share ('관세랑 부가세는 누가 내요?' asks
-    who pays each). '' for English or a last piece that is a noun phrase only."""
+    who pays each). '' for English or a last piece without one ('손해배상 조건은?')."""
     last = pieces[-1]
     if not is_korean(last):
         return ""
@@ -131,8 +131,8 @@ def shared_predicate(pieces: list[str]) -> str:
 
     morphemes = analyse(last)
     head = next((i for i, m in enumerate(morphemes) if not NOUN_PHRASE_TAG_RE.match(m.tag)), None)
-    if not head:
-        return ""
+    if not head or not any(m.content for m in morphemes[head:]):
+        return ""  # '손해배상 조건은?': a particle is no predicate
     return last[morphemes[head].start :]
 
 
