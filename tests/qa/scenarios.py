@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.waits import only_one
+from tests.browser.waits import wait_idle as script_idle
 
 ANSWER_TIMEOUT_MS = 90_000
 # A screen's first view in a new app process (stores, catalogue, the page's own queries) took
@@ -118,12 +119,24 @@ def contract_clauses(page: Any) -> None:
         timeout=ANSWER_TIMEOUT_MS
     )
     wait_idle(page)
-    only_one(page.get_by_label("질문")).fill(CONTRACT_QUESTION)
+    _type_and_keep(page, "질문", CONTRACT_QUESTION)
     page.get_by_role("button", name="질문하기").click()
     page.get_by_text("표준계약서와 비교: 제11조(비밀유지)").wait_for(timeout=ANSWER_TIMEOUT_MS)
     # the answer's last part (a capture once caught the page before its evidence and downloads)
     page.get_by_text("답변·근거 Markdown 내려받기").wait_for(timeout=ANSWER_TIMEOUT_MS)
     open_trace(page)
+
+
+def _type_and_keep(page: Any, label: str, text: str) -> None:
+    """Type `text` into the box labelled `label` and make sure it is still there once the page
+    is quiet: a rerun the upload started drew the form again and dropped what had been typed
+    (the QA once sent the contract question empty: '질문이 비어 있습니다')."""
+    for _ in range(3):
+        only_one(page.get_by_label(label)).fill(text)
+        script_idle(page)
+        if only_one(page.get_by_label(label)).input_value() == text:
+            return
+    raise AssertionError(f"the box '{label}' did not keep what was typed")
 
 
 def stock_report(page: Any) -> None:
