@@ -237,14 +237,24 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     context = [df for u, df in zip(units, found, strict=True) if u.context]
     foreign = (any(not u.context for u in units) and bool(context)
                and not any(context))  # fmt: skip
+    # '예금이 압류되면 어떻게 돼요?' asks what the condition leads to: the condition is the topic
+    conditional = not asks_outcome(question) or any(not u.context for u in units)
     weights = []
     for unit, df in zip(units, found, strict=True):
         weight = math.log((n + 1) / (df + 0.5))
         weight *= PREDICATE_WEIGHT if unit.predicate else 1.0
-        if unit.context:
+        if unit.context and conditional:
             weight *= UNKNOWN_CONTEXT_WEIGHT if foreign else CONTEXT_WEIGHT
         weights.append(weight)
     return weights
+
+
+OUTCOME_RE = re.compile(r"어떻게\s*(?:되|돼|됩)")
+
+
+def asks_outcome(question: str) -> bool:
+    """The main clause asks what happens ('… 어떻게 돼요?', '어떻게 되나요?')."""
+    return bool(OUTCOME_RE.search(question[main_clause_start(question) :]))
 
 
 def min_coverage(question: str) -> float:

@@ -192,3 +192,25 @@ def test_the_bound_noun_su_and_a_cost_suffix_name_no_topic() -> None:
         _article(5, "상품가의 구성", "판매 가격에는 운송료가 포함된다."),
     ]  # fmt: skip
     assert coverage("반품비를 누가 내는지 어디서 확인해요?", terms[0], terms) >= MIN_COVERAGE
+
+
+def test_a_question_asking_what_a_condition_leads_to_is_about_the_condition() -> None:
+    from agents.contract.coverage import asks_outcome, topic_units
+
+    # '어떻게 돼요?' names nothing: the condition's words are what the clause must cover
+    assert asks_outcome("예금이 압류되면 어떻게 돼요?")
+    assert all(u.context for u in topic_units("예금이 압류되면 어떻게 돼요?"))
+    # a main clause with a topic of its own, or one asking leave, is not that question
+    assert not asks_outcome("보일러가 고장나면 수리비는 누가 내?")
+    assert not asks_outcome("비밀정보를 제3자에게 알려줘도 되나요?")
+
+
+def test_an_outcome_question_is_judged_on_its_condition() -> None:
+    from agents.contract.coverage import coverage
+
+    clauses = [_article(1, "증권의 부도", "입금한 수표가 부도나면 은행은 예금원장에서 뺀다."),
+               _article(2, "입금", "거래처는 현금으로 입금할 수 있다."),
+               _article(3, "이자", "이자는 원을 단위로 셈한다.")]  # fmt: skip
+    # nothing in the contract speaks of 압류: no clause covers the question (it was not judged)
+    assert max(coverage("예금이 압류되면 어떻게 돼요?", a, clauses) for a in clauses) < 0.5
+    assert coverage("수표가 부도나면 어떻게 돼요?", clauses[0], clauses) >= 0.5
