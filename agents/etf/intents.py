@@ -434,6 +434,7 @@ def _scope_by_benchmark(plan: Plan) -> None:
     if plan.frame is not None:  # the trace's '이해한 질문' shows the scope the answer uses
         plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
                                or e.end <= hit.start or e.start >= hit.end]  # fmt: skip
+        mark_read(plan.frame, *re.findall(r"\d+", hit.phrase))  # the '200' of 'KOSPI 200'
 
 
 def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
@@ -488,8 +489,9 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     _volume_surge(plan, frame)
     op = frame.operation
     measure = frame.measure()
-    if op.kind == "rank" and op.filter_measure and len(frame.measures) > 1:
-        # '삼성전자 비중 10% 이상인 ETF 중 보수 가장 싼 것': filtered by one, ranked by the other
+    if (op.kind == "rank" or op.aggregate) and op.filter_measure and len(frame.measures) > 1:
+        # '삼성전자 비중 10% 이상인 ETF 중 보수 가장 싼 것': filtered by one, ranked by the other;
+        # '순자산 1조 이상 ETF 평균 1년 수익률': filtered by one, the other averaged
         measure = next((m.name for m in frame.measures if m.name != op.filter_measure), measure)
     if measure not in SET_MEASURES and measure is not None:
         plan.unanswered.append(_text(plan, "set_measure", measure))

@@ -129,29 +129,35 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
 def day_of_volume(frame: QuestionFrame) -> bool:
     op = frame.operation
     return (op.kind == "aggregate" and op.aggregate in ("max", "min")
-            and frame.measure() == "volume")  # fmt: skip
+            and frame.measure() in ("volume", "trading_value"))  # fmt: skip
 
 
 def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The session of the largest (smallest) volume over the period (a month unless asked)."""
+    """The session of the largest (smallest) volume or trading value (close × volume) over the
+    period (a month unless asked)."""
     p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
-    bars = [r for r in after_base(rows, p) if r["volume"] is not None]
+    value = turn.frame.measure() == "trading_value"
+    bars = [{**r, "amount": float(r["volume"]) * (float(r["close"]) if value else 1.0)}
+            for r in after_base(rows, p) if r["volume"] is not None and r["close"]]  # fmt: skip
     if not bars:
         turn.notes.append("거래량이 없어 계산하지 못했습니다." if turn.ko() else "No volume.")
         return
     least = turn.frame.operation.aggregate == "min"
-    day = (min if least else max)(bars, key=lambda r: r["volume"])
+    day = min(bars, key=lambda r: r["amount"]) if least else max(bars, key=lambda r: r["amount"])
     mark_used(turn.frame)
     label = p.ko if turn.ko() else p.en
-    word = ("거래량 가장 적은 날" if least else "거래량 가장 많은 날") if turn.ko() else (
-        "lowest-volume session" if least else "highest-volume session")  # fmt: skip
-    mean = sum(float(r["volume"]) for r in bars) / len(bars)
+    what = ("거래대금", "trading value") if value else ("거래량", "volume")
+    word = f"{what[0]} 가장 {'적은' if least else '많은'} 날" if turn.ko() else (
+        f"{'lowest' if least else 'highest'}-{what[1]} session")  # fmt: skip
+    said = (lambda v: amount(v, turn.stock["currency"])) if value else (
+        lambda v: f"{v:,.0f}주" if turn.ko() else f"{v:,.0f} shares")  # fmt: skip
+    mean = sum(r["amount"] for r in bars) / len(bars)
     turn.lines.append(
         f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
-        f"{int(day['volume']):,}주 (기간 평균 {mean:,.0f}주의 {float(day['volume']) / mean:.1f}배)"
+        f"{said(day['amount'])} (기간 평균 {said(mean)}의 {day['amount'] / mean:.1f}배)"
         if turn.ko() else f"{word} over {label} ({bars[0]['trade_date']} to "
-        f"{bars[-1]['trade_date']}): {day['trade_date']}, {int(day['volume']):,} shares "
-        f"({float(day['volume']) / mean:.1f}x the period's mean of {mean:,.0f})")  # fmt: skip
+        f"{bars[-1]['trade_date']}): {day['trade_date']}, {said(day['amount'])} "
+        f"({day['amount'] / mean:.1f}x the period's mean of {said(mean)})")  # fmt: skip
 
 
 def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -325,6 +331,9 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
         found = both and replace(both, stat="range" if ask.stat == "range" else "extremes")
     else:
         found = fig.window_statistic(points(field), ask.window, ask.stat)
+    if found is not None and field in ("high", "low") and rows and rows[-1]["close"]:
+        # '52주 최고가 대비 몇 % 아래': the latest close against the highest high
+        found = replace(found, latest=float(rows[-1]["close"]))
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip

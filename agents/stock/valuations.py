@@ -37,7 +37,7 @@ WHERE security_id = %(sid)s ORDER BY event_date"""
 
 
 # the same sector's stocks of the same market, each on its last snapshot on or before the day
-_PEERS = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+_PEERS = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
 FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
   FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
   ORDER BY as_of_date DESC LIMIT 1) f ON true
@@ -171,6 +171,9 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             values = _sector_values(rows, field)
             if len(values) < 2:
                 continue
+            if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
+                turn.lines.append(_sector_ranking(turn, rows, m, f"{market} {name}"))
+                continue
             ko, en = GAP_WORDS[m]
             avg, mid = (figure_text(m, v, turn) for v in (sum(values) / len(values),
                                                            statistics.median(values)))  # fmt: skip
@@ -186,6 +189,23 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                      if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
                      "over stocks with positive earnings only.")  # fmt: skip
     return turn
+
+
+def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:
+    """A sector's stocks ordered by one valuation figure, the top N (ties at the cut named)."""
+    field, op = FUNDAMENTAL_FIELDS[measure], turn.frame.operation
+    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
+    n = op.top_n or 1
+    while n < len(kept) and float(kept[n][field]) == float(kept[n - 1][field]):
+        n += 1
+    ko, en = GAP_WORDS[measure]
+    listed = ", ".join(f"{i}. {r['name']} {figure_text(measure, float(r[field]), turn)}"
+                       for i, r in enumerate(kept[:n], 1))  # fmt: skip
+    low = op.direction == "asc"
+    return (f"{sector} 업종 {ko} {'낮은' if low else '높은'} 순 ({len(kept)}종목 중): {listed}"
+            if turn.ko() else f"{sector} sector by {en}, {'lowest' if low else 'highest'} first "
+            f"(of {len(kept)}): {listed}")  # fmt: skip
 
 
 def _valuation(turn: Turn, pool: ConnectionPool | None) -> None:

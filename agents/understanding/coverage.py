@@ -45,7 +45,7 @@ _FRAME_WORDS = frozenset(
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules
     "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두 "
-    "아파트 주택 실거래 실 거래 동안 건수 순".split()
+    "아파트 주택 실거래 실 거래 동안 건수 순 최신 최신값 아래 위 밑 below above".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
@@ -217,7 +217,9 @@ def cover(frame: QuestionFrame) -> Coverage:
             continue
         if form in _DECIDING_WORDS:
             cov.unread.append(t.form)
-            cov.decisive.append(_deciding_phrase(tokens, i, question))
+            cov.decisive.append(
+                _deciding_phrase(tokens, i, question, [(a, b) for a, b, _ in spans])
+            )
             continue
         if form in _FRAME_WORDS or (
             i and tokens[i - 1].form == "몇" and form in _UNITS_AFTER_NUMBER
@@ -350,10 +352,16 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def _deciding_phrase(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
-    """The deciding word with the words glued to it by meaning: '두 번째', '지난 분기 말'."""
+def _deciding_phrase(tokens: tuple[Morpheme, ...], i: int, question: str,
+                     read: list[tuple[int, int]]) -> str:  # fmt: skip
+    """The deciding word with the words glued to it by meaning ('두 번째', '지난 분기 말'), not
+    into a name already read ('TIGER 200 분기별' is '분기')."""
     start = i
-    while start > 0 and _glued_by_meaning(tokens[start - 1], tokens[start]):
+    while (
+        start > 0
+        and _glued_by_meaning(tokens[start - 1], tokens[start])
+        and not any(a <= tokens[start - 1].start < b for a, b in read)
+    ):
         start -= 1
     return question[tokens[start].start : tokens[i].end]
 

@@ -105,6 +105,13 @@ def _span_at(
                 days=(today.weekday() - _WEEKDAYS[tokens[k].form.lower()]) % 7 or 7
             )
             return (day, day), k + 1, "last"  # '지난 금요일', 'last Friday': the one before today
+    if (
+        tokens[i].tag == "SN"
+        and form.isdigit()
+        and 2000 <= int(form) <= 2100
+        and (i + 1 < len(tokens) and tokens[i + 1].form == "년")
+    ):  # '2025년 말': a year by its number, with an edge after it
+        return (date(int(form), 1, 1), date(int(form), 12, 31)), i + 2, None
     if form in _EDGE_WORDS:
         scale, offset, edge = _EDGE_WORDS[form]
         return _span(scale, offset, today), i + 1, edge

@@ -103,7 +103,9 @@ def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[li
     runs: list[list[Morpheme]] = []
     for t in tokens:
         joiner = t.form in ("&", "-", ".") and bool(runs and runs[-1])  # 'S&P500', 'K-뷰티'
-        free = (t.tag in _NAME_TAGS or joiner) and not any(
+        # '코스삑' is 코스 + 삑 (an adverb) to Kiwi: a piece glued to a name-like word is its part
+        glued = bool(runs and runs[-1]) and t.start == runs[-1][-1].end and t.tag[0] not in "JES"
+        free = (t.tag in _NAME_TAGS or joiner or glued) and not any(
             a < t.end and t.start < b for a, b in taken
         )
         if not free:

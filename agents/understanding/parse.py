@@ -160,6 +160,8 @@ def understand(
     if "re_region" in kinds:
         _read_housing_region_words(frame)
     _read_operation(frame, text, before_measures)
+    if THEN_AND_NOW in frame.notes and frame.operation.kind in ("lookup", "compare"):
+        frame.operation.kind, frame.operation.change_basis = "change", "period"
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
     _read_asked_term(frame)
@@ -495,8 +497,18 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
         )
     else:
         return text
+    if _NOW.search(frame.question):  # '지금 PER이랑 1년 전 PER': then and now, a change
+        frame.period = Period(label=fig.since_period(day).key, months=_months_since(day),
+                              surface=frame.question[start:end])  # fmt: skip
+        frame.as_of_span = (start, end)
+        frame.notes.append(THEN_AND_NOW)
+        return _blank(text, start, end)
     frame.as_of_date = day.isoformat()
     return _dated(frame, text, start, end)
+
+
+_NOW = re.compile(r"지금|현재|오늘|요즘|\bnow\b|\bcurrent|\btoday\b", re.IGNORECASE)
+THEN_AND_NOW = "then_and_now"  # a day counted back said beside 'now': the change between them
 
 
 def _counted_back(question: str, text: str) -> tuple[WindowRead, int] | None:
@@ -532,7 +544,11 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
     # '지난달 대비', '1년 전 대비' name a change basis (read later), not the window
     bases = find_phrases(text, {"mom": voc["change"]["mom"], "yoy": voc["change"]["yoy"]})
     outside = lambda a, b: not any(h.start < b and a < h.end for h in bases)  # noqa: E731
-    hits = [h for h in find_phrases(text, voc["period_words"]) if outside(h.start, h.end)]
+    hits = [
+        h
+        for h in find_phrases(text, voc["period_words"])
+        if outside(h.start, h.end) and text[h.end : h.end + 1] != "별"
+    ]  # '분기별 수익률': one per quarter, not a window
     counted = next((w for w in windows(analyse(frame.question), frame.question, ago=True)
                     if w.unit in _PERIOD_UNITS and outside(w.start, w.end)
                     and text[w.start : w.end] == frame.question[w.start : w.end].lower()), None)  # fmt: skip

@@ -1019,3 +1019,40 @@ def test_round_29_spans_complements_moves_of_regions_and_a_pick_among_holdings(
     assert (
         average is not None and "이동평균: " in average.answer and "은 그 대비 " in average.answer
     )
+
+
+def test_round_31_filtered_aggregates_sector_orders_days_of_value_and_then_and_now(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 31 (each answered another question with status ok): '순자산 1조 이상 ETF
+    평균 1년 수익률' averaged net assets; '반도체 업종에서 PER 가장 낮은 종목' gave the
+    sector's mean; '거래대금 가장 많았던 날' the month's total; '지금 PER이랑 1년 전 PER' the
+    year-old figure alone; '52주 최고가 대비' measured the latest high, not the close."""
+    mean = etf_answer("순자산 1조 이상 ETF 평균 1년 수익률", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert mean.answer.startswith("전체 ETF 중 순자산총액 1조 이상의 1년 수익률 평균: ")
+    cheapest = fetch_all(
+        "SELECT s.name, f.pe FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals WHERE "
+        "security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.sector "
+        "= '반도체' AND s.country = 'KR' AND NOT s.is_etf AND f.pe > 0 ORDER BY f.pe LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    sector = answer_stock_question("반도체 업종에서 PER 가장 낮은 종목", pool=pg_pool)
+    assert (
+        sector is not None
+        and f"1. {cheapest['name']} {float(cheapest['pe']):.2f}배" in sector.answer
+    )
+    day = fetch_all(
+        "SELECT trade_date, close * volume AS v FROM stock_prices WHERE security_id = "
+        "'KR:068270' AND trade_date > (SELECT max(trade_date) FROM stock_prices WHERE "
+        "security_id = 'KR:068270') - interval '1 month' ORDER BY v DESC LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    value = answer_stock_question("셀트리온 최근 1개월 거래대금 가장 많았던 날", pool=pg_pool)
+    assert value is not None and f"거래대금 가장 많은 날: {day['trade_date']} " in value.answer
+    then = answer_stock_question("삼성전자 지금 PER이랑 1년 전 PER", pool=pg_pool)
+    now_pe = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = 'KR:005930' "
+                 "ORDER BY as_of_date DESC LIMIT 1")  # fmt: skip
+    assert then is not None and f"PER {now_pe:.2f}배 (" in then.answer and " 대비 " in then.answer
+    close = one(pg_pool, "SELECT close FROM stock_prices WHERE security_id = 'KR:000660' ORDER "
+                "BY trade_date DESC LIMIT 1")  # fmt: skip
+    high = answer_stock_question("SK하이닉스 52주 최고가 대비 몇 % 아래야?", pool=pg_pool)
+    assert high is not None and high.status == "ok" and f"최근 값 {won(close)}(" in high.answer
