@@ -64,10 +64,16 @@ class Quote:
     matched: list[str] = field(default_factory=list)
     fact: str | None = None  # the asked fact as the sentence states it ('3년간'), if any
     line: str = ""  # the whole 항/호 line the sentence is in, without its marker
+    lead: str = ""  # a 호's lead line ('… 다음 각 호의 경우 … 거절할 수 있다.'), without its marker
+    lead_marker: str = ""  # the lead's own 항/호 marker ('①'; '' for an unmarked line)
 
     @property
     def citation(self) -> str:
         return f"{self.label} {self.marker}".strip()
+
+    @property
+    def lead_citation(self) -> str:
+        return f"{self.label} {self.lead_marker}".strip()
 
 
 def is_filler(article: Article, question: str) -> bool:
@@ -247,8 +253,42 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
         marker = _parent_marker(lines, group[0], _split_marker(lines[group[0]])[0])
     else:
         marker = _parent_marker(lines, best, marker)
-    return Quote(label, marker, sentence,
-                 [t for t in terms if t and t in body], fact, body.strip())  # fmt: skip
+    lead = _lead(lines, group[0])
+    lead_marker, lead_body = _split_marker(lines[lead]) if lead is not None else ("", "")
+    if lead is not None:
+        lead_marker = _parent_marker(lines, lead, lead_marker)
+    return Quote(label, marker, sentence, [t for t in terms if t and t in body], fact,
+                 body.strip(), lead_body.strip(), lead_marker)  # fmt: skip
+
+
+ITEM_MARKER_RE = re.compile(r"^\d{1,2}[.)]")
+SUBITEM_MARKER_RE = re.compile(r"^[가-하][.)]")
+
+
+def _lead(lines: Sequence[str], index: int) -> int | None:
+    """The line a 호 (or a 목) completes: the 항 or unmarked line before it ('회사는 … 다음 각
+    호의 어느 하나에 해당하는 경우 … 거절할 수 있습니다'), a 목's 호; None for a 항 or plain
+    line. A 호 alone ('1. 이용자가 불법 … 경우') does not say what follows from it."""
+    own = lines[index].lstrip()
+    if SUBITEM_MARKER_RE.match(own):
+        higher: re.Pattern[str] | None = ITEM_MARKER_RE
+    elif ITEM_MARKER_RE.match(own):
+        higher = None  # a 항 or an unmarked line
+    else:
+        return None
+    for k in range(index - 1, -1, -1):
+        line = lines[k].lstrip()
+        if HEADING_RE.match(line) or TABLE_CELL in line:
+            continue
+        if higher is not None:
+            if higher.match(line):
+                return k
+            if SUBITEM_MARKER_RE.match(line):
+                continue
+            return None
+        if not (ITEM_MARKER_RE.match(line) or SUBITEM_MARKER_RE.match(line)):
+            return k
+    return None
 
 
 DEFINED_RE = re.compile(
@@ -312,9 +352,16 @@ def one_line(quote: Quote, language: str) -> str:
         lead = f"{quote.fact} — " if quote.fact else ""
         return f"{lead}{quote.citation} says: “{quote.sentence}”"
     text = quote.line or quote.sentence
-    sentence = " ".join(polite(s) for s in SENTENCE_END_RE.split(text) if s.strip()).rstrip(".")
+    sentence = _spoken(text)
+    if quote.lead:  # the 호 with what it completes: '… 거절할 수 있습니다: 1. 이용자가 …'
+        sentence = f"{_spoken(quote.lead)}: {quote.marker.split()[-1]} {sentence}"
     lead = f"**{quote.fact}** — " if quote.fact else ""
     return f"{lead}{sentence} ({quote.citation})."
+
+
+def _spoken(text: str) -> str:
+    """Every sentence of a clause line in 합니다체, without the final full stop."""
+    return " ".join(polite(s) for s in SENTENCE_END_RE.split(text) if s.strip()).rstrip(".")
 
 
 def question_terms(question: str) -> list[str]:

@@ -206,7 +206,10 @@ def _quote(c: FoundClause, language: str, asked: list[str], question: str) -> Qu
 
 def _quoted(quote: Quote) -> str:
     """A clause as the answer lists it: its operative 항/호 line, whole, matched words in bold."""
-    return f"- **{quote.citation}** — {emphasize(quote.line or quote.sentence, quote.matched)}"
+    item = f"- **{quote.citation}** — {emphasize(quote.line or quote.sentence, quote.matched)}"
+    if not quote.lead:
+        return item
+    return f"- **{quote.lead_citation}** — {emphasize(quote.lead, quote.matched)}\n{item}"
 
 
 def offline_answer(evidence: Evidence, language: str, intent: str, question: str = "") -> str:

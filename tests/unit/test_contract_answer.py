@@ -104,3 +104,24 @@ def test_item_lines_are_no_markdown_list_that_swallows_the_next_paragraph() -> N
         text
         == "② 다음 각 호의 방법으로 알린다.  \n6\\. 초기화면에 게시  \n③ 거래처는 해지할 수 있다."
     )
+
+
+def test_an_item_is_quoted_with_the_line_it_completes() -> None:
+    lines = ["① 회사는 이용 요청이 다음 각 호의 어느 하나에 해당하는 경우 서비스 제공을 거절할 수 있다.",
+             "1. 이용자가 불법 또는 부당한 목적을 위해 서비스를 이용하는 경우",
+             "2. 이용자가 청구한 대금을 지급하지 않은 경우",
+             "② 전항에 따라 거절하는 경우 회사는 그 사유를 통지하여야 한다."]  # fmt: skip
+    question = "불법적인 목적으로 구매를 맡기면 어떻게 돼요?"
+    quote = operative("제4조(서비스이용 제한)", lines, [], ["불법", "목적"], question)
+    assert quote.marker == "① 1." and quote.lead_citation == "제4조(서비스이용 제한) ①"
+    answer = one_line(quote, "ko")
+    # what follows from the item ('거절할 수 있습니다') is said with it; alone, '1. 이용자가 불법 …
+    # 경우' answered nothing
+    assert answer.startswith("회사는 이용 요청이 다음 각 호의 어느 하나에 해당하는 경우 서비스 "
+                             "제공을 거절할 수 있습니다: 1. 이용자가 불법")  # fmt: skip
+    assert answer.endswith("(제4조(서비스이용 제한) ① 1.).")
+    # a 목 completes its 호, a 항 completes nothing
+    items = ["2. 기일 내 통지를 하지 아니하고 해제하는 경우 다음 금액을 배상한다.",
+             "가. 여행개시 1일전까지 통지시 : 상품가격의 30%"]  # fmt: skip
+    assert operative("제9조", items, [], ["1일전"], "전날 통지하면?").lead.startswith("기일 내")
+    assert operative("제4조", lines, [], ["통지"], "사유를 알려줘요?").lead == ""
