@@ -154,3 +154,38 @@ def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:
         return f"{value:+.2f}%p"
     text = fmt(abs(value))
     return f"+{text}" if value >= 0 else f"-{text}"
+
+
+PER_COUNT = {"month": 12, "quarter": 4, "year": 3}  # periods shown (the newest)
+
+
+def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, lang: str) -> str:
+    """'KODEX 200 분기별 수익률: 2026년 1분기 +3.20% (01-02 ~ 03-31), …' — `rows` from
+    figures.per_period, `shown` their values as written; pure Python (the ETF sandbox runs it)."""
+    ko = lang == "ko"
+    words = {"return": ("수익률", "return"), "avg": ("평균", "average"), "sum": ("합계", "total"),
+             "max": ("최고치", "high"), "min": ("최저치", "low")}[stat]  # fmt: skip
+    per = {"month": ("월별", "monthly"), "quarter": ("분기별", "quarterly"),
+           "year": ("연도별", "yearly")}[unit]  # fmt: skip
+    parts = []
+    for row, text in zip(rows, shown, strict=False):
+        label = row[0]
+        if ko and unit == "quarter":
+            label = label[:4] + "년 " + label[5:] + "분기"
+        elif ko and unit == "year":
+            label = label + "년"
+        parts.append(f"{label} {text} ({row[2][5:]} ~ {row[3][5:]})")
+    if not parts:
+        return (f"{name}: {per[0]} {words[0]} 계산에 필요한 관측치가 부족합니다." if ko
+                else f"{name}: too few observations for {per[1]} figures.")  # fmt: skip
+    head = f"{name} {per[0]} {words[0]}" if ko else f"{name} {per[1]} {words[1]}"
+    return head + ": " + ", ".join(parts) + "."
+
+
+PER_READ = ("월", "분기", "연도", "년", "별", "monthly", "quarterly", "yearly", "annual")
+
+
+def per_period_stat(frame: QuestionFrame) -> str:
+    """The statistic asked per period: a mean, total, high or low, else the period's return."""
+    asked = frame.statistic or frame.operation.aggregate
+    return asked if asked in ("avg", "sum", "max", "min") else "return"

@@ -523,3 +523,51 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         sigma = statistics.stdev(moves) * math.sqrt(TRADING_DAYS_PER_YEAR)
         return replace(head, value=sigma if rate else sigma * 100, base=base)
     raise ValueError(f"unknown window statistic: {stat}")
+
+
+# ---------------------------------------------------------------- per calendar period (issue 31)
+#
+# '분기별 수익률', '월별 평균', '연도별 최고치': one figure per calendar month, quarter or year,
+# oldest first. A period's return is from the last observation of the period before it; its
+# mean, total, high or low are of its own observations. The oldest period fetched is only that
+# base (it is usually cut by the fetch window); the newest may still be running (its last day
+# is said).
+# Pure Python over ('YYYY-MM-DD', value) pairs, so the ETF sandbox runs the same function.
+
+PER_PERIOD_UNITS = ("month", "quarter", "year")
+
+
+def per_period(points: list, unit: str, stat: str) -> list:
+    """[(label, value, first day, last day, count)] per calendar period, oldest first; labels
+    are '2026-10', '2026Q3' or '2026'."""
+    groups = {}  # type: dict[str, list[tuple[str, float]]]  # (the sandbox runs this source)
+    order = []  # type: list[str]
+    for day, value in points:
+        text = str(day)[:10]
+        month = int(text[5:7])
+        label = text[:7] if unit == "month" else text[:4]
+        if unit == "quarter":
+            label = text[:4] + "Q" + str((month - 1) // 3 + 1)
+        if label not in groups:
+            groups[label] = []
+            order.append(label)
+        groups[label].append((text, float(value)))
+    out = []
+    for i, label in enumerate(order[1:], 1):
+        rows = groups[label]
+        values = [v for _, v in rows]
+        figure = None
+        base = groups[order[i - 1]][-1][1]
+        if stat == "return":
+            figure = (values[-1] / base - 1) * 100 if base else None
+        elif stat == "avg":
+            figure = sum(values) / len(values)
+        elif stat == "sum":
+            figure = sum(values)
+        elif stat == "max":
+            figure = max(values)
+        elif stat == "min":
+            figure = min(values)
+        if figure is not None:
+            out.append((label, figure, rows[0][0], rows[-1][0], len(rows)))
+    return out

@@ -21,7 +21,7 @@ from agents.understanding.coverage import pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
-from agents.window_answer import mark_used
+from agents.window_answer import mark_used, per_period_stat
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -1017,11 +1017,17 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     """One ETF over a span named whole: the year window's prices, the span's sessions picked in
     the code (a return from the last close before it)."""
-    assert plan.frame is not None and plan.span is not None
+    assert plan.frame is not None and (plan.span is not None or plan.per is not None)
     etf = etfs[0]
-    aggregate = "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")
-    spec = {"lang": plan.lang, "name": etf["name"], "first": plan.span.first, "last": plan.span.last,
-            "label": plan.span.label(plan.lang), "aggregate": aggregate,
+    aggregate: str = (
+        "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")
+    )
+    if plan.per:  # '분기별 수익률': one figure per calendar period of the year's prices
+        aggregate = per_period_stat(plan.frame)
+    span = plan.span
+    spec = {"lang": plan.lang, "name": etf["name"], "first": span.first if span else "",
+            "last": span.last if span else "", "per": plan.per,
+            "label": span.label(plan.lang) if span else "", "aggregate": aggregate,
             "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
     lines = ["import json",

@@ -32,7 +32,7 @@ from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
-from agents.window_answer import WindowAsk, window_ask
+from agents.window_answer import PER_READ, WindowAsk, window_ask
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -83,6 +83,7 @@ class Plan:
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
     span: CalendarSpan | None = None  # '10월 평균 종가', '지난 분기 수익률': the days named
+    per: str | None = None  # '분기별 수익률': one figure per calendar month, quarter or year
     without_stocks: bool = False  # '삼성전자 안 담은 ETF': every ETF but the stocks' holders
     similar_by: Literal["holdings", "returns"] = "holdings"  # '수익률 움직임이 비슷한 ETF'
     order_by: str | None = None  # a composed plan's order measure ('거래대금 상위 5개 ETF의 …')
@@ -134,7 +135,16 @@ def detect_plan(
     elif plan.intent == "etf_set" and plan.universe == "all":
         _scope_by_name(plan, lexicon)
     _check_period(plan)
-    if _month_asked(plan, frame):
+    if (
+        frame.per_period
+        and len(plan.etfs) == 1
+        and plan.intent in ("etf_measure", "etf_prices", "price_extreme", "etf_info")
+    ):
+        plan.intent, plan.per = "etf_month", frame.per_period  # '분기별 수익률': one per period
+        plan.measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
+                            "close")  # fmt: skip
+        mark_read(frame, *PER_READ)
+    elif _month_asked(plan, frame):
         plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
     elif frame.as_of_date and _dated_value(plan):
         plan.as_of = frame.as_of_date  # a close, NAV or volume on a past day: read from that day

@@ -9,6 +9,8 @@ them: 억/조 원 for large KRW amounts, %p for differences of rates, the date o
 
 from __future__ import annotations
 
+from agents.window_answer import per_period_text
+from data_access.figures import per_period
 from data_access.seed.news_text import has_batchim, josa
 
 
@@ -465,6 +467,8 @@ def render_month(result: dict, spec: dict) -> str:
     figure over the span's sessions."""
     ko, label, field = spec["lang"] == "ko", spec["label"], spec["field"]
     daily = result.get("daily") or []  # newest first
+    if spec.get("per"):  # '분기별 수익률', '월별 평균 종가': one figure per calendar period
+        return render_per_period(daily, spec)
     days = [d for d in daily if spec["first"] <= str(d.get("date", ""))[:10] <= spec["last"]
             and d.get("close")]  # fmt: skip
     if not days:
@@ -509,6 +513,27 @@ def render_month(result: dict, spec: dict) -> str:
                 f"({day})입니다 ({span}).{note}")  # fmt: skip
     return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {label} was "
             f"{daily_amount(field, value)} on {day} ({span}).{note}")  # fmt: skip
+
+
+def render_per_period(daily: list, spec: dict) -> str:
+    """One figure per calendar period of the price tool's year (the oldest period is the base;
+    the newest may still be running, its last day said)."""
+    field = "close" if spec["aggregate"] == "return" else spec["field"]
+    points = [(str(d["date"])[:10], float(d[field])) for d in reversed(daily)
+              if d.get(field) is not None]  # fmt: skip
+    rows = per_period(points, spec["per"], spec["aggregate"])[-12:]
+    if spec["aggregate"] == "return":
+        shown = [f"{r[1]:+.2f}%" for r in rows]
+    else:
+        shown = [daily_amount(field, r[1]) for r in rows]
+    note = ("\n\n" + spec["note"]) if spec.get("note") else ""
+    words = daily_words(field)
+    name = (
+        spec["name"]
+        if spec["aggregate"] == "return"
+        else f"{spec['name']} {words[0 if spec['lang'] == 'ko' else 1]}"
+    )
+    return per_period_text(name, spec["per"], spec["aggregate"], rows, shown, spec["lang"]) + note
 
 
 def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
@@ -809,6 +834,9 @@ SET_RENDERERS = (
     half_up,
     fmt_measure,
     _level_extreme,
+    per_period,
+    per_period_text,
+    render_per_period,
     render_month,
     render_etf_set,
     render_etf_aggregate,

@@ -22,7 +22,16 @@ from agents.understanding.coverage import mark_read
 from agents.understanding.frame import COMPARATOR_WORDS, CalendarSpan
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import WindowAsk, describe, mark_used, window_ask
+from agents.window_answer import (
+    PER_COUNT,
+    PER_READ,
+    WindowAsk,
+    describe,
+    mark_used,
+    per_period_stat,
+    per_period_text,
+    window_ask,
+)
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
@@ -612,6 +621,14 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
+def per_period_point(series: Series, unit: str, stat: str, lang: str) -> str:
+    """One figure per calendar period of a series (a rate's 'return' is its mean level)."""
+    stat = "avg" if stat == "return" and is_rate(series) else stat
+    rows = fig.per_period(series.points, unit, stat)[-PER_COUNT[unit] :]
+    shown = [f"{r[1]:+.2f}%" if stat == "return" else _value(r[1], series) for r in rows]
+    return per_period_text(_name(series), unit, stat, rows, shown, lang)
+
+
 def growth_window(frame: QuestionFrame) -> bool:
     """'미국 CPI 상승률 최근 1년 최고치': a statistic of the year-over-year rate of a price index
     (its levels' maximum is not what is asked)."""
@@ -640,6 +657,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     op = frame.operation
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭'
         return [drawdown_point(s, months, lang) for s in series]
+    if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
+        mark_read(frame, *PER_READ)
+        return [per_period_point(s, frame.per_period, per_period_stat(frame), lang) for s in series]
     ask = window_asked(frame, len(series))
     if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each

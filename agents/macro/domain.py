@@ -209,6 +209,8 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
+    if frame is not None and frame.per_period:  # '분기별': the periods shown and a base before
+        need = max(need, {"month": 14, "quarter": 16, "year": 49}[frame.per_period])
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
         days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
         need = max(need, days // 30 + 2)

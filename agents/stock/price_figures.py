@@ -29,7 +29,16 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import WindowAsk, describe, mark_used, window_ask
+from agents.window_answer import (
+    PER_COUNT,
+    PER_READ,
+    WindowAsk,
+    describe,
+    mark_used,
+    per_period_stat,
+    per_period_text,
+    window_ask,
+)
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.market_series import dataset_code_of, series_code_for
@@ -124,6 +133,24 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
         lambda v: money(v, turn.stock["currency"]))  # fmt: skip
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+
+
+def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
+    """'분기별 수익률', '월별 평균 종가': one figure per calendar period, the newest ones."""
+    unit = turn.frame.per_period
+    assert unit is not None
+    stat = per_period_stat(turn.frame)
+    field = "volume" if turn.frame.measure() == "volume" else "close"
+    months = {"month": 1, "quarter": 3, "year": 12}[unit] * (PER_COUNT[unit] + 1)
+    rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - relativedelta(months=months))
+    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
+    found = fig.per_period(points, unit, stat)[-PER_COUNT[unit] :]
+    fmt = (lambda v: f"{v:+.2f}%") if stat == "return" else (lambda v: f"{v:,.0f}주") if (
+        field == "volume") else (lambda v: money(v, turn.stock["currency"]))  # fmt: skip
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    turn.lines.append(per_period_text(name, unit, stat, found, [fmt(r[1]) for r in found],
+                                      turn.lang))  # fmt: skip
+    mark_read(turn.frame, *PER_READ)
 
 
 def day_of_volume(frame: QuestionFrame) -> bool:
@@ -417,4 +444,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip
+PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "per_period": _per_period, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip

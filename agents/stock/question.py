@@ -296,6 +296,8 @@ _MEASURE_SECTIONS = {
 def _sections(frame: QuestionFrame) -> list[str]:
     if frame.measure() == "drawdown":  # '최대 낙폭' holds '최대', which is no window statistic
         return ["drawdown"]
+    if frame.per_period:  # '삼성전자 분기별 수익률': one figure per calendar period
+        return ["per_period"]
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")

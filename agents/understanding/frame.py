@@ -166,6 +166,7 @@ class QuestionFrame(BaseModel):
     as_of_date: str | None = None
     as_of_span: tuple[int, int] | None = None  # the words that named the day
     span: CalendarSpan | None = None  # a month, quarter, half, year or range named whole
+    per_period: Literal["month", "quarter", "year"] | None = None  # '분기별 수익률': one per period
     reference: Reference | None = None  # how the question leans on the previous turn
     previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
     replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out

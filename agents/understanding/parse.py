@@ -14,6 +14,7 @@ import calendar
 import re
 from dataclasses import replace
 from datetime import date, timedelta
+from typing import Literal
 
 from agents.understanding.advice import asks_advice
 from agents.understanding.coverage import PICKED, UNAPPLIED
@@ -179,6 +180,7 @@ def understand(
         _settle_single_subject(frame, text)
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
+    frame.per_period = _per_period(question)
     if "re_region" in kinds:
         _read_area(frame, question)
     return frame
@@ -194,6 +196,20 @@ def _read_area(frame: QuestionFrame, question: str) -> None:
     if m:
         n = float(m.group(1))
         frame.area_m2, frame.area_span = (n, n + 1.0), (m.start(), m.end())
+
+
+_PER = re.compile(r"(월|분기|연도|년)\s*별|\b(monthly|quarterly|yearly|annual)\b|\bby (month|quarter|year)\b",
+                  re.IGNORECASE)  # fmt: skip
+_PER_UNITS = {"월": "month", "분기": "quarter", "연도": "year", "년": "year", "monthly": "month",
+              "quarterly": "quarter", "yearly": "year", "annual": "year", "month": "month",
+              "quarter": "quarter", "year": "year"}  # fmt: skip
+
+
+def _per_period(question: str) -> Literal["month", "quarter", "year"] | None:
+    """'분기별 수익률', '월별 평균', 'quarterly returns': one figure per calendar period."""
+    m = _PER.search(question)
+    word = next((g for g in m.groups() if g), None) if m else None
+    return _PER_UNITS[word.lower()] if word else None  # type: ignore[return-value]
 
 
 def _read_window_stat(frame: QuestionFrame, question: str) -> None:

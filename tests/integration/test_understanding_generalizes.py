@@ -1056,3 +1056,30 @@ def test_round_31_filtered_aggregates_sector_orders_days_of_value_and_then_and_n
                 "BY trade_date DESC LIMIT 1")  # fmt: skip
     high = answer_stock_question("SK하이닉스 52주 최고가 대비 몇 % 아래야?", pool=pg_pool)
     assert high is not None and high.status == "ok" and f"최근 값 {won(close)}(" in high.answer
+
+
+def test_one_figure_per_calendar_period_on_every_screen(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'분기별 수익률', '월별 평균' (fresh round 31: the ETF screen gave a 3-month return with
+    status ok): one figure per calendar period, the same function on the stock, Macro and ETF
+    screens (the ETF's runs in the sandbox). Q3's return is from June's last close (SQL)."""
+
+    def q3(table: str, key: str, code: str) -> str:
+        ends = [one(pg_pool, f"SELECT close FROM {table} WHERE {key} = %(c)s AND trade_date <= "
+                    f"'{day}' ORDER BY trade_date DESC LIMIT 1", c=code)
+                for day in ("2026-06-30", "2026-09-30")]  # fmt: skip
+        return f"2026년 3분기 {(ends[1] / ends[0] - 1) * 100:+.2f}% (07-01 ~ 09-30)"
+
+    stock = answer_stock_question("삼성전자 분기별 수익률", pool=pg_pool)
+    assert stock is not None and stock.status == "ok"
+    assert q3("stock_prices", "security_id", "KR:005930") in stock.answer
+    fund = etf_answer("TIGER 200 분기별 수익률", settings=offline, store=graph_store, pool=pg_pool)
+    assert fund.status == "ok" and q3("etf_prices", "etf_code", "102110") in fund.answer
+    mean = one(pg_pool, "SELECT avg(value) FROM macro_observations WHERE series_code = "
+               "'KR_USDKRW' AND obs_date BETWEEN '2026-09-01' AND '2026-09-30'")  # fmt: skip
+    won_monthly = macro_answer("원달러 환율 월별 평균", settings=offline, store=graph_store,
+                               pool=pg_pool)  # fmt: skip
+    assert (
+        won_monthly.status == "ok" and f"2026-09 {mean:,.2f} (09-01 ~ 09-30)" in won_monthly.answer
+    )
