@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count"]
+FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count", "place"]
 
 NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
@@ -54,11 +54,20 @@ PARTY_RE = re.compile(
     r"근로자|사용자|매도인|매수인|여행자|여행사|여행업자|제공자|이용자|위탁자|수탁자|개발사|사업자)"
     r"(?=\s*(?:은|는|이|가|에게|의|과|와|측|쪽|\s))"
 )
+# where: a body or a place, named by its head noun ('서민금융진흥원으로', '영업점에', '인터넷
+# 홈페이지에', '쉽게 알 수 있는 곳에')
+PLACE_RE = re.compile(
+    r"[가-힣]*(?:진흥원|조정원|중재원|위원회|기구|공단|법원|연락처|주소|영업점|본점|지점|점포|창구|홈페이지|웹사이트|"
+    r"사이트|게시판|연결화면|초기화면|관할관청|관청|기관|센터|사무소|소재지|주소지|장소|곳)"
+    r"(?=[\"”’'」』]?\s*(?:에서|에게|에|으로|로|의|을|를|이|가|은|는|과|와|등|[,.)\s]|$))"
+)
 LIMIT_WORDS = r"(?:넘지|넘을|한도|초과하지|초과할|최대|상한)"
 CAP_RE = re.compile(
     rf"(?:{AMOUNT_RE.pattern}|{PERIOD_RE.pattern})(?=[^.]{{0,16}}{LIMIT_WORDS})|[가-힣]+(?:을|를)\s*한도"
 )
 ASKED = (
+    # '수수료표는 어디서 봐요?' asks where, not how much ('어디까지' asks how far)
+    ("place", re.compile(r"어디(?!\s*까지)|어느\s*곳|\bwhere\b", re.IGNORECASE)),
     ("cap", re.compile(r"(?<![가-힣])상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
     ("hours", re.compile(r"몇\s*시간|how many hours")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건)|how many times|how many people")),
@@ -123,6 +132,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "period": (PERIOD_RE, DEADLINE_RE),
     "when": (DAY_RE, PERIOD_RE, DEADLINE_RE),
     "party": (PARTY_RE,),
+    "place": (PLACE_RE,),
 }
 
 

@@ -191,3 +191,16 @@ def test_a_definition_question_quotes_the_item_that_defines_the_term() -> None:
     assert (
         operative("제2조(정의)", lines, [], ["해외", "사업자"], ask).citation == "제2조(정의) ① 3."
     )
+
+
+def test_where_is_asked_and_stated_as_a_body_or_a_place() -> None:
+    from agents.contract.facts import asked_kind, find_fact
+
+    assert asked_kind("휴면예금은 어디로 넘어가요?") == "place"
+    assert asked_kind("수수료표는 어디서 볼 수 있어요?") == "place"  # not an amount: where
+    assert asked_kind("어디까지 보상돼요?") != "place"  # how far, not where
+    stated = '휴면예금은 「서민의 금융생활 지원에 관한 법률」에 따라 "서민금융진흥원"으로 출연될 수 있다.'
+    assert find_fact(stated, "place") == "서민금융진흥원"
+    assert find_fact("은행은 수수료표를 영업점에 놓아두거나 게시한다.", "place") == "영업점"
+    assert find_fact("거래처가 신고한 연락처로 그 사실을 알린다.", "place") == "연락처"
+    assert find_fact("은행은 이자를 셈하여 지급한다.", "place") is None
