@@ -31,7 +31,7 @@ from agents.understanding.frame import COMPARATOR_WORDS, PLAN, CalendarSpan, Mea
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
-from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary_words
+from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import PER_READ, WindowAsk, window_ask
 from data_access import figures as fig
 from data_access.seed.news_text import particles
@@ -98,7 +98,7 @@ class Plan:
     )
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
-    scope_note: str | None = None  # '친환경 ETF …' answered over all ETFs: said before the answer
+    scope_note: str | None = None  # '금 ETF 시세': answered with the tag's funds, said first
 
 
 def language_of(question: str) -> Lang:
@@ -130,9 +130,7 @@ def detect_plan(
     _same_manager(plan, previous, lexicon)
     _scope_by_benchmark(plan)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
-    if plan.intent == "etf_set" and plan.universe == "all" and plan.benchmark:
-        plan.scope_note = None  # the set is scoped: its words were read
-    elif plan.intent == "etf_set" and plan.universe == "all":
+    if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
         _scope_by_name(plan, lexicon)
     _check_period(plan)
     if (
@@ -303,8 +301,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         or measure in _DISTANCE  # '52주 신고가 ETF': each ETF's close against its high
         or (measure == "volume" and _SURGE.search(plan.question))  # against its 3 months
     ):
-        _unread_qualifier(plan)
-        return _set_intent(plan, frame, "all")
+        return _set_intent(plan, frame, "all")  # an unread word before 'ETF' is the coverage's
     if any(w in plan.question for w in ("태그", "테마")) or "tag" in plan.question.lower():
         return "list_tags"
     return "unsupported"
@@ -386,28 +383,6 @@ def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) 
         mark_read(plan.frame, "운용사")
 
 
-def _unread_qualifier(plan: Plan) -> None:
-    """'OO ETF 중 …' where OO is neither a theme, a manager nor a known word: answering over all
-    ETFs is then a different question, so it is said (the nearest the data can answer)."""
-    low = plan.question.lower()
-    at = low.find("etf")
-    if at <= 0:
-        return
-    words = re.findall(r"[0-9a-z가-힣&]+", low[:at])[-2:]
-    known = vocabulary_words()
-    unread = [w for w in words if w not in _SET_WORDS and not w[0].isdigit()
-              and not _predicate(w) and not _read_word(w, known)]  # fmt: skip
-    if unread:  # said first: the figure below is not of the set asked for
-        plan.scope_note = _text(plan, "qualifier", " ".join(unread))
-
-
-def _read_word(word: str, known: frozenset[str]) -> bool:
-    """A question word, with or without its particle ('메타버스' is not '메타' + something, so
-    no prefix of a word counts)."""
-    return word in known or any(word.endswith(p) and word[: -len(p)] in known
-                                for p in ("은", "는", "이", "가", "을", "를", "의", "도", "들"))  # fmt: skip
-
-
 _HANGUL_WORD = re.compile(r"^[가-힣]+$")
 _NAME_WORDS_EN = {
     "us": "미국",
@@ -462,8 +437,8 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
-            if plan.scope_note and f"'{word}'" in plan.scope_note:
-                plan.scope_note = None  # the names hold it: the set is scoped, not all ETFs
+            if plan.frame is not None:
+                mark_read(plan.frame, *(t.form for t in analyse(word)))  # the set is scoped by it
             return
 
 
@@ -792,7 +767,6 @@ _TEXTS = {
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
-        "qualifier": "'{0}'을(를) 데이터의 테마나 운용사로 찾지 못해 전체 ETF를 대상으로 계산했습니다.",
         "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
         "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
     },
@@ -805,7 +779,6 @@ _TEXTS = {
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
-        "qualifier": "'{0}' is not a theme or manager in the data, so all ETFs were used.",
         "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
         "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
     },
