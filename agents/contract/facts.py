@@ -23,7 +23,7 @@ FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count",
 
 NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
-UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분)"
+UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분(?!\s*의))"  # '100분의 10' is a fraction
 PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
 HOURS_RE = re.compile(rf"{NUM}\s*시간{BOUND}")
 AMOUNT_RE = re.compile(

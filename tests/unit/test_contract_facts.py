@@ -204,3 +204,9 @@ def test_where_is_asked_and_stated_as_a_body_or_a_place() -> None:
     assert find_fact("은행은 수수료표를 영업점에 놓아두거나 게시한다.", "place") == "영업점"
     assert find_fact("거래처가 신고한 연락처로 그 사실을 알린다.", "place") == "연락처"
     assert find_fact("은행은 이자를 셈하여 지급한다.", "place") is None
+
+
+def test_a_fraction_is_no_period_of_minutes() -> None:
+    # '100분의 10' led an answer as '**100분**'
+    assert find_fact("지연이자는 100분의 10을 곱한 금액으로 한다.", "period") is None
+    assert find_fact("30분 이내에 연락한다.", "period") == "30분 이내"
