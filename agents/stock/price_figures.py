@@ -110,19 +110,30 @@ def day_of_move(frame: QuestionFrame) -> bool:
             and frame.measure() in (None, "return"))  # fmt: skip
 
 
+def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
+                  field: str) -> fig.WindowFigure | None:  # fmt: skip
+    """'52주 최고가 대비 몇 % 아래', '올해 최고가': the highest high (lowest low) is read against
+    the latest close, not the latest day's high."""
+    if found is None or field not in ("high", "low") or not rows or not rows[-1]["close"]:
+        return found
+    return replace(found, latest=float(rows[-1]["close"]))
+
+
 def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span = turn.frame.span
     assert span is not None
-    field = "volume" if turn.frame.measure() == "volume" else "close"
-    rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
-    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     stat = turn.frame.operation.aggregate or (
         "return" if turn.frame.measure() == "return" else "avg"
     )
+    field = "volume" if turn.frame.measure() == "volume" else "close"
+    if turn.frame.stat_field in ("high", "low") and stat in ("max", "min"):
+        field = turn.frame.stat_field  # '올해 최고가': the highest of the day's highs
+    rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
+    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    found = fig.span_statistic(points, first, last, stat)
+    found = against_close(fig.span_statistic(points, first, last, stat), rows, field)
     label = span.label(turn.lang)
     if found is None:
         turn.notes.append(f"{label}의 시세가 없습니다." if turn.ko() else f"No bars in {label}.")
@@ -358,9 +369,7 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
         found = both and replace(both, stat="range" if ask.stat == "range" else "extremes")
     else:
         found = fig.window_statistic(points(field), ask.window, ask.stat)
-    if found is not None and field in ("high", "low") and rows and rows[-1]["close"]:
-        # '52주 최고가 대비 몇 % 아래': the latest close against the highest high
-        found = replace(found, latest=float(rows[-1]["close"]))
+    found = against_close(found, rows, field)
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
