@@ -237,8 +237,12 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     context = [df for u, df in zip(units, found, strict=True) if u.context]
     foreign = (any(not u.context for u in units) and bool(context)
                and not any(context))  # fmt: skip
-    # '예금이 압류되면 어떻게 돼요?' asks what the condition leads to: the condition is the topic
-    conditional = not asks_outcome(question) or any(not u.context for u in units)
+    # '예금이 압류되면 어떻게 돼요?' asks what a condition leads to, and the contract has no word
+    # for a thing the condition names (압류): the condition is the topic, so no clause covers it.
+    # A condition in the contract's own words ('계약금만 낸 상태에서 취소하고 싶으면 어떻게
+    # 돼요?') is left unjudged as before: judged, synonyms it lacks (취소/해제) cut right answers
+    conditional = (any(not u.context for u in units) or not asks_outcome(question)
+                   or all(context))  # fmt: skip
     weights = []
     for unit, df in zip(units, found, strict=True):
         weight = math.log((n + 1) / (df + 0.5))
