@@ -10,7 +10,8 @@ round: seconds from the server's health to the question box, and from pressing �
 answer's text (the first question after a restart, as the analyst waits for it). With `--shots`,
 the last round then uploads the software subcontract written here (HWPX, annexes that restart at
 제1조) and saves, at 1440 px: `contract_annex_answer.png` (비밀유지 의무 … → 별첨 1 제5조) and
-`contract_no_such_clause.png` (a clause the subcontract lacks). A measurement: nothing is asserted.
+`contract_no_such_clause.png` (a clause the subcontract lacks) and `contract_item_answer.png` (a
+호 quoted with the line it completes). A measurement: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def one_round(home: Path, shots: Path | None) -> tuple[float, float]:
                 "buffer": contract_file("software_subcontract", "hwpx"),
                 "mimeType": "application/octet-stream"}])  # fmt: skip
             page.get_by_text("저장했습니다").first.wait_for(timeout=ANSWER_MS)
-            for name, question, expect in (ANNEX, ABSENT):
+            for name, question, expect in (ANNEX, ABSENT, ITEM):
                 settle(page)
                 ask(page, question, expect)
                 settle(page)
