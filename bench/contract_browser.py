@@ -40,6 +40,7 @@ ABSENT = (
     "소스코드 에스크로는 어떻게 되나요?",
     "해당 조항이 없습니다",
 )
+ITEM = ("contract_item_answer.png", "산출물이 뭐예요?", "소스코드")  # a 호 with what it completes
 ANSWER_MS = 120_000
 MESSAGE = '[data-testid="stChatMessage"]'
 
