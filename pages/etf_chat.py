@@ -49,7 +49,8 @@ def _render_item(item: ChartItem, key: str) -> None:
     elif item.table is not None:
         st.markdown(f"**{item.title}**")
         table = item.table
-        styled = ui.signed_style(table, item.signed_columns)
+        # two decimals, as the answer writes them (a styled frame shows six: '0.450000')
+        styled = ui.signed_style(table, item.signed_columns).format(precision=2)
         if item.row_colors:
             colors = item.row_colors
             styled = styled.apply(
