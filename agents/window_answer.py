@@ -11,7 +11,7 @@ sentence that answers it. The figure itself comes from `data_access.figures.wind
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agents.understanding.frame import STAT_WORDS_KO, QuestionFrame
 from agents.understanding.windows import WindowRead
@@ -50,6 +50,7 @@ class WindowAsk:
     field: str | None
     label_ko: str
     label_en: str
+    threshold: float | None = None  # '3% 이상 오른 날': the daily move (%) a day must reach
 
     def label(self, lang: str) -> str:
         return self.label_ko if lang == "ko" else self.label_en
@@ -57,6 +58,19 @@ class WindowAsk:
 
 def window_ask(frame: QuestionFrame) -> WindowAsk | None:
     """The window statistic the frame asks of one series, or None (the screen's own paths)."""
+    ask = _window_ask(frame)
+    op = frame.operation
+    if (
+        ask is not None
+        and ask.stat in ("up_days", "down_days")
+        and op.threshold is not None
+        and (op.threshold_unit == "%")
+    ):  # '3% 이상 오른 날 며칠?': the days that moved at least that much
+        ask = replace(ask, threshold=abs(op.threshold))
+    return ask
+
+
+def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     stat, w = frame.statistic, frame.window
     if stat is None:
         return None
@@ -128,8 +142,10 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         moves = ("일간 변화" if rate else "일간 수익률") if ko else ""  # a rate moves in %p
         body = f"{f.value:.2f}{unit} ({f'{moves} 표준편차 × √252' if ko else 'stdev × √252'})"
     elif f.stat in ("up_days", "down_days"):
-        body = (f"{f.value:.0f}일 (전 거래일 대비, {f.count}개 중)" if ko
-                else f"{f.value:.0f} of {f.count} (against the session before)")  # fmt: skip
+        by = (f"{ask.threshold:g}% 이상, " if ko else f"by {ask.threshold:g}% or more, ") if (
+            ask.threshold) else ""  # fmt: skip
+        body = (f"{f.value:.0f}일 ({by}전 거래일 대비, {f.count}개 중)" if ko
+                else f"{f.value:.0f} of {f.count} ({by}against the session before)")  # fmt: skip
     elif f.stat == "moving_average":  # read against the latest price, as a chart shows it
         body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko)
     else:

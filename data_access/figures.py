@@ -483,7 +483,7 @@ def span_statistic(points: Sequence[tuple[date, float]], first: date, last: date
 
 
 def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat: str, *,
-                     rate: bool = False) -> WindowFigure | None:  # fmt: skip
+                     rate: bool = False, threshold: float | None = None) -> WindowFigure | None:  # fmt: skip
     """One statistic over one window of a series; None when the window holds nothing (or, for
     a return, change or volatility, when its base is missing). `rate`: changes in %p."""
     inside = window_points(points, window)
@@ -509,11 +509,15 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=(values[-1] / base[1] - 1) * 100 if base[1] else None, base=base)
     if stat == "change":
         return replace(head, value=values[-1] - base[1], base=base)
-    if stat in ("up_days", "down_days"):  # sessions that closed above (below) the one before
-        series = [base[1], *values]
-        moves = [b - a for a, b in zip(series, series[1:], strict=False)]
-        return replace(head, value=float(sum(1 for m in moves if (m > 0 if stat == "up_days"
-                                                                   else m < 0))), base=base)  # fmt: skip
+    if stat in ("up_days", "down_days"):  # sessions that closed above (below) the one before,
+        series = [base[1], *values]  # by at least `threshold` % when one is given
+        moves = [(b / a - 1) * 100 if a else 0.0 for a, b in zip(series, series[1:], strict=False)]
+        bar = threshold or 0.0
+        up = stat == "up_days"
+        hits = [m for m in moves if (m > 0 and m >= bar) if up] + [
+            m for m in moves if (m < 0 and m <= -bar) if not up
+        ]
+        return replace(head, value=float(len(hits)), base=base)
     if stat == "volatility":
         series = [base[1], *values]
         moves = ([b - a for a, b in zip(series, series[1:], strict=False)] if rate

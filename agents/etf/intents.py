@@ -637,6 +637,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     field = _window_field(frame, measure) if window is not None else None
     if window is not None and field and window.window.unit in WINDOW_UNITS:
         plan.window, plan.measure = window, field
+        if window.threshold:  # the price tool counts every up (down) session: the bar is said
+            plan.unanswered.append(_text(plan, "day_threshold", f"{window.threshold:g}%"))
         return "etf_window"
     if _asks_why(frame) and measure in (None, "return", "close"):
         plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it
@@ -764,6 +766,7 @@ _TEXTS = {
         "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
         "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+        "day_threshold": "하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
         "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
@@ -776,6 +779,7 @@ _TEXTS = {
         "default_measure": "No measure was named, so the expense ratio was used.",
         "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
+        "day_threshold": "The {0} daily-move bar was not applied: every up (down) session is counted.",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
         "unheld": "'{0}' is not in this workbench's data and was not answered.",
         "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",

@@ -113,11 +113,12 @@ def ratio_of(a: Series, b: Series, lang: str) -> str | None:
     if not a.points or not b.points or not b.points[-1][1]:
         return None
     (da, va), (db, vb) = a.points[-1], b.points[-1]
+    ratio = va / vb  # said as a multiple and as a percent ('몇 배', '몇 %')
     if lang == "ko":
-        return (f"{josa(_name(a), '은/는')} {_name(b)}의 {va / vb:,.2f}배 — {_name(a)} "
-                f"{_value(va, a)} ({da}), {_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
-    return (f"{_name(a)} is {va / vb:,.2f}x {_name(b)} — {_value(va, a)} ({da}) vs "
-            f"{_value(vb, b)} ({db}).")  # fmt: skip
+        return (f"{josa(_name(a), '은/는')} {_name(b)}의 {ratio:,.2f}배({ratio * 100:,.2f}%) — "
+                f"{_name(a)} {_value(va, a)} ({da}), {_name(b)} {_value(vb, b)} ({db}).")  # fmt: skip
+    return (f"{_name(a)} is {ratio:,.2f}x ({ratio * 100:,.2f}%) {_name(b)} — {_value(va, a)} "
+            f"({da}) vs {_value(vb, b)} ({db}).")  # fmt: skip
 
 
 def _growth_series(series: Series) -> bool:
@@ -597,7 +598,8 @@ def window_asked(frame: QuestionFrame, series: int = 1) -> WindowAsk | None:
 def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
     """A statistic over a window of one series (window_answer; figures' window definitions)."""
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    found = fig.window_statistic(points, ask.window, ask.stat, rate=is_rate(series))
+    found = fig.window_statistic(points, ask.window, ask.stat, rate=is_rate(series),
+                                 threshold=ask.threshold)  # fmt: skip
     if found is None:
         return (f"{_name(series)}: {ask.label_ko} 구간의 관측치가 부족해 계산하지 못했습니다."
                 if lang == "ko" else f"{_name(series)}: too few observations in the "

@@ -138,10 +138,15 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or ranking_measure(frame)
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
+    counted = window_asked(frame)  # '2% 이상 떨어진 날 며칠?': the window's days over the bar
     filtered_here = (
         op.kind == "filter"
         and op.threshold is not None
-        and (route.indicator_codes or (priced_band(frame) and "real_estate" in route.target_agents))
+        and (
+            route.indicator_codes
+            or (priced_band(frame) and "real_estate" in route.target_agents)
+            or (counted is not None and counted.threshold is not None)
+        )  # fmt: skip
     )  # '10억 이상 거래': the deals' price band (deals.deal_filter)
     # a window's sum is window_answer's; the regions' counts are added by the housing agent
     summed_here = (window_asked(frame) is not None or frame.span is not None  # '작년 합계'

@@ -124,16 +124,24 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span = turn.frame.span
     assert span is not None
-    stat = turn.frame.operation.aggregate or (
+    stat: str = turn.frame.operation.aggregate or (
         "return" if turn.frame.measure() == "return" else "avg"
     )
     field = "volume" if turn.frame.measure() == "volume" else "close"
     if turn.frame.stat_field in ("high", "low") and stat in ("max", "min"):
         field = turn.frame.stat_field  # '올해 최고가': the highest of the day's highs
     rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
-    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    found = against_close(fig.span_statistic(points, first, last, stat), rows, field)
+    if turn.frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
+        field, stat = "high_low", "range" if turn.frame.statistic == "range" else "extremes"
+        inside = [r for r in rows if first <= r["trade_date"] <= last]
+        found = fig.window_extremes([(r["trade_date"], float(r["high"])) for r in inside],
+                                    [(r["trade_date"], float(r["low"])) for r in inside],
+                                    fig.Window(len(inside), "session"))  # fmt: skip
+        found = found and replace(found, stat=stat)
+    else:
+        points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
+        found = against_close(fig.span_statistic(points, first, last, stat), rows, field)
     label = span.label(turn.lang)
     if found is None:
         turn.notes.append(f"{label}의 시세가 없습니다." if turn.ko() else f"No bars in {label}.")
@@ -368,7 +376,7 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
         both = fig.window_extremes(points("high"), points("low"), ask.window)
         found = both and replace(both, stat="range" if ask.stat == "range" else "extremes")
     else:
-        found = fig.window_statistic(points(field), ask.window, ask.stat)
+        found = fig.window_statistic(points(field), ask.window, ask.stat, threshold=ask.threshold)
     found = against_close(found, rows, field)
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."

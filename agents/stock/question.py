@@ -187,9 +187,10 @@ def _gap(frame: QuestionFrame, turns: list[Turn]) -> str:
         return ""
     ko, en = GAP_WORDS[key]
     if RATIO in frame.notes and b.figures[key]:  # 'LG에너지솔루션 시총이 LG화학의 몇 배야?'
-        ratio = a.figures[key] / b.figures[key]
-        return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배**" if a.ko()
-                else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x {b.stock['name']}'s**")  # fmt: skip
+        ratio = a.figures[key] / b.figures[key]  # said as a multiple and as a percent
+        return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배 ({ratio * 100:,.2f}%)**"
+                if a.ko() else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x ({ratio * 100:,.2f}%) "
+                f"{b.stock['name']}'s**")  # fmt: skip
     gap = a.figures[key] - b.figures[key]
     times = "배" if a.ko() else "x"
     text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield") else f"{gap:+,.2f}{times}" if key in ("per", "pbr")

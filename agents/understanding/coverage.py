@@ -60,7 +60,7 @@ _UNITS_AFTER_NUMBER = frozenset(
 _DECIDING_WORDS = frozenset(
     "분기 말 초 첫 마지막 연말 연초 월말 월초 상반기 하반기 재작년 월요일 화요일 수요일 목요일 "
     "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도 그제 그저께 엊그제 "
-    "그끄저께".split()
+    "그끄저께 첫째 둘째 셋째 넷째 다섯째".split()
 )
 PICKED = frozenset({"쪽", "것", "거", "곳", "편"})  # the nouns a pick is said with
 UNAPPLIED = "unapplied:"  # a frame note: a word read but not applied, so said unread
@@ -235,7 +235,9 @@ def cover(frame: QuestionFrame) -> Coverage:
         if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
             continue
         cov.unread.append(t.form)
-        if t.tag == "SN" or t.tag in _NAME_TAGS or t.tag == "NNG":
+        defining = frame.operation.kind == "define" and t.tag.startswith(("VV", "VA"))
+        if t.tag == "SN" or t.tag in _NAME_TAGS or t.tag == "NNG" or defining:
+            # a definition asks nothing else: '요즘 뜨는 ETF 뭐야?' is not 'what is an ETF
             # a noun no reader took names what is asked ('연금계좌', '대표이사'): not answered
             cov.decisive.append(_with_unit(tokens, i, question))
 
@@ -298,9 +300,10 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:
         spans.append((*frame.as_of_span, f"기준일:{frame.as_of_date}"))
-    if frame.definition_term:  # '연준 점도표란': the term the glossary answers
+    if frame.definition_term or frame.operation.kind == "define":  # '연준 점도표란': the term
         spans += [(m.start, m.end, f"용어:{m.entry.term_ko}") for m in
-                  load_glossary().find_all(frame.question) if m.entry.id == frame.definition_term]  # fmt: skip
+                  load_glossary().find_all(frame.question)
+                  if m.entry.id == (frame.definition_term or m.entry.id)]  # fmt: skip
     if frame.area_m2 and frame.area_span:
         spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
     words = [(m.surface, f"측정:{measure_name(m.name, 'ko')}") for m in frame.measures]
@@ -381,7 +384,7 @@ def _with_unit(tokens: tuple[Morpheme, ...], i: int, question: str) -> str:
     glued = i + 1 < len(tokens) and tokens[i + 1].start == t.end  # '10거래일', not '50 최근'
     if t.tag == "SN" and glued and tokens[i + 1].tag.startswith(("NN", "SL")):
         return question[t.start : tokens[i + 1].end]
-    if glued and tokens[i + 1].tag == "XSN":  # '경쟁률' as written, not '경쟁'
+    if glued and (tokens[i + 1].tag == "XSN" or t.tag in ("VV", "VA")):  # '경쟁률', '뜨는'
         return question[t.start : tokens[i + 1].end]
     return t.form
 

@@ -227,7 +227,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     found = _range(text, today)
     if found is not None or not over_days:
         return found
-    for found in (_quarter(text, today), _half(text, today)):
+    for found in (_quarter(text, today), _half(text, today), _month_or_week(text, today)):
         if found is not None:
             return found
     m = _YEAR.search(text)
@@ -254,6 +254,28 @@ def _quarter(text: str, today: date) -> SpanRead | None:
     else:
         return None
     return SpanRead(first, last, f"{year}년 {q}분기", f"Q{q} {year}", *m.span())
+
+
+_RELATIVE_MONTH = re.compile(r"(?:(?P<o>지난|저번|이번)\s*달|(?P<w>전월|이달|금월))" + _NOT_WHOLE)
+# '전주' is also a city: only '지난주', '저번 주', '이번 주', '금주'
+_RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번)\s*주(?![가-힣])|(?P<w>금주))" + _NOT_WHOLE)
+
+
+def _month_or_week(text: str, today: date) -> SpanRead | None:
+    """'지난달 수익률', '이번 주 평균': the calendar month or week (Monday to Sunday) before or
+    holding the data's last day."""
+    if m := _RELATIVE_MONTH.search(text):
+        said = m.group("o") or m.group("w")
+        first, last = _span("month", 0 if said in ("이번", "이달", "금월") else -1, today)
+        label = first.isoformat()[:7]
+        return SpanRead(first, last, label, label, *m.span())
+    if m := _RELATIVE_WEEK.search(text):
+        first, last = _span(
+            "week", 0 if (m.group("o") or m.group("w")) in ("이번", "금주") else -1, today
+        )
+        label = f"{first.isoformat()} ~ {last.isoformat()}"
+        return SpanRead(first, last, label, label, *m.span())
+    return None
 
 
 def _half(text: str, today: date) -> SpanRead | None:

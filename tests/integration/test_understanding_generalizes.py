@@ -4,6 +4,7 @@ an unread decisive word never ends `ok`. Every truth is recomputed here in SQL."
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -453,7 +454,10 @@ def test_calendar_months_for_one_etf_two_stocks_dividend_gap_and_an_outlook(
     mean = one(pg_pool, "SELECT avg(volume) FROM etf_prices WHERE etf_code = '133690' AND "
                "trade_date >= (%(s)s::date - interval '1 month') AND trade_date < %(s)s::date",
                s=start)  # fmt: skip
-    assert october.status == "ok" and "지난달" in october.answer
+    assert (
+        october.status == "ok"
+        and f"{(start - timedelta(days=1)):%Y-%m} 평균 거래량" in october.answer
+    )
     assert f"{mean:,.0f}주" in october.answer
     gap = answer_stock_question("현대차 배당수익률이랑 기아 배당수익률 차이", pool=pg_pool)
     yields = {r["security_id"]: float(r["dividend_yield"]) for r in fetch_all(
@@ -1083,3 +1087,34 @@ def test_one_figure_per_calendar_period_on_every_screen(
     assert (
         won_monthly.status == "ok" and f"2026-09 {mean:,.2f} (09-01 ~ 09-30)" in won_monthly.answer
     )
+
+
+def test_round_32_percent_of_days_over_a_bar_last_month_and_a_definition_with_more(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 32 (each answered another question with status ok): 'SK하이닉스 시총은
+    삼성전자의 몇 %야?' listed both caps; '3% 이상 오른 날 며칠?' counted every up day;
+    '나스닥 지난달 수익률' was the last 30 days'; '요즘 뜨는 ETF 뭐야?' defined an ETF."""
+    caps = {r["security_id"]: float(r["market_cap"]) for r in fetch_all(
+        "SELECT DISTINCT ON (security_id) security_id, market_cap FROM stock_fundamentals WHERE "
+        "security_id IN ('KR:000660', 'KR:005930') ORDER BY security_id, as_of_date DESC",
+        None, pg_pool)}  # fmt: skip
+    share = answer_stock_question("SK하이닉스 시총은 삼성전자의 몇 %야?", pool=pg_pool)
+    pct = caps["KR:000660"] / caps["KR:005930"] * 100
+    assert share is not None and f"({pct:,.2f}%)**" in share.answer.splitlines()[0]
+    days = one(pg_pool, "WITH p AS (SELECT trade_date, close / lag(close) OVER (ORDER BY "
+               "trade_date) - 1 AS r FROM stock_prices WHERE security_id = 'KR:005930') SELECT "
+               "count(*) FROM p WHERE r >= 0.03 AND trade_date > (SELECT max(trade_date) FROM p) "
+               "- interval '1 year'")  # fmt: skip
+    up = answer_stock_question("삼성전자 최근 1년 중 3% 이상 오른 날 며칠?", pool=pg_pool)
+    assert up is not None and f"오른 날 수: {days:.0f}일 (3% 이상, " in up.answer
+    closes = [one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = %(s)s "
+                  f"AND trade_date <= '{d}' ORDER BY trade_date DESC LIMIT 1", s="^IXIC")
+              for d in ("2026-09-30", "2026-10-31")]  # fmt: skip
+    october = macro_answer(
+        "나스닥 지난달 수익률", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert "2026-10(2026-10-01 ~ " in october.answer
+    assert f"수익률: {(closes[1] / closes[0] - 1) * 100:+.2f}%" in october.answer
+    trending = etf_answer("요즘 뜨는 ETF 뭐야?", settings=offline, store=graph_store, pool=pg_pool)
+    assert trending.status == "partial" and "'뜨는'" in trending.answer.splitlines()[0]

@@ -309,7 +309,7 @@ def test_coordinated_brands_share_one_rest_of_a_name() -> None:
 
 
 @pytest.mark.parametrize(("question", "label"), [
-    ("52주 최고가", "1y"), ("52-week high", "1y"), ("12개월 수익률", "1y"), ("지난주 수익률", "1w"),
+    ("52주 최고가", "1y"), ("52-week high", "1y"), ("12개월 수익률", "1y"), ("1주 수익률", "1w"),
     ("24개월 추이", "2y"), ("9개월 수익률", "9m"),
 ])  # fmt: skip
 def test_periods_are_named_canonically(lexicon: Lexicon, question: str, label: str) -> None:

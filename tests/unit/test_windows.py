@@ -141,6 +141,9 @@ SPANS = [  # question, (first, last) the span names, on a data day of 2026-11-20
     ("원달러 환율 11월~2월 평균", ("2025-11-01", "2026-02-28")),
     ("인천 주택 인허가 작년 합계", ("2025-01-01", "2025-12-31")),
     ("미국 10년물 금리 2025년 평균", ("2025-01-01", "2025-12-31")),
+    ("나스닥 지난달 수익률", ("2026-10-01", "2026-10-31")),  # the calendar month, not 30 days
+    ("VIX 지난주 평균", ("2026-11-09", "2026-11-15")),  # Monday to Sunday
+    ("전주 아파트 매매가격지수 평균", None),  # a city
     ("삼전 지난 분기 EPS", None),  # said alone, a quarter is the reported one
     ("코스피 지난 분기 말 종가", None),  # an edge: a day
     ("타이거 S&P500 작년 이맘때 대비 수익률", None),  # a base day
