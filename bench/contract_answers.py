@@ -10,8 +10,9 @@ every question of answers.json through the screen's `ask` (offline), and prints 
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
 항/호 line quoted whole, holding the fact), right 항 (for questions labelled with the 항/호 that
 answers: that very 항/호 cited and quoted; nan where no question of the set has a 항 label) and
-"no such clause" for questions the contract lacks. `--sets fresh-8` limits the run to those sets
-(fresh-8: written before the code of its session ran on it; see answers.json's _about).
+"no such clause" for questions the contract lacks. `--sets fresh-9` limits the run to those sets
+(fresh-8, fresh-9: each written before the code of its session ran on it; see answers.json's
+_about; `--sets '' fresh-4 …` with an empty name includes the questions of no set).
 """
 
 from __future__ import annotations
