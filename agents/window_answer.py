@@ -22,20 +22,9 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
 # over a calendar period these have their own definitions (figures.period_return, the
 # screens' volatility lines): the window reader takes them only in sessions, days and weeks
 _PERIOD_STATS = frozenset({"return", "change", "volatility"})
-# calendar weeks and months named, not the last 7 or 30 days: (unit, Korean, English)
-_CALENDAR = {"지난주": ("prev_week", "지난주", "last week"),
-             "저번주": ("prev_week", "지난주", "last week"),
-             "lastweek": ("prev_week", "지난주", "last week"),
-             "지난달": ("prev_month", "지난달", "last month"),
-             "저번달": ("prev_month", "지난달", "last month"),
-             "lastmonth": ("prev_month", "지난달", "last month"),
-             "이번주": ("this_week", "이번 주", "this week"),
-             "금주": ("this_week", "이번 주", "this week"),
-             "thisweek": ("this_week", "이번 주", "this week"),
-             "이번달": ("this_month", "이번 달", "this month"),
-             "이달": ("this_month", "이번 달", "this month"),
-             "금월": ("this_month", "이번 달", "this month"),
-             "thismonth": ("this_month", "이번 달", "this month")}  # fmt: skip
+# the price tool's calendar windows (a model may ask for them), by their names
+_NAMED = {"prev_week": ("지난주", "last week"), "prev_month": ("지난달", "last month"),
+          "this_week": ("이번 주", "this week"), "this_month": ("이번 달", "this month")}  # fmt: skip
 _KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's words, and per year
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
@@ -84,19 +73,12 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     period = frame.period
     if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
         return None
-    calendar = _CALENDAR.get(period.surface.replace(" ", "").lower())
-    if calendar is not None:  # 'VIX 지난주 평균': last Monday-to-Sunday week, not the last 7 days
-        unit, ko, en = calendar
-        return WindowAsk(fig.Window(1, unit), stat, frame.stat_field, ko, en)
     if period.label not in _PERIOD_WINDOWS:
         return None
     n, unit = _PERIOD_WINDOWS[period.label]
     words = {"week": ("주", "week"), "month": ("개월", "month"), "year": ("년", "year")}[unit]
     return WindowAsk(fig.Window(n, unit), stat, frame.stat_field, f"최근 {n}{words[0]}",
                      f"last {n} {words[1]}{'s' if n > 1 else ''}")  # fmt: skip
-
-
-_NAMED = {unit: (ko, en) for unit, ko, en in _CALENDAR.values()}
 
 
 def window_labels(window: fig.Window) -> tuple[str, str]:

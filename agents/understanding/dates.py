@@ -256,9 +256,11 @@ def _quarter(text: str, today: date) -> SpanRead | None:
     return SpanRead(first, last, f"{year}년 {q}분기", f"Q{q} {year}", *m.span())
 
 
-_RELATIVE_MONTH = re.compile(r"(?:(?P<o>지난|저번|이번)\s*달|(?P<w>전월|이달|금월))" + _NOT_WHOLE)
+_RELATIVE_MONTH = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\s*(?:달|month\b)|"
+                             r"(?P<w>전월|이달|금월))" + _NOT_WHOLE)  # fmt: skip
 # '전주' is also a city: only '지난주', '저번 주', '이번 주', '금주'
-_RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번)\s*주(?![가-힣])|(?P<w>금주))" + _NOT_WHOLE)
+_RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\s*(?:주(?![가-힣])|"
+                            r"week\b)|(?P<w>금주))" + _NOT_WHOLE)  # fmt: skip
 
 
 def _month_or_week(text: str, today: date) -> SpanRead | None:
@@ -266,7 +268,7 @@ def _month_or_week(text: str, today: date) -> SpanRead | None:
     holding the data's last day."""
     if m := _RELATIVE_MONTH.search(text):
         said = m.group("o") or m.group("w")
-        first, last = _span("month", 0 if said in ("이번", "이달", "금월") else -1, today)
+        first, last = _span("month", 0 if said in ("이번", "이달", "금월", "this") else -1, today)
         label = first.isoformat()[:7]
         return SpanRead(first, last, label, label, *m.span())
     if m := _RELATIVE_WEEK.search(text):
