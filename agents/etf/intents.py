@@ -478,6 +478,10 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
         # '삼성전자 비중 10% 이상인 ETF 중 보수 가장 싼 것': filtered by one, ranked by the other;
         # '순자산 1조 이상 ETF 평균 1년 수익률': filtered by one, the other averaged
         measure = next((m.name for m in frame.measures if m.name != op.filter_measure), measure)
+        frame.notes.append(COMPOSED)  # the second measure is read of the kept set
+    if op.top_n and op.aggregate == "count" and universe in ("tag", "manager"):
+        # '1개월 수익률 상위 10개 ETF 중 레버리지 ETF는 몇 개?': the cut is not applied
+        plan.unanswered.append(_text(plan, "count_in_cut", str(op.top_n)))
     if measure not in SET_MEASURES and measure is not None:
         plan.unanswered.append(_text(plan, "set_measure", measure))
         measure = None
@@ -766,6 +770,7 @@ _TEXTS = {
         "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
         "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+        "count_in_cut": "상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
         "day_threshold": "하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
         "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
@@ -779,6 +784,7 @@ _TEXTS = {
         "default_measure": "No measure was named, so the expense ratio was used.",
         "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
+        "count_in_cut": "Counting within the top {0} is not computed: the whole set was counted.",
         "day_threshold": "The {0} daily-move bar was not applied: every up (down) session is counted.",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
         "unheld": "'{0}' is not in this workbench's data and was not answered.",

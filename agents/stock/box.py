@@ -93,22 +93,23 @@ _FX = """SELECT obs_date, value FROM macro_observations WHERE series_code = %(se
 AND obs_date <= %(as_of)s ORDER BY obs_date DESC LIMIT 1"""
 
 
-_ASKS_WON = re.compile(r"(?:조|억|만|천)?\s*원(?:화)?(?:으로|로|는|은|\?|$|\s)")
+_ASKS_WON = re.compile(r"(?:조|억|만|천)?\s*원(?:화)?(?:으로|로|는|은|\?|$|\s)|\bin (?:krw|won)\b",
+                       re.IGNORECASE)  # fmt: skip
 
 
 def in_won(turn: Turn, value: float, pool: ConnectionPool | None) -> str:
-    """'NVIDIA 시총 몇 조 원?': a dollar figure also in won, at the USD/KRW close of the day."""
-    if (
-        turn.stock["currency"] != "USD"
-        or not turn.ko()
-        or not _ASKS_WON.search(turn.frame.question)
-    ):
+    """'NVIDIA 시총 몇 조 원?', 'market cap in KRW': a dollar figure also in won, at the USD/KRW
+    close of the day."""
+    if turn.stock["currency"] != "USD" or not _ASKS_WON.search(turn.frame.question):
         return ""
     rows = turn.query("macro_observations", _FX, {"series": "KR_USDKRW", "as_of": turn.as_of},
                       "KR_USDKRW", "macro_observations", pool)  # fmt: skip
     if not rows:
         return ""
     fx, won = float(rows[0]["value"]), value * float(rows[0]["value"])
+    if not turn.ko():
+        return f" (≈ KRW {won / 1e12:,.1f} trillion at {fx:,.2f} KRW per USD)" if won >= 1e12 else (
+            f" (≈ KRW {won:,.0f} at {fx:,.2f} KRW per USD)")  # fmt: skip
     return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
-from agents.macro.derived import contradicted
+from agents.macro.derived import contradicted, streak
+from agents.macro.state import Series
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
     BASE_SLACK_DAYS,
@@ -152,6 +153,18 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
         lambda v: money(v, turn.stock["currency"]))  # fmt: skip
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+
+
+def _streak(turn: Turn, pool: ConnectionPool | None) -> None:
+    """'5일 연속 올랐어?': the run of rising (falling) closes that ends at the last close, as
+    the Macro screen counts a series' run (derived.streak)."""
+    rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - timedelta(days=45))
+    points = [(str(r["trade_date"]), float(r["close"])) for r in rows if r["close"]]
+    name = f"{turn.stock['name']} {_FIELD_WORDS['close'][0 if turn.ko() else 1]}"
+    line = streak(Series(key=turn.stock["security_id"], title=name, points=points), turn.lang)
+    if line:
+        mark_used(turn.frame)
+        turn.lines.append(line)
 
 
 def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -461,4 +474,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "per_period": _per_period, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip
+PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip

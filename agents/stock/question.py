@@ -42,7 +42,7 @@ from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.parse import RATIO
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import window_ask
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
@@ -299,6 +299,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["drawdown"]
     if frame.per_period:  # '삼성전자 분기별 수익률': one figure per calendar period
         return ["per_period"]
+    if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
+        return ["streak"]  # '5일 연속 올랐어?': the run of rises or falls up to the last close
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
@@ -313,7 +315,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
         return ["peers"]
     changed = asks_move(frame) or frame.operation.kind == "change" or (
-        frame.operation.kind == "compare" and len(frame.of("stock")) == 1 and frame.period)  # fmt: skip
+        frame.operation.kind == "compare" and len(frame.of("stock")) == 1
+        and (frame.period or frame.operation.change_basis))  # '시가총액 1년 전과 비교'  # fmt: skip
     if changed and wanted and set(wanted) <= FUNDAMENTAL_SECTIONS:
         return ["fundamental_change"]  # 'EPS 작년보다 늘었어?': the figure against its past
     # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's

@@ -1493,6 +1493,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                    previous_result: list[str], lexicon: Lexicon) -> None:  # fmt: skip
     if previous is None or any(n.startswith("unheld_company:") for n in frame.notes):
         return  # '쿠팡은?' after 삼성전자 asks about 쿠팡, which we do not hold
+    if previous.of("manager") and not frame.of("manager"):
+        _as_managers(frame, lexicon)  # '미래에셋 ETF 개수' → '삼성은?': the manager, not 삼성전자
     if (frame.operation.kind == "define" and frame.definition_term is None
             and _difference_words(text)):  # fmt: skip
         frame.operation.kind = "difference"  # "what's the gap?" after two series: their gap
@@ -1604,6 +1606,19 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         if "then" in marks:  # '그날 코스피는?' after another series' high: that day is not
             then = find_phrases(text, {"t": followup["then"]})  # known here, so it is unread
             frame.notes += [f"{UNAPPLIED}{h.phrase}" for h in then]
+
+
+def _as_managers(frame: QuestionFrame, lexicon: Lexicon) -> None:
+    """A stock's name said where the talk is about managers reads as the manager it would be
+    before 'ETF' ('삼성' → 삼성자산운용)."""
+    for i, e in enumerate(frame.entities):
+        if e.kind != "stock" or e.start < 0:
+            continue
+        said = frame.question[e.start : e.end]
+        found = [m for m in _recognized(f"{said} ETF", lexicon, frozenset({"manager"}))
+                 if m.end == len(said)]  # fmt: skip
+        if len(found) == 1:
+            frame.entities[i] = found[0].model_copy(update={"start": e.start, "end": e.end})
 
 
 def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool:

@@ -1118,3 +1118,30 @@ def test_round_32_percent_of_days_over_a_bar_last_month_and_a_definition_with_mo
     assert f"수익률: {(closes[1] / closes[0] - 1) * 100:+.2f}%" in october.answer
     trending = etf_answer("요즘 뜨는 ETF 뭐야?", settings=offline, store=graph_store, pool=pg_pool)
     assert trending.status == "partial" and "'뜨는'" in trending.answer.splitlines()[0]
+
+
+def test_round_33_a_figure_against_a_year_ago_a_streak_won_in_english_and_a_managers_followup(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 33 (each answered another question with status ok): '시가총액 1년 전과
+    비교' gave today's cap alone; '5일 연속 올랐어?' a 5-day return; 'market cap in KRW' dollars
+    only; '삼성은?' after a manager's ETF count gave 삼성전자's ticker."""
+    then = answer_stock_question("삼성전자 시가총액 1년 전과 비교", pool=pg_pool)
+    assert then is not None and " 대비 " in then.answer and "시가총액 " in then.answer
+    moves = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY trade_date "
+        "DESC LIMIT 30", None, pg_pool)]  # fmt: skip
+    sign = (moves[0] > moves[1]) - (moves[0] < moves[1])
+    run = next(i for i in range(len(moves) - 1)
+               if (moves[i] > moves[i + 1]) - (moves[i] < moves[i + 1]) != sign)  # fmt: skip
+    streak = answer_stock_question("삼성전자 5일 연속 올랐어?", pool=pg_pool)
+    said = "상승" if sign > 0 else "하락"
+    assert streak is not None and f"최근 {run}회 연속 {said}" in streak.answer
+    won = answer_stock_question("NVIDIA market cap in KRW", pool=pg_pool)
+    assert won is not None and "KRW per USD)" in won.answer
+    history: list[Any] = []
+    for turn in ("미래에셋 ETF 개수", "삼성은?"):
+        count = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, count)
+    funds = one(pg_pool, "SELECT count(*) FROM etfs WHERE manager = '삼성자산운용'")
+    assert count.answer.startswith(f"삼성자산운용의 ETF: {funds:.0f}개")
