@@ -115,9 +115,10 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
                   field: str) -> fig.WindowFigure | None:  # fmt: skip
     """'52주 최고가 대비 몇 % 아래', '올해 최고가': the highest high (lowest low) is read against
     the latest close, not the latest day's high."""
-    if found is None or field not in ("high", "low") or not rows or not rows[-1]["close"]:
+    if found is None or field not in ("high", "low"):
         return found
-    return replace(found, latest=float(rows[-1]["close"]))
+    close = next((r["close"] for r in rows if r["trade_date"] == found.last and r["close"]), None)
+    return replace(found, latest=float(close)) if close else found  # the window's own last day
 
 
 def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:

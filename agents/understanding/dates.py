@@ -272,11 +272,10 @@ def _month_or_week(text: str, today: date) -> SpanRead | None:
         label = first.isoformat()[:7]
         return SpanRead(first, last, label, label, *m.span())
     if m := _RELATIVE_WEEK.search(text):
-        first, last = _span(
-            "week", 0 if (m.group("o") or m.group("w")) in ("이번", "금주") else -1, today
-        )
-        label = f"{first.isoformat()} ~ {last.isoformat()}"
-        return SpanRead(first, last, label, label, *m.span())
+        this = (m.group("o") or m.group("w")) in ("이번", "금주", "this")
+        first, last = _span("week", 0 if this else -1, today)  # the dates follow the label
+        return SpanRead(first, last, "이번 주" if this else "지난주", "this week" if this
+                        else "last week", *m.span())  # fmt: skip
     return None
 
 
