@@ -241,8 +241,11 @@ def cover(frame: QuestionFrame) -> Coverage:
             # a noun no reader took names what is asked ('연금계좌', '대표이사'): not answered
             cov.decisive.append(_with_unit(tokens, i, question))
 
-    if READ + NEGATION not in frame.notes:  # '삼성전자 안 담은 ETF': not the holders
-        cov.decisive += [p for p in negations(tokens, question) if p not in cov.decisive]
+    left_out = negations(tokens, question)  # '삼성전자 안 담은 ETF': not the holders
+    if READ + NEGATION in frame.notes:
+        cov.read += [ReadSpan(text=p, read_as="제외(여집합)") for p in left_out]
+    else:
+        cov.decisive += [p for p in left_out if p not in cov.decisive]
     for note in frame.notes:  # read, but not applied ('그날' of another series' extreme)
         if note.startswith(UNAPPLIED):
             word = note.removeprefix(UNAPPLIED)
