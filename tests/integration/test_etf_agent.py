@@ -320,7 +320,9 @@ def test_an_unread_set_word_is_said_before_the_figure(ask: Any, pg_pool: Any) ->
     word said first (the coverage's rule, as for any unread noun); '코덱스 평균 보수' is
     Samsung's average (SQL)."""
     answer = ask("메타버스 ETF 평균 보수")
-    assert answer.answer.startswith("⚠️ 질문의 '메타버스'는 읽지 못해") and answer.status == "partial"
+    assert (
+        answer.answer.startswith("⚠️ 질문의 '메타버스'는 읽지 못해") and answer.status == "partial"
+    )
     avg = fetch_all("SELECT round(avg(expense_ratio), 4) AS v FROM etfs WHERE manager = "
                     "'삼성자산운용'", pool=pg_pool)[0]["v"]  # fmt: skip
     assert f"{float(avg):.4f}%" in ask("코덱스 평균 보수").answer

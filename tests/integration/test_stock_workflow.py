@@ -200,9 +200,7 @@ def test_suggestions_are_names_that_look_alike_not_codes_sharing_digits(
 def test_a_resembling_name_is_reported_with_the_interpretation(pg_pool: Any) -> None:
     answer = generate_report("삼성전쟈", pool=pg_pool, save=False)
     assert answer.status == "ok" and answer.payload["security_id"] == "KR:005930"
-    assert (
-        "입력 '삼성전쟈'를 삼성전자(005930) 종목으로 해석했습니다. 다른 후보:" in answer.answer
-    )
+    assert "입력 '삼성전쟈'를 삼성전자(005930) 종목으로 해석했습니다. 다른 후보:" in answer.answer
     exact = generate_report("Samsung Electronics", pool=pg_pool, save=False)
     assert "해석했습니다" not in exact.answer
 
