@@ -636,7 +636,8 @@ def growth_window(frame: QuestionFrame) -> bool:
     (its levels' maximum is not what is asked)."""
     ask = window_asked(frame)
     return (ask is not None and ask.stat not in ("return", "change", "volatility")
-            and any(m.name == "return" for m in frame.measures))  # fmt: skip
+            and (any(m.name == "return" for m in frame.measures)
+                 or frame.operation.change_basis == "yoy"))  # 'CPI YoY 6개월 평균'  # fmt: skip
 
 
 def yoy_series(series: Series) -> Series:
@@ -671,8 +672,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
                 for s in series]  # fmt: skip
     span_stat: str | None = op.aggregate if op.kind == "aggregate" else None
+    if frame.statistic in ("range", "extremes"):  # '올해 최고치와 최저치 차이': both ends
+        span_stat = frame.statistic
     span_stat = span_stat or ("return" if frame.measure() == "return" else None)
-    if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return"):
+    if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
+                                                "extremes"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)

@@ -1145,3 +1145,26 @@ def test_round_33_a_figure_against_a_year_ago_a_streak_won_in_english_and_a_mana
         history = history_after(history, turn, count)
     funds = one(pg_pool, "SELECT count(*) FROM etfs WHERE manager = '삼성자산운용'")
     assert count.answer.startswith(f"삼성자산운용의 ETF: {funds:.0f}개")
+
+
+def test_round_34_a_years_range_and_a_yoy_rates_average(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 34, measured on the final code: 'CPI YoY 최근 6개월 평균' averaged the index
+    levels (330.59) with status ok; '올해 최고치와 최저치 차이' left '올해' unread."""
+    yoy = macro_answer("미국 CPI YoY 최근 6개월 평균", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    rates = one(pg_pool, "SELECT avg(a.value / b.value - 1) * 100 FROM macro_observations a "
+                "JOIN macro_observations b ON b.series_code = a.series_code AND b.obs_date = "
+                "a.obs_date - interval '12 months' WHERE a.series_code = 'CPIAUCSL' AND "
+                "a.obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+                "'CPIAUCSL') - interval '6 months'")  # fmt: skip
+    assert yoy.status == "ok" and f"평균: {rates:.2f}%" in yoy.answer
+    width = fetch_all("SELECT max(value) AS hi, min(value) AS lo FROM macro_observations WHERE "
+                      "series_code = 'KR_USDKRW' AND obs_date >= '2026-01-01'", None, pg_pool)[0]  # fmt: skip
+    year = macro_answer("원달러 환율 올해 최고치와 최저치 차이", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        year.status == "ok"
+        and f"{float(width['hi']) - float(width['lo']):,.2f} (최고" in year.answer
+    )
