@@ -714,7 +714,8 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     # 'KODEX 200 구성종목 중 반도체 비중 합': the holdings of that sector, said in the title
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
-    spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum",
+    spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum", "within": plan.within,
+            "smallest": op.direction == "asc",
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
     if (

@@ -93,6 +93,7 @@ class Plan:
     rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
     only_groups: list[str] = field(default_factory=list)  # the managers named, in their order
     gap_of_groups: bool = False  # their figures' difference was asked
+    within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
     holdings_n: int | None = (
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
@@ -133,6 +134,7 @@ def detect_plan(
     if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
         _scope_by_name(plan, lexicon)
     _check_period(plan)
+    _pick_within_previous_cut(plan, frame, previous)
     if (
         frame.per_period
         and len(plan.etfs) == 1
@@ -149,6 +151,25 @@ def detect_plan(
     elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+_THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)
+
+
+def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
+                              previous: QuestionFrame | None) -> None:  # fmt: skip
+    """'TIGER 반도체 상위 3종목' → '그 중 비중 가장 작은 건?': the pick among the three listed,
+    not the top of all holdings; '그 종목 …' with no stock carried over is said."""
+    if _THAT_STOCK.search(plan.question) and not plan.stocks:
+        plan.unanswered.append(_text(plan, "that_stock"))
+    if (plan.intent != "holdings_aggregate" or previous is None or frame.reference != "same"
+            or not previous.operation.top_n or " 중" not in f" {plan.question}"):  # fmt: skip
+        return
+    plan.within = previous.operation.top_n
+    picked = pick_direction(frame)
+    if picked in ("asc", "desc"):
+        frame.operation.direction = "asc" if picked == "asc" else "desc"
+    frame.operation.top_n = 1
 
 
 def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
@@ -770,6 +791,7 @@ _TEXTS = {
         "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
         "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
         "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+        "that_stock": "직전 답의 종목을 이어받지 못해 ETF 자체의 값으로 답했습니다.",
         "count_in_cut": "상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
         "day_threshold": "하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
         "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
@@ -784,6 +806,7 @@ _TEXTS = {
         "default_measure": "No measure was named, so the expense ratio was used.",
         "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
         "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
+        "that_stock": "The stock of the previous answer was not carried over: the ETF's own figure is given.",
         "count_in_cut": "Counting within the top {0} is not computed: the whole set was counted.",
         "day_threshold": "The {0} daily-move bar was not applied: every up (down) session is counted.",
         "period": "The price tools do not take a '{0}' period, so '{1}' was used.",

@@ -196,6 +196,16 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     day = rows[0].get("date") or "-"
     n = spec.get("top_n") or len(rows)
     picked = rows[:n]
+    if spec.get("within"):  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
+        kept = sorted(rows[: spec["within"]], key=lambda r: float(r["weight"]),
+                      reverse=not spec.get("smallest"))  # fmt: skip
+        side = ("작은", "smallest") if spec.get("smallest") else ("큰", "largest")
+        listed = ", ".join(f"{r['name']} ({r['code']}) {float(r['weight']):.2f}%" for r in kept[:n])
+        if ko:
+            return (f"{spec['etf']} 비중 상위 {spec['within']}개 중 비중이 가장 {side[0]} 종목: "
+                    f"{listed} (스냅샷 {day} 기준)")  # fmt: skip
+        return (f"Of {spec['etf']}'s top {spec['within']} holdings, the {side[1]} by weight: "
+                f"{listed} (snapshot of {day})")  # fmt: skip
     listed = ", ".join(f"{r['name']} {float(r['weight']):.2f}%" for r in picked)
     if spec["aggregate"] == "list":
         label = spec.get("return_label")  # the holdings' own returns, when asked
