@@ -180,6 +180,8 @@ def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
         frame.measure() == "return")  # fmt: skip
     if frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked:
         return False
+    if frame.statistic in ("up_days", "down_days"):
+        return False  # a count of days over a span: not the price tool's (the coverage says so)
     if plan.intent not in ("price_extreme", "etf_measure", "etf_prices"):
         return False
     plan.span = frame.span

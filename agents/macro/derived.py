@@ -672,11 +672,12 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
                 for s in series]  # fmt: skip
     span_stat: str | None = op.aggregate if op.kind == "aggregate" else None
-    if frame.statistic in ("range", "extremes"):  # '올해 최고치와 최저치 차이': both ends
-        span_stat = frame.statistic
+    if frame.statistic in ("range", "extremes", "up_days", "down_days"):  # '올해 최고치와
+        span_stat = frame.statistic  # 최저치 차이': both ends; '올해 들어 오른 날 며칠'
+
     span_stat = span_stat or ("return" if frame.measure() == "return" else None)
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
-                                                "extremes"):  # fmt: skip
+                                                "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)

@@ -26,8 +26,10 @@ from agents.inputs import MAX_QUESTION_CHARS
 from agents.macro.held_series import held_series, outside
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.understanding import QuestionFrame, understand
+from agents.understanding.coverage import mark_read
 from agents.understanding.frame import HOUSING_MEASURES
 from agents.understanding.lexicon import MACRO_KINDS, cached_lexicon
+from agents.understanding.morphemes import analyse
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from data_access.errors import WorkbenchError
@@ -177,6 +179,8 @@ def route(question: str, pool: ConnectionPool | None = None,
 
     sql_hits = _hits(low, rules["sql_need_keywords"])
     graph_hits = _hits(low, rules["graph_need_keywords"])
+    # '이벤트 경로', '영향': words that chose the event graph and its path are read by it
+    mark_read(frame, *(t.form.lower() for h in relationship + graph_hits for t in analyse(h)))
     domain_agents = [a for a in agents if a != "ontology"]
     sql_need = bool(sql_hits) or (bool(domain_agents) and not graph_hits)
     moved = _hits(low, rules["movement_keywords"]) or _hits(low, rules["explain_move_keywords"])

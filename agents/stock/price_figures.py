@@ -129,6 +129,8 @@ def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     stat: str = turn.frame.operation.aggregate or (
         "return" if turn.frame.measure() == "return" else "avg"
     )
+    if turn.frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
+        stat = turn.frame.statistic
     field = "volume" if turn.frame.measure() == "volume" else "close"
     if turn.frame.stat_field in ("high", "low") and stat in ("max", "min"):
         field = turn.frame.stat_field  # '올해 최고가': the highest of the day's highs

@@ -304,7 +304,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
-                                   or frame.measure() == "return"):  # fmt: skip
+                                   or frame.measure() == "return"
+                                   or frame.statistic in ("up_days", "down_days")):  # fmt: skip
         return ["month_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
     if day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]

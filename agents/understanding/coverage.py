@@ -253,6 +253,10 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
+    if frame.statistic in ("up_days", "down_days") and not any(
+        x is not None and x.used for x in (frame.window, frame.span)
+    ):  # '올해 들어 하락한 날 며칠?' answered with the return: the count was not made
+        cov.decisive.append(_counted_days_words(frame))
     span = frame.span
     asked_over = frame.operation.aggregate or frame.statistic or frame.measure() == "return"
     if span is not None and not span.used and asked_over and frame.as_of_span:
@@ -266,6 +270,12 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
+
+
+def _counted_days_words(frame: QuestionFrame) -> str:
+    """The words that asked for a count of days ('하락한 날 며칠'), as written."""
+    spans = sorted(frame.stat_spans)
+    return frame.question[spans[0][0] : spans[-1][1]] if spans else "날 수"
 
 
 def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: Coverage) -> None:
@@ -298,7 +308,11 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     w = frame.window
     if w is not None and w.start >= 0 and (w.used or frame.window_is_period()):
         spans.append((w.start, w.end, f"구간:{w.n}{UNITS_KO.get(w.unit, w.unit)}"))  # (-1: carried)
-    if frame.statistic and (w is None or w.used or frame.window_is_period()):
+    # a count of days is only ever a window's statistic: read when a screen computed it
+    counted_days = frame.statistic in ("up_days", "down_days") and not (
+        (w is not None and w.used) or (frame.span is not None and frame.span.used)
+    )
+    if frame.statistic and (w is None or w.used or frame.window_is_period()) and not counted_days:
         stat = STAT_WORDS_KO.get(frame.statistic, frame.statistic)
         spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:
@@ -489,10 +503,16 @@ def account(answer: AgentAnswer, frame: QuestionFrame) -> Coverage:
     if asked:  # the name decides the answer: one question back, whatever the screen found
         answer.status = "partial"
         head += [f"❓ {s}" for s in asked]
-    elif cov.decisive and answer.status == "ok" and not answer.payload.get("declined"):
+    elif (
+        cov.decisive
+        and not answer.payload.get("declined")
+        and (answer.status == "ok" or (answer.status == "partial" and answer.mode == "offline"))
+    ):
+        # said even when the offline screen made it partial for another reason
         answer.status = "partial"
-        words = [w for w in cov.decisive if not any(f"'{w}'" in u for u in cov.unheld)]
-        head += [f"⚠️ {u}" for u in cov.unheld]
+        words = [w for w in cov.decisive if not any(f"'{w}'" in u for u in cov.unheld)
+                 and f"'{w}'" not in answer.answer]  # not twice: a screen may have said it  # fmt: skip
+        head += [f"⚠️ {u}" for u in cov.unheld if u not in answer.answer]
         head += ["⚠️ " + unread_sentence(words, frame.language)] if words else []
     if head:
         answer.answer = "\n\n".join([*head, answer.answer])

@@ -438,7 +438,7 @@ def _stat_over_days(question: str) -> bool:
     """A statistic of a series' days or a return is asked ('평균', '합계', '최고치', '수익률'):
     a quarter or year named is then its own days ('작년 합계', '3분기 수익률')."""
     return read_window_stat(question).stat in ("avg", "sum", "max", "min", "range", "extremes",
-                                               "std", "return")  # fmt: skip
+                                               "std", "return", "up_days", "down_days")  # fmt: skip
 
 
 # the words after a day that make it a change's base: the date reader's, as written text

@@ -1168,3 +1168,18 @@ def test_round_34_a_years_range_and_a_yoy_rates_average(
         year.status == "ok"
         and f"{float(width['hi']) - float(width['lo']):,.2f} (최고" in year.answer
     )
+
+
+def test_round_35_a_count_of_days_over_a_year_said(pg_pool: Any, graph_store: Any,
+                                                   offline: Settings) -> None:  # fmt: skip
+    """Fresh round 35, measured on the final code: 'SK하이닉스 올해 들어 하락한 날 며칠?' gave
+    the year's return with status ok. Now the stock and Macro screens count the days of the
+    span (SQL); the ETF price tool does not, and the answer says it was not read."""
+    days = one(pg_pool, "WITH p AS (SELECT trade_date, close - lag(close) OVER (ORDER BY "
+               "trade_date) AS d FROM stock_prices WHERE security_id = 'KR:000660') SELECT "
+               "count(*) FROM p WHERE d < 0 AND trade_date >= '2026-01-01'")  # fmt: skip
+    down = answer_stock_question("SK하이닉스 올해 들어 하락한 날 며칠?", pool=pg_pool)
+    assert down is not None and f"내린 날 수: {days:.0f}일 (" in down.answer
+    fund = etf_answer("KODEX 200 올해 하락한 날 며칠?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert fund.status == "partial" and "하락한 날 며칠" in fund.answer.splitlines()[0]
