@@ -157,6 +157,12 @@ def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:
 PER_COUNT = {"month": 12, "quarter": 4, "year": 3}  # periods shown (the newest)
 
 
+def per_period_months(unit: str) -> int:
+    """Months of data a per-period answer needs: the periods shown, the one before them (the
+    first one's base) and a month of slack."""
+    return {"month": 1, "quarter": 3, "year": 12}[unit] * (PER_COUNT[unit] + 1) + 1
+
+
 def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, lang: str) -> str:
     """'KODEX 200 분기별 수익률: 2026년 1분기 +3.20% (01-02 ~ 03-31), …' — `rows` from
     figures.per_period, `shown` their values as written; pure Python (the ETF sandbox runs it)."""

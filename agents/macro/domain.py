@@ -56,6 +56,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import EXTREME_ANCHOR
 from agents.understanding.vocabulary import vocabulary
+from agents.window_answer import per_period_months
 from data_access import figures as fig
 from data_access.catalog import DOMAIN_TITLES_KO
 
@@ -210,7 +211,7 @@ def _window_months(route: Route) -> int:
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
     if frame is not None and frame.per_period:  # '분기별': the periods shown and a base before
-        need = max(need, {"month": 14, "quarter": 16, "year": 49}[frame.per_period])
+        need = max(need, per_period_months(frame.per_period))
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
         days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
         need = max(need, days // 30 + 2)

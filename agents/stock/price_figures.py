@@ -36,6 +36,7 @@ from agents.window_answer import (
     WindowAsk,
     describe,
     mark_used,
+    per_period_months,
     per_period_stat,
     per_period_text,
     window_ask,
@@ -121,7 +122,7 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
     return replace(found, latest=float(close)) if close else found  # the window's own last day
 
 
-def _month_stat(turn: Turn, pool: ConnectionPool | None) -> None:
+def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span = turn.frame.span
@@ -176,8 +177,8 @@ def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
     assert unit is not None
     stat = per_period_stat(turn.frame)
     field = "volume" if turn.frame.measure() == "volume" else "close"
-    months = {"month": 1, "quarter": 3, "year": 12}[unit] * (PER_COUNT[unit] + 1)
-    rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - relativedelta(months=months))
+    start = date.fromisoformat(turn.as_of) - relativedelta(months=per_period_months(unit))
+    rows = fetch_bars(turn, pool, start)
     points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     found = fig.per_period(points, unit, stat)[-PER_COUNT[unit] :]
     fmt = (lambda v: f"{v:+.2f}%") if stat == "return" else (lambda v: f"{v:,.0f}주") if (
@@ -477,4 +478,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "month_stat": _month_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip
+PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip

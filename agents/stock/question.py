@@ -306,7 +306,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
                                    or frame.measure() == "return"
                                    or frame.statistic in ("up_days", "down_days")):  # fmt: skip
-        return ["month_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
+        return ["span_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
     if day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]
     if day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move

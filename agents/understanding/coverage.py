@@ -253,9 +253,7 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
-    if frame.statistic in ("up_days", "down_days") and not any(
-        x is not None and x.used for x in (frame.window, frame.span)
-    ):  # '올해 들어 하락한 날 며칠?' answered with the return: the count was not made
+    if _days_not_counted(frame):  # '올해 들어 하락한 날 며칠?' answered with the return
         cov.decisive.append(_counted_days_words(frame))
     span = frame.span
     asked_over = frame.operation.aggregate or frame.statistic or frame.measure() == "return"
@@ -270,6 +268,14 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
+
+
+def _days_not_counted(frame: QuestionFrame) -> bool:
+    """A count of days is only ever a window's or a span's statistic: unread unless a screen
+    computed over one."""
+    return frame.statistic in ("up_days", "down_days") and not any(
+        x is not None and x.used for x in (frame.window, frame.span)
+    )
 
 
 def _counted_days_words(frame: QuestionFrame) -> str:
@@ -308,11 +314,8 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     w = frame.window
     if w is not None and w.start >= 0 and (w.used or frame.window_is_period()):
         spans.append((w.start, w.end, f"구간:{w.n}{UNITS_KO.get(w.unit, w.unit)}"))  # (-1: carried)
-    # a count of days is only ever a window's statistic: read when a screen computed it
-    counted_days = frame.statistic in ("up_days", "down_days") and not (
-        (w is not None and w.used) or (frame.span is not None and frame.span.used)
-    )
-    if frame.statistic and (w is None or w.used or frame.window_is_period()) and not counted_days:
+    read_stat = w is None or w.used or frame.window_is_period()
+    if frame.statistic and read_stat and not _days_not_counted(frame):
         stat = STAT_WORDS_KO.get(frame.statistic, frame.statistic)
         spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
     if frame.as_of_date and frame.as_of_span:
