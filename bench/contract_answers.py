@@ -25,7 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from agents.contract.answer_eval import evaluate, ingest, load_questions, summarize  # noqa: E402
+from agents.contract.answer_eval import (  # noqa: E402
+    AnswerCheck,
+    evaluate,
+    ingest,
+    load_questions,
+    summarize,
+)
 from agents.contract.service import ask  # noqa: E402
 from data_access.postgres import get_pool  # noqa: E402
 from tests.fixtures.contracts.files import MADE_HERE, contract_file  # noqa: E402
@@ -35,6 +41,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--failures", action="store_true", help="print every failed question")
     parser.add_argument("--sets", nargs="*", help="only the questions of these sets")
+    parser.add_argument("--classify", action="store_true", help="count the misses by their kind")
     args = parser.parse_args()
     pool = get_pool()
     contracts, questions = load_questions(MADE_HERE)
@@ -62,12 +69,29 @@ def main() -> int:
         print(f"{'all':<24} {'':<5} {total['answerable']:>3} {total['fact_first']:>8.2f} "
               f"{total['quoted_whole']:>7.2f} {total['right_clause']:>5.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
     print(f"{len(results)} questions in {elapsed:.1f} s")
+    if args.classify:
+        print_misses(results)
     if args.failures:
         for r in results:
             if not r.passed or r.right_clause is False:
                 mark = f" ({r.question.set})" if r.question.set else ""
                 print(f"- [{r.question.contract}]{mark} {r.question.q} → {r.first_line[:160]}")
     return 0
+
+
+def print_misses(results: list[AnswerCheck]) -> None:
+    """Misses per document by kind (AnswerCheck.miss), then each one with its kind."""
+    kinds = ("said absent", "wrong article", "wrong 항", "fact not first", "answered absent")
+    print(f"{'misses':<24} " + " ".join(f"{k:>15}" for k in kinds))
+    for doc in dict.fromkeys(r.question.contract for r in results):
+        rows = [r.miss for r in results if r.question.contract == doc]
+        print(f"{doc:<24} " + " ".join(f"{rows.count(k):>15}" for k in kinds))
+    for r in results:
+        if r.miss:
+            print(
+                f"  {r.miss:<15} [{r.question.contract}] {r.question.q} (want {r.question.article} "
+                f"{r.question.clause or ''}; cited {', '.join(r.cited[:2]) or '-'})"
+            )
 
 
 if __name__ == "__main__":

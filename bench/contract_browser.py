@@ -38,7 +38,7 @@ ANNEX = ("contract_annex_answer.png", "비밀유지 의무는 계약 끝나고 �
 ABSENT = (
     "contract_no_such_clause.png",
     "소스코드 에스크로는 어떻게 되나요?",
-    "해당 조항이 없습니다",
+    "에 관한 조항이 없습니다",
 )
 ITEM = ("contract_item_answer.png", "산출물이 뭐예요?", "소스코드")  # a 호 with what it completes
 ANSWER_MS = 120_000

@@ -57,12 +57,30 @@ class AnswerCheck:
     no_clause: bool
     first_line: str
     right_clause: bool | None = None  # None: the question has no 항 label
+    cited: tuple[str, ...] = ()  # the listed citations ('제7조(계약의 해지) ②'), in order
 
     @property
     def passed(self) -> bool:
         if self.question.absent:
             return self.no_clause
         return self.fact_first and self.quoted_whole
+
+    @property
+    def miss(self) -> str:
+        """Why the answer fails its label ('' when it does not): for a clause the contract lacks,
+        'answered absent'; else 'said absent' (no clause given), 'wrong article' (the labelled
+        one not cited), 'wrong 항' (cited, but no quoted line holds the fact), 'fact not first'
+        (quoted, but the first sentence does not state it)."""
+        if self.question.absent:
+            return "" if self.no_clause else "answered absent"
+        if self.passed:
+            return ""
+        if self.no_clause or not self.cited:
+            return "said absent"
+        label = _squash(self.question.article or "")
+        if not any(_squash(c).startswith(label) for c in self.cited):
+            return "wrong article"
+        return "fact not first" if self.quoted_whole else "wrong 항"
 
 
 def load_questions(folder: Path) -> tuple[dict[str, str], list[AnswerQuestion]]:
@@ -91,7 +109,14 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     first = lines[0] if lines else ""
     no_clause = bool(answer.payload.get("no_clause")) and not answer.citations
     if question.absent or question.fact is None:
-        return AnswerCheck(question, False, False, no_clause, first)
+        return AnswerCheck(
+            question,
+            False,
+            False,
+            no_clause,
+            first,
+            cited=tuple(c.get("label", "") for c in answer.payload.get("clauses", [])),
+        )
     # the answer speaks 합니다체: a fact labelled '책임을 지지 않는다' is stated '… 않습니다'
     facts = {_squash(question.fact), _squash(polite(question.fact))}
     # labels compared without spaces: a PDF's per-glyph spacing may join '미 충족' in a title
@@ -105,7 +130,8 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     right = None if question.clause is None else any(
         _names_clause(cite, question.article or "", question.clause) and _holds(q, facts)
         for cite, q in listed)  # fmt: skip
-    return AnswerCheck(question, _holds(first, facts), whole, no_clause, first, right)
+    cited = tuple(cite for cite, _ in listed)
+    return AnswerCheck(question, _holds(first, facts), whole, no_clause, first, right, cited)
 
 
 def _holds(text: str, facts: set[str]) -> bool:

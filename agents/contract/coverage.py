@@ -108,6 +108,48 @@ def topic_units(question: str) -> list[TopicUnit]:
     return units
 
 
+PARTICLE_RE = re.compile(
+    r"(?:에서|에게|한테|으로|까지|부터|이랑|랑|은|는|이|가|을|를|에|로|와|과|도|만|의)$"
+)
+
+
+def missing_topic(question: str, articles: Sequence[Article]) -> str:
+    """What a question asks about that no clause of the contract holds, as the question writes
+    it: the last run of its topic nouns written side by side in its main clause ('적립금
+    유효기간은 얼마예요?' → '적립금 유효기간') that holds a word no clause covers; '' when every
+    noun it names is somewhere in the contract (then naming one would misstate what is lacking)."""
+    words = re.findall(r"[0-9A-Za-z가-힣·]+", question)
+    units = [u for u in topic_units(question) if u.surface and not u.predicate]
+    main = [u for u in units if not u.context] or units
+    runs: list[list[TopicUnit]] = []
+    last = -2  # the word index of the previous unit
+    for unit in main:
+        at = words.index(unit.word, max(last, 0)) if unit.word in words[max(last, 0) :] else -2
+        bare_before = (
+            bool(runs) and at == last + 1 and _bare(runs[-1][-1].word) == runs[-1][-1].word
+        )
+        if bare_before:  # '적립금 유효기간': the previous word, written bare, modifies this one
+            runs[-1].append(unit)
+        else:
+            runs.append([unit])
+        last = at
+    for run in reversed(runs):
+        if any(not any(covers(u, a) for a in articles) for u in run):
+            return " ".join(_bare(u.word) for u in run)
+    return ""
+
+
+def _bare(word: str) -> str:
+    """The noun a question's word writes, without its particle or ending ('에스크로는' →
+    '에스크로', '선착순이에요' → '선착순'): the longer of Kiwi's noun span and the word less a
+    final particle (Kiwi may read the '로' of 에스크로 as one)."""
+    noun = noun_surface(word)
+    stripped = PARTICLE_RE.sub("", word)
+    if stripped == word or len(stripped) < 2:
+        return noun or word
+    return max((noun, stripped), key=len)
+
+
 def _bound_su(before: str, word: str) -> bool:
     """'수도'/'수는'/'수가' after a verb's ㄹ-adnominal ('할', '볼', '될'): the bound noun 수 of
     '-ㄹ 수 있다', which Kiwi, reading the word alone, may take for the noun 수도."""

@@ -50,6 +50,7 @@ class Evidence:
     missing: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     related: list[FoundClause] = field(default_factory=list)  # nearest, when none answers
+    lacking: str = ""  # what the question asks about that no clause holds ('적립금 유효기간')
     # topics asked apart ('A와 B는?'): each topic's clauses, in the order asked ([] = none)
     topics: dict[str, list[FoundClause]] = field(default_factory=dict)
 
@@ -61,6 +62,7 @@ class Evidence:
     def to_payload(self) -> dict[str, Any]:
         return {"clauses": [asdict(c) for c in self.clauses],
                 "related": [asdict(c) for c in self.related], "no_clause": self.no_clause,
+                "lacking": self.lacking,
                 "standard": [asdict(c) for c in self.standard],
                 "standard_title": self.standard_title, "missing": self.missing,
                 "errors": self.errors,
@@ -95,6 +97,7 @@ def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
         evidence.missing += result.get("missing", [])
         evidence.related += [_clause(contract_id, raw, tool, None)
                              for raw in result.get("related", [])]  # fmt: skip
+        evidence.lacking = evidence.lacking or str(result.get("lacking") or "")
         for raw in result.get("matched_articles", []):
             add(evidence.clauses, _clause(contract_id, raw, tool, None))
         if tool == "standard_contract":
@@ -194,6 +197,16 @@ NO_CLAUSE = {
     "ko": "이 계약서에는 해당 조항이 없습니다.",
     "en": "This contract has no clause on that.",
 }
+
+
+def no_clause_line(lacking: str, language: str) -> str:
+    """'이 계약서에는 적립금 유효기간에 관한 조항이 없습니다.' when the question's missing topic
+    is known (coverage.missing_topic); the plain sentence otherwise."""
+    if not lacking or language != "ko":
+        return NO_CLAUSE[language]
+    return f"이 계약서에는 {lacking}에 관한 조항이 없습니다."
+
+
 NO_CLAUSE_HINT = {
     "ko": "조 번호(예: 제5조)나 다른 표현으로 다시 물어볼 수 있습니다.",
     "en": "You can ask again with an article number (e.g. Article 5) or other words.",
@@ -219,7 +232,7 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
     en = language == "en"
     asked = tokens(question) if question else []
     if not evidence.clauses and not evidence.standard:
-        lines = [NO_CLAUSE[language] + " " + NO_CLAUSE_HINT[language]]
+        lines = [no_clause_line(evidence.lacking, language) + " " + NO_CLAUSE_HINT[language]]
         lines += [f"- {e}" for e in evidence.errors]
         lines += _related_lines(evidence, language)
     elif not evidence.clauses:

@@ -17,7 +17,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.contract import store
 from agents.contract.answer import related, select
-from agents.contract.coverage import uncovered
+from agents.contract.coverage import missing_topic, uncovered
 from agents.contract.glossary import concept_for_title
 from agents.contract.index import Hit, get_index
 from agents.contract.models import Article, article_key, article_ref, split_key, split_part
@@ -183,8 +183,13 @@ class HybridSearchTool(BaseTool):
             if len({queries[0] for _, queries in parsed}) > 1:
                 return self._per_topic(parsed)
             found, near = self._offline(parsed)
+            lacking = (
+                ""
+                if found
+                else missing_topic(parsed[0][1][0], self._articles(self.context.contract_id))
+            )
             return {"results": {parsed[0][0]: [_hit_dict(h) for h in found]},
-                    "related": [_hit_dict(h) for h in near]}  # fmt: skip
+                    "related": [_hit_dict(h) for h in near], "lacking": lacking}  # fmt: skip
         results = {name: [_hit_dict(h) for h in relevance_filter(queries[0], self._merged(queries),
                                                                  self.context.judge)]
                    for name, queries in parsed}  # fmt: skip

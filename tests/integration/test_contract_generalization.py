@@ -126,7 +126,7 @@ def test_nothing_clears_the_cut_says_so(real: Any, pg_pool: Any, question: str) 
     no_clause = (
         "This contract has no clause"
         if question.isascii()
-        else "이 계약서에는 해당 조항이 없습니다"
+        else "이 계약서에는 간판에 관한 조항이 없습니다"
     )
     assert answer.answer.startswith(no_clause), answer.answer
     assert answer.payload["clauses"] == [] and answer.status == "ok"

@@ -12,6 +12,7 @@ from agents.contract.coverage import (
     MIN_COVERAGE,
     coverage,
     main_clause_start,
+    missing_topic,
     title_share,
     title_weights,
     topic_units,
@@ -214,3 +215,28 @@ def test_an_outcome_question_is_judged_on_its_condition() -> None:
     # nothing in the contract speaks of 압류: no clause covers the question (it was not judged)
     assert max(coverage("예금이 압류되면 어떻게 돼요?", a, clauses) for a in clauses) < 0.5
     assert coverage("수표가 부도나면 어떻게 돼요?", clauses[0], clauses) >= 0.5
+
+
+TERMS = [
+    _article(5, "서비스의 중단", "몰은 마일리지 또는 적립금 등을 현물 또는 현금으로 지급합니다."),
+    _article(13, "재화 등의 공급", "몰은 청약을 한 날부터 7일 이내에 재화 등을 배송합니다."),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "lacking"),
+    [
+        ("적립금 유효기간은 얼마예요?", "적립금 유효기간"),  # a run of nouns written side by side
+        ("숙소 방 배정은 선착순이에요?", "선착순"),  # the copula is not part of the name
+        ("소스코드 에스크로는 어떻게 되나요?", "소스코드 에스크로"),  # nor is a particle
+        (
+            "간판 다는 것도 허락을 받아야 해요?",
+            "허락",
+        ),  # words apart are not one name ("간판 허락")
+        ("월세가 밀리면 다크모드 지원돼요?", "다크모드"),  # the main clause's, not the condition's
+        ("적립금은 언제 줘요?", ""),  # every noun is in the contract: nothing is named lacking
+        ("배송은 며칠 걸려요?", ""),
+    ],
+)
+def test_missing_topic_names_what_no_clause_holds(question: str, lacking: str) -> None:
+    assert missing_topic(question, TERMS) == lacking
