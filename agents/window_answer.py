@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import date
 
-from agents.understanding.frame import STAT_WORDS_KO, QuestionFrame
+from agents.understanding.frame import HOUSING_MEASURES, STAT_WORDS_KO, QuestionFrame
 from agents.understanding.windows import WindowRead
 from data_access import figures as fig
 
@@ -59,8 +60,19 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
     return ask
 
 
+_SET_KINDS = frozenset({"tag", "manager", "sector"})
+
+
 def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
-    stat, w = frame.statistic, frame.window
+    stat, w, op, field = frame.statistic, frame.window, frame.operation, frame.stat_field
+    if stat is None and w is not None and op.kind == "aggregate" and op.aggregate in ("max", "min"):
+        # '최근 12개월 중 가장 높았던 달': the window's extreme of a named series, not of a set
+        named = frame.entities and not any(e.kind in _SET_KINDS for e in frame.entities)
+        # levels only: the day of a move or of a volume is the screens' own (its size beside)
+        levels = frame.measure() in (None, "value", "close", "high", "low", *HOUSING_MEASURES)
+        stat = op.aggregate if named and levels and frame.relation is None else None
+        if stat is not None and field is None and frame.measure() in ("high", "low"):
+            field = frame.measure()  # '52주 신고가': the highs' maximum
     if stat is None:
         return None
     if w is not None:
@@ -68,7 +80,7 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
             w.unit in ("month", "quarter", "year") or frame.window_is_period()
         ):
             return None  # '1주 수익률' is the 1w period return every screen shows
-        return WindowAsk(fig.Window(w.n, w.unit), stat, frame.stat_field, w.label("ko"),
+        return WindowAsk(fig.Window(w.n, w.unit), stat, field, w.label("ko"),
                          w.label("en"))  # fmt: skip
     period = frame.period
     if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
@@ -126,13 +138,23 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
     elif f.stat in ("up_days", "down_days"):
         by = (f"{ask.threshold:g}% 이상, " if ko else f"by {ask.threshold:g}% or more, ") if (
             ask.threshold) else ""  # fmt: skip
-        body = (f"{f.value:.0f}일 ({by}전 거래일 대비, {f.count}개 중)" if ko
-                else f"{f.value:.0f} of {f.count} ({by}against the session before)")  # fmt: skip
+        monthly = _monthly(f)  # a policy rate or CPI moves once a month: its months are counted
+        if monthly:
+            word = word.replace("날", "달") if ko else word.replace("sessions", "months")
+        body = (f"{f.value:.0f}{'번' if monthly else '일'} ({by}{'전월' if monthly else '전 거래일'} "
+                f"대비, {f.count}개 중)" if ko else f"{f.value:.0f} of {f.count} ({by}against "
+                f"the {'month' if monthly else 'session'} before)")  # fmt: skip
     elif f.stat == "moving_average":  # read against the latest price, as a chart shows it
         body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko)
     else:
         body = fmt(f.value)
     return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."
+
+
+def _monthly(f: fig.WindowFigure) -> bool:
+    """Observations a month apart (a policy rate, CPI, housing counts), not daily sessions."""
+    first, last = (date.fromisoformat(str(d)[:10]) for d in (f.first, f.last))
+    return f.count > 1 and (last - first).days / (f.count - 1) >= 25
 
 
 def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bool,

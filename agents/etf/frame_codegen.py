@@ -603,6 +603,8 @@ def _measure_label(plan: Plan, measure: str, period: str) -> str:
     label = LABELS[plan.lang][measure]
     if period == "1d" and measure == "return":
         return f"전일 대비 {label}" if plan.lang == "ko" else f"1-day {label}"
+    if period == "1d":  # '어제': the day's move, the rest over the week its bars come from
+        period = "1w"
     if measure in _WINDOWED:
         return (
             f"{PERIOD_WORDS[plan.lang][period]} {label}"

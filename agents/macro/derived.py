@@ -721,10 +721,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?'
         out.append(compare_returns(ordered, lang))
-    elif len(ordered) >= 2 and op.kind == "compare" and not any(is_rate(x) for x in ordered):
-        out.append(
-            compare_returns(ordered, lang, word=("변화율", "Changes"))
-        )  # '서울 부산 집값 비교'
+    elif (
+        len(ordered) >= 2
+        and (
+            op.kind == "compare" or (op.kind == "change" and op.change_basis not in ("yoy", "mom"))
+        )
+        and not any(is_rate(x) for x in ordered)
+    ):  # '서울 부산 집값 비교', '마포구랑 성동구 중 어디가 더 올랐어?': the moves side by side
+        out.append(compare_returns(ordered, lang, word=("변화율", "Changes")))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):

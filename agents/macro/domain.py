@@ -255,8 +255,8 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         name, unit = _series_name(code, last, route.language), last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
-        if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
-            # the window was widened to hold the base month: its start is not a figure asked for
+        if _widened(route, months) is not None:
+            # the window was widened to hold a base or a whole window: its start was not asked
             resp.key_points.append(lang_text(
                 route.language, f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
                 f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
@@ -562,7 +562,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             deals = "" if windowed else _deal_counts(rows, route.language)
             deals += deal_trend.counts_note(rows, dropped, route.language,
                                             medians=not counts_asked(route.question))  # fmt: skip
-            if route.frame is not None and route.frame.operation.change_basis in ("yoy", "mom"):
+            if _widened(route, months) is not None:
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
                     route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",
                     f"{shown} {en} {level(v1, unit)} in {m1}.{deals}"))  # fmt: skip

@@ -436,7 +436,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
             ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN"))
         )
         unsaid = said_set and _measure_next(frame, low, t.end)
-        if not unsaid and (t.tag != "JKG" or not (ranked or picked)):
+        # 'ETF의 …' and the topic 'ETF는 … 얼마나 올랐어': the set named, then what is read of it
+        topic = t.tag == "JX" and i > 0 and tokens[i - 1].tag in ("NNG", "NNP", "SL")
+        if not unsaid and (not (t.tag == "JKG" or topic) or not (ranked or picked)):
             continue
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
         after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]

@@ -1338,6 +1338,8 @@ def _change_words(text: str) -> bool:
 
 _UP_STEM = re.compile(r"(상승|급등|강세|강해|올라|반등)(?!률)")
 _DOWN_STEM = re.compile(r"(하락|급락|약세|약해|내려|폭락)(?!률)")
+# a question of how far something moved (the move is the figure asked, not an order)
+_HOW_MUCH = re.compile(r"얼마나|몇\s*(?:%|퍼센트|프로)|\bhow much\b|\bby how\b", re.IGNORECASE)
 
 
 def asked_move(question: str) -> str | None:
@@ -1384,6 +1386,14 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         if frame.measure() in (None, "close", "value"):
             frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))
             op.aggregate = "min" if down else "max"  # type: ignore[assignment]
+        return
+    if (
+        op.kind == "rank"
+        and frame.measure() not in (None, "return")
+        and len(frame.measures) == 1
+        and _HOW_MUCH.search(text)
+    ):  # '거래량 제일 많은 ETF는 어제 얼마나 올랐어?': the ranked one's move is read after the cut
+        frame.measures.append(Measure(name="return", unit="%", surface=moves[0].phrase))
         return
     if op.kind in ("filter", "rank") and frame.measure() in (None, "return"):
         if frame.measure() is None:

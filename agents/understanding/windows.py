@@ -207,8 +207,8 @@ def read_window_stat(text: str) -> WindowStat:
     return WindowStat(window=window, stat=stat, field=field, spans=spans)
 
 
-_UP = frozenset({"오르", "상승", "올라가", "up", "rose", "gained"})
-_DOWN = frozenset({"내리", "하락", "떨어지", "빠지", "down", "fell", "lost"})
+_UP = frozenset({"오르", "상승", "올라가", "up", "rose", "rise", "gained"})
+_DOWN = frozenset({"내리", "하락", "떨어지", "빠지", "down", "fell", "fall", "drop", "lost"})
 _COUNT_WORDS = frozenset({"몇", "며칠", "수", "횟수", "개수", "many", "count"})
 
 
@@ -223,10 +223,21 @@ def _days_moved(tokens: tuple[Morpheme, ...]) -> tuple[Stat, list[tuple[int, int
                     if forms[j] in ("날", "일", "day", "days", "sessions")
                     or (forms[j] == "이" and tokens[j].tag == "VCP")), None)  # fmt: skip
         count = next((j for j in range(i + 1, len(forms)) if forms[j] in _COUNT_WORDS), None)
+        stat: Stat = "up_days" if form in _UP else "down_days"
         if day is not None and count is not None:
-            stat: Stat = "up_days" if form in _UP else "down_days"
             return stat, [(tokens[k].start, tokens[k].end) for k in (i, day, count)]
+        # '몇 번 올랐어', '며칠 하락했어', '오른 횟수', 'how many times did it rise'
+        times = [j for j in range(max(0, i - 5), min(i + 4, len(forms)))
+                 if forms[j] in _TIMES or (forms[j] == "몇" and j + 1 < len(forms)
+                                           and forms[j + 1] in _COUNTERS)]  # fmt: skip
+        if times:
+            said = {k for j in times for k in (j, j + 1) if forms[j] == "몇"} | set(times)
+            return stat, [(tokens[k].start, tokens[k].end) for k in sorted({i, *said})]
     return None
+
+
+_TIMES = frozenset({"며칠", "횟수", "times"})
+_COUNTERS = frozenset({"번", "회", "일", "차례"})
 
 
 def _precedence(stat: Stat) -> int:

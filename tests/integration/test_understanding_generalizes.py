@@ -1183,3 +1183,56 @@ def test_round_35_a_count_of_days_over_a_year_said(pg_pool: Any, graph_store: An
     fund = etf_answer("KODEX 200 올해 하락한 날 며칠?", settings=offline, store=graph_store,
                       pool=pg_pool)  # fmt: skip
     assert fund.status == "partial" and "하락한 날 며칠" in fund.answer.splitlines()[0]
+
+
+def test_rounds_36_37_a_move_read_after_a_cut_extremes_of_a_window_and_counted_rises(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh rounds 36–37 (written before the change): '거래량 제일 많은 ETF는 어제 얼마나
+    올랐어?' listed the ETF without its move; 'CPI 전년비 최근 12개월 중 가장 높았던 달' gave the
+    index level's high; '최근 5일 동안 몇 번 올랐어?' answered a premise, not the count."""
+    top = fetch_all("SELECT etf_code FROM etf_prices WHERE trade_date > (SELECT max(trade_date) "
+                    "FROM etf_prices) - interval '7 days' GROUP BY etf_code ORDER BY avg(volume) "
+                    "DESC LIMIT 1", None, pg_pool)[0]["etf_code"]  # fmt: skip
+    moved = one(pg_pool, "SELECT (a.close / b.close - 1) * 100 FROM (SELECT close, trade_date "
+                "FROM etf_prices WHERE etf_code = %(c)s ORDER BY trade_date DESC LIMIT 2) a, "
+                "(SELECT close FROM etf_prices WHERE etf_code = %(c)s ORDER BY trade_date DESC "
+                "OFFSET 1 LIMIT 1) b ORDER BY a.trade_date DESC LIMIT 1", c=top)  # fmt: skip
+    fund = etf_answer("거래량이 제일 많은 ETF는 어제 얼마나 올랐어?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert fund.status == "ok" and f"({top}) {moved:+.2f}%" in fund.answer
+    peak = fetch_all("SELECT a.obs_date, (a.value / b.value - 1) * 100 AS yoy FROM "
+                     "macro_observations a JOIN macro_observations b ON b.series_code = "
+                     "a.series_code AND b.obs_date = a.obs_date - interval '12 months' WHERE "
+                     "a.series_code = 'KR_CPI' AND a.obs_date > (SELECT max(obs_date) FROM "
+                     "macro_observations WHERE series_code = 'KR_CPI') - interval '12 months' "
+                     "ORDER BY yoy DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    cpi = macro_answer("한국 CPI 전년비 최근 12개월 중 가장 높았던 달은?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"최고치: {float(peak['yoy']):.2f}% ({peak['obs_date']})" in cpi.answer
+    ups = one(pg_pool, "SELECT count(*) FILTER (WHERE d > 0) FROM (SELECT close - lag(close) "
+              "OVER (ORDER BY trade_date) AS d, trade_date FROM market_series_prices WHERE "
+              "series_code = '^KQ11') p WHERE trade_date > (SELECT max(trade_date) - 5 FROM "
+              "market_series_prices WHERE series_code = '^KQ11')")  # fmt: skip
+    rises = macro_answer("코스닥 최근 5일 동안 몇 번 올랐어?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert rises.status == "ok" and f"오른 날 수: {ups:.0f}일" in rises.answer
+    assert "질문과 달리" not in rises.answer  # a count of rises is not a premise of one
+    cuts = macro_answer("한국 기준금리 최근 1년간 몇 번 내렸어?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "내린 달 수:" in cuts.answer and "전월 대비" in cuts.answer  # a monthly series
+
+
+def test_two_regions_moves_side_by_side_name_the_larger(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'마포구랑 성동구 중 어디가 더 많이 올랐어?' listed both moves and named neither (round 36)."""
+    moves = {r: one(pg_pool, "SELECT (max(index_value) FILTER (WHERE month = (SELECT max(month) "
+                    "FROM re_house_price_index)) / max(index_value) FILTER (WHERE month = (SELECT "
+                    "max(month) FROM re_house_price_index) - interval '1 year') - 1) * 100 FROM "
+                    "re_house_price_index WHERE region = %(r)s", r=r)
+             for r in ("서울 마포구", "서울 성동구")}  # fmt: skip
+    first = max(moves, key=lambda r: moves[r])
+    answer = macro_answer("최근 1년 서울 마포구랑 성동구 중 어디가 더 많이 올랐어?",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"변화율 비교: {first} 주택가격지수 {moves[first]:+.2f}%" in answer.answer
