@@ -21,7 +21,9 @@ drawing) and the largest frame's size, and the machine's load average before and
 same code measured 0.5-1 s apart at load 3 and at load 9, so compare runs at similar load (or
 interleave them). The work itself, which load does not stretch as much, is printed too: the
 browser's main-thread time per turn (task, script, style and layout; Chromium's Performance
-metrics) and, with `--server-pid`, the app process's CPU time per turn. A measurement, not a
+metrics, from before the question is typed), the CPU time of the browser's renderer processes
+from submit until the charts are drawn (a figure the load stretches least),
+and, with `--server-pid`, the app process's CPU time per turn. A measurement, not a
 test: nothing is asserted.
 """
 
@@ -160,6 +162,7 @@ class Asked:
     last_frame_s: float
     frame_count: int
     browser: dict[str, float]  # main-thread seconds of the turn: task, script, style + layout
+    renderer_cpu_s: float  # CPU seconds of the browser's renderers from submit to the charts
     server_cpu_s: float | None  # the app process's CPU seconds over the turn (--server-pid)
 
 
@@ -173,6 +176,14 @@ def browser_times(cdp: Any) -> dict[str, float]:
     return {k: sum(metrics.get(n, 0.0) for n in names) for k, names in BROWSER_METRICS.items()}
 
 
+def renderer_cpu(browser_cdp: Any) -> float:
+    """CPU seconds used so far by the browser's renderer processes (the pages' main threads and
+    their workers): unlike the main thread's task times, not stretched when the machine is busy
+    (one page works at a time, so a turn's difference is its page's)."""
+    processes = browser_cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+    return float(sum(p["cpuTime"] for p in processes if p["type"] == "renderer"))
+
+
 def cpu_seconds(pid: int | None) -> float | None:
     """utime + stime of process `pid` (Linux /proc), or None."""
     if pid is None:
@@ -182,15 +193,17 @@ def cpu_seconds(pid: int | None) -> float | None:
 
 
 def ask(page: Any, screen: Screen, question: str, frames: list[tuple[float, int]],
-        cdp: Any, server_pid: int | None = None) -> Asked:  # fmt: skip
+        cdp: Any, server_pid: int | None = None, browser_cdp: Any = None) -> Asked:  # fmt: skip
     """Submit `question` and wait until its answer's text and charts are drawn."""
     frames.clear()
     browser_before, cpu_before = browser_times(cdp), cpu_seconds(server_pid)
+    renderer_before = 0.0
     before = int(page.evaluate(COUNT_ANSWERS, screen.answers))
     if screen.placeholder is not None:
         box = page.get_by_placeholder(screen.placeholder)
         box.fill(question)
         page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
+        renderer_before = renderer_cpu(browser_cdp) if browser_cdp is not None else 0.0
         sent = time.perf_counter()
         box.press("Enter")
     else:  # the stock form: the symbol typed as a new option, then 리포트 생성
@@ -203,11 +216,13 @@ def ask(page: Any, screen: Screen, question: str, frames: list[tuple[float, int]
         page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
                                arg=box.element_handle())  # fmt: skip
         page.evaluate(WATCH, [screen.answers, screen.block, before, SETTLE_MS])
+        renderer_before = renderer_cpu(browser_cdp) if browser_cdp is not None else 0.0
         sent = time.perf_counter()
         page.get_by_role("button", name="리포트 생성").click()
     page.wait_for_function("() => window.__timing.charts !== undefined", timeout=TIMEOUT_MS)
     timing = page.evaluate("window.__timing")
     browser_after, cpu_after = browser_times(cdp), cpu_seconds(server_pid)
+    renderer_after = renderer_cpu(browser_cdp) if browser_cdp is not None else 0.0
     after = [(t - sent, size) for t, size in frames if t >= sent]
     return Asked(
         text_s=timing["text"] / 1000,
@@ -218,6 +233,7 @@ def ask(page: Any, screen: Screen, question: str, frames: list[tuple[float, int]
         last_frame_s=after[-1][0] if after else 0.0,
         frame_count=len(after),
         browser={k: browser_after[k] - browser_before[k] for k in browser_after},
+        renderer_cpu_s=renderer_after - renderer_before,
         server_cpu_s=None if cpu_before is None or cpu_after is None else cpu_after - cpu_before,
     )
 
@@ -256,6 +272,7 @@ class Figures:
     texts: list[float]
     charts: list[float]
     tasks: list[float]
+    renderers: list[float]
     servers: list[float]
 
 
@@ -267,7 +284,8 @@ def _line(label: str, screen: str, question: str, a: Asked) -> str:
             f"{a.last_frame_s * 1000:,.0f} ms, largest {a.largest / 1024:,.0f} KB · "
             f"browser main thread {a.browser['task'] * 1000:,.0f} ms (script "
             f"{a.browser['script'] * 1000:,.0f}, style+layout "
-            f"{a.browser['style_layout'] * 1000:,.0f}){cpu} · load {os.getloadavg()[0]:.1f}")  # fmt: skip
+            f"{a.browser['style_layout'] * 1000:,.0f}) · renderer CPU "
+            f"{a.renderer_cpu_s * 1000:,.0f} ms{cpu} · load {os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
 def run(apps: list[App], screens: list[str], rounds: int,
@@ -279,6 +297,7 @@ def run(apps: list[App], screens: list[str], rounds: int,
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser_cdp = browser.new_browser_cdp_session()
         for screen in screens:
             spec = SCREENS[screen]
             if questions:
@@ -294,7 +313,7 @@ def run(apps: list[App], screens: list[str], rounds: int,
                 cdp = context.new_cdp_session(page)
                 cdp.send("Performance.enable")
                 tabs[app.label] = (context, page, frames, cdp)
-            figures = {app.label: Figures([], [], [], []) for app in apps}
+            figures = {app.label: Figures([], [], [], [], []) for app in apps}
             print(f"{screen}: load average {_load()}", flush=True)
             for r in range(rounds):
                 for i, question in enumerate(spec.questions):
@@ -302,11 +321,12 @@ def run(apps: list[App], screens: list[str], rounds: int,
                         _, page, frames, cdp = tabs[app.label]
                         open_screen(page, app.url, spec.link, spec.link)
                         settle(page, cdp)
-                        a = ask(page, spec, question, frames, cdp, app.pid)
+                        a = ask(page, spec, question, frames, cdp, app.pid, browser_cdp)
                         f = figures[app.label]
                         f.texts.append(a.text_s)
                         f.charts.append(a.charts_s)
                         f.tasks.append(a.browser["task"])
+                        f.renderers.append(a.renderer_cpu_s)
                         if a.server_cpu_s is not None:
                             f.servers.append(a.server_cpu_s)
                         print(_line(app.label, screen, question, a), flush=True)
@@ -316,6 +336,7 @@ def run(apps: list[App], screens: list[str], rounds: int,
                 print(_summary(f"{name} submit → text", f.texts))
                 print(_summary(f"{name} submit → all charts", f.charts))
                 print(_summary(f"{name} browser main-thread time", f.tasks))
+                print(_summary(f"{name} renderer CPU", f.renderers))
                 if f.servers:
                     print(_summary(f"{name} server CPU", f.servers))
             print("", end="", flush=True)

@@ -1,5 +1,5 @@
 """Small fixed tables drawn as one HTML element (no grid): the stock report's figures, earnings,
-events and news.
+events and news (`show_sections`: several titled tables in one element).
 
     html_table([{"figure": "PER", "value": "+3.2%"}], {"figure": "지표", "value": "값"},
                signed=("value",))  # → '<table class="atlas-table">…<td style="color:#…">+3.2%</td>…'
@@ -28,7 +28,10 @@ CSS = (
     "solid rgba(49,51,63,0.1);padding:0.3rem 0.5rem;text-align:left;vertical-align:top}"
     ".atlas-table th{font-weight:600;color:rgba(49,51,63,0.7);white-space:nowrap}"
     ".atlas-table td.num{text-align:right;white-space:nowrap}.atlas-table td.short"
-    "{white-space:nowrap}.atlas-table td.text{min-width:12em}</style>"
+    "{white-space:nowrap}.atlas-table td.text{min-width:12em}"
+    ".atlas-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));"
+    "column-gap:1.5rem}.atlas-grid>div{min-width:0}.atlas-title{margin:0 0 0.4rem}"
+    ".atlas-note{font-size:0.875rem;color:rgba(49,51,63,0.6);margin:0 0 0.75rem}</style>"
 )
 SHORT = 12  # a cell of at most this many characters is kept on one line (dates, names, labels)
 
@@ -68,6 +71,22 @@ def html_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str],
         body.append("<tr>" + "".join(cells) + "</tr>")
     table = f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
     return f'<div class="atlas-table-box"><table class="atlas-table">{table}</table></div>'
+
+
+def section(title: str, table: str, *, detail: str = "", note: str = "") -> str:
+    """A titled block: '<b>title</b> detail', then `table` (html_table's or empty), then `note`
+    in small grey type (what a caption under the table says)."""
+    head = f"<b>{html.escape(title)}</b>" + (f" {html.escape(detail)}" if detail else "")
+    tail = f'<p class="atlas-note">{html.escape(note)}</p>' if note else ""
+    return f'<div><p class="atlas-title">{head}</p>{table}{tail}</div>'
+
+
+def show_sections(*rows: Sequence[str]) -> None:
+    """Sections as one HTML element: each row's sections side by side where the page is wide
+    enough, one under the other where it is not (420 px). One element instead of a title, a
+    table and columns for each: the browser drew every element as its own update."""
+    grids = "".join(f'<div class="atlas-grid">{"".join(row)}</div>' for row in rows)
+    st.html(CSS + grids)
 
 
 def show_static_table(rows: Sequence[Mapping[str, Any]], headers: Mapping[str, str], *,

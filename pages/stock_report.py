@@ -18,6 +18,7 @@ from agents.stock import templates as t
 from agents.stock.charts import charts_for
 from agents.stock.data import stock_choices
 from agents.stock.question import answer_stock_question, is_question
+from agents.stock.report import DISCLAIMER, HEADINGS
 from agents.stock.service import (
     MAX_SYMBOL_LENGTH,
     SCREEN,
@@ -34,11 +35,14 @@ from pages import _runtime as runtime
 from pages import _ui as ui
 from pages._chat import distinct_labels
 from pages._live import QUIET_S, LiveTurn, done_label, follow, inside
-from pages._static_table import show_static_table
+from pages._static_table import html_table, section, show_sections
 
 EXAMPLES = ("삼성전자", "AAPL", "005930", "SK하이닉스", "엔비디아")
 NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추천", "review": "검토",
                "fail": "실패 보고"}  # fmt: skip
+# the workflow's state after a node (agents/stock/state.py Status), as the node view says it
+STATE_LABELS = {"researching": "리서치 중", "analyzing": "분석 중", "recommending": "추천 중",
+                "reviewing": "검토 중", "done": "완료", "error": "오류"}  # fmt: skip
 STATE_ANSWER = "stock_answer"
 LIVE_KEY = "stock_live_turn"
 STATE_PENDING = "stock_pending_symbol"
@@ -80,9 +84,10 @@ def _step_lines(event: ProgressEvent) -> list[tuple[str, str]]:
     d = event.data
     label = NODE_LABELS.get(str(d.get("node")), d.get("node"))
     if event.event == "node_start":
-        return [("step", f"**▶ {d['step']}. {label}** (`{d['node']}`) 시작")]
+        return [("step", f"**▶ {d['step']}. {label}** 시작")]
     if event.event == "node_end":
-        done = f"✔ {label} 완료 → 상태 `{d['status']}` · {d['duration_ms']:,} ms"
+        state = STATE_LABELS.get(str(d["status"]), d["status"])
+        done = f"✔ {label} 완료 → 상태: {state} · {d['duration_ms']:,} ms"
         return [("step", done)] + [("error", str(e)) for e in d.get("errors", [])]
     if event.event == "tool_attempt":
         line = f"도구 `{d['tool']}` 시도 {d['attempt']} · {d['status']} · {d['latency_ms']:,.0f} ms"
@@ -194,12 +199,24 @@ def _render_charts(answer: AgentAnswer) -> None:
         ui.show_chart(figures[2], key="stock-pe")
 
 
+def news_rows(answer: AgentAnswer) -> list[dict[str, Any]]:
+    """The report's documents, one row each: its news (date, linked title, publisher), then any
+    cited document the news list lacks. The citations are those same articles: drawn as well in
+    a grid (with internal document ids) they were the report's one dataframe and a repeat."""
+    rows = list(answer.payload.get("news") or [])
+    listed = {r.get("doc_id") for r in rows}
+    rows += [c.model_dump() for c in answer.citations if c.doc_id not in listed]
+    return rows
+
+
 def _render_evidence(answer: AgentAnswer) -> None:
     payload = answer.payload
-    if payload.get("news"):
-        st.markdown("**리포트에 사용한 뉴스**")  # a few rows: HTML, not a grid (_static_table)
-        show_static_table(payload["news"], NEWS_HEADERS, links={"title": "url"})
-    _answer.render_citations(answer, key="stock")
+    rows = news_rows(answer)
+    if rows:
+        table = html_table(rows, NEWS_HEADERS, links={"title": "url"})
+        show_sections([section(f"문서 근거 — 리포트에 사용한 뉴스 ({len(rows)}건)", table)])
+    if answer.structured_citations:  # the figures' sources: the shared closed box
+        _answer.render_citations(answer.model_copy(update={"citations": []}), key="stock")
     log = payload.get("tool_log") or []
     if log:  # its grid drawn once opened, as the trace: closed, it still cost the browser a grid
         box = st.expander(f"도구 호출 로그 ({len(log)})", icon=":material/receipt_long:",
@@ -224,18 +241,22 @@ def _render_downloads(answer: AgentAnswer) -> None:
                           mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
 
 
-TABLE_SECTIONS = ("핵심 지표", "Key figures", "실적·기본 지표", "Earnings and fundamentals",
-                  "주요 이벤트 (최근 30일)", "Key events (last 30 days)")  # fmt: skip
+# The report's sections the screen shows otherwise: as tables (quote and figures in the tiles
+# and the figures table, fundamentals, events), as the documents table (news) and the box of
+# structured sources (sources, whose table names are no words for an analyst). The downloads
+# keep the whole report.
+SHOWN_ELSEWHERE = ("quote", "figures", "fundamentals", "events", "news", "sources")
 
 
-def _without_table_sections(report: str) -> str:
-    """The report minus the sections the screen shows as tables beside it."""
-    for heading in TABLE_SECTIONS:
-        start = report.find(f"## {heading}")
+def _without_table_sections(report: str, lang: str = "ko") -> str:
+    """The report minus the sections the screen shows beside it (its disclaimer kept)."""
+    for key in SHOWN_ELSEWHERE:
+        start = report.find(f"## {HEADINGS[lang][key]}\n")
         if start >= 0:
-            end = report.find("\n## ", start + len(heading) + 3)
+            end = report.find("\n## ", start + 3)
             report = report[:start] + (report[end + 1 :] if end >= 0 else "")
-    return report
+    disclaimer = f"> {DISCLAIMER[lang]}"
+    return report if disclaimer in report else f"{report.rstrip()}\n\n{disclaimer}\n"
 
 
 HEADING = re.compile(r"^(#{1,3}) ", re.M)
@@ -249,29 +270,23 @@ def report_markdown(report: str) -> str:
 
 def _render_evidence_tables(answer: AgentAnswer) -> None:
     """Fundamentals and the last quarters' earnings side by side, then the news events: small
-    fixed tables drawn as HTML (`pages._static_table`), not as grids."""
+    fixed tables drawn as HTML (`pages._static_table`), not as grids, in one element."""
     payload = answer.payload
     lang = payload.get("language", "ko")
-    left, right = st.columns([1, 1])
-    with left:
-        st.markdown("**실적·기본 지표** (섹터·자기 과거 대비)")
-        rows = payload.get("fundamental_rows") or []
-        show_static_table(rows, sec.FUNDAMENTAL_HEADERS[lang])
-    with right:
-        st.markdown("**최근 분기 실적** (예상 대비 서프라이즈)")
-        quarters = payload.get("earnings_rows") or []
-        if quarters:
-            show_static_table(quarters, sec.EARNINGS_HEADERS[lang], signed=("surprise", "yoy"))
-        else:
-            st.caption("데이터에 이 종목의 실적 발표 기록이 없습니다.")
+    fundamentals = html_table(payload.get("fundamental_rows") or [], sec.FUNDAMENTAL_HEADERS[lang])
+    quarters = payload.get("earnings_rows") or []
+    earnings = html_table(quarters, sec.EARNINGS_HEADERS[lang], signed=("surprise", "yoy"))
     events = payload.get("event_rows") or []
-    st.markdown(f"**주요 이벤트 (최근 30일, {len(events)}건)** — 가격 차트의 ▲▼ 표시와 같은 이벤트")
-    if events:
-        show_static_table(
-            events, sec.EVENT_HEADERS[lang], signed=("move_day", "move_next", "drift")
-        )
-    else:
-        st.caption("최근 30일 동안 이벤트 뉴스와 5%를 넘는 급변이 없었습니다.")
+    show_sections(
+        [section("실적·기본 지표", fundamentals, detail="(섹터·자기 과거 대비)"),
+         section("최근 분기 실적", earnings if quarters else "", detail="(예상 대비 서프라이즈)",
+                 note="" if quarters else "데이터에 이 종목의 실적 발표 기록이 없습니다.")],
+        [section(f"주요 이벤트 (최근 30일, {len(events)}건)",
+                 html_table(events, sec.EVENT_HEADERS[lang],
+                            signed=("move_day", "move_next", "drift")) if events else "",
+                 detail="— 가격 차트의 ▲▼ 표시와 같은 이벤트",
+                 note="" if events else "최근 30일 동안 이벤트 뉴스와 5%를 넘는 급변이 없었습니다.")],
+    )  # fmt: skip
     check = payload.get("review_check")
     if check and not check["passed"]:
         st.warning(f"검토 단계가 분석의 설명 누락({', '.join(check['missing'])})을 찾아 보완했습니다.",
@@ -319,11 +334,16 @@ def _render_answer(answer: AgentAnswer) -> None:
         _render_evidence_tables(answer)
         report, side = st.columns([3, 2])
         with report:
-            st.markdown(report_markdown(_without_table_sections(answer.answer)))
+            st.markdown(
+                report_markdown(
+                    _without_table_sections(answer.answer, answer.payload.get("language", "ko"))
+                )
+            )
         with side:
-            st.markdown("**핵심 지표**")
-            show_static_table(figure_rows, {"figure": "지표", "value": "값"}, signed=("value",))
-            st.caption(answer.payload.get("return_basis", ""))
+            table = html_table(figure_rows, {"figure": "지표", "value": "값"}, signed=("value",))
+            show_sections(
+                [section("핵심 지표", table, note=answer.payload.get("return_basis", ""))]
+            )
     elif answer.status != "error":
         st.markdown(answer.answer)
     _render_evidence(answer)
@@ -341,29 +361,33 @@ def _render_answer(answer: AgentAnswer) -> None:
 
 def _render_history() -> None:
     try:
-        past = runs.list_runs(SCREEN, limit=15, pool=runtime.pg_pool())
+        past = runs.list_run_labels(SCREEN, limit=15, pool=runtime.pg_pool())
     except WorkbenchError as e:
         st.caption(f"지난 리포트를 불러오지 못했습니다: {e}")
         return
     if not past:
         return
-    labels = distinct_labels(
-        {
-            r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · "
-            f"{_answer.STATUS_LABELS.get(r.answer.status, r.answer.status)}"
-            for r in past
-        }
-    )
+    labels = distinct_labels({
+        r.run_id: f"{r.question} · {r.created_at:%m-%d %H:%M} · "
+        f"{_answer.STATUS_LABELS.get(r.status, r.status)}" for r in past
+    })  # fmt: skip
     chosen = st.selectbox("지난 리포트 열기", [""] + list(labels), key="stock_history",
                           format_func=lambda rid: labels.get(rid, "선택하세요"))  # fmt: skip
     if chosen and st.button("열기", key="stock_open_history", icon=":material/history:"):
-        stored = next((r for r in past if r.run_id == chosen), None)
+        stored = _stored(chosen)
         if stored is None:  # a label no longer listed comes back as text
             st.warning(
                 "선택한 리포트가 목록에 없습니다. 다시 골라 주세요.", icon=":material/history:"
             )
         else:
             st.session_state[STATE_ANSWER] = stored.answer
+
+
+def _stored(run_id: str) -> runs.StoredRun | None:
+    try:
+        return runs.get_run(run_id, pool=runtime.pg_pool())
+    except WorkbenchError:
+        return None
 
 
 def _render_form(*, running: bool = False) -> tuple[str | None, str]:
@@ -399,6 +423,13 @@ def main() -> None:
         "한 종목에 대해 리서치 → 분석 → 추천 → 검토 단계를 LangGraph 상태 머신으로 실행합니다. "
         "도구 호출은 실패 시 0.5·2ⁿ초 간격으로 재시도하고, 모든 시도를 구조화 로그로 남깁니다."
     )
+    _screen()
+
+
+@st.fragment
+def _screen() -> None:
+    """The form, the run and the report: a fragment, so that a report reruns only this and not
+    the sidebar and the page's head, which the browser drew again for every report."""
     live = LiveTurn.current(LIVE_KEY)
     symbol, language = _render_form(running=live is not None)
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
