@@ -17,10 +17,12 @@ from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.set_answers import fmt_measure
 from agents.understanding.coverage import pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
+from agents.verdict import asked_bar
 from agents.window_answer import mark_used, per_period_stat
 from data_access.seed.news_text import josa
 
@@ -241,7 +243,8 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
-    conditions = _conditions(plan, filter_measure)
+    bar = _asked_bar(plan, filter_measure)
+    conditions = [] if bar else _conditions(plan, filter_measure)
     used = {measure, *plan.also} | ({filter_measure} if op.comparator else set())
     used |= {c[0] for c in conditions}
     descending = _descending(op.direction, op.comparator, measure)
@@ -253,7 +256,10 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     else:
         body = _graph_set_lines(plan, conditions, filter_measure, measure, descending, n,
                                 aggregate)  # fmt: skip
-    if aggregate:
+    if bar:  # 'KODEX 200 보수 0.1% 넘어?': each named fund held to the bar, not filtered out
+        spec = {**_set_spec(plan, described, filter_measure, filter_measure, period), **bar}
+        body += [f"spec = {lit(spec)}", "final_answer(render_etf_verdicts(rows, spec))"]
+    elif aggregate:
         spec = _aggregate_spec(plan, described, measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
@@ -279,6 +285,19 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
     return _graph_rows(plan, cypher, body)
+
+
+def _asked_bar(plan: Plan, measure: str) -> dict[str, Any] | None:
+    """The bar named funds are held to ('KODEX 200 보수 0.1% 넘어?'), or None: a set filters."""
+    op = plan.frame.operation if plan.frame else None
+    if op is None or plan.universe != "named" or op.conditions or op.aggregate or op.threshold_of:
+        return None
+    asked = asked_bar(plan.frame, measure) if plan.frame else None
+    if asked is None:
+        return None
+    comparator, bar = asked
+    return {"measure": measure, "comparator": comparator, "bar": bar,
+            "bar_shown": fmt_measure(measure, bar).lstrip("+")}  # fmt: skip
 
 
 def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[_Threshold],

@@ -276,6 +276,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         )
     ):  # 'KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽': each one's count of holdings
         return "holdings_counts"
+    if etfs and not relation and op.kind == "filter" and op.comparator and (
+            measure in SET_MEASURES and measure != "weight"):  # fmt: skip
+        return _set_intent(plan, frame, "named")  # 'KODEX 200 보수 0.1% 넘어?': held to the bar
     asked = _measures_asked(frame)
     if (etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation
             and window_ask(frame) is None):  # '20거래일 종가 변동성' is one window's statistic  # fmt: skip

@@ -9,6 +9,7 @@ them: 억/조 원 for large KRW amounts, %p for differences of rates, the date o
 
 from __future__ import annotations
 
+from agents.verdict import verdict
 from agents.window_answer import per_period_text
 from data_access.figures import per_period
 from data_access.seed.news_text import has_batchim, josa
@@ -71,6 +72,22 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
+
+
+def render_etf_verdicts(rows: list, spec: dict) -> str:
+    """'KODEX 200 보수 0.1% 넘어?': each named ETF's figure against the bar, yes or no first."""
+    m, ko = spec["measure"], spec["lang"] == "ko"
+    lines = []
+    for r in rows:
+        name = f"{r['name']} {spec['labels'][m]}"
+        if r.get(m) is None:
+            lines.append(f"{name}: 값이 없습니다." if ko else f"{name}: no value.")
+        else:
+            lines.append(verdict(name, float(r[m]), fmt_measure(m, r[m]), spec["comparator"],
+                                 spec["bar_shown"], spec["bar"], spec["lang"]))  # fmt: skip
+    if not lines:
+        return spec["empty"]
+    return "\n".join(lines) + (("\n\n" + spec["note"]) if spec.get("note") else "")
 
 
 def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) -> str:  # type: ignore[assignment]
@@ -849,6 +866,8 @@ SET_RENDERERS = (
     render_per_period,
     render_month,
     render_etf_set,
+    verdict,
+    render_etf_verdicts,
     render_etf_aggregate,
     render_etf_composed,
     render_holding_weight,

@@ -22,6 +22,7 @@ from agents.understanding.coverage import mark_read
 from agents.understanding.frame import COMPARATOR_WORDS, CalendarSpan
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.verdict import verdict
 from agents.window_answer import (
     PER_COUNT,
     PER_READ,
@@ -480,6 +481,21 @@ def compare_returns(series: list[Series], lang: str,
     return f"{word[1]} compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
 
 
+_EVER = re.compile(
+    r"적\s*(?:이|있|없)|며칠|몇\s*(?:번|회|일)|언제|\bever\b|how many|when", re.IGNORECASE
+)
+
+
+def latest_verdict(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
+    """'원달러 환율 1400원 넘어?': yes or no of the latest observation against the bar."""
+    if not series.points:
+        return None
+    day, value = series.points[-1]
+    unit = series.unit if series.unit == "%p" else "%" if is_rate(series) else series.unit
+    shown = f"{level(value, unit)} ({day})"
+    return verdict(_name(series), value, shown, comparator, level(threshold, unit), threshold, lang)
+
+
 def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
     """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
     the first and last of them, and the window's extreme on that side."""
@@ -739,7 +755,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and op.threshold is not None
         and not priced_band(frame)
     ):
-        out += [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+        days = [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
+        now = [latest_verdict(s, op.comparator, op.threshold, lang) for s in ordered]
+        # '1400원 넘어?' asks of the latest value; '넘은 적 있어?', '며칠' of the window's days
+        out += [*days, *now] if _EVER.search(low) else [*now, *days]
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
     if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'

@@ -43,6 +43,7 @@ from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.parse import RATIO
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
@@ -120,6 +121,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     gap = (_gap(frame, turns) if compared else _pick(frame, turns, pick) if pick
            else _total(frame, turns))  # fmt: skip
     blocks = [gap] if gap else []
+    blocks += _verdicts(frame, turns)  # 'PBR이 1배보다 낮아?': the yes or no first
     for t in turns:
         ticker = str(t.stock["security_id"]).split(":")[-1]  # '005930', 'AAPL': no internal id
         head = f"**{t.stock['name']} ({ticker})** · " + (
@@ -132,6 +134,28 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
     return attach_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
                       filled)  # fmt: skip
+
+
+def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
+    """'현대차 PBR이 1배보다 낮아?': each named stock's figure against the bar asked."""
+    key = frame.measure()
+    asked = asked_bar(frame, key) if key else None
+    if key is None or asked is None or key not in GAP_WORDS:
+        return []
+    comparator, bar = asked
+    lines = []
+    for t in turns:
+        if key in t.figures:
+            name = f"{t.stock['name']} {GAP_WORDS[key][0 if t.ko() else 1]}"
+            unit = {"per": "배", "pbr": "배", "return": "%", "dividend_yield": "%"}.get(key)
+            said = (
+                f"{bar:g}{unit if t.ko() or unit == '%' else 'x'}"
+                if unit
+                else figure_text(key, bar, t)
+            )
+            lines.append("**" + verdict(name, t.figures[key], figure_text(key, t.figures[key], t),
+                                        comparator, said, bar, "ko" if t.ko() else "en") + "**")  # fmt: skip
+    return lines
 
 
 def _shared_figure(frame: QuestionFrame, turns: list[Turn]) -> str | None:

@@ -223,9 +223,12 @@ def cover(frame: QuestionFrame) -> Coverage:
             )
             continue
         if form in _FRAME_WORDS or (
-            i and tokens[i - 1].form == "몇" and form in _UNITS_AFTER_NUMBER
-        ):
-            continue  # '몇 bp야?' asks the figure in a unit every gap of rates is given in
+            i
+            and form in _UNITS_AFTER_NUMBER
+            and (tokens[i - 1].form == "몇"
+                 or (tokens[i - 1].tag == "SN" and _number_read(frame, tokens, i - 1)))
+        ):  # fmt: skip
+            continue  # '몇 bp야?' asks a figure in a unit; '10조 넘어' is the threshold's unit
         if request := _request(tokens, i, question):  # '만들어줘': what no screen does
             cov.unread.append(t.form)
             cov.decisive.append(request)

@@ -91,6 +91,13 @@ def measure_name(measure: str, lang: str) -> str:
     return (names[0] if lang == "ko" else names[1]) if names else measure
 
 
+def _bar(value: float, unit: str | None) -> str:
+    """A threshold as the analyst wrote it: 100,000 억 is '10조'."""
+    if unit == "억" and abs(value) >= 10_000:
+        return f"{value / 10_000:g}조"
+    return f"{value:g}{unit or ''}"
+
+
 class Entity(BaseModel):
     kind: EntityKind
     key: str  # ETF/stock code, tag name, manager name, series code, region code …
@@ -216,7 +223,7 @@ class QuestionFrame(BaseModel):
         if self.measures:
             parts.append("측정=" + ", ".join(measure_name(m.name, "ko") for m in self.measures))
         if op.comparator is not None and op.threshold is not None:
-            parts.append(f"조건 {op.comparator} {op.threshold:g}{op.threshold_unit or ''}")
+            parts.append(f"조건 {op.comparator} {_bar(op.threshold, op.threshold_unit)}")
         for c in op.conditions:
             parts.append(f"조건 {c.measure} {c.comparator} {c.threshold:g}{c.unit or ''}")
         order = "오름차순" if op.direction == "asc" else "내림차순"

@@ -126,8 +126,8 @@ def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
     key = tuple((label, tuple(phrases)) for label, phrases in groups.items())
     found = _SORTED.get(key)
     if found is None:
-        pairs = [(label, p.lower()) for label, phrases in groups.items() for p in phrases
-                 if p.strip()]  # fmt: skip
+        pairs = [(label, form) for label, phrases in groups.items() for p in phrases
+                 if p.strip() for form in _spacings(p.lower())]  # fmt: skip
         ordered = sorted(pairs, key=lambda lp: -len(lp[1].removeprefix("^")))
         entries = tuple((label, p.removeprefix("^"), p.startswith("^")) for label, p in ordered)
         by_head: dict[str, list[int]] = {}
@@ -139,6 +139,16 @@ def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[identity] = (lists, found)  # the lists are held: their ids stay theirs
     return found
+
+
+_HANGUL_GAP = re.compile(r"(?<=[가-힣]) (?=[가-힣])")
+
+
+def _spacings(phrase: str) -> tuple[str, ...]:
+    """A Korean phrase as written and with its inner spaces dropped ('보다 높' is also
+    '보다높'): Korean spacing is loose, so one entry covers both."""
+    joined = _HANGUL_GAP.sub("", phrase)
+    return (phrase,) if joined == phrase else (phrase, joined)
 
 
 def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:

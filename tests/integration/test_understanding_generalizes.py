@@ -1236,3 +1236,30 @@ def test_two_regions_moves_side_by_side_name_the_larger(
     answer = macro_answer("최근 1년 서울 마포구랑 성동구 중 어디가 더 많이 올랐어?",
                           settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert f"변화율 비교: {first} 주택가격지수 {moves[first]:+.2f}%" in answer.answer
+
+
+def test_a_figure_held_to_a_bar_is_answered_yes_or_no_on_every_screen(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 37: '현대차 PBR이 1배보다 낮아?' showed PBR 1.11배 and left the comparison to the
+    analyst; the ETF screen showed the fund's card, Macro counted a year's days above the bar
+    for '지금 1400원 넘어?'. Now each says yes or no first, from the figure (SQL truth)."""
+    pbr = one(pg_pool, "SELECT pb FROM stock_fundamentals WHERE security_id = 'KR:005380' "
+              "ORDER BY as_of_date DESC LIMIT 1")  # fmt: skip
+    stock = answer_stock_question("현대차 PBR이 1배보다 낮아?", pool=pg_pool)
+    assert stock is not None and stock.status == "ok"
+    assert stock.answer.startswith(f"**{'예' if pbr < 1 else '아니요'} — 현대차 PBR {pbr:.2f}배")
+    fee = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE code = '069500'")
+    fund = etf_answer("KODEX 200 보수 0.1% 넘어?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert fund.status == "ok"
+    assert fund.answer.startswith(f"{'예' if fee > 0.1 else '아니요'} — KODEX 200 총보수 {fee:g}%")
+    assert "10조" in etf_answer("KODEX 200 순자산 10조 넘어?", settings=offline,
+                                store=graph_store, pool=pg_pool).answer  # fmt: skip
+    last = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                     "'KR_USDKRW' ORDER BY obs_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    won = macro_answer("원달러 환율 지금 1400원 넘어?", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    first = won.answer.split("**거시경제**")[1].strip().splitlines()[0]
+    assert first.startswith(f"- {'예' if float(last['value']) > 1400 else '아니요'} — ")
+    assert str(last["obs_date"]) in first
