@@ -1,7 +1,8 @@
 """Atlas Workbench entry point: the only router (`st.navigation`) and the shared sidebar.
 
 Run with `make run` (which seeds demo data first) or `python app.py` (`streamlit run app.py`
-works too, but its first visit flashes Streamlit's own page list, see below). The app listens on
+works too, but its first visit flashes Streamlit's own page list, see below; its first view
+preloads the screens' modules, which `python app.py` does before the server starts). The app listens on
 loopback unless told otherwise; beyond loopback it needs sign-in (README, "Sharing the workbench").
 Each screen is one `st.Page` line below; a screen is listed only once its file exists.
 """
@@ -30,7 +31,7 @@ if __name__ == "__main__" and not st.runtime.exists():  # `python app.py [--serv
     # The screens' modules, imported here in the main thread: a first view importing them in
     # its script thread beside the warm-up thread could fail in ast.parse (gh-106905).
     serialize_ast_parse()
-    preload()
+    preload()  # preload_once() below then finds nothing left to import
     sys.argv = ["streamlit", "run", __file__, *sys.argv[1:]]
     sys.exit(cli.main())
 
@@ -39,7 +40,11 @@ from pages import _access as access_ui
 from pages import _i18n as i18n
 from pages import _runtime as runtime
 from pages import _ui as ui
+from pages._preload import preload_once
 
+# Under `streamlit run app.py` the process's first run imports the screens' modules here, before
+# anything starts the warm-up thread; other sessions' first runs wait for it (pages/_preload.py).
+preload_once()
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 # A local file: a ":material/…:" page icon makes every browser fetch it from fonts.gstatic.com.

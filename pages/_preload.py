@@ -1,6 +1,8 @@
 """Import what the screens import, once, in the main thread before the server takes requests.
 
     preload()   # app.py, before Streamlit's server starts; returns the number of modules imported
+    preload_once()  # app.py under `streamlit run app.py`: the first script run does it, the
+                    # others (and the warm-up) wait for it
 
 Why: CPython 3.11 keeps the AST converter's recursion depth per interpreter, not per thread
 (gh-106905), so two threads inside `ast.parse` at once can fail with "SystemError: AST
@@ -72,6 +74,22 @@ def preload(paths: Iterable[Path] = SOURCES) -> int:
     finally:
         quiet.setLevel(level)
     return count
+
+
+_ONCE = threading.Lock()
+_done: list[int] = []
+
+
+def preload_once() -> int:
+    """`serialize_ast_parse()` and `preload()` once per process, whoever calls first; later
+    callers wait until it is done and get the same count. Under `streamlit run app.py` the
+    server starts before app.py runs, so the first script run (before it starts the warm-up)
+    does what `python app.py` does before the server starts."""
+    serialize_ast_parse()
+    with _ONCE:
+        if not _done:
+            _done.append(preload())
+    return _done[0]
 
 
 def _imported(name: str) -> int:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import ast
 import sys
 import threading
+import time
 from pathlib import Path
+from typing import Any
 
 from pages._preload import imported_names, module_names, preload, serialize_ast_parse
 
@@ -47,5 +49,34 @@ def test_ast_parse_takes_one_thread_at_a_time_and_parses_the_same() -> None:
         for t in threads:
             t.join()
         assert results == [ast.dump(original(source))] * 4
+    finally:
+        ast.parse = original  # type: ignore[assignment]
+
+
+def test_under_streamlit_run_the_first_caller_preloads_and_the_others_wait(
+    monkeypatch: Any,
+) -> None:
+    import pages._preload as preloading
+
+    calls: list[str] = []
+
+    def slow_preload() -> int:
+        calls.append(threading.current_thread().name)
+        time.sleep(0.2)  # the others arrive while it runs
+        return 7
+
+    original = ast.parse
+    monkeypatch.setattr(preloading, "preload", slow_preload)
+    monkeypatch.setattr(preloading, "_done", [])
+    try:
+        counts: list[int] = []
+        threads = [threading.Thread(target=lambda: counts.append(preloading.preload_once()))
+                   for _ in range(3)]  # fmt: skip
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(calls) == 1 and counts == [7, 7, 7]  # once, and nobody went on before it
+        assert getattr(ast.parse, "serialized", False)
     finally:
         ast.parse = original  # type: ignore[assignment]
