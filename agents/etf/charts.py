@@ -403,8 +403,12 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
         bars = {"type": "bar", "x": ordered[value].tolist(), "y": ordered[label].tolist(),
                 "orientation": "h", "marker": {"color": PALETTE[0]}, "textposition": "outside",
                 "text": [f"{v:,.2f}" for v in ordered[value]], "cliponaxis": False}  # fmt: skip
-        title = f"{label.removesuffix(' 이름')}별 {value}{cut}"
-        layout = _layout(title, value, label, height=max(260, 120 + 26 * len(ordered)))
+        # a bare '이름' says nothing of what is named: then the chart is titled as the ranking
+        # it is and the names stand without an axis title ('이름별 보유종목 수' under '이름')
+        subject = label.removesuffix(" 이름") if label != GRAPH_COLUMNS["name"] else ""
+        title = f"{subject}별 {value}{cut}" if subject else f"{value} 순위{cut}"
+        layout = _layout(title, value, label if subject else "",
+                         height=max(260, 120 + 26 * len(ordered)))  # fmt: skip
         items.append(ChartItem(f"{value} 비교", figure=_figure([bars], layout)))
     return items
 

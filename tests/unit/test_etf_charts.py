@@ -24,7 +24,8 @@ def test_a_holdings_count_is_named_in_korean() -> None:
             {"code": "102110", "name": "TIGER 200", "holdings": 130, "date": "2026-11-20"}]  # fmt: skip
     table, chart = graph_query_items(rows)
     assert list(table.table.columns) == ["코드", "이름", "보유종목 수", "기준일"]
-    assert chart.figure is not None and chart.figure.layout.title.text == "이름별 보유종목 수"
+    assert chart.figure is not None and chart.figure.layout.title.text == "보유종목 수 순위"
+    assert not chart.figure.layout.yaxis.title.text  # not '이름': the names are the labels
 
 
 def test_rows_without_a_name_column_stay_a_table() -> None:
