@@ -27,10 +27,14 @@ NEW_CONVERSATION = ""  # picker value for a conversation not started yet
 def distinct_labels(labels: Mapping[str, str]) -> dict[str, str]:
     """Select-box labels that tell every item apart. Streamlit sends the picked option back as
     its label, so two equal labels (the same first question twice in one minute) would open the
-    wrong item; each of them gets the start of its id."""
-    counts = Counter(labels.values())
-    return {key: label if counts[label] == 1 else f"{label} · {key[:8]}"
-            for key, label in labels.items()}  # fmt: skip
+    wrong item; each of them gets its place among them, in the order given ('… (2)'), not the
+    start of its id ('· 6ebd6510' meant nothing to an analyst)."""
+    counts, seen = Counter(labels.values()), Counter[str]()
+    out = {}
+    for key, label in labels.items():
+        seen[label] += 1
+        out[key] = label if counts[label] == 1 else f"{label} ({seen[label]})"
+    return out
 
 
 def live_picker_key(base: str, open_id: str | None) -> str:

@@ -305,7 +305,12 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     if any(code not in values for _, code in listed):
         return None
     rows = [(name, values[code] / (1e8 if measure in EOK_MEASURES else 1)) for name, code in listed]
-    head = text.strip().splitlines()[0].rstrip(":").strip()
+    # the answer's first line that says what is listed: not a note before it ('⚠ 질문의 …은
+    # 읽지 못해 …' titled the chart of a top-3 holdings answer)
+    lines = [
+        line for line in text.strip().splitlines() if line.strip() and not line.startswith("⚠")
+    ]
+    head = (lines[0] if lines else "").rstrip(":").strip()
     if (
         len(head) > 34
     ):  # a closing note ('(합계 43.25%, 스냅샷 … 기준)') is the answer's, not the chart's

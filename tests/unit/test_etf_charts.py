@@ -77,6 +77,22 @@ def test_top_n_holdings_chart_only_the_n_listed() -> None:
     assert items[0].figure is not None and list(items[0].figure.data[0].y) == ["종목1", "종목0"]
 
 
+def test_a_note_before_the_list_does_not_title_its_chart() -> None:
+    """Seen in Chromium: 'KODEX 레버리지 보유종목 상위 3개 비중' drew its bars under the answer's
+    first line, the unread-word note ('⚠ 질문의 …은 읽지 못해 …')."""
+    from agents.etf.charts import charts_for
+
+    rows = [{"code": f"00{i:04d}", "name": f"종목{i}", "weight": 30.0 - i} for i in range(30)]
+    text = ("⚠ 질문의 '비중'은 읽지 못해 이 답에 반영하지 않았습니다.\n\n"
+            "KODEX 레버리지 보유종목 30개 중 비중 상위 2개:\n1. 종목0 (000000): 30.00%\n"
+            "2. 종목1 (000001): 29.00%")  # fmt: skip
+    items = charts_for(
+        _listed_payload("holdings", [{"tool": "graph_query", "arguments": {}, "result": rows}]),
+        text,
+    )
+    assert [i.title for i in items] == ["KODEX 레버리지 보유종목 30개 중 비중 상위 2개"]
+
+
 def test_a_composed_answer_charts_the_measure_it_states_over_the_chosen_set() -> None:
     """'거래대금 상위 5개 ETF의 평균 순자산은?': the set is ordered by 거래대금 but the answer is
     순자산 (seen in Chromium: the chart showed 거래대금), with the average marked."""

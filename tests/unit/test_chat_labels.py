@@ -1,0 +1,15 @@
+"""pages/_chat.distinct_labels: equal picker labels told apart in words, not by ids."""
+
+from __future__ import annotations
+
+from pages._chat import distinct_labels
+
+
+def test_equal_labels_get_their_place_and_others_stay_as_they_are() -> None:
+    labels = {"6ebd6510-aa": "질문 (11-29 14:49)", "0c1f-bb": "다른 질문 (11-29 14:50)",
+              "91ff-cc": "질문 (11-29 14:49)"}  # fmt: skip
+    assert distinct_labels(labels) == {
+        "6ebd6510-aa": "질문 (11-29 14:49) (1)", "0c1f-bb": "다른 질문 (11-29 14:50)",
+        "91ff-cc": "질문 (11-29 14:49) (2)",
+    }  # fmt: skip
+    assert len(set(distinct_labels(labels).values())) == 3
