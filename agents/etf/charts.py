@@ -94,7 +94,8 @@ def weights_figure(holdings: list[dict[str, Any]], name: str) -> go.Figure:
     bars = {"type": "bar", "x": [h["weight"] for h in rows], "y": [h["stock_name"] for h in rows],
             "orientation": "h", "text": [f"{h['weight']:.2f}%" for h in rows],
             "textposition": "outside", "cliponaxis": False, "marker": {"color": PALETTE[0]}}  # fmt: skip
-    return _figure([bars], _layout(f"{name} 상위 보유종목 비중", "비중 (%)", "종목"))
+    # no '종목' beside the names: rotated, the two syllables read as a glyph ('머|KO' at 1440 px)
+    return _figure([bars], _layout(f"{name} 상위 보유종목 비중", "비중 (%)", ""))
 
 
 def bar_figure(labels: list[str], values: list[float], title: str, x_label: str,
@@ -148,8 +149,8 @@ def compare_table(rows: list[dict[str, Any]]) -> pd.DataFrame:
     ])  # fmt: skip
 
 
-def _items_for(tool: str, args: dict[str, Any], result: Any,
-               names: dict[str, str]) -> list[ChartItem]:  # fmt: skip
+def _items_for(tool: str, args: dict[str, Any], result: Any, names: dict[str, str],
+               asked: frozenset[str] = frozenset()) -> list[ChartItem]:  # fmt: skip
     code = args.get("etf_code") or args.get("stock_code") or ""
     name = names.get(code, code)
     if tool in ("get_etf_prices", "get_stock_prices") and result.get("daily"):
@@ -178,7 +179,7 @@ def _items_for(tool: str, args: dict[str, Any], result: Any,
         return [ChartItem("ETF 비교표", table=compare_table(result),
                           signed_columns=["1개월 수익률(%)"])]  # fmt: skip
     if tool == "graph_query" and isinstance(result, list) and result:
-        return graph_query_items(result)
+        return graph_query_items(result, asked)
     return []
 
 
@@ -391,9 +392,14 @@ GRAPH_COLUMNS = {
 }  # fmt: skip
 
 
-def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
-    """The result table, plus a bar chart when rows pair a name with a number (e.g. weights)."""
-    frame = pd.DataFrame(rows).round(2)
+def graph_query_items(rows: list[dict[str, Any]],
+                      asked: frozenset[str] = frozenset()) -> list[ChartItem]:  # fmt: skip
+    """The result table, plus a bar chart when rows pair a name with a number (e.g. weights):
+    all of them, or the top MAX_BARS of a number the question asked (`asked`: result columns).
+    The top 15 of 40 by a column nobody asked for is no answer ('삼성자산운용 ETF 몇 개야?'
+    charted its ETFs' fees)."""
+    raw = pd.DataFrame(rows)
+    frame = raw.round(2)
     frame = frame.rename(columns={c: GRAPH_COLUMNS.get(c, c) for c in frame.columns})
     items = [ChartItem("그래프 쿼리 결과", table=frame)]
     label = next(
@@ -403,6 +409,8 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
     numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c])]
     if label and numeric and len(frame) > 1:
         value = numeric[0]
+        if len(frame) > MAX_BARS and raw.columns[frame.columns.get_loc(value)] not in asked:
+            return items
         ordered = frame.sort_values(value, ascending=False).head(MAX_BARS).iloc[::-1]
         cut = f" (상위 {MAX_BARS}개)" if len(frame) > MAX_BARS else ""
         bars = {"type": "bar", "x": ordered[value].tolist(), "y": ordered[label].tolist(),
@@ -418,12 +426,21 @@ def graph_query_items(rows: list[dict[str, Any]]) -> list[ChartItem]:
     return items
 
 
+def asked_columns(payload: dict[str, Any]) -> frozenset[str]:
+    """The result columns of the measures the question asked (its frame's): the measure's name
+    and the tool field it is read from ('holdings' is read as weights)."""
+    frame = (payload.get("understanding") or {}).get("frame") or {}
+    names = {m.get("name") for m in frame.get("measures") or [] if isinstance(m, dict)}
+    return frozenset(str(n) for n in names | {MEASURE_FIELDS.get(str(n)) for n in names} if n)
+
+
 def charts_for(payload: dict[str, Any], text: str = "") -> list[ChartItem]:
     """Figures and tables for an answer: the chart of its own listed result first (when `text`,
     the answer, lists rows), then those of its tool results (search results are left out; the
     tag counts and graph rows a listed answer was computed from are its inputs, not its answer)."""
     entries = payload.get("tool_results", [])
     names = _names(entries)
+    asked = asked_columns(payload)
     own = answer_item(payload, text) if text else None
     items: list[ChartItem] = [own] if own else []
     # a set's price figures were read for the ETFs a graph query listed: that list is the
@@ -438,7 +455,7 @@ def charts_for(payload: dict[str, Any], text: str = "") -> list[ChartItem]:
             continue
         if universe and entry["tool"] in ("graph_query", "list_tags"):
             continue
-        items += _items_for(entry["tool"], entry.get("arguments", {}), result, names)
+        items += _items_for(entry["tool"], entry.get("arguments", {}), result, names, asked)
     if payload.get("compare_prices"):
         items.append(ChartItem("정규화 가격", figure=normalized_figure(payload["compare_prices"])))
     return items

@@ -172,6 +172,21 @@ def test_price_chart_is_titled_with_the_name_not_the_code() -> None:
 
 def test_many_graph_rows_chart_the_top_ones_titled_in_words() -> None:
     rows = [{"stock_name": f"종목{i}", "weight": float(i)} for i in range(40)]
-    _, chart = graph_query_items(rows)
+    _, chart = graph_query_items(rows, frozenset({"weight"}))
     assert chart.figure is not None and len(chart.figure.data[0].y) == 15
     assert chart.figure.layout.title.text == "종목별 비중(%) (상위 15개)"
+
+
+def test_the_top_of_a_column_nobody_asked_for_is_not_charted() -> None:
+    """'삼성자산운용 ETF 몇 개야?' (a count) charted the top 15 of its 40 ETFs by fee."""
+    from agents.etf.charts import charts_for
+
+    rows = [
+        {"code": f"{i:06d}", "name": f"KODEX {i}", "expense_ratio": 0.01 * i} for i in range(40)
+    ]
+    payload = {"understanding": {"frame": {"measures": []}},
+               "tool_results": [{"tool": "graph_query", "arguments": {}, "result": rows}]}  # fmt: skip
+    assert [(i.title, i.figure) for i in charts_for(payload)] == [("그래프 쿼리 결과", None)]
+    asked = {"understanding": {"frame": {"measures": [{"name": "expense_ratio"}]}},
+             "tool_results": payload["tool_results"]}  # fmt: skip
+    assert charts_for(asked)[-1].figure is not None  # the fees asked: their top 15
