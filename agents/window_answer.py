@@ -144,11 +144,14 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body = (f"{f.value:.0f}{'번' if monthly else '일'} ({by}{'전월' if monthly else '전 거래일'} "
                 f"대비, {f.count}개 중)" if ko else f"{f.value:.0f} of {f.count} ({by}against "
                 f"the {'month' if monthly else 'session'} before)")  # fmt: skip
-    elif f.stat == "moving_average":  # read against the latest price, as a chart shows it
+    elif f.stat in ("moving_average", "avg"):  # read against the latest, as a chart shows it
         body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko)
     else:
         body = fmt(f.value)
-    return f"{name} {span} {word}: {body}." if ko else f"{name} {word}, {span}: {body}."
+    if ko:
+        return f"{name} {span} {word}: {body}."
+    said = name if name.lower().endswith(" " + word.lower()) else f"{name} {word}"  # 'its high'
+    return f"{said}, {span}: {body}."
 
 
 def _monthly(f: fig.WindowFigure) -> bool:

@@ -163,7 +163,8 @@ def fetch_period_bars(turn: Turn, pool: ConnectionPool | None,
                       default: tuple[str, float]) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
     """The asked calendar period (else `default`) and the bars from a little before its base
     date to the as-of date: the figures module reads its windows off them."""
-    period = turn.frame.period
+    period, basis = turn.frame.period, turn.frame.operation.change_basis
+    default = {"yoy": ("1y", 12.0), "mom": ("1m", 1.0)}.get(basis or "", default)  # '1년 전 대비'
     p = fig.period_named(*((period.label, period.months) if period else default))
     start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=BASE_SLACK_DAYS)
     return p, fetch_bars(turn, pool, start)

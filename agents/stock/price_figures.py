@@ -72,7 +72,9 @@ def _return(turn: Turn, pool: ConnectionPool | None) -> None:
         f"{last} on {r.end_date})")  # fmt: skip
     for index in turn.frame.of("index")[:1]:  # 'NAVER 코스피 대비 3개월 (초과) 수익률'
         _against_index(turn, pool, index.name, p, r)
-    move = asked_move(turn.frame.question) if asks_why(turn.frame) else None
+    # '왜 올랐어?', '1년 전보다 얼마나 떨어졌어?': a move the question takes as given is checked
+    moved = asks_why(turn.frame) or turn.frame.operation.kind in ("change", "difference")
+    move = asked_move(turn.frame.question) if moved else None
     premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
     if premise:
         turn.lines.insert(0, premise)  # said before the figures it rests on
@@ -452,7 +454,8 @@ def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
 def asks_move(frame: QuestionFrame) -> bool:
     """A change over the period; a difference of the one stock's figure with itself over a
     period ('어제 종가랑 그제 종가 차이') is that change too."""
-    one_dated = frame.operation.kind == "difference" and frame.period is not None
+    one_dated = frame.operation.kind == "difference" and len(frame.of("stock")) <= 1 and (
+        frame.period is not None or frame.operation.change_basis is not None)  # '1년 전보다'  # fmt: skip
     return (frame.operation.kind in ("change", "trend") or one_dated
             or frame.statistic in ("change", "return"))  # fmt: skip
 

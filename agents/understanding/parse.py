@@ -615,9 +615,11 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
         if spread_hits:
             frame.operation.kind = "difference"
             frame.operation.words.append(spread["id"])
+            said = spread_hits[0]  # the words that named both series are read as them
             for code in spread["codes"]:
                 if not any(e.key == code for e in frame.entities):
-                    frame.entities.append(_series_entity(code))
+                    frame.entities.append(_series_entity(code).model_copy(
+                        update={"start": said.start, "end": said.end}))  # fmt: skip
     region_hits = {h.label: h for h in reversed(find_phrases(text, voc["regions"]))}
     for pair in find_phrases(text, {"p": list(voc["region_pairs"])}):  # '한미 금리차': both
         for i, region in enumerate(voc["region_pairs"][pair.phrase]):

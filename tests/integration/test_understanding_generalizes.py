@@ -1263,3 +1263,40 @@ def test_a_figure_held_to_a_bar_is_answered_yes_or_no_on_every_screen(
     first = won.answer.split("**거시경제**")[1].strip().splitlines()[0]
     assert first.startswith(f"- {'예' if float(last['value']) > 1400 else '아니요'} — ")
     assert str(last["obs_date"]) in first
+
+
+def test_round_38_a_change_against_a_year_ago_the_latest_against_an_average_and_spreads(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 38 (written before the change; 3 wrong with status ok): 'LG화학 주가 1년
+    전보다 얼마나 떨어졌어?' gave the close alone (and '1년 전 대비' a 1-month return); '5거래일
+    평균 거래량 대비 오늘 거래량' the average alone; '강남 아파트 평당 가격' the price index. '장단기
+    금리차' and '일평균' were listed unread though answered."""
+    year = one(pg_pool, "SELECT (a.close / b.close - 1) * 100 FROM (SELECT close FROM "
+               "stock_prices WHERE security_id = 'KR:051910' ORDER BY trade_date DESC LIMIT 1) a, "
+               "(SELECT close FROM stock_prices WHERE security_id = 'KR:051910' AND trade_date <= "
+               "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:051910') - "
+               "interval '1 year' ORDER BY trade_date DESC LIMIT 1) b")  # fmt: skip
+    for asked in ("LG화학 주가 1년 전보다 얼마나 떨어졌어?", "LG화학 주가 1년 전 대비"):
+        fell = answer_stock_question(asked, pool=pg_pool)
+        assert fell is not None and f"1년 수익률 {year:+.2f}%" in fell.answer
+    assert ("질문과 달리" in fell.answer) is False  # '대비' takes no move as given
+    fell = answer_stock_question("LG화학 주가 1년 전보다 얼마나 떨어졌어?", pool=pg_pool)
+    assert fell is not None and ("질문과 달리" in fell.answer) == (year > 0)
+    last = fetch_all("SELECT volume FROM stock_prices WHERE security_id = 'KR:000660' ORDER BY "
+                     "trade_date DESC LIMIT 5", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["volume"]) for r in last) / 5
+    today = answer_stock_question("SK하이닉스 최근 5거래일 평균 거래량 대비 오늘 거래량은?",
+                                  pool=pg_pool)  # fmt: skip
+    assert today is not None
+    assert f"최근 값 {float(last[0]['volume']):,.0f}주" in today.answer
+    assert f"그 대비 {(float(last[0]['volume']) / mean - 1) * 100:+.2f}%" in today.answer
+    spread = macro_answer("장단기 금리차 추이", settings=offline, store=graph_store, pool=pg_pool)
+    assert (
+        spread.status == "ok" and "격차(미국 10년 국채 금리 − 미국 2년 국채 금리)" in spread.answer
+    )
+    pyeong = macro_answer("강남 아파트 평당 가격", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert pyeong.status == "partial" and "'평당 가격'은 데이터에 없어" in pyeong.answer
+    daily = answer_stock_question("NAVER 최근 3개월 일평균 거래대금", pool=pg_pool)
+    assert daily is not None and daily.status == "ok" and "하루 평균" in daily.answer
