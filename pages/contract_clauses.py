@@ -226,7 +226,9 @@ def _render_articles(contract_id: str, pool: Any) -> None:
 
 def _render_related(answer: AgentAnswer) -> None:
     """A "no such clause" answer: said plainly, the nearest clauses only as related."""
-    st.info("이 계약서에는 질문에 답하는 조항이 없습니다.", icon=":material/search_off:")
+    lacking = answer.payload.get("lacking")
+    said = f"{lacking}에 관한 조항" if lacking else "질문에 답하는 조항"
+    st.info(f"이 계약서에는 {said}이 없습니다.", icon=":material/search_off:")
     related: list[dict[str, Any]] = answer.payload.get("related", [])
     if related:
         st.markdown("**관련 조항(답이 아님)**")

@@ -126,7 +126,8 @@ def test_annexed_part_answer_and_no_such_clause(page: Any, app_url: str,
     page.screenshot(path=str(screenshot_dir / "contract_annex_answer.png"), full_page=True)
     only_one(page.get_by_label("질문")).fill("소스코드 에스크로는 어떻게 되나요?")
     page.get_by_role("button", name="질문하기").click()
-    page.get_by_text("이 계약서에는 질문에 답하는 조항이 없습니다.").wait_for(
+    # said in the answer and in the box above its related clauses, naming what is lacking
+    page.get_by_text("이 계약서에는 소스코드 에스크로에 관한 조항이 없습니다.").first.wait_for(
         timeout=ANSWER_TIMEOUT_MS
     )
     page.get_by_text("관련 조항(답이 아님)").first.wait_for()
