@@ -37,6 +37,11 @@ def _series_names(payload: dict[str, Any]) -> dict[str, str]:
     }
 
 
+# Rates set by a decision and held until the next one: drawn as steps (a line between the
+# months before and after a cut read as a gradual fall over the month).
+STEP_SERIES = frozenset({"KR_BASE_RATE"})
+
+
 def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure]:
     """One line chart per series the answer used, titled by name, with the as-of date marked.
     Each is built in one step from data (traces and layout as dicts): built call by call
@@ -66,6 +71,8 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                                           "font": {"size": 11, "color": "gray"}}]  # fmt: skip
             mode = "lines+markers" if len(xs) <= MARKER_POINTS else "lines"
             trace = {"type": "scatter", "x": xs, "y": ys, "mode": mode, "name": title}
+            if s["key"] in STEP_SERIES:  # held until the next decision: a step, not a slope
+                trace["line"] = {"shape": "hv"}
             figures.append(go.Figure({"data": [trace], "layout": layout}))
     return figures
 

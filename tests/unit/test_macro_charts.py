@@ -54,3 +54,15 @@ def test_a_long_series_is_a_line_a_short_one_keeps_its_points() -> None:
     long, short = series_figures(payload, None)
     assert long.data[0].mode == "lines" and short.data[0].mode == "lines+markers"
     assert long.layout.yaxis.tickformat == ","  # 1,400, not plotly's 1.4k
+
+
+def test_a_policy_rate_is_drawn_as_steps() -> None:
+    """Seen in Chromium at 1440 px: the base rate's cut from 2.50% to 2.25% was drawn as a slope
+    over the month before it; a rate holds until the next decision."""
+    payload = {"agent_responses": {"macro": {"series": [
+        {"key": "KR_BASE_RATE", "title": "한국은행 기준금리", "unit": "percent",
+         "points": [["2026-01-01", 2.5], ["2026-02-01", 2.25], ["2026-03-01", 2.25]]},
+        {"key": "DGS10", "title": "미국 10년 국채 금리", "unit": "percent",
+         "points": [["2026-01-01", 4.1], ["2026-02-01", 4.0]]}]}}}  # fmt: skip
+    policy, market = series_figures(payload, None)
+    assert policy.data[0].line.shape == "hv" and market.data[0].line.shape is None
