@@ -47,13 +47,17 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
     Each is built in one step from data (traces and layout as dicts): built call by call
     (update_layout, add_vline, add_annotation) a figure took 40-230 ms of the page's run."""
     figures: list[go.Figure] = []
+    span = asked_span(payload)
     for resp in payload.get("agent_responses", {}).values():
         for s in resp.get("series", []):
-            if not s.get("points"):
+            points = within(s.get("points") or [], span)
+            if not points:
                 continue
-            xs = [p[0] for p in s["points"]]
-            ys = [p[1] for p in s["points"]]
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
             title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
+            if span is not None and len(points) < len(s["points"]):
+                title = f"{title} ({span['label_ko']})"
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
                 "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
@@ -75,6 +79,25 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 trace["line"] = {"shape": "hv"}
             figures.append(go.Figure({"data": [trace], "layout": layout}))
     return figures
+
+
+def asked_span(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The calendar span the question named and the answer used ('지난달', '올해'), or None."""
+    frame = (payload.get("understanding") or {}).get("frame") or {}
+    span = frame.get("span")
+    return span if isinstance(span, dict) and span.get("used") and span.get("first") else None
+
+
+def within(points: list[list[Any]], span: dict[str, Any] | None) -> list[list[Any]]:
+    """`points` inside `span`, with the last one before it (a return's base); all of them without
+    a span or when they are not dated days. '코스피 지난달 수익률' drew the whole year, and
+    '원달러 환율 올해 최고치' last December's higher peak beside this year's."""
+    if span is None or not all(ISO_DAY.match(str(p[0])) for p in points):
+        return points
+    first, last = str(span["first"]), str(span.get("last") or "9999-12-31")
+    before = [p for p in points if str(p[0]) < first][-1:]
+    inside = [p for p in points if first <= str(p[0]) <= last]
+    return before + inside if inside else points
 
 
 def _axis(unit: str) -> str:

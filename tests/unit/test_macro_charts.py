@@ -66,3 +66,18 @@ def test_a_policy_rate_is_drawn_as_steps() -> None:
          "points": [["2026-01-01", 4.1], ["2026-02-01", 4.0]]}]}}}  # fmt: skip
     policy, market = series_figures(payload, None)
     assert policy.data[0].line.shape == "hv" and market.data[0].line.shape is None
+
+
+def test_a_named_span_is_the_window_drawn() -> None:
+    """'코스피 지난달 수익률' drew the whole year under an October return (seen in Chromium)."""
+    days = [f"2026-{m:02d}-15" for m in range(1, 12)] + ["2026-09-30", "2026-10-01", "2026-10-30"]
+    points = sorted([day, 4000.0 + i] for i, day in enumerate(days))
+    span = {"first": "2026-10-01", "last": "2026-10-31", "label_ko": "2026-10", "used": True}
+    payload = {"understanding": {"frame": {"span": span}},
+               "agent_responses": {"equity": {"series": [
+                   {"key": "^KS11", "title": "코스피 (^KS11)", "unit": "pt", "points": points}]}}}  # fmt: skip
+    (fig,) = series_figures(payload, "2026-10-31")
+    assert list(fig.data[0].x) == ["2026-09-30", "2026-10-01", "2026-10-15", "2026-10-30"]
+    assert fig.layout.title.text == "코스피 (2026-10)"  # the base day before, then October
+    unused = {**payload, "understanding": {"frame": {"span": {**span, "used": False}}}}
+    assert len(series_figures(unused, None)[0].data[0].x) == len(points)
