@@ -96,11 +96,6 @@ def expected_renderings(fact: Fact, pool: ConnectionPool | None,
     return [[format_value(next(iter(r.values())), f) for f in fmts] for r in picked]
 
 
-def expected_values(fact: Fact, pool: ConnectionPool | None, as_of: str | None) -> list[str]:
-    """The primary formatted value(s) a `sql_value` fact expects."""
-    return [alternatives[0] for alternatives in expected_renderings(fact, pool, as_of)]
-
-
 def _sql_value(fact: Fact, text: str, pool: ConnectionPool | None,
                as_of: str | None) -> FactResult:  # fmt: skip
     try:

@@ -129,9 +129,6 @@ class CalendarSpan(BaseModel):
     label_en: str
     used: bool = False  # set by the screen that computed over it (coverage reads it)
 
-    def holds(self, day: object) -> bool:
-        return self.first <= str(day)[:10] <= self.last
-
     def label(self, lang: str) -> str:
         return self.label_ko if lang == "ko" else self.label_en
 

@@ -55,12 +55,6 @@ def decisions(bank: str, until: date) -> list[RateDecision]:
     return out
 
 
-def scheduled_after(bank: str, after: date) -> list[date]:
-    """Meeting dates after `after` (for 'next meeting' mentions)."""
-    table = _FOMC if bank == "FOMC" else _BOK
-    return [date.fromisoformat(d) for d, _ in table if date.fromisoformat(d) > after]
-
-
 def rate_on(bank: str, day: date) -> float:
     """Policy rate in force on `day` (decisions apply from the next day)."""
     rate = _RATE_BEFORE[bank]

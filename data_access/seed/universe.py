@@ -243,9 +243,3 @@ def _synthetic_kr(count: int, rng: np.random.Generator) -> pd.DataFrame:
 def stocks_table(stocks: pd.DataFrame) -> pd.DataFrame:
     """The rows of the `stocks` table."""
     return stocks[STOCK_COLUMNS].reset_index(drop=True)
-
-
-def in_theme(stocks: pd.DataFrame, theme: str) -> pd.Series:
-    """Stocks whose sector is the theme or whose theme list contains it."""
-    listed = stocks["themes"].str.split("|").apply(lambda items: theme in items)
-    return (stocks["sector"] == theme) | listed
