@@ -288,6 +288,21 @@ def title_lines(text: str, width: int = TITLE_WIDTH) -> str:
     return "<br>".join(lines)
 
 
+NAME_CHARS = 12  # a bar's name beside it; the answer's list and the hover have it whole
+
+
+def short_names(names: list[str], width: int = NAME_CHARS) -> list[str]:
+    """Names cut to `width` characters ('KODEX 미국나스닥10…'), each still distinct: at 420 px
+    the whole names took the chart's width and the bars and their values were drawn over them."""
+    out: list[str] = []
+    for name in names:
+        short = name if len(name) <= width else name[: width - 1] + "…"
+        while short in out:  # two names alike in their first characters: keep them apart
+            short += "\u200b"
+        out.append(short)
+    return out
+
+
 def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     """The chart of a listed answer (a ranking, a filtered set, top-N holdings, a set's
     average): exactly the rows the answer lists, in its order, with the measure it states. None
@@ -322,13 +337,14 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
         axis = f"{PERIOD_LABELS[period]} {axis}"
     colors = price_colors()
     shown = rows[::-1]  # plotly draws the first bar at the bottom
-    bars = {"type": "bar", "x": [v for _, v in shown], "y": [n for n, _ in shown],
-            "orientation": "h", "textposition": "auto", "cliponaxis": False,
+    bars = {"type": "bar", "x": [v for _, v in shown], "y": short_names([n for n, _ in shown]),
+            "customdata": [n for n, _ in shown], "orientation": "h", "textposition": "auto",
+            "cliponaxis": False,
             "marker": {"color": [colors.for_change(v) if measure in SIGNED_MEASURES else PALETTE[0]
                                  for _, v in shown]},
             "text": [_bar_text(measure, v) for _, v in shown],
             "hovertext": [_value_text(measure, v) for _, v in shown],
-            "hovertemplate": "%{y}: %{hovertext}<extra></extra>"}  # fmt: skip
+            "hovertemplate": "%{customdata}: %{hovertext}<extra></extra>"}  # fmt: skip
     amounts = [0.0] + [v for _, v in rows]
     low, high = min(amounts), max(amounts)
     pad = (high - low) * 0.22 or 1.0  # room for the labels outside the bars, either side
@@ -413,7 +429,8 @@ def graph_query_items(rows: list[dict[str, Any]],
             return items
         ordered = frame.sort_values(value, ascending=False).head(MAX_BARS).iloc[::-1]
         cut = f" (상위 {MAX_BARS}개)" if len(frame) > MAX_BARS else ""
-        bars = {"type": "bar", "x": ordered[value].tolist(), "y": ordered[label].tolist(),
+        bars = {"type": "bar", "x": ordered[value].tolist(), "y": short_names(ordered[label].tolist()),
+                "customdata": ordered[label].tolist(), "hovertemplate": "%{customdata}: %{x}<extra></extra>",
                 "orientation": "h", "marker": {"color": PALETTE[0]}, "textposition": "outside",
                 "text": [f"{v:,.2f}" for v in ordered[value]], "cliponaxis": False}  # fmt: skip
         # a bare '이름' says nothing of what is named: then the chart is titled as the ranking

@@ -58,7 +58,8 @@ def test_a_ranking_is_charted_from_the_answer_rows_not_the_universe() -> None:
     assert fig.layout.title.text == "'2차전지' 태그 ETF (6개월 수익률 높은 순,<br>2개)"
     assert items[0].title == "'2차전지' 태그 ETF (6개월 수익률 높은 순, 2개)"
     bars = fig.data[0]
-    assert list(bars.y) == ["KODEX 2차전지산업", "TIGER 2차전지TOP10"]  # first rank on top
+    assert list(bars.customdata) == ["KODEX 2차전지산업", "TIGER 2차전지TOP10"]  # first on top
+    assert list(bars.y) == ["KODEX 2차전지산업", "TIGER 2차전지T…"]  # fits beside bars at 420 px
     assert list(bars.x) == [-1.2, 1.5] and list(bars.text) == ["-1.20%", "+1.50%"]
     assert list(bars.marker.color) == ["#2563eb", "#dc2626"]  # fall blue, rise red
     assert fig.layout.xaxis.title.text == "6개월 수익률 (%)"
@@ -141,7 +142,7 @@ def test_a_pick_then_its_holdings_charts_the_holdings() -> None:
     assert item.title == ("TIGER 미국필라델피아반도체나스닥 (순자산총액 가장 높은 ETF) 보유종목 8개 중 "
                           "비중 상위 2개")  # fmt: skip
     assert item.figure is not None
-    assert list(item.figure.data[0].y) == ["Advanced Micro Devices", "Applied Materials"]
+    assert list(item.figure.data[0].customdata) == ["Advanced Micro Devices", "Applied Materials"]
     assert item.figure.layout.xaxis.title.text == "비중 (%)"
 
 
@@ -190,3 +191,11 @@ def test_the_top_of_a_column_nobody_asked_for_is_not_charted() -> None:
     asked = {"understanding": {"frame": {"measures": [{"name": "expense_ratio"}]}},
              "tool_results": payload["tool_results"]}  # fmt: skip
     assert charts_for(asked)[-1].figure is not None  # the fees asked: their top 15
+
+
+def test_short_names_stay_apart() -> None:
+    from agents.etf.charts import short_names
+
+    shown = short_names(["KODEX 미국나스닥100레버리지", "KODEX 미국나스닥100TR", "TIGER 200"])
+    assert shown[2] == "TIGER 200" and all(len(n.rstrip("\u200b")) <= 12 for n in shown)
+    assert len(set(shown)) == 3  # alike in their first characters: two bars, not one
