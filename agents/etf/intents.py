@@ -32,7 +32,7 @@ from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import PER_READ, WindowAsk, window_ask
+from agents.window_answer import PER_READ, WindowAsk, window_ask, window_labels
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -201,7 +201,7 @@ def _dated_value(plan: Plan) -> bool:
     a day before it is said to be out of reach)."""
     return (
         plan.intent == "etf_measure"
-        and plan.measure in ("close", "nav", "volume")
+        and plan.measure in ("close", "nav", "volume", "net_assets", "market_cap")
         and not plan.days
     )
 
@@ -641,6 +641,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         if moved or {m.name for m in frame.measures} & {"return", "volatility", "close"}:
             plan.similar_by = "returns"  # how alike the daily returns moved, not the holdings
         return "similar"
+    if (level := _level_change(frame, measure)) is not None:
+        plan.window, plan.measure = level, measure  # '순자산 3개월 전보다 얼마나 늘었어?'
+        frame.relation = None  # '늘었' is the level's, not the holdings' weights
+        return "etf_window"
     if frame.relation == "holdings_changes" or (op.kind == "change" and measure == "holdings"):
         return "holdings_changes"
     holdings = frame.relation == "holdings" or measure in ("holdings", "weight")
@@ -712,6 +716,25 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"
+
+
+_LEVEL_MONTHS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
+                 "6m": (6, "month"), "1y": (12, "month")}  # fmt: skip
+
+
+def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None:
+    """A daily level's change over a period ('KODEX 200 순자산 3개월 전보다 얼마나 늘었어?'):
+    the price tool's window change of that field, not the holdings' weight changes."""
+    if measure not in ("net_assets", "market_cap", "nav", "volume"):
+        return None
+    if frame.operation.kind not in ("change", "difference"):
+        return None
+    basis = {"yoy": "1y", "mom": "1m"}.get(frame.operation.change_basis or "")
+    label = frame.period.label if frame.period else basis
+    if label not in _LEVEL_MONTHS:
+        return None
+    window = fig.Window(*_LEVEL_MONTHS[label])
+    return WindowAsk(window, "change", measure, *window_labels(window))
 
 
 def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:

@@ -677,11 +677,15 @@ def render_measure(result: dict, spec: dict) -> str:
         if row is None:
             return spec["out_of_window"]
         value = {"close": f"{row['close']:,}원", "nav": f"{row['nav']:,}원",
-                 "volume": f"{int(row['volume']):,}주"}[spec["measure"]]  # fmt: skip
+                 "volume": f"{int(row['volume']):,}주",
+                 "net_assets": fmt_krw(float(row["net_assets"] or 0)),
+                 "market_cap": fmt_krw(float(row["market_cap"] or 0))}[spec["measure"]]  # fmt: skip
         word = {
             "close": ("종가는", "close"),
             "nav": ("NAV는", "NAV"),
             "volume": ("거래량은", "volume"),
+            "net_assets": ("순자산총액은", "net assets"),
+            "market_cap": ("시가총액은", "market cap"),
         }
         ko_word, en_word = word[spec["measure"]]
         note = "" if row["date"] == spec["as_of"] else (

@@ -1753,6 +1753,17 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
     return at is not None and all(low.find(m.surface.lower()) > at for m in frame.measures)
 
 
+def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Period | None:
+    """'3개월 전에는?' → '얼마나 늘었어?': a change asked after a day named back from now is the
+    change over that span (a calendar day, '9월 말', names no span: None)."""
+    if frame.operation.kind not in ("change", "difference") or previous.as_of_span is None:
+        return None
+    said = previous.question[previous.as_of_span[0] : previous.as_of_span[1]]
+    probe = QuestionFrame(question=said, language=frame.language)
+    _read_period(probe, said.lower())
+    return probe.period
+
+
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:
     if (
         _holdings_words(frame)
@@ -1775,7 +1786,7 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
         # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
         op.direction = previous.operation.direction
     if frame.period is None:
-        frame.period = previous.period
+        frame.period = previous.period or _since_the_day_named(frame, previous)
     if bare and frame.statistic is None and previous.statistic:  # '20거래일 평균은?' → '기아는?'
         frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
         frame.window = frame.window or (previous.window.model_copy(

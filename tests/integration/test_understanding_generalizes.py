@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from agents.etf.service import answer_question as etf_answer
+from agents.etf.set_answers import fmt_krw
 from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
 from agents.understanding.history import history_after
@@ -1300,3 +1301,438 @@ def test_round_38_a_change_against_a_year_ago_the_latest_against_an_average_and_
     assert pyeong.status == "partial" and "'평당 가격'은 데이터에 없어" in pyeong.answer
     daily = answer_stock_question("NAVER 최근 3개월 일평균 거래대금", pool=pg_pool)
     assert daily is not None and daily.status == "ok" and "하루 평균" in daily.answer
+
+
+def test_a_funds_net_assets_then_and_now_and_their_change(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Left open last round: 'KODEX 200 순자산' → '3개월 전에는?' → '얼마나 늘었어?' gave
+    today's net assets three times with status ok ('3개월 전보다 얼마나 늘었어?' in one question
+    gave the holdings' weight changes). The day named, then the change over that span (SQL)."""
+    rows = fetch_all("SELECT trade_date, net_assets FROM etf_prices WHERE etf_code = '069500' "
+                     "AND trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval "
+                     "'3 months' ORDER BY trade_date DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    then = float(rows[0]["net_assets"])
+    now = one(pg_pool, "SELECT net_assets FROM etf_prices WHERE etf_code = '069500' ORDER BY "
+              "trade_date DESC LIMIT 1")  # fmt: skip
+
+    history: list[Any] = []
+    for turn in ("KODEX 200 순자산", "TIGER 200은?", "합치면?"):
+        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, total)
+    both = one(pg_pool, "SELECT sum(p.net_assets) FROM etfs e JOIN LATERAL (SELECT net_assets "
+               "FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON "
+               "true WHERE e.code IN ('069500', '102110')")  # fmt: skip
+    assert total.answer.startswith("질문한 ETF의 순자산총액 합계: ")
+    assert f"{int(both // 1e12)}조" in total.answer.split("\n")[0]
+    fees = {r["manager"]: float(r["fee"]) for r in fetch_all(
+        "SELECT manager, avg(expense_ratio) AS fee FROM etfs WHERE manager IN "
+        "('미래에셋자산운용', '삼성자산운용') GROUP BY manager", None, pg_pool)}  # fmt: skip
+    gap = etf_answer("미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    diff = fees["미래에셋자산운용"] - fees["삼성자산운용"]
+    assert gap.answer.startswith(f"미래에셋자산운용 − 삼성자산운용 총보수 평균 차이: {diff:+.4f}%p")
+    real = macro_answer("한국 CPI 상승률과 기준금리 차이", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert (
+        "상승률(전년 동월 대비) − 한국은행 기준금리" in real.answer and "+116.65" not in real.answer
+    )
+    typo = answer_stock_question("삼성전쟈 1개월 수익률", pool=pg_pool)
+    assert typo is not None and typo.answer.startswith("ℹ️ '삼성전쟈'를 삼성전자로 읽었습니다.")
+
+
+def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh rounds 24, 25, 27 (each answered another question with status ok): 'KODEX 200과
+    TIGER 200 중 보유종목이 더 많은 쪽' showed the compare card; '그날 코스피는?' after the
+    won's high gave the KOSPI's own high (the day is now said unread); '삼전 per 몇이야' opened
+    the full report."""
+    counts = etf_answer("KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    held = {r["etf_code"]: r["n"] for r in fetch_all(
+        "SELECT etf_code, count(*) AS n FROM etf_holdings h WHERE etf_code IN ('069500', "
+        "'102110') AND as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+        "h.etf_code) GROUP BY etf_code", None, pg_pool)}  # fmt: skip
+    assert f"KODEX 200 {held['069500']}개" in counts.answer
+    assert f"TIGER 200 {held['102110']}개" in counts.answer
+    history: list[Any] = []
+    for turn in ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"):
+        day = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, day)
+    assert day.status == "partial" and "'그날'은 읽지 못해" in day.answer.splitlines()[0]
+    per = answer_stock_question("삼전 per 몇이야", pool=pg_pool)
+    assert per is not None and "PER " in per.answer
+
+
+def test_round_29_spans_complements_moves_of_regions_and_a_pick_among_holdings(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 29 (each answered another question with status ok): '지난 분기 평균 종가'
+    was the last three months; '작년 합계' the latest month; '삼성전자 안 담은 ETF' the
+    holders; '1년 변화율 가장 큰 지역' the highest level; '상위 10종목 중 1개월 수익률 가장
+    높은 종목' the list without the pick; '200일 이동평균 대비 현재가' the average alone."""
+    kia = answer_stock_question("기아 지난 분기 평균 종가", pool=pg_pool)
+    mean = one(pg_pool, "SELECT avg(close) FROM stock_prices WHERE security_id = 'KR:000270' AND "
+               "trade_date BETWEEN '2026-07-01' AND '2026-09-30'")  # fmt: skip
+    assert kia is not None and kia.status == "ok"
+    assert "2026년 3분기(2026-07-01 ~ 2026-09-30" in kia.answer and won(mean) in kia.answer
+    permits = macro_answer("인천 주택 인허가 작년 합계", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    total = one(pg_pool, "SELECT sum(units) FROM re_permits WHERE region = '인천' AND month "
+                "BETWEEN '2025-01-01' AND '2025-12-31'")  # fmt: skip
+    assert permits.status == "ok" and "2025년(2025-01-01" in permits.answer
+    assert f"합계: {total:,.0f}호" in permits.answer
+    without = etf_answer("삼성전자 안 담은 ETF 중 순자산 가장 큰 것", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    largest = fetch_all(
+        "WITH l AS (SELECT etf_code, max(as_of_date) AS d FROM etf_holdings GROUP BY etf_code) "
+        "SELECT e.name FROM etfs e JOIN l ON l.etf_code = e.code JOIN LATERAL (SELECT net_assets "
+        "FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true "
+        "WHERE NOT EXISTS (SELECT 1 FROM etf_holdings h WHERE h.etf_code = e.code AND "
+        "h.as_of_date = l.d AND h.security_id = 'KR:005930') ORDER BY p.net_assets DESC LIMIT 1",
+        None, pg_pool)[0]["name"]  # fmt: skip
+    assert without.status == "ok" and without.answer.startswith("삼성전자를 담지 않은 ETF")
+    assert f"1. {largest} (" in without.answer
+    unapplied = etf_answer("KODEX 200 안 담은 종목", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert unapplied.status == "partial" and "'안 담은'" in unapplied.answer.splitlines()[0]
+    growth = fetch_all(
+        "WITH v AS (SELECT region, month, index_value FROM re_house_price_index WHERE region <> "
+        "'전국'), last AS (SELECT max(month) AS m FROM v) SELECT a.region, a.index_value / "
+        "b.index_value - 1 AS g FROM v a JOIN v b ON a.region = b.region, last WHERE a.month = "
+        "last.m AND b.month = last.m - interval '12 months' ORDER BY g DESC LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    regions = macro_answer("아파트 매매가격지수 1년 변화율 가장 큰 지역", settings=offline,
+                           store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "상승률 높은 지역 순" in regions.answer
+    assert (
+        f"{growth['region']} " in regions.answer
+        and f"(+{float(growth['g']) * 100:.2f}%)" in regions.answer
+    )
+    top = fetch_all(
+        "WITH l AS (SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = '069500') "
+        "SELECT s.name, (SELECT close FROM stock_prices p WHERE p.security_id = h.security_id "
+        "ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices p WHERE "
+        "p.security_id = h.security_id AND trade_date <= (SELECT max(trade_date) FROM "
+        "stock_prices q WHERE q.security_id = h.security_id) - interval '1 month' ORDER BY "
+        "trade_date DESC LIMIT 1) - 1 AS r FROM etf_holdings h JOIN stocks s ON s.security_id = "
+        "h.security_id, l WHERE h.etf_code = '069500' AND h.as_of_date = l.d ORDER BY h.weight "
+        "DESC LIMIT 10", None, pg_pool)  # fmt: skip
+    best = max(top, key=lambda r: r["r"])
+    pick = etf_answer("KODEX 200 보유 상위 10종목 중 1개월 수익률 가장 높은 종목",
+                      settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert pick.answer.startswith(
+        f"비중 상위 10개 중 1개월 수익률 가장 높은 종목: {best['name']} ("
+    )
+    assert f"{float(best['r']) * 100:+.2f}%" in pick.answer.splitlines()[0]
+    average = answer_stock_question("카카오 200일 이동평균 대비 현재가", pool=pg_pool)
+    assert (
+        average is not None and "이동평균: " in average.answer and "은 그 대비 " in average.answer
+    )
+
+
+def test_round_31_filtered_aggregates_sector_orders_days_of_value_and_then_and_now(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 31 (each answered another question with status ok): '순자산 1조 이상 ETF
+    평균 1년 수익률' averaged net assets; '반도체 업종에서 PER 가장 낮은 종목' gave the
+    sector's mean; '거래대금 가장 많았던 날' the month's total; '지금 PER이랑 1년 전 PER' the
+    year-old figure alone; '52주 최고가 대비' measured the latest high, not the close."""
+    mean = etf_answer("순자산 1조 이상 ETF 평균 1년 수익률", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert mean.answer.startswith("전체 ETF 중 순자산총액 1조 이상의 1년 수익률 평균: ")
+    cheapest = fetch_all(
+        "SELECT s.name, f.pe FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals WHERE "
+        "security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.sector "
+        "= '반도체' AND s.country = 'KR' AND NOT s.is_etf AND f.pe > 0 ORDER BY f.pe LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    sector = answer_stock_question("반도체 업종에서 PER 가장 낮은 종목", pool=pg_pool)
+    assert (
+        sector is not None
+        and f"1. {cheapest['name']} {float(cheapest['pe']):.2f}배" in sector.answer
+    )
+    day = fetch_all(
+        "SELECT trade_date, close * volume AS v FROM stock_prices WHERE security_id = "
+        "'KR:068270' AND trade_date > (SELECT max(trade_date) FROM stock_prices WHERE "
+        "security_id = 'KR:068270') - interval '1 month' ORDER BY v DESC LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    value = answer_stock_question("셀트리온 최근 1개월 거래대금 가장 많았던 날", pool=pg_pool)
+    assert value is not None and f"거래대금 가장 많은 날: {day['trade_date']} " in value.answer
+    then = answer_stock_question("삼성전자 지금 PER이랑 1년 전 PER", pool=pg_pool)
+    now_pe = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = 'KR:005930' "
+                 "ORDER BY as_of_date DESC LIMIT 1")  # fmt: skip
+    assert then is not None and f"PER {now_pe:.2f}배 (" in then.answer and " 대비 " in then.answer
+    close = one(pg_pool, "SELECT close FROM stock_prices WHERE security_id = 'KR:000660' ORDER "
+                "BY trade_date DESC LIMIT 1")  # fmt: skip
+    high = answer_stock_question("SK하이닉스 52주 최고가 대비 몇 % 아래야?", pool=pg_pool)
+    assert high is not None and high.status == "ok" and f"최근 값 {won(close)}(" in high.answer
+
+
+def test_one_figure_per_calendar_period_on_every_screen(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'분기별 수익률', '월별 평균' (fresh round 31: the ETF screen gave a 3-month return with
+    status ok): one figure per calendar period, the same function on the stock, Macro and ETF
+    screens (the ETF's runs in the sandbox). Q3's return is from June's last close (SQL)."""
+
+    def q3(table: str, key: str, code: str) -> str:
+        ends = [one(pg_pool, f"SELECT close FROM {table} WHERE {key} = %(c)s AND trade_date <= "
+                    f"'{day}' ORDER BY trade_date DESC LIMIT 1", c=code)
+                for day in ("2026-06-30", "2026-09-30")]  # fmt: skip
+        return f"2026년 3분기 {(ends[1] / ends[0] - 1) * 100:+.2f}% (07-01 ~ 09-30)"
+
+    stock = answer_stock_question("삼성전자 분기별 수익률", pool=pg_pool)
+    assert stock is not None and stock.status == "ok"
+    assert q3("stock_prices", "security_id", "KR:005930") in stock.answer
+    fund = etf_answer("TIGER 200 분기별 수익률", settings=offline, store=graph_store, pool=pg_pool)
+    assert fund.status == "ok" and q3("etf_prices", "etf_code", "102110") in fund.answer
+    mean = one(pg_pool, "SELECT avg(value) FROM macro_observations WHERE series_code = "
+               "'KR_USDKRW' AND obs_date BETWEEN '2026-09-01' AND '2026-09-30'")  # fmt: skip
+    won_monthly = macro_answer("원달러 환율 월별 평균", settings=offline, store=graph_store,
+                               pool=pg_pool)  # fmt: skip
+    assert (
+        won_monthly.status == "ok" and f"2026-09 {mean:,.2f} (09-01 ~ 09-30)" in won_monthly.answer
+    )
+
+
+def test_round_32_percent_of_days_over_a_bar_last_month_and_a_definition_with_more(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 32 (each answered another question with status ok): 'SK하이닉스 시총은
+    삼성전자의 몇 %야?' listed both caps; '3% 이상 오른 날 며칠?' counted every up day;
+    '나스닥 지난달 수익률' was the last 30 days'; '요즘 뜨는 ETF 뭐야?' defined an ETF."""
+    caps = {r["security_id"]: float(r["market_cap"]) for r in fetch_all(
+        "SELECT DISTINCT ON (security_id) security_id, market_cap FROM stock_fundamentals WHERE "
+        "security_id IN ('KR:000660', 'KR:005930') ORDER BY security_id, as_of_date DESC",
+        None, pg_pool)}  # fmt: skip
+    share = answer_stock_question("SK하이닉스 시총은 삼성전자의 몇 %야?", pool=pg_pool)
+    pct = caps["KR:000660"] / caps["KR:005930"] * 100
+    assert share is not None and f"({pct:,.2f}%)**" in share.answer.splitlines()[0]
+    days = one(pg_pool, "WITH p AS (SELECT trade_date, close / lag(close) OVER (ORDER BY "
+               "trade_date) - 1 AS r FROM stock_prices WHERE security_id = 'KR:005930') SELECT "
+               "count(*) FROM p WHERE r >= 0.03 AND trade_date > (SELECT max(trade_date) FROM p) "
+               "- interval '1 year'")  # fmt: skip
+    up = answer_stock_question("삼성전자 최근 1년 중 3% 이상 오른 날 며칠?", pool=pg_pool)
+    assert up is not None and f"오른 날 수: {days:.0f}일 (3% 이상, " in up.answer
+    closes = [one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = %(s)s "
+                  f"AND trade_date <= '{d}' ORDER BY trade_date DESC LIMIT 1", s="^IXIC")
+              for d in ("2026-09-30", "2026-10-31")]  # fmt: skip
+    october = macro_answer(
+        "나스닥 지난달 수익률", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert "2026-10(2026-10-01 ~ " in october.answer
+    assert f"수익률: {(closes[1] / closes[0] - 1) * 100:+.2f}%" in october.answer
+    trending = etf_answer("요즘 뜨는 ETF 뭐야?", settings=offline, store=graph_store, pool=pg_pool)
+    assert trending.status == "partial" and "'뜨는'" in trending.answer.splitlines()[0]
+
+
+def test_round_33_a_figure_against_a_year_ago_a_streak_won_in_english_and_a_managers_followup(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 33 (each answered another question with status ok): '시가총액 1년 전과
+    비교' gave today's cap alone; '5일 연속 올랐어?' a 5-day return; 'market cap in KRW' dollars
+    only; '삼성은?' after a manager's ETF count gave 삼성전자's ticker."""
+    then = answer_stock_question("삼성전자 시가총액 1년 전과 비교", pool=pg_pool)
+    assert then is not None and " 대비 " in then.answer and "시가총액 " in then.answer
+    moves = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY trade_date "
+        "DESC LIMIT 30", None, pg_pool)]  # fmt: skip
+    sign = (moves[0] > moves[1]) - (moves[0] < moves[1])
+    run = next(i for i in range(len(moves) - 1)
+               if (moves[i] > moves[i + 1]) - (moves[i] < moves[i + 1]) != sign)  # fmt: skip
+    streak = answer_stock_question("삼성전자 5일 연속 올랐어?", pool=pg_pool)
+    said = "상승" if sign > 0 else "하락"
+    assert streak is not None and f"최근 {run}회 연속 {said}" in streak.answer
+    won = answer_stock_question("NVIDIA market cap in KRW", pool=pg_pool)
+    assert won is not None and "KRW per USD)" in won.answer
+    history: list[Any] = []
+    for turn in ("미래에셋 ETF 개수", "삼성은?"):
+        count = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, count)
+    funds = one(pg_pool, "SELECT count(*) FROM etfs WHERE manager = '삼성자산운용'")
+    assert count.answer.startswith(f"삼성자산운용의 ETF: {funds:.0f}개")
+
+
+def test_round_34_a_years_range_and_a_yoy_rates_average(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 34, measured on the final code: 'CPI YoY 최근 6개월 평균' averaged the index
+    levels (330.59) with status ok; '올해 최고치와 최저치 차이' left '올해' unread."""
+    yoy = macro_answer("미국 CPI YoY 최근 6개월 평균", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    rates = one(pg_pool, "SELECT avg(a.value / b.value - 1) * 100 FROM macro_observations a "
+                "JOIN macro_observations b ON b.series_code = a.series_code AND b.obs_date = "
+                "a.obs_date - interval '12 months' WHERE a.series_code = 'CPIAUCSL' AND "
+                "a.obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+                "'CPIAUCSL') - interval '6 months'")  # fmt: skip
+    assert yoy.status == "ok" and f"평균: {rates:.2f}%" in yoy.answer
+    width = fetch_all("SELECT max(value) AS hi, min(value) AS lo FROM macro_observations WHERE "
+                      "series_code = 'KR_USDKRW' AND obs_date >= '2026-01-01'", None, pg_pool)[0]  # fmt: skip
+    year = macro_answer("원달러 환율 올해 최고치와 최저치 차이", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        year.status == "ok"
+        and f"{float(width['hi']) - float(width['lo']):,.2f} (최고" in year.answer
+    )
+
+
+def test_round_35_a_count_of_days_over_a_year_said(pg_pool: Any, graph_store: Any,
+                                                   offline: Settings) -> None:  # fmt: skip
+    """Fresh round 35, measured on the final code: 'SK하이닉스 올해 들어 하락한 날 며칠?' gave
+    the year's return with status ok. Now the stock and Macro screens count the days of the
+    span (SQL); the ETF price tool does not, and the answer says it was not read."""
+    days = one(pg_pool, "WITH p AS (SELECT trade_date, close - lag(close) OVER (ORDER BY "
+               "trade_date) AS d FROM stock_prices WHERE security_id = 'KR:000660') SELECT "
+               "count(*) FROM p WHERE d < 0 AND trade_date >= '2026-01-01'")  # fmt: skip
+    down = answer_stock_question("SK하이닉스 올해 들어 하락한 날 며칠?", pool=pg_pool)
+    assert down is not None and f"내린 날 수: {days:.0f}일 (" in down.answer
+    fund = etf_answer("KODEX 200 올해 하락한 날 며칠?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert fund.status == "partial" and "하락한 날 며칠" in fund.answer.splitlines()[0]
+
+
+def test_rounds_36_37_a_move_read_after_a_cut_extremes_of_a_window_and_counted_rises(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh rounds 36–37 (written before the change): '거래량 제일 많은 ETF는 어제 얼마나
+    올랐어?' listed the ETF without its move; 'CPI 전년비 최근 12개월 중 가장 높았던 달' gave the
+    index level's high; '최근 5일 동안 몇 번 올랐어?' answered a premise, not the count."""
+    top = fetch_all("SELECT etf_code FROM etf_prices WHERE trade_date > (SELECT max(trade_date) "
+                    "FROM etf_prices) - interval '7 days' GROUP BY etf_code ORDER BY avg(volume) "
+                    "DESC LIMIT 1", None, pg_pool)[0]["etf_code"]  # fmt: skip
+    moved = one(pg_pool, "SELECT (a.close / b.close - 1) * 100 FROM (SELECT close, trade_date "
+                "FROM etf_prices WHERE etf_code = %(c)s ORDER BY trade_date DESC LIMIT 2) a, "
+                "(SELECT close FROM etf_prices WHERE etf_code = %(c)s ORDER BY trade_date DESC "
+                "OFFSET 1 LIMIT 1) b ORDER BY a.trade_date DESC LIMIT 1", c=top)  # fmt: skip
+    fund = etf_answer("거래량이 제일 많은 ETF는 어제 얼마나 올랐어?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert fund.status == "ok" and f"({top}) {moved:+.2f}%" in fund.answer
+    peak = fetch_all("SELECT a.obs_date, (a.value / b.value - 1) * 100 AS yoy FROM "
+                     "macro_observations a JOIN macro_observations b ON b.series_code = "
+                     "a.series_code AND b.obs_date = a.obs_date - interval '12 months' WHERE "
+                     "a.series_code = 'KR_CPI' AND a.obs_date > (SELECT max(obs_date) FROM "
+                     "macro_observations WHERE series_code = 'KR_CPI') - interval '12 months' "
+                     "ORDER BY yoy DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    cpi = macro_answer("한국 CPI 전년비 최근 12개월 중 가장 높았던 달은?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"최고치: {float(peak['yoy']):.2f}% ({peak['obs_date']})" in cpi.answer
+    ups = one(pg_pool, "SELECT count(*) FILTER (WHERE d > 0) FROM (SELECT close - lag(close) "
+              "OVER (ORDER BY trade_date) AS d, trade_date FROM market_series_prices WHERE "
+              "series_code = '^KQ11') p WHERE trade_date > (SELECT max(trade_date) - 5 FROM "
+              "market_series_prices WHERE series_code = '^KQ11')")  # fmt: skip
+    rises = macro_answer("코스닥 최근 5일 동안 몇 번 올랐어?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert rises.status == "ok" and f"오른 날 수: {ups:.0f}일" in rises.answer
+    assert "질문과 달리" not in rises.answer  # a count of rises is not a premise of one
+    cuts = macro_answer("한국 기준금리 최근 1년간 몇 번 내렸어?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "내린 달 수:" in cuts.answer and "전월 대비" in cuts.answer  # a monthly series
+
+
+def test_two_regions_moves_side_by_side_name_the_larger(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'마포구랑 성동구 중 어디가 더 많이 올랐어?' listed both moves and named neither (round 36)."""
+    moves = {r: one(pg_pool, "SELECT (max(index_value) FILTER (WHERE month = (SELECT max(month) "
+                    "FROM re_house_price_index)) / max(index_value) FILTER (WHERE month = (SELECT "
+                    "max(month) FROM re_house_price_index) - interval '1 year') - 1) * 100 FROM "
+                    "re_house_price_index WHERE region = %(r)s", r=r)
+             for r in ("서울 마포구", "서울 성동구")}  # fmt: skip
+    first = max(moves, key=lambda r: moves[r])
+    answer = macro_answer("최근 1년 서울 마포구랑 성동구 중 어디가 더 많이 올랐어?",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"변화율 비교: {first} 주택가격지수 {moves[first]:+.2f}%" in answer.answer
+
+
+def test_a_figure_held_to_a_bar_is_answered_yes_or_no_on_every_screen(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 37: '현대차 PBR이 1배보다 낮아?' showed PBR 1.11배 and left the comparison to the
+    analyst; the ETF screen showed the fund's card, Macro counted a year's days above the bar
+    for '지금 1400원 넘어?'. Now each says yes or no first, from the figure (SQL truth)."""
+    pbr = one(pg_pool, "SELECT pb FROM stock_fundamentals WHERE security_id = 'KR:005380' "
+              "ORDER BY as_of_date DESC LIMIT 1")  # fmt: skip
+    stock = answer_stock_question("현대차 PBR이 1배보다 낮아?", pool=pg_pool)
+    assert stock is not None and stock.status == "ok"
+    assert stock.answer.startswith(f"**{'예' if pbr < 1 else '아니요'} — 현대차 PBR {pbr:.2f}배")
+    fee = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE code = '069500'")
+    fund = etf_answer("KODEX 200 보수 0.1% 넘어?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert fund.status == "ok"
+    assert fund.answer.startswith(f"{'예' if fee > 0.1 else '아니요'} — KODEX 200 총보수 {fee:g}%")
+    assert "10조" in etf_answer("KODEX 200 순자산 10조 넘어?", settings=offline,
+                                store=graph_store, pool=pg_pool).answer  # fmt: skip
+    last = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                     "'KR_USDKRW' ORDER BY obs_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    won = macro_answer("원달러 환율 지금 1400원 넘어?", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    first = won.answer.split("**거시경제**")[1].strip().splitlines()[0]
+    assert first.startswith(f"- {'예' if float(last['value']) > 1400 else '아니요'} — ")
+    assert str(last["obs_date"]) in first
+
+
+def test_round_38_a_change_against_a_year_ago_the_latest_against_an_average_and_spreads(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 38 (written before the change; 3 wrong with status ok): 'LG화학 주가 1년
+    전보다 얼마나 떨어졌어?' gave the close alone (and '1년 전 대비' a 1-month return); '5거래일
+    평균 거래량 대비 오늘 거래량' the average alone; '강남 아파트 평당 가격' the price index. '장단기
+    금리차' and '일평균' were listed unread though answered."""
+    year = one(pg_pool, "SELECT (a.close / b.close - 1) * 100 FROM (SELECT close FROM "
+               "stock_prices WHERE security_id = 'KR:051910' ORDER BY trade_date DESC LIMIT 1) a, "
+               "(SELECT close FROM stock_prices WHERE security_id = 'KR:051910' AND trade_date <= "
+               "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:051910') - "
+               "interval '1 year' ORDER BY trade_date DESC LIMIT 1) b")  # fmt: skip
+    for asked in ("LG화학 주가 1년 전보다 얼마나 떨어졌어?", "LG화학 주가 1년 전 대비"):
+        fell = answer_stock_question(asked, pool=pg_pool)
+        assert fell is not None and f"1년 수익률 {year:+.2f}%" in fell.answer
+    assert ("질문과 달리" in fell.answer) is False  # '대비' takes no move as given
+    fell = answer_stock_question("LG화학 주가 1년 전보다 얼마나 떨어졌어?", pool=pg_pool)
+    assert fell is not None and ("질문과 달리" in fell.answer) == (year > 0)
+    last = fetch_all("SELECT volume FROM stock_prices WHERE security_id = 'KR:000660' ORDER BY "
+                     "trade_date DESC LIMIT 5", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["volume"]) for r in last) / 5
+    today = answer_stock_question("SK하이닉스 최근 5거래일 평균 거래량 대비 오늘 거래량은?",
+                                  pool=pg_pool)  # fmt: skip
+    assert today is not None
+    assert f"최근 값 {float(last[0]['volume']):,.0f}주" in today.answer
+    assert f"그 대비 {(float(last[0]['volume']) / mean - 1) * 100:+.2f}%" in today.answer
+    spread = macro_answer("장단기 금리차 추이", settings=offline, store=graph_store, pool=pg_pool)
+    assert (
+        spread.status == "ok" and "격차(미국 10년 국채 금리 − 미국 2년 국채 금리)" in spread.answer
+    )
+    pyeong = macro_answer("강남 아파트 평당 가격", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert pyeong.status == "partial" and "'평당 가격'은 데이터에 없어" in pyeong.answer
+    daily = answer_stock_question("NAVER 최근 3개월 일평균 거래대금", pool=pg_pool)
+    assert daily is not None and daily.status == "ok" and "하루 평균" in daily.answer
+
+
+def test_a_funds_net_assets_then_and_now_and_their_change(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Left open last round: 'KODEX 200 순자산' → '3개월 전에는?' → '얼마나 늘었어?' gave
+    today's net assets three times with status ok ('3개월 전보다 얼마나 늘었어?' in one question
+    gave the holdings' weight changes). The day named, then the change over that span (SQL)."""
+    rows = fetch_all("SELECT trade_date, net_assets FROM etf_prices WHERE etf_code = '069500' "
+                     "AND trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval "
+                     "'3 months' ORDER BY trade_date DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    then = float(rows[0]["net_assets"])
+    now = one(pg_pool, "SELECT net_assets FROM etf_prices WHERE etf_code = '069500' ORDER BY "
+              "trade_date DESC LIMIT 1")  # fmt: skip
+
+    def eok(value: float) -> str:
+        return f"{round(value / 1e8):,}억"
+
+    history: list[Any] = []
+    for turn in ("KODEX 200 순자산", "3개월 전에는?", "얼마나 늘었어?"):
+        answer = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, answer)
+        if turn == "3개월 전에는?":
+            assert answer.status == "ok" and str(rows[0]["trade_date"]) in answer.answer
+    assert answer.status == "ok" and "변화: +" in answer.answer
+    assert f"변화: +{fmt_krw(now - then)} (" in answer.answer
+    single = etf_answer("KODEX 200 순자산 3개월 전보다 얼마나 늘었어?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "순자산총액 최근 3개월" in single.answer and "비중 증가" not in single.answer
