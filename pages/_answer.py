@@ -61,6 +61,16 @@ def literal_tildes(text: str) -> str:
     return re.sub(r"(?<!\\)~", r"\\~", text)
 
 
+HEADING = re.compile(r"^(#{1,3}) ", re.M)
+
+
+def smaller_headings(text: str) -> str:
+    """An answer's Markdown headings three levels down ('# …' → '#### …'): as written they were
+    larger than the screen's own title (the stock report's; an ETF comparison's '# KODEX 200 vs
+    TIGER 200 비교' over two lines at 420 px)."""
+    return HEADING.sub(lambda m: "#" * (len(m.group(1)) + 3) + " ", text)
+
+
 def mode_caption(answer: AgentAnswer) -> str:
     """'오프라인 플래너 · 비용 없음' or 'LLM openai/x · 1,234 토큰 · $0.0012', plus timing."""
     if answer.mode == "offline":
@@ -97,7 +107,7 @@ def render_answer(
             label = STATUS_LABELS.get(answer.status, answer.status)
             st.warning(f"{label}: {answer.error or _partial_reason(answer)}",
                        icon=":material/warning:")  # fmt: skip
-        st.markdown(literal_tildes(answer.answer))
+        st.markdown(smaller_headings(literal_tildes(answer.answer)))
     st.caption(mode_caption(answer))
     slot = st.container() if charts is not None else None  # the charts' place, filled last
     render_trace(answer.trace, key=key)

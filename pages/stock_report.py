@@ -7,7 +7,6 @@ renders the shared parts of the answer contract (mode, trace, citations).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import streamlit as st
@@ -259,15 +258,6 @@ def _without_table_sections(report: str, lang: str = "ko") -> str:
     return report if disclaimer in report else f"{report.rstrip()}\n\n{disclaimer}\n"
 
 
-HEADING = re.compile(r"^(#{1,3}) ", re.M)
-
-
-def report_markdown(report: str) -> str:
-    """The report's headings three levels down ('# …' → '#### …'): as written they were larger
-    than the screen's own title."""
-    return HEADING.sub(lambda m: "#" * (len(m.group(1)) + 3) + " ", report)
-
-
 def _render_evidence_tables(answer: AgentAnswer) -> None:
     """Fundamentals and the last quarters' earnings side by side, then the news events: small
     fixed tables drawn as HTML (`pages._static_table`), not as grids, in one element."""
@@ -334,18 +324,15 @@ def _render_answer(answer: AgentAnswer) -> None:
         _render_evidence_tables(answer)
         report, side = st.columns([3, 2])
         with report:
-            st.markdown(
-                report_markdown(
-                    _without_table_sections(answer.answer, answer.payload.get("language", "ko"))
-                )
-            )
+            lang = answer.payload.get("language", "ko")
+            st.markdown(_answer.smaller_headings(_without_table_sections(answer.answer, lang)))
         with side:
             table = html_table(figure_rows, {"figure": "지표", "value": "값"}, signed=("value",))
             show_sections(
                 [section("핵심 지표", table, note=answer.payload.get("return_basis", ""))]
             )
     elif answer.status != "error":
-        st.markdown(answer.answer)
+        st.markdown(_answer.smaller_headings(_answer.literal_tildes(answer.answer)))
     _render_evidence(answer)
     _render_downloads(answer)
     if charts is not None:

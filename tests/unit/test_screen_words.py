@@ -1,4 +1,4 @@
-"""pages/_chat.distinct_labels: equal picker labels told apart in words, not by ids."""
+"""Words on the screens: picker labels told apart in words, answer headings below the title."""
 
 from __future__ import annotations
 
@@ -13,3 +13,12 @@ def test_equal_labels_get_their_place_and_others_stay_as_they_are() -> None:
         "91ff-cc": "질문 (11-29 14:49) (2)",
     }  # fmt: skip
     assert len(set(distinct_labels(labels).values())) == 3
+
+
+def test_answer_headings_sit_below_the_screen_title() -> None:
+    from pages._answer import smaller_headings
+
+    text = "# KODEX 200 vs TIGER 200 비교\n\n## 요약\n본문 #1 그대로\n#### 이미 작은 제목"
+    assert smaller_headings(text) == (
+        "#### KODEX 200 vs TIGER 200 비교\n\n##### 요약\n본문 #1 그대로\n#### 이미 작은 제목"
+    )
