@@ -184,9 +184,11 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
         picked = {int(i * step) for i in range(MAX_PEER_BARS)}
         peers = [p for i, p in enumerate(peers) if i in picked or p["is_self"]]
     own = next((p["pe"] for p in peers if p["is_self"]), None)
-    written = f" · {name} {own:.1f}배" if own is not None else ""
-    layout = _layout(f"{name} PER vs 섹터 ({figures['peer_scope']}, {figures['peer_count']}종목){written}",
-                     "종목", "PER (배)", height=400)  # fmt: skip
+    written = f"{name} {own:.1f}배 · " if own is not None else ""
+    # two lines: on one ('… PER vs 섹터 (KR 반도체, 32종목) · 삼성전자 14.8배') it was cut at 420 px
+    layout = _layout(f"{name} PER과 섹터 비교<br>{written}{figures['peer_scope']} {figures['peer_count']}종목",
+                     "종목", "PER (배)", height=420)  # fmt: skip
+    layout["margin"]["t"] = 84
     layout["xaxis"]["tickangle"] = -45
     median = figures.get("sector_median_pe")
     if median:

@@ -269,5 +269,8 @@ def review_text(f: StockFigures, a: Assessment, news_count: int, notes: list[str
                 f"{news_count}건을 확인했습니다. 긍정 신호 {positive}개와 부정 신호 {negative}개가 "
                 f"'{STANCE['ko'][a['stance']]}' 의견을 뒷받침합니다.")  # fmt: skip
     if notes:
-        text += (" Notes: " if lang == "en" else " 참고: ") + " ".join(dict.fromkeys(notes))
+        # each note a sentence: the typo note ends in its candidates' codes ('… 삼성증권(016360)')
+        # and ran into the next ('… (016360) Tavily가 설정되지 않아 …')
+        ended = (n if n.rstrip().endswith((".", "?", "!")) else f"{n.rstrip()}." for n in notes)
+        text += (" Notes: " if lang == "en" else " 참고: ") + " ".join(dict.fromkeys(ended))
     return text

@@ -42,7 +42,7 @@ def test_example_symbol_runs_the_workflow_and_shows_the_report(
     )
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
     for title in ("삼성전자 가격·거래량 (6개월 일봉)", "삼성전자 고점 대비 낙폭 · RSI(14)",
-                  "삼성전자 PER vs 섹터"):  # fmt: skip
+                  "삼성전자 PER과 섹터 비교"):  # fmt: skip
         page.get_by_text(title, exact=False).first.wait_for()
     assert page.locator(CHART).count() >= 3
     page.get_by_text("핵심 지표").first.wait_for()
