@@ -182,8 +182,6 @@ def _pick_contract(pool: Any) -> str | None:
     if chosen not in ids:  # a label no longer offered comes back as text
         chosen = ids[index] if ids else None
     st.session_state[STATE_CONTRACT] = chosen
-    if chosen:
-        warm_contract(chosen, pool)  # its index loads while the user types (once per process)
     return chosen
 
 
@@ -403,6 +401,9 @@ def main() -> None:
         _render_articles(contract_id, pool)
     with right:
         _render_chat(contract_id, pool)
+    # its index loads while the user types (once per process), started only now: the warm-up's
+    # Kiwi analyses and LSA fit held the GIL while the articles and the question box were drawn
+    warm_contract(contract_id, pool)
 
 
 main()
