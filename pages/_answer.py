@@ -27,8 +27,9 @@ STATUS_LABELS = {"ok": "성공", "error": "오류", "rejected": "거부", "skipp
                  "cancelled": "중지됨"}  # fmt: skip
 KIND_LABELS = {"tool": "도구", "code": "코드", "llm": "LLM", "node": "노드", "guard": "검사",
                "understanding": "이해"}  # fmt: skip
-CITATION_HEADERS = {"doc_id": "문서 ID", "title": "제목", "source": "출처", "url": "URL",
-                    "evidence_id": "근거 ID"}  # fmt: skip
+# No document or evidence ids ('20261120-019'): internal keys, not words for an analyst; the
+# downloads keep them.
+CITATION_HEADERS = {"title": "제목", "source": "출처", "url": "URL"}
 STRUCTURED_HEADERS = {
     "dataset_code": "데이터셋", "source": "출처", "table": "테이블", "filters": "필터",
     "date_range": "기간", "as_of_date": "기준일", "row_count": "행 수", "query_fingerprint": "쿼리 지문",

@@ -184,14 +184,14 @@ def _render_keywords(words: list[dict[str, Any]], key: str) -> None:
         return
     fig = charts.bar_chart([w["word"] for w in top], [w["count"] for w in top],
                            title=f"국문 제목 키워드 빈도 (상위 {len(top)}개, 불용어 제외)",
-                           x_label="키워드", y_label="기사 제목 수")  # fmt: skip
+                           x_label="기사 제목 수", y_label="", across=True)  # fmt: skip
     ui.show_chart(fig, key=f"{key}-keywords")
 
 
 def _render_downloads(answer: AgentAnswer, key: str) -> None:
     result, day = result_of(answer), answer.as_of_date or ""
     left, right = st.columns(2)
-    left.download_button("opening_result.json 내려받기",
+    left.download_button("오프닝 결과 JSON 내려받기",
                          json.dumps(result, ensure_ascii=False, indent=2),
                          file_name=f"opening_result_{day}.json", mime="application/json",
                          key=f"{key}-result", icon=":material/download:")  # fmt: skip

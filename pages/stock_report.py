@@ -231,11 +231,12 @@ def _render_downloads(answer: AgentAnswer) -> None:
     question = question_for(
         str(answer.payload.get("symbol") or name), answer.payload.get("language", "ko")
     )
+    kind = "리포트" if answer.payload.get("figure_rows") else "답변"  # a question's figures: 답변
     left, right = st.columns(2)
-    left.download_button("리포트 Markdown 내려받기", answer_to_markdown(answer, question),
+    left.download_button(f"{kind} Markdown 내려받기", answer_to_markdown(answer, question),
                          file_name=f"{name.replace(':', '_')}_report.md", mime="text/markdown",
                          key="stock-md", icon=":material/description:")  # fmt: skip
-    right.download_button("리포트 JSON 내려받기", report_json(answer, question),
+    right.download_button(f"{kind} JSON 내려받기", report_json(answer, question),
                           file_name=f"{name.replace(':', '_')}_report.json",
                           mime="application/json", key="stock-json", icon=":material/download:")  # fmt: skip
 

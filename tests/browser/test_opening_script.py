@@ -46,7 +46,7 @@ def test_run_shows_themes_script_context_and_evidence(
     page.get_by_text("실행 단계 (").click()
     page.locator("text=get_ohlcv >> visible=true").first.wait_for()
     page.get_by_text("문서 근거").wait_for()
-    page.get_by_role("button", name="opening_result.json 내려받기").wait_for()
+    page.get_by_role("button", name="오프닝 결과 JSON 내려받기").wait_for()
     page.get_by_role("button", name="대본 Markdown 내려받기").wait_for()
     page.screenshot(path=str(screenshot_dir / "opening_script_run.png"), full_page=True)
     assert page.locator('[data-testid="stException"]').count() == 0
