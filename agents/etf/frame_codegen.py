@@ -31,16 +31,17 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 # columns, not one map per row: the graph client parses 900 maps ~3x slower (graph_query gives
 # the same {code, name, expense_ratio} rows either way)
 _RETURN = "e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"
+_MANAGER = ", [(e)-[:MANAGED_BY]->(c:Company) | c.name][0] AS manager"
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
            "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
            "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금",
-           "volume_surge": "최근 1주 평균 거래량 / 3개월 평균"},
+           "volume_surge": "최근 1주 평균 거래량 / 3개월 평균", "manager": "운용사"},
     "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
            "weight": "weight", "close": "close", "volume": "average daily volume",
            "volatility": "annualized volatility", "from_high": "from the closing high",
            "from_low": "from the closing low", "trading_value": "trading value",
-           "volume_surge": "last week's average volume / 3-month average"},
+           "volume_surge": "last week's average volume / 3-month average", "manager": "manager"},
 }  # fmt: skip
 # the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
 _RANGE_MEASURES = {
@@ -83,7 +84,15 @@ def notes_text(plan: Plan) -> str:
 
 
 def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str, str]:
-    """(Cypher, Korean/English description of the set) for the plan's universe."""
+    """(Cypher, Korean/English description of the set) for the plan's universe; each ETF's
+    manager too when the question asks it ('1년 수익률 1위 ETF의 운용사는?')."""
+    cypher, described = _universe_cypher(plan, stocks, tags)
+    if plan.show_manager:
+        cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1)
+    return cypher, described
+
+
+def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str, str]:
     ko = plan.lang == "ko"
     if plan.universe == "tag":
         tag = tags[0] if tags else plan.tags[0].key
@@ -450,7 +459,8 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
              else f"No {order} values found for {described}.")  # fmt: skip
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
             "n": n, "pick_among_ties": pick is not None, "pick_by": pick[0] if pick else None,
-            "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure])),
+            "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure,
+                                           *(["manager"] if plan.show_manager else [])])),
             "empty": empty, "note": notes_text(plan),
             "labels": {m: _measure_label(plan, m, period) for m in LABELS[plan.lang]}}  # fmt: skip
 
@@ -668,6 +678,7 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
                 and c.measure not in columns]  # every filtered measure is shown  # fmt: skip
     if "expense_ratio" not in columns and measure != "weight" and not plan.also:
         columns.append("expense_ratio")
+    columns += ["manager"] if plan.show_manager else []
     empty = (f"{described} 중 조건({condition or label})에 맞는 ETF가 없습니다." if ko
              else f"No ETF among {described} meets the condition ({condition or label}).")  # fmt: skip
     return {"lang": plan.lang, "title": title, "columns": columns, "empty": empty,

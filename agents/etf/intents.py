@@ -99,6 +99,7 @@ class Plan:
     )
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
+    show_manager: bool = False  # '… ETF의 운용사는?': each listed ETF's manager beside it
     scope_note: str | None = None  # '금 ETF 시세': answered with the tag's funds, said first
 
 
@@ -135,6 +136,9 @@ def detect_plan(
         _scope_by_name(plan, lexicon)
     _check_period(plan)
     _pick_within_previous_cut(plan, frame, previous)
+    plan.show_manager = bool(
+        plan.intent in ("etf_set", "etf_composed") and not plan.managers
+        and not frame.operation.group_by and _MANAGER_ASKED.search(plan.question))  # fmt: skip
     if (
         frame.per_period
         and len(plan.etfs) == 1
@@ -748,6 +752,8 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     )
 
 
+_MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디)|어느\s*운용사|which (?:manager|issuer)"
+                            r"|who manages|managed by whom", re.IGNORECASE)  # fmt: skip
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
                         re.IGNORECASE)  # fmt: skip
 _ETF_WORD = re.compile(r"etf|펀드", re.IGNORECASE)

@@ -34,6 +34,8 @@ def fmt_measure(measure: str, v: object) -> str:
     """One figure of a measure in its unit (fees as stored percents, weights, returns, KRW)."""
     if v is None:
         return "-"
+    if measure == "manager":
+        return str(v)
     x = float(v)  # type: ignore[arg-type]
     if measure == "expense_ratio":
         return f"{half_up(x, 4):g}%"

@@ -763,8 +763,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [volatility(s, lang) for s in ordered]
     if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'
         out += [drawdown(s, lang) for s in ordered if not is_rate(s)]
-    if len(ordered) >= 2 and find_phrases(low, {"c": vocabulary()["correlation_words"]}):
+    correlated = find_phrases(low, {"c": vocabulary()["correlation_words"]})
+    if len(ordered) >= 2 and correlated:
         out.append(correlation(ordered[0], ordered[1], lang))
+        mark_read(frame, *(h.phrase for h in correlated))  # computed: not a term the data lacks
     move = asked_move(frame.question)
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         move = None  # '고점 대비 얼마나 빠졌어?': a fall from the high, not over the window

@@ -262,6 +262,15 @@ def cover(frame: QuestionFrame) -> Coverage:
     asked_over = frame.operation.aggregate or frame.statistic or frame.measure() == "return"
     if span is not None and not span.used and asked_over and frame.as_of_span:
         cov.decisive.append(question[frame.as_of_span[0] : frame.as_of_span[1]])  # not computed
+    period = frame.period
+    if (
+        span is not None
+        and span.used
+        and period is not None
+        and period.surface
+        and (frame.as_of_span and period.surface not in question[slice(*frame.as_of_span)])
+    ):  # '작년 합계와 올해 합계': the span was computed, the second period was not
+        cov.decisive.append(period.surface)
     w = frame.window
     if w is not None and not w.used and not frame.window_is_period():
         cov.decisive.append(w.surface if w.start >= 0 else f"(이전 질문의) {w.surface}")

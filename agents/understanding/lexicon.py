@@ -150,10 +150,13 @@ class Lexicon:
             if name:
                 out.append((fold(alias), kind, key, name))
         voc = vocabulary()
-        for korean, brand in voc["brand_aliases"].items():
-            for code, name in self.etfs.items():
-                if name.split()[0] == brand:
-                    out.append((fold(korean + name[len(brand) :]), "etf", code, name))
+        said = voc["name_word_aliases"]  # '탑10' is TOP10 said in Korean
+        for code, name in self.etfs.items():
+            forms = [name] + [korean + name[len(brand) :] for korean, brand in
+                              voc["brand_aliases"].items() if name.split()[0] == brand]  # fmt: skip
+            out += [(fold(form), "etf", code, name) for form in forms[1:]]
+            out += [(fold(form.replace(english, korean)), "etf", code, name) for form in forms
+                    for korean, english in said.items() if english in form]  # fmt: skip
         for alias, tag in voc["tag_aliases"].items():
             if tag in self.tags:
                 out.append((fold(alias), "tag", tag, tag))
@@ -369,6 +372,7 @@ class Lexicon:
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
         if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
+            said = vocabulary()["name_word_aliases"]
             synonyms = [
                 (fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()
             ]  # once, not per ETF
@@ -383,6 +387,8 @@ class Lexicon:
                     tails.add(fold(self.benchmarks[code]))
                 # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
                 tails |= {en for en, ko in synonyms if ko in tails}
+                tails |= {t.replace(fold(en), ko) for t in tails for ko, en in said.items()
+                          if fold(en) in t}  # '타이거 반도체 탑10': TOP10 said in Korean  # fmt: skip
                 for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
                     index.setdefault(form, []).extend((t, code) for t in tails if t)
             self._brand_forms = index

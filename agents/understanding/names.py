@@ -185,8 +185,9 @@ def correct_words(question: str, known_words: frozenset[str],
         if len(m.group(0)) == 2 and not (len(inside) == 1 and inside[0].oov):
             continue  # two letters: only a word Kiwi does not know ('죵가', '보쑤')
         tags = [t.tag for t in inside]
-        spelt = len(tags) >= 2 and tags[0].startswith("NN") and not inside[0].oov and all(
-            tag.startswith("J") for tag in tags[1:])  # fmt: skip  # '인하가' is 인하 + 가
+        # '인하가' is 인하 + 가, '어디야' 어디 + 이 + 야: a known word with its particle or copula
+        spelt = len(tags) >= 2 and tags[0].startswith(("NN", "NP")) and not inside[0].oov and all(
+            tag.startswith(("J", "VCP", "E")) for tag in tags[1:])  # fmt: skip
         verb = bool(tags) and tags[0].startswith(("VV", "VA", "VX"))  # '기다릴까', not '소비자물까'
         known = len(inside) == 1 and inside[0].tag == "NNG" and not inside[0].oov and (
             inside[0].form == m.group(0))  # fmt: skip  # '인덱스' is a word, not 킨덱스 misspelt

@@ -181,6 +181,8 @@ def read_window_stat(text: str) -> WindowStat:
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
+        elif form == "선" and i and lowered[i - 1] == "일" and tokens[i - 1].end == m.start:
+            found = "moving_average"  # '20일선': the 20-day moving average line
         if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
             field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
             continue

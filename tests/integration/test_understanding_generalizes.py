@@ -1325,3 +1325,36 @@ def test_a_funds_net_assets_then_and_now_and_their_change(
     single = etf_answer("KODEX 200 순자산 3개월 전보다 얼마나 늘었어?", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
     assert "순자산총액 최근 3개월" in single.answer and "비중 증가" not in single.answer
+
+
+def test_round_39_a_managers_name_a_second_span_a_line_said_in_korean_and_computed_terms(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 39 (written before the change; 2 wrong with status ok): '1년 수익률이 가장
+    높은 ETF의 운용사는?' named the fund, not its manager; '작년 합계와 올해 합계' summed last
+    year only, status ok. '타이거 반도체 탑10' took TIGER 반도체 with '탑 10' unread, '20일선'
+    left '선' unread, and a correlation the screen computed was called a term the data lacks."""
+    best = fetch_all("SELECT e.code, e.manager FROM etfs e JOIN LATERAL (SELECT close FROM "
+                     "etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) l ON "
+                     "true JOIN LATERAL (SELECT close FROM etf_prices WHERE etf_code = e.code AND "
+                     "trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 year' "
+                     "ORDER BY trade_date DESC LIMIT 1) b ON true ORDER BY l.close / b.close DESC "
+                     "LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    who = etf_answer("1년 수익률이 가장 높은 ETF의 운용사는?", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"({best['code']})" in who.answer and f"운용사 {best['manager']}" in who.answer
+    two = macro_answer("전국 인허가 작년 합계와 올해 합계 비교", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert two.status == "partial" and "'올해'" in two.answer.splitlines()[0]
+    top10 = etf_answer("타이거 반도체 탑10 수익률 3개월", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    assert top10.status == "ok" and top10.answer.startswith("TIGER 반도체TOP10의 최근 3개월")
+    line = answer_stock_question("카카오 주가가 이동평균 20일선 위야?", pool=pg_pool)
+    assert line is not None and line.status == "ok" and "최근 20거래일" in line.answer
+    corr = macro_answer("코스피와 코스닥 상관관계 최근 1년", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert (
+        corr.status == "ok"
+        and "상관계수" in corr.answer
+        and "데이터에는 없습니다" not in corr.answer
+    )
