@@ -13,6 +13,8 @@ answers: that very 항/호 cited and quoted; nan where no question of the set ha
 "no such clause" for questions the contract lacks. `--sets fresh-9` limits the run to those sets
 (fresh-8, fresh-9: each written before the code of its session ran on it; see answers.json's
 _about; `--sets '' fresh-4 …` with an empty name includes the questions of no set).
+`--classify` counts each document's misses by kind (AnswerCheck.miss: said absent, wrong article,
+wrong 항, fact not first, answered absent) and lists them with the clause wanted and cited.
 """
 
 from __future__ import annotations
