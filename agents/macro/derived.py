@@ -236,21 +236,29 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
 
 
-def biggest_move(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The largest rise (or fall) from one observation to the next over the window, its date
-    and both values: '삼성전자 가장 많이 오른 날', not its highest close."""
-    found = fig.biggest_one_day_move(series.points, which, in_points=is_rate(series))
+def biggest_move(series: Series, which: str, months: int, lang: str,
+                 span: CalendarSpan | None = None) -> str | None:  # fmt: skip
+    """The largest rise (or fall) from one observation to the next over the window (or over a
+    span's days, from the one before it), its date and both values: '삼성전자 가장 많이 오른
+    날', '코스피 올해 최대 상승일', not its highest close."""
+    points = series.points
+    if span is not None:  # the moves of the span's days, the first against the day before
+        before = [p for p in points if p[0][:10] < span.first][-1:]
+        points = before + [p for p in points if span.first <= p[0][:10] <= span.last]
+    found = fig.biggest_one_day_move(points, which, in_points=is_rate(series))
     if found is None:
         return None
     day, move, prev, value = found
     unit = "%p" if is_rate(series) else "%"
-    first, last = series.points[0][0], series.points[-1][0]
+    first, last = points[0][0], points[-1][0]
+    over_ko = span.label_ko if span else f"최근 {months}개월"
+    over_en = span.label_en if span else f"{months} months"
     if lang == "ko":
         word = "가장 크게 오른 날" if which == "max" else "가장 크게 내린 날"
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
+        return (f"{_name(series)} {over_ko}({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
                 f"({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
     word = "largest one-day rise" if which == "max" else "largest one-day fall"
-    return (f"{_name(series)} {word} over {months} months ({first} to {last}): {day} "
+    return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
 
@@ -695,6 +703,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
+        if span_stat in ("max", "min") and frame.measure() == "return":  # '올해 최대 상승일'
+            moves = (biggest_move(s, span_stat, months, lang, frame.span) for s in series)
+            return [m for m in moves if m]
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
         return [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
@@ -779,4 +790,5 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [streak(s, lang) for s in ordered]
     if find_phrases(frame.question.lower(), vocabulary()["event_words"]):
         out += [moves_of(s, lang) for s in ordered]  # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?'
+        mark_read(frame, "마지막", "last")  # each change is listed with the last one dated'
     return [p for p in out if p]

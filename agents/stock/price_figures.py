@@ -427,6 +427,32 @@ def _close(turn: Turn, pool: ConnectionPool | None) -> None:
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
 
 
+def sessions_asked(frame: QuestionFrame) -> bool:
+    """'기아 최근 5일 종가': the last N sessions' closes (or volumes) themselves."""
+    w = frame.window
+    return (w is not None and frame.statistic is None and w.unit in ("day", "session")
+            and frame.measure() in (None, "close", "volume")
+            and frame.operation.kind in ("lookup", "list"))  # fmt: skip
+
+
+def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
+    """Each of the last N sessions' close (or volume), dated, oldest first."""
+    w = turn.frame.window
+    assert w is not None
+    field = "volume" if turn.frame.measure() == "volume" else "close"
+    rows = [r for r in fetch_prices(turn, pool, w.n / 15 + 1) if r[field] is not None][-w.n :]
+    if not rows:
+        return
+    mark_used(turn.frame)
+    cur, ko = turn.stock["currency"], turn.ko()
+    said = [f"{r['trade_date']} " + (money(float(r[field]), cur) if field == "close" else
+                                     f"{int(r[field]):,}{'주' if ko else ' shares'}")
+            for r in rows]  # fmt: skip
+    what = ("종가", "closes") if field == "close" else ("거래량", "volumes")
+    turn.lines.append(f"최근 {len(rows)}거래일 {what[0]}: " + ", ".join(said) if ko
+                      else f"Last {len(rows)} sessions' {what[1]}: " + ", ".join(said))  # fmt: skip
+
+
 def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
     """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
     period reaches back to (the figures module's base date)."""
@@ -481,4 +507,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window}  # fmt: skip
+PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window, "sessions": _sessions}  # fmt: skip

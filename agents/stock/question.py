@@ -29,6 +29,7 @@ from agents.stock.price_figures import (
     asks_why,
     day_of_move,
     day_of_volume,
+    sessions_asked,
 )
 from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
@@ -327,6 +328,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["streak"]  # '5일 연속 올랐어?': the run of rises or falls up to the last close
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
+    if sessions_asked(frame):  # '최근 5일 종가': each session's close
+        return ["sessions"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
                                    or frame.measure() == "return"
                                    or frame.statistic in ("up_days", "down_days")):  # fmt: skip

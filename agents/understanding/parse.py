@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from typing import Literal
 
 from agents.understanding.advice import asks_advice
-from agents.understanding.coverage import PICKED, UNAPPLIED
+from agents.understanding.coverage import PICKED, READ, UNAPPLIED
 from agents.understanding.dates import BASE_AFTER, SpanRead, read_calendar_span, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
@@ -897,6 +897,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         others = [h.label for h in aggregates if h.label not in ("count", aggregates[0].label)]
         if op.aggregate == "count" and others:  # '몇 개고 평균 보수는?': both, the count beside
             op.aggregate = others[0]  # type: ignore[assignment]
+        if op.aggregate == "sum" and "avg" in others and _COMBINE.search(raw):
+            op.aggregate = "avg"  # '합치면 평균은?': put together, then averaged
         op.also_count = op.aggregate != "count" and any(h.label == "count" for h in aggregates)
     counted = _TOP_N.search(text) if op.kind in ("lookup", "list") else None
     if counted and (frame.relation in ("holders", "holdings") or not frame.of("etf")):
@@ -939,6 +941,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _WHEN_WORD = re.compile(
     r"([가-힣]+)\s?(?:날|달|때|시기|시점|일자)(?=$|[\s?.!은는이가을를에])"
+    r"|(?:상승|하락|급등|급락)일(?=$|[\s?.!은는이가을를에])"  # '최대 상승일': the day of a move
     r"|\b(?:which|what)\s+(?:day|month|week|date)\b|\bwhen\b|\bon what date\b",
     re.IGNORECASE,
 )
@@ -951,6 +954,10 @@ def _ranks_regions_within(frame: QuestionFrame) -> bool:
     """'Which Seoul district had the most deals?': the districts of one region, ranked."""
     return bool(frame.of("re_region")) and re.search(
         vocabulary()["region_set_pattern"], frame.question.lower()) is not None  # fmt: skip
+
+
+_MOVE_DAY = re.compile(r"(?:상승|급등)일|(하락|급락)일")
+_COMBINE = re.compile(r"합치|합쳐|together|combined")
 
 
 def _asks_when(text: str) -> bool:
@@ -1379,6 +1386,8 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
     the threshold and the order around."""
     change = vocabulary()["change"]
     moves = find_phrases(text, {"down": change["down"], "up": change["up"]})
+    moves += [Hit("down" if m.group(1) else "up", m.group(0), m.start(), m.end())
+              for m in _MOVE_DAY.finditer(text)]  # '최대 상승일': the day of the largest rise  # fmt: skip
     if not moves:
         return
     op = frame.operation
@@ -1761,6 +1770,8 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
     said = previous.question[previous.as_of_span[0] : previous.as_of_span[1]]
     probe = QuestionFrame(question=said, language=frame.language)
     _read_period(probe, said.lower())
+    if probe.period is not None:  # '그때보다 올랐어?': then is the day the last turn named
+        frame.notes += [f"{READ}{w}" for w in ("그때", "그 때", "then")]
     return probe.period
 
 

@@ -1358,3 +1358,29 @@ def test_round_39_a_managers_name_a_second_span_a_line_said_in_korean_and_comput
         and "상관계수" in corr.answer
         and "데이터에는 없습니다" not in corr.answer
     )
+
+
+def test_round_40_an_average_put_together_the_day_of_the_largest_rise_and_each_sessions_close(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 40 (written before the change; 3 wrong with status ok): '합치면 평균은?'
+    summed the two returns; '최근 10거래일 중 최대 상승일' gave the highest close; '기아 최근 5일
+    종가' the last close alone (SQL truth)."""
+    history: list[Any] = []
+    for turn in ("KODEX 200 1개월 수익률", "TIGER 200은?", "합치면 평균은?"):
+        mean = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, mean)
+    assert mean.answer.startswith("질문한 ETF의 1개월 수익률 평균: ")
+    moves = fetch_all("SELECT trade_date, close / lag(close) OVER (ORDER BY trade_date) - 1 AS r "
+                      "FROM stock_prices WHERE security_id = 'KR:373220' ORDER BY trade_date "
+                      "DESC LIMIT 10", None, pg_pool)  # fmt: skip
+    best = max(moves, key=lambda m: float(m["r"]))
+    rise = answer_stock_question("LG에너지솔루션 최근 10거래일 중 최대 상승일", pool=pg_pool)
+    assert rise is not None
+    assert f"가장 크게 오른 날: {best['trade_date']} {float(best['r']) * 100:+.2f}%" in rise.answer
+    closes = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = "
+                       "'KR:000270' ORDER BY trade_date DESC LIMIT 5", None, pg_pool)  # fmt: skip
+    five = answer_stock_question("기아 최근 5일 종가", pool=pg_pool)
+    assert five is not None and five.status == "ok"
+    said = ", ".join(f"{r['trade_date']} {won(float(r['close']))}" for r in reversed(closes))
+    assert f"최근 5거래일 종가: {said}" in five.answer
