@@ -16,7 +16,7 @@ from datetime import date
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import level, priced_band
-from agents.macro.state import Series
+from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.frame import COMPARATOR_WORDS, CalendarSpan
@@ -700,6 +700,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         span_stat = frame.statistic  # 최저치 차이': both ends; '올해 들어 오른 날 며칠'
 
     span_stat = span_stat or ("return" if frame.measure() == "return" else None)
+    if span_stat is None and frame.statistic in ("max", "min", "avg", "sum") and len(series) == 1:
+        span_stat = frame.statistic  # '인천 미분양 올해 최대치': one series, read as a rank
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
@@ -792,3 +794,24 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [moves_of(s, lang) for s in ordered]  # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?'
         mark_read(frame, "마지막", "last")  # each change is listed with the last one dated'
     return [p for p in out if p]
+
+
+def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, AgentResponse],
+                           lang: str) -> dict[str, AgentResponse]:  # fmt: skip
+    """'원달러 환율과 코스피 1년 변화 비교': two series that different agents fetched (an indicator
+    and an index) have no agent that held both, so their changes are compared here, first in
+    the first agent's points (its cited series back the figures). Levels of unlike series are
+    not subtracted: their changes in % are what compares."""
+    holders = {name: resp for name, resp in responses.items() if resp.series}
+    if frame is None or len(holders) < 2 or frame.operation.kind not in ("difference", "compare"):
+        return {}
+    if any(len(resp.series) >= 2 for resp in holders.values()):
+        return {}  # an agent with both series compared them itself
+    series = [s for resp in holders.values() for s in resp.series]
+    if any(is_rate(s) for s in series):
+        return {}  # a rate beside a level: no common unit to compare in
+    line = compare_returns(series, lang, word=("변화율", "Changes"))
+    if line is None:
+        return {}
+    name, first = next(iter(holders.items()))
+    return {name: first.model_copy(update={"key_points": [line, *first.key_points]})}

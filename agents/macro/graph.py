@@ -23,6 +23,7 @@ from langgraph.types import Send
 from agents.macro.answer import compose_answer
 from agents.macro.conflicts import find_conflicts
 from agents.macro.conflicts import trace_step as conflict_step
+from agents.macro.derived import compared_across_agents
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.model_agents import model_agent
 from agents.macro.ontology import general_agent, glossary_points, ontology_agent
@@ -149,6 +150,9 @@ def validate_as_of(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     for resp in responses.values():
         freshness.update(resp.data_freshness)
     checked = cross_check(responses, ctx)  # §12.2-4: the graph's housing summary against SQL
+    route = state["route"]
+    checked.responses.update(compared_across_agents(
+        route.frame, {**responses, **checked.responses}, route.language))  # fmt: skip
     responses = {**responses, **checked.responses}
     conflicts = find_conflicts(responses) + checked.conflicts  # §2.3: shown, not picked
     steps = [conflict_step(conflicts, len(responses), checked.agreed)]

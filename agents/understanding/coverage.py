@@ -446,6 +446,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         # before a measure is the possessive unsaid
         said_set = (t.form in PICKED and i > 0 and tokens[i - 1].tag == "ETM") or (
             ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN"))
+        ) or (  # '순자산 가장 작은 반도체 ETF 보유 상위 3종목': the set noun its clause picked
+            ranked and t.form.lower() in ("etf", "펀드")
+            and any(x.tag == "ETM" for x in tokens[max(0, i - 3) : i])
         )
         unsaid = said_set and _measure_next(frame, low, t.end)
         # 'ETF의 …' and the topic 'ETF는 … 얼마나 올랐어': the set named, then what is read of it

@@ -1384,3 +1384,34 @@ def test_round_40_an_average_put_together_the_day_of_the_largest_rise_and_each_s
     assert five is not None and five.status == "ok"
     said = ", ".join(f"{r['trade_date']} {won(float(r['close']))}" for r in reversed(closes))
     assert f"최근 5거래일 종가: {said}" in five.answer
+
+
+def test_round_41_a_picked_funds_holdings_a_cut_said_by_its_order_and_moves_across_agents(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 41 (written before the change; 2 wrong with status ok, 2 honest misses):
+    '순자산 가장 작은 반도체 ETF 보유 상위 3종목' listed the three smallest funds; '원달러 환율과
+    코스피의 1년 수익률 차이' gave each change, not their gap; '보수 낮은 3개의 평균' and '인천
+    미분양 올해 최대치' were said unread. SQL truth."""
+    small = fetch_all("SELECT e.code, e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code "
+                      "AND t.tag = '반도체' JOIN LATERAL (SELECT net_assets FROM etf_prices WHERE "
+                      "etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true ORDER BY "
+                      "p.net_assets LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    held = etf_answer("순자산 가장 작은 반도체 ETF 보유 상위 3종목", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.answer.startswith(f"{small['name']} (순자산총액 가장 낮은 ETF) 보유종목")
+    three = etf_answer("해외주식 ETF 중 보수 낮은 3개의 평균 3개월 수익률", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        three.status == "ok" and "총보수 낮은 순 상위 3개 ETF의 3개월 수익률 평균" in three.answer
+    )
+    gap = macro_answer("원달러 환율과 코스피의 1년 수익률 차이", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        gap.status == "ok" and "변화율 비교: 코스피" in gap.answer and "%p 높습니다" in gap.answer
+    )
+    most = one(pg_pool, "SELECT max(units) FROM re_unsold_housing WHERE region = '인천' AND month >= "
+               "date_trunc('year', (SELECT max(month) FROM re_unsold_housing))")  # fmt: skip
+    peak = macro_answer("인천 미분양 올해 최대치", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert peak.status == "ok" and f"최고치: {most:,.0f}호" in peak.answer
