@@ -45,8 +45,9 @@ _STABILIZE = r"""() => {
     [/\d[\d,]*(\.\d+)?\s?ms\b/g, '# ms'],
     [/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?/g, 'YYYY-MM-DD hh:mm'],
     [/\d{2}-\d{2} \d{2}:\d{2}/g, 'MM-DD hh:mm'],
-    // the id that tells same-titled conversations apart appears only when two share a minute
-    [/ · [0-9a-f]{8}\b/g, ''],
+    // the place that tells same-titled conversations apart appears only when two share a
+    // minute (pages/_chat.distinct_labels)
+    [/(MM-DD hh:mm\)) \(\d+\)/g, '$1'],
   ];
   const fix = (s) => rules.reduce((acc, [re, to]) => acc.replace(re, to), s);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
