@@ -14,6 +14,7 @@ screen computed, the second measure of a nested question) forbids `status="ok"`.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +23,7 @@ from agents.understanding.frame import (
     OPS_KO,
     STAT_WORDS_KO,
     UNITS_KO,
+    CalendarSpan,
     QuestionFrame,
     measure_name,
 )
@@ -269,6 +271,7 @@ def cover(frame: QuestionFrame) -> Coverage:
         and period is not None
         and period.surface
         and (frame.as_of_span and period.surface not in question[slice(*frame.as_of_span)])
+        and abs(period.months - _months_of(span)) > 0.5  # '10월 한 달' is the span's length
     ):  # '작년 합계와 올해 합계': the span was computed, the second period was not
         cov.decisive.append(period.surface)
     w = frame.window
@@ -280,6 +283,11 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
+
+
+def _months_of(span: CalendarSpan) -> float:
+    first, last = (date.fromisoformat(d) for d in (span.first, span.last))
+    return ((last - first).days + 1) / 30.44
 
 
 def _days_not_counted(frame: QuestionFrame) -> bool:
@@ -444,11 +452,14 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         picked = i > 0 and (tokens[i - 1].form in PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
         # '싼 쪽 3개월 수익률', '하위 3개 ETF 평균 순자산': a picked noun or a counted set right
         # before a measure is the possessive unsaid
-        said_set = (t.form in PICKED and i > 0 and tokens[i - 1].tag == "ETM") or (
-            ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN"))
-        ) or (  # '순자산 가장 작은 반도체 ETF 보유 상위 3종목': the set noun its clause picked
-            ranked and t.form.lower() in ("etf", "펀드")
-            and any(x.tag == "ETM" for x in tokens[max(0, i - 3) : i])
+        said_set = (
+            (t.form in PICKED and i > 0 and tokens[i - 1].tag == "ETM")
+            or (ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN")))
+            or (  # '순자산 가장 작은 반도체 ETF 보유 상위 3종목': the set noun its clause picked
+                ranked
+                and t.form.lower() in ("etf", "펀드")
+                and any(x.tag == "ETM" for x in tokens[max(0, i - 3) : i])
+            )
         )
         unsaid = said_set and _measure_next(frame, low, t.end)
         # 'ETF의 …' and the topic 'ETF는 … 얼마나 올랐어': the set named, then what is read of it
