@@ -32,6 +32,15 @@ class WindowSpec(BaseModel):
     unit: Unit
 
 
+class BarSpec(BaseModel):
+    """A figure held to a bar ('PBR이 1배보다 낮아?': '<', 1, '배')."""
+
+    model_config = ConfigDict(extra="forbid")
+    comparator: Literal[">", ">=", "<", "<=", "="]
+    value: float
+    unit: Literal["%", "배", "원", "억", "조"] | None = None
+
+
 class ModelPlan(BaseModel):
     """What the model fills: who, which measures, and the steps over them."""
 
@@ -45,6 +54,7 @@ class ModelPlan(BaseModel):
     window: WindowSpec | None = None
     statistic: Stat | None = None
     as_of: date | None = None
+    bar: BarSpec | None = None
 
 
 PROMPT = (
@@ -54,7 +64,9 @@ PROMPT = (
     "and direction ('asc'|'desc') and take (int) when a set is ordered and cut, aggregate "
     "('avg'|'sum'|'max'|'min'|'count'), window ({{\"n\": int, \"unit\": 'session'|'day'|'week'|"
     "'month'|'quarter'|'year'}}), statistic ('avg'|'sum'|'max'|'min'|'range'|'moving_average'|"
-    "'volatility'|'return'|'change'), as_of (YYYY-MM-DD) when a past day is named."
+    "'volatility'|'return'|'change'), as_of (YYYY-MM-DD) when a past day is named, bar "
+    "({{\"comparator\": '>'|'>='|'<'|'<='|'=', \"value\": number, \"unit\": '%'|'배'|'원'|'억'|"
+    "'조'|null}}) when the first measure is held to a bar ('PBR이 1배보다 낮아?')."
 )
 
 
@@ -151,6 +163,11 @@ def to_frame(plan: ModelPlan, offline: QuestionFrame, lexicon: Lexicon,
         frame.window = at.model_copy(update={"n": w.n, "unit": w.unit, "used": False})
     frame.statistic = plan.statistic or frame.statistic
     frame.as_of_date = plan.as_of.isoformat() if plan.as_of else frame.as_of_date
+    if plan.bar is not None:  # the same filter the offline reading makes ('500조' is in 억)
+        b = plan.bar
+        op.kind, op.comparator, op.filter_measure = "filter", b.comparator, frame.measure()
+        op.threshold = b.value * (10_000 if b.unit == "조" else 1)
+        op.threshold_unit = "억" if b.unit in ("억", "조") else ("%" if b.unit == "%" else None)
     return frame
 
 
@@ -165,11 +182,19 @@ def disagreements(model: QuestionFrame, offline: QuestionFrame) -> list[str]:
         ("상위 N", model.operation.top_n, offline.operation.top_n),
         ("집계", model.operation.aggregate, offline.operation.aggregate),
         ("기준일", model.as_of_date, offline.as_of_date),
+        ("조건", _bar(model), _bar(offline)),
     ]
     for label, a, b in pairs:
         if a != b:
             out.append(f"{label} 모델={_show(a)} 오프라인={_show(b)}")
     return out
+
+
+def _bar(frame: QuestionFrame) -> str | None:
+    op = frame.operation
+    return (
+        f"{op.comparator} {op.threshold:g}" if op.comparator and op.threshold is not None else None
+    )
 
 
 def _window(frame: QuestionFrame) -> tuple[int, str] | None:

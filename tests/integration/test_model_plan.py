@@ -148,3 +148,36 @@ def test_without_a_plan_model_the_etf_screen_asks_no_model(
     assert answer.mode == "offline" and not [
         s for s in answer.trace if s.name == "모델이 채운 계획"
     ]
+
+
+def test_a_bar_the_model_reads_is_held_to_the_figure_and_a_bad_one_refused(
+    settings: Settings, pg_pool: Any
+) -> None:
+    """'현대차 PBR이 1배보다 낮아?': the model's bar runs through the same verdict as the offline
+    reading; a bar read otherwise is said in the trace; a comparator outside the schema is refused
+    and the offline reading answers (replayed provider, real validation and PostgreSQL)."""
+    pbr = float(fetch_all("SELECT pb FROM stock_fundamentals WHERE security_id = 'KR:005380' "
+                          "ORDER BY as_of_date DESC LIMIT 1", None, pg_pool)[0]["pb"])  # fmt: skip
+    question = "현대차 PBR이 1배보다 낮아?"
+
+    def run(plan: dict[str, Any]) -> Any:
+        with ReplayServer([json.dumps(plan)]) as server:
+            return answer_stock_question(question, pool=pg_pool,
+                                         settings=llm(settings, server.api_base))  # fmt: skip
+
+    same = run({"subjects": ["현대차"], "measures": ["pbr"],
+                "bar": {"comparator": "<", "value": 1, "unit": "배"}})  # fmt: skip
+    assert same.mode == "llm" and plan_step(same).observation == "오프라인 읽기와 같음"
+    assert same.answer.startswith(
+        f"**{'예' if pbr < 1 else '아니요'} — 현대차 PBR {pbr:.2f}배: 1배"
+    )
+    other = run({"subjects": ["현대차"], "measures": ["pbr"],
+                 "bar": {"comparator": "<", "value": 2, "unit": "배"}})  # fmt: skip
+    assert "조건 모델=< 2 오프라인=< 1" in plan_step(other).observation
+    assert other.answer.startswith(
+        f"**{'예' if pbr < 2 else '아니요'} — 현대차 PBR {pbr:.2f}배: 2배"
+    )
+    bad = run({"subjects": ["현대차"], "measures": ["pbr"],
+               "bar": {"comparator": "about", "value": 1}})  # fmt: skip
+    assert plan_step(bad).status == "rejected" and bad.mode == "offline"
+    assert bad.answer.startswith(f"**{'예' if pbr < 1 else '아니요'} — 현대차 PBR")
