@@ -655,7 +655,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if holdings and op.kind == "aggregate" and op.aggregate in ("sum", "avg", "count"):
         return "holdings_aggregate"
     if holdings and op.kind == "filter" and op.comparator:
-        op.aggregate = op.aggregate if op.aggregate == "count" else "list"
+        op.aggregate = op.aggregate if op.aggregate in ("count", "sum", "avg") else "list"
         return "holdings_aggregate"  # 'TIGER 200 보유 종목 중 비중 5% 넘는 종목'
     whole = (
         holdings

@@ -296,6 +296,13 @@ def _holdings_meeting(rows: list, spec: dict) -> str:
     if spec["aggregate"] == "count":
         head = (f"{spec['etf']} 보유종목 중 {condition}: {len(rows)}개{when}" if ko
                 else f"Holdings of {spec['etf']} with {condition}: {len(rows)}{when}")  # fmt: skip
+    elif spec["aggregate"] in ("sum", "avg"):  # '비중 10% 넘는 것만' → '그 합계는?'
+        weights = [float(r["weight"]) for r in rows]
+        total = sum(weights) if spec["aggregate"] == "sum" else sum(weights) / len(weights)
+        word = ("합", "total") if spec["aggregate"] == "sum" else ("평균", "average")
+        head = (f"{spec['etf']} 보유종목 중 {condition} {len(rows)}개의 비중 {word[0]}: {total:.2f}%{when}"
+                if ko else f"The {word[1]} weight of {spec['etf']}'s {len(rows)} holdings with "
+                f"{condition}: {total:.2f}%{when}")  # fmt: skip
     else:
         head = (f"{spec['etf']} 보유종목 중 {condition} ({len(rows)}개){when}:" if ko
                 else f"Holdings of {spec['etf']} with {condition} ({len(rows)}){when}:")  # fmt: skip

@@ -253,6 +253,9 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
         upcoming = [r for r in rows if r["event_date"] > as_of]
         if upcoming:
             e = upcoming[0]
+            mark_read(
+                turn.frame, "발표", "발표일", "예정일", "release"
+            )  # the day said is the release
             est = e["eps_estimate"]  # '실적 예상': the consensus EPS the data holds, if any
             turn.lines.append(f"다음 실적 발표 예정일 {e['event_date']} ({e['period']}, {earnings_status(e['status'], 'ko')})"
                               + (f", EPS 예상 {float(est):,.2f}" if est is not None else "")

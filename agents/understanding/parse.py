@@ -1796,6 +1796,20 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()
+    elif (
+        op.kind == "aggregate"
+        and bare
+        and op.comparator is None
+        and previous.operation.comparator
+        and previous.relation == "holdings"
+    ):  # '비중 10% 넘는 것만' → '그 합계는?': the total of the holdings the last turn kept
+        prev = previous.operation
+        op.comparator, op.threshold, op.threshold_unit = (
+            prev.comparator,
+            prev.threshold,
+            prev.threshold_unit,
+        )
+        op.filter_measure, op.conditions = prev.filter_measure, list(prev.conditions)
     elif op.kind == "rank" and bare:
         # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
         op.direction = previous.operation.direction

@@ -1415,3 +1415,32 @@ def test_round_41_a_picked_funds_holdings_a_cut_said_by_its_order_and_moves_acro
     peak = macro_answer("인천 미분양 올해 최대치", settings=offline, store=graph_store,
                         pool=pg_pool)  # fmt: skip
     assert peak.status == "ok" and f"최고치: {most:,.0f}호" in peak.answer
+
+
+def test_round_42_the_total_of_holdings_kept_and_the_dow_after_two_other_indices(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 42 (written before the change; 2 wrong with status ok): 'TIGER 2차전지TOP10
+    보유종목' → '비중 10% 넘는 것만' → '그 합계는?' summed all ten holdings, and '보유종목 중 비중 5%
+    넘는 종목 비중 합계' listed them unsummed; '나스닥' → 'S&P500은?' → '다우는?' answered S&P 500
+    ('다우' alone named nothing). SQL truth."""
+    kept = one(pg_pool, "SELECT sum(weight) FROM etf_holdings WHERE etf_code = '364980' AND "
+               "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+               "'364980') AND weight > 10")  # fmt: skip
+    history: list[Any] = []
+    for turn in ("TIGER 2차전지TOP10 보유종목", "비중 10% 넘는 것만", "그 합계는?"):
+        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, total)
+    assert f"비중 합: {kept:.2f}%" in total.answer
+    five = one(pg_pool, "SELECT sum(weight) FROM etf_holdings WHERE etf_code = '102110' AND "
+               "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+               "'102110') AND weight > 5")  # fmt: skip
+    said = etf_answer("TIGER 200 보유종목 중 비중 5% 넘는 종목 비중 합계", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"비중 합: {five:.2f}%" in said.answer
+    history = []
+    for turn in ("나스닥 1개월 수익률", "S&P500은?", "다우는?"):
+        dow = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, dow)
+    assert "다우 " in dow.answer and "S&P 500 " not in dow.answer
