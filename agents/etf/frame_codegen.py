@@ -510,7 +510,8 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
             "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
             "note": notes_text(plan), "what": what[0] if ko else what[1],
-            "gap_of": plan.only_groups if plan.gap_of_groups else []}  # fmt: skip
+            "gap_of": plan.only_groups if plan.gap_of_groups else [],
+            "total_of": plan.only_groups if plan.total_of_groups else []}  # fmt: skip
     if plan.only_groups:  # the managers named ('미래에셋 … 삼성 … 차이'), in the question's order
         body.append(f"groups = [g for name in {lit(plan.only_groups)} for g in groups "
                     "if g['group'] == name]")  # fmt: skip

@@ -93,6 +93,7 @@ class Plan:
     rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
     only_groups: list[str] = field(default_factory=list)  # the managers named, in their order
     gap_of_groups: bool = False  # their figures' difference was asked
+    total_of_groups: bool = False  # their counts (or sums) added up was asked
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
     holdings_n: int | None = (
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
@@ -239,6 +240,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
         plan.only_groups = [m.key for m in plan.managers]
         plan.gap_of_groups = op.kind in ("difference", "compare")
+        plan.total_of_groups = bool(_TOTAL_ASKED.search(plan.question))  # '합치면?': added up
         op.group_by, op.kind = "manager", "aggregate"
         counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
@@ -752,6 +754,7 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     )
 
 
+_TOTAL_ASKED = re.compile(r"합치|합쳐|합하|합계|모두 합|다 합|altogether|combined|in total")
 _MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디)|어느\s*운용사|which (?:manager|issuer)"
                             r"|who manages|managed by whom", re.IGNORECASE)  # fmt: skip
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",

@@ -801,6 +801,14 @@ def render_groups(groups: list, spec: dict) -> str:
             if ko
             else f"{a['group']} − {b['group']}: {shown}\n\n"
         ) + text
+    added = [g for name in spec.get("total_of") or [] for g in known if g["group"] == name]
+    if len(added) >= 2 and spec["aggregate"] in ("count", "sum"):  # '합치면?': the groups added
+        counted = spec["aggregate"] == "count"
+        total = sum(g["n"] for g in added) if counted else sum(g["value"] for g in added)
+        shown = (f"{total}개" if ko else str(total)) if counted else fmt_measure(measure, total)
+        names = " + ".join(g["group"] for g in added)
+        text = (f"{names} {spec['what']} 합계: {shown}\n\n" if ko
+                else f"{names} {spec['what']} combined: {shown}\n\n") + text  # fmt: skip
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

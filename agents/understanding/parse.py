@@ -1796,6 +1796,8 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()
+    elif op.aggregate == "sum" and bare and previous.operation.aggregate == "count":
+        op.aggregate = "count"  # 'ETF 개수' → '삼성은?' → '합치면?': the counts added
     elif (
         op.kind == "aggregate"
         and bare

@@ -1444,3 +1444,13 @@ def test_round_42_the_total_of_holdings_kept_and_the_dow_after_two_other_indices
                            pool=pg_pool)  # fmt: skip
         history = history_after(history, turn, dow)
     assert "다우 " in dow.answer and "S&P 500 " not in dow.answer
+    counts = {r["manager"]: int(r["n"]) for r in fetch_all(
+        "SELECT manager, count(*) AS n FROM etfs WHERE manager IN ('미래에셋자산운용', "
+        "'삼성자산운용') GROUP BY manager", None, pg_pool)}  # fmt: skip
+    history = []
+    for turn in ("미래에셋 ETF 개수", "삼성은?", "합치면?"):
+        both = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, both)
+    assert both.answer.startswith(
+        f"미래에셋자산운용 + 삼성자산운용 ETF 수 합계: {sum(counts.values())}개"
+    )
