@@ -283,7 +283,7 @@ class Lexicon:
                 rest = folded[b:]
                 hits = [
                     (len(tail), code) for tail, code in entries if tail and rest.startswith(tail)
-                ]
+                ] or _said_in_part(rest, entries, b, gaps)
                 if not hits:
                     continue
                 length, code = max(hits)
@@ -611,3 +611,20 @@ def _names_version(pool: ConnectionPool | None) -> str:
     except WorkbenchError:
         return ""  # the load itself says what is wrong
     return "" if row is None else f"{row['stocks']}/{row['etfs']}/{row['aliases']}"
+
+
+def _said_in_part(rest: str, entries: list[tuple[str, str]], at: int,
+                  gaps: set[int]) -> list[tuple[int, str]]:  # fmt: skip
+    """'TIGER 미국필라델피아 반도체' for TIGER 미국필라델피아반도체나스닥: the words said are the
+    start of exactly one of the brand's names (five letters or more, ending where a word ends)."""
+    found: dict[int, set[str]] = {}
+    for tail, code in entries:
+        n = 0
+        while n < min(len(rest), len(tail)) and rest[n] == tail[n]:
+            n += 1
+        if n >= 5 and (at + n in gaps or at + n == at + len(rest)):
+            found.setdefault(n, set()).add(code)
+    if not found:
+        return []
+    longest = max(found)
+    return [(longest, next(iter(found[longest])))] if len(found[longest]) == 1 else []

@@ -1565,8 +1565,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         if not frame.measures:
             frame.measures.append(Measure(name="weight", unit="%"))
     elif (
-        "subset" in marks or (marks & {"same", "both"} or counted) and listed
-    ) and previous_result:
+        "subset" in marks
+        or (marks & {"same", "both"} or counted or _bare_aggregate(frame, own))
+        and listed
+    ) and previous_result:  # '상위 3개만' → '그 평균은?': the average of the three listed
         # 'which of them is the largest?' after a list of many: the previous answer's set
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
@@ -1776,6 +1778,11 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
     if probe.period is not None:  # '그때보다 올랐어?': then is the day the last turn named
         frame.notes += [f"{READ}{w}" for w in ("그때", "그 때", "then")]
     return probe.period
+
+
+def _bare_aggregate(frame: QuestionFrame, own: list[Entity]) -> bool:
+    """'그 평균은?', '합계는?': an aggregate naming nothing of its own, asked of a list."""
+    return frame.operation.kind == "aggregate" and not frame.measures and not own
 
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:

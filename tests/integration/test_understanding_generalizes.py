@@ -1454,3 +1454,20 @@ def test_round_42_the_total_of_holdings_kept_and_the_dow_after_two_other_indices
     assert both.answer.startswith(
         f"미래에셋자산운용 + 삼성자산운용 ETF 수 합계: {sum(counts.values())}개"
     )
+
+
+def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 43, run once on the final code (2 wrong with status ok): '반도체 ETF 1년
+    수익률 순위' → '상위 3개만' → '그 평균은?' averaged all seven; 'TIGER 미국필라델피아 반도체
+    수익률 1년' ranked the 반도체 theme instead of the one fund its words start."""
+    history: list[Any] = []
+    for turn in ("반도체 ETF 1년 수익률 순위", "상위 3개만", "그 평균은?"):
+        mean = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, mean)
+    assert mean.answer.startswith("직전 답변의 ETF의 1년 수익률 평균: ")
+    assert "계산에 쓴 3개" in mean.answer
+    fund = etf_answer("TIGER 미국필라델피아 반도체 수익률 1년", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert fund.answer.startswith("TIGER 미국필라델피아반도체나스닥의 최근 1년 수익률은")
