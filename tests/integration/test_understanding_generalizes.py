@@ -1471,3 +1471,6 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
     fund = etf_answer("TIGER 미국필라델피아 반도체 수익률 1년", settings=offline,
                       store=graph_store, pool=pg_pool)  # fmt: skip
     assert fund.answer.startswith("TIGER 미국필라델피아반도체나스닥의 최근 1년 수익률은")
+    jeonse = macro_answer("부산 아파트 전세가격", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert jeonse.status == "partial" and "'전세 가격'은 데이터에 없어" in jeonse.answer
