@@ -206,6 +206,12 @@ def read_window_stat(text: str) -> WindowStat:
         stat = "volatility"  # '20거래일 표준편차' of a price is of its returns; '종가 표준편차' of closes
     if window is not None and stat in ("moving_average", "volatility") and window.unit == "day":
         window.unit = "session"  # a '20일 이동평균', '20일 변동성' is over 20 sessions, as quoted
+    usual = next((t for t in tokens if t.form in ("평소", "평상시", "usual")), None)
+    if usual is not None and stat is None and window is None:
+        # '오늘 거래량 평소보다 많아?': the usual level is the last 20 sessions' average
+        stat, window = "avg", WindowRead(n=20, unit="session", surface=usual.form,
+                                         start=usual.start, end=usual.end)  # fmt: skip
+        spans.append((usual.start, usual.end))
     return WindowStat(window=window, stat=stat, field=field, spans=spans)
 
 

@@ -1474,3 +1474,9 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
     jeonse = macro_answer("부산 아파트 전세가격", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     assert jeonse.status == "partial" and "'전세 가격'은 데이터에 없어" in jeonse.answer
+    volumes = fetch_all("SELECT volume FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY "
+                        "trade_date DESC LIMIT 20", None, pg_pool)  # fmt: skip
+    usual = sum(float(r["volume"]) for r in volumes) / 20
+    today = answer_stock_question("삼성전자 오늘 거래량 평소보다 많아?", pool=pg_pool)
+    assert today is not None and today.status == "ok"  # the usual level: 20 sessions' average
+    assert "최근 20거래일(" in today.answer and f"평균: {usual:,.0f}주" in today.answer
