@@ -647,6 +647,10 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
+def _inside(points: list[tuple[str, float]], span: CalendarSpan) -> int:
+    return sum(1 for day, _ in points if span.first <= day[:10] <= span.last)
+
+
 def per_period_point(series: Series, unit: str, stat: str, lang: str) -> str:
     """One figure per calendar period of a series (a rate's 'return' is its mean level)."""
     stat = "avg" if stat == "return" and is_rate(series) else stat
@@ -686,6 +690,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return [drawdown_point(s, months, lang) for s in series]
     if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
         mark_read(frame, *PER_READ)
+        span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
+        if span is not None:
+            span.used = True
+            series = [s.model_copy(update={"points": [p for p in s.points if p[0][:10] <= span.last]
+                                           [-_inside(s.points, span) - 1 :]}) for s in series]  # fmt: skip
         return [per_period_point(s, frame.per_period, per_period_stat(frame), lang) for s in series]
     ask = window_asked(frame, len(series))
     if ask is not None:

@@ -1480,3 +1480,7 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
     today = answer_stock_question("삼성전자 오늘 거래량 평소보다 많아?", pool=pg_pool)
     assert today is not None and today.status == "ok"  # the usual level: 20 sessions' average
     assert "최근 20거래일(" in today.answer and f"평균: {usual:,.0f}주" in today.answer
+    months = macro_answer("원달러 환율 월별 평균 올해", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    listed = months.answer.split("월별 평균: ")[1].split("\n")[0]
+    assert months.status == "ok" and listed.startswith("2026-01 ") and "2025-12" not in listed
