@@ -806,9 +806,9 @@ def render_groups(groups: list, spec: dict) -> str:
         counted = spec["aggregate"] == "count"
         total = sum(g["n"] for g in added) if counted else sum(g["value"] for g in added)
         shown = (f"{total}개" if ko else str(total)) if counted else fmt_measure(measure, total)
-        names = " + ".join(g["group"] for g in added)
-        text = (f"{names} {spec['what']} 합계: {shown}\n\n" if ko
-                else f"{names} {spec['what']} combined: {shown}\n\n") + text  # fmt: skip
+        names, what = " + ".join(g["group"] for g in added), spec["what"]
+        what = what if what.endswith(("합계", "total")) else what + (" 합계" if ko else " combined")
+        text = f"{names} {what}: {shown}\n\n" + text
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text

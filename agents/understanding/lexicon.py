@@ -449,7 +449,8 @@ class Lexicon:
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
 _HOUSE_WORD_BEFORE = r"(?:(?<=managedby)|(?<=issuedby)|(?<=offeredby)|(?<=runby)|(?<=from))"
-_FUND_WORD_AFTER = (r"(?=(에서|의|가|이|'s|s)?(쪽|측|계열|거|것)?(에서|이|가)?"
+_FUND_WORD_AFTER = (r"(?=((이랑|랑|과|와|하고|및|and|,)[가-힣a-z]{2,8}?)?"  # '미래에셋이랑 삼성 ETF'
+                    r"(에서|의|가|이|'s|s)?(쪽|측|계열|거|것)?(에서|이|가)?"
                     r"(나온|만든|출시한|내놓은|운용하는)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))")  # fmt: skip
 # ('삼성 쪽 ETF', '삼성에서 나온 ETF': what sits between the house and the fund word)
 

@@ -1484,3 +1484,7 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
                           pool=pg_pool)  # fmt: skip
     listed = months.answer.split("월별 평균: ")[1].split("\n")[0]
     assert months.status == "ok" and listed.startswith("2026-01 ") and "2025-12" not in listed
+    houses = etf_answer("미래에셋이랑 삼성 ETF 순자산 합계", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert houses.status == "ok"
+    assert houses.answer.startswith("미래에셋자산운용 + 삼성자산운용 순자산총액 합계: ")
