@@ -116,5 +116,6 @@ def serialize_ast_parse() -> None:
             return parse(*args, **kwargs)
 
     serialized.serialized = True  # type: ignore[attr-defined]
+    serialized.__wrapped__ = parse  # type: ignore[attr-defined]  # the plain parser, for tests
     serialized.__doc__ = parse.__doc__
     ast.parse = serialized  # type: ignore[assignment]
