@@ -7,9 +7,6 @@ from __future__ import annotations
 from agents.understanding.frame import QuestionFrame
 from data_access.seed.news_text import josa
 
-# the parser's threshold units ('500조' is kept as 5,000,000 억) against a figure in won
-_SCALE = {"억": 1e8, "조": 1e12, "만": 1e4, "만원": 1e4, "원": 1.0}
-
 
 def asked_bar(frame: QuestionFrame, measure: str) -> tuple[str, float] | None:
     """The comparator and bar a frame asks of `measure` of one named subject, or None."""
@@ -18,7 +15,8 @@ def asked_bar(frame: QuestionFrame, measure: str) -> tuple[str, float] | None:
         return None
     if op.filter_measure not in (None, measure):
         return None
-    return op.comparator, op.threshold * _SCALE.get(op.threshold_unit or "", 1.0)
+    # the parser keeps an amount in 억 ('500조' is 5,000,000 억); the figures are in won
+    return op.comparator, op.threshold * (1e8 if op.threshold_unit == "억" else 1.0)
 
 
 def verdict(subject: str, value: float, shown: str, comparator: str, bar_shown: str,

@@ -10,12 +10,16 @@ sentence that answers it. The figure itself comes from `data_access.figures.wind
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 
-from agents.understanding.frame import HOUSING_MEASURES, STAT_WORDS_KO, QuestionFrame
+from agents.understanding.frame import (
+    DAY_OF_MOVE,
+    HOUSING_MEASURES,
+    STAT_WORDS_KO,
+    QuestionFrame,
+)
 from agents.understanding.windows import WindowRead
 from data_access import figures as fig
 
@@ -62,7 +66,6 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
 
 
 _SET_KINDS = frozenset({"tag", "manager", "sector"})
-_MOVED = re.compile(r"(?:상승|하락|급등|급락)일|오른|올랐|내린|내렸|떨어진|빠진|rose|fell")
 
 
 def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
@@ -75,13 +78,8 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
         stat = op.aggregate if named and levels and frame.relation is None else None
         if stat is not None and field is None and frame.measure() in ("high", "low"):
             field = frame.measure()  # '52주 신고가': the highs' maximum
-    if (
-        stat in ("max", "min")
-        and frame.measure() == "return"
-        and op.kind == "aggregate"
-        and (_MOVED.search(frame.measures[0].surface))
-    ):  # '10거래일 중 최대 상승일': the day of the largest move (not '상승률 최고치')
-        return None
+    if stat in ("max", "min") and DAY_OF_MOVE in frame.notes:
+        return None  # '10거래일 중 최대 상승일': the day of the largest move (not '상승률 최고치')
     if stat is None:
         return None
     if w is not None:

@@ -240,7 +240,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
         plan.only_groups = [m.key for m in plan.managers]
         plan.gap_of_groups = op.kind in ("difference", "compare")
-        plan.total_of_groups = bool(_TOTAL_ASKED.search(plan.question))  # '합치면?': added up
+        plan.total_of_groups = bool(find_phrases(  # '합치면?', '합계': the groups added up
+            plan.question.lower(), {"s": vocabulary()["aggregates"]["sum"]}))  # fmt: skip
         op.group_by, op.kind = "manager", "aggregate"
         counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
@@ -754,7 +755,6 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     )
 
 
-_TOTAL_ASKED = re.compile(r"합치|합쳐|합하|합계|모두 합|다 합|altogether|combined|in total")
 _MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디)|어느\s*운용사|which (?:manager|issuer)"
                             r"|who manages|managed by whom", re.IGNORECASE)  # fmt: skip
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",

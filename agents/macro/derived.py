@@ -241,10 +241,7 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
     """The largest rise (or fall) from one observation to the next over the window (or over a
     span's days, from the one before it), its date and both values: '삼성전자 가장 많이 오른
     날', '코스피 올해 최대 상승일', not its highest close."""
-    points = series.points
-    if span is not None:  # the moves of the span's days, the first against the day before
-        before = [p for p in points if p[0][:10] < span.first][-1:]
-        points = before + [p for p in points if span.first <= p[0][:10] <= span.last]
+    points = _span_points(series.points, span) if span else series.points
     found = fig.biggest_one_day_move(points, which, in_points=is_rate(series))
     if found is None:
         return None
@@ -494,12 +491,17 @@ _EVER = re.compile(
 )
 
 
+def _bar_unit(series: Series) -> str:
+    """The unit a bar on the series is written in (a rate's in %, a gap of rates in %p)."""
+    return series.unit if series.unit == "%p" else "%" if is_rate(series) else series.unit
+
+
 def latest_verdict(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
     """'원달러 환율 1400원 넘어?': yes or no of the latest observation against the bar."""
     if not series.points:
         return None
     day, value = series.points[-1]
-    unit = series.unit if series.unit == "%p" else "%" if is_rate(series) else series.unit
+    unit = _bar_unit(series)
     shown = f"{level(value, unit)} ({day})"
     return verdict(_name(series), value, shown, comparator, level(threshold, unit), threshold, lang)
 
@@ -511,8 +513,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
         return None
     hits = [(d, v) for d, v in series.points if _CMP[comparator](v, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
-    bound = level(threshold, series.unit if series.unit == "%p" else "%" if is_rate(series)
-                  else series.unit)  # fmt: skip
+    bound = level(threshold, _bar_unit(series))
     if lang == "ko":
         head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
         if not hits:  # the nearest the window came: its low for a 'below', its high otherwise
@@ -647,8 +648,10 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
-def _inside(points: list[tuple[str, float]], span: CalendarSpan) -> int:
-    return sum(1 for day, _ in points if span.first <= day[:10] <= span.last)
+def _span_points(points: list[tuple[str, float]], span: CalendarSpan) -> list[tuple[str, float]]:
+    """A span's observations with the one before it (the first move's or period's base)."""
+    before = [p for p in points if p[0][:10] < span.first][-1:]
+    return before + [p for p in points if span.first <= p[0][:10] <= span.last]
 
 
 def per_period_point(series: Series, unit: str, stat: str, lang: str) -> str:
@@ -693,8 +696,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
         if span is not None:
             span.used = True
-            series = [s.model_copy(update={"points": [p for p in s.points if p[0][:10] <= span.last]
-                                           [-_inside(s.points, span) - 1 :]}) for s in series]  # fmt: skip
+            series = [s.model_copy(update={"points": _span_points(s.points, span)}) for s in series]
         return [per_period_point(s, frame.per_period, per_period_stat(frame), lang) for s in series]
     ask = window_asked(frame, len(series))
     if ask is not None:

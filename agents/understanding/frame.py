@@ -74,6 +74,7 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
 }  # fmt: skip
 
 
+DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
 PLAN = "plan:"  # a composed plan's steps, in words, for the trace ('전체 ETF → … → 상위 3 → …')
 
 # The housing series' measures (Real estate answers them).

@@ -21,6 +21,7 @@ from agents.understanding.coverage import PICKED, READ, UNAPPLIED
 from agents.understanding.dates import BASE_AFTER, SpanRead, read_calendar_span, read_date_point
 from agents.understanding.frame import (
     AMBIGUOUS,
+    DAY_OF_MOVE,
     HOUSING_MEASURES,
     MEASURE_UNITS,
     CalendarSpan,
@@ -944,7 +945,6 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
 _LEVEL_MEASURES = (None, "close", "high", "low", "value")
 _WHEN_WORD = re.compile(
     r"([가-힣]+)\s?(?:날|달|때|시기|시점|일자)(?=$|[\s?.!은는이가을를에])"
-    r"|(?:상승|하락|급등|급락)일(?=$|[\s?.!은는이가을를에])"  # '최대 상승일': the day of a move
     r"|\b(?:which|what)\s+(?:day|month|week|date)\b|\bwhen\b|\bon what date\b",
     re.IGNORECASE,
 )
@@ -959,14 +959,16 @@ def _ranks_regions_within(frame: QuestionFrame) -> bool:
         vocabulary()["region_set_pattern"], frame.question.lower()) is not None  # fmt: skip
 
 
-_MOVE_DAY = re.compile(r"(?:상승|급등)일|(하락|급락)일")
+_MOVE_DAY = re.compile(r"(?:(?:상승|급등)|(하락|급락))일(?=$|[\s?.!은는이가을를에])")
 _COMBINE = re.compile(r"합치|합쳐|together|combined")
 
 
 def _asks_when(text: str) -> bool:
     """'가장 많았던 달', '가장 많이 오른 날', 'which day': a moment over time is asked ('지난 달',
     'last month' name a window, not a moment)."""
-    return any(m.group(1) is None or m.group(1) not in _NOT_WHEN for m in _WHEN_WORD.finditer(text))
+    return bool(_MOVE_DAY.search(text)) or any(  # '최대 상승일': the day of a move
+        m.group(1) is None or m.group(1) not in _NOT_WHEN for m in _WHEN_WORD.finditer(text)
+    )
 
 
 _SET_ORDERS = ("return", "volume", "volatility", "net_assets")  # a bare set asks them ordered
@@ -1400,6 +1402,7 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         if frame.measure() in (None, "close", "value"):
             frame.measures.insert(0, Measure(name="return", unit="%", surface=moves[0].phrase))
             op.aggregate = "min" if down else "max"  # type: ignore[assignment]
+        frame.notes.append(DAY_OF_MOVE)  # a day's move, not the window's extreme level
         return
     if (
         op.kind == "rank"
