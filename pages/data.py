@@ -270,12 +270,14 @@ def _show_catch_up(result: CatchUpResult) -> None:
 # ---------------------------------------------------------------- document vector index
 
 
-def _render_vector_index(pool: ConnectionPool | None) -> None:
+def _render_vector_index(pool: ConnectionPool | None, store: Any) -> None:
     """The macro GraphRAG's document vector index: ready or what happens next (the same
-    indicator as the API's /admin/indicators)."""
+    indicator as the API's /admin/indicators). Drawn in the graph tab, which needs the graph
+    store anyway: on the first view of "/" the connection (FalkorDB's client asks the server
+    whether it is a sentinel or a cluster first) had held the page back."""
     if pool is None:
         return
-    health = _vector_index(pool, runtime.live_graph_store())
+    health = _vector_index(pool, store)
     text = f"문서 벡터 인덱스: **{health.label_ko}** — {health.detail}"
     if health.status in ("stale", "degraded", "unavailable"):
         st.warning(text, icon=":material/warning:")
@@ -285,6 +287,12 @@ def _render_vector_index(pool: ConnectionPool | None) -> None:
 
 
 # ---------------------------------------------------------------- 그래프 스키마
+
+
+def _render_graph(pool: ConnectionPool | None) -> None:
+    store = runtime.live_graph_store()
+    _render_vector_index(pool, store)
+    _render_graph_schema(store)
 
 
 def _render_graph_schema(store: Any) -> None:
@@ -417,13 +425,12 @@ def main() -> None:
         st.cache_data.clear()
     pool = runtime.pg_pool()
     _render_graph_lag(pool)
-    _render_vector_index(pool)
     # Only the open tab runs (a tab switch reruns): the first view of the home screen no longer
     # computes and draws the graph schema, the console and the operations charts.
     renderers: dict[str, Callable[[], None]] = {
         "데이터셋": lambda: _render_datasets(pool),
         "프로젝션 실행": lambda: _render_projection_runs(pool),
-        "그래프 스키마": lambda: _render_graph_schema(runtime.live_graph_store()),
+        "그래프 스키마": lambda: _render_graph(pool),
     }
     if access.current_viewer().is_admin:
         renderers |= {"쿼리 콘솔": _render_console, "운영": lambda: _render_operations(pool)}
