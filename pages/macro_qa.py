@@ -184,7 +184,7 @@ def main() -> None:
                     st.rerun()
     pending: str | None = st.session_state.pop(STATE_PENDING, None)
     ui.restore_refused(BOX_KEY)
-    typed = st.chat_input("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+    typed = st.chat_input("거시·주식·부동산 질문 (예: 한국 기준금리 추이)",
                           key=BOX_KEY, disabled=live is not None,
                           submit_mode="disable")  # fmt: skip
     if live is not None:

@@ -111,7 +111,7 @@ def test_macro_rate_change_in_percentage_points(
     open_screen(page, app_url, "/macro", "매크로 Q&A")
     _ask(
         page,
-        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+        "거시·주식·부동산 질문 (예: 한국 기준금리 추이)",
         "한국 기준금리 최근 추이는?",
     )
     answer = page.get_by_text(

@@ -29,7 +29,7 @@ MESSAGE = '[data-testid="stChatMessage"]'
 HANGUL = re.compile(r"[가-힣]")
 CLEANED = {"nul", "ansi", "carriage_return", "rtl_override", "zero_width"}
 ETF_BOX = "ETF에 대해 물어보세요 (예: KODEX 200 정보 알려줘)"
-MACRO_BOX = "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)"
+MACRO_BOX = "거시·주식·부동산 질문 (예: 한국 기준금리 추이)"
 MACRO_FIRST = f"한국 기준금리 최근 추이는? ({uuid.uuid4().hex[:6]})"  # this run's conversation
 SETTLE_MS = 1500  # a submit that must do nothing is given this long to do something anyway
 

@@ -26,7 +26,7 @@ def test_a_conflict_is_shown_in_the_answer_and_the_trace(
         page.goto(app_url)
         page.get_by_role("link", name="매크로 Q&A").click()
         page.get_by_role("heading", name="매크로 Q&A", exact=True).wait_for()
-        box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+        box = page.get_by_placeholder("거시·주식·부동산 질문 (예: 한국 기준금리 추이)")
         box.fill(RATE_WHY)
         box.press("Enter")
         page.get_by_text("근거 간 수치 충돌 1건").first.wait_for(timeout=ANSWER_TIMEOUT_MS)

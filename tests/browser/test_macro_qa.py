@@ -26,7 +26,7 @@ def test_parallel_question_shows_route_agents_chart_and_trace(
     page: Any, app_url: str, screenshot_dir: Path
 ) -> None:
     _open(page, app_url)
-    box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    box = page.get_by_placeholder("거시·주식·부동산 질문 (예: 한국 기준금리 추이)")
     box.fill(QUESTION)
     box.press("Enter")
     route = page.get_by_text("라우팅: 주식 + 관계·근거").or_(page.get_by_text("· 병렬 실행"))

@@ -98,7 +98,7 @@ SCREENS = (
            lambda p: p.get_by_role("paragraph").filter(has_text="KODEX 200의 3개월 가격 추이"),
            uses_graph=True),
     Screen("macro", "/macro", "매크로 Q&A",
-           _ask_chat("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+           _ask_chat("거시·주식·부동산 질문 (예: 한국 기준금리 추이)",
                      "원달러 환율에 영향을 준 이벤트 경로는?"),
            lambda p: p.get_by_text("근거 경로: 이벤트").first, uses_graph=True,
            degraded="SQL 근거로만 답했습니다"),

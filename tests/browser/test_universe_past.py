@@ -20,7 +20,7 @@ def test_past_universe_answer_is_shown_then_and_now(
     page.goto(app_url)
     page.get_by_role("link", name="매크로 Q&A").click()
     page.get_by_role("heading", name="매크로 Q&A", exact=True).wait_for()
-    box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    box = page.get_by_placeholder("거시·주식·부동산 질문 (예: 한국 기준금리 추이)")
     box.fill("KR_TOP50 3개월 수익률")
     box.press("Enter")
     page.get_by_text("당시 유니버스(").first.wait_for(timeout=ANSWER_TIMEOUT_MS)

@@ -90,7 +90,7 @@ def etf_chat(page: Any) -> None:
 
 
 def macro_qa(page: Any) -> None:
-    box = page.get_by_placeholder("거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)")
+    box = page.get_by_placeholder("거시·주식·부동산 질문 (예: 한국 기준금리 추이)")
     box.fill(MACRO_QUESTION)
     box.press("Enter")
     page.get_by_text("· 병렬 실행").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
@@ -173,7 +173,7 @@ def macro_rate(page: Any) -> None:
     """A rate's move in %p and bp, its chart titled by the series' name."""
     _ask(
         page,
-        "거시·주식·부동산 질문을 입력하세요 (예: 한국 기준금리 추이)",
+        "거시·주식·부동산 질문 (예: 한국 기준금리 추이)",
         "한국 기준금리 최근 추이는?",
     )
     page.get_by_text("%p (").first.wait_for()
