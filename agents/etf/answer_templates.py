@@ -286,14 +286,16 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
     cheapest = [r["name"] for r in rows if r["expense_ratio"] == low_fee]
     ranked = [r for r in rows if r.get("return_1m") is not None]
     best = max(ranked, key=lambda r: r["return_1m"]) if ranked else None
-    title = " vs ".join(r["name"] for r in rows)
+    names = [r["name"] for r in rows]
+    title = " vs ".join(names)
     tie = len(cheapest) > 1  # equal fees: name none of them the cheapest
     if ko:
         notes = (f"총보수는 {'·'.join(cheapest)} 모두 {low_fee}%로 같습니다." if tie
                  else f"보수율이 가장 낮은 ETF는 {cheapest[0]}({low_fee}%)입니다.")  # fmt: skip
         if best:
             notes += f" 최근 1개월 수익률은 {josa(best['name'], '이/가')} {pct(best['return_1m'])}로 가장 높습니다."
-        return f"## {title} 비교\n" + "\n".join(lines) + "\n\n" + notes
+        both = f"{josa(names[0], '과/와')} {names[1]}" if len(names) == 2 else "·".join(names)
+        return f"## {both} 비교\n" + "\n".join(lines) + "\n\n" + notes
     notes = (f"Same expense ratio for {' and '.join(cheapest)}: {low_fee}%." if tie
              else f"Lowest expense ratio: {cheapest[0]} ({low_fee}%).")  # fmt: skip
     if best:

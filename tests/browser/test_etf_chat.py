@@ -35,7 +35,7 @@ def test_example_question_answers_with_chart_steps_and_citations(
     _open(page, app_url)
     page.screenshot(path=str(screenshot_dir / "etf_chat_empty.png"), full_page=True)
     page.get_by_role("button", name="KODEX 200과 TIGER 200 비교해줘").click()
-    heading = page.get_by_role("heading", name="KODEX 200 vs TIGER 200 비교")
+    heading = page.get_by_role("heading", name="KODEX 200과 TIGER 200 비교")
     heading.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text("답변 모드: 오프라인 플래너").wait_for()
     page.locator(CHART).first.wait_for()  # normalized prices of the compared ETFs
