@@ -14,10 +14,11 @@ import streamlit as st
 from agents.inputs import clean_text, preview
 from agents.stock import sections as sec
 from agents.stock import templates as t
-from agents.stock.charts import charts_for
+from agents.stock.charts import charts_for, window_figure
 from agents.stock.data import stock_choices
 from agents.stock.question import answer_stock_question, is_question
 from agents.stock.report import DISCLAIMER, HEADINGS
+from agents.stock.report_window import question_window
 from agents.stock.service import (
     MAX_SYMBOL_LENGTH,
     SCREEN,
@@ -198,6 +199,26 @@ def _render_charts(answer: AgentAnswer) -> None:
         ui.show_chart(figures[2], key="stock-pe")
 
 
+def _render_question_chart(answer: AgentAnswer) -> None:
+    """A question's answer charted from the prices it read, over the window it asked about
+    (a valuation or earnings answer read no prices: no chart)."""
+    try:
+        rows, label = question_window(answer, runtime.pg_pool())
+    except WorkbenchError:  # the answer stands without its chart
+        return
+    if len(rows) < 2:
+        return
+    frame = (answer.payload.get("understanding") or {}).get("frame") or {}
+    stock = next((e for e in frame.get("entities", []) if e["kind"] == "stock"), None)
+    if stock is None:
+        return
+    currency = "KRW" if str(stock["key"]).isdigit() else "USD"
+    figure = window_figure(rows, stock["name"], label, currency=currency,
+                           volume=frame.get("stat_field") == "volume",
+                           extreme=(frame.get("statistic") or "", frame.get("stat_field") or "close"))  # fmt: skip
+    ui.show_chart(figure, key="stock-question")
+
+
 def news_rows(answer: AgentAnswer) -> list[dict[str, Any]]:
     """The report's documents, one row each: its news (date, linked title, publisher), then any
     cited document the news list lacks. The citations are those same articles: drawn as well in
@@ -334,6 +355,7 @@ def _render_answer(answer: AgentAnswer) -> None:
             )
     elif answer.status != "error":
         st.markdown(_answer.smaller_headings(_answer.literal_tildes(answer.answer)))
+        _render_question_chart(answer)
     _render_evidence(answer)
     _render_downloads(answer)
     if charts is not None:

@@ -240,6 +240,69 @@ def drawdown_rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
     ], layout)  # fmt: skip
 
 
+def _point_note(x: str, y: float, text: str, color: str, *, right: bool) -> dict[str, Any]:
+    """A value written beside its point on a white ground (plotly's trace text sat on the line)."""
+    return {"x": x, "y": y, "text": text, "showarrow": False, "yshift": 14,
+            "xanchor": "left" if right else "right", "font": {"color": color},
+            "bgcolor": "rgba(255,255,255,0.85)"}  # fmt: skip
+
+
+WEEKENDS = [{"bounds": ["sat", "mon"]}]  # a window of sessions without the weekends' gaps
+EXTREME_WORDS = {"max": "최고", "min": "최저"}
+
+
+def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency: str = "KRW",
+                  volume: bool = False, extreme: tuple[str, str] | None = None) -> go.Figure:  # fmt: skip
+    """A question's own figure (agents.stock.report_window): the closes of the window asked,
+    its first and last close written beside their points in the rise/fall colour of the move,
+    and with `extreme` ('max', 'high') the session of the extreme asked for; or the volume
+    bars, when the question was about volume."""
+    dates, colors = [r["date"] for r in rows], price_colors()
+    if volume:
+        values = _rounded([r["volume"] / 10_000 for r in rows])
+        layout = _layout(f"{name} 거래량 ({label})", "", "거래량 (만 주)", height=320)
+        bars = {"type": "bar", "x": dates, "y": values, "name": "거래량",
+                "marker": {"color": "#6b7280"},
+                "hovertemplate": "%{x}: %{y:,.1f}만 주<extra></extra>"}  # fmt: skip
+        _fixed_margins(layout, left=_left_for(max(v or 0 for v in values)), bottom=40)
+        layout["xaxis"].update(DATE_AXIS, rangebreaks=WEEKENDS)
+        return _figure([bars], layout)
+    closes, unit = [r["close"] for r in rows], _unit(currency)
+
+    def money(v: float) -> str:
+        return f"{v:,.2f}" if unit == "USD" else f"{v:,.0f}"
+
+    color = colors.up if closes[-1] >= closes[0] else colors.down
+    notes = [_point_note(dates[0], closes[0], money(closes[0]), "#374151", right=True),
+             _point_note(dates[-1], closes[-1], money(closes[-1]), color, right=False)]  # fmt: skip
+    data: list[dict[str, Any]] = [
+        {"type": "scatter", "x": dates, "y": closes, "mode": "lines", "name": "종가",
+         "line": {"color": "#4b5563", "width": 2}, "hovertemplate": "%{x}: %{y:,}<extra></extra>"},
+        {"type": "scatter", "x": [dates[0], dates[-1]], "y": [closes[0], closes[-1]],
+         "mode": "markers", "name": "처음·마지막 종가", "marker": {"size": 8, "color": color},
+         "hoverinfo": "skip"},
+    ]  # fmt: skip
+    top = max(closes)
+    if extreme is not None and extreme[0] in EXTREME_WORDS:
+        stat, field = extreme
+        pick = max if stat == "max" else min
+        row = pick(rows, key=lambda r: r.get(field, r["close"]))
+        value, mark = row.get(field, row["close"]), colors.up if stat == "max" else colors.down
+        top = max(top, value)
+        data.append({"type": "scatter", "x": [row["date"]], "y": [value], "mode": "markers",
+                     "name": EXTREME_WORDS[stat], "hoverinfo": "skip",
+                     "marker": {"size": 10, "symbol": "triangle-up" if stat == "max" else "triangle-down",
+                                "color": mark}})  # fmt: skip
+        notes.append(_point_note(row["date"], value, f"{EXTREME_WORDS[stat]} {money(value)} ({row['date'][5:]})",
+                                 mark, right=row["date"] <= dates[len(dates) // 2]))  # fmt: skip
+    layout = _layout(f"{name} 종가 ({label})", "", f"종가 ({unit})", height=320)
+    layout.update(showlegend=False, annotations=notes)
+    layout["yaxis"]["tickformat"] = ","
+    layout["xaxis"].update(DATE_AXIS, rangebreaks=WEEKENDS)
+    _fixed_margins(layout, left=_left_for(top), bottom=40)
+    return _figure(data, layout)
+
+
 def charts_for(payload: dict[str, Any]) -> list[go.Figure]:
     """The report's figures, or none when the run produced no figures (an error report)."""
     series, figures = payload.get("series"), payload.get("figures")
