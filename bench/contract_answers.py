@@ -82,12 +82,16 @@ def main() -> int:
 
 
 def print_misses(results: list[AnswerCheck]) -> None:
-    """Misses per document by kind (AnswerCheck.miss), then each one with its kind."""
+    """Misses per document by kind (AnswerCheck.miss) and how many quote another clause as the
+    answer (wrong article + answered absent: wrong with status ok, the worst for a reader; 'said
+    absent' is an honest miss that lists the nearest clauses as related), then each one."""
     kinds = ("said absent", "wrong article", "wrong 항", "fact not first", "answered absent")
-    print(f"{'misses':<24} " + " ".join(f"{k:>15}" for k in kinds))
-    for doc in dict.fromkeys(r.question.contract for r in results):
-        rows = [r.miss for r in results if r.question.contract == doc]
-        print(f"{doc:<24} " + " ".join(f"{rows.count(k):>15}" for k in kinds))
+    print(f"{'misses':<24} " + " ".join(f"{k:>15}" for k in kinds) + f" {'wrong, ok':>10}")
+    docs = [*dict.fromkeys(r.question.contract for r in results), "all"]
+    for doc in docs:
+        rows = [r.miss for r in results if doc in ("all", r.question.contract)]
+        wrong_ok = rows.count("wrong article") + rows.count("answered absent")
+        print(f"{doc:<24} " + " ".join(f"{rows.count(k):>15}" for k in kinds) + f" {wrong_ok:>10}")
     for r in results:
         if r.miss:
             print(

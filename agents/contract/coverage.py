@@ -66,6 +66,10 @@ UNKNOWN_CONTEXT_WEIGHT = 0.5
 # nouns that make a clause an adverbial of time or cause ('들어가기 전에', '가입할 때')
 SUBORDINATE_EC = ("면", "는데", "ᆫ데", "은데", "서", "니까", "지만", "다가", "어도", "아도", "ᆫ지")
 PURPOSE_EC = "려면"  # '해고하려면 … 알려줘야': the purpose is the topic, not a condition
+# '-어도 되다/괜찮다' asks leave ('월세를 카드로 내도 돼요?'): the verb before it is the main
+# predicate, not a concession ('비가 와도 출발해요?')
+PERMISSION_EC = ("어도", "아도")
+PERMISSION_HEADS = frozenset({"되", "괜찮"})
 # a one-syllable suffix naming what is paid for a thing ('반품비', '입금액', '이용료'): the
 # thing names the topic, the suffix only the kind of fact (as 비용, 금액 are generic words)
 COST_SUFFIXES = frozenset({"비", "료", "액", "값"})
@@ -185,8 +189,9 @@ def main_clause_start(question: str) -> int:
         after = morphemes[i + 1 :]
         if not any(n.content for n in after):
             break
+        leave = m.form.endswith(PERMISSION_EC) and after[0].form in PERMISSION_HEADS
         ends = (m.tag == "EC" and m.form.endswith(SUBORDINATE_EC) and after[0].tag != "VX"
-                and not m.form.endswith(PURPOSE_EC))  # fmt: skip
+                and not m.form.endswith(PURPOSE_EC) and not leave)  # fmt: skip
         clause_noun = (m.form in CLAUSE_NOUNS and m.tag in ("NNG", "NNB") and i > 0
                        and morphemes[i - 1].tag in ("ETN", "ETM", "NNG", "NNP"))  # fmt: skip
         if clause_noun and m.form != "때문" and morphemes[i - 1].tag not in ("ETN", "ETM"):

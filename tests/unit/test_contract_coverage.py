@@ -54,6 +54,10 @@ EMPLOYMENT_MORE = [
     ("이사 들어가기 전에 고장난 곳은 누가 고쳐줘요?", "에 고장난 곳은 누가 고쳐줘요?"),
     ("해고하려면 며칠 전에 알려줘야 하나요?", "해고하려면 며칠 전에 알려줘야 하나요?"),  # purpose
     ("집주인이 갱신을 거절하고 다른 사람한테 세를 주면?", "집주인이 갱신을 거절하고 다른 사람한테 세를 주면?"),
+    # '-어도 되다' asks leave: the verb before it is the main predicate, not a concession
+    ("월세를 카드로 내도 돼요?", "월세를 카드로 내도 돼요?"),
+    ("가게에 강아지를 데려와도 괜찮아요?", "가게에 강아지를 데려와도 괜찮아요?"),
+    ("비가 와도 출발해요?", "출발해요?"),
 ])  # fmt: skip
 def test_the_main_clause_follows_the_last_condition(question: str, main: str) -> None:
     assert question[main_clause_start(question) :].strip() == main.strip()
@@ -240,3 +244,15 @@ TERMS = [
 )
 def test_missing_topic_names_what_no_clause_holds(question: str, lacking: str) -> None:
     assert missing_topic(question, TERMS) == lacking
+
+
+def test_a_thing_asked_leave_for_is_the_topic() -> None:
+    """'월세를 카드로 내도 돼요?' asks about paying by card: the rent clause, which shares only
+    월세, does not answer it (it was read as a concession, its words weighing nothing)."""
+    from agents.contract.coverage import coverage
+
+    clauses = [_article(1, "보증금과 차임", "차임(월세)은 매월 말일에 입금계좌로 지급한다."),
+               _article(4, "사용·수선", "임차인은 임대인의 동의 없이 구조를 변경할 수 없다."),
+               _article(7, "계약의 해지", "임차인이 3기의 차임을 연체하면 해지할 수 있다.")]  # fmt: skip
+    assert coverage("월세를 카드로 내도 돼요?", clauses[0], clauses) < 0.5
+    assert coverage("월세를 계좌로 내도 돼요?", clauses[0], clauses) >= 0.5
