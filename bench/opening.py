@@ -1,6 +1,7 @@
 """Time of a full offline opening-script run: the demo day, and a day of 2,000 articles.
 
     python bench/opening.py [--n 5] [--big 2000] [--home PATH]
+    python bench/opening.py --coverage [--home PATH]
 
 Runs against WORKBENCH_HOME (default: .workbench/test, the seeded test home; pass
 `--home .workbench` to leave the test database alone while tests run). The big day is
@@ -8,6 +9,10 @@ made by copying existing articles (new pks, times spread over the 2026-11-19 win
 news_articles for the duration of the benchmark; they are deleted afterwards. Nothing is saved
 to the run store. Prints p50/p95 per scenario, the per-node split of the last run, and
 p50/p95 of the get_market_movers tool (the clustering and impact ranking).
+
+`--coverage` instead runs every day the screen lists (`news_days`) once and prints how many of
+the day's three biggest news-backed moves (agents.eval.opening_editor, independent SQL) its
+themes cover: the days with at least two, the moves covered and the days below.
 """
 
 from __future__ import annotations
@@ -91,14 +96,38 @@ def report(label: str, samples: list[float], nodes: dict[str, int], count: int,
         print(f"{'':<28} get_market_movers: p50={m50:.0f} ms  p95={m95:.0f} ms")
 
 
+def coverage() -> None:
+    from agents.eval.opening_editor import MIN_COVERED, coverage_of
+    from agents.opening.service import news_days, run_opening
+    from data_access.postgres import get_pool
+
+    pool = get_pool()
+    days = [day for day, _ in news_days(pool)]
+    below, covered, moves = [], 0, 0
+    for day in days:
+        cov = coverage_of(day, "tune", run_opening(day, pool=pool, save=False), pool)
+        covered, moves = covered + cov.covered, moves + len(cov.top)
+        if cov.covered < min(MIN_COVERED, len(cov.top)):
+            below.append(f"{day}: {cov.covered}/{len(cov.top)}")
+    print(
+        f"{len(days) - len(below)}/{len(days)} days ({days[-1]} .. {days[0]}) cover >= "
+        f"{MIN_COVERED} of the 3 biggest news-backed moves; {covered}/{moves} moves covered"
+    )
+    print("below: " + (", ".join(below) or "none"))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=5)
     parser.add_argument("--big", type=int, default=2000)
     parser.add_argument("--home", default=str(ROOT / ".workbench" / "test"))
+    parser.add_argument("--coverage", action="store_true", help="themes vs the biggest moves")
     args = parser.parse_args()
     os.environ.setdefault("WORKBENCH_HOME", args.home)
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    if args.coverage:
+        coverage()
+        return 0
     from agents.opening.service import run_opening
 
     run_opening("2026-11-20", save=False)  # warm up: Kiwi model load, pool, imports

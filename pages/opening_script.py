@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from datetime import date
 from typing import Any
 
@@ -23,7 +24,7 @@ from agents.opening.service import (
     script_markdown,
     stream_opening,
 )
-from data_access.contracts import AgentAnswer
+from data_access.contracts import AgentAnswer, Citation
 from data_access.errors import WorkbenchError
 from pages import _answer
 from pages import _charts as charts
@@ -116,13 +117,36 @@ def _render_movers(rows: list[dict[str, Any]], key: str) -> None:
                       formats={"impact_trillion_krw": "%.2f", "surprise_pct": "%+.2f"})  # fmt: skip
 
 
-def _render_script(result: dict[str, Any]) -> None:
+def _cited(sources: list[dict[str, Any]], citations: dict[str, Citation]) -> str:
+    """A script line's sources as the line cites them: a Korean title as it is; an English one
+    is not read into the Korean script, so its outlet is named ('Demo Wire 영문 기사', numbered
+    when one line cites two of the same outlet), linked to the article (the theme's 관련 뉴스
+    and the citations list keep every title)."""
+    texts = []
+    for source in sources:
+        cited = citations.get(source["pk"])
+        outlet = (cited.source if cited else None) or "해외 매체"
+        texts.append(
+            str(source["title"]) if HANGUL.search(source["title"]) else f"{outlet} 영문 기사"
+        )
+    counts, seen = Counter(texts), Counter[str]()
+    parts = []
+    for source, text in zip(sources, texts, strict=True):
+        if counts[text] > 1 and text.endswith("영문 기사"):
+            seen[text] += 1
+            text = f"{text} {seen[text]}"
+        cited = citations.get(source["pk"])
+        parts.append(f"[{text}]({cited.url})" if cited and cited.url else text)
+    return " · ".join(parts)
+
+
+def _render_script(result: dict[str, Any], citations: dict[str, Citation]) -> None:
     st.subheader("대본")
     for turn in result["scripts"]:
         with st.chat_message(turn["speaker"], avatar=AVATARS.get(turn["speaker"])):
             st.markdown(f"**{turn['speaker']}** {turn['text']}")
             if turn["sources"]:
-                st.caption("출처: " + " · ".join(s["title"] for s in turn["sources"]))
+                st.caption("출처: " + _cited(turn["sources"], citations))
 
 
 def _value(close: float, unit: str) -> str:
@@ -218,7 +242,7 @@ def render(answer: AgentAnswer) -> None:
         st.info(f"**오늘 장 한마디** — {result['nutshell']}", icon=":material/campaign:")
         _render_themes(result, urls)
         _render_movers(context.get("market_movers", []), key)
-        _render_script(result)
+        _render_script(result, {c.doc_id: c for c in answer.citations})
         repairs = context.get("validation", {}).get("repairs", [])
         if repairs:
             st.caption("자동 보정: " + " / ".join(repairs))

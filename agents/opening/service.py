@@ -198,7 +198,8 @@ def _answer(deps: RunDeps, trace: TraceBuilder, state: dict[str, Any], error: st
         answer=text, mode=deps.choice.mode, model=deps.choice.model_id,  # type: ignore[arg-type]
         status=status, error=err, as_of_date=deps.day.isoformat(),  # type: ignore[arg-type]
         data_freshness=_freshness(deps.day, pool),
-        citations=[Citation(doc_id=pk, title=c["title"], url=c.get("url")) for pk, c in read.items()],
+        citations=[Citation(doc_id=pk, title=c["title"], url=c.get("url"), source=c.get("source"))
+                   for pk, c in read.items()],  # fmt: skip
         structured_citations=deps.collector.unique_citations(), trace=trace.steps,
         payload=payload, tokens=sum(c.tokens for c in deps.llm_calls),
         cost_usd=round(sum(c.cost_usd for c in deps.llm_calls), 6),

@@ -30,6 +30,7 @@ class TraceBuilder:
         self.deps = deps
         self.steps: list[TraceStep] = []
         self.urls: dict[str, str] = {}
+        self.outlets: dict[str, str | None] = {}  # who published each article of the window
         self._seen_calls = 0
         self._llm_seen = 0
         # (tool, arguments) of each call the last agent turn planned
@@ -71,7 +72,9 @@ class TraceBuilder:
     def _summary(self, node: str, values: dict[str, Any]) -> str:
         if node == "prefetch_news":
             meta = values.get("news_meta", {})
-            self.urls = {a["pk"]: a["url"] for a in self.deps.cache.read_news_list()}
+            listed = self.deps.cache.read_news_list()
+            self.urls = {a["pk"]: a["url"] for a in listed}
+            self.outlets = {a["pk"]: a.get("source") for a in listed}
             return f"기사 {meta.get('count', 0)}건 ({meta.get('window_start', '')[:16]} ~ " \
                    f"{meta.get('window_end', '')[:16]} ET 기준 창)"  # fmt: skip
         if node == "load_context":
@@ -107,6 +110,7 @@ class TraceBuilder:
                         "pk": a["pk"],
                         "title": a["title"],
                         "url": self.urls.get(a["pk"]),
+                        "source": self.outlets.get(a["pk"]),
                     }
         return list(out.values())
 

@@ -33,6 +33,13 @@ def test_run_shows_themes_script_context_and_evidence(
     page.get_by_role("heading", name="핵심 테마").wait_for()
     page.get_by_text("11월 20일 오프닝입니다.").wait_for()
     assert page.locator('[data-testid="stChatMessage"]').count() >= 6
+    # a script line cites an English article by its outlet, not by its English headline (the
+    # lead theme's two sources are English; the theme's 관련 뉴스 keeps the titles)
+    cited = page.locator('[data-testid="stChatMessage"] [data-testid="stCaptionContainer"]')
+    lines = [c.inner_text() for c in cited.all()]
+    assert lines and all(line.startswith("출처: ") for line in lines), lines
+    assert "Atlas Demo Markets 영문 기사 1 · Atlas Demo Markets 영문 기사 2" in lines[0], lines
+    assert not any("NVIDIA" in line for line in lines), lines
     # the lead theme is the day's biggest story, in Korean, and the ranking behind it is shown
     page.get_by_role("heading", name="엔비디아, 분기 EPS 예상치 밑돌아 급락").wait_for()
     page.get_by_text("시장 영향력 순위").click()
