@@ -92,13 +92,14 @@ def topic_units(question: str) -> list[TopicUnit]:
     """The question's topic units, in order (see the module docstring)."""
     units: list[TopicUnit] = []
     main_from = main_clause_start(question)
+    in_context = word_morphemes(question)
     previous = ""
     for match in re.finditer(r"[0-9A-Za-z가-힣·]+", question):
         word, context = match.group(0), match.start() < main_from
         after, previous = previous, word
         if _bound_su(after, word):
             continue  # '거절할 수도 있나요': the bound noun 수, not 수도 (a capital)
-        analysed = tagged(word)
+        analysed = in_context[match.start()] or tagged(word)
         nouns = tuple(f for f, t in analysed if NOUN_TAG_RE.match(t) and f not in ASPECT_WORDS)
         if len(nouns) == 1 and len(nouns[0]) == 1:
             nouns = ()  # a lone syllable ('안', '방') says too little to be a topic
@@ -110,6 +111,22 @@ def topic_units(question: str) -> list[TopicUnit]:
                   if t in VERB_TAGS and f not in ASPECT_WORDS and rewrite(f).concepts]  # fmt: skip
         units += [u for u in found if all(v.morphemes != u.morphemes for v in units)]
     return units
+
+
+def word_morphemes(question: str) -> dict[int, list[tuple[str, str]]]:
+    """Each word's morphemes (form, tag), keyed by where the word starts, as Kiwi reads them in
+    the whole question: a word analysed alone is read otherwise ('이자는' alone is 이/MM 자/NNB
+    는/JX; in '연체 이자는' it is 이자/NNG 는/JX)."""
+    from agents.contract.tokenize import _analyzer
+
+    words = [(m.start(), m.end()) for m in re.finditer(r"[0-9A-Za-z가-힣·]+", question)]
+    out: dict[int, list[tuple[str, str]]] = {start: [] for start, _ in words}
+    for token in _analyzer().tokenize(question):
+        for start, end in words:
+            if start <= token.start < end:
+                out[start].append((token.form.lower(), str(token.tag).split("-")[0]))
+                break
+    return out
 
 
 PARTICLE_RE = re.compile(

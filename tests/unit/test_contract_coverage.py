@@ -256,3 +256,16 @@ def test_a_thing_asked_leave_for_is_the_topic() -> None:
                _article(7, "계약의 해지", "임차인이 3기의 차임을 연체하면 해지할 수 있다.")]  # fmt: skip
     assert coverage("월세를 카드로 내도 돼요?", clauses[0], clauses) < 0.5
     assert coverage("월세를 계좌로 내도 돼요?", clauses[0], clauses) >= 0.5
+
+
+def test_words_are_read_in_the_whole_question() -> None:
+    """Kiwi reads '이자는' alone as 이/MM 자/NNB: the topic 이자 was lost, and '월세가 밀리면 연체
+    이자는 몇 퍼센트예요?' was answered by the termination clause that says 연체 only."""
+    from agents.contract.coverage import coverage
+
+    units = [u.morphemes for u in topic_units("월세가 밀리면 연체 이자는 몇 퍼센트예요?")]
+    assert ("이자",) in units and ("연체",) in units
+    clauses = [_article(7, "계약의 해지", "임차인이 3기의 차임을 연체하면 해지할 수 있다."),
+               _article(1, "차임", "차임은 매월 말일에 지급한다."),
+               _article(4, "사용", "임차인은 동의 없이 구조를 변경할 수 없다.")]  # fmt: skip
+    assert coverage("월세가 밀리면 연체 이자는 몇 퍼센트예요?", clauses[0], clauses) < 0.5
