@@ -173,9 +173,17 @@ def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bo
     moving average (%p for a rate)."""
     if f.at == f.last or f.value is None or (not rate and not f.value):
         return ""
-    gap = f"{f.latest - f.value:+.2f}%p" if rate else f"{(f.latest / f.value - 1) * 100:+.2f}%"
+    gap = gap_text(f.latest, f.value, fmt, rate)
     return (f"; 최근 값 {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
             else f"; the latest, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
+
+
+def gap_text(latest: float, base: float, fmt: Callable[[float], str], rate: bool) -> str:
+    """The latest value against a base (a high, an average): %p for a rate, else the
+    difference in the series' unit and the ratio ('-570.66 (-12.43%)')."""
+    if rate:
+        return f"{latest - base:+.2f}%p"
+    return f"{_signed(latest - base, fmt, rate)} ({(latest / base - 1) * 100:+.2f}%)"
 
 
 def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:

@@ -107,6 +107,7 @@ WINDOW_UNITS = (
     "day",
     "week",
     "month",
+    "quarter",
     "prev_week",
     "prev_month",
     "this_week",

@@ -409,7 +409,10 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
     """Sandbox lines after a pick of one ETF: its latest holdings, the top N by weight."""
     ko = plan.lang == "ko"
     order = measure_name(order_by, plan.lang)
-    said = (f"{order} {'가장 높은' if descending else '가장 낮은'} ETF" if ko
+    place = (
+        f"{plan.position}번째로" if (plan.position or 0) > 1 else "가장"
+    )  # '두 번째로 큰 ETF의 …'
+    said = (f"{order} {place} {'높은' if descending else '낮은'} ETF" if ko
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
             "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
@@ -712,15 +715,18 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
 
 def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     etf, stock = etfs[0], stocks[0]
-    cypher = (
+    on_or_before = f"WHERE h.date <= {cypher_text(plan.as_of)}\n" if plan.as_of else ""
+    cypher = (  # the latest snapshot, or the last on or before a day asked ('1개월 전에는?')
         f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        "WITH e, max(h.date) AS latest\n"
+        f"{on_or_before}WITH e, max(h.date) AS latest\n"
         f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
         "WHERE h2.date = latest\n"
         "RETURN {etf_code: e.code, date: latest, weight: h2.weight}"
     )
     spec: dict[str, Any] = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"],
                             "code": stock["code"]}  # fmt: skip
+    if plan.as_of:
+        spec["missing"] = out_of_window_text(plan)
     render = f"render_holding_weight(rows[0] if rows else {{}}, {lit(spec)})"
     asked = plan.frame.operation.kind if plan.frame else "lookup"
     if plan.period in CHANGE_PERIODS and plan.period != "1d" and asked in ("compare", "change"):
@@ -920,6 +926,9 @@ def out_of_window_text(plan: Plan) -> str:
     """What is said of a past day (or month) the price tool's year does not reach (the turn is
     partial)."""
     when = plan.span.label(plan.lang) if plan.span else plan.as_of
+    if plan.intent == "holding_weight":  # a day before the first holdings snapshot
+        return (f"{when}의 값은 보유종목 스냅샷이 없는 날이라 답할 수 없습니다." if plan.lang == "ko"
+                else f"{when} is before the first holdings snapshot.")  # fmt: skip
     return (f"{when}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
             if plan.lang == "ko" else f"{when} is outside the price tool's window (the "
             "last year).")  # fmt: skip

@@ -20,6 +20,7 @@ from agents.understanding.coverage import (
     COMPOSED,
     NEGATION,
     POSITION,
+    UNAPPLIED,
     among_measure,
     mark_read,
     negations,
@@ -131,11 +132,12 @@ def detect_plan(
         frame=frame,
     )
     _same_manager(plan, previous, lexicon)
-    _scope_by_benchmark(plan)  # before the intent: it can replace an index's theme tag
+    _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
     if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
         _scope_by_name(plan, lexicon)
     _check_period(plan)
+    _period_unapplied(plan, frame)
     _pick_within_previous_cut(plan, frame, previous)
     plan.show_manager = bool(
         plan.intent in ("etf_set", "etf_composed") and not plan.managers
@@ -151,8 +153,8 @@ def detect_plan(
         mark_read(frame, *PER_READ)
     elif _month_asked(plan, frame):
         plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
-    elif frame.as_of_date and _dated_value(plan):
-        plan.as_of = frame.as_of_date  # a close, NAV or volume on a past day: read from that day
+    elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
+        plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
     elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
@@ -340,6 +342,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     return "unsupported"
 
 
+_HELD_PLACE = re.compile(r"보유\s*(\d{1,2})\s*위")  # the holdings' place, not the pick's
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
 
 
@@ -358,6 +361,9 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
         mark_read(frame, str(n))  # the count is the holdings' ('상위 5개 보유종목')
+        if held_place := _HELD_PLACE.search(frame.question):  # '… ETF의 보유 1위 종목'
+            plan.holdings_n = int(held_place.group(1))
+            mark_read(frame, held_place.group(0))
         frame.operation.top_n = None
         measure = "holdings"
     elif len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
@@ -375,7 +381,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
-    place = ordinal_position(frame.question)
+    place = None if _HELD_PLACE.search(frame.question) else ordinal_position(frame.question)
     if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
         plan.position = place[0]
         frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
@@ -426,7 +432,7 @@ _NAME_WORDS_EN = {
 }
 
 
-def _scope_by_benchmark(plan: Plan) -> None:
+def _scope_by_benchmark(plan: Plan, lexicon: Lexicon) -> None:
     """'코스피200 추종 ETF 중 보수 제일 싼 거', 'ETFs tracking the KOSPI 200': an index named as
     what a set tracks (a tracking word, or the index right before 'ETF') scopes the set to the
     ETFs with that benchmark exactly — not its leveraged or inverse versions, nor the wider
@@ -443,16 +449,36 @@ def _scope_by_benchmark(plan: Plan) -> None:
                          {key: x["aliases"] for key, x in indices.items()})  # fmt: skip
     named = [h for h in found if tracking or not low[h.end : at].strip()]  # '코스피200 ETF'
     if not named:
+        if said := _benchmark_before(low[:at], lexicon):  # '코스닥150 레버리지 ETF'
+            _scope_to(plan, said[0], said[1], said[2])
         return
     hit = named[-1]
     if not tracking and any(not (t.end <= hit.start or t.start >= hit.end) for t in plan.tags):
         return  # 'S&P500 ETF': the theme the name reads as ('미국S&P500') already scopes it
-    plan.benchmark = indices[hit.label]["benchmark"]
-    plan.tags = [t for t in plan.tags if t.end <= hit.start or t.start >= hit.end]
+    _scope_to(plan, indices[hit.label]["benchmark"], hit.start, hit.end)
+
+
+def _scope_to(plan: Plan, benchmark: str, start: int, end: int) -> None:
+    """The set is the ETFs tracking `benchmark`, said at question[start:end] (its themes
+    there are the index's words, not tags)."""
+    plan.benchmark = benchmark
+    plan.tags = [t for t in plan.tags if t.end <= start or t.start >= end]
     if plan.frame is not None:  # the trace's '이해한 질문' shows the scope the answer uses
         plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
-                               or e.end <= hit.start or e.start >= hit.end]  # fmt: skip
-        mark_read(plan.frame, *re.findall(r"\d+", hit.phrase))  # the '200' of 'KOSPI 200'
+                               or e.end <= start or e.start >= end]  # fmt: skip
+        mark_read(plan.frame, *re.findall(r"\d+", plan.question[start:end]))  # '200', '150'
+
+
+def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | None:
+    """The last words before 'ETF' spelling an ETF benchmark whole, spaces aside ('코스닥150
+    레버리지' is the benchmark 코스닥 150 레버리지): (benchmark, start, end)."""
+    forms = {b.lower().replace(" ", ""): b for b in lexicon.benchmarks.values()}
+    words = list(re.finditer(r"\S+", before))
+    for k in range(min(4, len(words)), 1 if len(words) > 1 else 0, -1):
+        said = "".join(w.group(0) for w in words[-k:])
+        if len(said) >= 5 and said in forms:
+            return forms[said], words[-k].start(), words[-1].end()
+    return None
 
 
 def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
@@ -729,13 +755,17 @@ _LEVEL_MONTHS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
                  "6m": (6, "month"), "1y": (12, "month")}  # fmt: skip
 
 
+_AGAINST = re.compile(r"대비|비교|보다|에\s*비해|compared|versus|\bvs\b", re.IGNORECASE)
+
+
 def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None:
     """A daily level's change over a period ('KODEX 200 순자산 3개월 전보다 얼마나 늘었어?'):
     the price tool's window change of that field, not the holdings' weight changes."""
     if measure not in ("net_assets", "market_cap", "nav", "volume"):
         return None
-    if frame.operation.kind not in ("change", "difference"):
-        return None
+    compared = frame.operation.kind == "compare" or _AGAINST.search(frame.question)
+    if frame.operation.kind not in ("change", "difference") and not compared:
+        return None  # '1년 전과 비교', '3개월 전 대비': the level then against now
     basis = {"yoy": "1y", "mom": "1m"}.get(frame.operation.change_basis or "")
     label = frame.period.label if frame.period else basis
     if label not in _LEVEL_MONTHS:
@@ -793,6 +823,25 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "stock_measure", measure))
     return "stock_lookup"
+
+
+# the set measures a period changes (a return over it, its average volume …)
+_OVER_A_PERIOD = frozenset({"return", "volume", "volatility", "from_high", "from_low",
+                            "trading_value", "volume_surge"})  # fmt: skip
+
+
+def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
+    """'상장 1년 지난 ETF 개수': a period beside a set no measure of which is taken over it
+    is read but not applied — said, so the count of all ETFs is not the answer."""
+    measures = {plan.measure, plan.order_by, plan.pick_by, *plan.also} - {None}
+    of_a_set = plan.intent in ("etf_set", "etf_composed")
+    # 'KODEX 200 순자산 작년 말과 비교': a level read today, its change not computed
+    a_level = plan.intent == "etf_measure" and plan.measure in DAILY_LEVELS
+    period = frame.period
+    said = period is not None and period.surface in frame.question  # not carried over
+    if (period is not None and said and (of_a_set or a_level)
+            and not measures & _OVER_A_PERIOD and frame.statistic is None):  # fmt: skip
+        frame.notes.append(f"{UNAPPLIED}{period.surface}")
 
 
 def _check_period(plan: Plan) -> None:

@@ -166,6 +166,8 @@ def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
 def render_holding_weight(row: dict, spec: dict) -> str:
     ko = spec["lang"] == "ko"
     etf, stock = spec["etf"], spec["stock"]
+    if row.get("date") is None and spec.get("missing"):  # no snapshot on or before the day
+        return spec["missing"]
     if row.get("weight") is None:
         if ko:
             return f"{josa(etf, '은/는')} 최신 보유종목 스냅샷({row.get('date') or '-'})에 {josa(stock, '을/를')} 담고 있지 않습니다."

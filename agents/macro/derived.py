@@ -19,7 +19,7 @@ from agents.macro.deals import level, priced_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import COMPARATOR_WORDS, CalendarSpan
+from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import verdict
@@ -28,6 +28,7 @@ from agents.window_answer import (
     PER_READ,
     WindowAsk,
     describe,
+    gap_text,
     mark_used,
     per_period_stat,
     per_period_text,
@@ -225,8 +226,8 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
     first, (last, latest) = series.points[0][0], series.points[-1]
     word = ("최고치", "high") if which == "max" else ("최저치", "low")
     # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
-    gap = (f"{latest - pick[1]:+.2f}%p" if is_rate(series) else
-           f"{(latest / pick[1] - 1) * 100:+.2f}%" if pick[1] else "")  # fmt: skip
+    rate = is_rate(series)
+    gap = gap_text(latest, pick[1], lambda v: _value(v, series), rate) if rate or pick[1] else ""
     if lang == "ko":
         since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
         return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
@@ -638,14 +639,18 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
     found = fig.span_statistic(points, first, last, stat, rate=is_rate(series))
-    reached = bool(points) and points[0][0] <= first
-    if found is None or not reached:
+    if found is None or not reaches(series, span):
         return (f"{_name(series)}: {span.label_ko}({span.first} ~ {span.last}) 전체의 관측치가 "
                 "없어 계산하지 못했습니다." if lang == "ko" else f"{_name(series)}: no "
                 f"observations for the whole of {span.label_en}.")  # fmt: skip
     ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en)
     return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
                     rate=is_rate(series))  # fmt: skip
+
+
+def reaches(series: Series, span: CalendarSpan) -> bool:
+    """The series' data begin on or before the span's first day (the whole span is held)."""
+    return bool(series.points) and series.points[0][0][:10] <= span.first
 
 
 def _span_points(points: list[tuple[str, float]], span: CalendarSpan) -> list[tuple[str, float]]:
@@ -721,7 +726,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             return [m for m in moves if m]
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
-        return [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
+        lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
+        frame.span.used = any(reaches(s, frame.span) for s in series)  # else said, not 'ok'
+        return lines
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
     ordered = sorted(series, key=lambda s: (s.key in reference, order.get(s.key, 20_000)))
@@ -792,8 +799,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(correlation(ordered[0], ordered[1], lang))
         mark_read(frame, *(h.phrase for h in correlated))  # computed: not a term the data lacks
     move = asked_move(frame.question)
-    if op.kind == "aggregate" and op.aggregate in ("max", "min"):
-        move = None  # '고점 대비 얼마나 빠졌어?': a fall from the high, not over the window
+    if (op.kind == "rank" or (op.kind == "aggregate" and op.aggregate in ("max", "min"))
+            or DAY_OF_MOVE in frame.notes):  # fmt: skip
+        move = None  # '고점 대비 얼마나 빠졌어?', '가장 많이 떨어진 날': not over the window
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
         inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)

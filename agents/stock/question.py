@@ -46,6 +46,7 @@ from agents.understanding.parse import RATIO
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
+from data_access import figures as fig
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
 from data_access.postgres import fetch_all
@@ -342,14 +343,17 @@ def _sections(frame: QuestionFrame) -> list[str]:
     why = asks_why(frame)
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
         return ["peers"]
-    changed = asks_move(frame) or frame.operation.kind == "change" or (
+    based = frame.period is not None and (  # '작년 말 대비', '1월 2일 대비': since a base day
+        frame.period.label in ("ytd", "mtd") or frame.period.label.startswith(fig.SINCE)
+    )
+    changed = asks_move(frame) or based or frame.operation.kind == "change" or (
         frame.operation.kind == "compare" and len(frame.of("stock")) == 1
         and (frame.period or frame.operation.change_basis))  # '시가총액 1년 전과 비교'  # fmt: skip
     if changed and wanted and set(wanted) <= FUNDAMENTAL_SECTIONS:
         return ["fundamental_change"]  # 'EPS 작년보다 늘었어?': the figure against its past
     # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's
     volume_only = bool(wanted) and set(wanted) <= {"volume", "trading_value"}
-    if (asks_move(frame) or why) and "return" not in wanted and not volume_only:
+    if (asks_move(frame) or why or based) and "return" not in wanted and not volume_only:
         wanted.append("return")
         if frame.period is not None and frame.period.label == "1d":  # '어제 … 그제 … 차이'
             mark_read(frame, *(w for w in ("그제", "그저께", "엊그제") if w in frame.question))

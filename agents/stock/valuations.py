@@ -24,6 +24,7 @@ from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from data_access import figures as fig
 
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
 
@@ -69,13 +70,13 @@ def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
     now = _fundamentals(turn, pool)
     if not now:
         return
-    basis = turn.frame.operation.change_basis
-    months = 1.0 if basis == "mom" else turn.frame.period.months if (
-        basis in ("period", None) and turn.frame.period) else 12.0  # fmt: skip
+    basis, period = turn.frame.operation.change_basis, turn.frame.period
     last = date.fromisoformat(str(now["as_of_date"]))
-    # '지난달 대비': the snapshot of the month before (snapshots are taken at month ends)
-    day = last.replace(day=1) - timedelta(days=1) if basis == "mom" else (
-        last - relativedelta(months=round(months)))  # fmt: skip
+    # '지난달 대비': the snapshot of the month before (snapshots are taken at month ends);
+    # a period said ('작년 말 대비', '6개월 전과') reaches back to its base day, else a year
+    day = (last.replace(day=1) - timedelta(days=1) if basis == "mom" else
+           fig.base_date(last, fig.period_named(period.label, period.months))
+           if basis in ("period", None) and period else last - relativedelta(months=12))  # fmt: skip
     rows = turn.query("stock_fundamentals", _PAST_FUNDAMENTALS,
                       {"sid": turn.stock["security_id"], "day": day.isoformat()},
                       "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip

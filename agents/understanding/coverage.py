@@ -231,6 +231,8 @@ def cover(frame: QuestionFrame) -> Coverage:
                  or (tokens[i - 1].tag == "SN" and _number_read(frame, tokens, i - 1)))
         ):  # fmt: skip
             continue  # '몇 bp야?' asks a figure in a unit; '10조 넘어' is the threshold's unit
+        if form == "지나" and any(0 <= a - t.end <= 3 for a, _, _ in spans):
+            continue  # '지난 2개 분기': the window read after it says which
         if request := _request(tokens, i, question):  # '만들어줘': what no screen does
             cov.unread.append(t.form)
             cov.decisive.append(request)

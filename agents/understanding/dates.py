@@ -46,8 +46,9 @@ _WEEKDAYS = {w: i for i, words in enumerate((
     ("월요일", "monday"), ("화요일", "tuesday"), ("수요일", "wednesday"), ("목요일", "thursday"),
     ("금요일", "friday"), ("토요일", "saturday"), ("일요일", "sunday"))) for w in words}  # fmt: skip
 _AHEAD = frozenset({"다음", "next", "오", "coming", "내주", "차주", "다가오"})  # '다음 주 월요일'
-_LAST = frozenset({"말", "끝", "마지막", "막", "end", "last"})
-_FIRST = frozenset({"초", "첫", "처음", "시작", "start", "beginning", "first"})
+# '작년 연말', '2024년 연초': the year's edge said again with the year
+_LAST = frozenset({"말", "끝", "마지막", "막", "연말", "end", "last"})
+_FIRST = frozenset({"초", "첫", "처음", "시작", "연초", "start", "beginning", "first"})
 _DAY_WORDS = frozenset({"거래일", "영업일", "날", "일", "세션", "day", "session", "trading"})
 BASE_AFTER = frozenset({"대비", "이후", "부터", "보다", "比", "since", "vs"})
 
@@ -112,6 +113,8 @@ def _span_at(
         and (i + 1 < len(tokens) and tokens[i + 1].form == "년")
     ):  # '2025년 말': a year by its number, with an edge after it
         return (date(int(form), 1, 1), date(int(form), 12, 31)), i + 2, None
+    if form == "재" and i + 1 < len(tokens) and tokens[i + 1].form == "작년":  # Kiwi: 재 + 작년
+        return _span("year", -2, today), i + 2, None
     if form in _EDGE_WORDS:
         scale, offset, edge = _EDGE_WORDS[form]
         return _span(scale, offset, today), i + 1, edge
@@ -203,10 +206,13 @@ class SpanRead:
     end: int
 
 
-_NOT_WHOLE = r"(?!\s*(?:말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
+_NOT_WHOLE = (
+    r"(?!\s*(?:연말|연초|말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
+)
 _YEAR_WORDS = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "전년": -1, "재작년": -2}
 _YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
-_QUARTER = re.compile(_YEAR_SAID + r"?(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
+_RECENT = r"(?<!최근)(?<!최근 )(?<!지난)(?<!지난 )(?<!직전)(?<!직전 )"  # '최근 2분기' is a window
+_QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
 _RELATIVE_QUARTER = re.compile(r"(?P<o>지난|이번|직전|저번|전)\s*분기" + _NOT_WHOLE)
 _HALF = re.compile(_YEAR_SAID + r"?(?P<h>상반기|하반기)" + _NOT_WHOLE)
 _RANGE = re.compile(

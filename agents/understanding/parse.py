@@ -452,8 +452,10 @@ def _on_day(frame: QuestionFrame, text: str, day: date, start: int, end: int) ->
     """A named day: the as-of date, or, said as a base ('1월 2일 대비'), the start of the
     period up to the latest bar."""
     if _BASE_AFTER.match(text, end) or _SINCE_BEFORE.search(text[:start]):
-        frame.period = Period(label=fig.since_period(day).key, months=_months_since(day),
-                              surface=frame.question[start:end])  # fmt: skip
+        # '작년 (연)말 대비' is the year to date, which every screen's period figures take
+        ytd = day == date(date.today().year - 1, 12, 31)
+        frame.period = Period(label="ytd" if ytd else fig.since_period(day).key,
+                              months=_months_since(day), surface=frame.question[start:end])  # fmt: skip
         frame.as_of_span = (start, end)  # read (the coverage shows it), as the period's base
         return _blank(text, start, end)
     frame.as_of_date = day.isoformat()
@@ -478,7 +480,7 @@ def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
     if point.base and any(h.start <= point.start and point.end <= h.end for h in
                           find_phrases(text, vocabulary()["period_words"])):  # fmt: skip
         return text  # '작년 말 대비', '연초 이후': the period reader's named period (YTD)
-    if point.base:
+    if point.base or _BASE_AFTER.match(frame.question, point.end):  # '작년 말과 비교'
         return _on_day(frame, text, point.day, point.start, point.end)
     frame.as_of_date = point.day.isoformat()
     return _dated(frame, text, point.start, point.end)
@@ -571,8 +573,9 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
                     and text[w.start : w.end] == frame.question[w.start : w.end].lower()), None)  # fmt: skip
     if counted and (not hits or counted.end - counted.start >= hits[0].end - hits[0].start):
         suffix, months = _PERIOD_UNITS[counted.unit]
-        label = _canonical_period(counted.n, suffix)
-        months = 12.0 * int(label[:-1]) if label.endswith("y") else counted.n * months
+        n = counted.n * (3 if counted.unit == "quarter" else 1)  # '최근 2분기' is 6 months
+        label = _canonical_period(n, suffix)
+        months = 12.0 * int(label[:-1]) if label.endswith("y") else n * months
         frame.period = Period(label=label, months=months, surface=text[counted.start : counted.end])
         return _blank(text, counted.start, counted.end)
     if hits:
@@ -585,7 +588,7 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
 
 # a window's unit as a period's: sessions are days to the period figures ('10거래일' is 10d)
 _PERIOD_UNITS = {"session": ("d", 1 / 30), "day": ("d", 1 / 30), "week": ("w", 0.25),
-                 "month": ("m", 1.0), "year": ("y", 12.0)}  # fmt: skip
+                 "month": ("m", 1.0), "quarter": ("m", 1.0), "year": ("y", 12.0)}  # fmt: skip
 
 
 def _canonical_period(n: int, suffix: str) -> str:
@@ -747,7 +750,9 @@ def _series_entity(code: str) -> Entity:
     return Entity(kind="series", key=code, name=spec["name"])
 
 
-_HOLDINGS_SPLIT = re.compile(r"보유\s*(?:비중\s*)?(?:상위|하위)\s*\d*\s*(?:개\s*)?종목")
+_HOLDINGS_SPLIT = re.compile(  # a rank or place between ('보유 상위 3종목', '보유 1위 종목')
+    r"보유\s*(?:비중\s*)?(?:(?:상위|하위)\s*\d*\s*(?:개\s*)?|\d{1,2}\s*위\s*)종목"
+)
 
 
 def _read_measures(frame: QuestionFrame, text: str) -> str:
@@ -1682,6 +1687,10 @@ def _gap_of_the_extremes(frame: QuestionFrame, previous: QuestionFrame) -> None:
     subjects = [e for e in frame.entities if e.kind in ("series", "index", "stock", "etf")]
     if (frame.operation.kind == "difference" and len(subjects) == 1
             and previous.statistic in ("max", "min") and not previous.replaced):  # fmt: skip
+        if _NOW.search(frame.question):  # '지금과 차이는?': the extreme against the latest
+            frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
+            frame.measures = list(previous.measures)
+            return
         frame.statistic, frame.stat_field = "range", None
         frame.measures = [Measure(name="high", unit=""), Measure(name="low", unit="")]
 

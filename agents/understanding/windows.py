@@ -122,7 +122,7 @@ def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> It
         if tokens[j].form in _SESSION_WORDS and j + 1 < len(tokens):  # 'trading days'
             j += 1
         word = tokens[j].form.lower()
-        if tokens[j].form == "-" and j + 1 < len(tokens):  # '20-day'
+        if tokens[j].form in ("-", "개") and j + 1 < len(tokens):  # '20-day', '2개 분기'
             j, word = j + 1, tokens[j + 1].form.lower()
         found = _UNITS.get(word)
         if found is None or count <= 0 or (found == "year" and count >= 100):

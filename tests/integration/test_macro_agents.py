@@ -449,7 +449,8 @@ def test_a_fall_from_the_high_is_the_distance_from_it(pg_pool: Any, graph_store:
     start = last["trade_date"] - relativedelta(years=1)
     high = max(float(r["close"]) for r in rows if r["trade_date"] >= start)
     answer = answer_question("삼성전자 고점 대비 얼마나 빠졌어?", pool=pg_pool, store=graph_store)
-    assert f"그 대비 {(float(last['close']) / high - 1) * 100:+.2f}%" in answer.answer
+    close = float(last["close"])  # the difference in won, then the ratio
+    assert f"그 대비 {close - high:+,.0f}원 ({(close / high - 1) * 100:+.2f}%)" in answer.answer
     assert "질문과 달리" not in answer.answer
 
 

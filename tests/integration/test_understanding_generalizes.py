@@ -1291,7 +1291,8 @@ def test_round_38_a_change_against_a_year_ago_the_latest_against_an_average_and_
                                   pool=pg_pool)  # fmt: skip
     assert today is not None
     assert f"최근 값 {float(last[0]['volume']):,.0f}주" in today.answer
-    assert f"그 대비 {(float(last[0]['volume']) / mean - 1) * 100:+.2f}%" in today.answer
+    latest = float(last[0]["volume"])  # the difference in shares, then the ratio
+    assert f"그 대비 {latest - mean:+,.0f}주 ({(latest / mean - 1) * 100:+.2f}%)" in today.answer
     spread = macro_answer("장단기 금리차 추이", settings=offline, store=graph_store, pool=pg_pool)
     assert (
         spread.status == "ok" and "격차(미국 10년 국채 금리 − 미국 2년 국채 금리)" in spread.answer
@@ -1488,3 +1489,80 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
                         pool=pg_pool)  # fmt: skip
     assert houses.status == "ok"
     assert houses.answer.startswith("미래에셋자산운용 + 삼성자산운용 순자산총액 합계: ")
+
+
+def test_round_44_holdings_place_windows_of_quarters_and_changes_against_a_day_named(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 44 (written before the change; 4 wrong with status ok): '… ETF의 보유 1위
+    종목' listed the fund, not its holding; '최근 2분기 평균' averaged the second quarter; '지금과
+    차이는?' after a high gave the high − low; '배당수익률 작년 말과 비교' gave last year's value
+    alone. Also: a benchmark said whole before 'ETF', a weight on a past day, a period beside a
+    level or a set that nothing takes over it. SQL truth."""
+    fund = fetch_all(
+        "SELECT e.code, e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code AND "
+        "t.tag = '반도체' ORDER BY e.expense_ratio, e.code LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    top = fetch_all(
+        "SELECT s.name, h.weight FROM etf_holdings h JOIN stocks s USING (security_id) WHERE "
+        "h.etf_code = %s AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
+        "etf_code = %s) ORDER BY h.weight DESC LIMIT 1", (fund["code"], fund["code"]), pg_pool)[0]  # fmt: skip
+    held = etf_answer("보수가 가장 낮은 반도체 ETF의 보유 1위 종목은?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.status == "ok" and fund["name"] in held.answer
+    assert f"1. {top['name']} (" in held.answer and "2. " not in held.answer
+    assert f"{float(top['weight']):.2f}%" in held.answer
+
+    six = fetch_all("SELECT value FROM macro_observations WHERE series_code = 'CPIAUCSL' ORDER BY "
+                    "obs_date DESC LIMIT 6", None, pg_pool)  # fmt: skip
+    cpi = macro_answer("미국 CPI 최근 2분기 평균", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    mean = sum(float(r["value"]) for r in six) / 6
+    assert cpi.status == "ok" and "관측치 6개" in cpi.answer and f"평균: {mean:,.2f}" in cpi.answer
+
+    closes = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = "
+                       "'^KS11' ORDER BY trade_date", None, pg_pool)  # fmt: skip
+    last = closes[-1]
+    start = last["trade_date"] - timedelta(days=364)
+    high = max(float(r["close"]) for r in closes if r["trade_date"] >= start)
+    history: list[Any] = []
+    for turn in ("코스피 1년 최고치", "언제였어?", "지금과 차이는?"):
+        gap = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, gap)
+    assert f"그 대비 {float(last['close']) - high:+,.2f} (" in gap.answer
+    assert "최고치와 최저치의 차이" not in gap.answer
+
+    year_end = fetch_all(
+        "SELECT as_of_date, dividend_yield FROM stock_fundamentals WHERE security_id = "
+        "'KR:005930' AND as_of_date <= make_date(extract(year FROM (SELECT max(as_of_date) FROM "
+        "stock_fundamentals))::int - 1, 12, 31) ORDER BY as_of_date DESC LIMIT 1", None,
+        pg_pool)[0]  # fmt: skip
+    dividend = answer_stock_question("삼성전자 배당수익률 작년 말과 비교", pool=pg_pool)
+    assert dividend is not None and dividend.status == "ok"
+    assert (f"{year_end['as_of_date']}의 {float(year_end['dividend_yield']):.2f}% 대비"
+            in dividend.answer)  # fmt: skip
+
+    tracking = {r["name"] for r in fetch_all(
+        "SELECT name FROM etfs WHERE benchmark = '코스닥 150 레버리지'", None, pg_pool)}  # fmt: skip
+    fee = etf_answer("코스닥150 레버리지 ETF 보수", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    listed = {line.split(". ", 1)[1].split(" (")[0] for line in fee.answer.splitlines()
+              if line[:1].isdigit()}  # fmt: skip
+    assert fee.status == "ok" and listed == tracking
+
+    weight = one(pg_pool, "SELECT h.weight FROM etf_holdings h WHERE h.etf_code = '091160' AND "
+                 "h.security_id = 'KR:000660' AND h.as_of_date = (SELECT max(as_of_date) FROM "
+                 "etf_holdings WHERE etf_code = '091160' AND as_of_date <= "
+                 "(SELECT max(as_of_date) FROM etf_holdings) - interval '1 month')")  # fmt: skip
+    history = []
+    for turn in ("KODEX 반도체 보유 상위 5종목", "그 중 SK하이닉스 비중은?", "1개월 전에는?"):
+        then = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, then)
+    assert then.status == "ok" and f"비중은 {weight:.2f}%" in then.answer
+
+    for question in ("KODEX 200 순자산 작년 말과 비교", "상장 1년 지난 ETF 개수"):
+        unapplied = etf_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        assert unapplied.status == "partial", question  # a period nothing was taken over
+    ytd = etf_answer("작년 연말 대비 KODEX 200 수익률", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    assert ytd.status == "ok" and ytd.answer.startswith("KODEX 200의 연초 이후 수익률은")
