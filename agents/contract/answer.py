@@ -9,7 +9,8 @@
   (coverage.py: '하자보수' is not covered by a 보수(fee) clause that shares only '기간') never
   answers; the nearest ones are listed as related, not as an answer. A question asking for a
   number outright ('몇 퍼센트', '얼마예요', '며칠', '몇 번') is answered only by a clause that
-  states one of that kind (facts.asked_quantity). Calibrated on the tuning questions only
+  states one of that kind (facts.asked_quantity; the runner-up, when the best states none and
+  the runner-up covers the question as fully, at ≥ 60 % of its score). Calibrated on the tuning questions only
   (bench/contract_search.py): a plain score ratio listed 2.2 clauses per answer at 0.43
   precision, the tier rule 1.1 at 0.80.
 - `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match and,
@@ -30,13 +31,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.contract.coverage import coverage, min_coverage
-from agents.contract.facts import FactKind, asked_kind, asked_quantity, fact_rank, find_fact, states
+from agents.contract.facts import (
+    FactKind,
+    asked_kind,
+    asked_quantity,
+    asked_unit,
+    fact_rank,
+    find_fact,
+    states,
+    states_unit,
+)
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.thesaurus import rewrite
 from agents.contract.tokenize import tokens
 
 KEEP_RATIO = 0.9  # a second clause's fused score must be ≥ 90 % of the best one's
+STATING_RATIO = 0.6  # ... or ≥ 60 % when it alone states the number the question asks for
 MAX_LISTED = 3
 MAX_RELATED = 2
 MIN_SHARED = 1  # words or concepts a listed clause must share with the question
@@ -125,7 +136,13 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
     kept = [best] + [h for h in candidates[1:] if same_tier(h, best)]
     quantity = asked_quantity(question)
     if quantity is not None and not any(states(h.article.content, quantity) for h in kept):
-        return []  # '금리는 몇 퍼센트예요?': the clause on it states no number — not an answer
+        # '반품하면 환불은 며칠 안에 돼요?': the best clause (교환과 수리) states no period; the
+        # runner-up, when it covers the question as fully and states one, answers ('금리는 몇
+        # 퍼센트예요?' with no clause stating a rate stays unanswered)
+        stating = [h for h in candidates[1:2] if states(h.article.content, quantity)
+                   and covered[id(h)] >= covered[id(best)]
+                   and h.score >= best.score * STATING_RATIO]  # fmt: skip
+        return stating[:1]
     return kept[:limit]
 
 
@@ -150,6 +167,7 @@ CONCEPT_SHARE = (
     0.25  # a concept's register word ('반환' for '정산') counts a quarter of an asked word
 )
 FACT_WEIGHT = 1.0  # stating the asked kind of fact counts as one more rare word of the question
+UNIT_WEIGHT = 0.5  # ... and half a word more when it counts in the unit asked ('몇 년' → N년)
 RESTATED_SHARE = 0.5  # a register word for an everyday word ('금융사고' for '사기') counts half
 # the asking words themselves: their register words ('언제까지' → 기간, 이내) name no topic
 INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동안)?|며칠|누가|누구|몇\s*\S+")
@@ -157,7 +175,8 @@ INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동�
 
 def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
             kind: FactKind | None = None, rarity: dict[str, float] | None = None,
-            strong: bool = True, restated: Sequence[str] = ()) -> tuple[float, int, int, int]:  # fmt: skip
+            strong: bool = True, restated: Sequence[str] = (),
+            unit: str | None = None) -> tuple[float, int, int, int]:  # fmt: skip
     """How well a line answers: the question's own words (its morphemes, `asked`), half as much
     the register words of its everyday words (`restated`), a quarter as much its concepts'
     register words (`terms`), each weighed by how few lines of the clause hold it (`rarity`:
@@ -183,6 +202,8 @@ def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
            + CONCEPT_SHARE * total(concept_words))  # fmt: skip
     fact = fact_rank(text, kind)
     stated = FACT_WEIGHT if strong and fact > 0 else 0.0
+    if stated and unit is not None and states_unit(text, unit):
+        stated += UNIT_WEIGHT  # '몇 년까지' is answered by the line that counts in years
     return own + stated, fact, len(present), sum(text.count(t) for t in present)
 
 
@@ -231,8 +252,10 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     joined = ["\n".join(texts[i] for i in group) for group in groups]
     rarity = _rarity(joined, [*asked, *restated, *terms])
 
+    unit = asked_unit(question) if question else None
+
     def weight(text: str, i: int) -> tuple[float, ...]:
-        return (*_weight(text, terms, asked, kind, rarity, strong, restated), -i)
+        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit), -i)
 
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
     # best, then its line that does

@@ -204,3 +204,21 @@ def _distance(sentence: str, match: re.Match[str], near: Sequence[str]) -> int:
 
 def _positions(text: str, word: str) -> list[int]:
     return [m.start() for m in re.finditer(re.escape(word), text)]
+
+
+# the unit a question asks a period in ('몇 년까지' → 년): a line stating a period in that unit
+# answers it over one stating another ('6개월 전부터' beside '10년을 초과하지 아니하는')
+ASKED_UNITS = (("년", re.compile(r"몇\s*년")), ("개월", re.compile(r"몇\s*(?:개월|달)")),
+               ("일", re.compile(r"며칠|몇\s*일")), ("시간", re.compile(r"몇\s*시간")),
+               ("주", re.compile(r"몇\s*주")))  # fmt: skip
+
+
+def asked_unit(question: str) -> str | None:
+    """The time unit a question asks a period in, or None."""
+    return next((unit for unit, pattern in ASKED_UNITS if pattern.search(question)), None)
+
+
+def states_unit(text: str, unit: str) -> bool:
+    """Whether `text` states a period in `unit` ('3영업일' for 일)."""
+    spelled = r"(?:영업)?일" if unit == "일" else re.escape(unit)
+    return re.search(rf"{NUM}\s*{spelled}", text) is not None

@@ -126,3 +126,41 @@ def test_an_item_is_quoted_with_the_line_it_completes() -> None:
              "가. 여행개시 1일전까지 통지시 : 상품가격의 30%"]  # fmt: skip
     assert operative("제9조", items, [], ["1일전"], "전날 통지하면?").lead.startswith("기일 내")
     assert operative("제4조", lines, [], ["통지"], "사유를 알려줘요?").lead == ""
+
+
+def _clause_hit(no: int, title: str, text: str, score: float, matched: list[str]) -> Hit:
+    from agents.contract.models import Clause
+
+    ranks = {"bm25": 1, "dense": 1}
+    return Hit(Article(no, title, [Clause("text", None, text)]), score, ranks, matched)
+
+
+def test_a_number_asked_outright_is_answered_by_the_runner_up_that_states_it() -> None:
+    """'반품하면 환불은 며칠 안에 돼요?': the best clause (교환) states no period; the runner-up,
+    covering the question as fully, states '3영업일 이내' and answers. With no clause stating
+    one, there is no answer; a third one is too far down to stand in."""
+    exchange = _clause_hit(16, "교환과 수리", "반품 대신 교환을 요청하면 환불 없이 교환한다.", 2.2,
+                           ["반품", "환불", "교환"])  # fmt: skip
+    refund = _clause_hit(14, "청약철회의 효과", "반품을 받으면 3영업일 이내에 환불한다.", 1.4,
+                         ["반품", "환불"])  # fmt: skip
+    other = _clause_hit(10, "긴급조치", "반품 물품은 7일 이내에 환불 여부를 알린다.", 1.3,
+                        ["반품", "환불"])  # fmt: skip
+    question = "반품하면 환불은 며칠 안에 돼요?"
+    assert [h.article.article_no for h in select(question, [exchange, refund])] == [14]
+    assert select(question, [exchange]) == []
+    assert select(question, [exchange, _clause_hit(3, "x", "반품 환불은 없다.", 1.4, ["반품", "환불"]),
+                             other]) == []  # fmt: skip
+
+
+def test_a_period_asked_in_years_is_quoted_from_the_line_counting_years() -> None:
+    lines = ["① 임차인이 임대차기간이 만료되기 6개월 전부터 1개월 전까지 사이에 계약갱신을 요구할 "
+             "경우 임대인은 정당한 사유 없이 거절하지 못합니다.",
+             "② 임차인의 계약갱신요구권은 최초의 임대차기간을 포함한 전체 임대차기간이 10년을 "
+             "초과하지 아니하는 범위에서만 행사할 수 있습니다.",
+             "③ 갱신되는 임대차는 전 임대차와 동일한 조건으로 다시 계약된 것으로 봅니다. 다만, 차임과 "
+             "보증금은 청구 당시의 차임 또는 보증금의 100분의 5의 금액을 초과하지 아니하는 범위에서 "
+             "증액할 수 있습니다."]  # fmt: skip
+    terms = ["갱신", "기간", "년", "만료", "요구"]
+    quote = operative("별지1", lines, terms, asked=["갱신", "요구", "최대", "년"],
+                      question="갱신 요구는 최대 몇 년까지 할 수 있어요?")  # fmt: skip
+    assert quote.marker == "②" and quote.fact == "10년"
