@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agents.contract.coverage import coverage, min_coverage
+from agents.contract.coverage import coverage, main_clause_start, min_coverage
 from agents.contract.facts import (
     FactKind,
     asked_kind,
@@ -234,6 +234,15 @@ def _rarity(texts: Sequence[str], words: Sequence[str]) -> dict[str, float]:
     return out
 
 
+def main_words(question: str) -> set[str]:
+    """The words of the question's main clause (after its condition or background clause: '서버
+    점검으로 사이트가 멈춰서 손해를 보면 | 물어줘요?'), with its concepts' register words."""
+    main = question[main_clause_start(question) :]
+    meant = rewrite(main)
+    words = set(tokens(main)) | {t for c in meant.concepts for t in c.terms} | set(meant.translated)
+    return {w for w in words if len(w) > 1}
+
+
 def operative(label: str, lines: Sequence[str], terms: Sequence[str],
               asked: Sequence[str] = (), question: str = "") -> Quote:  # fmt: skip
     """The line of a clause (항 ②, 호 1., or plain text) that carries most of the question's words
@@ -253,9 +262,12 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     rarity = _rarity(joined, [*asked, *restated, *terms])
 
     unit = asked_unit(question) if question else None
+    main = main_words(question) if question else set()
 
     def weight(text: str, i: int) -> tuple[float, ...]:
-        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit), -i)
+        # a tie goes to the line holding more of what the question's main clause says
+        held = sum(1 for w in main if w in text)
+        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit), held, -i)
 
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
     # best, then its line that does

@@ -164,3 +164,16 @@ def test_a_period_asked_in_years_is_quoted_from_the_line_counting_years() -> Non
     quote = operative("별지1", lines, terms, asked=["갱신", "요구", "최대", "년"],
                       question="갱신 요구는 최대 몇 년까지 할 수 있어요?")  # fmt: skip
     assert quote.marker == "②" and quote.fact == "10년"
+
+
+def test_a_tie_goes_to_the_line_of_the_main_clause() -> None:
+    """'서버 점검으로 사이트가 멈춰서 손해를 보면 물어줘요?': ① (점검, 중단) and ② (손해, 배상,
+    중단) weigh the same; the question asks whether it is compensated, which ② says."""
+    lines = ["① “몰”은 정보통신설비의 보수점검·교체 및 고장, 통신의 두절 등의 사유가 발생한 경우에는 "
+             "서비스의 제공을 일시적으로 중단할 수 있습니다.",
+             "② “몰”은 제1항의 사유로 서비스의 제공이 일시적으로 중단됨으로 인하여 이용자 또는 제3자가 "
+             "입은 손해에 대하여 배상합니다."]  # fmt: skip
+    question = "서버 점검으로 사이트가 멈춰서 손해를 보면 물어줘요?"
+    terms = ["두절", "배상", "보상", "손해", "점검", "중단"]
+    asked = ["서버", "점검", "사이트", "멈추", "손해", "보", "물"]
+    assert operative("제5조(서비스의 중단)", lines, terms, asked, question).marker == "②"
