@@ -41,6 +41,15 @@ def tool_failed(lang: str) -> str:
     return "조회에 실패했습니다: " if lang == "ko" else "The lookup failed: "
 
 
+def no_values(lang: str, scope: str, label: str) -> str:
+    """A set whose figures came back empty: nothing answered, so the turn is not `ok`."""
+    return (f"{scope}에서 {label} 값을 찾지 못했습니다." if lang == "ko"
+            else f"No {label} values found for {scope}.")  # fmt: skip
+
+
+NO_VALUES = re.compile(r"^\S.*에서 .* 값을 찾지 못했습니다\.$|^No .* values found for .*\.$")
+
+
 def no_holdings(lang: str, name: str) -> str:
     """An ETF the data holds without a holdings snapshot (a CD-rate fund holds no stocks)."""
     if lang == "ko":

@@ -32,6 +32,7 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 # the same {code, name, expense_ratio} rows either way)
 _RETURN = "e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"
 _MANAGER = ", [(e)-[:MANAGED_BY]->(c:Company) | c.name][0] AS manager"
+_MAP_FEE = "expense_ratio: e.expense_ratio"  # the holders' sets return maps
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
            "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
@@ -87,8 +88,10 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     """(Cypher, Korean/English description of the set) for the plan's universe; each ETF's
     manager too when the question asks it ('1년 수익률 1위 ETF의 운용사는?')."""
     cypher, described = _universe_cypher(plan, stocks, tags)
-    if plan.show_manager:
-        cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1)
+    if plan.show_manager:  # a column list, or a map ('삼성전자를 가장 많이 담은 ETF의 운용사')
+        cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1).replace(
+            _MAP_FEE, _MAP_FEE + ", manager: " + _MANAGER.split(" AS ")[0].removeprefix(", "), 1
+        )
     return cypher, described
 
 
@@ -373,12 +376,14 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     read = {measure} - {"holdings"}  # a picked ETF's holdings are read after the pick
+    # '보수 0.1% 미만 ETF 중 …': the graph's figure keeps the set's rows before the order
+    kept = _filter_lines(_conditions(plan, op.filter_measure or "")) if plan.filter_first else []
     if _priced({*picks, *read}):  # the price tool orders and cuts; the ties come apart
-        body = _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
+        body = kept + _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
                             f"descending={descending!r}, top={n}")  # fmt: skip
         body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
     else:
-        body = [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
+        body = kept + [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
                 f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
                 f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
                 "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
@@ -439,6 +444,9 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     ko = plan.lang == "ko"
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     then = _measure_label(plan, pick[0], period) if pick else ""
+    if plan.filter_first and plan.frame is not None:  # '보수 0.1% 미만 ETF 중 …': said first
+        kept = _condition(plan, plan.frame.operation.filter_measure or "")
+        described += f" 중 {kept}" if ko else f" with {kept}"
     if ko:
         take = f"{n}위" if plan.position else f"상위 {n}개" if n > 1 else "1위"
         cut = f"{order} {'높은' if descending else '낮은'} 순 {take}"
@@ -458,8 +466,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
         title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
-    empty = (f"{described}에서 {order} 값을 찾지 못했습니다." if ko
-             else f"No {order} values found for {described}.")  # fmt: skip
+    empty = tpl.no_values(plan.lang, described, order)
     return {"lang": plan.lang, "title": title, "measure": measure, "aggregate": aggregate,
             "n": n, "pick_among_ties": pick is not None, "pick_by": pick[0] if pick else None,
             "columns": list(dict.fromkeys([order_by, *([pick[0]] if pick else []), measure,
@@ -704,8 +711,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
         title = f"{scope}{' {count}개' if counted else ''}의 {label} {words[0]}: {{value}}"
     else:
         title = f"{words[1].capitalize()} {label} of {scope}{' ({count})' if counted else ''}: {{value}}"
-    empty = (f"{scope}에서 {label} 값을 찾지 못했습니다." if ko
-             else f"No {label} values found for {scope}.")  # fmt: skip
+    empty = tpl.no_values(plan.lang, scope, label)
     return {"lang": plan.lang, "title": title, "aggregate": op.aggregate or "count",
             "measure": measure, "empty": empty, "note": notes_text(plan)}  # fmt: skip
 

@@ -91,6 +91,7 @@ class Plan:
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
     keep_where: bool = False  # the cut's rows meeting the frame's condition ('… 중 0.1% 미만')
+    filter_first: bool = False  # the set's rows meeting it, before the order ('0.1% 미만 ETF 중 …')
     rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
     only_groups: list[str] = field(default_factory=list)  # the managers named, in their order
     gap_of_groups: bool = False  # their figures' difference was asked
@@ -274,6 +275,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
                                                   (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
             return _set_intent(plan, frame, "holders")  # scoped ('… 높은 반도체 ETF') or filtered
+        if _MANAGER_ASKED.search(plan.question) and not op.group_by:  # '… 담은 ETF의 운용사'
+            op.kind, op.direction = "rank", op.direction or "desc"
+            frame.measures = frame.measures or [Measure(name="weight", unit="%")]
+            return _set_intent(plan, frame, "holders")
         return "top_holders"
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
@@ -342,6 +347,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     return "unsupported"
 
 
+_HELD_BY_THE_GRAPH = frozenset({"expense_ratio", "weight"})  # filtered before any price call
 _HELD_PLACE = re.compile(r"보유\s*(\d{1,2})\s*위")  # the holdings' place, not the pick's
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
 
@@ -357,6 +363,10 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
+    if kept_by in _HELD_BY_THE_GRAPH and kept_by != measure and len(others) == 2:
+        # '보수 0.1% 미만 ETF 중 순자산 가장 큰 것의 3개월 수익률': the condition picks the set
+        others.remove(kept_by)
+        plan.filter_first, kept_by = True, None
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
@@ -392,6 +402,9 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값", "count": "개수"}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
+    if plan.filter_first:  # the condition is the set's first step
+        source += (f" → {measure_name(op.filter_measure or '', 'ko')} {op.threshold:g}"
+                   f"{op.threshold_unit or ''} {COMPARATOR_WORDS['ko'].get(op.comparator or '', '')}")  # fmt: skip
     if plan.keep_where:  # the condition is a step of its own, after the cut
         pick = (f"{measure_name(measure, 'ko')} {op.threshold:g}{op.threshold_unit or ''} "
                 f"{COMPARATOR_WORDS['ko'].get(op.comparator or '', '')} → ")  # fmt: skip
@@ -785,7 +798,7 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     )
 
 
-_MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디)|어느\s*운용사|which (?:manager|issuer)"
+_MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디|\s*\??\s*$)|어느\s*운용사|which (?:manager|issuer)"
                             r"|who manages|managed by whom", re.IGNORECASE)  # fmt: skip
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
                         re.IGNORECASE)  # fmt: skip
@@ -822,6 +835,9 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         return "stock_prices"
     if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
         plan.unanswered.append(_text(plan, "stock_measure", measure))
+    if measure == "weight":  # '삼성전자 비중' with no fund named: its weight in each holder
+        frame.relation = "holders"
+        return "top_holders"
     return "stock_lookup"
 
 

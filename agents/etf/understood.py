@@ -45,6 +45,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     )
     if answer.status == "ok" and answer.answer.startswith(tpl.tool_failed(plan.lang)):
         answer.status = "error"  # the sandbox's code or a tool failed: no figure was given
+    if answer.status == "ok" and tpl.NO_VALUES.match(answer.answer.split("\n", 1)[0]):
+        answer.status = "partial"  # the set's figures came back empty: nothing was answered
     if answer.status == "ok" and (declined or plan.unanswered or plan.scope_note or out_of_reach):
         answer.status = "partial"  # out of reach: a past day older than the price tool's year
     account(answer, frame)  # the first trace step; an unread decisive word is not 'ok'

@@ -495,8 +495,9 @@ def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
         return word in _company_suffixes()
     if not word or not _WORD.match(folded[b]) or word in _ENDINGS or word.startswith(_LONG_ENDINGS):
         return False  # '삼성전자의', '삼성전자에서는' (one syllable alone: 'SK이터닉스' is a name)
-    if any(word.startswith(s) for s in _company_suffixes()):
-        return True  # '한화에너지', 'SK에너지': a group name and a business word, another company
+    if any(word.startswith(s) or (len(word) >= 2 and s.startswith(word))
+           for s in _company_suffixes()):  # fmt: skip
+        return True  # '한화에너지', '셀트리온헬스': a group name and a business word (or its start)
     words, endings = vocabulary_words(), (*_ENDINGS, "")
     return not any(word[:k] in words and word[k:] in endings for k in range(2, len(word) + 1))
 

@@ -16,6 +16,8 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import Literal
 
+from dateutil.relativedelta import relativedelta
+
 from agents.understanding.advice import asks_advice
 from agents.understanding.coverage import PICKED, READ, UNAPPLIED
 from agents.understanding.dates import BASE_AFTER, SpanRead, read_calendar_span, read_date_point
@@ -488,6 +490,7 @@ def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
 
 # '그저께 종가': the session before the data's last one (which '어제' names: a one-day change)
 _DAYS_AGO = re.compile(r"(?<![가-힣])(?:그저께|엊그제|그제)(?![가-힣])")
+_YEAR_AGO_DAY = re.compile(r"(?:작년|지난해)\s*(?:이맘때|같은\s*날|오늘)")
 # after 'N일 전': a change's base ('1년 전 대비', '6개월 전과 비교') or a holding period
 # ('3개월 전에 샀으면', '… 전 종가 대비 수익률') — not a day whose figure is asked
 _SINCE_AFTER = re.compile(
@@ -504,6 +507,10 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
     last = date.fromisoformat(latest)
     if (m := _DAYS_AGO.search(text)) is not None:
         day, start, end = previous_trading_day(last - timedelta(days=1), "KRX"), m.start(), m.end()
+    elif (m := _YEAR_AGO_DAY.search(text)) and not _SINCE_AFTER.search(text[m.end() :]):
+        # '작년 이맘때 종가': the value on the day a year back, not the change since
+        day = previous_trading_day(last - relativedelta(years=1), "KRX", inclusive=True)
+        start, end = m.start(), m.end()
     elif (back := _counted_back(frame.question, text)) is not None:
         window, end = back
         start = window.start
@@ -1183,8 +1190,9 @@ def _filter_measure(frame: QuestionFrame, text: str, at: int | None = None) -> s
     is the position of a later comparator."""
     if not frame.measures:
         return None
-    comparators = find_phrases(text, vocabulary()["comparators"])
-    if not comparators:  # a sign word: the measure it qualifies is the return unless named
+    voc = vocabulary()  # a sign word ('마이너스인') qualifies the measure before it too
+    comparators = find_phrases(text, voc["comparators"]) or find_phrases(text, voc["sign_words"])
+    if not comparators:
         return frame.measures[0].name
     comparator = comparators[0].start if at is None else at
     positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]

@@ -1566,3 +1566,71 @@ def test_round_44_holdings_place_windows_of_quarters_and_changes_against_a_day_n
     ytd = etf_answer("작년 연말 대비 KODEX 200 수익률", settings=offline, store=graph_store,
                      pool=pg_pool)  # fmt: skip
     assert ytd.status == "ok" and ytd.answer.startswith("KODEX 200의 연초 이후 수익률은")
+
+
+def test_round_45_a_condition_before_the_order_the_manager_of_a_holder_and_a_worst_return(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 45 (written before the change; 6 wrong with status ok): the sign word's
+    measure ('1년 수익률 마이너스인 것') was the first measure named (net assets); a fee condition
+    before the order and a return read after it listed the fund without the return; '… 담은
+    ETF의 운용사' listed holders without managers; '가장 나쁜' ranked the best; '셀트리온헬스' was
+    셀트리온 with no word said; '작년 이맘때 종가' gave a return. SQL truth."""
+    negative = fetch_all(
+        "WITH top AS (SELECT etf_code FROM etf_prices WHERE trade_date = (SELECT max(trade_date) "
+        "FROM etf_prices) ORDER BY net_assets DESC LIMIT 10), ends AS (SELECT p.etf_code, "
+        "(array_agg(p.close ORDER BY p.trade_date DESC))[1] AS last, (array_agg(p.close ORDER BY "
+        "p.trade_date DESC) FILTER (WHERE p.trade_date <= (SELECT max(trade_date) FROM "
+        "etf_prices) - interval '1 year'))[1] AS base FROM etf_prices p JOIN top USING (etf_code) "
+        "GROUP BY p.etf_code) SELECT count(*) AS n FROM ends WHERE last < base", None, pg_pool)  # fmt: skip
+    counted = etf_answer("순자산 상위 10개 ETF 중 1년 수익률 마이너스인 것 개수", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        counted.status == "ok"
+        and f"수익률 0% 미만 ETF 개수: {negative[0]['n']}개" in counted.answer
+    )
+
+    cheap = fetch_all(
+        "SELECT e.name FROM etfs e JOIN LATERAL (SELECT net_assets FROM etf_prices p WHERE "
+        "p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true WHERE e.expense_ratio "
+        "< 0.1 ORDER BY p.net_assets DESC LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
+    read = etf_answer("보수 0.1% 미만 ETF 중 순자산 가장 큰 것의 3개월 수익률", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        read.status == "ok"
+        and f"총보수 0.1% 미만 중 순자산총액 높은 순 1위 ETF의 3개월 수익률: {cheap} ("
+        in read.answer
+    )
+
+    holder = fetch_all(
+        "SELECT e.name, e.manager FROM etf_holdings h JOIN etfs e ON e.code = h.etf_code WHERE "
+        "h.security_id = 'KR:005930' AND h.as_of_date = (SELECT max(as_of_date) FROM "
+        "etf_holdings) ORDER BY h.weight DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    manager = etf_answer("삼성전자를 가장 많이 담은 ETF의 운용사", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        f"1. {holder['name']} (" in manager.answer
+        and f"운용사 {holder['manager']}" in manager.answer
+    )
+
+    worst = fetch_all(
+        "SELECT e.name, (SELECT close FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date "
+        "DESC LIMIT 1) / (SELECT close FROM etf_prices WHERE etf_code = e.code AND trade_date <= "
+        "(SELECT max(trade_date) FROM etf_prices) - interval '1 year' ORDER BY trade_date DESC "
+        "LIMIT 1) AS r FROM etfs e JOIN etf_tags t ON t.etf_code = e.code AND t.tag = '레버리지' "
+        "ORDER BY r LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
+    bad = etf_answer("레버리지 ETF 중 1년 수익률 가장 나쁜 것", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    assert f"1. {worst} (" in bad.answer and "낮은 순" in bad.answer
+
+    merged = answer_stock_question("셀트리온헬스 PER", pool=pg_pool)
+    assert merged is not None and merged.status == "partial" and "셀트리온(" in merged.answer
+
+    then = fetch_all("SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' AND "
+                     "trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 year' "
+                     "ORDER BY trade_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    close = etf_answer("작년 이맘때 KODEX 200 종가", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    assert close.answer.startswith(
+        f"KODEX 200의 {then['trade_date']} 종가는 {won(float(then['close']))}"
+    )
