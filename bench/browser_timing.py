@@ -73,7 +73,8 @@ SCREENS: dict[str, Screen] = {
         "KODEX 레버리지 6개월 가격 추이",
         "KODEX 200 정보 알려줘",
     )),
-    "macro": Screen("매크로 Q&A", placeholder="거시·주식·부동산 질문 (예: 한국 기준금리 추이)", questions=(
+    # the placeholder's start, which older checkouts share (an --app comparison finds both boxes)
+    "macro": Screen("매크로 Q&A", placeholder="거시·주식·부동산 질문", questions=(
         "한국 기준금리 최근 추이는?",
         "삼성전자 최근 3개월 수익률과 하락 원인은?",
         "서울 강남구 아파트 전세가율 추이",
