@@ -177,3 +177,18 @@ def test_a_tie_goes_to_the_line_of_the_main_clause() -> None:
     terms = ["두절", "배상", "보상", "손해", "점검", "중단"]
     asked = ["서버", "점검", "사이트", "멈추", "손해", "보", "물"]
     assert operative("제5조(서비스의 중단)", lines, terms, asked, question).marker == "②"
+
+
+def test_a_covering_clause_far_below_the_first_one_does_not_answer() -> None:
+    """'전기 용량을 늘리는 공사는 누가 해요?' (a lease has no such clause): 제9조(재건축), first,
+    covers 공사 only; 제4조(수선) covers 전기·용량 by nothing, 공사 by nothing — a clause that
+    passes the cover test far below the first one shares a side word, not the topic."""
+    first = _clause_hit(9, "재건축 등 계획과 갱신거절", "철거 또는 재건축 공사 계획을 고지한다.", 2.2,
+                        ["공사"])  # fmt: skip
+    far = _clause_hit(4, "사용·관리·수선", "임차인은 전기 공사 용량 등 수선비용의 상환을 청구한다.",
+                      0.8, ["수선", "전기", "공사", "용량"])  # fmt: skip
+    near = _clause_hit(4, "사용·관리·수선", "임차인은 전기 공사 용량 등 수선비용의 상환을 청구한다.",
+                       1.6, ["수선", "전기", "공사", "용량"])  # fmt: skip
+    question = "전기 용량을 늘리는 공사는 누가 해요?"
+    assert select(question, [first, far]) == []
+    assert [h.article.article_no for h in select(question, [first, near])] == [4]
