@@ -7,12 +7,15 @@ screen charts under a question's answer (the report draws its own charts from it
 
 The rows come from the answer's own price citation (its security and date range); the window
 then comes from the question's frame: a calendar span keeps its days, 'N일' its last N
-sessions, a longer window ('3개월') the cited range. An answer that read no prices (PER, PBR,
+sessions, 'N개월' and 'N년' their calendar months back from the last session (from the close on
+or before that day, a return's base). An answer that read no prices (PER, PBR,
 earnings) has nothing to chart: ([], "").
 """
 
 from __future__ import annotations
 
+import calendar
+from datetime import date
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -20,6 +23,7 @@ from psycopg_pool import ConnectionPool
 from data_access.contracts import AgentAnswer, StructuredCitation
 from data_access.postgres import fetch_all
 
+MONTHS = {"month": 1, "year": 12}
 PRICES = """
 SELECT trade_date, close, high, low, volume FROM stock_prices
 WHERE security_id = %(sid)s AND trade_date BETWEEN %(start)s AND %(end)s
@@ -59,4 +63,15 @@ def question_window(
     if window.get("unit") == "day" and window.get("n"):
         n = int(window["n"])
         return rows[-n:], f"최근 {n}거래일"
+    months = MONTHS.get(str(window.get("unit")), 0) * int(window.get("n") or 0)
+    if months:  # the tool read a margin before the window: from the close on or before its start
+        first = _months_before(date.fromisoformat(str(cited.date_range.end)), months).isoformat()
+        on_or_before = [i for i, r in enumerate(rows) if r["date"] <= first]
+        rows = rows[on_or_before[-1] if on_or_before else 0 :]
     return rows, str(window.get("surface") or f"{params['start']}~{params['end']}")
+
+
+def _months_before(day: date, months: int) -> date:
+    """The same day `months` months earlier (the month's last day where it has no such day)."""
+    year, month = divmod(day.year * 12 + day.month - 1 - months, 12)
+    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))

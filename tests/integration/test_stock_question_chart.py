@@ -24,6 +24,13 @@ SELECT trade_date, close FROM (
       AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = %(sid)s)
     ORDER BY trade_date DESC LIMIT %(n)s) t ORDER BY trade_date
 """
+MONTH_BACK = """
+WITH last AS (SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = %(sid)s),
+     base AS (SELECT max(trade_date) AS d FROM stock_prices, last
+              WHERE security_id = %(sid)s AND trade_date <= last.d - interval '1 month')
+SELECT trade_date, volume FROM stock_prices, base, last WHERE security_id = %(sid)s
+  AND trade_date BETWEEN base.d AND last.d ORDER BY trade_date
+"""
 YEAR_HIGH = """
 SELECT trade_date, high FROM stock_prices WHERE security_id = %(sid)s
   AND trade_date >= make_date(%(year)s, 1, 1) AND trade_date < make_date(%(year)s + 1, 1, 1)
@@ -42,6 +49,18 @@ def test_last_n_sessions_are_the_window_charted(pg_pool: Any) -> None:
     assert figure.layout.title.text == "SK하이닉스 종가 (최근 5거래일)"
     written = [a.text for a in figure.layout.annotations]
     assert written == [f"{rows[0]['close']:,.0f}", f"{rows[-1]['close']:,.0f}"]
+
+
+def test_a_month_window_starts_at_the_close_on_or_before_its_first_day(pg_pool: Any) -> None:
+    answer = answer_stock_question("SK하이닉스 최근 1개월 거래량", pool=pg_pool)
+    rows, label = question_window(answer, pg_pool)
+    truth = fetch_all(MONTH_BACK, {"sid": "KR:000660"}, pg_pool)
+    assert [r["date"] for r in rows] == [t["trade_date"].isoformat() for t in truth]
+    assert [r["volume"] for r in rows] == [int(t["volume"]) for t in truth]
+    assert label == "1개월"
+    assert window_figure(rows, "SK하이닉스", label, volume=True).layout.title.text == (
+        "SK하이닉스 거래량 (1개월)"
+    )
 
 
 def test_a_year_high_is_marked_on_its_session(pg_pool: Any) -> None:
