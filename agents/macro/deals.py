@@ -14,6 +14,8 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
+from agents.understanding.frame import Period
+from data_access import figures as fig
 
 _COUNT_WORDS = (
     "건수",
@@ -158,7 +160,7 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
         return
     if any(w in low for w in _CALENDAR_MONTH):
         return
-    start = _trailing(ctx.as_of_date, frame.period.months)
+    start = _trailing(ctx.as_of_date, frame.period)
     bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
                       {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
@@ -166,17 +168,26 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
     n = int(row["deals"]) if row and row["deals"] else 0
     span = f"{start} ~ {ctx.as_of_date}"
     resp.key_points.insert(0, lang_text(
-        route.language, f"{region} 최근 {frame.period.surface or frame.period.label}({span}) "
+        route.language, f"{region} {_recent(frame.period)}({span}) "
         f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
         f"{region}: {n:,} {filter_words(route.frame, 'en')}apartment deals from {span}."))  # fmt: skip
 
 
-def _trailing(as_of: str, months: float) -> str:
-    """The first day of the trailing window that ends on `as_of` (whole months by the calendar,
-    like SQL's interval)."""
-    step = (relativedelta(months=round(months)) if months >= 1
-            else relativedelta(days=round(months * 30.44)))  # fmt: skip
-    return (date.fromisoformat(as_of) - step + relativedelta(days=1)).isoformat()
+def _recent(period: Period) -> str:
+    """'최근 3개월', but '올해', '작년 말 대비' as said (a period from a named day)."""
+    said = period.surface or period.label
+    named = period.label in ("ytd", "mtd") or period.label.startswith(fig.SINCE)
+    return said if named else f"최근 {said}"
+
+
+def _trailing(as_of: str, period: Period) -> str:
+    """The first day of the window that ends on `as_of`: the day after the period's base (whole
+    months by the calendar, like SQL's interval; '올해' from January 1)."""
+    day = date.fromisoformat(as_of)
+    if period.months < 1 and period.label not in ("ytd", "mtd"):  # '최근 10일'
+        return (day - relativedelta(days=round(period.months * 30.44) - 1)).isoformat()
+    base = fig.base_date(day, fig.period_named(period.label, period.months))
+    return (base + relativedelta(days=1)).isoformat()
 
 
 def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
@@ -192,7 +203,7 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
     end = ctx.as_of_date
     if frame is not None and frame.period is not None:  # '최근 6개월 평균': that trailing window
-        start, end = _trailing(ctx.as_of_date, frame.period.months), ctx.as_of_date
+        start, end = _trailing(ctx.as_of_date, frame.period), ctx.as_of_date
     elif series and series.points:  # the monthly series' own months, so the counts agree
         start = series.points[0][0][:10]
         last = date.fromisoformat(series.points[-1][0][:10])

@@ -343,6 +343,9 @@ def _sections(frame: QuestionFrame) -> list[str]:
     why = asks_why(frame)
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
         return ["peers"]
+    if (frame.operation.kind == "rank" and len(frame.of("stock")) == 1 and wanted
+            and set(wanted) <= FUNDAMENTAL_SECTIONS and not frame.operation.top_n):  # fmt: skip
+        return ["rank"]  # '현대차 시가총액 순위': its place in its market
     based = frame.period is not None and (  # '작년 말 대비', '1월 2일 대비': since a base day
         frame.period.label in ("ytd", "mtd") or frame.period.label.startswith(fig.SINCE)
     )

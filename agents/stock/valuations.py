@@ -153,6 +153,35 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
     mark_read(turn.frame, *words)
 
 
+_MARKET = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
+  FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
+  ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.country = %(country)s AND NOT s.is_etf"""
+
+
+def _rank(turn: Turn, pool: ConnectionPool | None) -> None:
+    """'현대차 시가총액 순위': the stock's place, highest first, among the same market's stocks
+    on their last snapshots."""
+    rows = turn.query("stock_fundamentals", _MARKET, {"as_of": turn.as_of,
+                      "country": turn.stock["country"]}, "STOCK_FUNDAMENTALS", "stock_fundamentals",
+                      pool)  # fmt: skip
+    market = "국내" if turn.stock["country"] == "KR" else "미국"
+    for name in _valuations_asked(turn.frame):
+        field = FUNDAMENTAL_FIELDS[name]
+        held = sorted((r for r in rows if r[field] is not None), key=lambda r: -float(r[field]))
+        place = next((i for i, r in enumerate(held, 1)
+                      if r["security_id"] == turn.stock["security_id"]), None)  # fmt: skip
+        if place is None:
+            continue
+        value = figure_text(name, float(held[place - 1][field]), turn)
+        ko, en = GAP_WORDS[name]
+        turn.lines.append(
+            f"{ko} {value}: {market} {len(held)}종목 중 높은 순 {place}위 ({turn.as_of} 기준)"
+            if turn.ko() else f"{en} {value}: number {place} of {len(held)} {turn.stock['country']}"
+            f" stocks, highest first (as of {turn.as_of})")  # fmt: skip
+        mark_read(turn.frame, "순위", "rank")
+
+
 def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -> Turn | None:
     """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
     stocks of it, when a sector and a valuation figure, but no stock, were named."""
@@ -287,4 +316,4 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
         f"surprise {surprise:+.2f}% ({verdict})")  # fmt: skip
 
 
-VALUATION_SECTIONS = {"valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap, "fundamental_change": _fundamental_change, "peers": _peers, "earnings": _earnings}  # fmt: skip
+VALUATION_SECTIONS = {"valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap, "fundamental_change": _fundamental_change, "peers": _peers, "rank": _rank, "earnings": _earnings}  # fmt: skip

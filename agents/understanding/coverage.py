@@ -260,6 +260,8 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
+    if _when_of_a_level(frame, tokens):  # '삼성전자 배당 언제 나와?': a date no figure holds
+        cov.decisive.append("언제")
     if _days_not_counted(frame):  # '올해 들어 하락한 날 며칠?' answered with the return
         cov.decisive.append(_counted_days_words(frame))
     span = frame.span
@@ -285,6 +287,16 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
     return cov
+
+
+# a figure read on a day: asked 'when', it is the date of an event the data do not hold
+_LEVELS = frozenset({"dividend_yield", "per", "pbr", "eps", "market_cap", "expense_ratio"})
+
+
+def _when_of_a_level(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> bool:
+    return (any(t.form == "언제" for t in tokens) and frame.statistic is None
+            and frame.operation.kind == "lookup" and bool(frame.measures)
+            and all(m.name in _LEVELS for m in frame.measures))  # fmt: skip
 
 
 def _months_of(span: CalendarSpan) -> float:

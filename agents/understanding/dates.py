@@ -111,8 +111,9 @@ def _span_at(
         and form.isdigit()
         and 2000 <= int(form) <= 2100
         and (i + 1 < len(tokens) and tokens[i + 1].form == "년")
-    ):  # '2025년 말': a year by its number, with an edge after it
-        return (date(int(form), 1, 1), date(int(form), 12, 31)), i + 2, None
+    ):  # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
+        return _quarter_of(tokens, i + 2, int(form)) or (
+            (date(int(form), 1, 1), date(int(form), 12, 31)), i + 2, None)
     if form == "재" and i + 1 < len(tokens) and tokens[i + 1].form == "작년":  # Kiwi: 재 + 작년
         return _span("year", -2, today), i + 2, None
     if form in _EDGE_WORDS:
@@ -123,7 +124,12 @@ def _span_at(
         j = i + 1
         if scale == "year" and j < len(tokens) and tokens[j].form in _HALVES:
             return _half_of(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
+        if scale == "year" and (quarter := _quarter_of(tokens, j, today.year + offset)):
+            return quarter  # '올해 1분기 말'
         return _weekday_of(_span(scale, offset, today), scale, tokens, j)
+    if tokens[i].tag == "SN" and (quarter := _quarter_of(tokens, i, _latest_quarter_year(
+            tokens, i, today))):  # fmt: skip
+        return quarter  # '1분기 말': of this year once it has ended, else of last year
     if form in _HALVES:
         return _half_of(today.year, _HALVES[form]), i + 1, None
     if form in _OFFSETS:
@@ -147,6 +153,21 @@ def _weekday_of(span: tuple[date, date], scale: Scale, tokens: tuple[Morpheme, .
         day = span[0] + timedelta(days=_WEEKDAYS[tokens[j].form.lower()])
         return (day, day), j + 1, "last"
     return span, j, None
+
+
+def _quarter_of(tokens: tuple[Morpheme, ...], j: int,
+                year: int) -> tuple[tuple[date, date], int, Edge | None] | None:  # fmt: skip
+    """'3분기' at token j: that quarter of `year`, and the index after it."""
+    if (j + 1 < len(tokens) and tokens[j].form in ("1", "2", "3", "4")
+            and tokens[j + 1].form == "분기"):  # fmt: skip
+        q = int(tokens[j].form)
+        return _months(year, q * 3 - 2, 3), j + 2, None
+    return None
+
+
+def _latest_quarter_year(tokens: tuple[Morpheme, ...], i: int, today: date) -> int:
+    q = int(tokens[i].form) if tokens[i].form in ("1", "2", "3", "4") else 4
+    return today.year if date(today.year, q * 3, 1) <= today else today.year - 1
 
 
 def _edge_after(tokens: tuple[Morpheme, ...], j: int, edge: Edge | None) -> tuple[Edge | None, int]:

@@ -287,6 +287,9 @@ def _recognized(question: str, lexicon: Lexicon, kinds: frozenset[str]) -> list[
     ])  # fmt: skip
 
 
+_THEME_AFTER = re.compile(r"\s*(?:etf|펀드|테마|주\b|관련)", re.IGNORECASE)  # '배당 ETF': the theme
+
+
 def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
     """'KODEX 200 배당 수익률': the tag '배당' is part of the measure '배당 수익률' (dividend
     yield), so a tag inside a longer measure phrase is not an entity; a stock's short form that
@@ -305,7 +308,13 @@ def _outside_measures(question: str, entities: list[Entity]) -> list[Entity]:
         return e.kind == "stock" and typed.lower() != e.name.lower() and any(
             h.start == e.start and h.end == e.end for h in hits)  # fmt: skip
 
-    return [e for e in entities if not ((e.kind == "tag" and inside(e, hits))
+    named = any(e.kind in ("etf", "stock") for e in entities)
+
+    def attribute(e: Entity) -> bool:  # 'KODEX 200 배당', '삼성전자 배당': its dividend, no theme
+        same = any(h.start == e.start and h.end == e.end for h in hits)
+        return e.kind == "tag" and named and same and not _THEME_AFTER.match(low, e.end)
+
+    return [e for e in entities if not ((e.kind == "tag" and (inside(e, hits) or attribute(e)))
                                         or (e.kind == "series" and inside(e, unheld))
                                         or is_measure(e)
                                         or _rate_of_other_currency(e, low, unheld))]  # fmt: skip
@@ -841,7 +850,7 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
     aggregates = find_phrases(raw, voc["aggregates"])  # '구성종목 수' keeps its measure word
     if _MEANING.search(frame.question.lower()):  # 'what does basis point mean?' is no average
         aggregates = [h for h in aggregates if h.phrase != "mean"]
-    ranking = _ranking(text)
+    ranking = _ranking(text) or bool(_PLACE_ASKED.search(text))  # '몇 위야?': its place
     change = find_phrases(text, voc["change"])
     concept_only = all(e.kind in ("series", "index") for e in _data_subjects(frame))
     # 'what is the US unemployment rate' asks the figure; '실업률이란?' the meaning
@@ -899,8 +908,10 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         if op.kind in ("list", "lookup"):
             op.kind = "filter"
         op.comparator, op.threshold, op.threshold_unit = threshold  # type: ignore[assignment]
-        op.filter_measure = _filter_measure(frame, text)
-        for comparator, value, unit, at in _thresholds(text, raw)[1:]:  # '… 이고 순자산 1조 넘는'
+        bars = _thresholds(text, raw)  # '… 이고 순자산 1조 넘는', '… 이고 수익률 마이너스인'
+        primary = next((t for t in bars if t[:3] == threshold), None)
+        op.filter_measure = _filter_measure(frame, text, primary[3] if primary else None)
+        for comparator, value, unit, at in [t for t in bars if t is not primary]:
             measure = _filter_measure(frame, text, at)
             if measure:
                 op.conditions.append(Condition(measure=measure, comparator=comparator,  # type: ignore[arg-type]
@@ -1146,7 +1157,9 @@ def _which_is_more(frame: QuestionFrame) -> bool:
     tokens = analyse(frame.question)
     return any(t.form == "더" and t.tag == "MAG" and any(
         n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
-        for i, t in enumerate(tokens))  # fmt: skip
+        for i, t in enumerate(tokens)) or any(  # '높은 쪽은?': one side of two, compared
+        t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(
+            n.form == "쪽" for n in tokens[i + 1 : i + 3]) for i, t in enumerate(tokens))  # fmt: skip
 
 
 _ORDERING_ADJECTIVES = frozenset({"높", "낮", "크", "작", "많", "적"})
@@ -1226,6 +1239,9 @@ def _threshold(text: str, raw: str = "") -> tuple[str | None, float, str | None]
     return found[0][:3] if found else None
 
 
+_PLACE_ASKED = re.compile(r"몇\s*(?:위|등|번째)|순위")
+
+
 def _thresholds(text: str, raw: str = "") -> list[tuple[str, float, str | None, int]]:
     """Every comparator with its nearest number not taken by an earlier one: (comparator,
     number, unit, comparator position) — '보수 0.1% 미만이고 순자산 1조 넘는'. A ranking's count is
@@ -1243,7 +1259,10 @@ def _thresholds(text: str, raw: str = "") -> list[tuple[str, float, str | None, 
         best = min(free, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
         taken.add(best.start())
         out.append((*_read_number(text, c, best), c.start))
-    return out
+    signs: list[tuple[str, float, str | None, int]] = [
+        (h.label, 0.0, "%", h.start) for h in find_phrases(text, vocabulary()["sign_words"])
+    ]
+    return sorted(out + signs, key=lambda t: t[3])  # '마이너스인': a bar of zero
 
 
 def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, str | None]:

@@ -1634,3 +1634,58 @@ def test_round_45_a_condition_before_the_order_the_manager_of_a_holder_and_a_wor
     assert close.answer.startswith(
         f"KODEX 200의 {then['trade_date']} 종가는 {won(float(then['close']))}"
     )
+
+
+def test_round_46_two_conditions_a_side_of_two_a_stocks_place_and_a_quarters_end(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 46 (written before the change; 6 wrong with status ok): a sign word after a
+    first condition was dropped ('보수 0.5% 이상이고 1년 수익률 마이너스인'); '더 싼 쪽' after two
+    funds picked among all ETFs; '시가총액 순위' gave the figure alone; '올해' deal counts began
+    in December; '배당 언제' showed the fund's card. Also: a quarter's end ('올해 1분기 말'). SQL
+    truth."""
+    both = fetch_all(
+        "SELECT e.code FROM etfs e WHERE e.expense_ratio >= 0.5 AND (SELECT close FROM etf_prices "
+        "WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) < (SELECT close FROM "
+        "etf_prices WHERE etf_code = e.code AND trade_date <= (SELECT max(trade_date) FROM "
+        "etf_prices) - interval '1 year' ORDER BY trade_date DESC LIMIT 1)", None, pg_pool)  # fmt: skip
+    kept = etf_answer("보수 0.5% 이상이고 1년 수익률 마이너스인 ETF", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert kept.status == "ok" and f"총보수 낮은 순, {len(both)}개)" in kept.answer
+    assert all(f"({r['code']})" in kept.answer for r in both)
+
+    fees = {r["code"]: float(r["expense_ratio"]) for r in fetch_all(
+        "SELECT code, expense_ratio FROM etfs WHERE code IN ('091160', '091230')", None, pg_pool)}  # fmt: skip
+    cheaper = min(fees, key=lambda c: fees[c])
+    history: list[Any] = []
+    for turn in ("KODEX 반도체 보수", "TIGER 반도체는?", "더 싼 쪽 1년 수익률은?"):
+        side = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, side)
+    assert side.answer.startswith("질문한 ETF 중") and f"({cheaper})" in side.answer
+
+    caps = fetch_all(
+        "SELECT s.security_id FROM stocks s JOIN LATERAL (SELECT market_cap FROM "
+        "stock_fundamentals WHERE security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f "
+        "ON true WHERE s.country = 'KR' AND NOT s.is_etf AND f.market_cap IS NOT NULL ORDER BY "
+        "f.market_cap DESC", None, pg_pool)  # fmt: skip
+    place = [r["security_id"] for r in caps].index("KR:005380") + 1
+    ranked = answer_stock_question("현대차 시가총액 순위", pool=pg_pool)
+    assert ranked is not None and f"국내 {len(caps)}종목 중 높은 순 {place}위" in ranked.answer
+
+    last = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)[0]["d"]
+    deals = one(pg_pool, "SELECT count(*) FROM re_transactions WHERE region = '서울 강남구' AND "
+                "deal_date >= %(first)s AND deal_date <= %(last)s",
+                first=last.replace(month=1, day=1), last=last)  # fmt: skip
+    counted = macro_answer("강남구 아파트 거래 건수 올해", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert f"올해({last.year}-01-01 ~ " in counted.answer
+    assert f"아파트 실거래 {deals:,.0f}건" in counted.answer
+
+    when = answer_stock_question("삼성전자 배당 언제 나와?", pool=pg_pool)
+    assert when is not None and when.status == "partial" and "'언제'" in when.answer
+
+    net = one(pg_pool, "SELECT net_assets FROM etf_prices WHERE etf_code = '069500' AND "
+              "trade_date <= '2026-03-31' ORDER BY trade_date DESC LIMIT 1")  # fmt: skip
+    quarter = etf_answer("올해 1분기 말 KODEX 200 순자산", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    assert quarter.status == "ok" and fmt_krw(net) in quarter.answer
