@@ -417,7 +417,7 @@ def graph_query_items(rows: list[dict[str, Any]],
     raw = pd.DataFrame(rows)
     frame = raw.round(2)
     frame = frame.rename(columns={c: GRAPH_COLUMNS.get(c, c) for c in frame.columns})
-    items = [ChartItem("그래프 쿼리 결과", table=frame)]
+    items = [ChartItem("조회 결과", table=frame)]  # not how it was read (a graph query)
     label = next(
         (c for c in frame.columns if ("name" in c or "이름" in c)
          and pd.api.types.is_string_dtype(frame[c])), None
@@ -434,11 +434,13 @@ def graph_query_items(rows: list[dict[str, Any]],
                 "orientation": "h", "marker": {"color": PALETTE[0]}, "textposition": "outside",
                 "text": [f"{v:,.2f}" for v in ordered[value]], "cliponaxis": False}  # fmt: skip
         # a bare '이름' says nothing of what is named: then the chart is titled as the ranking
-        # it is and the names stand without an axis title ('이름별 보유종목 수' under '이름')
+        # it is ('이름별 보유종목 수' under '이름'); the names stand without an axis title (the
+        # title names them, and a rotated Korean title read as a column of glyphs at 420 px)
         subject = label.removesuffix(" 이름") if label != GRAPH_COLUMNS["name"] else ""
         title = f"{subject}별 {value}{cut}" if subject else f"{value} 순위{cut}"
-        layout = _layout(title, value, label if subject else "",
-                         height=max(260, 120 + 26 * len(ordered)))  # fmt: skip
+        layout = _layout(title, value, "", height=max(260, 120 + 26 * len(ordered)))
+        if ordered[value].min() >= 0:  # room for the value written after the longest bar
+            layout["xaxis"]["range"] = [0, float(ordered[value].max()) * 1.2]  # (cut at 420 px)
         items.append(ChartItem(f"{value} 비교", figure=_figure([bars], layout)))
     return items
 

@@ -15,7 +15,9 @@ def test_named_numbers_get_a_labelled_bar_chart() -> None:
     assert chart.figure is not None
     layout = chart.figure.layout
     assert layout.title.text and layout.xaxis.title.text == "비중(%)"  # analyst's words
-    assert layout.yaxis.title.text == "ETF 이름"
+    assert layout.title.text == "ETF별 비중(%)"  # the title names the bars: no y-axis title
+    assert not layout.yaxis.title.text
+    assert layout.xaxis.range[1] > 29.47  # the value written after the longest bar fits
     assert list(chart.figure.data[0].y) == ["KODEX 200", "TIGER 200 IT"]  # ascending bars
 
 
@@ -187,7 +189,7 @@ def test_the_top_of_a_column_nobody_asked_for_is_not_charted() -> None:
     ]
     payload = {"understanding": {"frame": {"measures": []}},
                "tool_results": [{"tool": "graph_query", "arguments": {}, "result": rows}]}  # fmt: skip
-    assert [(i.title, i.figure) for i in charts_for(payload)] == [("그래프 쿼리 결과", None)]
+    assert [(i.title, i.figure) for i in charts_for(payload)] == [("조회 결과", None)]
     asked = {"understanding": {"frame": {"measures": [{"name": "expense_ratio"}]}},
              "tool_results": payload["tool_results"]}  # fmt: skip
     assert charts_for(asked)[-1].figure is not None  # the fees asked: their top 15
