@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from agents.inputs import clean_text, preview
-from agents.macro.charts import path_figure, series_figures
+from agents.macro.charts import comparison_figure, path_figure, series_figures
 from agents.macro.service import SCREEN, NodeEvent, stream_answer
 from data_access.contracts import AgentAnswer
 from pages import _answer
@@ -105,7 +105,9 @@ def _charts(key: str) -> Any:
             ui.freshness_badges(answer.data_freshness, DOMAIN_TITLES)
         _render_route(payload, key)
         _render_agents(payload)
-        for i, fig in enumerate(series_figures(payload, answer.as_of_date)):
+        compared = comparison_figure(payload)  # one chart of the compared series, if any
+        figures = [compared] if compared else series_figures(payload, answer.as_of_date)
+        for i, fig in enumerate(figures):
             ui.show_chart(fig, key=f"{key}-series-{i}")
         fig = path_figure(payload)
         if fig is not None:

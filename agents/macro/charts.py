@@ -7,7 +7,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from agents.chart_style import DATE_AXIS
+from agents.chart_style import DATE_AXIS, base_layout
 from agents.macro.templates import axis_unit
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -79,6 +79,43 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 trace["line"] = {"shape": "hv"}
             figures.append(go.Figure({"data": [trace], "layout": layout}))
     return figures
+
+
+COMPARE_COLORS = ("#1f2937", "#ea580c", "#0891b2")  # series, not gains and losses (red/blue)
+
+
+def comparison_figure(payload: dict[str, Any]) -> go.Figure | None:
+    """Two or three series a question compared, on one chart: their returns from the window's
+    first point when a return was compared ('코스피와 나스닥 3개월 수익률 비교': indices of 4,000
+    and 22,000 points drawn apart said nothing of which rose more), their levels when they share
+    a unit (two rates). None for anything else (each series keeps its own chart)."""
+    frame = (payload.get("understanding") or {}).get("frame") or {}
+    series = [s for resp in payload.get("agent_responses", {}).values()
+              for s in resp.get("series", []) if s.get("points")]  # fmt: skip
+    if (frame.get("operation") or {}).get("kind") != "compare" or not 2 <= len(series) <= 3:
+        return None
+    returns = frame.get("statistic") == "return"
+    if not returns and len({s.get("unit") for s in series}) > 1:
+        return None
+    span, traces, names = asked_span(payload), [], []
+    for color, s in zip(COMPARE_COLORS, series, strict=False):
+        points = within(s["points"], span)
+        base = float(points[0][1])
+        if returns and not base:
+            return None
+        ys = [round((float(p[1]) / base - 1) * 100, 2) if returns else p[1] for p in points]
+        name = plain_title(str(s["title"])) or s["key"]
+        names.append(name.removesuffix(" 종가") if returns else name)  # a return is of the close
+        traces.append({"type": "scatter", "x": [p[0] for p in points], "y": ys, "mode": "lines",
+                       "name": names[-1], "line": {"color": color, "width": 2}})  # fmt: skip
+    period = (frame.get("period") or {}).get("surface") or (span or {}).get("label_ko")
+    title = "·".join(names) + (" 수익률" if returns else "") + (f" ({period})" if period else "")
+    unit = "수익률 (%, 첫날 대비)" if returns else _axis(series[0].get("unit") or "")
+    layout = base_layout(title, "", unit, height=340)
+    layout["xaxis"].update(DATE_AXIS)
+    if returns:
+        layout["yaxis"]["ticksuffix"] = "%"
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def asked_span(payload: dict[str, Any]) -> dict[str, Any] | None:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from agents.macro.charts import LABEL_WIDTH, path_figure, series_figures, wrap_label
+from agents.macro.charts import (
+    LABEL_WIDTH,
+    comparison_figure,
+    path_figure,
+    series_figures,
+    wrap_label,
+)
 
 
 def test_a_path_label_without_spaces_is_broken_into_lines_that_fit() -> None:
@@ -81,3 +87,34 @@ def test_a_named_span_is_the_window_drawn() -> None:
     assert fig.layout.title.text == "코스피 (2026-10)"  # the base day before, then October
     unused = {**payload, "understanding": {"frame": {"span": {**span, "used": False}}}}
     assert len(series_figures(unused, None)[0].data[0].x) == len(points)
+
+
+def _compared(statistic: str | None, *series: dict[str, object]) -> dict[str, object]:
+    frame = {"operation": {"kind": "compare"}, "statistic": statistic,
+             "period": {"surface": "3개월"}}  # fmt: skip
+    return {"understanding": {"frame": frame}, "agent_responses": {"equity": {"series": series}}}
+
+
+def test_compared_returns_are_one_chart_from_the_first_day() -> None:
+    kospi = {"key": "^KS11", "title": "코스피 (^KS11)", "unit": "pt",
+             "points": [["2026-08-20", 4000.0], ["2026-11-20", 3740.0]]}  # fmt: skip
+    nasdaq = {"key": "^IXIC", "title": "나스닥 종합 (^IXIC)", "unit": "pt",
+              "points": [["2026-08-20", 22000.0], ["2026-11-20", 22286.0]]}  # fmt: skip
+    fig = comparison_figure(_compared("return", kospi, nasdaq))
+    assert fig is not None
+    assert fig.layout.title.text == "코스피·나스닥 종합 수익률 (3개월)"
+    assert [(t.name, list(t.y)) for t in fig.data] == [
+        ("코스피", [0.0, -6.5]), ("나스닥 종합", [0.0, 1.3])]  # fmt: skip
+
+
+def test_levels_are_compared_only_in_one_unit() -> None:
+    rate = {"key": "DGS10", "title": "미국 10년 국채 금리 (DGS10)", "unit": "percent",
+            "points": [["2026-11-19", 4.06]]}  # fmt: skip
+    fx = {"key": "KR_USDKRW", "title": "원/달러 환율(종가) (KR_USDKRW)", "unit": "KRW per USD",
+          "points": [["2026-11-19", 1445.0]]}  # fmt: skip
+    two_rates = comparison_figure(_compared(None, rate, {**rate, "key": "DGS2"}))
+    assert two_rates is not None and [t.y[0] for t in two_rates.data] == [4.06, 4.06]
+    assert comparison_figure(_compared(None, rate, fx)) is None  # each keeps its own chart
+    trend = _compared("return", rate, rate)
+    trend["understanding"]["frame"]["operation"] = {"kind": "trend"}  # type: ignore[index]
+    assert comparison_figure(trend) is None
