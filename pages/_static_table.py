@@ -31,7 +31,13 @@ CSS = (
     "{white-space:nowrap}.atlas-table td.text{min-width:12em}"
     ".atlas-grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));"
     "column-gap:1.5rem}.atlas-grid>div{min-width:0}.atlas-title{margin:0 0 0.4rem}"
-    ".atlas-note{font-size:0.875rem;color:rgba(49,51,63,0.6);margin:0 0 0.75rem}</style>"
+    ".atlas-note{font-size:0.875rem;color:rgba(49,51,63,0.6);margin:0 0 0.75rem}"
+    # a phone's width: smaller type, tighter cells and headers that wrap, so that the report's
+    # tables fit 420 px (the figures, earnings and events tables scrolled with their last
+    # columns out of sight, 470-650 px wide)
+    "@media (max-width:640px){.atlas-table{font-size:0.75rem}.atlas-table th,.atlas-table td"
+    "{padding:0.25rem 0.3rem}.atlas-table th{white-space:normal;word-break:keep-all}"
+    ".atlas-table td.text{min-width:7em}}</style>"
 )
 SHORT = 12  # a cell of at most this many characters is kept on one line (dates, names, labels)
 
