@@ -76,12 +76,27 @@ def _suite_names(suites: Sequence[str]) -> str:
 # ---------------------------------------------------------------- KPI tiles
 
 
+# The seed's KPI names keep English words ('Schema', 'Empty', 'Golden set', 'stale', 'fallback');
+# the screen says them in Korean (the eval report keeps the seed's names). Cypher is a name.
+SCREEN_LABELS = {
+    "cypher_schema_ok": "스키마 불일치 없는 Cypher 실행률",
+    "direction_empty_rate": "관계 방향 오류로 결과가 빈 응답률",
+    "routing_accuracy": "라우팅 정확도(정답 세트)",
+    "stale_assertion_rate": "오래된 데이터를 단정한 응답률",
+    "fallback_per_turn": "대체 경로 평균 호출 수(턴당)",
+}
+
+
+def _label(kpi: KpiValue) -> str:
+    return SCREEN_LABELS.get(kpi.name, kpi.label_ko)
+
+
 def _tile(kpi: KpiValue) -> None:
     with st.container(border=True):
         # The label as markdown: it wraps, where a metric label would be cut off.
-        st.markdown(f"**{kpi.label_ko}**", help=kpi.note or None)
+        st.markdown(f"**{_label(kpi)}**", help=kpi.note or None)
         value = "–" if kpi.value is None else format_kpi_value(kpi)
-        st.metric(kpi.label_ko, value, label_visibility="collapsed")
+        st.metric(_label(kpi), value, label_visibility="collapsed")
         if kpi.met is None:
             st.badge(f"데이터 없음 · 목표 {format_target(kpi)}", color="gray")
         elif kpi.met:
@@ -172,7 +187,7 @@ def _render_trends(pool: ConnectionPool, run: SuiteRun | None) -> None:
     if not points:
         st.caption("저장된 평가 실행이 없어 추이를 그릴 수 없습니다.")
         return
-    labels = {k.name: k.label_ko for k in (run.kpis.kpis if run and run.kpis else [])}
+    labels = {k.name: _label(k) for k in (run.kpis.kpis if run and run.kpis else [])}
     percent = _trend_frame(points, TREND_PERCENT_KPIS, labels)
     percent.insert(1, "통과율", [p.pass_rate for p in points])
     columns = [c for c in percent.columns[1:] if percent[c].notna().any()]

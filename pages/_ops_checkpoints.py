@@ -47,7 +47,7 @@ IMPORT_HEADERS = {
 }  # fmt: skip
 COUNT_FORMATS = {"rows_fetched": "localized", "upserted": "localized", "failed": "localized"}
 IMPORT_HINT = (
-    "아직 가져오기(import) 실행 기록이 없습니다. 데모 데이터는 생성기로 적재되며, 실제 데이터는 "
+    "아직 가져오기 실행 기록이 없습니다. 데모 데이터는 생성기로 적재되며, 실제 데이터는 "
     "`python -m data_access.importers csv|yahoo|fred …`로 가져오면 여기에 실행 보고가 남습니다."
 )
 
