@@ -17,6 +17,7 @@ from datetime import date
 from agents.understanding.frame import (
     DAY_OF_MOVE,
     HOUSING_MEASURES,
+    MONTH_OF_MOVE,
     STAT_WORDS_KO,
     QuestionFrame,
 )
@@ -203,9 +204,17 @@ def per_period_months(unit: str) -> int:
     return {"month": 1, "quarter": 3, "year": 12}[unit] * (PER_COUNT[unit] + 1) + 1
 
 
-def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, lang: str) -> str:
+def period_pick(frame: QuestionFrame) -> str | None:
+    """'max' or 'min' when the question asks the period of the largest rise or fall."""
+    return next((n.removeprefix(MONTH_OF_MOVE) for n in frame.notes
+                 if n.startswith(MONTH_OF_MOVE)), None)  # fmt: skip
+
+
+def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, lang: str,
+                    pick: str | None = None) -> str:  # fmt: skip
     """'KODEX 200 분기별 수익률: 2026년 1분기 +3.20% (01-02 ~ 03-31), …' — `rows` from
-    figures.per_period, `shown` their values as written; pure Python (the ETF sandbox runs it)."""
+    figures.per_period, `shown` their values as written; with `pick` ('max'/'min'), the period
+    of the largest figure first ('가장 많이 오른 달'); pure Python (the ETF sandbox runs it)."""
     ko = lang == "ko"
     words = {"return": ("수익률", "return"), "avg": ("평균", "average"), "sum": ("합계", "total"),
              "max": ("최고치", "high"), "min": ("최저치", "low")}[stat]  # fmt: skip
@@ -223,7 +232,23 @@ def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, la
         return (f"{name}: {per[0]} {words[0]} 계산에 필요한 관측치가 부족합니다." if ko
                 else f"{name}: too few observations for {per[1]} figures.")  # fmt: skip
     head = f"{name} {per[0]} {words[0]}" if ko else f"{name} {per[1]} {words[1]}"
-    return head + ": " + ", ".join(parts) + "."
+    lead = ""
+    best = -1  # the sandbox's interpreter runs this: a plain scan, no key functions
+    for i, row in enumerate(rows):
+        if row[1] is not None and pick in ("max", "min") and (best < 0 or (
+                row[1] > rows[best][1] if pick == "max" else row[1] < rows[best][1])):  # fmt: skip
+            best = i
+    if best >= 0:
+        said = ("가장 크게 오른", "the best") if pick == "max" else ("가장 크게 내린", "the worst")
+        span = {"month": ("개월", "months"), "quarter": ("개 분기", "quarters"),
+                "year": ("년", "years")}[unit]  # fmt: skip
+        one = {"month": ("달", "month"), "quarter": ("분기", "quarter"), "year": ("해", "year")}[
+            unit
+        ]
+        lead = (f"{name} 최근 {len(rows)}{span[0]} 중 {said[0]} {one[0]}: {parts[best]}. " if ko
+                else f"{name}: {said[1]} {one[1]} of the last {len(rows)} {span[1]} was "
+                f"{parts[best]}. ")  # fmt: skip
+    return lead + head + ": " + ", ".join(parts) + "."
 
 
 PER_READ = ("월", "분기", "연도", "년", "별", "monthly", "quarterly", "yearly", "annual")

@@ -23,7 +23,7 @@ from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
 from agents.verdict import asked_bar
-from agents.window_answer import mark_used, per_period_stat
+from agents.window_answer import mark_used, per_period_stat, period_pick
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -1078,6 +1078,7 @@ def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "last": span.last if span else "", "per": plan.per,
             "label": span.label(plan.lang) if span else "", "aggregate": aggregate,
             "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
+            "pick": period_pick(plan.frame),
             "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period='1y'))",

@@ -367,6 +367,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         # '보수 0.1% 미만 ETF 중 순자산 가장 큰 것의 3개월 수익률': the condition picks the set
         others.remove(kept_by)
         plan.filter_first, kept_by = True, None
+    if measure == "holdings" and op.aggregate == "count":
+        return None  # '… 상위 2개의 보유종목 수': each one's count of holdings, not a list
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10

@@ -571,7 +571,8 @@ def render_per_period(daily: list, spec: dict) -> str:
         if spec["aggregate"] == "return"
         else f"{spec['name']} {words[0 if spec['lang'] == 'ko' else 1]}"
     )
-    return per_period_text(name, spec["per"], spec["aggregate"], rows, shown, spec["lang"]) + note
+    return per_period_text(name, spec["per"], spec["aggregate"], rows, shown, spec["lang"],
+                           spec.get("pick")) + note  # fmt: skip
 
 
 def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:

@@ -18,7 +18,7 @@ from dateutil.relativedelta import relativedelta
 from agents.macro.deals import level, priced_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import mark_read
+from agents.understanding.coverage import UNAPPLIED, mark_read
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -32,6 +32,7 @@ from agents.window_answer import (
     mark_used,
     per_period_stat,
     per_period_text,
+    period_pick,
     window_ask,
 )
 from data_access import figures as fig
@@ -659,12 +660,14 @@ def _span_points(points: list[tuple[str, float]], span: CalendarSpan) -> list[tu
     return before + [p for p in points if span.first <= p[0][:10] <= span.last]
 
 
-def per_period_point(series: Series, unit: str, stat: str, lang: str) -> str:
-    """One figure per calendar period of a series (a rate's 'return' is its mean level)."""
+def per_period_point(series: Series, unit: str, stat: str, lang: str,
+                     pick: str | None = None) -> str:  # fmt: skip
+    """One figure per calendar period of a series (a rate's 'return' is its mean level); with
+    `pick` ('max'/'min'), the period of the largest one first ('가장 많이 오른 달')."""
     stat = "avg" if stat == "return" and is_rate(series) else stat
     rows = fig.per_period(series.points, unit, stat)[-PER_COUNT[unit] :]
     shown = [f"{r[1]:+.2f}%" if stat == "return" else _value(r[1], series) for r in rows]
-    return per_period_text(_name(series), unit, stat, rows, shown, lang)
+    return per_period_text(_name(series), unit, stat, rows, shown, lang, pick)
 
 
 def growth_window(frame: QuestionFrame) -> bool:
@@ -694,6 +697,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame is None or not series:
         return []
     op = frame.operation
+    volume = next((m for m in frame.measures if m.name in ("volume", "trading_value")), None)
+    levels_only = not (frame.of("stock") or frame.of("re_region"))  # indices, macro series
+    if volume is not None and levels_only:  # '코스피 거래량': levels here, no session volumes
+        frame.notes.append(f"{UNAPPLIED}{volume.surface}")
+        return []
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭'
         return [drawdown_point(s, months, lang) for s in series]
     if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
@@ -702,7 +710,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         if span is not None:
             span.used = True
             series = [s.model_copy(update={"points": _span_points(s.points, span)}) for s in series]
-        return [per_period_point(s, frame.per_period, per_period_stat(frame), lang) for s in series]
+        pick = period_pick(frame)  # '가장 많이 오른 달': the month of the largest rise first
+        return [per_period_point(s, frame.per_period, per_period_stat(frame), lang, pick)
+                for s in series]  # fmt: skip
     ask = window_asked(frame, len(series))
     if ask is not None:
         mark_used(frame)  # '최근 20거래일 평균', '6개월 최고치와 최저치 차이': one figure each

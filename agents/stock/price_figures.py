@@ -39,6 +39,7 @@ from agents.window_answer import (
     per_period_months,
     per_period_stat,
     per_period_text,
+    period_pick,
     window_ask,
 )
 from data_access import figures as fig
@@ -187,7 +188,7 @@ def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
         field == "volume") else (lambda v: money(v, turn.stock["currency"]))  # fmt: skip
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(per_period_text(name, unit, stat, found, [fmt(r[1]) for r in found],
-                                      turn.lang))  # fmt: skip
+                                      turn.lang, period_pick(turn.frame)))  # fmt: skip
     mark_read(turn.frame, *PER_READ)
 
 

@@ -113,7 +113,10 @@ def _span_at(
         and (i + 1 < len(tokens) and tokens[i + 1].form == "년")
     ):  # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
         return _quarter_of(tokens, i + 2, int(form)) or (
-            (date(int(form), 1, 1), date(int(form), 12, 31)), i + 2, None)
+            (date(int(form), 1, 1), date(int(form), 12, 31)),
+            i + 2,
+            None,
+        )
     if form == "재" and i + 1 < len(tokens) and tokens[i + 1].form == "작년":  # Kiwi: 재 + 작년
         return _span("year", -2, today), i + 2, None
     if form in _EDGE_WORDS:

@@ -75,6 +75,7 @@ MEASURE_NAMES: dict[str, tuple[str, str]] = {
 
 
 DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
+MONTH_OF_MOVE = "month_of_move:"  # a note + max/min: '가장 많이 오른 달', each month's return
 PLAN = "plan:"  # a composed plan's steps, in words, for the trace ('전체 ETF → … → 상위 3 → …')
 
 # The housing series' measures (Real estate answers them).

@@ -26,6 +26,7 @@ from agents.understanding.frame import (
     DAY_OF_MOVE,
     HOUSING_MEASURES,
     MEASURE_UNITS,
+    MONTH_OF_MOVE,
     CalendarSpan,
     Condition,
     Entity,
@@ -184,6 +185,7 @@ def understand(
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
     frame.per_period = _per_period(question)
+    _read_month_of_move(frame)
     if "re_region" in kinds:
         _read_area(frame, question)
     return frame
@@ -983,7 +985,23 @@ def _ranks_regions_within(frame: QuestionFrame) -> bool:
 
 
 _MOVE_DAY = re.compile(r"(?:(?:상승|급등)|(하락|급락))일(?=$|[\s?.!은는이가을를에])")
+_MOVE_MONTH = re.compile(
+    r"(?:오른|올랐던|내린|내렸던|떨어진|떨어졌던|상승한|하락한)\s*달(?=$|[\s?.!은는이가을를에])"
+)
 _COMBINE = re.compile(r"합치|합쳐|together|combined")
+
+
+def _read_month_of_move(frame: QuestionFrame) -> None:
+    """'가장 많이 오른 달': each calendar month's return, the largest (not a day's move)."""
+    op = frame.operation
+    if (op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return"
+            and _MOVE_MONTH.search(frame.question)):  # fmt: skip
+        frame.per_period = "month"
+        frame.notes = [n for n in frame.notes if n != DAY_OF_MOVE] + [
+            f"{MONTH_OF_MOVE}{op.aggregate}"
+        ]
+        op.aggregate = None  # each month's return is figured, then the extreme is picked
+        frame.statistic = None if frame.statistic in ("max", "min") else frame.statistic
 
 
 def _asks_when(text: str) -> bool:

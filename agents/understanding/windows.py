@@ -49,7 +49,7 @@ _AGO = frozenset({"전", "前", "ago"})
 _SESSION_WORDS = frozenset({"trading", "거래"})  # 'last 10 trading days'
 
 _STATS: dict[str, Stat] = {
-    "평균": "avg", "average": "avg", "mean": "avg", "avg": "avg",
+    "평균": "avg", "일평균": "avg", "월평균": "avg", "average": "avg", "mean": "avg", "avg": "avg",
     "합계": "sum", "합산": "sum", "총합": "sum", "누적": "sum", "합": "sum", "sum": "sum",
     "total": "sum",
     "최고": "max", "최대": "max", "최댓값": "max", "최대값": "max", "고점": "max",

@@ -558,7 +558,7 @@ def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
                      "KODEX 200 최근 한 달 괴리율 최대값", "KODEX 200 최근 1년 순자산 최대값",
                      "KODEX 200 보유 종목"):  # fmt: skip
         drawn = charts_for(ask(question).payload)  # every tool result of these answers draws
-        universe = any(c.title.startswith("그래프 쿼리") for c in drawn)
+        universe = any(c.title.startswith("조회 결과") for c in drawn)
         assert universe == question.endswith("보유 종목"), question  # a set's is not shown
 
 

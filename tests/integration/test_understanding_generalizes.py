@@ -5,6 +5,7 @@ an unread decisive word never ends `ok`. Every truth is recomputed here in SQL."
 from __future__ import annotations
 
 from datetime import timedelta
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -1300,8 +1301,17 @@ def test_round_38_a_change_against_a_year_ago_the_latest_against_an_average_and_
     pyeong = macro_answer("강남 아파트 평당 가격", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     assert pyeong.status == "partial" and "'평당 가격'은 데이터에 없어" in pyeong.answer
+    values = fetch_all(
+        "SELECT close * volume AS v FROM stock_prices WHERE security_id = 'KR:035420' AND "
+        "trade_date > (SELECT max(trade_date) FROM stock_prices) - interval '3 months'", None,
+        pg_pool)  # fmt: skip
+    mean = sum(float(r["v"]) for r in values) / len(values)  # a session's average, in 억 원
     daily = answer_stock_question("NAVER 최근 3개월 일평균 거래대금", pool=pg_pool)
-    assert daily is not None and daily.status == "ok" and "하루 평균" in daily.answer
+    assert (
+        daily is not None
+        and daily.status == "ok"
+        and f"평균: {mean / 1e8:,.0f}억 원" in daily.answer
+    )
 
 
 def test_a_funds_net_assets_then_and_now_and_their_change(
@@ -1689,3 +1699,45 @@ def test_round_46_two_conditions_a_side_of_two_a_stocks_place_and_a_quarters_end
     quarter = etf_answer("올해 1분기 말 KODEX 200 순자산", settings=offline, store=graph_store,
                          pool=pg_pool)  # fmt: skip
     assert quarter.status == "ok" and fmt_krw(net) in quarter.answer
+
+
+def test_round_47_the_month_of_the_largest_rise_a_daily_average_and_an_index_volume(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 47 (written before the change; 3 wrong with status ok): '가장 많이 오른 달'
+    gave a day; '최근 3개월 일평균 거래량' gave the last session's volume; '상위 2개의 보유종목 수'
+    listed one fund's holdings. Also '올해 월평균' of a monthly series, and an index's volume
+    (not held: the Macro series are levels) said unread. SQL truth."""
+    closes = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = "
+                       "'^KS11' ORDER BY trade_date", None, pg_pool)  # fmt: skip
+    month_end: dict[str, float] = {}
+    for r in closes:
+        month_end[str(r["trade_date"])[:7]] = float(r["close"])
+    months = sorted(month_end)
+    returns = {m: (month_end[m] / month_end[p] - 1) * 100 for p, m in pairwise(months)}
+    shown = months[-12:]
+    best = max(shown, key=lambda m: returns[m])
+    month = macro_answer("코스피 최근 1년 중 가장 많이 오른 달", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"가장 크게 오른 달: {best} {returns[best]:+.2f}%" in month.answer
+
+    volumes = fetch_all(
+        "SELECT volume FROM stock_prices WHERE security_id = 'KR:035420' AND trade_date > "
+        "(SELECT max(trade_date) FROM stock_prices) - interval '3 months'", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["volume"]) for r in volumes) / len(volumes)
+    daily = answer_stock_question("NAVER 최근 3개월 일평균 거래량", pool=pg_pool)
+    assert daily is not None and f"평균: {mean:,.0f}주" in daily.answer
+
+    counted = etf_answer("반도체 ETF 중 1년 수익률 상위 2개의 보유종목 수", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert counted.status == "partial"  # each fund's count of holdings is not computed here
+
+    permits = fetch_all("SELECT units FROM re_permits WHERE region = '전국' AND month >= "
+                        "'2026-01-01'", None, pg_pool)  # fmt: skip
+    average = sum(float(r["units"]) for r in permits) / len(permits)
+    monthly = macro_answer("전국 주택 인허가 올해 월평균", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert monthly.status == "ok" and f"평균: {average:,.0f}호" in monthly.answer
+    index = macro_answer("코스피 최근 1개월 평균 거래량", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    assert index.status == "partial" and "'거래량'" in index.answer
