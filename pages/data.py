@@ -6,6 +6,7 @@ Thin page: every query lives in `data_access`; this file only lays out widgets a
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any
 
 import streamlit as st
@@ -177,7 +178,10 @@ def _render_projection_runs(pool: ConnectionPool | None) -> None:
     batch = [r for r in runs if r["batch_id"] == latest_batch]
     failed = sum(int(r["failed"]) for r in batch)
     cols = st.columns(4)
-    cols[0].metric("최근 배치", str(latest_batch)[:24])
+    # when the batch ended, not its id ('20261129T142055Z-f45…' was cut at 420 px; the table
+    # below names the batch of every step)
+    ended = max((r["finished_at"] for r in batch if r.get("finished_at")), default=None)
+    cols[0].metric("최근 배치 완료", f"{ended.astimezone(UTC):%m-%d %H:%M} UTC" if ended else "-")
     cols[1].metric("단계", f"{len(batch)}개")
     cols[2].metric("반영 행 수", f"{sum(int(r['upserted']) for r in batch):,}")
     cols[3].metric("실패 행 수", f"{failed:,}")
