@@ -213,9 +213,10 @@ def _render_question_chart(answer: AgentAnswer) -> None:
     if stock is None:
         return
     currency = "KRW" if str(stock["key"]).isdigit() else "USD"
+    stat, field = frame.get("statistic"), frame.get("stat_field") or "close"
     figure = window_figure(rows, stock["name"], label, currency=currency,
-                           volume=frame.get("stat_field") == "volume",
-                           extreme=(frame.get("statistic") or "", frame.get("stat_field") or "close"))  # fmt: skip
+                           volume=field == "volume",
+                           extreme=(stat, field) if stat in ("max", "min") else None)  # fmt: skip
     ui.show_chart(figure, key="stock-question")
 
 

@@ -93,3 +93,27 @@ def test_typed_unknown_symbol_shows_nearest_matches(
     page.get_by_role("button", name="삼성전자 (005930)").wait_for()  # a look-alike name
     page.screenshot(path=str(screenshot_dir / "stock_unknown.png"), full_page=True)
     _assert_no_exception(page)
+
+
+def test_a_question_is_charted_from_its_own_window(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    """'SK하이닉스 최근 5일 종가' answers with five closes and draws those five sessions, titled
+    in words, the first and last close written beside their points (issue 33)."""
+    _open(page, app_url)
+    box = page.get_by_role("combobox").first
+    box.click()
+    box.fill("SK하이닉스 최근 5일 종가")
+    page.keyboard.press("Enter")
+    page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
+                           arg=box.element_handle())  # fmt: skip
+    page.get_by_role("button", name="리포트 생성").click()
+    page.get_by_text("최근 5거래일 종가").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    title = page.locator("text.gtitle", has_text="SK하이닉스 종가 (최근 5거래일)")
+    title.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    closes = page.get_by_text("최근 5거래일 종가").first.inner_text()
+    written = page.locator(".js-plotly-plot .annotation-text").evaluate_all(TEXTS)
+    assert len(written) == 2 and all(w.replace(",", "") + "원" in closes.replace(",", "")
+                                     for w in written), (written, closes)  # fmt: skip
+    page.screenshot(path=str(screenshot_dir / "stock_question_chart.png"), full_page=True)
+    _assert_no_exception(page)
