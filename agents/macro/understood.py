@@ -144,6 +144,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         and op.threshold is not None
         and (
             route.indicator_codes
+            or frame.of("index")  # an index's closes over the bar: threshold_days, as a series'
             or (priced_band(frame) and "real_estate" in route.target_agents)
             or (counted is not None and counted.threshold is not None)
         )  # fmt: skip

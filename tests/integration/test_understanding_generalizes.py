@@ -1741,3 +1741,18 @@ def test_round_47_the_month_of_the_largest_rise_a_daily_average_and_an_index_vol
     index = macro_answer("코스피 최근 1개월 평균 거래량", settings=offline, store=graph_store,
                          pool=pg_pool)  # fmt: skip
     assert index.status == "partial" and "'거래량'" in index.answer
+
+
+def test_round_48_an_index_below_a_bar_is_counted_without_a_note_that_it_was_not(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 48 (written before the change; no wrong answer with status ok, one honest
+    miss that was right): '코스피가 4,000 아래로 내려간 날 최근 3개월 며칠?' counted the days and
+    still said the offline planner computes no filters (partial). SQL truth."""
+    days = one(pg_pool, "SELECT count(*) FROM market_series_prices WHERE series_code = '^KS11' "
+               "AND close < 4000 AND trade_date > (SELECT max(trade_date) FROM "
+               "market_series_prices WHERE series_code = '^KS11') - interval '3 months'")  # fmt: skip
+    below = macro_answer("코스피가 4,000 아래로 내려간 날 최근 3개월 며칠?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert below.status == "ok" and f"4,000.00 미만: {days:.0f}개" in below.answer
+    assert "플래너가 하지 않아" not in below.answer
