@@ -14,7 +14,9 @@ answers: that very 항/호 cited and quoted; nan where no question of the set ha
 (fresh-8, fresh-9: each written before the code of its session ran on it; see answers.json's
 _about; `--sets '' fresh-4 …` with an empty name includes the questions of no set).
 `--classify` counts each document's misses by kind (AnswerCheck.miss: said absent, wrong article,
-wrong 항, fact not first, answered absent) and lists them with the clause wanted and cited.
+wrong 항, fact not first, answered absent), how many quote another clause as the answer ('wrong,
+ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
+them with the clause wanted and cited.
 """
 
 from __future__ import annotations
@@ -86,12 +88,17 @@ def print_misses(results: list[AnswerCheck]) -> None:
     answer (wrong article + answered absent: wrong with status ok, the worst for a reader; 'said
     absent' is an honest miss that lists the nearest clauses as related), then each one."""
     kinds = ("said absent", "wrong article", "wrong 항", "fact not first", "answered absent")
-    print(f"{'misses':<24} " + " ".join(f"{k:>15}" for k in kinds) + f" {'wrong, ok':>10}")
+    print(f"{'misses':<24} " + " ".join(f"{k:>15}" for k in kinds)
+          + f" {'wrong, ok':>10} {'absent, related':>16}")  # fmt: skip
     docs = [*dict.fromkeys(r.question.contract for r in results), "all"]
     for doc in docs:
-        rows = [r.miss for r in results if doc in ("all", r.question.contract)]
+        mine = [r for r in results if doc in ("all", r.question.contract)]
+        rows = [r.miss for r in mine]
         wrong_ok = rows.count("wrong article") + rows.count("answered absent")
-        print(f"{doc:<24} " + " ".join(f"{rows.count(k):>15}" for k in kinds) + f" {wrong_ok:>10}")
+        # said absent, the right clause listed among the related ones the answer names
+        shown = sum(1 for r in mine if r.miss == "said absent" and r.right_related)
+        print(f"{doc:<24} " + " ".join(f"{rows.count(k):>15}" for k in kinds)
+              + f" {wrong_ok:>10} {shown:>16}")  # fmt: skip
     for r in results:
         if r.miss:
             print(

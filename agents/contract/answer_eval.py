@@ -58,6 +58,13 @@ class AnswerCheck:
     first_line: str
     right_clause: bool | None = None  # None: the question has no 항 label
     cited: tuple[str, ...] = ()  # the listed citations ('제7조(계약의 해지) ②'), in order
+    related: tuple[str, ...] = ()  # the clauses listed as related (not an answer), in order
+
+    @property
+    def right_related(self) -> bool:
+        """Said absent, but the labelled clause is among those listed as related."""
+        label = _squash(self.question.article or "")
+        return bool(label) and any(_squash(r).startswith(label) for r in self.related)
 
     @property
     def passed(self) -> bool:
@@ -108,6 +115,7 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
     lines = [line for line in answer.answer.splitlines() if line.strip()]
     first = lines[0] if lines else ""
     no_clause = bool(answer.payload.get("no_clause")) and not answer.citations
+    related = tuple(c.get("label", "") for c in answer.payload.get("related", []))
     if question.absent or question.fact is None:
         return AnswerCheck(
             question,
@@ -116,6 +124,7 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
             no_clause,
             first,
             cited=tuple(c.get("label", "") for c in answer.payload.get("clauses", [])),
+            related=related,
         )
     # the answer speaks 합니다체: a fact labelled '책임을 지지 않는다' is stated '… 않습니다'
     facts = {_squash(question.fact), _squash(polite(question.fact))}
@@ -131,7 +140,8 @@ def check(question: AnswerQuestion, answer: AgentAnswer) -> AnswerCheck:
         _names_clause(cite, question.article or "", question.clause) and _holds(q, facts)
         for cite, q in listed)  # fmt: skip
     cited = tuple(cite for cite, _ in listed)
-    return AnswerCheck(question, _holds(first, facts), whole, no_clause, first, right, cited)
+    return AnswerCheck(question, _holds(first, facts), whole, no_clause, first, right, cited,
+                       related)  # fmt: skip
 
 
 def _holds(text: str, facts: set[str]) -> bool:

@@ -192,3 +192,14 @@ def test_a_covering_clause_far_below_the_first_one_does_not_answer() -> None:
     question = "전기 용량을 늘리는 공사는 누가 해요?"
     assert select(question, [first, far]) == []
     assert [h.article.article_no for h in select(question, [first, near])] == [4]
+
+
+def test_a_said_absent_miss_knows_whether_the_right_clause_was_listed_as_related() -> None:
+    from agents.contract.answer_eval import AnswerCheck, AnswerQuestion
+
+    question = AnswerQuestion("ecommerce_terms", "소송하면 어느 나라 법을 따라요?", "한국법",
+                              "제24조(재판권 및 준거법)", False, "fresh-11", "②")  # fmt: skip
+    shown = AnswerCheck(question, False, False, True, "", related=("제24조(재판권 및 준거법)",))
+    hidden = AnswerCheck(question, False, False, True, "", related=("제23조(분쟁해결)",))
+    assert shown.miss == hidden.miss == "said absent"
+    assert shown.right_related and not hidden.right_related
