@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 from typing import Any
 
 import plotly.graph_objects as go
+from dateutil.relativedelta import relativedelta
 
 from agents.chart_style import DATE_AXIS, base_layout
 from agents.macro.templates import axis_unit
@@ -48,16 +50,17 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
     (update_layout, add_vline, add_annotation) a figure took 40-230 ms of the page's run."""
     figures: list[go.Figure] = []
     span = asked_span(payload)
+    frame = (payload.get("understanding") or {}).get("frame") or {}
     for resp in payload.get("agent_responses", {}).values():
         for s in resp.get("series", []):
-            points = within(s.get("points") or [], span)
+            points, inside, label = _window(s.get("points") or [], span, frame)
             if not points:
                 continue
             xs = [p[0] for p in points]
             ys = [p[1] for p in points]
             title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
-            if span is not None and len(points) < len(s["points"]):
-                title = f"{title} ({span['label_ko']})"
+            if label and len(points) < len(s["points"]):
+                title = f"{title} ({label})"
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
                 "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
@@ -77,8 +80,50 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             trace = {"type": "scatter", "x": xs, "y": ys, "mode": mode, "name": title}
             if s["key"] in STEP_SERIES:  # held until the next decision: a step, not a slope
                 trace["line"] = {"shape": "hv"}
-            figures.append(go.Figure({"data": [trace], "layout": layout}))
+            data = [trace] + _extreme_mark(inside, frame.get("statistic"), layout)
+            figures.append(go.Figure({"data": data, "layout": layout}))
     return figures
+
+
+WINDOW_MONTHS = {"month": 1, "year": 12}
+EXTREMES = {"max": ("최고", max, "triangle-up"), "min": ("최저", min, "triangle-down")}
+
+
+def _window(points: list[list[Any]], span: dict[str, Any] | None,
+            frame: dict[str, Any]) -> tuple[list[list[Any]], list[list[Any]], str]:  # fmt: skip
+    """The points drawn, those inside the window asked, and its label: a calendar span
+    ('올해'), or 'N개월'/'N년' back from the last point ('코스피 최근 1년 최저치' drew 15 months,
+    a lower low before the year beside the year's), drawn with the point before it (a change's
+    base); all points otherwise."""
+    if span is not None:
+        drawn = within(points, span)
+        return drawn, [p for p in drawn if str(p[0]) >= str(span["first"])], str(span["label_ko"])
+    window = frame.get("window") or {}
+    months = WINDOW_MONTHS.get(str(window.get("unit")), 0) * int(window.get("n") or 0)
+    if not months or not points or not all(ISO_DAY.match(str(p[0])) for p in points):
+        return points, points, ""
+    start = (date.fromisoformat(str(points[-1][0])[:10]) - relativedelta(months=months)).isoformat()
+    base = [i for i, p in enumerate(points) if str(p[0]) <= start]
+    drawn = points[base[-1] if base else 0 :]
+    return drawn, [p for p in drawn if str(p[0]) > start], str(window.get("surface") or "")
+
+
+def _extreme_mark(inside: list[list[Any]], statistic: str | None,
+                  layout: dict[str, Any]) -> list[dict[str, Any]]:  # fmt: skip
+    """The highest or lowest point of the window a maximum or minimum was asked of, marked and
+    written beside it ('최고 1,467.50 (01-13)'), as the answer states it; [] otherwise."""
+    if statistic not in EXTREMES or not inside:
+        return []
+    word, pick, symbol = EXTREMES[statistic]
+    x, y = pick(inside, key=lambda p: p[1])
+    layout["showlegend"] = False  # one line, titled: a legend beside it narrowed the plot
+    layout.setdefault("annotations", []).append({
+        "x": x, "y": y, "text": f"{word} {y:,.2f} ({str(x)[5:10]})", "showarrow": False,
+        "yshift": 14 if statistic == "max" else -14, "bgcolor": "rgba(255,255,255,0.85)",
+        "xanchor": "left" if x <= inside[len(inside) // 2][0] else "right"})  # fmt: skip
+    return [{"type": "scatter", "x": [x], "y": [y], "mode": "markers", "name": word,
+             "marker": {"size": 10, "symbol": symbol, "color": "#111827"}, "hoverinfo": "skip",
+             "showlegend": False}]  # fmt: skip
 
 
 COMPARE_COLORS = ("#1f2937", "#ea580c", "#0891b2")  # series, not gains and losses (red/blue)

@@ -118,3 +118,19 @@ def test_levels_are_compared_only_in_one_unit() -> None:
     trend = _compared("return", rate, rate)
     trend["understanding"]["frame"]["operation"] = {"kind": "trend"}  # type: ignore[index]
     assert comparison_figure(trend) is None
+
+
+def test_the_extreme_asked_is_marked_inside_the_window_drawn() -> None:
+    # a lower close before the year asked: neither drawn as the answer nor marked
+    points = [["2025-10-01", 900.0], ["2025-11-19", 1000.0], ["2026-03-18", 950.0],
+              ["2026-11-20", 1100.0]]  # fmt: skip
+    frame = {"statistic": "min", "window": {"n": 1, "unit": "year", "surface": "1년"}}
+    payload = {"understanding": {"frame": frame}, "agent_responses": {"equity": {"series": [
+        {"key": "^KS11", "title": "코스피 (^KS11)", "unit": "pt", "points": points}]}}}  # fmt: skip
+    (fig,) = series_figures(payload, "2026-11-20")
+    assert fig.layout.title.text == "코스피 (1년)"
+    assert list(fig.data[0].x) == ["2025-11-19", "2026-03-18", "2026-11-20"]  # with its base
+    assert [a.text for a in fig.layout.annotations][-1] == "최저 950.00 (03-18)"
+    assert (fig.data[1].x[0], fig.data[1].y[0]) == ("2026-03-18", 950.0)
+    frame["statistic"] = "trend"
+    assert len(series_figures(payload, "2026-11-20")[0].data) == 1  # nothing asked: no mark
