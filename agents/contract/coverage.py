@@ -85,6 +85,9 @@ class TopicUnit:
     predicate: bool = False  # a verb or a 하다/되다 noun: what is done, not what it is about
     context: bool = False  # in a condition or background clause, not the main clause
     surface: str = ""  # the word as written up to its last noun ('이의신청을' → '이의신청')
+    # register words of the everyday phrases of the question the word is part of ('어느 나라 법'
+    # → 준거법 for 나라): a phrase entry matches the question, never one of its words alone
+    phrased: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=1024)
@@ -105,7 +108,8 @@ def topic_units(question: str) -> list[TopicUnit]:
             nouns = ()  # a lone syllable ('안', '방') says too little to be a topic
         predicate = any(t in PREDICATE_TAGS for _, t in analysed)
         surface = noun_surface(word)
-        found = [TopicUnit(word, nouns, predicate, context, surface)] if nouns else []
+        found = ([TopicUnit(word, nouns, predicate, context, surface, phrased(question, surface))]
+                 if nouns else [])  # fmt: skip
         # a verb is a topic when the thesaurus knows it ('그만두' → termination), by its lemma
         found += [TopicUnit(f, (f,), True, context) for f, t in analysed
                   if t in VERB_TAGS and f not in ASPECT_WORDS and rewrite(f).concepts]  # fmt: skip
@@ -127,6 +131,18 @@ def word_morphemes(question: str) -> dict[int, list[tuple[str, str]]]:
                 out[start].append((token.form.lower(), str(token.tag).split("-")[0]))
                 break
     return out
+
+
+def phrased(question: str, noun: str) -> tuple[str, ...]:
+    """The register words of the everyday phrases ('어느 나라', '단순 변심') the question uses
+    that hold `noun` (the word as written up to its last noun)."""
+    if len(noun) < 2:
+        return ()
+    words: list[str] = []
+    for entry in everyday():
+        if any(" " in w and noun in w and w in question for w in entry.words):
+            words += [w for w in entry.register if w not in words]
+    return tuple(words)
 
 
 PARTICLE_RE = re.compile(
@@ -245,10 +261,11 @@ def covers(unit: TopicUnit, article: Article) -> bool:
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
         compound = "".join(unit.morphemes)
         register = {t for e in everyday() if compound in e.words or compound in e.morphemes
-                    for t in e.register}  # fmt: skip
+                    for t in e.register} | set(unit.phrased)  # fmt: skip
         return any(t in words or t in text for t in register)
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
+    register |= set(unit.phrased)
     register |= _prefix_words(unit.morphemes[0])
     if any(t in words or (len(t) > 1 and t in text) for t in register):
         return True

@@ -269,3 +269,18 @@ def test_words_are_read_in_the_whole_question() -> None:
                _article(1, "차임", "차임은 매월 말일에 지급한다."),
                _article(4, "사용", "임차인은 동의 없이 구조를 변경할 수 없다.")]  # fmt: skip
     assert coverage("월세가 밀리면 연체 이자는 몇 퍼센트예요?", clauses[0], clauses) < 0.5
+
+
+def test_an_everyday_phrase_covers_the_words_it_holds() -> None:
+    """'어느 나라 법' is an everyday phrase for 준거법 (thesaurus 'everyday'): its word 나라, which
+    no clause writes, is covered by the governing-law clause (the phrase reached retrieval but
+    never the cover test, which reads the question word by word)."""
+    from agents.contract.coverage import coverage
+
+    clauses = [_article(24, "재판권 및 준거법", "소송에는 대한민국법을 준거법으로 적용합니다."),
+               _article(23, "분쟁해결", "분쟁조정기관의 조정에 따를 수 있습니다."),
+               _article(5, "서비스의 중단", "서비스를 일시적으로 중단할 수 있습니다.")]  # fmt: skip
+    question = "소송하면 어느 나라 법을 따라요?"
+    assert [u.phrased for u in topic_units(question) if u.word == "나라"] == [("준거법",)]
+    assert coverage(question, clauses[0], clauses) >= 0.5
+    assert coverage("소송하면 나라마다 달라요?", clauses[0], clauses) < 0.5  # no phrase, no cover
