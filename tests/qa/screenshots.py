@@ -89,7 +89,11 @@ _CONTENT_HEIGHT = """() => {
       height = Math.max(height, child.getBoundingClientRect().bottom);
     }
   }
-  return Math.ceil(height) + 48;
+  // the chat box sits over the bottom of the content: room for it too, or the last answer's
+  // buttons stay under it with ~90 px left to scroll, and the chat's stick-to-bottom scrolled
+  // there on one run and not on the next (macro_rate shot 80 px lower, 1 run in 5)
+  const box = document.querySelector('[data-testid="stBottom"]');
+  return Math.ceil(height) + 48 + (box ? Math.ceil(box.getBoundingClientRect().height) : 0);
 }"""
 
 
