@@ -203,8 +203,8 @@ def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
     concept_words = {t for t in terms if held(t)} - own_words - restated_words
     weights = rarity or {}
 
-    def total(words: set[str]) -> float:
-        return sum(weights.get(t, 1.0) for t in words)
+    def total(words: set[str]) -> float:  # in one order: a set's varies between processes, and
+        return sum(weights.get(t, 1.0) for t in sorted(words))  # float sums with it (ties flip)
 
     own = (total(own_words) + RESTATED_SHARE * total(restated_words)
            + CONCEPT_SHARE * total(concept_words))  # fmt: skip
