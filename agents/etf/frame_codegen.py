@@ -99,8 +99,13 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
     ko = plan.lang == "ko"
     if plan.universe == "tag":
         tag = tags[0] if tags else plan.tags[0].key
-        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tag)}}})\n"
-                f"RETURN {_RETURN}", f"'{tag}' 태그 ETF" if ko else f"ETFs tagged '{tag}'")  # fmt: skip
+        house = plan.managers[0].key if plan.managers else None  # '미래에셋 반도체 ETF'
+        by = (f"\nMATCH (e)-[:MANAGED_BY]->(:Company {{name: {cypher_text(house)}}})"
+              if house else "")  # fmt: skip
+        said = (f"{house}의 " if ko else f"{house}'s ") if house else ""
+        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tag)}}}){by}\n"
+                f"RETURN {_RETURN}", f"{said}'{tag}' 태그 ETF" if ko
+                else f"{said}ETFs tagged '{tag}'")  # fmt: skip
     if plan.universe == "manager":
         manager = plan.managers[0].key
         return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}\n"

@@ -248,6 +248,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         op.group_by, op.kind = "manager", "aggregate"
         counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
+        if (
+            op.top_n == 1 and frame.statistic is None
+        ):  # each house's first one ('… 1위' → '차이는?')
+            read = "min" if op.direction == "asc" else "max"
         op.aggregate = op.aggregate or ("count" if counted else read)  # type: ignore[assignment]
         return "etf_groups" if _set_intent(plan, frame, "all") == "etf_set" else "unsupported"
     if frame.operation.group_by and not (plan.etfs or plan.stocks):

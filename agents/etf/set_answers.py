@@ -16,11 +16,12 @@ from data_access.seed.news_text import has_batchim, josa
 
 
 def fmt_krw(x: float) -> str:
-    """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원'."""
+    """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원' (a gap signed)."""
+    sign, x = ("-" if x < 0 else ""), abs(x)
     if x >= 1e12:
         jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-        return f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원"
-    return f"{round(x / 1e8):,}억 원"
+        return sign + (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원")
+    return f"{sign}{round(x / 1e8):,}억 원"
 
 
 def half_up(x: float, places: int) -> float:

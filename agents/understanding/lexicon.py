@@ -431,7 +431,11 @@ class Lexicon:
             if name in self.managers:  # '한투운용', 'KIM ETF': what analysts call the house
                 forms.setdefault(fold(alias), name)
         alone = {fold(a) for a in vocabulary()["manager_aliases_alone"]["aliases"]}
-        patterns = [(form, manager, "" if form in alone else _FUND_WORD_AFTER)
+        # '미래에셋 반도체 ETF': a theme may stand between the house and the fund word
+        themes = "|".join(re.escape(fold(t)) for t in sorted(self.tags, key=len, reverse=True))
+        fund_after = _FUND_WORD_AFTER.replace("(?=", f"(?=(?:{themes})?", 1) if themes else (
+            _FUND_WORD_AFTER)  # fmt: skip
+        patterns = [(form, manager, "" if form in alone else fund_after)
                     for form, manager in forms.items()]  # fmt: skip
         patterns += [(form, manager, "") for form, manager in brands.items()]
         # 'ETFs managed by Samsung': a house word before the short form names the house too
@@ -440,7 +444,8 @@ class Lexicon:
         self._manager_forms = [
             (form, manager,
              re.compile(around + re.escape(form) if around == _HOUSE_WORD_BEFORE
-                        else re.escape(form) + around),
+                        else re.escape(form) + around),  # around: fund_after or ''
+
              form in brands or form in alone)
             for form, manager, around in sorted(patterns, key=lambda f: len(f[0]), reverse=True)
         ]  # fmt: skip
@@ -448,7 +453,8 @@ class Lexicon:
 
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
-_HOUSE_WORD_BEFORE = r"(?:(?<=managedby)|(?<=issuedby)|(?<=offeredby)|(?<=runby)|(?<=from))"
+_HOUSE_WORD_BEFORE = (r"(?:(?<=managedby)|(?<=issuedby)|(?<=offeredby)|(?<=runby)|(?<=from)"
+                      r"|(?<=운용사가)|(?<=운용사는)|(?<=운용사))")  # '운용사가 미래에셋인 …'  # fmt: skip
 _FUND_WORD_AFTER = (r"(?=((이랑|랑|과|와|하고|및|and|,)[가-힣a-z]{2,8}?)?"  # '미래에셋이랑 삼성 ETF'
                     r"(에서|의|가|이|'s|s)?(쪽|측|계열|거|것)?(에서|이|가)?"
                     r"(나온|만든|출시한|내놓은|운용하는)?(운용|etf|상품|시리즈|브랜드|라인업|계열|펀드|fund))")  # fmt: skip

@@ -1566,6 +1566,22 @@ def _read_advice(frame: QuestionFrame) -> None:
     frame.notes.append(f"out_of_scope:forecast:{hit.surface}")
 
 
+def _new_set(frame: QuestionFrame, previous: QuestionFrame, marks: set[str]) -> bool:
+    """'1년 수익률 가장 높은 ETF는?' after 'KODEX 200 보수': a ranking over all funds, asked anew
+    (after a theme or a stock's holders, the same words narrow that set)."""
+    return (frame.operation.kind == "rank" and bool(_FUNDS.search(frame.question))
+            and not marks & {"same", "subset", "both"} and bool(previous.of("etf"))
+            and not (previous.of("tag") or previous.of("manager") or previous.of("stock")))  # fmt: skip
+
+
+_FUNDS = re.compile(r"etf|펀드|fund", re.IGNORECASE)
+
+
+# statistics of one subject's days ('최고치 대비 얼마나 낮아?'); a set word asks over many
+_OF_A_SUBJECT = frozenset({"max", "min", "avg", "sum", "range", "volatility", "moving_average"})
+_SET_ASKED = re.compile(r"etf|종목|펀드|지역|어디|뭐|which|what", re.IGNORECASE)
+
+
 def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | None,
                    previous_result: list[str], lexicon: Lexicon) -> None:  # fmt: skip
     if previous is None or any(n.startswith("unheld_company:") for n in frame.notes):
@@ -1597,6 +1613,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             frame.operation.kind == "change"
         ):  # '둘 중 어디가 더 많이 올랐어?': the two moves, compared
             frame.operation.kind = "compare"
+        if frame.operation.kind == "difference" and previous.operation.top_n == 1:
+            # '미래에셋 ETF 중 순자산 1위' → '삼성은?' → '둘 차이는?': the two first ones' gap
+            frame.operation.top_n = 1
+            frame.operation.direction = previous.operation.direction
     elif ordinal and previous_result and not own:
         # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
         n = int(ordinal[0].label)
@@ -1637,7 +1657,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.measures = frame.measures or list(previous.measures)
         frame.period = frame.period or previous.period
         frame.operation.top_n = frame.operation.top_n or previous.operation.top_n
-    elif not own and (
+    elif not own and not _new_set(frame, previous, marks) and (
         "same" in marks
         or "then" in marks
         or "replace" in marks
@@ -1645,7 +1665,10 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         or (frame.relation == "similar" and not frame.of("etf"))  # '비슷한 ETF 중 더 싼 거'
         or len(frame.question.strip()) <= 15
         or (len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period))
-    ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series
+        or (read_window_stat(frame.question).stat in _OF_A_SUBJECT
+            and not _SET_ASKED.search(frame.question))
+    ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series; '지금은 최고치
+        # 대비 얼마나 낮아?' (a statistic asked of no subject of its own: the one talked about)
         frame.reference = "same"
         asked = frame.operation.model_copy()  # before the previous turn's order is inherited
         frame.entities += _previous_subjects(previous, previous_result, lexicon)

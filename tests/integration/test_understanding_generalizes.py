@@ -1756,3 +1756,54 @@ def test_round_48_an_index_below_a_bar_is_counted_without_a_note_that_it_was_not
                          store=graph_store, pool=pg_pool)  # fmt: skip
     assert below.status == "ok" and f"4,000.00 미만: {days:.0f}개" in below.answer
     assert "플래너가 하지 않아" not in below.answer
+
+
+def test_round_49_two_houses_first_funds_a_house_with_a_theme_and_a_statistic_follow_up(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 49 (written before the change; 1 wrong with status ok): '미래에셋 ETF 중 순자산
+    1위' → '삼성자산운용은?' → '둘 차이는?' gave the gap of the two houses' average net assets.
+    Also: a house with a theme ('미래에셋 반도체 ETF', '운용사가 미래에셋인'), a statistic asked
+    of no subject after one ('지금은 최고치 대비 얼마나 낮아?'), a ranking over a set after a fund
+    ('1년 수익률 가장 높은 ETF는?' is not the fund's), the sector median. SQL truth."""
+    tops = {r["manager"]: float(r["net_assets"]) for r in fetch_all(
+        "SELECT DISTINCT ON (e.manager) e.manager, p.net_assets FROM etfs e JOIN etf_prices p ON "
+        "p.etf_code = e.code AND p.trade_date = (SELECT max(trade_date) FROM etf_prices) WHERE "
+        "e.manager IN ('미래에셋자산운용', '삼성자산운용') ORDER BY e.manager, p.net_assets DESC",
+        None, pg_pool)}  # fmt: skip
+    history: list[Any] = []
+    for turn in ("미래에셋 ETF 중 순자산 1위", "삼성자산운용은?", "둘 차이는?"):
+        gap = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, gap)
+    assert fmt_krw(tops["미래에셋자산운용"] - tops["삼성자산운용"]) in gap.answer.split("\n")[0]
+
+    cheapest = fetch_all(
+        "SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code AND t.tag = '반도체' "
+        "WHERE e.manager = '미래에셋자산운용' ORDER BY e.expense_ratio, e.code LIMIT 1", None,
+        pg_pool)[0]["name"]  # fmt: skip
+    for question in ("미래에셋 반도체 ETF 중 보수 가장 싼 것",
+                     "운용사가 미래에셋인 반도체 ETF 중 보수 가장 싼 것"):  # fmt: skip
+        house = etf_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        assert house.status == "ok" and f"1. {cheapest} (" in house.answer, question
+
+    rates = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                      "'KR_USDKRW' ORDER BY obs_date", None, pg_pool)  # fmt: skip
+    last = rates[-1]
+    high = max(
+        float(r["value"]) for r in rates if r["obs_date"] > last["obs_date"] - timedelta(days=365)
+    )
+    history = []
+    for turn in ("원달러 환율 최근 1년 최고치", "최저치는?", "지금은 최고치 대비 얼마나 낮아?"):
+        now = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, now)
+    assert now.status == "ok" and f"최고치: {high:,.2f}" in now.answer
+
+    history = []
+    for turn in ("KODEX 200 보수", "1년 수익률 가장 높은 ETF는?"):
+        best = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, best)
+    assert best.answer.startswith("전체 ETF (1년 수익률 높은 순")
+
+    median = answer_stock_question("삼성SDI PBR 업종 중앙값보다 낮아?", pool=pg_pool)
+    assert median is not None and median.status == "ok" and "중앙값 " in median.answer
