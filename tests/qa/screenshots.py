@@ -89,16 +89,19 @@ _CONTENT_HEIGHT = """() => {
       height = Math.max(height, child.getBoundingClientRect().bottom);
     }
   }
-  // the chat box sits over the bottom of the content: room for it too, or the last answer's
-  // buttons stay under it with ~90 px left to scroll, and the chat's stick-to-bottom scrolled
-  // there on one run and not on the next (macro_rate shot 80 px lower, 1 run in 5)
-  const box = document.querySelector('[data-testid="stBottom"]');
-  return Math.ceil(height) + 48 + (box ? Math.ceil(box.getBoundingClientRect().height) : 0);
+  return Math.ceil(height) + 48;
 }"""
 
 
+# To the top, and held there: a chat screen's last answer ends under the chat box with some
+# 90 px left to scroll, and the chat's stick-to-bottom scrolled there now and then after the
+# move to the top (macro_rate shot 80 px lower, 1 run in 5). A scroll is undone before the
+# frame is painted (scroll events run before rendering).
 _TO_TOP = """() => document.querySelectorAll(
-  'main, [data-testid="stMain"], [data-testid="stSidebarContent"]').forEach((el) => { el.scrollTop = 0; })"""
+  'main, [data-testid="stMain"], [data-testid="stSidebarContent"]').forEach((el) => {
+    el.scrollTop = 0;
+    el.addEventListener('scroll', () => { if (el.scrollTop !== 0) el.scrollTop = 0; });
+  })"""
 
 
 def _grow_to_content(page: Any, viewport: Viewport) -> None:
@@ -125,7 +128,7 @@ def _shoot(page: Any, path: Path, viewport: Viewport) -> None:
     page.wait_for_timeout(300)
     page.evaluate(_STABILIZE)
     # A chat screen scrolls itself towards its newest answer as the viewport grows: back to the
-    # top, or the same screen is shot some 80 px lower on one run than on the next.
+    # top and kept there (_TO_TOP), or the same screen is shot some 80 px lower on one run.
     page.evaluate(_TO_TOP)
     page.wait_for_timeout(200)
     page.screenshot(path=str(path), full_page=True, animations="disabled", caret="hide",
