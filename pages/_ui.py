@@ -9,6 +9,7 @@ import functools
 import json
 import logging
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -348,6 +349,8 @@ def _render_stores() -> None:
     if pg.ok:
         for problem in _reader_problems():
             st.warning(problem, icon=":material/shield:")
+        if _UNCHECKED.is_set():  # a miss: the next view checks again
+            _reader_problems.clear()
     backend = "FalkorDB" if graph.backend == "falkordb" else "Neo4j"
     where_graph = "내장" if graph.embedded else "외부"
     version = graph.version or "버전 미확인"
@@ -366,14 +369,28 @@ def _reader_check() -> Callable[[], tuple[str, ...]]:
     pool = runtime.pg_pool()
     if pool is None:
         return tuple
+    return functools.partial(reader_findings, lambda: reader_access(pool).problems)
 
-    def check() -> tuple[str, ...]:
-        try:
-            return reader_access(pool).problems
-        except WorkbenchError as e:
-            return (f"에이전트 SQL의 읽기 전용 역할을 확인하지 못했습니다: {e}",)
 
-    return check
+_UNCHECKED = threading.Event()  # the last check could not reach the reader
+
+
+def reader_findings(audit: Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+    """The audit's problems; a check that could not reach the reader is said when it fails twice
+    running (the sidebar probes again on the next view after a miss). The first view of a new
+    process now and then missed the reader's first connection and the sidebar warned of a
+    server down beside 'PostgreSQL 정상' for the whole probe interval (screenshot QA, 2 runs in
+    15; the cause is not pinned down, a 2 s direct probe under the first view's load is likely)."""
+    try:
+        problems = audit()
+    except WorkbenchError as e:
+        if not _UNCHECKED.is_set():
+            _UNCHECKED.set()
+            logger.warning("reader check failed, checking again on the next view: %s", e)
+            return ()
+        return (f"에이전트 SQL의 읽기 전용 역할을 확인하지 못했습니다: {e}",)
+    _UNCHECKED.clear()
+    return problems
 
 
 _reader_problems = runtime.Refreshed(_reader_check, HEALTH_TTL_S)
