@@ -281,21 +281,43 @@ def drawdown(series: Series, lang: str) -> str | None:
             f"{worst[2]}; {first} to {last}).")  # fmt: skip
 
 
+def _sigma(series: Series) -> tuple[float, str] | None:
+    """The annualized volatility and its unit: of daily returns (%) for a level, of daily
+    changes (%p) for a rate."""
+    values = [v for _, v in series.points]
+    if len(values) < 3:
+        return None
+    if is_rate(series):
+        changes = [b - a for a, b in zip(values, values[1:], strict=False)]
+        return statistics.stdev(changes) * 252**0.5, "%p"
+    found = fig.annualized_volatility(values, len(values) - 1)
+    return (found * 100, "%") if found is not None else None
+
+
+def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
+    """'코스피와 코스닥 중 변동성 더 큰 쪽': the two volatilities, the larger named."""
+    sa, sb = _sigma(a), _sigma(b)
+    if sa is None or sb is None or sa[1] != sb[1] or not (_daily(a) and _daily(b)):
+        return None
+    big, small = (a, b) if sa[0] >= sb[0] else (b, a)
+    hi, lo = max(sa[0], sb[0]), min(sa[0], sb[0])
+    if lang == "ko":
+        return (f"변동성 비교: {josa(_name(big), '이/가')} 연환산 {hi:.2f}{sa[1]}로 "
+                f"{_name(small)}({lo:.2f}{sa[1]})보다 큽니다.")  # fmt: skip
+    return (f"Volatility: {_name(big)} {hi:.2f}{sa[1]} annualized, above {_name(small)} "
+            f"({lo:.2f}{sa[1]}).")  # fmt: skip
+
+
 def volatility(series: Series, lang: str) -> str | None:
     """A daily series' annualized volatility over the window: of its daily returns for a level,
     of its daily changes in %p for a rate (data_access.figures' √252 convention)."""
     if not _daily(series) or len(series.points) < 3:
         return (f"{_name(series)}: 일별 관측치가 아니어서 변동성을 계산하지 않았습니다." if lang == "ko"
                 else f"{_name(series)}: not a daily series, so no volatility.")  # fmt: skip
-    values = [v for _, v in series.points]
-    if is_rate(series):
-        changes = [b - a for a, b in zip(values, values[1:], strict=False)]
-        sigma, unit = statistics.stdev(changes) * 252**0.5, "%p"
-    else:
-        found = fig.annualized_volatility(values, len(values) - 1)
-        if found is None:
-            return None
-        sigma, unit = found * 100, "%"
+    found = _sigma(series)
+    if found is None:
+        return None
+    sigma, unit = found
     first, last = series.points[0][0], series.points[-1][0]
     if lang == "ko":
         return (f"{_name(series)} 연환산 변동성 {sigma:.2f}{unit} ({first} ~ {last}, 일간 "
@@ -738,6 +760,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         stats = ("max", "min") if both else (span_stat,)
         lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
         frame.span.used = any(reaches(s, frame.span) for s in series)  # else said, not 'ok'
+        if span_stat == "return" and len(series) >= 2 and op.kind in ("compare", "difference",
+                                                                       "rank"):  # fmt: skip
+            # '코스피 올해 수익률' → '나스닥은?' → '둘 중 더 많이 오른 건?': the span's returns, ranked
+            within = [s.model_copy(update={"points": _span_points(s.points, frame.span)})
+                      for s in series]  # fmt: skip
+            ranked = compare_returns(within, lang)
+            lines = [ranked, *lines] if ranked else lines
         return lines
     order = {e.key: (e.start if e.start >= 0 else 10_000 + i) for i, e in enumerate(frame.entities)}
     reference = _reference_keys(frame)  # '한국 대비 미국 실업률': Korea's is subtracted
@@ -751,7 +780,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
     # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
     returns_asked = frame.measure() == "return" and _priced(ordered)
-    if (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
+    if (
+        frame.measure() == "volatility"
+        and len(ordered) == 2
+        and op.kind in ("difference", "compare", "rank")
+    ):
+        out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
+    elif (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
         if RATIO in frame.notes and not is_rate(ordered[0]):  # '코스피가 코스닥의 몇 배야?'

@@ -1257,6 +1257,8 @@ def _threshold(text: str, raw: str = "") -> tuple[str | None, float, str | None]
     return found[0][:3] if found else None
 
 
+# a count of time is a window or a date, never a bar ('PER 1년 전보다 낮아졌어?')
+_TIME_AFTER = re.compile(r"\s*(?:년|개월|달|주|일|거래일|영업일|분기|years?|months?|weeks?|days?)")
 _PLACE_ASKED = re.compile(r"몇\s*(?:위|등|번째)|순위")
 
 
@@ -1267,7 +1269,8 @@ def _thresholds(text: str, raw: str = "") -> list[tuple[str, float, str | None, 
     best-performing')."""
     comparators = find_phrases(text, vocabulary()["comparators"])
     numbers = [m for m in _NUMBER.finditer(text)
-               if not _is_rank_number(text, m) and not (raw and _is_rank_number(raw, m))]  # fmt: skip
+               if not _is_rank_number(text, m) and not (raw and _is_rank_number(raw, m))
+               and not (m.group(2) is None and _TIME_AFTER.match(text, m.end()))]  # fmt: skip
     out: list[tuple[str, float, str | None, int]] = []
     taken: set[int] = set()
     for c in comparators:
@@ -1657,16 +1660,24 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.measures = frame.measures or list(previous.measures)
         frame.period = frame.period or previous.period
         frame.operation.top_n = frame.operation.top_n or previous.operation.top_n
-    elif not own and not _new_set(frame, previous, marks) and (
-        "same" in marks
-        or "then" in marks
-        or "replace" in marks
-        or _bare_followup(frame)
-        or (frame.relation == "similar" and not frame.of("etf"))  # '비슷한 ETF 중 더 싼 거'
-        or len(frame.question.strip()) <= 15
-        or (len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period))
-        or (read_window_stat(frame.question).stat in _OF_A_SUBJECT
-            and not _SET_ASKED.search(frame.question))
+    elif (
+        not own
+        and not _new_set(frame, previous, marks)
+        and (
+            "same" in marks
+            or "then" in marks
+            or "replace" in marks
+            or _bare_followup(frame)
+            or (frame.relation == "similar" and not frame.of("etf"))  # '비슷한 ETF 중 더 싼 거'
+            or len(frame.question.strip()) <= 15
+            or (
+                len(frame.question.strip()) <= 30 and (frame.operation.change_basis or frame.period)
+            )
+            or (
+                read_window_stat(frame.question).stat in _OF_A_SUBJECT
+                and not _SET_ASKED.search(frame.question)
+            )
+        )
     ):  # '왜 떨어졌어?' after 삼성전자; 'over the last 6 months?' after a series; '지금은 최고치
         # 대비 얼마나 낮아?' (a statistic asked of no subject of its own: the one talked about)
         frame.reference = "same"
@@ -1902,6 +1913,8 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     elif op.kind == "rank" and bare:
         # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
         op.direction = previous.operation.direction
+    if frame.period is None and frame.span is None and frame.window is None and previous.span:
+        frame.span = previous.span.model_copy(update={"used": False})  # '코스피 올해 수익률' → …
     if frame.period is None:
         frame.period = previous.period or _since_the_day_named(frame, previous)
     if bare and frame.statistic is None and previous.statistic:  # '20거래일 평균은?' → '기아는?'

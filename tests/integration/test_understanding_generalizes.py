@@ -1807,3 +1807,40 @@ def test_round_49_two_houses_first_funds_a_house_with_a_theme_and_a_statistic_fo
 
     median = answer_stock_question("삼성SDI PBR 업종 중앙값보다 낮아?", pool=pg_pool)
     assert median is not None and median.status == "ok" and "중앙값 " in median.answer
+
+
+def test_round_50_a_window_is_no_bar_volatilities_compared_and_a_span_carried_over(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 50 (written before the change; 3 wrong with status ok): 'PER 1년 전보다
+    낮아졌어?' read '1년' as a bar of 1배; '변동성 더 큰 쪽' led with the two indices' level gap;
+    '코스피 올해 수익률' → '나스닥은?' → '둘 중 더 많이 오른 건?' compared one-year returns. SQL
+    truth."""
+    past = fetch_all(
+        "SELECT as_of_date, pe FROM stock_fundamentals WHERE security_id = 'KR:000660' AND "
+        "as_of_date <= (SELECT max(as_of_date) FROM stock_fundamentals) - interval '1 year' "
+        "ORDER BY as_of_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    per = answer_stock_question("SK하이닉스 PER 1년 전보다 낮아졌어?", pool=pg_pool)
+    assert per is not None and "1배 미만" not in per.answer and "아니요" not in per.answer
+    assert f"{past['as_of_date']}의 {float(past['pe']):.2f}배 대비" in per.answer
+
+    vol = macro_answer("코스피와 코스닥 중 최근 3개월 변동성 더 큰 쪽", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    lead = next(line for line in vol.answer.splitlines() if line.startswith("- "))
+    assert lead.startswith("- 변동성 비교: ") and "격차" not in lead
+
+    ends = {}
+    for code in ("^KS11", "^IXIC"):
+        rows = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = "
+                         "%s ORDER BY trade_date", (code,), pg_pool)  # fmt: skip
+        last = rows[-1]
+        base = [r for r in rows if r["trade_date"].year < last["trade_date"].year][-1]
+        ends[code] = (float(last["close"]) / float(base["close"]) - 1) * 100
+    history: list[Any] = []
+    for turn in ("코스피 올해 수익률", "나스닥은?", "둘 중 더 많이 오른 건?"):
+        both = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, both)
+    assert (
+        f"코스피 {ends['^KS11']:+.2f}%" in both.answer and f"{ends['^IXIC']:+.2f}%" in both.answer
+    )
