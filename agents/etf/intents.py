@@ -173,6 +173,9 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
     if (plan.intent != "holdings_aggregate" or previous is None or frame.reference != "same"
             or not previous.operation.top_n or " 중" not in f" {plan.question}"):  # fmt: skip
         return
+    if frame.operation.aggregate in ("sum", "avg"):  # '그 중 비중 합계는?': of the N listed
+        frame.operation.top_n = previous.operation.top_n
+        return
     plan.within = previous.operation.top_n
     picked = pick_direction(frame)
     if picked in ("asc", "desc"):

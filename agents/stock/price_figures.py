@@ -4,6 +4,7 @@ ranges, drawdowns, the days of the largest moves or volumes, RSI, and the news o
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
@@ -417,7 +418,14 @@ def _bar_value(row: dict[str, Any], field: str) -> float:
     return float(row[field])
 
 
+EVER = re.compile(r"적\s*(?:이|있|없)|\bever\b", re.IGNORECASE)  # '넘은 적 있어?'
+
+
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
+    op = turn.frame.operation
+    if EVER.search(turn.frame.question) and op.comparator and op.threshold_unit == "억":
+        _closes_over_bar(turn, pool)  # '10만원 넘은 적 있어?': the window's sessions, not today
+        return
     rows = fetch_prices(turn, pool, 0.25)
     if rows:
         last = rows[-1]
@@ -426,6 +434,39 @@ def _close(turn: Turn, pool: ConnectionPool | None) -> None:
         price += in_won(turn, float(last["close"]), pool)
         turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
+
+
+def _closes_over_bar(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The sessions of the window asked (a year unless said) whose close met the bar: how many,
+    the first and the last; the verdict is on the window's extreme close."""
+    op, frame = turn.frame.operation, turn.frame
+    w = frame.window
+    window = fig.Window(w.n, w.unit) if w is not None else fig.Window(12, "month")
+    last = date.fromisoformat(turn.as_of)
+    first = window.start(last) or last - timedelta(days=365)
+    rows = [r for r in fetch_bars(turn, pool, first) if r["trade_date"] > first]
+    if not rows or op.comparator is None or op.threshold is None:
+        return
+    bar, below = op.threshold * 1e8, op.comparator.startswith("<")
+    met = [r for r in rows if (float(r["close"]) < bar if below else float(r["close"]) > bar)]
+    pick = (min if below else max)(rows, key=lambda r: float(r["close"]))
+    turn.figures["close"] = float(
+        pick["close"]
+    )  # the verdict: the window's extreme against the bar
+    mark_used(frame)
+    cur, span = turn.stock["currency"], f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}"
+    side = ("미만" if below else "초과", "below" if below else "above")
+    extreme = ("최저" if below else "최고", "low" if below else "high")
+    if turn.ko():
+        found = (f"{len(met)}거래일 — 처음 {met[0]['trade_date']}, 마지막 {met[-1]['trade_date']}"
+                 if met else "없음")  # fmt: skip
+        turn.lines.append(f"{span} {len(rows)}거래일 중 종가 {money(bar, cur)} {side[0]}: {found}; "
+                          f"기간 {extreme[0]} 종가 {money(float(pick['close']), cur)} "
+                          f"({pick['trade_date']})")  # fmt: skip
+    else:
+        turn.lines.append(f"Closes {side[1]} {money(bar, cur)} from {span}: {len(met)} of "
+                          f"{len(rows)} sessions; the {extreme[1]} close "
+                          f"{money(float(pick['close']), cur)} on {pick['trade_date']}")  # fmt: skip
 
 
 def sessions_asked(frame: QuestionFrame) -> bool:

@@ -24,6 +24,7 @@ from agents.stock.box import (
 )
 from agents.stock.dating import date_security
 from agents.stock.price_figures import (
+    EVER,
     PRICE_SECTIONS,
     asks_move,
     asks_why,
@@ -149,6 +150,10 @@ def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
     for t in turns:
         if key in t.figures:
             name = f"{t.stock['name']} {GAP_WORDS[key][0 if t.ko() else 1]}"
+            if key == "close" and EVER.search(frame.question):  # the window's extreme close
+                low = comparator.startswith("<")
+                name = (f"{t.stock['name']} 기간 {'최저' if low else '최고'} 종가" if t.ko()
+                        else f"{t.stock['name']} {'lowest' if low else 'highest'} close")  # fmt: skip
             unit = {"per": "배", "pbr": "배", "return": "%", "dividend_yield": "%"}.get(key)
             said = (
                 f"{bar:g}{unit if t.ko() or unit == '%' else 'x'}"

@@ -56,10 +56,10 @@ _WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
 # a number and its unit; Korean amounts may be compound ('5천억', '1조 5천억', '3천만')
 _NUMBER = re.compile(
-    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조"
+    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조|만(?=\s*원)"
     r"|trillion|billion|bp)?(?:(?<=조)\s*(\d+)\s*(천억|백억|억))?"
 )
-_EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1}
+_EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1, "만": 0.0001}
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>(?:마지막|첫)\s*"
                     r"(?:거래일|영업일|날)|말|초|첫날|)(?!\s*\d)")  # fmt: skip
@@ -162,8 +162,8 @@ def understand(
     text = _read_measures(frame, text)
     _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
     _foreign_housing(frame)
-    if "re_region" in kinds:
-        _read_housing_region_words(frame)
+    if "re_region" in kinds:  # '서울 미분양' → '경기는?': the housing talk goes on
+        _read_housing_region_words(frame, previous)
     _read_operation(frame, text, before_measures)
     if THEN_AND_NOW in frame.notes and frame.operation.kind in ("lookup", "compare"):
         frame.operation.kind, frame.operation.change_basis = "change", "period"
@@ -818,10 +818,14 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
 _HOLDS_MUCH = re.compile(r"(많이)\s*(?:담|보유|편입|들고)")
 
 
-def _read_housing_region_words(frame: QuestionFrame) -> None:
+def _read_housing_region_words(frame: QuestionFrame, previous: QuestionFrame | None) -> None:
     """'경기 미분양': a region whose name is also a common word ('경기', the economy) is that
-    region only beside a housing measure (the vocabulary's `housing_aliases`)."""
-    if not {m.name for m in frame.measures} & HOUSING_MEASURES:
+    region only beside a housing measure (the vocabulary's `housing_aliases`), or in a bare
+    follow-up of a housing question ('서울 미분양' → '경기는?')."""
+    housing = {m.name for m in frame.measures} & HOUSING_MEASURES or (
+        not frame.measures and previous is not None
+        and {m.name for m in previous.measures} & HOUSING_MEASURES)  # fmt: skip
+    if not housing:
         return
     regions = {
         a: s["key"] for s in vocabulary()["re_regions"] for a in s.get("housing_aliases", ())
@@ -1464,6 +1468,10 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         and _HOW_MUCH.search(text)
     ):  # '거래량 제일 많은 ETF는 어제 얼마나 올랐어?': the ranked one's move is read after the cut
         frame.measures.append(Measure(name="return", unit="%", surface=moves[0].phrase))
+        return
+    if op.kind == "filter" and op.threshold_unit == "억" and frame.measure() is None:
+        # '30만원 아래로 떨어진 적 있어?': a price against an amount, not a return
+        frame.measures.insert(0, Measure(name="close", unit=MEASURE_UNITS["close"], surface=""))
         return
     if op.kind in ("filter", "rank") and frame.measure() in (None, "return"):
         if frame.measure() is None:

@@ -1844,3 +1844,49 @@ def test_round_50_a_window_is_no_bar_volatilities_compared_and_a_span_carried_ov
     assert (
         f"코스피 {ends['^KS11']:+.2f}%" in both.answer and f"{ends['^IXIC']:+.2f}%" in both.answer
     )
+
+
+def test_round_51_a_price_bar_ever_met_a_move_either_way_and_a_total_of_a_cut(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 51 (written before the change; 3 wrong with status ok): '10만원 넘은 적
+    있어?' read the bar as 10원 and answered on today's close; '몇 % 움직였어?' gave the close
+    alone; '상위 10종목' → '그 중 비중 합계는?' picked the largest. Also '30만원 아래로 떨어진
+    적' (a price, not a return) and '서울 미분양' → '경기는?' → '합치면?' (경기 the region, as
+    the housing talk goes on). SQL truth."""
+    closes = fetch_all(
+        "SELECT trade_date, close FROM stock_prices WHERE security_id = 'KR:005930' AND "
+        "trade_date > (SELECT max(trade_date) FROM stock_prices) - interval '1 year' ORDER BY "
+        "trade_date", None, pg_pool)  # fmt: skip
+    over = [r for r in closes if float(r["close"]) > 100_000]
+    ever = answer_stock_question("삼성전자 주가 10만원 넘은 적 있어?", pool=pg_pool)
+    assert ever is not None and ever.answer.startswith("**예 — " if over else "**아니요 — ")
+    assert f"종가 100,000원 초과: {len(over)}거래일" in ever.answer
+    low = min(float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:000660' AND trade_date > "
+        "(SELECT max(trade_date) FROM stock_prices) - interval '1 year'", None, pg_pool))  # fmt: skip
+    below = answer_stock_question("SK하이닉스 30만원 아래로 떨어진 적 있어?", pool=pg_pool)
+    assert below is not None and "수익률" not in below.answer.split("\n")[0]
+    assert below.answer.startswith("**예 — " if low < 300_000 else "**아니요 — ")
+
+    moved = answer_stock_question("POSCO홀딩스 주가 3개월 동안 몇 % 움직였어?", pool=pg_pool)
+    assert moved is not None and "3개월 수익률 " in moved.answer
+
+    top = one(pg_pool, "SELECT sum(weight) FROM (SELECT weight FROM etf_holdings WHERE etf_code "
+              "= '069500' AND as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
+              "etf_code = '069500') ORDER BY weight DESC LIMIT 10) t")  # fmt: skip
+    history: list[Any] = []
+    for turn in ("KODEX 200 보유 상위 10종목", "그 중 비중 합계는?"):
+        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, total)
+    assert f"상위 10개 종목 비중 합: {top:.2f}%" in total.answer
+
+    units = {r["region"]: int(r["units"]) for r in fetch_all(
+        "SELECT region, units FROM re_unsold_housing WHERE region IN ('서울', '경기') AND month "
+        "= (SELECT max(month) FROM re_unsold_housing)", None, pg_pool)}  # fmt: skip
+    history = []
+    for turn in ("서울 미분양 최근 추이", "경기는?", "합치면?"):
+        both = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, both)
+    assert "서울·경기 미분양" in both.answer and f"{sum(units.values()):,}호" in both.answer
