@@ -107,10 +107,11 @@ def render_info(info: dict, name: str, lang: str) -> str:
 def render_info_lead(info: dict, name: str, lang: str, asked: str) -> str:
     """The asked fact in one sentence ('KODEX 200 상장일 언제야?'), then the whole card."""
     value = {"expense_ratio": f"{info.get('expense_ratio')}%", "listed_date": info.get("listed_date"),
-             "benchmark": info.get("benchmark")}.get(asked)  # fmt: skip
+             "benchmark": info.get("benchmark"), "manager": info.get("company")}.get(asked)  # fmt: skip
     words = {"expense_ratio": ("총보수는 연", "expense ratio is"),
              "listed_date": ("상장일은", "listing date is"),
-             "benchmark": ("기초지수는", "benchmark is")}.get(asked)  # fmt: skip
+             "benchmark": ("기초지수는", "benchmark is"),
+             "manager": ("운용사는", "manager is")}.get(asked)  # fmt: skip
     card = render_info(info, name, lang)
     if not value or not words:
         return card

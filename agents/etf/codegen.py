@@ -12,7 +12,7 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import PERIOD_WORDS, Plan
+from agents.etf.intents import MANAGER_ASKED, PERIOD_WORDS, Plan
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
 Resolved = dict[str, Any]
@@ -109,12 +109,13 @@ def _etf_call(plan: Plan, etfs: list[dict[str, Any]], call: str, render: str) ->
     ])  # fmt: skip
 
 
-_INFO_FACTS = ("expense_ratio", "listed_date", "benchmark")
+_INFO_FACTS = ("expense_ratio", "listed_date", "benchmark", "manager")
 
 
 def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     call = f"get_etf_info(etf_code={lit(etfs[0]['code'])})"
     asked = plan.frame.measure() if plan.frame else None
+    asked = "manager" if MANAGER_ASKED.search(plan.question) else asked
     if asked not in _INFO_FACTS:
         return tpl.inline(_etf_call(plan, etfs, call, "render_info"))
     code = _etf_call(plan, etfs, call, "render_info_lead")  # the asked fact leads the card

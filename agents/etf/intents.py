@@ -135,6 +135,9 @@ def detect_plan(
     _same_manager(plan, previous, lexicon)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
+    if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
+            and not any(m.surface and m.surface in question for m in frame.measures)):  # fmt: skip
+        plan.intent = "etf_info"  # '그거 운용사는?': the one fund's manager, said first
     if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
         _scope_by_name(plan, lexicon)
     _check_period(plan)
@@ -142,7 +145,7 @@ def detect_plan(
     _pick_within_previous_cut(plan, frame, previous)
     plan.show_manager = bool(
         plan.intent in ("etf_set", "etf_composed") and not plan.managers
-        and not frame.operation.group_by and _MANAGER_ASKED.search(plan.question))  # fmt: skip
+        and not frame.operation.group_by and MANAGER_ASKED.search(plan.question))  # fmt: skip
     if (
         frame.per_period
         and len(plan.etfs) == 1
@@ -282,7 +285,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
                                                   (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
             return _set_intent(plan, frame, "holders")  # scoped ('… 높은 반도체 ETF') or filtered
-        if _MANAGER_ASKED.search(plan.question) and not op.group_by:  # '… 담은 ETF의 운용사'
+        if MANAGER_ASKED.search(plan.question) and not op.group_by:  # '… 담은 ETF의 운용사'
             op.kind, op.direction = "rank", op.direction or "desc"
             frame.measures = frame.measures or [Measure(name="weight", unit="%")]
             return _set_intent(plan, frame, "holders")
@@ -807,7 +810,7 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     )
 
 
-_MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디|\s*\??\s*$)|어느\s*운용사|which (?:manager|issuer)"
+MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디|\s*\??\s*$)|어느\s*운용사|which (?:manager|issuer)"
                             r"|who manages|managed by whom", re.IGNORECASE)  # fmt: skip
 _HOW_DOING = re.compile(r"어때|어땠|어떻게 됐|\bhow (?:is|are|did|has|have)\b.*\b(?:doing|done|perform)",
                         re.IGNORECASE)  # fmt: skip

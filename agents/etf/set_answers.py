@@ -510,8 +510,8 @@ def render_month(result: dict, spec: dict) -> str:
         return render_per_period(daily, spec)
     days = [d for d in daily if spec["first"] <= str(d.get("date", ""))[:10] <= spec["last"]
             and d.get("close")]  # fmt: skip
-    if not days:
-        return spec["out_of_window"]
+    if not days or str(daily[-1].get("date", ""))[:10] > spec["first"]:
+        return spec["out_of_window"]  # the tool's year does not reach the span's first day
     first, last = days[-1]["date"], days[0]["date"]
     note = ("\n\n" + spec["note"]) if spec.get("note") else ""
     if spec["aggregate"] == "return":

@@ -284,7 +284,7 @@ class GetETFPricesTool(EtfTool):
         },
         "unit": {
             "type": "string",
-            "description": "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', 'month', "
+            "description": "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', 'month', 'quarter', "
             "또는 달력 주·월 'prev_week'(지난주), 'prev_month'(지난달), 'this_week', 'this_month' "
             "(sessions=1)",
             "nullable": True,

@@ -845,8 +845,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         mark_read(frame, *(h.phrase for h in correlated))  # computed: not a term the data lacks
     move = asked_move(frame.question)
     if (op.kind == "rank" or (op.kind == "aggregate" and op.aggregate in ("max", "min"))
-            or DAY_OF_MOVE in frame.notes):  # fmt: skip
-        move = None  # '고점 대비 얼마나 빠졌어?', '가장 많이 떨어진 날': not over the window
+            or DAY_OF_MOVE in frame.notes or op.threshold is not None):  # fmt: skip
+        move = None  # '고점 대비 얼마나 빠졌어?', '가장 많이 떨어진 날', '15 아래로 내려간 날':
+        # not a move over the window the question takes as given
     if move and len(ordered) == 1 and not is_rate(ordered[0]):
         inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)

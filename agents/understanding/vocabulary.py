@@ -146,9 +146,10 @@ _HANGUL_GAP = re.compile(r"(?<=[가-힣]) (?=[가-힣])")
 
 def _spacings(phrase: str) -> tuple[str, ...]:
     """A Korean phrase as written and with its inner spaces dropped ('보다 높' is also
-    '보다높'): Korean spacing is loose, so one entry covers both."""
-    joined = _HANGUL_GAP.sub("", phrase)
-    return (phrase,) if joined == phrase else (phrase, joined)
+    '보다높'), an English one with its hyphens as spaces ('year-end' is also 'year end'):
+    spacing is loose, so one entry covers both."""
+    forms = dict.fromkeys((phrase, _HANGUL_GAP.sub("", phrase), phrase.replace("-", " ")))
+    return tuple(forms)
 
 
 def _word_ok(text: str, phrase: str, start: int, end: int) -> bool:

@@ -131,6 +131,7 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
         "day",
         "week",
         "month",
+        "quarter",
         "prev_week",
         "prev_month",
         "this_week",

@@ -1890,3 +1890,46 @@ def test_round_51_a_price_bar_ever_met_a_move_either_way_and_a_total_of_a_cut(
                             pool=pg_pool)  # fmt: skip
         history = history_after(history, turn, both)
     assert "서울·경기 미분양" in both.answer and f"{sum(units.values()):,}호" in both.answer
+
+
+def test_round_52_a_manager_asked_of_a_pick_an_outlook_a_bar_counted_and_words_of_growth(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 52 (written before the change; 5 wrong with status ok): '그거 운용사는?' gave
+    the fund's net assets again; 'KODEX 200 전망' showed the fund's card; '15 아래로 내려간 날'
+    led with a premise nobody stated; '1년 새 얼마나 불었어?' gave the level; 'since year end'
+    (no hyphen) was a year's change. Also a span the ETF price tool's year does not reach is
+    said, not an error. SQL truth."""
+    cheapest = fetch_all(
+        "SELECT e.name, e.manager FROM etfs e JOIN LATERAL (SELECT net_assets FROM etf_prices p "
+        "WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true WHERE e.code IN "
+        "(SELECT code FROM etfs ORDER BY expense_ratio, code LIMIT 3) ORDER BY p.net_assets DESC "
+        "LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    history: list[Any] = []
+    for turn in ("보수 가장 싼 ETF 3개", "그 중 순자산 가장 큰 건?", "그거 운용사는?"):
+        house = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, house)
+    assert house.answer.startswith(f"{cheapest['name']}의 운용사는 {cheapest['manager']}입니다.")
+
+    outlook = etf_answer("KODEX 200 전망", settings=offline, store=graph_store, pool=pg_pool)
+    assert outlook.status == "partial" and "예측" in outlook.answer
+
+    below = macro_answer("VIX가 15 아래로 내려간 날 올해 며칠?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "질문과 달리" not in below.answer and "15.00 미만: " in below.answer
+
+    grew = answer_stock_question("삼성전자 시가총액 1년 새 얼마나 불었어?", pool=pg_pool)
+    assert grew is not None and "대비 " in grew.answer  # the change, not the level alone
+
+    year_end = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'DGS10' AND "
+        "obs_date <= make_date(extract(year FROM (SELECT max(obs_date) FROM macro_observations "
+        "WHERE series_code = 'DGS10'))::int - 1, 12, 31) ORDER BY obs_date DESC LIMIT 1", None,
+        pg_pool)[0]  # fmt: skip
+    since = macro_answer("US 10-year yield change since year end", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"vs {float(year_end['value']):.2f}% on {year_end['obs_date']}" in since.answer
+
+    half = etf_answer("TIGER 200 작년 하반기 수익률", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert half.status == "partial" and "조회 범위(최근 1년) 밖" in half.answer
