@@ -1933,3 +1933,17 @@ def test_round_52_a_manager_asked_of_a_pick_an_outlook_a_bar_counted_and_words_o
     half = etf_answer("TIGER 200 작년 하반기 수익률", settings=offline, store=graph_store,
                       pool=pg_pool)  # fmt: skip
     assert half.status == "partial" and "조회 범위(최근 1년) 밖" in half.answer
+
+
+def test_an_average_asked_against_a_year_before_is_said_not_given_as_the_answer(
+    graph_store: Any, offline: Settings, pg_pool: Any
+) -> None:
+    """Round 46's one wrong answer left after its changes: '서울 아파트 평균 거래가 작년 대비'
+    gave the period's average with status ok; the change of an average on a year is not
+    computed, so the answer says so (partial). A growth rate's window average still is."""
+    deals = macro_answer("서울 아파트 평균 거래가 작년 대비", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    assert deals.status == "partial" and "전년·전월 대비 변화는 계산하지 않아" in deals.answer
+    growth = macro_answer("미국 CPI 전년비 최근 6개월 평균", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert growth.status == "ok" and "계산하지 않아" not in growth.answer
