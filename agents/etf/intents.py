@@ -28,7 +28,14 @@ from agents.understanding.coverage import (
     ordinal_position,
     pick_direction,
 )
-from agents.understanding.frame import COMPARATOR_WORDS, PLAN, CalendarSpan, Measure, measure_name
+from agents.understanding.frame import (
+    COMPARATOR_WORDS,
+    PLAN,
+    CalendarSpan,
+    Entity,
+    Measure,
+    measure_name,
+)
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
@@ -133,6 +140,7 @@ def detect_plan(
         frame=frame,
     )
     _same_manager(plan, previous, lexicon)
+    _house_of_the_count(plan, frame, previous, lexicon)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
     if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
@@ -162,6 +170,29 @@ def detect_plan(
     elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+_GROUP_PICK = re.compile(r"(?:가장|제일)\s*(많은|적은)\s*(?:곳|운용사|데)|the (most|fewest)")
+
+
+def _house_of_the_count(plan: Plan, frame: QuestionFrame, previous: QuestionFrame | None,
+                        lexicon: Lexicon) -> None:  # fmt: skip
+    """'운용사별 ETF 개수' → '그 중 가장 많은 곳의 평균 보수는?': the house the count put first,
+    then the figure asked of its funds (not of all funds)."""
+    said = _GROUP_PICK.search(plan.question)
+    if (said is None or plan.managers or previous is None
+            or previous.operation.group_by != "manager"):  # fmt: skip
+        return
+    counts: dict[str, int] = {}
+    for manager in lexicon.fund_managers.values():
+        counts[manager] = counts.get(manager, 0) + 1
+    if not counts:
+        return
+    most = said.group(1) == "많은" or said.group(2) == "most"
+    house = (max if most else min)(sorted(counts), key=lambda m: counts[m])
+    plan.managers = [Mention("manager", house, house, -1, -1)]
+    frame.entities.append(Entity(kind="manager", key=house, name=house, inherited=True))
+    mark_read(frame, said.group(0))
 
 
 _THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)

@@ -89,6 +89,7 @@ class Lexicon:
     security_ids: dict[str, str] = field(default_factory=dict)  # stock code → security_id
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
+    fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
     _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
     _by_head: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
@@ -587,6 +588,7 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
         security_ids=security_ids,
         aliases=[a for a in aliases if a[1] in ("etf", "stock")],
         benchmarks={r["code"]: r["benchmark"] for r in etf_rows if r.get("benchmark")},
+        fund_managers={r["code"]: r["manager"] for r in etf_rows if r.get("manager")},
         latest_session=current_as_of_date(pool).isoformat(),
     )
 

@@ -1947,3 +1947,18 @@ def test_an_average_asked_against_a_year_before_is_said_not_given_as_the_answer(
     growth = macro_answer("미국 CPI 전년비 최근 6개월 평균", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     assert growth.status == "ok" and "계산하지 않아" not in growth.answer
+
+
+def test_round_53_the_house_a_count_put_first_then_a_figure_of_its_funds(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 53 (written before the change; 1 wrong with status ok): '운용사별 ETF 개수' →
+    '그 중 가장 많은 곳의 평균 보수는?' averaged the fees of all funds. SQL truth."""
+    top = fetch_all("SELECT manager, avg(expense_ratio) AS fee FROM etfs GROUP BY manager "
+                    "ORDER BY count(*) DESC, manager LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    history: list[Any] = []
+    for turn in ("운용사별 ETF 개수", "그 중 가장 많은 곳의 평균 보수는?"):
+        fee = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, fee)
+    assert fee.status == "ok" and fee.answer.startswith(f"{top['manager']}의 ETF의 총보수 평균: ")
+    assert f"{float(top['fee']):.3f}".rstrip("0") in fee.answer.split("\n")[0]
