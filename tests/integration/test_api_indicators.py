@@ -105,8 +105,11 @@ def indicators(settings: Any, services: Any) -> Iterator[httpx.Client]:
 
 
 def data_screen_text() -> str:
+    """The Data screen's graph tab, where the index line is drawn (that tab opens the store)."""
     st.cache_data.clear()  # the page caches the indicator for 30 s (its 새로 고침 button clears it)
     at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["data_tab"] = "그래프 스키마"  # pages/data.py TAB_KEY: only the open tab runs
+    at.run()
     assert not at.exception, [e.value for e in at.exception]
     return "\n".join([c.value for c in at.caption] + [w.value for w in at.warning])
 
