@@ -31,7 +31,8 @@ _PY_COMPARATOR = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=="}
 # columns, not one map per row: the graph client parses 900 maps ~3x slower (graph_query gives
 # the same {code, name, expense_ratio} rows either way)
 _RETURN = "e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"
-_MANAGER = ", [(e)-[:MANAGED_BY]->(c:Company) | c.name][0] AS manager"
+_MANAGER_OF = "[(e)-[:MANAGED_BY]->(c:Company) | c.name][0]"  # a fund's manager, in Cypher
+_MANAGER = f", {_MANAGER_OF} AS manager"
 _MAP_FEE = "expense_ratio: e.expense_ratio"  # the holders' sets return maps
 LABELS = {
     "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
@@ -90,7 +91,7 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     cypher, described = _universe_cypher(plan, stocks, tags)
     if plan.show_manager:  # a column list, or a map ('삼성전자를 가장 많이 담은 ETF의 운용사')
         cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1).replace(
-            _MAP_FEE, _MAP_FEE + ", manager: " + _MANAGER.split(" AS ")[0].removeprefix(", "), 1
+            _MAP_FEE, f"{_MAP_FEE}, manager: {_MANAGER_OF}", 1
         )
     return cypher, described
 

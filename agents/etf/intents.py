@@ -11,6 +11,7 @@ data is `declined` with the reason and the nearest question it can answer.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -183,9 +184,7 @@ def _house_of_the_count(plan: Plan, frame: QuestionFrame, previous: QuestionFram
     if (said is None or plan.managers or previous is None
             or previous.operation.group_by != "manager"):  # fmt: skip
         return
-    counts: dict[str, int] = {}
-    for manager in lexicon.fund_managers.values():
-        counts[manager] = counts.get(manager, 0) + 1
+    counts = Counter(lexicon.fund_managers.values())
     if not counts:
         return
     most = said.group(1) == "많은" or said.group(2) == "most"
@@ -410,11 +409,12 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         plan.filter_first, kept_by = True, None
     if measure == "holdings" and op.aggregate == "count":
         return None  # '… 상위 2개의 보유종목 수': each one's count of holdings, not a list
+    held_place = _HELD_PLACE.search(frame.question)  # '… ETF의 보유 1위 종목': the holdings'
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
         mark_read(frame, str(n))  # the count is the holdings' ('상위 5개 보유종목')
-        if held_place := _HELD_PLACE.search(frame.question):  # '… ETF의 보유 1위 종목'
+        if held_place:
             plan.holdings_n = int(held_place.group(1))
             mark_read(frame, held_place.group(0))
         frame.operation.top_n = None
@@ -434,7 +434,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
-    place = None if _HELD_PLACE.search(frame.question) else ordinal_position(frame.question)
+    place = None if held_place else ordinal_position(frame.question)
     if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
         plan.position = place[0]
         frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
@@ -896,9 +896,8 @@ def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
     of_a_set = plan.intent in ("etf_set", "etf_composed")
     # 'KODEX 200 순자산 작년 말과 비교': a level read today, its change not computed
     a_level = plan.intent == "etf_measure" and plan.measure in DAILY_LEVELS
-    period = frame.period
-    said = period is not None and period.surface in frame.question  # not carried over
-    if (period is not None and said and (of_a_set or a_level)
+    period = frame.period  # said in this question, not carried over from the last
+    if (period is not None and period.surface in frame.question and (of_a_set or a_level)
             and not measures & _OVER_A_PERIOD and frame.statistic is None):  # fmt: skip
         frame.notes.append(f"{UNAPPLIED}{period.surface}")
 

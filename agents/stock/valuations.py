@@ -38,11 +38,13 @@ WHERE security_id = %(sid)s ORDER BY event_date"""
 
 
 # the same sector's stocks of the same market, each on its last snapshot on or before the day
-_PEERS = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+# a market's stocks, each on its last snapshot on or before the day (the rank of one of them)
+_MARKET = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
 FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
   FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
   ORDER BY as_of_date DESC LIMIT 1) f ON true
-WHERE s.sector = ANY(%(sectors)s) AND s.country = %(country)s AND NOT s.is_etf"""
+WHERE s.country = %(country)s AND NOT s.is_etf"""
+_PEERS = _MARKET + " AND s.sector = ANY(%(sectors)s)"  # the same sector's stocks of it
 
 
 def _fundamentals(turn: Turn, pool: ConnectionPool | None) -> dict[str, Any] | None:
@@ -151,12 +153,6 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
     words = [t for p in vocabulary()["peer_words"] if p in turn.frame.question.lower()
              for t in p.split()]  # fmt: skip
     mark_read(turn.frame, *words)
-
-
-_MARKET = """SELECT s.security_id, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
-FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
-  FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
-  ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.country = %(country)s AND NOT s.is_etf"""
 
 
 def _rank(turn: Turn, pool: ConnectionPool | None) -> None:
