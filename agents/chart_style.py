@@ -7,6 +7,9 @@ Plotly grows the bottom margin to fit it, however many rows it wraps into.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from datetime import date, timedelta
 from typing import Any
 
 import plotly.graph_objects as go
@@ -21,6 +24,7 @@ LEGEND: dict[str, Any] = {
     "x": 0.0,
 }
 
+ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 DAY_MS = 86_400_000
 # Plotly writes English month names on date axes ("Jan 2026"): numbers instead, coarser when
 # zoomed out. Only for date axes (on a number axis these formats would garble the ticks).
@@ -31,6 +35,32 @@ DATE_TICKS: list[dict[str, Any]] = [
 
 
 DATE_AXIS: dict[str, Any] = {"tickformatstops": DATE_TICKS, "hoverformat": "%Y-%m-%d"}
+DAILY_GAP_DAYS = 4  # a series whose dates are mostly this close is daily (sessions), not monthly
+
+
+def session_breaks(dates: Sequence[str]) -> list[dict[str, Any]]:
+    """Plotly rangebreaks that close the gaps between a daily series' sessions: the weekends
+    (when no date falls on one) and every weekday the series has no row for (a holiday). A
+    date axis drew each weekend and holiday as an empty stretch of the price line and a missing
+    volume bar. [] for a series that is not daily (monthly CPI keeps its calendar axis)."""
+    days = sorted({date.fromisoformat(str(d)[:10]) for d in dates if ISO_DAY.match(str(d))})
+    if len(days) < 3 or len(days) < len(dates):
+        return []
+    gaps = sorted((b - a).days for a, b in zip(days, days[1:], strict=False))
+    if gaps[len(gaps) // 2] > DAILY_GAP_DAYS:
+        return []
+    weekend = any(d.weekday() >= 5 for d in days)
+    held = set(days)
+    span = (days[0] + timedelta(n) for n in range((days[-1] - days[0]).days))
+    missing = [d.isoformat() for d in span if d not in held and (weekend or d.weekday() < 5)]
+    breaks: list[dict[str, Any]] = [] if weekend else [{"bounds": ["sat", "mon"]}]
+    return breaks + ([{"values": missing}] if missing else [])
+
+
+def session_axis(dates: Sequence[str]) -> dict[str, Any]:
+    """A date axis over a series' sessions: Korean-neutral ticks and no weekend or holiday gaps."""
+    breaks = session_breaks(dates)
+    return {**DATE_AXIS, "rangebreaks": breaks} if breaks else dict(DATE_AXIS)
 
 
 def date_axes(fig: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import plotly.graph_objects as go
 
-from agents.chart_style import DATE_AXIS, base_layout, figure_of
+from agents.chart_style import base_layout, figure_of, session_axis
 from agents.colors import price_colors
 from agents.etf.set_answers import fmt_krw
 
@@ -62,29 +62,42 @@ def _bar_labels(values: list[float]) -> list[str]:
     return [f"{v:,.2f}".rstrip("0").rstrip(".") for v in values]
 
 
-def price_figure(result: dict[str, Any], name: str) -> go.Figure:
-    """Close line over volume bars for get_etf_prices / get_stock_prices output (two rows
-    sharing the date axis, as make_subplots lays them out: 70% / 30% with a 6% gap)."""
+def price_figure(result: dict[str, Any], name: str, *, krw: bool = True) -> go.Figure:
+    """Close line over trading-value bars for get_etf_prices / get_stock_prices output (two
+    rows sharing one axis of sessions: 70% / 30% with a 6% gap). A session's bar is its 거래대금
+    (close × volume, in 억 원, as the answers compute it) in the colour of its close against the
+    one before; its hover adds the volume in 만 주. A foreign stock's bars (not `krw`) are its
+    volume in 만 주. Weekends and holidays leave no gap."""
     daily = sorted(result.get("daily", []), key=lambda d: d["date"])
     dates = [d["date"] for d in daily]
     period = PERIOD_LABELS.get(result.get("summary", {}).get("period", ""), "")
-    colors = price_colors()  # a day's volume in the colour of its close against the one before
+    colors = price_colors()
     closes = [d["close"] for d in daily]
     moves = [0.0] + [(c or 0) - (p or 0) for p, c in zip(closes, closes[1:], strict=False)]
+    volumes = [d.get("volume") or 0 for d in daily]
+    shares = [round(v / 1e4, 1) for v in volumes]
+    values = [round((c or 0) * v / 1e8, 1) for c, v in zip(closes, volumes, strict=True)]
+    if not krw:
+        values = shares
+    bar, unit = ("거래대금", "억 원") if krw else ("거래량", "만 주")
     data: list[dict[str, Any]] = [
         {"type": "scatter", "x": dates, "y": closes, "name": "종가", "mode": "lines",
-         "line": {"color": PALETTE[0], "width": 2}, "xaxis": "x", "yaxis": "y"},
-        {"type": "bar", "x": dates, "y": [d["volume"] for d in daily], "name": "거래량",
+         "line": {"color": PALETTE[0], "width": 2}, "xaxis": "x", "yaxis": "y",
+         "hovertemplate": "%{x}: %{y:,}" + ("원" if krw else "") + "<extra></extra>"},
+        {"type": "bar", "x": dates, "y": values, "name": bar, "customdata": shares,
+         "hovertemplate": f"%{{x}}: {bar} %{{y:,.1f}}{unit}"
+                          + (" · 거래량 %{customdata:,.1f}만 주" if krw else "") + "<extra></extra>",
          "marker": {"color": [colors.for_change(m) for m in moves]}, "showlegend": False,
          "xaxis": "x2", "yaxis": "y2"},
     ]  # fmt: skip
-    layout = _layout(f"{name} 가격·거래량 ({period})", "", "", height=460)
+    axis = session_axis(dates)
+    layout = _layout(f"{name} 가격·{bar} ({period})", "", "", height=460)
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
-               "title": {"text": ""}, **DATE_AXIS},
-        yaxis={"anchor": "x", "domain": [0.342, 1.0], "title": {"text": "종가 (원)"}, "tickformat": ",", "automargin": True},
-        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "날짜"}, **DATE_AXIS},
-        yaxis2={"anchor": "x2", "domain": [0.0, 0.282], "title": {"text": "거래량 (주)"}, "tickformat": ",", "automargin": True},
+               "title": {"text": ""}, **axis},
+        yaxis={"anchor": "x", "domain": [0.342, 1.0], "title": {"text": "종가 (원)" if krw else "종가 (USD)"}, "tickformat": ",", "automargin": True},
+        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "날짜"}, **axis},
+        yaxis2={"anchor": "x2", "domain": [0.0, 0.282], "title": {"text": f"{bar} ({unit})"}, "tickformat": ",", "automargin": True},
     )  # fmt: skip
     return _figure(data, layout)
 
@@ -119,7 +132,7 @@ def normalized_figure(series: dict[str, Any]) -> go.Figure:
             "mode": "lines", "line": {"color": PALETTE[i % len(PALETTE)], "width": 2},
         })  # fmt: skip
     layout = _layout("비교 ETF 정규화 가격 (시작일 = 100)", "날짜", "지수 (시작일 = 100)")
-    layout["xaxis"].update(DATE_AXIS)
+    layout["xaxis"].update(session_axis(sorted({x for trace in data for x in trace["x"]})))
     return _figure(data, layout)
 
 
@@ -154,7 +167,8 @@ def _items_for(tool: str, args: dict[str, Any], result: Any, names: dict[str, st
     code = args.get("etf_code") or args.get("stock_code") or ""
     name = names.get(code, code)
     if tool in ("get_etf_prices", "get_stock_prices") and result.get("daily"):
-        return [ChartItem("가격 추이", figure=price_figure(result, name))]
+        krw = tool == "get_etf_prices" or (len(code) == 6 and code[0].isdigit())  # KRX codes
+        return [ChartItem("가격 추이", figure=price_figure(result, name, krw=krw))]
     if tool == "get_etf_info" and result.get("top_holdings"):
         title = f"{result['name']} 보유종목"
         return [ChartItem(title, figure=weights_figure(result["top_holdings"], result["name"]))]

@@ -9,7 +9,7 @@ from typing import Any
 import plotly.graph_objects as go
 from dateutil.relativedelta import relativedelta
 
-from agents.chart_style import DATE_AXIS, base_layout
+from agents.chart_style import base_layout, session_axis
 from agents.macro.templates import axis_unit
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -56,8 +56,6 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             points, inside, label = _window(s.get("points") or [], span, frame)
             if not points:
                 continue
-            xs = [p[0] for p in points]
-            ys = [p[1] for p in points]
             title = plain_title(str(s["title"])) or s["key"]  # the name, not the code
             if label and len(points) < len(s["points"]):
                 title = f"{title} ({label})"
@@ -65,17 +63,31 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
                 "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
             }  # fmt: skip
-            if all(ISO_DAY.match(str(x)) for x in xs):
-                layout["xaxis"].update(DATE_AXIS)
+            changed = _change_points(s, points, frame)
+            if changed is not None:  # the answer gives the change in %, not the level
+                points, inside, title = (
+                    changed[0],
+                    [],
+                    f"{plain_title(str(s['title']))} {changed[1]}",
+                )
+                layout["title"]["text"] = title
+                axis_title = f"{changed[1].split()[0]} (%)"
+                layout["yaxis"].update(title={"text": axis_title}, ticksuffix="%", zeroline=True)
+                last = points[-1]
+                layout["annotations"] = [_change_note(last[0], last[1])]
+            xs = [p[0] for p in points]
+            ys = [p[1] for p in points]
+            if all(ISO_DAY.match(str(x)) for x in xs):  # a daily series: its sessions, no gaps
+                layout["xaxis"].update(session_axis([str(x) for x in xs]))
             if as_of:
                 layout["shapes"] = [{"type": "line", "x0": as_of, "x1": as_of, "xref": "x", "y0": 0,
                                      "y1": 1, "yref": "y domain", "line": {"dash": "dot", "color": "gray"}}]  # fmt: skip
                 # above the plot at the line, right-aligned: at the top of the data it covered
                 # the line's last points (at 420 px, '기준일 2026-11-20' over a rate's last months)
-                layout["annotations"] = [{"x": as_of, "xref": "x", "y": 1, "yref": "paper",
+                layout.setdefault("annotations", []).append({"x": as_of, "xref": "x", "y": 1, "yref": "paper",
                                           "yanchor": "bottom", "xanchor": "right",
                                           "text": f"기준일 {as_of}", "showarrow": False,
-                                          "font": {"size": 11, "color": "gray"}}]  # fmt: skip
+                                          "font": {"size": 11, "color": "gray"}})  # fmt: skip
             mode = "lines+markers" if len(xs) <= MARKER_POINTS else "lines"
             trace = {"type": "scatter", "x": xs, "y": ys, "mode": mode, "name": title}
             if s["key"] in STEP_SERIES:  # held until the next decision: a step, not a slope
@@ -83,6 +95,53 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
             data = [trace] + _extreme_mark(inside, frame.get("statistic"), layout)
             figures.append(go.Figure({"data": data, "layout": layout}))
     return figures
+
+
+# A level's unit; a rate ('percent') changes in %p and keeps its own chart.
+RATE_UNITS = frozenset({"percent", "%", "%p", "bp"})
+CHANGE_MEASURES = frozenset({"return"})
+CHANGE_WORDS = frozenset({"상승률", "수익률", "변화율", "증가율", "하락률", "등락률"})
+
+
+def _change_points(series: dict[str, Any], points: list[list[Any]],
+                   frame: dict[str, Any]) -> tuple[list[list[Any]], str] | None:  # fmt: skip
+    """A level series' points as its % change from the answer's base, and the title's words
+    ('상승률 (2025-10 대비)'), when the answer states that change ('한국 소비자물가 상승률
+    추이' answers '2025-10-01의 116.34 대비 +2.20%' and had been charted as the index level):
+    the base is the point a year before the last for a year-on-year change, else the first point
+    drawn (the window's base). None when the question asked no change in % or the series is a
+    rate (its move is in %p: the level chart shows it)."""
+    measures = {m.get("name") for m in frame.get("measures") or [] if isinstance(m, dict)}
+    yoy = (frame.get("operation") or {}).get("change_basis") == "yoy"
+    asked = yoy or bool(measures & CHANGE_MEASURES) or frame.get("statistic") == "return"
+    unit = str(series.get("unit") or "").strip().lower()
+    if not asked or unit in RATE_UNITS or len(points) < 2:
+        return None
+    if not all(ISO_DAY.match(str(p[0])) for p in points):
+        return None
+    drawn = points
+    if yoy:
+        year_back = (
+            date.fromisoformat(str(points[-1][0])[:10]) - relativedelta(years=1)
+        ).isoformat()
+        whole = series.get("points") or points
+        before = [i for i, p in enumerate(whole) if str(p[0])[:10] <= year_back]
+        drawn = whole[before[-1] :] if before else points
+    base = float(drawn[0][1] or 0)
+    if not base:
+        return None
+    first, last = (date.fromisoformat(str(p[0])[:10]) for p in (drawn[0], drawn[-1]))
+    monthly = (last - first).days > 20 * (len(drawn) - 1)  # a month's point is named by its month
+    changed = [[p[0], round((float(p[1]) / base - 1) * 100, 2)] for p in drawn]
+    word = next((m.get("surface") for m in frame.get("measures") or []
+                 if isinstance(m, dict) and m.get("surface") in CHANGE_WORDS), "상승률")  # fmt: skip
+    return changed, f"{word} ({str(drawn[0][0])[: 7 if monthly else 10]} 대비)"
+
+
+def _change_note(x: Any, y: float) -> dict[str, Any]:
+    """The last change written above its point ('+2.20%'), as the answer gives it."""
+    return {"x": x, "y": y, "text": f"{y:+.2f}%", "showarrow": False, "yshift": 14,
+            "xanchor": "right", "bgcolor": "rgba(255,255,255,0.85)"}  # fmt: skip
 
 
 WINDOW_MONTHS = {"month": 1, "year": 12}
@@ -157,7 +216,7 @@ def comparison_figure(payload: dict[str, Any]) -> go.Figure | None:
     title = "·".join(names) + (" 수익률" if returns else "") + (f" ({period})" if period else "")
     unit = "수익률 (%, 첫날 대비)" if returns else _axis(series[0].get("unit") or "")
     layout = base_layout(title, "", unit, height=340)
-    layout["xaxis"].update(DATE_AXIS)
+    layout["xaxis"].update(session_axis(sorted({str(x) for t in traces for x in t["x"]})))
     if returns:
         layout["yaxis"]["ticksuffix"] = "%"
     return go.Figure({"data": traces, "layout": layout})

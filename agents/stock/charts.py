@@ -12,7 +12,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from agents.chart_style import DATE_AXIS, LEGEND, base_layout, figure_of, hline
+from agents.chart_style import LEGEND, base_layout, figure_of, hline, session_axis
 from agents.colors import price_colors
 from agents.stock.templates import EVENT_CATEGORIES
 
@@ -154,14 +154,15 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
                  "showlegend": False, "xaxis": "x2", "yaxis": "y2"})  # fmt: skip
     # short enough for 420 px (the legend names the moving averages, the band and the events)
     layout = _layout(f"{name} 가격·거래량 (6개월 일봉)", "", "", height=520)
+    axis = session_axis(dates)  # sessions side by side: no empty weekends between the candles
     layout.update(
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False,
-               "rangeslider": {"visible": False}, **DATE_AXIS},
+               "rangeslider": {"visible": False}, **axis},
         yaxis={"anchor": "x", "domain": [0.28, 1.0], "title": {"text": f"가격 ({_unit(figures['currency'])})"},
                "tickformat": ","},
         # no axis title under the dates: the legend under them wraps into rows at 420 px, and
         # with fixed margins plotly drew the title over the tick labels
-        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], **DATE_AXIS},
+        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], **axis},
         yaxis2={"anchor": "x2", "domain": [0.0, 0.24], "title": {"text": "거래량 (만 주)"}, "tickformat": ","},
         shapes=[{"type": "rect", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": low,
                  "y1": high, "fillcolor": "#9ca3af", "opacity": 0.07, "line": {"width": 0}}],
@@ -217,11 +218,12 @@ def drawdown_rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
     rows on one date axis (the whole year). Two plotly charts cost the browser twice a chart's
     fixed drawing work (Streamlit draws each figure again once its width is known)."""
     dates = series["dates"]
+    axis = session_axis(dates)
     layout = _layout(f"{name} 고점 대비 낙폭 · RSI(14)", "", "", height=440)
     layout.update(
-        xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False, **DATE_AXIS},
+        xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False, **axis},
         yaxis={"anchor": "x", "domain": [0.56, 1.0], "title": {"text": "낙폭 (%)"}},
-        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "거래일", "standoff": 22}, **DATE_AXIS},
+        xaxis2={"anchor": "y2", "domain": [0.0, 1.0], "title": {"text": "거래일", "standoff": 22}, **axis},
         yaxis2={"anchor": "x2", "domain": [0.0, 0.44], "title": {"text": "RSI"}, "range": [0, 100]},
         shapes=[], annotations=[],
     )  # fmt: skip
@@ -247,7 +249,6 @@ def _point_note(x: str, y: float, text: str, color: str, *, right: bool) -> dict
             "bgcolor": "rgba(255,255,255,0.85)"}  # fmt: skip
 
 
-WEEKENDS = [{"bounds": ["sat", "mon"]}]  # a window of sessions without the weekends' gaps
 EXTREME_WORDS = {"max": "최고", "min": "최저"}
 
 
@@ -265,7 +266,7 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
                 "marker": {"color": "#6b7280"},
                 "hovertemplate": "%{x}: %{y:,.1f}만 주<extra></extra>"}  # fmt: skip
         _fixed_margins(layout, left=_left_for(max(v or 0 for v in values)), bottom=40)
-        layout["xaxis"].update(DATE_AXIS, rangebreaks=WEEKENDS)
+        layout["xaxis"].update(session_axis(dates))
         return _figure([bars], layout)
     closes, unit = [r["close"] for r in rows], _unit(currency)
 
@@ -298,7 +299,7 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
     layout = _layout(f"{name} 종가 ({label})", "", f"종가 ({unit})", height=320)
     layout.update(showlegend=False, annotations=notes)
     layout["yaxis"]["tickformat"] = ","
-    layout["xaxis"].update(DATE_AXIS, rangebreaks=WEEKENDS)
+    layout["xaxis"].update(session_axis(dates))
     _fixed_margins(layout, left=_left_for(top), bottom=40)
     return _figure(data, layout)
 

@@ -59,7 +59,7 @@ def test_typed_question_shows_price_chart(page: Any, app_url: str, screenshot_di
     answer.wait_for(timeout=ANSWER_TIMEOUT_MS)
     chart = page.locator(CHART).first
     chart.wait_for()
-    page.get_by_text("가격·거래량").first.wait_for()
+    page.get_by_text("가격·거래대금").first.wait_for()
     page.screenshot(path=str(screenshot_dir / "etf_chat_prices.png"), full_page=True)
     _assert_no_exception(page)
 

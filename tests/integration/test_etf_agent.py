@@ -542,7 +542,7 @@ def test_charts_for_answers_have_titles_and_axis_labels(ask: Any) -> None:
 
     prices = charts_for(ask("KODEX 200 3개월 가격 추이").payload)
     figure = prices[0].figure
-    assert figure is not None and "가격·거래량 (3개월)" in figure.layout.title.text
+    assert figure is not None and "가격·거래대금 (3개월)" in figure.layout.title.text
     assert figure.layout.yaxis.title.text == "종가 (원)"
     assert figure.layout.xaxis2.title.text == "날짜"
     compare = charts_for(ask("KODEX 200과 TIGER 200 비교해줘").payload)

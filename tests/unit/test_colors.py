@@ -117,9 +117,9 @@ def test_etf_volume_bars_take_the_close_to_close_move() -> None:
     ]
     fig = etf_price_figure({"daily": daily, "summary": {"period": "1m"}}, "KODEX 200")
     korean = price_colors("korean")
-    volume = next(t for t in fig.data if t.name == "거래량")
+    volume = next(t for t in fig.data if t.name == "거래대금")
     assert list(volume.marker.color)[1:] == [korean.up, korean.down, korean.for_change(0)]
-    assert fig.layout.title.text.startswith("KODEX 200 가격·거래량")
+    assert fig.layout.title.text.startswith("KODEX 200 가격·거래대금")
 
 
 def test_returns_in_tables_take_the_rise_and_fall_colours() -> None:
