@@ -32,12 +32,16 @@ SIGNALS: dict[str, dict[str, str]] = {
                         "en": "3-month return of {r3m}: strong momentum."},
     "momentum_weak": {"ko": "3개월 수익률 {r3m}로 모멘텀이 약합니다.",
                       "en": "3-month return of {r3m}: weak momentum."},
-    "pe_discount": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {premium} 낮아 상대적으로 저평가입니다.",
+    "pe_discount": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {gap} 낮아 상대적으로 저평가입니다.",
                     "en": "P/E of {pe}x is {premium} vs the sector median of {median}x: relatively cheap."},
-    "pe_premium": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {premium} 높아 상대적으로 고평가입니다.",
+    "pe_premium": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {gap} 높아 상대적으로 고평가입니다.",
                    "en": "P/E of {pe}x is {premium} vs the sector median of {median}x: relatively expensive."},
     "pe_inline": {"ko": "PER {pe}배로 섹터 중앙값 {median}배와 비슷합니다 ({premium}).",
                   "en": "P/E of {pe}x is in line with the sector median of {median}x ({premium})."},
+    "pe_below": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {gap} 낮습니다 (저평가로 볼 만큼의 차이는 아닙니다).",
+                 "en": "P/E of {pe}x is {gap} below the sector median of {median}x (not enough to call it cheap)."},
+    "pe_above": {"ko": "PER {pe}배로 섹터 중앙값 {median}배보다 {gap} 높습니다 (고평가로 볼 만큼의 차이는 아닙니다).",
+                 "en": "P/E of {pe}x is {gap} above the sector median of {median}x (not enough to call it expensive)."},
     "rsi_overbought": {"ko": "RSI(14) {rsi}로 과매수 구간입니다.", "en": "RSI(14) of {rsi}: overbought."},
     "rsi_oversold": {"ko": "RSI(14) {rsi}로 과매도 구간이라 반등 여지가 있습니다.",
                      "en": "RSI(14) of {rsi}: oversold, room for a rebound."},
@@ -87,9 +91,10 @@ EVENT_CATEGORIES = {
 # An earnings event's status in the data ('expected') as the report says it.
 EARNINGS_STATUS = {"ko": {"confirmed": "확정", "expected": "예정", "reported": "발표", "estimated": "추정"},
                    "en": {}}  # fmt: skip
-_PERCENT_KEYS = {"vs60", "vs120", "r3m", "premium", "drawdown", "volatility", "position",
+_PERCENT_KEYS = {"vs60", "vs120", "r3m", "premium", "gap", "drawdown", "volatility", "position",
                  "surprise", "growth", "move", "dy", "dy_median"}  # fmt: skip
-_UNSIGNED_KEYS = {"position", "dy", "dy_median"}
+# 'gap': a premium's size after '보다 … 낮아' ('-46.60% 낮아' said the fall twice)
+_UNSIGNED_KEYS = {"position", "dy", "dy_median", "gap"}
 _EPS_KEYS = {"actual", "estimate"}
 _COUNT_KEYS = {"count", "days", "articles"}
 

@@ -87,7 +87,18 @@ def test_uptrend_momentum_and_discount_make_an_overweight_view_with_reasons() ->
     )
     assert [s["code"] for s in view["reasons"]] == ["trend_up", "momentum_strong", "pe_discount"]
     text = templates.signal_text(view["reasons"][2], "ko")
-    assert "PER 8.00배" in text and "12.00배" in text and "-33.33%" in text
+    assert "PER 8.00배" in text and "12.00배" in text and "보다 33.33% 낮아" in text
+
+
+@pytest.mark.parametrize(
+    ("premium", "said"),
+    [(-0.1587, "보다 15.87% 낮습니다"), (0.12, "보다 12.00% 높습니다"), (-0.03, "와 비슷합니다")],
+)
+def test_the_pe_comparison_wording_follows_the_size_of_the_gap(premium: float, said: str) -> None:
+    """34.57 against 41.09 (16% lower) had been '비슷합니다': only a gap under 5% is similar."""
+    view = assess(_figures(pe=34.57, pe_premium=premium))
+    (pe,) = [s for s in view["reasons"] if s["code"].startswith("pe_")]
+    assert said in templates.signal_text(pe, "ko") and pe["weight"] == 0.0
 
 
 def test_downtrend_and_premium_make_an_underweight_view_and_risks_are_listed() -> None:
