@@ -123,11 +123,24 @@ def _starts(run: list[Morpheme], known_words: frozenset[str], question: str) -> 
     the same written word ('SK하이닉쓰', '삼성전쟈' however Kiwi splits it: 'SK' and '삼성'
     alone are words, here they start a name; '코스피200' is the index)."""
     return [i for i, t in enumerate(run) if t.tag != "SN"
-            # '수익', '상위', '인덱스': common nouns Kiwi knows are words, not misspelt names
-            and (t.tag != "NNG" or (len(t.form) >= 3 and t.oov))
+            # '수익', '상위', '인덱스': common nouns Kiwi knows are words, not misspelt names —
+            # unless a piece no noun takes is glued to it ('삼성전저': 삼성전 + 저/XPN)
+            and (t.tag != "NNG" or (len(t.form) >= 3 and (t.oov or _odd_glue(run[i + 1:], t))))
             and (t.start == 0 or not question[t.start - 1].isalnum())
             and (t.form.lower() not in known_words
                  or (t.end < len(question) and question[t.end].isalpha()))]  # fmt: skip
+
+
+def _odd_glue(rest: list[Morpheme], word: Morpheme) -> bool:
+    """A piece glued to the word that is neither a noun nor grammar (particle, ending, suffix)."""
+    end = word.end
+    for t in rest:
+        if t.start != end:
+            return False
+        if t.tag[0] not in "NJE" and not t.tag.startswith("XS"):
+            return True
+        end = t.end
+    return False
 
 
 def _best(question: str, words: list[Morpheme], choices: list[str],

@@ -1962,3 +1962,30 @@ def test_round_53_the_house_a_count_put_first_then_a_figure_of_its_funds(
         history = history_after(history, turn, fee)
     assert fee.status == "ok" and fee.answer.startswith(f"{top['manager']}의 ETF의 총보수 평균: ")
     assert f"{float(top['fee']):.3f}".rstrip("0") in fee.answer.split("\n")[0]
+
+
+def test_round_54_a_typo_kiwi_splits_and_a_bar_said_below_in_any_ending(pg_pool: Any) -> None:
+    """Fresh round 54 (written before the change; 0 wrong with status ok, 4 honest misses):
+    '삼성전저' is 삼성전 + 저/XPN to Kiwi, so no name started there and the Stock screen did
+    not answer; '5배 아래야?' was an unread number ('아래로/아래인/아래였' were listed, not
+    '아래' itself). SQL truth."""
+    held = fetch_all("SELECT f.dividend_yield, f.pe FROM stock_fundamentals f JOIN stocks s "
+                     "USING (security_id) WHERE s.name = %(n)s ORDER BY f.as_of_date DESC LIMIT 1",
+                     {"n": "삼성전자"}, pg_pool)[0]  # fmt: skip
+    typo = answer_stock_question("삼성전저 배당수익률", pool=pg_pool)
+    assert typo is not None and typo.status == "ok"
+    assert typo.answer.splitlines()[0] == "ℹ️ '삼성전저'를 삼성전자로 읽었습니다."
+    assert f"배당수익률 {float(held['dividend_yield']):.2f}%" in typo.answer
+    kia = fetch_all(
+        "SELECT f.pe FROM stock_fundamentals f JOIN stocks s USING (security_id) "
+        "WHERE s.name = '기아' ORDER BY f.as_of_date DESC LIMIT 1",
+        None,
+        pg_pool,
+    )[0]
+    for bar in (5, 6):
+        below = answer_stock_question(f"기아 PER {bar}배 아래야?", pool=pg_pool)
+        assert below is not None and below.status == "ok"
+        verdict = "예" if float(kia["pe"]) < bar else "아니요"
+        assert below.answer.startswith(
+            f"**{verdict} — 기아 PER {float(kia['pe']):.2f}배: {bar}배 미만"
+        )
