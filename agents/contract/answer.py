@@ -175,6 +175,7 @@ CONCEPT_SHARE = (
     0.25  # a concept's register word ('반환' for '정산') counts a quarter of an asked word
 )
 FACT_WEIGHT = 1.0  # stating the asked kind of fact counts as one more rare word of the question
+MAY_WEIGHT = 0.5  # ... half a word when it grants or denies the power a yes/no asks about
 UNIT_WEIGHT = 0.5  # ... and half a word more when it counts in the unit asked ('몇 년' → N년)
 RESTATED_SHARE = 0.5  # a register word for an everyday word ('금융사고' for '사기') counts half
 # the asking words themselves: their register words ('언제까지' → 기간, 이내) name no topic
@@ -184,14 +185,15 @@ INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동�
 def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
             kind: FactKind | None = None, rarity: dict[str, float] | None = None,
             strong: bool = True, restated: Sequence[str] = (),
-            unit: str | None = None) -> tuple[float, int, int, int]:  # fmt: skip
+            unit: str | None = None, lead: str = "") -> tuple[float, int, int, int]:  # fmt: skip
     """How well a line answers: the question's own words (its morphemes, `asked`), half as much
     the register words of its everyday words (`restated`), a quarter as much its concepts'
     register words (`terms`), each weighed by how few lines of the clause hold it (`rarity`:
     '지급정지' in every 항 of a 지급정지 article tells none apart; '해소' in one does), plus one
     word's weight when the line states the asked kind of fact (the 10-hour rule, not the
     definition beside it; only when the question asks for it outright, `strong`); then the fact's
-    rank, distinct matched words (손해, 배상 and 한도 beat 손해 twice), occurrences."""
+    rank, distinct matched words (손해, 배상 and 한도 beat 손해 twice), occurrences. A 호's `lead`
+    ('… 다음 각 호의 경우 … 거절할 수 있다') states for it the power or ban a yes/no asks."""
     present = [t for t in terms if t and t in text]
     morphemes = set(tokens(text))  # '알려야' holds 알리, which no substring test sees
 
@@ -208,8 +210,8 @@ def _weight(text: str, terms: Sequence[str], asked: Sequence[str],
 
     own = (total(own_words) + RESTATED_SHARE * total(restated_words)
            + CONCEPT_SHARE * total(concept_words))  # fmt: skip
-    fact = fact_rank(text, kind)
-    stated = FACT_WEIGHT if strong and fact > 0 else 0.0
+    fact = fact_rank(f"{lead} {text}" if kind == "may" else text, kind)
+    stated = (MAY_WEIGHT if kind == "may" else FACT_WEIGHT) if strong and fact > 0 else 0.0
     if stated and unit is not None and states_unit(text, unit):
         stated += UNIT_WEIGHT  # '몇 년까지' is answered by the line that counts in years
     return own + stated, fact, len(present), sum(text.count(t) for t in present)
@@ -275,7 +277,9 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     def weight(text: str, i: int) -> tuple[float, ...]:
         # a tie goes to the line holding more of what the question's main clause says
         held = sum(1 for w in main if w in text)
-        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit), held, -i)
+        lead = _lead(lines, i) if kind == "may" else None
+        above = lines[lead] if lead is not None else ""
+        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit, above), held, -i)
 
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
     # best, then its line that does

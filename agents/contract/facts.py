@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count", "place"]
+FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count", "place", "may"]
 
 NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
@@ -65,6 +65,12 @@ LIMIT_WORDS = r"(?:넘지|넘을|한도|초과하지|초과할|최대|상한)"
 CAP_RE = re.compile(
     rf"(?:{AMOUNT_RE.pattern}|{PERIOD_RE.pattern})(?=[^.]{{0,16}}{LIMIT_WORDS})|[가-힣]+(?:을|를)\s*한도"
 )
+# a line that grants or denies a power: '할 수 있다', '하여서는 아니 된다', '거절하지 못한다'
+# as the predicate ('할 수 있으며'), not a modifier ('알 수 있는 곳', '믿을 수 있을');
+MAY_RE = re.compile(
+    r"수\s*(?:있|없)(?:다|습니|으며|고|으나|음)|아니\s*(?:된|됩)|안\s*(?:된|됩)|못한다|못합니다|금지|"
+    r"가능(?:하다|합니다|하나)|지\s*(?:않|아니)(?:는다|습니다|한다|합니다)"
+)  # a plain denial ('… 업무를 수행하지 않습니다') answers a yes/no too
 ASKED = (
     # '수수료표는 어디서 봐요?' asks where, not how much ('어디까지' asks how far)
     ("place", re.compile(r"어디(?!\s*까지)|어느\s*곳|\bwhere\b", re.IGNORECASE)),
@@ -93,6 +99,14 @@ ASKED = (
     (
         "party",
         re.compile(r"누가|누구|어느\s*(?:쪽|측|당사자)|who|whose|which party", re.IGNORECASE),
+    ),
+    # a yes/no on a power or a ban ('거절할 수도 있나요?', '팔아도 돼요?', '도박하면 안 되죠?'):
+    # the line that grants or denies it ('… 거절할 수 있습니다', '… 해서는 안 됩니다') answers
+    (
+        "may",
+        re.compile(
+            r"수\s*(?:도\s*)?(?:있|없)[^\s]*\?|(?<=[가-힣])도\s*(?:돼|되|괜찮)|안\s*(?:되|돼)"
+        ),
     ),
 )
 # A number asked for outright ('몇 퍼센트', '얼마예요', '며칠', '몇 번') and what in a clause
@@ -133,6 +147,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "when": (DAY_RE, PERIOD_RE, DEADLINE_RE),
     "party": (PARTY_RE,),
     "place": (PLACE_RE,),
+    "may": (MAY_RE,),
 }
 
 
@@ -167,7 +182,7 @@ STATED_TOO: dict[str, tuple[re.Pattern[str], ...]] = {"when": (EVENT_TIME_RE,)}
 def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) -> str | None:
     """The span of `sentence` that states a fact of `kind` ('3년간', '10시간 이상'): of several,
     the one closest to a word of the question (`near`), else the first."""
-    if kind is None:
+    if kind is None or kind == "may":  # a yes/no: the line quoted whole is its answer
         return None
     for pattern in (*PATTERNS[kind], *STATED_TOO.get(kind, ())):
         matches = list(pattern.finditer(sentence))

@@ -210,3 +210,32 @@ def test_a_fraction_is_no_period_of_minutes() -> None:
     # '100분의 10' led an answer as '**100분**'
     assert find_fact("지연이자는 100분의 10을 곱한 금액으로 한다.", "period") is None
     assert find_fact("30분 이내에 연락한다.", "period") == "30분 이내"
+
+
+def test_a_yes_no_on_a_power_is_answered_by_the_line_that_grants_or_denies_it() -> None:
+    from agents.contract.answer import operative
+    from agents.contract.facts import asked_kind, fact_rank, find_fact
+
+    assert asked_kind("회사가 제 주문을 거절할 수도 있나요?") == "may"
+    assert asked_kind("다른 사람한테 가게를 빌려줘도 돼요?") == "may"
+    assert asked_kind("게임 안에서 도박하면 안 되죠?") == "may"
+    assert asked_kind("수수료를 받을 수 있나요?") == "amount"  # a number asked comes first
+    assert asked_kind("환불돼요?") is None
+    # the predicate grants it; a modifier ('알 수 있는 곳') does not
+    assert fact_rank("회사는 서비스 제공을 거절할 수 있습니다.", "may") > 0
+    assert fact_rank("회사는 이용자가 쉽게 알 수 있는 곳에 표시합니다.", "may") == 0
+    assert fact_rank("회사는 수리(A/S) 업무를 수행하지 않습니다.", "may") > 0
+    assert find_fact("회사는 서비스 제공을 거절할 수 있습니다.", "may") is None  # quoted whole
+    # deposit terms '약관이 불리하게 바뀌면 해지할 수 있나요?' quoted ② (the notice), not ③
+    lines = ["② 약관변경의 내용이 거래처에 불리한 경우에는 변경약관 시행일 1개월 전에 알린다.",
+             "③ 거래처는 제1항 및 제2항의 고지 후 변경약관 시행일 전영업일까지 서면에 의한 통지로 계약을 해지할 수 있다."]  # fmt: skip
+    ask = "약관이 불리하게 바뀌면 해지할 수 있나요?"
+    quote = operative("제22조(약관의 변경)", lines, [], ["약관", "불리", "해지"], ask)
+    assert quote.citation == "제22조(약관의 변경) ③"
+    # a 호 under a lead that grants the power is not outweighed by its lead
+    lines = ["① 회원은 다음 각 호의 행위를 해서는 안 됩니다.", "1. 허위사실을 기재하는 행위",
+             "6. 도박 등 사행행위를 하거나 유도하는 행위"]  # fmt: skip
+    quote = operative(
+        "제10조(회원의 의무)", lines, [], ["게임", "도박"], "게임 안에서 도박하면 안 되죠?"
+    )
+    assert quote.citation == "제10조(회원의 의무) ① 6."
