@@ -250,6 +250,7 @@ def _point_note(x: str, y: float, text: str, color: str, *, right: bool) -> dict
 
 
 EXTREME_WORDS = {"max": "최고", "min": "최저"}
+WINDOW_BOTTOM = 60  # the date ticks and the axis title '날짜' under them (fixed margins)
 
 
 def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency: str = "KRW",
@@ -261,11 +262,11 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
     dates, colors = [r["date"] for r in rows], price_colors()
     if volume:
         values = _rounded([r["volume"] / 10_000 for r in rows])
-        layout = _layout(f"{name} 거래량 ({label})", "", "거래량 (만 주)", height=320)
+        layout = _layout(f"{name} 거래량 ({label})", "날짜", "거래량 (만 주)", height=340)
         bars = {"type": "bar", "x": dates, "y": values, "name": "거래량",
                 "marker": {"color": "#6b7280"},
                 "hovertemplate": "%{x}: %{y:,.1f}만 주<extra></extra>"}  # fmt: skip
-        _fixed_margins(layout, left=_left_for(max(v or 0 for v in values)), bottom=40)
+        _fixed_margins(layout, left=_left_for(max(v or 0 for v in values)), bottom=WINDOW_BOTTOM)
         layout["xaxis"].update(session_axis(dates))
         return _figure([bars], layout)
     closes, unit = [r["close"] for r in rows], _unit(currency)
@@ -296,11 +297,11 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
                                 "color": mark}})  # fmt: skip
         notes.append(_point_note(row["date"], value, f"{EXTREME_WORDS[stat]} {money(value)} ({row['date'][5:]})",
                                  mark, right=row["date"] <= dates[len(dates) // 2]))  # fmt: skip
-    layout = _layout(f"{name} 종가 ({label})", "", f"종가 ({unit})", height=320)
+    layout = _layout(f"{name} 종가 ({label})", "날짜", f"종가 ({unit})", height=340)
     layout.update(showlegend=False, annotations=notes)
     layout["yaxis"]["tickformat"] = ","
     layout["xaxis"].update(session_axis(dates))
-    _fixed_margins(layout, left=_left_for(top), bottom=40)
+    _fixed_margins(layout, left=_left_for(top), bottom=WINDOW_BOTTOM)
     return _figure(data, layout)
 
 

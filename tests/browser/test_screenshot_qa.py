@@ -2,7 +2,8 @@
 uploads the sample and asks, so the second run reopens state the first one stored), compare the
 two runs (deterministic: nothing changed) and a deliberately altered copy (a change is found and
 drawn). The screens include the analyst's cases of issue 33: a ranking and a top-N answer
-charted from their rows, a rate's change in %p and bp, and a first visit by deep link (/etf)."""
+charted from their rows, a rate's change in %p and bp, a Stock-screen question charted over the
+window it asked, and a first visit by deep link (/etf)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tests.qa.screenshots import VIEWPORTS, capture, write_a11y_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("demo_data")]
 
-SCREENS = ["data", "contract", "etf_answer_charts", "macro_rate", "deep_link"]
+SCREENS = ["data", "contract", "etf_answer_charts", "macro_rate", "stock_question", "deep_link"]
 
 
 def test_capture_compare_and_accessibility(browser: Any, app_url: str, tmp_path: Path) -> None:

@@ -180,6 +180,25 @@ def macro_rate(page: Any) -> None:
     page.locator("text.gtitle", has_text="한국은행 기준금리").first.wait_for()
 
 
+STOCK_QUESTION = "삼성전자 최근 3개월 최고가는?"
+
+
+def stock_question(page: Any) -> None:
+    """A question on the Stock screen, charted from the prices it read over the window asked,
+    with the extreme asked for marked ('최고 …')."""
+    box = page.get_by_role("combobox").first
+    box.click()
+    box.fill(STOCK_QUESTION)
+    page.keyboard.press("Enter")
+    # the choice is made once its list has closed (clicked before that, an empty symbol went)
+    page.wait_for_function(
+        "(el) => el.getAttribute('aria-expanded') === 'false'", arg=box.element_handle()
+    )
+    page.get_by_role("button", name="리포트 생성").click()
+    page.locator("text.gtitle", has_text="삼성전자 종가").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.locator("text.annotation-text", has_text="최고").first.wait_for()
+
+
 def deep_link(page: Any) -> None:
     """A first visit by bookmark: the screen itself, no 'Page not found' notice."""
     page.get_by_text("예시 질문").wait_for()
@@ -196,6 +215,7 @@ SCREENS: dict[str, tuple[str | None, str, Scenario]] = {
     "stock": ("종목 리포트", "종목 리포트", stock_report),
     "etf_answer_charts": ("ETF 챗", "ETF 챗", etf_answer_charts),
     "macro_rate": ("매크로 Q&A", "매크로 Q&A", macro_rate),
+    "stock_question": ("종목 리포트", "종목 리포트", stock_question),
     "deep_link": ("/etf", "ETF 챗", deep_link),
 }
 
