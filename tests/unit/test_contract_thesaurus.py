@@ -107,3 +107,23 @@ def test_an_everyday_word_the_contract_never_uses_stands_in_by_its_register_word
     question = "도장을 바꾸고 싶어요"
     assert "인감" not in stand_ins(question, tokens(question), deposit)
     assert "인감" in stand_ins(question, tokens(question), set())  # a contract without 도장
+
+
+def test_everyday_words_of_shortfall_illness_others_and_paying() -> None:
+    # '사람이 모자라서' is the contract's 참가자 수 미달; '아파서' its 질병; '남의 정보' 타인의
+    # 정보; '돈 내는' 대금지급 (four entries added in stop 46, each measured on all answer sets)
+    assert "미달" in restate(
+        "여행사가 사람이 모자라서 취소하면 계약금은 돌려줘요?",
+        tokens("여행사가 사람이 모자라서 취소하면 계약금은 돌려줘요?"),
+    )
+    assert "질병" in restate(
+        "여행 가서 아파서 병원비가 나오면 여행요금에서 내줘요?",
+        tokens("여행 가서 아파서 병원비가 나오면 여행요금에서 내줘요?"),
+    )
+    assert "타인" in restate(
+        "남의 정보로 가입해서 쓰면 안 되죠?", tokens("남의 정보로 가입해서 쓰면 안 되죠?")
+    )
+    assert "대금" in restate(
+        "물건 받을 때 돈 내는 것도 돼요?", tokens("물건 받을 때 돈 내는 것도 돼요?")
+    )
+    assert "타인" not in restate("남은 적립금은 어떻게 돼요?", tokens("남은 적립금은 어떻게 돼요?"))
