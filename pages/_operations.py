@@ -9,6 +9,7 @@ only lays out what it returns.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -87,22 +88,42 @@ SCREEN_LABELS = {
 }
 
 
+CORRECTNESS = re.compile(r"^correctness_(?P<suite>[a-z]+)_")
+
+
 def _label(kpi: KpiValue) -> str:
+    """The KPI's Korean name; a screen's answer accuracy names the screen ('답변 정확도 종목
+    리포트 (보류셋)', not the suite's id 'stock')."""
+    found = CORRECTNESS.match(kpi.name)
+    if found and found["suite"] in SUITE_TITLES_KO:
+        suite = found["suite"]
+        return kpi.label_ko.replace(f" {suite} ", f" {SUITE_TITLES_KO[suite]} ", 1)
     return SCREEN_LABELS.get(kpi.name, kpi.label_ko)
+
+
+def _seconds(text: str) -> str:
+    """'6 s' as the screen writes it: '6초' (the eval report keeps 's')."""
+    return re.sub(r"(\d) s\b", r"\1초", text)
 
 
 def _tile(kpi: KpiValue) -> None:
     with st.container(border=True):
         # The label as markdown: it wraps, where a metric label would be cut off.
         st.markdown(f"**{_label(kpi)}**", help=kpi.note or None)
-        value = "–" if kpi.value is None else format_kpi_value(kpi)
+        value = "–" if kpi.value is None else _seconds(format_kpi_value(kpi))
         st.metric(_label(kpi), value, label_visibility="collapsed")
         if kpi.met is None:
-            st.badge(f"데이터 없음 · 목표 {format_target(kpi)}", color="gray")
+            st.badge(f"데이터 없음 · 목표 {_seconds(format_target(kpi))}", color="gray")
         elif kpi.met:
-            st.badge(f"달성 · 목표 {format_target(kpi)}", color="green", icon=":material/check:")
+            st.badge(
+                f"달성 · 목표 {_seconds(format_target(kpi))}",
+                color="green",
+                icon=":material/check:",
+            )
         else:
-            st.badge(f"미달 · 목표 {format_target(kpi)}", color="red", icon=":material/close:")
+            st.badge(
+                f"미달 · 목표 {_seconds(format_target(kpi))}", color="red", icon=":material/close:"
+            )
 
 
 def _run_label(run: SuiteRun) -> str:

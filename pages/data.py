@@ -40,6 +40,23 @@ STATUS_WIDTHS: dict[str, int] = {
     "freshness": 62, "dataset_code": 160, "title_ko": 166, "domain": 70, "table_name": 124,
     "rows": 70, "min_date": 84, "max_date": 84, "lag_days": 104, "source": 46,
 }  # fmt: skip
+# A projection step as the screen names it (the step's own name is the graph's: 'etf_tags')
+STEP_TITLES_KO = {
+    "tags": "태그", "managers": "운용사", "stocks": "종목", "etfs": "ETF", "etf_tags": "ETF–태그",
+    "holds": "보유 관계", "holding_changes": "보유 변화", "issuers": "발행사", "daily_bars": "일봉",
+    "universe": "유니버스", "earnings": "실적", "earnings_links": "실적–문서", "facts_claims": "사실·주장",
+    "entities": "개체", "indicators": "지표", "indicator_observations": "지표 관측값",
+    "re_monthly_summary": "부동산 월간 요약", "documents": "문서", "events": "이벤트",
+    "evidence": "근거", "evidence_targets": "근거 대상", "document_themes": "문서 테마",
+}  # fmt: skip
+# A graph label as the chart names it; the tables keep the label itself (what Cypher is written with)
+GRAPH_LABELS_KO = {
+    "Claim": "주장", "Company": "운용사·회사", "Document": "문서", "ETF": "ETF", "EarningsEvent": "실적 발표",
+    "EconomicIndicator": "경제 지표", "Entity": "개체", "EntityAlias": "개체 별칭", "EquityDailyBar": "주식 일봉",
+    "EquityUniverseSnapshot": "유니버스 스냅샷", "Event": "이벤트", "Evidence": "근거", "Fact": "사실",
+    "IndicatorObservation": "지표 관측값", "Market": "시장", "RealEstateMonthlySummary": "부동산 월간 요약",
+    "Sector": "업종", "Stock": "종목", "Tag": "태그",
+}  # fmt: skip
 RUN_HEADERS = {
     "batch_id": "배치", "domain": "도메인", "step": "단계", "graph_backend": "그래프",
     "rows_fetched": "가져온 행", "upserted": "반영", "failed": "실패", "latest_as_of": "최신 기준일",
@@ -188,7 +205,11 @@ def _render_projection_runs(pool: ConnectionPool | None) -> None:
     steps = list(reversed(batch))
     ui.show_chart(
         bar_chart(
-            [f"{r['domain']}·{r['step']}" for r in steps],
+            [
+                f"{catalog.DOMAIN_TITLES_KO.get(r['domain'], r['domain'])}·"
+                f"{STEP_TITLES_KO.get(r['step'], r['step'])}"
+                for r in steps
+            ],  # fmt: skip
             [int(r["upserted"]) for r in steps],
             title="최근 배치의 단계별 반영 행 수",
             x_label="도메인·단계",
@@ -198,7 +219,8 @@ def _render_projection_runs(pool: ConnectionPool | None) -> None:
     )
     table = [
         {**r, "status": RUN_STATUS_KO.get(r["status"], r["status"]),
-         "domain": catalog.DOMAIN_TITLES_KO.get(r["domain"], r["domain"])}
+         "domain": catalog.DOMAIN_TITLES_KO.get(r["domain"], r["domain"]),
+         "step": STEP_TITLES_KO.get(r["step"], r["step"])}
         for r in runs
     ]  # fmt: skip
     ui.show_table(
@@ -319,7 +341,7 @@ def _render_graph_schema(store: Any) -> None:
     cols[3].metric("관계", f"{sum(x['count'] for x in rels):,}")
     ui.show_chart(
         bar_chart(
-            [x["label"] for x in labels], [x["count"] for x in labels],
+            [GRAPH_LABELS_KO.get(x["label"], x["label"]) for x in labels], [x["count"] for x in labels],
             title="라벨별 노드 수", x_label="라벨", y_label="노드 수 (로그 눈금)", log_y=True,
         ),
         key="label_counts",

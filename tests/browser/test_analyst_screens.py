@@ -124,9 +124,18 @@ def test_macro_rate_change_in_percentage_points(
 
 
 def test_data_screen_and_console_refusal_in_korean(page: Any, app_url: str) -> None:
+    """Every tab of the Data screen, then the console's refusal."""
     open_screen(page, app_url, None, "데이터")
     page.locator('[data-testid="stDataFrame"]').first.wait_for()
     _korean_only(page, "데이터")
+    tabs = [t.strip() for t in page.get_by_role("tab").all_inner_texts()]
+    assert len(tabs) >= 4, tabs  # datasets, graph, console, operations at least
+    for name in tabs[1:]:
+        page.get_by_role("tab", name=name).click()
+        wait_idle(page)
+        _korean_only(page, f"데이터 · {name}")
+    page.get_by_role("tab", name=tabs[0]).click()
+    wait_idle(page)
     page.get_by_role("tab", name="쿼리 콘솔").click()
     box = page.locator('textarea[aria-label="쿼리"]')
     box.fill("DELETE FROM etfs")
@@ -144,6 +153,16 @@ def test_stock_report_speaks_korean(page: Any, app_url: str) -> None:
     )
     wait_idle(page)
     _korean_only(page, "종목 리포트")
+
+
+def test_stock_question_speaks_korean(page: Any, app_url: str) -> None:
+    """A question on the Stock screen: its answer, its chart and its figures."""
+    from tests.qa.scenarios import stock_question
+
+    open_screen(page, app_url, "/stock", "종목 리포트")
+    stock_question(page)
+    wait_idle(page)
+    _korean_only(page, "종목 리포트 · 질문")
 
 
 def test_first_visit_by_deep_link_opens_the_screen_without_english_popup(
