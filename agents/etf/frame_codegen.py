@@ -379,6 +379,10 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(op.direction or pick_direction(plan.frame, of_pick=False), None,
                              order_by)  # fmt: skip
+    if plan.both_ends:
+        return _graph_rows(
+            plan, cypher, _both_ends_lines(plan, described, order_by, measure, period)
+        )
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     read = {measure} - {"holdings"}  # a picked ETF's holdings are read after the pick
@@ -414,6 +418,31 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     body += [f"spec = {lit(spec)}"] + (["spec['same'] = same"] if pick else [])
     body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
+
+
+def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
+                     period: str) -> list[str]:  # fmt: skip
+    """Sandbox lines: the set ordered by one measure, its first and last ETF, and the gap of
+    another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
+    kept = _filter_lines(_conditions(plan, plan.frame.operation.filter_measure or "")
+                         ) if plan.filter_first and plan.frame else []  # fmt: skip
+    order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
+    if _priced({order_by, measure}):
+        body = kept + _table_lines({order_by, measure}, period,
+                                   f", order_by={lit(order_by)}, descending=True")  # fmt: skip
+    else:
+        body = kept + [f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
+                       f"key=lambda r: r[{lit(order_by)}], reverse=True)"]  # fmt: skip
+    head = (f"{described} 중 {order} 가장 높은 ETF와 가장 낮은 ETF의 {label} 차이" if plan.lang == "ko"
+            else f"The {label} gap between the highest and the lowest {order} among {described}")  # fmt: skip
+    spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
+            "empty": tpl.no_values(plan.lang, described, order)}  # fmt: skip
+    return body + [
+        f"ends = [r for r in rows if r.get({lit(measure)}) is not None]",
+        "if len(ends) < 2:", f"    final_answer({lit(spec['empty'])})", "else:",
+        f"    first = {{'name': ends[0]['name'], 'value': ends[0][{lit(measure)}]}}",
+        f"    second = {{'name': ends[-1]['name'], 'value': ends[-1][{lit(measure)}]}}",
+        f"    final_answer({lit(head + chr(10))} + render_difference(first, second, {lit(spec)}))"]  # fmt: skip
 
 
 def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:

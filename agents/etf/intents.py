@@ -28,6 +28,7 @@ from agents.understanding.coverage import (
     nested_measure,
     ordinal_position,
     pick_direction,
+    pick_directions,
 )
 from agents.understanding.frame import (
     COMPARATOR_WORDS,
@@ -99,6 +100,7 @@ class Plan:
     pick_by: str | None = None  # a second cut of it ('… 상위 3개 중 보수가 제일 싼 것의 …')
     pick_n: int = 1  # how many the second cut keeps ('… 상위 10개 중 1년 수익률 하위 3개')
     keep_where: bool = False  # the cut's rows meeting the frame's condition ('… 중 0.1% 미만')
+    both_ends: bool = False  # the first and the last of the order ('가장 큰 것과 가장 작은 것의 …')
     filter_first: bool = False  # the set's rows meeting it, before the order ('0.1% 미만 ETF 중 …')
     rank_of: str | None = None  # the ETF whose place in the order is asked ('순자산 순위 몇 위?')
     only_groups: list[str] = field(default_factory=list)  # the managers named, in their order
@@ -434,6 +436,9 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     plan.universe = ("named" if len(plan.etfs) >= 2 else "holders" if plan.stocks
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
+    # '순자산 가장 큰 것과 가장 작은 것의 보수 차이': both ends of one order, then the gap
+    plan.both_ends = (op.kind == "difference" and pick_by is None and not op.aggregate
+                      and not plan.keep_where and {"asc", "desc"} <= set(pick_directions(frame)))  # fmt: skip
     place = None if held_place else ordinal_position(frame.question)
     if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
         plan.position = place[0]
@@ -452,7 +457,9 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         pick = (f"{measure_name(measure, 'ko')} {op.threshold:g}{op.threshold_unit or ''} "
                 f"{COMPARATOR_WORDS['ko'].get(op.comparator or '', '')} → ")  # fmt: skip
         read = words[agg] if agg in words else measure_name(measure, "ko")
-    frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {n}개 → {pick}{read}")
+    cut = "처음과 끝" if plan.both_ends else f"{n}개"
+    read += " 차이" if plan.both_ends else ""
+    frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
 
 

@@ -74,21 +74,28 @@ _DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
 def pick_direction(frame: QuestionFrame, *, of_pick: bool = True) -> str | None:
     """'asc' or 'desc' from the last ordering adjective before the possessive, if any; with
     '중' ('보수 낮은 10개 중 수익률 제일 좋은 것'), the pick's after it and the set's before it."""
+    found = pick_directions(frame, of_pick=of_pick)
+    return found[-1] if found else None
+
+
+def pick_directions(frame: QuestionFrame, *, of_pick: bool = True) -> list[str]:
+    """Every ordering adjective's direction before the possessive, in order: both ends are
+    asked in '순자산 가장 큰 것과 가장 작은 것의 보수 차이'."""
     tokens = analyse(frame.question)
     among = next((i for i, t in enumerate(tokens) if t.form == "중" and t.tag == "NNB"), None)
     if among is not None:
         tokens = tokens[among + 1 :] if of_pick else tokens[:among]
     elif frame.language == "en" and (split := _english_pick(frame.question.lower())) is not None:
         tokens = tuple(t for t in tokens if (t.start >= split) == of_pick)
-    found = None
+    found = []
     for t in tokens:
         if t.tag == "JKG":
             break
         form = t.form.lower()
         if t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
-            found = "asc" if t.form in _ASCENDING else "desc"
+            found.append("asc" if t.form in _ASCENDING else "desc")
         elif form in _RANK_WORDS:  # '… 중 1년 수익률 하위 3개', '… has the lowest fee'
-            found = _RANK_WORDS[form]
+            found.append(_RANK_WORDS[form])
     return found
 
 
@@ -343,8 +350,9 @@ def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: 
 
 
 def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
+    bar = frame.operation.threshold_of  # 'TIGER 200보다 보수 싼': the named bar is read too
     spans = [(e.start, e.end, f"{KINDS_KO.get(e.kind, e.kind)}:{e.name}")
-             for e in frame.entities if e.start >= 0]  # fmt: skip
+             for e in [*frame.entities, *([bar] if bar else [])] if e.start >= 0]  # fmt: skip
     w = frame.window
     if w is not None and w.start >= 0 and (w.used or frame.window_is_period()):
         spans.append((w.start, w.end, f"구간:{w.n}{UNITS_KO.get(w.unit, w.unit)}"))  # (-1: carried)

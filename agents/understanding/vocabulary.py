@@ -146,9 +146,36 @@ _HANGUL_GAP = re.compile(r"(?<=[가-힣]) (?=[가-힣])")
 
 def _spacings(phrase: str) -> tuple[str, ...]:
     """A Korean phrase as written and with its inner spaces dropped ('보다 높' is also
-    '보다높'), an English one with its hyphens as spaces ('year-end' is also 'year end'):
-    spacing is loose, so one entry covers both."""
-    forms = dict.fromkeys((phrase, _HANGUL_GAP.sub("", phrase), phrase.replace("-", " ")))
+    '보다높'), a compound noun also with spaces between its nouns ('시가총액' is also '시가
+    총액'), an English one with its hyphens as spaces ('year-end' is also 'year end'):
+    spacing is loose, so one entry covers every way of writing it."""
+    forms = dict.fromkeys((phrase, _HANGUL_GAP.sub("", phrase), phrase.replace("-", " "),
+                           *_noun_gaps(phrase)))  # fmt: skip
+    return tuple(forms)
+
+
+_COMPOUND = re.compile(r"\^?[가-힣]{4,}")
+
+
+@lru_cache(maxsize=4096)
+def _noun_gaps(phrase: str) -> tuple[str, ...]:
+    """A compound noun written with a space at some or all of the seams between its nouns, as
+    Kiwi reads them ('주가순자산비율' → '주가 순자산 비율', '주가 순자산비율', …)."""
+    if not _COMPOUND.fullmatch(phrase):
+        return ()
+    from agents.understanding.morphemes import analyse  # Kiwi: only for compounds
+
+    head = "^" if phrase.startswith("^") else ""
+    parts = analyse(phrase.removeprefix("^"))
+    if len(parts) < 2 or len(parts) > 4 or not all(t.tag.startswith("NN") for t in parts):
+        return ()
+    seams = [t.start for t in parts[1:]]
+    word = phrase.removeprefix("^")
+    forms = []
+    for mask in range(1, 2 ** len(seams)):
+        cut = [at for i, at in enumerate(seams) if mask >> i & 1]
+        pieces = [word[a:b] for a, b in zip([0, *cut], [*cut, len(word)], strict=True)]
+        forms.append(head + " ".join(pieces))
     return tuple(forms)
 
 

@@ -1989,3 +1989,41 @@ def test_round_54_a_typo_kiwi_splits_and_a_bar_said_below_in_any_ending(pg_pool:
         assert below.answer.startswith(
             f"**{verdict} — 기아 PER {float(kia['pe']):.2f}배: {bar}배 미만"
         )
+
+
+def test_round_55_both_ends_of_an_order_a_spaced_compound_and_a_named_bar(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 55 (written before the change; 2 wrong with status ok): '… 순자산 가장 큰
+    것과 가장 작은 것의 보수 차이' gave the largest fund's fee alone, and '코스피와 코스닥 중
+    1개월 하락폭 큰 쪽' the indices' level gap; '시가 총액' (a compound written with a space) was
+    not read, nor 'TIGER 200보다' as the bar's name. SQL truth."""
+    funds = fetch_all(
+        "SELECT e.name, e.expense_ratio FROM etfs e JOIN etf_tags t ON t.etf_code = e.code "
+        "JOIN LATERAL (SELECT net_assets FROM etf_prices p WHERE p.etf_code = e.code "
+        "ORDER BY trade_date DESC LIMIT 1) p ON true WHERE t.tag = '미국나스닥' "
+        "ORDER BY p.net_assets DESC", None, pg_pool)  # fmt: skip
+    ends = etf_answer("미국나스닥 ETF 중 순자산 가장 큰 것과 가장 작은 것의 보수 차이",
+                      settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    gap = float(funds[0]["expense_ratio"]) - float(funds[-1]["expense_ratio"])
+    assert ends.status == "ok" and "처음과 끝" in (ends.trace[0].observation or "")
+    assert f"{funds[0]['name']}" in ends.answer and f"{funds[-1]['name']}" in ends.answer
+    assert f"차이는 {gap:+.2f}%p" in ends.answer
+    drop = macro_answer("코스피와 코스닥 중 최근 1개월 하락폭 큰 쪽", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert drop.status == "ok" and "수익률 비교" in drop.answer and "격차(" not in drop.answer
+    cap = fetch_all("SELECT f.market_cap FROM stock_fundamentals f JOIN stocks s USING "
+                    "(security_id) WHERE s.name = '하이브' ORDER BY f.as_of_date DESC LIMIT 1",
+                    None, pg_pool)[0]  # fmt: skip
+    spaced = answer_stock_question("하이브 시가 총액", pool=pg_pool)
+    assert spaced is not None and spaced.status == "ok" and "시가총액" in spaced.answer
+    assert f"{int(float(cap['market_cap']) // 1e12)}조" in spaced.answer
+    bar = etf_answer("TIGER 200보다 보수 싼 ETF 개수", settings=offline, store=graph_store,
+                     pool=pg_pool)  # fmt: skip
+    cheaper = fetch_all(
+        "SELECT count(*) AS n FROM etfs WHERE expense_ratio < (SELECT "
+        "expense_ratio FROM etfs WHERE name = 'TIGER 200')",
+        None,
+        pg_pool,
+    )[0]
+    assert bar.status == "ok" and f": {cheaper['n']}개" in bar.answer.splitlines()[0]
