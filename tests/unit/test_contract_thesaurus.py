@@ -126,4 +126,7 @@ def test_everyday_words_of_shortfall_illness_others_and_paying() -> None:
     assert "대금" in restate(
         "물건 받을 때 돈 내는 것도 돼요?", tokens("물건 받을 때 돈 내는 것도 돼요?")
     )
+    # '정원이 꽉 찼으면' is 최대행사인원이 초과; '돈 벌려고' 영리를 추구할 목적
+    assert "초과" in restate("정원이 꽉 찼으면 신청해도 안 받아줘요?", tokens("정원이 꽉 찼으면"))
+    assert "영리" in restate("돈 벌려고 게임 하려는 사람은 가입 못 해요?", tokens("돈 벌려고"))
     assert "타인" not in restate("남은 적립금은 어떻게 돼요?", tokens("남은 적립금은 어떻게 돼요?"))
