@@ -129,4 +129,9 @@ def test_everyday_words_of_shortfall_illness_others_and_paying() -> None:
     # '정원이 꽉 찼으면' is 최대행사인원이 초과; '돈 벌려고' 영리를 추구할 목적
     assert "초과" in restate("정원이 꽉 찼으면 신청해도 안 받아줘요?", tokens("정원이 꽉 찼으면"))
     assert "영리" in restate("돈 벌려고 게임 하려는 사람은 가입 못 해요?", tokens("돈 벌려고"))
+    # the contract's names for 중개수수료, 등기부등본, 비행기표; a price that 바뀌 is 변동
+    assert "중개보수" in restate("중개수수료는 누가 내요?", tokens("중개수수료는 누가 내요?"))
+    assert "등기사항증명서" in restate("등기부등본은 떼봐야 해요?", tokens("등기부등본은"))
+    assert "항공권" in restate("비행기표만 따로 산 것도 이 약관대로 해요?", tokens("비행기표만"))
+    assert restate("가격이 바뀔 수 있나요?", tokens("가격이 바뀔 수 있나요?")) == ["변동"]
     assert "타인" not in restate("남은 적립금은 어떻게 돼요?", tokens("남은 적립금은 어떻게 돼요?"))
