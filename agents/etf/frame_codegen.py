@@ -98,15 +98,19 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
 
 def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str, str]:
     ko = plan.lang == "ko"
-    if plan.universe == "tag":
-        tag = tags[0] if tags else plan.tags[0].key
+    if plan.universe == "tag":  # every theme named ('해외주식 배당 ETF': both tags)
+        named = list(dict.fromkeys(tags or [t.key for t in plan.tags]))
         house = plan.managers[0].key if plan.managers else None  # '미래에셋 반도체 ETF'
         by = (f"\nMATCH (e)-[:MANAGED_BY]->(:Company {{name: {cypher_text(house)}}})"
               if house else "")  # fmt: skip
         said = (f"{house}의 " if ko else f"{house}'s ") if house else ""
-        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(tag)}}}){by}\n"
-                f"RETURN {_RETURN}", f"{said}'{tag}' 태그 ETF" if ko
-                else f"{said}ETFs tagged '{tag}'")  # fmt: skip
+        tagged = "".join(
+            f"\nMATCH (e)-[:TAGGED]->(:Tag {{name: {cypher_text(t)}}})" for t in named[1:]
+        )
+        quoted = "·".join(f"'{t}'" for t in named)
+        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(named[0])}}}){tagged}{by}\n"
+                f"RETURN {_RETURN}", f"{said}{quoted} 태그 ETF" if ko
+                else f"{said}ETFs tagged {quoted}")  # fmt: skip
     if plan.universe == "manager":
         manager = plan.managers[0].key
         return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}\n"

@@ -10,6 +10,7 @@ data is `declined` with the reason and the nearest question it can answer.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -206,10 +207,13 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
     if _THAT_STOCK.search(plan.question) and not plan.stocks:
         plan.unanswered.append(_text(plan, "that_stock"))
     if (plan.intent != "holdings_aggregate" or previous is None or frame.reference != "same"
-            or not previous.operation.top_n or " 중" not in f" {plan.question}"):  # fmt: skip
+            or not previous.operation.top_n):  # fmt: skip
         return
-    if frame.operation.aggregate in ("sum", "avg"):  # '그 중 비중 합계는?': of the N listed
-        frame.operation.top_n = previous.operation.top_n
+    if frame.operation.aggregate in ("sum", "avg"):  # '(그 중) 비중 합계는?': of the N asked
+        if " 중" in f" {plan.question}" or str(previous.operation.top_n) in previous.question:
+            frame.operation.top_n = frame.operation.top_n or previous.operation.top_n
+        return
+    if " 중" not in f" {plan.question}":  # a pick without '중' may be of every holding
         return
     plan.within = previous.operation.top_n
     picked = pick_direction(frame)
@@ -274,22 +278,25 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return composed
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
+    groups = _named_groups(plan)
     if (
-        len(plan.managers) >= 2
+        groups is not None
         and not (plan.etfs or plan.stocks)
         and (op.kind in ("difference", "compare") or op.aggregate in ("avg", "sum", "count"))
     ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
-        plan.only_groups = [m.key for m in plan.managers]
+        plan.only_groups = [m.key for m in groups[1]]
         plan.gap_of_groups = op.kind in ("difference", "compare")
         plan.total_of_groups = bool(find_phrases(  # '합치면?', '합계': the groups added up
             plan.question.lower(), {"s": vocabulary()["aggregates"]["sum"]}))  # fmt: skip
-        op.group_by, op.kind = "manager", "aggregate"
+        op.group_by, op.kind = groups[0], "aggregate"
         counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
         if (
             op.top_n == 1 and frame.statistic is None
         ):  # each house's first one ('… 1위' → '차이는?')
             read = "min" if op.direction == "asc" else "max"
+        if counted and plan.total_of_groups:  # '… 개수와 … 개수 합': the counts added up
+            op.aggregate = "count"
         op.aggregate = op.aggregate or ("count" if counted else read)  # type: ignore[assignment]
         return "etf_groups" if _set_intent(plan, frame, "all") == "etf_set" else "unsupported"
     if frame.operation.group_by and not (plan.etfs or plan.stocks):
@@ -401,10 +408,14 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     read = nested_measure(frame)
     op = frame.operation
     kept_by = op.filter_measure if op.comparator and op.threshold is not None else None
+    ends = _ends_of_one_measure(frame)
+    if ends is not None and op.comparator is None:  # '수익률 가장 높은 것과 가장 낮은 것의 차이'
+        read = next(m.surface for m in frame.measures if m.name == ends)
     if read is None or (op.comparator is not None and kept_by is None):
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
+    others = others or ([measure] if ends else [])  # the order and the gap are one measure
     if kept_by in _HELD_BY_THE_GRAPH and kept_by != measure and len(others) == 2:
         # '보수 0.1% 미만 ETF 중 순자산 가장 큰 것의 3개월 수익률': the condition picks the set
         others.remove(kept_by)
@@ -461,6 +472,36 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     read += " 차이" if plan.both_ends else ""
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
+
+
+# between two themes: 'ETF', at most one more word ('개수'), then a joiner
+_JOINED = re.compile(r"^\s*(?:ETF\s*)?(?:[가-힣]+?\s*)?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$",
+                     re.IGNORECASE)  # fmt: skip
+
+
+def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]] | None:
+    """Two or more managers, or themes joined by '와/과/이랑/and' ('해외주식 ETF와 채권 ETF
+    개수'): each one's own figure. Themes side by side with no joiner ('해외주식 배당 ETF') are
+    one set that carries both."""
+    if len(plan.managers) >= 2:
+        return "manager", plan.managers
+    tags = sorted(plan.tags, key=lambda m: m.start)
+    if len(tags) >= 2 and all(t.start < 0 for t in tags):  # carried from turns that asked each
+        return "tag", tags
+    if len(tags) >= 2 and all(t.start >= 0 for t in tags) and all(
+            _JOINED.match(plan.question[a.end:b.start]) for a, b in itertools.pairwise(tags)):  # fmt: skip
+        return "tag", tags
+    return None
+
+
+def _ends_of_one_measure(frame: QuestionFrame) -> str | None:
+    """The one set measure whose highest and lowest are asked apart ('채권 ETF 중 1년 수익률
+    가장 높은 것과 가장 낮은 것의 차이'), if that is the question."""
+    names = {m.name for m in frame.measures}
+    if (frame.operation.kind != "difference" or len(names) != 1 or not names <= set(SET_MEASURES)
+            or frame.operation.aggregate or not {"asc", "desc"} <= set(pick_directions(frame))):  # fmt: skip
+        return None
+    return names.pop()
 
 
 _SET_WORDS = frozenset(

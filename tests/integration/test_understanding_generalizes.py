@@ -2027,3 +2027,38 @@ def test_round_55_both_ends_of_an_order_a_spaced_compound_and_a_named_bar(
         pg_pool,
     )[0]
     assert bar.status == "ok" and f": {cheaper['n']}개" in bar.answer.splitlines()[0]
+
+
+def test_round_56_one_measure_at_both_ends_themes_joined_or_stacked_and_a_carried_cut(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 56 (written before the change; 2 wrong with status ok): '채권 ETF 중 1년
+    수익률 가장 높은 것과 가장 낮은 것의 차이' listed the set; '… 보유 상위 5종목' → '비중 합은?'
+    summed all 30 holdings; '해외주식 ETF와 채권 ETF 개수' counted the first theme alone and
+    '해외주식 배당 ETF' dropped the second tag. SQL truth."""
+    fees = fetch_all("SELECT e.expense_ratio FROM etfs e JOIN etf_tags t ON t.etf_code = e.code "
+                     "WHERE t.tag = '반도체' ORDER BY e.expense_ratio DESC", None, pg_pool)  # fmt: skip
+    ends = etf_answer("반도체 ETF 중 보수 가장 비싼 것과 가장 싼 것 차이", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    gap = float(fees[0]["expense_ratio"]) - float(fees[-1]["expense_ratio"])
+    assert ends.status == "ok" and f"총보수 차이는 {gap:+.2f}%p" in ends.answer
+    top5 = fetch_all("SELECT sum(weight) AS w FROM (SELECT h.weight FROM etf_holdings h JOIN etfs "
+                     "e ON e.code = h.etf_code WHERE e.name = 'TIGER 반도체' AND h.as_of_date = "
+                     "(SELECT max(as_of_date) FROM etf_holdings) ORDER BY h.weight DESC LIMIT 5) t",
+                     None, pg_pool)[0]  # fmt: skip
+    history: list[Any] = []
+    for turn in ("KODEX 반도체 보유 상위 5종목", "비중 합은?", "TIGER 반도체는?"):
+        summed = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, summed)
+    assert summed.status == "ok"
+    assert summed.answer.startswith(f"TIGER 반도체 상위 5개 종목 비중 합: {float(top5['w']):.2f}%")
+    counts = {r["tag"]: r["n"] for r in fetch_all(
+        "SELECT tag, count(*) AS n FROM etf_tags WHERE tag IN ('해외주식', '채권') GROUP BY tag",
+        None, pg_pool)}  # fmt: skip
+    total = etf_answer("해외주식 ETF 개수와 채권 ETF 개수 합", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    assert total.status == "ok" and f"합계: {sum(counts.values())}개" in total.answer
+    both = fetch_all("SELECT count(*) AS n FROM etf_tags a JOIN etf_tags b USING (etf_code) "
+                     "WHERE a.tag = '해외주식' AND b.tag = '배당'", None, pg_pool)[0]  # fmt: skip
+    stacked = etf_answer("해외주식 배당 ETF", settings=offline, store=graph_store, pool=pg_pool)
+    assert f"{both['n']}개)" in stacked.answer.splitlines()[0] and "'배당'" in stacked.answer
