@@ -49,8 +49,9 @@ def _render_item(item: ChartItem, key: str) -> None:
     elif item.table is not None:
         st.markdown(f"**{item.title}**")
         table = item.table
-        # two decimals, as the answer writes them (a styled frame shows six: '0.450000')
-        styled = ui.signed_style(table, item.signed_columns).format(precision=2)
+        # two decimals, as the answer writes them (a styled frame shows six: '0.450000'), and
+        # thousands separated (순자산 '159,431' 억 원, not '159431')
+        styled = ui.signed_style(table, item.signed_columns).format(precision=2, thousands=",")
         if item.row_colors:
             colors = item.row_colors
             styled = styled.apply(
