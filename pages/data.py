@@ -30,15 +30,17 @@ CACHE_TTL_S = 30
 SCHEMA_TTL_S = 300  # about 1 s on the demo graph (a count per label and pattern); changes rarely
 TAB_KEY = "data_tab"  # st.tabs state: the open tab
 STATUS_HEADERS = {
-    "freshness": "상태", "dataset_code": "데이터셋 코드", "title_ko": "이름", "domain": "도메인",
-    "table_name": "테이블", "rows": "행 수", "min_date": "시작일", "max_date": "최종일",
-    "lag_days": "지연 / 허용", "source": "출처",
+    "freshness": "상태", "title_ko": "이름", "domain": "도메인", "rows": "행 수", "min_date": "시작일",
+    "max_date": "최종일", "lag_days": "지연 / 허용", "source": "출처", "dataset_code": "데이터셋 코드",
+    "table_name": "테이블",
 }  # fmt: skip
 # Column widths (px) so the whole catalogue fits the main area at 1440 px without scrolling
-# sideways (980 px; auto-sized, the last columns were cut off).
+# sideways (980 px; auto-sized, the last columns were cut off). What a reader reads comes first
+# and whole ('미국 기준금리(연방기금금리)' and '0일 (예정) / 120일' were cut); the identifiers the
+# console is written with come last, the longest of them ('KR_REAL_ESTATE_TRANSACTIONS') cut.
 STATUS_WIDTHS: dict[str, int] = {
-    "freshness": 62, "dataset_code": 160, "title_ko": 166, "domain": 70, "table_name": 124,
-    "rows": 70, "min_date": 84, "max_date": 84, "lag_days": 104, "source": 46,
+    "freshness": 58, "title_ko": 196, "domain": 62, "rows": 66, "min_date": 80, "max_date": 80,
+    "lag_days": 118, "source": 44, "dataset_code": 146, "table_name": 130,
 }  # fmt: skip
 # A projection step as the screen names it (the step's own name is the graph's: 'etf_tags')
 STEP_TITLES_KO = {
