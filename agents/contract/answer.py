@@ -65,9 +65,10 @@ FILLER_ASKED = {"목적": ("목적", "purpose", "취지"),
 MARKER_RE = re.compile(r"^(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*")
 SENTENCE_END_RE = re.compile(r"(?<=다\.)\s+|(?<=[.!?])\s+(?=[A-Z가-힣“\"])")
 # 한다체 → 합니다체 at a sentence end (longest first), so the answer reads as the UI speaks.
-POLITE_ENDINGS = (("하여야 한다", "하여야 합니다"), ("아니한다", "아니합니다"), ("아니하다", "아니합니다"), ("한다", "합니다"),
-                  ("있다", "있습니다"), ("없다", "없습니다"), ("같다", "같습니다"), ("된다", "됩니다"), ("른다", "릅니다"),
-                  ("진다", "집니다"), ("이다", "입니다"), ("니다", "니다"), ("는다", "습니다"))  # fmt: skip
+# (a verb's '-ㄴ다' is general: '본다' → '봅니다', '한다' → '합니다', '따른다' → '따릅니다')
+POLITE_ENDINGS = (("아니하다", "아니합니다"), ("있다", "있습니다"), ("없다", "없습니다"), ("같다", "같습니다"),
+                  ("이다", "입니다"), ("니다", "니다"), ("는다", "습니다"))  # fmt: skip
+NIEUN, BIEUP = 4, 17  # final consonants ㄴ and ㅂ of a Hangul syllable
 
 
 @dataclass
@@ -388,7 +389,15 @@ def polite(sentence: str) -> str:
     for plain, formal in POLITE_ENDINGS:
         if core.endswith(plain):
             return core[: -len(plain)] + formal + end
+    if len(core) > 1 and core.endswith("다") and _final(core[-2]) == NIEUN:  # '본다' → '봅니다'
+        return core[:-2] + chr(ord(core[-2]) - NIEUN + BIEUP) + "니다" + end
     return stripped
+
+
+def _final(syllable: str) -> int:
+    """The final consonant's index of a Hangul syllable (0: none; -1: not a syllable)."""
+    code = ord(syllable) - 0xAC00
+    return code % 28 if 0 <= code < 11172 else -1
 
 
 def one_line(quote: Quote, language: str) -> str:
