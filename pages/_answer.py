@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from agents.colors import price_colors
 from data_access.catalog import DOMAIN_TITLES_KO
 from data_access.contracts import AgentAnswer, TraceStep, answer_to_markdown
 from pages import _ui as ui
@@ -72,6 +73,27 @@ def smaller_headings(text: str) -> str:
     return HEADING.sub(lambda m: "#" * (len(m.group(1)) + 3) + " ", text)
 
 
+# a table cell that is a signed change: '-3.56%', '+2.84%', '-0.25%p', '-25bp'
+SIGNED_CELL = re.compile(r"(?<=\|)(\s*)([+\-−]\d[\d,]*(?:\.\d+)?(?:%p|%|bp))(\s*)(?=\|)")
+
+
+def signed_cells(text: str) -> str:
+    """The signed changes in an answer's Markdown tables in the rise/fall colours of the charts
+    and data grids (red up, blue down in the Korean convention): the ETF comparison's
+    '1개월 수익률 | -3.56% | -3.50%' had been black beside the blue of the grid under it."""
+    colors = price_colors()
+
+    def paint(m: re.Match[str]) -> str:
+        value = m.group(2)
+        name = colors.tile_color(-1.0 if value[0] in "-−" else 1.0)
+        return f"{m.group(1)}:{name}[{value}]{m.group(3)}"
+
+    return "\n".join(
+        SIGNED_CELL.sub(paint, line) if line.lstrip().startswith("|") else line
+        for line in text.split("\n")
+    )
+
+
 def mode_caption(answer: AgentAnswer) -> str:
     """'오프라인 플래너 · 비용 없음' or 'LLM openai/x · 1,234 토큰 · $0.0012', plus timing."""
     if answer.mode == "offline":
@@ -108,7 +130,7 @@ def render_answer(
             label = STATUS_LABELS.get(answer.status, answer.status)
             st.warning(f"{label}: {answer.error or _partial_reason(answer)}",
                        icon=":material/warning:")  # fmt: skip
-        st.markdown(smaller_headings(literal_tildes(answer.answer)))
+        st.markdown(signed_cells(smaller_headings(literal_tildes(answer.answer))))
     st.caption(mode_caption(answer))
     slot = st.container() if charts is not None else None  # the charts' place, filled last
     render_trace(answer.trace, key=key)

@@ -22,3 +22,13 @@ def test_answer_headings_sit_below_the_screen_title() -> None:
     assert smaller_headings(text) == (
         "#### KODEX 200 vs TIGER 200 비교\n\n##### 요약\n본문 #1 그대로\n#### 이미 작은 제목"
     )
+
+
+def test_signed_changes_in_answer_tables_take_the_rise_and_fall_colours() -> None:
+    from pages._answer import signed_cells
+
+    text = "| 1개월 수익률 | -3.56% | +2.50% |\n| 총보수 | 0.15% | 0.05% |\n본문 -3.56% 그대로"
+    assert signed_cells(text) == (
+        "| 1개월 수익률 | :blue[-3.56%] | :red[+2.50%] |\n| 총보수 | 0.15% | 0.05% |\n"
+        "본문 -3.56% 그대로"
+    )
