@@ -28,7 +28,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from agents.contract.coverage import coverage, main_clause_start, min_coverage
@@ -285,6 +285,7 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
     # best, then its line that does
     group = max(groups, key=lambda g: weight("\n".join(texts[i] for i in g), g[0]))
+    group = _item_of(group, groups, lines, texts, weight)
     best = max(group, key=lambda i: weight(texts[i], i))
     defining = _defining_line(lines, question) if asks_definition(question) else None
     if defining is not None:  # '이용자는 누구를 말해요?': the 호 that defines “이용자”
@@ -307,6 +308,21 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
         lead_marker = _parent_marker(lines, lead, lead_marker)
     return Quote(label, marker, sentence, [t for t in terms if t and t in body], fact,
                  body.strip(), lead_body.strip(), lead_marker)  # fmt: skip
+
+
+def _item_of(group: list[int], groups: Sequence[list[int]], lines: Sequence[str],
+             texts: Sequence[str], weight: Callable[[str, int], tuple[float, ...]]) -> list[int]:  # fmt: skip
+    """The 호 under a lead line ('여행요금에는 다음 각 호가 포함됩니다') that adds a word of the
+    question to it ('가이드 비용도 포함돼요?' → 4. 안내자경비), read with its lead; the lead itself
+    when none adds one (a lead alone does not say which item the question is about)."""
+    items = [g for g in groups if g[0] > group[0] and _lead(lines, g[0]) == group[0]]
+    if not items:
+        return group
+    lead = "\n".join(texts[i] for i in group)
+    base = weight(lead, group[0])[0]
+    gain, item = max(((weight(f"{lead}\n{texts[g[0]]}", g[0])[0] - base, -g[0]), g)
+                     for g in items)  # fmt: skip
+    return item if gain[0] > 0 else group
 
 
 ITEM_MARKER_RE = re.compile(r"^\d{1,2}[.)]")

@@ -208,3 +208,17 @@ def test_a_said_absent_miss_knows_whether_the_right_clause_was_listed_as_related
     hidden = AnswerCheck(question, False, False, True, "", related=("제23조(분쟁해결)",))
     assert shown.miss == hidden.miss == "said absent"
     assert shown.right_related and not hidden.right_related
+
+
+def test_the_item_under_a_lead_that_adds_a_word_of_the_question_is_quoted_with_its_lead() -> None:
+    from agents.contract.tokenize import tokens
+
+    lines = ["① 여행계약서의 여행요금에는 다음 각 호가 포함됩니다.", "1. 항공기, 선박, 철도 등 운임",
+             "2. 숙박요금 및 식사요금", "3. 안내자경비"]  # fmt: skip
+    ask = "가이드 비용도 여행비에 포함돼 있어요?"  # 가이드 → 안내 (everyday word)
+    quote = operative("제11조(여행요금)", lines, [], tokens(ask), ask)
+    assert quote.citation == "제11조(여행요금) ① 3." and quote.lead.startswith("여행계약서의")
+    ask = "여행요금에 뭐가 포함돼요?"  # no item adds a word: the lead answers
+    assert (
+        operative("제11조(여행요금)", lines, [], tokens(ask), ask).citation == "제11조(여행요금) ①"
+    )
