@@ -510,6 +510,56 @@ def compare_returns(series: list[Series], lang: str,
     return f"{word[1]} compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
 
 
+def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> str | None:
+    """'한국과 미국 실업률 중 1년 변화 큰 쪽': each rate's change over its window in %p, the
+    larger rise first (the larger fall first when falls were asked), and the gap of the two."""
+    moves = [(_name(s), s.points[-1][1] - s.points[0][1], s.points[0][0], s.points[-1][0])
+             for s in series if len(s.points) >= 2]  # fmt: skip
+    if len(moves) < 2:
+        return None
+    moves.sort(key=lambda m: m[1] if falls else -m[1])
+    listed = ", ".join(f"{name} {d:+.2f}%p ({d0} → {d1})" for name, d, d0, d1 in moves)
+    gap = abs(moves[0][1] - moves[1][1])
+    if lang == "ko":
+        more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
+        return f"변화 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
+    more = "fell more than" if falls else "rose more than"
+    return f"Changes compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
+
+
+_CHANGE_WORDS = (
+    "변화",
+    "변동",
+    "상승",
+    "하락",
+    "오른",
+    "올랐",
+    "내린",
+    "내렸",
+    "떨어",
+    "change",
+    "rose",
+    "fell",
+)
+_FALL_WORDS = ("하락", "내린", "내렸", "떨어", "빠진", "fell", "drop")
+
+
+def _changes_picked(frame: QuestionFrame) -> bool:
+    """One of two series picked by how it moved ('… 중 최근 1년 변화 큰 쪽', '상승폭 큰 쪽'),
+    not by its level."""
+    op, low = frame.operation, frame.question.lower()
+    moved = frame.measure() == "return" or any(w in low for w in _CHANGE_WORDS)
+    return (
+        moved
+        and op.kind in ("difference", "compare", "rank")
+        and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
+    )
+
+
+def _falls_asked(low: str) -> bool:
+    return any(w in low for w in _FALL_WORDS)
+
+
 _EVER = re.compile(
     r"적\s*(?:이|있|없)|며칠|몇\s*(?:번|회|일)|언제|\bever\b|how many|when", re.IGNORECASE
 )
@@ -786,6 +836,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and op.kind in ("difference", "compare", "rank")
     ):
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
+    elif len(ordered) >= 2 and all(is_rate(x) for x in ordered) and _changes_picked(frame):
+        out.append(compare_changes(ordered, lang, falls=_falls_asked(low)))  # '변화 큰 쪽'
     elif (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend

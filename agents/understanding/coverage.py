@@ -250,7 +250,8 @@ def cover(frame: QuestionFrame) -> Coverage:
             continue
         cov.unread.append(t.form)
         defining = frame.operation.kind == "define" and t.tag.startswith(("VV", "VA"))
-        if t.tag == "SN" or t.tag in _NAME_TAGS or t.tag == "NNG" or defining:
+        how = t.tag == "NNB" and i and tokens[i - 1].tag == "ETM"  # '사는 법': a how-to
+        if t.tag == "SN" or t.tag in _NAME_TAGS or t.tag == "NNG" or defining or how:
             # a definition asks nothing else: '요즘 뜨는 ETF 뭐야?' is not 'what is an ETF
             # a noun no reader took names what is asked ('연금계좌', '대표이사'): not answered
             cov.decisive.append(_with_unit(tokens, i, question))

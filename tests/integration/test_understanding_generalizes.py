@@ -2062,3 +2062,28 @@ def test_round_56_one_measure_at_both_ends_themes_joined_or_stacked_and_a_carrie
                      "WHERE a.tag = '해외주식' AND b.tag = '배당'", None, pg_pool)[0]  # fmt: skip
     stacked = etf_answer("해외주식 배당 ETF", settings=offline, store=graph_store, pool=pg_pool)
     assert f"{both['n']}개)" in stacked.answer.splitlines()[0] and "'배당'" in stacked.answer
+
+
+def test_round_57_two_rates_picked_by_their_change_and_a_how_to_is_not_a_card(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 57 (written before the change; 2 wrong with status ok): '한국과 미국 실업률
+    중 최근 1년 변화 큰 쪽' gave the two rates' level gap; 'KODEX 200 사는 법' gave the fund's
+    card with status ok ('법' after a verb asks how to, which no screen answers). SQL truth."""
+
+    def change(code: str) -> float:
+        rows = fetch_all("SELECT value FROM macro_observations WHERE series_code = %(c)s AND "
+                         "obs_date >= (SELECT max(obs_date) FROM macro_observations WHERE "
+                         "series_code = %(c)s) - interval '1 year' ORDER BY obs_date", {"c": code},
+                         pg_pool)  # fmt: skip
+        return float(rows[-1]["value"]) - float(rows[0]["value"])
+
+    us, kr = change("UNRATE"), change("KR_UNEMPLOYMENT")
+    picked = macro_answer("한국과 미국 실업률 중 최근 1년 변화 큰 쪽", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in picked.answer.splitlines() if "변화 비교" in x)
+    first = "미국 실업률" if us >= kr else "한국 실업률"
+    assert picked.status == "ok" and "격차(" not in picked.answer
+    assert line.split(": ", 1)[1].startswith(f"{first}") and f"{max(us, kr):+.2f}%p" in line
+    how = etf_answer("KODEX 200 사는 법", settings=offline, store=graph_store, pool=pg_pool)
+    assert how.status == "partial" and "'법'은 읽지 못해" in how.answer.splitlines()[0]
