@@ -343,12 +343,7 @@ def deepest_drawdown(points: Sequence[tuple[date, float]]) -> tuple[float, date,
     return series[trough], points[peak][0], points[trough][0]
 
 
-# ---------------------------------------------------------------- differences and medians
-
-
-def pp_difference(a: float, b: float) -> float:
-    """The difference of two rates in percentage points (4.50% − 3.25% = +1.25%p)."""
-    return a - b
+# ---------------------------------------------------------------- medians
 
 
 @dataclass(frozen=True)

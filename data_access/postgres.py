@@ -164,13 +164,6 @@ def close_server_pools(uri: str) -> None:
         pool.close()
 
 
-def close_pools() -> None:
-    with _pools_lock:
-        for pool in _pools.values():
-            pool.close()
-        _pools.clear()
-
-
 def short_error(e: BaseException) -> str:
     return str(e).strip().splitlines()[0][:300] if str(e).strip() else type(e).__name__
 

@@ -127,13 +127,3 @@ def shared_graph() -> Any:
     passes its dependencies as `{"configurable": {"deps": deps}}`."""
     return build_graph()
 
-
-def run_workflow(
-    graph: Any, state: FinancialAgentState, config: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The seed's workflow-level error handling around `invoke`."""
-    try:
-        return dict(graph.invoke(state, config=config))
-    except Exception as e:
-        logger.error("%s", {"workflow": "error", "message": str(e)})
-        return {"status": "error", "errors": [str(e)], "final_report": rpt.WORKFLOW_ERROR_REPORT}

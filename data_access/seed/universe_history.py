@@ -42,10 +42,6 @@ FROM ranked WHERE rank <= %(size)s"""
 )
 
 
-def universe_code(country: str, size: int = UNIVERSE_SIZE) -> str:
-    return f"{country}_TOP{size}"
-
-
 def refresh_universe_membership(conn: psycopg.Connection[Any], size: int = UNIVERSE_SIZE) -> int:
     """Rewrite the membership of every month the fundamentals cover (in the caller's
     transaction); returns the member rows written."""

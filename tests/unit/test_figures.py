@@ -80,10 +80,9 @@ def test_yoy_and_mom_compare_the_same_month_a_year_or_a_month_earlier() -> None:
     assert fig.yoy(points[1:]) is None  # the base month is missing
 
 
-def test_volatility_drawdown_pp_and_median_with_count() -> None:
+def test_volatility_drawdown_and_median_with_count() -> None:
     assert fig.annualized_volatility([100.0, 101.0], 5) is None
     assert fig.max_drawdown([100.0, 120.0, 90.0, 130.0]) == pytest.approx(-0.25)
-    assert fig.pp_difference(4.5, 3.25) == pytest.approx(1.25)
     m = fig.median_with_count([3.0, None, 1.0, 2.0])
     assert (m.value, m.count) == (2.0, 3) and m.ko() == "2.00 (n=3)"
     assert fig.median_with_count([]).ko() == "값 없음 (n=0)"
