@@ -21,7 +21,9 @@ from typing import Literal
 
 FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count", "place", "may"]
 
-NUM = r"(?:\d[\d,.]*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배|회|명)))"
+# a number ('1,000', '1.5'; not a 호's marker '2. ' before '회사' or '일부'), or one in Korean
+# numerals before its unit ('일억원', '삼개월'; not '사회', whose 사 is no four)
+NUM = r"(?:\d(?:[\d,]|\.(?=\d))*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배)))"
 BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
 UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분(?!\s*의))"  # '100분의 10' is a fraction
 PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
@@ -48,7 +50,10 @@ EVENT_TIME_RE = re.compile(
 # a deadline named by a day rather than a count: '시행일 전영업일까지', '만기일까지'
 DEADLINE_RE = re.compile(r"(?:[가-힣]+\s+)?[가-힣]*일\s*(?:전|이전)?까지")
 DATE_RE = re.compile(rf"(?:{NUM}\s*년\s*)?{NUM}\s*월\s*{NUM}\s*일{BOUND}")
-COUNT_RE = re.compile(rf"{NUM}\s*(?:회|번|명|건|차례){BOUND}")
+# a count's unit ends its word ('3회', '2명의', '1건당'; not '회사', '명칭', '번호')
+COUNT_RE = re.compile(
+    rf"{NUM}\s*(?:회|번|명|건|차례)(?=[^가-힣]|[이을를의에은는까당째도만씩]|$){BOUND}"
+)
 PARTY_RE = re.compile(
     r"(?<![가-힣)\]」』\"”’'])(갑|을|병|원사업자|수급사업자|발주자|수급인|도급인|임대인|임차인|회사|이용자|회원|"
     r"근로자|사용자|매도인|매수인|여행자|여행사|여행업자|제공자|이용자|위탁자|수탁자|개발사|사업자)"

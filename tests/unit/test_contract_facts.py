@@ -239,3 +239,18 @@ def test_a_yes_no_on_a_power_is_answered_by_the_line_that_grants_or_denies_it() 
         "제10조(회원의 의무)", lines, [], ["게임", "도박"], "게임 안에서 도박하면 안 되죠?"
     )
     assert quote.citation == "제10조(회원의 의무) ① 6."
+
+
+def test_a_list_marker_or_a_word_is_no_quantity() -> None:
+    from agents.contract.facts import states
+
+    # '2. 회사가 …' (a 호's marker before 회사) and '사회통념' were counts; '1. 일부 …' a period;
+    # '이 회원' led an answer as '**이 회**'
+    assert find_fact("2. 회사가 제공하지 않는 서비스를 이용하는 행위", "count") is None
+    assert find_fact("13. 그 밖에 사회통념에 반하는 행위", "count") is None
+    assert find_fact("1. 일부 권한 제한 : 채팅 등 일정 권한을 제한", "period") is None
+    assert not states(["2. 회사가 제공하지 않는 서비스", "3. 회원의 명칭"], "count")
+    text = "“몰”이 회원 자격을 정지시킨 후, 동일한 행위가 2회 이상 반복되거나 이 회원이 …"
+    assert find_fact(text, "count") == "2회 이상"
+    assert find_fact("5번까지 입력할 수 있다.", "count") == "5번까지"
+    assert find_fact("이자는 연 1.5%로 한다.", "amount") == "1.5%"
