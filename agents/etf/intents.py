@@ -155,6 +155,7 @@ def detect_plan(
     _check_period(plan)
     _period_unapplied(plan, frame)
     _pick_within_previous_cut(plan, frame, previous)
+    _pick_past_a_named_fund(plan, frame)
     plan.show_manager = bool(
         plan.intent in ("etf_set", "etf_composed") and not plan.managers
         and not frame.operation.group_by and MANAGER_ASKED.search(plan.question))  # fmt: skip
@@ -195,6 +196,23 @@ def _house_of_the_count(plan: Plan, frame: QuestionFrame, previous: QuestionFram
     plan.managers = [Mention("manager", house, house, -1, -1)]
     frame.entities.append(Entity(kind="manager", key=house, name=house, inherited=True))
     mark_read(frame, said.group(0))
+
+
+def _pick_past_a_named_fund(plan: Plan, frame: QuestionFrame) -> None:
+    """'TIGER 200보다 순자산 큰 ETF 중 보수 가장 싼 것': the funds past the named one's figure,
+    then the one another measure picks (not the filtered set in the filter's order)."""
+    op, low = frame.operation, frame.question.lower()
+    among = low.find(" 중")
+    if plan.intent != "etf_set" or op.threshold_of is None or among < 0:
+        return
+    after = [m for m in frame.measures
+             if m.name != op.filter_measure and low.find(m.surface.lower()) > among]  # fmt: skip
+    direction = pick_direction(frame)
+    superlative = find_phrases(low[among:], {"s": vocabulary()["rank"]["superlative"]})
+    if not after or direction is None or not superlative:
+        return
+    plan.measure = after[0].name
+    op.kind, op.top_n, op.direction = "rank", op.top_n or 1, direction  # type: ignore[assignment]
 
 
 _THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)

@@ -2087,3 +2087,23 @@ def test_round_57_two_rates_picked_by_their_change_and_a_how_to_is_not_a_card(
     assert line.split(": ", 1)[1].startswith(f"{first}") and f"{max(us, kr):+.2f}%p" in line
     how = etf_answer("KODEX 200 사는 법", settings=offline, store=graph_store, pool=pg_pool)
     assert how.status == "partial" and "'법'은 읽지 못해" in how.answer.splitlines()[0]
+
+
+def test_round_58_a_pick_among_the_funds_past_a_named_one(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 58 (written before the change; 1 wrong with status ok): 'TIGER 200보다 순자산
+    큰 ETF 중 보수 가장 싼 것' listed the larger funds by size; the pick by fee was not applied.
+    SQL truth."""
+    cheapest = fetch_all(
+        "WITH na AS (SELECT DISTINCT ON (etf_code) etf_code, net_assets FROM etf_prices "
+        "ORDER BY etf_code, trade_date DESC) SELECT e.name, e.expense_ratio FROM etfs e JOIN na "
+        "ON na.etf_code = e.code WHERE na.net_assets > (SELECT na.net_assets FROM na JOIN etfs t "
+        "ON t.code = na.etf_code WHERE t.name = 'TIGER 200') ORDER BY e.expense_ratio, e.code",
+        None, pg_pool)  # fmt: skip
+    picked = etf_answer("TIGER 200보다 순자산 큰 ETF 중 보수 가장 싼 것", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    lines = picked.answer.splitlines()
+    assert picked.status == "ok" and lines[1].startswith(f"1. {cheapest[0]['name']} (")
+    assert "총보수 낮은 순 상위 1개" in lines[0]
+    assert not any(line.startswith("2. ") for line in lines)  # one fund picked, not the set
