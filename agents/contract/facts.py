@@ -24,7 +24,12 @@ FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count",
 # a number ('1,000', '1.5'; not a 호's marker '2. ' before '회사' or '일부'), or one in Korean
 # numerals before its unit ('일억원', '삼개월'; not '사회', whose 사 is no four)
 NUM = r"(?:\d(?:[\d,]|\.(?=\d))*(?:천|만|억|백)?|(?<![가-힣])[일이삼사오육칠팔구십백천]+(?=\s*(?:시간|일|개월|년|주|영업일|만원|원|배)))"
-BOUND = r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째))*"
+# a bound ends its word, or a particle or another bound follows it ('7일 전부터', '30일 이내에';
+# not the 전 of '5일까지 전월의')
+BOUND = (
+    r"(?:\s*(?:이상|이내|이하|미만|초과|전까지|전|후|까지|부터|간|이전|이후|마다|째)"
+    r"(?=[^가-힣]|[에의은는을를이가도만로와과까부후인하한할된되]|$))*"
+)
 UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분(?!\s*의))"  # '100분의 10' is a fraction
 PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
 HOURS_RE = re.compile(rf"{NUM}\s*시간{BOUND}")
@@ -45,7 +50,7 @@ RELATIVE_AMOUNT_RE = re.compile(
 # a verb's adnominal ending: a syllable ending in ㄴ or ㄹ ('바꾼', '받을', '도달한') or '는'/'던'
 ADNOMINAL = "".join(chr(0xAC00 + 28 * i + j) for i in range(399) for j in (4, 8)) + "는던"
 EVENT_TIME_RE = re.compile(
-    rf"(?:[가-힣]+\s+){{0,2}}[가-힣]*[{ADNOMINAL}]\s*(?:때|날)(?:부터|까지|로부터)?(?=[\s,.)에(]|$)"
+    rf"(?:[가-힣]+\s+){{0,2}}[가-힣]*[{ADNOMINAL}]\s*(?:때|날|시점|시기)(?:부터|까지|로부터)?(?=[\s,.)에(]|$)"
 )
 # a deadline named by a day rather than a count: '시행일 전영업일까지', '만기일까지'
 DEADLINE_RE = re.compile(r"(?:[가-힣]+\s+)?[가-힣]*일\s*(?:전|이전)?까지")
@@ -184,6 +189,9 @@ def states(lines: Sequence[str], kind: QuantityKind) -> bool:
 STATED_TOO: dict[str, tuple[re.Pattern[str], ...]] = {"when": (EVENT_TIME_RE,)}
 
 
+LEADING_CONJUNCTION_RE = re.compile(r"^(?:및|또는|그리고|혹은|등)\s+")
+
+
 def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) -> str | None:
     """The span of `sentence` that states a fact of `kind` ('3년간', '10시간 이상'): of several,
     the one closest to a word of the question (`near`), else the first."""
@@ -193,7 +201,8 @@ def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) ->
         matches = list(pattern.finditer(sentence))
         if matches:
             best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))
-            return " ".join(_whole_date(sentence, best).split())
+            span = " ".join(_whole_date(sentence, best).split())
+            return LEADING_CONJUNCTION_RE.sub("", span)  # not '및 일정을 변경할 때'
     return None
 
 

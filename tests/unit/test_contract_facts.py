@@ -254,3 +254,18 @@ def test_a_list_marker_or_a_word_is_no_quantity() -> None:
     assert find_fact(text, "count") == "2회 이상"
     assert find_fact("5번까지 입력할 수 있다.", "count") == "5번까지"
     assert find_fact("이자는 연 1.5%로 한다.", "amount") == "1.5%"
+
+
+def test_the_fact_led_with_is_the_span_that_states_it() -> None:
+    # '매월 5일까지 전월의 …' led with '5일까지 전'; '언제부터 시작' with '및 일정을 변경할 때'
+    assert (
+        find_fact("수급사업자는 매월 5일까지 전월의 진척 상황을 보고한다.", "period") == "5일까지"
+    )
+    assert find_fact("계속근로기간이 1년 이상인 근로자", "period") == "1년 이상"
+    assert find_fact("여행개시 7일 전부터 통지한다.", "period") == "7일 전부터"
+    stated = ("여행의 시작은 출발하는 시점부터 시작하며 최종목적지에 도착함과 동시에 종료합니다. "
+              "다만, 계약 및 일정을 변경할 때에는 예외로 합니다.")  # fmt: skip
+    assert find_fact(stated, "when", ["여행", "시작"]).endswith("출발하는 시점부터")
+    assert (
+        find_fact("다만, 계약 및 일정을 변경할 때에는 예외로 합니다.", "when") == "일정을 변경할 때"
+    )
