@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from agents.contract.answer import Quote, emphasize, one_line, operative
+from agents.contract.coverage import topic_units
 from agents.contract.ingest.parse import CIRCLED
 from agents.contract.models import article_key
 from agents.contract.references import paragraph_refs
@@ -237,7 +238,7 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += _related_lines(evidence, language)
     elif not evidence.clauses:
         lines = [NO_CLAUSE[language]]
-    elif intent == "search" and len(evidence.topics) > 1:
+    elif intent == "search" and len(evidence.topics) > 1 and not _stated_together(evidence):
         lines = _per_topic_lines(evidence, language, question)
         # each topic's words pick its line; the question (the predicate the topics share:
         # '관세랑 부가세는 누가 내요?') tells which kind of fact is asked
@@ -263,6 +264,21 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += ["", ("Not in this contract: " if en else "이 계약서에 없는 조항: ")
                   + ", ".join(evidence.missing)]  # fmt: skip
     return "\n".join(lines).strip()
+
+
+def _stated_together(evidence: Evidence) -> bool:
+    """The topics asked apart are stated together, in one line of the one clause that answers
+    each ('관리비랑 공과금 정산은 누가 해요?': 제10조 ① '임차인은 … 공과금과 관리비를
+    정산하여야 한다'): they are answered once, from that line, not topic by topic."""
+    best = [found[0] for found in evidence.topics.values() if found]
+    if len(best) != len(evidence.topics) or len({c.key for c in best}) != 1:
+        return False
+    # each topic's nouns (not a condition's: '나갈 때 관리비' is 관리비)
+    words = [[m for u in topic_units(topic) if not (u.context or u.predicate) for m in u.morphemes]
+             for topic in evidence.topics]  # fmt: skip
+    return all(words) and any(
+        all(t in line for ws in words for t in ws) for line in best[0].content
+    )
 
 
 def _per_topic_lines(evidence: Evidence, language: str, question: str = "") -> list[str]:

@@ -222,3 +222,19 @@ def test_the_item_under_a_lead_that_adds_a_word_of_the_question_is_quoted_with_i
     assert (
         operative("제11조(여행요금)", lines, [], tokens(ask), ask).citation == "제11조(여행요금) ①"
     )
+
+
+def test_topics_one_line_states_together_are_answered_once_from_it() -> None:
+    from agents.contract.synthesis import Evidence, FoundClause, offline_answer
+
+    content = ["① 임차인은 계약이 종료된 경우 공과금과 관리비를 정산하여야 한다.",
+               "② 임차인은 이미 납부한 관리비 중 장기수선충당금을 소유자에게 반환 청구할 수 있다."]  # fmt: skip
+    clause = FoundClause("c", 10, "제10조(비용의 정산)", "비용의 정산", content, "hybrid_search")
+    question = "나갈 때 관리비랑 공과금 정산은 누가 해요?"
+    together = Evidence(
+        [clause], topics={"나갈 때 관리비": [clause], "공과금 정산은 누가 해": [clause]}
+    )
+    first = offline_answer(together, "ko", "search", question).splitlines()[0]
+    assert first.startswith("**임차인** — 임차인은 계약이 종료된 경우 공과금과 관리비를 정산")
+    apart = Evidence([clause], topics={"관리비": [clause], "보험료": [clause]})  # not in one line
+    assert offline_answer(apart, "ko", "search", "관리비랑 보험료는?").startswith("관리비: ")
