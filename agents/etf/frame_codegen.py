@@ -381,8 +381,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     op, order_by, measure = plan.frame.operation, plan.order_by, plan.measure
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
-    descending = _descending(op.direction or pick_direction(plan.frame, of_pick=False), None,
-                             order_by)  # fmt: skip
+    descending = _descending(_order_direction(plan, order_by), None, order_by)
     if plan.both_ends:
         return _graph_rows(
             plan, cypher, _both_ends_lines(plan, described, order_by, measure, period)
@@ -422,6 +421,18 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     body += [f"spec = {lit(spec)}"] + (["spec['same'] = same"] if pick else [])
     body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
+
+
+def _order_direction(plan: Plan, order_by: str) -> str | None:
+    """The order's direction, read on the side of '중' where its measure is named: before it
+    for a cut ('순자산 상위 5개 ETF 중 …'), after it when the funds are named first ('KODEX
+    200과 TIGER 200 중 1년 수익률 낮은 쪽의 보수')."""
+    assert plan.frame is not None
+    frame, low = plan.frame, plan.frame.question.lower()
+    among = low.find(" 중")
+    surface = next((m.surface.lower() for m in frame.measures if m.name == order_by), "")
+    after = among >= 0 and bool(surface) and low.find(surface) > among
+    return frame.operation.direction or pick_direction(frame, of_pick=after)
 
 
 def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,

@@ -257,7 +257,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     found = _range(text, today)
     if found is not None or not over_days:
         return found
-    for found in (_quarter(text, today), _half(text, today), _month_or_week(text, today)):
+    for found in (_quarter(text, today), _half(text, today), read_week_or_month(text, today)):
         if found is not None:
             return found
     m = _YEAR.search(text)
@@ -293,7 +293,7 @@ _RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\
                             r"week\b)|(?P<w>금주))" + _NOT_WHOLE)  # fmt: skip
 
 
-def _month_or_week(text: str, today: date) -> SpanRead | None:
+def read_week_or_month(text: str, today: date) -> SpanRead | None:
     """'지난달 수익률', '이번 주 평균': the calendar month or week (Monday to Sunday) before or
     holding the data's last day."""
     if m := _RELATIVE_MONTH.search(text):

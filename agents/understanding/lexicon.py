@@ -201,11 +201,14 @@ class Lexicon:
             found += self._brand_names(folded, gaps, taken, where)
         if "stock" in kinds:  # US tickers written as tickers: 'NVDA and AAPL'
             # not glued to Hangul: 'HD현대중공업' is a Korean name, not Home Depot's ticker
+            # nor spaced from the rest of one: 'HD 현대일렉트릭' folds to that company's name
+            names = [s for s, kind, _, _ in self._surfaces_in(folded) if kind == "stock"]
             for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9가-힣])", question):
                 code = match.group(1)
                 if code in self.stocks and code not in self.etfs:
                     a = folded.find(code.lower())
-                    if a >= 0 and not any(taken[a : a + len(code)]):
+                    longer = any(len(n) > len(code) and folded.startswith(n, a) for n in names)
+                    if a >= 0 and not longer and not any(taken[a : a + len(code)]):
                         taken[a : a + len(code)] = [True] * len(code)
                         found.append(Mention("stock", code, self.stocks[code][0], match.start(),
                                              match.end()))  # fmt: skip

@@ -20,7 +20,13 @@ from dateutil.relativedelta import relativedelta
 
 from agents.understanding.advice import asks_advice
 from agents.understanding.coverage import PICKED, READ, UNAPPLIED
-from agents.understanding.dates import BASE_AFTER, SpanRead, read_calendar_span, read_date_point
+from agents.understanding.dates import (
+    BASE_AFTER,
+    SpanRead,
+    read_calendar_span,
+    read_date_point,
+    read_week_or_month,
+)
 from agents.understanding.frame import (
     AMBIGUOUS,
     DAY_OF_MOVE,
@@ -406,6 +412,11 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
+    said = read_week_or_month(text, today) if _level_asked(frame.question) else None
+    if said is not None and read_date_point(frame.question, today) is None:
+        # '지난주 종가': the level at the end of that week, not a week's move ('지난주 금요일
+        # 종가' is that day, read below)
+        return _on_day(frame, text, min(said.last, today), said.start, said.end)
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
         return _read_relative_point(frame, text, today)
@@ -446,6 +457,20 @@ def _read_span(frame: QuestionFrame, text: str, span: SpanRead, today: date) -> 
                               label_ko=span.label_ko, label_en=span.label_en)  # fmt: skip
     frame.as_of_date = min(span.last, today).isoformat()
     return _dated(frame, text, span.start, span.end)
+
+
+_LEVEL_WORDS = re.compile(r"종가|가격|주가|시세|값|\bclose\b|\bprice\b|\blevel\b", re.IGNORECASE)
+
+
+def _level_asked(question: str) -> bool:
+    """A level named with no move, change or statistic asked ('지난주 종가', not '지난주 종가
+    변화' or '지난달 평균 가격')."""
+    low = question.lower()
+    change = vocabulary()["change"]
+    moved = find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
+                               "t": vocabulary()["trend"]})  # fmt: skip
+    return bool(_LEVEL_WORDS.search(low)) and not moved and not _stat_over_days(question) and (
+        asked_move(question) is None)  # fmt: skip
 
 
 def _stat_over_days(question: str) -> bool:

@@ -2107,3 +2107,30 @@ def test_round_58_a_pick_among_the_funds_past_a_named_one(
     assert picked.status == "ok" and lines[1].startswith(f"1. {cheapest[0]['name']} (")
     assert "총보수 낮은 순 상위 1개" in lines[0]
     assert not any(line.startswith("2. ") for line in lines)  # one fund picked, not the set
+
+
+def test_round_59_a_level_of_last_week_a_pick_read_where_its_measure_is_and_a_spaced_name(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 59 (written before the change; 3 wrong with status ok): '지난주 코스피 종가'
+    gave the latest close; 'KODEX 200과 TIGER 200 중 1년 수익률 낮은 쪽의 보수' took the higher
+    return's fund; 'HD 현대 일렉트릭 PER' answered Home Depot (ticker HD) beside it. SQL truth."""
+    week = fetch_all("SELECT trade_date, close FROM market_series_prices WHERE series_code = '^KS11' "
+                     "AND trade_date < date_trunc('week', (SELECT max(trade_date) FROM "
+                     "market_series_prices WHERE series_code = '^KS11')) ORDER BY trade_date DESC "
+                     "LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    level = macro_answer("지난주 코스피 종가", settings=offline, store=graph_store, pool=pg_pool)
+    assert level.status == "ok"
+    assert f"코스피 {float(week['close']):,.2f}포인트 ({week['trade_date']})" in level.answer
+    lower = fetch_all(
+        "SELECT e.name, e.expense_ratio, (SELECT close FROM etf_prices p WHERE p.etf_code = e.code "
+        "ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM etf_prices p WHERE p.etf_code = "
+        "e.code AND trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 year' "
+        "ORDER BY trade_date DESC LIMIT 1) AS growth FROM etfs e WHERE e.name IN ('KODEX 200', "
+        "'TIGER 200') ORDER BY growth", None, pg_pool)[0]  # fmt: skip
+    pick = etf_answer("KODEX 200과 TIGER 200 중 1년 수익률 낮은 쪽의 보수", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert pick.status == "ok" and f"ETF의 총보수: {lower['name']} (" in pick.answer.splitlines()[0]
+    spaced = answer_stock_question("HD 현대 일렉트릭 PER", pool=pg_pool)
+    assert spaced is not None and "HD현대일렉트릭" in spaced.answer
+    assert "Home Depot" not in spaced.answer
