@@ -412,11 +412,11 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
-    said = read_week_or_month(text, today) if _level_asked(frame.question) else None
-    if said is not None and read_date_point(frame.question, today) is None:
+    week = read_week_or_month(text, today) if _level_asked(frame.question) else None
+    if week is not None and read_date_point(frame.question, today) is None:
         # '지난주 종가': the level at the end of that week, not a week's move ('지난주 금요일
         # 종가' is that day, read below)
-        return _on_day(frame, text, min(said.last, today), said.start, said.end)
+        return _on_day(frame, text, min(week.last, today), week.start, week.end)
     m = _MONTH.search(text) or _MONTH_EN.search(text)
     if not m:
         return _read_relative_point(frame, text, today)
