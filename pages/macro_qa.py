@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from agents.inputs import clean_text, preview
-from agents.macro.charts import comparison_figure, path_figure, series_figures
+from agents.macro.charts import comparison_figure, path_figure, period_figure, series_figures
 from agents.macro.service import SCREEN, NodeEvent, stream_answer
 from data_access.contracts import AgentAnswer
 from pages import _answer
@@ -107,6 +107,8 @@ def _charts(key: str) -> Any:
         _render_agents(payload)
         compared = comparison_figure(payload)  # one chart of the compared series, if any
         figures = [compared] if compared else series_figures(payload, answer.as_of_date)
+        periods = period_figure(payload)  # each period's return, when the answer lists them
+        figures = ([periods] if periods else []) + figures
         for i, fig in enumerate(figures):
             ui.show_chart(fig, key=f"{key}-series-{i}")
         fig = path_figure(payload)

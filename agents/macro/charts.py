@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from dateutil.relativedelta import relativedelta
 
 from agents.chart_style import base_layout, session_axis
+from agents.colors import price_colors
 from agents.macro.templates import axis_unit
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
@@ -220,6 +221,61 @@ def comparison_figure(payload: dict[str, Any]) -> go.Figure | None:
     if returns:
         layout["yaxis"]["ticksuffix"] = "%"
     return go.Figure({"data": traces, "layout": layout})
+
+
+# One per-period return list as agents.window_answer.per_period_text writes it: '코스피 월별
+# 수익률: 2026-08 +8.45% (08-03 ~ 08-31), …' ('2026년 1분기', '2026년' for quarters and years)
+PER_PERIOD = re.compile(
+    r"(?:^|\. )(?P<name>[^:.]+?) (?P<per>월별|분기별|연도별) 수익률: (?P<rows>[^\n]+)"
+)
+PERIOD_ROW = re.compile(
+    r"(?P<label>\d{4}(?:-\d{2}|년 \d분기|년)) (?P<value>[+-]\d+(?:\.\d+)?)% \(\d{2}-\d{2} ~ \d{2}-\d{2}\)"
+)
+PICKED = re.compile(
+    r"가장 크게 (?:오른|내린) (?:달|분기|해): (?P<label>\d{4}(?:-\d{2}|년 \d분기|년)) "
+)
+
+
+def period_figure(payload: dict[str, Any]) -> go.Figure | None:
+    """The returns of an answer's periods ('코스피 최근 1년 중 가장 많이 오른 달' answers every
+    month's return, the largest first), one bar per period in the rise/fall colours, the period
+    the answer picked outlined and written above its bar; None when no answer line lists them.
+    Read from the answer's own line, so the chart shows exactly the figures it gives (the closes
+    line had been drawn)."""
+    for point in payload.get("key_points") or []:
+        found = PER_PERIOD.search(str(point))
+        if found is None:
+            continue
+        rows = [(m["label"], float(m["value"])) for m in PERIOD_ROW.finditer(found["rows"])]
+        if len(rows) < 2:
+            continue
+        picked = PICKED.search(str(point))
+        return _period_bars(rows, found["name"], found["per"], picked["label"] if picked else None)
+    return None
+
+
+def _period_bars(rows: list[tuple[str, float]], name: str, per: str,
+                 picked: str | None) -> go.Figure:  # fmt: skip
+    colors = price_colors()
+    labels = [label for label, _ in rows]
+    bars = {"type": "bar", "x": labels, "y": [v for _, v in rows],
+            "marker": {"color": [colors.for_change(v) for _, v in rows],
+                       "line": {"width": [3 if label == picked else 0 for label in labels],
+                                "color": "#111827"}},
+            "hovertemplate": "%{x}: %{y:+.2f}%<extra></extra>"}  # fmt: skip
+    axis = {"월별": "월", "분기별": "분기", "연도별": "연도"}[per]
+    layout = base_layout(f"{plain_title(name)} {per} 수익률", axis, "수익률 (%)", height=360)
+    layout["xaxis"].update(type="category", tickangle=-45 if len(rows) > 6 else 0)
+    layout["yaxis"].update(ticksuffix="%", zeroline=True)
+    layout["showlegend"] = False
+    # the pick's figure as a note beside its bar's end (a bar's own outside text was shrunk to
+    # the bar's width: unreadable at 420 px)
+    layout["annotations"] = [
+        {"x": label, "y": v, "text": f"{v:+.2f}%", "showarrow": False, "yshift": 12 if v >= 0 else -12,
+         "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": colors.for_change(v)}}
+        for label, v in rows if label == picked
+    ]  # fmt: skip
+    return go.Figure({"data": [bars], "layout": layout})
 
 
 def asked_span(payload: dict[str, Any]) -> dict[str, Any] | None:

@@ -86,3 +86,18 @@ def test_a_rate_series_keeps_its_level_chart_when_a_change_is_asked() -> None:
     payload["agent_responses"]["macro"]["series"][0]["unit"] = "percent"  # type: ignore[index]
     (fig,) = series_figures(payload, None)
     assert fig.data[0].y[0] == 116.34
+
+
+def test_the_months_an_answer_lists_are_charted_with_its_pick_marked() -> None:
+    from agents.macro.charts import period_figure
+
+    point = ("코스피 최근 3개월 중 가장 크게 오른 달: 2026-10 +8.45% (10-01 ~ 10-30). 코스피 월별 "
+             "수익률: 2026-09 -3.71% (09-01 ~ 09-30), 2026-10 +8.45% (10-01 ~ 10-30), "
+             "2026-11 +1.28% (11-02 ~ 11-20).")  # fmt: skip
+    fig = period_figure({"key_points": [point, "코스피 4,020.00포인트 (2026-11-20)"]})
+    assert fig is not None and fig.layout.title.text == "코스피 월별 수익률"
+    bars = fig.data[0]
+    assert list(bars.x) == ["2026-09", "2026-10", "2026-11"] and list(bars.y) == [-3.71, 8.45, 1.28]
+    assert list(bars.marker.line.width) == [0, 3, 0]
+    assert [(a.x, a.text) for a in fig.layout.annotations] == [("2026-10", "+8.45%")]
+    assert period_figure({"key_points": ["코스피 4,020.00포인트 (2026-11-20)"]}) is None
