@@ -511,37 +511,35 @@ def compare_returns(series: list[Series], lang: str,
 
 
 def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> str | None:
-    """'한국과 미국 실업률 중 1년 변화 큰 쪽': each rate's change over its window in %p, the
-    larger rise first (the larger fall first when falls were asked), and the gap of the two."""
-    moves = [(_name(s), s.points[-1][1] - s.points[0][1], s.points[0][0], s.points[-1][0])
-             for s in series if len(s.points) >= 2]  # fmt: skip
+    """'한국과 미국 실업률 중 1년 변화 큰 쪽', '서울과 부산 미분양 중 증가폭 큰 쪽': each series'
+    change over its window (a rate's in %p, a count's in its unit), the larger rise first (the
+    larger fall first when falls were asked), and the gap of the two."""
+
+    def signed(d: float, s: Series) -> str:
+        return f"{d:+.2f}%p" if is_rate(s) else ("+" if d >= 0 else "-") + _value(abs(d), s)
+
+    moves = [(s, s.points[-1][1] - s.points[0][1]) for s in series if len(s.points) >= 2]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{name} {d:+.2f}%p ({d0} → {d1})" for name, d, d0, d1 in moves)
-    gap = abs(moves[0][1] - moves[1][1])
+    listed = ", ".join(f"{_name(s)} {signed(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
+                       for s, d in moves)  # fmt: skip
+    (first, a), (second, b) = moves[:2]
+    gap = signed(abs(a - b), first).lstrip("+")
     if lang == "ko":
-        more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
-        return f"변화 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
+        more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
+        if is_rate(first):
+            more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
+        return (
+            f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."
+        )
     more = "fell more than" if falls else "rose more than"
-    return f"Changes compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
+    return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
 
 
-_CHANGE_WORDS = (
-    "변화",
-    "변동",
-    "상승",
-    "하락",
-    "오른",
-    "올랐",
-    "내린",
-    "내렸",
-    "떨어",
-    "change",
-    "rose",
-    "fell",
-)
-_FALL_WORDS = ("하락", "내린", "내렸", "떨어", "빠진", "fell", "drop")
+_CHANGE_WORDS = ("변화", "변동", "상승", "하락", "증가", "감소", "오른", "올랐", "내린", "내렸",
+                 "떨어", "늘", "줄", "change", "rose", "fell")  # fmt: skip
+_FALL_WORDS = ("하락", "감소", "내린", "내렸", "떨어", "빠진", "줄", "fell", "drop")
 
 
 def _changes_picked(frame: QuestionFrame) -> bool:
@@ -836,7 +834,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and op.kind in ("difference", "compare", "rank")
     ):
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
-    elif len(ordered) >= 2 and all(is_rate(x) for x in ordered) and _changes_picked(frame):
+    elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
+          and _changes_picked(frame)):  # fmt: skip
         out.append(compare_changes(ordered, lang, falls=_falls_asked(low)))  # '변화 큰 쪽'
     elif (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))

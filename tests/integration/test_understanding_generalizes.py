@@ -2134,3 +2134,26 @@ def test_round_59_a_level_of_last_week_a_pick_read_where_its_measure_is_and_a_sp
     spaced = answer_stock_question("HD 현대 일렉트릭 PER", pool=pg_pool)
     assert spaced is not None and "HD현대일렉트릭" in spaced.answer
     assert "Home Depot" not in spaced.answer
+
+
+def test_round_60_two_counts_picked_by_how_much_they_grew(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 60 (written before the change; 0 wrong with status ok, 4 honest misses):
+    '서울과 부산 미분양 중 최근 1년 증가폭 큰 쪽' left '증가' unread and gave the level gap. Each
+    region's change over the year in homes, the larger rise first. SQL truth."""
+
+    def grew(region: str) -> int:
+        rows = fetch_all("SELECT units FROM re_unsold_housing WHERE region = %(r)s AND month >= "
+                         "(SELECT max(month) FROM re_unsold_housing) - interval '1 year' "
+                         "ORDER BY month", {"r": region}, pg_pool)  # fmt: skip
+        return int(rows[-1]["units"]) - int(rows[0]["units"])
+
+    seoul, busan = grew("서울"), grew("부산")
+    picked = macro_answer("서울과 부산 미분양 중 최근 1년 증가폭 큰 쪽", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in picked.answer.splitlines() if "변화 비교" in x)
+    first, more = ("서울", seoul) if seoul >= busan else ("부산", busan)
+    assert picked.status == "ok" and line.split(": ", 1)[1].startswith(
+        f"{first} 미분양 {more:+,}호"
+    )
