@@ -224,6 +224,8 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
     not the top of all holdings; '그 종목 …' with no stock carried over is said."""
     if _THAT_STOCK.search(plan.question) and not plan.stocks:
         plan.unanswered.append(_text(plan, "that_stock"))
+    if plan.intent == "holdings_aggregate" and _pick_in_own_cut(plan, frame):
+        return  # 'KODEX 200 상위 10종목 중 비중 가장 작은 종목': the cut and the pick said at once
     if (plan.intent != "holdings_aggregate" or previous is None or frame.reference != "same"
             or not previous.operation.top_n):  # fmt: skip
         return
@@ -238,6 +240,25 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
     if picked in ("asc", "desc"):
         frame.operation.direction = "asc" if picked == "asc" else "desc"
     frame.operation.top_n = 1
+
+
+def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
+    """A top-N of holdings, then '중' and a superlative: the one picked inside those N."""
+    op, low = frame.operation, plan.question.lower()
+    among = low.find(" 중")
+    picked = pick_direction(frame)
+    said = (
+        find_phrases(low[among:], {"s": vocabulary()["rank"]["superlative"]}) if among >= 0 else []
+    )
+    other = {m.name for m in frame.measures} - {
+        "weight",
+        "holdings",
+    }  # '… 중 1개월 수익률': its own
+    if not op.top_n or op.top_n < 2 or not said or picked is None or other:
+        return False
+    plan.within, op.top_n, op.direction = op.top_n, 1, picked  # type: ignore[assignment]
+    mark_read(frame, str(plan.within))  # the cut's count, read as the cut
+    return True
 
 
 def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:

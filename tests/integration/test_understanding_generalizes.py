@@ -2157,3 +2157,21 @@ def test_round_60_two_counts_picked_by_how_much_they_grew(
     assert picked.status == "ok" and line.split(": ", 1)[1].startswith(
         f"{first} 미분양 {more:+,}호"
     )
+
+
+def test_round_61_a_pick_inside_a_cut_said_in_one_question(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 61 (written before the change; 1 wrong with status ok): 'KODEX 200 상위
+    10종목 중 비중 가장 작은 종목' listed the ten; the pick inside them (as a follow-up '그 중 …'
+    already did) was not applied. SQL truth."""
+    tenth = fetch_all("SELECT s.name, h.weight FROM etf_holdings h JOIN etfs e ON e.code = "
+                      "h.etf_code JOIN stocks s ON s.security_id = h.security_id WHERE e.name = "
+                      "'KODEX 200' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings) "
+                      "ORDER BY h.weight DESC LIMIT 10", None, pg_pool)[-1]  # fmt: skip
+    picked = etf_answer("KODEX 200 상위 10종목 중 비중 가장 작은 종목", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert picked.status == "ok"
+    assert picked.answer.startswith(
+        f"KODEX 200 비중 상위 10개 중 비중이 가장 작은 종목: {tenth['name']} ("
+    )
