@@ -86,6 +86,28 @@ def _open_pool(
         psycopg.connect(uri, connect_timeout=PROBE_TIMEOUT_S).close()
     except psycopg.OperationalError as e:
         raise unreachable(short_error(e)) from e
+    try:
+        # The server answered the probe a moment ago, so its first connections open in
+        # milliseconds; a longer wait means it went away again, and the caller should hear so
+        # now rather than after the pool's reconnect backoff brings it back.
+        return _new_pool(uri, min_size, max_size, reset, OPEN_TIMEOUT_S)
+    except PoolTimeout as e:
+        # A busy first view (a 2-core machine loading the screens) can starve the pool's worker
+        # past that wait although the server is up: no outage while it still answers a direct
+        # connection, so a new pool gets the longer wait callers get.
+        if _reachable(uri) is not None:
+            raise unreachable(short_error(e)) from e
+        try:
+            return _new_pool(uri, min_size, max_size, reset, POOL_TIMEOUT_S)
+        except psycopg.OperationalError as again:
+            raise unreachable(short_error(again)) from again
+    except psycopg.OperationalError as e:
+        raise unreachable(short_error(e)) from e
+
+
+def _new_pool(uri: str, min_size: int, max_size: int, reset: Callable[[Any], None] | None,
+              wait_s: float) -> ConnectionPool:  # fmt: skip
+    """A pool with its first connections open within `wait_s` (else closed, PoolTimeout)."""
     failures = [float("-inf")]
     pool = ConnectionPool(
         uri,
@@ -102,13 +124,10 @@ def _open_pool(
     )
     _check_failures[pool] = failures
     try:
-        # The server answered the probe a moment ago, so its first connections open in
-        # milliseconds; a longer wait means it went away again, and the caller should hear so
-        # now rather than after the pool's reconnect backoff brings it back.
-        pool.open(wait=True, timeout=OPEN_TIMEOUT_S)
-    except psycopg.OperationalError as e:  # PoolTimeout is one too
+        pool.open(wait=True, timeout=wait_s)
+    except psycopg.OperationalError:  # PoolTimeout is one too
         pool.close()  # else its workers keep reconnecting in the background
-        raise unreachable(short_error(e)) from e
+        raise
     return pool
 
 
