@@ -302,14 +302,16 @@ def render_compare(rows: list[dict], name: str, lang: str) -> str:
     if ko:
         notes = (f"총보수는 {'·'.join(cheapest)} 모두 {low_fee}%로 같습니다." if tie
                  else f"보수율이 가장 낮은 ETF는 {cheapest[0]}({low_fee}%)입니다.")  # fmt: skip
-        if best:
-            notes += f" 최근 1개월 수익률은 {josa(best['name'], '이/가')} {pct(best['return_1m'])}로 가장 높습니다."
+        if best:  # every one fell: the best is the one that fell least, said so
+            said = "가장 덜 내렸습니다" if best["return_1m"] < 0 else "가장 높습니다"
+            notes += f" 최근 1개월 수익률은 {josa(best['name'], '이/가')} {pct(best['return_1m'])}로 {said}."
         both = f"{josa(names[0], '과/와')} {names[1]}" if len(names) == 2 else "·".join(names)
         return f"## {both} 비교\n" + "\n".join(lines) + "\n\n" + notes
     notes = (f"Same expense ratio for {' and '.join(cheapest)}: {low_fee}%." if tie
              else f"Lowest expense ratio: {cheapest[0]} ({low_fee}%).")  # fmt: skip
     if best:
-        notes += f" Best 1-month return: {best['name']} ({pct(best['return_1m'])})."
+        said = "Smallest 1-month fall" if best["return_1m"] < 0 else "Best 1-month return"
+        notes += f" {said}: {best['name']} ({pct(best['return_1m'])})."
     return f"## {title}\n" + "\n".join(lines) + "\n\n" + notes
 
 

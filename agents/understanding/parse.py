@@ -870,7 +870,9 @@ def _foreign_housing(frame: QuestionFrame) -> None:
     housing = [m for m in frame.measures if m.name in HOUSING_MEASURES]
     foreign = [e for e in frame.of("region") if e.key != "KR"]
     if housing and foreign and not frame.of("re_region"):
-        frame.unknown_words.append(f"{foreign[0].name} {housing[0].surface or housing[0].name}")
+        place = foreign[0]  # as the question wrote it ('미국'), not the region's code ('US')
+        said = frame.question[place.start : place.end] if place.start >= 0 else place.name
+        frame.unknown_words.append(f"{said} {housing[0].surface or housing[0].name}")
 
 
 def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:

@@ -14,6 +14,7 @@ import pandas as pd
 
 from data_access.seed import policy
 from data_access.seed.calendar import at
+from data_access.seed.news_text import josa
 from data_access.seed.params import add_months
 from data_access.seed.scenario import SCENARIO_EVENTS
 
@@ -196,12 +197,13 @@ def _releases(docs: DocumentSet, observations: pd.DataFrame, daily: dict[str, pd
             elif lang == "en":
                 headline = f"The CPI-U index rose {(row.value / prev - 1) * 100:+.2f}% to {row.value:.3f} in {row.obs_date:%B %Y}."
             else:
-                headline = f"{row.obs_date.year}년 {row.obs_date.month}월 소비자물가지수는 {row.value:.2f}로 전월 대비 {(row.value / prev - 1) * 100:+.2f}% 변했다."
+                level = josa(f"{row.value:.2f}", "으로/로")  # '118.90으로', not '118.90로'
+                headline = f"{row.obs_date.year}년 {row.obs_date.month}월 소비자물가지수는 {level} 전월 대비 {(row.value / prev - 1) * 100:+.2f}% 변했다."
             body = [headline]
             move = _move(daily[affected], release_day)
             if move:
                 body.append(f"{affected} moved from {move[0]:,.2f} to {move[1]:,.2f} around the release."
-                            if lang == "en" else f"발표 전후 {affected}는 {move[0]:,.1f}에서 {move[1]:,.1f}로 움직였다.")  # fmt: skip
+                            if lang == "en" else f"발표 전후 {affected}는 {move[0]:,.1f}에서 {josa(f'{move[1]:,.1f}', '으로/로')} 움직였다.")  # fmt: skip
             docs.document(doc_id, f"{title_ko} 리뷰: {row.obs_date.year}년 {row.obs_date.month}월",
                           "report", row.published_at + timedelta(hours=2), " ".join(body), lang)  # fmt: skip
             docs.link(doc_id, event_id, headline, "SUPPORTS", code)

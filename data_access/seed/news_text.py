@@ -75,13 +75,11 @@ def particles(text: str) -> str:
 def josa(word: str, pair: str) -> str:
     """word + the right particle of a pair like '은/는', '이/가', '을/를', '과/와'."""
     with_batchim, without = pair.split("/")
-    if (
-        pair == "으로/로"
-        and word
-        and "가" <= word[-1] <= "힣"
-        and (ord(word[-1]) - 0xAC00) % 28 == 8
+    last = word.rstrip(" )")[-1:]
+    if pair == "으로/로" and (
+        ("가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 == 8) or last in ("1", "7", "8")
     ):
-        return word + without  # a final ㄹ takes 로 ('실업률로', '서울로')
+        return word + without  # a final ㄹ takes 로 ('실업률로', '서울로', '7(칠)로')
     return word + (with_batchim if has_batchim(word) else without)
 
 

@@ -18,6 +18,7 @@ from agents.understanding.history import history_after
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
 from data_access.postgres import fetch_all
+from data_access.seed.news_text import josa
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -2175,3 +2176,22 @@ def test_round_61_a_pick_inside_a_cut_said_in_one_question(
     assert picked.answer.startswith(
         f"KODEX 200 비중 상위 10개 중 비중이 가장 작은 종목: {tenth['name']} ("
     )
+
+
+def test_a_foreign_place_is_named_as_asked_and_a_fall_is_not_called_the_highest(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Issue 33's walk: the decline for '미국 집값' named the region by its code ('US 집값');
+    a comparison of two funds that both fell called the smaller fall '가장 높습니다'."""
+    house = macro_answer("미국 집값", settings=offline, store=graph_store, pool=pg_pool)
+    assert house.status == "partial" and house.answer.startswith("'미국 집값'에 대한 데이터는")
+    moves = fetch_all(
+        "SELECT e.name, (SELECT close FROM etf_prices p WHERE p.etf_code = e.code ORDER BY "
+        "trade_date DESC LIMIT 1) / (SELECT close FROM etf_prices p WHERE p.etf_code = e.code AND "
+        "trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 month' ORDER BY "
+        "trade_date DESC LIMIT 1) - 1 AS r FROM etfs e WHERE e.name IN ('KODEX 200', 'TIGER 200') "
+        "ORDER BY r DESC", None, pg_pool)  # fmt: skip
+    compared = etf_answer("KODEX 200과 TIGER 200 비교", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    said = "가장 덜 내렸습니다" if float(moves[0]["r"]) < 0 else "가장 높습니다"
+    assert f"{josa(moves[0]['name'], '이/가')} " in compared.answer and said in compared.answer
