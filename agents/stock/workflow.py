@@ -126,4 +126,3 @@ def shared_graph() -> Any:
     """One compiled graph per process (compiling took ~13 ms of a ~50 ms report); each run
     passes its dependencies as `{"configurable": {"deps": deps}}`."""
     return build_graph()
-

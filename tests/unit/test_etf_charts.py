@@ -169,7 +169,8 @@ def test_price_chart_is_titled_with_the_name_not_the_code() -> None:
                 "result": {"daily": daily, "summary": {"period": "3m"}}}]  # fmt: skip
     (item,) = charts_for({"tool_results": results})
     assert (
-        item.figure is not None and item.figure.layout.title.text == "KODEX 200 가격·거래대금 (3개월)"
+        item.figure is not None
+        and item.figure.layout.title.text == "KODEX 200 가격·거래대금 (3개월)"
     )
 
 
