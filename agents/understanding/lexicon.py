@@ -202,11 +202,15 @@ class Lexicon:
         if "stock" in kinds:  # US tickers written as tickers: 'NVDA and AAPL'
             # not glued to Hangul: 'HD현대중공업' is a Korean name, not Home Depot's ticker
             # nor spaced from the rest of one: 'HD 현대일렉트릭' folds to that company's name
-            names = [s for s, kind, _, _ in self._surfaces_in(folded) if kind == "stock"]
+            names: list[str] | None = None  # read only when a ticker is written
             for match in re.finditer(r"(?<![A-Za-z0-9])([A-Z]{2,5})(?![A-Za-z0-9가-힣])", question):
                 code = match.group(1)
                 if code in self.stocks and code not in self.etfs:
                     a = folded.find(code.lower())
+                    if names is None:
+                        names = [
+                            s for s, kind, _, _ in self._surfaces_in(folded) if kind == "stock"
+                        ]
                     longer = any(len(n) > len(code) and folded.startswith(n, a) for n in names)
                     if a >= 0 and not longer and not any(taken[a : a + len(code)]):
                         taken[a : a + len(code)] = [True] * len(code)

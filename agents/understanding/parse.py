@@ -412,8 +412,12 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
-    week = read_week_or_month(text, today) if _level_asked(frame.question) else None
-    if week is not None and read_date_point(frame.question, today) is None:
+    week = read_week_or_month(text, today)
+    if (
+        week is not None
+        and _level_asked(frame.question)
+        and read_date_point(frame.question, today) is None
+    ):
         # '지난주 종가': the level at the end of that week, not a week's move ('지난주 금요일
         # 종가' is that day, read below)
         return _on_day(frame, text, min(week.last, today), week.start, week.end)
@@ -466,11 +470,11 @@ def _level_asked(question: str) -> bool:
     """A level named with no move, change or statistic asked ('지난주 종가', not '지난주 종가
     변화' or '지난달 평균 가격')."""
     low = question.lower()
+    if not _LEVEL_WORDS.search(low) or _stat_over_days(question) or asked_move(question):
+        return False
     change = vocabulary()["change"]
-    moved = find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
-                               "t": vocabulary()["trend"]})  # fmt: skip
-    return bool(_LEVEL_WORDS.search(low)) and not moved and not _stat_over_days(question) and (
-        asked_move(question) is None)  # fmt: skip
+    return not find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
+                                  "t": vocabulary()["trend"]})  # fmt: skip
 
 
 def _stat_over_days(question: str) -> bool:
