@@ -452,12 +452,13 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
             else f"The {label} gap between the highest and the lowest {order} among {described}")  # fmt: skip
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
             "empty": tpl.no_values(plan.lang, described, order)}  # fmt: skip
+    lead = lit(head + ":\n\n")  # its own paragraph: Markdown joins single lines
     return body + [
         f"ends = [r for r in rows if r.get({lit(measure)}) is not None]",
         "if len(ends) < 2:", f"    final_answer({lit(spec['empty'])})", "else:",
         f"    first = {{'name': ends[0]['name'], 'value': ends[0][{lit(measure)}]}}",
         f"    second = {{'name': ends[-1]['name'], 'value': ends[-1][{lit(measure)}]}}",
-        f"    final_answer({lit(head + chr(10))} + render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+        f"    final_answer({lead} + render_difference(first, second, {lit(spec)}))"]  # fmt: skip
 
 
 def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
