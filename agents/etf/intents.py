@@ -202,14 +202,13 @@ def _pick_past_a_named_fund(plan: Plan, frame: QuestionFrame) -> None:
     """'TIGER 200보다 순자산 큰 ETF 중 보수 가장 싼 것': the funds past the named one's figure,
     then the one another measure picks (not the filtered set in the filter's order)."""
     op, low = frame.operation, frame.question.lower()
-    among = low.find(" 중")
-    if plan.intent != "etf_set" or op.threshold_of is None or among < 0:
+    direction = _superlative_pick(frame)
+    if plan.intent != "etf_set" or op.threshold_of is None or direction is None:
         return
+    among = low.find(" 중")
     after = [m for m in frame.measures
              if m.name != op.filter_measure and low.find(m.surface.lower()) > among]  # fmt: skip
-    direction = pick_direction(frame)
-    superlative = find_phrases(low[among:], {"s": vocabulary()["rank"]["superlative"]})
-    if not after or direction is None or not superlative:
+    if not after:
         return
     plan.measure = after[0].name
     op.kind, op.top_n, op.direction = "rank", op.top_n or 1, direction  # type: ignore[assignment]
@@ -242,19 +241,23 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
     frame.operation.top_n = 1
 
 
+def _superlative_pick(frame: QuestionFrame) -> str | None:
+    """'… 중 보수 가장 싼 것': the direction of a superlative said after '중', if one is."""
+    low = frame.question.lower()
+    among = low.find(" 중")
+    if among < 0 or not find_phrases(low[among:], {"s": vocabulary()["rank"]["superlative"]}):
+        return None
+    return pick_direction(frame)
+
+
 def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     """A top-N of holdings, then '중' and a superlative: the one picked inside those N."""
-    op, low = frame.operation, plan.question.lower()
-    among = low.find(" 중")
-    picked = pick_direction(frame)
-    said = (
-        find_phrases(low[among:], {"s": vocabulary()["rank"]["superlative"]}) if among >= 0 else []
-    )
+    op, picked = frame.operation, _superlative_pick(frame)
     other = {m.name for m in frame.measures} - {
         "weight",
         "holdings",
     }  # '… 중 1개월 수익률': its own
-    if not op.top_n or op.top_n < 2 or not said or picked is None or other:
+    if not op.top_n or op.top_n < 2 or picked is None or other:
         return False
     plan.within, op.top_n, op.direction = op.top_n, 1, picked  # type: ignore[assignment]
     mark_read(frame, str(plan.within))  # the cut's count, read as the cut

@@ -537,25 +537,18 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> 
     return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
 
 
-_CHANGE_WORDS = ("변화", "변동", "상승", "하락", "증가", "감소", "오른", "올랐", "내린", "내렸",
-                 "떨어", "늘", "줄", "change", "rose", "fell")  # fmt: skip
-_FALL_WORDS = ("하락", "감소", "내린", "내렸", "떨어", "빠진", "줄", "fell", "drop")
-
-
 def _changes_picked(frame: QuestionFrame) -> bool:
     """One of two series picked by how it moved ('… 중 최근 1년 변화 큰 쪽', '상승폭 큰 쪽'),
     not by its level."""
     op, low = frame.operation, frame.question.lower()
-    moved = frame.measure() == "return" or any(w in low for w in _CHANGE_WORDS)
+    change = vocabulary()["change"]  # the words every screen reads a move with
+    moved = frame.measure() == "return" or asked_move(frame.question) is not None or bool(
+        find_phrases(low, {"c": change["period"]}))  # fmt: skip
     return (
         moved
         and op.kind in ("difference", "compare", "rank")
         and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
-
-
-def _falls_asked(low: str) -> bool:
-    return any(w in low for w in _FALL_WORDS)
 
 
 _EVER = re.compile(
@@ -836,7 +829,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
     elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
           and _changes_picked(frame)):  # fmt: skip
-        out.append(compare_changes(ordered, lang, falls=_falls_asked(low)))  # '변화 큰 쪽'
+        out.append(compare_changes(ordered, lang, falls=asked_move(low) == "down"))  # '변화 큰 쪽'
     elif (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
