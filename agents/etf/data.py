@@ -101,7 +101,7 @@ def check_etf_code(code: str) -> str:
 # The statistics of one ETF's window the price tool computes (data_access.figures), and the
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
-SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets")
+SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
 WINDOW_UNITS = (
     "session",
     "day",
@@ -518,8 +518,14 @@ def session_figure(
     extreme, the first and last session and their count, and the sentence every screen words
     such a figure with (`text`, `text_en`: window_answer.describe). None without such days (or
     a standard deviation of one value)."""
-    points = [(date.fromisoformat(d["date"]), float(d[ask.field]))
-              for d in reversed(daily) if d.get(ask.field) is not None]  # fmt: skip
+
+    def value(d: dict[str, Any]) -> Any:  # a trading value is each session's close × volume
+        if ask.field != "trading_value":
+            return d.get(ask.field)
+        return None if d.get("volume") is None else float(d["close"]) * float(d["volume"])
+
+    points = [(date.fromisoformat(d["date"]), float(v))
+              for d in reversed(daily) if (v := value(d)) is not None]  # fmt: skip
     figure = fig.window_statistic(points, ask.window, ask.statistic)
     if figure is None or figure.value is None:
         return None

@@ -569,7 +569,8 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
              else f"{what[1]} by {word[1]}" + (f", {scoped}ETFs" if scoped else "")
              + (f" with {condition}" if condition else ""))  # fmt: skip
     spec = {"lang": plan.lang, "title": title, "measure": measure, "aggregate": op.aggregate,
-            "descending": descending or op.aggregate == "count", "ranked": op.kind == "rank",
+            "descending": descending if op.group_first else descending or op.aggregate == "count",
+            "ranked": op.kind == "rank", "first": op.group_first, "group_word": word[0 if ko else 1],
             "note": notes_text(plan), "what": what[0] if ko else what[1],
             "gap_of": plan.only_groups if plan.gap_of_groups else [],
             "total_of": plan.only_groups if plan.total_of_groups else []}  # fmt: skip
@@ -993,7 +994,12 @@ def out_of_window_text(plan: Plan) -> str:
 
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
-    windowed = plan.measure in ("return", "volatility", "trading_value", "drawdown") or plan.days
+    # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
+    windowed = (
+        plan.measure in ("return", "volatility", "drawdown")
+        or plan.days
+        or (plan.measure == "trading_value" and plan.period)
+    )
     aggregate = plan.frame.operation.aggregate if plan.frame is not None else None
     premium_stat = (
         aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
@@ -1004,7 +1010,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # the price tool's longest window; the day asked is picked from it
         period = "1y"
-    if plan.measure in ("return", "trading_value") and not plan.period:
+    if plan.measure == "return" and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
@@ -1012,6 +1018,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "period_en": window_words(period)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
             "as_of": plan.as_of, "premium_stat": premium_stat,
+            "last_session": plan.measure == "trading_value" and not windowed,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
     lines = ["import json",
              f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "

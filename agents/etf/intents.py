@@ -997,11 +997,14 @@ def _check_period(plan: Plan) -> None:
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
     w, frame = (plan.frame.window if plan.frame else None), plan.frame
+    over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
     if (frame is not None and w is not None and plan.intent == "etf_measure"
-            and plan.measure == "return" and w.unit in WINDOW_UNITS):  # fmt: skip
-        # '최근 2주 수익률': the window's own return (the tool's periods are 1w, 1m, 3m …)
-        plan.intent, plan.measure = "etf_window", "close"
-        plan.window = WindowAsk(fig.Window(w.n, w.unit), "return", "close", w.label("ko"),
+            and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
+        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total (the tool's
+        # periods are 1w, 1m, 3m …)
+        stat, plan.measure = over[plan.measure]
+        plan.intent = "etf_window"
+        plan.window = WindowAsk(fig.Window(w.n, w.unit), stat, plan.measure, w.label("ko"),  # type: ignore[arg-type]
                                 w.label("en"))  # fmt: skip
         return
     days = re.fullmatch(r"(\d+)d", plan.period)

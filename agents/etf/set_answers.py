@@ -707,7 +707,8 @@ def render_measure(result: dict, spec: dict) -> str:
             return f"{spec['name']}의 {row['date']} {ko_word} {value}입니다{note}."
         shown = value.replace("원", "").replace("주", " shares")
         return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
-    if spec["measure"] in ("close", "volume", "market_cap"):
+    latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
+    if spec["measure"] in ("close", "volume", "market_cap") or latest_traded:
         day = s["end_date"]
         latest = (result.get("daily") or [{}])[0]
         if spec["measure"] == "close":
@@ -715,6 +716,12 @@ def render_measure(result: dict, spec: dict) -> str:
         elif spec["measure"] == "volume":
             vol = int(latest.get("volume") or 0)
             value_ko, value_en = f"거래량 {vol:,}주", f"traded {vol:,} shares"
+        elif latest_traded:  # the last session's close × volume
+            traded = fmt_krw(float(latest.get("close") or 0) * float(latest.get("volume") or 0))
+            value_ko, value_en = (
+                f"거래대금 {traded}(종가 × 거래량 근사)",
+                f"traded {traded} (close × volume)",
+            )
         else:
             cap = fmt_krw(float(s.get("latest_market_cap") or 0))
             value_ko, value_en = f"시가총액 {cap}", f"market cap {cap}"
@@ -793,6 +800,8 @@ def render_groups(groups: list, spec: dict) -> str:
         else f"{spec['title']} ({len(known)} groups):"
     )
     text = head + "\n" + "\n".join(lines)
+    if spec.get("first") and known:  # 'ETF가 가장 많은 운용사': the first group(s) said first
+        text = _first_groups(known, spec) + "\n\n" + text
     named = [g for name in spec.get("gap_of") or [] for g in known if g["group"] == name]
     if len(named) == 2:  # two named groups: their gap first, in the order asked
         a, b = named
@@ -816,6 +825,28 @@ def render_groups(groups: list, spec: dict) -> str:
     if spec.get("note"):
         text += "\n\n" + spec["note"]
     return text
+
+
+def _first_groups(known: list, spec: dict) -> str:
+    """The group(s) the superlative asked for, ties kept together: '운용사별 ETF 수가 가장 많은
+    운용사: 미래에셋자산운용 (43개)'."""
+    ko, counted = spec["lang"] == "ko", spec["aggregate"] == "count"
+    value = (lambda g: g["n"]) if counted else (lambda g: g["value"])
+    cut = value(known[min(spec["first"], len(known)) - 1])
+    first = [g for g in known if (value(g) >= cut if spec["descending"] else value(g) <= cut)]
+    shown = ", ".join(f"{g['group']} ({g['n']}개)" if counted and ko else f"{g['group']} ({g['n']})"
+                      if counted else f"{g['group']} ({fmt_measure(spec['measure'], g['value'])})"
+                      for g in first)  # fmt: skip
+    if ko:
+        most = (
+            ("많은" if spec["descending"] else "적은")
+            if counted
+            else ("높은" if spec["descending"] else "낮은")
+        )
+        return f"{josa(spec['what'], '이/가')} 가장 {most} {spec['group_word']}: {shown}"
+    if counted:
+        return f"The {spec['group_word']} with the {'most' if spec['descending'] else 'fewest'} ETFs: {shown}"
+    return f"The {spec['group_word']} with the {'highest' if spec['descending'] else 'lowest'} {spec['what'].lower()}: {shown}"
 
 
 def render_attribution(fund: dict, rows: list, spec: dict) -> str:
@@ -908,4 +939,5 @@ SET_RENDERERS = (
     render_extreme,
     render_measure,
     render_groups,
+    _first_groups,
 )

@@ -336,6 +336,8 @@ def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: 
             match.entry.held
             or match.entry.id == frame.definition_term
             or any(a <= match.start and match.end <= b for a, b, _ in spans)
+            # a term a read span cuts is other words ('KODEX 골드선물 거래대금' is no '선물 거래')
+            or any(a < match.start < b or a < match.end < b for a, b, _ in spans)
             or READ + match.text.lower() in frame.notes  # a screen computed it ('초과수익')
         ):  # a tag '배당' inside '배당금' does not read the term
             continue

@@ -157,6 +157,7 @@ class Operation(BaseModel):
     words: list[str] = Field(default_factory=list)  # the words that chose it (for the trace)
     conditions: list[Condition] = Field(default_factory=list)  # thresholds after the first
     group_by: Literal["manager", "tag"] | None = None  # '운용사별 평균 보수': one value per group
+    group_first: int | None = None  # 'ETF가 가장 많은 운용사': the groups kept, first by the value
     threshold_of: Entity | None = None  # 'KODEX 200보다 보수 싼 ETF': that ETF's value is the bar
     also_count: bool = False  # '몇 개고 평균 보수는?': the count beside the aggregate asked
 

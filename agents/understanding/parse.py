@@ -1161,18 +1161,50 @@ _GROUP_BY = {
 }
 
 
+# the group itself asked for by a superlative: 'ETF가 가장 많은 운용사', 'which manager has …'
+_GROUP_ASKED = {
+    "manager": re.compile(r"(?:가장|제일)\s*\S+\s+(?:자산운용사|운용사|운용회사|브랜드)(?!\s*(?:별|마다))"
+                          r"|\bwhich (?:manager|issuer|brand)\b"),
+    "tag": re.compile(r"(?:가장|제일)\s*\S+\s+(?:테마|태그|섹터)(?!\s*(?:별|마다))|\bwhich (?:theme|sector)\b"),
+}  # fmt: skip
+# summed per group when no statistic is said ('순자산 가장 큰 운용사': the house's total)
+_ADDITIVE = frozenset({"net_assets", "market_cap", "volume", "trading_value"})
+
+
 def _read_group_by(frame: QuestionFrame, text: str) -> None:
     """'운용사별 평균 보수', 'ETF count by manager': one aggregate per manager (or theme), the
-    count when no measure is named; a ranking per group keeps its ranking."""
+    count when no measure is named; a ranking per group keeps its ranking. A group asked for by
+    a superlative ('평균 보수 가장 낮은 운용사') is the same aggregate, its first group kept."""
+    op = frame.operation
     for key, pattern in _GROUP_BY.items():
         if pattern.search(text):
-            op = frame.operation
             op.group_by = key  # type: ignore[assignment]
             if op.kind == "rank":  # '운용사별로 보수 가장 싼 ETF': the best of each group
                 op.aggregate = None
                 return
             op.kind = "aggregate"
             op.aggregate = op.aggregate or ("avg" if frame.measures else "count")  # type: ignore[assignment]
+            return
+    for key, pattern in _GROUP_ASKED.items():
+        if (said := pattern.search(text)) and op.kind in ("rank", "aggregate", "lookup"):
+            measure = frame.measure()
+            op.group_by, op.kind = key, "aggregate"  # type: ignore[assignment]
+            op.group_first, op.top_n = op.top_n or 1, None
+            rank = vocabulary()[
+                "rank"
+            ]  # the superlative's own word: '가장 많은' first, '적은' last
+            way = find_phrases(said.group(0).lower(), {"asc": rank["asc"], "desc": rank["desc"]})
+            op.direction = way[0].label if way else op.direction or "desc"  # type: ignore[assignment]
+            counted = measure is None or op.aggregate == "count"
+            op.aggregate = (
+                "count"
+                if counted
+                else op.aggregate
+                or (  # type: ignore[assignment]
+                    "sum" if measure in _ADDITIVE else "avg"
+                )
+            )
+            op.words.append(said.group(0))
             return
 
 
@@ -1677,6 +1709,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                            for e in previous.of("etf")]  # fmt: skip
         frame.relation = "weight_in"
+        frame.operation.words += [h.phrase for h in find_phrases(text, {"s": followup["subset"]})]
         if not frame.measures:
             frame.measures.append(Measure(name="weight", unit="%"))
     elif (

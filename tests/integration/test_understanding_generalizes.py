@@ -2195,3 +2195,40 @@ def test_a_foreign_place_is_named_as_asked_and_a_fall_is_not_called_the_highest(
                           pool=pg_pool)  # fmt: skip
     said = "가장 덜 내렸습니다" if float(moves[0]["r"]) < 0 else "가장 높습니다"
     assert f"{josa(moves[0]['name'], '이/가')} " in compared.answer and said in compared.answer
+
+
+def test_round_63_the_group_a_superlative_asks_for_and_a_trading_value_over_a_window(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 63 (written before the change; 1 wrong with status ok, 2 honest): 'ETF 개수가
+    가장 많은 운용사' counted all ETFs; '최근 5일 거래대금' summed a month; 'KODEX 골드선물
+    거래대금' was said to ask for '선물 거래'; '그중' glued was unread. SQL truth."""
+    counts = fetch_all("SELECT manager, count(*) AS n FROM etfs GROUP BY manager ORDER BY n DESC, "
+                       "manager", None, pg_pool)  # fmt: skip
+    for question, row in (
+        ("ETF 개수가 가장 많은 운용사", counts[0]),
+        ("ETF 가장 적은 운용사", counts[-1]),
+    ):
+        house = etf_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        most = "많은" if row is counts[0] else "적은"
+        assert house.status == "ok"
+        assert house.answer.startswith(
+            f"ETF 수가 가장 {most} 운용사: {row['manager']} ({row['n']}개"
+        )
+    traded = one(pg_pool, "SELECT sum(close * volume) FROM (SELECT close, volume FROM etf_prices "
+                 "WHERE etf_code = '069500' ORDER BY trade_date DESC LIMIT 5) d")  # fmt: skip
+    week = etf_answer(
+        "KODEX 200 최근 5일 거래대금", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert week.status == "ok" and f"합계: {fmt_krw(traded)}" in week.answer
+    last = one(pg_pool, "SELECT close * volume FROM etf_prices WHERE etf_code = '132030' "
+               "ORDER BY trade_date DESC LIMIT 1")  # fmt: skip
+    gold = etf_answer("KODEX 골드선물 거래대금", settings=offline, store=graph_store, pool=pg_pool)
+    assert gold.status == "ok" and f"거래대금 {fmt_krw(last)}" in gold.answer
+    history: list[Any] = []
+    for turn in ("KODEX 반도체 상위 5개 종목", "그중 SK하이닉스 비중은?"):
+        weight = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, weight)
+    assert weight.status == "ok" and weight.answer.startswith(
+        "KODEX 반도체 안에서 SK하이닉스의 비중은"
+    )
