@@ -717,10 +717,10 @@ def render_measure(result: dict, spec: dict) -> str:
             vol = int(latest.get("volume") or 0)
             value_ko, value_en = f"거래량 {vol:,}주", f"traded {vol:,} shares"
         elif latest_traded:  # the last session's close × volume
-            traded = fmt_krw(float(latest.get("close") or 0) * float(latest.get("volume") or 0))
+            amount = fmt_krw(float(latest.get("close") or 0) * float(latest.get("volume") or 0))
             value_ko, value_en = (
-                f"거래대금 {traded}(종가 × 거래량 근사)",
-                f"traded {traded} (close × volume)",
+                f"거래대금 {amount}(종가 × 거래량 근사)",
+                f"traded {amount} (close × volume)",
             )
         else:
             cap = fmt_krw(float(s.get("latest_market_cap") or 0))
