@@ -237,7 +237,8 @@ class GetETFPricesTool(EtfTool):
         "against_avg_volume(그 기간 평균 거래량)과 volume_surge(avg_volume / against_avg_volume)를 "
         "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월) 통계는 statistic("
         f"{', '.join(repr(s) for s in SESSION_STATISTICS)}), sessions(N), unit('session' 기본, "
-        "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets')를 "
+        "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
+        "'trading_value'(종가 × 거래량))를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
         "표준편차, volatility는 일간 수익률 표준편차의 연환산 %). ETF 집합은 etf_code 대신 rows"
@@ -292,7 +293,7 @@ class GetETFPricesTool(EtfTool):
         "field": {
             "type": "string",
             "description": "statistic의 값: 'close'(기본값), 'volume', 'nav', 'market_cap', "
-            "'net_assets'",
+            "'net_assets', 'trading_value'(종가 × 거래량)",
             "nullable": True,
         },
         "rows": {

@@ -137,7 +137,14 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
         "this_week",
         "this_month",
     ),
-    ("get_etf_prices", "field"): ("close", "nav", "volume", "market_cap", "net_assets"),
+    ("get_etf_prices", "field"): (
+        "close",
+        "nav",
+        "volume",
+        "market_cap",
+        "net_assets",
+        "trading_value",
+    ),
     ("standard_contract", "contract_type"): ("provide", "create"),
 }
 
