@@ -419,8 +419,38 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
                           pick)  # fmt: skip
     body += [f"spec = {lit(spec)}"] + (["spec['same'] = same"] if pick else [])
-    body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
+    if plan.held_to_bar:  # '… 1년 수익률은 KODEX 200보다 높아?': the yes or no first
+        body += _held_to_bar_lines(plan, measure, period)
+        body += ["final_answer(lead + render_etf_composed(rows, value, spec, tied))"]
+    else:
+        body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
     return _graph_rows(plan, cypher, body)
+
+
+def _held_to_bar_lines(plan: Plan, measure: str, period: str) -> list[str]:
+    """Sandbox lines: the bar (a number, or the named fund's same figure, read as the set's
+    were), then `lead`, the picked fund's figure against it (agents.verdict)."""
+    assert plan.frame is not None
+    op, ref = plan.frame.operation, plan.frame.operation.threshold_of
+    if ref is None:
+        bar = _threshold_value(measure, op.threshold or 0.0, op.threshold_unit)
+        lines = [f"bar, bar_shown = {bar!r}, {lit(fmt_measure(measure, bar).lstrip('+'))}"]
+    else:
+        lines = ["picked, picked_tied = rows, tied",
+                 f'rows = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
+                 f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
+                 "rows = rows if isinstance(rows, list) else []",
+                 *(_table_lines({measure}, period) if _priced({measure}) else []),
+                 f"bar = rows[0].get({lit(measure)}) if rows else None",
+                 f"bar_shown = {lit(ref.name)} + '(' + fmt_measure({lit(measure)}, bar) + ')'",
+                 "rows, tied = picked, picked_tied"]  # fmt: skip
+    label = _measure_label(plan, measure, period)
+    return lines + [
+        f"mine = rows[0].get({lit(measure)}) if rows else None",
+        "lead = '' if mine is None or bar is None else verdict("
+        f"rows[0]['name'] + {lit('의 ' + label if plan.lang == 'ko' else ' ' + label)}, mine, "
+        f"fmt_measure({lit(measure)}, mine), {lit(op.comparator)}, bar_shown, bar, "
+        f"{lit(plan.lang)}) + '\\n\\n'"]  # fmt: skip
 
 
 def _order_direction(plan: Plan, order_by: str) -> str | None:

@@ -41,7 +41,7 @@ from agents.understanding.frame import (
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move
+from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import PER_READ, WindowAsk, window_ask, window_labels
 from data_access import figures as fig
@@ -112,6 +112,7 @@ class Plan:
         None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     )
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
+    held_to_bar: bool = False  # the pick's figure against a bar ('… ETF의 수익률은 10% 넘어?')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
     show_manager: bool = False  # '… ETF의 운용사는?': each listed ETF's manager beside it
     scope_note: str | None = None  # '금 ETF 시세': answered with the tag's funds, said first
@@ -443,6 +444,10 @@ _HELD_PLACE = re.compile(r"보유\s*(\d{1,2})\s*위")  # the holdings' place, no
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
 
 
+def _measure_of(frame: QuestionFrame, surface: str) -> str | None:
+    return next((m.name for m in frame.measures if m.surface == surface), None)
+
+
 def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     """'거래대금 상위 5개 ETF의 평균 순자산', '현대차 비중이 가장 큰 ETF의 3개월 수익률', 'KODEX
     200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
@@ -450,10 +455,16 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     read = nested_measure(frame)
     op = frame.operation
     kept_by = op.filter_measure if op.comparator and op.threshold is not None else None
+    # '… 가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?': the pick's figure held to the
+    # bar (a number, or a named fund's same figure), not a filter of the set
+    plan.held_to_bar = (read is not None and bar_is_the_predicate(frame)
+                        and op.filter_measure in (None, _measure_of(frame, read)))  # fmt: skip
+    if plan.held_to_bar:
+        kept_by = None
     ends = _ends_of_one_measure(frame)
     if ends is not None and op.comparator is None:  # '수익률 가장 높은 것과 가장 낮은 것의 차이'
         read = next(m.surface for m in frame.measures if m.name == ends)
-    if read is None or (op.comparator is not None and kept_by is None):
+    if read is None or (op.comparator is not None and kept_by is None and not plan.held_to_bar):
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
@@ -512,6 +523,13 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         read = words[agg] if agg in words else measure_name(measure, "ko")
     cut = "처음과 끝" if plan.both_ends else f"{n}개"
     read += " 차이" if plan.both_ends else ""
+    if plan.held_to_bar:  # the last step: the figure against the bar
+        bar = (
+            op.threshold_of.name
+            if op.threshold_of
+            else f"{op.threshold:g}{op.threshold_unit or ''}"
+        )
+        read += f" → {bar} {COMPARATOR_WORDS['ko'].get(op.comparator or '', '')}?"
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
 

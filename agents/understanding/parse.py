@@ -1117,14 +1117,42 @@ def _read_relative_threshold(frame: QuestionFrame) -> None:
         if not way:
             return
         op = frame.operation
-        op.kind, op.comparator, op.threshold_of = "filter", way[0].label, e  # type: ignore[assignment]
+        held = bar_is_the_predicate(frame, way[0].label)  # '… 가장 싼 ETF의 수익률은 A보다 높아?'
+        if not (held and op.kind == "rank"):
+            op.kind, op.top_n = "filter", None  # type: ignore[assignment]
+        op.comparator, op.threshold_of = way[0].label, e  # type: ignore[assignment]
         cheap = vocabulary()["cheap_words"] + ["cheaper", "비싼", "비싸", "expensive", "pricier"]
         if not frame.measures and find_phrases(tail, {"c": cheap}):
             frame.measures.append(Measure(name="expense_ratio", unit="%"))  # 'cheaper than'
-        op.filter_measure = frame.measure() or "expense_ratio"
-        op.top_n = None
+        # the bar's measure: named after it ('A보다 보수 싼'), else the nearest before it
+        after_bar = [m for m in frame.measures if low.find(m.surface.lower(), e.end) >= 0]
+        before_bar = sorted((low.rfind(m.surface.lower(), 0, e.start), i)
+                            for i, m in enumerate(frame.measures))  # fmt: skip
+        said = after_bar[0] if after_bar or not held else frame.measures[before_bar[-1][1]]
+        op.filter_measure = said.name if said else "expense_ratio"
         frame.entities.remove(e)
         return
+
+
+def bar_is_the_predicate(frame: QuestionFrame, comparator: str | None = None) -> bool:
+    """'… ETF의 1년 수익률은 KODEX 200보다 높아?', '… 10% 넘어?': the comparison is the
+    question's own predicate (a sentence-final ending follows it), so the figure is held to the
+    bar; in '10% 넘는 ETF' it qualifies a noun and filters a set."""
+    if (comparator or frame.operation.comparator) is None:
+        return False
+    tokens = analyse(frame.question)
+    final = next((i for i, t in enumerate(tokens) if t.tag == "EF"), None)
+    stem = (final or 0) - 1
+    while stem >= 0 and tokens[stem].tag in ("EP", "VCP"):  # '넘었어', '이상이야'
+        stem -= 1
+    if final is None or stem < 0:
+        return False
+    at, low = tokens[stem].start, frame.question.lower()
+    rank = vocabulary()["rank"]  # '보다 높아': an order word after a named bar
+    said = find_phrases(
+        low, {**vocabulary()["comparators"], "asc": rank["asc"], "desc": rank["desc"]}
+    )
+    return any(h.start <= at < h.end for h in said)
 
 
 def _read_comparative_to_subject(frame: QuestionFrame) -> None:

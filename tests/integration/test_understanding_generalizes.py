@@ -2232,3 +2232,42 @@ def test_round_63_the_group_a_superlative_asks_for_and_a_trading_value_over_a_wi
     assert weight.status == "ok" and weight.answer.startswith(
         "KODEX 반도체 안에서 SK하이닉스의 비중은"
     )
+
+
+def _one_year_return(pool: Any, name: str) -> float:
+    return one(pool, "SELECT (SELECT close FROM etf_prices p WHERE p.etf_code = e.code ORDER BY "
+               "trade_date DESC LIMIT 1) / (SELECT close FROM etf_prices p WHERE p.etf_code = e.code "
+               "AND trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 year' "
+               "ORDER BY trade_date DESC LIMIT 1) * 100 - 100 FROM etfs e WHERE e.name = %(n)s",
+               n=name)  # fmt: skip
+
+
+def test_round_64_a_picked_funds_figure_held_to_a_bar_and_the_term_spread_said_short(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 64 (written before the change; 1 wrong with status ok, 1 honest): '보수가
+    가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?' listed the funds dearer than KODEX
+    200; '그럼 장단기 차이는?' left '단기' unread. SQL truth."""
+    cheapest = fetch_all("SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE "
+                         "t.tag = '반도체' ORDER BY e.expense_ratio, e.code LIMIT 1", None,
+                         pg_pool)[0]["name"]  # fmt: skip
+    mine, bar = _one_year_return(pg_pool, cheapest), _one_year_return(pg_pool, "KODEX 200")
+    held = etf_answer("보수가 가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?",
+                      settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.status == "ok"
+    assert held.answer.startswith(f"{'예' if mine > bar else '아니요'} — {cheapest}의 1년 수익률 "
+                                  f"{mine:+.2f}%: KODEX 200({bar:+.2f}%) 초과")  # fmt: skip
+    for bar_pct in (1, 30):
+        said = etf_answer(f"보수가 가장 싼 반도체 ETF의 1년 수익률은 {bar_pct}% 넘어?",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+        assert said.status == "ok" and said.answer.startswith(
+            "예 — " if mine > bar_pct else "아니요 — "
+        )
+    history: list[Any] = []
+    for turn in ("미국 2년물 금리", "10년물은?", "그럼 장단기 차이는?"):
+        gap = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, gap)
+    spread = one(pg_pool, "SELECT a.value - b.value FROM macro_observations a JOIN macro_observations "
+                 "b ON b.obs_date = a.obs_date AND b.series_code = 'DGS2' WHERE a.series_code = "
+                 "'DGS10' ORDER BY a.obs_date DESC LIMIT 1")  # fmt: skip
+    assert gap.status == "ok" and f"{spread:+.2f}%p" in gap.answer
