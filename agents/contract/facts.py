@@ -66,10 +66,18 @@ PARTY_RE = re.compile(
 )
 # where: a body or a place, named by its head noun ('서민금융진흥원으로', '영업점에', '인터넷
 # 홈페이지에', '쉽게 알 수 있는 곳에')
-PLACE_RE = re.compile(
+PLACE_NOUN = (
     r"[가-힣]*(?:진흥원|조정원|중재원|위원회|기구|공단|법원|연락처|주소|영업점|본점|지점|점포|창구|홈페이지|웹사이트|"
-    r"사이트|게시판|연결화면|초기화면|관할관청|관청|기관|센터|사무소|소재지|주소지|장소|곳)"
-    r"(?=[\"”’'」』]?\s*(?:에서|에게|에|으로|로|의|을|를|이|가|은|는|과|와|등|[,.)\s]|$))"
+    r"사이트|게시판|화면|관할관청|관청|기관|센터|사무소|소재지|주소지|장소|곳)"
+)
+PLACE_RE = re.compile(
+    PLACE_NOUN
+    + r"(?=[\"”’'」』]?\s*(?:에서|에게|에|으로|로|의|을|를|이|가|은|는|과|와|등|[,.)\s]|$))"
+)
+# ... first the one the sentence puts something at: a place with a locative particle ('초기
+# 서비스화면(전면)에 게시합니다'), not a noun of a list ('…·전자우편주소, 사업자등록번호 …을 게시')
+PLACE_AT_RE = re.compile(
+    PLACE_NOUN + r"(?:\([^()]{1,12}\))?(?=[\"”’'」』]?\s*(?:에서|에게|에|으로|로))"
 )
 LIMIT_WORDS = r"(?:넘지|넘을|한도|초과하지|초과할|최대|상한)"
 CAP_RE = re.compile(
@@ -156,7 +164,7 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     "period": (PERIOD_RE, DEADLINE_RE),
     "when": (DAY_RE, PERIOD_RE, DEADLINE_RE),
     "party": (PARTY_RE,),
-    "place": (PLACE_RE,),
+    "place": (PLACE_AT_RE, PLACE_RE),
     "may": (MAY_RE,),
 }
 

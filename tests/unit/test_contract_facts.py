@@ -206,6 +206,16 @@ def test_where_is_asked_and_stated_as_a_body_or_a_place() -> None:
     assert find_fact("은행은 이자를 셈하여 지급한다.", "place") is None
 
 
+def test_the_place_is_where_a_thing_is_put_not_a_noun_of_a_list() -> None:
+    """'어디서 볼 수 있어요?' is answered by where the clause puts it (a locative particle), not
+    by a place noun that is one item of the list of what is shown ('전자우편주소,')."""
+    shown = ("몰은 상호, 영업소 소재지 주소, 전화번호·전자우편주소, 사업자등록번호 등을 "
+             "초기 서비스화면(전면)에 게시합니다.")  # fmt: skip
+    assert find_fact(shown, "place", ["사업자등록번호"]) == "서비스화면(전면)"
+    # with no place the sentence puts anything at, a place noun still answers
+    assert find_fact("회사는 피해보상처리기구를 설치·운영합니다.", "place") == "피해보상처리기구"
+
+
 def test_a_fraction_is_no_period_of_minutes() -> None:
     # '100분의 10' led an answer as '**100분**'
     assert find_fact("지연이자는 100분의 10을 곱한 금액으로 한다.", "period") is None
