@@ -71,6 +71,9 @@ def test_a_number_asked_outright_needs_a_clause_that_states_one() -> None:
     # '얼마 전에' asks how long before, a period, not an amount
     assert asked_quantity("약관 변경은 시행 얼마 전에 공지해요?") == "period"
     assert asked_kind("약관 변경은 시행 얼마 전에 공지해요?") == "period"
+    # '얼마나' before a verb that moves a sum asks how much, not how long
+    assert asked_kind("재계약할 때 월세를 얼마나 올릴 수 있어요?") == "amount"
+    assert asked_kind("환불은 얼마나 걸려요?") == "period"
     assert states(["변경약관 시행일 1개월 전에 한달간 게시한다."], "period")
     # a bound asked about needs a clause that names an amount or a bound; a bare '그 금액을' or
     # '금액' in a list names none, '이체된 금액 이내' does
