@@ -129,6 +129,9 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body += _from_the_extreme(f, fmt, rate, ko)
     elif f.stat == "range" and f.high and f.low:  # a width: never negative, so no sign
         width = f"{f.value:.2f}%p ({f.value * 100:,.0f}bp)" if rate else fmt(f.value)
+        if not rate and f.low[1]:  # the width as a share of the low too ('몇 %야?')
+            share = f.value / f.low[1] * 100
+            width += f", 최저치 대비 {share:.2f}%" if ko else f", {share:.2f}% of the low"
         body = (f"{width} (최고 {fmt(f.high[1])} {f.high[0]}, 최저 "
                 f"{fmt(f.low[1])} {f.low[0]})" if ko else f"{width} (high "
                 f"{fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]})")  # fmt: skip

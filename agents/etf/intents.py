@@ -534,9 +534,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     return "etf_composed"
 
 
-# between two themes: 'ETF', at most one more word ('개수'), then a joiner
-_JOINED = re.compile(r"^\s*(?:ETF\s*)?(?:[가-힣]+?\s*)?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$",
-                     re.IGNORECASE)  # fmt: skip
+# between two themes: what is said of the first ('ETF', 'ETF 평균 보수'), then a joiner
+_JOINED = re.compile(r"^[^,]*?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$", re.IGNORECASE)
 
 
 def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]] | None:

@@ -809,10 +809,14 @@ def render_groups(groups: list, spec: dict) -> str:
         gap = (a["n"] - b["n"]) if counted else a["value"] - b["value"]
         shown = (f"{gap:+d}개" if counted else f"{gap:+.4f}%p"
                  if measure in ("expense_ratio", "return") else fmt_measure(measure, gap))  # fmt: skip
+        high, low = (a, b) if gap >= 0 else (b, a)  # '… 중 더 높은 쪽': the higher named
+        size = shown.lstrip("+-")
+        said = (f" ({josa(high['group'], '이/가')} {low['group']}보다 {size} {'많습니다' if counted else '높습니다'})"
+                if ko else f" ({high['group']} is higher by {size})") if gap else ""  # fmt: skip
         text = (
-            f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}\n\n"
+            f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}{said}\n\n"
             if ko
-            else f"{a['group']} − {b['group']}: {shown}\n\n"
+            else f"{a['group']} − {b['group']}: {shown}{said}\n\n"
         ) + text
     added = [g for name in spec.get("total_of") or [] for g in known if g["group"] == name]
     if len(added) >= 2 and spec["aggregate"] in ("count", "sum"):  # '합치면?': the groups added

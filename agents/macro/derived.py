@@ -18,7 +18,7 @@ from dateutil.relativedelta import relativedelta
 from agents.macro.deals import level, priced_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import UNAPPLIED, mark_read
+from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -494,20 +494,23 @@ def contradicted(name: str, change: float, span: str, move: str, lang: str) -> s
     )
 
 
-def compare_returns(series: list[Series], lang: str,
-                    word: tuple[str, str] = ("수익률", "Returns")) -> str | None:  # fmt: skip
+def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("수익률", "Returns"),
+                    *, falls: bool = False) -> str | None:  # fmt: skip
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
-    best first, and the gap between the first two in %p."""
+    best first (the largest fall first when falls were asked: '둘 중 더 많이 빠진 건?'), and
+    the gap between the first two in %p."""
     moves = [(_name(s), (s.points[-1][1] / s.points[0][1] - 1) * 100, s.points[0][0], s.points[-1][0])
              for s in series if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
     if len(moves) < 2:
         return None
-    moves.sort(key=lambda m: -m[1])
+    moves.sort(key=lambda m: m[1] if falls else -m[1])
     listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
-    gap = moves[0][1] - moves[1][1]
+    gap = abs(moves[0][1] - moves[1][1])
     if lang == "ko":
-        return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p 높습니다."
-    return f"{word[1]} compared: {listed}. {moves[0][0]} beat {moves[1][0]} by {gap:.2f}%p."
+        more = "더 많이 내렸습니다" if falls else "높습니다"
+        return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
+    more = "fell more than" if falls else "beat"
+    return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
 
 
 def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> str | None:
@@ -535,6 +538,12 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> 
         )
     more = "fell more than" if falls else "rose more than"
     return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
+
+
+def _falls_first(frame: QuestionFrame) -> bool:
+    """'둘 중 더 많이 빠진 건?', '하락폭 큰 쪽': the larger fall is asked; '하락폭 작은 쪽' asks
+    the smaller one, so the better move leads."""
+    return asked_move(frame.question) == "down" and pick_direction(frame) != "asc"
 
 
 def _changes_picked(frame: QuestionFrame) -> bool:
@@ -632,11 +641,20 @@ def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
     True when it was computed (it answers first)."""
     ask = window_ask(frame)
     if ask is None or ask.stat in ("return", "change", "moving_average"):
-        return _gap_points(frame, gaps, months, lang), False
+        barred = frame.operation.comparator is not None and frame.operation.threshold is not None
+        return _gap_points(frame, gaps, months, lang), barred  # a yes or no answers first
     mark_used(frame)
     if {"high", "low"} <= {m.name for m in frame.measures}:  # '최고치와 최저치': each of them
         return [window_point(gaps, replace(ask, stat=s), lang) for s in ("max", "min")], True
     return [window_point(gaps, ask, lang)], True
+
+
+def _bar_on_the_gap(frame: QuestionFrame, series: list[Series]) -> bool:
+    """'미국 실업률이 한국보다 2%p 이상 높아?': a bar in %p over two rates is a bar on their
+    gap (a rate's own level is in %)."""
+    op = frame.operation
+    return (op.kind == "filter" and op.threshold_unit == "%p" and len(series) == 2
+            and all(is_rate(s) for s in series))  # fmt: skip
 
 
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
@@ -645,8 +663,10 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
     op, out = frame.operation, []
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
         out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
-    if op.comparator and op.threshold is not None:
-        out.append(threshold_days(gaps, op.comparator, op.threshold, lang))
+    if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first
+        days = threshold_days(gaps, op.comparator, op.threshold, lang)
+        now = latest_verdict(gaps, op.comparator, op.threshold, lang)
+        out += [days, now] if _EVER.search(frame.question.lower()) else [now, days]
     elif find_phrases(frame.question.lower(), {"i": vocabulary()["inversion_words"]}):
         out.append(threshold_days(gaps, "<", 0.0, lang))  # 'inverted in the past year?': below 0
     return out
@@ -829,8 +849,12 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
     elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
           and _changes_picked(frame)):  # fmt: skip
-        out.append(compare_changes(ordered, lang, falls=asked_move(low) == "down"))  # '변화 큰 쪽'
-    elif (op.kind == "difference" or rates_compared) and len(ordered) >= 2 and not returns_asked:
+        out.append(compare_changes(ordered, lang, falls=_falls_first(frame)))  # '변화 큰 쪽'
+    elif (
+        (op.kind == "difference" or rates_compared or _bar_on_the_gap(frame, ordered))
+        and len(ordered) >= 2
+        and not returns_asked
+    ):
         trend = bool(find_phrases(low, {"t": vocabulary()["trend"]}))
         moved = frame.period is not None or op.change_basis is not None or trend
         if RATIO in frame.notes and not is_rate(ordered[0]):  # '코스피가 코스닥의 몇 배야?'
@@ -855,8 +879,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         len(ordered) >= 2
         and _priced(ordered)
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
-    ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?'
-        out.append(compare_returns(ordered, lang))
+    ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
+        out.append(compare_returns(ordered, lang, falls=_falls_first(frame)))
     elif (
         len(ordered) >= 2
         and (

@@ -204,7 +204,16 @@ def correct_words(question: str, known_words: frozenset[str],
         verb = bool(tags) and tags[0].startswith(("VV", "VA", "VX"))  # '기다릴까', not '소비자물까'
         known = len(inside) == 1 and inside[0].tag == "NNG" and not inside[0].oov and (
             inside[0].form == m.group(0))  # fmt: skip  # '인덱스' is a word, not 킨덱스 misspelt
-        if spelt or verb or known or any(a < m.end() and m.start() < b for a, b in taken):
+        # '월평균' is 월 + 평균 to Kiwi: a noun before a vocabulary word is a compound, not a typo
+        compound = len(inside) >= 2 and inside[-1].form in known_words and all(
+            t.tag.startswith("NN") and not t.oov for t in inside)  # fmt: skip
+        if (
+            spelt
+            or verb
+            or known
+            or compound
+            or any(a < m.end() and m.start() < b for a, b in taken)
+        ):
             continue  # a noun with its particle, a verb: not a misspelt noun
         for word in (m.group(0), m.group(0)[:-1]):
             if len(word) < (2 if word == m.group(0) else 3) or word in known_words:

@@ -1169,7 +1169,7 @@ def test_round_34_a_years_range_and_a_yoy_rates_average(
                         store=graph_store, pool=pg_pool)  # fmt: skip
     assert (
         year.status == "ok"
-        and f"{float(width['hi']) - float(width['lo']):,.2f} (최고" in year.answer
+        and f"{float(width['hi']) - float(width['lo']):,.2f}, 최저치 대비 " in year.answer
     )
 
 
@@ -2271,3 +2271,46 @@ def test_round_64_a_picked_funds_figure_held_to_a_bar_and_the_term_spread_said_s
                  "b ON b.obs_date = a.obs_date AND b.series_code = 'DGS2' WHERE a.series_code = "
                  "'DGS10' ORDER BY a.obs_date DESC LIMIT 1")  # fmt: skip
     assert gap.status == "ok" and f"{spread:+.2f}%p" in gap.answer
+
+
+def test_round_65_a_bar_on_a_gap_the_larger_fall_two_themes_compared_and_a_range_in_percent(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 65 (written before the change; 4 wrong with status ok): '미국 실업률이
+    한국보다 2%p 이상 높아?' held each rate to 2%; '둘 중 더 많이 빠진 건?' led with the smaller
+    fall; '채권 ETF 평균 보수와 해외주식 ETF 평균 보수 중 더 높은 쪽' found no ETF; '최고치와 최저치
+    차이는 몇 %야?' gave points only. SQL truth."""
+
+    def latest(code: str) -> float:
+        return one(pg_pool, "SELECT value FROM macro_observations WHERE series_code = %(c)s "
+                   "ORDER BY obs_date DESC LIMIT 1", c=code)  # fmt: skip
+
+    gap = latest("UNRATE") - latest("KR_UNEMPLOYMENT")
+    barred = macro_answer("미국 실업률이 한국보다 2%p 이상 높아?", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    verdict = [line for line in barred.answer.splitlines() if line.startswith("- ")][0]
+    assert barred.status == "ok" and verdict.startswith(f"- {'예' if gap >= 2 else '아니요'} — ")
+    assert f"{gap:+.2f}%p" in verdict
+    history: list[Any] = []
+    for turn in ("코스피 1개월 수익률", "코스닥은?", "둘 중 더 많이 빠진 건?"):
+        fell = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, fell)
+    moves = {name: one(pg_pool, "SELECT (SELECT close FROM market_series_prices WHERE series_code = "
+                       "%(s)s ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM "
+                       "market_series_prices WHERE series_code = %(s)s AND trade_date <= (SELECT "
+                       "max(trade_date) FROM market_series_prices WHERE series_code = %(s)s) - "
+                       "interval '1 month' ORDER BY trade_date DESC LIMIT 1) - 1", s=symbol)
+             for name, symbol in (("코스피", "^KS11"), ("코스닥", "^KQ11"))}  # fmt: skip
+    worse = min(moves, key=lambda k: moves[k])
+    assert f"{josa(worse, '이/가')} " in fell.answer and "더 많이 내렸습니다" in fell.answer
+    fees = {r["tag"]: float(r["fee"]) for r in fetch_all(
+        "SELECT t.tag, avg(e.expense_ratio) AS fee FROM etfs e JOIN etf_tags t ON t.etf_code = "
+        "e.code WHERE t.tag IN ('채권', '해외주식') GROUP BY t.tag", None, pg_pool)}  # fmt: skip
+    higher = max(fees, key=lambda k: fees[k])
+    themes = etf_answer("채권 ETF 평균 보수와 해외주식 ETF 평균 보수 중 더 높은 쪽",
+                        settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert themes.status == "ok" and f"({josa(higher, '이/가')} " in themes.answer.splitlines()[0]
+    width = macro_answer("코스피 최근 3개월 최고치와 최저치 차이는 몇 %야?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert width.status == "ok" and "최저치 대비 " in width.answer
