@@ -694,15 +694,22 @@ def _priced(series: list[Series]) -> bool:
     return all(s.key.startswith(("KR:", "US:", "^")) for s in series)
 
 
-def window_asked(frame: QuestionFrame, series: int = 1) -> WindowAsk | None:
+_SUBJECTS = frozenset({"series", "index", "stock", "sector", "re_region"})
+
+
+def window_asked(frame: QuestionFrame, series: int | None = None) -> WindowAsk | None:
     """The window statistic this screen computes for the frame: not over a gap of two series
-    ('일주일 전보다' with two series is their difference), except one series' range."""
+    ('일주일 전보다' with two series is their difference), except one series' range or its
+    gap from its own statistic. `series`: how many were fetched (else those the frame names)."""
     ask = window_ask(frame)
     if ask is None:
         return None
-    # '최고치와 최저치 차이': max − min of one; '최고치와 현재 값 차이': the latest from its max
-    one_range = ask.stat in ("range", "max", "min") and series == 1
-    return ask if frame.operation.kind not in ("difference", "compare") or one_range else None
+    if series is None:
+        series = max(1, len({e.key for e in frame.entities if e.kind in _SUBJECTS}))
+    # '최고치와 최저치 차이': max − min of one; '최고치와 현재 값 차이', '1년 평균 대비 지금
+    # 얼마나 높아?': the latest from its max or its average (the sentence says that gap)
+    one_gap = ask.stat in ("range", "max", "min", "avg", "moving_average") and series == 1
+    return ask if frame.operation.kind not in ("difference", "compare") or one_gap else None
 
 
 def window_point(series: Series, ask: WindowAsk, lang: str) -> str:

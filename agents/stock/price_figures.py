@@ -27,6 +27,7 @@ from agents.stock.box import (
     money,
     period_words,
 )
+from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import asked_move
@@ -385,6 +386,10 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     """A statistic over a window of the stock's daily bars (window_answer, figures)."""
     ask = window_ask(turn.frame)
     assert ask is not None
+    measure = turn.frame.measure()
+    if ask.field is None and measure in FUNDAMENTAL_FIELDS:  # 'PER 5년 평균': its snapshots
+        fundamental_window(turn, pool, ask, measure)
+        return
     start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
     rows = fetch_bars(turn, pool, start)
     field = ask.field if ask.field in _FIELD_WORDS else "close"
@@ -410,6 +415,7 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     turn.citations[-1].date_range.start = str(found.first)
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+    note_short_history(turn, found.first, start)
 
 
 def _bar_value(row: dict[str, Any], field: str) -> float:

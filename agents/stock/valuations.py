@@ -24,6 +24,7 @@ from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.window_answer import WindowAsk, describe, mark_used
 from data_access import figures as fig
 
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
@@ -101,6 +102,43 @@ def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
             f"{ko} {a} ({now['as_of_date']} 기준), {past['as_of_date']}의 {b} 대비 {moved}"
             if turn.ko() else f"{en} {a} (as of {now['as_of_date']}), {moved} vs "
             f"{b} on {past['as_of_date']}")  # fmt: skip
+
+
+_FUNDAMENTAL_HISTORY = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield
+FROM stock_fundamentals WHERE security_id = %(sid)s AND as_of_date > %(start)s
+AND as_of_date <= %(as_of)s ORDER BY as_of_date"""
+
+
+def fundamental_window(
+    turn: Turn, pool: ConnectionPool | None, ask: WindowAsk, measure: str
+) -> None:
+    """'삼성전자 PER 5년 평균', 'EPS 최근 1년 최고치': the statistic over the month-end
+    snapshots inside the window (the same window reader and computation as prices); a window
+    that starts before the snapshots is said, not passed off as covered."""
+    start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
+    rows = turn.query("stock_fundamentals", _FUNDAMENTAL_HISTORY,
+                      {"sid": turn.stock["security_id"], "start": start.isoformat(),
+                       "as_of": turn.as_of}, "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    field = FUNDAMENTAL_FIELDS[measure]
+    points = [(r["as_of_date"], float(r[field])) for r in rows if r[field] is not None]
+    found = fig.window_statistic(points, ask.window, ask.stat, rate=measure == "dividend_yield")
+    if found is None or found.value is None:
+        turn.notes.append(f"{ask.label(turn.lang)} 구간의 재무 지표가 없어 계산하지 못했습니다."
+                          if turn.ko() else f"No fundamentals over the {ask.label('en')}.")  # fmt: skip
+        return
+    mark_used(turn.frame)
+    name = f"{turn.stock['name']} {GAP_WORDS[measure][0 if turn.ko() else 1]}"
+    turn.lines.append(describe(name, ask, found, lambda v: figure_text(measure, v, turn),
+                               turn.lang, rate=measure == "dividend_yield"))  # fmt: skip
+    note_short_history(turn, found.first, start)
+
+
+def note_short_history(turn: Turn, first: date | str, start: date) -> None:
+    """A window longer than the data: the first observation is said, and the turn is partial."""
+    first_day = date.fromisoformat(str(first)[:10])
+    if (first_day - start).days > 31:
+        turn.notes.append(f"데이터가 {first_day}부터라 그 이후만 계산했습니다." if turn.ko()
+                          else f"The data starts on {first_day}: only the days since were used.")  # fmt: skip
 
 
 def asks_peers(frame: QuestionFrame) -> bool:

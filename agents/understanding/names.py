@@ -201,7 +201,10 @@ def correct_words(question: str, known_words: frozenset[str],
         # '인하가' is 인하 + 가, '어디야' 어디 + 이 + 야: a known word with its particle or copula
         spelt = len(tags) >= 2 and tags[0].startswith(("NN", "NP")) and not inside[0].oov and all(
             tag.startswith(("J", "VCP", "E")) for tag in tags[1:])  # fmt: skip
-        verb = bool(tags) and tags[0].startswith(("VV", "VA", "VX"))  # '기다릴까', not '소비자물까'
+        # '기다릴까', not '소비자물까'; '차이나' is 차이 + 나다, a noun and its predicate
+        verb = bool(tags) and (tags[0].startswith(("VV", "VA", "VX")) or (
+            tags[0].startswith("NN") and not inside[0].oov and len(tags) > 1
+            and tags[1].startswith(("VV", "VA"))))  # fmt: skip
         known = len(inside) == 1 and inside[0].tag == "NNG" and not inside[0].oov and (
             inside[0].form == m.group(0))  # fmt: skip  # '인덱스' is a word, not 킨덱스 misspelt
         # '월평균' is 월 + 평균 to Kiwi: a noun before a vocabulary word is a compound, not a typo

@@ -1126,9 +1126,9 @@ def _read_relative_threshold(frame: QuestionFrame) -> None:
             frame.measures.append(Measure(name="expense_ratio", unit="%"))  # 'cheaper than'
         # the bar's measure: named after it ('A보다 보수 싼'), else the nearest before it
         after_bar = [m for m in frame.measures if low.find(m.surface.lower(), e.end) >= 0]
-        before_bar = sorted((low.rfind(m.surface.lower(), 0, e.start), i)
-                            for i, m in enumerate(frame.measures))  # fmt: skip
-        said = after_bar[0] if after_bar or not held else frame.measures[before_bar[-1][1]]
+        placed = [(low.rfind(m.surface.lower(), 0, e.start), m) for m in frame.measures]
+        before_bar = [max(placed, key=lambda p: p[0])[1]] if placed else []
+        said = after_bar[0] if after_bar else before_bar[0] if before_bar else None
         op.filter_measure = said.name if said else "expense_ratio"
         frame.entities.remove(e)
         return
@@ -1437,7 +1437,7 @@ def _read_rank(frame: QuestionFrame, text: str, raw: str = "") -> None:
               and not (m.group(2) and _INDEX_BEFORE.search(m.string[: m.start(2)]))), None)  # fmt: skip
     if m:
         op.top_n = int(m.group(1) or m.group(2))
-    elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(text):
+    elif find_phrases(text, {"s": rank["superlative"]}) and not _wants_ordering(raw or text):
         op.top_n = 1
     directions = find_phrases(text, {"desc": rank["desc"], "asc": rank["asc"]})
     if directions:
@@ -1450,8 +1450,12 @@ def _wants_ordering(text: str) -> bool:
     return (
         bool(order)
         or _ORDER_AFTER_MODIFIER.search(text) is not None
-        or re.search(r"\b(etfs|funds|stocks|regions|districts|cities|sectors|countries)\b", text)
-        is not None
+        or re.search(
+            r"\b(etfs|funds|stocks|holdings|companies|regions|districts|cities|sectors|"
+            r"countries)\b|(?:종목|etf|펀드|지역)들",
+            text,
+        )
+        is not None  # plural: a list
     )
 
 

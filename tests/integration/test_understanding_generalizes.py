@@ -2314,3 +2314,39 @@ def test_round_65_a_bar_on_a_gap_the_larger_fall_two_themes_compared_and_a_range
     width = macro_answer("코스피 최근 3개월 최고치와 최저치 차이는 몇 %야?", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
     assert width.status == "ok" and "최저치 대비 " in width.answer
+
+
+def test_round_66_a_valuation_over_a_window_a_bar_measure_before_it_and_plural_holdings(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 66 (written before the change; 2 wrong with status ok, 1 error): '삼성전자
+    PER 5년 평균' averaged the closes; '반도체 ETF 중 3개월 수익률이 KODEX 반도체보다 높은 ETF'
+    crashed (a bar's measure said before it); 'largest holdings of …' gave one; '1년 평균 대비
+    지금 얼마나 높아?' found no second series. SQL truth."""
+    per = fetch_all("SELECT avg(pe) AS mean, min(as_of_date) AS first FROM stock_fundamentals f "
+                    "JOIN stocks s USING (security_id) WHERE s.name = '삼성전자' AND f.as_of_date "
+                    "> (SELECT max(as_of_date) FROM stock_fundamentals) - interval '5 years'",
+                    None, pg_pool)[0]  # fmt: skip
+    valued = answer_stock_question("삼성전자 PER 5년 평균", pool=pg_pool)
+    assert valued is not None and f"평균: {float(per['mean']):.2f}배" in valued.answer
+    assert valued.status == "partial" and f"데이터가 {per['first']}부터라" in valued.answer
+    rows = fetch_all(
+        "SELECT e.name, (SELECT close FROM etf_prices p WHERE p.etf_code = e.code ORDER BY "
+        "trade_date DESC LIMIT 1) / (SELECT close FROM etf_prices p WHERE p.etf_code = e.code AND "
+        "trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '3 months' ORDER BY "
+        "trade_date DESC LIMIT 1) - 1 AS r FROM etfs e JOIN etf_tags t ON t.etf_code = e.code "
+        "WHERE t.tag = '반도체'", None, pg_pool)  # fmt: skip
+    bar = next(float(r["r"]) for r in rows if r["name"] == "KODEX 반도체")
+    above = sum(1 for r in rows if float(r["r"]) > bar)
+    past = etf_answer("반도체 ETF 중 3개월 수익률이 KODEX 반도체보다 높은 ETF", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert past.status == "ok" and f"3개월 수익률 높은 순, {above}개)" in past.answer
+    listed = etf_answer("largest holdings of KODEX 반도체", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert listed.answer.startswith("Top 10 of KODEX 반도체's")
+    mean = one(pg_pool, "SELECT avg(value) FROM macro_observations WHERE series_code = "
+               "'KR_USDKRW' AND obs_date > (SELECT max(obs_date) FROM macro_observations WHERE "
+               "series_code = 'KR_USDKRW') - interval '1 year'")  # fmt: skip
+    against = macro_answer("원달러 환율 1년 평균 대비 지금 얼마나 높아?", settings=offline,
+                           store=graph_store, pool=pg_pool)  # fmt: skip
+    assert against.status == "ok" and f"평균: {mean:,.2f}; 최근 값 " in against.answer

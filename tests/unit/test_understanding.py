@@ -1147,6 +1147,12 @@ def test_two_letter_typos_the_unit_asked_and_whole_words(lexicon: Lexicon) -> No
     typo = read(lexicon, "삼성전자 죵가", kinds=frozenset({"stock"}))
     assert (typo.question, typo.linked_notes) == ("삼성전자 종가", ["'죵가'를 종가로 읽었습니다."])
     assert read(lexicon, "환율 추이", kinds=MACRO_KINDS).linked_notes == []
+    # known nouns are no typo: a compound ending in a vocabulary word, a noun and its verb
+    for said in ("서울 인허가 월평균 올해", "52주 최고가랑 얼마나 차이나?"):
+        assert read(lexicon, said, kinds=MACRO_KINDS).linked_notes == [], said
+    assert read(lexicon, "한국 기준금니", kinds=MACRO_KINDS).linked_notes == [
+        "'기준금니'를 기준금리로 읽었습니다."
+    ]
     assert cover(read(lexicon, "차이는 몇 bp야?", kinds=MACRO_KINDS)).decisive == []
     scope = [
         n for n in read(lexicon, "비트코인 ETF 추천해줘").notes if n.startswith("out_of_scope:")
