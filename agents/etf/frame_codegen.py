@@ -11,6 +11,7 @@ results, so the trace shows the filter, the sort, the sum — not only their out
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from agents.etf import answer_templates as tpl
@@ -20,7 +21,7 @@ from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
 from agents.understanding.coverage import pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
-from agents.understanding.parse import asked_move
+from agents.understanding.parse import asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import vocabulary
 from agents.verdict import asked_bar
 from agents.window_answer import mark_used, per_period_stat, period_pick
@@ -266,19 +267,31 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     cypher, described = universe_cypher(plan, stocks, tags)
     filter_measure = op.filter_measure if op.filter_measure in LABELS["ko"] else measure
     bar = _asked_bar(plan, filter_measure)
-    conditions = [] if bar else _conditions(plan, filter_measure)
-    used = {measure, *plan.also} | ({filter_measure} if op.comparator else set())
+    held = _aggregate_held_to_bar(plan)  # '반도체 ETF 평균 보수는 KODEX 200보다 높아?'
+    # the set's lines read the set as if no bar were said: the bar is the verdict's, after
+    built = replace(plan, frame=plan.frame.model_copy(update={"operation": op.model_copy(
+        update={"comparator": None, "threshold": None, "threshold_of": None})})) if held else plan  # fmt: skip
+    conditions = [] if bar else _conditions(built, filter_measure)
+    used = {measure, *plan.also} | ({filter_measure} if op.comparator and not held else set())
     used |= {c[0] for c in conditions}
     descending = _descending(op.direction, op.comparator, measure)
     aggregate = op.aggregate if op.kind in ("aggregate", "filter") else None  # '… 몇 개야?'
     n = int(op.top_n) if op.kind == "rank" and op.top_n and not aggregate else None
     if _priced(used):  # the price tool joins, filters, orders and cuts the set
-        body = _priced_set_lines(plan, used, period, conditions, filter_measure, measure,
+        body = _priced_set_lines(built, used, period, conditions, filter_measure, measure,
                                  descending, n, aggregate)  # fmt: skip
     else:
-        body = _graph_set_lines(plan, conditions, filter_measure, measure, descending, n,
+        body = _graph_set_lines(built, conditions, filter_measure, measure, descending, n,
                                 aggregate)  # fmt: skip
-    if bar:  # 'KODEX 200 보수 0.1% 넘어?': each named fund held to the bar, not filtered out
+    if held and aggregate:
+        spec = _aggregate_spec(built, described, measure, period)
+        said = (
+            f"{described} {_measure_label(plan, measure, period)} {_AGGREGATE_WORDS[aggregate][0]}"
+        )
+        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
+                 "tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
+                 "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+    elif bar:  # 'KODEX 200 보수 0.1% 넘어?': each named fund held to the bar, not filtered out
         spec = {**_set_spec(plan, described, filter_measure, filter_measure, period), **bar}
         body += [f"spec = {lit(spec)}", "final_answer(render_etf_verdicts(rows, spec))"]
     elif aggregate:
@@ -427,9 +440,21 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     return _graph_rows(plan, cypher, body)
 
 
-def _held_to_bar_lines(plan: Plan, measure: str, period: str) -> list[str]:
+def _aggregate_held_to_bar(plan: Plan) -> bool:
+    """A set's average (sum, max, min) asked against a bar as the question's predicate."""
+    if plan.frame is None:
+        return False
+    op = plan.frame.operation  # '평균 보수는 0.3% 넘어?' is read as a filter with an average
+    return bool(op.kind in ("aggregate", "filter") and op.aggregate in ("avg", "sum", "max", "min")
+                and op.comparator and (op.threshold_of or op.threshold is not None)
+                and bar_is_the_predicate(plan.frame))  # fmt: skip
+
+
+def _held_to_bar_lines(plan: Plan, measure: str, period: str, mine: str = "",
+                       subject: str = "") -> list[str]:  # fmt: skip
     """Sandbox lines: the bar (a number, or the named fund's same figure, read as the set's
-    were), then `lead`, the picked fund's figure against it (agents.verdict)."""
+    were), then `lead`, the figure (`mine`, of `subject`: sandbox expressions; by default the
+    picked fund's) against it (agents.verdict)."""
     assert plan.frame is not None
     op, ref = plan.frame.operation, plan.frame.operation.threshold_of
     if ref is None:
@@ -445,10 +470,13 @@ def _held_to_bar_lines(plan: Plan, measure: str, period: str) -> list[str]:
                  f"bar_shown = {lit(ref.name)} + '(' + fmt_measure({lit(measure)}, bar) + ')'",
                  "rows, tied = picked, picked_tied"]  # fmt: skip
     label = _measure_label(plan, measure, period)
+    mine = mine or f"rows[0].get({lit(measure)}) if rows else None"
+    subject = (
+        subject or f"rows[0]['name'] + {lit('의 ' + label if plan.lang == 'ko' else ' ' + label)}"
+    )
     return lines + [
-        f"mine = rows[0].get({lit(measure)}) if rows else None",
-        "lead = '' if mine is None or bar is None else verdict("
-        f"rows[0]['name'] + {lit('의 ' + label if plan.lang == 'ko' else ' ' + label)}, mine, "
+        f"mine = {mine}",
+        f"lead = '' if mine is None or bar is None else verdict({subject}, mine, "
         f"fmt_measure({lit(measure)}, mine), {lit(op.comparator)}, bar_shown, bar, "
         f"{lit(plan.lang)}) + '\\n\\n'"]  # fmt: skip
 

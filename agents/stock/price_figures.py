@@ -415,7 +415,7 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     turn.citations[-1].date_range.start = str(found.first)
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, fmt, turn.lang))
-    note_short_history(turn, found.first, start)
+    note_short_history(turn, found.first, rows[0]["trade_date"], start)
 
 
 def _bar_value(row: dict[str, Any], field: str) -> float:

@@ -130,13 +130,14 @@ def fundamental_window(
     name = f"{turn.stock['name']} {GAP_WORDS[measure][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, lambda v: figure_text(measure, v, turn),
                                turn.lang, rate=measure == "dividend_yield"))  # fmt: skip
-    note_short_history(turn, found.first, start)
+    note_short_history(turn, found.first, points[0][0], start)
 
 
-def note_short_history(turn: Turn, first: date | str, start: date) -> None:
-    """A window longer than the data: the first observation is said, and the turn is partial."""
+def note_short_history(turn: Turn, first: date | str, earliest: date | str, start: date) -> None:
+    """A window longer than the data (its first observation is the earliest there is, well
+    after the window's start): where the data starts is said, and the turn is partial."""
     first_day = date.fromisoformat(str(first)[:10])
-    if (first_day - start).days > 31:
+    if str(first)[:10] == str(earliest)[:10] and (first_day - start).days > 31:
         turn.notes.append(f"데이터가 {first_day}부터라 그 이후만 계산했습니다." if turn.ko()
                           else f"The data starts on {first_day}: only the days since were used.")  # fmt: skip
 

@@ -1101,14 +1101,22 @@ def _defines(question: str, end: int) -> bool:
         re.search(r"\b(mean|means|meaning|definition|define)\b", question.lower()))  # fmt: skip
 
 
+_MEASURE_THEN_THAN = re.compile(r"\s*(?:\d+\s*(?:개월|년|주|일|거래일)\s*)?([가-힣a-z]+?)\s*보다")
+
+
 def _read_relative_threshold(frame: QuestionFrame) -> None:
     """'KODEX 200보다 보수 싼 ETF', 'ETFs cheaper than TIGER 200': the named ETF's value is the
     threshold of a filter over the others, not the subject of the question."""
     low = frame.question.lower()
     if frame.operation.kind in ("difference", "compare") or len(frame.of("etf")) != 1:
         return  # '코덱스200이 타이거200보다 얼마나 높아?': two named ETFs compared, not a set
+    surfaces = {m.surface.lower() for m in frame.measures}
     for e in frame.of("etf"):
         after, before = low[e.end : e.end + 4].lstrip(), low[: e.start].rstrip()
+        # 'KODEX 200 3개월 수익률보다': its measure (and window) said between name and '보다'
+        between = _MEASURE_THEN_THAN.match(low, e.end)
+        if between and between.group(1) in surfaces:
+            after = "보다"
         if not (after.startswith("보다") or before.endswith("than")):
             continue
         rank = vocabulary()["rank"]
@@ -1118,7 +1126,7 @@ def _read_relative_threshold(frame: QuestionFrame) -> None:
             return
         op = frame.operation
         held = bar_is_the_predicate(frame, way[0].label)  # '… 가장 싼 ETF의 수익률은 A보다 높아?'
-        if not (held and op.kind == "rank"):
+        if not (held and op.kind in ("rank", "aggregate")):  # '… 평균 보수는 A보다 높아?'
             op.kind, op.top_n = "filter", None  # type: ignore[assignment]
         op.comparator, op.threshold_of = way[0].label, e  # type: ignore[assignment]
         cheap = vocabulary()["cheap_words"] + ["cheaper", "비싼", "비싸", "expensive", "pricier"]
@@ -1207,13 +1215,15 @@ def _read_group_by(frame: QuestionFrame, text: str) -> None:
     for key, pattern in _GROUP_BY.items():
         if pattern.search(text):
             op.group_by = key  # type: ignore[assignment]
+            if _GROUP_ASKED[key].search(text):  # '운용사별 평균 수익률 가장 높은 운용사'
+                break
             if op.kind == "rank":  # '운용사별로 보수 가장 싼 ETF': the best of each group
                 op.aggregate = None
                 return
             op.kind = "aggregate"
             op.aggregate = op.aggregate or ("avg" if frame.measures else "count")  # type: ignore[assignment]
             return
-    for key, pattern in _GROUP_ASKED.items():
+    for key, pattern in _GROUP_ASKED.items():  # the group itself asked for
         if (said := pattern.search(text)) and op.kind in ("rank", "aggregate", "lookup"):
             measure = frame.measure()
             op.group_by, op.kind = key, "aggregate"  # type: ignore[assignment]

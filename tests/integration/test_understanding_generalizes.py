@@ -2350,3 +2350,29 @@ def test_round_66_a_valuation_over_a_window_a_bar_measure_before_it_and_plural_h
     against = macro_answer("원달러 환율 1년 평균 대비 지금 얼마나 높아?", settings=offline,
                            store=graph_store, pool=pg_pool)  # fmt: skip
     assert against.status == "ok" and f"평균: {mean:,.2f}; 최근 값 " in against.answer
+
+
+def test_round_67_a_sets_average_held_to_a_named_funds_figure_and_the_best_house(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 67 (written before the change; 1 wrong with status ok): '반도체 ETF 평균
+    3개월 수익률은 KODEX 200 3개월 수익률보다 높아?' gave KODEX 200's average close; the bar
+    said with its measure ('KODEX 200 3개월 수익률보다') was not read as a bar. SQL truth."""
+    fees = fetch_all("SELECT avg(e.expense_ratio) AS mean FROM etfs e JOIN etf_tags t ON "
+                     "t.etf_code = e.code WHERE t.tag = '반도체'", None, pg_pool)[0]  # fmt: skip
+    bar = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE name = 'KODEX 200'")
+    held = etf_answer("반도체 ETF 평균 보수는 KODEX 200보다 높아?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    said = "예" if float(fees["mean"]) > bar else "아니요"
+    assert held.status == "ok" and held.answer.startswith(
+        f"{said} — '반도체' 태그 ETF 총보수 평균 "
+    )
+    for number in (0.1, 1.0):
+        against = etf_answer(f"반도체 ETF 평균 보수는 {number}% 넘어?", settings=offline,
+                             store=graph_store, pool=pg_pool)  # fmt: skip
+        said = "예" if float(fees["mean"]) > number else "아니요"
+        assert against.answer.startswith(f"{said} — "), number
+    returns = etf_answer("반도체 ETF 평균 3개월 수익률은 KODEX 200 3개월 수익률보다 높아?",
+                         settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert returns.status == "ok" and " — '반도체' 태그 ETF 3개월 수익률 평균 " in returns.answer
+    assert ": KODEX 200(" in returns.answer.splitlines()[0]
