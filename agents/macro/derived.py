@@ -561,7 +561,8 @@ def _changes_picked(frame: QuestionFrame) -> bool:
 
 
 _EVER = re.compile(
-    r"적\s*(?:이|있|없)|며칠|몇\s*(?:번|회|일)|언제|\bever\b|how many|when", re.IGNORECASE
+    r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|며칠|몇\s*(?:번|회|일)|언제|\bever\b|how many|when",
+    re.IGNORECASE,
 )
 
 

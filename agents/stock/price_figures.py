@@ -424,7 +424,8 @@ def _bar_value(row: dict[str, Any], field: str) -> float:
     return float(row[field])
 
 
-EVER = re.compile(r"적\s*(?:이|있|없)|\bever\b", re.IGNORECASE)  # '넘은 적 있어?'
+# '넘은 적 있어?', '내려간 적 최근 3개월'
+EVER = re.compile(r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b", re.IGNORECASE)
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:

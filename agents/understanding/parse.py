@@ -1282,7 +1282,20 @@ def _which_is_more(frame: QuestionFrame) -> bool:
         n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
         for i, t in enumerate(tokens)) or any(  # '높은 쪽은?': one side of two, compared
         t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(
-            n.form == "쪽" for n in tokens[i + 1 : i + 3]) for i, t in enumerate(tokens))  # fmt: skip
+            n.form == "쪽" for n in tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)) or (
+        _than_a_subject(frame, tokens))  # fmt: skip
+
+
+def _than_a_subject(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> bool:
+    """'부산 인허가가 서울보다 많아?', '미국 실업률이 한국보다 높아?': a named subject (not a
+    number: '1400원보다') before '보다', then an ordering adjective — which is higher, a gap."""
+    if len({e.key for e in frame.entities if e.kind in ("series", "re_region", "index")}) < 2:
+        return False
+    return any(
+        t.form == "보다" and t.tag == "JKB" and i > 0
+        and tokens[i - 1].tag.startswith(("NNG", "NNP", "SL"))
+        and any(n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
+        for i, t in enumerate(tokens))  # fmt: skip
 
 
 _ORDERING_ADJECTIVES = frozenset({"높", "낮", "크", "작", "많", "적"})

@@ -2376,3 +2376,28 @@ def test_round_67_a_sets_average_held_to_a_named_funds_figure_and_the_best_house
                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert returns.status == "ok" and " — '반도체' 태그 ETF 3개월 수익률 평균 " in returns.answer
     assert ": KODEX 200(" in returns.answer.splitlines()[0]
+
+
+def test_round_68_which_of_two_places_is_higher_and_an_ever_question_leads_with_the_days(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Fresh round 68 (written before the change; 2 wrong with status ok): '부산 인허가가
+    서울보다 많아?' listed both without comparing them; '코스피 4000 아래로 내려간 적 최근
+    3개월' led with the latest close's '아니요'. SQL truth."""
+    permits = {r["region"]: float(r["units"]) for r in fetch_all(
+        "SELECT region, units FROM re_permits WHERE region IN ('부산', '서울') AND month = "
+        "(SELECT max(month) FROM re_permits)", None, pg_pool)}  # fmt: skip
+    more = max(permits, key=lambda k: permits[k])
+    compared = macro_answer("부산 인허가가 서울보다 많아?", settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+    gap = [line for line in compared.answer.splitlines() if line.startswith("- 격차")]
+    assert compared.status == "ok" and gap and f"{more} 주택 인허가가 " in gap[0]
+    below = one(pg_pool, "SELECT count(*) FROM market_series_prices WHERE series_code = '^KS11' "
+                "AND close < 4000 AND trade_date >= (SELECT max(trade_date) FROM "
+                "market_series_prices WHERE series_code = '^KS11') - interval '3 months'")  # fmt: skip
+    ever = macro_answer("코스피 4000 아래로 내려간 적 최근 3개월", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    first = [line for line in ever.answer.splitlines() if line.startswith("- ")][0]
+    assert "관측치" in first and (
+        f"미만: {below:.0f}개" in first or (below == 0 and "없음" in first)
+    )
