@@ -42,7 +42,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
-from agents.understanding.morphemes import analyse
+from agents.understanding.morphemes import Morpheme, analyse
 from agents.understanding.names import correct_words, link_typos
 from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
