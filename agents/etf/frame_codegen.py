@@ -285,9 +285,9 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
                                 aggregate)  # fmt: skip
     if held and aggregate:
         spec = _aggregate_spec(built, described, measure, period)
-        said = (
-            f"{described} {_measure_label(plan, measure, period)} {_AGGREGATE_WORDS[aggregate][0]}"
-        )
+        label, words = _measure_label(plan, measure, period), _AGGREGATE_WORDS[aggregate]
+        said = (f"{described} {label} {words[0]}" if plan.lang == "ko"
+                else f"the {words[1]} {label} of {described}")  # fmt: skip
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
                  "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip

@@ -178,6 +178,9 @@ def detect_plan(
     return plan
 
 
+_THAT_HOUSE = re.compile(
+    r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE
+)
 _GROUP_PICK = re.compile(r"(?:가장|제일)\s*(많은|적은)\s*(?:곳|운용사|데)|the (most|fewest)")
 
 
@@ -186,13 +189,20 @@ def _house_of_the_count(plan: Plan, frame: QuestionFrame, previous: QuestionFram
     """'운용사별 ETF 개수' → '그 중 가장 많은 곳의 평균 보수는?': the house the count put first,
     then the figure asked of its funds (not of all funds)."""
     said = _GROUP_PICK.search(plan.question)
+    if (
+        previous is not None
+        and previous.operation.group_first
+        and previous.operation.aggregate == "count"
+    ):
+        said = said or _THAT_HOUSE.search(plan.question)  # 'ETF 가장 많은 운용사' → '그 운용사 …'
     if (said is None or plan.managers or previous is None
             or previous.operation.group_by != "manager"):  # fmt: skip
         return
     counts = Counter(lexicon.fund_managers.values())
     if not counts:
         return
-    most = said.group(1) == "많은" or said.group(2) == "most"
+    most = (said.group(1) == "많은" or said.group(2) == "most" if said.re is _GROUP_PICK
+            else previous.operation.direction != "asc")  # fmt: skip
     house = (max if most else min)(sorted(counts), key=lambda m: counts[m])
     plan.managers = [Mention("manager", house, house, -1, -1)]
     frame.entities.append(Entity(kind="manager", key=house, name=house, inherited=True))
@@ -325,14 +335,20 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if (
         groups is not None
         and not (plan.etfs or plan.stocks)
-        and (op.kind in ("difference", "compare") or op.aggregate in ("avg", "sum", "count"))
+        and (
+            op.kind in ("difference", "compare")
+            or op.aggregate in ("avg", "sum", "count")
+            or "보다" in plan.question
+        )
     ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
         plan.only_groups = [m.key for m in groups[1]]
-        plan.gap_of_groups = op.kind in ("difference", "compare")
+        plan.gap_of_groups = op.kind in ("difference", "compare") or "보다" in plan.question
         plan.total_of_groups = bool(find_phrases(  # '합치면?', '합계': the groups added up
             plan.question.lower(), {"s": vocabulary()["aggregates"]["sum"]}))  # fmt: skip
         op.group_by, op.kind = groups[0], "aggregate"
-        counted = find_phrases(plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]})
+        counted = find_phrases(
+            plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]}
+        ) or (not frame.measures)  # '해외주식 ETF가 채권 ETF보다 많아?': how many each
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
         if (
             op.top_n == 1 and frame.statistic is None
@@ -400,7 +416,13 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     ):  # 'KODEX 200과 TIGER 200 순자산 합계', '… → 합치면?': the named funds' total
         return _set_intent(plan, frame, "named")
     if etfs >= 2:
-        if op.kind == "difference" or (relation == "weight_in" and frame.measure() == "weight"):
+        # 'KODEX 200 보수가 TIGER 200보다 높아?': the gap of the figure asked, the higher named
+        than = any(plan.question[e.end : e.end + 3].startswith("보다") for e in plan.etfs)
+        if (
+            op.kind == "difference"
+            or than
+            or (relation == "weight_in" and frame.measure() == "weight")
+        ):
             return _difference(plan, frame)
         if frame.measure() in ("net_assets", "close", "volume", "volatility") or (
             frame.measure() == "return" and plan.period not in (None, "1m")
@@ -538,6 +560,11 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
 _JOINED = re.compile(r"^[^,]*?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$", re.IGNORECASE)
 
 
+_THAN_THE_OTHER = re.compile(
+    r"^[^,]*?(?:이|가|은|는)\s*$"
+)  # the first theme's words, its subject particle
+
+
 def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]] | None:
     """Two or more managers, or themes joined by '와/과/이랑/and' ('해외주식 ETF와 채권 ETF
     개수'): each one's own figure. Themes side by side with no joiner ('해외주식 배당 ETF') are
@@ -550,6 +577,12 @@ def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]]
     if len(tags) >= 2 and all(t.start >= 0 for t in tags) and all(
             _JOINED.match(plan.question[a.end:b.start]) for a, b in itertools.pairwise(tags)):  # fmt: skip
         return "tag", tags
+    if len(tags) == 2 and all(t.start >= 0 for t in tags) and _THAN_THE_OTHER.match(
+            plan.question[tags[0].end:tags[1].start]) and "보다" in plan.question[tags[1].end:]:  # fmt: skip
+        return (
+            "tag",
+            tags,
+        )  # '해외주식 ETF 평균 수익률이 채권 ETF 평균보다 높아?': the two, compared
     return None
 
 

@@ -812,7 +812,7 @@ def render_groups(groups: list, spec: dict) -> str:
         high, low = (a, b) if gap >= 0 else (b, a)  # '… 중 더 높은 쪽': the higher named
         size = shown.lstrip("+-")
         said = (f" ({josa(high['group'], '이/가')} {low['group']}보다 {size} {'많습니다' if counted else '높습니다'})"
-                if ko else f" ({high['group']} is higher by {size})") if gap else ""  # fmt: skip
+                if ko else f" ({high['group']} is higher by {size})") if gap else (" (같습니다)" if ko else " (the same)")  # fmt: skip
         text = (
             f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}{said}\n\n"
             if ko

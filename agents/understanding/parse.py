@@ -188,6 +188,7 @@ def understand(
     _read_followup(frame, text, previous, previous_result or [], lexicon)
     if frame.reference is not None:
         _settle_single_subject(frame, text)
+        _bar_after_a_figure(frame, previous)
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
     frame.per_period = _per_period(question)
@@ -195,6 +196,26 @@ def understand(
     if "re_region" in kinds:
         _read_area(frame, question)
     return frame
+
+
+def _bar_after_a_figure(frame: QuestionFrame, previous: QuestionFrame | None) -> None:
+    """'반도체 ETF 평균 보수' → 'KODEX 200보다 높아?' / '0.3% 넘어?': a bar said alone holds the
+    figure the last turn gave — its measure and its aggregate — to it; after one fund's figure
+    ('KODEX 반도체 1년 수익률') a fund named as the bar is the other side of a comparison."""
+    op = frame.operation
+    own = [m for m in frame.measures if m.surface and m.surface.lower() in frame.question.lower()]
+    if previous is None or op.comparator is None or own or not frame.measures:
+        return
+    if not bar_is_the_predicate(frame):
+        return
+    op.filter_measure = frame.measures[0].name
+    before = previous.operation
+    funds = [e for e in frame.entities if e.kind == "etf" and e.inherited]
+    if op.threshold_of is not None and len(funds) == 1 and not frame.of("tag"):
+        frame.entities.append(op.threshold_of)  # two funds compared, as said in one question
+        op.kind, op.comparator, op.threshold_of, op.filter_measure = "lookup", None, None, None
+    elif before.kind == "aggregate" and before.aggregate in ("avg", "sum", "max", "min"):
+        op.kind, op.aggregate = "aggregate", before.aggregate
 
 
 # '전용 84㎡', '59m2', '84 제곱미터': a floor area as listings write it (84.97㎡ is '84㎡')
@@ -1148,6 +1169,9 @@ def bar_is_the_predicate(frame: QuestionFrame, comparator: str | None = None) ->
     bar; in '10% 넘는 ETF' it qualifies a noun and filters a set."""
     if (comparator or frame.operation.comparator) is None:
         return False
+    if frame.language == "en":  # 'is the average fee … above 0.3%?': a yes-or-no question
+        return re.match(r"\s*(?:is|are|was|were|does|do|did|has|have)\b", frame.question,
+                        re.IGNORECASE) is not None  # fmt: skip
     tokens = analyse(frame.question)
     final = next((i for i, t in enumerate(tokens) if t.tag == "EF"), None)
     stem = (final or 0) - 1
@@ -1227,7 +1251,9 @@ def _read_group_by(frame: QuestionFrame, text: str) -> None:
         if (said := pattern.search(text)) and op.kind in ("rank", "aggregate", "lookup"):
             measure = frame.measure()
             op.group_by, op.kind = key, "aggregate"  # type: ignore[assignment]
-            op.group_first, op.top_n = op.top_n or 1, None
+            many = re.match(r"\s*(\d{1,2})\s*(?:곳|개|군데)", text[said.end() :])  # '… 운용사 3곳'
+            op.group_first, op.top_n = int(many.group(1)) if many else op.top_n or 1, None
+            op.words += [many.group(0).strip()] if many else []
             rank = vocabulary()[
                 "rank"
             ]  # the superlative's own word: '가장 많은' first, '적은' last
@@ -1286,10 +1312,14 @@ def _which_is_more(frame: QuestionFrame) -> bool:
         _than_a_subject(frame, tokens))  # fmt: skip
 
 
-def _than_a_subject(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> bool:
+def _than_a_subject(frame: QuestionFrame, tokens: tuple[Morpheme, ...], named: int = 2) -> bool:
     """'부산 인허가가 서울보다 많아?', '미국 실업률이 한국보다 높아?': a named subject (not a
-    number: '1400원보다') before '보다', then an ordering adjective — which is higher, a gap."""
-    if len({e.key for e in frame.entities if e.kind in ("series", "re_region", "index")}) < 2:
+    number: '1400원보다') before '보다', then an ordering adjective — which is higher, a gap
+    (of the `named` subjects said; one in a follow-up, the other is the last turn's)."""
+    subjects = {
+        e.key for e in frame.entities if e.kind in ("series", "re_region", "index", "region")
+    }
+    if len(subjects) < named:
         return False
     return any(
         t.form == "보다" and t.tag == "JKB" and i > 0
@@ -1916,10 +1946,15 @@ def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:
 def _adds_to_previous(frame: QuestionFrame, previous: QuestionFrame) -> bool:
     """A short compare follow-up whose own subjects are of the previous subjects' kind (or only
     regions): the previous subjects stay and the new ones join them."""
-    if frame.operation.kind not in ("compare", "difference") or len(frame.question) > 30:
+    if len(frame.question) > 30:
+        return False
+    than = frame.operation.kind == "lookup" and _than_a_subject(frame, analyse(frame.question), 1)
+    if frame.operation.kind not in ("compare", "difference") and not than:
         return False
     own = {e.kind for e in frame.entities}
     before = {e.kind for e in previous.entities if e.kind != "region"}
+    if than:  # '서울 미분양' → '부산보다 많아?': the two, which is higher
+        frame.operation.kind = "difference"
     return bool(before) and (own <= before or own == {"region"})
 
 

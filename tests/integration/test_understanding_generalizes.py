@@ -2401,3 +2401,54 @@ def test_round_68_which_of_two_places_is_higher_and_an_ever_question_leads_with_
     assert "관측치" in first and (
         f"미만: {below:.0f}개" in first or (below == 0 and "없음" in first)
     )
+
+
+def test_round_69_follow_up_bars_a_compared_place_the_picked_house_and_two_themes_by_than(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 69 (written before the change, over the mechanisms rounds 63-68 added; 5 wrong
+    with status ok): a bar said alone after a set's average filtered the set; '부산보다 많아?'
+    after 서울 answered 부산 alone; '그 운용사 평균 보수는?' after the house with the most ETFs
+    averaged all funds; an English yes-or-no filtered the set; two themes compared with '보다'
+    found no ETF. SQL truth."""
+    fees = fetch_all("SELECT avg(e.expense_ratio) AS mean FROM etfs e JOIN etf_tags t ON "
+                     "t.etf_code = e.code WHERE t.tag = '반도체'", None, pg_pool)[0]  # fmt: skip
+    history: list[Any] = []
+    for turn in ("반도체 ETF 평균 보수", "0.3% 넘어?"):
+        held = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, held)
+    assert held.answer.startswith(("예 — " if float(fees["mean"]) > 0.3 else "아니요 — ")
+                                  + "'반도체' 태그 ETF 총보수 평균 ")  # fmt: skip
+    english = etf_answer("is the average fee of 반도체 ETFs above 0.3%?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert english.answer.startswith("Yes — " if float(fees["mean"]) > 0.3 else "No — ")
+    house = fetch_all("SELECT manager, avg(expense_ratio) AS fee FROM etfs GROUP BY manager "
+                      "ORDER BY count(*) DESC, manager LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    history = []
+    for turn in ("ETF 가장 많은 운용사", "그 운용사 평균 보수는?"):
+        fee = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
+        history = history_after(history, turn, fee)
+    assert fee.status == "ok" and fee.answer.startswith(f"{house['manager']}의 ETF의 총보수 평균: ")
+    unsold = {r["region"]: float(r["units"]) for r in fetch_all(
+        "SELECT region, units FROM re_unsold_housing WHERE region IN ('서울', '부산') AND month = "
+        "(SELECT max(month) FROM re_unsold_housing)", None, pg_pool)}  # fmt: skip
+    history = []
+    for turn in ("서울 미분양", "부산보다 많아?"):
+        more = macro_answer(turn, history=history, settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+        history = history_after(history, turn, more)
+    higher = max(unsold, key=lambda k: unsold[k])
+    assert more.status == "ok" and f"{higher} 미분양이 " in more.answer
+    returns = fetch_all(
+        "SELECT t.tag, avg((SELECT close FROM etf_prices p WHERE p.etf_code = e.code ORDER BY "
+        "trade_date DESC LIMIT 1) / (SELECT close FROM etf_prices p WHERE p.etf_code = e.code AND "
+        "trade_date <= (SELECT max(trade_date) FROM etf_prices) - interval '1 year' ORDER BY "
+        "trade_date DESC LIMIT 1) - 1) AS r FROM etfs e JOIN etf_tags t ON t.etf_code = e.code "
+        "WHERE t.tag IN ('해외주식', '채권') GROUP BY t.tag", None, pg_pool)  # fmt: skip
+    best = max(returns, key=lambda r: float(r["r"]))["tag"]
+    themes = etf_answer("해외주식 ETF 평균 1년 수익률이 채권 ETF 평균보다 높아?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert themes.status == "ok" and f"({josa(best, '이/가')} " in themes.answer.splitlines()[0]
+    pair = etf_answer("KODEX 200 보수가 TIGER 200보다 높아?", settings=offline, store=graph_store,
+                      pool=pg_pool)  # fmt: skip
+    assert pair.answer.startswith("KODEX 200과 TIGER 200의 총보수 차이는 ")
