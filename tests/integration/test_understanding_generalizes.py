@@ -4,6 +4,7 @@ an unread decisive word never ends `ok`. Every truth is recomputed here in SQL."
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from itertools import pairwise
 from typing import Any
@@ -31,6 +32,15 @@ def offline(settings: Settings) -> Settings:
 
 def one(pool: Any, query: str, **params: Any) -> float:
     return float(next(iter(fetch_all(query, params or None, pool)[0].values())))
+
+
+def chain(ask: Callable[..., AgentAnswer], turns: Iterable[str], **kwargs: Any) -> AgentAnswer:
+    """The last answer of a conversation: each turn asked with the turns before it."""
+    history: list[Any] = []
+    for turn in turns:
+        answer = ask(turn, history=history, **kwargs)
+        history = history_after(history, turn, answer)
+    return answer
 
 
 def first_step(answer: AgentAnswer) -> dict[str, Any]:
@@ -155,10 +165,8 @@ def test_nested_etf_questions_compose_order_take_and_read(
     cheap = min(fees, key=fees.__getitem__)
     assert cheaper.status == "ok" and cheap in cheaper.answer.split("\n")[0]
     # the same pick over a follow-up's two funds (fresh round 11: the gap of their returns)
-    history: list[Any] = []
-    for turn in ("TIGER 200 보수", "KODEX 200은?", "둘 중 싼 쪽의 3개월 수익률은?"):
-        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, picked)
+    picked = chain(etf_answer, ("TIGER 200 보수", "KODEX 200은?", "둘 중 싼 쪽의 3개월 수익률은?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     head = picked.answer.split("\n")[0]
     assert picked.status == "ok" and cheap in head and "3개월 수익률" in head
     assert "차이" not in picked.answer
@@ -520,15 +528,11 @@ def test_round_17_two_stock_holders_side_by_side_measures_and_unheld_terms(
         "ORDER BY e.expense_ratio, e.code LIMIT 1", None, pg_pool)[0]["code"]  # fmt: skip
     listed = [line for line in both.answer.splitlines() if line[:2] == "1."]
     assert both.status == "ok" and len(listed) == 1 and cheapest in listed[0], both.answer
-    history: list[Any] = []
-    for turn in ("KODEX 200 총보수", "TIGER 200은?", "둘 중 싼 쪽 3개월 수익률은?"):
-        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, picked)
+    picked = chain(etf_answer, ("KODEX 200 총보수", "TIGER 200은?", "둘 중 싼 쪽 3개월 수익률은?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert picked.status == "ok" and "102110" in picked.answer.split("\n")[0], picked.answer
-    history = []
-    for turn in ("2차전지 ETF 목록", "그 중 순자산 가장 큰 거", "보유 상위 5종목"):
-        listed_answer = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, listed_answer)
+    listed_answer = chain(etf_answer, ("2차전지 ETF 목록", "그 중 순자산 가장 큰 거", "보유 상위 5종목"),
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert "보유종목" in listed_answer.answer and "비중 상위 5개" in listed_answer.answer
     two = etf_answer("TIGER 200 expense ratio랑 1y return", settings=offline, store=graph_store,
                      pool=pg_pool)  # fmt: skip
@@ -644,10 +648,8 @@ def test_a_fund_without_holdings_is_not_said_missing(
     two = etf_answer("KODEX 200 최근 2주 수익률", settings=offline, store=graph_store, pool=pg_pool)
     assert two.status == "ok" and "최근 2주(" in two.answer and "1개월" not in two.answer
     # '둘 중 높은 쪽 총보수는?' after two 1-month returns: picked by the return, then its fee
-    history: list[Any] = []
-    for turn in ("TIGER 200 1개월 수익률", "KODEX 200은?", "둘 중 높은 쪽 총보수는?"):
-        picked = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, picked)
+    picked = chain(etf_answer, ("TIGER 200 1개월 수익률", "KODEX 200은?", "둘 중 높은 쪽 총보수는?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert picked.status == "ok" and "1개월 수익률 높은 순 1위 ETF의 총보수" in picked.answer
 
 
@@ -711,15 +713,11 @@ def test_round_22_a_figure_against_its_past_and_talk_about_similar_funds(
         "'KR:035720') - interval '1 year' ORDER BY as_of_date DESC LIMIT 1", None, pg_pool)  # fmt: skip
     assert eps is not None and eps.status == "ok" and "수익률" not in eps.answer
     assert f"{rows[0]['as_of_date']}의 {won(float(rows[0]['eps']))} 대비" in eps.answer
-    history: list[Any] = []
-    for turn in ("KODEX 200 보유 상위 3종목", "TIGER 200은?", "두 ETF 공통 종목은?"):
-        common = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, common)
+    common = chain(etf_answer, ("KODEX 200 보유 상위 3종목", "TIGER 200은?", "두 ETF 공통 종목은?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert common.answer.startswith("KODEX 200과 TIGER 200의 공통 보유 종목")
-    history = []
-    for turn in ("TIGER 미국S&P500 총보수", "비슷한 ETF 중 더 싼 거 있어?"):
-        cheaper = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, cheaper)
+    cheaper = chain(etf_answer, ("TIGER 미국S&P500 총보수", "비슷한 ETF 중 더 싼 거 있어?"),
+                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     fee = one(pg_pool, "SELECT expense_ratio FROM etfs WHERE code = '360750'")
     listed = (cheaper.payload or {}).get("followup", {}).get("result", [])
     assert cheaper.status == "ok" and cheaper.answer.startswith("TIGER 미국S&P500과 비슷한 ETF 중")
@@ -892,10 +890,8 @@ def test_round_26_ratios_drawdowns_of_indices_the_gap_of_two_extremes_and_summed
         "코스피 최근 3개월 최대 낙폭", settings=offline, store=graph_store, pool=pg_pool
     )
     assert f"최대 낙폭 {worst * 100:.2f}%" in mdd.answer
-    history: list[Any] = []
-    for turn in ("코스피 최근 6개월 최고치", "최저치는?", "둘 차이는?"):
-        gap = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, gap)
+    gap = chain(macro_answer, ("코스피 최근 6개월 최고치", "최저치는?", "둘 차이는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert "최고치와 최저치의 차이" in gap.answer
     total = one(pg_pool, "SELECT sum(units) FROM re_unsold_housing WHERE region IN ('인천', '경기') "
                 "AND month = (SELECT max(month) FROM re_unsold_housing)")  # fmt: skip
@@ -912,10 +908,8 @@ def test_round_27_sums_of_two_funds_two_managers_gap_and_a_price_index_beside_a_
     funds' net assets repeated the last one; two managers' average fees and their gap listed one
     manager's funds; 'CPI 상승률과 기준금리 차이' subtracted the rate from the index level
     (+116.65); '삼성전쟈 1개월 수익률' (Kiwi splits it 삼성 + 전 + 쟈) was no stock."""
-    history: list[Any] = []
-    for turn in ("KODEX 200 순자산", "TIGER 200은?", "합치면?"):
-        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, total)
+    total = chain(etf_answer, ("KODEX 200 순자산", "TIGER 200은?", "합치면?"),
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     both = one(pg_pool, "SELECT sum(p.net_assets) FROM etfs e JOIN LATERAL (SELECT net_assets "
                "FROM etf_prices WHERE etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON "
                "true WHERE e.code IN ('069500', '102110')")  # fmt: skip
@@ -952,10 +946,8 @@ def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
         "h.etf_code) GROUP BY etf_code", None, pg_pool)}  # fmt: skip
     assert f"KODEX 200 {held['069500']}개" in counts.answer
     assert f"TIGER 200 {held['102110']}개" in counts.answer
-    history: list[Any] = []
-    for turn in ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"):
-        day = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, day)
+    day = chain(macro_answer, ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert day.status == "partial" and "'그날'은 읽지 못해" in day.answer.splitlines()[0]
     per = answer_stock_question("삼전 per 몇이야", pool=pg_pool)
     assert per is not None and "PER " in per.answer
@@ -1142,10 +1134,8 @@ def test_round_33_a_figure_against_a_year_ago_a_streak_won_in_english_and_a_mana
     assert streak is not None and f"최근 {run}회 연속 {said}" in streak.answer
     won = answer_stock_question("NVIDIA market cap in KRW", pool=pg_pool)
     assert won is not None and "KRW per USD)" in won.answer
-    history: list[Any] = []
-    for turn in ("미래에셋 ETF 개수", "삼성은?"):
-        count = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, count)
+    count = chain(etf_answer, ("미래에셋 ETF 개수", "삼성은?"),
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     funds = one(pg_pool, "SELECT count(*) FROM etfs WHERE manager = '삼성자산운용'")
     assert count.answer.startswith(f"삼성자산운용의 ETF: {funds:.0f}개")
 
@@ -1378,10 +1368,8 @@ def test_round_40_an_average_put_together_the_day_of_the_largest_rise_and_each_s
     """Fresh round 40 (written before the change; 3 wrong with status ok): '합치면 평균은?'
     summed the two returns; '최근 10거래일 중 최대 상승일' gave the highest close; '기아 최근 5일
     종가' the last close alone (SQL truth)."""
-    history: list[Any] = []
-    for turn in ("KODEX 200 1개월 수익률", "TIGER 200은?", "합치면 평균은?"):
-        mean = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, mean)
+    mean = chain(etf_answer, ("KODEX 200 1개월 수익률", "TIGER 200은?", "합치면 평균은?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert mean.answer.startswith("질문한 ETF의 1개월 수익률 평균: ")
     moves = fetch_all("SELECT trade_date, close / lag(close) OVER (ORDER BY trade_date) - 1 AS r "
                       "FROM stock_prices WHERE security_id = 'KR:373220' ORDER BY trade_date "
@@ -1439,10 +1427,8 @@ def test_round_42_the_total_of_holdings_kept_and_the_dow_after_two_other_indices
     kept = one(pg_pool, "SELECT sum(weight) FROM etf_holdings WHERE etf_code = '364980' AND "
                "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
                "'364980') AND weight > 10")  # fmt: skip
-    history: list[Any] = []
-    for turn in ("TIGER 2차전지TOP10 보유종목", "비중 10% 넘는 것만", "그 합계는?"):
-        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, total)
+    total = chain(etf_answer, ("TIGER 2차전지TOP10 보유종목", "비중 10% 넘는 것만", "그 합계는?"),
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert f"비중 합: {kept:.2f}%" in total.answer
     five = one(pg_pool, "SELECT sum(weight) FROM etf_holdings WHERE etf_code = '102110' AND "
                "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
@@ -1459,10 +1445,8 @@ def test_round_42_the_total_of_holdings_kept_and_the_dow_after_two_other_indices
     counts = {r["manager"]: int(r["n"]) for r in fetch_all(
         "SELECT manager, count(*) AS n FROM etfs WHERE manager IN ('미래에셋자산운용', "
         "'삼성자산운용') GROUP BY manager", None, pg_pool)}  # fmt: skip
-    history = []
-    for turn in ("미래에셋 ETF 개수", "삼성은?", "합치면?"):
-        both = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, both)
+    both = chain(etf_answer, ("미래에셋 ETF 개수", "삼성은?", "합치면?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert both.answer.startswith(
         f"미래에셋자산운용 + 삼성자산운용 ETF 수 합계: {sum(counts.values())}개"
     )
@@ -1474,10 +1458,8 @@ def test_round_43_the_average_of_a_cut_listed_and_a_fund_named_by_its_start(
     """Fresh round 43, run once on the final code (2 wrong with status ok): '반도체 ETF 1년
     수익률 순위' → '상위 3개만' → '그 평균은?' averaged all seven; 'TIGER 미국필라델피아 반도체
     수익률 1년' ranked the 반도체 theme instead of the one fund its words start."""
-    history: list[Any] = []
-    for turn in ("반도체 ETF 1년 수익률 순위", "상위 3개만", "그 평균은?"):
-        mean = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, mean)
+    mean = chain(etf_answer, ("반도체 ETF 1년 수익률 순위", "상위 3개만", "그 평균은?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert mean.answer.startswith("직전 답변의 ETF의 1년 수익률 평균: ")
     assert "계산에 쓴 3개" in mean.answer
     fund = etf_answer("TIGER 미국필라델피아 반도체 수익률 1년", settings=offline,
@@ -1565,10 +1547,8 @@ def test_round_44_holdings_place_windows_of_quarters_and_changes_against_a_day_n
                  "h.security_id = 'KR:000660' AND h.as_of_date = (SELECT max(as_of_date) FROM "
                  "etf_holdings WHERE etf_code = '091160' AND as_of_date <= "
                  "(SELECT max(as_of_date) FROM etf_holdings) - interval '1 month')")  # fmt: skip
-    history = []
-    for turn in ("KODEX 반도체 보유 상위 5종목", "그 중 SK하이닉스 비중은?", "1개월 전에는?"):
-        then = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, then)
+    then = chain(etf_answer, ("KODEX 반도체 보유 상위 5종목", "그 중 SK하이닉스 비중은?", "1개월 전에는?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert then.status == "ok" and f"비중은 {weight:.2f}%" in then.answer
 
     for question in ("KODEX 200 순자산 작년 말과 비교", "상장 1년 지난 ETF 개수"):
@@ -1668,10 +1648,8 @@ def test_round_46_two_conditions_a_side_of_two_a_stocks_place_and_a_quarters_end
     fees = {r["code"]: float(r["expense_ratio"]) for r in fetch_all(
         "SELECT code, expense_ratio FROM etfs WHERE code IN ('091160', '091230')", None, pg_pool)}  # fmt: skip
     cheaper = min(fees, key=lambda c: fees[c])
-    history: list[Any] = []
-    for turn in ("KODEX 반도체 보수", "TIGER 반도체는?", "더 싼 쪽 1년 수익률은?"):
-        side = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, side)
+    side = chain(etf_answer, ("KODEX 반도체 보수", "TIGER 반도체는?", "더 싼 쪽 1년 수익률은?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert side.answer.startswith("질문한 ETF 중") and f"({cheaper})" in side.answer
 
     caps = fetch_all(
@@ -1772,10 +1750,8 @@ def test_round_49_two_houses_first_funds_a_house_with_a_theme_and_a_statistic_fo
         "p.etf_code = e.code AND p.trade_date = (SELECT max(trade_date) FROM etf_prices) WHERE "
         "e.manager IN ('미래에셋자산운용', '삼성자산운용') ORDER BY e.manager, p.net_assets DESC",
         None, pg_pool)}  # fmt: skip
-    history: list[Any] = []
-    for turn in ("미래에셋 ETF 중 순자산 1위", "삼성자산운용은?", "둘 차이는?"):
-        gap = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, gap)
+    gap = chain(etf_answer, ("미래에셋 ETF 중 순자산 1위", "삼성자산운용은?", "둘 차이는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert fmt_krw(tops["미래에셋자산운용"] - tops["삼성자산운용"]) in gap.answer.split("\n")[0]
 
     cheapest = fetch_all(
@@ -1800,10 +1776,8 @@ def test_round_49_two_houses_first_funds_a_house_with_a_theme_and_a_statistic_fo
         history = history_after(history, turn, now)
     assert now.status == "ok" and f"최고치: {high:,.2f}" in now.answer
 
-    history = []
-    for turn in ("KODEX 200 보수", "1년 수익률 가장 높은 ETF는?"):
-        best = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, best)
+    best = chain(etf_answer, ("KODEX 200 보수", "1년 수익률 가장 높은 ETF는?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert best.answer.startswith("전체 ETF (1년 수익률 높은 순")
 
     median = answer_stock_question("삼성SDI PBR 업종 중앙값보다 낮아?", pool=pg_pool)
@@ -1876,10 +1850,8 @@ def test_round_51_a_price_bar_ever_met_a_move_either_way_and_a_total_of_a_cut(
     top = one(pg_pool, "SELECT sum(weight) FROM (SELECT weight FROM etf_holdings WHERE etf_code "
               "= '069500' AND as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
               "etf_code = '069500') ORDER BY weight DESC LIMIT 10) t")  # fmt: skip
-    history: list[Any] = []
-    for turn in ("KODEX 200 보유 상위 10종목", "그 중 비중 합계는?"):
-        total = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, total)
+    total = chain(etf_answer, ("KODEX 200 보유 상위 10종목", "그 중 비중 합계는?"),
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert f"상위 10개 종목 비중 합: {top:.2f}%" in total.answer
 
     units = {r["region"]: int(r["units"]) for r in fetch_all(
@@ -1906,10 +1878,8 @@ def test_round_52_a_manager_asked_of_a_pick_an_outlook_a_bar_counted_and_words_o
         "WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true WHERE e.code IN "
         "(SELECT code FROM etfs ORDER BY expense_ratio, code LIMIT 3) ORDER BY p.net_assets DESC "
         "LIMIT 1", None, pg_pool)[0]  # fmt: skip
-    history: list[Any] = []
-    for turn in ("보수 가장 싼 ETF 3개", "그 중 순자산 가장 큰 건?", "그거 운용사는?"):
-        house = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, house)
+    house = chain(etf_answer, ("보수 가장 싼 ETF 3개", "그 중 순자산 가장 큰 건?", "그거 운용사는?"),
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert house.answer.startswith(f"{cheapest['name']}의 운용사는 {cheapest['manager']}입니다.")
 
     outlook = etf_answer("KODEX 200 전망", settings=offline, store=graph_store, pool=pg_pool)
@@ -1957,10 +1927,8 @@ def test_round_53_the_house_a_count_put_first_then_a_figure_of_its_funds(
     '그 중 가장 많은 곳의 평균 보수는?' averaged the fees of all funds. SQL truth."""
     top = fetch_all("SELECT manager, avg(expense_ratio) AS fee FROM etfs GROUP BY manager "
                     "ORDER BY count(*) DESC, manager LIMIT 1", None, pg_pool)[0]  # fmt: skip
-    history: list[Any] = []
-    for turn in ("운용사별 ETF 개수", "그 중 가장 많은 곳의 평균 보수는?"):
-        fee = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, fee)
+    fee = chain(etf_answer, ("운용사별 ETF 개수", "그 중 가장 많은 곳의 평균 보수는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert fee.status == "ok" and fee.answer.startswith(f"{top['manager']}의 ETF의 총보수 평균: ")
     assert f"{float(top['fee']):.3f}".rstrip("0") in fee.answer.split("\n")[0]
 
@@ -2047,10 +2015,8 @@ def test_round_56_one_measure_at_both_ends_themes_joined_or_stacked_and_a_carrie
                      "e ON e.code = h.etf_code WHERE e.name = 'TIGER 반도체' AND h.as_of_date = "
                      "(SELECT max(as_of_date) FROM etf_holdings) ORDER BY h.weight DESC LIMIT 5) t",
                      None, pg_pool)[0]  # fmt: skip
-    history: list[Any] = []
-    for turn in ("KODEX 반도체 보유 상위 5종목", "비중 합은?", "TIGER 반도체는?"):
-        summed = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, summed)
+    summed = chain(etf_answer, ("KODEX 반도체 보유 상위 5종목", "비중 합은?", "TIGER 반도체는?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert summed.status == "ok"
     assert summed.answer.startswith(f"TIGER 반도체 상위 5개 종목 비중 합: {float(top5['w']):.2f}%")
     counts = {r["tag"]: r["n"] for r in fetch_all(
@@ -2225,10 +2191,8 @@ def test_round_63_the_group_a_superlative_asks_for_and_a_trading_value_over_a_wi
                "ORDER BY trade_date DESC LIMIT 1")  # fmt: skip
     gold = etf_answer("KODEX 골드선물 거래대금", settings=offline, store=graph_store, pool=pg_pool)
     assert gold.status == "ok" and f"거래대금 {fmt_krw(last)}" in gold.answer
-    history: list[Any] = []
-    for turn in ("KODEX 반도체 상위 5개 종목", "그중 SK하이닉스 비중은?"):
-        weight = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, weight)
+    weight = chain(etf_answer, ("KODEX 반도체 상위 5개 종목", "그중 SK하이닉스 비중은?"),
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert weight.status == "ok" and weight.answer.startswith(
         "KODEX 반도체 안에서 SK하이닉스의 비중은"
     )
@@ -2263,10 +2227,8 @@ def test_round_64_a_picked_funds_figure_held_to_a_bar_and_the_term_spread_said_s
         assert said.status == "ok" and said.answer.startswith(
             "예 — " if mine > bar_pct else "아니요 — "
         )
-    history: list[Any] = []
-    for turn in ("미국 2년물 금리", "10년물은?", "그럼 장단기 차이는?"):
-        gap = macro_answer(turn, history=history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, gap)
+    gap = chain(macro_answer, ("미국 2년물 금리", "10년물은?", "그럼 장단기 차이는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     spread = one(pg_pool, "SELECT a.value - b.value FROM macro_observations a JOIN macro_observations "
                  "b ON b.obs_date = a.obs_date AND b.series_code = 'DGS2' WHERE a.series_code = "
                  "'DGS10' ORDER BY a.obs_date DESC LIMIT 1")  # fmt: skip
@@ -2413,10 +2375,8 @@ def test_round_69_follow_up_bars_a_compared_place_the_picked_house_and_two_theme
     found no ETF. SQL truth."""
     fees = fetch_all("SELECT avg(e.expense_ratio) AS mean FROM etfs e JOIN etf_tags t ON "
                      "t.etf_code = e.code WHERE t.tag = '반도체'", None, pg_pool)[0]  # fmt: skip
-    history: list[Any] = []
-    for turn in ("반도체 ETF 평균 보수", "0.3% 넘어?"):
-        held = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, held)
+    held = chain(etf_answer, ("반도체 ETF 평균 보수", "0.3% 넘어?"),
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert held.answer.startswith(("예 — " if float(fees["mean"]) > 0.3 else "아니요 — ")
                                   + "'반도체' 태그 ETF 총보수 평균 ")  # fmt: skip
     english = etf_answer("is the average fee of 반도체 ETFs above 0.3%?", settings=offline,
@@ -2424,10 +2384,8 @@ def test_round_69_follow_up_bars_a_compared_place_the_picked_house_and_two_theme
     assert english.answer.startswith("Yes — " if float(fees["mean"]) > 0.3 else "No — ")
     house = fetch_all("SELECT manager, avg(expense_ratio) AS fee FROM etfs GROUP BY manager "
                       "ORDER BY count(*) DESC, manager LIMIT 1", None, pg_pool)[0]  # fmt: skip
-    history = []
-    for turn in ("ETF 가장 많은 운용사", "그 운용사 평균 보수는?"):
-        fee = etf_answer(turn, history, settings=offline, store=graph_store, pool=pg_pool)
-        history = history_after(history, turn, fee)
+    fee = chain(etf_answer, ("ETF 가장 많은 운용사", "그 운용사 평균 보수는?"),
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert fee.status == "ok" and fee.answer.startswith(f"{house['manager']}의 ETF의 총보수 평균: ")
     unsold = {r["region"]: float(r["units"]) for r in fetch_all(
         "SELECT region, units FROM re_unsold_housing WHERE region IN ('서울', '부산') AND month = "
