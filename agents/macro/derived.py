@@ -560,10 +560,10 @@ def _changes_picked(frame: QuestionFrame) -> bool:
     )
 
 
-_EVER = re.compile(
-    r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|며칠|몇\s*(?:번|회|일)|언제|\bever\b|how many|when",
-    re.IGNORECASE,
-)
+# '넘은 적 있어?', '내려간 적 최근 3개월', 'ever': a question of the window's days (both screens)
+_EVER_SAID = r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
+EVER = re.compile(_EVER_SAID, re.IGNORECASE)
+_EVER = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when", re.IGNORECASE)
 
 
 def _bar_unit(series: Series) -> str:

@@ -4,7 +4,6 @@ ranges, drawdowns, the days of the largest moves or volumes, RSI, and the news o
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import date, timedelta
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
-from agents.macro.derived import contradicted, streak
+from agents.macro.derived import EVER, contradicted, streak
 from agents.macro.state import Series
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
@@ -422,10 +421,6 @@ def _bar_value(row: dict[str, Any], field: str) -> float:
     if field == "trading_value":
         return float(row["close"]) * float(row["volume"] or 0)
     return float(row[field])
-
-
-# '넘은 적 있어?', '내려간 적 최근 3개월'
-EVER = re.compile(r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b", re.IGNORECASE)
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
