@@ -291,6 +291,36 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     if defining is not None:  # '이용자는 누구를 말해요?': the 호 that defines “이용자”
         group = next((g for g in groups if defining in g), [defining])
         best = defining
+    return _quote_at(label, lines, group, best, terms, asked, kind, restated)
+
+
+def line_groups(lines: Sequence[str]) -> list[tuple[list[int], str, int | None]]:
+    """Each answerable 항/호 of a clause, in order — what a judge may choose from: its lines
+    (a 항 with the unmarked lines that continue it), its marker with its 항's ('② 1.'; '' for
+    an unmarked line) and the line a 호 completes (None for a 항 or plain line)."""
+    out = []
+    for group in _continued(lines):
+        marker, _ = _split_marker(lines[group[0]])
+        out.append((group, _parent_marker(lines, group[0], marker), _lead(lines, group[0])))
+    return out
+
+
+def quote_line(label: str, lines: Sequence[str], index: int, terms: Sequence[str] = (),
+               asked: Sequence[str] = (), question: str = "") -> Quote:  # fmt: skip
+    """The Quote of the 항/호 that starts at line `index` (a judge's choice), built as
+    `operative` builds the one it picks: the fact, its whole line, the lead of a 호."""
+    groups = _continued(lines)
+    group = next((g for g in groups if index in g), [index])
+    kind = asked_kind(question) if question else None
+    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated if question else []
+    return _quote_at(label, lines, group, index, terms, asked, kind, restated)
+
+
+def _quote_at(label: str, lines: Sequence[str], group: list[int], best: int,
+              terms: Sequence[str], asked: Sequence[str], kind: FactKind | None,
+              restated: Sequence[str]) -> Quote:  # fmt: skip
+    """The Quote of line `best` (in its 항/호 `group`): its best sentence, the asked fact, the
+    marker it is cited by and the lead line a 호 completes."""
     marker, body = _split_marker(lines[best])
     sentences = [s for s in SENTENCE_END_RE.split(body) if s.strip()] or [body]
     pick = max(range(len(sentences)),

@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
+from agents.contract.clause_judge import candidates, listing_json, offline_citation, read_verdict
 from agents.contract.llm import LlmSession
 from agents.contract.planner import Plan, PlanContext, plan
 from agents.contract.registry import ToolOutcome, ToolRegistry
-from agents.contract.synthesis import Evidence, collect, offline_answer
+from agents.contract.synthesis import Evidence, FoundClause, collect, offline_answer
 from agents.evidence import Stopwatch
 from data_access.contracts import TraceStep
 from data_access.errors import WorkbenchError
@@ -47,6 +49,9 @@ class GraphDeps:
     plan_context: PlanContext
     contract_id: str
     llm: LlmSession | None = None
+    # the clauses retrieved for a question, best first (the 항/호 judge's candidates beyond
+    # those the tools kept); None: no 항/호 judge
+    retrieve: Callable[[str], list[FoundClause]] | None = None
     trace: list[TraceStep] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -91,12 +96,44 @@ def build_graph(deps: GraphDeps) -> Any:
                               observation=f"{len(outcomes)}개 도구 병렬 실행"))  # fmt: skip
         return {"outcomes": outcomes, "evidence": collect(outcomes, deps.contract_id)}
 
+    def judged(question: str, evidence: Evidence, chosen: Plan) -> Evidence | None:
+        """The evidence the model's 항/호 judgement leaves: the chosen clause alone, or none
+        (agents.contract.clause_judge); None when it was not asked (no model, not a one-topic
+        content question) or its reply is not usable (then the turn goes on without it)."""
+        llm = deps.llm
+        if (llm is None or deps.retrieve is None or chosen.intent != "search"
+                or len(evidence.topics) > 1 or evidence.errors):  # fmt: skip
+            return None
+        listing = candidates(evidence, deps.retrieve(question))
+        reply = llm.judge_clause(question, listing_json(listing)) if listing else None
+        if reply is None:
+            return None
+        verdict = read_verdict(reply, listing)
+        offline = offline_citation(evidence, "ko", question)
+        if not verdict.usable:
+            deps.record(TraceStep(step=0, kind="node", name="clause_check", status="error",
+                                  arguments={"offline": offline},
+                                  error=f"모델의 조항 판단을 쓰지 않았습니다: {verdict.problem}"))  # fmt: skip
+            llm.notices.append("모델의 조항 판단이 후보와 맞지 않아 쓰지 않았습니다.")
+            return None
+        agree = verdict.citation == offline
+        said = ("모델과 오프라인 답이 같은 조항을 골랐습니다." if agree else
+                f"모델과 오프라인 답이 다릅니다: 모델 {verdict.citation}, 오프라인 {offline}")  # fmt: skip
+        deps.record(TraceStep(step=0, kind="node", name="clause_check", observation=said,
+                              arguments={"model": verdict.citation, "offline": offline,
+                                         "agree": agree}))  # fmt: skip
+        return verdict.evidence(evidence, listing)
+
     def synthesis(state: ContractState) -> ContractState:
         watch = Stopwatch()
         evidence, chosen = state["evidence"], state["plan"]
         text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
         status, error = "ok", None
-        if deps.llm is not None and (evidence.clauses or evidence.standard):
+        verdict = judged(state["question"], evidence, chosen)
+        if verdict is not None:  # the judged 항/호 quoted whole, its fact first (no prose)
+            evidence = verdict
+            text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
+        elif deps.llm is not None and (evidence.clauses or evidence.standard):
             if deps.llm.budget.exceeded:
                 status, error = "budget_exceeded", deps.llm.budget.message()
                 text = f"{error}\n\n{text}"
@@ -118,7 +155,7 @@ def build_graph(deps: GraphDeps) -> Any:
             status, error = "partial", "; ".join(evidence.errors)
         deps.record(TraceStep(step=0, kind="node", name="synthesis", duration_ms=watch.ms,
                               model=deps.llm.model_id if deps.llm else "offline-planner"))  # fmt: skip
-        return {"answer": text, "status": status, "error": error}
+        return {"answer": text, "status": status, "error": error, "evidence": evidence}
 
     graph = StateGraph(ContractState)
     graph.add_node("planning", planning)

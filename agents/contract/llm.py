@@ -1,4 +1,5 @@
-"""The model path through litellm: planning by function calling, the relevance judge, synthesis.
+"""The model path through litellm: planning by function calling, the relevance judge, the 항/호
+judge (agents.contract.clause_judge), synthesis.
 
 Every call is recorded as a trace step with its model, tokens and cost, and counted against
 the turn budget. Synthesis gets no tools, so clause text cannot make the model call anything.
@@ -6,8 +7,9 @@ Its answer is checked against the clauses it was given (agents.model_checks, `CO
 policy: article references, figures, periods, dates); one repair request, then removal.
 
 Failures (see agents/llm.py): a call that fails for good is an error trace step, the caller
-falls back (planning → the rule planner, the judge → top five by score, synthesis → the template
-answer), the turn makes no further model calls, and `notices` says what was replaced. Planned
+falls back (planning → the rule planner, the judge → top five by score, the 항/호 judge → the
+answer without it, synthesis → the template answer), the turn makes no further model calls,
+and `notices` says what was replaced. Planned
 tool calls the registry could not run as asked (unknown tool, arguments that are not a JSON
 object, missing required arguments) are dropped as error steps; with none left, the rule planner
 plans.
@@ -132,6 +134,17 @@ class LlmSession:
         except (ValueError, KeyError, TypeError):
             chosen = []
         return chosen[:5] or fallback
+
+    def judge_clause(self, question: str, listing_json: str) -> str | None:
+        """The model's reply naming the 항/호 that answers (agents.contract.clause_judge reads
+        and checks it); None when the call failed (recorded; the turn goes on without it)."""
+        if self.budget.exceeded:
+            return None
+        response = self._complete("clause_judge", [
+            {"role": "system", "content": prompts.CLAUSE_JUDGE_SYSTEM},
+            {"role": "user", "content": prompts.evidence_message(question, listing_json)}],
+            "조항 판단은 오프라인 답의 조항으로 대신했습니다.")  # fmt: skip
+        return None if response is None else str(response.choices[0].message.content or "")
 
     def synthesize(self, question: str, evidence_json: str) -> str:
         """The model's answer after the check against the clauses it was given

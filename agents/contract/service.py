@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -21,6 +22,7 @@ from psycopg_pool import ConnectionPool
 from agents.answer_stream import AnswerSink, TextPiece, settled, with_text
 from agents.cancel import cancelled, requested
 from agents.contract import store
+from agents.contract.clause_judge import retrieved
 from agents.contract.graph import GraphDeps, build_graph
 from agents.contract.index import SearchMode, get_index
 from agents.contract.ingest.pipeline import detect_type, ensure_samples, ingest_bytes, upload_name
@@ -214,6 +216,7 @@ def stream_ask(
     if model_id:
         llm = LlmSession(model_id, settings, TurnBudget.from_settings(settings), deps.record)
         deps.llm = llm
+        deps.retrieve = partial(retrieved, index, contract_id)
     context = ToolContext(contract_id, pool, settings, judge=llm.judge if llm else None)
     deps.registry = ToolRegistry(make_tools(context), EvidenceCollector(), backoff_s,
                                  scope={"contract_id": contract_id})  # fmt: skip

@@ -8,7 +8,7 @@ import difflib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from agents.contract.answer import Quote, emphasize, one_line, operative
+from agents.contract.answer import Quote, emphasize, one_line, operative, quote_line
 from agents.contract.coverage import topic_units
 from agents.contract.ingest.parse import CIRCLED
 from agents.contract.models import article_key
@@ -37,6 +37,7 @@ class FoundClause:
     part: int = 0  # the annexed part (0: the main body)
     part_title: str = ""
     branch_label: str = ""  # '16의2'
+    answer_line: int = -1  # the content line of the 항/호 a model judged to answer (-1: none)
 
     @property
     def key(self) -> int:
@@ -215,7 +216,18 @@ NO_CLAUSE_HINT = {
 
 
 def _quote(c: FoundClause, language: str, asked: list[str], question: str) -> Quote:
+    """The clause's operative 항/호: the one a model judged to answer, else the best match."""
+    if 0 <= c.answer_line < len(c.content):
+        return quote_line(_name(c, language), c.content, c.answer_line, c.matched_terms, asked,
+                          question)  # fmt: skip
     return operative(_name(c, language), c.content, c.matched_terms, asked, question)
+
+
+def first_quote(evidence: Evidence, language: str, question: str) -> Quote | None:
+    """The quote the answer's first line is built from (None when no clause answers)."""
+    if not evidence.clauses:
+        return None
+    return _quote(evidence.clauses[0], language, tokens(question), question)
 
 
 def _quoted(quote: Quote) -> str:

@@ -15,9 +15,11 @@ from pydantic import SecretStr
 
 os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
 
+from agents.contract import prompts
 from agents.contract.service import ask, ensure_samples, ingest_file
 from data_access.config import Settings
 from tests.fixtures.openai_replay import ReplayServer
+from tests.fixtures.scripted_model import ScriptedServer, last_user_text, system_text
 
 REPLAY = Path(__file__).resolve().parents[1] / "fixtures" / "openai_replay"
 MODEL = "openai/gpt-4.1-mini"
@@ -92,19 +94,37 @@ def test_function_calling_plan_runs_tools_and_synthesizes(
     assert "<contract_data>" in user and "직전 3개월 동안 지급된 대가" in user
 
 
-def test_model_relevance_judge_and_english_answer(
+def test_model_relevance_judge_clause_judge_and_english_answer(
     samples: Any, settings: Settings, pg_pool: Any
 ) -> None:
-    rec = recording("contract_search.json")
-    with ToolCallReplay(rec["responses"], model=rec["model"]) as server:
-        answer = ask(CONTRACT, "Can we resell the data?", pool=pg_pool,
-                     settings=llm_settings(settings, server.api_base), save=False)  # fmt: skip
-    assert [c["article_no"] for c in answer.payload["clauses"]] == [9]  # the judge kept one
+    """The recorded plan and relevance judgement, then the 항/호 judge (scripted: it names the
+    line of 제9조 among the candidates it is shown): the answer quotes that line in English."""
+    rec = recording("contract_search.json")["responses"]
+
+    def script(request: dict[str, Any]) -> Any:
+        if request.get("tools"):
+            return rec[0]
+        if system_text(request) == prompts.JUDGE_SYSTEM:
+            return rec[1]["content"]
+        fenced = last_user_text(request).split("<contract_data>", 1)[1]
+        shown = json.loads(fenced.split("</contract_data>", 1)[0])
+        return json.dumps(
+            {"answer": next(c["id"] for c in shown if c["clause"].startswith("제9조"))}
+        )
+
+    with ScriptedServer(script) as server:
+        answer = ask(CONTRACT, "Can we resell the data?", pool=pg_pool, save=False,
+                     settings=llm_settings(settings, server.api_base))  # fmt: skip
+        sent = list(server.requests)
+    assert [c["article_no"] for c in answer.payload["clauses"]] == [9]  # the judges kept one
     assert [t.name for t in answer.trace if t.kind == "llm"] == [
-        "planning", "relevance_filter", "synthesis"]  # fmt: skip
-    assert answer.answer.startswith("No. Article 9")
-    judge_request = server.requests[1]
-    assert "JSON" in judge_request["messages"][0]["content"]
+        "planning", "relevance_filter", "clause_judge"]  # fmt: skip
+    assert answer.status == "ok"
+    assert answer.answer.startswith(
+        "Article 9 (제3자 제공 금지) says: “을은 갑의 사전 서면 동의 없이"
+    )
+    assert "JSON" in sent[1]["messages"][0]["content"]
+    assert system_text(sent[2]) == prompts.CLAUSE_JUDGE_SYSTEM
 
 
 def test_injected_clause_stays_inside_the_data_fence(
