@@ -13,6 +13,9 @@ answers: that very 항/호 cited and quoted; nan where no question of the set ha
 "no such clause" for questions the contract lacks. `--sets fresh-9` limits the run to those sets
 (fresh-8, fresh-9: each written before the code of its session ran on it; see answers.json's
 _about; `--sets '' fresh-4 …` with an empty name includes the questions of no set).
+With a model configured (LLM_MODEL_CONTRACT …), the answers come through the model path and the
+last line counts how its 항/호 judge compared with the offline answer (agree, disagree, not used:
+a reply naming no candidate; not asked: not a one-topic content question, or a failed call).
 `--classify` counts each document's misses by kind (AnswerCheck.miss: said absent, wrong article,
 wrong 항, fact not first, answered absent), how many quote another clause as the answer ('wrong,
 ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
@@ -37,6 +40,7 @@ from agents.contract.answer_eval import (  # noqa: E402
     summarize,
 )
 from agents.contract.service import ask  # noqa: E402
+from data_access.contracts import AgentAnswer  # noqa: E402
 from data_access.postgres import get_pool  # noqa: E402
 from tests.fixtures.contracts.files import MADE_HERE, contract_file  # noqa: E402
 
@@ -54,7 +58,16 @@ def main() -> int:
         contracts = {c: f for c, f in contracts.items() if any(q.contract == c for q in questions)}
     ingest(contracts, contract_file, pool)
     started = time.perf_counter()
-    results = evaluate(questions, lambda cid, q: ask(cid, q, pool=pool, save=False))
+    checks: list[str] = []  # the model path's clause_check per answer ('' when none ran)
+
+    def asked(cid: str, q: str) -> AgentAnswer:
+        answer = ask(cid, q, pool=pool, save=False)
+        step = next((t for t in answer.trace if t.name == "clause_check"), None)
+        checks.append("" if step is None else "not used" if step.status == "error" else
+                      "agree" if step.arguments.get("agree") else "disagree")  # fmt: skip
+        return answer
+
+    results = evaluate(questions, asked)
     elapsed = time.perf_counter() - started
     print(
         f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'항':>5} {'absent':>6} {'no-clause':>9}"
@@ -73,6 +86,10 @@ def main() -> int:
         print(f"{'all':<24} {'':<5} {total['answerable']:>3} {total['fact_first']:>8.2f} "
               f"{total['quoted_whole']:>7.2f} {total['right_clause']:>5.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
     print(f"{len(results)} questions in {elapsed:.1f} s")
+    if any(checks):  # a model is configured (LLM_MODEL_CONTRACT): how its 항/호 judge went
+        kinds = {"agree": "agree", "disagree": "disagree", "not used": "not used", "": "not asked"}
+        print("model 항/호 judge vs the offline answer: "
+              + ", ".join(f"{name} {checks.count(k)}" for k, name in kinds.items()))  # fmt: skip
     if args.classify:
         print_misses(results)
     if args.failures:
