@@ -84,7 +84,10 @@ class Verdict:
 def candidates(evidence: Evidence, retrieved: list[FoundClause]) -> list[Candidate]:
     """The 항/호 lines the judge chooses from: of the clauses the tools kept, then of the
     others retrieved for the question, each clause once, numbered from 1."""
-    clauses = list({c.key: c for c in [*evidence.clauses, *retrieved]}.values())[:MAX_ARTICLES]
+    first: dict[int, FoundClause] = {}
+    for clause in [*evidence.clauses, *retrieved]:
+        first.setdefault(clause.key, clause)  # as the tools found it, when they kept it
+    clauses = list(first.values())[:MAX_ARTICLES]
     out: list[Candidate] = []
     for clause in clauses:
         lines = clause.content

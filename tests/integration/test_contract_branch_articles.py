@@ -107,16 +107,15 @@ def test_the_model_path_names_branch_articles(contract_id: str, pg_pool: Any,
                                               settings: Any) -> None:  # fmt: skip
     """Model path against a local OpenAI-compatible replay server (the only fake: recorded
     replies): the model plans article_index with article_refs and hybrid_search, the relevance
-    judge is shown '제3조의2' and keeps it by that name, and the answer citing 제3조의2 passes
-    the check against the evidence."""
+    judge is shown '제3조의2' and keeps it by that name, and the 항/호 judge is shown its lines
+    as '제3조의2(재위탁) ①' … and names the first: the answer quotes it, cited by that name."""
     os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
-    written = "재위탁에는 갑의 서면 동의가 필요합니다 (제3조의2(재위탁) ①)."
     replies = [
         tool_message(tool_call("article_index", {"article_refs": ["제3조의2"]}),
                      tool_call("hybrid_search", {"topics": [{"topic_name": "재위탁",
                                                              "queries": ["재위탁 동의"]}]})),
         '{"keep": ["제3조의2", "제99조의9"]}',
-        written,
+        '{"answer": 1}',
     ]  # fmt: skip
     with ReplayServer(replies) as server:
         model = settings.model_copy(update={
@@ -125,12 +124,17 @@ def test_the_model_path_names_branch_articles(contract_id: str, pg_pool: Any,
         answer = ask(contract_id, "재위탁하려면 동의가 필요한가요?", pool=pg_pool,
                      settings=model, save=False)  # fmt: skip
     assert answer.mode == "llm" and answer.status == "ok", answer.error
-    assert answer.answer.startswith(written)
+    assert answer.answer.splitlines()[0] == (
+        "을은 갑의 서면 동의 없이 데이터 처리를 제3자에게 재위탁할 수 없습니다 (제3조의2(재위탁) ①)."
+    )
     clauses = [(c["label"], c["tool"]) for c in answer.payload["clauses"]]
     assert clauses == [("제3조의2(재위탁)", "article_index")]  # the judge's pick: the same one
     judged = json.loads(server.requests[1]["messages"][-1]["content"].split("<contract_data>")[1]
                         .split("</contract_data>")[0])  # fmt: skip
     assert "제3조의2" in [row["article_no"] for row in judged]
+    shown = json.loads(server.requests[2]["messages"][-1]["content"].split("<contract_data>")[1]
+                       .split("</contract_data>")[0])  # fmt: skip
+    assert shown[0]["clause"] == "제3조의2(재위탁) ①"
     hybrid = next(t for t in answer.trace if t.name == "hybrid_search")
     assert '"key": 3002' in (hybrid.observation or "")
 
