@@ -5,13 +5,15 @@ relevance cut alone: the model is shown the 항/호 lines of the clauses retriev
 the tools kept first, then the nearest others: `candidates`) and names the one that states what
 is asked, or none ("no such clause"):
 
-    listing = candidates(evidence, retrieved)        # [Candidate(id=1, citation='제7조(…) ②', …)]
+    found = retrieved(index, contract_id, question)  # the clauses found, and the offline cut's
+    listing = candidates(evidence, found.clauses)    # [Candidate(id=1, citation='제7조(…) ②', …)]
     verdict = read_verdict(model_reply, listing)     # Verdict(chosen=…) / Verdict(none=True) / problem
-    evidence = verdict.evidence(offline_evidence)    # the chosen clause alone, or none and related
+    evidence = verdict.evidence(evidence, listing)   # the chosen clause alone, or none and related
 
 A reply that names no candidate (an id not listed, no JSON, no "answer") is not used: the turn
-goes on as it would have without the judge, with a notice. The offline answer's own choice is
-computed beside the model's and the trace step `clause_check` says whether they agree.
+goes on as it would have without the judge, with a notice. The offline answer's choice (the
+offline relevance cut on the question, as without a model) is computed beside the model's and
+the trace step `clause_check` says whether they agree.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agents.contract.answer import MARKER_RE, line_groups
-from agents.contract.index import ContractIndex
+from agents.contract.answer import MARKER_RE, line_groups, select
+from agents.contract.index import ContractIndex, Hit
 from agents.contract.synthesis import Evidence, FoundClause, first_quote
+from agents.contract.tools import TOP_K
 
 # clauses shown to the judge: those the tools kept first, then the nearest others (six: the
 # clause that answers an everyday word's question is often retrieved fifth or sixth)
@@ -101,15 +104,30 @@ def candidates(evidence: Evidence, retrieved: list[FoundClause]) -> list[Candida
     return out[:MAX_CANDIDATES]
 
 
-def retrieved(index: ContractIndex, contract_id: str, question: str) -> list[FoundClause]:
-    """The clauses the contract's index finds for the question, best first (what the judge
-    is shown beyond the clauses the tools kept)."""
-    return [FoundClause(contract_id, h.article.article_no, h.article.label, h.article.title,
-                        h.article.content, "hybrid_search", score=h.score,
-                        retrievers=h.retrievers, matched_terms=h.matched_terms,
-                        branch=h.article.branch, part=h.article.part,
-                        part_title=h.article.part_title, branch_label=h.article.branch_label)
-            for h in index.search(question, top=MAX_ARTICLES)]  # fmt: skip
+@dataclass(frozen=True)
+class Retrieved:
+    """What the contract's index finds for a question: the clauses best first (the judge is
+    shown them beyond those the tools kept) and what the offline relevance cut keeps of them
+    (the offline answer, which the judge's choice is compared with)."""
+
+    clauses: list[FoundClause]
+    offline: list[FoundClause]
+
+
+def retrieved(index: ContractIndex, contract_id: str, question: str) -> Retrieved:
+    """The question searched as the offline hybrid search does (agents.contract.tools)."""
+    hits = index.search(question, top=TOP_K * 2)
+    kept = select(question, hits, articles=list(index.articles.values()))
+    return Retrieved([_found(contract_id, h) for h in hits[:MAX_ARTICLES]],
+                     [_found(contract_id, h) for h in kept])  # fmt: skip
+
+
+def _found(contract_id: str, hit: Hit) -> FoundClause:
+    a = hit.article
+    return FoundClause(contract_id, a.article_no, a.label, a.title, a.content, "hybrid_search",
+                       score=hit.score, retrievers=hit.retrievers, matched_terms=hit.matched_terms,
+                       branch=a.branch, part=a.part, part_title=a.part_title,
+                       branch_label=a.branch_label)  # fmt: skip
 
 
 def listing_json(listing: list[Candidate]) -> str:
@@ -138,7 +156,7 @@ def read_verdict(reply: str, listing: list[Candidate]) -> Verdict:
     return Verdict(chosen=chosen)
 
 
-def offline_citation(evidence: Evidence, language: str, question: str) -> str:
+def offline_citation(found: Retrieved, question: str) -> str:
     """The 항/호 the offline answer leads with ('없음' when it says no clause answers)."""
-    quote = first_quote(evidence, language, question)
+    quote = first_quote(Evidence(clauses=found.offline), "ko", question)
     return quote.citation if quote is not None else NONE

@@ -19,11 +19,17 @@ from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
-from agents.contract.clause_judge import candidates, listing_json, offline_citation, read_verdict
+from agents.contract.clause_judge import (
+    Retrieved,
+    candidates,
+    listing_json,
+    offline_citation,
+    read_verdict,
+)
 from agents.contract.llm import LlmSession
 from agents.contract.planner import Plan, PlanContext, plan
 from agents.contract.registry import ToolOutcome, ToolRegistry
-from agents.contract.synthesis import Evidence, FoundClause, collect, offline_answer
+from agents.contract.synthesis import Evidence, collect, offline_answer
 from agents.evidence import Stopwatch
 from data_access.contracts import TraceStep
 from data_access.errors import WorkbenchError
@@ -49,9 +55,9 @@ class GraphDeps:
     plan_context: PlanContext
     contract_id: str
     llm: LlmSession | None = None
-    # the clauses retrieved for a question, best first (the 항/호 judge's candidates beyond
-    # those the tools kept); None: no 항/호 judge
-    retrieve: Callable[[str], list[FoundClause]] | None = None
+    # what the contract's index finds for a question (the 항/호 judge's candidates beyond those
+    # the tools kept, and the offline answer's clauses); None: no 항/호 judge
+    retrieve: Callable[[str], Retrieved] | None = None
     trace: list[TraceStep] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -104,12 +110,13 @@ def build_graph(deps: GraphDeps) -> Any:
         if (llm is None or deps.retrieve is None or chosen.intent != "search"
                 or len(evidence.topics) > 1 or evidence.errors):  # fmt: skip
             return None
-        listing = candidates(evidence, deps.retrieve(question))
+        found = deps.retrieve(question)
+        listing = candidates(evidence, found.clauses)
         reply = llm.judge_clause(question, listing_json(listing)) if listing else None
         if reply is None:
             return None
         verdict = read_verdict(reply, listing)
-        offline = offline_citation(evidence, "ko", question)
+        offline = offline_citation(found, question)
         if not verdict.usable:
             deps.record(TraceStep(step=0, kind="node", name="clause_check", status="error",
                                   arguments={"offline": offline},

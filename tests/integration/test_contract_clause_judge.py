@@ -96,13 +96,30 @@ def test_the_judged_line_is_quoted_whole_and_a_disagreement_is_traced(
     assert (
         system_text(judge_request) == prompts.CLAUSE_JUDGE_SYSTEM and "tools" not in judge_request
     )
-    # the offline answer, computed beside the model's, is what the trace compares with
+    # the offline answer, computed beside the model's, is what the trace compares with: here
+    # it says the contract has no such clause
     step = check_step(answer)
-    offline_lead = offline.answer.splitlines()[0]
+    assert offline.payload["no_clause"] is True
     assert step.status == "ok" and step.arguments["model"].endswith("① 5.")
-    assert step.arguments["offline"] != step.arguments["model"]  # offline cites another clause
-    assert step.arguments["agree"] is False and "다릅니다" in (step.observation or "")
-    assert step.arguments["offline"] in offline_lead or offline.payload.get("no_clause")
+    assert step.arguments["offline"] == "없음" and step.arguments["agree"] is False
+    assert "다릅니다" in (step.observation or "")
+
+
+def test_a_judgement_the_offline_answer_shares_is_traced_as_agreeing(
+    terms: str, settings: Settings, pg_pool: Any
+) -> None:
+    question = "이용제한 조치에 이의신청하려면 통지받고 며칠 안에 해야 하나요?"
+    offline = ask(terms, question, pool=pg_pool, settings=settings, save=False)
+    cited = next(line for line in offline.answer.splitlines() if line.startswith("- **"))
+    assert cited.startswith("- **제20조(이용제한 조치에 대한 이의신청 절차) ①**")
+    with ScriptedServer(model(naming("14일 이내에 불복 이유"))) as server:
+        answer = ask(terms, question, pool=pg_pool, save=False,
+                     settings=scripted_settings(settings, "contract", server))  # fmt: skip
+    step = check_step(answer)
+    assert step.arguments == {"model": "제20조(이용제한 조치에 대한 이의신청 절차) ①",
+                              "offline": "제20조(이용제한 조치에 대한 이의신청 절차) ①",
+                              "agree": True}  # fmt: skip
+    assert answer.answer.splitlines()[0] == offline.answer.splitlines()[0]
 
 
 def test_none_of_the_candidates_is_no_such_clause(
