@@ -27,6 +27,7 @@ from agents.stock.service import (
     report_json,
     stream_report,
 )
+from agents.understanding.history import history_after
 from data_access import runs
 from data_access.contracts import AgentAnswer, answer_to_markdown
 from data_access.errors import WorkbenchError
@@ -44,6 +45,7 @@ NODE_LABELS = {"research": "리서치", "analyze": "분석", "recommend": "추�
 STATE_LABELS = {"researching": "리서치 중", "analyzing": "분석 중", "recommending": "추천 중",
                 "reviewing": "검토 중", "done": "완료", "error": "오류"}  # fmt: skip
 STATE_ANSWER = "stock_answer"
+STATE_HISTORY = "stock_followup_history"  # the last figures turn, for a follow-up
 LIVE_KEY = "stock_live_turn"
 STATE_PENDING = "stock_pending_symbol"
 SYMBOL_KEY = "stock_symbol_input"
@@ -125,8 +127,11 @@ def _run(symbol: str, language: str) -> None:
         ui.show_store_down("PostgreSQL", runtime.postgres_down_reason(),
                            failed="리포트를 만들지 못했습니다")  # fmt: skip
         return
-    figures = answer_stock_question(clean_text(symbol), pool=pool) if is_question(
-        clean_text(symbol)) else None  # fmt: skip
+    text, history = clean_text(symbol), st.session_state.get(STATE_HISTORY, [])
+    figures = answer_stock_question(text, pool=pool, history=history) if is_question(
+        text, follows=bool(history)) else None  # fmt: skip
+    # the last figures turn is the next one's context ('삼성전자 PER' → 'SK하이닉스는?')
+    st.session_state[STATE_HISTORY] = history_after([], text, figures) if figures else []
     if figures is not None:  # '삼성전자 PER이랑 PBR': just the figures asked for
         st.session_state[STATE_ANSWER] = figures
         return

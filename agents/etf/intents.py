@@ -486,11 +486,18 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     ends = _ends_of_one_measure(frame)
     if ends is not None and op.comparator is None:  # '수익률 가장 높은 것과 가장 낮은 것의 차이'
         read = next(m.surface for m in frame.measures if m.name == ends)
+    # '순자산 상위 3개 ETF 합계': the cut and the sum are of one measure, in that order (a
+    # count of the cut is its N; one named ETF's top N are its holdings, cut by their reader)
+    cut_of_one = (op.kind == "aggregate" and bool(op.top_n) and op.aggregate != "count"
+                  and frame.relation != "holdings" and len(frame.of("etf")) != 1
+                  and len({m.name for m in frame.measures}) == 1)  # fmt: skip
+    if cut_of_one and op.comparator is None:
+        read = frame.measures[-1].surface
     if read is None or (op.comparator is not None and kept_by is None and not plan.held_to_bar):
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
     measure = next(m.name for m in frame.measures if m.surface == read)
-    others = others or ([measure] if ends else [])  # the order and the gap are one measure
+    others = others or ([measure] if ends or cut_of_one else [])  # order and read: one measure
     if kept_by in _HELD_BY_THE_GRAPH and kept_by != measure and len(others) == 2:
         # '보수 0.1% 미만 ETF 중 순자산 가장 큰 것의 3개월 수익률': the condition picks the set
         others.remove(kept_by)

@@ -84,14 +84,18 @@ def run_stock(case: GoldenCase, env: EvalEnv) -> AgentAnswer:
     from agents.stock.question import answer_stock_question, is_question
     from agents.stock.service import generate_report
 
-    if is_question(case.question):  # '삼성전자 PER이랑 PBR': the figures asked for
-        figures = answer_stock_question(case.question, pool=env.pool, as_of=env.as_of)
-        if figures is not None:
-            return figures
-
     language = "en" if case.inputs.get("language") == "en" else "ko"
-    return generate_report(case.question, language=language, settings=env.settings,
-                           pool=env.pool, save=False)  # fmt: skip
+
+    def ask(question: str, history: list[Any]) -> AgentAnswer:
+        if is_question(question, follows=bool(history)):  # '삼성전자 PER이랑 PBR', 'SK하이닉스는?'
+            figures = answer_stock_question(question, pool=env.pool, as_of=env.as_of,
+                                            history=history)  # fmt: skip
+            if figures is not None:
+                return figures
+        return generate_report(question, language=language, settings=env.settings,
+                               pool=env.pool, save=False)  # fmt: skip
+
+    return _conversation(case, ask)
 
 
 ADAPTERS: dict[str, Callable[[GoldenCase, EvalEnv], AgentAnswer]] = {

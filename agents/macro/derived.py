@@ -911,6 +911,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         now = [latest_verdict(s, op.comparator, op.threshold, lang) for s in ordered]
         # '1400원 넘어?' asks of the latest value; '넘은 적 있어?', '며칠' of the window's days
         out += [*days, *now] if _EVER.search(low) else [*now, *days]
+        mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
     if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'
@@ -931,8 +932,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
                    else inverse_premise(base, move, inverse, lang))  # fmt: skip
     if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
         out += [streak(s, lang) for s in ordered]
-    if find_phrases(frame.question.lower(), vocabulary()["event_words"]):
-        out += [moves_of(s, lang) for s in ordered]  # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?'
+    # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?' — not '20 이상인 날 며칠?', which the days
+    # over the bar answer
+    if op.comparator is None and find_phrases(frame.question.lower(), vocabulary()["event_words"]):
+        out += [moves_of(s, lang) for s in ordered]
         mark_read(frame, "마지막", "last")  # each change is listed with the last one dated'
     return [p for p in out if p]
 

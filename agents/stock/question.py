@@ -11,6 +11,7 @@ data (a company we do not hold, a forecast, a broker target price) is declined w
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from datetime import date
 
 from psycopg_pool import ConnectionPool
@@ -40,9 +41,15 @@ from agents.stock.valuations import (
 )
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import account, cover, mark_read, pick_direction
-from agents.understanding.history import FOLLOWUP_KEY, followup_payload
+from agents.understanding.history import (
+    FOLLOWUP_KEY,
+    HistoryMessage,
+    followup_payload,
+    previous_context,
+)
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
+from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, verdict
@@ -60,14 +67,18 @@ _STOCK = """SELECT security_id, code, name, currency, sector, country FROM stock
 WHERE code = %(code)s ORDER BY security_id"""
 
 
-def is_question(text: str) -> bool:
-    """More than a symbol: '삼성전자 PER' is a question, '005930' or 'NVDA' a report request."""
-    return len(text.split()) > 1
+def is_question(text: str, *, follows: bool = False) -> bool:
+    """More than a symbol: '삼성전자 PER' is a question, '005930' or 'NVDA' a report request.
+    After a figures answer (`follows`), 'SK하이닉스는?' asks the same figures of another stock."""
+    if len(text.split()) > 1:
+        return True
+    last = [t for t in analyse(text) if t.tag != "SF"][-1:]
+    return follows and (text.rstrip().endswith("?") or (bool(last) and last[0].tag == "JX"))
 
 
 def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
-                          as_of: str | None = None,
-                          settings: Settings | None = None) -> AgentAnswer | None:  # fmt: skip
+                          as_of: str | None = None, settings: Settings | None = None,
+                          history: Sequence[HistoryMessage] = ()) -> AgentAnswer | None:  # fmt: skip
     """The figures a question asks for, a decline, or None when the text asks for the report
     itself ('삼성전자 정보', an unknown symbol: the report path answers, with suggestions). With a
     model configured for the Stock screen, the model fills the plan (model_plan.py) and the same
@@ -77,7 +88,9 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
 
     started = time.perf_counter()
     lexicon = cached_lexicon(pool)
-    frame = understand(question, lexicon, kinds=STOCK_KINDS)
+    previous, listed = previous_context(history)  # 'SK하이닉스는?' after '삼성전자 PER'
+    frame = understand(question, lexicon, kinds=STOCK_KINDS, previous=previous,
+                       previous_result=listed)  # fmt: skip
     settings = settings or get_settings()
     filled = fill_plan(question, frame, lexicon, settings, settings.model_for("stock"), STOCK_KINDS)
     frame = filled.frame or frame

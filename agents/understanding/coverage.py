@@ -378,10 +378,9 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
     words += [(word, "데이터에 없음") for word in frame.unknown_words]  # read, and said so
     places = [n.removeprefix(POSITION).split(":", 1) for n in frame.notes if n.startswith(POSITION)]
     words += [(surface, f"순위:{n}번째") for n, surface in places]
-    for word, label in words:
-        at = low.find(word.lower()) if word else -1
-        if at >= 0:
-            spans.append((at, at + len(word), label))
+    for word, label in words:  # a word said twice is read twice ('1년 … 평균 1년 수익률')
+        spans += [(m.start(), m.end(), label) for m in re.finditer(re.escape(word.lower()), low)
+                  if word]  # fmt: skip
     return sorted(spans)
 
 
@@ -461,8 +460,13 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return None
     tokens = tokens or analyse(frame.question)
     low = frame.question.lower()
-    if ordinal_position(frame.question) and frame.measures[-1].name != frame.measures[0].name:
-        return frame.measures[-1].surface  # '비중이 세 번째로 큰 ETF(의) 보수': the n-th's fee
+    place = ordinal_position(frame.question)
+    if place and frame.measures[-1].name != frame.measures[0].name:
+        # '비중이 세 번째로 큰 ETF(의) 보수': the n-th's fee — a measure said after the place
+        # ('보유종목 중 비중 2위' orders the holdings by it)
+        at = low.find(place[1].lower())
+        if low.find(frame.measures[-1].surface.lower()) > at:
+            return frame.measures[-1].surface
     ranked = bool(frame.operation.top_n or frame.operation.kind == "rank")
     if frame.language == "en":  # 'expense ratio of the 3 largest ETFs by net assets'
         among = among_measure(frame, tokens) if ranked else None

@@ -992,11 +992,11 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         cut = find_phrases(text[: m.end()], {"desc": voc["rank"]["top_words"],
                                              "asc": voc["rank"]["bottom_words"]})  # fmt: skip
         op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
-    elif op.kind == "aggregate" and m and m.group(2) and not text[m.end():].lstrip().startswith(
-            ("etf", "펀드")) and (frame.of("etf") or frame.relation == "holders"
-                                 or find_phrases(text[: m.start()], {"s": voc["rank"]["superlative"],
-                                                                     "d": voc["rank"]["desc"],
-                                                                     "a": voc["rank"]["asc"]})):  # fmt: skip
+    elif op.kind == "aggregate" and m and m.group(2) and (
+            find_phrases(text[: m.start()], {"s": voc["rank"]["superlative"], "d": voc["rank"]["desc"],
+                                             "a": voc["rank"]["asc"]})
+            or (not text[m.end():].lstrip().startswith(("etf", "펀드"))
+                and (frame.of("etf") or frame.relation == "holders"))):  # fmt: skip
         # '삼성전자를 가장 많이 담은 ETF 3개의 평균 보수', '총보수 가장 낮은 ETF 3개 평균 순자산',
         # '해외주식 ETF 중 보수 낮은 3개의 평균': an order word before the count cuts the set'
         op.top_n = int(m.group(2))

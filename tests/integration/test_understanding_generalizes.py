@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agents.etf.service import answer_question as etf_answer
-from agents.etf.set_answers import fmt_krw
+from agents.etf.set_answers import fmt_krw, fmt_measure
 from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
 from agents.understanding.history import history_after
@@ -2410,3 +2410,43 @@ def test_round_69_follow_up_bars_a_compared_place_the_picked_house_and_two_theme
     pair = etf_answer("KODEX 200 보수가 TIGER 200보다 높아?", settings=offline, store=graph_store,
                       pool=pg_pool)  # fmt: skip
     assert pair.answer.startswith("KODEX 200과 TIGER 200의 총보수 차이는 ")
+
+
+def test_round_71_a_cut_summed_by_its_own_measure_a_place_by_weight_and_stock_follow_ups(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 71 (written before the change; 2 wrong with status ok, 1 honest): '미래에셋자산운용
+    ETF 중 순자산 상위 3개 합계' summed all 43 of its funds; '보수 낮은 5개 ETF 평균 보수' averaged
+    every fee; 'TIGER 200 보유종목 중 비중 2위' called '비중' unread; on the Stock screen
+    'SK하이닉스는?' after '삼성전자 PER' drew the full report, not the PER; '20 이상인 날 며칠?' added a
+    count of changes of VIX. SQL truth."""
+    top = fetch_all(
+        "SELECT p.net_assets FROM etfs e JOIN LATERAL (SELECT net_assets FROM etf_prices p WHERE "
+        "p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true WHERE e.manager = "
+        "'미래에셋자산운용' ORDER BY p.net_assets DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    total = etf_answer("미래에셋자산운용 ETF 중 순자산 상위 3개 합계", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert total.status == "ok" and f"합계: {fmt_krw(sum(float(r['net_assets']) for r in top))}" in (
+        total.answer.splitlines()[0])  # fmt: skip
+    fees = [float(r["expense_ratio"]) for r in fetch_all(
+        "SELECT expense_ratio FROM etfs ORDER BY expense_ratio LIMIT 5", None, pg_pool)]  # fmt: skip
+    cheap = etf_answer("보수 낮은 5개 ETF 평균 보수", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    mean = fmt_measure("expense_ratio", sum(fees) / 5)
+    assert cheap.status == "ok" and f"상위 5개 ETF의 총보수 평균: {mean}" in cheap.answer
+    second = fetch_all(
+        "SELECT s.name FROM etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = "
+        "'102110' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+        "'102110') ORDER BY h.weight DESC OFFSET 1 LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
+    place = etf_answer("TIGER 200 보유종목 중 비중 2위 종목은?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert place.status == "ok" and place.answer.startswith(f"2번째는 {second}(")
+    per = one(pg_pool, "SELECT f.pe FROM stock_fundamentals f JOIN stocks s USING (security_id) "
+                       "WHERE s.name = 'SK하이닉스' ORDER BY f.as_of_date DESC LIMIT 1")  # fmt: skip
+    follow = chain(answer_stock_question, ("삼성전자 PER", "SK하이닉스는?"), pool=pg_pool)
+    assert follow.status == "ok" and f"PER {per:.2f}배" in follow.answer
+    assert "종목 리포트" not in follow.answer.splitlines()[0]
+    days = macro_answer("VIX 20 이상인 날 최근 1개월에 며칠?", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert "20.00 이상:" in days.answer
+    assert "변경" not in days.answer  # a count of changes is a policy rate's, not asked here
