@@ -466,11 +466,6 @@ def _spoken(text: str) -> str:
     return " ".join(polite(s) for s in SENTENCE_END_RE.split(text) if s.strip()).rstrip(".")
 
 
-def question_terms(question: str) -> list[str]:
-    """The question's register words (thesaurus concepts), for finding the operative line."""
-    return [t for c in rewrite(question).concepts for t in c.register]
-
-
 def emphasize(sentence: str, terms: Sequence[str]) -> str:
     """The sentence with each matched word in bold (Markdown), in one pass (longest words first)."""
     words = sorted({t for t in terms if len(t) > 1}, key=len, reverse=True)

@@ -294,11 +294,6 @@ def _prefix_words(morpheme: str) -> set[str]:
             for w in restate(morpheme[:k], [morpheme[:k]])}  # fmt: skip
 
 
-def covered_count(question: str, article: Article) -> int:
-    """How many of the question's topic units the clause covers."""
-    return sum(1 for u in topic_units(question) if covers(u, article))
-
-
 def uncovered(question: str, article: Article, *, every: bool = False) -> bool:
     """True when the question has topic units and the clause covers none of them (`every`: not
     all of them — a clause named by its title must be what the title names)."""

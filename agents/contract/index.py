@@ -39,7 +39,6 @@ from __future__ import annotations
 import math
 import re
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypeVar
@@ -321,13 +320,6 @@ def rrf(rankings: dict[str, list[int]], k: int = RRF_K) -> list[tuple[int, float
     return [(no, scores[no], ranks[no]) for no in order]
 
 
-def clause_units(article: Article) -> list[str]:
-    """An article's 항 with the 호 and lines under each; an article without 항 is one unit."""
-    return ["\n".join(unit) for unit in _grouped(article, [c.text for c in article.clauses])] or [
-        ""
-    ]
-
-
 def _grouped(article: Article, per_line: Sequence[_T]) -> list[list[_T]]:
     """`per_line` (one item per clause line) grouped by 항: a 항 starts a group."""
     units: list[list[_T]] = []
@@ -475,12 +467,10 @@ class ContractIndex:
             [self._titles[s.article.key] for s in stored]))  # fmt: skip
         self.vocabulary = frozenset(t for s in stored for t in s.tokens)
         self.embedder = embedder
-        started = time.perf_counter()
         vectors = fit_vectors(embedder, [s.article for s in stored])
         self.signature = embedding_signature(embedder, content_hash, vectors.shape[1])
         if any(s.embedding_model != self.signature for s in stored):
             store.update_vectors(contract_id, self._numbers, vectors, self.signature, pool)
-        self.build_ms = int((time.perf_counter() - started) * 1000)
 
     def bm25(self, query_tokens: list[str], k: int = CANDIDATES, *,
              concepts: bool = False) -> list[tuple[int, float]]:  # fmt: skip

@@ -112,13 +112,6 @@ def stored_on(contract_id: str, pool: ConnectionPool | None = None) -> str | Non
     return row["day"].isoformat() if row else None
 
 
-def original_text(contract_id: str, pool: ConnectionPool | None = None) -> str:
-    row = fetch_one(
-        "SELECT original_text FROM contracts WHERE contract_id = %s", (contract_id,), pool
-    )
-    return str(row["original_text"]) if row else ""
-
-
 def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[StoredArticle]:
     rows = fetch_all(
         "SELECT part_no, part_title, article_no, branch_no, title, clauses, tokens, embedding_model "

@@ -12,7 +12,7 @@ import pytest
 
 from agents.contract.index import (
     Lexical,
-    clause_units,
+    clause_token_lists,
     definitions,
     fuse,
     get_index,
@@ -167,6 +167,13 @@ def test_scores_are_scaled_per_question_and_fused_by_weight() -> None:
                  {"bm25": 1.0, "dense": 1.0})  # fmt: skip
     assert [no for no, _, _ in fused] == [2, 1] and fused[0][2] == {"bm25": 1, "dense": 2}
     assert fuse({}) == [] and fuse({"bm25": {}}) == []
+
+
+def clause_units(article: Article) -> list[str]:
+    """The article's 항 units as the clause BM25 indexes them (each line standing for its tokens)."""
+    keys, lists = clause_token_lists([article], [[[c.text] for c in article.clauses]], [[]])
+    assert set(keys) == {article.key}
+    return ["\n".join(unit) for unit in lists]
 
 
 def test_an_article_splits_into_its_paragraphs() -> None:

@@ -116,11 +116,13 @@ STOP_PAYMENT = [
 ])  # fmt: skip
 def test_the_paragraph_with_the_rarer_question_words_answers(question: str, marker: str,
                                                               fact: str | None) -> None:  # fmt: skip
-    from agents.contract.answer import question_terms
+    from agents.contract.thesaurus import rewrite
     from agents.contract.tokenize import tokens
 
-    quote = operative("제11조(금융사고자금 지급정지)", STOP_PAYMENT, question_terms(question),
-                      tokens(question), question)  # fmt: skip
+    terms = [t for c in rewrite(question).concepts for t in c.register]  # its concepts' words
+    quote = operative(
+        "제11조(금융사고자금 지급정지)", STOP_PAYMENT, terms, tokens(question), question
+    )
     assert (quote.marker, quote.fact) == (marker, fact)
 
 
