@@ -263,10 +263,9 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     it."""
     if not lines:
         return Quote(label, "", "", [])
-    kind = asked_kind(question) if question else None
+    kind, restated = _asked(question)
     # an amount asked by its topic noun alone ('보증금을 늘리면 …') is not asked outright
     strong = kind not in ("amount", "cap") or asked_quantity(question) is not None
-    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated if question else []
     texts = _scored_texts(lines)
     groups = _continued(lines)
     joined = ["\n".join(texts[i] for i in group) for group in groups]
@@ -311,9 +310,15 @@ def quote_line(label: str, lines: Sequence[str], index: int, terms: Sequence[str
     `operative` builds the one it picks: the fact, its whole line, the lead of a 호."""
     groups = _continued(lines)
     group = next((g for g in groups if index in g), [index])
-    kind = asked_kind(question) if question else None
-    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated if question else []
-    return _quote_at(label, lines, group, index, terms, asked, kind, restated)
+    return _quote_at(label, lines, group, index, terms, asked, *_asked(question))
+
+
+def _asked(question: str) -> tuple[FactKind | None, list[str]]:
+    """The kind of fact the question asks for and the register words of its everyday words
+    (not of its asking words: '언제까지' names no topic)."""
+    if not question:
+        return None, []
+    return asked_kind(question), rewrite(INTERROGATIVE_RE.sub(" ", question)).translated
 
 
 def _quote_at(label: str, lines: Sequence[str], group: list[int], best: int,

@@ -259,8 +259,7 @@ def covers(unit: TopicUnit, article: Article) -> bool:
         if heads and all(len(m) > 1 and (m in words or m in text) for m in heads):
             return True  # '반품비' (반품 + 비) is covered by the 반품 clause that says 비용
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
-        compound = "".join(unit.morphemes)
-        register = {t for e in everyday() if compound in e.words or compound in e.morphemes
+        register = {t for e in everyday() if joined in e.words or joined in e.morphemes
                     for t in e.register} | set(unit.phrased)  # fmt: skip
         return any(t in words or t in text for t in register)
     meant = rewrite(unit.word)

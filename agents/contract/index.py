@@ -41,7 +41,7 @@ import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from psycopg_pool import ConnectionPool
@@ -102,13 +102,16 @@ class Hit:
         return sorted(self.ranks)
 
     def to_dict(self) -> dict[str, object]:
-        return {"article_no": self.article.article_no, "branch": self.article.branch,
-                "branch_label": self.article.branch_label, "part": self.article.part,
-                "part_title": self.article.part_title,
-                "key": self.article.key, "title": self.article.title,
-                "label": self.article.label, "content": self.article.content,
-                "score": round(self.score, 6), "retrievers": self.retrievers,
-                "ranks": dict(self.ranks), "matched_terms": self.matched_terms}  # fmt: skip
+        return article_dict(self.article, score=round(self.score, 6), retrievers=self.retrievers,
+                            ranks=dict(self.ranks), matched_terms=self.matched_terms)  # fmt: skip
+
+
+def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
+    """An article as the tools return it (and the search lists it), with `extra` fields."""
+    return {"article_no": article.article_no, "branch": article.branch, "key": article.key,
+            "branch_label": article.branch_label, "part": article.part,
+            "part_title": article.part_title, "title": article.title, "label": article.label,
+            "content": article.content, **extra}  # fmt: skip
 
 
 @dataclass

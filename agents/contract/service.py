@@ -80,7 +80,7 @@ def ingest_file(name: str, data: bytes, *, pool: ConnectionPool | None = None,
                 settings: Settings | None = None) -> ContractInfo:  # fmt: skip
     """Store an uploaded contract (user side, its type detected); a bad file raises
     ContractFileError with a Korean reason before anything is stored."""
-    return ingest_bytes(_file_name(name), data, pool=pool, settings=settings)
+    return ingest_bytes(upload_name(name), data, pool=pool, settings=settings)
 
 
 def contract_type(contract_id: str, *, pool: ConnectionPool | None = None) -> TypeView:
@@ -103,9 +103,6 @@ def set_contract_type(contract_id: str, type_id: str, *,
         raise ToolInputError(
             "유형을 바꿀 수 있는 계약서가 아닙니다 (표준계약서이거나 내 계약서가 아님)."
         )
-
-
-_file_name = upload_name  # kept for callers of the earlier name
 
 
 def search(contract_id: str, query: str, *, top: int = 5, mode: SearchMode = "hybrid",

@@ -19,7 +19,7 @@ from agents.contract import store
 from agents.contract.answer import related, select
 from agents.contract.coverage import missing_topic, uncovered
 from agents.contract.glossary import concept_for_title
-from agents.contract.index import Hit, get_index
+from agents.contract.index import Hit, article_dict, get_index
 from agents.contract.models import Article, article_key, article_ref, split_key, split_part
 from agents.contract.references import parse_ref
 from agents.contract.tokenize import tokens
@@ -42,13 +42,6 @@ class ToolContext:
     pool: ConnectionPool | None
     settings: Settings
     judge: Judge | None = None  # LLM relevance filter; None → score-based (offline)
-
-
-def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
-    return {"article_no": article.article_no, "branch": article.branch, "key": article.key,
-            "branch_label": article.branch_label, "part": article.part,
-            "part_title": article.part_title, "title": article.title, "label": article.label, "content": article.content,
-            **extra}  # fmt: skip
 
 
 # Every article a tool returns carries these (the answer, citations and the screen read them).
@@ -182,28 +175,20 @@ class HybridSearchTool(BaseTool):
         if self.context.judge is None:
             if len({queries[0] for _, queries in parsed}) > 1:
                 return self._per_topic(parsed)
-            found, near = self._offline(parsed)
-            lacking = (
-                ""
-                if found
-                else missing_topic(parsed[0][1][0], self._articles(self.context.contract_id))
-            )
+            # one question (the topics share it): its candidates cut once, so the answer lists
+            # what the relevance cut keeps, as bench/contract_search.py measures it; when it keeps
+            # nothing, the nearest clauses (related, not an answer) and what the contract lacks
+            question = parsed[0][1][0]
+            merged, articles = self._merged([question]), self._articles(self.context.contract_id)
+            found = relevance_filter(question, merged, None, articles)
+            near = [] if found else related(question, merged)
             return {"results": {parsed[0][0]: [_hit_dict(h) for h in found]},
-                    "related": [_hit_dict(h) for h in near], "lacking": lacking}  # fmt: skip
+                    "related": [_hit_dict(h) for h in near],
+                    "lacking": "" if found else missing_topic(question, articles)}  # fmt: skip
         results = {name: [_hit_dict(h) for h in relevance_filter(queries[0], self._merged(queries),
                                                                  self.context.judge)]
                    for name, queries in parsed}  # fmt: skip
         return {"results": results}
-
-    def _offline(self, parsed: list[tuple[str, list[str]]]) -> tuple[list[Hit], list[Hit]]:
-        """Offline: each topic's question (its first query) searched, pooled, cut once — so the
-        answer lists what the relevance cut keeps, as bench/contract_search.py measures it; when
-        it keeps nothing, the nearest clauses (related, not an answer)."""
-        questions = list(dict.fromkeys(queries[0] for _, queries in parsed))
-        merged = self._merged(questions)
-        found = relevance_filter(questions[0], merged, None,
-                                 self._articles(self.context.contract_id))  # fmt: skip
-        return found, [] if found else related(questions[0], merged)
 
     def _per_topic(self, parsed: list[tuple[str, list[str]]]) -> dict[str, Any]:
         """Offline, topics asked apart ('데이터 제공 범위와 손해배상 조건은?'): each searched and
