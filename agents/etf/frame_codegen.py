@@ -19,7 +19,7 @@ from agents.etf.codegen import cypher_text, lit
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
-from agents.understanding.coverage import pick_direction
+from agents.understanding.coverage import COMPOSED, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import vocabulary
@@ -873,13 +873,18 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "smallest": op.direction == "asc",
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
-    if (
-        op.aggregate == "list"
-        and plan.frame.measure() != "holdings"
-        and any(m.name == "return" for m in plan.frame.measures)
+    returns = any(m.name == "return" for m in plan.frame.measures)
+    of_returns = (returns and op.aggregate in ("avg", "max", "min")
+                  and not any(m.name == "weight" for m in plan.frame.measures))  # fmt: skip
+    if returns and (
+        (op.aggregate == "list" and plan.frame.measure() != "holdings")
+        or op.kind == "rank"  # '상위 3개 중 1개월 수익률 가장 높은 종목'
+        or of_returns  # '보유종목 상위 5개의 평균 1개월 수익률'
     ):  # 'TIGER 200에 가장 많이 담긴 종목의 1개월 수익률': each listed holding's own return
         period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y", "ytd") else "1m"
-        spec["return_label"] = _measure_label(plan, "return", period)
+        spec["aggregate"], spec["return_label"] = "list", _measure_label(plan, "return", period)
+        spec["return_stat"] = op.aggregate if of_returns else None
+        plan.frame.notes.append(COMPOSED)  # holdings → top N → each one's return: all read
         if " 중" in plan.question:  # '상위 10종목 중 1개월 수익률 가장 높은 종목': the pick first
             spec["pick"] = pick_direction(plan.frame)
         render = f"render_holdings_aggregate(rows, {lit(spec)})"

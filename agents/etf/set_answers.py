@@ -209,6 +209,32 @@ def _picked_by_return(picked: list, spec: dict) -> str:
             f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
 
 
+def _returns_stat(picked: list, spec: dict) -> str:
+    """The average (highest, lowest) of the listed holdings' own returns, said first."""
+    priced = [float(r["return"]) for r in picked if r.get("return") is not None]
+    if not priced:
+        return ""
+    stat = spec["return_stat"]
+    value = (
+        sum(priced) / len(priced)
+        if stat == "avg"
+        else max(priced)
+        if stat == "max"
+        else min(priced)
+    )
+    words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[
+        stat
+    ]
+    unpriced = len(picked) - len(priced)
+    if spec["lang"] == "ko":
+        note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
+        return (f"{spec['etf']} 비중 상위 {len(picked)}개 종목의 {spec['return_label']} {words[0]}: "
+                f"{value:+.2f}%{note}\n\n")  # fmt: skip
+    note = f" ({unpriced} without prices left out)" if unpriced else ""
+    return (f"The {words[1]} {spec['return_label']} of {spec['etf']}'s top {len(picked)} holdings: "
+            f"{value:+.2f}%{note}\n\n")  # fmt: skip
+
+
 def render_holdings_aggregate(rows: list, spec: dict) -> str:
     ko = spec["lang"] == "ko"
     if "condition" in spec:  # filtered in the code: say the condition, even when none qualify
@@ -241,6 +267,7 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
             lines.append(line)
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
         lead = _picked_by_return(picked, spec) if label and spec.get("pick") else ""
+        lead = _returns_stat(picked, spec) + lead if label and spec.get("return_stat") else lead
         head = lead + (
             f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 상위 {len(picked)}개 (합계 {total:.2f}%, "
             f"스냅샷 {day} 기준):"
@@ -936,6 +963,7 @@ SET_RENDERERS = (
     _level,
     _daily_values,
     _picked_by_return,
+    _returns_stat,
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,

@@ -54,7 +54,7 @@ from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, ru
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.parse import EXTREME_ANCHOR
+from agents.understanding.parse import EXTREME_ANCHOR, asked_move
 from agents.understanding.vocabulary import vocabulary
 from agents.window_answer import per_period_months
 from data_access import figures as fig
@@ -452,8 +452,10 @@ _COUNTED = frozenset({"unsold", "permits"})  # housing series counted in 호: th
 
 
 def regions_summed(frame: QuestionFrame | None, regions: list[str]) -> bool:
-    """'인천이랑 경기 미분양 합계': two or more regions' counts asked added together."""
-    return (frame is not None and frame.operation.aggregate == "sum" and len(regions) >= 2
+    """'인천이랑 경기 미분양 합계', '수도권 미분양 합계': two or more regions' counts (a group
+    counts its members) asked added together."""
+    members = [m for r in regions for m in (region_members(r) or [r])]
+    return (frame is not None and frame.operation.aggregate == "sum" and len(members) >= 2
             and bool({m.name for m in frame.measures} & _COUNTED))  # fmt: skip
 
 
@@ -505,9 +507,12 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     frame = route.frame
     if (
         frame is not None
-        and frame.operation.kind == "rank"
+        and (
+            frame.operation.kind == "rank"
+            or (frame.relation == "regions" and asked_move(route.question) is not None)
+        )
         and (frame.relation == "regions" or not route.real_estate_regions)
-    ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked
+    ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역': kept
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
                   if name == DEALS
                   else region_ranking(resp, ctx, route, name, ko, en, unit)

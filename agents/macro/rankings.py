@@ -19,6 +19,7 @@ from agents.macro.tools import lang_text, run_step
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
+from data_access.seed.news_text import josa
 
 _INTERVALS = {0.25: "7 days", 1.0: "1 month", 3.0: "3 months", 6.0: "6 months", 12.0: "1 year"}
 
@@ -204,6 +205,8 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     size = move in ("most", "least")
     key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
     moves.sort(key=key, reverse=move in ("up", "most"))
+    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
+        return _moved_regions(resp, route, moves, move, labels)  # '늘어난 지역 몇 곳': no order
     n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
@@ -223,6 +226,27 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
         en_head = f"Regions by the {'rise' if move == 'up' else 'fall'} in {en}"
     resp.key_points.append(lang_text(route.language, f"{ko_head} ({span}): {listed}.",
                                      f"{en_head} ({span}): {listed}."))  # fmt: skip
+    return True
+
+
+def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: str,
+                   labels: tuple[str, str, str]) -> bool:  # fmt: skip
+    """'미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way (sorted by the
+    move), counted, not the top three of a ranking."""
+    ko, en, unit = labels
+    up = move == "up"
+    kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
+    span = f"{moves[0][4]} → {moves[0][5]}"
+    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({_signed(m[1], unit)})"
+                       for m in kept)  # fmt: skip
+    word, word_en = ("늘어난", "rose") if up else ("줄어든", "fell")
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{josa(ko, '이/가')} {word} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳"
+        + (f" — {listed}." if kept else "."),
+        f"Regions where {en} {word_en} ({span}): {len(kept)} of {len(moves)}"
+        + (f" — {listed}." if kept else "."),
+    ))  # fmt: skip
     return True
 
 

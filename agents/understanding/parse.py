@@ -162,6 +162,7 @@ def understand(
     text = _read_as_of(frame, text, today)
     text = _read_days_ago(frame, text, lexicon.latest_session)
     text = _read_period(frame, text)
+    _span_length_restated(frame)
     if "series" in kinds:
         _read_series_words(frame, text)
     before_measures = text
@@ -196,6 +197,18 @@ def understand(
     if "re_region" in kinds:
         _read_area(frame, question)
     return frame
+
+
+def _span_length_restated(frame: QuestionFrame) -> None:
+    """'10월 한 달 수익률', '3분기 석 달': a length said right after a span that restates it is
+    the span's words, not a trailing window."""
+    span, period, said = frame.span, frame.period, frame.as_of_span
+    if span is None or period is None or said is None or not period.surface:
+        return
+    at = frame.question.find(period.surface, said[1])
+    months = (date.fromisoformat(span.last) - date.fromisoformat(span.first)).days / 30.44
+    if at >= 0 and not frame.question[said[1] : at].strip() and abs(period.months - months) <= 0.5:
+        frame.as_of_span, frame.period = (said[0], at + len(period.surface)), None
 
 
 def _bar_after_a_figure(frame: QuestionFrame, previous: QuestionFrame | None) -> None:
@@ -1617,9 +1630,12 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
     ):  # '거래량 제일 많은 ETF는 어제 얼마나 올랐어?': the ranked one's move is read after the cut
         frame.measures.append(Measure(name="return", unit="%", surface=moves[0].phrase))
         return
-    if op.kind == "filter" and op.threshold_unit == "억" and frame.measure() is None:
-        # '30만원 아래로 떨어진 적 있어?': a price against an amount, not a return
-        frame.measures.insert(0, Measure(name="close", unit=MEASURE_UNITS["close"], surface=""))
+    crossing = op.threshold_unit != "%" and _CROSSED.search(text)
+    if op.kind == "filter" and (op.threshold_unit == "억" or crossing) and frame.measure() is None:
+        # '30만원 아래로 떨어진 적 있어?', '코스피 4000 아래로 떨어진 적': a level crossed, not
+        # the size of a move (a fund's or a stock's price; a series' own value)
+        if frame.of("etf") or frame.of("stock"):
+            frame.measures.insert(0, Measure(name="close", unit=MEASURE_UNITS["close"], surface=""))
         return
     if op.kind in ("filter", "rank") and frame.measure() in (None, "return"):
         if frame.measure() is None:
@@ -1633,6 +1649,8 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
         if op.kind == "rank" and op.direction in (None, "desc") and down:
             op.direction = "asc"  # the biggest fall is the lowest return
 
+
+_CROSSED = re.compile(r"\d\S*\s*(?:아래|밑|위)\s*(?:로|으로)")  # '4000 아래로', '1400원 밑으로'
 
 # a point ahead of the data ('3년 뒤', '6개월 후에', 'a year from now'); '1년 전 대비' is behind it
 _FUTURE_POINT = re.compile(

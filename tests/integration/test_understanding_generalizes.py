@@ -2450,3 +2450,73 @@ def test_round_71_a_cut_summed_by_its_own_measure_a_place_by_weight_and_stock_fo
                         pool=pg_pool)  # fmt: skip
     assert "20.00 이상:" in days.answer
     assert "변경" not in days.answer  # a count of changes is a policy rate's, not asked here
+
+
+def test_round_72_the_places_that_moved_one_way_are_counted_not_the_nation_judged(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 72 (written before the change; 1 wrong with status ok): '미분양 1년 전보다 늘어난
+    지역 몇 곳이야?' judged the nationwide total's fall against a premise nobody stated. Each
+    region that rose is counted and named. SQL truth."""
+    rose = {r["region"] for r in fetch_all(
+        "SELECT a.region FROM re_unsold_housing a JOIN re_unsold_housing b ON a.region = b.region "
+        "AND b.month = a.month - interval '1 year' WHERE a.month = (SELECT max(month) FROM "
+        "re_unsold_housing) AND a.units > b.units AND a.region <> '전국'", None, pg_pool)}  # fmt: skip
+    count = macro_answer("미분양 1년 전보다 늘어난 지역 몇 곳이야?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in count.answer.splitlines() if "늘어난 지역" in x)
+    assert count.status == "ok" and f": {len(rose)}곳 / " in line
+    assert all(f"{region} " in line for region in rose) and "전국" not in line
+
+
+def test_round_73_a_month_said_with_its_length_a_groups_sum_and_the_holdings_own_returns(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 73 (written before the change; 0 wrong with status ok, 3 honest): 'TIGER 200 10월
+    한 달 수익률' read '한 달' as the last month and left '10월' unread; '수도권 미분양 합계'
+    added the three regions and still said sums are not computed; 'KODEX 200 보유종목 상위
+    5개의 평균 1개월 수익률' listed the weights. SQL truth."""
+    closes = fetch_all(
+        "SELECT close FROM etf_prices WHERE etf_code = '102110' AND trade_date IN ((SELECT "
+        "max(trade_date) FROM etf_prices WHERE etf_code = '102110' AND trade_date < '2026-10-01'), "
+        "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '102110' AND trade_date < "
+        "'2026-11-01')) ORDER BY trade_date", None, pg_pool)  # fmt: skip
+    october = etf_answer("TIGER 200 10월 한 달 수익률", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    moved = (float(closes[1]["close"]) / float(closes[0]["close"]) - 1) * 100
+    assert october.status == "ok" and f"2026-10 수익률은 {moved:+.2f}%" in october.answer
+    total = one(pg_pool, "SELECT sum(units) FROM re_unsold_housing WHERE region IN ('서울', "
+                         "'인천', '경기') AND month = (SELECT max(month) FROM re_unsold_housing)")  # fmt: skip
+    metro = macro_answer("수도권 미분양 합계", settings=offline, store=graph_store, pool=pg_pool)
+    assert metro.status == "ok" and f"{total:,.0f}호" in metro.answer
+    mean = one(
+        pg_pool,
+        "WITH top AS (SELECT security_id FROM etf_holdings WHERE etf_code = '069500' AND "
+        "as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = '069500') ORDER "
+        "BY weight DESC LIMIT 5) SELECT avg((SELECT close FROM stock_prices p WHERE p.security_id "
+        "= t.security_id ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices p "
+        "WHERE p.security_id = t.security_id AND trade_date <= (SELECT max(trade_date) FROM "
+        "stock_prices WHERE security_id = t.security_id) - interval '1 month' ORDER BY trade_date "
+        "DESC LIMIT 1) - 1) * 100 FROM top t",
+    )
+    held = etf_answer("KODEX 200 보유종목 상위 5개의 평균 1개월 수익률", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.status == "ok"
+    assert f"상위 5개 종목의 1개월 수익률 평균: {mean:+.2f}%" in held.answer.splitlines()[0]
+
+
+def test_round_74_a_level_crossed_is_a_bar_and_a_price_tomorrow_is_a_forecast(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 74 (written before the change; 2 wrong with status ok): '코스피 4000 아래로 떨어진
+    적 최근 3개월에 있어?' read 4000 as the size of a fall (a return over -4000); '삼성전자 내일
+    주가' gave today's close (a phrase the vocabulary had lost: noun phrases stay entries, only
+    verb endings are the morpheme grammar's). SQL truth."""
+    days = int(one(pg_pool, "SELECT count(*) FROM market_series_prices WHERE series_code = '^KS11' "
+                            "AND trade_date > (SELECT max(trade_date) FROM market_series_prices "
+                            "WHERE series_code = '^KS11') - interval '3 months' AND close < 4000"))  # fmt: skip
+    below = macro_answer("코스피 4000 아래로 떨어진 적 최근 3개월에 있어?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert below.status == "ok" and f"4,000.00 미만: {days}개" in below.answer
+    ahead = answer_stock_question("삼성전자 내일 주가", pool=pg_pool)
+    assert ahead is not None and ahead.status == "partial" and "예측" in ahead.answer
