@@ -73,18 +73,14 @@ def main() -> int:
         f"{'document':<24} {'fmt':<5} {'n':>3} {'fact 1st':>8} {'quoted':>7} {'항':>5} {'absent':>6} {'no-clause':>9}"
     )
     for doc, row in summarize(results).items():
-        print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
-              f"{row['quoted_whole']:>7.2f} {row['right_clause']:>5.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
+        print(table_row(doc, contracts[doc], row))
     sets = sorted({r.question.set for r in results if r.question.set})
     for name in sets:
         print(f"-- set {name} (questions written after the code they measure):")
         subset = [r for r in results if r.question.set == name]
         for doc, row in summarize(subset).items():
-            print(f"{doc:<24} {contracts[doc]:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
-                  f"{row['quoted_whole']:>7.2f} {row['right_clause']:>5.2f} {row['absent']:>6} {row['no_clause']:>9.2f}")  # fmt: skip
-        total = summarize(subset, key=lambda q: "all")["all"]
-        print(f"{'all':<24} {'':<5} {total['answerable']:>3} {total['fact_first']:>8.2f} "
-              f"{total['quoted_whole']:>7.2f} {total['right_clause']:>5.2f} {total['absent']:>6} {total['no_clause']:>9.2f}")  # fmt: skip
+            print(table_row(doc, contracts[doc], row))
+        print(table_row("all", "", summarize(subset, key=lambda q: "all")["all"]))
     print(f"{len(results)} questions in {elapsed:.1f} s")
     if any(checks):  # a model is configured (LLM_MODEL_CONTRACT): how its 항/호 judge went
         kinds = {"agree": "agree", "disagree": "disagree", "not used": "not used", "": "not asked"}
@@ -98,6 +94,13 @@ def main() -> int:
                 mark = f" ({r.question.set})" if r.question.set else ""
                 print(f"- [{r.question.contract}]{mark} {r.question.q} → {r.first_line[:160]}")
     return 0
+
+
+def table_row(name: str, fmt: str, row: dict[str, float | int]) -> str:
+    """One line of the table: a document's (or a set's) figures under the header's columns."""
+    return (f"{name:<24} {fmt:<5} {row['answerable']:>3} {row['fact_first']:>8.2f} "
+            f"{row['quoted_whole']:>7.2f} {row['right_clause']:>5.2f} {row['absent']:>6} "
+            f"{row['no_clause']:>9.2f}")  # fmt: skip
 
 
 def print_misses(results: list[AnswerCheck]) -> None:

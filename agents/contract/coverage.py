@@ -303,13 +303,20 @@ def uncovered(question: str, article: Article, *, every: bool = False) -> bool:
     return not all(found) if every else not any(found)
 
 
-def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
-    """Each topic unit's weight: its inverse clause frequency among `articles` (the contract's
-    clauses), halved for a predicate (see the module docstring)."""
+def _spread(units: Sequence[TopicUnit], articles: Sequence[Article]) -> list[tuple[int, float]]:
+    """Each unit's clause frequency among `articles` (the contract's clauses) and the weight it
+    gives: the inverse clause frequency, halved for a predicate (see the module docstring)."""
     n = len(articles)
-    units = topic_units(question)
     found = [sum(1 for a in articles if covers(u, a)) for u in units]
-    context = [df for u, df in zip(units, found, strict=True) if u.context]
+    return [(df, math.log((n + 1) / (df + 0.5)) * (PREDICATE_WEIGHT if u.predicate else 1.0))
+            for u, df in zip(units, found, strict=True)]  # fmt: skip
+
+
+def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
+    """Each topic unit's weight (`_spread`), a condition's words weighing nothing or half."""
+    units = topic_units(question)
+    spread = _spread(units, articles)
+    context = [df for u, (df, _) in zip(units, spread, strict=True) if u.context]
     foreign = (any(not u.context for u in units) and bool(context)
                and not any(context))  # fmt: skip
     # '예금이 압류되면 어떻게 돼요?' asks what a condition leads to, and the contract has no word
@@ -318,14 +325,9 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     # 돼요?') is left unjudged as before: judged, synonyms it lacks (취소/해제) cut right answers
     conditional = (any(not u.context for u in units) or not asks_outcome(question)
                    or all(context))  # fmt: skip
-    weights = []
-    for unit, df in zip(units, found, strict=True):
-        weight = math.log((n + 1) / (df + 0.5))
-        weight *= PREDICATE_WEIGHT if unit.predicate else 1.0
-        if unit.context and conditional:
-            weight *= UNKNOWN_CONTEXT_WEIGHT if foreign else CONTEXT_WEIGHT
-        weights.append(weight)
-    return weights
+    factor = UNKNOWN_CONTEXT_WEIGHT if foreign else CONTEXT_WEIGHT
+    return [w * factor if u.context and conditional else w
+            for u, (_, w) in zip(units, spread, strict=True)]  # fmt: skip
 
 
 OUTCOME_RE = re.compile(r"어떻게\s*(?:되|돼|됩)")
@@ -365,13 +367,9 @@ def title_weights(question: str, articles: Sequence[Article]) -> list[tuple[Topi
     """Each topic unit with its weight in a title's share (`title_share`): as in `unit_weights`,
     but a condition's words count half (they tell what the question is about even when the main
     clause answers it). Computed once per question, for every title it names."""
-    n = len(articles)
-    out = []
-    for unit in topic_units(question):
-        df = sum(1 for a in articles if covers(unit, a))
-        weight = math.log((n + 1) / (df + 0.5)) * (PREDICATE_WEIGHT if unit.predicate else 1.0)
-        out.append((unit, weight * (TITLE_CONTEXT_SHARE if unit.context else 1.0)))
-    return out
+    units = topic_units(question)
+    return [(u, w * (TITLE_CONTEXT_SHARE if u.context else 1.0))
+            for u, (_, w) in zip(units, _spread(units, articles), strict=True)]  # fmt: skip
 
 
 def title_share(question: str, title_words: Sequence[str],

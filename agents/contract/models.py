@@ -33,13 +33,6 @@ def split_key(key: int) -> tuple[int, int]:
     return divmod(key, KEY_BASE) if key >= KEY_BASE else (key, 0)
 
 
-def part_name(part: int, part_title: str = "") -> str:
-    """How an answer names an annexed part: its heading, else '별첨 N'; '' for the main body."""
-    if not part:
-        return ""
-    return part_title or f"별첨 {part}"
-
-
 def article_ref(article_no: int, branch: int = 0) -> str:
     """How a contract names the article: '제3조', '제3조의2', '별지1', '전문'."""
     if article_no > 0:
@@ -94,10 +87,9 @@ class Article:
     @property
     def label(self) -> str:
         """'제5조(데이터의 제공)', '제3조의2(적용범위)', '별지1 대가', '전문'; an annexed part's
-        article names its part first: '[비밀유지계약서] 제3조(비밀유지)'."""
+        article names its part first, by its heading, else '별첨 N': '[비밀유지계약서] 제3조(비밀유지)'."""
         own = f"{self.ref}({self.title})" if self.article_no > 0 else self.title
-        part = part_name(self.part, self.part_title)
-        return f"[{part}] {own}" if part else own
+        return f"[{self.part_title or f'별첨 {self.part}'}] {own}" if self.part else own
 
 
 @dataclass
