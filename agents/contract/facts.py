@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, TypeVar
 
+_K = TypeVar("_K", bound=str)
 FactKind = Literal["cap", "period", "hours", "amount", "when", "party", "count", "place", "may"]
 
 # a number ('1,000', '1.5'; not a 호's marker '2. ' before '회사' or '일부'), or one in Korean
@@ -89,7 +90,7 @@ MAY_RE = re.compile(
     r"수\s*(?:있|없)(?:다|습니|으며|고|으나|음)|아니\s*(?:된|됩)|안\s*(?:된|됩)|못한다|못합니다|금지|"
     r"가능(?:하다|합니다|하나)|지\s*(?:않|아니)(?:는다|습니다|한다|합니다)"
 )  # a plain denial ('… 업무를 수행하지 않습니다') answers a yes/no too
-ASKED = (
+ASKED: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
     # '수수료표는 어디서 봐요?' asks where, not how much ('어디까지' asks how far)
     ("place", re.compile(r"어디(?!\s*까지)|어느\s*곳|\bwhere\b", re.IGNORECASE)),
     ("cap", re.compile(r"(?<![가-힣])상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
@@ -171,21 +172,20 @@ PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
 }
 
 
+def _first(rules: Sequence[tuple[_K, re.Pattern[str]]], question: str) -> _K | None:
+    """The kind of the first rule whose pattern the question matches, or None."""
+    return next((kind for kind, pattern in rules if pattern.search(question)), None)
+
+
 def asked_kind(question: str) -> FactKind | None:
     """The kind of fact the question asks for (first rule that matches), or None."""
-    for kind, pattern in ASKED:
-        if pattern.search(question):
-            return kind  # type: ignore[return-value]
-    return None
+    return _first(ASKED, question)
 
 
 def asked_quantity(question: str) -> QuantityKind | None:
     """The kind of number a question asks for outright ('수수료는 얼마예요?' → amount, '몇 번
     틀리면' → count), or None (a yes/no question, or one that names its topic: '수수료를 받아요?')."""
-    for kind, pattern in QUANTITY_ASKED:
-        if pattern.search(question):
-            return kind
-    return None
+    return _first(QUANTITY_ASKED, question)
 
 
 def states(lines: Sequence[str], kind: QuantityKind) -> bool:
@@ -236,13 +236,9 @@ def fact_rank(sentence: str, kind: FactKind | None) -> int:
 
 def _distance(sentence: str, match: re.Match[str], near: Sequence[str]) -> int:
     """Characters between the match and the nearest word of the question (0 without words)."""
-    gaps = [min(abs(i - match.end()), abs(i + len(w) - match.start()))
-            for w in near if len(w) > 1 for i in _positions(sentence, w)]  # fmt: skip
+    gaps = [min(abs(m.start() - match.end()), abs(m.end() - match.start()))
+            for w in near if len(w) > 1 for m in re.finditer(re.escape(w), sentence)]  # fmt: skip
     return min(gaps) if gaps else 0
-
-
-def _positions(text: str, word: str) -> list[int]:
-    return [m.start() for m in re.finditer(re.escape(word), text)]
 
 
 # the unit a question asks a period in ('몇 년까지' → 년): a line stating a period in that unit
@@ -254,7 +250,7 @@ ASKED_UNITS = (("년", re.compile(r"몇\s*년")), ("개월", re.compile(r"몇\s*
 
 def asked_unit(question: str) -> str | None:
     """The time unit a question asks a period in, or None."""
-    return next((unit for unit, pattern in ASKED_UNITS if pattern.search(question)), None)
+    return _first(ASKED_UNITS, question)
 
 
 def states_unit(text: str, unit: str) -> bool:
