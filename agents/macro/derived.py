@@ -219,23 +219,32 @@ def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
 
 
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The max or min over the fetched window and the
-    date it was reached."""
-    pick = extreme_point(series, which)
-    if pick is None:
+    """The max or min over the window (the shared window statistic, as every screen reads a
+    window) and the date it was reached."""
+    got = _over_months(series, months, which)
+    if got is None or got.value is None or got.at is None:
         return None
-    first, (last, latest) = series.points[0][0], series.points[-1]
+    first, last, latest = got.first.isoformat(), got.last.isoformat(), got.latest
     word = ("최고치", "high") if which == "max" else ("최저치", "low")
     # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
     rate = is_rate(series)
-    gap = gap_text(latest, pick[1], lambda v: _value(v, series), rate) if rate or pick[1] else ""
+    gap = (
+        gap_text(latest, got.value, lambda v: _value(v, series), rate) if rate or got.value else ""
+    )
     if lang == "ko":
         since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
         return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
-                f"{_value(pick[1], series)} ({pick[0]}){since}.")  # fmt: skip
+                f"{_value(got.value, series)} ({got.at.isoformat()}){since}.")  # fmt: skip
     since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
     return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
-            f"{_value(pick[1], series)} on {pick[0]}{since}.")  # fmt: skip
+            f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
+
+
+def _over_months(series: Series, months: int, stat: str) -> fig.WindowFigure | None:
+    """One statistic of the last `months` months of the fetched points (data_access.figures:
+    '최근 12개월' holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
+    points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in series.points]
+    return fig.window_statistic(points, fig.Window(months, "month"), stat, rate=is_rate(series))
 
 
 def biggest_move(series: Series, which: str, months: int, lang: str,
@@ -327,16 +336,16 @@ def volatility(series: Series, lang: str) -> str | None:
 
 
 def average(series: Series, months: int, lang: str) -> str | None:
-    """The mean of the observations in the fetched window."""
-    if not series.points:
+    """The mean of the observations in the window."""
+    got = _over_months(series, months, "avg")
+    if got is None or got.value is None:
         return None
-    mean = sum(p[1] for p in series.points) / len(series.points)
-    first, last = series.points[0][0], series.points[-1][0]
+    first, last = got.first.isoformat(), got.last.isoformat()
     if lang == "ko":
         return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: "
-                f"{_value(mean, series)} (관측치 {len(series.points)}개).")  # fmt: skip
+                f"{_value(got.value, series)} (관측치 {got.count}개).")  # fmt: skip
     return (f"{_name(series)} {months}-month average ({first} to {last}): "
-            f"{_value(mean, series)} over {len(series.points)} observations.")  # fmt: skip
+            f"{_value(got.value, series)} over {got.count} observations.")  # fmt: skip
 
 
 def change(series: Series, basis: str, lang: str) -> str | None:

@@ -30,6 +30,7 @@ from agents.understanding.frame import (
 from agents.understanding.glossary import load_glossary
 from agents.understanding.morphemes import Morpheme, analyse
 from agents.understanding.vocabulary import vocabulary_words
+from agents.understanding.windows import stat_of_word
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.seed.news_text import josa
 
@@ -361,8 +362,9 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
         spans.append((w.start, w.end, f"구간:{w.n}{UNITS_KO.get(w.unit, w.unit)}"))  # (-1: carried)
     read_stat = w is None or w.used or frame.window_is_period()
     if frame.statistic and read_stat and not _days_not_counted(frame):
-        stat = STAT_WORDS_KO.get(frame.statistic, frame.statistic)
-        spans += [(a, b, f"통계:{stat}") for a, b in frame.stat_spans]
+        for a, b in frame.stat_spans:  # each word as what it names ('수익률' a return)
+            said = stat_of_word(frame.question[a:b]) or frame.statistic
+            spans.append((a, b, f"통계:{STAT_WORDS_KO.get(said, said)}"))
     if frame.as_of_date and frame.as_of_span:
         spans.append((*frame.as_of_span, f"기준일:{frame.as_of_date}"))
     if frame.definition_term or frame.operation.kind == "define":  # '연준 점도표란': the term

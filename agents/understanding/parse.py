@@ -163,6 +163,8 @@ def understand(
     text = _read_days_ago(frame, text, lexicon.latest_session)
     text = _read_period(frame, text)
     _span_length_restated(frame)
+    if frame.period is None and (latest := _LATEST_UNIT.search(question)):
+        frame.notes.append(READ + latest.group(1))  # '최근 월': the latest month, as looked up
     if "series" in kinds:
         _read_series_words(frame, text)
     before_measures = text
@@ -1650,6 +1652,7 @@ def _read_movement(frame: QuestionFrame, text: str) -> None:
             op.direction = "asc"  # the biggest fall is the lowest return
 
 
+_LATEST_UNIT = re.compile(r"(?:최근|최신|가장\s*최근)\s*(월|달|분기)(?![가-힣])")
 _CROSSED = re.compile(r"\d\S*\s*(?:아래|밑|위)\s*(?:로|으로)")  # '4000 아래로', '1400원 밑으로'
 
 # a point ahead of the data ('3년 뒤', '6개월 후에', 'a year from now'); '1년 전 대비' is behind it

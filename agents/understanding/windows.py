@@ -212,7 +212,31 @@ def read_window_stat(text: str) -> WindowStat:
         stat, window = "avg", WindowRead(n=20, unit="session", surface=usual.form,
                                          start=usual.start, end=usual.end)  # fmt: skip
         spans.append((usual.start, usual.end))
-    return WindowStat(window=window, stat=stat, field=field, spans=spans)
+    return WindowStat(window=window, stat=stat, field=field, spans=_joined(spans))
+
+
+def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans that touch are one word ('수익'+'률', '이동'+'평균'): the trace names it whole."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
+
+
+def stat_of_word(word: str) -> Stat | None:
+    """The statistic one word of the question names ('수익률' a return, '평균' a mean)."""
+    low = word.lower().replace(" ", "")
+    return _STATS.get(low) or _PAIRED.get(low)
+
+
+# the words Kiwi splits in two that name one statistic (read_window_stat joins their spans)
+_PAIRED: dict[str, Stat] = {"이동평균": "moving_average", "movingaverage": "moving_average",
+                            "변동성": "volatility", "고저폭": "range", "등락폭": "change",
+                            "변화율": "return", "증감률": "return", "증감율": "return",
+                            "변동률": "return", "변동율": "return", "변화률": "return"}  # fmt: skip
 
 
 _UP = frozenset({"오르", "상승", "올라가", "up", "rose", "rise", "gained"})

@@ -4,6 +4,7 @@ news citations and the tool log; an unknown symbol shows the nearest matches."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -116,4 +117,29 @@ def test_a_question_is_charted_from_its_own_window(
     assert len(written) == 2 and all(w.replace(",", "") + "원" in closes.replace(",", "")
                                      for w in written), (written, closes)  # fmt: skip
     page.screenshot(path=str(screenshot_dir / "stock_question_chart.png"), full_page=True)
+    _assert_no_exception(page)
+
+
+def test_a_follow_up_asks_the_last_figures_of_another_stock(
+    page: Any, app_url: str, screenshot_dir: Path
+) -> None:
+    """'삼성전자 PER', then 'SK하이닉스는?': the second turn is SK하이닉스's PER (the screen keeps
+    its last figures turn), not the full report a bare name asks for (issue 31)."""
+    _open(page, app_url)
+    for question, name in (
+        ("삼성전자 PER", "삼성전자 (005930)"),
+        ("SK하이닉스는?", "SK하이닉스 (000660)"),
+    ):
+        box = page.get_by_role("combobox").first
+        box.click()
+        box.fill(question)
+        page.keyboard.press("Enter")
+        page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
+                               arg=box.element_handle())  # fmt: skip
+        page.get_by_role("button", name="리포트 생성").click()
+        page.get_by_text(name).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text(re.compile(r"PER \d+\.\d{2}배, PBR")).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    assert page.get_by_role("heading", name=re.compile("SK하이닉스.*종목 리포트")).count() == 0
+    assert page.get_by_text("삼성전자 (005930)").count() == 0  # the answer is the second turn's
+    page.screenshot(path=str(screenshot_dir / "stock_follow_up.png"), full_page=True)
     _assert_no_exception(page)
