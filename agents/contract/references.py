@@ -13,9 +13,13 @@ they are one of the fused rankings).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from agents.contract.ingest.parse import CIRCLED
 from agents.contract.models import MAX_BRANCH, article_key
+
+_T = TypeVar("_T")
 
 # '제3조의2' names 제3조의2, not 제3조; '제3조의 규정' and '제3조의 2항' (its 항 2) name 제3조
 BRANCH_TAIL = r"\s*의\s*(\d{1,3})(?!\d|\s*[항호])"
@@ -40,26 +44,31 @@ EXHIBIT_RES = (
 )
 
 
+def _named(patterns: Sequence[re.Pattern[str]], question: str,
+           read: Callable[[re.Match[str]], _T | None]) -> list[tuple[int, _T]]:  # fmt: skip
+    """(where, what) of each match of `patterns`, one pattern after another, that `read` takes
+    for a reference (None: it names none, as 제0조)."""
+    return [(m.start(), v) for p in patterns for m in p.finditer(question)
+            if (v := read(m)) is not None]  # fmt: skip
+
+
+def _article(m: re.Match[str]) -> int | None:
+    return int(m.group(1)) or None
+
+
+def _branch(m: re.Match[str]) -> tuple[int, int] | None:
+    pair = (int(m.group(1)), int(m.group(2)))
+    return pair if pair[0] > 0 and 0 < pair[1] <= MAX_BRANCH else None
+
+
 def article_refs(question: str) -> list[int]:
     """Plain articles named (제N조): their numbers, in the order named."""
-    found: list[int] = []
-    for pattern in ARTICLE_RES:
-        for m in pattern.finditer(question):
-            number = int(m.group(1))
-            if number > 0 and number not in found:
-                found.append(number)
-    return found
+    return list(dict.fromkeys(n for _, n in _named(ARTICLE_RES, question, _article)))
 
 
 def branch_refs(question: str) -> list[tuple[int, int]]:
     """Branch articles named (제N조의M / Article N-M): (N, M) pairs, in the order named."""
-    found: list[tuple[int, int]] = []
-    for pattern in BRANCH_RES:
-        for m in pattern.finditer(question):
-            pair = (int(m.group(1)), int(m.group(2)))
-            if pair[0] > 0 and 0 < pair[1] <= MAX_BRANCH and pair not in found:
-                found.append(pair)
-    return found
+    return list(dict.fromkeys(pair for _, pair in _named(BRANCH_RES, question, _branch)))
 
 
 def paragraph_refs(question: str) -> dict[int, int]:
@@ -86,17 +95,10 @@ def exhibit_refs(question: str) -> list[int]:
 def article_keys(question: str) -> list[int]:
     """Every article and exhibit named, as article keys (models.article_key: 제3조의2 → 3002), in
     the order named."""
-    found: list[tuple[int, int]] = []  # (position, key)
-    for pattern in ARTICLE_RES:
-        found += [(m.start(), int(m.group(1))) for m in pattern.finditer(question)]
-    for pattern in BRANCH_RES:
-        found += [(m.start(), article_key(int(m.group(1)), int(m.group(2))))
-                  for m in pattern.finditer(question)
-                  if int(m.group(1)) > 0 and 0 < int(m.group(2)) <= MAX_BRANCH]  # fmt: skip
-    for pattern in EXHIBIT_RES:
-        found += [(m.start(), -int(m.group(1))) for m in pattern.finditer(question)]
-    keys = [key for _, key in sorted(found) if key != 0]
-    return list(dict.fromkeys(keys))
+    found = [*_named(ARTICLE_RES, question, _article),
+             *((at, article_key(*pair)) for at, pair in _named(BRANCH_RES, question, _branch)),
+             *_named(EXHIBIT_RES, question, lambda m: -int(m.group(1)))]  # fmt: skip
+    return list(dict.fromkeys(key for _, key in sorted(found) if key != 0))
 
 
 def parse_ref(value: str) -> int | None:
