@@ -500,14 +500,23 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
     kept = _filter_lines(_conditions(plan, plan.frame.operation.filter_measure or "")
                          ) if plan.filter_first and plan.frame else []  # fmt: skip
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
+    op = plan.frame.operation if plan.frame else None
+    two = op is not None and op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
+    down = not (two and op is not None and op.direction == "asc")
     if _priced({order_by, measure}):
         body = kept + _table_lines({order_by, measure}, period,
-                                   f", order_by={lit(order_by)}, descending=True")  # fmt: skip
+                                   f", order_by={lit(order_by)}, descending={down!r}")  # fmt: skip
     else:
         body = kept + [f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                       f"key=lambda r: r[{lit(order_by)}], reverse=True)"]  # fmt: skip
-    head = (f"{described} 중 {order} 가장 높은 ETF와 가장 낮은 ETF의 {label} 차이" if plan.lang == "ko"
-            else f"The {label} gap between the highest and the lowest {order} among {described}")  # fmt: skip
+                       f"key=lambda r: r[{lit(order_by)}], reverse={down!r})"]  # fmt: skip
+    if two:
+        body.append(f"rows = [r for r in rows if r.get({lit(measure)}) is not None][:2]")
+        side = ("상위", "top") if down else ("하위", "bottom")
+        head = (f"{described} 중 {order} {side[0]} 2개 ETF의 {label} 차이" if plan.lang == "ko"
+                else f"The {label} gap between the {side[1]} 2 by {order} among {described}")  # fmt: skip
+    else:
+        head = (f"{described} 중 {order} 가장 높은 ETF와 가장 낮은 ETF의 {label} 차이" if plan.lang == "ko"
+                else f"The {label} gap between the highest and the lowest {order} among {described}")  # fmt: skip
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
             "empty": tpl.no_values(plan.lang, described, order)}  # fmt: skip
     lead = lit(head + ":\n\n")  # its own paragraph: Markdown joins single lines

@@ -530,8 +530,10 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
                      else "tag" if plan.tags else "manager" if plan.managers else "all")  # fmt: skip
     plan.measure, plan.order_by, plan.pick_by = measure, order_by, pick_by
     # '순자산 가장 큰 것과 가장 작은 것의 보수 차이': both ends of one order, then the gap
+    # ('순자산 상위 2개의 1년 수익률 차이': the two a cut of two keeps are its ends)
     plan.both_ends = (op.kind == "difference" and pick_by is None and not op.aggregate
-                      and not plan.keep_where and {"asc", "desc"} <= set(pick_directions(frame)))  # fmt: skip
+                      and not plan.keep_where
+                      and ({"asc", "desc"} <= set(pick_directions(frame)) or op.top_n == 2))  # fmt: skip
     place = None if held_place else ordinal_position(frame.question)
     if place and place[0] > 1 and pick_by is None:  # order → the n-th → read
         plan.position = place[0]
@@ -550,7 +552,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         pick = (f"{measure_name(measure, 'ko')} {op.threshold:g}{op.threshold_unit or ''} "
                 f"{COMPARATOR_WORDS['ko'].get(op.comparator or '', '')} → ")  # fmt: skip
         read = words[agg] if agg in words else measure_name(measure, "ko")
-    cut = "처음과 끝" if plan.both_ends else f"{n}개"
+    cut = "처음과 끝" if plan.both_ends and op.top_n != 2 else f"{n}개"
     read += " 차이" if plan.both_ends else ""
     if plan.held_to_bar:  # the last step: the figure against the bar
         bar = (

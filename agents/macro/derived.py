@@ -621,9 +621,9 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
             f"({_value(hits[-1][1], series)}).")  # fmt: skip
 
 
-def streak(series: Series, lang: str) -> str | None:
+def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> str | None:
     """'3개월 연속 올랐어?': the run of rises or falls that ends at the latest observation, and
-    the last few moves with their dates."""
+    the last few moves with their dates; `asked` (N, direction) puts the yes or no first."""
     moves = [(day, value - prev) for (_, prev), (day, value) in
              zip(series.points, series.points[1:], strict=False)]  # fmt: skip
     if not moves:
@@ -637,11 +637,36 @@ def streak(series: Series, lang: str) -> str | None:
     unit = "%p" if is_rate(series) else ""
     recent = ", ".join(f"{day} {delta:+,.2f}{unit}" for day, delta in moves[-4:])
     word = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}[sign]
+    lead = ""
+    if asked is not None:  # '3개월 연속 증가했어?': as many moves that way, up to the latest
+        n, way = asked
+        met = sign == way and run >= n
+        said = {1: ("상승", "rises"), -1: ("하락", "falls")}[way]
+        lead = (f"{'예' if met else '아니요'} — {n}회 연속 {said[0]}{'입니다' if met else '이 아닙니다'}. "
+                if lang == "ko" else f"{'Yes' if met else 'No'} — {'' if met else 'not '}{n} "
+                f"{said[1]} in a row. ")  # fmt: skip
     if lang == "ko":
-        return (f"{_name(series)}: 최근 {run}회 연속 {word[0]} (마지막 관측 {moves[-1][0]}). "
+        return (f"{lead}{_name(series)}: 최근 {run}회 연속 {word[0]} (마지막 관측 {moves[-1][0]}). "
                 f"최근 변화: {recent}.")  # fmt: skip
-    return (f"{_name(series)}: {word[1]} in a row up to {moves[-1][0]}: {run}. Recent moves: "
+    return (f"{lead}{_name(series)}: {word[1]} in a row up to {moves[-1][0]}: {run}. Recent moves: "
             f"{recent}.")  # fmt: skip
+
+
+_RUN_ASKED = re.compile(r"(\d+)\s*(?:개월|달|일|거래일|주|번|회|분기|년|차례)?\s*(?:연속|째)")
+
+
+def _streak_asked(frame: QuestionFrame) -> tuple[int, int] | None:
+    """(N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?'; None when no count or no way."""
+    said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
+    mark_read(
+        frame,
+        "몇",
+        "연속",
+        *[w for w in ("증가", "감소", "상승", "하락", "올", "내") if w in frame.question],
+    )
+    if said is None or way is None:
+        return None  # '몇 일 연속 올랐어?': the run itself is the answer
+    return int(said.group(1)), 1 if way == "up" else -1
 
 
 def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
@@ -934,13 +959,15 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             or DAY_OF_MOVE in frame.notes or op.threshold is not None):  # fmt: skip
         move = None  # '고점 대비 얼마나 빠졌어?', '가장 많이 떨어진 날', '15 아래로 내려간 날':
         # not a move over the window the question takes as given
-    if move and len(ordered) == 1 and not is_rate(ordered[0]):
+    streaked = bool(find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}))
+    if move and len(ordered) == 1 and not is_rate(ordered[0]) and not streaked:
         inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)
         out.insert(0, premise(base, move, lang) if inverse is None
                    else inverse_premise(base, move, inverse, lang))  # fmt: skip
-    if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
-        out += [streak(s, lang) for s in ordered]
+    if streaked:  # a run is asked of the latest moves, not a move over the window
+        run_asked = _streak_asked(frame)
+        out += [streak(s, lang, run_asked) for s in ordered]
     # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?' — not '20 이상인 날 며칠?', which the days
     # over the bar answer
     if op.comparator is None and find_phrases(frame.question.lower(), vocabulary()["event_words"]):

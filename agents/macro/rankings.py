@@ -5,6 +5,7 @@ template; the order, the top N and the average are computed here and said in the
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -160,7 +161,12 @@ def _move_asked(route: Route) -> str | None:
     low_end = route.frame is not None and route.frame.operation.direction == "asc"
     if _size_asked(route):  # '6개월 변화 가장 큰 지역': the size of the change, either way
         return "least" if low_end else "most"
+    if _FALL_RATE.search(route.question):  # '감소율 가장 큰 지역': the largest fall first
+        return "up" if low_end else "down"
     return "down" if low_end else "up"
+
+
+_FALL_RATE = re.compile(r"(?:감소|하락)\s*[율률]")
 
 
 def _size_asked(route: Route) -> bool:

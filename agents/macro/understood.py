@@ -157,8 +157,10 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
                    "each series is shown instead.")  # fmt: skip
+    moved = frame.period is not None and len(frame.measures) <= 1  # '6개월 전보다 얼마나 늘었어?'
     if (
         op.kind == "difference"
+        and not moved  # one series against itself a period ago: the change is the difference
         and not summed_here  # '최고치와 최저치 차이': one series' range (window_answer)
         and len(route.indicator_codes) + len(frame.of("index")) < 2  # '코스피와 코스닥 …'
         and not route.matched_security_ids

@@ -1002,12 +1002,12 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.kind = "rank"  # '삼성전자 많이 담은 ETF 3개': a count asks for the top N
     if op.kind == "rank":
         _read_rank(frame, text, raw)
-    elif op.kind == "aggregate" and (m := _TOP_N.search(text)) and m.group(1):
+    elif op.kind in ("aggregate", "difference") and (m := _TOP_N.search(text)) and m.group(1):
         op.top_n = int(m.group(1))  # '상위 5개 종목 비중 합', '수익률 하위 5개 ETF의 평균 보수'
         cut = find_phrases(text[: m.end()], {"desc": voc["rank"]["top_words"],
                                              "asc": voc["rank"]["bottom_words"]})  # fmt: skip
         op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
-    elif op.kind == "aggregate" and m and m.group(2) and (
+    elif op.kind in ("aggregate", "difference") and m and m.group(2) and (
             find_phrases(text[: m.start()], {"s": voc["rank"]["superlative"], "d": voc["rank"]["desc"],
                                              "a": voc["rank"]["asc"]})
             or (not text[m.end():].lstrip().startswith(("etf", "펀드"))
@@ -1570,8 +1570,8 @@ def _change_words(text: str) -> bool:
     )
 
 
-_UP_STEM = re.compile(r"(상승|급등|강세|강해|올라|반등)(?!률)")
-_DOWN_STEM = re.compile(r"(하락|급락|약세|약해|내려|폭락)(?!률)")
+_UP_STEM = re.compile(r"(상승|급등|강세|강해|올라|반등|증가)(?![률율])")
+_DOWN_STEM = re.compile(r"(하락|급락|약세|약해|내려|폭락|감소)(?![률율])")
 # a question of how far something moved (the move is the figure asked, not an order)
 _HOW_MUCH = re.compile(r"얼마나|몇\s*(?:%|퍼센트|프로)|\bhow much\b|\bby how\b", re.IGNORECASE)
 

@@ -176,8 +176,8 @@ def read_window_stat(text: str) -> WindowStat:
             found = {"수익": "return", "변동": "volatility", "표준": "std", "고저": "range",  # type: ignore[assignment]
                      "등락": "change"}[form]  # fmt: skip
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
-        elif form in ("변화", "증감", "변동") and nxt in ("율", "률"):
-            found = "return"  # '변화율', '증감률': a rate of change, in %
+        elif form in ("변화", "증감", "변동", "증가", "감소") and nxt in ("율", "률"):
+            found = "return"  # '변화율', '증감률', '증가율': a rate of change, in %
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
@@ -236,7 +236,9 @@ def stat_of_word(word: str) -> Stat | None:
 _PAIRED: dict[str, Stat] = {"이동평균": "moving_average", "movingaverage": "moving_average",
                             "변동성": "volatility", "고저폭": "range", "등락폭": "change",
                             "변화율": "return", "증감률": "return", "증감율": "return",
-                            "변동률": "return", "변동율": "return", "변화률": "return"}  # fmt: skip
+                            "변동률": "return", "변동율": "return", "변화률": "return",
+                            "증가율": "return", "증가률": "return", "감소율": "return",
+                            "감소률": "return"}  # fmt: skip
 
 
 _UP = frozenset({"오르", "상승", "올라가", "up", "rose", "rise", "gained"})
@@ -248,6 +250,8 @@ def _days_moved(tokens: tuple[Morpheme, ...]) -> tuple[Stat, list[tuple[int, int
     """'상승한 날 몇 번', '오른 날 며칠', '하락일 수', 'how many up days': the count of the
     window's sessions that rose (fell) from the one before."""
     forms = [t.form.lower() for t in tokens]
+    if "연속" in forms:  # '몇 일 연속 올랐어?': a run up to the latest, not a count of days
+        return None
     for i, form in enumerate(forms):
         if form not in _UP | _DOWN:
             continue

@@ -2520,3 +2520,57 @@ def test_round_74_a_level_crossed_is_a_bar_and_a_price_tomorrow_is_a_forecast(
     assert below.status == "ok" and f"4,000.00 미만: {days}개" in below.answer
     ahead = answer_stock_question("삼성전자 내일 주가", pool=pg_pool)
     assert ahead is not None and ahead.status == "partial" and "예측" in ahead.answer
+
+
+def test_round_76_a_change_on_itself_a_falling_rate_ranked_and_the_two_of_a_cut(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 76 (written before the change; 0 wrong with status ok, 3 honest): '울산 미분양 6개월
+    전보다 얼마나 늘었어?' answered and still said two series were missing; '미분양 증가율 가장 높은
+    지역' ranked the levels ('증가율' unread); '반도체 ETF 중 순자산 상위 2개의 1년 수익률 차이'
+    gave the first alone. A fall's rate ranks the largest fall first ('감소율 가장 큰'). SQL truth."""
+    moved = macro_answer("울산 미분양 6개월 전보다 얼마나 늘었어?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert moved.status == "ok" and "두 지표" not in moved.answer
+    rates = {r["region"]: float(r["r"]) for r in fetch_all(
+        "SELECT a.region, a.units::float / b.units - 1 AS r FROM re_unsold_housing a JOIN "
+        "re_unsold_housing b ON a.region = b.region AND b.month = a.month - interval '1 year' "
+        "WHERE a.month = (SELECT max(month) FROM re_unsold_housing) AND a.region <> '전국'",
+        None, pg_pool)}  # fmt: skip
+    for question, pick in (
+        ("미분양 증가율 가장 높은 지역", max),
+        ("미분양 감소율 가장 큰 지역", min),
+    ):
+        ranked = macro_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        line = next(x for x in ranked.answer.splitlines() if "지역 순" in x)
+        assert ranked.status == "ok" and line.split(": ", 1)[1].startswith(
+            pick(rates, key=lambda k: rates[k]) + " ")  # fmt: skip
+    top = largest_by_net_assets_in(pg_pool, "반도체", 2)
+    gap = etf_answer("반도체 ETF 중 순자산 상위 2개의 1년 수익률 차이", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    assert gap.status == "ok" and all(name in gap.answer for name in top)
+    assert "1년 수익률 차이는 " in gap.answer
+
+
+def largest_by_net_assets_in(pool: Any, tag: str, n: int) -> list[str]:
+    """The names of a theme's N largest ETFs by latest net assets (SQL truth)."""
+    return [r["name"] for r in fetch_all(
+        "SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code JOIN LATERAL (SELECT "
+        "net_assets FROM etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) "
+        "p ON true WHERE t.tag = %s ORDER BY p.net_assets DESC LIMIT %s", (tag, n), pool)]  # fmt: skip
+
+
+def test_a_run_asked_with_its_length_is_answered_yes_or_no(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'서울 미분양 3개월 연속 증가했어?' (an honest miss of earlier rounds: the run was given, the
+    yes or no was not, and '증가' was unread). SQL truth: the last three monthly changes."""
+    units = [float(r["units"]) for r in fetch_all(
+        "SELECT units FROM re_unsold_housing WHERE region = '서울' ORDER BY month DESC LIMIT 4",
+        None, pg_pool)][::-1]  # fmt: skip
+    met = all(b > a for a, b in pairwise(units))
+    run = macro_answer("서울 미분양 3개월 연속 증가했어?", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    line = next(x for x in run.answer.splitlines() if "연속" in x)
+    assert run.status == "ok"
+    assert ("예 — 3회 연속 상승입니다." if met else "아니요 — 3회 연속 상승이 아닙니다.") in line
