@@ -19,7 +19,7 @@ from agents.contract import store
 from agents.contract.answer import related, select
 from agents.contract.coverage import missing_topic, uncovered
 from agents.contract.glossary import concept_for_title
-from agents.contract.index import Hit, article_dict, get_index
+from agents.contract.index import ContractIndex, Hit, article_dict, get_index
 from agents.contract.models import Article, article_key, article_ref, split_key, split_part
 from agents.contract.references import parse_ref
 from agents.contract.tokenize import tokens
@@ -69,6 +69,12 @@ def article_problems(rows: Any, where: str) -> str | None:
         if not all(isinstance(line, str) for line in row["content"]):
             return f"{where}의 {row['label']}: content는 문자열 줄 목록이어야 합니다."
     return None
+
+
+def results_problems(results: dict[str, Any]) -> str | None:
+    """The first problem of a tool's articles per topic or query (`article_problems`)."""
+    return next((problem for key, rows in results.items()
+                 if (problem := article_problems(rows, f"results[{key!r}]")) is not None), None)  # fmt: skip
 
 
 def relevance_filter(query: str, hits: list[Hit], judge: Judge | None,
@@ -128,14 +134,16 @@ class BaseTool(ABC):
     def validate_result(self, result: dict[str, Any]) -> str | None:
         """None when the result is usable, else what is wrong (in Korean)."""
 
+    def _index(self, contract_id: str | None = None) -> ContractIndex:
+        """The index of `contract_id` (the run's contract when not given)."""
+        return get_index(contract_id or self.context.contract_id, self.context.pool,
+                         self.context.settings)  # fmt: skip
+
     def _candidates(self, contract_id: str, query: str) -> list[Hit]:
-        index = get_index(contract_id, self.context.pool, self.context.settings)
-        return index.search(query, top=TOP_K * 2)
+        return self._index(contract_id).search(query, top=TOP_K * 2)
 
     def _articles(self, contract_id: str) -> list[Article]:
-        return list(
-            get_index(contract_id, self.context.pool, self.context.settings).articles.values()
-        )
+        return list(self._index(contract_id).articles.values())
 
     def _search(self, contract_id: str, query: str) -> list[Hit]:
         return relevance_filter(query, self._candidates(contract_id, query), self.context.judge,
@@ -221,10 +229,7 @@ class HybridSearchTool(BaseTool):
         results = result.get("results")
         if not isinstance(results, dict):
             return "results 필드가 없습니다."
-        for topic, rows in results.items():
-            if (problem := article_problems(rows, f"results[{topic!r}]")) is not None:
-                return problem
-        return article_problems(result.get("related", []), "related")
+        return results_problems(results) or article_problems(result.get("related", []), "related")
 
 
 class ArticleIndexTool(BaseTool):
@@ -252,8 +257,7 @@ class ArticleIndexTool(BaseTool):
             raise ToolInputError(
                 "article_numbers, exhibit_numbers, article_refs 중 하나는 있어야 합니다."
             )
-        articles = get_index(self.context.contract_id, self.context.pool,
-                             self.context.settings).articles  # fmt: skip
+        articles = self._index().articles
         part = _part(arguments.get("part"))  # an annexed part's own 제N조 (its numbering restarted)
         wanted = [_in_part(k, part) for k in dict.fromkeys(numbers + refs + [-n for n in exhibits])]
         found = [article_dict(articles[n]) for n in wanted if n in articles]
@@ -325,8 +329,7 @@ class ArticleTitleTool(BaseTool):
 
     def execute(self, **arguments: Any) -> dict[str, Any]:
         queries = _strings(arguments.get("title_queries"), "title_queries")
-        articles = get_index(self.context.contract_id, self.context.pool,
-                             self.context.settings).articles  # fmt: skip
+        articles = self._index().articles
         found: dict[int, dict[str, Any]] = {}
         near: dict[int, dict[str, Any]] = {}
         for query in queries:
@@ -377,10 +380,7 @@ class StandardContractTool(BaseTool):
     def validate_result(self, result: dict[str, Any]) -> str | None:
         if not any(result.get("results", {}).values()):
             return "표준계약서에서 관련 조항을 찾지 못했습니다."
-        for query, rows in result["results"].items():
-            if (problem := article_problems(rows, f"results[{query!r}]")) is not None:
-                return problem
-        return None
+        return results_problems(result["results"])
 
 
 TOOL_CLASSES: tuple[type[BaseTool], ...] = (HybridSearchTool, ArticleIndexTool, ArticleTitleTool,
