@@ -183,16 +183,14 @@ def _verdict(ratio: float, language: str) -> str:
 
 
 def _name(c: FoundClause, language: str) -> str:
-    if language == "en" and c.part:
-        own = _name(FoundClause(c.contract_id, c.article_no, c.label, c.title, c.content, c.tool,
-                                branch=c.branch), language)  # fmt: skip
-        return f"[{c.part_title or f'Annex {c.part}'}] {own}"
-    if language == "en" and c.article_no > 0:
-        number = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
-        return f"Article {number} ({c.title})"
-    if language == "en" and c.article_no < 0:
-        return f"Exhibit {-c.article_no} ({c.title})"
-    return c.label
+    """How an answer names the clause: its label; in English 'Article 3-2 (title)', 'Exhibit 1
+    (title)', an annexed part's heading (else 'Annex N') first."""
+    if language != "en":
+        return c.label
+    number = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
+    own = (f"Article {number} ({c.title})" if c.article_no > 0 else
+           f"Exhibit {-c.article_no} ({c.title})" if c.article_no < 0 else c.label)  # fmt: skip
+    return f"[{c.part_title or f'Annex {c.part}'}] {own}" if c.part else own
 
 
 NO_CLAUSE = {
