@@ -29,6 +29,18 @@ def _open(page: Any, app_url: str) -> None:
     page.get_by_role("button", name="리포트 생성").wait_for()
 
 
+def _ask(page: Any, question: str) -> None:
+    """The symbol box takes the question as a new option (sent once its list has closed: clicked
+    before that under load, the form once sent an empty symbol), then 리포트 생성."""
+    box = page.get_by_role("combobox").first
+    box.click()
+    box.fill(question)
+    page.keyboard.press("Enter")
+    page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
+                           arg=box.element_handle())  # fmt: skip
+    page.get_by_role("button", name="리포트 생성").click()
+
+
 def _assert_no_exception(page: Any) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -102,13 +114,7 @@ def test_a_question_is_charted_from_its_own_window(
     """'SK하이닉스 최근 5일 종가' answers with five closes and draws those five sessions, titled
     in words, the first and last close written beside their points (issue 33)."""
     _open(page, app_url)
-    box = page.get_by_role("combobox").first
-    box.click()
-    box.fill("SK하이닉스 최근 5일 종가")
-    page.keyboard.press("Enter")
-    page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
-                           arg=box.element_handle())  # fmt: skip
-    page.get_by_role("button", name="리포트 생성").click()
+    _ask(page, "SK하이닉스 최근 5일 종가")
     page.get_by_text("최근 5거래일 종가").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     title = page.locator("text.gtitle", has_text="SK하이닉스 종가 (최근 5거래일)")
     title.wait_for(timeout=ANSWER_TIMEOUT_MS)
@@ -130,13 +136,7 @@ def test_a_follow_up_asks_the_last_figures_of_another_stock(
         ("삼성전자 PER", "삼성전자 (005930)"),
         ("SK하이닉스는?", "SK하이닉스 (000660)"),
     ):
-        box = page.get_by_role("combobox").first
-        box.click()
-        box.fill(question)
-        page.keyboard.press("Enter")
-        page.wait_for_function("(el) => el.getAttribute('aria-expanded') === 'false'",
-                               arg=box.element_handle())  # fmt: skip
-        page.get_by_role("button", name="리포트 생성").click()
+        _ask(page, question)
         page.get_by_text(name).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     page.get_by_text(re.compile(r"PER \d+\.\d{2}배, PBR")).first.wait_for(timeout=ANSWER_TIMEOUT_MS)
     assert page.get_by_role("heading", name=re.compile("SK하이닉스.*종목 리포트")).count() == 0
