@@ -80,7 +80,7 @@ _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst|cheapest|lowest|highest|largest|biggest)\s*(\d{1,3})"
-    r"|(\d{1,3})\s*(?:개|위|종목|곳|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
+    r"|(\d{1,3})\s*(?:개(?!월)|위|종목|곳|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
     r"|lowest|highest|smallest|worst|most|top)"
 )
 # 'KR Top50', 'US top 50 유니버스': the universe's name, not a top-N
