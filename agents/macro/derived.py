@@ -20,8 +20,10 @@ from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
+from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import read_window
 from agents.verdict import verdict
 from agents.window_answer import (
     PER_COUNT,
@@ -522,6 +524,37 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
     return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
 
 
+_PICKED_OF = re.compile(r"(?:쪽|것|곳)의\s*")
+
+
+def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str) -> str | None:
+    """'코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률': the side the comparison picked,
+    then its return over the window said after '쪽의' (the shared window statistic)."""
+    said = _PICKED_OF.search(frame.question)
+    tail = frame.question[said.end() :] if said else ""
+    window = read_window(analyse(tail), tail) if tail else None
+    if window is None or "수익" not in tail:
+        return None
+    moves = [(s, s.points[-1][1] / s.points[0][1] - 1) for s in ordered
+             if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
+    if len(moves) < 2:
+        return None
+    picked = (min if _falls_first(frame) else max)(moves, key=lambda m: m[1])[0]
+    points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in picked.points]
+    got = fig.window_statistic(points, fig.Window(window.n, window.unit), "return")
+    if got is None or got.value is None or got.base is None:
+        return None
+    mark_read(frame, *[t.form for t in analyse(window.surface)])
+    base_day, base = got.base
+    if lang == "ko":
+        return (f"{_name(picked)}의 최근 {window.surface} 수익률: "
+                f"{got.value:+.2f}% ({_value(base, picked)} {base_day.isoformat()} → "
+                f"{_value(got.latest, picked)} {got.last.isoformat()}).")  # fmt: skip
+    return (f"{_name(picked)}'s return over the last {window.surface}: {got.value:+.2f}% "
+            f"({_value(base, picked)} on {base_day.isoformat()} → {_value(got.latest, picked)} on "
+            f"{got.last.isoformat()}).")  # fmt: skip
+
+
 def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> str | None:
     """'한국과 미국 실업률 중 1년 변화 큰 쪽', '서울과 부산 미분양 중 증가폭 큰 쪽': each series'
     change over its window (a rate's in %p, a count's in its unit), the larger rise first (the
@@ -923,6 +956,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
         out.append(compare_returns(ordered, lang, falls=_falls_first(frame)))
+        out.append(_picked_then_read(frame, ordered, lang))  # '… 높은 쪽의 최근 1개월 수익률'
     elif (
         len(ordered) >= 2
         and (

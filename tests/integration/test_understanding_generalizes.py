@@ -2574,3 +2574,26 @@ def test_a_run_asked_with_its_length_is_answered_yes_or_no(
     line = next(x for x in run.answer.splitlines() if "연속" in x)
     assert run.status == "ok"
     assert ("예 — 3회 연속 상승입니다." if met else "아니요 — 3회 연속 상승이 아닙니다.") in line
+
+
+def test_the_side_a_comparison_picks_then_its_return_over_another_window(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률' (r53, honest before: '1개월'
+    unread): the comparison picks a side, then that side's return over the window said after
+    '쪽의'. SQL truth."""
+    closes = {r["series_code"]: [float(r["first"]), float(r["last"]), float(r["month"])] for r in fetch_all(
+        "SELECT series_code, (SELECT close FROM market_series_prices p WHERE p.series_code = "
+        "s.series_code AND trade_date <= (SELECT max(trade_date) FROM market_series_prices) - "
+        "interval '1 year' ORDER BY trade_date DESC LIMIT 1) AS first, (SELECT close FROM "
+        "market_series_prices p WHERE p.series_code = s.series_code ORDER BY trade_date DESC LIMIT "
+        "1) AS last, (SELECT close FROM market_series_prices p WHERE p.series_code = s.series_code "
+        "AND trade_date <= (SELECT max(trade_date) FROM market_series_prices) - interval '1 month' "
+        "ORDER BY trade_date DESC LIMIT 1) AS month FROM (VALUES ('^KS11'), ('^KQ11')) s(series_code)",
+        None, pg_pool)}  # fmt: skip
+    best = max(closes, key=lambda k: closes[k][1] / closes[k][0])
+    name = {"^KS11": "코스피", "^KQ11": "코스닥"}[best]
+    month = (closes[best][1] / closes[best][2] - 1) * 100
+    read = macro_answer("코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert read.status == "ok" and f"{name}의 최근 1개월 수익률: {month:+.2f}%" in read.answer
