@@ -134,13 +134,12 @@ def build_graph(deps: GraphDeps) -> Any:
     def synthesis(state: ContractState) -> ContractState:
         watch = Stopwatch()
         evidence, chosen = state["evidence"], state["plan"]
-        text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
         status, error = "ok", None
         verdict = judged(state["question"], evidence, chosen)
         if verdict is not None:  # the judged 항/호 quoted whole, its fact first (no prose)
             evidence = verdict
-            text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
-        elif deps.llm is not None and (evidence.clauses or evidence.standard):
+        text = offline_answer(evidence, chosen.language, chosen.intent, state["question"])
+        if verdict is None and deps.llm is not None and (evidence.clauses or evidence.standard):
             if deps.llm.budget.exceeded:
                 status, error = "budget_exceeded", deps.llm.budget.message()
                 text = f"{error}\n\n{text}"

@@ -223,7 +223,7 @@ def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
     """The max or min over the window (the shared window statistic, as every screen reads a
     window) and the date it was reached."""
-    got = _over_months(series, months, which)
+    got = _over_window(series, fig.Window(months, "month"), which)
     if got is None or got.value is None or got.at is None:
         return None
     first, last, latest = got.first.isoformat(), got.last.isoformat(), got.latest
@@ -242,11 +242,11 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
 
 
-def _over_months(series: Series, months: int, stat: str) -> fig.WindowFigure | None:
-    """One statistic of the last `months` months of the fetched points (data_access.figures:
-    '최근 12개월' holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
+def _over_window(series: Series, window: fig.Window, stat: str) -> fig.WindowFigure | None:
+    """One statistic of the fetched points over a window (data_access.figures: '최근 12개월'
+    holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
     points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in series.points]
-    return fig.window_statistic(points, fig.Window(months, "month"), stat, rate=is_rate(series))
+    return fig.window_statistic(points, window, stat, rate=is_rate(series))
 
 
 def biggest_move(series: Series, which: str, months: int, lang: str,
@@ -339,7 +339,7 @@ def volatility(series: Series, lang: str) -> str | None:
 
 def average(series: Series, months: int, lang: str) -> str | None:
     """The mean of the observations in the window."""
-    got = _over_months(series, months, "avg")
+    got = _over_window(series, fig.Window(months, "month"), "avg")
     if got is None or got.value is None:
         return None
     first, last = got.first.isoformat(), got.last.isoformat()
@@ -510,8 +510,7 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
     best first (the largest fall first when falls were asked: '둘 중 더 많이 빠진 건?'), and
     the gap between the first two in %p."""
-    moves = [(_name(s), (s.points[-1][1] / s.points[0][1] - 1) * 100, s.points[0][0], s.points[-1][0])
-             for s in series if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
+    moves = [(_name(s), ret * 100, s.points[0][0], s.points[-1][0]) for s, ret in _returns(series)]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
@@ -522,6 +521,12 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
         return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
     more = "fell more than" if falls else "beat"
     return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
+
+
+def _returns(series: list[Series]) -> list[tuple[Series, float]]:
+    """Each series' return over its fetched window (first to last point), as a fraction."""
+    return [(s, s.points[-1][1] / s.points[0][1] - 1) for s in series
+            if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
 
 
 _PICKED_OF = re.compile(r"(?:쪽|것|곳)의\s*")
@@ -535,13 +540,11 @@ def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str) ->
     window = read_window(analyse(tail), tail) if tail else None
     if window is None or "수익" not in tail:
         return None
-    moves = [(s, s.points[-1][1] / s.points[0][1] - 1) for s in ordered
-             if len(s.points) >= 2 and s.points[0][1]]  # fmt: skip
+    moves = _returns(ordered)
     if len(moves) < 2:
         return None
     picked = (min if _falls_first(frame) else max)(moves, key=lambda m: m[1])[0]
-    points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in picked.points]
-    got = fig.window_statistic(points, fig.Window(window.n, window.unit), "return")
+    got = _over_window(picked, fig.Window(window.n, window.unit), "return")
     if got is None or got.value is None or got.base is None:
         return None
     mark_read(frame, *[t.form for t in analyse(window.surface)])
@@ -691,12 +694,7 @@ _RUN_ASKED = re.compile(r"(\d+)\s*(?:개월|달|일|거래일|주|번|회|분기
 def _streak_asked(frame: QuestionFrame) -> tuple[int, int] | None:
     """(N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?'; None when no count or no way."""
     said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
-    mark_read(
-        frame,
-        "몇",
-        "연속",
-        *[w for w in ("증가", "감소", "상승", "하락", "올", "내") if w in frame.question],
-    )
+    mark_read(frame, "몇")  # '몇 일 연속': the run's length is the answer
     if said is None or way is None:
         return None  # '몇 일 연속 올랐어?': the run itself is the answer
     return int(said.group(1)), 1 if way == "up" else -1

@@ -227,18 +227,9 @@ def _joined(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def stat_of_word(word: str) -> Stat | None:
-    """The statistic one word of the question names ('수익률' a return, '평균' a mean)."""
-    low = word.lower().replace(" ", "")
-    return _STATS.get(low) or _PAIRED.get(low)
-
-
-# the words Kiwi splits in two that name one statistic (read_window_stat joins their spans)
-_PAIRED: dict[str, Stat] = {"이동평균": "moving_average", "movingaverage": "moving_average",
-                            "변동성": "volatility", "고저폭": "range", "등락폭": "change",
-                            "변화율": "return", "증감률": "return", "증감율": "return",
-                            "변동률": "return", "변동율": "return", "변화률": "return",
-                            "증가율": "return", "증가률": "return", "감소율": "return",
-                            "감소률": "return"}  # fmt: skip
+    """The statistic one word of the question names ('수익률' a return, '평균' a mean): the same
+    reading as the question's, over the word alone."""
+    return read_window_stat(word).stat
 
 
 _UP = frozenset({"오르", "상승", "올라가", "up", "rose", "rise", "gained"})
