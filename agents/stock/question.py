@@ -40,7 +40,14 @@ from agents.stock.valuations import (
     sector_turn,
 )
 from agents.understanding import QuestionFrame, understand
-from agents.understanding.coverage import account, cover, mark_read, pick_direction
+from agents.understanding.coverage import (
+    COMPOSED,
+    account,
+    cover,
+    mark_read,
+    nested_measure,
+    pick_direction,
+)
 from agents.understanding.history import (
     FOLLOWUP_KEY,
     HistoryMessage,
@@ -178,28 +185,44 @@ def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
     return lines
 
 
-def _shared_figure(frame: QuestionFrame, turns: list[Turn]) -> str | None:
-    """The first asked figure every stock stated (prices only in one currency)."""
-    asked = [m.name for m in frame.measures] + list(GAP_WORDS)
-    key = next((k for k in asked if all(k in t.figures for t in turns)), None)
+def _shared_figure(frame: QuestionFrame, turns: list[Turn], leave: str | None = None) -> str | None:
+    """The first asked figure every stock stated (prices only in one currency), but `leave`."""
+    asked = [m.name for m in frame.measures if m.name != leave] + list(GAP_WORDS)
+    key = next((k for k in asked if k != leave and all(k in t.figures for t in turns)), None)
     if key in IN_CURRENCY and len({t.stock["currency"] for t in turns}) > 1:
         return None
     return key
 
 
 def _pick(frame: QuestionFrame, turns: list[Turn], direction: str) -> str:
-    """'NAVER와 카카오 중 PER 낮은 곳은?': the stock the asked figure picks, said first."""
-    key = _shared_figure(frame, turns)
-    if key is None:
+    """'NAVER와 카카오 중 PER 낮은 곳은?': the stock the asked figure picks, said first; with
+    another figure after the pick ('… 1년 수익률 높은 종목의 PER'), that figure of the picked."""
+    read = nested_measure(frame)
+    read_key = next((m.name for m in frame.measures if m.surface == read), None)
+    key = _shared_figure(frame, turns, leave=read_key)
+    if key is None or (read_key is not None and not all(read_key in t.figures for t in turns)):
         return ""
     ranked = sorted(turns, key=lambda t: t.figures[key], reverse=direction == "desc")
-    ko, en = GAP_WORDS[key]
+    ko, en = _said(frame, key)
     values = ", ".join(f"{t.stock['name']} {figure_text(key, t.figures[key], t)}" for t in ranked)
+    first = ranked[0]
+    then = ""
+    if read_key is not None:
+        frame.notes.append(COMPOSED)  # the pick, then the figure read of it
+        figure = figure_text(read_key, first.figures[read_key], first)
+        then = f" → {_said(frame, read_key)[0 if first.ko() else 1]} {figure}"
     if turns[0].ko():
         word = "높은" if direction == "desc" else "낮은"
-        return f"**{josa(ko, '이/가')} 더 {word} 쪽: {ranked[0].stock['name']}** ({values})"
+        return f"**{josa(ko, '이/가')} 더 {word} 쪽: {first.stock['name']}{then}** ({values})"
     word = "higher" if direction == "desc" else "lower"
-    return f"**{word.capitalize()} {en}: {ranked[0].stock['name']}** ({values})"
+    return f"**{word.capitalize()} {en}: {first.stock['name']}{then}** ({values})"
+
+
+def _said(frame: QuestionFrame, key: str) -> tuple[str, str]:
+    """A figure's name as asked: a return with its period ('1년 수익률')."""
+    ko, en = GAP_WORDS[key]
+    period = frame.period.surface if key == "return" and frame.period else ""
+    return (f"{period} {ko}", f"{period} {en}") if period else (ko, en)
 
 
 def _total(frame: QuestionFrame, turns: list[Turn]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import cache
 
 from pydantic import BaseModel, Field
 
@@ -29,7 +30,7 @@ from agents.understanding.frame import (
 )
 from agents.understanding.glossary import load_glossary
 from agents.understanding.morphemes import Morpheme, analyse
-from agents.understanding.vocabulary import vocabulary_words
+from agents.understanding.vocabulary import vocabulary, vocabulary_words
 from agents.understanding.windows import stat_of_word
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.seed.news_text import josa
@@ -232,6 +233,10 @@ def cover(frame: QuestionFrame) -> Coverage:
                 _deciding_phrase(tokens, i, question, [(a, b) for a, b, _ in spans])
             )
             continue
+        if form in _market_words():  # '국내주식 ETF': a market no reader applied narrows the set
+            cov.unread.append(t.form)
+            cov.decisive.append(_with_unit(tokens, i, question))
+            continue
         if form in _FRAME_WORDS or (
             i
             and form in _UNITS_AFTER_NUMBER
@@ -300,6 +305,13 @@ def cover(frame: QuestionFrame) -> Coverage:
 
 # a figure read on a day: asked 'when', it is the date of an event the data do not hold
 _LEVELS = frozenset({"dividend_yield", "per", "pbr", "eps", "market_cap", "expense_ratio"})
+
+
+@cache
+def _market_words() -> frozenset[str]:
+    """The one-word names of the markets the vocabulary knows ('국내', '미국', 'korea')."""
+    said = [w for words in vocabulary()["regions"].values() for w in words]
+    return frozenset(w for w in said if w.isalnum())
 
 
 def _when_of_a_level(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> bool:
@@ -480,7 +492,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         return before[0].surface if after and before and after[0].name != before[0].name else None
     for i, t in enumerate(tokens):
         counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
-        picked = i > 0 and (tokens[i - 1].form in PICKED or counted)  # '… 큰 쪽의', '… 싼 것의''
+        # '… 큰 쪽의', '… 싼 것의', '… 높은 종목의': the noun a clause picked, then its figure
+        clause_pick = i > 1 and tokens[i - 1].tag in ("NNG", "SL") and tokens[i - 2].tag == "ETM"
+        picked = i > 0 and (tokens[i - 1].form in PICKED or counted or clause_pick)
         # '싼 쪽 3개월 수익률', '하위 3개 ETF 평균 순자산': a picked noun or a counted set right
         # before a measure is the possessive unsaid
         said_set = (

@@ -1838,6 +1838,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.measures = frame.measures or list(previous.measures)
         frame.period = frame.period or previous.period
         frame.operation.top_n = frame.operation.top_n or previous.operation.top_n
+        _list_end(frame, previous)
     elif (
         not own
         and not _new_set(frame, previous, marks)
@@ -1920,6 +1921,22 @@ def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool
     return (op.kind == "rank" and before.kind == "rank" and op.direction is not None
             and same_measure and not previous.of("etf") and frame.relation is None
             and not _holdings_words(frame))  # '보유 상위 5종목': the picked ETF's holdings  # fmt: skip
+
+
+_HEAD, _TAIL = re.compile(r"(?<!최)상위|\btop\b", re.I), re.compile(r"(?<!최)하위|\bbottom\b", re.I)
+
+
+def _list_end(frame: QuestionFrame, previous: QuestionFrame) -> None:
+    """'보수 낮은 순' → '상위 3개만': with no ordering adjective of its own, '상위' is the head of
+    the list as it was ordered, '하위' its tail — not 'the highest' or 'the lowest'."""
+    if any(t.tag.startswith("VA") and t.form in ("높", "낮", "크", "작", "싸", "비싸", "많", "적")
+           for t in analyse(frame.question)) or previous.operation.direction is None:  # fmt: skip
+        return
+    head, tail = _HEAD.search(frame.question), _TAIL.search(frame.question)
+    if bool(head) != bool(tail):
+        flip = {"asc": "desc", "desc": "asc"}
+        before = previous.operation.direction
+        frame.operation.direction = before if head else flip[before]  # type: ignore[assignment]
 
 
 def _holdings_words(frame: QuestionFrame) -> bool:

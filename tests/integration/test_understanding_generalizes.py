@@ -2597,3 +2597,40 @@ def test_the_side_a_comparison_picks_then_its_return_over_another_window(
     read = macro_answer("코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
     assert read.status == "ok" and f"{name}의 최근 1개월 수익률: {month:+.2f}%" in read.answer
+
+
+def test_round_78_a_stock_picked_then_read_the_head_of_a_shown_list_and_a_market_unread(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 78 (written before the change; 2 wrong with status ok): '삼성전자와 SK하이닉스 중 1년
+    수익률 높은 종목의 PER' picked by PER; '반도체 ETF 보수 낮은 순' → '상위 3개만' listed the three
+    dearest ('상위' read as 'highest', not the head of the list shown); '1년 수익률 상위 5개 ETF 중
+    국내주식 ETF 몇 개?' counted every ETF, '국내' unread and silent. SQL truth."""
+    rows = fetch_all(
+        "SELECT s.name, f.pe, (SELECT close FROM stock_prices p WHERE p.security_id = s.security_id "
+        "ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices p WHERE p.security_id "
+        "= s.security_id AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE "
+        "security_id = s.security_id) - interval '1 year' ORDER BY trade_date DESC LIMIT 1) AS r "
+        "FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals x WHERE x.security_id = "
+        "s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.name IN ('삼성전자', "
+        "'SK하이닉스')", None, pg_pool)  # fmt: skip
+    best = max(rows, key=lambda r: float(r["r"]))
+    picked = answer_stock_question("삼성전자와 SK하이닉스 중 1년 수익률 높은 종목의 PER",
+                                   pool=pg_pool, settings=offline)  # fmt: skip
+    assert picked is not None and picked.status == "ok"
+    assert (
+        f"1년 수익률이 더 높은 쪽: {best['name']} → PER {float(best['pe']):,.2f}배" in picked.answer
+    )
+    cheapest = [r["name"] for r in fetch_all(
+        "SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = '반도체' "
+        "ORDER BY e.expense_ratio, e.code LIMIT 2", None, pg_pool)]  # fmt: skip
+    head = chain(etf_answer, ["반도체 ETF 보수 낮은 순", "상위 3개만"], settings=offline,
+                 store=graph_store, pool=pg_pool)  # fmt: skip
+    listed = [x for x in head.answer.splitlines() if x[:2] in ("1.", "2.")]
+    assert head.status == "ok" and [n in x for n, x in zip(cheapest, listed, strict=True)] == [
+        True,
+        True,
+    ]
+    counted = etf_answer("1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert counted.status == "partial" and "국내" in first_step(counted)["decisive"]
