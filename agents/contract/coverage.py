@@ -22,8 +22,8 @@ shares only '비밀정보', nor '경조사 휴가' by the annual-leave clause (i
 question's weight in the employment contract written here). Words of a condition or background
 clause ('보일러가 고장나면', '태풍 때문에') are circumstances, not the topic, and weigh nothing
 (`main_clause_start`), unless the contract has no word for any of them ('해외로 이민 가면
-계좌는?': the condition is the topic; they weigh half). A title the question names weighs in the
-search by the share of the question's topic it names (`title_share`). English questions keep the earlier rule (one covered unit answers).
+계좌는?', '리뷰 쓰면 포인트 줘요?': the condition is the topic and weighs as the main clause).
+A title the question names weighs in the search by the share of the question's topic it names (`title_share`). English questions keep the earlier rule (one covered unit answers).
 Measured (bench/contract_answers.py, bench/contract_search.py): see the commit that brought it.
 """
 
@@ -60,8 +60,8 @@ CONTEXT_WEIGHT = 0.0  # a word of a condition or background clause ('고장나�
 # thesaurus included) and the main clause names a topic too: '해외로 이민 가면 계좌는?',
 # '회사가 파산하면 주문은?' ask about what the condition names, which a clause on 계좌 or 주문
 # does not answer; '제 실수로 잘못 결제했으면 환불 비용은?' (결제 is the contract's) stays a
-# circumstance
-UNKNOWN_CONTEXT_WEIGHT = 0.5
+# circumstance. Such a condition weighs as the main clause does (it had weighed half: '리뷰 쓰면
+# 포인트 줘요?' was answered by a 포인트 clause that has no word for 리뷰)
 # Endings of a subordinate clause (condition, cause, background, concession, purpose) and the
 # nouns that make a clause an adverbial of time or cause ('들어가기 전에', '가입할 때')
 SUBORDINATE_EC = ("면", "는데", "ᆫ데", "은데", "서", "니까", "지만", "다가", "어도", "아도", "ᆫ지")
@@ -325,7 +325,7 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     # 돼요?') is left unjudged as before: judged, synonyms it lacks (취소/해제) cut right answers
     conditional = (any(not u.context for u in units) or not asks_outcome(question)
                    or all(context))  # fmt: skip
-    factor = UNKNOWN_CONTEXT_WEIGHT if foreign else CONTEXT_WEIGHT
+    factor = 1.0 if foreign else CONTEXT_WEIGHT
     return [w * factor if u.context and conditional else w
             for u, (_, w) in zip(units, spread, strict=True)]  # fmt: skip
 

@@ -136,6 +136,16 @@ def test_a_condition_foreign_to_the_contract_is_the_topic(question: str, no: int
     assert (coverage(question, article, DEPOSIT) >= MIN_COVERAGE) is answers
 
 
+def test_a_foreign_condition_weighs_as_the_main_clause() -> None:
+    """'리뷰 쓰면 포인트 줘요?': the contract has a 포인트 clause and no word for 리뷰, so the
+    question is about points for a review, which that clause does not answer (with the condition
+    at half weight it covered 0.55 and answered)."""
+    articles = [*DEPOSIT, _article(20, "포인트", "거래처는 적립된 포인트로 수수료를 낼 수 있다.")]
+    points = articles[-1]
+    assert coverage("리뷰 쓰면 포인트 줘요?", points, articles) < MIN_COVERAGE
+    assert coverage("포인트 줘요?", points, articles) == 1.0  # no condition: the clause answers
+
+
 def test_a_title_named_by_a_side_word_has_a_small_share() -> None:
     """제15조(반품) is named by '반품' in both; the first question is about 광고와 다른 제품."""
     terms = [
