@@ -10,6 +10,7 @@ data (a company we do not hold, a forecast, a broker target price) is declined w
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from datetime import date
@@ -57,7 +58,7 @@ from agents.understanding.history import (
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import RATIO
+from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
@@ -139,11 +140,12 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
     # '차이', '… 삼성전자보다 높아?': the two stocks' gap first; 'A와 B 중 PER 낮은 곳': the pick
+    # '둘 중 더 많이 오른 건?': the pick, then the gap; 'PER 비교': the gap; '… 낮은 곳은?' the pick
     compared = frame.operation.kind in ("difference", "compare")
-    pick = None if compared or len(turns) < 2 else pick_direction(frame)
-    gap = (_gap(frame, turns) if compared else _pick(frame, turns, pick) if pick
-           else _total(frame, turns))  # fmt: skip
-    blocks = [gap] if gap else []
+    pick = _picked_direction(frame) if len(turns) >= 2 else None
+    blocks = [_pick(frame, turns, pick)] if pick else []
+    blocks += [_gap(frame, turns) if compared else "" if pick else _total(frame, turns)]
+    blocks = [b for b in blocks if b]
     blocks += _verdicts(frame, turns)  # 'PBR이 1배보다 낮아?': the yes or no first
     for t in turns:
         ticker = str(t.stock["security_id"]).split(":")[-1]  # '005930', 'AAPL': no internal id
@@ -157,6 +159,17 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             else "\n\nFor the full report, enter just the symbol on the stock report screen.")  # fmt: skip
     return attach_plan(_finish(turn, "\n\n".join(blocks) + tail + more, started, declined=False),
                       filled)  # fmt: skip
+
+
+_DEGREE = re.compile(r"더|가장|제일|많이|크게")
+
+
+def _picked_direction(frame: QuestionFrame) -> str | None:
+    """An ordering adjective ('PER 낮은 곳'), else a move said with how much ('더 많이 오른 건',
+    '가장 크게 빠진 곳'): the larger rise, or the larger fall, leads."""
+    said = pick_direction(frame)
+    move = asked_move(frame.question) if said is None and _DEGREE.search(frame.question) else None
+    return said or {"up": "desc", "down": "asc"}.get(move or "")
 
 
 def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:

@@ -2634,3 +2634,25 @@ def test_round_78_a_stock_picked_then_read_the_head_of_a_shown_list_and_a_market
     counted = etf_answer("1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
     assert counted.status == "partial" and "국내" in first_step(counted)["decisive"]
+
+
+def test_round_79_two_stocks_asked_which_moved_more_lead_with_the_pick(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 79: '삼성전자 1년 수익률' → 'SK하이닉스는?' → '둘 중 더 많이 오른 건?' gave only the gap
+    of the two returns; a move said with how much ('더 많이', '3개월간 더 많이 빠진') picks by it:
+    the larger rise (or fall) is named first, then the gap. SQL truth."""
+
+    def year_return(name: str) -> float:
+        return one(pg_pool, "SELECT (SELECT close FROM stock_prices p WHERE p.security_id = "
+                   "s.security_id ORDER BY trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices "
+                   "p WHERE p.security_id = s.security_id AND trade_date <= (SELECT max(trade_date) "
+                   "FROM stock_prices WHERE security_id = s.security_id) - interval '1 year' ORDER BY "
+                   "trade_date DESC LIMIT 1) FROM stocks s WHERE s.name = %(n)s", n=name)  # fmt: skip
+
+    rose = max(("삼성전자", "SK하이닉스"), key=year_return)
+    answer = chain(answer_stock_question, ["삼성전자 1년 수익률", "SK하이닉스는?", "둘 중 더 많이 오른 건?"],
+                   pool=pg_pool, settings=offline)  # fmt: skip
+    assert answer.status == "ok"
+    assert answer.answer.startswith(f"**1년 수익률이 더 높은 쪽: {rose}**")
+    assert "수익률 차이" in answer.answer
