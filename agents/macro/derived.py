@@ -242,11 +242,12 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
 
 
-def _over_window(series: Series, window: fig.Window, stat: str) -> fig.WindowFigure | None:
+def _over_window(series: Series, window: fig.Window, stat: str,
+                 threshold: float | None = None) -> fig.WindowFigure | None:  # fmt: skip
     """One statistic of the fetched points over a window (data_access.figures: '최근 12개월'
     holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
     points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in series.points]
-    return fig.window_statistic(points, window, stat, rate=is_rate(series))
+    return fig.window_statistic(points, window, stat, rate=is_rate(series), threshold=threshold)
 
 
 def biggest_move(series: Series, which: str, months: int, lang: str,
@@ -270,26 +271,6 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
     word = "largest one-day rise" if which == "max" else "largest one-day fall"
     return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
-
-
-def drawdown(series: Series, lang: str) -> str | None:
-    """The deepest fall from a running high over the window, with its peak and trough dates."""
-    if len(series.points) < 2:
-        return None
-    values = [v for _, v in series.points]
-    falls = fig.drawdown_series(values)
-    trough = min(range(len(falls)), key=falls.__getitem__)
-    peak = max(range(trough + 1), key=values.__getitem__)  # the high the trough fell from
-    worst = (falls[trough] * 100, series.points[peak][0], series.points[trough][0])
-    first, last = series.points[0][0], series.points[-1][0]
-    if falls[trough] >= 0:
-        return (f"{_name(series)}: {first} ~ {last} 동안 고점 대비 하락이 없었습니다." if lang == "ko"
-                else f"{_name(series)} did not fall below a running high from {first} to {last}.")  # fmt: skip
-    if lang == "ko":
-        return (f"{_name(series)} 최대 낙폭 {worst[0]:.2f}% (고점 {worst[1]} → 저점 {worst[2]}; "
-                f"{first} ~ {last}).")  # fmt: skip
-    return (f"{_name(series)} maximum drawdown {worst[0]:.2f}% (peak {worst[1]} → trough "
-            f"{worst[2]}; {first} to {last}).")  # fmt: skip
 
 
 def _sigma(series: Series) -> tuple[float, str] | None:
@@ -780,9 +761,7 @@ def window_asked(frame: QuestionFrame, series: int | None = None) -> WindowAsk |
 
 def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
     """A statistic over a window of one series (window_answer; figures' window definitions)."""
-    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    found = fig.window_statistic(points, ask.window, ask.stat, rate=is_rate(series),
-                                 threshold=ask.threshold)  # fmt: skip
+    found = _over_window(series, ask.window, ask.stat, ask.threshold)
     if found is None:
         return (f"{_name(series)}: {ask.label_ko} 구간의 관측치가 부족해 계산하지 못했습니다."
                 if lang == "ko" else f"{_name(series)}: too few observations in the "
@@ -980,8 +959,6 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
-    if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'
-        out += [drawdown(s, lang) for s in ordered if not is_rate(s)]
     correlated = find_phrases(low, {"c": vocabulary()["correlation_words"]})
     if len(ordered) >= 2 and correlated:
         out.append(correlation(ordered[0], ordered[1], lang))
