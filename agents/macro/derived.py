@@ -48,6 +48,13 @@ def is_rate(series: Series) -> bool:
     return series.unit.lower() in RATE_UNITS
 
 
+def signed(delta: float, unit: str) -> str:
+    """A move in its series' unit: a rate's in %p, a level's signed in the level's unit."""
+    if unit.lower() in RATE_UNITS:
+        return f"{delta:+.2f}%p"
+    return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
+
+
 def _value(v: float, series: Series) -> str:
     """A value in its series' unit: rates in %, prices in 억 원, counts of homes and deals."""
     return level(v, series.unit)
@@ -543,18 +550,14 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> 
     """'한국과 미국 실업률 중 1년 변화 큰 쪽', '서울과 부산 미분양 중 증가폭 큰 쪽': each series'
     change over its window (a rate's in %p, a count's in its unit), the larger rise first (the
     larger fall first when falls were asked), and the gap of the two."""
-
-    def signed(d: float, s: Series) -> str:
-        return f"{d:+.2f}%p" if is_rate(s) else ("+" if d >= 0 else "-") + _value(abs(d), s)
-
     moves = [(s, s.points[-1][1] - s.points[0][1]) for s in series if len(s.points) >= 2]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{_name(s)} {signed(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
+    listed = ", ".join(f"{_name(s)} {signed(d, s.unit)} ({s.points[0][0]} → {s.points[-1][0]})"
                        for s, d in moves)  # fmt: skip
     (first, a), (second, b) = moves[:2]
-    gap = signed(abs(a - b), first).lstrip("+")
+    gap = signed(abs(a - b), first.unit).lstrip("+")
     if lang == "ko":
         more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
         if is_rate(first):

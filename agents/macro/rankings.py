@@ -12,7 +12,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
-from agents.macro.derived import contradicted
+from agents.macro.derived import contradicted, signed
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
@@ -218,7 +218,7 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
-        + (f"{growth(m):+.2f}%" if rate else _signed(m[1], unit))
+        + (f"{growth(m):+.2f}%" if rate else signed(m[1], unit))
         + ")"
         for m in moves[:n]
     )
@@ -245,7 +245,7 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
     up = move == "up"
     kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
     span = f"{moves[0][4]} → {moves[0][5]}"
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({_signed(m[1], unit)})"
+    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({signed(m[1], unit)})"
                        for m in kept)  # fmt: skip
     word, word_en = ("늘어난", "rose") if up else ("줄어든", "fell")
     resp.key_points.append(lang_text(
@@ -256,12 +256,6 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
         + (f" — {listed}." if kept else "."),
     ))  # fmt: skip
     return True
-
-
-def _signed(delta: float, unit: str) -> str:
-    if unit == "%":
-        return f"{delta:+.2f}%p"
-    return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
 
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
