@@ -81,6 +81,11 @@ DEAL_FILTER = (
     "AND (%(price_max)s::bigint IS NULL OR price_krw <= %(price_max)s) "
 )
 
+# One region's apartment deals (its sub-regions too: '서울' is '서울 강남구' …) over the window.
+REGION_DEALS = (
+    "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
+    "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER
+)
 # The monthly housing series: template stem, table, value column, dataset code.
 HOUSING_SERIES = (
     ("re_price_index", "re_house_price_index", "index_value", "KR_HOUSE_PRICE_INDEX"),
@@ -137,15 +142,11 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("re_transactions_monthly", "real_estate", SQL,
              "SELECT date_trunc('month', deal_date)::date AS month, count(*) AS deals, "
              "percentile_cont(0.5) WITHIN GROUP (ORDER BY price_krw)::bigint AS value "
-             "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-             "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
-             "GROUP BY 1 ORDER BY 1", ("region", "start", "as_of"), "re_transactions",
+             + REGION_DEALS + "GROUP BY 1 ORDER BY 1", ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     *(Template(f"re_transactions_{side}", "real_estate", SQL,
-               "SELECT deal_date, complex_name, area_m2, floor, price_krw FROM re_transactions "
-               "WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-               "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
-               f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
+               "SELECT deal_date, complex_name, area_m2, floor, price_krw " + REGION_DEALS
+               + f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
                ("region", "start", "as_of"), "re_transactions",
                dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
       for side, order in (("highest", "DESC"), ("lowest", "ASC"))),
@@ -162,9 +163,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("re_transactions_stats", "real_estate", SQL,
              "SELECT count(*) AS deals, avg(price_krw)::bigint AS avg_price, percentile_cont(0.5) "
              "WITHIN GROUP (ORDER BY price_krw)::bigint AS median_price, min(deal_date) AS "
-             "first_day, max(deal_date) AS last_day FROM re_transactions WHERE (region = "
-             "%(region)s OR region LIKE %(region)s || ' %%') AND deal_date >= %(start)s AND "
-             "deal_date <= %(as_of)s " + DEAL_FILTER, ("region", "start", "as_of"), "re_transactions",
+             "first_day, max(deal_date) AS last_day " + REGION_DEALS,
+             ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
     # the latest value of a housing series. Each row is one member with its first/last value.
