@@ -92,10 +92,8 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
                 word = {"확대": "wider", "축소": "narrower", "같음": "unchanged"}[widened]
                 diff += (f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit}; "
                          f"the gap is {word})")  # fmt: skip
-    if lang == "ko":
-        return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-                f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
-    return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
+    head = "격차" if lang == "ko" else "Gap "  # the rest is written alike in both languages
+    return (f"{head}({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
 
 
