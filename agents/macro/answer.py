@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from agents.answer_stream import open_gate
 from agents.inputs import fence
 from agents.macro.checks import check_citations, cited_pool
-from agents.macro.conflicts import conflict_lines, conflicts_of
+from agents.macro.conflicts import AGENT_KO, conflict_lines, conflicts_of
 from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.macro.templates import freshness_word
@@ -41,8 +41,7 @@ if TYPE_CHECKING:
     from psycopg_pool import ConnectionPool
 
 AGENT_TITLES = {
-    "ko": {"macro": "거시경제", "equity": "주식", "real_estate": "부동산", "ontology": "관계·근거",
-           "general_knowledge": "일반 지식"},
+    "ko": AGENT_KO,  # the agents' Korean names, as the conflicts name each side
     "en": {"macro": "Macro", "equity": "Equity", "real_estate": "Real estate",
            "ontology": "Relationships & evidence", "general_knowledge": "General knowledge"},
 }  # fmt: skip

@@ -66,7 +66,8 @@ def find_conflicts(responses: dict[str, AgentResponse]) -> list[Conflict]:
     for name, resp in responses.items():
         for s in resp.series:
             by_key.setdefault(s.key, []).append((name, s))
-    out = _value_conflicts(by_key)
+    out = [c for entries in by_key.values()
+           for c in value_conflicts([(AGENT_KO.get(a, a), s) for a, s in entries])]  # fmt: skip
     seen: set[tuple[str, str, str]] = set()
     for resp in responses.values():
         for path in resp.paths:
@@ -78,13 +79,6 @@ def find_conflicts(responses: dict[str, AgentResponse]) -> list[Conflict]:
             conflict = _claim_conflict(event, day[:10], agent, series)
             if conflict is not None:
                 out.append(conflict)
-    return out
-
-
-def _value_conflicts(by_key: dict[str, list[tuple[str, Series]]]) -> list[Conflict]:
-    out = []
-    for entries in by_key.values():
-        out += value_conflicts([(AGENT_KO.get(a, a), s) for a, s in entries])
     return out
 
 

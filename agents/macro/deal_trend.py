@@ -13,14 +13,13 @@ from __future__ import annotations
 from datetime import date, timedelta
 from typing import Any
 
+from agents.macro.derived import DEALS
+from agents.macro.housing_asked import PRICE_INDEX, Spec
 from agents.macro.router import Route
 from data_access.figures import median_with_count
 
 SMALL_N = 30  # deals in a month below which its median is a small sample
 TREND_WORDS = ("추세", "추이", "흐름", "trend")
-PRICE_INDEX_SPEC: tuple[tuple[str, ...], str, str, str, str] = (
-    (), "re_price_index_window", "주택가격지수", "house price index", "",
-)  # fmt: skip
 
 
 def _month(value: Any) -> date:
@@ -46,23 +45,16 @@ def complete_months(rows: list[dict[str, Any]], start: str,
     return kept, [str(r["month"])[:7] for r in dropped]
 
 
-def asks_trend(route: Route) -> bool:
-    frame = route.frame
-    return (frame is not None and frame.operation.kind == "trend") or any(
+def with_price_index(specs: list[Spec], route: Route) -> list[Spec]:
+    """A deal-price trend question (추세/추이/흐름) reads the price index first (when it was not
+    asked already)."""
+    names = [s[1] for s in specs]
+    trend = (route.frame is not None and route.frame.operation.kind == "trend") or any(
         w in route.question.lower() for w in TREND_WORDS
     )
-
-
-def with_price_index(specs: list[Any], route: Route) -> list[Any]:
-    """A deal-price trend question reads the price index first (when it was not asked already)."""
-    names = [s[1] for s in specs]
-    if (
-        "re_transactions_monthly" in names
-        and "re_price_index_window" not in names
-        and asks_trend(route)
-    ):
-        return [PRICE_INDEX_SPEC, *specs]
-    return specs
+    return (
+        [PRICE_INDEX, *specs] if DEALS in names and PRICE_INDEX[1] not in names and trend else specs
+    )
 
 
 def counts_note(rows: list[dict[str, Any]], dropped: list[str], lang: str,

@@ -48,6 +48,13 @@ def is_rate(series: Series) -> bool:
     return series.unit.lower() in RATE_UNITS
 
 
+def signed(delta: float, unit: str) -> str:
+    """A move in its series' unit: a rate's in %p, a level's signed in the level's unit."""
+    if unit.lower() in RATE_UNITS:
+        return f"{delta:+.2f}%p"
+    return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
+
+
 def _value(v: float, series: Series) -> str:
     """A value in its series' unit: rates in %, prices in 억 원, counts of homes and deals."""
     return level(v, series.unit)
@@ -85,10 +92,8 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
                 word = {"확대": "wider", "축소": "narrower", "같음": "unchanged"}[widened]
                 diff += (f" (from {d0:+,.2f}{unit} on {day}, a change of {d - d0:+,.2f}{unit}; "
                          f"the gap is {word})")  # fmt: skip
-    if lang == "ko":
-        return (f"격차({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-                f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
-    return (f"Gap ({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
+    head = "격차" if lang == "ko" else "Gap "  # the rest is written alike in both languages
+    return (f"{head}({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
 
 
@@ -242,11 +247,12 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
 
 
-def _over_window(series: Series, window: fig.Window, stat: str) -> fig.WindowFigure | None:
+def _over_window(series: Series, window: fig.Window, stat: str,
+                 threshold: float | None = None) -> fig.WindowFigure | None:  # fmt: skip
     """One statistic of the fetched points over a window (data_access.figures: '최근 12개월'
     holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
     points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in series.points]
-    return fig.window_statistic(points, window, stat, rate=is_rate(series))
+    return fig.window_statistic(points, window, stat, rate=is_rate(series), threshold=threshold)
 
 
 def biggest_move(series: Series, which: str, months: int, lang: str,
@@ -270,26 +276,6 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
     word = "largest one-day rise" if which == "max" else "largest one-day fall"
     return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
-
-
-def drawdown(series: Series, lang: str) -> str | None:
-    """The deepest fall from a running high over the window, with its peak and trough dates."""
-    if len(series.points) < 2:
-        return None
-    values = [v for _, v in series.points]
-    falls = fig.drawdown_series(values)
-    trough = min(range(len(falls)), key=falls.__getitem__)
-    peak = max(range(trough + 1), key=values.__getitem__)  # the high the trough fell from
-    worst = (falls[trough] * 100, series.points[peak][0], series.points[trough][0])
-    first, last = series.points[0][0], series.points[-1][0]
-    if falls[trough] >= 0:
-        return (f"{_name(series)}: {first} ~ {last} 동안 고점 대비 하락이 없었습니다." if lang == "ko"
-                else f"{_name(series)} did not fall below a running high from {first} to {last}.")  # fmt: skip
-    if lang == "ko":
-        return (f"{_name(series)} 최대 낙폭 {worst[0]:.2f}% (고점 {worst[1]} → 저점 {worst[2]}; "
-                f"{first} ~ {last}).")  # fmt: skip
-    return (f"{_name(series)} maximum drawdown {worst[0]:.2f}% (peak {worst[1]} → trough "
-            f"{worst[2]}; {first} to {last}).")  # fmt: skip
 
 
 def _sigma(series: Series) -> tuple[float, str] | None:
@@ -562,18 +548,14 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> 
     """'한국과 미국 실업률 중 1년 변화 큰 쪽', '서울과 부산 미분양 중 증가폭 큰 쪽': each series'
     change over its window (a rate's in %p, a count's in its unit), the larger rise first (the
     larger fall first when falls were asked), and the gap of the two."""
-
-    def signed(d: float, s: Series) -> str:
-        return f"{d:+.2f}%p" if is_rate(s) else ("+" if d >= 0 else "-") + _value(abs(d), s)
-
     moves = [(s, s.points[-1][1] - s.points[0][1]) for s in series if len(s.points) >= 2]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{_name(s)} {signed(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
+    listed = ", ".join(f"{_name(s)} {signed(d, s.unit)} ({s.points[0][0]} → {s.points[-1][0]})"
                        for s, d in moves)  # fmt: skip
     (first, a), (second, b) = moves[:2]
-    gap = signed(abs(a - b), first).lstrip("+")
+    gap = signed(abs(a - b), first.unit).lstrip("+")
     if lang == "ko":
         more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
         if is_rate(first):
@@ -780,9 +762,7 @@ def window_asked(frame: QuestionFrame, series: int | None = None) -> WindowAsk |
 
 def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
     """A statistic over a window of one series (window_answer; figures' window definitions)."""
-    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    found = fig.window_statistic(points, ask.window, ask.stat, rate=is_rate(series),
-                                 threshold=ask.threshold)  # fmt: skip
+    found = _over_window(series, ask.window, ask.stat, ask.threshold)
     if found is None:
         return (f"{_name(series)}: {ask.label_ko} 구간의 관측치가 부족해 계산하지 못했습니다."
                 if lang == "ko" else f"{_name(series)}: too few observations in the "
@@ -980,8 +960,6 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
-    if frame.measure() == "drawdown":  # '삼성전자 1년 최대 낙폭'
-        out += [drawdown(s, lang) for s in ordered if not is_rate(s)]
     correlated = find_phrases(low, {"c": vocabulary()["correlation_words"]})
     if len(ordered) >= 2 and correlated:
         out.append(correlation(ordered[0], ordered[1], lang))

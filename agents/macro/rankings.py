@@ -12,7 +12,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
-from agents.macro.derived import contradicted
+from agents.macro.derived import contradicted, signed
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
@@ -57,9 +57,7 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         return
     for r in rows:
         r["ret"] = (float(r["last_close"]) / float(r["first_close"]) - 1) * 100
-    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
-    direction = frame.operation.direction if frame else None
-    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
+    ascending = _ascending(route)
     rows.sort(key=lambda r: r["ret"], reverse=not ascending)
     n = (frame.operation.top_n if frame and frame.operation.kind == "rank" else None) or 5
     avg = sum(r["ret"] for r in rows) / len(rows)
@@ -79,6 +77,12 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         f"{label}: {order[1]} {min(n, len(rows))} of {len(rows)} stocks by {interval} return: "
         f"{listed} (sector average {avg:+.2f}%).",
     ))  # fmt: skip
+
+
+def _ascending(route: Route) -> bool:
+    """'반도체주 왜 떨어졌어?': the fallers (the lowest) lead, unless an order was asked."""
+    direction = route.frame.operation.direction if route.frame else None
+    return direction == "asc" or (direction is None and asked_move(route.question) == "down")
 
 
 def interval_ko(interval: str) -> str:
@@ -126,9 +130,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if not rows:
         return False
     frame = route.frame
-    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
-    direction = frame.operation.direction if frame else None
-    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
+    ascending = _ascending(route)
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = with_ties(
         [float(r["value"]) for r in rows], (frame.operation.top_n if frame else None) or 3
@@ -216,7 +218,7 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
-        + (f"{growth(m):+.2f}%" if rate else _signed(m[1], unit))
+        + (f"{growth(m):+.2f}%" if rate else signed(m[1], unit))
         + ")"
         for m in moves[:n]
     )
@@ -243,7 +245,7 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
     up = move == "up"
     kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
     span = f"{moves[0][4]} → {moves[0][5]}"
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({_signed(m[1], unit)})"
+    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({signed(m[1], unit)})"
                        for m in kept)  # fmt: skip
     word, word_en = ("늘어난", "rose") if up else ("줄어든", "fell")
     resp.key_points.append(lang_text(
@@ -254,12 +256,6 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
         + (f" — {listed}." if kept else "."),
     ))  # fmt: skip
     return True
-
-
-def _signed(delta: float, unit: str) -> str:
-    if unit == "%":
-        return f"{delta:+.2f}%p"
-    return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
 
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
@@ -313,9 +309,7 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     by_price = any(w in route.question.lower() for w in _PRICE_WORDS)
     key = "median_price" if by_price else "deals"
     frame = route.frame
-    # '반도체주 왜 떨어졌어?': the fallers lead (asked_move), unless an order was asked
-    direction = frame.operation.direction if frame else None
-    ascending = direction == "asc" or (direction is None and asked_move(route.question) == "down")
+    ascending = _ascending(route)
     rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
     listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {eok(float(r['median_price']))})"

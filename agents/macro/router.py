@@ -166,8 +166,6 @@ def route(question: str, pool: ConnectionPool | None = None,
     if security_ids and "equity" not in agents:
         agents.append("equity")
         reasons.append(f"equity: 종목 {', '.join(security_ids)}")
-    if re_regions and "real_estate" not in agents and _hits(low, ["집값", "아파트", "주택"]):
-        agents.append("real_estate")
     if frame.of("re_region") and not agents:
         agents.append("real_estate")  # '송파구 최근 3개월 거래량': a housing region, nothing else
         reasons.append(

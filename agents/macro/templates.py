@@ -81,6 +81,19 @@ DEAL_FILTER = (
     "AND (%(price_max)s::bigint IS NULL OR price_krw <= %(price_max)s) "
 )
 
+# One region's apartment deals (its sub-regions too: '서울' is '서울 강남구' …) over the window.
+REGION_DEALS = (
+    "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
+    "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER
+)
+# The monthly housing series: template stem, table, value column, dataset code.
+HOUSING_SERIES = (
+    ("re_price_index", "re_house_price_index", "index_value", "KR_HOUSE_PRICE_INDEX"),
+    ("re_jeonse", "re_jeonse_ratio", "ratio", "KR_JEONSE_RATIO"),
+    ("re_unsold", "re_unsold_housing", "units", "KR_UNSOLD_HOUSING"),
+    ("re_permits", "re_permits", "units", "KR_HOUSING_PERMITS"),
+)
+
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("macro_series_window", "macro", SQL,
              "SELECT o.obs_date, o.value, s.name_ko, s.unit FROM macro_observations o "
@@ -120,35 +133,20 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "%(as_of)s ORDER BY period_end DESC, fs_div = 'CFS' DESC LIMIT 1) ORDER BY ord",
              ("security_id", "as_of"), "dart_financial_accounts",
              dataset_code="DART_SINGLE_ACCOUNTS"),
-    Template("re_price_index_window", "real_estate", SQL,
-             "SELECT month, index_value AS value FROM re_house_price_index "
-             "WHERE region = %(region)s AND month >= %(start)s AND month <= %(as_of)s "
-             "ORDER BY month", ("region", "start", "as_of"), "re_house_price_index",
-             dataset_code="KR_HOUSE_PRICE_INDEX", fallback="re_monthly_summary"),
-    Template("re_jeonse_window", "real_estate", SQL,
-             "SELECT month, ratio AS value FROM re_jeonse_ratio WHERE region = %(region)s "
-             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
-             ("region", "start", "as_of"), "re_jeonse_ratio", dataset_code="KR_JEONSE_RATIO"),
-    Template("re_unsold_window", "real_estate", SQL,
-             "SELECT month, units AS value FROM re_unsold_housing WHERE region = %(region)s "
-             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
-             ("region", "start", "as_of"), "re_unsold_housing", dataset_code="KR_UNSOLD_HOUSING"),
-    Template("re_permits_window", "real_estate", SQL,
-             "SELECT month, units AS value FROM re_permits WHERE region = %(region)s "
-             "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
-             ("region", "start", "as_of"), "re_permits", dataset_code="KR_HOUSING_PERMITS"),
+    *(Template(f"{name}_window", "real_estate", SQL,
+               f"SELECT month, {column} AS value FROM {table} WHERE region = %(region)s "
+               "AND month >= %(start)s AND month <= %(as_of)s ORDER BY month",
+               ("region", "start", "as_of"), table, dataset_code=dataset,
+               fallback="re_monthly_summary" if name == "re_price_index" else None)
+      for name, table, column, dataset in HOUSING_SERIES),
     Template("re_transactions_monthly", "real_estate", SQL,
              "SELECT date_trunc('month', deal_date)::date AS month, count(*) AS deals, "
              "percentile_cont(0.5) WITHIN GROUP (ORDER BY price_krw)::bigint AS value "
-             "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-             "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
-             "GROUP BY 1 ORDER BY 1", ("region", "start", "as_of"), "re_transactions",
+             + REGION_DEALS + "GROUP BY 1 ORDER BY 1", ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     *(Template(f"re_transactions_{side}", "real_estate", SQL,
-               "SELECT deal_date, complex_name, area_m2, floor, price_krw FROM re_transactions "
-               "WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
-               "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER +
-               f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
+               "SELECT deal_date, complex_name, area_m2, floor, price_krw " + REGION_DEALS
+               + f"ORDER BY price_krw {order}, deal_date DESC LIMIT 3",
                ("region", "start", "as_of"), "re_transactions",
                dataset_code="KR_REAL_ESTATE_TRANSACTIONS")
       for side, order in (("highest", "DESC"), ("lowest", "ASC"))),
@@ -165,9 +163,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     Template("re_transactions_stats", "real_estate", SQL,
              "SELECT count(*) AS deals, avg(price_krw)::bigint AS avg_price, percentile_cont(0.5) "
              "WITHIN GROUP (ORDER BY price_krw)::bigint AS median_price, min(deal_date) AS "
-             "first_day, max(deal_date) AS last_day FROM re_transactions WHERE (region = "
-             "%(region)s OR region LIKE %(region)s || ' %%') AND deal_date >= %(start)s AND "
-             "deal_date <= %(as_of)s " + DEAL_FILTER, ("region", "start", "as_of"), "re_transactions",
+             "first_day, max(deal_date) AS last_day " + REGION_DEALS,
+             ("region", "start", "as_of"), "re_transactions",
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     # Rankings across a set (issue 14): stocks of a sector by their window return, regions by
     # the latest value of a housing series. Each row is one member with its first/last value.
@@ -193,12 +190,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
                ("as_of",) if kind == "latest" else ("start", "as_of"), table, dataset_code=dataset,
                date_param="as_of" if kind == "latest" else "start")
       for kind in ("latest", "window")
-      for name, table, column, dataset in (
-          ("re_price_index", "re_house_price_index", "index_value", "KR_HOUSE_PRICE_INDEX"),
-          ("re_jeonse", "re_jeonse_ratio", "ratio", "KR_JEONSE_RATIO"),
-          ("re_unsold", "re_unsold_housing", "units", "KR_UNSOLD_HOUSING"),
-          ("re_permits", "re_permits", "units", "KR_HOUSING_PERMITS"),
-      )),
+      for name, table, column, dataset in HOUSING_SERIES),
     # Issue 25: index levels and the Top-N universe history / market rankings (universe_sql).
     Template("index_price_window", "equity", SQL, INDEX_WINDOW, ("code", "start", "as_of"),
              "market_series_prices", dataset_param="dataset"),
@@ -264,24 +256,18 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "AND r.transactions IS NOT NULL RETURN r.region AS region, r.month AS month, "
              "r.transactions AS transactions, r.median_price_krw AS median_price_krw "
              "ORDER BY month, region", ("region", "start", "as_of"), "RealEstateMonthlySummary"),
-    Template("indicator_evidence", "ontology", CYPHER,
-             "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(i:EconomicIndicator) "
-             "WHERE i.indicator_code IN $codes AND e.event_date <= $as_of "
-             "MATCH (v)-[:FROM_DOCUMENT]->(d:Document) RETURN e.event_id AS event_id, "
-             "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
-             "i.indicator_code AS target, v.evidence_id AS evidence_id, v.text AS text, "
-             "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
-             ("codes", "as_of"), "Evidence", fallback="documents_by_keyword",
-             structured=False),
-    Template("company_evidence", "ontology", CYPHER,
-             "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->(c:Company) "
-             "WHERE c.security_id IN $ids AND e.event_date <= $as_of "
-             "MATCH (v)-[:FROM_DOCUMENT]->(d:Document) RETURN e.event_id AS event_id, "
-             "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
-             "c.security_id AS target, v.evidence_id AS evidence_id, v.text AS text, "
-             "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
-             ("ids", "as_of"), "Evidence", fallback="documents_by_keyword",
-             structured=False),
+    *(Template(f"{kind}_evidence", "ontology", CYPHER,
+               f"MATCH (v:Evidence)-[:SUPPORTS]->(e:Event)-[:AFFECTS]->({var}:{label}) "
+               f"WHERE {var}.{prop} IN ${param} AND e.event_date <= $as_of "
+               "MATCH (v)-[:FROM_DOCUMENT]->(d:Document) RETURN e.event_id AS event_id, "
+               "e.title AS event_title, e.event_date AS event_date, e.theme AS theme, "
+               f"{var}.{prop} AS target, v.evidence_id AS evidence_id, v.text AS text, "
+               "d.doc_id AS doc_id, d.title AS title, d.url AS url ORDER BY event_date DESC",
+               (param, "as_of"), "Evidence", fallback="documents_by_keyword", structured=False)
+      for kind, var, label, prop, param in (
+          ("indicator", "i", "EconomicIndicator", "indicator_code", "codes"),
+          ("company", "c", "Company", "security_id", "ids"),
+      )),
     Template("theme_evidence", "ontology", CYPHER,
              "MATCH (v:Evidence)-[:SUPPORTS]->(e:Event) WHERE e.theme IN $themes "
              "AND e.event_date <= $as_of MATCH (v)-[:FROM_DOCUMENT]->(d:Document) "
