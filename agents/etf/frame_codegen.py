@@ -343,9 +343,7 @@ def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[
         args += f", order_by={lit(measure)}, descending={descending!r}"
         args += f", top={n}" if n else ""
     # the reference ETF ('KODEX 200보다 싼') is read beside the set, first: its row is the bar
-    body = ([f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
-             f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
-             "rows = (ref if isinstance(ref, list) else []) + rows"] if ref
+    body = ([f"ref = {_one_etf(ref.key)}", "rows = (ref if isinstance(ref, list) else []) + rows"] if ref
             else ["ref_text = ''"])  # fmt: skip
     body += _table_lines(used, period, args)
     if ref:
@@ -455,8 +453,7 @@ def _held_to_bar_lines(plan: Plan, measure: str, period: str, mine: str = "",
         lines = [f"bar, bar_shown = {bar!r}, {lit(fmt_measure(measure, bar).lstrip('+'))}"]
     else:
         lines = ["picked, picked_tied = rows, tied",
-                 f'rows = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
-                 f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
+                 f"rows = {_one_etf(ref.key)}",
                  "rows = rows if isinstance(rows, list) else []",
                  *(_table_lines({measure}, period) if _priced({measure}) else []),
                  f"bar = rows[0].get({lit(measure)}) if rows else None",
@@ -668,9 +665,13 @@ def _reference_lines(plan: Plan) -> list[str]:
     ref = plan.frame.operation.threshold_of
     if ref is None:
         return ["ref_text = ''"]
-    code = cypher_text(ref.key)
-    return [f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = {code} RETURN {_RETURN}"))',
+    return [f"ref = {_one_etf(ref.key)}",
             f"rows = (ref if isinstance(ref, list) else []) + [r for r in rows if r['code'] != {lit(ref.key)}]"]  # fmt: skip
+
+
+def _one_etf(code: str) -> str:
+    """The sandbox expression reading one ETF's row as a set's rows are read."""
+    return f'json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = {cypher_text(code)} RETURN {_RETURN}"))'
 
 
 def _against_reference(plan: Plan, measure: str) -> list[str]:
@@ -812,14 +813,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
 
 def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     etf, stock = etfs[0], stocks[0]
-    on_or_before = f"WHERE h.date <= {cypher_text(plan.as_of)}\n" if plan.as_of else ""
-    cypher = (  # the latest snapshot, or the last on or before a day asked ('1개월 전에는?')
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        f"{on_or_before}WITH e, max(h.date) AS latest\n"
-        f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-        "WHERE h2.date = latest\n"
-        "RETURN {etf_code: e.code, date: latest, weight: h2.weight}"
-    )
+    cypher = _weight_cypher(etf, stock, plan.as_of)
     spec: dict[str, Any] = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"],
                             "code": stock["code"]}  # fmt: skip
     if plan.as_of:
@@ -833,6 +827,16 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
                   f"json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, "
                   f"period={lit(plan.period)}))))")  # fmt: skip
     return graph_answer(plan, cypher, render)
+
+
+def _weight_cypher(etf: Row, stock: Row, as_of: str | None = None) -> str:
+    """The stock's weight in the ETF's latest holdings snapshot, or the last on or before a day
+    asked ('1개월 전에는?')."""
+    on_or_before = f"WHERE h.date <= {cypher_text(as_of)}\n" if as_of else ""
+    return (f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+            f"{on_or_before}WITH e, max(h.date) AS latest\n"
+            f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+            "WHERE h2.date = latest\nRETURN {etf_code: e.code, date: latest, weight: h2.weight}")  # fmt: skip
 
 
 def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -961,13 +965,7 @@ def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
             "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
     lines = ["import json", "values = {}"]
     for etf in (a, b):
-        cypher = (
-            f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-            "WITH e, max(h.date) AS latest\n"
-            f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-            "WHERE h2.date = latest\nRETURN {etf_code: e.code, date: latest, weight: h2.weight}"
-        )
-        lines += [f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+        lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
                   f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
                   "and rows else None"]  # fmt: skip
     lines += [f"first = {{'name': {lit(a['name'])}, 'value': values[{lit(a['code'])}]}}",
