@@ -64,18 +64,10 @@ def compare_etfs(data: EtfData, etf_codes: str) -> list[dict[str, Any]]:
         basic = data.require_etf(raw)
         code = basic["code"]
         returns, net_assets = data.returns(code, ("1m",))
-        out.append(
-            {
-                "code": code,
-                "name": basic["name"],
-                "expense_ratio": number(basic["expense_ratio"], 4),
-                "company": basic["company"],
-                "tags": data.tags_of(code),
-                "top_holdings": data.top_holdings(code, COMPARE_HOLDINGS),
-                "return_1m": returns.get("1m"),
-                "latest_net_assets": net_assets,
-            }
-        )
+        out.append({"code": code, "name": basic["name"],
+                    "expense_ratio": number(basic["expense_ratio"], 4), "company": basic["company"],
+                    "tags": data.tags_of(code), "top_holdings": data.top_holdings(code, COMPARE_HOLDINGS),
+                    "return_1m": returns.get("1m"), "latest_net_assets": net_assets})  # fmt: skip
     return out
 
 

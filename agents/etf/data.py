@@ -89,17 +89,8 @@ def check_etf_code(code: str) -> str:
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
-WINDOW_UNITS = (
-    "session",
-    "day",
-    "week",
-    "month",
-    "quarter",
-    "prev_week",
-    "prev_month",
-    "this_week",
-    "this_month",
-)
+WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "prev_week", "prev_month", "this_week",
+                "this_month")  # fmt: skip
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")

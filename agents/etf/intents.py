@@ -794,15 +794,7 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
     if measure == "weight" and not plan.stocks:
         measure = "expense_ratio"
-    if measure not in (
-        "expense_ratio",
-        "return",
-        "net_assets",
-        "close",
-        "weight",
-        "volume",
-        "volatility",
-    ):
+    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility"):  # fmt: skip
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
