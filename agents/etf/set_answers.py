@@ -698,8 +698,14 @@ def render_measure(result: dict, spec: dict) -> str:
                  "volume": f"{int(row['volume']):,}주",
                  "net_assets": fmt_krw(float(row["net_assets"] or 0)),
                  "market_cap": fmt_krw(float(row["market_cap"] or 0))}[spec["measure"]]  # fmt: skip
-        words = daily_words(spec["measure"])  # '종가는', 'NAV는', '거래량은' …
-        ko_word, en_word = josa(words[0], "은/는"), words[1]
+        word = {
+            "close": ("종가는", "close"),
+            "nav": ("NAV는", "NAV"),
+            "volume": ("거래량은", "volume"),
+            "net_assets": ("순자산총액은", "net assets"),
+            "market_cap": ("시가총액은", "market cap"),
+        }
+        ko_word, en_word = word[spec["measure"]]
         note = "" if row["date"] == spec["as_of"] else (
             f" ({spec['as_of']}의 직전 거래일)" if ko else f" (the last trading day on or before {spec['as_of']})")  # fmt: skip
         if ko:
