@@ -171,9 +171,7 @@ def detect_plan(
     return plan
 
 
-_THAT_HOUSE = re.compile(
-    r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE
-)
+_THAT_HOUSE = re.compile(r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE)  # fmt: skip
 _GROUP_PICK = re.compile(r"(?:가장|제일)\s*(많은|적은)\s*(?:곳|운용사|데)|the (most|fewest)")
 
 
@@ -280,11 +278,8 @@ def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
     frame.span.used = True
     asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                          None)  # fmt: skip
-    plan.measure = (
-        "return"
-        if frame.measure() == "return" and op.aggregate is None
-        else (asked_measure or "close")
-    )
+    plan.measure = ("return" if frame.measure() == "return" and op.aggregate is None
+                    else asked_measure or "close")  # fmt: skip
     return True
 
 
@@ -568,9 +563,7 @@ _SET_WORDS = frozenset(
 )
 
 
-_SAME_MANAGER = re.compile(
-    r"(?:같은|그|이|동일한?)\s*운용사|same (?:manager|issuer)", re.IGNORECASE
-)
+_SAME_MANAGER = re.compile(r"(?:같은|그|이|동일한?)\s*운용사|same (?:manager|issuer)", re.IGNORECASE)  # fmt: skip
 
 
 def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) -> None:
