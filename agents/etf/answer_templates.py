@@ -126,11 +126,8 @@ def render_similar(rows: list[dict], name: str, lang: str) -> str:
         for i, r in enumerate(rows[:5], 1)
     ]
     if not rows:
-        return (
-            f"{josa(name, '과/와')} 보유종목이 겹치는 ETF가 없습니다."
-            if lang == "ko"
-            else (f"No ETF shares holdings with {name}.")
-        )
+        return (f"{josa(name, '과/와')} 보유종목이 겹치는 ETF가 없습니다." if lang == "ko"
+                else f"No ETF shares holdings with {name}.")  # fmt: skip
     if lang == "ko":
         head = (
             f"{josa(name, '과/와')} 보유종목 비중이 가장 비슷한 ETF입니다 (유사도 = 공통 종목별 "
@@ -169,43 +166,23 @@ def render_similar_returns(rows: list[dict], name: str, lang: str) -> str:
 
 
 def render_changes(rows: list[dict], name: str, lang: str) -> str:
-    labels = {
-        "added": "신규편입",
-        "removed": "제외",
-        "increased": "비중증가",
-        "decreased": "비중감소",
-    }
-    if lang != "ko":
-        labels = {
-            "added": "added",
-            "removed": "removed",
-            "increased": "increased",
-            "decreased": "decreased",
-        }
+    kinds = ("added", "removed", "increased", "decreased")
+    labels = ({"added": "신규편입", "removed": "제외", "increased": "비중증가", "decreased": "비중감소"}
+              if lang == "ko" else {k: k for k in kinds})  # fmt: skip
     if not rows:
-        return (
-            f"{name}의 보유종목 변화가 없습니다."
-            if lang == "ko"
-            else (f"No holdings changes for {name}.")
-        )
+        return f"{name}의 보유종목 변화가 없습니다." if lang == "ko" else f"No holdings changes for {name}."  # fmt: skip
 
     def weight(v: float | None) -> str:
         return "-" if v is None else f"{v:.2f}%"
 
-    counts = ", ".join(
-        f"{labels[k]} {sum(1 for r in rows if r['change_type'] == k)}"
-        for k in ("added", "removed", "increased", "decreased")
-    )
+    counts = ", ".join(f"{labels[k]} {sum(1 for r in rows if r['change_type'] == k)}"
+                       for k in kinds)  # fmt: skip
     lines = [
         f"- {r['stock_name']}({r['stock_code']}) {labels[r['change_type']]}: "
         f"{weight(r['old_weight'])} → {weight(r['new_weight'])}"
         for r in rows[:10]
     ]
-    head = (
-        f"{name} 보유종목 변화 ({counts}):"
-        if lang == "ko"
-        else (f"{name} holdings changes ({counts}):")
-    )
+    head = f"{name} 보유종목 변화 ({counts}):" if lang == "ko" else f"{name} holdings changes ({counts}):"  # fmt: skip
     return head + "\n" + "\n".join(lines)
 
 
@@ -259,9 +236,7 @@ def render_prices(result: dict, name: str, lang: str) -> str:
         f"{volume}."
     )
     if s.get("latest_net_assets"):
-        text += (
-            f" Latest net assets: KRW {s['latest_net_assets'] / 100000000:,.0f} hundred million."
-        )
+        text += f" Latest net assets: KRW {s['latest_net_assets'] / 100000000:,.0f} hundred million."  # fmt: skip
     return text
 
 
@@ -324,11 +299,8 @@ def render_tags(rows: list[dict], name: str, lang: str) -> str:
 
 def render_top_holders(rows: list[dict], name: str, code: str, lang: str) -> str:
     if not rows:
-        return (
-            f"{josa(f'{name}({code})', '을/를')} 보유한 ETF가 없습니다."
-            if lang == "ko"
-            else (f"No ETF holds {name} ({code}).")
-        )
+        return (f"{josa(f'{name}({code})', '을/를')} 보유한 ETF가 없습니다." if lang == "ko"
+                else f"No ETF holds {name} ({code}).")  # fmt: skip
     lines = [f"{i}. {r['etf_name']} ({r['etf_code']}): {r['weight']:.2f}%"
              for i, r in enumerate(rows, 1)]  # fmt: skip
     head = (f"{name}({code})를 가장 많이 보유한 ETF는 다음과 같습니다 (최신 보유 비중 기준):"
@@ -339,11 +311,8 @@ def render_top_holders(rows: list[dict], name: str, code: str, lang: str) -> str
 
 def render_two_stocks(rows: list[dict], first: str, second: str, lang: str) -> str:
     if not rows:
-        return (
-            f"{first}와 {second}를 동시에 보유한 ETF가 없습니다."
-            if lang == "ko"
-            else (f"No ETF holds both {first} and {second}.")
-        )
+        return (f"{first}와 {second}를 동시에 보유한 ETF가 없습니다." if lang == "ko"
+                else f"No ETF holds both {first} and {second}.")  # fmt: skip
     lines = [
         f"{i}. {r['etf_name']} ({r['etf_code']}): {first} {r['weight_1']:.2f}% + "
         f"{second} {r['weight_2']:.2f}% = {r['total_weight']:.2f}%"

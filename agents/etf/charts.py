@@ -19,22 +19,9 @@ from agents.colors import price_colors
 from agents.etf.set_answers import fmt_krw
 
 PALETTE = ("#2563eb", "#16a34a", "#ea580c", "#9333ea", "#0891b2", "#dc2626")
-PERIOD_LABELS = {
-    "1d": "전일",
-    "1w": "1주",
-    "1m": "1개월",
-    "3m": "3개월",
-    "6m": "6개월",
-    "1y": "1년",
-    "ytd": "연초 이후",
-    "mtd": "이번 달",
-}
-CHANGE_LABELS = {
-    "added": "신규편입",
-    "removed": "제외",
-    "increased": "비중증가",
-    "decreased": "비중감소",
-}
+PERIOD_LABELS = {"1d": "전일", "1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년",
+                 "ytd": "연초 이후", "mtd": "이번 달"}  # fmt: skip
+CHANGE_LABELS = {"added": "신규편입", "removed": "제외", "increased": "비중증가", "decreased": "비중감소"}  # fmt: skip
 # Row backgrounds by change type, in the gain/loss convention: (direction, strong tint).
 CHANGE_TINTS = {"added": (1, True), "increased": (1, False), "decreased": (-1, False),
                 "removed": (-1, True)}  # fmt: skip
@@ -144,9 +131,7 @@ def changes_table(rows: list[dict[str, Any]]) -> tuple[pd.DataFrame, list[str]]:
         for r in rows
     ])  # fmt: skip
     colors = price_colors()
-    tints = {
-        kind: colors.tint(sign, strong=strong) for kind, (sign, strong) in CHANGE_TINTS.items()
-    }
+    tints = {kind: colors.tint(sign, strong=strong) for kind, (sign, strong) in CHANGE_TINTS.items()}  # fmt: skip
     return frame, [tints.get(r["change_type"], "") for r in rows]
 
 
@@ -337,13 +322,10 @@ def answer_item(payload: dict[str, Any], text: str) -> ChartItem | None:
     rows = [(name, values[code] / (1e8 if measure in EOK_MEASURES else 1)) for name, code in listed]
     # the answer's first line that says what is listed: not a note before it ('⚠ 질문의 …은
     # 읽지 못해 …' titled the chart of a top-3 holdings answer)
-    lines = [
-        line for line in text.strip().splitlines() if line.strip() and not line.startswith("⚠")
-    ]
+    lines = [line for line in text.strip().splitlines() if line.strip() and not line.startswith("⚠")]  # fmt: skip
     head = (lines[0] if lines else "").rstrip(":").strip()
-    if (
-        len(head) > 34
-    ):  # a closing note ('(합계 43.25%, 스냅샷 … 기준)') is the answer's, not the chart's
+    # a closing note ('(합계 43.25%, 스냅샷 … 기준)') is the answer's, not the chart's
+    if len(head) > 34:
         head = TRAILING_NOTE.sub("", head)
     title = title_lines(head)
     axis = MEASURE_AXES[measure]

@@ -97,16 +97,38 @@ def answer_code(plan: Plan, resolved: Resolved) -> str:
     return builder(plan, etfs, stocks, tags)
 
 
-def _etf_call(plan: Plan, etfs: list[dict[str, Any]], call: str, render: str) -> str:
-    etf = etfs[0]
-    return "\n".join([
+def tool_code(plan: Plan, call: str, render: str) -> str:
+    """Sandbox code: one tool call, its failure said, else `render` (an expression of `result`)
+    as the answer, with the renderers it calls inlined."""
+    return tpl.inline("\n".join([
         "import json",
         f"result = json.loads({call})",
         "if isinstance(result, dict) and result.get('status') == 'error':",
         f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
         "else:",
-        f"    final_answer({render}(result, {lit(etf['name'])}, {lit(plan.lang)}))",
-    ])  # fmt: skip
+        f"    final_answer({render})",
+    ]))  # fmt: skip
+
+
+def graph_code(plan: Plan, cypher: str, body: list[str]) -> str:
+    """Sandbox code: the graph query's rows, then `body` over them (a failed query is said)."""
+    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+             "if isinstance(rows, dict):",
+             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
+             "else:", *("    " + line for line in body)]  # fmt: skip
+    return tpl.inline("\n".join(lines))
+
+
+def graph_answer(plan: Plan, cypher: str, render: str) -> str:
+    """`graph_code` answering with `render` (an expression of `rows`)."""
+    return graph_code(plan, cypher, [f"final_answer({render})"])
+
+
+def _etf_call(plan: Plan, named: dict[str, Any], call: str, render: str, *more: str,
+              result: str = "result") -> str:  # fmt: skip
+    """`tool_code` answering with `render(result, name, lang, *more)`."""
+    args = ", ".join([result, lit(named["name"]), lit(plan.lang), *map(lit, more)])
+    return tool_code(plan, call, f"{render}({args})")
 
 
 _INFO_FACTS = ("expense_ratio", "listed_date", "benchmark", "manager")
@@ -117,9 +139,8 @@ def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     asked = plan.frame.measure() if plan.frame else None
     asked = "manager" if MANAGER_ASKED.search(plan.question) else asked
     if asked not in _INFO_FACTS:
-        return tpl.inline(_etf_call(plan, etfs, call, "render_info"))
-    code = _etf_call(plan, etfs, call, "render_info_lead")  # the asked fact leads the card
-    return tpl.inline(code.replace(f"{lit(plan.lang)}))", f"{lit(plan.lang)}, {lit(asked)}))"))
+        return _etf_call(plan, etfs[0], call, "render_info")
+    return _etf_call(plan, etfs[0], call, "render_info_lead", asked)  # the asked fact leads
 
 
 def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
@@ -130,11 +151,8 @@ def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
         render = "render_similar_returns"
     else:
         call, render = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})", "render_similar"
-    code = _etf_call(plan, etfs, call, render)
-    n = plan.frame.operation.top_n if plan.frame else None
-    if n:  # 'KODEX 200과 비슷한 ETF 3개': as many as asked
-        code = code.replace(f"{render}(result,", f"{render}(result[:{int(n)}],")
-    return tpl.inline(code)
+    n = plan.frame.operation.top_n if plan.frame else None  # 'KODEX 200과 비슷한 ETF 3개'
+    return _etf_call(plan, etfs[0], call, render, result=f"result[:{int(n)}]" if n else "result")
 
 
 def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
@@ -146,34 +164,28 @@ def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     call = f"get_holdings_changes(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
     kinds = find_phrases(plan.question.lower(), vocabulary()["holdings_change_kinds"])
     if len({k.label for k in kinds}) != 1:  # none, or several kinds ('편입 편출'): all changes
-        return tpl.inline(_etf_call(plan, etfs, call, "render_changes"))
+        return _etf_call(plan, etfs[0], call, "render_changes")
     since = (("전 거래일 대비" if period == "1d" else f"최근 {PERIOD_WORDS['ko'][period]}")
              if plan.lang == "ko" else ("since the previous day" if period == "1d"
                                         else f"over the last {PERIOD_WORDS['en'][period]}"))  # fmt: skip
-    code = _etf_call(plan, etfs, call, "render_changes_of_kind")  # only the kind asked for
-    return tpl.inline(
-        code.replace(
-            f"{lit(plan.lang)}))", f"{lit(plan.lang)}, {lit(kinds[0].label)}, {lit(since)}))"
-        )
+    return _etf_call(plan, etfs[0], call, "render_changes_of_kind", kinds[0].label, since)
+
+
+def _prices(plan: Plan, etfs: list[dict[str, Any]], stocks: list[dict[str, Any]],
+            *_: Any) -> str:  # fmt: skip
+    """An ETF's (a stock's) prices over the asked window, a month unless asked."""
+    period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
+    etf = plan.intent == "etf_prices"
+    named, tool = (
+        (etfs[0], "get_etf_prices(etf_code") if etf else (stocks[0], "get_stock_prices(stock_code")
     )
-
-
-def _etf_prices(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
-    period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
-    call = f"get_etf_prices(etf_code={lit(etfs[0]['code'])}, period={lit(period)})"
-    return tpl.inline(_etf_call(plan, etfs, call, "render_prices"))
-
-
-def _stock_prices(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
-    period = plan.period if plan.period in ("1w", "1m", "3m", "6m", "1y") else "1m"
-    call = f"get_stock_prices(stock_code={lit(stocks[0]['code'])}, period={lit(period)})"
-    return tpl.inline(_etf_call(plan, stocks, call, "render_prices"))
+    call = f"{tool}={lit(named['code'])}, period={lit(period)})"
+    return _etf_call(plan, named, call, "render_prices")
 
 
 def _compare(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     codes = ",".join(e["code"] for e in etfs[:3])
-    return tpl.inline(_etf_call(plan, etfs, f"compare_etfs(etf_codes={lit(codes)})",
-                                "render_compare"))  # fmt: skip
+    return _etf_call(plan, etfs[0], f"compare_etfs(etf_codes={lit(codes)})", "render_compare")
 
 
 def _stock_lookup(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
@@ -189,7 +201,8 @@ def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> 
         "RETURN {etf_code: e.code, etf_name: e.name, weight: latest.weight}\n"
         f"ORDER BY latest.weight DESC LIMIT {_top_n(plan, 5)}"
     )
-    return _graph_answer(plan, cypher, "render_top_holders", stock["name"], stock["code"])
+    return graph_answer(plan, cypher, f"render_top_holders(rows, {lit(stock['name'])}, {lit(stock['code'])}, "
+                        f"{lit(plan.lang)})")  # fmt: skip
 
 
 def _top_n(plan: Plan, default: int) -> int:
@@ -212,7 +225,8 @@ def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> s
         "RETURN {etf_code: e.code, etf_name: e.name, weight_1: lh1.weight, "
         "weight_2: lh2.weight, total_weight: total_weight}"
     )
-    return _graph_answer(plan, cypher, "render_two_stocks", s1["name"], s2["name"])
+    return graph_answer(plan, cypher, f"render_two_stocks(rows, {lit(s1['name'])}, {lit(s2['name'])}, "
+                        f"{lit(plan.lang)})")  # fmt: skip
 
 
 def _list_tags(plan: Plan, *_: Any) -> str:
@@ -226,23 +240,12 @@ def _list_tags(plan: Plan, *_: Any) -> str:
     ]))  # fmt: skip
 
 
-def _graph_answer(plan: Plan, cypher: str, render: str, a: str, b: str) -> str:
-    return tpl.inline("\n".join([
-        "import json",
-        f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
-        "if isinstance(rows, dict):",
-        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-        "else:",
-        f"    final_answer({render}(rows, {lit(a)}, {lit(b)}, {lit(plan.lang)}))",
-    ]))  # fmt: skip
-
-
 _BUILDERS: dict[str, Any] = {
     "etf_info": _info,
     "similar": _similar,
     "holdings_changes": _changes,
-    "etf_prices": _etf_prices,
-    "stock_prices": _stock_prices,
+    "etf_prices": _prices,
+    "stock_prices": _prices,
     "compare": _compare,
     "stock_lookup": _stock_lookup,
     "top_holders": _top_holders,

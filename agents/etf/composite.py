@@ -6,6 +6,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from agents.etf import queries as q
@@ -22,8 +23,8 @@ from agents.etf.data import (
     check_etf_codes,
     check_period,
     number,
-    period_cutoff,
 )
+from data_access import figures as fig
 from data_access.errors import ToolInputError
 
 # every ETF listed in Korea (about 1,000) fits: a set read from the graph is never cut short
@@ -63,18 +64,10 @@ def compare_etfs(data: EtfData, etf_codes: str) -> list[dict[str, Any]]:
         basic = data.require_etf(raw)
         code = basic["code"]
         returns, net_assets = data.returns(code, ("1m",))
-        out.append(
-            {
-                "code": code,
-                "name": basic["name"],
-                "expense_ratio": number(basic["expense_ratio"], 4),
-                "company": basic["company"],
-                "tags": data.tags_of(code),
-                "top_holdings": data.top_holdings(code, COMPARE_HOLDINGS),
-                "return_1m": returns.get("1m"),
-                "latest_net_assets": net_assets,
-            }
-        )
+        out.append({"code": code, "name": basic["name"],
+                    "expense_ratio": number(basic["expense_ratio"], 4), "company": basic["company"],
+                    "tags": data.tags_of(code), "top_holdings": data.top_holdings(code, COMPARE_HOLDINGS),
+                    "return_1m": returns.get("1m"), "latest_net_assets": net_assets})  # fmt: skip
     return out
 
 
@@ -141,7 +134,7 @@ def holdings_changes(data: EtfData, etf_code: str, period: str = "1d") -> list[d
 
 
 def _diff_snapshots(data: EtfData, code: str, latest: str, period: str) -> list[dict[str, Any]]:
-    cutoff = period_cutoff(latest, period)
+    cutoff = fig.base_date(date.fromisoformat(latest), period).isoformat()
     rows = data.run_graph(q.ETF_HOLDINGS_DATE_ON_OR_BEFORE, {"code": code, "cutoff": cutoff},
                        "KR_ETF_HOLDINGS", GRAPH_HOLDS)  # fmt: skip
     base = rows[0]["date"] if rows else None

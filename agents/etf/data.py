@@ -13,7 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -78,19 +78,6 @@ def change_rate(start: Any, end: Any) -> float | None:
     return round((float(end) / float(start) - 1.0) * 100.0, 2)
 
 
-def months_before(day: date, months: int) -> date:
-    """Calendar months back, clamped to the month's last day (as PostgreSQL intervals do)."""
-    total = day.year * 12 + day.month - 1 - months
-    year, month = divmod(total, 12)
-    month += 1
-    for d in range(day.day, 27, -1):
-        try:
-            return date(year, month, d)
-        except ValueError:
-            continue
-    return date(year, month, min(day.day, 28))
-
-
 def check_etf_code(code: str) -> str:
     code = (code or "").strip().upper()
     if not _ETF_CODE.match(code):
@@ -102,17 +89,8 @@ def check_etf_code(code: str) -> str:
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
-WINDOW_UNITS = (
-    "session",
-    "day",
-    "week",
-    "month",
-    "quarter",
-    "prev_week",
-    "prev_month",
-    "this_week",
-    "this_month",
-)
+WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "prev_week", "prev_month", "this_week",
+                "this_month")  # fmt: skip
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
@@ -241,12 +219,9 @@ class EtfData:
 
     # ------------------------------------------------------------ identities
 
-    def suggest_etfs(self, text: str, limit: int = 5) -> list[dict[str, Any]]:
-        rows = fetch_all(q.SUGGEST_ETFS, {"q": text, "limit": limit}, self.pool)
-        return [{"code": r["code"], "name": r["name"]} for r in rows if r["score"] > 0.1]
-
-    def suggest_stocks(self, text: str, limit: int = 5) -> list[dict[str, Any]]:
-        rows = fetch_all(q.SUGGEST_STOCKS, {"q": text, "limit": limit}, self.pool)
+    def suggest(self, sql: str, text: str, limit: int = 5) -> list[dict[str, Any]]:
+        """The nearest known names (SUGGEST_ETFS or SUGGEST_STOCKS)."""
+        rows = fetch_all(sql, {"q": text, "limit": limit}, self.pool)
         return [{"code": r["code"], "name": r["name"]} for r in rows if r["score"] > 0.1]
 
     def require_etf(self, code: str) -> dict[str, Any]:
@@ -255,10 +230,12 @@ class EtfData:
         try:
             code = check_etf_code(raw)
         except ToolInputError as e:
-            raise UnknownEntity(str(e), self.suggest_etfs(raw)) from e
+            raise UnknownEntity(str(e), self.suggest(q.SUGGEST_ETFS, raw)) from e
         rows = self.run_graph(q.ETF_BASIC, {"code": code}, "KR_ETF_MASTER", GRAPH_ETF)
         if not rows:
-            raise UnknownEntity(f"ETF 코드 '{code}'를 찾을 수 없습니다.", self.suggest_etfs(code))
+            raise UnknownEntity(
+                f"ETF 코드 '{code}'를 찾을 수 없습니다.", self.suggest(q.SUGGEST_ETFS, code)
+            )
         return rows[0]
 
     def require_stock(self, code: str) -> dict[str, Any]:
@@ -266,13 +243,15 @@ class EtfData:
         if not _STOCK_CODE.match(raw.upper()):
             raise UnknownEntity(
                 f"종목 코드 형식이 아닙니다: {raw!r} (예: '005930', 'AAPL')",
-                self.suggest_stocks(raw),
+                self.suggest(q.SUGGEST_STOCKS, raw),
             )
         native = raw.upper().split(":", 1)[-1]
         rows = fetch_all(q.STOCK_BY_CODE, (native, raw.upper()), self.pool)
         rows = [r for r in rows if r["security_id"] == raw.upper()] or rows
         if not rows:
-            raise UnknownEntity(f"종목 코드 '{raw}'를 찾을 수 없습니다.", self.suggest_stocks(raw))
+            raise UnknownEntity(
+                f"종목 코드 '{raw}'를 찾을 수 없습니다.", self.suggest(q.SUGGEST_STOCKS, raw)
+            )
         # A bare 6-digit code is Korean; prefer KR when a code exists in two markets.
         rows.sort(key=lambda r: 0 if r["security_id"].startswith("KR:") else 1)
         return rows[0]
@@ -280,29 +259,29 @@ class EtfData:
     # ------------------------------------------------------------ searches
 
     def etf_search(self, query: str) -> list[dict[str, Any]]:
-        text = (query or "").strip()
-        if not text:
-            raise ToolInputError("검색어가 비어 있습니다.")
-        params = {"query": text, "compact": text.lower().replace(" ", ""), "limit": SEARCH_LIMIT}
-        rows = self.run_graph(q.ETF_SEARCH, params, "KR_ETF_MASTER", GRAPH_ETF,
-                           filters={"query": text})  # fmt: skip
-        if not rows:
-            raise UnknownEntity(f"'{text}'와 일치하는 ETF가 없습니다.", self.suggest_etfs(text))
+        rows = self._search(query, q.ETF_SEARCH, GRAPH_ETF, "ETF가", q.SUGGEST_ETFS)
         return [
             {"code": r["code"], "name": r["name"], "expense_ratio": number(r["expense_ratio"], 4)}
             for r in rows
         ]
 
     def stock_search(self, query: str) -> list[dict[str, Any]]:
+        rows = self._search(query, q.STOCK_SEARCH, GRAPH_STOCK, "종목이", q.SUGGEST_STOCKS)
+        return [{"code": r["code"], "name": r["name"]} for r in rows]
+
+    def _search(self, query: str, cypher: str, table: str, none: str,
+                suggest: str) -> list[dict[str, Any]]:  # fmt: skip
         text = (query or "").strip()
         if not text:
             raise ToolInputError("검색어가 비어 있습니다.")
         params = {"query": text, "compact": text.lower().replace(" ", ""), "limit": SEARCH_LIMIT}
-        rows = self.run_graph(q.STOCK_SEARCH, params, "STOCK_MASTER", GRAPH_STOCK,
-                           filters={"query": text})  # fmt: skip
+        dataset = "KR_ETF_MASTER" if table == GRAPH_ETF else "STOCK_MASTER"
+        rows = self.run_graph(cypher, params, dataset, table, filters={"query": text})
         if not rows:
-            raise UnknownEntity(f"'{text}'와 일치하는 종목이 없습니다.", self.suggest_stocks(text))
-        return [{"code": r["code"], "name": r["name"]} for r in rows]
+            raise UnknownEntity(
+                f"'{text}'와 일치하는 {none} 없습니다.", self.suggest(suggest, text)
+            )
+        return rows
 
     def list_tags(self) -> list[dict[str, Any]]:
         rows = self.run_graph(q.LIST_TAGS, {}, "KR_ETF_MASTER", "graph:(ETF)-[:TAGGED]->(Tag)")
@@ -381,7 +360,7 @@ class EtfData:
         key = (_pool_key(self.pool), self._price_version(), sql, tuple(sorted(codes)))  # any order
         read = _SUMMARIES.get(key)
         if read is None:
-            read = self._read_summaries(sql, codes, period, part)
+            read = self._read_summaries(sql, codes, period)
             _SUMMARIES.put(key, read)
         self.cite("KR_ETF_DAILY_PRICE", "etf_prices", sql, {"codes": codes}, read.row_count,
                   filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
@@ -397,12 +376,10 @@ class EtfData:
                 summary.update(_surge(summary.get("avg_volume"), longer[code].get("avg_volume")))
         return found
 
-    def _read_summaries(self, sql: str, codes: list[str], period: str,
-                        part: SummaryPart) -> _Summaries:  # fmt: skip
+    def _read_summaries(self, sql: str, codes: list[str], period: str) -> _Summaries:
         rows = fetch_all(sql, {"codes": codes}, self.pool)
-        read = _aggregated_summary if part == "all" else _ends_summary
         return _Summaries(
-            found={r["etf_code"]: read(r, period) for r in rows},
+            found={r["etf_code"]: _row_summary(r, period) for r in rows},
             row_count=len(rows),
             start=min(iso(r["start_date"]) or "" for r in rows) if rows else None,
             end=max(iso(r["end_date"]) or "" for r in rows) if rows else None,
@@ -570,47 +547,28 @@ def _trading_value(daily: list[dict[str, Any]]) -> dict[str, Any]:
             "trading_from": traded[-1]["date"] if traded else None}  # fmt: skip
 
 
-def _ends_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
-    """ETF_PRICE_ENDS' (or _RANGES') row as a summary: the window's ends, and its range when
-    read; what needs every day's return is None."""
+def _row_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
+    """A set query's row as the summary `_etf_summary` builds from the daily rows: the window's
+    ends (ETF_PRICE_ENDS), its range (_RANGES) and, from ETF_PRICE_SUMMARIES, what needs every
+    day's return; what the query did not read is None."""
+    sd, days = r.get("return_sd"), r.get("volume_days")
+    vol = sd * math.sqrt(fig.TRADING_DAYS_PER_YEAR) if (  # figures.annualized_volatility
+        sd is not None and r["closes"] > 2 and r["returns"] >= max(2, r["closes"] - 1)) else None  # fmt: skip
     end_close, nav = number(r["end_close"]), number(r["latest_nav"])
-    days = r.get("volume_days")
     summary: dict[str, Any] = {
         "etf_code": r["etf_code"], "period": period, "data_count": r.get("data_count"),
         "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
         "start_close": number(r["start_close"]), "end_close": end_close,
         "high": number(r.get("high")), "low": number(r.get("low")),
         "change_rate": change_rate(number(r["start_close"]), end_close),
-        "avg_volume": int(round(r["volume_sum"] / days)) if days else None, "volatility": None,
-        "latest_market_cap": number(r["latest_market_cap"]),
-        "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
-        "latest_premium": change_rate(nav, end_close),
-        "previous_close": number(r["previous_close"]),
-        "trading_value": None, "trading_sessions": None, "trading_from": None,
-    }  # fmt: skip
-    return summary | _distances(summary)
-
-
-def _aggregated_summary(r: dict[str, Any], period: str) -> dict[str, Any]:
-    """ETF_PRICE_SUMMARIES' row as the summary `_etf_summary` builds from the daily rows."""
-    returns_complete = r["returns"] >= max(2, r["closes"] - 1)  # figures.annualized_volatility
-    vol = r["return_sd"] * math.sqrt(fig.TRADING_DAYS_PER_YEAR) if (
-        r["closes"] > 2 and returns_complete and r["return_sd"] is not None) else None  # fmt: skip
-    end_close, nav = number(r["end_close"]), number(r["latest_nav"])
-    summary: dict[str, Any] = {
-        "etf_code": r["etf_code"], "period": period, "data_count": r["data_count"],
-        "start_date": iso(r["start_date"]), "end_date": iso(r["end_date"]),
-        "start_close": number(r["start_close"]), "end_close": end_close,
-        "high": number(r["high"]), "low": number(r["low"]),
-        "change_rate": change_rate(number(r["start_close"]), end_close),
-        "avg_volume": int(round(r["volume_sum"] / r["volume_days"])) if r["volume_days"] else None,
+        "avg_volume": int(round(r["volume_sum"] / days)) if days else None,
         "volatility": round(vol * 100, 2) if vol is not None else None,
         "latest_market_cap": number(r["latest_market_cap"]),
         "latest_net_assets": number(r["latest_net_assets"]), "latest_nav": nav,
         "latest_premium": change_rate(nav, end_close),
         "previous_close": number(r["previous_close"]),
-        "trading_value": number(r["trading_value"]), "trading_sessions": r["trading_sessions"],
-        "trading_from": iso(r["trading_from"]),
+        "trading_value": number(r.get("trading_value")),
+        "trading_sessions": r.get("trading_sessions"), "trading_from": iso(r.get("trading_from")),
     }  # fmt: skip
     return summary | _distances(summary)
 
@@ -641,11 +599,3 @@ def _average_volume(daily: list[dict[str, Any]]) -> int | None:
     """Mean volume of the days that have one (imported close-only series store NULL)."""
     volumes = [d["volume"] for d in daily if d.get("volume") is not None]
     return int(round(sum(volumes) / len(volumes))) if volumes else None
-
-
-def period_cutoff(latest: str, period: str) -> str:
-    """The base snapshot date bound for a holdings-change period ('1w', '1m', '3m' … '1y')."""
-    day = date.fromisoformat(latest)
-    months = {"1m": 1, "3m": 3, "6m": 6, "1y": 12}.get(period, 1)
-    base = day - timedelta(days=7) if period == "1w" else months_before(day, months)
-    return base.isoformat()

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from agents.etf import answer_templates as tpl
-from agents.etf.codegen import cypher_text, lit
+from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
@@ -148,10 +148,9 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
             "WITH e, latest, count(x) AS held\nWHERE held = 0\n"
             "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, weight: 0.0, "
             "date: latest}",
-            f"{josa(names, '을/를')} 담지 않은 {scoped}ETF(보유종목 자료가 있는 ETF 중)"
-            if ko
+            f"{josa(names, '을/를')} 담지 않은 {scoped}ETF(보유종목 자료가 있는 ETF 중)" if ko
             else f"{scoped}ETFs not holding {names} (of those with holdings data)",
-        )
+        )  # fmt: skip
     if plan.universe == "holders":
         # '삼성전자를 5% 넘게 담은 반도체 ETF': the holders within the named theme or manager;
         # '삼성전자와 SK하이닉스를 모두 담은 ETF': every named stock held (weights summed)
@@ -166,12 +165,9 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
             + "".join(held)
             + "RETURN {code: e.code, name: e.name, expense_ratio: e.expense_ratio, "
             f"weight: {weight}, date: latest}}",
-            (
-                f"{josa(names, '을/를')} {'모두 ' if len(stocks) > 1 else ''}담은 {scoped}ETF"
-                if ko
-                else f"{scoped}ETFs holding {names}"
-            ),
-        )
+            f"{josa(names, '을/를')} {'모두 ' if len(stocks) > 1 else ''}담은 {scoped}ETF" if ko
+            else f"{scoped}ETFs holding {names}",
+        )  # fmt: skip
     if plan.benchmark:  # '코스피200 추종 ETF': that index, or its total-return version
         name = plan.benchmark
         names = ", ".join(cypher_text(n) for n in (name, f"{name} TR", f"{name} 총수익"))
@@ -216,11 +212,8 @@ def _price_calls(measures: set[str], period: str) -> list[_PriceCall]:
         return [("1w", "range", "3m", "volume_surge")]
     window = period if measures & set(_WINDOWED) else "1w"
     window = "1w" if window == "1d" else window  # the last two closes come from a week's bars
-    part = (
-        "ends"
-        if measures <= {"return", "close", "net_assets"}
-        else ("range" if measures <= _RANGE_MEASURES else None)
-    )  # look-ups, plain aggregates
+    part = ("ends" if measures <= {"return", "close", "net_assets"}  # look-ups, plain aggregates
+            else "range" if measures <= _RANGE_MEASURES else None)  # fmt: skip
     columns = []
     if "return" in measures:  # '어제': the last close against the one before it
         columns.append("return=" + ("day_change" if period == "1d" else "change_rate"))
@@ -319,7 +312,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         spec = _set_spec(plan, described, measure, filter_measure, period)
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
                  "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
-    return _graph_rows(plan, cypher, body)
+    return graph_code(plan, cypher, body)
 
 
 def _asked_bar(plan: Plan, measure: str) -> dict[str, Any] | None:
@@ -350,9 +343,7 @@ def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[
         args += f", order_by={lit(measure)}, descending={descending!r}"
         args += f", top={n}" if n else ""
     # the reference ETF ('KODEX 200보다 싼') is read beside the set, first: its row is the bar
-    body = ([f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
-             f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
-             "rows = (ref if isinstance(ref, list) else []) + rows"] if ref
+    body = ([f"ref = {_one_etf(ref.key)}", "rows = (ref if isinstance(ref, list) else []) + rows"] if ref
             else ["ref_text = ''"])  # fmt: skip
     body += _table_lines(used, period, args)
     if ref:
@@ -396,7 +387,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(_order_direction(plan, order_by), None, order_by)
     if plan.both_ends:
-        return _graph_rows(
+        return graph_code(
             plan, cypher, _both_ends_lines(plan, described, order_by, measure, period)
         )
     n = int(plan.position or op.top_n or 1)
@@ -426,7 +417,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     if plan.keep_where:  # '상위 10개 중 총보수 0.1% 미만인 것': the cut first, then the condition
         body += _filter_lines(_conditions(plan, measure)) + ["tied = []"]
     if plan.holdings_n:
-        return _graph_rows(plan, cypher, body + _holdings_of_pick(plan, order_by, descending))
+        return graph_code(plan, cypher, body + _holdings_of_pick(plan, order_by, descending))
     aggregate = op.aggregate if op.aggregate in ("avg", "sum", "max", "min", "count") else None
     body += _aggregate_lines(aggregate, measure) if aggregate else ["value = None"]
     spec = _composed_spec(plan, described, order_by, measure, period, descending, n, aggregate,
@@ -437,7 +428,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
         body += ["final_answer(lead + render_etf_composed(rows, value, spec, tied))"]
     else:
         body += ["final_answer(render_etf_composed(rows, value, spec, tied))"]
-    return _graph_rows(plan, cypher, body)
+    return graph_code(plan, cypher, body)
 
 
 def _aggregate_held_to_bar(plan: Plan) -> bool:
@@ -462,8 +453,7 @@ def _held_to_bar_lines(plan: Plan, measure: str, period: str, mine: str = "",
         lines = [f"bar, bar_shown = {bar!r}, {lit(fmt_measure(measure, bar).lstrip('+'))}"]
     else:
         lines = ["picked, picked_tied = rows, tied",
-                 f'rows = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = '
-                 f'{cypher_text(ref.key)} RETURN {_RETURN}"))',
+                 f"rows = {_one_etf(ref.key)}",
                  "rows = rows if isinstance(rows, list) else []",
                  *(_table_lines({measure}, period) if _priced({measure}) else []),
                  f"bar = rows[0].get({lit(measure)}) if rows else None",
@@ -471,9 +461,7 @@ def _held_to_bar_lines(plan: Plan, measure: str, period: str, mine: str = "",
                  "rows, tied = picked, picked_tied"]  # fmt: skip
     label = _measure_label(plan, measure, period)
     mine = mine or f"rows[0].get({lit(measure)}) if rows else None"
-    subject = (
-        subject or f"rows[0]['name'] + {lit('의 ' + label if plan.lang == 'ko' else ' ' + label)}"
-    )
+    subject = subject or f"rows[0]['name'] + {lit('의 ' + label if plan.lang == 'ko' else ' ' + label)}"  # fmt: skip
     return lines + [
         f"mine = {mine}",
         f"lead = '' if mine is None or bar is None else verdict({subject}, mine, "
@@ -532,9 +520,7 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
     """Sandbox lines after a pick of one ETF: its latest holdings, the top N by weight."""
     ko = plan.lang == "ko"
     order = measure_name(order_by, plan.lang)
-    place = (
-        f"{plan.position}번째로" if (plan.position or 0) > 1 else "가장"
-    )  # '두 번째로 큰 ETF의 …'
+    place = f"{plan.position}번째로" if (plan.position or 0) > 1 else "가장"  # '두 번째로 큰 …'
     said = (f"{order} {place} {'높은' if descending else '낮은'} ETF" if ko
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
@@ -645,7 +631,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
         body.append(f"groups = [g for name in {lit(plan.only_groups)} for g in groups "
                     "if g['group'] == name]")  # fmt: skip
     body.append(f"final_answer(render_groups(groups, {lit(spec)}))")
-    return _graph_rows(plan, cypher, body)
+    return graph_code(plan, cypher, body)
 
 
 _AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
@@ -679,9 +665,13 @@ def _reference_lines(plan: Plan) -> list[str]:
     ref = plan.frame.operation.threshold_of
     if ref is None:
         return ["ref_text = ''"]
-    code = cypher_text(ref.key)
-    return [f'ref = json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = {code} RETURN {_RETURN}"))',
+    return [f"ref = {_one_etf(ref.key)}",
             f"rows = (ref if isinstance(ref, list) else []) + [r for r in rows if r['code'] != {lit(ref.key)}]"]  # fmt: skip
+
+
+def _one_etf(code: str) -> str:
+    """The sandbox expression reading one ETF's row as a set's rows are read."""
+    return f'json.loads(graph_query(cypher="MATCH (e:ETF) WHERE e.code = {cypher_text(code)} RETURN {_RETURN}"))'
 
 
 def _against_reference(plan: Plan, measure: str) -> list[str]:
@@ -765,11 +755,7 @@ def _measure_label(plan: Plan, measure: str, period: str) -> str:
     if period == "1d":  # '어제': the day's move, the rest over the week its bars come from
         period = "1w"
     if measure in _WINDOWED:
-        return (
-            f"{PERIOD_WORDS[plan.lang][period]} {label}"
-            if plan.lang == "ko"
-            else (f"{PERIOD_WORDS['en'][period]} {label}")
-        )
+        return f"{PERIOD_WORDS[plan.lang][period]} {label}"
     return label
 
 
@@ -782,23 +768,10 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
     order = ("낮은 순" if ascending else "높은 순") if ko else (
         "lowest first" if ascending else "highest first")  # fmt: skip
     label = _measure_label(plan, measure, period)
-    top = (
-        f" 상위 {op.top_n}개"
-        if ko and op.kind == "rank" and op.top_n
-        else (f", top {op.top_n}" if op.kind == "rank" and op.top_n else "")
-    )
-    if ko:
-        title = (
-            f"{described}"
-            + (f" 중 {condition}" if condition else "")
-            + f" ({label} {order}{top}, {{n}}개):"
-        )
-    else:
-        title = (
-            f"{described}"
-            + (f" with {condition}" if condition else "")
-            + f" ({label}, {order}{top}; {{n}}):"
-        )
+    top = "" if op.kind != "rank" or not op.top_n else f" 상위 {op.top_n}개" if ko else f", top {op.top_n}"  # fmt: skip
+    where = (f" 중 {condition}" if ko else f" with {condition}") if condition else ""
+    title = (f"{described}{where} ({label} {order}{top}, {{n}}개):" if ko
+             else f"{described}{where} ({label}, {order}{top}; {{n}}):")  # fmt: skip
     if plan.also:  # '질문한 ETF의 총보수 · 1년 수익률': every measure asked, nothing else
         labels = " · ".join(_measure_label(plan, m, period) for m in [measure, *plan.also])
         title = f"{described}의 {labels} ({{n}}개):" if ko else f"{labels} of {described} ({{n}}):"
@@ -840,14 +813,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
 
 def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
     etf, stock = etfs[0], stocks[0]
-    on_or_before = f"WHERE h.date <= {cypher_text(plan.as_of)}\n" if plan.as_of else ""
-    cypher = (  # the latest snapshot, or the last on or before a day asked ('1개월 전에는?')
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        f"{on_or_before}WITH e, max(h.date) AS latest\n"
-        f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-        "WHERE h2.date = latest\n"
-        "RETURN {etf_code: e.code, date: latest, weight: h2.weight}"
-    )
+    cypher = _weight_cypher(etf, stock, plan.as_of)
     spec: dict[str, Any] = {"lang": plan.lang, "etf": etf["name"], "stock": stock["name"],
                             "code": stock["code"]}  # fmt: skip
     if plan.as_of:
@@ -860,7 +826,17 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
         render = (f"render_holding_weight(rows[0] if rows else {{}}, dict({lit(spec)}, changes="
                   f"json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, "
                   f"period={lit(plan.period)}))))")  # fmt: skip
-    return _graph_then(plan, cypher, render)
+    return graph_answer(plan, cypher, render)
+
+
+def _weight_cypher(etf: Row, stock: Row, as_of: str | None = None) -> str:
+    """The stock's weight in the ETF's latest holdings snapshot, or the last on or before a day
+    asked ('1개월 전에는?')."""
+    on_or_before = f"WHERE h.date <= {cypher_text(as_of)}\n" if as_of else ""
+    return (f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
+            f"{on_or_before}WITH e, max(h.date) AS latest\n"
+            f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
+            "WHERE h2.date = latest\nRETURN {etf_code: e.code, date: latest, weight: h2.weight}")  # fmt: skip
 
 
 def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -901,13 +877,13 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
                 f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(period)}))",
                 "    r['return'] = got.get('summary', {}).get('change_rate') if isinstance(got, dict) else None",
                 f"final_answer({render})"]  # fmt: skip
-        return _graph_rows(plan, cypher, body)
+        return graph_code(plan, cypher, body)
     if op.comparator and op.threshold is not None:  # '비중 5% 넘는 종목': filtered in the code
         spec["condition"] = _condition(plan, "weight")
         keep = f"r['weight'] {_PY_COMPARATOR[op.comparator]} {op.threshold!r}"
         render = (f"render_holdings_aggregate([r for r in rows if r.get('weight') is not None "
                   f"and {keep}], {lit(spec)})")  # fmt: skip
-    return _graph_then(plan, cypher, render)
+    return graph_answer(plan, cypher, render)
 
 
 def _holdings_sector(plan: Plan) -> tuple[str | None, list[str]]:
@@ -920,19 +896,6 @@ def _holdings_sector(plan: Plan) -> tuple[str | None, list[str]]:
     return None, []
 
 
-def _graph_then(plan: Plan, cypher: str, render_call: str) -> str:
-    return _graph_rows(plan, cypher, [f"final_answer({render_call})"])
-
-
-def _graph_rows(plan: Plan, cypher: str, body: list[str]) -> str:
-    """Sandbox code: the graph query's rows, then `body` over them (a failed query is said)."""
-    lines = ["import json", f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
-             "if isinstance(rows, dict):",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-             "else:", *("    " + line for line in body)]  # fmt: skip
-    return tpl.inline("\n".join(lines))
-
-
 def holdings_counts_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     """How many stocks each named ETF holds on its latest snapshot, the larger said first."""
     codes = ", ".join(cypher_text(e["code"]) for e in etfs[:3])
@@ -943,7 +906,7 @@ def holdings_counts_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     )
     spec = {"lang": plan.lang, "names": {e["code"]: e["name"] for e in etfs[:3]},
             "fewer": pick_direction(plan.frame) == "asc" if plan.frame else False}  # fmt: skip
-    return _graph_then(plan, cypher, f"render_holdings_counts(rows, {lit(spec)})")
+    return graph_answer(plan, cypher, f"render_holdings_counts(rows, {lit(spec)})")
 
 
 def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -960,7 +923,7 @@ def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         "ORDER BY x.weight DESC"
     )
     spec = {"lang": plan.lang, "a": a["name"], "b": b["name"], "note": notes_text(plan)}
-    return _graph_then(plan, cypher, f"render_common_holdings(rows, {lit(spec)})")
+    return graph_answer(plan, cypher, f"render_common_holdings(rows, {lit(spec)})")
 
 
 def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
@@ -1002,13 +965,7 @@ def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
             "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
     lines = ["import json", "values = {}"]
     for etf in (a, b):
-        cypher = (
-            f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-            "WITH e, max(h.date) AS latest\n"
-            f"OPTIONAL MATCH (e)-[h2:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-            "WHERE h2.date = latest\nRETURN {etf_code: e.code, date: latest, weight: h2.weight}"
-        )
-        lines += [f'rows = json.loads(graph_query(cypher="""\n{cypher}\n"""))',
+        lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
                   f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
                   "and rows else None"]  # fmt: skip
     lines += [f"first = {{'name': {lit(a['name'])}, 'value': values[{lit(a['code'])}]}}",
@@ -1043,13 +1000,9 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
             "currency": currency, "period_ko": window_words(period)[0],
             "period_en": window_words(period)[1], "note": note.strip(),
             "empty": tpl.tool_failed(plan.lang) + target["name"]}  # fmt: skip
-    lines = ["import json",
-             "result = json.loads(" + call.format(lit(target["code"]), lit(period)) + ")",
-             "if isinstance(result, dict) and result.get('status') == 'error':",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-             "else:",
-             f"    final_answer(render_extreme(result, {lit(spec)}))"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
+    return tool_code(
+        plan, call.format(lit(target["code"]), lit(period)), f"render_extreme(result, {lit(spec)})"
+    )
 
 
 def out_of_window_text(plan: Plan) -> str:
@@ -1067,15 +1020,10 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
-    windowed = (
-        plan.measure in ("return", "volatility", "drawdown")
-        or plan.days
-        or (plan.measure == "trading_value" and plan.period)
-    )
+    windowed = (plan.measure in ("return", "volatility", "drawdown") or plan.days
+                or (plan.measure == "trading_value" and plan.period))  # fmt: skip
     aggregate = plan.frame.operation.aggregate if plan.frame is not None else None
-    premium_stat = (
-        aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None
-    )
+    premium_stat = aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None  # fmt: skip
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
     if plan.days and plan.frame is not None and plan.frame.statistic is None:
         mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
@@ -1092,14 +1040,11 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "as_of": plan.as_of, "premium_stat": premium_stat,
             "last_session": plan.measure == "trading_value" and not windowed,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
-    lines = ["import json",
-             f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
-             f"period={lit(period)}))",
-             "if isinstance(result, dict) and result.get('status') == 'error':",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-             "else:",
-             f"    final_answer(render_measure(result, {lit(spec)}))"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
+    return tool_code(
+        plan,
+        f"get_etf_prices(etf_code={lit(etf['code'])}, period={lit(period)})",
+        f"render_measure(result, {lit(spec)})",
+    )
 
 
 def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -1190,7 +1135,7 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         "        r['contribution'] = r['weight'] * r['return'] / 100",
         f"final_answer(render_attribution(fund, rows, {lit(spec)}))",
     ]
-    return _graph_rows(plan, cypher, body)
+    return graph_code(plan, cypher, body)
 
 
 def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -1210,13 +1155,11 @@ def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
             "pick": period_pick(plan.frame),
             "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
-    lines = ["import json",
-             f"result = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, period='1y'))",
-             "if isinstance(result, dict) and result.get('status') == 'error':",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-             "else:",
-             f"    final_answer(render_month(result, {lit(spec)}))"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
+    return tool_code(
+        plan,
+        f"get_etf_prices(etf_code={lit(etf['code'])}, period='1y')",
+        f"render_month(result, {lit(spec)})",
+    )
 
 
 FRAME_BUILDERS: dict[str, Any] = {

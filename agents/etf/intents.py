@@ -118,10 +118,6 @@ class Plan:
     scope_note: str | None = None  # '금 ETF 시세': answered with the tag's funds, said first
 
 
-def language_of(question: str) -> Lang:
-    return "ko" if any("\uac00" <= ch <= "\ud7a3" for ch in question) else "en"
-
-
 def detect_plan(
     question: str,
     lexicon: Lexicon,
@@ -160,11 +156,8 @@ def detect_plan(
     plan.show_manager = bool(
         plan.intent in ("etf_set", "etf_composed") and not plan.managers
         and not frame.operation.group_by and MANAGER_ASKED.search(plan.question))  # fmt: skip
-    if (
-        frame.per_period
-        and len(plan.etfs) == 1
-        and plan.intent in ("etf_measure", "etf_prices", "price_extreme", "etf_info")
-    ):
+    if frame.per_period and len(plan.etfs) == 1 and plan.intent in (
+            "etf_measure", "etf_prices", "price_extreme", "etf_info"):  # fmt: skip
         plan.intent, plan.per = "etf_month", frame.per_period  # '분기별 수익률': one per period
         plan.measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                             "close")  # fmt: skip
@@ -178,9 +171,7 @@ def detect_plan(
     return plan
 
 
-_THAT_HOUSE = re.compile(
-    r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE
-)
+_THAT_HOUSE = re.compile(r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE)  # fmt: skip
 _GROUP_PICK = re.compile(r"(?:가장|제일)\s*(많은|적은)\s*(?:곳|운용사|데)|the (most|fewest)")
 
 
@@ -189,11 +180,7 @@ def _house_of_the_count(plan: Plan, frame: QuestionFrame, previous: QuestionFram
     """'운용사별 ETF 개수' → '그 중 가장 많은 곳의 평균 보수는?': the house the count put first,
     then the figure asked of its funds (not of all funds)."""
     said = _GROUP_PICK.search(plan.question)
-    if (
-        previous is not None
-        and previous.operation.group_first
-        and previous.operation.aggregate == "count"
-    ):
+    if previous is not None and previous.operation.group_first and previous.operation.aggregate == "count":  # fmt: skip
         said = said or _THAT_HOUSE.search(plan.question)  # 'ETF 가장 많은 운용사' → '그 운용사 …'
     if (said is None or plan.managers or previous is None
             or previous.operation.group_by != "manager"):  # fmt: skip
@@ -291,22 +278,16 @@ def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
     frame.span.used = True
     asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                          None)  # fmt: skip
-    plan.measure = (
-        "return"
-        if frame.measure() == "return" and op.aggregate is None
-        else (asked_measure or "close")
-    )
+    plan.measure = ("return" if frame.measure() == "return" and op.aggregate is None
+                    else asked_measure or "close")  # fmt: skip
     return True
 
 
 def _dated_value(plan: Plan) -> bool:
     """One ETF's close, NAV or volume on a past day (read from the price tool's year window;
     a day before it is said to be out of reach)."""
-    return (
-        plan.intent == "etf_measure"
-        and plan.measure in ("close", "nav", "volume", "net_assets", "market_cap")
-        and not plan.days
-    )
+    return (plan.intent == "etf_measure" and not plan.days
+            and plan.measure in ("close", "nav", "volume", "net_assets", "market_cap"))  # fmt: skip
 
 
 def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
@@ -332,15 +313,10 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if frame.reference == "subset" and frame.previous_result:
         return _set_intent(plan, frame, "previous")
     groups = _named_groups(plan)
-    if (
-        groups is not None
-        and not (plan.etfs or plan.stocks)
-        and (
-            op.kind in ("difference", "compare")
-            or op.aggregate in ("avg", "sum", "count")
-            or "보다" in plan.question
-        )
-    ):  # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
+    if groups is not None and not (plan.etfs or plan.stocks) and (
+            op.kind in ("difference", "compare") or op.aggregate in ("avg", "sum", "count")
+            or "보다" in plan.question):  # fmt: skip
+        # '미래에셋 ETF 평균 총보수와 삼성 ETF 평균 총보수 차이': each manager's figure, the gap
         plan.only_groups = [m.key for m in groups[1]]
         plan.gap_of_groups = op.kind in ("difference", "compare") or "보다" in plan.question
         plan.total_of_groups = bool(find_phrases(  # '합치면?', '합계': the groups added up
@@ -350,9 +326,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             plan.question.lower(), {"n": vocabulary()["aggregates"]["count"]}
         ) or (not frame.measures)  # '해외주식 ETF가 채권 ETF보다 많아?': how many each
         read = frame.statistic if frame.statistic in ("avg", "sum") else "avg"
-        if (
-            op.top_n == 1 and frame.statistic is None
-        ):  # each house's first one ('… 1위' → '차이는?')
+        if op.top_n == 1 and frame.statistic is None:  # each house's first ('… 1위' → '차이는?')
             read = "min" if op.direction == "asc" else "max"
         if counted and plan.total_of_groups:  # '… 개수와 … 개수 합': the counts added up
             op.aggregate = "count"
@@ -363,14 +337,14 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         universe: Universe = "tag" if plan.tags else "manager" if plan.managers else "all"
         return "etf_groups" if _set_intent(plan, frame, universe) == "etf_set" else "unsupported"
     relation = frame.relation
+    of_a_set = measure in SET_MEASURES and measure != "weight"  # a measure sets are read by
     etfs, stocks = len(plan.etfs), len(plan.stocks)
     if relation == "similar" and op.threshold_of is not None:
         return _set_intent(plan, frame, "similar")  # 'KODEX 200과 비슷한 ETF 중 더 싼 거'
     if relation == "weight_in" and etfs == 1 and stocks == 1:
         return "holding_weight"
     if relation == "together" and stocks >= 2:
-        if op.kind in ("rank", "filter", "aggregate") and measure in SET_MEASURES and (
-                measure != "weight"):  # fmt: skip
+        if op.kind in ("rank", "filter", "aggregate") and of_a_set:
             return _set_intent(plan, frame, "holders")  # '… 모두 담은 ETF 중 보수가 가장 싼 것'
         return "two_stock_holders"
     if relation in ("holders", "together") and negations(analyse(frame.question), frame.question):
@@ -390,39 +364,26 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "top_holders"
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
-    if (
-        etfs >= 2
-        and measure == "holdings"
-        and (
-            op.aggregate == "count" or op.kind in ("compare", "difference") or pick_direction(frame)
-        )
-    ):  # 'KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽': each one's count of holdings
+    if etfs >= 2 and measure == "holdings" and (
+            op.aggregate == "count" or op.kind in ("compare", "difference") or pick_direction(frame)):  # fmt: skip
+        # 'KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽': each one's count of holdings
         return "holdings_counts"
-    if etfs and not relation and op.kind == "filter" and op.comparator and (
-            measure in SET_MEASURES and measure != "weight"):  # fmt: skip
+    if etfs and not relation and op.kind == "filter" and op.comparator and of_a_set:
         return _set_intent(plan, frame, "named")  # 'KODEX 200 보수 0.1% 넘어?': held to the bar
     asked = _measures_asked(frame)
     if (etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation
             and window_ask(frame) is None):  # '20거래일 종가 변동성' is one window's statistic  # fmt: skip
         plan.also = asked[1:]  # 'TIGER 200 보수랑 1년 수익률': every measure asked, side by side
         return _set_intent(plan, frame, "named")
-    if etfs >= 3 and measure in SET_MEASURES and measure != "weight":
-        return _set_intent(plan, frame, "named")  # three or more named: side by side, ordered
-    if (
-        etfs >= 2
-        and op.kind == "aggregate"
-        and op.aggregate in ("sum", "avg")
-        and (measure in SET_MEASURES and measure != "weight")
-    ):  # 'KODEX 200과 TIGER 200 순자산 합계', '… → 합치면?': the named funds' total
+    if of_a_set and (etfs >= 3 or (etfs >= 2 and op.kind == "aggregate"
+                                   and op.aggregate in ("sum", "avg"))):  # fmt: skip
+        # three or more named: side by side, ordered; 'KODEX 200과 TIGER 200 순자산 합계', '… →
+        # 합치면?': the named funds' total
         return _set_intent(plan, frame, "named")
     if etfs >= 2:
         # 'KODEX 200 보수가 TIGER 200보다 높아?': the gap of the figure asked, the higher named
         than = any(plan.question[e.end : e.end + 3].startswith("보다") for e in plan.etfs)
-        if (
-            op.kind == "difference"
-            or than
-            or (relation == "weight_in" and frame.measure() == "weight")
-        ):
+        if op.kind == "difference" or than or (relation == "weight_in" and frame.measure() == "weight"):  # fmt: skip
             return _difference(plan, frame)
         if frame.measure() in ("net_assets", "close", "volume", "volatility") or (
             frame.measure() == "return" and plan.period not in (None, "1m")
@@ -441,10 +402,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if plan.tags or plan.managers:
         universe = "tag" if plan.tags else "manager"
         _spot_price_said(plan)
-        if _asks_why(frame) and measure in (None, "return", "close"):
+        if WHY_NOTE in frame.notes and measure in (None, "return", "close"):
             return _why_of_a_set(plan, frame, universe)
-        if _how_doing(plan, frame):
-            return _set_intent(plan, frame, universe)  # '반도체 ETF 요즘 어때?': their returns
+        _how_doing(plan, frame)  # '반도체 ETF 요즘 어때?': their returns
         return _set_intent(plan, frame, universe)  # '반도체 ETF', '미래에셋 ETF 목록': by fee
     order = _order_asked(plan.question) if measure in SET_MEASURES and op.kind == "lookup" else None
     if order and _ETF_WORD.search(plan.question):
@@ -466,10 +426,6 @@ _HELD_PLACE = re.compile(r"보유\s*(\d{1,2})\s*위")  # the holdings' place, no
 _PICK_COUNT = re.compile(r"\s중(?:에서|에)?\s.*?(\d{1,3})\s*개(?!월)")  # a count after '중'
 
 
-def _measure_of(frame: QuestionFrame, surface: str) -> str | None:
-    return next((m.name for m in frame.measures if m.surface == surface), None)
-
-
 def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     """'거래대금 상위 5개 ETF의 평균 순자산', '현대차 비중이 가장 큰 ETF의 3개월 수익률', 'KODEX
     200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
@@ -480,7 +436,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     # '… 가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?': the pick's figure held to the
     # bar (a number, or a named fund's same figure), not a filter of the set
     plan.held_to_bar = (read is not None and bar_is_the_predicate(frame)
-                        and op.filter_measure in (None, _measure_of(frame, read)))  # fmt: skip
+                        and op.filter_measure in (None, next((m.name for m in frame.measures if m.surface == read), None)))  # fmt: skip
     if plan.held_to_bar:
         kept_by = None
     ends = _ends_of_one_measure(frame)
@@ -555,11 +511,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     cut = "처음과 끝" if plan.both_ends and op.top_n != 2 else f"{n}개"
     read += " 차이" if plan.both_ends else ""
     if plan.held_to_bar:  # the last step: the figure against the bar
-        bar = (
-            op.threshold_of.name
-            if op.threshold_of
-            else f"{op.threshold:g}{op.threshold_unit or ''}"
-        )
+        bar = op.threshold_of.name if op.threshold_of else f"{op.threshold:g}{op.threshold_unit or ''}"  # fmt: skip
         read += f" → {bar} {COMPARATOR_WORDS['ko'].get(op.comparator or '', '')}?"
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
@@ -611,9 +563,7 @@ _SET_WORDS = frozenset(
 )
 
 
-_SAME_MANAGER = re.compile(
-    r"(?:같은|그|이|동일한?)\s*운용사|same (?:manager|issuer)", re.IGNORECASE
-)
+_SAME_MANAGER = re.compile(r"(?:같은|그|이|동일한?)\s*운용사|same (?:manager|issuer)", re.IGNORECASE)  # fmt: skip
 
 
 def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) -> None:
@@ -787,7 +737,7 @@ def _distance_from_extreme(plan: Plan, frame: QuestionFrame) -> None:
         op.comparator = ">=" if name == "from_high" else "<="  # the last close is the extreme
     elif op.kind in ("lookup", "list", "rank"):
         op.kind, op.top_n = "rank", op.top_n or 10
-        if op.direction is None or measure == "high" and not _fell_from(plan):
+        if op.direction is None or measure == "high" and asked_move(plan.question) != "down":
             op.direction = "desc" if name == "from_high" else "asc"  # the nearest first
 
 
@@ -812,14 +762,12 @@ def _spot_price_said(plan: Plan) -> None:
                        f"the ETFs tagged '{tag}' are shown instead.")  # fmt: skip
 
 
-def _how_doing(plan: Plan, frame: QuestionFrame) -> bool:
+def _how_doing(plan: Plan, frame: QuestionFrame) -> None:
     """'반도체 ETF 요즘 어때?', 'how are dividend ETFs doing?': a set asked how it is doing with
     no measure is its ETFs' returns over the period (a month unless asked), best first."""
-    if frame.measures or not _HOW_DOING.search(plan.question):
-        return False
-    frame.measures = [Measure(name="return", unit="%", surface="어때")]
-    frame.operation.kind, frame.operation.direction = "rank", "desc"
-    return True
+    if not frame.measures and _HOW_DOING.search(plan.question):
+        frame.measures = [Measure(name="return", unit="%", surface="어때")]
+        frame.operation.kind, frame.operation.direction = "rank", "desc"
 
 
 def _volume_surge(plan: Plan, frame: QuestionFrame) -> None:
@@ -835,24 +783,11 @@ def _volume_surge(plan: Plan, frame: QuestionFrame) -> None:
         op.direction = "asc" if re.search(r"급감|줄어든|drop|fell", surge.group(0)) else "desc"
 
 
-def _fell_from(plan: Plan) -> bool:
-    """'고점 대비 가장 많이 빠진 ETF': the farthest below the high first."""
-    return asked_move(plan.question) == "down"
-
-
 def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
     if measure == "weight" and not plan.stocks:
         measure = "expense_ratio"
-    if measure not in (
-        "expense_ratio",
-        "return",
-        "net_assets",
-        "close",
-        "weight",
-        "volume",
-        "volatility",
-    ):
+    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility"):  # fmt: skip
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
@@ -912,7 +847,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         if window.threshold:  # the price tool counts every up (down) session: the bar is said
             plan.unanswered.append(_text(plan, "day_threshold", f"{window.threshold:g}%"))
         return "etf_window"
-    if _asks_why(frame) and measure in (None, "return", "close"):
+    if WHY_NOTE in frame.notes and measure in (None, "return", "close"):
         plan.measure = "return"  # 'KODEX 반도체 왜 떨어졌어?': the holdings that moved it
         return "etf_attribution"
     if op.change_basis == "yoy" and measure in (None, "return", "close"):
@@ -985,9 +920,7 @@ def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:
     field = frame.stat_field or measure or "close"
     if field in ("high", "low", "high_low"):
         return "close"
-    return (
-        field if field in SESSION_FIELDS else "close" if field in ("return", "volatility") else None
-    )
+    return field if field in SESSION_FIELDS else "close" if field in ("return", "volatility") else None  # fmt: skip
 
 
 MANAGER_ASKED = re.compile(r"운용사(?:는|가|이름|명|\s*어디|\s*\??\s*$)|어느\s*운용사|which (?:manager|issuer)"
@@ -1009,11 +942,6 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
     frame.operation.kind, frame.operation.direction = "rank", "asc" if down else "desc"
     plan.unanswered.append(_text(plan, "set_why"))
     return _set_intent(plan, frame, universe)
-
-
-def _asks_why(frame: QuestionFrame) -> bool:
-    """'왜 떨어졌어?', 'what drove …', '기여': a question about what moved a price."""
-    return WHY_NOTE in frame.notes  # the question's own why words, or its previous turn's
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:

@@ -22,10 +22,10 @@ from typing import Any
 
 from smolagents import Tool
 from smolagents.agents import ActionStep, FinalAnswerStep
-from smolagents.models import ChatMessage, MessageRole, Model
+from smolagents.models import ChatMessage, Model
 
 from agents.etf.agent import MAX_STEPS, build_agent
-from agents.etf.planner import OFFLINE_MODEL_ID, message_role, message_text
+from agents.etf.planner import OFFLINE_MODEL_ID, last_task_index
 from agents.evidence import EvidenceCollector
 from agents.llm import LlmCallFailed
 from agents.model_checks import (
@@ -88,18 +88,10 @@ class FallbackModel(Model):
     def _planner_view(self, messages: list[ChatMessage | dict[str, Any]]) -> list[Any]:
         """The conversation up to the task, then only the steps since the planner took over."""
         start = self._switched_at or len(messages)
-        task = _last_task_index(messages[:start])
+        task = last_task_index(messages[:start])
         if task is None:
             return messages
         return list(messages[: task + 1]) + list(messages[start:])
-
-
-def _last_task_index(messages: list[ChatMessage | dict[str, Any]]) -> int | None:
-    for i in range(len(messages) - 1, -1, -1):
-        is_user = message_role(messages[i]) == MessageRole.USER.value
-        if is_user and message_text(messages[i]).startswith("New task:"):
-            return i
-    return None
 
 
 class EvidenceCheck:

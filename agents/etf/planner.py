@@ -89,7 +89,7 @@ class OfflinePlanner(Model):
         )
 
     def respond(self, messages: list[ChatMessage | dict[str, Any]]) -> str:
-        task_index = _last_task_index(messages)
+        task_index = last_task_index(messages)
         if task_index is None:  # e.g. the max-steps summary prompt: answer in plain text
             return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
         if task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value:
@@ -131,7 +131,7 @@ class OfflinePlanner(Model):
         return _action(_answer_thought(plan), codegen.answer_code(plan, resolved))
 
 
-def _last_task_index(messages: list[ChatMessage | dict[str, Any]]) -> int | None:
+def last_task_index(messages: list[ChatMessage | dict[str, Any]]) -> int | None:
     for i in range(len(messages) - 1, -1, -1):
         if message_role(messages[i]) == MessageRole.USER.value and message_text(
             messages[i]

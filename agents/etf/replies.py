@@ -43,12 +43,9 @@ def definition(plan: Plan) -> str:
 def declined(plan: Plan) -> str:
     kind, _, what = (plan.decline_reason or "scope:").partition(":")
     if kind == "not_found":
-        reason = (
-            "질문한 종목을 데이터에서 찾지 못했습니다 (국내·미국 주요 종목만 있습니다). 종목명을 "
-            "데이터에 있는 그대로 쓰거나 코드로 물어보세요."
-            if plan.lang == "ko"
-            else "The stock asked about is not in the data (major Korean and US stocks only)."
-        )
+        reason = ("질문한 종목을 데이터에서 찾지 못했습니다 (국내·미국 주요 종목만 있습니다). 종목명을 "
+                  "데이터에 있는 그대로 쓰거나 코드로 물어보세요." if plan.lang == "ko"
+                  else "The stock asked about is not in the data (major Korean and US stocks only).")  # fmt: skip
     elif kind == "measure":
         reason = (f"'{what}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if plan.lang == "ko"
                   else f"'{what}' is not in this workbench's data, so I cannot answer it.")  # fmt: skip
@@ -65,18 +62,9 @@ def unsupported(plan: Plan) -> str:
     useful = frame is not None and (frame.entities or frame.measures or
                                     frame.operation.kind != "lookup")  # fmt: skip
     understood = frame.summary_ko() if frame is not None and useful else ""
-    if plan.lang == "ko":
-        head = (
-            f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다."
-            if understood
-            else ""
-        )
-    else:
-        head = (
-            f"What I understood ({understood}) is not something I can compute."
-            if understood
-            else ""
-        )
+    head = "" if not understood else (
+        f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다." if plan.lang == "ko"
+        else f"What I understood ({understood}) is not something I can compute.")  # fmt: skip
     return (head + "\n\n" if head else "") + tpl.unsupported(plan.lang)
 
 
@@ -93,11 +81,7 @@ def nearest(plan: Plan) -> str:
         name = plan.tags[0].name
         example = f"{name} ETF 중 보수가 가장 낮은 3개" if ko else f"The 3 cheapest {name} ETFs"
     else:
-        example = (
-            "반도체 ETF 중 6개월 수익률 상위 3개"
-            if ko
-            else "Top 3 semiconductor ETFs by 6-month return"
-        )
+        example = "반도체 ETF 중 6개월 수익률 상위 3개" if ko else "Top 3 semiconductor ETFs by 6-month return"  # fmt: skip
     return (f"대신 답할 수 있는 질문 예: '{example}'" if ko
             else f"A question I can answer instead: '{example}'")  # fmt: skip
 

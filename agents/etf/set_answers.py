@@ -215,16 +215,8 @@ def _returns_stat(picked: list, spec: dict) -> str:
     if not priced:
         return ""
     stat = spec["return_stat"]
-    value = (
-        sum(priced) / len(priced)
-        if stat == "avg"
-        else max(priced)
-        if stat == "max"
-        else min(priced)
-    )
-    words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[
-        stat
-    ]
+    value = sum(priced) / len(priced) if stat == "avg" else max(priced) if stat == "max" else min(priced)  # fmt: skip
+    words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[stat]  # fmt: skip
     unpriced = len(picked) - len(priced)
     if spec["lang"] == "ko":
         note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
@@ -310,9 +302,7 @@ def render_holdings_counts(rows: list, spec: dict) -> str:
             else ("Same number of holdings" if tied else f"{'Fewer' if spec['fewer'] else 'More'} holdings: {top['name']}"))  # fmt: skip
     text = f"{head} ({listed}, 최신 스냅샷)" if ko else f"{head} ({listed}, latest snapshots)"
     if missing:
-        text += (
-            "\n\n보유종목 스냅샷이 없는 ETF: " if ko else "\n\nNo holdings snapshot: "
-        ) + ", ".join(missing)
+        text += ("\n\n보유종목 스냅샷이 없는 ETF: " if ko else "\n\nNo holdings snapshot: ") + ", ".join(missing)  # fmt: skip
     return text
 
 
@@ -445,11 +435,7 @@ def render_extreme(result: dict, spec: dict) -> str:
         top = sorted(points, key=lambda d: d["volume"], reverse=spec["aggregate"] != "min")[0]
         mean = sum(d["volume"] for d in points) / len(points)
         times = top["volume"] / mean if mean else 0.0
-        word = (
-            ("가장 많았던", "largest")
-            if spec["aggregate"] != "min"
-            else ("가장 적었던", "smallest")
-        )
+        word = ("가장 많았던", "largest") if spec["aggregate"] != "min" else ("가장 적었던", "smallest")  # fmt: skip
         text = (f"{spec['name']}의 {spec['period_ko']} 중 거래량이 {word[0]} 날은 {top['date']} "
                 f"({int(top['volume']):,}주, 기간 평균 {mean:,.0f}주의 {times:.1f}배)입니다. 조회 구간 "
                 f"{first} ~ {last}, {len(points)}거래일." if ko else
@@ -560,11 +546,7 @@ def render_month(result: dict, spec: dict) -> str:
     if not values:
         return spec["empty"]
     words = daily_words(field)
-    span = (
-        f"{first} ~ {last}, {len(values)}거래일"
-        if ko
-        else f"{first} to {last}, {len(values)} sessions"
-    )
+    span = f"{first} ~ {last}, {len(values)}거래일" if ko else f"{first} to {last}, {len(values)} sessions"  # fmt: skip
     if spec["aggregate"] in ("avg", "sum"):
         total = sum(v for v, _ in values)
         value = total / len(values) if spec["aggregate"] == "avg" else total
@@ -594,11 +576,7 @@ def render_per_period(daily: list, spec: dict) -> str:
         shown = [daily_amount(field, r[1]) for r in rows]
     note = ("\n\n" + spec["note"]) if spec.get("note") else ""
     words = daily_words(field)
-    name = (
-        spec["name"]
-        if spec["aggregate"] == "return"
-        else f"{spec['name']} {words[0 if spec['lang'] == 'ko' else 1]}"
-    )
+    name = spec["name"] if spec["aggregate"] == "return" else f"{spec['name']} {words[0 if spec['lang'] == 'ko' else 1]}"  # fmt: skip
     return per_period_text(name, spec["per"], spec["aggregate"], rows, shown, spec["lang"],
                            spec.get("pick")) + note  # fmt: skip
 
@@ -821,11 +799,7 @@ def render_groups(groups: list, spec: dict) -> str:
         else:
             count = f" (ETF {g['n']}개)" if ko else f" ({g['n']} ETF{'s' if g['n'] != 1 else ''})"
             lines.append(f"{i}. {g['group']}: {fmt_measure(measure, g['value'])}{count}")
-    head = (
-        f"{spec['title']} ({len(known)}개 그룹):"
-        if ko
-        else f"{spec['title']} ({len(known)} groups):"
-    )
+    head = f"{spec['title']} ({len(known)}개 그룹):" if ko else f"{spec['title']} ({len(known)} groups):"  # fmt: skip
     text = head + "\n" + "\n".join(lines)
     if spec.get("first") and known:  # 'ETF가 가장 많은 운용사': the first group(s) said first
         text = _first_groups(known, spec) + "\n\n" + text
@@ -840,11 +814,8 @@ def render_groups(groups: list, spec: dict) -> str:
         size = shown.lstrip("+-")
         said = (f" ({josa(high['group'], '이/가')} {low['group']}보다 {size} {'많습니다' if counted else '높습니다'})"
                 if ko else f" ({high['group']} is higher by {size})") if gap else (" (같습니다)" if ko else " (the same)")  # fmt: skip
-        text = (
-            f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}{said}\n\n"
-            if ko
-            else f"{a['group']} − {b['group']}: {shown}{said}\n\n"
-        ) + text
+        text = (f"{a['group']} − {b['group']} {spec['what']} 차이: {shown}{said}\n\n" if ko
+                else f"{a['group']} − {b['group']}: {shown}{said}\n\n") + text  # fmt: skip
     added = [g for name in spec.get("total_of") or [] for g in known if g["group"] == name]
     if len(added) >= 2 and spec["aggregate"] in ("count", "sum"):  # '합치면?': the groups added
         counted = spec["aggregate"] == "count"
@@ -869,11 +840,7 @@ def _first_groups(known: list, spec: dict) -> str:
                       if counted else f"{g['group']} ({fmt_measure(spec['measure'], g['value'])})"
                       for g in first)  # fmt: skip
     if ko:
-        most = (
-            ("많은" if spec["descending"] else "적은")
-            if counted
-            else ("높은" if spec["descending"] else "낮은")
-        )
+        most = ("많은" if spec["descending"] else "적은") if counted else ("높은" if spec["descending"] else "낮은")  # fmt: skip
         return f"{josa(spec['what'], '이/가')} 가장 {most} {spec['group_word']}: {shown}"
     if counted:
         return f"The {spec['group_word']} with the {'most' if spec['descending'] else 'fewest'} ETFs: {shown}"

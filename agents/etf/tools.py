@@ -62,6 +62,15 @@ class ToolContext:
         return EtfData(self.store or get_graph_store(), self.pool, collector, self.as_of_date)
 
 
+def _optional(kind: str, description: str) -> dict[str, Any]:
+    """A tool input the call may leave out."""
+    return {"type": kind, "description": description, "nullable": True}
+
+
+_PERIOD_HELP = ("조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
+                "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.")  # fmt: skip
+
+
 def error_payload(error: str, retry_hint: str, **extra: Any) -> dict[str, Any]:
     return {"status": "error", "error": error, "retry_hint": retry_hint, **extra}
 
@@ -178,10 +187,8 @@ class FindSimilarETFsTool(EtfTool):
     )
     inputs = {
         "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
-        "basis": {"type": "string", "description": "'holdings'(기본값) 또는 'returns'",
-                  "nullable": True},
-        "period": {"type": "string", "description": "basis='returns'의 기간: '1m', '3m'(기본값), "
-                   "'6m', '1y'", "nullable": True},
+        "basis": _optional("string", "'holdings'(기본값) 또는 'returns'"),
+        "period": _optional("string", "basis='returns'의 기간: '1m', '3m'(기본값), '6m', '1y'"),
     }  # fmt: skip
 
     def forward(self, etf_code: str, basis: str | None = None, period: str | None = None) -> str:
@@ -205,11 +212,9 @@ class GetHoldingsChangesTool(EtfTool):
     )
     inputs = {
         "etf_code": {"type": "string", "description": "ETF 종목코드 (예: '069500')"},
-        "period": {
-            "type": "string",
-            "description": "비교 기간: '1d'(전거래일, 기본값), '1w'(1주), '1m'(1개월), '3m', '6m', '1y'",
-            "nullable": True,
-        },
+        "period": _optional(
+            "string", "비교 기간: '1d'(전거래일, 기본값), '1w'(1주), '1m'(1개월), '3m', '6m', '1y'"
+        ),  # fmt: skip
     }
 
     def forward(self, etf_code: str, period: str | None = None) -> str:
@@ -249,91 +254,32 @@ class GetETFPricesTool(EtfTool):
         '값), "value"(aggregate=\'avg:return\' 등의 집계), "summaries"(돌려준 행의 요약)}.'
     )
     inputs = {
-        "etf_code": {
-            "type": "string",
-            "description": "ETF 종목코드 (예: '069500'), 또는 쉼표로 이은 여러 코드 (rows를 주면 생략)",
-            "nullable": True,
-        },
-        "period": {
-            "type": "string",
-            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
-            "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.",
-            "nullable": True,
-        },
-        "summary": {
-            "type": "string",
-            "description": "여러 ETF일 때: 'all'(기본값), 'range' 또는 'ends'(더 빠름)",
-            "nullable": True,
-        },
-        "against": {
-            "type": "string",
-            "description": "여러 ETF일 때: 평균 거래량을 견줄 더 긴 기간 (예: '3m') → volume_surge",
-            "nullable": True,
-        },
-        "statistic": {
-            "type": "string",
-            "description": "ETF 하나일 때: 최근 sessions(unit) field 값의 통계 ("
-            + ", ".join(repr(s) for s in SESSION_STATISTICS)
-            + ")",
-            "nullable": True,
-        },
-        "sessions": {
-            "type": "integer",
-            "description": "statistic을 계산할 구간의 길이: 최근 거래일 수(unit이 'session'), 또는 "
-            "일·주·개월 수 (1년 이내)",
-            "nullable": True,
-        },
-        "unit": {
-            "type": "string",
-            "description": "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', 'month', 'quarter', "
-            "또는 달력 주·월 'prev_week'(지난주), 'prev_month'(지난달), 'this_week', 'this_month' "
-            "(sessions=1)",
-            "nullable": True,
-        },
-        "field": {
-            "type": "string",
-            "description": "statistic의 값: 'close'(기본값), 'volume', 'nav', 'market_cap', "
-            "'net_assets', 'trading_value'(종가 × 거래량)",
-            "nullable": True,
-        },
-        "rows": {
-            "type": "array",
-            "description": "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)",
-            "nullable": True,
-        },
-        "columns": {
-            "type": "string",
-            "description": "rows에 더할 요약 값: '이름=요약필드'를 쉼표로 (예: 'return=change_rate')",
-            "nullable": True,
-        },
-        "where": {
-            "type": "array",
-            "description": "rows의 조건 [[열, '>'|'>='|'<'|'<='|'=', 숫자 또는 기준 ETF 코드]] "
-            "(코드면 rows 안 그 ETF의 같은 열 값이 기준이고 그 ETF는 빠집니다)",
-            "nullable": True,
-        },
-        "order_by": {
-            "type": "string",
-            "description": "rows를 정렬할 열 (값이 없는 행은 빠짐)",
-            "nullable": True,
-        },
-        "descending": {
-            "type": "boolean",
-            "description": "order_by 내림차순 (기본값 true)",
-            "nullable": True,
-        },
-        "top": {
-            "type": "integer",
-            "description": "order_by로 정렬한 뒤 앞의 N개만 (동률은 tied)",
-            "nullable": True,
-        },
-        "aggregate": {
-            "type": "string",
-            "description": "돌려줄 행의 집계 '함수:열' (count, sum, "
-            "avg, max, min; 예: 'avg:return')",
-            "nullable": True,
-        },
-    }
+        "etf_code": _optional("string", "ETF 종목코드 (예: '069500'), 또는 쉼표로 이은 여러 코드 "
+                              "(rows를 주면 생략)"),
+        "period": _optional("string", _PERIOD_HELP),
+        "summary": _optional("string", "여러 ETF일 때: 'all'(기본값), 'range' 또는 'ends'(더 빠름)"),
+        "against": _optional("string", "여러 ETF일 때: 평균 거래량을 견줄 더 긴 기간 (예: '3m') → "
+                             "volume_surge"),
+        "statistic": _optional("string", "ETF 하나일 때: 최근 sessions(unit) field 값의 통계 ("
+                               + ", ".join(repr(s) for s in SESSION_STATISTICS) + ")"),
+        "sessions": _optional("integer", "statistic을 계산할 구간의 길이: 최근 거래일 수(unit이 "
+                              "'session'), 또는 일·주·개월 수 (1년 이내)"),
+        "unit": _optional("string", "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', "
+                          "'month', 'quarter', 또는 달력 주·월 'prev_week'(지난주), 'prev_month'"
+                          "(지난달), 'this_week', 'this_month' (sessions=1)"),
+        "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
+                           "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
+        "rows": _optional("array", "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)"),
+        "columns": _optional("string", "rows에 더할 요약 값: '이름=요약필드'를 쉼표로 (예: "
+                             "'return=change_rate')"),
+        "where": _optional("array", "rows의 조건 [[열, '>'|'>='|'<'|'<='|'=', 숫자 또는 기준 ETF 코드]] "
+                           "(코드면 rows 안 그 ETF의 같은 열 값이 기준이고 그 ETF는 빠집니다)"),
+        "order_by": _optional("string", "rows를 정렬할 열 (값이 없는 행은 빠짐)"),
+        "descending": _optional("boolean", "order_by 내림차순 (기본값 true)"),
+        "top": _optional("integer", "order_by로 정렬한 뒤 앞의 N개만 (동률은 tied)"),
+        "aggregate": _optional("string", "돌려줄 행의 집계 '함수:열' (count, sum, avg, max, min; "
+                               "예: 'avg:return')"),
+    }  # fmt: skip
 
     def forward(self, etf_code: str | None = None, period: str | None = None,
                 summary: str | None = None, against: str | None = None,
@@ -415,12 +361,7 @@ class GetStockPricesTool(EtfTool):
     )
     inputs = {
         "stock_code": {"type": "string", "description": "종목코드 (예: '005930', 'AAPL')"},
-        "period": {
-            "type": "string",
-            "description": "조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
-            "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.",
-            "nullable": True,
-        },
+        "period": _optional("string", _PERIOD_HELP),
     }
     retry_hint = _STOCK_HINT
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dateutil.relativedelta import relativedelta
 
-from agents.etf.data import months_before
 from agents.etf.tools import ToolContext, make_tools
 from agents.evidence import EvidenceCollector
 from data_access.postgres import execute, fetch_all, fetch_one
@@ -148,7 +148,7 @@ def test_holdings_changes(tools: dict[str, Any], pg_pool: Any, period: str) -> N
     elif period == "1w":
         cutoff = latest - timedelta(days=7)
     else:
-        cutoff = months_before(latest, {"1m": 1, "3m": 3}[period])
+        cutoff = latest - relativedelta(months={"1m": 1, "3m": 3}[period])
     base = fetch_one(
         "SELECT max(as_of_date) AS d FROM etf_holdings WHERE etf_code = %s AND as_of_date <= %s",
         (code, cutoff),
@@ -175,7 +175,7 @@ def test_get_etf_prices(tools: dict[str, Any], pg_pool: Any) -> None:
     rows = sql("SELECT trade_date, close, volume FROM etf_prices WHERE etf_code = '069500'"
                " AND trade_date >= (SELECT max(trade_date) FROM etf_prices"
                "  WHERE etf_code = '069500' AND trade_date <= %s) ORDER BY trade_date",
-               months_before(last, 3), pool=pg_pool)  # fmt: skip
+               last - relativedelta(months=3), pool=pg_pool)  # fmt: skip
     s = result["summary"]
     assert s["data_count"] == len(rows) == len(result["daily"])
     assert (s["start_date"], s["end_date"]) == (rows[0]["trade_date"].isoformat(), last.isoformat())
@@ -468,7 +468,7 @@ def test_similar_by_returns_is_the_correlation_of_daily_returns(tools: dict[str,
     found = call(tools, "find_similar_etfs", etf_code="069500", basis="returns", period="3m")
     last = sql("SELECT max(trade_date) AS d FROM etf_prices WHERE etf_code = '069500'",
                pool=pg_pool)[0]["d"]  # fmt: skip
-    base = months_before(last, 3)
+    base = last - relativedelta(months=3)
     rows = sql("SELECT etf_code, trade_date, close FROM etf_prices WHERE trade_date >= "
                "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500' AND "
                "trade_date <= %s) AND trade_date <= %s ORDER BY etf_code, trade_date",
