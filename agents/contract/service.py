@@ -30,6 +30,7 @@ from agents.contract.llm import LlmSession
 from agents.contract.models import ContractInfo, ParsedContract
 from agents.contract.planner import PlanContext
 from agents.contract.registry import BACKOFF_S, ToolRegistry
+from agents.contract.spoken import digits
 from agents.contract.synthesis import FoundClause, citations, counterpart, similarity
 from agents.contract.tools import ToolContext, make_tools
 from agents.contract.types import OTHER, Detection, label_of, standard_type, type_labels
@@ -220,7 +221,10 @@ def stream_ask(
     state: dict[str, Any] = {}
     last, shown = time.perf_counter(), 0
     sink = AnswerSink(cancel) if llm is not None and stream_text else None
-    chunks = build_graph(deps).stream({"question": question}, stream_mode=["updates", "values"])
+    # the turn reads the question's spoken numbers as the contract writes them ('보름' → '15일');
+    # the question is saved as asked
+    chunks = build_graph(deps).stream({"question": digits(question)},
+                                      stream_mode=["updates", "values"])  # fmt: skip
     for item in with_text(chunks, cancel, sink):
         if isinstance(item, TextPiece):
             yield item
