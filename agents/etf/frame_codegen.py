@@ -90,11 +90,37 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     """(Cypher, Korean/English description of the set) for the plan's universe; each ETF's
     manager too when the question asks it ('1년 수익률 1위 ETF의 운용사는?')."""
     cypher, described = _universe_cypher(plan, stocks, tags)
+    if plan.market:  # '국내주식 ETF': the region and asset class each ETF is listed with
+        cypher, described = _in_market(plan, cypher, described)
     if plan.show_manager:  # a column list, or a map ('삼성전자를 가장 많이 담은 ETF의 운용사')
         cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1).replace(
             _MAP_FEE, f"{_MAP_FEE}, manager: {_MANAGER_OF}", 1
         )
     return cypher, described
+
+
+_MARKET_WORDS = {"KR": ("국내", "Korean"), "!KR": ("해외", "overseas"), "equity": ("주식", "equity"),
+                 "bond": ("채권", "bond"), "commodity": ("원자재", "commodity"),
+                 "currency": ("통화", "currency")}  # fmt: skip
+
+
+def _in_market(plan: Plan, cypher: str, described: str) -> tuple[str, str]:
+    """The set's Cypher kept to the market asked, and its description saying so."""
+    region, asset = plan.market.get("region"), plan.market.get("asset_class")
+    kept = ["e.region <> 'KR'" if region == "!KR" else f"e.region = {cypher_text(str(region))}"]
+    kept += [f"e.asset_class = {cypher_text(asset)}"] if asset else []
+    where = " AND ".join(kept)
+    head, ret = cypher.rsplit("\nRETURN ", 1)
+    last = head.rsplit("\n", 1)[-1]
+    head += f" AND {where}" if last.startswith("WHERE ") else f"\nWHERE {where}"
+    i = 0 if plan.lang == "ko" else 1
+    words = " ".join(_MARKET_WORDS[k][i] for k in (region, asset) if k)
+    if plan.lang == "ko":
+        said = (described.replace("전체 ETF", f"{words} ETF") if "전체 ETF" in described
+                else described.replace(" ETF", f" {words} ETF", 1))  # fmt: skip
+    else:
+        said = f"{words} {described.removeprefix('all ')}"
+    return f"{head}\nRETURN {ret}", said
 
 
 def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str, str]:

@@ -92,6 +92,7 @@ class Plan:
     window: WindowAsk | None = None  # '최근 2주 거래량 합계': one statistic over one window
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
+    market: dict[str, str] = field(default_factory=dict)  # '국내주식 ETF': region, asset class
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
     span: CalendarSpan | None = None  # '10월 평균 종가', '지난 분기 수익률': the days named
     per: str | None = None  # '분기별 수익률': one figure per calendar month, quarter or year
@@ -147,6 +148,8 @@ def detect_plan(
     if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
             and not any(m.surface and m.surface in question for m in frame.measures)):  # fmt: skip
         plan.intent = "etf_info"  # '그거 운용사는?': the one fund's manager, said first
+    if plan.intent in ("etf_set", "etf_composed") and plan.universe in ("all", "tag", "manager"):
+        _scope_by_market(plan)
     if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
         _scope_by_name(plan, lexicon)
     _check_period(plan)
@@ -634,6 +637,36 @@ def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | N
         if len(said) >= 5 and said in forms:
             return forms[said], words[-k].start(), words[-1].end()
     return None
+
+
+# '국내주식 ETF', '해외 채권형 ETF': the market and asset class each ETF is listed with
+_MARKET = re.compile(r"(?<![가-힣a-z])(국내|한국|해외|외국|korean|domestic|overseas|foreign)\s*"
+                     r"(주식|채권|원자재|통화|equity|stock|bond)?(?:형)?", re.IGNORECASE)  # fmt: skip
+_REGIONS = {"국내": "KR", "한국": "KR", "해외": "!KR", "외국": "!KR", "korean": "KR",
+            "domestic": "KR", "overseas": "!KR", "foreign": "!KR"}  # fmt: skip
+_ASSETS = {"주식": "equity", "채권": "bond", "원자재": "commodity", "통화": "currency",
+           "equity": "equity", "stock": "equity", "bond": "bond"}  # fmt: skip
+
+
+def _scope_by_market(plan: Plan) -> None:
+    """'국내주식 ETF 몇 개?', '해외 ETF 중 보수 가장 싼 것': the set narrowed by the region and
+    asset class each ETF is listed with (a named tag or house keeps its own narrowing)."""
+    said = plan.frame.question if plan.frame else plan.question
+    taken = [(m.start, m.end) for m in (*plan.etfs, *plan.tags, *plan.managers)]
+    for m in _MARKET.finditer(said):
+        if any(a < m.end(1) and m.start(1) < b for a, b in taken):
+            continue  # '한국' of a tag or a fund's name
+        plan.market["region"] = _REGIONS[m.group(1).lower()]
+        asset = m.group(2) and not any(a < m.end(2) and m.start(2) < b for a, b in taken)
+        if asset:  # '국내 채권 ETF': a theme named keeps its own narrowing
+            plan.market["asset_class"] = _ASSETS[m.group(2).lower()]
+        if plan.frame is not None:
+            mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
+        op = plan.frame.operation if plan.frame else None
+        if op and op.top_n and op.aggregate == "count" and plan.universe == "all":
+            # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?': the cut is not applied
+            plan.unanswered.append(_text(plan, "count_in_cut", str(op.top_n)))
+        return
 
 
 def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:

@@ -438,7 +438,8 @@ def moves_of(series: Series, lang: str) -> str | None:
 
 
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
-_CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
+FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or each region)
+CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 def premise(series: Series, move: str, lang: str) -> str | None:
@@ -613,7 +614,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
     the first and last of them, and the window's extreme on that side."""
     if not series.points:
         return None
-    hits = [(d, v) for d, v in series.points if _CMP[comparator](v, threshold)]
+    hits = [(d, v) for d, v in series.points if CMP[comparator](v, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, _bar_unit(series))
     if lang == "ko":
@@ -958,6 +959,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         # '1400원 넘어?' asks of the latest value; '넘은 적 있어?', '며칠' of the window's days
         out += [*days, *now] if _EVER.search(low) else [*now, *days]
         mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
+        frame.notes.append(FILTERED)
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
     correlated = find_phrases(low, {"c": vocabulary()["correlation_words"]})

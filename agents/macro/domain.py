@@ -510,9 +510,11 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         and (
             frame.operation.kind == "rank"
             or (frame.relation == "regions" and asked_move(route.question) is not None)
+            or (frame.relation == "regions" and frame.operation.threshold is not None)
         )
         and (frame.relation == "regions" or not route.real_estate_regions)
-    ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역': kept
+    ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역',
+        # '50% 넘는 지역': kept
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
                   if name == DEALS
                   else region_ranking(resp, ctx, route, name, ko, en, unit)

@@ -12,11 +12,12 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
-from agents.macro.derived import contradicted, signed
+from agents.macro.derived import CMP, FILTERED, contradicted, signed
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
+from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
 from data_access import figures as fig
@@ -130,6 +131,8 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if not rows:
         return False
     frame = route.frame
+    if frame is not None and frame.operation.comparator and frame.operation.threshold is not None:
+        return _regions_past_bar(resp, route, rows, (ko, en, unit))  # '전세가율 50% 넘는 지역'
     ascending = _ascending(route)
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = with_ties(
@@ -143,6 +146,30 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         f"Regions by {en}, {'lowest' if ascending else 'highest'} first (latest month each): "
         f"{listed}.",
     ))  # fmt: skip
+    return True
+
+
+def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, Any]],
+                      labels: tuple[str, str, str]) -> bool:  # fmt: skip
+    """'전세가율 50% 넘는 지역', '미분양 5000호 이상인 지역 몇 곳?': every region whose latest value
+    meets the bar, counted and named (largest first), not the top three of a ranking."""
+    assert route.frame is not None
+    ko, en, unit = labels
+    op = route.frame.operation
+    comparator, bar = str(op.comparator), float(op.threshold or 0.0)
+    kept = [r for r in rows if CMP[comparator](float(r["value"]), bar)]
+    kept.sort(key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
+    listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
+                       for r in kept)  # fmt: skip
+    said = level(bar, unit)
+    resp.key_points.append(lang_text(
+        route.language,
+        f"{ko} {said} {COMPARATOR_WORDS['ko'][comparator]} 지역 (지역별 최신월): "
+        f"{len(kept)}곳 / {len(rows)}곳" + (f" — {listed}." if kept else "."),
+        f"Regions with {en} {COMPARATOR_WORDS['en'][comparator]} {said} (latest month each): "
+        f"{len(kept)} of {len(rows)}" + (f" — {listed}." if kept else "."),
+    ))  # fmt: skip
+    route.frame.notes.append(FILTERED)
     return True
 
 

@@ -5,7 +5,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 from __future__ import annotations
 
 from agents.macro.deals import priced_band
-from agents.macro.derived import growth_window, window_asked
+from agents.macro.derived import FILTERED, growth_window, window_asked
 from agents.macro.domain import regions_summed
 from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
@@ -139,7 +139,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
     counted = window_asked(frame)  # '2% 이상 떨어진 날 며칠?': the window's days over the bar
-    filtered_here = (
+    filtered_here = FILTERED in frame.notes or (
         op.kind == "filter"
         and op.threshold is not None
         and (
@@ -157,7 +157,10 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."
                    if ko else "Filters, rankings and sums across series are not computed offline; "
                    "each series is shown instead.")  # fmt: skip
-    moved = frame.period is not None and len(frame.measures) <= 1  # '6개월 전보다 얼마나 늘었어?'
+    # '6개월 전보다 얼마나 늘었어?', '1년 전보다 얼마나 내렸어?': one series against itself
+    moved = (frame.period is not None or op.change_basis in ("yoy", "mom")) and len(
+        frame.measures
+    ) <= 1
     if (
         op.kind == "difference"
         and not moved  # one series against itself a period ago: the change is the difference

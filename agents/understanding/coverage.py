@@ -50,7 +50,7 @@ _FRAME_WORDS = frozenset(
     # the things the workbench holds, which each screen reads with its own rules
     "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두 "
     "아파트 주택 실거래 실 거래 동안 간 건수 순 최신 최신값 아래 위 밑 below above 기간 연 환산 "
-    "연환산".split()
+    "연환산 region regions".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(

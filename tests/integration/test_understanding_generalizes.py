@@ -2656,3 +2656,29 @@ def test_round_79_two_stocks_asked_which_moved_more_lead_with_the_pick(
     assert answer.status == "ok"
     assert answer.answer.startswith(f"**1년 수익률이 더 높은 쪽: {rose}**")
     assert "수익률 차이" in answer.answer
+
+
+def test_round_80_regions_held_to_a_bar_and_a_rate_against_itself_a_year_ago(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 80 (0 wrong with status ok, 2 honest; and r78/r79 honest misses): '전세가율 50% 넘는
+    지역' answered the nation alone; a bar held to one region's months, or a rate against itself a
+    year ago ('미국 기준금리 1년 전보다 얼마나 내렸어?'), was computed and still said it was not.
+    Every region whose latest value meets the bar is counted and named. SQL truth."""
+    kept = [r["region"] for r in fetch_all(
+        "SELECT region FROM re_jeonse_ratio WHERE month = (SELECT max(month) FROM re_jeonse_ratio) "
+        "AND region <> '전국' AND ratio > 50 ORDER BY ratio DESC", None, pg_pool)]  # fmt: skip
+    held = macro_answer("전세가율 50% 넘는 지역", settings=offline, store=graph_store, pool=pg_pool)
+    line = next(x for x in held.answer.splitlines() if "초과 지역" in x)
+    assert held.status == "ok" and f": {len(kept)}곳 / " in line
+    assert [r for r in kept if r in line] == kept and line.index(kept[0]) < line.index(kept[-1])
+    fed = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = 'FEDFUNDS' "
+                    "ORDER BY obs_date DESC LIMIT 13", None, pg_pool)  # fmt: skip
+    moved = float(fed[0]["value"]) - float(fed[12]["value"])
+    for question, said in (
+        ("서울 미분양 1000호 넘은 달 몇 번?", "1,000호 초과: "),
+        ("미국 기준금리 1년 전보다 얼마나 내렸어?", f"전년 동월 대비 {moved:+.2f}%p"),
+    ):
+        answer = macro_answer(question, settings=offline, store=graph_store, pool=pg_pool)
+        assert answer.status == "ok" and said in answer.answer
+        assert "하지 않아" not in answer.answer and "두 지표" not in answer.answer
