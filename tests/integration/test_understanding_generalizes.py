@@ -2682,3 +2682,21 @@ def test_round_80_regions_held_to_a_bar_and_a_rate_against_itself_a_year_ago(
         answer = macro_answer(question, settings=offline, store=graph_store, pool=pg_pool)
         assert answer.status == "ok" and said in answer.answer
         assert "하지 않아" not in answer.answer and "두 지표" not in answer.answer
+
+
+def test_an_etf_set_narrowed_by_the_market_and_asset_class_it_is_listed_with(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'국내주식 ETF 몇 개?', '국내 반도체 ETF 중 보수 가장 싼 것': the region and asset class each ETF
+    is listed with narrow the set ('국내' had been dropped: the count was of every ETF, status ok).
+    SQL truth."""
+    count = one(pg_pool, "SELECT count(*) FROM etfs WHERE region = 'KR' AND asset_class = 'equity'")
+    counted = etf_answer("국내주식 ETF 몇 개?", settings=offline, store=graph_store, pool=pg_pool)
+    assert counted.status == "ok" and f"국내 주식 ETF: {int(count)}개" in counted.answer
+    cheapest = fetch_all(
+        "SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = '반도체' "
+        "AND e.region = 'KR' ORDER BY e.expense_ratio, e.code LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
+    picked = etf_answer("국내 반도체 ETF 중 보수 가장 싼 것", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    first = next(x for x in picked.answer.splitlines() if x.startswith("1. "))
+    assert picked.status == "ok" and cheapest in first
