@@ -70,7 +70,8 @@ NODE_TITLES = {"planning": "계획", "execution": "도구 병렬 실행", "synth
 def _markup(segments: Segments, color: str) -> str:
     out = []
     for text, marked in segments:
-        safe = text.replace("[", "［").replace("]", "］").replace("*", "∗")
+        # '(29~20)' … '(19~10)': two tildes strike the text between them through in Markdown
+        safe = text.replace("[", "［").replace("]", "］").replace("*", "∗").replace("~", r"\~")
         out.append(f":{color}-background[{safe}]" if marked and safe.strip() else safe)
     return "".join(out)
 
