@@ -210,9 +210,32 @@ def find_fact(sentence: str, kind: FactKind | None, near: Sequence[str] = ()) ->
     for pattern in (*PATTERNS[kind], *STATED_TOO.get(kind, ())):
         matches = list(pattern.finditer(sentence))
         if matches:
-            best = min(matches, key=lambda m: (_distance(sentence, m, near), m.start()))
+            best = _in_asked_range(sentence, matches, near) or min(
+                matches, key=lambda m: (_distance(sentence, m, near), m.start()))  # fmt: skip
             span = " ".join(_whole_date(sentence, best).split())
             return LEADING_CONJUNCTION_RE.sub("", span)  # not '및 일정을 변경할 때'
+    return None
+
+
+# a schedule's range ('10일전까지(19~10) 통보시 상품가격의 15%'; '(~30)': 30 or more)
+RANGE_RE = re.compile(r"\(\s*(\d+)?\s*~\s*(\d+)?\s*\)")
+DAYS_IN = {"일": 1, "주": 7, "주일": 7}  # a schedule's ranges count days
+
+
+def _in_asked_range(sentence: str, matches: Sequence[re.Match[str]],
+                    near: Sequence[str]) -> re.Match[str] | None:  # fmt: skip
+    """In a schedule, the fact that follows the range holding the days the question says ('출발
+    15일 전에 취소하면' → the '(19~10)' entry's '상품가격의 15%'; '2주' is 14 days: `near`
+    holds the question's morphemes in order); None without one."""
+    numbers = [int(w) * DAYS_IN[unit] for w, unit in zip(near, near[1:], strict=False)
+               if w.isdigit() and unit in DAYS_IN]  # fmt: skip
+    for found in RANGE_RE.finditer(sentence) if numbers else ():
+        bounds = sorted(int(b) for b in found.groups() if b)
+        if not bounds:
+            continue
+        top = bounds[-1] if len(bounds) == 2 else float("inf")  # an open range: that or more
+        if any(bounds[0] <= n <= top for n in numbers):
+            return next((m for m in matches if m.start() >= found.end()), None)
     return None
 
 

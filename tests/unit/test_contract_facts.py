@@ -9,6 +9,7 @@ from agents.contract.answer import operative
 from agents.contract.coverage import covers, topic_units
 from agents.contract.facts import asked_kind, find_fact
 from agents.contract.models import Article, Clause
+from agents.contract.tokenize import tokens
 
 
 @pytest.mark.parametrize(("question", "sentence", "fact"), [
@@ -284,3 +285,19 @@ def test_the_fact_led_with_is_the_span_that_states_it() -> None:
     assert (
         find_fact("다만, 계약 및 일정을 변경할 때에는 예외로 합니다.", "when") == "일정을 변경할 때"
     )
+
+
+SCHEDULE = ("여행 개시 30일전(~30)까지 통보시 계약금환급, 여행 개시 20일전까지(29~20) 통보시 상품가격의 "
+            "10%배상, 여행 개시 10일전까지(19~10) 통보시 상품가격의 15% 배상, 여행 개시 1일 전까지(7~1) "
+            "통보시 상품가격의 30% 배상")  # fmt: skip
+
+
+@pytest.mark.parametrize(("question", "fact"), [
+    ("출발 15일 전에 취소하면 몇 퍼센트 물어내요?", "상품가격의 15%"),
+    ("출발 2주 전에 취소하면 몇 퍼센트 물어내요?", "상품가격의 15%"),  # 14 days
+    ("출발 5일 전에 취소하면 몇 퍼센트 물어내요?", "상품가격의 30%"),
+    ("출발 25일 전에 취소하면 몇 퍼센트 물어내요?", "상품가격의 10%"),
+])  # fmt: skip
+def test_a_schedule_states_the_fact_of_the_range_holding_the_days_asked(question: str,
+                                                                        fact: str) -> None:  # fmt: skip
+    assert find_fact(SCHEDULE, "amount", tokens(question)) == fact
