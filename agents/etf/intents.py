@@ -607,7 +607,8 @@ def _scope_by_benchmark(plan: Plan, lexicon: Lexicon) -> None:
                          {key: x["aliases"] for key, x in indices.items()})  # fmt: skip
     named = [h for h in found if tracking or not low[h.end : at].strip()]  # '코스피200 ETF'
     if not named:
-        if said := _benchmark_before(low[:at], lexicon):  # '코스닥150 레버리지 ETF'
+        before = low[: tracking[0].start] if tracking else low[:at]  # '코스닥150 추종 ETF'
+        if said := _benchmark_before(before, lexicon):  # '코스닥150 레버리지 ETF'
             _scope_to(plan, said[0], said[1], said[2])
         return
     hit = named[-1]
@@ -632,7 +633,7 @@ def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | N
     레버리지' is the benchmark 코스닥 150 레버리지): (benchmark, start, end)."""
     forms = {b.lower().replace(" ", ""): b for b in lexicon.benchmarks.values()}
     words = list(re.finditer(r"\S+", before))
-    for k in range(min(4, len(words)), 1 if len(words) > 1 else 0, -1):
+    for k in range(min(4, len(words)), 0, -1):
         said = "".join(w.group(0) for w in words[-k:])
         if len(said) >= 5 and said in forms:
             return forms[said], words[-k].start(), words[-1].end()

@@ -545,18 +545,28 @@ def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str) ->
             f"{got.last.isoformat()}).")  # fmt: skip
 
 
-def compare_changes(series: list[Series], lang: str, *, falls: bool = False) -> str | None:
+def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
+                    percent: bool = False) -> str | None:  # fmt: skip
     """'한국과 미국 실업률 중 1년 변화 큰 쪽', '서울과 부산 미분양 중 증가폭 큰 쪽': each series'
-    change over its window (a rate's in %p, a count's in its unit), the larger rise first (the
-    larger fall first when falls were asked), and the gap of the two."""
-    moves = [(s, s.points[-1][1] - s.points[0][1]) for s in series if len(s.points) >= 2]
+    change over its window (a rate's in %p, a count's in its unit; with `percent`, a level's
+    growth rate in %: 'CPI 전년비 상승률 높은 쪽'), the larger rise first (the larger fall first
+    when falls were asked), and the gap of the two."""
+
+    def moved(s: Series) -> float:
+        v0, v1 = s.points[0][1], s.points[-1][1]
+        return (v1 / v0 - 1) * 100 if percent and not is_rate(s) and v0 else v1 - v0
+
+    def said(d: float, s: Series) -> str:
+        return f"{d:+.2f}%" if percent and not is_rate(s) else signed(d, s.unit)
+
+    moves = [(s, moved(s)) for s in series if len(s.points) >= 2]
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{_name(s)} {signed(d, s.unit)} ({s.points[0][0]} → {s.points[-1][0]})"
+    listed = ", ".join(f"{_name(s)} {said(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
                        for s, d in moves)  # fmt: skip
     (first, a), (second, b) = moves[:2]
-    gap = signed(abs(a - b), first.unit).lstrip("+")
+    gap = said(abs(a - b), first).lstrip("+").replace("%", "%p", percent and not is_rate(first))
     if lang == "ko":
         more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
         if is_rate(first):
@@ -583,7 +593,7 @@ def _changes_picked(frame: QuestionFrame) -> bool:
         find_phrases(low, {"c": change["period"]}))  # fmt: skip
     return (
         moved
-        and op.kind in ("difference", "compare", "rank")
+        and op.kind in ("difference", "compare", "rank", "change")  # '더 많이 오른 쪽'
         and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
 
@@ -903,7 +913,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
     elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
           and _changes_picked(frame)):  # fmt: skip
-        out.append(compare_changes(ordered, lang, falls=_falls_first(frame)))  # '변화 큰 쪽'
+        # '변화 큰 쪽'; '전년비 상승률 높은 쪽': each over the basis asked, a level's in %
+        based = [_since_base(x, op.change_basis) for x in ordered]
+        out.append(compare_changes(based, lang, falls=_falls_first(frame),
+                                   percent=frame.measure() == "return"))  # fmt: skip
     elif (
         (op.kind == "difference" or rates_compared or _bar_on_the_gap(frame, ordered))
         and len(ordered) >= 2

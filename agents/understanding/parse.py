@@ -127,7 +127,7 @@ def language_of(question: str, entities: list[Entity]) -> str:
             rest = rest[: e.start] + " " + rest[e.end :]
     if _HANGUL.search(rest):
         return "ko"
-    words = re.findall(r"[A-Za-z]{2,}", rest)
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", rest) if w.lower() != "vs"]  # 'A vs B': either
     if len(words) >= 2 or (words and not words[0].isupper()):
         return "en"
     return "ko"  # names and an acronym only ('KODEX 200 PER', '069500'): the users' language
@@ -314,7 +314,12 @@ def _inside_word(question: str, e: Entity) -> bool:
     rest = [
         t for t in analyse(question) if e.end <= t.start and t.start < _word_end(question, e.end)
     ]
-    return any(not t.tag.startswith(("J", "E", "X", "VCP")) for t in rest)
+    return any(not t.tag.startswith(("J", "E", "X", "VCP")) and t.form not in _PARTICLES
+               for t in rest)  # fmt: skip
+
+
+# particles Kiwi may tag as nouns after a number ('KODEX 200과 …': 과/NNG)
+_PARTICLES = frozenset("과 와 랑 이랑 하고 도 만 은 는 이 가 을 를 의 에 보다".split())
 
 
 def _word_end(question: str, at: int) -> int:
@@ -2072,8 +2077,12 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
 
 
 def _bare_aggregate(frame: QuestionFrame, own: list[Entity]) -> bool:
-    """'그 평균은?', '합계는?': an aggregate naming nothing of its own, asked of a list."""
-    return frame.operation.kind == "aggregate" and not frame.measures and not own
+    """'그 평균은?', '합계는?', '평균 1년 수익률은?': an aggregate naming no set of its own (no
+    name, no 'ETF'), asked of a list."""
+    op = frame.operation
+    named_set = bool(own) or bool(_SET_ASKED.search(frame.question))
+    return op.kind == "aggregate" and op.aggregate != "count" and not named_set and (
+        not frame.measures or op.aggregate in ("avg", "sum", "max", "min"))  # fmt: skip
 
 
 def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities: bool) -> None:

@@ -2700,3 +2700,40 @@ def test_an_etf_set_narrowed_by_the_market_and_asset_class_it_is_listed_with(
                         pool=pg_pool)  # fmt: skip
     first = next(x for x in picked.answer.splitlines() if x.startswith("1. "))
     assert picked.status == "ok" and cheapest in first
+
+
+def test_round_81_growth_rates_picked_a_listed_sets_average_and_an_index_before_etf(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 81 (written before the change; 3 wrong with status ok, 2 honest): '미국 CPI와 한국
+    CPI 중 전년비 상승률 높은 쪽은?' compared index points over the fetched window; '해외주식 ETF
+    목록' → '그 중 보수 제일 싼 3개' → '평균 1년 수익률은?' averaged every ETF; '… 중 최근 3개월 더 많이
+    오른 쪽' of two yields named no side; 'KODEX 200과 …' asked which KODEX 200 was meant;
+    '코스닥150 추종 ETF' read the 코스닥 theme. SQL truth."""
+
+    def yoy(code: str) -> float:
+        rows = fetch_all("SELECT value FROM macro_observations WHERE series_code = %s ORDER BY "
+                         "obs_date DESC LIMIT 13", (code,), pg_pool)  # fmt: skip
+        return (float(rows[0]["value"]) / float(rows[12]["value"]) - 1) * 100
+
+    rates = {"한국 소비자물가지수": yoy("KR_CPI"), "미국 소비자물가지수(CPI-U)": yoy("CPIAUCSL")}
+    higher = max(rates, key=lambda k: rates[k])
+    cpi = macro_answer("미국 CPI와 한국 CPI 중 전년비 상승률 높은 쪽은?", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in cpi.answer.splitlines() if "변화 비교" in x)
+    assert cpi.status == "ok" and line.split(": ", 1)[1].startswith(
+        f"{higher} {rates[higher]:+.2f}%"
+    )
+    listed = chain(etf_answer, ["해외주식 ETF 목록", "그 중 보수 제일 싼 3개", "평균 1년 수익률은?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert listed.status == "ok" and "직전 답변의 ETF의 1년 수익률 평균" in listed.answer
+    assert "105개" not in listed.answer
+    both = etf_answer("KODEX 200과 KODEX 레버리지 1개월 수익률 비교", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert both.status == "ok" and "어느 것" not in both.answer
+    cheapest = fetch_all("SELECT name FROM etfs WHERE benchmark = '코스닥 150' ORDER BY "
+                         "expense_ratio, code LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
+    tracked = etf_answer("코스닥150 추종 ETF 중 보수 가장 싼 것", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert tracked.status == "ok" and "'코스닥 150' 추종 ETF" in tracked.answer
+    assert cheapest in next(x for x in tracked.answer.splitlines() if x.startswith("1. "))
