@@ -92,6 +92,10 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     cypher, described = _universe_cypher(plan, stocks, tags)
     if plan.market:  # '국내주식 ETF': the region and asset class each ETF is listed with
         cypher, described = _in_market(plan, cypher, described)
+    if plan.count_in_cut:  # every ETF, each marked whether the narrower set holds it
+        head = cypher.rsplit("\nRETURN ", 1)[0]
+        cypher = (f"{head}\nWITH collect(e.code) AS kept\nMATCH (e:ETF)\n"
+                  f"RETURN {_RETURN}, e.code IN kept AS kept")  # fmt: skip
     if plan.show_manager:  # a column list, or a map ('삼성전자를 가장 많이 담은 ETF의 운용사')
         cypher = cypher.replace(_RETURN, _RETURN + _MANAGER, 1).replace(
             _MAP_FEE, f"{_MAP_FEE}, manager: {_MANAGER_OF}", 1
@@ -296,12 +300,23 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
     descending = _descending(op.direction, op.comparator, measure)
     aggregate = op.aggregate if op.kind in ("aggregate", "filter") else None  # '… 몇 개야?'
     n = int(op.top_n) if op.kind == "rank" and op.top_n and not aggregate else None
+    if plan.count_in_cut:  # '상위 10개 중 레버리지 ETF 몇 개?': ordered and cut, counted after
+        n, aggregate = int(op.top_n or 0), None
+        descending = _descending(op.direction, None, measure)
+        label = _measure_label(plan, measure, period)
+        described = (f"{label} {'높은' if descending else '낮은'} 순 상위 {n}개 중 {described}"
+                     if plan.lang == "ko" else f"{described} among the {n} "
+                     f"{'highest' if descending else 'lowest'} by {label}")  # fmt: skip
     if _priced(used):  # the price tool joins, filters, orders and cuts the set
         body = _priced_set_lines(built, used, period, conditions, filter_measure, measure,
                                  descending, n, aggregate)  # fmt: skip
     else:
         body = _graph_set_lines(built, conditions, filter_measure, measure, descending, n,
                                 aggregate)  # fmt: skip
+    if plan.count_in_cut:
+        aggregate = "count"
+        body += ["cut = rows + tied", "rows = [r for r in cut if r.get('kept')]", "tied = []",
+                 "value = len(rows)"]  # fmt: skip
     if held and aggregate:
         spec = _aggregate_spec(built, described, measure, period)
         label, words = _measure_label(plan, measure, period), _AGGREGATE_WORDS[aggregate]

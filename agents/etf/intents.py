@@ -93,6 +93,7 @@ class Plan:
     as_of: str | None = None  # '10월 말 종가': that day's (or the last trading day before it)
     name_word: str | None = None  # '미국 ETF 평균 보수': the ETFs whose names hold the word
     market: dict[str, str] = field(default_factory=dict)  # '국내주식 ETF': region, asset class
+    count_in_cut: bool = False  # '1년 수익률 상위 10개 중 레버리지 ETF 몇 개?': cut, then count
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
     span: CalendarSpan | None = None  # '10월 평균 종가', '지난 분기 수익률': the days named
     per: str | None = None  # '분기별 수익률': one figure per calendar month, quarter or year
@@ -663,11 +664,17 @@ def _scope_by_market(plan: Plan) -> None:
             plan.market["asset_class"] = _ASSETS[m.group(2).lower()]
         if plan.frame is not None:
             mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
-        op = plan.frame.operation if plan.frame else None
-        if op and op.top_n and op.aggregate == "count" and plan.universe == "all":
-            # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?': the cut is not applied
-            plan.unanswered.append(_text(plan, "count_in_cut", str(op.top_n)))
+        _count_in_cut(plan)  # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?'
         return
+
+
+def _count_in_cut(plan: Plan) -> None:
+    """'1개월 수익률 상위 10개 ETF 중 레버리지 ETF 몇 개?': every ETF ordered by the measure and
+    cut, then the theme's (house's, market's) ETFs among them counted."""
+    op = plan.frame.operation if plan.frame else None
+    if op is not None and op.top_n and op.aggregate == "count" and plan.frame:
+        plan.count_in_cut = True
+        plan.frame.notes.append(COMPOSED)  # the cut, then the narrower set counted in it
 
 
 def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
@@ -727,9 +734,8 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
         # '순자산 1조 이상 ETF 평균 1년 수익률': filtered by one, the other averaged
         measure = next((m.name for m in frame.measures if m.name != op.filter_measure), measure)
         frame.notes.append(COMPOSED)  # the second measure is read of the kept set
-    if op.top_n and op.aggregate == "count" and universe in ("tag", "manager"):
-        # '1개월 수익률 상위 10개 ETF 중 레버리지 ETF는 몇 개?': the cut is not applied
-        plan.unanswered.append(_text(plan, "count_in_cut", str(op.top_n)))
+    if universe in ("tag", "manager"):
+        _count_in_cut(plan)  # '1개월 수익률 상위 10개 ETF 중 레버리지 ETF는 몇 개?'
     if measure not in SET_MEASURES and measure is not None:
         plan.unanswered.append(_text(plan, "set_measure", measure))
         measure = None

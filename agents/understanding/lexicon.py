@@ -36,7 +36,7 @@ TAG_SYNONYMS: dict[str, str] = {
     "healthcare": "헬스케어", "construction": "건설", "steel": "철강", "shipbuilding": "조선",
     "defense": "방산", "internet": "인터넷", "game": "게임", "games": "게임", "robot": "로봇",
     "robotics": "로봇", "nuclear": "원전", "gold": "금", "oil": "원유", "crude oil": "원유",
-    "bond": "채권", "bonds": "채권", "leverage": "레버리지", "inverse": "인버스",
+    "bond": "채권", "bonds": "채권", "leverage": "레버리지", "leveraged": "레버리지", "inverse": "인버스",
     "kosdaq": "코스닥", "large cap": "대형주", "small cap": "중소형주", "s&p500": "미국S&P500",
     "s&p 500": "미국S&P500", "nasdaq": "미국나스닥", "treasury": "미국채", "dollar": "달러",
     "commodities": "원자재", "commodity": "원자재", "telecom": "통신", "media": "미디어엔터",
