@@ -503,10 +503,11 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
     moves.sort(key=lambda m: m[1] if falls else -m[1])
     listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
     gap = abs(moves[0][1] - moves[1][1])
+    both_fell = moves[0][1] < 0 and moves[1][1] < 0  # '낮은 쪽' of two rises is only lower
     if lang == "ko":
-        more = "더 많이 내렸습니다" if falls else "높습니다"
+        more = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
         return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
-    more = "fell more than" if falls else "beat"
+    more = ("fell more than" if both_fell else "trailed") if falls else "beat"
     return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
 
 
@@ -579,12 +580,13 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
 
 
 def _falls_first(frame: QuestionFrame) -> bool:
-    """'둘 중 더 많이 빠진 건?', '하락폭 큰 쪽': the larger fall is asked; '하락폭 작은 쪽' asks
-    the smaller one, so the better move leads."""
-    return asked_move(frame.question) == "down" and pick_direction(frame) != "asc"
+    """'둘 중 더 많이 빠진 건?', '하락폭 큰 쪽', '수익률 낮은 쪽': the lower move leads;
+    '하락폭 작은 쪽' asks the smaller fall, so the better move leads."""
+    # '수익률 낮은 쪽' asks the lower too; '하락폭 작은 쪽' (a fall, the smaller) does not
+    return (asked_move(frame.question) == "down") != (pick_direction(frame) == "asc")
 
 
-def _changes_picked(frame: QuestionFrame) -> bool:
+def _changes_picked(frame: QuestionFrame, *, rates: bool = False) -> bool:
     """One of two series picked by how it moved ('… 중 최근 1년 변화 큰 쪽', '상승폭 큰 쪽'),
     not by its level."""
     op, low = frame.operation, frame.question.lower()
@@ -593,7 +595,8 @@ def _changes_picked(frame: QuestionFrame) -> bool:
         find_phrases(low, {"c": change["period"]}))  # fmt: skip
     return (
         moved
-        and op.kind in ("difference", "compare", "rank", "change")  # '더 많이 오른 쪽'
+        # '2년물과 10년물 중 더 많이 오른 쪽': two rates' moves (levels' are compared in %)
+        and op.kind in ("difference", "compare", "rank", *(("change",) if rates else ()))
         and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
 
@@ -912,7 +915,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     ):
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
     elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
-          and _changes_picked(frame)):  # fmt: skip
+          and _changes_picked(frame, rates=all(is_rate(x) for x in ordered))):  # fmt: skip
         # '변화 큰 쪽'; '전년비 상승률 높은 쪽': each over the basis asked, a level's in %
         based = [_since_base(x, op.change_basis) for x in ordered]
         out.append(compare_changes(based, lang, falls=_falls_first(frame),

@@ -410,7 +410,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["fundamental_change"]  # 'EPS 작년보다 늘었어?': the figure against its past
     # '지난주 대비 얼마나 변했어?' is the price's move; '거래량 어제보다 늘었어?' the volume's
     volume_only = bool(wanted) and set(wanted) <= {"volume", "trading_value"}
-    if (asks_move(frame) or why or based) and "return" not in wanted and not volume_only:
+    if (asks_move(frame) or why or based or changed) and "return" not in wanted and not volume_only:
         wanted.append("return")
         if frame.period is not None and frame.period.label == "1d":  # '어제 … 그제 … 차이'
             mark_read(frame, *(w for w in ("그제", "그저께", "엊그제") if w in frame.question))

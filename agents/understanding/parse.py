@@ -127,7 +127,9 @@ def language_of(question: str, entities: list[Entity]) -> str:
             rest = rest[: e.start] + " " + rest[e.end :]
     if _HANGUL.search(rest):
         return "ko"
-    words = [w for w in re.findall(r"[A-Za-z]{2,}", rest) if w.lower() != "vs"]  # 'A vs B': either
+    words = re.findall(r"[A-Za-z]{2,}", rest)
+    if _HANGUL.search(question):  # 'NAVER PBR vs 카카오': 'vs' beside a Korean name is no English
+        words = [w for w in words if w.lower() != "vs"]
     if len(words) >= 2 or (words and not words[0].isupper()):
         return "en"
     return "ko"  # names and an acronym only ('KODEX 200 PER', '069500'): the users' language
@@ -1791,7 +1793,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                            for e in previous.replaced + [e for e in previous.entities
                                                          if e.kind == previous.replaced[0].kind]]  # fmt: skip
         _read_relation(frame, frame.question.lower())  # '두 ETF 공통 종목은?': of the two
-        said = frame.relation
+        # '어디가 더 올랐어?' after two places: which of the two, not a ranking of every region
+        said = frame.relation = None if frame.relation == "regions" else frame.relation
         _inherit_context(frame, previous, entities=True)
         frame.relation = said or frame.relation
         if (

@@ -2762,3 +2762,34 @@ def test_a_theme_counted_inside_a_cut_of_every_etf(
                          store=graph_store, pool=pg_pool)  # fmt: skip
     assert counted.status == "ok"
     assert f"상위 20개 중 '해외주식' 태그 ETF: {len(tagged & set(top))}개" in counted.answer
+
+
+def test_round_82_the_lower_side_leads_two_places_picked_and_a_close_compared_a_month_back(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 82 (written before the change; 3 wrong with status ok, 2 honest): '코스피와 나스닥 중
+    최근 1개월 수익률 낮은 쪽' led with the higher; '서울 주택가격지수' → '부산은?' → '어디가 더
+    올랐어?' ranked every region; 'NAVER 종가' → '1개월 전이랑 비교하면?' gave the close alone;
+    'TIGER 200 보유종목 상위 3개 평균 비중' was answered and still said '비중' was unread."""
+    closes = {r["series_code"]: (float(r["first"]), float(r["last"])) for r in fetch_all(
+        "SELECT series_code, (SELECT close FROM market_series_prices p WHERE p.series_code = "
+        "s.series_code AND trade_date <= (SELECT max(trade_date) FROM market_series_prices) - "
+        "interval '1 month' ORDER BY trade_date DESC LIMIT 1) AS first, (SELECT close FROM "
+        "market_series_prices p WHERE p.series_code = s.series_code ORDER BY trade_date DESC LIMIT "
+        "1) AS last FROM (VALUES ('^KS11'), ('^IXIC')) s(series_code)", None, pg_pool)}  # fmt: skip
+    lower = min(closes, key=lambda k: closes[k][1] / closes[k][0])
+    low = macro_answer("코스피와 나스닥 중 최근 1개월 수익률 낮은 쪽", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in low.answer.splitlines() if "수익률 비교" in x)
+    assert low.status == "ok"
+    assert line.split(": ", 1)[1].startswith({"^KS11": "코스피", "^IXIC": "나스닥 종합"}[lower])
+    places = chain(macro_answer, ["서울 주택가격지수", "부산은?", "어디가 더 올랐어?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in places.answer.splitlines() if "비교" in x)
+    assert places.status == "ok" and "서울" in line and "부산" in line and "지역" not in line
+    month = chain(answer_stock_question, ["NAVER 종가", "1개월 전이랑 비교하면?"], pool=pg_pool,
+                  settings=offline)  # fmt: skip
+    assert month.status == "ok" and "1개월 수익률" in month.answer
+    held = etf_answer("TIGER 200 보유종목 상위 3개 평균 비중", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.status == "ok" and "비중 평균" in held.answer
