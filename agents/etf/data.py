@@ -170,6 +170,12 @@ def check_etf_codes(codes: str) -> list[str]:
 
 def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
     period = (period or "").strip().lower()
+    if "1y" in allowed and period.startswith(fig.SINCE):  # 'since:2025-12-22': a price window
+        try:  # from a named day, for a span older than the year ('작년 수익률')
+            date.fromisoformat(period.removeprefix(fig.SINCE))
+            return period
+        except ValueError:
+            pass
     if period not in allowed:
         raise ToolInputError(
             f"period는 {', '.join(allowed)} 중 하나여야 합니다. 받은 값: {period!r}"

@@ -12,6 +12,7 @@ results, so the trace shows the filter, the sort, the sum — not only their out
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date, timedelta
 from typing import Any
 
 from agents.etf import answer_templates as tpl
@@ -25,6 +26,7 @@ from agents.understanding.parse import asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import vocabulary
 from agents.verdict import asked_bar
 from agents.window_answer import mark_used, per_period_stat, period_pick
+from data_access import figures as fig
 from data_access.seed.news_text import josa
 
 Row = dict[str, Any]
@@ -1046,6 +1048,12 @@ def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str
     )
 
 
+def _since_before(day: str) -> str:
+    """A price window from ten days before `day` to the latest bar ('since:…'): the day, or a
+    span from it, and the close before it, however long ago."""
+    return fig.SINCE + (date.fromisoformat(day) - timedelta(days=10)).isoformat()
+
+
 def out_of_window_text(plan: Plan) -> str:
     """What is said of a past day (or month) the price tool's year does not reach (the turn is
     partial)."""
@@ -1053,9 +1061,8 @@ def out_of_window_text(plan: Plan) -> str:
     if plan.intent == "holding_weight":  # a day before the first holdings snapshot
         return (f"{when}의 값은 보유종목 스냅샷이 없는 날이라 답할 수 없습니다." if plan.lang == "ko"
                 else f"{when} is before the first holdings snapshot.")  # fmt: skip
-    return (f"{when}의 값은 가격 도구의 조회 범위(최근 1년) 밖이라 답할 수 없습니다."
-            if plan.lang == "ko" else f"{when} is outside the price tool's window (the "
-            "last year).")  # fmt: skip
+    return (f"{when}의 값은 가격 데이터 범위 밖이라 답할 수 없습니다." if plan.lang == "ko"
+            else f"{when} is outside the price data.")  # fmt: skip
 
 
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
@@ -1069,14 +1076,15 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     if plan.days and plan.frame is not None and plan.frame.statistic is None:
         mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
     period = price_period(plan) if windowed else "1w"
-    if plan.as_of:  # the price tool's longest window; the day asked is picked from it
-        period = "1y"
+    if plan.as_of:  # a window from just before the day asked; the day is picked from it
+        period = "1y" if windowed else _since_before(plan.as_of)
     if plan.measure == "return" and not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
+    shown = "1y" if period.startswith(fig.SINCE) else period  # a past day's own window
     spec = {"lang": plan.lang, "name": etf["name"], "measure": plan.measure,
-            "period_ko": window_words(period)[0],
-            "period_en": window_words(period)[1], "note": notes_text(plan),
+            "period_ko": window_words(shown)[0],
+            "period_en": window_words(shown)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
             "as_of": plan.as_of, "premium_stat": premium_stat,
             "last_session": plan.measure == "trading_value" and not windowed,
@@ -1196,9 +1204,12 @@ def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
             "pick": period_pick(plan.frame),
             "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
+    # a span's sessions and the close before it: from ten days before its first day (a span
+    # older than the year is reached too: '작년 수익률'); per-period figures read the year
+    window = "1y" if span is None or plan.per else _since_before(span.first)
     return tool_code(
         plan,
-        f"get_etf_prices(etf_code={lit(etf['code'])}, period='1y')",
+        f"get_etf_prices(etf_code={lit(etf['code'])}, period={lit(window)})",
         f"render_month(result, {lit(spec)})",
     )
 

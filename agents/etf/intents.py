@@ -664,15 +664,27 @@ def _scope_by_market(plan: Plan) -> None:
             plan.market["asset_class"] = _ASSETS[m.group(2).lower()]
         if plan.frame is not None:
             mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
-        _count_in_cut(plan)  # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?'
+        _count_in_cut(plan, m.start())  # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?'
         return
 
 
-def _count_in_cut(plan: Plan) -> None:
+_CUT_THEN = re.compile(r"\d+\s*개\s*(?:etf|펀드)?\s*중", re.IGNORECASE)
+
+
+def _count_in_cut(plan: Plan, at: int) -> None:
     """'1개월 수익률 상위 10개 ETF 중 레버리지 ETF 몇 개?': every ETF ordered by the measure and
-    cut, then the theme's (house's, market's) ETFs among them counted."""
+    cut, then the theme's (house's, market's) ETFs among them counted — when the narrower set
+    (said at `at`) is named after the cut ('반도체 ETF 중 … 상위 2개의 …' cuts the theme)."""
     op = plan.frame.operation if plan.frame else None
-    if op is not None and op.top_n and op.aggregate == "count" and plan.frame:
+    cut = _CUT_THEN.search(plan.question)
+    if (
+        op is not None
+        and op.top_n
+        and op.aggregate == "count"
+        and plan.frame
+        and cut
+        and at >= cut.end()
+    ):
         plan.count_in_cut = True
         plan.frame.notes.append(COMPOSED)  # the cut, then the narrower set counted in it
 
@@ -734,8 +746,8 @@ def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
         # '순자산 1조 이상 ETF 평균 1년 수익률': filtered by one, the other averaged
         measure = next((m.name for m in frame.measures if m.name != op.filter_measure), measure)
         frame.notes.append(COMPOSED)  # the second measure is read of the kept set
-    if universe in ("tag", "manager"):
-        _count_in_cut(plan)  # '1개월 수익률 상위 10개 ETF 중 레버리지 ETF는 몇 개?'
+    if universe in ("tag", "manager"):  # '1개월 수익률 상위 10개 ETF 중 레버리지 ETF는 몇 개?'
+        _count_in_cut(plan, min(m.start for m in (*plan.tags, *plan.managers)))
     if measure not in SET_MEASURES and measure is not None:
         plan.unanswered.append(_text(plan, "set_measure", measure))
         measure = None

@@ -240,8 +240,8 @@ def test_a_close_on_a_past_day(ask: Any, pg_pool: Any) -> None:
             f"{row['trade_date']}" in answer.answer
             and f"{float(row['v']):,.0f}{unit}" in answer.answer
         )
-    older = ask("2024년 1월 2일 KODEX 200 종가")  # before the price tool's year: said, partial
-    assert "조회 범위(최근 1년) 밖" in older.answer and older.status == "partial"
+    older = ask("2024년 1월 2일 KODEX 200 종가")  # before the price data: said, partial
+    assert "가격 데이터 범위 밖" in older.answer and older.status == "partial"
 
 
 def test_another_etfs_value_as_the_bar(ask: Any, pg_pool: Any) -> None:
@@ -762,4 +762,4 @@ def test_a_calendar_month_of_one_etf_is_that_months_sessions(ask: Any, pg_pool: 
     rate = (float(rows["last"]) / float(rows["before"]) - 1) * 100
     assert f"수익률은 {rate:+.2f}%" in ask("KODEX 200 10월 수익률").answer
     old = ask("KODEX 200 2024년 1월 평균 종가")
-    assert old.status == "partial" and "조회 범위(최근 1년) 밖" in old.answer
+    assert old.status == "partial" and "가격 데이터 범위 밖" in old.answer
