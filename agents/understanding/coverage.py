@@ -511,11 +511,11 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         topic = t.tag == "JX" and i > 0 and tokens[i - 1].tag in ("NNG", "NNP", "SL")
         if not unsaid and (not (t.tag == "JKG" or topic) or not (ranked or picked)):
             continue
-        # '보유종목 상위 3개 평균 비중': holdings said first are the set, not what orders it
-        before = [m for m in frame.measures
-                  if m.name != "holdings" and 0 <= low.find(m.surface.lower()) < t.start]  # fmt: skip
+        before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < t.start]
         after = [m for m in frame.measures if low.find(m.surface.lower()) > t.start]
-        if before and after and after[0].name != before[0].name:
+        # '보유종목 상위 3개 평균 비중': the holdings' weights are what orders them, not a second read
+        own = before and after and (before[0].name, after[0].name) == ("holdings", "weight")
+        if before and after and after[0].name != before[0].name and not own:
             return after[0].surface
     return among_measure(frame, tokens) if ranked else None
 
