@@ -2801,3 +2801,7 @@ def test_round_82_the_lower_side_leads_two_places_picked_and_a_close_compared_a_
     held = etf_answer("TIGER 200 보유종목 상위 3개 평균 비중", settings=offline,
                       store=graph_store, pool=pg_pool)  # fmt: skip
     assert held.status == "ok" and "비중 평균" in held.answer
+    # another figure of the holdings is not computed: said, not answered with their weights
+    per = etf_answer("KODEX 200 보유 상위 3종목의 평균 PER", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    assert per.status == "partial" and "PER" in first_step(per)["decisive"]
