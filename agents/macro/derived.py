@@ -908,12 +908,17 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
     # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
     returns_asked = frame.measure() == "return" and _priced(ordered)
+    # '서울과 부산 주택가격지수 1년 변화율 차이': a gap of the levels' rates, not of the levels
+    rates_of_levels = (frame.statistic == "return" and op.kind == "difference" and len(ordered) >= 2
+                       and not _priced(ordered) and not any(is_rate(x) for x in ordered))  # fmt: skip
     if (
         frame.measure() == "volatility"
         and len(ordered) == 2
         and op.kind in ("difference", "compare", "rank")
     ):
         out.append(larger_volatility(ordered[0], ordered[1], lang))  # '변동성 더 큰 쪽'
+    elif rates_of_levels:
+        out.append(compare_returns(ordered, lang, word=("변화율", "Changes")))
     elif (len(ordered) >= 2 and (all(is_rate(x) for x in ordered) or not _priced(ordered))
           and _changes_picked(frame, rates=all(is_rate(x) for x in ordered))):  # fmt: skip
         # '변화 큰 쪽'; '전년비 상승률 높은 쪽': each over the basis asked, a level's in %

@@ -2805,3 +2805,20 @@ def test_round_82_the_lower_side_leads_two_places_picked_and_a_close_compared_a_
     per = etf_answer("KODEX 200 보유 상위 3종목의 평균 PER", settings=offline,
                      store=graph_store, pool=pg_pool)  # fmt: skip
     assert per.status == "partial" and "PER" in first_step(per)["decisive"]
+
+
+def test_round_84_a_gap_of_two_places_rates_of_change(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 84 (1 wrong with status ok): '서울과 부산 주택가격지수 1년 변화율 차이' gave the gap of
+    the two index levels; it is the gap of their one-year rates of change, in %p. SQL truth."""
+    rates = {r["region"]: float(r["r"]) * 100 for r in fetch_all(
+        "SELECT a.region, a.index_value / b.index_value - 1 AS r FROM re_house_price_index a JOIN "
+        "re_house_price_index b ON a.region = b.region AND b.month = a.month - interval '1 year' "
+        "WHERE a.month = (SELECT max(month) FROM re_house_price_index) AND a.region IN ('서울', "
+        "'부산')", None, pg_pool)}  # fmt: skip
+    gap = abs(rates["서울"] - rates["부산"])
+    answer = macro_answer("서울과 부산 주택가격지수 1년 변화율 차이", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "변화율 비교" in x)
+    assert answer.status == "ok" and f"{gap:.2f}%p" in line and "격차" not in answer.answer
