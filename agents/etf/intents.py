@@ -236,6 +236,10 @@ def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
         return
     if " 중" not in f" {plan.question}":  # a pick without '중' may be of every holding
         return
+    if any(m.name not in ("weight", "holdings") for m in frame.measures):
+        # '그 중 1개월 수익률 가장 높은 거': the N holdings' own figures, as said in one question
+        frame.operation.top_n = previous.operation.top_n
+        return
     plan.within = previous.operation.top_n
     picked = pick_direction(frame)
     if picked in ("asc", "desc"):

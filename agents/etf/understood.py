@@ -23,7 +23,10 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     if plan.frame is None:
         return
     frame = plan.frame
-    listed = [c for c in dict.fromkeys(_CODE.findall(answer.answer)) if c in lexicon.etfs]
+    codes = list(dict.fromkeys(_CODE.findall(answer.answer)))
+    # the funds an answer listed; with none, the one stock it named ('그 종목' is the next subject)
+    stocks = [c for c in codes if c in lexicon.stocks]
+    listed = [c for c in codes if c in lexicon.etfs] or (stocks if len(stocks) == 1 else [])
     if _counts_previous_set(frame):
         listed = list(frame.previous_result)  # the answer shows a count, the set is unchanged
     answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"),

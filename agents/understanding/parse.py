@@ -1869,7 +1869,7 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         # 대비 얼마나 낮아?' (a statistic asked of no subject of its own: the one talked about)
         frame.reference = "same"
         asked = frame.operation.model_copy()  # before the previous turn's order is inherited
-        frame.entities += _previous_subjects(previous, previous_result, lexicon)
+        frame.entities += _previous_subjects(previous, previous_result, lexicon, frame.question)
         if frame.operation.kind in ("difference", "compare") and previous.replaced:
             # '10년물' → '2년물은?' → '둘 차이는?': the swapped-out subject comes back
             frame.entities += [e for e in previous.replaced
@@ -2037,11 +2037,19 @@ def _holding_in_previous_etf(frame: QuestionFrame, previous: QuestionFrame) -> b
     return frame.measure() == "weight" or (holdings and frame.measure() is None)
 
 
+_THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)
+
+
 def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
-                       lexicon: Lexicon) -> list[Entity]:  # fmt: skip
+                       lexicon: Lexicon, question: str = "") -> list[Entity]:  # fmt: skip
     """What '그거', 'it', '그 ETF' point at: the one item a set question's answer named
-    ('그중 순자산 제일 큰 건?' → TIGER …), else the previous turn's own subjects."""
+    ('그중 순자산 제일 큰 건?' → TIGER …; '그 종목' → the one stock it named, even of a fund's
+    holdings), else the previous turn's own subjects."""
     named_subject = any(e.kind in ("etf", "stock", "series", "index") for e in previous.entities)
+    one_stock = len(previous_result) == 1 and previous_result[0] in lexicon.stocks
+    if one_stock and _THAT_STOCK.search(question):
+        code = previous_result[0]
+        return [Entity(kind="stock", key=code, name=lexicon.stocks[code][0], inherited=True)]
     if len(previous_result) == 1 and not named_subject:
         code = previous_result[0]
         kind = "etf" if code in lexicon.etfs else "stock"

@@ -2822,3 +2822,34 @@ def test_round_84_a_gap_of_two_places_rates_of_change(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in answer.answer.splitlines() if "변화율 비교" in x)
     assert answer.status == "ok" and f"{gap:.2f}%p" in line and "격차" not in answer.answer
+
+
+def test_follow_ups_into_a_funds_holdings_read_the_stock_and_its_returns(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r78's honest miss and a wrong answer found beside it: 'KODEX 반도체 보유종목' → '그 중 비중
+    가장 큰 종목' → '그 종목 1개월 수익률은?' gave the fund's own return ('그 종목' not carried);
+    'KODEX 200 보유종목 상위 5개' → '그 중 1개월 수익률 가장 높은 거' named the largest weight,
+    status ok. SQL truth."""
+    top = fetch_all(
+        "SELECT s.name, s.security_id FROM etf_holdings h JOIN stocks s USING (security_id) WHERE "
+        "h.etf_code = '091160' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
+        "etf_code = '091160') ORDER BY h.weight DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    that = chain(etf_answer, ["KODEX 반도체 보유종목", "그 중 비중 가장 큰 종목", "그 종목 1개월 수익률은?"],
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert that.status == "ok" and that.answer.startswith(f"{top['name']}의 1개월")
+
+    def month_return(sid: str) -> float:
+        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
+                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
+                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+                   "%(s)s) - interval '1 month' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
+
+    five = fetch_all(
+        "SELECT s.name, s.security_id FROM etf_holdings h JOIN stocks s USING (security_id) WHERE "
+        "h.etf_code = '069500' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
+        "etf_code = '069500') ORDER BY h.weight DESC LIMIT 5", None, pg_pool)  # fmt: skip
+    best = max(five, key=lambda r: month_return(r["security_id"]))
+    picked = chain(etf_answer, ["KODEX 200 보유종목 상위 5개", "그 중 1개월 수익률 가장 높은 거"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert picked.status == "ok" and f"1개월 수익률 가장 높은 종목: {best['name']}" in picked.answer
