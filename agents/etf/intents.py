@@ -41,7 +41,13 @@ from agents.understanding.frame import (
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import ADVICE_COMPARED, WHY_NOTE, asked_move, bar_is_the_predicate
+from agents.understanding.parse import (
+    ADVICE_COMPARED,
+    THAT_STOCK,
+    WHY_NOTE,
+    asked_move,
+    bar_is_the_predicate,
+)
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.window_answer import PER_READ, WindowAsk, window_ask, window_labels
 from data_access import figures as fig
@@ -216,14 +222,11 @@ def _pick_past_a_named_fund(plan: Plan, frame: QuestionFrame) -> None:
     op.kind, op.top_n, op.direction = "rank", op.top_n or 1, direction  # type: ignore[assignment]
 
 
-_THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)
-
-
 def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
                               previous: QuestionFrame | None) -> None:  # fmt: skip
     """'TIGER 반도체 상위 3종목' → '그 중 비중 가장 작은 건?': the pick among the three listed,
     not the top of all holdings; '그 종목 …' with no stock carried over is said."""
-    if _THAT_STOCK.search(plan.question) and not plan.stocks:
+    if THAT_STOCK.search(plan.question) and not plan.stocks:
         plan.unanswered.append(_text(plan, "that_stock"))
     if plan.intent == "holdings_aggregate" and _pick_in_own_cut(plan, frame):
         return  # 'KODEX 200 상위 10종목 중 비중 가장 작은 종목': the cut and the pick said at once

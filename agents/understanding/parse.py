@@ -2037,7 +2037,7 @@ def _holding_in_previous_etf(frame: QuestionFrame, previous: QuestionFrame) -> b
     return frame.measure() == "weight" or (holdings and frame.measure() is None)
 
 
-_THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)
+THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)  # a stock referred to
 
 
 def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
@@ -2047,7 +2047,7 @@ def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
     holdings), else the previous turn's own subjects."""
     named_subject = any(e.kind in ("etf", "stock", "series", "index") for e in previous.entities)
     one_stock = len(previous_result) == 1 and previous_result[0] in lexicon.stocks
-    if one_stock and _THAT_STOCK.search(question):
+    if one_stock and THAT_STOCK.search(question):
         code = previous_result[0]
         return [Entity(kind="stock", key=code, name=lexicon.stocks[code][0], inherited=True)]
     if len(previous_result) == 1 and not named_subject:
