@@ -274,8 +274,8 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
-    if _when_of_a_level(frame, tokens):  # '삼성전자 배당 언제 나와?': a date no figure holds
-        cov.decisive.append("언제")
+    if when := _when_of_a_level(frame, tokens):  # '배당 언제 나와?': a date no figure holds
+        cov.decisive.append(when)
     if _days_not_counted(frame):  # '올해 들어 하락한 날 며칠?' answered with the return
         cov.decisive.append(_counted_days_words(frame))
     span = frame.span
@@ -314,10 +314,19 @@ def _market_words() -> frozenset[str]:
     return frozenset(w for w in said if w.isalnum())
 
 
-def _when_of_a_level(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> bool:
-    return (any(t.form == "언제" for t in tokens) and frame.statistic is None
-            and frame.operation.kind == "lookup" and bool(frame.measures)
-            and all(m.name in _LEVELS for m in frame.measures))  # fmt: skip
+def _when_of_a_level(frame: QuestionFrame, tokens: tuple[Morpheme, ...]) -> str | None:
+    """'삼성전자 배당 언제 나와?', '다음 배당일': a date no level figure holds (the word said)."""
+    if (frame.statistic is not None or frame.operation.kind != "lookup" or not frame.measures
+            or not all(m.name in _LEVELS for m in frame.measures)):  # fmt: skip
+        return None
+    said = frame.question.lower()
+    for i, t in enumerate(tokens):
+        if t.form == "언제":
+            return t.form
+        glued = i and t.form == "일" and t.tag == "NNB" and tokens[i - 1].end == t.start
+        if glued and any(said[: t.start].endswith(m.surface.lower()) for m in frame.measures):
+            return frame.question[tokens[i - 1].start : t.end]  # '배당일': the day, not the yield
+    return None
 
 
 def _months_of(span: CalendarSpan) -> float:

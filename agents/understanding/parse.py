@@ -1805,6 +1805,11 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             # '미래에셋 ETF 중 순자산 1위' → '삼성은?' → '둘 차이는?': the two first ones' gap
             frame.operation.top_n = 1
             frame.operation.direction = previous.operation.direction
+    elif frame.operation.kind == "difference" and not own and len(previous_result) == 2:
+        # '상위 2개만' → '보수 차이는?': the gap of the two the last answer listed
+        frame.reference = "same"
+        frame.entities += [_listed(code, lexicon) for code in previous_result]
+        _inherit_context(frame, previous, entities=True)
     elif ordinal and previous_result and not own:
         # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
         n = int(ordinal[0].label)
@@ -2047,16 +2052,21 @@ def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
     holdings), else the previous turn's own subjects."""
     named_subject = any(e.kind in ("etf", "stock", "series", "index") for e in previous.entities)
     one_stock = len(previous_result) == 1 and previous_result[0] in lexicon.stocks
-    if one_stock and THAT_STOCK.search(question):
-        code = previous_result[0]
-        return [Entity(kind="stock", key=code, name=lexicon.stocks[code][0], inherited=True)]
-    if len(previous_result) == 1 and not named_subject:
-        code = previous_result[0]
-        kind = "etf" if code in lexicon.etfs else "stock"
-        return [Entity(kind=kind, key=code, name=lexicon.etfs.get(code, code), inherited=True)]
+    if len(previous_result) == 1 and (
+        not named_subject or (one_stock and THAT_STOCK.search(question))
+    ):
+        return [_listed(previous_result[0], lexicon)]
     # in the order they were asked ('미국과 한국 금리 차이' stays 미국 − 한국 on '1년 전에는?')
     ordered = sorted(previous.entities, key=lambda e: e.start if e.start >= 0 else 1 << 30)
     return [e.model_copy(update={"inherited": True, "start": -1, "end": -1}) for e in ordered]
+
+
+def _listed(code: str, lexicon: Lexicon) -> Entity:
+    """An item the last answer listed, as a subject of this turn (a fund, else a stock)."""
+    if code in lexicon.etfs:
+        return Entity(kind="etf", key=code, name=lexicon.etfs[code], inherited=True)
+    name = lexicon.stocks[code][0] if code in lexicon.stocks else code
+    return Entity(kind="stock", key=code, name=name, inherited=True)
 
 
 def _bare_followup(frame: QuestionFrame) -> bool:

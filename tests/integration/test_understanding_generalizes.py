@@ -2846,3 +2846,23 @@ def test_follow_ups_into_a_funds_holdings_read_the_stock_and_its_returns(
     picked = chain(etf_answer, ["KODEX 200 보유종목 상위 5개", "그 중 1개월 수익률 가장 높은 거"],
                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert picked.status == "ok" and f"1개월 수익률 가장 높은 종목: {best['name']}" in picked.answer
+
+
+def test_round_86_the_day_of_a_dividend_and_the_gap_of_two_listed_funds(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 86 (2 wrong with status ok): '삼성전자 다음 배당일' gave the dividend yield; '반도체
+    ETF 순자산 순' → '상위 2개만' → '보수 차이는?' listed the theme by fee. A level's day is said
+    unread; a gap asked after a list of two is of those two. SQL truth."""
+    day = answer_stock_question("삼성전자 다음 배당일", pool=pg_pool, settings=offline)
+    assert day is not None and day.status == "partial" and "배당일" in first_step(day)["decisive"]
+    two = fetch_all(
+        "SELECT e.name, e.expense_ratio FROM etfs e JOIN etf_tags t ON t.etf_code = e.code JOIN "
+        "LATERAL (SELECT net_assets FROM etf_prices p WHERE p.etf_code = e.code ORDER BY "
+        "trade_date DESC LIMIT 1) p ON true WHERE t.tag = '반도체' ORDER BY p.net_assets DESC "
+        "LIMIT 2", None, pg_pool)  # fmt: skip
+    gap = float(two[0]["expense_ratio"]) - float(two[1]["expense_ratio"])
+    answer = chain(etf_answer, ["반도체 ETF 순자산 순", "상위 2개만", "보수 차이는?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"총보수 차이는 {gap:+.2f}%p" in answer.answer
+    assert all(r["name"] in answer.answer for r in two)
