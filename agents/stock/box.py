@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
+from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
@@ -83,10 +84,6 @@ def figure_text(key: str, value: float, turn: Turn) -> str:
     if key == "market_cap":
         return amount(value, turn.stock["currency"])
     return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}{shares}"
-
-
-def money(value: float, currency: str) -> str:
-    return f"{value:,.0f}원" if currency == "KRW" else f"${value:,.2f}"
 
 
 _FX = """SELECT obs_date, value FROM macro_observations WHERE series_code = %(series)s
