@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
+from agents.stock.data import price_dataset
 from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
 from data_access import figures as fig
@@ -108,11 +109,6 @@ def in_won(turn: Turn, value: float, pool: ConnectionPool | None) -> str:
         return f" (≈ KRW {won / 1e12:,.1f} trillion at {fx:,.2f} KRW per USD)" if won >= 1e12 else (
             f" (≈ KRW {won:,.0f} at {fx:,.2f} KRW per USD)")  # fmt: skip
     return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
-
-
-def price_dataset(security_id: str) -> str:
-    """The catalogue dataset of a stock's daily bars."""
-    return "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
 
 
 def fetch_bars(turn: Turn, pool: ConnectionPool | None, start: date) -> list[dict[str, Any]]:
