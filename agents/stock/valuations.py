@@ -20,6 +20,8 @@ from agents.stock.box import (
     figure_text,
     in_won,
 )
+from agents.stock.fundamentals import result_of
+from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
@@ -325,11 +327,7 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
     e = reported[-1]
     est, act = float(e["eps_estimate"]), float(e["eps_actual"])
     surprise = (act - est) / abs(est) * 100 if est else 0.0
-    verdict = (
-        ("상회" if act > est else "하회" if act < est else "부합")
-        if turn.ko()
-        else ("beat" if act > est else "miss" if act < est else "in line")
-    )
+    verdict = RESULT["ko" if turn.ko() else "en"][result_of(act - est) or ""]  # by act - est
     turn.lines.append(
         f"{e['period']} 실적({e['event_date']}): EPS 예상 {est:,.2f} / 실제 {act:,.2f}, "
         f"서프라이즈 {surprise:+.2f}% (예상 {verdict})" if turn.ko() else
