@@ -15,6 +15,8 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
+from agents.stock.data import price_dataset
+from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
@@ -85,10 +87,6 @@ def figure_text(key: str, value: float, turn: Turn) -> str:
     return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}{shares}"
 
 
-def money(value: float, currency: str) -> str:
-    return f"{value:,.0f}원" if currency == "KRW" else f"${value:,.2f}"
-
-
 _FX = """SELECT obs_date, value FROM macro_observations WHERE series_code = %(series)s
 AND obs_date <= %(as_of)s ORDER BY obs_date DESC LIMIT 1"""
 
@@ -111,11 +109,6 @@ def in_won(turn: Turn, value: float, pool: ConnectionPool | None) -> str:
         return f" (≈ KRW {won / 1e12:,.1f} trillion at {fx:,.2f} KRW per USD)" if won >= 1e12 else (
             f" (≈ KRW {won:,.0f} at {fx:,.2f} KRW per USD)")  # fmt: skip
     return f" (≈ {fmt_krw(won) if won >= 1e8 else f'{won:,.0f}원'} · 원/달러 {fx:,.2f})"
-
-
-def price_dataset(security_id: str) -> str:
-    """The catalogue dataset of a stock's daily bars."""
-    return "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
 
 
 def fetch_bars(turn: Turn, pool: ConnectionPool | None, start: date) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from agents.chart_style import LEGEND, base_layout, figure_of, hline, session_axis
 from agents.colors import price_colors
-from agents.stock.templates import EVENT_CATEGORIES
+from agents.stock.templates import EVENT_CATEGORIES, pct
 
 MA_COLORS = {"ma20": "#ea580c", "ma60": "#2563eb", "ma120": "#9333ea"}
 HIGHLIGHT = "#ea580c"  # the stock among its peers: not a gain or a loss colour
@@ -67,9 +67,6 @@ def _bottom_for(labels: list[str]) -> int:
     return min(180, round(12 * 0.71 * longest) + 56)
 
 
-_figure = figure_of
-
-
 def _unit(currency: str) -> str:
     return "원" if currency == "KRW" else "USD"
 
@@ -95,7 +92,7 @@ def _event_markers(series: dict[str, Any], events: list[dict[str, Any]]) -> dict
         symbols.append("triangle-up" if up else "triangle-down")
         outlines.append("#111827" if e["explained"] else UNEXPLAINED)
         labels.append(EVENT_CATEGORIES["ko"].get(e["category"], e["category"]))
-        moves = f"당일 {_pct(e.get('move_day'))} · 다음 거래일 {_pct(e.get('move_next'))}"
+        moves = f"당일 {pct(e.get('move_day'))} · 다음 거래일 {pct(e.get('move_next'))}"
         tone = POLARITY_WORDS.get(e["polarity"], "")
         why = "" if e["explained"] else "<br>뉴스로 설명되지 않는 급변"
         hovers.append(f"{e['date']} {labels[-1]}{tone}<br>{e['headline'][:60] or '(뉴스 없음)'}"
@@ -113,10 +110,6 @@ def _rounded(values: list[float | None]) -> list[float | None]:
     """Two decimals, as drawn and hovered: the unrounded moving averages, drawdowns and RSI
     (17 digits each) were most of the report's chart data the browser parsed and checked."""
     return [None if v is None else round(v, 2) for v in values]
-
-
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value * 100:+.2f}%"
 
 
 def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
@@ -174,7 +167,7 @@ def price_figure(series: dict[str, Any], figures: dict[str, Any], name: str,
     _fixed_margins(
         layout, left=_left_for(max(series["high"]), max(v or 0 for v in volume)), bottom=72
     )
-    return _figure(data, layout)
+    return figure_of(data, layout)
 
 
 def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) -> go.Figure:
@@ -203,7 +196,7 @@ def pe_peers_figure(series: dict[str, Any], figures: dict[str, Any], name: str) 
         left=_left_for(max(pes, default=0.0)),
         bottom=_bottom_for([p["name"] for p in peers]),
     )
-    return _figure([{
+    return figure_of([{
         "type": "bar", "x": [p["name"] for p in peers], "y": [p["pe"] for p in peers],
         "marker": {"color": [HIGHLIGHT if p["is_self"] else "#9ca3af" for p in peers]},
         # no value labels on the bars: the browser measured each of the 31 (0.6 -> 0.37 s of
@@ -233,7 +226,7 @@ def drawdown_rsi_figure(series: dict[str, Any], name: str) -> go.Figure:
         layout["annotations"] += notes
     layout["showlegend"] = False  # each row's axis names its line
     _fixed_margins(layout, left=_left_for(-100.0), bottom=64)
-    return _figure([
+    return figure_of([
         {"type": "scatter", "x": dates, "y": _rounded([v * 100 for v in series["drawdown"]]),
          "mode": "lines", "fill": "tozeroy", "name": "낙폭", "line": {"color": price_colors().down, "width": 1.5},
          "hovertemplate": "%{x}: %{y:.2f}%<extra></extra>", "xaxis": "x", "yaxis": "y"},
@@ -268,7 +261,7 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
                 "hovertemplate": "%{x}: %{y:,.1f}만 주<extra></extra>"}  # fmt: skip
         _fixed_margins(layout, left=_left_for(max(v or 0 for v in values)), bottom=WINDOW_BOTTOM)
         layout["xaxis"].update(session_axis(dates))
-        return _figure([bars], layout)
+        return figure_of([bars], layout)
     closes, unit = [r["close"] for r in rows], _unit(currency)
 
     def money(v: float) -> str:
@@ -302,7 +295,7 @@ def window_figure(rows: list[dict[str, Any]], name: str, label: str, *, currency
     layout["yaxis"]["tickformat"] = ","
     layout["xaxis"].update(session_axis(dates))
     _fixed_margins(layout, left=_left_for(top), bottom=WINDOW_BOTTOM)
-    return _figure(data, layout)
+    return figure_of(data, layout)
 
 
 def charts_for(payload: dict[str, Any]) -> list[go.Figure]:

@@ -32,10 +32,6 @@ class RetryPolicy:
     def max_attempts(self) -> int:
         return self.max_retries + 1
 
-    def delay(self, retry_number: int) -> float:
-        """Wait before retry `retry_number` (0-based): 0.5, 1.0, 2.0 s by default."""
-        return self.base_delay_s * (2**retry_number)
-
 
 @dataclass(frozen=True)
 class StockContext:

@@ -160,20 +160,16 @@ class StockData:
     def stock(self, security_id: str) -> dict[str, Any] | None:
         params = {"sid": security_id}
         row = fetch_one(STOCK, params, self.pool)
-        self._cite("KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV",
-                   "stocks", STOCK, params, 1 if row else 0)  # fmt: skip
+        self._cite(price_dataset(security_id), "stocks", STOCK, params, 1 if row else 0)
         return row
 
     def history(self, security_id: str, days: int) -> list[dict[str, Any]]:
         params = {"sid": security_id, "as_of": self.as_of, "days": days}
         rows = fetch_all(HISTORY, params, self.pool)
-        dataset = (
-            "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
-        )
         start = rows[0]["trade_date"].isoformat() if rows else None
         end = rows[-1]["trade_date"].isoformat() if rows else None
-        self._cite(dataset, "stock_prices", HISTORY, params, len(rows), start=start, end=end,
-                   filters={"security_id": security_id, "days": days})  # fmt: skip
+        self._cite(price_dataset(security_id), "stock_prices", HISTORY, params, len(rows),
+                   start=start, end=end, filters={"security_id": security_id, "days": days})  # fmt: skip
         _check_daily_ohlcv(security_id, rows)
         return [
             {"date": r["trade_date"].isoformat(), "open": float(r["open"]),
@@ -294,6 +290,11 @@ def _check_daily_ohlcv(security_id: str, rows: list[dict[str, Any]]) -> None:
             f"{security_id}의 시세에 시가·고가·저가·거래량이 없는 날이 있습니다 (종가만 가져온 "
             "데이터). 일별 OHLCV가 있는 종목만 리포트를 작성합니다."
         )
+
+
+def price_dataset(security_id: str) -> str:
+    """The catalogue dataset of a stock's daily bars."""
+    return "KR_STOCK_DAILY_OHLCV" if security_id.startswith("KR:") else "US_TOP50_DAILY_OHLCV"
 
 
 def _float(value: Any) -> float | None:

@@ -23,7 +23,6 @@ from data_access.postgres import fetch_all
 QUARTERS_SHOWN = 4
 UNIVERSE_WINDOW_DAYS = 365
 FILINGS_DAYS = 92
-FILINGS_SHOWN = 5
 # A company's OpenDART filings (imported list.json or the demo's) with their evidence sentence.
 FILINGS = (
     "SELECT d.rcept_dt, d.report_nm, coalesce(v.text, '') AS text, coalesce(e.theme, '') AS theme "

@@ -21,13 +21,15 @@ from data_access.publishers import with_sources
 SESSIONS = 400  # bars read: a year back and its base bar, also for BTC (which trades every day)
 RETURN_PERIODS = ("1m", "3m", "1y")
 UNIT_KO = {"pt": "포인트", "USD": "달러", "USD/bbl": "달러/배럴"}
+KIND_KO = {"index": "지수", "volatility": "변동성 지수", "crypto": "가상자산",
+           "commodity": "원자재 선물"}  # fmt: skip
 
 
 def index_answer(symbol: str, series: dict[str, Any], data: StockData,
                  started: float) -> AgentAnswer:  # fmt: skip
     code, name, unit = series["series_code"], series["name"], series["unit"]
     rows = data.series_history(code, SESSIONS)
-    lines = [f"**{name}({code})는 종목이 아니라 {_kind_ko(series['kind'])}입니다.** 재무·동종업계·"
+    lines = [f"**{name}({code})는 종목이 아니라 {KIND_KO.get(series['kind'], '시장 지표')}입니다.** 재무·동종업계·"
              "실적을 다루는 종목 리포트 대신 시세를 보여 드립니다."]  # fmt: skip
     quote: dict[str, Any] = {"series_code": code, "name": name, "unit": unit}
     if len(rows) >= 2:
@@ -65,8 +67,3 @@ def index_answer(symbol: str, series: dict[str, Any], data: StockData,
              "points": [(str(r["trade_date"]), float(r["close"])) for r in rows]}]},
         duration_ms=round((time.perf_counter() - started) * 1000),
     )  # fmt: skip
-
-
-def _kind_ko(kind: str) -> str:
-    return {"index": "지수", "volatility": "변동성 지수", "crypto": "가상자산",
-            "commodity": "원자재 선물"}.get(kind, "시장 지표")  # fmt: skip

@@ -88,10 +88,7 @@ def build_answer(final: dict[str, Any], deps: WorkflowDeps, log: ToolLog, starte
         status=status,  # type: ignore[arg-type]
         error=error,
         # dated by the stock's own last bar (the figures'), not the newest date of any stock
-        as_of_date=str(
-            ((final.get("analysis") or {}).get("figures") or {}).get("trade_date")
-            or deps.data.as_of.isoformat()
-        ),
+        as_of_date=str((figures or {}).get("trade_date") or deps.data.as_of.isoformat()),
         data_freshness=freshness(pool),
         citations=documents,
         structured_citations=structured,
@@ -154,7 +151,7 @@ def unknown_symbol_answer(symbol: str, message: str, suggestions: list[dict[str,
                 status="error",
                 error=message,
             )
-        ],  # fmt: skip
+        ],
         payload={"symbol": symbol, "suggestions": suggestions, "error_form": error_form},
         duration_ms=_ms(started),
     )

@@ -44,7 +44,6 @@ from agents.window_answer import (
     window_ask,
 )
 from data_access import figures as fig
-from data_access.contracts import StructuredCitation, TraceStep
 from data_access.market_series import dataset_code_of, series_code_for
 
 _STOCK_NEWS = """SELECT published_at, title, source FROM news_articles
@@ -64,7 +63,9 @@ def _return(turn: Turn, pool: ConnectionPool | None) -> None:
         turn.notes.append(f"{label} 수익률을 계산할 기준일 시세가 없습니다." if turn.ko()
                           else f"No close on or before the {label} base date.")  # fmt: skip
         return
-    fig_window(turn.citations[-1], turn.trace[-1], r, label)
+    cited, step = turn.citations[-1], turn.trace[-1]  # name the closes compared, the definition
+    cited.date_range.start, cited.date_range.end = str(r.start_date), str(r.end_date)
+    step.observation = f"{step.observation}; {label} {r.window_ko()} ({fig.RETURN_DEFINITION_KO})"
     turn.figures["return"] = r.pct
     cur = turn.stock["currency"]
     first, last = money(r.start_close, cur), money(r.end_close, cur)
@@ -304,13 +305,6 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
         f"{len(closes)} sessions)")  # fmt: skip
 
 
-def fig_window(citation: StructuredCitation, step: TraceStep, r: fig.PeriodReturn,
-               label: str) -> None:  # fmt: skip
-    """The citation and the trace step name the closes a return compares and its definition."""
-    citation.date_range.start, citation.date_range.end = str(r.start_date), str(r.end_date)
-    step.observation = f"{step.observation}; {label} {r.window_ko()} ({fig.RETURN_DEFINITION_KO})"
-
-
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
     months, label = period_words(turn, 12.0)
     rows = fetch_prices(turn, pool, months)
@@ -394,7 +388,8 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     field = ask.field if ask.field in _FIELD_WORDS else "close"
 
     def points(of: str) -> list[tuple[date, float]]:
-        return [(r["trade_date"], _bar_value(r, of)) for r in rows
+        return [(r["trade_date"], float(r["close"]) * float(r["volume"] or 0)
+                 if of == "trading_value" else float(r[of])) for r in rows
                 if r["volume"] is not None or of in ("close", "high", "low")]  # fmt: skip
 
     if field == "high_low":  # '최고가와 최저가 (차이)': the highest high, the lowest low
@@ -415,12 +410,6 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(describe(name, ask, found, fmt, turn.lang))
     note_short_history(turn, found.first, rows[0]["trade_date"], start)
-
-
-def _bar_value(row: dict[str, Any], field: str) -> float:
-    if field == "trading_value":
-        return float(row["close"]) * float(row["volume"] or 0)
-    return float(row[field])
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:

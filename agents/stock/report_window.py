@@ -14,10 +14,10 @@ earnings) has nothing to chart: ([], "").
 
 from __future__ import annotations
 
-import calendar
 from datetime import date
 from typing import Any
 
+from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
 from data_access.contracts import AgentAnswer, StructuredCitation
@@ -65,13 +65,9 @@ def question_window(
         return rows[-n:], f"최근 {n}거래일"
     months = MONTHS.get(str(window.get("unit")), 0) * int(window.get("n") or 0)
     if months:  # the tool read a margin before the window: from the close on or before its start
-        first = _months_before(date.fromisoformat(str(cited.date_range.end)), months).isoformat()
+        first = (
+            date.fromisoformat(str(cited.date_range.end)) - relativedelta(months=months)
+        ).isoformat()
         on_or_before = [i for i, r in enumerate(rows) if r["date"] <= first]
         rows = rows[on_or_before[-1] if on_or_before else 0 :]
     return rows, str(window.get("surface") or f"{params['start']}~{params['end']}")
-
-
-def _months_before(day: date, months: int) -> date:
-    """The same day `months` months earlier (the month's last day where it has no such day)."""
-    year, month = divmod(day.year * 12 + day.month - 1 - months, 12)
-    return date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))

@@ -17,10 +17,6 @@ RESULT = {"ko": {"beat": "상회", "miss": "하회", "inline": "부합"},
           "en": {"beat": "beat", "miss": "miss", "inline": "in line"}}  # fmt: skip
 
 
-def _ratio(value: float | None) -> str:
-    return "-" if value is None else f"{value:,.2f}"
-
-
 def _rank(value: float | None) -> str:
     return "-" if value is None else f"{value * 100:.0f}%"
 
@@ -30,7 +26,7 @@ def _rank(value: float | None) -> str:
 
 def quarter_sentence(q: EarningsQuarter, currency: str, lang: Language) -> str:
     """One reported quarter with its surprise: the sentence the review looks for."""
-    actual, estimate = t.eps(q["eps_actual"], currency), t.eps(q["eps_estimate"], currency)
+    actual, estimate = t.price(q["eps_actual"], currency), t.price(q["eps_estimate"], currency)
     result = RESULT[lang].get(q["result"] or "", "-")
     if lang == "en":
         return (f"{q['period']} (reported {q['event_date']}): EPS {actual} vs the {estimate} "
@@ -42,8 +38,8 @@ def quarter_sentence(q: EarningsQuarter, currency: str, lang: Language) -> str:
 def earnings_rows(fu: Fundamentals, lang: Language) -> list[dict[str, str]]:
     cur = fu["currency"]
     return [
-        {"period": q["period"], "date": q["event_date"], "estimate": t.eps(q["eps_estimate"], cur),
-         "actual": t.eps(q["eps_actual"], cur), "surprise": t.pct(q["surprise"]),
+        {"period": q["period"], "date": q["event_date"], "estimate": t.price(q["eps_estimate"], cur),
+         "actual": t.price(q["eps_actual"], cur), "surprise": t.pct(q["surprise"]),
          "result": RESULT[lang].get(q["result"] or "", "-"), "yoy": t.pct(q["eps_yoy"])}
         for q in fu["quarters"]
     ]  # fmt: skip
@@ -66,14 +62,14 @@ def fundamental_rows(fu: Fundamentals, f: StockFigures, lang: Language) -> list[
     nxt = fu["next_earnings"]
     rows = [
         ("시가총액" if ko else "Market cap", t.big_money(fu["market_cap"], cur, lang), "-", "-"),
-        ("PER" if ko else "P/E", _ratio(f["pe"]), _ratio(f["sector_median_pe"]),
-         f"{_ratio(fu['pe_history_median'])} ({'백분위' if ko else 'pct.'} {_rank(fu['pe_history_percentile'])})"),
-        ("PBR" if ko else "P/B", _ratio(fu["pb"]), _ratio(fu["pb_sector_median"]),
-         f"{_ratio(fu['pb_history_median'])} ({'백분위' if ko else 'pct.'} {_rank(fu['pb_history_percentile'])})"),
+        ("PER" if ko else "P/E", t.number(f["pe"]), t.number(f["sector_median_pe"]),
+         f"{t.number(fu['pe_history_median'])} ({'백분위' if ko else 'pct.'} {_rank(fu['pe_history_percentile'])})"),
+        ("PBR" if ko else "P/B", t.number(fu["pb"]), t.number(fu["pb_sector_median"]),
+         f"{t.number(fu['pb_history_median'])} ({'백분위' if ko else 'pct.'} {_rank(fu['pb_history_percentile'])})"),
         ("배당수익률" if ko else "Dividend yield", t.pct(fu["dividend_yield"], False),
          t.pct(fu["dy_sector_median"], False), "-"),
-        ("EPS (최근 4분기 합산)" if ko else "EPS (trailing 4Q)", t.eps(fu["eps_ttm"], cur), "-",
-         f"{t.eps(fu['eps_ttm_year_ago'], cur)} ({'1년 전' if ko else 'a year ago'})"),
+        ("EPS (최근 4분기 합산)" if ko else "EPS (trailing 4Q)", t.price(fu["eps_ttm"], cur), "-",
+         f"{t.price(fu['eps_ttm_year_ago'], cur)} ({'1년 전' if ko else 'a year ago'})"),
         ("EPS 증가율 (1년)" if ko else "EPS growth (1Y)", t.pct(fu["eps_growth"]), "-", "-"),
         ("실적 상회/하회 (최근 4분기)" if ko else "Beats / misses (last 4Q)",
          f"{fu['beats']} / {fu['misses']}", "-", _streak(fu["streak"], lang)),
@@ -82,7 +78,7 @@ def fundamental_rows(fu: Fundamentals, f: StockFigures, lang: Language) -> list[
     ]  # fmt: skip
     if nxt:
         rows.append(("다음 실적 EPS 예상" if ko else "Next EPS estimate",
-                     t.eps(nxt["eps_estimate"], cur), "-", "-"))  # fmt: skip
+                     t.price(nxt["eps_estimate"], cur), "-", "-"))  # fmt: skip
     return [{"figure": a, "value": b, "sector": c, "history": d} for a, b, c, d in rows]
 
 
@@ -121,17 +117,17 @@ def fundamentals_text(fu: Fundamentals, f: StockFigures, lang: Language) -> str:
                      else "Earnings: no reported quarters in the data.")  # fmt: skip
     if fu["eps_growth"] is not None:
         parts.append(
-            f"주당순이익(최근 4분기 합산) {t.eps(fu['eps_ttm'], cur)}, 1년 전 대비 {t.pct(fu['eps_growth'])}입니다."
-            if ko else f"Trailing EPS of {t.eps(fu['eps_ttm'], cur)} is {t.pct(fu['eps_growth'])} vs a year earlier."
+            f"주당순이익(최근 4분기 합산) {t.price(fu['eps_ttm'], cur)}, 1년 전 대비 {t.pct(fu['eps_growth'])}입니다."
+            if ko else f"Trailing EPS of {t.price(fu['eps_ttm'], cur)} is {t.pct(fu['eps_growth'])} vs a year earlier."
         )  # fmt: skip
     parts.append(
-        f"밸류에이션: PER {_ratio(f['pe'])}배(자기 과거 중앙값 {_ratio(fu['pe_history_median'])}배), "
-        f"PBR {_ratio(fu['pb'])}배(섹터 중앙값 {_ratio(fu['pb_sector_median'])}배, {t.pct(fu['pb_vs_sector'])}), "
+        f"밸류에이션: PER {t.number(f['pe'])}배(자기 과거 중앙값 {t.number(fu['pe_history_median'])}배), "
+        f"PBR {t.number(fu['pb'])}배(섹터 중앙값 {t.number(fu['pb_sector_median'])}배, {t.pct(fu['pb_vs_sector'])}), "
         f"배당수익률 {t.pct(fu['dividend_yield'], False)}(섹터 중앙값 {t.pct(fu['dy_sector_median'], False)}), "
         f"시가총액 {t.big_money(fu['market_cap'], cur, lang)}입니다."
         if ko else
-        f"Valuation: P/E {_ratio(f['pe'])}x (own history median {_ratio(fu['pe_history_median'])}x), "
-        f"P/B {_ratio(fu['pb'])}x (sector median {_ratio(fu['pb_sector_median'])}x, {t.pct(fu['pb_vs_sector'])}), "
+        f"Valuation: P/E {t.number(f['pe'])}x (own history median {t.number(fu['pe_history_median'])}x), "
+        f"P/B {t.number(fu['pb'])}x (sector median {t.number(fu['pb_sector_median'])}x, {t.pct(fu['pb_vs_sector'])}), "
         f"dividend yield {t.pct(fu['dividend_yield'], False)} (sector median "
         f"{t.pct(fu['dy_sector_median'], False)}), market cap {t.big_money(fu['market_cap'], cur, lang)}."
     )  # fmt: skip
@@ -142,9 +138,9 @@ def fundamentals_text(fu: Fundamentals, f: StockFigures, lang: Language) -> str:
     nxt = fu["next_earnings"]
     if nxt:
         parts.append(
-            f"다음 실적 발표는 {nxt['event_date']}({nxt['period']}, EPS 예상 {t.eps(nxt['eps_estimate'], cur)})입니다."
+            f"다음 실적 발표는 {nxt['event_date']}({nxt['period']}, EPS 예상 {t.price(nxt['eps_estimate'], cur)})입니다."
             if ko else f"Next earnings: {nxt['event_date']} ({nxt['period']}, EPS estimate "
-            f"{t.eps(nxt['eps_estimate'], cur)})."
+            f"{t.price(nxt['eps_estimate'], cur)})."
         )  # fmt: skip
     return " ".join(parts)
 
@@ -203,7 +199,7 @@ def event_sentence(e: NewsEvent, lang: Language, currency: str) -> str:
     earnings = ""
     if e["earnings"] is not None:
         er = e["earnings"]
-        earnings = (f" EPS {t.eps(er['eps_actual'], currency)} vs {t.eps(er['eps_estimate'], currency)}, "
+        earnings = (f" EPS {t.price(er['eps_actual'], currency)} vs {t.price(er['eps_estimate'], currency)}, "
                     f"{'서프라이즈' if lang == 'ko' else 'surprise'} {t.pct(er['surprise'])};")  # fmt: skip
     if lang == "en":
         cause = "" if e["explained"] else " (no cause found in the news)"

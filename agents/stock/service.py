@@ -54,10 +54,6 @@ class ProgressEvent:
     event: str
     data: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def node(self) -> str | None:
-        return self.data.get("node")
-
 
 def question_for(symbol: str, language: Language) -> str:
     return f"{symbol} 주식 분석 요청" if language == "ko" else f"{symbol} stock analysis"

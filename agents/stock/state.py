@@ -13,7 +13,6 @@ from agents.stock.research_filings import FiledAccounts  # LangGraph reads the h
 Status = Literal["researching", "analyzing", "recommending", "reviewing", "done", "error"]
 Language = Literal["ko", "en"]
 MAX_ITERATIONS = 3
-MAX_CRITICAL_ERRORS = 2
 
 
 class Message(TypedDict):

@@ -137,14 +137,9 @@ def big_money(value: float | None, currency: str, lang: Language) -> str:
     return f"${value / 1e9:,.1f}B" if abs(value) >= 1e9 else f"${value / 1e6:,.0f}M"
 
 
-def eps(value: float | None, currency: str) -> str:
-    """EPS as reported: whole won, or dollars and cents."""
-    return price(value, currency)
-
-
 def _value_text(key: str, value: float, labels: dict[str, str]) -> str:
     if key in _EPS_KEYS:
-        return eps(value, labels.get("currency", "KRW"))
+        return price(value, labels.get("currency", "KRW"))  # EPS as reported
     if key in _COUNT_KEYS:
         return f"{value:,.0f}"
     if key == "rank":

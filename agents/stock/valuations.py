@@ -5,7 +5,9 @@ past, beside their sector, a sector's own figures, and the next earnings.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -15,11 +17,11 @@ from agents.stock.box import (
     ADDITIVE,
     GAP_WORDS,
     Turn,
-    amount,
     figure_text,
     in_won,
-    money,
 )
+from agents.stock.fundamentals import result_of
+from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
@@ -282,32 +284,18 @@ def _valuation(turn: Turn, pool: ConnectionPool | None) -> None:
                           f"(as of {f['as_of_date']})")  # fmt: skip
 
 
-def _eps(turn: Turn, pool: ConnectionPool | None) -> None:
+def _snapshot(turn: Turn, pool: ConnectionPool | None, name: str) -> None:
+    """One figure of the last snapshot ('삼성전자 EPS', '배당수익률', '시가총액'); a dollar market
+    cap asked in won also in won."""
     f = _fundamentals(turn, pool)
-    if f and f["eps"] is not None:
-        turn.figures["eps"] = float(f["eps"])
-        eps = money(float(f["eps"]), turn.stock["currency"])
-        turn.lines.append(f"EPS(주당순이익) {eps} ({f['as_of_date']} 기준)" if turn.ko()
-                          else f"EPS {eps} (as of {f['as_of_date']})")  # fmt: skip
-
-
-def _dividend(turn: Turn, pool: ConnectionPool | None) -> None:
-    f = _fundamentals(turn, pool)
-    if f and f["dividend_yield"] is not None:
-        y = float(f["dividend_yield"])
-        turn.figures["dividend_yield"] = y
-        turn.lines.append(f"배당수익률 {y:.2f}% ({f['as_of_date']} 기준)" if turn.ko()
-                          else f"Dividend yield {y:.2f}% (as of {f['as_of_date']})")  # fmt: skip
-
-
-def _market_cap(turn: Turn, pool: ConnectionPool | None) -> None:
-    f = _fundamentals(turn, pool)
-    if not f or f["market_cap"] is None:
+    field = FUNDAMENTAL_FIELDS[name]
+    if not f or f[field] is None:
         return
-    x = turn.figures["market_cap"] = float(f["market_cap"])
-    written = amount(x, turn.stock["currency"]) + in_won(turn, x, pool)
-    turn.lines.append(f"시가총액 {written} ({f['as_of_date']} 기준)" if turn.ko()
-                      else f"Market cap {written} (as of {f['as_of_date']})")  # fmt: skip
+    x = turn.figures[name] = float(f[field])
+    written = figure_text(name, x, turn) + (in_won(turn, x, pool) if name == "market_cap" else "")
+    ko, en = GAP_WORDS[name]
+    turn.lines.append(f"{'EPS(주당순이익)' if name == 'eps' else ko} {written} ({f['as_of_date']} 기준)"
+                      if turn.ko() else f"{en[0].upper()}{en[1:]} {written} (as of {f['as_of_date']})")  # fmt: skip
 
 
 def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -339,11 +327,7 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
     e = reported[-1]
     est, act = float(e["eps_estimate"]), float(e["eps_actual"])
     surprise = (act - est) / abs(est) * 100 if est else 0.0
-    verdict = (
-        ("상회" if act > est else "하회" if act < est else "부합")
-        if turn.ko()
-        else ("beat" if act > est else "miss" if act < est else "in line")
-    )
+    verdict = RESULT["ko" if turn.ko() else "en"][result_of(act - est) or ""]  # by act - est
     turn.lines.append(
         f"{e['period']} 실적({e['event_date']}): EPS 예상 {est:,.2f} / 실제 {act:,.2f}, "
         f"서프라이즈 {surprise:+.2f}% (예상 {verdict})" if turn.ko() else
@@ -351,4 +335,4 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
         f"surprise {surprise:+.2f}% ({verdict})")  # fmt: skip
 
 
-VALUATION_SECTIONS = {"valuation": _valuation, "eps": _eps, "dividend": _dividend, "market_cap": _market_cap, "fundamental_change": _fundamental_change, "peers": _peers, "rank": _rank, "earnings": _earnings}  # fmt: skip
+VALUATION_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"valuation": _valuation, "eps": partial(_snapshot, name="eps"), "dividend": partial(_snapshot, name="dividend_yield"), "market_cap": partial(_snapshot, name="market_cap"), "fundamental_change": _fundamental_change, "peers": _peers, "rank": _rank, "earnings": _earnings}  # fmt: skip
