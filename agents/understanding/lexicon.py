@@ -56,18 +56,6 @@ def fold(text: str) -> str:
     return "".join(text.split()).lower()  # str.split: the same whitespace as \s, no regex
 
 
-def fold_with_gaps(text: str) -> tuple[str, set[int]]:
-    """`fold(text)` and the folded positions that had whitespace before them in `text`."""
-    folded: list[str] = []
-    gaps: set[int] = set()
-    for ch in text.lower():
-        if ch.isspace():
-            gaps.add(len(folded))
-        else:
-            folded.append(ch)
-    return "".join(folded), gaps
-
-
 @dataclass(frozen=True)
 class Mention:
     kind: str  # etf | stock | tag | manager | series | index | sector
@@ -225,22 +213,11 @@ class Lexicon:
                     continue
                 if kind == "tag" and name.isascii() and name.isupper() and name not in question:
                     continue  # 'IT' the theme, not 'it' the pronoun
-                if (
-                    kind == "stock"
-                    and _HANGUL.match(surface[0])
-                    and a > 0
-                    and a not in gaps
-                    and _HANGUL.match(folded[a - 1])
-                ):
-                    continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
-                if (
-                    (kind == "sector" or (kind == "index" and len(surface) <= 2))
-                    and _HANGUL.match(surface[0])
-                    and a > 0
-                    and a not in gaps
-                    and _HANGUL.match(folded[a - 1])
-                ):
-                    continue  # '이유가' holds '유가', '한화투자증권주가' '증권주': they start a word too
+                word_starts = kind in ("stock", "sector") or (kind == "index" and len(surface) <= 2)
+                if (word_starts and _HANGUL.match(surface[0]) and a > 0 and a not in gaps
+                        and _HANGUL.match(folded[a - 1])):  # fmt: skip
+                    continue  # '소비자물가' holds '비자' (Visa), '이유가' '유가', '한화투자증권주가'
+                    # '증권주': a Korean name of a stock, a sector or a short index starts a word
                 if kind == "stock" and _longer_name(folded, gaps, b):
                     continue  # 'LG헬로비전', '카카오모빌리티': another company, not LG or 카카오
                 taken[a:b] = [True] * (b - a)
@@ -529,10 +506,18 @@ def spelled_initials(name: str) -> str:
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
-    """`fold_with_gaps(text)` plus, per folded character, its index in `text`."""
-    folded, gaps = fold_with_gaps(text)
-    where = [i for i, ch in enumerate(text) if not ch.isspace()]
-    return folded, gaps, where
+    """`fold(text)`, the folded positions that had whitespace before them in `text` and, per
+    folded character, its index in `text`."""
+    folded: list[str] = []
+    gaps: set[int] = set()
+    where: list[int] = []
+    for i, ch in enumerate(text.lower()):
+        if ch.isspace():
+            gaps.add(len(folded))
+        else:
+            folded.append(ch)
+            where.append(i)
+    return "".join(folded), gaps, where
 
 
 def _occurrences(text: str, needle: str) -> Iterator[int]:
