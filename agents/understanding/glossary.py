@@ -47,9 +47,7 @@ Category = Literal["etf", "equity", "macro", "bond", "fx", "real_estate", "deriv
 CATEGORIES: frozenset[str] = frozenset(get_args(Category))
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.json")
-MAX_QUESTION_CHARS = (
-    2000  # a lookup reads at most this much of a question, so huge inputs stay cheap
-)
+MAX_QUESTION_CHARS = 2000  # a lookup reads at most this much of a question: huge inputs stay cheap
 MIN_ALIAS_CHARS = 2  # folded; a one-character alias would match inside too many words
 
 # Dropped when folding, so spacing and punctuation variants of a term meet: "P/E", "원·달러", "Yield-curve".
@@ -130,10 +128,6 @@ def _is_word_char(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
-def _is_hangul(ch: str) -> bool:
-    return "\uac00" <= ch <= "\ud7a3"
-
-
 @dataclass(frozen=True)
 class _Folded:
     """A question folded, with each folded character's index in the question."""
@@ -198,7 +192,9 @@ class Glossary:
             by_id[entry.id] = entry
         by_alias: dict[str, str | None] = {}
         for entry in entries:
-            _check_related(entry, by_id)
+            for related in entry.related:
+                if related == entry.id or related not in by_id:
+                    raise GlossaryError(f"용어집 '{entry.id}'의 관련 항목이 없습니다: {related}")
             for surface in entry.surfaces:
                 key = fold(surface)
                 if len(key) < MIN_ALIAS_CHARS:
@@ -256,7 +252,7 @@ class Glossary:
         hits = self._tokens(folded)
         if not hits:
             return None
-        prefer_later = any(_is_hangul(ch) for ch in folded.text)
+        prefer_later = any("\uac00" <= ch <= "\ud7a3" for ch in folded.text)  # Korean
 
         def rank(hit: tuple[int, int]) -> tuple[bool, int, int]:
             start, end = folded.positions[hit[0]], folded.positions[hit[1] - 1] + 1
@@ -344,12 +340,6 @@ def _prepare(question: str) -> tuple[str, _Folded] | None:
         return None
     text = unicodedata.normalize("NFC", question[:MAX_QUESTION_CHARS])
     return text, _Folded.of(text)
-
-
-def _check_related(entry: GlossaryEntry, by_id: Mapping[str, GlossaryEntry]) -> None:
-    for related in entry.related:
-        if related == entry.id or related not in by_id:
-            raise GlossaryError(f"용어집 '{entry.id}'의 관련 항목이 없습니다: {related}")
 
 
 # ---------------------------------------------------------------- loading

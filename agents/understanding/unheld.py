@@ -232,8 +232,7 @@ def read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
         if subjects and not (_JOINED.search(question[: word.start])
                              or _JOINED.match(question[word.end :])):  # fmt: skip
             continue  # beside a linked subject, only a name joined to it ('현대차와 토요타')
-        frame.unknown_words.append(word.stem)
-        frame.notes.append(UNHELD + word.stem)
+        _said(frame, word.stem)  # (no word is said yet: the first line returned if one was)
         return
 
 
