@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from os.path import commonprefix
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -269,11 +270,9 @@ class Lexicon:
                 hits = [
                     (len(tail), code) for tail, code in entries if tail and rest.startswith(tail)
                 ] or _said_in_part(rest, entries, b, gaps)
-                if not hits:
-                    continue
-                length, code = max(hits)
-                if sum(1 for n, _ in hits if n == length) > 1:
-                    continue  # two ETFs fit equally: not a name, leave it to the others
+                if (best := _one_longest(hits)) is None:
+                    continue  # none, or two ETFs fit equally: not a name, leave it to the others
+                length, code = best
                 end = b + length
                 if (
                     end < len(folded)
@@ -345,11 +344,9 @@ class Lexicon:
             outside = folded[:a] + "\0" * (b - a) + folded[b:]
             hits = [(len(tail), code) for tail, code in by_brand[form]
                     if len(tail) >= 2 and tail in outside]  # fmt: skip
-            if not hits:
-                continue
-            length, code = max(hits)
-            if sum(1 for n, _ in hits if n == length) > 1:
-                continue  # two of its ETFs fit equally
+            if (best := _one_longest(hits)) is None:
+                continue  # none, or two of its ETFs fit equally
+            code = best[1]
             taken[a:b] = [True] * (b - a)
             out.append(Mention("etf", code, self.etfs[code], where[a], where[b - 1] + 1))
         return out
@@ -618,15 +615,15 @@ def _names_version(pool: ConnectionPool | None) -> str:
 def _said_in_part(rest: str, entries: list[tuple[str, str]], at: int,
                   gaps: set[int]) -> list[tuple[int, str]]:  # fmt: skip
     """'TIGER 미국필라델피아 반도체' for TIGER 미국필라델피아반도체나스닥: the words said are the
-    start of exactly one of the brand's names (five letters or more, ending where a word ends)."""
-    found: dict[int, set[str]] = {}
-    for tail, code in entries:
-        n = 0
-        while n < min(len(rest), len(tail)) and rest[n] == tail[n]:
-            n += 1
-        if n >= 5 and (at + n in gaps or at + n == at + len(rest)):
-            found.setdefault(n, set()).add(code)
-    if not found:
-        return []
-    longest = max(found)
-    return [(longest, next(iter(found[longest])))] if len(found[longest]) == 1 else []
+    start of one of the brand's names (five letters or more, ending where a word ends): each
+    (letters said, code) once, for `_one_longest` to pick."""
+    found = {(n, code) for tail, code in entries if (n := len(commonprefix([rest, tail]))) >= 5
+             and (at + n in gaps or n == len(rest))}  # fmt: skip
+    return list(found)
+
+
+def _one_longest(hits: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """The longest (length, code) when no other hit is as long: two names that fit a brand's
+    words equally are neither."""
+    best = max(hits, default=None)
+    return best if best is not None and sum(n == best[0] for n, _ in hits) == 1 else None
