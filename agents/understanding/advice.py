@@ -57,13 +57,11 @@ def asks_advice(question: str) -> Hit | None:
         if t.tag == "NNB" and t.form in ("살", "팔") and _advice_tail(tokens, i, g) == "advice":
             return Hit("advice", _span(question, tokens, i, i + 3))  # '지금이 살 때야' (사 + ᆯ)
         if lemma is None:
-            if (
-                t.tag == "NNG"
-                and t.form in g["trade_nouns"]
-                and (_noun_tail(tokens, i + 1, g) or _verb_judged(tokens, i + 1, g))
-            ):  # '매수 의견', '분할 매수 시작해도 될까', '손절 안 하면 후회할까'
+            trade_noun = t.tag == "NNG" and t.form in g["trade_nouns"]
+            if trade_noun and (_noun_tail(tokens, i + 1, g) or _verb_judged(tokens, i + 1, g)):
+                # '매수 의견', '분할 매수 시작해도 될까', '손절 안 하면 후회할까'
                 return Hit("advice", _span(question, tokens, i, i + 4))
-            if t.tag == "NNG" and t.form in g["trade_nouns"] and _timing_noun(tokens, i + 1, g):
+            if trade_noun and _timing_noun(tokens, i + 1, g):
                 return Hit("intention", _span(question, tokens, i, i + 2))  # '매도 시점'?
             if t.form in g["forecast_nouns"] and _noun_tail(tokens, i + 1, g, forecast=True):
                 return Hit("forecast", _span(question, tokens, i, i + 3))
@@ -195,9 +193,7 @@ def _noun_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]
         guessed = any(t.tag in ("EF", "EC") and any(m in t.form for m in _GUESSING)
                       for t in tokens[j : j + 5])  # fmt: skip
         moved = any(f in ("나오", "오", "찍") for f in rest[:2]) or rest[0] == "이"
-        return moved and (
-            guessed or any(f in ("것", "거") for f in rest)
-        )  # '바닥일까', '반등 나올까'
+        return moved and (guessed or "것" in rest or "거" in rest)  # '바닥일까', '반등 나올까'
     return rest[0] in g["noun_judgements"]
 
 

@@ -20,7 +20,7 @@ from typing import Literal
 from agents.understanding.morphemes import Morpheme, analyse
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 
-Scale = Literal["year", "half", "quarter", "month", "week"]
+Scale = Literal["year", "quarter", "month", "week"]
 Edge = Literal["first", "last"]
 
 # a calendar span by its offset from the current one ('지난' → -1)
@@ -197,8 +197,6 @@ def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
     if scale == "month":
         m = today.year * 12 + today.month - 1 + offset
         return _months(m // 12, m % 12 + 1, 1)
-    if scale == "half":
-        return _half_of(today.year, 1 if today.month <= 6 else 2)
     monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
     return monday, monday + timedelta(days=6)
 
