@@ -203,11 +203,8 @@ class Glossary:
                 if owner != entry.id:
                     from data_access.seed.news_text import particles  # only on a broken glossary
 
-                    raise GlossaryError(
-                        particles(
-                            f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"
-                        )
-                    )
+                    raise GlossaryError(particles(
+                        f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"))  # fmt: skip
         for phrase in not_terms:
             key = fold(phrase)
             if len(key) < MIN_ALIAS_CHARS or by_alias.get(key) is not None:
@@ -276,14 +273,8 @@ class Glossary:
         hits: list[tuple[int, int]] = []
         i = 0
         while i < len(folded.text):
-            end = next(
-                (
-                    i + n
-                    for n in self._lengths.get(folded.text[i], ())
-                    if self._fits(folded, i, i + n)
-                ),
-                None,
-            )
+            end = next((i + n for n in self._lengths.get(folded.text[i], ())
+                        if self._fits(folded, i, i + n)), None)  # fmt: skip
             if end is None:
                 i += 1
                 continue
@@ -307,9 +298,7 @@ class Glossary:
         entry_id = self._by_alias[folded.text[i:j]]
         assert entry_id is not None  # _hits keeps only aliases of entries
         start, end = folded.positions[i], folded.positions[j - 1] + 1
-        return GlossaryMatch(
-            entry=self._by_id[entry_id], start=start, end=end, text=text[start:end]
-        )
+        return GlossaryMatch(self._by_id[entry_id], start, end, text[start:end])
 
 
 # A definition cue right after a term ("총보수란", "스프레드가 뭐야", "PER 뜻", "YoY mean") or right

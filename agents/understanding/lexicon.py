@@ -355,9 +355,7 @@ class Lexicon:
         if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
             said = vocabulary()["name_word_aliases"]
-            synonyms = [
-                (fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()
-            ]  # once, not per ETF
+            synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
             index: dict[str, list[tuple[str, str]]] = {}
             for code, name in self.etfs.items():
                 words = name.split()
