@@ -72,7 +72,8 @@ def asks_advice(question: str) -> Hit | None:
             continue  # '들' is a trade only as '들고 있/가' (hold), not '돈이 얼마나 들까'
         if lemma in g["trade_lemmas"] or lemma in g["trade_nouns"]:
             kind = _advice_tail(tokens, j, g, conditional=lemma not in g["no_condition_lemmas"])
-        elif lemma in g["move_lemmas"] or (lemma == "가" and _after_level(tokens, i)):
+        elif lemma in g["move_lemmas"] or (lemma == "가" and any(  # going to a level ('3000 갈까')
+                t.tag == "SN" for t in tokens[max(0, i - 3) : i])):  # fmt: skip
             kind = "forecast" if _forecast_tail(tokens, j, g) else None  # '10만원 갈까'
         if kind is not None:
             return Hit(kind, _span(question, tokens, i, j + 3))
@@ -210,11 +211,6 @@ def _verb_judged(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[st
     if j >= len(tokens) or _verb_at(tokens, j) is None:
         return False
     return _advice_tail(tokens, _after_verb(tokens, j, g), g) == "advice"
-
-
-def _after_level(tokens: tuple[Morpheme, ...], i: int) -> bool:
-    """'10만원 갈까', '3000 갈까': going to a level is a move."""
-    return any(t.tag == "SN" for t in tokens[max(0, i - 3) : i])
 
 
 def _timing_noun(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]]) -> bool:

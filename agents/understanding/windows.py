@@ -187,7 +187,7 @@ def read_window_stat(text: str) -> WindowStat:
             priced.add(found)  # '최고가' (Kiwi reads the 가 of '최고가 최저가' as a particle too)
         has_max |= found == "max"
         has_min |= found == "min"
-        if stat is None or _precedence(found) > _precedence(stat):
+        if stat is None or _PRECEDENCE[found] > _PRECEDENCE[stat]:
             stat = found
         spans.append((m.start, m.end))
     if priced and "종가" not in lowered and "close" not in lowered:
@@ -262,10 +262,7 @@ def _days_moved(tokens: tuple[Morpheme, ...]) -> tuple[Stat, list[tuple[int, int
 
 _TIMES = frozenset({"며칠", "횟수", "times"})
 _COUNTERS = frozenset({"번", "회", "일", "차례"})
-
-
-def _precedence(stat: Stat) -> int:
-    """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
-    return {"moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3,
-            "sum": 3, "max": 3, "min": 3, "return": 2, "change": 1, "up_days": 6,
-            "down_days": 6}[stat]  # fmt: skip
+# a more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'
+_PRECEDENCE: dict[Stat, int] = {
+    "moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3, "sum": 3,
+    "max": 3, "min": 3, "return": 2, "change": 1, "up_days": 6, "down_days": 6}  # fmt: skip
