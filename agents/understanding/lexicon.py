@@ -505,14 +505,12 @@ def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
     folded character, its index in `text`."""
     folded: list[str] = []
     gaps: set[int] = set()
-    where: list[int] = []
-    for i, ch in enumerate(text.lower()):
+    for ch in text.lower():
         if ch.isspace():
             gaps.add(len(folded))
         else:
             folded.append(ch)
-            where.append(i)
-    return "".join(folded), gaps, where
+    return "".join(folded), gaps, [i for i, ch in enumerate(text) if not ch.isspace()]
 
 
 def _occurrences(text: str, needle: str) -> Iterator[int]:
