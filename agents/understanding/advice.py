@@ -101,12 +101,8 @@ def _after_verb(tokens: tuple[Morpheme, ...], i: int, g: dict[str, frozenset[str
         light = j == i + 1 and t.form in ("하", "되")  # '물타기 해도': a noun's light verb
         if t.tag in ("XSV", "XSA") or light or (t.tag in _VERB_TAGS and t.form in g["auxiliaries"]):
             j += 1
-        elif (
-            t.tag == "EC"
-            and t.form in ("어", "아", "고")
-            and j + 1 < len(tokens)
-            and (tokens[j + 1].form in g["auxiliaries"] or tokens[j + 1].form in g["trade_lemmas"])
-        ):
+        elif (t.tag == "EC" and t.form in ("어", "아", "고") and j + 1 < len(tokens)
+              and (tokens[j + 1].form in g["auxiliaries"] or tokens[j + 1].form in g["trade_lemmas"])):  # fmt: skip
             j += 2  # '사 모으', '들고 있'
         else:
             return j
@@ -135,12 +131,8 @@ def _advice_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[st
         return "advice"  # 살 때야, 팔 타이밍인가, 살 만해 — not '팔 때 세금'
     if t.tag == "ETM" and t.form in ("ᆯ", "을") and rest and rest[0] in g["intention_nouns"]:
         return "intention"  # 살 생각인데
-    if (
-        conditional
-        and t.tag == "EC"
-        and t.form in ("면", "으면")
-        and any(f in judged for f in rest[:2])
-    ):
+    if (conditional and t.tag == "EC" and t.form in ("면", "으면")
+            and any(f in judged for f in rest[:2])):  # fmt: skip
         return "advice"  # 지금 사면 늦어?
     nominal = t.tag == "ETN" or (t.tag == "EC" and t.form.startswith("기"))  # '기엔', '기에'
     if nominal and any(f in judged for f in rest[:3]):
@@ -200,11 +192,8 @@ def _noun_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]
 
 def _verb_judged(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]]) -> bool:
     """After a trade noun, the next verb (past an adverb such as '안') asked judgementally."""
-    while (
-        j < len(tokens)
-        and tokens[j].tag in ("MAG", "NNG")
-        and tokens[j].form not in g["trade_nouns"]
-    ):
+    while (j < len(tokens) and tokens[j].tag in ("MAG", "NNG")
+           and tokens[j].form not in g["trade_nouns"]):  # fmt: skip
         if tokens[j].tag == "NNG" and _verb_at(tokens, j) is not None:
             break  # '시작해도': a noun that is the verb
         j += 1

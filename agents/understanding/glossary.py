@@ -215,13 +215,8 @@ class Glossary:
         lengths: dict[str, set[int]] = {}
         for key in by_alias:
             lengths.setdefault(key[0], set()).add(len(key))
-        return cls(
-            entries=entries,
-            fingerprint=fingerprint,
-            _by_id=by_id,
-            _by_alias=by_alias,
-            _lengths={ch: tuple(sorted(ns, reverse=True)) for ch, ns in lengths.items()},
-        )
+        return cls(entries=entries, fingerprint=fingerprint, _by_id=by_id, _by_alias=by_alias,
+                   _lengths={ch: tuple(sorted(ns, reverse=True)) for ch, ns in lengths.items()})  # fmt: skip
 
     def __len__(self) -> int:
         return len(self.entries)

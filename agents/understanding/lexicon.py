@@ -274,13 +274,9 @@ class Lexicon:
                     continue  # none, or two ETFs fit equally: not a name, leave it to the others
                 length, code = best
                 end = b + length
-                if (
-                    end < len(folded)
-                    and end not in gaps  # 'TIGER Nasdaq100 close': a space ends the name
-                    and _LATIN.match(folded[end - 1])
-                    and _LATIN.match(folded[end])
-                ):
-                    continue
+                if (end < len(folded) and end not in gaps and _LATIN.match(folded[end - 1])
+                        and _LATIN.match(folded[end])):  # fmt: skip
+                    continue  # letters glued on: 'TIGER Nasdaq100 close' (a space ends the name)
                 taken[a:end] = [True] * (end - a)
                 out.append(Mention("etf", code, self.etfs[code], where[a], where[end - 1] + 1))
         return out

@@ -63,11 +63,8 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
         start = text.find(phrase)
         while start != -1:
             end = start + len(phrase)
-            if (
-                not any(taken[start:end])
-                and _word_ok(text, phrase, start, end)
-                and not (word_start and start > 0 and _WORD.match(text[start - 1]))
-            ):
+            if (not any(taken[start:end]) and _word_ok(text, phrase, start, end)
+                    and not (word_start and start > 0 and _WORD.match(text[start - 1]))):  # fmt: skip
                 taken[start:end] = [True] * (end - start)
                 hits.append(Hit(label, phrase, start, end))
             start = text.find(phrase, start + 1)
