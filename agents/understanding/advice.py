@@ -57,13 +57,11 @@ def asks_advice(question: str) -> Hit | None:
         if t.tag == "NNB" and t.form in ("살", "팔") and _advice_tail(tokens, i, g) == "advice":
             return Hit("advice", _span(question, tokens, i, i + 3))  # '지금이 살 때야' (사 + ᆯ)
         if lemma is None:
-            if (
-                t.tag == "NNG"
-                and t.form in g["trade_nouns"]
-                and (_noun_tail(tokens, i + 1, g) or _verb_judged(tokens, i + 1, g))
-            ):  # '매수 의견', '분할 매수 시작해도 될까', '손절 안 하면 후회할까'
+            trade_noun = t.tag == "NNG" and t.form in g["trade_nouns"]
+            if trade_noun and (_noun_tail(tokens, i + 1, g) or _verb_judged(tokens, i + 1, g)):
+                # '매수 의견', '분할 매수 시작해도 될까', '손절 안 하면 후회할까'
                 return Hit("advice", _span(question, tokens, i, i + 4))
-            if t.tag == "NNG" and t.form in g["trade_nouns"] and _timing_noun(tokens, i + 1, g):
+            if trade_noun and _timing_noun(tokens, i + 1, g):
                 return Hit("intention", _span(question, tokens, i, i + 2))  # '매도 시점'?
             if t.form in g["forecast_nouns"] and _noun_tail(tokens, i + 1, g, forecast=True):
                 return Hit("forecast", _span(question, tokens, i, i + 3))
@@ -74,7 +72,8 @@ def asks_advice(question: str) -> Hit | None:
             continue  # '들' is a trade only as '들고 있/가' (hold), not '돈이 얼마나 들까'
         if lemma in g["trade_lemmas"] or lemma in g["trade_nouns"]:
             kind = _advice_tail(tokens, j, g, conditional=lemma not in g["no_condition_lemmas"])
-        elif lemma in g["move_lemmas"] or (lemma == "가" and _after_level(tokens, i)):
+        elif lemma in g["move_lemmas"] or (lemma == "가" and any(  # going to a level ('3000 갈까')
+                t.tag == "SN" for t in tokens[max(0, i - 3) : i])):  # fmt: skip
             kind = "forecast" if _forecast_tail(tokens, j, g) else None  # '10만원 갈까'
         if kind is not None:
             return Hit(kind, _span(question, tokens, i, j + 3))
@@ -102,12 +101,8 @@ def _after_verb(tokens: tuple[Morpheme, ...], i: int, g: dict[str, frozenset[str
         light = j == i + 1 and t.form in ("하", "되")  # '물타기 해도': a noun's light verb
         if t.tag in ("XSV", "XSA") or light or (t.tag in _VERB_TAGS and t.form in g["auxiliaries"]):
             j += 1
-        elif (
-            t.tag == "EC"
-            and t.form in ("어", "아", "고")
-            and j + 1 < len(tokens)
-            and (tokens[j + 1].form in g["auxiliaries"] or tokens[j + 1].form in g["trade_lemmas"])
-        ):
+        elif (t.tag == "EC" and t.form in ("어", "아", "고") and j + 1 < len(tokens)
+              and (tokens[j + 1].form in g["auxiliaries"] or tokens[j + 1].form in g["trade_lemmas"])):  # fmt: skip
             j += 2  # '사 모으', '들고 있'
         else:
             return j
@@ -136,12 +131,8 @@ def _advice_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[st
         return "advice"  # 살 때야, 팔 타이밍인가, 살 만해 — not '팔 때 세금'
     if t.tag == "ETM" and t.form in ("ᆯ", "을") and rest and rest[0] in g["intention_nouns"]:
         return "intention"  # 살 생각인데
-    if (
-        conditional
-        and t.tag == "EC"
-        and t.form in ("면", "으면")
-        and any(f in judged for f in rest[:2])
-    ):
+    if (conditional and t.tag == "EC" and t.form in ("면", "으면")
+            and any(f in judged for f in rest[:2])):  # fmt: skip
         return "advice"  # 지금 사면 늦어?
     nominal = t.tag == "ETN" or (t.tag == "EC" and t.form.startswith("기"))  # '기엔', '기에'
     if nominal and any(f in judged for f in rest[:3]):
@@ -195,30 +186,20 @@ def _noun_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]
         guessed = any(t.tag in ("EF", "EC") and any(m in t.form for m in _GUESSING)
                       for t in tokens[j : j + 5])  # fmt: skip
         moved = any(f in ("나오", "오", "찍") for f in rest[:2]) or rest[0] == "이"
-        return moved and (
-            guessed or any(f in ("것", "거") for f in rest)
-        )  # '바닥일까', '반등 나올까'
+        return moved and (guessed or "것" in rest or "거" in rest)  # '바닥일까', '반등 나올까'
     return rest[0] in g["noun_judgements"]
 
 
 def _verb_judged(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]]) -> bool:
     """After a trade noun, the next verb (past an adverb such as '안') asked judgementally."""
-    while (
-        j < len(tokens)
-        and tokens[j].tag in ("MAG", "NNG")
-        and tokens[j].form not in g["trade_nouns"]
-    ):
+    while (j < len(tokens) and tokens[j].tag in ("MAG", "NNG")
+           and tokens[j].form not in g["trade_nouns"]):  # fmt: skip
         if tokens[j].tag == "NNG" and _verb_at(tokens, j) is not None:
             break  # '시작해도': a noun that is the verb
         j += 1
     if j >= len(tokens) or _verb_at(tokens, j) is None:
         return False
     return _advice_tail(tokens, _after_verb(tokens, j, g), g) == "advice"
-
-
-def _after_level(tokens: tuple[Morpheme, ...], i: int) -> bool:
-    """'10만원 갈까', '3000 갈까': going to a level is a move."""
-    return any(t.tag == "SN" for t in tokens[max(0, i - 3) : i])
 
 
 def _timing_noun(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]]) -> bool:

@@ -20,7 +20,7 @@ from typing import Literal
 from agents.understanding.morphemes import Morpheme, analyse
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 
-Scale = Literal["year", "half", "quarter", "month", "week"]
+Scale = Literal["year", "quarter", "month", "week"]
 Edge = Literal["first", "last"]
 
 # a calendar span by its offset from the current one ('지난' → -1)
@@ -106,17 +106,10 @@ def _span_at(
                 days=(today.weekday() - _WEEKDAYS[tokens[k].form.lower()]) % 7 or 7
             )
             return (day, day), k + 1, "last"  # '지난 금요일', 'last Friday': the one before today
-    if (
-        tokens[i].tag == "SN"
-        and form.isdigit()
-        and 2000 <= int(form) <= 2100
-        and (i + 1 < len(tokens) and tokens[i + 1].form == "년")
-    ):  # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
-        return _quarter_of(tokens, i + 2, int(form)) or (
-            (date(int(form), 1, 1), date(int(form), 12, 31)),
-            i + 2,
-            None,
-        )
+    if (tokens[i].tag == "SN" and form.isdigit() and 2000 <= int(form) <= 2100
+            and i + 1 < len(tokens) and tokens[i + 1].form == "년"):  # fmt: skip
+        # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
+        return _quarter_of(tokens, i + 2, int(form)) or (_months(int(form), 1, 12), i + 2, None)
     if form == "재" and i + 1 < len(tokens) and tokens[i + 1].form == "작년":  # Kiwi: 재 + 작년
         return _span("year", -2, today), i + 2, None
     if form in _EDGE_WORDS:
@@ -196,8 +189,7 @@ def _on_edge(first: date, last: date, edge: Edge, said: tuple[Morpheme, ...]) ->
 
 def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
     if scale == "year":
-        year = today.year + offset
-        return date(year, 1, 1), date(year, 12, 31)
+        return _months(today.year + offset, 1, 12)
     if scale == "quarter":
         q = (today.year * 4 + (today.month - 1) // 3) + offset
         year, index = divmod(q, 4)
@@ -205,8 +197,6 @@ def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
     if scale == "month":
         m = today.year * 12 + today.month - 1 + offset
         return _months(m // 12, m % 12 + 1, 1)
-    if scale == "half":
-        return _half_of(today.year, 1 if today.month <= 6 else 2)
     monday = today - timedelta(days=today.weekday()) + timedelta(weeks=offset)
     return monday, monday + timedelta(days=6)
 
@@ -264,7 +254,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     if m is None:
         return None
     year = int(m.group("y")) if m.group("y") else today.year + _YEAR_WORDS[m.group("w")]
-    return SpanRead(date(year, 1, 1), date(year, 12, 31), f"{year}년", str(year), *m.span())
+    return SpanRead(*_months(year, 1, 12), f"{year}년", str(year), *m.span())
 
 
 def _said_year(m: re.Match[str], today: date) -> int | None:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agents.understanding.windows import WindowRead
+from agents.understanding.windows import UNITS_KO, WindowRead
 
 EntityKind = Literal[
     "etf", "stock", "tag", "manager", "series", "index", "sector", "region", "re_region"
@@ -32,8 +32,6 @@ AGGREGATES_KO = {"sum": "합계", "avg": "평균", "count": "개수", "max": "�
 RELATIONS_KO = {"holders": "보유 ETF", "holdings": "보유 종목", "similar": "비슷한 ETF",
                  "holdings_changes": "보유 비중 변화", "together": "함께 담은 ETF",
                  "common_holdings": "공통 보유 종목", "weight_in": "안의 비중"}  # fmt: skip
-UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
-             "year": "년", "prev_week": "지난주", "prev_month": "지난달"}  # fmt: skip
 STAT_WORDS_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
              "min": "최저치", "range": "최고치와 최저치의 차이", "extremes": "최고치와 최저치",
              "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차",
@@ -45,33 +43,24 @@ Reference = Literal["subset", "same", "replace"]
 Lang = Literal["ko", "en"]
 AMBIGUOUS = "ambiguous:"  # a note: 'ambiguous:<typed>:<name>|<name>'
 
-# Measures the frame can name, with the unit an analyst reads them in.
-MEASURE_UNITS: dict[str, str] = {
-    "expense_ratio": "%", "return": "%", "weight": "%", "net_assets": "KRW",
-    "market_cap": "KRW", "close": "price", "high": "price", "low": "price", "volume": "shares",
-    "trading_value": "KRW", "value": "series", "per": "x", "pbr": "x", "eps": "currency",
-    "dividend_yield": "%", "count": "count", "holdings": "list", "rsi": "index",
-    "earnings": "currency", "volatility": "%", "drawdown": "%", "premium": "%", "nav": "KRW", "benchmark": "text",
-    "listed_date": "date", "jeonse_ratio": "%", "unsold": "units", "permits": "units",
-    "house_price": "index",
+# Measures the frame can name: the unit an analyst reads them in, and what an answer calls them.
+MEASURES: dict[str, tuple[str, str, str]] = {
+    "expense_ratio": ("%", "총보수", "expense ratio"), "return": ("%", "수익률", "return"),
+    "weight": ("%", "비중", "weight"), "net_assets": ("KRW", "순자산총액", "net assets"),
+    "market_cap": ("KRW", "시가총액", "market cap"), "close": ("price", "종가", "close"),
+    "high": ("price", "고가", "high"), "low": ("price", "저가", "low"),
+    "volume": ("shares", "거래량", "volume"), "trading_value": ("KRW", "거래대금", "trading value"),
+    "value": ("series", "값", "value"), "per": ("x", "PER", "P/E"), "pbr": ("x", "PBR", "P/B"),
+    "eps": ("currency", "EPS", "EPS"), "dividend_yield": ("%", "배당수익률", "dividend yield"),
+    "count": ("count", "개수", "count"), "holdings": ("list", "보유종목", "holdings"),
+    "rsi": ("index", "RSI", "RSI"), "earnings": ("currency", "실적", "earnings"),
+    "volatility": ("%", "변동성", "volatility"), "drawdown": ("%", "최대 낙폭", "max drawdown"),
+    "premium": ("%", "괴리율", "premium"), "nav": ("KRW", "NAV", "NAV"),
+    "benchmark": ("text", "기초지수", "benchmark"), "listed_date": ("date", "상장일", "listing date"),
+    "jeonse_ratio": ("%", "전세가율", "jeonse ratio"), "unsold": ("units", "미분양", "unsold homes"),
+    "permits": ("units", "인허가", "permits"), "house_price": ("index", "주택가격", "house prices"),
 }  # fmt: skip
-
-
-# What each measure is called in an answer (Korean, English).
-MEASURE_NAMES: dict[str, tuple[str, str]] = {
-    "expense_ratio": ("총보수", "expense ratio"), "return": ("수익률", "return"),
-    "weight": ("비중", "weight"), "net_assets": ("순자산총액", "net assets"),
-    "market_cap": ("시가총액", "market cap"), "close": ("종가", "close"), "high": ("고가", "high"),
-    "low": ("저가", "low"), "volume": ("거래량", "volume"), "trading_value": ("거래대금", "trading value"),
-    "value": ("값", "value"), "per": ("PER", "P/E"), "pbr": ("PBR", "P/B"), "eps": ("EPS", "EPS"),
-    "dividend_yield": ("배당수익률", "dividend yield"), "count": ("개수", "count"),
-    "holdings": ("보유종목", "holdings"), "rsi": ("RSI", "RSI"), "earnings": ("실적", "earnings"),
-    "volatility": ("변동성", "volatility"), "drawdown": ("최대 낙폭", "max drawdown"),
-    "premium": ("괴리율", "premium"), "nav": ("NAV", "NAV"),
-    "benchmark": ("기초지수", "benchmark"), "listed_date": ("상장일", "listing date"),
-    "jeonse_ratio": ("전세가율", "jeonse ratio"), "unsold": ("미분양", "unsold homes"),
-    "permits": ("인허가", "permits"), "house_price": ("주택가격", "house prices"),
-}  # fmt: skip
+MEASURE_UNITS: dict[str, str] = {name: unit for name, (unit, _, _) in MEASURES.items()}
 
 
 DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
@@ -89,8 +78,8 @@ COMPARATOR_WORDS: dict[str, dict[str, str]] = {
 
 
 def measure_name(measure: str, lang: str) -> str:
-    names = MEASURE_NAMES.get(measure)
-    return (names[0] if lang == "ko" else names[1]) if names else measure
+    names = MEASURES.get(measure)
+    return (names[1] if lang == "ko" else names[2]) if names else measure
 
 
 def _bar(value: float, unit: str | None) -> str:
@@ -185,9 +174,8 @@ class QuestionFrame(BaseModel):
     stat_spans: list[tuple[int, int]] = Field(default_factory=list)
     area_m2: tuple[float, float] | None = None  # '전용 84㎡': deals of 84 ≤ area < 85 ㎡
     area_span: tuple[int, int] | None = None
-    linked_notes: list[str] = Field(
-        default_factory=list
-    )  # "'SK하이닉쓰'를 SK하이닉스로 읽었습니다"
+    # "'SK하이닉쓰'를 SK하이닉스로 읽었습니다"
+    linked_notes: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
 
     def of(self, kind: EntityKind) -> list[Entity]:

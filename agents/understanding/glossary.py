@@ -47,9 +47,7 @@ Category = Literal["etf", "equity", "macro", "bond", "fx", "real_estate", "deriv
 CATEGORIES: frozenset[str] = frozenset(get_args(Category))
 
 GLOSSARY_FILE = Path(__file__).with_name("glossary.json")
-MAX_QUESTION_CHARS = (
-    2000  # a lookup reads at most this much of a question, so huge inputs stay cheap
-)
+MAX_QUESTION_CHARS = 2000  # a lookup reads at most this much of a question: huge inputs stay cheap
 MIN_ALIAS_CHARS = 2  # folded; a one-character alias would match inside too many words
 
 # Dropped when folding, so spacing and punctuation variants of a term meet: "P/E", "원·달러", "Yield-curve".
@@ -130,10 +128,6 @@ def _is_word_char(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
-def _is_hangul(ch: str) -> bool:
-    return "\uac00" <= ch <= "\ud7a3"
-
-
 @dataclass(frozen=True)
 class _Folded:
     """A question folded, with each folded character's index in the question."""
@@ -198,7 +192,9 @@ class Glossary:
             by_id[entry.id] = entry
         by_alias: dict[str, str | None] = {}
         for entry in entries:
-            _check_related(entry, by_id)
+            for related in entry.related:
+                if related == entry.id or related not in by_id:
+                    raise GlossaryError(f"용어집 '{entry.id}'의 관련 항목이 없습니다: {related}")
             for surface in entry.surfaces:
                 key = fold(surface)
                 if len(key) < MIN_ALIAS_CHARS:
@@ -207,11 +203,8 @@ class Glossary:
                 if owner != entry.id:
                     from data_access.seed.news_text import particles  # only on a broken glossary
 
-                    raise GlossaryError(
-                        particles(
-                            f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"
-                        )
-                    )
+                    raise GlossaryError(particles(
+                        f"용어집 별칭 {surface!r}이(가) 두 항목에 있습니다: {owner}, {entry.id}"))  # fmt: skip
         for phrase in not_terms:
             key = fold(phrase)
             if len(key) < MIN_ALIAS_CHARS or by_alias.get(key) is not None:
@@ -222,13 +215,8 @@ class Glossary:
         lengths: dict[str, set[int]] = {}
         for key in by_alias:
             lengths.setdefault(key[0], set()).add(len(key))
-        return cls(
-            entries=entries,
-            fingerprint=fingerprint,
-            _by_id=by_id,
-            _by_alias=by_alias,
-            _lengths={ch: tuple(sorted(ns, reverse=True)) for ch, ns in lengths.items()},
-        )
+        return cls(entries=entries, fingerprint=fingerprint, _by_id=by_id, _by_alias=by_alias,
+                   _lengths={ch: tuple(sorted(ns, reverse=True)) for ch, ns in lengths.items()})  # fmt: skip
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -256,7 +244,7 @@ class Glossary:
         hits = self._tokens(folded)
         if not hits:
             return None
-        prefer_later = any(_is_hangul(ch) for ch in folded.text)
+        prefer_later = any("\uac00" <= ch <= "\ud7a3" for ch in folded.text)  # Korean
 
         def rank(hit: tuple[int, int]) -> tuple[bool, int, int]:
             start, end = folded.positions[hit[0]], folded.positions[hit[1] - 1] + 1
@@ -280,14 +268,8 @@ class Glossary:
         hits: list[tuple[int, int]] = []
         i = 0
         while i < len(folded.text):
-            end = next(
-                (
-                    i + n
-                    for n in self._lengths.get(folded.text[i], ())
-                    if self._fits(folded, i, i + n)
-                ),
-                None,
-            )
+            end = next((i + n for n in self._lengths.get(folded.text[i], ())
+                        if self._fits(folded, i, i + n)), None)  # fmt: skip
             if end is None:
                 i += 1
                 continue
@@ -311,9 +293,7 @@ class Glossary:
         entry_id = self._by_alias[folded.text[i:j]]
         assert entry_id is not None  # _hits keeps only aliases of entries
         start, end = folded.positions[i], folded.positions[j - 1] + 1
-        return GlossaryMatch(
-            entry=self._by_id[entry_id], start=start, end=end, text=text[start:end]
-        )
+        return GlossaryMatch(self._by_id[entry_id], start, end, text[start:end])
 
 
 # A definition cue right after a term ("총보수란", "스프레드가 뭐야", "PER 뜻", "YoY mean") or right
@@ -344,12 +324,6 @@ def _prepare(question: str) -> tuple[str, _Folded] | None:
         return None
     text = unicodedata.normalize("NFC", question[:MAX_QUESTION_CHARS])
     return text, _Folded.of(text)
-
-
-def _check_related(entry: GlossaryEntry, by_id: Mapping[str, GlossaryEntry]) -> None:
-    for related in entry.related:
-        if related == entry.id or related not in by_id:
-            raise GlossaryError(f"용어집 '{entry.id}'의 관련 항목이 없습니다: {related}")
 
 
 # ---------------------------------------------------------------- loading

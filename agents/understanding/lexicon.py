@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
+from os.path import commonprefix
 from typing import Any
 
 from psycopg_pool import ConnectionPool
@@ -54,18 +55,6 @@ _SHARE_CLASS = re.compile(r"\((?:합성|H|합성 H)\)$")
 def fold(text: str) -> str:
     """Lower case without whitespace: the form both questions and names are matched in."""
     return "".join(text.split()).lower()  # str.split: the same whitespace as \s, no regex
-
-
-def fold_with_gaps(text: str) -> tuple[str, set[int]]:
-    """`fold(text)` and the folded positions that had whitespace before them in `text`."""
-    folded: list[str] = []
-    gaps: set[int] = set()
-    for ch in text.lower():
-        if ch.isspace():
-            gaps.add(len(folded))
-        else:
-            folded.append(ch)
-    return "".join(folded), gaps
 
 
 @dataclass(frozen=True)
@@ -225,22 +214,11 @@ class Lexicon:
                     continue
                 if kind == "tag" and name.isascii() and name.isupper() and name not in question:
                     continue  # 'IT' the theme, not 'it' the pronoun
-                if (
-                    kind == "stock"
-                    and _HANGUL.match(surface[0])
-                    and a > 0
-                    and a not in gaps
-                    and _HANGUL.match(folded[a - 1])
-                ):
-                    continue  # '소비자물가' holds '비자' (Visa): a Korean name starts a word
-                if (
-                    (kind == "sector" or (kind == "index" and len(surface) <= 2))
-                    and _HANGUL.match(surface[0])
-                    and a > 0
-                    and a not in gaps
-                    and _HANGUL.match(folded[a - 1])
-                ):
-                    continue  # '이유가' holds '유가', '한화투자증권주가' '증권주': they start a word too
+                word_starts = kind in ("stock", "sector") or (kind == "index" and len(surface) <= 2)
+                if (word_starts and _HANGUL.match(surface[0]) and a > 0 and a not in gaps
+                        and _HANGUL.match(folded[a - 1])):  # fmt: skip
+                    continue  # '소비자물가' holds '비자' (Visa), '이유가' '유가', '한화투자증권주가'
+                    # '증권주': a Korean name of a stock, a sector or a short index starts a word
                 if kind == "stock" and _longer_name(folded, gaps, b):
                     continue  # 'LG헬로비전', '카카오모빌리티': another company, not LG or 카카오
                 taken[a:b] = [True] * (b - a)
@@ -292,19 +270,13 @@ class Lexicon:
                 hits = [
                     (len(tail), code) for tail, code in entries if tail and rest.startswith(tail)
                 ] or _said_in_part(rest, entries, b, gaps)
-                if not hits:
-                    continue
-                length, code = max(hits)
-                if sum(1 for n, _ in hits if n == length) > 1:
-                    continue  # two ETFs fit equally: not a name, leave it to the others
+                if (best := _one_longest(hits)) is None:
+                    continue  # none, or two ETFs fit equally: not a name, leave it to the others
+                length, code = best
                 end = b + length
-                if (
-                    end < len(folded)
-                    and end not in gaps  # 'TIGER Nasdaq100 close': a space ends the name
-                    and _LATIN.match(folded[end - 1])
-                    and _LATIN.match(folded[end])
-                ):
-                    continue
+                if (end < len(folded) and end not in gaps and _LATIN.match(folded[end - 1])
+                        and _LATIN.match(folded[end])):  # fmt: skip
+                    continue  # letters glued on: 'TIGER Nasdaq100 close' (a space ends the name)
                 taken[a:end] = [True] * (end - a)
                 out.append(Mention("etf", code, self.etfs[code], where[a], where[end - 1] + 1))
         return out
@@ -368,11 +340,9 @@ class Lexicon:
             outside = folded[:a] + "\0" * (b - a) + folded[b:]
             hits = [(len(tail), code) for tail, code in by_brand[form]
                     if len(tail) >= 2 and tail in outside]  # fmt: skip
-            if not hits:
-                continue
-            length, code = max(hits)
-            if sum(1 for n, _ in hits if n == length) > 1:
-                continue  # two of its ETFs fit equally
+            if (best := _one_longest(hits)) is None:
+                continue  # none, or two of its ETFs fit equally
+            code = best[1]
             taken[a:b] = [True] * (b - a)
             out.append(Mention("etf", code, self.etfs[code], where[a], where[b - 1] + 1))
         return out
@@ -381,9 +351,7 @@ class Lexicon:
         if self._brand_forms is None:
             aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
             said = vocabulary()["name_word_aliases"]
-            synonyms = [
-                (fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()
-            ]  # once, not per ETF
+            synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
             index: dict[str, list[tuple[str, str]]] = {}
             for code, name in self.etfs.items():
                 words = name.split()
@@ -529,10 +497,16 @@ def spelled_initials(name: str) -> str:
 
 
 def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
-    """`fold_with_gaps(text)` plus, per folded character, its index in `text`."""
-    folded, gaps = fold_with_gaps(text)
-    where = [i for i, ch in enumerate(text) if not ch.isspace()]
-    return folded, gaps, where
+    """`fold(text)`, the folded positions that had whitespace before them in `text` and, per
+    folded character, its index in `text`."""
+    folded: list[str] = []
+    gaps: set[int] = set()
+    for ch in text.lower():
+        if ch.isspace():
+            gaps.add(len(folded))
+        else:
+            folded.append(ch)
+    return "".join(folded), gaps, [i for i, ch in enumerate(text) if not ch.isspace()]
 
 
 def _occurrences(text: str, needle: str) -> Iterator[int]:
@@ -633,15 +607,15 @@ def _names_version(pool: ConnectionPool | None) -> str:
 def _said_in_part(rest: str, entries: list[tuple[str, str]], at: int,
                   gaps: set[int]) -> list[tuple[int, str]]:  # fmt: skip
     """'TIGER 미국필라델피아 반도체' for TIGER 미국필라델피아반도체나스닥: the words said are the
-    start of exactly one of the brand's names (five letters or more, ending where a word ends)."""
-    found: dict[int, set[str]] = {}
-    for tail, code in entries:
-        n = 0
-        while n < min(len(rest), len(tail)) and rest[n] == tail[n]:
-            n += 1
-        if n >= 5 and (at + n in gaps or at + n == at + len(rest)):
-            found.setdefault(n, set()).add(code)
-    if not found:
-        return []
-    longest = max(found)
-    return [(longest, next(iter(found[longest])))] if len(found[longest]) == 1 else []
+    start of one of the brand's names (five letters or more, ending where a word ends): each
+    (letters said, code) once, for `_one_longest` to pick."""
+    found = {(n, code) for tail, code in entries if (n := len(commonprefix([rest, tail]))) >= 5
+             and (at + n in gaps or n == len(rest))}  # fmt: skip
+    return list(found)
+
+
+def _one_longest(hits: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """The longest (length, code) when no other hit is as long: two names that fit a brand's
+    words equally are neither."""
+    best = max(hits, default=None)
+    return best if best is not None and sum(n == best[0] for n, _ in hits) == 1 else None

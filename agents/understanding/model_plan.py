@@ -173,32 +173,19 @@ def to_frame(plan: ModelPlan, offline: QuestionFrame, lexicon: Lexicon,
 
 def disagreements(model: QuestionFrame, offline: QuestionFrame) -> list[str]:
     """Where the model's plan and the offline reading differ, in words."""
-    out = []
-    pairs = [
-        ("대상", {e.key for e in model.entities}, {e.key for e in offline.entities}),
-        ("측정", {m.name for m in model.measures}, {m.name for m in offline.measures}),
-        ("구간", _window(model), _window(offline)),
-        ("통계", model.statistic, offline.statistic),
-        ("상위 N", model.operation.top_n, offline.operation.top_n),
-        ("집계", model.operation.aggregate, offline.operation.aggregate),
-        ("기준일", model.as_of_date, offline.as_of_date),
-        ("조건", _bar(model), _bar(offline)),
-    ]
-    for label, a, b in pairs:
-        if a != b:
-            out.append(f"{label} 모델={_show(a)} 오프라인={_show(b)}")
-    return out
+    said, read = _plan_of(model), _plan_of(offline)
+    return [f"{label} 모델={_show(said[label])} 오프라인={_show(read[label])}" for label in said
+            if said[label] != read[label]]  # fmt: skip
 
 
-def _bar(frame: QuestionFrame) -> str | None:
-    op = frame.operation
-    return (
-        f"{op.comparator} {op.threshold:g}" if op.comparator and op.threshold is not None else None
-    )
-
-
-def _window(frame: QuestionFrame) -> tuple[int, str] | None:
-    return (frame.window.n, frame.window.unit) if frame.window else None
+def _plan_of(frame: QuestionFrame) -> dict[str, object]:
+    """The parts of a frame the two readings are compared on, by their trace labels."""
+    op, w = frame.operation, frame.window
+    return {"대상": {e.key for e in frame.entities}, "측정": {m.name for m in frame.measures},
+            "구간": (w.n, w.unit) if w else None, "통계": frame.statistic, "상위 N": op.top_n,
+            "집계": op.aggregate, "기준일": frame.as_of_date,
+            "조건": f"{op.comparator} {op.threshold:g}" if op.comparator and op.threshold
+            is not None else None}  # fmt: skip
 
 
 def _show(value: object) -> str:

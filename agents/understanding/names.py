@@ -70,15 +70,14 @@ _CACHE: dict[tuple[int, frozenset[str]], tuple[Lexicon, list[str], list[Row]]] =
 
 def _names(lexicon: Lexicon, kinds: frozenset[str]) -> tuple[list[str], list[Row]]:
     """The jamo forms of the linkable names (ETFs, stocks, managers), once per lexicon."""
-    cached = _CACHE.get((id(lexicon), kinds))
-    if cached is not None and cached[0] is lexicon:
-        return cached[1], cached[2]
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    rows: list[Row] = [(jamo(s), kind, key, name) for s, kind, key, name in lexicon.surface_forms()
-            if kind in kinds and kind in ("etf", "stock", "manager") and len(s) >= 3]  # fmt: skip
-    _CACHE[(id(lexicon), kinds)] = (lexicon, [r[0] for r in rows], rows)
-    return [r[0] for r in rows], rows
+    held = (id(lexicon), kinds)
+    if held not in _CACHE or _CACHE[held][0] is not lexicon:
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        rows: list[Row] = [(jamo(s), kind, key, name) for s, kind, key, name in lexicon.surface_forms()
+                if kind in kinds and kind in ("etf", "stock", "manager") and len(s) >= 3]  # fmt: skip
+        _CACHE[held] = (lexicon, [r[0] for r in rows], rows)
+    return _CACHE[held][1], _CACHE[held][2]
 
 
 def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
@@ -210,13 +209,8 @@ def correct_words(question: str, known_words: frozenset[str],
         # '월평균' is 월 + 평균 to Kiwi: a noun before a vocabulary word is a compound, not a typo
         compound = len(inside) >= 2 and inside[-1].form in known_words and all(
             t.tag.startswith("NN") and not t.oov for t in inside)  # fmt: skip
-        if (
-            spelt
-            or verb
-            or known
-            or compound
-            or any(a < m.end() and m.start() < b for a, b in taken)
-        ):
+        if spelt or verb or known or compound or any(a < m.end() and m.start() < b
+                                                     for a, b in taken):  # fmt: skip
             continue  # a noun with its particle, a verb: not a misspelt noun
         for word in (m.group(0), m.group(0)[:-1]):
             if len(word) < (2 if word == m.group(0) else 3) or word in known_words:
@@ -225,15 +219,20 @@ def correct_words(question: str, known_words: frozenset[str],
                                     score_cutoff=1)  # fmt: skip
             close = [words[i] for _, d, i in found if d == 1 and len(words[i]) == len(word)]
             if len(close) == 1:
-                at = m.start()
-                question = question[:at] + close[0] + question[at + len(word) :]
-                particle = josa(word, "을/를")[len(word) :]
-                notes.append(f"'{word}'{particle} {josa(close[0], '으로/로')} 읽었습니다.")
+                question = question[: m.start()] + close[0] + question[m.start() + len(word) :]
+                notes.append(_read_as(word, close[0]))
                 break
     return question, notes
 
 
 _HANGUL_WORD = re.compile(r"[가-힣]{2,}")
+
+
+def _read_as(word: str, right: str) -> str:
+    """The note that a misspelt word was read as the right one."""
+    return f"'{word}'{josa(word, '을/를')[len(word) :]} {josa(right, '으로/로')} 읽었습니다."
+
+
 # 률/율 and 렬/열 follow the syllable before them (율 after a vowel or ㄴ, 률 after any other
 # final): '환률', '실업율', '수익율' are the commonest misspellings of the words analysts use
 _SUFFIX_SPELLINGS = {"률": "율", "율": "률", "렬": "열", "열": "렬"}
@@ -243,7 +242,7 @@ _SOFT_FINALS = (0, 4)  # no final, ㄴ
 def _respell_rate_suffix(question: str, known_words: frozenset[str],
                          taken: list[tuple[int, int]]) -> tuple[str, list[str]]:  # fmt: skip
     notes: list[str] = []
-    for m in re.finditer(r"[가-힣]{2,}", question):
+    for m in _HANGUL_WORD.finditer(question):
         for i in range(m.start() + 1, m.end()):
             other = _SUFFIX_SPELLINGS.get(question[i])
             if other is None or any(a <= i < b for a, b in taken):
@@ -254,6 +253,5 @@ def _respell_rate_suffix(question: str, known_words: frozenset[str],
             word, right = question[m.start() : i + 1], question[m.start() : i] + other
             if right in known_words and word not in known_words:
                 question = question[:i] + other + question[i + 1 :]
-                notes.append(f"'{word}'{josa(word, '을/를')[len(word) :]} "
-                             f"{josa(right, '으로/로')} 읽었습니다.")  # fmt: skip
+                notes.append(_read_as(word, right))
     return question, notes

@@ -89,11 +89,8 @@ def is_name(word: Word) -> bool:
         if "-" in low.strip("-"):
             return not all(part in known for part in low.split("-") if part)
         stems = (low.removesuffix("s"), low.removesuffix("ed"), low.removesuffix("ing"))
-        return (
-            word.stem[0].isupper()
-            and not word.stem.isupper()
-            and not any(s in known for s in stems)
-        )
+        capitalised = word.stem[0].isupper() and not word.stem.isupper()
+        return capitalised and not any(s in known for s in stems)
     stem = [t for t in word.morphemes if word.start <= t.start and t.end <= word.end]
     # 'SK디스커버리': a Latin brand glued to Hangul names a company too
     brand = stem[0].tag == "SL" and len(stem[0].form) >= 2 and stem[0].form.isupper()
@@ -232,8 +229,7 @@ def read_unexplained_subject(frame: QuestionFrame, question: str, text: str,
         if subjects and not (_JOINED.search(question[: word.start])
                              or _JOINED.match(question[word.end :])):  # fmt: skip
             continue  # beside a linked subject, only a name joined to it ('현대차와 토요타')
-        frame.unknown_words.append(word.stem)
-        frame.notes.append(UNHELD + word.stem)
+        _said(frame, word.stem)  # (no word is said yet: the first line returned if one was)
         return
 
 

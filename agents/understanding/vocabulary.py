@@ -19,28 +19,14 @@ _WORD = re.compile(r"[a-z0-9가-힣]")
 @lru_cache(maxsize=1)
 def vocabulary() -> dict[str, Any]:
     data = dict(json.loads(VOCABULARY_FILE.read_text(encoding="utf-8")))
-    scope = data["out_of_scope"]
-    scope["forecast"] += advice_phrases(data["advice_grammar"])
-    scope["advice_soft"] += intention_phrases(data["advice_grammar"])
+    # an English asker joined with a trade verb ('should i' + 'buy'; Korean advice is read from
+    # morphemes, advice.py); a stated plan to trade ('thinking of buying': the 'soft_' parts) is
+    # advice only when nothing measurable is asked, so it joins the soft advice words
+    english, scope = data["advice_grammar"]["english"], data["out_of_scope"]
+    for group, part in (("forecast", ""), ("advice_soft", "soft_")):
+        scope[group] += [f"{asker} {verb}" for asker in english[f"{part}askers"]
+                         for verb in english[f"{part}verbs"]]  # fmt: skip
     return data
-
-
-def advice_phrases(grammar: dict[str, Any]) -> list[str]:
-    """An English asker joined with a trade verb ('should i' + 'buy'). Korean advice is read
-    from morphemes (advice.py)."""
-    return _english_phrases(grammar, "")
-
-
-def intention_phrases(grammar: dict[str, Any]) -> list[str]:
-    """A stated plan to trade in English ('thinking of buying'): advice only when nothing
-    measurable is asked, so these join the soft advice words (the grammar's 'soft_' parts)."""
-    return _english_phrases(grammar, "soft_")
-
-
-def _english_phrases(grammar: dict[str, Any], part: str) -> list[str]:
-    english = grammar["english"]
-    return [f"{asker} {verb}" for asker in english[f"{part}askers"]
-            for verb in english[f"{part}verbs"]]  # fmt: skip
 
 
 @lru_cache(maxsize=1)
@@ -77,11 +63,8 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
         start = text.find(phrase)
         while start != -1:
             end = start + len(phrase)
-            if (
-                not any(taken[start:end])
-                and _word_ok(text, phrase, start, end)
-                and not (word_start and start > 0 and _WORD.match(text[start - 1]))
-            ):
+            if (not any(taken[start:end]) and _word_ok(text, phrase, start, end)
+                    and not (word_start and start > 0 and _WORD.match(text[start - 1]))):  # fmt: skip
                 taken[start:end] = [True] * (end - start)
                 hits.append(Hit(label, phrase, start, end))
             start = text.find(phrase, start + 1)

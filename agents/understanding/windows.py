@@ -25,6 +25,8 @@ Stat = Literal["avg", "sum", "max", "min", "range", "extremes", "moving_average"
 # 'high_low': the highest high and the lowest low ('최고가와 최저가'), two fields of one bar
 Field = Literal["close", "high", "low", "high_low", "volume", "trading_value", "value"]
 
+UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
+            "year": "년", "prev_week": "지난주", "prev_month": "지난달"}  # fmt: skip
 _UNITS: dict[str, Unit] = {
     "거래일": "session", "영업일": "session", "세션": "session", "session": "session",
     "sessions": "session", "일": "day", "날": "day", "일간": "day", "day": "day", "days": "day",
@@ -62,6 +64,15 @@ _STATS: dict[str, Stat] = {
     "변화": "change", "증감": "change", "변하": "change", "change": "change", "range": "range",
     "고저차": "range", "범위": "range", "표준편차": "std", "stdev": "std",
 }  # fmt: skip
+# a statistic Kiwi reads as two words: '고저폭' is the window's high-low width; '등락폭' (and
+# '변동폭', the golden set's word for it, read by the period reader) its change; '변화율',
+# '증감률', '증가율' a rate of change, in %
+_TWO_WORDS: dict[tuple[str, str], Stat] = {
+    ("이동", "평균"): "moving_average", ("moving", "average"): "moving_average",
+    ("수익", "률"): "return", ("변동", "성"): "volatility", ("표준", "편차"): "std",
+    ("고저", "폭"): "range", ("등락", "폭"): "change",
+    **{(w, r): "return" for w in ("변화", "증감", "변동", "증가", "감소") for r in ("율", "률")},
+}  # fmt: skip
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
 _FIELDS: dict[str, Field] = {
     "종가": "close", "주가": "close", "가격": "close", "close": "close", "closing": "close",
@@ -79,13 +90,9 @@ class WindowRead(BaseModel):
     used: bool = False  # set by the screen that computed over it (coverage reads it)
 
     def label(self, lang: str) -> str:
-        ko = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
-              "year": "년"}  # fmt: skip
         if lang == "ko":
-            return f"최근 {self.n}{ko[self.unit]}"
-        word = {"session": "session", "day": "day", "week": "week", "month": "month",
-                "quarter": "quarter", "year": "year"}[self.unit]  # fmt: skip
-        return f"last {self.n} {word}{'s' if self.n != 1 else ''}"
+            return f"최근 {self.n}{UNITS_KO[self.unit]}"
+        return f"last {self.n} {self.unit}{'s' if self.n != 1 else ''}"
 
 
 class WindowStat(BaseModel):
@@ -164,20 +171,10 @@ def read_window_stat(text: str) -> WindowStat:
     for i, (m, form) in enumerate(zip(tokens, lowered, strict=True)):
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
         found = _STATS.get(form)
-        if (form, nxt) in (("이동", "평균"), ("moving", "average")):
-            found = "moving_average"
-            spans.append((tokens[i + 1].start, tokens[i + 1].end))
-        elif (form, nxt) == ("수익", "률") and i and lowered[i - 1] == "배당":
+        if (form, nxt) == ("수익", "률") and i and lowered[i - 1] == "배당":
             continue  # '배당수익률' is the dividend yield, a measure, not a return over a window
-        elif (form, nxt) in (("수익", "률"), ("변동", "성"), ("표준", "편차"), ("고저", "폭"),
-                             ("등락", "폭")):  # fmt: skip
-            # '고저폭': the window's high-low width; '등락폭' (and '변동폭', the golden set's
-            # word for it, read by the period reader) its change
-            found = {"수익": "return", "변동": "volatility", "표준": "std", "고저": "range",  # type: ignore[assignment]
-                     "등락": "change"}[form]  # fmt: skip
-            spans.append((tokens[i + 1].start, tokens[i + 1].end))
-        elif form in ("변화", "증감", "변동", "증가", "감소") and nxt in ("율", "률"):
-            found = "return"  # '변화율', '증감률', '증가율': a rate of change, in %
+        if (form, nxt) in _TWO_WORDS:
+            found = _TWO_WORDS[form, nxt]
             spans.append((tokens[i + 1].start, tokens[i + 1].end))
         elif form in ("평균", "average") and i and lowered[i - 1] in ("이동", "moving"):
             continue
@@ -190,7 +187,7 @@ def read_window_stat(text: str) -> WindowStat:
             priced.add(found)  # '최고가' (Kiwi reads the 가 of '최고가 최저가' as a particle too)
         has_max |= found == "max"
         has_min |= found == "min"
-        if stat is None or _precedence(found) > _precedence(stat):
+        if stat is None or _PRECEDENCE[found] > _PRECEDENCE[stat]:
             stat = found
         spans.append((m.start, m.end))
     if priced and "종가" not in lowered and "close" not in lowered:
@@ -265,10 +262,7 @@ def _days_moved(tokens: tuple[Morpheme, ...]) -> tuple[Stat, list[tuple[int, int
 
 _TIMES = frozenset({"며칠", "횟수", "times"})
 _COUNTERS = frozenset({"번", "회", "일", "차례"})
-
-
-def _precedence(stat: Stat) -> int:
-    """A more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'."""
-    return {"moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3,
-            "sum": 3, "max": 3, "min": 3, "return": 2, "change": 1, "up_days": 6,
-            "down_days": 6}[stat]  # fmt: skip
+# a more specific statistic wins: '이동평균' over '평균', '변동성' over '변화'
+_PRECEDENCE: dict[Stat, int] = {
+    "moving_average": 5, "range": 5, "extremes": 5, "volatility": 4, "std": 4, "avg": 3, "sum": 3,
+    "max": 3, "min": 3, "return": 2, "change": 1, "up_days": 6, "down_days": 6}  # fmt: skip
