@@ -622,6 +622,22 @@ def latest_verdict(series: Series, comparator: str, threshold: float, lang: str)
     return verdict(_name(series), value, shown, comparator, level(threshold, unit), threshold, lang)
 
 
+def _rate_verdict(series: Series, basis: str, comparator: str, threshold: float,
+                  lang: str) -> str | None:  # fmt: skip
+    """Yes or no of a year-over-year (month-over-month) rate against the bar: a rate's own move
+    in %p, a level's growth in %."""
+    base = _base_point(series, series.points[-1][0], basis) if series.points else None
+    if base is None or (not base[1] and not is_rate(series)):
+        return None
+    latest = series.points[-1][1]
+    moved = latest - base[1] if is_rate(series) else (latest / base[1] - 1) * 100
+    unit = "%p" if is_rate(series) else "%"
+    word = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
+    name = f"{_name(series)} {word[basis][0 if lang == 'ko' else 1]}"
+    return verdict(name, moved, f"{moved:+.2f}{unit}", comparator, f"{threshold:g}{unit}",
+                   threshold, lang)  # fmt: skip
+
+
 def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
     """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
     the first and last of them, and the window's extreme on that side."""
@@ -729,6 +745,7 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
         days = threshold_days(gaps, op.comparator, op.threshold, lang)
         now = latest_verdict(gaps, op.comparator, op.threshold, lang)
         out += [days, now] if _EVER.search(frame.question.lower()) else [now, days]
+        frame.notes.append(FILTERED)
     elif find_phrases(frame.question.lower(), {"i": vocabulary()["inversion_words"]}):
         out.append(threshold_days(gaps, "<", 0.0, lang))  # 'inverted in the past year?': below 0
     return out
@@ -969,6 +986,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
+        if op.kind == "filter" and op.comparator and op.threshold is not None:
+            # '미국 CPI 전년비 3% 넘어?': the bar is on the rate, not on the index level
+            out += [_rate_verdict(s, op.change_basis, op.comparator, op.threshold, lang)
+                    for s in ordered]  # fmt: skip
+            frame.notes.append(FILTERED)
     elif (
         op.kind == "filter"
         and op.comparator

@@ -139,16 +139,16 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
                                          or asks_universe_changes(route.question))  # fmt: skip
     # a threshold over one series' window ('1400원 넘은 적') is counted by derived.threshold_days
     counted = window_asked(frame)  # '2% 이상 떨어진 날 며칠?': the window's days over the bar
+    # a series' or region's bar is marked where it is computed (derived, rankings: FILTERED);
+    # '10억 이상 거래': the deals' price band (deals.deal_filter)
     filtered_here = FILTERED in frame.notes or (
         op.kind == "filter"
         and op.threshold is not None
         and (
-            route.indicator_codes
-            or frame.of("index")  # an index's closes over the bar: threshold_days, as a series'
-            or (priced_band(frame) and "real_estate" in route.target_agents)
+            (priced_band(frame) and "real_estate" in route.target_agents)
             or (counted is not None and counted.threshold is not None)
         )  # fmt: skip
-    )  # '10억 이상 거래': the deals' price band (deals.deal_filter)
+    )
     # a window's sum is window_answer's; the regions' counts are added by the housing agent
     summed_here = (window_asked(frame) is not None or frame.span is not None  # '작년 합계'
                    or regions_summed(frame, route.real_estate_regions))  # fmt: skip

@@ -2866,3 +2866,19 @@ def test_round_86_the_day_of_a_dividend_and_the_gap_of_two_listed_funds(
                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok" and f"총보수 차이는 {gap:+.2f}%p" in answer.answer
     assert all(r["name"] in answer.answer for r in two)
+
+
+def test_round_87_a_bar_on_a_year_over_year_rate_is_answered_yes_or_no(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 87 (1 wrong with status ok): '미국 CPI 전년비 3% 넘어?' gave the rate and no yes or
+    no, status ok — Macro's 'not computed' check guessed from the series named, not from what was
+    computed. The bar is now held to the rate. SQL truth."""
+    rows = fetch_all("SELECT value FROM macro_observations WHERE series_code = 'CPIAUCSL' ORDER BY "
+                     "obs_date DESC LIMIT 13", None, pg_pool)  # fmt: skip
+    rate = (float(rows[0]["value"]) / float(rows[12]["value"]) - 1) * 100
+    answer = macro_answer("미국 CPI 전년비 3% 넘어?", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "3% 초과" in x)
+    assert answer.status == "ok" and line.startswith(f"- {'예' if rate > 3 else '아니요'} — ")
+    assert f"{rate:+.2f}%" in line
