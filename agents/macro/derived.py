@@ -336,6 +336,20 @@ def average(series: Series, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} over {got.count} observations.")  # fmt: skip
 
 
+_BASIS_WORDS = {
+    "yoy": ("전년 동월 대비", "year over year"),
+    "mom": ("전월 대비", "month over month"),
+}
+
+
+def _growth(series: Series, base_value: float) -> tuple[float, str] | None:
+    """The latest observation's move from a base: a rate's in %p, a level's growth in %."""
+    latest = series.points[-1][1]
+    if is_rate(series):
+        return latest - base_value, "%p"
+    return ((latest / base_value - 1) * 100, "%") if base_value else None
+
+
 def change(series: Series, basis: str, lang: str) -> str | None:
     """Year-over-year (same month a year earlier) or month-over-month change of the latest
     observation: %p for rates, percent (and the move in the series' unit) for levels and
@@ -349,13 +363,13 @@ def change(series: Series, basis: str, lang: str) -> str | None:
         return (f"{_name(series)}: {what} 관측치가 조회 구간에 없어 계산하지 못했습니다." if lang == "ko"
                 else f"{_name(series)}: no observation for the base period in the window.")  # fmt: skip
     base_day, base_value = base
-    if is_rate(series):
-        moved = f"{latest - base_value:+.2f}%p"
-    elif base_value:  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
-        moved = f"{(latest / base_value - 1) * 100:+.2f}% ({latest - base_value:+,.2f})"
-    else:
+    grown = _growth(series, base_value)
+    if grown is None:
         return None
-    label = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
+    moved = f"{grown[0]:+.2f}{grown[1]}"
+    if not is_rate(series):  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
+        moved += f" ({latest - base_value:+,.2f})"
+    label = _BASIS_WORDS
     if _daily(series):  # a daily series is compared with the same day, not the same month
         label = {
             "yoy": ("1년 전 대비", "vs a year earlier"),
@@ -627,13 +641,11 @@ def _rate_verdict(series: Series, basis: str, comparator: str, threshold: float,
     """Yes or no of a year-over-year (month-over-month) rate against the bar: a rate's own move
     in %p, a level's growth in %."""
     base = _base_point(series, series.points[-1][0], basis) if series.points else None
-    if base is None or (not base[1] and not is_rate(series)):
+    grown = _growth(series, base[1]) if base else None
+    if grown is None:
         return None
-    latest = series.points[-1][1]
-    moved = latest - base[1] if is_rate(series) else (latest / base[1] - 1) * 100
-    unit = "%p" if is_rate(series) else "%"
-    word = {"yoy": ("전년 동월 대비", "year over year"), "mom": ("전월 대비", "month over month")}
-    name = f"{_name(series)} {word[basis][0 if lang == 'ko' else 1]}"
+    moved, unit = grown
+    name = f"{_name(series)} {_BASIS_WORDS[basis][0 if lang == 'ko' else 1]}"
     return verdict(name, moved, f"{moved:+.2f}{unit}", comparator, f"{threshold:g}{unit}",
                    threshold, lang)  # fmt: skip
 

@@ -71,6 +71,7 @@ UNAPPLIED = "unapplied:"  # a frame note: a word read but not applied, so said u
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
 _DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
+ORDERING_ADJECTIVES = _ASCENDING | _DESCENDING  # an order said with an adjective
 
 
 def pick_direction(frame: QuestionFrame, *, of_pick: bool = True) -> str | None:

@@ -19,7 +19,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from agents.understanding.advice import asks_advice
-from agents.understanding.coverage import PICKED, READ, UNAPPLIED
+from agents.understanding.coverage import ORDERING_ADJECTIVES, PICKED, READ, UNAPPLIED
 from agents.understanding.dates import (
     BASE_AFTER,
     SpanRead,
@@ -1942,8 +1942,8 @@ _HEAD, _TAIL = re.compile(r"(?<!최)상위|\btop\b", re.I), re.compile(r"(?<!최
 def _list_end(frame: QuestionFrame, previous: QuestionFrame) -> None:
     """'보수 낮은 순' → '상위 3개만': with no ordering adjective of its own, '상위' is the head of
     the list as it was ordered, '하위' its tail — not 'the highest' or 'the lowest'."""
-    if any(t.tag.startswith("VA") and t.form in ("높", "낮", "크", "작", "싸", "비싸", "많", "적")
-           for t in analyse(frame.question)) or previous.operation.direction is None:  # fmt: skip
+    if any(t.tag.startswith("VA") and t.form in ORDERING_ADJECTIVES for t in analyse(frame.question)
+           ) or previous.operation.direction is None:  # fmt: skip
         return
     head, tail = _HEAD.search(frame.question), _TAIL.search(frame.question)
     if bool(head) != bool(tail):
