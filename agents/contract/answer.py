@@ -44,6 +44,7 @@ from agents.contract.facts import (
 )
 from agents.contract.index import Hit
 from agents.contract.models import Article
+from agents.contract.parties import asked_party, line_subjects
 from agents.contract.thesaurus import rewrite
 from agents.contract.tokenize import tokens
 
@@ -178,6 +179,7 @@ CONCEPT_SHARE = (
 FACT_WEIGHT = 1.0  # stating the asked kind of fact counts as one more rare word of the question
 MAY_WEIGHT = 0.5  # ... half a word when it grants or denies the power a yes/no asks about
 UNIT_WEIGHT = 0.5  # ... and half a word more when it counts in the unit asked ('몇 년' → N년)
+PARTY_WEIGHT = 0.25  # a 항/호 whose subject is the party the question asks as ('제가', '회사가')
 RESTATED_SHARE = 0.5  # a register word for an everyday word ('금융사고' for '사기') counts half
 # the asking words themselves: their register words ('언제까지' → 기간, 이내) name no topic
 INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동안)?|며칠|누가|누구|몇\s*\S+")
@@ -273,13 +275,18 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
 
     unit = asked_unit(question) if question else None
     main = main_words(question) if question else set()
+    party = asked_party(question, lines) if question else frozenset()
 
     def weight(text: str, i: int) -> tuple[float, ...]:
         # a tie goes to the line holding more of what the question's main clause says
         held = sum(1 for w in main if w in text)
         lead = _lead(lines, i) if kind == "may" else None
         above = lines[lead] if lead is not None else ""
-        return (*_weight(text, terms, asked, kind, rarity, strong, restated, unit, above), held, -i)
+        score, *rest = _weight(text, terms, asked, kind, rarity, strong, restated, unit, above)
+        # the 항/호 whose own line has the asking party as subject ('1. 여행자의 … 취소요청시')
+        if party & line_subjects(lines[i]):
+            score += PARTY_WEIGHT
+        return (score, *rest, held, -i)
 
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
     # best, then its line that does
