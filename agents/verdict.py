@@ -19,12 +19,16 @@ def asked_bar(frame: QuestionFrame, measure: str) -> tuple[str, float] | None:
     return op.comparator, op.threshold * (1e8 if op.threshold_unit == "억" else 1.0)
 
 
+def meets(value: float, comparator: str, bar: float) -> bool:
+    return {">": value > bar, ">=": value >= bar, "<": value < bar, "<=": value <= bar,
+            "=": value == bar}[comparator]  # fmt: skip
+
+
 def verdict(subject: str, value: float, shown: str, comparator: str, bar_shown: str,
             bar: float, lang: str) -> str:  # fmt: skip
     """'아니요 — 현대차 PBR 1.11배: 1배 미만이 아닙니다.' (`shown` and `bar_shown` in the
     figure's own unit). Builtins and `josa` only: the ETF sandbox inlines it (SET_RENDERERS)."""
-    met = {">": value > bar, ">=": value >= bar, "<": value < bar, "<=": value <= bar,
-           "=": value == bar}[comparator]  # fmt: skip
+    met = meets(value, comparator, bar)
     if lang == "ko":
         word = {">": "초과", ">=": "이상", "<": "미만", "<=": "이하"}.get(comparator)
         if word is None:

@@ -21,7 +21,7 @@ from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction
-from agents.understanding.frame import COMPARATOR_WORDS, measure_name
+from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
 from agents.understanding.parse import asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import vocabulary
 from agents.verdict import asked_bar
@@ -105,7 +105,8 @@ def universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[str
     return cypher, described
 
 
-_MARKET_WORDS = {"KR": ("국내", "Korean"), "!KR": ("해외", "overseas"), "equity": ("주식", "equity"),
+_MARKET_WORDS = {"KR": ("국내", "Korean"), "!KR": ("해외", "overseas"), "US": ("미국", "US"),
+                 "equity": ("주식", "equity"),
                  "bond": ("채권", "bond"), "commodity": ("원자재", "commodity"),
                  "currency": ("통화", "currency")}  # fmt: skip
 
@@ -736,9 +737,14 @@ def _descending(direction: str | None, comparator: str | None, measure: str) -> 
     return measure != "expense_ratio"
 
 
+_WON_MEASURES = frozenset({"net_assets", "close", "trading_value"})
+
+
 def _threshold_value(measure: str, threshold: float, unit: str | None) -> float:
-    if measure == "net_assets":
-        return threshold * 1e8 if unit in (None, "억") else threshold
+    """A bar in the measure's own unit: amounts in won are read in 억 ('1만원' is 0.0001억); a
+    bare net-assets bar is in 억 too."""
+    if unit == "억" and measure in _WON_MEASURES or (measure == "net_assets" and unit is None):
+        return threshold * 1e8
     return threshold
 
 
@@ -783,9 +789,7 @@ def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
                     else "")  # fmt: skip
     word = COMPARATOR_WORDS[plan.lang][comparator]
     label = LABELS[plan.lang][measure]
-    amount = f"{threshold:g}{unit}"
-    if unit == "억" and threshold >= 10_000:  # 50000억 → 5조
-        amount = f"{threshold / 10_000:g}조"
+    amount = bar_text(threshold, unit)
     if plan.lang == "ko":
         return f"{label} {amount} {word}"
     return f"{label} {word} {amount}"

@@ -157,8 +157,13 @@ def detect_plan(
         plan.intent = "etf_info"  # '그거 운용사는?': the one fund's manager, said first
     if plan.intent in ("etf_set", "etf_composed") and plan.universe in ("all", "tag", "manager"):
         _scope_by_market(plan)
-    if plan.intent == "etf_set" and plan.universe == "all" and not plan.benchmark:
-        _scope_by_name(plan, lexicon)
+    if (
+        plan.intent == "etf_set"
+        and plan.universe == "all"
+        and not plan.benchmark
+        and not plan.market
+    ):
+        _scope_by_name(plan, lexicon)  # a market word ('미국 ETF') scopes by region, not name
     _check_period(plan)
     _period_unapplied(plan, frame)
     _pick_within_previous_cut(plan, frame, previous)
@@ -268,6 +273,9 @@ def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     }  # '… 중 1개월 수익률': its own
     if not op.top_n or op.top_n < 2 or picked is None or other:
         return False
+    before = frame.question.lower().split(" 중", 1)[0]
+    if not re.search(rf"(?<!\d){op.top_n}\s*(?:개|종목)", before):
+        return False  # '보유종목 중 비중 가장 낮은 종목 3개': the count of the pick, not a cut
     plan.within, op.top_n, op.direction = op.top_n, 1, picked  # type: ignore[assignment]
     mark_read(frame, str(plan.within))  # the cut's count, read as the cut
     return True
@@ -649,10 +657,10 @@ def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | N
 
 
 # '국내주식 ETF', '해외 채권형 ETF': the market and asset class each ETF is listed with
-_MARKET = re.compile(r"(?<![가-힣a-z])(국내|한국|해외|외국|korean|domestic|overseas|foreign)\s*"
+_MARKET = re.compile(r"(?<![가-힣a-z])(국내|한국|해외|외국|미국|korean|domestic|overseas|foreign|american)\s*"
                      r"(주식|채권|원자재|통화|equity|stock|bond)?(?:형)?", re.IGNORECASE)  # fmt: skip
 _REGIONS = {"국내": "KR", "한국": "KR", "해외": "!KR", "외국": "!KR", "korean": "KR",
-            "domestic": "KR", "overseas": "!KR", "foreign": "!KR"}  # fmt: skip
+            "domestic": "KR", "overseas": "!KR", "foreign": "!KR", "미국": "US", "american": "US"}  # fmt: skip
 _ASSETS = {"주식": "equity", "채권": "bond", "원자재": "commodity", "통화": "currency",
            "equity": "equity", "stock": "equity", "bond": "bond"}  # fmt: skip
 

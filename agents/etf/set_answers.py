@@ -9,7 +9,7 @@ them: 억/조 원 for large KRW amounts, %p for differences of rates, the date o
 
 from __future__ import annotations
 
-from agents.verdict import verdict
+from agents.verdict import meets, verdict
 from agents.window_answer import per_period_text
 from data_access.figures import per_period
 from data_access.seed.news_text import has_batchim, josa
@@ -235,6 +235,9 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
         return spec["empty"]
     day = rows[0].get("date") or "-"
     n = spec.get("top_n") or len(rows)
+    bottom = spec.get("smallest") and not spec.get("within")
+    if bottom:  # '비중 가장 작은 종목': the holdings from the smallest weight up
+        rows = sorted(rows, key=lambda r: float(r["weight"]))
     picked = rows[:n]
     if spec.get("within"):  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
         kept = sorted(rows[: spec["within"]], key=lambda r: float(r["weight"]),
@@ -261,10 +264,11 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
         lead = _picked_by_return(picked, spec) if label and spec.get("pick") else ""
         lead = _returns_stat(picked, spec) + lead if label and spec.get("return_stat") else lead
         head = lead + (
-            f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 상위 {len(picked)}개 (합계 {total:.2f}%, "
-            f"스냅샷 {day} 기준):"
+            f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 {'하위' if bottom else '상위'} "
+            f"{len(picked)}개 (합계 {total:.2f}%, 스냅샷 {day} 기준):"
             if ko
-            else f"Top {len(picked)} of {spec['etf']}'s {len(rows)} holdings by weight "
+            else f"{'Bottom' if bottom else 'Top'} {len(picked)} of {spec['etf']}'s {len(rows)} "
+            "holdings by weight "
             f"({total:.2f}% of the fund; snapshot of {day}):"
         )
         return head + "\n" + "\n".join(lines)
@@ -920,6 +924,7 @@ SET_RENDERERS = (
     render_per_period,
     render_month,
     render_etf_set,
+    meets,
     verdict,
     render_etf_verdicts,
     render_etf_aggregate,

@@ -26,7 +26,9 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     codes = list(dict.fromkeys(_CODE.findall(answer.answer)))
     # the funds an answer listed; with none, the one stock it named ('그 종목' is the next subject)
     stocks = [c for c in codes if c in lexicon.stocks]
-    listed = [c for c in codes if c in lexicon.etfs] or (stocks if len(stocks) == 1 else [])
+    listed = [c for c in codes if c in lexicon.etfs] or (
+        stocks if len(stocks) == 1 or frame.relation == "holdings" else []
+    )  # a fund's holdings listed: the stocks, in order ('그 중 두 번째 종목')
     if _counts_previous_set(frame):
         listed = list(frame.previous_result)  # the answer shows a count, the set is unchanged
     answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"),

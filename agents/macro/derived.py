@@ -21,7 +21,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import RATIO, asked_move
+from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import read_window
 from agents.verdict import verdict
@@ -245,6 +245,30 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
     since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
     return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
+
+
+def at_extreme(series: list[Series], key: str, side: str, *, months: int, lang: str) -> list[str]:
+    """The day series `key` was at its window's max (min), then each other series on that day
+    (its last observation on or before it)."""
+    anchor = next((s for s in series if s.key == key), None)
+    got = _over_window(anchor, fig.Window(months, "month"), side) if anchor else None
+    if anchor is None or got is None or got.value is None or got.at is None:
+        return []
+    day = got.at.isoformat()
+    word = ("최고치", "high") if side == "max" else ("최저치", "low")
+    when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {_value(got.value, anchor)} ({day})"
+            if lang == "ko" else f"{_name(anchor)}'s {months}-month {word[1]} "
+            f"{_value(got.value, anchor)} ({day})")  # fmt: skip
+    lines = []
+    for other in (s for s in series if s.key != key):
+        seen = [p for p in other.points if str(p[0])[:10] <= day]
+        if not seen:
+            continue
+        at, value = str(seen[-1][0])[:10], float(seen[-1][1])
+        lines.append(f"{when} 시점의 {_name(other)}: {_value(value, other)} ({at} 관측)."
+                     if lang == "ko" else f"{_name(other)} at {when}: {_value(value, other)} "
+                     f"(observed {at}).")  # fmt: skip
+    return lines
 
 
 def _over_window(series: Series, window: fig.Window, stat: str,
@@ -618,7 +642,8 @@ def _changes_picked(frame: QuestionFrame, *, rates: bool = False) -> bool:
 # '넘은 적 있어?', '내려간 적 최근 3개월', 'ever': a question of the window's days (both screens)
 _EVER_SAID = r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
 EVER = re.compile(_EVER_SAID, re.IGNORECASE)
-_EVER = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when", re.IGNORECASE)
+# … or how many of them ('며칠', '몇 번'), or when
+DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when", re.IGNORECASE)
 
 
 def _bar_unit(series: Series) -> str:
@@ -650,31 +675,32 @@ def _rate_verdict(series: Series, basis: str, comparator: str, threshold: float,
                    threshold, lang)  # fmt: skip
 
 
-def threshold_days(series: Series, comparator: str, threshold: float, lang: str) -> str | None:
+def threshold_days(series: Series, comparator: str, threshold: float, lang: str, *,
+                   ever: bool = False) -> str | None:  # fmt: skip
     """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
-    the first and last of them, and the window's extreme on that side."""
+    the first and last of them, and the window's extreme on that side; asked `ever`, the yes or
+    no first."""
     if not series.points:
         return None
     hits = [(d, v) for d, v in series.points if CMP[comparator](v, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, _bar_unit(series))
+    below = comparator[0] == "<"
+    lead = (("예 — " if hits else "아니요 — ") if lang == "ko" else ("Yes — " if hits else "No — ")
+            ) if ever else ""  # fmt: skip
     if lang == "ko":
-        head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
+        head = f"{lead}{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
         if not hits:  # the nearest the window came: its low for a 'below', its high otherwise
-            below = comparator[0] == "<"
             near = (min if below else max)(series.points, key=lambda p: p[1])
             return (f"{head}: 없음 (기간 {'최저' if below else '최고'} {_value(near[1], series)}, "
                     f"{near[0]}).")  # fmt: skip
-        peak = (
-            max(hits, key=lambda p: p[1]) if comparator[0] != "<" else min(hits, key=lambda p: p[1])
-        )
+        peak = max(hits, key=lambda p: p[1]) if not below else min(hits, key=lambda p: p[1])
         return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
-                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if comparator[0] != '<' else '낮은'} "
+                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if not below else '낮은'} "
                 f"값 {_value(peak[1], series)} ({peak[0]}).")  # fmt: skip
-    head = (f"{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
+    head = (f"{lead}{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
             f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
     if not hits:
-        below = comparator[0] == "<"
         near = (min if below else max)(series.points, key=lambda p: p[1])
         return f"{head} (the window's {'low' if below else 'high'}: {_value(near[1], series)} on {near[0]})."
     return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
@@ -754,9 +780,11 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
         out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first
-        days = threshold_days(gaps, op.comparator, op.threshold, lang)
-        now = latest_verdict(gaps, op.comparator, op.threshold, lang)
-        out += [days, now] if _EVER.search(frame.question.lower()) else [now, days]
+        low = frame.question.lower()
+        days = threshold_days(gaps, op.comparator, op.threshold, lang, ever=bool(EVER.search(low)))
+        # '넘은 적 있어?', '며칠' ask of the window's days: the latest's yes or no would mislead
+        out += [days] if DAYS_ASKED.search(low) else [latest_verdict(gaps, op.comparator,
+                                                                     op.threshold, lang), days]  # fmt: skip
         frame.notes.append(FILTERED)
     elif find_phrases(frame.question.lower(), {"i": vocabulary()["inversion_words"]}):
         out.append(threshold_days(gaps, "<", 0.0, lang))  # 'inverted in the past year?': below 0
@@ -858,6 +886,19 @@ def growth_window(frame: QuestionFrame) -> bool:
                  or frame.operation.change_basis == "yoy"))  # 'CPI YoY 6개월 평균'  # fmt: skip
 
 
+def _asked_part(frame: QuestionFrame, series: Series) -> Series:
+    """The observations inside the span or period asked ('올해', '작년', '최근 6개월'; a year
+    unless said)."""
+    points = series.points
+    if frame.span is not None:
+        points = _span_points(points, frame.span)
+    elif points:
+        period = frame.period.label if frame.period is not None else "1y"
+        start = fig.base_date(date.fromisoformat(points[-1][0][:10]), period).isoformat()
+        points = [p for p in points if p[0][:10] > start]
+    return series.model_copy(update={"points": points})
+
+
 def yoy_series(series: Series) -> Series:
     """Each observation's change against the one twelve months before, in % (monthly series)."""
     by_month = {d[:7]: v for d, v in series.points}
@@ -883,6 +924,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return []
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭'
         return [drawdown_point(s, months, lang) for s in series]
+    anchor = _at_extreme_asked(frame)
+    if anchor is not None and len(series) >= 2:  # '실업률이 가장 높았던 달의 연방기금금리'
+        return at_extreme(series, *anchor, months=months, lang=lang)
     if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
         mark_read(frame, *PER_READ)
         span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
@@ -999,9 +1043,15 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
         if op.kind == "filter" and op.comparator and op.threshold is not None:
-            # '미국 CPI 전년비 3% 넘어?': the bar is on the rate, not on the index level
-            out += [_rate_verdict(s, op.change_basis, op.comparator, op.threshold, lang)
-                    for s in ordered]  # fmt: skip
+            # '미국 CPI 전년비 3% 넘어?': the bar is on the rate, not on the index level; '3%
+            # 넘은 달 올해 몇 번?' counts the months of the window whose rate met it
+            if DAYS_ASKED.search(low) and op.change_basis == "yoy":
+                ever = bool(EVER.search(low))
+                out += [threshold_days(_asked_part(frame, yoy_series(s)), op.comparator,
+                                       op.threshold, lang, ever=ever) for s in ordered]  # fmt: skip
+            else:
+                out += [_rate_verdict(s, op.change_basis, op.comparator, op.threshold, lang)
+                        for s in ordered]  # fmt: skip
             frame.notes.append(FILTERED)
     elif (
         op.kind == "filter"
@@ -1009,10 +1059,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and op.threshold is not None
         and not priced_band(frame)
     ):
-        days = [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
-        now = [latest_verdict(s, op.comparator, op.threshold, lang) for s in ordered]
+        ever = bool(EVER.search(low))
+        days = [threshold_days(s, op.comparator, op.threshold, lang, ever=ever) for s in ordered]
         # '1400원 넘어?' asks of the latest value; '넘은 적 있어?', '며칠' of the window's days
-        out += [*days, *now] if _EVER.search(low) else [*now, *days]
+        out += (
+            days
+            if DAYS_ASKED.search(low)
+            else [*(latest_verdict(s, op.comparator, op.threshold, lang) for s in ordered), *days]
+        )
         mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
         frame.notes.append(FILTERED)
     if frame.measure() == "volatility":  # 'How volatile has the won been?'
@@ -1050,15 +1104,43 @@ def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, Age
     the first agent's points (its cited series back the figures). Levels of unlike series are
     not subtracted: their changes in % are what compares."""
     holders = {name: resp for name, resp in responses.items() if resp.series}
-    if frame is None or len(holders) < 2 or frame.operation.kind not in ("difference", "compare"):
+    anchor = _at_extreme_asked(frame)
+    if (
+        frame is None
+        or len(holders) < 2
+        or (frame.operation.kind not in ("difference", "compare") and anchor is None)
+    ):
         return {}
     if any(len(resp.series) >= 2 for resp in holders.values()):
         return {}  # an agent with both series compared them itself
     series = [s for resp in holders.values() for s in resp.series]
-    if any(is_rate(s) for s in series):
+    if anchor is not None:  # 'VIX가 가장 높았던 날 코스피': the index read on the VIX's day
+        lines = at_extreme(series, *anchor, months=_months_held(series), lang=lang)
+    elif any(is_rate(s) for s in series):
         return {}  # a rate beside a level: no common unit to compare in
-    line = compare_returns(series, lang, word=("변화율", "Changes"))
-    if line is None:
+    else:
+        lines = (
+            [line] if (line := compare_returns(series, lang, word=("변화율", "Changes"))) else []
+        )
+    if not lines:
         return {}
     name, first = next(iter(holders.items()))
-    return {name: first.model_copy(update={"key_points": [line, *first.key_points]})}
+    return {name: first.model_copy(update={"key_points": [*lines, *first.key_points]})}
+
+
+def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str] | None:
+    """(key, side) of the series whose extreme names the day ('… 가장 높았던 달의 …'), if asked."""
+    said = next((n for n in frame.notes if n.startswith(AT_EXTREME)), None) if frame else None
+    if said is None:
+        return None
+    key, side = said[len(AT_EXTREME) :].rsplit(":", 1)
+    return key, side
+
+
+def _months_held(series: list[Series]) -> int:
+    """The whole months the fetched points span (the window each agent read)."""
+    days = [str(p[0])[:10] for s in series for p in s.points[:1]]
+    last = max(str(s.points[-1][0])[:10] for s in series if s.points)
+    first = min(days) if days else last
+    months = (int(last[:4]) - int(first[:4])) * 12 + int(last[5:7]) - int(first[5:7])
+    return max(1, months)

@@ -24,6 +24,7 @@ from agents.macro.deals import (
     level,
 )
 from agents.macro.derived import (
+    DAYS_ASKED,
     DEALS,
     derived_points,
     extreme_point,
@@ -210,6 +211,8 @@ def _window_months(route: Route) -> int:
     frame = route.frame
     basis = frame.operation.change_basis if frame else None
     need = {"yoy": 14, "mom": 3}.get(basis or "", 0)
+    if basis == "yoy" and frame is not None and DAYS_ASKED.search(frame.question):
+        need = max(need, route.period_months + 13)  # '3% 넘은 달 올해 몇 번?': each month's YoY
     if frame is not None and frame.per_period:  # '분기별': the periods shown and a base before
         need = max(need, per_period_months(frame.per_period))
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it

@@ -40,6 +40,7 @@ class Turn:
     lines: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # something asked was not answered
     info: list[str] = field(default_factory=list)  # said beside a whole answer ('휴장일이라 …')
+    leads: list[str] = field(default_factory=list)  # said first: the yes or no asked
     citations: list[StructuredCitation] = field(default_factory=list)
     trace: list[TraceStep] = field(default_factory=list)
     # the figures the lines state, by measure ('close', 'return', 'per' …): two stocks' gap

@@ -11,7 +11,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
-from agents.macro.derived import EVER, contradicted, streak
+from agents.macro.derived import DAYS_ASKED, EVER, contradicted, streak
 from agents.macro.state import Series
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
@@ -413,9 +413,8 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
-    op = turn.frame.operation
-    if EVER.search(turn.frame.question) and op.comparator and op.threshold_unit == "억":
-        _closes_over_bar(turn, pool)  # '10만원 넘은 적 있어?': the window's sessions, not today
+    if _window_days_asked(turn) and turn.frame.operation.threshold_unit == "억":
+        _sessions_over_bar(turn, pool, "close")  # '10만원 넘은 적 있어?': the window's sessions
         return
     rows = fetch_prices(turn, pool, 0.25)
     if rows:
@@ -427,37 +426,51 @@ def _close(turn: Turn, pool: ConnectionPool | None) -> None:
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
 
 
-def _closes_over_bar(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The sessions of the window asked (a year unless said) whose close met the bar: how many,
-    the first and the last; the verdict is on the window's extreme close."""
+def _window_days_asked(turn: Turn) -> bool:
+    """'넘은 적 있어?', '1000만주 넘은 날 며칠?': a bar asked of the window's sessions, not today."""
+    op = turn.frame.operation
+    return bool(
+        op.comparator and op.threshold is not None and DAYS_ASKED.search(turn.frame.question)
+    )
+
+
+def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> None:
+    """The sessions of the window asked (a year unless said) whose close (volume) met the bar:
+    how many, the first and the last; asked 'ever', the verdict is on the window's extreme."""
     op, frame = turn.frame.operation, turn.frame
     w = frame.window
-    window = fig.Window(w.n, w.unit) if w is not None else fig.Window(12, "month")
     last = date.fromisoformat(turn.as_of)
-    first = window.start(last) or last - timedelta(days=365)
-    rows = [r for r in fetch_bars(turn, pool, first) if r["trade_date"] > first]
+    if w is not None:
+        first = fig.Window(w.n, w.unit).start(last) or last - timedelta(days=365)
+    else:  # '올해 며칠?': since the period's base day; a year unless said
+        first = fig.base_date(last, frame.period.label if frame.period else "1y")
+    rows = [r for r in fetch_bars(turn, pool, first)
+            if r["trade_date"] > first and r[field] is not None]  # fmt: skip
     if not rows or op.comparator is None or op.threshold is None:
         return
-    bar, below = op.threshold * 1e8, op.comparator.startswith("<")
-    met = [r for r in rows if (float(r["close"]) < bar if below else float(r["close"]) > bar)]
-    pick = (min if below else max)(rows, key=lambda r: float(r["close"]))
-    turn.figures["close"] = float(
-        pick["close"]
-    )  # the verdict: the window's extreme against the bar
+    bar, below = op.threshold * (1e8 if field == "close" else 1), op.comparator.startswith("<")
+    met = [r for r in rows if (float(r[field]) < bar if below else float(r[field]) > bar)]
+    pick = (min if below else max)(rows, key=lambda r: float(r[field]))
+    if EVER.search(frame.question):  # the verdict: the window's extreme against the bar
+        turn.figures[field] = float(pick[field])
     mark_used(frame)
     cur, span = turn.stock["currency"], f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}"
+    ko = turn.ko()
+    said = ((lambda v: money(v, cur)) if field == "close"
+            else (lambda v: f"{v:,.0f}{'주' if ko else ' shares'}"))  # fmt: skip
+    what = _FIELD_WORDS[field][0 if ko else 1]
     side = ("미만" if below else "초과", "below" if below else "above")
     extreme = ("최저" if below else "최고", "low" if below else "high")
-    if turn.ko():
+    if ko:
         found = (f"{len(met)}거래일 — 처음 {met[0]['trade_date']}, 마지막 {met[-1]['trade_date']}"
                  if met else "없음")  # fmt: skip
-        turn.lines.append(f"{span} {len(rows)}거래일 중 종가 {money(bar, cur)} {side[0]}: {found}; "
-                          f"기간 {extreme[0]} 종가 {money(float(pick['close']), cur)} "
+        turn.lines.append(f"{span} {len(rows)}거래일 중 {what} {said(bar)} {side[0]}: {found}; "
+                          f"기간 {extreme[0]} {what} {said(float(pick[field]))} "
                           f"({pick['trade_date']})")  # fmt: skip
     else:
-        turn.lines.append(f"Closes {side[1]} {money(bar, cur)} from {span}: {len(met)} of "
-                          f"{len(rows)} sessions; the {extreme[1]} close "
-                          f"{money(float(pick['close']), cur)} on {pick['trade_date']}")  # fmt: skip
+        turn.lines.append(f"{what.capitalize()} {side[1]} {said(bar)} from {span}: {len(met)} of "
+                          f"{len(rows)} sessions; the {extreme[1]} {what} "
+                          f"{said(float(pick[field]))} on {pick['trade_date']}")  # fmt: skip
 
 
 def sessions_asked(frame: QuestionFrame) -> bool:
@@ -489,6 +502,9 @@ def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
 def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
     """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
     period reaches back to (the figures module's base date)."""
+    if _window_days_asked(turn) and turn.frame.operation.threshold_unit is None:
+        _sessions_over_bar(turn, pool, "volume")  # '1000만주 넘은 날 최근 1개월에 며칠?'
+        return
     p, rows = fetch_period_bars(turn, pool, ("1d", 1 / 30))
     if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
         turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()

@@ -147,6 +147,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     blocks += [_gap(frame, turns) if compared else "" if pick else _total(frame, turns)]
     blocks = [b for b in blocks if b]
     blocks += _verdicts(frame, turns)  # 'PBR이 1배보다 낮아?': the yes or no first
+    blocks += [f"**{lead}**" for t in turns for lead in t.leads]  # '업종 평균보다 낮아?'
     for t in turns:
         ticker = str(t.stock["security_id"]).split(":")[-1]  # '005930', 'AAPL': no internal id
         head = f"**{t.stock['name']} ({ticker})** · " + (
@@ -396,6 +397,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = asks_why(frame)
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
+        frame.relation = "peers"  # kept for the next turn ('더 싼 거야?': than the sector)
         return ["peers"]
     if (frame.operation.kind == "rank" and len(frame.of("stock")) == 1 and wanted
             and set(wanted) <= FUNDAMENTAL_SECTIONS and not frame.operation.top_n):  # fmt: skip

@@ -4,6 +4,7 @@ past, beside their sector, a sector's own figures, and the next earnings.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -24,8 +25,10 @@ from agents.stock.fundamentals import result_of
 from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import mark_read
+from agents.understanding.coverage import mark_read, pick_direction
+from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, describe, mark_used
 from data_access import figures as fig
 
@@ -147,7 +150,7 @@ def note_short_history(turn: Turn, first: date | str, earliest: date | str, star
 def asks_peers(frame: QuestionFrame) -> bool:
     """'업종 평균 대비', or a sector named beside the stock ('SK하이닉스 반도체 업종 PBR 비교')."""
     said = find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]})
-    return bool(said or (frame.of("sector") and frame.of("stock")))
+    return bool(said or (frame.of("sector") and frame.of("stock")) or frame.relation == "peers")
 
 
 def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
@@ -187,6 +190,15 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
         ko, en = GAP_WORDS[name]
         mine, avg, mid = (figure_text(name, v, turn) for v in (float(own[field]), mean, median))
         market = "국내" if turn.stock["country"] == "KR" else "미국"
+        if (side := pick_direction(turn.frame)) is not None:  # '업종 평균보다 낮아?', '더 싼 거야?'
+            middle = bool(re.search(r"중앙값|중간값|median", turn.frame.question, re.IGNORECASE))
+            bar, word = (median, ("중앙값", "median")) if middle else (mean, ("평균", "mean"))
+            shown = mid if middle else avg
+            said = (f"{sector} 업종 {word[0]} {shown}" if turn.ko()
+                    else f"the {sector} sector {word[1]} {shown}")  # fmt: skip
+            turn.leads.append(verdict(f"{turn.stock['name']} {ko if turn.ko() else en}",
+                                      float(own[field]), mine, "<" if side == "asc" else ">", said,
+                                      bar, turn.lang))  # fmt: skip
         turn.lines.append(
             f"{ko} {mine} — {sector} 업종({market} {len(values)}종목) 평균 {avg}, 중앙값 {mid} "
             f"({turn.as_of} 기준)" if turn.ko() else f"{en} {mine} vs the {sector} sector "
@@ -238,6 +250,9 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             values = _sector_values(rows, field)
             if len(values) < 2:
                 continue
+            if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
+                turn.lines.append(_sector_filter(turn, rows, m, f"{market} {name}", *bar))
+                continue
             if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
                 turn.lines.append(_sector_ranking(turn, rows, m, f"{market} {name}"))
                 continue
@@ -256,6 +271,22 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                      if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
                      "over stocks with positive earnings only.")  # fmt: skip
     return turn
+
+
+def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str,
+                   comparator: str, bar: float) -> str:  # fmt: skip
+    """A sector's stocks whose figure meets the bar, farthest past it first."""
+    field = FUNDAMENTAL_FIELDS[measure]
+    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    met = sorted((r for r in kept if meets(float(r[field]), comparator, bar)),
+                 key=lambda r: float(r[field]), reverse=not comparator.startswith("<"))  # fmt: skip
+    lang = "ko" if turn.ko() else "en"
+    ko, en = GAP_WORDS[measure]
+    word, said = COMPARATOR_WORDS[lang][comparator], figure_text(measure, bar, turn)
+    listed = ", ".join(f"{r['name']} {figure_text(measure, float(r[field]), turn)}" for r in met)
+    if turn.ko():
+        return f"{sector} 업종 {ko} {said} {word}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
+    return f"{sector} sector, {en} {word} {said}: {len(met)} of {len(kept)} — {listed or 'none'}"
 
 
 def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:

@@ -54,8 +54,11 @@ _FRAME_WORDS = frozenset(
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
 _UNITS_AFTER_NUMBER = frozenset(
-    "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 원 배 bp bps 호 건 세대 가구 포인트 pt 달러".split()
+    "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 천 원 배 bp bps 호 건 세대 가구 포인트 pt 달러 군데".split()
 )
+_MAGNITUDES = frozenset(
+    "만 천 백 억 조".split()
+)  # '1만 호': the unit follows the number's magnitude
 
 
 # words that decide which figure is asked even when the vocabulary knows them: a day named in
@@ -70,8 +73,12 @@ PICKED = frozenset({"쪽", "것", "거", "곳", "편"})  # the nouns a pick is s
 UNAPPLIED = "unapplied:"  # a frame note: a word read but not applied, so said unread
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
-_DESCENDING = frozenset({"높", "크", "비싸", "많", "좋"})
-ORDERING_ADJECTIVES = _ASCENDING | _DESCENDING  # an order said with an adjective
+_DESCENDING = frozenset({"높", "크", "비싸", "많"})
+_BETTER = frozenset(
+    {"좋", "낫"}
+)  # '더 나은 쪽', '수익률 제일 좋은 것': the good end of the measure
+LOWER_IS_BETTER = frozenset({"expense_ratio", "volatility", "per", "pbr"})
+ORDERING_ADJECTIVES = _ASCENDING | _DESCENDING | _BETTER  # an order said with an adjective
 
 
 def pick_direction(frame: QuestionFrame, *, of_pick: bool = True) -> str | None:
@@ -95,7 +102,10 @@ def pick_directions(frame: QuestionFrame, *, of_pick: bool = True) -> list[str]:
         if t.tag == "JKG":
             break
         form = t.form.lower()
-        if t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
+        if t.tag.startswith("VA") and t.form in _BETTER:
+            if (measure := frame.measure()) is not None:
+                found.append("asc" if measure in LOWER_IS_BETTER else "desc")
+        elif t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
             found.append("asc" if t.form in _ASCENDING else "desc")
         elif form in _RANK_WORDS:  # '… 중 1년 수익률 하위 3개', '… has the lowest fee'
             found.append(_RANK_WORDS[form])
@@ -242,11 +252,20 @@ def cover(frame: QuestionFrame) -> Coverage:
             i
             and form in _UNITS_AFTER_NUMBER
             and (tokens[i - 1].form == "몇"
-                 or (tokens[i - 1].tag == "SN" and _number_read(frame, tokens, i - 1)))
+                 or (tokens[i - 1].tag == "MM" and frame.operation.top_n is not None)  # '세 군데'
+                 or ((n := _number_before(tokens, i)) is not None and _number_read(frame, tokens, n)))
         ):  # fmt: skip
             continue  # '몇 bp야?' asks a figure in a unit; '10조 넘어' is the threshold's unit
         if form == "지나" and any(0 <= a - t.end <= 3 for a, _, _ in spans):
             continue  # '지난 2개 분기': the window read after it says which
+        if (
+            t.tag == "VA"
+            and form in ORDERING_ADJECTIVES
+            and _superlative_unapplied(frame, tokens, i)
+        ):
+            cov.unread.append(t.form)  # '순자산 제일 큰 ETF 운용사의 ETF 개수': no pick was made
+            cov.decisive.append(question[tokens[i - 1].start : t.end])
+            continue
         if request := _request(tokens, i, question):  # '만들어줘': what no screen does
             cov.unread.append(t.form)
             cov.decisive.append(request)
@@ -306,6 +325,18 @@ def cover(frame: QuestionFrame) -> Coverage:
 
 # a figure read on a day: asked 'when', it is the date of an event the data do not hold
 _LEVELS = frozenset({"dividend_yield", "per", "pbr", "eps", "market_cap", "expense_ratio"})
+
+
+def _superlative_unapplied(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:
+    """'가장 큰', '제일 싼' with nothing ordered, picked or held to an extreme in the frame."""
+    said = frame.question[tokens[max(0, i - 2)].start : tokens[i].start]
+    if not re.search(r"가장|제일|최고로", said):
+        return False
+    op = frame.operation
+    ordered = (op.kind in ("rank", "compare", "difference", "filter") or op.direction or op.top_n
+               or op.aggregate in ("max", "min") or frame.statistic in ("max", "min", "extremes")
+               or frame.reference is not None or frame.relation is not None)  # fmt: skip
+    return not ordered and not any(n.startswith(("at_extreme:", READ)) for n in frame.notes)
 
 
 @cache
@@ -414,6 +445,14 @@ def _request(tokens: tuple[Morpheme, ...], i: int, question: str) -> str | None:
     if tokens[i].tag == "VV" and len(after) == 2 and after[0].tag == "EC" and after[1].form == "주":
         return question[tokens[i].start : after[1].end + (1 if i + 3 < len(tokens) else 0)]
     return None
+
+
+def _number_before(tokens: tuple[Morpheme, ...], i: int) -> int | None:
+    """The number a unit at i belongs to, past its magnitude ('1만 호', '5천억 원')."""
+    j = i - 1
+    while j > 0 and tokens[j].form in _MAGNITUDES and tokens[j].tag == "NR":
+        j -= 1
+    return j if tokens[j].tag == "SN" else None
 
 
 def _number_read(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:

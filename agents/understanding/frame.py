@@ -31,7 +31,8 @@ AGGREGATES_KO = {"sum": "합계", "avg": "평균", "count": "개수", "max": "�
                   "list": "목록"}  # fmt: skip
 RELATIONS_KO = {"holders": "보유 ETF", "holdings": "보유 종목", "similar": "비슷한 ETF",
                  "holdings_changes": "보유 비중 변화", "together": "함께 담은 ETF",
-                 "common_holdings": "공통 보유 종목", "weight_in": "안의 비중"}  # fmt: skip
+                 "common_holdings": "공통 보유 종목", "weight_in": "안의 비중",
+                 "peers": "업종 비교"}  # fmt: skip
 STAT_WORDS_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합계", "max": "최고치",
              "min": "최저치", "range": "최고치와 최저치의 차이", "extremes": "최고치와 최저치",
              "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차",
@@ -82,10 +83,14 @@ def measure_name(measure: str, lang: str) -> str:
     return (names[1] if lang == "ko" else names[2]) if names else measure
 
 
-def _bar(value: float, unit: str | None) -> str:
-    """A threshold as the analyst wrote it: 100,000 억 is '10조'."""
+def bar_text(value: float, unit: str | None) -> str:
+    """A threshold as the analyst wrote it: 100,000 억 is '10조', 0.0001 억 '10,000원'."""
     if unit == "억" and abs(value) >= 10_000:
         return f"{value / 10_000:g}조"
+    if unit == "억" and abs(value) < 1:
+        return f"{value * 1e8:,.0f}원"
+    if abs(value) >= 10_000 and value == int(value):  # '1000만주': 10,000,000
+        return f"{value:,.0f}{unit or ''}"
     return f"{value:g}{unit or ''}"
 
 
@@ -211,7 +216,7 @@ class QuestionFrame(BaseModel):
         if self.measures:
             parts.append("측정=" + ", ".join(measure_name(m.name, "ko") for m in self.measures))
         if op.comparator is not None and op.threshold is not None:
-            parts.append(f"조건 {op.comparator} {_bar(op.threshold, op.threshold_unit)}")
+            parts.append(f"조건 {op.comparator} {bar_text(op.threshold, op.threshold_unit)}")
         for c in op.conditions:
             parts.append(f"조건 {c.measure} {c.comparator} {c.threshold:g}{c.unit or ''}")
         order = "오름차순" if op.direction == "asc" else "내림차순"

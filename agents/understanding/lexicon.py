@@ -157,8 +157,10 @@ class Lexicon:
             out += [(fold(a), "index", spec["key"], spec["name"]) for a in spec["aliases"]]
         for spec in voc["sectors"]:
             out += [(fold(a), "sector", spec["key"], spec["key"]) for a in _sector_forms(spec)]
+        english = voc["region_names_en"]  # 'Daegu', 'Seoul Gangnam-gu': the names answers use
         for spec in voc["re_regions"]:
-            out += [(fold(a), "re_region", spec["key"], spec["key"]) for a in spec["aliases"]]
+            said = {*spec["aliases"], *([english[spec["key"]]] if spec["key"] in english else [])}
+            out += [(fold(a), "re_region", spec["key"], spec["key"]) for a in said]
         return out
 
     def _manager_english_short_forms(self) -> list[tuple[str, str, str, str]]:

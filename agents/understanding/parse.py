@@ -19,7 +19,7 @@ from typing import Literal
 from dateutil.relativedelta import relativedelta
 
 from agents.understanding.advice import asks_advice
-from agents.understanding.coverage import ORDERING_ADJECTIVES, PICKED, READ, UNAPPLIED
+from agents.understanding.coverage import ORDERING_ADJECTIVES, PICKED, READ, UNAPPLIED, mark_read
 from agents.understanding.dates import (
     BASE_AFTER,
     SpanRead,
@@ -61,10 +61,13 @@ _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _WORD_CHAR = re.compile(r"[0-9A-Za-z가-힣]")
 _MASK = "\u25a1"  # keeps positions; never part of a phrase or a number
 # a number and its unit; Korean amounts may be compound ('5천억', '1조 5천억', '3천만')
+_COUNTERS = "(?:원|호|건|명|주|가구|세대|채|개|대|달러)"
 _NUMBER = re.compile(
-    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조|만(?=\s*원)"
+    r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조"
+    rf"|[만천](?![가-힣])|[만천](?={_COUNTERS})"
     r"|trillion|billion|bp)?(?:(?<=조)\s*(\d+)\s*(천억|백억|억))?"
 )
+_TIMES = {"만": 10_000.0, "천": 1_000.0}  # '1만호', '5천 건', '100만주': a count, not won
 _EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1, "만": 0.0001}
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>(?:마지막|첫)\s*"
@@ -80,7 +83,7 @@ _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
     r"(?:상위|하위|톱|top|bottom|best|worst|cheapest|lowest|highest|largest|biggest)\s*(\d{1,3})"
-    r"|(\d{1,3})\s*(?:개(?!월)|위|종목|곳|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
+    r"|(\d{1,3})\s*(?:개(?!월)|위|종목|곳|군데|funds?|etfs?|stocks?|holdings|cheapest|largest|biggest|best"
     r"|lowest|highest|smallest|worst|most|top)"
 )
 # 'KR Top50', 'US top 50 유니버스': the universe's name, not a top-N
@@ -98,6 +101,7 @@ ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
 RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
+AT_EXTREME = "at_extreme:"  # '<A>가 가장 높았던 달의 <B>': B read on the day A peaked (key:side)
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
     "현재",
@@ -170,12 +174,13 @@ def understand(
     if "series" in kinds:
         _read_series_words(frame, text)
     before_measures = text
-    text = _read_measures(frame, text)
+    text = _read_measures(frame, text, funds="etf" in kinds)
     _read_relation(frame, before_measures)  # 'holdings changes' holds a measure word
     _foreign_housing(frame)
     if "re_region" in kinds:  # '서울 미분양' → '경기는?': the housing talk goes on
         _read_housing_region_words(frame, previous)
     _read_operation(frame, text, before_measures)
+    _how_many_of_a_count(frame)
     if THEN_AND_NOW in frame.notes and frame.operation.kind in ("lookup", "compare"):
         frame.operation.kind, frame.operation.change_basis = "change", "period"
     _read_group_by(frame, before_measures)
@@ -196,11 +201,54 @@ def understand(
         _bar_after_a_figure(frame, previous)
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
+    _read_at_extreme(frame)
     frame.per_period = _per_period(question)
     _read_month_of_move(frame)
     if "re_region" in kinds:
         _read_area(frame, question)
     return frame
+
+
+_WHEN_NOUNS = frozenset({"달", "날", "때", "시점", "주", "해", "시기", "분기", "월", "일"})
+_SUPERLATIVE = re.compile(r"가장|제일|최고로?")
+
+
+def _read_at_extreme(frame: QuestionFrame) -> None:
+    """'미국 실업률이 가장 높았던 달의 연방기금금리', 'VIX가 제일 높았던 날 코스피': the first
+    series' extreme over the window names a day; the other is read on that day (macro derived)."""
+    subjects = sorted((e for e in frame.entities if e.kind in ("series", "index") and e.start >= 0),
+                      key=lambda e: e.start)  # fmt: skip
+    if len(subjects) != 2 or frame.reference is not None:
+        return
+    tokens = analyse(frame.question)
+    for i, t in enumerate(tokens):
+        if not (t.tag == "VA" and t.form in _ORDERING_ADJECTIVES
+                and subjects[0].end <= t.start < subjects[1].start):  # fmt: skip
+            continue
+        rest = tokens[i + 1 : i + 5]
+        said = _SUPERLATIVE.search(frame.question, subjects[0].end, t.start)
+        when = next((r for r in rest if r.form in _WHEN_NOUNS and r.tag.startswith("NN")), None)
+        if not said or when is None or when.end > subjects[1].start:
+            continue
+        if not any(r.form == "던" for r in rest):  # '높았던': a day past, not '높은 달'
+            continue
+        side = "min" if t.form in ("낮", "작", "적") else "max"
+        frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}")
+        op = frame.operation
+        op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
+        mark_read(frame, said.group(0), frame.question[t.start : when.end])
+        return
+
+
+def _how_many_of_a_count(frame: QuestionFrame) -> None:
+    """'How many unsold homes in Busan?', '부산 미분양 몇 호?': a measure that is itself a count
+    (homes, shares), of a named subject, asks its level — not a count of things."""
+    op = frame.operation
+    counted = [MEASURE_UNITS.get(m.name) for m in frame.measures]
+    if (op.kind == "aggregate" and op.aggregate == "count" and op.comparator is None
+            and frame.relation is None and counted and set(counted) <= {"units", "shares"}
+            and any(e.kind in ("re_region", "stock", "etf") for e in frame.entities)):  # fmt: skip
+        op.kind, op.aggregate = "lookup", None
 
 
 def _span_length_restated(frame: QuestionFrame) -> None:
@@ -845,7 +893,7 @@ _HOLDINGS_SPLIT = re.compile(  # a rank or place between ('보유 상위 3종목
 )
 
 
-def _read_measures(frame: QuestionFrame, text: str) -> str:
+def _read_measures(frame: QuestionFrame, text: str, *, funds: bool = True) -> str:
     """Measures in question order; their words are blanked ('expense ratio' is not a ratio
     question) except those that also name an aggregate ('최저치' is low *and* min)."""
     voc = vocabulary()
@@ -873,7 +921,8 @@ def _read_measures(frame: QuestionFrame, text: str) -> str:
         text = _blank(text, split.start(), split.start() + 2)
     housing = frame.of("re_region") or {m.name for m in frame.measures} & HOUSING_MEASURES
     if (
-        not housing
+        funds  # '더 싼 거야?' of a stock's PER is its valuation, not a fee
+        and not housing
         and not any(m.name == "expense_ratio" for m in frame.measures)
         and (cheap := find_phrases(text, {"cheap": voc["cheap_words"]}))
     ):  # '싼 ETF' is a fee; '강남구 제일 비싼 아파트' is a deal price
@@ -1461,7 +1510,9 @@ def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, st
     unit = best.group(2)
     if unit in ("퍼센트", "프로", "percent"):
         unit = "%"
-    if unit in _EOK_PER:  # KRW amounts in 억: '5천억' 5000, '1조 5천억' 15000, '3천만' 0.3
+    if unit in _TIMES and not re.match(r"\s*원", text[best.end() :]):
+        value, unit = value * _TIMES[unit], None
+    elif unit in _EOK_PER:  # KRW amounts in 억: '5천억' 5000, '1조 5천억' 15000, '3천만' 0.3
         value *= _EOK_PER[unit]
         if best.group(3):
             value += float(best.group(3)) * _EOK_PER[best.group(4)]
@@ -1775,6 +1826,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         return  # '쿠팡은?' after 삼성전자 asks about 쿠팡, which we do not hold
     if previous.of("manager") and not frame.of("manager"):
         _as_managers(frame, lexicon)  # '미래에셋 ETF 개수' → '삼성은?': the manager, not 삼성전자
+    if _manager_of_previous(frame, previous, previous_result, lexicon):
+        return  # '순자산 제일 큰 ETF의 운용사' → '그 운용사 ETF 몇 개야?': that house's funds
     if (frame.operation.kind == "define" and frame.definition_term is None
             and _difference_words(text)):  # fmt: skip
         frame.operation.kind = "difference"  # "what's the gap?" after two series: their gap
@@ -1814,11 +1867,16 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         # '1위 ETF 보수는?', '그 중 첫 번째 거': the n-th item of the previous answer
         n = int(ordinal[0].label)
         if n <= len(previous_result):
-            code = previous_result[n - 1]
+            item = _listed(previous_result[n - 1], lexicon)
             frame.reference = "same"
             frame.operation.words.append(ordinal[0].phrase)
-            frame.entities.append(Entity(kind="etf" if code in lexicon.etfs else "stock", key=code,
-                                         name=lexicon.etfs.get(code, code), inherited=True))  # fmt: skip
+            frame.entities.append(item)
+            if (item.kind == "stock" and previous.relation == "holdings" and previous.of("etf")
+                    and frame.measure() in (None, "weight")):  # fmt: skip
+                # '상위 5개 종목' → '그 중 두 번째 종목 비중은?': that holding inside the fund
+                frame.entities += [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                                   for e in previous.of("etf")]  # fmt: skip
+                frame.relation = "weight_in"
             _inherit_context(frame, previous, entities=True)
             if frame.operation.kind == "rank":
                 frame.operation.kind, frame.operation.top_n = "lookup", None
@@ -1832,10 +1890,16 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         if not frame.measures:
             frame.measures.append(Measure(name="weight", unit="%"))
     elif (
-        "subset" in marks
-        or (marks & {"same", "both"} or counted or _bare_aggregate(frame, own))
-        and listed
-    ) and previous_result:  # '상위 3개만' → '그 평균은?': the average of the three listed
+        (
+            "subset" in marks
+            or (marks & {"same", "both"} or counted or _bare_aggregate(frame, own))
+            and listed
+        )
+        and previous_result
+        and previous.relation != "holdings"
+    ):
+        # '상위 3개만' → '그 평균은?': the average of the three listed (a fund's holdings listed
+        # are read inside that fund: '그 중 비중 가장 큰 종목')
         # 'which of them is the largest?' after a list of many: the previous answer's set
         frame.reference = "subset"
         frame.previous_result = list(previous_result)
@@ -1875,6 +1939,9 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         frame.reference = "same"
         asked = frame.operation.model_copy()  # before the previous turn's order is inherited
         frame.entities += _previous_subjects(previous, previous_result, lexicon, frame.question)
+        if frame.relation is None and frame.of("stock"):  # '그 종목 들고 있는 ETF 몇 개?'
+            frame.notes = [n for n in frame.notes if n != "missing_subject:stock"]
+            _read_relation(frame, frame.question.lower())  # of the stock just taken
         if frame.operation.kind in ("difference", "compare") and previous.replaced:
             # '10년물' → '2년물은?' → '둘 차이는?': the swapped-out subject comes back
             frame.entities += [e for e in previous.replaced
@@ -2045,6 +2112,25 @@ def _holding_in_previous_etf(frame: QuestionFrame, previous: QuestionFrame) -> b
 THAT_STOCK = re.compile(r"그\s*종목|that stock|the stock", re.IGNORECASE)  # a stock referred to
 
 
+THAT_MANAGER = re.compile(r"그\s*운용사|that (?:manager|issuer|fund house)", re.IGNORECASE)
+
+
+def _manager_of_previous(frame: QuestionFrame, previous: QuestionFrame, previous_result: list[str],
+                         lexicon: Lexicon) -> bool:  # fmt: skip
+    """'그 운용사': the manager of the one fund the last answer named (or asked about)."""
+    said = THAT_MANAGER.search(frame.question)
+    if said is None or frame.of("manager"):
+        return False
+    funds = [c for c in previous_result if c in lexicon.etfs] or [e.key for e in previous.of("etf")]
+    houses = {lexicon.fund_managers[c] for c in funds if c in lexicon.fund_managers}
+    if len(houses) != 1:
+        return False
+    house = houses.pop()
+    frame.entities.append(Entity(kind="manager", key=house, name=house, start=said.start(),
+                                 end=said.end()))  # fmt: skip
+    return True
+
+
 def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
                        lexicon: Lexicon, question: str = "") -> list[Entity]:  # fmt: skip
     """What '그거', 'it', '그 ETF' point at: the one item a set question's answer named
@@ -2056,8 +2142,11 @@ def _previous_subjects(previous: QuestionFrame, previous_result: list[str],
         not named_subject or (one_stock and THAT_STOCK.search(question))
     ):
         return [_listed(previous_result[0], lexicon)]
+    subjects = previous.entities
+    if THAT_STOCK.search(question) and len(previous.of("stock")) == 1:
+        subjects = previous.of("stock")  # '그 종목' after a stock's weight in a fund: the stock
     # in the order they were asked ('미국과 한국 금리 차이' stays 미국 − 한국 on '1년 전에는?')
-    ordered = sorted(previous.entities, key=lambda e: e.start if e.start >= 0 else 1 << 30)
+    ordered = sorted(subjects, key=lambda e: e.start if e.start >= 0 else 1 << 30)
     return [e.model_copy(update={"inherited": True, "start": -1, "end": -1}) for e in ordered]
 
 

@@ -2882,3 +2882,88 @@ def test_round_87_a_bar_on_a_year_over_year_rate_is_answered_yes_or_no(
     line = next(x for x in answer.answer.splitlines() if "3% 초과" in x)
     assert answer.status == "ok" and line.startswith(f"- {'예' if rate > 3 else '아니요'} — ")
     assert f"{rate:+.2f}%" in line
+
+
+def test_round_88_counts_said_in_man_and_a_sector_held_to_a_bar(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 88 (2 wrong with status ok): '미분양 1만호 넘는 지역' read the bar as 1 호 and
+    named every region; 'PER 10배 이하인 은행주' gave the sector's mean. Found while fixing:
+    '가격 1만원 이하 ETF' compared closes to 0.0001, '거래량 1000만주 넘은 날 며칠' gave
+    today's yes or no. SQL truth."""
+    over = one(pg_pool, "SELECT count(*) FROM re_unsold_housing u WHERE region <> '전국' AND month = "
+               "(SELECT max(month) FROM re_unsold_housing) AND units > 5000")  # fmt: skip
+    regions = macro_answer("미분양 5천호 넘는 지역 몇 곳", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert (
+        regions.status == "ok"
+        and f"미분양 5,000호 초과 지역 (지역별 최신월): {int(over)}곳" in regions.answer
+    )
+    cheap = one(pg_pool, "SELECT count(*) FROM etf_prices WHERE trade_date = (SELECT max(trade_date) "
+                "FROM etf_prices) AND close <= 10000")  # fmt: skip
+    funds = etf_answer(
+        "가격 1만원 이하 ETF 몇 개", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert funds.status == "ok" and f"종가 10,000원 이하: {int(cheap)}개" in funds.answer
+    banks = fetch_all(
+        "SELECT s.name FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals f WHERE "
+        "f.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.sector = "
+        "'금융' AND s.country = 'KR' AND f.pe > 0 AND f.pe <= 6", None, pg_pool)  # fmt: skip
+    cheap_banks = answer_stock_question("PER 6배 이하인 은행주", pool=pg_pool, settings=offline)
+    assert cheap_banks is not None and cheap_banks.status == "ok"
+    line = next(x for x in cheap_banks.answer.splitlines() if x.startswith("- 국내 금융 업종 PER"))
+    assert f"중 {len(banks)}종목" in line and all(r["name"] in line for r in banks)
+    days = one(pg_pool, "SELECT count(*) FROM stock_prices WHERE security_id = 'KR:005930' AND "
+               "trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+               "'KR:005930') - interval '1 month' AND volume > 10000000")  # fmt: skip
+    sessions = answer_stock_question("삼성전자 거래량 1000만주 넘은 날 최근 1개월에 몇 번", pool=pg_pool,
+                                     settings=offline)  # fmt: skip
+    assert sessions is not None and sessions.status == "ok"
+    assert f"거래량 10,000,000주 초과: {int(days)}거래일" in sessions.answer
+
+
+def test_round_88_a_series_read_on_the_day_another_peaked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 88 (honest before): '미국 실업률이 가장 높았던 달의 연방기금금리' showed both
+    latest values; 'VIX가 가장 높았던 날 코스피' (two agents) was answered ok with neither. The
+    first series' 12-month extreme names the day, the second is read on it. SQL truth."""
+    peak = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = 'VIXCLS' AND "
+                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+                     "'VIXCLS') - interval '12 months' ORDER BY value DESC, obs_date LIMIT 1", None,
+                     pg_pool)[0]  # fmt: skip
+    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
+                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak["obs_date"])  # fmt: skip
+    answer = macro_answer("VIX가 가장 높았던 날 코스피 종가", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "시점의 코스피" in x)
+    assert answer.status == "ok" and f"({peak['obs_date']})" in line and f"{kospi:,.2f}" in line
+
+
+def test_round_89_the_smallest_holdings_and_the_better_of_two(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 89 (2 wrong with status ok): 'TIGER 200 IT 보유종목 중 비중 제일 작은 종목' named
+    the largest; 'NAVER 1년 수익률' → '카카오는?' → '둘 중 더 나은 건?' showed both with no
+    pick. SQL truth."""
+    smallest = fetch_all(
+        "SELECT s.name FROM etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = "
+        "'139260' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = "
+        "'139260') ORDER BY h.weight LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    bottom = etf_answer("TIGER 200 IT 보유종목 중 비중 제일 작은 종목", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert bottom.status == "ok" and "비중 하위 1개" in bottom.answer
+    assert f"1. {smallest['name']} (" in bottom.answer
+
+    def year_return(sid: str) -> float:
+        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
+                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
+                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+                   "%(s)s) - interval '1 year' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
+
+    better = max(("NAVER", "KR:035420"), ("카카오", "KR:035720"), key=lambda s: year_return(s[1]))
+    picked = chain(answer_stock_question, ["NAVER 1년 수익률", "카카오는?", "둘 중 더 나은 건?"],
+                   pool=pg_pool, settings=offline)  # fmt: skip
+    assert picked.status == "ok" and picked.answer.startswith(
+        f"**1년 수익률이 더 높은 쪽: {better[0]}**"
+    )
