@@ -411,20 +411,15 @@ class Lexicon:
         themes = "|".join(re.escape(fold(t)) for t in sorted(self.tags, key=len, reverse=True))
         fund_after = _FUND_WORD_AFTER.replace("(?=", f"(?=(?:{themes})?", 1) if themes else (
             _FUND_WORD_AFTER)  # fmt: skip
-        patterns = [(form, manager, "" if form in alone else fund_after)
+        patterns = [(form, manager, re.escape(form) + ("" if form in alone else fund_after))
                     for form, manager in forms.items()]  # fmt: skip
-        patterns += [(form, manager, "") for form, manager in brands.items()]
+        patterns += [(form, manager, re.escape(form)) for form, manager in brands.items()]
         # 'ETFs managed by Samsung': a house word before the short form names the house too
-        patterns += [(form, manager, _HOUSE_WORD_BEFORE) for form, manager in forms.items()
-                     if form not in alone]  # fmt: skip
-        self._manager_forms = [
-            (form, manager,
-             re.compile(around + re.escape(form) if around == _HOUSE_WORD_BEFORE
-                        else re.escape(form) + around),  # around: fund_after or ''
-
-             form in brands or form in alone)
-            for form, manager, around in sorted(patterns, key=lambda f: len(f[0]), reverse=True)
-        ]  # fmt: skip
+        patterns += [(form, manager, _HOUSE_WORD_BEFORE + re.escape(form))
+                     for form, manager in forms.items() if form not in alone]  # fmt: skip
+        self._manager_forms = [(form, manager, re.compile(pattern), form in brands or form in alone)
+                               for form, manager, pattern in sorted(
+                                   patterns, key=lambda f: len(f[0]), reverse=True)]  # fmt: skip
         return self._manager_forms
 
 
