@@ -23,7 +23,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.understanding.vocabulary import vocabulary, vocabulary_words
+from agents.understanding.vocabulary import HeadIndex, vocabulary, vocabulary_words
 from data_access.catalog import current_as_of_date
 from data_access.errors import WorkbenchError
 from data_access.postgres import fetch_all, fetch_one
@@ -80,8 +80,7 @@ class Lexicon:
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
-    _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
-    _by_head: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    _index: HeadIndex[tuple[str, str, str, str]] = field(init=False, repr=False)
     _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
     _prefixes: dict[str, str] | None = field(default=None, repr=False)
     _manager_forms: list[tuple[str, str, re.Pattern[str], bool]] | None = field(
@@ -89,22 +88,11 @@ class Lexicon:
     )
 
     def __post_init__(self) -> None:
-        self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
-        by_head: dict[str, list[int]] = {}
-        for i, (surface, *_) in enumerate(self._surface):
-            by_head.setdefault(surface[:2], []).append(i)
-        self._by_head = {head: tuple(ix) for head, ix in by_head.items()}
+        self._index = HeadIndex.of(self._surfaces(), lambda s: s[0])
 
-    def surface_forms(self) -> list[tuple[str, str, str, str]]:
+    def surface_forms(self) -> tuple[tuple[str, str, str, str], ...]:
         """(folded surface, kind, key, display name) of every name, longest first."""
-        return self._surface
-
-    def _surfaces_in(self, folded: str) -> list[tuple[str, str, str, str]]:
-        """The surfaces whose first two characters occur in the question, longest first: at
-        market scale most of the 4,000 names cannot start anywhere in it."""
-        heads = {folded[i : i + 2] for i in range(len(folded))} | set(folded)
-        found = sorted({i for head in heads for i in self._by_head.get(head, ())})
-        return [self._surface[i] for i in found]
+        return self._index.entries
 
     def _surfaces(self) -> list[tuple[str, str, str, str]]:
         """(folded surface form, kind, key, display name) for every name we can recognize."""
@@ -198,14 +186,14 @@ class Lexicon:
                     a = folded.find(code.lower())
                     if names is None:
                         names = [
-                            s for s, kind, _, _ in self._surfaces_in(folded) if kind == "stock"
+                            s for s, kind, _, _ in self._index.candidates(folded) if kind == "stock"
                         ]
                     longer = any(len(n) > len(code) and folded.startswith(n, a) for n in names)
                     if a >= 0 and not longer and not any(taken[a : a + len(code)]):
                         taken[a : a + len(code)] = [True] * len(code)
                         found.append(Mention("stock", code, self.stocks[code][0], match.start(),
                                              match.end()))  # fmt: skip
-        for surface, kind, key, name in self._surfaces_in(folded):
+        for surface, kind, key, name in self._index.candidates(folded):
             if kind not in kinds:
                 continue
             for a in _occurrences(folded, surface):
