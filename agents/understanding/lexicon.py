@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from os.path import commonprefix
@@ -23,7 +22,7 @@ from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.understanding.vocabulary import HeadIndex, vocabulary, vocabulary_words
+from agents.understanding.vocabulary import HeadIndex, occurrences, vocabulary, vocabulary_words
 from data_access.catalog import current_as_of_date
 from data_access.errors import WorkbenchError
 from data_access.postgres import fetch_all, fetch_one
@@ -196,7 +195,7 @@ class Lexicon:
         for surface, kind, key, name in self._index.candidates(folded):
             if kind not in kinds:
                 continue
-            for a in _occurrences(folded, surface):
+            for a in occurrences(folded, surface):
                 b = a + len(surface)
                 if any(taken[a:b]) or not _bounded(folded, gaps, a, b, surface):
                     continue
@@ -234,7 +233,7 @@ class Lexicon:
             if code not in self.stocks:
                 continue
             form = fold(alias)
-            for a in _occurrences(folded, form):
+            for a in occurrences(folded, form):
                 b = a + len(form)
                 if (any(taken[a:b]) or not _bounded(folded, gaps, a, b, form)
                         or _longer_name(folded, gaps, b)):  # fmt: skip
@@ -250,7 +249,7 @@ class Lexicon:
         by_brand = self._brand_index()
         out: list[Mention] = []
         for brand_form, entries in by_brand.items():
-            for a in _occurrences(folded, brand_form):
+            for a in occurrences(folded, brand_form):
                 b = a + len(brand_form)
                 if any(taken[a:b]) or (a > 0 and a not in gaps and _LATIN.match(folded[a - 1])):
                     continue
@@ -318,7 +317,7 @@ class Lexicon:
         'KODEX 200과 TIGER 비교' — each bare brand takes the longest rest written elsewhere in
         the question that names exactly one of its ETFs."""
         by_brand = self._brand_index()
-        bare = [(a, a + len(form), form) for form in by_brand for a in _occurrences(folded, form)
+        bare = [(a, a + len(form), form) for form in by_brand for a in occurrences(folded, form)
                 if not any(taken[a : a + len(form)])
                 and _bounded(folded, gaps, a, a + len(form), form)]  # fmt: skip
         if not bare or (len(bare) < 2 and not any(m.kind == "etf" for m in found)):
@@ -490,15 +489,6 @@ def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
         else:
             folded.append(ch)
     return "".join(folded), gaps, [i for i, ch in enumerate(text) if not ch.isspace()]
-
-
-def _occurrences(text: str, needle: str) -> Iterator[int]:
-    """Start offsets of a literal in text: str.find, since a regex per name (thousands of names at
-    market scale) overflows re's compile cache and recompiles on every question."""
-    start = text.find(needle)
-    while start != -1:
-        yield start
-        start = text.find(needle, start + 1)
 
 
 def _bounded(folded: str, gaps: set[int], a: int, b: int, surface: str) -> bool:
