@@ -209,7 +209,7 @@ class SpanRead:
 _NOT_WHOLE = (
     r"(?!\s*(?:연말|연초|말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
 )
-_YEAR_WORDS = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "전년": -1, "재작년": -2}
+_YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"}
 _YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
 _RECENT = r"(?<!최근)(?<!최근 )(?<!지난)(?<!지난 )(?<!직전)(?<!직전 )"  # '최근 2분기' is a window
 _QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
@@ -236,10 +236,8 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     for found in (_quarter(text, today), _half(text, today), read_week_or_month(text, today)):
         if found is not None:
             return found
-    m = _YEAR.search(text)
-    if m is None:
+    if (m := _YEAR.search(text)) is None or (year := _said_year(m, today)) is None:
         return None
-    year = int(m.group("y")) if m.group("y") else today.year + _YEAR_WORDS[m.group("w")]
     return SpanRead(*_months(year, 1, 12), f"{year}년", str(year), *m.span())
 
 
