@@ -16,7 +16,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from os.path import commonprefix
 from typing import Any
 
@@ -80,11 +80,6 @@ class Lexicon:
     fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
     _index: HeadIndex[tuple[str, str, str, str]] = field(init=False, repr=False)
-    _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
-    _prefixes: dict[str, str] | None = field(default=None, repr=False)
-    _manager_forms: list[tuple[str, str, re.Pattern[str], bool]] | None = field(
-        default=None, repr=False
-    )
 
     def __post_init__(self) -> None:
         self._index = HeadIndex.of(self._surfaces(), lambda s: s[0])
@@ -246,7 +241,7 @@ class Lexicon:
                      where: list[int]) -> list[Mention]:  # fmt: skip
         """A brand and an abbreviated rest of a name: '타이거 S&P500' is TIGER 미국S&P500 when
         exactly that ETF's name, without a market word such as '미국', starts the rest."""
-        by_brand = self._brand_index()
+        by_brand = self._brand_index
         out: list[Mention] = []
         for brand_form, entries in by_brand.items():
             for a in occurrences(folded, brand_form):
@@ -272,7 +267,7 @@ class Lexicon:
         """A word that begins exactly one stock's name and is longer than any name found inside
         it ('삼성바이오' → 삼성바이오로직스, 'LG에너지' → LG에너지솔루션) names that stock; a
         particle after it is left out ('한화에어로의')."""
-        index = self._name_prefixes()
+        index = self._name_prefixes
         out = list(found)
         for word in _WORD.finditer(question):
             a, b = word.span()
@@ -297,26 +292,24 @@ class Lexicon:
         return any(name.lower().startswith(low) for name in self.managers) or any(
             fold(brand) == fold(word) for brand in self.brands)  # fmt: skip
 
+    @cached_property
     def _name_prefixes(self) -> dict[str, str]:
         """Prefix (3 characters or more, shorter than the name, with Hangul) → the one stock it
         begins."""
-        if self._prefixes is None:
-            seen: dict[str, set[str]] = {}
-            for code, (name, _) in self.stocks.items():
-                low = name.lower()
-                for n in range(3, len(low)):
-                    seen.setdefault(low[:n], set()).add(code)
-            names = {n.lower() for n, _ in self.stocks.values()}
-            self._prefixes = {p: next(iter(c)) for p, c in seen.items()
-                              if len(c) == 1 and p not in names}  # fmt: skip
-        return self._prefixes
+        seen: dict[str, set[str]] = {}
+        for code, (name, _) in self.stocks.items():
+            low = name.lower()
+            for n in range(3, len(low)):
+                seen.setdefault(low[:n], set()).add(code)
+        names = {n.lower() for n, _ in self.stocks.values()}
+        return {p: next(iter(c)) for p, c in seen.items() if len(c) == 1 and p not in names}
 
     def _coordinated_brands(self, folded: str, gaps: set[int], taken: list[bool],
                             where: list[int], found: list[Mention]) -> list[Mention]:  # fmt: skip
         """Brands listed with one shared rest of a name: '코스피200 ETF 코덱스 타이거 ACE',
         'KODEX 200과 TIGER 비교' — each bare brand takes the longest rest written elsewhere in
         the question that names exactly one of its ETFs."""
-        by_brand = self._brand_index()
+        by_brand = self._brand_index
         bare = [(a, a + len(form), form) for form in by_brand for a in occurrences(folded, form)
                 if not any(taken[a : a + len(form)])
                 and _bounded(folded, gaps, a, a + len(form), form)]  # fmt: skip
@@ -334,35 +327,34 @@ class Lexicon:
             out.append(Mention("etf", code, self.etfs[code], where[a], where[b - 1] + 1))
         return out
 
+    @cached_property
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
-        if self._brand_forms is None:
-            aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
-            said = vocabulary()["name_word_aliases"]
-            synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
-            index: dict[str, list[tuple[str, str]]] = {}
-            for code, name in self.etfs.items():
-                words = name.split()
-                if len(words) < 2:
-                    continue
-                rest = fold(" ".join(words[1:]))
-                tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
-                if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
-                    tails.add(fold(self.benchmarks[code]))
-                # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
-                tails |= {en for en, ko in synonyms if ko in tails}
-                tails |= {t.replace(fold(en), ko) for t in tails for ko, en in said.items()
-                          if fold(en) in t}  # '타이거 반도체 탑10': TOP10 said in Korean  # fmt: skip
-                for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
-                    index.setdefault(form, []).extend((t, code) for t in tails if t)
-            self._brand_forms = index
-        return self._brand_forms
+        aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
+        said = vocabulary()["name_word_aliases"]
+        synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
+        index: dict[str, list[tuple[str, str]]] = {}
+        for code, name in self.etfs.items():
+            words = name.split()
+            if len(words) < 2:
+                continue
+            rest = fold(" ".join(words[1:]))
+            tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
+            if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
+                tails.add(fold(self.benchmarks[code]))
+            # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
+            tails |= {en for en, ko in synonyms if ko in tails}
+            tails |= {t.replace(fold(en), ko) for t in tails for ko, en in said.items()
+                      if fold(en) in t}  # '타이거 반도체 탑10': TOP10 said in Korean  # fmt: skip
+            for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
+                index.setdefault(form, []).extend((t, code) for t in tails if t)
+        return index
 
     def _manager_short_forms(self, folded: str, gaps: set[int], taken: list[bool]) -> list[Mention]:
         """'미래에셋 ETF', '삼성에서 운용하는', '삼성자산 ETF', 'Samsung's ETFs': a manager named by a
         short form, followed by a word about funds; a brand alone ('KODEX 평균 보수') where no
         ETF name took it."""
         out = []
-        for form, manager, pattern, whole_word in self._manager_patterns():
+        for form, manager, pattern, whole_word in self._manager_patterns:
             if form not in folded:
                 continue  # most questions name no house: skip the regex
             for m in pattern.finditer(folded):
@@ -375,11 +367,10 @@ class Lexicon:
                     out.append(Mention("manager", manager, manager, a, b))
         return out
 
+    @cached_property
     def _manager_patterns(self) -> list[tuple[str, str, re.Pattern[str], bool]]:
         """(short form, manager, its pattern, must end a word), longest first — built once per
         lexicon (they were rebuilt for every question: 1.8 ms of each at market scale)."""
-        if self._manager_forms is not None:
-            return self._manager_forms
         brands = {fold(b): m for b, m in self.brands.items()}
         for alias, brand in vocabulary()["brand_aliases"].items():  # '코덱스 평균 보수'
             if brand in self.brands and len(alias) >= 3:  # not '솔' alone
@@ -404,10 +395,8 @@ class Lexicon:
         # 'ETFs managed by Samsung': a house word before the short form names the house too
         patterns += [(form, manager, _HOUSE_WORD_BEFORE + re.escape(form))
                      for form, manager in forms.items() if form not in alone]  # fmt: skip
-        self._manager_forms = [(form, manager, re.compile(pattern), form in brands or form in alone)
-                               for form, manager, pattern in sorted(
-                                   patterns, key=lambda f: len(f[0]), reverse=True)]  # fmt: skip
-        return self._manager_forms
+        return [(form, manager, re.compile(pattern), form in brands or form in alone)
+                for form, manager, pattern in sorted(patterns, key=lambda f: len(f[0]), reverse=True)]  # fmt: skip
 
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
