@@ -224,9 +224,6 @@ class Glossary:
     def get(self, entry_id: str) -> GlossaryEntry | None:
         return self._by_id.get(entry_id)
 
-    def related_entries(self, entry: GlossaryEntry) -> tuple[GlossaryEntry, ...]:
-        return tuple(self._by_id[r] for r in entry.related if r in self._by_id)
-
     def lookup(self, question: str) -> GlossaryEntry | None:
         """The entry a definition question asks about, or None when it names no known term."""
         found = self.match(question)
