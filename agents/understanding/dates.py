@@ -86,9 +86,8 @@ def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
     return None
 
 
-def _span_at(
-    tokens: tuple[Morpheme, ...], i: int, today: date
-) -> tuple[tuple[date, date], int, Edge | None] | None:
+def _span_at(tokens: tuple[Morpheme, ...], i: int,
+             today: date) -> tuple[tuple[date, date], int, Edge | None] | None:  # fmt: skip
     """The calendar span starting at token i, the index after it, and an edge said with it."""
     form = tokens[i].form.lower()
     before = {t.form.lower() for t in tokens[max(0, i - 2) : i]}

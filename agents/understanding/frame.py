@@ -227,9 +227,8 @@ class QuestionFrame(BaseModel):
         if op.threshold_of is not None:
             parts.append(f"기준={op.threshold_of.name}의 값 {op.comparator}")
         if op.change_basis and op.change_basis != "period":
-            parts.append(
-                "변화 기준=" + {"yoy": "전년 동기 대비", "mom": "전월 대비"}[op.change_basis]
-            )
+            parts.append("변화 기준=" + {"yoy": "전년 동기 대비", "mom": "전월 대비"}[
+                op.change_basis])  # fmt: skip
         if self.relation:
             parts.append(f"관계={RELATIONS_KO.get(self.relation, self.relation)}")
         if self.window:

@@ -171,12 +171,8 @@ class Glossary:
     _lengths: Mapping[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(
-        cls,
-        entries: tuple[GlossaryEntry, ...],
-        not_terms: tuple[str, ...] = (),
-        fingerprint: str = "",
-    ) -> Glossary:
+    def build(cls, entries: tuple[GlossaryEntry, ...], not_terms: tuple[str, ...] = (),
+              fingerprint: str = "") -> Glossary:  # fmt: skip
         """Check the entries against each other and index their aliases; GlossaryError if bad.
 
         `not_terms` are words that contain an alias but mean something else ("보수적" holds 보수,

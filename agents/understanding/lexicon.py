@@ -179,9 +179,8 @@ class Lexicon:
                 if code in self.stocks and code not in self.etfs:
                     a = folded.find(code.lower())
                     if names is None:
-                        names = [
-                            s for s, kind, _, _ in self._index.candidates(folded) if kind == "stock"
-                        ]
+                        names = [s for s, kind, _, _ in self._index.candidates(folded)
+                                 if kind == "stock"]  # fmt: skip
                     longer = any(len(n) > len(code) and folded.startswith(n, a) for n in names)
                     if a >= 0 and not longer and not any(taken[a : a + len(code)]):
                         taken[a : a + len(code)] = [True] * len(code)
@@ -272,9 +271,8 @@ class Lexicon:
         for word in _WORD.finditer(question):
             a, b = word.span()
             inside = [m for m in out if a <= m.start and m.end <= b]
-            if any(m.end - m.start == b - a for m in inside) or any(
-                m.kind != "stock" for m in inside
-            ):
+            if (any(m.end - m.start == b - a for m in inside)
+                    or any(m.kind != "stock" for m in inside)):  # fmt: skip
                 continue  # the word is a whole name already, or something else
             text = word.group(0)
             if not _HANGUL.search(text) or self._names_a_manager(text):
@@ -503,10 +501,8 @@ def _brands(etfs: dict[str, str], managed_by: dict[str, str]) -> dict[str, str]:
 
 def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     etf_rows = fetch_all("SELECT code, name, manager, benchmark FROM etfs ORDER BY code", pool=pool)
-    stock_rows = fetch_all(
-        "SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf ORDER BY security_id",
-        pool=pool,
-    )
+    stock_rows = fetch_all("SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf "
+                           "ORDER BY security_id", pool=pool)  # fmt: skip
     alias_rows = fetch_all("SELECT kind, alias, target FROM entity_aliases", pool=pool)
     tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
     manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
@@ -517,23 +513,18 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
         stocks.setdefault(r["code"], (r["name"], r["name_en"]))
         security_ids.setdefault(r["code"], r["security_id"])
     code_of = {sid: code for code, sid in security_ids.items()}
-    aliases: list[tuple[str, str, str]] = [
-        (str(r["alias"]), str(r["kind"]), str(code_of.get(r["target"], r["target"])))
-        for r in alias_rows
-    ]
+    aliases = [(str(r["alias"]), str(r["kind"]), str(code_of.get(r["target"], r["target"])))
+               for r in alias_rows]  # fmt: skip
     aliases += [(a, "stock", c) for a, c in vocabulary()["stock_aliases"].items() if c in stocks]
     return Lexicon(
-        etfs=etfs,
-        stocks=stocks,
-        tags=[r["tag"] for r in tag_rows],
+        etfs=etfs, stocks=stocks, tags=[r["tag"] for r in tag_rows],
         managers={r["name"]: r["name_en"] for r in manager_rows},
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
-        security_ids=security_ids,
-        aliases=[a for a in aliases if a[1] in ("etf", "stock")],
+        security_ids=security_ids, aliases=[a for a in aliases if a[1] in ("etf", "stock")],
         benchmarks={r["code"]: r["benchmark"] for r in etf_rows if r.get("benchmark")},
         fund_managers={r["code"]: r["manager"] for r in etf_rows if r.get("manager")},
         latest_session=current_as_of_date(pool).isoformat(),
-    )
+    )  # fmt: skip
 
 
 _cached: dict[str, tuple[float, str, Lexicon]] = {}

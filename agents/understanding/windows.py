@@ -134,13 +134,11 @@ def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> It
         found = _UNITS.get(word)
         if found is None or count <= 0 or (found == "year" and count >= 100):
             continue  # '2026년' is a calendar year
-        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER | (
-            set() if ago else _AGO
-        ):
+        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in (
+                _TENOR_AFTER if ago else _TENOR_AFTER | _AGO):  # fmt: skip
             continue  # '10년물' is a tenor; '1년 전 대비' a day a year ago (a change's base)
         paired = [t.tag for t in tokens[j + 1 : j + 3]] == ["SO", "SN"] or (
-            i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS
-        )
+            i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS)  # fmt: skip
         if paired:
             continue  # '10년-2년 스프레드': a pair of tenors, neither a window
         if found == "day" and ((i > 0 and tokens[i - 1].form == "월") or (
