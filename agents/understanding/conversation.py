@@ -17,9 +17,7 @@ from data_access.contracts import AgentAnswer
 def conversation_history(conversation_id: str | None,
                          pool: ConnectionPool | None = None) -> list[HistoryMessage]:  # fmt: skip
     history: list[HistoryMessage] = []
-    if conversation_id is None:
-        return history
-    for turn in runs.load_turns(conversation_id, pool=pool):
+    for turn in runs.load_turns(conversation_id, pool=pool) if conversation_id is not None else ():
         history = history_after(history, turn.question, turn.answer)
     return history
 

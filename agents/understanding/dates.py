@@ -78,34 +78,22 @@ def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
         day = _on_edge(first, last, edge, tokens[i:j])
         if day > today:
             return None  # not come yet
+        after = [t.form.lower() for t in tokens[j : j + 3]]  # '작년 말 대비', '지난달 말에 비해'
         return DatePoint(day=day, edge=edge, surface=text[tokens[i].start : tokens[j - 1].end],
                          start=tokens[i].start, end=tokens[j - 1].end,
-                         base=_is_base(tokens[j : j + 3]))  # fmt: skip
+                         base=bool(after) and (after[0] in BASE_AFTER or after[:2] in (
+                             ["에", "비하"], ["에", "비교"])))  # fmt: skip
     return None
 
 
-def _is_base(after: tuple[Morpheme, ...]) -> bool:
-    """'작년 말 대비', '연초 이후', '지난달 말에 비해': the span is a change's base."""
-    forms = [t.form.lower() for t in after]
-    return bool(forms) and (forms[0] in BASE_AFTER or forms[:2] in (["에", "비하"], ["에", "비교"]))
-
-
-def _span_at(
-    tokens: tuple[Morpheme, ...], i: int, today: date
-) -> tuple[tuple[date, date], int, Edge | None] | None:
+def _span_at(tokens: tuple[Morpheme, ...], i: int,
+             today: date) -> tuple[tuple[date, date], int, Edge | None] | None:  # fmt: skip
     """The calendar span starting at token i, the index after it, and an edge said with it."""
     form = tokens[i].form.lower()
     before = {t.form.lower() for t in tokens[max(0, i - 2) : i]}
     if form in _WEEKDAYS and not before & _AHEAD:  # '금요일 종가': the last such day up to today
         day = today - timedelta(days=(today.weekday() - _WEEKDAYS[form]) % 7)
         return (day, day), i + 1, "last"
-    if (form == "last" or tokens[i].form in ("지나", "지난", "저번")) and i + 1 < len(tokens):
-        k = i + 2 if tokens[i + 1].tag == "ETM" else i + 1  # '지나' + 'ㄴ'
-        if k < len(tokens) and tokens[k].form.lower() in _WEEKDAYS:
-            day = today - timedelta(
-                days=(today.weekday() - _WEEKDAYS[tokens[k].form.lower()]) % 7 or 7
-            )
-            return (day, day), k + 1, "last"  # '지난 금요일', 'last Friday': the one before today
     if (tokens[i].tag == "SN" and form.isdigit() and 2000 <= int(form) <= 2100
             and i + 1 < len(tokens) and tokens[i + 1].form == "년"):  # fmt: skip
         # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
@@ -123,18 +111,20 @@ def _span_at(
         if scale == "year" and (quarter := _quarter_of(tokens, j, today.year + offset)):
             return quarter  # '올해 1분기 말'
         return _weekday_of(_span(scale, offset, today), scale, tokens, j)
-    if tokens[i].tag == "SN" and (quarter := _quarter_of(tokens, i, _latest_quarter_year(
-            tokens, i, today))):  # fmt: skip
+    if tokens[i].tag == "SN" and form in ("1", "2", "3", "4") and (quarter := _quarter_of(
+            tokens, i, today.year - (date(today.year, int(form) * 3, 1) > today))):  # fmt: skip
         return quarter  # '1분기 말': of this year once it has ended, else of last year
     if form in _HALVES:
         return _half_of(today.year, _HALVES[form]), i + 1, None
     if form in _OFFSETS:
-        j = i + 1
-        if j < len(tokens) and tokens[j].tag == "ETM":  # '지나' + 'ㄴ'
-            j += 1
-        if j < len(tokens) and tokens[j].form.lower() in _SCALES:
-            scale = _SCALES[tokens[j].form.lower()]
-            return _weekday_of(_span(scale, _OFFSETS[form], today), scale, tokens, j + 1)
+        j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].tag == "ETM" else i + 1  # '지나' + 'ㄴ'
+        said = tokens[j].form.lower() if j < len(tokens) else ""
+        if said in _WEEKDAYS and form in ("last", "지나", "지난", "저번"):
+            day = today - timedelta(days=(today.weekday() - _WEEKDAYS[said]) % 7 or 7)
+            return (day, day), j + 1, "last"  # '지난 금요일', 'last Friday': the one before today
+        if said in _SCALES:
+            return _weekday_of(_span(_SCALES[said], _OFFSETS[form], today), _SCALES[said], tokens,
+                               j + 1)  # fmt: skip
     if form in ("end", "start", "beginning") and i + 2 < len(tokens) and tokens[i + 1].form == "of":
         inner = _span_at(tokens, i + 2, today)
         if inner is not None:
@@ -159,11 +149,6 @@ def _quarter_of(tokens: tuple[Morpheme, ...], j: int,
         q = int(tokens[j].form)
         return _months(year, q * 3 - 2, 3), j + 2, None
     return None
-
-
-def _latest_quarter_year(tokens: tuple[Morpheme, ...], i: int, today: date) -> int:
-    q = int(tokens[i].form) if tokens[i].form in ("1", "2", "3", "4") else 4
-    return today.year if date(today.year, q * 3, 1) <= today else today.year - 1
 
 
 def _edge_after(tokens: tuple[Morpheme, ...], j: int, edge: Edge | None) -> tuple[Edge | None, int]:
@@ -223,7 +208,7 @@ class SpanRead:
 _NOT_WHOLE = (
     r"(?!\s*(?:연말|연초|말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
 )
-_YEAR_WORDS = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "전년": -1, "재작년": -2}
+_YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"}
 _YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
 _RECENT = r"(?<!최근)(?<!최근 )(?<!지난)(?<!지난 )(?<!직전)(?<!직전 )"  # '최근 2분기' is a window
 _QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
@@ -250,10 +235,8 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     for found in (_quarter(text, today), _half(text, today), read_week_or_month(text, today)):
         if found is not None:
             return found
-    m = _YEAR.search(text)
-    if m is None:
+    if (m := _YEAR.search(text)) is None or (year := _said_year(m, today)) is None:
         return None
-    year = int(m.group("y")) if m.group("y") else today.year + _YEAR_WORDS[m.group("w")]
     return SpanRead(*_months(year, 1, 12), f"{year}년", str(year), *m.span())
 
 

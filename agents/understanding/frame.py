@@ -6,11 +6,12 @@ answer payload (follow-ups resolve against the previous turn's frame) and `--jso
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 
 from agents.understanding.windows import UNITS_KO, WindowRead
+from agents.understanding.windows import Field as StatField
 
 EntityKind = Literal[
     "etf", "stock", "tag", "manager", "series", "index", "sector", "region", "re_region"
@@ -37,8 +38,6 @@ STAT_WORDS_KO = {"avg": "평균", "moving_average": "이동평균", "sum": "합�
              "min": "최저치", "range": "최고치와 최저치의 차이", "extremes": "최고치와 최저치",
              "return": "수익률", "change": "변화", "volatility": "변동성", "std": "표준편차",
              "up_days": "오른 날 수", "down_days": "내린 날 수"}  # fmt: skip
-FIELDS_KO = {"close": "종가", "high": "고가", "low": "저가", "high_low": "고가·저가",
-              "volume": "거래량", "trading_value": "거래대금", "value": "값"}  # fmt: skip
 Aggregate = Literal["sum", "avg", "count", "max", "min", "list"]  # list: the top N rows themselves
 Reference = Literal["subset", "same", "replace"]
 Lang = Literal["ko", "en"]
@@ -62,6 +61,7 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "permits": ("units", "인허가", "permits"), "house_price": ("index", "주택가격", "house prices"),
 }  # fmt: skip
 MEASURE_UNITS: dict[str, str] = {name: unit for name, (unit, _, _) in MEASURES.items()}
+FIELDS_KO = {f: MEASURES[f][1] if f in MEASURES else "고가·저가" for f in get_args(StatField)}
 
 
 DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
@@ -232,9 +232,8 @@ class QuestionFrame(BaseModel):
         if op.threshold_of is not None:
             parts.append(f"기준={op.threshold_of.name}의 값 {op.comparator}")
         if op.change_basis and op.change_basis != "period":
-            parts.append(
-                "변화 기준=" + {"yoy": "전년 동기 대비", "mom": "전월 대비"}[op.change_basis]
-            )
+            parts.append("변화 기준=" + {"yoy": "전년 동기 대비", "mom": "전월 대비"}[
+                op.change_basis])  # fmt: skip
         if self.relation:
             parts.append(f"관계={RELATIONS_KO.get(self.relation, self.relation)}")
         if self.window:

@@ -149,9 +149,6 @@ class _Folded:
         """True when whitespace or punctuation was dropped right before folded index i."""
         return i == 0 or self.positions[i] - self.positions[i - 1] > 1
 
-    def word_starts_at(self, i: int) -> bool:
-        return self.gap_before(i) or not _is_word_char(self.text[i - 1])
-
     def word_ends_at(self, j: int, *, plural: bool = True) -> bool:
         """True when folded index j (exclusive end) is a word boundary; "…s" counts if `plural`."""
         if j >= len(self.text) or self.gap_before(j) or not _is_word_char(self.text[j]):
@@ -174,12 +171,8 @@ class Glossary:
     _lengths: Mapping[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def build(
-        cls,
-        entries: tuple[GlossaryEntry, ...],
-        not_terms: tuple[str, ...] = (),
-        fingerprint: str = "",
-    ) -> Glossary:
+    def build(cls, entries: tuple[GlossaryEntry, ...], not_terms: tuple[str, ...] = (),
+              fingerprint: str = "") -> Glossary:  # fmt: skip
         """Check the entries against each other and index their aliases; GlossaryError if bad.
 
         `not_terms` are words that contain an alias but mean something else ("보수적" holds 보수,
@@ -227,9 +220,6 @@ class Glossary:
     def get(self, entry_id: str) -> GlossaryEntry | None:
         return self._by_id.get(entry_id)
 
-    def related_entries(self, entry: GlossaryEntry) -> tuple[GlossaryEntry, ...]:
-        return tuple(self._by_id[r] for r in entry.related if r in self._by_id)
-
     def lookup(self, question: str) -> GlossaryEntry | None:
         """The entry a definition question asks about, or None when it names no known term."""
         found = self.match(question)
@@ -248,7 +238,9 @@ class Glossary:
 
         def rank(hit: tuple[int, int]) -> tuple[bool, int, int]:
             start, end = folded.positions[hit[0]], folded.positions[hit[1] - 1] + 1
-            return _is_asked(text, start, end), hit[1] - hit[0], hit[0] if prefer_later else -hit[0]
+            asked = bool(_CUE_AFTER.match(text, end)) or _CUE_BEFORE.search(
+                text, max(0, start - _CUE_LOOKBEHIND), start) is not None  # fmt: skip
+            return asked, hit[1] - hit[0], hit[0] if prefer_later else -hit[0]
 
         return self._as_match(text, folded, max(hits, key=rank))
 
@@ -284,8 +276,8 @@ class Glossary:
         key = folded.text[i:j]
         if key not in self._by_alias:
             return False
-        if _is_word_char(key[0]) and not folded.word_starts_at(i):
-            return False
+        if _is_word_char(key[0]) and not folded.gap_before(i) and _is_word_char(folded.text[i - 1]):
+            return False  # the alias starts inside a word
         return not _is_word_char(key[-1]) or folded.word_ends_at(j)
 
     def _as_match(self, text: str, folded: _Folded, hit: tuple[int, int]) -> GlossaryMatch:
@@ -309,13 +301,6 @@ _CUE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CUE_LOOKBEHIND = 40  # characters before a term searched for an English cue
-
-
-def _is_asked(text: str, start: int, end: int) -> bool:
-    """True when a definition cue sits right after or right before text[start:end]."""
-    if _CUE_AFTER.match(text, end):
-        return True
-    return _CUE_BEFORE.search(text, max(0, start - _CUE_LOOKBEHIND), start) is not None
 
 
 def _prepare(question: str) -> tuple[str, _Folded] | None:

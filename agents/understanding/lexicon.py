@@ -15,15 +15,14 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from os.path import commonprefix
 from typing import Any
 
 from psycopg_pool import ConnectionPool
 
-from agents.understanding.vocabulary import vocabulary, vocabulary_words
+from agents.understanding.vocabulary import HeadIndex, occurrences, vocabulary, vocabulary_words
 from data_access.catalog import current_as_of_date
 from data_access.errors import WorkbenchError
 from data_access.postgres import fetch_all, fetch_one
@@ -80,31 +79,14 @@ class Lexicon:
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
-    _surface: list[tuple[str, str, str, str]] = field(default_factory=list, repr=False)
-    _by_head: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
-    _brand_forms: dict[str, list[tuple[str, str]]] | None = field(default=None, repr=False)
-    _prefixes: dict[str, str] | None = field(default=None, repr=False)
-    _manager_forms: list[tuple[str, str, re.Pattern[str], bool]] | None = field(
-        default=None, repr=False
-    )
+    _index: HeadIndex[tuple[str, str, str, str]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._surface = sorted(self._surfaces(), key=lambda s: len(s[0]), reverse=True)
-        by_head: dict[str, list[int]] = {}
-        for i, (surface, *_) in enumerate(self._surface):
-            by_head.setdefault(surface[:2], []).append(i)
-        self._by_head = {head: tuple(ix) for head, ix in by_head.items()}
+        self._index = HeadIndex.of(self._surfaces(), lambda s: s[0])
 
-    def surface_forms(self) -> list[tuple[str, str, str, str]]:
+    def surface_forms(self) -> tuple[tuple[str, str, str, str], ...]:
         """(folded surface, kind, key, display name) of every name, longest first."""
-        return self._surface
-
-    def _surfaces_in(self, folded: str) -> list[tuple[str, str, str, str]]:
-        """The surfaces whose first two characters occur in the question, longest first: at
-        market scale most of the 4,000 names cannot start anywhere in it."""
-        heads = {folded[i : i + 2] for i in range(len(folded))} | set(folded)
-        found = sorted({i for head in heads for i in self._by_head.get(head, ())})
-        return [self._surface[i] for i in found]
+        return self._index.entries
 
     def _surfaces(self) -> list[tuple[str, str, str, str]]:
         """(folded surface form, kind, key, display name) for every name we can recognize."""
@@ -199,18 +181,17 @@ class Lexicon:
                 if code in self.stocks and code not in self.etfs:
                     a = folded.find(code.lower())
                     if names is None:
-                        names = [
-                            s for s, kind, _, _ in self._surfaces_in(folded) if kind == "stock"
-                        ]
+                        names = [s for s, kind, _, _ in self._index.candidates(folded)
+                                 if kind == "stock"]  # fmt: skip
                     longer = any(len(n) > len(code) and folded.startswith(n, a) for n in names)
                     if a >= 0 and not longer and not any(taken[a : a + len(code)]):
                         taken[a : a + len(code)] = [True] * len(code)
                         found.append(Mention("stock", code, self.stocks[code][0], match.start(),
                                              match.end()))  # fmt: skip
-        for surface, kind, key, name in self._surfaces_in(folded):
+        for surface, kind, key, name in self._index.candidates(folded):
             if kind not in kinds:
                 continue
-            for a in _occurrences(folded, surface):
+            for a in occurrences(folded, surface):
                 b = a + len(surface)
                 if any(taken[a:b]) or not _bounded(folded, gaps, a, b, surface):
                     continue
@@ -248,7 +229,7 @@ class Lexicon:
             if code not in self.stocks:
                 continue
             form = fold(alias)
-            for a in _occurrences(folded, form):
+            for a in occurrences(folded, form):
                 b = a + len(form)
                 if (any(taken[a:b]) or not _bounded(folded, gaps, a, b, form)
                         or _longer_name(folded, gaps, b)):  # fmt: skip
@@ -261,10 +242,10 @@ class Lexicon:
                      where: list[int]) -> list[Mention]:  # fmt: skip
         """A brand and an abbreviated rest of a name: '타이거 S&P500' is TIGER 미국S&P500 when
         exactly that ETF's name, without a market word such as '미국', starts the rest."""
-        by_brand = self._brand_index()
+        by_brand = self._brand_index
         out: list[Mention] = []
         for brand_form, entries in by_brand.items():
-            for a in _occurrences(folded, brand_form):
+            for a in occurrences(folded, brand_form):
                 b = a + len(brand_form)
                 if any(taken[a:b]) or (a > 0 and a not in gaps and _LATIN.match(folded[a - 1])):
                     continue
@@ -287,14 +268,13 @@ class Lexicon:
         """A word that begins exactly one stock's name and is longer than any name found inside
         it ('삼성바이오' → 삼성바이오로직스, 'LG에너지' → LG에너지솔루션) names that stock; a
         particle after it is left out ('한화에어로의')."""
-        index = self._name_prefixes()
+        index = self._name_prefixes
         out = list(found)
         for word in _WORD.finditer(question):
             a, b = word.span()
             inside = [m for m in out if a <= m.start and m.end <= b]
-            if any(m.end - m.start == b - a for m in inside) or any(
-                m.kind != "stock" for m in inside
-            ):
+            if (any(m.end - m.start == b - a for m in inside)
+                    or any(m.kind != "stock" for m in inside)):  # fmt: skip
                 continue  # the word is a whole name already, or something else
             text = word.group(0)
             if not _HANGUL.search(text) or self._names_a_manager(text):
@@ -312,27 +292,25 @@ class Lexicon:
         return any(name.lower().startswith(low) for name in self.managers) or any(
             fold(brand) == fold(word) for brand in self.brands)  # fmt: skip
 
+    @cached_property
     def _name_prefixes(self) -> dict[str, str]:
         """Prefix (3 characters or more, shorter than the name, with Hangul) → the one stock it
         begins."""
-        if self._prefixes is None:
-            seen: dict[str, set[str]] = {}
-            for code, (name, _) in self.stocks.items():
-                low = name.lower()
-                for n in range(3, len(low)):
-                    seen.setdefault(low[:n], set()).add(code)
-            names = {n.lower() for n, _ in self.stocks.values()}
-            self._prefixes = {p: next(iter(c)) for p, c in seen.items()
-                              if len(c) == 1 and p not in names}  # fmt: skip
-        return self._prefixes
+        seen: dict[str, set[str]] = {}
+        for code, (name, _) in self.stocks.items():
+            low = name.lower()
+            for n in range(3, len(low)):
+                seen.setdefault(low[:n], set()).add(code)
+        names = {n.lower() for n, _ in self.stocks.values()}
+        return {p: next(iter(c)) for p, c in seen.items() if len(c) == 1 and p not in names}
 
     def _coordinated_brands(self, folded: str, gaps: set[int], taken: list[bool],
                             where: list[int], found: list[Mention]) -> list[Mention]:  # fmt: skip
         """Brands listed with one shared rest of a name: '코스피200 ETF 코덱스 타이거 ACE',
         'KODEX 200과 TIGER 비교' — each bare brand takes the longest rest written elsewhere in
         the question that names exactly one of its ETFs."""
-        by_brand = self._brand_index()
-        bare = [(a, a + len(form), form) for form in by_brand for a in _occurrences(folded, form)
+        by_brand = self._brand_index
+        bare = [(a, a + len(form), form) for form in by_brand for a in occurrences(folded, form)
                 if not any(taken[a : a + len(form)])
                 and _bounded(folded, gaps, a, a + len(form), form)]  # fmt: skip
         if not bare or (len(bare) < 2 and not any(m.kind == "etf" for m in found)):
@@ -349,35 +327,34 @@ class Lexicon:
             out.append(Mention("etf", code, self.etfs[code], where[a], where[b - 1] + 1))
         return out
 
+    @cached_property
     def _brand_index(self) -> dict[str, list[tuple[str, str]]]:
-        if self._brand_forms is None:
-            aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
-            said = vocabulary()["name_word_aliases"]
-            synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
-            index: dict[str, list[tuple[str, str]]] = {}
-            for code, name in self.etfs.items():
-                words = name.split()
-                if len(words) < 2:
-                    continue
-                rest = fold(" ".join(words[1:]))
-                tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
-                if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
-                    tails.add(fold(self.benchmarks[code]))
-                # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
-                tails |= {en for en, ko in synonyms if ko in tails}
-                tails |= {t.replace(fold(en), ko) for t in tails for ko, en in said.items()
-                          if fold(en) in t}  # '타이거 반도체 탑10': TOP10 said in Korean  # fmt: skip
-                for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
-                    index.setdefault(form, []).extend((t, code) for t in tails if t)
-            self._brand_forms = index
-        return self._brand_forms
+        aliases = {v: k for k, v in vocabulary()["brand_aliases"].items()}
+        said = vocabulary()["name_word_aliases"]
+        synonyms = [(fold(en), fold(ko)) for en, ko in TAG_SYNONYMS.items()]  # not per ETF
+        index: dict[str, list[tuple[str, str]]] = {}
+        for code, name in self.etfs.items():
+            words = name.split()
+            if len(words) < 2:
+                continue
+            rest = fold(" ".join(words[1:]))
+            tails = {rest} | {rest[len(w) :] for w in _MARKET_WORDS if rest.startswith(w)}
+            if self.benchmarks.get(code):  # '타이거 코스피200' is TIGER 200 (코스피 200)
+                tails.add(fold(self.benchmarks[code]))
+            # 'TIGER Semiconductor' is TIGER 반도체: a theme tail said in English
+            tails |= {en for en, ko in synonyms if ko in tails}
+            tails |= {t.replace(fold(en), ko) for t in tails for ko, en in said.items()
+                      if fold(en) in t}  # '타이거 반도체 탑10': TOP10 said in Korean  # fmt: skip
+            for form in {fold(words[0]), fold(aliases.get(words[0], words[0]))}:
+                index.setdefault(form, []).extend((t, code) for t in tails if t)
+        return index
 
     def _manager_short_forms(self, folded: str, gaps: set[int], taken: list[bool]) -> list[Mention]:
         """'미래에셋 ETF', '삼성에서 운용하는', '삼성자산 ETF', 'Samsung's ETFs': a manager named by a
         short form, followed by a word about funds; a brand alone ('KODEX 평균 보수') where no
         ETF name took it."""
         out = []
-        for form, manager, pattern, whole_word in self._manager_patterns():
+        for form, manager, pattern, whole_word in self._manager_patterns:
             if form not in folded:
                 continue  # most questions name no house: skip the regex
             for m in pattern.finditer(folded):
@@ -390,11 +367,10 @@ class Lexicon:
                     out.append(Mention("manager", manager, manager, a, b))
         return out
 
+    @cached_property
     def _manager_patterns(self) -> list[tuple[str, str, re.Pattern[str], bool]]:
         """(short form, manager, its pattern, must end a word), longest first — built once per
         lexicon (they were rebuilt for every question: 1.8 ms of each at market scale)."""
-        if self._manager_forms is not None:
-            return self._manager_forms
         brands = {fold(b): m for b, m in self.brands.items()}
         for alias, brand in vocabulary()["brand_aliases"].items():  # '코덱스 평균 보수'
             if brand in self.brands and len(alias) >= 3:  # not '솔' alone
@@ -413,21 +389,14 @@ class Lexicon:
         themes = "|".join(re.escape(fold(t)) for t in sorted(self.tags, key=len, reverse=True))
         fund_after = _FUND_WORD_AFTER.replace("(?=", f"(?=(?:{themes})?", 1) if themes else (
             _FUND_WORD_AFTER)  # fmt: skip
-        patterns = [(form, manager, "" if form in alone else fund_after)
+        patterns = [(form, manager, re.escape(form) + ("" if form in alone else fund_after))
                     for form, manager in forms.items()]  # fmt: skip
-        patterns += [(form, manager, "") for form, manager in brands.items()]
+        patterns += [(form, manager, re.escape(form)) for form, manager in brands.items()]
         # 'ETFs managed by Samsung': a house word before the short form names the house too
-        patterns += [(form, manager, _HOUSE_WORD_BEFORE) for form, manager in forms.items()
-                     if form not in alone]  # fmt: skip
-        self._manager_forms = [
-            (form, manager,
-             re.compile(around + re.escape(form) if around == _HOUSE_WORD_BEFORE
-                        else re.escape(form) + around),  # around: fund_after or ''
-
-             form in brands or form in alone)
-            for form, manager, around in sorted(patterns, key=lambda f: len(f[0]), reverse=True)
-        ]  # fmt: skip
-        return self._manager_forms
+        patterns += [(form, manager, _HOUSE_WORD_BEFORE + re.escape(form))
+                     for form, manager in forms.items() if form not in alone]  # fmt: skip
+        return [(form, manager, re.compile(pattern), form in brands or form in alone)
+                for form, manager, pattern in sorted(patterns, key=lambda f: len(f[0]), reverse=True)]  # fmt: skip
 
 
 # what follows a house's short form when it names the house: a fund word, maybe after a particle
@@ -511,15 +480,6 @@ def _fold_mapped(text: str) -> tuple[str, set[int], list[int]]:
     return "".join(folded), gaps, [i for i, ch in enumerate(text) if not ch.isspace()]
 
 
-def _occurrences(text: str, needle: str) -> Iterator[int]:
-    """Start offsets of a literal in text: str.find, since a regex per name (thousands of names at
-    market scale) overflows re's compile cache and recompiles on every question."""
-    start = text.find(needle)
-    while start != -1:
-        yield start
-        start = text.find(needle, start + 1)
-
-
 def _bounded(folded: str, gaps: set[int], a: int, b: int, surface: str) -> bool:
     """Latin names need non-Latin neighbours; one-syllable Korean names need non-Hangul ones."""
     before = folded[a - 1] if a > 0 and a not in gaps else " "
@@ -543,10 +503,8 @@ def _brands(etfs: dict[str, str], managed_by: dict[str, str]) -> dict[str, str]:
 
 def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     etf_rows = fetch_all("SELECT code, name, manager, benchmark FROM etfs ORDER BY code", pool=pool)
-    stock_rows = fetch_all(
-        "SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf ORDER BY security_id",
-        pool=pool,
-    )
+    stock_rows = fetch_all("SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf "
+                           "ORDER BY security_id", pool=pool)  # fmt: skip
     alias_rows = fetch_all("SELECT kind, alias, target FROM entity_aliases", pool=pool)
     tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
     manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
@@ -557,23 +515,18 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
         stocks.setdefault(r["code"], (r["name"], r["name_en"]))
         security_ids.setdefault(r["code"], r["security_id"])
     code_of = {sid: code for code, sid in security_ids.items()}
-    aliases: list[tuple[str, str, str]] = [
-        (str(r["alias"]), str(r["kind"]), str(code_of.get(r["target"], r["target"])))
-        for r in alias_rows
-    ]
+    aliases = [(str(r["alias"]), str(r["kind"]), str(code_of.get(r["target"], r["target"])))
+               for r in alias_rows]  # fmt: skip
     aliases += [(a, "stock", c) for a, c in vocabulary()["stock_aliases"].items() if c in stocks]
     return Lexicon(
-        etfs=etfs,
-        stocks=stocks,
-        tags=[r["tag"] for r in tag_rows],
+        etfs=etfs, stocks=stocks, tags=[r["tag"] for r in tag_rows],
         managers={r["name"]: r["name_en"] for r in manager_rows},
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
-        security_ids=security_ids,
-        aliases=[a for a in aliases if a[1] in ("etf", "stock")],
+        security_ids=security_ids, aliases=[a for a in aliases if a[1] in ("etf", "stock")],
         benchmarks={r["code"]: r["benchmark"] for r in etf_rows if r.get("benchmark")},
         fund_managers={r["code"]: r["manager"] for r in etf_rows if r.get("manager")},
         latest_session=current_as_of_date(pool).isoformat(),
-    )
+    )  # fmt: skip
 
 
 _cached: dict[str, tuple[float, str, Lexicon]] = {}

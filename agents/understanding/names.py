@@ -104,9 +104,8 @@ def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[li
         joiner = t.form in ("&", "-", ".") and bool(runs and runs[-1])  # 'S&P500', 'K-뷰티'
         # '코스삑' is 코스 + 삑 (an adverb) to Kiwi: a piece glued to a name-like word is its part
         glued = bool(runs and runs[-1]) and t.start == runs[-1][-1].end and t.tag[0] not in "JES"
-        free = (t.tag in _NAME_TAGS or joiner or glued) and not any(
-            a < t.end and t.start < b for a, b in taken
-        )
+        free = (t.tag in _NAME_TAGS or joiner or glued) and not any(a < t.end and t.start < b
+                                                                     for a, b in taken)  # fmt: skip
         if not free:
             runs.append([])
         elif runs and runs[-1] and t.start - runs[-1][-1].end <= 1:

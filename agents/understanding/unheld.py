@@ -24,9 +24,8 @@ from agents.understanding.vocabulary import find_phrases, vocabulary, vocabulary
 
 UNHELD = "unheld_company:"
 _TICKER = re.compile(r"(?<![A-Za-z0-9&])([A-Z]{2,5})(?![A-Za-z0-9&])")
-_KNOWN_CAPS = frozenset("ETF ETFS KODEX TIGER ACE SOL RISE PLUS KBSTAR KOSEF ARIRANG HANARO KINDEX "
-                        "KIWOOM PER PBR EPS ROE RSI NAV AUM CPI PPI PMI GDP VIX FOMC BOJ ECB US KR "
-                        "USD KRW TR IT AI MSCI CD KOFR KRX TOP WTI OK".split())  # fmt: skip
+# capitals that are neither a vocabulary word nor a glossary term (those are read as such)
+_KNOWN_CAPS = frozenset({"AI", "CD", "KRX", "MSCI"})
 # what ends a word without being part of it: particles, endings, the copula, punctuation
 _PUNCTUATION = ("SF", "SP", "SS", "SE", "SO", "SW")
 _NOT_STEM = ("J", "E", "VCP", *_PUNCTUATION)

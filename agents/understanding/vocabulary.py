@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 VOCABULARY_FILE = Path(__file__).with_name("vocabulary.json")
 _LATIN = re.compile(r"[a-z0-9]")
 _WORD = re.compile(r"[a-z0-9가-힣]")
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=1)
@@ -60,31 +62,44 @@ def find_phrases(text: str, groups: dict[str, list[str]]) -> list[Hit]:
     hits: list[Hit] = []
     taken = [False] * len(text)
     for label, phrase, word_start in _phrases_of(groups).candidates(text):
-        start = text.find(phrase)
-        while start != -1:
+        for start in occurrences(text, phrase):
             end = start + len(phrase)
             if (not any(taken[start:end]) and _word_ok(text, phrase, start, end)
                     and not (word_start and start > 0 and _WORD.match(text[start - 1]))):  # fmt: skip
                 taken[start:end] = [True] * (end - start)
                 hits.append(Hit(label, phrase, start, end))
-            start = text.find(phrase, start + 1)
     return sorted(hits, key=lambda h: h.start)
 
 
+def occurrences(text: str, needle: str) -> Iterator[int]:
+    """Start offsets of a literal in text: str.find, since a regex per name (thousands of names at
+    market scale) overflows re's compile cache and recompiles on every question."""
+    start = text.find(needle)
+    while start != -1:
+        yield start
+        start = text.find(needle, start + 1)
+
+
 @dataclass(frozen=True)
-class _Phrases:
-    """A group set's phrases longest first, indexed by their first two characters, so a
-    question is searched only for the phrases that can start in it (the advice grammar alone
-    is several hundred phrases)."""
+class HeadIndex(Generic[T]):
+    """Entries longest first (by their text, `form`), indexed by its first two characters, so a
+    text is searched only for the entries that can start in it: the advice grammar alone is
+    several hundred phrases, and at market scale most of the lexicon's 4,000 names cannot start
+    anywhere in a question."""
 
-    entries: tuple[tuple[str, str, bool], ...]  # (label, phrase without '^', tied to a word start)
+    entries: tuple[T, ...]
     by_head: dict[str, tuple[int, ...]]
-    heads: frozenset[str]
 
-    def candidates(self, text: str) -> list[tuple[str, str, bool]]:
-        found: set[int] = set()
-        for head in _heads(text) & self.heads:
-            found.update(self.by_head[head])
+    @classmethod
+    def of(cls, entries: Iterable[T], form: Callable[[T], str]) -> HeadIndex[T]:
+        ordered = tuple(sorted(entries, key=lambda e: len(form(e)), reverse=True))
+        by_head: dict[str, list[int]] = {}
+        for i, entry in enumerate(ordered):
+            by_head.setdefault(form(entry)[:2], []).append(i)
+        return cls(ordered, {head: tuple(ix) for head, ix in by_head.items()})
+
+    def candidates(self, text: str) -> list[T]:
+        found = {i for head in _heads(text) if head in self.by_head for i in self.by_head[head]}
         return [self.entries[i] for i in sorted(found)]
 
 
@@ -94,6 +109,7 @@ def _heads(text: str) -> frozenset[str]:
     return frozenset({text[i : i + 2] for i in range(len(text))} | set(text))
 
 
+_Phrases = HeadIndex[tuple[str, str, bool]]  # (label, phrase without '^', tied to a word start)
 _SORTED: dict[tuple[tuple[str, tuple[str, ...]], ...], _Phrases] = {}
 _BY_IDENTITY: dict[tuple[tuple[str, int], ...], tuple[tuple[list[str], ...], _Phrases]] = {}
 
@@ -109,15 +125,10 @@ def _phrases_of(groups: dict[str, list[str]]) -> _Phrases:
     key = tuple((label, tuple(phrases)) for label, phrases in groups.items())
     found = _SORTED.get(key)
     if found is None:
-        pairs = [(label, form) for label, phrases in groups.items() for p in phrases
-                 if p.strip() for form in _spacings(p.lower())]  # fmt: skip
-        ordered = sorted(pairs, key=lambda lp: -len(lp[1].removeprefix("^")))
-        entries = tuple((label, p.removeprefix("^"), p.startswith("^")) for label, p in ordered)
-        by_head: dict[str, list[int]] = {}
-        for i, (_, phrase, _) in enumerate(entries):
-            by_head.setdefault(phrase[:2], []).append(i)
-        found = _SORTED[key] = _Phrases(entries, {h: tuple(ix) for h, ix in by_head.items()},
-                                        frozenset(by_head))  # fmt: skip
+        found = _SORTED[key] = HeadIndex.of(
+            [(label, form.removeprefix("^"), form.startswith("^")) for label, phrases in
+             groups.items() for p in phrases if p.strip() for form in _spacings(p.lower())],
+            lambda entry: entry[1])  # fmt: skip
     if len(_BY_IDENTITY) > 256:
         _BY_IDENTITY.clear()
     _BY_IDENTITY[identity] = (lists, found)  # the lists are held: their ids stay theirs

@@ -134,28 +134,20 @@ def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> It
         found = _UNITS.get(word)
         if found is None or count <= 0 or (found == "year" and count >= 100):
             continue  # '2026년' is a calendar year
-        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in _TENOR_AFTER | (
-            set() if ago else _AGO
-        ):
+        if j + 1 < len(tokens) and tokens[j + 1].form.lower() in (
+                _TENOR_AFTER if ago else _TENOR_AFTER | _AGO):  # fmt: skip
             continue  # '10년물' is a tenor; '1년 전 대비' a day a year ago (a change's base)
         paired = [t.tag for t in tokens[j + 1 : j + 3]] == ["SO", "SN"] or (
-            i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS
-        )
+            i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS)  # fmt: skip
         if paired:
             continue  # '10년-2년 스프레드': a pair of tenors, neither a window
-        if found == "day" and i > 0 and tokens[i - 1].form in ("월",):  # '11월 20일' is a date
-            continue
-        if found == "day" and _dated_day(tokens, j):
-            continue
+        if found == "day" and ((i > 0 and tokens[i - 1].form == "월") or (
+                j + 1 < len(tokens) and tokens[j + 1].form in ("기준", "자", "당일"))):  # fmt: skip
+            continue  # '11월 20일', '20일 기준', '20일자': a date
         if j > i + 1 and tokens[i + 1].form in _SESSION_WORDS:
             found = "session"
         yield WindowRead(n=count, unit=found, surface=text[m.start : tokens[j].end],
                          start=m.start, end=tokens[j].end)  # fmt: skip
-
-
-def _dated_day(tokens: tuple[Morpheme, ...], j: int) -> bool:
-    """'20일 종가' after a month ('11월 20일') or followed by '기준'/'자' is a date."""
-    return j + 1 < len(tokens) and tokens[j + 1].form in ("기준", "자", "당일")
 
 
 def read_window_stat(text: str) -> WindowStat:
