@@ -901,6 +901,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         and not _CODE_WORDS.search(plan.question)  # '종목코드 알려줘' asks the card's code
     )  # 'KODEX 200 보유 종목', 'What does TIGER 200 hold?'
     if holdings and (op.kind == "rank" or op.top_n or whole):
+        figures = [m.name for m in frame.measures if m.name in STOCK_FIGURES]
+        if figures:  # 'KODEX 200 보유종목 중 PER 가장 낮은 종목': the holdings, not by PER
+            plan.unanswered.append(_text(plan, "stock_measure", figures[0]))
+            op.direction = None
         op.aggregate = "list"  # the top N holdings by weight
         all_asked = whole and _ALL_HOLDINGS.search(plan.question)
         op.top_n = op.top_n or (None if all_asked else 10)  # '비중 상위 종목': ten, not all 136
@@ -1011,6 +1015,10 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
     return _set_intent(plan, frame, universe)
 
 
+# a stock's own figures, which the ETF chat does not read (the stock report does)
+STOCK_FIGURES = frozenset({"per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"})
+
+
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
@@ -1020,7 +1028,7 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         return "price_extreme"
     if measure in ("close", "return", "volume") or op.kind in ("trend", "change"):
         return "stock_prices"
-    if measure in ("per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"):
+    if measure in STOCK_FIGURES:
         plan.unanswered.append(_text(plan, "stock_measure", measure))
     if measure == "weight":  # '삼성전자 비중' with no fund named: its weight in each holder
         frame.relation = "holders"

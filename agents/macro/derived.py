@@ -12,6 +12,7 @@ import re
 import statistics
 from dataclasses import replace
 from datetime import date
+from itertools import pairwise
 
 from dateutil.relativedelta import relativedelta
 
@@ -38,6 +39,7 @@ from agents.window_answer import (
     window_ask,
 )
 from data_access import figures as fig
+from data_access.market_series import VOCABULARY_KEYS
 from data_access.seed.news_text import josa
 
 RATE_UNITS = ("percent", "%", "%p")  # a gap of two rates is a rate too (its moves in %p)
@@ -247,27 +249,46 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
 
 
-def at_extreme(series: list[Series], key: str, side: str, *, months: int, lang: str) -> list[str]:
+def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *, months: int,
+               lang: str) -> list[str]:  # fmt: skip
     """The day series `key` was at its window's max (min), then each other series on that day
     (its last observation on or before it)."""
-    anchor = next((s for s in series if s.key == key), None)
-    got = _over_window(anchor, fig.Window(months, "month"), side) if anchor else None
-    if anchor is None or got is None or got.value is None or got.at is None:
+    code = VOCABULARY_KEYS.get(key, key)  # an index is fetched by its market series ('^KS11')
+    anchor = next((s for s in series if s.key in (key, code)), None)
+    if anchor is None:
         return []
-    day = got.at.isoformat()
-    word = ("최고치", "high") if side == "max" else ("최저치", "low")
-    when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {_value(got.value, anchor)} ({day})"
-            if lang == "ko" else f"{_name(anchor)}'s {months}-month {word[1]} "
-            f"{_value(got.value, anchor)} ({day})")  # fmt: skip
+    if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
+        moves = [(d, (v / p - 1) * 100) for (_, p), (d, v) in pairwise(anchor.points) if p]
+        if not moves:
+            return []
+        at, size = (max if side == "up" else min)(moves, key=lambda m: m[1])
+        day = at[:10]
+        word = (
+            ("최대 상승일", "biggest one-day rise")
+            if side == "up"
+            else ("최대 하락일", "biggest one-day fall")
+        )
+        shown = f"{size:+.2f}%"
+    else:
+        got = _over_window(anchor, fig.Window(months, "month"), side)
+        if got is None or got.value is None or got.at is None:
+            return []
+        day, shown = got.at.isoformat(), _value(got.value, anchor)
+        word = ("최고치", "high") if side == "max" else ("최저치", "low")
+    when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
+            else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
-    for other in (s for s in series if s.key != key):
+    for other in (s for s in series if s is not anchor):
         seen = [p for p in other.points if str(p[0])[:10] <= day]
-        if not seen:
+        if not seen or (moved and len(seen) < 2):
             continue
         at, value = str(seen[-1][0])[:10], float(seen[-1][1])
-        lines.append(f"{when} 시점의 {_name(other)}: {_value(value, other)} ({at} 관측)."
-                     if lang == "ko" else f"{_name(other)} at {when}: {_value(value, other)} "
-                     f"(observed {at}).")  # fmt: skip
+        shown_other = _value(value, other)
+        if moved:  # its one-day move on that day (from the observation before)
+            shown_other = f"{(value / float(seen[-2][1]) - 1) * 100:+.2f}% ({shown_other})"
+        lines.append(f"{when} 시점의 {_name(other)}{' 일간 수익률' if moved else ''}: {shown_other} "
+                     f"({at} 관측)." if lang == "ko" else f"{_name(other)}"
+                     f"{' one-day return' if moved else ''} at {when}: {shown_other} (observed {at}).")  # fmt: skip
     return lines
 
 
@@ -1037,7 +1058,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         )
         and not any(is_rate(x) for x in ordered)
     ):  # '서울 부산 집값 비교', '마포구랑 성동구 중 어디가 더 올랐어?': the moves side by side
-        out.append(compare_returns(ordered, lang, word=("변화율", "Changes")))
+        # ('미국이랑 한국 CPI 전년비 비교': each over the basis asked, not the fetched window)
+        based = [_since_base(x, op.change_basis) for x in ordered]
+        out.append(compare_returns(based, lang, word=("변화율", "Changes")))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
         out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
@@ -1077,7 +1100,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         mark_read(frame, *(h.phrase for h in correlated))  # computed: not a term the data lacks
     move = asked_move(frame.question)
     if (op.kind == "rank" or (op.kind == "aggregate" and op.aggregate in ("max", "min"))
-            or DAY_OF_MOVE in frame.notes or op.threshold is not None):  # fmt: skip
+            or DAY_OF_MOVE in frame.notes or op.threshold is not None
+            or _at_extreme_asked(frame)):  # fmt: skip
         move = None  # '고점 대비 얼마나 빠졌어?', '가장 많이 떨어진 날', '15 아래로 내려간 날':
         # not a move over the window the question takes as given
     streaked = bool(find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}))
@@ -1128,13 +1152,14 @@ def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, Age
     return {name: first.model_copy(update={"key_points": [*lines, *first.key_points]})}
 
 
-def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str] | None:
-    """(key, side) of the series whose extreme names the day ('… 가장 높았던 달의 …'), if asked."""
+def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool] | None:
+    """(key, side, the others' one-day move asked) of the series whose extreme names the day
+    ('… 가장 높았던 달의 …', '… 가장 많이 떨어진 날 코스피 수익률'), if asked."""
     said = next((n for n in frame.notes if n.startswith(AT_EXTREME)), None) if frame else None
     if said is None:
         return None
-    key, side = said[len(AT_EXTREME) :].rsplit(":", 1)
-    return key, side
+    key, side, *read = said[len(AT_EXTREME) :].split(":")
+    return key, side, bool(read)
 
 
 def _months_held(series: list[Series]) -> int:

@@ -25,7 +25,7 @@ from agents.stock.fundamentals import result_of
 from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import mark_read, pick_direction
+from agents.understanding.coverage import COMPOSED, mark_read, nested_measure, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
@@ -242,9 +242,16 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     name = sectors[0].key
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
+    pair = _picked_then_read(frame)
     for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
         rows = _sector_rows(turn, pool, members, country)
         turn.stock["currency"] = currency
+        if (
+            pair is not None
+        ):  # '배당수익률 가장 높은 은행주의 PER': picked by one, read by the other
+            if line := _sector_pick(turn, rows, *pair, f"{market} {name}"):
+                turn.lines.append(line)
+            continue
         for m in _valuations_asked(frame):
             field = FUNDAMENTAL_FIELDS[m]
             values = _sector_values(rows, field)
@@ -271,6 +278,49 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                      if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
                      "over stocks with positive earnings only.")  # fmt: skip
     return turn
+
+
+def _picked_then_read(frame: QuestionFrame) -> tuple[str, str] | None:
+    """(ordering measure, measure read) of a sector's stocks picked by one figure and read by
+    another ('PER 가장 낮은 반도체 종목의 배당수익률'), or None."""
+    if frame.operation.kind != "rank":
+        return None
+    read = nested_measure(frame)
+    for e in frame.of("sector"):  # '… 은행주의 PER' (Kiwi: 은행 + 주의): the sector's possessive
+        if read is None and frame.question[e.end : e.end + 1] == "의":
+            after = [m for m in frame.measures if frame.question.find(m.surface, e.end) > 0]
+            read = after[0].surface if after else None
+    names = [m.name for m in frame.measures if m.name in FUNDAMENTAL_FIELDS]
+    said = next((m.name for m in frame.measures if m.surface == read), None)
+    order = next((n for n in names if n != said), None)
+    if said not in FUNDAMENTAL_FIELDS or order is None:
+        return None
+    frame.notes.append(COMPOSED)  # the pick, then its other figure: both read
+    return order, said
+
+
+def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
+                 sector: str) -> str | None:  # fmt: skip
+    """The sector's top N by `order`, each with its `read` figure (the pick's figure first)."""
+    field, other, op = FUNDAMENTAL_FIELDS[order], FUNDAMENTAL_FIELDS[read], turn.frame.operation
+    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    if not kept:
+        return None
+    kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
+    picked = kept[: op.top_n or 1]
+    low = op.direction == "asc"
+    ko = (GAP_WORDS[order][0], GAP_WORDS[read][0])
+    items = ", ".join(
+        f"{r['name']} {figure_text(read, float(r[other]), turn) if r[other] is not None else '-'} "
+        f"({ko[0] if turn.ko() else GAP_WORDS[order][1]} {figure_text(order, float(r[field]), turn)})"
+        for r in picked
+    )
+    if turn.ko():
+        return f"{sector} 업종 {ko[0]} 가장 {'낮은' if low else '높은'} 종목의 {ko[1]} ({len(kept)}종목 중): {items}"
+    return (
+        f"{sector} sector, {GAP_WORDS[read][1]} of the {'lowest' if low else 'highest'} by "
+        f"{GAP_WORDS[order][1]} (of {len(kept)}): {items}"
+    )
 
 
 def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str,

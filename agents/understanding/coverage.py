@@ -53,6 +53,7 @@ _FRAME_WORDS = frozenset(
     "연환산 region regions".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
+_TAILS = frozenset("의 은 는 이 가 을 를 에 도 와 과 랑 만".split())  # a particle after a read word
 _UNITS_AFTER_NUMBER = frozenset(
     "개 위 년 월 일 주 개월 분기 % 퍼센트 프로 억 조 천억 만 천 원 배 bp bps 호 건 세대 가구 포인트 pt 달러 군데".split()
 )
@@ -231,8 +232,9 @@ def cover(frame: QuestionFrame) -> Coverage:
     tokens = analyse(question)
     for i, t in enumerate(tokens):
         if not (t.content or t.form in _DECIDING_WORDS) or any(
-            a <= t.start and t.end <= b for a, b, _ in spans
-        ):
+            a <= t.start and (t.end <= b or (t.start < b and question[b : t.end] in _TAILS))
+            for a, b, _ in spans
+        ):  # '은행주의' read as 은행주 + 의 (Kiwi: 은행 + 주의): the particle is no word
             continue
         form = t.form.lower()
         if READ + form in frame.notes:
@@ -334,6 +336,7 @@ def _superlative_unapplied(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i
         return False
     op = frame.operation
     ordered = (op.kind in ("rank", "compare", "difference", "filter") or op.direction or op.top_n
+               or op.group_by
                or op.aggregate in ("max", "min") or frame.statistic in ("max", "min", "extremes")
                or frame.reference is not None or frame.relation is not None)  # fmt: skip
     return not ordered and not any(n.startswith(("at_extreme:", READ)) for n in frame.notes)

@@ -214,29 +214,35 @@ _SUPERLATIVE = re.compile(r"가장|제일|최고로?")
 
 
 def _read_at_extreme(frame: QuestionFrame) -> None:
-    """'미국 실업률이 가장 높았던 달의 연방기금금리', 'VIX가 제일 높았던 날 코스피': the first
-    series' extreme over the window names a day; the other is read on that day (macro derived)."""
+    """'미국 실업률이 가장 높았던 달의 연방기금금리', 'VIX가 제일 높았던 날 코스피', '코스피가 가장
+    많이 떨어진 날 환율': the first series' extreme (or biggest one-day move) over the window names
+    a day; the other is read on that day (macro derived)."""
     subjects = sorted((e for e in frame.entities if e.kind in ("series", "index") and e.start >= 0),
                       key=lambda e: e.start)  # fmt: skip
     if len(subjects) != 2 or frame.reference is not None:
         return
     tokens = analyse(frame.question)
     for i, t in enumerate(tokens):
-        if not (t.tag == "VA" and t.form in _ORDERING_ADJECTIVES
-                and subjects[0].end <= t.start < subjects[1].start):  # fmt: skip
+        if not subjects[0].end <= t.start < subjects[1].start or not t.tag.startswith(("VA", "VV")):
             continue
-        rest = tokens[i + 1 : i + 5]
         said = _SUPERLATIVE.search(frame.question, subjects[0].end, t.start)
+        rest = tokens[i + 1 : i + 5]
         when = next((r for r in rest if r.form in _WHEN_NOUNS and r.tag.startswith("NN")), None)
         if not said or when is None or when.end > subjects[1].start:
             continue
-        if not any(r.form == "던" for r in rest):  # '높았던': a day past, not '높은 달'
+        if t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(r.form == "던" for r in rest):
+            side = "min" if t.form in ("낮", "작", "적") else "max"  # '높았던': a day past
+        elif (move := asked_move(frame.question[t.start : when.start])) is not None:
+            side = move  # '가장 많이 떨어진 날': the day of the largest one-day fall
+        else:
             continue
-        side = "min" if t.form in ("낮", "작", "적") else "max"
-        frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}")
+        # '… 날 코스피 수익률': the other's move that day, not its level
+        moved = any(m.name == "return" and frame.question.find(m.surface, subjects[1].start) > 0
+                    for m in frame.measures)  # fmt: skip
+        frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}" + (":return" if moved else ""))
         op = frame.operation
         op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
-        mark_read(frame, said.group(0), frame.question[t.start : when.end])
+        mark_read(frame, said.group(0), frame.question[said.end() : when.end].strip())
         return
 
 

@@ -2967,3 +2967,91 @@ def test_round_89_the_smallest_holdings_and_the_better_of_two(
     assert picked.status == "ok" and picked.answer.startswith(
         f"**1년 수익률이 더 높은 쪽: {better[0]}**"
     )
+
+
+def test_round_90_a_stock_against_its_sector_and_funds_of_one_market(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 90 (1 wrong with status ok, 3 honest): '삼성전자 PER' → '업종 평균이랑 비교하면?' →
+    '더 싼 거야?' read '싼' as a fund's fee; '보수가 제일 싼 미국 ETF의 1년 수익률' said '미국'
+    unread. The sector comparison carries over with a yes or no; '미국' is the funds' region.
+    SQL truth."""
+    own = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = 'KR:005930' ORDER BY "
+              "as_of_date DESC LIMIT 1")  # fmt: skip
+    mean = one(pg_pool, "SELECT avg(f.pe) FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals "
+               "x WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true "
+               "WHERE s.sector = (SELECT sector FROM stocks WHERE security_id = 'KR:005930') AND "
+               "s.country = 'KR' AND f.pe > 0")  # fmt: skip
+    cheaper = chain(answer_stock_question, ["삼성전자 PER", "업종 평균이랑 비교하면?", "더 싼 거야?"],
+                    pool=pg_pool, settings=offline)  # fmt: skip
+    assert cheaper.status == "ok" and cheaper.answer.startswith(
+        f"**{'예' if own < mean else '아니요'} — "
+    )
+    count = one(pg_pool, "SELECT count(*) FROM etfs WHERE region = 'US'")
+    us = etf_answer("미국 ETF 몇 개", settings=offline, store=graph_store, pool=pg_pool)
+    assert us.status == "ok" and us.answer.startswith(f"미국 ETF: {int(count)}개")
+
+
+def test_round_91_the_house_of_a_picked_fund_and_months_of_a_rate_over_a_bar(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 91 (3 wrong with status ok): '미분양 제일 많은 곳 세 군데' named one region; '미국 CPI
+    전년비 3% 넘은 달 올해 몇 번?' gave the latest rate; after '순자산 제일 큰 ETF의 운용사', '그
+    운용사 ETF 몇 개야?' counted the one fund. SQL truth."""
+    top = fetch_all("SELECT region FROM re_unsold_housing WHERE region <> '전국' AND month = (SELECT "
+                    "max(month) FROM re_unsold_housing) ORDER BY units DESC LIMIT 4", None, pg_pool)  # fmt: skip
+    three = macro_answer(
+        "미분양 제일 많은 곳 세 군데", settings=offline, store=graph_store, pool=pg_pool
+    )
+    line = next(x for x in three.answer.splitlines() if "미분양 높은 지역 순" in x)
+    assert three.status == "ok" and all(r["region"] in line for r in top[:3])
+    assert f" {top[3]['region']} " not in line
+    house = fetch_all("SELECT e.manager FROM etfs e JOIN LATERAL (SELECT net_assets FROM etf_prices p "
+                      "WHERE p.etf_code = e.code ORDER BY trade_date DESC LIMIT 1) p ON true ORDER BY "
+                      "p.net_assets DESC LIMIT 1", None, pg_pool)[0]["manager"]  # fmt: skip
+    funds = one(pg_pool, "SELECT count(*) FROM etfs WHERE manager = %(m)s", m=house)
+    counted = chain(etf_answer, ["순자산 제일 큰 ETF의 운용사", "그 운용사 ETF 몇 개야?"],
+                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert counted.status == "ok" and counted.answer.startswith(f"{house}의 ETF: {int(funds)}개")
+    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = 'CPIAUCSL' "
+                     "ORDER BY obs_date", None, pg_pool)  # fmt: skip
+    by_month = {str(r["obs_date"])[:7]: float(r["value"]) for r in rows}
+    year = str(rows[-1]["obs_date"])[:4]
+    over = sum(1 for m, v in by_month.items() if m.startswith(year)
+               and f"{int(year) - 1}{m[4:]}" in by_month and (v / by_month[f"{int(year) - 1}{m[4:]}"] - 1) * 100 > 2.5)  # fmt: skip
+    months = macro_answer("미국 CPI 전년비 2.5% 넘은 달 올해 몇 번?", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in months.answer.splitlines() if "2.50% 초과" in x)
+    assert months.status == "ok" and (f": {over}개" in line if over else ": 없음" in line)
+
+
+def test_round_92_a_sector_pick_read_by_another_figure_and_two_yoy_rates(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 92 (2 wrong with status ok, 2 honest): '미국이랑 한국 CPI 전년비 비교' compared 14-month
+    changes; 'KODEX 200 보유종목 중 PER 가장 낮은 종목' named the smallest weight; '배당수익률
+    가장 높은 은행주의 PER' ranked by each figure. SQL truth."""
+
+    def yoy(code: str) -> float:
+        rows = fetch_all("SELECT value FROM macro_observations WHERE series_code = %(c)s ORDER BY "
+                         "obs_date DESC LIMIT 13", {"c": code}, pg_pool)  # fmt: skip
+        return (float(rows[0]["value"]) / float(rows[12]["value"]) - 1) * 100
+
+    compared = macro_answer("미국이랑 한국 CPI 전년비 비교", settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+    line = next(x for x in compared.answer.splitlines() if "변화율 비교" in x)
+    assert f"{yoy('CPIAUCSL'):+.2f}%" in line and f"{yoy('KR_CPI'):+.2f}%" in line
+    held = etf_answer("KODEX 200 보유종목 중 PER 가장 낮은 종목", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert held.status == "partial" and "PER" in held.answer
+    pick = fetch_all(
+        "SELECT s.name, f.pe FROM stocks s JOIN LATERAL (SELECT pe, dividend_yield FROM "
+        "stock_fundamentals x WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) "
+        "f ON true WHERE s.sector = '금융' AND s.country = 'KR' AND f.dividend_yield IS NOT NULL "
+        "ORDER BY f.dividend_yield DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    read = answer_stock_question(
+        "배당수익률 가장 높은 은행주의 PER", pool=pg_pool, settings=offline
+    )
+    assert read is not None and read.status == "ok"
+    line = next(x for x in read.answer.splitlines() if x.startswith("- 국내 금융 업종"))
+    assert f"{pick['name']} {float(pick['pe']):.2f}배" in line
