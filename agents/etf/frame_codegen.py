@@ -20,7 +20,7 @@ from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
-from agents.understanding.coverage import COMPOSED, pick_direction
+from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
 from agents.understanding.parse import asked_move, bar_is_the_predicate
 from agents.understanding.vocabulary import vocabulary
@@ -534,7 +534,9 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     op = plan.frame.operation if plan.frame else None
     two = op is not None and op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
-    down = not (two and op is not None and op.direction == "asc")
+    said = pick_directions(plan.frame) if plan.frame and not two else []
+    # the end said first comes first ('보수 제일 싼 것과 제일 비싼 것': the cheapest − the dearest)
+    down = not (two and op is not None and op.direction == "asc") and said[:1] != ["asc"]
     if _priced({order_by, measure}):
         body = kept + _table_lines({order_by, measure}, period,
                                    f", order_by={lit(order_by)}, descending={down!r}")  # fmt: skip
@@ -547,8 +549,10 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
         head = (f"{described} 중 {order} {side[0]} 2개 ETF의 {label} 차이" if plan.lang == "ko"
                 else f"The {label} gap between the {side[1]} 2 by {order} among {described}")  # fmt: skip
     else:
-        head = (f"{described} 중 {order} 가장 높은 ETF와 가장 낮은 ETF의 {label} 차이" if plan.lang == "ko"
-                else f"The {label} gap between the highest and the lowest {order} among {described}")  # fmt: skip
+        ends = ("높은", "낮은") if down else ("낮은", "높은")
+        head = (f"{described} 중 {order} 가장 {ends[0]} ETF와 가장 {ends[1]} ETF의 {label} 차이"
+                if plan.lang == "ko" else f"The {label} gap between the "
+                f"{'highest and the lowest' if down else 'lowest and the highest'} {order} among {described}")  # fmt: skip
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
             "empty": tpl.no_values(plan.lang, described, order)}  # fmt: skip
     lead = lit(head + ":\n\n")  # its own paragraph: Markdown joins single lines

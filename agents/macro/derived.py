@@ -24,7 +24,7 @@ from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSp
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.understanding.windows import read_window
+from agents.understanding.windows import WindowRead, read_window
 from agents.verdict import verdict
 from agents.window_answer import (
     PER_COUNT,
@@ -579,18 +579,36 @@ def _returns(series: list[Series]) -> list[tuple[Series, float]]:
 _PICKED_OF = re.compile(r"(?:쪽|것|곳)의\s*")
 
 
-def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str) -> str | None:
-    """'코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률': the side the comparison picked,
-    then its return over the window said after '쪽의' (the shared window statistic)."""
+def picked_read_window(frame: QuestionFrame) -> WindowRead | None:
+    """The window of the return read of a picked side ('… 높은 쪽의 1년 수익률'), if asked."""
     said = _PICKED_OF.search(frame.question)
     tail = frame.question[said.end() :] if said else ""
     window = read_window(analyse(tail), tail) if tail else None
-    if window is None or "수익" not in tail:
+    return window if window is not None and "수익" in tail else None
+
+
+def _since_period(series: Series, frame: QuestionFrame) -> Series:
+    """The points from the asked period's base day on (the comparison's window, when more was
+    fetched for a longer window read after the pick)."""
+    if frame.period is None or not series.points:
+        return series
+    start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), frame.period.label)
+    before = [i for i, p in enumerate(series.points) if p[0][:10] <= start.isoformat()]
+    return series.model_copy(update={"points": series.points[before[-1] if before else 0 :]})
+
+
+def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
+                      within: list[Series]) -> str | None:  # fmt: skip
+    """'코스피와 코스닥 중 1년 수익률 높은 쪽의 최근 1개월 수익률': the side the comparison picked
+    (over its own window, `within`), then its return over the window said after '쪽의'."""
+    window = picked_read_window(frame)
+    if window is None:
         return None
-    moves = _returns(ordered)
+    moves = _returns(within)
     if len(moves) < 2:
         return None
-    picked = (min if _falls_first(frame) else max)(moves, key=lambda m: m[1])[0]
+    picked = next(s for s in ordered if s.key == (min if _falls_first(frame) else max)(
+        moves, key=lambda m: m[1])[0].key)  # fmt: skip
     got = _over_window(picked, fig.Window(window.n, window.unit), "return")
     if got is None or got.value is None or got.base is None:
         return None
@@ -1049,8 +1067,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and _priced(ordered)
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
-        out.append(compare_returns(ordered, lang, falls=_falls_first(frame)))
-        out.append(_picked_then_read(frame, ordered, lang))  # '… 높은 쪽의 최근 1개월 수익률'
+        # a longer window read after the pick was fetched too: the comparison keeps its own
+        within = (
+            [_since_period(s, frame) for s in ordered] if picked_read_window(frame) else ordered
+        )
+        out.append(compare_returns(within, lang, falls=_falls_first(frame)))
+        out.append(
+            _picked_then_read(frame, ordered, lang, within)
+        )  # '… 높은 쪽의 최근 1개월 수익률'
     elif (
         len(ordered) >= 2
         and (

@@ -29,6 +29,7 @@ from agents.macro.derived import (
     derived_points,
     extreme_point,
     growth_window,
+    picked_read_window,
     window_asked,
 )
 from agents.macro.disclosures import disclosure_answer
@@ -218,6 +219,9 @@ def _window_months(route: Route) -> int:
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
         days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
         need = max(need, days // 30 + 2)
+    read = picked_read_window(frame) if frame else None
+    if read is not None:  # '… 빠진 쪽의 1년 수익률': the longer window read after the pick
+        need = max(need, -(-fig.Window(read.n, read.unit).calendar_days() // 30) + 1)
     ask = window_asked(frame, max(1, len(route.indicator_codes))) if frame else None
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))

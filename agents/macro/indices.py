@@ -33,11 +33,13 @@ def all_indices_held(frame: QuestionFrame | None) -> bool:
 
 def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> set[str]:
     """Each named index's level over the window; returns the entity keys answered."""
-    from agents.macro.derived import window_asked
+    from agents.macro.derived import picked_read_window, window_asked
     from agents.macro.domain import anchored, cite_window
 
     answered: set[str] = set()
-    windowed = route.frame is not None and window_asked(route.frame) is not None
+    # '15거래일', '… 빠진 쪽의 1년 수익률': the whole fetch is kept, not only the period asked
+    windowed = route.frame is not None and (window_asked(route.frame) is not None
+                                            or picked_read_window(route.frame) is not None)  # fmt: skip
     for entity in route.frame.of("index") if route.frame else []:
         code = index_code(entity.key, entity.name)
         if code is None:

@@ -85,6 +85,8 @@ def figure_text(key: str, value: float, turn: Turn) -> str:
         return money(value, turn.stock["currency"])
     if key == "market_cap":
         return amount(value, turn.stock["currency"])
+    if key == "return":  # a move is signed ('+64.03%')
+        return f"{value:+,.2f}%"
     return f"{value:,.2f}{unit[key]}" if key != "volume" else f"{value:,.0f}{shares}"
 
 

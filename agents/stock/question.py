@@ -162,7 +162,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
                       filled)  # fmt: skip
 
 
-_DEGREE = re.compile(r"더|가장|제일|많이|크게")
+_DEGREE = re.compile(r"더|가장|제일|많이|크게|덜")
 
 
 def _picked_direction(frame: QuestionFrame) -> str | None:
@@ -170,6 +170,9 @@ def _picked_direction(frame: QuestionFrame) -> str | None:
     '가장 크게 빠진 곳'): the larger rise, or the larger fall, leads."""
     said = pick_direction(frame)
     move = asked_move(frame.question) if said is None and _DEGREE.search(frame.question) else None
+    less = re.search(r"덜\s*([가-힣]+)", frame.question)
+    if move and less and asked_move(less.group(1)) == move:
+        move = "down" if move == "up" else "up"  # '덜 빠진 쪽': the smaller fall, the higher return
     return said or {"up": "desc", "down": "asc"}.get(move or "")
 
 

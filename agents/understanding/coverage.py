@@ -545,7 +545,7 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
     for i, t in enumerate(tokens):
         counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
         # '… 큰 쪽의', '… 싼 것의', '… 높은 종목의': the noun a clause picked, then its figure
-        clause_pick = i > 1 and tokens[i - 1].tag in ("NNG", "SL") and tokens[i - 2].tag == "ETM"
+        clause_pick = i > 1 and tokens[i - 1].tag in ("NNG", "SL") and _clause_before(tokens, i - 1)
         picked = i > 0 and (tokens[i - 1].form in PICKED or counted or clause_pick)
         # '싼 쪽 3개월 수익률', '하위 3개 ETF 평균 순자산': a picked noun or a counted set right
         # before a measure is the possessive unsaid
@@ -570,6 +570,15 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         if before and after and after[0].name != before[0].name and not own:
             return after[0].surface
     return among_measure(frame, tokens) if ranked else None
+
+
+def _clause_before(tokens: tuple[Morpheme, ...], at: int) -> bool:
+    """A modifying clause ends right before the noun at `at`, or before a theme or name said
+    with it ('비싼 ETF', '비싼 반도체 ETF')."""
+    j = at - 1
+    while j > 0 and at - j <= 2 and tokens[j].tag.startswith(("NN", "SL", "SN")):
+        j -= 1
+    return j >= 0 and tokens[j].tag == "ETM" and (at - j == 1 or tokens[at - 1].tag != "ETM")
 
 
 def _measure_next(frame: QuestionFrame, low: str, at: int) -> bool:

@@ -202,6 +202,7 @@ def understand(
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
     _read_at_extreme(frame)
+    _read_move_pick(frame)
     frame.per_period = _per_period(question)
     _read_month_of_move(frame)
     if "re_region" in kinds:
@@ -243,6 +244,30 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         op = frame.operation
         op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
         mark_read(frame, said.group(0), frame.question[said.end() : when.end].strip())
+        return
+
+
+_MOVE_DEGREE = re.compile(r"(?:더|가장|제일)\s*(?:많이|크게)\s*$|덜\s*$")
+
+
+def _read_move_pick(frame: QuestionFrame) -> None:
+    """'삼성전자와 LG전자 중 1년 덜 빠진 쪽의 PER': two subjects, one picked by how much it moved
+    (its return over the period), then another figure read of it."""
+    subjects = [e for e in frame.entities if e.kind in ("stock", "etf", "index", "series")]
+    if len(subjects) < 2 or any(m.name == "return" for m in frame.measures) or not frame.measures:
+        return
+    tokens = analyse(frame.question)
+    for i in range(2, len(tokens) - 1):
+        verb, ending, noun = tokens[i - 2], tokens[i - 1], tokens[i]
+        if not (noun.form in PICKED and ending.tag == "ETM" and verb.tag.startswith("VV")
+                and tokens[i + 1].tag == "JKG"):  # fmt: skip
+            continue
+        said = frame.question[verb.start : ending.end]
+        if asked_move(said) is None or not _MOVE_DEGREE.search(frame.question[: verb.start]):
+            continue
+        frame.measures.insert(0, Measure(name="return", unit=MEASURE_UNITS["return"], surface=said))
+        if frame.operation.kind == "change":  # the move picks; the figure read is a level
+            frame.operation.kind = "compare"
         return
 
 
@@ -1842,6 +1867,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
                                                   if isinstance(v, list)})}  # fmt: skip
     ordinal = find_phrases(text, followup["ordinal"])
     own = list(frame.entities)
+    if "then" in marks and _then_of_another(frame, previous, own):
+        return  # 'VIX 1년 최고치는?' → '그때 코스피는?': 코스피 on the VIX's day
     counted = frame.operation.aggregate == "count"  # '그럼 몇 개?' counts a list even of one
     listed = (len(previous_result) > 1 or counted) and not previous.of("etf")
     summed = frame.operation.kind == "aggregate" and frame.operation.aggregate in ("sum", "avg")
@@ -2053,6 +2080,30 @@ def _gap_of_the_extremes(frame: QuestionFrame, previous: QuestionFrame) -> None:
             return
         frame.statistic, frame.stat_field = "range", None
         frame.measures = [Measure(name="high", unit=""), Measure(name="low", unit="")]
+
+
+def _then_of_another(frame: QuestionFrame, previous: QuestionFrame, own: list[Entity]) -> bool:
+    """'그때 코스피는?' after one series' high or low: the other series read on that day."""
+    op = previous.operation
+    side = op.aggregate if op.kind == "aggregate" else previous.statistic
+    anchors = [e for e in previous.entities if e.kind in ("series", "index")]
+    if side not in ("max", "min") or len(anchors) != 1 or not own:
+        return False
+    if not all(e.kind in ("series", "index") for e in own) or anchors[0].key in {
+        e.key for e in own
+    }:
+        return False
+    frame.entities = [anchors[0].model_copy(update={"inherited": True, "start": -1, "end": -1}),
+                      *own]  # fmt: skip
+    frame.reference = "same"
+    frame.notes.append(f"{AT_EXTREME}{anchors[0].key}:{side}")
+    frame.operation.kind = "lookup"
+    if frame.window is None and previous.window is not None:
+        frame.window = previous.window.model_copy(update={"start": -1, "end": -1, "used": False})
+    frame.period = frame.period or previous.period
+    then = find_phrases(frame.question.lower(), {"t": vocabulary()["followup"]["then"]})
+    mark_read(frame, *(t.form for h in then for t in analyse(h.phrase)))  # the day just named
+    return True
 
 
 def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:
