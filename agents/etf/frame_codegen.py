@@ -204,8 +204,11 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
     if plan.benchmark:  # '코스피200 추종 ETF': that index, or its total-return version
         name = plan.benchmark
         names = ", ".join(cypher_text(n) for n in (name, f"{name} TR", f"{name} 총수익"))
-        return (f"MATCH (e:ETF)\nWHERE e.benchmark IN [{names}]\nRETURN {_RETURN}",
-                f"'{name}' 추종 ETF" if ko else f"ETFs tracking the {name}")  # fmt: skip
+        left = ", ".join(cypher_text(c) for c in plan.others_than)
+        without = f" AND NOT e.code IN [{left}]" if left else ""  # '다른 ETF': not the one asked
+        return (f"MATCH (e:ETF)\nWHERE e.benchmark IN [{names}]{without}\nRETURN {_RETURN}",
+                (f"'{name}' 추종 {'다른 ' if left else ''}ETF" if ko
+                 else f"{'other ' if left else ''}ETFs tracking the {name}"))  # fmt: skip
     if plan.name_word:  # '미국 ETF': the ETFs whose names hold the word
         word = plan.name_word
         return (f"MATCH (e:ETF)\nWHERE e.name CONTAINS {cypher_text(word)}\nRETURN {_RETURN}",

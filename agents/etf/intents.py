@@ -101,6 +101,7 @@ class Plan:
     market: dict[str, str] = field(default_factory=dict)  # '국내주식 ETF': region, asset class
     count_in_cut: bool = False  # '1년 수익률 상위 10개 중 레버리지 ETF 몇 개?': cut, then count
     benchmark: str | None = None  # '코스피200 추종 ETF': the ETFs whose benchmark is that index
+    others_than: list[str] = field(default_factory=list)  # '다른 ETF': codes left out of the set
     span: CalendarSpan | None = None  # '10월 평균 종가', '지난 분기 수익률': the days named
     per: str | None = None  # '분기별 수익률': one figure per calendar month, quarter or year
     without_stocks: bool = False  # '삼성전자 안 담은 ETF': every ETF but the stocks' holders
@@ -149,6 +150,7 @@ def detect_plan(
         frame=frame,
     )
     _same_manager(plan, previous, lexicon)
+    _same_benchmark(plan, frame, previous, lexicon)
     _house_of_the_count(plan, frame, previous, lexicon)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
@@ -594,6 +596,33 @@ def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) 
     if manager and plan.frame is not None:
         plan.managers = [Mention("manager", manager, manager, -1)]
         mark_read(plan.frame, "운용사")
+
+
+_SAME_INDEX = re.compile(
+    r"(?:같은|동일한?)\s*(?:기초\s*)?지수|same (?:index|benchmark)", re.IGNORECASE
+)
+_OTHER = re.compile(r"다른|other", re.IGNORECASE)
+
+
+def _same_benchmark(plan: Plan, frame: QuestionFrame, previous: QuestionFrame | None,
+                    lexicon: Lexicon) -> None:  # fmt: skip
+    """'같은 지수 추종하는 다른 ETF는?' after a fund: the funds tracking its benchmark (its total
+    return version too), the fund itself left out when '다른' is said."""
+    if previous is None or not _SAME_INDEX.search(plan.question):
+        return
+    fund = next((e for e in previous.entities if e.kind == "etf"), None)
+    index = lexicon.benchmarks.get(fund.key) if fund else None
+    if fund is None or not index:
+        return
+    plan.benchmark = re.sub(r"\s*(?:TR|총수익)$", "", index)
+    plan.etfs = [m for m in plan.etfs if m.key != fund.key]
+    frame.entities = [e for e in frame.entities if e.key != fund.key]
+    frame.reference = None
+    said = [
+        m.group(0) for m in (_SAME_INDEX.search(plan.question), _OTHER.search(plan.question)) if m
+    ]
+    plan.others_than = [fund.key] if _OTHER.search(plan.question) else []
+    mark_read(frame, *(t.form for w in said for t in analyse(w)))
 
 
 _HANGUL_WORD = re.compile(r"^[가-힣]+$")

@@ -7,6 +7,7 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 import statistics
@@ -497,6 +498,7 @@ def moves_of(series: Series, lang: str) -> str | None:
 
 
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
+SPAN_YOY = "computed:span_yoy"  # a frame note: a span's total set against the year before
 FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or each region)
 CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
@@ -895,6 +897,31 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
+def span_vs_year_before(series: Series, span: CalendarSpan, stat: str, lang: str) -> str | None:
+    """'작년 대비 올해 누적': the span's total (mean) so far against the same days a year before."""
+    now = [(d[:10], v) for d, v in series.points if span.first <= d[:10] <= span.last]
+    if not now:
+        return None
+    first, last = date.fromisoformat(now[0][0]), date.fromisoformat(now[-1][0])
+    back = (first - relativedelta(years=1)).isoformat(), (last - relativedelta(years=1)).isoformat()
+    then = [v for d, v in series.points if back[0] <= d[:10] <= back[1]]
+    if len(then) != len(now):
+        return None  # the year before is not held whole: no like-for-like comparison
+    agg = math.fsum if stat == "sum" else statistics.fmean
+    a, b = agg(v for _, v in now), agg(then)
+    moved = (
+        f"{signed(a - b, series.unit)} ({(a / b - 1) * 100:+.2f}%)"
+        if b
+        else signed(a - b, series.unit)
+    )
+    word = ("합계", "total") if stat == "sum" else ("평균", "mean")
+    if lang == "ko":
+        return (f"{_name(series)} {now[0][0][:7]} ~ {now[-1][0][:7]} {word[0]} {_value(a, series)}, "
+                f"전년 동기({back[0][:7]} ~ {back[1][:7]}) {_value(b, series)} 대비 {moved}.")  # fmt: skip
+    return (f"{_name(series)} {word[1]} {now[0][0][:7]} to {now[-1][0][:7]}: {_value(a, series)}, "
+            f"{moved} vs {_value(b, series)} a year before ({back[0][:7]} to {back[1][:7]}).")  # fmt: skip
+
+
 def reaches(series: Series, span: CalendarSpan) -> bool:
     """The series' data begin on or before the span's first day (the whole span is held)."""
     return bool(series.points) and series.points[0][0][:10] <= span.first
@@ -999,6 +1026,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
         lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
+        if op.change_basis == "yoy" and span_stat in ("sum", "avg"):  # '작년 대비 올해 누적'
+            against = [span_vs_year_before(s, frame.span, span_stat, lang) for s in series]
+            lines = [x for x in against if x] + lines
+            if any(against):
+                frame.notes.append(SPAN_YOY)  # computed: said, not refused
         frame.span.used = any(reaches(s, frame.span) for s in series)  # else said, not 'ok'
         if span_stat == "return" and len(series) >= 2 and op.kind in ("compare", "difference",
                                                                        "rank"):  # fmt: skip

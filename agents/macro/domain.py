@@ -218,7 +218,7 @@ def _window_months(route: Route) -> int:
         need = max(need, per_period_months(frame.per_period))
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
         days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
-        need = max(need, days // 30 + 2)
+        need = max(need, days // 30 + (14 if basis == "yoy" else 2))  # '작년 대비 올해 누적' too
     read = picked_read_window(frame) if frame else None
     if read is not None:  # '… 빠진 쪽의 1년 수익률': the longer window read after the pick
         need = max(need, -(-fig.Window(read.n, read.unit).calendar_days() // 30) + 1)

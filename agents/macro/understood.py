@@ -5,7 +5,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 from __future__ import annotations
 
 from agents.macro.deals import priced_band
-from agents.macro.derived import FILTERED, growth_window, window_asked
+from agents.macro.derived import FILTERED, SPAN_YOY, growth_window, window_asked
 from agents.macro.domain import regions_summed
 from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
@@ -173,7 +173,8 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         out.append("차이를 계산할 두 지표를 찾지 못했습니다." if ko
                    else "Two series to take the difference of were not found.")  # fmt: skip
     if (op.kind == "aggregate" and op.aggregate in ("avg", "sum") and op.change_basis in ("yoy", "mom")
-            and frame.window is None and not growth_window(frame)):  # fmt: skip
+            and frame.window is None and not growth_window(frame)
+            and SPAN_YOY not in frame.notes):  # fmt: skip
         # '서울 아파트 평균 거래가 작년 대비': the average is given, its change on a year is not
         out.append("평균·합계의 전년·전월 대비 변화는 계산하지 않아 기간 값만 보였습니다." if ko
                    else "The change of an average or a total on a year or month before is not "

@@ -245,9 +245,9 @@ def _said(frame: QuestionFrame, key: str) -> tuple[str, str]:
 def _total(frame: QuestionFrame, turns: list[Turn]) -> str:
     """'카카오와 NAVER 시가총액 합계', '… 평균 PER': the named stocks' figure added or averaged
     (a window statistic is each stock's own, answered in its block)."""
-    agg = frame.operation.aggregate
-    if len(turns) < 2 or agg not in ("sum", "avg") or window_ask(frame) is not None:
-        return ""
+    agg, ask = frame.operation.aggregate, window_ask(frame)
+    if len(turns) < 2 or agg not in ("sum", "avg") or (ask is not None and ask.stat == agg):
+        return ""  # '20일 평균 종가' of two stocks: each one's window mean, in its block
     key = _shared_figure(frame, turns)
     if key is None or (agg == "sum" and key not in ADDITIVE):
         return ""

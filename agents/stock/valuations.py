@@ -283,7 +283,10 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
 def _picked_then_read(frame: QuestionFrame) -> tuple[str, str] | None:
     """(ordering measure, measure read) of a sector's stocks picked by one figure and read by
     another ('PER 가장 낮은 반도체 종목의 배당수익률'), or None."""
-    if frame.operation.kind != "rank":
+    op = frame.operation
+    if op.kind != "rank" and not (
+        op.kind == "aggregate" and op.top_n
+    ):  # '상위 3개 종목의 평균 PER'
         return None
     read = nested_measure(frame)
     for e in frame.of("sector"):  # '… 은행주의 PER' (Kiwi: 은행 + 주의): the sector's possessive
@@ -315,11 +318,19 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
         f"({ko[0] if turn.ko() else GAP_WORDS[order][1]} {figure_text(order, float(r[field]), turn)})"
         for r in picked
     )
+    which = (f"{'하위' if low else '상위'} {len(picked)}개" if len(picked) > 1
+             else f"가장 {'낮은' if low else '높은'}")  # fmt: skip
+    values = [float(r[other]) for r in picked if r[other] is not None]
+    total = ""
+    if op.aggregate in ("avg", "sum") and values:  # '… 상위 3개 종목의 평균 PER'
+        value = sum(values) / (len(values) if op.aggregate == "avg" else 1)
+        word = ("평균", "mean") if op.aggregate == "avg" else ("합계", "total")
+        total = f" — {word[0 if turn.ko() else 1]} {figure_text(read, value, turn)}"
     if turn.ko():
-        return f"{sector} 업종 {ko[0]} 가장 {'낮은' if low else '높은'} 종목의 {ko[1]} ({len(kept)}종목 중): {items}"
+        return f"{sector} 업종 {ko[0]} {which} 종목의 {ko[1]} ({len(kept)}종목 중){total}: {items}"
     return (
-        f"{sector} sector, {GAP_WORDS[read][1]} of the {'lowest' if low else 'highest'} by "
-        f"{GAP_WORDS[order][1]} (of {len(kept)}): {items}"
+        f"{sector} sector, {GAP_WORDS[read][1]} of the {'lowest' if low else 'highest'} "
+        f"{len(picked)} by {GAP_WORDS[order][1]} (of {len(kept)}){total}: {items}"
     )
 
 

@@ -543,7 +543,9 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
         return before[0].surface if after and before and after[0].name != before[0].name else None
     for i, t in enumerate(tokens):
-        counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
+        counted = (i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN") or (
+            i > 2 and tokens[i - 2].form == "개" and tokens[i - 3].tag == "SN"
+            and tokens[i - 1].tag.startswith(("NN", "SL")))  # 'ETF 3개의', '상위 3개 종목의'  # fmt: skip
         # '… 큰 쪽의', '… 싼 것의', '… 높은 종목의': the noun a clause picked, then its figure
         clause_pick = i > 1 and tokens[i - 1].tag in ("NNG", "SL") and _clause_before(tokens, i - 1)
         picked = i > 0 and (tokens[i - 1].form in PICKED or counted or clause_pick)

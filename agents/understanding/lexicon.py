@@ -78,6 +78,7 @@ class Lexicon:
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
+    sectors: list[str] = field(default_factory=list)  # the stocks' sectors in the data
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
     _index: HeadIndex[tuple[str, str, str, str]] = field(init=False, repr=False)
 
@@ -139,6 +140,11 @@ class Lexicon:
             out += [(fold(a), "index", spec["key"], spec["name"]) for a in spec["aliases"]]
         for spec in voc["sectors"]:
             out += [(fold(a), "sector", spec["key"], spec["key"]) for a in _sector_forms(spec)]
+        named = {spec["key"] for spec in voc["sectors"]}
+        for sector in (x for x in self.sectors if x not in named):  # '인터넷주', '통신 업종'
+            out += [
+                (fold(sector + suffix), "sector", sector, sector) for suffix in _SECTOR_SUFFIXES
+            ]
         english = voc["region_names_en"]  # 'Daegu', 'Seoul Gangnam-gu': the names answers use
         for spec in voc["re_regions"]:
             said = {*spec["aliases"], *([english[spec["key"]]] if spec["key"] in english else [])}
@@ -508,6 +514,8 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     alias_rows = fetch_all("SELECT kind, alias, target FROM entity_aliases", pool=pool)
     tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
     manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
+    sector_rows = fetch_all("SELECT DISTINCT sector FROM stocks WHERE sector IS NOT NULL AND NOT "
+                            "is_etf ORDER BY sector", pool=pool)  # fmt: skip
     etfs = {r["code"]: r["name"] for r in etf_rows}
     stocks: dict[str, tuple[str, str | None]] = {}
     security_ids: dict[str, str] = {}
@@ -525,6 +533,7 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
         security_ids=security_ids, aliases=[a for a in aliases if a[1] in ("etf", "stock")],
         benchmarks={r["code"]: r["benchmark"] for r in etf_rows if r.get("benchmark")},
         fund_managers={r["code"]: r["manager"] for r in etf_rows if r.get("manager")},
+        sectors=[r["sector"] for r in sector_rows],
         latest_session=current_as_of_date(pool).isoformat(),
     )  # fmt: skip
 

@@ -201,6 +201,7 @@ def understand(
         _bar_after_a_figure(frame, previous)
     _read_comparative_to_subject(frame)
     _read_window_stat(frame, question)
+    _aggregate_across(frame, previous)
     _read_at_extreme(frame)
     _read_move_pick(frame)
     frame.per_period = _per_period(question)
@@ -248,6 +249,19 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
 
 
 _MOVE_DEGREE = re.compile(r"(?:더|가장|제일)\s*(?:많이|크게)\s*$|덜\s*$")
+
+
+def _aggregate_across(frame: QuestionFrame, previous: QuestionFrame | None) -> None:
+    """'에코프로 1개월 수익률' → '에코프로비엠은?' → '둘 합쳐서 평균은?': the mean is across the
+    subjects of the talk (each one's figure as before), not a mean over the window."""
+    op, w = frame.operation, frame.window
+    subjects = [e for e in frame.entities if e.kind in ("stock", "etf", "index", "series")]
+    if (previous is None or frame.reference != "same" or len(subjects) < 2
+            or not all(e.inherited for e in subjects) or op.kind != "aggregate"
+            or op.aggregate not in ("sum", "avg") or frame.statistic != op.aggregate
+            or previous.statistic in (None, op.aggregate) or (w is not None and w.start >= 0)):  # fmt: skip
+        return
+    frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
 
 
 def _read_move_pick(frame: QuestionFrame) -> None:

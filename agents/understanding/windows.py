@@ -184,6 +184,10 @@ def read_window_stat(text: str) -> WindowStat:
         spans.append((m.start, m.end))
     if priced and "종가" not in lowered and "close" not in lowered:
         field = "high_low" if len(priced) == 2 else "high" if "max" in priced else "low"
+    if {"high", "low"} <= set(lowered) or {"고가", "저가"} <= set(lowered):
+        field, stat = "high_low", stat or "extremes"  # 'high low', '고가 저가': both ends
+        spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True)
+                  if w in ("high", "low", "고가", "저가")]  # fmt: skip
     if has_max and has_min:  # '최고치와 최저치': both ends; with '차이', the width between them
         gap = [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
         stat, spans = ("range", spans + gap) if gap else ("extremes", spans)
