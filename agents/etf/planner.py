@@ -90,9 +90,9 @@ class OfflinePlanner(Model):
 
     def respond(self, messages: list[ChatMessage | dict[str, Any]]) -> str:
         task_index = last_task_index(messages)
-        if task_index is None:  # e.g. the max-steps summary prompt: answer in plain text
-            return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
-        if task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value:
+        if task_index is None or (
+            task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value
+        ):
             # smolagents' max-steps summary request: a model answers in plain text here.
             return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
         question = current_question(message_text(messages[task_index]))
