@@ -37,25 +37,17 @@ def needs_resolution(plan: Plan) -> bool:
 def resolve_code(plan: Plan) -> str:
     """Step 1: the seed's tool-order rules (stock_search / list_tags / etf_search first)."""
     lines = ["import json", "resolved = {}"]
-    for m in plan.stocks:
-        lines += [
-            f"hits = json.loads(stock_search(query={lit(m.name)}))",
-            f"resolved[{lit('stock:' + m.key)}] = hits if isinstance(hits, dict) else "
-            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
-        ]
-    if plan.tags:
-        lines.append("tags = json.loads(list_tags())")
-        for m in plan.tags:
-            lines.append(
-                f"resolved[{lit('tag:' + m.key)}] = tags if isinstance(tags, dict) else "
-                f"[t for t in tags if t['name'] == {lit(m.key)}]"
-            )
-    for m in plan.etfs:
-        lines += [
-            f"hits = json.loads(etf_search(query={lit(m.name)}))",
-            f"resolved[{lit('etf:' + m.key)}] = hits if isinstance(hits, dict) else "
-            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
-        ]
+    for m in [*plan.stocks, *plan.tags, *plan.etfs]:
+        key = lit(f"{m.kind}:{m.key}")
+        if m.kind != "tag":
+            lines += [f"hits = json.loads({m.kind}_search(query={lit(m.name)}))",
+                      f"resolved[{key}] = hits if isinstance(hits, dict) else "
+                      f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]"]  # fmt: skip
+            continue
+        if m is plan.tags[0]:
+            lines.append("tags = json.loads(list_tags())")
+        lines.append(f"resolved[{key}] = tags if isinstance(tags, dict) else "
+                     f"[t for t in tags if t['name'] == {lit(m.key)}]")  # fmt: skip
     lines.append("print(json.dumps(resolved, ensure_ascii=False))")
     return "\n".join(lines)
 
@@ -230,14 +222,7 @@ def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> s
 
 
 def _list_tags(plan: Plan, *_: Any) -> str:
-    return tpl.inline("\n".join([
-        "import json",
-        "result = json.loads(list_tags())",
-        "if isinstance(result, dict):",
-        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-        "else:",
-        f"    final_answer(render_tags(result, '', {lit(plan.lang)}))",
-    ]))  # fmt: skip
+    return tool_code(plan, "list_tags()", f"render_tags(result, '', {lit(plan.lang)})")
 
 
 _BUILDERS: dict[str, Any] = {
