@@ -1110,15 +1110,8 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
             f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)})")  # fmt: skip
     text = "text" if plan.lang == "ko" else "text_en"
-    lines = ["import json",
-             f"result = json.loads({call})",
-             "if isinstance(result, dict) and result.get('status') == 'error':",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-             "elif not result.get('window'):",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang) + etf['name'])})",
-             "else:",
-             f"    final_answer(result['window'][{lit(text)}] + {lit(_note_suffix(plan))})"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
+    return tool_code(plan, call, f"(result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
+                     f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
 
 
 def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
