@@ -128,7 +128,8 @@ class OfflinePlanner(Model):
             plan.decline_reason = "not_found:" + ", ".join(missing)
             return _action("검색으로 확인되지 않은 이름이 있어 후보를 안내합니다.",
                            codegen.final_text_code("\n".join(missing)))  # fmt: skip
-        return _action(_answer_thought(plan), codegen.answer_code(plan, resolved))
+        thought = _ANSWER_THOUGHTS.get(plan.intent, "결과를 정리해 답합니다.")
+        return _action(thought, codegen.answer_code(plan, resolved))
 
 
 def last_task_index(messages: list[ChatMessage | dict[str, Any]]) -> int | None:
@@ -197,10 +198,6 @@ _ANSWER_THOUGHTS = {
     "etf_groups": "ETF를 운용사(또는 테마)와 함께 그래프에서 읽고 코드에서 그룹마다 값을 계산합니다.",
     "etf_attribution": "ETF의 기간 수익률과 상위 보유종목의 수익률을 도구로 읽고, 코드에서 종목별 기여(비중×수익률)를 계산합니다.",
 }
-
-
-def _answer_thought(plan: Plan) -> str:
-    return _ANSWER_THOUGHTS.get(plan.intent, "결과를 정리해 답합니다.")
 
 
 def _action(thought: str, code: str) -> str:

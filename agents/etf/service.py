@@ -191,7 +191,7 @@ def _takeover(run: _Run, offline: OfflinePlanner, tools: list[Any],
 
 
 def _record_step(run: _Run, step: ActionStep) -> StepEvent:
-    calls = run.collector.calls_since(_last_recorded_seq(run))
+    calls = run.collector.calls_since(sum(1 for t in run.trace if t.kind == "tool"))  # recorded
     usage = usage_of(getattr(step.model_output_message, "raw", None), run.model_id)
     if run.mode == "llm":
         run.budget.add(usage)
@@ -231,10 +231,6 @@ def _record_step(run: _Run, step: ActionStep) -> StepEvent:
             error=c.error,
         ))  # fmt: skip
     return event
-
-
-def _last_recorded_seq(run: _Run) -> int:
-    return sum(1 for t in run.trace if t.kind == "tool")
 
 
 def _thought(model_output: str | None) -> str | None:
