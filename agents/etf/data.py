@@ -587,6 +587,7 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
     vol = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
     highs = [d.get("high", d["close"]) for d in daily]
     lows = [d.get("low", d["close"]) for d in daily]
+    volumes = [d["volume"] for d in daily if d.get("volume") is not None]  # NULL: close-only rows
     return {
         "start_date": daily[-1]["date"],
         "end_date": daily[0]["date"],
@@ -595,13 +596,7 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
         "high": max(highs),
         "low": min(lows),
         "change_rate": change_rate(daily[-1]["close"], daily[0]["close"]),
-        "avg_volume": _average_volume(daily),
+        "avg_volume": int(round(sum(volumes) / len(volumes))) if volumes else None,
         # annualized volatility of the window's daily returns, % (data_access.figures)
         "volatility": round(vol * 100, 2) if vol is not None else None,
     }
-
-
-def _average_volume(daily: list[dict[str, Any]]) -> int | None:
-    """Mean volume of the days that have one (imported close-only series store NULL)."""
-    volumes = [d["volume"] for d in daily if d.get("volume") is not None]
-    return int(round(sum(volumes) / len(volumes))) if volumes else None

@@ -313,7 +313,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     named = plan.etfs or plan.stocks or plan.tags or plan.managers
     unheld = [w for w in frame.unknown_words if not (w.isascii() and w.isupper())
               or w in vocabulary()["unheld_domain"]]  # tickers aside, but 'ROE' is a measure  # fmt: skip
-    if frame.unknown_words and (not named or (unheld and not _known_measure(frame))):
+    known = any(m.name in (*SET_MEASURES, "premium", "nav", "benchmark", "listed_date", "holdings")
+                for m in frame.measures)  # fmt: skip
+    if frame.unknown_words and (not named or (unheld and not known)):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
@@ -730,11 +732,6 @@ def _measures_asked(frame: QuestionFrame) -> list[str]:
     """The distinct measures a question reads that a set table shows side by side, in order."""
     names = [m.name for m in frame.measures if m.name in _SIDE_BY_SIDE]
     return list(dict.fromkeys(names))
-
-
-def _known_measure(frame: QuestionFrame) -> bool:
-    return any(m.name in (*SET_MEASURES, "premium", "nav", "benchmark", "listed_date", "holdings")
-               for m in frame.measures)  # fmt: skip
 
 
 def _decline(plan: Plan, kind: str, what: str) -> Intent:
