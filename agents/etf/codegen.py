@@ -128,7 +128,7 @@ _INFO_FACTS = ("expense_ratio", "listed_date", "benchmark", "manager")
 
 def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     call = f"get_etf_info(etf_code={lit(etfs[0]['code'])})"
-    asked = plan.frame.measure() if plan.frame else None
+    asked = plan.frame.measure()
     asked = "manager" if MANAGER_ASKED.search(plan.question) else asked
     if asked not in _INFO_FACTS:
         return _etf_call(plan, etfs[0], call, "render_info")
@@ -143,12 +143,12 @@ def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
         render = "render_similar_returns"
     else:
         call, render = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})", "render_similar"
-    n = plan.frame.operation.top_n if plan.frame else None  # 'KODEX 200과 비슷한 ETF 3개'
+    n = plan.frame.operation.top_n  # 'KODEX 200과 비슷한 ETF 3개'
     return _etf_call(plan, etfs[0], call, render, result=f"result[:{int(n)}]" if n else "result")
 
 
 def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
-    if plan.frame is not None and plan.frame.operation.kind == "rank":
+    if plan.frame.operation.kind == "rank":
         from agents.etf.frame_codegen import ranked_changes_code
 
         return ranked_changes_code(plan, etfs)
@@ -199,7 +199,7 @@ def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> 
 
 def _top_n(plan: Plan, default: int) -> int:
     """The N of 'ETF 3개' / 'top 3' when the question names one (1–50)."""
-    n = plan.frame.operation.top_n if plan.frame else None
+    n = plan.frame.operation.top_n
     return max(1, min(50, n)) if n and n > 1 else default
 
 

@@ -84,12 +84,12 @@ class Plan:
     intent: Intent
     lang: Lang
     question: str
+    frame: QuestionFrame  # what the understanding layer read of the question
     etfs: list[Mention] = field(default_factory=list)
     stocks: list[Mention] = field(default_factory=list)
     tags: list[Mention] = field(default_factory=list)
     managers: list[Mention] = field(default_factory=list)
     period: str | None = None
-    frame: QuestionFrame | None = None
     universe: Universe | None = None
     measure: str | None = None
     unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
@@ -585,7 +585,7 @@ def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) 
         return
     fund = next((e for e in previous.entities if e.kind == "etf"), None)
     manager = lexicon.brands.get(fund.name.split()[0]) if fund else None
-    if manager and plan.frame is not None:
+    if manager:
         plan.managers = [Mention("manager", manager, manager, -1)]
         mark_read(plan.frame, "운용사")
 
@@ -632,10 +632,10 @@ def _scope_to(plan: Plan, benchmark: str, start: int, end: int) -> None:
     there are the index's words, not tags)."""
     plan.benchmark = benchmark
     plan.tags = [t for t in plan.tags if t.end <= start or t.start >= end]
-    if plan.frame is not None:  # the trace's '이해한 질문' shows the scope the answer uses
-        plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
-                               or e.end <= start or e.start >= end]  # fmt: skip
-        mark_read(plan.frame, *re.findall(r"\d+", plan.question[start:end]))  # '200', '150'
+    # the trace's '이해한 질문' shows the scope the answer uses
+    plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
+                           or e.end <= start or e.start >= end]  # fmt: skip
+    mark_read(plan.frame, *re.findall(r"\d+", plan.question[start:end]))  # '200', '150'
 
 
 def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | None:
@@ -662,7 +662,7 @@ _ASSETS = {"주식": "equity", "채권": "bond", "원자재": "commodity", "통�
 def _scope_by_market(plan: Plan) -> None:
     """'국내주식 ETF 몇 개?', '해외 ETF 중 보수 가장 싼 것': the set narrowed by the region and
     asset class each ETF is listed with (a named tag or house keeps its own narrowing)."""
-    said = plan.frame.question if plan.frame else plan.question
+    said = plan.frame.question
     taken = [(m.start, m.end) for m in (*plan.etfs, *plan.tags, *plan.managers)]
     for m in _MARKET.finditer(said):
         if any(a < m.end(1) and m.start(1) < b for a, b in taken):
@@ -671,8 +671,7 @@ def _scope_by_market(plan: Plan) -> None:
         asset = m.group(2) and not any(a < m.end(2) and m.start(2) < b for a, b in taken)
         if asset:  # '국내 채권 ETF': a theme named keeps its own narrowing
             plan.market["asset_class"] = _ASSETS[m.group(2).lower()]
-        if plan.frame is not None:
-            mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
+        mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
         _count_in_cut(plan, m.start())  # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?'
         return
 
@@ -684,16 +683,8 @@ def _count_in_cut(plan: Plan, at: int) -> None:
     """'1개월 수익률 상위 10개 ETF 중 레버리지 ETF 몇 개?': every ETF ordered by the measure and
     cut, then the theme's (house's, market's) ETFs among them counted — when the narrower set
     (said at `at`) is named after the cut ('반도체 ETF 중 … 상위 2개의 …' cuts the theme)."""
-    op = plan.frame.operation if plan.frame else None
-    cut = _CUT_THEN.search(plan.question)
-    if (
-        op is not None
-        and op.top_n
-        and op.aggregate == "count"
-        and plan.frame
-        and cut
-        and at >= cut.end()
-    ):
+    op, cut = plan.frame.operation, _CUT_THEN.search(plan.question)
+    if op.top_n and op.aggregate == "count" and cut and at >= cut.end():
         plan.count_in_cut = True
         plan.frame.notes.append(COMPOSED)  # the cut, then the narrower set counted in it
 
@@ -713,8 +704,7 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
-            if plan.frame is not None:
-                mark_read(plan.frame, *(t.form for t in analyse(word)))  # the set is scoped by it
+            mark_read(plan.frame, *(t.form for t in analyse(word)))  # the set is scoped by it
             return
 
 
@@ -1039,9 +1029,9 @@ def _check_period(plan: Plan) -> None:
     """A period the price tools do not take is widened to the next one they do, and said."""
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
-    w, frame = (plan.frame.window if plan.frame else None), plan.frame
+    w = plan.frame.window
     over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
-    if (frame is not None and w is not None and plan.intent == "etf_measure"
+    if (w is not None and plan.intent == "etf_measure"
             and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
         # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total (the tool's
         # periods are 1w, 1m, 3m …)
@@ -1055,9 +1045,9 @@ def _check_period(plan: Plan) -> None:
         plan.days = int(days.group(1))
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
-    months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
+    months = plan.frame.period.months if plan.frame.period else 1.0
     wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
-    said = plan.frame.period.surface if plan.frame and plan.frame.period else ""
+    said = plan.frame.period.surface if plan.frame.period else ""
     words = fig.period_of(wider)
     plan.unanswered.append(_text(plan, "period", said or plan.period,
                                  words.ko if plan.lang == "ko" else words.en))  # fmt: skip

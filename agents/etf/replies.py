@@ -23,7 +23,7 @@ _SCOPE = {  # why a question outside the data is not answered: (Korean, English)
 def definition(plan: Plan) -> str:
     from agents.understanding.glossary import entry_for  # the glossary loads on first use
 
-    surfaces = [m.surface for m in plan.frame.measures] if plan.frame else []
+    surfaces = [m.surface for m in plan.frame.measures]
     entry = entry_for(surfaces, plan.question)
     if entry is None:
         if plan.lang == "ko":
@@ -49,17 +49,16 @@ def declined(plan: Plan) -> str:
                   else f"'{what}' is not in this workbench's data, so I cannot answer it.")  # fmt: skip
     else:
         words = _SCOPE.get(what, _SCOPE["chit_chat"])
-        notes = plan.frame.notes if plan.frame else []
-        phrase = next((n.split(":", 2)[2] for n in notes if n.startswith("out_of_scope:")), "")
+        phrase = next((n.split(":", 2)[2] for n in plan.frame.notes
+                       if n.startswith("out_of_scope:")), "")  # fmt: skip
         reason = words[0 if plan.lang == "ko" else 1].format(phrase)
     return particles(reason) + "\n\n" + particles(nearest(plan))
 
 
 def unsupported(plan: Plan) -> str:
     frame = plan.frame
-    useful = frame is not None and (frame.entities or frame.measures or
-                                    frame.operation.kind != "lookup")  # fmt: skip
-    understood = frame.summary_ko() if frame is not None and useful else ""
+    useful = frame.entities or frame.measures or frame.operation.kind != "lookup"
+    understood = frame.summary_ko() if useful else ""
     head = "" if not understood else (
         f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다." if plan.lang == "ko"
         else f"What I understood ({understood}) is not something I can compute.")  # fmt: skip
