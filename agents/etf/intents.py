@@ -71,11 +71,9 @@ SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "vol
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
 DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
-PERIOD_WORDS = {
-    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
-           "ytd": "연초 이후", "mtd": "전월 말 이후"},
-    "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
-           "1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
+PERIOD_WORDS = {  # figures' words for its windows, and the day, year and month to date
+    "ko": {p: fig.PERIODS[p].ko for p in _PERIOD_ORDER} | {"1d": "1일", "ytd": "연초 이후", "mtd": "전월 말 이후"},
+    "en": {p: fig.PERIODS[p].en for p in _PERIOD_ORDER} | {"1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
 }  # fmt: skip
 
 
