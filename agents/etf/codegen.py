@@ -83,9 +83,7 @@ def answer_code(plan: Plan, resolved: Resolved) -> str:
     tags = [first[f"tag:{m.key}"]["name"] for m in plan.tags if f"tag:{m.key}" in first]
     from agents.etf.frame_codegen import FRAME_BUILDERS
 
-    builder = _BUILDERS.get(plan.intent) or FRAME_BUILDERS.get(plan.intent)
-    if builder is None:
-        return final_text_code(tpl.unsupported(plan.lang))
+    builder = _BUILDERS.get(plan.intent) or FRAME_BUILDERS[plan.intent]  # every intent has one
     return builder(plan, etfs, stocks, tags)
 
 
