@@ -114,9 +114,8 @@ class Plan:
     gap_of_groups: bool = False  # their figures' difference was asked
     total_of_groups: bool = False  # their counts (or sums) added up was asked
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
-    holdings_n: int | None = (
-        None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
-    )
+    # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
+    holdings_n: int | None = None
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     held_to_bar: bool = False  # the pick's figure against a bar ('… ETF의 수익률은 10% 넘어?')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
@@ -260,10 +259,8 @@ def _superlative_pick(frame: QuestionFrame) -> str | None:
 def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     """A top-N of holdings, then '중' and a superlative: the one picked inside those N."""
     op, picked = frame.operation, _superlative_pick(frame)
-    other = {m.name for m in frame.measures} - {
-        "weight",
-        "holdings",
-    }  # '… 중 1개월 수익률': its own
+    # a measure besides the weight ('… 중 1개월 수익률') is read of each holding: not this pick
+    other = {m.name for m in frame.measures} - {"weight", "holdings"}
     if not op.top_n or op.top_n < 2 or picked is None or other:
         return False
     plan.within, op.top_n, op.direction = op.top_n, 1, picked  # type: ignore[assignment]
@@ -532,9 +529,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
 _JOINED = re.compile(r"^[^,]*?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$", re.IGNORECASE)
 
 
-_THAN_THE_OTHER = re.compile(
-    r"^[^,]*?(?:이|가|은|는)\s*$"
-)  # the first theme's words, its subject particle
+# the first theme's words, its subject particle
+_THAN_THE_OTHER = re.compile(r"^[^,]*?(?:이|가|은|는)\s*$")
 
 
 def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]] | None:
@@ -551,10 +547,7 @@ def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]]
         return "tag", tags
     if len(tags) == 2 and all(t.start >= 0 for t in tags) and _THAN_THE_OTHER.match(
             plan.question[tags[0].end:tags[1].start]) and "보다" in plan.question[tags[1].end:]:  # fmt: skip
-        return (
-            "tag",
-            tags,
-        )  # '해외주식 ETF 평균 수익률이 채권 ETF 평균보다 높아?': the two, compared
+        return "tag", tags  # '해외주식 ETF 평균 수익률이 채권 ETF 평균보다 높아?': the two
     return None
 
 
