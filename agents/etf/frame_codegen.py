@@ -18,7 +18,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
 from agents.etf.set_answers import fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
@@ -321,7 +321,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
                  "value = len(rows)"]  # fmt: skip
     if held and aggregate:
         spec = _aggregate_spec(built, described, measure, period)
-        label, words = _measure_label(plan, measure, period), _AGGREGATE_WORDS[aggregate]
+        label, words = _measure_label(plan, measure, period), AGGREGATE_WORDS[aggregate]
         said = (f"{described} {label} {words[0]}" if plan.lang == "ko"
                 else f"the {words[1]} {label} of {described}")  # fmt: skip
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
@@ -594,7 +594,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
         cut += f" 중 {then} {'높은' if pick[1] else '낮은'} {plan.pick_n}개" if pick else ""
         cut += f" 중 {_condition(plan, measure)}" if plan.keep_where else ""
         title = f"{described} 중 {cut} ETF의 {label}"
-        title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
+        title += f" {AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
         if aggregate == "count":  # how many of the cut meet the condition, not a count of fees
             title = f"{described} 중 {cut} ETF 개수: {{value}}"
     else:
@@ -604,7 +604,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
                 f"{' ' if plan.pick_n > 1 else ''}{then}," if pick else "")  # fmt: skip
         cut += f" with {_condition(plan, measure)}" if plan.keep_where else ""
         label = "ETFs" if aggregate == "count" else label
-        title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
+        title = (f"{AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
     empty = tpl.no_values(plan.lang, described, order)
@@ -645,7 +645,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
         body.append("    groups.append({'group': grp, 'value': value, 'rows': [], 'n': len(rows)})")
     word = {"manager": ("운용사", "manager"), "tag": ("테마", "theme")}[op.group_by or "manager"]
     label = _measure_label(plan, measure, period)
-    agg = _AGGREGATE_WORDS[op.aggregate or "count"]
+    agg = AGGREGATE_WORDS[op.aggregate or "count"]
     condition = _condition(plan, filter_measure)
     if op.kind == "rank":
         what = (f"{label} {'높은' if descending else '낮은'} ETF", f"ETFs with the "
@@ -669,10 +669,6 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
                     "if g['group'] == name]")  # fmt: skip
     body.append(f"final_answer(render_groups(groups, {lit(spec)}))")
     return graph_code(plan, cypher, body)
-
-
-_AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
-                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 
 
 _Threshold = tuple[str, str, float, str | None]  # measure, comparator, number, unit
@@ -827,7 +823,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
     condition = _condition(plan, op.filter_measure or measure)
     scope = described + ((f" 중 {condition}" if ko else f" with {condition}") if condition else "")
     label = _measure_label(plan, measure, period)
-    words = _AGGREGATE_WORDS[op.aggregate or "count"]
+    words = AGGREGATE_WORDS[op.aggregate or "count"]
     counted = op.also_count and op.aggregate != "count"  # '몇 개고 평균 보수는?'
     if op.aggregate == "count":
         title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"

@@ -68,6 +68,8 @@ Lang = Literal["ko", "en"]
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
                 "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
+AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
+                   "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
 DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
@@ -506,7 +508,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
               "all": "전체 ETF", "similar": "비슷한 ETF"}[plan.universe]  # fmt: skip
-    words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값", "count": "개수"}
+    words = {k: ko for k, (ko, _) in AGGREGATE_WORDS.items()}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
     if plan.filter_first:  # the condition is the set's first step
