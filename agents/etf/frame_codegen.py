@@ -19,7 +19,7 @@ from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS
 from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
-from agents.etf.set_answers import fmt_measure
+from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, measure_name
 from agents.understanding.parse import asked_move, bar_is_the_predicate
@@ -49,15 +49,8 @@ LABELS = {
            "volume_surge": "last week's average volume / 3-month average", "manager": "manager"},
 }  # fmt: skip
 # the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
-_RANGE_MEASURES = {
-    "return",
-    "close",
-    "net_assets",
-    "volume",
-    "from_high",
-    "from_low",
-    "volume_surge",
-}
+_RANGE_MEASURES = {"return", "close", "net_assets", "volume", "from_high", "from_low",
+                   "volume_surge"}  # fmt: skip
 _WINDOWED = ("return", "volume", "volatility", "from_high", "from_low", "trading_value")
 
 
@@ -249,9 +242,7 @@ def _price_calls(measures: set[str], period: str) -> list[_PriceCall]:
     columns = []
     if "return" in measures:  # '어제': the last close against the one before it
         columns.append("return=" + ("day_change" if period == "1d" else "change_rate"))
-    fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
-              "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
-    columns += [f"{m}={f}" for m, f in fields.items() if m in measures]
+    columns += [f"{m}={f}" for m, f in SUMMARY_FIELD.items() if m in measures and m != "return"]
     if measures & {"from_high", "from_low"}:  # the last close against the window's closes
         columns += ["from_high", "from_low"]
     calls: list[_PriceCall] = [(window, part, None, ",".join(columns))]
@@ -973,8 +964,7 @@ def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> 
                   f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
                   f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     else:
-        key = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
-               "volume": "avg_volume", "volatility": "volatility"}[measure]  # fmt: skip
+        key = SUMMARY_FIELD[measure]
         window = period if measure in ("return", "volume", "volatility") else "1w"
         for var, etf in (("pa", a), ("pb", b)):
             lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "

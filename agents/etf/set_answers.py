@@ -14,6 +14,10 @@ from agents.window_answer import per_period_text
 from data_access.figures import per_period
 from data_access.seed.news_text import has_batchim, josa
 
+# the price summary's field (get_etf_prices) each set measure is read from
+SUMMARY_FIELD = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
+                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
+
 
 def fmt_krw(x: float) -> str:
     """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원' (a gap signed)."""
