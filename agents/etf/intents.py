@@ -1047,38 +1047,34 @@ def _check_period(plan: Plan) -> None:
     plan.period = wider
 
 
-_TEXTS = {
-    "ko": {
-        "stock_compare": "두 종목의 직접 비교는 ETF 챗이 지원하지 않습니다 (종목 리포트 화면을 쓰세요).",
-        "set_measure": "'{0}' 기준으로 ETF를 거르거나 줄 세우는 것은 오프라인에서 지원하지 않습니다.",
-        "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
-        "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
-        "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
-        "that_stock": "직전 답의 종목을 이어받지 못해 ETF 자체의 값으로 답했습니다.",
-        "count_in_cut": "상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
-        "day_threshold": "하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
-        "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
-        "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
-        "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
-        "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
-        "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
-    },
-    "en": {
-        "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
-        "set_measure": "Filtering or ranking ETFs by '{0}' is not supported offline.",
-        "default_measure": "No measure was named, so the expense ratio was used.",
-        "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
-        "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
-        "that_stock": "The stock of the previous answer was not carried over: the ETF's own figure is given.",
-        "count_in_cut": "Counting within the top {0} is not computed: the whole set was counted.",
-        "day_threshold": "The {0} daily-move bar was not applied: every up (down) session is counted.",
-        "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
-        "unheld": "'{0}' is not in this workbench's data and was not answered.",
-        "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
-        "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
-        "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
-    },
-}
+_TEXTS = {  # what the answer says of a part it did not do: (Korean, English)
+    "stock_compare": ("두 종목의 직접 비교는 ETF 챗이 지원하지 않습니다 (종목 리포트 화면을 쓰세요).",
+                      "The ETF chat does not compare two stocks directly (use the stock report)."),
+    "set_measure": ("'{0}' 기준으로 ETF를 거르거나 줄 세우는 것은 오프라인에서 지원하지 않습니다.",
+                    "Filtering or ranking ETFs by '{0}' is not supported offline."),
+    "default_measure": ("기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
+                        "No measure was named, so the expense ratio was used."),
+    "etf_measure": ("ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
+                    "ETFs have no '{0}' (it is a stock measure)."),
+    "stock_measure": ("ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+                      "The ETF chat does not cover a stock's '{0}' (use the stock report)."),
+    "that_stock": ("직전 답의 종목을 이어받지 못해 ETF 자체의 값으로 답했습니다.",
+                   "The stock of the previous answer was not carried over: the ETF's own figure is given."),
+    "count_in_cut": ("상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
+                     "Counting within the top {0} is not computed: the whole set was counted."),
+    "day_threshold": ("하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
+                      "The {0} daily-move bar was not applied: every up (down) session is counted."),
+    "period": ("가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
+               "The price tools do not take a '{0}' period, so '{1}' was used."),
+    "unheld": ("'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
+               "'{0}' is not in this workbench's data and was not answered."),
+    "as_of": ("ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
+              "The ETF chat does not look up past dates ({0}): the latest data was used."),
+    "advice_compared": ("어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
+                        "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets)."),
+    "set_why": ("ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
+                "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions."),
+}  # fmt: skip
 
 
 _MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
@@ -1087,4 +1083,4 @@ _MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
 def _text(plan: Plan, key: str, *args: str) -> str:
     if key in _MEASURE_ARG:  # 'dividend_yield' is written '배당수익률'
         args = tuple(measure_name(a, plan.lang) for a in args)
-    return particles(_TEXTS[plan.lang][key].format(*args))
+    return particles(_TEXTS[key][0 if plan.lang == "ko" else 1].format(*args))
