@@ -817,7 +817,7 @@ def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> di
     words = AGGREGATE_WORDS[op.aggregate or "count"]
     counted = op.also_count and op.aggregate != "count"  # '몇 개고 평균 보수는?'
     if op.aggregate == "count":
-        title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"
+        title = f"{scope}: {{value}}"
     elif ko:
         title = f"{scope}{' {count}개' if counted else ''}의 {label} {words[0]}: {{value}}"
     else:
