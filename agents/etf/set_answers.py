@@ -504,12 +504,8 @@ def daily_words(field: str) -> tuple[str, str]:
 
 
 def daily_amount(field: str, v: float) -> str:
-    """One daily figure in its unit: shares, 조/억 원 for sizes and traded amounts, won prices."""
-    if field == "volume":
-        return f"{v:,.0f}주"
-    if field in ("net_assets", "market_cap", "trading_value"):
-        return fmt_krw(v)
-    return f"{v:,.2f}원" if field == "nav" else f"{v:,.0f}원"
+    """One daily figure in its unit as fmt_measure writes it (shares, 조/억 원, won), a NAV in won."""
+    return fmt_measure(field, v) + ("원" if field == "nav" else "")
 
 
 def render_month(result: dict, spec: dict) -> str:
