@@ -462,15 +462,12 @@ class SessionAsk:
     unit: str = "session"
 
     def __post_init__(self) -> None:
-        if self.statistic not in SESSION_STATISTICS:
-            raise ToolInputError(f"statistic은 {', '.join(SESSION_STATISTICS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.statistic!r}")  # fmt: skip
-        if self.field not in SESSION_FIELDS:
-            raise ToolInputError(f"field는 {', '.join(SESSION_FIELDS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.field!r}")  # fmt: skip
-        if self.unit not in WINDOW_UNITS:
-            raise ToolInputError(f"unit은 {', '.join(WINDOW_UNITS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.unit!r}")  # fmt: skip
+        for said, value, allowed in (("statistic은", self.statistic, SESSION_STATISTICS),
+                                     ("field는", self.field, SESSION_FIELDS),
+                                     ("unit은", self.unit, WINDOW_UNITS)):  # fmt: skip
+            if value not in allowed:
+                raise ToolInputError(f"{said} {', '.join(allowed)} 중 하나여야 합니다. "
+                                     f"받은 값: {value!r}")  # fmt: skip
         if not 1 <= fig.Window(self.sessions, self.unit).calendar_days() - 15 <= 380:
             raise ToolInputError(
                 f"구간은 1년 이내여야 합니다. 받은 값: {self.sessions!r} {self.unit}"
