@@ -725,11 +725,9 @@ def _aggregate_lines(aggregate: str, measure: str) -> list[str]:
     values = f"values = [r[{lit(measure)}] for r in rows if r.get({lit(measure)}) is not None]"
     if aggregate == "count":
         return ["value = len(rows)"]
-    if aggregate == "sum":
-        return [values, "value = sum(values) if values else None"]
     if aggregate == "avg":
         return [values, "value = sum(values) / len(values) if values else None"]
-    fn = "max" if aggregate == "max" else "min"
+    fn = aggregate if aggregate in ("sum", "max") else "min"
     return [values, f"value = {fn}(values) if values else None"]
 
 
