@@ -32,6 +32,7 @@ from agents.understanding.lexicon import Lexicon
 logger = logging.getLogger(__name__)
 
 OFFLINE_MODEL_ID = "offline-planner"
+APOLOGY = "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
 _RESOLVED_LINE = re.compile(r"^\{.*\}$", re.MULTILINE)
 
 
@@ -94,7 +95,7 @@ class OfflinePlanner(Model):
             task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value
         ):
             # smolagents' max-steps summary request: a model answers in plain text here.
-            return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
+            return APOLOGY
         question = current_question(message_text(messages[task_index]))
         frame = self._frame if self._frame and self._frame.question == question else None
         plan = detect_plan(question, self.lexicon, *self._previous, frame=frame)
