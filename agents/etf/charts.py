@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from agents.chart_style import base_layout, figure_of, session_axis
 from agents.colors import price_colors
-from agents.etf.set_answers import fmt_krw
+from agents.etf.set_answers import SUMMARY_FIELD, fmt_krw
 
 PALETTE = ("#2563eb", "#16a34a", "#ea580c", "#9333ea", "#0891b2", "#dc2626")
 PERIOD_LABELS = {"1d": "전일", "1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년",
@@ -202,11 +202,8 @@ def _names(entries: list[dict[str, Any]]) -> dict[str, str]:
 # "1. Applied Materials (AMAT): 13.44%" (a foreign holding's ticker)
 LISTED_ROW = re.compile(r"^\s*\d+\.\s+(?P<name>.+?)\s+\((?P<code>[0-9A-Z][0-9A-Z.]{0,11})\):", re.M)
 # The frame's measure → the field a tool result holds it in (graph rows, price summaries).
-MEASURE_FIELDS = {
-    "return": "change_rate", "expense_ratio": "expense_ratio", "weight": "weight",
-    "holdings": "weight", "net_assets": "latest_net_assets", "close": "end_close",
-    "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value",
-}  # fmt: skip
+MEASURE_FIELDS = SUMMARY_FIELD | {"expense_ratio": "expense_ratio", "weight": "weight",
+                                  "holdings": "weight"}  # fmt: skip
 MEASURE_AXES = {
     "return": "수익률 (%)", "expense_ratio": "총보수 (%)", "weight": "비중 (%)",
     "holdings": "비중 (%)", "net_assets": "순자산 (억 원)", "close": "종가 (원)",

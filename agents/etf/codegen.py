@@ -37,25 +37,17 @@ def needs_resolution(plan: Plan) -> bool:
 def resolve_code(plan: Plan) -> str:
     """Step 1: the seed's tool-order rules (stock_search / list_tags / etf_search first)."""
     lines = ["import json", "resolved = {}"]
-    for m in plan.stocks:
-        lines += [
-            f"hits = json.loads(stock_search(query={lit(m.name)}))",
-            f"resolved[{lit('stock:' + m.key)}] = hits if isinstance(hits, dict) else "
-            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
-        ]
-    if plan.tags:
-        lines.append("tags = json.loads(list_tags())")
-        for m in plan.tags:
-            lines.append(
-                f"resolved[{lit('tag:' + m.key)}] = tags if isinstance(tags, dict) else "
-                f"[t for t in tags if t['name'] == {lit(m.key)}]"
-            )
-    for m in plan.etfs:
-        lines += [
-            f"hits = json.loads(etf_search(query={lit(m.name)}))",
-            f"resolved[{lit('etf:' + m.key)}] = hits if isinstance(hits, dict) else "
-            f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]",
-        ]
+    for m in [*plan.stocks, *plan.tags, *plan.etfs]:
+        key = lit(f"{m.kind}:{m.key}")
+        if m.kind != "tag":
+            lines += [f"hits = json.loads({m.kind}_search(query={lit(m.name)}))",
+                      f"resolved[{key}] = hits if isinstance(hits, dict) else "
+                      f"([h for h in hits if h['code'] == {lit(m.key)}] or hits)[:1]"]  # fmt: skip
+            continue
+        if m is plan.tags[0]:
+            lines.append("tags = json.loads(list_tags())")
+        lines.append(f"resolved[{key}] = tags if isinstance(tags, dict) else "
+                     f"[t for t in tags if t['name'] == {lit(m.key)}]")  # fmt: skip
     lines.append("print(json.dumps(resolved, ensure_ascii=False))")
     return "\n".join(lines)
 
@@ -91,9 +83,7 @@ def answer_code(plan: Plan, resolved: Resolved) -> str:
     tags = [first[f"tag:{m.key}"]["name"] for m in plan.tags if f"tag:{m.key}" in first]
     from agents.etf.frame_codegen import FRAME_BUILDERS
 
-    builder = _BUILDERS.get(plan.intent) or FRAME_BUILDERS.get(plan.intent)
-    if builder is None:
-        return final_text_code(tpl.unsupported(plan.lang))
+    builder = _BUILDERS.get(plan.intent) or FRAME_BUILDERS[plan.intent]  # every intent has one
     return builder(plan, etfs, stocks, tags)
 
 
@@ -136,7 +126,7 @@ _INFO_FACTS = ("expense_ratio", "listed_date", "benchmark", "manager")
 
 def _info(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     call = f"get_etf_info(etf_code={lit(etfs[0]['code'])})"
-    asked = plan.frame.measure() if plan.frame else None
+    asked = plan.frame.measure()
     asked = "manager" if MANAGER_ASKED.search(plan.question) else asked
     if asked not in _INFO_FACTS:
         return _etf_call(plan, etfs[0], call, "render_info")
@@ -151,12 +141,12 @@ def _similar(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
         render = "render_similar_returns"
     else:
         call, render = f"find_similar_etfs(etf_code={lit(etfs[0]['code'])})", "render_similar"
-    n = plan.frame.operation.top_n if plan.frame else None  # 'KODEX 200과 비슷한 ETF 3개'
+    n = plan.frame.operation.top_n  # 'KODEX 200과 비슷한 ETF 3개'
     return _etf_call(plan, etfs[0], call, render, result=f"result[:{int(n)}]" if n else "result")
 
 
 def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
-    if plan.frame is not None and plan.frame.operation.kind == "rank":
+    if plan.frame.operation.kind == "rank":
         from agents.etf.frame_codegen import ranked_changes_code
 
         return ranked_changes_code(plan, etfs)
@@ -207,7 +197,7 @@ def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> 
 
 def _top_n(plan: Plan, default: int) -> int:
     """The N of 'ETF 3개' / 'top 3' when the question names one (1–50)."""
-    n = plan.frame.operation.top_n if plan.frame else None
+    n = plan.frame.operation.top_n
     return max(1, min(50, n)) if n and n > 1 else default
 
 
@@ -230,14 +220,7 @@ def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> s
 
 
 def _list_tags(plan: Plan, *_: Any) -> str:
-    return tpl.inline("\n".join([
-        "import json",
-        "result = json.loads(list_tags())",
-        "if isinstance(result, dict):",
-        f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-        "else:",
-        f"    final_answer(render_tags(result, '', {lit(plan.lang)}))",
-    ]))  # fmt: skip
+    return tool_code(plan, "list_tags()", f"render_tags(result, '', {lit(plan.lang)})")
 
 
 _BUILDERS: dict[str, Any] = {

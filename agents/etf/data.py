@@ -211,14 +211,12 @@ class EtfData:
               **cite: Any) -> None:  # fmt: skip
         if self.collector is None:
             return
+        params = params if isinstance(params, dict) else {"params": list(params or [])}
         filters = cite.pop("filters", None)
-        if filters is None:
-            filters = params if isinstance(params, dict) else {"params": list(params or [])}
         self.collector.add_citation(
             make_citation(
-                dataset_code=dataset, table=table, query=query,
-                params=params if isinstance(params, dict) else {"params": list(params or [])},
-                row_count=row_count, filters=filters,
+                dataset_code=dataset, table=table, query=query, params=params,
+                row_count=row_count, filters=params if filters is None else filters,
                 as_of_date=cite.pop("as_of_date", self.as_of_date), **cite,
             )
         )  # fmt: skip
@@ -341,7 +339,7 @@ class EtfData:
                          filters={"etf_code": code, "period": period})  # fmt: skip
         daily = [_etf_bar(r) for r in rows]
         if daily:
-            self._retime_last_citation(daily)
+            self._retime_last_citation(daily[-1]["date"], daily[0]["date"])
         out: dict[str, Any] = {"summary": _etf_summary(code, period, daily), "daily": daily}
         if session is not None:
             out["window"] = session_figure(daily, session, self.require_etf(code)["name"])
@@ -370,10 +368,8 @@ class EtfData:
             _SUMMARIES.put(key, read)
         self.cite("KR_ETF_DAILY_PRICE", "etf_prices", sql, {"codes": codes}, read.row_count,
                   filters={"etf_codes": f"{len(codes)} ETFs", "period": period})  # fmt: skip
-        if read.row_count and self.collector and self.collector.citations:
-            last = self.collector.citations[-1]
-            last.date_range.start, last.date_range.end = read.start, read.end
-            last.as_of_date = last.date_range.end
+        if read.row_count:
+            self._retime_last_citation(read.start, read.end)
         found = {code: dict(read.found[code]) if code in read.found
                  else _etf_summary(code, period, []) for code in codes}  # fmt: skip
         if against is not None:
@@ -415,15 +411,15 @@ class EtfData:
         summary: dict[str, Any] = {"stock_code": code, "period": period, "data_count": len(daily)}
         summary.update(_price_summary(daily))
         if daily:
-            self._retime_last_citation(daily)
+            self._retime_last_citation(daily[-1]["date"], daily[0]["date"])
         return {"summary": summary, "daily": daily}
 
-    def _retime_last_citation(self, daily: list[dict[str, Any]]) -> None:
-        """Put the actual date range of a price query on its citation."""
+    def _retime_last_citation(self, start: Any, end: Any) -> None:
+        """Put the actual date range of a price query on its citation; its end is the as-of date."""
         if self.collector and self.collector.citations:
             last = self.collector.citations[-1]
-            last.date_range.start, last.date_range.end = daily[-1]["date"], daily[0]["date"]
-            last.as_of_date = daily[0]["date"]
+            last.date_range.start, last.date_range.end = start, end
+            last.as_of_date = end
 
 
 def _etf_bar(r: dict[str, Any]) -> dict[str, Any]:
@@ -466,15 +462,12 @@ class SessionAsk:
     unit: str = "session"
 
     def __post_init__(self) -> None:
-        if self.statistic not in SESSION_STATISTICS:
-            raise ToolInputError(f"statistic은 {', '.join(SESSION_STATISTICS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.statistic!r}")  # fmt: skip
-        if self.field not in SESSION_FIELDS:
-            raise ToolInputError(f"field는 {', '.join(SESSION_FIELDS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.field!r}")  # fmt: skip
-        if self.unit not in WINDOW_UNITS:
-            raise ToolInputError(f"unit은 {', '.join(WINDOW_UNITS)} 중 하나여야 합니다. "
-                                 f"받은 값: {self.unit!r}")  # fmt: skip
+        for said, value, allowed in (("statistic은", self.statistic, SESSION_STATISTICS),
+                                     ("field는", self.field, SESSION_FIELDS),
+                                     ("unit은", self.unit, WINDOW_UNITS)):  # fmt: skip
+            if value not in allowed:
+                raise ToolInputError(f"{said} {', '.join(allowed)} 중 하나여야 합니다. "
+                                     f"받은 값: {value!r}")  # fmt: skip
         if not 1 <= fig.Window(self.sessions, self.unit).calendar_days() - 15 <= 380:
             raise ToolInputError(
                 f"구간은 1년 이내여야 합니다. 받은 값: {self.sessions!r} {self.unit}"
@@ -587,6 +580,7 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
     vol = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
     highs = [d.get("high", d["close"]) for d in daily]
     lows = [d.get("low", d["close"]) for d in daily]
+    volumes = [d["volume"] for d in daily if d.get("volume") is not None]  # NULL: close-only rows
     return {
         "start_date": daily[-1]["date"],
         "end_date": daily[0]["date"],
@@ -595,13 +589,7 @@ def _price_summary(daily: list[dict[str, Any]]) -> dict[str, Any]:
         "high": max(highs),
         "low": min(lows),
         "change_rate": change_rate(daily[-1]["close"], daily[0]["close"]),
-        "avg_volume": _average_volume(daily),
+        "avg_volume": int(round(sum(volumes) / len(volumes))) if volumes else None,
         # annualized volatility of the window's daily returns, % (data_access.figures)
         "volatility": round(vol * 100, 2) if vol is not None else None,
     }
-
-
-def _average_volume(daily: list[dict[str, Any]]) -> int | None:
-    """Mean volume of the days that have one (imported close-only series store NULL)."""
-    volumes = [d["volume"] for d in daily if d.get("volume") is not None]
-    return int(round(sum(volumes) / len(volumes))) if volumes else None

@@ -18,8 +18,8 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
-from agents.etf.set_answers import fmt_measure
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
 from agents.understanding.parse import asked_move, bar_is_the_predicate
@@ -49,15 +49,8 @@ LABELS = {
            "volume_surge": "last week's average volume / 3-month average", "manager": "manager"},
 }  # fmt: skip
 # the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
-_RANGE_MEASURES = {
-    "return",
-    "close",
-    "net_assets",
-    "volume",
-    "from_high",
-    "from_low",
-    "volume_surge",
-}
+_RANGE_MEASURES = {"return", "close", "net_assets", "volume", "from_high", "from_low",
+                   "volume_surge"}  # fmt: skip
 _WINDOWED = ("return", "volume", "volatility", "from_high", "from_low", "trading_value")
 
 
@@ -149,13 +142,13 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
         manager = plan.managers[0].key
         return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}\n"
                 f"RETURN {_RETURN}", f"{manager}의 ETF" if ko else f"ETFs managed by {manager}")  # fmt: skip
-    if plan.universe == "previous" and plan.frame:
+    if plan.universe == "previous":
         codes = ", ".join(cypher_text(c) for c in plan.frame.previous_result[:200])
         scope, scoped = _holder_scope(plan, tags)  # '그 중 반도체는?': narrowed to the theme
         described = (f"직전 답변의 ETF 중 {scoped}ETF" if scoped else "직전 답변의 ETF") if ko else (
             f"the {scoped}ETFs of the previous answer" if scoped else "the ETFs of the previous answer")  # fmt: skip
         return (f"MATCH (e:ETF){scope}\nWHERE e.code IN [{codes}]\nRETURN {_RETURN}", described)
-    if plan.universe == "similar" and plan.frame and plan.frame.operation.threshold_of:
+    if plan.universe == "similar" and plan.frame.operation.threshold_of:
         # the five ETFs whose holdings overlap most with it, as the similar-ETF answer lists
         ref = plan.frame.operation.threshold_of
         code = cypher_text(ref.key)
@@ -253,9 +246,7 @@ def _price_calls(measures: set[str], period: str) -> list[_PriceCall]:
     columns = []
     if "return" in measures:  # '어제': the last close against the one before it
         columns.append("return=" + ("day_change" if period == "1d" else "change_rate"))
-    fields = {"net_assets": "latest_net_assets", "close": "end_close", "volume": "avg_volume",
-              "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
-    columns += [f"{m}={f}" for m, f in fields.items() if m in measures]
+    columns += [f"{m}={f}" for m, f in SUMMARY_FIELD.items() if m in measures and m != "return"]
     if measures & {"from_high", "from_low"}:  # the last close against the window's closes
         columns += ["from_high", "from_low"]
     calls: list[_PriceCall] = [(window, part, None, ",".join(columns))]
@@ -290,7 +281,7 @@ def _where(conditions: list[_Threshold], reference: tuple[str, str, str] | None 
 
 
 def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
-    assert plan.frame is not None and plan.measure is not None
+    assert plan.measure is not None
     op, measure = plan.frame.operation, plan.measure
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
@@ -325,7 +316,7 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
                  "value = len(rows)"]  # fmt: skip
     if held and aggregate:
         spec = _aggregate_spec(built, described, measure, period)
-        label, words = _measure_label(plan, measure, period), _AGGREGATE_WORDS[aggregate]
+        label, words = _measure_label(plan, measure, period), AGGREGATE_WORDS[aggregate]
         said = (f"{described} {label} {words[0]}" if plan.lang == "ko"
                 else f"the {words[1]} {label} of {described}")  # fmt: skip
         body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
@@ -364,10 +355,10 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
 
 def _asked_bar(plan: Plan, measure: str) -> dict[str, Any] | None:
     """The bar named funds are held to ('KODEX 200 보수 0.1% 넘어?'), or None: a set filters."""
-    op = plan.frame.operation if plan.frame else None
-    if op is None or plan.universe != "named" or op.conditions or op.aggregate or op.threshold_of:
+    op = plan.frame.operation
+    if plan.universe != "named" or op.conditions or op.aggregate or op.threshold_of:
         return None
-    asked = asked_bar(plan.frame, measure) if plan.frame else None
+    asked = asked_bar(plan.frame, measure)
     if asked is None:
         return None
     comparator, bar = asked
@@ -380,7 +371,6 @@ def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[
                       aggregate: str | None) -> list[str]:  # fmt: skip
     """A set with price figures: one `get_etf_prices(rows=…)` call gives the filtered, ordered
     and cut table (ties at the cut named apart, not silently dropped)."""
-    assert plan.frame is not None
     ref = plan.frame.operation.threshold_of
     reference = (filter_measure, plan.frame.operation.comparator or "<", ref.key) if ref else None
     args = _where(conditions, reference)
@@ -407,7 +397,6 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
                      measure: str, descending: bool, n: int | None,
                      aggregate: str | None) -> list[str]:  # fmt: skip
     """A set of the graph's own figures (fees, weights): filtered and ordered in the code."""
-    assert plan.frame is not None
     body = _reference_lines(plan)
     if plan.frame.operation.threshold_of is not None:
         body += _against_reference(plan, filter_measure)
@@ -428,7 +417,7 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
 def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
     """set → order by one measure → take N → read another (or aggregate it): each step a line
     of the sandbox code the trace shows."""
-    assert plan.frame is not None and plan.measure is not None and plan.order_by is not None
+    assert plan.measure is not None and plan.order_by is not None
     op, order_by, measure = plan.frame.operation, plan.order_by, plan.measure
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
@@ -480,8 +469,6 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
 
 def _aggregate_held_to_bar(plan: Plan) -> bool:
     """A set's average (sum, max, min) asked against a bar as the question's predicate."""
-    if plan.frame is None:
-        return False
     op = plan.frame.operation  # '평균 보수는 0.3% 넘어?' is read as a filter with an average
     return bool(op.kind in ("aggregate", "filter") and op.aggregate in ("avg", "sum", "max", "min")
                 and op.comparator and (op.threshold_of or op.threshold is not None)
@@ -493,7 +480,6 @@ def _held_to_bar_lines(plan: Plan, measure: str, period: str, mine: str = "",
     """Sandbox lines: the bar (a number, or the named fund's same figure, read as the set's
     were), then `lead`, the figure (`mine`, of `subject`: sandbox expressions; by default the
     picked fund's) against it (agents.verdict)."""
-    assert plan.frame is not None
     op, ref = plan.frame.operation, plan.frame.operation.threshold_of
     if ref is None:
         bar = _threshold_value(measure, op.threshold or 0.0, op.threshold_unit)
@@ -520,7 +506,6 @@ def _order_direction(plan: Plan, order_by: str) -> str | None:
     """The order's direction, read on the side of '중' where its measure is named: before it
     for a cut ('순자산 상위 5개 ETF 중 …'), after it when the funds are named first ('KODEX
     200과 TIGER 200 중 1년 수익률 낮은 쪽의 보수')."""
-    assert plan.frame is not None
     frame, low = plan.frame, plan.frame.question.lower()
     among = low.find(" 중")
     surface = next((m.surface.lower() for m in frame.measures if m.name == order_by), "")
@@ -533,13 +518,13 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
     """Sandbox lines: the set ordered by one measure, its first and last ETF, and the gap of
     another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
     kept = _filter_lines(_conditions(plan, plan.frame.operation.filter_measure or "")
-                         ) if plan.filter_first and plan.frame else []  # fmt: skip
+                         ) if plan.filter_first else []  # fmt: skip
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
-    op = plan.frame.operation if plan.frame else None
-    two = op is not None and op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
-    said = pick_directions(plan.frame) if plan.frame and not two else []
+    op = plan.frame.operation
+    two = op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
+    said = [] if two else pick_directions(plan.frame)
     # the end said first comes first ('보수 제일 싼 것과 제일 비싼 것': the cheapest − the dearest)
-    down = not (two and op is not None and op.direction == "asc") and said[:1] != ["asc"]
+    down = not (two and op.direction == "asc") and said[:1] != ["asc"]
     if _priced({order_by, measure}):
         body = kept + _table_lines({order_by, measure}, period,
                                    f", order_by={lit(order_by)}, descending={down!r}")  # fmt: skip
@@ -599,7 +584,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
     ko = plan.lang == "ko"
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     then = _measure_label(plan, pick[0], period) if pick else ""
-    if plan.filter_first and plan.frame is not None:  # '보수 0.1% 미만 ETF 중 …': said first
+    if plan.filter_first:  # '보수 0.1% 미만 ETF 중 …': said first
         kept = _condition(plan, plan.frame.operation.filter_measure or "")
         described += f" 중 {kept}" if ko else f" with {kept}"
     if ko:
@@ -608,7 +593,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
         cut += f" 중 {then} {'높은' if pick[1] else '낮은'} {plan.pick_n}개" if pick else ""
         cut += f" 중 {_condition(plan, measure)}" if plan.keep_where else ""
         title = f"{described} 중 {cut} ETF의 {label}"
-        title += f" {_AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
+        title += f" {AGGREGATE_WORDS[aggregate][0]}: {{value}}" if aggregate else ": {value}"
         if aggregate == "count":  # how many of the cut meet the condition, not a count of fees
             title = f"{described} 중 {cut} ETF 개수: {{value}}"
     else:
@@ -618,7 +603,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
                 f"{' ' if plan.pick_n > 1 else ''}{then}," if pick else "")  # fmt: skip
         cut += f" with {_condition(plan, measure)}" if plan.keep_where else ""
         label = "ETFs" if aggregate == "count" else label
-        title = (f"{_AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
+        title = (f"{AGGREGATE_WORDS[aggregate][1].capitalize()} {label} of the {cut} among "
                  f"{described}: {{value}}" if aggregate
                  else f"{label.capitalize()} of the {cut} among {described}: {{value}}")  # fmt: skip
     empty = tpl.no_values(plan.lang, described, order)
@@ -633,7 +618,7 @@ def _composed_spec(plan: Plan, described: str, order_by: str, measure: str, peri
 def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     """One figure per manager or theme ('운용사별 평균 보수'), or each group's best ETFs
     ('운용사별로 보수 가장 싼 ETF'), over the asked scope and filters."""
-    assert plan.frame is not None and plan.measure is not None
+    assert plan.measure is not None
     op, measure, ko = plan.frame.operation, plan.measure, plan.lang == "ko"
     period = price_period(plan)
     rel, label = ("MANAGED_BY", "Company") if op.group_by == "manager" else ("TAGGED", "Tag")
@@ -659,7 +644,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
         body.append("    groups.append({'group': grp, 'value': value, 'rows': [], 'n': len(rows)})")
     word = {"manager": ("운용사", "manager"), "tag": ("테마", "theme")}[op.group_by or "manager"]
     label = _measure_label(plan, measure, period)
-    agg = _AGGREGATE_WORDS[op.aggregate or "count"]
+    agg = AGGREGATE_WORDS[op.aggregate or "count"]
     condition = _condition(plan, filter_measure)
     if op.kind == "rank":
         what = (f"{label} {'높은' if descending else '낮은'} ETF", f"ETFs with the "
@@ -685,17 +670,12 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
     return graph_code(plan, cypher, body)
 
 
-_AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
-                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
-
-
 _Threshold = tuple[str, str, float, str | None]  # measure, comparator, number, unit
 
 
 def _conditions(plan: Plan, filter_measure: str) -> list[_Threshold]:
     """Every threshold of the frame on a measure a set holds: (measure, comparator, number,
     unit), the first on the filter's measure ('보수 0.1% 미만이고 순자산 1조 넘는')."""
-    assert plan.frame is not None
     op = plan.frame.operation
     first: list[_Threshold] = [(filter_measure, op.comparator, op.threshold, op.threshold_unit)] if (
         op.comparator and op.threshold is not None) else []  # fmt: skip
@@ -712,7 +692,6 @@ def _filter_lines(conditions: list[_Threshold]) -> list[str]:
 def _reference_lines(plan: Plan) -> list[str]:
     """The ETF whose value is the bar ('KODEX 200보다 싼'): read beside the set, first, so the
     price lookups fill its value as they fill the others'."""
-    assert plan.frame is not None
     ref = plan.frame.operation.threshold_of
     if ref is None:
         return ["ref_text = ''"]
@@ -726,7 +705,7 @@ def _one_etf(code: str) -> str:
 
 
 def _against_reference(plan: Plan, measure: str) -> list[str]:
-    assert plan.frame is not None and plan.frame.operation.threshold_of is not None
+    assert plan.frame.operation.threshold_of is not None
     op, key = plan.frame.operation, plan.frame.operation.threshold_of.key
     return [f"bar = next((r.get({lit(measure)}) for r in rows if r['code'] == {lit(key)}), None)",
             f"rows = [r for r in rows if r['code'] != {lit(key)} and bar is not None and "
@@ -759,17 +738,14 @@ def _aggregate_lines(aggregate: str, measure: str) -> list[str]:
     values = f"values = [r[{lit(measure)}] for r in rows if r.get({lit(measure)}) is not None]"
     if aggregate == "count":
         return ["value = len(rows)"]
-    if aggregate == "sum":
-        return [values, "value = sum(values) if values else None"]
     if aggregate == "avg":
         return [values, "value = sum(values) / len(values) if values else None"]
-    fn = "max" if aggregate == "max" else "min"
+    fn = aggregate if aggregate in ("sum", "max") else "min"
     return [values, f"value = {fn}(values) if values else None"]
 
 
 def _condition(plan: Plan, measure: str) -> str:
     """The filter's conditions in words ('총보수 0.1% 미만 및 순자산총액 1조 초과')."""
-    assert plan.frame is not None
     op = plan.frame.operation
     if op.threshold_of is not None and op.comparator:  # the bar is another ETF's value
         label, ref = LABELS[plan.lang][measure], op.threshold_of.name
@@ -815,7 +791,6 @@ def _measure_label(plan: Plan, measure: str, period: str) -> str:
 
 def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
               period: str) -> dict[str, Any]:  # fmt: skip
-    assert plan.frame is not None
     op, ko = plan.frame.operation, plan.lang == "ko"
     condition = _condition(plan, filter_measure)
     ascending = not _descending(op.direction, op.comparator, measure)
@@ -844,15 +819,14 @@ def _set_spec(plan: Plan, described: str, measure: str, filter_measure: str,
 
 
 def _aggregate_spec(plan: Plan, described: str, measure: str, period: str) -> dict[str, Any]:
-    assert plan.frame is not None
     op, ko = plan.frame.operation, plan.lang == "ko"
     condition = _condition(plan, op.filter_measure or measure)
     scope = described + ((f" 중 {condition}" if ko else f" with {condition}") if condition else "")
     label = _measure_label(plan, measure, period)
-    words = _AGGREGATE_WORDS[op.aggregate or "count"]
+    words = AGGREGATE_WORDS[op.aggregate or "count"]
     counted = op.also_count and op.aggregate != "count"  # '몇 개고 평균 보수는?'
     if op.aggregate == "count":
-        title = f"{scope}: {{value}}" if ko else f"{scope}: {{value}}"
+        title = f"{scope}: {{value}}"
     elif ko:
         title = f"{scope}{' {count}개' if counted else ''}의 {label} {words[0]}: {{value}}"
     else:
@@ -873,7 +847,7 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
     if plan.as_of:
         spec["missing"] = out_of_window_text(plan)
     render = f"render_holding_weight(rows[0] if rows else {{}}, {lit(spec)})"
-    asked = plan.frame.operation.kind if plan.frame else "lookup"
+    asked = plan.frame.operation.kind
     if plan.period in CHANGE_PERIODS and plan.period != "1d" and asked in ("compare", "change"):
         # '1달 전이랑 비교': the weight change from the holdings-changes tool over that period
         spec["since"] = PERIOD_WORDS[plan.lang][plan.period]
@@ -894,7 +868,6 @@ def _weight_cypher(etf: Row, stock: Row, as_of: str | None = None) -> str:
 
 
 def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
-    assert plan.frame is not None
     etf, op = etfs[0], plan.frame.operation
     sector, sectors = _holdings_sector(plan)
     within = f" AND s.sector IN [{', '.join(cypher_text(x) for x in sectors)}]" if sectors else ""
@@ -959,7 +932,7 @@ def holdings_counts_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         "RETURN e.code AS code, e.name AS name, count(s) AS holdings, latest AS date"
     )
     spec = {"lang": plan.lang, "names": {e["code"]: e["name"] for e in etfs[:3]},
-            "fewer": pick_direction(plan.frame) == "asc" if plan.frame else False}  # fmt: skip
+            "fewer": pick_direction(plan.frame) == "asc"}  # fmt: skip
     return graph_answer(plan, cypher, f"render_holdings_counts(rows, {lit(spec)})")
 
 
@@ -1000,8 +973,7 @@ def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> 
                   f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
                   f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     else:
-        key = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
-               "volume": "avg_volume", "volatility": "volatility"}[measure]  # fmt: skip
+        key = SUMMARY_FIELD[measure]
         window = period if measure in ("return", "volume", "volatility") else "1w"
         for var, etf in (("pa", a), ("pb", b)):
             lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
@@ -1029,7 +1001,6 @@ def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
 
 
 def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
-    assert plan.frame is not None
     period = price_period(plan) if plan.period else "3m"
     aggregate: str = plan.frame.operation.aggregate or "max"
     if {"high", "low"} <= {m.name for m in plan.frame.measures}:
@@ -1081,10 +1052,10 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
     windowed = (plan.measure in ("return", "volatility", "drawdown") or plan.days
                 or (plan.measure == "trading_value" and plan.period))  # fmt: skip
-    aggregate = plan.frame.operation.aggregate if plan.frame is not None else None
+    aggregate = plan.frame.operation.aggregate
     premium_stat = aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None  # fmt: skip
     windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
-    if plan.days and plan.frame is not None and plan.frame.statistic is None:
+    if plan.days and plan.frame.statistic is None:
         mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
     period = price_period(plan) if windowed else "1w"
     if plan.as_of:  # a window from just before the day asked; the day is picked from it
@@ -1112,7 +1083,7 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     종가 변동성'): the price tool computes it (data_access.figures) and words it as the stock
     and Macro screens do (window_answer.describe)."""
     ask, etf, frame = plan.window, etfs[0], plan.frame
-    assert ask is not None and frame is not None
+    assert ask is not None
     mark_used(frame)
     if frame.stat_field in ("high", "low", "high_low"):
         plan.unanswered.append("ETF 시세에는 장중 고가·저가가 없어 종가 기준으로 계산했습니다."
@@ -1121,20 +1092,12 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
             f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)})")  # fmt: skip
     text = "text" if plan.lang == "ko" else "text_en"
-    lines = ["import json",
-             f"result = json.loads({call})",
-             "if isinstance(result, dict) and result.get('status') == 'error':",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang))} + result['error'])",
-             "elif not result.get('window'):",
-             f"    final_answer({lit(tpl.tool_failed(plan.lang) + etf['name'])})",
-             "else:",
-             f"    final_answer(result['window'][{lit(text)}] + {lit(_note_suffix(plan))})"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
+    return tool_code(plan, call, f"(result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
+                     f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
 
 
 def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
     """'비중이 가장 많이 늘어난 종목': holdings changes ordered by the weight change."""
-    assert plan.frame is not None
     op, etf = plan.frame.operation, etfs[0]
     period = plan.period if plan.period in CHANGE_PERIODS else "1m"
     if plan.period not in (None, *CHANGE_PERIODS):
@@ -1201,7 +1164,7 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     """One ETF over a span named whole: the year window's prices, the span's sessions picked in
     the code (a return from the last close before it)."""
-    assert plan.frame is not None and (plan.span is not None or plan.per is not None)
+    assert plan.span is not None or plan.per is not None
     etf = etfs[0]
     aggregate: str = (
         "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")

@@ -68,14 +68,14 @@ Lang = Literal["ko", "en"]
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
                 "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
+AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
+                   "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
 DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
 _PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
-PERIOD_WORDS = {
-    "ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년", "1d": "1일",
-           "ytd": "연초 이후", "mtd": "전월 말 이후"},
-    "en": {"1w": "1 week", "1m": "1 month", "3m": "3 months", "6m": "6 months", "1y": "1 year",
-           "1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
+PERIOD_WORDS = {  # figures' words for its windows, and the day, year and month to date
+    "ko": {p: fig.PERIODS[p].ko for p in _PERIOD_ORDER} | {"1d": "1일", "ytd": "연초 이후", "mtd": "전월 말 이후"},
+    "en": {p: fig.PERIODS[p].en for p in _PERIOD_ORDER} | {"1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
 }  # fmt: skip
 
 
@@ -84,12 +84,12 @@ class Plan:
     intent: Intent
     lang: Lang
     question: str
+    frame: QuestionFrame  # what the understanding layer read of the question
     etfs: list[Mention] = field(default_factory=list)
     stocks: list[Mention] = field(default_factory=list)
     tags: list[Mention] = field(default_factory=list)
     managers: list[Mention] = field(default_factory=list)
     period: str | None = None
-    frame: QuestionFrame | None = None
     universe: Universe | None = None
     measure: str | None = None
     unanswered: list[str] = field(default_factory=list)  # said in the answer, turn → partial
@@ -117,9 +117,8 @@ class Plan:
     gap_of_groups: bool = False  # their figures' difference was asked
     total_of_groups: bool = False  # their counts (or sums) added up was asked
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
-    holdings_n: int | None = (
-        None  # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
-    )
+    # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
+    holdings_n: int | None = None
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     held_to_bar: bool = False  # the pick's figure against a bar ('… ETF의 수익률은 10% 넘어?')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
@@ -269,10 +268,8 @@ def _superlative_pick(frame: QuestionFrame) -> str | None:
 def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     """A top-N of holdings, then '중' and a superlative: the one picked inside those N."""
     op, picked = frame.operation, _superlative_pick(frame)
-    other = {m.name for m in frame.measures} - {
-        "weight",
-        "holdings",
-    }  # '… 중 1개월 수익률': its own
+    # a measure besides the weight ('… 중 1개월 수익률') is read of each holding: not this pick
+    other = {m.name for m in frame.measures} - {"weight", "holdings"}
     if not op.top_n or op.top_n < 2 or picked is None or other:
         return False
     before = frame.question.lower().split(" 중", 1)[0]
@@ -323,7 +320,9 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     named = plan.etfs or plan.stocks or plan.tags or plan.managers
     unheld = [w for w in frame.unknown_words if not (w.isascii() and w.isupper())
               or w in vocabulary()["unheld_domain"]]  # tickers aside, but 'ROE' is a measure  # fmt: skip
-    if frame.unknown_words and (not named or (unheld and not _known_measure(frame))):
+    known = any(m.name in (*SET_MEASURES, "premium", "nav", "benchmark", "listed_date", "holdings")
+                for m in frame.measures)  # fmt: skip
+    if frame.unknown_words and (not named or (unheld and not known)):
         return _decline(plan, "measure", ", ".join(frame.unknown_words))
     if frame.unknown_words:  # 'KODEX 200 보수랑 추적오차': answer the part we hold, say the rest
         plan.unanswered.append(_text(plan, "unheld", ", ".join(frame.unknown_words)))
@@ -519,7 +518,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     n, agg = frame.operation.top_n or 1, frame.operation.aggregate
     source = {"named": "질문한 ETF", "holders": "보유 ETF", "tag": "테마 ETF", "manager": "운용사 ETF",
               "all": "전체 ETF", "similar": "비슷한 ETF"}[plan.universe]  # fmt: skip
-    words = {"avg": "평균", "sum": "합계", "max": "최댓값", "min": "최솟값", "count": "개수"}
+    words = {k: ko for k, (ko, _) in AGGREGATE_WORDS.items()}
     read = measure_name(measure, "ko") + (f" {words[agg]}" if agg in words else "")
     pick = f"{measure_name(pick_by, 'ko')} 순 → {plan.pick_n}개 → " if pick_by else ""
     if plan.filter_first:  # the condition is the set's first step
@@ -542,9 +541,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
 _JOINED = re.compile(r"^[^,]*?(?:와|과|이랑|랑|하고|및|,|and|vs\.?)\s*$", re.IGNORECASE)
 
 
-_THAN_THE_OTHER = re.compile(
-    r"^[^,]*?(?:이|가|은|는)\s*$"
-)  # the first theme's words, its subject particle
+# the first theme's words, its subject particle
+_THAN_THE_OTHER = re.compile(r"^[^,]*?(?:이|가|은|는)\s*$")
 
 
 def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]] | None:
@@ -561,10 +559,7 @@ def _named_groups(plan: Plan) -> tuple[Literal["manager", "tag"], list[Mention]]
         return "tag", tags
     if len(tags) == 2 and all(t.start >= 0 for t in tags) and _THAN_THE_OTHER.match(
             plan.question[tags[0].end:tags[1].start]) and "보다" in plan.question[tags[1].end:]:  # fmt: skip
-        return (
-            "tag",
-            tags,
-        )  # '해외주식 ETF 평균 수익률이 채권 ETF 평균보다 높아?': the two, compared
+        return "tag", tags  # '해외주식 ETF 평균 수익률이 채권 ETF 평균보다 높아?': the two
     return None
 
 
@@ -593,7 +588,7 @@ def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) 
         return
     fund = next((e for e in previous.entities if e.kind == "etf"), None)
     manager = lexicon.brands.get(fund.name.split()[0]) if fund else None
-    if manager and plan.frame is not None:
+    if manager:
         plan.managers = [Mention("manager", manager, manager, -1)]
         mark_read(plan.frame, "운용사")
 
@@ -667,10 +662,10 @@ def _scope_to(plan: Plan, benchmark: str, start: int, end: int) -> None:
     there are the index's words, not tags)."""
     plan.benchmark = benchmark
     plan.tags = [t for t in plan.tags if t.end <= start or t.start >= end]
-    if plan.frame is not None:  # the trace's '이해한 질문' shows the scope the answer uses
-        plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
-                               or e.end <= start or e.start >= end]  # fmt: skip
-        mark_read(plan.frame, *re.findall(r"\d+", plan.question[start:end]))  # '200', '150'
+    # the trace's '이해한 질문' shows the scope the answer uses
+    plan.frame.entities = [e for e in plan.frame.entities if e.kind != "tag"
+                           or e.end <= start or e.start >= end]  # fmt: skip
+    mark_read(plan.frame, *re.findall(r"\d+", plan.question[start:end]))  # '200', '150'
 
 
 def _benchmark_before(before: str, lexicon: Lexicon) -> tuple[str, int, int] | None:
@@ -697,7 +692,7 @@ _ASSETS = {"주식": "equity", "채권": "bond", "원자재": "commodity", "통�
 def _scope_by_market(plan: Plan) -> None:
     """'국내주식 ETF 몇 개?', '해외 ETF 중 보수 가장 싼 것': the set narrowed by the region and
     asset class each ETF is listed with (a named tag or house keeps its own narrowing)."""
-    said = plan.frame.question if plan.frame else plan.question
+    said = plan.frame.question
     taken = [(m.start, m.end) for m in (*plan.etfs, *plan.tags, *plan.managers)]
     for m in _MARKET.finditer(said):
         if any(a < m.end(1) and m.start(1) < b for a, b in taken):
@@ -706,8 +701,7 @@ def _scope_by_market(plan: Plan) -> None:
         asset = m.group(2) and not any(a < m.end(2) and m.start(2) < b for a, b in taken)
         if asset:  # '국내 채권 ETF': a theme named keeps its own narrowing
             plan.market["asset_class"] = _ASSETS[m.group(2).lower()]
-        if plan.frame is not None:
-            mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
+        mark_read(plan.frame, *(t.form.lower() for t in analyse(m.group(0 if asset else 1))))
         _count_in_cut(plan, m.start())  # '1년 수익률 상위 5개 ETF 중 국내주식 ETF 몇 개?'
         return
 
@@ -719,16 +713,8 @@ def _count_in_cut(plan: Plan, at: int) -> None:
     """'1개월 수익률 상위 10개 ETF 중 레버리지 ETF 몇 개?': every ETF ordered by the measure and
     cut, then the theme's (house's, market's) ETFs among them counted — when the narrower set
     (said at `at`) is named after the cut ('반도체 ETF 중 … 상위 2개의 …' cuts the theme)."""
-    op = plan.frame.operation if plan.frame else None
-    cut = _CUT_THEN.search(plan.question)
-    if (
-        op is not None
-        and op.top_n
-        and op.aggregate == "count"
-        and plan.frame
-        and cut
-        and at >= cut.end()
-    ):
+    op, cut = plan.frame.operation, _CUT_THEN.search(plan.question)
+    if op.top_n and op.aggregate == "count" and cut and at >= cut.end():
         plan.count_in_cut = True
         plan.frame.notes.append(COMPOSED)  # the cut, then the narrower set counted in it
 
@@ -748,8 +734,7 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
-            if plan.frame is not None:
-                mark_read(plan.frame, *(t.form for t in analyse(word)))  # the set is scoped by it
+            mark_read(plan.frame, *(t.form for t in analyse(word)))  # the set is scoped by it
             return
 
 
@@ -767,11 +752,6 @@ def _measures_asked(frame: QuestionFrame) -> list[str]:
     """The distinct measures a question reads that a set table shows side by side, in order."""
     names = [m.name for m in frame.measures if m.name in _SIDE_BY_SIDE]
     return list(dict.fromkeys(names))
-
-
-def _known_measure(frame: QuestionFrame) -> bool:
-    return any(m.name in (*SET_MEASURES, "premium", "nav", "benchmark", "listed_date", "holdings")
-               for m in frame.measures)  # fmt: skip
 
 
 def _decline(plan: Plan, kind: str, what: str) -> Intent:
@@ -1087,9 +1067,9 @@ def _check_period(plan: Plan) -> None:
     """A period the price tools do not take is widened to the next one they do, and said."""
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
-    w, frame = (plan.frame.window if plan.frame else None), plan.frame
+    w = plan.frame.window
     over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
-    if (frame is not None and w is not None and plan.intent == "etf_measure"
+    if (w is not None and plan.intent == "etf_measure"
             and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
         # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total (the tool's
         # periods are 1w, 1m, 3m …)
@@ -1103,47 +1083,43 @@ def _check_period(plan: Plan) -> None:
         plan.days = int(days.group(1))
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
-    months = plan.frame.period.months if plan.frame and plan.frame.period else 1.0
+    months = plan.frame.period.months if plan.frame.period else 1.0
     wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
-    said = plan.frame.period.surface if plan.frame and plan.frame.period else ""
+    said = plan.frame.period.surface if plan.frame.period else ""
     words = fig.period_of(wider)
     plan.unanswered.append(_text(plan, "period", said or plan.period,
                                  words.ko if plan.lang == "ko" else words.en))  # fmt: skip
     plan.period = wider
 
 
-_TEXTS = {
-    "ko": {
-        "stock_compare": "두 종목의 직접 비교는 ETF 챗이 지원하지 않습니다 (종목 리포트 화면을 쓰세요).",
-        "set_measure": "'{0}' 기준으로 ETF를 거르거나 줄 세우는 것은 오프라인에서 지원하지 않습니다.",
-        "default_measure": "기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
-        "etf_measure": "ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
-        "stock_measure": "ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
-        "that_stock": "직전 답의 종목을 이어받지 못해 ETF 자체의 값으로 답했습니다.",
-        "count_in_cut": "상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
-        "day_threshold": "하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
-        "period": "가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
-        "unheld": "'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
-        "as_of": "ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
-        "advice_compared": "어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
-        "set_why": "ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
-    },
-    "en": {
-        "stock_compare": "The ETF chat does not compare two stocks directly (use the stock report).",
-        "set_measure": "Filtering or ranking ETFs by '{0}' is not supported offline.",
-        "default_measure": "No measure was named, so the expense ratio was used.",
-        "etf_measure": "ETFs have no '{0}' (it is a stock measure).",
-        "stock_measure": "The ETF chat does not cover a stock's '{0}' (use the stock report).",
-        "that_stock": "The stock of the previous answer was not carried over: the ETF's own figure is given.",
-        "count_in_cut": "Counting within the top {0} is not computed: the whole set was counted.",
-        "day_threshold": "The {0} daily-move bar was not applied: every up (down) session is counted.",
-        "period": "The price tools do not take a '{0}' period, so '{1}' was used.",
-        "unheld": "'{0}' is not in this workbench's data and was not answered.",
-        "as_of": "The ETF chat does not look up past dates ({0}): the latest data was used.",
-        "advice_compared": "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets).",
-        "set_why": "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions.",
-    },
-}
+_TEXTS = {  # what the answer says of a part it did not do: (Korean, English)
+    "stock_compare": ("두 종목의 직접 비교는 ETF 챗이 지원하지 않습니다 (종목 리포트 화면을 쓰세요).",
+                      "The ETF chat does not compare two stocks directly (use the stock report)."),
+    "set_measure": ("'{0}' 기준으로 ETF를 거르거나 줄 세우는 것은 오프라인에서 지원하지 않습니다.",
+                    "Filtering or ranking ETFs by '{0}' is not supported offline."),
+    "default_measure": ("기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
+                        "No measure was named, so the expense ratio was used."),
+    "etf_measure": ("ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
+                    "ETFs have no '{0}' (it is a stock measure)."),
+    "stock_measure": ("ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",
+                      "The ETF chat does not cover a stock's '{0}' (use the stock report)."),
+    "that_stock": ("직전 답의 종목을 이어받지 못해 ETF 자체의 값으로 답했습니다.",
+                   "The stock of the previous answer was not carried over: the ETF's own figure is given."),
+    "count_in_cut": ("상위 {0}개 안에서만 세는 계산은 하지 못해 전체에서 셌습니다.",
+                     "Counting within the top {0} is not computed: the whole set was counted."),
+    "day_threshold": ("하루 {0} 이상 움직인 날만 세는 조건은 반영하지 못해 모든 상승(하락)일을 셌습니다.",
+                      "The {0} daily-move bar was not applied: every up (down) session is counted."),
+    "period": ("가격 도구가 '{0}' 기간을 받지 않아 '{1}' 기간으로 조회했습니다.",
+               "The price tools do not take a '{0}' period, so '{1}' was used."),
+    "unheld": ("'{0}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.",
+               "'{0}' is not in this workbench's data and was not answered."),
+    "as_of": ("ETF 챗은 과거 기준일({0}) 조회를 지원하지 않아 최신 데이터로 답했습니다.",
+              "The ETF chat does not look up past dates ({0}): the latest data was used."),
+    "advice_compared": ("어느 쪽을 살지는 판단하지 않습니다 (투자 권유는 하지 않습니다). 대신 두 ETF를 보수·수익률·순자산 사실로 비교했습니다.",
+                        "Which one to buy is not judged here (no investment advice); the funds are compared on facts instead (fee, return, net assets)."),
+    "set_why": ("ETF 묶음의 원인 대신 각 ETF의 수익률을 보였습니다. 한 ETF를 물으면 (예: 'KODEX 반도체 왜 떨어졌어?') 보유종목별 기여로 답합니다.",
+                "Each ETF's return is shown rather than a reason for the group; ask about one ETF (e.g. 'why did KODEX 반도체 fall?') for its holdings' contributions."),
+}  # fmt: skip
 
 
 _MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
@@ -1152,4 +1128,4 @@ _MEASURE_ARG = ("set_measure", "etf_measure", "stock_measure")
 def _text(plan: Plan, key: str, *args: str) -> str:
     if key in _MEASURE_ARG:  # 'dividend_yield' is written '배당수익률'
         args = tuple(measure_name(a, plan.lang) for a in args)
-    return particles(_TEXTS[plan.lang][key].format(*args))
+    return particles(_TEXTS[key][0 if plan.lang == "ko" else 1].format(*args))

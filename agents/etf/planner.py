@@ -32,6 +32,7 @@ from agents.understanding.lexicon import Lexicon
 logger = logging.getLogger(__name__)
 
 OFFLINE_MODEL_ID = "offline-planner"
+APOLOGY = "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
 _RESOLVED_LINE = re.compile(r"^\{.*\}$", re.MULTILINE)
 
 
@@ -90,11 +91,11 @@ class OfflinePlanner(Model):
 
     def respond(self, messages: list[ChatMessage | dict[str, Any]]) -> str:
         task_index = last_task_index(messages)
-        if task_index is None:  # e.g. the max-steps summary prompt: answer in plain text
-            return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
-        if task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value:
+        if task_index is None or (
+            task_index < len(messages) - 1 and message_role(messages[-1]) == MessageRole.USER.value
+        ):
             # smolagents' max-steps summary request: a model answers in plain text here.
-            return "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
+            return APOLOGY
         question = current_question(message_text(messages[task_index]))
         frame = self._frame if self._frame and self._frame.question == question else None
         plan = detect_plan(question, self.lexicon, *self._previous, frame=frame)
@@ -128,7 +129,8 @@ class OfflinePlanner(Model):
             plan.decline_reason = "not_found:" + ", ".join(missing)
             return _action("검색으로 확인되지 않은 이름이 있어 후보를 안내합니다.",
                            codegen.final_text_code("\n".join(missing)))  # fmt: skip
-        return _action(_answer_thought(plan), codegen.answer_code(plan, resolved))
+        thought = _ANSWER_THOUGHTS.get(plan.intent, "결과를 정리해 답합니다.")
+        return _action(thought, codegen.answer_code(plan, resolved))
 
 
 def last_task_index(messages: list[ChatMessage | dict[str, Any]]) -> int | None:
@@ -197,10 +199,6 @@ _ANSWER_THOUGHTS = {
     "etf_groups": "ETF를 운용사(또는 테마)와 함께 그래프에서 읽고 코드에서 그룹마다 값을 계산합니다.",
     "etf_attribution": "ETF의 기간 수익률과 상위 보유종목의 수익률을 도구로 읽고, 코드에서 종목별 기여(비중×수익률)를 계산합니다.",
 }
-
-
-def _answer_thought(plan: Plan) -> str:
-    return _ANSWER_THOUGHTS.get(plan.intent, "결과를 정리해 답합니다.")
 
 
 def _action(thought: str, code: str) -> str:

@@ -8,24 +8,22 @@ from agents.etf import answer_templates as tpl
 from agents.etf.intents import Plan
 from data_access.seed.news_text import particles
 
-_SCOPE_KO = {
-    "forecast": "미래 가격 예측이나 매수·매도 추천은 하지 않습니다 (데이터로 확인할 수 없는 답입니다).",
-    "unheld_assets": "'{0}'은(는) 이 워크벤치 데이터에 없습니다 (국내 ETF·종목 데이터만 있습니다).",
-    "chit_chat": "ETF 데이터와 관계없는 질문에는 답하지 않습니다.",
-    "realtime": "실시간 호가·체결 데이터는 없습니다 (일별 종가·NAV 데이터만 있습니다).",
-}
-_SCOPE_EN = {
-    "forecast": "I do not forecast prices or recommend trades (the data cannot back such an answer).",
-    "unheld_assets": "'{0}' is not in this workbench's data (Korean ETFs and stocks only).",
-    "chit_chat": "I only answer questions about the ETF data.",
-    "realtime": "There are no real-time quotes or trades here (daily closes and NAV only).",
-}
+_SCOPE = {  # why a question outside the data is not answered: (Korean, English)
+    "forecast": ("미래 가격 예측이나 매수·매도 추천은 하지 않습니다 (데이터로 확인할 수 없는 답입니다).",
+                 "I do not forecast prices or recommend trades (the data cannot back such an answer)."),
+    "unheld_assets": ("'{0}'은(는) 이 워크벤치 데이터에 없습니다 (국내 ETF·종목 데이터만 있습니다).",
+                      "'{0}' is not in this workbench's data (Korean ETFs and stocks only)."),
+    "chit_chat": ("ETF 데이터와 관계없는 질문에는 답하지 않습니다.",
+                  "I only answer questions about the ETF data."),
+    "realtime": ("실시간 호가·체결 데이터는 없습니다 (일별 종가·NAV 데이터만 있습니다).",
+                 "There are no real-time quotes or trades here (daily closes and NAV only)."),
+}  # fmt: skip
 
 
 def definition(plan: Plan) -> str:
     from agents.understanding.glossary import entry_for  # the glossary loads on first use
 
-    surfaces = [m.surface for m in plan.frame.measures] if plan.frame else []
+    surfaces = [m.surface for m in plan.frame.measures]
     entry = entry_for(surfaces, plan.question)
     if entry is None:
         if plan.lang == "ko":
@@ -50,18 +48,17 @@ def declined(plan: Plan) -> str:
         reason = (f"'{what}'은(는) 이 워크벤치 데이터에 없어 답할 수 없습니다." if plan.lang == "ko"
                   else f"'{what}' is not in this workbench's data, so I cannot answer it.")  # fmt: skip
     else:
-        scope_kind = what if what in _SCOPE_KO else "chit_chat"
-        table = _SCOPE_KO if plan.lang == "ko" else _SCOPE_EN
-        phrase = _scope_phrase(plan)
-        reason = table.get(scope_kind, table["chit_chat"]).format(phrase)
+        words = _SCOPE.get(what, _SCOPE["chit_chat"])
+        phrase = next((n.split(":", 2)[2] for n in plan.frame.notes
+                       if n.startswith("out_of_scope:")), "")  # fmt: skip
+        reason = words[0 if plan.lang == "ko" else 1].format(phrase)
     return particles(reason) + "\n\n" + particles(nearest(plan))
 
 
 def unsupported(plan: Plan) -> str:
     frame = plan.frame
-    useful = frame is not None and (frame.entities or frame.measures or
-                                    frame.operation.kind != "lookup")  # fmt: skip
-    understood = frame.summary_ko() if frame is not None and useful else ""
+    useful = frame.entities or frame.measures or frame.operation.kind != "lookup"
+    understood = frame.summary_ko() if useful else ""
     head = "" if not understood else (
         f"질문에서 이해한 내용({understood})으로는 답을 계산할 수 없습니다." if plan.lang == "ko"
         else f"What I understood ({understood}) is not something I can compute.")  # fmt: skip
@@ -84,10 +81,3 @@ def nearest(plan: Plan) -> str:
         example = "반도체 ETF 중 6개월 수익률 상위 3개" if ko else "Top 3 semiconductor ETFs by 6-month return"  # fmt: skip
     return (f"대신 답할 수 있는 질문 예: '{example}'" if ko
             else f"A question I can answer instead: '{example}'")  # fmt: skip
-
-
-def _scope_phrase(plan: Plan) -> str:
-    for note in plan.frame.notes if plan.frame else []:
-        if note.startswith("out_of_scope:"):
-            return note.split(":", 2)[2]
-    return ""

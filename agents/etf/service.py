@@ -31,7 +31,7 @@ from agents.etf.llm import (
     FallbackModel,
     offline_takeover,
 )
-from agents.etf.planner import OfflinePlanner
+from agents.etf.planner import APOLOGY, OFFLINE_MODEL_ID, OfflinePlanner
 from agents.etf.prompts import HistoryMessage, build_task
 from agents.etf.tools import ToolContext, make_tools
 from agents.etf.understood import understood
@@ -50,7 +50,6 @@ from data_access.publishers import with_sources
 
 logger = logging.getLogger(__name__)
 
-APOLOGY = "죄송합니다. 답변 생성에 실패했습니다. 다시 질문해 주세요."
 SCREEN = "etf"
 COMPARE_CHART_PERIOD = "3m"
 MAX_TOOL_RESULTS = 20
@@ -191,7 +190,7 @@ def _takeover(run: _Run, offline: OfflinePlanner, tools: list[Any],
 
 
 def _record_step(run: _Run, step: ActionStep) -> StepEvent:
-    calls = run.collector.calls_since(_last_recorded_seq(run))
+    calls = run.collector.calls_since(sum(1 for t in run.trace if t.kind == "tool"))  # recorded
     usage = usage_of(getattr(step.model_output_message, "raw", None), run.model_id)
     if run.mode == "llm":
         run.budget.add(usage)
@@ -220,7 +219,7 @@ def _record_step(run: _Run, step: ActionStep) -> StepEvent:
         code=step.code_action, observation=event.observation, duration_ms=duration,
         status="error" if error else "ok", error=error,
         model=(run.fallback.active_model_id if run.fallback else None) or run.model_id
-        or ("offline-planner" if run.mode == "offline" else None),
+        or (OFFLINE_MODEL_ID if run.mode == "offline" else None),
         tokens=usage.tokens, cost_usd=usage.cost_usd,
     ))  # fmt: skip
     for c in calls:
@@ -231,10 +230,6 @@ def _record_step(run: _Run, step: ActionStep) -> StepEvent:
             error=c.error,
         ))  # fmt: skip
     return event
-
-
-def _last_recorded_seq(run: _Run) -> int:
-    return sum(1 for t in run.trace if t.kind == "tool")
 
 
 def _thought(model_output: str | None) -> str | None:

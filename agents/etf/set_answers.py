@@ -14,6 +14,10 @@ from agents.window_answer import per_period_text
 from data_access.figures import per_period
 from data_access.seed.news_text import has_batchim, josa
 
+# the price summary's field (get_etf_prices) each set measure is read from
+SUMMARY_FIELD = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
+                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
+
 
 def fmt_krw(x: float) -> str:
     """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원' (a gap signed)."""
@@ -22,6 +26,11 @@ def fmt_krw(x: float) -> str:
         jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
         return sign + (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원")
     return f"{sign}{round(x / 1e8):,}억 원"
+
+
+def with_note(text: str, spec: dict) -> str:
+    """An answer with the spec's note (what was asked and not done), a paragraph apart."""
+    return text + ("\n\n" + spec["note"] if spec.get("note") else "")
 
 
 def half_up(x: float, places: int) -> float:
@@ -72,9 +81,7 @@ def render_etf_set(rows: list, spec: dict, tied: list | None = None) -> str:
     if tied:
         names = ", ".join(f"{r['name']} ({r['code']})" for r in tied[:10])
         text += ("\n동률: " if ko else "\nTied at the cut: ") + names
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def render_etf_verdicts(rows: list, spec: dict) -> str:
@@ -90,7 +97,7 @@ def render_etf_verdicts(rows: list, spec: dict) -> str:
                                  spec["bar_shown"], spec["bar"], spec["lang"]))  # fmt: skip
     if not lines:
         return spec["empty"]
-    return "\n".join(lines) + (("\n\n" + spec["note"]) if spec.get("note") else "")
+    return with_note("\n".join(lines), spec)
 
 
 def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) -> str:  # type: ignore[assignment]
@@ -140,9 +147,7 @@ def render_etf_composed(rows: list, value: object, spec: dict, tied: list = ()) 
                  f"{'첫 번째를 골랐습니다' if kept == 1 else '잘랐습니다'}: {names}" if spec["lang"] == "ko"
                  else f"\n\nNote: {len(as_good)} more ETFs have the same {labels[by]} "
                  f"({value_same}); the list's order decided: {names}")  # fmt: skip
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
@@ -159,9 +164,7 @@ def render_etf_aggregate(rows: list, value: object, spec: dict) -> str:
     tail = (f" 외 {more}개" if ko else f" and {more} more") if more > 0 else ""
     basis = (f"계산에 쓴 {len(rows)}개: " if ko else f"Computed over {len(rows)}: ") + names + tail
     text = head + "\n\n" + basis
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def render_holding_weight(row: dict, spec: dict) -> str:
@@ -382,9 +385,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
     else:
         text += (f" 두 ETF의 {label} 값이 같습니다." if ko
                  else f" The two have the same {label}.")  # fmt: skip
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def render_common_holdings(rows: list, spec: dict) -> str:
@@ -410,7 +411,7 @@ def render_common_holdings(rows: list, spec: dict) -> str:
                 f"{overlap:.2f}% (the smaller weight of each, summed; snapshots {when}). Weights "
                 f"{spec['a']} / {spec['b']}:")  # fmt: skip
     text = head + "\n" + "\n".join(lines)
-    return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+    return with_note(text, spec)
 
 
 def _level(v: float, krw: bool, ko: bool) -> str:
@@ -446,7 +447,7 @@ def render_extreme(result: dict, spec: dict) -> str:
                 f"{spec['name']}'s {word[1]} volume over {spec['period_en']} was on {top['date']} "
                 f"({int(top['volume']):,} shares, {times:.1f}× the window's mean of {mean:,.0f}; "
                 f"{first} to {last}, {len(points)} trading days).")  # fmt: skip
-        return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+        return with_note(text, spec)
     if field in ("net_assets", "market_cap", "nav", "trading_value"):  # a daily figure's extreme
         return _level_extreme(points, spec, first, last)
     if spec["field"] == "move":  # '가장 많이 오른 날': the largest one-day change of the close
@@ -470,7 +471,7 @@ def render_extreme(result: dict, spec: dict) -> str:
                 f"{'rise' if up else 'fall'} over {spec['period_en']} was on {a['date']}: "
                 f"{pick['pct']:+.2f}% (close {float(b['close']):,.2f} on {b['date']} → "
                 f"{float(a['close']):,.2f}; {first} to {last}).")  # fmt: skip
-        return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+        return with_note(text, spec)
     parts = []
     for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
         key = "high" if aggregate == "max" and field != "close" else (
@@ -495,9 +496,7 @@ def render_extreme(result: dict, spec: dict) -> str:
     else:
         text = (f"{spec['name']} over {spec['period_en']}: " + "; ".join(parts)
                 + f" ({first} to {last}, {len(points)} trading days).")  # fmt: skip
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def daily_words(field: str) -> tuple[str, str]:
@@ -509,12 +508,8 @@ def daily_words(field: str) -> tuple[str, str]:
 
 
 def daily_amount(field: str, v: float) -> str:
-    """One daily figure in its unit: shares, 조/억 원 for sizes and traded amounts, won prices."""
-    if field == "volume":
-        return f"{v:,.0f}주"
-    if field in ("net_assets", "market_cap", "trading_value"):
-        return fmt_krw(v)
-    return f"{v:,.2f}원" if field == "nav" else f"{v:,.0f}원"
+    """One daily figure in its unit as fmt_measure writes it (shares, 조/억 원, won), a NAV in won."""
+    return fmt_measure(field, v) + ("원" if field == "nav" else "")
 
 
 def render_month(result: dict, spec: dict) -> str:
@@ -578,11 +573,10 @@ def render_per_period(daily: list, spec: dict) -> str:
         shown = [f"{r[1]:+.2f}%" for r in rows]
     else:
         shown = [daily_amount(field, r[1]) for r in rows]
-    note = ("\n\n" + spec["note"]) if spec.get("note") else ""
     words = daily_words(field)
     name = spec["name"] if spec["aggregate"] == "return" else f"{spec['name']} {words[0 if spec['lang'] == 'ko' else 1]}"  # fmt: skip
-    return per_period_text(name, spec["per"], spec["aggregate"], rows, shown, spec["lang"],
-                           spec.get("pick")) + note  # fmt: skip
+    return with_note(per_period_text(name, spec["per"], spec["aggregate"], rows, shown,
+                                     spec["lang"], spec.get("pick")), spec)  # fmt: skip
 
 
 def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
@@ -604,7 +598,7 @@ def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
                 f"{spec['period_en']} was {daily_amount(field, value)} on {pick['date']}; the latest, "
                 f"{daily_amount(field, latest)} on {points[0]['date']}, is {away:+.2f}% from it ({first} to "
                 f"{last}, {len(points)} trading days).")  # fmt: skip
-    return text + ("\n\n" + spec["note"] if spec.get("note") else "")
+    return with_note(text, spec)
 
 
 def _daily_values(daily: list, spec: dict) -> str:
@@ -779,9 +773,7 @@ def render_measure(result: dict, spec: dict) -> str:
             f"{spec['name']} returned {rate:+.2f}% over {spec['period_en']} (close "
             f"{s['start_close']:,} on {s['start_date']} → {s['end_close']:,} on {s['end_date']})."
         )
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def render_groups(groups: list, spec: dict) -> str:
@@ -828,9 +820,7 @@ def render_groups(groups: list, spec: dict) -> str:
         names, what = " + ".join(g["group"] for g in added), spec["what"]
         what = what if what.endswith(("합계", "total")) else what + (" 합계" if ko else " combined")
         text = f"{names} {what}: {shown}\n\n" + text
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 def _first_groups(known: list, spec: dict) -> str:
@@ -905,15 +895,14 @@ def render_attribution(fund: dict, rows: list, spec: dict) -> str:
     for before, line in zip(lines, lines[1:], strict=False):
         listed = before[:1].isdigit() and line[:1].isdigit()
         text += ("\n" if listed else "\n\n") + line
-    if spec.get("note"):
-        text += "\n\n" + spec["note"]
-    return text
+    return with_note(text, spec)
 
 
 SET_RENDERERS = (
     has_batchim,  # builtins only: the particle after a name ('KODEX 레버리지와', 'TIGER 200과')
     josa,
     fmt_krw,
+    with_note,
     daily_words,
     daily_amount,
     half_up,

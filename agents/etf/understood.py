@@ -20,8 +20,6 @@ _CODE = re.compile(r"\(([0-9][0-9A-Z]{5})\)")
 
 def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     """Attach the plan's frame to an answer in place (trace, payload, status)."""
-    if plan.frame is None:
-        return
     frame = plan.frame
     codes = list(dict.fromkeys(_CODE.findall(answer.answer)))
     # the funds an answer listed; with none, the one stock it named ('그 종목' is the next subject)
