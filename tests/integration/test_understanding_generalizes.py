@@ -3055,3 +3055,85 @@ def test_round_92_a_sector_pick_read_by_another_figure_and_two_yoy_rates(
     assert read is not None and read.status == "ok"
     line = next(x for x in read.answer.splitlines() if x.startswith("- 국내 금융 업종"))
     assert f"{pick['name']} {float(pick['pe']):.2f}배" in line
+
+
+def test_round_93_then_of_another_series_and_both_ends_of_a_theme(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 93 (1 wrong with status ok, 2 honest): '보수 제일 싼 반도체 ETF와 제일 비싼 반도체
+    ETF의 1년 수익률 차이' listed the theme by fee; 'VIX' → '1년 최고치는?' → '그때 코스피는?'
+    gave the index's own high. SQL truth."""
+    peak = fetch_all("SELECT obs_date FROM macro_observations WHERE series_code = 'VIXCLS' AND "
+                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+                     "'VIXCLS') - interval '12 months' ORDER BY value DESC, obs_date LIMIT 1", None,
+                     pg_pool)[0]["obs_date"]  # fmt: skip
+    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
+                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
+    then = chain(macro_answer, ["VIX", "1년 최고치는?", "그때 코스피는?"], settings=offline,
+                 store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in then.answer.splitlines() if "시점의 코스피" in x)
+    assert then.status == "ok" and f"({peak})" in line and f"{kospi:,.2f}" in line
+    ends = fetch_all("SELECT e.name FROM etfs e JOIN etf_tags t ON t.etf_code = e.code WHERE t.tag = "
+                     "'반도체' ORDER BY e.expense_ratio", None, pg_pool)  # fmt: skip
+    gap = etf_answer("보수 제일 싼 반도체 ETF와 제일 비싼 반도체 ETF의 1년 수익률 차이",
+                     settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    said = gap.answer.splitlines()[-1]
+    assert gap.status == "ok" and said.startswith(f"{ends[0]['name']}") and ends[-1]["name"] in said
+
+
+def test_round_94_two_stocks_picked_by_how_little_they_fell(
+    pg_pool: Any, offline: Settings
+) -> None:
+    """Round 94 (1 wrong with status ok): '삼성전자와 LG전자 중 1년 덜 빠진 쪽의 PER' gave both
+    PERs as one-year changes, with no pick. The smaller fall (the higher return) is picked, then
+    its PER read. SQL truth."""
+
+    def year_return(sid: str) -> float:
+        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
+                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
+                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+                   "%(s)s) - interval '1 year' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
+
+    best = max(("삼성전자", "KR:005930"), ("LG전자", "KR:066570"), key=lambda s: year_return(s[1]))
+    pe = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = %(s)s ORDER BY as_of_date "
+             "DESC LIMIT 1", s=best[1])  # fmt: skip
+    picked = answer_stock_question("삼성전자와 LG전자 중 1년 덜 빠진 쪽의 PER", pool=pg_pool,
+                                   settings=offline)  # fmt: skip
+    assert picked is not None and picked.status == "ok"
+    assert picked.answer.startswith(f"**1년 수익률이 더 높은 쪽: {best[0]} → PER {pe:.2f}배**")
+
+
+def test_round_95_funds_of_the_same_index_and_the_mean_of_two_stocks(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 95 (4 wrong with status ok): 'KODEX 미국S&P500TR 보수' → '같은 지수 추종하는 다른
+    ETF는?' repeated the fund; '에코프로 1개월 수익률' → '에코프로비엠은?' → '둘 합쳐서 평균은?'
+    gave each one's mean close; '전국 인허가 작년 대비 올해 누적 비교' gave this year alone.
+    SQL truth."""
+    others = fetch_all("SELECT name FROM etfs WHERE benchmark IN ('S&P 500', 'S&P 500 TR') AND code <> "
+                       "'379800'", None, pg_pool)  # fmt: skip
+    same = chain(etf_answer, ["KODEX 미국S&P500TR 보수", "같은 지수 추종하는 다른 ETF는?"],
+                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert same.status == "ok" and "KODEX 미국S&P500TR" not in same.answer
+    assert others and all(r["name"] in same.answer for r in others)
+
+    def month_return(sid: str) -> float:
+        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
+                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
+                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+                   "%(s)s) - interval '1 month' ORDER BY trade_date DESC LIMIT 1) - 1", s=sid)  # fmt: skip
+
+    mean = (month_return("KR:086520") + month_return("KR:247540")) / 2 * 100
+    both = chain(answer_stock_question, ["에코프로 1개월 수익률", "에코프로비엠은?", "둘 합쳐서 평균은?"],
+                 pool=pg_pool, settings=offline)  # fmt: skip
+    assert both.status == "ok" and f"수익률 평균: {mean:+.2f}%" in both.answer
+    last = fetch_all("SELECT max(month) AS m FROM re_permits WHERE region = '전국'", None, pg_pool)[
+        0
+    ]["m"]
+    now, then = (one(pg_pool, "SELECT sum(units) FROM re_permits WHERE region = '전국' AND month BETWEEN "
+                     "%(a)s AND %(b)s", a=last.replace(year=last.year - back, month=1),
+                     b=last.replace(year=last.year - back)) for back in (0, 1))  # fmt: skip
+    ytd = macro_answer("전국 인허가 작년 대비 올해 누적 비교", settings=offline, store=graph_store,
+                       pool=pg_pool)  # fmt: skip
+    line = next(x for x in ytd.answer.splitlines() if "전년 동기" in x)
+    assert ytd.status == "ok" and f"{int(now):,}호" in line and f"{int(then):,}호" in line
