@@ -22,6 +22,7 @@ in between are skipped):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -34,6 +35,7 @@ _VERB_TAGS = ("VV", "VA", "VX")
 _ASKING = ("ᆯ까", "ㄹ까", "을까", "ᆯ래", "ㄹ래", "을래")  # '살까', '나을까요', '담아볼래'
 _GUESSING = ("ᆯ까", "ㄹ까", "을까", "ᆫ가", "나")  # '오를까', '바닥인가', '찍었나'
 _TAIL_TAGS = ("VCP", "EF", "SF", "JX", "JKS", "XSA", "XSV", "VV")  # '때야', '만해', '때가 됐나'
+_LEVELS = re.compile(r"신고가|최고가|전고점|고점|최고치|저점|바닥")  # a level gone to
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,9 @@ def asks_advice(question: str) -> Hit | None:
             continue  # '들' is a trade only as '들고 있/가' (hold), not '돈이 얼마나 들까'
         if lemma in g["trade_lemmas"] or lemma in g["trade_nouns"]:
             kind = _advice_tail(tokens, j, g, conditional=lemma not in g["no_condition_lemmas"])
-        elif lemma in g["move_lemmas"] or (lemma == "가" and any(  # going to a level ('3000 갈까')
-                t.tag == "SN" for t in tokens[max(0, i - 3) : i])):  # fmt: skip
+        elif lemma in g["move_lemmas"] or (lemma == "가" and (  # going to a level ('3000 갈까',
+                any(t.tag == "SN" for t in tokens[max(0, i - 3) : i])  # '신고가 언제 갈까')
+                or _LEVELS.search(question[tokens[max(0, i - 4)].start : t.start]))):  # fmt: skip
             kind = "forecast" if _forecast_tail(tokens, j, g) else None  # '10만원 갈까'
         if kind is not None:
             return Hit(kind, _span(question, tokens, i, j + 3))

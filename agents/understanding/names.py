@@ -97,6 +97,52 @@ def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
     return out
 
 
+def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
+                    taken: list[tuple[int, int]], known_words: frozenset[str] = frozenset(),
+                    ) -> list[FuzzyLink]:  # fmt: skip
+    """A Latin word that names exactly one stock by its English name's leading word ('Meta' of
+    Meta Platforms, 'hynix' of SK hynix after a short prefix): that stock. A word several names
+    share, a later word ('Platforms', 'Motor'), or such a word the vocabulary knows links nothing."""
+    if "stock" not in kinds:
+        return []
+    owners = _english_words(lexicon)
+    out = []
+    for m in re.finditer(r"[A-Za-z][A-Za-z&.\-]{3,}", question):
+        word = m.group(0).lower()
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        codes = owners.get(word, set())
+        if len(codes) == 1 and (word, True) not in _LEADING and word in known_words:
+            continue  # a second word the vocabulary knows ('energy' of LG Energy Solution)
+        if len(codes) == 1:
+            code = next(iter(codes))
+            out.append(FuzzyLink(m.group(0), m.start(), m.end(), "stock", code,
+                                 lexicon.stocks[code][0], 0))  # fmt: skip
+    return out
+
+
+_WORDS_CACHE: dict[int, tuple[Lexicon, dict[str, set[str]]]] = {}
+_LEADING: set[tuple[str, bool]] = set()
+
+
+def _english_words(lexicon: Lexicon) -> dict[str, set[str]]:
+    """Each word of the stocks' English names → the stocks whose names hold it (once per lexicon)."""
+    held = _WORDS_CACHE.get(id(lexicon))
+    if held is None or held[0] is not lexicon:
+        owners: dict[str, set[str]] = {}
+        for code, (name, name_en) in lexicon.stocks.items():  # US names are English already
+            for english in (name, name_en or ""):
+                words = re.findall(r"[a-z][a-z&.\-]+", english.lower()) if english.isascii() else []
+                # the leading word, or the one after a short prefix ('SK hynix', 'LG Chem')
+                lead = words[1:2] if words and len(words[0]) <= 3 else words[:1]
+                for w in lead:
+                    owners.setdefault(w, set()).add(code)
+                    _LEADING.add((w, True))
+        _WORDS_CACHE.clear()
+        _WORDS_CACHE[id(lexicon)] = held = (lexicon, owners)
+    return held[1]
+
+
 def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[list[Morpheme]]:
     """Maximal runs of adjacent name-like words outside linked names."""
     runs: list[list[Morpheme]] = []

@@ -43,7 +43,7 @@ from agents.understanding.frame import (
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
 from agents.understanding.morphemes import Morpheme, analyse
-from agents.understanding.names import correct_words, link_typos
+from agents.understanding.names import correct_words, link_name_words, link_typos
 from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
     Hit,
@@ -388,7 +388,10 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
              and not _inside_word(question, e)]  # fmt: skip
     notes = []
     brands = frozenset(b.lower() for b in lexicon.brands)  # 'KODEX 코스닥15O' starts at KODEX
-    for link in link_typos(question, lexicon, kinds, taken, vocabulary_words() - brands):
+    known = vocabulary_words() - brands
+    words = link_name_words(question, lexicon, kinds, taken, known)  # 'hynix', 'Meta'
+    taken += [(w.start, w.end) for w in words]
+    for link in [*words, *link_typos(question, lexicon, kinds, taken, known)]:
         entities[:] = [e for e in entities if not (link.start <= e.start and e.end <= link.end)]
         if not link.unique:  # '삼성전지' is as close to 삼성전자 as to 삼성전기: ask which
             notes.append(f"{AMBIGUOUS}{link.surface}:" + "|".join(link.candidates))
@@ -2116,7 +2119,7 @@ def _then_of_another(frame: QuestionFrame, previous: QuestionFrame, own: list[En
         frame.window = previous.window.model_copy(update={"start": -1, "end": -1, "used": False})
     frame.period = frame.period or previous.period
     then = find_phrases(frame.question.lower(), {"t": vocabulary()["followup"]["then"]})
-    mark_read(frame, *(t.form for h in then for t in analyse(h.phrase)))  # the day just named
+    mark_read(frame, *(h.phrase for h in then), *(t.form for h in then for t in analyse(h.phrase)))
     return True
 
 
