@@ -21,8 +21,6 @@ PATH_COLORS = ("#636efa", "#00a08a")  # events, what they moved
 # A series this short gets a marker per point (a policy rate's decisions, monthly CPI); a longer
 # one is a line: 250 daily markers cost the browser ~0.1-0.2 s per chart and hid the line.
 MARKER_POINTS = 40
-# A price series' unit is its currency code: the axis says it in Korean ('KRW' → '원').
-CURRENCY_AXES = {"krw": "원", "usd": "달러", "jpy": "엔", "eur": "유로", "cny": "위안"}
 
 
 def plain_title(title: str) -> str:
@@ -62,7 +60,7 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 title = f"{title} ({label})"
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
-                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
+                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": axis_unit(s.get("unit") or "")}, "tickformat": ","},
             }  # fmt: skip
             changed = _change_points(s, points, frame)
             if changed is not None:  # the answer gives the change in %, not the level
@@ -215,7 +213,7 @@ def comparison_figure(payload: dict[str, Any]) -> go.Figure | None:
                        "name": names[-1], "line": {"color": color, "width": 2}})  # fmt: skip
     period = (frame.get("period") or {}).get("surface") or (span or {}).get("label_ko")
     title = "·".join(names) + (" 수익률" if returns else "") + (f" ({period})" if period else "")
-    unit = "수익률 (%, 첫날 대비)" if returns else _axis(series[0].get("unit") or "")
+    unit = "수익률 (%, 첫날 대비)" if returns else axis_unit(series[0].get("unit") or "")
     layout = base_layout(title, "", unit, height=340)
     layout["xaxis"].update(session_axis(sorted({str(x) for t in traces for x in t["x"]})))
     if returns:
@@ -295,10 +293,6 @@ def within(points: list[list[Any]], span: dict[str, Any] | None) -> list[list[An
     before = [p for p in points if str(p[0]) < first][-1:]
     inside = [p for p in points if first <= str(p[0]) <= last]
     return before + inside if inside else points
-
-
-def _axis(unit: str) -> str:
-    return CURRENCY_AXES.get(unit.strip().lower()) or axis_unit(unit)
 
 
 # where a word without spaces may break: before '(' and after '·'

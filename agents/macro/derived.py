@@ -218,13 +218,6 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
     )
 
 
-def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
-    """(date, value) of the window's max or min: the first day it was reached."""
-    if not series.points:
-        return None
-    return (max if which == "max" else min)(series.points, key=lambda p: p[1])
-
-
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
     """The max or min over the window (the shared window statistic, as every screen reads a
     window) and the date it was reached."""
@@ -456,38 +449,27 @@ FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or eac
 CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
-def premise(series: Series, move: str, lang: str) -> str | None:
+def premise(series: Series, move: str, lang: str, low: str = "") -> str | None:
     """'최근 한 달 왜 이렇게 올랐어?' when it fell: the move over the window contradicts the
-    question, which is said first instead of explaining a move that did not happen."""
-    if len(series.points) < 2 or not series.points[0][1]:
-        return None
-    (d0, v0), (d1, v1) = series.points[0], series.points[-1]
-    return contradicted(_name(series), (v1 / v0 - 1) * 100, f"{d0} ~ {d1}", move, lang)
-
-
-def _inverse_asked(series: Series, low: str) -> tuple[str, str] | None:
-    """The name of what moves against the series ('원화 가치' against won per dollar) when the
-    question is about it."""
-    spec = next((s.get("inverse") for s in vocabulary()["series"] if s["code"] == series.key), None)
-    if spec and find_phrases(low, {"w": spec["words"]}):
-        return spec["name"][0], spec["name"][1]
-    return None
-
-
-def inverse_premise(series: Series, move: str, name: tuple[str, str], lang: str) -> str | None:
-    """'원화 가치 왜 떨어졌어?': the won fell when won per dollar rose, so the premise is checked
-    against the inverse move, and said in the question's own terms."""
+    question, which is said first instead of explaining a move that did not happen. When the
+    question (`low`) is about what moves against the series ('원화 가치 왜 떨어졌어?': the won
+    fell when won per dollar rose), the premise is checked against that inverse move, in its
+    terms."""
     if len(series.points) < 2 or not series.points[0][1]:
         return None
     (d0, v0), (d1, v1) = series.points[0], series.points[-1]
     change = (v1 / v0 - 1) * 100
+    spec = next((s.get("inverse") for s in vocabulary()["series"] if s["code"] == series.key), None)
+    if not (spec and find_phrases(low, {"w": spec["words"]})):
+        return contradicted(_name(series), change, f"{d0} ~ {d1}", move, lang)
+    inverse = spec["name"]
     if (move == "up" and change <= 0) or (move == "down" and change >= 0):
         return None  # the won moved as asked
     went = ("상승", "rose") if change < 0 else ("하락", "fell")
     if lang == "ko":
-        return (f"질문과 달리 {name[0]}는 {d0} ~ {d1} 동안 {went[0]}했습니다 ({_name(series)} "
+        return (f"질문과 달리 {inverse[0]}는 {d0} ~ {d1} 동안 {went[0]}했습니다 ({_name(series)} "
                 f"{change:+.2f}%, 원화 {'강세' if change < 0 else '약세'}).")  # fmt: skip
-    return (f"Contrary to the question, {name[1]} {went[1]} from {d0} to {d1} ({_name(series)} "
+    return (f"Contrary to the question, {inverse[1]} {went[1]} from {d0} to {d1} ({_name(series)} "
             f"{change:+.2f}%).")  # fmt: skip
 
 
@@ -658,24 +640,21 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str)
     hits = [(d, v) for d, v in series.points if CMP[comparator](v, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, _bar_unit(series))
+    below = comparator[0] == "<"
+    # none met it: the nearest the window came, its low for a 'below', its high otherwise;
+    # else the farthest of those that met it
+    near = (min if below else max)(hits or series.points, key=lambda p: p[1])
     if lang == "ko":
         head = f"{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
-        if not hits:  # the nearest the window came: its low for a 'below', its high otherwise
-            below = comparator[0] == "<"
-            near = (min if below else max)(series.points, key=lambda p: p[1])
+        if not hits:
             return (f"{head}: 없음 (기간 {'최저' if below else '최고'} {_value(near[1], series)}, "
                     f"{near[0]}).")  # fmt: skip
-        peak = (
-            max(hits, key=lambda p: p[1]) if comparator[0] != "<" else min(hits, key=lambda p: p[1])
-        )
         return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
-                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if comparator[0] != '<' else '낮은'} "
-                f"값 {_value(peak[1], series)} ({peak[0]}).")  # fmt: skip
+                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'낮은' if below else '높은'} "
+                f"값 {_value(near[1], series)} ({near[0]}).")  # fmt: skip
     head = (f"{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
             f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
     if not hits:
-        below = comparator[0] == "<"
-        near = (min if below else max)(series.points, key=lambda p: p[1])
         return f"{head} (the window's {'low' if below else 'high'}: {_value(near[1], series)} on {near[0]})."
     return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
             f"({_value(hits[-1][1], series)}).")  # fmt: skip
@@ -1028,10 +1007,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         # not a move over the window the question takes as given
     streaked = bool(find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}))
     if move and len(ordered) == 1 and not is_rate(ordered[0]) and not streaked:
-        inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)
-        out.insert(0, premise(base, move, lang) if inverse is None
-                   else inverse_premise(base, move, inverse, lang))  # fmt: skip
+        out.insert(0, premise(base, move, lang, low))
     if streaked:  # a run is asked of the latest moves, not a move over the window
         run_asked = _streak_asked(frame)
         out += [streak(s, lang, run_asked) for s in ordered]

@@ -26,7 +26,6 @@ from agents.macro.deals import (
 from agents.macro.derived import (
     DEALS,
     derived_points,
-    extreme_point,
     growth_window,
     window_asked,
 )
@@ -153,10 +152,10 @@ def _extreme_anchor(resp: AgentResponse, route: Route) -> tuple[str, str] | None
     frame = route.frame
     if frame is None or EXTREME_ANCHOR not in frame.notes or not resp.series:
         return None
-    which = frame.operation.aggregate or "max"
-    point = extreme_point(resp.series[0], which)
-    if point is None:
+    which, points = frame.operation.aggregate or "max", resp.series[0].points
+    if not points:
         return None
+    point = (max if which == "max" else min)(points, key=lambda p: p[1])  # its first day
     word = lang_text(route.language, "최고치" if which == "max" else "최저치",
                      "high" if which == "max" else "low")  # fmt: skip
     return point[0][:10], f"{resp.series[0].title} {word}"
@@ -220,11 +219,6 @@ def _window_months(route: Route) -> int:
         need = max(need, -(-ask.window.calendar_days() // 30))
         need += 13 if frame is not None and growth_window(frame) else 0  # YoY rates need a year
     return max(route.period_months, need)
-
-
-def _region_name(region: str, language: str) -> str:
-    """A housing region in the answer's language ('서울' → 'Seoul'; unlisted names stay Korean)."""
-    return str(vocabulary()["region_names_en"].get(region, region)) if language == "en" else region
 
 
 def _series_name(code: str, row: dict[str, Any], language: str) -> str:
@@ -562,7 +556,11 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
             latest.setdefault(ko, []).append(_Latest(region, m1, v1, unit))
-            shown = _region_name(region, route.language)  # 'Seoul' in an English answer
+            shown = (
+                str(vocabulary()["region_names_en"].get(region, region))  # 'Seoul' in an
+                if route.language == "en"
+                else region
+            )  # English answer; unlisted: Korean
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip

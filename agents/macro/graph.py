@@ -105,22 +105,13 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
         return {"agent_responses": {"ontology": response},
                 "companion_used": True, "fallback_queries": ["ontology companion"]}  # fmt: skip
 
-    def validate_node(state: MacroState) -> dict[str, Any]:
-        return validate_as_of(state, ctx)
-
-    def web_node(state: MacroState) -> dict[str, Any]:
-        return web_fallback(state, ctx)
-
-    def compose_node(state: MacroState) -> dict[str, Any]:
-        return compose_answer(with_web_documents(state), ctx)
-
     graph = StateGraph(MacroState)
     graph.add_node("router", route_node)
     graph.add_node("agent", agent_node)  # type: ignore[arg-type]
     graph.add_node("companion", companion_node)
-    graph.add_node("validate_as_of", validate_node)
-    graph.add_node("web_fallback", web_node)
-    graph.add_node("compose", compose_node)
+    graph.add_node("validate_as_of", lambda state: validate_as_of(state, ctx))
+    graph.add_node("web_fallback", lambda state: web_fallback(state, ctx))
+    graph.add_node("compose", lambda state: compose_answer(with_web_documents(state), ctx))
     graph.add_edge(START, "router")
     graph.add_conditional_edges("router", fan_out, ["agent"])
     graph.add_edge("agent", "companion")

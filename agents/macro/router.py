@@ -240,7 +240,7 @@ def route(question: str, pool: ConnectionPool | None = None,
         indicator_codes=indicators or _topic_defaults(low, rules, agents),
         regions=match_regions(low, rules),
         real_estate_regions=re_regions,
-        themes=match_themes(low, rules),
+        themes=[theme for theme, words in rules["themes"].items() if _hits(low, words)],
         period_months=_period_months(rules, frame),
         requested_as_of_date=frame.as_of_date,
         reasons=reasons,
@@ -302,10 +302,6 @@ def match_regions(low: str, rules: dict[str, Any]) -> list[str]:
     return [r for r, words in rules["regions"].items() if _hits(low, words)]
 
 
-def match_themes(low: str, rules: dict[str, Any]) -> list[str]:
-    return [theme for theme, words in rules["themes"].items() if _hits(low, words)]
-
-
 def _recent_move(frame: QuestionFrame) -> bool:
     """A why-question about a move of a price ('왜 떨어졌어?', 'why did NVDA drop')."""
     priced = frame.of("stock") or frame.of("index") or frame.of("sector") or frame.of("series")
@@ -344,14 +340,10 @@ def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[st
     ]
     for token in candidates:
         try:
-            resolved = normalize_security_id(token, pool) if _is_known_code(token, pool) else None
+            known = token.lower() in {sid.split(":", 1)[1].lower() for _, sid in stock_names(pool)}
+            resolved = normalize_security_id(token, pool) if known else None
         except WorkbenchError:
             resolved = None
         if resolved:
             found.append(resolved)
     return list(dict.fromkeys(found))
-
-
-def _is_known_code(token: str, pool: ConnectionPool | None) -> bool:
-    codes = {sid.split(":", 1)[1].lower() for _, sid in stock_names(pool)}
-    return token.lower() in codes
