@@ -73,7 +73,10 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 axis_title = f"{changed[1].split()[0]} (%)"
                 layout["yaxis"].update(title={"text": axis_title}, ticksuffix="%", zeroline=True)
                 last = points[-1]
-                layout["annotations"] = [_change_note(last[0], last[1])]
+                # the last change written above its point ('+2.20%'), as the answer gives it
+                layout["annotations"] = [{"x": last[0], "y": last[1], "text": f"{last[1]:+.2f}%",
+                                          "showarrow": False, "yshift": 14, "xanchor": "right",
+                                          "bgcolor": "rgba(255,255,255,0.85)"}]  # fmt: skip
             xs = [p[0] for p in points]
             ys = [p[1] for p in points]
             if all(ISO_DAY.match(str(x)) for x in xs):  # a daily series: its sessions, no gaps
@@ -135,12 +138,6 @@ def _change_points(series: dict[str, Any], points: list[list[Any]],
     word = next((m.get("surface") for m in frame.get("measures") or []
                  if isinstance(m, dict) and m.get("surface") in CHANGE_WORDS), "상승률")  # fmt: skip
     return changed, f"{word} ({str(drawn[0][0])[: 7 if monthly else 10]} 대비)"
-
-
-def _change_note(x: Any, y: float) -> dict[str, Any]:
-    """The last change written above its point ('+2.20%'), as the answer gives it."""
-    return {"x": x, "y": y, "text": f"{y:+.2f}%", "showarrow": False, "yshift": 14,
-            "xanchor": "right", "bgcolor": "rgba(255,255,255,0.85)"}  # fmt: skip
 
 
 WINDOW_MONTHS = {"month": 1, "year": 12}

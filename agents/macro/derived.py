@@ -15,7 +15,7 @@ from datetime import date
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import level, priced_band
+from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
@@ -104,11 +104,7 @@ def drawdown_point(series: Series, months: int, lang: str) -> str:
     inside = [p for p in points if start is not None and p[0] >= start]
     found = fig.deepest_drawdown(inside)
     if found is None:
-        return (
-            f"{_name(series)}: 관측치가 부족합니다."
-            if lang == "ko"
-            else f"{_name(series)}: too few."
-        )
+        return f"{_name(series)}: " + ("관측치가 부족합니다." if lang == "ko" else "too few.")
     depth, peak, trough = found
     span = f"{inside[0][0]} ~ {inside[-1][0]}"
     if lang == "ko":
@@ -212,10 +208,8 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
     if lang == "ko":
         return (f"{josa(_name(a), '과/와')} {_name(b)}의 변화 상관계수 {r:+.2f} ({first} ~ {last}, 공통 관측 "
                 f"{len(common)}개의 전기 대비 변화 기준; 상관은 인과가 아닙니다).")  # fmt: skip
-    return (
-        f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
-        f"{last}, {len(common)} common observations; correlation is not causation)."
-    )
+    return (f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
+            f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
@@ -333,6 +327,9 @@ _BASIS_WORDS = {
     "yoy": ("전년 동월 대비", "year over year"),
     "mom": ("전월 대비", "month over month"),
 }
+# a daily series is compared with the same day a year (a month) earlier, not the same month
+_DAILY_BASIS_WORDS = {"yoy": ("1년 전 대비", "vs a year earlier"),
+                      "mom": ("1개월 전 대비", "vs a month earlier")}  # fmt: skip
 
 
 def _growth(series: Series, base_value: float) -> tuple[float, str] | None:
@@ -362,17 +359,8 @@ def change(series: Series, basis: str, lang: str) -> str | None:
     moved = f"{grown[0]:+.2f}{grown[1]}"
     if not is_rate(series):  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
         moved += f" ({latest - base_value:+,.2f})"
-    label = _BASIS_WORDS
-    if _daily(series):  # a daily series is compared with the same day, not the same month
-        label = {
-            "yoy": ("1년 전 대비", "vs a year earlier"),
-            "mom": ("1개월 전 대비", "vs a month earlier"),
-        }
-    ko, en = label[basis]
-    if lang == "ko":
-        return (f"{_name(series)} {ko} {moved}: {_value(latest, series)} ({latest_day}) vs "
-                f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
-    return (f"{_name(series)} {en} {moved}: {_value(latest, series)} ({latest_day}) vs "
+    word = (_DAILY_BASIS_WORDS if _daily(series) else _BASIS_WORDS)[basis][0 if lang == "ko" else 1]
+    return (f"{_name(series)} {word} {moved}: {_value(latest, series)} ({latest_day}) vs "
             f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
 
 
@@ -382,11 +370,9 @@ def _since_base(series: Series, basis: str | None) -> Series:
     if basis not in ("yoy", "mom") or not series.points:
         return series
     base = _base_point(series, series.points[-1][0], basis)
-    return (
-        series.model_copy(update={"points": [p for p in series.points if base and p[0] >= base[0]]})
-        if base
-        else series
-    )
+    if base is None:
+        return series
+    return series.model_copy(update={"points": [p for p in series.points if p[0] >= base[0]]})
 
 
 def _daily(series: Series) -> bool:
@@ -417,11 +403,9 @@ def moves_of(series: Series, lang: str) -> str | None:
                                                                    strict=False) if value != prev]  # fmt: skip
     first, last = series.points[0][0], series.points[-1][0]
     if not moves:
-        return (
-            f"{_name(series)}: {first} ~ {last} 동안 값이 바뀌지 않았습니다 ({_value(series.points[-1][1], series)})."
-            if lang == "ko"
-            else f"{_name(series)} did not change from {first} to {last}."
-        )
+        return (f"{_name(series)}: {first} ~ {last} 동안 값이 바뀌지 않았습니다 "
+                f"({_value(series.points[-1][1], series)})." if lang == "ko"
+                else f"{_name(series)} did not change from {first} to {last}.")  # fmt: skip
     ups = sum(1 for _, a, b in moves if b > a)
     day, a, b = moves[-1]
     # an effective rate (a monthly average of the market rate) moves every month by a few bp:
@@ -430,18 +414,14 @@ def moves_of(series: Series, lang: str) -> str | None:
     if lang == "ko":
         note = (" 실효금리(월평균)의 변화라 정책금리 결정 횟수와 다를 수 있습니다."
                 if averaged else "")  # fmt: skip
-        return (
-            f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
-            f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → {_value(b, series)}."
-            + note
-        )
+        return (f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
+                f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → "
+                f"{_value(b, series)}.{note}")  # fmt: skip
     note = (" These are moves of the effective rate (a monthly average), not a count of policy "
             "decisions." if averaged else "")  # fmt: skip
-    return (
-        f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
-        f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
-        + note
-    )
+    return (f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
+            f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
+            f"{note}")  # fmt: skip
 
 
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
@@ -482,10 +462,8 @@ def contradicted(name: str, change: float, span: str, move: str, lang: str) -> s
     if lang == "ko":
         return (f"질문과 달리 {josa(name, '은/는')} {span} 동안 {change:+.2f}% {went[0]}했습니다 "
                 f"('{asked[0]}'는 전제가 이 기간 데이터와 맞지 않습니다).")  # fmt: skip
-    return (
-        f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "
-        f"(it did not {'rise' if move == 'up' else 'fall'} over this window)."
-    )
+    return (f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "
+            f"(it did not {'rise' if move == 'up' else 'fall'} over this window).")  # fmt: skip
 
 
 def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("수익률", "Returns"),
@@ -568,9 +546,7 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
         more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
         if is_rate(first):
             more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
-        return (
-            f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."
-        )
+        return f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."  # fmt: skip
     more = "fell more than" if falls else "rose more than"
     return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
 
@@ -675,12 +651,13 @@ def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> s
         run += 1
     unit = "%p" if is_rate(series) else ""
     recent = ", ".join(f"{day} {delta:+,.2f}{unit}" for day, delta in moves[-4:])
-    word = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}[sign]
+    words = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}
+    word = words[sign]
     lead = ""
     if asked is not None:  # '3개월 연속 증가했어?': as many moves that way, up to the latest
         n, way = asked
         met = sign == way and run >= n
-        said = {1: ("상승", "rises"), -1: ("하락", "falls")}[way]
+        said = words[way]
         lead = (f"{'예' if met else '아니요'} — {n}회 연속 {said[0]}{'입니다' if met else '이 아닙니다'}. "
                 if lang == "ko" else f"{'Yes' if met else 'No'} — {'' if met else 'not '}{n} "
                 f"{said[1]} in a row. ")  # fmt: skip
@@ -986,7 +963,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         op.kind == "filter"
         and op.comparator
         and op.threshold is not None
-        and not priced_band(frame)
+        and price_band(frame) is None
     ):
         days = [threshold_days(s, op.comparator, op.threshold, lang) for s in ordered]
         now = [latest_verdict(s, op.comparator, op.threshold, lang) for s in ordered]

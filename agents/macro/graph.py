@@ -164,12 +164,8 @@ def rdb_fallbacks(resp: AgentResponse) -> list[str]:
     """The template fallbacks of an agent that went from the graph (Cypher) to SQL, as the
     trace's `fallback` steps write them ('indicator_evidence → documents_by_keyword (empty)')."""
     out = []
-    for t in resp.trace:
-        m = (
-            _FALLBACK.match(t.observation or "")
-            if t.kind == "guard" and t.name == "fallback"
-            else None
-        )
+    for t in (t for t in resp.trace if t.kind == "guard" and t.name == "fallback"):
+        m = _FALLBACK.match(t.observation or "")
         kinds = [TEMPLATES[n].kind if n in TEMPLATES else None for n in m.groups()[:2]] if m else []
         if kinds == ["cypher", "sql"]:
             out.append(t.observation or "")

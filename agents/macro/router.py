@@ -194,19 +194,12 @@ def route(question: str, pool: ConnectionPool | None = None,
         sql_hits = reaction
     graph_hits = graph_hits or reaction
     graph_need = bool(graph_hits) or bool(relationship)
-    reasons.append(
-        f"SQL 필요={sql_need}"
-        + (
-            f" ({', '.join(sql_hits[:3])})"
-            if sql_hits
-            else " (도메인 수치 질의)"
-            if sql_need
-            else ""
-        )
+    said = (
+        f" ({', '.join(sql_hits[:3])})" if sql_hits else " (도메인 수치 질의)" if sql_need else ""
     )
-    reasons.append(
-        f"Graph 필요={graph_need}" + (f" ({', '.join(graph_hits[:3])})" if graph_hits else "")
-    )
+    reasons.append(f"SQL 필요={sql_need}{said}")
+    said = f" ({', '.join(graph_hits[:3])})" if graph_hits else ""
+    reasons.append(f"Graph 필요={graph_need}{said}")
 
     general = _hits(low, rules["general_hints"])
     if not agents and not graph_need or (general and not agents):
@@ -223,15 +216,11 @@ def route(question: str, pool: ConnectionPool | None = None,
     else:
         mode = "single"
         reasons.append("한쪽 도구로 충분 → 단일 실행 (근거 부족 시 보조 1회)")
+    named = [a for a in agents if a != "ontology"] + (["relationship"] if relationship else [])
     return Route(
         question=text,
         language=language_of(text),
-        intent="general"
-        if mode == "llm_direct"
-        else "+".join(
-            [a for a in agents if a != "ontology"] + (["relationship"] if relationship else [])
-        )
-        or "evidence",
+        intent="general" if mode == "llm_direct" else "+".join(named) or "evidence",
         target_agents=agents,
         sql_need=sql_need,
         graph_need=graph_need,

@@ -400,17 +400,6 @@ YEAR = re.compile(r"^(19|20)\d\d$")
 IDENTIFIER = re.compile(r"(?<![`\w])([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)(?![`\w])")
 
 
-def status_word(status: object, lang: str = "ko") -> str:
-    """An earnings event's status in the answer's language ('confirmed' → '확정')."""
-    text = str(status or "")
-    return EARNINGS_STATUS_KO.get(text, text) if lang == "ko" else text
-
-
-def freshness_word(status: str, lang: str = "ko") -> str:
-    """A freshness status in the answer's language ('stale' → '지연')."""
-    return FRESHNESS_KO.get(status, status) if lang == "ko" else status
-
-
 def in_language(text: str, lang: str) -> bool:
     """Whether an evidence sentence is written in the answer's language (Korean: has Hangul)."""
     return bool(HANGUL.search(text)) == (lang == "ko")

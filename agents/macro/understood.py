@@ -4,7 +4,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 
 from __future__ import annotations
 
-from agents.macro.deals import priced_band
+from agents.macro.deals import price_band
 from agents.macro.derived import FILTERED, growth_window, window_asked
 from agents.macro.domain import regions_summed
 from agents.macro.indices import all_indices_held
@@ -141,7 +141,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         op.kind == "filter"
         and op.threshold is not None
         and (
-            (priced_band(frame) and "real_estate" in route.target_agents)
+            (price_band(frame) is not None and "real_estate" in route.target_agents)
             or (counted is not None and counted.threshold is not None)
         )  # fmt: skip
     )
