@@ -671,15 +671,6 @@ def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> s
 _RUN_ASKED = re.compile(r"(\d+)\s*(?:개월|달|일|거래일|주|번|회|분기|년|차례)?\s*(?:연속|째)")
 
 
-def _streak_asked(frame: QuestionFrame) -> tuple[int, int] | None:
-    """(N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?'; None when no count or no way."""
-    said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
-    mark_read(frame, "몇")  # '몇 일 연속': the run's length is the answer
-    if said is None or way is None:
-        return None  # '몇 일 연속 올랐어?': the run itself is the answer
-    return int(said.group(1)), 1 if way == "up" else -1
-
-
 def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
                 lang: str) -> tuple[list[str | None], bool]:  # fmt: skip
     """A plan of two steps: the gap as a series of its own, then the statistic the question asks
@@ -693,14 +684,6 @@ def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
     if {"high", "low"} <= {m.name for m in frame.measures}:  # '최고치와 최저치': each of them
         return [window_point(gaps, replace(ask, stat=s), lang) for s in ("max", "min")], True
     return [window_point(gaps, ask, lang)], True
-
-
-def _bar_on_the_gap(frame: QuestionFrame, series: list[Series]) -> bool:
-    """'미국 실업률이 한국보다 2%p 이상 높아?': a bar in %p over two rates is a bar on their
-    gap (a rate's own level is in %)."""
-    op = frame.operation
-    return (op.kind == "filter" and op.threshold_unit == "%p" and len(series) == 2
-            and all(is_rate(s) for s in series))  # fmt: skip
 
 
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
@@ -891,6 +874,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     out: list[str | None] = []
     low = frame.question.lower()
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
+    # '미국 실업률이 한국보다 2%p 이상 높아?': a bar in %p over two rates is a bar on their gap
+    # (a rate's own level is in %)
+    gap_barred = (op.kind == "filter" and op.threshold_unit == "%p" and len(ordered) == 2
+                  and all(is_rate(x) for x in ordered))  # fmt: skip
     # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
     returns_asked = frame.measure() == "return" and _priced(ordered)
     # '서울과 부산 주택가격지수 1년 변화율 차이': a gap of the levels' rates, not of the levels
@@ -911,7 +898,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(compare_changes(based, lang, falls=_falls_first(frame),
                                    percent=frame.measure() == "return"))  # fmt: skip
     elif (
-        (op.kind == "difference" or rates_compared or _bar_on_the_gap(frame, ordered))
+        (op.kind == "difference" or rates_compared or gap_barred)
         and len(ordered) >= 2
         and not returns_asked
     ):
@@ -987,7 +974,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         base = _since_base(ordered[0], op.change_basis)
         out.insert(0, premise(base, move, lang, low))
     if streaked:  # a run is asked of the latest moves, not a move over the window
-        run_asked = _streak_asked(frame)
+        # (N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?' puts the yes or no first;
+        # with no count or no way ('몇 일 연속 올랐어?') the run's length is the answer
+        said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
+        mark_read(frame, "몇")
+        run_asked = (int(said.group(1)), 1 if way == "up" else -1) if said and way else None
         out += [streak(s, lang, run_asked) for s in ordered]
     # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?' — not '20 이상인 날 며칠?', which the days
     # over the bar answer

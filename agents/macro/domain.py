@@ -221,16 +221,6 @@ def _window_months(route: Route) -> int:
     return max(route.period_months, need)
 
 
-def _series_name(code: str, row: dict[str, Any], language: str) -> str:
-    """The series' name in the answer's language: the vocabulary's short English name for an
-    English question (the table's Korean name otherwise)."""
-    if language == "en":
-        spec = next((s for s in vocabulary()["series"] if s["code"] == code), None)
-        if spec and spec.get("name_en"):
-            return str(spec["name_en"])
-    return str(row.get("name_ko") or code)
-
-
 def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
     watch, resp = Stopwatch(), agent_response("macro", ctx, "macro")
@@ -246,7 +236,11 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
             continue
         first, last = rows[0], rows[-1]
         v0, v1 = float(first["value"]), float(last["value"])
-        name, unit = _series_name(code, last, route.language), last.get("unit") or ""
+        # the series' name in the answer's language: the vocabulary's short English name for
+        # an English question (the table's Korean name otherwise)
+        spec: dict[str, Any] = next((s for s in vocabulary()["series"] if s["code"] == code), {})
+        english = spec.get("name_en") if route.language == "en" else None
+        name, unit = str(english or last.get("name_ko") or code), last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
         if _widened(route, months) is not None:
