@@ -28,16 +28,6 @@ def plain_title(title: str) -> str:
     return CODE_IN_TITLE.sub("", title).strip()
 
 
-def _series_names(payload: dict[str, Any]) -> dict[str, str]:
-    """Code → name of every series the answer used ('KR_USDKRW' → '원/달러 환율(종가)')."""
-    return {
-        s["key"]: str(s["title"]).split(" (")[0]
-        for resp in payload.get("agent_responses", {}).values()
-        for s in resp.get("series", [])
-        if s.get("title")
-    }
-
-
 # Rates set by a decision and held until the next one: drawn as steps (a line between the
 # months before and after a cut read as a gradual fall over the month).
 STEP_SERIES = frozenset({"KR_BASE_RATE"})
@@ -328,7 +318,10 @@ def path_figure(payload: dict[str, Any]) -> go.Figure | None:
     paths = [p for r in payload.get("agent_responses", {}).values() for p in r.get("paths", [])]
     if not paths:
         return None
-    names = _series_names(payload)
+    # code → name of every series the answer used ('KR_USDKRW' → '원/달러 환율(종가)')
+    names = {s["key"]: str(s["title"]).split(" (")[0]
+             for r in payload.get("agent_responses", {}).values()
+             for s in r.get("series", []) if s.get("title")}  # fmt: skip
     events = list(dict.fromkeys(str(p["event"]) for p in paths))[:8]
     targets = list(dict.fromkeys(str(p.get("target") or p.get("theme")) for p in paths))[:8]
     pos = {e: (0.0, float(-i)) for i, e in enumerate(events)}

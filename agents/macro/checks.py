@@ -26,7 +26,6 @@ from typing import Any
 from agents.macro.state import AgentResponse
 from agents.model_checks import (
     MACRO,
-    Claim,
     EvidencePool,
     citation_gaps,
     claims_in,
@@ -118,15 +117,10 @@ def check_citations(text: str, state: dict[str, Any], citations: list[Citation],
     problems = [message for _, message in citation_gaps(
         citations, structured, general=general, need_structured=bool(figures) and not general
         and not citations)]  # fmt: skip
-    marked = _mark(text, bad, MARK_EN if lang == "en" else MARK_KO)
+    mark, pieces, last = MARK_EN if lang == "en" else MARK_KO, [], 0
+    for c in sorted(bad, key=lambda c: c.start):  # each uncited claim marked where it ends
+        pieces += [text[last : c.end], mark]
+        last = c.end
+    marked = "".join(pieces) + text[last:]
     uncited = list(dict.fromkeys(c.text for c in bad))
     return CitationCheck(marked, citations, structured, uncited, dropped, problems)
-
-
-def _mark(text: str, bad: list[Claim], mark: str) -> str:
-    out, last = [], 0
-    for c in sorted(bad, key=lambda c: c.start):
-        out += [text[last : c.end], mark]
-        last = c.end
-    out.append(text[last:])
-    return "".join(out)
