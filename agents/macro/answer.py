@@ -29,7 +29,7 @@ from agents.macro.checks import check_citations, cited_pool
 from agents.macro.conflicts import AGENT_KO, conflict_lines, conflicts_of
 from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
-from agents.macro.templates import freshness_word
+from agents.macro.templates import FRESHNESS_KO
 from agents.model_checks import MACRO, check_model_text, keep_apart
 from agents.understanding.lexicon import cached_lexicon
 from agents.understanding.vocabulary import vocabulary
@@ -156,7 +156,7 @@ def _warnings(state: MacroState) -> list[str]:
     out = list(state.get("as_of_notes", []))
     stale = {d: f for d, f in state.get("data_freshness", {}).items() if f != "healthy"}
     if stale:
-        out.append(STALE_PREFIX + ", ".join(f"{DOMAIN_TITLES_KO.get(d, d)} {freshness_word(f)}"
+        out.append(STALE_PREFIX + ", ".join(f"{DOMAIN_TITLES_KO.get(d, d)} {FRESHNESS_KO.get(f, f)}"
                                             for d, f in stale.items()))  # fmt: skip
     return out
 

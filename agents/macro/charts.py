@@ -21,23 +21,11 @@ PATH_COLORS = ("#636efa", "#00a08a")  # events, what they moved
 # A series this short gets a marker per point (a policy rate's decisions, monthly CPI); a longer
 # one is a line: 250 daily markers cost the browser ~0.1-0.2 s per chart and hid the line.
 MARKER_POINTS = 40
-# A price series' unit is its currency code: the axis says it in Korean ('KRW' → '원').
-CURRENCY_AXES = {"krw": "원", "usd": "달러", "jpy": "엔", "eur": "유로", "cny": "위안"}
 
 
 def plain_title(title: str) -> str:
     """A series title without its code: '삼성전자 (KR:005930) 종가' → '삼성전자 종가'."""
     return CODE_IN_TITLE.sub("", title).strip()
-
-
-def _series_names(payload: dict[str, Any]) -> dict[str, str]:
-    """Code → name of every series the answer used ('KR_USDKRW' → '원/달러 환율(종가)')."""
-    return {
-        s["key"]: str(s["title"]).split(" (")[0]
-        for resp in payload.get("agent_responses", {}).values()
-        for s in resp.get("series", [])
-        if s.get("title")
-    }
 
 
 # Rates set by a decision and held until the next one: drawn as steps (a line between the
@@ -62,7 +50,7 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 title = f"{title} ({label})"
             layout: dict[str, Any] = {
                 "title": {"text": title}, "height": 320, "margin": {"l": 40, "r": 20, "t": 50, "b": 40},
-                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": _axis(s.get("unit") or "")}, "tickformat": ","},
+                "xaxis": {"title": {"text": "날짜"}}, "yaxis": {"title": {"text": axis_unit(s.get("unit") or "")}, "tickformat": ","},
             }  # fmt: skip
             changed = _change_points(s, points, frame)
             if changed is not None:  # the answer gives the change in %, not the level
@@ -75,7 +63,10 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
                 axis_title = f"{changed[1].split()[0]} (%)"
                 layout["yaxis"].update(title={"text": axis_title}, ticksuffix="%", zeroline=True)
                 last = points[-1]
-                layout["annotations"] = [_change_note(last[0], last[1])]
+                # the last change written above its point ('+2.20%'), as the answer gives it
+                layout["annotations"] = [{"x": last[0], "y": last[1], "text": f"{last[1]:+.2f}%",
+                                          "showarrow": False, "yshift": 14, "xanchor": "right",
+                                          "bgcolor": "rgba(255,255,255,0.85)"}]  # fmt: skip
             xs = [p[0] for p in points]
             ys = [p[1] for p in points]
             if all(ISO_DAY.match(str(x)) for x in xs):  # a daily series: its sessions, no gaps
@@ -137,12 +128,6 @@ def _change_points(series: dict[str, Any], points: list[list[Any]],
     word = next((m.get("surface") for m in frame.get("measures") or []
                  if isinstance(m, dict) and m.get("surface") in CHANGE_WORDS), "상승률")  # fmt: skip
     return changed, f"{word} ({str(drawn[0][0])[: 7 if monthly else 10]} 대비)"
-
-
-def _change_note(x: Any, y: float) -> dict[str, Any]:
-    """The last change written above its point ('+2.20%'), as the answer gives it."""
-    return {"x": x, "y": y, "text": f"{y:+.2f}%", "showarrow": False, "yshift": 14,
-            "xanchor": "right", "bgcolor": "rgba(255,255,255,0.85)"}  # fmt: skip
 
 
 WINDOW_MONTHS = {"month": 1, "year": 12}
@@ -215,7 +200,7 @@ def comparison_figure(payload: dict[str, Any]) -> go.Figure | None:
                        "name": names[-1], "line": {"color": color, "width": 2}})  # fmt: skip
     period = (frame.get("period") or {}).get("surface") or (span or {}).get("label_ko")
     title = "·".join(names) + (" 수익률" if returns else "") + (f" ({period})" if period else "")
-    unit = "수익률 (%, 첫날 대비)" if returns else _axis(series[0].get("unit") or "")
+    unit = "수익률 (%, 첫날 대비)" if returns else axis_unit(series[0].get("unit") or "")
     layout = base_layout(title, "", unit, height=340)
     layout["xaxis"].update(session_axis(sorted({str(x) for t in traces for x in t["x"]})))
     if returns:
@@ -297,10 +282,6 @@ def within(points: list[list[Any]], span: dict[str, Any] | None) -> list[list[An
     return before + inside if inside else points
 
 
-def _axis(unit: str) -> str:
-    return CURRENCY_AXES.get(unit.strip().lower()) or axis_unit(unit)
-
-
 # where a word without spaces may break: before '(' and after '·'
 BREAK_IN_WORD = re.compile(r"(?=\()|(?<=·)")
 
@@ -337,7 +318,10 @@ def path_figure(payload: dict[str, Any]) -> go.Figure | None:
     paths = [p for r in payload.get("agent_responses", {}).values() for p in r.get("paths", [])]
     if not paths:
         return None
-    names = _series_names(payload)
+    # code → name of every series the answer used ('KR_USDKRW' → '원/달러 환율(종가)')
+    names = {s["key"]: str(s["title"]).split(" (")[0]
+             for r in payload.get("agent_responses", {}).values()
+             for s in r.get("series", []) if s.get("title")}  # fmt: skip
     events = list(dict.fromkeys(str(p["event"]) for p in paths))[:8]
     targets = list(dict.fromkeys(str(p.get("target") or p.get("theme")) for p in paths))[:8]
     pos = {e: (0.0, float(-i)) for i, e in enumerate(events)}

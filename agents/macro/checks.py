@@ -26,7 +26,6 @@ from typing import Any
 from agents.macro.state import AgentResponse
 from agents.model_checks import (
     MACRO,
-    Claim,
     EvidencePool,
     citation_gaps,
     claims_in,
@@ -77,11 +76,6 @@ class CitationCheck:
         )  # fmt: skip
 
 
-def is_general(state: dict[str, Any]) -> bool:
-    r = state.get("route")
-    return r is not None and r.tool_mode == "llm_direct"
-
-
 def cited_pool(state: dict[str, Any], citations: list[Citation]) -> EvidencePool:
     """What cited evidence establishes: the agents that carry a citation, the question, dates
     and notes of the turn, the document list (as `[n]` markers and titles)."""
@@ -104,16 +98,11 @@ def cited_pool(state: dict[str, Any], citations: list[Citation]) -> EvidencePool
     return pool
 
 
-def uncited_claims(text: str, pool: EvidencePool) -> list[Claim]:
-    """Figures and dates of `text` no cited evidence holds (document markers are the writer
-    check's business: an offline text has none)."""
-    return [c for c in unverified(text, pool, MACRO) if c.kind in ("number", "date")]
-
-
 def check_citations(text: str, state: dict[str, Any], citations: list[Citation],
                     structured: list[StructuredCitation], lang: str = "ko") -> CitationCheck:  # fmt: skip
     """The answer's text and citation lists after the rules (see the module docstring)."""
-    general = is_general(state)
+    r = state.get("route")
+    general = r is not None and r.tool_mode == "llm_direct"
     dropped: list[str] = []
     if general:  # no data was used: store citations do not belong here
         dropped = [s.dataset_code for s in structured]
@@ -121,20 +110,17 @@ def check_citations(text: str, state: dict[str, Any], citations: list[Citation],
         citations = [c for c in citations if is_bundled_reference(c)]
         structured = []
     pool = cited_pool(state, citations)
-    bad = uncited_claims(text, pool)
+    # figures and dates no cited evidence holds (document markers are the writer check's
+    # business: an offline text has none)
+    bad = [c for c in unverified(text, pool, MACRO) if c.kind in ("number", "date")]
     figures = [c for c in claims_in(text, MACRO) if c.kind == "number"]
     problems = [message for _, message in citation_gaps(
         citations, structured, general=general, need_structured=bool(figures) and not general
         and not citations)]  # fmt: skip
-    marked = _mark(text, bad, MARK_EN if lang == "en" else MARK_KO)
+    mark, pieces, last = MARK_EN if lang == "en" else MARK_KO, [], 0
+    for c in sorted(bad, key=lambda c: c.start):  # each uncited claim marked where it ends
+        pieces += [text[last : c.end], mark]
+        last = c.end
+    marked = "".join(pieces) + text[last:]
     uncited = list(dict.fromkeys(c.text for c in bad))
     return CitationCheck(marked, citations, structured, uncited, dropped, problems)
-
-
-def _mark(text: str, bad: list[Claim], mark: str) -> str:
-    out, last = [], 0
-    for c in sorted(bad, key=lambda c: c.start):
-        out += [text[last : c.end], mark]
-        last = c.end
-    out.append(text[last:])
-    return "".join(out)

@@ -22,11 +22,6 @@ SMALL_N = 30  # deals in a month below which its median is a small sample
 TREND_WORDS = ("추세", "추이", "흐름", "trend")
 
 
-def _month(value: Any) -> date:
-    text = str(value)[:10]
-    return date.fromisoformat(text if len(text) == 10 else f"{text[:7]}-01")
-
-
 def _month_end(first: date) -> date:
     return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1)
 
@@ -39,7 +34,8 @@ def complete_months(rows: list[dict[str, Any]], start: str,
     kept: list[dict[str, Any]] = []
     dropped: list[dict[str, Any]] = []
     for r in rows:
-        month = _month(r["month"])
+        text = str(r["month"])[:10]  # a date, or 'YYYY-MM'
+        month = date.fromisoformat(text if len(text) == 10 else f"{text[:7]}-01")
         whole = first <= month and _month_end(month) <= last
         (kept if whole else dropped).append(r)
     return kept, [str(r["month"])[:7] for r in dropped]

@@ -71,10 +71,6 @@ def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
     return op.comparator, int(op.threshold * per)
 
 
-def priced_band(frame: QuestionFrame | None) -> bool:
-    return price_band(frame) is not None
-
-
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     """The deal templates' band parameters: '전용 84㎡' (84 ≤ area < 85) and '10억 이상',
     '5억 미만', '30억 넘는' (the frame's threshold, when it is an amount)."""
@@ -166,18 +162,14 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
                       {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
     row = result.rows[0] if result and result.rows else None
     n = int(row["deals"]) if row and row["deals"] else 0
-    span = f"{start} ~ {ctx.as_of_date}"
+    span, period = f"{start} ~ {ctx.as_of_date}", frame.period
+    said = period.surface or period.label  # '최근 3개월', but '올해', '작년 말 대비' as said
+    if not (period.label in ("ytd", "mtd") or period.label.startswith(fig.SINCE)):
+        said = f"최근 {said}"
     resp.key_points.insert(0, lang_text(
-        route.language, f"{region} {_recent(frame.period)}({span}) "
+        route.language, f"{region} {said}({span}) "
         f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
         f"{region}: {n:,} {filter_words(route.frame, 'en')}apartment deals from {span}."))  # fmt: skip
-
-
-def _recent(period: Period) -> str:
-    """'최근 3개월', but '올해', '작년 말 대비' as said (a period from a named day)."""
-    said = period.surface or period.label
-    named = period.label in ("ytd", "mtd") or period.label.startswith(fig.SINCE)
-    return said if named else f"최근 {said}"
 
 
 def _trailing(as_of: str, period: Period) -> str:

@@ -17,7 +17,7 @@ from itertools import pairwise
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import level, priced_band
+from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
@@ -107,11 +107,7 @@ def drawdown_point(series: Series, months: int, lang: str) -> str:
     inside = [p for p in points if start is not None and p[0] >= start]
     found = fig.deepest_drawdown(inside)
     if found is None:
-        return (
-            f"{_name(series)}: 관측치가 부족합니다."
-            if lang == "ko"
-            else f"{_name(series)}: too few."
-        )
+        return f"{_name(series)}: " + ("관측치가 부족합니다." if lang == "ko" else "too few.")
     depth, peak, trough = found
     span = f"{inside[0][0]} ~ {inside[-1][0]}"
     if lang == "ko":
@@ -215,17 +211,8 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
     if lang == "ko":
         return (f"{josa(_name(a), '과/와')} {_name(b)}의 변화 상관계수 {r:+.2f} ({first} ~ {last}, 공통 관측 "
                 f"{len(common)}개의 전기 대비 변화 기준; 상관은 인과가 아닙니다).")  # fmt: skip
-    return (
-        f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
-        f"{last}, {len(common)} common observations; correlation is not causation)."
-    )
-
-
-def extreme_point(series: Series, which: str) -> tuple[str, float] | None:
-    """(date, value) of the window's max or min: the first day it was reached."""
-    if not series.points:
-        return None
-    return (max if which == "max" else min)(series.points, key=lambda p: p[1])
+    return (f"Correlation of the changes of {_name(a)} and {_name(b)}: {r:+.2f} ({first} to "
+            f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
 def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
@@ -386,6 +373,9 @@ _BASIS_WORDS = {
     "yoy": ("전년 동월 대비", "year over year"),
     "mom": ("전월 대비", "month over month"),
 }
+# a daily series is compared with the same day a year (a month) earlier, not the same month
+_DAILY_BASIS_WORDS = {"yoy": ("1년 전 대비", "vs a year earlier"),
+                      "mom": ("1개월 전 대비", "vs a month earlier")}  # fmt: skip
 
 
 def _growth(series: Series, base_value: float) -> tuple[float, str] | None:
@@ -415,17 +405,8 @@ def change(series: Series, basis: str, lang: str) -> str | None:
     moved = f"{grown[0]:+.2f}{grown[1]}"
     if not is_rate(series):  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
         moved += f" ({latest - base_value:+,.2f})"
-    label = _BASIS_WORDS
-    if _daily(series):  # a daily series is compared with the same day, not the same month
-        label = {
-            "yoy": ("1년 전 대비", "vs a year earlier"),
-            "mom": ("1개월 전 대비", "vs a month earlier"),
-        }
-    ko, en = label[basis]
-    if lang == "ko":
-        return (f"{_name(series)} {ko} {moved}: {_value(latest, series)} ({latest_day}) vs "
-                f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
-    return (f"{_name(series)} {en} {moved}: {_value(latest, series)} ({latest_day}) vs "
+    word = (_DAILY_BASIS_WORDS if _daily(series) else _BASIS_WORDS)[basis][0 if lang == "ko" else 1]
+    return (f"{_name(series)} {word} {moved}: {_value(latest, series)} ({latest_day}) vs "
             f"{_value(base_value, series)} ({base_day}).")  # fmt: skip
 
 
@@ -435,11 +416,9 @@ def _since_base(series: Series, basis: str | None) -> Series:
     if basis not in ("yoy", "mom") or not series.points:
         return series
     base = _base_point(series, series.points[-1][0], basis)
-    return (
-        series.model_copy(update={"points": [p for p in series.points if base and p[0] >= base[0]]})
-        if base
-        else series
-    )
+    if base is None:
+        return series
+    return series.model_copy(update={"points": [p for p in series.points if p[0] >= base[0]]})
 
 
 def _daily(series: Series) -> bool:
@@ -470,11 +449,9 @@ def moves_of(series: Series, lang: str) -> str | None:
                                                                    strict=False) if value != prev]  # fmt: skip
     first, last = series.points[0][0], series.points[-1][0]
     if not moves:
-        return (
-            f"{_name(series)}: {first} ~ {last} 동안 값이 바뀌지 않았습니다 ({_value(series.points[-1][1], series)})."
-            if lang == "ko"
-            else f"{_name(series)} did not change from {first} to {last}."
-        )
+        return (f"{_name(series)}: {first} ~ {last} 동안 값이 바뀌지 않았습니다 "
+                f"({_value(series.points[-1][1], series)})." if lang == "ko"
+                else f"{_name(series)} did not change from {first} to {last}.")  # fmt: skip
     ups = sum(1 for _, a, b in moves if b > a)
     day, a, b = moves[-1]
     # an effective rate (a monthly average of the market rate) moves every month by a few bp:
@@ -483,18 +460,14 @@ def moves_of(series: Series, lang: str) -> str | None:
     if lang == "ko":
         note = (" 실효금리(월평균)의 변화라 정책금리 결정 횟수와 다를 수 있습니다."
                 if averaged else "")  # fmt: skip
-        return (
-            f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
-            f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → {_value(b, series)}."
-            + note
-        )
+        return (f"{_name(series)} {first} ~ {last} 관측치 기준 변경 {len(moves)}회 (상승 {ups}회, "
+                f"하락 {len(moves) - ups}회); 마지막 변경 {day}: {_value(a, series)} → "
+                f"{_value(b, series)}.{note}")  # fmt: skip
     note = (" These are moves of the effective rate (a monthly average), not a count of policy "
             "decisions." if averaged else "")  # fmt: skip
-    return (
-        f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
-        f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
-        + note
-    )
+    return (f"{_name(series)} changed {len(moves)} times from {first} to {last} ({ups} up, "
+            f"{len(moves) - ups} down); last on {day}: {_value(a, series)} → {_value(b, series)}."
+            f"{note}")  # fmt: skip
 
 
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
@@ -503,38 +476,27 @@ FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or eac
 CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
-def premise(series: Series, move: str, lang: str) -> str | None:
+def premise(series: Series, move: str, lang: str, low: str = "") -> str | None:
     """'최근 한 달 왜 이렇게 올랐어?' when it fell: the move over the window contradicts the
-    question, which is said first instead of explaining a move that did not happen."""
-    if len(series.points) < 2 or not series.points[0][1]:
-        return None
-    (d0, v0), (d1, v1) = series.points[0], series.points[-1]
-    return contradicted(_name(series), (v1 / v0 - 1) * 100, f"{d0} ~ {d1}", move, lang)
-
-
-def _inverse_asked(series: Series, low: str) -> tuple[str, str] | None:
-    """The name of what moves against the series ('원화 가치' against won per dollar) when the
-    question is about it."""
-    spec = next((s.get("inverse") for s in vocabulary()["series"] if s["code"] == series.key), None)
-    if spec and find_phrases(low, {"w": spec["words"]}):
-        return spec["name"][0], spec["name"][1]
-    return None
-
-
-def inverse_premise(series: Series, move: str, name: tuple[str, str], lang: str) -> str | None:
-    """'원화 가치 왜 떨어졌어?': the won fell when won per dollar rose, so the premise is checked
-    against the inverse move, and said in the question's own terms."""
+    question, which is said first instead of explaining a move that did not happen. When the
+    question (`low`) is about what moves against the series ('원화 가치 왜 떨어졌어?': the won
+    fell when won per dollar rose), the premise is checked against that inverse move, in its
+    terms."""
     if len(series.points) < 2 or not series.points[0][1]:
         return None
     (d0, v0), (d1, v1) = series.points[0], series.points[-1]
     change = (v1 / v0 - 1) * 100
+    spec = next((s.get("inverse") for s in vocabulary()["series"] if s["code"] == series.key), None)
+    if not (spec and find_phrases(low, {"w": spec["words"]})):
+        return contradicted(_name(series), change, f"{d0} ~ {d1}", move, lang)
+    inverse = spec["name"]
     if (move == "up" and change <= 0) or (move == "down" and change >= 0):
         return None  # the won moved as asked
     went = ("상승", "rose") if change < 0 else ("하락", "fell")
     if lang == "ko":
-        return (f"질문과 달리 {name[0]}는 {d0} ~ {d1} 동안 {went[0]}했습니다 ({_name(series)} "
+        return (f"질문과 달리 {inverse[0]}는 {d0} ~ {d1} 동안 {went[0]}했습니다 ({_name(series)} "
                 f"{change:+.2f}%, 원화 {'강세' if change < 0 else '약세'}).")  # fmt: skip
-    return (f"Contrary to the question, {name[1]} {went[1]} from {d0} to {d1} ({_name(series)} "
+    return (f"Contrary to the question, {inverse[1]} {went[1]} from {d0} to {d1} ({_name(series)} "
             f"{change:+.2f}%).")  # fmt: skip
 
 
@@ -547,10 +509,8 @@ def contradicted(name: str, change: float, span: str, move: str, lang: str) -> s
     if lang == "ko":
         return (f"질문과 달리 {josa(name, '은/는')} {span} 동안 {change:+.2f}% {went[0]}했습니다 "
                 f"('{asked[0]}'는 전제가 이 기간 데이터와 맞지 않습니다).")  # fmt: skip
-    return (
-        f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "
-        f"(it did not {'rise' if move == 'up' else 'fall'} over this window)."
-    )
+    return (f"Contrary to the question, {name} {went[1]} {change:+.2f}% over {span} "
+            f"(it did not {'rise' if move == 'up' else 'fall'} over this window).")  # fmt: skip
 
 
 def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("수익률", "Returns"),
@@ -651,9 +611,7 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
         more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
         if is_rate(first):
             more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
-        return (
-            f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."
-        )
+        return f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."  # fmt: skip
     more = "fell more than" if falls else "rose more than"
     return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
 
@@ -729,20 +687,20 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str,
     below = comparator[0] == "<"
     lead = (("예 — " if hits else "아니요 — ") if lang == "ko" else ("Yes — " if hits else "No — ")
             ) if ever else ""  # fmt: skip
+    # none met it: the nearest the window came, its low for a 'below', its high otherwise;
+    # else the farthest of those that met it
+    near = (min if below else max)(hits or series.points, key=lambda p: p[1])
     if lang == "ko":
         head = f"{lead}{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
-        if not hits:  # the nearest the window came: its low for a 'below', its high otherwise
-            near = (min if below else max)(series.points, key=lambda p: p[1])
+        if not hits:
             return (f"{head}: 없음 (기간 {'최저' if below else '최고'} {_value(near[1], series)}, "
                     f"{near[0]}).")  # fmt: skip
-        peak = max(hits, key=lambda p: p[1]) if not below else min(hits, key=lambda p: p[1])
         return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
-                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'높은' if not below else '낮은'} "
-                f"값 {_value(peak[1], series)} ({peak[0]}).")  # fmt: skip
+                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'낮은' if below else '높은'} "
+                f"값 {_value(near[1], series)} ({near[0]}).")  # fmt: skip
     head = (f"{lead}{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
             f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
     if not hits:
-        near = (min if below else max)(series.points, key=lambda p: p[1])
         return f"{head} (the window's {'low' if below else 'high'}: {_value(near[1], series)} on {near[0]})."
     return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
             f"({_value(hits[-1][1], series)}).")  # fmt: skip
@@ -763,12 +721,13 @@ def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> s
         run += 1
     unit = "%p" if is_rate(series) else ""
     recent = ", ".join(f"{day} {delta:+,.2f}{unit}" for day, delta in moves[-4:])
-    word = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}[sign]
+    words = {1: ("상승", "rises"), -1: ("하락", "falls"), 0: ("보합", "unchanged readings")}
+    word = words[sign]
     lead = ""
     if asked is not None:  # '3개월 연속 증가했어?': as many moves that way, up to the latest
         n, way = asked
         met = sign == way and run >= n
-        said = {1: ("상승", "rises"), -1: ("하락", "falls")}[way]
+        said = words[way]
         lead = (f"{'예' if met else '아니요'} — {n}회 연속 {said[0]}{'입니다' if met else '이 아닙니다'}. "
                 if lang == "ko" else f"{'Yes' if met else 'No'} — {'' if met else 'not '}{n} "
                 f"{said[1]} in a row. ")  # fmt: skip
@@ -780,15 +739,6 @@ def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> s
 
 
 _RUN_ASKED = re.compile(r"(\d+)\s*(?:개월|달|일|거래일|주|번|회|분기|년|차례)?\s*(?:연속|째)")
-
-
-def _streak_asked(frame: QuestionFrame) -> tuple[int, int] | None:
-    """(N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?'; None when no count or no way."""
-    said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
-    mark_read(frame, "몇")  # '몇 일 연속': the run's length is the answer
-    if said is None or way is None:
-        return None  # '몇 일 연속 올랐어?': the run itself is the answer
-    return int(said.group(1)), 1 if way == "up" else -1
 
 
 def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
@@ -804,14 +754,6 @@ def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
     if {"high", "low"} <= {m.name for m in frame.measures}:  # '최고치와 최저치': each of them
         return [window_point(gaps, replace(ask, stat=s), lang) for s in ("max", "min")], True
     return [window_point(gaps, ask, lang)], True
-
-
-def _bar_on_the_gap(frame: QuestionFrame, series: list[Series]) -> bool:
-    """'미국 실업률이 한국보다 2%p 이상 높아?': a bar in %p over two rates is a bar on their
-    gap (a rate's own level is in %)."""
-    op = frame.operation
-    return (op.kind == "filter" and op.threshold_unit == "%p" and len(series) == 2
-            and all(is_rate(s) for s in series))  # fmt: skip
 
 
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
@@ -1050,6 +992,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     out: list[str | None] = []
     low = frame.question.lower()
     rates_compared = op.kind == "compare" and all(is_rate(x) for x in ordered)
+    # '미국 실업률이 한국보다 2%p 이상 높아?': a bar in %p over two rates is a bar on their gap
+    # (a rate's own level is in %)
+    gap_barred = (op.kind == "filter" and op.threshold_unit == "%p" and len(ordered) == 2
+                  and all(is_rate(x) for x in ordered))  # fmt: skip
     # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
     returns_asked = frame.measure() == "return" and _priced(ordered)
     # '서울과 부산 주택가격지수 1년 변화율 차이': a gap of the levels' rates, not of the levels
@@ -1070,7 +1016,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         out.append(compare_changes(based, lang, falls=_falls_first(frame),
                                    percent=frame.measure() == "return"))  # fmt: skip
     elif (
-        (op.kind == "difference" or rates_compared or _bar_on_the_gap(frame, ordered))
+        (op.kind == "difference" or rates_compared or gap_barred)
         and len(ordered) >= 2
         and not returns_asked
     ):
@@ -1136,7 +1082,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         op.kind == "filter"
         and op.comparator
         and op.threshold is not None
-        and not priced_band(frame)
+        and price_band(frame) is None
     ):
         ever = bool(EVER.search(low))
         days = [threshold_days(s, op.comparator, op.threshold, lang, ever=ever) for s in ordered]
@@ -1162,12 +1108,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         # not a move over the window the question takes as given
     streaked = bool(find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}))
     if move and len(ordered) == 1 and not is_rate(ordered[0]) and not streaked:
-        inverse = _inverse_asked(ordered[0], low)
         base = _since_base(ordered[0], op.change_basis)
-        out.insert(0, premise(base, move, lang) if inverse is None
-                   else inverse_premise(base, move, inverse, lang))  # fmt: skip
+        out.insert(0, premise(base, move, lang, low))
     if streaked:  # a run is asked of the latest moves, not a move over the window
-        run_asked = _streak_asked(frame)
+        # (N, +1 or -1) of '3개월 연속 증가했어?', '5일 연속 하락?' puts the yes or no first;
+        # with no count or no way ('몇 일 연속 올랐어?') the run's length is the answer
+        said, way = _RUN_ASKED.search(frame.question), asked_move(frame.question)
+        mark_read(frame, "몇")
+        run_asked = (int(said.group(1)), 1 if way == "up" else -1) if said and way else None
         out += [streak(s, lang, run_asked) for s in ordered]
     # '언제 마지막으로 바뀌었어?', '몇 번 내렸어?' — not '20 이상인 날 며칠?', which the days
     # over the bar answer

@@ -27,7 +27,6 @@ from agents.macro.derived import (
     DAYS_ASKED,
     DEALS,
     derived_points,
-    extreme_point,
     growth_window,
     picked_read_window,
     window_asked,
@@ -44,13 +43,13 @@ from agents.macro.rankings import (
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import (
+    EARNINGS_STATUS_KO,
+    FRESHNESS_KO,
     change_text,
     evidence_text,
-    freshness_word,
     is_rate_unit,
     level_text,
     prefer_language,
-    status_word,
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
@@ -102,7 +101,7 @@ def agent_response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
     resp = AgentResponse(agent=agent, as_of_date=ctx.as_of_date, data_freshness={domain: fresh})
     if fresh != "healthy":
         resp.uncertainty.append(
-            f"{DOMAIN_TITLES_KO.get(domain, domain)} 데이터 최신성 경고: {freshness_word(fresh)} — "
+            f"{DOMAIN_TITLES_KO.get(domain, domain)} 데이터 최신성 경고: {FRESHNESS_KO.get(fresh, fresh)} — "
             "강한 결론을 내리지 않습니다."
         )
     return resp
@@ -155,10 +154,10 @@ def _extreme_anchor(resp: AgentResponse, route: Route) -> tuple[str, str] | None
     frame = route.frame
     if frame is None or EXTREME_ANCHOR not in frame.notes or not resp.series:
         return None
-    which = frame.operation.aggregate or "max"
-    point = extreme_point(resp.series[0], which)
-    if point is None:
+    which, points = frame.operation.aggregate or "max", resp.series[0].points
+    if not points:
         return None
+    point = (max if which == "max" else min)(points, key=lambda p: p[1])  # its first day
     word = lang_text(route.language, "최고치" if which == "max" else "최저치",
                      "high" if which == "max" else "low")  # fmt: skip
     return point[0][:10], f"{resp.series[0].title} {word}"
@@ -229,21 +228,6 @@ def _window_months(route: Route) -> int:
     return max(route.period_months, need)
 
 
-def _region_name(region: str, language: str) -> str:
-    """A housing region in the answer's language ('서울' → 'Seoul'; unlisted names stay Korean)."""
-    return str(vocabulary()["region_names_en"].get(region, region)) if language == "en" else region
-
-
-def _series_name(code: str, row: dict[str, Any], language: str) -> str:
-    """The series' name in the answer's language: the vocabulary's short English name for an
-    English question (the table's Korean name otherwise)."""
-    if language == "en":
-        spec = next((s for s in vocabulary()["series"] if s["code"] == code), None)
-        if spec and spec.get("name_en"):
-            return str(spec["name_en"])
-    return str(row.get("name_ko") or code)
-
-
 def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Indicator levels and changes (SQL, graph fallback) plus event evidence when asked why."""
     watch, resp = Stopwatch(), agent_response("macro", ctx, "macro")
@@ -259,7 +243,11 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
             continue
         first, last = rows[0], rows[-1]
         v0, v1 = float(first["value"]), float(last["value"])
-        name, unit = _series_name(code, last, route.language), last.get("unit") or ""
+        # the series' name in the answer's language: the vocabulary's short English name for
+        # an English question (the table's Korean name otherwise)
+        spec: dict[str, Any] = next((s for s in vocabulary()["series"] if s["code"] == code), {})
+        english = spec.get("name_en") if route.language == "en" else None
+        name, unit = str(english or last.get("name_ko") or code), last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
         if _widened(route, months) is not None:
@@ -308,8 +296,7 @@ def equity_agent(route: Route, ctx: RunContext) -> AgentResponse:
         _equity_fundamentals(resp, ctx, route, sid)
         universe_membership(resp, ctx, route, sid)  # its Top50 snapshot (seed 004 §4, issue 25)
         disclosure_answer(resp, ctx, route, sid)  # '최근 공시', '가이던스': OpenDART (issue 35)
-        if _earnings_asked(route):
-            _equity_earnings(resp, ctx, route, sid)
+        _equity_earnings(resp, ctx, route, sid)
         if asks_accounts(route.question):  # imported OpenDART 주요계정 (issue 35)
             accounts_answer(resp, ctx, route, sid)
     resp.key_points[:0] = derived_points(route.frame, resp.series, route.period_months,
@@ -372,11 +359,9 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
             f"{sid} valuation ({f['as_of_date']}): P/E {f['pe']}, P/B {f['pb']}{eps}, dividend "
             f"yield {f['dividend_yield']}%{', market cap ' + cap if cap else ''}.",
         )
-        asked = route.frame.measure() if route.frame else None
-        if asked in ("per", "pbr", "dividend_yield", "market_cap", "eps"):
-            resp.key_points.insert(0, point)  # 'PBR 얼마야?': the asked figure leads
-        else:
-            resp.key_points.append(point)
+        asked = route.frame.measure() if route.frame else None  # 'PBR 얼마야?': it leads
+        led = asked in ("per", "pbr", "dividend_yield", "market_cap", "eps")
+        resp.key_points.insert(0 if led else len(resp.key_points), point)
 
 
 def _called(name: str, sid: str) -> str:
@@ -400,15 +385,13 @@ def _market_cap(value: Any, sid: str) -> str:
     return f"${float(value) / 1e9:,.1f}B"
 
 
-def _earnings_asked(route: Route) -> bool:
+def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
+    """The last two reported (or expected) quarters, when earnings were asked: EPS estimate,
+    actual and the surprise; they lead the answer when earnings were what was asked."""
     measures = {m.name for m in route.frame.measures} if route.frame else set()
     words = ("실적", "earnings", "eps", "가이던스", "주당순이익")
-    return bool(measures & {"eps", "earnings"}) or any(w in route.question.lower() for w in words)
-
-
-def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
-    """The last two reported (or expected) quarters: EPS estimate, actual and the surprise; they
-    lead the answer when earnings were what was asked."""
+    if not (measures & {"eps", "earnings"} or any(w in route.question.lower() for w in words)):
+        return
     result = run_step(resp, ctx, "equity_earnings", {"security_id": sid, "as_of": ctx.as_of_date})
     rows = (result.rows if result else [])[:2]
     if not rows:
@@ -416,21 +399,18 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
                                           f"No quarterly earnings releases are held for {sid}."))  # fmt: skip
     points = []
     for e in rows:
-        est, act = e["eps_estimate"], e["eps_actual"]
+        est, act, status = e["eps_estimate"], e["eps_actual"], str(e["status"] or "")
         surprise = f" ({pct(float(est), float(act)):+.1f}%)" if act is not None and est else ""
         shown = lambda v: "-" if v is None else f"{float(v):,.2f}"  # noqa: E731
         points.append(lang_text(
             route.language,
-            f"{sid} {e['period']} 실적({e['event_date']}, {status_word(e['status'])}): EPS 예상 "
+            f"{sid} {e['period']} 실적({e['event_date']}, {EARNINGS_STATUS_KO.get(status, status)}): EPS 예상 "
             f"{shown(est)} / 실제 {shown(act)}{surprise}.",
             f"{sid} {e['period']} earnings ({e['event_date']}, {e['status']}): EPS estimate "
             f"{shown(est)} / actual {shown(act)}{surprise}.",
         ))  # fmt: skip
-    asked = route.frame.measure() if route.frame else None
-    if asked in ("eps", "earnings"):
-        resp.key_points[:0] = points
-    else:
-        resp.key_points += points
+    at = 0 if route.frame and route.frame.measure() in ("eps", "earnings") else len(resp.key_points)
+    resp.key_points[at:at] = points
 
 
 def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
@@ -544,6 +524,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     latest: dict[str, list[_Latest]] = {}  # a series' words → each region's latest value
     # a count over the asked window leads (deal_count_window): no second total for the deals
     windowed = counts_asked(route.question) and frame is not None and frame.period
+    # a region in the answer's language ('서울' → 'Seoul'; an unlisted name stays Korean)
+    names_en = vocabulary()["region_names_en"] if route.language == "en" else {}
     for region in regions[:MAX_ITEMS]:
         for _, name, ko, en, unit in specs[:MAX_ITEMS]:
             bands = deal_filter(route.frame) if name == DEALS else {}
@@ -569,7 +551,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             v0, v1 = float(rows[0]["value"]), float(rows[-1]["value"])
             m0, m1 = str(rows[0]["month"])[:7], str(rows[-1]["month"])[:7]
             latest.setdefault(ko, []).append(_Latest(region, m1, v1, unit))
-            shown = _region_name(region, route.language)  # 'Seoul' in an English answer
+            shown = str(names_en.get(region, region))  # 'Seoul' in an English answer
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip

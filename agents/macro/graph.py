@@ -105,22 +105,13 @@ def build_graph(ctx: RunContext, checkpointer: Any = None) -> Any:
         return {"agent_responses": {"ontology": response},
                 "companion_used": True, "fallback_queries": ["ontology companion"]}  # fmt: skip
 
-    def validate_node(state: MacroState) -> dict[str, Any]:
-        return validate_as_of(state, ctx)
-
-    def web_node(state: MacroState) -> dict[str, Any]:
-        return web_fallback(state, ctx)
-
-    def compose_node(state: MacroState) -> dict[str, Any]:
-        return compose_answer(with_web_documents(state), ctx)
-
     graph = StateGraph(MacroState)
     graph.add_node("router", route_node)
     graph.add_node("agent", agent_node)  # type: ignore[arg-type]
     graph.add_node("companion", companion_node)
-    graph.add_node("validate_as_of", validate_node)
-    graph.add_node("web_fallback", web_node)
-    graph.add_node("compose", compose_node)
+    graph.add_node("validate_as_of", lambda state: validate_as_of(state, ctx))
+    graph.add_node("web_fallback", lambda state: web_fallback(state, ctx))
+    graph.add_node("compose", lambda state: compose_answer(with_web_documents(state), ctx))
     graph.add_edge(START, "router")
     graph.add_conditional_edges("router", fan_out, ["agent"])
     graph.add_edge("agent", "companion")
@@ -173,12 +164,8 @@ def rdb_fallbacks(resp: AgentResponse) -> list[str]:
     """The template fallbacks of an agent that went from the graph (Cypher) to SQL, as the
     trace's `fallback` steps write them ('indicator_evidence → documents_by_keyword (empty)')."""
     out = []
-    for t in resp.trace:
-        m = (
-            _FALLBACK.match(t.observation or "")
-            if t.kind == "guard" and t.name == "fallback"
-            else None
-        )
+    for t in (t for t in resp.trace if t.kind == "guard" and t.name == "fallback"):
+        m = _FALLBACK.match(t.observation or "")
         kinds = [TEMPLATES[n].kind if n in TEMPLATES else None for n in m.groups()[:2]] if m else []
         if kinds == ["cypher", "sql"]:
             out.append(t.observation or "")

@@ -41,9 +41,8 @@ def _keyword_hits(low: str) -> dict[str, int]:
     hits = {t[1]: min(low.find(k) for k in t[0] if k in low)
             for t in RE_TEMPLATES if any(k in low for k in t[0])}  # fmt: skip
     if INDEX_WORDS.search(low) and not DEAL_WORDS.search(low):
-        hits.pop(
-            DEALS, None
-        )  # '서울 아파트 매매가격지수' is the price index, not the deals '매매가' names
+        # '서울 아파트 매매가격지수' is the price index, not the deals '매매가' names
+        hits.pop(DEALS, None)
     return hits
 
 

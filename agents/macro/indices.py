@@ -10,6 +10,7 @@ stored bars is left to the caller (the ETF stand-in, which says that it is one).
 
 from __future__ import annotations
 
+from agents.macro.derived import picked_read_window, window_asked
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, pct, run_step
@@ -33,7 +34,6 @@ def all_indices_held(frame: QuestionFrame | None) -> bool:
 
 def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> set[str]:
     """Each named index's level over the window; returns the entity keys answered."""
-    from agents.macro.derived import picked_read_window, window_asked
     from agents.macro.domain import anchored, cite_window
 
     answered: set[str] = set()

@@ -46,7 +46,7 @@ from agents.macro.model_tools import (
     run_tool,
     tool_specs,
 )
-from agents.macro.ontology import path_points, recheck_empty
+from agents.macro.ontology import ontology_agent, path_points, recheck_empty
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from data_access.config import MacroRole
@@ -120,8 +120,6 @@ def _failed_at_once(resp: AgentResponse) -> bool:
 
 
 def run_offline(agent: str, route: Route, ctx: RunContext) -> AgentResponse:
-    from agents.macro.ontology import ontology_agent
-
     if agent == "ontology":
         return ontology_agent(route, ctx)
     return OFFLINE_AGENTS[agent](route, ctx)

@@ -21,7 +21,12 @@ from typing import Any
 from agents.evidence import Stopwatch, make_citation
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.graphrag import graphrag_evidence
-from agents.macro.ontology import graph_schema, validate_cypher_direction
+from agents.macro.ontology import (
+    FEW_SHOTS,
+    graph_schema,
+    offline_evidence,
+    validate_cypher_direction,
+)
 from agents.macro.router import Route
 from agents.macro.sql_qa import DOMAIN_TABLES, schema_text, sql_qa
 from agents.macro.state import AgentResponse, RunContext, Series
@@ -66,8 +71,6 @@ def _spec(name: str, description: str, param: str | None = None,
 def tool_specs(agent: str, ctx: RunContext) -> list[dict[str, Any]]:
     """The tools offered to `agent`: SQL only where it has tables; graph tools when the graph
     store is up; its templates always (the Ontology agent's are its evidence templates)."""
-    from agents.macro.ontology import FEW_SHOTS
-
     specs: list[dict[str, Any]] = []
     if agent in DOMAIN_TABLES:
         specs.append(_spec("sql_qa", SQLQA_DESCRIPTION.format(schema=schema_text(agent, ctx.pool)),
@@ -183,8 +186,6 @@ def _templates(args: dict[str, Any], agent: str, route: Route, ctx: RunContext,
 
 def run_templates(agent: str, route: Route, ctx: RunContext, part: AgentResponse) -> None:
     """The agent's offline path (its templates, with their own fallbacks) into `part`."""
-    from agents.macro.ontology import offline_evidence
-
     if agent in OFFLINE_AGENTS:
         merge_into(part, OFFLINE_AGENTS[agent](route, ctx))
         return

@@ -145,14 +145,6 @@ def recheck_empty(ctx: RunContext, resp: AgentResponse) -> None:
     resp.uncertainty.append(f"빈 결과 재검증: {verdict}")
 
 
-def _glossary_answer(resp: AgentResponse, route: Route) -> bool:
-    """Offline definitions ('스프레드가 뭐야?') from the bundled glossary, cited by entry."""
-    frame = route.frame
-    if frame is None or frame.operation.kind != "define":
-        return False
-    return glossary_points(resp, route)
-
-
 def glossary_points(resp: AgentResponse, route: Route, *, first: bool = False) -> bool:
     """The glossary entry the question names, as key points cited by entry ('first': before the
     figures, for '스프레드가 뭐야? 지금 장단기 스프레드는 얼마야?')."""
@@ -182,8 +174,9 @@ def general_agent(route: Route, ctx: RunContext) -> AgentResponse:
     """Non-financial questions: the model answers directly, no DB or graph call."""
     watch = Stopwatch()
     resp = AgentResponse(agent="general_knowledge", as_of_date=ctx.as_of_date)
-    if ctx.macro_model is None and _glossary_answer(resp, route):
-        pass  # a definition from the bundled glossary: no database or graph call
+    define = route.frame is not None and route.frame.operation.kind == "define"
+    if ctx.macro_model is None and define and glossary_points(resp, route):
+        pass  # '스프레드가 뭐야?': the bundled glossary's entry, cited; no database or graph call
     elif ctx.macro_model is None:
         resp.status = "skipped"
         resp.uncertainty.append(lang_text(

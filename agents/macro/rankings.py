@@ -15,8 +15,9 @@ from agents.macro.deals import eok, level
 from agents.macro.derived import CMP, FILTERED, contradicted, signed
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
-from agents.macro.state import AgentResponse, RunContext
-from agents.macro.tools import lang_text, run_step
+from agents.macro.state import AgentResponse, RunContext, Series
+from agents.macro.templates import TEMPLATES
+from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
@@ -66,14 +67,16 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     listed = ", ".join(f"{r['name']} {r['ret']:+.2f}%" for r in rows[:n])
     order = ("하위" if ascending else "상위", "bottom" if ascending else "top")
     move = asked_move(route.question)
-    span = f"{interval_ko(interval)}" if route.language == "ko" else interval
+    n_said, unit = interval.split()  # '3 months' → '3개월' in a Korean answer
+    units_ko = {"days": "일", "month": "개월", "months": "개월", "year": "년"}
+    span = f"{n_said}{units_ko.get(unit, unit)}" if route.language == "ko" else interval
     said = move and contradicted(lang_text(route.language, f"{label} 업종 평균", f"the {label} "
                                            "sector average"), avg, span, move, route.language)  # fmt: skip
     if said:  # '은행주 왜 올랐어?' when the sector fell on average: said before the list
         resp.key_points.append(said)
     resp.key_points.append(lang_text(
         route.language,
-        f"{label} 업종 {len(rows)}종목의 {interval_ko(interval)} 수익률 {order[0]} {min(n, len(rows))}: "
+        f"{label} 업종 {len(rows)}종목의 {span} 수익률 {order[0]} {min(n, len(rows))}: "
         f"{listed} (업종 평균 {avg:+.2f}%, 각 종목 마지막 거래일 {rows[0]['last_day']} 기준).",
         f"{label}: {order[1]} {min(n, len(rows))} of {len(rows)} stocks by {interval} return: "
         f"{listed} (sector average {avg:+.2f}%).",
@@ -84,11 +87,6 @@ def _ascending(route: Route) -> bool:
     """'반도체주 왜 떨어졌어?': the fallers (the lowest) lead, unless an order was asked."""
     direction = route.frame.operation.direction if route.frame else None
     return direction == "asc" or (direction is None and asked_move(route.question) == "down")
-
-
-def interval_ko(interval: str) -> str:
-    n, unit = interval.split()
-    return f"{n}{ {'days': '일', 'month': '개월', 'months': '개월', 'year': '년'}.get(unit, unit) }"
 
 
 NATIONWIDE = "전국"  # a total, never a member of a ranking of regions
@@ -107,14 +105,10 @@ def _members(rows: list[dict[str, Any]], parent: str) -> list[dict[str, Any]]:
 
 def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
                    ko: str, en: str, unit: str) -> bool:  # fmt: skip
-    """Regions by the latest value of one housing series; False when the template has none."""
-    name = {
-        "re_price_index_window": "re_price_index_latest_by_region",
-        "re_jeonse_window": "re_jeonse_latest_by_region",
-        "re_unsold_window": "re_unsold_latest_by_region",
-        "re_permits_window": "re_permits_latest_by_region",
-    }.get(template, "")
-    if not name:
+    """Regions by the latest value of one housing series; False when the template has none
+    ('re_unsold_window' → 're_unsold_latest_by_region')."""
+    name = f"{template.removesuffix('_window')}_latest_by_region"
+    if name not in TEMPLATES:
         return False
     move = _move_asked(route)
     if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
@@ -288,8 +282,6 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
     """Index levels are not in the data: the index's tracking ETF stands in, and says so."""
     from agents.macro.domain import anchored, cite_window
-    from agents.macro.state import Series
-    from agents.macro.tools import pct
 
     specs = {s["key"]: s for s in vocabulary()["indices"]}
     answered = index_levels(resp, ctx, route, start)  # the index itself where stored (issue 25)

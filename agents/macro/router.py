@@ -194,19 +194,12 @@ def route(question: str, pool: ConnectionPool | None = None,
         sql_hits = reaction
     graph_hits = graph_hits or reaction
     graph_need = bool(graph_hits) or bool(relationship)
-    reasons.append(
-        f"SQL 필요={sql_need}"
-        + (
-            f" ({', '.join(sql_hits[:3])})"
-            if sql_hits
-            else " (도메인 수치 질의)"
-            if sql_need
-            else ""
-        )
+    said = (
+        f" ({', '.join(sql_hits[:3])})" if sql_hits else " (도메인 수치 질의)" if sql_need else ""
     )
-    reasons.append(
-        f"Graph 필요={graph_need}" + (f" ({', '.join(graph_hits[:3])})" if graph_hits else "")
-    )
+    reasons.append(f"SQL 필요={sql_need}{said}")
+    said = f" ({', '.join(graph_hits[:3])})" if graph_hits else ""
+    reasons.append(f"Graph 필요={graph_need}{said}")
 
     general = _hits(low, rules["general_hints"])
     if not agents and not graph_need or (general and not agents):
@@ -223,15 +216,11 @@ def route(question: str, pool: ConnectionPool | None = None,
     else:
         mode = "single"
         reasons.append("한쪽 도구로 충분 → 단일 실행 (근거 부족 시 보조 1회)")
+    named = [a for a in agents if a != "ontology"] + (["relationship"] if relationship else [])
     return Route(
         question=text,
         language=language_of(text),
-        intent="general"
-        if mode == "llm_direct"
-        else "+".join(
-            [a for a in agents if a != "ontology"] + (["relationship"] if relationship else [])
-        )
-        or "evidence",
+        intent="general" if mode == "llm_direct" else "+".join(named) or "evidence",
         target_agents=agents,
         sql_need=sql_need,
         graph_need=graph_need,
@@ -240,7 +229,7 @@ def route(question: str, pool: ConnectionPool | None = None,
         indicator_codes=indicators or _topic_defaults(low, rules, agents),
         regions=match_regions(low, rules),
         real_estate_regions=re_regions,
-        themes=match_themes(low, rules),
+        themes=[theme for theme, words in rules["themes"].items() if _hits(low, words)],
         period_months=_period_months(rules, frame),
         requested_as_of_date=frame.as_of_date,
         reasons=reasons,
@@ -302,10 +291,6 @@ def match_regions(low: str, rules: dict[str, Any]) -> list[str]:
     return [r for r, words in rules["regions"].items() if _hits(low, words)]
 
 
-def match_themes(low: str, rules: dict[str, Any]) -> list[str]:
-    return [theme for theme, words in rules["themes"].items() if _hits(low, words)]
-
-
 def _recent_move(frame: QuestionFrame) -> bool:
     """A why-question about a move of a price ('왜 떨어졌어?', 'why did NVDA drop')."""
     priced = frame.of("stock") or frame.of("index") or frame.of("sector") or frame.of("series")
@@ -344,14 +329,10 @@ def match_security_ids(text: str, pool: ConnectionPool | None = None) -> list[st
     ]
     for token in candidates:
         try:
-            resolved = normalize_security_id(token, pool) if _is_known_code(token, pool) else None
+            known = token.lower() in {sid.split(":", 1)[1].lower() for _, sid in stock_names(pool)}
+            resolved = normalize_security_id(token, pool) if known else None
         except WorkbenchError:
             resolved = None
         if resolved:
             found.append(resolved)
     return list(dict.fromkeys(found))
-
-
-def _is_known_code(token: str, pool: ConnectionPool | None) -> bool:
-    codes = {sid.split(":", 1)[1].lower() for _, sid in stock_names(pool)}
-    return token.lower() in codes

@@ -105,20 +105,14 @@ def _summary_series(resp: AgentResponse, ctx: RunContext, series: Series) -> Ser
     """The summary's values for the series' region and months (dated as SQL dates a month, its
     first day), or None when the graph has none of those months. The read is in the trace; its
     citation stays only when some month was compared."""
-    region = series.key.split(":", 1)[1]
-    days = sorted(d for d, _ in series.points)
+    region, days = series.key.split(":", 1)[1], {d for d, _ in series.points}
     if not days:
         return None
-    status, uncertainty = resp.status, list(resp.uncertainty)
-    cited = len(resp.structured_citations)
-    result = run_step(resp, ctx, SUMMARY_TEMPLATE,
-                      {"region": region, "start": days[0][:10], "as_of": ctx.as_of_date},
-                      allow_fallback=False)  # fmt: skip
-    resp.status, resp.uncertainty = status, uncertainty  # the check failing degrades nothing
-    prop = MEASURES[_template(series)]
-    points = [(f"{r['month']}-01", float(r[prop])) for r in (result.rows if result else [])
-              if r.get(prop) is not None]  # fmt: skip
-    if not {d for d, _ in points} & set(days):
+    cited, prop = len(resp.structured_citations), MEASURES[_template(series)]
+    rows = _rows(resp, ctx, SUMMARY_TEMPLATE,
+                 {"region": region, "start": min(days)[:10], "as_of": ctx.as_of_date}, days)  # fmt: skip
+    points = [(_day(r), float(r[prop])) for r in rows if r.get(prop) is not None]
+    if not points:
         del resp.structured_citations[cited:]
         return None
     return series.model_copy(update={"points": points})

@@ -287,12 +287,6 @@ def get_template(name: str) -> Template:
         raise ToolInputError(f"알 수 없는 쿼리 템플릿: {name}") from e
 
 
-def check_params(template: Template, params: dict[str, Any]) -> None:
-    missing = [p for p in template.required if params.get(p) in (None, "")]
-    if missing:
-        raise ToolInputError(f"템플릿 {template.name}에 필요한 값이 없습니다: {', '.join(missing)}")
-
-
 def run_template(
     name: str,
     params: dict[str, Any],
@@ -303,7 +297,9 @@ def run_template(
 ) -> TemplateResult:
     """Run one template (guards included); raises WorkbenchError subclasses on failure."""
     template = get_template(name)
-    check_params(template, params)
+    missing = [p for p in template.required if params.get(p) in (None, "")]
+    if missing:
+        raise ToolInputError(f"템플릿 {template.name}에 필요한 값이 없습니다: {', '.join(missing)}")
     if DEAL_FILTER in template.text:  # bands are optional: unset, every deal counts
         params = {**dict.fromkeys(("area_min", "area_max", "price_min", "price_max")), **params}
     watch = Stopwatch()
@@ -356,10 +352,12 @@ UNIT_WORDS: dict[str, tuple[str, str]] = {
     "index": ("", ""), "index 2020=100": ("", " (2020=100)"),
     "index 1982-1984=100": ("", " (1982-84=100)"),
 }  # fmt: skip
-# A series axis title in Korean: what the number is measured in.
+# A series axis title in Korean: what the number is measured in (a price's unit is its
+# currency code: 'KRW' → '원').
 AXIS_WORDS = {"percent": "%", "%": "%", "%p": "%p", "krw per usd": "원/달러",
               "index": "지수", "index 2020=100": "지수 (2020=100)",
-              "index 1982-1984=100": "지수 (1982~1984=100)", "원": "원", "호": "호", "건": "건"}  # fmt: skip
+              "index 1982-1984=100": "지수 (1982~1984=100)", "원": "원", "호": "호", "건": "건",
+              "krw": "원", "usd": "달러", "jpy": "엔", "eur": "유로", "cny": "위안"}  # fmt: skip
 
 
 def is_rate_unit(unit: str) -> bool:
@@ -400,17 +398,6 @@ FIGURE = re.compile(r"(?<![\w.])[+-]?\d+(?:,\d{3})*(?:\.\d+)?%?(?![\w%])")
 YEAR = re.compile(r"^(19|20)\d\d$")
 # a database identifier written in prose: 'macro_observations', 'stock_fundamentals.pe'
 IDENTIFIER = re.compile(r"(?<![`\w])([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)(?![`\w])")
-
-
-def status_word(status: object, lang: str = "ko") -> str:
-    """An earnings event's status in the answer's language ('confirmed' → '확정')."""
-    text = str(status or "")
-    return EARNINGS_STATUS_KO.get(text, text) if lang == "ko" else text
-
-
-def freshness_word(status: str, lang: str = "ko") -> str:
-    """A freshness status in the answer's language ('stale' → '지연')."""
-    return FRESHNESS_KO.get(status, status) if lang == "ko" else status
 
 
 def in_language(text: str, lang: str) -> bool:

@@ -4,7 +4,7 @@ question (a ranking, a filter, a sum) is beyond the offline templates."""
 
 from __future__ import annotations
 
-from agents.macro.deals import priced_band
+from agents.macro.deals import price_band
 from agents.macro.derived import FILTERED, SPAN_YOY, growth_window, window_asked
 from agents.macro.domain import regions_summed
 from agents.macro.indices import all_indices_held
@@ -27,13 +27,6 @@ _HELD_EN = ("Series held: Korean and US policy rates, CPI and unemployment, US 2
             "bitcoin and WTI crude")  # fmt: skip
 
 
-def _other_country_asked(missing: list[str]) -> bool:
-    """A country we hold no series for was asked beside one we do (its name is among what is
-    missing), so the region-and-topic series is a real part of the question."""
-    countries = {k for k in vocabulary()["unheld_regions"] if k != "기타 지역"}
-    return any(w in countries for w in missing)
-
-
 def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     """A question about data we do not hold (and nothing we do): what is missing, what we hold."""
     if frame is None:
@@ -46,8 +39,11 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     regions = {(e.start, e.end) for e in frame.of("region")}
     named = [e for e in frame.of("series") if (e.start, e.end) not in regions]
     held = named or frame.of("stock") or frame.of("index") or frame.of("sector")
-    if frame.of("series") and _other_country_asked(missing):
-        held = frame.of("series")  # '한국과 일본 기준금리': Korea's is answered, Japan's is said
+    # a country we hold no series for asked beside one we do ('한국과 일본 기준금리'): the
+    # region-and-topic series is a real part of the question; Korea's is answered, Japan's said
+    countries = {k for k in vocabulary()["unheld_regions"] if k != "기타 지역"}
+    if frame.of("series") and any(w in countries for w in missing):
+        held = frame.of("series")
     ko = route.language == "ko"
     if any(n.startswith("out_of_scope:chit_chat") for n in frame.notes):
         return None  # not finance at all: the GeneralKnowledge route says so (or a model answers)
@@ -145,7 +141,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         op.kind == "filter"
         and op.threshold is not None
         and (
-            (priced_band(frame) and "real_estate" in route.target_agents)
+            (price_band(frame) is not None and "real_estate" in route.target_agents)
             or (counted is not None and counted.threshold is not None)
         )  # fmt: skip
     )

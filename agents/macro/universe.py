@@ -165,7 +165,9 @@ def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
             f"{country} Top{UNIVERSE_SIZE} 스냅샷이 둘 이상 없어 편입·편출을 비교할 수 없습니다."
         )
         return True
-    to_date, from_date = dates[0], _base_snapshot(dates, route)
+    # the previous snapshot, or the one a period back ('3개월간 편입') when one was asked
+    months = route.frame.period.months if route.frame and route.frame.period else 1.0
+    to_date, from_date = dates[0], dates[min(max(1, round(months)), len(dates) - 1)]
     result = run_step(resp, ctx, "universe_changes", {"country": country, "from_date": from_date,
                                                       "to_date": to_date, "size": UNIVERSE_SIZE})  # fmt: skip
     rows = result.rows if result else []
@@ -180,12 +182,6 @@ def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
         f"added {', '.join(added) or 'none'}; removed {', '.join(removed) or 'none'}.",
     ))  # fmt: skip
     return True
-
-
-def _base_snapshot(dates: list[str], route: Route) -> str:
-    """The previous snapshot, or the one a period back ('3개월간 편입') when one was asked."""
-    months = route.frame.period.months if route.frame and route.frame.period else 1.0
-    return dates[min(max(1, round(months)), len(dates) - 1)]
 
 
 def market_question(route: Route) -> bool:
@@ -257,15 +253,11 @@ def _membership_changes(resp: AgentResponse, ctx: RunContext, route: Route, sid:
     resp.key_points.append(lang_text(
         route.language,
         f"{sid} {country} Top{UNIVERSE_SIZE} 유니버스 편입/편출 ({start}~{ctx.as_of_date}): "
-        f"{', '.join(sorted(ko, key=_snapshot_order))}. 이 기간의 유니버스 기준 비교에는 "
+        f"{', '.join(sorted(ko, key=lambda t: t.split()[1]))}. 이 기간의 유니버스 기준 비교에는 "
         "당시 유니버스와 현재 유니버스가 다릅니다.",
         f"{sid} in the {country} Top{UNIVERSE_SIZE} universe ({start} to {ctx.as_of_date}): "
         f"{'; '.join(en)}; the universe then and now differ over this window.",
     ))  # fmt: skip
-
-
-def _snapshot_order(text: str) -> str:
-    return re.search(r"\d{4}-\d{2}-\d{2}", text).group(0)  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------- universe snapshot cache (§3.C)
@@ -389,7 +381,8 @@ def universe_performance(resp: AgentResponse, ctx: RunContext, route: Route) -> 
                for r in (closes.rows if closes else []) if r["first_close"] and r["last_close"]}  # fmt: skip
     then_avg, then_n = _average(returns, then)
     now_avg, now_n = _average(returns, now)
-    label = _window_label(route)
+    surface = route.frame.period.surface if route.frame and route.frame.period else ""
+    label = surface.strip() or f"최근 {round(_months(route))}개월"
     universe = f"{country} Top{UNIVERSE_SIZE}"
     gap = (now_avg - then_avg) * 100 if then_avg is not None and now_avg is not None else None
     resp.key_points.append(lang_text(
@@ -436,9 +429,3 @@ def _listed(members: list[tuple[str, str, int]], returns: dict[str, float], when
                          for sid, name, rank in members)  # fmt: skip
     return ", ".join(f"{name}({when} {rank}위, 기간 {_pct(returns.get(sid))})"
                      for sid, name, rank in members)  # fmt: skip
-
-
-def _window_label(route: Route) -> str:
-    frame = route.frame
-    surface = frame.period.surface if frame and frame.period else ""
-    return surface.strip() or f"최근 {round(_months(route))}개월"

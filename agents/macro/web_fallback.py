@@ -30,18 +30,11 @@ WEB_SEARCH_DISABLED = (
 WEB_SEARCH_DOWN = "웹 검색에 실패해 내부 근거만으로 답했습니다 (근거가 부족할 수 있습니다): {error}"
 
 
-def _stale(state: MacroState) -> dict[str, str]:
-    responses = state.get("agent_responses", {})
-    used = {d for r in responses.values() for d in r.data_freshness}
-    return {
-        d: f for d, f in state.get("data_freshness", {}).items() if f != "healthy" and d in used
-    }
-
-
 def web_fallback(state: MacroState, ctx: RunContext) -> dict[str, Any]:
     responses = state.get("agent_responses", {})
     missing = any(r.needs_web_fallback for r in responses.values())
-    stale = _stale(state)
+    used = {d for r in responses.values() for d in r.data_freshness}
+    stale = [d for d, f in state.get("data_freshness", {}).items() if f != "healthy" and d in used]
     wanted = (missing or bool(stale)) and state["route"].tool_mode != "llm_direct"
     provider = provider_from_settings(ctx.settings)
     info: dict[str, Any] = {"requested": wanted, "budget": 1, "calls": 0,

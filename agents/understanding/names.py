@@ -106,11 +106,15 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
     if "stock" not in kinds:
         return []
     owners = _english_words(lexicon)
+    # a whole name is the exact reader's to link or leave ('Kakao Mobility' is another company)
+    others = {form for form, *_ in lexicon.surface_forms()} | {
+        (name_en or "").split()[0].lower() for name_en in lexicon.managers.values() if name_en
+    }  # 'Samsung's ETFs' is the house (Samsung Asset Management)
     out = []
     for m in re.finditer(r"[A-Za-z][A-Za-z&.\-]{3,}", question):
         word = m.group(0).lower()
-        if any(a < m.end() and m.start() < b for a, b in taken):
-            continue
+        if any(a < m.end() and m.start() < b for a, b in taken) or fold(word) in others:
+            continue  # 'Seoul' is the region before it is Seoul Semiconductor's first word
         codes = owners.get(word, set())
         if len(codes) == 1 and (word, True) not in _LEADING and word in known_words:
             continue  # a second word the vocabulary knows ('energy' of LG Energy Solution)
