@@ -543,12 +543,13 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
         before = [m for m in frame.measures if 0 <= low.find(m.surface.lower()) < by]
         return before[0].surface if after and before and after[0].name != before[0].name else None
     for i, t in enumerate(tokens):
-        counted = (i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN") or (
-            i > 2 and tokens[i - 2].form == "개" and tokens[i - 3].tag == "SN"
-            and tokens[i - 1].tag.startswith(("NN", "SL")))  # 'ETF 3개의', '상위 3개 종목의'  # fmt: skip
+        counted = i > 1 and tokens[i - 1].form == "개" and tokens[i - 2].tag == "SN"  # 'ETF 3개의'
+        # '상위 3개 종목의 평균 PER': a counted set noun, then the possessive
+        counted_noun = (t.tag == "JKG" and i > 2 and tokens[i - 2].form == "개"
+                        and tokens[i - 3].tag == "SN" and tokens[i - 1].tag.startswith(("NN", "SL")))  # fmt: skip
         # '… 큰 쪽의', '… 싼 것의', '… 높은 종목의': the noun a clause picked, then its figure
         clause_pick = i > 1 and tokens[i - 1].tag in ("NNG", "SL") and _clause_before(tokens, i - 1)
-        picked = i > 0 and (tokens[i - 1].form in PICKED or counted or clause_pick)
+        picked = i > 0 and (tokens[i - 1].form in PICKED or counted or counted_noun or clause_pick)
         # '싼 쪽 3개월 수익률', '하위 3개 ETF 평균 순자산': a picked noun or a counted set right
         # before a measure is the possessive unsaid
         said_set = (

@@ -116,8 +116,8 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
         if any(a < m.end() and m.start() < b for a, b in taken) or fold(word) in others:
             continue  # 'Seoul' is the region before it is Seoul Semiconductor's first word
         codes = owners.get(word, set())
-        if len(codes) == 1 and (word, True) not in _LEADING and word in known_words:
-            continue  # a second word the vocabulary knows ('energy' of LG Energy Solution)
+        if word in known_words and word.upper() not in lexicon.stocks:
+            continue  # a word the vocabulary reads ('Korean' is not Korean Air; 'Meta' is META)
         if len(codes) == 1:
             code = next(iter(codes))
             out.append(FuzzyLink(m.group(0), m.start(), m.end(), "stock", code,
@@ -126,7 +126,6 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
 
 
 _WORDS_CACHE: dict[int, tuple[Lexicon, dict[str, set[str]]]] = {}
-_LEADING: set[tuple[str, bool]] = set()
 
 
 def _english_words(lexicon: Lexicon) -> dict[str, set[str]]:
@@ -141,7 +140,6 @@ def _english_words(lexicon: Lexicon) -> dict[str, set[str]]:
                 lead = words[1:2] if words and len(words[0]) <= 3 else words[:1]
                 for w in lead:
                     owners.setdefault(w, set()).add(code)
-                    _LEADING.add((w, True))
         _WORDS_CACHE.clear()
         _WORDS_CACHE[id(lexicon)] = held = (lexicon, owners)
     return held[1]
