@@ -34,6 +34,14 @@ def one(pool: Any, query: str, **params: Any) -> float:
     return float(next(iter(fetch_all(query, params or None, pool)[0].values())))
 
 
+def stock_return(pool: Any, sid: str, back: str) -> float:
+    """The last close over the close on or before `back` ('1 year') from the last session."""
+    return one(pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
+               "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
+               "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+               "%(s)s) - %(back)s::interval ORDER BY trade_date DESC LIMIT 1)", s=sid, back=back)  # fmt: skip
+
+
 def chain(ask: Callable[..., AgentAnswer], turns: Iterable[str], **kwargs: Any) -> AgentAnswer:
     """The last answer of a conversation: each turn asked with the turns before it."""
     history: list[Any] = []
@@ -2832,17 +2840,11 @@ def test_follow_ups_into_a_funds_holdings_read_the_stock_and_its_returns(
                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert that.status == "ok" and that.answer.startswith(f"{top['name']}의 1개월")
 
-    def month_return(sid: str) -> float:
-        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
-                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
-                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
-                   "%(s)s) - interval '1 month' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
-
     five = fetch_all(
         "SELECT s.name, s.security_id FROM etf_holdings h JOIN stocks s USING (security_id) WHERE "
         "h.etf_code = '069500' AND h.as_of_date = (SELECT max(as_of_date) FROM etf_holdings WHERE "
         "etf_code = '069500') ORDER BY h.weight DESC LIMIT 5", None, pg_pool)  # fmt: skip
-    best = max(five, key=lambda r: month_return(r["security_id"]))
+    best = max(five, key=lambda r: stock_return(pg_pool, r["security_id"], "1 month"))
     picked = chain(etf_answer, ["KODEX 200 보유종목 상위 5개", "그 중 1개월 수익률 가장 높은 거"],
                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert picked.status == "ok" and f"1개월 수익률 가장 높은 종목: {best['name']}" in picked.answer
@@ -2955,13 +2957,11 @@ def test_round_89_the_smallest_holdings_and_the_better_of_two(
     assert bottom.status == "ok" and "비중 하위 1개" in bottom.answer
     assert f"1. {smallest['name']} (" in bottom.answer
 
-    def year_return(sid: str) -> float:
-        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
-                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
-                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
-                   "%(s)s) - interval '1 year' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
-
-    better = max(("NAVER", "KR:035420"), ("카카오", "KR:035720"), key=lambda s: year_return(s[1]))
+    better = max(
+        ("NAVER", "KR:035420"),
+        ("카카오", "KR:035720"),
+        key=lambda s: stock_return(pg_pool, s[1], "1 year"),
+    )
     picked = chain(answer_stock_question, ["NAVER 1년 수익률", "카카오는?", "둘 중 더 나은 건?"],
                    pool=pg_pool, settings=offline)  # fmt: skip
     assert picked.status == "ok" and picked.answer.startswith(
@@ -3088,13 +3088,11 @@ def test_round_94_two_stocks_picked_by_how_little_they_fell(
     PERs as one-year changes, with no pick. The smaller fall (the higher return) is picked, then
     its PER read. SQL truth."""
 
-    def year_return(sid: str) -> float:
-        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
-                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
-                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
-                   "%(s)s) - interval '1 year' ORDER BY trade_date DESC LIMIT 1)", s=sid)  # fmt: skip
-
-    best = max(("삼성전자", "KR:005930"), ("LG전자", "KR:066570"), key=lambda s: year_return(s[1]))
+    best = max(
+        ("삼성전자", "KR:005930"),
+        ("LG전자", "KR:066570"),
+        key=lambda s: stock_return(pg_pool, s[1], "1 year"),
+    )
     pe = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = %(s)s ORDER BY as_of_date "
              "DESC LIMIT 1", s=best[1])  # fmt: skip
     picked = answer_stock_question("삼성전자와 LG전자 중 1년 덜 빠진 쪽의 PER", pool=pg_pool,
@@ -3117,13 +3115,15 @@ def test_round_95_funds_of_the_same_index_and_the_mean_of_two_stocks(
     assert same.status == "ok" and "KODEX 미국S&P500TR" not in same.answer
     assert others and all(r["name"] in same.answer for r in others)
 
-    def month_return(sid: str) -> float:
-        return one(pg_pool, "SELECT (SELECT close FROM stock_prices WHERE security_id = %(s)s ORDER BY "
-                   "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = %(s)s "
-                   "AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
-                   "%(s)s) - interval '1 month' ORDER BY trade_date DESC LIMIT 1) - 1", s=sid)  # fmt: skip
-
-    mean = (month_return("KR:086520") + month_return("KR:247540")) / 2 * 100
+    mean = (
+        (
+            stock_return(pg_pool, "KR:086520", "1 month")
+            + stock_return(pg_pool, "KR:247540", "1 month")
+            - 2
+        )
+        / 2
+        * 100
+    )
     both = chain(answer_stock_question, ["에코프로 1개월 수익률", "에코프로비엠은?", "둘 합쳐서 평균은?"],
                  pool=pg_pool, settings=offline)  # fmt: skip
     assert both.status == "ok" and f"수익률 평균: {mean:+.2f}%" in both.answer
