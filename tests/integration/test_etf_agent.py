@@ -270,13 +270,15 @@ def test_the_day_of_the_largest_volume(ask: Any, pg_pool: Any) -> None:
 
 
 def test_a_word_of_etf_names_scopes_the_set(ask: Any, pg_pool: Any) -> None:
-    """'미국 ETF 평균 보수', 'US ETFs …': the ETFs whose names hold '미국' (SQL), said in the
-    answer, instead of every ETF with the word dropped."""
+    """'액티브 ETF 몇 개야', '선물 ETF 평균 보수': the ETFs whose names hold the word (SQL), said in
+    the answer, instead of every ETF with the word dropped; a market word ('미국 ETF') scopes
+    by each fund's listed region instead."""
     row = fetch_all("SELECT round(avg(expense_ratio), 4) AS fee, count(*) AS n FROM etfs WHERE "
-                    "name LIKE '%%미국%%'", pool=pg_pool)[0]  # fmt: skip
-    answer = ask("미국 ETF 평균 보수").answer
-    assert "이름에 '미국'이 들어간 ETF" in answer and f"{float(row['fee']):g}%" in answer
-    assert f"{row['n']}개" in ask("미국 ETF 몇 개야").answer
+                    "name LIKE '%%선물%%'", pool=pg_pool)[0]  # fmt: skip
+    answer = ask("선물 ETF 평균 보수").answer
+    assert "이름에 '선물'이 들어간 ETF" in answer and f"{float(row['fee']):g}%" in answer
+    us = fetch_all("SELECT count(*) AS n FROM etfs WHERE region = 'US'", pool=pg_pool)[0]["n"]
+    assert ask("미국 ETF 몇 개야").answer.startswith(f"미국 ETF: {us}개")
 
 
 def test_counting_a_list_twice_keeps_the_whole_set(ask_turns: Any, pg_pool: Any) -> None:

@@ -944,8 +944,8 @@ def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
 ) -> None:
     """Fresh rounds 24, 25, 27 (each answered another question with status ok): 'KODEX 200과
     TIGER 200 중 보유종목이 더 많은 쪽' showed the compare card; '그날 코스피는?' after the
-    won's high gave the KOSPI's own high (the day is now said unread); '삼전 per 몇이야' opened
-    the full report."""
+    won's high gave the KOSPI's own high (since round 93 the KOSPI is read on the won's day);
+    '삼전 per 몇이야' opened the full report."""
     counts = etf_answer("KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽", settings=offline,
                         store=graph_store, pool=pg_pool)  # fmt: skip
     held = {r["etf_code"]: r["n"] for r in fetch_all(
@@ -954,9 +954,16 @@ def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
         "h.etf_code) GROUP BY etf_code", None, pg_pool)}  # fmt: skip
     assert f"KODEX 200 {held['069500']}개" in counts.answer
     assert f"TIGER 200 {held['102110']}개" in counts.answer
+    peak = fetch_all("SELECT obs_date FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
+                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+                     "'KR_USDKRW') - interval '1 month' ORDER BY value DESC, obs_date LIMIT 1", None,
+                     pg_pool)[0]["obs_date"]  # fmt: skip
+    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
+                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
     day = chain(macro_answer, ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"),
                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
-    assert day.status == "partial" and "'그날'은 읽지 못해" in day.answer.splitlines()[0]
+    line = next(x for x in day.answer.splitlines() if "시점의 코스피" in x)
+    assert day.status == "ok" and f"({peak})" in line and f"{kospi:,.2f}" in line
     per = answer_stock_question("삼전 per 몇이야", pool=pg_pool)
     assert per is not None and "PER " in per.answer
 
