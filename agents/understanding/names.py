@@ -105,11 +105,7 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
     share, a later word ('Platforms', 'Motor'), or such a word the vocabulary knows links nothing."""
     if "stock" not in kinds:
         return []
-    owners = _english_words(lexicon)
-    # a whole name is the exact reader's to link or leave ('Kakao Mobility' is another company)
-    others = {form for form, *_ in lexicon.surface_forms()} | {
-        (name_en or "").split()[0].lower() for name_en in lexicon.managers.values() if name_en
-    }  # 'Samsung's ETFs' is the house (Samsung Asset Management)
+    owners, others = _english_words(lexicon)
     out = []
     for m in re.finditer(r"[A-Za-z][A-Za-z&.\-]{3,}", question):
         word = m.group(0).lower()
@@ -125,11 +121,13 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
     return out
 
 
-_WORDS_CACHE: dict[int, tuple[Lexicon, dict[str, set[str]]]] = {}
+_WORDS_CACHE: dict[int, tuple[Lexicon, dict[str, set[str]], frozenset[str]]] = {}
 
 
-def _english_words(lexicon: Lexicon) -> dict[str, set[str]]:
-    """Each word of the stocks' English names → the stocks whose names hold it (once per lexicon)."""
+def _english_words(lexicon: Lexicon) -> tuple[dict[str, set[str]], frozenset[str]]:
+    """The leading word of each stock's English name → its stocks, and the words left to other
+    readers (once per lexicon): every whole name ('Kakao Mobility' is another company; a whole
+    name is the exact reader's) and the houses' first words ('Samsung's ETFs' is the house)."""
     held = _WORDS_CACHE.get(id(lexicon))
     if held is None or held[0] is not lexicon:
         owners: dict[str, set[str]] = {}
@@ -140,9 +138,11 @@ def _english_words(lexicon: Lexicon) -> dict[str, set[str]]:
                 lead = words[1:2] if words and len(words[0]) <= 3 else words[:1]
                 for w in lead:
                     owners.setdefault(w, set()).add(code)
+        others = frozenset({form for form, *_ in lexicon.surface_forms()} | {
+            (name_en or "").split()[0].lower() for name_en in lexicon.managers.values() if name_en})  # fmt: skip
         _WORDS_CACHE.clear()
-        _WORDS_CACHE[id(lexicon)] = held = (lexicon, owners)
-    return held[1]
+        _WORDS_CACHE[id(lexicon)] = held = (lexicon, owners, others)
+    return held[1], held[2]
 
 
 def _runs(tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]]) -> list[list[Morpheme]]:
