@@ -42,6 +42,18 @@ def stock_return(pool: Any, sid: str, back: str) -> float:
                "%(s)s) - %(back)s::interval ORDER BY trade_date DESC LIMIT 1)", s=sid, back=back)  # fmt: skip
 
 
+def kospi_at_peak(pool: Any, code: str, back: str) -> tuple[Any, float]:
+    """The day a macro series was highest within `back` of its last observation (the first such
+    day) and the KOSPI's close on or before it."""
+    peak = fetch_all("SELECT obs_date FROM macro_observations WHERE series_code = %(c)s AND obs_date > "
+                     "(SELECT max(obs_date) FROM macro_observations WHERE series_code = %(c)s) - "
+                     "%(back)s::interval ORDER BY value DESC, obs_date LIMIT 1", {"c": code, "back": back},
+                     pool)[0]["obs_date"]  # fmt: skip
+    kospi = one(pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
+                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
+    return peak, kospi
+
+
 def chain(ask: Callable[..., AgentAnswer], turns: Iterable[str], **kwargs: Any) -> AgentAnswer:
     """The last answer of a conversation: each turn asked with the turns before it."""
     history: list[Any] = []
@@ -954,12 +966,7 @@ def test_holding_counts_of_two_funds_a_day_not_applied_and_a_lowercase_per(
         "h.etf_code) GROUP BY etf_code", None, pg_pool)}  # fmt: skip
     assert f"KODEX 200 {held['069500']}개" in counts.answer
     assert f"TIGER 200 {held['102110']}개" in counts.answer
-    peak = fetch_all("SELECT obs_date FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
-                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
-                     "'KR_USDKRW') - interval '1 month' ORDER BY value DESC, obs_date LIMIT 1", None,
-                     pg_pool)[0]["obs_date"]  # fmt: skip
-    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
-                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
+    peak, kospi = kospi_at_peak(pg_pool, "KR_USDKRW", "1 month")
     day = chain(macro_answer, ("원달러 환율 최근 1개월 추이", "최고치는?", "그날 코스피는?"),
                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in day.answer.splitlines() if "시점의 코스피" in x)
@@ -2937,16 +2944,11 @@ def test_round_88_a_series_read_on_the_day_another_peaked(
     """Round 88 (honest before): '미국 실업률이 가장 높았던 달의 연방기금금리' showed both
     latest values; 'VIX가 가장 높았던 날 코스피' (two agents) was answered ok with neither. The
     first series' 12-month extreme names the day, the second is read on it. SQL truth."""
-    peak = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = 'VIXCLS' AND "
-                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
-                     "'VIXCLS') - interval '12 months' ORDER BY value DESC, obs_date LIMIT 1", None,
-                     pg_pool)[0]  # fmt: skip
-    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
-                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak["obs_date"])  # fmt: skip
+    peak, kospi = kospi_at_peak(pg_pool, "VIXCLS", "12 months")
     answer = macro_answer("VIX가 가장 높았던 날 코스피 종가", settings=offline, store=graph_store,
                           pool=pg_pool)  # fmt: skip
     line = next(x for x in answer.answer.splitlines() if "시점의 코스피" in x)
-    assert answer.status == "ok" and f"({peak['obs_date']})" in line and f"{kospi:,.2f}" in line
+    assert answer.status == "ok" and f"({peak})" in line and f"{kospi:,.2f}" in line
 
 
 def test_round_89_the_smallest_holdings_and_the_better_of_two(
@@ -3070,12 +3072,7 @@ def test_round_93_then_of_another_series_and_both_ends_of_a_theme(
     """Round 93 (1 wrong with status ok, 2 honest): '보수 제일 싼 반도체 ETF와 제일 비싼 반도체
     ETF의 1년 수익률 차이' listed the theme by fee; 'VIX' → '1년 최고치는?' → '그때 코스피는?'
     gave the index's own high. SQL truth."""
-    peak = fetch_all("SELECT obs_date FROM macro_observations WHERE series_code = 'VIXCLS' AND "
-                     "obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
-                     "'VIXCLS') - interval '12 months' ORDER BY value DESC, obs_date LIMIT 1", None,
-                     pg_pool)[0]["obs_date"]  # fmt: skip
-    kospi = one(pg_pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
-                "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
+    peak, kospi = kospi_at_peak(pg_pool, "VIXCLS", "12 months")
     then = chain(macro_answer, ["VIX", "1년 최고치는?", "그때 코스피는?"], settings=offline,
                  store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in then.answer.splitlines() if "시점의 코스피" in x)
