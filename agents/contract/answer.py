@@ -5,7 +5,8 @@
   stays only when it is in the same tier: found by every retriever that found the best one, with
   at least as many shared words and a fused score ≥ 90 % of the best one's. Purpose, definition
   and preamble clauses (filler) only when the question asks for them. Nothing left → the answer
-  says the contract has no such clause. A clause that covers none of the question's topic units
+  says the contract has no such clause, unless the evidence says the clause is there and only the
+  question's words for it differ (`loose_answer`: the answer then names the words it read loosely). A clause that covers none of the question's topic units
   (coverage.py: '하자보수' is not covered by a 보수(fee) clause that shares only '기간') never
   answers; the nearest ones are listed as related, not as an answer. Nor does one scoring below
   half of the retrievers' first clause when that one fails the cover test (`FAR_BELOW`). A
@@ -31,7 +32,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from agents.contract.coverage import coverage, main_clause_start, min_coverage
+from agents.contract.coverage import (
+    as_written,
+    coverage,
+    main_clause_start,
+    min_coverage,
+    read_loosely,
+)
 from agents.contract.facts import (
     FactKind,
     asked_kind,
@@ -132,7 +139,7 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
     candidates = [h for h in hits if not is_filler(h.article, question) and shared(h) >= MIN_SHARED
                   and ("reference" in h.ranks or covered[id(h)] >= needed)]  # fmt: skip
     if not candidates:
-        return []
+        return loose_answer(question, hits, population, covered)
     # the retrievers' evidence weighed by the share of the question's topic the clause covers
     # (위약벌 in the annex beats the main body's 비밀유지 clause that covers only 비밀), so a clause
     # far down the fused order does not jump the best one for covering one more side word
@@ -154,6 +161,35 @@ def select(question: str, hits: Sequence[Hit], limit: int = MAX_LISTED,
                    and h.score >= best.score * STATING_RATIO]  # fmt: skip
         return stating[:1]
     return kept[:limit]
+
+
+LOOSE_SHARE = 0.25  # a loosely read clause must cover more than this share of the question
+
+
+def loose_answer(question: str, hits: Sequence[Hit], articles: Sequence[Article],
+                 covered: dict[int, float]) -> list[Hit]:  # fmt: skip
+    """When no clause covers the question, the retrievers' first clause answers all the same if
+    the evidence says the contract has the clause and only words for it differ: BM25 and the
+    dense ranking both put it first; what it misses of the question is only a predicate or an
+    adjunct, never the thing asked about (coverage.read_loosely); it covers more than
+    `LOOSE_SHARE` of the question, or states the number the question asks for when what it
+    misses is only the verb ('회사가 저를 내보내려면 며칠 전에 말해 줘야 해요?' → 제13조(해고의
+    예고) 30일 전); and it states the asked number. The answer says which words it read
+    loosely. [] otherwise: the contract has no such clause."""
+    best = next((h for h in hits if not is_filler(h.article, question)), None)
+    if best is None or shared(best) < MIN_SHARED:
+        return []
+    if best.ranks.get("bm25") != 1 or best.ranks.get("dense") != 1:
+        return []
+    quantity = asked_quantity(question)
+    if quantity is not None and not states(best.article.content, quantity):
+        return []
+    missed = read_loosely(question, best.article, articles)
+    verbs_only = all(u.predicate for u in missed)
+    if not missed or not (covered[id(best)] > LOOSE_SHARE or (quantity is not None and verbs_only)):
+        return []
+    best.loose = [as_written(u) for u in missed]
+    return [best]
 
 
 def related(question: str, hits: Sequence[Hit], limit: int = MAX_RELATED) -> list[Hit]:

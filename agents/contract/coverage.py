@@ -262,6 +262,13 @@ def covers(unit: TopicUnit, article: Article) -> bool:
         register = {t for e in everyday() if joined in e.words or joined in e.morphemes
                     for t in e.register} | set(unit.phrased)  # fmt: skip
         return any(t in words or t in text for t in register)
+    stem = unit.morphemes[0][:-1]
+    if (
+        unit.morphemes[0][-1:] in COST_SUFFIXES
+        and len(stem) > 1
+        and (stem in words or stem in text)
+    ):
+        return True  # '운송비' kept whole by Kiwi: covered as 운송 + 비 would be (above)
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     register |= set(unit.phrased)
@@ -385,3 +392,43 @@ def title_share(question: str, title_words: Sequence[str],
     named = set(title_words)
     share = sum(w for u, w in weights if any(len(m) > 1 and m in named for m in u.morphemes))
     return share / total
+
+
+# Particles that make a noun an adjunct of the predicate, not what it is about: where, to whom,
+# with what, like what ('친구한테', '카드로', '김치처럼'); and adverbs ('먼저', '강제로' as MAG)
+ADJUNCT_TAGS = frozenset({"JKB", "JC", "JKV"})
+
+
+def adjunct(question: str, unit: TopicUnit) -> bool:
+    """The unit's word is an adjunct of the question's predicate (an oblique particle or an
+    adverb: '친구한테', '강제로', '먼저'), not its subject, object or topic."""
+    for match in re.finditer(r"[0-9A-Za-z가-힣·]+", question):
+        if match.group(0) == unit.word:
+            tags = [t for _, t in word_morphemes(question)[match.start()]]
+            return bool(tags) and (tags[0] == "MAG" or any(t in ADJUNCT_TAGS for t in tags))
+    return False
+
+
+def read_loosely(question: str, article: Article,
+                 articles: Sequence[Article]) -> list[TopicUnit]:  # fmt: skip
+    """The words of the question `article` does not hold, when what it lacks is only how the
+    question says it: every main-clause word the clause misses is a predicate ('내보내려면') or
+    an adjunct ('친구한테', '강제로'), never what the question is about (its subject, object or
+    topic), and a condition is not in words the contract lacks altogether ('리뷰 쓰면 포인트
+    줘요?': 리뷰 is the topic). [] when the clause misses a topic word (or nothing)."""
+    units = topic_units(question)
+    missed = [u for u in units if not u.context and not covers(u, article)]
+    if not missed or any(not (u.predicate or adjunct(question, u)) for u in missed):
+        return []
+    condition = [u for u in units if u.context]
+    if condition and not any(any(covers(u, a) for a in articles) for u in condition):
+        return []
+    return missed
+
+
+def as_written(unit: TopicUnit) -> str:
+    """A unit as an answer names it: a verb by its dictionary form ('내보내다'), a noun bare
+    ('친구한테' → '친구'), a 하다 noun by its noun ('경고해야' → '경고')."""
+    if unit.predicate and unit.morphemes == (unit.word,):
+        return unit.word + "다"
+    return _bare(unit.word)

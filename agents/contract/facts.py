@@ -32,7 +32,8 @@ BOUND = (
     r"(?=[^가-힣]|[에의은는을를이가도만로와과까부후인하한할된되]|$))*"
 )
 UNIT_TIME = r"(?:영업일|시간|개월|주일|주|일|년|분(?!\s*의))"  # '100분의 10' is a fraction
-PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}{BOUND}")
+# not a rate per unit of time ('지체일수 1일당 0.5%', '1시간당'): that is no period
+PERIOD_RE = re.compile(rf"{NUM}\s*{UNIT_TIME}(?!\s*당){BOUND}")
 HOURS_RE = re.compile(rf"{NUM}\s*시간{BOUND}")
 AMOUNT_RE = re.compile(
     rf"(?:[가-힣]{{1,8}}의\s*)?{NUM}\s*(?:%|퍼센트|할|배|만\s*원|억\s*원|천\s*원|원|분의\s*{NUM}){BOUND}"

@@ -96,6 +96,9 @@ class Hit:
     score: float
     ranks: dict[str, int] = field(default_factory=dict)
     matched_terms: list[str] = field(default_factory=list)
+    # the question's words the clause does not hold, when it answers on a loose reading of them
+    # (answer.loose_answer: '내보내다' answered by 제13조(해고의 예고))
+    loose: list[str] = field(default_factory=list)
 
     @property
     def retrievers(self) -> list[str]:

@@ -38,6 +38,7 @@ class FoundClause:
     part_title: str = ""
     branch_label: str = ""  # '16의2'
     answer_line: int = -1  # the content line of the 항/호 a model judged to answer (-1: none)
+    loose: list[str] = field(default_factory=list)  # the question's words it was read loosely on
 
     @property
     def key(self) -> int:
@@ -77,7 +78,8 @@ def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None)
                        raw.get("score"), list(raw.get("retrievers", [])),
                        list(raw.get("matched_terms", [])), int(raw.get("branch") or 0),
                        int(raw.get("part") or 0), str(raw.get("part_title") or ""),
-                       str(raw.get("branch_label") or ""))  # fmt: skip
+                       str(raw.get("branch_label") or ""),
+                       loose=[str(w) for w in raw.get("loose") or []])  # fmt: skip
 
 
 def collect(outcomes: list[ToolOutcome], contract_id: str) -> Evidence:
@@ -257,7 +259,12 @@ def offline_answer(evidence: Evidence, language: str, intent: str, question: str
         lines += ["", "Clauses:" if en else "근거 조항:"] + [_quoted(q) for q in quotes]
     elif intent == "search":
         quotes = [_quote(c, language, asked, question) for c in evidence.clauses]
-        lines = [one_line(quotes[0], language), "", "Clauses:" if en else "근거 조항:"]
+        lines = [
+            one_line(quotes[0], language),
+            *_loose_lines(evidence.clauses[0], language),
+            "",
+            "Clauses:" if en else "근거 조항:",
+        ]
         lines += [_quoted(q) for q in quotes]
     else:
         head = "Relevant clauses of the contract:" if en else "질문과 관련된 계약서 조항입니다."
@@ -303,6 +310,27 @@ def _per_topic_lines(evidence: Evidence, language: str, question: str = "") -> l
         quote = _quote(best, language, tokens(topic), question or topic)
         lines.append(f"{topic}: {one_line(quote, language)}")
     return lines
+
+
+def _loose_lines(clause: FoundClause, language: str) -> list[str]:
+    """Which of the question's words the answering clause does not hold, when it answers on a
+    loose reading of them (answer.loose_answer): said, so the reader can judge the reading."""
+    if not clause.loose:
+        return []
+    words = ", ".join(f"'{w}'" for w in clause.loose)
+    if language == "en":
+        return [f"(This contract does not use the words {words}; read as {clause.label}.)"]
+    return [
+        f"(이 계약서에는 {words}{_topic_particle(clause.loose[-1])} 쓰지 않아, "
+        f"가장 가까운 {clause.label}의 내용으로 읽었습니다.)"
+    ]
+
+
+def _topic_particle(word: str) -> str:
+    """'이라는 말을' after a final consonant, '라는 말을' after a vowel."""
+    last = word[-1:]
+    final = "가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 != 0
+    return "이라는 말을" if final else "라는 말을"
 
 
 RELATED_HEAD = {"ko": "관련 조항(답이 아님):", "en": "Related clauses (not an answer):"}

@@ -152,7 +152,7 @@ class BaseTool(ABC):
 
 def _hit_dict(hit: Hit) -> dict[str, Any]:
     return article_dict(hit.article, score=round(hit.score, 6), retrievers=hit.retrievers,
-                        matched_terms=hit.matched_terms)  # fmt: skip
+                        matched_terms=hit.matched_terms, loose=hit.loose)  # fmt: skip
 
 
 class HybridSearchTool(BaseTool):

@@ -301,3 +301,11 @@ SCHEDULE = ("여행 개시 30일전(~30)까지 통보시 계약금환급, 여행
 def test_a_schedule_states_the_fact_of_the_range_holding_the_days_asked(question: str,
                                                                         fact: str) -> None:  # fmt: skip
     assert find_fact(SCHEDULE, "amount", tokens(question)) == fact
+
+
+def test_a_rate_per_day_is_no_period() -> None:
+    # '지체일수 1일당 0.5%' counts a charge per day late; the deadline is the other line's
+    late = "화주가 기한 내에 요금을 지급하지 않으면 지체일수 1일당 0.5%에 해당하는 지체상금을 부과한다."
+    assert find_fact(late, asked_kind("운송비는 언제까지 내야 해요?")) is None
+    due = "화주는 청구 후 청구월 말일까지 이를 사업자에게 현금으로 지급하여야 한다."
+    assert find_fact(due, asked_kind("운송비는 언제까지 내야 해요?")) == "청구월 말일까지"

@@ -1,6 +1,6 @@
 """Contract text → articles: 조 (제N조(제목), or '제 N 조 제목' without brackets; 제N조의M is its
 own article, branch M), 항 (①…),
-호 (1. / 가.), 별지N (article_no = -N).
+호 (1. / 가.), 별지N (article_no = -N). Chapter headings ('제 2 장 …') group articles and are dropped.
 
 A whole published document may carry annexed agreements after the main contract (비밀유지계약서,
 변경 합의서 …), each restarting at 제1조: an article number seen again in the current part starts
@@ -51,6 +51,9 @@ AMENDMENT = r"[<〈\[［]\s*(?:신설|개정|본조신설|전문개정|삭제)[^
 AMENDMENT_LEAD_RE = re.compile(rf"^(?:{AMENDMENT}\s*)+(?=제\s*\d)")
 AMENDMENT_TAIL_RE = re.compile(rf"(?:\s*{AMENDMENT})+\s*$")
 PREAMBLE_TITLE = "전문"
+# '제 2 장 화물의 수탁과 인도 및 운송', '제3절 손해배상': the heading of a group of articles, no
+# text of the article before it (dropped: the parser has no chapter level)
+CHAPTER_RE = re.compile(r"^제\s*\d{1,2}\s*[장절관편]\s+[^.。]{1,40}$")
 # A heading that names an annexed agreement or form (the part's title when numbering restarts).
 PART_WORDS = (
     "계약서",
@@ -116,7 +119,7 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
             current = started
             articles.append(current)
             continue
-        if current is preamble and line == title:
+        if (current is preamble and line == title) or CHAPTER_RE.match(line):
             continue
         current.clauses.append(_clause(line))
     if not any(a.article_no > 0 for a in articles):
