@@ -314,15 +314,17 @@ def _per_topic_lines(evidence: Evidence, language: str, question: str = "") -> l
 
 def _loose_lines(clause: FoundClause, language: str) -> list[str]:
     """Which of the question's words the answering clause does not hold, when it answers on a
-    loose reading of them (answer.loose_answer): said, so the reader can judge the reading."""
+    loose reading of them (answer.loose_answer): said in a paragraph of its own under the answer's
+    first line, so the reader can judge the reading."""
     if not clause.loose:
         return []
     words = ", ".join(f"'{w}'" for w in clause.loose)
     if language == "en":
-        return [f"(This contract does not use the words {words}; read as {clause.label}.)"]
+        return ["", f"(This contract does not use the words {words}; read as {clause.label}.)"]
     return [
+        "",
         f"(이 계약서에는 {words}{_topic_particle(clause.loose[-1])} 쓰지 않아, "
-        f"가장 가까운 {clause.label}의 내용으로 읽었습니다.)"
+        f"가장 가까운 {clause.label}의 내용으로 읽었습니다.)",
     ]
 
 
