@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from agents.answer_stream import open_gate
 from agents.inputs import fence
 from agents.macro.checks import check_citations, cited_pool
-from agents.macro.conflicts import AGENT_KO, conflict_lines, conflicts_of
+from agents.macro.conflicts import AGENT_KO, ORDER, conflict_lines, conflicts_of
 from agents.macro.llm_calls import complete, step_model
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.macro.templates import FRESHNESS_KO
@@ -45,7 +45,6 @@ AGENT_TITLES = {
     "en": {"macro": "Macro", "equity": "Equity", "real_estate": "Real estate",
            "ontology": "Relationships & evidence", "general_knowledge": "General knowledge"},
 }  # fmt: skip
-ORDER = ("macro", "equity", "real_estate", "ontology", "general_knowledge")
 DATA_TAG = "macro_data"
 STALE_PREFIX = "최신성 경고: "
 NO_FIRM = " — 결론을 단정하지 않습니다."

@@ -33,6 +33,7 @@ from agents.macro.state import AgentResponse, Series
 from data_access.contracts import TraceStep
 
 CHECK_STEP = "conflict_check"
+ORDER = ("macro", "equity", "real_estate", "ontology", "general_knowledge")  # the answer's order
 AGENT_KO = {"macro": "거시경제", "equity": "주식", "real_estate": "부동산", "ontology": "관계·근거",
             "general_knowledge": "일반 지식"}  # fmt: skip
 _UP = re.compile(r"인상|상승|올랐|오른|급등|\b(?:rose|raised|hike[sd]?|increase[sd]?)\b", re.I)

@@ -17,13 +17,14 @@ from itertools import pairwise
 
 from dateutil.relativedelta import relativedelta
 
+from agents.macro.conflicts import ORDER
 from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
+from agents.understanding.parse import AT_EXTREME, DAYS_ASKED, EVER, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import WindowRead, read_window
 from agents.verdict import verdict
@@ -237,10 +238,10 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
             f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
 
 
-def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *, months: int,
-               lang: str) -> list[str]:  # fmt: skip
+def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, now: bool = False,
+               *, months: int, lang: str) -> list[str]:  # fmt: skip
     """The day series `key` was at its window's max (min), then each other series on that day
-    (its last observation on or before it)."""
+    (its last observation on or before it); `now`: that value against the other's latest."""
     code = VOCABULARY_KEYS.get(key, key)  # an index is fetched by its market series ('^KS11')
     anchor = next((s for s in series if s.key in (key, code)), None)
     if anchor is None:
@@ -274,10 +275,21 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *
         shown_other = _value(value, other)
         if moved:  # its one-day move on that day (from the observation before)
             shown_other = f"{(value / float(seen[-2][1]) - 1) * 100:+.2f}% ({shown_other})"
+        since = _since_then(other, value, lang) if now else ""
         lines.append(f"{when} 시점의 {_name(other)}{' 일간 수익률' if moved else ''}: {shown_other} "
-                     f"({at} 관측)." if lang == "ko" else f"{_name(other)}"
-                     f"{' one-day return' if moved else ''} at {when}: {shown_other} (observed {at}).")  # fmt: skip
+                     f"({at} 관측){since}." if lang == "ko" else f"{_name(other)}"
+                     f"{' one-day return' if moved else ''} at {when}: {shown_other} (observed {at}){since}.")  # fmt: skip
     return lines
+
+
+def _since_then(series: Series, then: float, lang: str) -> str:
+    """', 지금 1,445.00원 (2026-11-20)은 그 대비 +27.80원 (+1.96%)': the latest against a past value."""
+    day, value = str(series.points[-1][0])[:10], float(series.points[-1][1])
+    moved = signed(value - then, series.unit)
+    pct = f" ({(value / then - 1) * 100:+.2f}%)" if then and not is_rate(series) else ""
+    if lang == "ko":
+        return f"; 지금 {_value(value, series)} ({day}), 그날 대비 {moved}{pct}"
+    return f"; now {_value(value, series)} ({day}), {moved}{pct} since"
 
 
 def _over_window(series: Series, window: fig.Window, stat: str,
@@ -554,7 +566,7 @@ def _since_period(series: Series, frame: QuestionFrame) -> Series:
     fetched for a longer window read after the pick)."""
     if frame.period is None or not series.points:
         return series
-    start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), frame.period.label)
+    start = _period_base(frame, series)
     before = [i for i, p in enumerate(series.points) if p[0][:10] <= start.isoformat()]
     return series.model_copy(update={"points": series.points[before[-1] if before else 0 :]})
 
@@ -636,13 +648,6 @@ def _changes_picked(frame: QuestionFrame, *, rates: bool = False) -> bool:
         and op.kind in ("difference", "compare", "rank", *(("change",) if rates else ()))
         and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
-
-
-# '넘은 적 있어?', '내려간 적 최근 3개월', 'ever': a question of the window's days (both screens)
-_EVER_SAID = r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
-EVER = re.compile(_EVER_SAID, re.IGNORECASE)
-# … or how many of them ('며칠', '몇 번'), or when
-DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when", re.IGNORECASE)
 
 
 def _bar_unit(series: Series) -> str:
@@ -894,17 +899,25 @@ def growth_window(frame: QuestionFrame) -> bool:
                  or frame.operation.change_basis == "yoy"))  # 'CPI YoY 6개월 평균'  # fmt: skip
 
 
-def _asked_part(frame: QuestionFrame, series: Series) -> Series:
+def asked_part(frame: QuestionFrame, series: Series) -> Series:
     """The observations inside the span or period asked ('올해', '작년', '최근 6개월'; a year
     unless said)."""
     points = series.points
     if frame.span is not None:
-        points = _span_points(points, frame.span)
+        span = frame.span
+        points = [p for p in points if span.first <= p[0][:10] <= span.last]
     elif points:
-        period = frame.period.label if frame.period is not None else "1y"
-        start = fig.base_date(date.fromisoformat(points[-1][0][:10]), period).isoformat()
+        start = _period_base(frame, series).isoformat()
         points = [p for p in points if p[0][:10] > start]
     return series.model_copy(update={"points": points})
+
+
+def _period_base(frame: QuestionFrame, series: Series) -> date:
+    """The base day of the period asked ('2년', '올해'; a year unless said) from the series'
+    last observation."""
+    period = frame.period
+    named = fig.period_named(period.label, period.months) if period else fig.PERIODS["1y"]
+    return fig.base_date(date.fromisoformat(series.points[-1][0][:10]), named)
 
 
 def yoy_series(series: Series) -> Series:
@@ -1072,7 +1085,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             # 넘은 달 올해 몇 번?' counts the months of the window whose rate met it
             if DAYS_ASKED.search(low) and op.change_basis == "yoy":
                 ever = bool(EVER.search(low))
-                out += [threshold_days(_asked_part(frame, yoy_series(s)), op.comparator,
+                out += [threshold_days(asked_part(frame, yoy_series(s)), op.comparator,
                                        op.threshold, lang, ever=ever) for s in ordered]  # fmt: skip
             else:
                 out += [_rate_verdict(s, op.change_basis, op.comparator, op.threshold, lang)
@@ -1085,7 +1098,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and price_band(frame) is None
     ):
         ever = bool(EVER.search(low))
-        days = [threshold_days(s, op.comparator, op.threshold, lang, ever=ever) for s in ordered]
+        # the days of the period asked ('올해 며칠'), not the base day fetched before it
+        inside = [asked_part(frame, s) if frame.period or frame.span else s for s in ordered]
+        days = [threshold_days(s, op.comparator, op.threshold, lang, ever=ever) for s in inside]
         # '1400원 넘어?' asks of the latest value; '넘은 적 있어?', '며칠' of the window's days
         out += (
             days
@@ -1152,18 +1167,20 @@ def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, Age
         )
     if not lines:
         return {}
-    name, first = next(iter(holders.items()))
+    # the lines lead the answer: they go to the holder the answer shows first
+    name = min(holders, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER))
+    first = holders[name]
     return {name: first.model_copy(update={"key_points": [*lines, *first.key_points]})}
 
 
-def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool] | None:
-    """(key, side, the others' one-day move asked) of the series whose extreme names the day
+def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool, bool] | None:
+    """(key, side, the others' one-day move asked, their latest asked) of the series whose extreme names the day
     ('… 가장 높았던 달의 …', '… 가장 많이 떨어진 날 코스피 수익률'), if asked."""
     said = next((n for n in frame.notes if n.startswith(AT_EXTREME)), None) if frame else None
     if said is None:
         return None
     key, side, *read = said[len(AT_EXTREME) :].split(":")
-    return key, side, bool(read)
+    return key, side, "return" in read, "now" in read
 
 
 def _months_held(series: list[Series]) -> int:

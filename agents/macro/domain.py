@@ -26,13 +26,14 @@ from agents.macro.deals import (
 from agents.macro.derived import (
     DAYS_ASKED,
     DEALS,
+    asked_part,
     derived_points,
     growth_window,
     picked_read_window,
     window_asked,
 )
 from agents.macro.disclosures import disclosure_answer
-from agents.macro.housing_asked import PRICE_INDEX, asked_series
+from agents.macro.housing_asked import FLOWS, PRICE_INDEX, asked_series
 from agents.macro.rankings import (
     deal_ranking,
     index_stand_ins,
@@ -459,6 +460,35 @@ class _Latest(NamedTuple):
     unit: str
 
 
+def _group_totals(frame: QuestionFrame | None, groups: dict[str, list[str]],
+                  series: list[Series], language: str) -> list[str]:  # fmt: skip
+    """'수도권 인허가 올해 합계': a flow's total over the period asked, each member's months
+    added, then the members added."""
+    if (
+        frame is None
+        or not (frame.period or frame.span)
+        or "sum" not in (frame.operation.aggregate, frame.statistic)
+    ):
+        return []
+    lines = []
+    for group, members in groups.items():
+        for flow in FLOWS:
+            parts = [asked_part(frame, s) for s in series
+                     if s.key.split(":", 1) in ([flow, m] for m in members)]  # fmt: skip
+            if len(parts) != len(members) or not all(p.points for p in parts):
+                continue
+            totals = [(p.key.split(":", 1)[1], sum(v for _, v in p.points)) for p in parts]
+            first = min(p.points[0][0] for p in parts)[:7]
+            last = max(p.points[-1][0] for p in parts)[:7]
+            what = parts[0].title.split(" ", 1)[1]  # '서울 주택 인허가' → '주택 인허가'
+            unit = parts[0].unit
+            total = level(sum(t for _, t in totals), unit)
+            each = " + ".join(f"{r} {level(t, unit)}" for r, t in totals)
+            lines.append(lang_text(language, f"{group} {what} {first} ~ {last} 합계 {total} ({each}).",
+                                   f"{group} {what}, {first} to {last}: {total} in all ({each})."))  # fmt: skip
+    return lines
+
+
 def _group_sums(groups: dict[str, list[str]], latest: dict[str, list[_Latest]],
                 language: str) -> list[str]:  # fmt: skip
     """A group's count ('수도권 미분양'): its members' latest values added, when every member
@@ -571,7 +601,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
-    resp.key_points[:0] = _group_sums(groups, latest, route.language)
+    resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
+                           or _group_sums(groups, latest, route.language))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)

@@ -29,6 +29,7 @@ RE_TEMPLATES: tuple[Spec, ...] = (  # keyword → (template, Korean label, Engli
      "실거래 중위가격",
      "median deal price", "원"),
 )  # fmt: skip
+FLOWS = ("re_permits_window",)  # housing series that add up over months (a stock does not)
 _BY_MEASURE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",
                "permits": "re_permits_window", "house_price": PRICE_INDEX[1]}  # fmt: skip
 _SPECS = {t[1]: t for t in (*RE_TEMPLATES, PRICE_INDEX)}

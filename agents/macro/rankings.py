@@ -13,6 +13,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
 from agents.macro.derived import CMP, FILTERED, contradicted, signed
+from agents.macro.housing_asked import FLOWS
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
@@ -111,6 +112,9 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if name not in TEMPLATES:
         return False
     move = _move_asked(route)
+    if not move and _total_asked(route, template):  # '올해 인허가 지역별 순위'
+        return _total_ranking(resp, ctx, route, name.replace("_latest_", "_window_"),
+                              (ko, en, unit))  # fmt: skip
     if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
         return _change_ranking(resp, ctx, route, name.replace("_latest_", "_window_"), move,
                                (ko, en, unit))  # fmt: skip
@@ -174,6 +178,52 @@ def with_ties(ordered: list[float], n: int) -> int:
     return n
 
 
+def _total_asked(route: Route, template: str) -> bool:
+    """A flow ranked over a period said ('올해', '최근 6개월') or totalled ('누적', '합계'): each
+    region's total over it, not its latest month."""
+    frame = route.frame
+    return (template in FLOWS and frame is not None
+            and (frame.period is not None or frame.operation.aggregate == "sum"))  # fmt: skip
+
+
+def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+                   labels: tuple[str, str, str]) -> bool:  # fmt: skip
+    """Each region's total of the months inside the period (a year when none was said)."""
+    ko, en, unit = labels
+    frame = route.frame
+    period = fig.period_named(frame.period.label if frame and frame.period else "1y",
+                              frame.period.months if frame and frame.period else 12.0)  # fmt: skip
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
+    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
+    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None],
+                    ranking_parent(route))  # fmt: skip
+    if not rows:
+        return False
+    last = max(_month(r) for r in rows)
+    first = fig.base_date(last, period)
+    totals: dict[str, float] = {}
+    for r in (r for r in rows if _month(r) > first):
+        totals[str(r["region"])] = totals.get(str(r["region"]), 0.0) + float(r["value"])
+    ascending = _ascending(route)
+    ranked = sorted(totals.items(), key=lambda t: t[1], reverse=not ascending)
+    n = with_ties([t[1] for t in ranked], (frame.operation.top_n if frame else None) or 3)
+    listed = ", ".join(f"{region} {level(total, unit)}" for region, total in ranked[:n])
+    months = sorted({str(r["month"])[:7] for r in rows if _month(r) > first})
+    span = f"{months[0]} ~ {months[-1]}"
+    resp.key_points.append(
+        lang_text(
+            route.language,
+            f"{ko} 합계 {'낮은' if ascending else '높은'} 지역 순 ({span}): {listed}.",
+            f"Regions by total {en}, {'lowest' if ascending else 'highest'} first ({span}): {listed}.",
+        )
+    )
+    return True
+
+
+def _month(row: dict[str, Any]) -> date:
+    return date.fromisoformat(str(row["month"])[:10])
+
+
 def _move_asked(route: Route) -> str | None:
     """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
     가장 큰 지역' rank by the growth rate or the change, largest first unless a low end is
@@ -197,13 +247,19 @@ def _size_asked(route: Route) -> bool:
     return route.frame is not None and route.frame.statistic == "change" and not _rate_asked(route)
 
 
+def _rate_said(route: Route) -> bool:
+    frame = route.frame
+    return frame is not None and (
+        any(m.name == "return" for m in frame.measures) or frame.statistic == "return"
+    )
+
+
 def _rate_asked(route: Route) -> bool:
     """'상승률', 'growth year over year', '전월 대비': a rate of change, not a level."""
     frame = route.frame
     if frame is None:
         return False
-    return (any(m.name == "return" for m in frame.measures) or frame.statistic == "return"
-            or frame.operation.change_basis in ("yoy", "mom"))  # fmt: skip
+    return _rate_said(route) or frame.operation.change_basis in ("yoy", "mom")
 
 
 def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
@@ -214,6 +270,8 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     frame = route.frame
     period = fig.period_named(frame.period.label if frame and frame.period else "1y",
                               frame.period.months if frame and frame.period else 12.0)  # fmt: skip
+    if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
+        period = fig.PERIODS["1m"]
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
     result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     by_region: dict[str, list[dict[str, Any]]] = {}
@@ -229,7 +287,9 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
                           str(window[-1]["month"])[:7]))  # fmt: skip
     if not moves:
         return False
-    rate = _rate_asked(route)  # '상승률': ranked and shown in %
+    # '상승률': ranked and shown in %; a count said with a basis ('전월 대비 가장 많이 늘어난')
+    # is ranked by how many it added unless a rate is said
+    rate = _rate_asked(route) and (unit not in ("호", "건") or _rate_said(route))
     growth = (lambda m: (m[3] / m[2] - 1) * 100 if m[2] else 0.0) if rate else (lambda m: m[1])
     size = move in ("most", "least")
     key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))

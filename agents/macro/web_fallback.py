@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.macro.answer import ORDER
+from agents.macro.conflicts import ORDER
 from agents.macro.state import AgentResponse, MacroState, RunContext
 from agents.websearch import (
     TurnWebSearch,

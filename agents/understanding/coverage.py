@@ -556,8 +556,12 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
             (t.form in PICKED and i > 0 and tokens[i - 1].tag == "ETM")
             or (ranked and (counted or (t.form == "개" and i > 0 and tokens[i - 1].tag == "SN")))
             or (  # '순자산 가장 작은 반도체 ETF 보유 상위 3종목': the set noun its clause picked
+                # ('PBR 제일 낮은 자동차주 3개월 수익률': a sector said as that noun)
                 ranked
-                and t.form.lower() in ("etf", "펀드")
+                and (
+                    t.form.lower() in ("etf", "펀드")
+                    or any(e.end == t.end for e in frame.of("sector"))
+                )
                 and any(x.tag == "ETM" for x in tokens[max(0, i - 3) : i])
             )
         )
@@ -594,6 +598,7 @@ def _measure_next(frame: QuestionFrame, low: str, at: int) -> bool:
         frame.period.surface if frame.period else "",
         frame.window and frame.window.surface,
         *frame.operation.words,  # '… 3개 ETF 평균 순자산'
+        *(frame.question[e.start : e.end] for e in frame.of("sector") if e.start >= 0),
     ):
         between = between.replace(said.lower(), "") if said else between
     return not between.strip()

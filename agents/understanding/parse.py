@@ -616,11 +616,32 @@ def _level_asked(question: str) -> bool:
                                   "t": vocabulary()["trend"]})  # fmt: skip
 
 
+# '넘은 적 있어?', '30 넘은 날 있어?', 'ever': a question of the window's days (every screen)
+_EVER_SAID = (
+    r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
+    r"|(?<=[가-힣] )(?:날|때|달)\s*(?:이\s*)?(?:있|없)"
+)
+EVER = re.compile(_EVER_SAID, re.IGNORECASE)
+# … or how many of them ('며칠', '몇 번'), when, or the days themselves ('100만주 넘은 날')
+DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when"
+                        r"|(?<=[가-힣] )날(?=\s|$|\?|들)", re.IGNORECASE)  # fmt: skip
+
+
 def _stat_over_days(question: str) -> bool:
     """A statistic of a series' days or a return is asked ('평균', '합계', '최고치', '수익률'):
     a quarter or year named is then its own days ('작년 합계', '3분기 수익률')."""
-    return read_window_stat(question).stat in ("avg", "sum", "max", "min", "range", "extremes",
-                                               "std", "return", "up_days", "down_days")  # fmt: skip
+    return read_window_stat(question).stat in (
+        "avg",
+        "sum",
+        "max",
+        "min",
+        "range",
+        "extremes",
+        "std",
+        "return",
+        "up_days",
+        "down_days",
+    ) or bool(DAYS_ASKED.search(question))  # '작년 며칠': the year's days
 
 
 # the words after a day that make it a change's base: the date reader's, as written text
@@ -1886,6 +1907,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
     own = list(frame.entities)
     if "then" in marks and _then_of_another(frame, previous, own):
         return  # 'VIX 1년 최고치는?' → '그때 코스피는?': 코스피 on the VIX's day
+    if _then_against_now(frame, previous, own):
+        return  # … → '그날 환율은?' → '지금이랑 비교하면?': that day's value against the latest
     counted = frame.operation.aggregate == "count"  # '그럼 몇 개?' counts a list even of one
     listed = (len(previous_result) > 1 or counted) and not previous.of("etf")
     summed = frame.operation.kind == "aggregate" and frame.operation.aggregate in ("sum", "avg")
@@ -2097,6 +2120,27 @@ def _gap_of_the_extremes(frame: QuestionFrame, previous: QuestionFrame) -> None:
             return
         frame.statistic, frame.stat_field = "range", None
         frame.measures = [Measure(name="high", unit=""), Measure(name="low", unit="")]
+
+
+def _then_against_now(frame: QuestionFrame, previous: QuestionFrame, own: list[Entity]) -> bool:
+    """'지금이랑 비교하면?' after a series read on the day another peaked: the same reading, with
+    each value set against its latest."""
+    said = next((n for n in previous.notes if n.startswith(AT_EXTREME)), None)
+    now = _NOW.search(frame.question)
+    if said is None or now is None or own:
+        return False
+    frame.entities = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
+                      for e in previous.entities]  # fmt: skip
+    frame.reference = "same"
+    frame.notes.append(f"{said}:now")
+    frame.operation = previous.operation.model_copy()
+    frame.window = frame.window or previous.window
+    frame.period = frame.period or previous.period
+    mark_read(frame, now.group(0), *(w for w in _COMPARE_WORDS if w in frame.question))
+    return True
+
+
+_COMPARE_WORDS = ("비교", "차이", "대비", "compare")
 
 
 def _then_of_another(frame: QuestionFrame, previous: QuestionFrame, own: list[Entity]) -> bool:
