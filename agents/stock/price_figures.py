@@ -251,9 +251,15 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
 def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
     its date and both closes."""
-    w = turn.frame.window
+    w, span = turn.frame.window, turn.frame.span
     sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
-    if sessions:  # enough calendar days for N sessions and the close before them
+    if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
+        first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
+        bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
+        before = [r for r in bars if r["trade_date"] < first][-1:]
+        rows = before + [r for r in bars if first <= r["trade_date"] <= last]
+        p, span.used = fig.period_named(None, 12.0), True
+    elif sessions:  # enough calendar days for N sessions and the close before them
         days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
         p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)
         rows = [r for r in rows if r["close"]][-w.n - 1 :]  # type: ignore[union-attr]
@@ -273,6 +279,8 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
     if sessions:
         label = w.label(turn.lang)  # type: ignore[union-attr]
+    if span is not None:
+        label = span.label(turn.lang)
     word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
         "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
     turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "

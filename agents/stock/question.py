@@ -38,6 +38,7 @@ from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
     VALUATION_SECTIONS,
     asks_peers,
+    sector_pick_read,
     sector_turn,
 )
 from agents.understanding import QuestionFrame, understand
@@ -49,6 +50,7 @@ from agents.understanding.coverage import (
     nested_measure,
     pick_direction,
 )
+from agents.understanding.frame import Measure
 from agents.understanding.history import (
     FOLLOWUP_KEY,
     HistoryMessage,
@@ -60,6 +62,7 @@ from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import WindowRead
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access import figures as fig
@@ -105,15 +108,21 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     lang = frame.language
     stocks = frame.of("stock")
     refusal = _scope_refusal(frame, lang)
+    picked: Turn | None = None
     if refusal is None and not stocks:
         day = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
-        if (sector := sector_turn(frame, day, pool)) is not None:
+        if (sector_pick := sector_pick_read(frame, day, pool)) is not None:
+            frame, picked = sector_pick  # the sector's pick, then its own figure read
+            stocks = frame.of("stock")
+        elif (sector := sector_turn(frame, day, pool)) is not None:
             head = f"**{sector.stock['name']} 업종** · 기준일 {day}" if sector.ko() else (
                 f"**{sector.stock['name']} sector** · as of {day}")  # fmt: skip
             text = head + "\n" + "\n".join(f"- {line}" for line in sector.lines)
-            text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)
+            if sector.info:
+                text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)
             return attach_plan(_finish(sector, text, started, declined=False), filled)
-        refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
+        else:
+            refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
         covered = cover(frame)  # '삼성전자 신용등급' is not a request for the report
@@ -125,17 +134,22 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             return None
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
+    unsaid = _window_unsaid(frame)
+    if frame.operation.threshold_unit == "억" and not frame.measures:  # '10만원 넘은 날 있어?'
+        frame.measures = [Measure(name="close", unit="원")]  # a bar in won is on the price
     if refusal is not None:
         return attach_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
                           filled)  # fmt: skip
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
     turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
     turn = turns[0]
-    for other in turns[1:]:
+    for other in [*turns[1:], *([picked] if picked else [])]:
         turn.citations += other.citations
         turn.trace += other.trace
         turn.notes += [n for n in other.notes if n not in turn.notes]
         turn.info += [n for n in other.info if n not in turn.info]
+    if unsaid:
+        turn.info.append(unsaid)
     for word in frame.unknown_words:
         turn.notes.append(particles(f"'{word}'은(는) 이 워크벤치 데이터에 없어 답하지 못했습니다.") if turn.ko()
                           else f"'{word}' is not in this workbench's data.")  # fmt: skip
@@ -143,7 +157,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '둘 중 더 많이 오른 건?': the pick, then the gap; 'PER 비교': the gap; '… 낮은 곳은?' the pick
     compared = frame.operation.kind in ("difference", "compare")
     pick = _picked_direction(frame) if len(turns) >= 2 else None
-    blocks = [_pick(frame, turns, pick)] if pick else []
+    blocks = [f"**{lead}**" for lead in picked.leads] if picked else []  # the sector's pick
+    blocks += [_pick(frame, turns, pick)] if pick else []
     blocks += [_gap(frame, turns) if compared else "" if pick else _total(frame, turns)]
     blocks = [b for b in blocks if b]
     blocks += _verdicts(frame, turns)  # 'PBR이 1배보다 낮아?': the yes or no first
@@ -173,7 +188,12 @@ def _picked_direction(frame: QuestionFrame) -> str | None:
     less = re.search(r"덜\s*([가-힣]+)", frame.question)
     if move and less and asked_move(less.group(1)) == move:
         move = "down" if move == "up" else "up"  # '덜 빠진 쪽': the smaller fall, the higher return
+    if said is None and move is None and (amount := _AMOUNT.search(frame.question)):
+        return "desc" if amount.group(1) == "많이" else "asc"  # '배당 더 많이 주는 곳'
     return said or {"up": "desc", "down": "asc"}.get(move or "")
+
+
+_AMOUNT = re.compile(r"(?:더|가장|제일)\s*(많이|적게)")
 
 
 def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
@@ -284,6 +304,23 @@ def _gap(frame: QuestionFrame, turns: list[Turn]) -> str:
     return f"**{names} {ko} 차이: {text}**" if a.ko() else f"**{names} {en} gap: {text}**"
 
 
+def _window_unsaid(frame: QuestionFrame) -> str:
+    """'거래량 최근 평균보다 많아?': a mean asked with no window or period is the last month's,
+    said so; '' when the question gave one."""
+    prices = (None, "close", "volume", "trading_value", "high", "low")
+    if (
+        frame.statistic != "avg"
+        or frame.window
+        or frame.period
+        or frame.span
+        or (frame.measure() not in prices)
+    ):
+        return ""
+    frame.window = WindowRead(n=1, unit="month", surface="", start=-1, end=-1)
+    return ("기간을 말하지 않아 최근 1개월로 계산했습니다." if frame.language == "ko"
+            else "No window was said: the last month is used.")  # fmt: skip
+
+
 def _stock_turn(frame: QuestionFrame, code: str, as_of: str, lang: str,
                 pool: ConnectionPool | None) -> Turn:  # fmt: skip
     """One stock's figures the frame asks for, dated by its own last bar."""
@@ -389,6 +426,8 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["window"]
     if sessions_asked(frame):  # '최근 5일 종가': each session's close
         return ["sessions"]
+    if frame.span is not None and day_of_move(frame):  # '올해 가장 많이 오른 날'
+        return ["biggest_move"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
                                    or frame.measure() == "return"
                                    or frame.statistic in ("up_days", "down_days")):  # fmt: skip

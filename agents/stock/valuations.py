@@ -17,6 +17,7 @@ from psycopg_pool import ConnectionPool
 from agents.stock.box import (
     ADDITIVE,
     GAP_WORDS,
+    IN_CURRENCY,
     Turn,
     figure_text,
     in_won,
@@ -26,7 +27,7 @@ from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import COMPOSED, mark_read, nested_measure, pick_direction
-from agents.understanding.frame import COMPARATOR_WORDS
+from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, describe, mark_used
@@ -45,10 +46,12 @@ WHERE security_id = %(sid)s ORDER BY event_date"""
 
 # the same sector's stocks of the same market, each on its last snapshot on or before the day
 # a market's stocks, each on its last snapshot on or before the day (the rank of one of them)
-_MARKET = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap
+_MARKET = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap, c.close
 FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
   FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
   ORDER BY as_of_date DESC LIMIT 1) f ON true
+LEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id
+  AND trade_date <= %(as_of)s ORDER BY trade_date DESC LIMIT 1) c ON true
 WHERE s.country = %(country)s AND NOT s.is_etf"""
 _PEERS = _MARKET + " AND s.sector = ANY(%(sectors)s)"  # the same sector's stocks of it
 
@@ -70,6 +73,8 @@ ORDER BY as_of_date DESC LIMIT 1"""
 
 FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
                        "market_cap": "market_cap"}  # fmt: skip
+# a sector's stocks are held to a bar or ordered by these; a mean of closes is not asked
+SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close"}
 
 
 def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -165,8 +170,10 @@ def _sector_values(rows: list[dict[str, Any]], field: str) -> list[float]:
             if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
 
 
-def _valuations_asked(frame: QuestionFrame) -> list[str]:
-    asked = [m.name for m in frame.measures if m.name in FUNDAMENTAL_FIELDS] or ["per", "pbr"]
+def _valuations_asked(
+    frame: QuestionFrame, fields: dict[str, str] = FUNDAMENTAL_FIELDS
+) -> list[str]:
+    asked = [m.name for m in frame.measures if m.name in fields] or ["per", "pbr"]
     return list(dict.fromkeys(asked))
 
 
@@ -235,7 +242,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
     stocks of it, when a sector and a valuation figure, but no stock, were named."""
     sectors = frame.of("sector")
-    if not sectors or not any(m.name in FUNDAMENTAL_FIELDS for m in frame.measures):
+    if not sectors or not any(m.name in SECTOR_FIELDS for m in frame.measures):
         return None
     spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
     members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
@@ -252,16 +259,19 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             if line := _sector_pick(turn, rows, *pair, f"{market} {name}"):
                 turn.lines.append(line)
             continue
-        for m in _valuations_asked(frame):
-            field = FUNDAMENTAL_FIELDS[m]
+        for m in _valuations_asked(frame, SECTOR_FIELDS):
+            field = SECTOR_FIELDS[m]
             values = _sector_values(rows, field)
             if len(values) < 2:
                 continue
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
-                turn.lines.append(_sector_filter(turn, rows, m, f"{market} {name}", *bar))
+                if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
+                    turn.lines.append(_sector_filter(turn, rows, m, f"{market} {name}", *bar))
                 continue
             if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
                 turn.lines.append(_sector_ranking(turn, rows, m, f"{market} {name}"))
+                continue
+            if m not in FUNDAMENTAL_FIELDS:
                 continue
             ko, en = GAP_WORDS[m]
             avg, mid = (figure_text(m, v, turn) for v in (sum(values) / len(values),
@@ -274,15 +284,58 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     if not turn.lines:
         return None
     mark_read(turn.frame, "업종", "섹터", "sector")
-    turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준, PER은 이익이 양수인 종목만."
-                     if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
-                     "over stocks with positive earnings only.")  # fmt: skip
+    if any(m.name in FUNDAMENTAL_FIELDS for m in frame.measures):
+        turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준, PER은 이익이 양수인 종목만."
+                         if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
+                         "over stocks with positive earnings only.")  # fmt: skip
     return turn
 
 
-def _picked_then_read(frame: QuestionFrame) -> tuple[str, str] | None:
+def sector_pick_read(frame: QuestionFrame, as_of: str,
+                     pool: ConnectionPool | None) -> tuple[QuestionFrame, Turn] | None:  # fmt: skip
+    """'PER 가장 높은 반도체주의 1년 수익률': the one stock a valuation figure picks in a sector
+    (its home market), when what is read of it is a price figure — the stock's own answer reads
+    that. The frame of that reading (the stock, the figure read) and the pick's turn."""
+    sectors = frame.of("sector")
+    pair = _picked_then_read(frame, read_any=True)
+    if (
+        not sectors
+        or pair is None
+        or pair[1] in FUNDAMENTAL_FIELDS
+        or (frame.operation.top_n or 1) > 1
+    ):
+        return None
+    order, read = pair
+    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
+    members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
+    turn = Turn(frame=frame, stock={"name": sectors[0].key, "currency": "KRW"}, as_of=as_of,
+                lang=frame.language)  # fmt: skip
+    field = FUNDAMENTAL_FIELDS[order]
+    rows = [r for r in _sector_rows(turn, pool, members, "KR" if turn.ko() else "US")
+            if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+    if not rows:
+        return None
+    low = frame.operation.direction == "asc"
+    top = (min if low else max)(rows, key=lambda r: float(r[field]))
+    code = str(top["security_id"]).split(":")[-1]
+    ko, en = GAP_WORDS[order]
+    turn.leads.append(
+        f"{sectors[0].key} 업종 {ko} 가장 {'낮은' if low else '높은'} 종목: {top['name']} "
+        f"({figure_text(order, float(top[field]), turn)}, {len(rows)}종목 중)" if turn.ko() else
+        f"{sectors[0].key} stock with the {'lowest' if low else 'highest'} {en}: {top['name']} "
+        f"({figure_text(order, float(top[field]), turn)}, of {len(rows)})")  # fmt: skip
+    mark_read(frame, "업종", "섹터", "sector", "종목", "가장", "제일")
+    read_frame = frame.model_copy(update={
+        "entities": [Entity(kind="stock", key=code, name=str(top["name"]))],
+        "measures": [m for m in frame.measures if m.name == read],
+        "operation": Operation(), "notes": [*frame.notes, COMPOSED]})  # fmt: skip
+    return read_frame, turn
+
+
+def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str, str] | None:
     """(ordering measure, measure read) of a sector's stocks picked by one figure and read by
-    another ('PER 가장 낮은 반도체 종목의 배당수익률'), or None."""
+    another ('PER 가장 낮은 반도체 종목의 배당수익률'), or None; `read_any`: the figure read need
+    not be a valuation."""
     op = frame.operation
     if op.kind != "rank" and not (
         op.kind == "aggregate" and op.top_n
@@ -296,7 +349,7 @@ def _picked_then_read(frame: QuestionFrame) -> tuple[str, str] | None:
     names = [m.name for m in frame.measures if m.name in FUNDAMENTAL_FIELDS]
     said = next((m.name for m in frame.measures if m.surface == read), None)
     order = next((n for n in names if n != said), None)
-    if said not in FUNDAMENTAL_FIELDS or order is None:
+    if said is None or (said not in FUNDAMENTAL_FIELDS and not read_any) or order is None:
         return None
     frame.notes.append(COMPOSED)  # the pick, then its other figure: both read
     return order, said
@@ -337,7 +390,7 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
 def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str,
                    comparator: str, bar: float) -> str:  # fmt: skip
     """A sector's stocks whose figure meets the bar, farthest past it first."""
-    field = FUNDAMENTAL_FIELDS[measure]
+    field = SECTOR_FIELDS[measure]
     kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
     met = sorted((r for r in kept if meets(float(r[field]), comparator, bar)),
                  key=lambda r: float(r[field]), reverse=not comparator.startswith("<"))  # fmt: skip
@@ -352,7 +405,7 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
 
 def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:
     """A sector's stocks ordered by one valuation figure, the top N (ties at the cut named)."""
-    field, op = FUNDAMENTAL_FIELDS[measure], turn.frame.operation
+    field, op = SECTOR_FIELDS[measure], turn.frame.operation
     kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
     kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
     n = op.top_n or 1
