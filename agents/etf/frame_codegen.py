@@ -139,9 +139,10 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
                 f"RETURN {_RETURN}", f"{said}{quoted} 태그 ETF" if ko
                 else f"{said}ETFs tagged {quoted}")  # fmt: skip
     if plan.universe == "manager":
-        manager = plan.managers[0].key
-        return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}\n"
-                f"RETURN {_RETURN}", f"{manager}의 ETF" if ko else f"ETFs managed by {manager}")  # fmt: skip
+        manager, (without, other) = plan.managers[0].key, _others_left(plan, ko)
+        return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}"
+                f"{without}\nRETURN {_RETURN}", f"{manager}의 {other}ETF" if ko
+                else f"{other}ETFs managed by {manager}")  # fmt: skip
     if plan.universe == "previous":
         codes = ", ".join(cypher_text(c) for c in plan.frame.previous_result[:200])
         scope, scoped = _holder_scope(plan, tags)  # '그 중 반도체는?': narrowed to the theme
@@ -197,17 +198,23 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
     if plan.benchmark:  # '코스피200 추종 ETF': that index, or its total-return version
         name = plan.benchmark
         names = ", ".join(cypher_text(n) for n in (name, f"{name} TR", f"{name} 총수익"))
-        left = ", ".join(cypher_text(c) for c in plan.others_than)
-        without = f" AND NOT e.code IN [{left}]" if left else ""  # '다른 ETF': not the one asked
-        return (f"MATCH (e:ETF)\nWHERE e.benchmark IN [{names}]{without}\nRETURN {_RETURN}",
-                (f"'{name}' 추종 {'다른 ' if left else ''}ETF" if ko
-                 else f"{'other ' if left else ''}ETFs tracking the {name}"))  # fmt: skip
+        without, other = _others_left(plan, ko)
+        return (
+            f"MATCH (e:ETF)\nWHERE e.benchmark IN [{names}]{without}\nRETURN {_RETURN}",
+            (f"'{name}' 추종 {other}ETF" if ko else f"{other}ETFs tracking the {name}"),
+        )
     if plan.name_word:  # '미국 ETF': the ETFs whose names hold the word
         word = plan.name_word
         return (f"MATCH (e:ETF)\nWHERE e.name CONTAINS {cypher_text(word)}\nRETURN {_RETURN}",
                 f"이름에 '{word}'{josa(word, '이/가')[len(word):]} 들어간 ETF" if ko
                 else f"ETFs with '{word}' in their names")  # fmt: skip
     return f"MATCH (e:ETF)\nRETURN {_RETURN}", "전체 ETF" if ko else "all ETFs"
+
+
+def _others_left(plan: Plan, ko: bool) -> tuple[str, str]:
+    """'다른 ETF': the Cypher condition leaving out the fund asked before, and its word."""
+    left = ", ".join(cypher_text(c) for c in plan.others_than)
+    return (f" AND NOT e.code IN [{left}]", "다른 " if ko else "other ") if left else ("", "")
 
 
 def _holder_scope(plan: Plan, tags: list[str]) -> tuple[str, str]:

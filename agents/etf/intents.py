@@ -588,9 +588,12 @@ def _same_manager(plan: Plan, previous: QuestionFrame | None, lexicon: Lexicon) 
         return
     fund = next((e for e in previous.entities if e.kind == "etf"), None)
     manager = lexicon.brands.get(fund.name.split()[0]) if fund else None
-    if manager:
+    if manager and fund:
         plan.managers = [Mention("manager", manager, manager, -1)]
         mark_read(plan.frame, "운용사")
+        if other := _OTHER.search(plan.question):  # '같은 운용사 다른 ETF': the fund left out
+            plan.others_than = [fund.key]
+            mark_read(plan.frame, other.group(0))
 
 
 _SAME_INDEX = re.compile(
