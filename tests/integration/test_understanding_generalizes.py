@@ -3141,3 +3141,139 @@ def test_round_95_funds_of_the_same_index_and_the_mean_of_two_stocks(
                        pool=pg_pool)  # fmt: skip
     line = next(x for x in ytd.answer.splitlines() if "전년 동기" in x)
     assert ytd.status == "ok" and f"{int(now):,}호" in line and f"{int(then):,}호" in line
+
+
+def test_round_97_98_a_sectors_pick_read_by_price_and_a_permit_total_per_region(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Rounds 97–98 (5 wrong with status ok, 1 honest): '배당수익률 상위 3개 은행주 평균 PER' gave
+    the sector's mean; 'PER 가장 높은 반도체주의 1년 수익률' left the return unread; '올해 인허가
+    실적 지역별 순위' ranked the latest month. The sector's pick is read by the stock's own answer;
+    a flow is ranked by its total over the period said. SQL truth."""
+    top = fetch_all(
+        "SELECT f.pe FROM stocks s JOIN LATERAL (SELECT pe, dividend_yield FROM stock_fundamentals x "
+        "WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE "
+        "s.sector = '금융' AND s.country = 'KR' AND f.dividend_yield IS NOT NULL AND f.pe > 0 "
+        "ORDER BY f.dividend_yield DESC LIMIT 3", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["pe"]) for r in top) / 3
+    banks = answer_stock_question("배당수익률 상위 3개 은행주 평균 PER", pool=pg_pool,
+                                  settings=offline)  # fmt: skip
+    assert banks is not None and banks.status == "ok"
+    line = next(x for x in banks.answer.splitlines() if x.startswith("- 국내 금융 업종"))
+    assert f"평균 {mean:.2f}배" in line
+    pick = fetch_all(
+        "SELECT s.security_id, s.name FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals x "
+        "WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE "
+        "s.sector = '반도체' AND s.country = 'KR' AND f.pe > 0 ORDER BY f.pe DESC LIMIT 1", None,
+        pg_pool)[0]  # fmt: skip
+    read = answer_stock_question(
+        "PER 가장 높은 반도체주의 1년 수익률", pool=pg_pool, settings=offline
+    )
+    ret = (stock_return(pg_pool, pick["security_id"], "1 year") - 1) * 100
+    assert read is not None and read.status == "ok"
+    assert pick["name"] in read.answer.splitlines()[0] and f"1년 수익률 {ret:+.2f}%" in read.answer
+    last = fetch_all("SELECT max(month) AS m FROM re_permits", None, pg_pool)[0]["m"]
+    first = fetch_all("SELECT region, sum(units) AS total FROM re_permits WHERE region <> '전국' AND "
+                      "month >= %(a)s GROUP BY region ORDER BY total DESC LIMIT 1",
+                      {"a": last.replace(month=1)}, pg_pool)[0]  # fmt: skip
+    ranked = macro_answer("올해 인허가 실적 지역별 순위", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    line = next(x for x in ranked.answer.splitlines() if "합계 높은 지역 순" in x)
+    assert ranked.status == "ok" and f"{first['region']} {int(first['total']):,}호" in line
+
+
+def test_round_98_days_of_this_year_then_against_now_and_another_fund_of_the_house(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 98 (3 wrong with status ok): '원달러 환율 1400원 넘은 날 올해 며칠?' counted last
+    year's base day; '코스피 1년 최고치' → '그날 원달러 환율은?' → '지금이랑 비교하면?' compared
+    one-year changes; '같은 운용사 다른 ETF 몇 개야?' counted the fund asked about. SQL truth."""
+    days = one(pg_pool, "SELECT count(*) FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
+               "value > 1400 AND obs_date >= date_trunc('year', (SELECT max(obs_date) FROM "
+               "macro_observations WHERE series_code = 'KR_USDKRW'))")  # fmt: skip
+    counted = macro_answer("원달러 환율 1400원 넘은 날 올해 며칠?", settings=offline,
+                           store=graph_store, pool=pg_pool)  # fmt: skip
+    assert counted.status == "ok" and f"초과: {int(days)}개" in counted.answer
+    peak = fetch_all("SELECT trade_date FROM market_series_prices WHERE series_code = '^KS11' AND "
+                     "trade_date > (SELECT max(trade_date) FROM market_series_prices WHERE series_code "
+                     "= '^KS11') - interval '12 months' ORDER BY close DESC, trade_date LIMIT 1", None,
+                     pg_pool)[0]["trade_date"]  # fmt: skip
+    fx = "SELECT value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND obs_date <= %(d)s "
+    then = one(pg_pool, fx + "ORDER BY obs_date DESC LIMIT 1", d=peak)
+    now = one(pg_pool, fx + "ORDER BY obs_date DESC LIMIT 1", d="9999-12-31")
+    against = chain(macro_answer, ["코스피 1년 최고치", "그날 원달러 환율은?", "지금이랑 비교하면?"],
+                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in against.answer.splitlines() if "시점의 원/달러" in x)
+    assert against.status == "ok" and f"{then:,.2f} ({peak}" in line
+    assert f"지금 {now:,.2f}" in line and f"그날 대비 {now - then:+,.2f}" in line
+    others = one(pg_pool, "SELECT count(*) - 1 FROM etfs WHERE manager = (SELECT manager FROM etfs "
+                 "WHERE name = 'TIGER 미국나스닥100')")  # fmt: skip
+    house = chain(etf_answer, ["TIGER 미국나스닥100 보수", "같은 운용사 다른 ETF 몇 개야?"],
+                  settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert house.status == "ok" and f"다른 ETF: {int(others)}개" in house.answer
+
+
+def test_rounds_99_101_a_sector_by_price_days_ever_said_with_nal_and_a_groups_year_total(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Rounds 99–101 (5 wrong with status ok, 1 honest): '종가 10만원 넘는 반도체주 몇 개?' was an
+    unknown stock; 'VIX 30 넘은 날 있어?' judged the latest value; '거래량 100만주 넘은 날
+    SK하이닉스 최근 한달' gave today's volume; '삼성전기 거래량 최근 평균보다 많아?' dropped the
+    mean; '미분양 전월 대비 가장 많이 늘어난 지역' ranked year-over-year rates; '수도권 인허가
+    올해 합계' led with the latest month. SQL truth."""
+    over = one(pg_pool, "SELECT count(*) FROM stocks s JOIN LATERAL (SELECT close FROM stock_prices p "
+               "WHERE p.security_id = s.security_id ORDER BY trade_date DESC LIMIT 1) c ON true WHERE "
+               "s.sector = '반도체' AND s.country = 'KR' AND NOT s.is_etf AND c.close > 100000")  # fmt: skip
+    priced = answer_stock_question(
+        "종가 10만원 넘는 반도체주 몇 개?", pool=pg_pool, settings=offline
+    )
+    assert priced is not None and priced.status == "ok"
+    assert f"종목 중 {int(over)}종목" in priced.answer and "미국 반도체" not in priced.answer
+    vix = one(pg_pool, "SELECT count(*) FROM macro_observations WHERE series_code = 'VIXCLS' AND value "
+              "> 30 AND obs_date > (SELECT max(obs_date) FROM macro_observations WHERE series_code = "
+              "'VIXCLS') - interval '12 months'")  # fmt: skip
+    ever = macro_answer("VIX 30 넘은 날 있어?", settings=offline, store=graph_store, pool=pg_pool)
+    line = next(x for x in ever.answer.splitlines() if "30.00 초과" in x)
+    assert ever.status == "ok" and line.startswith("- 예 —") and f"초과: {int(vix)}개" in line
+    last_bar = "(SELECT max(trade_date) FROM stock_prices WHERE security_id = %(s)s)"
+    busy = one(pg_pool, "SELECT count(*) FROM stock_prices WHERE security_id = %(s)s AND volume > "
+               f"1000000 AND trade_date > {last_bar} - interval '1 month'", s="KR:000660")  # fmt: skip
+    days = answer_stock_question("거래량 100만주 넘은 날 SK하이닉스 최근 한달", pool=pg_pool,
+                                 settings=offline)  # fmt: skip
+    assert days is not None and f"초과: {int(busy)}거래일" in days.answer
+    mean = one(pg_pool, "SELECT avg(volume) FROM stock_prices WHERE security_id = %(s)s AND trade_date "
+               f"> {last_bar} - interval '1 month'", s="KR:009150")  # fmt: skip
+    against = answer_stock_question("삼성전기 거래량 최근 평균보다 많아?", pool=pg_pool,
+                                    settings=offline)  # fmt: skip
+    assert against is not None and f"평균: {mean:,.0f}주" in against.answer
+    assert "최근 1개월로 계산했습니다" in against.answer
+    grew = fetch_all(
+        "SELECT a.region, b.units - a.units AS d FROM re_unsold_housing a JOIN re_unsold_housing b "
+        "USING (region) WHERE b.month = (SELECT max(month) FROM re_unsold_housing) AND a.month = "
+        "b.month - interval '1 month' AND region <> '전국' ORDER BY d DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    ranked = macro_answer("미분양 전월 대비 가장 많이 늘어난 지역", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in ranked.answer.splitlines() if "증가 폭이 큰 지역 순" in x)
+    assert ranked.status == "ok" and grew["region"] in line and f"(+{int(grew['d']):,}호)" in line
+    year = fetch_all("SELECT max(month) AS m FROM re_permits", None, pg_pool)[0]["m"].year
+    total = one(pg_pool, "SELECT sum(units) FROM re_permits WHERE region IN ('서울', '인천', '경기') "
+                "AND extract(year FROM month) = %(y)s", y=year)  # fmt: skip
+    group = macro_answer(
+        "수도권 인허가 올해 합계", settings=offline, store=graph_store, pool=pg_pool
+    )
+    lead = next(x for x in group.answer.splitlines() if x.startswith("- 수도권"))
+    assert group.status == "ok" and f"합계 {int(total):,}호" in lead
+
+
+def test_the_day_of_the_largest_move_inside_a_year_said(pg_pool: Any, offline: Settings) -> None:
+    """'삼성전자 올해 가장 많이 오른 날' gave the year's highest close: it is the day of the
+    largest one-day rise among the year's sessions (the first from the close before). SQL truth."""
+    best = fetch_all(
+        "WITH y AS (SELECT max(trade_date) AS last FROM stock_prices WHERE security_id = 'KR:005930'), "
+        "m AS (SELECT trade_date, close / lag(close) OVER (ORDER BY trade_date) - 1 AS r FROM "
+        "stock_prices WHERE security_id = 'KR:005930' AND trade_date >= (SELECT date_trunc('year', "
+        "last) - interval '15 days' FROM y)) SELECT trade_date, r FROM m WHERE trade_date >= (SELECT "
+        "date_trunc('year', last) FROM y) ORDER BY r DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    moved = answer_stock_question("삼성전자 올해 가장 많이 오른 날", pool=pg_pool, settings=offline)
+    assert moved is not None and moved.status == "ok"
+    assert f"가장 크게 오른 날: {best['trade_date']} {float(best['r']) * 100:+.2f}%" in moved.answer
