@@ -134,7 +134,7 @@ ASKED: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
 # A number asked for outright ('몇 퍼센트', '얼마예요', '며칠', '몇 번') and what in a clause
 # states one: an amount may be written as a relation ('계약금의 배액', '대가를 한도로') or in
 # Korean numerals ('금 일억원'), a period as '3월 이내'
-QuantityKind = Literal["percent", "count", "hours", "period", "amount"]
+QuantityKind = Literal["percent", "count", "hours", "period", "amount", "measure"]
 QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     ("percent", re.compile(r"몇\s*(?:%|퍼센트|프로)")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|대|개(?!월))")),
@@ -144,8 +144,16 @@ QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     # a bound asked about ('최소 입금액이 있어요?', '금액 한도가 있어요?'): a clause that names
     # no amount, bound or limit does not answer it
     ("amount", re.compile(r"최소|최저|한도|(?<![가-힣])(?:상한|하한)")),  # not '이상한'/'무상한'
+    # any other measure asked outright ('몇 킬로', '몇 살', '몇 시까지'): a clause that states
+    # no number at all does not answer it ('짐 무게는 몇 킬로까지예요?' is not answered by a
+    # clause that names 무게 only)
+    (
+        "measure",
+        re.compile(r"몇\s*(?:킬로|키로|kg|그램|톤|미터|센티|cm|리터|살|세|층|평|시(?!간))"),
+    ),
 )
 QUANTITY_STATED: dict[str, tuple[re.Pattern[str], ...]] = {
+    "measure": (re.compile(r"\d"),),
     "percent": (re.compile(r"%|퍼센트|분의\s*\d|\d\s*할|[일이삼사오육칠팔구십]\s*할"),),
     "count": (COUNT_RE, re.compile(r"\d\s*(?:기|회분|차)(?=[의분에\s,.)]|$)")),  # '3기의 차임액'
     "hours": (HOURS_RE,),

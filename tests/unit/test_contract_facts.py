@@ -309,3 +309,13 @@ def test_a_rate_per_day_is_no_period() -> None:
     assert find_fact(late, asked_kind("운송비는 언제까지 내야 해요?")) is None
     due = "화주는 청구 후 청구월 말일까지 이를 사업자에게 현금으로 지급하여야 한다."
     assert find_fact(due, asked_kind("운송비는 언제까지 내야 해요?")) == "청구월 말일까지"
+
+
+def test_a_measure_asked_outright_needs_a_clause_stating_a_number() -> None:
+    from agents.contract.facts import asked_quantity, states
+
+    question = "한 번에 보낼 수 있는 짐 무게는 몇 킬로까지예요?"
+    assert asked_quantity(question) == "measure"
+    assert not states(["① 화물의 종류, 무게, 부피 등이 신고한 내용과 상이한 사고"], "measure")
+    assert states(["1회 운송 화물의 무게는 20킬로그램 이하로 한다."], "measure")
+    assert asked_quantity("하루에 몇 시간 쉬어요?") == "hours"  # hours keep their own kind
