@@ -135,9 +135,11 @@ def _universe_cypher(plan: Plan, stocks: list[Row], tags: list[str]) -> tuple[st
             f"\nMATCH (e)-[:TAGGED]->(:Tag {{name: {cypher_text(t)}}})" for t in named[1:]
         )
         quoted = "·".join(f"'{t}'" for t in named)
-        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(named[0])}}}){tagged}{by}\n"
-                f"RETURN {_RETURN}", f"{said}{quoted} 태그 ETF" if ko
-                else f"{said}ETFs tagged {quoted}")  # fmt: skip
+        without, other = _others_left(plan, ko)  # '같은 운용사 다른 2차전지 ETF'
+        where = f"\nWHERE {without.removeprefix(' AND ')}" if without else ""
+        return (f"MATCH (e:ETF)-[:TAGGED]->(t:Tag {{name: {cypher_text(named[0])}}}){tagged}{by}"
+                f"{where}\nRETURN {_RETURN}", f"{said}{quoted} 태그 {other}ETF" if ko
+                else f"{said}{other}ETFs tagged {quoted}")  # fmt: skip
     if plan.universe == "manager":
         manager, (without, other) = plan.managers[0].key, _others_left(plan, ko)
         return (f"MATCH (e:ETF)-[:MANAGED_BY]->(c:Company)\nWHERE c.name = {cypher_text(manager)}"

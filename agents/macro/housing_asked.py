@@ -30,9 +30,9 @@ RE_TEMPLATES: tuple[Spec, ...] = (  # keyword → (template, Korean label, Engli
      "median deal price", "원"),
 )  # fmt: skip
 FLOWS = ("re_permits_window",)  # housing series that add up over months (a stock does not)
-_BY_MEASURE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",
+BY_MEASURE = {"jeonse_ratio": "re_jeonse_window", "unsold": "re_unsold_window",
                "permits": "re_permits_window", "house_price": PRICE_INDEX[1]}  # fmt: skip
-_SPECS = {t[1]: t for t in (*RE_TEMPLATES, PRICE_INDEX)}
+SPECS = {t[1]: t for t in (*RE_TEMPLATES, PRICE_INDEX)}
 INDEX_WORDS = re.compile(r"지수|index|hpi")
 DEAL_WORDS = re.compile(r"실거래|거래|건수|중위|deal|transaction")
 
@@ -53,7 +53,7 @@ def asked_series(route: Route) -> list[Spec]:
     at = _keyword_hits(low)
     inherited: list[str] = []
     for measure in route.frame.measures if route.frame else []:
-        name = _BY_MEASURE.get(measure.name)
+        name = BY_MEASURE.get(measure.name)
         if name is None or name in at:
             continue
         if name == PRICE_INDEX[1] and DEALS in at and not INDEX_WORDS.search(low):
@@ -64,4 +64,4 @@ def asked_series(route: Route) -> list[Spec]:
         else:
             inherited.append(name)  # a follow-up keeps the previous turn's measure
     names = sorted(at, key=lambda n: at[n]) or inherited
-    return [_SPECS[n] for n in dict.fromkeys(names)]
+    return [SPECS[n] for n in dict.fromkeys(names)]

@@ -13,7 +13,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
 from agents.macro.derived import CMP, FILTERED, contradicted, signed
-from agents.macro.housing_asked import FLOWS
+from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
@@ -168,6 +168,44 @@ def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, An
         f"{len(kept)} of {len(rows)}" + (f" — {listed}." if kept else "."),
     ))  # fmt: skip
     route.frame.notes.append(FILTERED)
+    return True
+
+
+def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+    """'전세가율 70% 이상이면서 미분양 5000호 넘는 지역': the regions whose latest values meet
+    every bar, each on its own series; False unless two or more bars name housing series."""
+    op = route.frame.operation if route.frame else None
+    if op is None or not op.conditions or op.comparator is None or op.threshold is None:
+        return False
+    bars = [(op.filter_measure, op.comparator, op.threshold),
+            *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
+    if any(m not in BY_MEASURE for m, _, _ in bars):
+        return False
+    parent, kept, said = ranking_parent(route), None, []
+    shown: dict[str, list[str]] = {}
+    for measure, comparator, bar in bars:
+        _, template, ko, en, unit = SPECS[BY_MEASURE[str(measure)]]
+        name = f"{template.removesuffix('_window')}_latest_by_region"
+        result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
+        rows = _members(
+            [r for r in (result.rows if result else []) if r["value"] is not None], parent
+        )
+        met = {
+            str(r["region"]) for r in rows if CMP[str(comparator)](float(r["value"]), float(bar))
+        }
+        for r in rows:
+            shown.setdefault(str(r["region"]), []).append(f"{ko} {level(float(r['value']), unit)}")
+        kept = met if kept is None else kept & met
+        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][str(comparator)]
+        said.append(f"{ko} {level(float(bar), unit)} {words}" if route.language == "ko"
+                    else f"{en} {words} {level(float(bar), unit)}")  # fmt: skip
+    found = sorted(kept or set())
+    listed = ", ".join(f"{r} ({', '.join(shown[r])})" for r in found)
+    head = " 및 ".join(said) if route.language == "ko" else " and ".join(said)
+    resp.key_points.append(lang_text(
+        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳" + (f" — {listed}." if found else "."),
+        f"Regions with {head} (latest month each): {len(found)}" + (f" — {listed}." if found else ".")))  # fmt: skip
+    route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
     return True
 
 

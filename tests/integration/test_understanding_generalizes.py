@@ -3277,3 +3277,31 @@ def test_the_day_of_the_largest_move_inside_a_year_said(pg_pool: Any, offline: S
     moved = answer_stock_question("삼성전자 올해 가장 많이 오른 날", pool=pg_pool, settings=offline)
     assert moved is not None and moved.status == "ok"
     assert f"가장 크게 오른 날: {best['trade_date']} {float(best['r']) * 100:+.2f}%" in moved.answer
+
+
+def test_round_102_regions_held_to_two_bars_and_another_fund_of_the_house_in_a_theme(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 102 (2 wrong with status ok): '전세가율 70% 이상이면서 미분양 5000호 넘는 지역' held
+    the unsold units to 70; '2차전지 ETF 중 순자산 제일 큰 거' → '그거 보수는?' → '같은 운용사 다른
+    2차전지 ETF 있어?' listed the fund itself. SQL truth."""
+    both = fetch_all(
+        "SELECT j.region FROM (SELECT DISTINCT ON (region) region, ratio FROM re_jeonse_ratio ORDER BY "
+        "region, month DESC) j JOIN (SELECT DISTINCT ON (region) region, units FROM re_unsold_housing "
+        "ORDER BY region, month DESC) u USING (region) WHERE j.ratio >= 70 AND u.units > 5000 AND "
+        "j.region <> '전국' ORDER BY j.region", None, pg_pool)  # fmt: skip
+    kept = macro_answer("전세가율 70% 이상이면서 미분양 5000호 넘는 지역", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in kept.answer.splitlines() if "미분양 5,000호 초과 지역" in x)
+    assert kept.status == "ok" and f"{len(both)}곳" in line
+    assert both and all(f"{r['region']} (전세가율" in line for r in both)
+    funds = fetch_all(
+        "SELECT e.name, e.manager FROM etfs e JOIN etf_tags t ON t.etf_code = e.code JOIN LATERAL "
+        "(SELECT net_assets FROM etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC "
+        "LIMIT 1) p ON true WHERE t.tag = '2차전지' ORDER BY p.net_assets DESC", None, pg_pool)  # fmt: skip
+    others = [f["name"] for f in funds[1:] if f["manager"] == funds[0]["manager"]]
+    house = chain(etf_answer, ["2차전지 ETF 중 순자산 제일 큰 거", "그거 보수는?",
+                               "같은 운용사 다른 2차전지 ETF 있어?"], settings=offline,
+                  store=graph_store, pool=pg_pool)  # fmt: skip
+    assert house.status == "ok" and funds[0]["name"] + " (" not in house.answer
+    assert others and all(name in house.answer for name in others)
