@@ -36,7 +36,15 @@ _KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's word
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
        "change": "change", "volatility": "annualized volatility",
-       "std": "standard deviation", "up_days": "up sessions", "down_days": "down sessions"}  # fmt: skip
+       "std": "standard deviation", "up_days": "up sessions", "down_days": "down sessions",
+       "days_above": "days above", "days_at_least": "days at or above",
+       "days_below": "days below", "days_at_most": "days at or below"}  # fmt: skip
+_BAR_KO = {
+    "days_above": "초과",
+    "days_at_least": "이상",
+    "days_below": "미만",
+    "days_at_most": "이하",
+}
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,7 @@ class WindowAsk:
     label_ko: str
     label_en: str
     threshold: float | None = None  # '3% 이상 오른 날': the daily move (%) a day must reach
+    ever: bool = False  # '넘은 적 있어?': the days over a bar lead with a yes or no
 
     def label(self, lang: str) -> str:
         return self.label_ko if lang == "ko" else self.label_en
@@ -121,6 +130,8 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
     ko = lang == "ko"
     span = (f"{ask.label_ko}({f.first} ~ {f.last}, 관측치 {f.count}개)" if ko
             else f"{ask.label_en} ({f.first} to {f.last}, {f.count} observations)")  # fmt: skip
+    if f.stat in fig.BAR_DAYS:
+        return _bar_days(name, span, ask, f, fmt, ko)
     word = _KO[f.stat] if ko else _EN[f.stat]
     if f.value is None:
         return f"{name} {span} {word}: 계산할 수 없습니다." if ko else f"{name} {span} {word}: n/a."
@@ -163,6 +174,57 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         return f"{name} {span} {word}: {body}."
     said = name if name.lower().endswith(" " + word.lower()) else f"{name} {word}"  # 'its high'
     return f"{said}, {span}: {body}."
+
+
+def _bar_days(name: str, span: str, ask: WindowAsk, f: fig.WindowFigure,
+              fmt: Callable[[float], str], ko: bool) -> str:  # fmt: skip
+    """'KODEX 200 종가 최근 3개월(…) 중 60,000원 초과: 8일 — 처음 …, 마지막 …': the days that met
+    the bar, counted, with the first and last of them (asked 'ever', the yes or no first)."""
+    n, bar = int(f.value or 0), fmt(float(ask.threshold or 0))
+    lead = (
+        (("예 — " if n else "아니요 — ") if ko else ("Yes — " if n else "No — "))
+        if ask.ever
+        else ""
+    )
+    if ko:
+        found = (f"{n}일 — 처음 {f.hits[0][0]} ({fmt(f.hits[0][1])}), 마지막 {f.hits[-1][0]} "
+                 f"({fmt(f.hits[-1][1])})" if n else "없음")  # fmt: skip
+        return f"{lead}{name} {span} 중 {bar} {_BAR_KO[f.stat]}: {found}."
+    found = (f"{n}, first on {f.hits[0][0]} ({fmt(f.hits[0][1])}), last on {f.hits[-1][0]} "
+             f"({fmt(f.hits[-1][1])})" if n else "none")  # fmt: skip
+    return f"{lead}{name}, {span}, {_EN[f.stat]} {bar}: {found}."
+
+
+_BAR_STATS = {v: k for k, v in fig.BAR_DAYS.items()}
+
+
+def bar_days_ask(frame: QuestionFrame, days_asked: bool, ever: bool) -> WindowAsk | None:
+    """'KODEX 200 6만원 넘은 날 최근 3개월 며칠?': the days of the window (or period said) that
+    met the bar, when the days were asked (`days_asked`: '며칠', '적 있어?', '넘은 날')."""
+    op, w = frame.operation, frame.window
+    if (
+        op.kind != "filter"
+        or op.comparator not in _BAR_STATS
+        or op.threshold is None
+        or not days_asked
+    ):
+        return None
+    label, span = frame.period.label if frame.period else "1y", frame.span
+    if w is not None:
+        window, labels = fig.Window(w.n, w.unit), (w.label("ko"), w.label("en"))
+    elif span is not None and frame.as_of_date and span.last >= frame.as_of_date:
+        # '올해 있어?': the running span's days, up to the latest (a window of days back)
+        days = (date.fromisoformat(frame.as_of_date) - date.fromisoformat(span.first)).days + 1
+        window, labels = fig.Window(days, "day"), (span.label_ko, span.label_en)
+    elif label in _PERIOD_WINDOWS and frame.span is None:  # a year unless a period was said
+        n, unit = _PERIOD_WINDOWS[label]
+        window = fig.Window(n * 12, "month") if unit == "year" else fig.Window(n, unit)  # type: ignore[arg-type]
+        labels = ("최근 1년", "last year") if unit == "year" else window_labels(window)
+    else:
+        return None
+    bar = op.threshold * (1e8 if op.threshold_unit == "억" else 1.0)  # 억 as the parser keeps it
+    return WindowAsk(window, _BAR_STATS[str(op.comparator)], frame.stat_field, *labels,
+                     threshold=bar, ever=ever)  # fmt: skip
 
 
 def _monthly(f: fig.WindowFigure) -> bool:

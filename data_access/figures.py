@@ -430,6 +430,7 @@ class WindowFigure:
     base: tuple[date, float] | None = None  # a return's or change's base observation
     high: tuple[date, float] | None = None  # a range's two ends
     low: tuple[date, float] | None = None
+    hits: tuple[tuple[date, float], ...] = ()  # the days that met a bar (BAR_DAYS)
 
 
 def window_points(points: Sequence[tuple[date, float]], window: Window) -> list[tuple[date, float]]:
@@ -450,9 +451,13 @@ def window_base(points: Sequence[tuple[date, float]], window: Window) -> tuple[d
     return before[-1] if before else None
 
 
+# the days whose value met a bar ('6만원 넘은 날 며칠?'), by the comparison they make
+BAR_DAYS = {"days_above": ">", "days_at_least": ">=", "days_below": "<", "days_at_most": "<="}
+COMPARE = {">": float.__gt__, ">=": float.__ge__, "<": float.__lt__, "<=": float.__le__,
+           "=": float.__eq__}  # fmt: skip
 # every statistic `window_statistic` computes
 WINDOW_STATISTICS = ("avg", "moving_average", "sum", "max", "min", "range", "extremes", "std",
-                     "return", "change", "volatility", "up_days", "down_days")  # fmt: skip
+                     "return", "change", "volatility", "up_days", "down_days", *BAR_DAYS)  # fmt: skip
 
 
 def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[date, float]],
@@ -497,6 +502,11 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=statistics.stdev(values)) if len(values) > 1 else None
     if stat in ("range", "extremes"):
         return replace(window_extremes(points, points, window) or head, stat=stat)
+    if stat in BAR_DAYS:  # the days of the window whose value met the bar (`threshold`)
+        met = tuple(
+            p for p in inside if COMPARE[BAR_DAYS[stat]](float(p[1]), float(threshold or 0))
+        )
+        return replace(head, value=float(len(met)), hits=met)
     base = window_base(points, window)
     if base is None:
         return None

@@ -460,8 +460,11 @@ class SessionAsk:
     sessions: int
     field: str = "close"
     unit: str = "session"
+    bar: float | None = None  # the value the days are held to (figures.BAR_DAYS)
 
     def __post_init__(self) -> None:
+        if self.statistic in fig.BAR_DAYS and not isinstance(self.bar, int | float):
+            raise ToolInputError(f"statistic {self.statistic!r}에는 기준값 bar(숫자)가 필요합니다.")
         for said, value, allowed in (("statistic은", self.statistic, SESSION_STATISTICS),
                                      ("field는", self.field, SESSION_FIELDS),
                                      ("unit은", self.unit, WINDOW_UNITS)):  # fmt: skip
@@ -502,10 +505,11 @@ def session_figure(
 
     points = [(date.fromisoformat(d["date"]), float(v))
               for d in reversed(daily) if (v := value(d)) is not None]  # fmt: skip
-    figure = fig.window_statistic(points, ask.window, ask.statistic)
+    figure = fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar)
     if figure is None or figure.value is None:
         return None
-    words = WindowAsk(ask.window, ask.statistic, ask.field, *window_labels(ask.window))
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *window_labels(ask.window),
+                      threshold=ask.bar)  # fmt: skip
     ko, en = daily_words(ask.field)
 
     def amount(v: float) -> str:

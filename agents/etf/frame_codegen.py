@@ -1098,10 +1098,13 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         plan.unanswered.append("ETF 시세에는 장중 고가·저가가 없어 종가 기준으로 계산했습니다."
                                if plan.lang == "ko" else "ETF prices are closes only: computed "
                                "on the closes.")  # fmt: skip
+    bar = f", bar={ask.threshold!r}" if ask.stat in fig.BAR_DAYS else ""  # '6만원 넘은 날'
     call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
-            f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)})")  # fmt: skip
+            f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)}{bar})")  # fmt: skip
     text = "text" if plan.lang == "ko" else "text_en"
-    return tool_code(plan, call, f"(result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
+    yes, no = ("예 — ", "아니요 — ") if plan.lang == "ko" else ("Yes — ", "No — ")
+    lead = f"({lit(yes)} if result['window']['value'] else {lit(no)}) + " if ask.ever else ""
+    return tool_code(plan, call, f"({lead}result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
                      f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
 
 

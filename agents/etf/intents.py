@@ -43,13 +43,15 @@ from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import (
     ADVICE_COMPARED,
+    DAYS_ASKED,
+    EVER,
     THAT_STOCK,
     WHY_NOTE,
     asked_move,
     bar_is_the_predicate,
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.window_answer import PER_READ, WindowAsk, window_ask, window_labels
+from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -309,6 +311,8 @@ def _dated_value(plan: Plan) -> bool:
 
 
 def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
+    if frame.operation.threshold_unit == "억" and not frame.measures and plan.etfs:
+        frame.measures = [Measure(name="close", unit="원")]  # 'KODEX 200 6만원 넘어?': its price
     op, measure = frame.operation, frame.measure()
     scope = [n for n in frame.notes if n.startswith("out_of_scope:")]
     if op.kind == "define":
@@ -388,6 +392,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             op.aggregate == "count" or op.kind in ("compare", "difference") or pick_direction(frame)):  # fmt: skip
         # 'KODEX 200과 TIGER 200 중 보유종목이 더 많은 쪽': each one's count of holdings
         return "holdings_counts"
+    if etfs == 1 and not relation and _days_over_bar(plan, frame, measure):
+        return "etf_window"  # 'KODEX 200 6만원 넘은 날 최근 3개월 며칠?'
     if etfs and not relation and op.kind == "filter" and op.comparator and of_a_set:
         return _set_intent(plan, frame, "named")  # 'KODEX 200 보수 0.1% 넘어?': held to the bar
     asked = _measures_asked(frame)
@@ -995,6 +1001,20 @@ def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None
         return None
     window = fig.Window(*_LEVEL_MONTHS[label])
     return WindowAsk(window, "change", measure, *window_labels(window))
+
+
+def _days_over_bar(plan: Plan, frame: QuestionFrame, measure: str | None) -> bool:
+    """The days of a window whose daily figure met the bar asked ('며칠', '넘은 적 있어?'):
+    the price tool counts them (figures.BAR_DAYS); False when no days were asked."""
+    said = plan.question
+    bar = bar_days_ask(frame, bool(DAYS_ASKED.search(said)), bool(EVER.search(said)))
+    field = _window_field(frame, measure) if bar is not None else None
+    if bar is None or field is None:
+        return False
+    plan.window, plan.measure = bar, field
+    if frame.span is not None:  # '올해': the window runs to the latest day, not a past one
+        frame.span.used, frame.as_of_date = True, None
+    return True
 
 
 def _window_field(frame: QuestionFrame, measure: str | None) -> str | None:

@@ -269,6 +269,8 @@ class GetETFPricesTool(EtfTool):
                           "(지난달), 'this_week', 'this_month' (sessions=1)"),
         "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
                            "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
+        "bar": _optional("number", "statistic이 days_above·days_at_least·days_below·days_at_most"
+                         "일 때 기준값 (field의 단위, 예: 종가 60000): 그 기준을 넘은(못 미친) 날 수"),
         "rows": _optional("array", "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)"),
         "columns": _optional("string", "rows에 더할 요약 값: '이름=요약필드'를 쉼표로 (예: "
                              "'return=change_rate')"),
@@ -284,13 +286,14 @@ class GetETFPricesTool(EtfTool):
     def forward(self, etf_code: str | None = None, period: str | None = None,
                 summary: str | None = None, against: str | None = None,
                 statistic: str | None = None, sessions: int | None = None,
-                field: str | None = None, unit: str | None = None, rows: Any = None,
+                field: str | None = None, unit: str | None = None, bar: float | None = None,
+                rows: Any = None,
                 columns: str | None = None, where: Any = None, order_by: str | None = None,
                 descending: bool | None = None, top: int | None = None,
                 aggregate: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
         asked = {"summary": summary, "against": against, "statistic": statistic,
-                 "sessions": sessions, "field": field, "unit": unit, "columns": columns,
+                 "sessions": sessions, "field": field, "unit": unit, "bar": bar, "columns": columns,
                  "where": where, "order_by": order_by, "descending": descending, "top": top,
                  "aggregate": aggregate}  # fmt: skip
         code_text = etf_code or ""
@@ -323,7 +326,7 @@ class GetETFPricesTool(EtfTool):
             if statistic or sessions:
                 session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
                                      (field or "close").strip().lower(),
-                                     (unit or "session").strip().lower())  # fmt: skip
+                                     (unit or "session").strip().lower(), bar)  # fmt: skip
                 checked = session.period(checked)  # the days the window and its base need
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 

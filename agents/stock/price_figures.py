@@ -446,14 +446,17 @@ def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> N
     """The sessions of the window asked (a year unless said) whose close (volume) met the bar:
     how many, the first and the last; asked 'ever', the verdict is on the window's extreme."""
     op, frame = turn.frame.operation, turn.frame
-    w = frame.window
+    w, said_span = frame.window, frame.span
     last = date.fromisoformat(turn.as_of)
     if w is not None:
         first = fig.Window(w.n, w.unit).start(last) or last - timedelta(days=365)
-    else:  # '올해 며칠?': since the period's base day; a year unless said
+    elif said_span is not None:  # '올해 있어?', '작년 며칠?': the span's sessions
+        first, said_span.used = date.fromisoformat(said_span.first) - timedelta(days=1), True
+        last = min(last, date.fromisoformat(said_span.last))
+    else:  # '최근 6개월 며칠?': since the period's base day; a year unless said
         first = fig.base_date(last, frame.period.label if frame.period else "1y")
     rows = [r for r in fetch_bars(turn, pool, first)
-            if r["trade_date"] > first and r[field] is not None]  # fmt: skip
+            if first < r["trade_date"] <= last and r[field] is not None]  # fmt: skip
     if not rows or op.comparator is None or op.threshold is None:
         return
     bar, below = op.threshold * (1e8 if field == "close" else 1), op.comparator.startswith("<")

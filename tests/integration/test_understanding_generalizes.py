@@ -3305,3 +3305,30 @@ def test_round_102_regions_held_to_two_bars_and_another_fund_of_the_house_in_a_t
                   store=graph_store, pool=pg_pool)  # fmt: skip
     assert house.status == "ok" and funds[0]["name"] + " (" not in house.answer
     assert others and all(name in house.answer for name in others)
+
+
+def test_round_103_a_funds_days_over_a_price_bar_in_a_window_and_this_year(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 103 and its neighbours: 'KODEX 200 6만원 넘은 날 최근 3개월 며칠?' gave the price
+    trend with the bar unread (status ok); '… 넘은 적 올해 있어?' judged the latest close; '카카오
+    5만원 밑으로 떨어진 적 올해 있어?' counted a year back instead of this year. The days come
+    from data_access.figures (BAR_DAYS) on every screen. SQL truth."""
+    last = "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500')"
+    days = one(pg_pool, "SELECT count(*) FROM etf_prices WHERE etf_code = '069500' AND close > 60000 "
+               f"AND trade_date > {last} - interval '3 months'")  # fmt: skip
+    window = etf_answer("KODEX 200 6만원 넘은 날 최근 3개월 며칠?", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert window.status == "ok" and f"60,000원 초과: {int(days)}일" in window.answer
+    year = one(pg_pool, "SELECT count(*) FROM etf_prices WHERE etf_code = '069500' AND close > 60000 "
+               f"AND trade_date >= date_trunc('year', {last})")  # fmt: skip
+    ever = etf_answer("KODEX 200 종가 6만원 넘은 적 올해 있어?", settings=offline,
+                      store=graph_store, pool=pg_pool)  # fmt: skip
+    assert ever.status == "ok" and ever.answer.startswith("예 — " if year else "아니요 — ")
+    assert f"초과: {int(year)}일" in ever.answer
+    low = fetch_all("SELECT min(trade_date) AS d FROM stock_prices WHERE security_id = 'KR:035720' "
+                    "AND trade_date >= date_trunc('year', (SELECT max(trade_date) FROM stock_prices "
+                    "WHERE security_id = 'KR:035720'))", None, pg_pool)[0]["d"]  # fmt: skip
+    kakao = answer_stock_question("카카오 5만원 밑으로 떨어진 적 올해 있어?", pool=pg_pool,
+                                  settings=offline)  # fmt: skip
+    assert kakao is not None and f"{low} ~ " in kakao.answer

@@ -184,3 +184,21 @@ def test_negations(question: str, phrases: list[str]) -> None:
     from agents.understanding.morphemes import analyse
 
     assert negations(analyse(question), question) == phrases
+
+
+def test_the_days_over_a_bar_are_counted_inside_the_window_only() -> None:
+    """'6만원 넘은 날 최근 10거래일 며칠?': the window's days past the bar, the base day not among
+    them; a bar met exactly counts for 'at least' and not for 'above'."""
+    points = _daily(30)  # 100 … 129; the last ten are 120 … 129, the base 119
+    above = fig.window_statistic(points, fig.Window(10, "session"), "days_above", threshold=125.0)
+    assert (
+        above is not None
+        and above.value == 4
+        and [p[1] for p in above.hits] == [126, 127, 128, 129]
+    )
+    least = fig.window_statistic(
+        points, fig.Window(10, "session"), "days_at_least", threshold=125.0
+    )
+    assert least is not None and least.value == 5
+    below = fig.window_statistic(points, fig.Window(10, "session"), "days_below", threshold=120.0)
+    assert below is not None and below.value == 0 and below.hits == ()
