@@ -53,7 +53,16 @@ FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
 LEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id
   AND trade_date <= %(as_of)s ORDER BY trade_date DESC LIMIT 1) c ON true
 WHERE s.country = %(country)s AND NOT s.is_etf"""
-_PEERS = _MARKET + " AND s.sector = ANY(%(sectors)s)"  # the same sector's stocks of it
+# the same sector's stocks of it, with the close on or before the period's base day (a return)
+_PEERS = (
+    _MARKET.replace(", c.close\n", ", c.close, b.close AS base_close\n").replace(
+        "\nWHERE s.country",
+        "\nLEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = "
+        "s.security_id\n  AND trade_date <= %(base)s ORDER BY trade_date DESC LIMIT 1) b ON true"
+        "\nWHERE s.country",
+    )
+    + " AND s.sector = ANY(%(sectors)s)"
+)
 
 
 def _fundamentals(turn: Turn, pool: ConnectionPool | None) -> dict[str, Any] | None:
@@ -74,7 +83,7 @@ ORDER BY as_of_date DESC LIMIT 1"""
 FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
                        "market_cap": "market_cap"}  # fmt: skip
 # a sector's stocks are held to a bar or ordered by these; a mean of closes is not asked
-SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close"}
+SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close", "return": "ret"}
 
 
 def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -160,8 +169,18 @@ def asks_peers(frame: QuestionFrame) -> bool:
 
 def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
                  country: str) -> list[dict[str, Any]]:  # fmt: skip
-    return turn.query("stock_fundamentals", _PEERS, {"sectors": sectors, "as_of": turn.as_of,
-                      "country": country}, "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    """The sector's stocks with their last snapshot, close and return over the period asked (a
+    year unless said: '1년 수익률 가장 높은 조선주')."""
+    period = turn.frame.period
+    base = fig.base_date(date.fromisoformat(turn.as_of), fig.period_named(
+        period.label if period else "1y", period.months if period else 12.0))  # fmt: skip
+    rows = turn.query("stock_fundamentals", _PEERS, {"sectors": sectors, "as_of": turn.as_of,
+                      "country": country, "base": base.isoformat()}, "STOCK_FUNDAMENTALS",
+                      "stock_fundamentals", pool)  # fmt: skip
+    for r in rows:
+        r["ret"] = ((float(r["close"]) / float(r["base_close"]) - 1) * 100
+                    if r["close"] and r["base_close"] else None)  # fmt: skip
+    return rows
 
 
 def _sector_values(rows: list[dict[str, Any]], field: str) -> list[float]:
@@ -310,7 +329,7 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
     turn = Turn(frame=frame, stock={"name": sectors[0].key, "currency": "KRW"}, as_of=as_of,
                 lang=frame.language)  # fmt: skip
-    field = FUNDAMENTAL_FIELDS[order]
+    field = SECTOR_FIELDS[order]
     rows = [r for r in _sector_rows(turn, pool, members, "KR" if turn.ko() else "US")
             if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
     if not rows:
@@ -346,10 +365,10 @@ def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str
         if read is None and frame.question[e.end : e.end + 1] == "의":
             after = [m for m in frame.measures if frame.question.find(m.surface, e.end) > 0]
             read = after[0].surface if after else None
-    names = [m.name for m in frame.measures if m.name in FUNDAMENTAL_FIELDS]
+    names = [m.name for m in frame.measures if m.name in SECTOR_FIELDS]
     said = next((m.name for m in frame.measures if m.surface == read), None)
     order = next((n for n in names if n != said), None)
-    if said is None or (said not in FUNDAMENTAL_FIELDS and not read_any) or order is None:
+    if said is None or (said not in SECTOR_FIELDS and not read_any) or order is None:
         return None
     frame.notes.append(COMPOSED)  # the pick, then its other figure: both read
     return order, said
@@ -358,14 +377,14 @@ def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str
 def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
                  sector: str) -> str | None:  # fmt: skip
     """The sector's top N by `order`, each with its `read` figure (the pick's figure first)."""
-    field, other, op = FUNDAMENTAL_FIELDS[order], FUNDAMENTAL_FIELDS[read], turn.frame.operation
+    field, other, op = SECTOR_FIELDS[order], SECTOR_FIELDS[read], turn.frame.operation
     kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
     if not kept:
         return None
     kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
     picked = kept[: op.top_n or 1]
     low = op.direction == "asc"
-    ko = (GAP_WORDS[order][0], GAP_WORDS[read][0])
+    ko = (_words(turn, order)[0], _words(turn, read)[0])
     items = ", ".join(
         f"{r['name']} {figure_text(read, float(r[other]), turn) if r[other] is not None else '-'} "
         f"({ko[0] if turn.ko() else GAP_WORDS[order][1]} {figure_text(order, float(r[field]), turn)})"
@@ -387,6 +406,16 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
     )
 
 
+def _words(turn: Turn, measure: str) -> tuple[str, str]:
+    """A figure's words; a return's with its period ('1년 수익률')."""
+    ko, en = GAP_WORDS[measure]
+    period = turn.frame.period
+    if measure != "return":
+        return ko, en
+    named = fig.period_named(period.label if period else "1y", period.months if period else 12.0)
+    return f"{named.ko} {ko}", f"{named.en} {en}"
+
+
 def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str,
                    comparator: str, bar: float) -> str:  # fmt: skip
     """A sector's stocks whose figure meets the bar, farthest past it first."""
@@ -395,7 +424,7 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
     met = sorted((r for r in kept if meets(float(r[field]), comparator, bar)),
                  key=lambda r: float(r[field]), reverse=not comparator.startswith("<"))  # fmt: skip
     lang = "ko" if turn.ko() else "en"
-    ko, en = GAP_WORDS[measure]
+    ko, en = _words(turn, measure)
     word, said = COMPARATOR_WORDS[lang][comparator], figure_text(measure, bar, turn)
     listed = ", ".join(f"{r['name']} {figure_text(measure, float(r[field]), turn)}" for r in met)
     if turn.ko():
@@ -411,7 +440,7 @@ def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector
     n = op.top_n or 1
     while n < len(kept) and float(kept[n][field]) == float(kept[n - 1][field]):
         n += 1
-    ko, en = GAP_WORDS[measure]
+    ko, en = _words(turn, measure)
     listed = ", ".join(f"{i}. {r['name']} {figure_text(measure, float(r[field]), turn)}"
                        for i, r in enumerate(kept[:n], 1))  # fmt: skip
     low = op.direction == "asc"

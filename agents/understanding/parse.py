@@ -65,10 +65,18 @@ _COUNTERS = "(?:원|호|건|명|주|가구|세대|채|개|대|달러)"
 _NUMBER = re.compile(
     r"(?<![\w.])([-−+]?\d+(?:[.,]\d+)*)\s*(%p|%|퍼센트|프로|percent|천억|백억|천만|억|조"
     rf"|[만천](?![가-힣])|[만천](?={_COUNTERS})"
-    r"|trillion|billion|bp)?(?:(?<=조)\s*(\d+)\s*(천억|백억|억))?"
-)
+    r"|trillion|billion|bp)?(?:(?<=조)\s*(\d+)\s*(천억|백억|억)|(?<=만)\s*(\d+)\s*(천))?"
+)  # '2만7천원': a compound after 만 too
 _TIMES = {"만": 10_000.0, "천": 1_000.0}  # '1만호', '5천 건', '100만주': a count, not won
-_EOK_PER = {"조": 10_000.0, "천억": 1_000.0, "백억": 100.0, "억": 1.0, "천만": 0.1, "만": 0.0001}
+_EOK_PER = {
+    "조": 10_000.0,
+    "천억": 1_000.0,
+    "백억": 100.0,
+    "억": 1.0,
+    "천만": 0.1,
+    "만": 0.0001,
+    "천": 0.00001,
+}
 _DATE = re.compile(r"(20\d{2})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})\s*일?")
 _MONTH = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<edge>(?:마지막|첫)\s*"
                     r"(?:거래일|영업일|날)|말|초|첫날|)(?!\s*\d)")  # fmt: skip
@@ -132,8 +140,9 @@ def language_of(question: str, entities: list[Entity]) -> str:
     if _HANGUL.search(rest):
         return "ko"
     words = re.findall(r"[A-Za-z]{2,}", rest)
-    if _HANGUL.search(question):  # 'NAVER PBR vs 카카오': 'vs' beside a Korean name is no English
-        words = [w for w in words if w.lower() != "vs"]
+    if _HANGUL.search(question):  # 'NAVER PBR vs 카카오', '삼성물산 PER PBR': acronyms and 'vs'
+        words = [w for w in words if w.lower() != "vs" and not w.isupper()]  # beside a Korean
+        # name are no English
     if len(words) >= 2 or (words and not words[0].isupper()):
         return "en"
     return "ko"  # names and an acronym only ('KODEX 200 PER', '069500'): the users' language
@@ -1579,12 +1588,14 @@ def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, st
     unit = best.group(2)
     if unit in ("퍼센트", "프로", "percent"):
         unit = "%"
+    extra = (best.group(3), best.group(4)) if best.group(3) else (best.group(5), best.group(6))
     if unit in _TIMES and not re.match(r"\s*원", text[best.end() :]):
-        value, unit = value * _TIMES[unit], None
+        value = value * _TIMES[unit] + (float(extra[0]) * _TIMES[extra[1]] if extra[0] else 0.0)
+        unit = None
     elif unit in _EOK_PER:  # KRW amounts in 억: '5천억' 5000, '1조 5천억' 15000, '3천만' 0.3
         value *= _EOK_PER[unit]
-        if best.group(3):
-            value += float(best.group(3)) * _EOK_PER[best.group(4)]
+        if extra[0]:
+            value += float(extra[0]) * _EOK_PER[extra[1]]
         unit = "억"
     elif unit == "trillion":
         value, unit = value * 10_000, "억"

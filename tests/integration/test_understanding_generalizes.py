@@ -3332,3 +3332,31 @@ def test_round_103_a_funds_days_over_a_price_bar_in_a_window_and_this_year(
     kakao = answer_stock_question("카카오 5만원 밑으로 떨어진 적 올해 있어?", pool=pg_pool,
                                   settings=offline)  # fmt: skip
     assert kakao is not None and f"{low} ~ " in kakao.answer
+
+
+def test_round_104_a_compound_amount_a_sector_picked_by_its_return_and_acronyms_beside_a_name(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 104 (2 wrong with status ok): 'TIGER 미국S&P500 2만7천원 넘은 적 최근 1개월 있어?'
+    read the bar as 20,000원; '1년 수익률 가장 높은 조선주의 PER' ranked the sector by PER; '삼성물산
+    PER PBR' was answered in English. SQL truth."""
+    days = one(pg_pool, "SELECT count(*) FROM etf_prices WHERE etf_code = '360750' AND close > 27000 "
+               "AND trade_date > (SELECT max(trade_date) FROM etf_prices WHERE etf_code = '360750') - "
+               "interval '1 month'")  # fmt: skip
+    bar = etf_answer("TIGER 미국S&P500 2만7천원 넘은 적 최근 1개월 있어?", settings=offline,
+                     store=graph_store, pool=pg_pool)  # fmt: skip
+    assert bar.status == "ok" and f"27,000원 초과: {int(days)}일" in bar.answer
+    best = max(
+        fetch_all("SELECT security_id, name FROM stocks WHERE sector = '조선' AND country = 'KR'",
+                  None, pg_pool),
+        key=lambda s: stock_return(pg_pool, s["security_id"], "1 year"),
+    )  # fmt: skip
+    pe = one(pg_pool, "SELECT pe FROM stock_fundamentals WHERE security_id = %(s)s ORDER BY as_of_date "
+             "DESC LIMIT 1", s=best["security_id"])  # fmt: skip
+    picked = answer_stock_question(
+        "1년 수익률 가장 높은 조선주의 PER", pool=pg_pool, settings=offline
+    )
+    assert picked is not None and picked.status == "ok"
+    assert f"{best['name']} {pe:.2f}배 (1년 수익률" in picked.answer
+    both = answer_stock_question("삼성물산 PER PBR", pool=pg_pool, settings=offline)
+    assert both is not None and "PER" in both.answer and "기준일" in both.answer
