@@ -19,6 +19,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import TEMPLATES
 from agents.macro.tools import lang_text, pct, run_step
+from agents.understanding.coverage import COMPOSED
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
@@ -138,11 +139,21 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     )
     listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
                        for r in rows[:n])  # fmt: skip
+    values = [float(r["value"]) for r in rows[:n]]
+    agg = frame.operation.aggregate if frame else None  # '가장 많은 지역 3곳과 그 합계'
+    said = ""
+    if agg == "sum" and unit in ("호", "건"):
+        said = lang_text(route.language, f" — 합계 {level(sum(values), unit)}",
+                         f" — total {level(sum(values), unit)}")  # fmt: skip
+        frame.notes.append(COMPOSED)  # type: ignore[union-attr]  # ranked, cut, then summed
+    elif agg == "avg":
+        said = lang_text(route.language, f" — 평균 {level(sum(values) / len(values), unit)}",
+                         f" — mean {level(sum(values) / len(values), unit)}")  # fmt: skip
     resp.key_points.append(lang_text(
         route.language,
-        f"{ko} {'낮은' if ascending else '높은'} 지역 순 (지역별 최신월): {listed}.",
+        f"{ko} {'낮은' if ascending else '높은'} 지역 순 (지역별 최신월): {listed}{said}.",
         f"Regions by {en}, {'lowest' if ascending else 'highest'} first (latest month each): "
-        f"{listed}.",
+        f"{listed}{said}.",
     ))  # fmt: skip
     return True
 

@@ -11,7 +11,7 @@ from agents.macro.indices import all_indices_held
 from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import account
+from agents.understanding.coverage import COMPOSED, account
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -148,7 +148,8 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
     # a window's sum is window_answer's; the regions' counts are added by the housing agent
     summed_here = (window_asked(frame) is not None or frame.span is not None  # '작년 합계'
                    or regions_summed(frame, route.real_estate_regions)
-                   or (op.aggregate == "count" and FILTERED in frame.notes))  # the bar's count  # fmt: skip
+                   or (op.aggregate == "count" and FILTERED in frame.notes)  # the bar's count
+                   or (op.aggregate == "sum" and COMPOSED in frame.notes))  # a ranking's total  # fmt: skip
     if (op.kind in ("filter", "rank") and not (ranked_here or filtered_here)) or (
         op.aggregate in ("sum", "count") and not summed_here):  # fmt: skip
         out.append("이 질문의 조건·순위·합계 계산은 Macro 오프라인 플래너가 하지 않아 각 지표 값만 보여 줍니다."

@@ -3360,3 +3360,16 @@ def test_round_104_a_compound_amount_a_sector_picked_by_its_return_and_acronyms_
     assert f"{best['name']} {pe:.2f}배 (1년 수익률" in picked.answer
     both = answer_stock_question("삼성물산 PER PBR", pool=pg_pool, settings=offline)
     assert both is not None and "PER" in both.answer and "기준일" in both.answer
+
+
+def test_regions_ranked_then_their_total(pg_pool: Any, offline: Settings, graph_store: Any) -> None:
+    """'미분양 가장 많은 지역 3곳과 그 합계' (round 104, honest before): the top three regions by
+    their latest count and the three added. SQL truth."""
+    top = fetch_all("SELECT DISTINCT ON (region) region, units FROM re_unsold_housing WHERE region <> "
+                    "'전국' ORDER BY region, month DESC", None, pg_pool)  # fmt: skip
+    three = sorted(top, key=lambda r: -float(r["units"]))[:3]
+    total = macro_answer("미분양 가장 많은 지역 3곳과 그 합계", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    line = next(x for x in total.answer.splitlines() if "높은 지역 순" in x)
+    assert total.status == "ok" and all(r["region"] in line for r in three)
+    assert f"합계 {int(sum(float(r['units']) for r in three)):,}호" in line
