@@ -269,6 +269,10 @@ def _total(frame: QuestionFrame, turns: list[Turn]) -> str:
     if len(turns) < 2 or agg not in ("sum", "avg") or (ask is not None and ask.stat == agg):
         return ""  # '20일 평균 종가' of two stocks: each one's window mean, in its block
     key = _shared_figure(frame, turns)
+    if key is not None and agg == "sum" and key not in ADDITIVE:  # '배당수익률 합': said, not added
+        ko, en = GAP_WORDS[key]
+        turns[0].notes.append(f"{josa(ko, '은/는')} 비율이라 더하지 않았습니다 (각 종목 값만 보였습니다)."
+                              if turns[0].ko() else f"A {en} is a ratio: it is not added up.")  # fmt: skip
     if key is None or (agg == "sum" and key not in ADDITIVE):
         return ""
     values = [t.figures[key] for t in turns]
@@ -422,6 +426,9 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["per_period"]
     if find_phrases(frame.question.lower(), {"s": vocabulary()["streak_words"]}):
         return ["streak"]  # '5일 연속 올랐어?': the run of rises or falls up to the last close
+    if _peers_of_a_return(frame):  # '셀트리온 1년 수익률' → '그 업종 평균은?'
+        frame.relation = "peers"
+        return ["peers"]
     if window_ask(frame) is not None:  # '10거래일 평균 종가': that figure, nothing else
         return ["window"]
     if sessions_asked(frame):  # '최근 5일 종가': each session's close
@@ -461,6 +468,12 @@ def _sections(frame: QuestionFrame) -> list[str]:
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
         wanted.append("news")
     return list(dict.fromkeys(wanted)) or ["close", "return", "valuation"]
+
+
+def _peers_of_a_return(frame: QuestionFrame) -> bool:
+    """A return set beside its sector's ('업종 평균 대비', '그 업종 평균은?'), not a window's mean."""
+    said = find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]})
+    return bool(said) and frame.measure() == "return"
 
 
 def _declined_turn(frame: QuestionFrame, as_of: str) -> Turn:

@@ -28,6 +28,7 @@ from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import COMPOSED, mark_read, nested_measure, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
+from agents.understanding.morphemes import analyse
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, describe, mark_used
@@ -84,6 +85,7 @@ FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": 
                        "market_cap": "market_cap"}  # fmt: skip
 # a sector's stocks are held to a bar or ordered by these; a mean of closes is not asked
 SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close", "return": "ret"}
+_PEER_FIELDS = {**FUNDAMENTAL_FIELDS, "return": "ret"}  # a stock beside its sector's mean
 
 
 def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -206,14 +208,14 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
         return
     rows = _sector_rows(turn, pool, [sector], turn.stock["country"])
     own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
-    for name in _valuations_asked(turn.frame):
-        field = FUNDAMENTAL_FIELDS[name]
+    for name in _valuations_asked(turn.frame, _PEER_FIELDS):
+        field = _PEER_FIELDS[name]
         values = _sector_values(rows, field)
         if own is None or own[field] is None or len(values) < 2:
             continue
         mean, median = sum(values) / len(values), statistics.median(values)
         turn.figures[name] = float(own[field])
-        ko, en = GAP_WORDS[name]
+        ko, en = _words(turn, name)
         mine, avg, mid = (figure_text(name, v, turn) for v in (float(own[field]), mean, median))
         market = "국내" if turn.stock["country"] == "KR" else "미국"
         if (side := pick_direction(turn.frame)) is not None:  # '업종 평균보다 낮아?', '더 싼 거야?'
@@ -348,6 +350,8 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
         "entities": [Entity(kind="stock", key=code, name=str(top["name"]))],
         "measures": [m for m in frame.measures if m.name == read],
         "operation": Operation(), "notes": [*frame.notes, COMPOSED]})  # fmt: skip
+    said = [frame.question[e.start : e.end] for e in sectors if e.start >= 0]  # '통신주'
+    mark_read(read_frame, *said, *(t.form for w in said for t in analyse(w)))
     return read_frame, turn
 
 

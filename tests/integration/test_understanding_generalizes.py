@@ -3373,3 +3373,29 @@ def test_regions_ranked_then_their_total(pg_pool: Any, offline: Settings, graph_
     line = next(x for x in total.answer.splitlines() if "높은 지역 순" in x)
     assert total.status == "ok" and all(r["region"] in line for r in three)
     assert f"합계 {int(sum(float(r['units']) for r in three)):,}호" in line
+
+
+def test_round_105_a_return_beside_its_sector_and_a_ratio_not_added(
+    pg_pool: Any, offline: Settings
+) -> None:
+    """Round 105 (2 wrong with status ok, 1 honest): '셀트리온 1년 수익률' → '그 업종 평균은?'
+    gave the stock's mean close over a year; '삼성전자와 SK하이닉스 배당수익률 합' showed both
+    yields with no word on the sum; 'PBR 가장 낮은 통신주 1년 수익률' said '통신' unread. SQL truth."""
+    members = fetch_all("SELECT security_id FROM stocks WHERE sector = '바이오' AND country = 'KR' AND "
+                        "NOT is_etf", None, pg_pool)  # fmt: skip
+    moves = [stock_return(pg_pool, m["security_id"], "1 year") for m in members]
+    mean = (sum(moves) / len(moves) - 1) * 100
+    peers = chain(answer_stock_question, ["셀트리온 1년 수익률", "그 업종 평균은?"], pool=pg_pool,
+                  settings=offline)  # fmt: skip
+    assert (
+        peers.status == "ok"
+        and f"바이오 업종(국내 {len(moves)}종목) 평균 {mean:+.2f}%" in peers.answer
+    )
+    ratio = answer_stock_question(
+        "삼성전자와 SK하이닉스 배당수익률 합", pool=pg_pool, settings=offline
+    )
+    assert ratio is not None and ratio.status == "partial" and "더하지 않았습니다" in ratio.answer
+    pick = answer_stock_question("PBR 가장 낮은 통신주 1년 수익률", pool=pg_pool, settings=offline)
+    assert (
+        pick is not None and pick.status == "ok" and "통신 업종 PBR 가장 낮은 종목" in pick.answer
+    )
