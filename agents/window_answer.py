@@ -65,6 +65,8 @@ def window_ask(frame: QuestionFrame) -> WindowAsk | None:
     """The window statistic the frame asks of one series, or None (the screen's own paths)."""
     ask = _window_ask(frame)
     op = frame.operation
+    if ask is not None and ask.stat in ("up_days", "down_days") and op.threshold_unit == "억":
+        return None  # '25만원 밑으로 떨어진 날 며칠?': the days below a price, not the down days
     if (
         ask is not None
         and ask.stat in ("up_days", "down_days")

@@ -239,13 +239,16 @@ def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
 
 
 def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, now: bool = False,
-               *, months: int, lang: str) -> list[str]:  # fmt: skip
+               rate: bool = False, *, months: int, lang: str) -> list[str]:  # fmt: skip
     """The day series `key` was at its window's max (min), then each other series on that day
     (its last observation on or before it); `now`: that value against the other's latest."""
     code = VOCABULARY_KEYS.get(key, key)  # an index is fetched by its market series ('^KS11')
     anchor = next((s for s in series if s.key in (key, code)), None)
     if anchor is None:
         return []
+    if rate and _growth_series(anchor):  # 'CPI 상승률이 가장 높았던 달': its YoY rate's extreme
+        series = [yoy_series(anchor) if s is anchor else s for s in series]
+        anchor = series[[s.key for s in series].index(f"{anchor.key}:yoy")]
     if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
         moves = [(d, (v / p - 1) * 100) for (_, p), (d, v) in pairwise(anchor.points) if p]
         if not moves:
@@ -947,7 +950,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         return [drawdown_point(s, months, lang) for s in series]
     anchor = _at_extreme_asked(frame)
     if anchor is not None and len(series) >= 2:  # '실업률이 가장 높았던 달의 연방기금금리'
-        return at_extreme(series, *anchor, months=months, lang=lang)
+        window = round(frame.period.months) if frame.period else min(months, 12)  # not the fetch
+        return at_extreme(series, *anchor, months=window, lang=lang)
     if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
         mark_read(frame, *PER_READ)
         span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
@@ -1173,14 +1177,14 @@ def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, Age
     return {name: first.model_copy(update={"key_points": [*lines, *first.key_points]})}
 
 
-def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool, bool] | None:
+def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool, bool, bool] | None:
     """(key, side, the others' one-day move asked, their latest asked) of the series whose extreme names the day
     ('… 가장 높았던 달의 …', '… 가장 많이 떨어진 날 코스피 수익률'), if asked."""
     said = next((n for n in frame.notes if n.startswith(AT_EXTREME)), None) if frame else None
     if said is None:
         return None
     key, side, *read = said[len(AT_EXTREME) :].split(":")
-    return key, side, "return" in read, "now" in read
+    return key, side, "return" in read, "now" in read, "rate" in read
 
 
 def _months_held(series: list[Series]) -> int:

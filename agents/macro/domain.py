@@ -57,7 +57,7 @@ from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, ru
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.parse import EXTREME_ANCHOR, asked_move
+from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
 from agents.understanding.vocabulary import vocabulary
 from agents.window_answer import per_period_months
 from data_access import figures as fig
@@ -220,6 +220,10 @@ def _window_months(route: Route) -> int:
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
         days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
         need = max(need, days // 30 + (14 if basis == "yoy" else 2))  # '작년 대비 올해 누적' too
+    if frame is not None and any(
+        n.startswith(AT_EXTREME) and n.endswith(":rate") for n in frame.notes
+    ):
+        need = max(need, route.period_months + 13)  # 'CPI 상승률이 가장 높았던 달': each YoY rate
     read = picked_read_window(frame) if frame else None
     if read is not None:  # '… 빠진 쪽의 1년 수익률': the longer window read after the pick
         need = max(need, -(-fig.Window(read.n, read.unit).calendar_days() // 30) + 1)

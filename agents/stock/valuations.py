@@ -350,7 +350,12 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
         "entities": [Entity(kind="stock", key=code, name=str(top["name"]))],
         "measures": [m for m in frame.measures if m.name == read],
         "operation": Operation(), "notes": [*frame.notes, COMPOSED]})  # fmt: skip
-    said = [frame.question[e.start : e.end] for e in sectors if e.start >= 0]  # '통신주'
+    said = [
+        w.group(0)
+        for e in sectors
+        for w in re.finditer(r"[^\s?]+", frame.question)
+        if e.start >= 0 and w.start() < e.end and e.start < w.end()
+    ]  # '통신주', '자동차주의'
     mark_read(read_frame, *said, *(t.form for w in said for t in analyse(w)))
     return read_frame, turn
 

@@ -220,6 +220,8 @@ def understand(
     return frame
 
 
+_RATE_SAID = re.compile(r"상승률|증가율|물가\s*상승|인플레이션|전년\s*(?:비|대비|동월)|yoy|inflation",
+                        re.IGNORECASE)  # fmt: skip
 _WHEN_NOUNS = frozenset({"달", "날", "때", "시점", "주", "해", "시기", "분기", "월", "일"})
 _SUPERLATIVE = re.compile(r"가장|제일|최고로?")
 
@@ -250,7 +252,10 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         # '… 날 코스피 수익률': the other's move that day, not its level
         moved = any(m.name == "return" and frame.question.find(m.surface, subjects[1].start) > 0
                     for m in frame.measures)  # fmt: skip
-        frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}" + (":return" if moved else ""))
+        # 'CPI 상승률이 가장 높았던 달': the day its year-over-year rate peaked, not its level
+        rate = bool(_RATE_SAID.search(frame.question, subjects[0].start, t.start))
+        frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}" + (":return" if moved else "")
+                           + (":rate" if rate else ""))  # fmt: skip
         op = frame.operation
         op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
         mark_read(frame, said.group(0), frame.question[said.end() : when.end].strip())
@@ -633,7 +638,8 @@ _EVER_SAID = (
 EVER = re.compile(_EVER_SAID, re.IGNORECASE)
 # … or how many of them ('며칠', '몇 번'), when, or the days themselves ('100만주 넘은 날')
 DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when"
-                        r"|(?<=[가-힣] )날(?=\s|$|\?|들)", re.IGNORECASE)  # fmt: skip
+                        r"|(?<=[가-힣] )날(?=\s|$|\?|들)|(?<=[던은는인] )달(?=\s|$|\?|들)",
+                        re.IGNORECASE)  # fmt: skip
 
 
 def _stat_over_days(question: str) -> bool:
@@ -1255,11 +1261,16 @@ def _read_asked_term(frame: QuestionFrame) -> None:
         asked = [m for m in glossary.find_all(frame.question) if _defines(frame.question, m.end)]
         if asked:
             frame.definition_term = asked[0].entry.id
+            if how := _HOW_IT_ARISES.match(frame.question, asked[0].end):  # '… 왜 생기나요?'
+                frame.operation.kind = "define"  # how a figure arises is what the term explains
+                mark_read(frame, how.group(0).strip(), *(t.form for t in analyse(how.group(0))))
 
 
+_HOW_IT_ARISES = re.compile(r"(?:은|는|이|가)?\s*왜\s*(?:생기|생겨|발생)")
 _WHAT_IS = re.compile(r"\s*what(?:'s| is| are)(?: an?| the)?\s*$", re.IGNORECASE)
 _DEFINE_CUE = re.compile(
-    r"이란|란\?|뭐야|뭐예요|뭐임|무엇|뜻|의미|정의|\bmean|\bdefin|\bwhat(?:'s| is| are)\b"
+    r"이란|란\?|뭐야|뭐예요|뭐임|무엇|뜻|의미|정의|왜\s*(?:생기|생겨|발생)|\bmean|\bdefin"
+    r"|\bwhat(?:'s| is| are)\b"
 )
 
 
@@ -1267,7 +1278,9 @@ def _defines(question: str, end: int) -> bool:
     """A definition cue right after the term ('…가 뭐야', '…란', '… 뜻') or an explicit English one
     ('what does X mean', 'define X'); 'what is the latest CPI' asks data, not a definition."""
     after = question[end : end + 8]
-    return bool(re.match(r"\s*(이란|란|(이|가)\s*뭐|(이|가)\s*무엇|\s*뜻|의\s*뜻|의미)", after)) or bool(
+    after = question[end : end + 10]  # '괴리율은 왜 생기나요?': how it arises is its definition
+    return bool(re.match(r"\s*(이란|란|(이|가)\s*뭐|(이|가)\s*무엇|\s*뜻|의\s*뜻|의미|(?:은|는|이|가)?\s*"
+                         r"왜\s*(?:생기|생겨|발생))", after)) or bool(
         re.search(r"\b(mean|means|meaning|definition|define)\b", question.lower()))  # fmt: skip
 
 

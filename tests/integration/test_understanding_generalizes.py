@@ -3399,3 +3399,41 @@ def test_round_105_a_return_beside_its_sector_and_a_ratio_not_added(
     assert (
         pick is not None and pick.status == "ok" and "통신 업종 PBR 가장 낮은 종목" in pick.answer
     )
+
+
+def test_round_106_a_rates_peak_a_price_bar_not_down_days_and_a_month_list(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 106 (4 wrong with status ok): '미국 CPI 상승률이 가장 높았던 달 미국 10년물' took the
+    index level's peak; '현대차 25만원 밑으로 떨어진 날 최근 3개월 며칠?' counted down days;
+    '미국 실업률 4% 미만이었던 달 최근 2년' led with the latest month's no; '괴리율은 왜
+    생기나요?' was not understood. SQL truth."""
+    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = 'CPIAUCSL' "
+                     "ORDER BY obs_date", None, pg_pool)  # fmt: skip
+    by_month = {r["obs_date"].strftime("%Y-%m"): float(r["value"]) for r in rows}
+    last = rows[-1]["obs_date"]
+    rates = {}
+    for r in rows:
+        d = r["obs_date"]
+        if (last.year - d.year) * 12 + last.month - d.month < 12:
+            then = f"{d.year - 1}-{d.month:02d}"
+            rates[d] = (float(r["value"]) / by_month[then] - 1) * 100
+    peak = max(rates, key=lambda d: rates[d])
+    peaked = macro_answer("미국 CPI 상승률이 가장 높았던 달 미국 10년물", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in peaked.answer.splitlines() if "시점의 미국 10년" in x)
+    assert f"최고치 {rates[peak]:.2f}% ({peak})" in line
+    below = one(pg_pool, "SELECT count(*) FROM stock_prices WHERE security_id = 'KR:005380' AND close < "
+                "250000 AND trade_date > (SELECT max(trade_date) FROM stock_prices WHERE security_id = "
+                "'KR:005380') - interval '3 months'")  # fmt: skip
+    days = answer_stock_question("현대차 25만원 밑으로 떨어진 날 최근 3개월 며칠?", pool=pg_pool,
+                                 settings=offline)  # fmt: skip
+    assert days is not None and "250,000원 미만" in days.answer
+    assert (f"미만: {int(below)}거래일" if below else "미만: 없음") in days.answer
+    months = macro_answer("미국 실업률 4% 미만이었던 달 최근 2년", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert not next(x for x in months.answer.splitlines() if x.startswith("- ")).startswith(
+        "- 아니요"
+    )
+    why = etf_answer("괴리율은 왜 생기나요?", settings=offline, store=graph_store, pool=pg_pool)
+    assert why.status == "ok" and "NAV" in why.answer and "glossary:premium_discount" in why.answer
