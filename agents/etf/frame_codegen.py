@@ -561,10 +561,7 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
             "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
-    holdings = ("MATCH (e:ETF {code: $code})-[h:HOLDS]->(:Stock) WITH e, max(h.date) AS latest "
-                "MATCH (e)-[h:HOLDS]->(s:Stock) WHERE h.date = latest "
-                "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date} "
-                "ORDER BY h.weight DESC")  # fmt: skip
+    holdings = _latest_holdings("$code").replace("\n", " ")
     return ["if not rows:", f"    final_answer({lit(tpl.tool_failed(plan.lang))})", "else:",
             "    pick = rows[0]",
             f"    held = json.loads(graph_query(cypher={lit(holdings)}.replace('$code', "
@@ -857,6 +854,14 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
     return graph_answer(plan, cypher, render)
 
 
+def _latest_holdings(code: str, within: str = "") -> str:
+    """Cypher: the ETF `code` (a literal) holds on its latest snapshot, the largest first."""
+    return (f"MATCH (e:ETF {{code: {code}}})-[h:HOLDS]->(:Stock)\nWITH e, max(h.date) AS latest\n"
+            f"MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest{within}\n"
+            "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
+            "ORDER BY h.weight DESC")  # fmt: skip
+
+
 def _weight_cypher(etf: Row, stock: Row, as_of: str | None = None) -> str:
     """The stock's weight in the ETF's latest holdings snapshot, or the last on or before a day
     asked ('1개월 전에는?')."""
@@ -871,13 +876,7 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf, op = etfs[0], plan.frame.operation
     sector, sectors = _holdings_sector(plan)
     within = f" AND s.sector IN [{', '.join(cypher_text(x) for x in sectors)}]" if sectors else ""
-    cypher = (
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        "WITH e, max(h.date) AS latest\n"
-        f"MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest{within}\n"
-        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
-        "ORDER BY h.weight DESC"
-    )
+    cypher = _latest_holdings(cypher_text(etf["code"]), within)
     # 'KODEX 200 구성종목 중 반도체 비중 합': the holdings of that sector, said in the title
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
@@ -954,49 +953,39 @@ def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 
 
 def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
+    """A − B of one figure of two ETFs; of a stock's weight, in each one's latest snapshot."""
     measure = plan.measure or "expense_ratio"
     a, b = etfs[0], etfs[1]
-    if measure == "weight" and stocks:
-        return _weight_difference_code(plan, a, b, stocks[0])
+    stock = stocks[0] if measure == "weight" and stocks else None
     period = price_period(plan)
-    label = _measure_label(plan, measure, period)
+    label = (f"{stock['name']} {'비중' if plan.lang == 'ko' else 'weight'}" if stock
+             else _measure_label(plan, measure, period))  # fmt: skip
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
-    lines = ["import json"]
-    if measure == "expense_ratio":
+    lines, pad = ["import json"], ""
+    if stock:
+        lines.append("values = {}")
+        for etf in (a, b):
+            lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
+                      f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
+                      "and rows else None"]  # fmt: skip
+        values = [f"values[{lit(e['code'])}]" for e in (a, b)]
+    elif measure == "expense_ratio":
         lines += [f"rows = json.loads(compare_etfs(etf_codes={lit(a['code'] + ',' + b['code'])}))",
                   "if isinstance(rows, dict):",
                   f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-                  "else:",
-                  "    by_code = {r['code']: r for r in rows}",
-                  f"    first = {{'name': {lit(a['name'])}, 'value': by_code[{lit(a['code'])}]['expense_ratio']}}",
-                  f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
-                  f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+                  "else:", "    by_code = {r['code']: r for r in rows}"]  # fmt: skip
+        values, pad = [f"by_code[{lit(e['code'])}]['expense_ratio']" for e in (a, b)], "    "
     else:
-        key = SUMMARY_FIELD[measure]
         window = period if measure in ("return", "volume", "volatility") else "1w"
         for var, etf in (("pa", a), ("pb", b)):
             lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
                          f"period={lit(window)}))")  # fmt: skip
-        lines += [f"first = {{'name': {lit(a['name'])}, 'value': pa.get('summary', {{}}).get({lit(key)})}}",
-                  f"second = {{'name': {lit(b['name'])}, 'value': pb.get('summary', {{}}).get({lit(key)})}}",
-                  f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
-
-
-def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
-    """One stock's weight in two ETFs (each ETF's latest snapshot), A − B in %p."""
-    label = f"{stock['name']} 비중" if plan.lang == "ko" else f"{stock['name']} weight"
-    spec = {"lang": plan.lang, "measure": "weight", "label": label, "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
-    lines = ["import json", "values = {}"]
-    for etf in (a, b):
-        lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
-                  f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
-                  "and rows else None"]  # fmt: skip
-    lines += [f"first = {{'name': {lit(a['name'])}, 'value': values[{lit(a['code'])}]}}",
-              f"second = {{'name': {lit(b['name'])}, 'value': values[{lit(b['code'])}]}}",
-              f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+        key = lit(SUMMARY_FIELD[measure])
+        values = [f"{v}.get('summary', {{}}).get({key})" for v in ("pa", "pb")]
+    lines += [f"{pad}first = {{'name': {lit(a['name'])}, 'value': {values[0]}}}",
+              f"{pad}second = {{'name': {lit(b['name'])}, 'value': {values[1]}}}",
+              f"{pad}final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     return tpl.inline("\n".join(lines))
 
 
@@ -1138,13 +1127,7 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     if not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
-    cypher = (
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        "WITH e, max(h.date) AS latest\n"
-        "MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
-        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
-        "ORDER BY h.weight DESC LIMIT 10"
-    )
+    cypher = _latest_holdings(cypher_text(etf["code"])) + " LIMIT 10"
     spec = {"lang": plan.lang, "etf": etf["name"], "window_ko": window_words(period)[0],
             "window_en": window_words(period)[1], "asked": asked_move(plan.question),
             "note": notes_text(plan), "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
