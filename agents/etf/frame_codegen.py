@@ -17,8 +17,8 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
-from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.data import CHANGE_PERIODS, PRICE_PERIODS
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, SET_MEASURES, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -37,17 +37,16 @@ _RETURN = "e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"
 _MANAGER_OF = "[(e)-[:MANAGED_BY]->(c:Company) | c.name][0]"  # a fund's manager, in Cypher
 _MANAGER = f", {_MANAGER_OF} AS manager"
 _MAP_FEE = "expense_ratio: e.expense_ratio"  # the holders' sets return maps
-LABELS = {
-    "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
-           "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
-           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금",
-           "volume_surge": "최근 1주 평균 거래량 / 3개월 평균", "manager": "운용사"},
-    "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
-           "weight": "weight", "close": "close", "volume": "average daily volume",
-           "volatility": "annualized volatility", "from_high": "from the closing high",
-           "from_low": "from the closing low", "trading_value": "trading value",
-           "volume_surge": "last week's average volume / 3-month average", "manager": "manager"},
-}  # fmt: skip
+# the set tables' words for a measure where they are not the frame's name of it (measure_name)
+_OWN_LABELS = {"volume": ("일평균 거래량", "average daily volume"),
+               "volatility": ("연환산 변동성", "annualized volatility"),
+               "from_high": ("최고 종가 대비", "from the closing high"),
+               "from_low": ("최저 종가 대비", "from the closing low"),
+               "volume_surge": ("최근 1주 평균 거래량 / 3개월 평균",
+                                "last week's average volume / 3-month average"),
+               "manager": ("운용사", "manager")}  # fmt: skip
+LABELS = {lang: {m: _OWN_LABELS[m][i] if m in _OWN_LABELS else measure_name(m, lang)
+                 for m in (*SET_MEASURES, "manager")} for i, lang in enumerate(("ko", "en"))}  # fmt: skip
 # the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
 _RANGE_MEASURES = {"return", "close", "net_assets", "volume", "from_high", "from_low",
                    "volume_surge"}  # fmt: skip
@@ -393,6 +392,12 @@ def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[
     return body
 
 
+def _sorted(measure: str, descending: bool, rows: str = "rows") -> str:
+    """Sandbox expression: the `rows` that have a `measure`, ordered by it."""
+    return (f"sorted([r for r in {rows} if r.get({lit(measure)}) is not None], "
+            f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+
+
 def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: str,
                      measure: str, descending: bool, n: int | None,
                      aggregate: str | None) -> list[str]:  # fmt: skip
@@ -403,8 +408,7 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
     body += _filter_lines(conditions)
     if aggregate:
         return body + _aggregate_lines(aggregate, measure)
-    body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
-                f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+    body.append(f"rows = {_sorted(measure, descending)}")
     if not n:
         return body + ["tied = []"]
     # rows are sorted by the measure: the ties follow the cut, so the scan stops at the first
@@ -436,8 +440,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
                             f"descending={descending!r}, top={n}")  # fmt: skip
         body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
     else:
-        body = kept + [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
+        body = kept + [f"ordered = {_sorted(order_by, descending)}",
                 f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
                 "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
                 f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
@@ -446,8 +449,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
         # the ETFs tied at the cut are in the set as much as the last one kept: candidates too
-        body += [f"candidates = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
-                 f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
+        body += [f"candidates = {_sorted(pick[0], pick[1], 'rows + tied')}",
                  f"rows = candidates[:{plan.pick_n}]",  # and those as good as the last picked, named
                  f"same = [r for r in candidates[{plan.pick_n}:] if r[{lit(pick[0])}] == rows[-1][{lit(pick[0])}]]"]  # fmt: skip
     if plan.keep_where:  # '상위 10개 중 총보수 0.1% 미만인 것': the cut first, then the condition
@@ -529,8 +531,7 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
         body = kept + _table_lines({order_by, measure}, period,
                                    f", order_by={lit(order_by)}, descending={down!r}")  # fmt: skip
     else:
-        body = kept + [f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                       f"key=lambda r: r[{lit(order_by)}], reverse={down!r})"]  # fmt: skip
+        body = kept + [f"rows = {_sorted(order_by, down)}"]
     if two:
         body.append(f"rows = [r for r in rows if r.get({lit(measure)}) is not None][:2]")
         side = ("상위", "top") if down else ("하위", "bottom")
@@ -632,8 +633,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
              "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip
     if op.kind == "rank":
         n = int(op.top_n or 1)
-        body += [f"    rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
-                 f"key=lambda r: r[{lit(measure)}], reverse={descending!r})[:{n}]",
+        body += [f"    rows = {_sorted(measure, descending)}[:{n}]",
                  "    groups.append({'group': grp, 'rows': rows, 'value': rows[0]"
                  f"[{lit(measure)}] if rows else None, 'n': len(members_of[grp])}})"]  # fmt: skip
     else:
