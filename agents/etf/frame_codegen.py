@@ -318,38 +318,36 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         label, words = _measure_label(plan, measure, period), AGGREGATE_WORDS[aggregate]
         said = (f"{described} {label} {words[0]}" if plan.lang == "ko"
                 else f"the {words[1]} {label} of {described}")  # fmt: skip
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
-                 "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+        answer = ["tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
+                  "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip
     elif bar:  # 'KODEX 200 보수 0.1% 넘어?': each named fund held to the bar, not filtered out
         spec = {**_set_spec(plan, described, filter_measure, filter_measure, period), **bar}
-        body += [f"spec = {lit(spec)}", "final_answer(render_etf_verdicts(rows, spec))"]
+        answer = ["final_answer(render_etf_verdicts(rows, spec))"]
     elif aggregate:
         spec = _aggregate_spec(plan, described, measure, period)
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+        answer = ["final_answer(render_etf_aggregate(rows, value, spec))"]
     elif plan.rank_of:  # '순자산 순위 몇 위?': its place in the whole order, then the top ten
         spec = {**_set_spec(plan, described, measure, filter_measure, period), "max_lines": 10}
         label, code = _measure_label(plan, measure, period), lit(plan.rank_of)
         lead = (f"{{name}}의 {label} 순위: {{place}}위 / {{n}}개 ({{value}})" if plan.lang == "ko"
                 else f"{{name}} ranks {{place}} of {{n}} by {label} ({{value}})")  # fmt: skip
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 f"me = next((r for r in rows if r['code'] == {code}), None)",
-                 f"mine = me.get({lit(measure)}) if me else None",
-                 # competition ranking: ETFs with the same value share the place ('공동 20위')
-                 f"better = [r for r in rows if mine is not None and r.get({lit(measure)}) is not None "
-                 f"and r[{lit(measure)}] {'>' if descending else '<'} mine]",
-                 f"same = len([r for r in rows if mine is not None and r.get({lit(measure)}) == mine]) - 1",
-                 f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
-                 f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
-                 ".replace('{place}', place).replace('{n}', str(len(rows)))"
-                 f".replace('{{value}}', fmt_measure({lit(measure)}, mine))",
-                 "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
+        answer = [f"me = next((r for r in rows if r['code'] == {code}), None)",
+                  f"mine = me.get({lit(measure)}) if me else None",
+                  # competition ranking: ETFs with the same value share the place ('공동 20위')
+                  f"better = [r for r in rows if mine is not None and r.get({lit(measure)}) is not None "
+                  f"and r[{lit(measure)}] {'>' if descending else '<'} mine]",
+                  f"same = len([r for r in rows if mine is not None and r.get({lit(measure)}) == mine]) - 1",
+                  f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
+                  f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
+                  ".replace('{place}', place).replace('{n}', str(len(rows)))"
+                  f".replace('{{value}}', fmt_measure({lit(measure)}, mine))",
+                  "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
     else:
         spec = _set_spec(plan, described, measure, filter_measure, period)
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
-    return graph_code(plan, cypher, body)
+        answer = ["final_answer(render_etf_set(rows, spec, tied))"]
+    # a bar is asked of named funds with no aggregate: its title has no reference ETF
+    titled = [] if bar else ["spec['title'] = spec['title'].replace('{ref}', ref_text)"]
+    return graph_code(plan, cypher, [*body, f"spec = {lit(spec)}", *titled, *answer])
 
 
 def _asked_bar(plan: Plan, measure: str) -> dict[str, Any] | None:
@@ -426,15 +424,14 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(_order_direction(plan, order_by), None, order_by)
+    # '보수 0.1% 미만 ETF 중 …': the graph's figure keeps the set's rows before the order
+    kept = _filter_lines(_conditions(plan, op.filter_measure or "")) if plan.filter_first else []
     if plan.both_ends:
-        return graph_code(
-            plan, cypher, _both_ends_lines(plan, described, order_by, measure, period)
-        )
+        return graph_code(plan, cypher, _both_ends_lines(plan, described, order_by, measure,
+                                                         period, kept))  # fmt: skip
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     read = {measure} - {"holdings"}  # a picked ETF's holdings are read after the pick
-    # '보수 0.1% 미만 ETF 중 …': the graph's figure keeps the set's rows before the order
-    kept = _filter_lines(_conditions(plan, op.filter_measure or "")) if plan.filter_first else []
     if _priced({*picks, *read}):  # the price tool orders and cuts; the ties come apart
         body = kept + _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
                             f"descending={descending!r}, top={n}")  # fmt: skip
@@ -515,12 +512,10 @@ def _order_direction(plan: Plan, order_by: str) -> str | None:
     return frame.operation.direction or pick_direction(frame, of_pick=after)
 
 
-def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
-                     period: str) -> list[str]:  # fmt: skip
-    """Sandbox lines: the set ordered by one measure, its first and last ETF, and the gap of
-    another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
-    kept = _filter_lines(_conditions(plan, plan.frame.operation.filter_measure or "")
-                         ) if plan.filter_first else []  # fmt: skip
+def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str, period: str,
+                     kept: list[str]) -> list[str]:  # fmt: skip
+    """Sandbox lines: the set (`kept` its filters) ordered by one measure, its first and last
+    ETF, and the gap of another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     op = plan.frame.operation
     two = op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
