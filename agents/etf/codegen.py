@@ -30,10 +30,6 @@ def cypher_text(value: str) -> str:
     return f"'{value}'"
 
 
-def needs_resolution(plan: Plan) -> bool:
-    return bool(plan.etfs or plan.stocks or plan.tags)
-
-
 def resolve_code(plan: Plan) -> str:
     """Step 1: the seed's tool-order rules (stock_search / list_tags / etf_search first)."""
     lines = ["import json", "resolved = {}"]

@@ -130,7 +130,8 @@ def holdings_changes(data: EtfData, etf_code: str, period: str = "1d") -> list[d
         changes = _diff_snapshots(data, code, latest, period)
     for c in changes:
         c["old_weight"], c["new_weight"] = number(c["old_weight"], 2), number(c["new_weight"], 2)
-    return sorted(changes, key=_change_sort_key)
+    return sorted(changes, key=lambda c: (CHANGE_ORDER.get(c["change_type"], 9), -abs(
+        (c["new_weight"] or 0.0) - (c["old_weight"] or 0.0)), c["stock_code"]))  # fmt: skip
 
 
 def _diff_snapshots(data: EtfData, code: str, latest: str, period: str) -> list[dict[str, Any]]:
@@ -165,11 +166,6 @@ def _diff_snapshots(data: EtfData, code: str, latest: str, period: str) -> list[
         out.append({"stock_code": stock, "stock_name": name, "change_type": kind,
                     "old_weight": w_old, "new_weight": w_new})  # fmt: skip
     return out
-
-
-def _change_sort_key(change: dict[str, Any]) -> tuple[int, float, str]:
-    delta = abs((change["new_weight"] or 0.0) - (change["old_weight"] or 0.0))
-    return (CHANGE_ORDER.get(change["change_type"], 9), -delta, change["stock_code"])
 
 
 def graph_query(data: EtfData, cypher: str) -> list[Any]:

@@ -374,8 +374,10 @@ class EtfData:
                  else _etf_summary(code, period, []) for code in codes}  # fmt: skip
         if against is not None:
             longer = self.etf_price_summaries(codes, against, "range")
-            for code, summary in found.items():
-                summary.update(_surge(summary.get("avg_volume"), longer[code].get("avg_volume")))
+            for code, summary in found.items():  # how far trading has surged
+                recent, base = summary.get("avg_volume"), longer[code].get("avg_volume")
+                summary.update(against_avg_volume=base,
+                               volume_surge=recent / base if recent is not None and base else None)  # fmt: skip
         return found
 
     def _read_summaries(self, sql: str, codes: list[str], period: str) -> _Summaries:
@@ -443,12 +445,6 @@ def _etf_summary(code: str, period: str, daily: list[dict[str, Any]]) -> dict[st
         summary.update(_trading_value(daily))
         summary.update(_distances(summary))
     return summary
-
-
-def _surge(recent: Any, longer: Any) -> dict[str, Any]:
-    """A window's average volume over a longer window's: how far trading has surged."""
-    return {"against_avg_volume": longer,
-            "volume_surge": recent / longer if recent is not None and longer else None}  # fmt: skip
 
 
 @dataclass(frozen=True)

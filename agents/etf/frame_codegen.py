@@ -17,8 +17,8 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
-from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, PRICE_PERIODS, Plan
+from agents.etf.data import CHANGE_PERIODS, PRICE_PERIODS
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, SET_MEASURES, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -37,17 +37,16 @@ _RETURN = "e.code AS code, e.name AS name, e.expense_ratio AS expense_ratio"
 _MANAGER_OF = "[(e)-[:MANAGED_BY]->(c:Company) | c.name][0]"  # a fund's manager, in Cypher
 _MANAGER = f", {_MANAGER_OF} AS manager"
 _MAP_FEE = "expense_ratio: e.expense_ratio"  # the holders' sets return maps
-LABELS = {
-    "ko": {"expense_ratio": "총보수", "return": "수익률", "net_assets": "순자산총액",
-           "weight": "비중", "close": "종가", "volume": "일평균 거래량", "volatility": "연환산 변동성",
-           "from_high": "최고 종가 대비", "from_low": "최저 종가 대비", "trading_value": "거래대금",
-           "volume_surge": "최근 1주 평균 거래량 / 3개월 평균", "manager": "운용사"},
-    "en": {"expense_ratio": "expense ratio", "return": "return", "net_assets": "net assets",
-           "weight": "weight", "close": "close", "volume": "average daily volume",
-           "volatility": "annualized volatility", "from_high": "from the closing high",
-           "from_low": "from the closing low", "trading_value": "trading value",
-           "volume_surge": "last week's average volume / 3-month average", "manager": "manager"},
-}  # fmt: skip
+# the set tables' words for a measure where they are not the frame's name of it (measure_name)
+_OWN_LABELS = {"volume": ("일평균 거래량", "average daily volume"),
+               "volatility": ("연환산 변동성", "annualized volatility"),
+               "from_high": ("최고 종가 대비", "from the closing high"),
+               "from_low": ("최저 종가 대비", "from the closing low"),
+               "volume_surge": ("최근 1주 평균 거래량 / 3개월 평균",
+                                "last week's average volume / 3-month average"),
+               "manager": ("운용사", "manager")}  # fmt: skip
+LABELS = {lang: {m: _OWN_LABELS[m][i] if m in _OWN_LABELS else measure_name(m, lang)
+                 for m in (*SET_MEASURES, "manager")} for i, lang in enumerate(("ko", "en"))}  # fmt: skip
 # the measures a window's ends and range give (no day-to-day returns: volatility, trading value)
 _RANGE_MEASURES = {"return", "close", "net_assets", "volume", "from_high", "from_low",
                    "volume_surge"}  # fmt: skip
@@ -328,38 +327,36 @@ def etf_set_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str
         label, words = _measure_label(plan, measure, period), AGGREGATE_WORDS[aggregate]
         said = (f"{described} {label} {words[0]}" if plan.lang == "ko"
                 else f"the {words[1]} {label} of {described}")  # fmt: skip
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
-                 "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+        answer = ["tied = []", *_held_to_bar_lines(plan, measure, period, "value", lit(said)),
+                  "final_answer(lead + render_etf_aggregate(rows, value, spec))"]  # fmt: skip
     elif bar:  # 'KODEX 200 보수 0.1% 넘어?': each named fund held to the bar, not filtered out
         spec = {**_set_spec(plan, described, filter_measure, filter_measure, period), **bar}
-        body += [f"spec = {lit(spec)}", "final_answer(render_etf_verdicts(rows, spec))"]
+        answer = ["final_answer(render_etf_verdicts(rows, spec))"]
     elif aggregate:
         spec = _aggregate_spec(plan, described, measure, period)
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "final_answer(render_etf_aggregate(rows, value, spec))"]  # fmt: skip
+        answer = ["final_answer(render_etf_aggregate(rows, value, spec))"]
     elif plan.rank_of:  # '순자산 순위 몇 위?': its place in the whole order, then the top ten
         spec = {**_set_spec(plan, described, measure, filter_measure, period), "max_lines": 10}
         label, code = _measure_label(plan, measure, period), lit(plan.rank_of)
         lead = (f"{{name}}의 {label} 순위: {{place}}위 / {{n}}개 ({{value}})" if plan.lang == "ko"
                 else f"{{name}} ranks {{place}} of {{n}} by {label} ({{value}})")  # fmt: skip
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 f"me = next((r for r in rows if r['code'] == {code}), None)",
-                 f"mine = me.get({lit(measure)}) if me else None",
-                 # competition ranking: ETFs with the same value share the place ('공동 20위')
-                 f"better = [r for r in rows if mine is not None and r.get({lit(measure)}) is not None "
-                 f"and r[{lit(measure)}] {'>' if descending else '<'} mine]",
-                 f"same = len([r for r in rows if mine is not None and r.get({lit(measure)}) == mine]) - 1",
-                 f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
-                 f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
-                 ".replace('{place}', place).replace('{n}', str(len(rows)))"
-                 f".replace('{{value}}', fmt_measure({lit(measure)}, mine))",
-                 "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
+        answer = [f"me = next((r for r in rows if r['code'] == {code}), None)",
+                  f"mine = me.get({lit(measure)}) if me else None",
+                  # competition ranking: ETFs with the same value share the place ('공동 20위')
+                  f"better = [r for r in rows if mine is not None and r.get({lit(measure)}) is not None "
+                  f"and r[{lit(measure)}] {'>' if descending else '<'} mine]",
+                  f"same = len([r for r in rows if mine is not None and r.get({lit(measure)}) == mine]) - 1",
+                  f"place = (({lit('공동 ' if plan.lang == 'ko' else '=')} if same > 0 else '') + str(len(better) + 1)) if me else '-'",
+                  f"lead = {lit(lead)}.replace('{{name}}', me['name'] if me else {code})"
+                  ".replace('{place}', place).replace('{n}', str(len(rows)))"
+                  f".replace('{{value}}', fmt_measure({lit(measure)}, mine))",
+                  "final_answer(lead + '\\n\\n' + render_etf_set(rows, spec, tied))"]  # fmt: skip
     else:
         spec = _set_spec(plan, described, measure, filter_measure, period)
-        body += [f"spec = {lit(spec)}", "spec['title'] = spec['title'].replace('{ref}', ref_text)",
-                 "final_answer(render_etf_set(rows, spec, tied))"]  # fmt: skip
-    return graph_code(plan, cypher, body)
+        answer = ["final_answer(render_etf_set(rows, spec, tied))"]
+    # a bar is asked of named funds with no aggregate: its title has no reference ETF
+    titled = [] if bar else ["spec['title'] = spec['title'].replace('{ref}', ref_text)"]
+    return graph_code(plan, cypher, [*body, f"spec = {lit(spec)}", *titled, *answer])
 
 
 def _asked_bar(plan: Plan, measure: str) -> dict[str, Any] | None:
@@ -402,6 +399,12 @@ def _priced_set_lines(plan: Plan, used: set[str], period: str, conditions: list[
     return body
 
 
+def _sorted(measure: str, descending: bool, rows: str = "rows") -> str:
+    """Sandbox expression: the `rows` that have a `measure`, ordered by it."""
+    return (f"sorted([r for r in {rows} if r.get({lit(measure)}) is not None], "
+            f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+
+
 def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: str,
                      measure: str, descending: bool, n: int | None,
                      aggregate: str | None) -> list[str]:  # fmt: skip
@@ -412,8 +415,7 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
     body += _filter_lines(conditions)
     if aggregate:
         return body + _aggregate_lines(aggregate, measure)
-    body.append(f"rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
-                f"key=lambda r: r[{lit(measure)}], reverse={descending!r})")  # fmt: skip
+    body.append(f"rows = {_sorted(measure, descending)}")
     if not n:
         return body + ["tied = []"]
     # rows are sorted by the measure: the ties follow the cut, so the scan stops at the first
@@ -431,22 +433,20 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     period = set_period(plan)
     cypher, described = universe_cypher(plan, stocks, tags)
     descending = _descending(_order_direction(plan, order_by), None, order_by)
+    # '보수 0.1% 미만 ETF 중 …': the graph's figure keeps the set's rows before the order
+    kept = _filter_lines(_conditions(plan, op.filter_measure or "")) if plan.filter_first else []
     if plan.both_ends:
-        return graph_code(
-            plan, cypher, _both_ends_lines(plan, described, order_by, measure, period)
-        )
+        return graph_code(plan, cypher, _both_ends_lines(plan, described, order_by, measure,
+                                                         period, kept))  # fmt: skip
     n = int(plan.position or op.top_n or 1)
     picks = [order_by] + ([plan.pick_by] if plan.pick_by else [])
     read = {measure} - {"holdings"}  # a picked ETF's holdings are read after the pick
-    # '보수 0.1% 미만 ETF 중 …': the graph's figure keeps the set's rows before the order
-    kept = _filter_lines(_conditions(plan, op.filter_measure or "")) if plan.filter_first else []
     if _priced({*picks, *read}):  # the price tool orders and cuts; the ties come apart
         body = kept + _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
                             f"descending={descending!r}, top={n}")  # fmt: skip
         body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
     else:
-        body = kept + [f"ordered = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                f"key=lambda r: r[{lit(order_by)}], reverse={descending!r})",
+        body = kept + [f"ordered = {_sorted(order_by, descending)}",
                 f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
                 "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
                 f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
@@ -455,8 +455,7 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))
         # the ETFs tied at the cut are in the set as much as the last one kept: candidates too
-        body += [f"candidates = sorted([r for r in rows + tied if r.get({lit(pick[0])}) is not None], "
-                 f"key=lambda r: r[{lit(pick[0])}], reverse={pick[1]!r})",
+        body += [f"candidates = {_sorted(pick[0], pick[1], 'rows + tied')}",
                  f"rows = candidates[:{plan.pick_n}]",  # and those as good as the last picked, named
                  f"same = [r for r in candidates[{plan.pick_n}:] if r[{lit(pick[0])}] == rows[-1][{lit(pick[0])}]]"]  # fmt: skip
     if plan.keep_where:  # '상위 10개 중 총보수 0.1% 미만인 것': the cut first, then the condition
@@ -522,12 +521,10 @@ def _order_direction(plan: Plan, order_by: str) -> str | None:
     return frame.operation.direction or pick_direction(frame, of_pick=after)
 
 
-def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
-                     period: str) -> list[str]:  # fmt: skip
-    """Sandbox lines: the set ordered by one measure, its first and last ETF, and the gap of
-    another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
-    kept = _filter_lines(_conditions(plan, plan.frame.operation.filter_measure or "")
-                         ) if plan.filter_first else []  # fmt: skip
+def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str, period: str,
+                     kept: list[str]) -> list[str]:  # fmt: skip
+    """Sandbox lines: the set (`kept` its filters) ordered by one measure, its first and last
+    ETF, and the gap of another measure between them ('순자산 가장 큰 것과 가장 작은 것의 보수 차이')."""
     order, label = _measure_label(plan, order_by, period), _measure_label(plan, measure, period)
     op = plan.frame.operation
     two = op.top_n == 2  # '상위 2개의 … 차이': the two of the cut
@@ -538,8 +535,7 @@ def _both_ends_lines(plan: Plan, described: str, order_by: str, measure: str,
         body = kept + _table_lines({order_by, measure}, period,
                                    f", order_by={lit(order_by)}, descending={down!r}")  # fmt: skip
     else:
-        body = kept + [f"rows = sorted([r for r in rows if r.get({lit(order_by)}) is not None], "
-                       f"key=lambda r: r[{lit(order_by)}], reverse={down!r})"]  # fmt: skip
+        body = kept + [f"rows = {_sorted(order_by, down)}"]
     if two:
         body.append(f"rows = [r for r in rows if r.get({lit(measure)}) is not None][:2]")
         side = ("상위", "top") if down else ("하위", "bottom")
@@ -570,10 +566,7 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
             "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
-    holdings = ("MATCH (e:ETF {code: $code})-[h:HOLDS]->(:Stock) WITH e, max(h.date) AS latest "
-                "MATCH (e)-[h:HOLDS]->(s:Stock) WHERE h.date = latest "
-                "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date} "
-                "ORDER BY h.weight DESC")  # fmt: skip
+    holdings = _latest_holdings("$code").replace("\n", " ")
     return ["if not rows:", f"    final_answer({lit(tpl.tool_failed(plan.lang))})", "else:",
             "    pick = rows[0]",
             f"    held = json.loads(graph_query(cypher={lit(holdings)}.replace('$code', "
@@ -644,8 +637,7 @@ def groups_code(plan: Plan, _e: Any, _s: Any, tags: list[str]) -> str:
              "groups = []", "for grp, rows in members_of.items():"]  # fmt: skip
     if op.kind == "rank":
         n = int(op.top_n or 1)
-        body += [f"    rows = sorted([r for r in rows if r.get({lit(measure)}) is not None], "
-                 f"key=lambda r: r[{lit(measure)}], reverse={descending!r})[:{n}]",
+        body += [f"    rows = {_sorted(measure, descending)}[:{n}]",
                  "    groups.append({'group': grp, 'rows': rows, 'value': rows[0]"
                  f"[{lit(measure)}] if rows else None, 'n': len(members_of[grp])}})"]  # fmt: skip
     else:
@@ -866,6 +858,14 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
     return graph_answer(plan, cypher, render)
 
 
+def _latest_holdings(code: str, within: str = "") -> str:
+    """Cypher: the ETF `code` (a literal) holds on its latest snapshot, the largest first."""
+    return (f"MATCH (e:ETF {{code: {code}}})-[h:HOLDS]->(:Stock)\nWITH e, max(h.date) AS latest\n"
+            f"MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest{within}\n"
+            "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
+            "ORDER BY h.weight DESC")  # fmt: skip
+
+
 def _weight_cypher(etf: Row, stock: Row, as_of: str | None = None) -> str:
     """The stock's weight in the ETF's latest holdings snapshot, or the last on or before a day
     asked ('1개월 전에는?')."""
@@ -880,13 +880,7 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf, op = etfs[0], plan.frame.operation
     sector, sectors = _holdings_sector(plan)
     within = f" AND s.sector IN [{', '.join(cypher_text(x) for x in sectors)}]" if sectors else ""
-    cypher = (
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        "WITH e, max(h.date) AS latest\n"
-        f"MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest{within}\n"
-        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
-        "ORDER BY h.weight DESC"
-    )
+    cypher = _latest_holdings(cypher_text(etf["code"]), within)
     # 'KODEX 200 구성종목 중 반도체 비중 합': the holdings of that sector, said in the title
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
@@ -963,49 +957,39 @@ def common_holdings_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 
 
 def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
+    """A − B of one figure of two ETFs; of a stock's weight, in each one's latest snapshot."""
     measure = plan.measure or "expense_ratio"
     a, b = etfs[0], etfs[1]
-    if measure == "weight" and stocks:
-        return _weight_difference_code(plan, a, b, stocks[0])
+    stock = stocks[0] if measure == "weight" and stocks else None
     period = price_period(plan)
-    label = _measure_label(plan, measure, period)
+    label = (f"{stock['name']} {'비중' if plan.lang == 'ko' else 'weight'}" if stock
+             else _measure_label(plan, measure, period))  # fmt: skip
     spec = {"lang": plan.lang, "measure": measure, "label": label, "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
-    lines = ["import json"]
-    if measure == "expense_ratio":
+    lines, pad = ["import json"], ""
+    if stock:
+        lines.append("values = {}")
+        for etf in (a, b):
+            lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
+                      f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
+                      "and rows else None"]  # fmt: skip
+        values = [f"values[{lit(e['code'])}]" for e in (a, b)]
+    elif measure == "expense_ratio":
         lines += [f"rows = json.loads(compare_etfs(etf_codes={lit(a['code'] + ',' + b['code'])}))",
                   "if isinstance(rows, dict):",
                   f"    final_answer({lit(tpl.tool_failed(plan.lang))} + rows['error'])",
-                  "else:",
-                  "    by_code = {r['code']: r for r in rows}",
-                  f"    first = {{'name': {lit(a['name'])}, 'value': by_code[{lit(a['code'])}]['expense_ratio']}}",
-                  f"    second = {{'name': {lit(b['name'])}, 'value': by_code[{lit(b['code'])}]['expense_ratio']}}",
-                  f"    final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+                  "else:", "    by_code = {r['code']: r for r in rows}"]  # fmt: skip
+        values, pad = [f"by_code[{lit(e['code'])}]['expense_ratio']" for e in (a, b)], "    "
     else:
-        key = SUMMARY_FIELD[measure]
         window = period if measure in ("return", "volume", "volatility") else "1w"
         for var, etf in (("pa", a), ("pb", b)):
             lines.append(f"{var} = json.loads(get_etf_prices(etf_code={lit(etf['code'])}, "
                          f"period={lit(window)}))")  # fmt: skip
-        lines += [f"first = {{'name': {lit(a['name'])}, 'value': pa.get('summary', {{}}).get({lit(key)})}}",
-                  f"second = {{'name': {lit(b['name'])}, 'value': pb.get('summary', {{}}).get({lit(key)})}}",
-                  f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
-    return tpl.inline("\n".join(lines))
-
-
-def _weight_difference_code(plan: Plan, a: Row, b: Row, stock: Row) -> str:
-    """One stock's weight in two ETFs (each ETF's latest snapshot), A − B in %p."""
-    label = f"{stock['name']} 비중" if plan.lang == "ko" else f"{stock['name']} weight"
-    spec = {"lang": plan.lang, "measure": "weight", "label": label, "note": notes_text(plan),
-            "empty": tpl.tool_failed(plan.lang) + label}  # fmt: skip
-    lines = ["import json", "values = {}"]
-    for etf in (a, b):
-        lines += [f'rows = json.loads(graph_query(cypher="""\n{_weight_cypher(etf, stock)}\n"""))',
-                  f"values[{lit(etf['code'])}] = rows[0].get('weight') if isinstance(rows, list) "
-                  "and rows else None"]  # fmt: skip
-    lines += [f"first = {{'name': {lit(a['name'])}, 'value': values[{lit(a['code'])}]}}",
-              f"second = {{'name': {lit(b['name'])}, 'value': values[{lit(b['code'])}]}}",
-              f"final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
+        key = lit(SUMMARY_FIELD[measure])
+        values = [f"{v}.get('summary', {{}}).get({key})" for v in ("pa", "pb")]
+    lines += [f"{pad}first = {{'name': {lit(a['name'])}, 'value': {values[0]}}}",
+              f"{pad}second = {{'name': {lit(b['name'])}, 'value': {values[1]}}}",
+              f"{pad}final_answer(render_difference(first, second, {lit(spec)}))"]  # fmt: skip
     return tpl.inline("\n".join(lines))
 
 
@@ -1150,13 +1134,7 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     if not plan.period:
         plan.unanswered.append("기간이 없어 최근 1개월로 계산했습니다." if plan.lang == "ko"
                                else "No period given: the last month was used.")  # fmt: skip
-    cypher = (
-        f"MATCH (e:ETF {{code: {cypher_text(etf['code'])}}})-[h:HOLDS]->(:Stock)\n"
-        "WITH e, max(h.date) AS latest\n"
-        "MATCH (e)-[h:HOLDS]->(s:Stock)\nWHERE h.date = latest\n"
-        "RETURN {code: s.code, name: s.name, weight: h.weight, date: h.date}\n"
-        "ORDER BY h.weight DESC LIMIT 10"
-    )
+    cypher = _latest_holdings(cypher_text(etf["code"])) + " LIMIT 10"
     spec = {"lang": plan.lang, "etf": etf["name"], "window_ko": window_words(period)[0],
             "window_en": window_words(period)[1], "asked": asked_move(plan.question),
             "note": notes_text(plan), "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip

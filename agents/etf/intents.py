@@ -396,7 +396,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return "etf_window"  # 'KODEX 200 6만원 넘은 날 최근 3개월 며칠?'
     if etfs and not relation and op.kind == "filter" and op.comparator and of_a_set:
         return _set_intent(plan, frame, "named")  # 'KODEX 200 보수 0.1% 넘어?': held to the bar
-    asked = _measures_asked(frame)
+    asked = list(dict.fromkeys(m.name for m in frame.measures if m.name in _SIDE_BY_SIDE))
     if (etfs and len(asked) >= 2 and op.kind in ("lookup", "list", "compare") and not relation
             and window_ask(frame) is None):  # '20거래일 종가 변동성' is one window's statistic  # fmt: skip
         plan.also = asked[1:]  # 'TIGER 200 보수랑 1년 수익률': every measure asked, side by side
@@ -738,8 +738,11 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
         return
     for word in reversed(re.findall(r"[0-9a-z가-힣&.]+", low[:at])[-2:]):
         word = _NAME_WORDS_EN.get(word, word)
-        if word in _SET_WORDS or len(word) < 2 or _predicate(word) or not _HANGUL_WORD.match(word):
-            continue  # Korean words only ('top 5 ETFs' is no name: 'TOP10' is in names)
+        # Korean words only ('top 5 ETFs' is no name: 'TOP10' is in names); a verb or adjective
+        # ('오른', '떨어진', '비싼') describes, it names no theme (the frame read what it asks)
+        if (word in _SET_WORDS or len(word) < 2 or word[-1] in "은는던한된진린른싼쁜운인"
+                or not _HANGUL_WORD.match(word)):  # fmt: skip
+            continue
         if sum(1 for name in lexicon.etfs.values() if word in name.lower()) >= 2:
             plan.name_word = word
             plan.unanswered = [u for u in plan.unanswered if f"'{word}'" not in u]
@@ -747,20 +750,8 @@ def _scope_by_name(plan: Plan, lexicon: Lexicon) -> None:
             return
 
 
-def _predicate(word: str) -> bool:
-    """'오른', '떨어진', '비싼': a verb or adjective before 'ETF' describes, it does not name a
-    theme (the frame has read what it asks)."""
-    return len(word) >= 2 and word[-1] in "은는던한된진린른싼쁜운인"
-
-
 # the measures a set table reads as one ETF's own latest figures (its volume there is an average)
 _SIDE_BY_SIDE = frozenset({"expense_ratio", "return", "net_assets", "close", "volatility"})
-
-
-def _measures_asked(frame: QuestionFrame) -> list[str]:
-    """The distinct measures a question reads that a set table shows side by side, in order."""
-    names = [m.name for m in frame.measures if m.name in _SIDE_BY_SIDE]
-    return list(dict.fromkeys(names))
 
 
 def _decline(plan: Plan, kind: str, what: str) -> Intent:

@@ -116,7 +116,7 @@ class OfflinePlanner(Model):
         if plan.intent == "declined":
             return _action("데이터 범위 밖의 질문이므로 답할 수 없는 이유와 가능한 질문을 안내합니다.",
                            codegen.final_text_code(replies.declined(plan)))  # fmt: skip
-        if steps_done == 0 and codegen.needs_resolution(plan):
+        if steps_done == 0 and (plan.etfs or plan.stocks or plan.tags):  # names to look up
             return _action(_resolve_thought(plan), codegen.resolve_code(plan))
         if last_observation.startswith("Error") or steps_done >= 2:
             detail = last_observation.splitlines()[1:3]

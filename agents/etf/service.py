@@ -257,7 +257,9 @@ def _answer(run: _Run, context: ToolContext, as_of: str, pool: ConnectionPool | 
     else:
         budget_note = run.error if run.status == "budget_exceeded" else None
         text, status = budget_note or APOLOGY, run.status
-    results = _tool_results(run.collector)
+    ok = [c for c in run.collector.calls if c.status == "ok"]
+    results = [{"tool": c.tool, "arguments": c.arguments, "result": c.result}
+               for c in ok[-MAX_TOOL_RESULTS:]]  # fmt: skip
     payload: dict[str, Any] = {"tool_results": results}
     compare_series = _compare_price_series(results, context)
     if compare_series:
@@ -277,12 +279,6 @@ def _answer(run: _Run, context: ToolContext, as_of: str, pool: ConnectionPool | 
         cost_usd=round(sum(t.cost_usd for t in run.trace), 6),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )
-
-
-def _tool_results(collector: EvidenceCollector) -> list[dict[str, Any]]:
-    ok = [c for c in collector.calls if c.status == "ok"]
-    return [{"tool": c.tool, "arguments": c.arguments, "result": c.result}
-            for c in ok[-MAX_TOOL_RESULTS:]]  # fmt: skip
 
 
 def _compare_price_series(results: list[dict[str, Any]],
