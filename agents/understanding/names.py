@@ -214,7 +214,9 @@ def _closest(question: str, start: int, end: int, choices: list[str],
                             score_cutoff=limit)  # fmt: skip
     if not found or found[0][1] == 0:
         return None  # an exact name is the lexicon's, not a typo
-    if abs(len(choices[found[0][2]]) - len(query)) > 1:
+    choice = choices[found[0][2]]
+    inside = choice[:3] == query[:3] and choice[-2:] == query[-2:]  # 'KODEX 인버어스': a syllable
+    if abs(len(choice) - len(query)) > (limit if inside else 1):  # added inside the name
         return None  # a part of a longer name ('투자증권' in NH투자증권) is not a typo of it
     best = rows[found[0][2]]
     rivals = [rows[i][3] for _, d, i in found[1:] if d == found[0][1] and rows[i][2] != best[2]]

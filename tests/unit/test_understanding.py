@@ -1188,3 +1188,13 @@ def test_a_pick_among_a_cut_and_its_order(
 ) -> None:
     frame = read(lexicon, question)
     assert among_measure(frame) == pick and pick_direction(frame) == direction
+
+
+def test_a_syllable_added_inside_a_name_is_a_typo(
+    lexicon: Lexicon,
+) -> None:
+    """Round 107: 'KODEX 반도체체' (a syllable too many inside the name) links to KODEX 반도체
+    with a note, as 'KODEX 인버어스' does to KODEX 인버스; a bare number is no fund name."""
+    added = read(lexicon, "KODEX 반도체체 3개월 수익률")
+    assert [e.key for e in added.of("etf")] == ["091160"] and added.linked_notes
+    assert not read(lexicon, "200 수익률").of("etf")
