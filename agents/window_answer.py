@@ -82,6 +82,9 @@ _SET_KINDS = frozenset({"tag", "manager", "sector"})
 
 def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     stat, w, op, field = frame.statistic, frame.window, frame.operation, frame.stat_field
+    subjects = [e for e in frame.entities if e.kind in ("stock", "etf", "index", "series")]
+    if stat in ("avg", "sum") and frame.measure() == "return" and len(subjects) >= 2:
+        return None  # '삼성전자 SK하이닉스 1년 수익률 평균': the returns averaged, not a window's
     if stat is None and w is not None and op.kind == "aggregate" and op.aggregate in ("max", "min"):
         # '최근 12개월 중 가장 높았던 달': the window's extreme of a named series, not of a set
         named = frame.entities and not any(e.kind in _SET_KINDS for e in frame.entities)

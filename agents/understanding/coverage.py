@@ -98,8 +98,8 @@ def pick_directions(frame: QuestionFrame, *, of_pick: bool = True) -> list[str]:
         tokens = tokens[among + 1 :] if of_pick else tokens[:among]
     elif frame.language == "en" and (split := _english_pick(frame.question.lower())) is not None:
         tokens = tuple(t for t in tokens if (t.start >= split) == of_pick)
-    found = []
-    for t in tokens:
+    found: list[str] = []
+    for i, t in enumerate(tokens):
         if t.tag == "JKG":
             break
         form = t.form.lower()
@@ -108,6 +108,9 @@ def pick_directions(frame: QuestionFrame, *, of_pick: bool = True) -> list[str]:
                 found.append("asc" if measure in LOWER_IS_BETTER else "desc")
         elif t.tag.startswith("VA") and t.form in _ASCENDING | _DESCENDING:
             found.append("asc" if t.form in _ASCENDING else "desc")
+        elif form in _RANK_WORDS and found and i > 0 and tokens[i - 1].form == "순":
+            # '보수 낮은 순 상위 3개': the head of the order said, not the highest fees
+            found.append(found[-1] if form == "상위" else "desc" if found[-1] == "asc" else "asc")
         elif form in _RANK_WORDS:  # '… 중 1년 수익률 하위 3개', '… has the lowest fee'
             found.append(_RANK_WORDS[form])
     return found

@@ -1147,6 +1147,13 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         cut = find_phrases(text[: m.end()], {"desc": voc["rank"]["top_words"],
                                              "asc": voc["rank"]["bottom_words"]})  # fmt: skip
         op.direction = cut[-1].label if cut else op.direction  # type: ignore[assignment]
+        said = [h for h in find_phrases(text[: m.start()], {"desc": voc["rank"]["desc"],
+                                                           "asc": voc["rank"]["asc"]})
+                if cut and h.end <= cut[-1].start]  # fmt: skip
+        if cut and said and re.fullmatch(r"\S?\s*순\s*", text[said[-1].end : cut[-1].start]):
+            # '보수 낮은 순 상위 3개': the head of the order said ('하위': its tail)
+            head, way = cut[-1].label == "desc", said[-1].label
+            op.direction = "asc" if (way == "asc") == head else "desc"
     elif op.kind in ("aggregate", "difference") and m and m.group(2) and (
             find_phrases(text[: m.start()], {"s": voc["rank"]["superlative"], "d": voc["rank"]["desc"],
                                              "a": voc["rank"]["asc"]})
@@ -1389,6 +1396,8 @@ _GROUP_ASKED = {
                           r"|\bwhich (?:manager|issuer|brand)\b"),
     "tag": re.compile(r"(?:가장|제일)\s*\S+\s+(?:테마|태그|섹터)(?!\s*(?:별|마다))|\bwhich (?:theme|sector)\b"),
 }  # fmt: skip
+# '운용사별 ETF 개수 중 가장 적은 곳': the groups said, then one of them picked
+_GROUP_PICKED = re.compile(r"(?:가장|제일)\s*\S+\s*(?:곳|데|것|거)")
 # summed per group when no statistic is said ('순자산 가장 큰 운용사': the house's total)
 _ADDITIVE = frozenset({"net_assets", "market_cap", "volume", "trading_value"})
 
@@ -1401,8 +1410,8 @@ def _read_group_by(frame: QuestionFrame, text: str) -> None:
     for key, pattern in _GROUP_BY.items():
         if pattern.search(text):
             op.group_by = key  # type: ignore[assignment]
-            if _GROUP_ASKED[key].search(text):  # '운용사별 평균 수익률 가장 높은 운용사'
-                break
+            if _GROUP_ASKED[key].search(text) or _GROUP_PICKED.search(text):
+                break  # '운용사별 평균 수익률 가장 높은 운용사', '… 중 가장 적은 곳'
             if op.kind == "rank":  # '운용사별로 보수 가장 싼 ETF': the best of each group
                 op.aggregate = None
                 return
@@ -1410,6 +1419,8 @@ def _read_group_by(frame: QuestionFrame, text: str) -> None:
             op.aggregate = op.aggregate or ("avg" if frame.measures else "count")  # type: ignore[assignment]
             return
     for key, pattern in _GROUP_ASKED.items():  # the group itself asked for
+        if op.group_by == key and not pattern.search(text):  # '운용사별 … 중 가장 적은 곳'
+            pattern = _GROUP_PICKED
         if (said := pattern.search(text)) and op.kind in ("rank", "aggregate", "lookup"):
             measure = frame.measure()
             op.group_by, op.kind = key, "aggregate"  # type: ignore[assignment]

@@ -3437,3 +3437,27 @@ def test_round_106_a_rates_peak_a_price_bar_not_down_days_and_a_month_list(
     )
     why = etf_answer("괴리율은 왜 생기나요?", settings=offline, store=graph_store, pool=pg_pool)
     assert why.status == "ok" and "NAV" in why.answer and "glossary:premium_discount" in why.answer
+
+
+def test_round_108_the_head_of_an_order_said_the_fewest_house_and_the_mean_of_two_returns(
+    pg_pool: Any, offline: Settings, graph_store: Any
+) -> None:
+    """Round 108 (3 wrong with status ok): '반도체 ETF 중 보수 낮은 순 상위 3개의 평균 1년 수익률'
+    took the highest fees; '운용사별 ETF 개수 중 가장 적은 곳' listed every house most first;
+    '삼성전자 SK하이닉스 1년 수익률 평균' gave each one's mean close. SQL truth."""
+    houses = fetch_all("SELECT manager, count(*) AS n FROM etfs GROUP BY manager ORDER BY n, manager",
+                       None, pg_pool)  # fmt: skip
+    fewest = etf_answer("운용사별 ETF 개수 중 가장 적은 곳", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert fewest.answer.splitlines()[0] == (
+        f"ETF 수가 가장 적은 운용사: {houses[0]['manager']} ({houses[0]['n']}개)"
+    )
+    cheap = etf_answer("반도체 ETF 중 보수 낮은 순 상위 3개의 평균 1년 수익률", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "총보수 낮은 순 상위 3개" in cheap.answer and "KODEX 미국반도체MV" in cheap.answer
+    mean = (stock_return(pg_pool, "KR:005930", "1 year") + stock_return(pg_pool, "KR:000660", "1 year")
+            - 2) / 2 * 100  # fmt: skip
+    both = answer_stock_question(
+        "삼성전자 SK하이닉스 1년 수익률 평균", pool=pg_pool, settings=offline
+    )
+    assert both is not None and f"수익률 평균: {mean:+.2f}%" in both.answer
