@@ -11,7 +11,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
-from agents.macro.derived import DAYS_ASKED, EVER, contradicted, streak
+from agents.macro.derived import contradicted, streak
 from agents.macro.state import Series
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
@@ -31,6 +31,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import DAYS_ASKED, EVER
 from agents.window_answer import (
     PER_COUNT,
     PER_READ,

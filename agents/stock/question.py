@@ -26,7 +26,6 @@ from agents.stock.box import (
 )
 from agents.stock.dating import date_security
 from agents.stock.price_figures import (
-    EVER,
     PRICE_SECTIONS,
     asks_move,
     asks_why,
@@ -60,6 +59,7 @@ from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import EVER
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access import figures as fig
