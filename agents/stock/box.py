@@ -18,6 +18,7 @@ from agents.evidence import Stopwatch, make_citation
 from agents.stock.data import price_dataset
 from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
+from agents.understanding.frame import measure_name
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
@@ -65,11 +66,9 @@ class Turn:
         return rows
 
 
-# a figure's words and how its gap is written: a price in its currency, a rate in %p
-GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
-              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume"),
-              "dividend_yield": ("배당수익률", "dividend yield"),
-              "market_cap": ("시가총액", "market cap"), "eps": ("EPS", "EPS")}  # fmt: skip
+# the figures set side by side across stocks (a pick, a gap, a total), in the frame's words
+GAP_WORDS = {k: (measure_name(k, "ko"), measure_name(k, "en")) for k in (
+    "close", "return", "per", "pbr", "volume", "dividend_yield", "market_cap", "eps")}  # fmt: skip
 
 
 IN_CURRENCY = frozenset({"close", "market_cap", "eps"})  # never added across currencies

@@ -29,6 +29,7 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
+from agents.understanding.frame import measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
@@ -371,9 +372,8 @@ def _news(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"{len(rows)} articles on the stock in the window (latest {shown}): {heads}")  # fmt: skip
 
 
-_FIELD_WORDS = {"close": ("종가", "close"), "high": ("고가", "high"), "low": ("저가", "low"),
-                "high_low": ("고가·저가", "high and low"), "volume": ("거래량", "volume"),
-                "trading_value": ("거래대금", "trading value")}  # fmt: skip
+_FIELD_WORDS = {"high_low": ("고가·저가", "high and low")} | {k: (measure_name(k, "ko"), measure_name(
+    k, "en")) for k in ("close", "high", "low", "volume", "trading_value")}  # fmt: skip
 
 
 def _window(turn: Turn, pool: ConnectionPool | None) -> None:
