@@ -130,12 +130,9 @@ def after_base(rows: list[dict[str, Any]], p: fig.Period, *,
     return [r for r in rows if r["trade_date"] > base or (with_base and r["trade_date"] == base)]
 
 
-def window_start(turn: Turn, months: float) -> str:
-    return (date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)).isoformat()
-
-
 def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list[dict[str, Any]]:
-    rows = fetch_bars(turn, pool, date.fromisoformat(window_start(turn, months)))
+    start = date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)
+    rows = fetch_bars(turn, pool, start)
     if not rows:
         return rows
     last = rows[-1]["trade_date"]

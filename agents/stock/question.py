@@ -126,8 +126,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     if refusal is not None:
-        return attach_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
-                          filled)  # fmt: skip
+        empty = Turn(frame=frame, stock={}, as_of=as_of, lang=lang)  # no stock's figures
+        return attach_plan(_finish(empty, refusal, started, declined=True), filled)
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
     turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
     turn = turns[0]
@@ -422,10 +422,6 @@ def _sections(frame: QuestionFrame) -> list[str]:
     if why:  # '현대차 왜 떨어졌어?': the move, then the news tagged with the stock in its window
         wanted.append("news")
     return list(dict.fromkeys(wanted)) or ["close", "return", "valuation"]
-
-
-def _declined_turn(frame: QuestionFrame, as_of: str) -> Turn:
-    return Turn(frame=frame, stock={}, as_of=as_of, lang=frame.language)
 
 
 def _finish(turn: Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:

@@ -155,11 +155,6 @@ def asks_peers(frame: QuestionFrame) -> bool:
     return bool(said or (frame.of("sector") and frame.of("stock")) or frame.relation == "peers")
 
 
-def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
-                 country: str) -> list[dict[str, Any]]:  # fmt: skip
-    return _snapshots(turn, pool, _PEERS, sectors=sectors, as_of=turn.as_of, country=country)
-
-
 def _sector_kept(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
     """A sector's stocks with the figure, a P/E only where earnings are positive."""
     return [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
@@ -178,7 +173,8 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
         turn.notes.append("이 종목의 업종 정보가 없어 업종과 비교하지 못했습니다." if turn.ko()
                           else "The stock has no sector to compare with.")  # fmt: skip
         return
-    rows = _sector_rows(turn, pool, [sector], turn.stock["country"])
+    rows = _snapshots(turn, pool, _PEERS, sectors=[sector], as_of=turn.as_of,
+                      country=turn.stock["country"])  # fmt: skip
     own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
     for name in _valuations_asked(turn.frame):
         field = FUNDAMENTAL_FIELDS[name]
@@ -242,7 +238,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
     for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
-        rows = _sector_rows(turn, pool, members, country)
+        rows = _snapshots(turn, pool, _PEERS, sectors=members, as_of=turn.as_of, country=country)
         turn.stock["currency"] = currency
         if (
             pair is not None
