@@ -308,29 +308,25 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The period's highest high and lowest low (a year unless asked; either alone when only it
+    was asked), then the latest close against them ('고점 대비 얼마나 빠졌어?')."""
     months, label = period_words(turn, 12.0)
     rows = fetch_prices(turn, pool, months)
     if not rows:
         return
     label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
-    cur = turn.stock["currency"]
-    high = max(rows, key=lambda r: r["high"])
-    low = min(rows, key=lambda r: r["low"])
-    names = [m.name for m in turn.frame.measures]
-    if "high" in names or "low" not in names:
-        turn.lines.append(f"{label} 최고가 {money(float(high['high']), cur)} ({high['trade_date']})"
-                          if turn.ko() else f"{label} high {money(float(high['high']), cur)} "
-                          f"on {high['trade_date']}")  # fmt: skip
-    if "low" in names or "high" not in names:
-        turn.lines.append(f"{label} 최저가 {money(float(low['low']), cur)} ({low['trade_date']})"
-                          if turn.ko() else f"{label} low {money(float(low['low']), cur)} "
-                          f"on {low['trade_date']}")  # fmt: skip
-    last = rows[-1]  # '고점 대비 얼마나 빠졌어?': the latest close against the range
-    close = float(last["close"])
-    gaps = [(w, float(r[k])) for w, r, k, asked in (("high", high, "high", "high" in names or "low" not in names),
-            ("low", low, "low", "low" in names or "high" not in names)) if asked and float(r[k])]  # fmt: skip
-    parts = [f"{'최고가' if w == 'high' else '최저가'} 대비 {(close / v - 1) * 100:+.2f}%" if turn.ko()
-             else f"{(close / v - 1) * 100:+.2f}% from the {w}" for w, v in gaps]  # fmt: skip
+    cur, names, last = turn.stock["currency"], [m.name for m in turn.frame.measures], rows[-1]
+    close, parts = float(last["close"]), []
+    for end, other, word, pick in (("high", "low", "최고가", max), ("low", "high", "최저가", min)):
+        if end not in names and other in names:
+            continue
+        row = pick(rows, key=lambda r: r[end])
+        value = float(row[end])
+        turn.lines.append(f"{label} {word} {money(value, cur)} ({row['trade_date']})" if turn.ko()
+                          else f"{label} {end} {money(value, cur)} on {row['trade_date']}")  # fmt: skip
+        if value:
+            parts.append(f"{word} 대비 {(close / value - 1) * 100:+.2f}%" if turn.ko()
+                         else f"{(close / value - 1) * 100:+.2f}% from the {end}")  # fmt: skip
     if parts:
         turn.lines.append(f"최근 종가 {money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
                           if turn.ko() else f"Last close {money(close, cur)} on "
