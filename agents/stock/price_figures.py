@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
@@ -22,6 +23,7 @@ from agents.stock.box import (
     fetch_bars,
     fetch_period_bars,
     fetch_prices,
+    figure_text,
     in_won,
     money,
     period_words,
@@ -220,7 +222,7 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     word = f"{what[0]} 가장 {'적은' if least else '많은'} 날" if turn.ko() else (
         f"{'lowest' if least else 'highest'}-{what[1]} session")  # fmt: skip
     said = (lambda v: amount(v, turn.stock["currency"])) if value else (
-        lambda v: f"{v:,.0f}주" if turn.ko() else f"{v:,.0f} shares")  # fmt: skip
+        lambda v: figure_text("volume", v, turn))  # fmt: skip
     mean = sum(r["amount"] for r in bars) / len(bars)
     turn.lines.append(
         f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
@@ -451,10 +453,8 @@ def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> N
     if EVER.search(frame.question):  # the verdict: the window's extreme against the bar
         turn.figures[field] = float(pick[field])
     mark_used(frame)
-    cur, span = turn.stock["currency"], f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}"
-    ko = turn.ko()
-    said = ((lambda v: money(v, cur)) if field == "close"
-            else (lambda v: f"{v:,.0f}{'주' if ko else ' shares'}"))  # fmt: skip
+    span, ko = f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}", turn.ko()
+    said = partial(figure_text, field, turn=turn)  # a close in its currency, a volume in shares
     what = _FIELD_WORDS[field][0 if ko else 1]
     side = ("미만" if below else "초과", "below" if below else "above")
     extreme = ("최저" if below else "최고", "low" if below else "high")
@@ -487,10 +487,8 @@ def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
     if not rows:
         return
     mark_used(turn.frame)
-    cur, ko = turn.stock["currency"], turn.ko()
-    said = [f"{r['trade_date']} " + (money(float(r[field]), cur) if field == "close" else
-                                     f"{int(r[field]):,}{'주' if ko else ' shares'}")
-            for r in rows]  # fmt: skip
+    ko = turn.ko()
+    said = [f"{r['trade_date']} {figure_text(field, float(r[field]), turn)}" for r in rows]
     what = ("종가", "closes") if field == "close" else ("거래량", "volumes")
     turn.lines.append(f"최근 {len(rows)}거래일 {what[0]}: " + ", ".join(said) if ko
                       else f"Last {len(rows)} sessions' {what[1]}: " + ", ".join(said))  # fmt: skip
