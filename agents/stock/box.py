@@ -143,11 +143,10 @@ def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list
 def period_words(turn: Turn, default: float) -> tuple[float, str]:
     period = turn.frame.period
     months = period.months if period else default
-    words = {0.25: ("1주", "1 week"), 1.0: ("1개월", "1 month"), 3.0: ("3개월", "3 months"),
-             6.0: ("6개월", "6 months"), 12.0: ("1년", "1 year")}  # fmt: skip
-    if months not in words and period is not None and period.surface:
+    named = fig.period_for_months(months)  # '1주' … '1년': the figures module's period names
+    if named is None and period is not None and period.surface:
         return months, period.surface  # '올해', '연초 이후': as asked, not '10.9667개월'
-    ko, en = words.get(months, (f"{months:g}개월", f"{months:g} months"))
+    ko, en = (named.ko, named.en) if named else (f"{months:g}개월", f"{months:g} months")
     return months, ko if turn.ko() else en
 
 
