@@ -17,13 +17,12 @@ from datetime import date
 
 from psycopg_pool import ConnectionPool
 
+from agents.stock.data import BAR_NAMES  # a frequency in words ('월별'): said only when not daily
 from data_access.catalog import Dataset, catalogued_datasets
 from data_access.postgres import fetch_one
 from data_access.trading_calendar import exchange_of, resolve_day
 
 DEFAULT_WINDOW_DAYS = 5
-FREQUENCY_KO = {"daily": "일별", "weekly": "주별", "monthly": "월별", "quarterly": "분기별",
-                "annual": "연도별"}  # fmt: skip
 
 _LAST_BAR = """
 SELECT s.bar_frequency,
@@ -73,7 +72,7 @@ class Dating:
                        if ko else f"{sid}'s last bar is {self.last_bar}, {self.lag_days:,} days "
                        f"before {self.requested} (window {self.window_days} days): stale data.")  # fmt: skip
         if not self.daily:
-            out.append(f"{sid}의 시세는 {FREQUENCY_KO.get(self.frequency, self.frequency)} "
+            out.append(f"{sid}의 시세는 {BAR_NAMES.get(self.frequency, self.frequency)} "
                        "데이터입니다: 수익률은 그 봉의 종가로 계산하고, 일별 시세가 필요한 지표"
                        "(RSI·이동평균·일간 변동성·거래량)는 계산하지 않습니다." if ko else
                        f"{sid} has {self.frequency} bars: returns use their closes; "
