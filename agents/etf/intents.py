@@ -43,14 +43,13 @@ from agents.understanding.lexicon import ETF_KINDS, Lexicon, Mention
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import (
     ADVICE_COMPARED,
-    DAYS_ASKED,
-    EVER,
     THAT_STOCK,
     WHY_NOTE,
     asked_move,
     bar_is_the_predicate,
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import DAYS_ASKED, EVER
 from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
 from data_access import figures as fig
 from data_access.seed.news_text import particles

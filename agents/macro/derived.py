@@ -24,9 +24,9 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
 from agents.understanding.morphemes import analyse
-from agents.understanding.parse import AT_EXTREME, DAYS_ASKED, EVER, RATIO, asked_move
+from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.understanding.windows import WindowRead, read_window
+from agents.understanding.windows import DAYS_ASKED, EVER, WindowRead, read_window
 from agents.verdict import verdict
 from agents.window_answer import (
     PER_COUNT,

@@ -18,6 +18,7 @@ from agents.evidence import Stopwatch, make_citation
 from agents.stock.data import price_dataset
 from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
+from agents.understanding.frame import measure_name
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
@@ -65,11 +66,9 @@ class Turn:
         return rows
 
 
-# a figure's words and how its gap is written: a price in its currency, a rate in %p
-GAP_WORDS = {"close": ("종가", "close"), "return": ("수익률", "return"), "per": ("PER", "P/E"),
-              "pbr": ("PBR", "P/B"), "volume": ("거래량", "volume"),
-              "dividend_yield": ("배당수익률", "dividend yield"),
-              "market_cap": ("시가총액", "market cap"), "eps": ("EPS", "EPS")}  # fmt: skip
+# the figures set side by side across stocks (a pick, a gap, a total), in the frame's words
+GAP_WORDS = {k: (measure_name(k, "ko"), measure_name(k, "en")) for k in (
+    "close", "return", "per", "pbr", "volume", "dividend_yield", "market_cap", "eps")}  # fmt: skip
 
 
 IN_CURRENCY = frozenset({"close", "market_cap", "eps"})  # never added across currencies
@@ -131,12 +130,9 @@ def after_base(rows: list[dict[str, Any]], p: fig.Period, *,
     return [r for r in rows if r["trade_date"] > base or (with_base and r["trade_date"] == base)]
 
 
-def window_start(turn: Turn, months: float) -> str:
-    return (date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)).isoformat()
-
-
 def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list[dict[str, Any]]:
-    rows = fetch_bars(turn, pool, date.fromisoformat(window_start(turn, months)))
+    start = date.fromisoformat(turn.as_of) - relativedelta(months=int(months) + 1)
+    rows = fetch_bars(turn, pool, start)
     if not rows:
         return rows
     last = rows[-1]["trade_date"]
@@ -147,11 +143,10 @@ def fetch_prices(turn: Turn, pool: ConnectionPool | None, months: float) -> list
 def period_words(turn: Turn, default: float) -> tuple[float, str]:
     period = turn.frame.period
     months = period.months if period else default
-    words = {0.25: ("1주", "1 week"), 1.0: ("1개월", "1 month"), 3.0: ("3개월", "3 months"),
-             6.0: ("6개월", "6 months"), 12.0: ("1년", "1 year")}  # fmt: skip
-    if months not in words and period is not None and period.surface:
+    named = fig.period_for_months(months)  # '1주' … '1년': the figures module's period names
+    if named is None and period is not None and period.surface:
         return months, period.surface  # '올해', '연초 이후': as asked, not '10.9667개월'
-    ko, en = words.get(months, (f"{months:g}개월", f"{months:g} months"))
+    ko, en = (named.ko, named.en) if named else (f"{months:g}개월", f"{months:g} months")
     return months, ko if turn.ko() else en
 
 

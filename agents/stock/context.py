@@ -16,10 +16,6 @@ from data_access.config import Settings
 TAVILY_URL = "https://api.tavily.com/search"
 
 
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
-
-
 @dataclass(frozen=True)
 class RetryPolicy:
     """The seed's tool-level retry: `max_retries` more attempts, waiting base·2^n seconds."""
@@ -47,7 +43,8 @@ class StockContext:
     def from_settings(cls, settings: Settings, **overrides: object) -> StockContext:
         key = settings.tavily_api_key.get_secret_value() if settings.tavily_api_key else None
         values: dict[str, object] = {
-            "use_yfinance": _env_flag("STOCK_YFINANCE"),
+            "use_yfinance": os.environ.get("STOCK_YFINANCE", "").strip().lower()
+            in ("1", "true", "yes", "on"),
             "tavily_api_key": key or None,
             "tavily_url": os.environ.get("TAVILY_URL", TAVILY_URL),
         }

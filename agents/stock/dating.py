@@ -7,7 +7,7 @@ daily (an imported weekly or monthly file) are named, so a figure that needs dai
 refused instead of read off them.
 
     d = date_security("US:IBM", date(2026, 11, 20), pool)
-    d.last_bar, d.stale, d.notes_ko()  # 2010-03-01, True, ['… 오래된 데이터입니다 …', '월별 …']
+    d.last_bar, d.stale, d.notes("ko")  # 2010-03-01, True, ['… 오래된 데이터입니다 …', '월별 …']
 """
 
 from __future__ import annotations
@@ -17,13 +17,12 @@ from datetime import date
 
 from psycopg_pool import ConnectionPool
 
+from agents.stock.data import BAR_NAMES  # a frequency in words ('월별'): said only when not daily
 from data_access.catalog import Dataset, catalogued_datasets
 from data_access.postgres import fetch_one
 from data_access.trading_calendar import exchange_of, resolve_day
 
 DEFAULT_WINDOW_DAYS = 5
-FREQUENCY_KO = {"daily": "일별", "weekly": "주별", "monthly": "월별", "quarterly": "분기별",
-                "annual": "연도별"}  # fmt: skip
 
 _LAST_BAR = """
 SELECT s.bar_frequency,
@@ -63,31 +62,22 @@ class Dating:
         day = resolve_day(self.requested, exchange_of(self.security_id))
         return day.note_ko() if day.moved and self.last_bar == day.session else ""
 
-    def notes_ko(self) -> list[str]:
-        out = [note] if (note := self.session_note_ko()) else []
+    def notes(self, lang: str) -> list[str]:
+        """What the answer says of its data: a closed day asked (Korean only), stale, not daily."""
+        ko, sid = lang == "ko", self.security_id
+        out = [note] if ko and (note := self.session_note_ko()) else []
         if self.stale:
-            out.append(
-                f"{self.security_id}의 마지막 시세는 {self.last_bar}로, 기준일 {self.requested}보다 "
-                f"{self.lag_days:,}일 전입니다 (허용 {self.window_days}일): 오래된 데이터입니다."
-            )
-        if not self.daily:
-            out.append(f"{self.security_id}의 시세는 {FREQUENCY_KO.get(self.frequency, self.frequency)} "
-                       "데이터입니다: 수익률은 그 봉의 종가로 계산하고, 일별 시세가 필요한 지표"
-                       "(RSI·이동평균·일간 변동성·거래량)는 계산하지 않습니다.")  # fmt: skip
-        return out
-
-    def notes_en(self) -> list[str]:
-        out: list[str] = []
-        if self.stale:
-            out.append(f"{self.security_id}'s last bar is {self.last_bar}, {self.lag_days:,} days "
+            out.append(f"{sid}의 마지막 시세는 {self.last_bar}로, 기준일 {self.requested}보다 "
+                       f"{self.lag_days:,}일 전입니다 (허용 {self.window_days}일): 오래된 데이터입니다."
+                       if ko else f"{sid}'s last bar is {self.last_bar}, {self.lag_days:,} days "
                        f"before {self.requested} (window {self.window_days} days): stale data.")  # fmt: skip
         if not self.daily:
-            out.append(f"{self.security_id} has {self.frequency} bars: returns use their closes; "
+            out.append(f"{sid}의 시세는 {BAR_NAMES.get(self.frequency, self.frequency)} "
+                       "데이터입니다: 수익률은 그 봉의 종가로 계산하고, 일별 시세가 필요한 지표"
+                       "(RSI·이동평균·일간 변동성·거래량)는 계산하지 않습니다." if ko else
+                       f"{sid} has {self.frequency} bars: returns use their closes; "
                        "indicators that need daily bars are not computed.")  # fmt: skip
         return out
-
-    def notes(self, lang: str) -> list[str]:
-        return self.notes_ko() if lang == "ko" else self.notes_en()
 
 
 def _covers(dataset: Dataset, security_id: str) -> int:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date, timedelta
+from functools import partial
 from typing import Any
 
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
-from agents.macro.derived import DAYS_ASKED, EVER, contradicted, streak
+from agents.macro.derived import contradicted, streak
 from agents.macro.state import Series
 from agents.stock.analysis import rsi_series
 from agents.stock.box import (
@@ -22,6 +23,7 @@ from agents.stock.box import (
     fetch_bars,
     fetch_period_bars,
     fetch_prices,
+    figure_text,
     in_won,
     money,
     period_words,
@@ -29,8 +31,10 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
+from agents.understanding.frame import measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.windows import DAYS_ASKED, EVER
 from agents.window_answer import (
     PER_COUNT,
     PER_READ,
@@ -218,7 +222,7 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     word = f"{what[0]} 가장 {'적은' if least else '많은'} 날" if turn.ko() else (
         f"{'lowest' if least else 'highest'}-{what[1]} session")  # fmt: skip
     said = (lambda v: amount(v, turn.stock["currency"])) if value else (
-        lambda v: f"{v:,.0f}주" if turn.ko() else f"{v:,.0f} shares")  # fmt: skip
+        lambda v: figure_text("volume", v, turn))  # fmt: skip
     mean = sum(r["amount"] for r in bars) / len(bars)
     turn.lines.append(
         f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
@@ -314,29 +318,25 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
+    """The period's highest high and lowest low (a year unless asked; either alone when only it
+    was asked), then the latest close against them ('고점 대비 얼마나 빠졌어?')."""
     months, label = period_words(turn, 12.0)
     rows = fetch_prices(turn, pool, months)
     if not rows:
         return
     label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
-    cur = turn.stock["currency"]
-    high = max(rows, key=lambda r: r["high"])
-    low = min(rows, key=lambda r: r["low"])
-    names = [m.name for m in turn.frame.measures]
-    if "high" in names or "low" not in names:
-        turn.lines.append(f"{label} 최고가 {money(float(high['high']), cur)} ({high['trade_date']})"
-                          if turn.ko() else f"{label} high {money(float(high['high']), cur)} "
-                          f"on {high['trade_date']}")  # fmt: skip
-    if "low" in names or "high" not in names:
-        turn.lines.append(f"{label} 최저가 {money(float(low['low']), cur)} ({low['trade_date']})"
-                          if turn.ko() else f"{label} low {money(float(low['low']), cur)} "
-                          f"on {low['trade_date']}")  # fmt: skip
-    last = rows[-1]  # '고점 대비 얼마나 빠졌어?': the latest close against the range
-    close = float(last["close"])
-    gaps = [(w, float(r[k])) for w, r, k, asked in (("high", high, "high", "high" in names or "low" not in names),
-            ("low", low, "low", "low" in names or "high" not in names)) if asked and float(r[k])]  # fmt: skip
-    parts = [f"{'최고가' if w == 'high' else '최저가'} 대비 {(close / v - 1) * 100:+.2f}%" if turn.ko()
-             else f"{(close / v - 1) * 100:+.2f}% from the {w}" for w, v in gaps]  # fmt: skip
+    cur, names, last = turn.stock["currency"], [m.name for m in turn.frame.measures], rows[-1]
+    close, parts = float(last["close"]), []
+    for end, other, word, pick in (("high", "low", "최고가", max), ("low", "high", "최저가", min)):
+        if end not in names and other in names:
+            continue
+        row = pick(rows, key=lambda r: r[end])
+        value = float(row[end])
+        turn.lines.append(f"{label} {word} {money(value, cur)} ({row['trade_date']})" if turn.ko()
+                          else f"{label} {end} {money(value, cur)} on {row['trade_date']}")  # fmt: skip
+        if value:
+            parts.append(f"{word} 대비 {(close / value - 1) * 100:+.2f}%" if turn.ko()
+                         else f"{(close / value - 1) * 100:+.2f}% from the {end}")  # fmt: skip
     if parts:
         turn.lines.append(f"최근 종가 {money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
                           if turn.ko() else f"Last close {money(close, cur)} on "
@@ -378,9 +378,8 @@ def _news(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"{len(rows)} articles on the stock in the window (latest {shown}): {heads}")  # fmt: skip
 
 
-_FIELD_WORDS = {"close": ("종가", "close"), "high": ("고가", "high"), "low": ("저가", "low"),
-                "high_low": ("고가·저가", "high and low"), "volume": ("거래량", "volume"),
-                "trading_value": ("거래대금", "trading value")}  # fmt: skip
+_FIELD_WORDS = {"high_low": ("고가·저가", "high and low")} | {k: (measure_name(k, "ko"), measure_name(
+    k, "en")) for k in ("close", "high", "low", "volume", "trading_value")}  # fmt: skip
 
 
 def _window(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -465,10 +464,8 @@ def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> N
     if EVER.search(frame.question):  # the verdict: the window's extreme against the bar
         turn.figures[field] = float(pick[field])
     mark_used(frame)
-    cur, span = turn.stock["currency"], f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}"
-    ko = turn.ko()
-    said = ((lambda v: money(v, cur)) if field == "close"
-            else (lambda v: f"{v:,.0f}{'주' if ko else ' shares'}"))  # fmt: skip
+    span, ko = f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}", turn.ko()
+    said = partial(figure_text, field, turn=turn)  # a close in its currency, a volume in shares
     what = _FIELD_WORDS[field][0 if ko else 1]
     side = ("미만" if below else "초과", "below" if below else "above")
     extreme = ("최저" if below else "최고", "low" if below else "high")
@@ -501,10 +498,8 @@ def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
     if not rows:
         return
     mark_used(turn.frame)
-    cur, ko = turn.stock["currency"], turn.ko()
-    said = [f"{r['trade_date']} " + (money(float(r[field]), cur) if field == "close" else
-                                     f"{int(r[field]):,}{'주' if ko else ' shares'}")
-            for r in rows]  # fmt: skip
+    ko = turn.ko()
+    said = [f"{r['trade_date']} {figure_text(field, float(r[field]), turn)}" for r in rows]
     what = ("종가", "closes") if field == "close" else ("거래량", "volumes")
     turn.lines.append(f"최근 {len(rows)}거래일 {what[0]}: " + ", ".join(said) if ko
                       else f"Last {len(rows)} sessions' {what[1]}: " + ", ".join(said))  # fmt: skip

@@ -26,7 +26,6 @@ from agents.stock.box import (
 )
 from agents.stock.dating import date_security
 from agents.stock.price_figures import (
-    EVER,
     PRICE_SECTIONS,
     asks_move,
     asks_why,
@@ -62,7 +61,7 @@ from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.understanding.windows import WindowRead
+from agents.understanding.windows import EVER, WindowRead
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access import figures as fig
@@ -138,8 +137,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     if frame.operation.threshold_unit == "억" and not frame.measures:  # '10만원 넘은 날 있어?'
         frame.measures = [Measure(name="close", unit="원")]  # a bar in won is on the price
     if refusal is not None:
-        return attach_plan(_finish(_declined_turn(frame, as_of), refusal, started, declined=True),
-                          filled)  # fmt: skip
+        empty = Turn(frame=frame, stock={}, as_of=as_of, lang=lang)  # no stock's figures
+        return attach_plan(_finish(empty, refusal, started, declined=True), filled)
     # '삼성전자랑 SK하이닉스 PER 비교': the same figures for each stock named (up to three)
     turns = [_stock_turn(frame, code.key, as_of, lang, pool) for code in stocks[:3]]
     turn = turns[0]
@@ -474,10 +473,6 @@ def _peers_of_a_return(frame: QuestionFrame) -> bool:
     """A return set beside its sector's ('업종 평균 대비', '그 업종 평균은?'), not a window's mean."""
     said = find_phrases(frame.question.lower(), {"p": vocabulary()["peer_words"]})
     return bool(said) and frame.measure() == "return"
-
-
-def _declined_turn(frame: QuestionFrame, as_of: str) -> Turn:
-    return Turn(frame=frame, stock={}, as_of=as_of, lang=frame.language)
 
 
 def _finish(turn: Turn, text: str, started: float, *, declined: bool) -> AgentAnswer:

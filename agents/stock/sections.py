@@ -165,22 +165,15 @@ def universe_sentence(fu: Fundamentals, lang: Language) -> str:
 
 def filings_sentence(fu: Fundamentals, lang: Language) -> str:
     """Recent OpenDART filings and the latest guidance, with the source named (issue 35)."""
-    shown = fu["filings"][:5]
+    shown, g, ko = fu["filings"][:5], fu["guidance"], lang == "ko"
     listed = "; ".join(f"{f['date']} {f['report']}" for f in shown)
     more = len(fu["filings"]) - len(shown)
-    g = fu["guidance"]
-    if lang == "en":
-        text = f"Filings (OpenDART, last 3 months): {listed or 'none'}" + (
-            f" and {more} more." if more > 0 else "."
-        )
-        if g:
-            text += f" Guidance ({g['date']} {g['report']}): {g['text'] or g['report']}"
-        return text
-    text = f"공시(OpenDART 전자공시, 최근 3개월): {listed or '없음'}" + (
-        f" 외 {more}건." if more > 0 else "."
-    )
+    text = (f"공시(OpenDART 전자공시, 최근 3개월): {listed or '없음'}" if ko
+            else f"Filings (OpenDART, last 3 months): {listed or 'none'}")  # fmt: skip
+    text += (f" 외 {more}건." if ko else f" and {more} more.") if more > 0 else "."
     if g:
-        text += f" 가이던스({g['date']} {g['report']}): {g['text'] or g['report']}"
+        text += (f" 가이던스({g['date']} {g['report']}): " if ko
+                 else f" Guidance ({g['date']} {g['report']}): ") + (g["text"] or g["report"])  # fmt: skip
     return text
 
 

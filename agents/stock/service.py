@@ -112,7 +112,9 @@ def stream_report(
                 final = dict(chunk)
     except Exception as e:  # the seed's workflow-level error result
         logger.error("%s", {"workflow": "error", "message": str(e)})
-        final = {**final, "status": "error", "errors": [_workflow_error(e)],
+        error = {"node": "workflow", "tool": None, "message": f"{type(e).__name__}: {e}"[:500],
+                 "critical": True, "retryable": False}  # fmt: skip
+        final = {**final, "status": "error", "errors": [error],
                  "final_report": WORKFLOW_ERROR_REPORT, "end_reason": str(e)}  # fmt: skip
     answer = build_answer(final, deps, log, started, pool)
     answer = settled(cancelled(answer) if requested(cancel) else answer, sink)
@@ -123,11 +125,6 @@ def generate_report(symbol: str, **kwargs: Any) -> AgentAnswer:
     """The whole report without streaming (CLI, tests, benchmark)."""
     kwargs.setdefault("stream_text", False)
     return last_answer(stream_report(symbol, **kwargs))
-
-
-def _workflow_error(e: Exception) -> dict[str, Any]:
-    return {"node": "workflow", "tool": None, "message": f"{type(e).__name__}: {e}"[:500],
-            "critical": True, "retryable": False}  # fmt: skip
 
 
 def _early_error(text: str, problem: str | None, data: StockData,

@@ -66,19 +66,25 @@ _PEERS = (
 )
 
 
-def _fundamentals(turn: Turn, pool: ConnectionPool | None) -> dict[str, Any] | None:
-    rows = turn.query("stock_fundamentals", _FUNDAMENTALS,
-                      {"sid": turn.stock["security_id"], "as_of": turn.as_of},
-                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+def _snapshots(turn: Turn, pool: ConnectionPool | None, sql: str,
+               **params: Any) -> list[dict[str, Any]]:  # fmt: skip
+    return turn.query("stock_fundamentals", sql, params, "STOCK_FUNDAMENTALS", "stock_fundamentals",
+                      pool)  # fmt: skip
+
+
+def _fundamentals(turn: Turn, pool: ConnectionPool | None,
+                  day: str | None = None) -> dict[str, Any] | None:  # fmt: skip
+    """The stock's last snapshot on or before the as-of day (or `day`, a change's base)."""
+    on = {"day": day} if day else {"as_of": turn.as_of}
+    rows = _snapshots(turn, pool, _PAST_FUNDAMENTALS if day else _FUNDAMENTALS,
+                      sid=turn.stock["security_id"], **on)  # fmt: skip
     return rows[0] if rows else None
 
 
 FUNDAMENTAL_SECTIONS = frozenset({"valuation", "eps", "dividend", "market_cap"})
 
 
-_PAST_FUNDAMENTALS = """SELECT as_of_date, market_cap, eps, pe, pb, dividend_yield
-FROM stock_fundamentals WHERE security_id = %(sid)s AND as_of_date <= %(day)s
-ORDER BY as_of_date DESC LIMIT 1"""
+_PAST_FUNDAMENTALS = _FUNDAMENTALS.replace("%(as_of)s", "%(day)s")  # a change's base snapshot
 
 
 FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
@@ -101,14 +107,11 @@ def _fundamental_change(turn: Turn, pool: ConnectionPool | None) -> None:
     day = (last.replace(day=1) - timedelta(days=1) if basis == "mom" else
            fig.base_date(last, fig.period_named(period.label, period.months))
            if basis in ("period", None) and period else last - relativedelta(months=12))  # fmt: skip
-    rows = turn.query("stock_fundamentals", _PAST_FUNDAMENTALS,
-                      {"sid": turn.stock["security_id"], "day": day.isoformat()},
-                      "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
-    if not rows:
+    past = _fundamentals(turn, pool, day.isoformat())
+    if not past:
         turn.notes.append(f"{day} 이전 재무 지표가 없어 비교하지 못했습니다." if turn.ko()
                           else f"No fundamentals on or before {day} to compare with.")  # fmt: skip
         return
-    past = rows[0]
     for m in turn.frame.measures:
         field = FUNDAMENTAL_FIELDS.get(m.name)
         if field is None or now[field] is None or past[field] is None:
@@ -137,9 +140,8 @@ def fundamental_window(
     snapshots inside the window (the same window reader and computation as prices); a window
     that starts before the snapshots is said, not passed off as covered."""
     start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
-    rows = turn.query("stock_fundamentals", _FUNDAMENTAL_HISTORY,
-                      {"sid": turn.stock["security_id"], "start": start.isoformat(),
-                       "as_of": turn.as_of}, "STOCK_FUNDAMENTALS", "stock_fundamentals", pool)  # fmt: skip
+    rows = _snapshots(turn, pool, _FUNDAMENTAL_HISTORY, sid=turn.stock["security_id"],
+                      start=start.isoformat(), as_of=turn.as_of)  # fmt: skip
     field = FUNDAMENTAL_FIELDS[measure]
     points = [(r["as_of_date"], float(r[field])) for r in rows if r[field] is not None]
     found = fig.window_statistic(points, ask.window, ask.stat, rate=measure == "dividend_yield")
@@ -176,19 +178,17 @@ def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
     period = turn.frame.period
     base = fig.base_date(date.fromisoformat(turn.as_of), fig.period_named(
         period.label if period else "1y", period.months if period else 12.0))  # fmt: skip
-    rows = turn.query("stock_fundamentals", _PEERS, {"sectors": sectors, "as_of": turn.as_of,
-                      "country": country, "base": base.isoformat()}, "STOCK_FUNDAMENTALS",
-                      "stock_fundamentals", pool)  # fmt: skip
+    rows = _snapshots(turn, pool, _PEERS, sectors=sectors, as_of=turn.as_of, country=country,
+                      base=base.isoformat())  # fmt: skip
     for r in rows:
         r["ret"] = ((float(r["close"]) / float(r["base_close"]) - 1) * 100
                     if r["close"] and r["base_close"] else None)  # fmt: skip
     return rows
 
 
-def _sector_values(rows: list[dict[str, Any]], field: str) -> list[float]:
-    """A sector's figures: each stock's last snapshot, a P/E only where earnings are positive."""
-    return [float(r[field]) for r in rows
-            if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+def _sector_kept(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
+    """A sector's stocks with the figure, a P/E only where earnings are positive."""
+    return [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
 
 
 def _valuations_asked(
@@ -210,7 +210,7 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
     own = next((r for r in rows if r["security_id"] == turn.stock["security_id"]), None)
     for name in _valuations_asked(turn.frame, _PEER_FIELDS):
         field = _PEER_FIELDS[name]
-        values = _sector_values(rows, field)
+        values = [float(r[field]) for r in _sector_kept(rows, field)]
         if own is None or own[field] is None or len(values) < 2:
             continue
         mean, median = sum(values) / len(values), statistics.median(values)
@@ -239,9 +239,7 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
 def _rank(turn: Turn, pool: ConnectionPool | None) -> None:
     """'현대차 시가총액 순위': the stock's place, highest first, among the same market's stocks
     on their last snapshots."""
-    rows = turn.query("stock_fundamentals", _MARKET, {"as_of": turn.as_of,
-                      "country": turn.stock["country"]}, "STOCK_FUNDAMENTALS", "stock_fundamentals",
-                      pool)  # fmt: skip
+    rows = _snapshots(turn, pool, _MARKET, as_of=turn.as_of, country=turn.stock["country"])
     market = "국내" if turn.stock["country"] == "KR" else "미국"
     for name in _valuations_asked(turn.frame):
         field = FUNDAMENTAL_FIELDS[name]
@@ -282,7 +280,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             continue
         for m in _valuations_asked(frame, SECTOR_FIELDS):
             field = SECTOR_FIELDS[m]
-            values = _sector_values(rows, field)
+            values = [float(r[field]) for r in _sector_kept(rows, field)]
             if len(values) < 2:
                 continue
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
@@ -387,7 +385,7 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
                  sector: str) -> str | None:  # fmt: skip
     """The sector's top N by `order`, each with its `read` figure (the pick's figure first)."""
     field, other, op = SECTOR_FIELDS[order], SECTOR_FIELDS[read], turn.frame.operation
-    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    kept = _sector_kept(rows, field)
     if not kept:
         return None
     kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
@@ -429,7 +427,7 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
                    comparator: str, bar: float) -> str:  # fmt: skip
     """A sector's stocks whose figure meets the bar, farthest past it first."""
     field = SECTOR_FIELDS[measure]
-    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    kept = _sector_kept(rows, field)
     met = sorted((r for r in kept if meets(float(r[field]), comparator, bar)),
                  key=lambda r: float(r[field]), reverse=not comparator.startswith("<"))  # fmt: skip
     lang = "ko" if turn.ko() else "en"
@@ -444,7 +442,7 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
 def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:
     """A sector's stocks ordered by one valuation figure, the top N (ties at the cut named)."""
     field, op = SECTOR_FIELDS[measure], turn.frame.operation
-    kept = [r for r in rows if r[field] is not None and (field != "pe" or float(r[field]) > 0)]
+    kept = _sector_kept(rows, field)
     kept.sort(key=lambda r: float(r[field]), reverse=op.direction != "asc")
     n = op.top_n or 1
     while n < len(kept) and float(kept[n][field]) == float(kept[n - 1][field]):

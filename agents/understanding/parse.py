@@ -52,7 +52,7 @@ from agents.understanding.vocabulary import (
     vocabulary,
     vocabulary_words,
 )
-from agents.understanding.windows import WindowRead, read_window_stat, windows
+from agents.understanding.windows import DAYS_ASKED, WindowRead, read_window_stat, windows
 from data_access import figures as fig
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 from data_access.seed.news_text import josa
@@ -628,18 +628,6 @@ def _level_asked(question: str) -> bool:
     change = vocabulary()["change"]
     return not find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
                                   "t": vocabulary()["trend"]})  # fmt: skip
-
-
-# '넘은 적 있어?', '30 넘은 날 있어?', 'ever': a question of the window's days (every screen)
-_EVER_SAID = (
-    r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
-    r"|(?<=[가-힣] )(?:날|때|달)\s*(?:이\s*)?(?:있|없)"
-)
-EVER = re.compile(_EVER_SAID, re.IGNORECASE)
-# … or how many of them ('며칠', '몇 번'), when, or the days themselves ('100만주 넘은 날')
-DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when"
-                        r"|(?<=[가-힣] )날(?=\s|$|\?|들)|(?<=[던은는인] )달(?=\s|$|\?|들)",
-                        re.IGNORECASE)  # fmt: skip
 
 
 def _stat_over_days(question: str) -> bool:

@@ -12,6 +12,7 @@ The corpus in tests/unit/test_windows.py is this reader's specification.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Literal
 
@@ -223,6 +224,18 @@ def stat_of_word(word: str) -> Stat | None:
     """The statistic one word of the question names ('수익률' a return, '평균' a mean): the same
     reading as the question's, over the word alone."""
     return read_window_stat(word).stat
+
+
+# '넘은 적 있어?', '30 넘은 날 있어?', 'ever': a question of the window's days (every screen)
+_EVER_SAID = (
+    r"적\s*(?:이|있|없)|(?<=[가-힣] )적(?=\s|\?|$)|\bever\b"
+    r"|(?<=[가-힣] )(?:날|때|달)\s*(?:이\s*)?(?:있|없)"
+)
+EVER = re.compile(_EVER_SAID, re.IGNORECASE)
+# … or how many of them ('며칠', '몇 번'), when, or the days themselves ('100만주 넘은 날')
+DAYS_ASKED = re.compile(_EVER_SAID + r"|며칠|몇\s*(?:번|회|일)|언제|how many|when"
+                        r"|(?<=[가-힣] )날(?=\s|$|\?|들)|(?<=[던은는인] )달(?=\s|$|\?|들)",
+                        re.IGNORECASE)  # fmt: skip
 
 
 _UP = frozenset({"오르", "상승", "올라가", "up", "rose", "rise", "gained"})
