@@ -8,7 +8,6 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 from __future__ import annotations
 
 import math
-import operator
 import re
 import statistics
 from dataclasses import replace
@@ -26,7 +25,7 @@ from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import WindowRead, read_window
-from agents.verdict import verdict
+from agents.verdict import meets, verdict
 from agents.window_answer import (
     PER_COUNT,
     PER_READ,
@@ -473,7 +472,6 @@ def moves_of(series: Series, lang: str) -> str | None:
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
 SPAN_YOY = "computed:span_yoy"  # a frame note: a span's total set against the year before
 FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or each region)
-CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 def premise(series: Series, move: str, lang: str, low: str = "") -> str | None:
@@ -549,14 +547,14 @@ def picked_read_window(frame: QuestionFrame) -> WindowRead | None:
     return window if window is not None and "수익" in tail else None
 
 
-def _since_period(series: Series, frame: QuestionFrame) -> Series:
-    """The points from the asked period's base day on (the comparison's window, when more was
-    fetched for a longer window read after the pick)."""
-    if frame.period is None or not series.points:
+def _from_base(series: Series, period: str, *, base: bool = True) -> Series:
+    """The points of a period back from the last one (data_access.figures' base day): from the
+    last on or before the base day (a move's base), or, not `base`, those after it."""
+    if not series.points:
         return series
-    start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), frame.period.label)
-    before = [i for i, p in enumerate(series.points) if p[0][:10] <= start.isoformat()]
-    return series.model_copy(update={"points": series.points[before[-1] if before else 0 :]})
+    start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), period).isoformat()
+    n = sum(1 for p in series.points if p[0][:10] <= start)  # the points are in date order
+    return series.model_copy(update={"points": series.points[max(n - 1, 0) if base else n :]})
 
 
 def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
@@ -681,7 +679,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str,
     no first."""
     if not series.points:
         return None
-    hits = [(d, v) for d, v in series.points if CMP[comparator](v, threshold)]
+    hits = [(d, v) for d, v in series.points if meets(v, comparator, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, _bar_unit(series))
     below = comparator[0] == "<"
@@ -897,14 +895,9 @@ def growth_window(frame: QuestionFrame) -> bool:
 def _asked_part(frame: QuestionFrame, series: Series) -> Series:
     """The observations inside the span or period asked ('올해', '작년', '최근 6개월'; a year
     unless said)."""
-    points = series.points
     if frame.span is not None:
-        points = _span_points(points, frame.span)
-    elif points:
-        period = frame.period.label if frame.period is not None else "1y"
-        start = fig.base_date(date.fromisoformat(points[-1][0][:10]), period).isoformat()
-        points = [p for p in points if p[0][:10] > start]
-    return series.model_copy(update={"points": points})
+        return series.model_copy(update={"points": _span_points(series.points, frame.span)})
+    return _from_base(series, frame.period.label if frame.period else "1y", base=False)
 
 
 def yoy_series(series: Series) -> Series:
@@ -1046,9 +1039,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
         # a longer window read after the pick was fetched too: the comparison keeps its own
-        within = (
-            [_since_period(s, frame) for s in ordered] if picked_read_window(frame) else ordered
-        )
+        within = ([_from_base(s, frame.period.label) for s in ordered]
+                  if frame.period and picked_read_window(frame) else ordered)  # fmt: skip
         out.append(compare_returns(within, lang, falls=_falls_first(frame)))
         out.append(
             _picked_then_read(frame, ordered, lang, within)

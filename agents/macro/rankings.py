@@ -12,7 +12,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
-from agents.macro.derived import CMP, FILTERED, contradicted, signed
+from agents.macro.derived import FILTERED, contradicted, signed
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
@@ -21,6 +21,7 @@ from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
+from agents.verdict import meets
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
@@ -151,7 +152,7 @@ def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, An
     ko, en, unit = labels
     op = route.frame.operation
     comparator, bar = str(op.comparator), float(op.threshold or 0.0)
-    kept = [r for r in rows if CMP[comparator](float(r["value"]), bar)]
+    kept = [r for r in rows if meets(float(r["value"]), comparator, bar)]
     kept.sort(key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
     listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
                        for r in kept)  # fmt: skip
