@@ -29,6 +29,7 @@ from agents.macro.derived import (
     derived_points,
     growth_window,
     picked_read_window,
+    signed,
     window_asked,
 )
 from agents.macro.disclosures import disclosure_answer
@@ -425,14 +426,11 @@ def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
 
 
 def _moved(v0: float, v1: float, unit: str) -> str:
-    """The change in the series' own unit: %p for ratios, units for counts, 억 원 for prices."""
+    """The change in the series' own unit (derived.signed: %p for ratios, units for counts); a
+    price's in 억 원 or 만 원 however small."""
     if unit == "원":
         return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
-    if unit == "%":
-        return f"{v1 - v0:+,.2f}%p"
-    if unit in ("호", "건"):
-        return f"{v1 - v0:+,.0f}{unit}"
-    return f"{v1 - v0:+,.2f}"
+    return signed(v1 - v0, unit)
 
 
 _COUNTED = frozenset({"unsold", "permits"})  # housing series counted in 호: they add up
