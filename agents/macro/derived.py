@@ -12,7 +12,6 @@ import re
 import statistics
 from dataclasses import replace
 from datetime import date
-from itertools import pairwise
 
 from dateutil.relativedelta import relativedelta
 
@@ -245,11 +244,10 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *
     if anchor is None:
         return []
     if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
-        moves = [(d, (v / p - 1) * 100) for (_, p), (d, v) in pairwise(anchor.points) if p]
-        if not moves:
+        found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
+        if found is None:
             return []
-        at, size = (max if side == "up" else min)(moves, key=lambda m: m[1])
-        day = at[:10]
+        day, size = found[0][:10], found[1]
         word = (
             ("최대 상승일", "biggest one-day rise")
             if side == "up"
@@ -311,16 +309,12 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
 
 
 def _sigma(series: Series) -> tuple[float, str] | None:
-    """The annualized volatility and its unit: of daily returns (%) for a level, of daily
-    changes (%p) for a rate."""
-    values = [v for _, v in series.points]
-    if len(values) < 3:
+    """The annualized volatility of all the fetched points (the window statistic) and its unit:
+    of daily returns (%) for a level, of daily changes (%p) for a rate."""
+    if len(series.points) < 3:
         return None
-    if is_rate(series):
-        changes = [b - a for a, b in zip(values, values[1:], strict=False)]
-        return statistics.stdev(changes) * 252**0.5, "%p"
-    found = fig.annualized_volatility(values, len(values) - 1)
-    return (found * 100, "%") if found is not None else None
+    got = _over_window(series, fig.Window(len(series.points) - 1, "session"), "volatility")
+    return (got.value, "%p" if is_rate(series) else "%") if got and got.value is not None else None
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
