@@ -390,8 +390,7 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
     """The last two reported (or expected) quarters, when earnings were asked: EPS estimate,
     actual and the surprise; they lead the answer when earnings were what was asked."""
     measures = {m.name for m in route.frame.measures} if route.frame else set()
-    words = ("실적", "earnings", "eps", "가이던스", "주당순이익")
-    if not (measures & {"eps", "earnings"} or any(w in route.question.lower() for w in words)):
+    if not measures & {"eps", "earnings"}:  # '실적', '가이던스', 'EPS' are read as these
         return
     result = run_step(resp, ctx, "equity_earnings", {"security_id": sid, "as_of": ctx.as_of_date})
     rows = (result.rows if result else [])[:2]
