@@ -213,26 +213,30 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
             f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
-def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The max or min over the window (the shared window statistic, as every screen reads a
-    window) and the date it was reached."""
-    got = _over_window(series, fig.Window(months, "month"), which)
-    if got is None or got.value is None or got.at is None:
+_MONTHS_STATS = {"max": ("최고치", "high"), "min": ("최저치", "low"), "avg": ("평균", "average")}
+
+
+def months_stat(series: Series, stat: str, months: int, lang: str) -> str | None:
+    """The max, min or mean of the last `months` months (the shared window statistic, as every
+    screen reads a window): an extreme with the date it was reached and the latest value's
+    distance from it, a mean with its count of observations."""
+    got = _over_window(series, fig.Window(months, "month"), stat)
+    if got is None or got.value is None or (got.at is None and stat != "avg"):
         return None
-    first, last, latest = got.first.isoformat(), got.last.isoformat(), got.latest
-    word = ("최고치", "high") if which == "max" else ("최저치", "low")
-    # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
-    rate = is_rate(series)
-    gap = (
-        gap_text(latest, got.value, lambda v: _value(v, series), rate) if rate or got.value else ""
-    )
-    if lang == "ko":
-        since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
-                f"{_value(got.value, series)} ({got.at.isoformat()}){since}.")  # fmt: skip
-    since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
-    return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
-            f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
+    first, last, latest, ko = got.first.isoformat(), got.last.isoformat(), got.latest, lang == "ko"
+    shown, word = _value(got.value, series), _MONTHS_STATS[stat][0 if ko else 1]
+    if stat == "avg":
+        tail = f" (관측치 {got.count}개)" if ko else f" over {got.count} observations"
+    else:  # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
+        rate, at = is_rate(series), got.at.isoformat() if got.at else ""
+        tail = f" ({at})" if ko else f" on {at}"
+        if rate or got.value:
+            gap = gap_text(latest, got.value, lambda v: _value(v, series), rate)
+            tail += (f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if ko
+                     else f"; the latest, {_value(latest, series)} on {last}, is {gap} from it")  # fmt: skip
+    if ko:
+        return f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {shown}{tail}."
+    return f"{_name(series)} {months}-month {word} ({first} to {last}): {shown}{tail}."
 
 
 def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *, months: int,
@@ -259,7 +263,7 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, *
         if got is None or got.value is None or got.at is None:
             return []
         day, shown = got.at.isoformat(), _value(got.value, anchor)
-        word = ("최고치", "high") if side == "max" else ("최저치", "low")
+        word = _MONTHS_STATS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
@@ -347,19 +351,6 @@ def volatility(series: Series, lang: str) -> str | None:
                 f"{'변화' if unit == '%p' else '수익률'} 표준편차 × √252).")  # fmt: skip
     return (f"{_name(series)} annualized volatility {sigma:.2f}{unit} ({first} to {last}, stdev of "
             f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
-
-
-def average(series: Series, months: int, lang: str) -> str | None:
-    """The mean of the observations in the window."""
-    got = _over_window(series, fig.Window(months, "month"), "avg")
-    if got is None or got.value is None:
-        return None
-    first, last = got.first.isoformat(), got.last.isoformat()
-    if lang == "ko":
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: "
-                f"{_value(got.value, series)} (관측치 {got.count}개).")  # fmt: skip
-    return (f"{_name(series)} {months}-month average ({first} to {last}): "
-            f"{_value(got.value, series)} over {got.count} observations.")  # fmt: skip
 
 
 _BASIS_WORDS = {
@@ -753,7 +744,7 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
     금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
     op, out = frame.operation, []
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
-        out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
+        out.append(months_stat(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first
         low = frame.question.lower()
         days = threshold_days(gaps, op.comparator, op.threshold, lang, ever=bool(EVER.search(low)))
@@ -1026,7 +1017,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
-        out += [extreme(s, side, months, lang) for s in ordered for side in sides]
+        out += [months_stat(s, side, months, lang) for s in ordered for side in sides]
     elif (
         len(ordered) >= 2
         and _priced(ordered)
@@ -1050,7 +1041,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         based = [_since_base(x, op.change_basis) for x in ordered]
         out.append(compare_returns(based, lang, word=("변화율", "Changes")))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
-        out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
+        out += [months_stat(s, "avg", months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
         if op.kind == "filter" and op.comparator and op.threshold is not None:
