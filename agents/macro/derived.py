@@ -413,9 +413,8 @@ def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float
     """The same month a year (or a month) earlier for a monthly series; for a daily one the last
     observation on or before the same day a year (a month) earlier, as every window is read."""
     day = date.fromisoformat(latest_day[:10])
-    if _daily(series):
-        target_day = (day - relativedelta(years=1 if basis == "yoy" else 0,
-                                          months=1 if basis == "mom" else 0)).isoformat()  # fmt: skip
+    if _daily(series):  # figures' base day of a year (a month) back
+        target_day = fig.base_date(day, "1y" if basis == "yoy" else "1m").isoformat()
         before = [p for p in series.points if p[0][:10] <= target_day]
         return before[-1] if before else None
     if basis == "yoy":
