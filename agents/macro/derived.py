@@ -66,9 +66,9 @@ def _name(series: Series) -> str:
 
 
 def difference(a: Series, b: Series, lang: str, since: bool = False,
-               back: int | None = None) -> str | None:  # fmt: skip
+               back: str | None = None) -> str | None:  # fmt: skip
     """Latest A − B (%p when both are rates), with each value's date; with `since`, also the
-    gap on the window's first common date (`back` months before the last one: '1년 전보다') and
+    gap on the window's first common date (a period `back` before the last one: '1년 전보다') and
     how it moved, its size included ('차이가 커졌어?')."""
     if not a.points or not b.points:
         return None
@@ -175,15 +175,12 @@ def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str 
     return f"{subject} is {shown or f'{abs(d):,.2f}{unit}'} above {_name(low)}."
 
 
-def _gap_at_start(a: Series, b: Series, back: int | None = None) -> tuple[str, float] | None:
-    """A − B on the first date both series have in the window, or on the last common date
-    `back` months before their last one (a window widened for a YoY base starts earlier)."""
-    gaps = gap_series(a, b).points
-    if not gaps or not back:
-        return gaps[0] if gaps else None
-    target = date.fromisoformat(gaps[-1][0][:10]) - relativedelta(months=back)
-    before = [p for p in gaps if date.fromisoformat(p[0][:10]) <= target]
-    return before[-1] if before else gaps[0]
+def _gap_at_start(a: Series, b: Series, back: str | None = None) -> tuple[str, float] | None:
+    """A − B on the first date both series have in the window, or on the last common date a
+    period `back` ('1y', '1m') before their last one (a window widened for a YoY base starts
+    earlier)."""
+    gaps = gap_series(a, b)
+    return (_from_base(gaps, back) if back else gaps).points[0] if gaps.points else None
 
 
 def gap_series(a: Series, b: Series) -> Series:
@@ -1004,7 +1001,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         elif _growth_series(ordered[0]) and _growth_series(ordered[1]):
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
-            back = {"yoy": 12, "mom": 1}.get(op.change_basis or "")
+            back = {"yoy": "1y", "mom": "1m"}.get(op.change_basis or "")
             # '한국 CPI 상승률과 기준금리 차이': a price index beside a rate is its YoY rate
             a, b = (yoy_series(x) if _growth_series(x) and any(is_rate(y) for y in ordered)
                     else x for x in ordered[:2])  # fmt: skip
