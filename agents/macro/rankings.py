@@ -282,7 +282,7 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
     """Index levels are not in the data: the index's tracking ETF stands in, and says so."""
-    from agents.macro.domain import anchored, cite_window
+    from agents.macro.domain import cited_window
 
     specs = {s["key"]: s for s in vocabulary()["indices"]}
     answered = index_levels(resp, ctx, route, start)  # the index itself where stored (issue 25)
@@ -295,8 +295,7 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
             continue
         result = run_step(resp, ctx, "etf_price_window",
                           {"code": proxy, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-        rows = anchored(result.rows if result else [], "trade_date", route)
-        cite_window(resp, rows, "trade_date")
+        rows = cited_window(resp, result.rows if result else [], "trade_date", route)
         if not rows:
             continue
         first, last = rows[0], rows[-1]
