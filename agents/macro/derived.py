@@ -8,12 +8,10 @@ changes. Pure functions over `Series` points, so every input is a cited series o
 from __future__ import annotations
 
 import math
-import operator
 import re
 import statistics
 from dataclasses import replace
 from datetime import date
-from itertools import pairwise
 
 from dateutil.relativedelta import relativedelta
 
@@ -27,7 +25,7 @@ from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER, WindowRead, read_window
-from agents.verdict import verdict
+from agents.verdict import meets, verdict
 from agents.window_answer import (
     PER_COUNT,
     PER_READ,
@@ -69,9 +67,9 @@ def _name(series: Series) -> str:
 
 
 def difference(a: Series, b: Series, lang: str, since: bool = False,
-               back: int | None = None) -> str | None:  # fmt: skip
+               back: str | None = None) -> str | None:  # fmt: skip
     """Latest A − B (%p when both are rates), with each value's date; with `since`, also the
-    gap on the window's first common date (`back` months before the last one: '1년 전보다') and
+    gap on the window's first common date (a period `back` before the last one: '1년 전보다') and
     how it moved, its size included ('차이가 커졌어?')."""
     if not a.points or not b.points:
         return None
@@ -178,15 +176,12 @@ def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str 
     return f"{subject} is {shown or f'{abs(d):,.2f}{unit}'} above {_name(low)}."
 
 
-def _gap_at_start(a: Series, b: Series, back: int | None = None) -> tuple[str, float] | None:
-    """A − B on the first date both series have in the window, or on the last common date
-    `back` months before their last one (a window widened for a YoY base starts earlier)."""
-    gaps = gap_series(a, b).points
-    if not gaps or not back:
-        return gaps[0] if gaps else None
-    target = date.fromisoformat(gaps[-1][0][:10]) - relativedelta(months=back)
-    before = [p for p in gaps if date.fromisoformat(p[0][:10]) <= target]
-    return before[-1] if before else gaps[0]
+def _gap_at_start(a: Series, b: Series, back: str | None = None) -> tuple[str, float] | None:
+    """A − B on the first date both series have in the window, or on the last common date a
+    period `back` ('1y', '1m') before their last one (a window widened for a YoY base starts
+    earlier)."""
+    gaps = gap_series(a, b)
+    return (_from_base(gaps, back) if back else gaps).points[0] if gaps.points else None
 
 
 def gap_series(a: Series, b: Series) -> Series:
@@ -216,26 +211,30 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
             f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
-def extreme(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The max or min over the window (the shared window statistic, as every screen reads a
-    window) and the date it was reached."""
-    got = _over_window(series, fig.Window(months, "month"), which)
-    if got is None or got.value is None or got.at is None:
+_MONTHS_STATS = {"max": ("최고치", "high"), "min": ("최저치", "low"), "avg": ("평균", "average")}
+
+
+def months_stat(series: Series, stat: str, months: int, lang: str) -> str | None:
+    """The max, min or mean of the last `months` months (the shared window statistic, as every
+    screen reads a window): an extreme with the date it was reached and the latest value's
+    distance from it, a mean with its count of observations."""
+    got = _over_window(series, fig.Window(months, "month"), stat)
+    if got is None or got.value is None or (got.at is None and stat != "avg"):
         return None
-    first, last, latest = got.first.isoformat(), got.last.isoformat(), got.latest
-    word = ("최고치", "high") if which == "max" else ("최저치", "low")
-    # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
-    rate = is_rate(series)
-    gap = (
-        gap_text(latest, got.value, lambda v: _value(v, series), rate) if rate or got.value else ""
-    )
-    if lang == "ko":
-        since = f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if gap else ""
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word[0]}: "
-                f"{_value(got.value, series)} ({got.at.isoformat()}){since}.")  # fmt: skip
-    since = f"; the latest, {_value(latest, series)} on {last}, is {gap} from it" if gap else ""
-    return (f"{_name(series)} {months}-month {word[1]} ({first} to {last}): "
-            f"{_value(got.value, series)} on {got.at.isoformat()}{since}.")  # fmt: skip
+    first, last, latest, ko = got.first.isoformat(), got.last.isoformat(), got.latest, lang == "ko"
+    shown, word = _value(got.value, series), _MONTHS_STATS[stat][0 if ko else 1]
+    if stat == "avg":
+        tail = f" (관측치 {got.count}개)" if ko else f" over {got.count} observations"
+    else:  # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
+        rate, at = is_rate(series), got.at.isoformat() if got.at else ""
+        tail = f" ({at})" if ko else f" on {at}"
+        if rate or got.value:
+            gap = gap_text(latest, got.value, lambda v: _value(v, series), rate)
+            tail += (f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if ko
+                     else f"; the latest, {_value(latest, series)} on {last}, is {gap} from it")  # fmt: skip
+    if ko:
+        return f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {shown}{tail}."
+    return f"{_name(series)} {months}-month {word} ({first} to {last}): {shown}{tail}."
 
 
 def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, now: bool = False,
@@ -250,11 +249,10 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         series = [yoy_series(anchor) if s is anchor else s for s in series]
         anchor = series[[s.key for s in series].index(f"{anchor.key}:yoy")]
     if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
-        moves = [(d, (v / p - 1) * 100) for (_, p), (d, v) in pairwise(anchor.points) if p]
-        if not moves:
+        found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
+        if found is None:
             return []
-        at, size = (max if side == "up" else min)(moves, key=lambda m: m[1])
-        day = at[:10]
+        day, size = found[0][:10], found[1]
         word = (
             ("최대 상승일", "biggest one-day rise")
             if side == "up"
@@ -266,7 +264,7 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         if got is None or got.value is None or got.at is None:
             return []
         day, shown = got.at.isoformat(), _value(got.value, anchor)
-        word = ("최고치", "high") if side == "max" else ("최저치", "low")
+        word = _MONTHS_STATS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
@@ -327,16 +325,12 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
 
 
 def _sigma(series: Series) -> tuple[float, str] | None:
-    """The annualized volatility and its unit: of daily returns (%) for a level, of daily
-    changes (%p) for a rate."""
-    values = [v for _, v in series.points]
-    if len(values) < 3:
+    """The annualized volatility of all the fetched points (the window statistic) and its unit:
+    of daily returns (%) for a level, of daily changes (%p) for a rate."""
+    if len(series.points) < 3:
         return None
-    if is_rate(series):
-        changes = [b - a for a, b in zip(values, values[1:], strict=False)]
-        return statistics.stdev(changes) * 252**0.5, "%p"
-    found = fig.annualized_volatility(values, len(values) - 1)
-    return (found * 100, "%") if found is not None else None
+    got = _over_window(series, fig.Window(len(series.points) - 1, "session"), "volatility")
+    return (got.value, "%p" if is_rate(series) else "%") if got and got.value is not None else None
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
@@ -369,19 +363,6 @@ def volatility(series: Series, lang: str) -> str | None:
                 f"{'변화' if unit == '%p' else '수익률'} 표준편차 × √252).")  # fmt: skip
     return (f"{_name(series)} annualized volatility {sigma:.2f}{unit} ({first} to {last}, stdev of "
             f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
-
-
-def average(series: Series, months: int, lang: str) -> str | None:
-    """The mean of the observations in the window."""
-    got = _over_window(series, fig.Window(months, "month"), "avg")
-    if got is None or got.value is None:
-        return None
-    first, last = got.first.isoformat(), got.last.isoformat()
-    if lang == "ko":
-        return (f"{_name(series)} 최근 {months}개월({first} ~ {last}) 평균: "
-                f"{_value(got.value, series)} (관측치 {got.count}개).")  # fmt: skip
-    return (f"{_name(series)} {months}-month average ({first} to {last}): "
-            f"{_value(got.value, series)} over {got.count} observations.")  # fmt: skip
 
 
 _BASIS_WORDS = {
@@ -444,9 +425,8 @@ def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float
     """The same month a year (or a month) earlier for a monthly series; for a daily one the last
     observation on or before the same day a year (a month) earlier, as every window is read."""
     day = date.fromisoformat(latest_day[:10])
-    if _daily(series):
-        target_day = (day - relativedelta(years=1 if basis == "yoy" else 0,
-                                          months=1 if basis == "mom" else 0)).isoformat()  # fmt: skip
+    if _daily(series):  # figures' base day of a year (a month) back
+        target_day = fig.base_date(day, "1y" if basis == "yoy" else "1m").isoformat()
         before = [p for p in series.points if p[0][:10] <= target_day]
         return before[-1] if before else None
     if basis == "yoy":
@@ -488,7 +468,6 @@ def moves_of(series: Series, lang: str) -> str | None:
 _KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
 SPAN_YOY = "computed:span_yoy"  # a frame note: a span's total set against the year before
 FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or each region)
-CMP = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "=": operator.eq}
 
 
 def premise(series: Series, move: str, lang: str, low: str = "") -> str | None:
@@ -564,14 +543,20 @@ def picked_read_window(frame: QuestionFrame) -> WindowRead | None:
     return window if window is not None and "수익" in tail else None
 
 
-def _since_period(series: Series, frame: QuestionFrame) -> Series:
-    """The points from the asked period's base day on (the comparison's window, when more was
-    fetched for a longer window read after the pick)."""
-    if frame.period is None or not series.points:
+def _from_base(series: Series, period: str | fig.Period, *, base: bool = True) -> Series:
+    """The points of a period back from the last one (data_access.figures' base day): from the
+    last on or before the base day (a move's base), or, not `base`, those after it."""
+    if not series.points:
         return series
-    start = _period_base(frame, series)
-    before = [i for i, p in enumerate(series.points) if p[0][:10] <= start.isoformat()]
-    return series.model_copy(update={"points": series.points[before[-1] if before else 0 :]})
+    start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), period).isoformat()
+    n = sum(1 for p in series.points if p[0][:10] <= start)  # the points are in date order
+    return series.model_copy(update={"points": series.points[max(n - 1, 0) if base else n :]})
+
+
+def _period_asked(frame: QuestionFrame) -> fig.Period:
+    """The period asked ('2년', '올해'), a year unless said."""
+    period = frame.period
+    return fig.period_named(period.label, period.months) if period else fig.PERIODS["1y"]
 
 
 def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
@@ -689,7 +674,7 @@ def threshold_days(series: Series, comparator: str, threshold: float, lang: str,
     no first."""
     if not series.points:
         return None
-    hits = [(d, v) for d, v in series.points if CMP[comparator](v, threshold)]
+    hits = [(d, v) for d, v in series.points if meets(v, comparator, threshold)]
     first, last = series.points[0][0], series.points[-1][0]
     bound = level(threshold, _bar_unit(series))
     below = comparator[0] == "<"
@@ -769,7 +754,7 @@ def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> l
     금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
     op, out = frame.operation, []
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
-        out.append(extreme(gaps, "max" if side == "high" else "min", months, lang))
+        out.append(months_stat(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first
         low = frame.question.lower()
         days = threshold_days(gaps, op.comparator, op.threshold, lang, ever=bool(EVER.search(low)))
@@ -905,22 +890,10 @@ def growth_window(frame: QuestionFrame) -> bool:
 def asked_part(frame: QuestionFrame, series: Series) -> Series:
     """The observations inside the span or period asked ('올해', '작년', '최근 6개월'; a year
     unless said)."""
-    points = series.points
-    if frame.span is not None:
-        span = frame.span
-        points = [p for p in points if span.first <= p[0][:10] <= span.last]
-    elif points:
-        start = _period_base(frame, series).isoformat()
-        points = [p for p in points if p[0][:10] > start]
-    return series.model_copy(update={"points": points})
-
-
-def _period_base(frame: QuestionFrame, series: Series) -> date:
-    """The base day of the period asked ('2년', '올해'; a year unless said) from the series'
-    last observation."""
-    period = frame.period
-    named = fig.period_named(period.label, period.months) if period else fig.PERIODS["1y"]
-    return fig.base_date(date.fromisoformat(series.points[-1][0][:10]), named)
+    if (span := frame.span) is not None:  # its own days, not the base before them
+        inside = [p for p in series.points if span.first <= p[0][:10] <= span.last]
+        return series.model_copy(update={"points": inside})
+    return _from_base(series, _period_asked(frame), base=False)
 
 
 def yoy_series(series: Series) -> Series:
@@ -1044,7 +1017,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         elif _growth_series(ordered[0]) and _growth_series(ordered[1]):
             out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
         else:
-            back = {"yoy": 12, "mom": 1}.get(op.change_basis or "")
+            back = {"yoy": "1y", "mom": "1m"}.get(op.change_basis or "")
             # '한국 CPI 상승률과 기준금리 차이': a price index beside a rate is its YoY rate
             a, b = (yoy_series(x) if _growth_series(x) and any(is_rate(y) for y in ordered)
                     else x for x in ordered[:2])  # fmt: skip
@@ -1056,16 +1029,15 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
-        out += [extreme(s, side, months, lang) for s in ordered for side in sides]
+        out += [months_stat(s, side, months, lang) for s in ordered for side in sides]
     elif (
         len(ordered) >= 2
         and _priced(ordered)
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
         # a longer window read after the pick was fetched too: the comparison keeps its own
-        within = (
-            [_since_period(s, frame) for s in ordered] if picked_read_window(frame) else ordered
-        )
+        within = ([_from_base(s, _period_asked(frame)) for s in ordered]
+                  if frame.period and picked_read_window(frame) else ordered)  # fmt: skip
         out.append(compare_returns(within, lang, falls=_falls_first(frame)))
         out.append(
             _picked_then_read(frame, ordered, lang, within)
@@ -1081,7 +1053,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         based = [_since_base(x, op.change_basis) for x in ordered]
         out.append(compare_returns(based, lang, word=("변화율", "Changes")))
     elif op.kind == "aggregate" and op.aggregate == "avg":  # deals: their own mean (deals.py)
-        out += [average(s, months, lang) for s in ordered if not s.key.startswith(DEALS)]
+        out += [months_stat(s, "avg", months, lang) for s in ordered if not s.key.startswith(DEALS)]
     elif op.change_basis in ("yoy", "mom"):
         out += [change(s, op.change_basis, lang) for s in ordered]
         if op.kind == "filter" and op.comparator and op.threshold is not None:

@@ -30,6 +30,7 @@ from agents.macro.derived import (
     derived_points,
     growth_window,
     picked_read_window,
+    signed,
     window_asked,
 )
 from agents.macro.disclosures import disclosure_answer
@@ -75,27 +76,24 @@ def fetch_start(as_of: str, months: int) -> str:
     return start_date(as_of, months + 2)
 
 
-def cite_window(resp: AgentResponse, rows: list[dict[str, Any]], key: str) -> None:
-    """The newest citation covers the rows the answer used (the window, not the wider fetch)."""
-    if not rows or not resp.structured_citations:
-        return
-    last = resp.structured_citations[-1]
-    span = last.date_range.model_copy(update={"start": str(rows[0][key])[:10]})
-    resp.structured_citations[-1] = last.model_copy(update={"row_count": len(rows),
-                                                            "date_range": span})  # fmt: skip
-
-
-def anchored(rows: list[dict[str, Any]], key: str, route: Route,
-             months: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
+def cited_window(resp: AgentResponse, rows: list[dict[str, Any]], key: str, route: Route,
+                 months: int | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """Rows from the period's base row (the last one on or before the series' own last
     observation minus the period) to that last one: data_access.figures' definition, which the
-    ETF tools and the stock screens follow too."""
+    ETF tools and the stock screens follow too. The newest citation is narrowed to them (the
+    window the answer used, not the wider fetch)."""
     frame_period = route.frame.period if route.frame else None
     if months is None and frame_period is not None:
         period = fig.period_named(frame_period.label, frame_period.months)
     else:
         period = fig.period_named(None, months or route.period_months)
-    return fig.window_rows(rows, key, period)
+    rows = fig.window_rows(rows, key, period)
+    if rows and resp.structured_citations:
+        last = resp.structured_citations[-1]
+        span = last.date_range.model_copy(update={"start": str(rows[0][key])[:10]})
+        resp.structured_citations[-1] = last.model_copy(update={"row_count": len(rows),
+                                                                "date_range": span})  # fmt: skip
+    return rows
 
 
 def agent_response(agent: str, ctx: RunContext, domain: str) -> AgentResponse:
@@ -242,8 +240,8 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
     for code in route.indicator_codes[:MAX_ITEMS]:
         result = run_step(resp, ctx, "macro_series_window",
                           {"code": code, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-        rows = anchored(result.rows if result else [], "obs_date", route, _widened(route, months))
-        cite_window(resp, rows, "obs_date")
+        rows = cited_window(resp, result.rows if result else [], "obs_date", route,
+                            _widened(route, months))  # fmt: skip
         if not rows:
             resp.uncertainty.append(f"{code}: {start}~{ctx.as_of_date} 관측치가 없습니다.")
             continue
@@ -323,8 +321,7 @@ def _equity_prices(resp: AgentResponse, ctx: RunContext, route: Route, sid: str,
     result = run_step(resp, ctx, "equity_price_window",
                       {"security_id": sid, "start": start, "as_of": ctx.as_of_date,
                        "dataset": dataset})  # fmt: skip
-    rows = anchored(result.rows if result else [], "trade_date", route)
-    cite_window(resp, rows, "trade_date")
+    rows = cited_window(resp, result.rows if result else [], "trade_date", route)
     if not rows:
         resp.uncertainty.append(f"{sid}: 기간 내 시세가 없습니다.")
         return
@@ -395,8 +392,7 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
     """The last two reported (or expected) quarters, when earnings were asked: EPS estimate,
     actual and the surprise; they lead the answer when earnings were what was asked."""
     measures = {m.name for m in route.frame.measures} if route.frame else set()
-    words = ("실적", "earnings", "eps", "가이던스", "주당순이익")
-    if not (measures & {"eps", "earnings"} or any(w in route.question.lower() for w in words)):
+    if not measures & {"eps", "earnings"}:  # '실적', '가이던스', 'EPS' are read as these
         return
     result = run_step(resp, ctx, "equity_earnings", {"security_id": sid, "as_of": ctx.as_of_date})
     rows = (result.rows if result else [])[:2]
@@ -431,14 +427,11 @@ def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
 
 
 def _moved(v0: float, v1: float, unit: str) -> str:
-    """The change in the series' own unit: %p for ratios, units for counts, 억 원 for prices."""
+    """The change in the series' own unit (derived.signed: %p for ratios, units for counts); a
+    price's in 억 원 or 만 원 however small."""
     if unit == "원":
         return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
-    if unit == "%":
-        return f"{v1 - v0:+,.2f}%p"
-    if unit in ("호", "건"):
-        return f"{v1 - v0:+,.0f}{unit}"
-    return f"{v1 - v0:+,.2f}"
+    return signed(v1 - v0, unit)
 
 
 _COUNTED = frozenset({"unsold", "permits"})  # housing series counted in 호: they add up
@@ -574,8 +567,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             dropped: list[str] = []
             if name == DEALS:  # medians of whole months only
                 raw, dropped = deal_trend.complete_months(raw, start, ctx.as_of_date)
-            rows = anchored(raw, "month", route, _widened(route, months))
-            cite_window(resp, rows, "month")
+            rows = cited_window(resp, raw, "month", route, _widened(route, months))
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue

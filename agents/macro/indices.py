@@ -34,7 +34,7 @@ def all_indices_held(frame: QuestionFrame | None) -> bool:
 
 def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> set[str]:
     """Each named index's level over the window; returns the entity keys answered."""
-    from agents.macro.domain import anchored, cite_window
+    from agents.macro.domain import cited_window
 
     answered: set[str] = set()
     # '15거래일', '… 빠진 쪽의 1년 수익률': the whole fetch is kept, not only the period asked
@@ -47,8 +47,7 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         params = {"code": code, "start": start, "as_of": ctx.as_of_date,
                   "dataset": dataset_code_of(code)}  # fmt: skip
         result = run_step(resp, ctx, "index_price_window", params)
-        rows = anchored(result.rows if result else [], "trade_date", route)
-        cite_window(resp, rows, "trade_date")
+        rows = cited_window(resp, result.rows if result else [], "trade_date", route)
         if not rows:
             continue
         answered.add(entity.key)

@@ -12,7 +12,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import eok, level
-from agents.macro.derived import CMP, FILTERED, contradicted, signed
+from agents.macro.derived import FILTERED, contradicted, signed
 from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
@@ -23,6 +23,7 @@ from agents.understanding.coverage import COMPOSED
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
+from agents.verdict import meets
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
@@ -166,7 +167,7 @@ def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, An
     ko, en, unit = labels
     op = route.frame.operation
     comparator, bar = str(op.comparator), float(op.threshold or 0.0)
-    kept = [r for r in rows if CMP[comparator](float(r["value"]), bar)]
+    kept = [r for r in rows if meets(float(r["value"]), comparator, bar)]
     kept.sort(key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
     listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
                        for r in kept)  # fmt: skip
@@ -202,7 +203,7 @@ def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> boo
             [r for r in (result.rows if result else []) if r["value"] is not None], parent
         )
         met = {
-            str(r["region"]) for r in rows if CMP[str(comparator)](float(r["value"]), float(bar))
+            str(r["region"]) for r in rows if meets(float(r["value"]), str(comparator), float(bar))
         }
         for r in rows:
             shown.setdefault(str(r["region"]), []).append(f"{ko} {level(float(r['value']), unit)}")
@@ -390,7 +391,7 @@ def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: st
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
     """Index levels are not in the data: the index's tracking ETF stands in, and says so."""
-    from agents.macro.domain import anchored, cite_window
+    from agents.macro.domain import cited_window
 
     specs = {s["key"]: s for s in vocabulary()["indices"]}
     answered = index_levels(resp, ctx, route, start)  # the index itself where stored (issue 25)
@@ -403,8 +404,7 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
             continue
         result = run_step(resp, ctx, "etf_price_window",
                           {"code": proxy, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-        rows = anchored(result.rows if result else [], "trade_date", route)
-        cite_window(resp, rows, "trade_date")
+        rows = cited_window(resp, result.rows if result else [], "trade_date", route)
         if not rows:
             continue
         first, last = rows[0], rows[-1]

@@ -123,6 +123,7 @@ def stream_answer(
         _requested_freshness(ctx, r.requested_as_of_date)
     state: dict[str, Any] = {"route": r}
     trace: list[TraceStep] = []
+    shown: dict[str, int] = {}  # each agent's steps already in the trace
     last = time.perf_counter()
     sink = AnswerSink(cancel) if ctx.macro_model and stream_text else None
     try:
@@ -136,7 +137,7 @@ def stream_answer(
                 ms, last = int((now - last) * 1000), now
                 delta = delta or {}
                 _merge(state, delta)
-                trace += _node_trace(node, delta, ms, len(trace))
+                trace += _node_trace(node, delta, ms, len(trace), shown)
                 yield NodeEvent(node=node, summary=_summary(node, delta), duration_ms=ms)
     except BudgetExceeded as e:
         answer = _budget_stop(str(e), ctx, started, trace)
@@ -231,11 +232,15 @@ def _summary(node: str, delta: dict[str, Any]) -> str:
     return "답변 작성 완료"
 
 
-def _node_trace(node: str, delta: dict[str, Any], ms: int, offset: int) -> list[TraceStep]:
+def _node_trace(node: str, delta: dict[str, Any], ms: int, offset: int,
+                shown: dict[str, int]) -> list[TraceStep]:  # fmt: skip
+    """The node's step, then the steps its responses added: a response copied on by a later node
+    (validate_as_of's cross-check) carries its agent's steps, `shown` already, again."""
     steps = [TraceStep(step=offset + 1, kind="node", name=node, duration_ms=ms,
                        observation=_summary(node, delta))]  # fmt: skip
     for name, resp in delta.get("agent_responses", {}).items():
-        for t in resp.trace:
+        new, shown[name] = resp.trace[shown.get(name, 0) :], len(resp.trace)
+        for t in new:
             steps.append(t.model_copy(update={"step": offset + len(steps) + 1,
                                               "name": f"{name}/{t.name}"}))  # fmt: skip
     for t in delta.get("llm_trace", []):

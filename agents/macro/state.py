@@ -48,10 +48,6 @@ class AgentResponse(BaseModel):
     model: str | None = None  # the role's model that drove this agent (§2.5); None: rules only
 
 
-def merge_dicts(left: dict[str, Any], right: dict[str, Any]) -> dict[str, Any]:
-    return {**left, **right}
-
-
 class MacroState(TypedDict, total=False):
     question: str
     route: Route
@@ -60,7 +56,7 @@ class MacroState(TypedDict, total=False):
     requested_as_of_date: str | None
     max_stale_hours: dict[str, int]
     fallback_queries: Annotated[list[str], operator.add]
-    agent_responses: Annotated[dict[str, AgentResponse], merge_dicts]
+    agent_responses: Annotated[dict[str, AgentResponse], operator.or_]  # the later answer wins
     data_freshness: dict[str, Freshness]
     needs_web_fallback: bool
     needs_rdb_fallback: bool
