@@ -198,9 +198,15 @@ def _best(question: str, words: list[Morpheme], choices: list[str],
     whole = end
     while whole < len(question) and question[whole].isalnum():
         whole += 1
-    links = [_closest(question, words[0].start, stop, choices, rows) for stop in {end, whole}]
+    # '… TOP10' written apart after the typo ('TIGER 반도채 TOP10'): a Latin word of the name
+    more = _LATIN_AFTER.match(question, whole)
+    stops = {end, whole, more.end() if more else whole}
+    links = [_closest(question, words[0].start, stop, choices, rows) for stop in stops]
     found = [link for link in links if link is not None]
-    return min(found, key=lambda link: link.edits) if found else None
+    return min(found, key=lambda link: (link.edits, link.start - link.end)) if found else None
+
+
+_LATIN_AFTER = re.compile(r" [A-Za-z][A-Za-z0-9]*(?![가-힣])")
 
 
 def _closest(question: str, start: int, end: int, choices: list[str],

@@ -1197,4 +1197,9 @@ def test_a_syllable_added_inside_a_name_is_a_typo(
     with a note, as 'KODEX 인버어스' does to KODEX 인버스; a bare number is no fund name."""
     added = read(lexicon, "KODEX 반도체체 3개월 수익률")
     assert [e.key for e in added.of("etf")] == ["091160"] and added.linked_notes
+    # round 109: a Latin word written apart after the typo is part of the name
+    funds = Lexicon(etfs={"091230": "TIGER 반도체", "396500": "TIGER 반도체TOP10"}, stocks={},
+                    tags=["반도체"], managers={}, brands={}, aliases=[])  # fmt: skip
+    apart = read(funds, "TIGER 반도채 TOP10 보수")
+    assert [e.key for e in apart.of("etf")] == ["396500"]
     assert not read(lexicon, "200 수익률").of("etf")
