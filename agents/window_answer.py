@@ -22,6 +22,7 @@ from agents.understanding.frame import (
     QuestionFrame,
 )
 from agents.understanding.windows import WindowRead
+from agents.verdict import asked_bar
 from data_access import figures as fig
 
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
@@ -113,6 +114,12 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     words = {"week": ("주", "week"), "month": ("개월", "month"), "year": ("년", "year")}[unit]
     return WindowAsk(fig.Window(n, unit), stat, frame.stat_field, f"최근 {n}{words[0]}",
                      f"last {n} {words[1]}{'s' if n > 1 else ''}")  # fmt: skip
+
+
+def asked_period(frame: QuestionFrame | None) -> fig.Period:
+    """The period a question asks ('2년', '올해', '6개월'), a year unless said."""
+    period = frame.period if frame else None
+    return fig.period_named(period.label, period.months) if period else fig.PERIODS["1y"]
 
 
 def window_labels(window: fig.Window) -> tuple[str, str]:
@@ -227,9 +234,12 @@ def bar_days_ask(frame: QuestionFrame, days_asked: bool, ever: bool) -> WindowAs
         labels = ("최근 1년", "last year") if unit == "year" else window_labels(window)
     else:
         return None
-    bar = op.threshold * (1e8 if op.threshold_unit == "억" else 1.0)  # 억 as the parser keeps it
-    return WindowAsk(window, _BAR_STATS[str(op.comparator)], frame.stat_field, *labels,
-                     threshold=bar, ever=ever)  # fmt: skip
+    comparator, bar = asked_bar(frame, op.filter_measure or "close") or (
+        op.comparator,
+        op.threshold,
+    )
+    return WindowAsk(window, _BAR_STATS[comparator], frame.stat_field, *labels, threshold=bar,
+                     ever=ever)  # fmt: skip
 
 
 def _monthly(f: fig.WindowFigure) -> bool:

@@ -310,8 +310,6 @@ def _dated_value(plan: Plan) -> bool:
 
 
 def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
-    if frame.operation.threshold_unit == "억" and not frame.measures and plan.etfs:
-        frame.measures = [Measure(name="close", unit="원")]  # 'KODEX 200 6만원 넘어?': its price
     op, measure = frame.operation, frame.measure()
     scope = [n for n in frame.notes if n.startswith("out_of_scope:")]
     if op.kind == "define":

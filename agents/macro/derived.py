@@ -30,6 +30,7 @@ from agents.window_answer import (
     PER_COUNT,
     PER_READ,
     WindowAsk,
+    asked_period,
     describe,
     gap_text,
     mark_used,
@@ -286,11 +287,11 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
 def _since_then(series: Series, then: float, lang: str) -> str:
     """', 지금 1,445.00원 (2026-11-20)은 그 대비 +27.80원 (+1.96%)': the latest against a past value."""
     day, value = str(series.points[-1][0])[:10], float(series.points[-1][1])
-    moved = signed(value - then, series.unit)
-    pct = f" ({(value / then - 1) * 100:+.2f}%)" if then and not is_rate(series) else ""
+    rate = is_rate(series)
+    moved = gap_text(value, then, lambda v: _value(v, series), rate) if rate or then else ""
     if lang == "ko":
-        return f"; 지금 {_value(value, series)} ({day}), 그날 대비 {moved}{pct}"
-    return f"; now {_value(value, series)} ({day}), {moved}{pct} since"
+        return f"; 지금 {_value(value, series)} ({day}), 그날 대비 {moved}"
+    return f"; now {_value(value, series)} ({day}), {moved} since"
 
 
 def _over_window(series: Series, window: fig.Window, stat: str,
@@ -551,12 +552,6 @@ def _from_base(series: Series, period: str | fig.Period, *, base: bool = True) -
     start = fig.base_date(date.fromisoformat(series.points[-1][0][:10]), period).isoformat()
     n = sum(1 for p in series.points if p[0][:10] <= start)  # the points are in date order
     return series.model_copy(update={"points": series.points[max(n - 1, 0) if base else n :]})
-
-
-def _period_asked(frame: QuestionFrame) -> fig.Period:
-    """The period asked ('2년', '올해'), a year unless said."""
-    period = frame.period
-    return fig.period_named(period.label, period.months) if period else fig.PERIODS["1y"]
 
 
 def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
@@ -893,7 +888,7 @@ def asked_part(frame: QuestionFrame, series: Series) -> Series:
     if (span := frame.span) is not None:  # its own days, not the base before them
         inside = [p for p in series.points if span.first <= p[0][:10] <= span.last]
         return series.model_copy(update={"points": inside})
-    return _from_base(series, _period_asked(frame), base=False)
+    return _from_base(series, asked_period(frame), base=False)
 
 
 def yoy_series(series: Series) -> Series:
@@ -1036,7 +1031,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         and (op.kind in ("compare", "difference", "change", "rank") or frame.measure() == "return")
     ):  # '삼성전자와 SK하이닉스 중 3개월 더 많이 오른 건?', '둘 중 더 많이 빠진 건?'
         # a longer window read after the pick was fetched too: the comparison keeps its own
-        within = ([_from_base(s, _period_asked(frame)) for s in ordered]
+        within = ([_from_base(s, asked_period(frame)) for s in ordered]
                   if frame.period and picked_read_window(frame) else ordered)  # fmt: skip
         out.append(compare_returns(within, lang, falls=_falls_first(frame)))
         out.append(

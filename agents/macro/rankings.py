@@ -24,6 +24,7 @@ from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
 from agents.verdict import meets
+from agents.window_answer import asked_period
 from data_access import figures as fig
 from data_access.seed.news_text import josa
 
@@ -241,8 +242,7 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     """Each region's total of the months inside the period (a year when none was said)."""
     ko, en, unit = labels
     frame = route.frame
-    period = fig.period_named(frame.period.label if frame and frame.period else "1y",
-                              frame.period.months if frame and frame.period else 12.0)  # fmt: skip
+    period = asked_period(frame)
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
     result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     rows = _members([r for r in (result.rows if result else []) if r["value"] is not None],
@@ -318,8 +318,7 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     (or fall) first; the window is the question's period (a year when none)."""
     ko, en, unit = labels
     frame = route.frame
-    period = fig.period_named(frame.period.label if frame and frame.period else "1y",
-                              frame.period.months if frame and frame.period else 12.0)  # fmt: skip
+    period = asked_period(frame)
     if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
         period = fig.PERIODS["1m"]
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()

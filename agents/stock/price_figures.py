@@ -39,6 +39,7 @@ from agents.window_answer import (
     PER_COUNT,
     PER_READ,
     WindowAsk,
+    asked_period,
     describe,
     mark_used,
     per_period_months,
@@ -453,7 +454,7 @@ def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> N
         first, said_span.used = date.fromisoformat(said_span.first) - timedelta(days=1), True
         last = min(last, date.fromisoformat(said_span.last))
     else:  # '최근 6개월 며칠?': since the period's base day; a year unless said
-        first = fig.base_date(last, frame.period.label if frame.period else "1y")
+        first = fig.base_date(last, asked_period(frame))
     rows = [r for r in fetch_bars(turn, pool, first)
             if first < r["trade_date"] <= last and r[field] is not None]  # fmt: skip
     if not rows or op.comparator is None or op.threshold is None:

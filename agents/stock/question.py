@@ -49,7 +49,6 @@ from agents.understanding.coverage import (
     nested_measure,
     pick_direction,
 )
-from agents.understanding.frame import Measure
 from agents.understanding.history import (
     FOLLOWUP_KEY,
     HistoryMessage,
@@ -134,8 +133,6 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '삼성전자 10월 말 종가': the figures of that day (each stock's last bar on or before it)
     as_of = frame.as_of_date or as_of or current_as_of_date(pool).isoformat()
     unsaid = _window_unsaid(frame)
-    if frame.operation.threshold_unit == "억" and not frame.measures:  # '10만원 넘은 날 있어?'
-        frame.measures = [Measure(name="close", unit="원")]  # a bar in won is on the price
     if refusal is not None:
         empty = Turn(frame=frame, stock={}, as_of=as_of, lang=lang)  # no stock's figures
         return attach_plan(_finish(empty, refusal, started, declined=True), filled)

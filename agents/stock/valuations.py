@@ -31,7 +31,7 @@ from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.morphemes import analyse
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
-from agents.window_answer import WindowAsk, describe, mark_used
+from agents.window_answer import WindowAsk, asked_period, describe, mark_used
 from data_access import figures as fig
 
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
@@ -175,15 +175,19 @@ def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
                  country: str) -> list[dict[str, Any]]:  # fmt: skip
     """The sector's stocks with their last snapshot, close and return over the period asked (a
     year unless said: '1년 수익률 가장 높은 조선주')."""
-    period = turn.frame.period
-    base = fig.base_date(date.fromisoformat(turn.as_of), fig.period_named(
-        period.label if period else "1y", period.months if period else 12.0))  # fmt: skip
+    base = fig.base_date(date.fromisoformat(turn.as_of), asked_period(turn.frame))
     rows = _snapshots(turn, pool, _PEERS, sectors=sectors, as_of=turn.as_of, country=country,
                       base=base.isoformat())  # fmt: skip
     for r in rows:
         r["ret"] = ((float(r["close"]) / float(r["base_close"]) - 1) * 100
                     if r["close"] and r["base_close"] else None)  # fmt: skip
     return rows
+
+
+def _members(sector: str) -> list[str]:
+    """The data's sectors a sector word stands for ('은행주' → 금융)."""
+    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sector), None)
+    return list(spec.get("data_sectors") or [sector]) if spec else [sector]
 
 
 def _sector_kept(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
@@ -263,9 +267,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     sectors = frame.of("sector")
     if not sectors or not any(m.name in SECTOR_FIELDS for m in frame.measures):
         return None
-    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
-    members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
-    name = sectors[0].key
+    members, name = _members(sectors[0].key), sectors[0].key
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
@@ -325,13 +327,11 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     ):
         return None
     order, read = pair
-    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sectors[0].key), None)
-    members = list(spec.get("data_sectors") or [sectors[0].key]) if spec else [sectors[0].key]
     turn = Turn(frame=frame, stock={"name": sectors[0].key, "currency": "KRW"}, as_of=as_of,
                 lang=frame.language)  # fmt: skip
     field = SECTOR_FIELDS[order]
-    rows = [r for r in _sector_rows(turn, pool, members, "KR" if turn.ko() else "US")
-            if r[field] is not None and (field != "pe" or float(r[field]) > 0)]  # fmt: skip
+    rows = _sector_kept(_sector_rows(turn, pool, _members(sectors[0].key),
+                                     "KR" if turn.ko() else "US"), field)  # fmt: skip
     if not rows:
         return None
     low = frame.operation.direction == "asc"
@@ -416,10 +416,9 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
 def _words(turn: Turn, measure: str) -> tuple[str, str]:
     """A figure's words; a return's with its period ('1년 수익률')."""
     ko, en = GAP_WORDS[measure]
-    period = turn.frame.period
     if measure != "return":
         return ko, en
-    named = fig.period_named(period.label if period else "1y", period.months if period else 12.0)
+    named = asked_period(turn.frame)
     return f"{named.ko} {ko}", f"{named.en} {en}"
 
 

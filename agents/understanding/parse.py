@@ -217,11 +217,15 @@ def understand(
     _read_month_of_move(frame)
     if "re_region" in kinds:
         _read_area(frame, question)
+    if (
+        frame.operation.threshold_unit == "억"
+        and not frame.measures
+        and (frame.of("stock") or frame.of("etf"))
+    ):  # '삼성전자 10만원 넘은 날 있어?', 'KODEX 200 6만원 넘어?': a bar in won is on the price
+        frame.measures = [Measure(name="close", unit="원")]
     return frame
 
 
-_RATE_SAID = re.compile(r"상승률|증가율|물가\s*상승|인플레이션|전년\s*(?:비|대비|동월)|yoy|inflation",
-                        re.IGNORECASE)  # fmt: skip
 _WHEN_NOUNS = frozenset({"달", "날", "때", "시점", "주", "해", "시기", "분기", "월", "일"})
 _SUPERLATIVE = re.compile(r"가장|제일|최고로?")
 
@@ -253,7 +257,10 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         moved = any(m.name == "return" and frame.question.find(m.surface, subjects[1].start) > 0
                     for m in frame.measures)  # fmt: skip
         # 'CPI 상승률이 가장 높았던 달': the day its year-over-year rate peaked, not its level
-        rate = bool(_RATE_SAID.search(frame.question, subjects[0].start, t.start))
+        between = frame.question[subjects[0].end : t.start]
+        rate = any(
+            m.name == "return" and m.surface and m.surface in between for m in frame.measures
+        ) or bool(find_phrases(between.lower(), {"y": vocabulary()["change"]["yoy"]}))
         frame.notes.append(f"{AT_EXTREME}{subjects[0].key}:{side}" + (":return" if moved else "")
                            + (":rate" if rate else ""))  # fmt: skip
         op = frame.operation
