@@ -270,17 +270,21 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
     for other in (s for s in series if s is not anchor):
+        if moved and _growth_series(other):  # '… 달 물가 상승률': that month's YoY rate, not a move
+            other, moved_here = yoy_series(other), False
+        else:
+            moved_here = moved
         seen = [p for p in other.points if str(p[0])[:10] <= day]
-        if not seen or (moved and len(seen) < 2):
+        if not seen or (moved_here and len(seen) < 2):
             continue
         at, value = str(seen[-1][0])[:10], float(seen[-1][1])
         shown_other = _value(value, other)
-        if moved:  # its one-day move on that day (from the observation before)
+        if moved_here:  # its one-day move on that day (from the observation before)
             shown_other = f"{(value / float(seen[-2][1]) - 1) * 100:+.2f}% ({shown_other})"
         since = _since_then(other, value, lang) if now else ""
-        lines.append(f"{when} 시점의 {_name(other)}{' 일간 수익률' if moved else ''}: {shown_other} "
+        lines.append(f"{when} 시점의 {_name(other)}{' 일간 수익률' if moved_here else ''}: {shown_other} "
                      f"({at} 관측){since}." if lang == "ko" else f"{_name(other)}"
-                     f"{' one-day return' if moved else ''} at {when}: {shown_other} (observed {at}){since}.")  # fmt: skip
+                     f"{' one-day return' if moved_here else ''} at {when}: {shown_other} (observed {at}){since}.")  # fmt: skip
     return lines
 
 
@@ -822,6 +826,15 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
         return (f"{_name(series)}: {span.label_ko}({span.first} ~ {span.last}) 전체의 관측치가 "
                 "없어 계산하지 못했습니다." if lang == "ko" else f"{_name(series)}: no "
                 f"observations for the whole of {span.label_en}.")  # fmt: skip
+    if found.count == 1 and stat in ("avg", "sum", "max", "min"):  # '작년 12월': its one value
+        day, value = next(
+            (d[:10], v) for d, v in series.points if span.first <= d[:10] <= span.last
+        )
+        return (
+            f"{_name(series)} {span.label_ko}: {_value(value, series)} ({day})"
+            if lang == "ko"
+            else f"{_name(series)}, {span.label_en}: {_value(value, series)} ({day})"
+        )
     ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en)
     return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
                     rate=is_rate(series))  # fmt: skip
@@ -944,6 +957,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     span_stat = span_stat or ("return" if frame.measure() == "return" else None)
     if span_stat is None and frame.statistic in ("max", "min", "avg", "sum") and len(series) == 1:
         span_stat = frame.statistic  # '인천 미분양 올해 최대치': one series, read as a rank
+    if span_stat == "return" and frame.span is not None and all(map(_growth_series, series)):
+        # '작년 12월 소비자물가 상승률': a price index's rate is its YoY rate, over the span
+        series, span_stat = [yoy_series(s) for s in series], "avg"
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'

@@ -35,10 +35,12 @@ from agents.stock.price_figures import (
 )
 from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
+    MARKET_WIDE,
     VALUATION_SECTIONS,
     asks_peers,
     sector_pick_read,
     sector_turn,
+    stock_set,
 )
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
@@ -104,6 +106,7 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     filled = fill_plan(question, frame, lexicon, settings, settings.model_for("stock"), STOCK_KINDS)
     frame = filled.frame or frame
     lang = frame.language
+    frame = stock_set(frame, pool)  # '그 업종에서 제일 낮은 종목', '… 넘는 종목 몇 개'
     stocks = frame.of("stock")
     refusal = _scope_refusal(frame, lang)
     picked: Turn | None = None
@@ -113,14 +116,15 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             frame, picked = sector_pick  # the sector's pick, then its own figure read
             stocks = frame.of("stock")
         elif (sector := sector_turn(frame, day, pool)) is not None:
-            head = f"**{sector.stock['name']} 업종** · 기준일 {day}" if sector.ko() else (
-                f"**{sector.stock['name']} sector** · as of {day}")  # fmt: skip
+            name = sector.stock["name"]
+            head = f"**{'전체 종목' if name == MARKET_WIDE else name + ' 업종'}** · 기준일 {day}" if (
+                sector.ko()) else f"**{'All stocks' if name == MARKET_WIDE else name + ' sector'}** · as of {day}"  # fmt: skip
             text = head + "\n" + "\n".join(f"- {line}" for line in sector.lines)
             if sector.info:
                 text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)
             return attach_plan(_finish(sector, text, started, declined=False), filled)
-        else:
-            refusal = _unknown_stock(question, lang, pool)  # a company or phrase we do not hold
+        else:  # 'ROE 15% 넘는 은행주': a figure we do not hold; else a company we do not hold
+            refusal = _unheld_refusal(frame, lang) or _unknown_stock(question, lang, pool)
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
         covered = cover(frame)  # '삼성전자 신용등급' is not a request for the report

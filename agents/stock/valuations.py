@@ -26,13 +26,14 @@ from agents.stock.fundamentals import result_of
 from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import COMPOSED, mark_read, nested_measure, pick_direction
+from agents.understanding.coverage import COMPOSED, cover, mark_read, nested_measure, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.morphemes import analyse
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, asked_period, describe, mark_used
 from data_access import figures as fig
+from data_access.postgres import fetch_all
 
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
 
@@ -62,8 +63,9 @@ _PEERS = (
         "s.security_id\n  AND trade_date <= %(base)s ORDER BY trade_date DESC LIMIT 1) b ON true"
         "\nWHERE s.country",
     )
-    + " AND s.sector = ANY(%(sectors)s)"
+    + " AND (cardinality(%(sectors)s::text[]) = 0 OR s.sector = ANY(%(sectors)s))"
 )
+MARKET_WIDE = "전체"  # the set key of every stock of a market ('배당수익률 5% 넘는 종목 몇 개')
 
 
 def _snapshots(turn: Turn, pool: ConnectionPool | None, sql: str,
@@ -185,7 +187,9 @@ def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
 
 
 def _members(sector: str) -> list[str]:
-    """The data's sectors a sector word stands for ('은행주' → 금융)."""
+    """The data's sectors a sector word stands for ('은행주' → 금융); none: every stock."""
+    if sector == MARKET_WIDE:
+        return []
     spec = next((x for x in vocabulary()["sectors"] if x["key"] == sector), None)
     return list(spec.get("data_sectors") or [sector]) if spec else [sector]
 
@@ -261,6 +265,32 @@ def _rank(turn: Turn, pool: ConnectionPool | None) -> None:
         mark_read(turn.frame, "순위", "rank")
 
 
+_SECTOR_SAID = re.compile(r"업종|섹터|sector", re.IGNORECASE)
+
+
+def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFrame:
+    """A ranking or a bar over stocks names its set: a sector ('반도체주'), the sector of the
+    stock talked about ('현대차 PER' → '그 업종에서 제일 낮은 종목은?'), or, with no stock or
+    sector named, every stock of each market ('배당수익률 5% 넘는 종목 몇 개'). The frame with
+    that set as its sector; unchanged when it asks of one stock."""
+    op = frame.operation
+    over_set = bool(op.kind == "rank" and op.top_n) or op.threshold is not None
+    if (not over_set or frame.of("sector") or frame.of("index") or frame.unknown_words
+            or not any(m.name in SECTOR_FIELDS for m in frame.measures)):  # fmt: skip
+        return frame
+    stocks = frame.of("stock")
+    if stocks and all(e.inherited for e in stocks) and _SECTOR_SAID.search(frame.question):
+        rows = fetch_all("SELECT sector FROM stocks WHERE code = %(code)s", {"code": stocks[0].key},
+                         pool=pool)  # fmt: skip
+        key = str(rows[0]["sector"]) if rows and rows[0]["sector"] else ""
+    else:
+        key = MARKET_WIDE if not stocks and not cover(frame).unread else ""
+    if not key:
+        return frame
+    kept = [e for e in frame.entities if e.kind != "stock"]
+    return frame.model_copy(update={"entities": [*kept, Entity(kind="sector", key=key, name=key)]})
+
+
 def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -> Turn | None:
     """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
     stocks of it, when a sector and a valuation figure, but no stock, were named."""
@@ -274,10 +304,11 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
         rows = _sector_rows(turn, pool, members, country)
         turn.stock["currency"] = currency
+        group = _group(turn, name, market, country)
         if (
             pair is not None
         ):  # '배당수익률 가장 높은 은행주의 PER': picked by one, read by the other
-            if line := _sector_pick(turn, rows, *pair, f"{market} {name}"):
+            if line := _sector_pick(turn, rows, *pair, group):
                 turn.lines.append(line)
             continue
         for m in _valuations_asked(frame, SECTOR_FIELDS):
@@ -287,10 +318,10 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                 continue
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
                 if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
-                    turn.lines.append(_sector_filter(turn, rows, m, f"{market} {name}", *bar))
+                    turn.lines.append(_sector_filter(turn, rows, m, group, *bar))
                 continue
             if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
-                turn.lines.append(_sector_ranking(turn, rows, m, f"{market} {name}"))
+                turn.lines.append(_sector_ranking(turn, rows, m, group))
                 continue
             if m not in FUNDAMENTAL_FIELDS:
                 continue
@@ -299,16 +330,19 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                                                            statistics.median(values)))  # fmt: skip
             total = f", 합계 {figure_text(m, sum(values), turn)}" if m in ADDITIVE else ""
             turn.lines.append(
-                f"{market} {name} 업종 {ko} ({len(values)}종목): 평균 {avg}, 중앙값 {mid}{total}"
-                if turn.ko() else f"{name} sector {en}, {country} ({len(values)} stocks): mean "
-                f"{avg}, median {mid}")  # fmt: skip
+                f"{group} {ko} ({len(values)}종목): 평균 {avg}, 중앙값 {mid}{total}"
+                if turn.ko()
+                else f"{group}, {en} ({len(values)} stocks): mean {avg}, median {mid}"
+            )
     if not turn.lines:
         return None
     mark_read(turn.frame, "업종", "섹터", "sector")
     if any(m.name in FUNDAMENTAL_FIELDS for m in frame.measures):
-        turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준, PER은 이익이 양수인 종목만."
-                         if turn.ko() else f"Each stock's last snapshot on or before {as_of}; P/E "
-                         "over stocks with positive earnings only.")  # fmt: skip
+        pe = any(m.name == "per" for m in frame.measures)  # the P/E rule only where a P/E is read
+        turn.info.append(f"각 종목의 {as_of} 이전 마지막 재무 스냅샷 기준" + (
+            ", PER은 이익이 양수인 종목만." if pe else ".") if turn.ko() else
+            f"Each stock's last snapshot on or before {as_of}" + (
+            "; P/E over stocks with positive earnings only." if pe else "."))  # fmt: skip
     return turn
 
 
@@ -339,7 +373,7 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     code = str(top["security_id"]).split(":")[-1]
     ko, en = GAP_WORDS[order]
     turn.leads.append(
-        f"{sectors[0].key} 업종 {ko} 가장 {'낮은' if low else '높은'} 종목: {top['name']} "
+        f"{_group(turn, sectors[0].key, '', 'KR')} {ko} 가장 {'낮은' if low else '높은'} 종목: {top['name']} "
         f"({figure_text(order, float(top[field]), turn)}, {len(rows)}종목 중)" if turn.ko() else
         f"{sectors[0].key} stock with the {'lowest' if low else 'highest'} {en}: {top['name']} "
         f"({figure_text(order, float(top[field]), turn)}, of {len(rows)})")  # fmt: skip
@@ -370,7 +404,8 @@ def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str
     read = nested_measure(frame)
     for e in frame.of("sector"):  # '… 은행주의 PER' (Kiwi: 은행 + 주의): the sector's possessive
         if read is None and frame.question[e.end : e.end + 1] == "의":
-            after = [m for m in frame.measures if frame.question.find(m.surface, e.end) > 0]
+            low = frame.question.lower()  # measure surfaces are lower case ('pbr')
+            after = [m for m in frame.measures if low.find(m.surface.lower(), e.end) > 0]
             read = after[0].surface if after else None
     names = [m.name for m in frame.measures if m.name in SECTOR_FIELDS]
     said = next((m.name for m in frame.measures if m.surface == read), None)
@@ -406,11 +441,21 @@ def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,
         word = ("평균", "mean") if op.aggregate == "avg" else ("합계", "total")
         total = f" — {word[0 if turn.ko() else 1]} {figure_text(read, value, turn)}"
     if turn.ko():
-        return f"{sector} 업종 {ko[0]} {which} 종목의 {ko[1]} ({len(kept)}종목 중){total}: {items}"
+        return f"{sector} {ko[0]} {which} 종목의 {ko[1]} ({len(kept)}종목 중){total}: {items}"
     return (
-        f"{sector} sector, {GAP_WORDS[read][1]} of the {'lowest' if low else 'highest'} "
+        f"{sector}, {GAP_WORDS[read][1]} of the {'lowest' if low else 'highest'} "
         f"{len(picked)} by {GAP_WORDS[order][1]} (of {len(kept)}){total}: {items}"
     )
+
+
+_LISTED = 20  # stocks named in a filter's line; the rest are counted
+
+
+def _group(turn: Turn, name: str, market: str, country: str) -> str:
+    """The set a sector line is about: '국내 반도체 업종', '국내 전체 종목', 'all US stocks'."""
+    if name == MARKET_WIDE:
+        return f"{market} 전체 종목".strip() if turn.ko() else f"all {country} stocks"
+    return f"{market} {name} 업종".strip() if turn.ko() else f"{name} sector ({country})"
 
 
 def _words(turn: Turn, measure: str) -> tuple[str, str]:
@@ -432,10 +477,17 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
     lang = "ko" if turn.ko() else "en"
     ko, en = _words(turn, measure)
     word, said = COMPARATOR_WORDS[lang][comparator], figure_text(measure, bar, turn)
-    listed = ", ".join(f"{r['name']} {figure_text(measure, float(r[field]), turn)}" for r in met)
+    listed = ", ".join(f"{r['name']} {figure_text(measure, float(r[field]), turn)}"
+                       for r in met[:_LISTED])  # fmt: skip
+    if len(met) > _LISTED:
+        listed += (
+            f" 외 {len(met) - _LISTED}종목" if turn.ko() else f" and {len(met) - _LISTED} more"
+        )
     if turn.ko():
-        return f"{sector} 업종 {ko} {said} {word}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
-    return f"{sector} sector, {en} {word} {said}: {len(met)} of {len(kept)} — {listed or 'none'}"
+        return (
+            f"{sector} {ko} {said} {word}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
+        )
+    return f"{sector}, {en} {word} {said}: {len(met)} of {len(kept)} — {listed or 'none'}"
 
 
 def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:
@@ -450,8 +502,8 @@ def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector
     listed = ", ".join(f"{i}. {r['name']} {figure_text(measure, float(r[field]), turn)}"
                        for i, r in enumerate(kept[:n], 1))  # fmt: skip
     low = op.direction == "asc"
-    return (f"{sector} 업종 {ko} {'낮은' if low else '높은'} 순 ({len(kept)}종목 중): {listed}"
-            if turn.ko() else f"{sector} sector by {en}, {'lowest' if low else 'highest'} first "
+    return (f"{sector} {ko} {'낮은' if low else '높은'} 순 ({len(kept)}종목 중): {listed}"
+            if turn.ko() else f"{sector} by {en}, {'lowest' if low else 'highest'} first "
             f"(of {len(kept)}): {listed}")  # fmt: skip
 
 

@@ -226,6 +226,14 @@ class Coverage(BaseModel):
     unheld: list[str] = Field(default_factory=list)  # terms the glossary says the data lacks
 
 
+def _inside_known_word(low: str, t: Morpheme, known: frozenset[str]) -> bool:
+    """'소비자물가' (Kiwi: 소비자 + 물가): a morpheme inside a vocabulary word said whole."""
+    a = low.rfind(" ", 0, t.start) + 1
+    b = low.find(" ", t.end) % (len(low) + 1)
+    return any(low[i:j] in known for i in range(a, t.start + 1) for j in range(t.end, b + 1)
+               if j - i > t.end - t.start)  # fmt: skip
+
+
 def cover(frame: QuestionFrame) -> Coverage:
     """What the frame (and the screen that ran it) read of the question, and what it did not."""
     question, low = frame.question, frame.question.lower()
@@ -278,6 +286,8 @@ def cover(frame: QuestionFrame) -> Coverage:
         if form in known and t.tag != "SN":
             continue
         if t.tag == "SN" and (_number_read(frame, tokens, i) or _in_a_name(tokens, i)):
+            continue
+        if t.tag != "SN" and _inside_known_word(low, t, known):
             continue
         cov.unread.append(t.form)
         defining = frame.operation.kind == "define" and t.tag.startswith(("VV", "VA"))

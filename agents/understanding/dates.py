@@ -210,7 +210,7 @@ _NOT_WHOLE = (
 )
 _YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"}
 _YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
-_RECENT = r"(?<!최근)(?<!최근 )(?<!지난)(?<!지난 )(?<!직전)(?<!직전 )"  # '최근 2분기' is a window
+_RECENT = r"(?<!최근)(?<!최근 )(?<!직전)(?<!직전 )"  # "최근 2분기" is a window; "지난 2분기" is Q2
 _QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
 _RELATIVE_QUARTER = re.compile(r"(?P<o>지난|이번|직전|저번|전)\s*분기" + _NOT_WHOLE)
 _HALF = re.compile(_YEAR_SAID + r"?(?P<h>상반기|하반기)" + _NOT_WHOLE)
@@ -249,7 +249,10 @@ def _said_year(m: re.Match[str], today: date) -> int | None:
 def _quarter(text: str, today: date) -> SpanRead | None:
     if m := _QUARTER.search(text):
         q = int(m.group("q"))
-        year = _said_year(m, today) or (today.year if (q - 1) * 3 < today.month else today.year - 1)
+        ended = bool(re.search(r"지난\s*$", text[: m.start()]))  # '지난 4분기': the last one ended
+        year = _said_year(m, today) or (
+            today.year if (q if ended else q - 1) * 3 < today.month else today.year - 1
+        )
         first, last = _months(year, q * 3 - 2, 3)
     elif m := _RELATIVE_QUARTER.search(text):
         first, last = _span("quarter", 0 if m.group("o") == "이번" else -1, today)

@@ -236,6 +236,8 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
     a day; the other is read on that day (macro derived)."""
     subjects = sorted((e for e in frame.entities if e.kind in ("series", "index") and e.start >= 0),
                       key=lambda e: e.start)  # fmt: skip
+    topics = _topic_series(frame, subjects) if len(subjects) < 2 else []
+    subjects = sorted([*subjects, *topics], key=lambda e: e.start)
     if len(subjects) != 2 or frame.reference is not None:
         return
     tokens = analyse(frame.question)
@@ -266,7 +268,21 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         op = frame.operation
         op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
         mark_read(frame, said.group(0), frame.question[said.end() : when.end].strip())
+        frame.entities = sorted([*frame.entities, *topics], key=lambda e: e.start)
         return
+
+
+def _topic_series(frame: QuestionFrame, subjects: list[Entity]) -> list[Entity]:
+    """'실업률이 가장 높았던 달의 기준금리': topics said with no region of their own are the
+    series of the region the other subject has, else of the question's home market."""
+    low = frame.question.lower()
+    topics = vocabulary()["region_topics"]
+    region = next((s["region"] for e in subjects for s in vocabulary()["series"]
+                   if s["code"] == e.key), "KR" if frame.language == "ko" else "US")  # fmt: skip
+    hits = find_phrases(low, {k: t["words"] for k, t in topics.items()})
+    return [_series_entity(code).model_copy(update={"start": h.start, "end": h.end})
+            for h in hits if (code := topics[h.label].get(region))
+            and not any(e.start < h.end and h.start < e.end for e in subjects)]  # fmt: skip
 
 
 _MOVE_DEGREE = re.compile(r"(?:더|가장|제일)\s*(?:많이|크게)\s*$|덜\s*$")
@@ -569,7 +585,9 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
-    span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
+    span = read_calendar_span(
+        text, today, over_days=_stat_over_days(frame.question) or frame.measure() == "return"
+    )  # "3분기 상승률"
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
     week = read_week_or_month(text, today)
@@ -2106,14 +2124,19 @@ def _other_end_of_ranking(frame: QuestionFrame, previous: QuestionFrame) -> bool
             and not _holdings_words(frame))  # '보유 상위 5종목': the picked ETF's holdings  # fmt: skip
 
 
+def _orders_itself(frame: QuestionFrame) -> bool:
+    """An ordering adjective of the question's own ('제일 낮은 종목은?'), not the list's order."""
+    return any(t.tag.startswith("VA") and t.form in ORDERING_ADJECTIVES
+               for t in analyse(frame.question))  # fmt: skip
+
+
 _HEAD, _TAIL = re.compile(r"(?<!최)상위|\btop\b", re.I), re.compile(r"(?<!최)하위|\bbottom\b", re.I)
 
 
 def _list_end(frame: QuestionFrame, previous: QuestionFrame) -> None:
     """'보수 낮은 순' → '상위 3개만': with no ordering adjective of its own, '상위' is the head of
     the list as it was ordered, '하위' its tail — not 'the highest' or 'the lowest'."""
-    if any(t.tag.startswith("VA") and t.form in ORDERING_ADJECTIVES for t in analyse(frame.question)
-           ) or previous.operation.direction is None:  # fmt: skip
+    if _orders_itself(frame) or previous.operation.direction is None:
         return
     head, tail = _HEAD.search(frame.question), _TAIL.search(frame.question)
     if bool(head) != bool(tail):
@@ -2377,7 +2400,7 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
             prev.threshold_unit,
         )
         op.filter_measure, op.conditions = prev.filter_measure, list(prev.conditions)
-    elif op.kind == "rank" and bare:
+    elif op.kind == "rank" and bare and not _orders_itself(frame):
         # '거기서 상위 3개만': 상위 means the head of the list as it was ordered
         op.direction = previous.operation.direction
     if frame.period is None and frame.span is None and frame.window is None and previous.span:
