@@ -311,6 +311,10 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             if line := _sector_pick(turn, rows, *pair, group):
                 turn.lines.append(line)
             continue
+        if len(bars := _bars(frame)) >= 2:  # 'PER 10배 미만이면서 배당수익률 5% 넘는 종목'
+            if currency == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
+                turn.lines.append(_sector_bars(turn, rows, bars, group))
+            continue
         for m in _valuations_asked(frame, SECTOR_FIELDS):
             field = SECTOR_FIELDS[m]
             values = [float(r[field]) for r in _sector_kept(rows, field)]
@@ -488,6 +492,44 @@ def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector:
             f"{sector} {ko} {said} {word}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
         )
     return f"{sector}, {en} {word} {said}: {len(met)} of {len(kept)} — {listed or 'none'}"
+
+
+def _bars(frame: QuestionFrame) -> list[tuple[str, str, float]]:
+    """Every bar a filter holds stocks to, (measure, comparator, bar in the figure's unit), when
+    each is a sector figure; the parser keeps amounts in 억."""
+    op = frame.operation
+    said = [(op.filter_measure, op.comparator, op.threshold, op.threshold_unit)] + [
+        (c.measure, c.comparator, c.threshold, c.unit) for c in op.conditions]  # fmt: skip
+    bars = [(str(m), str(c), t * (1e8 if u == "억" else 1.0)) for m, c, t, u in said
+            if m in SECTOR_FIELDS and c is not None and t is not None]  # fmt: skip
+    return bars if op.kind == "filter" and len(bars) == len(said) else []
+
+
+def _sector_bars(turn: Turn, rows: list[dict[str, Any]], bars: list[tuple[str, str, float]],
+                 sector: str) -> str:  # fmt: skip
+    """A sector's stocks that meet every bar, in the first figure's order."""
+    kept = rows
+    for m, _, _ in bars:
+        kept = _sector_kept(kept, SECTOR_FIELDS[m])
+    met = [r for r in kept if all(meets(float(r[SECTOR_FIELDS[m]]), c, b) for m, c, b in bars)]
+    first, comparator, _ = bars[0]
+    met.sort(key=lambda r: float(r[SECTOR_FIELDS[first]]), reverse=not comparator.startswith("<"))
+    lang = "ko" if turn.ko() else "en"
+    said = [f"{_words(turn, m)[0 if turn.ko() else 1]} {figure_text(m, b, turn)} "
+            f"{COMPARATOR_WORDS[lang][c]}" if turn.ko() else f"{_words(turn, m)[1]} "
+            f"{COMPARATOR_WORDS[lang][c]} {figure_text(m, b, turn)}" for m, c, b in bars]  # fmt: skip
+    listed = ", ".join(r["name"] + " (" + ", ".join(
+        figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m, _, _ in bars) + ")"
+        for r in met[:_LISTED])  # fmt: skip
+    if len(met) > _LISTED:
+        listed += (
+            f" 외 {len(met) - _LISTED}종목" if turn.ko() else f" and {len(met) - _LISTED} more"
+        )
+    if turn.ko():
+        return (
+            f"{sector} {' · '.join(said)}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
+        )
+    return f"{sector}, {' and '.join(said)}: {len(met)} of {len(kept)} — {listed or 'none'}"
 
 
 def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str) -> str:

@@ -256,7 +256,7 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         else:
             continue
         # '… 날 코스피 수익률': the other's move that day, not its level
-        moved = any(m.name == "return" and frame.question.find(m.surface, subjects[1].start) > 0
+        moved = any(m.name == "return" and frame.question.lower().find(m.surface.lower(), subjects[1].start) > 0
                     for m in frame.measures)  # fmt: skip
         # 'CPI 상승률이 가장 높았던 달': the day its year-over-year rate peaked, not its level
         between = frame.question[subjects[0].end : t.start]
@@ -585,9 +585,7 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
-    span = read_calendar_span(
-        text, today, over_days=_stat_over_days(frame.question) or frame.measure() == "return"
-    )  # "3분기 상승률"
+    span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
     week = read_week_or_month(text, today)
@@ -658,18 +656,25 @@ def _level_asked(question: str) -> bool:
 def _stat_over_days(question: str) -> bool:
     """A statistic of a series' days or a return is asked ('평균', '합계', '최고치', '수익률'):
     a quarter or year named is then its own days ('작년 합계', '3분기 수익률')."""
-    return read_window_stat(question).stat in (
-        "avg",
-        "sum",
-        "max",
-        "min",
-        "range",
-        "extremes",
-        "std",
-        "return",
-        "up_days",
-        "down_days",
-    ) or bool(DAYS_ASKED.search(question))  # '작년 며칠': the year's days
+    return (
+        read_window_stat(question).stat
+        in (
+            "avg",
+            "sum",
+            "max",
+            "min",
+            "range",
+            "extremes",
+            "std",
+            "return",
+            "up_days",
+            "down_days",
+        )
+        or bool(DAYS_ASKED.search(question))
+        or bool(  # '작년 며칠': the year's days
+            find_phrases(question.lower(), {"r": vocabulary()["measures"]["return"]})
+        )
+    )  # '3분기 상승률', '3분기 등락률': any word of a return
 
 
 # the words after a day that make it a change's base: the date reader's, as written text
@@ -1560,7 +1565,7 @@ def _filter_measure(frame: QuestionFrame, text: str, at: int | None = None) -> s
     if not comparators:
         return frame.measures[0].name
     comparator = comparators[0].start if at is None else at
-    positions = [(frame.question.lower().find(m.surface), m.name) for m in frame.measures]
+    positions = [(frame.question.lower().find(m.surface.lower()), m.name) for m in frame.measures]
     before = [(p, n) for p, n in positions if 0 <= p <= comparator]
     return max(before)[1] if before else frame.measures[0].name
 
@@ -2346,8 +2351,10 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
 
 def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Period | None:
     """'3개월 전에는?' → '얼마나 늘었어?': a change asked after a day named back from now is the
-    change over that span (a calendar day, '9월 말', names no span: None)."""
-    if frame.operation.kind not in ("change", "difference") or previous.as_of_span is None:
+    change over that span ('1년 전엔?' → '그럼 수익률은?': the return since; a calendar day,
+    '9월 말', names no span: None)."""
+    moved = frame.operation.kind in ("change", "difference") or frame.measure() == "return"
+    if not moved or previous.as_of_span is None:
         return None
     said = previous.question[previous.as_of_span[0] : previous.as_of_span[1]]
     probe = QuestionFrame(question=said, language=frame.language)
