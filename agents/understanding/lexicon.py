@@ -101,6 +101,9 @@ class Lexicon:
             out.append((fold(name), "stock", code, name))
             if name_en:
                 out.append((fold(name_en), "stock", code, name))
+                bare_en = _CORPORATE_TAIL.sub("", name_en)  # 'KB Financial' for '… Group'
+                if bare_en != name_en and len(bare_en) >= 4:
+                    out.append((fold(bare_en), "stock", code, name))
             spoken = spelled_initials(name)
             if spoken != name:  # 'SK하이닉스' said '에스케이하이닉스', '삼성SDI' '삼성에스디아이'
                 out.append((fold(spoken), "stock", code, name))
@@ -435,6 +438,13 @@ def _sector_forms(spec: dict[str, Any]) -> list[str]:
 _ENDINGS = ("에서", "에게", "보다", "하고", "이랑", "까지", "부터", "으로", "처럼", "만", "에",
             "로", *_PARTICLES_ONE)  # fmt: skip
 _LONG_ENDINGS = tuple(e for e in _ENDINGS if len(e) > 1)
+
+
+# the corporate word an English name is said without ('KB Financial', 'Hanwha Aerospace')
+_CORPORATE_TAIL = re.compile(
+    r"\s+(?:group|holdings?|co\.?,?\s*ltd\.?|co\.?|corp(?:oration)?\.?|inc\.?|ltd\.?|company)$",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=1)

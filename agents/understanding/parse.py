@@ -717,7 +717,9 @@ def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
         return text  # '작년 말 대비', '연초 이후': the period reader's named period (YTD)
     if point.base or _BASE_AFTER.match(frame.question, point.end):  # '작년 말과 비교'
         return _on_day(frame, text, point.day, point.start, point.end)
-    frame.as_of_date = point.day.isoformat()
+    day = point.day  # '연초 종가': a start's holiday moves to the first session, not the last
+    frame.as_of_date = (next_trading_day(day, "KRX", inclusive=True) if point.edge == "first"
+                        and day < today else day).isoformat()  # fmt: skip
     return _dated(frame, text, point.start, point.end)
 
 
