@@ -100,20 +100,28 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
 
 
-def drawdown_point(series: Series, months: int, lang: str) -> str:
-    """The deepest fall from a running high over the last `months` (figures.deepest_drawdown)."""
+def drawdown_point(series: Series, months: int, lang: str,
+                   named: CalendarSpan | None = None) -> str:  # fmt: skip
+    """The deepest fall from a running high over the last `months`, or over the calendar span
+    named ('올해 최대 낙폭': 2026's own days) (figures.deepest_drawdown)."""
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    start = points[-1][0] - relativedelta(months=months) if points else None
-    inside = [p for p in points if start is not None and p[0] >= start]
+    if named is not None:
+        first, last = date.fromisoformat(named.first), date.fromisoformat(named.last)
+        inside = [p for p in points if first <= p[0] <= last]
+        said = (named.label_ko, named.label_en)
+    else:
+        start = points[-1][0] - relativedelta(months=months) if points else None
+        inside = [p for p in points if start is not None and p[0] >= start]
+        said = (f"최근 {months}개월", f"the last {months} months")
     found = fig.deepest_drawdown(inside)
     if found is None:
         return f"{_name(series)}: " + ("관측치가 부족합니다." if lang == "ko" else "too few.")
     depth, peak, trough = found
     span = f"{inside[0][0]} ~ {inside[-1][0]}"
     if lang == "ko":
-        return (f"{_name(series)} 최근 {months}개월({span}) 최대 낙폭 {depth * 100:.2f}% "
+        return (f"{_name(series)} {said[0]}({span}) 최대 낙폭 {depth * 100:.2f}% "
                 f"(고점 {peak} → 저점 {trough}).")  # fmt: skip
-    return (f"{_name(series)} maximum drawdown over the last {months} months ({span}): "
+    return (f"{_name(series)} maximum drawdown over {said[1]} ({span}): "
             f"{depth * 100:.2f}% (peak {peak} → trough {trough}).")  # fmt: skip
 
 
@@ -927,12 +935,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if volume is not None and levels_only:  # '코스피 거래량': levels here, no session volumes
         frame.notes.append(f"{UNAPPLIED}{volume.surface}")
         return []
-    if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭'
-        return [drawdown_point(s, months, lang) for s in series]
+    if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭', '올해 최대 낙폭'
+        if frame.span is not None:
+            frame.span.used = True
+        return [drawdown_point(s, months, lang, frame.span) for s in series]
     anchor = _at_extreme_asked(frame)
     if anchor is not None and len(series) >= 2:  # '실업률이 가장 높았던 달의 연방기금금리'
-        window = round(frame.period.months) if frame.period else min(months, 12)  # not the fetch
-        return at_extreme(series, *anchor, months=window, lang=lang)
+        return at_extreme(series, *anchor, months=_extreme_months(frame, months), lang=lang)
     if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
         mark_read(frame, *PER_READ)
         span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
@@ -1145,7 +1154,8 @@ def compared_across_agents(frame: QuestionFrame | None, responses: dict[str, Age
         return {}  # an agent with both series compared them itself
     series = [s for resp in holders.values() for s in resp.series]
     if anchor is not None:  # 'VIX가 가장 높았던 날 코스피': the index read on the VIX's day
-        lines = at_extreme(series, *anchor, months=_months_held(series), lang=lang)
+        lines = at_extreme(series, *anchor, months=_extreme_months(frame, _months_held(series)),
+                           lang=lang)  # fmt: skip
     elif any(is_rate(s) for s in series):
         return {}  # a rate beside a level: no common unit to compare in
     else:
@@ -1168,6 +1178,15 @@ def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool, bool
         return None
     key, side, *read = said[len(AT_EXTREME) :].split(":")
     return key, side, "return" in read, "now" in read, "rate" in read
+
+
+def _extreme_months(frame: QuestionFrame, held: int) -> int:
+    """The months whose extreme names the day: the window or period said ('최근 1년 최고치였던
+    날'), else a year of what was fetched — not the whole fetch."""
+    w = frame.window
+    if w is not None and w.unit in ("month", "quarter", "year"):
+        return w.n * {"month": 1, "quarter": 3, "year": 12}[w.unit]
+    return round(frame.period.months) if frame.period else min(held, 12)
 
 
 def _months_held(series: list[Series]) -> int:

@@ -31,7 +31,7 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import measure_name
+from agents.understanding.frame import CalendarSpan, measure_name
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
@@ -236,21 +236,39 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
 def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
     """The deepest fall from a running high of the closes over the period (a year unless
     asked), with the days of its peak and trough."""
-    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    points = [(r["trade_date"], float(r["close"])) for r in after_base(rows, p, with_base=True)
-              if r["close"]]  # fmt: skip
+    if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': from the span's first session
+        p, rows = _span_sessions(turn, pool, span)
+        rows = rows[1:] if rows and rows[0]["trade_date"] < date.fromisoformat(span.first) else rows
+    else:
+        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+        rows = after_base(rows, p, with_base=True)
+    points = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     found = fig.deepest_drawdown(points)
     if found is None:
         turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
         return
     mark_used(turn.frame)
     depth, peak, trough = found
-    label = p.ko if turn.ko() else p.en
+    named = (span.label_ko, span.label_en) if span is not None else (p.ko, p.en)
+    label = named[0] if turn.ko() else named[1]
     turn.lines.append(
         f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
         f"{points[0][0]} ~ {points[-1][0]})" if turn.ko() else f"Maximum drawdown over {label} "
         f"(closes) {depth * 100:.2f}% (peak {peak} → trough {trough}; {points[0][0]} to "
         f"{points[-1][0]})")  # fmt: skip
+
+
+def _span_sessions(turn: Turn, pool: ConnectionPool | None,
+                   span: CalendarSpan) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
+    """A calendar span's sessions with the close before its first (the span marked used), and
+    the period its label falls back on."""
+    first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
+    bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
+    before = [r for r in bars if r["trade_date"] < first][-1:]
+    span.used = True
+    return fig.period_named(None, 12.0), before + [
+        r for r in bars if first <= r["trade_date"] <= last
+    ]
 
 
 def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -259,11 +277,7 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     w, span = turn.frame.window, turn.frame.span
     sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
     if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
-        first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-        bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
-        before = [r for r in bars if r["trade_date"] < first][-1:]
-        rows = before + [r for r in bars if first <= r["trade_date"] <= last]
-        p, span.used = fig.period_named(None, 12.0), True
+        p, rows = _span_sessions(turn, pool, span)
     elif sessions:  # enough calendar days for N sessions and the close before them
         days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
         p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)

@@ -274,7 +274,7 @@ def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFram
     sector named, every stock of each market ('배당수익률 5% 넘는 종목 몇 개'). The frame with
     that set as its sector; unchanged when it asks of one stock."""
     op = frame.operation
-    over_set = bool(op.kind == "rank" and op.top_n) or op.threshold is not None
+    over_set = bool(op.top_n) or op.threshold is not None  # ranked, counted or barred
     if (not over_set or frame.of("sector") or frame.of("index") or frame.unknown_words
             or not any(m.name in SECTOR_FIELDS for m in frame.measures)):  # fmt: skip
         return frame

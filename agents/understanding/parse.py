@@ -226,6 +226,20 @@ def understand(
     return frame
 
 
+_EXTREME_NOUNS = {
+    "최고치": "max",
+    "최고": "max",
+    "고점": "max",
+    "최대치": "max",
+    "최고점": "max",
+    "최저치": "min",
+    "최저": "min",
+    "저점": "min",
+    "최소치": "min",
+    "최저점": "min",
+}
+# Kiwi reads '날' after '…였던' as 나 + ㄹ: the day said, read from the text
+_WHEN_AFTER = re.compile(r"\s*(날|달|때|시점|주|해|시기|분기)(?![가-힣])")
 _WHEN_NOUNS = frozenset({"달", "날", "때", "시점", "주", "해", "시기", "분기", "월", "일"})
 _SUPERLATIVE = re.compile(r"가장|제일|최고로?")
 
@@ -242,14 +256,23 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         return
     tokens = analyse(frame.question)
     for i, t in enumerate(tokens):
-        if not subjects[0].end <= t.start < subjects[1].start or not t.tag.startswith(("VA", "VV")):
+        extreme = _EXTREME_NOUNS.get(t.form) if t.tag.startswith("NN") else None
+        if not subjects[0].end <= t.start < subjects[1].start or not (
+                t.tag.startswith(("VA", "VV")) or extreme):  # fmt: skip
             continue
-        said = _SUPERLATIVE.search(frame.question, subjects[0].end, t.start)
         rest = tokens[i + 1 : i + 5]
+        said = None if extreme else _SUPERLATIVE.search(frame.question, subjects[0].end, t.start)
+        word, word_end = (t.form, t.end) if extreme else (said.group(0), said.end()) if said else (
+            "", 0)  # fmt: skip
         when = next((r for r in rest if r.form in _WHEN_NOUNS and r.tag.startswith("NN")), None)
-        if not said or when is None or when.end > subjects[1].start:
+        past = next((r for r in rest if r.form == "던"), None)
+        if when is None and past is not None and (m := _WHEN_AFTER.match(frame.question, past.end)):
+            when = replace(past, form=m.group(1), start=m.start(1), end=m.end(1))  # '…였던 날'
+        if not word or when is None or when.end > subjects[1].start:
             continue
-        if t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(r.form == "던" for r in rest):
+        if extreme and any(r.form == "던" for r in rest):  # '최근 1년 최고치였던 날'
+            side = extreme
+        elif t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(r.form == "던" for r in rest):
             side = "min" if t.form in ("낮", "작", "적") else "max"  # '높았던': a day past
         elif (move := asked_move(frame.question[t.start : when.start])) is not None:
             side = move  # '가장 많이 떨어진 날': the day of the largest one-day fall
@@ -267,7 +290,7 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
                            + (":rate" if rate else ""))  # fmt: skip
         op = frame.operation
         op.kind, op.top_n, op.direction, op.aggregate = "lookup", None, None, None
-        mark_read(frame, said.group(0), frame.question[said.end() : when.end].strip())
+        mark_read(frame, word, frame.question[word_end : when.end].strip())
         frame.entities = sorted([*frame.entities, *topics], key=lambda e: e.start)
         return
 
