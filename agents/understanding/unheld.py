@@ -122,6 +122,8 @@ def read_unheld_names(frame: QuestionFrame, question: str, lexicon: Lexicon,
         _read_unheld_company(frame, question)  # '삼성전지' is 삼성전자 or 삼성전기: asked back
     if "manager" in kinds and not any(n.startswith(UNHELD) for n in frame.notes):
         _read_house_names(frame, question)
+    if "etf" in kinds and not frame.of("etf"):
+        _read_unheld_fund(frame, question, lexicon)
 
 
 def _read_unknown_tickers(frame: QuestionFrame, question: str, lexicon: Lexicon) -> None:
@@ -169,6 +171,28 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
         _said(frame, name)
         frame.entities = [e for e in frame.entities  # the sector word was part of the name
                           if not (e.kind == "sector" and start <= e.start < cue.start())]  # fmt: skip
+        return
+
+
+def _read_unheld_fund(frame: QuestionFrame, question: str, lexicon: Lexicon) -> None:
+    """'TIGER 차이나전기차 순자산', 'KODEX 우주항공 보수': a fund brand, then a name no fund of
+    ours has (no word we know, nothing linked), is a fund we do not hold — not the house's
+    every fund."""
+    brands = {b.lower() for b in lexicon.brands}
+    spans = [(e.start, e.end) for e in frame.entities if e.start >= 0]
+    for brand in frame.of("manager"):
+        if brand.start < 0 or question[brand.start : brand.end].lower() not in brands:
+            continue
+        after = next((w for w in words(question) if w.start >= brand.end), None)
+        if (after is None or question[brand.end : after.start].strip()  # 'TIGER, KODEX'
+                or any(a < after.end and after.start < b for a, b in spans)
+                or after.stem.lower() in vocabulary_words() or not re.search(r"[가-힣A-Za-z]", after.stem)):  # fmt: skip
+            continue
+        nouns = [t for t in after.morphemes if t.tag.startswith("NN")]
+        if not is_name(after) and len(nouns) < 2:  # 'KODEX 시리즈', 'TIGER 상품': the house's funds
+            continue
+        _said(frame, f"{question[brand.start : brand.end]} {after.stem}")
+        frame.entities.remove(brand)  # the house's funds are not what was asked
         return
 
 

@@ -119,3 +119,60 @@ def test_a_closed_year_start_and_a_short_english_name(pg_pool: Any) -> None:
     short = _stock("KB Financial dividend yield", pg_pool)
     assert short.status == "ok" and "KB금융 (105560)" in short.answer
     assert f"{float(dividend['dividend_yield']):.2f}%" in short.answer
+
+
+def test_a_drawdown_over_a_year_named_and_an_extreme_said_as_a_noun(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'SK하이닉스 올해 최대 낙폭' and '코스피 올해 최대 낙폭' were over the last twelve months;
+    'VIX 최근 1년 최고치였던 날 코스피 수익률' gave the VIX's high alone (partial)."""
+    year = _day(pg_pool)[:4]
+
+    def deepest(rows: list[dict[str, Any]]) -> float:
+        high, worst = 0.0, 0.0
+        for r in rows:
+            high = max(high, float(r["v"]))
+            worst = min(worst, float(r["v"]) / high - 1)
+        return worst * 100
+
+    stock = fetch_all("SELECT close AS v FROM stock_prices WHERE security_id = 'KR:000660' AND "
+                      "trade_date >= %(y)s ORDER BY trade_date", {"y": f"{year}-01-01"}, pg_pool)  # fmt: skip
+    own = _stock("SK하이닉스 올해 최대 낙폭", pg_pool)
+    assert f"{year}년 최대 낙폭(종가 기준) {deepest(stock):.2f}%" in own.answer
+    kospi = fetch_all("SELECT close AS v FROM market_series_prices WHERE series_code = '^KS11' "
+                      "AND trade_date >= %(y)s ORDER BY trade_date", {"y": f"{year}-01-01"},
+                      pg_pool)  # fmt: skip
+    index = macro_answer("코스피 올해 최대 낙폭", settings=offline, store=graph_store, pool=pg_pool)
+    assert (
+        f"코스피 {year}년(" in index.answer and f"최대 낙폭 {deepest(kospi):.2f}%" in index.answer
+    )
+    peak = fetch_all(
+        "SELECT obs_date FROM macro_observations WHERE series_code = 'VIXCLS' AND obs_date > "
+        "(SELECT max(obs_date) FROM macro_observations WHERE series_code = 'VIXCLS') - interval "
+        "'12 months' ORDER BY value DESC, obs_date LIMIT 1", None, pg_pool)[0]["obs_date"]  # fmt: skip
+    then = macro_answer("VIX 최근 1년 최고치였던 날 코스피 수익률", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert then.status == "ok" and f"({peak}) 시점의 코스피 일간 수익률" in then.answer
+
+
+def test_a_fund_name_we_do_not_hold_and_a_top_n_of_every_stock(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'TIGER 차이나전기차 순자산' listed every TIGER fund (partial, '차이나' unread); '시가총액
+    상위 5개 종목 평균 PBR' was an unknown stock."""
+    from agents.etf.service import answer_question as etf_answer
+
+    fund = etf_answer(
+        "TIGER 차이나전기차 순자산", settings=offline, store=graph_store, pool=pg_pool
+    )
+    assert fund.status != "ok" and "'TIGER 차이나전기차'" in fund.answer
+    assert "TIGER 200" not in fund.answer  # not the house's funds
+    rows = fetch_all(
+        "SELECT f.pb FROM stocks s JOIN LATERAL (SELECT pb, market_cap FROM stock_fundamentals WHERE "
+        "security_id = s.security_id AND as_of_date <= %(day)s ORDER BY as_of_date DESC LIMIT 1) f "
+        "ON true WHERE s.country = 'KR' AND NOT s.is_etf AND f.market_cap IS NOT NULL "
+        "ORDER BY f.market_cap DESC LIMIT 5", {"day": _day(pg_pool)}, pg_pool)  # fmt: skip
+    mean = sum(float(r["pb"]) for r in rows) / len(rows)
+    top = _stock("시가총액 상위 5개 종목 평균 PBR", pg_pool)
+    assert top.status == "ok" and "국내 전체 종목 시가총액 상위 5개 종목의 PBR" in top.answer
+    assert f"평균 {mean:,.2f}배" in top.answer
