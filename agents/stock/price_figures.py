@@ -32,6 +32,7 @@ from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.frame import CalendarSpan, measure_name
+from agents.understanding.morphemes import analyse
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
@@ -72,12 +73,7 @@ def _return(turn: Turn, pool: ConnectionPool | None) -> None:
     cited.date_range.start, cited.date_range.end = str(r.start_date), str(r.end_date)
     step.observation = f"{step.observation}; {label} {r.window_ko()} ({fig.RETURN_DEFINITION_KO})"
     turn.figures["return"] = r.pct
-    cur = turn.stock["currency"]
-    first, last = money(r.start_close, cur), money(r.end_close, cur)
-    turn.lines.append(
-        f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
-        if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
-        f"{last} on {r.end_date})")  # fmt: skip
+    turn.lines.append(_return_line(turn, label, r))
     for index in turn.frame.of("index")[:1]:  # 'NAVER 코스피 대비 3개월 (초과) 수익률'
         _against_index(turn, pool, index.name, p, r)
     # '왜 올랐어?', '1년 전보다 얼마나 떨어졌어?': a move the question takes as given is checked
@@ -86,6 +82,22 @@ def _return(turn: Turn, pool: ConnectionPool | None) -> None:
     premise = contradicted(turn.stock["name"], r.pct, label, move, turn.lang) if move else None
     if premise:
         turn.lines.insert(0, premise)  # said before the figures it rests on
+    for more in turn.frame.more_periods:  # '1년 수익률이랑 3개월 수익률': each period asked
+        p = fig.period_named(more.label, more.months)
+        start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=10)
+        r = fig.period_return(fig.bars_of(fetch_bars(turn, pool, start)), p)
+        if r is None:
+            continue
+        turn.lines.append(_return_line(turn, p.ko if turn.ko() else p.en, r))
+        mark_read(turn.frame, *(t.form for t in analyse(more.surface)))
+
+
+def _return_line(turn: Turn, label: str, r: fig.PeriodReturn) -> str:
+    cur = turn.stock["currency"]
+    first, last = money(r.start_close, cur), money(r.end_close, cur)
+    return (f"{label} 수익률 {r.pct:+.2f}% (종가 {first} {r.start_date} → {last} {r.end_date})"
+            if turn.ko() else f"{label} return {r.pct:+.2f}% (close {first} on {r.start_date} → "
+            f"{last} on {r.end_date})")  # fmt: skip
 
 
 _INDEX_BARS = """SELECT trade_date, close FROM market_series_prices WHERE series_code = %(series)s

@@ -164,6 +164,7 @@ class QuestionFrame(BaseModel):
     operation: Operation = Field(default_factory=Operation)
     relation: str | None = None  # holders | holdings | similar | holdings_changes | together …
     period: Period | None = None
+    more_periods: list[Period] = Field(default_factory=list)  # '1개월 3개월 1년 수익률': the rest
     as_of_date: str | None = None
     as_of_span: tuple[int, int] | None = None  # the words that named the day
     span: CalendarSpan | None = None  # a month, quarter, half, year or range named whole

@@ -833,15 +833,15 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
         for h in find_phrases(text, voc["period_words"])
         if outside(h.start, h.end) and text[h.end : h.end + 1] != "별"
     ]  # '분기별 수익률': one per quarter, not a window
-    counted = next((w for w in windows(analyse(frame.question), frame.question, ago=True)
-                    if w.unit in _PERIOD_UNITS and outside(w.start, w.end)
-                    and text[w.start : w.end] == frame.question[w.start : w.end].lower()), None)  # fmt: skip
+    found = [w for w in windows(analyse(frame.question), frame.question, ago=True)
+             if w.unit in _PERIOD_UNITS and outside(w.start, w.end)
+             and text[w.start : w.end] == frame.question[w.start : w.end].lower()]  # fmt: skip
+    counted = found[0] if found else None
     if counted and (not hits or counted.end - counted.start >= hits[0].end - hits[0].start):
-        suffix, months = _PERIOD_UNITS[counted.unit]
-        n = counted.n * (3 if counted.unit == "quarter" else 1)  # '최근 2분기' is 6 months
-        label = _canonical_period(n, suffix)
-        months = 12.0 * int(label[:-1]) if label.endswith("y") else n * months
-        frame.period = Period(label=label, months=months, surface=text[counted.start : counted.end])
+        frame.period = _counted_period(counted, text)
+        # '1개월 3개월 1년 수익률': the other periods of the same figure, for a screen to read
+        frame.more_periods = [_counted_period(w, text) for w in found[1:]
+                              if w.unit in ("week", "month", "quarter", "year")]  # fmt: skip
         return _blank(text, counted.start, counted.end)
     if hits:
         h = hits[0]
@@ -849,6 +849,14 @@ def _read_period(frame: QuestionFrame, text: str) -> str:
         frame.period = Period(label=h.label, months=months, surface=h.phrase)
         return _blank(text, h.start, h.end)
     return text
+
+
+def _counted_period(counted: WindowRead, text: str) -> Period:
+    suffix, months = _PERIOD_UNITS[counted.unit]
+    n = counted.n * (3 if counted.unit == "quarter" else 1)  # '최근 2분기' is 6 months
+    label = _canonical_period(n, suffix)
+    months = 12.0 * int(label[:-1]) if label.endswith("y") else n * months
+    return Period(label=label, months=months, surface=text[counted.start : counted.end])
 
 
 # a window's unit as a period's: sessions are days to the period figures ('10거래일' is 10d)

@@ -176,3 +176,17 @@ def test_a_fund_name_we_do_not_hold_and_a_top_n_of_every_stock(
     top = _stock("시가총액 상위 5개 종목 평균 PBR", pg_pool)
     assert top.status == "ok" and "국내 전체 종목 시가총액 상위 5개 종목의 PBR" in top.answer
     assert f"평균 {mean:,.2f}배" in top.answer
+
+
+def test_several_periods_of_one_return(pg_pool: Any) -> None:
+    """'삼성전자 1개월 3개월 1년 수익률' gave the 1-month return with '3개월', '1년' unread."""
+    answer = _stock("삼성전자 1개월 3개월 1년 수익률", pg_pool)
+    assert answer.status == "ok" and "읽지 못해" not in answer.answer
+    for label, back in (("1개월", "1 month"), ("3개월", "3 months"), ("1년", "1 year")):
+        ratio = fetch_all(
+            "SELECT (SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY "
+            "trade_date DESC LIMIT 1) / (SELECT close FROM stock_prices WHERE security_id = "
+            "'KR:005930' AND trade_date <= (SELECT max(trade_date) FROM stock_prices WHERE "
+            "security_id = 'KR:005930') - %(b)s::interval ORDER BY trade_date DESC LIMIT 1) AS r",
+            {"b": back}, pg_pool)[0]["r"]  # fmt: skip
+        assert f"{label} 수익률 {(float(ratio) - 1) * 100:+.2f}%" in answer.answer
