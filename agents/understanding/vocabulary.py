@@ -28,6 +28,12 @@ def vocabulary() -> dict[str, Any]:
     for group, part in (("forecast", ""), ("advice_soft", "soft_")):
         scope[group] += [f"{asker} {verb}" for asker in english[f"{part}askers"]
                          for verb in english[f"{part}verbs"]]  # fmt: skip
+    # a change's base said with any comparative ('전월보다', '작년이랑', '1년 전 대비'): one
+    # entry per base noun, not one per spelling
+    said = data["change_bases"]
+    for basis, bases in said["bases"].items():
+        data["change"][basis] += [f"{b}{c}" for b in bases for c in said["attached"]] + [
+            f"{b} {c}" for b in bases for c in said["spaced"]]  # fmt: skip
     return data
 
 
