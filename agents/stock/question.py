@@ -271,8 +271,10 @@ def _total(frame: QuestionFrame, turns: list[Turn]) -> str:
     key = _shared_figure(frame, turns)
     if key is not None and agg == "sum" and key not in ADDITIVE:  # '배당수익률 합': said, not added
         ko, en = GAP_WORDS[key]
-        turns[0].notes.append(f"{josa(ko, '은/는')} 비율이라 더하지 않았습니다 (각 종목 값만 보였습니다)."
-                              if turns[0].ko() else f"A {en} is a ratio: it is not added up.")  # fmt: skip
+        why = ("한 주의 가격이라", "a price per share") if key in ("close", "high", "low") else (
+            "비율이라", "a ratio")  # '종가 합치면?': prices per share add up to nothing  # fmt: skip
+        turns[0].notes.append(f"{josa(ko, '은/는')} {why[0]} 더하지 않았습니다 (각 종목 값만 보였습니다)."
+                              if turns[0].ko() else f"A {en} is {why[1]}: it is not added up.")  # fmt: skip
     if key is None or (agg == "sum" and key not in ADDITIVE):
         return ""
     values = [t.figures[key] for t in turns]

@@ -2013,6 +2013,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             frame.operation.kind == "change"
         ):  # '둘 중 어디가 더 많이 올랐어?': the two moves, compared
             frame.operation.kind = "compare"
+        elif frame.operation.kind == "lookup" and _orders_itself(frame):
+            frame.operation.kind = "compare"  # '둘 중 높은 건?': the two figures, which is higher
         if frame.operation.kind == "difference" and previous.operation.top_n == 1:
             # '미래에셋 ETF 중 순자산 1위' → '삼성은?' → '둘 차이는?': the two first ones' gap
             frame.operation.top_n = 1
@@ -2218,7 +2220,8 @@ def _then_against_now(frame: QuestionFrame, previous: QuestionFrame, own: list[E
     each value set against its latest."""
     said = next((n for n in previous.notes if n.startswith(AT_EXTREME)), None)
     now = _NOW.search(frame.question)
-    if said is None or now is None or own:
+    talked = {e.key for e in previous.entities}  # '지금 코스피는 그때보다 높아?': named again
+    if said is None or now is None or any(e.key not in talked for e in own):
         return False
     frame.entities = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
                       for e in previous.entities]  # fmt: skip
@@ -2227,7 +2230,8 @@ def _then_against_now(frame: QuestionFrame, previous: QuestionFrame, own: list[E
     frame.operation = previous.operation.model_copy()
     frame.window = frame.window or previous.window
     frame.period = frame.period or previous.period
-    mark_read(frame, now.group(0), *(w for w in _COMPARE_WORDS if w in frame.question))
+    mark_read(frame, now.group(0), *(w for w in (*_COMPARE_WORDS, "그때", "그날", "보다")
+                                     if w in frame.question))  # fmt: skip
     return True
 
 
