@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.contract.models import Article
-from agents.contract.thesaurus import everyday, is_english, restate, rewrite
+from agents.contract.thesaurus import everyday, is_english, kin, restate, rewrite
 from agents.contract.tokenize import tagged, tokens
 
 # Generic words: what kind of fact is asked (a period, an amount, a party), never the topic.
@@ -260,7 +260,7 @@ def covers(unit: TopicUnit, article: Article) -> bool:
             return True  # '반품비' (반품 + 비) is covered by the 반품 clause that says 비용
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
         register = {t for e in everyday() if joined in e.words or joined in e.morphemes
-                    for t in e.register} | set(unit.phrased)  # fmt: skip
+                    for t in e.register} | set(unit.phrased) | set(kin(joined, [joined]))  # fmt: skip
         return any(t in words or t in text for t in register)
     stem = unit.morphemes[0][:-1]
     if (
@@ -272,6 +272,7 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     register |= set(unit.phrased)
+    register |= set(kin(unit.word, unit.morphemes))  # a word of its meaning group: '물건' by 화물
     register |= _prefix_words(unit.morphemes[0])
     if any(t in words or (len(t) > 1 and t in text) for t in register):
         return True

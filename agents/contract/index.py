@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -472,6 +473,8 @@ class ContractIndex:
             [s.article for s in stored], [s.line_tokens or [] for s in stored],
             [self._titles[s.article.key] for s in stored]))  # fmt: skip
         self.vocabulary = frozenset(t for s in stored for t in s.tokens)
+        # how often the contract says each morpheme: a meaning group stands in by its most said word
+        self.frequency = Counter(t for s in stored for t in s.tokens)
         self.embedder = embedder
         vectors = fit_vectors(embedder, [s.article for s in stored])
         self.signature = embedding_signature(embedder, content_hash, vectors.shape[1])
@@ -495,7 +498,7 @@ class ContractIndex:
         concepts = query.concepts is not None
         words = query.bm25_tokens + known_prefixes(query.morphemes, self.vocabulary)
         if query.concepts is not None and not query.english:  # everyday words the contract lacks
-            words += tokens(" ".join(stand_ins(query.text, query.morphemes, self.vocabulary)))
+            words += tokens(" ".join(stand_ins(query.text, query.morphemes, self.frequency)))
         out: dict[str, dict[int, float]] = {}
         if mode in ("hybrid", "bm25"):
             out["bm25"] = scaled(self._articles.scores(words, concepts=concepts), 0.0)
