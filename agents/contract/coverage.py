@@ -260,8 +260,10 @@ def covers(unit: TopicUnit, article: Article) -> bool:
             return True  # '반품비' (반품 + 비) is covered by the 반품 clause that says 비용
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
         register = {t for e in everyday() if joined in e.words or joined in e.morphemes
-                    for t in e.register} | set(unit.phrased) | set(kin(joined, [joined]))  # fmt: skip
-        return any(t in words or t in text for t in register)
+                    for t in e.register} | set(unit.phrased)  # fmt: skip
+        return any(t in words or t in text for t in register) or _kin_held(
+            joined, [joined], words, text
+        )
     stem = unit.morphemes[0][:-1]
     if (
         unit.morphemes[0][-1:] in COST_SUFFIXES
@@ -272,11 +274,19 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     meant = rewrite(unit.word)
     register = {t for c in meant.concepts for t in c.terms} | set(meant.translated)
     register |= set(unit.phrased)
-    register |= set(kin(unit.word, unit.morphemes))  # a word of its meaning group: '물건' by 화물
     register |= _prefix_words(unit.morphemes[0])
     if any(t in words or (len(t) > 1 and t in text) for t in register):
         return True
+    if _kin_held(unit.word, unit.morphemes, words, text):
+        return True  # a word of its meaning group: '물건' by 화물
     return _heading_shares_start(unit.morphemes[0], article)
+
+
+def _kin_held(word: str, morphemes: Sequence[str], words: frozenset[str], text: str) -> bool:
+    """The clause holds a word of the meaning group of `word` (thesaurus.kin): a one-morpheme
+    word as one of its morphemes (not '장비' across the words of '사업장 비…'), a longer one as
+    written."""
+    return any(t in words if tokens(t) == [t] else t in text for t in kin(word, morphemes))
 
 
 def _heading_shares_start(morpheme: str, article: Article) -> bool:

@@ -312,3 +312,10 @@ def test_an_everyday_word_is_covered_by_its_meaning_group() -> None:
     assert coverage(question, FREIGHT[1], FREIGHT) >= MIN_COVERAGE
     # a topic no group reaches stays uncovered
     assert coverage("포인트는 언제 쌓여요?", FREIGHT[2], FREIGHT) < MIN_COVERAGE
+
+
+def test_a_meaning_group_word_is_a_morpheme_of_the_clause_not_a_run_of_letters() -> None:
+    """'장비' (노트북's group) is not in '사업장 비용' although the squashed text holds it: an
+    absent question about a laptop stays absent (fresh-23, '회사에서 노트북을 지급해 줘요?')."""
+    wages = _article(9, "임금", "출장 시 사업장 비용은 사용자가 정한 바에 따른다.")
+    assert coverage("회사에서 노트북을 지급해 줘요?", wages, [wages, *EMPLOYMENT]) < MIN_COVERAGE
