@@ -234,12 +234,18 @@ def kin(query: str, morphemes: Iterable[str] = ()) -> list[str]:
     >>> kin("물건이 깨지면?", ["물건", "깨지"])[:3]
     ['물품', '상품', '제품']
     """
-    found, words = frozenset(morphemes), []
+    return list(_kin(query, frozenset(morphemes)))
+
+
+@lru_cache(maxsize=4096)
+def _kin(query: str, found: frozenset[str]) -> tuple[str, ...]:
+    """`kin`, cached: coverage asks it for each of a question's words against every clause."""
+    words: list[str] = []
     for entry in meanings():
         used = _used(entry, found, query)
         if used:
             words += [w for w in entry.register if w not in words and w not in used]
-    return words
+    return tuple(words)
 
 
 def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[str]:
