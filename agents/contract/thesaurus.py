@@ -271,13 +271,28 @@ def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) 
         if used and not any(known(w) for w in used):
             words += [w for w in entry.register if w not in words]
     counts = vocabulary if isinstance(vocabulary, Mapping) else {}
+    for held in kin_held(query, found, vocabulary):
+        most = max(counts.get(w, 0) for w in held)
+        words += [w for w in held if counts.get(w, 0) * 2 >= most and w not in words]
+    return words
+
+
+def kin_held(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[list[str]]:
+    """For each meaning group of the question's words that `vocabulary` (a contract's or a
+    clause's morphemes) never says in the question's own words, the group's words it says."""
+    from agents.contract.tokenize import tokens
+
+    def known(word: str) -> bool:
+        return word in vocabulary or all(t in vocabulary for t in tokens(word))
+
+    out = []
+    found = frozenset(morphemes)
     for entry in meanings():
         used = _used(entry, found, query)
         held = [w for w in entry.register if w not in used and known(w)]
         if used and held and not any(known(w) for w in used):
-            most = max(counts.get(w, 0) for w in held)
-            words += [w for w in held if counts.get(w, 0) * 2 >= most and w not in words]
-    return words
+            out.append(held)
+    return out
 
 
 def clause_concepts(tokens: Iterable[str]) -> list[str]:
