@@ -19,7 +19,9 @@ a reply naming no candidate; not asked: not a one-topic content question, or a f
 `--classify` counts each document's misses by kind (AnswerCheck.miss: said absent, wrong article,
 wrong 항, fact not first, answered absent), how many quote another clause as the answer ('wrong,
 ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
-them with the clause wanted and cited.
+them with the clause wanted and cited. `--recall` prints, per document and set, recall@1 and
+recall@5 of the labelled article in the screen's search (agents.contract.service.search, hybrid)
+over the present questions.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ from agents.contract.answer_eval import (  # noqa: E402
     evaluate,
     ingest,
     load_questions,
+    recall_at,
     summarize,
 )
-from agents.contract.service import ask  # noqa: E402
+from agents.contract.service import ask, search  # noqa: E402
 from data_access.contracts import AgentAnswer  # noqa: E402
 from data_access.postgres import get_pool  # noqa: E402
 from tests.fixtures.contracts.files import MADE_HERE, contract_file  # noqa: E402
@@ -50,6 +53,7 @@ def main() -> int:
     parser.add_argument("--failures", action="store_true", help="print every failed question")
     parser.add_argument("--sets", nargs="*", help="only the questions of these sets")
     parser.add_argument("--classify", action="store_true", help="count the misses by their kind")
+    parser.add_argument("--recall", action="store_true", help="R@1/R@5 of the labelled article")
     args = parser.parse_args()
     pool = get_pool()
     contracts, questions = load_questions(MADE_HERE)
@@ -88,6 +92,14 @@ def main() -> int:
               + ", ".join(f"{name} {checks.count(k)}" for k, name in kinds.items()))  # fmt: skip
     if args.classify:
         print_misses(results)
+    if args.recall:
+        ranks = recall_at(questions, lambda cid, q: search(cid, q, top=5, pool=pool))
+        print(f"{'recall':<24} {'n':>3} {'R@1':>5} {'R@5':>5}")
+        for name, rows in ranks.items():
+            print(
+                f"{name:<24} {len(rows):>3} {sum(r == 0 for r in rows) / len(rows):>5.2f} "
+                f"{sum(r is not None for r in rows) / len(rows):>5.2f}"
+            )
     if args.failures:
         for r in results:
             if not r.passed or r.right_clause is False:

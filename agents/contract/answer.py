@@ -52,7 +52,7 @@ from agents.contract.facts import (
 from agents.contract.index import Hit
 from agents.contract.models import Article
 from agents.contract.parties import asked_party, line_subjects
-from agents.contract.thesaurus import rewrite
+from agents.contract.thesaurus import kin_held, rewrite
 from agents.contract.tokenize import tokens
 
 KEEP_RATIO = 0.9  # a second clause's fused score must be ≥ 90 % of the best one's
@@ -305,6 +305,10 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     # an amount asked by its topic noun alone ('보증금을 늘리면 …') is not asked outright
     strong = kind not in ("amount", "cap") or asked_quantity(question) is not None
     texts = _scored_texts(lines)
+    if question:  # the clause's own word for a question word it never says ('멈춰' → ① 중지)
+        said = set(tokens("\n".join(texts)))
+        found = kin_held(question, tokens(question), said)
+        restated = [*restated, *(w for held in found for w in held if w not in restated)]
     groups = _continued(lines)
     joined = ["\n".join(texts[i] for i in group) for group in groups]
     rarity = _rarity(joined, [*asked, *restated, *terms])

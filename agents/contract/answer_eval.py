@@ -187,3 +187,20 @@ def summarize(
                     "absent": len(absent),
                     "no_clause": sum(r.no_clause for r in absent) / (len(absent) or 1)}  # fmt: skip
     return out
+
+
+def recall_at(
+    questions: Sequence[AnswerQuestion], search: Callable[[str, str], Sequence[dict[str, object]]]
+) -> dict[str, list[int | None]]:
+    """Where the labelled article ranks (0 = first; None = not in the list `search` returns) for
+    each present question, grouped per document and per 'document (set)'."""
+    out: dict[str, list[int | None]] = {}
+    for q in questions:
+        if q.absent or not q.article:
+            continue
+        labels = [_squash(str(h.get("label", ""))) for h in search(q.contract_id, q.q)]
+        rank = next((i for i, label in enumerate(labels) if label == _squash(q.article)), None)
+        for key in (q.contract, f"{q.contract} ({q.set})" if q.set else ""):
+            if key:
+                out.setdefault(key, []).append(rank)
+    return out

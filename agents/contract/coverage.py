@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.contract.models import Article
-from agents.contract.thesaurus import everyday, is_english, restate, rewrite
+from agents.contract.thesaurus import everyday, is_english, kin, restate, rewrite
 from agents.contract.tokenize import tagged, tokens
 
 # Generic words: what kind of fact is asked (a period, an amount, a party), never the topic.
@@ -261,7 +261,9 @@ def covers(unit: TopicUnit, article: Article) -> bool:
         # an everyday compound Kiwi splits ('집주인' → 집 + 주인) by its register words
         register = {t for e in everyday() if joined in e.words or joined in e.morphemes
                     for t in e.register} | set(unit.phrased)  # fmt: skip
-        return any(t in words or t in text for t in register)
+        return any(t in words or t in text for t in register) or _kin_held(
+            joined, [joined], words, text
+        )
     stem = unit.morphemes[0][:-1]
     if (
         unit.morphemes[0][-1:] in COST_SUFFIXES
@@ -275,7 +277,16 @@ def covers(unit: TopicUnit, article: Article) -> bool:
     register |= _prefix_words(unit.morphemes[0])
     if any(t in words or (len(t) > 1 and t in text) for t in register):
         return True
+    if _kin_held(unit.word, unit.morphemes, words, text):
+        return True  # a word of its meaning group: '물건' by 화물
     return _heading_shares_start(unit.morphemes[0], article)
+
+
+def _kin_held(word: str, morphemes: Sequence[str], words: frozenset[str], text: str) -> bool:
+    """The clause holds a word of the meaning group of `word` (thesaurus.kin): a one-morpheme
+    word as one of its morphemes (not '장비' across the words of '사업장 비…'), a longer one as
+    written."""
+    return any(t in words if tokens(t) == [t] else t in text for t in kin(word, morphemes))
 
 
 def _heading_shares_start(morpheme: str, article: Article) -> bool:

@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
@@ -52,6 +53,7 @@ from agents.contract.coverage import title_share, title_weights
 from agents.contract.embeddings import Embedder, make_embedder
 from agents.contract.glossary import Expansion, applies_to, expand
 from agents.contract.models import Article
+from agents.contract.parties import PARTY_WORDS, line_subjects
 from agents.contract.references import article_keys
 from agents.contract.thesaurus import Rewrite, clause_concepts, is_english, rewrite, stand_ins
 from agents.contract.tokenize import tokens
@@ -472,6 +474,12 @@ class ContractIndex:
             [s.article for s in stored], [s.line_tokens or [] for s in stored],
             [self._titles[s.article.key] for s in stored]))  # fmt: skip
         self.vocabulary = frozenset(t for s in stored for t in s.tokens)
+        # how often the contract says each morpheme: a meaning group stands in by its most said word
+        self.frequency = Counter(t for s in stored for t in s.tokens)
+        # the parties the contract's lines are about ('도급인은 …'): a party word it never uses so
+        # ('회사' in '회사 정리 신청') matches a question's '회사가' by accident
+        self.parties = frozenset(p for s in stored for line in s.article.body.splitlines()
+                                 for p in line_subjects(line))  # fmt: skip
         self.embedder = embedder
         vectors = fit_vectors(embedder, [s.article for s in stored])
         self.signature = embedding_signature(embedder, content_hash, vectors.shape[1])
@@ -494,8 +502,11 @@ class ContractIndex:
         """Each retriever's scores for a prepared question, scaled to 0-1 (see `fuse`)."""
         concepts = query.concepts is not None
         words = query.bm25_tokens + known_prefixes(query.morphemes, self.vocabulary)
+        # a party word the contract never names a party by: the question's everyday name for the
+        # other side ('회사가' of a contract between 도급인 and 수급인), not a topic
+        words = [w for w in words if w not in PARTY_WORDS or w in self.parties]
         if query.concepts is not None and not query.english:  # everyday words the contract lacks
-            words += tokens(" ".join(stand_ins(query.text, query.morphemes, self.vocabulary)))
+            words += tokens(" ".join(stand_ins(query.text, query.morphemes, self.frequency)))
         out: dict[str, dict[int, float]] = {}
         if mode in ("hybrid", "bm25"):
             out["bm25"] = scaled(self._articles.scores(words, concepts=concepts), 0.0)

@@ -31,6 +31,7 @@ EVERYDAY = {"집주인": ("임대인",), "건물주": ("임대인",), "세입자
             "사장님": ("사용자",), "여행사": ("당사", "여행업자", "회사"),
             "쇼핑몰": ("몰", "회사"), "게임사": ("회사",),
             "회사": ("회사", "사용자", "당사"), "은행": ("은행",)}  # fmt: skip
+PARTY_WORDS = frozenset({*ROLES, *EVERYDAY})  # every word that names a party
 _NAMES = sorted({*ROLES, *EVERYDAY}, key=len, reverse=True)
 _NAME = "|".join(_NAMES)
 # a party named as the subject of the question ('회사가', '집주인은', '은행에서')

@@ -145,12 +145,13 @@ def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thre
 
     def run() -> None:
         from agents.contract.coverage import article_words
-        from agents.contract.thesaurus import rewrite
+        from agents.contract.thesaurus import meanings, rewrite
         from agents.understanding.morphemes import kiwi
 
         try:
             kiwi()
             rewrite("워밍업")  # the thesaurus's word lists, analysed once (~0.4 s of Kiwi calls)
+            meanings()  # and its meaning groups' words
             index = get_index(contract_id, pool)
             for article in index.articles.values():
                 article_words(article)

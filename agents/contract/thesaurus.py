@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -212,20 +212,87 @@ def _restate(query: str, found: frozenset[str]) -> tuple[str, ...]:
     return tuple(words)
 
 
+@lru_cache(maxsize=1)
+def meanings() -> tuple[Translation, ...]:
+    """The file's meaning groups, each as an entry whose words stand for all of the group's
+    ('물건' for 화물, 재화, 목적물 …; a one-morpheme word matched as a morpheme, a longer one as
+    written)."""
+    from agents.contract.tokenize import tokens
+
+    raw = json.loads(THESAURUS_FILE.read_text(encoding="utf-8"))
+    out = []
+    for group in raw.get("meanings", []):
+        single = frozenset(w for w in group if tokens(w) == [w])
+        out.append(Translation(tuple(w for w in group if w not in single), tuple(group), None,
+                               single))  # fmt: skip
+    return tuple(out)
+
+
+def kin(query: str, morphemes: Iterable[str] = ()) -> list[str]:
+    """The other words of the meaning groups of the question's words, in file order:
+
+    >>> kin("물건이 깨지면?", ["물건", "깨지"])[:3]
+    ['물품', '상품', '제품']
+    """
+    return list(_kin(query, frozenset(morphemes)))
+
+
+@lru_cache(maxsize=4096)
+def _kin(query: str, found: frozenset[str]) -> tuple[str, ...]:
+    """`kin`, cached: coverage asks it for each of a question's words against every clause."""
+    words: list[str] = []
+    for entry in meanings():
+        used = _used(entry, found, query)
+        if used:
+            words += [w for w in entry.register if w not in words and w not in used]
+    return tuple(words)
+
+
 def stand_ins(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[str]:
     """Register words for the everyday words of a Korean question that the contract never uses
     ('복비' in a lease that says 중개보수, '세후' in deposit terms that say 원천징수): such a word
     matches nothing by itself, so its register words stand in for it (BM25 sees them as the
     question's words). An everyday word the contract does use ('도장' in deposit terms) keeps
-    its synonyms out of BM25, where they weighed as much as the question's own words."""
+    its synonyms out of BM25, where they weighed as much as the question's own words.
+
+    A word of a meaning group the contract never uses ('물건' in freight terms) is stood in for
+    by the group's words the contract says at least half as often as its most said one (화물,
+    when `vocabulary` counts the contract's morphemes): a stray one (물품, said once, in 제7조)
+    would outweigh the contract's own word in BM25, being rarer."""
     from agents.contract.tokenize import tokens
+
+    def known(word: str) -> bool:
+        # a verb stem alone may tokenize otherwise ('깨지' → 깨): the word itself counts too
+        return word in vocabulary or all(t in vocabulary for t in tokens(word))
 
     found, words = frozenset(morphemes), []
     for entry in everyday():
         used = _used(entry, found, query)
-        if used and not any(all(t in vocabulary for t in tokens(w)) for w in used):
+        if used and not any(known(w) for w in used):
             words += [w for w in entry.register if w not in words]
+    counts = vocabulary if isinstance(vocabulary, Mapping) else {}
+    for held in kin_held(query, found, vocabulary):
+        most = max(counts.get(w, 0) for w in held)
+        words += [w for w in held if counts.get(w, 0) * 2 >= most and w not in words]
     return words
+
+
+def kin_held(query: str, morphemes: Iterable[str], vocabulary: Container[str]) -> list[list[str]]:
+    """For each meaning group of the question's words that `vocabulary` (a contract's or a
+    clause's morphemes) never says in the question's own words, the group's words it says."""
+    from agents.contract.tokenize import tokens
+
+    def known(word: str) -> bool:
+        return word in vocabulary or all(t in vocabulary for t in tokens(word))
+
+    out = []
+    found = frozenset(morphemes)
+    for entry in meanings():
+        used = _used(entry, found, query)
+        held = [w for w in entry.register if w not in used and known(w)]
+        if used and held and not any(known(w) for w in used):
+            out.append(held)
+    return out
 
 
 def clause_concepts(tokens: Iterable[str]) -> list[str]:

@@ -238,3 +238,15 @@ def test_topics_one_line_states_together_are_answered_once_from_it() -> None:
     assert first.startswith("**임차인** — 임차인은 계약이 종료된 경우 공과금과 관리비를 정산")
     apart = Evidence([clause], topics={"관리비": [clause], "보험료": [clause]})  # not in one line
     assert offline_answer(apart, "ko", "search", "관리비랑 보험료는?").startswith("관리비: ")
+
+
+def test_the_clause_line_that_says_the_question_word_in_the_contract_words() -> None:
+    """'멈춰 달라고' is ①'s 중지 (a meaning group, thesaurus.json 'meanings'); without it the
+    line with more of the question's other words (②: 청구, 받는 사람) was quoted."""
+    from agents.contract.tokenize import tokens
+
+    lines = ["① 화주는 사업자에게 운송의 중지를 청구할 수 있다.",
+             "② 사업자는 보낸 청구를 받은 경우에는 이에 응하여야 한다."]  # fmt: skip
+    question = "제가 보낸 짐을 가는 도중에 멈춰 달라고 할 수 있어요?"
+    quote = operative("제13조(화물 반환 청구 등)", lines, [], tokens(question), question)
+    assert quote.marker == "①"

@@ -294,3 +294,28 @@ def test_an_everyday_phrase_covers_the_words_it_holds() -> None:
     assert [u.phrased for u in topic_units(question) if u.word == "나라"] == [("준거법",)]
     assert coverage(question, clauses[0], clauses) >= 0.5
     assert coverage("소송하면 나라마다 달라요?", clauses[0], clauses) < 0.5  # no phrase, no cover
+
+
+FREIGHT = [
+    _article(10, "인도 기간", "사업자는 계약된 기간 내에 화물을 받는 사람에게 인도하여야 한다."),
+    _article(16, "사고증명서 발행", "사업자는 화주의 요청이 있으면 사고증명서를 발행하여야 한다."),
+    _article(20, "화물 운임", "운임은 청구월 말일까지 현금으로 지불한다."),
+]  # fmt: skip
+
+
+def test_an_everyday_word_is_covered_by_its_meaning_group() -> None:
+    """'배달' is the freight terms' 인도, '서류' their 증명서 (thesaurus.json 'meanings'): the
+    clause that says so answers, where it used to be 'no such clause'."""
+    question = "배달은 언제까지 해 줘야 돼요?"
+    assert coverage(question, FREIGHT[0], FREIGHT) >= MIN_COVERAGE
+    question = "사고 났다는 서류를 떼 달라고 할 수 있어요?"
+    assert coverage(question, FREIGHT[1], FREIGHT) >= MIN_COVERAGE
+    # a topic no group reaches stays uncovered
+    assert coverage("포인트는 언제 쌓여요?", FREIGHT[2], FREIGHT) < MIN_COVERAGE
+
+
+def test_a_meaning_group_word_is_a_morpheme_of_the_clause_not_a_run_of_letters() -> None:
+    """'장비' (노트북's group) is not in '사업장 비용' although the squashed text holds it: an
+    absent question about a laptop stays absent (fresh-23, '회사에서 노트북을 지급해 줘요?')."""
+    wages = _article(9, "임금", "출장 시 사업장 비용은 사용자가 정한 바에 따른다.")
+    assert coverage("회사에서 노트북을 지급해 줘요?", wages, [wages, *EMPLOYMENT]) < MIN_COVERAGE

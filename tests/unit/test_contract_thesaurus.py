@@ -135,3 +135,26 @@ def test_everyday_words_of_shortfall_illness_others_and_paying() -> None:
     assert "항공권" in restate("비행기표만 따로 산 것도 이 약관대로 해요?", tokens("비행기표만"))
     assert restate("가격이 바뀔 수 있나요?", tokens("가격이 바뀔 수 있나요?")) == ["변동"]
     assert "타인" not in restate("남은 적립금은 어떻게 돼요?", tokens("남은 적립금은 어떻게 돼요?"))
+
+
+def test_a_meaning_group_stands_for_the_word_the_contract_uses() -> None:
+    """thesaurus.json 'meanings': '물건' is 화물 in freight terms, 재화 in a shop's terms,
+    목적물 in a service contract; a contract that never says 물건 is met in its own word."""
+    from agents.contract.thesaurus import kin, meanings, stand_ins
+
+    question = "물건이 깨지면 누가 물어줘요?"
+    words = kin(question, tokens(question))
+    assert {"화물", "재화", "목적물", "훼손", "파손"} <= set(words)
+    assert "물건" not in words  # the question's own word is not repeated
+    freight = {"화물", "훼손", "운임"}
+    assert {"화물", "훼손"} <= set(stand_ins(question, tokens(question), freight))
+    said = set(tokens("물건이 깨지면 배상한다"))  # the question's own words: no stand-ins
+    assert stand_ins(question, tokens(question), said) == []
+    assert all(len(g.register) == len(set(g.register)) > 1 for g in meanings())
+
+
+def test_a_meaning_group_needs_the_word_as_a_morpheme() -> None:
+    from agents.contract.thesaurus import kin
+
+    question = "상하수도 요금은 누가 내요?"  # '상하' (to spoil) is not in '상하수도'
+    assert "부패" not in kin(question, tokens(question))
