@@ -1074,13 +1074,16 @@ def _read_measures(frame: QuestionFrame, text: str, *, funds: bool = True) -> st
 _HOLDS_MUCH = re.compile(r"(많이)\s*(?:담|보유|편입|들고)")
 
 
+_HOUSING_WORD = re.compile(r"아파트|실거래|주택|부동산")  # '경기 아파트 거래량': 경기 the place
+
+
 def _read_housing_region_words(frame: QuestionFrame, previous: QuestionFrame | None) -> None:
     """'경기 미분양': a region whose name is also a common word ('경기', the economy) is that
     region only beside a housing measure (the vocabulary's `housing_aliases`), or in a bare
     follow-up of a housing question ('서울 미분양' → '경기는?')."""
-    housing = {m.name for m in frame.measures} & HOUSING_MEASURES or (
-        not frame.measures and previous is not None
-        and {m.name for m in previous.measures} & HOUSING_MEASURES)  # fmt: skip
+    housing = {m.name for m in frame.measures} & HOUSING_MEASURES or _HOUSING_WORD.search(
+        frame.question) or (not frame.measures and previous is not None
+                            and {m.name for m in previous.measures} & HOUSING_MEASURES)  # fmt: skip
     if not housing:
         return
     regions = {
