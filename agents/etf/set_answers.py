@@ -194,40 +194,36 @@ def render_holding_weight(row: dict, spec: dict) -> str:
     return text
 
 
-def _picked_by_return(picked: list, spec: dict) -> str:
-    """The one of the listed holdings whose own return is highest (lowest), said first."""
+def _returns_lead(picked: list, spec: dict) -> str:
+    """What was asked of the listed holdings' own returns, said first: their average (highest,
+    lowest), then the one whose return is highest (lowest), its ties named."""
     priced = [r for r in picked if r.get("return") is not None]
     if not priced:
         return ""
-    high = spec["pick"] == "desc"
-    ordered = sorted(priced, key=lambda r: float(r["return"]), reverse=high)  # the sandbox's
-    best = ordered[0]  # interpreter calls no '(max if … else min)(…)'
-    ties = [r["name"] for r in ordered[1:] if float(r["return"]) == float(best["return"])]
-    also = (f" (공동: {', '.join(ties)})" if spec["lang"] == "ko" else f" (tied: {', '.join(ties)})"
-            ) if ties else ""  # fmt: skip
-    if spec["lang"] == "ko":
-        return (f"비중 상위 {len(picked)}개 중 {spec['return_label']} 가장 {'높은' if high else '낮은'} 종목: {best['name']} "
-                f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
-    return (f"Of the top {len(picked)} by weight, the {'highest' if high else 'lowest'} {spec['return_label']}: {best['name']} "
-            f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
-
-
-def _returns_stat(picked: list, spec: dict) -> str:
-    """The average (highest, lowest) of the listed holdings' own returns, said first."""
-    priced = [float(r["return"]) for r in picked if r.get("return") is not None]
-    if not priced:
-        return ""
-    stat = spec["return_stat"]
-    value = sum(priced) / len(priced) if stat == "avg" else max(priced) if stat == "max" else min(priced)  # fmt: skip
-    words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[stat]  # fmt: skip
-    unpriced = len(picked) - len(priced)
-    if spec["lang"] == "ko":
-        note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
-        return (f"{spec['etf']} 비중 상위 {len(picked)}개 종목의 {spec['return_label']} {words[0]}: "
-                f"{value:+.2f}%{note}\n\n")  # fmt: skip
-    note = f" ({unpriced} without prices left out)" if unpriced else ""
-    return (f"The {words[1]} {spec['return_label']} of {spec['etf']}'s top {len(picked)} holdings: "
-            f"{value:+.2f}%{note}\n\n")  # fmt: skip
+    ko, label, n, text = spec["lang"] == "ko", spec["return_label"], len(picked), ""
+    stat = spec.get("return_stat")
+    if stat:
+        values = [float(r["return"]) for r in priced]
+        value = sum(values) / len(values) if stat == "avg" else max(values) if stat == "max" else min(values)  # fmt: skip
+        words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[stat]  # fmt: skip
+        unpriced = n - len(priced)
+        if ko:
+            note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
+            text = f"{spec['etf']} 비중 상위 {n}개 종목의 {label} {words[0]}: {value:+.2f}%{note}\n\n"  # fmt: skip
+        else:
+            note = f" ({unpriced} without prices left out)" if unpriced else ""
+            text = (f"The {words[1]} {label} of {spec['etf']}'s top {n} holdings: "
+                    f"{value:+.2f}%{note}\n\n")  # fmt: skip
+    if spec.get("pick"):
+        high = spec["pick"] == "desc"
+        ordered = sorted(priced, key=lambda r: float(r["return"]), reverse=high)  # the sandbox's
+        best = ordered[0]  # interpreter calls no '(max if … else min)(…)'
+        ties = [r["name"] for r in ordered[1:] if float(r["return"]) == float(best["return"])]
+        also = (f" (공동: {', '.join(ties)})" if ko else f" (tied: {', '.join(ties)})") if ties else ""  # fmt: skip
+        said = f"{best['name']} ({best['code']}) {float(best['return']):+.2f}%{also}\n\n"
+        text += (f"비중 상위 {n}개 중 {label} 가장 {'높은' if high else '낮은'} 종목: {said}" if ko
+                 else f"Of the top {n} by weight, the {'highest' if high else 'lowest'} {label}: {said}")  # fmt: skip
+    return text
 
 
 def render_holdings_aggregate(rows: list, spec: dict) -> str:
@@ -264,8 +260,7 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
                 line += f", {label} " + (f"{float(moved):+.2f}%" if moved is not None else unpriced)
             lines.append(line)
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
-        lead = _picked_by_return(picked, spec) if label and spec.get("pick") else ""
-        lead = _returns_stat(picked, spec) + lead if label and spec.get("return_stat") else lead
+        lead = _returns_lead(picked, spec) if label else ""
         head = lead + (
             f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 {'하위' if bottom else '상위'} "
             f"{len(picked)}개 (합계 {total:.2f}%, 스냅샷 {day} 기준):"
@@ -572,19 +567,6 @@ def render_per_period(daily: list, spec: dict) -> str:
 def _daily_values(daily: list, spec: dict) -> str:
     """'최근 5일 종가': each of the last N trading days, newest first."""
     ko, field, n = spec["lang"] == "ko", spec["measure"], spec["days"]
-    if field == "return":  # over N trading days: from the close N sessions before the latest
-        closes = [d for d in daily if d.get("close") is not None]
-        if len(closes) <= n:
-            return spec["empty"]
-        base, last = closes[n], closes[0]
-        rate = (float(last["close"]) / float(base["close"]) - 1) * 100
-        if ko:
-            return (f"{spec['name']}의 최근 {n}거래일 수익률은 {rate:+.2f}%입니다 (종가 "
-                    f"{float(base['close']):,.0f} ({base['date']}) → {float(last['close']):,.0f} "
-                    f"({last['date']})).")  # fmt: skip
-        return (f"{spec['name']} returned {rate:+.2f}% over the last {n} trading days (close "
-                f"{float(base['close']):,.0f} on {base['date']} → {float(last['close']):,.0f} on "
-                f"{last['date']}).")  # fmt: skip
     picked = [d for d in daily if d.get(field) is not None][:n]
     if not picked:
         return spec["empty"]
@@ -654,7 +636,7 @@ def render_measure(result: dict, spec: dict) -> str:
             f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
             f"(close {s['end_close']:,}, NAV {nav:,})."
         )
-    if spec.get("days") and spec["measure"] in ("close", "volume", "return"):
+    if spec.get("days") and spec["measure"] in ("close", "volume"):
         return _daily_values(result.get("daily") or [], spec)
     latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
     if spec.get("as_of") or latest_traded or spec["measure"] in (
@@ -860,8 +842,7 @@ SET_RENDERERS = (
     _holdings_meeting,
     _level,
     _daily_values,
-    _picked_by_return,
-    _returns_stat,
+    _returns_lead,
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,
