@@ -657,7 +657,8 @@ def render_measure(result: dict, spec: dict) -> str:
         if latest_traded:
             note = " (종가 × 거래량 근사)" if ko else " (close × volume)"
         if ko:
-            return f"{spec['name']}의 {row['date']} {josa(ko_word, '은/는')} {value}입니다{note}."
+            said = josa(ko_word, "은/는") if spec.get("as_of") else ko_word  # '종가 55,730원'
+            return f"{spec['name']}의 {row['date']} {said} {value}입니다{note}."
         shown = value.replace("원", "").replace("주", " shares")
         return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
     if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
