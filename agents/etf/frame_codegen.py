@@ -419,9 +419,8 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
 
 
 def _cut_lines(measure: str, descending: bool, n: int | None, nth: bool = False) -> list[str]:
-    """Sandbox lines: the rows ordered by `measure` and cut at `n` (the n-th alone when `nth`),
-    the rows tied with the n-th apart in `tied`: sorted, the ties follow the cut, so the scan
-    stops at the first other value (the interpreter does not walk the other ~900 ETFs)."""
+    """Sandbox lines: the rows ordered by `measure`, cut at `n` (the n-th alone when `nth`), its
+    ties in `tied`: they follow the cut, so the scan stops at the first other value."""
     if not n:
         return [f"rows = {_sorted(measure, descending)}", "tied = []"]
     return [f"ordered = {_sorted(measure, descending)}",
