@@ -659,7 +659,7 @@ def render_measure(result: dict, spec: dict) -> str:
         if ko:
             said = josa(ko_word, "은/는") if spec.get("as_of") else ko_word  # '종가 55,730원'
             return f"{spec['name']}의 {row['date']} {said} {value}입니다{note}."
-        shown = value.replace("원", "").replace("주", " shares")
+        shown = value.replace("원", "") if field in ("close", "nav") else value.replace("주", " shares")  # fmt: skip
         return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
     if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
         traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
