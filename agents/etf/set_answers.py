@@ -342,12 +342,8 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             ) + "%p"
         if measure in ("return", "weight", "volatility"):
             return f"{d:+.2f}%p"
-        if measure == "volume":
-            return f"{d:+,.0f}주"
-        if measure == "net_assets":
-            return ("+" if d >= 0 else "-") + fmt_krw(abs(d))
-        if measure == "close":
-            return f"{d:+,.0f}원"
+        if measure in ("volume", "net_assets", "close"):  # signed, in the figure's own unit
+            return ("+" if d >= 0 else "-") + fmt_measure(measure, abs(d))
         return f"{d:+,.2f}"
 
     ko = spec["lang"] == "ko"
