@@ -165,51 +165,36 @@ def render_similar_returns(rows: list[dict], name: str, lang: str) -> str:
     return head + "\n" + "\n".join(lines)
 
 
-def render_changes(rows: list[dict], name: str, lang: str) -> str:
-    kinds = ("added", "removed", "increased", "decreased")
-    labels = ({"added": "신규편입", "removed": "제외", "increased": "비중증가", "decreased": "비중감소"}
-              if lang == "ko" else {k: k for k in kinds})  # fmt: skip
-    if not rows:
-        return f"{name}의 보유종목 변화가 없습니다." if lang == "ko" else f"No holdings changes for {name}."  # fmt: skip
-
-    def weight(v: float | None) -> str:
-        return "-" if v is None else f"{v:.2f}%"
-
-    counts = ", ".join(f"{labels[k]} {sum(1 for r in rows if r['change_type'] == k)}"
-                       for k in kinds)  # fmt: skip
-    lines = [
-        f"- {r['stock_name']}({r['stock_code']}) {labels[r['change_type']]}: "
-        f"{weight(r['old_weight'])} → {weight(r['new_weight'])}"
-        for r in rows[:10]
-    ]
-    head = f"{name} 보유종목 변화 ({counts}):" if lang == "ko" else f"{name} holdings changes ({counts}):"  # fmt: skip
-    return head + "\n" + "\n".join(lines)
-
-
-def render_changes_of_kind(rows: list[dict], name: str, lang: str, kind: str, since: str) -> str:
-    """Only the changes asked for ('새로 들어온 종목', '비중 늘어난 종목'); none is said, with the
-    counts of the other kinds so the answer is not mistaken for 'no data'."""
+def render_changes(rows: list[dict], name: str, lang: str, kind: str = "", since: str = "") -> str:
+    """The holdings changes with the count of each kind; only the kind asked for ('새로 들어온
+    종목', '비중 늘어난 종목': the largest moves first), none of it said with the counts of the
+    other kinds so the answer is not mistaken for 'no data'."""
     ko = lang == "ko"
-    words = {"added": ("신규 편입", "added"), "removed": ("제외(편출)", "removed"),
-             "increased": ("비중 증가", "weight increased"),
-             "decreased": ("비중 감소", "weight decreased")}  # fmt: skip
-    picked = [r for r in rows if r["change_type"] == kind]
+    words = {"added": "신규 편입", "removed": "제외(편출)", "increased": "비중 증가",
+             "decreased": "비중 감소"}  # fmt: skip
+    picked = [r for r in rows if r["change_type"] == kind] if kind else rows
     if kind in ("increased", "decreased"):
         picked.sort(
             key=lambda r: abs((r["new_weight"] or 0) - (r["old_weight"] or 0)), reverse=True
         )
-    others = ", ".join(f"{words[k][0 if ko else 1]} {sum(1 for r in rows if r['change_type'] == k)}"
+    counts = ", ".join(f"{words[k] if ko else k} {sum(1 for r in rows if r['change_type'] == k)}"
                        for k in words if k != kind)  # fmt: skip
     if not picked:
-        return (f"{name}: {since} {words[kind][0]} 종목은 없습니다 (그 밖의 변화: {others})." if ko
-                else f"{name}: no holdings {words[kind][1]} {since} (other changes: {others}).")  # fmt: skip
+        if not kind:
+            return f"{name}의 보유종목 변화가 없습니다." if ko else f"No holdings changes for {name}."  # fmt: skip
+        return (f"{name}: {since} {words[kind]} 종목은 없습니다 (그 밖의 변화: {counts})." if ko
+                else f"{name}: no holdings {kind} {since} (other changes: {counts}).")  # fmt: skip
     lines = []
-    for r in picked[:15]:
+    for r in picked[: 15 if kind else 10]:
         old = "-" if r["old_weight"] is None else f"{r['old_weight']:.2f}%"
         new = "-" if r["new_weight"] is None else f"{r['new_weight']:.2f}%"
-        lines.append(f"- {r['stock_name']}({r['stock_code']}): {old} → {new}")
-    head = (f"{name} {since} {words[kind][0]} 종목 {len(picked)}개:" if ko
-            else f"{name}: {len(picked)} holdings {words[kind][1]} {since}:")  # fmt: skip
+        said = "" if kind else " " + (words[r["change_type"]] if ko else r["change_type"])
+        lines.append(f"- {r['stock_name']}({r['stock_code']}){said}: {old} → {new}")
+    if kind:
+        head = (f"{name} {since} {words[kind]} 종목 {len(picked)}개:" if ko
+                else f"{name}: {len(picked)} holdings {kind} {since}:")  # fmt: skip
+    else:
+        head = f"{name} 보유종목 변화 ({counts}):" if ko else f"{name} holdings changes ({counts}):"
     return head + "\n" + "\n".join(lines)
 
 
@@ -332,7 +317,6 @@ RENDERERS = {
         render_similar,
         render_similar_returns,
         render_changes,
-        render_changes_of_kind,
         render_prices,
         render_compare,
         render_tags,

@@ -154,7 +154,7 @@ def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     since = (("전 거래일 대비" if period == "1d" else f"최근 {PERIOD_WORDS['ko'][period]}")
              if plan.lang == "ko" else ("since the previous day" if period == "1d"
                                         else f"over the last {PERIOD_WORDS['en'][period]}"))  # fmt: skip
-    return _etf_call(plan, etfs[0], call, "render_changes_of_kind", kinds[0].label, since)
+    return _etf_call(plan, etfs[0], call, "render_changes", kinds[0].label, since)
 
 
 def _prices(plan: Plan, etfs: list[dict[str, Any]], stocks: list[dict[str, Any]],

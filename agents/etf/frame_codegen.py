@@ -415,14 +415,18 @@ def _graph_set_lines(plan: Plan, conditions: list[_Threshold], filter_measure: s
     body += _filter_lines(conditions)
     if aggregate:
         return body + _aggregate_lines(aggregate, measure)
-    body.append(f"rows = {_sorted(measure, descending)}")
+    return body + _cut_lines(measure, descending, n)
+
+
+def _cut_lines(measure: str, descending: bool, n: int | None, nth: bool = False) -> list[str]:
+    """Sandbox lines: the rows ordered by `measure`, cut at `n` (the n-th alone when `nth`), its
+    ties in `tied`: they follow the cut, so the scan stops at the first other value."""
     if not n:
-        return body + ["tied = []"]
-    # rows are sorted by the measure: the ties follow the cut, so the scan stops at the first
-    # other value (the interpreter does not walk the other ~900 ETFs)
-    return body + ["tied = []", f"for r in rows[{n}:]:",
-                   f"    if r[{lit(measure)}] != rows[{n - 1}][{lit(measure)}]:", "        break",
-                   "    tied.append(r)", f"rows = rows[:{n}]"]  # fmt: skip
+        return [f"rows = {_sorted(measure, descending)}", "tied = []"]
+    return [f"ordered = {_sorted(measure, descending)}",
+            f"rows = ordered[{n - 1 if nth else ''}:{n}]", "tied = []",
+            f"for r in ordered[{n}:]:", f"    if r[{lit(measure)}] != ordered[{n - 1}][{lit(measure)}]:",
+            "        break", "    tied.append(r)"]  # fmt: skip
 
 
 def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> str:
@@ -445,12 +449,8 @@ def composed_code(plan: Plan, _e: Any, stocks: list[Row], tags: list[str]) -> st
         body = kept + _table_lines({*picks, *read}, period, f", order_by={lit(order_by)}, "
                             f"descending={descending!r}, top={n}")  # fmt: skip
         body += [f"rows = rows[{n - 1}:{n}]"] if plan.position else []  # the n-th alone if asked
-    else:
-        body = kept + [f"ordered = {_sorted(order_by, descending)}",
-                f"rows = ordered[{n - 1 if plan.position else ''}:{n}]",  # the n-th alone if asked
-                "tied = []", f"for r in ordered[{n}:]:",  # sorted: the ties follow the cut
-                f"    if r[{lit(order_by)}] != rows[-1][{lit(order_by)}]:", "        break",
-                "    tied.append(r)"]  # fmt: skip
+    else:  # the n-th alone if asked
+        body = kept + _cut_lines(order_by, descending, n, nth=bool(plan.position))
     pick = None
     if plan.pick_by:  # '… 중 보수가 제일 싼 것의': one more cut, by the adjective before '의'
         pick = (plan.pick_by, _descending(pick_direction(plan.frame), None, plan.pick_by))

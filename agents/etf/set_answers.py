@@ -194,40 +194,36 @@ def render_holding_weight(row: dict, spec: dict) -> str:
     return text
 
 
-def _picked_by_return(picked: list, spec: dict) -> str:
-    """The one of the listed holdings whose own return is highest (lowest), said first."""
+def _returns_lead(picked: list, spec: dict) -> str:
+    """What was asked of the listed holdings' own returns, said first: their average (highest,
+    lowest), then the one whose return is highest (lowest), its ties named."""
     priced = [r for r in picked if r.get("return") is not None]
     if not priced:
         return ""
-    high = spec["pick"] == "desc"
-    ordered = sorted(priced, key=lambda r: float(r["return"]), reverse=high)  # the sandbox's
-    best = ordered[0]  # interpreter calls no '(max if … else min)(…)'
-    ties = [r["name"] for r in ordered[1:] if float(r["return"]) == float(best["return"])]
-    also = (f" (공동: {', '.join(ties)})" if spec["lang"] == "ko" else f" (tied: {', '.join(ties)})"
-            ) if ties else ""  # fmt: skip
-    if spec["lang"] == "ko":
-        return (f"비중 상위 {len(picked)}개 중 {spec['return_label']} 가장 {'높은' if high else '낮은'} 종목: {best['name']} "
-                f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
-    return (f"Of the top {len(picked)} by weight, the {'highest' if high else 'lowest'} {spec['return_label']}: {best['name']} "
-            f"({best['code']}) {float(best['return']):+.2f}%{also}\n\n")  # fmt: skip
-
-
-def _returns_stat(picked: list, spec: dict) -> str:
-    """The average (highest, lowest) of the listed holdings' own returns, said first."""
-    priced = [float(r["return"]) for r in picked if r.get("return") is not None]
-    if not priced:
-        return ""
-    stat = spec["return_stat"]
-    value = sum(priced) / len(priced) if stat == "avg" else max(priced) if stat == "max" else min(priced)  # fmt: skip
-    words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[stat]  # fmt: skip
-    unpriced = len(picked) - len(priced)
-    if spec["lang"] == "ko":
-        note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
-        return (f"{spec['etf']} 비중 상위 {len(picked)}개 종목의 {spec['return_label']} {words[0]}: "
-                f"{value:+.2f}%{note}\n\n")  # fmt: skip
-    note = f" ({unpriced} without prices left out)" if unpriced else ""
-    return (f"The {words[1]} {spec['return_label']} of {spec['etf']}'s top {len(picked)} holdings: "
-            f"{value:+.2f}%{note}\n\n")  # fmt: skip
+    ko, label, n, text = spec["lang"] == "ko", spec["return_label"], len(picked), ""
+    stat = spec.get("return_stat")
+    if stat:
+        values = [float(r["return"]) for r in priced]
+        value = sum(values) / len(values) if stat == "avg" else max(values) if stat == "max" else min(values)  # fmt: skip
+        words = {"avg": ("평균", "average"), "max": ("최고", "highest"), "min": ("최저", "lowest")}[stat]  # fmt: skip
+        unpriced = n - len(priced)
+        if ko:
+            note = f" (시세 없는 {unpriced}개 제외)" if unpriced else ""
+            text = f"{spec['etf']} 비중 상위 {n}개 종목의 {label} {words[0]}: {value:+.2f}%{note}\n\n"  # fmt: skip
+        else:
+            note = f" ({unpriced} without prices left out)" if unpriced else ""
+            text = (f"The {words[1]} {label} of {spec['etf']}'s top {n} holdings: "
+                    f"{value:+.2f}%{note}\n\n")  # fmt: skip
+    if spec.get("pick"):
+        high = spec["pick"] == "desc"
+        ordered = sorted(priced, key=lambda r: float(r["return"]), reverse=high)  # the sandbox's
+        best = ordered[0]  # interpreter calls no '(max if … else min)(…)'
+        ties = [r["name"] for r in ordered[1:] if float(r["return"]) == float(best["return"])]
+        also = (f" (공동: {', '.join(ties)})" if ko else f" (tied: {', '.join(ties)})") if ties else ""  # fmt: skip
+        said = f"{best['name']} ({best['code']}) {float(best['return']):+.2f}%{also}\n\n"
+        text += (f"비중 상위 {n}개 중 {label} 가장 {'높은' if high else '낮은'} 종목: {said}" if ko
+                 else f"Of the top {n} by weight, the {'highest' if high else 'lowest'} {label}: {said}")  # fmt: skip
+    return text
 
 
 def render_holdings_aggregate(rows: list, spec: dict) -> str:
@@ -264,8 +260,7 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
                 line += f", {label} " + (f"{float(moved):+.2f}%" if moved is not None else unpriced)
             lines.append(line)
         total = sum(float(r["weight"]) for r in picked)  # how much of the fund the list is
-        lead = _picked_by_return(picked, spec) if label and spec.get("pick") else ""
-        lead = _returns_stat(picked, spec) + lead if label and spec.get("return_stat") else lead
+        lead = _returns_lead(picked, spec) if label else ""
         head = lead + (
             f"{spec['etf']} 보유종목 {len(rows)}개 중 비중 {'하위' if bottom else '상위'} "
             f"{len(picked)}개 (합계 {total:.2f}%, 스냅샷 {day} 기준):"
@@ -347,12 +342,8 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             ) + "%p"
         if measure in ("return", "weight", "volatility"):
             return f"{d:+.2f}%p"
-        if measure == "volume":
-            return f"{d:+,.0f}주"
-        if measure == "net_assets":
-            return ("+" if d >= 0 else "-") + fmt_krw(abs(d))
-        if measure == "close":
-            return f"{d:+,.0f}원"
+        if measure in ("volume", "net_assets", "close"):  # signed, in the figure's own unit
+            return ("+" if d >= 0 else "-") + fmt_measure(measure, abs(d))
         return f"{d:+,.2f}"
 
     ko = spec["lang"] == "ko"
@@ -436,20 +427,6 @@ def render_extreme(result: dict, spec: dict) -> str:
     krw = spec.get("currency") == "KRW"
     latest = points[0]
     first, last = points[-1]["date"], latest["date"]
-    if field == "volume":  # the day of the largest (smallest) volume, against the window's mean
-        top = sorted(points, key=lambda d: d["volume"], reverse=spec["aggregate"] != "min")[0]
-        mean = sum(d["volume"] for d in points) / len(points)
-        times = top["volume"] / mean if mean else 0.0
-        word = ("가장 많았던", "largest") if spec["aggregate"] != "min" else ("가장 적었던", "smallest")  # fmt: skip
-        text = (f"{spec['name']}의 {spec['period_ko']} 중 거래량이 {word[0]} 날은 {top['date']} "
-                f"({int(top['volume']):,}주, 기간 평균 {mean:,.0f}주의 {times:.1f}배)입니다. 조회 구간 "
-                f"{first} ~ {last}, {len(points)}거래일." if ko else
-                f"{spec['name']}'s {word[1]} volume over {spec['period_en']} was on {top['date']} "
-                f"({int(top['volume']):,} shares, {times:.1f}× the window's mean of {mean:,.0f}; "
-                f"{first} to {last}, {len(points)} trading days).")  # fmt: skip
-        return with_note(text, spec)
-    if field in ("net_assets", "market_cap", "nav", "trading_value"):  # a daily figure's extreme
-        return _level_extreme(points, spec, first, last)
     if spec["field"] == "move":  # '가장 많이 오른 날': the largest one-day change of the close
         up = spec["aggregate"] != "min"
         pick = None
@@ -474,22 +451,26 @@ def render_extreme(result: dict, spec: dict) -> str:
         return with_note(text, spec)
     parts = []
     for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
-        key = "high" if aggregate == "max" and field != "close" else (
-            "low" if aggregate == "min" and field != "close" else "close")  # fmt: skip
+        # a stock's high (low) is its intraday one; an ETF's the close or the daily figure asked
+        key = ("high" if aggregate == "max" else "low") if field in ("high", "low") else field
         key = key if any(key in d for d in points) else "close"
+        now = "close" if key in ("high", "low") else key  # the latest of the same figure
         ordered = sorted(points, key=lambda d: d[key], reverse=aggregate == "max")
         pick = ordered[0]
-        value, close = float(pick[key]), float(latest["close"])
+        value, close = float(pick[key]), float(latest[now])
         away = (close / value - 1) * 100 if value else 0.0
         word = {"max": ("최고", "high"), "min": ("최저", "low")}[aggregate]
-        basis = {"close": ("종가", "close"), "high": ("고가", "intraday high"),
-                 "low": ("저가", "intraday low")}[key]  # fmt: skip
+        basis = {"high": ("고가", "intraday high"), "low": ("저가", "intraday low")}.get(key) or (
+            daily_words(key))  # fmt: skip
+        level = _level(value, krw, ko) if now == "close" else daily_amount(key, value)
+        latest_level = _level(close, krw, ko) if now == "close" else daily_amount(key, close)
+        said = ("종가" if now == "close" else "값", "close" if now == "close" else "value")
         if ko:
-            parts.append(f"{basis[0]} 기준 {word[0]}치 {_level(value, krw, ko)} ({pick['date']}), "
-                         f"최근 종가 {_level(close, krw, ko)}은 그 대비 {away:+.2f}%")  # fmt: skip
+            parts.append(f"{basis[0]} 기준 {word[0]}치 {level} ({pick['date']}), "
+                         f"최근 {said[0]} {josa(latest_level, '은/는')} 그 대비 {away:+.2f}%")  # fmt: skip
         else:
-            parts.append(f"{word[1]} ({basis[1]}) {_level(value, krw, ko)} on {pick['date']}; the "
-                         f"latest close {_level(close, krw, ko)} is {away:+.2f}% from it")  # fmt: skip
+            parts.append(f"{word[1]} ({basis[1]}) {level} on {pick['date']}; the "
+                         f"latest {said[1]} {latest_level} is {away:+.2f}% from it")  # fmt: skip
     if ko:
         text = (f"{spec['name']}의 {spec['period_ko']}: " + "; ".join(parts)
                 + f". 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
@@ -579,44 +560,9 @@ def render_per_period(daily: list, spec: dict) -> str:
                                      spec["lang"], spec.get("pick")), spec)  # fmt: skip
 
 
-def _level_extreme(points: list, spec: dict, first: str, last: str) -> str:
-    """The day a daily figure (net assets, market cap, NAV, trading value) was highest or
-    lowest over the window, and the latest value against it."""
-    ko, field, high = spec["lang"] == "ko", spec["field"], spec["aggregate"] != "min"
-    pick = max(points, key=lambda d: d[field]) if high else min(points, key=lambda d: d[field])
-    value, latest = float(pick[field]), float(points[0][field])
-    away = (latest / value - 1) * 100 if value else 0.0
-    words = daily_words(field)
-    if field == "trading_value":  # said once how it is read
-        words = ("거래대금(종가 × 거래량)", "trading value (close × volume)")
-    if ko:
-        text = (f"{spec['name']}의 {spec['period_ko']} {words[0]} {'최고' if high else '최저'}치는 "
-                f"{daily_amount(field, value)} ({pick['date']})입니다; 최근 {daily_amount(field, latest)} ({points[0]['date']})은 "
-                f"그 대비 {away:+.2f}%. 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
-    else:
-        text = (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} over "
-                f"{spec['period_en']} was {daily_amount(field, value)} on {pick['date']}; the latest, "
-                f"{daily_amount(field, latest)} on {points[0]['date']}, is {away:+.2f}% from it ({first} to "
-                f"{last}, {len(points)} trading days).")  # fmt: skip
-    return with_note(text, spec)
-
-
 def _daily_values(daily: list, spec: dict) -> str:
     """'최근 5일 종가': each of the last N trading days, newest first."""
     ko, field, n = spec["lang"] == "ko", spec["measure"], spec["days"]
-    if field == "return":  # over N trading days: from the close N sessions before the latest
-        closes = [d for d in daily if d.get("close") is not None]
-        if len(closes) <= n:
-            return spec["empty"]
-        base, last = closes[n], closes[0]
-        rate = (float(last["close"]) / float(base["close"]) - 1) * 100
-        if ko:
-            return (f"{spec['name']}의 최근 {n}거래일 수익률은 {rate:+.2f}%입니다 (종가 "
-                    f"{float(base['close']):,.0f} ({base['date']}) → {float(last['close']):,.0f} "
-                    f"({last['date']})).")  # fmt: skip
-        return (f"{spec['name']} returned {rate:+.2f}% over the last {n} trading days (close "
-                f"{float(base['close']):,.0f} on {base['date']} → {float(last['close']):,.0f} on "
-                f"{last['date']}).")  # fmt: skip
     picked = [d for d in daily if d.get(field) is not None][:n]
     if not picked:
         return spec["empty"]
@@ -686,51 +632,31 @@ def render_measure(result: dict, spec: dict) -> str:
             f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
             f"(close {s['end_close']:,}, NAV {nav:,})."
         )
-    if spec.get("days") and spec["measure"] in ("close", "volume", "return"):
+    if spec.get("days") and spec["measure"] in ("close", "volume"):
         return _daily_values(result.get("daily") or [], spec)
-    if spec.get("as_of"):  # '10월 말 종가': that day, or the last trading day before it
-        row = next((r for r in result.get("daily") or [] if r["date"] <= spec["as_of"]), None)
+    latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
+    if spec.get("as_of") or latest_traded or spec["measure"] in (
+            "close", "nav", "volume", "market_cap", "net_assets"):  # fmt: skip
+        # one session's figure: the day asked ('10월 말 종가': that day, or the last trading
+        # day before it), else the latest; a trading value is that session's close × volume
+        daily = result.get("daily") or []
+        row = (next((r for r in daily if r["date"] <= spec["as_of"]), None) if spec.get("as_of")
+               else daily[0] if daily else None)  # fmt: skip
         if row is None:
             return spec["out_of_window"]
-        value = {"close": f"{row['close']:,}원", "nav": f"{row['nav']:,}원",
-                 "volume": f"{int(row['volume']):,}주",
-                 "net_assets": fmt_krw(float(row["net_assets"] or 0)),
-                 "market_cap": fmt_krw(float(row["market_cap"] or 0))}[spec["measure"]]  # fmt: skip
-        word = {
-            "close": ("종가는", "close"),
-            "nav": ("NAV는", "NAV"),
-            "volume": ("거래량은", "volume"),
-            "net_assets": ("순자산총액은", "net assets"),
-            "market_cap": ("시가총액은", "market cap"),
-        }
-        ko_word, en_word = word[spec["measure"]]
-        note = "" if row["date"] == spec["as_of"] else (
+        field = spec["measure"]
+        v = float(row["close"]) * float(row["volume"]) if latest_traded else row[field] or 0
+        value = f"{v:,}원" if field in ("close", "nav") else daily_amount(field, float(v))
+        ko_word, en_word = daily_words(field)
+        note = "" if row["date"] == (spec.get("as_of") or row["date"]) else (
             f" ({spec['as_of']}의 직전 거래일)" if ko else f" (the last trading day on or before {spec['as_of']})")  # fmt: skip
+        if latest_traded:
+            note = " (종가 × 거래량 근사)" if ko else " (close × volume)"
         if ko:
-            return f"{spec['name']}의 {row['date']} {ko_word} {value}입니다{note}."
-        shown = value.replace("원", "").replace("주", " shares")
+            said = josa(ko_word, "은/는") if spec.get("as_of") else ko_word  # '종가 55,730원'
+            return f"{spec['name']}의 {row['date']} {said} {value}입니다{note}."
+        shown = value.replace("원", "") if field in ("close", "nav") else value.replace("주", " shares")  # fmt: skip
         return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
-    latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
-    if spec["measure"] in ("close", "volume", "market_cap") or latest_traded:
-        day = s["end_date"]
-        latest = (result.get("daily") or [{}])[0]
-        if spec["measure"] == "close":
-            value_ko, value_en = f"종가 {s['end_close']:,}원", f"closed at {s['end_close']:,}"
-        elif spec["measure"] == "volume":
-            vol = int(latest.get("volume") or 0)
-            value_ko, value_en = f"거래량 {vol:,}주", f"traded {vol:,} shares"
-        elif latest_traded:  # the last session's close × volume
-            amount = fmt_krw(float(latest.get("close") or 0) * float(latest.get("volume") or 0))
-            value_ko, value_en = (
-                f"거래대금 {amount}(종가 × 거래량 근사)",
-                f"traded {amount} (close × volume)",
-            )
-        else:
-            cap = fmt_krw(float(s.get("latest_market_cap") or 0))
-            value_ko, value_en = f"시가총액 {cap}", f"market cap {cap}"
-        if ko:
-            return f"{spec['name']}의 {value_ko}입니다 ({day} 기준)."
-        return f"{spec['name']} {value_en} on {day}."
     if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
         traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
         if traded is None or not sessions:
@@ -753,15 +679,6 @@ def render_measure(result: dict, spec: dict) -> str:
         return (f"{spec['name']}'s annualized volatility over {spec['period_en']} is "
                 f"{float(sigma):.2f}% (stdev of daily returns × √252, {s['start_date']} to "
                 f"{s['end_date']}, {s['data_count']} sessions).")  # fmt: skip
-    if spec["measure"] == "nav":
-        if ko:
-            return f"{spec['name']}의 NAV는 {s.get('latest_nav'):,}원입니다 ({s['end_date']} 기준)."
-        return f"{spec['name']}'s NAV was {s.get('latest_nav'):,} on {s['end_date']}."
-    if spec["measure"] == "net_assets":
-        amount = fmt_krw(float(s.get("latest_net_assets") or 0))
-        if ko:
-            return f"{spec['name']}의 순자산총액은 {amount}입니다 ({s['end_date']} 기준)."
-        return f"{spec['name']} has net assets of {amount} (as of {s['end_date']})."
     rate = float(s["change_rate"])
     if ko:
         text = (
@@ -907,7 +824,6 @@ SET_RENDERERS = (
     daily_amount,
     half_up,
     fmt_measure,
-    _level_extreme,
     per_period,
     per_period_text,
     render_per_period,
@@ -923,8 +839,7 @@ SET_RENDERERS = (
     _holdings_meeting,
     _level,
     _daily_values,
-    _picked_by_return,
-    _returns_stat,
+    _returns_lead,
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,

@@ -223,9 +223,6 @@ def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexi
         ("render_measure(result, {'lang': 'ko', 'name': 'KODEX 200', 'measure': 'close', "
          "'days': 2, 'empty': '-', 'period_ko': '', 'period_en': '', 'note': ''})",
          ["KODEX 200 최근 2거래일 종가:", "- 2026-01-03: 100원", "- 2026-01-02: 110원"]),
-        ("render_measure(result, {'lang': 'ko', 'name': 'KODEX 200', 'measure': 'return', "
-         "'days': 2, 'empty': '-', 'period_ko': '', 'period_en': '', 'note': ''})",
-         ["최근 2거래일 수익률은 +11.11%입니다 (종가 90 (2026-01-01) → 100 (2026-01-03))"]),
     ],
 )  # fmt: skip
 def test_frame_renderers_run_in_the_sandbox(call: str, expected: list[str]) -> None:
