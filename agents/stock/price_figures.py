@@ -40,7 +40,7 @@ from agents.window_answer import (
     PER_COUNT,
     PER_READ,
     WindowAsk,
-    asked_period,
+    bar_days_ask,
     describe,
     mark_used,
     per_period_months,
@@ -469,43 +469,25 @@ def _window_days_asked(turn: Turn) -> bool:
 
 
 def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> None:
-    """The sessions of the window asked (a year unless said) whose close (volume) met the bar:
-    how many, the first and the last; asked 'ever', the verdict is on the window's extreme."""
-    op, frame = turn.frame.operation, turn.frame
-    w, said_span = frame.window, frame.span
-    last = date.fromisoformat(turn.as_of)
-    if w is not None:
-        first = fig.Window(w.n, w.unit).start(last) or last - timedelta(days=365)
-    elif said_span is not None:  # '올해 있어?', '작년 며칠?': the span's sessions
-        first, said_span.used = date.fromisoformat(said_span.first) - timedelta(days=1), True
-        last = min(last, date.fromisoformat(said_span.last))
-    else:  # '최근 6개월 며칠?': since the period's base day; a year unless said
-        first = fig.base_date(last, asked_period(frame))
-    rows = [r for r in fetch_bars(turn, pool, first)
-            if first < r["trade_date"] <= last and r[field] is not None]  # fmt: skip
-    if not rows or op.comparator is None or op.threshold is None:
+    """The sessions of the window asked (a year unless said; a span running to today, its
+    sessions) whose close (volume) met the bar, counted by data_access.figures (BAR_DAYS: '이상'
+    inclusive, '넘는' strict) and said as every screen says it; asked 'ever', the yes or no leads."""
+    frame = turn.frame
+    ask = bar_days_ask(frame, True, bool(EVER.search(frame.question)))
+    if ask is None:
         return
-    bar, below = op.threshold * (1e8 if field == "close" else 1), op.comparator.startswith("<")
-    met = [r for r in rows if (float(r[field]) < bar if below else float(r[field]) > bar)]
-    pick = (min if below else max)(rows, key=lambda r: float(r[field]))
-    if EVER.search(frame.question):  # the verdict: the window's extreme against the bar
-        turn.figures[field] = float(pick[field])
+    rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - timedelta(
+        days=ask.window.calendar_days()))  # fmt: skip
+    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
+    found = fig.window_statistic(points, ask.window, ask.stat, threshold=ask.threshold)
+    if found is None:
+        return
     mark_used(frame)
-    span, ko = f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}", turn.ko()
-    said = partial(figure_text, field, turn=turn)  # a close in its currency, a volume in shares
-    what = _FIELD_WORDS[field][0 if ko else 1]
-    side = ("미만" if below else "초과", "below" if below else "above")
-    extreme = ("최저" if below else "최고", "low" if below else "high")
-    if ko:
-        found = (f"{len(met)}거래일 — 처음 {met[0]['trade_date']}, 마지막 {met[-1]['trade_date']}"
-                 if met else "없음")  # fmt: skip
-        turn.lines.append(f"{span} {len(rows)}거래일 중 {what} {said(bar)} {side[0]}: {found}; "
-                          f"기간 {extreme[0]} {what} {said(float(pick[field]))} "
-                          f"({pick['trade_date']})")  # fmt: skip
-    else:
-        turn.lines.append(f"{what.capitalize()} {side[1]} {said(bar)} from {span}: {len(met)} of "
-                          f"{len(rows)} sessions; the {extreme[1]} {what} "
-                          f"{said(float(pick[field]))} on {pick['trade_date']}")  # fmt: skip
+    if frame.span is not None:
+        frame.span.used = True
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    line = describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang)
+    (turn.leads if ask.ever else turn.lines).append(line)
 
 
 def sessions_asked(frame: QuestionFrame) -> bool:

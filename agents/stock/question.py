@@ -62,7 +62,7 @@ from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.understanding.windows import EVER, WindowRead
+from agents.understanding.windows import WindowRead
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access import figures as fig
@@ -207,10 +207,6 @@ def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
     for t in turns:
         if key in t.figures:
             name = f"{t.stock['name']} {GAP_WORDS[key][0 if t.ko() else 1]}"
-            if key == "close" and EVER.search(frame.question):  # the window's extreme close
-                low = comparator.startswith("<")
-                name = (f"{t.stock['name']} 기간 {'최저' if low else '최고'} 종가" if t.ko()
-                        else f"{t.stock['name']} {'lowest' if low else 'highest'} close")  # fmt: skip
             unit = {"per": "배", "pbr": "배", "return": "%", "dividend_yield": "%"}.get(key)
             said = (
                 f"{bar:g}{unit if t.ko() or unit == '%' else 'x'}"
