@@ -147,38 +147,24 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
 def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
-    span = turn.frame.span
+    span, frame = turn.frame.span, turn.frame
     assert span is not None
-    stat: str = turn.frame.operation.aggregate or (
-        "return" if turn.frame.measure() == "return" else "avg"
-    )
-    if turn.frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
-        stat = turn.frame.statistic
-    field = "volume" if turn.frame.measure() == "volume" else "close"
-    if turn.frame.stat_field in ("high", "low") and stat in ("max", "min"):
-        field = turn.frame.stat_field  # '올해 최고가': the highest of the day's highs
-    rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
+    stat: str = frame.operation.aggregate or ("return" if frame.measure() == "return" else "avg")
+    if frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
+        stat = frame.statistic
+    field = "volume" if frame.measure() == "volume" else "close"
+    if frame.stat_field in ("high", "low") and stat in ("max", "min"):
+        field = frame.stat_field  # '올해 최고가': the highest of the day's highs
+    if frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
+        field, stat = "high_low", "range" if frame.statistic == "range" else "extremes"
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    if turn.frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
-        field, stat = "high_low", "range" if turn.frame.statistic == "range" else "extremes"
-        inside = [r for r in rows if first <= r["trade_date"] <= last]
-        found = fig.window_extremes([(r["trade_date"], float(r["high"])) for r in inside],
-                                    [(r["trade_date"], float(r["low"])) for r in inside],
-                                    fig.Window(len(inside), "session"))  # fmt: skip
-        found = found and replace(found, stat=stat)
-    else:
-        points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
-        found = against_close(fig.span_statistic(points, first, last, stat), rows, field)
-    label = span.label(turn.lang)
-    if found is None:
-        turn.notes.append(f"{label}의 시세가 없습니다." if turn.ko() else f"No bars in {label}.")
-        return
-    span.used = True
-    ask = WindowAsk(fig.Window(found.count, "session"), stat, field, label, label)
-    fmt = (lambda v: f"{v:,.0f}주") if field == "volume" else (
-        lambda v: money(v, turn.stock["currency"]))  # fmt: skip
-    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
-    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+    rows = [
+        r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["trade_date"] <= last
+    ]
+    sessions = fig.Window(sum(1 for r in rows if r["trade_date"] >= first), "session")
+    label = span.label(turn.lang)  # no session in the span: no rows, and the note says so
+    ask = WindowAsk(sessions, stat, field, label, label)
+    span.used = _stat_line(turn, rows if sessions.n else [], ask) is not None
 
 
 def _streak(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -203,8 +189,7 @@ def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
     rows = fetch_bars(turn, pool, start)
     points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     found = fig.per_period(points, unit, stat)[-PER_COUNT[unit] :]
-    fmt = (lambda v: f"{v:+.2f}%") if stat == "return" else (lambda v: f"{v:,.0f}주") if (
-        field == "volume") else (lambda v: money(v, turn.stock["currency"]))  # fmt: skip
+    fmt = partial(figure_text, "return" if stat == "return" else field, turn=turn)
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(per_period_text(name, unit, stat, found, [fmt(r[1]) for r in found],
                                       turn.lang, period_pick(turn.frame)))  # fmt: skip
@@ -419,6 +404,16 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
         return
     start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
     rows = fetch_bars(turn, pool, start)
+    found = _stat_line(turn, rows, ask)
+    if found is not None:
+        mark_used(turn.frame)
+        turn.citations[-1].date_range.start = str(found.first)
+        note_short_history(turn, found.first, rows[0]["trade_date"], start)
+
+
+def _stat_line(turn: Turn, rows: list[dict[str, Any]], ask: WindowAsk) -> fig.WindowFigure | None:
+    """The asked statistic of the bars over the window (data_access.figures), said as every
+    screen says it (window_answer.describe); a note when the bars do not reach it."""
     field = ask.field if ask.field in _FIELD_WORDS else "close"
 
     def points(of: str) -> list[tuple[date, float]]:
@@ -435,15 +430,10 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
-        return
-    mark_used(turn.frame)
-    cur = turn.stock["currency"]
-    fmt = ((lambda v: f"{v:,.0f}주") if field == "volume" else
-           (lambda v: amount(v, cur)) if field == "trading_value" else (lambda v: money(v, cur)))  # fmt: skip
-    turn.citations[-1].date_range.start = str(found.first)
+        return None
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
-    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
-    note_short_history(turn, found.first, rows[0]["trade_date"], start)
+    turn.lines.append(describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang))
+    return found
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
