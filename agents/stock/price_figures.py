@@ -48,6 +48,7 @@ from agents.window_answer import (
     per_period_text,
     period_pick,
     window_ask,
+    window_labels,
 )
 from data_access import figures as fig
 from data_access.market_series import dataset_code_of, series_code_for
@@ -330,29 +331,17 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The period's highest high and lowest low (a year unless asked; either alone when only it
-    was asked), then the latest close against them ('고점 대비 얼마나 빠졌어?')."""
-    months, label = period_words(turn, 12.0)
-    rows = fetch_prices(turn, pool, months)
-    if not rows:
-        return
-    label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
-    cur, names, last = turn.stock["currency"], [m.name for m in turn.frame.measures], rows[-1]
-    close, parts = float(last["close"]), []
-    for end, other, word, pick in (("high", "low", "최고가", max), ("low", "high", "최저가", min)):
-        if end not in names and other in names:
-            continue
-        row = pick(rows, key=lambda r: r[end])
-        value = float(row[end])
-        turn.lines.append(f"{label} {word} {money(value, cur)} ({row['trade_date']})" if turn.ko()
-                          else f"{label} {end} {money(value, cur)} on {row['trade_date']}")  # fmt: skip
-        if value:
-            parts.append(f"{word} 대비 {(close / value - 1) * 100:+.2f}%" if turn.ko()
-                         else f"{(close / value - 1) * 100:+.2f}% from the {end}")  # fmt: skip
-    if parts:
-        turn.lines.append(f"최근 종가 {money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
-                          if turn.ko() else f"Last close {money(close, cur)} on "
-                          f"{last['trade_date']}: " + ", ".join(parts))  # fmt: skip
+    """The highest high and the lowest low of the period asked (a year unless said; either alone
+    when only it was asked), the one against the latest close: the window statistic that
+    '52주 최고가' is, over the period's months."""
+    names = {m.name for m in turn.frame.measures} & {"high", "low"}
+    field = names.pop() if len(names) == 1 else "high_low"
+    months = turn.frame.period.months if turn.frame.period else 12
+    window = fig.Window(max(1, round(months)), "month")
+    labels = ("최근 1년", "last year") if window.n == 12 else window_labels(window)
+    start = date.fromisoformat(turn.as_of) - timedelta(days=window.calendar_days())
+    stat = {"high": "max", "low": "min", "high_low": "extremes"}[field]
+    _stat_line(turn, fetch_bars(turn, pool, start), WindowAsk(window, stat, field, *labels))
 
 
 def _trading_value(turn: Turn, pool: ConnectionPool | None) -> None:
