@@ -429,7 +429,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["window"]
     if sessions_asked(frame):  # '최근 5일 종가': each session's close
         return ["sessions"]
-    if frame.span is not None and day_of_move(frame):  # '올해 가장 많이 오른 날'
+    if day_of_move(frame):  # '가장 많이 오른 날', '올해 언제 제일 많이 올랐어?': one day's move
         return ["biggest_move"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
                                    or frame.measure() == "return"
@@ -437,8 +437,6 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["span_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
     if day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]
-    if day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move
-        return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = asks_why(frame)
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's
