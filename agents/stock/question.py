@@ -295,10 +295,8 @@ def _gap(frame: QuestionFrame, turns: list[Turn]) -> str:
         return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배 ({ratio * 100:,.2f}%)**"
                 if a.ko() else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x ({ratio * 100:,.2f}%) "
                 f"{b.stock['name']}'s**")  # fmt: skip
-    gap = a.figures[key] - b.figures[key]
-    times = "배" if a.ko() else "x"
-    text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield") else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
-            else f"{gap:+,.0f}주" if key == "volume"
+    gap = a.figures[key] - b.figures[key]  # a difference of rates in %p, else in its own unit
+    text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield")
             else ("+" if gap >= 0 else "-") + figure_text(key, abs(gap), a))  # fmt: skip
     names = f"{a.stock['name']} − {b.stock['name']}"
     return f"**{names} {ko} 차이: {text}**" if a.ko() else f"**{names} {en} gap: {text}**"
