@@ -426,9 +426,8 @@ def _stat_line(turn: Turn, rows: list[dict[str, Any]], ask: WindowAsk) -> fig.Wi
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
-    if _window_days_asked(turn) and turn.frame.operation.threshold_unit == "억":
-        _sessions_over_bar(turn, pool, "close")  # '10만원 넘은 적 있어?': the window's sessions
-        return
+    if turn.frame.operation.threshold_unit == "억" and _sessions_over_bar(turn, pool, "close"):
+        return  # '10만원 넘은 적 있어?': the window's sessions, not today's close
     rows = fetch_prices(turn, pool, 0.25)
     if rows:
         last = rows[-1]
@@ -439,34 +438,28 @@ def _close(turn: Turn, pool: ConnectionPool | None) -> None:
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
 
 
-def _window_days_asked(turn: Turn) -> bool:
-    """'넘은 적 있어?', '1000만주 넘은 날 며칠?': a bar asked of the window's sessions, not today."""
-    op = turn.frame.operation
-    return bool(
-        op.comparator and op.threshold is not None and DAYS_ASKED.search(turn.frame.question)
-    )
-
-
-def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> None:
-    """The sessions of the window asked (a year unless said; a span running to today, its
-    sessions) whose close (volume) met the bar, counted by data_access.figures (BAR_DAYS: '이상'
-    inclusive, '넘는' strict) and said as every screen says it; asked 'ever', the yes or no leads."""
-    frame = turn.frame
-    ask = bar_days_ask(frame, True, bool(EVER.search(frame.question)))
+def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> bool:
+    """'넘은 적 있어?', '1000만주 넘은 날 며칠?': the sessions of the window asked (a year unless
+    said; a span running to today, its sessions) whose close (volume) met the bar, counted by
+    data_access.figures (BAR_DAYS: '이상' inclusive, '넘는' strict) and said as every screen says
+    it; asked 'ever', the yes or no leads. False when no days over a bar were asked."""
+    frame, said = turn.frame, turn.frame.question
+    ask = bar_days_ask(frame, bool(DAYS_ASKED.search(said)), bool(EVER.search(said)))
     if ask is None:
-        return
+        return False
     rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - timedelta(
         days=ask.window.calendar_days()))  # fmt: skip
     points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     found = fig.window_statistic(points, ask.window, ask.stat, threshold=ask.threshold)
     if found is None:
-        return
+        return False
     mark_used(frame)
     if frame.span is not None:
         frame.span.used = True
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     line = describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang)
     (turn.leads if ask.ever else turn.lines).append(line)
+    return True
 
 
 def sessions_asked(frame: QuestionFrame) -> bool:
@@ -496,9 +489,8 @@ def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
 def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
     """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
     period reaches back to (the figures module's base date)."""
-    if _window_days_asked(turn) and turn.frame.operation.threshold_unit is None:
-        _sessions_over_bar(turn, pool, "volume")  # '1000만주 넘은 날 최근 1개월에 며칠?'
-        return
+    if turn.frame.operation.threshold_unit is None and _sessions_over_bar(turn, pool, "volume"):
+        return  # '1000만주 넘은 날 최근 1개월에 며칠?'
     p, rows = fetch_period_bars(turn, pool, ("1d", 1 / 30))
     if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
         turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()
