@@ -273,17 +273,17 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
     its date and both closes."""
     w, span = turn.frame.window, turn.frame.span
-    sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
     if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
-        p, rows = _span_sessions(turn, pool, span)
-    elif sessions:  # enough calendar days for N sessions and the close before them
-        days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
-        p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)
-        rows = [r for r in rows if r["close"]][-w.n - 1 :]  # type: ignore[union-attr]
+        (_, rows), label = _span_sessions(turn, pool, span), span.label(turn.lang)
+    elif w is not None and w.unit == "session":  # '최근 10거래일 중': N moves, the close before
+        days = fig.Window(w.n, "session").calendar_days()
+        rows = [r for r in fetch_prices(turn, pool, days / 30) if r["close"]][-w.n - 1 :]
+        label = w.label(turn.lang)
         mark_used(turn.frame)
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
         rows = after_base(rows, p, with_base=True)  # the move into the period's first day
+        label = p.ko if turn.ko() else p.en
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
     found = fig.biggest_one_day_move(closes, "min" if fall else "max")
@@ -293,11 +293,7 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
         )
         return
     day, move, prev, close = found
-    cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
-    if sessions:
-        label = w.label(turn.lang)  # type: ignore[union-attr]
-    if span is not None:
-        label = span.label(turn.lang)
+    cur = turn.stock["currency"]
     word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
         "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
     turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
