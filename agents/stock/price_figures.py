@@ -207,7 +207,8 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     """The session of the largest (smallest) volume or trading value (close × volume) over the
     period (a month unless asked)."""
     p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
-    value = turn.frame.measure() == "trading_value"
+    field = "trading_value" if turn.frame.measure() == "trading_value" else "volume"
+    value, said = field == "trading_value", partial(figure_text, field, turn=turn)
     bars = [{**r, "amount": float(r["volume"]) * (float(r["close"]) if value else 1.0)}
             for r in after_base(rows, p) if r["volume"] is not None and r["close"]]  # fmt: skip
     if not bars:
@@ -217,11 +218,9 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     day = min(bars, key=lambda r: r["amount"]) if least else max(bars, key=lambda r: r["amount"])
     mark_used(turn.frame)
     label = p.ko if turn.ko() else p.en
-    what = ("거래대금", "trading value") if value else ("거래량", "volume")
+    what = _FIELD_WORDS[field]
     word = f"{what[0]} 가장 {'적은' if least else '많은'} 날" if turn.ko() else (
         f"{'lowest' if least else 'highest'}-{what[1]} session")  # fmt: skip
-    said = (lambda v: amount(v, turn.stock["currency"])) if value else (
-        lambda v: figure_text("volume", v, turn))  # fmt: skip
     mean = sum(r["amount"] for r in bars) / len(bars)
     turn.lines.append(
         f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
