@@ -234,11 +234,12 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
     """The deepest fall from a running high of the closes over the period (a year unless
     asked), with the days of its peak and trough."""
     if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': from the span's first session
-        p, rows = _span_sessions(turn, pool, span)
-        rows = rows[1:] if rows and rows[0]["trade_date"] < date.fromisoformat(span.first) else rows
+        first = date.fromisoformat(span.first)  # the close before it is no part of it
+        rows = [r for r in _span_sessions(turn, pool, span) if r["trade_date"] >= first]
+        named = (span.label_ko, span.label_en)
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows = after_base(rows, p, with_base=True)
+        rows, named = after_base(rows, p, with_base=True), (p.ko, p.en)
     points = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     found = fig.deepest_drawdown(points)
     if found is None:
@@ -246,7 +247,6 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
         return
     mark_used(turn.frame)
     depth, peak, trough = found
-    named = (span.label_ko, span.label_en) if span is not None else (p.ko, p.en)
     label = named[0] if turn.ko() else named[1]
     turn.lines.append(
         f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
@@ -256,14 +256,12 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _span_sessions(turn: Turn, pool: ConnectionPool | None,
-                   span: CalendarSpan) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
-    """A calendar span's sessions with the close before its first (the span marked used), and
-    the period its label falls back on."""
+                   span: CalendarSpan) -> list[dict[str, Any]]:  # fmt: skip
+    """A calendar span's sessions with the close before its first (the span marked used)."""
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
     bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
-    before = [r for r in bars if r["trade_date"] < first][-1:]
     span.used = True
-    return fig.period_named(None, 12.0), before + [
+    return [r for r in bars if r["trade_date"] < first][-1:] + [
         r for r in bars if first <= r["trade_date"] <= last
     ]
 
@@ -273,7 +271,7 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     its date and both closes."""
     w, span = turn.frame.window, turn.frame.span
     if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
-        (_, rows), label = _span_sessions(turn, pool, span), span.label(turn.lang)
+        rows, label = _span_sessions(turn, pool, span), span.label(turn.lang)
     elif w is not None and w.unit == "session":  # '최근 10거래일 중': N moves, the close before
         days = fig.Window(w.n, "session").calendar_days()
         rows = [r for r in fetch_prices(turn, pool, days / 30) if r["close"]][-w.n - 1 :]
