@@ -80,9 +80,9 @@ ADDITIVE = frozenset({"market_cap", "volume"})  # a sum of two stocks' means som
 def figure_text(key: str, value: float, turn: Turn) -> str:
     times, shares = ("배", "주") if turn.ko() else ("x", " shares")
     unit = {"return": "%", "dividend_yield": "%", "per": times, "pbr": times}
-    if key in ("close", "eps"):
+    if key in ("close", "eps", "high", "low", "high_low"):
         return money(value, turn.stock["currency"])
-    if key == "market_cap":
+    if key in ("market_cap", "trading_value"):
         return amount(value, turn.stock["currency"])
     if key == "return":  # a move is signed ('+64.03%')
         return f"{value:+,.2f}%"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from agents.macro.indices import UNIT_KO
 from agents.stock.data import StockData
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, TraceStep
@@ -20,7 +21,6 @@ from data_access.publishers import with_sources
 
 SESSIONS = 400  # bars read: a year back and its base bar, also for BTC (which trades every day)
 RETURN_PERIODS = ("1m", "3m", "1y")
-UNIT_KO = {"pt": "포인트", "USD": "달러", "USD/bbl": "달러/배럴"}
 KIND_KO = {"index": "지수", "volatility": "변동성 지수", "crypto": "가상자산",
            "commodity": "원자재 선물"}  # fmt: skip
 

@@ -40,7 +40,7 @@ from agents.window_answer import (
     PER_COUNT,
     PER_READ,
     WindowAsk,
-    asked_period,
+    bar_days_ask,
     describe,
     mark_used,
     per_period_months,
@@ -48,6 +48,7 @@ from agents.window_answer import (
     per_period_text,
     period_pick,
     window_ask,
+    window_labels,
 )
 from data_access import figures as fig
 from data_access.market_series import dataset_code_of, series_code_for
@@ -147,38 +148,24 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
 def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
-    span = turn.frame.span
+    span, frame = turn.frame.span, turn.frame
     assert span is not None
-    stat: str = turn.frame.operation.aggregate or (
-        "return" if turn.frame.measure() == "return" else "avg"
-    )
-    if turn.frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
-        stat = turn.frame.statistic
-    field = "volume" if turn.frame.measure() == "volume" else "close"
-    if turn.frame.stat_field in ("high", "low") and stat in ("max", "min"):
-        field = turn.frame.stat_field  # '올해 최고가': the highest of the day's highs
-    rows = fetch_bars(turn, pool, date.fromisoformat(span.first) - timedelta(days=10))
+    stat: str = frame.operation.aggregate or ("return" if frame.measure() == "return" else "avg")
+    if frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
+        stat = frame.statistic
+    field = "volume" if frame.measure() == "volume" else "close"
+    if frame.stat_field in ("high", "low") and stat in ("max", "min"):
+        field = frame.stat_field  # '올해 최고가': the highest of the day's highs
+    if frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
+        field, stat = "high_low", "range" if frame.statistic == "range" else "extremes"
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    if turn.frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
-        field, stat = "high_low", "range" if turn.frame.statistic == "range" else "extremes"
-        inside = [r for r in rows if first <= r["trade_date"] <= last]
-        found = fig.window_extremes([(r["trade_date"], float(r["high"])) for r in inside],
-                                    [(r["trade_date"], float(r["low"])) for r in inside],
-                                    fig.Window(len(inside), "session"))  # fmt: skip
-        found = found and replace(found, stat=stat)
-    else:
-        points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
-        found = against_close(fig.span_statistic(points, first, last, stat), rows, field)
-    label = span.label(turn.lang)
-    if found is None:
-        turn.notes.append(f"{label}의 시세가 없습니다." if turn.ko() else f"No bars in {label}.")
-        return
-    span.used = True
-    ask = WindowAsk(fig.Window(found.count, "session"), stat, field, label, label)
-    fmt = (lambda v: f"{v:,.0f}주") if field == "volume" else (
-        lambda v: money(v, turn.stock["currency"]))  # fmt: skip
-    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
-    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
+    rows = [
+        r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["trade_date"] <= last
+    ]
+    sessions = fig.Window(sum(1 for r in rows if r["trade_date"] >= first), "session")
+    label = span.label(turn.lang)  # no session in the span: no rows, and the note says so
+    ask = WindowAsk(sessions, stat, field, label, label)
+    span.used = _stat_line(turn, rows if sessions.n else [], ask) is not None
 
 
 def _streak(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -203,8 +190,7 @@ def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
     rows = fetch_bars(turn, pool, start)
     points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
     found = fig.per_period(points, unit, stat)[-PER_COUNT[unit] :]
-    fmt = (lambda v: f"{v:+.2f}%") if stat == "return" else (lambda v: f"{v:,.0f}주") if (
-        field == "volume") else (lambda v: money(v, turn.stock["currency"]))  # fmt: skip
+    fmt = partial(figure_text, "return" if stat == "return" else field, turn=turn)
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(per_period_text(name, unit, stat, found, [fmt(r[1]) for r in found],
                                       turn.lang, period_pick(turn.frame)))  # fmt: skip
@@ -221,7 +207,8 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     """The session of the largest (smallest) volume or trading value (close × volume) over the
     period (a month unless asked)."""
     p, rows = fetch_period_bars(turn, pool, ("1m", 1.0))
-    value = turn.frame.measure() == "trading_value"
+    field = "trading_value" if turn.frame.measure() == "trading_value" else "volume"
+    value, said = field == "trading_value", partial(figure_text, field, turn=turn)
     bars = [{**r, "amount": float(r["volume"]) * (float(r["close"]) if value else 1.0)}
             for r in after_base(rows, p) if r["volume"] is not None and r["close"]]  # fmt: skip
     if not bars:
@@ -231,11 +218,9 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
     day = min(bars, key=lambda r: r["amount"]) if least else max(bars, key=lambda r: r["amount"])
     mark_used(turn.frame)
     label = p.ko if turn.ko() else p.en
-    what = ("거래대금", "trading value") if value else ("거래량", "volume")
+    what = _FIELD_WORDS[field]
     word = f"{what[0]} 가장 {'적은' if least else '많은'} 날" if turn.ko() else (
         f"{'lowest' if least else 'highest'}-{what[1]} session")  # fmt: skip
-    said = (lambda v: amount(v, turn.stock["currency"])) if value else (
-        lambda v: figure_text("volume", v, turn))  # fmt: skip
     mean = sum(r["amount"] for r in bars) / len(bars)
     turn.lines.append(
         f"{label}({bars[0]['trade_date']} ~ {bars[-1]['trade_date']}) {word}: {day['trade_date']} "
@@ -249,11 +234,12 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
     """The deepest fall from a running high of the closes over the period (a year unless
     asked), with the days of its peak and trough."""
     if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': from the span's first session
-        p, rows = _span_sessions(turn, pool, span)
-        rows = rows[1:] if rows and rows[0]["trade_date"] < date.fromisoformat(span.first) else rows
+        first = date.fromisoformat(span.first)  # the close before it is no part of it
+        rows = [r for r in _span_sessions(turn, pool, span) if r["trade_date"] >= first]
+        named = (span.label_ko, span.label_en)
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows = after_base(rows, p, with_base=True)
+        rows, named = after_base(rows, p, with_base=True), (p.ko, p.en)
     points = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     found = fig.deepest_drawdown(points)
     if found is None:
@@ -261,7 +247,6 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
         return
     mark_used(turn.frame)
     depth, peak, trough = found
-    named = (span.label_ko, span.label_en) if span is not None else (p.ko, p.en)
     label = named[0] if turn.ko() else named[1]
     turn.lines.append(
         f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
@@ -271,14 +256,12 @@ def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _span_sessions(turn: Turn, pool: ConnectionPool | None,
-                   span: CalendarSpan) -> tuple[fig.Period, list[dict[str, Any]]]:  # fmt: skip
-    """A calendar span's sessions with the close before its first (the span marked used), and
-    the period its label falls back on."""
+                   span: CalendarSpan) -> list[dict[str, Any]]:  # fmt: skip
+    """A calendar span's sessions with the close before its first (the span marked used)."""
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
     bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
-    before = [r for r in bars if r["trade_date"] < first][-1:]
     span.used = True
-    return fig.period_named(None, 12.0), before + [
+    return [r for r in bars if r["trade_date"] < first][-1:] + [
         r for r in bars if first <= r["trade_date"] <= last
     ]
 
@@ -287,17 +270,17 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
     """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
     its date and both closes."""
     w, span = turn.frame.window, turn.frame.span
-    sessions = w is not None and w.unit == "session"  # '최근 10거래일 중': the last 10 moves
     if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
-        p, rows = _span_sessions(turn, pool, span)
-    elif sessions:  # enough calendar days for N sessions and the close before them
-        days = fig.Window(w.n, "session").calendar_days()  # type: ignore[union-attr]
-        p, rows = fig.period_named(None, days / 30), fetch_prices(turn, pool, days / 30)
-        rows = [r for r in rows if r["close"]][-w.n - 1 :]  # type: ignore[union-attr]
+        rows, label = _span_sessions(turn, pool, span), span.label(turn.lang)
+    elif w is not None and w.unit == "session":  # '최근 10거래일 중': N moves, the close before
+        days = fig.Window(w.n, "session").calendar_days()
+        rows = [r for r in fetch_prices(turn, pool, days / 30) if r["close"]][-w.n - 1 :]
+        label = w.label(turn.lang)
         mark_used(turn.frame)
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
         rows = after_base(rows, p, with_base=True)  # the move into the period's first day
+        label = p.ko if turn.ko() else p.en
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
     fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
     found = fig.biggest_one_day_move(closes, "min" if fall else "max")
@@ -307,11 +290,7 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
         )
         return
     day, move, prev, close = found
-    cur, label = turn.stock["currency"], p.ko if turn.ko() else p.en
-    if sessions:
-        label = w.label(turn.lang)  # type: ignore[union-attr]
-    if span is not None:
-        label = span.label(turn.lang)
+    cur = turn.stock["currency"]
     word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
         "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
     turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
@@ -345,29 +324,17 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The period's highest high and lowest low (a year unless asked; either alone when only it
-    was asked), then the latest close against them ('고점 대비 얼마나 빠졌어?')."""
-    months, label = period_words(turn, 12.0)
-    rows = fetch_prices(turn, pool, months)
-    if not rows:
-        return
-    label = "52주" if months >= 12 and turn.ko() else ("52-week" if months >= 12 else label)
-    cur, names, last = turn.stock["currency"], [m.name for m in turn.frame.measures], rows[-1]
-    close, parts = float(last["close"]), []
-    for end, other, word, pick in (("high", "low", "최고가", max), ("low", "high", "최저가", min)):
-        if end not in names and other in names:
-            continue
-        row = pick(rows, key=lambda r: r[end])
-        value = float(row[end])
-        turn.lines.append(f"{label} {word} {money(value, cur)} ({row['trade_date']})" if turn.ko()
-                          else f"{label} {end} {money(value, cur)} on {row['trade_date']}")  # fmt: skip
-        if value:
-            parts.append(f"{word} 대비 {(close / value - 1) * 100:+.2f}%" if turn.ko()
-                         else f"{(close / value - 1) * 100:+.2f}% from the {end}")  # fmt: skip
-    if parts:
-        turn.lines.append(f"최근 종가 {money(close, cur)} ({last['trade_date']}): " + ", ".join(parts)
-                          if turn.ko() else f"Last close {money(close, cur)} on "
-                          f"{last['trade_date']}: " + ", ".join(parts))  # fmt: skip
+    """The highest high and the lowest low of the period asked (a year unless said; either alone
+    when only it was asked), the one against the latest close: the window statistic that
+    '52주 최고가' is, over the period's months."""
+    names = {m.name for m in turn.frame.measures} & {"high", "low"}
+    field = names.pop() if len(names) == 1 else "high_low"
+    months = turn.frame.period.months if turn.frame.period else 12
+    window = fig.Window(max(1, round(months)), "month")
+    labels = ("최근 1년", "last year") if window.n == 12 else window_labels(window)
+    start = date.fromisoformat(turn.as_of) - timedelta(days=window.calendar_days())
+    stat = {"high": "max", "low": "min", "high_low": "extremes"}[field]
+    _stat_line(turn, fetch_bars(turn, pool, start), WindowAsk(window, stat, field, *labels))
 
 
 def _trading_value(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -419,6 +386,16 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
         return
     start = date.fromisoformat(turn.as_of) - timedelta(days=ask.window.calendar_days())
     rows = fetch_bars(turn, pool, start)
+    found = _stat_line(turn, rows, ask)
+    if found is not None:
+        mark_used(turn.frame)
+        turn.citations[-1].date_range.start = str(found.first)
+        note_short_history(turn, found.first, rows[0]["trade_date"], start)
+
+
+def _stat_line(turn: Turn, rows: list[dict[str, Any]], ask: WindowAsk) -> fig.WindowFigure | None:
+    """The asked statistic of the bars over the window (data_access.figures), said as every
+    screen says it (window_answer.describe); a note when the bars do not reach it."""
     field = ask.field if ask.field in _FIELD_WORDS else "close"
 
     def points(of: str) -> list[tuple[date, float]]:
@@ -435,21 +412,15 @@ def _window(turn: Turn, pool: ConnectionPool | None) -> None:
     if found is None:
         turn.notes.append(f"{ask.label(turn.lang)} 구간의 시세가 부족해 계산하지 못했습니다."
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
-        return
-    mark_used(turn.frame)
-    cur = turn.stock["currency"]
-    fmt = ((lambda v: f"{v:,.0f}주") if field == "volume" else
-           (lambda v: amount(v, cur)) if field == "trading_value" else (lambda v: money(v, cur)))  # fmt: skip
-    turn.citations[-1].date_range.start = str(found.first)
+        return None
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
-    turn.lines.append(describe(name, ask, found, fmt, turn.lang))
-    note_short_history(turn, found.first, rows[0]["trade_date"], start)
+    turn.lines.append(describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang))
+    return found
 
 
 def _close(turn: Turn, pool: ConnectionPool | None) -> None:
-    if _window_days_asked(turn) and turn.frame.operation.threshold_unit == "억":
-        _sessions_over_bar(turn, pool, "close")  # '10만원 넘은 적 있어?': the window's sessions
-        return
+    if turn.frame.operation.threshold_unit == "억" and _sessions_over_bar(turn, pool, "close"):
+        return  # '10만원 넘은 적 있어?': the window's sessions, not today's close
     rows = fetch_prices(turn, pool, 0.25)
     if rows:
         last = rows[-1]
@@ -460,52 +431,28 @@ def _close(turn: Turn, pool: ConnectionPool | None) -> None:
                           else f"Close {price} on {last['trade_date']}")  # fmt: skip
 
 
-def _window_days_asked(turn: Turn) -> bool:
-    """'넘은 적 있어?', '1000만주 넘은 날 며칠?': a bar asked of the window's sessions, not today."""
-    op = turn.frame.operation
-    return bool(
-        op.comparator and op.threshold is not None and DAYS_ASKED.search(turn.frame.question)
-    )
-
-
-def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> None:
-    """The sessions of the window asked (a year unless said) whose close (volume) met the bar:
-    how many, the first and the last; asked 'ever', the verdict is on the window's extreme."""
-    op, frame = turn.frame.operation, turn.frame
-    w, said_span = frame.window, frame.span
-    last = date.fromisoformat(turn.as_of)
-    if w is not None:
-        first = fig.Window(w.n, w.unit).start(last) or last - timedelta(days=365)
-    elif said_span is not None:  # '올해 있어?', '작년 며칠?': the span's sessions
-        first, said_span.used = date.fromisoformat(said_span.first) - timedelta(days=1), True
-        last = min(last, date.fromisoformat(said_span.last))
-    else:  # '최근 6개월 며칠?': since the period's base day; a year unless said
-        first = fig.base_date(last, asked_period(frame))
-    rows = [r for r in fetch_bars(turn, pool, first)
-            if first < r["trade_date"] <= last and r[field] is not None]  # fmt: skip
-    if not rows or op.comparator is None or op.threshold is None:
-        return
-    bar, below = op.threshold * (1e8 if field == "close" else 1), op.comparator.startswith("<")
-    met = [r for r in rows if (float(r[field]) < bar if below else float(r[field]) > bar)]
-    pick = (min if below else max)(rows, key=lambda r: float(r[field]))
-    if EVER.search(frame.question):  # the verdict: the window's extreme against the bar
-        turn.figures[field] = float(pick[field])
+def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> bool:
+    """'넘은 적 있어?', '1000만주 넘은 날 며칠?': the sessions of the window asked (a year unless
+    said; a span running to today, its sessions) whose close (volume) met the bar, counted by
+    data_access.figures (BAR_DAYS: '이상' inclusive, '넘는' strict) and said as every screen says
+    it; asked 'ever', the yes or no leads. False when no days over a bar were asked."""
+    frame, said = turn.frame, turn.frame.question
+    ask = bar_days_ask(frame, bool(DAYS_ASKED.search(said)), bool(EVER.search(said)))
+    if ask is None:
+        return False
+    rows = fetch_bars(turn, pool, date.fromisoformat(turn.as_of) - timedelta(
+        days=ask.window.calendar_days()))  # fmt: skip
+    points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
+    found = fig.window_statistic(points, ask.window, ask.stat, threshold=ask.threshold)
+    if found is None:
+        return False
     mark_used(frame)
-    span, ko = f"{rows[0]['trade_date']} ~ {rows[-1]['trade_date']}", turn.ko()
-    said = partial(figure_text, field, turn=turn)  # a close in its currency, a volume in shares
-    what = _FIELD_WORDS[field][0 if ko else 1]
-    side = ("미만" if below else "초과", "below" if below else "above")
-    extreme = ("최저" if below else "최고", "low" if below else "high")
-    if ko:
-        found = (f"{len(met)}거래일 — 처음 {met[0]['trade_date']}, 마지막 {met[-1]['trade_date']}"
-                 if met else "없음")  # fmt: skip
-        turn.lines.append(f"{span} {len(rows)}거래일 중 {what} {said(bar)} {side[0]}: {found}; "
-                          f"기간 {extreme[0]} {what} {said(float(pick[field]))} "
-                          f"({pick['trade_date']})")  # fmt: skip
-    else:
-        turn.lines.append(f"{what.capitalize()} {side[1]} {said(bar)} from {span}: {len(met)} of "
-                          f"{len(rows)} sessions; the {extreme[1]} {what} "
-                          f"{said(float(pick[field]))} on {pick['trade_date']}")  # fmt: skip
+    if frame.span is not None:
+        frame.span.used = True
+    name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
+    line = describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang)
+    (turn.leads if ask.ever else turn.lines).append(line)
+    return True
 
 
 def sessions_asked(frame: QuestionFrame) -> bool:
@@ -535,9 +482,8 @@ def _sessions(turn: Turn, pool: ConnectionPool | None) -> None:
 def _volume(turn: Turn, pool: ConnectionPool | None) -> None:
     """The last session's volume; asked how it moved ('어제보다 늘었어?'), against the bar the
     period reaches back to (the figures module's base date)."""
-    if _window_days_asked(turn) and turn.frame.operation.threshold_unit is None:
-        _sessions_over_bar(turn, pool, "volume")  # '1000만주 넘은 날 최근 1개월에 며칠?'
-        return
+    if turn.frame.operation.threshold_unit is None and _sessions_over_bar(turn, pool, "volume"):
+        return  # '1000만주 넘은 날 최근 1개월에 며칠?'
     p, rows = fetch_period_bars(turn, pool, ("1d", 1 / 30))
     if rows and rows[-1]["volume"] is None:  # an imported series without volume: NULL, not 0
         turn.notes.append("이 종목의 시세에는 거래량이 없습니다." if turn.ko()

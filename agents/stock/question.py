@@ -62,7 +62,7 @@ from agents.understanding.model_plan import attach_plan, fill_plan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
-from agents.understanding.windows import EVER, WindowRead
+from agents.understanding.windows import WindowRead
 from agents.verdict import asked_bar, verdict
 from agents.window_answer import window_ask
 from data_access import figures as fig
@@ -207,10 +207,6 @@ def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
     for t in turns:
         if key in t.figures:
             name = f"{t.stock['name']} {GAP_WORDS[key][0 if t.ko() else 1]}"
-            if key == "close" and EVER.search(frame.question):  # the window's extreme close
-                low = comparator.startswith("<")
-                name = (f"{t.stock['name']} 기간 {'최저' if low else '최고'} 종가" if t.ko()
-                        else f"{t.stock['name']} {'lowest' if low else 'highest'} close")  # fmt: skip
             unit = {"per": "배", "pbr": "배", "return": "%", "dividend_yield": "%"}.get(key)
             said = (
                 f"{bar:g}{unit if t.ko() or unit == '%' else 'x'}"
@@ -301,10 +297,8 @@ def _gap(frame: QuestionFrame, turns: list[Turn]) -> str:
         return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배 ({ratio * 100:,.2f}%)**"
                 if a.ko() else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x ({ratio * 100:,.2f}%) "
                 f"{b.stock['name']}'s**")  # fmt: skip
-    gap = a.figures[key] - b.figures[key]
-    times = "배" if a.ko() else "x"
-    text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield") else f"{gap:+,.2f}{times}" if key in ("per", "pbr")
-            else f"{gap:+,.0f}주" if key == "volume"
+    gap = a.figures[key] - b.figures[key]  # a difference of rates in %p, else in its own unit
+    text = (f"{gap:+.2f}%p" if key in ("return", "dividend_yield")
             else ("+" if gap >= 0 else "-") + figure_text(key, abs(gap), a))  # fmt: skip
     names = f"{a.stock['name']} − {b.stock['name']}"
     return f"**{names} {ko} 차이: {text}**" if a.ko() else f"**{names} {en} gap: {text}**"
@@ -435,7 +429,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["window"]
     if sessions_asked(frame):  # '최근 5일 종가': each session's close
         return ["sessions"]
-    if frame.span is not None and day_of_move(frame):  # '올해 가장 많이 오른 날'
+    if day_of_move(frame):  # '가장 많이 오른 날', '올해 언제 제일 많이 올랐어?': one day's move
         return ["biggest_move"]
     if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
                                    or frame.measure() == "return"
@@ -443,8 +437,6 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["span_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions
     if day_of_volume(frame):  # '거래량 가장 많았던 날': one session's volume, the largest
         return ["volume_day"]
-    if day_of_move(frame):  # '가장 많이 오른 날', '언제 제일 많이 올랐어?': one day's move
-        return ["biggest_move"]
     wanted = [_MEASURE_SECTIONS[m.name] for m in frame.measures if m.name in _MEASURE_SECTIONS]
     why = asks_why(frame)
     if asks_peers(frame):  # '삼성전자 PER 업종 평균 대비': the figure beside its sector's

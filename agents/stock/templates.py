@@ -12,14 +12,12 @@ from typing import Any
 from agents.stock.analysis import StockFigures
 from agents.stock.signals import Assessment, Signal
 from agents.stock.state import Language
+from data_access.figures import PERIODS
 
 STANCE = {
     "ko": {"overweight": "비중 확대", "neutral": "중립", "underweight": "비중 축소"},
     "en": {"overweight": "Overweight", "neutral": "Neutral", "underweight": "Underweight"},
 }
-HORIZON = {"ko": {"1w": "1주", "1m": "1개월", "3m": "3개월", "6m": "6개월", "1y": "1년",
-                  "ytd": "연초 대비"},
-           "en": {"1w": "1W", "1m": "1M", "3m": "3M", "6m": "6M", "1y": "1Y", "ytd": "YTD"}}  # fmt: skip
 
 SIGNALS: dict[str, dict[str, str]] = {
     "trend_up": {"ko": "주가가 60일({vs60})·120일({vs120}) 이동평균 위에 있어 추세가 상승 쪽입니다.",
@@ -169,7 +167,7 @@ def figure_rows(f: StockFigures, lang: Language) -> list[dict[str, str]]:
     cur = f["currency"]
     rows = [(("현재가" if ko else "Price"), price(f["price"], cur))]
     windows = f.get("return_windows") or {}
-    rows += [((f"수익률 {HORIZON[lang][k]}" if ko else f"Return {HORIZON[lang][k]}")
+    rows += [((f"수익률 {PERIODS[k].ko}" if ko else f"Return {k.upper()}")  # '1M', 'YTD'
               + _window(windows.get(k)), pct(v)) for k, v in f["returns"].items()]  # fmt: skip
     rows += [
         ("변동성 20일(연환산)" if ko else "Volatility 20d (ann.)", pct(f["volatility_20d"], False)),

@@ -36,10 +36,11 @@ def test_a_fall_from_the_high_and_the_trading_value(pg_pool: Any) -> None:
     rows = fetch_all("SELECT trade_date, high, close, volume FROM stock_prices WHERE security_id "
                      "= 'KR:005930' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
     last = rows[-1]
-    high = max(float(r["high"]) for r in rows
-               if r["trade_date"] >= last["trade_date"] - relativedelta(months=12))  # fmt: skip
+    high = max(float(r["high"]) for r in rows  # the year's window: after its first day
+               if r["trade_date"] > last["trade_date"] - relativedelta(months=12))  # fmt: skip
     text = _ask("삼성전자 고점 대비 얼마나 빠졌어?", pg_pool)
-    assert f"최고가 대비 {(float(last['close']) / high - 1) * 100:+.2f}%" in text
+    assert f"최고치: {high:,.0f}원" in text
+    assert f"({(float(last['close']) / high - 1) * 100:+.2f}%)" in text
     base = max(r["trade_date"] for r in rows
                if r["trade_date"] <= last["trade_date"] - relativedelta(months=1))  # fmt: skip
     value = sum(float(r["close"]) * float(r["volume"]) for r in rows if r["trade_date"] > base)

@@ -1858,7 +1858,7 @@ def test_round_51_a_price_bar_ever_met_a_move_either_way_and_a_total_of_a_cut(
     over = [r for r in closes if float(r["close"]) > 100_000]
     ever = answer_stock_question("삼성전자 주가 10만원 넘은 적 있어?", pool=pg_pool)
     assert ever is not None and ever.answer.startswith("**예 — " if over else "**아니요 — ")
-    assert f"종가 100,000원 초과: {len(over)}거래일" in ever.answer
+    assert "종가 최근 1년(" in ever.answer and f"100,000원 초과: {len(over)}일" in ever.answer
     low = min(float(r["close"]) for r in fetch_all(
         "SELECT close FROM stock_prices WHERE security_id = 'KR:000660' AND trade_date > "
         "(SELECT max(trade_date) FROM stock_prices) - interval '1 year'", None, pg_pool))  # fmt: skip
@@ -2935,7 +2935,7 @@ def test_round_88_counts_said_in_man_and_a_sector_held_to_a_bar(
     sessions = answer_stock_question("삼성전자 거래량 1000만주 넘은 날 최근 1개월에 몇 번", pool=pg_pool,
                                      settings=offline)  # fmt: skip
     assert sessions is not None and sessions.status == "ok"
-    assert f"거래량 10,000,000주 초과: {int(days)}거래일" in sessions.answer
+    assert f"10,000,000주 초과: {int(days)}일" in sessions.answer
 
 
 def test_round_88_a_series_read_on_the_day_another_peaked(
@@ -3240,7 +3240,7 @@ def test_rounds_99_101_a_sector_by_price_days_ever_said_with_nal_and_a_groups_ye
                f"1000000 AND trade_date > {last_bar} - interval '1 month'", s="KR:000660")  # fmt: skip
     days = answer_stock_question("거래량 100만주 넘은 날 SK하이닉스 최근 한달", pool=pg_pool,
                                  settings=offline)  # fmt: skip
-    assert days is not None and f"초과: {int(busy)}거래일" in days.answer
+    assert days is not None and f"초과: {int(busy)}일" in days.answer
     mean = one(pg_pool, "SELECT avg(volume) FROM stock_prices WHERE security_id = %(s)s AND trade_date "
                f"> {last_bar} - interval '1 month'", s="KR:009150")  # fmt: skip
     against = answer_stock_question("삼성전기 거래량 최근 평균보다 많아?", pool=pg_pool,
