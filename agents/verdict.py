@@ -16,7 +16,8 @@ def asked_bar(frame: QuestionFrame, measure: str) -> tuple[str, float] | None:
     if op.filter_measure not in (None, measure):
         return None
     # the parser keeps an amount in 억 ('500조' is 5,000,000 억); the figures are in won
-    return op.comparator, op.threshold * (1e8 if op.threshold_unit == "억" else 1.0)
+    # rounded: '9만원' read as 0.0009 억 is 90000.00000000001 won, which a close of 90,000 misses
+    return op.comparator, round(op.threshold * (1e8 if op.threshold_unit == "억" else 1.0), 6)
 
 
 def meets(value: float, comparator: str, bar: float) -> bool:

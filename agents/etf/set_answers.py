@@ -653,10 +653,13 @@ def render_measure(result: dict, spec: dict) -> str:
         if latest_traded:
             note = " (종가 × 거래량 근사)" if ko else " (close × volume)"
         if ko:
-            said = josa(ko_word, "은/는") if spec.get("as_of") else ko_word  # '종가 55,730원'
+            # '종가 55,730원' on the latest day; a past day's or a fund's size takes its particle
+            topic = spec.get("as_of") or field in ("net_assets", "market_cap", "nav")
+            said = josa(ko_word, "은/는") if topic else ko_word
             return f"{spec['name']}의 {row['date']} {said} {value}입니다{note}."
         shown = value.replace("원", "") if field in ("close", "nav") else value.replace("주", " shares")  # fmt: skip
-        return f"{spec['name']}'s {en_word} on {row['date']} was {shown}{note}."
+        verb = "were" if en_word.endswith("assets") else "was"
+        return f"{spec['name']}'s {en_word} on {row['date']} {verb} {shown}{note}."
     if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
         traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
         if traded is None or not sessions:

@@ -164,6 +164,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     blocks += _verdicts(frame, turns)  # 'PBR이 1배보다 낮아?': the yes or no first
     blocks += [f"**{lead}**" for t in turns for lead in t.leads]  # '업종 평균보다 낮아?'
     for t in turns:
+        if not t.lines and blocks:  # the lead said it all ('10만원 넘은 적 있어?'): no empty block
+            continue
         ticker = str(t.stock["security_id"]).split(":")[-1]  # '005930', 'AAPL': no internal id
         head = f"**{t.stock['name']} ({ticker})** · " + (
             f"기준일 {t.as_of}" if t.ko() else f"as of {t.as_of}"
