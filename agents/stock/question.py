@@ -418,6 +418,11 @@ _MEASURE_SECTIONS = {
 
 
 def _sections(frame: QuestionFrame) -> list[str]:
+    op = frame.operation
+    if (op.kind == "rank" and op.direction and len(frame.of("stock")) == 1
+            and frame.measure() in ("volume", "trading_value")):  # fmt: skip
+        # 'highest volume day this year': one stock's sessions ranked — the day of the extreme
+        op.kind, op.aggregate = "aggregate", "max" if op.direction == "desc" else "min"
     if frame.measure() == "drawdown":  # '최대 낙폭' holds '최대', which is no window statistic
         return ["drawdown"]
     if frame.per_period:  # '삼성전자 분기별 수익률': one figure per calendar period
