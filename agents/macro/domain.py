@@ -19,7 +19,6 @@ from agents.macro.deals import (
     deal_filter,
     deal_points,
     deal_stats,
-    eok,
     filter_words,
     level,
 )
@@ -384,7 +383,7 @@ def _market_cap(value: Any, sid: str) -> str:
     if value is None:
         return ""
     if sid.startswith("KR:"):
-        return eok(float(value))
+        return fig.fmt_krw(float(value))
     return f"${float(value) / 1e9:,.1f}B"
 
 
@@ -430,7 +429,7 @@ def _moved(v0: float, v1: float, unit: str) -> str:
     """The change in the series' own unit (derived.signed: %p for ratios, units for counts); a
     price's in 억 원 or 만 원 however small."""
     if unit == "원":
-        return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
+        return ("+" if v1 >= v0 else "-") + fig.fmt_krw(abs(v1 - v0), "만")
     return signed(v1 - v0, unit)
 
 

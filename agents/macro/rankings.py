@@ -11,7 +11,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import eok, level
+from agents.macro.deals import level
 from agents.macro.derived import FILTERED, contradicted, signed
 from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
 from agents.macro.indices import index_levels
@@ -439,10 +439,10 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     ascending = _ascending(route)
     rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
-    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {eok(float(r['median_price']))})"
+    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {fig.fmt_krw(float(r['median_price']), '만')})"
                        for r in rows[:n])  # fmt: skip
     listed_en = ", ".join(f"{r['region']} {int(r['deals']):,} deals (median "
-                          f"{eok(float(r['median_price']))})" for r in rows[:n])  # fmt: skip
+                          f"{fig.fmt_krw(float(r['median_price']), '만')})" for r in rows[:n])  # fmt: skip
     scope = f"{parent} 안" if parent else "전체"
     what = ("실거래 중위가격", "median deal price") if by_price else ("실거래 건수", "deal count")
     order = ("낮은" if ascending else "높은") if by_price else ("적은" if ascending else "많은")
