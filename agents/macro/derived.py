@@ -38,6 +38,7 @@ from agents.window_answer import (
     per_period_text,
     period_pick,
     window_ask,
+    window_labels,
 )
 from data_access import figures as fig
 from data_access.market_series import VOCABULARY_KEYS
@@ -212,30 +213,14 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
             f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
-_MONTHS_STATS = {"max": ("최고치", "high"), "min": ("최저치", "low"), "avg": ("평균", "average")}
+_EXTREME_WORDS = {"max": ("최고치", "high"), "min": ("최저치", "low")}
 
 
-def months_stat(series: Series, stat: str, months: int, lang: str) -> str | None:
-    """The max, min or mean of the last `months` months (the shared window statistic, as every
-    screen reads a window): an extreme with the date it was reached and the latest value's
-    distance from it, a mean with its count of observations."""
-    got = _over_window(series, fig.Window(months, "month"), stat)
-    if got is None or got.value is None or (got.at is None and stat != "avg"):
-        return None
-    first, last, latest, ko = got.first.isoformat(), got.last.isoformat(), got.latest, lang == "ko"
-    shown, word = _value(got.value, series), _MONTHS_STATS[stat][0 if ko else 1]
-    if stat == "avg":
-        tail = f" (관측치 {got.count}개)" if ko else f" over {got.count} observations"
-    else:  # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
-        rate, at = is_rate(series), got.at.isoformat() if got.at else ""
-        tail = f" ({at})" if ko else f" on {at}"
-        if rate or got.value:
-            gap = gap_text(latest, got.value, lambda v: _value(v, series), rate)
-            tail += (f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if ko
-                     else f"; the latest, {_value(latest, series)} on {last}, is {gap} from it")  # fmt: skip
-    if ko:
-        return f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {shown}{tail}."
-    return f"{_name(series)} {months}-month {word} ({first} to {last}): {shown}{tail}."
+def months_stat(series: Series, stat: str, months: int, lang: str) -> str:
+    """The max, min or mean of the last `months` months, worded as every screen words a window
+    statistic (window_answer.describe)."""
+    window = fig.Window(months, "month")
+    return window_point(series, WindowAsk(window, stat, None, *window_labels(window)), lang)
 
 
 def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, now: bool = False,
@@ -265,7 +250,7 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         if got is None or got.value is None or got.at is None:
             return []
         day, shown = got.at.isoformat(), _value(got.value, anchor)
-        word = _MONTHS_STATS[side]
+        word = _EXTREME_WORDS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
@@ -747,7 +732,7 @@ def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
     """What the question asks of the gap itself: its low or high over the window ('장단기
     금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
-    op, out = frame.operation, []
+    op, out = frame.operation, list[str | None]()
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
         out.append(months_stat(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first
