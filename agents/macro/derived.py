@@ -339,16 +339,8 @@ def volatility(series: Series, lang: str) -> str | None:
     if not _daily(series) or len(series.points) < 3:
         return (f"{_name(series)}: 일별 관측치가 아니어서 변동성을 계산하지 않았습니다." if lang == "ko"
                 else f"{_name(series)}: not a daily series, so no volatility.")  # fmt: skip
-    found = _sigma(series)
-    if found is None:
-        return None
-    sigma, unit = found
-    first, last = series.points[0][0], series.points[-1][0]
-    if lang == "ko":
-        return (f"{_name(series)} 연환산 변동성 {sigma:.2f}{unit} ({first} ~ {last}, 일간 "
-                f"{'변화' if unit == '%p' else '수익률'} 표준편차 × √252).")  # fmt: skip
-    return (f"{_name(series)} annualized volatility {sigma:.2f}{unit} ({first} to {last}, stdev of "
-            f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
+    window = fig.Window(len(series.points) - 1, "session")  # every move of the fetched points
+    return window_point(series, WindowAsk(window, "volatility", None, *window_labels(window)), lang)
 
 
 _BASIS_WORDS = {
@@ -415,11 +407,8 @@ def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float
         target_day = fig.base_date(day, "1y" if basis == "yoy" else "1m").isoformat()
         before = [p for p in series.points if p[0][:10] <= target_day]
         return before[-1] if before else None
-    if basis == "yoy":
-        target = (day.year - 1, day.month)
-    else:
-        target = (day.year, day.month - 1) if day.month > 1 else (day.year - 1, 12)
-    same_month = [p for p in series.points if (int(p[0][:4]), int(p[0][5:7])) == target]
+    target = fig.month_shift(day, 12 if basis == "yoy" else 1).isoformat()[:7]
+    same_month = [p for p in series.points if p[0][:7] == target]
     return same_month[-1] if same_month else None
 
 

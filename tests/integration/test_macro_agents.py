@@ -483,7 +483,7 @@ def test_an_index_volatility_is_computed(pg_pool: Any, graph_store: Any) -> None
                      "'^GSPC' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
     sigma = window_volatility_pct(rows, relativedelta(years=1))
     answer = answer_question("S&P500 변동성", pool=pg_pool, store=graph_store)
-    assert f"연환산 변동성 {sigma:.2f}%" in answer.answer
+    assert f"연환산 변동성: {sigma:.2f}%" in answer.answer
 
 
 def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any) -> None:
