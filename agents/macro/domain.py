@@ -425,6 +425,14 @@ def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
     return f" {total:,} deals in the window, {last:,} in {month}."
 
 
+def _moved(v0: float, v1: float, unit: str) -> str:
+    """The change in the series' own unit (derived.signed: %p for ratios, units for counts); an
+    apartment price's in 억 or 만 원 however small, as its level beside it is written."""
+    if unit == "원":
+        return ("+" if v1 >= v0 else "-") + fig.fmt_krw(abs(v1 - v0), "만")
+    return signed(v1 - v0, unit)
+
+
 _COUNTED = frozenset({"unsold", "permits"})  # housing series counted in 호: they add up
 
 
@@ -588,8 +596,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             resp.key_points.append(lang_text(
                 route.language,
                 f"{region} {ko} {m1} {level(v1, unit)}, {m0}의 {level(v0, unit)} 대비 "
-                f"{signed(v1 - v0, unit)} ({pct(v0, v1):+.2f}%).{deals}",
-                f"{shown} {en} {level(v1, unit)} in {m1}, {signed(v1 - v0, unit)} "
+                f"{_moved(v0, v1, unit)} ({pct(v0, v1):+.2f}%).{deals}",
+                f"{shown} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
