@@ -213,7 +213,9 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
             f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
-_EXTREME_WORDS = {"max": ("최고치", "high"), "min": ("최저치", "low")}
+_EXTREME_WORDS = {"max": ("최고치", "high"), "min": ("최저치", "low"),
+                  "up": ("최대 상승일", "biggest one-day rise"),
+                  "down": ("최대 하락일", "biggest one-day fall")}  # fmt: skip
 
 
 def months_stat(series: Series, stat: str, months: int, lang: str) -> str:
@@ -238,19 +240,13 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
         if found is None:
             return []
-        day, size = found[0][:10], found[1]
-        word = (
-            ("최대 상승일", "biggest one-day rise")
-            if side == "up"
-            else ("최대 하락일", "biggest one-day fall")
-        )
-        shown = f"{size:+.2f}%"
+        day, shown = found[0][:10], f"{found[1]:+.2f}%"
     else:
         got = _over_window(anchor, fig.Window(months, "month"), side)
         if got is None or got.value is None or got.at is None:
             return []
         day, shown = got.at.isoformat(), _value(got.value, anchor)
-        word = _EXTREME_WORDS[side]
+    word = _EXTREME_WORDS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
