@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
@@ -483,18 +484,8 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
     best first (the largest fall first when falls were asked: '둘 중 더 많이 빠진 건?'), and
     the gap between the first two in %p."""
-    moves = [(_name(s), ret * 100, s.points[0][0], s.points[-1][0]) for s, ret in _returns(series)]
-    if len(moves) < 2:
-        return None
-    moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
-    gap = abs(moves[0][1] - moves[1][1])
-    both_fell = moves[0][1] < 0 and moves[1][1] < 0  # '낮은 쪽' of two rises is only lower
-    if lang == "ko":
-        more = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
-        return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
-    more = ("fell more than" if both_fell else "trailed") if falls else "beat"
-    return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
+    moves = [(s, ret * 100) for s, ret in _returns(series)]
+    return _compared(moves, lang, word, falls, lambda d, s: f"{d:+.2f}%", returns=True)
 
 
 def _returns(series: list[Series]) -> list[tuple[Series, float]]:
@@ -556,29 +547,35 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
     change over its window (a rate's in %p, a count's in its unit; with `percent`, a level's
     growth rate in %: 'CPI 전년비 상승률 높은 쪽'), the larger rise first (the larger fall first
     when falls were asked), and the gap of the two."""
+    moves = [(s, (s.points[-1][1] / s.points[0][1] - 1) * 100
+              if percent and not is_rate(s) and s.points[0][1] else s.points[-1][1] - s.points[0][1])
+             for s in series if len(s.points) >= 2]  # fmt: skip
+    said = lambda d, s: f"{d:+.2f}%" if percent and not is_rate(s) else signed(d, s.unit)  # noqa: E731
+    return _compared(moves, lang, ("변화", "Changes"), falls, said)
 
-    def moved(s: Series) -> float:
-        v0, v1 = s.points[0][1], s.points[-1][1]
-        return (v1 / v0 - 1) * 100 if percent and not is_rate(s) and v0 else v1 - v0
 
-    def said(d: float, s: Series) -> str:
-        return f"{d:+.2f}%" if percent and not is_rate(s) else signed(d, s.unit)
-
-    moves = [(s, moved(s)) for s in series if len(s.points) >= 2]
+def _compared(moves: list[tuple[Series, float]], lang: str, word: tuple[str, str], falls: bool,
+              said: Callable[[float, Series], str], *, returns: bool = False) -> str | None:  # fmt: skip
+    """The moves side by side, the larger first (the larger fall when `falls`), and the gap."""
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
     listed = ", ".join(f"{_name(s)} {said(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
                        for s, d in moves)  # fmt: skip
     (first, a), (second, b) = moves[:2]
-    gap = said(abs(a - b), first).lstrip("+").replace("%", "%p", percent and not is_rate(first))
+    gap = said(abs(a - b), first).lstrip("+")
+    gap += "p" if gap.endswith("%") else ""
+    both_fell = a < 0 and b < 0  # '낮은 쪽' of two rises is only lower
+    if returns:
+        ko = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
+        en = ("fell more than" if both_fell else "trailed") if falls else "beat"
+    else:
+        ko = ("더 많이 내렸습니다" if falls else "더 많이 올랐습니다") if is_rate(first) else (
+            "더 많이 줄었습니다" if falls else "더 많이 늘었습니다")  # fmt: skip
+        en = "fell more than" if falls else "rose more than"
     if lang == "ko":
-        more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
-        if is_rate(first):
-            more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
-        return f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."  # fmt: skip
-    more = "fell more than" if falls else "rose more than"
-    return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
+        return f"{word[0]} 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {ko}."
+    return f"{word[1]} compared: {listed}. {_name(first)} {en} {_name(second)} by {gap}."
 
 
 def _falls_first(frame: QuestionFrame) -> bool:
