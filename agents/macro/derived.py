@@ -527,18 +527,13 @@ def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
         return None
     picked = next(s for s in ordered if s.key == (min if _falls_first(frame) else max)(
         moves, key=lambda m: m[1])[0].key)  # fmt: skip
-    got = _over_window(picked, fig.Window(window.n, window.unit), "return")
-    if got is None or got.value is None or got.base is None:
+    ask = WindowAsk(fig.Window(window.n, window.unit), "return", None, window.label("ko"),
+                    window.label("en"))  # fmt: skip
+    got = _over_window(picked, ask.window, "return")
+    if got is None or got.value is None:
         return None
     mark_read(frame, *[t.form for t in analyse(window.surface)])
-    base_day, base = got.base
-    if lang == "ko":
-        return (f"{_name(picked)}의 최근 {window.surface} 수익률: "
-                f"{got.value:+.2f}% ({_value(base, picked)} {base_day.isoformat()} → "
-                f"{_value(got.latest, picked)} {got.last.isoformat()}).")  # fmt: skip
-    return (f"{_name(picked)}'s return over the last {window.surface}: {got.value:+.2f}% "
-            f"({_value(base, picked)} on {base_day.isoformat()} → {_value(got.latest, picked)} on "
-            f"{got.last.isoformat()}).")  # fmt: skip
+    return describe(_name(picked), ask, got, lambda v: _value(v, picked), lang)
 
 
 def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
