@@ -14,7 +14,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
-from agents.understanding.frame import Period
+from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
 _COUNT_WORDS = (
@@ -74,10 +74,6 @@ def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     return bands
 
 
-_BAND_WORDS = {">=": ("이상", "at or above"), ">": ("초과", "above"),
-               "<=": ("이하", "at or below"), "<": ("미만", "below")}  # fmt: skip
-
-
 def filter_words(frame: QuestionFrame | None, lang: str) -> str:
     """'전용 84㎡대 · 10억 원 이상 ' — what the deals were cut to, said before the figure."""
     if frame is None:
@@ -86,8 +82,8 @@ def filter_words(frame: QuestionFrame | None, lang: str) -> str:
     if frame.area_m2:
         parts.append(f"전용 {frame.area_m2[0]:g}㎡대" if ko else f"{frame.area_m2[0]:g} m² units")
     if (band := price_band(frame)) is not None:
-        words, amount = _BAND_WORDS[band[0]], fig.fmt_krw(band[1], "만")
-        parts.append(f"{amount} {words[0]}" if ko else f"{words[1]} {amount}")
+        word, amount = COMPARATOR_WORDS[lang][band[0]], fig.fmt_krw(band[1], "만")
+        parts.append(f"{amount} {word}" if ko else f"{word} {amount}")
     return (" · ".join(parts) + " ") if parts else ""
 
 
