@@ -580,3 +580,20 @@ def per_period(points: list, unit: str, stat: str) -> list:
         if figure is not None:
             out.append((label, figure, rows[0][0], rows[-1][0], len(rows)))
     return out
+
+
+# ---------------------------------------------------------------- amounts in won, as written
+
+
+def fmt_krw(x: float, to: str = "억", lang: str = "ko") -> str:
+    """A KRW amount as an analyst writes it, signed: 'N조 M억 원', or to 만 won (`to="만"`: an
+    apartment's '32억 100만 원', '5,000만 원'); 'KRW 258.94 trillion' in English. Builtins only
+    (the ETF sandbox inlines it with its renderers)."""
+    sign, x = ("-" if x < 0 else ""), abs(x)
+    if lang != "ko":
+        return f"{sign}KRW {x / 1e12:,.2f} trillion"
+    big, small = ("조", "억") if to == "억" or x >= 1e12 else ("억", "만")
+    step = 1e8 if small == "억" else 1e4  # the smallest unit written, and 10,000 of it the next
+    high, low = divmod(round(x / step), 10_000)
+    text = (f"{high:,}{big} " if high else "") + (f"{low:,}{small} " if low or not high else "")
+    return f"{sign}{text}원"

@@ -11,21 +11,12 @@ from __future__ import annotations
 
 from agents.verdict import meets, verdict
 from agents.window_answer import per_period_text
-from data_access.figures import per_period
+from data_access.figures import fmt_krw, per_period
 from data_access.seed.news_text import has_batchim, josa
 
 # the price summary's field (get_etf_prices) each set measure is read from
 SUMMARY_FIELD = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
                  "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
-
-
-def fmt_krw(x: float) -> str:
-    """A KRW amount as an analyst writes it: 'N조 M억 원' or 'M억 원' (a gap signed)."""
-    sign, x = ("-" if x < 0 else ""), abs(x)
-    if x >= 1e12:
-        jo, eok = int(x // 1e12), round((x % 1e12) / 1e8)
-        return sign + (f"{jo:,}조 {eok:,}억 원" if eok else f"{jo:,}조 원")
-    return f"{sign}{round(x / 1e8):,}억 원"
 
 
 def with_note(text: str, spec: dict) -> str:

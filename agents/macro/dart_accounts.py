@@ -11,10 +11,10 @@ and says them with their source, report and basis:
 
 from __future__ import annotations
 
-from agents.macro.deals import eok
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
+from data_access.figures import fmt_krw
 
 ACCOUNT_WORDS = ("실적", "매출", "영업이익", "순이익", "earnings", "revenue", "operating profit",
                  "net income")  # fmt: skip
@@ -27,12 +27,6 @@ SHOWN = ("매출액", "영업이익", "당기순이익")
 def asks_accounts(question: str) -> bool:
     low = question.lower()
     return any(w in low for w in ACCOUNT_WORDS)
-
-
-def _won(value: object, lang: str) -> str:
-    amount = float(str(value))
-    text = eok(abs(amount)) if lang == "ko" else f"KRW {abs(amount) / 1e12:,.2f} trillion"
-    return ("-" if amount < 0 else "") + text
 
 
 def accounts_answer(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:
@@ -50,9 +44,9 @@ def accounts_answer(resp: AgentResponse, ctx: RunContext, route: Route, sid: str
     lines = []
     for r in rows:
         before = r["frmtrm_amount"]
-        prior = "" if before is None else lang_text(lang, f" (전기 {_won(before, lang)})",
-                                                    f" (prior {_won(before, lang)})")  # fmt: skip
-        lines.append(f"{r['account_nm']} {_won(r['thstrm_amount'], lang)}{prior}")
+        prior = "" if before is None else lang_text(lang, f" (전기 {fmt_krw(float(before), lang=lang)})",
+                                                    f" (prior {fmt_krw(float(before), lang=lang)})")  # fmt: skip
+        lines.append(f"{r['account_nm']} {fmt_krw(float(r['thstrm_amount']), lang=lang)}{prior}")
     resp.key_points.append(lang_text(
         lang,
         f"{sid} OpenDART 단일회사 주요계정({first['bsns_year']} {report[0]}, {basis[0]}, "

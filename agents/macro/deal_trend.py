@@ -54,23 +54,31 @@ def with_price_index(specs: list[Spec], route: Route) -> list[Spec]:
 
 
 def counts_note(rows: list[dict[str, Any]], dropped: list[str], lang: str,
-                medians: bool = True) -> str:  # fmt: skip
-    """' 월별 거래 건수: 2026-05 21건 · 2026-06 25건 …' plus the window's months left out and,
-    for medians, a small-n warning; '' for rows without deal counts."""
+                medians: bool = True, total: bool = False) -> str:  # fmt: skip
+    """' 월별 거래 건수: 2026-05 21건 · 2026-06 25건 …' (after their `total`, when asked) plus the
+    window's months left out and, for medians, a small-n warning; '' for rows without counts."""
     if not rows or "deals" not in rows[0]:
         return ""
     counts = [(str(r["month"])[:7], int(r["deals"])) for r in rows]
     left_out = [m for m in dropped if m > counts[0][0]]  # the running month, not the fetch's lead
     fewest = median_with_count(c for _, c in counts)
     small = [m for m, c in counts if c < SMALL_N] if medians else []
+    n = sum(c for _, c in counts)
+    lead = (
+        ""
+        if not total
+        else f" 거래 {n:,}건(기간 합계)."
+        if lang == "ko"
+        else f" {n:,} deals in the window."
+    )
     if lang != "ko":
-        text = " Deals per month: " + " · ".join(f"{m} {c:,}" for m, c in counts) + "."
+        text = lead + " Deals per month: " + " · ".join(f"{m} {c:,}" for m, c in counts) + "."
         if left_out:
             text += f" Incomplete months left out: {', '.join(left_out)}."
         if small:
             text += f" Fewer than {SMALL_N} deals in {', '.join(small)}: a small sample."
         return text
-    text = " 월별 거래 건수: " + " · ".join(f"{m} {c:,}건" for m, c in counts)
+    text = lead + " 월별 거래 건수: " + " · ".join(f"{m} {c:,}건" for m, c in counts)
     text += f" (월 중위 {fewest.value:,.0f}건, {fewest.count}개월)." if fewest.value else ""
     if left_out:
         text += f" 다 차지 않은 달({', '.join(left_out)})은 비교에서 뺐습니다."

@@ -14,7 +14,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
-from agents.understanding.frame import Period
+from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
 _COUNT_WORDS = (
@@ -32,23 +32,12 @@ _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensiv
 _LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
 
 
-def eok(price: float) -> str:
-    """7,200,000,000 → '72억 원', 3,201,000,000 → '32억 100만 원'; 1조 and over 'N조 M억 원'."""
-    if price >= 1e12:
-        jo, rest = int(price // 1e12), round((price % 1e12) / 1e8)
-        return f"{jo:,}조 {rest:,}억 원" if rest else f"{jo:,}조 원"
-    eok_part, man = divmod(round(price / 1e4), 10_000)  # 만 원, carried into 억
-    if eok_part == 0:
-        return f"{man:,}만 원"
-    return f"{eok_part:,}억 {man:,}만 원" if man else f"{eok_part:,}억 원"
-
-
 def level(value: float, unit: str) -> str:
     """A housing or macro level in its unit: 억 원 for prices, % for ratios, homes and deals
     counted; other units (index points) as plain numbers."""
     unit_l = unit.lower()
     if unit_l in ("원", "krw"):  # a share price in 원, an apartment in 억 원
-        return eok(value) if abs(value) >= 1e8 else f"{value:,.0f}원"
+        return fig.fmt_krw(value, "만") if abs(value) >= 1e8 else f"{value:,.0f}원"
     if unit_l in ("호", "건"):
         return f"{value:,.0f}{unit}"
     if unit_l in ("%", "percent"):
@@ -85,10 +74,6 @@ def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     return bands
 
 
-_BAND_WORDS = {">=": ("이상", "at or above"), ">": ("초과", "above"),
-               "<=": ("이하", "at or below"), "<": ("미만", "below")}  # fmt: skip
-
-
 def filter_words(frame: QuestionFrame | None, lang: str) -> str:
     """'전용 84㎡대 · 10억 원 이상 ' — what the deals were cut to, said before the figure."""
     if frame is None:
@@ -97,8 +82,8 @@ def filter_words(frame: QuestionFrame | None, lang: str) -> str:
     if frame.area_m2:
         parts.append(f"전용 {frame.area_m2[0]:g}㎡대" if ko else f"{frame.area_m2[0]:g} m² units")
     if (band := price_band(frame)) is not None:
-        words, amount = _BAND_WORDS[band[0]], eok(band[1])
-        parts.append(f"{amount} {words[0]}" if ko else f"{words[1]} {amount}")
+        word, amount = COMPARATOR_WORDS[lang][band[0]], fig.fmt_krw(band[1], "만")
+        parts.append(f"{amount} {word}" if ko else f"{word} {amount}")
     return (" · ".join(parts) + " ") if parts else ""
 
 
@@ -120,7 +105,7 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
         resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
         return
     listed = ", ".join(
-        f"{eok(float(r['price_krw']))} ({r['deal_date']}, {r['complex_name']} {float(r['area_m2']):g}㎡)"
+        f"{fig.fmt_krw(float(r['price_krw']), '만')} ({r['deal_date']}, {r['complex_name']} {float(r['area_m2']):g}㎡)"
         for r in rows
     )
     word = ("최고가", "highest") if side == "highest" else ("최저가", "lowest")
@@ -213,8 +198,8 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
         route.language,
         f"{region} {row['first_day']} ~ {row['last_day']} {filter_words(route.frame, 'ko')}아파트 실거래 "
         f"{n:,}건의 평균 거래가격 "
-        f"{eok(mean)} (중위 {eok(median)}).",
-        f"{region}: mean {filter_words(route.frame, 'en')}apartment deal price {eok(mean)} over {n:,} "
+        f"{fig.fmt_krw(mean, '만')} (중위 {fig.fmt_krw(median, '만')}).",
+        f"{region}: mean {filter_words(route.frame, 'en')}apartment deal price {fig.fmt_krw(mean, '만')} over {n:,} "
         f"deals from "
-        f"{row['first_day']} to {row['last_day']} (median {eok(median)}).",
+        f"{row['first_day']} to {row['last_day']} (median {fig.fmt_krw(median, '만')}).",
     ))  # fmt: skip

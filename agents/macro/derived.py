@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
@@ -38,6 +39,7 @@ from agents.window_answer import (
     per_period_text,
     period_pick,
     window_ask,
+    window_labels,
 )
 from data_access import figures as fig
 from data_access.market_series import VOCABULARY_KEYS
@@ -220,30 +222,16 @@ def correlation(a: Series, b: Series, lang: str) -> str | None:
             f"{last}, {len(common)} common observations; correlation is not causation).")  # fmt: skip
 
 
-_MONTHS_STATS = {"max": ("최고치", "high"), "min": ("최저치", "low"), "avg": ("평균", "average")}
+_EXTREME_WORDS = {"max": ("최고치", "high"), "min": ("최저치", "low"),
+                  "up": ("최대 상승일", "biggest one-day rise"),
+                  "down": ("최대 하락일", "biggest one-day fall")}  # fmt: skip
 
 
-def months_stat(series: Series, stat: str, months: int, lang: str) -> str | None:
-    """The max, min or mean of the last `months` months (the shared window statistic, as every
-    screen reads a window): an extreme with the date it was reached and the latest value's
-    distance from it, a mean with its count of observations."""
-    got = _over_window(series, fig.Window(months, "month"), stat)
-    if got is None or got.value is None or (got.at is None and stat != "avg"):
-        return None
-    first, last, latest, ko = got.first.isoformat(), got.last.isoformat(), got.latest, lang == "ko"
-    shown, word = _value(got.value, series), _MONTHS_STATS[stat][0 if ko else 1]
-    if stat == "avg":
-        tail = f" (관측치 {got.count}개)" if ko else f" over {got.count} observations"
-    else:  # '고점 대비 얼마나 빠졌어?': the latest value's distance from the extreme (a rate in %p)
-        rate, at = is_rate(series), got.at.isoformat() if got.at else ""
-        tail = f" ({at})" if ko else f" on {at}"
-        if rate or got.value:
-            gap = gap_text(latest, got.value, lambda v: _value(v, series), rate)
-            tail += (f"; 최근 값 {_value(latest, series)}({last})은 그 대비 {gap}" if ko
-                     else f"; the latest, {_value(latest, series)} on {last}, is {gap} from it")  # fmt: skip
-    if ko:
-        return f"{_name(series)} 최근 {months}개월({first} ~ {last}) {word}: {shown}{tail}."
-    return f"{_name(series)} {months}-month {word} ({first} to {last}): {shown}{tail}."
+def months_stat(series: Series, stat: str, months: int, lang: str) -> str:
+    """The max, min or mean of the last `months` months, worded as every screen words a window
+    statistic (window_answer.describe)."""
+    window = fig.Window(months, "month")
+    return window_point(series, WindowAsk(window, stat, None, *window_labels(window)), lang)
 
 
 def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, now: bool = False,
@@ -261,19 +249,13 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
         if found is None:
             return []
-        day, size = found[0][:10], found[1]
-        word = (
-            ("최대 상승일", "biggest one-day rise")
-            if side == "up"
-            else ("최대 하락일", "biggest one-day fall")
-        )
-        shown = f"{size:+.2f}%"
+        day, shown = found[0][:10], f"{found[1]:+.2f}%"
     else:
         got = _over_window(anchor, fig.Window(months, "month"), side)
         if got is None or got.value is None or got.at is None:
             return []
         day, shown = got.at.isoformat(), _value(got.value, anchor)
-        word = _MONTHS_STATS[side]
+    word = _EXTREME_WORDS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
     lines = []
@@ -366,16 +348,8 @@ def volatility(series: Series, lang: str) -> str | None:
     if not _daily(series) or len(series.points) < 3:
         return (f"{_name(series)}: 일별 관측치가 아니어서 변동성을 계산하지 않았습니다." if lang == "ko"
                 else f"{_name(series)}: not a daily series, so no volatility.")  # fmt: skip
-    found = _sigma(series)
-    if found is None:
-        return None
-    sigma, unit = found
-    first, last = series.points[0][0], series.points[-1][0]
-    if lang == "ko":
-        return (f"{_name(series)} 연환산 변동성 {sigma:.2f}{unit} ({first} ~ {last}, 일간 "
-                f"{'변화' if unit == '%p' else '수익률'} 표준편차 × √252).")  # fmt: skip
-    return (f"{_name(series)} annualized volatility {sigma:.2f}{unit} ({first} to {last}, stdev of "
-            f"daily {'changes' if unit == '%p' else 'returns'} × √252).")  # fmt: skip
+    window = fig.Window(len(series.points) - 1, "session")  # every move of the fetched points
+    return window_point(series, WindowAsk(window, "volatility", None, *window_labels(window)), lang)
 
 
 _BASIS_WORDS = {
@@ -442,11 +416,8 @@ def _base_point(series: Series, latest_day: str, basis: str) -> tuple[str, float
         target_day = fig.base_date(day, "1y" if basis == "yoy" else "1m").isoformat()
         before = [p for p in series.points if p[0][:10] <= target_day]
         return before[-1] if before else None
-    if basis == "yoy":
-        target = (day.year - 1, day.month)
-    else:
-        target = (day.year, day.month - 1) if day.month > 1 else (day.year - 1, 12)
-    same_month = [p for p in series.points if (int(p[0][:4]), int(p[0][5:7])) == target]
+    target = fig.month_shift(day, 12 if basis == "yoy" else 1).isoformat()[:7]
+    same_month = [p for p in series.points if p[0][:7] == target]
     return same_month[-1] if same_month else None
 
 
@@ -525,18 +496,8 @@ def compare_returns(series: list[Series], lang: str, word: tuple[str, str] = ("�
     """'애플이랑 마이크로소프트 6개월 수익률 비교': each series' return over its window, the
     best first (the largest fall first when falls were asked: '둘 중 더 많이 빠진 건?'), and
     the gap between the first two in %p."""
-    moves = [(_name(s), ret * 100, s.points[0][0], s.points[-1][0]) for s, ret in _returns(series)]
-    if len(moves) < 2:
-        return None
-    moves.sort(key=lambda m: m[1] if falls else -m[1])
-    listed = ", ".join(f"{name} {ret:+.2f}% ({d0} → {d1})" for name, ret, d0, d1 in moves)
-    gap = abs(moves[0][1] - moves[1][1])
-    both_fell = moves[0][1] < 0 and moves[1][1] < 0  # '낮은 쪽' of two rises is only lower
-    if lang == "ko":
-        more = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
-        return f"{word[0]} 비교: {listed}. {josa(moves[0][0], '이/가')} {moves[1][0]}보다 {gap:.2f}%p {more}."
-    more = ("fell more than" if both_fell else "trailed") if falls else "beat"
-    return f"{word[1]} compared: {listed}. {moves[0][0]} {more} {moves[1][0]} by {gap:.2f}%p."
+    moves = [(s, ret * 100) for s, ret in _returns(series)]
+    return _compared(moves, lang, word, falls, lambda d, s: f"{d:+.2f}%", returns=True)
 
 
 def _returns(series: list[Series]) -> list[tuple[Series, float]]:
@@ -578,18 +539,13 @@ def _picked_then_read(frame: QuestionFrame, ordered: list[Series], lang: str,
         return None
     picked = next(s for s in ordered if s.key == (min if _falls_first(frame) else max)(
         moves, key=lambda m: m[1])[0].key)  # fmt: skip
-    got = _over_window(picked, fig.Window(window.n, window.unit), "return")
-    if got is None or got.value is None or got.base is None:
+    ask = WindowAsk(fig.Window(window.n, window.unit), "return", None, window.label("ko"),
+                    window.label("en"))  # fmt: skip
+    got = _over_window(picked, ask.window, "return")
+    if got is None or got.value is None:
         return None
     mark_read(frame, *[t.form for t in analyse(window.surface)])
-    base_day, base = got.base
-    if lang == "ko":
-        return (f"{_name(picked)}의 최근 {window.surface} 수익률: "
-                f"{got.value:+.2f}% ({_value(base, picked)} {base_day.isoformat()} → "
-                f"{_value(got.latest, picked)} {got.last.isoformat()}).")  # fmt: skip
-    return (f"{_name(picked)}'s return over the last {window.surface}: {got.value:+.2f}% "
-            f"({_value(base, picked)} on {base_day.isoformat()} → {_value(got.latest, picked)} on "
-            f"{got.last.isoformat()}).")  # fmt: skip
+    return describe(_name(picked), ask, got, lambda v: _value(v, picked), lang)
 
 
 def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
@@ -598,29 +554,35 @@ def compare_changes(series: list[Series], lang: str, *, falls: bool = False,
     change over its window (a rate's in %p, a count's in its unit; with `percent`, a level's
     growth rate in %: 'CPI 전년비 상승률 높은 쪽'), the larger rise first (the larger fall first
     when falls were asked), and the gap of the two."""
+    moves = [(s, (s.points[-1][1] / s.points[0][1] - 1) * 100
+              if percent and not is_rate(s) and s.points[0][1] else s.points[-1][1] - s.points[0][1])
+             for s in series if len(s.points) >= 2]  # fmt: skip
+    said = lambda d, s: f"{d:+.2f}%" if percent and not is_rate(s) else signed(d, s.unit)  # noqa: E731
+    return _compared(moves, lang, ("변화", "Changes"), falls, said)
 
-    def moved(s: Series) -> float:
-        v0, v1 = s.points[0][1], s.points[-1][1]
-        return (v1 / v0 - 1) * 100 if percent and not is_rate(s) and v0 else v1 - v0
 
-    def said(d: float, s: Series) -> str:
-        return f"{d:+.2f}%" if percent and not is_rate(s) else signed(d, s.unit)
-
-    moves = [(s, moved(s)) for s in series if len(s.points) >= 2]
+def _compared(moves: list[tuple[Series, float]], lang: str, word: tuple[str, str], falls: bool,
+              said: Callable[[float, Series], str], *, returns: bool = False) -> str | None:  # fmt: skip
+    """The moves side by side, the larger first (the larger fall when `falls`), and the gap."""
     if len(moves) < 2:
         return None
     moves.sort(key=lambda m: m[1] if falls else -m[1])
     listed = ", ".join(f"{_name(s)} {said(d, s)} ({s.points[0][0]} → {s.points[-1][0]})"
                        for s, d in moves)  # fmt: skip
     (first, a), (second, b) = moves[:2]
-    gap = said(abs(a - b), first).lstrip("+").replace("%", "%p", percent and not is_rate(first))
+    gap = said(abs(a - b), first).lstrip("+")
+    gap += "p" if gap.endswith("%") else ""
+    both_fell = a < 0 and b < 0  # '낮은 쪽' of two rises is only lower
+    if returns:
+        ko = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
+        en = ("fell more than" if both_fell else "trailed") if falls else "beat"
+    else:
+        ko = ("더 많이 내렸습니다" if falls else "더 많이 올랐습니다") if is_rate(first) else (
+            "더 많이 줄었습니다" if falls else "더 많이 늘었습니다")  # fmt: skip
+        en = "fell more than" if falls else "rose more than"
     if lang == "ko":
-        more = "더 많이 줄었습니다" if falls else "더 많이 늘었습니다"
-        if is_rate(first):
-            more = "더 많이 내렸습니다" if falls else "더 많이 올랐습니다"
-        return f"변화 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {more}."  # fmt: skip
-    more = "fell more than" if falls else "rose more than"
-    return f"Changes compared: {listed}. {_name(first)} {more} {_name(second)} by {gap}."
+        return f"{word[0]} 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {ko}."
+    return f"{word[1]} compared: {listed}. {_name(first)} {en} {_name(second)} by {gap}."
 
 
 def _falls_first(frame: QuestionFrame) -> bool:
@@ -759,7 +721,7 @@ def _of_the_gap(frame: QuestionFrame, gaps: Series, months: int,
 def _gap_points(frame: QuestionFrame, gaps: Series, months: int, lang: str) -> list[str | None]:
     """What the question asks of the gap itself: its low or high over the window ('장단기
     금리차 최근 1년 최저치') and how often it crossed a threshold ('마이너스였던 적 있어?')."""
-    op, out = frame.operation, []
+    op, out = frame.operation, list[str | None]()
     for side in sorted({m.name for m in frame.measures} & {"high", "low"}):
         out.append(months_stat(gaps, "max" if side == "high" else "min", months, lang))
     if op.comparator and op.threshold is not None:  # '1%p 넘어?' of the latest gap first

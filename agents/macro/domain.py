@@ -19,7 +19,6 @@ from agents.macro.deals import (
     deal_filter,
     deal_points,
     deal_stats,
-    eok,
     filter_words,
     level,
 )
@@ -384,7 +383,7 @@ def _market_cap(value: Any, sid: str) -> str:
     if value is None:
         return ""
     if sid.startswith("KR:"):
-        return eok(float(value))
+        return fig.fmt_krw(float(value))
     return f"${float(value) / 1e9:,.1f}B"
 
 
@@ -415,22 +414,11 @@ def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: st
     resp.key_points[at:at] = points
 
 
-def _deal_counts(rows: list[dict[str, Any]], lang: str) -> str:
-    """' 거래 N건 (기간 합계), 최근월 M건' for monthly deal rows; '' for other series."""
-    if not rows or "deals" not in rows[0]:
-        return ""
-    total, last = sum(int(r["deals"]) for r in rows), int(rows[-1]["deals"])
-    month = str(rows[-1]["month"])[:7]
-    if lang == "ko":
-        return f" 거래 {total:,}건(기간 합계), {month} {last:,}건."
-    return f" {total:,} deals in the window, {last:,} in {month}."
-
-
 def _moved(v0: float, v1: float, unit: str) -> str:
-    """The change in the series' own unit (derived.signed: %p for ratios, units for counts); a
-    price's in 억 원 or 만 원 however small."""
+    """The change in the series' own unit (derived.signed: %p for ratios, units for counts); an
+    apartment price's in 억 or 만 원 however small, as its level beside it is written."""
     if unit == "원":
-        return ("+" if v1 >= v0 else "-") + eok(abs(v1 - v0))
+        return ("+" if v1 >= v0 else "-") + fig.fmt_krw(abs(v1 - v0), "만")
     return signed(v1 - v0, unit)
 
 
@@ -586,8 +574,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             title = f"{shown} {ko if route.language == 'ko' else en}"
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
-            deals = "" if windowed else _deal_counts(rows, route.language)
-            deals += deal_trend.counts_note(rows, dropped, route.language,
+            deals = deal_trend.counts_note(rows, dropped, route.language, total=not windowed,
                                             medians=not counts_asked(route.question))  # fmt: skip
             if _widened(route, months) is not None:
                 resp.key_points.append(lang_text(  # the widened window's start was not asked

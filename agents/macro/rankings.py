@@ -11,7 +11,7 @@ from typing import Any
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import eok, level
+from agents.macro.deals import level
 from agents.macro.derived import FILTERED, contradicted, signed
 from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
 from agents.macro.indices import index_levels
@@ -27,8 +27,6 @@ from agents.verdict import meets
 from agents.window_answer import asked_period
 from data_access import figures as fig
 from data_access.seed.news_text import josa
-
-_INTERVALS = {0.25: "7 days", 1.0: "1 month", 3.0: "3 months", 6.0: "6 months", 12.0: "1 year"}
 
 
 def sector_codes(route: Route) -> list[str]:
@@ -47,8 +45,9 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     if not sectors:
         return
     frame = route.frame
-    months = frame.period.months if frame and frame.period else float(route.period_months)
-    interval = _INTERVALS.get(months, f"{round(months)} months")
+    # the period's SQL interval and its name (figures: '1년' / '1 year', '3개월', '1주')
+    period = fig.period_named(None, frame.period.months if frame and frame.period
+                              else float(route.period_months))  # fmt: skip
     # '은행주' asked in Korean means Korean banks unless a region says otherwise
     country = (
         route.regions[0] if len(route.regions) == 1 else ("KR" if route.language == "ko" else "ALL")
@@ -56,7 +55,7 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     dataset = "US_TOP50_DAILY_OHLCV" if country == "US" else "KR_STOCK_DAILY_OHLCV"
     result = run_step(resp, ctx, "equity_sector_window",
                       {"sectors": sectors, "country": country, "start": start,
-                       "as_of": ctx.as_of_date, "interval": interval, "dataset": dataset})  # fmt: skip
+                       "as_of": ctx.as_of_date, "interval": period.sql_interval, "dataset": dataset})  # fmt: skip
     rows = [r for r in (result.rows if result else []) if r["first_close"] and r["last_close"]]
     if not rows:
         resp.uncertainty.append(f"{', '.join(sectors)} 업종 종목의 시세가 없습니다.")
@@ -71,9 +70,7 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     listed = ", ".join(f"{r['name']} {r['ret']:+.2f}%" for r in rows[:n])
     order = ("하위" if ascending else "상위", "bottom" if ascending else "top")
     move = asked_move(route.question)
-    n_said, unit = interval.split()  # '3 months' → '3개월' in a Korean answer
-    units_ko = {"days": "일", "month": "개월", "months": "개월", "year": "년"}
-    span = f"{n_said}{units_ko.get(unit, unit)}" if route.language == "ko" else interval
+    span = period.ko if route.language == "ko" else period.en
     said = move and contradicted(lang_text(route.language, f"{label} 업종 평균", f"the {label} "
                                            "sector average"), avg, span, move, route.language)  # fmt: skip
     if said:  # '은행주 왜 올랐어?' when the sector fell on average: said before the list
@@ -82,7 +79,7 @@ def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         route.language,
         f"{label} 업종 {len(rows)}종목의 {span} 수익률 {order[0]} {min(n, len(rows))}: "
         f"{listed} (업종 평균 {avg:+.2f}%, 각 종목 마지막 거래일 {rows[0]['last_day']} 기준).",
-        f"{label}: {order[1]} {min(n, len(rows))} of {len(rows)} stocks by {interval} return: "
+        f"{label}: {order[1]} {min(n, len(rows))} of {len(rows)} stocks by {span} return: "
         f"{listed} (sector average {avg:+.2f}%).",
     ))  # fmt: skip
 
@@ -439,10 +436,10 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     ascending = _ascending(route)
     rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
     n = (frame.operation.top_n if frame else None) or 3
-    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {eok(float(r['median_price']))})"
+    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {fig.fmt_krw(float(r['median_price']), '만')})"
                        for r in rows[:n])  # fmt: skip
     listed_en = ", ".join(f"{r['region']} {int(r['deals']):,} deals (median "
-                          f"{eok(float(r['median_price']))})" for r in rows[:n])  # fmt: skip
+                          f"{fig.fmt_krw(float(r['median_price']), '만')})" for r in rows[:n])  # fmt: skip
     scope = f"{parent} 안" if parent else "전체"
     what = ("실거래 중위가격", "median deal price") if by_price else ("실거래 건수", "deal count")
     order = ("낮은" if ascending else "높은") if by_price else ("적은" if ascending else "많은")

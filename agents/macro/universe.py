@@ -38,6 +38,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.macro.universe_sql import UNIVERSE_DATA_VERSION
+from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.errors import WorkbenchError
 from data_access.postgres import fetch_one
@@ -148,8 +149,7 @@ def _figure(row: dict[str, Any], measure: str) -> str:
     value = row[measure]
     if value is None:
         return "-"
-    amount = float(value)
-    return f"{amount / 1e8:,.0f}억원" if won else f"${amount / 1e9:,.2f}B"
+    return fig.fmt_krw(float(value)) if won else f"${float(value) / 1e9:,.2f}B"
 
 
 def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:

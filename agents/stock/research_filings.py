@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from agents.stock.data import StockData
+from data_access.figures import fmt_krw
 from data_access.postgres import fetch_all
 from data_access.publishers import OPENDART, dataset_publishers
 
@@ -113,15 +114,7 @@ def _line(row: dict[str, Any]) -> FiledLine:
 
 def _won(value: float | None, lang: str) -> str:
     """258조 9,355억 원 / KRW 258.94 trillion."""
-    if value is None:
-        return "-"
-    sign = "-" if value < 0 else ""
-    amount = abs(value)
-    if lang != "ko":
-        return f"{sign}KRW {amount / 1e12:,.2f} trillion"
-    jo, eok = divmod(round(amount / 1e8), 10_000)
-    text = (f"{jo:,}조 " if jo else "") + (f"{eok:,}억" if eok or not jo else "")
-    return f"{sign}{text.strip()} 원"
+    return "-" if value is None else fmt_krw(value, lang=lang)
 
 
 def _change(line: FiledLine) -> str:

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from agents.macro.deals import eok
 from agents.macro.service import answer_question
 from data_access.config import Settings
+from data_access.figures import fmt_krw
 from data_access.postgres import fetch_all
 
 pytestmark = pytest.mark.usefixtures("demo_data")
@@ -35,7 +35,9 @@ def test_an_area_band_is_the_mean_of_those_deals(
         "SELECT count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE region = "
         "'서울 강남구' AND area_m2 >= 84 AND area_m2 < 85 AND deal_date BETWEEN %s AND %s",
         (m.group(1), m.group(2)), pg_pool)[0]  # fmt: skip
-    assert int(m.group(3).replace(",", "")) == row["n"] and m.group(4) == eok(float(row["mean"]))
+    assert int(m.group(3).replace(",", "")) == row["n"] and m.group(4) == fmt_krw(
+        float(row["mean"]), "만"
+    )
     read = answer.trace[0].arguments["coverage"]
     assert any(r["read_as"] == "면적:84㎡" for r in read["read"]) and not read["decisive"]
     cited = [c.filters for c in answer.structured_citations if c.table == "re_transactions"]
@@ -67,5 +69,5 @@ def test_the_highest_deals_above_a_price_are_those_deals(
 
 
 def test_amounts_in_eok_carry() -> None:
-    assert eok(499_999_999) == "5억 원" and eok(1_999_999_999) == "20억 원"
-    assert eok(3_201_000_000) == "32억 100만 원"
+    assert fmt_krw(499_999_999, "만") == "5억 원" and fmt_krw(1_999_999_999, "만") == "20억 원"
+    assert fmt_krw(3_201_000_000, "만") == "32억 100만 원"

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import eok
 from agents.macro.domain import equity_agent, macro_agent, real_estate_agent
 from agents.macro.followup import read_question
 from agents.macro.ontology import ontology_agent
@@ -19,6 +18,7 @@ from agents.macro.service import answer_question, make_context
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import pct
 from data_access.config import Settings
+from data_access.figures import fmt_krw
 from data_access.postgres import fetch_all
 from tests.truth import window_volatility_pct
 
@@ -149,7 +149,7 @@ def test_mean_deal_price_is_the_mean_of_the_deals(ctx: RunContext, pg_pool: Any)
     row = fetch_all(
         "SELECT count(*) AS n, avg(price_krw)::bigint AS mean FROM re_transactions WHERE region = "
         "'서울 강남구' AND deal_date BETWEEN %s AND %s", (first, last), pool=pg_pool)[0]  # fmt: skip
-    assert f"{row['n']:,}건의 평균 거래가격 {eok(float(row['mean']))}" in point
+    assert f"{row['n']:,}건의 평균 거래가격 {fmt_krw(float(row['mean']), '만')}" in point
     counts = real_estate_agent(_framed("대전 아파트 실거래 건수 전월 대비", ctx), ctx)
     assert "실거래 건수 전월 대비" in counts.key_points[0] and "건 (" in counts.key_points[0]
 
@@ -377,7 +377,7 @@ def test_the_dearest_deal_of_a_district(ctx: RunContext, pg_pool: Any) -> None:
     row = fetch_all("SELECT price_krw FROM re_transactions WHERE region = '서울 송파구' AND "
                     "deal_date > %s::date - interval '1 year' AND deal_date <= %s ORDER BY "
                     "price_krw DESC LIMIT 1", (ctx.as_of_date, ctx.as_of_date), pool=pg_pool)[0]  # fmt: skip
-    assert f"실거래 최고가: {eok(float(row['price_krw']))}" in resp.key_points[0]
+    assert f"실거래 최고가: {fmt_krw(float(row['price_krw']), '만')}" in resp.key_points[0]
     assert not [m for m in _framed("강남구 제일 비싼 아파트 거래", ctx).frame.measures
                 if m.name == "expense_ratio"]  # fmt: skip
 
@@ -483,7 +483,7 @@ def test_an_index_volatility_is_computed(pg_pool: Any, graph_store: Any) -> None
                      "'^GSPC' ORDER BY trade_date", pool=pg_pool)  # fmt: skip
     sigma = window_volatility_pct(rows, relativedelta(years=1))
     answer = answer_question("S&P500 변동성", pool=pg_pool, store=graph_store)
-    assert f"연환산 변동성 {sigma:.2f}%" in answer.answer
+    assert f"연환산 변동성: {sigma:.2f}%" in answer.answer
 
 
 def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from agents.macro.service import answer_question
 from data_access.contracts import AgentAnswer
+from data_access.figures import fmt_krw
 from data_access.postgres import fetch_all, fetch_one
 
 pytestmark = pytest.mark.usefixtures("demo_data")
@@ -28,8 +29,8 @@ def _kr_day(pg_pool: Any) -> Any:
 
 
 def _listed(text: str) -> list[str]:
-    """The names of a ranking key point ('1. 삼성전자 11,820억원, 2. …')."""
-    return re.findall(r"\d+\. (.+?) (?:[\d,.]+억원|[+-][\d.]+%|\$[\d,.]+B)", text)
+    """The names of a ranking key point ('1. 삼성전자 1조 1,820억 원, 2. …')."""
+    return re.findall(r"\d+\. (.+?) (?:(?:[\d,]+조 )?[\d,]+억 원|[+-][\d.]+%|\$[\d,.]+B)", text)
 
 
 def test_trading_value_top10_today(pg_pool: Any, graph_store: Any) -> None:
@@ -42,7 +43,7 @@ def test_trading_value_top10_today(pg_pool: Any, graph_store: Any) -> None:
     )  # fmt: skip
     assert answer.status == "ok" and "거래대금 상위 10개" in answer.answer
     assert _listed(answer.answer) == [r["name"] for r in truth]
-    top = f"{float(truth[0]['v']) / 1e8:,.0f}억원"
+    top = fmt_krw(float(truth[0]["v"]))
     assert top in answer.answer and str(day) in answer.answer
     cited = {c.dataset_code for c in answer.structured_citations}
     assert "KR_STOCK_DAILY_OHLCV" in cited and "순위" not in (answer.payload.get(
