@@ -322,7 +322,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                 continue
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
                 if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
-                    turn.lines.append(_sector_filter(turn, rows, m, group, *bar))
+                    turn.lines.append(_sector_bars(turn, rows, [(m, *bar)], group))
                 continue
             if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
                 turn.lines.append(_sector_ranking(turn, rows, m, group))
@@ -471,29 +471,6 @@ def _words(turn: Turn, measure: str) -> tuple[str, str]:
     return f"{named.ko} {ko}", f"{named.en} {en}"
 
 
-def _sector_filter(turn: Turn, rows: list[dict[str, Any]], measure: str, sector: str,
-                   comparator: str, bar: float) -> str:  # fmt: skip
-    """A sector's stocks whose figure meets the bar, farthest past it first."""
-    field = SECTOR_FIELDS[measure]
-    kept = _sector_kept(rows, field)
-    met = sorted((r for r in kept if meets(float(r[field]), comparator, bar)),
-                 key=lambda r: float(r[field]), reverse=not comparator.startswith("<"))  # fmt: skip
-    lang = "ko" if turn.ko() else "en"
-    ko, en = _words(turn, measure)
-    word, said = COMPARATOR_WORDS[lang][comparator], figure_text(measure, bar, turn)
-    listed = ", ".join(f"{r['name']} {figure_text(measure, float(r[field]), turn)}"
-                       for r in met[:_LISTED])  # fmt: skip
-    if len(met) > _LISTED:
-        listed += (
-            f" 외 {len(met) - _LISTED}종목" if turn.ko() else f" and {len(met) - _LISTED} more"
-        )
-    if turn.ko():
-        return (
-            f"{sector} {ko} {said} {word}: {len(kept)}종목 중 {len(met)}종목 — {listed or '없음'}"
-        )
-    return f"{sector}, {en} {word} {said}: {len(met)} of {len(kept)} — {listed or 'none'}"
-
-
 def _bars(frame: QuestionFrame) -> list[tuple[str, str, float]]:
     """Every bar a filter holds stocks to, (measure, comparator, bar in the figure's unit), when
     each is a sector figure; the parser keeps amounts in 억."""
@@ -507,7 +484,8 @@ def _bars(frame: QuestionFrame) -> list[tuple[str, str, float]]:
 
 def _sector_bars(turn: Turn, rows: list[dict[str, Any]], bars: list[tuple[str, str, float]],
                  sector: str) -> str:  # fmt: skip
-    """A sector's stocks that meet every bar, in the first figure's order."""
+    """A sector's stocks that meet every bar ('PBR 1배 미만', '… 이면서 배당수익률 5% 넘는'),
+    farthest past the first bar first."""
     kept = rows
     for m, _, _ in bars:
         kept = _sector_kept(kept, SECTOR_FIELDS[m])
@@ -518,9 +496,10 @@ def _sector_bars(turn: Turn, rows: list[dict[str, Any]], bars: list[tuple[str, s
     said = [f"{_words(turn, m)[0 if turn.ko() else 1]} {figure_text(m, b, turn)} "
             f"{COMPARATOR_WORDS[lang][c]}" if turn.ko() else f"{_words(turn, m)[1]} "
             f"{COMPARATOR_WORDS[lang][c]} {figure_text(m, b, turn)}" for m, c, b in bars]  # fmt: skip
-    listed = ", ".join(r["name"] + " (" + ", ".join(
-        figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m, _, _ in bars) + ")"
-        for r in met[:_LISTED])  # fmt: skip
+    shown = [", ".join(figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m, _, _ in bars)
+             for r in met[:_LISTED]]  # fmt: skip
+    listed = ", ".join(f"{r['name']} {v}" if len(bars) == 1 else f"{r['name']} ({v})"
+                       for r, v in zip(met, shown, strict=False))  # fmt: skip
     if len(met) > _LISTED:
         listed += (
             f" 외 {len(met) - _LISTED}종목" if turn.ko() else f" and {len(met) - _LISTED} more"
