@@ -123,8 +123,11 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             if sector.info:
                 text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)
             return attach_plan(_finish(sector, text, started, declined=False), filled)
-        else:  # 'ROE 15% 넘는 은행주': a figure we do not hold; else a company we do not hold
-            refusal = _unheld_refusal(frame, lang) or _unknown_stock(question, lang, pool)
+        else:  # 'ROE 15% 넘는 은행주': a set held to a figure we do not hold; else a company
+            op = frame.operation  # we do not hold ('MATCH (n) …' names no set: unknown stock)
+            over_set = frame.of("sector") or op.threshold is not None or op.top_n
+            refusal = (_unheld_refusal(frame, lang) if over_set else None) or _unknown_stock(
+                question, lang, pool)  # fmt: skip
     refusal = refusal or _unheld_refusal(frame, lang)
     if refusal is None and not _asks_figures(frame):
         covered = cover(frame)  # '삼성전자 신용등급' is not a request for the report
