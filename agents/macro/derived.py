@@ -1143,11 +1143,8 @@ def _at_extreme_asked(frame: QuestionFrame | None) -> tuple[str, str, bool, bool
 
 
 def _extreme_months(frame: QuestionFrame, held: int) -> int:
-    """The months whose extreme names the day: the window or period said ('최근 1년 최고치였던
-    날'), else a year of what was fetched — not the whole fetch."""
-    w = frame.window
-    if w is not None and w.unit in ("month", "quarter", "year"):
-        return w.n * {"month": 1, "quarter": 3, "year": 12}[w.unit]
+    """The months whose extreme names the day: the period said ('최근 1년 최고치였던 날'; the
+    period reader reads the same window), else a year of what was fetched — not the whole fetch."""
     return round(frame.period.months) if frame.period else min(held, 12)
 
 

@@ -52,7 +52,13 @@ from agents.understanding.vocabulary import (
     vocabulary,
     vocabulary_words,
 )
-from agents.understanding.windows import DAYS_ASKED, WindowRead, read_window_stat, windows
+from agents.understanding.windows import (
+    DAYS_ASKED,
+    STAT_WORDS,
+    WindowRead,
+    read_window_stat,
+    windows,
+)
 from data_access import figures as fig
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 from data_access.seed.news_text import josa
@@ -226,18 +232,6 @@ def understand(
     return frame
 
 
-_EXTREME_NOUNS = {
-    "최고치": "max",
-    "최고": "max",
-    "고점": "max",
-    "최대치": "max",
-    "최고점": "max",
-    "최저치": "min",
-    "최저": "min",
-    "저점": "min",
-    "최소치": "min",
-    "최저점": "min",
-}
 # Kiwi reads '날' after '…였던' as 나 + ㄹ: the day said, read from the text
 _WHEN_AFTER = re.compile(r"\s*(날|달|때|시점|주|해|시기|분기)(?![가-힣])")
 _WHEN_NOUNS = frozenset({"달", "날", "때", "시점", "주", "해", "시기", "분기", "월", "일"})
@@ -256,7 +250,8 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
         return
     tokens = analyse(frame.question)
     for i, t in enumerate(tokens):
-        extreme = _EXTREME_NOUNS.get(t.form) if t.tag.startswith("NN") else None
+        said_stat = STAT_WORDS.get(t.form) if t.tag.startswith("NN") else None  # '최고치였던'
+        extreme = said_stat if said_stat in ("max", "min") else None
         if not subjects[0].end <= t.start < subjects[1].start or not (
                 t.tag.startswith(("VA", "VV")) or extreme):  # fmt: skip
             continue
@@ -270,9 +265,9 @@ def _read_at_extreme(frame: QuestionFrame) -> None:
             when = replace(past, form=m.group(1), start=m.start(1), end=m.end(1))  # '…였던 날'
         if not word or when is None or when.end > subjects[1].start:
             continue
-        if extreme and any(r.form == "던" for r in rest):  # '최근 1년 최고치였던 날'
-            side = extreme
-        elif t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(r.form == "던" for r in rest):
+        if extreme and past is not None:  # '최근 1년 최고치였던 날'
+            side = "max" if extreme == "max" else "min"
+        elif t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and past is not None:
             side = "min" if t.form in ("낮", "작", "적") else "max"  # '높았던': a day past
         elif (move := asked_move(frame.question[t.start : when.start])) is not None:
             side = move  # '가장 많이 떨어진 날': the day of the largest one-day fall

@@ -51,7 +51,7 @@ _TENOR_AFTER = frozenset({"물", "만기", "국채", "treasury", "yield", "bond"
 _AGO = frozenset({"전", "前", "ago"})
 _SESSION_WORDS = frozenset({"trading", "거래"})  # 'last 10 trading days'
 
-_STATS: dict[str, Stat] = {
+STAT_WORDS: dict[str, Stat] = {
     "평균": "avg", "일평균": "avg", "월평균": "avg", "average": "avg", "mean": "avg", "avg": "avg",
     "합계": "sum", "합산": "sum", "총합": "sum", "누적": "sum", "합": "sum", "sum": "sum",
     "total": "sum",
@@ -163,7 +163,7 @@ def read_window_stat(text: str) -> WindowStat:
     priced: set[str] = set()  # '최고가', '최저가': the day's high or low, unless '종가' is named
     for i, (m, form) in enumerate(zip(tokens, lowered, strict=True)):
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
-        found = _STATS.get(form)
+        found = STAT_WORDS.get(form)
         if (form, nxt) == ("수익", "률") and i and lowered[i - 1] == "배당":
             continue  # '배당수익률' is the dividend yield, a measure, not a return over a window
         if (form, nxt) in _TWO_WORDS:

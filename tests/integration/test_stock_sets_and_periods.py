@@ -16,6 +16,7 @@ from agents.understanding.history import history_after
 from data_access.config import Settings
 from data_access.contracts import AgentAnswer
 from data_access.postgres import fetch_all
+from tests.conversations import chain
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -192,15 +193,6 @@ def test_several_periods_of_one_return(pg_pool: Any) -> None:
         assert f"{label} 수익률 {(float(ratio) - 1) * 100:+.2f}%" in answer.answer
 
 
-def _macro_chain(turns: list[str], pool: Any, store: Any, settings: Settings) -> AgentAnswer:
-    history: list[Any] = []
-    for turn in turns[:-1]:
-        history = history_after(history, turn, macro_answer(turn, history=history,
-                                                            settings=settings, store=store,
-                                                            pool=pool))  # fmt: skip
-    return macro_answer(turns[-1], history=history, settings=settings, store=store, pool=pool)
-
-
 def test_follow_ups_that_pick_or_set_then_against_now(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
@@ -213,15 +205,16 @@ def test_follow_ups_that_pick_or_set_then_against_now(
                          "obs_date DESC LIMIT 13", {"c": code}, pg_pool)  # fmt: skip
         return (float(rows[0]["value"]) / float(rows[12]["value"]) - 1) * 100
 
-    picked = _macro_chain(["한국 CPI", "미국은?", "둘 중 높은 건?"], pg_pool, graph_store, offline)
+    picked = chain(macro_answer, ["한국 CPI", "미국은?", "둘 중 높은 건?"], settings=offline,
+                   store=graph_store, pool=pg_pool)  # fmt: skip
     higher = (
         "한국 소비자물가지수가"
         if yoy("KR_CPI") > yoy("CPIAUCSL")
         else "미국 소비자물가지수(CPI-U)가"
     )
     assert picked.status == "ok" and higher in picked.answer.split("\n- ")[1]
-    now = _macro_chain(["VIX 최근 1년 최고치", "그날 코스피는?", "지금 코스피는 그때보다 높아?"],
-                       pg_pool, graph_store, offline)  # fmt: skip
+    now = chain(macro_answer, ["VIX 최근 1년 최고치", "그날 코스피는?", "지금 코스피는 그때보다 높아?"],
+                settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     last = fetch_all("SELECT close FROM market_series_prices WHERE series_code = '^KS11' ORDER BY "
                      "trade_date DESC LIMIT 1", None, pg_pool)[0]["close"]  # fmt: skip
     assert now.status == "ok" and f"지금 {float(last):,.2f}" in now.answer

@@ -4,7 +4,6 @@ an unread decisive word never ends `ok`. Every truth is recomputed here in SQL."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from datetime import timedelta
 from itertools import pairwise
 from typing import Any
@@ -20,6 +19,7 @@ from data_access.config import Settings
 from data_access.contracts import AgentAnswer
 from data_access.postgres import fetch_all
 from data_access.seed.news_text import josa
+from tests.conversations import chain
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -52,15 +52,6 @@ def kospi_at_peak(pool: Any, code: str, back: str) -> tuple[Any, float]:
     kospi = one(pool, "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND "
                 "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", d=peak)  # fmt: skip
     return peak, kospi
-
-
-def chain(ask: Callable[..., AgentAnswer], turns: Iterable[str], **kwargs: Any) -> AgentAnswer:
-    """The last answer of a conversation: each turn asked with the turns before it."""
-    history: list[Any] = []
-    for turn in turns:
-        answer = ask(turn, history=history, **kwargs)
-        history = history_after(history, turn, answer)
-    return answer
 
 
 def first_step(answer: AgentAnswer) -> dict[str, Any]:
