@@ -275,7 +275,7 @@ def _move_asked(route: Route) -> str | None:
     """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
     가장 큰 지역' rank by the growth rate or the change, largest first unless a low end is
     asked; else None (by level)."""
-    move = asked_move(route.question)
+    move = _sign_bar(route) or asked_move(route.question)
     if move or not (_rate_asked(route) or _size_asked(route)):
         return move
     low_end = route.frame is not None and route.frame.operation.direction == "asc"
@@ -284,6 +284,16 @@ def _move_asked(route: Route) -> str | None:
     if _FALL_RATE.search(route.question):  # '감소율 가장 큰 지역': the largest fall first
         return "up" if low_end else "down"
     return "down" if low_end else "up"
+
+
+def _sign_bar(route: Route) -> str | None:
+    """'1년 변화율이 마이너스인 지역', 'growth above zero': a bar at zero on a change is its
+    direction (the bar is applied: every region that moved that way)."""
+    op = route.frame.operation if route.frame is not None else None
+    if op is None or op.kind != "filter" or op.threshold != 0 or not op.comparator:
+        return None
+    route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
+    return "down" if op.comparator.startswith("<") else "up"
 
 
 _FALL_RATE = re.compile(r"(?:감소|하락)\s*[율률]")

@@ -159,7 +159,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
     # '차이', '… 삼성전자보다 높아?': the two stocks' gap first; 'A와 B 중 PER 낮은 곳': the pick
     # '둘 중 더 많이 오른 건?': the pick, then the gap; 'PER 비교': the gap; '… 낮은 곳은?' the pick
     compared = frame.operation.kind in ("difference", "compare")
-    pick = _picked_direction(frame) if len(turns) >= 2 else None
+    # a sector's pick in each market is no pick between those two
+    pick = _picked_direction(frame) if len(turns) >= 2 and picked is None else None
     blocks = [f"**{lead}**" for lead in picked.leads] if picked else []  # the sector's pick
     blocks += [_pick(frame, turns, pick)] if pick else []
     blocks += [_gap(frame, turns) if compared else "" if pick else _total(frame, turns)]
@@ -226,7 +227,10 @@ def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:
 def _shared_figure(frame: QuestionFrame, turns: list[Turn], leave: str | None = None) -> str | None:
     """The first asked figure every stock stated (prices only in one currency), but `leave`."""
     asked = [m.name for m in frame.measures if m.name != leave] + list(GAP_WORDS)
-    key = next((k for k in asked if k != leave and all(k in t.figures for t in turns)), None)
+    # the first figure any stock stated; one stock without it (a loss year's P/E) is no pick
+    key = next((k for k in asked if k != leave and any(k in t.figures for t in turns)), None)
+    if key is None or not all(key in t.figures for t in turns):
+        return None
     if key in IN_CURRENCY and len({t.stock["currency"] for t in turns}) > 1:
         return None
     return key

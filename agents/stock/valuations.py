@@ -34,6 +34,7 @@ from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, asked_period, describe, mark_used
 from data_access import figures as fig
 from data_access.postgres import fetch_all
+from data_access.seed.news_text import particles
 
 _NEXT_WORDS = ("다음", "언제", "예정", "next", "when", "upcoming")
 
@@ -219,6 +220,8 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
     for name in _valuations_asked(turn.frame, _PEER_FIELDS):
         field = _PEER_FIELDS[name]
         values = [float(r[field]) for r in _sector_kept(rows, field)]
+        if own is not None and own[field] is None and field == "pe":
+            _no_pe(turn)
         if own is None or own[field] is None or len(values) < 2:
             continue
         mean, median = sum(values) / len(values), statistics.median(values)
@@ -291,6 +294,22 @@ def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFram
     return frame.model_copy(update={"entities": [*kept, Entity(kind="sector", key=key, name=key)]})
 
 
+_MARKETS = (("KR", "국내", "KRW"), ("US", "미국", "USD"))
+_MARKET_WORDS = {"KR": re.compile(r"국내|한국|코스피|코스닥|\bkorea|\bkospi|\bkosdaq", re.IGNORECASE),
+                 "US": re.compile(r"미국|뉴욕|나스닥|\bus\b|\bu\.s\.|\bnyse|\bnasdaq|american",
+                                  re.IGNORECASE)}  # fmt: skip
+
+
+def markets_said(frame: QuestionFrame) -> tuple[tuple[str, str, str], ...]:
+    """The markets a set of stocks is read in: the one said ('미국 반도체주'), else both."""
+    said = {c for c, pattern in _MARKET_WORDS.items() if pattern.search(frame.question)}
+    if len(said) != 1:
+        return _MARKETS
+    for m in re.finditer(_MARKET_WORDS[next(iter(said))], frame.question):
+        mark_read(frame, m.group(0))
+    return tuple(m for m in _MARKETS if m[0] in said)
+
+
 def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -> Turn | None:
     """'반도체 업종 평균 PER': a sector's valuation (mean, median, count) in each market that has
     stocks of it, when a sector and a valuation figure, but no stock, were named."""
@@ -301,7 +320,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
-    for country, market, currency in (("KR", "국내", "KRW"), ("US", "미국", "USD")):
+    for country, market, currency in markets_said(frame):
         rows = _sector_rows(turn, pool, members, country)
         turn.stock["currency"] = currency
         group = _group(turn, name, market, country)
@@ -367,23 +386,27 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     order, read = pair
     turn = Turn(frame=frame, stock={"name": sectors[0].key, "currency": "KRW"}, as_of=as_of,
                 lang=frame.language)  # fmt: skip
-    field = SECTOR_FIELDS[order]
-    rows = _sector_kept(_sector_rows(turn, pool, _members(sectors[0].key),
-                                     "KR" if turn.ko() else "US"), field)  # fmt: skip
-    if not rows:
-        return None
-    low = frame.operation.direction == "asc"
-    top = (min if low else max)(rows, key=lambda r: float(r[field]))
-    code = str(top["security_id"]).split(":")[-1]
+    field, low = SECTOR_FIELDS[order], frame.operation.direction == "asc"
     ko, en = GAP_WORDS[order]
-    turn.leads.append(
-        f"{_group(turn, sectors[0].key, '', 'KR')} {ko} 가장 {'낮은' if low else '높은'} 종목: {top['name']} "
-        f"({figure_text(order, float(top[field]), turn)}, {len(rows)}종목 중)" if turn.ko() else
-        f"{sectors[0].key} stock with the {'lowest' if low else 'highest'} {en}: {top['name']} "
-        f"({figure_text(order, float(top[field]), turn)}, of {len(rows)})")  # fmt: skip
+    picks = []
+    for country, market, _ in markets_said(frame):  # each market's own pick, labelled
+        rows = _sector_kept(_sector_rows(turn, pool, _members(sectors[0].key), country), field)
+        if not rows:
+            continue
+        top = (min if low else max)(rows, key=lambda r: float(r[field]))
+        picks.append(top)
+        turn.leads.append(
+            f"{_group(turn, sectors[0].key, market, country)} {ko} 가장 {'낮은' if low else '높은'} "
+            f"종목: {top['name']} ({figure_text(order, float(top[field]), turn)}, {len(rows)}종목 중)"
+            if turn.ko() else f"{_group(turn, sectors[0].key, market, country)}: the "
+            f"{'lowest' if low else 'highest'} {en} is {top['name']} "
+            f"({figure_text(order, float(top[field]), turn)}, of {len(rows)})")  # fmt: skip
+    if not picks:
+        return None
     mark_read(frame, "업종", "섹터", "sector", "종목", "가장", "제일")
     read_frame = frame.model_copy(update={
-        "entities": [Entity(kind="stock", key=code, name=str(top["name"]))],
+        "entities": [Entity(kind="stock", key=str(top["security_id"]).split(":")[-1],
+                            name=str(top["name"])) for top in picks],
         "measures": [m for m in frame.measures if m.name == read],
         "operation": Operation(), "notes": [*frame.notes, COMPOSED]})  # fmt: skip
     said = [
@@ -528,13 +551,30 @@ def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector
             f"(of {len(kept)}): {listed}")  # fmt: skip
 
 
+def _no_pe(turn: Turn) -> None:
+    """A loss year has no P/E: said as what was not answered, so nothing is compared on it."""
+    name = turn.stock["name"]
+    turn.notes.append(particles(f"{name}은(는) 순이익이 적자라 PER이 없습니다.") if turn.ko()
+                      else f"{name} has a net loss, so it has no P/E.")  # fmt: skip
+
+
 def _valuation(turn: Turn, pool: ConnectionPool | None) -> None:
+    """PER and PBR of the last snapshot; a loss year has no PER, which is said, not computed."""
     f = _fundamentals(turn, pool)
-    if f:
-        turn.figures.update(per=float(f["pe"]), pbr=float(f["pb"]))
-        turn.lines.append(f"PER {float(f['pe']):.2f}배, PBR {float(f['pb']):.2f}배 ({f['as_of_date']} 기준)"
-                          if turn.ko() else f"P/E {float(f['pe']):.2f}, P/B {float(f['pb']):.2f} "
-                          f"(as of {f['as_of_date']})")  # fmt: skip
+    if not f:
+        return
+    per, pbr = (None if f[k] is None else float(f[k]) for k in ("pe", "pb"))
+    turn.figures.update({k: v for k, v in (("per", per), ("pbr", pbr)) if v is not None})
+    if per is None and "per" in _valuations_asked(turn.frame):
+        _no_pe(turn)
+    if turn.ko():
+        said = [f"PER {per:.2f}배" if per is not None else "PER 없음(순이익 적자)",
+                f"PBR {pbr:.2f}배" if pbr is not None else "PBR 없음"]  # fmt: skip
+        turn.lines.append(f"{', '.join(said)} ({f['as_of_date']} 기준)")
+    else:
+        said = [f"P/E {per:.2f}" if per is not None else "no P/E (net loss)",
+                f"P/B {pbr:.2f}" if pbr is not None else "no P/B"]  # fmt: skip
+        turn.lines.append(f"{', '.join(said)} (as of {f['as_of_date']})")
 
 
 def _snapshot(turn: Turn, pool: ConnectionPool | None, name: str) -> None:

@@ -66,7 +66,7 @@ _MAGNITUDES = frozenset(
 # words, an ordinal, a statistic no reader computes. Unless a reader consumed them, they are
 # decisive ('지난 분기 말 값' answered with the latest value is another question)
 _DECIDING_WORDS = frozenset(
-    "분기 말 초 첫 마지막 연말 연초 월말 월초 상반기 하반기 재작년 월요일 화요일 수요일 목요일 "
+    "분기 말 초 첫 마지막 연말 연초 월말 월초 상반기 하반기 여름 가을 겨울 재작년 월요일 화요일 수요일 목요일 "
     "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도 그제 그저께 엊그제 "
     "그끄저께 첫째 둘째 셋째 넷째 다섯째".split()
 )

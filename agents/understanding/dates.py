@@ -41,7 +41,9 @@ _EDGE_WORDS: dict[str, tuple[Scale, int, Edge]] = {
     "월초": ("month", 0, "first"), "분기말": ("quarter", -1, "last"),
     "year-end": ("year", -1, "last"),
 }  # fmt: skip
-_HALVES = {"상반기": 1, "하반기": 2}
+# a part of a year named by a word: its first month and how many months ('겨울' runs into the next year)
+_YEAR_PARTS = {"상반기": (1, 6), "하반기": (7, 6), "봄": (3, 3), "여름": (6, 3), "가을": (9, 3),
+               "겨울": (12, 3)}  # fmt: skip
 _WEEKDAYS = {w: i for i, words in enumerate((
     ("월요일", "monday"), ("화요일", "tuesday"), ("수요일", "wednesday"), ("목요일", "thursday"),
     ("금요일", "friday"), ("토요일", "saturday"), ("일요일", "sunday"))) for w in words}  # fmt: skip
@@ -106,16 +108,16 @@ def _span_at(tokens: tuple[Morpheme, ...], i: int,
     if form in _SPANS:
         scale, offset = _SPANS[form]
         j = i + 1
-        if scale == "year" and j < len(tokens) and tokens[j].form in _HALVES:
-            return _half_of(today.year + offset, _HALVES[tokens[j].form]), j + 1, None
+        if scale == "year" and j < len(tokens) and tokens[j].form in _YEAR_PARTS:
+            return _months(today.year + offset, *_YEAR_PARTS[tokens[j].form]), j + 1, None
         if scale == "year" and (quarter := _quarter_of(tokens, j, today.year + offset)):
             return quarter  # '올해 1분기 말'
         return _weekday_of(_span(scale, offset, today), scale, tokens, j)
     if tokens[i].tag == "SN" and form in ("1", "2", "3", "4") and (quarter := _quarter_of(
             tokens, i, today.year - (date(today.year, int(form) * 3, 1) > today))):  # fmt: skip
         return quarter  # '1분기 말': of this year once it has ended, else of last year
-    if form in _HALVES:
-        return _half_of(today.year, _HALVES[form]), i + 1, None
+    if form in ("상반기", "하반기"):
+        return _months(today.year, *_YEAR_PARTS[form]), i + 1, None
     if form in _OFFSETS:
         j = i + 2 if i + 1 < len(tokens) and tokens[i + 1].tag == "ETM" else i + 1  # '지나' + 'ㄴ'
         said = tokens[j].form.lower() if j < len(tokens) else ""
@@ -186,13 +188,12 @@ def _span(scale: Scale, offset: int, today: date) -> tuple[date, date]:
     return monday, monday + timedelta(days=6)
 
 
-def _half_of(year: int, half: int) -> tuple[date, date]:
-    return _months(year, 1 if half == 1 else 7, 6)
-
-
 def _months(year: int, month: int, count: int) -> tuple[date, date]:
-    end_month = month + count - 1
-    return date(year, month, 1), date(year, end_month, calendar.monthrange(year, end_month)[1])
+    """`count` calendar months from `month` of `year` (past December into the next year)."""
+    end_year, end_month = divmod(year * 12 + month - 1 + count - 1, 12)
+    end_month += 1
+    return date(year, month, 1), date(end_year, end_month,
+                                      calendar.monthrange(end_year, end_month)[1])  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,10 @@ _YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|�
 _RECENT = r"(?<!최근)(?<!최근 )(?<!직전)(?<!직전 )"  # "최근 2분기" is a window; "지난 2분기" is Q2
 _QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
 _RELATIVE_QUARTER = re.compile(r"(?P<o>지난|이번|직전|저번|전)\s*분기" + _NOT_WHOLE)
-_HALF = re.compile(_YEAR_SAID + r"?(?P<h>상반기|하반기)" + _NOT_WHOLE)
+_YEAR_PART = re.compile(r"(?:" + _YEAR_SAID + r"|(?<![가-힣]))(?P<h>" + "|".join(_YEAR_PARTS) + r")"
+                        + _NOT_WHOLE)  # fmt: skip
+_YEAR_PART_EN = {"상반기": "H1", "하반기": "H2", "봄": "spring", "여름": "summer", "가을": "autumn",
+                 "겨울": "winter"}  # fmt: skip
 _RANGE = re.compile(
     r"(?:(?P<y1>20\d{2})\s*년\s*)?(?P<m1>\d{1,2})\s*월\s*(?:부터|에서|~|-|–)\s*"
     r"(?:(?P<y2>20\d{2})\s*년\s*)?(?P<m2>\d{1,2})\s*월(?:\s*까지)?(?!\s*\d)"
@@ -232,7 +236,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     found = _range(text, today)
     if found is not None or not over_days:
         return found
-    for found in (_quarter(text, today), _half(text, today), read_week_or_month(text, today)):
+    for found in (_quarter(text, today), _year_part(text, today), read_week_or_month(text, today)):
         if found is not None:
             return found
     if (m := _YEAR.search(text)) is None or (year := _said_year(m, today)) is None:
@@ -285,14 +289,16 @@ def read_week_or_month(text: str, today: date) -> SpanRead | None:
     return None
 
 
-def _half(text: str, today: date) -> SpanRead | None:
-    m = _HALF.search(text)
+def _year_part(text: str, today: date) -> SpanRead | None:
+    """'상반기', '작년 여름': that part of the year said, else the latest one that has begun."""
+    m = _YEAR_PART.search(text)
     if m is None:
         return None
-    half = _HALVES[m.group("h")]
-    year = _said_year(m, today) or (today.year if half == 1 or today.month > 6 else today.year - 1)
-    first, last = _half_of(year, half)
-    return SpanRead(first, last, f"{year}년 {m.group('h')}", f"H{half} {year}", *m.span())
+    part = m.group("h")
+    first_month, count = _YEAR_PARTS[part]
+    year = _said_year(m, today) or today.year - (first_month > today.month)
+    first, last = _months(year, first_month, count)
+    return SpanRead(first, last, f"{year}년 {part}", f"{_YEAR_PART_EN[part]} {year}", *m.span())
 
 
 def _range(text: str, today: date) -> SpanRead | None:

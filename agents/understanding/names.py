@@ -89,12 +89,32 @@ def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
     if not choices:
         return []
     out: list[FuzzyLink] = []
-    for run in _runs(analyse(question), taken):
+    tokens = analyse(question)
+    for run in _runs(tokens, taken):
         found = [link for i in _starts(run, known_words, question) for size in range(1, _MAX_WORDS + 1)
-                 if i + size <= len(run) and (link := _best(question, run[i : i + size], choices, rows))]  # fmt: skip
+                 if i + size <= len(run) and (link := _best(question, run[i : i + size], choices, rows))
+                 and not _cuts_a_noun(question, tokens, link.end)]  # fmt: skip
         if found:  # the closest reading ('TIGR 반도체', not 'TIGR 반도체 6')
             out.append(min(found, key=lambda link: (link.edits, link.start - link.end)))
     return out
+
+
+def _cuts_a_noun(question: str, tokens: tuple[Morpheme, ...], end: int,
+                 kept: tuple[str, ...] = ("J", "E", "X", "V")) -> bool:  # fmt: skip
+    """A link ending inside a written word whose rest is a noun ('TIGER 2차' of '2차전지' is no
+    typo of TIGER 200); a rest that is an ending or a verb piece ('삼성바이오로직슨') is the typo's.
+    `kept`: the tags a rest may have."""
+    if end >= len(question) or not question[end].isalnum():
+        return False
+    word_end = end
+    while word_end < len(question) and question[word_end].isalnum():
+        word_end += 1
+    return any(not t.tag.startswith(kept) for t in tokens if end <= t.start < word_end)
+
+
+def _cuts_a_word(question: str, tokens: tuple[Morpheme, ...], end: int) -> bool:
+    """A name said short ends where a written word does, or before its particle ('원유선물은')."""
+    return _cuts_a_noun(question, tokens, end, kept=("J", "E"))
 
 
 def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
@@ -118,6 +138,29 @@ def link_name_words(question: str, lexicon: Lexicon, kinds: frozenset[str],
             code = next(iter(codes))
             out.append(FuzzyLink(m.group(0), m.start(), m.end(), "stock", code,
                                  lexicon.stocks[code][0], 0))  # fmt: skip
+    return out
+
+
+def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int]],
+                     ) -> list[FuzzyLink]:  # fmt: skip
+    """A fund said by the start of its name ('TIGER 원유선물' for TIGER 원유선물Enhanced(H)): the
+    one fund whose name starts with a brand and the words after it (up to three), the longest
+    such start. Words several funds start with ('TIGER 2차전지') stay the set they name."""
+    tokens = analyse(question)
+    brands = {fold(b) for b in lexicon.brands}
+    names = [(fold(n), code, n) for code, n in lexicon.etfs.items()]
+    out = []
+    for i, t in enumerate(tokens):
+        if fold(t.form) not in brands or any(a <= t.start < b for a, b in taken):
+            continue
+        ends = [u.end for u in tokens[i + 1 :] if question.count(" ", t.end, u.end) <= 3]
+        for end in reversed(ends):
+            said = fold(question[t.start : end])
+            fits = [(code, n) for folded, code, n in names if folded.startswith(said)]
+            if (len(said) - len(fold(t.form)) >= 2 and len(fits) == 1 and fold(fits[0][1]) != said
+                    and not _cuts_a_word(question, tokens, end)):  # fmt: skip
+                out.append(FuzzyLink(question[t.start : end], t.start, end, "etf", *fits[0], 0))
+                break
     return out
 
 

@@ -43,7 +43,12 @@ from agents.understanding.frame import (
 )
 from agents.understanding.lexicon import ETF_KINDS, Lexicon
 from agents.understanding.morphemes import Morpheme, analyse
-from agents.understanding.names import correct_words, link_name_words, link_typos
+from agents.understanding.names import (
+    correct_words,
+    link_name_words,
+    link_short_names,
+    link_typos,
+)
 from agents.understanding.unheld import read_unexplained_subject, read_unheld_names
 from agents.understanding.vocabulary import (
     Hit,
@@ -445,6 +450,8 @@ def _link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
     brands = frozenset(b.lower() for b in lexicon.brands)  # 'KODEX 코스닥15O' starts at KODEX
     known = vocabulary_words() - brands
     words = link_name_words(question, lexicon, kinds, taken, known)  # 'hynix', 'Meta'
+    if "etf" in kinds:  # 'TIGER 원유선물': the one fund whose name starts so
+        words += link_short_names(question, lexicon, taken)
     taken += [(w.start, w.end) for w in words]
     for link in [*words, *link_typos(question, lexicon, kinds, taken, known)]:
         entities[:] = [e for e in entities if not (link.start <= e.start and e.end <= link.end)]
@@ -1526,22 +1533,28 @@ def _which_is_more(frame: QuestionFrame) -> bool:
     if any(e.kind in ("etf", "stock") for e in frame.entities):
         return False
     tokens = analyse(frame.question)
+    # '높은 쪽은?': one side of two; '서울과 부산 중 높은 곳': one of the two subjects named
+    # ('가장 높은 곳' over every region is a ranking)
+    ranked = any(t.form in ("가장", "제일") for t in tokens)
+    two = len(_compared_subjects(frame)) >= 2 and not ranked
+    sides = {"쪽"} | (PICKED | {"데"} if two else set())
     return any(t.form == "더" and t.tag == "MAG" and any(
         n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
-        for i, t in enumerate(tokens)) or any(  # '높은 쪽은?': one side of two, compared
+        for i, t in enumerate(tokens)) or any(
         t.tag == "VA" and t.form in _ORDERING_ADJECTIVES and any(
-            n.form == "쪽" for n in tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)) or (
+            n.form in sides for n in tokens[i + 1 : i + 3]) for i, t in enumerate(tokens)) or (
         _than_a_subject(frame, tokens))  # fmt: skip
+
+
+def _compared_subjects(frame: QuestionFrame) -> set[str]:
+    return {e.key for e in frame.entities if e.kind in ("series", "re_region", "index", "region")}
 
 
 def _than_a_subject(frame: QuestionFrame, tokens: tuple[Morpheme, ...], named: int = 2) -> bool:
     """'부산 인허가가 서울보다 많아?', '미국 실업률이 한국보다 높아?': a named subject (not a
     number: '1400원보다') before '보다', then an ordering adjective — which is higher, a gap
     (of the `named` subjects said; one in a follow-up, the other is the last turn's)."""
-    subjects = {
-        e.key for e in frame.entities if e.kind in ("series", "re_region", "index", "region")
-    }
-    if len(subjects) < named:
+    if len(_compared_subjects(frame)) < named:
         return False
     return any(
         t.form == "보다" and t.tag == "JKB" and i > 0
@@ -2384,6 +2397,10 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
     return at is not None and all(low.find(m.surface.lower()) > at for m in frame.measures)
 
 
+# 'then', and the span since then ('그동안 수익률은?', '그 사이 상승률은?'): words, as coverage reads them
+_SINCE_THEN = ("그때", "그 때", "then", "그동안", "동안", "사이", "그새", "since", "between")
+
+
 def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Period | None:
     """'3개월 전에는?' → '얼마나 늘었어?': a change asked after a day named back from now is the
     change over that span ('1년 전엔?' → '그럼 수익률은?': the return since; a calendar day,
@@ -2395,7 +2412,7 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
     probe = QuestionFrame(question=said, language=frame.language)
     _read_period(probe, said.lower())
     if probe.period is not None:  # '그때보다 올랐어?': then is the day the last turn named
-        frame.notes += [f"{READ}{w}" for w in ("그때", "그 때", "then")]
+        frame.notes += [f"{READ}{w}" for w in _SINCE_THEN]
     return probe.period
 
 

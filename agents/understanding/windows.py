@@ -72,7 +72,7 @@ _TWO_WORDS: dict[tuple[str, str], Stat] = {
     ("이동", "평균"): "moving_average", ("moving", "average"): "moving_average",
     ("수익", "률"): "return", ("변동", "성"): "volatility", ("표준", "편차"): "std",
     ("고저", "폭"): "range", ("등락", "폭"): "change",
-    **{(w, r): "return" for w in ("변화", "증감", "변동", "증가", "감소") for r in ("율", "률")},
+    **{(w, r): "return" for w in ("변화", "증감", "변동", "증가", "감소", "등락") for r in ("율", "률")},
 }  # fmt: skip
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
 _FIELDS: dict[str, Field] = {

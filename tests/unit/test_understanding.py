@@ -1203,3 +1203,41 @@ def test_a_syllable_added_inside_a_name_is_a_typo(
     apart = read(funds, "TIGER 반도채 TOP10 보수")
     assert [e.key for e in apart.of("etf")] == ["396500"]
     assert not read(lexicon, "200 수익률").of("etf")
+
+
+@pytest.mark.parametrize(("question", "span"), [
+    # fresh round 122: '작년 여름' said '여름' unread and averaged the whole year
+    ("작년 여름 미국 CPI 평균", ("2025-06-01", "2025-08-31")),
+    ("2025년 겨울 VIX 최고치", ("2025-12-01", "2026-02-28")),  # winter runs into the next year
+    ("올해 봄 평균 종가", ("2026-03-01", "2026-05-31")),
+    ("가을 수익률", ("2025-09-01", "2025-11-30")),  # this autumn has not begun on 2026-08-15
+    ("상반기 평균", ("2026-01-01", "2026-06-30")),
+    ("돌봄 서비스 평균", None),  # '봄' inside a word is no season
+])  # fmt: skip
+def test_a_part_of_a_year_named_by_a_word(question: str, span: tuple[str, str] | None) -> None:
+    from datetime import date
+
+    from agents.understanding.dates import read_calendar_span
+
+    found = read_calendar_span(question, date(2026, 8, 15), over_days=True)
+    assert ((found.first.isoformat(), found.last.isoformat()) if found else None) == span
+
+
+def test_a_fund_said_by_the_start_of_its_name() -> None:
+    """Round 123: 'TIGER 원유선물' (of TIGER 원유선물Enhanced(H)) was read as the house and a
+    theme, with '선물' said not held. The one fund whose name starts so is linked; a start several
+    funds share stays their set, and a typo link never ends inside a word whose rest is a noun
+    ('TIGER 2차' of '2차전지' is no typo of TIGER 200)."""
+    funds = Lexicon(etfs={"130680": "TIGER 원유선물Enhanced(H)", "364980": "TIGER 2차전지TOP10",
+                          "305540": "TIGER 2차전지테마", "102110": "TIGER 200",
+                          "091160": "KODEX 반도체"},
+                    stocks={}, tags=["원유", "2차전지", "반도체"],
+                    managers={"미래에셋자산운용": "Mirae Asset", "삼성자산운용": "Samsung"},
+                    brands={"TIGER": "미래에셋자산운용", "KODEX": "삼성자산운용"}, aliases=[])  # fmt: skip
+    short = read(funds, "TIGER 원유선물은 보수가 얼마야")
+    assert [e.key for e in short.of("etf")] == ["130680"]
+    assert short.linked_notes == ["'TIGER 원유선물'을 TIGER 원유선물Enhanced(H)로 읽었습니다."]
+    shared = read(funds, "TIGER 2차전지 수익률")
+    assert not shared.of("etf") and [e.key for e in shared.of("tag")] == ["2차전지"]
+    typo = read(funds, "KODEX 반도채 순자산")  # the typo's whole word, not a prefix 'KODEX 반도'
+    assert typo.linked_notes == ["'KODEX 반도채'를 KODEX 반도체로 읽었습니다."]

@@ -1,0 +1,98 @@
+"""Fresh rounds r121–r123 (issue 31), through the real screens offline on the embedded stores:
+a loss year's missing P/E, a bar at zero on a change, one of two regions picked, a sector's pick
+in each market, a return over N sessions said '등락률', and '그동안' after a day named back. Each
+crashed, declined or answered another question before. Truth is SQL here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.macro.service import answer_question as macro_answer
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.contracts import AgentAnswer
+from data_access.postgres import fetch_all
+from tests.conversations import chain
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+_SNAPSHOT = """SELECT s.code, s.name, s.country, s.sector, f.pe FROM stocks s
+JOIN LATERAL (SELECT pe FROM stock_fundamentals WHERE security_id = s.security_id
+  ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE NOT s.is_etf"""
+
+
+@pytest.fixture(scope="module")
+def offline(settings: Settings) -> Settings:
+    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
+
+
+def _stock(question: str, pool: Any, history: list[Any] | None = None) -> AgentAnswer:
+    answer = answer_stock_question(question, pool=pool, history=history or [])
+    assert answer is not None, question
+    return answer
+
+
+def test_a_loss_year_has_no_pe_and_no_pick_on_another_figure(pg_pool: Any) -> None:
+    """'OCI홀딩스 PER 수준' crashed on the NULL P/E; after '… → LG화학은? → 둘 중 낮은 쪽은?' the
+    pick fell back to the PBR, status ok."""
+    loss = next(r for r in fetch_all(_SNAPSHOT, None, pg_pool) if r["pe"] is None)
+    asked = _stock(f"{loss['name']} PER 수준", pg_pool)
+    assert asked.status == "partial" and "PER 없음(순이익 적자)" in asked.answer
+    other = next(r for r in fetch_all(_SNAPSHOT, None, pg_pool)
+                 if r["pe"] is not None and r["country"] == "KR")  # fmt: skip
+    turns = [f"{loss['name']} PER", f"{other['name']}은?", "둘 중 낮은 쪽은?"]
+    picked = chain(lambda q, history: _stock(q, pg_pool, history), turns)
+    assert picked.status == "partial" and "더 낮은 쪽" not in picked.answer
+
+
+def test_a_bar_at_zero_on_a_change_and_one_of_two_regions(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'주택가격지수 1년 변화율이 마이너스인 지역' listed the regions that rose (partial); '서울과
+    부산 중 전세가율 높은 곳' showed both levels and picked none, status ok."""
+    fell = {r["region"] for r in fetch_all(
+        "SELECT region FROM re_house_price_index a WHERE month = (SELECT max(month) FROM "
+        "re_house_price_index) AND index_value < (SELECT index_value FROM re_house_price_index b "
+        "WHERE b.region = a.region AND b.month = a.month - interval '12 months')", None, pg_pool)}  # fmt: skip
+    answer = macro_answer("주택가격지수 1년 변화율이 마이너스인 지역", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "줄어든 지역" in x)
+    assert answer.status == "ok" and f": {len(fell)}곳 /" in line
+    assert all(f"{region} " in line for region in fell)
+    ratio = {r["region"]: float(r["ratio"]) for r in fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE region IN ('서울', '부산') AND month = "
+        "(SELECT max(month) FROM re_jeonse_ratio)", None, pg_pool)}  # fmt: skip
+    high, low = sorted(ratio, key=ratio.get, reverse=True)  # type: ignore[arg-type]
+    pick = macro_answer("서울과 부산 중 전세가율 높은 곳", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert f"{high} 전세가율이 {low} 전세가율보다" in pick.answer and "높습니다" in pick.answer
+
+
+def test_a_sectors_pick_in_each_market_then_its_close(pg_pool: Any) -> None:
+    """'PER 제일 높은 반도체주 종가' picked in the Korean market alone and said no market."""
+    rows = [r for r in fetch_all(_SNAPSHOT, None, pg_pool)
+            if r["sector"] == "반도체" and r["pe"] is not None and float(r["pe"]) > 0]  # fmt: skip
+    answer = _stock("PER 제일 높은 반도체주 종가", pg_pool)
+    for country, market in (("KR", "국내"), ("US", "미국")):
+        top = max((r for r in rows if r["country"] == country), key=lambda r: float(r["pe"]))
+        assert (
+            f"{market} 반도체 업종 PER 가장 높은 종목: {top['name']} ({float(top['pe']):.2f}배"
+            in (answer.answer)
+        )
+    assert answer.status == "ok" and "더 높은 쪽" not in answer.answer  # no pick between them
+
+
+def test_a_return_over_sessions_said_otherwise_and_since_then(pg_pool: Any) -> None:
+    """'HLB 최근 10거래일 등락률' was the return over 10 calendar days with '10거래일' unread;
+    '안랩 종가' → '한 달 전엔?' → '그동안 수익률은?' said '그동안' unread."""
+    closes = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:028300' ORDER BY trade_date DESC "
+        "LIMIT 11", None, pg_pool)]  # fmt: skip
+    answer = _stock("HLB 최근 10거래일 등락률", pg_pool)
+    assert answer.status == "ok" and "최근 10거래일" in answer.answer
+    assert f"수익률: {(closes[0] / closes[10] - 1) * 100:+.2f}%" in answer.answer
+    turns = ["안랩 종가", "한 달 전엔?", "그동안 수익률은?"]
+    since = chain(lambda q, history: _stock(q, pg_pool, history), turns)
+    assert since.status == "ok" and "1개월 수익률" in since.answer
