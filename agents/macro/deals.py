@@ -128,6 +128,11 @@ def counts_asked(question: str) -> bool:
     return any(w in low for w in _COUNT_WORDS) or bool(bare)
 
 
+def summed_deals(frame: QuestionFrame | None) -> bool:
+    """'경기 아파트 거래 작년 합계': a sum or a count of deals is of the deals, not of a price."""
+    return frame is not None and frame.operation.aggregate in ("sum", "count")
+
+
 _CALENDAR_MONTH = ("지난달", "지난 달", "전월", "last month", "previous month")
 
 

@@ -21,6 +21,7 @@ from agents.macro.deals import (
     deal_stats,
     filter_words,
     level,
+    summed_deals,
 )
 from agents.macro.derived import (
     DAYS_ASKED,
@@ -553,13 +554,13 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                                                 "as_of": ctx.as_of_date, **bands})  # fmt: skip
             raw: list[dict[str, Any]] = result.rows if result else []
             dropped: list[str] = []
-            if name == DEALS:  # medians of whole months only
-                raw, dropped = deal_trend.complete_months(raw, start, ctx.as_of_date)
+            if name == DEALS and not summed_deals(frame):  # medians of whole months only (a
+                raw, dropped = deal_trend.complete_months(raw, start, ctx.as_of_date)  # sum: all)
             rows = cited_window(resp, raw, "month", route, _widened(route, months))
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
-            if name == DEALS and counts_asked(route.question):
+            if name == DEALS and (counts_asked(route.question) or summed_deals(frame)):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
             elif name == DEALS and frame is not None:

@@ -93,14 +93,25 @@ def _ascending(route: Route) -> bool:
 NATIONWIDE = "전국"  # a total, never a member of a ranking of regions
 
 
+def _named_regions(route: Route) -> list[str]:
+    return [r for r in route.real_estate_regions if r != NATIONWIDE]
+
+
 def ranking_parent(route: Route) -> str:
-    """The region a ranking stays inside ('서울에서 … 제일 많은 구' → '서울'); '' for all."""
-    return next((r for r in route.real_estate_regions if r != NATIONWIDE), "")
+    """The region a ranking stays inside ('서울에서 … 제일 많은 구' → '서울'); '' for all, or
+    for the regions named ('서울 부산 대구 중 가장 많은 곳' ranks those three)."""
+    named = _named_regions(route)
+    return named[0] if len(named) == 1 else ""
 
 
-def _members(rows: list[dict[str, Any]], parent: str) -> list[dict[str, Any]]:
+def _members(rows: list[dict[str, Any]], route: Route) -> list[dict[str, Any]]:
+    """The rows a ranking is over: the districts of the one region named, the regions named,
+    else every region but the nation."""
+    named, parent = _named_regions(route), ranking_parent(route)
     if parent:
         return [r for r in rows if str(r["region"]).startswith(parent + " ")]
+    if named:
+        return [r for r in rows if r["region"] in named]
     return [r for r in rows if r["region"] != NATIONWIDE]
 
 
@@ -120,7 +131,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
                                (ko, en, unit))  # fmt: skip
     result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
     parent = ranking_parent(route)
-    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], parent)
+    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], route)
     if not rows and parent:
         resp.uncertainty.append(lang_text(
             route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
@@ -191,14 +202,14 @@ def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> boo
             *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
     if any(m not in BY_MEASURE for m, _, _ in bars):
         return False
-    parent, kept, said = ranking_parent(route), None, []
+    kept, said = None, []
     shown: dict[str, list[str]] = {}
     for measure, comparator, bar in bars:
         _, template, ko, en, unit = SPECS[BY_MEASURE[str(measure)]]
         name = f"{template.removesuffix('_window')}_latest_by_region"
         result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
         rows = _members(
-            [r for r in (result.rows if result else []) if r["value"] is not None], parent
+            [r for r in (result.rows if result else []) if r["value"] is not None], route
         )
         met = {
             str(r["region"]) for r in rows if meets(float(r["value"]), str(comparator), float(bar))
@@ -243,7 +254,7 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
     result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     rows = _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                    ranking_parent(route))  # fmt: skip
+                    route)  # fmt: skip
     if not rows:
         return False
     last = max(_month(r) for r in rows)
@@ -332,7 +343,7 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     by_region: dict[str, list[dict[str, Any]]] = {}
     for r in _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                      ranking_parent(route)):  # fmt: skip
+                      route):  # fmt: skip
         by_region.setdefault(str(r["region"]), []).append(r)
     moves = []
     for region, rows in by_region.items():
@@ -437,7 +448,7 @@ def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
     parent = ranking_parent(route)
     result = run_step(resp, ctx, "re_transactions_by_region",
                       {"parent": parent, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-    rows = _members(result.rows if result else [], parent)
+    rows = _members(result.rows if result else [], route)
     if not rows:
         return False
     by_price = any(w in route.question.lower() for w in _PRICE_WORDS)

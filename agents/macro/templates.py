@@ -81,9 +81,11 @@ DEAL_FILTER = (
     "AND (%(price_max)s::bigint IS NULL OR price_krw <= %(price_max)s) "
 )
 
-# One region's apartment deals (its sub-regions too: '서울' is '서울 강남구' …) over the window.
+# One region's apartment deals (its sub-regions too: '서울' is '서울 강남구' …; '전국' is every
+# deal) over the window.
 REGION_DEALS = (
-    "FROM re_transactions WHERE (region = %(region)s OR region LIKE %(region)s || ' %%') "
+    "FROM re_transactions WHERE (%(region)s = '전국' OR region = %(region)s "
+    "OR region LIKE %(region)s || ' %%') "
     "AND deal_date >= %(start)s AND deal_date <= %(as_of)s " + DEAL_FILTER
 )
 # The monthly housing series: template stem, table, value column, dataset code.

@@ -199,7 +199,7 @@ def _picked_direction(frame: QuestionFrame) -> str | None:
     return said or {"up": "desc", "down": "asc"}.get(move or "")
 
 
-_AMOUNT = re.compile(r"(?:더|가장|제일)\s*(많이|적게)")
+_AMOUNT = re.compile(r"(?:(?:더|가장|제일)\s*|중\s.*)(많이|적게)")  # '둘 중 배당 많이 주는 곳' too
 
 
 def _verdicts(frame: QuestionFrame, turns: list[Turn]) -> list[str]:

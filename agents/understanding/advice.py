@@ -77,10 +77,19 @@ def asks_advice(question: str) -> Hit | None:
         elif lemma in g["move_lemmas"] or (lemma == "가" and (  # going to a level ('3000 갈까',
                 any(t.tag == "SN" for t in tokens[max(0, i - 3) : i])  # '신고가 언제 갈까')
                 or _LEVELS.search(question[tokens[max(0, i - 4)].start : t.start]))):  # fmt: skip
-            kind = "forecast" if _forecast_tail(tokens, j, g) else None  # '10만원 갈까'
+            hypothetical = (
+                _if_clause_before(tokens, i) and j < len(tokens) and tokens[j].tag == "EF"
+            )
+            kind = "forecast" if _forecast_tail(tokens, j, g) or hypothetical else None
+            # '10만원 갈까'; '금리 내리면 집값 오르나요': a move asked after an if-clause
         if kind is not None:
             return Hit(kind, _span(question, tokens, i, j + 3))
     return None
+
+
+def _if_clause_before(tokens: tuple[Morpheme, ...], i: int) -> bool:
+    """A conditional clause ('금리 내리면', '환율이 오르면') before token i."""
+    return any(t.tag == "EC" and t.form in ("면", "으면") for t in tokens[:i])
 
 
 def _verb_at(tokens: tuple[Morpheme, ...], i: int) -> str | None:

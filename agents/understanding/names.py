@@ -96,6 +96,30 @@ def link_typos(question: str, lexicon: Lexicon, kinds: frozenset[str],
                  and not _cuts_a_noun(question, tokens, link.end)]  # fmt: skip
         if found:  # the closest reading ('TIGR 반도체', not 'TIGR 반도체 6')
             out.append(min(found, key=lambda link: (link.edits, link.start - link.end)))
+    linked = taken + [(link.start, link.end) for link in out]
+    for word in _odd_words(question, tokens, linked, known_words):
+        if link := _closest(question, *word, choices, rows):
+            out.append(link)
+    return out
+
+
+# Kiwi's pieces for a word it could not read as one ('하이부': 하/IC + 이/NR + 부/NNB)
+_ODD_TAGS = ("IC", "NR", "NNB", "MM", "XR", "UN", "W_")
+
+
+def _odd_words(question: str, tokens: tuple[Morpheme, ...], taken: list[tuple[int, int]],
+               known_words: frozenset[str]) -> list[tuple[int, int]]:  # fmt: skip
+    """Written words (without their particle) that Kiwi broke into odd pieces, outside the
+    names and words already read: where a misspelt name the name-like runs miss may be."""
+    out = []
+    for m in re.finditer(r"[가-힣A-Za-z0-9]{3,}", question):
+        inside = [t for t in tokens if m.start() <= t.start < m.end()]
+        if any(a < m.end() and m.start() < b for a, b in taken) or not any(
+                t.tag.startswith(_ODD_TAGS) for t in inside) or m.group(0) in known_words:  # fmt: skip
+            continue
+        body = [t for t in inside if not t.tag.startswith(("J", "E"))]
+        if body and body[-1].end - m.start() >= 3:
+            out.append((m.start(), body[-1].end))
     return out
 
 

@@ -141,6 +141,9 @@ _DATA_WORDS = (
 )
 
 
+_ACRONYMS = frozenset({"vs", "per", "pbr", "eps", "roe", "etf", "pe", "bp", "yoy", "mom", "cpi"})
+
+
 def language_of(question: str, entities: list[Entity]) -> str:
     """Korean when Hangul remains outside the linked names ('expense ratio of TIGER 미국S&P500?'
     is English); English for English words ('KODEX 200 fee?'), Korean for names and acronyms."""
@@ -152,8 +155,8 @@ def language_of(question: str, entities: list[Entity]) -> str:
         return "ko"
     words = re.findall(r"[A-Za-z]{2,}", rest)
     if _HANGUL.search(question):  # 'NAVER PBR vs 카카오', '삼성물산 PER PBR': acronyms and 'vs'
-        words = [w for w in words if w.lower() != "vs" and not w.isupper()]  # beside a Korean
-        # name are no English
+        # beside a Korean name are no English, in any case ('현대건설 per')
+        words = [w for w in words if w.lower() not in _ACRONYMS and not w.isupper()]
     if len(words) >= 2 or (words and not words[0].isupper()):
         return "en"
     return "ko"  # names and an acronym only ('KODEX 200 PER', '069500'): the users' language
@@ -1040,7 +1043,7 @@ def _read_measures(frame: QuestionFrame, text: str, *, funds: bool = True) -> st
             frame.unknown_words.append(hit.label)
         text = _blank(text, hit.start, hit.end)
     said = re.search(r"(?<![A-Za-z])PER(?![A-Za-z])", frame.question) or (  # not 'per ounce'
-        frame.language == "ko"  # '삼전 per 몇이야': in a Korean question, any case
+        re.search(r"[가-힣]", frame.question)  # '삼전 per 몇이야', '현대건설 per': beside Korean
         and re.search(r"(?<![A-Za-z])per(?![A-Za-z])(?!\s+[A-Za-z])", frame.question, re.I)
     )
     if said:
@@ -1535,7 +1538,7 @@ def _which_is_more(frame: QuestionFrame) -> bool:
     tokens = analyse(frame.question)
     # '높은 쪽은?': one side of two; '서울과 부산 중 높은 곳': one of the two subjects named
     # ('가장 높은 곳' over every region is a ranking)
-    ranked = any(t.form in ("가장", "제일") for t in tokens)
+    ranked = bool(re.search(r"가장|제일|most|least|highest|lowest", frame.question, re.I))
     two = len(_compared_subjects(frame)) >= 2 and not ranked
     sides = {"쪽"} | (PICKED | {"데"} if two else set())
     return any(t.form == "더" and t.tag == "MAG" and any(
@@ -2405,7 +2408,9 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
     """'3개월 전에는?' → '얼마나 늘었어?': a change asked after a day named back from now is the
     change over that span ('1년 전엔?' → '그럼 수익률은?': the return since; a calendar day,
     '9월 말', names no span: None)."""
-    moved = frame.operation.kind in ("change", "difference") or frame.measure() == "return"
+    low = frame.question.lower()
+    moved = (frame.operation.kind in ("change", "difference") or frame.measure() == "return"
+             or any(w in low for w in _SINCE_THEN[3:]))  # '그동안 몇 bp 변했어?'  # fmt: skip
     if not moved or previous.as_of_span is None:
         return None
     said = previous.question[previous.as_of_span[0] : previous.as_of_span[1]]

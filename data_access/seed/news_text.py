@@ -77,9 +77,9 @@ def josa(word: str, pair: str) -> str:
     with_batchim, without = pair.split("/")
     last = word.rstrip(" )")[-1:]
     if pair == "으로/로" and (
-        ("가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 == 8) or last in ("1", "7", "8")
+        ("가" <= last <= "힣" and (ord(last) - 0xAC00) % 28 == 8) or last in "178LlRr"
     ):
-        return word + without  # a final ㄹ takes 로 ('실업률로', '서울로', '7(칠)로')
+        return word + without  # a final ㄹ takes 로 ('실업률로', '서울로', '7(칠)로', 'NAVER로')
     return word + (with_batchim if has_batchim(word) else without)
 
 

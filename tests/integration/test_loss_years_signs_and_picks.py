@@ -96,3 +96,62 @@ def test_a_return_over_sessions_said_otherwise_and_since_then(pg_pool: Any) -> N
     turns = ["안랩 종가", "한 달 전엔?", "그동안 수익률은?"]
     since = chain(lambda q, history: _stock(q, pg_pool, history), turns)
     assert since.status == "ok" and "1개월 수익률" in since.answer
+
+
+def test_deals_summed_over_a_year_and_regions_named_ranked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 124–125: '전국 아파트 거래량 올해 합계' found no '전국' deals ('올해' unread); '경기
+    아파트 거래 작년 합계' added up monthly median prices; '서울 부산 대구 중 미분양 가장 많은 곳'
+    ranked the districts of 서울 and found none."""
+    day = fetch_all("SELECT max(deal_date) AS d FROM re_transactions", None, pg_pool)[0]["d"]
+    year = fetch_all("SELECT count(*) AS n FROM re_transactions WHERE deal_date >= %(y)s",
+                     {"y": f"{day.year}-01-01"}, pg_pool)[0]["n"]  # fmt: skip
+    nation = macro_answer("전국 아파트 거래량 올해 합계", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert nation.status == "ok" and f"합계: {int(year):,}건" in nation.answer
+    last = fetch_all(
+        "SELECT count(*) AS n FROM re_transactions WHERE (region = '경기' OR region LIKE '경기 %%') "
+        "AND deal_date BETWEEN %(a)s AND %(b)s",
+        {"a": f"{day.year - 1}-01-01", "b": f"{day.year - 1}-12-31"}, pg_pool)[0]["n"]  # fmt: skip
+    summed = macro_answer("경기 아파트 거래 작년 합계", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"경기 실거래 건수 {day.year - 1}년" in summed.answer
+    first = next(x for x in summed.answer.splitlines() if x.startswith("- "))
+    assert f"합계: {int(last):,}건" in first and "중위가격" not in first
+    unsold = fetch_all(
+        "SELECT region, units FROM re_unsold_housing WHERE region IN ('서울', '부산', '대구') AND "
+        "month = (SELECT max(month) FROM re_unsold_housing) ORDER BY units DESC", None, pg_pool)  # fmt: skip
+    ranked = macro_answer("서울 부산 대구 중 미분양 가장 많은 곳", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        f"미분양 높은 지역 순 (지역별 최신월): {unsold[0]['region']} {int(unsold[0]['units']):,}호"
+        in (ranked.answer)
+    )
+
+
+def test_a_what_if_is_declined_and_follow_ups_since_a_day_pick(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 124–126: '금리 내리면 집값 오르나요' showed rate trends with status ok; '한국
+    기준금리' → '6개월 전엔?' → '그동안 몇 bp 변했어?' gave the change over a year, '그동안'
+    unread; '둘 중 배당 많이 주는 곳은?' showed both yields and picked none."""
+    what_if = macro_answer("금리 내리면 집값 오르나요", settings=offline, store=graph_store,
+                           pool=pg_pool)  # fmt: skip
+    assert what_if.status != "ok" and "예측" in what_if.answer
+    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                     "'KR_BASE_RATE' ORDER BY obs_date DESC LIMIT 7", None, pg_pool)  # fmt: skip
+    since = chain(lambda q, history: macro_answer(q, settings=offline, store=graph_store,
+                                                  pool=pg_pool, history=history),
+                  ["한국 기준금리", "6개월 전엔?", "그동안 몇 bp 변했어?"])  # fmt: skip
+    assert since.status == "ok" and f"{rows[6]['obs_date']}의 {float(rows[6]['value']):.2f}%" in (
+        since.answer
+    )
+    yields = {r["code"]: float(r["dividend_yield"]) for r in fetch_all(
+        "SELECT s.code, f.dividend_yield FROM stocks s JOIN LATERAL (SELECT dividend_yield FROM "
+        "stock_fundamentals WHERE security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f "
+        "ON true WHERE s.code IN ('030200', '017670')", None, pg_pool)}  # fmt: skip
+    higher = "KT" if yields["030200"] > yields["017670"] else "SK텔레콤"
+    picked = chain(lambda q, history: _stock(q, pg_pool, history),
+                   ["KT PER", "SK텔레콤은?", "둘 중 배당 많이 주는 곳은?"])  # fmt: skip
+    assert picked.status == "ok" and f"배당수익률이 더 높은 쪽: {higher}" in picked.answer

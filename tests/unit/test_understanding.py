@@ -1241,3 +1241,18 @@ def test_a_fund_said_by_the_start_of_its_name() -> None:
     assert not shared.of("etf") and [e.key for e in shared.of("tag")] == ["2차전지"]
     typo = read(funds, "KODEX 반도채 순자산")  # the typo's whole word, not a prefix 'KODEX 반도'
     assert typo.linked_notes == ["'KODEX 반도채'를 KODEX 반도체로 읽었습니다."]
+
+
+def test_a_word_kiwi_breaks_into_odd_pieces_may_be_a_misspelt_name() -> None:
+    """Round 126: '하이부 종가' was an unknown stock — Kiwi reads '하이부' as 하/IC + 이/NR +
+    부/NNB, so no name-like run held it. Such a written word is tried as a whole (still one jamo
+    edit for a short name); a measure acronym beside a Korean name keeps the question Korean."""
+    from agents.understanding.parse import language_of
+
+    names = Lexicon(etfs={}, stocks={"352820": ("하이브", "HYBE")}, tags=[], managers={},
+                    brands={}, aliases=[])  # fmt: skip
+    typo = read(names, "하이부 종가", kinds=frozenset({"stock"}))
+    assert [e.key for e in typo.of("stock")] == ["352820"]
+    assert typo.linked_notes == ["'하이부'를 하이브로 읽었습니다."]
+    assert not read(names, "하하하 종가", kinds=frozenset({"stock"})).of("stock")
+    assert language_of("현대건설 per", []) == "ko" and language_of("price per share", []) == "en"
