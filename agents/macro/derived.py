@@ -576,10 +576,21 @@ def _compared(moves: list[tuple[Series, float]], lang: str, word: tuple[str, str
     if returns:
         ko = ("더 많이 내렸습니다" if both_fell else "낮습니다") if falls else "높습니다"
         en = ("fell more than" if both_fell else "trailed") if falls else "beat"
-    else:
-        ko = ("더 많이 내렸습니다" if falls else "더 많이 올랐습니다") if is_rate(first) else (
-            "더 많이 줄었습니다" if falls else "더 많이 늘었습니다")  # fmt: skip
-        en = "fell more than" if falls else "rose more than"
+    else:  # the verb follows the signs: two rises, the lower 'rose less' (not 'fell more')
+        up, down = ("올랐습니다", "내렸습니다") if is_rate(first) else ("늘었습니다", "줄었습니다")
+        both_rose = a > 0 and b > 0
+        if falls:  # one up and one down: the first moved more the asked way
+            ko, en = (
+                (f"덜 {up}", "rose less than")
+                if both_rose
+                else (f"더 많이 {down}", "fell more than")
+            )
+        else:
+            ko, en = (
+                (f"덜 {down}", "fell less than")
+                if both_fell
+                else (f"더 많이 {up}", "rose more than")
+            )
     if lang == "ko":
         return f"{word[0]} 비교: {listed}. {josa(_name(first), '이/가')} {_name(second)}보다 {gap} {ko}."
     return f"{word[1]} compared: {listed}. {_name(first)} {en} {_name(second)} by {gap}."
@@ -971,7 +982,12 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     # '코스피와 코스닥 1개월 수익률 차이' is a gap of returns (below), not of index levels
     returns_asked = frame.measure() == "return" and _priced(ordered)
     # '서울과 부산 주택가격지수 1년 변화율 차이': a gap of the levels' rates, not of the levels
-    rates_of_levels = (frame.statistic == "return" and op.kind == "difference" and len(ordered) >= 2
+    rated = frame.statistic == "return" or (
+        any(m.name == "return" for m in frame.measures)
+        and not all(_growth_series(x) for x in ordered)  # CPIs: the year-over-year gap below
+    )
+    rates_of_levels = (rated and op.kind == "difference"
+                       and len(ordered) >= 2
                        and not _priced(ordered) and not any(is_rate(x) for x in ordered))  # fmt: skip
     if (
         frame.measure() == "volatility"

@@ -434,6 +434,13 @@ def regions_summed(frame: QuestionFrame | None, regions: list[str]) -> bool:
             and bool({m.name for m in frame.measures} & _COUNTED))  # fmt: skip
 
 
+def regions_averaged(frame: QuestionFrame | None, regions: list[str]) -> bool:
+    """'서울 전세가율' → '경기는?' → '두 곳 평균은?': two or more regions' latest values averaged
+    (no window or period asked: a window's average is each region's own)."""
+    return (frame is not None and frame.operation.aggregate == "avg" and len(regions) >= 2
+            and frame.window is None and frame.period is None and frame.span is None)  # fmt: skip
+
+
 def region_members(region: str) -> list[str]:
     """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
     spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
@@ -477,20 +484,24 @@ def _group_totals(frame: QuestionFrame | None, groups: dict[str, list[str]],
 
 
 def _group_sums(groups: dict[str, list[str]], latest: dict[str, list[_Latest]],
-                language: str) -> list[str]:  # fmt: skip
+                language: str, *, mean: bool = False) -> list[str]:  # fmt: skip
     """A group's count ('수도권 미분양'): its members' latest values added, when every member
-    has the same month (an index or a ratio is not added: each member is shown instead)."""
+    has the same month (an index or a ratio is not added: each member is shown instead); with
+    `mean`, any figure's members averaged ('두 곳 평균은?')."""
     lines = []
     for group, members in groups.items():
         for ko, found in latest.items():
             rows = [f for f in found if f.region in members]
             months, unit = {r.month for r in rows}, rows[0].unit if rows else ""
-            if len(rows) != len(members) or len(months) != 1 or unit not in ("호", "건"):
+            if len(rows) != len(members) or len(months) != 1 or not (mean or unit in ("호", "건")):
                 continue
-            total, month = sum(r.value for r in rows), rows[0].month
-            parts = " + ".join(f"{r.region} {level(r.value, unit)}" for r in rows)
-            lines.append(lang_text(language, f"{group} {ko} {month} {level(total, unit)} ({parts}).",
-                                   f"{group} {ko} {level(total, unit)} in {month} ({parts})."))  # fmt: skip
+            total, month = sum(r.value for r in rows) / (len(rows) if mean else 1), rows[0].month
+            parts = (", " if mean else " + ").join(
+                f"{r.region} {level(r.value, unit)}" for r in rows
+            )
+            said = ("평균 ", "the mean of ") if mean else ("", "")
+            lines.append(lang_text(language, f"{group} {ko} {month} {said[0]}{level(total, unit)} ({parts}).",
+                                   f"{said[1]}{group} {ko} {level(total, unit)} in {month} ({parts})."))  # fmt: skip
     return lines
 
 
@@ -518,6 +529,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             or (frame.relation == "regions" and frame.operation.threshold is not None)
         )
         and (frame.relation == "regions" or not route.real_estate_regions)
+        # regions named: ranked among themselves only by a superlative ('서울 부산 대구 중
+        # 가장 많은 곳'); '마포구랑 성동구 중 어디가 더 많이 올랐어?' compares the two (below)
+        and (frame.operation.kind == "rank" or len(set(route.real_estate_regions) - {"전국"}) < 2)
     ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역',
         # '50% 넘는 지역': kept
         if regions_past_bars(resp, ctx, route):  # '전세가율 70% 이상이면서 미분양 5000호 넘는'
@@ -540,7 +554,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             route.language, f"{group} 지표는 따로 없어 {'·'.join(members)}로 나눠 보고, 호·건으로 "
             "세는 수치는 그 합계도 냈습니다.", f"There is no {group} series: it is shown as "
             f"{', '.join(members)}, with their sum for counts."))  # fmt: skip
-    if regions_summed(frame, asked) and not groups:  # '인천이랑 경기 미분양 합계': added too
+    averaged = regions_averaged(frame, asked) and not groups  # '두 곳 평균은?'
+    if (regions_summed(frame, asked) or averaged) and not groups:  # '인천이랑 경기 미분양 합계'
         groups = {"·".join(asked): list(asked)}
     latest: dict[str, list[_Latest]] = {}  # a series' words → each region's latest value
     # a count over the asked window leads (deal_count_window): no second total for the deals
@@ -591,7 +606,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             ))  # fmt: skip
     resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
-                           or _group_sums(groups, latest, route.language))  # fmt: skip
+                           or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)

@@ -6,6 +6,7 @@ template; the order, the top N and the average are computed here and said in the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -298,11 +299,13 @@ def _move_asked(route: Route) -> str | None:
 
 
 def _sign_bar(route: Route) -> str | None:
-    """'1년 변화율이 마이너스인 지역', 'growth above zero': a bar at zero on a change is its
-    direction (the bar is applied: every region that moved that way)."""
+    """'1년 변화율이 마이너스인 지역', '1년 상승률 3% 넘는 지역': a bar on a change is a
+    direction (the bar itself is applied in _moved_regions)."""
     op = route.frame.operation if route.frame is not None else None
-    if op is None or op.kind != "filter" or op.threshold != 0 or not op.comparator:
+    if op is None or op.kind != "filter" or op.threshold is None or not op.comparator:
         return None
+    if op.threshold != 0 and not (_rate_asked(route) or _size_asked(route)):
+        return None  # '주택가격지수 100 넘는 지역' is a bar on the level
     route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
     return "down" if op.comparator.startswith("<") else "up"
 
@@ -362,7 +365,7 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
     moves.sort(key=key, reverse=move in ("up", "most"))
     if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
-        return _moved_regions(resp, route, moves, move, labels)  # '늘어난 지역 몇 곳': no order
+        return _moved_regions(resp, route, moves, move, labels, growth if rate else None)
     n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(
         f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
@@ -386,21 +389,33 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
 
 
 def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: str,
-                   labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """'미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way (sorted by the
-    move), counted, not the top three of a ranking."""
+                   labels: tuple[str, str, str],
+                   growth: Callable[[Any], float] | None) -> bool:  # fmt: skip
+    """'미분양 1년 전보다 늘어난 지역 몇 곳이야?', '1년 상승률 3% 넘는 지역': every region that
+    moved that way, or past the bar on its change (its growth in % when a rate is asked),
+    counted, not the top three of a ranking."""
     ko, en, unit = labels
-    up = move == "up"
-    kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
+    up, op = move == "up", route.frame.operation  # type: ignore[union-attr]
+    size = growth or (lambda m: m[1])
+    barred = op.kind == "filter" and op.threshold is not None and op.comparator is not None
+    if barred:
+        kept = [m for m in moves if meets(size(m), str(op.comparator), float(op.threshold or 0))]
+        bar = f"{float(op.threshold or 0):g}%" if growth else level(float(op.threshold or 0), unit)
+        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][str(op.comparator)]
+        said = (f"{ko} {'상승률' if growth else '변화'} {bar} {words}",
+                f"{en} {'growth' if growth else 'change'} {words} {bar}")  # fmt: skip
+    else:
+        kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
+        said = (f"{josa(ko, '이/가')} {'늘어난' if up else '줄어든'}",
+                f"{en} {'rose' if up else 'fell'}")  # fmt: skip
     span = f"{moves[0][4]} → {moves[0][5]}"
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({signed(m[1], unit)})"
+    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
+                       + (f"{size(m):+.2f}%" if growth else signed(m[1], unit)) + ")"
                        for m in kept)  # fmt: skip
-    word, word_en = ("늘어난", "rose") if up else ("줄어든", "fell")
     resp.key_points.append(lang_text(
         route.language,
-        f"{josa(ko, '이/가')} {word} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳"
-        + (f" — {listed}." if kept else "."),
-        f"Regions where {en} {word_en} ({span}): {len(kept)} of {len(moves)}"
+        f"{said[0]} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳" + (f" — {listed}." if kept else "."),
+        f"Regions where {said[1]} ({span}): {len(kept)} of {len(moves)}"
         + (f" — {listed}." if kept else "."),
     ))  # fmt: skip
     return True

@@ -196,9 +196,12 @@ def _picked_direction(frame: QuestionFrame) -> str | None:
         move = "down" if move == "up" else "up"  # '덜 빠진 쪽': the smaller fall, the higher return
     if said is None and move is None and (amount := _AMOUNT.search(frame.question)):
         return "desc" if amount.group(1) == "많이" else "asc"  # '배당 더 많이 주는 곳'
+    if said is None and move is None and (more := _MORE.search(frame.question)):
+        return "desc" if more.group(1) == "더" else "asc"  # '배당 더 주는 곳': more of the figure
     return said or {"up": "desc", "down": "asc"}.get(move or "")
 
 
+_MORE = re.compile(r"(더|덜)\s*[가-힣]+\s*(?:곳|쪽|데|것|거|종목)")
 _AMOUNT = re.compile(r"(?:(?:더|가장|제일)\s*|중\s.*)(많이|적게)")  # '둘 중 배당 많이 주는 곳' too
 
 

@@ -29,6 +29,7 @@ from agents.understanding import QuestionFrame
 from agents.understanding.coverage import COMPOSED, cover, mark_read, nested_measure, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.morphemes import analyse
+from agents.understanding.parse import BAR_AT
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, asked_period, describe, mark_used
@@ -343,6 +344,14 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                 if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
                     turn.lines.append(_sector_bars(turn, rows, [(m, *bar)], group))
                 continue
+            if (at := _bar_at(frame, m)) is not None:  # '업종 평균 PER보다 낮은 반도체주'
+                centre = sum(values) / len(values) if at == "mean" else statistics.median(values)
+                word = ("평균", "mean") if at == "mean" else ("중앙값", "median")
+                basis = (f" ({group} {word[0]} {figure_text(m, centre, turn)} 기준)" if turn.ko()
+                         else f" (the {word[1]}, {figure_text(m, centre, turn)})")  # fmt: skip
+                bars = [(m, str(frame.operation.comparator), centre)]
+                turn.lines.append(_sector_bars(turn, rows, bars, group) + basis)
+                continue
             if frame.operation.kind == "rank":  # 'PER 가장 낮은 종목': the sector's stocks in order
                 turn.lines.append(_sector_ranking(turn, rows, m, group))
                 continue
@@ -483,6 +492,13 @@ def _group(turn: Turn, name: str, market: str, country: str) -> str:
     if name == MARKET_WIDE:
         return f"{market} 전체 종목".strip() if turn.ko() else f"all {country} stocks"
     return f"{market} {name} 업종".strip() if turn.ko() else f"{name} sector ({country})"
+
+
+def _bar_at(frame: QuestionFrame, measure: str) -> str | None:
+    """'mean' or 'median' when the set's own centre of `measure` is the bar asked."""
+    if frame.operation.filter_measure != measure:
+        return None
+    return next((n[len(BAR_AT) :] for n in frame.notes if n.startswith(BAR_AT)), None)
 
 
 def _words(turn: Turn, measure: str) -> tuple[str, str]:

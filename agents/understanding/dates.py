@@ -65,10 +65,36 @@ class DatePoint:
     base: bool = False  # said as a change's base ('올해 첫 거래일 대비')
 
 
+_ORDINALS = {"첫째": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4,
+             "네번째": 4, "다섯째": 5, "마지막": -1}  # fmt: skip
+_NTH_WEEKDAY = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<n>"
+                          + "|".join(_ORDINALS) + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
+
+
+def read_nth_weekday(text: str, today: date) -> DatePoint | None:
+    """'3월 둘째 주 금요일': the second Friday of March ('마지막 주' the last), of the latest such
+    month that has begun (a year said: of it)."""
+    m = _NTH_WEEKDAY.search(text)
+    if m is None or not 1 <= int(m.group("m")) <= 12:
+        return None
+    month = int(m.group("m"))
+    year = int(m.group("y") or today.year - (month > today.month))
+    weekday = "월화수목금토일".index(m.group("d"))
+    days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
+            if date(year, month, d).weekday() == weekday]  # fmt: skip
+    n = _ORDINALS[m.group("n")]
+    if n > len(days):
+        return None
+    day = date(year, month, days[n - 1 if n > 0 else -1])
+    return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
+
+
 def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
     """The first day named by a span and its edge, resolved against `today`."""
-    tokens = analyse(text)
     today = today or date.today()
+    if (nth := read_nth_weekday(text, today)) is not None:
+        return nth
+    tokens = analyse(text)
     for i in range(len(tokens)):
         found = _span_at(tokens, i, today)
         if found is None:

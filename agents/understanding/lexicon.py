@@ -425,7 +425,7 @@ ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
 MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})
 
 
-_SECTOR_SUFFIXES = ("섹터", "업종", "주", "종목", "관련주")
+_SECTOR_SUFFIXES = ("섹터", "업종", "주", "종목", "관련주", "사")  # '지주사', '증권사'
 
 
 def _sector_forms(spec: dict[str, Any]) -> list[str]:

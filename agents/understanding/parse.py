@@ -25,6 +25,7 @@ from agents.understanding.dates import (
     SpanRead,
     read_calendar_span,
     read_date_point,
+    read_nth_weekday,
     read_week_or_month,
 )
 from agents.understanding.frame import (
@@ -120,6 +121,7 @@ ADVICE_COMPARED = "advice_compared:"
 # '최근 1년 최고치' → '그때 무슨 일 있었어?': the events near the date the extreme was reached
 EXTREME_ANCHOR = "anchor:extreme"
 RATIO = "ratio"  # a difference asked as a quotient ('A가 B의 몇 배야?')
+BAR_AT = "bar_at:"  # 'bar_at:mean': the set's own mean (or median) of the measure is the bar
 AT_EXTREME = "at_extreme:"  # '<A>가 가장 높았던 달의 <B>': B read on the day A peaked (key:side)
 _PERIOD_MONTHS = {"1d": 1 / 30, "1w": 0.25, "1m": 1.0, "3m": 3.0, "6m": 6.0, "1y": 12.0}
 _DATA_WORDS = (
@@ -208,6 +210,7 @@ def understand(
         frame.operation.kind, frame.operation.change_basis = "change", "period"
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
+    _read_bar_at_the_mean(frame)
     _read_asked_term(frame)
     if frame.relation == "similar" and (m := _TOP_N.search(text)):  # '비슷한 ETF 3개'
         frame.operation.top_n = int(m.group(1) or m.group(2))
@@ -613,6 +616,8 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
+    if (nth := read_nth_weekday(text, today)) is not None:  # '3월 둘째 주 금요일'
+        return _on_day(frame, text, nth.day, nth.start, nth.end)
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
@@ -1351,6 +1356,25 @@ def _defines(question: str, end: int) -> bool:
 
 
 _MEASURE_THEN_THAN = re.compile(r"\s*(?:\d+\s*(?:개월|년|주|일|거래일)\s*)?([가-힣a-z]+?)\s*보다")
+
+
+_AT_THE_MEAN = re.compile(r"(평균|중앙값|중간값)\s*(?:[A-Za-z가-힣]+\s*)?보다\s*(?:더\s*)?"
+                          r"(낮|높|작|크|싸|비싸|많|적)")  # fmt: skip
+
+
+def _read_bar_at_the_mean(frame: QuestionFrame) -> None:
+    """'반도체 업종 평균 PER보다 낮은 반도체주 몇 개': the set's own mean (or median) of the
+    measure is the bar of a filter over the set (counted when '몇 개' is said). A named stock
+    against its sector's mean ('카카오 PER이 업종 평균보다 낮아?') is the stock's own answer."""
+    said = _AT_THE_MEAN.search(frame.question)
+    if said is None or frame.of("stock") or frame.of("etf") or not frame.measures:
+        return
+    op = frame.operation
+    op.kind, op.comparator = "filter", "<" if said.group(2) in ("낮", "작", "싸", "적") else ">"
+    op.filter_measure = frame.measure()
+    op.aggregate = "count" if op.also_count else None
+    frame.notes.append(BAR_AT + ("mean" if said.group(1) == "평균" else "median"))
+    mark_read(frame, said.group(1), "보다")
 
 
 def _read_relative_threshold(frame: QuestionFrame) -> None:

@@ -58,7 +58,7 @@ def test_a_bar_at_zero_on_a_change_and_one_of_two_regions(
         "WHERE b.region = a.region AND b.month = a.month - interval '12 months')", None, pg_pool)}  # fmt: skip
     answer = macro_answer("주택가격지수 1년 변화율이 마이너스인 지역", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
-    line = next(x for x in answer.answer.splitlines() if "줄어든 지역" in x)
+    line = next(x for x in answer.answer.splitlines() if "상승률 0% 미만 지역" in x)
     assert answer.status == "ok" and f": {len(fell)}곳 /" in line
     assert all(f"{region} " in line for region in fell)
     ratio = {r["region"]: float(r["ratio"]) for r in fetch_all(
@@ -155,3 +155,51 @@ def test_a_what_if_is_declined_and_follow_ups_since_a_day_pick(
     picked = chain(lambda q, history: _stock(q, pg_pool, history),
                    ["KT PER", "SK텔레콤은?", "둘 중 배당 많이 주는 곳은?"])  # fmt: skip
     assert picked.status == "ok" and f"배당수익률이 더 높은 쪽: {higher}" in picked.answer
+
+
+def test_bars_at_a_sets_mean_on_a_regions_growth_and_at_a_value(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 128: '반도체 업종 평균 PER보다 낮은 반도체주 몇 개' gave the sector's means and no
+    count; '주택가격지수 1년 상승률 3% 넘는 지역' listed every region that rose (partial);
+    '배당수익률 0%인 종목 몇 개' was an unknown stock."""
+    pes = [float(r["pe"]) for r in fetch_all(_SNAPSHOT, None, pg_pool) if r["sector"] == "반도체"
+           and r["country"] == "KR" and r["pe"] is not None and float(r["pe"]) > 0]  # fmt: skip
+    mean = sum(pes) / len(pes)
+    below = _stock("반도체 업종 평균 PER보다 낮은 반도체주 몇 개", pg_pool)
+    line = next(x for x in below.answer.splitlines() if x.startswith("- 국내"))
+    assert f"PER {mean:.2f}배 미만: {len(pes)}종목 중 {sum(p < mean for p in pes)}종목" in line
+    grown = fetch_all(
+        "SELECT a.region, a.index_value / b.index_value - 1 AS g FROM re_house_price_index a "
+        "JOIN re_house_price_index b ON b.region = a.region AND b.month = a.month - interval "
+        "'12 months' WHERE a.month = (SELECT max(month) FROM re_house_price_index) AND a.region "
+        "<> '전국'", None, pg_pool)  # fmt: skip
+    over = [r["region"] for r in grown if float(r["g"]) > 0.03]
+    barred = macro_answer("주택가격지수 1년 상승률 3% 넘는 지역", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert barred.status == "ok" and "상승률 3% 초과 지역" in barred.answer
+    assert f": {len(over)}곳 / {len(grown)}곳" in barred.answer
+    zero = fetch_all(
+        "SELECT count(*) AS n FROM stocks s JOIN LATERAL (SELECT dividend_yield FROM "
+        "stock_fundamentals WHERE security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f "
+        "ON true WHERE s.country = 'KR' AND NOT s.is_etf AND f.dividend_yield = 0", None, pg_pool)  # fmt: skip
+    counted = _stock("배당수익률 0%인 종목 몇 개", pg_pool)
+    assert counted.status == "ok" and f"종목 중 {int(zero[0]['n'])}종목" in counted.answer
+
+
+def test_two_regions_averaged_and_two_rises_compared(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 128–129: '서울 전세가율' → '경기는?' → '두 곳 평균은?' gave each region's own
+    12-month mean; '한국 CPI와 미국 CPI 중 최근 상승률 낮은 쪽' said the lower of two rises
+    'fell more'."""
+    ratio = {r["region"]: float(r["ratio"]) for r in fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE region IN ('서울', '경기') AND month = "
+        "(SELECT max(month) FROM re_jeonse_ratio)", None, pg_pool)}  # fmt: skip
+    mean = chain(lambda q, history: macro_answer(q, settings=offline, store=graph_store,
+                                                 pool=pg_pool, history=history),
+                 ["서울 전세가율", "경기는?", "두 곳 평균은?"])  # fmt: skip
+    assert f"평균 {(ratio['서울'] + ratio['경기']) / 2:.2f}%" in mean.answer
+    lower = macro_answer("한국 CPI와 미국 CPI 중 최근 상승률 낮은 쪽", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "더 많이 줄었습니다" not in lower.answer and "덜 늘었습니다" in lower.answer

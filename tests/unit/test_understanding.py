@@ -1256,3 +1256,17 @@ def test_a_word_kiwi_breaks_into_odd_pieces_may_be_a_misspelt_name() -> None:
     assert typo.linked_notes == ["'하이부'를 하이브로 읽었습니다."]
     assert not read(names, "하하하 종가", kinds=frozenset({"stock"})).of("stock")
     assert language_of("현대건설 per", []) == "ko" and language_of("price per share", []) == "en"
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("LG화학 3월 둘째 주 금요일 종가", "2026-03-13"), ("10월 마지막 주 금요일", "2026-10-30"),
+    ("2025년 9월 첫째 주 월요일", "2025-09-01"), ("12월 둘째 주 금요일", "2025-12-12"),
+])  # fmt: skip
+def test_the_nth_weekday_of_a_month(question: str, day: str) -> None:
+    """Round 127: '3월 둘째 주 금요일' said '둘째', '금요일' unread and gave the end of March."""
+    from datetime import date
+
+    from agents.understanding.dates import read_date_point
+
+    found = read_date_point(question, today=date(2026, 11, 28))
+    assert found is not None and found.day.isoformat() == day
