@@ -988,7 +988,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     )
     rates_of_levels = (rated and op.kind == "difference"
                        and len(ordered) >= 2
-                       and not _priced(ordered) and not any(is_rate(x) for x in ordered))  # fmt: skip
+                       and not _priced(ordered) and not any(is_rate(x) for x in ordered)
+                       and not _changes_picked(frame))  # '하락폭 큰 곳' picks one (below)  # fmt: skip
     if (
         frame.measure() == "volatility"
         and len(ordered) == 2

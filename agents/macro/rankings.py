@@ -113,7 +113,12 @@ def _members(rows: list[dict[str, Any]], route: Route) -> list[dict[str, Any]]:
         return [r for r in rows if str(r["region"]).startswith(parent + " ")]
     if named:
         return [r for r in rows if r["region"] in named]
+    if _DISTRICTS.search(route.question):  # '전세가율 가장 높은 구': the districts held
+        return [r for r in rows if " " in str(r["region"])]
     return [r for r in rows if r["region"] != NATIONWIDE]
+
+
+_DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|\s|\?|$)|\bdistricts?\b")
 
 
 def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,

@@ -203,3 +203,31 @@ def test_two_regions_averaged_and_two_rises_compared(
     lower = macro_answer("한국 CPI와 미국 CPI 중 최근 상승률 낮은 쪽", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
     assert "더 많이 줄었습니다" not in lower.answer and "덜 늘었습니다" in lower.answer
+
+
+def test_districts_ranked_a_larger_fall_picked_and_a_record_date_not_held(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 131: '전세가율 가장 높은 구' ranked the provinces (광주); '부산이랑 대구 중 주택가격지수
+    1년 하락폭 큰 곳' set their rates side by side and named neither fall; '삼성전자 배당 기준일'
+    gave the dividend yield, status ok."""
+    top = fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE region LIKE '%% %%' AND month = (SELECT "
+        "max(month) FROM re_jeonse_ratio) ORDER BY ratio DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    district = macro_answer("전세가율 가장 높은 구", settings=offline, store=graph_store,
+                            pool=pg_pool)  # fmt: skip
+    assert f"(지역별 최신월): {top['region']} {float(top['ratio']):.2f}%" in district.answer
+    falls = {r["region"]: float(r["d"]) for r in fetch_all(
+        "SELECT a.region, a.index_value - b.index_value AS d FROM re_house_price_index a JOIN "
+        "re_house_price_index b ON b.region = a.region AND b.month = a.month - interval '12 months'"
+        " WHERE a.region IN ('부산', '대구') AND a.month = (SELECT max(month) FROM "
+        "re_house_price_index)", None, pg_pool)}  # fmt: skip
+    deeper, other = sorted(falls, key=falls.get)  # type: ignore[arg-type]
+    fall = macro_answer("부산이랑 대구 중 주택가격지수 1년 하락폭 큰 곳", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"{deeper} 주택가격지수가 {other} 주택가격지수보다" in fall.answer
+    assert "더 많이 줄었습니다" in fall.answer
+    record = _stock("삼성전자 배당 기준일", pg_pool)
+    assert record.status == "partial" and "'배당 기준일'은 이 워크벤치 데이터에는 없습니다" in (
+        record.answer
+    )
