@@ -278,7 +278,7 @@ def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFram
     sector named, every stock of each market ('배당수익률 5% 넘는 종목 몇 개'). The frame with
     that set as its sector; unchanged when it asks of one stock."""
     op = frame.operation
-    over_set = bool(op.top_n) or op.threshold is not None  # ranked, counted or barred
+    over_set = bool(op.top_n) or op.threshold is not None or op.threshold_of is not None
     if (not over_set or frame.of("sector") or frame.of("index") or frame.unknown_words
             or not any(m.name in SECTOR_FIELDS for m in frame.measures)):  # fmt: skip
         return frame
@@ -343,6 +343,14 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
                 if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
                     turn.lines.append(_sector_bars(turn, rows, [(m, *bar)], group))
+                continue
+            if (named := _named_bar(turn, pool, m)) is not None:  # '삼성전자보다 PER 낮은 …'
+                if m not in IN_CURRENCY or currency == named[2]:
+                    bars = [(m, str(frame.operation.comparator), named[0])]
+                    kept = [r for r in rows if r["name"] != named[1]]  # not the bar itself
+                    said = f"{named[1]} {figure_text(m, named[0], turn)}"
+                    turn.lines.append(_sector_bars(turn, kept, bars, group)
+                                      + (f" ({said} 기준)" if turn.ko() else f" (than {said})"))  # fmt: skip
                 continue
             if (at := _bar_at(frame, m)) is not None:  # '업종 평균 PER보다 낮은 반도체주'
                 centre = sum(values) / len(values) if at == "mean" else statistics.median(values)
@@ -492,6 +500,25 @@ def _group(turn: Turn, name: str, market: str, country: str) -> str:
     if name == MARKET_WIDE:
         return f"{market} 전체 종목".strip() if turn.ko() else f"all {country} stocks"
     return f"{market} {name} 업종".strip() if turn.ko() else f"{name} sector ({country})"
+
+
+def _named_bar(turn: Turn, pool: ConnectionPool | None,
+               measure: str) -> tuple[float, str, str] | None:  # fmt: skip
+    """(figure, name, currency) of the stock whose `measure` is the bar ('삼성전자보다 PER 낮은
+    반도체주'), or None."""
+    bar, op = turn.frame.operation.threshold_of, turn.frame.operation
+    if bar is None or bar.kind != "stock" or op.filter_measure != measure:
+        return None
+    found = fetch_all("SELECT country, currency FROM stocks WHERE code = %(c)s", {"c": bar.key},
+                      pool=pool)  # fmt: skip
+    if not found:
+        return None
+    rows = _snapshots(turn, pool, _MARKET, as_of=turn.as_of, country=found[0]["country"])
+    own = next((r for r in rows if r["security_id"].split(":")[-1] == bar.key), None)
+    field = SECTOR_FIELDS[measure]
+    if own is None or own[field] is None:
+        return None
+    return float(own[field]), bar.name, str(found[0]["currency"])
 
 
 def _bar_at(frame: QuestionFrame, measure: str) -> str | None:

@@ -70,7 +70,7 @@ _DECIDING_WORDS = frozenset(
     "금요일 째 표준편차 편차 분산 중앙값 중간값 중위 중위값 최빈값 왜도 첨도 그제 그저께 엊그제 "
     "그끄저께 첫째 둘째 셋째 넷째 다섯째".split()
 )
-PICKED = frozenset({"쪽", "것", "거", "곳", "편"})  # the nouns a pick is said with
+PICKED = frozenset({"쪽", "것", "거", "곳", "편", "데"})  # the nouns a pick is said with
 UNAPPLIED = "unapplied:"  # a frame note: a word read but not applied, so said unread
 # the adjective that orders a pick ('보수가 싼 쪽', '수익률이 낮은 것'): ascending when it says less
 _ASCENDING = frozenset({"낮", "싸", "작", "적", "저렴하"})
@@ -572,7 +572,7 @@ def nested_measure(frame: QuestionFrame, tokens: tuple[Morpheme, ...] | None = N
                 # ('PBR 제일 낮은 자동차주 3개월 수익률': a sector said as that noun)
                 ranked
                 and (
-                    t.form.lower() in ("etf", "펀드")
+                    t.form.lower() in ("etf", "펀드", "종목")
                     or any(e.end == t.end for e in frame.of("sector"))
                 )
                 and any(x.tag == "ETM" for x in tokens[max(0, i - 3) : i])

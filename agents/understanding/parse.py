@@ -210,6 +210,7 @@ def understand(
         frame.operation.kind, frame.operation.change_basis = "change", "period"
     _read_group_by(frame, before_measures)
     _read_relative_threshold(frame)
+    _read_stock_as_bar(frame)
     _read_bar_at_the_mean(frame)
     _read_asked_term(frame)
     if frame.relation == "similar" and (m := _TOP_N.search(text)):  # '비슷한 ETF 3개'
@@ -1358,6 +1359,29 @@ def _defines(question: str, end: int) -> bool:
 _MEASURE_THEN_THAN = re.compile(r"\s*(?:\d+\s*(?:개월|년|주|일|거래일)\s*)?([가-힣a-z]+?)\s*보다")
 
 
+def _read_stock_as_bar(frame: QuestionFrame) -> None:
+    """'삼성전자보다 PER 낮은 반도체주': the named stock's figure is the bar of a filter over a
+    set of stocks (a sector, or every stock), not the subject; '삼성전자 PER이 SK하이닉스보다
+    낮아?' (a yes or no) and two stocks compared are not."""
+    stocks, low = frame.of("stock"), frame.question.lower()
+    if len(stocks) != 1 or not frame.of("sector") or frame.operation.kind in ("difference",
+                                                                            "compare"):  # fmt: skip
+        return
+    e = stocks[0]
+    between = _MEASURE_THEN_THAN.match(low, e.end)
+    if not (low[e.end :].lstrip().startswith("보다") or between):
+        return
+    rank = vocabulary()["rank"]
+    way = find_phrases(low[e.end :], {"<": rank["asc"], ">": rank["desc"]})
+    if not way or bar_is_the_predicate(frame, way[0].label):
+        return
+    op = frame.operation
+    op.kind, op.comparator, op.threshold_of = "filter", way[0].label, e  # type: ignore[assignment]
+    op.filter_measure = frame.measure()
+    frame.entities.remove(e)
+    mark_read(frame, "보다")
+
+
 _AT_THE_MEAN = re.compile(r"(평균|중앙값|중간값)\s*(?:[A-Za-z가-힣]+\s*)?보다\s*(?:더\s*)?"
                           r"(낮|높|작|크|싸|비싸|많|적)")  # fmt: skip
 
@@ -1564,7 +1588,7 @@ def _which_is_more(frame: QuestionFrame) -> bool:
     # ('가장 높은 곳' over every region is a ranking)
     ranked = bool(re.search(r"가장|제일|most|least|highest|lowest", frame.question, re.I))
     two = len(_compared_subjects(frame)) >= 2 and not ranked
-    sides = {"쪽"} | (PICKED | {"데"} if two else set())
+    sides = {"쪽"} | (PICKED if two else set())
     return any(t.form == "더" and t.tag == "MAG" and any(
         n.tag == "VA" and n.form in _ORDERING_ADJECTIVES for n in tokens[i + 1 : i + 3])
         for i, t in enumerate(tokens)) or any(

@@ -231,3 +231,25 @@ def test_districts_ranked_a_larger_fall_picked_and_a_record_date_not_held(
     assert record.status == "partial" and "'배당 기준일'은 이 워크벤치 데이터에는 없습니다" in (
         record.answer
     )
+
+
+def test_a_named_stock_as_a_sets_bar_and_a_pick_said_with_its_place_noun(pg_pool: Any) -> None:
+    """Round 133: '삼성전자보다 PER 낮은 반도체주' gave 삼성전자 against the sector mean (yes/no);
+    '반도체주 중에 PBR 제일 낮은 데 종가' ranked the closes instead of reading the pick's."""
+    rows = [r for r in fetch_all(_SNAPSHOT, None, pg_pool) if r["sector"] == "반도체"
+            and r["country"] == "KR" and r["pe"] is not None and float(r["pe"]) > 0]  # fmt: skip
+    own = next(float(r["pe"]) for r in rows if r["code"] == "005930")
+    others = [r for r in rows if r["code"] != "005930"]
+    below = _stock("삼성전자보다 PER 낮은 반도체주", pg_pool)
+    line = next(x for x in below.answer.splitlines() if x.startswith("- 국내"))
+    assert f"PER {own:.2f}배 미만: {len(others)}종목 중 " in line
+    assert f"{sum(float(r['pe']) < own for r in others)}종목" in line
+    pbr = fetch_all(
+        "SELECT s.name, c.close FROM stocks s JOIN LATERAL (SELECT pb FROM stock_fundamentals "
+        "WHERE security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true JOIN "
+        "LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id ORDER BY "
+        "trade_date DESC LIMIT 1) c ON true WHERE s.sector = '반도체' AND s.country = 'KR' AND "
+        "f.pb IS NOT NULL ORDER BY f.pb LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    picked = _stock("반도체주 중에 PBR 제일 낮은 데 종가 알려줘", pg_pool)
+    assert f"PBR 가장 낮은 종목: {pbr['name']}" in picked.answer
+    assert f"종가 {float(pbr['close']):,.0f}원" in picked.answer
