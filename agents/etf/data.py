@@ -89,8 +89,13 @@ def check_etf_code(code: str) -> str:
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
-WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "prev_week", "prev_month", "this_week",
-                "this_month")  # fmt: skip
+WINDOW_UNITS = fig.WINDOW_UNITS
+
+
+def labels(window: fig.Window) -> tuple[str, str]:
+    """A window's words (window_answer.window_labels), a year to date too."""
+    return ("연초 이후", "year to date") if window.unit == "this_year" else window_labels(window)
+
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
@@ -504,9 +509,13 @@ def session_figure(
     figure = fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar)
     if figure is None or figure.value is None:
         return None
-    words = WindowAsk(ask.window, ask.statistic, ask.field, *window_labels(ask.window),
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *labels(ask.window),
                       threshold=ask.bar)  # fmt: skip
     ko, en = daily_words(ask.field)
+    if ask.statistic == "drawdown":  # the deepest fall from a running high, from the base close
+        text, text_en = _drawdown_words(name, words, figure)
+        return {"field": ask.field, "statistic": "drawdown", "value": figure.value,
+                "at": iso(figure.at), "text": text, "text_en": text_en}  # fmt: skip
 
     def amount(v: float) -> str:
         return daily_amount(ask.field, v)
@@ -521,6 +530,14 @@ def session_figure(
             "last": iso(figure.last), "count": figure.count,
             "text": describe(f"{name} {ko}", words, figure, amount, "ko"),
             "text_en": describe(f"{name} {en}", words, figure, amount_en, "en")}  # fmt: skip
+
+
+def _drawdown_words(name: str, ask: WindowAsk, f: fig.WindowFigure) -> tuple[str, str]:
+    assert f.high and f.low and f.base
+    return (f"{name}의 {ask.label_ko} 최대 낙폭(종가 기준)은 {f.value:.2f}%입니다 (고점 {f.high[0]} → "
+            f"저점 {f.low[0]}; {f.base[0]} ~ {f.last}).", f"{name}'s maximum drawdown over the "
+            f"{ask.label_en} was {f.value:.2f}% (peak {f.high[0]} → trough {f.low[0]}; closes "
+            f"{f.base[0]} to {f.last}).")  # fmt: skip
 
 
 def _distances(summary: dict[str, Any]) -> dict[str, float | None]:

@@ -1043,7 +1043,7 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
-    windowed = (plan.measure in ("return", "volatility", "drawdown") or plan.days
+    windowed = (plan.measure == "return" or plan.days
                 or (plan.measure == "trading_value" and plan.period))  # fmt: skip
     aggregate = plan.frame.operation.aggregate
     premium_stat = aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None  # fmt: skip

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS  # the price tool's
+from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS, labels  # the price tool's
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
     COMPOSED,
@@ -50,7 +50,7 @@ from agents.understanding.parse import (
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
-from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
+from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -934,9 +934,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.measure = "volume"  # '거래량 제일 많았던 날': the day of the largest volume
         op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
         return "price_extreme"
-    if measure == "drawdown":  # '1년 최대 낙폭': the deepest fall from a running high
-        plan.measure = "drawdown"
-        return "etf_measure"
+    if measure in ("drawdown", "volatility"):  # '45일 최대 낙폭', '7개월 변동성': one window's
+        asked = _window_of(plan, frame, "1y" if measure == "volatility" else "1m")
+        plan.window, plan.measure = WindowAsk(asked, measure, "close", *labels(asked)), "close"
+        return "etf_window"
     if measure == "premium" and (op.aggregate in ("avg", "max", "min") or op.kind == "rank"):
         if op.aggregate not in ("avg", "max", "min"):  # '3개월 괴리율 최저': the lowest day
             op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
@@ -952,7 +953,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure in ("volatility", "trading_value", "drawdown"):
+    if measure == "trading_value":
         plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
@@ -968,8 +969,29 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
-_LEVEL_MONTHS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
-                 "6m": (6, "month"), "1y": (12, "month")}  # fmt: skip
+# the price tool's named periods as windows of data_access.figures
+_PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"), "6m": (6, "month"),
+                   "1y": (1, "year"), "ytd": (1, "this_year"), "mtd": (1, "this_month")}  # fmt: skip
+_LABEL_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+
+
+def _window_of(plan: Plan, frame: QuestionFrame, default: str) -> fig.Window:
+    """The window a question asks: its own window ('45일', '2분기'), else its period's ('올해',
+    '1년'), else `default`'s. One longer than the year the price tool reads is that year, said."""
+    w, label = frame.window, frame.period.label if frame.period else default
+    found = re.fullmatch(r"(\d+)([dwmy])", label)
+    if w is not None and w.unit in WINDOW_UNITS:
+        window = fig.Window(w.n, w.unit)  # type: ignore[arg-type]
+    elif label not in _PERIOD_WINDOWS and found:
+        window = fig.Window(int(found.group(1)), _LABEL_UNITS[found.group(2)])
+    else:
+        window = fig.Window(*_PERIOD_WINDOWS.get(label, _PERIOD_WINDOWS[default]))
+    if window.calendar_days() - 15 > 380:  # 'since:…', '2년': the year, and said
+        said = frame.period.surface if frame.period else label
+        plan.unanswered.append(_text(plan, "period", said, fig.PERIODS["1y"].ko if plan.lang == "ko"
+                                     else fig.PERIODS["1y"].en))  # fmt: skip
+        window = fig.Window(1, "year")
+    return window
 
 
 _AGAINST = re.compile(r"대비|비교|보다|에\s*비해|compared|versus|\bvs\b", re.IGNORECASE)
@@ -985,10 +1007,10 @@ def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None
         return None  # '1년 전과 비교', '3개월 전 대비': the level then against now
     basis = {"yoy": "1y", "mom": "1m"}.get(frame.operation.change_basis or "")
     label = frame.period.label if frame.period else basis
-    if label not in _LEVEL_MONTHS:
+    if label not in _PERIOD_WINDOWS or label in ("ytd", "mtd"):
         return None
-    window = fig.Window(*_LEVEL_MONTHS[label])
-    return WindowAsk(window, "change", measure, *window_labels(window))
+    window = fig.Window(*_PERIOD_WINDOWS[label])
+    return WindowAsk(window, "change", measure, *labels(window))
 
 
 def _days_over_bar(plan: Plan, frame: QuestionFrame, measure: str | None) -> bool:

@@ -240,13 +240,13 @@ class GetETFPricesTool(EtfTool):
         "등)은 null입니다. summary에는 from_high·from_low(마지막 종가의 구간 최고·최저 종가 대비 %)와 "
         "day_change(직전 종가 대비 %)도 있습니다. against='3m'처럼 더 긴 기간을 주면 각 요약에 "
         "against_avg_volume(그 기간 평균 거래량)과 volume_surge(avg_volume / against_avg_volume)를 "
-        "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월) 통계는 statistic("
+        "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월·N분기·N년, 연초 이후) 통계는 statistic("
         f"{', '.join(repr(s) for s in SESSION_STATISTICS)}), sessions(N), unit('session' 기본, "
-        "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
+        "'day','week','month','quarter','year','this_year'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
         "'trading_value'(종가 × 거래량))를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
-        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %). ETF 집합은 etf_code 대신 rows"
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 기준 종가부터의 최대 낙폭 %). ETF 집합은 etf_code 대신 rows"
         " (graph_query가 돌려준 행 리스트)로 주면 각 행에 columns('이름=요약필드'를 쉼표로, 예: "
         "'return=change_rate,from_high')의 값을 더하고, where([[열, 비교, 숫자 또는 기준 ETF 코드]])로 "
         "거르고, order_by(열)·descending으로 정렬해 top개로 자른 표를 한 번에 돌려줍니다: "
@@ -263,10 +263,11 @@ class GetETFPricesTool(EtfTool):
         "statistic": _optional("string", "ETF 하나일 때: 최근 sessions(unit) field 값의 통계 ("
                                + ", ".join(repr(s) for s in SESSION_STATISTICS) + ")"),
         "sessions": _optional("integer", "statistic을 계산할 구간의 길이: 최근 거래일 수(unit이 "
-                              "'session'), 또는 일·주·개월 수 (1년 이내)"),
+                              "'session'), 또는 일·주·개월·분기·년 수 (1년 이내)"),
         "unit": _optional("string", "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', "
-                          "'month', 'quarter', 또는 달력 주·월 'prev_week'(지난주), 'prev_month'"
-                          "(지난달), 'this_week', 'this_month' (sessions=1)"),
+                          "'month', 'quarter', 'year', 또는 달력 주·월·연 'prev_week'(지난주), "
+                          "'prev_month'(지난달), 'this_week', 'this_month', 'this_year'(연초 이후) "
+                          "(sessions=1)"),
         "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
                            "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
         "bar": _optional("number", "statistic이 days_above·days_at_least·days_below·days_at_most"
