@@ -130,7 +130,7 @@ def period_named(label: str | None, months: float) -> Period:
 def period_of(key: str | Period) -> Period:
     if isinstance(key, Period):
         return key
-    if key.lower().startswith(SINCE):
+    if key.lower().startswith(SINCE) or _LABEL.match(key.lower()):  # '45d', '5m'
         return period_named(key, 0)
     if key.lower() == MTD.key:
         return MTD

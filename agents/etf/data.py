@@ -173,8 +173,35 @@ def check_etf_codes(codes: str) -> list[str]:
     return found
 
 
+_LABEL = re.compile(r"(\d+)([dwmy])")
+_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+_SAID = {"1d": ("1일", "1 day"), "ytd": ("연초 이후", "year to date"),
+         "mtd": ("전월 말 이후", "month to date")}  # fmt: skip
+
+
+def readable(period: str | None) -> bool:
+    """Whether the price tool reads a period: a named one, or N days, weeks, months or years
+    up to a year ('45d', '10w', '5m': data_access.figures' calendar periods)."""
+    found = _LABEL.fullmatch(period or "")
+    return period in PRICE_PERIODS or bool(found) and 1 <= fig.Window(
+        int(found.group(1)), _UNITS[found.group(2)]).calendar_days() - 15 <= 380  # type: ignore[union-attr]  # fmt: skip
+
+
+def period_words(period: str, lang: str) -> str:
+    """'5개월' / '5 months', '연초 이후' / 'year to date': a price period said."""
+    if period in _SAID:
+        return _SAID[period][lang != "ko"]
+    named, found = fig.period_named(period, 0), _LABEL.fullmatch(period)
+    if lang == "ko" or named.key in fig.PERIODS or not found:
+        return named.ko if lang == "ko" else named.en
+    n = int(found.group(1))
+    return f"{n} {_UNITS[found.group(2)]}{'s' if n != 1 else ''}"
+
+
 def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
     period = (period or "").strip().lower()
+    if "1y" in allowed and readable(period):
+        return period
     if "1y" in allowed and period.startswith(fig.SINCE):  # 'since:2025-12-22': a price window
         try:  # from a named day, for a span older than the year ('작년 수익률')
             date.fromisoformat(period.removeprefix(fig.SINCE))
@@ -481,13 +508,9 @@ class SessionAsk:
     def window(self) -> fig.Window:
         return fig.Window(self.sessions, self.unit)  # type: ignore[arg-type]
 
-    def period(self, asked: str) -> str:
-        """The asked price window, widened to one that holds this window and its base."""
-        days = self.window.calendar_days()
-        wider = next((p for p in ("1w", "1m", "3m", "6m", "1y") if fig.PERIODS[p].months * 30 >= days),
-                     "1y")  # fmt: skip
-        order = ("1w", "1m", "3m", "6m", "1y")
-        return wider if asked not in order or order.index(asked) < order.index(wider) else asked
+    def period(self) -> str:
+        """The price window that holds this window and its base ('381d' for a year)."""
+        return f"{self.window.calendar_days()}d"
 
 
 def session_figure(

@@ -16,7 +16,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS, labels  # the price tool's
+from agents.etf.data import (  # the price tool's
+    PRICE_PERIODS,
+    SESSION_FIELDS,
+    WINDOW_UNITS,
+    labels,
+    period_words,
+    readable,
+)
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
     COMPOSED,
@@ -73,11 +80,6 @@ AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "ma
                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
 DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
-_PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
-PERIOD_WORDS = {  # figures' words for its windows, and the day, year and month to date
-    "ko": {p: fig.PERIODS[p].ko for p in _PERIOD_ORDER} | {"1d": "1일", "ytd": "연초 이후", "mtd": "전월 말 이후"},
-    "en": {p: fig.PERIODS[p].en for p in _PERIOD_ORDER} | {"1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
-}  # fmt: skip
 
 
 @dataclass
@@ -412,6 +414,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             frame.measure() == "return" and plan.period not in (None, "1m")
         ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
+        if frame.measure() == "drawdown":  # each one's, over the same window
+            return _window_figure(plan, frame, "drawdown")
         return "compare"
     if etfs == 1:
         return _single_etf(plan, frame)
@@ -935,9 +939,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
         return "price_extreme"
     if measure in ("drawdown", "volatility"):  # '45일 최대 낙폭', '7개월 변동성': one window's
-        asked = _window_of(plan, frame, "1y" if measure == "volatility" else "1m")
-        plan.window, plan.measure = WindowAsk(asked, measure, "close", *labels(asked)), "close"
-        return "etf_window"
+        return _window_figure(plan, frame, measure)
     if measure == "premium" and (op.aggregate in ("avg", "max", "min") or op.kind == "rank"):
         if op.aggregate not in ("avg", "max", "min"):  # '3개월 괴리율 최저': the lowest day
             op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
@@ -973,6 +975,14 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"), "6m": (6, "month"),
                    "1y": (1, "year"), "ytd": (1, "this_year"), "mtd": (1, "this_month")}  # fmt: skip
 _LABEL_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+
+
+def _window_figure(plan: Plan, frame: QuestionFrame, stat: str) -> Intent:
+    """One statistic of the close over the window asked (a year for a volatility, else a
+    month, unless said), of each ETF named."""
+    asked = _window_of(plan, frame, "1y" if stat == "volatility" else "1m")
+    plan.window, plan.measure = WindowAsk(asked, stat, "close", *labels(asked)), "close"
+    return "etf_window"
 
 
 def _window_of(plan: Plan, frame: QuestionFrame, default: str) -> fig.Window:
@@ -1097,7 +1107,8 @@ def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
 
 
 def _check_period(plan: Plan) -> None:
-    """A period the price tools do not take is widened to the next one they do, and said."""
+    """A period the price tool does not read (over a year, 'since' a day) is widened to the next
+    one it does, and said; N days, weeks or months up to a year it reads as asked."""
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
     w = plan.frame.window
@@ -1116,12 +1127,14 @@ def _check_period(plan: Plan) -> None:
         plan.days = int(days.group(1))
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
+    if readable(plan.period):  # '5개월', '10주', '2분기': read as asked
+        return
     months = plan.frame.period.months if plan.frame.period else 1.0
-    wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
+    wider = next((p for p in ("1w", "1m", "3m", "6m") if fig.PERIODS[p].months >= months), "1y")
     said = plan.frame.period.surface if plan.frame.period else ""
-    words = fig.period_of(wider)
-    plan.unanswered.append(_text(plan, "period", said or plan.period,
-                                 words.ko if plan.lang == "ko" else words.en))  # fmt: skip
+    plan.unanswered.append(
+        _text(plan, "period", said or plan.period, period_words(wider, plan.lang))
+    )
     plan.period = wider
 
 

@@ -328,7 +328,7 @@ class GetETFPricesTool(EtfTool):
                 session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
                                      (field or "close").strip().lower(),
                                      (unit or "session").strip().lower(), bar)  # fmt: skip
-                checked = session.period(checked)  # the days the window and its base need
+                checked = session.period()  # the days the window and its base need
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
         arguments = {"etf_code": _short(code_text), "period": period}
