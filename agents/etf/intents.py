@@ -989,7 +989,14 @@ def _window_of(plan: Plan, frame: QuestionFrame, default: str) -> fig.Window:
     """The window a question asks: its own window ('45일', '2분기'), else its period's ('올해',
     '1년'), else `default`'s. One longer than the year the price tool reads is that year, said."""
     w, label = frame.window, frame.period.label if frame.period else default
-    found = re.fullmatch(r"(\d+)([dwmy])", label)
+    found, span = re.fullmatch(r"(\d+)([dwmy])", label), frame.span
+    running = span is not None and frame.as_of_date is not None and frame.as_of_date < span.last
+    if span is not None and running and span.first[5:] == "01-01" and span.last[5:] == "12-31":
+        span.used, frame.as_of_date = True, None  # '올해': the year to date
+        return fig.Window(1, "this_year")
+    if span is not None and running and span.first[:7] == span.last[:7]:
+        span.used, frame.as_of_date = True, None  # '이번 달': the month to date
+        return fig.Window(1, "this_month")
     if w is not None and w.unit in WINDOW_UNITS:
         window = fig.Window(w.n, w.unit)  # type: ignore[arg-type]
     elif label not in _PERIOD_WINDOWS and found:
@@ -1123,7 +1130,9 @@ def _check_period(plan: Plan) -> None:
                                 w.label("en"))  # fmt: skip
         return
     days = re.fullmatch(r"(\d+)d", plan.period)
-    if days and int(days.group(1)) <= 60:  # N trading days: the window that holds them
+    listed = plan.intent == "etf_measure" and plan.measure in ("close", "volume")  # '최근 5일 종가'
+    if days and int(days.group(1)) <= 60 and (w is None or w.unit == "session" or listed):
+        # N trading days: the window that holds them
         plan.days = int(days.group(1))
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
