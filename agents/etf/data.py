@@ -209,9 +209,9 @@ def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
         except ValueError:
             pass
     if period not in allowed:
-        raise ToolInputError(
-            f"period는 {', '.join(allowed)} 중 하나여야 합니다. 받은 값: {period!r}"
-        )
+        more = " 또는 1년 이내의 N일·N주·N개월('45d', '10w', '5m')" if "1y" in allowed else ""
+        raise ToolInputError(f"period는 {', '.join(allowed)}{more} 중 하나여야 합니다. "
+                             f"받은 값: {period!r}")  # fmt: skip
     return period
 
 

@@ -67,7 +67,8 @@ def _optional(kind: str, description: str) -> dict[str, Any]:
     return {"type": kind, "description": description, "nullable": True}
 
 
-_PERIOD_HELP = ("조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
+_PERIOD_HELP = ("조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비), "
+                "또는 1년 이내의 N일·N주·N개월 ('45d', '10w', '5m'). "
                 "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.")  # fmt: skip
 
 
