@@ -987,11 +987,11 @@ def _to_date(frame: QuestionFrame) -> WindowAsk | None:
     return WindowAsk(window, stat, frame.stat_field, *labels(window))
 
 
-def _window_figure(plan: Plan, frame: QuestionFrame, stat: str) -> Intent:
-    """One statistic of the close over the window asked (a year for a volatility, else a
+def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close") -> Intent:
+    """One statistic of a daily figure over the window asked (a year for a volatility, else a
     month, unless said), of each ETF named."""
     asked = _window_of(plan, frame, "1y" if stat == "volatility" else "1m")
-    plan.window, plan.measure = WindowAsk(asked, stat, "close", *labels(asked)), "close"
+    plan.window, plan.measure = WindowAsk(asked, stat, field, *labels(asked)), field
     return "etf_window"
 
 
@@ -1132,12 +1132,8 @@ def _check_period(plan: Plan) -> None:
     over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
     if (w is not None and plan.intent == "etf_measure"
             and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
-        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total (the tool's
-        # periods are 1w, 1m, 3m …)
-        stat, plan.measure = over[plan.measure]
-        plan.intent = "etf_window"
-        plan.window = WindowAsk(fig.Window(w.n, w.unit), stat, plan.measure, w.label("ko"),  # type: ignore[arg-type]
-                                w.label("en"))  # fmt: skip
+        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total
+        plan.intent = _window_figure(plan, plan.frame, *over[plan.measure])
         return
     days = re.fullmatch(r"(\d+)d", plan.period)
     listed = plan.intent == "etf_measure" and plan.measure in ("close", "volume")  # '최근 5일 종가'
