@@ -13,7 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -489,6 +489,7 @@ class SessionAsk:
     field: str = "close"
     unit: str = "session"
     bar: float | None = None  # the value the days are held to (figures.BAR_DAYS)
+    span: tuple[date, date] | None = None  # days named whole ('작년'): first and last
 
     def __post_init__(self) -> None:
         if self.statistic in fig.BAR_DAYS and not isinstance(self.bar, int | float):
@@ -499,7 +500,7 @@ class SessionAsk:
             if value not in allowed:
                 raise ToolInputError(f"{said} {', '.join(allowed)} 중 하나여야 합니다. "
                                      f"받은 값: {value!r}")  # fmt: skip
-        if not 1 <= fig.Window(self.sessions, self.unit).calendar_days() - 15 <= 380:
+        if self.span is None and not 1 <= self.window.calendar_days() - 15 <= 380:
             raise ToolInputError(
                 f"구간은 1년 이내여야 합니다. 받은 값: {self.sessions!r} {self.unit}"
             )
@@ -509,7 +510,9 @@ class SessionAsk:
         return fig.Window(self.sessions, self.unit)  # type: ignore[arg-type]
 
     def period(self) -> str:
-        """The price window that holds this window and its base ('381d' for a year)."""
+        """The price window that holds this window (or span) and its base ('381d' for a year)."""
+        if self.span:  # from ten days before the span's first: the close before it too
+            return fig.SINCE + (self.span[0] - timedelta(days=10)).isoformat()
         return f"{self.window.calendar_days()}d"
 
 
@@ -529,11 +532,13 @@ def session_figure(
 
     points = [(date.fromisoformat(d["date"]), float(v))
               for d in reversed(daily) if (v := value(d)) is not None]  # fmt: skip
-    figure = fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar)
+    figure = (fig.span_statistic(points, *ask.span, ask.statistic) if ask.span
+              else fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar))  # fmt: skip
     if figure is None or figure.value is None:
         return None
-    words = WindowAsk(ask.window, ask.statistic, ask.field, *labels(ask.window),
-                      threshold=ask.bar)  # fmt: skip
+    said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
+        labels(ask.window))  # fmt: skip
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar)
     ko, en = daily_words(ask.field)
     if ask.statistic == "drawdown":  # the deepest fall from a running high, from the base close
         text, text_en = _drawdown_words(name, words, figure)

@@ -1083,20 +1083,28 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
                                if plan.lang == "ko" else "ETF prices are closes only: computed "
                                "on the closes.")  # fmt: skip
     bar = f", bar={ask.threshold!r}" if ask.stat in fig.BAR_DAYS else ""  # '6만원 넘은 날'
-    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
-            f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)}{bar})")  # fmt: skip
-    text = "text" if plan.lang == "ko" else "text_en"
+    span = plan.span if plan.intent == "etf_window" else None  # '작년 최대 낙폭': its own days
+    where = (f"span={lit(span.first + '~' + span.last)}" if span
+             else f"sessions={ask.window.n}, unit={lit(ask.window.unit)}")  # fmt: skip
+    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, {where}, "
+            f"field={lit(plan.measure)}{bar})")  # fmt: skip
+    text = f"result['window'][{lit('text' if plan.lang == 'ko' else 'text_en')}]"
+    if span:  # the tool names the span by its days, the answer by the name asked ('2025년')
+        said = (
+            f"{span.first} ~ {span.last}" if plan.lang == "ko" else f"{span.first} to {span.last}"
+        )
+        text += f".replace({lit(said)}, {lit(span.label(plan.lang))})"
     if len(etfs) > 1:  # 'KODEX 레버리지와 KODEX 인버스 2개월 최대 낙폭': each one's, one per line
         lines = ["import json", "texts = []"]
         for other in etfs:
             failed = lit(tpl.tool_failed(plan.lang) + other["name"])
             lines += [f"result = json.loads({call.replace(lit(etf['code']), lit(other['code']))})",
-                      f"texts.append(result['window'][{lit(text)}] if isinstance(result, dict) "
+                      f"texts.append({text} if isinstance(result, dict) "
                       f"and result.get('window') else {failed})"]  # fmt: skip
         return "\n".join([*lines, f"final_answer('\\n'.join(texts) + {lit(_note_suffix(plan))})"])
     yes, no = ("예 — ", "아니요 — ") if plan.lang == "ko" else ("Yes — ", "No — ")
     lead = f"({lit(yes)} if result['window']['value'] else {lit(no)}) + " if ask.ever else ""
-    return tool_code(plan, call, f"({lead}result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
+    return tool_code(plan, call, f"({lead}{text} + {lit(_note_suffix(plan))}) "
                      f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
 
 

@@ -185,7 +185,8 @@ def detect_plan(
         plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
     elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
         plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
-    elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
+    elif frame.as_of_date and not (frame.span and frame.span.used) and plan.intent not in (
+            "declined", "define", "unsupported"):  # fmt: skip
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
 
@@ -990,8 +991,12 @@ def _to_date(frame: QuestionFrame) -> WindowAsk | None:
 def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close") -> Intent:
     """One statistic of a daily figure over the window asked (a year for a volatility, else a
     month, unless said), of each ETF named."""
-    asked = _window_of(plan, frame, "1y" if stat == "volatility" else "1m")
-    plan.window, plan.measure = WindowAsk(asked, stat, field, *labels(asked)), field
+    asked, span = _window_of(plan, frame, "1y" if stat == "volatility" else "1m"), frame.span
+    said = labels(asked)
+    if span is not None and not span.used and frame.window is None and frame.period is None:
+        plan.span, span.used = span, True  # '작년': its own sessions
+        said = (span.label_ko, span.label_en)
+    plan.window, plan.measure = WindowAsk(asked, stat, field, *said), field
     return "etf_window"
 
 
@@ -1002,10 +1007,10 @@ def _window_of(plan: Plan, frame: QuestionFrame, default: str) -> fig.Window:
     found, span = re.fullmatch(r"(\d+)([dwmy])", label), frame.span
     running = span is not None and frame.as_of_date is not None and frame.as_of_date < span.last
     if span is not None and running and span.first[5:] == "01-01" and span.last[5:] == "12-31":
-        span.used, frame.as_of_date = True, None  # '올해': the year to date
+        span.used = True  # '올해': the year to date
         return fig.Window(1, "this_year")
     if span is not None and running and span.first[:7] == span.last[:7]:
-        span.used, frame.as_of_date = True, None  # '이번 달': the month to date
+        span.used = True  # '이번 달': the month to date
         return fig.Window(1, "this_month")
     if w is not None and w.unit in WINDOW_UNITS:
         window = fig.Window(w.n, w.unit)  # type: ignore[arg-type]

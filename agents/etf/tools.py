@@ -17,6 +17,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
@@ -271,6 +272,9 @@ class GetETFPricesTool(EtfTool):
                           "(sessions=1)"),
         "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
                            "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
+        "span": _optional("string", "sessions·unit 대신 달력 구간 'YYYY-MM-DD~YYYY-MM-DD' (작년, 3분기, "
+                          "10월처럼 이름 붙은 기간): statistic을 그 구간의 거래일로 계산 (수익률·변동성·"
+                          "낙폭은 구간 직전 종가부터)"),
         "bar": _optional("number", "statistic이 days_above·days_at_least·days_below·days_at_most"
                          "일 때 기준값 (field의 단위, 예: 종가 60000): 그 기준을 넘은(못 미친) 날 수"),
         "rows": _optional("array", "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)"),
@@ -289,13 +293,14 @@ class GetETFPricesTool(EtfTool):
                 summary: str | None = None, against: str | None = None,
                 statistic: str | None = None, sessions: int | None = None,
                 field: str | None = None, unit: str | None = None, bar: float | None = None,
-                rows: Any = None,
+                span: str | None = None, rows: Any = None,
                 columns: str | None = None, where: Any = None, order_by: str | None = None,
                 descending: bool | None = None, top: int | None = None,
                 aggregate: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
         asked = {"summary": summary, "against": against, "statistic": statistic,
-                 "sessions": sessions, "field": field, "unit": unit, "bar": bar, "columns": columns,
+                 "sessions": sessions, "field": field, "unit": unit, "bar": bar, "span": span,
+                 "columns": columns,
                  "where": where, "order_by": order_by, "descending": descending, "top": top,
                  "aggregate": aggregate}  # fmt: skip
         code_text = etf_code or ""
@@ -325,10 +330,10 @@ class GetETFPricesTool(EtfTool):
             if not code_text:
                 raise ToolInputError("etf_code(또는 ETF 집합의 rows)를 주세요.")
             session = None
-            if statistic or sessions:
-                session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
+            if statistic or sessions or span:
+                session = SessionAsk((statistic or "").strip().lower(), _count(1 if span and not sessions else sessions),
                                      (field or "close").strip().lower(),
-                                     (unit or "session").strip().lower(), bar)  # fmt: skip
+                                     (unit or "session").strip().lower(), bar, _span(span))  # fmt: skip
                 checked = session.period()  # the days the window and its base need
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
@@ -348,6 +353,19 @@ def _count(sessions: Any) -> int:
         return int(sessions or 0)
     except (TypeError, ValueError) as e:
         raise ToolInputError(f"sessions는 거래일 수(정수)입니다. 받은 값: {sessions!r}") from e
+
+
+def _span(span: str | None) -> tuple[date, date] | None:
+    """'2025-01-01~2025-12-31' as its first and last day."""
+    if not span:
+        return None
+    try:
+        first, last = (date.fromisoformat(d.strip()) for d in span.split("~"))
+    except ValueError as e:
+        raise ToolInputError(f"span은 'YYYY-MM-DD~YYYY-MM-DD'입니다. 받은 값: {span!r}") from e
+    if first > last:
+        raise ToolInputError(f"span의 첫날이 마지막 날보다 늦습니다: {span!r}")
+    return first, last
 
 
 def _short(codes: str) -> str:
