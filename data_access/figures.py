@@ -130,7 +130,7 @@ def period_named(label: str | None, months: float) -> Period:
 def period_of(key: str | Period) -> Period:
     if isinstance(key, Period):
         return key
-    if key.lower().startswith(SINCE):
+    if key.lower().startswith(SINCE) or _LABEL.match(key.lower()):  # '45d', '5m'
         return period_named(key, 0)
     if key.lower() == MTD.key:
         return MTD
@@ -368,12 +368,15 @@ def median_with_count(values: Iterable[float | None]) -> Median:
 #   observations; N days/weeks are the observations after last − N days (7N); N months,
 #   quarters (3N) or years (12N) those after last − N months. So a monthly series' 6-month window
 #   holds 6 observations, not 7. '지난주', '지난달' are the calendar week (Monday to Sunday) or
-#   month before the one holding the last observation.
+#   month before the one holding the last observation; '이번 주', '이번 달', '올해' (this_week,
+#   this_month, this_year; n=1) run from the first day of the one holding it, so a year to date
+#   has the previous year's last close as its base.
 # - **Base** of a window (for a return or a change): the observation N sessions before the last,
 #   or the last one on or before the window's start.
 # - A **moving average** of N sessions is the mean of the last N closes.
 
-WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month")
+WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "year", "prev_week", "prev_month",
+                "this_week", "this_month", "this_year")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -397,6 +400,8 @@ class Window:
             return last - timedelta(days=last.weekday() + 1)
         if self.unit == "this_month":  # '이번 달': from the 1st of its month
             return last.replace(day=1) - timedelta(days=1)
+        if self.unit == "this_year":  # '올해', '연초 이후': from January 1st (base: 12-31)
+            return date(last.year - 1, 12, 31)
         if self.unit in ("day", "week"):
             return last - timedelta(days=self.n * (7 if self.unit == "week" else 1))
         months = self.n * {"month": 1, "quarter": 3, "year": 12}[self.unit]
@@ -414,7 +419,7 @@ class Window:
     def calendar_days(self) -> int:
         """Days to fetch so the window and its base are inside (sessions: ≈1.6 days each)."""
         per = {"session": 1.6, "day": 1, "week": 7, "month": 31, "quarter": 92, "year": 366,
-               "prev_week": 14, "prev_month": 62, "this_week": 7, "this_month": 31}  # fmt: skip
+               "prev_week": 14, "prev_month": 62, "this_week": 7, "this_month": 31, "this_year": 366}  # fmt: skip
         return int(self.n * per[self.unit]) + 15
 
 
@@ -457,7 +462,8 @@ COMPARE = {">": float.__gt__, ">=": float.__ge__, "<": float.__lt__, "<=": float
            "=": float.__eq__}  # fmt: skip
 # every statistic `window_statistic` computes
 WINDOW_STATISTICS = ("avg", "moving_average", "sum", "max", "min", "range", "extremes", "std",
-                     "return", "change", "volatility", "up_days", "down_days", *BAR_DAYS)  # fmt: skip
+                     "return", "change", "volatility", "drawdown", "up_days", "down_days",
+                     *BAR_DAYS)  # fmt: skip
 
 
 def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[date, float]],
@@ -514,6 +520,11 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=(values[-1] / base[1] - 1) * 100 if base[1] else None, base=base)
     if stat == "change":
         return replace(head, value=values[-1] - base[1], base=base)
+    if stat == "drawdown":  # from the base close on, as a period's bars are (in %; at: trough)
+        depth, peak, trough = deepest_drawdown([base, *inside]) or (0.0, base[0], base[0])
+        dated = dict([base, *inside])
+        return replace(head, value=depth * 100, at=trough, base=base, high=(peak, dated[peak]),
+                       low=(trough, dated[trough]))  # fmt: skip
     if stat in ("up_days", "down_days"):  # sessions that closed above (below) the one before,
         series = [base[1], *values]  # by at least `threshold` % when one is given
         moves = [(b / a - 1) * 100 if a else 0.0 for a, b in zip(series, series[1:], strict=False)]

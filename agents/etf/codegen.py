@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from agents.etf import answer_templates as tpl
-from agents.etf.data import CHANGE_PERIODS
-from agents.etf.intents import MANAGER_ASKED, PERIOD_WORDS, Plan
+from agents.etf.data import CHANGE_PERIODS, period_words
+from agents.etf.intents import MANAGER_ASKED, Plan
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
 Resolved = dict[str, Any]
@@ -151,9 +151,9 @@ def _changes(plan: Plan, etfs: list[dict[str, Any]], *_: Any) -> str:
     kinds = find_phrases(plan.question.lower(), vocabulary()["holdings_change_kinds"])
     if len({k.label for k in kinds}) != 1:  # none, or several kinds ('편입 편출'): all changes
         return _etf_call(plan, etfs[0], call, "render_changes")
-    since = (("전 거래일 대비" if period == "1d" else f"최근 {PERIOD_WORDS['ko'][period]}")
+    since = (("전 거래일 대비" if period == "1d" else f"최근 {period_words(period, 'ko')}")
              if plan.lang == "ko" else ("since the previous day" if period == "1d"
-                                        else f"over the last {PERIOD_WORDS['en'][period]}"))  # fmt: skip
+                                        else f"over the last {period_words(period, 'en')}"))  # fmt: skip
     return _etf_call(plan, etfs[0], call, "render_changes", kinds[0].label, since)
 
 

@@ -13,7 +13,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Literal
 
@@ -89,8 +89,13 @@ def check_etf_code(code: str) -> str:
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
-WINDOW_UNITS = ("session", "day", "week", "month", "quarter", "prev_week", "prev_month", "this_week",
-                "this_month")  # fmt: skip
+WINDOW_UNITS = fig.WINDOW_UNITS
+
+
+def labels(window: fig.Window) -> tuple[str, str]:
+    """A window's words (window_answer.window_labels), a year to date too."""
+    return ("연초 이후", "year to date") if window.unit == "this_year" else window_labels(window)
+
 
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
@@ -168,8 +173,35 @@ def check_etf_codes(codes: str) -> list[str]:
     return found
 
 
+_LABEL = re.compile(r"(\d+)([dwmy])")
+_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+_SAID = {"1d": ("1일", "1 day"), "ytd": ("연초 이후", "year to date"),
+         "mtd": ("전월 말 이후", "month to date")}  # fmt: skip
+
+
+def readable(period: str | None) -> bool:
+    """Whether the price tool reads a period: a named one, or N days, weeks, months or years
+    up to a year ('45d', '10w', '5m': data_access.figures' calendar periods)."""
+    found = _LABEL.fullmatch(period or "")
+    return period in PRICE_PERIODS or bool(found) and 1 <= fig.Window(
+        int(found.group(1)), _UNITS[found.group(2)]).calendar_days() - 15 <= 380  # type: ignore[union-attr]  # fmt: skip
+
+
+def period_words(period: str, lang: str) -> str:
+    """'5개월' / '5 months', '연초 이후' / 'year to date': a price period said."""
+    if period in _SAID:
+        return _SAID[period][lang != "ko"]
+    named, found = fig.period_named(period, 0), _LABEL.fullmatch(period)
+    if lang == "ko" or named.key in fig.PERIODS or not found:
+        return named.ko if lang == "ko" else named.en
+    n = int(found.group(1))
+    return f"{n} {_UNITS[found.group(2)]}{'s' if n != 1 else ''}"
+
+
 def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
     period = (period or "").strip().lower()
+    if "1y" in allowed and readable(period):
+        return period
     if "1y" in allowed and period.startswith(fig.SINCE):  # 'since:2025-12-22': a price window
         try:  # from a named day, for a span older than the year ('작년 수익률')
             date.fromisoformat(period.removeprefix(fig.SINCE))
@@ -177,9 +209,9 @@ def check_period(period: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
         except ValueError:
             pass
     if period not in allowed:
-        raise ToolInputError(
-            f"period는 {', '.join(allowed)} 중 하나여야 합니다. 받은 값: {period!r}"
-        )
+        more = " 또는 1년 이내의 N일·N주·N개월('45d', '10w', '5m')" if "1y" in allowed else ""
+        raise ToolInputError(f"period는 {', '.join(allowed)}{more} 중 하나여야 합니다. "
+                             f"받은 값: {period!r}")  # fmt: skip
     return period
 
 
@@ -457,6 +489,7 @@ class SessionAsk:
     field: str = "close"
     unit: str = "session"
     bar: float | None = None  # the value the days are held to (figures.BAR_DAYS)
+    span: tuple[date, date] | None = None  # days named whole ('작년'): first and last
 
     def __post_init__(self) -> None:
         if self.statistic in fig.BAR_DAYS and not isinstance(self.bar, int | float):
@@ -467,7 +500,7 @@ class SessionAsk:
             if value not in allowed:
                 raise ToolInputError(f"{said} {', '.join(allowed)} 중 하나여야 합니다. "
                                      f"받은 값: {value!r}")  # fmt: skip
-        if not 1 <= fig.Window(self.sessions, self.unit).calendar_days() - 15 <= 380:
+        if self.span is None and not 1 <= self.window.calendar_days() - 15 <= 380:
             raise ToolInputError(
                 f"구간은 1년 이내여야 합니다. 받은 값: {self.sessions!r} {self.unit}"
             )
@@ -476,13 +509,11 @@ class SessionAsk:
     def window(self) -> fig.Window:
         return fig.Window(self.sessions, self.unit)  # type: ignore[arg-type]
 
-    def period(self, asked: str) -> str:
-        """The asked price window, widened to one that holds this window and its base."""
-        days = self.window.calendar_days()
-        wider = next((p for p in ("1w", "1m", "3m", "6m", "1y") if fig.PERIODS[p].months * 30 >= days),
-                     "1y")  # fmt: skip
-        order = ("1w", "1m", "3m", "6m", "1y")
-        return wider if asked not in order or order.index(asked) < order.index(wider) else asked
+    def period(self) -> str:
+        """The price window that holds this window (or span) and its base ('381d' for a year)."""
+        if self.span:  # from ten days before the span's first: the close before it too
+            return fig.SINCE + (self.span[0] - timedelta(days=10)).isoformat()
+        return f"{self.window.calendar_days()}d"
 
 
 def session_figure(
@@ -501,12 +532,18 @@ def session_figure(
 
     points = [(date.fromisoformat(d["date"]), float(v))
               for d in reversed(daily) if (v := value(d)) is not None]  # fmt: skip
-    figure = fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar)
+    figure = (fig.span_statistic(points, *ask.span, ask.statistic) if ask.span
+              else fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar))  # fmt: skip
     if figure is None or figure.value is None:
         return None
-    words = WindowAsk(ask.window, ask.statistic, ask.field, *window_labels(ask.window),
-                      threshold=ask.bar)  # fmt: skip
+    said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
+        labels(ask.window))  # fmt: skip
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar)
     ko, en = daily_words(ask.field)
+    if ask.statistic == "drawdown":  # the deepest fall from a running high, from the base close
+        text, text_en = _drawdown_words(name, words, figure)
+        return {"field": ask.field, "statistic": "drawdown", "value": figure.value,
+                "at": iso(figure.at), "text": text, "text_en": text_en}  # fmt: skip
 
     def amount(v: float) -> str:
         return daily_amount(ask.field, v)
@@ -521,6 +558,14 @@ def session_figure(
             "last": iso(figure.last), "count": figure.count,
             "text": describe(f"{name} {ko}", words, figure, amount, "ko"),
             "text_en": describe(f"{name} {en}", words, figure, amount_en, "en")}  # fmt: skip
+
+
+def _drawdown_words(name: str, ask: WindowAsk, f: fig.WindowFigure) -> tuple[str, str]:
+    assert f.high and f.low and f.base
+    return (f"{name}의 {ask.label_ko} 최대 낙폭(종가 기준)은 {f.value:.2f}%입니다 (고점 {f.high[0]} → "
+            f"저점 {f.low[0]}; {f.base[0]} ~ {f.last}).", f"{name}'s maximum drawdown over the "
+            f"{ask.label_en} was {f.value:.2f}% (peak {f.high[0]} → trough {f.low[0]}; closes "
+            f"{f.base[0]} to {f.last}).")  # fmt: skip
 
 
 def _distances(summary: dict[str, Any]) -> dict[str, float | None]:

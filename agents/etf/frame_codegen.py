@@ -17,8 +17,8 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
-from agents.etf.data import CHANGE_PERIODS, PRICE_PERIODS
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, PERIOD_WORDS, SET_MEASURES, Plan
+from agents.etf.data import CHANGE_PERIODS, period_words, readable
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -59,12 +59,12 @@ def window_words(period: str) -> tuple[str, str]:
         return "연초 이후", "the year to date"
     if period == "mtd":
         return "이번 달 들어(전월 말 대비)", "the month to date"
-    return "최근 " + PERIOD_WORDS["ko"][period], "the last " + PERIOD_WORDS["en"][period]
+    return "최근 " + period_words(period, "ko"), "the last " + period_words(period, "en")
 
 
 def price_period(plan: Plan) -> str:
     """The asked window, else a month (a year for a volatility: a month of days is too few)."""
-    if plan.period in PRICE_PERIODS:
+    if readable(plan.period):
         return str(plan.period)
     return "1y" if plan.measure == "volatility" else "1m"
 
@@ -765,7 +765,7 @@ def _condition(plan: Plan, measure: str) -> str:
 def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
                    unit: str | None) -> str:  # fmt: skip
     if measure in ("from_high", "from_low") and threshold == 0:  # '52주 신고가': at the extreme
-        period = PERIOD_WORDS[plan.lang][plan.period or "1y"]
+        period = period_words(plan.period or "1y", plan.lang)
         high = measure == "from_high"
         return (f"최근 종가가 {period} 최{'고' if high else '저'} 종가인 ETF" if plan.lang == "ko"
                 else f"the last close at the {period} {'high' if high else 'low'}")  # fmt: skip
@@ -786,7 +786,7 @@ def _measure_label(plan: Plan, measure: str, period: str) -> str:
     if period == "1d":  # '어제': the day's move, the rest over the week its bars come from
         period = "1w"
     if measure in _WINDOWED:
-        return f"{PERIOD_WORDS[plan.lang][period]} {label}"
+        return f"{period_words(period, plan.lang)} {label}"
     return label
 
 
@@ -851,7 +851,7 @@ def holding_weight_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any)
     asked = plan.frame.operation.kind
     if plan.period in CHANGE_PERIODS and plan.period != "1d" and asked in ("compare", "change"):
         # '1달 전이랑 비교': the weight change from the holdings-changes tool over that period
-        spec["since"] = PERIOD_WORDS[plan.lang][plan.period]
+        spec["since"] = period_words(plan.period, plan.lang)
         render = (f"render_holding_weight(rows[0] if rows else {{}}, dict({lit(spec)}, changes="
                   f"json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, "
                   f"period={lit(plan.period)}))))")  # fmt: skip
@@ -1043,7 +1043,7 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
-    windowed = (plan.measure in ("return", "volatility", "drawdown") or plan.days
+    windowed = (plan.measure == "return" or plan.days
                 or (plan.measure == "trading_value" and plan.period))  # fmt: skip
     aggregate = plan.frame.operation.aggregate
     premium_stat = aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None  # fmt: skip
@@ -1083,12 +1083,28 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
                                if plan.lang == "ko" else "ETF prices are closes only: computed "
                                "on the closes.")  # fmt: skip
     bar = f", bar={ask.threshold!r}" if ask.stat in fig.BAR_DAYS else ""  # '6만원 넘은 날'
-    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, "
-            f"sessions={ask.window.n}, unit={lit(ask.window.unit)}, field={lit(plan.measure)}{bar})")  # fmt: skip
-    text = "text" if plan.lang == "ko" else "text_en"
+    span = plan.span if plan.intent == "etf_window" else None  # '작년 최대 낙폭': its own days
+    where = (f"span={lit(span.first + '~' + span.last)}" if span
+             else f"sessions={ask.window.n}, unit={lit(ask.window.unit)}")  # fmt: skip
+    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, {where}, "
+            f"field={lit(plan.measure)}{bar})")  # fmt: skip
+    text = f"result['window'][{lit('text' if plan.lang == 'ko' else 'text_en')}]"
+    if span:  # the tool names the span by its days, the answer by the name asked ('2025년')
+        said = (
+            f"{span.first} ~ {span.last}" if plan.lang == "ko" else f"{span.first} to {span.last}"
+        )
+        text += f".replace({lit(said)}, {lit(span.label(plan.lang))})"
+    if len(etfs) > 1:  # 'KODEX 레버리지와 KODEX 인버스 2개월 최대 낙폭': each one's, one per line
+        lines = ["import json", "texts = []"]
+        for other in etfs:
+            failed = lit(tpl.tool_failed(plan.lang) + other["name"])
+            lines += [f"result = json.loads({call.replace(lit(etf['code']), lit(other['code']))})",
+                      f"texts.append({text} if isinstance(result, dict) "
+                      f"and result.get('window') else {failed})"]  # fmt: skip
+        return "\n".join([*lines, f"final_answer('\\n'.join(texts) + {lit(_note_suffix(plan))})"])
     yes, no = ("예 — ", "아니요 — ") if plan.lang == "ko" else ("Yes — ", "No — ")
     lead = f"({lit(yes)} if result['window']['value'] else {lit(no)}) + " if ask.ever else ""
-    return tool_code(plan, call, f"({lead}result['window'][{lit(text)}] + {lit(_note_suffix(plan))}) "
+    return tool_code(plan, call, f"({lead}{text} + {lit(_note_suffix(plan))}) "
                      f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
 
 
@@ -1104,8 +1120,8 @@ def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
     n = int(op.top_n or 5)
     ko = plan.lang == "ko"
     word = ("감소" if falling else "증가") if ko else ("decrease" if falling else "increase")
-    head = (f"{etf['name']} 최근 {PERIOD_WORDS['ko'][period]} 비중 {word} 상위 {n}개 종목:" if ko
-            else f"{etf['name']}: top {n} holdings by weight {word} over {PERIOD_WORDS['en'][period]}:")  # fmt: skip
+    head = (f"{etf['name']} 최근 {period_words(period, 'ko')} 비중 {word} 상위 {n}개 종목:" if ko
+            else f"{etf['name']}: top {n} holdings by weight {word} over {period_words(period, 'en')}:")  # fmt: skip
     lines = ["import json",
              f"rows = json.loads(get_holdings_changes(etf_code={lit(etf['code'])}, period={lit(period)}))",
              "if isinstance(rows, dict):",

@@ -16,7 +16,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
-from agents.etf.data import PRICE_PERIODS, SESSION_FIELDS, WINDOW_UNITS  # the price tool's
+from agents.etf.data import (  # the price tool's
+    PRICE_PERIODS,
+    SESSION_FIELDS,
+    WINDOW_UNITS,
+    labels,
+    period_words,
+    readable,
+)
 from agents.understanding import QuestionFrame, understand
 from agents.understanding.coverage import (
     COMPOSED,
@@ -50,7 +57,7 @@ from agents.understanding.parse import (
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
-from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
+from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -73,11 +80,6 @@ AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "ma
                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
 DAILY_LEVELS = ("net_assets", "market_cap", "nav", "trading_value")
-_PERIOD_ORDER = {"1w": 0.25, "1m": 1, "3m": 3, "6m": 6, "1y": 12}
-PERIOD_WORDS = {  # figures' words for its windows, and the day, year and month to date
-    "ko": {p: fig.PERIODS[p].ko for p in _PERIOD_ORDER} | {"1d": "1일", "ytd": "연초 이후", "mtd": "전월 말 이후"},
-    "en": {p: fig.PERIODS[p].en for p in _PERIOD_ORDER} | {"1d": "1 day", "ytd": "year to date", "mtd": "month to date"},
-}  # fmt: skip
 
 
 @dataclass
@@ -183,7 +185,8 @@ def detect_plan(
         plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
     elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
         plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
-    elif frame.as_of_date and plan.intent not in ("declined", "define", "unsupported"):
+    elif frame.as_of_date and not (frame.span and frame.span.used) and plan.intent not in (
+            "declined", "define", "unsupported"):  # fmt: skip
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
 
@@ -412,6 +415,8 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
             frame.measure() == "return" and plan.period not in (None, "1m")
         ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
+        if frame.measure() == "drawdown":  # each one's, over the same window
+            return _window_figure(plan, frame, "drawdown")
         return "compare"
     if etfs == 1:
         return _single_etf(plan, frame)
@@ -917,7 +922,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
-    window = window_ask(frame)  # '최근 10거래일 평균 종가', '최근 2주 거래량 합계': one figure
+    window = window_ask(frame) or _to_date(frame)  # '최근 10거래일 평균 종가': one figure
     field = _window_field(frame, measure) if window is not None else None
     if window is not None and field and window.window.unit in WINDOW_UNITS:
         plan.window, plan.measure = window, field
@@ -934,9 +939,8 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.measure = "volume"  # '거래량 제일 많았던 날': the day of the largest volume
         op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
         return "price_extreme"
-    if measure == "drawdown":  # '1년 최대 낙폭': the deepest fall from a running high
-        plan.measure = "drawdown"
-        return "etf_measure"
+    if measure in ("drawdown", "volatility"):  # '45일 최대 낙폭', '7개월 변동성': one window's
+        return _window_figure(plan, frame, measure)
     if measure == "premium" and (op.aggregate in ("avg", "max", "min") or op.kind == "rank"):
         if op.aggregate not in ("avg", "max", "min"):  # '3개월 괴리율 최저': the lowest day
             op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
@@ -952,7 +956,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
-    if measure in ("volatility", "trading_value", "drawdown"):
+    if measure == "trading_value":
         plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
@@ -968,8 +972,58 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     return "etf_info"
 
 
-_LEVEL_MONTHS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
-                 "6m": (6, "month"), "1y": (12, "month")}  # fmt: skip
+# the price tool's named periods as windows of data_access.figures
+_PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"), "6m": (6, "month"),
+                   "1y": (1, "year"), "ytd": (1, "this_year"), "mtd": (1, "this_month")}  # fmt: skip
+_LABEL_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
+
+
+def _to_date(frame: QuestionFrame) -> WindowAsk | None:
+    """'average close year to date', '이번 달 들어 최고가': a level's statistic over the year or
+    month to date (the shared window reader takes the named periods of 1W to 1Y only)."""
+    label, stat = frame.period.label if frame.period else None, frame.statistic
+    if label not in ("ytd", "mtd") or stat is None or stat in ("return", "change", "volatility"):
+        return None
+    window = fig.Window(1, "this_year" if label == "ytd" else "this_month")
+    return WindowAsk(window, stat, frame.stat_field, *labels(window))
+
+
+def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close") -> Intent:
+    """One statistic of a daily figure over the window asked (a year for a volatility, else a
+    month, unless said), of each ETF named."""
+    asked, span = _window_of(plan, frame, "1y" if stat == "volatility" else "1m"), frame.span
+    said = labels(asked)
+    if span is not None and not span.used and frame.window is None and frame.period is None:
+        plan.span, span.used = span, True  # '작년': its own sessions
+        said = (span.label_ko, span.label_en)
+    plan.window, plan.measure = WindowAsk(asked, stat, field, *said), field
+    return "etf_window"
+
+
+def _window_of(plan: Plan, frame: QuestionFrame, default: str) -> fig.Window:
+    """The window a question asks: its own window ('45일', '2분기'), else its period's ('올해',
+    '1년'), else `default`'s. One longer than the year the price tool reads is that year, said."""
+    w, label = frame.window, frame.period.label if frame.period else default
+    found, span = re.fullmatch(r"(\d+)([dwmy])", label), frame.span
+    running = span is not None and frame.as_of_date is not None and frame.as_of_date < span.last
+    if span is not None and running and span.first[5:] == "01-01" and span.last[5:] == "12-31":
+        span.used = True  # '올해': the year to date
+        return fig.Window(1, "this_year")
+    if span is not None and running and span.first[:7] == span.last[:7]:
+        span.used = True  # '이번 달': the month to date
+        return fig.Window(1, "this_month")
+    if w is not None and w.unit in WINDOW_UNITS:
+        window = fig.Window(w.n, w.unit)  # type: ignore[arg-type]
+    elif label not in _PERIOD_WINDOWS and found:
+        window = fig.Window(int(found.group(1)), _LABEL_UNITS[found.group(2)])
+    else:
+        window = fig.Window(*_PERIOD_WINDOWS.get(label, _PERIOD_WINDOWS[default]))
+    if window.calendar_days() - 15 > 380:  # 'since:…', '2년': the year, and said
+        said = frame.period.surface if frame.period else label
+        plan.unanswered.append(_text(plan, "period", said, fig.PERIODS["1y"].ko if plan.lang == "ko"
+                                     else fig.PERIODS["1y"].en))  # fmt: skip
+        window = fig.Window(1, "year")
+    return window
 
 
 _AGAINST = re.compile(r"대비|비교|보다|에\s*비해|compared|versus|\bvs\b", re.IGNORECASE)
@@ -985,10 +1039,10 @@ def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None
         return None  # '1년 전과 비교', '3개월 전 대비': the level then against now
     basis = {"yoy": "1y", "mom": "1m"}.get(frame.operation.change_basis or "")
     label = frame.period.label if frame.period else basis
-    if label not in _LEVEL_MONTHS:
+    if label not in _PERIOD_WINDOWS or label in ("ytd", "mtd"):
         return None
-    window = fig.Window(*_LEVEL_MONTHS[label])
-    return WindowAsk(window, "change", measure, *window_labels(window))
+    window = fig.Window(*_PERIOD_WINDOWS[label])
+    return WindowAsk(window, "change", measure, *labels(window))
 
 
 def _days_over_bar(plan: Plan, frame: QuestionFrame, measure: str | None) -> bool:
@@ -1075,31 +1129,32 @@ def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
 
 
 def _check_period(plan: Plan) -> None:
-    """A period the price tools do not take is widened to the next one they do, and said."""
+    """A period the price tool does not read (over a year, 'since' a day) is widened to the next
+    one it does, and said; N days, weeks or months up to a year it reads as asked."""
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
     w = plan.frame.window
     over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
     if (w is not None and plan.intent == "etf_measure"
             and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
-        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total (the tool's
-        # periods are 1w, 1m, 3m …)
-        stat, plan.measure = over[plan.measure]
-        plan.intent = "etf_window"
-        plan.window = WindowAsk(fig.Window(w.n, w.unit), stat, plan.measure, w.label("ko"),  # type: ignore[arg-type]
-                                w.label("en"))  # fmt: skip
+        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total
+        plan.intent = _window_figure(plan, plan.frame, *over[plan.measure])
         return
     days = re.fullmatch(r"(\d+)d", plan.period)
-    if days and int(days.group(1)) <= 60:  # N trading days: the window that holds them
+    listed = plan.intent == "etf_measure" and plan.measure in ("close", "volume")  # '최근 5일 종가'
+    if days and int(days.group(1)) <= 60 and (w is None or w.unit == "session" or listed):
+        # N trading days: the window that holds them
         plan.days = int(days.group(1))
         plan.period = "1w" if plan.days <= 4 else "1m" if plan.days <= 19 else "3m"
         return
+    if readable(plan.period):  # '5개월', '10주', '2분기': read as asked
+        return
     months = plan.frame.period.months if plan.frame.period else 1.0
-    wider = next((p for p in _PERIOD_ORDER if _PERIOD_ORDER[p] >= months), "1y")
+    wider = next((p for p in ("1w", "1m", "3m", "6m") if fig.PERIODS[p].months >= months), "1y")
     said = plan.frame.period.surface if plan.frame.period else ""
-    words = fig.period_of(wider)
-    plan.unanswered.append(_text(plan, "period", said or plan.period,
-                                 words.ko if plan.lang == "ko" else words.en))  # fmt: skip
+    plan.unanswered.append(
+        _text(plan, "period", said or plan.period, period_words(wider, plan.lang))
+    )
     plan.period = wider
 
 

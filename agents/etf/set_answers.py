@@ -593,23 +593,6 @@ def render_measure(result: dict, spec: dict) -> str:
                     f"{len(values)}거래일; 괴리율 = 종가/NAV − 1, 절댓값 최대 {far:+.3f}%).")  # fmt: skip
         return (f"{spec['name']}'s average premium to NAV over {spec['period_en']} was {avg:+.3f}% "
                 f"({span}, {len(values)} sessions; largest {far:+.3f}%).")  # fmt: skip
-    if spec["measure"] == "drawdown":  # the deepest fall from a running high of the close
-        closes = [float(r["close"]) for r in reversed(result.get("daily") or []) if r.get("close")]
-        dates = [r["date"] for r in reversed(result.get("daily") or []) if r.get("close")]
-        if len(closes) < 2:
-            return spec["empty"]
-        peak, peak_day, worst = closes[0], dates[0], (0.0, dates[0], dates[0])
-        for close, day in zip(closes, dates, strict=False):
-            if close > peak:
-                peak, peak_day = close, day
-            fall = (close / peak - 1) * 100
-            if fall < worst[0]:
-                worst = (fall, peak_day, day)
-        if ko:
-            return (f"{spec['name']}의 {spec['period_ko']} 최대 낙폭(종가 기준)은 {worst[0]:.2f}%입니다 "
-                    f"(고점 {worst[1]} → 저점 {worst[2]}; {dates[0]} ~ {dates[-1]}).")  # fmt: skip
-        return (f"{spec['name']}'s maximum drawdown over {spec['period_en']} was {worst[0]:.2f}% "
-                f"(peak {worst[1]} → trough {worst[2]}; closes {dates[0]} to {dates[-1]}).")  # fmt: skip
     if spec["measure"] == "premium":
         premium, nav = s.get("latest_premium"), s.get("latest_nav")
         if premium is None:
@@ -662,17 +645,6 @@ def render_measure(result: dict, spec: dict) -> str:
                     f"({first} ~ {last}, {sessions}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
         return (f"{spec['name']} traded {total} over {spec['period_en']}, {mean} a session on "
                 f"average ({first} to {last}, {sessions} sessions; close × volume).")  # fmt: skip
-    if spec["measure"] == "volatility":
-        sigma = s.get("volatility")
-        if sigma is None:
-            return spec["empty"]
-        if ko:
-            return (f"{spec['name']}의 {spec['period_ko']} 연환산 변동성은 {float(sigma):.2f}%입니다 "
-                    f"(일간 수익률 표준편차 × √252, {s['start_date']} ~ {s['end_date']}, "
-                    f"{s['data_count']}거래일).")  # fmt: skip
-        return (f"{spec['name']}'s annualized volatility over {spec['period_en']} is "
-                f"{float(sigma):.2f}% (stdev of daily returns × √252, {s['start_date']} to "
-                f"{s['end_date']}, {s['data_count']} sessions).")  # fmt: skip
     rate = float(s["change_rate"])
     if ko:
         text = (

@@ -17,6 +17,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from functools import lru_cache
 from typing import Any, cast
 
@@ -67,7 +68,8 @@ def _optional(kind: str, description: str) -> dict[str, Any]:
     return {"type": kind, "description": description, "nullable": True}
 
 
-_PERIOD_HELP = ("조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비). "
+_PERIOD_HELP = ("조회 기간: '1w', '1m'(기본값), '3m', '6m', '1y', 'ytd'(연초 대비), 'mtd'(전월 말 대비), "
+                "또는 1년 이내의 N일·N주·N개월 ('45d', '10w', '5m'). "
                 "기간 수익률(change_rate)은 기준일−기간 당일 또는 그 직전 거래일 종가 대비입니다.")  # fmt: skip
 
 
@@ -240,13 +242,13 @@ class GetETFPricesTool(EtfTool):
         "등)은 null입니다. summary에는 from_high·from_low(마지막 종가의 구간 최고·최저 종가 대비 %)와 "
         "day_change(직전 종가 대비 %)도 있습니다. against='3m'처럼 더 긴 기간을 주면 각 요약에 "
         "against_avg_volume(그 기간 평균 거래량)과 volume_surge(avg_volume / against_avg_volume)를 "
-        "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월) 통계는 statistic("
+        "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월·N분기·N년, 연초 이후) 통계는 statistic("
         f"{', '.join(repr(s) for s in SESSION_STATISTICS)}), sessions(N), unit('session' 기본, "
-        "'day','week','month'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
+        "'day','week','month','quarter','year','this_year'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
         "'trading_value'(종가 × 거래량))를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
-        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %). ETF 집합은 etf_code 대신 rows"
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 기준 종가부터의 최대 낙폭 %). ETF 집합은 etf_code 대신 rows"
         " (graph_query가 돌려준 행 리스트)로 주면 각 행에 columns('이름=요약필드'를 쉼표로, 예: "
         "'return=change_rate,from_high')의 값을 더하고, where([[열, 비교, 숫자 또는 기준 ETF 코드]])로 "
         "거르고, order_by(열)·descending으로 정렬해 top개로 자른 표를 한 번에 돌려줍니다: "
@@ -263,12 +265,16 @@ class GetETFPricesTool(EtfTool):
         "statistic": _optional("string", "ETF 하나일 때: 최근 sessions(unit) field 값의 통계 ("
                                + ", ".join(repr(s) for s in SESSION_STATISTICS) + ")"),
         "sessions": _optional("integer", "statistic을 계산할 구간의 길이: 최근 거래일 수(unit이 "
-                              "'session'), 또는 일·주·개월 수 (1년 이내)"),
+                              "'session'), 또는 일·주·개월·분기·년 수 (1년 이내)"),
         "unit": _optional("string", "sessions의 단위: 'session'(기본값, 거래일), 'day', 'week', "
-                          "'month', 'quarter', 또는 달력 주·월 'prev_week'(지난주), 'prev_month'"
-                          "(지난달), 'this_week', 'this_month' (sessions=1)"),
+                          "'month', 'quarter', 'year', 또는 달력 주·월·연 'prev_week'(지난주), "
+                          "'prev_month'(지난달), 'this_week', 'this_month', 'this_year'(연초 이후) "
+                          "(sessions=1)"),
         "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
                            "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
+        "span": _optional("string", "sessions·unit 대신 달력 구간 'YYYY-MM-DD~YYYY-MM-DD' (작년, 3분기, "
+                          "10월처럼 이름 붙은 기간): statistic을 그 구간의 거래일로 계산 (수익률·변동성·"
+                          "낙폭은 구간 직전 종가부터)"),
         "bar": _optional("number", "statistic이 days_above·days_at_least·days_below·days_at_most"
                          "일 때 기준값 (field의 단위, 예: 종가 60000): 그 기준을 넘은(못 미친) 날 수"),
         "rows": _optional("array", "ETF 집합의 행 (graph_query 결과 [{code, name, …}]; etf_code 대신)"),
@@ -287,13 +293,14 @@ class GetETFPricesTool(EtfTool):
                 summary: str | None = None, against: str | None = None,
                 statistic: str | None = None, sessions: int | None = None,
                 field: str | None = None, unit: str | None = None, bar: float | None = None,
-                rows: Any = None,
+                span: str | None = None, rows: Any = None,
                 columns: str | None = None, where: Any = None, order_by: str | None = None,
                 descending: bool | None = None, top: int | None = None,
                 aggregate: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
         asked = {"summary": summary, "against": against, "statistic": statistic,
-                 "sessions": sessions, "field": field, "unit": unit, "bar": bar, "columns": columns,
+                 "sessions": sessions, "field": field, "unit": unit, "bar": bar, "span": span,
+                 "columns": columns,
                  "where": where, "order_by": order_by, "descending": descending, "top": top,
                  "aggregate": aggregate}  # fmt: skip
         code_text = etf_code or ""
@@ -323,11 +330,11 @@ class GetETFPricesTool(EtfTool):
             if not code_text:
                 raise ToolInputError("etf_code(또는 ETF 집합의 rows)를 주세요.")
             session = None
-            if statistic or sessions:
-                session = SessionAsk((statistic or "").strip().lower(), _count(sessions),
+            if statistic or sessions or span:
+                session = SessionAsk((statistic or "").strip().lower(), _count(1 if span and not sessions else sessions),
                                      (field or "close").strip().lower(),
-                                     (unit or "session").strip().lower(), bar)  # fmt: skip
-                checked = session.period(checked)  # the days the window and its base need
+                                     (unit or "session").strip().lower(), bar, _span(span))  # fmt: skip
+                checked = session.period()  # the days the window and its base need
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
         arguments = {"etf_code": _short(code_text), "period": period}
@@ -346,6 +353,19 @@ def _count(sessions: Any) -> int:
         return int(sessions or 0)
     except (TypeError, ValueError) as e:
         raise ToolInputError(f"sessions는 거래일 수(정수)입니다. 받은 값: {sessions!r}") from e
+
+
+def _span(span: str | None) -> tuple[date, date] | None:
+    """'2025-01-01~2025-12-31' as its first and last day."""
+    if not span:
+        return None
+    try:
+        first, last = (date.fromisoformat(d.strip()) for d in span.split("~"))
+    except ValueError as e:
+        raise ToolInputError(f"span은 'YYYY-MM-DD~YYYY-MM-DD'입니다. 받은 값: {span!r}") from e
+    if first > last:
+        raise ToolInputError(f"span의 첫날이 마지막 날보다 늦습니다: {span!r}")
+    return first, last
 
 
 def _short(codes: str) -> str:

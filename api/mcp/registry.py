@@ -28,7 +28,7 @@ from api.errors import korean, store_down_text
 from api.mcp.arguments import MAX_ARG_CHARS, check_arguments, cleaned, strict_schema
 from api.stores import Stores
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
-from data_access.figures import WINDOW_STATISTICS
+from data_access.figures import WINDOW_STATISTICS, WINDOW_UNITS
 from data_access.guard_reasons import korean_reason
 from data_access.guards import MAX_QUERY_CHARS
 
@@ -126,17 +126,7 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
     ("get_etf_prices", "summary"): ("all", "range", "ends"),
     ("get_etf_prices", "against"): ("1w", "1m", "3m", "6m", "1y", "ytd", "mtd"),
     ("get_etf_prices", "statistic"): WINDOW_STATISTICS,  # the figures module's own list
-    ("get_etf_prices", "unit"): (
-        "session",
-        "day",
-        "week",
-        "month",
-        "quarter",
-        "prev_week",
-        "prev_month",
-        "this_week",
-        "this_month",
-    ),
+    ("get_etf_prices", "unit"): WINDOW_UNITS,
     ("get_etf_prices", "field"): (
         "close",
         "nav",

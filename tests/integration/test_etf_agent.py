@@ -266,7 +266,7 @@ def test_the_day_of_the_largest_volume(ask: Any, pg_pool: Any) -> None:
         "(SELECT max(trade_date) FROM etf_prices WHERE etf_code = '069500') - interval '1 year' "
         "ORDER BY volume DESC LIMIT 1", pool=pg_pool)[0]  # fmt: skip
     answer = ask("KODEX 200 최근 1년 거래량 최대인 날").answer
-    assert f"최고치 {int(row['volume']):,}주 ({row['trade_date']})" in answer
+    assert f"최고치: {int(row['volume']):,}주 ({row['trade_date']})" in answer  # the window's
 
 
 def test_a_word_of_etf_names_scopes_the_set(ask: Any, pg_pool: Any) -> None:
