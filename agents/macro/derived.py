@@ -1084,7 +1084,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         )
         mark_read(frame, "처음", "마지막", "first", "last")  # the days' line dates both ends
         frame.notes.append(FILTERED)
-    if frame.measure() == "volatility":  # 'How volatile has the won been?'
+    if frame.measure() == "volatility" and frame.span is not None:  # '코스피 작년 변동성'
+        out += [span_point(s, frame.span, "volatility", lang) for s in ordered]
+        frame.span.used = any(reaches(s, frame.span) for s in ordered)
+    elif frame.measure() == "volatility":  # 'How volatile has the won been?'
         out += [volatility(s, lang) for s in ordered]
     correlated = find_phrases(low, {"c": vocabulary()["correlation_words"]})
     if len(ordered) >= 2 and correlated:

@@ -151,7 +151,7 @@ def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     span, frame = turn.frame.span, turn.frame
     assert span is not None
     stat: str = frame.operation.aggregate or ("return" if frame.measure() == "return" else "avg")
-    if frame.statistic in ("up_days", "down_days"):  # '올해 들어 하락한 날 며칠?'
+    if frame.statistic in ("up_days", "down_days", "volatility"):  # '올해 들어 하락한 날 며칠?'
         stat = frame.statistic
     field = "volume" if frame.measure() == "volume" else "close"
     if frame.stat_field in ("high", "low") and stat in ("max", "min"):
@@ -305,7 +305,11 @@ def asks_why(frame: QuestionFrame) -> bool:
 
 def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
     """Annualized volatility of the window's daily returns (data_access.figures: sample stdev
-    × √252), a year unless asked: a month of sessions is few, but it is what was asked."""
+    × √252), a year unless asked: a month of sessions is few, but it is what was asked; a span
+    named whole ('작년 변동성', '3분기 변동성') is its own sessions."""
+    if turn.frame.span is not None:
+        _span_stat(turn, pool)
+        return
     p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
     bars = fig.window_rows(rows, "trade_date", p)
     closes = [float(r["close"]) for r in bars if r["close"] is not None]

@@ -71,9 +71,24 @@ _NTH_WEEKDAY = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(
                           + "|".join(_ORDINALS) + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
 
 
-def read_nth_weekday(text: str, today: date) -> DatePoint | None:
-    """'3월 둘째 주 금요일': the second Friday of March ('마지막 주' the last), of the latest such
-    month that has begun (a year said: of it)."""
+# days named by a word, on a fixed date ('작년 크리스마스'; lunar holidays move, and are not here)
+_NAMED_DAYS = {"크리스마스": (12, 25), "성탄절": (12, 25), "christmas": (12, 25), "신정": (1, 1),
+               "새해 첫날": (1, 1), "삼일절": (3, 1), "어린이날": (5, 5), "현충일": (6, 6),
+               "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9)}  # fmt: skip
+_NAMED_DAY = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*)?(?P<d>"
+                        + "|".join(_NAMED_DAYS) + ")", re.IGNORECASE)  # fmt: skip
+
+
+def read_named_day(text: str, today: date) -> DatePoint | None:
+    """A day named in words: '3월 둘째 주 금요일' (the second Friday of March, '마지막 주' the
+    last) or '작년 크리스마스', of the latest such that has come (a year said: of it)."""
+    if (m := _NAMED_DAY.search(text)) is not None:
+        month, day_of_month = _NAMED_DAYS[m.group("d").lower()]
+        words = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "재작년": -2}
+        year = (int(m.group("y")) if m.group("y") else today.year + words[m.group("w")]
+                if m.group("w") else today.year - (date(today.year, month, day_of_month) > today))  # fmt: skip
+        day = date(year, month, day_of_month)
+        return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
     m = _NTH_WEEKDAY.search(text)
     if m is None or not 1 <= int(m.group("m")) <= 12:
         return None
@@ -92,8 +107,8 @@ def read_nth_weekday(text: str, today: date) -> DatePoint | None:
 def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
     """The first day named by a span and its edge, resolved against `today`."""
     today = today or date.today()
-    if (nth := read_nth_weekday(text, today)) is not None:
-        return nth
+    if (named := read_named_day(text, today)) is not None:
+        return named
     tokens = analyse(text)
     for i in range(len(tokens)):
         found = _span_at(tokens, i, today)

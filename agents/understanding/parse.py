@@ -25,7 +25,7 @@ from agents.understanding.dates import (
     SpanRead,
     read_calendar_span,
     read_date_point,
-    read_nth_weekday,
+    read_named_day,
     read_week_or_month,
 )
 from agents.understanding.frame import (
@@ -617,8 +617,8 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
-    if (nth := read_nth_weekday(text, today)) is not None:  # '3월 둘째 주 금요일'
-        return _on_day(frame, text, nth.day, nth.start, nth.end)
+    if (named := read_named_day(text, today)) is not None:  # '3월 둘째 주 금요일', '크리스마스'
+        return _on_day(frame, text, named.day, named.start, named.end)
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
@@ -703,6 +703,8 @@ def _stat_over_days(question: str) -> bool:
             "return",
             "up_days",
             "down_days",
+            "volatility",  # '작년 변동성': the year's own days
+            "drawdown",
         )
         or bool(DAYS_ASKED.search(question))
         or bool(  # '작년 며칠': the year's days

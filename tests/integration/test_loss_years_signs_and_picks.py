@@ -253,3 +253,35 @@ def test_a_named_stock_as_a_sets_bar_and_a_pick_said_with_its_place_noun(pg_pool
     picked = _stock("반도체주 중에 PBR 제일 낮은 데 종가 알려줘", pg_pool)
     assert f"PBR 가장 낮은 종목: {pbr['name']}" in picked.answer
     assert f"종가 {float(pbr['close']):,.0f}원" in picked.answer
+
+
+def test_a_years_volatility_and_a_year_to_date_extreme(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'삼성전자 작년 변동성' (and the ETF's, and 코스피's) was over the last twelve months, status
+    ok; '카카오 연초 이후 최고가' was over the last eleven months, from December."""
+    import statistics
+
+    def sigma(rows: list[dict[str, Any]]) -> float:
+        closes = [float(r["close"]) for r in rows]
+        moves = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
+        return statistics.stdev(moves) * 252**0.5 * 100
+
+    day = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)[0]["d"]
+    last_year = fetch_all(  # the year's daily moves, its first from the close before it
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date BETWEEN "
+        "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:005930' AND "
+        "trade_date < %(a)s) AND %(b)s ORDER BY trade_date",
+        {"a": f"{day.year - 1}-01-01", "b": f"{day.year - 1}-12-31"}, pg_pool)  # fmt: skip
+    answer = _stock("삼성전자 작년 변동성", pg_pool)
+    assert answer.status == "ok" and f"{day.year - 1}년(" in answer.answer
+    assert f"연환산 변동성: {sigma(last_year):.2f}%" in answer.answer
+    index = macro_answer("코스피 작년 변동성", settings=offline, store=graph_store, pool=pg_pool)
+    assert index.status == "ok" and f"코스피 {day.year - 1}년(" in index.answer
+    high = fetch_all(
+        "SELECT max(high) AS h FROM stock_prices WHERE security_id = 'KR:035720' AND trade_date "
+        ">= %(a)s", {"a": f"{day.year}-01-01"}, pg_pool)[0]["h"]  # fmt: skip
+    ytd = _stock("카카오 연초 이후 최고가", pg_pool)
+    assert (
+        f"연초 이후({day.year}-01-" in ytd.answer and f"최고치: {float(high):,.0f}원" in ytd.answer
+    )

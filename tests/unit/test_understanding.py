@@ -1270,3 +1270,17 @@ def test_the_nth_weekday_of_a_month(question: str, day: str) -> None:
 
     found = read_date_point(question, today=date(2026, 11, 28))
     assert found is not None and found.day.isoformat() == day
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("작년 크리스마스 원달러 환율", "2025-12-25"), ("삼성전자 광복절 종가", "2026-08-15"),
+    ("2024년 한글날 코스피", "2024-10-09"), ("크리스마스 종가", "2025-12-25"),
+])  # fmt: skip
+def test_a_day_named_by_a_holiday(question: str, day: str) -> None:
+    """Round 133: '작년 크리스마스 원달러 환율' said '크리스마스' unread and gave the latest rate."""
+    from datetime import date
+
+    from agents.understanding.dates import read_date_point
+
+    found = read_date_point(question, today=date(2026, 11, 28))
+    assert found is not None and found.day.isoformat() == day
