@@ -42,20 +42,19 @@ from agents.window_answer import (
     window_labels,
 )
 from data_access import figures as fig
-from data_access.market_series import VOCABULARY_KEYS
+from data_access.market_series import VOCABULARY_KEYS, is_rate_unit
 from data_access.seed.news_text import josa
 
-RATE_UNITS = ("percent", "%", "%p")  # a gap of two rates is a rate too (its moves in %p)
 DEALS = "re_transactions_monthly"  # monthly medians: averaging them is not the mean deal
 
 
 def is_rate(series: Series) -> bool:
-    return series.unit.lower() in RATE_UNITS
+    return is_rate_unit(series.unit)
 
 
 def signed(delta: float, unit: str) -> str:
     """A move in its series' unit: a rate's in %p, a level's signed in the level's unit."""
-    if unit.lower() in RATE_UNITS:
+    if is_rate_unit(unit):
         return f"{delta:+.2f}%p"
     return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
 

@@ -140,6 +140,11 @@ def _scope(country: str, market: str, universe: int,
             f"{country} Top{universe} universe (snapshot {snapshot}, {where_en})")  # fmt: skip
 
 
+def money(value: float, won: bool) -> str:
+    """A market cap or trading value: '556조 4,460억 원' in won, '$4,046.80B' in dollars."""
+    return fig.fmt_krw(value) if won else f"${value / 1e9:,.2f}B"
+
+
 def _figure(row: dict[str, Any], measure: str) -> str:
     won = row["currency"] == "KRW"
     if measure == "return":
@@ -149,7 +154,7 @@ def _figure(row: dict[str, Any], measure: str) -> str:
     value = row[measure]
     if value is None:
         return "-"
-    return fig.fmt_krw(float(value)) if won else f"${float(value) / 1e9:,.2f}B"
+    return money(float(value), won)
 
 
 def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
