@@ -130,7 +130,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         return False
     frame = route.frame
     if frame is not None and frame.operation.comparator and frame.operation.threshold is not None:
-        return _regions_past_bar(resp, route, rows, (ko, en, unit))  # '전세가율 50% 넘는 지역'
+        return regions_past_bars(resp, ctx, route, (template, rows))  # '전세가율 50% 넘는 지역'
     ascending = _ascending(route)
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = with_ties(
@@ -157,64 +157,47 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     return True
 
 
-def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, Any]],
-                      labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """'전세가율 50% 넘는 지역', '미분양 5000호 이상인 지역 몇 곳?': every region whose latest value
-    meets the bar, counted and named (largest first), not the top three of a ranking."""
-    assert route.frame is not None
-    ko, en, unit = labels
-    op = route.frame.operation
-    comparator, bar = str(op.comparator), float(op.threshold or 0.0)
-    kept = [r for r in rows if meets(float(r["value"]), comparator, bar)]
-    kept.sort(key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
-    listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
-                       for r in kept)  # fmt: skip
-    said = level(bar, unit)
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{ko} {said} {COMPARATOR_WORDS['ko'][comparator]} 지역 (지역별 최신월): "
-        f"{len(kept)}곳 / {len(rows)}곳" + (f" — {listed}." if kept else "."),
-        f"Regions with {en} {COMPARATOR_WORDS['en'][comparator]} {said} (latest month each): "
-        f"{len(kept)} of {len(rows)}" + (f" — {listed}." if kept else "."),
-    ))  # fmt: skip
-    route.frame.notes.append(FILTERED)
-    return True
-
-
-def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
-    """'전세가율 70% 이상이면서 미분양 5000호 넘는 지역': the regions whose latest values meet
-    every bar, each on its own series; False unless two or more bars name housing series."""
+def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route,
+                      held: tuple[str, list[dict[str, Any]]] | None = None) -> bool:  # fmt: skip
+    """'전세가율 50% 넘는 지역', '전세가율 70% 이상이면서 미분양 5000호 넘는 지역': every region whose
+    latest values meet every bar (each on its own series), counted and named, the first bar's
+    largest first; `held`: the one bar's series already fetched (its template and rows). False
+    unless the bars name housing series (two or more of them, when none is held)."""
     op = route.frame.operation if route.frame else None
-    if op is None or not op.conditions or op.comparator is None or op.threshold is None:
+    if op is None or op.comparator is None or op.threshold is None or not (held or op.conditions):
         return False
     bars = [(op.filter_measure, op.comparator, op.threshold),
             *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
-    if any(m not in BY_MEASURE for m, _, _ in bars):
+    if held is None and any(m not in BY_MEASURE for m, _, _ in bars):
         return False
-    parent, kept, said = ranking_parent(route), None, []
+    ko_en = "ko" if route.language == "ko" else "en"
+    kept, said, rows = None, [], list[dict[str, Any]]()
     shown: dict[str, list[str]] = {}
-    for measure, comparator, bar in bars:
-        _, template, ko, en, unit = SPECS[BY_MEASURE[str(measure)]]
-        name = f"{template.removesuffix('_window')}_latest_by_region"
-        result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
-        rows = _members(
-            [r for r in (result.rows if result else []) if r["value"] is not None], parent
-        )
-        met = {
-            str(r["region"]) for r in rows if meets(float(r["value"]), str(comparator), float(bar))
-        }
-        for r in rows:
-            shown.setdefault(str(r["region"]), []).append(f"{ko} {level(float(r['value']), unit)}")
+    for measure, comparator, bar in bars[:1] if held else bars:
+        template = held[0] if held else BY_MEASURE[str(measure)]
+        _, _, ko, en, unit = SPECS[template]
+        if held is None:
+            result = run_step(resp, ctx, f"{template.removesuffix('_window')}_latest_by_region",
+                              {"as_of": ctx.as_of_date})  # fmt: skip
+        got = held[1] if held else _members([r for r in (result.rows if result else [])
+                                             if r["value"] is not None], ranking_parent(route))  # fmt: skip
+        rows = rows or sorted(got, key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
+        for r in got:
+            shown.setdefault(str(r["region"]), []).append(
+                f"{ko + ' ' if len(bars) > 1 and not held else ''}{level(float(r['value']), unit)} "
+                f"({str(r['month'])[:7]})")  # fmt: skip
+        met = {str(r["region"]) for r in got if meets(float(r["value"]), comparator, bar)}
         kept = met if kept is None else kept & met
-        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][str(comparator)]
-        said.append(f"{ko} {level(float(bar), unit)} {words}" if route.language == "ko"
+        words = COMPARATOR_WORDS[ko_en][comparator]
+        said.append(f"{ko} {level(float(bar), unit)} {words}" if ko_en == "ko"
                     else f"{en} {words} {level(float(bar), unit)}")  # fmt: skip
-    found = sorted(kept or set())
-    listed = ", ".join(f"{r} ({', '.join(shown[r])})" for r in found)
-    head = " 및 ".join(said) if route.language == "ko" else " and ".join(said)
+    found = [str(r["region"]) for r in rows if str(r["region"]) in (kept or set())]
+    listed = ", ".join(f"{r} {' · '.join(shown[r])}" for r in found)
+    head = " 및 ".join(said) if ko_en == "ko" else " and ".join(said)
     resp.key_points.append(lang_text(
-        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳" + (f" — {listed}." if found else "."),
-        f"Regions with {head} (latest month each): {len(found)}" + (f" — {listed}." if found else ".")))  # fmt: skip
+        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳 / {len(rows)}곳"
+        + (f" — {listed}." if found else "."), f"Regions with {head} (latest month each): "
+        f"{len(found)} of {len(rows)}" + (f" — {listed}." if found else ".")))  # fmt: skip
     route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
     return True
 

@@ -3286,7 +3286,7 @@ def test_round_102_regions_held_to_two_bars_and_another_fund_of_the_house_in_a_t
                         store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in kept.answer.splitlines() if "미분양 5,000호 초과 지역" in x)
     assert kept.status == "ok" and f"{len(both)}곳" in line
-    assert both and all(f"{r['region']} (전세가율" in line for r in both)
+    assert both and all(f"{r['region']} 전세가율" in line for r in both)
     funds = fetch_all(
         "SELECT e.name, e.manager FROM etfs e JOIN etf_tags t ON t.etf_code = e.code JOIN LATERAL "
         "(SELECT net_assets FROM etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC "
