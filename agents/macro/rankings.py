@@ -104,6 +104,17 @@ def _members(rows: list[dict[str, Any]], parent: str) -> list[dict[str, Any]]:
     return [r for r in rows if r["region"] != NATIONWIDE]
 
 
+def _regions(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+             window: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The template's rows that hold a value, of the regions ranked (`_members`); a `window`
+    template from 14 months back (a year's change or total and its base)."""
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
+    result = run_step(resp, ctx, template, {**({"start": start} if window else {}),
+                                            "as_of": ctx.as_of_date})  # fmt: skip
+    rows = [r for r in (result.rows if result else []) if r["value"] is not None]
+    return _members(rows, ranking_parent(route))
+
+
 def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
                    ko: str, en: str, unit: str) -> bool:  # fmt: skip
     """Regions by the latest value of one housing series; False when the template has none
@@ -118,9 +129,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
         return _change_ranking(resp, ctx, route, name.replace("_latest_", "_window_"), move,
                                (ko, en, unit))  # fmt: skip
-    result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
-    parent = ranking_parent(route)
-    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], parent)
+    parent, rows = ranking_parent(route), _regions(resp, ctx, route, name)
     if not rows and parent:
         resp.uncertainty.append(lang_text(
             route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
@@ -176,11 +185,8 @@ def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route,
     for measure, comparator, bar in bars[:1] if held else bars:
         template = held[0] if held else BY_MEASURE[str(measure)]
         _, _, ko, en, unit = SPECS[template]
-        if held is None:
-            result = run_step(resp, ctx, f"{template.removesuffix('_window')}_latest_by_region",
-                              {"as_of": ctx.as_of_date})  # fmt: skip
-        got = held[1] if held else _members([r for r in (result.rows if result else [])
-                                             if r["value"] is not None], ranking_parent(route))  # fmt: skip
+        got = held[1] if held else _regions(resp, ctx, route,
+                                            f"{template.removesuffix('_window')}_latest_by_region")  # fmt: skip
         rows = rows or sorted(got, key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
         for r in got:
             shown.setdefault(str(r["region"]), []).append(
@@ -223,10 +229,7 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     ko, en, unit = labels
     frame = route.frame
     period = asked_period(frame)
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
-    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
-    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                    ranking_parent(route))  # fmt: skip
+    rows = _regions(resp, ctx, route, template, window=True)
     if not rows:
         return False
     last = max(_month(r) for r in rows)
@@ -301,11 +304,8 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     period = asked_period(frame)
     if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
         period = fig.PERIODS["1m"]
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
-    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     by_region: dict[str, list[dict[str, Any]]] = {}
-    for r in _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                      ranking_parent(route)):  # fmt: skip
+    for r in _regions(resp, ctx, route, template, window=True):
         by_region.setdefault(str(r["region"]), []).append(r)
     moves = []
     for region, rows in by_region.items():
