@@ -323,16 +323,22 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     size = move in ("most", "least")
     key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
     moves.sort(key=key, reverse=move in ("up", "most"))
-    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
-        return _moved_regions(resp, route, moves, move, labels)  # '늘어난 지역 몇 곳': no order
-    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
-    listed = ", ".join(
-        f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
-        + (f"{growth(m):+.2f}%" if rate else signed(m[1], unit))
-        + ")"
-        for m in moves[:n]
-    )
+    said = lambda m, rated: (f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("  # noqa: E731
+                             + (f"{growth(m):+.2f}%" if rated else signed(m[1], unit)) + ")")  # fmt: skip
     span = f"{moves[0][4]} → {moves[0][5]}"
+    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
+        # '미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way, counted
+        # (each move in its unit: a ratio's in %p)
+        kept = [m for m in moves if (m[1] > 0 if move == "up" else m[1] < 0)]
+        listed = ", ".join(said(m, False) for m in kept)
+        word = ("늘어난", "rose") if move == "up" else ("줄어든", "fell")
+        resp.key_points.append(lang_text(
+            route.language, f"{josa(ko, '이/가')} {word[0]} 지역 ({span}): {len(kept)}곳 / "
+            f"{len(moves)}곳" + (f" — {listed}." if kept else "."), f"Regions where {en} {word[1]} "
+            f"({span}): {len(kept)} of {len(moves)}" + (f" — {listed}." if kept else ".")))  # fmt: skip
+        return True
+    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
+    listed = ", ".join(said(m, rate) for m in moves[:n])
     if size:
         ko_head = f"{ko} 변화 폭이 {'큰' if move == 'most' else '작은'} 지역 순"
         en_head = f"Regions by the size of the change in {en}, {'largest' if move == 'most' else 'smallest'} first"
@@ -344,27 +350,6 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
         en_head = f"Regions by the {'rise' if move == 'up' else 'fall'} in {en}"
     resp.key_points.append(lang_text(route.language, f"{ko_head} ({span}): {listed}.",
                                      f"{en_head} ({span}): {listed}."))  # fmt: skip
-    return True
-
-
-def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: str,
-                   labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """'미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way (sorted by the
-    move), counted, not the top three of a ranking."""
-    ko, en, unit = labels
-    up = move == "up"
-    kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
-    span = f"{moves[0][4]} → {moves[0][5]}"
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ({signed(m[1], unit)})"
-                       for m in kept)  # fmt: skip
-    word, word_en = ("늘어난", "rose") if up else ("줄어든", "fell")
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{josa(ko, '이/가')} {word} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳"
-        + (f" — {listed}." if kept else "."),
-        f"Regions where {en} {word_en} ({span}): {len(kept)} of {len(moves)}"
-        + (f" — {listed}." if kept else "."),
-    ))  # fmt: skip
     return True
 
 
