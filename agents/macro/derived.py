@@ -319,27 +319,24 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
 
-def _sigma(series: Series) -> tuple[float, str] | None:
-    """The annualized volatility of all the fetched points (the window statistic) and its unit:
-    of daily returns (%) for a level, of daily changes (%p) for a rate."""
-    if len(series.points) < 3:
-        return None
-    got = _over_window(series, fig.Window(len(series.points) - 1, "session"), "volatility")
-    return (got.value, "%p" if is_rate(series) else "%") if got and got.value is not None else None
-
-
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
-    """'코스피와 코스닥 중 변동성 더 큰 쪽': the two volatilities, the larger named."""
-    sa, sb = _sigma(a), _sigma(b)
-    if sa is None or sb is None or sa[1] != sb[1] or not (_daily(a) and _daily(b)):
+    """'코스피와 코스닥 중 변동성 더 큰 쪽': the annualized volatility of all the fetched points of
+    each (the window statistic: of daily returns, of a rate's daily changes in %p), the larger
+    named."""
+    if is_rate(a) != is_rate(b) or not (_daily(a) and _daily(b)):
         return None
-    big, small = (a, b) if sa[0] >= sb[0] else (b, a)
-    hi, lo = max(sa[0], sb[0]), min(sa[0], sb[0])
+    got = [(s, _over_window(s, fig.Window(len(s.points) - 1, "session"), "volatility"))
+           for s in (a, b) if len(s.points) >= 3]  # fmt: skip
+    sigmas = sorted(((s, f.value) for s, f in got if f and f.value is not None),
+                    key=lambda p: -p[1])  # fmt: skip
+    if len(sigmas) < 2:
+        return None
+    (big, hi), (small, lo), unit = *sigmas, "%p" if is_rate(a) else "%"
     if lang == "ko":
-        return (f"변동성 비교: {josa(_name(big), '이/가')} 연환산 {hi:.2f}{sa[1]}로 "
-                f"{_name(small)}({lo:.2f}{sa[1]})보다 큽니다.")  # fmt: skip
-    return (f"Volatility: {_name(big)} {hi:.2f}{sa[1]} annualized, above {_name(small)} "
-            f"({lo:.2f}{sa[1]}).")  # fmt: skip
+        return (f"변동성 비교: {josa(_name(big), '이/가')} 연환산 {hi:.2f}{unit}로 "
+                f"{_name(small)}({lo:.2f}{unit})보다 큽니다.")  # fmt: skip
+    return (f"Volatility: {_name(big)} {hi:.2f}{unit} annualized, above {_name(small)} "
+            f"({lo:.2f}{unit}).")  # fmt: skip
 
 
 def volatility(series: Series, lang: str) -> str | None:
