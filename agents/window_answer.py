@@ -196,21 +196,23 @@ def _bar_days(name: str, span: str, ask: WindowAsk, f: fig.WindowFigure,
     """'KODEX 200 종가 최근 3개월(…) 중 60,000원 초과: 8일 — 처음 …, 마지막 …': the days that met
     the bar, counted, with the first and last of them (asked 'ever', the yes or no first)."""
     n, bar = int(f.value or 0), fmt(float(ask.threshold or 0))
+    monthly = _monthly(f)  # a policy rate or CPI: its months are counted, not days
     lead = (
         (("예 — " if n else "아니요 — ") if ko else ("Yes — " if n else "No — "))
         if ask.ever
         else ""
     )
     if ko:
-        found = (f"{n}일 — 처음 {f.hits[0][0]} ({fmt(f.hits[0][1])}), 마지막 {f.hits[-1][0]} "
+        found = (f"{n}{'번' if monthly else '일'} — 처음 {f.hits[0][0]} ({fmt(f.hits[0][1])}), 마지막 {f.hits[-1][0]} "
                  f"({fmt(f.hits[-1][1])})" if n else "없음")  # fmt: skip
         return f"{lead}{name} {span} 중 {bar} {_BAR_KO[f.stat]}: {found}."
     found = (f"{n}, first on {f.hits[0][0]} ({fmt(f.hits[0][1])}), last on {f.hits[-1][0]} "
              f"({fmt(f.hits[-1][1])})" if n else "none")  # fmt: skip
-    return f"{lead}{name}, {span}, {_EN[f.stat]} {bar}: {found}."
+    word = _EN[f.stat].replace("days", "months") if monthly else _EN[f.stat]
+    return f"{lead}{name}, {span}, {word} {bar}: {found}."
 
 
-_BAR_STATS = {v: k for k, v in fig.BAR_DAYS.items()}
+BAR_STATS = {v: k for k, v in fig.BAR_DAYS.items()}
 
 
 def bar_days_ask(frame: QuestionFrame, days_asked: bool, ever: bool) -> WindowAsk | None:
@@ -219,7 +221,7 @@ def bar_days_ask(frame: QuestionFrame, days_asked: bool, ever: bool) -> WindowAs
     op, w = frame.operation, frame.window
     if (
         op.kind != "filter"
-        or op.comparator not in _BAR_STATS
+        or op.comparator not in BAR_STATS
         or op.threshold is None
         or not days_asked
     ):
@@ -241,7 +243,7 @@ def bar_days_ask(frame: QuestionFrame, days_asked: bool, ever: bool) -> WindowAs
         op.comparator,
         op.threshold,
     )
-    return WindowAsk(window, _BAR_STATS[comparator], frame.stat_field, *labels, threshold=bar,
+    return WindowAsk(window, BAR_STATS[comparator], frame.stat_field, *labels, threshold=bar,
                      ever=ever)  # fmt: skip
 
 

@@ -68,6 +68,13 @@ VOCABULARY_KEYS: dict[str, str] = {
     "KOSPI": "^KS11", "KOSDAQ": "^KQ11", "SPX": "^GSPC", "NASDAQ": "^IXIC", "DOW": "^DJI",
     "VIX": "^VIX", "BTC": "BTC-USD", "WTI": "CL=F",
 }  # fmt: skip
+UNIT_KO = {"pt": "포인트", "USD": "달러", "USD/bbl": "달러/배럴"}  # a series level's unit, said
+# the units of a rate: it moves in %p (a gap of two rates is a rate too), a level in its own unit
+RATE_UNITS = frozenset({"percent", "%", "%p", "bp"})
+
+
+def is_rate_unit(unit: str) -> bool:
+    return unit.strip().lower() in RATE_UNITS
 
 
 def fold(text: str) -> str:

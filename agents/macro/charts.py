@@ -12,6 +12,7 @@ from dateutil.relativedelta import relativedelta
 from agents.chart_style import base_layout, session_axis
 from agents.colors import price_colors
 from agents.macro.templates import axis_unit
+from data_access.market_series import is_rate_unit
 
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}")
 # a code in parentheses: " (KR:005930)", " (KR_CPI)"
@@ -89,8 +90,6 @@ def series_figures(payload: dict[str, Any], as_of: str | None) -> list[go.Figure
     return figures
 
 
-# A level's unit; a rate ('percent') changes in %p and keeps its own chart.
-RATE_UNITS = frozenset({"percent", "%", "%p", "bp"})
 CHANGE_MEASURES = frozenset({"return"})
 CHANGE_WORDS = frozenset({"상승률", "수익률", "변화율", "증가율", "하락률", "등락률"})
 
@@ -107,7 +106,7 @@ def _change_points(series: dict[str, Any], points: list[list[Any]],
     yoy = (frame.get("operation") or {}).get("change_basis") == "yoy"
     asked = yoy or bool(measures & CHANGE_MEASURES) or frame.get("statistic") == "return"
     unit = str(series.get("unit") or "").strip().lower()
-    if not asked or unit in RATE_UNITS or len(points) < 2:
+    if not asked or is_rate_unit(unit) or len(points) < 2:
         return None
     if not all(ISO_DAY.match(str(p[0])) for p in points):
         return None

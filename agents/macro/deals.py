@@ -27,7 +27,6 @@ _COUNT_WORDS = (
     "how many deals",
     "deal count",
 )
-_MEAN_WORDS = ("평균", "average", "mean")
 _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
 _LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
 
@@ -177,9 +176,7 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     """'강남구 평균 거래가격': the mean of the window's deals (with their count and median), not
     the mean of monthly medians."""
     frame = route.frame
-    asked = (frame is not None and frame.operation.aggregate == "avg") or any(
-        w in route.question.lower() for w in _MEAN_WORDS)  # fmt: skip
-    if not asked:
+    if frame is None or "avg" not in (frame.operation.aggregate, frame.statistic):  # '평균', 'mean'
         return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()

@@ -21,13 +21,14 @@ from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
-from agents.understanding.frame import COMPARATOR_WORDS, DAY_OF_MOVE, CalendarSpan
+from agents.understanding.frame import DAY_OF_MOVE, CalendarSpan
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER, WindowRead, read_window
 from agents.verdict import meets, verdict
 from agents.window_answer import (
+    BAR_STATS,
     PER_COUNT,
     PER_READ,
     WindowAsk,
@@ -42,20 +43,19 @@ from agents.window_answer import (
     window_labels,
 )
 from data_access import figures as fig
-from data_access.market_series import VOCABULARY_KEYS
+from data_access.market_series import VOCABULARY_KEYS, is_rate_unit
 from data_access.seed.news_text import josa
 
-RATE_UNITS = ("percent", "%", "%p")  # a gap of two rates is a rate too (its moves in %p)
 DEALS = "re_transactions_monthly"  # monthly medians: averaging them is not the mean deal
 
 
 def is_rate(series: Series) -> bool:
-    return series.unit.lower() in RATE_UNITS
+    return is_rate_unit(series.unit)
 
 
 def signed(delta: float, unit: str) -> str:
     """A move in its series' unit: a rate's in %p, a level's signed in the level's unit."""
-    if unit.lower() in RATE_UNITS:
+    if is_rate_unit(unit):
         return f"{delta:+.2f}%p"
     return ("+" if delta >= 0 else "-") + level(abs(delta), unit)
 
@@ -319,27 +319,24 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
 
-def _sigma(series: Series) -> tuple[float, str] | None:
-    """The annualized volatility of all the fetched points (the window statistic) and its unit:
-    of daily returns (%) for a level, of daily changes (%p) for a rate."""
-    if len(series.points) < 3:
-        return None
-    got = _over_window(series, fig.Window(len(series.points) - 1, "session"), "volatility")
-    return (got.value, "%p" if is_rate(series) else "%") if got and got.value is not None else None
-
-
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
-    """'코스피와 코스닥 중 변동성 더 큰 쪽': the two volatilities, the larger named."""
-    sa, sb = _sigma(a), _sigma(b)
-    if sa is None or sb is None or sa[1] != sb[1] or not (_daily(a) and _daily(b)):
+    """'코스피와 코스닥 중 변동성 더 큰 쪽': the annualized volatility of all the fetched points of
+    each (the window statistic: of daily returns, of a rate's daily changes in %p), the larger
+    named."""
+    if is_rate(a) != is_rate(b) or not (_daily(a) and _daily(b)):
         return None
-    big, small = (a, b) if sa[0] >= sb[0] else (b, a)
-    hi, lo = max(sa[0], sb[0]), min(sa[0], sb[0])
+    got = [(s, _over_window(s, fig.Window(len(s.points) - 1, "session"), "volatility"))
+           for s in (a, b) if len(s.points) >= 3]  # fmt: skip
+    sigmas = sorted(((s, f.value) for s, f in got if f and f.value is not None),
+                    key=lambda p: -p[1])  # fmt: skip
+    if len(sigmas) < 2:
+        return None
+    (big, hi), (small, lo), unit = *sigmas, "%p" if is_rate(a) else "%"
     if lang == "ko":
-        return (f"변동성 비교: {josa(_name(big), '이/가')} 연환산 {hi:.2f}{sa[1]}로 "
-                f"{_name(small)}({lo:.2f}{sa[1]})보다 큽니다.")  # fmt: skip
-    return (f"Volatility: {_name(big)} {hi:.2f}{sa[1]} annualized, above {_name(small)} "
-            f"({lo:.2f}{sa[1]}).")  # fmt: skip
+        return (f"변동성 비교: {josa(_name(big), '이/가')} 연환산 {hi:.2f}{unit}로 "
+                f"{_name(small)}({lo:.2f}{unit})보다 큽니다.")  # fmt: skip
+    return (f"Volatility: {_name(big)} {hi:.2f}{unit} annualized, above {_name(small)} "
+            f"({lo:.2f}{unit}).")  # fmt: skip
 
 
 def volatility(series: Series, lang: str) -> str | None:
@@ -449,7 +446,6 @@ def moves_of(series: Series, lang: str) -> str | None:
             f"{note}")  # fmt: skip
 
 
-_KO, _EN = COMPARATOR_WORDS["ko"], COMPARATOR_WORDS["en"]
 SPAN_YOY = "computed:span_yoy"  # a frame note: a span's total set against the year before
 FILTERED = "computed:bar"  # a frame note: a bar was held to each series (or each region)
 
@@ -649,34 +645,17 @@ def _rate_verdict(series: Series, basis: str, comparator: str, threshold: float,
 
 def threshold_days(series: Series, comparator: str, threshold: float, lang: str, *,
                    ever: bool = False) -> str | None:  # fmt: skip
-    """'원달러 환율 1400원 넘은 적 있어?': how many observations of the window met the condition,
-    the first and last of them, and the window's extreme on that side; asked `ever`, the yes or
-    no first."""
-    if not series.points:
+    """'원달러 환율 1400원 넘은 적 있어?': the observations of the fetched window that met the bar
+    (window_answer's bar days; asked `ever`, the yes or no first); when none did, the nearest the
+    window came: its low for a 'below', its high otherwise."""
+    if not series.points or comparator not in BAR_STATS:
         return None
-    hits = [(d, v) for d, v in series.points if meets(v, comparator, threshold)]
-    first, last = series.points[0][0], series.points[-1][0]
-    bound = level(threshold, _bar_unit(series))
-    below = comparator[0] == "<"
-    lead = (("예 — " if hits else "아니요 — ") if lang == "ko" else ("Yes — " if hits else "No — ")
-            ) if ever else ""  # fmt: skip
-    # none met it: the nearest the window came, its low for a 'below', its high otherwise;
-    # else the farthest of those that met it
-    near = (min if below else max)(hits or series.points, key=lambda p: p[1])
-    if lang == "ko":
-        head = f"{lead}{_name(series)} {first} ~ {last} 관측치 {len(series.points)}개 중 {bound} {_KO[comparator]}"
-        if not hits:
-            return (f"{head}: 없음 (기간 {'최저' if below else '최고'} {_value(near[1], series)}, "
-                    f"{near[0]}).")  # fmt: skip
-        return (f"{head}: {len(hits)}개 — 처음 {hits[0][0]} ({_value(hits[0][1], series)}), 마지막 "
-                f"{hits[-1][0]} ({_value(hits[-1][1], series)}), 가장 {'낮은' if below else '높은'} "
-                f"값 {_value(near[1], series)} ({near[0]}).")  # fmt: skip
-    head = (f"{lead}{_name(series)} {_EN[comparator]} {bound} from {first} to {last}: "
-            f"{len(hits)} of {len(series.points)} observations")  # fmt: skip
-    if not hits:
-        return f"{head} (the window's {'low' if below else 'high'}: {_value(near[1], series)} on {near[0]})."
-    return (f"{head}, first on {hits[0][0]} ({_value(hits[0][1], series)}), last on {hits[-1][0]} "
-            f"({_value(hits[-1][1], series)}).")  # fmt: skip
+    ask = WindowAsk(fig.Window(len(series.points), "session"), BAR_STATS[comparator], None,
+                    "기간", "the period", threshold, ever)  # fmt: skip
+    days = window_point(series, ask, lang)
+    if any(meets(v, comparator, threshold) for _, v in series.points):
+        return days
+    return f"{days} {window_point(series, replace(ask, stat='min' if comparator[0] == '<' else 'max'), lang)}"
 
 
 def streak(series: Series, lang: str, asked: tuple[int, int] | None = None) -> str | None:

@@ -55,7 +55,7 @@ from agents.macro.templates import (
     prefer_language,
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
-from agents.macro.universe import market_answer, market_question, universe_membership
+from agents.macro.universe import market_answer, market_question, money, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
@@ -352,7 +352,8 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
                       {"security_id": sid, "as_of": ctx.as_of_date})  # fmt: skip
     if result and result.rows:
         f = result.rows[0]
-        cap = _market_cap(f.get("market_cap"), sid)
+        held = f.get("market_cap") is not None
+        cap = money(float(f["market_cap"]), sid.startswith("KR:")) if held else ""
         eps = f", EPS {float(f['eps']):,.2f}" if f.get("eps") is not None else ""
         eps_ko = f", EPS {_price_ko(float(f['eps']), sid)}" if f.get("eps") is not None else ""
         point = lang_text(
@@ -377,15 +378,6 @@ def _called(name: str, sid: str) -> str:
 def _price_ko(value: float, sid: str) -> str:
     """A price as the analyst writes it: '94,000원' (a won price has no '.00'), '182.50달러'."""
     return f"{value:,.0f}원" if sid.startswith("KR:") else f"{value:,.2f}달러"
-
-
-def _market_cap(value: Any, sid: str) -> str:
-    """556조 4,460억 원 for a Korean stock, $4,046.8B for a US one; '' when not held."""
-    if value is None:
-        return ""
-    if sid.startswith("KR:"):
-        return fig.fmt_krw(float(value))
-    return f"${float(value) / 1e9:,.1f}B"
 
 
 def _equity_earnings(resp: AgentResponse, ctx: RunContext, route: Route, sid: str) -> None:

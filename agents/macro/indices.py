@@ -15,9 +15,8 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.frame import QuestionFrame
+from data_access import market_series as ms
 from data_access.market_series import VOCABULARY_KEYS, dataset_code_of, series_code_for, spec_for
-
-UNIT_KO = {"pt": "포인트", "USD": "달러", "USD/bbl": "달러/배럴"}  # an index level's unit, said
 
 
 def index_code(key: str, name: str) -> str | None:
@@ -61,7 +60,7 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
                                           for r in fetched]))  # fmt: skip
         resp.key_points.append(lang_text(
             route.language,
-            f"{name}({code}) {v1:,.2f}{UNIT_KO.get(unit, unit)} ({last['trade_date']}), {first['trade_date']} "
+            f"{name}({code}) {v1:,.2f}{ms.UNIT_KO.get(unit, unit)} ({last['trade_date']}), {first['trade_date']} "
             f"대비 {pct(v0, v1):+.2f}% (기간 고점 {high:,.2f}, 저점 {low:,.2f}).",
             f"{name} ({code}) at {v1:,.2f} {unit} on {last['trade_date']}, {pct(v0, v1):+.2f}% "
             f"since {first['trade_date']} (range {low:,.2f}-{high:,.2f}).",

@@ -6,7 +6,6 @@ template; the order, the top N and the average are computed here and said in the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -121,6 +120,17 @@ def _members(rows: list[dict[str, Any]], route: Route) -> list[dict[str, Any]]:
 _DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|\s|\?|$)|\bdistricts?\b")
 
 
+def _regions(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+             window: bool = False) -> list[dict[str, Any]]:  # fmt: skip
+    """The template's rows that hold a value, of the regions ranked (`_members`); a `window`
+    template from 14 months back (a year's change or total and its base)."""
+    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
+    result = run_step(resp, ctx, template, {**({"start": start} if window else {}),
+                                            "as_of": ctx.as_of_date})  # fmt: skip
+    rows = [r for r in (result.rows if result else []) if r["value"] is not None]
+    return _members(rows, route)
+
+
 def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
                    ko: str, en: str, unit: str) -> bool:  # fmt: skip
     """Regions by the latest value of one housing series; False when the template has none
@@ -135,9 +145,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
         return _change_ranking(resp, ctx, route, name.replace("_latest_", "_window_"), move,
                                (ko, en, unit))  # fmt: skip
-    result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
-    parent = ranking_parent(route)
-    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None], route)
+    parent, rows = ranking_parent(route), _regions(resp, ctx, route, name)
     if not rows and parent:
         resp.uncertainty.append(lang_text(
             route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
@@ -147,7 +155,7 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         return False
     frame = route.frame
     if frame is not None and frame.operation.comparator and frame.operation.threshold is not None:
-        return _regions_past_bar(resp, route, rows, (ko, en, unit))  # '전세가율 50% 넘는 지역'
+        return regions_past_bars(resp, ctx, route, (template, rows))  # '전세가율 50% 넘는 지역'
     ascending = _ascending(route)
     rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
     n = with_ties(
@@ -174,64 +182,44 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     return True
 
 
-def _regions_past_bar(resp: AgentResponse, route: Route, rows: list[dict[str, Any]],
-                      labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """'전세가율 50% 넘는 지역', '미분양 5000호 이상인 지역 몇 곳?': every region whose latest value
-    meets the bar, counted and named (largest first), not the top three of a ranking."""
-    assert route.frame is not None
-    ko, en, unit = labels
-    op = route.frame.operation
-    comparator, bar = str(op.comparator), float(op.threshold or 0.0)
-    kept = [r for r in rows if meets(float(r["value"]), comparator, bar)]
-    kept.sort(key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
-    listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
-                       for r in kept)  # fmt: skip
-    said = level(bar, unit)
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{ko} {said} {COMPARATOR_WORDS['ko'][comparator]} 지역 (지역별 최신월): "
-        f"{len(kept)}곳 / {len(rows)}곳" + (f" — {listed}." if kept else "."),
-        f"Regions with {en} {COMPARATOR_WORDS['en'][comparator]} {said} (latest month each): "
-        f"{len(kept)} of {len(rows)}" + (f" — {listed}." if kept else "."),
-    ))  # fmt: skip
-    route.frame.notes.append(FILTERED)
-    return True
-
-
-def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
-    """'전세가율 70% 이상이면서 미분양 5000호 넘는 지역': the regions whose latest values meet
-    every bar, each on its own series; False unless two or more bars name housing series."""
+def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route,
+                      held: tuple[str, list[dict[str, Any]]] | None = None) -> bool:  # fmt: skip
+    """'전세가율 50% 넘는 지역', '전세가율 70% 이상이면서 미분양 5000호 넘는 지역': every region whose
+    latest values meet every bar (each on its own series), counted and named, the first bar's
+    largest first; `held`: the one bar's series already fetched (its template and rows). False
+    unless the bars name housing series (two or more of them, when none is held)."""
     op = route.frame.operation if route.frame else None
-    if op is None or not op.conditions or op.comparator is None or op.threshold is None:
+    if op is None or op.comparator is None or op.threshold is None or not (held or op.conditions):
         return False
     bars = [(op.filter_measure, op.comparator, op.threshold),
             *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
-    if any(m not in BY_MEASURE for m, _, _ in bars):
+    if held is None and any(m not in BY_MEASURE for m, _, _ in bars):
         return False
-    kept, said = None, []
+    ko_en = "ko" if route.language == "ko" else "en"
+    kept, said, rows = None, [], list[dict[str, Any]]()
     shown: dict[str, list[str]] = {}
-    for measure, comparator, bar in bars:
-        _, template, ko, en, unit = SPECS[BY_MEASURE[str(measure)]]
-        name = f"{template.removesuffix('_window')}_latest_by_region"
-        result = run_step(resp, ctx, name, {"as_of": ctx.as_of_date})
-        rows = _members(
-            [r for r in (result.rows if result else []) if r["value"] is not None], route
-        )
-        met = {
-            str(r["region"]) for r in rows if meets(float(r["value"]), str(comparator), float(bar))
-        }
-        for r in rows:
-            shown.setdefault(str(r["region"]), []).append(f"{ko} {level(float(r['value']), unit)}")
+    for measure, comparator, bar in bars[:1] if held else bars:
+        template = held[0] if held else BY_MEASURE[str(measure)]
+        _, _, ko, en, unit = SPECS[template]
+        got = held[1] if held else _regions(resp, ctx, route,
+                                            f"{template.removesuffix('_window')}_latest_by_region")  # fmt: skip
+        rows = rows or sorted(got, key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
+        for r in got:
+            shown.setdefault(str(r["region"]), []).append(
+                f"{ko + ' ' if len(bars) > 1 and not held else ''}{level(float(r['value']), unit)} "
+                f"({str(r['month'])[:7]})")  # fmt: skip
+        met = {str(r["region"]) for r in got if meets(float(r["value"]), comparator, bar)}
         kept = met if kept is None else kept & met
-        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][str(comparator)]
-        said.append(f"{ko} {level(float(bar), unit)} {words}" if route.language == "ko"
+        words = COMPARATOR_WORDS[ko_en][comparator]
+        said.append(f"{ko} {level(float(bar), unit)} {words}" if ko_en == "ko"
                     else f"{en} {words} {level(float(bar), unit)}")  # fmt: skip
-    found = sorted(kept or set())
-    listed = ", ".join(f"{r} ({', '.join(shown[r])})" for r in found)
-    head = " 및 ".join(said) if route.language == "ko" else " and ".join(said)
+    found = [str(r["region"]) for r in rows if str(r["region"]) in (kept or set())]
+    listed = ", ".join(f"{r} {' · '.join(shown[r])}" for r in found)
+    head = " 및 ".join(said) if ko_en == "ko" else " and ".join(said)
     resp.key_points.append(lang_text(
-        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳" + (f" — {listed}." if found else "."),
-        f"Regions with {head} (latest month each): {len(found)}" + (f" — {listed}." if found else ".")))  # fmt: skip
+        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳 / {len(rows)}곳"
+        + (f" — {listed}." if found else "."), f"Regions with {head} (latest month each): "
+        f"{len(found)} of {len(rows)}" + (f" — {listed}." if found else ".")))  # fmt: skip
     route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
     return True
 
@@ -257,10 +245,7 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     ko, en, unit = labels
     frame = route.frame
     period = asked_period(frame)
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
-    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
-    rows = _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                    route)  # fmt: skip
+    rows = _regions(resp, ctx, route, template, window=True)
     if not rows:
         return False
     last = max(_month(r) for r in rows)
@@ -347,11 +332,8 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     period = asked_period(frame)
     if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
         period = fig.PERIODS["1m"]
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
-    result = run_step(resp, ctx, template, {"start": start, "as_of": ctx.as_of_date})
     by_region: dict[str, list[dict[str, Any]]] = {}
-    for r in _members([r for r in (result.rows if result else []) if r["value"] is not None],
-                      route):  # fmt: skip
+    for r in _regions(resp, ctx, route, template, window=True):
         by_region.setdefault(str(r["region"]), []).append(r)
     moves = []
     for region, rows in by_region.items():
@@ -369,16 +351,34 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
     size = move in ("most", "least")
     key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
     moves.sort(key=key, reverse=move in ("up", "most"))
-    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
-        return _moved_regions(resp, route, moves, move, labels, growth if rate else None)
-    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
-    listed = ", ".join(
-        f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
-        + (f"{growth(m):+.2f}%" if rate else signed(m[1], unit))
-        + ")"
-        for m in moves[:n]
-    )
+    said = lambda m, rated: (f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("  # noqa: E731
+                             + (f"{growth(m):+.2f}%" if rated else signed(m[1], unit)) + ")")  # fmt: skip
     span = f"{moves[0][4]} → {moves[0][5]}"
+    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
+        # '미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way, counted
+        # (each move in its unit: a ratio's in %p); '1년 상승률 3% 넘는 지역': past the bar on
+        # its change (its growth in % when a rate is asked)
+        op = frame.operation
+        barred = op.kind == "filter" and op.threshold is not None and op.comparator is not None
+        if barred:
+            bar, comparator = float(op.threshold or 0), str(op.comparator)
+            kept = [m for m in moves if meets(growth(m), comparator, bar)]
+            shown = f"{bar:g}%" if rate else level(bar, unit)
+            words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][comparator]
+            head = (f"{ko} {'상승률' if rate else '변화'} {shown} {words}",
+                    f"{en} {'growth' if rate else 'change'} {words} {shown}")  # fmt: skip
+        else:
+            kept = [m for m in moves if (m[1] > 0 if move == "up" else m[1] < 0)]
+            head = (f"{josa(ko, '이/가')} {'늘어난' if move == 'up' else '줄어든'}",
+                    f"{en} {'rose' if move == 'up' else 'fell'}")  # fmt: skip
+        listed = ", ".join(said(m, barred and rate) for m in kept)
+        resp.key_points.append(lang_text(
+            route.language, f"{head[0]} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳"
+            + (f" — {listed}." if kept else "."), f"Regions where {head[1]} ({span}): "
+            f"{len(kept)} of {len(moves)}" + (f" — {listed}." if kept else ".")))  # fmt: skip
+        return True
+    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
+    listed = ", ".join(said(m, rate) for m in moves[:n])
     if size:
         ko_head = f"{ko} 변화 폭이 {'큰' if move == 'most' else '작은'} 지역 순"
         en_head = f"Regions by the size of the change in {en}, {'largest' if move == 'most' else 'smallest'} first"
@@ -390,39 +390,6 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
         en_head = f"Regions by the {'rise' if move == 'up' else 'fall'} in {en}"
     resp.key_points.append(lang_text(route.language, f"{ko_head} ({span}): {listed}.",
                                      f"{en_head} ({span}): {listed}."))  # fmt: skip
-    return True
-
-
-def _moved_regions(resp: AgentResponse, route: Route, moves: list[Any], move: str,
-                   labels: tuple[str, str, str],
-                   growth: Callable[[Any], float] | None) -> bool:  # fmt: skip
-    """'미분양 1년 전보다 늘어난 지역 몇 곳이야?', '1년 상승률 3% 넘는 지역': every region that
-    moved that way, or past the bar on its change (its growth in % when a rate is asked),
-    counted, not the top three of a ranking."""
-    ko, en, unit = labels
-    up, op = move == "up", route.frame.operation  # type: ignore[union-attr]
-    size = growth or (lambda m: m[1])
-    barred = op.kind == "filter" and op.threshold is not None and op.comparator is not None
-    if barred:
-        kept = [m for m in moves if meets(size(m), str(op.comparator), float(op.threshold or 0))]
-        bar = f"{float(op.threshold or 0):g}%" if growth else level(float(op.threshold or 0), unit)
-        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][str(op.comparator)]
-        said = (f"{ko} {'상승률' if growth else '변화'} {bar} {words}",
-                f"{en} {'growth' if growth else 'change'} {words} {bar}")  # fmt: skip
-    else:
-        kept = [m for m in moves if (m[1] > 0 if up else m[1] < 0)]
-        said = (f"{josa(ko, '이/가')} {'늘어난' if up else '줄어든'}",
-                f"{en} {'rose' if up else 'fell'}")  # fmt: skip
-    span = f"{moves[0][4]} → {moves[0][5]}"
-    listed = ", ".join(f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("
-                       + (f"{size(m):+.2f}%" if growth else signed(m[1], unit)) + ")"
-                       for m in kept)  # fmt: skip
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{said[0]} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳" + (f" — {listed}." if kept else "."),
-        f"Regions where {said[1]} ({span}): {len(kept)} of {len(moves)}"
-        + (f" — {listed}." if kept else "."),
-    ))  # fmt: skip
     return True
 
 

@@ -32,6 +32,7 @@ from data_access.catalog import dataset_by_code
 from data_access.contracts import StructuredCitation
 from data_access.errors import ToolInputError
 from data_access.graph.base import GraphStore
+from data_access.market_series import is_rate_unit
 from data_access.postgres import connection, run_read_only
 
 
@@ -360,10 +361,6 @@ AXIS_WORDS = {"percent": "%", "%": "%", "%p": "%p", "krw per usd": "원/달러",
               "index": "지수", "index 2020=100": "지수 (2020=100)",
               "index 1982-1984=100": "지수 (1982~1984=100)", "원": "원", "호": "호", "건": "건",
               "krw": "원", "usd": "달러", "jpy": "엔", "eur": "유로", "cny": "위안"}  # fmt: skip
-
-
-def is_rate_unit(unit: str) -> bool:
-    return unit.strip().lower() in ("percent", "%")
 
 
 def level_text(value: float, unit: str, lang: str = "ko") -> str:

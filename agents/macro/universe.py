@@ -38,6 +38,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.macro.universe_sql import UNIVERSE_DATA_VERSION
+from agents.understanding.parse import asked_move
 from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.errors import WorkbenchError
@@ -140,6 +141,11 @@ def _scope(country: str, market: str, universe: int,
             f"{country} Top{universe} universe (snapshot {snapshot}, {where_en})")  # fmt: skip
 
 
+def money(value: float, won: bool) -> str:
+    """A market cap or trading value: '556조 4,460억 원' in won, '$4,046.80B' in dollars."""
+    return fig.fmt_krw(value) if won else f"${value / 1e9:,.2f}B"
+
+
 def _figure(row: dict[str, Any], measure: str) -> str:
     won = row["currency"] == "KRW"
     if measure == "return":
@@ -149,7 +155,7 @@ def _figure(row: dict[str, Any], measure: str) -> str:
     value = row[measure]
     if value is None:
         return "-"
-    return fig.fmt_krw(float(value)) if won else f"${float(value) / 1e9:,.2f}B"
+    return money(float(value), won)
 
 
 def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
@@ -337,8 +343,6 @@ def universe_snapshot(resp: AgentResponse, ctx: RunContext, country: str,
 
 # ---------------------------------------------------------------- survivorship (§4-2)
 
-_RETURN_WORDS = ("수익률", "성과", "상승률", "하락률", "올랐", "떨어", "return", "performance")
-
 
 def asks_universe_performance(route: Route) -> bool:
     """'KR Top50 최근 3개월 수익률': the universe's return over a window (not a one-day ranking,
@@ -350,8 +354,8 @@ def asks_universe_performance(route: Route) -> bool:
         return False
     if _COUNT.search(_UNIVERSE_NAME.sub(" ", route.question)):
         return False  # 'Top50 중 3개월 수익률 상위 5개' stays a ranking
-    low = route.question.lower()
-    return any(w in low for w in _RETURN_WORDS) or any(m.name == "return" for m in frame.measures)
+    # the frame reads '수익률', '성과', '상승률' as the return, '올랐어', '떨어졌어?' as a move
+    return any(m.name == "return" for m in frame.measures) or asked_move(route.question) is not None
 
 
 def universe_performance(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:

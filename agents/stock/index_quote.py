@@ -13,10 +13,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from agents.macro.indices import UNIT_KO
 from agents.stock.data import StockData
 from data_access import figures as fig
 from data_access.contracts import AgentAnswer, TraceStep
+from data_access.market_series import UNIT_KO
 from data_access.publishers import with_sources
 
 SESSIONS = 400  # bars read: a year back and its base bar, also for BTC (which trades every day)

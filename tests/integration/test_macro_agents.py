@@ -500,10 +500,10 @@ def test_inversion_volatility_and_which_is_higher(pg_pool: Any, graph_store: Any
     text = answer_question("장단기 금리차 최근 1년 역전된 적 있어?", pool=pg_pool,
                            store=graph_store).answer  # fmt: skip
     if below:
-        assert f"+0.00%p 미만: {len(below)}개" in text  # a gap of two rates, in %p
+        assert f"+0.00%p 미만: {len(below)}일" in text  # a gap of two rates, in %p
     else:
         low = min(window, key=lambda r: float(r["gap"]))
-        assert f"+0.00%p 미만: 없음 (기간 최저 {float(low['gap']):+.2f}%p" in text
+        assert "+0.00%p 미만: 없음." in text and f"최저치: {float(low['gap']):+.2f}%p" in text
     vol = answer_question("원달러 환율 3개월 변동성", pool=pg_pool, store=graph_store).answer
     assert "연환산 변동성" in vol
     gap = answer_question("Which is higher, US or Korean unemployment?", pool=pg_pool,

@@ -1746,7 +1746,7 @@ def test_round_48_an_index_below_a_bar_is_counted_without_a_note_that_it_was_not
                "market_series_prices WHERE series_code = '^KS11') - interval '3 months'")  # fmt: skip
     below = macro_answer("코스피가 4,000 아래로 내려간 날 최근 3개월 며칠?", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
-    assert below.status == "ok" and f"4,000.00 미만: {days:.0f}개" in below.answer
+    assert below.status == "ok" and f"4,000.00 미만: {days:.0f}일" in below.answer
     assert "플래너가 하지 않아" not in below.answer
 
 
@@ -2382,7 +2382,7 @@ def test_round_68_which_of_two_places_is_higher_and_an_ever_question_leads_with_
                         store=graph_store, pool=pg_pool)  # fmt: skip
     first = [line for line in ever.answer.splitlines() if line.startswith("- ")][0]
     assert "관측치" in first and (
-        f"미만: {below:.0f}개" in first or (below == 0 and "없음" in first)
+        f"미만: {below:.0f}일" in first or (below == 0 and "없음" in first)
     )
 
 
@@ -2538,7 +2538,7 @@ def test_round_74_a_level_crossed_is_a_bar_and_a_price_tomorrow_is_a_forecast(
                             "WHERE series_code = '^KS11') - interval '3 months' AND close < 4000"))  # fmt: skip
     below = macro_answer("코스피 4000 아래로 떨어진 적 최근 3개월에 있어?", settings=offline,
                          store=graph_store, pool=pg_pool)  # fmt: skip
-    assert below.status == "ok" and f"4,000.00 미만: {days}개" in below.answer
+    assert below.status == "ok" and f"4,000.00 미만: {days}일" in below.answer
     ahead = answer_stock_question("삼성전자 내일 주가", pool=pg_pool)
     assert ahead is not None and ahead.status == "partial" and "예측" in ahead.answer
 
@@ -3023,7 +3023,7 @@ def test_round_91_the_house_of_a_picked_fund_and_months_of_a_rate_over_a_bar(
     months = macro_answer("미국 CPI 전년비 2.5% 넘은 달 올해 몇 번?", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in months.answer.splitlines() if "2.50% 초과" in x)
-    assert months.status == "ok" and (f": {over}개" in line if over else ": 없음" in line)
+    assert months.status == "ok" and (f": {over}번" in line if over else ": 없음" in line)
 
 
 def test_round_92_a_sector_pick_read_by_another_figure_and_two_yoy_rates(
@@ -3185,7 +3185,7 @@ def test_round_98_days_of_this_year_then_against_now_and_another_fund_of_the_hou
                "macro_observations WHERE series_code = 'KR_USDKRW'))")  # fmt: skip
     counted = macro_answer("원달러 환율 1400원 넘은 날 올해 며칠?", settings=offline,
                            store=graph_store, pool=pg_pool)  # fmt: skip
-    assert counted.status == "ok" and f"초과: {int(days)}개" in counted.answer
+    assert counted.status == "ok" and f"초과: {int(days)}일" in counted.answer
     peak = fetch_all("SELECT trade_date FROM market_series_prices WHERE series_code = '^KS11' AND "
                      "trade_date > (SELECT max(trade_date) FROM market_series_prices WHERE series_code "
                      "= '^KS11') - interval '12 months' ORDER BY close DESC, trade_date LIMIT 1", None,
@@ -3226,7 +3226,7 @@ def test_rounds_99_101_a_sector_by_price_days_ever_said_with_nal_and_a_groups_ye
               "'VIXCLS') - interval '12 months'")  # fmt: skip
     ever = macro_answer("VIX 30 넘은 날 있어?", settings=offline, store=graph_store, pool=pg_pool)
     line = next(x for x in ever.answer.splitlines() if "30.00 초과" in x)
-    assert ever.status == "ok" and line.startswith("- 예 —") and f"초과: {int(vix)}개" in line
+    assert ever.status == "ok" and line.startswith("- 예 —") and f"초과: {int(vix)}일" in line
     last_bar = "(SELECT max(trade_date) FROM stock_prices WHERE security_id = %(s)s)"
     busy = one(pg_pool, "SELECT count(*) FROM stock_prices WHERE security_id = %(s)s AND volume > "
                f"1000000 AND trade_date > {last_bar} - interval '1 month'", s="KR:000660")  # fmt: skip
@@ -3286,7 +3286,7 @@ def test_round_102_regions_held_to_two_bars_and_another_fund_of_the_house_in_a_t
                         store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in kept.answer.splitlines() if "미분양 5,000호 초과 지역" in x)
     assert kept.status == "ok" and f"{len(both)}곳" in line
-    assert both and all(f"{r['region']} (전세가율" in line for r in both)
+    assert both and all(f"{r['region']} 전세가율" in line for r in both)
     funds = fetch_all(
         "SELECT e.name, e.manager FROM etfs e JOIN etf_tags t ON t.etf_code = e.code JOIN LATERAL "
         "(SELECT net_assets FROM etf_prices p WHERE p.etf_code = e.code ORDER BY trade_date DESC "

@@ -26,13 +26,14 @@ RATE = Series(key="KR_BASE_RATE", title="한국은행 기준금리 (KR_BASE_RATE
 def test_threshold_days_counts_the_observations_that_meet_it() -> None:
     text = threshold_days(FX, ">", 1400.0, "ko")
     assert text is not None
-    assert "관측치 5개 중 1,400.00 초과: 3개" in text
-    assert "처음 2026-01-05 (1,410.50)" in text and "마지막 2026-01-08 (1,420.00)" in text
-    assert "가장 높은 값 1,420.00 (2026-01-08)" in text
-    none = threshold_days(FX, ">", 1500.0, "ko")
-    assert none is not None and "없음" in none and "기간 최고 1,420.00" in none
-    below = threshold_days(RATE, "<", 2.6, "en")
-    assert below is not None and "below 2.60% from 2026-01-01 to 2026-04-01: 2 of 4" in below
+    assert "기간(2026-01-02 ~ 2026-01-08, 관측치 5개) 중 1,400.00 초과: 3일" in text
+    assert "처음 2026-01-05 (1,410.50), 마지막 2026-01-08 (1,420.00)" in text
+    none = threshold_days(FX, ">", 1500.0, "ko")  # none: the nearest the window came, its high
+    assert none is not None and "초과: 없음." in none and "최고치: 1,420.00 (2026-01-08)" in none
+    below = threshold_days(RATE, "<", 2.6, "en")  # a monthly series counts its months
+    assert below is not None and "months below 2.60%: 2, first on 2026-03-01" in below
+    months = threshold_days(RATE, "<", 2.6, "ko")
+    assert months is not None and "2.60% 미만: 2번 — 처음 2026-03-01 (2.50%)" in months
 
 
 def test_streak_is_the_run_that_ends_at_the_latest_observation() -> None:
