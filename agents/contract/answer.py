@@ -366,12 +366,20 @@ def quote_line(label: str, lines: Sequence[str], index: int, terms: Sequence[str
     return _quote_at(label, lines, group, index, terms, asked, *_asked(question))
 
 
+# a cost named by a noun's suffix ('수리비', '보관료', '입금액'): the contract says it in full
+COST_WORDS = {"비": "비용", "료": "요금", "액": "금액", "값": "가격"}
+COST_NOUN_RE = re.compile(r"[가-힣]{2,}(비|료|액|값)(?=[은는이가을를도만의에]|\s|$)")
+
+
 def _asked(question: str) -> tuple[FactKind | None, list[str]]:
     """The kind of fact the question asks for and the register words of its everyday words
-    (not of its asking words: '언제까지' names no topic)."""
+    (not of its asking words: '언제까지' names no topic), with the full word for a cost its
+    noun's suffix names ('수리비는 누가 내요?' → 비용: '… 수리 등에 소요되는 비용은 …')."""
     if not question:
         return None, []
-    return asked_kind(question), rewrite(INTERROGATIVE_RE.sub(" ", question)).translated
+    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated
+    costs = [COST_WORDS[m.group(1)] for m in COST_NOUN_RE.finditer(question)]
+    return asked_kind(question), [*restated, *(c for c in costs if c not in restated)]
 
 
 def _quote_at(label: str, lines: Sequence[str], group: list[int], best: int,

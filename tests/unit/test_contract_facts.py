@@ -343,3 +343,13 @@ def test_the_line_stating_the_number_the_question_states_is_quoted() -> None:
     quote = operative("제6조(근로시간 및 휴게시간)", lines, [], ["시간", "쉬", "주"],
                       "4시간 일하면 쉬는 시간은 얼마나 줘요?")  # fmt: skip
     assert quote.marker == "③"
+
+
+def test_a_cost_named_by_its_suffix_finds_the_line_that_says_the_cost() -> None:
+    lines = ["① 수급사업자는 상용소프트웨어 또는 설비등의 노후 등으로 인해 수리 또는 교체 등이 필요한 경우에 지체 없이 이를 원사업자에게 통지한다.",
+             "② 제1항에 따른 통지를 받은 원사업자는 지체 없이 수급사업자에게 수리 등을 지시한다.",
+             "③ 상용소프트웨어 등의 수리 등에 소요되는 비용은 원사업자가 부담한다."]  # fmt: skip
+    quote = operative("제12조(노후시설 등의 수리 등)", lines, ["비용", "수리"],
+                      ["장비", "낡", "고치", "수리", "비", "내"],
+                      "장비가 낡아서 고치면 수리비는 누가 내요?")  # fmt: skip
+    assert quote.marker == "③"
