@@ -42,10 +42,12 @@ from agents.contract.coverage import (
 from agents.contract.facts import (
     FactKind,
     asked_kind,
+    asked_numbers,
     asked_quantity,
     asked_unit,
     fact_rank,
     find_fact,
+    stated_numbers,
     states,
     states_unit,
 )
@@ -216,6 +218,7 @@ FACT_WEIGHT = 1.0  # stating the asked kind of fact counts as one more rare word
 MAY_WEIGHT = 0.5  # ... half a word when it grants or denies the power a yes/no asks about
 UNIT_WEIGHT = 0.5  # ... and half a word more when it counts in the unit asked ('몇 년' → N년)
 PARTY_WEIGHT = 0.25  # a 항/호 whose subject is the party the question asks as ('제가', '회사가')
+NUMBER_WEIGHT = 1.0  # ... one word more when it states a number the question states ('4시간')
 RESTATED_SHARE = 0.5  # a register word for an everyday word ('금융사고' for '사기') counts half
 # the asking words themselves: their register words ('언제까지' → 기간, 이내) name no topic
 INTERROGATIVE_RE = re.compile(r"언제\s*(?:까지|부터)?|얼마\s*(?:나|동안)?|며칠|누가|누구|몇\s*\S+")
@@ -316,6 +319,7 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
     unit = asked_unit(question) if question else None
     main = main_words(question) if question else set()
     party = asked_party(question, lines) if question else frozenset()
+    numbers = asked_numbers(question) if question else frozenset()
 
     def weight(text: str, i: int) -> tuple[float, ...]:
         # a tie goes to the line holding more of what the question's main clause says
@@ -326,6 +330,8 @@ def operative(label: str, lines: Sequence[str], terms: Sequence[str],
         # the 항/호 whose own line has the asking party as subject ('1. 여행자의 … 취소요청시')
         if party & line_subjects(lines[i]):
             score += PARTY_WEIGHT
+        if numbers & stated_numbers(text):  # '4시간 일하면' → '4시간 근로에 30분'
+            score += NUMBER_WEIGHT
         return (score, *rest, held, -i)
 
     # the 항/호 whose text (with the lines that continue it: a PDF's '다만, …' line) answers
@@ -360,12 +366,20 @@ def quote_line(label: str, lines: Sequence[str], index: int, terms: Sequence[str
     return _quote_at(label, lines, group, index, terms, asked, *_asked(question))
 
 
+# a cost named by a noun's suffix ('수리비', '보관료', '입금액'): the contract says it in full
+COST_WORDS = {"비": "비용", "료": "요금", "액": "금액", "값": "가격"}
+COST_NOUN_RE = re.compile(r"[가-힣]{2,}(비|료|액|값)(?=[은는이가을를도만의에]|\s|$)")
+
+
 def _asked(question: str) -> tuple[FactKind | None, list[str]]:
     """The kind of fact the question asks for and the register words of its everyday words
-    (not of its asking words: '언제까지' names no topic)."""
+    (not of its asking words: '언제까지' names no topic), with the full word for a cost its
+    noun's suffix names ('수리비는 누가 내요?' → 비용: '… 수리 등에 소요되는 비용은 …')."""
     if not question:
         return None, []
-    return asked_kind(question), rewrite(INTERROGATIVE_RE.sub(" ", question)).translated
+    restated = rewrite(INTERROGATIVE_RE.sub(" ", question)).translated
+    costs = [COST_WORDS[m.group(1)] for m in COST_NOUN_RE.finditer(question)]
+    return asked_kind(question), [*restated, *(c for c in costs if c not in restated)]
 
 
 def _quote_at(label: str, lines: Sequence[str], group: list[int], best: int,

@@ -36,11 +36,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from agents.contract.models import Article
+from agents.contract.parties import PARTY_WORDS
 from agents.contract.thesaurus import everyday, is_english, kin, restate, rewrite
 from agents.contract.tokenize import tagged, tokens
 
 # Generic words: what kind of fact is asked (a period, an amount, a party), never the topic.
-ASPECT_WORDS = frozenset(
+GENERIC_WORDS = frozenset(
     "기간 시간 기한 일자 날짜 날 일 주 개월 월 년 금액 비용 돈 얼마 얼마나 언제 어디 누구 누가 무엇 뭐 몇 "
     "방법 조건 경우 내용 사항 관련 대하 관하 기준 절차 여부 범위 이상 이하 이내 미만 초과 최대 최소 "
     "지급 며칠 일주일 하루 한달 매주 매월 매년 요금 가격 값 퍼센트 상한 한도 시작 이유 왜 "
@@ -51,6 +52,8 @@ ASPECT_WORDS = frozenset(
     "what when who how much many long period amount contract clause party parties the a an is are "
     "does do can of for to in on by".split()
 )
+# ... and every party word: a side named in everyday words ('원청이', '집주인이') says who
+ASPECT_WORDS = GENERIC_WORDS | PARTY_WORDS
 NOUN_TAG_RE = re.compile(r"^(?:NNG|NNP|SL|XR|SH)")
 VERB_TAGS = ("VV", "VA")
 PREDICATE_TAGS = ("XSV", "XSA")  # 하다/되다 after a noun: '부담하나요', '보관되나요'

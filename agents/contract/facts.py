@@ -289,3 +289,29 @@ def states_unit(text: str, unit: str) -> bool:
     """Whether `text` states a period in `unit` ('3영업일' for 일)."""
     spelled = r"(?:영업)?일" if unit == "일" else re.escape(unit)
     return re.search(rf"{NUM}\s*{spelled}", text) is not None
+
+
+# A number the question states ('4시간 일하면', '두 번 넘게', '세 달'): the 항/호 that states the
+# same number is the one about that case ('4시간 근로에 30분' beside '1주 12시간'). Native Korean
+# numerals count before a counter; a line's numbers are its digits, not an article or 항 it cites
+# ('제2조 제3항') nor its own marker. One is left out: '1일', '1개월' are everywhere.
+NATIVE_NUMERALS = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯": 5, "여섯": 6,
+                   "일곱": 7, "여덟": 8, "아홉": 9, "열": 10, "스무": 20}  # fmt: skip
+COUNTER = r"(?:번|회|차례|달|개월|시간|일|주|년|명|기|배|분|달치|번째)"
+ASKED_NUMBER_RE = re.compile(
+    rf"(?<![가-힣\d])(\d+|{'|'.join(sorted(NATIVE_NUMERALS, key=len, reverse=True))})\s*{COUNTER}"
+)
+STATED_NUMBER_RE = re.compile(r"(?<![\d.,제])(\d+)(?![\d.,]|\s*(?:조|항|호)(?![가-힣]))")
+LINE_MARKER_RE = re.compile(r"^\s*(?:[①-⑳]|\d{1,2}[.)]|[가-하][.)])\s*")
+
+
+def asked_numbers(question: str) -> frozenset[int]:
+    """The numbers other than one the question states with a counter ('두 번' → 2)."""
+    found = {int(w) if w.isdigit() else NATIVE_NUMERALS[w]
+             for w in ASKED_NUMBER_RE.findall(question)}  # fmt: skip
+    return frozenset(found - {1})
+
+
+def stated_numbers(line: str) -> frozenset[int]:
+    """The numbers a 항/호 line states ('2회분 이상' → 2), without its marker and citations."""
+    return frozenset(int(n) for n in STATED_NUMBER_RE.findall(LINE_MARKER_RE.sub("", line)))

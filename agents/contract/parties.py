@@ -30,7 +30,12 @@ USER_SIDE = frozenset({"임차인", "전차인", "근로자", "여행자", "회�
 EVERYDAY = {"집주인": ("임대인",), "건물주": ("임대인",), "세입자": ("임차인",),
             "사장님": ("사용자",), "여행사": ("당사", "여행업자", "회사"),
             "쇼핑몰": ("몰", "회사"), "게임사": ("회사",),
-            "회사": ("회사", "사용자", "당사"), "은행": ("은행",)}  # fmt: skip
+            "회사": ("회사", "사용자", "당사"), "은행": ("은행",),
+            # a subcontract's sides as people say them: the prime contractor, the subcontractor
+            # and the client ('원청이 대금을 안 주면', '발주처한테 직접')
+            "원청": ("원사업자", "도급인"), "원청사": ("원사업자", "도급인"),
+            "하청": ("수급사업자", "수급인"), "하청업체": ("수급사업자", "수급인"),
+            "발주처": ("발주자",), "발주사": ("발주자",)}  # fmt: skip
 PARTY_WORDS = frozenset({*ROLES, *EVERYDAY})  # every word that names a party
 _NAMES = sorted({*ROLES, *EVERYDAY}, key=len, reverse=True)
 _NAME = "|".join(_NAMES)

@@ -300,16 +300,17 @@ def _stated_together(evidence: Evidence) -> bool:
 
 def _per_topic_lines(evidence: Evidence, language: str, question: str = "") -> list[str]:
     """One answer line per topic asked apart, each from its own best clause ('데이터 제공 범위:
-    …', '손해배상 조건: …'), or that the contract has no clause on it."""
-    lines = []
+    …', '손해배상 조건: …'), then the topics the contract has no clause on: what it says comes
+    first ('국민연금이나 건강보험은 …?' opens with 건강보험's clause, not with 국민연금's absence)."""
+    lines, lacking = [], []
     for topic, found in evidence.topics.items():
         if not found:
-            lines.append(f"{topic}: {NO_CLAUSE[language]}")
+            lacking.append(f"{topic}: {NO_CLAUSE[language]}")
             continue
         best = found[0]
         quote = _quote(best, language, tokens(topic), question or topic)
         lines.append(f"{topic}: {one_line(quote, language)}")
-    return lines
+    return lines + lacking
 
 
 def _loose_lines(clause: FoundClause, language: str) -> list[str]:

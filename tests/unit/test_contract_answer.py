@@ -250,3 +250,17 @@ def test_the_clause_line_that_says_the_question_word_in_the_contract_words() -> 
     question = "제가 보낸 짐을 가는 도중에 멈춰 달라고 할 수 있어요?"
     quote = operative("제13조(화물 반환 청구 등)", lines, [], tokens(question), question)
     assert quote.marker == "①"
+
+
+def test_topics_asked_apart_open_with_what_the_contract_says() -> None:
+    from agents.contract.synthesis import Evidence, FoundClause, offline_answer
+
+    content = ["① 사업자는 법령에 따라 수급인에게 건강보험 가입을 지원한다."]
+    clause = FoundClause(
+        "c", 8, "제8조(사회보험의 가입 등)", "사회보험의 가입 등", content, "hybrid_search"
+    )
+    evidence = Evidence([clause], topics={"국민연금": [], "건강보험": [clause]})
+    lines = offline_answer(
+        evidence, "ko", "search", "국민연금이나 건강보험은 제가 들어야 돼요?"
+    ).splitlines()
+    assert lines[0].startswith("건강보험: ") and lines[1].startswith("국민연금: ")

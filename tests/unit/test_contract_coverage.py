@@ -319,3 +319,12 @@ def test_a_meaning_group_word_is_a_morpheme_of_the_clause_not_a_run_of_letters()
     absent question about a laptop stays absent (fresh-23, '회사에서 노트북을 지급해 줘요?')."""
     wages = _article(9, "임금", "출장 시 사업장 비용은 사용자가 정한 바에 따른다.")
     assert coverage("회사에서 노트북을 지급해 줘요?", wages, [wages, *EMPLOYMENT]) < MIN_COVERAGE
+
+
+def test_a_party_named_in_everyday_words_is_no_topic() -> None:
+    # '원청' is how a subcontractor says 원사업자: who the question is about, not what
+    assert [u.word for u in topic_units("원청이 돈을 계속 안 주면 일을 멈춰도 돼요?")] == ["멈추"]
+    assert [u.word for u in topic_units("집주인이 보증금을 안 돌려주면요?")] == [
+        "보증금을",
+        "돌려주",
+    ]

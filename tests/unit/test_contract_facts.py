@@ -7,7 +7,7 @@ import pytest
 
 from agents.contract.answer import operative
 from agents.contract.coverage import covers, topic_units
-from agents.contract.facts import asked_kind, find_fact
+from agents.contract.facts import asked_kind, asked_numbers, find_fact, stated_numbers
 from agents.contract.models import Article, Clause
 from agents.contract.tokenize import tokens
 
@@ -319,3 +319,37 @@ def test_a_measure_asked_outright_needs_a_clause_stating_a_number() -> None:
     assert not states(["① 화물의 종류, 무게, 부피 등이 신고한 내용과 상이한 사고"], "measure")
     assert states(["1회 운송 화물의 무게는 20킬로그램 이하로 한다."], "measure")
     assert asked_quantity("하루에 몇 시간 쉬어요?") == "hours"  # hours keep their own kind
+
+
+@pytest.mark.parametrize(("question", "numbers"), [
+    ("4시간 일하면 쉬는 시간은 얼마나 줘요?", {4}),
+    ("대금을 두 번 넘게 안 주면 직접 받을 수 있어요?", {2}),
+    ("월세를 세 번 못 내면 쫓겨나요?", {3}),
+    ("1년 다 채우면 휴가를 며칠 받아요?", set()),  # one is everywhere
+    ("세입자가 나가면 어떻게 돼요?", set()),  # '세' of 세입자 is no numeral
+])  # fmt: skip
+def test_the_numbers_a_question_states(question: str, numbers: set[int]) -> None:
+    assert asked_numbers(question) == numbers
+
+
+def test_a_line_states_its_numbers_not_its_marker_or_citations() -> None:
+    assert stated_numbers("3. 원사업자가 지급하여야 하는 하도급대금의 2회분 이상을") == {2}
+    assert stated_numbers("⑥ 「민사집행법」 제248조 제1항 등의 공탁사유가") == set()
+
+
+def test_the_line_stating_the_number_the_question_states_is_quoted() -> None:
+    lines = ["② 근로자의 소정 근로시간은 1일 ( )시간, 1주 ( )시간으로 한다. 단, 1주 12시간의 범위 내에서 연장근로를 할 수 있다.",
+             "③ 사용자는 근로자에게 4시간 근로에 30분, 8시간 근로에 1시간 이상의 휴게시간을 부여한다."]  # fmt: skip
+    quote = operative("제6조(근로시간 및 휴게시간)", lines, [], ["시간", "쉬", "주"],
+                      "4시간 일하면 쉬는 시간은 얼마나 줘요?")  # fmt: skip
+    assert quote.marker == "③"
+
+
+def test_a_cost_named_by_its_suffix_finds_the_line_that_says_the_cost() -> None:
+    lines = ["① 수급사업자는 상용소프트웨어 또는 설비등의 노후 등으로 인해 수리 또는 교체 등이 필요한 경우에 지체 없이 이를 원사업자에게 통지한다.",
+             "② 제1항에 따른 통지를 받은 원사업자는 지체 없이 수급사업자에게 수리 등을 지시한다.",
+             "③ 상용소프트웨어 등의 수리 등에 소요되는 비용은 원사업자가 부담한다."]  # fmt: skip
+    quote = operative("제12조(노후시설 등의 수리 등)", lines, ["비용", "수리"],
+                      ["장비", "낡", "고치", "수리", "비", "내"],
+                      "장비가 낡아서 고치면 수리비는 누가 내요?")  # fmt: skip
+    assert quote.marker == "③"
