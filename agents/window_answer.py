@@ -108,7 +108,7 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     period = frame.period
     if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
         return None
-    if period.label == "ytd":  # '연초 이후 최고가': from the year's first session
+    if period.label == "ytd" and frame.span is None:  # '연초 이후 최고가': from the year's start
         return WindowAsk(fig.Window(1, "this_year"), stat, frame.stat_field, "연초 이후",
                          "year to date")  # fmt: skip
     if period.label not in _PERIOD_WINDOWS:

@@ -178,10 +178,15 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     frame = route.frame
     if frame is None or "avg" not in (frame.operation.aggregate, frame.statistic):  # '평균', 'mean'
         return
+    if counts_asked(route.question):  # '거래량 올해 월평균': the counts' mean, not the prices'
+        return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
     end = ctx.as_of_date
-    if frame is not None and frame.period is not None:  # '최근 6개월 평균': that trailing window
+    if frame.span is not None:  # '올해 평균 가격', '작년 3분기': the span's own days
+        start, end = frame.span.first, min(frame.span.last, ctx.as_of_date)
+        frame.span.used = True
+    elif frame.period is not None:  # '최근 6개월 평균': that trailing window
         start, end = _trailing(ctx.as_of_date, frame.period), ctx.as_of_date
     elif series and series.points:  # the monthly series' own months, so the counts agree
         start = series.points[0][0][:10]

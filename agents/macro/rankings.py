@@ -19,7 +19,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import TEMPLATES
 from agents.macro.tools import lang_text, pct, run_step
-from agents.understanding.coverage import COMPOSED
+from agents.understanding.coverage import COMPOSED, nested_measure
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import vocabulary
@@ -323,11 +323,10 @@ def _rate_asked(route: Route) -> bool:
     return _rate_said(route) or frame.operation.change_basis in ("yoy", "mom")
 
 
-def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-                    move: str, labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """Each region's change from the window's base month to its latest month, the largest rise
-    (or fall) first; the window is the question's period (a year when none)."""
-    ko, en, unit = labels
+def _region_moves(resp: AgentResponse, ctx: RunContext, route: Route,
+                  template: str) -> list[tuple[str, float, float, float, str, str]]:  # fmt: skip
+    """(region, change, first value, last value, first month, last month) of each region over
+    the question's period (a year when none; a month for '전월 대비')."""
     frame = route.frame
     period = asked_period(frame)
     if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
@@ -342,6 +341,74 @@ def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template
             v0, v1 = float(window[0]["value"]), float(window[-1]["value"])
             moves.append((region, v1 - v0, v0, v1, str(window[0]["month"])[:7],
                           str(window[-1]["month"])[:7]))  # fmt: skip
+    return moves
+
+
+_AMONG = re.compile(r"(?:지역|곳|데)\s*(?:들\s*)?중|\bamong\b")
+
+
+def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+    """Two housing series, one choosing the regions, the other read or ranked among them:
+    '미분양 가장 많은 지역의 전세가율' (the first's pick, the second read of it) and '주택가격지수
+    1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first moved that way, ranked by the
+    second). False unless two housing series and such a plan were asked."""
+    frame = route.frame
+    if frame is None or frame.operation.kind != "rank":
+        return False
+    said = [m for m in frame.measures if m.name in BY_MEASURE]
+    if len({m.name for m in said}) < 2:
+        return False
+    first, second = said[0], next(m for m in said if m.name != said[0].name)
+    among = _AMONG.search(route.question)
+    if not among and nested_measure(frame) != second.surface:
+        return False
+    latest = {m.name: _regions(resp, ctx, route, f"{BY_MEASURE[m.name].removesuffix('_window')}"
+                               "_latest_by_region") for m in (first, second)}  # fmt: skip
+    _, _, ko1, en1, unit1 = SPECS[BY_MEASURE[first.name]]
+    _, _, ko2, en2, unit2 = SPECS[BY_MEASURE[second.name]]
+    high = frame.operation.direction != "asc"
+    if among:  # the set the first series' move chose, then the order of the second
+        move = asked_move(route.question[: among.start()]) or "up"
+        window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
+        kept = {
+            m[0]
+            for m in _region_moves(resp, ctx, route, window)
+            if (m[1] > 0 if move == "up" else m[1] < 0)
+        }
+        rows = sorted((r for r in latest[second.name] if r["region"] in kept),
+                      key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
+        n = with_ties([float(r["value"]) for r in rows], frame.operation.top_n or 1)
+        listed = ", ".join(f"{r['region']} {level(float(r['value']), unit2)} ({str(r['month'])[:7]})"
+                           for r in rows[:n])  # fmt: skip
+        word = ("늘어난", "rose") if move == "up" else ("줄어든", "fell")
+        line = (f"{josa(ko1, '이/가')} {word[0]} 지역 {len(kept)}곳 중 {ko2} "
+                f"{'높은' if high else '낮은'} 순: {listed or '없음'}.",
+                f"Of the {len(kept)} regions where {en1} {word[1]}, by {en2}, "
+                f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
+    else:  # the first series' pick, then the second read of it
+        ranked = sorted(latest[first.name], key=lambda r: float(r["value"]), reverse=high)
+        if not ranked:
+            return False
+        top = ranked[0]
+        read = next((r for r in latest[second.name] if r["region"] == top["region"]), None)
+        shown = (f"{level(float(read['value']), unit2)} ({str(read['month'])[:7]})" if read
+                 else "데이터 없음")  # fmt: skip
+        line = (f"{ko1} 가장 {'높은' if high else '낮은'} 지역: {top['region']} "
+                f"{level(float(top['value']), unit1)} ({str(top['month'])[:7]}) → {ko2} {shown}.",
+                f"The region with the {'highest' if high else 'lowest'} {en1}: {top['region']} "
+                f"{level(float(top['value']), unit1)} → {en2} {shown}.")  # fmt: skip
+    resp.key_points.append(lang_text(route.language, *line))
+    frame.notes.append(COMPOSED)
+    return True
+
+
+def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
+                    move: str, labels: tuple[str, str, str]) -> bool:  # fmt: skip
+    """Each region's change from the window's base month to its latest month, the largest rise
+    (or fall) first; the window is the question's period (a year when none)."""
+    ko, en, unit = labels
+    frame = route.frame
+    moves = _region_moves(resp, ctx, route, template)
     if not moves:
         return False
     # '상승률': ranked and shown in %; a count said with a basis ('전월 대비 가장 많이 늘어난')

@@ -285,3 +285,39 @@ def test_a_years_volatility_and_a_year_to_date_extreme(
     assert (
         f"연초 이후({day.year}-01-" in ytd.answer and f"최고치: {float(high):,.0f}원" in ytd.answer
     )
+
+
+def test_two_housing_series_composed_and_a_years_deal_mean(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 135: '주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳' gave two rankings of falls;
+    '미분양 가장 많은 지역의 전세가율' ranked both series (partial); '부산 아파트 거래 올해 평균
+    가격' averaged fifteen months of deals."""
+    fell = {r["region"] for r in fetch_all(
+        "SELECT a.region FROM re_house_price_index a JOIN re_house_price_index b ON b.region = "
+        "a.region AND b.month = a.month - interval '12 months' WHERE a.month = (SELECT max(month) "
+        "FROM re_house_price_index) AND a.index_value < b.index_value AND a.region <> '전국'",
+        None, pg_pool)}  # fmt: skip
+    unsold = fetch_all("SELECT region, units FROM re_unsold_housing WHERE month = (SELECT "
+                       "max(month) FROM re_unsold_housing) ORDER BY units DESC", None, pg_pool)  # fmt: skip
+    top = next(r for r in unsold if r["region"] in fell)
+    among = macro_answer("주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳", settings=offline,
+                         store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        f"줄어든 지역 {len(fell)}곳 중 미분양 높은 순: {top['region']} {int(top['units']):,}호"
+        in (among.answer)
+    )
+    most = next(r for r in unsold if r["region"] != "전국")
+    ratio = fetch_all("SELECT ratio FROM re_jeonse_ratio WHERE region = %(r)s ORDER BY month DESC "
+                      "LIMIT 1", {"r": most["region"]}, pg_pool)[0]["ratio"]  # fmt: skip
+    read = macro_answer("미분양 가장 많은 지역의 전세가율", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert read.status == "ok" and f"{most['region']} {int(most['units']):,}호" in read.answer
+    assert f"→ 전세가율 {float(ratio):.2f}%" in read.answer
+    year = fetch_all(
+        "SELECT avg(price_krw) AS a, count(*) AS n FROM re_transactions WHERE (region = '부산' OR "
+        "region LIKE '부산 %%') AND deal_date >= date_trunc('year', (SELECT max(deal_date) FROM "
+        "re_transactions))", None, pg_pool)[0]  # fmt: skip
+    mean = macro_answer("부산 아파트 거래 올해 평균 가격", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert f"아파트 실거래 {int(year['n']):,}건의 평균 거래가격" in mean.answer
