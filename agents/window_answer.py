@@ -283,10 +283,22 @@ def _signed(value: float, fmt: Callable[[float], str], rate: bool) -> str:
 PER_COUNT = {"month": 12, "quarter": 4, "year": 3}  # periods shown (the newest)
 
 
-def per_period_months(unit: str) -> int:
+_UNIT_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+
+
+def per_period_count(frame: QuestionFrame | None, unit: str) -> int:
+    """How many periods to show: as many as the window or period asked holds ('월별 추이 최근
+    6개월' → 6, '분기별 최근 4분기' → 4), else the newest PER_COUNT."""
+    w = frame.window if frame else None
+    months = (w.n * _UNIT_MONTHS[w.unit] if w is not None and w.unit in _UNIT_MONTHS
+              else frame.period.months if frame and frame.period else None)  # fmt: skip
+    return max(1, round(months / _UNIT_MONTHS[unit])) if months else PER_COUNT[unit]
+
+
+def per_period_months(unit: str, count: int | None = None) -> int:
     """Months of data a per-period answer needs: the periods shown, the one before them (the
     first one's base) and a month of slack."""
-    return {"month": 1, "quarter": 3, "year": 12}[unit] * (PER_COUNT[unit] + 1) + 1
+    return _UNIT_MONTHS[unit] * ((count or PER_COUNT[unit]) + 1) + 1
 
 
 def period_pick(frame: QuestionFrame) -> str | None:

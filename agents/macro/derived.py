@@ -36,6 +36,7 @@ from agents.window_answer import (
     describe,
     gap_text,
     mark_used,
+    per_period_count,
     per_period_stat,
     per_period_text,
     period_pick,
@@ -837,11 +838,12 @@ def _span_points(points: list[tuple[str, float]], span: CalendarSpan) -> list[tu
 
 
 def per_period_point(series: Series, unit: str, stat: str, lang: str,
-                     pick: str | None = None) -> str:  # fmt: skip
-    """One figure per calendar period of a series (a rate's 'return' is its mean level); with
-    `pick` ('max'/'min'), the period of the largest one first ('가장 많이 오른 달')."""
+                     pick: str | None = None, count: int | None = None) -> str:  # fmt: skip
+    """One figure per calendar period of a series (a rate's 'return' is its mean level), the
+    newest `count`; with `pick` ('max'/'min'), the period of the largest one first ('가장 많이
+    오른 달')."""
     stat = "avg" if stat == "return" and is_rate(series) else stat
-    rows = fig.per_period(series.points, unit, stat)[-PER_COUNT[unit] :]
+    rows = fig.per_period(series.points, unit, stat)[-(count or PER_COUNT[unit]) :]
     shown = [f"{r[1]:+.2f}%" if stat == "return" else _value(r[1], series) for r in rows]
     return per_period_text(_name(series), unit, stat, rows, shown, lang, pick)
 
@@ -901,7 +903,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             span.used = True
             series = [s.model_copy(update={"points": _span_points(s.points, span)}) for s in series]
         pick = period_pick(frame)  # '가장 많이 오른 달': the month of the largest rise first
-        return [per_period_point(s, frame.per_period, per_period_stat(frame), lang, pick)
+        count = PER_COUNT[frame.per_period] if span else per_period_count(frame, frame.per_period)
+        return [per_period_point(s, frame.per_period, per_period_stat(frame), lang, pick, count)
                 for s in series]  # fmt: skip
     ask = window_asked(frame, len(series))
     if ask is not None:

@@ -198,16 +198,18 @@ def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route,
     ko_en = "ko" if route.language == "ko" else "en"
     kept, said, rows = None, [], list[dict[str, Any]]()
     shown: dict[str, list[str]] = {}
+    seen: set[str | None] = set()
     for measure, comparator, bar in bars[:1] if held else bars:
         template = held[0] if held else BY_MEASURE[str(measure)]
         _, _, ko, en, unit = SPECS[template]
         got = held[1] if held else _regions(resp, ctx, route,
                                             f"{template.removesuffix('_window')}_latest_by_region")  # fmt: skip
         rows = rows or sorted(got, key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
-        for r in got:
+        for r in got if measure not in seen else []:  # '2000호 이상 5000호 미만': shown once
             shown.setdefault(str(r["region"]), []).append(
                 f"{ko + ' ' if len(bars) > 1 and not held else ''}{level(float(r['value']), unit)} "
                 f"({str(r['month'])[:7]})")  # fmt: skip
+        seen.add(measure)
         met = {str(r["region"]) for r in got if meets(float(r["value"]), comparator, bar)}
         kept = met if kept is None else kept & met
         words = COMPARATOR_WORDS[ko_en][comparator]

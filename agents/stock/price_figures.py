@@ -37,12 +37,12 @@ from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
 from agents.window_answer import (
-    PER_COUNT,
     PER_READ,
     WindowAsk,
     bar_days_ask,
     describe,
     mark_used,
+    per_period_count,
     per_period_months,
     per_period_stat,
     per_period_text,
@@ -186,10 +186,11 @@ def _per_period(turn: Turn, pool: ConnectionPool | None) -> None:
     assert unit is not None
     stat = per_period_stat(turn.frame)
     field = "volume" if turn.frame.measure() == "volume" else "close"
-    start = date.fromisoformat(turn.as_of) - relativedelta(months=per_period_months(unit))
+    count = per_period_count(turn.frame, unit)  # '월별 평균 종가 최근 3개월': three months
+    start = date.fromisoformat(turn.as_of) - relativedelta(months=per_period_months(unit, count))
     rows = fetch_bars(turn, pool, start)
     points = [(r["trade_date"], float(r[field])) for r in rows if r[field] is not None]
-    found = fig.per_period(points, unit, stat)[-PER_COUNT[unit] :]
+    found = fig.per_period(points, unit, stat)[-count:]
     fmt = partial(figure_text, "return" if stat == "return" else field, turn=turn)
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
     turn.lines.append(per_period_text(name, unit, stat, found, [fmt(r[1]) for r in found],

@@ -562,9 +562,10 @@ def _sector_bars(turn: Turn, rows: list[dict[str, Any]], bars: list[tuple[str, s
     said = [f"{_words(turn, m)[0 if turn.ko() else 1]} {figure_text(m, b, turn)} "
             f"{COMPARATOR_WORDS[lang][c]}" if turn.ko() else f"{_words(turn, m)[1]} "
             f"{COMPARATOR_WORDS[lang][c]} {figure_text(m, b, turn)}" for m, c, b in bars]  # fmt: skip
-    shown = [", ".join(figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m, _, _ in bars)
+    measures = list(dict.fromkeys(m for m, _, _ in bars))  # '20배 이상 30배 이하': one figure
+    shown = [", ".join(figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m in measures)
              for r in met[:_LISTED]]  # fmt: skip
-    listed = ", ".join(f"{r['name']} {v}" if len(bars) == 1 else f"{r['name']} ({v})"
+    listed = ", ".join(f"{r['name']} {v}" if len(measures) == 1 else f"{r['name']} ({v})"
                        for r, v in zip(met, shown, strict=False))  # fmt: skip
     if len(met) > _LISTED:
         listed += (

@@ -1713,13 +1713,24 @@ def _thresholds(text: str, raw: str = "") -> list[tuple[str, float, str | None, 
         free = [m for m in numbers if m.start() not in taken]
         if not free:
             break
-        best = min(free, key=lambda m: min(abs(m.end() - c.start), abs(m.start() - c.end)))
+        best = min(free, key=lambda m: _distance(text, m, c))
         taken.add(best.start())
         out.append((*_read_number(text, c, best), c.start))
     signs: list[tuple[str, float, str | None, int]] = [
         (h.label, 0.0, "%", h.start) for h in find_phrases(text, vocabulary()["sign_words"])
     ]
     return sorted(out + signs, key=lambda t: t[3])  # '마이너스인': a bar of zero
+
+
+_UNIT_BETWEEN = re.compile(r"\s*[가-힣A-Za-z%]{0,3}\s*")
+
+
+def _distance(text: str, number: re.Match[str], c: Hit) -> int:
+    """How far a number is from a comparator; a number right before it, with only its unit
+    between, is its own ('20배 이상 30배 이하': 20 is 이상's, not 30)."""
+    if number.end() <= c.start and _UNIT_BETWEEN.fullmatch(text, number.end(), c.start):
+        return 0
+    return min(abs(number.end() - c.start), abs(number.start() - c.end))
 
 
 def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, str | None]:
@@ -2450,6 +2461,7 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
     return at is not None and all(low.find(m.surface.lower()) > at for m in frame.measures)
 
 
+_THEN = re.compile(r"그\s*때|그날|\bthen\b")
 # 'then', and the span since then ('그동안 수익률은?', '그 사이 상승률은?'): words, as coverage reads them
 _SINCE_THEN = ("그때", "그 때", "then", "그동안", "동안", "사이", "그새", "since", "between")
 
@@ -2521,6 +2533,13 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
         frame.span = previous.span.model_copy(update={"used": False})  # '코스피 올해 수익률' → …
     if frame.period is None:
         frame.period = previous.period or _since_the_day_named(frame, previous)
+    if previous.statistic in ("max", "min") and _THEN.search(frame.question):
+        # '최근 1년 최고치는?' → '그때보다 지금 얼마나 낮아?': the extreme's line sets the latest
+        # value against it
+        frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
+        frame.window = frame.window or (previous.window.model_copy(
+            update={"start": -1, "end": -1, "used": False}) if previous.window else None)  # fmt: skip
+        frame.notes += [f"{READ}{w}" for w in ("그때", "그날", "then")]
     if bare and frame.statistic is None and previous.statistic:  # '20거래일 평균은?' → '기아는?'
         frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
         frame.window = frame.window or (previous.window.model_copy(

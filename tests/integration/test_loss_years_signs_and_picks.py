@@ -321,3 +321,26 @@ def test_two_housing_series_composed_and_a_years_deal_mean(
     mean = macro_answer("부산 아파트 거래 올해 평균 가격", settings=offline, store=graph_store,
                         pool=pg_pool)  # fmt: skip
     assert f"아파트 실거래 {int(year['n']):,}건의 평균 거래가격" in mean.answer
+
+
+def test_a_range_of_two_bars_and_monthly_figures_over_the_window_asked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 136: 'PER 20배 이상 30배 이하 종목 몇 개' and '미분양 2000호 이상 5000호 미만 지역'
+    swapped the bars (none met both, status ok); '인천 전세가율 월별 추이 최근 6개월' listed twelve
+    months."""
+    pes = [float(r["pe"]) for r in fetch_all(_SNAPSHOT, None, pg_pool)
+           if r["country"] == "KR" and r["pe"] is not None and float(r["pe"]) > 0]  # fmt: skip
+    ranged = _stock("PER 20배 이상 30배 이하 종목 몇 개", pg_pool)
+    line = next(x for x in ranged.answer.splitlines() if x.startswith("- 국내"))
+    assert f"{len(pes)}종목 중 {sum(20 <= p <= 30 for p in pes)}종목" in line
+    units = fetch_all("SELECT count(*) AS n FROM re_unsold_housing WHERE month = (SELECT max(month) "
+                      "FROM re_unsold_housing) AND region <> '전국' AND units >= 2000 AND units < "
+                      "5000", None, pg_pool)[0]["n"]  # fmt: skip
+    regions = macro_answer("미분양 2000호 이상 5000호 미만 지역", settings=offline,
+                           store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"(지역별 최신월): {int(units)}곳 /" in regions.answer
+    months = macro_answer("인천 전세가율 월별 추이 최근 6개월", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    monthly = next(x for x in months.answer.splitlines() if "월별 평균" in x)
+    assert monthly.count(" ~ ") == 6

@@ -1284,3 +1284,31 @@ def test_a_day_named_by_a_holiday(question: str, day: str) -> None:
 
     found = read_date_point(question, today=date(2026, 11, 28))
     assert found is not None and found.day.isoformat() == day
+
+
+@pytest.mark.parametrize(("text", "bars"), [
+    # round 136: '20배 이상 30배 이하' paired 이상 with 30 and 이하 with 20 (none met both)
+    ("per 20배 이상 30배 이하 종목 몇 개", [(">=", 20.0), ("<=", 30.0)]),
+    ("미분양 2000호 이상 5000호 미만 지역", [(">=", 2000.0), ("<", 5000.0)]),
+    ("보수 0.1% 이상 0.3% 이하 etf", [(">=", 0.1), ("<=", 0.3)]),
+    ("환율 넘는 1400원 날", [(">", 1400.0)]),
+])  # fmt: skip
+def test_a_range_pairs_each_comparator_with_the_number_before_it(
+    text: str, bars: list[tuple[str, float]]
+) -> None:
+    from agents.understanding.parse import _thresholds
+
+    assert [(c, v) for c, v, _, _ in _thresholds(text)] == bars
+
+
+def test_periods_shown_follow_the_window_asked(lexicon: Lexicon) -> None:
+    """Round 136: '월별 추이 최근 6개월' and '월별 평균 종가 최근 3개월' listed twelve months."""
+    from agents.window_answer import PER_COUNT, per_period_count
+
+    assert per_period_count(read(lexicon, "인천 전세가율 월별 추이 최근 6개월", kinds=MACRO_KINDS),
+                            "month") == 6  # fmt: skip
+    assert per_period_count(read(lexicon, "미국 CPI 분기별 평균 최근 4분기", kinds=MACRO_KINDS),
+                            "quarter") == 4  # fmt: skip
+    assert (
+        per_period_count(read(lexicon, "삼성전자 분기별 수익률"), "quarter") == PER_COUNT["quarter"]
+    )
