@@ -337,6 +337,9 @@ def per_period_text(name: str, unit: str, stat: str, rows: list, shown: list, la
             best = i
     if best >= 0:
         said = ("가장 크게 오른", "the best") if pick == "max" else ("가장 크게 내린", "the worst")
+        if stat != "return":  # '평균이 가장 높은 달'
+            said = (f"{words[0]}이 가장 {'높은' if pick == 'max' else '낮은'}",
+                    f"the {'highest' if pick == 'max' else 'lowest'} {words[1]}")  # fmt: skip
         span = {"month": ("개월", "months"), "quarter": ("개 분기", "quarters"),
                 "year": ("년", "years")}[unit]  # fmt: skip
         one = {"month": ("달", "month"), "quarter": ("분기", "quarter"), "year": ("해", "year")}[

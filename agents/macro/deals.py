@@ -35,8 +35,8 @@ def level(value: float, unit: str) -> str:
     """A housing or macro level in its unit: 억 원 for prices, % for ratios, homes and deals
     counted; other units (index points) as plain numbers."""
     unit_l = unit.lower()
-    if unit_l in ("원", "krw"):  # a share price in 원, an apartment in 억 원
-        return fig.fmt_krw(value, "만") if abs(value) >= 1e8 else f"{value:,.0f}원"
+    if unit_l in ("원", "krw"):  # a share price in 원, an apartment (or its move) in 억·만 원
+        return fig.fmt_krw(value, "만") if abs(value) >= 1e7 else f"{value:,.0f}원"
     if unit_l in ("호", "건"):
         return f"{value:,.0f}{unit}"
     if unit_l in ("%", "percent"):

@@ -385,7 +385,7 @@ def change(series: Series, basis: str, lang: str) -> str | None:
         return None
     moved = f"{grown[0]:+.2f}{grown[1]}"
     if not is_rate(series):  # the rate and the move in the series' own unit ('+2.30% (+32.50원)')
-        moved += f" ({latest - base_value:+,.2f})"
+        moved += f" ({signed(latest - base_value, series.unit)})"
     word = (_DAILY_BASIS_WORDS if _daily(series) else _BASIS_WORDS)[basis][0 if lang == "ko" else 1]
     return (f"{_name(series)} {word} {moved}: {_value(latest, series)} ({latest_day}) vs "
             f"{_value(base_value, series)} ({base_day}).")  # fmt: skip

@@ -31,7 +31,7 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import CalendarSpan, measure_name
+from agents.understanding.frame import DAY_OF_MOVE, CalendarSpan, measure_name
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -130,9 +130,17 @@ def _against_index(turn: Turn, pool: ConnectionPool | None, name: str, p: fig.Pe
 
 def day_of_move(frame: QuestionFrame) -> bool:
     """The day of the largest one-day rise or fall asked ('… 가장 많이 떨어진 날은?')."""
-    op = frame.operation
+    op = frame.operation  # '가장 많이 떨어진 날 거래량': the day of the move, its volume read
     return (op.kind == "aggregate" and op.aggregate in ("max", "min") and bool(op.words)
-            and frame.measure() in (None, "return"))  # fmt: skip
+            and (frame.measure() in (None, "return") or DAY_OF_MOVE in frame.notes))  # fmt: skip
+
+
+def _falls(frame: QuestionFrame) -> bool:
+    """The move asked is a fall: the frame reads '떨어진 날' as the lowest move, and a day's move
+    read for another figure says its direction in its words."""
+    if frame.measure() in (None, "return"):
+        return frame.operation.aggregate == "min"
+    return asked_move(" ".join(frame.operation.words)) == "down"
 
 
 def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
@@ -283,7 +291,7 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
         rows = after_base(rows, p, with_base=True)  # the move into the period's first day
         label = p.ko if turn.ko() else p.en
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    fall = turn.frame.operation.aggregate == "min"  # the frame reads '떨어진 날' as the lowest move
+    fall = _falls(turn.frame)
     found = fig.biggest_one_day_move(closes, "min" if fall else "max")
     if found is None:
         turn.notes.append(
@@ -298,6 +306,10 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
                       f"(종가 {money(prev, cur)} → {money(close, cur)})" if turn.ko() else
                       f"{word} over {label} ({closes[0][0]} to {closes[-1][0]}): {day} "
                       f"{move:+.2f}% (close {money(prev, cur)} → {money(close, cur)})")  # fmt: skip
+    volume = next((r["volume"] for r in rows if r["trade_date"] == day), None)
+    if turn.frame.measure() == "volume" and volume is not None:  # '… 떨어진 날 거래량'
+        turn.lines[-1] += (f", 그날 거래량 {float(volume):,.0f}주" if turn.ko()
+                           else f", volume that day {float(volume):,.0f}")  # fmt: skip
 
 
 def asks_why(frame: QuestionFrame) -> bool:

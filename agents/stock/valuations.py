@@ -239,6 +239,14 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
             turn.leads.append(verdict(f"{turn.stock['name']} {ko if turn.ko() else en}",
                                       float(own[field]), mine, "<" if side == "asc" else ">", said,
                                       bar, turn.lang))  # fmt: skip
+            if _HOW_MUCH.search(turn.frame.question):  # '얼마나 높아?': the gap, whichever way
+                gap = float(own[field]) - bar  # '3.04배 낮다' would say a ratio: the gap bare
+                size = (f"{abs(gap):.2f}%p" if name == "dividend_yield" else f"{abs(gap):.2f}"
+                        if name in ("per", "pbr") else figure_text(name, abs(gap), turn))  # fmt: skip
+                turn.leads.append(
+                    f"{ko} {mine}, {word[0]} {shown}보다 {size} {'높습니다' if gap > 0 else '낮습니다'}"
+                    if turn.ko() else f"{en} {mine}, {size} {'above' if gap > 0 else 'below'} the "
+                    f"{word[1]} {shown}")  # fmt: skip
         turn.lines.append(
             f"{ko} {mine} — {sector} 업종({market} {len(values)}종목) 평균 {avg}, 중앙값 {mid} "
             f"({turn.as_of} 기준)" if turn.ko() else f"{en} {mine} vs the {sector} sector "
@@ -269,6 +277,7 @@ def _rank(turn: Turn, pool: ConnectionPool | None) -> None:
         mark_read(turn.frame, "순위", "rank")
 
 
+_HOW_MUCH = re.compile(r"얼마나|몇\s*배|how much|by how")
 _SECTOR_SAID = re.compile(r"업종|섹터|sector", re.IGNORECASE)
 
 

@@ -1273,20 +1273,27 @@ _MOVE_DAY = re.compile(r"(?:(?:상승|급등)|(하락|급락))일(?=$|[\s?.!은�
 _MOVE_MONTH = re.compile(
     r"(?:오른|올랐던|내린|내렸던|떨어진|떨어졌던|상승한|하락한)\s*달(?=$|[\s?.!은는이가을를에])"
 )
+_LEVEL_MONTH = re.compile(r"(?:가장|제일)\s*(높|낮|많|적|크|작)(?:았던|었던|은)\s*달")
+_MEAN = re.compile(r"평균|average|mean")
 _COMBINE = re.compile(r"합치|합쳐|together|combined")
 
 
 def _read_month_of_move(frame: QuestionFrame) -> None:
     """'가장 많이 오른 달': each calendar month's return, the largest (not a day's move)."""
     op = frame.operation
-    if (op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return"
-            and _MOVE_MONTH.search(frame.question)):  # fmt: skip
+    # '가장 높았던 달 평균': each month's mean, the highest picked
+    level = _MEAN.search(frame.question) and _LEVEL_MONTH.search(frame.question)
+    if level and op.kind == "aggregate":
+        op.aggregate = "max" if level.group(1) in ("높", "많", "크") else "min"
+    if op.kind == "aggregate" and op.aggregate in ("max", "min") and (level or (
+            frame.measure() == "return" and _MOVE_MONTH.search(frame.question))):  # fmt: skip
         frame.per_period = "month"
         frame.notes = [n for n in frame.notes if n != DAY_OF_MOVE] + [
             f"{MONTH_OF_MOVE}{op.aggregate}"
         ]
-        op.aggregate = None  # each month's return is figured, then the extreme is picked
-        frame.statistic = None if frame.statistic in ("max", "min") else frame.statistic
+        op.aggregate = None  # each month's figure is figured, then the extreme is picked
+        frame.statistic = "avg" if level else (
+            None if frame.statistic in ("max", "min") else frame.statistic)  # fmt: skip
 
 
 def _asks_when(text: str) -> bool:

@@ -344,3 +344,35 @@ def test_a_range_of_two_bars_and_monthly_figures_over_the_window_asked(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     monthly = next(x for x in months.answer.splitlines() if "월별 평균" in x)
     assert monthly.count(" ~ ") == 6
+
+
+def test_a_days_move_then_its_volume_a_months_mean_picked_and_a_gap_asked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 136: '삼성전자 최근 1년 중 가장 많이 떨어진 날 거래량' gave the day of the largest
+    volume; '원달러 환율 최근 1년 중 가장 높았던 달 평균' gave the year's mean; '셀트리온 PBR' →
+    '업종 평균보다 높아?' → '얼마나 높아?' repeated the no without the gap."""
+    rows = fetch_all(
+        "SELECT trade_date, close, volume FROM stock_prices WHERE security_id = 'KR:005930' AND "
+        "trade_date >= (SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:005930') "
+        "- interval '1 year' - interval '7 days' ORDER BY trade_date", None, pg_pool)  # fmt: skip
+    day = fetch_all("SELECT max(trade_date) AS d FROM stock_prices WHERE security_id = 'KR:005930'",
+                    None, pg_pool)[0]["d"]  # fmt: skip
+    start = day.replace(year=day.year - 1)
+    base = max(i for i, r in enumerate(rows) if r["trade_date"] <= start)
+    moves = [(float(b["close"]) / float(a["close"]) - 1, b) for a, b in zip(rows[base:], rows[base + 1 :], strict=False)]  # fmt: skip
+    fall = min(moves, key=lambda m: m[0])[1]
+    answer = _stock("삼성전자 최근 1년 중 가장 많이 떨어진 날 거래량", pg_pool)
+    assert f"가장 크게 내린 날: {fall['trade_date']}" in answer.answer
+    assert f"그날 거래량 {int(fall['volume']):,}주" in answer.answer
+    months = fetch_all(
+        "SELECT to_char(obs_date, 'YYYY-MM') AS m, avg(value) AS a FROM macro_observations WHERE "
+        "series_code = 'KR_USDKRW' AND obs_date >= date_trunc('month', (SELECT max(obs_date) FROM "
+        "macro_observations WHERE series_code = 'KR_USDKRW')) - interval '11 months' GROUP BY 1 "
+        "ORDER BY 2 DESC LIMIT 1", None, pg_pool)[0]  # the twelve newest months  # fmt: skip
+    mean = macro_answer("원달러 환율 최근 1년 중 가장 높았던 달 평균", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"평균이 가장 높은 달: {months['m']} {float(months['a']):,.2f}" in mean.answer
+    gap = chain(lambda q, history: _stock(q, pg_pool, history),
+                ["셀트리온 PBR", "업종 평균보다 높아?", "얼마나 높아?"])  # fmt: skip
+    assert "평균" in gap.answer and ("낮습니다" in gap.answer or "높습니다" in gap.answer)
