@@ -387,8 +387,10 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
                 f"{'높은' if high else '낮은'} 순: {listed or '없음'}.",
                 f"Of the {len(kept)} regions where {en1} {word[1]}, by {en2}, "
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
-    else:  # the first series' pick, then the second read of it
-        ranked = sorted(latest[first.name], key=lambda r: float(r["value"]), reverse=high)
+    else:  # the first series' pick among the regions that hold the second, then its value
+        held = {r["region"] for r in latest[second.name]}
+        ranked = sorted((r for r in latest[first.name] if r["region"] in held),
+                        key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
         if not ranked:
             return False
         top = ranked[0]

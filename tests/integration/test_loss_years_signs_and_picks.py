@@ -314,6 +314,18 @@ def test_two_housing_series_composed_and_a_years_deal_mean(
                         pool=pg_pool)  # fmt: skip
     assert read.status == "ok" and f"{most['region']} {int(most['units']):,}호" in read.answer
     assert f"→ 전세가율 {float(ratio):.2f}%" in read.answer
+    # r137: the pick is among the regions that hold the series read (unsold is per province)
+    low = fetch_all(
+        "SELECT j.region, u.units FROM re_jeonse_ratio j JOIN re_unsold_housing u ON u.region = "
+        "j.region AND u.month = (SELECT max(month) FROM re_unsold_housing) WHERE j.month = (SELECT "
+        "max(month) FROM re_jeonse_ratio) AND j.region <> '전국' ORDER BY j.ratio LIMIT 1", None,
+        pg_pool)[0]  # fmt: skip
+    lowest = macro_answer("전세가율 가장 낮은 지역의 미분양", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert (
+        f"{low['region']} " in lowest.answer
+        and f"→ 미분양 {int(low['units']):,}호" in lowest.answer
+    )
     year = fetch_all(
         "SELECT avg(price_krw) AS a, count(*) AS n FROM re_transactions WHERE (region = '부산' OR "
         "region LIKE '부산 %%') AND deal_date >= date_trunc('year', (SELECT max(deal_date) FROM "
