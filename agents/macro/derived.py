@@ -21,7 +21,7 @@ from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
-from agents.understanding.frame import DAY_OF_MOVE, CalendarSpan
+from agents.understanding.frame import DAY_OF_MOVE, STAT_WORDS_KO, CalendarSpan, Period
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -295,6 +295,29 @@ def _over_window(series: Series, window: fig.Window, stat: str,
     holds 12 monthly observations, not the 13 a fetch from a year back returns)."""
     points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in series.points]
     return fig.window_statistic(points, window, stat, rate=is_rate(series), threshold=threshold)
+
+
+_TWO_WINDOW_STATS = ("avg", "sum", "max", "min")
+
+
+def two_windows(series: Series, ask: WindowAsk, other: Period, frame: QuestionFrame,
+                lang: str) -> str:  # fmt: skip
+    """'최근 3개월 평균과 1년 평균 차이': the same statistic over two windows and their gap."""
+    second = fig.Window(int(other.months // 12), "year") if other.months % 12 == 0 else (
+        fig.Window(max(1, round(other.months)), "month"))  # fmt: skip
+    a, b = _over_window(series, ask.window, ask.stat), _over_window(series, second, ask.stat)
+    if a is None or b is None or a.value is None or b.value is None:
+        return f"{_name(series)}: 두 기간의 관측치가 부족합니다." if lang == "ko" else (
+            f"{_name(series)}: too few observations for both windows.")  # fmt: skip
+    mark_read(frame, *[t.form for t in analyse(other.surface)])
+    word = STAT_WORDS_KO.get(ask.stat, ask.stat)
+    said = [(ask.label_ko, ask.label_en, a), (other.surface, other.label, b)]
+    parts = ", ".join(f"{ko} {word} {_value(f.value or 0.0, series)} ({f.first} ~ {f.last})"
+                      if lang == "ko" else f"{en} {ask.stat} {_value(f.value or 0.0, series)}"
+                      for ko, en, f in said)  # fmt: skip
+    gap = signed((a.value or 0.0) - (b.value or 0.0), series.unit)
+    return (f"{_name(series)} {parts}: 차이 {gap} ({ask.label_ko} − {other.surface})" if lang == "ko"
+            else f"{_name(series)} {parts}: gap {gap}")  # fmt: skip
 
 
 def biggest_move(series: Series, which: str, months: int, lang: str,
@@ -912,6 +935,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         if any(is_rate(s) for s in series):
             mark_read(frame, "bp")  # a rate's width and change are written in %p and bp
         grown = growth_window(frame)  # of a price index's YoY rate, when its rate is asked
+        if op.kind == "difference" and frame.more_periods and ask.stat in _TWO_WINDOW_STATS:
+            return [two_windows(s, ask, frame.more_periods[0], frame, lang) for s in series]
         return [window_point(yoy_series(s) if grown and _growth_series(s) else s, ask, lang)
                 for s in series]  # fmt: skip
     span_stat: str | None = op.aggregate if op.kind == "aggregate" else None

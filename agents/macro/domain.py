@@ -230,6 +230,8 @@ def _window_months(route: Route) -> int:
     if ask is not None:  # '60거래일 평균': the whole window and its base are fetched
         need = max(need, -(-ask.window.calendar_days() // 30))
         need += 13 if frame is not None and growth_window(frame) else 0  # YoY rates need a year
+    for more in frame.more_periods if frame else []:  # '3개월 평균과 1년 평균': the longer one too
+        need = max(need, int(more.months) + 1)
     return max(route.period_months, need)
 
 

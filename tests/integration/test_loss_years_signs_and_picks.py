@@ -388,3 +388,21 @@ def test_a_days_move_then_its_volume_a_months_mean_picked_and_a_gap_asked(
     gap = chain(lambda q, history: _stock(q, pg_pool, history),
                 ["셀트리온 PBR", "업종 평균보다 높아?", "얼마나 높아?"])  # fmt: skip
     assert "평균" in gap.answer and ("낮습니다" in gap.answer or "높습니다" in gap.answer)
+
+
+def test_one_statistic_over_two_windows_and_their_gap(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 127: '미국 2년물 금리 최근 3개월 평균과 1년 평균 차이' gave the 3-month mean with
+    '1년' unread (issue 31 item 3: a window statistic, then a difference)."""
+    means = fetch_all(
+        "SELECT avg(value) FILTER (WHERE obs_date > m - interval '1 year') AS y, avg(value) FILTER "
+        "(WHERE obs_date > m - interval '3 months') AS q FROM macro_observations, (SELECT "
+        "max(obs_date) AS m FROM macro_observations WHERE series_code = 'DGS2') l WHERE "
+        "series_code = 'DGS2'", None, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("미국 2년물 금리 최근 3개월 평균과 1년 평균 차이", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok"
+    assert f"최근 3개월 평균 {float(means['q']):.2f}%" in answer.answer
+    assert f"1년 평균 {float(means['y']):.2f}%" in answer.answer
+    assert f"차이 {float(means['q']) - float(means['y']):+.2f}%p" in answer.answer
