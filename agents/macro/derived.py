@@ -943,7 +943,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame.statistic in ("range", "extremes", "up_days", "down_days"):  # '올해 최고치와
         span_stat = frame.statistic  # 최저치 차이': both ends; '올해 들어 오른 날 며칠'
 
-    span_stat = span_stat or ("return" if frame.measure() == "return" else None)
+    rated = any(m.name == "return" for m in frame.measures)  # '주택가격지수 올해 상승률'
+    span_stat = span_stat or ("return" if rated else None)
     if span_stat is None and frame.statistic in ("max", "min", "avg", "sum") and len(series) == 1:
         span_stat = frame.statistic  # '인천 미분양 올해 최대치': one series, read as a rank
     if span_stat == "return" and frame.span is not None and all(map(_growth_series, series)):

@@ -223,6 +223,8 @@ def understand(
     if "stock" in kinds:
         read_unexplained_subject(frame, question, text, previous)
     _read_followup(frame, text, previous, previous_result or [], lexicon)
+    if previous is not None and frame.operation.kind == "compare" and _which_is_more(frame):
+        frame.operation.kind = "difference"  # '둘 중 적은 곳은?': one of the two named before
     if frame.reference is not None:
         _settle_single_subject(frame, text)
         _bar_after_a_figure(frame, previous)

@@ -406,3 +406,27 @@ def test_one_statistic_over_two_windows_and_their_gap(
     assert f"최근 3개월 평균 {float(means['q']):.2f}%" in answer.answer
     assert f"1년 평균 {float(means['y']):.2f}%" in answer.answer
     assert f"차이 {float(means['q']) - float(means['y']):+.2f}%p" in answer.answer
+
+
+def test_a_levels_year_to_date_rate_and_the_lesser_of_two_regions_carried(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """Round 139: '서울 강남구 주택가격지수 올해 상승률' gave the latest level alone, status ok;
+    '세종 미분양' → '광주는?' → '둘 중 적은 곳은?' compared their yearly rates, not their levels."""
+    idx = {str(r["month"])[:7]: float(r["index_value"]) for r in fetch_all(
+        "SELECT month, index_value FROM re_house_price_index WHERE region = '서울 강남구' ORDER BY "
+        "month", None, pg_pool)}  # fmt: skip
+    last = max(idx)
+    base = f"{int(last[:4]) - 1}-12"
+    rate = macro_answer("서울 강남구 주택가격지수 올해 상승률", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"{(idx[last] / idx[base] - 1) * 100:+.2f}%" in rate.answer
+    units = {r["region"]: int(r["units"]) for r in fetch_all(
+        "SELECT region, units FROM re_unsold_housing WHERE region IN ('세종', '광주') AND month = "
+        "(SELECT max(month) FROM re_unsold_housing)", None, pg_pool)}  # fmt: skip
+    more, fewer = sorted(units, key=units.get, reverse=True)  # type: ignore[arg-type]
+    lesser = chain(lambda q, history: macro_answer(q, settings=offline, store=graph_store,
+                                                   pool=pg_pool, history=history),
+                   ["세종 미분양", "광주는?", "둘 중 적은 곳은?"])  # fmt: skip
+    gap = units[more] - units[fewer]
+    assert f"{more} 미분양이 {fewer} 미분양보다 {gap:,}호 많습니다" in lesser.answer
