@@ -154,6 +154,7 @@ def detect_plan(
     _same_manager(plan, previous, lexicon)
     _same_benchmark(plan, frame, previous, lexicon)
     _house_of_the_count(plan, frame, previous, lexicon)
+    _weight_in_the_fund_talked_of(plan, frame, previous)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
     if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
@@ -189,6 +190,22 @@ def detect_plan(
             "declined", "define", "unsupported"):  # fmt: skip
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+def _weight_in_the_fund_talked_of(plan: Plan, frame: QuestionFrame,
+                                  previous: QuestionFrame | None) -> None:  # fmt: skip
+    """'KODEX 반도체 보유종목' → '3위 종목은?' → '그 종목 비중은?': a carried stock's weight is
+    its weight in the one fund the talk is about, unless its holders are asked ('그 종목이 가장
+    많이 담긴 ETF는?', '비중 큰 ETF')."""
+    if (frame.relation not in ("holders", "weight_in") or plan.etfs or len(plan.stocks) != 1
+            or previous is None or frame.measure() != "weight"
+            or _ETF_WORD.search(plan.question)):  # fmt: skip
+        return
+    funds = previous.of("etf")
+    said = find_phrases(plan.question.lower(), {"h": vocabulary()["relations"]["holders"]})
+    if len(funds) == 1 and not said:
+        plan.etfs = [Mention("etf", funds[0].key, funds[0].name, -1)]
+        frame.relation = "weight_in"
 
 
 _THAT_HOUSE = re.compile(r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE)  # fmt: skip
