@@ -1106,8 +1106,9 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
     return _set_intent(plan, frame, universe)
 
 
-# a stock's own figures, which the ETF chat does not read (the stock report does)
+# a stock's own figures; the ETF chat reads the valuation snapshot's, the stock report the rest
 STOCK_FIGURES = frozenset({"per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"})
+VALUATIONS = ("per", "pbr", "eps", "dividend_yield", "market_cap")  # of the valuation snapshot
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
@@ -1118,6 +1119,9 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         op.aggregate = "max" if measure == "high" else "min"
         return "price_extreme"
     if measure in ("close", "return", "volume") or op.kind in ("trend", "change"):
+        return "stock_prices"
+    if measure in VALUATIONS:  # '그 종목 PBR은?': its last valuation snapshot, as the stock screen
+        plan.measure = measure
         return "stock_prices"
     if measure in STOCK_FIGURES:
         plan.unanswered.append(_text(plan, "stock_measure", measure))
