@@ -236,7 +236,7 @@ def set_period(plan: Plan) -> str:
 
 def _priced(measures: set[str]) -> bool:
     """Whether a set needs figures the graph does not hold (read by `get_etf_prices`)."""
-    return bool(measures & {*_WINDOWED, "net_assets", "close", "volume_surge"})
+    return bool(measures & {*_WINDOWED, "net_assets", "close", "volume_surge", "premium"})
 
 
 _PriceCall = tuple[str, str | None, str | None, str]  # window, summary part, against, columns

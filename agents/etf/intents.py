@@ -75,7 +75,7 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
-                "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
+                "from_high", "from_low", "trading_value", "volume_surge", "premium")  # fmt: skip
 AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme

@@ -16,7 +16,8 @@ from data_access.seed.news_text import has_batchim, josa
 
 # the price summary's field (get_etf_prices) each set measure is read from
 SUMMARY_FIELD = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
-                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
+                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value",
+                 "premium": "latest_premium"}  # fmt: skip
 
 
 def with_note(text: str, spec: dict) -> str:
