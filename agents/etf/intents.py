@@ -475,7 +475,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     """'거래대금 상위 5개 ETF의 평균 순자산', '현대차 비중이 가장 큰 ETF의 3개월 수익률', 'KODEX
     200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
     ordered by one measure and cut to N, then another measure read of it (or aggregated)."""
-    read = nested_measure(frame)
+    read = nested_measure(frame) or _holdings_of_the_pick(frame)
     op = frame.operation
     kept_by = op.filter_measure if op.comparator and op.threshold is not None else None
     # '… 가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?': the pick's figure held to the
@@ -513,6 +513,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         if held_place:
             plan.holdings_n = int(held_place.group(1))
             mark_read(frame, held_place.group(0))
+        elif (first := ordinal_position(frame.question)) and first[0] == 1:
+            frame.notes.append(f"{POSITION}1:{first[1]}")  # '순자산 1위 ETF의 상위 3개 보유종목'
         frame.operation.top_n = None
         measure = "holdings"
     elif len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
@@ -560,6 +562,16 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         read += f" → {bar} {COMPARATOR_WORDS['ko'].get(op.comparator or '', '')}?"
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
+
+
+def _holdings_of_the_pick(frame: QuestionFrame) -> str | None:
+    """'보수 가장 싼 반도체 ETF 상위 보유종목': no possessive, but the holdings are named after a
+    set's order, so the set is ordered, the first picked, and its holdings read."""
+    names = [m.name for m in frame.measures]
+    if (len(names) == 2 and names[1] == "holdings" and names[0] in SET_MEASURES
+            and not frame.of("etf") and frame.operation.kind == "rank"):  # fmt: skip
+        return frame.measures[1].surface
+    return None
 
 
 # between two themes: what is said of the first ('ETF', 'ETF 평균 보수'), then a joiner
