@@ -18,7 +18,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS, period_words, readable
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, Plan
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, VALUATIONS, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -885,9 +885,16 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
     spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum", "within": plan.within,
-            "smallest": op.direction == "asc",
+            "smallest": op.direction == "asc", "place": plan.position,
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
+    if plan.position and plan.measure in VALUATIONS:  # '1위 보유종목의 PBR': that stock's own
+        n = int(plan.position)
+        return graph_code(plan, cypher, [
+            f"if len(rows) < {n}:", f"    final_answer({render})",
+            f"got = json.loads(get_stock_prices(stock_code=rows[{n - 1}]['code'], period='1w'))",
+            f"final_answer(render_holdings_aggregate(rows, {lit(spec)}) + '\\n' + "
+            f"render_valuation(got, rows[{n - 1}]['name'], {lit(plan.lang)}, {lit(plan.measure)}))"])  # fmt: skip
     returns = any(m.name == "return" for m in plan.frame.measures)
     of_returns = (returns and op.aggregate in ("avg", "max", "min")
                   and not any(m.name == "weight" for m in plan.frame.measures))  # fmt: skip

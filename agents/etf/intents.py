@@ -197,9 +197,9 @@ def _weight_in_the_fund_talked_of(plan: Plan, frame: QuestionFrame,
     """'KODEX 반도체 보유종목' → '3위 종목은?' → '그 종목 비중은?': a carried stock's weight is
     its weight in the one fund the talk is about, unless its holders are asked ('그 종목이 가장
     많이 담긴 ETF는?', '비중 큰 ETF')."""
-    if (frame.relation not in ("holders", "weight_in") or plan.etfs or len(plan.stocks) != 1
-            or previous is None or frame.measure() != "weight"
-            or _ETF_WORD.search(plan.question)):  # fmt: skip
+    carried = ("holders", "holdings", "weight_in")  # how the understanding carried the turn
+    if (frame.relation not in carried or plan.etfs or len(plan.stocks) != 1 or previous is None
+            or frame.measure() != "weight" or _ETF_WORD.search(plan.question)):  # fmt: skip
         return
     funds = previous.of("etf")
     said = find_phrases(plan.question.lower(), {"h": vocabulary()["relations"]["holders"]})
@@ -942,6 +942,15 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     )  # 'KODEX 200 보유 종목', 'What does TIGER 200 hold?'
     if holdings and (op.kind == "rank" or op.top_n or whole):
         figures = [m.name for m in frame.measures if m.name in STOCK_FIGURES]
+        place = ordinal_position(plan.question)  # '5위는?', '1위 보유종목의 PBR': that holding
+        if place and op.direction != "asc":
+            plan.position, op.top_n = place[0], place[0]
+            frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
+        first = plan.position or (op.top_n == 1 and op.direction != "asc")  # the heaviest's
+        if figures and figures[0] in VALUATIONS and first:
+            plan.position, plan.measure = plan.position or 1, figures[0]  # its valuation
+            frame.notes.append(COMPOSED)  # holdings → the n-th → its figure: all read
+            figures = []
         if figures:  # 'KODEX 200 보유종목 중 PER 가장 낮은 종목': the holdings, not by PER
             plan.unanswered.append(_text(plan, "stock_measure", figures[0]))
             op.direction = None
