@@ -126,3 +126,21 @@ def test_etfs_rank_by_their_latest_premium(pg_pool: Any, graph_store: Any,
     for i, r in enumerate(ranked, 1):
         premium = (float(r["close"]) / float(r["nav"]) - 1) * 100
         assert f"{i}. {r['name']} ({r['code']}): 괴리율 {premium:.2f}%" in answer.answer
+
+
+def test_a_holding_by_place_and_its_valuation(pg_pool: Any, graph_store: Any,
+                                              offline: Settings) -> None:  # fmt: skip
+    """'… 보유종목' → '5위는?' listed the top five, so '그 종목 비중' had no stock to follow (a
+    partial of the fund's card); 'KODEX 반도체 1위 보유종목의 PBR' listed it and said PBR unread."""
+    fifth = _holdings(pg_pool, _code(pg_pool, "KODEX 2차전지산업"))[4]
+    placed = _ask(pg_pool, graph_store, offline, "KODEX 2차전지산업 보유종목", "5위는?")
+    assert placed.status == "ok" and f"비중 5위 종목: {fifth['name']} (" in placed.answer
+    weight = _ask(pg_pool, graph_store, offline, "KODEX 2차전지산업 보유종목", "5위는?",
+                  "그 종목 비중 얼마야?")  # fmt: skip
+    assert f"{fifth['name']}의 비중은 {float(fifth['weight']):.2f}%" in weight.answer, weight.answer
+    top = _holdings(pg_pool, _code(pg_pool, "KODEX 반도체"))[0]
+    pb = fetch_all("SELECT pb FROM stock_fundamentals WHERE security_id = %s ORDER BY as_of_date "
+                   "DESC LIMIT 1", (top["security_id"],), pg_pool)[0]["pb"]  # fmt: skip
+    valued = _ask(pg_pool, graph_store, offline, "KODEX 반도체 1위 보유종목의 PBR")
+    assert valued.status == "ok", valued.answer
+    assert f"{top['name']}의 PBR은 {float(pb):,.2f}배" in valued.answer
