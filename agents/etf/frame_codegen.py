@@ -565,7 +565,7 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
     said = (f"{order} {place} {'높은' if descending else '낮은'} ETF" if ko
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
-            "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
+            "place": plan.holding_place, "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
     holdings = _latest_holdings("$code").replace("\n", " ")
     return ["if not rows:", f"    final_answer({lit(tpl.tool_failed(plan.lang))})", "else:",
             "    pick = rows[0]",

@@ -122,6 +122,7 @@ class Plan:
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
     # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     holdings_n: int | None = None
+    holding_place: int | None = None  # '… ETF의 1위 보유종목': that holding alone
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     held_to_bar: bool = False  # the pick's figure against a bar ('… ETF의 수익률은 10% 넘어?')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
@@ -505,14 +506,14 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         plan.filter_first, kept_by = True, None
     if measure == "holdings" and op.aggregate == "count":
         return None  # '… 상위 2개의 보유종목 수': each one's count of holdings, not a list
-    held_place = _HELD_PLACE.search(frame.question)  # '… ETF의 보유 1위 종목': the holdings'
+    held_place = _held_place(frame.question)
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
         mark_read(frame, str(n))  # the count is the holdings' ('상위 5개 보유종목')
-        if held_place:
-            plan.holdings_n = int(held_place.group(1))
-            mark_read(frame, held_place.group(0))
+        if held_place:  # '… ETF의 1위 보유종목': that holding alone
+            plan.holdings_n = plan.holding_place = held_place[0]
+            frame.notes.append(f"{POSITION}{held_place[0]}:{held_place[1]}")
         elif (first := ordinal_position(frame.question)) and first[0] == 1:
             frame.notes.append(f"{POSITION}1:{first[1]}")  # '순자산 1위 ETF의 상위 3개 보유종목'
         frame.operation.top_n = None
@@ -572,6 +573,15 @@ def _holdings_of_the_pick(frame: QuestionFrame) -> str | None:
             and not frame.of("etf") and frame.operation.kind == "rank"):  # fmt: skip
         return frame.measures[1].surface
     return None
+
+
+def _held_place(question: str) -> tuple[int, str] | None:
+    """'… ETF의 보유 1위 종목', '… ETF의 1위 보유종목': a place said of the holdings, or after
+    the pick's possessive, is the holdings' place, not the pick's."""
+    if said := _HELD_PLACE.search(question):
+        return int(said.group(1)), said.group(0)
+    place, owner = ordinal_position(question), question.find("의 ")
+    return place if place and 0 <= owner < question.find(place[1]) else None
 
 
 # between two themes: what is said of the first ('ETF', 'ETF 평균 보수'), then a joiner
