@@ -44,6 +44,7 @@ _OWN_LABELS = {"volume": ("일평균 거래량", "average daily volume"),
                "from_low": ("최저 종가 대비", "from the closing low"),
                "volume_surge": ("최근 1주 평균 거래량 / 3개월 평균",
                                 "last week's average volume / 3-month average"),
+               "premium": ("최근 거래일 괴리율", "last session's premium"),
                "manager": ("운용사", "manager")}  # fmt: skip
 LABELS = {lang: {m: _OWN_LABELS[m][i] if m in _OWN_LABELS else measure_name(m, lang)
                  for m in (*SET_MEASURES, "manager")} for i, lang in enumerate(("ko", "en"))}  # fmt: skip

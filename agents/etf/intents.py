@@ -1175,8 +1175,10 @@ def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
     # 'KODEX 200 순자산 작년 말과 비교': a level read today, its change not computed
     a_level = plan.intent == "etf_measure" and plan.measure in DAILY_LEVELS
     period = frame.period  # said in this question, not carried over from the last
+    # a set's premium is each ETF's on its last session ('3개월 괴리율 평균 높은 ETF'): not a window's
+    premium = of_a_set and "premium" in measures
     if (period is not None and period.surface in frame.question and (of_a_set or a_level)
-            and not measures & _OVER_A_PERIOD and frame.statistic is None):  # fmt: skip
+            and (premium or (not measures & _OVER_A_PERIOD and frame.statistic is None))):  # fmt: skip
         frame.notes.append(f"{UNAPPLIED}{period.surface}")
 
 

@@ -125,7 +125,7 @@ def test_etfs_rank_by_their_latest_premium(pg_pool: Any, graph_store: Any,
     assert answer.status == "ok", answer.answer
     for i, r in enumerate(ranked, 1):
         premium = (float(r["close"]) / float(r["nav"]) - 1) * 100
-        assert f"{i}. {r['name']} ({r['code']}): 괴리율 {premium:.2f}%" in answer.answer
+        assert f"{i}. {r['name']} ({r['code']}): 최근 거래일 괴리율 {premium:.2f}%" in answer.answer
 
 
 def test_a_holding_by_place_and_its_valuation(pg_pool: Any, graph_store: Any,
@@ -144,3 +144,11 @@ def test_a_holding_by_place_and_its_valuation(pg_pool: Any, graph_store: Any,
     valued = _ask(pg_pool, graph_store, offline, "KODEX 반도체 1위 보유종목의 PBR")
     assert valued.status == "ok", valued.answer
     assert f"{top['name']}의 PBR은 {float(pb):,.2f}배" in valued.answer
+
+
+def test_a_window_beside_a_sets_premium_is_said_unread(pg_pool: Any, graph_store: Any,
+                                                       offline: Settings) -> None:  # fmt: skip
+    """A set's premium is each ETF's last session's: a window asked beside it is not applied, so
+    the answer is partial and says so (not the latest premiums as the window's, status ok)."""
+    answer = _ask(pg_pool, graph_store, offline, "3개월 괴리율 평균 높은 ETF 3개")
+    assert answer.status == "partial" and "'3개월'" in answer.answer, answer.answer
