@@ -429,7 +429,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         than = any(plan.question[e.end : e.end + 3].startswith("보다") for e in plan.etfs)
         if op.kind == "difference" or than or (relation == "weight_in" and frame.measure() == "weight"):  # fmt: skip
             return _difference(plan, frame)
-        if frame.measure() in ("net_assets", "close", "volume", "volatility") or (
+        if frame.measure() in ("net_assets", "close", "volume", "volatility", "premium") or (
             frame.measure() == "return" and plan.period not in (None, "1m")
         ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
@@ -904,11 +904,14 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
     if measure == "weight" and not plan.stocks:
         measure = "expense_ratio"
-    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility"):  # fmt: skip
+    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility",
+                       "premium"):  # fmt: skip
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
         plan.unanswered.append(_text(plan, "default_measure"))
+    if measure == "premium" and frame.period is not None:  # each one's last session's premium
+        frame.notes.append(f"{UNAPPLIED}{frame.period.surface}")
     plan.measure = measure
     return "etf_difference"
 

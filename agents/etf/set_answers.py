@@ -339,7 +339,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             return (
                 text + "0" if text.endswith(".") or len(text.split(".")[1]) < 2 else text
             ) + "%p"
-        if measure in ("return", "weight", "volatility"):
+        if measure in ("return", "weight", "volatility", "premium"):
             return f"{d:+.2f}%p"
         if measure in ("volume", "net_assets", "close"):  # signed, in the figure's own unit
             return ("+" if d >= 0 else "-") + fmt_measure(measure, abs(d))

@@ -152,3 +152,14 @@ def test_a_window_beside_a_sets_premium_is_said_unread(pg_pool: Any, graph_store
     the answer is partial and says so (not the latest premiums as the window's, status ok)."""
     answer = _ask(pg_pool, graph_store, offline, "3개월 괴리율 평균 높은 ETF 3개")
     assert answer.status == "partial" and "'3개월'" in answer.answer, answer.answer
+
+
+def test_two_named_etfs_premiums_side_by_side(pg_pool: Any, graph_store: Any,
+                                              offline: Settings) -> None:  # fmt: skip
+    """'KODEX 200과 TIGER 200 괴리율 비교' gave the compare card (fees, returns), status ok."""
+    last = {r["name"]: r for r in fetch_all(_LAST, None, pg_pool)}
+    a, b = (round((float(last[n]["close"]) / float(last[n]["nav"]) - 1) * 100, 2)
+            for n in ("KODEX 200", "TIGER 200"))  # fmt: skip
+    answer = _ask(pg_pool, graph_store, offline, "KODEX 200과 TIGER 200 괴리율 비교")
+    assert answer.status == "ok", answer.answer
+    assert f"KODEX 200 {a:.2f}% − TIGER 200 {b:.2f}%" in answer.answer
