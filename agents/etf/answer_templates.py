@@ -225,6 +225,30 @@ def render_prices(result: dict, name: str, lang: str) -> str:
     return text
 
 
+def render_valuation(result: dict, name: str, lang: str, measure: str) -> str:
+    """A stock's PER, PBR, EPS, dividend yield or market cap from its last valuation snapshot."""
+    v = result.get("valuation") or {}
+    column = {"per": "pe", "pbr": "pb"}.get(measure, measure)
+    ko = lang == "ko"
+    label = {"per": "PER", "pbr": "PBR", "eps": "EPS", "dividend_yield": "배당수익률" if ko else "dividend yield",
+             "market_cap": "시가총액" if ko else "market cap"}[measure]  # fmt: skip
+    value = v.get(column)
+    if value is None:
+        return f"{name}의 {label} 데이터가 없습니다." if ko else f"No {label} for {name}."
+    won = str(result.get("summary", {}).get("stock_code", "")).isdigit()  # a Korean code: KRW
+    if measure in ("per", "pbr"):
+        text = f"{value:,.2f}배" if ko else f"{value:,.2f}x"
+    elif measure == "dividend_yield":
+        text = f"{value:.2f}%"
+    elif measure == "market_cap":
+        text = fmt_krw(value) if won else f"{value / 1e9:,.1f}B USD"
+    else:
+        text = f"{value:,.0f}원" if won else f"{value:,.2f} USD"
+    if ko:
+        return f"{name}의 {josa(label, '은/는')} {text}입니다 (밸류에이션 스냅샷 {v.get('as_of_date')} 기준)."
+    return f"{name}'s {label} is {text} (valuation snapshot of {v.get('as_of_date')})."
+
+
 def render_compare(rows: list[dict], name: str, lang: str) -> str:
     def pct(v: float | None) -> str:
         return "-" if v is None else f"{v:+.2f}%"
@@ -318,6 +342,7 @@ RENDERERS = {
         render_similar_returns,
         render_changes,
         render_prices,
+        render_valuation,
         render_compare,
         render_tags,
         render_top_holders,

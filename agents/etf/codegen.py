@@ -12,7 +12,7 @@ from typing import Any
 
 from agents.etf import answer_templates as tpl
 from agents.etf.data import CHANGE_PERIODS, period_words
-from agents.etf.intents import MANAGER_ASKED, Plan
+from agents.etf.intents import MANAGER_ASKED, VALUATIONS, Plan
 from agents.understanding.vocabulary import find_phrases, vocabulary
 
 Resolved = dict[str, Any]
@@ -166,6 +166,8 @@ def _prices(plan: Plan, etfs: list[dict[str, Any]], stocks: list[dict[str, Any]]
         (etfs[0], "get_etf_prices(etf_code") if etf else (stocks[0], "get_stock_prices(stock_code")
     )
     call = f"{tool}={lit(named['code'])}, period={lit(period)})"
+    if not etf and plan.measure in VALUATIONS:  # '그 종목 PER은?': its valuation snapshot
+        return _etf_call(plan, named, call, "render_valuation", plan.measure)
     return _etf_call(plan, named, call, "render_prices")
 
 

@@ -446,7 +446,17 @@ class EtfData:
         summary.update(_price_summary(daily))
         if daily:
             self._retime_last_citation(daily[-1]["date"], daily[0]["date"])
-        return {"summary": summary, "daily": daily}
+        return {"summary": summary, "daily": daily, "valuation": self._valuation(security_id)}
+
+    def _valuation(self, security_id: str) -> dict[str, Any] | None:
+        """The stock's last valuation snapshot (PER, PBR, EPS, dividend yield in %, market cap),
+        read and cited by the stock screen's own query, so both screens say the same figure."""
+        from agents.stock.data import StockData
+
+        day = date.fromisoformat(self.as_of_date) if self.as_of_date else date.today()
+        return StockData(self.pool, self.collector or EvidenceCollector(), day).fundamentals(
+            security_id
+        )
 
     def _retime_last_citation(self, start: Any, end: Any) -> None:
         """Put the actual date range of a price query on its citation; its end is the as-of date."""

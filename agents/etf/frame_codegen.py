@@ -18,7 +18,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS, period_words, readable
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, Plan
+from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, VALUATIONS, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -44,6 +44,7 @@ _OWN_LABELS = {"volume": ("일평균 거래량", "average daily volume"),
                "from_low": ("최저 종가 대비", "from the closing low"),
                "volume_surge": ("최근 1주 평균 거래량 / 3개월 평균",
                                 "last week's average volume / 3-month average"),
+               "premium": ("최근 거래일 괴리율", "last session's premium"),
                "manager": ("운용사", "manager")}  # fmt: skip
 LABELS = {lang: {m: _OWN_LABELS[m][i] if m in _OWN_LABELS else measure_name(m, lang)
                  for m in (*SET_MEASURES, "manager")} for i, lang in enumerate(("ko", "en"))}  # fmt: skip
@@ -236,7 +237,7 @@ def set_period(plan: Plan) -> str:
 
 def _priced(measures: set[str]) -> bool:
     """Whether a set needs figures the graph does not hold (read by `get_etf_prices`)."""
-    return bool(measures & {*_WINDOWED, "net_assets", "close", "volume_surge"})
+    return bool(measures & {*_WINDOWED, "net_assets", "close", "volume_surge", "premium"})
 
 
 _PriceCall = tuple[str, str | None, str | None, str]  # window, summary part, against, columns
@@ -565,7 +566,7 @@ def _holdings_of_pick(plan: Plan, order_by: str, descending: bool) -> list[str]:
     said = (f"{order} {place} {'높은' if descending else '낮은'} ETF" if ko
             else f"the ETF with the {'highest' if descending else 'lowest'} {order}")  # fmt: skip
     spec = {"lang": plan.lang, "aggregate": "list", "top_n": plan.holdings_n,
-            "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
+            "place": plan.holding_place, "empty": tpl.tool_failed(plan.lang)}  # fmt: skip
     holdings = _latest_holdings("$code").replace("\n", " ")
     return ["if not rows:", f"    final_answer({lit(tpl.tool_failed(plan.lang))})", "else:",
             "    pick = rows[0]",
@@ -885,9 +886,16 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     name = (f"{etf['name']} {sector} 업종" if plan.lang == "ko" else f"{etf['name']} ({sector})"
             ) if sector else etf["name"]  # fmt: skip
     spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum", "within": plan.within,
-            "smallest": op.direction == "asc",
+            "smallest": op.direction == "asc", "place": plan.position,
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
+    if plan.position and plan.measure in VALUATIONS:  # '1위 보유종목의 PBR': that stock's own
+        n = int(plan.position)
+        return graph_code(plan, cypher, [
+            f"if len(rows) < {n}:", f"    final_answer({render})",
+            f"got = json.loads(get_stock_prices(stock_code=rows[{n - 1}]['code'], period='1w'))",
+            f"final_answer(render_holdings_aggregate(rows, {lit(spec)}) + '\\n' + "
+            f"render_valuation(got, rows[{n - 1}]['name'], {lit(plan.lang)}, {lit(plan.measure)}))"])  # fmt: skip
     returns = any(m.name == "return" for m in plan.frame.measures)
     of_returns = (returns and op.aggregate in ("avg", "max", "min")
                   and not any(m.name == "weight" for m in plan.frame.measures))  # fmt: skip

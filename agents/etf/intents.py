@@ -75,7 +75,7 @@ Lang = Literal["ko", "en"]
 
 # Measures an ETF set can be filtered, ranked or aggregated by, and where each comes from.
 SET_MEASURES = ("expense_ratio", "return", "net_assets", "weight", "close", "volume", "volatility",
-                "from_high", "from_low", "trading_value", "volume_surge")  # fmt: skip
+                "from_high", "from_low", "trading_value", "volume_surge", "premium")  # fmt: skip
 AGGREGATE_WORDS = {"sum": ("합계", "total"), "avg": ("평균", "average"), "max": ("최댓값", "maximum"),
                    "min": ("최솟값", "minimum"), "count": ("개수", "count")}  # fmt: skip
 # the daily figures of an ETF's price rows besides the close, each with its own extreme
@@ -122,6 +122,7 @@ class Plan:
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
     # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     holdings_n: int | None = None
+    holding_place: int | None = None  # '… ETF의 1위 보유종목': that holding alone
     position: int | None = None  # the n-th of the order ('… 세 번째로 큰 ETF의 보수')
     held_to_bar: bool = False  # the pick's figure against a bar ('… ETF의 수익률은 10% 넘어?')
     also: list[str] = field(default_factory=list)  # more measures read beside ('보수랑 1년 수익률')
@@ -154,6 +155,7 @@ def detect_plan(
     _same_manager(plan, previous, lexicon)
     _same_benchmark(plan, frame, previous, lexicon)
     _house_of_the_count(plan, frame, previous, lexicon)
+    _weight_in_the_fund_talked_of(plan, frame, previous)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
     plan.intent = _intent(plan, frame)
     if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
@@ -189,6 +191,22 @@ def detect_plan(
             "declined", "define", "unsupported"):  # fmt: skip
         plan.unanswered.append(_text(plan, "as_of", frame.as_of_date))
     return plan
+
+
+def _weight_in_the_fund_talked_of(plan: Plan, frame: QuestionFrame,
+                                  previous: QuestionFrame | None) -> None:  # fmt: skip
+    """'KODEX 반도체 보유종목' → '3위 종목은?' → '그 종목 비중은?': a carried stock's weight is
+    its weight in the one fund the talk is about, unless its holders are asked ('그 종목이 가장
+    많이 담긴 ETF는?', '비중 큰 ETF')."""
+    carried = ("holders", "holdings", "weight_in")  # how the understanding carried the turn
+    if (frame.relation not in carried or plan.etfs or len(plan.stocks) != 1 or previous is None
+            or frame.measure() != "weight" or _ETF_WORD.search(plan.question)):  # fmt: skip
+        return
+    funds = previous.of("etf")
+    said = find_phrases(plan.question.lower(), {"h": vocabulary()["relations"]["holders"]})
+    if len(funds) == 1 and not said:
+        plan.etfs = [Mention("etf", funds[0].key, funds[0].name, -1)]
+        frame.relation = "weight_in"
 
 
 _THAT_HOUSE = re.compile(r"그\s*(?:운용사|곳|회사)|거기|that (?:manager|issuer|house)", re.IGNORECASE)  # fmt: skip
@@ -411,7 +429,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         than = any(plan.question[e.end : e.end + 3].startswith("보다") for e in plan.etfs)
         if op.kind == "difference" or than or (relation == "weight_in" and frame.measure() == "weight"):  # fmt: skip
             return _difference(plan, frame)
-        if frame.measure() in ("net_assets", "close", "volume", "volatility") or (
+        if frame.measure() in ("net_assets", "close", "volume", "volatility", "premium") or (
             frame.measure() == "return" and plan.period not in (None, "1m")
         ):  # the compare card holds 1-month returns only: show the asked values side by side
             return _difference(plan, frame)
@@ -458,7 +476,7 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     """'거래대금 상위 5개 ETF의 평균 순자산', '현대차 비중이 가장 큰 ETF의 3개월 수익률', 'KODEX
     200과 TIGER 200 중 순자산이 큰 쪽의 수익률': a set (named, holders, theme, manager, all)
     ordered by one measure and cut to N, then another measure read of it (or aggregated)."""
-    read = nested_measure(frame)
+    read = nested_measure(frame) or _holdings_of_the_pick(frame)
     op = frame.operation
     kept_by = op.filter_measure if op.comparator and op.threshold is not None else None
     # '… 가장 싼 반도체 ETF의 1년 수익률은 KODEX 200보다 높아?': the pick's figure held to the
@@ -488,14 +506,16 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         plan.filter_first, kept_by = True, None
     if measure == "holdings" and op.aggregate == "count":
         return None  # '… 상위 2개의 보유종목 수': each one's count of holdings, not a list
-    held_place = _HELD_PLACE.search(frame.question)  # '… ETF의 보유 1위 종목': the holdings'
+    held_place = _held_place(frame.question)
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10
         mark_read(frame, str(n))  # the count is the holdings' ('상위 5개 보유종목')
-        if held_place:
-            plan.holdings_n = int(held_place.group(1))
-            mark_read(frame, held_place.group(0))
+        if held_place:  # '… ETF의 1위 보유종목': that holding alone
+            plan.holdings_n = plan.holding_place = held_place[0]
+            frame.notes.append(f"{POSITION}{held_place[0]}:{held_place[1]}")
+        elif (first := ordinal_position(frame.question)) and first[0] == 1:
+            frame.notes.append(f"{POSITION}1:{first[1]}")  # '순자산 1위 ETF의 상위 3개 보유종목'
         frame.operation.top_n = None
         measure = "holdings"
     elif len(others) > 2 or any(m not in SET_MEASURES for m in [*others, measure]):
@@ -543,6 +563,25 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
         read += f" → {bar} {COMPARATOR_WORDS['ko'].get(op.comparator or '', '')}?"
     frame.notes.append(f"{PLAN}{source} → {measure_name(order_by, 'ko')} 순 → {cut} → {pick}{read}")
     return "etf_composed"
+
+
+def _holdings_of_the_pick(frame: QuestionFrame) -> str | None:
+    """'보수 가장 싼 반도체 ETF 상위 보유종목': no possessive, but the holdings are named after a
+    set's order, so the set is ordered, the first picked, and its holdings read."""
+    names = [m.name for m in frame.measures]
+    if (len(names) == 2 and names[1] == "holdings" and names[0] in SET_MEASURES
+            and not frame.of("etf") and frame.operation.kind == "rank"):  # fmt: skip
+        return frame.measures[1].surface
+    return None
+
+
+def _held_place(question: str) -> tuple[int, str] | None:
+    """'… ETF의 보유 1위 종목', '… ETF의 1위 보유종목': a place said of the holdings, or after
+    the pick's possessive, is the holdings' place, not the pick's."""
+    if said := _HELD_PLACE.search(question):
+        return int(said.group(1)), said.group(0)
+    place, owner = ordinal_position(question), question.find("의 ")
+    return place if place and 0 <= owner < question.find(place[1]) else None
 
 
 # between two themes: what is said of the first ('ETF', 'ETF 평균 보수'), then a joiner
@@ -865,11 +904,14 @@ def _difference(plan: Plan, frame: QuestionFrame) -> Intent:
     measure = frame.measure() or "expense_ratio"
     if measure == "weight" and not plan.stocks:
         measure = "expense_ratio"
-    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility"):  # fmt: skip
+    if measure not in ("expense_ratio", "return", "net_assets", "close", "weight", "volume", "volatility",
+                       "premium"):  # fmt: skip
         plan.unanswered.append(_text(plan, "set_measure", measure))
         return "compare"
     if frame.measure() is None:
         plan.unanswered.append(_text(plan, "default_measure"))
+    if measure == "premium" and frame.period is not None:  # each one's last session's premium
+        frame.notes.append(f"{UNAPPLIED}{frame.period.surface}")
     plan.measure = measure
     return "etf_difference"
 
@@ -913,6 +955,15 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     )  # 'KODEX 200 보유 종목', 'What does TIGER 200 hold?'
     if holdings and (op.kind == "rank" or op.top_n or whole):
         figures = [m.name for m in frame.measures if m.name in STOCK_FIGURES]
+        place = ordinal_position(plan.question)  # '5위는?', '1위 보유종목의 PBR': that holding
+        if place and op.direction != "asc":
+            plan.position, op.top_n = place[0], place[0]
+            frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
+        first = plan.position or (op.top_n == 1 and op.direction != "asc")  # the heaviest's
+        if figures and figures[0] in VALUATIONS and first:
+            plan.position, plan.measure = plan.position or 1, figures[0]  # its valuation
+            frame.notes.append(COMPOSED)  # holdings → the n-th → its figure: all read
+            figures = []
         if figures:  # 'KODEX 200 보유종목 중 PER 가장 낮은 종목': the holdings, not by PER
             plan.unanswered.append(_text(plan, "stock_measure", figures[0]))
             op.direction = None
@@ -1089,8 +1140,9 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
     return _set_intent(plan, frame, universe)
 
 
-# a stock's own figures, which the ETF chat does not read (the stock report does)
+# a stock's own figures; the ETF chat reads the valuation snapshot's, the stock report the rest
 STOCK_FIGURES = frozenset({"per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"})
+VALUATIONS = ("per", "pbr", "eps", "dividend_yield", "market_cap")  # of the valuation snapshot
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
@@ -1101,6 +1153,9 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         op.aggregate = "max" if measure == "high" else "min"
         return "price_extreme"
     if measure in ("close", "return", "volume") or op.kind in ("trend", "change"):
+        return "stock_prices"
+    if measure in VALUATIONS:  # '그 종목 PBR은?': its last valuation snapshot, as the stock screen
+        plan.measure = measure
         return "stock_prices"
     if measure in STOCK_FIGURES:
         plan.unanswered.append(_text(plan, "stock_measure", measure))
@@ -1123,8 +1178,10 @@ def _period_unapplied(plan: Plan, frame: QuestionFrame) -> None:
     # 'KODEX 200 순자산 작년 말과 비교': a level read today, its change not computed
     a_level = plan.intent == "etf_measure" and plan.measure in DAILY_LEVELS
     period = frame.period  # said in this question, not carried over from the last
+    # a set's premium is each ETF's on its last session ('3개월 괴리율 평균 높은 ETF'): not a window's
+    premium = of_a_set and "premium" in measures
     if (period is not None and period.surface in frame.question and (of_a_set or a_level)
-            and not measures & _OVER_A_PERIOD and frame.statistic is None):  # fmt: skip
+            and (premium or (not measures & _OVER_A_PERIOD and frame.statistic is None))):  # fmt: skip
         frame.notes.append(f"{UNAPPLIED}{period.surface}")
 
 

@@ -16,7 +16,8 @@ from data_access.seed.news_text import has_batchim, josa
 
 # the price summary's field (get_etf_prices) each set measure is read from
 SUMMARY_FIELD = {"return": "change_rate", "net_assets": "latest_net_assets", "close": "end_close",
-                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value"}  # fmt: skip
+                 "volume": "avg_volume", "volatility": "volatility", "trading_value": "trading_value",
+                 "premium": "latest_premium"}  # fmt: skip
 
 
 def with_note(text: str, spec: dict) -> str:
@@ -229,6 +230,13 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
     if bottom:  # '비중 가장 작은 종목': the holdings from the smallest weight up
         rows = sorted(rows, key=lambda r: float(r["weight"]))
     picked = rows[:n]
+    if spec.get("place") and len(rows) >= spec["place"]:  # '5위는?': that holding alone
+        r, at = rows[spec["place"] - 1], spec["place"]
+        if ko:
+            return (f"{spec['etf']} 비중 {at}위 종목: {r['name']} ({r['code']}) "
+                    f"{float(r['weight']):.2f}% (스냅샷 {day} 기준)")  # fmt: skip
+        return (f"{spec['etf']}'s number {at} holding by weight: {r['name']} ({r['code']}) "
+                f"{float(r['weight']):.2f}% (snapshot of {day})")  # fmt: skip
     if spec.get("within"):  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
         kept = sorted(rows[: spec["within"]], key=lambda r: float(r["weight"]),
                       reverse=not spec.get("smallest"))  # fmt: skip
@@ -331,7 +339,7 @@ def render_difference(first: dict, second: dict, spec: dict) -> str:
             return (
                 text + "0" if text.endswith(".") or len(text.split(".")[1]) < 2 else text
             ) + "%p"
-        if measure in ("return", "weight", "volatility"):
+        if measure in ("return", "weight", "volatility", "premium"):
             return f"{d:+.2f}%p"
         if measure in ("volume", "net_assets", "close"):  # signed, in the figure's own unit
             return ("+" if d >= 0 else "-") + fmt_measure(measure, abs(d))

@@ -380,7 +380,8 @@ class GetStockPricesTool(EtfTool):
         "개별 주식(ETF 아님)의 OHLCV 가격을 조회합니다. "
         'JSON {"summary": {stock_code, period, data_count, start_date, end_date, start_close, '
         'end_close, high, low, change_rate, avg_volume}, "daily": [{date, open, high, low, '
-        "close, volume, change_rate}] (최신순)}."
+        'close, volume, change_rate}] (최신순), "valuation": {as_of_date, market_cap, eps, pe, pb, '
+        "dividend_yield(%)} (최근 밸류에이션 스냅샷)}."
     )
     inputs = {
         "stock_code": {"type": "string", "description": "종목코드 (예: '005930', 'AAPL')"},

@@ -39,8 +39,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     missing = [n for n in plan.unanswered if n not in answer.answer]
     if missing and answer.status in ("ok", "partial"):
         answer.answer += "\n\n" + ("참고: " if plan.lang == "ko" else "Note: ") + " ".join(missing)
-    if answer.status == "ok" and frame.reference is None:
-        _lead_with_position(answer, frame, lexicon)
+    if answer.status == "ok" and frame.reference is None and plan.position is None:
+        _lead_with_position(answer, frame, lexicon)  # a composed plan picked the n-th itself
     if plan.scope_note and answer.status in ("ok", "partial"):
         answer.answer = f"⚠️ {plan.scope_note}\n\n{answer.answer}"  # before the figure it qualifies
     out_of_reach = bool(plan.as_of or plan.span) and answer.answer.startswith(

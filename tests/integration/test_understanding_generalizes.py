@@ -1515,7 +1515,7 @@ def test_round_44_holdings_place_windows_of_quarters_and_changes_against_a_day_n
     held = etf_answer("보수가 가장 낮은 반도체 ETF의 보유 1위 종목은?", settings=offline,
                       store=graph_store, pool=pg_pool)  # fmt: skip
     assert held.status == "ok" and fund["name"] in held.answer
-    assert f"1. {top['name']} (" in held.answer and "2. " not in held.answer
+    assert f"비중 1위 종목: {top['name']} (" in held.answer and "2. " not in held.answer
     assert f"{float(top['weight']):.2f}%" in held.answer
 
     six = fetch_all("SELECT value FROM macro_observations WHERE series_code = 'CPIAUCSL' ORDER BY "
@@ -2461,7 +2461,7 @@ def test_round_71_a_cut_summed_by_its_own_measure_a_place_by_weight_and_stock_fo
         "'102110') ORDER BY h.weight DESC OFFSET 1 LIMIT 1", None, pg_pool)[0]["name"]  # fmt: skip
     place = etf_answer("TIGER 200 보유종목 중 비중 2위 종목은?", settings=offline,
                        store=graph_store, pool=pg_pool)  # fmt: skip
-    assert place.status == "ok" and place.answer.startswith(f"2번째는 {second}(")
+    assert place.status == "ok" and place.answer.startswith(f"TIGER 200 비중 2위 종목: {second} (")
     per = one(pg_pool, "SELECT f.pe FROM stock_fundamentals f JOIN stocks s USING (security_id) "
                        "WHERE s.name = 'SK하이닉스' ORDER BY f.as_of_date DESC LIMIT 1")  # fmt: skip
     follow = chain(answer_stock_question, ("삼성전자 PER", "SK하이닉스는?"), pool=pg_pool)
