@@ -1219,8 +1219,9 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         said = [h for h in find_phrases(text[: m.start()], {"desc": voc["rank"]["desc"],
                                                            "asc": voc["rank"]["asc"]})
                 if cut and h.end <= cut[-1].start]  # fmt: skip
-        if cut and said and re.fullmatch(r"\S?\s*순\s*", text[said[-1].end : cut[-1].start]):
-            # '보수 낮은 순 상위 3개': the head of the order said ('하위': its tail)
+        if cut and said and _ORDER_THEN_CUT.fullmatch(text[said[-1].end : cut[-1].start]):
+            # '보수 낮은 순 상위 3개', '보수 낮은 ETF 상위 2개': the head of the order said
+            # ('하위': its tail)
             head, way = cut[-1].label == "desc", said[-1].label
             op.direction = "asc" if (way == "asc") == head else "desc"
     elif op.kind in ("aggregate", "difference") and m and m.group(2) and (
@@ -1275,6 +1276,7 @@ _MOVE_DAY = re.compile(r"(?:(?:상승|급등)|(하락|급락))일(?=$|[\s?.!은�
 _MOVE_MONTH = re.compile(
     r"(?:오른|올랐던|내린|내렸던|떨어진|떨어졌던|상승한|하락한)\s*달(?=$|[\s?.!은는이가을를에])"
 )
+_ORDER_THEN_CUT = re.compile(r"\S?\s*(?:순|etf|펀드|종목|주식|것|거|곳|지역)\s*")
 _LEVEL_MONTH = re.compile(r"(?:가장|제일)\s*(높|낮|많|적|크|작)(?:았던|었던|은)\s*달")
 _MEAN = re.compile(r"평균|average|mean")
 _COMBINE = re.compile(r"합치|합쳐|together|combined")

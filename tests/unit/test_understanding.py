@@ -1312,3 +1312,11 @@ def test_periods_shown_follow_the_window_asked(lexicon: Lexicon) -> None:
     assert (
         per_period_count(read(lexicon, "삼성전자 분기별 수익률"), "quarter") == PER_COUNT["quarter"]
     )
+
+
+def test_a_cut_said_after_an_ordered_set_noun_takes_its_head(lexicon: Lexicon) -> None:
+    """Round 134: '보수 낮은 ETF 상위 2개의 순자산 합계' summed the two dearest funds: '상위' is
+    the head of the order said before the set noun, as in '보수 낮은 순 상위 3개'."""
+    for said in ("보수 낮은 ETF 상위 2개의 순자산 합계", "보수 낮은 순 상위 3개 평균 순자산"):
+        assert read(lexicon, said).operation.direction == "asc", said
+    assert read(lexicon, "순자산 상위 5개 ETF 평균 보수").operation.direction == "desc"
