@@ -309,6 +309,7 @@ class GetETFPricesTool(EtfTool):
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
+            days = _span(span)  # a bad span is named before anything else is asked
             if rows is None and any(a is not None for a in set_args):
                 composite.set_ask(*set_args)  # a bad value is named first, as for a set
                 raise ToolInputError("columns·where·order_by·descending·top·aggregate는 rows와 "
@@ -333,7 +334,7 @@ class GetETFPricesTool(EtfTool):
             if statistic or sessions or span:
                 session = SessionAsk((statistic or "").strip().lower(), _count(1 if span and not sessions else sessions),
                                      (field or "close").strip().lower(),
-                                     (unit or "session").strip().lower(), bar, _span(span))  # fmt: skip
+                                     (unit or "session").strip().lower(), bar, days)  # fmt: skip
                 checked = session.period()  # the days the window and its base need
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
