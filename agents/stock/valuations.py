@@ -58,6 +58,9 @@ LEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security
   AND trade_date <= %(as_of)s ORDER BY trade_date DESC LIMIT 1) c ON true
 WHERE s.country = %(country)s AND NOT s.is_etf"""
 # the same sector's stocks of it, with the close on or before the period's base day (a return)
+_ONE_STOCK = _MARKET.replace("SELECT s.security_id,", "SELECT s.currency, s.security_id,").replace(
+    "s.country = %(country)s", "s.code = %(code)s"
+)  # one stock's snapshot and close
 _PEERS = (
     _MARKET.replace(", c.close\n", ", c.close, b.close AS base_close\n").replace(
         "\nWHERE s.country",
@@ -330,6 +333,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
+    named = _named_bar(turn, pool)  # '삼성전자보다 PER 낮은 …': that stock's figure, read once
     for country, market, currency in markets_said(frame):
         rows = _sector_rows(turn, pool, members, country)
         turn.stock["currency"] = currency
@@ -353,7 +357,7 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                 if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
                     turn.lines.append(_sector_bars(turn, rows, [(m, *bar)], group))
                 continue
-            if (named := _named_bar(turn, pool, m)) is not None:  # '삼성전자보다 PER 낮은 …'
+            if named is not None and frame.operation.filter_measure == m:
                 if m not in IN_CURRENCY or currency == named[2]:
                     bars = [(m, str(frame.operation.comparator), named[0])]
                     kept = [r for r in rows if r["name"] != named[1]]  # not the bar itself
@@ -511,23 +515,17 @@ def _group(turn: Turn, name: str, market: str, country: str) -> str:
     return f"{market} {name} 업종".strip() if turn.ko() else f"{name} sector ({country})"
 
 
-def _named_bar(turn: Turn, pool: ConnectionPool | None,
-               measure: str) -> tuple[float, str, str] | None:  # fmt: skip
-    """(figure, name, currency) of the stock whose `measure` is the bar ('삼성전자보다 PER 낮은
-    반도체주'), or None."""
+def _named_bar(turn: Turn, pool: ConnectionPool | None) -> tuple[float, str, str] | None:
+    """(figure, name, currency) of the stock whose figure is the set's bar ('삼성전자보다 PER 낮은
+    반도체주'), from its last snapshot, or None."""
     bar, op = turn.frame.operation.threshold_of, turn.frame.operation
-    if bar is None or bar.kind != "stock" or op.filter_measure != measure:
+    if bar is None or bar.kind != "stock" or op.filter_measure not in SECTOR_FIELDS:
         return None
-    found = fetch_all("SELECT country, currency FROM stocks WHERE code = %(c)s", {"c": bar.key},
-                      pool=pool)  # fmt: skip
-    if not found:
+    rows = _snapshots(turn, pool, _ONE_STOCK, as_of=turn.as_of, code=bar.key)
+    field = SECTOR_FIELDS[op.filter_measure]
+    if not rows or rows[0][field] is None:
         return None
-    rows = _snapshots(turn, pool, _MARKET, as_of=turn.as_of, country=found[0]["country"])
-    own = next((r for r in rows if r["security_id"].split(":")[-1] == bar.key), None)
-    field = SECTOR_FIELDS[measure]
-    if own is None or own[field] is None:
-        return None
-    return float(own[field]), bar.name, str(found[0]["currency"])
+    return float(rows[0][field]), bar.name, str(rows[0]["currency"])
 
 
 def _bar_at(frame: QuestionFrame, measure: str) -> str | None:

@@ -65,45 +65,6 @@ class DatePoint:
     base: bool = False  # said as a change's base ('올해 첫 거래일 대비')
 
 
-_ORDINALS = {"첫째": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4,
-             "네번째": 4, "다섯째": 5, "마지막": -1}  # fmt: skip
-_NTH_WEEKDAY = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*)?(?P<m>\d{1,2})\s*월\s*(?P<n>"
-                          + "|".join(_ORDINALS) + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
-
-
-# days named by a word, on a fixed date ('작년 크리스마스'; lunar holidays move, and are not here)
-_NAMED_DAYS = {"크리스마스": (12, 25), "성탄절": (12, 25), "christmas": (12, 25), "신정": (1, 1),
-               "새해 첫날": (1, 1), "삼일절": (3, 1), "어린이날": (5, 5), "현충일": (6, 6),
-               "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9)}  # fmt: skip
-_NAMED_DAY = re.compile(r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*)?(?P<d>"
-                        + "|".join(_NAMED_DAYS) + ")", re.IGNORECASE)  # fmt: skip
-
-
-def read_named_day(text: str, today: date) -> DatePoint | None:
-    """A day named in words: '3월 둘째 주 금요일' (the second Friday of March, '마지막 주' the
-    last) or '작년 크리스마스', of the latest such that has come (a year said: of it)."""
-    if (m := _NAMED_DAY.search(text)) is not None:
-        month, day_of_month = _NAMED_DAYS[m.group("d").lower()]
-        words = {"올해": 0, "금년": 0, "작년": -1, "지난해": -1, "재작년": -2}
-        year = (int(m.group("y")) if m.group("y") else today.year + words[m.group("w")]
-                if m.group("w") else today.year - (date(today.year, month, day_of_month) > today))  # fmt: skip
-        day = date(year, month, day_of_month)
-        return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
-    m = _NTH_WEEKDAY.search(text)
-    if m is None or not 1 <= int(m.group("m")) <= 12:
-        return None
-    month = int(m.group("m"))
-    year = int(m.group("y") or today.year - (month > today.month))
-    weekday = "월화수목금토일".index(m.group("d"))
-    days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
-            if date(year, month, d).weekday() == weekday]  # fmt: skip
-    n = _ORDINALS[m.group("n")]
-    if n > len(days):
-        return None
-    day = date(year, month, days[n - 1 if n > 0 else -1])
-    return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
-
-
 def read_date_point(text: str, today: date | None = None) -> DatePoint | None:
     """The first day named by a span and its edge, resolved against `today`."""
     today = today or date.today()
@@ -266,6 +227,43 @@ _RANGE = re.compile(
 _YEAR = re.compile(
     r"(?<!\d)(?:(?P<y>20\d{2})\s*년(?!\s*\d)|(?P<w>올해|금년|작년|지난해|재작년))" + _NOT_WHOLE
 )
+
+
+_ORDINALS = {"첫째": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4,
+             "네번째": 4, "다섯째": 5, "마지막": -1}  # fmt: skip
+_NTH_WEEKDAY = re.compile(_YEAR_SAID + r"?(?P<m>\d{1,2})\s*월\s*(?P<n>"
+                          + "|".join(_ORDINALS) + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
+
+
+# days named by a word, on a fixed date ('작년 크리스마스'; lunar holidays move, and are not here)
+_NAMED_DAYS = {"크리스마스": (12, 25), "성탄절": (12, 25), "christmas": (12, 25), "신정": (1, 1),
+               "새해 첫날": (1, 1), "삼일절": (3, 1), "어린이날": (5, 5), "현충일": (6, 6),
+               "광복절": (8, 15), "개천절": (10, 3), "한글날": (10, 9)}  # fmt: skip
+_NAMED_DAY = re.compile(_YEAR_SAID + r"?(?P<d>"
+                        + "|".join(_NAMED_DAYS) + ")", re.IGNORECASE)  # fmt: skip
+
+
+def read_named_day(text: str, today: date) -> DatePoint | None:
+    """A day named in words: '3월 둘째 주 금요일' (the second Friday of March, '마지막 주' the
+    last) or '작년 크리스마스', of the latest such that has come (a year said: of it)."""
+    if (m := _NAMED_DAY.search(text)) is not None:
+        month, day_of_month = _NAMED_DAYS[m.group("d").lower()]
+        year = _said_year(m, today) or today.year - (date(today.year, month, day_of_month) > today)
+        day = date(year, month, day_of_month)
+        return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
+    m = _NTH_WEEKDAY.search(text)
+    if m is None or not 1 <= int(m.group("m")) <= 12:
+        return None
+    month = int(m.group("m"))
+    year = _said_year(m, today) or today.year - (month > today.month)
+    weekday = "월화수목금토일".index(m.group("d"))
+    days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
+            if date(year, month, d).weekday() == weekday]  # fmt: skip
+    n = _ORDINALS[m.group("n")]
+    if n > len(days):
+        return None
+    day = date(year, month, days[n - 1 if n > 0 else -1])
+    return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
 
 
 def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead | None:

@@ -171,8 +171,7 @@ def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int
     one fund whose name starts with a brand and the words after it (up to three), the longest
     such start. Words several funds start with ('TIGER 2차전지') stay the set they name."""
     tokens = analyse(question)
-    brands = {fold(b) for b in lexicon.brands}
-    names = [(fold(n), code, n) for code, n in lexicon.etfs.items()]
+    brands, names = _fund_names(lexicon)
     out = []
     for i, t in enumerate(tokens):
         if fold(t.form) not in brands or any(a <= t.start < b for a, b in taken):
@@ -186,6 +185,20 @@ def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int
                 out.append(FuzzyLink(question[t.start : end], t.start, end, "etf", *fits[0], 0))
                 break
     return out
+
+
+_FUNDS_CACHE: dict[int, tuple[Lexicon, frozenset[str], list[tuple[str, str, str]]]] = {}
+
+
+def _fund_names(lexicon: Lexicon) -> tuple[frozenset[str], list[tuple[str, str, str]]]:
+    """The folded brands and (folded name, code, name) of every fund, once per lexicon."""
+    held = _FUNDS_CACHE.get(id(lexicon))
+    if held is None or held[0] is not lexicon:
+        _FUNDS_CACHE.clear()
+        _FUNDS_CACHE[id(lexicon)] = held = (
+            lexicon, frozenset(fold(b) for b in lexicon.brands),
+            [(fold(n), code, n) for code, n in lexicon.etfs.items()])  # fmt: skip
+    return held[1], held[2]
 
 
 _WORDS_CACHE: dict[int, tuple[Lexicon, dict[str, set[str]], frozenset[str]]] = {}

@@ -2474,7 +2474,16 @@ def _picked_unsaid(frame: QuestionFrame) -> bool:
 
 _THEN = re.compile(r"그\s*때|그날|\bthen\b")
 # 'then', and the span since then ('그동안 수익률은?', '그 사이 상승률은?'): words, as coverage reads them
-_SINCE_THEN = ("그때", "그 때", "then", "그동안", "동안", "사이", "그새", "since", "between")
+_THEN_WORDS = ("그때", "그 때", "then")
+_SINCE_WORDS = ("그동안", "동안", "사이", "그새", "since", "between")
+_SINCE_THEN = _THEN_WORDS + _SINCE_WORDS
+
+
+def _carry_statistic(frame: QuestionFrame, previous: QuestionFrame) -> None:
+    """The last turn's statistic and window, when this turn names none of its own."""
+    frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
+    frame.window = frame.window or (previous.window.model_copy(
+        update={"start": -1, "end": -1, "used": False}) if previous.window else None)  # fmt: skip
 
 
 def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Period | None:
@@ -2483,7 +2492,7 @@ def _since_the_day_named(frame: QuestionFrame, previous: QuestionFrame) -> Perio
     '9월 말', names no span: None)."""
     low = frame.question.lower()
     moved = (frame.operation.kind in ("change", "difference") or frame.measure() == "return"
-             or any(w in low for w in _SINCE_THEN[3:]))  # '그동안 몇 bp 변했어?'  # fmt: skip
+             or any(w in low for w in _SINCE_WORDS))  # '그동안 몇 bp 변했어?'  # fmt: skip
     if not moved or previous.as_of_span is None:
         return None
     said = previous.question[previous.as_of_span[0] : previous.as_of_span[1]]
@@ -2547,14 +2556,10 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
     if previous.statistic in ("max", "min") and _THEN.search(frame.question):
         # '최근 1년 최고치는?' → '그때보다 지금 얼마나 낮아?': the extreme's line sets the latest
         # value against it
-        frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
-        frame.window = frame.window or (previous.window.model_copy(
-            update={"start": -1, "end": -1, "used": False}) if previous.window else None)  # fmt: skip
+        _carry_statistic(frame, previous)
         frame.notes += [f"{READ}{w}" for w in ("그때", "그날", "then")]
     if bare and frame.statistic is None and previous.statistic:  # '20거래일 평균은?' → '기아는?'
-        frame.statistic, frame.stat_field = previous.statistic, previous.stat_field
-        frame.window = frame.window or (previous.window.model_copy(
-            update={"start": -1, "end": -1, "used": False}) if previous.window else None)  # fmt: skip
+        _carry_statistic(frame, previous)
     if frame.relation is None:
         frame.relation = previous.relation
     if bare and entities and WHY_NOTE in previous.notes and WHY_NOTE not in frame.notes:
