@@ -1018,7 +1018,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "etf_measure"
     if op.kind == "trend" or measure in ("close", "volume") or (measure is None and frame.period):
         return "etf_prices"  # 'TIGER 200 일주일 전 대비': the window's prices and its change
-    if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings"):
+    if measure in ("per", "pbr", "eps", "dividend_yield", "rsi", "earnings", "shares_outstanding"):
         plan.unanswered.append(_text(plan, "etf_measure", measure))
     return "etf_info"
 

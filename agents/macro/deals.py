@@ -11,7 +11,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.router import Route
-from agents.macro.state import AgentResponse, RunContext
+from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS, Period
@@ -89,8 +89,8 @@ def filter_words(frame: QuestionFrame | None, lang: str) -> str:
 def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
                 months: int) -> None:  # fmt: skip
     """The window's deal count, and its highest or lowest deals when asked."""
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
+    start, end = deal_window(route.frame, ctx.as_of_date, None, months)  # unsaid: the last year
     low = route.question.lower()
     side = ("highest" if any(w in low for w in _HIGH_WORDS) else
             "lowest" if any(w in low for w in _LOW_WORDS) else None)  # fmt: skip
@@ -98,10 +98,10 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
         return
     bands = deal_filter(route.frame)
     result = run_step(resp, ctx, f"re_transactions_{side}",
-                      {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
+                      {"region": region, "start": start, "as_of": end, **bands})  # fmt: skip
     rows = result.rows if result else []
     if not rows:
-        resp.uncertainty.append(f"{region}: {start}~{ctx.as_of_date} 거래가 없습니다.")
+        resp.uncertainty.append(f"{region}: {start}~{end} 거래가 없습니다.")
         return
     listed = ", ".join(
         f"{fig.fmt_krw(float(r['price_krw']), '만')} ({r['deal_date']}, {r['complex_name']} {float(r['area_m2']):g}㎡)"
@@ -111,9 +111,9 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     shown = f" (월별 중위가격 {len(series.points)}개월 기준 추이는 위)" if series else ""
     resp.key_points.insert(0, lang_text(
         route.language,
-        f"{region} {start} ~ {ctx.as_of_date} {filter_words(route.frame, 'ko')}아파트 실거래 {word[0]}: "
+        f"{region} {start} ~ {end} {filter_words(route.frame, 'ko')}아파트 실거래 {word[0]}: "
         f"{listed}{shown}.",
-        f"{region} {word[1]} apartment deals {start} to {ctx.as_of_date}: {listed}.",
+        f"{region} {word[1]} apartment deals {start} to {end}: {listed}.",
     ))  # fmt: skip
 
 
@@ -135,16 +135,17 @@ def summed_deals(frame: QuestionFrame | None) -> bool:
 _CALENDAR_MONTH = ("지난달", "지난 달", "전월", "last month", "previous month")
 
 
-def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region: str) -> None:
+def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route,
+                      region: str) -> tuple[str, int] | None:  # fmt: skip
     """'강남구 최근 1개월 거래 건수': the deals of the trailing window the question names (after
     as-of minus the period, up to as-of), leading the monthly counts; '지난달' keeps the last
-    calendar month the monthly line already leads with."""
+    calendar month the monthly line already leads with. The window's words and its count."""
     frame = route.frame
     low = route.question.lower()
     if frame is None or frame.period is None or not counts_asked(low):
-        return
+        return None
     if any(w in low for w in _CALENDAR_MONTH):
-        return
+        return None
     start = _trailing(ctx.as_of_date, frame.period)
     bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
@@ -159,6 +160,18 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
         route.language, f"{region} {said}({span}) "
         f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
         f"{region}: {n:,} {filter_words(route.frame, 'en')}apartment deals from {span}."))  # fmt: skip
+    return f"{said}({span})", n
+
+
+def count_gap(route: Route, counts: list[tuple[str, str, int]]) -> str | None:
+    """'서울과 인천의 최근 1년 거래 건수 차이': the gap of the two regions' window counts (not of
+    their latest months)."""
+    if route.frame is None or route.frame.operation.kind != "difference" or len(counts) != 2:
+        return None
+    (a, said, n), (b, _, m) = counts
+    return lang_text(route.language, f"{a} − {b} {said} 아파트 실거래 건수 차이: {n:,}건 − {m:,}건 "
+                     f"= {n - m:+,}건.", f"{a} − {b} apartment deals, {said}: {n:,} − {m:,} = "
+                     f"{n - m:+,}.")  # fmt: skip
 
 
 def _trailing(as_of: str, period: Period) -> str:
@@ -171,6 +184,23 @@ def _trailing(as_of: str, period: Period) -> str:
     return (base + relativedelta(days=1)).isoformat()
 
 
+def deal_window(frame: QuestionFrame | None, as_of: str, series: Series | None,
+                months: int) -> tuple[str, str]:  # fmt: skip
+    """The days whose deals answer: a span said ('올해', '작년 3분기'), a trailing window
+    ('최근 3개월': as-of minus three months, up to as-of), else the monthly series' own months
+    when given (so the counts agree), else the last `months`."""
+    if frame is not None and frame.span is not None:
+        frame.span.used = True
+        return frame.span.first, min(frame.span.last, as_of)
+    if frame is not None and frame.period is not None:
+        return _trailing(as_of, frame.period), as_of
+    if series and series.points:
+        last = date.fromisoformat(series.points[-1][0][:10])
+        end = min(date.fromisoformat(as_of), last + relativedelta(months=1) - relativedelta(days=1))
+        return series.points[0][0][:10], end.isoformat()
+    return (date.fromisoformat(as_of) - relativedelta(months=months)).isoformat(), as_of
+
+
 def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
                months: int) -> None:  # fmt: skip
     """'강남구 평균 거래가격': the mean of the window's deals (with their count and median), not
@@ -181,18 +211,7 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     if counts_asked(route.question):  # '거래량 올해 월평균': the counts' mean, not the prices'
         return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
-    start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()
-    end = ctx.as_of_date
-    if frame.span is not None:  # '올해 평균 가격', '작년 3분기': the span's own days
-        start, end = frame.span.first, min(frame.span.last, ctx.as_of_date)
-        frame.span.used = True
-    elif frame.period is not None:  # '최근 6개월 평균': that trailing window
-        start, end = _trailing(ctx.as_of_date, frame.period), ctx.as_of_date
-    elif series and series.points:  # the monthly series' own months, so the counts agree
-        start = series.points[0][0][:10]
-        last = date.fromisoformat(series.points[-1][0][:10])
-        end = min(date.fromisoformat(ctx.as_of_date),
-                  last + relativedelta(months=1) - relativedelta(days=1)).isoformat()  # fmt: skip
+    start, end = deal_window(frame, ctx.as_of_date, series, months)
     bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
                       {"region": region, "start": start, "as_of": end, **bands})  # fmt: skip

@@ -14,6 +14,7 @@ from agents.evidence import Stopwatch
 from agents.macro import deal_trend
 from agents.macro.dart_accounts import accounts_answer, asks_accounts
 from agents.macro.deals import (
+    count_gap,
     counts_asked,
     deal_count_window,
     deal_filter,
@@ -605,10 +606,14 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
                            or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
+        counts = []
         for region in regions[:MAX_ITEMS]:
             deal_points(resp, ctx, route, region, months)
             deal_stats(resp, ctx, route, region, months)
-            deal_count_window(resp, ctx, route, region)
+            if counted := deal_count_window(resp, ctx, route, region):
+                counts.append((region, *counted))
+        if gap := count_gap(route, counts):
+            resp.key_points.insert(0, gap)
     if route.graph_need:
         _evidence(resp, ctx, "theme_evidence", {"themes": ["부동산"]}, route)
     if not resp.key_points:

@@ -22,7 +22,7 @@ from agents.macro.tools import lang_text, pct, run_step
 from agents.understanding.coverage import COMPOSED, nested_measure
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import sector_members, vocabulary
 from agents.verdict import meets
 from agents.window_answer import asked_period
 from data_access import figures as fig
@@ -31,12 +31,8 @@ from data_access.seed.news_text import josa
 
 def sector_codes(route: Route) -> list[str]:
     """The data's sector names for the sector words of the question ('은행주' → 금융)."""
-    keys = {e.key for e in route.frame.of("sector")} if route.frame else set()
-    out: list[str] = []
-    for spec in vocabulary()["sectors"]:
-        if spec["key"] in keys:
-            out += spec.get("data_sectors", [spec["key"]])
-    return list(dict.fromkeys(out))
+    keys = [e.key for e in route.frame.of("sector")] if route.frame else []
+    return list(dict.fromkeys(code for key in keys for code in sector_members(key)))
 
 
 def sector_moves(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
@@ -369,23 +365,29 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     _, _, ko1, en1, unit1 = SPECS[BY_MEASURE[first.name]]
     _, _, ko2, en2, unit2 = SPECS[BY_MEASURE[second.name]]
     high = frame.operation.direction != "asc"
-    if among:  # the set the first series' move chose, then the order of the second
-        move = asked_move(route.question[: among.start()]) or "up"
-        window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
-        kept = {
-            m[0]
-            for m in _region_moves(resp, ctx, route, window)
-            if (m[1] > 0 if move == "up" else m[1] < 0)
-        }
+    op = frame.operation
+    if among:  # the set the first series' bar or move chose, then the order of the second
+        if op.comparator and op.threshold is not None and op.filter_measure == first.name:
+            kept = {r["region"] for r in latest[first.name]  # '미분양 5천호 넘는 지역 중'
+                    if meets(float(r["value"]), op.comparator, op.threshold)}  # fmt: skip
+            words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
+            bar = level(op.threshold, unit1)
+            chose = (f"{ko1} {bar} {words}", f"{en1} {words} {bar}")
+        else:
+            move = asked_move(route.question[: among.start()]) or "up"
+            window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
+            kept = {m[0] for m in _region_moves(resp, ctx, route, window)
+                    if (m[1] > 0 if move == "up" else m[1] < 0)}  # fmt: skip
+            chose = ((f"{josa(ko1, '이/가')} 늘어난", f"{en1} rose") if move == "up" else
+                     (f"{josa(ko1, '이/가')} 줄어든", f"{en1} fell"))  # fmt: skip
         rows = sorted((r for r in latest[second.name] if r["region"] in kept),
                       key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
         n = with_ties([float(r["value"]) for r in rows], frame.operation.top_n or 1)
         listed = ", ".join(f"{r['region']} {level(float(r['value']), unit2)} ({str(r['month'])[:7]})"
                            for r in rows[:n])  # fmt: skip
-        word = ("늘어난", "rose") if move == "up" else ("줄어든", "fell")
-        line = (f"{josa(ko1, '이/가')} {word[0]} 지역 {len(kept)}곳 중 {ko2} "
+        line = (f"{chose[0]} 지역 {len(kept)}곳 중 {ko2} "
                 f"{'높은' if high else '낮은'} 순: {listed or '없음'}.",
-                f"Of the {len(kept)} regions where {en1} {word[1]}, by {en2}, "
+                f"Of the {len(kept)} regions where {chose[1]}, by {en2}, "
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
     else:  # the first series' pick among the regions that hold the second, then its value
         held = {r["region"] for r in latest[second.name]}

@@ -423,7 +423,7 @@ _MEASURE_SECTIONS = {
     "per": "valuation", "pbr": "valuation", "eps": "eps", "dividend_yield": "dividend",
     "market_cap": "market_cap", "high": "range", "low": "range", "close": "close",
     "volume": "volume", "return": "return", "rsi": "rsi", "earnings": "earnings",
-    "trading_value": "trading_value", "volatility": "volatility",
+    "trading_value": "trading_value", "volatility": "volatility", "shares_outstanding": "shares",
 }  # fmt: skip
 
 

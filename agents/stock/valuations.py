@@ -22,6 +22,7 @@ from agents.stock.box import (
     figure_text,
     in_won,
 )
+from agents.stock.data import price_dataset
 from agents.stock.fundamentals import result_of
 from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
@@ -30,7 +31,7 @@ from agents.understanding.coverage import COMPOSED, cover, mark_read, nested_mea
 from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import BAR_AT
-from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.vocabulary import find_phrases, sector_members, sector_within, vocabulary
 from agents.verdict import asked_bar, meets, verdict
 from agents.window_answer import WindowAsk, asked_period, describe, mark_used
 from data_access import figures as fig
@@ -193,10 +194,7 @@ def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
 
 def _members(sector: str) -> list[str]:
     """The data's sectors a sector word stands for ('은행주' → 금융); none: every stock."""
-    if sector == MARKET_WIDE:
-        return []
-    spec = next((x for x in vocabulary()["sectors"] if x["key"] == sector), None)
-    return list(spec.get("data_sectors") or [sector]) if spec else [sector]
+    return [] if sector == MARKET_WIDE else sector_members(sector)
 
 
 def _sector_kept(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
@@ -329,7 +327,8 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     sectors = frame.of("sector")
     if not sectors or not any(m.name in SECTOR_FIELDS for m in frame.measures):
         return None
-    members, name = _members(sectors[0].key), sectors[0].key
+    key = sectors[0].key  # '보험주' is answered, and named, as the whole 금융 sector
+    members, name = _members(key), sector_within(key) or key
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
@@ -414,21 +413,23 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     ):
         return None
     order, read = pair
-    turn = Turn(frame=frame, stock={"name": sectors[0].key, "currency": "KRW"}, as_of=as_of,
+    key = sectors[0].key
+    label = sector_within(key) or key  # '보험주' is answered over the whole 금융 sector
+    turn = Turn(frame=frame, stock={"name": label, "currency": "KRW"}, as_of=as_of,
                 lang=frame.language)  # fmt: skip
     field, low = SECTOR_FIELDS[order], frame.operation.direction == "asc"
     ko, en = GAP_WORDS[order]
     picks = []
     for country, market, _ in markets_said(frame):  # each market's own pick, labelled
-        rows = _sector_kept(_sector_rows(turn, pool, _members(sectors[0].key), country), field)
+        rows = _sector_kept(_sector_rows(turn, pool, _members(key), country), field)
         if not rows:
             continue
         top = (min if low else max)(rows, key=lambda r: float(r[field]))
         picks.append(top)
         turn.leads.append(
-            f"{_group(turn, sectors[0].key, market, country)} {ko} 가장 {'낮은' if low else '높은'} "
+            f"{_group(turn, label, market, country)} {ko} 가장 {'낮은' if low else '높은'} "
             f"종목: {top['name']} ({figure_text(order, float(top[field]), turn)}, {len(rows)}종목 중)"
-            if turn.ko() else f"{_group(turn, sectors[0].key, market, country)}: the "
+            if turn.ko() else f"{_group(turn, label, market, country)}: the "
             f"{'lowest' if low else 'highest'} {en} is {top['name']} "
             f"({figure_text(order, float(top[field]), turn)}, of {len(rows)})")  # fmt: skip
     if not picks:
@@ -642,6 +643,22 @@ def _snapshot(turn: Turn, pool: ConnectionPool | None, name: str) -> None:
                       if turn.ko() else f"{en[0].upper()}{en[1:]} {written} (as of {f['as_of_date']})")  # fmt: skip
 
 
+_SHARES = "SELECT shares_outstanding FROM stocks WHERE security_id = %(sid)s"
+
+
+def _shares(turn: Turn, pool: ConnectionPool | None) -> None:
+    """'Intel 상장주식수': the shares listed, the one current value the data holds."""
+    sid = turn.stock["security_id"]
+    rows = turn.query("stocks", _SHARES, {"sid": sid}, price_dataset(sid), "stocks", pool)
+    shares = rows[0]["shares_outstanding"] if rows else None
+    if not shares:
+        turn.notes.append("상장주식수 정보가 없습니다." if turn.ko() else "No share count is held.")
+        return
+    turn.figures["shares_outstanding"] = float(shares)
+    turn.lines.append(f"상장주식수 {int(shares):,}주 (현재 값)" if turn.ko()
+                      else f"Shares outstanding {int(shares):,} (current)")  # fmt: skip
+
+
 def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
     rows = turn.query("earnings_events", _EARNINGS, {"sid": turn.stock["security_id"]},
                       "EARNINGS_EVENTS", "earnings_events", pool)  # fmt: skip
@@ -679,4 +696,4 @@ def _earnings(turn: Turn, pool: ConnectionPool | None) -> None:
         f"surprise {surprise:+.2f}% ({verdict})")  # fmt: skip
 
 
-VALUATION_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"valuation": _valuation, "eps": partial(_snapshot, name="eps"), "dividend": partial(_snapshot, name="dividend_yield"), "market_cap": partial(_snapshot, name="market_cap"), "fundamental_change": _fundamental_change, "peers": _peers, "rank": _rank, "earnings": _earnings}  # fmt: skip
+VALUATION_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"valuation": _valuation, "eps": partial(_snapshot, name="eps"), "dividend": partial(_snapshot, name="dividend_yield"), "market_cap": partial(_snapshot, name="market_cap"), "shares": _shares, "fundamental_change": _fundamental_change, "peers": _peers, "rank": _rank, "earnings": _earnings}  # fmt: skip

@@ -30,7 +30,7 @@ from agents.understanding.frame import (
 )
 from agents.understanding.glossary import load_glossary
 from agents.understanding.morphemes import Morpheme, analyse
-from agents.understanding.vocabulary import vocabulary, vocabulary_words
+from agents.understanding.vocabulary import sector_within, vocabulary, vocabulary_words
 from agents.understanding.windows import stat_of_word
 from data_access.contracts import AgentAnswer, TraceStep
 from data_access.seed.news_text import josa
@@ -309,6 +309,7 @@ def cover(frame: QuestionFrame) -> Coverage:
             cov.unread.append(word)
             cov.decisive.append(word)
     _unheld_terms(frame, spans, cov)
+    _sectors_within(frame, cov)
     if when := _when_of_a_level(frame, tokens):  # '배당 언제 나와?': a date no figure holds
         cov.decisive.append(when)
     if _days_not_counted(frame):  # '올해 들어 하락한 날 며칠?' answered with the return
@@ -394,6 +395,21 @@ def _counted_days_words(frame: QuestionFrame) -> str:
     """The words that asked for a count of days ('하락한 날 며칠'), as written."""
     spans = sorted(frame.stat_spans)
     return frame.question[spans[0][0] : spans[-1][1]] if spans else "날 수"
+
+
+def _sectors_within(frame: QuestionFrame, cov: Coverage) -> None:
+    """'보험주', '은행주': a group the data's sectors do not split out, answered over the whole
+    sector it sits in, which is said — the answer is not about insurers alone."""
+    for e in frame.of("sector"):
+        if e.start < 0 or (within := sector_within(e.key)) is None:
+            continue
+        said = frame.question[e.start : e.end]
+        cov.decisive.append(said)
+        cov.unheld.append(
+            f"'{said}'{josa(said, '은/는')[len(said) :]} 데이터의 업종 분류에 따로 없어 {within} 업종 "
+            "전체로 답했습니다." if frame.language == "ko" else f"'{said}' is no sector of its own "
+            f"in this data: answered over the whole {within} sector."
+        )  # fmt: skip
 
 
 def _unheld_terms(frame: QuestionFrame, spans: list[tuple[int, int, str]], cov: Coverage) -> None:

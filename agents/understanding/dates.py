@@ -25,7 +25,7 @@ Edge = Literal["first", "last"]
 
 # a calendar span by its offset from the current one ('지난' → -1)
 _SPANS: dict[str, tuple[Scale, int]] = {
-    "올해": ("year", 0), "금년": ("year", 0), "작년": ("year", -1), "지난해": ("year", -1),
+    "올해": ("year", 0), "올": ("year", 0), "금년": ("year", 0), "작년": ("year", -1), "지난해": ("year", -1),
     "전년": ("year", -1), "재작년": ("year", -2), "이달": ("month", 0), "금월": ("month", 0),
     "지난달": ("month", -1), "전월": ("month", -1), "저번달": ("month", -1),
     "지난주": ("week", -1), "이번주": ("week", 0), "금주": ("week", 0), "전주": ("week", -1),
@@ -212,7 +212,11 @@ _NOT_WHOLE = (
     r"(?!\s*(?:연말|연초|말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
 )
 _YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"}
-_YEAR_SAID = r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년)\s*(?:의\s*)?)"
+# '올 상반기', '올 3월': '올' is this year only before a part of it ('올 것' is a verb)
+_YEAR_SAID = (
+    r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년|(?<![가-힣])올(?=\s*(?:상반기"
+    r"|하반기|봄|여름|가을|겨울|[1-4]\s*분기|\d{1,2}\s*월)))\s*(?:의\s*)?)"
+)
 _RECENT = r"(?<!최근)(?<!최근 )(?<!직전)(?<!직전 )"  # "최근 2분기" is a window; "지난 2분기" is Q2
 _QUARTER = re.compile(_YEAR_SAID + r"?" + _RECENT + r"(?P<q>[1-4])\s*분기" + _NOT_WHOLE)
 _RELATIVE_QUARTER = re.compile(r"(?P<o>지난|이번|직전|저번|전)\s*분기" + _NOT_WHOLE)

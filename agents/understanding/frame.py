@@ -52,6 +52,7 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "volume": ("shares", "거래량", "volume"), "trading_value": ("KRW", "거래대금", "trading value"),
     "value": ("series", "값", "value"), "per": ("x", "PER", "P/E"), "pbr": ("x", "PBR", "P/B"),
     "eps": ("currency", "EPS", "EPS"), "dividend_yield": ("%", "배당수익률", "dividend yield"),
+    "shares_outstanding": ("shares", "상장주식수", "shares outstanding"),
     "count": ("count", "개수", "count"), "holdings": ("list", "보유종목", "holdings"),
     "rsi": ("index", "RSI", "RSI"), "earnings": ("currency", "실적", "earnings"),
     "volatility": ("%", "변동성", "volatility"), "drawdown": ("%", "최대 낙폭", "max drawdown"),

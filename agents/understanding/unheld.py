@@ -32,7 +32,8 @@ _NOT_STEM = ("J", "E", "VCP", *_PUNCTUATION)
 _SUBJECT_KINDS = frozenset({"stock", "etf", "series", "index", "sector", "re_region", "tag",
                             "manager"})  # fmt: skip
 _STOCK_MEASURES = frozenset({"close", "return", "per", "pbr", "eps", "volume", "dividend_yield",
-                             "high", "low", "earnings", "market_cap", "trading_value", "rsi"})  # fmt: skip
+                             "high", "low", "earnings", "market_cap", "trading_value", "rsi",
+                             "shares_outstanding"})  # fmt: skip
 _CLOSE = 0.5  # log-probability gap under which Kiwi's second reading counts as well
 _JOINED = re.compile(r"(?:랑|와|과|하고|이랑|,|&|\bvs\.?|\bversus\b|\band\b)\s*$", re.IGNORECASE)
 

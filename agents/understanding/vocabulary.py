@@ -213,3 +213,16 @@ def vocabulary_words() -> frozenset[str]:
         if key not in ("note", "version", "company_suffixes"):  # names, not words
             walk(value)
     return frozenset(words)
+
+
+def sector_members(key: str) -> list[str]:
+    """The data's sectors a sector word stands for ('은행주' → 금융, '기술주' → four)."""
+    spec = next((x for x in vocabulary()["sectors"] if x["key"] == key), None)
+    return list(spec.get("data_sectors") or [key]) if spec else [key]
+
+
+def sector_within(key: str) -> str | None:
+    """The one data sector a narrower word was answered over ('보험주' → 금융), else None: the
+    data holds no industry below its sectors, so the answer is over the whole sector, said."""
+    members = sector_members(key)
+    return members[0] if len(members) == 1 and members[0] != key else None

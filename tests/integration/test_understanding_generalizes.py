@@ -2917,7 +2917,7 @@ def test_round_88_counts_said_in_man_and_a_sector_held_to_a_bar(
         "SELECT s.name FROM stocks s JOIN LATERAL (SELECT pe FROM stock_fundamentals f WHERE "
         "f.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE s.sector = "
         "'금융' AND s.country = 'KR' AND f.pe > 0 AND f.pe <= 6", None, pg_pool)  # fmt: skip
-    cheap_banks = answer_stock_question("PER 6배 이하인 은행주", pool=pg_pool, settings=offline)
+    cheap_banks = answer_stock_question("PER 6배 이하인 금융주", pool=pg_pool, settings=offline)
     assert cheap_banks is not None and cheap_banks.status == "ok"
     line = next(x for x in cheap_banks.answer.splitlines() if x.startswith("- 국내 금융 업종 PER"))
     assert f"중 {len(banks)}종목" in line and all(r["name"] in line for r in banks)
@@ -3051,7 +3051,7 @@ def test_round_92_a_sector_pick_read_by_another_figure_and_two_yoy_rates(
         "f ON true WHERE s.sector = '금융' AND s.country = 'KR' AND f.dividend_yield IS NOT NULL "
         "ORDER BY f.dividend_yield DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
     read = answer_stock_question(
-        "배당수익률 가장 높은 은행주의 PER", pool=pg_pool, settings=offline
+        "배당수익률 가장 높은 금융주의 PER", pool=pg_pool, settings=offline
     )
     assert read is not None and read.status == "ok"
     line = next(x for x in read.answer.splitlines() if x.startswith("- 국내 금융 업종"))
@@ -3148,7 +3148,7 @@ def test_round_97_98_a_sectors_pick_read_by_price_and_a_permit_total_per_region(
         "s.sector = '금융' AND s.country = 'KR' AND f.dividend_yield IS NOT NULL AND f.pe > 0 "
         "ORDER BY f.dividend_yield DESC LIMIT 3", None, pg_pool)  # fmt: skip
     mean = sum(float(r["pe"]) for r in top) / 3
-    banks = answer_stock_question("배당수익률 상위 3개 은행주 평균 PER", pool=pg_pool,
+    banks = answer_stock_question("배당수익률 상위 3개 금융주 평균 PER", pool=pg_pool,
                                   settings=offline)  # fmt: skip
     assert banks is not None and banks.status == "ok"
     line = next(x for x in banks.answer.splitlines() if x.startswith("- 국내 금융 업종"))

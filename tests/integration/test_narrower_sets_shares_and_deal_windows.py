@@ -1,0 +1,98 @@
+"""Fresh round r140 (issue 31), through the real screens offline on the embedded stores: a group
+the data's sectors do not split out ('보험주'), the shares a stock has listed, the deals of a
+trailing window and two regions' window counts compared. Each answered another question with
+status ok before. Truth is SQL here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agents.macro.service import answer_question as macro_answer
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.postgres import fetch_all
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+
+@pytest.fixture(scope="module")
+def offline(settings: Settings) -> Settings:
+    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
+
+
+def test_a_group_inside_a_sector_is_answered_over_the_sector_and_says_so(pg_pool: Any) -> None:
+    """'배당수익률 가장 높은 보험주의 PER' was headed '보험 업종' and picked a bank, status ok."""
+    answer = answer_stock_question("배당수익률 가장 높은 보험주의 PER", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "partial"
+    assert "'보험주'는 데이터의 업종 분류에 따로 없어 금융 업종 전체로 답했습니다" in answer.answer
+    assert "보험 업종" not in answer.answer and "금융 업종" in answer.answer
+    same = answer_stock_question("반도체주 평균 PER", pool=pg_pool, history=[])
+    assert same is not None and same.status == "ok"  # a word the sectors hold is no caveat
+
+
+def test_the_shares_listed_are_a_figure_of_the_stock(pg_pool: Any) -> None:
+    """'Intel 상장주식수' gave the whole report ('상장', '주식', '수' each a known word), status ok."""
+    row = fetch_all("SELECT code, name, shares_outstanding FROM stocks WHERE NOT is_etf AND "
+                    "shares_outstanding > 0 ORDER BY code LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = answer_stock_question(f"{row['name']} 발행주식수 몇 주야", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "ok"
+    assert f"상장주식수 {int(row['shares_outstanding']):,}주" in answer.answer
+    assert any(c.table == "stocks" for c in answer.structured_citations)
+
+
+def test_deals_of_a_trailing_window_and_two_regions_counts_compared(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'세종 아파트 실거래 최근 3개월 최고가' listed deals of four months; '서울과 인천의 최근 1년
+    아파트 거래 건수 차이' gave the gap of their latest months' counts, status ok."""
+    as_of = fetch_all("SELECT max(deal_date) AS d FROM re_transactions", None, pg_pool)[0]["d"]
+    top = fetch_all(
+        "SELECT price_krw, deal_date FROM re_transactions WHERE region = '세종' AND deal_date > "
+        "%(d)s::date - interval '3 months' AND deal_date <= %(d)s ORDER BY price_krw DESC, "
+        "deal_date LIMIT 3", {"d": as_of}, pg_pool)  # fmt: skip
+    answer = macro_answer("세종 아파트 실거래 최근 3개월 최고가", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "실거래 최고가" in x)
+    assert all(str(r["deal_date"]) in line for r in top)
+    oldest = min(r["deal_date"] for r in top)
+    assert line.count("(20") == 3 and str(oldest) in line
+    counts = fetch_all(  # a province holds its districts' deals ('서울 강남구')
+        "SELECT count(*) FILTER (WHERE region LIKE '서울%%') AS a, count(*) FILTER (WHERE region "
+        "LIKE '인천%%') AS b FROM re_transactions WHERE deal_date > %(d)s::date - interval "
+        "'1 year' AND deal_date <= %(d)s", {"d": as_of}, pg_pool)[0]  # fmt: skip
+    gap = macro_answer("서울과 인천의 최근 1년 아파트 거래 건수 차이", settings=offline,
+                       store=graph_store, pool=pg_pool)  # fmt: skip
+    a, b = counts["a"], counts["b"]
+    assert f"{a:,}건 − {b:,}건 = {a - b:+,}건" in gap.answer
+
+
+def test_regions_past_a_bar_then_ranked_and_this_year_said_short(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r141: '미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳' ranked the regions whose unsold
+    homes rose (status ok); '올 상반기' left '올' unread; '직전 거래일 대비 등락률' gave a month;
+    '금리 올 것 같아?' (오 + ᆯ, said for 오를) was answered with the rates' levels."""
+    month = "(SELECT max(month) FROM re_unsold_housing)"
+    past = {r["region"] for r in fetch_all(
+        f"SELECT region FROM re_unsold_housing WHERE month = {month} AND units > 5000", None,
+        pg_pool)}  # fmt: skip
+    top = fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE month = (SELECT max(month) FROM "
+        "re_jeonse_ratio) AND region = ANY(%(r)s) ORDER BY ratio DESC LIMIT 1",
+        {"r": list(past)}, pg_pool)[0]  # fmt: skip
+    picked = macro_answer("미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert picked.status == "ok" and "미분양 5,000호 초과 지역" in picked.answer
+    assert f"전세가율 높은 순: {top['region']} {float(top['ratio']):.2f}%" in picked.answer
+    short = macro_answer("올 상반기 한국 CPI 평균", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    assert short.status == "ok" and "상반기(" in short.answer and "관측치 6개) 평균" in short.answer
+    bars = fetch_all("SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY "
+                     "trade_date DESC LIMIT 2", None, pg_pool)  # fmt: skip
+    moved = (float(bars[0]["close"]) / float(bars[1]["close"]) - 1) * 100
+    day = answer_stock_question("삼성전자 직전 거래일 대비 등락률", pool=pg_pool, history=[])
+    assert day is not None and day.status == "ok" and f"1일 수익률 {moved:+.2f}%" in day.answer
+    guess = macro_answer("금리 올 것 같아?", settings=offline, store=graph_store, pool=pg_pool)
+    assert guess.status == "partial" and "예측" in guess.answer
