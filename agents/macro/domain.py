@@ -520,6 +520,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         frame is not None
         and (
             frame.operation.kind == "rank"
+            or (frame.operation.kind == "aggregate" and frame.operation.top_n == 1)  # a pick
             or (frame.relation == "regions" and frame.operation.top_n is not None)
             or (frame.relation == "regions" and asked_move(route.question) is not None)
             or (frame.relation == "regions" and frame.operation.threshold is not None)

@@ -242,20 +242,15 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     """Each region's total of the months inside the period (a year when none was said)."""
     ko, en, unit = labels
     frame = route.frame
-    period = asked_period(frame)
     rows = _regions(resp, ctx, route, template, window=True)
     if not rows:
         return False
-    last = max(_month(r) for r in rows)
-    first = fig.base_date(last, period)
-    totals: dict[str, float] = {}
-    for r in (r for r in rows if _month(r) > first):
-        totals[str(r["region"])] = totals.get(str(r["region"]), 0.0) + float(r["value"])
+    values, months = _period_values(rows, asked_period(frame))
+    totals = {region: sum(v) for region, v in values.items()}
     ascending = _ascending(route)
     ranked = sorted(totals.items(), key=lambda t: t[1], reverse=not ascending)
     n = with_ties([t[1] for t in ranked], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(f"{region} {level(total, unit)}" for region, total in ranked[:n])
-    months = sorted({str(r["month"])[:7] for r in rows if _month(r) > first})
     span = f"{months[0]} ~ {months[-1]}"
     resp.key_points.append(
         lang_text(
@@ -265,6 +260,18 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         )
     )
     return True
+
+
+def _period_values(rows: list[dict[str, Any]],
+                   period: fig.Period) -> tuple[dict[str, list[float]], list[str]]:  # fmt: skip
+    """Each region's monthly values inside the period ending at the rows' last month, and
+    those months."""
+    first = fig.base_date(max(_month(r) for r in rows), period)
+    inside = [r for r in rows if _month(r) > first]
+    values: dict[str, list[float]] = {}
+    for r in inside:
+        values.setdefault(str(r["region"]), []).append(float(r["value"]))
+    return values, sorted({str(r["month"])[:7] for r in inside})
 
 
 def _month(row: dict[str, Any]) -> date:
@@ -351,8 +358,10 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first moved that way, ranked by the
     second). False unless two housing series and such a plan were asked."""
     frame = route.frame
-    if frame is None or frame.operation.kind != "rank":
-        return False
+    op = frame.operation if frame is not None else None
+    if op is None or not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
+                                                and op.aggregate in ("sum", "avg"))):  # fmt: skip
+        return False  # '… 가장 많은 지역의 인허가 1년 합계': the pick's total is read
     said = [m for m in frame.measures if m.name in BY_MEASURE]
     if len({m.name for m in said}) < 2:
         return False
@@ -365,7 +374,6 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     _, _, ko1, en1, unit1 = SPECS[BY_MEASURE[first.name]]
     _, _, ko2, en2, unit2 = SPECS[BY_MEASURE[second.name]]
     high = frame.operation.direction != "asc"
-    op = frame.operation
     if among:  # the set the first series' bar or move chose, then the order of the second
         if op.comparator and op.threshold is not None and op.filter_measure == first.name:
             kept = {r["region"] for r in latest[first.name]  # '미분양 5천호 넘는 지역 중'
@@ -399,6 +407,15 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
         read = next((r for r in latest[second.name] if r["region"] == top["region"]), None)
         shown = (f"{level(float(read['value']), unit2)} ({str(read['month'])[:7]})" if read
                  else "데이터 없음")  # fmt: skip
+        if op.kind == "aggregate":  # the pick's months of the period, added or averaged
+            window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
+            values, months = _period_values(_regions(resp, ctx, route, window, window=True),
+                                            asked_period(frame))  # fmt: skip
+            got = values.get(str(top["region"]), [])
+            stat = sum(got) if op.aggregate == "sum" else sum(got) / len(got) if got else 0.0
+            word = "합계" if op.aggregate == "sum" else "평균"
+            shown = (f"{months[0]} ~ {months[-1]} {len(got)}개월 {word} {level(stat, unit2)}"
+                     if got else "데이터 없음")  # fmt: skip
         line = (f"{ko1} 가장 {'높은' if high else '낮은'} 지역: {top['region']} "
                 f"{level(float(top['value']), unit1)} ({str(top['month'])[:7]}) → {ko2} {shown}.",
                 f"The region with the {'highest' if high else 'lowest'} {en1}: {top['region']} "

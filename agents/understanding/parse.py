@@ -14,7 +14,7 @@ import calendar
 import re
 from dataclasses import replace
 from datetime import date, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from dateutil.relativedelta import relativedelta
 
@@ -1236,6 +1236,13 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             text[: m.start()], {"desc": voc["rank"]["desc"], "asc": voc["rank"]["asc"]}
         )
         op.direction = order[-1].label if order else op.direction  # type: ignore[assignment]
+    elif (
+        op.kind == "aggregate"
+        and op.top_n is None
+        and len(frame.measures) >= 2
+        and (way := _picked_set(text, voc))
+    ):  # '미분양 가장 많은 지역의 인허가 1년 합계': the one the order picks, then its total
+        op.top_n, op.direction = 1, way  # type: ignore[assignment]
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None) or next(
         (
             h.label
@@ -1276,6 +1283,20 @@ _MOVE_DAY = re.compile(r"(?:(?:상승|급등)|(하락|급락))일(?=$|[\s?.!은�
 _MOVE_MONTH = re.compile(
     r"(?:오른|올랐던|내린|내렸던|떨어진|떨어졌던|상승한|하락한)\s*달(?=$|[\s?.!은는이가을를에])"
 )
+_PICKED_SET = re.compile(r"[가-힣]{0,2}\s*(?:지역|곳|데|종목|etf|펀드)\s*의\s")
+
+
+def _picked_set(text: str, voc: dict[str, Any]) -> str | None:
+    """'가장 많은 지역의 …': a superlative order word right before a possessive set noun picks
+    one member (its direction), which the measure after it is read of."""
+    said = find_phrases(text, {"s": voc["rank"]["superlative"]})
+    order = find_phrases(text, {"desc": voc["rank"]["desc"], "asc": voc["rank"]["asc"]})
+    for h in order:
+        if any(s.end <= h.start for s in said) and _PICKED_SET.match(text, h.end):
+            return h.label
+    return None
+
+
 _ORDER_THEN_CUT = re.compile(r"\S?\s*(?:순|etf|펀드|종목|주식|것|거|곳|지역)\s*")
 _LEVEL_MONTH = re.compile(r"(?:가장|제일)\s*(높|낮|많|적|크|작)(?:았던|었던|은)\s*달")
 _MEAN = re.compile(r"평균|average|mean")

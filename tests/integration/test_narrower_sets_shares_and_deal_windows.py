@@ -96,3 +96,23 @@ def test_regions_past_a_bar_then_ranked_and_this_year_said_short(
     assert day is not None and day.status == "ok" and f"1일 수익률 {moved:+.2f}%" in day.answer
     guess = macro_answer("금리 올 것 같아?", settings=offline, store=graph_store, pool=pg_pool)
     assert guess.status == "partial" and "예측" in guess.answer
+
+
+def test_a_regions_pick_then_the_total_of_another_series(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r140: '미분양 가장 많은 지역의 주택 인허가 최근 1년 합계' lost the pick to the total (the
+    nation's permits, '가장 많' said unread)."""
+    top = fetch_all(
+        "SELECT region FROM re_unsold_housing WHERE month = (SELECT max(month) FROM "
+        "re_unsold_housing) AND region <> '전국' ORDER BY units DESC LIMIT 1",
+        None,
+        pg_pool,
+    )[0]["region"]
+    total = fetch_all(
+        "SELECT sum(units) AS n FROM re_permits WHERE region = %(r)s AND month > (SELECT "
+        "max(month) FROM re_permits) - interval '12 months'", {"r": top}, pg_pool)[0]["n"]  # fmt: skip
+    answer = macro_answer("미분양 가장 많은 지역의 주택 인허가 최근 1년 합계", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok"
+    assert f"지역: {top} " in answer.answer and f"12개월 합계 {int(total):,}호" in answer.answer
