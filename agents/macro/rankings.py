@@ -358,9 +358,11 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first moved that way, ranked by the
     second). False unless two housing series and such a plan were asked."""
     frame = route.frame
-    op = frame.operation if frame is not None else None
-    if op is None or not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
-                                                and op.aggregate in ("sum", "avg"))):  # fmt: skip
+    if frame is None:
+        return False
+    op = frame.operation
+    if not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
+                                  and op.aggregate in ("sum", "avg"))):  # fmt: skip
         return False  # '… 가장 많은 지역의 인허가 1년 합계': the pick's total is read
     said = [m for m in frame.measures if m.name in BY_MEASURE]
     if len({m.name for m in said}) < 2:

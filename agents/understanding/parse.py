@@ -1240,9 +1240,9 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
         op.kind == "aggregate"
         and op.top_n is None
         and len(frame.measures) >= 2
-        and (way := _picked_set(text, voc))
+        and (picked := _picked_set(text, voc))
     ):  # '미분양 가장 많은 지역의 인허가 1년 합계': the one the order picks, then its total
-        op.top_n, op.direction = 1, way  # type: ignore[assignment]
+        op.top_n, op.direction = 1, picked  # type: ignore[assignment]
     basis = next((h.label for h in change if h.label in ("yoy", "mom")), None) or next(
         (
             h.label
