@@ -343,6 +343,16 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             if line := _sector_pick(turn, rows, *pair, group):
                 turn.lines.append(line)
             continue
+        if (held := _bars(frame, ("rank",))) and (
+            by := [
+                m for m in _valuations_asked(frame, SECTOR_FIELDS) if m not in {b[0] for b in held}
+            ]
+        ):  # 'PBR 0.5배 미만 종목 중 배당수익률 가장 높은 것': the bar, then the order
+            if currency == "KRW" or not any(m in IN_CURRENCY for m, _, _ in held):
+                _, met = _met(rows, held)
+                turn.lines.append(_sector_ranking(turn, met, by[0],
+                                                  f"{group} {' · '.join(_bar_words(turn, held))}"))  # fmt: skip
+            continue
         if len(bars := _bars(frame)) >= 2:  # 'PER 10배 미만이면서 배당수익률 5% 넘는 종목'
             if currency == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
                 turn.lines.append(_sector_bars(turn, rows, bars, group))
@@ -545,31 +555,43 @@ def _words(turn: Turn, measure: str) -> tuple[str, str]:
     return f"{named.ko} {ko}", f"{named.en} {en}"
 
 
-def _bars(frame: QuestionFrame) -> list[tuple[str, str, float]]:
-    """Every bar a filter holds stocks to, (measure, comparator, bar in the figure's unit), when
-    each is a sector figure; the parser keeps amounts in 억."""
+def _bars(frame: QuestionFrame, kinds: tuple[str, ...] = ("filter",)
+          ) -> list[tuple[str, str, float]]:  # fmt: skip
+    """Every bar a filter (or a ranking, `kinds`) holds stocks to, (measure, comparator, bar in
+    the figure's unit), when each is a sector figure; the parser keeps amounts in 억."""
     op = frame.operation
     said = [(op.filter_measure, op.comparator, op.threshold, op.threshold_unit)] + [
         (c.measure, c.comparator, c.threshold, c.unit) for c in op.conditions]  # fmt: skip
     bars = [(str(m), str(c), t * (1e8 if u == "억" else 1.0)) for m, c, t, u in said
             if m in SECTOR_FIELDS and c is not None and t is not None]  # fmt: skip
-    return bars if op.kind == "filter" and len(bars) == len(said) else []
+    return bars if op.kind in kinds and len(bars) == len(said) else []
+
+
+def _met(rows: list[dict[str, Any]], bars: list[tuple[str, str, float]]
+         ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # fmt: skip
+    """(the stocks holding every figure barred, those of them that meet every bar)."""
+    kept = rows
+    for m, _, _ in bars:
+        kept = _sector_kept(kept, SECTOR_FIELDS[m])
+    return kept, [r for r in kept
+                  if all(meets(float(r[SECTOR_FIELDS[m]]), c, b) for m, c, b in bars)]  # fmt: skip
+
+
+def _bar_words(turn: Turn, bars: list[tuple[str, str, float]]) -> list[str]:
+    lang = "ko" if turn.ko() else "en"
+    return [f"{_words(turn, m)[0 if turn.ko() else 1]} {figure_text(m, b, turn)} "
+            f"{COMPARATOR_WORDS[lang][c]}" if turn.ko() else f"{_words(turn, m)[1]} "
+            f"{COMPARATOR_WORDS[lang][c]} {figure_text(m, b, turn)}" for m, c, b in bars]  # fmt: skip
 
 
 def _sector_bars(turn: Turn, rows: list[dict[str, Any]], bars: list[tuple[str, str, float]],
                  sector: str) -> str:  # fmt: skip
     """A sector's stocks that meet every bar ('PBR 1배 미만', '… 이면서 배당수익률 5% 넘는'),
     farthest past the first bar first."""
-    kept = rows
-    for m, _, _ in bars:
-        kept = _sector_kept(kept, SECTOR_FIELDS[m])
-    met = [r for r in kept if all(meets(float(r[SECTOR_FIELDS[m]]), c, b) for m, c, b in bars)]
+    kept, met = _met(rows, bars)
     first, comparator, _ = bars[0]
     met.sort(key=lambda r: float(r[SECTOR_FIELDS[first]]), reverse=not comparator.startswith("<"))
-    lang = "ko" if turn.ko() else "en"
-    said = [f"{_words(turn, m)[0 if turn.ko() else 1]} {figure_text(m, b, turn)} "
-            f"{COMPARATOR_WORDS[lang][c]}" if turn.ko() else f"{_words(turn, m)[1]} "
-            f"{COMPARATOR_WORDS[lang][c]} {figure_text(m, b, turn)}" for m, c, b in bars]  # fmt: skip
+    said = _bar_words(turn, bars)
     measures = list(dict.fromkeys(m for m, _, _ in bars))  # '20배 이상 30배 이하': one figure
     shown = [", ".join(figure_text(m, float(r[SECTOR_FIELDS[m]]), turn) for m in measures)
              for r in met[:_LISTED]]  # fmt: skip
@@ -596,7 +618,7 @@ def _sector_ranking(turn: Turn, rows: list[dict[str, Any]], measure: str, sector
         n += 1
     ko, en = _words(turn, measure)
     listed = ", ".join(f"{i}. {r['name']} {figure_text(measure, float(r[field]), turn)}"
-                       for i, r in enumerate(kept[:n], 1))  # fmt: skip
+                       for i, r in enumerate(kept[:n], 1)) or ("없음" if turn.ko() else "none")  # fmt: skip
     low = op.direction == "asc"
     return (f"{sector} {ko} {'낮은' if low else '높은'} 순 ({len(kept)}종목 중): {listed}"
             if turn.ko() else f"{sector} by {en}, {'lowest' if low else 'highest'} first "

@@ -116,3 +116,19 @@ def test_a_regions_pick_then_the_total_of_another_series(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok"
     assert f"지역: {top} " in answer.answer and f"12개월 합계 {int(total):,}호" in answer.answer
+
+
+def test_a_bar_then_an_order_over_the_stocks_that_meet_it(pg_pool: Any) -> None:
+    """r142: 'PBR 0.5배 미만 종목 중 배당수익률 가장 높은 것' ranked every stock by P/B and by
+    yield and applied no bar, status ok."""
+    top = fetch_all(
+        "SELECT s.name, f.dividend_yield FROM stocks s JOIN LATERAL (SELECT pb, dividend_yield "
+        "FROM stock_fundamentals x WHERE x.security_id = s.security_id ORDER BY as_of_date DESC "
+        "LIMIT 1) f ON true WHERE s.country = 'KR' AND NOT s.is_etf AND f.pb < 0.5 AND "
+        "f.dividend_yield IS NOT NULL ORDER BY f.dividend_yield DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = answer_stock_question("PBR 0.5배 미만 종목 중 배당수익률 가장 높은 것", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and answer.status == "ok"
+    line = next(x for x in answer.answer.splitlines() if x.startswith("- 국내"))
+    assert "PBR 0.50배 미만 배당수익률 높은 순" in line
+    assert f"1. {top['name']} {float(top['dividend_yield']):.2f}%" in line
