@@ -15,6 +15,7 @@ import re
 
 from agents.macro.derived import DEALS
 from agents.macro.router import Route
+from agents.understanding.coverage import nested_measure
 
 Spec = tuple[tuple[str, ...], str, str, str, str]  # keywords, template, Korean, English, unit
 
@@ -63,5 +64,7 @@ def asked_series(route: Route) -> list[Spec]:
             at[name] = where
         else:
             inherited.append(name)  # a follow-up keeps the previous turn's measure
-    names = sorted(at, key=lambda n: at[n]) or inherited
+    names = sorted(at, key=lambda n: at[n])
+    if not names or (inherited and route.frame and nested_measure(route.frame)):
+        names = inherited + names  # '둘 중 높은 곳의 미분양은?': the carried one picks
     return [SPECS[n] for n in dict.fromkeys(names)]

@@ -19,7 +19,7 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import TEMPLATES
 from agents.macro.tools import lang_text, pct, run_step
-from agents.understanding.coverage import COMPOSED, nested_measure
+from agents.understanding.coverage import COMPOSED, nested_measure, pick_direction
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import sector_members, vocabulary
@@ -425,6 +425,34 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     resp.key_points.append(lang_text(route.language, *line))
     frame.notes.append(COMPOSED)
     return True
+
+
+def named_regions_picked(route: Route, series: list[Series]) -> str | None:
+    """'둘 중 (전세가율) 높은 곳의 미분양은?': of two regions named or carried, the one the first
+    housing series picks (its latest value), then the second series' latest value there."""
+    frame = route.frame
+    if frame is None or len(route.real_estate_regions) != 2:
+        return None
+    said = [m for m in frame.measures if m.name in BY_MEASURE]
+    if len({m.name for m in said}) != 2 or nested_measure(frame) != said[1].surface:
+        return None
+    side = pick_direction(frame)
+    first, second = (BY_MEASURE[m.name] for m in said)
+    ends = {k: s for s in series if (k := tuple(s.key.split(":", 1))) and s.points}
+    pairs = [(r, a, b) for r in route.real_estate_regions
+             if (a := ends.get((first, r))) and (b := ends.get((second, r)))]  # fmt: skip
+    if side is None or len(pairs) != 2:
+        return None
+    region, a, b = (min if side == "asc" else max)(pairs, key=lambda p: p[1].points[-1][1])
+    _, _, ko1, en1, unit1 = SPECS[first]
+    _, _, ko2, en2, unit2 = SPECS[second]
+    (m1, v1), (m2, v2) = a.points[-1], b.points[-1]
+    frame.notes.append(COMPOSED)
+    word = ("낮은", "lower") if side == "asc" else ("높은", "higher")
+    return lang_text(route.language,
+                     f"{ko1} 더 {word[0]} 곳: {region} {level(v1, unit1)} ({m1[:7]}) → {ko2} "
+                     f"{level(v2, unit2)} ({m2[:7]}).", f"The {word[1]} {en1}: {region} "
+                     f"{level(v1, unit1)} ({m1[:7]}) → {en2} {level(v2, unit2)} ({m2[:7]}).")  # fmt: skip
 
 
 def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,

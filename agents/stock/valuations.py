@@ -231,23 +231,23 @@ def _peers(turn: Turn, pool: ConnectionPool | None) -> None:
         ko, en = _words(turn, name)
         mine, avg, mid = (figure_text(name, v, turn) for v in (float(own[field]), mean, median))
         market = "국내" if turn.stock["country"] == "KR" else "미국"
+        middle = bool(re.search(r"중앙값|중간값|median", turn.frame.question, re.IGNORECASE))
+        bar, word = (median, ("중앙값", "median")) if middle else (mean, ("평균", "mean"))
+        shown = mid if middle else avg
         if (side := pick_direction(turn.frame)) is not None:  # '업종 평균보다 낮아?', '더 싼 거야?'
-            middle = bool(re.search(r"중앙값|중간값|median", turn.frame.question, re.IGNORECASE))
-            bar, word = (median, ("중앙값", "median")) if middle else (mean, ("평균", "mean"))
-            shown = mid if middle else avg
             said = (f"{sector} 업종 {word[0]} {shown}" if turn.ko()
                     else f"the {sector} sector {word[1]} {shown}")  # fmt: skip
             turn.leads.append(verdict(f"{turn.stock['name']} {ko if turn.ko() else en}",
                                       float(own[field]), mine, "<" if side == "asc" else ">", said,
                                       bar, turn.lang))  # fmt: skip
-            if _HOW_MUCH.search(turn.frame.question):  # '얼마나 높아?': the gap, whichever way
-                gap = float(own[field]) - bar  # '3.04배 낮다' would say a ratio: the gap bare
-                size = (f"{abs(gap):.2f}%p" if name == "dividend_yield" else f"{abs(gap):.2f}"
-                        if name in ("per", "pbr") else figure_text(name, abs(gap), turn))  # fmt: skip
-                turn.leads.append(
-                    f"{ko} {mine}, {word[0]} {shown}보다 {size} {'높습니다' if gap > 0 else '낮습니다'}"
-                    if turn.ko() else f"{en} {mine}, {size} {'above' if gap > 0 else 'below'} the "
-                    f"{word[1]} {shown}")  # fmt: skip
+        if _HOW_MUCH.search(turn.frame.question):  # '얼마나 높아?', a follow-up '얼마나?': the gap
+            gap = float(own[field]) - bar  # '3.04배 낮다' would say a ratio: the gap bare
+            size = (f"{abs(gap):.2f}%p" if name == "dividend_yield" else f"{abs(gap):.2f}"
+                    if name in ("per", "pbr") else figure_text(name, abs(gap), turn))  # fmt: skip
+            turn.leads.append(
+                f"{ko} {mine}, {word[0]} {shown}보다 {size} {'높습니다' if gap > 0 else '낮습니다'}"
+                if turn.ko() else f"{en} {mine}, {size} {'above' if gap > 0 else 'below'} the "
+                f"{word[1]} {shown}")  # fmt: skip
         turn.lines.append(
             f"{ko} {mine} — {sector} 업종({market} {len(values)}종목) 평균 {avg}, 중앙값 {mid} "
             f"({turn.as_of} 기준)" if turn.ko() else f"{en} {mine} vs the {sector} sector "

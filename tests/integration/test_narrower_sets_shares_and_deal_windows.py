@@ -13,6 +13,7 @@ from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
 from data_access.config import Settings
 from data_access.postgres import fetch_all
+from tests.conversations import chain
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -132,3 +133,36 @@ def test_a_bar_then_an_order_over_the_stocks_that_meet_it(pg_pool: Any) -> None:
     line = next(x for x in answer.answer.splitlines() if x.startswith("- 국내"))
     assert "PBR 0.50배 미만 배당수익률 높은 순" in line
     assert f"1. {top['name']} {float(top['dividend_yield']):.2f}%" in line
+
+
+def test_a_day_of_last_month_a_carried_gap_and_a_pick_of_two_carried_regions(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r143: '넷마블 지난달 15일 종가' listed fifteen sessions; '… 업종 평균보다 높아?' → '얼마나?'
+    restated the figures without the gap; '광주 전세가율' → '대구는?' → '둘 중 높은 곳의 미분양은?'
+    gave the unsold gap with '미분양' said unread. All status ok or partial answering another
+    question."""
+    row = fetch_all(
+        "SELECT p.close, p.trade_date FROM stock_prices p JOIN stocks s USING (security_id) WHERE "
+        "s.code = '005930' AND p.trade_date <= (date_trunc('month', (SELECT max(trade_date) FROM "
+        "stock_prices WHERE security_id = 'KR:005930')) - interval '1 month' + interval '14 days')"
+        " ORDER BY p.trade_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    day = answer_stock_question("삼성전자 지난달 15일 종가", pool=pg_pool, history=[])
+    assert (
+        day is not None and f"종가 {float(row['close']):,.0f}원 ({row['trade_date']})" in day.answer
+    )
+    turns = ["기업은행 배당수익률", "업종 평균보다 높아?", "얼마나?"]
+    gap = chain(lambda q, history: answer_stock_question(q, pool=pg_pool, history=history), turns)
+    assert "%p 낮습니다" in gap.answer or "%p 높습니다" in gap.answer
+    ratios = {r["region"]: float(r["ratio"]) for r in fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE month = (SELECT max(month) FROM "
+        "re_jeonse_ratio) AND region IN ('광주', '대구')", None, pg_pool)}  # fmt: skip
+    high = max(ratios, key=lambda r: ratios[r])
+    unsold = fetch_all(
+        "SELECT units FROM re_unsold_housing WHERE region = %(r)s ORDER BY month DESC LIMIT 1",
+        {"r": high}, pg_pool)[0]["units"]  # fmt: skip
+    turns = ["광주 전세가율", "대구는?", "둘 중 높은 곳의 미분양은?"]
+    picked = chain(macro_answer, turns, settings=offline, store=graph_store, pool=pg_pool)
+    assert picked.status == "ok"
+    assert f"전세가율 더 높은 곳: {high} {ratios[high]:.2f}%" in picked.answer
+    assert f"→ 미분양 {int(unsold):,}호" in picked.answer
