@@ -42,6 +42,7 @@ from agents.macro.rankings import (
     named_regions_picked,
     region_ranking,
     regions_composed,
+    regions_ends_gap,
     regions_past_bars,
     sector_codes,
     sector_moves,
@@ -517,6 +518,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             "단지·면적 구성에 따라 흔들립니다.", "The trend is read from the house price index "
             "first: a monthly median of deals moves with which flats happened to trade."))  # fmt: skip
     frame = route.frame
+    if regions_ends_gap(resp, ctx, route):  # '가장 높은 지역과 가장 낮은 지역의 차이'
+        resp.duration_ms = watch.ms
+        return resp
     if (
         frame is not None
         and (

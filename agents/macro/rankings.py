@@ -19,7 +19,12 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.templates import TEMPLATES
 from agents.macro.tools import lang_text, pct, run_step
-from agents.understanding.coverage import COMPOSED, nested_measure, pick_direction
+from agents.understanding.coverage import (
+    COMPOSED,
+    nested_measure,
+    pick_direction,
+    pick_directions,
+)
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import sector_members, vocabulary
@@ -113,7 +118,7 @@ def _members(rows: list[dict[str, Any]], route: Route) -> list[dict[str, Any]]:
     return [r for r in rows if r["region"] != NATIONWIDE]
 
 
-_DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|\s|\?|$)|\bdistricts?\b")
+_DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|의|\s|\?|$)|\bdistricts?\b")
 
 
 def _regions(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
@@ -423,6 +428,32 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
                 f"The region with the {'highest' if high else 'lowest'} {en1}: {top['region']} "
                 f"{level(float(top['value']), unit1)} → {en2} {shown}.")  # fmt: skip
     resp.key_points.append(lang_text(route.language, *line))
+    frame.notes.append(COMPOSED)
+    return True
+
+
+def regions_ends_gap(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+    """'전세가율 가장 높은 지역과 가장 낮은 지역의 차이': both ends of one housing series' latest
+    values across the regions, and their gap. False unless both ends and a gap were asked."""
+    frame = route.frame
+    if frame is None or frame.operation.kind != "difference" or route.real_estate_regions:
+        return False
+    said = {m.name for m in frame.measures if m.name in BY_MEASURE}
+    if len(said) != 1 or set(pick_directions(frame)) != {"asc", "desc"}:
+        return False
+    template = BY_MEASURE[said.pop()]
+    rows = _regions(resp, ctx, route, f"{template.removesuffix('_window')}_latest_by_region")
+    if len(rows) < 2:
+        return False
+    _, _, ko, en, unit = SPECS[template]
+    high, low = (f(rows, key=lambda r: float(r["value"])) for f in (max, min))
+    shown = [f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
+             for r in (high, low)]  # fmt: skip
+    gap = signed(float(high["value"]) - float(low["value"]), unit)
+    resp.key_points.append(lang_text(
+        route.language, f"{ko} 가장 높은 지역 {shown[0]} − 가장 낮은 지역 {shown[1]} = {gap} "
+        f"({len(rows)}개 지역 중).", f"Highest {en}: {shown[0]}; lowest: {shown[1]}; gap {gap} "
+        f"(of {len(rows)} regions)."))  # fmt: skip
     frame.notes.append(COMPOSED)
     return True
 

@@ -163,6 +163,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         op.kind == "difference"
         and not moved  # one series against itself a period ago: the change is the difference
         and not summed_here  # '최고치와 최저치 차이': one series' range (window_answer)
+        and COMPOSED not in frame.notes  # '가장 높은 지역과 가장 낮은 지역의 차이'
         and len(route.indicator_codes) + len(frame.of("index")) < 2  # '코스피와 코스닥 …'
         and not route.matched_security_ids
         and len(route.real_estate_regions) < 2  # '서울이랑 부산 전세가율 차이': two regions

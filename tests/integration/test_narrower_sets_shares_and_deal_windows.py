@@ -166,3 +166,21 @@ def test_a_day_of_last_month_a_carried_gap_and_a_pick_of_two_carried_regions(
     assert picked.status == "ok"
     assert f"전세가율 더 높은 곳: {high} {ratios[high]:.2f}%" in picked.answer
     assert f"→ 미분양 {int(unsold):,}호" in picked.answer
+
+
+def test_both_ends_of_the_regions_and_their_gap(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r142: '전세가율 가장 높은 지역과 가장 낮은 지역의 차이' answered the nation's level and said
+    no two series were found (partial)."""
+    rows = fetch_all(
+        "SELECT region, ratio FROM re_jeonse_ratio WHERE month = (SELECT max(month) FROM "
+        "re_jeonse_ratio) AND region <> '전국' ORDER BY ratio DESC", None, pg_pool)  # fmt: skip
+    high, low = rows[0], rows[-1]
+    answer = macro_answer("전세가율 가장 높은 지역과 가장 낮은 지역의 차이", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok"
+    gap = float(high["ratio"]) - float(low["ratio"])
+    assert f"가장 높은 지역 {high['region']} {float(high['ratio']):.2f}%" in answer.answer
+    assert f"가장 낮은 지역 {low['region']} {float(low['ratio']):.2f}%" in answer.answer
+    assert f"= {gap:+.2f}%p" in answer.answer
