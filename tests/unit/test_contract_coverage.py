@@ -10,6 +10,7 @@ import pytest
 from agents.contract.answer import select
 from agents.contract.coverage import (
     MIN_COVERAGE,
+    adverbial,
     coverage,
     main_clause_start,
     missing_topic,
@@ -328,3 +329,16 @@ def test_a_party_named_in_everyday_words_is_no_topic() -> None:
         "보증금을",
         "돌려주",
     ]
+
+
+def test_a_bare_noun_read_as_an_adverb_is_no_topic() -> None:
+    """'원래 알고 있던', '하루 종일 돌아가요', '도장 대신 서명으로': a noun Kiwi's dictionary also
+    reads as an adverb, written bare, says how or when (fresh-25 '원래' asked of an NDA that
+    never writes it); a noun with no adverb reading, or one with a particle, stays a topic."""
+    words = lambda q: [u.word for u in topic_units(q)]  # noqa: E731
+    assert "원래" not in words("원래 알고 있던 정보도 비밀로 지켜야 돼요?")
+    assert "종일" not in words("게임 서비스는 하루 종일 돌아가요?")
+    assert "대신" not in words("도장 대신 서명으로 거래해도 되나요?")
+    assert "전체가" in words("계약서 조항 하나가 무효면 계약 전체가 무효예요?")
+    assert "정보도" in words("원래 알고 있던 정보도 비밀로 지켜야 돼요?")
+    assert adverbial("원래") and adverbial("혼자") and not adverbial("보증금")
