@@ -79,6 +79,7 @@ COST_SUFFIXES = frozenset({"비", "료", "액", "값"})
 BOUND_SU = frozenset({"수도", "수는", "수가", "수"})
 CLAUSE_NOUNS = frozenset("전 후 때 때문 동안 경우 중 뒤 다음".split())
 ADVERB_READINGS = 2  # Kiwi's analyses of a bare noun looked at for an adverb reading
+SUBJECT_SHARE = 0.5  # a word held by at least this share of the clauses is the contract's subject
 MIN_COVERAGE = 0.5  # share of the question's topic weight a clause must cover to answer
 
 
@@ -355,7 +356,9 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     """Each topic unit's weight (`_spread`), a condition's words weighing nothing or half."""
     units = topic_units(question)
     spread = _spread(units, articles)
-    context = [df for u, (df, _) in zip(units, spread, strict=True) if u.context]
+    # the contract's subject ('정보' in an NDA: most clauses hold it) tells no condition apart
+    subject = len(articles) * SUBJECT_SHARE
+    context = [df for u, (df, _) in zip(units, spread, strict=True) if u.context and df < subject]
     foreign = (any(not u.context for u in units) and bool(context)
                and not any(context))  # fmt: skip
     # '예금이 압류되면 어떻게 돼요?' asks what a condition leads to, and the contract has no word
