@@ -524,7 +524,25 @@ def one_line(quote: Quote, language: str) -> str:
     if quote.lead:  # the 호 with what it completes: '… 거절할 수 있습니다: 1. 이용자가 …'
         sentence = f"{_spoken(quote.lead)}: {quote.marker.split()[-1]} {sentence}"
     lead = f"**{quote.fact}** — " if quote.fact else ""
-    return f"{lead}{sentence} ({quote.citation})."
+    return f"{lead}{sentence} ({spoken_citation(quote)})."
+
+
+# an annexed part's label: '[별첨 1 비밀유지계약서] 제5조(비밀유지기간)'
+PART_LABEL_RE = re.compile(
+    r"^\[(?P<part>[^\]]+)\]\s*(?P<no>제\s*\d+\s*조(?:의\s*\d+)?)\s*(?:\((?P<title>.*)\))?$"
+)
+
+
+def spoken_citation(quote: Quote) -> str:
+    """Where the quote is, as the answer's first line closes on it in parentheses: an annexed
+    part's clause without brackets or a nested title ('별첨 1 비밀유지계약서 제5조 비밀유지기간 ②',
+    not '[별첨 1 비밀유지계약서] 제5조(비밀유지기간) ②' inside a parenthesis); a main-body
+    clause as cited everywhere ('제7조(계약의 해지) ②')."""
+    match = PART_LABEL_RE.match(quote.label)
+    if match is None:
+        return quote.citation
+    words = (match.group("part"), match.group("no"), match.group("title") or "", quote.marker)
+    return " ".join(w for w in words if w)
 
 
 def _spoken(text: str) -> str:

@@ -78,6 +78,8 @@ PERMISSION_HEADS = frozenset({"되", "괜찮"})
 COST_SUFFIXES = frozenset({"비", "료", "액", "값"})
 BOUND_SU = frozenset({"수도", "수는", "수가", "수"})
 CLAUSE_NOUNS = frozenset("전 후 때 때문 동안 경우 중 뒤 다음".split())
+ADVERB_READINGS = 2  # Kiwi's analyses of a bare noun looked at for an adverb reading
+SUBJECT_SHARE = 0.5  # a word held by at least this share of the clauses is the contract's subject
 MIN_COVERAGE = 0.5  # share of the question's topic weight a clause must cover to answer
 
 
@@ -109,6 +111,8 @@ def topic_units(question: str) -> list[TopicUnit]:
         nouns = tuple(f for f, t in analysed if NOUN_TAG_RE.match(t) and f not in ASPECT_WORDS)
         if len(nouns) == 1 and len(nouns[0]) == 1:
             nouns = ()  # a lone syllable ('안', '방') says too little to be a topic
+        if nouns == (word,) and adverbial(word):
+            nouns = ()  # '원래 알고 있던', '혼자 개발한': how or when, not what it is about
         predicate = any(t in PREDICATE_TAGS for _, t in analysed)
         surface = noun_surface(word)
         found = ([TopicUnit(word, nouns, predicate, context, surface, phrased(question, surface))]
@@ -118,6 +122,21 @@ def topic_units(question: str) -> list[TopicUnit]:
                   if t in VERB_TAGS and f not in ASPECT_WORDS and rewrite(f).concepts]  # fmt: skip
         units += [u for u in found if all(v.morphemes != u.morphemes for v in units)]
     return units
+
+
+@lru_cache(maxsize=4096)
+def adverbial(word: str) -> bool:
+    """A noun Kiwi's dictionary also reads whole as an adverb ('원래', '혼자', '대신', '한참',
+    '종일'): written bare before a verb it says how or when something is done, as '따로' or
+    '미리' do, and a contract that never writes it can still have the clause asked about. Read
+    from Kiwi's analyses of the word alone (its first `ADVERB_READINGS`), not from a word list."""
+    from agents.contract.tokenize import _analyzer
+
+    readings = _analyzer().analyze(word, top_n=ADVERB_READINGS)
+    return any(
+        len(tokens) == 1 and tokens[0].form == word and str(tokens[0].tag) == "MAG"
+        for tokens, _ in readings
+    )
 
 
 def word_morphemes(question: str) -> dict[int, list[tuple[str, str]]]:
@@ -337,7 +356,9 @@ def unit_weights(question: str, articles: Sequence[Article]) -> list[float]:
     """Each topic unit's weight (`_spread`), a condition's words weighing nothing or half."""
     units = topic_units(question)
     spread = _spread(units, articles)
-    context = [df for u, (df, _) in zip(units, spread, strict=True) if u.context]
+    # the contract's subject ('정보' in an NDA: most clauses hold it) tells no condition apart
+    subject = len(articles) * SUBJECT_SHARE
+    context = [df for u, (df, _) in zip(units, spread, strict=True) if u.context and df < subject]
     foreign = (any(not u.context for u in units) and bool(context)
                and not any(context))  # fmt: skip
     # '예금이 압류되면 어떻게 돼요?' asks what a condition leads to, and the contract has no word

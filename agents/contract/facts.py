@@ -91,12 +91,18 @@ MAY_RE = re.compile(
     r"수\s*(?:있|없)(?:다|습니|으며|고|으나|음)|아니\s*(?:된|됩)|안\s*(?:된|됩)|못한다|못합니다|금지|"
     r"가능(?:하다|합니다|하나)|지\s*(?:않|아니)(?:는다|습니다|한다|합니다)"
 )  # a plain denial ('… 업무를 수행하지 않습니다') answers a yes/no too
+# '얼마' asked of a span of time is a period, whatever follows it: '얼마 안에 물러야' (within how
+# long), '계약 기간은 최대 얼마까지' (the noun asked about is a 기간), not an amount of money
+PERIOD_ASKED_RE = re.compile(
+    r"얼마\s*(?:안에|이내|내에)|(?:기간|기한)[은는이가]?\s+(?:\S+\s+)?얼마(?!나)"
+)
 ASKED: tuple[tuple[FactKind, re.Pattern[str]], ...] = (
     # '수수료표는 어디서 봐요?' asks where, not how much ('어디까지' asks how far)
     ("place", re.compile(r"어디(?!\s*까지)|어느\s*곳|\bwhere\b", re.IGNORECASE)),
     ("cap", re.compile(r"(?<![가-힣])상한|한도|최대|최고|총액|cap|limit|maximum", re.IGNORECASE)),
     ("hours", re.compile(r"몇\s*시간|how many hours")),
     ("count", re.compile(r"몇\s*(?:번|회|명|건)|how many times|how many people")),
+    ("period", PERIOD_ASKED_RE),
     (
         "amount",
         re.compile(
@@ -140,6 +146,7 @@ QUANTITY_ASKED: tuple[tuple[QuantityKind, re.Pattern[str]], ...] = (
     ("count", re.compile(r"몇\s*(?:번|회|명|건|차례|대|개(?!월))")),
     ("hours", re.compile(r"몇\s*시간")),
     ("period", re.compile(r"며칠|몇\s*(?:일|개월|달|년|주)|얼마\s*(?:전|후|뒤|만에)")),
+    ("period", PERIOD_ASKED_RE),
     ("amount", re.compile(r"얼마(?!\s*(?:나|동안|간|전|후|뒤|만에))|몇\s*(?:원|배)")),
     # a bound asked about ('최소 입금액이 있어요?', '금액 한도가 있어요?'): a clause that names
     # no amount, bound or limit does not answer it

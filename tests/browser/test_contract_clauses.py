@@ -119,7 +119,7 @@ def test_annexed_part_answer_and_no_such_clause(page: Any, app_url: str,
         "비밀유지 의무는 계약 끝나고 몇 년 동안 지켜야 하나요?"
     )
     page.get_by_role("button", name="질문하기").click()
-    page.get_by_text("[별첨 1 비밀유지계약서] 제5조(비밀유지기간))").first.wait_for(
+    page.get_by_text("(별첨 1 비밀유지계약서 제5조 비밀유지기간)").first.wait_for(
         timeout=ANSWER_TIMEOUT_MS
     )
     wait_idle(page)

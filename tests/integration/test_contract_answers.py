@@ -7,6 +7,7 @@ clause" with the nearest only as related; the CLI's JSON telling 제16조의2 ap
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -54,7 +55,13 @@ def test_an_answer_states_the_fact_and_quotes_its_clause(subcontract: str, pg_po
     answer = ask(subcontract, question, pool=pg_pool, save=False)
     result = check(AnswerQuestion("software_subcontract", question, fact, article, False), answer)
     assert answer.status == "ok" and result.fact_first and result.quoted_whole, answer.answer
-    assert article in answer.answer.splitlines()[0]  # the part is named where the answer cites
+    # the part is named where the answer cites ('… (별첨 1 비밀유지계약서 제5조 비밀유지기간).')
+    assert _plain(article) in _plain(answer.answer.splitlines()[0])
+
+
+def _plain(text: str) -> str:
+    """Text without brackets, parentheses or spaces: a label however the first line writes it."""
+    return re.sub(r"[\s\[\]()]", "", text)
 
 
 def test_a_pdf_answer_quotes_the_rule_not_the_definition(employment: str, pg_pool: Any) -> None:

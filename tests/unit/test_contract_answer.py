@@ -264,3 +264,17 @@ def test_topics_asked_apart_open_with_what_the_contract_says() -> None:
         evidence, "ko", "search", "국민연금이나 건강보험은 제가 들어야 돼요?"
     ).splitlines()
     assert lines[0].startswith("건강보험: ") and lines[1].startswith("국민연금: ")
+
+
+def test_an_annexed_clause_is_cited_without_nested_brackets() -> None:
+    """The first line closes on an annex's clause as one plain parenthesis ('(별첨 1
+    비밀유지계약서 제5조 비밀유지기간 ②)'), not '([별첨 1 …] 제5조(비밀유지기간) ②)'."""
+    quote = Quote("[별첨 1 비밀유지계약서] 제5조(비밀유지기간)", "②", "의무는 3년간 존속한다.", [],
+                  "3년간")  # fmt: skip
+    assert one_line(quote, "ko") == (
+        "**3년간** — 의무는 3년간 존속합니다 (별첨 1 비밀유지계약서 제5조 비밀유지기간 ②)."
+    )
+    branch = Quote("[별첨 2 변경 합의서] 제3조의2", "", "효력이 있다.", [])
+    assert one_line(branch, "ko") == "효력이 있습니다 (별첨 2 변경 합의서 제3조의2)."
+    main = Quote("제7조(계약의 해지)", "②", "해지할 수 있다.", [])
+    assert one_line(main, "ko") == "해지할 수 있습니다 (제7조(계약의 해지) ②)."

@@ -10,6 +10,7 @@ import pytest
 from agents.contract.answer import select
 from agents.contract.coverage import (
     MIN_COVERAGE,
+    adverbial,
     coverage,
     main_clause_start,
     missing_topic,
@@ -144,6 +145,22 @@ def test_a_foreign_condition_weighs_as_the_main_clause() -> None:
     points = articles[-1]
     assert coverage("리뷰 쓰면 포인트 줘요?", points, articles) < MIN_COVERAGE
     assert coverage("포인트 줘요?", points, articles) == 1.0  # no condition: the clause answers
+
+
+def test_a_condition_is_foreign_when_it_shares_only_the_contracts_subject() -> None:
+    """'정보가 유출되면 며칠 안에 알려야 돼요?' of an NDA: most clauses hold 정보 (the contract's
+    subject, which tells no condition apart) and none holds 유출, so the condition is what the
+    question is about and the 15일 이내 notice clause does not answer it (fresh-25)."""
+    notice = _article(7, "비밀의 표시", "구두로 비밀정보를 제공하면 즉시 상대방에게 고지하고, 15일 이내에 서면을 발송하여야 한다.")  # fmt: skip
+    articles = [*NDA, notice]
+    assert (
+        coverage("정보가 유출되면 며칠 안에 상대방한테 알려야 돼요?", notice, articles)
+        < MIN_COVERAGE
+    )
+    asked = (
+        "구두로 알려준 비밀은 며칠 안에 서면으로 알려야 돼요?"  # its condition is the contract's
+    )
+    assert coverage(asked, notice, articles) >= MIN_COVERAGE
 
 
 def test_a_title_named_by_a_side_word_has_a_small_share() -> None:
@@ -328,3 +345,16 @@ def test_a_party_named_in_everyday_words_is_no_topic() -> None:
         "보증금을",
         "돌려주",
     ]
+
+
+def test_a_bare_noun_read_as_an_adverb_is_no_topic() -> None:
+    """'원래 알고 있던', '하루 종일 돌아가요', '도장 대신 서명으로': a noun Kiwi's dictionary also
+    reads as an adverb, written bare, says how or when (fresh-25 '원래' asked of an NDA that
+    never writes it); a noun with no adverb reading, or one with a particle, stays a topic."""
+    words = lambda q: [u.word for u in topic_units(q)]  # noqa: E731
+    assert "원래" not in words("원래 알고 있던 정보도 비밀로 지켜야 돼요?")
+    assert "종일" not in words("게임 서비스는 하루 종일 돌아가요?")
+    assert "대신" not in words("도장 대신 서명으로 거래해도 되나요?")
+    assert "전체가" in words("계약서 조항 하나가 무효면 계약 전체가 무효예요?")
+    assert "정보도" in words("원래 알고 있던 정보도 비밀로 지켜야 돼요?")
+    assert adverbial("원래") and adverbial("혼자") and not adverbial("보증금")

@@ -353,3 +353,15 @@ def test_a_cost_named_by_its_suffix_finds_the_line_that_says_the_cost() -> None:
                       ["장비", "낡", "고치", "수리", "비", "내"],
                       "장비가 낡아서 고치면 수리비는 누가 내요?")  # fmt: skip
     assert quote.marker == "③"
+
+
+def test_how_much_asked_of_a_span_of_time_is_a_period() -> None:
+    """'얼마 안에' (within how long) and '기간은 … 얼마까지' ask a period: a clause stating '3월
+    이내' or '2년 이내' answers, not only one stating a sum of money."""
+    from agents.contract.facts import asked_quantity
+
+    within = "받은 물건이 광고랑 다르면 받은 날부터 얼마 안에 물러야 해요?"
+    assert asked_quantity(within) == "period" and asked_kind(within) == "period"
+    assert asked_quantity("계약 기간은 최대 얼마까지 정할 수 있어요?") == "period"
+    assert asked_quantity("수수료는 얼마예요?") == "amount"
+    assert asked_kind("보증 기간은 얼마나 돼요?") == "period"
