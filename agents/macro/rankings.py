@@ -406,27 +406,40 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
     else:  # the first series' pick among the regions that hold the second, then its value
         held = {r["region"] for r in latest[second.name]}
-        ranked = sorted((r for r in latest[first.name] if r["region"] in held),
-                        key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
-        if not ranked:
-            return False
-        top = ranked[0]
-        read = next((r for r in latest[second.name] if r["region"] == top["region"]), None)
+        rate = next((m for m in frame.measures if m.name == "return"), None)
+        low = route.question.lower()
+        if rate is not None and low.find(rate.surface.lower()) < low.find(second.surface.lower()):
+            # '주택가격지수 1년 상승률 가장 높은 지역의 전세가율': picked by its growth
+            window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
+            moves = [m for m in _region_moves(resp, ctx, route, window) if m[0] in held and m[2]]
+            if not moves:
+                return False
+            m = (max if high else min)(moves, key=lambda m: m[3] / m[2])
+            region, picked_by = m[0], f"{(m[3] / m[2] - 1) * 100:+.2f}% ({m[4]} → {m[5]})"
+            named = (f"{ko1} 상승률", f"{en1} growth")
+        else:
+            ranked = sorted((r for r in latest[first.name] if r["region"] in held),
+                            key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
+            if not ranked:
+                return False
+            region = str(ranked[0]["region"])
+            picked_by = f"{level(float(ranked[0]['value']), unit1)} ({str(ranked[0]['month'])[:7]})"
+            named = (ko1, en1)
+        read = next((r for r in latest[second.name] if r["region"] == region), None)
         shown = (f"{level(float(read['value']), unit2)} ({str(read['month'])[:7]})" if read
                  else "데이터 없음")  # fmt: skip
         if op.kind == "aggregate":  # the pick's months of the period, added or averaged
             window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
             values, months = _period_values(_regions(resp, ctx, route, window, window=True),
                                             asked_period(frame))  # fmt: skip
-            got = values.get(str(top["region"]), [])
+            got = values.get(region, [])
             stat = sum(got) if op.aggregate == "sum" else sum(got) / len(got) if got else 0.0
             word = "합계" if op.aggregate == "sum" else "평균"
             shown = (f"{months[0]} ~ {months[-1]} {len(got)}개월 {word} {level(stat, unit2)}"
                      if got else "데이터 없음")  # fmt: skip
-        line = (f"{ko1} 가장 {'높은' if high else '낮은'} 지역: {top['region']} "
-                f"{level(float(top['value']), unit1)} ({str(top['month'])[:7]}) → {ko2} {shown}.",
-                f"The region with the {'highest' if high else 'lowest'} {en1}: {top['region']} "
-                f"{level(float(top['value']), unit1)} → {en2} {shown}.")  # fmt: skip
+        line = (f"{named[0]} 가장 {'높은' if high else '낮은'} 지역: {region} {picked_by} → {ko2} "
+                f"{shown}.", f"The region with the {'highest' if high else 'lowest'} {named[1]}: "
+                f"{region} {picked_by} → {en2} {shown}.")  # fmt: skip
     resp.key_points.append(lang_text(route.language, *line))
     frame.notes.append(COMPOSED)
     return True

@@ -184,3 +184,18 @@ def test_both_ends_of_the_regions_and_their_gap(
     assert f"가장 높은 지역 {high['region']} {float(high['ratio']):.2f}%" in answer.answer
     assert f"가장 낮은 지역 {low['region']} {float(low['ratio']):.2f}%" in answer.answer
     assert f"= {gap:+.2f}%p" in answer.answer
+
+
+def test_a_region_picked_by_its_growth_then_another_series(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r144: '주택가격지수 1년 상승률 가장 높은 지역의 전세가율' picked the highest index level."""
+    top = fetch_all(
+        "SELECT a.region FROM re_house_price_index a JOIN re_house_price_index b ON b.region = "
+        "a.region AND b.month = a.month - interval '12 months' WHERE a.month = (SELECT max(month) "
+        "FROM re_house_price_index) AND a.region IN (SELECT region FROM re_jeonse_ratio) AND "
+        "a.region <> '전국' ORDER BY a.index_value / b.index_value DESC LIMIT 1", None, pg_pool
+    )[0]["region"]  # fmt: skip
+    answer = macro_answer("주택가격지수 1년 상승률 가장 높은 지역의 전세가율", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"주택가격지수 상승률 가장 높은 지역: {top} +" in answer.answer
