@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from agents.evidence import Stopwatch
+from agents.formatting import amount
 from agents.macro import deal_trend
 from agents.macro.dart_accounts import accounts_answer, asks_accounts
 from agents.macro.deals import (
@@ -56,7 +57,7 @@ from agents.macro.templates import (
     prefer_language,
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
-from agents.macro.universe import market_answer, market_question, money, universe_membership
+from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
@@ -356,7 +357,8 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
     if result and result.rows:
         f = result.rows[0]
         held = f.get("market_cap") is not None
-        cap = money(float(f["market_cap"]), sid.startswith("KR:")) if held else ""
+        currency = "KRW" if sid.startswith("KR:") else "USD"
+        cap = amount(float(f["market_cap"]), currency) if held else ""
         eps = f", EPS {float(f['eps']):,.2f}" if f.get("eps") is not None else ""
         eps_ko = f", EPS {_price_ko(float(f['eps']), sid)}" if f.get("eps") is not None else ""
         point = lang_text(
