@@ -46,17 +46,14 @@ def level(value: float, unit: str) -> str:
     return f"{value:,.2f}"
 
 
-_EOK_KRW = {"억": 1e8, "조": 1e12, "천만": 1e7}
-
-
 def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
-    """'10억 이상', '5억 미만': a threshold in an amount of money bands the apartment deals —
-    its comparator and the amount in 원; None when the threshold is not an amount."""
+    """'10억 이상', '5억 미만', '1조': a threshold in an amount of money (the parser keeps every
+    amount in 억) bands the apartment deals — its comparator and the amount in 원; None when the
+    threshold is not an amount."""
     op = frame.operation if frame else None
-    per = _EOK_KRW.get(op.threshold_unit or "") if op else None
-    if op is None or per is None or op.comparator is None or op.threshold is None:
+    if op is None or op.threshold_unit != "억" or op.comparator is None or op.threshold is None:
         return None
-    return op.comparator, int(op.threshold * per)
+    return op.comparator, int(op.threshold * 1e8)
 
 
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
