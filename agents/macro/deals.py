@@ -17,16 +17,6 @@ from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
-_COUNT_WORDS = (
-    "건수",
-    "거래량",
-    "몇 건",
-    "거래 수",
-    "거래수",
-    "number of deals",
-    "how many deals",
-    "deal count",
-)
 _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
 _LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
 
@@ -114,14 +104,16 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     ))  # fmt: skip
 
 
-def counts_asked(question: str) -> bool:
-    """'실거래 건수', '거래량', 'Gangnam transactions last month': the number of deals, not their
-    median price (unless a price is asked beside it)."""
-    low = question.lower()
+def counts_asked(frame: QuestionFrame | None) -> bool:
+    """'실거래 건수', '몇 건', '거래량', 'Gangnam transactions last month': the number of deals (the
+    frame's deal count, or the volume of a housing question), not their median price."""
+    if frame is None:
+        return False
+    low = frame.question.lower()  # English bare nouns count: 'deals', but not beside a price
     bare = re.search(r"\b(transactions|deals|sales)\b", low) and not re.search(
         r"price|가격|금액", low
     )
-    return any(w in low for w in _COUNT_WORDS) or bool(bare)
+    return bool({"deal_count", "volume"} & {m.name for m in frame.measures}) or bool(bare)
 
 
 def summed_deals(frame: QuestionFrame | None) -> bool:
@@ -138,7 +130,7 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route, region
     calendar month the monthly line already leads with."""
     frame = route.frame
     low = route.question.lower()
-    if frame is None or frame.period is None or not counts_asked(low):
+    if frame is None or frame.period is None or not counts_asked(frame):
         return
     if any(w in low for w in _CALENDAR_MONTH):
         return
@@ -175,7 +167,7 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     frame = route.frame
     if frame is None or "avg" not in (frame.operation.aggregate, frame.statistic):  # '평균', 'mean'
         return
-    if counts_asked(route.question):  # '거래량 올해 월평균': the counts' mean, not the prices'
+    if counts_asked(frame):  # '거래량 올해 월평균': the counts' mean, not the prices'
         return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=months)).isoformat()

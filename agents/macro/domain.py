@@ -509,7 +509,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     start = fetch_start(ctx.as_of_date, months)
     chosen = asked_series(route)
     specs = chosen or [PRICE_INDEX]
-    if not counts_asked(route.question):  # a price trend reads the index first, not a count's
+    if not counts_asked(route.frame):  # a price trend reads the index first, not a count's
         specs = deal_trend.with_price_index(specs, route)
     if specs[0][1] == "re_price_index_window" and chosen and chosen[0] != specs[0]:
         resp.uncertainty.append(lang_text(
@@ -558,7 +558,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         groups = {"·".join(asked): list(asked)}
     latest: dict[str, list[_Latest]] = {}  # a series' words → each region's latest value
     # a count over the asked window leads (deal_count_window): no second total for the deals
-    windowed = counts_asked(route.question) and frame is not None and frame.period
+    windowed = counts_asked(route.frame) and frame is not None and frame.period
     # a region in the answer's language ('서울' → 'Seoul'; an unlisted name stays Korean)
     names_en = vocabulary()["region_names_en"] if route.language == "en" else {}
     for region in regions[:MAX_ITEMS]:
@@ -574,7 +574,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
-            if name == DEALS and (counts_asked(route.question) or summed_deals(frame)):
+            if name == DEALS and (counts_asked(route.frame) or summed_deals(frame)):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
             elif name == DEALS and frame is not None:
@@ -590,7 +590,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             deals = deal_trend.counts_note(rows, dropped, route.language, total=not windowed,
-                                            medians=not counts_asked(route.question))  # fmt: skip
+                                            medians=not counts_asked(route.frame))  # fmt: skip
             if _widened(route, months) is not None:
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
                     route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",
