@@ -17,16 +17,6 @@ from agents.understanding import QuestionFrame
 from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
-_COUNT_WORDS = (
-    "건수",
-    "거래량",
-    "몇 건",
-    "거래 수",
-    "거래수",
-    "number of deals",
-    "how many deals",
-    "deal count",
-)
 _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
 _LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
 
@@ -46,17 +36,14 @@ def level(value: float, unit: str) -> str:
     return f"{value:,.2f}"
 
 
-_EOK_KRW = {"억": 1e8, "조": 1e12, "천만": 1e7}
-
-
 def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
-    """'10억 이상', '5억 미만': a threshold in an amount of money bands the apartment deals —
-    its comparator and the amount in 원; None when the threshold is not an amount."""
+    """'10억 이상', '5억 미만', '1조': a threshold in an amount of money (the parser keeps every
+    amount in 억) bands the apartment deals — its comparator and the amount in 원; None when the
+    threshold is not an amount."""
     op = frame.operation if frame else None
-    per = _EOK_KRW.get(op.threshold_unit or "") if op else None
-    if op is None or per is None or op.comparator is None or op.threshold is None:
+    if op is None or op.threshold_unit != "억" or op.comparator is None or op.threshold is None:
         return None
-    return op.comparator, int(op.threshold * per)
+    return op.comparator, int(op.threshold * 1e8)
 
 
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
@@ -117,14 +104,16 @@ def deal_points(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     ))  # fmt: skip
 
 
-def counts_asked(question: str) -> bool:
-    """'실거래 건수', '거래량', 'Gangnam transactions last month': the number of deals, not their
-    median price (unless a price is asked beside it)."""
-    low = question.lower()
+def counts_asked(frame: QuestionFrame | None) -> bool:
+    """'실거래 건수', '몇 건', '거래량', 'Gangnam transactions last month': the number of deals (the
+    frame's deal count, or the volume of a housing question), not their median price."""
+    if frame is None:
+        return False
+    low = frame.question.lower()  # English bare nouns count: 'deals', but not beside a price
     bare = re.search(r"\b(transactions|deals|sales)\b", low) and not re.search(
         r"price|가격|금액", low
     )
-    return any(w in low for w in _COUNT_WORDS) or bool(bare)
+    return bool({"deal_count", "volume"} & {m.name for m in frame.measures}) or bool(bare)
 
 
 def summed_deals(frame: QuestionFrame | None) -> bool:
@@ -142,7 +131,7 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route,
     calendar month the monthly line already leads with. The window's words and its count."""
     frame = route.frame
     low = route.question.lower()
-    if frame is None or frame.period is None or not counts_asked(low):
+    if frame is None or frame.period is None or not counts_asked(frame):
         return None
     if any(w in low for w in _CALENDAR_MONTH):
         return None
@@ -208,7 +197,7 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     frame = route.frame
     if frame is None or "avg" not in (frame.operation.aggregate, frame.statistic):  # '평균', 'mean'
         return
-    if counts_asked(route.question):  # '거래량 올해 월평균': the counts' mean, not the prices'
+    if counts_asked(frame):  # '거래량 올해 월평균': the counts' mean, not the prices'
         return
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start, end = deal_window(frame, ctx.as_of_date, series, months)

@@ -100,7 +100,7 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
                          f"the gap is {word})")  # fmt: skip
     head = "격차" if lang == "ko" else "Gap "  # the rest is written alike in both languages
     return (f"{head}({_name(a)} − {_name(b)}): {diff} — {_name(a)} {_value(va, a)} ({da}), "
-            f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, unit, lang, shown=size)}")  # fmt: skip
+            f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, size, lang)}")  # fmt: skip
 
 
 def drawdown_point(series: Series, months: int, lang: str,
@@ -147,45 +147,20 @@ def _growth_series(series: Series) -> bool:
     return bool(spec and spec.get("growth_basis") == "yoy")
 
 
-def growth_gap(a: Series, b: Series, lang: str) -> str | None:
-    """'미국 CPI와 한국 CPI 차이': each index's year-over-year rate and their gap in %p (the
-    levels have different bases and cannot be subtracted)."""
-    rates = []
-    for series in (a, b):
-        if not series.points:
-            return None
-        day, value = series.points[-1]
-        base = _base_point(series, day, "yoy")
-        if base is None or not base[1]:
-            return (f"{_name(series)}: 1년 전 같은 달 관측치가 없어 상승률 차이를 계산하지 못했습니다."
-                    if lang == "ko" else f"{_name(series)}: no observation a year earlier.")  # fmt: skip
-        rates.append((day, (value / base[1] - 1) * 100))
-    (da, ra), (db, rb) = rates
-    d = ra - rb
-    higher = _which_higher(a, b, d, "%p", lang, of="상승률" if lang == "ko" else "rate")
-    if lang == "ko":
-        return (f"전년 동월 대비 상승률 격차({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
-                f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). {higher} 지수 수준은 "
-                "기준연도가 달라 빼지 않았습니다.")  # fmt: skip
-    return (f"Year-over-year rate gap ({_name(a)} − {_name(b)}): {d:+.2f}%p — {_name(a)} "
-            f"{ra:+.2f}% ({da}), {_name(b)} {rb:+.2f}% ({db}). {higher} The index levels have "
-            "different bases and are not subtracted.")  # fmt: skip
+_LEVELS_APART = ("The index levels have different bases and are not subtracted.",
+                 "지수 수준은 기준연도가 달라 빼지 않았습니다.")  # fmt: skip
 
 
-def _which_higher(a: Series, b: Series, d: float, unit: str, lang: str, of: str = "",
-                  shown: str | None = None) -> str:  # fmt: skip
+def _which_higher(a: Series, b: Series, d: float, shown: str, lang: str) -> str:
     """The gap in words, whichever way round it was asked ('미국 실업률이 한국 실업률보다 1.90%p
-    높습니다'; `of` a figure of each: '… 상승률이'), so a negative A − B needs no second reading."""
+    높습니다'), so a negative A − B needs no second reading."""
     if round(d, 2) == 0:
         return "두 값이 같습니다." if lang == "ko" else "The two are equal."
     high, low = (a, b) if d > 0 else (b, a)
     if lang == "ko":
-        subject = f"{_name(high)} {of}" if of else _name(high)
-        more = "많습니다" if (shown or "").endswith(("호", "건")) else "높습니다"  # counts
-        size = shown or f"{abs(d):,.2f}{unit}"
-        return f"{josa(subject, '이/가')} {_name(low)}보다 {size} {more}."
-    subject = f"{_name(high)}'s {of}" if of else _name(high)
-    return f"{subject} is {shown or f'{abs(d):,.2f}{unit}'} above {_name(low)}."
+        more = "많습니다" if shown.endswith(("호", "건")) else "높습니다"  # counts
+        return f"{josa(_name(high), '이/가')} {_name(low)}보다 {shown} {more}."
+    return f"{_name(high)} is {shown} above {_name(low)}."
 
 
 def _gap_at_start(a: Series, b: Series, back: str | None = None) -> tuple[str, float] | None:
@@ -897,7 +872,7 @@ def yoy_series(series: Series) -> Series:
         then = (date.fromisoformat(d[:10]) - relativedelta(months=12)).isoformat()[:7]
         if by_month.get(then):
             points.append((d, (v / by_month[then] - 1) * 100))
-    word = "상승률(전년 동월 대비)"
+    word = "상승률(전년 동월 대비)" if re.search("[가-힣]", series.title) else "YoY"
     return Series(key=f"{series.key}:yoy", title=f"{_name(series)} {word}", unit="%", points=points)
 
 
@@ -1021,8 +996,9 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         moved = frame.period is not None or op.change_basis is not None or trend
         if RATIO in frame.notes and not is_rate(ordered[0]):  # '코스피가 코스닥의 몇 배야?'
             out.append(ratio_of(ordered[0], ordered[1], lang))
-        elif _growth_series(ordered[0]) and _growth_series(ordered[1]):
-            out.append(growth_gap(ordered[0], ordered[1], lang))  # price indices: their YoY rates
+        elif _growth_series(ordered[0]) and _growth_series(ordered[1]):  # their YoY rates
+            gap = difference(yoy_series(ordered[0]), yoy_series(ordered[1]), lang)
+            out.append(gap and f"{gap} {_LEVELS_APART[lang == 'ko']}")
         else:
             back = {"yoy": "1y", "mom": "1m"}.get(op.change_basis or "")
             # '한국 CPI 상승률과 기준금리 차이': a price index beside a rate is its YoY rate

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from typing import Any, NamedTuple
 
 from agents.evidence import Stopwatch
+from agents.formatting import amount
 from agents.macro import deal_trend
 from agents.macro.dart_accounts import accounts_answer, asks_accounts
 from agents.macro.deals import (
@@ -59,7 +60,7 @@ from agents.macro.templates import (
     prefer_language,
 )
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
-from agents.macro.universe import market_answer, market_question, money, universe_membership
+from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
@@ -359,7 +360,8 @@ def _equity_fundamentals(resp: AgentResponse, ctx: RunContext, route: Route, sid
     if result and result.rows:
         f = result.rows[0]
         held = f.get("market_cap") is not None
-        cap = money(float(f["market_cap"]), sid.startswith("KR:")) if held else ""
+        currency = "KRW" if sid.startswith("KR:") else "USD"
+        cap = amount(float(f["market_cap"]), currency) if held else ""
         eps = f", EPS {float(f['eps']):,.2f}" if f.get("eps") is not None else ""
         eps_ko = f", EPS {_price_ko(float(f['eps']), sid)}" if f.get("eps") is not None else ""
         point = lang_text(
@@ -510,7 +512,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     start = fetch_start(ctx.as_of_date, months)
     chosen = asked_series(route)
     specs = chosen or [PRICE_INDEX]
-    if not counts_asked(route.question):  # a price trend reads the index first, not a count's
+    if not counts_asked(route.frame):  # a price trend reads the index first, not a count's
         specs = deal_trend.with_price_index(specs, route)
     if specs[0][1] == "re_price_index_window" and chosen and chosen[0] != specs[0]:
         resp.uncertainty.append(lang_text(
@@ -563,7 +565,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         groups = {"·".join(asked): list(asked)}
     latest: dict[str, list[_Latest]] = {}  # a series' words → each region's latest value
     # a count over the asked window leads (deal_count_window): no second total for the deals
-    windowed = counts_asked(route.question) and frame is not None and frame.period
+    windowed = counts_asked(route.frame) and frame is not None and frame.period
     # a region in the answer's language ('서울' → 'Seoul'; an unlisted name stays Korean)
     names_en = vocabulary()["region_names_en"] if route.language == "en" else {}
     for region in regions[:MAX_ITEMS]:
@@ -579,7 +581,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             if not rows:
                 resp.uncertainty.append(f"{region} {ko}: 기간 내 데이터가 없습니다.")
                 continue
-            if name == DEALS and (counts_asked(route.question) or summed_deals(frame)):
+            if name == DEALS and (counts_asked(route.frame) or summed_deals(frame)):
                 rows = [{**r, "value": r["deals"]} for r in rows]  # '거래 건수': counted deals
                 ko, en, unit = "실거래 건수", "deal count", "건"
             elif name == DEALS and frame is not None:
@@ -595,7 +597,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             resp.series.append(Series(key=f"{name}:{region}", title=title, unit=unit,
                                       points=[(str(r["month"]), float(r["value"])) for r in rows]))  # fmt: skip
             deals = deal_trend.counts_note(rows, dropped, route.language, total=not windowed,
-                                            medians=not counts_asked(route.question))  # fmt: skip
+                                            medians=not counts_asked(route.frame))  # fmt: skip
             if _widened(route, months) is not None:
                 resp.key_points.append(lang_text(  # the widened window's start was not asked
                     route.language, f"{region} {ko} {m1} {level(v1, unit)}.{deals}",

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from agents.formatting import amount
 from agents.macro.market_questions import (
     RANKED_MEASURES,
     UNIVERSE_WORDS,
@@ -39,7 +40,6 @@ from agents.macro.state import AgentResponse, RunContext
 from agents.macro.tools import lang_text, run_step
 from agents.macro.universe_sql import UNIVERSE_DATA_VERSION
 from agents.understanding.parse import asked_move
-from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.errors import WorkbenchError
 from data_access.postgres import fetch_one
@@ -141,13 +141,7 @@ def _scope(country: str, market: str, universe: int,
             f"{country} Top{universe} universe (snapshot {snapshot}, {where_en})")  # fmt: skip
 
 
-def money(value: float, won: bool) -> str:
-    """A market cap or trading value: '556조 4,460억 원' in won, '$4,046.80B' in dollars."""
-    return fig.fmt_krw(value) if won else f"${value / 1e9:,.2f}B"
-
-
 def _figure(row: dict[str, Any], measure: str) -> str:
-    won = row["currency"] == "KRW"
     if measure == "return":
         return f"{float(row['change_rate']):+.2f}%" if row["change_rate"] is not None else "-"
     if measure == "volume":
@@ -155,7 +149,7 @@ def _figure(row: dict[str, Any], measure: str) -> str:
     value = row[measure]
     if value is None:
         return "-"
-    return money(float(value), won)
+    return amount(float(value), row["currency"])
 
 
 def universe_changes(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:

@@ -15,6 +15,7 @@ from psycopg_pool import ConnectionPool
 
 from agents.etf.set_answers import fmt_krw
 from agents.evidence import Stopwatch, make_citation
+from agents.formatting import amount
 from agents.stock.data import price_dataset
 from agents.stock.templates import price as money  # a price in its currency
 from agents.understanding import QuestionFrame
@@ -159,10 +160,3 @@ def fetch_period_bars(turn: Turn, pool: ConnectionPool | None,
     p = fig.period_named(*((period.label, period.months) if period else default))
     start = fig.base_date(date.fromisoformat(turn.as_of), p) - timedelta(days=BASE_SLACK_DAYS)
     return p, fetch_bars(turn, pool, start)
-
-
-def amount(value: float, currency: str) -> str:
-    """A large amount as an analyst writes it: 조/억 원, or $…B / $…M."""
-    if currency == "KRW":
-        return fmt_krw(value)
-    return f"${value / 1e9:,.2f}B" if value >= 1e9 else f"${value / 1e6:,.1f}M"

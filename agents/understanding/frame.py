@@ -60,6 +60,7 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "benchmark": ("text", "기초지수", "benchmark"), "listed_date": ("date", "상장일", "listing date"),
     "jeonse_ratio": ("%", "전세가율", "jeonse ratio"), "unsold": ("units", "미분양", "unsold homes"),
     "permits": ("units", "인허가", "permits"), "house_price": ("index", "주택가격", "house prices"),
+    "deal_count": ("count", "거래 건수", "deal count"),  # housing deals counted ('몇 건')
 }  # fmt: skip
 MEASURE_UNITS: dict[str, str] = {name: unit for name, (unit, _, _) in MEASURES.items()}
 FIELDS_KO = {f: MEASURES[f][1] if f in MEASURES else "고가·저가" for f in get_args(StatField)}

@@ -209,6 +209,9 @@ def understand(
     _foreign_housing(frame)
     if "re_region" in kinds:  # '서울 미분양' → '경기는?': the housing talk goes on
         _read_housing_region_words(frame, previous)
+    if not (frame.of("re_region") or _HOUSING_WORD.search(question)
+            or (previous is not None and previous.of("re_region"))):  # fmt: skip
+        frame.measures = [m for m in frame.measures if m.name != "deal_count"]  # '공시 몇 건'
     _read_operation(frame, text, before_measures)
     _how_many_of_a_count(frame)
     if THEN_AND_NOW in frame.notes and frame.operation.kind in ("lookup", "compare"):

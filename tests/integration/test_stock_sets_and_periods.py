@@ -208,9 +208,9 @@ def test_follow_ups_that_pick_or_set_then_against_now(
     picked = chain(macro_answer, ["한국 CPI", "미국은?", "둘 중 높은 건?"], settings=offline,
                    store=graph_store, pool=pg_pool)  # fmt: skip
     higher = (  # the pick, said of the rates (a gap of two price indices is of their rates)
-        "한국 소비자물가지수 상승률이"
+        "한국 소비자물가지수 상승률(전년 동월 대비)가"
         if yoy("KR_CPI") > yoy("CPIAUCSL")
-        else "미국 소비자물가지수(CPI-U) 상승률이"
+        else "미국 소비자물가지수(CPI-U) 상승률(전년 동월 대비)가"
     )
     assert picked.status == "ok" and higher in picked.answer.split("\n- ")[1]
     now = chain(macro_answer, ["VIX 최근 1년 최고치", "그날 코스피는?", "지금 코스피는 그때보다 높아?"],

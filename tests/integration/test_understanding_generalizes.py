@@ -155,7 +155,8 @@ def test_macro_composes_a_gap_then_its_window_statistic(
         which = macro_answer(turn, history=history, settings=offline, store=graph_store,
                              pool=pg_pool)  # fmt: skip
         history = history_after(history, turn, which)
-    assert which.status == "ok" and "상승률 격차" in which.answer and "상승률이" in which.answer
+    assert which.status == "ok" and "상승률(전년 동월 대비)가" in which.answer
+    assert "기준연도가 달라" in which.answer
 
 
 def test_nested_etf_questions_compose_order_take_and_read(
