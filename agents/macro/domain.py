@@ -64,12 +64,14 @@ from agents.macro.universe import market_answer, market_question, universe_membe
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
-from agents.understanding.vocabulary import vocabulary
+from agents.understanding.vocabulary import region_members, vocabulary
 from agents.window_answer import per_period_months
 from data_access import figures as fig
 from data_access.catalog import DOMAIN_TITLES_KO
+from data_access.seed.news_text import josa
 
 MAX_ITEMS = 3
+MAX_REGIONS = 8  # '광역시' is six
 
 
 def start_date(as_of: str, months: int) -> str:
@@ -441,12 +443,6 @@ def regions_averaged(frame: QuestionFrame | None, regions: list[str]) -> bool:
             and frame.window is None and frame.period is None and frame.span is None)  # fmt: skip
 
 
-def region_members(region: str) -> list[str]:
-    """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
-    spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
-    return list(spec.get("members", [])) if spec else []
-
-
 class _Latest(NamedTuple):
     region: str
     month: str
@@ -523,16 +519,21 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     if regions_ends_gap(resp, ctx, route):  # '가장 높은 지역과 가장 낮은 지역의 차이'
         resp.duration_ms = watch.ms
         return resp
+    # a group named ('광역시', '수도권') is a set of regions, as '지역' is
+    grouped = bool(route.real_estate_regions) and all(
+        map(region_members, route.real_estate_regions)
+    )
+    over_regions = frame is not None and (frame.relation == "regions" or grouped)
     if (
         frame is not None
         and (
             frame.operation.kind == "rank"
             or (frame.operation.kind == "aggregate" and frame.operation.top_n == 1)  # a pick
-            or (frame.relation == "regions" and frame.operation.top_n is not None)
-            or (frame.relation == "regions" and asked_move(route.question) is not None)
-            or (frame.relation == "regions" and frame.operation.threshold is not None)
+            or (over_regions and frame.operation.top_n is not None)
+            or (over_regions and asked_move(route.question) is not None)
+            or (over_regions and frame.operation.threshold is not None)
         )
-        and (frame.relation == "regions" or not route.real_estate_regions)
+        and (over_regions or not route.real_estate_regions)
         # regions named: ranked among themselves only by a superlative ('서울 부산 대구 중
         # 가장 많은 곳'); '마포구랑 성동구 중 어디가 더 많이 올랐어?' compares the two (below)
         and (frame.operation.kind == "rank" or len(set(route.real_estate_regions) - {"전국"}) < 2)
@@ -555,9 +556,15 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")
     groups = {r: m for r in asked if (m := region_members(r))}
     regions = list(dict.fromkeys(m for r in asked for m in groups.get(r, [r])))
+    if len(regions) > MAX_REGIONS:  # said, never dropped in silence
+        resp.uncertainty.append(lang_text(
+            route.language, f"지역은 {MAX_REGIONS}곳까지 답합니다: {', '.join(regions[MAX_REGIONS:])}"
+            f"{josa(regions[-1], '은/는')[len(regions[-1]):]} 뺐습니다.", f"Up to {MAX_REGIONS} "
+            f"regions are answered: {', '.join(regions[MAX_REGIONS:])} left out."))  # fmt: skip
+    regions = regions[:MAX_REGIONS]
     for group, members in groups.items():  # '수도권': the data has its members' series only
         resp.uncertainty.append(lang_text(
-            route.language, f"{group} 지표는 따로 없어 {'·'.join(members)}로 나눠 보고, 호·건으로 "
+            route.language, f"{group} 지표는 따로 없어 {josa('·'.join(members), '으로/로')} 나눠 보고, 호·건으로 "
             "세는 수치는 그 합계도 냈습니다.", f"There is no {group} series: it is shown as "
             f"{', '.join(members)}, with their sum for counts."))  # fmt: skip
     averaged = regions_averaged(frame, asked) and not groups  # '두 곳 평균은?'
@@ -568,7 +575,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     windowed = counts_asked(route.frame) and frame is not None and frame.period
     # a region in the answer's language ('서울' → 'Seoul'; an unlisted name stays Korean)
     names_en = vocabulary()["region_names_en"] if route.language == "en" else {}
-    for region in regions[:MAX_ITEMS]:
+    for region in regions:
         for _, name, ko, en, unit in specs[:MAX_ITEMS]:
             bands = deal_filter(route.frame) if name == DEALS else {}
             result = run_step(resp, ctx, name, {"region": region, "start": start,
@@ -617,7 +624,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                            or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):
         counts = []
-        for region in regions[:MAX_ITEMS]:
+        for region in regions:
             deal_points(resp, ctx, route, region, months)
             deal_stats(resp, ctx, route, region, months)
             if counted := deal_count_window(resp, ctx, route, region):

@@ -27,7 +27,7 @@ from agents.understanding.coverage import (
 )
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
-from agents.understanding.vocabulary import sector_members, vocabulary
+from agents.understanding.vocabulary import region_members, sector_members, vocabulary
 from agents.verdict import meets
 from agents.window_answer import asked_period
 from data_access import figures as fig
@@ -95,7 +95,9 @@ NATIONWIDE = "전국"  # a total, never a member of a ranking of regions
 
 
 def _named_regions(route: Route) -> list[str]:
-    return [r for r in route.real_estate_regions if r != NATIONWIDE]
+    """The regions named, a group as its members ('수도권 중 …': 서울, 인천, 경기)."""
+    return [m for r in route.real_estate_regions if r != NATIONWIDE
+            for m in (region_members(r) or [r])]  # fmt: skip
 
 
 def ranking_parent(route: Route) -> str:
@@ -408,15 +410,25 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
         held = {r["region"] for r in latest[second.name]}
         rate = next((m for m in frame.measures if m.name == "return"), None)
         low = route.question.lower()
-        if rate is not None and low.find(rate.surface.lower()) < low.find(second.surface.lower()):
-            # '주택가격지수 1년 상승률 가장 높은 지역의 전세가율': picked by its growth
+        before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
+        moved = asked_move(before)
+        grown = rate is not None and rate.surface.lower() in before
+        if grown or moved:
+            # '주택가격지수 1년 상승률 가장 높은 지역의 전세가율': picked by its growth; '미분양
+            # 가장 많이 늘어난 지역의 …': by its change
             window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
             moves = [m for m in _region_moves(resp, ctx, route, window) if m[0] in held and m[2]]
             if not moves:
                 return False
-            m = (max if high else min)(moves, key=lambda m: m[3] / m[2])
-            region, picked_by = m[0], f"{(m[3] / m[2] - 1) * 100:+.2f}% ({m[4]} → {m[5]})"
-            named = (f"{ko1} 상승률", f"{en1} growth")
+            size = (lambda m: m[3] / m[2]) if grown else (lambda m: m[1])
+            m = (max if (high if grown else moved == "up") else min)(moves, key=size)
+            region = m[0]
+            picked_by = (f"{(m[3] / m[2] - 1) * 100:+.2f}%" if grown else signed(m[1], unit1)) + (
+                f" ({m[4]} → {m[5]})"
+            )
+            named = ((f"{ko1} 상승률", f"{en1} growth") if grown else
+                     (f"{ko1} {'증가' if moved == 'up' else '감소'}폭", f"{en1} {'rise' if moved == 'up' else 'fall'}"))  # fmt: skip
+            high = high if grown else True  # the largest rise (or fall)
         else:
             ranked = sorted((r for r in latest[first.name] if r["region"] in held),
                             key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
@@ -437,7 +449,7 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
             word = "합계" if op.aggregate == "sum" else "평균"
             shown = (f"{months[0]} ~ {months[-1]} {len(got)}개월 {word} {level(stat, unit2)}"
                      if got else "데이터 없음")  # fmt: skip
-        line = (f"{named[0]} 가장 {'높은' if high else '낮은'} 지역: {region} {picked_by} → {ko2} "
+        line = (f"{named[0]} 가장 {('큰' if moved and not grown else '높은') if high else '낮은'} 지역: {region} {picked_by} → {ko2} "
                 f"{shown}.", f"The region with the {'highest' if high else 'lowest'} {named[1]}: "
                 f"{region} {picked_by} → {en2} {shown}.")  # fmt: skip
     resp.key_points.append(lang_text(route.language, *line))

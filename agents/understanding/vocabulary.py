@@ -226,3 +226,9 @@ def sector_within(key: str) -> str | None:
     data holds no industry below its sectors, so the answer is over the whole sector, said."""
     members = sector_members(key)
     return members[0] if len(members) == 1 and members[0] != key else None
+
+
+def region_members(region: str) -> list[str]:
+    """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
+    spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
+    return list(spec.get("members", [])) if spec else []

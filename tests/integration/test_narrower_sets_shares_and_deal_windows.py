@@ -199,3 +199,35 @@ def test_a_region_picked_by_its_growth_then_another_series(
     answer = macro_answer("주택가격지수 1년 상승률 가장 높은 지역의 전세가율", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok" and f"주택가격지수 상승률 가장 높은 지역: {top} +" in answer.answer
+
+
+def test_a_group_of_regions_is_a_set_and_a_pick_by_a_rise(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r145: '전세가율 70% 미만인 광역시' left '광역시' unread; '수도권 중 전세가율 가장 높은 곳'
+    said '수치 근거 없음' (status ok); four regions named showed three; '미분양 가장 많이 늘어난
+    지역의 전세가율' picked the most unsold homes, not the largest rise."""
+    cities = ["부산", "대구", "인천", "광주", "대전", "울산"]
+    latest = "(SELECT max(month) FROM re_jeonse_ratio)"
+    below = fetch_all(f"SELECT region FROM re_jeonse_ratio WHERE month = {latest} AND region = "
+                      "ANY(%(c)s) AND ratio < 70", {"c": cities}, pg_pool)  # fmt: skip
+    barred = macro_answer("전세가율 70% 미만인 광역시", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert barred.status == "ok" and f"{len(below)}곳 / 6곳" in barred.answer
+    assert all(r["region"] in barred.answer for r in below)
+    top = fetch_all(f"SELECT region FROM re_jeonse_ratio WHERE month = {latest} AND region IN "
+                    "('서울', '인천', '경기') ORDER BY ratio DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    ranked = macro_answer("수도권 중 전세가율 가장 높은 곳", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"): {top['region']} " in ranked.answer and "수치 근거 없음" not in ranked.answer
+    four = macro_answer("서울 부산 대구 인천 미분양", settings=offline, store=graph_store,
+                        pool=pg_pool)  # fmt: skip
+    assert all(f"- {r} 미분양" in four.answer for r in ("서울", "부산", "대구", "인천"))
+    rose = fetch_all(
+        "SELECT a.region FROM re_unsold_housing a JOIN re_unsold_housing b ON b.region = a.region "
+        "AND b.month = a.month - interval '12 months' WHERE a.month = (SELECT max(month) FROM "
+        "re_unsold_housing) AND a.region <> '전국' ORDER BY a.units - b.units DESC LIMIT 1", None,
+        pg_pool)[0]["region"]  # fmt: skip
+    picked = macro_answer("미분양 가장 많이 늘어난 지역의 전세가율", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"미분양 증가폭 가장 큰 지역: {rose} +" in picked.answer
