@@ -20,6 +20,7 @@ from rapidfuzz.distance import Levenshtein
 
 from agents.understanding.lexicon import Lexicon, fold
 from agents.understanding.morphemes import Morpheme, analyse
+from agents.understanding.vocabulary import vocabulary
 from data_access.seed.news_text import josa
 
 # a typo is a letter or two (jamo) away: '삼성전쟈' → 삼성전자 is 1, '한화투자증권' → 한국투자증권 is 3
@@ -172,15 +173,17 @@ def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int
     such start. Words several funds start with ('TIGER 2차전지') stay the set they name."""
     tokens = analyse(question)
     brands, names = _fund_names(lexicon)
+    korean = {fold(k): fold(v) for k, v in vocabulary()["brand_aliases"].items()}  # '코덱스'
     out = []
     for i, t in enumerate(tokens):
-        if fold(t.form) not in brands or any(a <= t.start < b for a, b in taken):
+        brand = korean.get(fold(t.form), fold(t.form))
+        if brand not in brands or any(a <= t.start < b for a, b in taken):
             continue
         ends = [u.end for u in tokens[i + 1 :] if question.count(" ", t.end, u.end) <= 3]
         for end in reversed(ends):
-            said = fold(question[t.start : end])
+            said = brand + fold(question[t.end : end])
             fits = [(code, n) for folded, code, n in names if folded.startswith(said)]
-            if (len(said) - len(fold(t.form)) >= 2 and len(fits) == 1 and fold(fits[0][1]) != said
+            if (len(said) - len(brand) >= 2 and len(fits) == 1 and fold(fits[0][1]) != said
                     and not _cuts_a_word(question, tokens, end)):  # fmt: skip
                 out.append(FuzzyLink(question[t.start : end], t.start, end, "etf", *fits[0], 0))
                 break

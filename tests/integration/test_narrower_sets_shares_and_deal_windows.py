@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from agents.etf.service import answer_question as etf_answer
 from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
 from data_access.config import Settings
@@ -231,3 +232,18 @@ def test_a_group_of_regions_is_a_set_and_a_pick_by_a_rise(
     picked = macro_answer("미분양 가장 많이 늘어난 지역의 전세가율", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert f"미분양 증가폭 가장 큰 지역: {rose} +" in picked.answer
+
+
+def test_a_fund_said_by_its_korean_brand_and_the_start_of_its_name(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r145: '코덱스 골드 선물 보수' said '선물' is not held and listed the house's gold funds
+    (the short-name linker knew the brand only in Latin letters)."""
+    row = fetch_all("SELECT name, expense_ratio FROM etfs WHERE name = 'KODEX 골드선물(H)'", None,
+                    pg_pool)[0]  # fmt: skip
+    answer = etf_answer("코덱스 골드 선물 보수", settings=offline, store=graph_store, pool=pg_pool)
+    assert (
+        answer.status == "ok"
+        and f"'코덱스 골드 선물'을 {row['name']}로 읽었습니다" in answer.answer
+    )
+    assert f"연 {float(row['expense_ratio']):g}%" in answer.answer
