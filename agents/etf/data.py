@@ -572,7 +572,7 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
         return daily_amount(ask.field, v)
 
     def amount_en(v: float) -> str:
-        return amount(v).replace("주", " shares").replace("원", " KRW")
+        return amount(v).replace("주", " shares").replace(" 원", " KRW").replace("원", " KRW")
 
     if ask.statistic in ("drawdown", "max_move", "min_move"):  # the screen's own sentences
         text, text_en = (_drawdown_words if ask.statistic == "drawdown" else _move_words)(

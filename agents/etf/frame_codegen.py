@@ -1021,8 +1021,7 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
-    windowed = (plan.measure == "return" or plan.days
-                or (plan.measure == "trading_value" and plan.period))  # fmt: skip
+    windowed = plan.measure == "return" or plan.days
     if plan.days and plan.frame.statistic is None:
         mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
     period = price_period(plan) if windowed else "1w"
@@ -1037,7 +1036,6 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "period_en": window_words(shown)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
             "as_of": plan.as_of,
-            "last_session": plan.measure == "trading_value" and not windowed,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
     return tool_code(
         plan,

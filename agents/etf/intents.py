@@ -1008,8 +1008,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
+    if measure == "trading_value" and (frame.period or frame.window):  # '최근 1주일 거래대금'
+        return _window_figure(plan, frame, "sum", "trading_value")  # Σ close × volume
     if measure == "trading_value":
-        plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
+        plan.measure = measure  # said alone: the last session's, as a volume is
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
@@ -1208,11 +1210,9 @@ def _check_period(plan: Plan) -> None:
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
     w = plan.frame.window
-    over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
     if (w is not None and plan.intent == "etf_measure"
-            and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
-        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total
-        plan.intent = _window_figure(plan, plan.frame, *over[plan.measure])
+            and plan.measure == "return" and w.unit in WINDOW_UNITS):  # fmt: skip
+        plan.intent = _window_figure(plan, plan.frame, "return")  # '최근 2주 수익률': the window's
         return
     days = re.fullmatch(r"(\d+)d", plan.period)
     listed = plan.intent == "etf_measure" and plan.measure in ("close", "volume")  # '최근 5일 종가'

@@ -474,7 +474,7 @@ def render_measure(result: dict, spec: dict) -> str:
         )
     if spec.get("days") and spec["measure"] in ("close", "volume"):
         return _daily_values(result.get("daily") or [], spec)
-    latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
+    latest_traded = spec["measure"] == "trading_value"  # the last session's close × volume
     if spec.get("as_of") or latest_traded or spec["measure"] in (
             "close", "nav", "volume", "market_cap", "net_assets"):  # fmt: skip
         # one session's figure: the day asked ('10월 말 종가': that day, or the last trading
@@ -500,17 +500,6 @@ def render_measure(result: dict, spec: dict) -> str:
         shown = value.replace("원", "") if field in ("close", "nav") else value.replace("주", " shares")  # fmt: skip
         verb = "were" if en_word.endswith("assets") else "was"
         return f"{spec['name']}'s {en_word} on {row['date']} {verb} {shown}{note}."
-    if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
-        traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
-        if traded is None or not sessions:
-            return spec["empty"]
-        total, mean = fmt_krw(float(traded)), fmt_krw(float(traded) / sessions)
-        first, last = s["trading_from"], s["end_date"]
-        if ko:
-            return (f"{spec['name']}의 {spec['period_ko']} 거래대금 합계 {total}, 하루 평균 {mean} "
-                    f"({first} ~ {last}, {sessions}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
-        return (f"{spec['name']} traded {total} over {spec['period_en']}, {mean} a session on "
-                f"average ({first} to {last}, {sessions} sessions; close × volume).")  # fmt: skip
     rate = float(s["change_rate"])
     if ko:
         text = (

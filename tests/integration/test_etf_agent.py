@@ -392,7 +392,8 @@ def test_a_sector_of_an_etfs_holdings_and_its_trading_value(ask: Any, pg_pool: A
     )[0]["v"]  # fmt: skip
     eok = round(float(value) / 1e8)
     shown = f"{eok // 10000:,}조 {eok % 10000:,}억 원" if eok >= 10000 else f"{eok:,}억 원"
-    assert f"거래대금 합계 {shown}" in ask("KODEX 200 최근 1주일 거래대금").answer
+    assert "거래대금 최근 1주(" in ask("KODEX 200 최근 1주일 거래대금").answer
+    assert f"합계: {shown}" in ask("KODEX 200 최근 1주일 거래대금").answer
 
 
 def test_the_day_of_the_largest_fall_is_a_one_day_change(ask: Any, pg_pool: Any) -> None:
