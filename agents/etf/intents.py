@@ -312,7 +312,7 @@ def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
         return False
     if frame.statistic in ("up_days", "down_days"):
         return False  # a count of days over a span: not the price tool's (the coverage says so)
-    if plan.intent not in ("price_extreme", "etf_measure", "etf_prices"):
+    if plan.intent not in ("etf_measure", "etf_prices"):
         return False
     plan.span = frame.span
     frame.span.used = True
