@@ -463,7 +463,7 @@ COMPARE = {">": float.__gt__, ">=": float.__ge__, "<": float.__lt__, "<=": float
 # every statistic `window_statistic` computes
 WINDOW_STATISTICS = ("avg", "moving_average", "sum", "max", "min", "range", "extremes", "std",
                      "return", "change", "volatility", "drawdown", "up_days", "down_days",
-                     *BAR_DAYS)  # fmt: skip
+                     "max_move", "min_move", *BAR_DAYS)  # fmt: skip
 
 
 def window_extremes(highs: Sequence[tuple[date, float]], lows: Sequence[tuple[date, float]],
@@ -534,6 +534,14 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
             m for m in moves if (m < 0 and m <= -bar) if not up
         ]
         return replace(head, value=float(len(hits)), base=base)
+    if stat in ("max_move", "min_move"):  # the day of the largest one-day rise (fall) in the
+        days = [base, *inside]  # window, each against the one before (`base`: that one; %p if rate)
+        steps = [(b[1] - a[1] if rate else (b[1] / a[1] - 1) * 100, a, b)
+                 for a, b in zip(days, days[1:], strict=False) if rate or a[1]]  # fmt: skip
+        if not steps:
+            return None
+        move, before, after = (max if stat == "max_move" else min)(steps, key=lambda m: m[0])
+        return replace(head, value=move, at=after[0], base=before)
     if stat == "volatility":
         series = [base[1], *values]
         moves = ([b - a for a, b in zip(series, series[1:], strict=False)] if rate

@@ -12,7 +12,8 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any, Literal
@@ -88,7 +89,8 @@ def check_etf_code(code: str) -> str:
 # The statistics of one ETF's window the price tool computes (data_access.figures), and the
 # window's units: N sessions or the calendar days, weeks or months up to the last session
 SESSION_STATISTICS = fig.WINDOW_STATISTICS
-SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value")
+SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value", "premium")
+STOCK_FIELDS = ("close", "high", "low", "volume", "high_low")  # get_stock_prices' window
 WINDOW_UNITS = fig.WINDOW_UNITS
 
 
@@ -505,7 +507,7 @@ class SessionAsk:
         if self.statistic in fig.BAR_DAYS and not isinstance(self.bar, int | float):
             raise ToolInputError(f"statistic {self.statistic!r}에는 기준값 bar(숫자)가 필요합니다.")
         for said, value, allowed in (("statistic은", self.statistic, SESSION_STATISTICS),
-                                     ("field는", self.field, SESSION_FIELDS),
+                                     ("field는", self.field, (*SESSION_FIELDS, *STOCK_FIELDS)),
                                      ("unit은", self.unit, WINDOW_UNITS)):  # fmt: skip
             if value not in allowed:
                 raise ToolInputError(f"{said} {', '.join(allowed)} 중 하나여야 합니다. "
@@ -526,51 +528,80 @@ class SessionAsk:
         return f"{self.window.calendar_days()}d"
 
 
-def session_figure(
-    daily: list[dict[str, Any]], ask: SessionAsk, name: str
-) -> dict[str, Any] | None:
+def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
+                   currency: str = "KRW") -> dict[str, Any] | None:  # fmt: skip
     """`ask`'s statistic over its window of the days that have the field (newest-first daily
     rows), as data_access.figures.window_statistic defines it: the value, the day of an
     extreme, the first and last session and their count, and the sentence every screen words
     such a figure with (`text`, `text_en`: window_answer.describe). None without such days (or
-    a standard deviation of one value)."""
+    a standard deviation of one value, or a span the rows do not reach)."""
 
-    def value(d: dict[str, Any]) -> Any:  # a trading value is each session's close × volume
-        if ask.field != "trading_value":
-            return d.get(ask.field)
-        return None if d.get("volume") is None else float(d["close"]) * float(d["volume"])
+    def value(d: dict[str, Any], field: str) -> Any:
+        if field == "trading_value":  # each session's close × volume
+            return None if d.get("volume") is None else float(d["close"]) * float(d["volume"])
+        if field == "premium":  # 괴리율: the close against the NAV, in %
+            return (float(d["close"]) / float(d["nav"]) - 1) * 100 if d.get("nav") else None
+        return d.get(field)
 
-    points = [(date.fromisoformat(d["date"]), float(v))
-              for d in reversed(daily) if (v := value(d)) is not None]  # fmt: skip
-    figure = (fig.span_statistic(points, *ask.span, ask.statistic) if ask.span
-              else fig.window_statistic(points, ask.window, ask.statistic, threshold=ask.bar))  # fmt: skip
+    def points(field: str) -> list[tuple[date, float]]:
+        return [(date.fromisoformat(d["date"]), float(v))
+                for d in reversed(daily) if d.get("close") and (v := value(d, field)) is not None]  # fmt: skip
+
+    rate = ask.field == "premium"  # a rate: moves and gaps in %p
+    if ask.field == "high_low":  # a stock's highest high and lowest low ('최고가와 최저가')
+        figure = fig.window_extremes(points("high"), points("low"), ask.window)
+    elif ask.span:  # a span the rows do not reach back to is not answered from part of it
+        found = points(ask.field)
+        figure = (fig.span_statistic(found, *ask.span, ask.statistic, rate=rate)
+                  if found and found[0][0] <= ask.span[0] else None)  # fmt: skip
+    else:
+        figure = fig.window_statistic(points(ask.field), ask.window, ask.statistic, rate=rate,
+                                      threshold=ask.bar)  # fmt: skip
     if figure is None or figure.value is None:
         return None
+    if ask.field in ("high", "low") and ask.statistic in ("max", "min"):  # against the close
+        figure = replace(figure, latest=points("close")[-1][1])
     said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
         labels(ask.window))  # fmt: skip
     words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar)
     ko, en = daily_words(ask.field)
-    if ask.statistic == "drawdown":  # the deepest fall from a running high, from the base close
-        text, text_en = _drawdown_words(name, words, figure)
-        return {"field": ask.field, "statistic": "drawdown", "value": figure.value,
-                "at": iso(figure.at), "text": text, "text_en": text_en}  # fmt: skip
 
     def amount(v: float) -> str:
+        if currency != "KRW" and ask.field != "volume":
+            return f"{v:,.2f} {currency}"
         return daily_amount(ask.field, v)
 
     def amount_en(v: float) -> str:
-        return daily_amount(ask.field, v).replace("주", " shares").replace("원", " KRW")
+        return amount(v).replace("주", " shares").replace(" 원", " KRW").replace("원", " KRW")
 
+    if ask.statistic in ("drawdown", "max_move", "min_move"):  # the screen's own sentences
+        text, text_en = (_drawdown_words if ask.statistic == "drawdown" else _move_words)(
+            name, words, figure, amount)  # fmt: skip
+    else:
+        text = describe(f"{name} {ko}", words, figure, amount, "ko", rate=rate)
+        text_en = describe(f"{name} {en}", words, figure, amount_en, "en", rate=rate)
     return {"field": ask.field, "statistic": ask.statistic, "sessions": ask.sessions,
             "unit": ask.unit, "value": figure.value, "at": iso(figure.at),
             "high": iso(figure.high[0]) if figure.high else None,
             "low": iso(figure.low[0]) if figure.low else None, "first": iso(figure.first),
-            "last": iso(figure.last), "count": figure.count,
-            "text": describe(f"{name} {ko}", words, figure, amount, "ko"),
-            "text_en": describe(f"{name} {en}", words, figure, amount_en, "en")}  # fmt: skip
+            "last": iso(figure.last), "count": figure.count, "text": text, "text_en": text_en}  # fmt: skip
 
 
-def _drawdown_words(name: str, ask: WindowAsk, f: fig.WindowFigure) -> tuple[str, str]:
+def _move_words(name: str, ask: WindowAsk, f: fig.WindowFigure,
+                amount: Callable[[float], str]) -> tuple[str, str]:  # fmt: skip
+    """'… 중 가장 크게 오른 날은 2026-09-08입니다: +2.34% (종가 60,480원 (2026-09-07) → 61,895원)'."""
+    assert f.base and f.at and f.value is not None
+    up, (day, close) = f.stat == "max_move", f.base
+    after = close * (1 + f.value / 100)  # the close of the day that moved
+    return (f"{name}의 {ask.label_ko}({f.first} ~ {f.last}, {f.count}거래일) 중 가장 크게 "
+            f"{'오른' if up else '내린'} 날은 {f.at}입니다: {f.value:+.2f}% (종가 {amount(close)} "
+            f"({day}) → {amount(after)}).", f"{name}'s largest one-day {'rise' if up else 'fall'} "
+            f"over the {ask.label_en} ({f.first} to {f.last}, {f.count} sessions) was on {f.at}: "
+            f"{f.value:+.2f}% (close {amount(close)} on {day} → {amount(after)}).")  # fmt: skip
+
+
+def _drawdown_words(name: str, ask: WindowAsk, f: fig.WindowFigure,
+                    _amount: Callable[[float], str]) -> tuple[str, str]:  # fmt: skip
     assert f.high and f.low and f.base
     return (f"{name}의 {ask.label_ko} 최대 낙폭(종가 기준)은 {f.value:.2f}%입니다 (고점 {f.high[0]} → "
             f"저점 {f.low[0]}; {f.base[0]} ~ {f.last}).", f"{name}'s maximum drawdown over the "

@@ -18,7 +18,7 @@ from typing import Any
 from agents.etf import answer_templates as tpl
 from agents.etf.codegen import cypher_text, graph_answer, graph_code, lit, tool_code
 from agents.etf.data import CHANGE_PERIODS, period_words, readable
-from agents.etf.intents import AGGREGATE_WORDS, DAILY_LEVELS, SET_MEASURES, VALUATIONS, Plan
+from agents.etf.intents import AGGREGATE_WORDS, SET_MEASURES, VALUATIONS, Plan
 from agents.etf.set_answers import SUMMARY_FIELD, fmt_measure
 from agents.understanding.coverage import COMPOSED, pick_direction, pick_directions
 from agents.understanding.frame import COMPARATOR_WORDS, bar_text, measure_name
@@ -1001,36 +1001,6 @@ def difference_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> 
     return tpl.inline("\n".join(lines))
 
 
-def extreme_code(plan: Plan, etfs: list[Row], stocks: list[Row], _t: Any) -> str:
-    period = price_period(plan) if plan.period else "3m"
-    aggregate: str = plan.frame.operation.aggregate or "max"
-    if {"high", "low"} <= {m.name for m in plan.frame.measures}:
-        aggregate = "range"  # '최고가와 최저가': both ends of the window
-    if etfs:
-        target, call, currency = etfs[0], "get_etf_prices(etf_code={0}, period={1})", "KRW"
-        field = plan.measure if plan.measure in ("volume", *DAILY_LEVELS) else "close"
-    else:
-        target = stocks[0]
-        call = "get_stock_prices(stock_code={0}, period={1})"
-        currency = "KRW" if str(target.get("code", "")).isdigit() else "USD"
-        field = "low" if aggregate == "min" else "high"
-        if plan.frame.measure() == "close":
-            field = "close"
-    if plan.frame.measure() == "return":
-        field = "move"  # '가장 많이 오른 날': the largest one-day change, not the highest close
-    note = notes_text(plan)
-    if not plan.period:
-        note = (note + " " if note else "") + ("기간이 없어 최근 3개월로 조회했습니다." if plan.lang == "ko"
-                                               else "No period given: the last 3 months were used.")  # fmt: skip
-    spec = {"lang": plan.lang, "name": target["name"], "aggregate": aggregate, "field": field,
-            "currency": currency, "period_ko": window_words(period)[0],
-            "period_en": window_words(period)[1], "note": note.strip(),
-            "empty": tpl.tool_failed(plan.lang) + target["name"]}  # fmt: skip
-    return tool_code(
-        plan, call.format(lit(target["code"]), lit(period)), f"render_extreme(result, {lit(spec)})"
-    )
-
-
 def _since_before(day: str) -> str:
     """A price window from ten days before `day` to the latest bar ('since:…'): the day, or a
     span from it, and the close before it, however long ago."""
@@ -1051,11 +1021,7 @@ def out_of_window_text(plan: Plan) -> str:
 def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     etf = etfs[0]
     # a trading value said alone is the last session's, as a volume is ('KODEX 200 거래대금')
-    windowed = (plan.measure == "return" or plan.days
-                or (plan.measure == "trading_value" and plan.period))  # fmt: skip
-    aggregate = plan.frame.operation.aggregate
-    premium_stat = aggregate if plan.measure == "premium" and aggregate in ("avg", "max", "min") else None  # fmt: skip
-    windowed = windowed or bool(premium_stat)  # '괴리율 최근 한 달 평균/최대': the window's days
+    windowed = plan.measure == "return" or plan.days
     if plan.days and plan.frame.statistic is None:
         mark_used(plan.frame)  # the N sessions' values ('최근 5일 종가': '5일' is read)
     period = price_period(plan) if windowed else "1w"
@@ -1069,8 +1035,7 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
             "period_ko": window_words(shown)[0],
             "period_en": window_words(shown)[1], "note": notes_text(plan),
             "empty": tpl.tool_failed(plan.lang) + etf["name"], "days": plan.days,
-            "as_of": plan.as_of, "premium_stat": premium_stat,
-            "last_session": plan.measure == "trading_value" and not windowed,
+            "as_of": plan.as_of,
             "out_of_window": out_of_window_text(plan)}  # fmt: skip
     return tool_code(
         plan,
@@ -1079,14 +1044,14 @@ def measure_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     )
 
 
-def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
-    """One statistic over one window of one ETF's daily figure ('최근 2주 거래량 합계', '20거래일
-    종가 변동성'): the price tool computes it (data_access.figures) and words it as the stock
-    and Macro screens do (window_answer.describe)."""
-    ask, etf, frame = plan.window, etfs[0], plan.frame
+def window_code(plan: Plan, etfs: list[Row], stocks: list[Row], *_: Any) -> str:
+    """One statistic over one window of one ETF's (or stock's) daily figure ('최근 2주 거래량
+    합계', '20거래일 종가 변동성', '가장 많이 오른 날'): the price tool computes it
+    (data_access.figures) and words it as the stock and Macro screens do (window_answer.describe)."""
+    ask, etf, frame = plan.window, (etfs or stocks)[0], plan.frame
     assert ask is not None
     mark_used(frame)
-    if frame.stat_field in ("high", "low", "high_low"):
+    if etfs and frame.stat_field in ("high", "low", "high_low"):
         plan.unanswered.append("ETF 시세에는 장중 고가·저가가 없어 종가 기준으로 계산했습니다."
                                if plan.lang == "ko" else "ETF prices are closes only: computed "
                                "on the closes.")  # fmt: skip
@@ -1094,14 +1059,20 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     span = plan.span if plan.intent == "etf_window" else None  # '작년 최대 낙폭': its own days
     where = (f"span={lit(span.first + '~' + span.last)}" if span
              else f"sessions={ask.window.n}, unit={lit(ask.window.unit)}")  # fmt: skip
-    call = (f"get_etf_prices(etf_code={lit(etf['code'])}, statistic={lit(ask.stat)}, {where}, "
+    tool = "get_etf_prices(etf_code" if etfs else "get_stock_prices(stock_code"
+    call = (f"{tool}={lit(etf['code'])}, statistic={lit(ask.stat)}, {where}, "
             f"field={lit(plan.measure)}{bar})")  # fmt: skip
+    suffix = _note_suffix(plan)
+    if ask.stat in ("max", "min", "extremes", "max_move", "min_move") and not (
+            frame.window or frame.period or frame.span):  # fmt: skip
+        suffix += ("\n\n기간이 없어 최근 3개월로 조회했습니다." if plan.lang == "ko"
+                   else "\n\nNo period given: the last 3 months were used.")  # fmt: skip
     text = f"result['window'][{lit('text' if plan.lang == 'ko' else 'text_en')}]"
     if span:  # the tool names the span by its days, the answer by the name asked ('2025년')
         said = (
             f"{span.first} ~ {span.last}" if plan.lang == "ko" else f"{span.first} to {span.last}"
         )
-        text += f".replace({lit(said)}, {lit(span.label(plan.lang))})"
+        text += f".replace({lit(said)}, {lit(span.label(plan.lang))}, 1)"
     if len(etfs) > 1:  # 'KODEX 레버리지와 KODEX 인버스 2개월 최대 낙폭': each one's, one per line
         lines = ["import json", "texts = []"]
         for other in etfs:
@@ -1112,8 +1083,9 @@ def window_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         return "\n".join([*lines, f"final_answer('\\n'.join(texts) + {lit(_note_suffix(plan))})"])
     yes, no = ("예 — ", "아니요 — ") if plan.lang == "ko" else ("Yes — ", "No — ")
     lead = f"({lit(yes)} if result['window']['value'] else {lit(no)}) + " if ask.ever else ""
-    return tool_code(plan, call, f"({lead}{text} + {lit(_note_suffix(plan))}) "
-                     f"if result.get('window') else {lit(tpl.tool_failed(plan.lang) + etf['name'])}")  # fmt: skip
+    failed = out_of_window_text(plan) if span else tpl.tool_failed(plan.lang) + etf["name"]
+    return tool_code(plan, call, f"({lead}{text} + {lit(suffix)}) "
+                     f"if result.get('window') else {lit(failed)}")  # fmt: skip
 
 
 def ranked_changes_code(plan: Plan, etfs: list[Row]) -> str:
@@ -1176,30 +1148,14 @@ def attribution_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
 
 
 def month_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
-    """One ETF over a span named whole: the year window's prices, the span's sessions picked in
-    the code (a return from the last close before it)."""
-    assert plan.span is not None or plan.per is not None
+    """'분기별 수익률', '월별 평균 종가': one figure per calendar period of one ETF's year of
+    prices (a span named whole is a window statistic: `window_code`)."""
     etf = etfs[0]
-    aggregate: str = (
-        "return" if plan.measure == "return" else (plan.frame.operation.aggregate or "avg")
-    )
-    if plan.per:  # '분기별 수익률': one figure per calendar period of the year's prices
-        aggregate = per_period_stat(plan.frame)
-    span = plan.span
-    spec = {"lang": plan.lang, "name": etf["name"], "first": span.first if span else "",
-            "last": span.last if span else "", "per": plan.per,
-            "label": span.label(plan.lang) if span else "", "aggregate": aggregate,
-            "field": plan.measure, "note": notes_text(plan), "out_of_window": out_of_window_text(plan),
-            "pick": period_pick(plan.frame),
-            "empty": tpl.tool_failed(plan.lang) + etf["name"]}  # fmt: skip
-    # a span's sessions and the close before it: from ten days before its first day (a span
-    # older than the year is reached too: '작년 수익률'); per-period figures read the year
-    window = "1y" if span is None or plan.per else _since_before(span.first)
-    return tool_code(
-        plan,
-        f"get_etf_prices(etf_code={lit(etf['code'])}, period={lit(window)})",
-        f"render_month(result, {lit(spec)})",
-    )
+    spec = {"lang": plan.lang, "name": etf["name"], "per": plan.per, "field": plan.measure,
+            "aggregate": per_period_stat(plan.frame), "note": notes_text(plan),
+            "pick": period_pick(plan.frame)}  # fmt: skip
+    return tool_code(plan, f"get_etf_prices(etf_code={lit(etf['code'])}, period='1y')",
+                     f"render_per_period(result.get('daily') or [], {lit(spec)})")  # fmt: skip
 
 
 FRAME_BUILDERS: dict[str, Any] = {
@@ -1212,7 +1168,6 @@ FRAME_BUILDERS: dict[str, Any] = {
     "etf_difference": difference_code,
     "common_holdings": common_holdings_code,
     "holdings_counts": holdings_counts_code,
-    "price_extreme": extreme_code,
     "etf_measure": measure_code,
     "etf_window": window_code,
     "etf_attribution": attribution_code,

@@ -64,7 +64,7 @@ from data_access.seed.news_text import particles
 Intent = Literal[
     "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
     "top_holders", "list_tags", "etf_info", "stock_lookup",
-    "etf_set", "holding_weight", "holdings_aggregate", "etf_difference", "price_extreme",
+    "etf_set", "holding_weight", "holdings_aggregate", "etf_difference",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
     "etf_window", "holdings_counts", "define",
     "declined",
@@ -178,13 +178,13 @@ def detect_plan(
         plan.intent in ("etf_set", "etf_composed") and not plan.managers
         and not frame.operation.group_by and MANAGER_ASKED.search(plan.question))  # fmt: skip
     if frame.per_period and len(plan.etfs) == 1 and plan.intent in (
-            "etf_measure", "etf_prices", "price_extreme", "etf_info"):  # fmt: skip
+            "etf_measure", "etf_prices", "etf_window", "etf_info"):  # fmt: skip
         plan.intent, plan.per = "etf_month", frame.per_period  # '분기별 수익률': one per period
         plan.measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                             "close")  # fmt: skip
         mark_read(frame, *PER_READ)
     elif _month_asked(plan, frame):
-        plan.intent = "etf_month"  # '10월 평균 종가', '10월 수익률': that calendar month's days
+        plan.intent = "etf_window"  # '10월 평균 종가', '10월 수익률': that calendar month's days
     elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
         plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
     elif frame.as_of_date and not (frame.span and frame.span.used) and plan.intent not in (
@@ -312,14 +312,17 @@ def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
         return False
     if frame.statistic in ("up_days", "down_days"):
         return False  # a count of days over a span: not the price tool's (the coverage says so)
-    if plan.intent not in ("price_extreme", "etf_measure", "etf_prices"):
+    if plan.intent not in ("etf_measure", "etf_prices"):
         return False
     plan.span = frame.span
     frame.span.used = True
     asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                          None)  # fmt: skip
-    plan.measure = ("return" if frame.measure() == "return" and op.aggregate is None
-                    else asked_measure or "close")  # fmt: skip
+    returned = frame.measure() == "return" and op.aggregate is None
+    plan.measure = "close" if returned else asked_measure or "close"
+    stat = "return" if returned else op.aggregate or "avg"
+    plan.window = WindowAsk(fig.Window(1, "session"), stat, plan.measure, frame.span.label_ko,
+                            frame.span.label_en)  # fmt: skip
     return True
 
 
@@ -987,28 +990,28 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.period, plan.measure = "1y", "return"  # an ETF's year-over-year move: 1-year return
         return "etf_measure"
     if measure == "volume" and (op.kind == "rank" or op.aggregate in ("max", "min")):
-        plan.measure = "volume"  # '거래량 제일 많았던 날': the day of the largest volume
-        op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
-        return "price_extreme"
+        low = op.aggregate == "min" or (op.aggregate is None and op.direction == "asc")
+        return _extreme(plan, frame, "min" if low else "max", "volume")  # '거래량 제일 많았던 날'
     if measure in ("drawdown", "volatility"):  # '45일 최대 낙폭', '7개월 변동성': one window's
         return _window_figure(plan, frame, measure)
     if measure == "premium" and (op.aggregate in ("avg", "max", "min") or op.kind == "rank"):
-        if op.aggregate not in ("avg", "max", "min"):  # '3개월 괴리율 최저': the lowest day
-            op.aggregate = "min" if op.direction == "asc" else "max"  # type: ignore[assignment]
-        plan.measure = "premium"  # '괴리율 최근 한 달 최대값': the window's days, not the close
-        return "etf_measure"
+        # '괴리율 최근 한 달 최대값', '3개월 괴리율 최저': the window's days, not the last one's
+        stat = op.aggregate if op.aggregate in ("avg", "max", "min") else (
+            "min" if op.direction == "asc" else "max")  # fmt: skip
+        return _window_figure(plan, frame, stat, "premium")
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
         # a day's move, a daily figure's extreme ('순자산 최대값', '거래대금 최대인 날'), or the close
-        plan.measure = measure if measure in ("return", *DAILY_LEVELS) else "close"
-        return "price_extreme"
+        return _extreme(plan, frame, op.aggregate, measure if measure in ("return", *DAILY_LEVELS)
+                        else "close")  # fmt: skip
     if measure in ("high", "low") and op.kind in ("lookup", "rank", "aggregate"):
-        op.aggregate = "max" if measure == "high" else "min"
-        return "price_extreme"
+        return _extreme(plan, frame, "max" if measure == "high" else "min", "close")
     if measure == "return" or (op.kind == "change" and measure in (None, "close")):
         plan.measure = "return"
         return "etf_measure"
+    if measure == "trading_value" and (frame.period or frame.window):  # '최근 1주일 거래대금'
+        return _window_figure(plan, frame, "sum", "trading_value")  # Σ close × volume
     if measure == "trading_value":
-        plan.measure = measure  # '최근 1주일 거래대금': close × volume over the window
+        plan.measure = measure  # said alone: the last session's, as a volume is
         return "etf_measure"
     if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
@@ -1039,10 +1042,26 @@ def _to_date(frame: QuestionFrame) -> WindowAsk | None:
     return WindowAsk(window, stat, frame.stat_field, *labels(window))
 
 
-def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close") -> Intent:
+def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> Intent:
+    """The highest or lowest daily figure of the window asked (3 months unless said) with its
+    day, both ends ('최고가와 최저가'), or the day of the largest one-day move ('가장 많이 오른
+    날'); a stock's ends are its intraday high and low."""
+    stat = f"{aggregate}_move" if field == "return" else aggregate
+    if field == "return" or (plan.etfs and field in ("high", "low")):
+        field = "close"  # a move is the close's; an ETF's prices are closes only
+    elif field in ("high", "low"):
+        field = "high" if aggregate == "max" else "low"
+    if {"high", "low"} <= {m.name for m in frame.measures}:
+        stat, field = "extremes", "close" if plan.etfs else "high_low"
+    return _window_figure(plan, frame, stat, field, "3m", spans=bool(plan.etfs))
+
+
+def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close",
+                   default: str | None = None, spans: bool = True) -> Intent:  # fmt: skip
     """One statistic of a daily figure over the window asked (a year for a volatility, else a
     month, unless said), of each ETF named."""
-    asked, span = _window_of(plan, frame, "1y" if stat == "volatility" else "1m"), frame.span
+    default = default or ("1y" if stat == "volatility" else "1m")
+    asked, span = _window_of(plan, frame, default), frame.span if spans else None
     said = labels(asked)
     if span is not None and not span.used and frame.window is None and frame.period is None:
         plan.span, span.used = span, True  # '작년': its own sessions
@@ -1148,10 +1167,10 @@ VALUATIONS = ("per", "pbr", "eps", "dividend_yield", "market_cap")  # of the val
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
     op, measure = frame.operation, frame.measure()
     if op.kind == "aggregate" and op.aggregate in ("max", "min"):
-        return "price_extreme"
+        return _extreme(plan, frame, op.aggregate, measure if measure in ("return", "close")
+                        else "high")  # fmt: skip
     if measure in ("high", "low"):
-        op.aggregate = "max" if measure == "high" else "min"
-        return "price_extreme"
+        return _extreme(plan, frame, "max" if measure == "high" else "min", measure)
     if measure in ("close", "return", "volume") or op.kind in ("trend", "change"):
         return "stock_prices"
     if measure in VALUATIONS:  # '그 종목 PBR은?': its last valuation snapshot, as the stock screen
@@ -1191,11 +1210,9 @@ def _check_period(plan: Plan) -> None:
     if plan.period in (None, "1d", *PRICE_PERIODS) or plan.intent == "etf_window":
         return  # a window statistic's tool call takes the window itself
     w = plan.frame.window
-    over = {"return": ("return", "close"), "trading_value": ("sum", "trading_value")}
     if (w is not None and plan.intent == "etf_measure"
-            and plan.measure in over and w.unit in WINDOW_UNITS):  # fmt: skip
-        # '최근 2주 수익률', '최근 5일 거래대금': the window's own return or total
-        plan.intent = _window_figure(plan, plan.frame, *over[plan.measure])
+            and plan.measure == "return" and w.unit in WINDOW_UNITS):  # fmt: skip
+        plan.intent = _window_figure(plan, plan.frame, "return")  # '최근 2주 수익률': the window's
         return
     days = re.fullmatch(r"(\d+)d", plan.period)
     listed = plan.intent == "etf_measure" and plan.measure in ("close", "volume")  # '최근 5일 종가'

@@ -404,142 +404,23 @@ def render_common_holdings(rows: list, spec: dict) -> str:
     return with_note(text, spec)
 
 
-def _level(v: float, krw: bool, ko: bool) -> str:
-    if krw:
-        return f"{v:,.0f}원" if ko else f"{v:,.0f} KRW"
-    return f"{v:,.2f}"
-
-
-def render_extreme(result: dict, spec: dict) -> str:
-    """The max and/or min over the window, each dated, and where the latest close stands against
-    it ('how far below its 52-week high')."""
-    ko = spec["lang"] == "ko"
-    daily = result.get("daily") or []
-    field = spec["field"]
-    if field == "trading_value":  # close × volume of each session
-        daily = [dict(d, trading_value=float(d["close"]) * float(d["volume"])) for d in daily
-                 if d.get("close") is not None and d.get("volume") is not None]  # fmt: skip
-    field = field if any(field in d for d in daily) else "close"
-    points = [d for d in daily if d.get(field) is not None]
-    if not points:
-        return spec["empty"]
-    krw = spec.get("currency") == "KRW"
-    latest = points[0]
-    first, last = points[-1]["date"], latest["date"]
-    if spec["field"] == "move":  # '가장 많이 오른 날': the largest one-day change of the close
-        up = spec["aggregate"] != "min"
-        pick = None
-        for i in range(len(points) - 1):  # newest first: points[i] follows points[i + 1]
-            before, after = points[i + 1], points[i]
-            if not before.get("close"):
-                continue
-            pct = (float(after["close"]) / float(before["close"]) - 1) * 100
-            if pick is None or (pct > pick["pct"] if up else pct < pick["pct"]):
-                pick = {"pct": pct, "before": before, "after": after}
-        if pick is None:
-            return spec["empty"]
-        b, a = pick["before"], pick["after"]
-        unit = "원" if krw else ""
-        text = (f"{spec['name']}의 {spec['period_ko']} 중 가장 크게 {'오른' if up else '내린'} 날은 "
-                f"{a['date']}입니다: {pick['pct']:+.2f}% (종가 {float(b['close']):,.0f}{unit} "
-                f"({b['date']}) → {float(a['close']):,.0f}{unit}). 조회 구간 {first} ~ {last}, "
-                f"{len(points)}거래일." if ko else f"{spec['name']}'s largest one-day "
-                f"{'rise' if up else 'fall'} over {spec['period_en']} was on {a['date']}: "
-                f"{pick['pct']:+.2f}% (close {float(b['close']):,.2f} on {b['date']} → "
-                f"{float(a['close']):,.2f}; {first} to {last}).")  # fmt: skip
-        return with_note(text, spec)
-    parts = []
-    for aggregate in ("max", "min") if spec["aggregate"] == "range" else (spec["aggregate"],):
-        # a stock's high (low) is its intraday one; an ETF's the close or the daily figure asked
-        key = ("high" if aggregate == "max" else "low") if field in ("high", "low") else field
-        key = key if any(key in d for d in points) else "close"
-        now = "close" if key in ("high", "low") else key  # the latest of the same figure
-        ordered = sorted(points, key=lambda d: d[key], reverse=aggregate == "max")
-        pick = ordered[0]
-        value, close = float(pick[key]), float(latest[now])
-        away = (close / value - 1) * 100 if value else 0.0
-        word = {"max": ("최고", "high"), "min": ("최저", "low")}[aggregate]
-        basis = {"high": ("고가", "intraday high"), "low": ("저가", "intraday low")}.get(key) or (
-            daily_words(key))  # fmt: skip
-        level = _level(value, krw, ko) if now == "close" else daily_amount(key, value)
-        latest_level = _level(close, krw, ko) if now == "close" else daily_amount(key, close)
-        said = ("종가" if now == "close" else "값", "close" if now == "close" else "value")
-        if ko:
-            parts.append(f"{basis[0]} 기준 {word[0]}치 {level} ({pick['date']}), "
-                         f"최근 {said[0]} {josa(latest_level, '은/는')} 그 대비 {away:+.2f}%")  # fmt: skip
-        else:
-            parts.append(f"{word[1]} ({basis[1]}) {level} on {pick['date']}; the "
-                         f"latest {said[1]} {latest_level} is {away:+.2f}% from it")  # fmt: skip
-    if ko:
-        text = (f"{spec['name']}의 {spec['period_ko']}: " + "; ".join(parts)
-                + f". 조회 구간 {first} ~ {last}, {len(points)}거래일.")  # fmt: skip
-    else:
-        text = (f"{spec['name']} over {spec['period_en']}: " + "; ".join(parts)
-                + f" ({first} to {last}, {len(points)} trading days).")  # fmt: skip
-    return with_note(text, spec)
-
-
 def daily_words(field: str) -> tuple[str, str]:
     """A daily figure of an ETF's price rows in the analyst's words (Korean, English); a
     function, not a table, so the sandbox inliner carries it with the renderers."""
     return {"close": ("종가", "close"), "volume": ("거래량", "volume"), "nav": ("NAV", "NAV"),
             "net_assets": ("순자산총액", "net assets"), "market_cap": ("시가총액", "market cap"),
-            "trading_value": ("거래대금", "trading value")}[field]  # fmt: skip
+            "trading_value": ("거래대금", "trading value"), "premium": ("괴리율", "premium"),
+            "high": ("고가", "high"), "low": ("저가", "low"),
+            "high_low": ("고가·저가", "high and low")}[field]  # fmt: skip
 
 
 def daily_amount(field: str, v: float) -> str:
-    """One daily figure in its unit as fmt_measure writes it (shares, 조/억 원, won), a NAV in won."""
-    return fmt_measure(field, v) + ("원" if field == "nav" else "")
-
-
-def render_month(result: dict, spec: dict) -> str:
-    """One ETF over a span named whole (a month, quarter, half, year or range): its return (from
-    the last close before the span to its last), or the mean, total, high or low of a daily
-    figure over the span's sessions."""
-    ko, label, field = spec["lang"] == "ko", spec["label"], spec["field"]
-    daily = result.get("daily") or []  # newest first
-    if spec.get("per"):  # '분기별 수익률', '월별 평균 종가': one figure per calendar period
-        return render_per_period(daily, spec)
-    days = [d for d in daily if spec["first"] <= str(d.get("date", ""))[:10] <= spec["last"]
-            and d.get("close")]  # fmt: skip
-    if not days or str(daily[-1].get("date", ""))[:10] > spec["first"]:
-        return spec["out_of_window"]  # the tool's year does not reach the span's first day
-    first, last = days[-1]["date"], days[0]["date"]
-    note = ("\n\n" + spec["note"]) if spec.get("note") else ""
-    if spec["aggregate"] == "return":
-        before = next((d for d in daily if str(d.get("date", ""))[:10] < spec["first"]
-                       and d.get("close")), None)  # fmt: skip
-        if before is None:
-            return spec["empty"]
-        base, end = float(before["close"]), float(days[0]["close"])
-        rate = (end / base - 1) * 100
-        if ko:
-            return (f"{spec['name']}의 {label} 수익률은 {rate:+.2f}%입니다 (직전 종가 {base:,.0f}원 "
-                    f"({before['date']}) → {end:,.0f}원 ({last})).{note}")  # fmt: skip
-        return (f"{spec['name']} returned {rate:+.2f}% in {label} (close {base:,.0f} on "
-                f"{before['date']} → {end:,.0f} on {last}).{note}")  # fmt: skip
-    if field == "trading_value":
-        days = [dict(d, trading_value=float(d["close"]) * float(d["volume"])) for d in days
-                if d.get("volume") is not None]  # fmt: skip
-    values = [(float(d[field]), d["date"]) for d in days if d.get(field) is not None]
-    if not values:
-        return spec["empty"]
-    words = daily_words(field)
-    span = f"{first} ~ {last}, {len(values)}거래일" if ko else f"{first} to {last}, {len(values)} sessions"  # fmt: skip
-    if spec["aggregate"] in ("avg", "sum"):
-        total = sum(v for v, _ in values)
-        value = total / len(values) if spec["aggregate"] == "avg" else total
-        said = f"평균 {words[0]}" if spec["aggregate"] == "avg" else f"{words[0]} 합계"
-        said_en = f"{'average' if spec['aggregate'] == 'avg' else 'total'} {words[1]}"
-        return (f"{spec['name']}의 {label} {josa(said, '은/는')} {daily_amount(field, value)}입니다 ({span}).{note}" if ko
-                else f"{spec['name']}'s {said_en} in {label} was {daily_amount(field, value)} ({span}).{note}")  # fmt: skip
-    high = spec["aggregate"] == "max"
-    value, day = max(values) if high else min(values)
-    if ko:
-        return (f"{spec['name']}의 {label} {words[0]} {'최고' if high else '최저'}치는 {daily_amount(field, value)} "
-                f"({day})입니다 ({span}).{note}")  # fmt: skip
-    return (f"{spec['name']}'s {'highest' if high else 'lowest'} {words[1]} in {label} was "
-            f"{daily_amount(field, value)} on {day} ({span}).{note}")  # fmt: skip
+    """One daily figure in its unit as fmt_measure writes it (shares, 조/억 원, won), a NAV in
+    won, a premium signed to three decimals."""
+    if field == "premium":
+        return f"{v:+.3f}%"
+    return fmt_measure("close" if field in ("high", "low", "high_low") else field, v) + (
+        "원" if field == "nav" else "")  # fmt: skip
 
 
 def render_per_period(daily: list, spec: dict) -> str:
@@ -578,29 +459,6 @@ def render_measure(result: dict, spec: dict) -> str:
     s = result.get("summary") or {}
     if not s.get("data_count"):
         return spec["empty"]
-    if spec["measure"] == "premium" and spec.get("premium_stat"):  # over the window's days
-        days = [r for r in result.get("daily") or [] if r.get("nav") and r.get("close")]
-        if not days:
-            return spec["empty"]
-        values = [((float(r["close"]) / float(r["nav"]) - 1) * 100, r["date"]) for r in days]
-        avg = sum(v for v, _ in values) / len(values)
-        span = f"{days[-1]['date']} {'~' if ko else 'to'} {days[0]['date']}"
-        if spec["premium_stat"] in ("max", "min"):  # '괴리율 최대값': the day it was widest
-            high = spec["premium_stat"] == "max"
-            widest, day = max(values) if high else min(values)
-            if ko:
-                return (f"{spec['name']}의 {spec['period_ko']} 괴리율 {'최댓값' if high else '최솟값'}은 "
-                        f"{widest:+.3f}% ({day})입니다 ({span}, {len(values)}거래일 평균 {avg:+.3f}%; "
-                        "괴리율 = 종가/NAV − 1).")  # fmt: skip
-            return (f"{spec['name']}'s {'highest' if high else 'lowest'} premium to NAV over "
-                    f"{spec['period_en']} was {widest:+.3f}% on {day} ({span}, {len(values)} "
-                    f"sessions averaging {avg:+.3f}%).")  # fmt: skip
-        far = max((v for v, _ in values), key=abs)
-        if ko:
-            return (f"{spec['name']}의 {spec['period_ko']} 평균 괴리율은 {avg:+.3f}%입니다 ({span}, "
-                    f"{len(values)}거래일; 괴리율 = 종가/NAV − 1, 절댓값 최대 {far:+.3f}%).")  # fmt: skip
-        return (f"{spec['name']}'s average premium to NAV over {spec['period_en']} was {avg:+.3f}% "
-                f"({span}, {len(values)} sessions; largest {far:+.3f}%).")  # fmt: skip
     if spec["measure"] == "premium":
         premium, nav = s.get("latest_premium"), s.get("latest_nav")
         if premium is None:
@@ -616,7 +474,7 @@ def render_measure(result: dict, spec: dict) -> str:
         )
     if spec.get("days") and spec["measure"] in ("close", "volume"):
         return _daily_values(result.get("daily") or [], spec)
-    latest_traded = spec["measure"] == "trading_value" and spec.get("last_session")
+    latest_traded = spec["measure"] == "trading_value"  # the last session's close × volume
     if spec.get("as_of") or latest_traded or spec["measure"] in (
             "close", "nav", "volume", "market_cap", "net_assets"):  # fmt: skip
         # one session's figure: the day asked ('10월 말 종가': that day, or the last trading
@@ -642,17 +500,6 @@ def render_measure(result: dict, spec: dict) -> str:
         shown = value.replace("원", "") if field in ("close", "nav") else value.replace("주", " shares")  # fmt: skip
         verb = "were" if en_word.endswith("assets") else "was"
         return f"{spec['name']}'s {en_word} on {row['date']} {verb} {shown}{note}."
-    if spec["measure"] == "trading_value":  # Σ close × volume after the base bar (summary)
-        traded, sessions = s.get("trading_value"), s.get("trading_sessions") or 0
-        if traded is None or not sessions:
-            return spec["empty"]
-        total, mean = fmt_krw(float(traded)), fmt_krw(float(traded) / sessions)
-        first, last = s["trading_from"], s["end_date"]
-        if ko:
-            return (f"{spec['name']}의 {spec['period_ko']} 거래대금 합계 {total}, 하루 평균 {mean} "
-                    f"({first} ~ {last}, {sessions}거래일; 거래대금 = 종가 × 거래량 근사).")  # fmt: skip
-        return (f"{spec['name']} traded {total} over {spec['period_en']}, {mean} a session on "
-                f"average ({first} to {last}, {sessions} sessions; close × volume).")  # fmt: skip
     rate = float(s["change_rate"])
     if ko:
         text = (
@@ -801,7 +648,6 @@ SET_RENDERERS = (
     per_period,
     per_period_text,
     render_per_period,
-    render_month,
     render_etf_set,
     meets,
     verdict,
@@ -811,14 +657,12 @@ SET_RENDERERS = (
     render_holding_weight,
     render_attribution,
     _holdings_meeting,
-    _level,
     _daily_values,
     _returns_lead,
     render_holdings_aggregate,
     render_difference,
     render_common_holdings,
     render_holdings_counts,
-    render_extreme,
     render_measure,
     render_groups,
     _first_groups,

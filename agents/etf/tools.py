@@ -35,6 +35,7 @@ from agents.etf.data import (
     UnknownEntity,
     check_etf_codes,
     check_period,
+    session_figure,
 )
 from agents.evidence import EvidenceCollector, Stopwatch, current_collector
 from data_access.errors import QueryFailed, QueryRejected, StoreUnavailable, ToolInputError
@@ -245,10 +246,10 @@ class GetETFPricesTool(EtfTool):
         "더합니다. ETF 하나의 최근 N거래일(또는 N일·N주·N개월·N분기·N년, 연초 이후) 통계는 statistic("
         f"{', '.join(repr(s) for s in SESSION_STATISTICS)}), sessions(N), unit('session' 기본, "
         "'day','week','month','quarter','year','this_year'), field('close' 기본, 'volume','nav','market_cap','net_assets',"
-        "'trading_value'(종가 × 거래량))를 "
+        "'trading_value'(종가 × 거래량), 'premium'(괴리율 %))를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
-        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 기준 종가부터의 최대 낙폭 %). ETF 집합은 etf_code 대신 rows"
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 기준 종가부터의 최대 낙폭 %, max_move·min_move는 하루 최대 상승·하락률 %와 그 날 at). ETF 집합은 etf_code 대신 rows"
         " (graph_query가 돌려준 행 리스트)로 주면 각 행에 columns('이름=요약필드'를 쉼표로, 예: "
         "'return=change_rate,from_high')의 값을 더하고, where([[열, 비교, 숫자 또는 기준 ETF 코드]])로 "
         "거르고, order_by(열)·descending으로 정렬해 top개로 자른 표를 한 번에 돌려줍니다: "
@@ -271,7 +272,8 @@ class GetETFPricesTool(EtfTool):
                           "'prev_month'(지난달), 'this_week', 'this_month', 'this_year'(연초 이후) "
                           "(sessions=1)"),
         "field": _optional("string", "statistic의 값: 'close'(기본값), 'volume', 'nav', "
-                           "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량)"),
+                           "'market_cap', 'net_assets', 'trading_value'(종가 × 거래량), "
+                           "'premium'(괴리율 %)"),
         "span": _optional("string", "sessions·unit 대신 달력 구간 'YYYY-MM-DD~YYYY-MM-DD' (작년, 3분기, "
                           "10월처럼 이름 붙은 기간): statistic을 그 구간의 거래일로 계산 (수익률·변동성·"
                           "낙폭은 구간 직전 종가부터)"),
@@ -330,12 +332,8 @@ class GetETFPricesTool(EtfTool):
                                                            longer)}  # fmt: skip
             if not code_text:
                 raise ToolInputError("etf_code(또는 ETF 집합의 rows)를 주세요.")
-            session = None
-            if statistic or sessions or span:
-                session = SessionAsk((statistic or "").strip().lower(), _count(1 if span and not sessions else sessions),
-                                     (field or "close").strip().lower(),
-                                     (unit or "session").strip().lower(), bar, days)  # fmt: skip
-                checked = session.period()  # the days the window and its base need
+            session = _session(statistic, sessions, field, unit, bar, days)
+            checked = session.period() if session else checked  # the window and its base
             return d.etf_prices(d.require_etf(code_text)["code"], checked, session)
 
         arguments = {"etf_code": _short(code_text), "period": period}
@@ -347,6 +345,16 @@ class GetETFPricesTool(EtfTool):
             arguments | {k: v for k, v in asked.items() if v or (k == "descending" and v is False)},
             work,
         )
+
+
+def _session(statistic: str | None, sessions: Any, field: str | None, unit: str | None,
+             bar: float | None, span: tuple[date, date] | None) -> SessionAsk | None:  # fmt: skip
+    """The window statistic asked of one security's prices (None when none was)."""
+    if not (statistic or sessions or span):
+        return None
+    return SessionAsk((statistic or "").strip().lower(), _count(1 if span and not sessions else sessions),
+                      (field or "close").strip().lower(), (unit or "session").strip().lower(),
+                      bar, span)  # fmt: skip
 
 
 def _count(sessions: Any) -> int:
@@ -382,23 +390,38 @@ class GetStockPricesTool(EtfTool):
         'JSON {"summary": {stock_code, period, data_count, start_date, end_date, start_close, '
         'end_close, high, low, change_rate, avg_volume}, "daily": [{date, open, high, low, '
         'close, volume, change_rate}] (최신순), "valuation": {as_of_date, market_cap, eps, pe, pb, '
-        "dividend_yield(%)} (최근 밸류에이션 스냅샷)}."
+        "dividend_yield(%)} (최근 밸류에이션 스냅샷)}. statistic·sessions·unit·span은 "
+        'get_etf_prices와 같게 읽어 "window"를 더합니다.'
     )
     inputs = {
         "stock_code": {"type": "string", "description": "종목코드 (예: '005930', 'AAPL')"},
         "period": _optional("string", _PERIOD_HELP),
-    }
+        **{k: GetETFPricesTool.inputs[k] for k in ("statistic", "sessions", "unit", "span")},
+        "field": _optional("string", "statistic의 값: 'close'(기본값), 'high', 'low', 'volume', "
+                           "또는 'high_low'(statistic='extremes'일 때 최고 고가와 최저 저가)"),
+    }  # fmt: skip
     retry_hint = _STOCK_HINT
 
-    def forward(self, stock_code: str, period: str | None = None) -> str:
+    def forward(self, stock_code: str, period: str | None = None, statistic: str | None = None,
+                sessions: int | None = None, unit: str | None = None, field: str | None = None,
+                span: str | None = None) -> str:  # fmt: skip
         period = period or "1m"
+        asked = {"statistic": statistic, "sessions": sessions, "unit": unit, "field": field,
+                 "span": span}  # fmt: skip
 
         def work(d: EtfData) -> Any:
             checked = check_period(period, PRICE_PERIODS)
+            session = _session(statistic, sessions, field, unit, None, _span(span))
             stock = d.require_stock(stock_code)
-            return d.stock_prices(stock["security_id"], stock["code"], checked)
+            out = d.stock_prices(stock["security_id"], stock["code"],
+                                 session.period() if session else checked)  # fmt: skip
+            if session is not None:  # a US stock's prices are in dollars
+                out["window"] = session_figure(out["daily"], session, stock["name"], "KRW"
+                                               if stock["code"].isdigit() else "USD")  # fmt: skip
+            return out
 
-        return self._invoke({"stock_code": stock_code, "period": period}, work)
+        return self._invoke({"stock_code": stock_code, "period": period}
+                            | {k: v for k, v in asked.items() if v}, work)  # fmt: skip
 
 
 class CompareETFsTool(EtfTool):

@@ -134,7 +134,11 @@ FIXED_WORDS: dict[tuple[str, str], tuple[str, ...]] = {
         "market_cap",
         "net_assets",
         "trading_value",
+        "premium",
     ),
+    ("get_stock_prices", "statistic"): WINDOW_STATISTICS,
+    ("get_stock_prices", "unit"): WINDOW_UNITS,
+    ("get_stock_prices", "field"): ("close", "high", "low", "volume", "high_low"),  # STOCK_FIELDS
     ("standard_contract", "contract_type"): ("provide", "create"),
 }
 

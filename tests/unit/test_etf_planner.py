@@ -209,11 +209,6 @@ def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexi
 @pytest.mark.parametrize(
     ("call", "expected"),
     [
-        ("render_extreme(result, {'lang': 'ko', 'name': 'KODEX 200', 'aggregate': 'range', "
-         "'field': 'close', 'currency': 'KRW', 'period_ko': '최근 3개월', 'period_en': '', "
-         "'empty': '-'})",
-         ["최고치 110원 (2026-01-02)", "최근 종가 100원은 그 대비 -9.09%", "최저치 90원 (2026-01-01)",
-          "그 대비 +11.11%"]),
         ("render_holdings_aggregate(holdings, {'lang': 'ko', 'etf': 'TIGER 200', "
          "'aggregate': 'list', 'top_n': None, 'empty': '-', 'condition': '비중 5% 초과'})",
          ["TIGER 200 보유종목 중 비중 5% 초과 (2개)", "1. 삼성전자 (005930): 26.30%"]),

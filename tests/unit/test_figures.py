@@ -117,3 +117,19 @@ def test_a_windows_drawdown_runs_from_its_base_close_and_a_year_to_date_from_dec
     assert f.count == 4 and f.first == date(2026, 1, 2)
     assert fig.base_date(date(2026, 3, 31), "45d") == date(2026, 2, 14)  # any N-day label
     assert fig.period_of("5m").months == 5
+
+
+def test_the_day_of_the_largest_move_is_a_window_statistic() -> None:
+    """'max_move'/'min_move': the window's largest one-day rise (fall), each session against
+    the one before (the first against the base), with its day and the observation before it;
+    of a rate, in %p."""
+    points = [(date(2026, 1, 1), 100.0), (date(2026, 1, 2), 110.0), (date(2026, 1, 5), 99.0),
+              (date(2026, 1, 6), 100.0)]  # fmt: skip
+    up = fig.window_statistic(points, fig.Window(3, "session"), "max_move")
+    assert up is not None and up.value == pytest.approx(10.0)
+    assert (up.at, up.base, up.count) == (date(2026, 1, 2), (date(2026, 1, 1), 100.0), 3)
+    down = fig.window_statistic(points, fig.Window(2, "session"), "min_move")
+    assert down is not None and down.value == pytest.approx(-10.0) and down.at == date(2026, 1, 5)
+    rate = fig.window_statistic(points, fig.Window(3, "session"), "min_move", rate=True)
+    assert rate is not None and rate.value == pytest.approx(-11.0)
+    assert fig.window_statistic(points, fig.Window(4, "session"), "max_move") is None  # no base

@@ -47,6 +47,7 @@ def test_fixed_word_sets_are_the_tools_own() -> None:
         PRICE_PERIODS,
         SESSION_FIELDS,
         SESSION_STATISTICS,
+        STOCK_FIELDS,
         SUMMARY_PARTS,
         WINDOW_UNITS,
     )
@@ -56,6 +57,7 @@ def test_fixed_word_sets_are_the_tools_own() -> None:
     assert set(FIXED_WORDS["get_etf_prices", "statistic"]) == set(SESSION_STATISTICS)
     assert set(FIXED_WORDS["get_etf_prices", "field"]) == set(SESSION_FIELDS)
     assert set(FIXED_WORDS["get_etf_prices", "unit"]) == set(WINDOW_UNITS)
+    assert set(FIXED_WORDS["get_stock_prices", "field"]) == set(STOCK_FIELDS)
     for periods in (FIXED_WORDS["find_similar_etfs", "period"],
                     FIXED_WORDS["get_etf_prices", "against"]):  # fmt: skip
         assert set(periods) == set(PRICE_PERIODS)
