@@ -18,12 +18,12 @@
 - `operative(article, terms)`: the 항/호 line (and sentence in it) that carries the match and,
   when the question asks for a fact (facts.py: a period, an amount, a party …), holds one.
 - `one_line(quote, language)`: the fact first, then the whole sentence quoted, then where it is:
-  "3년간 — 비밀유지 의무는 … 존속합니다 (제9조(비밀유지) ②)."
+  "3년간 — 비밀유지 의무는 … 존속합니다 (제9조 비밀유지 ②)."
 
     >>> one_line(Quote("제7조(계약의 해지)", "②", "임대인은 … 해지할 수 있다.", ["해지"]), "ko")
-    '임대인은 … 해지할 수 있습니다 (제7조(계약의 해지) ②).'
+    '임대인은 … 해지할 수 있습니다 (제7조 계약의 해지 ②).'
     >>> one_line(Quote("제9조(비밀유지)", "②", "의무는 3년간 존속한다.", [], "3년간"), "ko")
-    '**3년간** — 의무는 3년간 존속합니다 (제9조(비밀유지) ②).'
+    '**3년간** — 의무는 3년간 존속합니다 (제9조 비밀유지 ②).'
 """
 
 from __future__ import annotations
@@ -527,21 +527,21 @@ def one_line(quote: Quote, language: str) -> str:
     return f"{lead}{sentence} ({spoken_citation(quote)})."
 
 
-# an annexed part's label: '[별첨 1 비밀유지계약서] 제5조(비밀유지기간)'
-PART_LABEL_RE = re.compile(
-    r"^\[(?P<part>[^\]]+)\]\s*(?P<no>제\s*\d+\s*조(?:의\s*\d+)?)\s*(?:\((?P<title>.*)\))?$"
+# a clause label, of the main body ('제7조(계약의 해지)') or of an annexed part
+# ('[별첨 1 비밀유지계약서] 제5조(비밀유지기간)')
+LABEL_RE = re.compile(
+    r"^(?:\[(?P<part>[^\]]+)\]\s*)?(?P<no>제\s*\d+\s*조(?:의\s*\d+)?)\s*(?:\((?P<title>.*)\))?$"
 )
 
 
 def spoken_citation(quote: Quote) -> str:
-    """Where the quote is, as the answer's first line closes on it in parentheses: an annexed
-    part's clause without brackets or a nested title ('별첨 1 비밀유지계약서 제5조 비밀유지기간 ②',
-    not '[별첨 1 비밀유지계약서] 제5조(비밀유지기간) ②' inside a parenthesis); a main-body
-    clause as cited everywhere ('제7조(계약의 해지) ②')."""
-    match = PART_LABEL_RE.match(quote.label)
+    """Where the quote is, as the answer's first line closes on it in parentheses: without
+    brackets or a nested title, so the parenthesis holds no other ('제7조 계약의 해지 ②', '별첨 1
+    비밀유지계약서 제5조 비밀유지기간 ②'; the listed clauses keep the label '제7조(계약의 해지)')."""
+    match = LABEL_RE.match(quote.label)
     if match is None:
         return quote.citation
-    words = (match.group("part"), match.group("no"), match.group("title") or "", quote.marker)
+    words = (match.group("part") or "", match.group("no"), match.group("title") or "", quote.marker)
     return " ".join(w for w in words if w)
 
 

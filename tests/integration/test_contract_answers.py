@@ -68,7 +68,7 @@ def test_a_pdf_answer_quotes_the_rule_not_the_definition(employment: str, pg_poo
     answer = ask(employment, "근무 끝나고 다음 근무까지 몇 시간 쉬어야 하나요?", pool=pg_pool,
                  save=False)  # fmt: skip
     assert answer.answer.startswith("**10시간 이상** — ")
-    assert "제6조(근무일 간 휴식) ②" in answer.answer.splitlines()[0]
+    assert "(제6조 근무일 간 휴식 ②)." in answer.answer.splitlines()[0]
 
 
 def test_a_missing_clause_is_said_with_related_clauses_not_cited(subcontract: str,

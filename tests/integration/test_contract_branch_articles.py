@@ -125,7 +125,7 @@ def test_the_model_path_names_branch_articles(contract_id: str, pg_pool: Any,
                      settings=model, save=False)  # fmt: skip
     assert answer.mode == "llm" and answer.status == "ok", answer.error
     assert answer.answer.splitlines()[0] == (
-        "을은 갑의 서면 동의 없이 데이터 처리를 제3자에게 재위탁할 수 없습니다 (제3조의2(재위탁) ①)."
+        "을은 갑의 서면 동의 없이 데이터 처리를 제3자에게 재위탁할 수 없습니다 (제3조의2 재위탁 ①)."
     )
     clauses = [(c["label"], c["tool"]) for c in answer.payload["clauses"]]
     assert clauses == [("제3조의2(재위탁)", "article_index")]  # the judge's pick: the same one

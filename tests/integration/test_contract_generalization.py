@@ -113,7 +113,7 @@ def test_answer_quotes_the_operative_clause(real: Any, pg_pool: Any) -> None:
     answer = ask("real-lease_commercial", "월세 몇 번 밀리면 계약이 해지돼?", pool=pg_pool,
                  save=False)  # fmt: skip
     assert answer.answer.startswith("임대인은 임차인이 3기의 차임액에 달하도록 차임을 연체하거나")
-    assert "해지할 수 있습니다 (제7조(계약의 해지) ②)." in answer.answer.splitlines()[0]
+    assert "해지할 수 있습니다 (제7조 계약의 해지 ②)." in answer.answer.splitlines()[0]
     assert [c["article_no"] for c in answer.payload["clauses"]] == [7]
     assert "**연체**" in answer.answer
 

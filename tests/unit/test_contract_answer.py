@@ -63,7 +63,7 @@ def test_polite_endings(plain: str, formal: str) -> None:
 
 def test_one_line_answers_cite_the_clause() -> None:
     quote = Quote("제7조(계약의 해지)", "②", "임대인은 계약을 해지할 수 있다.", ["해지"])
-    assert one_line(quote, "ko") == "임대인은 계약을 해지할 수 있습니다 (제7조(계약의 해지) ②)."
+    assert one_line(quote, "ko") == "임대인은 계약을 해지할 수 있습니다 (제7조 계약의 해지 ②)."
     assert one_line(quote, "en").startswith("제7조(계약의 해지) ② says: “임대인은")
     assert (
         emphasize("지연이자를 지급한다", ["지연", "이자", "지급"]) == "**지연이자**를 **지급**한다"
@@ -125,7 +125,7 @@ def test_an_item_is_quoted_with_the_line_it_completes() -> None:
     # 경우' answered nothing
     assert answer.startswith("회사는 이용 요청이 다음 각 호의 어느 하나에 해당하는 경우 서비스 "
                              "제공을 거절할 수 있습니다: 1. 이용자가 불법")  # fmt: skip
-    assert answer.endswith("(제4조(서비스이용 제한) ① 1.).")
+    assert answer.endswith("(제4조 서비스이용 제한 ① 1.).")
     # a 목 completes its 호, a 항 completes nothing
     items = ["2. 기일 내 통지를 하지 아니하고 해제하는 경우 다음 금액을 배상한다.",
              "가. 여행개시 1일전까지 통지시 : 상품가격의 30%"]  # fmt: skip
@@ -266,9 +266,9 @@ def test_topics_asked_apart_open_with_what_the_contract_says() -> None:
     assert lines[0].startswith("건강보험: ") and lines[1].startswith("국민연금: ")
 
 
-def test_an_annexed_clause_is_cited_without_nested_brackets() -> None:
-    """The first line closes on an annex's clause as one plain parenthesis ('(별첨 1
-    비밀유지계약서 제5조 비밀유지기간 ②)'), not '([별첨 1 …] 제5조(비밀유지기간) ②)'."""
+def test_a_clause_is_cited_without_nested_brackets() -> None:
+    """The first line closes on a clause as one plain parenthesis ('(별첨 1 비밀유지계약서 제5조
+    비밀유지기간 ②)', '(제7조 계약의 해지 ②)'), not '([별첨 1 …] 제5조(비밀유지기간) ②)'."""
     quote = Quote("[별첨 1 비밀유지계약서] 제5조(비밀유지기간)", "②", "의무는 3년간 존속한다.", [],
                   "3년간")  # fmt: skip
     assert one_line(quote, "ko") == (
@@ -277,4 +277,4 @@ def test_an_annexed_clause_is_cited_without_nested_brackets() -> None:
     branch = Quote("[별첨 2 변경 합의서] 제3조의2", "", "효력이 있다.", [])
     assert one_line(branch, "ko") == "효력이 있습니다 (별첨 2 변경 합의서 제3조의2)."
     main = Quote("제7조(계약의 해지)", "②", "해지할 수 있다.", [])
-    assert one_line(main, "ko") == "해지할 수 있습니다 (제7조(계약의 해지) ②)."
+    assert one_line(main, "ko") == "해지할 수 있습니다 (제7조 계약의 해지 ②)."

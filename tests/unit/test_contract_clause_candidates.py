@@ -64,4 +64,4 @@ def test_the_chosen_line_is_what_the_answer_quotes() -> None:
     assert [(c.label, c.answer_line) for c in evidence.clauses] == [("제7조(계약의 해지)", 3)]
     first = offline_answer(evidence, "ko", "search", "집주인이 계약을 끝낼 수 있는 경우는?")
     assert first.splitlines()[0] == ("임대인은 다음 각 호의 경우 계약을 해지할 수 있습니다: 2. 제4조 "
-                                     "제1항을 위반한 경우 (제7조(계약의 해지) ② 2.).")  # fmt: skip
+                                     "제1항을 위반한 경우 (제7조 계약의 해지 ② 2.).")  # fmt: skip

@@ -137,7 +137,7 @@ def test_the_answer_quotes_the_whole_paragraph_and_states_the_fact_first() -> No
     line = one_line(quote, "ko")
     assert (
         line.startswith("**10영업일 이내")
-        and "연장할 수 있습니다 (제11조(금융사고자금 지급정지) ③)." in line
+        and "연장할 수 있습니다 (제11조 금융사고자금 지급정지 ③)." in line
     )
     assert "10영업일 이내로 합니다. 다만," in line
 
