@@ -440,7 +440,13 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
         read = next((r for r in latest[second.name] if r["region"] == region), None)
         shown = (f"{level(float(read['value']), unit2)} ({str(read['month'])[:7]})" if read
                  else "데이터 없음")  # fmt: skip
-        if op.kind == "aggregate":  # the pick's months of the period, added or averaged
+        if rate is not None and not grown:  # '… 가장 낮은 구의 주택가격지수 1년 상승률'
+            window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
+            its = next((x for x in _region_moves(resp, ctx, route, window) if x[0] == region), None)
+            shown = (f"{rate.surface} {(its[3] / its[2] - 1) * 100:+.2f}% ({level(its[2], unit2)} "
+                     f"{its[4]} → {level(its[3], unit2)} {its[5]})" if its and its[2]
+                     else "데이터 없음")  # fmt: skip
+        elif op.kind == "aggregate":  # the pick's months of the period, added or averaged
             window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
             values, months = _period_values(_regions(resp, ctx, route, window, window=True),
                                             asked_period(frame))  # fmt: skip

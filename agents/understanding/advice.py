@@ -197,6 +197,8 @@ def _noun_tail(tokens: tuple[Morpheme, ...], j: int, g: dict[str, frozenset[str]
             return True
         guessed = any(t.tag in ("EF", "EC") and any(m in t.form for m in _GUESSING)
                       for t in tokens[j : j + 5])  # fmt: skip
+        if rest[0] == "맞" and tokens[j - 1].form not in g["move_lemmas"]:
+            return True  # '거품 맞아?', '바닥 맞나요': a judgement of a state ('상승 맞아?' a fact)
         moved = any(f in ("나오", "오", "찍") for f in rest[:2]) or rest[0] == "이"
         return moved and (guessed or "것" in rest or "거" in rest)  # '바닥일까', '반등 나올까'
     return rest[0] in g["noun_judgements"]

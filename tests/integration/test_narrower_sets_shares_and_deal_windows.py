@@ -247,3 +247,22 @@ def test_a_fund_said_by_its_korean_brand_and_the_start_of_its_name(
         and f"'코덱스 골드 선물'을 {row['name']}로 읽었습니다" in answer.answer
     )
     assert f"연 {float(row['expense_ratio']):g}%" in answer.answer
+
+
+def test_a_picks_growth_read_and_a_state_judged_is_declined(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r146: '전세가율 가장 낮은 구의 주택가격지수 1년 상승률' read the index level; '집값 거품
+    맞아?' showed the nation's index, status ok (a judgement the data cannot make)."""
+    low = fetch_all(
+        "SELECT region FROM re_jeonse_ratio WHERE month = (SELECT max(month) FROM re_jeonse_ratio)"
+        " AND region LIKE '%% %%' ORDER BY ratio LIMIT 1", None, pg_pool)[0]["region"]  # fmt: skip
+    a, b = (float(r["index_value"]) for r in fetch_all(
+        "SELECT index_value FROM re_house_price_index WHERE region = %(r)s AND month IN ((SELECT "
+        "max(month) FROM re_house_price_index), (SELECT max(month) FROM re_house_price_index) - "
+        "interval '12 months') ORDER BY month", {"r": low}, pg_pool))  # fmt: skip
+    answer = macro_answer("전세가율 가장 낮은 구의 주택가격지수 1년 상승률", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"지역: {low} " in answer.answer and f"상승률 {(b / a - 1) * 100:+.2f}%" in answer.answer
+    judged = macro_answer("집값 거품 맞아?", settings=offline, store=graph_store, pool=pg_pool)
+    assert judged.status == "partial" and "예측" in judged.answer
