@@ -42,6 +42,7 @@ from agents.macro.rankings import (
     index_stand_ins,
     named_regions_picked,
     region_ranking,
+    regions_barred_read,
     regions_composed,
     regions_ends_gap,
     regions_past_bars,
@@ -516,7 +517,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             "단지·면적 구성에 따라 흔들립니다.", "The trend is read from the house price index "
             "first: a monthly median of deals moves with which flats happened to trade."))  # fmt: skip
     frame = route.frame
-    if regions_ends_gap(resp, ctx, route):  # '가장 높은 지역과 가장 낮은 지역의 차이'
+    if regions_ends_gap(resp, ctx, route) or regions_barred_read(resp, ctx, route):
+        # '가장 높은 지역과 가장 낮은 지역의 차이', '미분양 3천호 이상인 지역의 평균 전세가율'
         resp.duration_ms = watch.ms
         return resp
     # a group named ('광역시', '수도권') is a set of regions, as '지역' is

@@ -463,6 +463,41 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     return True
 
 
+def regions_barred_read(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+    """'미분양 3천호 이상인 지역의 평균 전세가율': the regions one housing series' bar keeps, the
+    other series read in each, and their mean (or sum). False unless that plan was asked."""
+    frame = route.frame
+    if frame is None or route.real_estate_regions:
+        return False
+    op, said = frame.operation, [m for m in frame.measures if m.name in BY_MEASURE]
+    if (op.kind != "filter" or op.aggregate not in ("avg", "sum") or op.threshold is None
+            or not op.comparator or len(said) != 2 or said[0].name != op.filter_measure
+            or said[1].name == said[0].name):  # fmt: skip
+        return False
+    (_, _, ko1, en1, unit1), (_, _, ko2, en2, unit2) = (SPECS[BY_MEASURE[m.name]] for m in said)
+    latest = [_regions(resp, ctx, route, f"{BY_MEASURE[m.name].removesuffix('_window')}"
+                       "_latest_by_region") for m in said]  # fmt: skip
+    kept = {r["region"] for r in latest[0] if meets(float(r["value"]), op.comparator, op.threshold)}
+    read = [r for r in latest[1] if r["region"] in kept]
+    values = [float(r["value"]) for r in read]
+    stat = (sum(values) / len(values) if op.aggregate == "avg" else sum(values)) if values else None
+    words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
+    bar, listed = (
+        level(op.threshold, unit1),
+        ", ".join(
+            f"{r['region']} {level(float(r['value']), unit2)} ({str(r['month'])[:7]})" for r in read
+        ),
+    )
+    word = ("평균", "mean") if op.aggregate == "avg" else ("합계", "total")
+    shown = level(stat, unit2) if stat is not None else "없음"
+    resp.key_points.append(lang_text(
+        route.language, f"{ko1} {bar} {words} 지역 {len(read)}곳의 {ko2} {word[0]}: {shown}"
+        + (f" — {listed}." if read else "."), f"{en2} {word[1]} of the {len(read)} regions with "
+        f"{en1} {words} {bar}: {shown}" + (f" — {listed}." if read else ".")))  # fmt: skip
+    frame.notes += [COMPOSED, FILTERED]
+    return True
+
+
 def regions_ends_gap(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
     """'전세가율 가장 높은 지역과 가장 낮은 지역의 차이': both ends of one housing series' latest
     values across the regions, and their gap. False unless both ends and a gap were asked."""

@@ -266,3 +266,17 @@ def test_a_picks_growth_read_and_a_state_judged_is_declined(
     assert f"지역: {low} " in answer.answer and f"상승률 {(b / a - 1) * 100:+.2f}%" in answer.answer
     judged = macro_answer("집값 거품 맞아?", settings=offline, store=graph_store, pool=pg_pool)
     assert judged.status == "partial" and "예측" in judged.answer
+
+
+def test_regions_past_a_bar_then_the_mean_of_another_series(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r146: '미분양 3천호 이상인 지역의 평균 전세가율' answered the nation's yes/no on both bars."""
+    mean = fetch_all(
+        "SELECT avg(j.ratio) AS m, count(*) AS n FROM re_jeonse_ratio j JOIN re_unsold_housing u "
+        "ON u.region = j.region AND u.month = j.month WHERE j.month = (SELECT max(month) FROM "
+        "re_jeonse_ratio) AND u.units >= 3000 AND j.region <> '전국'", None, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("미분양 3천호 이상인 지역의 평균 전세가율", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok"
+    assert f"지역 {mean['n']}곳의 전세가율 평균: {float(mean['m']):.2f}%" in answer.answer
