@@ -108,7 +108,7 @@ def mode_caption(answer: AgentAnswer) -> str:
     return " · ".join(parts)
 
 
-def _partial_reason(answer: AgentAnswer) -> str:
+def partial_reason(answer: AgentAnswer) -> str:
     """What a partial answer left out, in general terms (the answer itself says exactly what)."""
     if answer.payload.get("declined"):
         return "이 질문은 데이터로 답하지 않았습니다. 이유와 대신 물을 수 있는 질문은 아래에 적었습니다."
@@ -128,7 +128,7 @@ def render_answer(
     else:
         if answer.status != "ok":
             label = STATUS_LABELS.get(answer.status, answer.status)
-            st.warning(f"{label}: {answer.error or _partial_reason(answer)}",
+            st.warning(f"{label}: {answer.error or partial_reason(answer)}",
                        icon=":material/warning:")  # fmt: skip
         st.markdown(signed_cells(smaller_headings(literal_tildes(answer.answer))))
     st.caption(mode_caption(answer))

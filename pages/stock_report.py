@@ -336,7 +336,8 @@ def _render_answer(answer: AgentAnswer) -> None:
         st.info(answer.answer, icon=":material/stop_circle:")
     elif answer.status != "ok":
         label = _answer.STATUS_LABELS.get(answer.status, answer.status)
-        st.warning(f"{label}: {answer.error}", icon=":material/warning:")
+        st.warning(f"{label}: {answer.error or _answer.partial_reason(answer)}",
+                   icon=":material/warning:")  # fmt: skip
     for note in answer.payload.get("notes") or []:  # how the input was read comes first
         st.info(note, icon=":material/spellcheck:")
     st.caption(_answer.mode_caption(answer))

@@ -143,3 +143,14 @@ def test_a_follow_up_asks_the_last_figures_of_another_stock(
     assert page.get_by_text("삼성전자 (005930)").count() == 0  # the answer is the second turn's
     page.screenshot(path=str(screenshot_dir / "stock_follow_up.png"), full_page=True)
     _assert_no_exception(page)
+
+
+def test_a_partial_answer_says_why_in_its_banner(page: Any, app_url: str) -> None:
+    """A stock answer made partial by the reading ('보험주' answered over the whole 금융 sector)
+    carried no error text, and its banner read '부분 답변: None'."""
+    _open(page, app_url)
+    _ask(page, "배당수익률 가장 높은 보험주의 PER")
+    page.get_by_text("금융 업종 전체로 답했습니다").first.wait_for(timeout=ANSWER_TIMEOUT_MS)
+    page.get_by_text("부분 답변: 질문의 일부만 답했습니다", exact=False).wait_for()
+    assert page.get_by_text("부분 답변: None").count() == 0
+    _assert_no_exception(page)
