@@ -27,7 +27,14 @@ from agents.stock.fundamentals import result_of
 from agents.stock.sections import RESULT
 from agents.stock.templates import earnings_status
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import COMPOSED, cover, mark_read, nested_measure, pick_direction
+from agents.understanding.coverage import (
+    COMPOSED,
+    POSITION,
+    cover,
+    mark_read,
+    nested_measure,
+    pick_direction,
+)
 from agents.understanding.frame import COMPARATOR_WORDS, Entity, Operation
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import BAR_AT
@@ -337,6 +344,9 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
         rows = _sector_rows(turn, pool, members, country)
         turn.stock["currency"] = currency
         group = _group(turn, name, market, country)
+        if line := _places_gap(turn, rows, group):  # '1위 반도체주와 2위 반도체주의 PER 차이'
+            turn.lines.append(line)
+            continue
         if (
             pair is not None
         ):  # '배당수익률 가장 높은 은행주의 PER': picked by one, read by the other
@@ -482,6 +492,42 @@ def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str
         return None
     frame.notes.append(COMPOSED)  # the pick, then its other figure: both read
     return order, said
+
+
+_PLACE = re.compile(r"(\d+)\s*위")
+
+
+def _places_gap(turn: Turn, rows: list[dict[str, Any]], group: str) -> str | None:
+    """'시가총액 1위 반도체주와 2위 반도체주의 PER 차이': two places of one order, the figure read
+    of each, and their gap. None unless two places and a difference were asked."""
+    frame, low = turn.frame, turn.frame.question.lower()
+    places = [int(m.group(1)) for m in _PLACE.finditer(low)]
+    said = sorted((low.find(m.surface.lower()), m.name) for m in frame.measures
+                  if m.name in SECTOR_FIELDS and m.surface)  # fmt: skip
+    if frame.operation.kind != "difference" or len(places) != 2 or len(said) != 2:
+        return None
+    first = _PLACE.search(low)
+    order, read = (
+        (said[0][1], said[1][1])
+        if first and said[0][0] < first.start()
+        else (said[1][1], said[0][1])
+    )
+    kept = _sector_kept(rows, SECTOR_FIELDS[order])  # the places of the order, whatever is read
+    kept.sort(key=lambda r: float(r[SECTOR_FIELDS[order]]), reverse=True)
+    if max(places) > len(kept):
+        return None
+    (a, b), field = (kept[p - 1] for p in places), SECTOR_FIELDS[read]
+    frame.notes += [*(f"{POSITION}{m.group(1)}:{m.group(0)}" for m in _PLACE.finditer(low)),
+                    COMPOSED]  # fmt: skip
+    none = "없음" if turn.ko() else "none"
+    shown = [f"{p}위 {r['name']} {none if r[field] is None else figure_text(read, float(r[field]), turn)}"
+             for p, r in zip(places, (a, b), strict=True)]  # fmt: skip
+    gap = (f"{float(a[field]) - float(b[field]):+.2f}" if a[field] is not None
+           and b[field] is not None else none)  # fmt: skip
+    ko, en = _words(turn, order)[0], _words(turn, read)
+    return (f"{group} {ko} {shown[0]} − {shown[1]} = {gap} ({en[0]} 차이)" if turn.ko()
+            else f"{group}, by {GAP_WORDS[order][1]}: {shown[0]} − {shown[1]} = {gap} "
+            f"({en[1]} gap)")  # fmt: skip
 
 
 def _sector_pick(turn: Turn, rows: list[dict[str, Any]], order: str, read: str,

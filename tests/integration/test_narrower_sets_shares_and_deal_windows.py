@@ -280,3 +280,19 @@ def test_regions_past_a_bar_then_the_mean_of_another_series(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok"
     assert f"지역 {mean['n']}곳의 전세가율 평균: {float(mean['m']):.2f}%" in answer.answer
+
+
+def test_two_places_of_an_order_then_the_gap_of_another_figure(pg_pool: Any) -> None:
+    """r142: '시가총액 1위 반도체주와 2위 반도체주의 PER 차이' gave the sector's means ('1위',
+    '2위' said unread)."""
+    top = fetch_all(
+        "SELECT s.name, f.pe FROM stocks s JOIN LATERAL (SELECT pe, market_cap FROM "
+        "stock_fundamentals x WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1)"
+        " f ON true WHERE s.sector = '반도체' AND s.country = 'KR' AND f.market_cap IS NOT NULL "
+        "ORDER BY f.market_cap DESC LIMIT 2", None, pg_pool)  # fmt: skip
+    answer = answer_stock_question("시가총액 1위 반도체주와 2위 반도체주의 PER 차이", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and answer.status == "ok"
+    a, b = (float(r["pe"]) for r in top)
+    assert (f"1위 {top[0]['name']} {a:.2f}배 − 2위 {top[1]['name']} {b:.2f}배 = {a - b:+.2f}"
+            in answer.answer)  # fmt: skip
