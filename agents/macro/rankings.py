@@ -359,18 +359,53 @@ def _region_moves(resp: AgentResponse, ctx: RunContext, route: Route,
 _AMONG = re.compile(r"(?:지역|곳|데)\s*(?:들\s*)?중|\bamong\b")
 
 
+Reading = tuple[float, str]  # a region's figure and how the answer writes it
+
+
+def _by_region(resp: AgentResponse, ctx: RunContext, route: Route, measure: str,
+               how: str) -> dict[str, Reading]:  # fmt: skip
+    """Each region's reading of one housing measure: its latest level ('level'), its growth in %
+    or its change over the question's period ('growth', 'change'), or the period's total or
+    mean of its months ('sum', 'avg')."""
+    template = BY_MEASURE[measure]
+    base, unit = template.removesuffix("_window"), SPECS[template][4]
+    if how == "level":
+        return {
+            str(r["region"]): (
+                float(r["value"]),
+                f"{level(float(r['value']), unit)} ({str(r['month'])[:7]})",
+            )  # fmt: skip
+            for r in _regions(resp, ctx, route, f"{base}_latest_by_region")
+        }
+    if how in ("growth", "change"):
+        moves = _region_moves(resp, ctx, route, f"{base}_window_by_region")
+        return {r: (g, (f"{g:+.2f}%" if how == "growth" else signed(g, unit))
+                    + f" ({level(v0, unit)} {m0} → {level(v1, unit)} {m1})")
+                for r, d, v0, v1, m0, m1 in moves if v0 or how == "change"
+                for g in [(v1 / v0 - 1) * 100 if how == "growth" else d]}  # fmt: skip
+    values, months = _period_values(
+        _regions(resp, ctx, route, f"{base}_window_by_region", window=True),
+        asked_period(route.frame),
+    )
+    word = "합계" if how == "sum" else "평균"
+    return {r: (stat, f"{months[0]} ~ {months[-1]} {len(v)}개월 {word} {level(stat, unit)}")
+            for r, v in values.items() if v
+            for stat in [sum(v) if how == "sum" else sum(v) / len(v)]}  # fmt: skip
+
+
 def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
     """Two housing series, one choosing the regions, the other read or ranked among them:
-    '미분양 가장 많은 지역의 전세가율' (the first's pick, the second read of it) and '주택가격지수
-    1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first moved that way, ranked by the
-    second). False unless two housing series and such a plan were asked."""
+    '미분양 가장 많은 지역의 전세가율' (the first's pick, the second read of it), '주택가격지수
+    1년 상승률 가장 높은 지역의 …' (picked by a growth), '… 지역의 인허가 1년 합계' (the pick's
+    total), and '주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first's
+    move or bar kept, ranked by the second). False unless two housing series and such a plan."""
     frame = route.frame
     if frame is None:
         return False
     op = frame.operation
     if not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
                                   and op.aggregate in ("sum", "avg"))):  # fmt: skip
-        return False  # '… 가장 많은 지역의 인허가 1년 합계': the pick's total is read
+        return False
     said = [m for m in frame.measures if m.name in BY_MEASURE]
     if len({m.name for m in said}) < 2:
         return False
@@ -378,86 +413,52 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     among = _AMONG.search(route.question)
     if not among and nested_measure(frame) != second.surface:
         return False
-    latest = {m.name: _regions(resp, ctx, route, f"{BY_MEASURE[m.name].removesuffix('_window')}"
-                               "_latest_by_region") for m in (first, second)}  # fmt: skip
-    _, _, ko1, en1, unit1 = SPECS[BY_MEASURE[first.name]]
-    _, _, ko2, en2, unit2 = SPECS[BY_MEASURE[second.name]]
-    high = frame.operation.direction != "asc"
+    (_, _, ko1, en1, unit1), (_, _, ko2, en2, _) = (
+        SPECS[BY_MEASURE[m.name]] for m in said[:1] + [second]
+    )
+    high = op.direction != "asc"
     if among:  # the set the first series' bar or move chose, then the order of the second
         if op.comparator and op.threshold is not None and op.filter_measure == first.name:
-            kept = {r["region"] for r in latest[first.name]  # '미분양 5천호 넘는 지역 중'
-                    if meets(float(r["value"]), op.comparator, op.threshold)}  # fmt: skip
+            kept = {r for r, (v, _) in _by_region(resp, ctx, route, first.name, "level").items()
+                    if meets(v, op.comparator, op.threshold)}  # '미분양 5천호 넘는 지역 중'  # fmt: skip
             words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
             bar = level(op.threshold, unit1)
             chose = (f"{ko1} {bar} {words}", f"{en1} {words} {bar}")
         else:
             move = asked_move(route.question[: among.start()]) or "up"
-            window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
-            kept = {m[0] for m in _region_moves(resp, ctx, route, window)
-                    if (m[1] > 0 if move == "up" else m[1] < 0)}  # fmt: skip
+            kept = {r for r, (d, _) in _by_region(resp, ctx, route, first.name, "change").items()
+                    if (d > 0 if move == "up" else d < 0)}  # fmt: skip
             chose = ((f"{josa(ko1, '이/가')} 늘어난", f"{en1} rose") if move == "up" else
                      (f"{josa(ko1, '이/가')} 줄어든", f"{en1} fell"))  # fmt: skip
-        rows = sorted((r for r in latest[second.name] if r["region"] in kept),
-                      key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
-        n = with_ties([float(r["value"]) for r in rows], frame.operation.top_n or 1)
-        listed = ", ".join(f"{r['region']} {level(float(r['value']), unit2)} ({str(r['month'])[:7]})"
-                           for r in rows[:n])  # fmt: skip
-        line = (f"{chose[0]} 지역 {len(kept)}곳 중 {ko2} "
-                f"{'높은' if high else '낮은'} 순: {listed or '없음'}.",
-                f"Of the {len(kept)} regions where {chose[1]}, by {en2}, "
+        rows = sorted(((r, x) for r, x in _by_region(resp, ctx, route, second.name, "level").items()
+                       if r in kept), key=lambda t: t[1][0], reverse=high)  # fmt: skip
+        n = with_ties([x[0] for _, x in rows], op.top_n or 1)
+        listed = ", ".join(f"{r} {x[1]}" for r, x in rows[:n])
+        line = (f"{chose[0]} 지역 {len(kept)}곳 중 {ko2} {'높은' if high else '낮은'} 순: "
+                f"{listed or '없음'}.", f"Of the {len(kept)} regions where {chose[1]}, by {en2}, "
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
-    else:  # the first series' pick among the regions that hold the second, then its value
-        held = {r["region"] for r in latest[second.name]}
-        rate = next((m for m in frame.measures if m.name == "return"), None)
+    else:  # the first series' pick among the regions that hold the second, then its reading
         low = route.question.lower()
         before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
-        moved = asked_move(before)
-        grown = rate is not None and rate.surface.lower() in before
-        if grown or moved:
-            # '주택가격지수 1년 상승률 가장 높은 지역의 전세가율': picked by its growth; '미분양
-            # 가장 많이 늘어난 지역의 …': by its change
-            window = f"{BY_MEASURE[first.name].removesuffix('_window')}_window_by_region"
-            moves = [m for m in _region_moves(resp, ctx, route, window) if m[0] in held and m[2]]
-            if not moves:
-                return False
-            size = (lambda m: m[3] / m[2]) if grown else (lambda m: m[1])
-            m = (max if (high if grown else moved == "up") else min)(moves, key=size)
-            region = m[0]
-            picked_by = (f"{(m[3] / m[2] - 1) * 100:+.2f}%" if grown else signed(m[1], unit1)) + (
-                f" ({m[4]} → {m[5]})"
-            )
-            named = ((f"{ko1} 상승률", f"{en1} growth") if grown else
-                     (f"{ko1} {'증가' if moved == 'up' else '감소'}폭", f"{en1} {'rise' if moved == 'up' else 'fall'}"))  # fmt: skip
-            high = high if grown else True  # the largest rise (or fall)
-        else:
-            ranked = sorted((r for r in latest[first.name] if r["region"] in held),
-                            key=lambda r: float(r["value"]), reverse=high)  # fmt: skip
-            if not ranked:
-                return False
-            region = str(ranked[0]["region"])
-            picked_by = f"{level(float(ranked[0]['value']), unit1)} ({str(ranked[0]['month'])[:7]})"
-            named = (ko1, en1)
-        read = next((r for r in latest[second.name] if r["region"] == region), None)
-        shown = (f"{level(float(read['value']), unit2)} ({str(read['month'])[:7]})" if read
-                 else "데이터 없음")  # fmt: skip
-        if rate is not None and not grown:  # '… 가장 낮은 구의 주택가격지수 1년 상승률'
-            window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
-            its = next((x for x in _region_moves(resp, ctx, route, window) if x[0] == region), None)
-            shown = (f"{rate.surface} {(its[3] / its[2] - 1) * 100:+.2f}% ({level(its[2], unit2)} "
-                     f"{its[4]} → {level(its[3], unit2)} {its[5]})" if its and its[2]
-                     else "데이터 없음")  # fmt: skip
-        elif op.kind == "aggregate":  # the pick's months of the period, added or averaged
-            window = f"{BY_MEASURE[second.name].removesuffix('_window')}_window_by_region"
-            values, months = _period_values(_regions(resp, ctx, route, window, window=True),
-                                            asked_period(frame))  # fmt: skip
-            got = values.get(region, [])
-            stat = sum(got) if op.aggregate == "sum" else sum(got) / len(got) if got else 0.0
-            word = "합계" if op.aggregate == "sum" else "평균"
-            shown = (f"{months[0]} ~ {months[-1]} {len(got)}개월 {word} {level(stat, unit2)}"
-                     if got else "데이터 없음")  # fmt: skip
-        line = (f"{named[0]} 가장 {('큰' if moved and not grown else '높은') if high else '낮은'} 지역: {region} {picked_by} → {ko2} "
-                f"{shown}.", f"The region with the {'highest' if high else 'lowest'} {named[1]}: "
-                f"{region} {picked_by} → {en2} {shown}.")  # fmt: skip
+        rate = next((m for m in frame.measures if m.name == "return"), None)
+        moved, grown = asked_move(before), rate is not None and rate.surface.lower() in before
+        how = "growth" if grown else "change" if moved else "level"
+        read = ("growth" if rate is not None and not grown  # '… 구의 주택가격지수 1년 상승률'
+                else str(op.aggregate) if op.kind == "aggregate" else "level")  # fmt: skip
+        seconds = _by_region(resp, ctx, route, second.name, read)
+        firsts = {r: x for r, x in _by_region(resp, ctx, route, first.name, how).items()
+                  if r in seconds}  # fmt: skip
+        if not firsts:
+            return False
+        up = moved == "up" if how == "change" else high  # the largest rise (or fall)
+        region = (max if up else min)(firsts, key=lambda r: firsts[r][0])
+        shown = (f"{rate.surface} " if read == "growth" and rate else "") + seconds[region][1]
+        named = {"growth": (f"{ko1} 상승률", f"{en1} growth"), "level": (ko1, en1),
+                 "change": (f"{ko1} {'증가' if up else '감소'}폭", f"{en1} {'rise' if up else 'fall'}")}[how]  # fmt: skip
+        which = "큰" if how == "change" else "높은" if high else "낮은"
+        line = (f"{named[0]} 가장 {which} 지역: {region} {firsts[region][1]} → {ko2} {shown}.",
+                f"The region with the {'highest' if high or how == 'change' else 'lowest'} "
+                f"{named[1]}: {region} {firsts[region][1]} → {en2} {shown}.")  # fmt: skip
     resp.key_points.append(lang_text(route.language, *line))
     frame.notes.append(COMPOSED)
     return True
@@ -475,19 +476,13 @@ def regions_barred_read(resp: AgentResponse, ctx: RunContext, route: Route) -> b
             or said[1].name == said[0].name):  # fmt: skip
         return False
     (_, _, ko1, en1, unit1), (_, _, ko2, en2, unit2) = (SPECS[BY_MEASURE[m.name]] for m in said)
-    latest = [_regions(resp, ctx, route, f"{BY_MEASURE[m.name].removesuffix('_window')}"
-                       "_latest_by_region") for m in said]  # fmt: skip
-    kept = {r["region"] for r in latest[0] if meets(float(r["value"]), op.comparator, op.threshold)}
-    read = [r for r in latest[1] if r["region"] in kept]
-    values = [float(r["value"]) for r in read]
+    firsts, seconds = (_by_region(resp, ctx, route, m.name, "level") for m in said)
+    read = [(r, x) for r, x in seconds.items()
+            if r in firsts and meets(firsts[r][0], op.comparator, op.threshold)]  # fmt: skip
+    values = [v for _, (v, _) in read]
     stat = (sum(values) / len(values) if op.aggregate == "avg" else sum(values)) if values else None
     words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
-    bar, listed = (
-        level(op.threshold, unit1),
-        ", ".join(
-            f"{r['region']} {level(float(r['value']), unit2)} ({str(r['month'])[:7]})" for r in read
-        ),
-    )
+    bar, listed = level(op.threshold, unit1), ", ".join(f"{r} {x[1]}" for r, x in read)
     word = ("평균", "mean") if op.aggregate == "avg" else ("합계", "total")
     shown = level(stat, unit2) if stat is not None else "없음"
     resp.key_points.append(lang_text(
@@ -507,15 +502,14 @@ def regions_ends_gap(resp: AgentResponse, ctx: RunContext, route: Route) -> bool
     said = {m.name for m in frame.measures if m.name in BY_MEASURE}
     if len(said) != 1 or set(pick_directions(frame)) != {"asc", "desc"}:
         return False
-    template = BY_MEASURE[said.pop()]
-    rows = _regions(resp, ctx, route, f"{template.removesuffix('_window')}_latest_by_region")
+    measure = said.pop()
+    rows = _by_region(resp, ctx, route, measure, "level")
     if len(rows) < 2:
         return False
-    _, _, ko, en, unit = SPECS[template]
-    high, low = (f(rows, key=lambda r: float(r["value"])) for f in (max, min))
-    shown = [f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
-             for r in (high, low)]  # fmt: skip
-    gap = signed(float(high["value"]) - float(low["value"]), unit)
+    _, _, ko, en, unit = SPECS[BY_MEASURE[measure]]
+    high, low = (f(rows, key=lambda r: rows[r][0]) for f in (max, min))
+    shown = [f"{r} {rows[r][1]}" for r in (high, low)]
+    gap = signed(rows[high][0] - rows[low][0], unit)
     resp.key_points.append(lang_text(
         route.language, f"{ko} 가장 높은 지역 {shown[0]} − 가장 낮은 지역 {shown[1]} = {gap} "
         f"({len(rows)}개 지역 중).", f"Highest {en}: {shown[0]}; lowest: {shown[1]}; gap {gap} "
