@@ -259,6 +259,17 @@ def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     n = with_ties([t[1] for t in ranked], (frame.operation.top_n if frame else None) or 3)
     listed = ", ".join(f"{region} {level(total, unit)}" for region, total in ranked[:n])
     span = f"{months[0]} ~ {months[-1]}"
+    op = frame.operation if frame is not None else None
+    if op is not None and op.comparator and op.threshold is not None:  # '1년 합계 1만호 넘는 지역'
+        met = [(r, t) for r, t in ranked if meets(t, op.comparator, op.threshold)]
+        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
+        bar, listed = level(op.threshold, unit), ", ".join(f"{r} {level(t, unit)}" for r, t in met)
+        resp.key_points.append(lang_text(
+            route.language, f"{ko} 합계 {bar} {words} 지역 ({span}): {len(met)}곳 / {len(ranked)}곳"
+            + (f" — {listed}." if met else "."), f"Regions with total {en} {words} {bar} "
+            f"({span}): {len(met)} of {len(ranked)}" + (f" — {listed}." if met else ".")))  # fmt: skip
+        frame.notes.append(FILTERED)  # type: ignore[union-attr]
+        return True
     resp.key_points.append(
         lang_text(
             route.language,

@@ -670,7 +670,8 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     elif edge.endswith(("거래일", "영업일")):  # '10월 마지막 거래일': its last session
         on = previous_trading_day(on, "KRX")
     if _BASE_AFTER.match(text, m.end()):  # '3월 말 대비'; '2월 이후': since the close before it
-        base = on if edge else date(year, month, 1) - timedelta(days=1)
+        since = _SINCE_WORD.match(text, m.end())  # '12월 대비' is against December's own level
+        base = on if edge else date(year, month, 1) - timedelta(days=1) if since else on
         return _on_day(frame, text, base, m.start(), m.end())
     frame.as_of_date = on.isoformat()
     if not (m.group("edge") or "").strip():  # '10월 평균': the month's own days
@@ -735,6 +736,7 @@ def _stat_over_days(question: str) -> bool:
 # the words after a day that make it a change's base: the date reader's, as written text
 _BASE_AFTER = re.compile(r"\s*(?:" + "|".join(map(re.escape, sorted(BASE_AFTER)))
                          + r"|에\s*비해|(?:과|와)\s*비교)")  # fmt: skip
+_SINCE_WORD = re.compile(r"\s*(?:이후|부터|since)", re.IGNORECASE)
 _SINCE_BEFORE = re.compile(r"\b(?:since|from)\s*$", re.IGNORECASE)
 
 

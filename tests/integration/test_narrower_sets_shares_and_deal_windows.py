@@ -296,3 +296,26 @@ def test_two_places_of_an_order_then_the_gap_of_another_figure(pg_pool: Any) -> 
     a, b = (float(r["pe"]) for r in top)
     assert (f"1위 {top[0]['name']} {a:.2f}배 − 2위 {top[1]['name']} {b:.2f}배 = {a - b:+.2f}"
             in answer.answer)  # fmt: skip
+
+
+def test_a_month_said_as_a_base_and_a_bar_on_a_periods_total(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r149: '세종 주택가격지수 작년 12월 대비' compared with the month a year back (the base read
+    as the day before December); '인허가 1년 합계 1만호 넘는 지역' listed the top three totals and
+    applied no bar (partial)."""
+    dec = fetch_all(
+        "SELECT index_value FROM re_house_price_index WHERE region = '세종' AND month = "
+        "date_trunc('year', (SELECT max(month) FROM re_house_price_index)) - interval '1 month'",
+        None, pg_pool)[0]["index_value"]  # fmt: skip
+    based = macro_answer("세종 주택가격지수 작년 12월 대비", settings=offline, store=graph_store,
+                         pool=pg_pool)  # fmt: skip
+    assert f"-12의 {float(dec):.2f} 대비" in based.answer
+    over = fetch_all(
+        "SELECT region FROM re_permits WHERE region <> '전국' AND month > (SELECT max(month) FROM "
+        "re_permits) - interval '12 months' GROUP BY region HAVING sum(units) > 10000", None,
+        pg_pool)  # fmt: skip
+    barred = macro_answer("인허가 1년 합계 1만호 넘는 지역", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert barred.status == "ok" and f": {len(over)}곳 /" in barred.answer
+    assert all(r["region"] in barred.answer for r in over)
