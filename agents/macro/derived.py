@@ -172,12 +172,26 @@ def _gap_at_start(a: Series, b: Series, back: str | None = None) -> tuple[str, f
 
 
 def gap_series(a: Series, b: Series) -> Series:
-    """A − B on every date both series have ('장단기 금리차' as a series of its own)."""
-    values_b = dict(b.points)
+    """A − B on every date both series have ('장단기 금리차' as a series of its own); a monthly
+    series beside a daily one ('미국 2년물 − 한국 기준금리') on the monthly dates, the daily
+    series as of each (its last value on or before it), not on the few 1sts that are sessions."""
     unit = "%p" if is_rate(a) and is_rate(b) else a.unit
+    sparse = a if len(a.points) <= len(b.points) else b
+    if len(sparse.points) * 2 < len(a.points) + len(b.points) - len(sparse.points):
+        days = [day for day, _ in sparse.points]
+        pairs = [(day, x, y) for day in days
+                 if (x := _as_of(a, day)) is not None and (y := _as_of(b, day)) is not None]  # fmt: skip
+    else:
+        values_b = dict(b.points)
+        pairs = [(day, x, values_b[day]) for day, x in a.points if day in values_b]
     return Series(key=f"{a.key}-{b.key}", title=f"{_name(a)} − {_name(b)}", unit=unit,
-                  points=[(day, value - values_b[day]) for day, value in a.points
-                          if day in values_b])  # fmt: skip
+                  points=[(day, x - y) for day, x, y in pairs])  # fmt: skip
+
+
+def _as_of(series: Series, day: str) -> float | None:
+    """The series' last value on or before `day` (ISO dates sort as text)."""
+    held = [v for d, v in series.points if d[:10] <= day[:10]]
+    return held[-1] if held else None
 
 
 def correlation(a: Series, b: Series, lang: str) -> str | None:

@@ -5,6 +5,7 @@ status ok before. Truth is SQL here."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -319,3 +320,24 @@ def test_a_month_said_as_a_base_and_a_bar_on_a_periods_total(
                           pool=pg_pool)  # fmt: skip
     assert barred.status == "ok" and f": {len(over)}곳 /" in barred.answer
     assert all(r["region"] in barred.answer for r in over)
+
+
+def test_a_daily_series_less_a_monthly_one_on_the_monthly_dates(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """r150: '미국 2년물 금리와 한국 기준금리 차이 최근 1년 평균' averaged the gap over the 7 of 11
+    month-firsts that were US sessions; the daily yield is now read as of each monthly date (SQL
+    over the months the answer names: every monthly date of them is counted)."""
+    answer = macro_answer("미국 2년물 금리와 한국 기준금리 차이 최근 1년 평균", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    said = re.search(
+        r"최근 1년\((\S+) ~ (\S+), 관측치 (\d+)개\) 평균: ([+-][\d.]+)%p", answer.answer
+    )
+    assert said is not None, answer.answer
+    row = fetch_all(
+        "SELECT avg((SELECT value FROM macro_observations u WHERE u.series_code = 'DGS2' AND "
+        "u.obs_date <= k.obs_date ORDER BY u.obs_date DESC, u.as_of_date DESC LIMIT 1) - k.value) "
+        "AS m, count(*) AS n FROM (SELECT DISTINCT ON (obs_date) obs_date, value FROM "
+        "macro_observations WHERE series_code = 'KR_BASE_RATE' AND obs_date BETWEEN %(a)s AND %(b)s"
+        " ORDER BY obs_date, as_of_date DESC) k", {"a": said[1], "b": said[2]}, pg_pool)[0]  # fmt: skip
+    assert int(said[3]) == row["n"] >= 11 and said[4] == f"{float(row['m']):+.2f}"
