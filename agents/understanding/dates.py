@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Literal
 
+from dateutil.relativedelta import relativedelta
+
 from agents.understanding.morphemes import Morpheme, analyse
 from data_access.seed.calendar import next_trading_day, previous_trading_day
 
@@ -35,6 +37,24 @@ _SCALES: dict[str, Scale] = {"해": "year", "년": "year", "year": "year", "분�
                              "주": "week", "week": "week"}  # fmt: skip
 _OFFSETS = {"이번": 0, "this": 0, "지나": -1, "지난": -1, "전": -1, "직전": -1, "저번": -1,
             "last": -1, "previous": -1}  # fmt: skip
+# '지난달 15일', '이번 달 3일': a day of a month said by its place ('지난 15일' is a window), the
+# month words those of the spans above
+_MONTH_WORDS = {w: offset for w, (scale, offset) in _SPANS.items() if scale == "month"}
+_MONTH_DAY_SAID = re.compile(r"(?P<w>" + "|".join([*map(re.escape, _MONTH_WORDS),
+                             r"(?:지난|이번|저번)\s*달"]) + r")\s*(?P<d>\d{1,2})\s*일"
+                             r"(?!\s*(?:간|동안|연속))")  # fmt: skip
+
+
+def read_month_day(text: str, today: date) -> tuple[date, int, re.Match[str]] | None:
+    """'지난달 15일': the first day of the month said, the day number and where it was said."""
+    m = _MONTH_DAY_SAID.search(text)
+    if m is None:
+        return None
+    compact = re.sub(r"\s+", "", m.group("w"))
+    offset = _MONTH_WORDS.get(compact, _OFFSETS.get(compact.removesuffix("달"), 0))
+    return today.replace(day=1) + relativedelta(months=offset), int(m.group("d")), m
+
+
 # a span and its edge in one word ('연말' is the end of the last full year)
 _EDGE_WORDS: dict[str, tuple[Scale, int, Edge]] = {
     "연말": ("year", -1, "last"), "연초": ("year", 0, "first"), "월말": ("month", -1, "last"),

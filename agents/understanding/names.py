@@ -173,7 +173,7 @@ def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int
     such start. Words several funds start with ('TIGER 2차전지') stay the set they name."""
     tokens = analyse(question)
     brands, names = _fund_names(lexicon)
-    korean = {fold(k): fold(v) for k, v in vocabulary()["brand_aliases"].items()}  # '코덱스'
+    korean = _korean_brands()  # '코덱스' → kodex
     out = []
     for i, t in enumerate(tokens):
         brand = korean.get(fold(t.form), fold(t.form))
@@ -188,6 +188,12 @@ def link_short_names(question: str, lexicon: Lexicon, taken: list[tuple[int, int
                 out.append(FuzzyLink(question[t.start : end], t.start, end, "etf", *fits[0], 0))
                 break
     return out
+
+
+@lru_cache(maxsize=1)
+def _korean_brands() -> dict[str, str]:
+    """The folded Korean brand words and the brand each stands for ('코덱스' → kodex), once."""
+    return {fold(k): fold(v) for k, v in vocabulary()["brand_aliases"].items()}
 
 
 _FUNDS_CACHE: dict[int, tuple[Lexicon, frozenset[str], list[tuple[str, str, str]]]] = {}

@@ -25,6 +25,7 @@ from agents.understanding.dates import (
     SpanRead,
     read_calendar_span,
     read_date_point,
+    read_month_day,
     read_named_day,
     read_week_or_month,
 )
@@ -99,11 +100,6 @@ _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' 
 _YEAR = re.compile(r"(20\d{2})\s*년?")
 _YEAR_WORD = re.compile(r"(올해|금년|작년|지난해|전년|this year|last year)\s*$")
 _MONTH_DAY = re.compile(r"(?<![\d.])(\d{1,2})\s*월\s*(\d{1,2})\s*일")
-# '지난달 15일', '이번 달 3일': a day of a month said by its place ('지난 15일' is a window)
-_NAMED_MONTH_DAY = re.compile(
-    r"(?P<w>지난\s*달|저번\s*달|전월|이번\s*달|이달|금월)\s*(?P<d>\d{1,2})\s*일"
-    r"(?!\s*(?:간|동안|연속))"
-)
 _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
 _TOP_N = re.compile(
@@ -627,11 +623,10 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
         return _on_day(frame, text, day, m.start(), m.end())
-    if m := _NAMED_MONTH_DAY.search(text):  # '지난달 15일': that day of last month
-        back = 0 if m.group("w").startswith(("이", "금")) else 1
-        month = today.replace(day=1) - relativedelta(months=back)
+    if month_day := read_month_day(text, today):  # '지난달 15일': that day of last month
+        first_day, day_number, m = month_day
         try:
-            day = month.replace(day=int(m.group("d")))
+            day = first_day.replace(day=day_number)
         except ValueError:
             frame.notes.append(f"날짜를 읽지 못했습니다: {m.group(0)}")
             return _dated(frame, text, m.start(), m.end())
