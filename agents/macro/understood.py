@@ -12,9 +12,10 @@ from agents.macro.market_questions import asks_universe_changes, ranking_measure
 from agents.macro.router import Route
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import COMPOSED, account
+from agents.understanding.frame import HOUSING_MEASURES
 from agents.understanding.glossary import load_glossary
 from agents.understanding.history import FOLLOWUP_KEY, followup_payload
-from agents.understanding.vocabulary import find_phrases, vocabulary
+from agents.understanding.vocabulary import find_phrases, unheld_places, vocabulary
 from data_access.contracts import AgentAnswer
 from data_access.seed.news_text import particles
 
@@ -70,6 +71,17 @@ def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     if frame.operation.kind == "define" and all(load_glossary().lookup(w) for w in missing):
         return None  # '신용 스프레드가 뭐야': defined from the glossary, which says it is not held
     names = ", ".join(dict.fromkeys(missing))
+    housing = any(m.name in HOUSING_MEASURES for m in frame.measures)
+    places = [w for w in dict.fromkeys(missing) if w in unheld_places()["기타 지역"]]
+    if places and (housing or "real_estate" in route.target_agents):
+        # '경남 전세가율', '용산구 실거래': a region the housing data does not hold
+        held_regions = ", ".join(
+            s["key"] for s in vocabulary()["re_regions"] if not s.get("members")
+        )
+        names = ", ".join(places)
+        return (f"'{names}'의 부동산 데이터는 이 워크벤치에 없어 답할 수 없습니다. 보유 지역: {held_regions}."
+                if ko else f"There is no housing data on '{names}' in this workbench. Regions "
+                f"held: {held_regions}.")  # fmt: skip
     if ko:
         return (f"'{names}'에 대한 데이터는 이 워크벤치에 없어 답할 수 없습니다. {_HELD_KO}. "
                 "대신 답할 수 있는 질문 예: '미국 CPI 전년 동월 대비', '장단기 금리차'.")  # fmt: skip

@@ -231,7 +231,8 @@ class SpanRead:
 _NOT_WHOLE = (
     r"(?!\s*(?:연말|연초|말|초|첫|마지막|끝|대비|이후|부터|같은|동기|동월|이맘|이때|오늘|이날|\d))"
 )
-_YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"}
+YEAR_WORDS = {word: offset for word, (scale, offset) in _SPANS.items() if scale == "year"} | {
+    "this year": 0, "last year": -1}  # fmt: skip
 # '올 상반기', '올 3월': '올' is this year only before a part of it ('올 것' is a verb)
 _YEAR_SAID = (
     r"(?:(?P<y>20\d{2})\s*년\s*|(?P<w>올해|금년|작년|지난해|재작년|(?<![가-힣])올(?=\s*(?:상반기"
@@ -299,7 +300,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     found = _range(text, today)
     if found is not None or not over_days:
         return found
-    for found in (_quarter(text, today), _year_part(text, today), read_week_or_month(text, today)):
+    for found in (_quarter(text, today), _year_part(text, today), _week_or_month(text, today)):
         if found is not None:
             return found
     if (m := _YEAR.search(text)) is None or (year := _said_year(m, today)) is None:
@@ -310,7 +311,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
 def _said_year(m: re.Match[str], today: date) -> int | None:
     if m.group("y"):
         return int(m.group("y"))
-    return today.year + _YEAR_WORDS[m.group("w")] if m.group("w") else None
+    return today.year + YEAR_WORDS[m.group("w")] if m.group("w") else None
 
 
 def _quarter(text: str, today: date) -> SpanRead | None:
@@ -329,14 +330,15 @@ def _quarter(text: str, today: date) -> SpanRead | None:
     return SpanRead(first, last, f"{year}년 {q}분기", f"Q{q} {year}", *m.span())
 
 
-_RELATIVE_MONTH = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\s*(?:달|month\b)|"
+# 'over the last month' is a window; 'last month' the calendar month
+_RELATIVE_MONTH = re.compile(r"(?:(?<!the )(?P<o>지난|저번|이번|last|previous|this)\s*(?:달|month\b)|"
                              r"(?P<w>전월|이달|금월))" + _NOT_WHOLE)  # fmt: skip
 # '전주' is also a city: only '지난주', '저번 주', '이번 주', '금주'
 _RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\s*(?:주(?![가-힣])|"
                             r"week\b)|(?P<w>금주))" + _NOT_WHOLE)  # fmt: skip
 
 
-def read_week_or_month(text: str, today: date) -> SpanRead | None:
+def _week_or_month(text: str, today: date) -> SpanRead | None:
     """'지난달 수익률', '이번 주 평균': the calendar month or week (Monday to Sunday) before or
     holding the data's last day."""
     if m := _RELATIVE_MONTH.search(text):

@@ -345,9 +345,10 @@ def correct_words(question: str, known_words: frozenset[str],
         spelt = len(tags) >= 2 and tags[0].startswith(("NN", "NP")) and not inside[0].oov and all(
             tag.startswith(("J", "VCP", "E")) for tag in tags[1:])  # fmt: skip
         # '기다릴까', not '소비자물까'; '차이나' is 차이 + 나다, a noun and its predicate
+        # '적당해' is 적당 + 하 + 어 (a root and its predicate suffix)
         verb = bool(tags) and (tags[0].startswith(("VV", "VA", "VX")) or (
-            tags[0].startswith("NN") and not inside[0].oov and len(tags) > 1
-            and tags[1].startswith(("VV", "VA"))))  # fmt: skip
+            (tags[0] == "XR" or tags[0].startswith("NN") and not inside[0].oov) and len(tags) > 1
+            and tags[1].startswith(("VV", "VA", "XSV", "XSA"))))  # fmt: skip
         known = len(inside) == 1 and inside[0].tag == "NNG" and not inside[0].oov and (
             inside[0].form == m.group(0))  # fmt: skip  # '인덱스' is a word, not 킨덱스 misspelt
         # '월평균' is 월 + 평균 to Kiwi: a noun before a vocabulary word is a compound, not a typo

@@ -22,12 +22,12 @@ from agents.understanding.advice import asks_advice
 from agents.understanding.coverage import ORDERING_ADJECTIVES, PICKED, READ, UNAPPLIED, mark_read
 from agents.understanding.dates import (
     BASE_AFTER,
+    YEAR_WORDS,
     SpanRead,
     read_calendar_span,
     read_date_point,
     read_month_day,
     read_named_day,
-    read_week_or_month,
 )
 from agents.understanding.frame import (
     AMBIGUOUS,
@@ -56,6 +56,7 @@ from agents.understanding.vocabulary import (
     Hit,
     english_forecast,
     find_phrases,
+    unheld_places,
     vocabulary,
     vocabulary_words,
 )
@@ -98,7 +99,10 @@ _MONTH_EN = re.compile(  # an English month only with a year or 'end of' ('may' 
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:[a-z]*)\.?\s*,?\s*(?P<y>20\d{2})\b"
 )
 _YEAR = re.compile(r"(20\d{2})\s*년?")
-_YEAR_WORD = re.compile(r"(올해|금년|작년|지난해|전년|this year|last year)\s*$")
+# a year said in words before a month ('재작년 12월'): the longest word first, so 재작년 is not 작년
+_YEAR_WORD = re.compile(
+    r"(?<![가-힣])(" + "|".join(sorted(YEAR_WORDS, key=len, reverse=True)) + r")\s*$"
+)
 _MONTH_DAY = re.compile(r"(?<![\d.])(\d{1,2})\s*월\s*(\d{1,2})\s*일")
 _MONTHS_EN = {m: i for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}  # fmt: skip
@@ -636,24 +640,24 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
-    week = read_week_or_month(text, today)
+    month_said = _MONTH.search(text) or _MONTH_EN.search(text)  # '3월 말 … (2026년)': its own
+    whole = None if month_said else read_calendar_span(text, today, over_days=True)
     if (
-        week is not None
+        whole is not None
         and _level_asked(frame.question)
         and read_date_point(frame.question, today) is None
     ):
-        # '지난주 종가': the level at the end of that week, not a week's move ('지난주 금요일
-        # 종가' is that day, read below)
-        return _on_day(frame, text, min(week.last, today), week.start, week.end)
-    m = _MONTH.search(text) or _MONTH_EN.search(text)
-    if not m:
+        # '지난주 종가', '작년 기준금리': the level at the end of that week or year, not its move
+        # ('지난주 금요일 종가' is that day, read below)
+        return _on_day(frame, text, min(whole.last, today), whole.start, whole.end)
+    if not (m := month_said):
         return _read_relative_point(frame, text, today)
     month = int(m.group("m")) if m.group("m").isdigit() else _MONTHS_EN[m.group("m")[:3]]
     year_match = _YEAR.search(text)
     said = _YEAR_WORD.search(text[: m.start()])  # '올해 1월', '작년 12월': the year said in words
     year = int(m.group("y") or (year_match.group(1) if year_match else 0)) or (
-        today.year - (said.group(1) not in ("올해", "금년", "this year")) if said
-        else _latest_year(month, today))  # fmt: skip
+        today.year + YEAR_WORDS[said.group(1)] if said else _latest_year(month, today)
+    )
     if said and not m.group("y"):
         text = _blank(text, said.start(), said.end())
     edge = (m.group("edge") or "").strip()
@@ -688,18 +692,21 @@ def _read_span(frame: QuestionFrame, text: str, span: SpanRead, today: date) -> 
     return _dated(frame, text, span.start, span.end)
 
 
-_LEVEL_WORDS = re.compile(r"종가|가격|주가|시세|값|\bclose\b|\bprice\b|\blevel\b", re.IGNORECASE)
+# figures that accrue over a span or are reported for it: '지난달 거래 건수' is the month's count,
+# '지난 분기 EPS' the quarter reported, not a level on the span's last day
+_FLOWS = ("volume", "trading_value", "deal_count", "earnings", "eps")
 
 
 def _level_asked(question: str) -> bool:
     """A level named with no move, change or statistic asked ('지난주 종가', not '지난주 종가
     변화' or '지난달 평균 가격')."""
     low = question.lower()
-    if not _LEVEL_WORDS.search(low) or _stat_over_days(question) or asked_move(question):
+    if _stat_over_days(question) or asked_move(question):
         return False
-    change = vocabulary()["change"]
+    change, measures = vocabulary()["change"], vocabulary()["measures"]
     return not find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
-                                  "t": vocabulary()["trend"]})  # fmt: skip
+                                  "t": vocabulary()["trend"], "w": vocabulary()["why"],
+                                  **{m: measures[m] for m in _FLOWS}})  # fmt: skip
 
 
 def _stat_over_days(question: str) -> bool:
@@ -961,7 +968,7 @@ def _read_series_words(frame: QuestionFrame, text: str) -> None:
                     update={"start": hit.start, "end": hit.end}))  # fmt: skip
                 covered.add(region)
     _sibling_region_topics(frame, text, region_of)
-    for hit in find_phrases(text, voc["unheld_regions"]):
+    for hit in find_phrases(text, unheld_places()):
         name = hit.phrase if hit.label == "기타 지역" else hit.label  # name the place asked about
         # '일본 10년물 금리' is Japan's yield, which we do not hold — not the US one
         named = [e for e in frame.of("series") if _qualifies(text, hit.end, e)]

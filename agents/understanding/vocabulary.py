@@ -210,7 +210,8 @@ def vocabulary_words() -> frozenset[str]:
                     walk(item)
 
     for key, value in vocabulary().items():
-        if key not in ("note", "version", "company_suffixes"):  # names, not words
+        # names, not words; a region's English name is known only if the region is held
+        if key not in ("note", "version", "company_suffixes", "region_names_en"):
             walk(value)
     return frozenset(words)
 
@@ -232,3 +233,14 @@ def region_members(region: str) -> list[str]:
     """'수도권' → 서울, 인천, 경기: a group of regions the vocabulary names by its members."""
     spec = next((s for s in vocabulary()["re_regions"] if s["key"] == region), None)
     return list(spec.get("members", [])) if spec else []
+
+
+@lru_cache(maxsize=1)
+def unheld_places() -> dict[str, list[str]]:
+    """The places no series is held of, by the name an answer says: the vocabulary's list, and
+    the regions it names in English that the housing data does not hold ('경남', '용산구')."""
+    voc = vocabulary()
+    held = {s["key"] for s in voc["re_regions"]}
+    named = [k for k in voc["region_names_en"] if k not in held and k != "지방"]  # a group, said
+    places = [*named, *(k.split()[-1] for k in named if " " in k)]
+    return {**voc["unheld_regions"], "기타 지역": [*voc["unheld_regions"]["기타 지역"], *places]}

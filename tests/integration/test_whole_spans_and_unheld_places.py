@@ -1,0 +1,89 @@
+"""Fresh rounds r151–r155 (issue 31), through the real screens offline on the embedded stores:
+a level asked over a whole calendar span, a year said in words before a month, places the
+housing data does not hold, and a predicate not respelt as a noun. Each answered another
+question with status ok before. Truth is SQL here."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+from agents.macro.service import answer_question as macro_answer
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.postgres import fetch_all
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+
+@pytest.fixture(scope="module")
+def offline(settings: Settings) -> Settings:
+    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
+
+
+def _last_session(pg_pool: Any) -> date:
+    rows = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)
+    return rows[0]["d"]  # type: ignore[no-any-return]
+
+
+def _close_on_or_before(pg_pool: Any, code: str, day: date) -> tuple[date, float]:
+    row = fetch_all(
+        "SELECT trade_date, close FROM stock_prices WHERE security_id = %(s)s AND trade_date "
+        "<= %(d)s ORDER BY trade_date DESC LIMIT 1", {"s": f"KR:{code}", "d": day}, pg_pool)[0]  # fmt: skip
+    return row["trade_date"], float(row["close"])
+
+
+def test_a_level_over_a_whole_year_or_quarter_is_its_last_session(pg_pool: Any) -> None:
+    """'삼성전자 작년 종가' and '… 지난 분기 종가' gave the latest close, status ok."""
+    today = _last_session(pg_pool)
+    year_end = date(today.year - 1, 12, 31)
+    quarter_first_month = ((today.month - 1) // 3) * 3 + 1
+    quarter_end = date(today.year, quarter_first_month, 1) - timedelta(days=1)
+    for asked, end in (("삼성전자 작년 종가", year_end), ("삼성전자 지난 분기 종가", quarter_end),
+                       (f"삼성전자 {today.year - 2}년 종가", date(today.year - 2, 12, 31))):  # fmt: skip
+        day, close = _close_on_or_before(pg_pool, "005930", end)
+        answer = answer_stock_question(asked, pool=pg_pool, history=[])
+        assert answer is not None and answer.status == "ok", asked
+        assert f"종가 {close:,.0f}원 ({day})" in answer.answer, asked
+
+
+def test_a_series_named_with_a_past_month_or_year_is_read_at_its_end(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'지난달 원달러 환율' gave the latest rate; '재작년 12월 기준금리' read '작년 12월'."""
+    today = _last_session(pg_pool)
+    month_end = today.replace(day=1) - timedelta(days=1)
+    fx = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
+        "obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1", {"d": month_end}, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("지난달 원달러 환율", settings=offline, store=graph_store, pool=pg_pool)
+    assert answer.status == "ok" and f"({fx['obs_date']})" in answer.answer
+    assert f"{float(fx['value']):,.2f}" in answer.answer
+    rate = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_BASE_RATE' AND "
+        "obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1",
+        {"d": date(today.year - 2, 12, 31)}, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("재작년 12월 기준금리", settings=offline, store=graph_store, pool=pg_pool)
+    assert f"{float(rate['value']):.2f}% ({rate['obs_date']})" in answer.answer
+
+
+def test_a_place_the_housing_data_does_not_hold_is_declined_with_the_regions_held(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'경남 전세가율' answered the nation's ratio and '서울 용산구 전세가율' Seoul's, status ok."""
+    held = [r["region"] for r in fetch_all(
+        "SELECT DISTINCT region FROM re_jeonse_ratio ORDER BY region", None, pg_pool)]  # fmt: skip
+    assert "경남" not in held and not any("용산" in r for r in held)
+    answer = macro_answer("경남 전세가율", settings=offline, store=graph_store, pool=pg_pool)
+    assert answer.status == "partial" and "'경남'의 부동산 데이터는" in answer.answer
+    assert all(region in answer.answer for region in held)
+    answer = macro_answer("서울 용산구 전세가율", settings=offline, store=graph_store, pool=pg_pool)
+    assert answer.status == "partial" and "용산구" in answer.answer
+
+
+def test_a_predicate_is_not_respelt_as_a_noun(pg_pool: Any) -> None:
+    """'얼마가 적당해?' was noted as "'적당해'를 적당하로 읽었습니다" (적당 + 하 + 어 is a verb)."""
+    answer = answer_stock_question("삼성전자 목표주가 얼마가 적당해?", pool=pg_pool, history=[])
+    assert answer is not None and "읽었습니다" not in answer.answer
