@@ -264,19 +264,23 @@ def macro_agent(route: Route, ctx: RunContext) -> AgentResponse:
         name, unit = str(english or last.get("name_ko") or code), last.get("unit") or ""
         resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
                                   points=[(str(r["obs_date"]), float(r["value"])) for r in rows]))  # fmt: skip
+        # a day asked ('3월 말 금리'): its value, not the latest
+        ko_word, en_word = (
+            ("", "") if route.frame and route.frame.as_of_date else ("최신값 ", "latest ")
+        )
         if _widened(route, months) is not None:
             # the window was widened to hold a base or a whole window: its start was not asked
             resp.key_points.append(lang_text(
-                route.language, f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}).",
-                f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
+                route.language, f"{name} {ko_word}{level_text(v1, unit)} ({last['obs_date']}).",
+                f"{name} ({code}) {en_word}{level_text(v1, unit, 'en')} ({last['obs_date']})."))  # fmt: skip
             continue
         if route.frame is not None and is_rate_unit(unit):
             mark_read(route.frame, "bp")  # a rate's change is written in %p and bp
         resp.key_points.append(lang_text(
             route.language,
-            f"{name} 최신값 {level_text(v1, unit)} ({last['obs_date']}), "
+            f"{name} {ko_word}{level_text(v1, unit)} ({last['obs_date']}), "
             f"{first['obs_date']}의 {level_text(v0, unit)} 대비 {change_text(v0, v1, unit)}.",
-            f"{name} ({code}) latest {level_text(v1, unit, 'en')} ({last['obs_date']}), "
+            f"{name} ({code}) {en_word}{level_text(v1, unit, 'en')} ({last['obs_date']}), "
             f"{change_text(v0, v1, unit, 'en')} vs {level_text(v0, unit, 'en')} on {first['obs_date']}.",
         ))  # fmt: skip
     # what the question asked of those series (a gap, a max, a YoY change) comes first

@@ -358,14 +358,14 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
                 m for m in _valuations_asked(frame, SECTOR_FIELDS) if m not in {b[0] for b in held}
             ]
         ):  # 'PBR 0.5배 미만 종목 중 배당수익률 가장 높은 것': the bar, then the order
-            if currency == "KRW" or not any(m in IN_CURRENCY for m, _, _ in held):
-                _, met = _met(rows, held)
+            if (priced := _priced(turn, held, pool)) is not None:
+                _, met = _met(rows, priced)
                 turn.lines.append(_sector_ranking(turn, met, by[0],
-                                                  f"{group} {' · '.join(_bar_words(turn, held))}"))  # fmt: skip
+                                                  f"{group} {' · '.join(_bar_words(turn, priced))}"))  # fmt: skip
             continue
         if len(bars := _bars(frame)) >= 2:  # 'PER 10배 미만이면서 배당수익률 5% 넘는 종목'
-            if currency == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
-                turn.lines.append(_sector_bars(turn, rows, bars, group))
+            if (priced := _priced(turn, bars, pool)) is not None:
+                turn.lines.append(_sector_bars(turn, rows, priced, group))
             continue
         for m in _valuations_asked(frame, SECTOR_FIELDS):
             field = SECTOR_FIELDS[m]
@@ -373,8 +373,8 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
             if len(values) < 2:
                 continue
             if (bar := asked_bar(frame, m)) is not None:  # 'PER 10배 이하인 은행주'
-                if m not in IN_CURRENCY or currency == "KRW":  # a bar in won holds won prices
-                    turn.lines.append(_sector_bars(turn, rows, [(m, *bar)], group))
+                if (priced := _priced(turn, [(m, *bar)], pool)) is not None:
+                    turn.lines.append(_sector_bars(turn, rows, priced, group))
                 continue
             if named is not None and frame.operation.filter_measure == m:
                 if m not in IN_CURRENCY or currency == named[2]:
@@ -611,6 +611,25 @@ def _bars(frame: QuestionFrame, kinds: tuple[str, ...] = ("filter",)
     bars = [(str(m), str(c), t * (1e8 if u == "억" else 1.0)) for m, c, t, u in said
             if m in SECTOR_FIELDS and c is not None and t is not None]  # fmt: skip
     return bars if op.kind in kinds and len(bars) == len(said) else []
+
+
+def _priced(turn: Turn, bars: list[tuple[str, str, float]],
+            pool: ConnectionPool | None) -> list[tuple[str, str, float]] | None:  # fmt: skip
+    """The bars in the currency the stocks are priced in: a bar said in won ('시가총액 10조 이상')
+    over dollar stocks is converted at the KRW/USD rate of the day (said in the notes); None
+    when no rate is held."""
+    if turn.stock["currency"] == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
+        return bars
+    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
+                     "'KR_USDKRW' AND obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1",
+                     {"d": turn.as_of}, pool=pool)  # fmt: skip
+    if not rows:
+        return None
+    rate, day = float(rows[0]["value"]), rows[0]["obs_date"]
+    turn.info.append(f"원화 금액 기준은 {day} 원/달러 환율 {rate:,.2f}원으로 환산해 미국 종목에 적용."
+                     if turn.ko() else f"Won bars applied to US stocks at the {day} KRW/USD rate "
+                     f"of {rate:,.2f}.")  # fmt: skip
+    return [(m, c, b / rate if m in IN_CURRENCY else b) for m, c, b in bars]
 
 
 def _met(rows: list[dict[str, Any]], bars: list[tuple[str, str, float]]

@@ -251,6 +251,9 @@ def cover(frame: QuestionFrame) -> Coverage:
         if READ + form in frame.notes:
             cov.read.append(ReadSpan(text=t.form, read_as="화면이 계산함"))
             continue
+        if _latest_said(frame, tokens, i):  # '마지막 종가': the latest, which is what is read
+            cov.read.append(ReadSpan(text=t.form, read_as="최신값"))
+            continue
         if form in _DECIDING_WORDS:
             cov.unread.append(t.form)
             cov.decisive.append(
@@ -341,6 +344,18 @@ def cover(frame: QuestionFrame) -> Coverage:
 
 # a figure read on a day: asked 'when', it is the date of an event the data do not hold
 _LEVELS = frozenset({"dividend_yield", "per", "pbr", "eps", "market_cap", "expense_ratio"})
+
+
+def _latest_said(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:
+    """'마지막 종가', 'last close': the last value held, when no day, span or window is asked
+    ('마지막 주', '10월 마지막 거래일' say which)."""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (tokens[i].form == "마지막" and nxt is not None and nxt.tag == "NNG"
+            and nxt.form in vocabulary_words() and nxt.form not in _SPAN_NOUNS
+            and not (frame.as_of_date or frame.span or frame.window))  # fmt: skip
+
+
+_SPAN_NOUNS = frozenset("주 달 분기 해 날 거래일 영업일 날짜 주말 월 년".split())
 
 
 def _superlative_unapplied(frame: QuestionFrame, tokens: tuple[Morpheme, ...], i: int) -> bool:

@@ -122,6 +122,10 @@ def _span_at(tokens: tuple[Morpheme, ...], i: int,
             and i + 1 < len(tokens) and tokens[i + 1].form == "년"):  # fmt: skip
         # '2025년 말': a year by its number, with an edge after it ('2025년 3분기 말')
         return _quarter_of(tokens, i + 2, int(form)) or (_months(int(form), 1, 12), i + 2, None)
+    if (tokens[i].tag == "SN" and form.isdigit() and [t.form for t in tokens[i + 1 : i + 3]]
+            == ["주", "전"] and i + 3 < len(tokens) and tokens[i + 3].form in _WEEKDAYS):  # fmt: skip
+        # '2주 전 월요일': that day of the week N weeks back
+        return _weekday_of(_span("week", -int(form), today), "week", tokens, i + 3)
     if form == "재" and i + 1 < len(tokens) and tokens[i + 1].form == "작년":  # Kiwi: 재 + 작년
         return _span("year", -2, today), i + 2, None
     if form in _EDGE_WORDS:
@@ -300,12 +304,38 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     found = _range(text, today)
     if found is not None or not over_days:
         return found
-    for found in (_quarter(text, today), _year_part(text, today), _week_or_month(text, today)):
+    for found in (
+        _quarter(text, today),
+        _year_part(text, today),
+        _week_or_month(text, today),
+        _nth_week(text, today),
+    ):
         if found is not None:
             return found
     if (m := _YEAR.search(text)) is None or (year := _said_year(m, today)) is None:
         return None
     return SpanRead(*_months(year, 1, 12), f"{year}년", str(year), *m.span())
+
+
+_NTH_WEEK = re.compile(_YEAR_SAID + r"?(?P<m>\d{1,2})\s*월\s*(?P<n>" + "|".join(_ORDINALS)
+                       + r")\s*주(?!\s*[월화수목금토일]요일)")  # fmt: skip
+
+
+def _nth_week(text: str, today: date) -> SpanRead | None:
+    """'3월 둘째 주': the Monday-to-Sunday week from the month's Nth Monday ('마지막 주' the
+    last), of the latest such month that has come (a year said: of it)."""
+    if (m := _NTH_WEEK.search(text)) is None or not 1 <= (month := int(m.group("m"))) <= 12:
+        return None
+    year = _said_year(m, today) or today.year - (month > today.month)
+    first = date(year, month, 1)
+    mondays = [first + timedelta(days=d) for d in range((7 - first.weekday()) % 7,
+                                                        calendar.monthrange(year, month)[1], 7)]  # fmt: skip
+    n = _ORDINALS[m.group("n")]
+    if n > len(mondays) or (start := mondays[n - 1 if n > 0 else -1]) > today:
+        return None
+    label = f"{year}년 {month}월 {m.group('n')} 주"
+    return SpanRead(start, start + timedelta(days=6), label, f"week {n} of {year}-{month:02d}",
+                    *m.span())  # fmt: skip
 
 
 def _said_year(m: re.Match[str], today: date) -> int | None:

@@ -174,6 +174,8 @@ class QuestionFrame(BaseModel):
     reference: Reference | None = None  # how the question leans on the previous turn
     previous_result: list[str] = Field(default_factory=list)  # codes the previous turn listed
     replaced: list[Entity] = Field(default_factory=list)  # what a 'what about X?' turn swapped out
+    # the figures a 'PBR은?' turn swapped out, for a later '둘 다'
+    replaced_measures: list[Measure] = Field(default_factory=list)
     definition_term: str | None = None  # glossary id for define questions
     unknown_words: list[str] = Field(default_factory=list)  # asked-for things we do not hold
     window: WindowRead | None = None  # 'N units' with a statistic over it (windows.py)

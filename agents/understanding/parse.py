@@ -640,8 +640,10 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
     span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
-    month_said = _MONTH.search(text) or _MONTH_EN.search(text)  # '3월 말 … (2026년)': its own
-    whole = None if month_said else read_calendar_span(text, today, over_days=True)
+    month_said = _MONTH.search(text) or _MONTH_EN.search(text)
+    whole = read_calendar_span(text, today, over_days=True)
+    if whole and month_said and not whole.start <= month_said.start() < whole.end:
+        whole = None  # '3월 말 … (2026년)': the month's own day, not the year's ('3월 둘째 주')
     if (
         whole is not None
         and _level_asked(frame.question)
@@ -2564,11 +2566,19 @@ def _inherit_context(frame: QuestionFrame, previous: QuestionFrame, *, entities:
         frame.relation = "holdings"  # '그 ETF 보수는?' → '상위 5개 종목은?': its holdings, not fees
         return
     bare = not frame.measures
-    if bare:
+    both = find_phrases(frame.question.lower(), {"b": vocabulary()["followup"]["both"]})
+    if bare and both and previous.replaced_measures:
+        # 'PER' → 'PBR은?' → '둘 다 업종 평균이랑 비교': the figure swapped out comes back
+        frame.measures = [*previous.replaced_measures, *previous.measures]
+    elif bare:
         frame.measures = list(previous.measures)
     elif _picked_unsaid(frame) and previous.measures and previous.measure() != frame.measure():
         # '둘 중 높은 쪽 총보수는?' after two returns: the pick is by the previous measure
         frame.measures.insert(0, previous.measures[0].model_copy(update={"surface": ""}))
+    elif entities and {m.name for m in frame.measures}.isdisjoint(
+        m.name for m in previous.measures
+    ):
+        frame.replaced_measures = list(previous.measures)
     op = frame.operation
     if op.kind in ("lookup", "list") and bare and entities:
         frame.operation = previous.operation.model_copy()

@@ -14,6 +14,7 @@ from agents.macro.service import answer_question as macro_answer
 from agents.stock.question import answer_stock_question
 from data_access.config import Settings
 from data_access.postgres import fetch_all
+from tests.conversations import chain
 
 pytestmark = pytest.mark.usefixtures("demo_data")
 
@@ -87,3 +88,55 @@ def test_a_predicate_is_not_respelt_as_a_noun(pg_pool: Any) -> None:
     """'얼마가 적당해?' was noted as "'적당해'를 적당하로 읽었습니다" (적당 + 하 + 어 is a verb)."""
     answer = answer_stock_question("삼성전자 목표주가 얼마가 적당해?", pool=pg_pool, history=[])
     assert answer is not None and "읽었습니다" not in answer.answer
+
+
+def test_a_weekday_weeks_back_and_a_week_of_a_month_said_by_its_place(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'에스엠 2주 전 월요일 종가' gave this week's Monday; '3월 둘째 주 WTI 평균' the March
+    average with '둘째' unread."""
+    today = _last_session(pg_pool)
+    monday = today - timedelta(days=today.weekday() + 14)
+    code = fetch_all("SELECT code FROM stocks WHERE name = '에스엠'", None, pg_pool)[0]["code"]
+    day, close = _close_on_or_before(pg_pool, code, monday)
+    answer = answer_stock_question("에스엠 2주 전 월요일 종가", pool=pg_pool, history=[])
+    assert answer is not None and f"종가 {close:,.0f}원 ({day})" in answer.answer
+    march = date(today.year, 3, 1)
+    second_monday = march + timedelta(days=(7 - march.weekday()) % 7 + 7)
+    mean = fetch_all(
+        "SELECT avg(close) AS m, count(*) AS n FROM market_series_prices WHERE series_code = "
+        "'CL=F' AND trade_date BETWEEN %(a)s AND %(b)s",
+        {"a": second_monday, "b": second_monday + timedelta(days=6)}, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("3월 둘째 주 WTI 평균", settings=offline, store=graph_store, pool=pg_pool)
+    assert answer.status == "ok"
+    assert f"관측치 {mean['n']}개) 평균: {float(mean['m']):,.2f}" in answer.answer
+
+
+def test_a_bar_in_won_holds_dollar_stocks_at_the_days_rate(pg_pool: Any) -> None:
+    """'시가총액 10조 이상 반도체주 중 PBR 가장 높은 것' dropped the US stocks, unsaid."""
+    today = _last_session(pg_pool)
+    rate = float(fetch_all(
+        "SELECT value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND obs_date <= "
+        "%(d)s ORDER BY obs_date DESC LIMIT 1", {"d": today}, pg_pool)[0]["value"])  # fmt: skip
+    top = fetch_all(
+        "SELECT DISTINCT ON (s.security_id) s.name, f.pb, f.market_cap FROM stock_fundamentals f "
+        "JOIN stocks s USING (security_id) WHERE s.country = 'US' AND s.sector = '반도체' AND "
+        "f.as_of_date <= %(d)s ORDER BY s.security_id, f.as_of_date DESC", {"d": today}, pg_pool)  # fmt: skip
+    held = [r for r in top if r["pb"] is not None and float(r["market_cap"]) * rate >= 10e12]
+    best = max(held, key=lambda r: float(r["pb"]))
+    answer = answer_stock_question("시가총액 10조 이상 반도체주 중 PBR 가장 높은 것", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and answer.status == "ok"
+    assert f"1. {best['name']} {float(best['pb']):.2f}배" in answer.answer
+    assert f"환율 {rate:,.2f}원으로 환산" in answer.answer
+
+
+def test_both_figures_of_the_talk_and_the_last_close_said_in_words(pg_pool: Any) -> None:
+    """'POSCO홀딩스 PER' → 'PBR은?' → '둘 다 업종 평균이랑 비교해줘' compared the PBR only;
+    '… 마지막 종가' said '마지막' unread."""
+    answer = chain(answer_stock_question, ["POSCO홀딩스 PER", "PBR은?", "둘 다 업종 평균이랑 비교해줘"],
+                   pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and "PER " in answer.answer and "PBR " in answer.answer
+    assert answer.answer.count("업종(국내") == 2
+    answer = answer_stock_question("삼성전자 마지막 종가", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "ok" and "마지막" not in answer.answer
