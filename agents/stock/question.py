@@ -35,11 +35,11 @@ from agents.stock.price_figures import (
 )
 from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
-    MARKET_WIDE,
     VALUATION_SECTIONS,
     asks_peers,
     sector_pick_read,
     sector_turn,
+    set_title,
     stock_set,
 )
 from agents.understanding import QuestionFrame, understand
@@ -117,8 +117,8 @@ def answer_stock_question(question: str, *, pool: ConnectionPool | None = None,
             stocks = frame.of("stock")
         elif (sector := sector_turn(frame, day, pool)) is not None:
             name = sector.stock["name"]
-            head = f"**{'전체 종목' if name == MARKET_WIDE else name + ' 업종'}** · 기준일 {day}" if (
-                sector.ko()) else f"**{'All stocks' if name == MARKET_WIDE else name + ' sector'}** · as of {day}"  # fmt: skip
+            title = set_title(name, sector.ko())
+            head = f"**{title}** · 기준일 {day}" if sector.ko() else f"**{title}** · as of {day}"
             text = head + "\n" + "\n".join(f"- {line}" for line in sector.lines)
             if sector.info:
                 text += "\n\n" + "\n".join(f"> ℹ️ {n}" for n in sector.info)

@@ -77,8 +77,21 @@ _PEERS = (
         "\nWHERE s.country",
     )
     + " AND (cardinality(%(sectors)s::text[]) = 0 OR s.sector = ANY(%(sectors)s))"
+    + " AND (%(exchange)s::text IS NULL OR s.market = %(exchange)s)"
 )
 MARKET_WIDE = "전체"  # the set key of every stock of a market ('배당수익률 5% 넘는 종목 몇 개')
+# an exchange's stocks as a set ('코스닥 종목 중 PER 가장 낮은 것'): its index's key, as listed
+EXCHANGES = {"KOSPI": ("코스피", "KOSPI"), "KOSDAQ": ("코스닥", "KOSDAQ"),
+             "NASDAQ": ("나스닥", "Nasdaq")}  # fmt: skip
+
+
+def set_title(name: str, ko: bool) -> str:
+    """'전체 종목', '코스닥 종목', '반도체 업종': the set a sector answer is about."""
+    if name == MARKET_WIDE:
+        return "전체 종목" if ko else "All stocks"
+    if name in EXCHANGES:
+        return f"{EXCHANGES[name][0]} 종목" if ko else f"{EXCHANGES[name][1]} stocks"
+    return f"{name} 업종" if ko else f"{name} sector"
 
 
 def _snapshots(turn: Turn, pool: ConnectionPool | None, sql: str,
@@ -187,12 +200,12 @@ def asks_peers(frame: QuestionFrame) -> bool:
 
 
 def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
-                 country: str) -> list[dict[str, Any]]:  # fmt: skip
-    """The sector's stocks with their last snapshot, close and return over the period asked (a
-    year unless said: '1년 수익률 가장 높은 조선주')."""
+                 country: str, exchange: str | None = None) -> list[dict[str, Any]]:  # fmt: skip
+    """The sector's (or exchange's) stocks with their last snapshot, close and return over the
+    period asked (a year unless said: '1년 수익률 가장 높은 조선주')."""
     base = fig.base_date(date.fromisoformat(turn.as_of), asked_period(turn.frame))
     rows = _snapshots(turn, pool, _PEERS, sectors=sectors, as_of=turn.as_of, country=country,
-                      base=base.isoformat())  # fmt: skip
+                      base=base.isoformat(), exchange=exchange)  # fmt: skip
     for r in rows:
         r["ret"] = ((float(r["close"]) / float(r["base_close"]) - 1) * 100
                     if r["close"] and r["base_close"] else None)  # fmt: skip
@@ -201,7 +214,13 @@ def _sector_rows(turn: Turn, pool: ConnectionPool | None, sectors: list[str],
 
 def _members(sector: str) -> list[str]:
     """The data's sectors a sector word stands for ('은행주' → 금융); none: every stock."""
-    return [] if sector == MARKET_WIDE else sector_members(sector)
+    return [] if sector == MARKET_WIDE or sector in EXCHANGES else sector_members(sector)
+
+
+def _set_rows(turn: Turn, pool: ConnectionPool | None, key: str,
+              country: str) -> list[dict[str, Any]]:  # fmt: skip
+    """The stocks of a set key: a sector's, an exchange's or every stock of the country."""
+    return _sector_rows(turn, pool, _members(key), country, key if key in EXCHANGES else None)
 
 
 def _sector_kept(rows: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
@@ -296,9 +315,16 @@ def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFram
     that set as its sector; unchanged when it asks of one stock."""
     op = frame.operation
     over_set = bool(op.top_n) or op.threshold is not None or op.threshold_of is not None
-    if (not over_set or frame.of("sector") or frame.of("index") or frame.unknown_words
+    indices = frame.of("index")
+    if (not over_set or frame.of("sector") or frame.unknown_words
             or not any(m.name in SECTOR_FIELDS for m in frame.measures)):  # fmt: skip
         return frame
+    if indices:  # '1년 수익률 50% 이상인 코스닥 종목': the exchange's stocks
+        if len(indices) > 1 or indices[0].key not in EXCHANGES or frame.of("stock"):
+            return frame
+        kept = [e for e in frame.entities if e.kind != "index"]
+        return frame.model_copy(update={"entities": [*kept, Entity(kind="sector", key=indices[0].key,
+                                                                   name=indices[0].name)]})  # fmt: skip
     stocks = frame.of("stock")
     if stocks and all(e.inherited for e in stocks) and _SECTOR_SAID.search(frame.question):
         rows = fetch_all("SELECT sector FROM stocks WHERE code = %(code)s", {"code": stocks[0].key},
@@ -335,13 +361,13 @@ def sector_turn(frame: QuestionFrame, as_of: str, pool: ConnectionPool | None) -
     if not sectors or not any(m.name in SECTOR_FIELDS for m in frame.measures):
         return None
     key = sectors[0].key  # '보험주' is answered, and named, as the whole 금융 sector
-    members, name = _members(key), sector_within(key) or key
+    name = sector_within(key) or key
     turn = Turn(frame=frame, stock={"name": name, "currency": "KRW"}, as_of=as_of,
                  lang=frame.language)  # fmt: skip
     pair = _picked_then_read(frame)
     named = _named_bar(turn, pool)  # '삼성전자보다 PER 낮은 …': that stock's figure, read once
     for country, market, currency in markets_said(frame):
-        rows = _sector_rows(turn, pool, members, country)
+        rows = _set_rows(turn, pool, key, country)
         turn.stock["currency"] = currency
         group = _group(turn, name, market, country)
         if line := _places_gap(turn, rows, group):  # '1위 반도체주와 2위 반도체주의 PER 차이'
@@ -441,7 +467,7 @@ def sector_pick_read(frame: QuestionFrame, as_of: str,
     ko, en = GAP_WORDS[order]
     picks = []
     for country, market, _ in markets_said(frame):  # each market's own pick, labelled
-        rows = _sector_kept(_sector_rows(turn, pool, _members(key), country), field)
+        rows = _sector_kept(_set_rows(turn, pool, key, country), field)
         if not rows:
             continue
         top = (min if low else max)(rows, key=lambda r: float(r[field]))
@@ -569,6 +595,8 @@ def _group(turn: Turn, name: str, market: str, country: str) -> str:
     """The set a sector line is about: '국내 반도체 업종', '국내 전체 종목', 'all US stocks'."""
     if name == MARKET_WIDE:
         return f"{market} 전체 종목".strip() if turn.ko() else f"all {country} stocks"
+    if name in EXCHANGES:
+        return set_title(name, turn.ko())
     return f"{market} {name} 업종".strip() if turn.ko() else f"{name} sector ({country})"
 
 

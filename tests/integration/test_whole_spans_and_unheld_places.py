@@ -140,3 +140,20 @@ def test_both_figures_of_the_talk_and_the_last_close_said_in_words(pg_pool: Any)
     assert answer.answer.count("업종(국내") == 2
     answer = answer_stock_question("삼성전자 마지막 종가", pool=pg_pool, history=[])
     assert answer is not None and answer.status == "ok" and "마지막" not in answer.answer
+
+
+def test_an_exchange_named_is_the_set_of_its_stocks(pg_pool: Any) -> None:
+    """'1년 수익률 50% 이상인 코스닥 종목 몇 개' said no stock was found (코스닥 read as the index)."""
+    today = _last_session(pg_pool)
+    count = fetch_all(
+        "SELECT count(*) AS n FROM stocks s JOIN LATERAL (SELECT close FROM stock_prices WHERE "
+        "security_id = s.security_id AND trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1) c "
+        "ON true JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id "
+        "AND trade_date <= %(b)s ORDER BY trade_date DESC LIMIT 1) b ON true WHERE s.market = "
+        "'KOSDAQ' AND NOT s.is_etf AND c.close / b.close - 1 >= 0.5",
+        {"d": today, "b": today.replace(year=today.year - 1)}, pg_pool)[0]["n"]  # fmt: skip
+    answer = answer_stock_question(
+        "1년 수익률 50% 이상인 코스닥 종목 몇 개", pool=pg_pool, history=[]
+    )
+    assert answer is not None and answer.status == "ok"
+    assert answer.answer.startswith("**코스닥 종목**") and f"중 {count}종목" in answer.answer
