@@ -42,9 +42,7 @@ from agents.macro.rankings import (
     index_stand_ins,
     named_regions_picked,
     region_ranking,
-    regions_barred_read,
     regions_composed,
-    regions_ends_gap,
     regions_past_bars,
     sector_codes,
     sector_moves,
@@ -517,7 +515,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             "단지·면적 구성에 따라 흔들립니다.", "The trend is read from the house price index "
             "first: a monthly median of deals moves with which flats happened to trade."))  # fmt: skip
     frame = route.frame
-    if regions_ends_gap(resp, ctx, route) or regions_barred_read(resp, ctx, route):
+    if regions_composed(resp, ctx, route, picks=False):
         # '가장 높은 지역과 가장 낮은 지역의 차이', '미분양 3천호 이상인 지역의 평균 전세가율'
         resp.duration_ms = watch.ms
         return resp
@@ -548,8 +546,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             return resp
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
                   if name == DEALS
-                  else region_ranking(resp, ctx, route, name, ko, en, unit)
-                  for _, name, ko, en, unit in specs[:2]]  # fmt: skip
+                  else region_ranking(resp, ctx, route, name) for _, name, *_ in specs[:2]]  # fmt: skip
         if any(ranked):
             resp.duration_ms = watch.ms
             return resp
