@@ -616,9 +616,10 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"{shown} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
-    picked = named_regions_picked(route, resp.series)  # '둘 중 높은 곳의 미분양은?': the pick
-    resp.key_points[:0] = [picked] if picked else derived_points(route.frame, resp.series, months,
-                                                                 route.language)  # fmt: skip
+    if named_regions_picked(resp, ctx, route):  # '둘 중 높은 곳의 미분양은?': the pick leads
+        resp.key_points.insert(0, resp.key_points.pop())
+    else:
+        resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
                            or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):

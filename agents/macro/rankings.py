@@ -124,14 +124,14 @@ _DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|의|\s|\?|$)|\bdis
 
 
 def _regions(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-             window: bool = False) -> list[dict[str, Any]]:  # fmt: skip
-    """The template's rows that hold a value, of the regions ranked (`_members`); a `window`
-    template from 14 months back (a year's change or total and its base)."""
+             window: bool = False, named: tuple[str, ...] = ()) -> list[dict[str, Any]]:  # fmt: skip
+    """The template's rows that hold a value, of the regions ranked (`_members`) or `named`; a
+    `window` template from 14 months back (a year's change or total and its base)."""
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
     result = run_step(resp, ctx, template, {**({"start": start} if window else {}),
                                             "as_of": ctx.as_of_date})  # fmt: skip
     rows = [r for r in (result.rows if result else []) if r["value"] is not None]
-    return _members(rows, route)
+    return [r for r in rows if r["region"] in named] if named else _members(rows, route)
 
 
 def with_ties(ordered: list[float], n: int) -> int:
@@ -147,22 +147,6 @@ def _total_asked(route: Route, template: str) -> bool:
     frame = route.frame
     return (template in FLOWS and frame is not None
             and (frame.period is not None or frame.operation.aggregate == "sum"))  # fmt: skip
-
-
-def _period_values(rows: list[dict[str, Any]],
-                   period: fig.Period) -> tuple[dict[str, list[float]], list[str]]:  # fmt: skip
-    """Each region's monthly values inside the period ending at the rows' last month, and
-    those months."""
-    first = fig.base_date(max(_month(r) for r in rows), period)
-    inside = [r for r in rows if _month(r) > first]
-    values: dict[str, list[float]] = {}
-    for r in inside:
-        values.setdefault(str(r["region"]), []).append(float(r["value"]))
-    return values, sorted({str(r["month"])[:7] for r in inside})
-
-
-def _month(row: dict[str, Any]) -> date:
-    return date.fromisoformat(str(row["month"])[:10])
 
 
 def _move_asked(route: Route) -> str | None:
@@ -215,27 +199,6 @@ def _rate_asked(route: Route) -> bool:
     return _rate_said(route) or frame.operation.change_basis in ("yoy", "mom")
 
 
-def _region_moves(resp: AgentResponse, ctx: RunContext, route: Route,
-                  template: str) -> list[tuple[str, float, float, float, str, str]]:  # fmt: skip
-    """(region, change, first value, last value, first month, last month) of each region over
-    the question's period (a year when none; a month for '전월 대비')."""
-    frame = route.frame
-    period = asked_period(frame)
-    if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
-        period = fig.PERIODS["1m"]
-    by_region: dict[str, list[dict[str, Any]]] = {}
-    for r in _regions(resp, ctx, route, template, window=True):
-        by_region.setdefault(str(r["region"]), []).append(r)
-    moves = []
-    for region, rows in by_region.items():
-        window = fig.window_rows(rows, "month", period)
-        if len(window) >= 2:
-            v0, v1 = float(window[0]["value"]), float(window[-1]["value"])
-            moves.append((region, v1 - v0, v0, v1, str(window[0]["month"])[:7],
-                          str(window[-1]["month"])[:7]))  # fmt: skip
-    return moves
-
-
 _AMONG = re.compile(r"(?:지역|곳|데)\s*(?:들\s*)?중|\bamong\b")
 
 
@@ -252,8 +215,8 @@ class Reading(NamedTuple):
     months: int = 0
 
 
-def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-             how: str) -> dict[str, Reading]:  # fmt: skip
+def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str, how: str,
+             named: tuple[str, ...] = ()) -> dict[str, Reading]:  # fmt: skip
     """Each region's reading of one housing series: its latest level ('level'), its growth in %
     or its change over the question's period ('growth', 'change'), or the period's total or
     mean of its months ('sum', 'avg')."""
@@ -261,18 +224,29 @@ def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
     if how == "level":
         return {str(r["region"]): Reading(float(r["value"]), level(float(r["value"]), unit),
                                           m1=str(r["month"])[:7])
-                for r in _regions(resp, ctx, route, f"{base}_latest_by_region")}  # fmt: skip
-    if how in ("growth", "change"):
-        moves = _region_moves(resp, ctx, route, f"{base}_window_by_region")
-        return {r: Reading(g, f"{g:+.2f}%" if how == "growth" else signed(g, unit), m0, m1,
-                           (level(v0, unit), level(v1, unit)))
-                for r, d, v0, v1, m0, m1 in moves if v0 or how == "change"
-                for g in [(v1 / v0 - 1) * 100 if how == "growth" else d]}  # fmt: skip
-    rows = _regions(resp, ctx, route, f"{base}_window_by_region", window=True)
-    values, months = _period_values(rows, asked_period(route.frame)) if rows else ({}, [])
-    return {r: Reading(stat, level(stat, unit), months[0], months[-1], months=len(v))
-            for r, v in values.items() if v
-            for stat in [sum(v) if how == "sum" else sum(v) / len(v)]}  # fmt: skip
+                for r in _regions(resp, ctx, route, f"{base}_latest_by_region", named=named)}  # fmt: skip
+    frame, by_region = route.frame, dict[str, list[dict[str, Any]]]()
+    for r in _regions(resp, ctx, route, f"{base}_window_by_region", True, named):
+        by_region.setdefault(str(r["region"]), []).append(r)
+    out, period = {}, asked_period(frame)
+    if how in ("growth", "change"):  # first to last month of the period; '전월 대비': one month
+        period = fig.PERIODS["1m"] if frame and frame.operation.change_basis == "mom" else period
+        for region, rows in by_region.items():
+            if len(w := fig.window_rows(rows, "month", period)) >= 2 and (float(w[0]["value"]) or how == "change"):  # fmt: skip
+                v0, v1 = float(w[0]["value"]), float(w[-1]["value"])
+                g = (v1 / v0 - 1) * 100 if how == "growth" else v1 - v0
+                out[region] = Reading(g, f"{g:+.2f}%" if how == "growth" else signed(g, unit), str(w[0]["month"])[:7],
+                                      str(w[-1]["month"])[:7], (level(v0, unit), level(v1, unit)))  # fmt: skip
+        return out
+    month = lambda r: date.fromisoformat(str(r["month"])[:10])  # noqa: E731
+    first = fig.base_date(max(month(r) for rows in by_region.values() for r in rows), period) if by_region else None  # fmt: skip
+    inside = {region: [r for r in rows if month(r) > first] for region, rows in by_region.items()}  # type: ignore[operator]
+    months = sorted({str(r["month"])[:7] for rows in inside.values() for r in rows})
+    for region, rows in inside.items():  # the months inside the period ending at the last month
+        if values := [float(r["value"]) for r in rows]:
+            stat = sum(values) / (1 if how == "sum" else len(values))
+            out[region] = Reading(stat, level(stat, unit), months[0], months[-1], months=len(values))  # fmt: skip
+    return out
 
 
 def _said(x: Reading, how: str, listed: bool = False) -> str:
@@ -316,7 +290,8 @@ def _bar_words(bar: Bar, lang: str) -> tuple[str, str]:
 
 def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar, ...] = (),
           order: tuple[str, str] | None = None, high: bool = True, n: int | None = None,
-          read: tuple[str, str] | None = None, size: bool = False, then: str = "") -> bool:  # fmt: skip
+          read: tuple[str, str] | None = None, size: bool = False, then: str = "",
+          named: tuple[str, ...] = ()) -> bool:  # fmt: skip
     """The one region plan: the regions the question ranks over (`_members`), kept by every
     bar, ordered by one reading (the largest first when `high`; by its size when `size`), the
     top `n` taken (ties kept), another reading of them (`read`), then said as `then` asks:
@@ -325,7 +300,7 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     'gap' the two ends and their gap. False when no region holds the readings."""
     lang, frame = route.language, route.frame
     asked = [*((t, how) for t, how, _, _ in bars), *(x for x in (order, read) if x)]
-    got = {x: _reading(resp, ctx, route, *x) for x in dict.fromkeys(asked)}
+    got = {x: _reading(resp, ctx, route, *x, named) for x in dict.fromkeys(asked)}
     kept: set[str] | None = None
     for t, how, comparator, threshold in bars:
         met = {r for r, x in got[t, how].items() if meets(x.value, comparator, threshold or 0)}
@@ -334,8 +309,8 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     key = lambda t: round(abs(t[1].value) if size else t[1].value, 6)  # noqa: E731
     everyone = sorted(got[order].items() if order else (), key=key, reverse=high)
     ordered = [(r, x) for r, x in everyone if (kept is None or r in kept) and (not read or r in reads)]  # fmt: skip
-    if (len(ordered) < 2 if then == "gap" else not got[bars[0][:2]] if bars and not (n or then)
-            else not (ordered or bars)):  # fmt: skip
+    need = 2 if then == "gap" else max(len(named), 1)  # both ends; each region named
+    if not got[bars[0][:2]] if bars and not (n or then) else not bars and len(ordered) < need:
         return False
     how = order[1] if order else "level"
     _, _, ko, en, unit = SPECS[order[0] if order else bars[0][0]]
@@ -369,12 +344,15 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
         (region, x), (_, _, ko2, en2, _) = ordered[0], SPECS[read[0]]  # type: ignore[index]
         rate = next((m.surface for m in frame.measures if m.name == "return"), "")  # type: ignore[union-attr]
         red = (f"{rate} " if read[1] == "growth" and rate else "") + _said(reads[region], read[1])  # type: ignore[index]
-        named = {"growth": (f"{ko} 상승률", f"{en} growth"), "level": (ko, en),
+        what = {"growth": (f"{ko} 상승률", f"{en} growth"), "level": (ko, en),
                  "change": (f"{ko} {'증가' if high else '감소'}폭", f"{en} {'rise' if high else 'fall'}")}[how]  # fmt: skip
-        which = "큰" if how == "change" else "높은" if high else "낮은"
-        line = (f"{named[0]} 가장 {which} 지역: {region} {_said(x, how)} → {ko2} {red}.",
-                f"The region with the {'highest' if high or how == 'change' else 'lowest'} "
-                f"{named[1]}: {region} {_said(x, how)} → {en2} {red}.")  # fmt: skip
+        which = (
+            "큰" if how == "change" else "높은" if high else "낮은"
+        )  # of two named: '더 높은 곳'
+        head = (f"{what[0]} 더 {which} 곳", f"The {'higher' if high else 'lower'} {what[1]}") if named else (
+            f"{what[0]} 가장 {which} 지역", f"The region with the {'highest' if high or how == 'change' else 'lowest'} {what[1]}")  # fmt: skip
+        line = (f"{head[0]}: {region} {_said(x, how)} → {ko2} {red}.",
+                f"{head[1]}: {region} {_said(x, how)} → {en2} {red}.")  # fmt: skip
     elif bars and order and n:  # '미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳'
         chose, listed = _bar_words(bars[0], lang), ", ".join(f"{r} {_said(x, how)}" for r, x in top)
         line = (f"{chose[0]} 지역 {len(kept or ())}곳 중 {ko} {'높은' if high else '낮은'} 순: {listed or '없음'}.",
@@ -528,32 +506,20 @@ def regions_composed(
                  read=(two, read), then="pick")  # fmt: skip
 
 
-def named_regions_picked(route: Route, series: list[Series]) -> str | None:
+def named_regions_picked(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
     """'둘 중 (전세가율) 높은 곳의 미분양은?': of two regions named or carried, the one the first
     housing series picks (its latest value), then the second series' latest value there."""
-    frame = route.frame
-    if frame is None or len(route.real_estate_regions) != 2:
-        return None
-    said = [m for m in frame.measures if m.name in BY_MEASURE]
-    if len({m.name for m in said}) != 2 or nested_measure(frame) != said[1].surface:
-        return None
-    side = pick_direction(frame)
-    first, second = (BY_MEASURE[m.name] for m in said)
-    ends = {k: s for s in series if (k := tuple(s.key.split(":", 1))) and s.points}
-    pairs = [(r, a, b) for r in route.real_estate_regions
-             if (a := ends.get((first, r))) and (b := ends.get((second, r)))]  # fmt: skip
-    if side is None or len(pairs) != 2:
-        return None
-    region, a, b = (min if side == "asc" else max)(pairs, key=lambda p: p[1].points[-1][1])
-    _, _, ko1, en1, unit1 = SPECS[first]
-    _, _, ko2, en2, unit2 = SPECS[second]
-    (m1, v1), (m2, v2) = a.points[-1], b.points[-1]
-    frame.notes.append(COMPOSED)
-    word = ("낮은", "lower") if side == "asc" else ("높은", "higher")
-    return lang_text(route.language,
-                     f"{ko1} 더 {word[0]} 곳: {region} {level(v1, unit1)} ({m1[:7]}) → {ko2} "
-                     f"{level(v2, unit2)} ({m2[:7]}).", f"The {word[1]} {en1}: {region} "
-                     f"{level(v1, unit1)} ({m1[:7]}) → {en2} {level(v2, unit2)} ({m2[:7]}).")  # fmt: skip
+    frame, named = route.frame, tuple(route.real_estate_regions)
+    said = [m for m in frame.measures if m.name in BY_MEASURE] if frame else []
+    side = (
+        pick_direction(frame)
+        if frame and len(named) == 2 and len({m.name for m in said}) == 2
+        else None
+    )
+    if side is None or nested_measure(frame) != said[1].surface:  # type: ignore[arg-type]
+        return False
+    return _plan(resp, ctx, route, order=(BY_MEASURE[said[0].name], "level"), high=side != "asc",
+                 read=(BY_MEASURE[said[1].name], "level"), then="pick", named=named)  # fmt: skip
 
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
