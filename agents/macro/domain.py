@@ -43,7 +43,6 @@ from agents.macro.rankings import (
     named_regions_picked,
     region_ranking,
     regions_composed,
-    regions_past_bars,
     sector_codes,
     sector_moves,
 )
@@ -539,10 +538,8 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         and (frame.operation.kind == "rank" or len(set(route.real_estate_regions) - {"전국"}) < 2)
     ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역',
         # '50% 넘는 지역': kept
-        if regions_past_bars(resp, ctx, route) or regions_composed(resp, ctx, route):
-            resp.duration_ms = (
-                watch.ms
-            )  # '전세가율 70% 이상이면서 미분양 5000호 넘는', '… 지역의 전세가율'
+        if regions_composed(resp, ctx, route):  # '전세가율 70% 이상이면서 미분양 5000호 넘는'
+            resp.duration_ms = watch.ms  # '… 지역의 전세가율'
             return resp
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
                   if name == DEALS

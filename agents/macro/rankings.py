@@ -149,54 +149,36 @@ def _total_asked(route: Route, template: str) -> bool:
             and (frame.period is not None or frame.operation.aggregate == "sum"))  # fmt: skip
 
 
-def _move_asked(route: Route) -> str | None:
-    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
-    가장 큰 지역' rank by the growth rate or the change, largest first unless a low end is
-    asked; else None (by level)."""
-    move = _sign_bar(route) or asked_move(route.question)
-    if move or not (_rate_asked(route) or _size_asked(route)):
-        return move
-    low_end = route.frame is not None and route.frame.operation.direction == "asc"
-    if _size_asked(route):  # '6개월 변화 가장 큰 지역': the size of the change, either way
-        return "least" if low_end else "most"
-    if _FALL_RATE.search(route.question):  # '감소율 가장 큰 지역': the largest fall first
-        return "up" if low_end else "down"
-    return "down" if low_end else "up"
-
-
-def _sign_bar(route: Route) -> str | None:
-    """'1년 변화율이 마이너스인 지역', '1년 상승률 3% 넘는 지역': a bar on a change is a
-    direction (the bar itself is applied in _moved_regions)."""
-    op = route.frame.operation if route.frame is not None else None
-    if op is None or op.kind != "filter" or op.threshold is None or not op.comparator:
-        return None
-    if op.threshold != 0 and not (_rate_asked(route) or _size_asked(route)):
-        return None  # '주택가격지수 100 넘는 지역' is a bar on the level
-    route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
-    return "down" if op.comparator.startswith("<") else "up"
+def _rates(route: Route) -> tuple[bool, bool]:
+    """A rate of change said ('상승률', a return measure or statistic), and said or asked by a
+    basis ('전월 대비', 'growth year over year'): not a level."""
+    frame = route.frame
+    said = frame is not None and (frame.statistic == "return" or any(m.name == "return" for m in frame.measures))  # fmt: skip
+    return said, said or (frame is not None and frame.operation.change_basis in ("yoy", "mom"))
 
 
 _FALL_RATE = re.compile(r"(?:감소|하락)\s*[율률]")
 
 
-def _size_asked(route: Route) -> bool:
-    """'변화', '증감' without a direction: regions ranked by how much they changed."""
-    return route.frame is not None and route.frame.statistic == "change" and not _rate_asked(route)
-
-
-def _rate_said(route: Route) -> bool:
-    frame = route.frame
-    return frame is not None and (
-        any(m.name == "return" for m in frame.measures) or frame.statistic == "return"
-    )
-
-
-def _rate_asked(route: Route) -> bool:
-    """'상승률', 'growth year over year', '전월 대비': a rate of change, not a level."""
-    frame = route.frame
-    if frame is None:
-        return False
-    return _rate_said(route) or frame.operation.change_basis in ("yoy", "mom")
+def _move_asked(route: Route) -> str | None:
+    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
+    가장 큰 지역' rank by the growth rate or the change (its size when no way is said: 'most',
+    'least'), largest first unless a low end is asked; else None (by level)."""
+    frame, rate = route.frame, _rates(route)[1]
+    op, size = frame.operation if frame else None, frame is not None and frame.statistic == "change" and not rate  # fmt: skip
+    if (op is not None and op.kind == "filter" and op.threshold is not None and op.comparator
+            and (op.threshold == 0 or rate or size)):  # fmt: skip
+        # '1년 변화율이 마이너스인 지역', '1년 상승률 3% 넘는 지역': a bar on a change is a way
+        # ('주택가격지수 100 넘는 지역' is a bar on the level)
+        frame.notes.append(FILTERED)  # type: ignore[union-attr]
+        return "down" if op.comparator.startswith("<") else "up"
+    move, low_end = asked_move(route.question), op is not None and op.direction == "asc"
+    if move or not (rate or size):
+        return move
+    if size:  # '6개월 변화 가장 큰 지역': the size of the change, either way
+        return "least" if low_end else "most"
+    falls = bool(_FALL_RATE.search(route.question))  # '감소율 가장 큰 지역': the largest fall first
+    return "up" if low_end == falls else "down"
 
 
 _AMONG = re.compile(r"(?:지역|곳|데)\s*(?:들\s*)?중|\bamong\b")
@@ -409,7 +391,8 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
         return _plan(resp, ctx, route, order=(template, "sum"), high=high, n=n)
     if move:  # '상승률': ranked and shown in %; a count said with a basis ('전월 대비 가장 많이
         # 늘어난') is ranked by how many it added unless a rate is said
-        how = "growth" if _rate_asked(route) and (unit not in ("호", "건") or _rate_said(route)) else "change"  # fmt: skip
+        said, asked = _rates(route)
+        how = "growth" if asked and (unit not in ("호", "건") or said) else "change"
         if op is not None and op.kind != "rank" and move in ("up", "down"):
             # '미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way, counted;
             # '1년 상승률 3% 넘는 지역': past the bar on its change (its growth when a rate is asked)
@@ -433,43 +416,31 @@ def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template:
     return True
 
 
-def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
-    """'전세가율 70% 이상이면서 미분양 5000호 넘는 지역': every region whose latest values meet
-    every bar (each on its own series), counted and named, the first bar's largest first. False
-    unless two or more bars name housing series."""
-    op = route.frame.operation if route.frame else None
-    if op is None or op.comparator is None or op.threshold is None or not op.conditions:
-        return False
-    bars = [(op.filter_measure, op.comparator, op.threshold),
-            *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
-    if any(m not in BY_MEASURE for m, _, _ in bars):
-        return False
-    first = BY_MEASURE[str(op.filter_measure)]
-    return _plan(resp, ctx, route, bars=tuple((BY_MEASURE[str(m)], "level", c, t) for m, c, t in bars),
-                 order=(first, "level"), high=op.comparator[0] != "<")  # fmt: skip
-
-
-def regions_composed(
-    resp: AgentResponse, ctx: RunContext, route: Route, picks: bool = True
-) -> bool:
+def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: bool = True) -> bool:  # fmt: skip
     """Two housing series, one choosing the regions, the other read or ranked among them:
     '미분양 가장 많은 지역의 전세가율' (the first's pick, the second read of it), '주택가격지수
     1년 상승률 가장 높은 지역의 …' (picked by a growth), '… 지역의 인허가 1년 합계' (the pick's
     total), '주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first's move or
     bar kept, ranked by the second), '미분양 3천호 이상인 지역의 평균 전세가율' (the kept ones'
-    mean) and '전세가율 가장 높은 지역과 가장 낮은 지역의 차이' (one series' two ends). False
-    unless such a plan was asked (the last two only, unless `picks`)."""
+    mean), '전세가율 가장 높은 지역과 가장 낮은 지역의 차이' (one series' two ends), and
+    '전세가율 70% 이상이면서 미분양 5000호 넘는 지역' (bars on two series). False unless such a
+    plan was asked (the mean and the ends only, unless `picks`)."""
     frame = route.frame
     if frame is None:
         return False
     op, said = frame.operation, [m for m in frame.measures if m.name in BY_MEASURE]
     names = list(dict.fromkeys(m.name for m in said))
-    if not route.real_estate_regions and (
-        op.kind == "difference"
-        and len(names) == 1
-        and set(pick_directions(frame)) == {"asc", "desc"}
-    ):  # both ends of one series, and their gap
+    if (not route.real_estate_regions and op.kind == "difference" and len(names) == 1
+            and set(pick_directions(frame)) == {"asc", "desc"}):  # both ends of one series, their gap  # fmt: skip
         return _plan(resp, ctx, route, order=(BY_MEASURE[names[0]], "level"), then="gap")
+    bars = [(op.filter_measure, op.comparator, op.threshold),
+            *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
+    if (picks and op.conditions and op.comparator and op.threshold is not None
+            and all(m in BY_MEASURE for m, _, _ in bars)):  # fmt: skip
+        # '전세가율 70% 이상이면서 미분양 5000호 넘는 지역': the regions past every bar (each on
+        # its own series), counted and named, the first bar's largest first
+        return _plan(resp, ctx, route, bars=tuple((BY_MEASURE[str(m)], "level", c, t) for m, c, t in bars),  # type: ignore[misc]
+                     order=(BY_MEASURE[str(op.filter_measure)], "level"), high=op.comparator[0] != "<")  # fmt: skip
     if len(names) < 2:
         return False
     first, second = said[0], next(m for m in said if m.name != said[0].name)
