@@ -526,7 +526,7 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
         ))  # fmt: skip
 
 
-_PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "집값", "중위", "price", "expensive", "cheap")
+_PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "저렴", "집값", "중위", "price", "expensive", "cheap")
 
 
 def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> bool:
