@@ -18,7 +18,7 @@ from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
 _HIGH_WORDS = ("최고", "비싸", "비싼", "최대", "highest", "most expensive", "top")
-_LOW_WORDS = ("최저", "싸게", "가장 싼", "최소", "lowest", "cheapest")
+_LOW_WORDS = ("최저", "싸게", "가장 싼", "저렴", "최소", "lowest", "cheapest")
 
 
 def level(value: float, unit: str) -> str:

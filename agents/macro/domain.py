@@ -42,10 +42,7 @@ from agents.macro.rankings import (
     index_stand_ins,
     named_regions_picked,
     region_ranking,
-    regions_barred_read,
     regions_composed,
-    regions_ends_gap,
-    regions_past_bars,
     sector_codes,
     sector_moves,
 )
@@ -521,7 +518,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             "단지·면적 구성에 따라 흔들립니다.", "The trend is read from the house price index "
             "first: a monthly median of deals moves with which flats happened to trade."))  # fmt: skip
     frame = route.frame
-    if regions_ends_gap(resp, ctx, route) or regions_barred_read(resp, ctx, route):
+    if regions_composed(resp, ctx, route, picks=False):
         # '가장 높은 지역과 가장 낮은 지역의 차이', '미분양 3천호 이상인 지역의 평균 전세가율'
         resp.duration_ms = watch.ms
         return resp
@@ -545,15 +542,12 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         and (frame.operation.kind == "rank" or len(set(route.real_estate_regions) - {"전국"}) < 2)
     ):  # '전세가율 가장 높은 지역', '서울에서 거래 제일 많은 구': regions ranked; '늘어난 지역',
         # '50% 넘는 지역': kept
-        if regions_past_bars(resp, ctx, route) or regions_composed(resp, ctx, route):
-            resp.duration_ms = (
-                watch.ms
-            )  # '전세가율 70% 이상이면서 미분양 5000호 넘는', '… 지역의 전세가율'
+        if regions_composed(resp, ctx, route):  # '전세가율 70% 이상이면서 미분양 5000호 넘는'
+            resp.duration_ms = watch.ms  # '… 지역의 전세가율'
             return resp
         ranked = [deal_ranking(resp, ctx, route, start_date(ctx.as_of_date, months))
                   if name == DEALS
-                  else region_ranking(resp, ctx, route, name, ko, en, unit)
-                  for _, name, ko, en, unit in specs[:2]]  # fmt: skip
+                  else region_ranking(resp, ctx, route, name) for _, name, *_ in specs[:2]]  # fmt: skip
         if any(ranked):
             resp.duration_ms = watch.ms
             return resp
@@ -623,9 +617,10 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
                 f"{shown} {en} {level(v1, unit)} in {m1}, {_moved(v0, v1, unit)} "
                 f"({pct(v0, v1):+.2f}%) vs {level(v0, unit)} in {m0}.{deals}",
             ))  # fmt: skip
-    picked = named_regions_picked(route, resp.series)  # '둘 중 높은 곳의 미분양은?': the pick
-    resp.key_points[:0] = [picked] if picked else derived_points(route.frame, resp.series, months,
-                                                                 route.language)  # fmt: skip
+    if named_regions_picked(resp, ctx, route):  # '둘 중 높은 곳의 미분양은?': the pick leads
+        resp.key_points.insert(0, resp.key_points.pop())
+    else:
+        resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
                            or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip
     if any(spec[1] == DEALS for spec in specs[:MAX_ITEMS]):

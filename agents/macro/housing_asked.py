@@ -26,7 +26,7 @@ RE_TEMPLATES: tuple[Spec, ...] = (  # keyword → (template, Korean label, Engli
     (("인허가", "permit"), "re_permits_window", "주택 인허가", "housing permits", "호"),
     (("실거래", "거래", "팔린", "매매가", "매매 가격", "중위", "평균가", "평균 가격", "median",
       "transaction", "deal", "몇 건", "건수", "매매 건", "최고가", "최저가", "신고가", "가장 비싼",
-      "제일 비싼", "가장 싼", "제일 싼"), DEALS,
+      "제일 비싼", "가장 싼", "제일 싼", "저렴"), DEALS,
      "실거래 중위가격",
      "median deal price", "원"),
 )  # fmt: skip

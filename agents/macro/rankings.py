@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from dateutil.relativedelta import relativedelta
 
@@ -124,109 +124,14 @@ _DISTRICTS = re.compile(r"(?<![가-힣])구(?:별|는|가|은|의|\s|\?|$)|\bdis
 
 
 def _regions(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-             window: bool = False) -> list[dict[str, Any]]:  # fmt: skip
-    """The template's rows that hold a value, of the regions ranked (`_members`); a `window`
-    template from 14 months back (a year's change or total and its base)."""
+             window: bool = False, named: tuple[str, ...] = ()) -> list[dict[str, Any]]:  # fmt: skip
+    """The template's rows that hold a value, of the regions ranked (`_members`) or `named`; a
+    `window` template from 14 months back (a year's change or total and its base)."""
     start = (date.fromisoformat(ctx.as_of_date) - relativedelta(months=14)).isoformat()
     result = run_step(resp, ctx, template, {**({"start": start} if window else {}),
                                             "as_of": ctx.as_of_date})  # fmt: skip
     rows = [r for r in (result.rows if result else []) if r["value"] is not None]
-    return _members(rows, route)
-
-
-def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-                   ko: str, en: str, unit: str) -> bool:  # fmt: skip
-    """Regions by the latest value of one housing series; False when the template has none
-    ('re_unsold_window' → 're_unsold_latest_by_region')."""
-    name = f"{template.removesuffix('_window')}_latest_by_region"
-    if name not in TEMPLATES:
-        return False
-    move = _move_asked(route)
-    if not move and _total_asked(route, template):  # '올해 인허가 지역별 순위'
-        return _total_ranking(resp, ctx, route, name.replace("_latest_", "_window_"),
-                              (ko, en, unit))  # fmt: skip
-    if move:  # '미분양 가장 많이 줄어든 지역': ranked by the change over the window
-        return _change_ranking(resp, ctx, route, name.replace("_latest_", "_window_"), move,
-                               (ko, en, unit))  # fmt: skip
-    parent, rows = ranking_parent(route), _regions(resp, ctx, route, name)
-    if not rows and parent:
-        resp.uncertainty.append(lang_text(
-            route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
-            f"{en} is held per province only: no ranking inside {parent}."))  # fmt: skip
-        return True
-    if not rows:
-        return False
-    frame = route.frame
-    if frame is not None and frame.operation.comparator and frame.operation.threshold is not None:
-        return regions_past_bars(resp, ctx, route, (template, rows))  # '전세가율 50% 넘는 지역'
-    ascending = _ascending(route)
-    rows.sort(key=lambda r: float(r["value"]), reverse=not ascending)
-    n = with_ties(
-        [float(r["value"]) for r in rows], (frame.operation.top_n if frame else None) or 3
-    )
-    listed = ", ".join(f"{r['region']} {level(float(r['value']), unit)} ({str(r['month'])[:7]})"
-                       for r in rows[:n])  # fmt: skip
-    values = [float(r["value"]) for r in rows[:n]]
-    agg = frame.operation.aggregate if frame else None  # '가장 많은 지역 3곳과 그 합계'
-    said = ""
-    if agg == "sum" and unit in ("호", "건"):
-        said = lang_text(route.language, f" — 합계 {level(sum(values), unit)}",
-                         f" — total {level(sum(values), unit)}")  # fmt: skip
-        frame.notes.append(COMPOSED)  # type: ignore[union-attr]  # ranked, cut, then summed
-    elif agg == "avg":
-        said = lang_text(route.language, f" — 평균 {level(sum(values) / len(values), unit)}",
-                         f" — mean {level(sum(values) / len(values), unit)}")  # fmt: skip
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{ko} {'낮은' if ascending else '높은'} 지역 순 (지역별 최신월): {listed}{said}.",
-        f"Regions by {en}, {'lowest' if ascending else 'highest'} first (latest month each): "
-        f"{listed}{said}.",
-    ))  # fmt: skip
-    return True
-
-
-def regions_past_bars(resp: AgentResponse, ctx: RunContext, route: Route,
-                      held: tuple[str, list[dict[str, Any]]] | None = None) -> bool:  # fmt: skip
-    """'전세가율 50% 넘는 지역', '전세가율 70% 이상이면서 미분양 5000호 넘는 지역': every region whose
-    latest values meet every bar (each on its own series), counted and named, the first bar's
-    largest first; `held`: the one bar's series already fetched (its template and rows). False
-    unless the bars name housing series (two or more of them, when none is held)."""
-    op = route.frame.operation if route.frame else None
-    if op is None or op.comparator is None or op.threshold is None or not (held or op.conditions):
-        return False
-    bars = [(op.filter_measure, op.comparator, op.threshold),
-            *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
-    if held is None and any(m not in BY_MEASURE for m, _, _ in bars):
-        return False
-    ko_en = "ko" if route.language == "ko" else "en"
-    kept, said, rows = None, [], list[dict[str, Any]]()
-    shown: dict[str, list[str]] = {}
-    seen: set[str | None] = set()
-    for measure, comparator, bar in bars[:1] if held else bars:
-        template = held[0] if held else BY_MEASURE[str(measure)]
-        _, _, ko, en, unit = SPECS[template]
-        got = held[1] if held else _regions(resp, ctx, route,
-                                            f"{template.removesuffix('_window')}_latest_by_region")  # fmt: skip
-        rows = rows or sorted(got, key=lambda r: float(r["value"]), reverse=comparator[0] != "<")
-        for r in got if measure not in seen else []:  # '2000호 이상 5000호 미만': shown once
-            shown.setdefault(str(r["region"]), []).append(
-                f"{ko + ' ' if len(bars) > 1 and not held else ''}{level(float(r['value']), unit)} "
-                f"({str(r['month'])[:7]})")  # fmt: skip
-        seen.add(measure)
-        met = {str(r["region"]) for r in got if meets(float(r["value"]), comparator, bar)}
-        kept = met if kept is None else kept & met
-        words = COMPARATOR_WORDS[ko_en][comparator]
-        said.append(f"{ko} {level(float(bar), unit)} {words}" if ko_en == "ko"
-                    else f"{en} {words} {level(float(bar), unit)}")  # fmt: skip
-    found = [str(r["region"]) for r in rows if str(r["region"]) in (kept or set())]
-    listed = ", ".join(f"{r} {' · '.join(shown[r])}" for r in found)
-    head = " 및 ".join(said) if ko_en == "ko" else " and ".join(said)
-    resp.key_points.append(lang_text(
-        route.language, f"{head} 지역 (지역별 최신월): {len(found)}곳 / {len(rows)}곳"
-        + (f" — {listed}." if found else "."), f"Regions with {head} (latest month each): "
-        f"{len(found)} of {len(rows)}" + (f" — {listed}." if found else ".")))  # fmt: skip
-    route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
-    return True
+    return [r for r in rows if r["region"] in named] if named else _members(rows, route)
 
 
 def with_ties(ordered: list[float], n: int) -> int:
@@ -244,375 +149,348 @@ def _total_asked(route: Route, template: str) -> bool:
             and (frame.period is not None or frame.operation.aggregate == "sum"))  # fmt: skip
 
 
-def _total_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-                   labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """Each region's total of the months inside the period (a year when none was said)."""
-    ko, en, unit = labels
+def _rates(route: Route) -> tuple[bool, bool]:
+    """A rate of change said ('상승률', a return measure or statistic), and said or asked by a
+    basis ('전월 대비', 'growth year over year'): not a level."""
     frame = route.frame
-    rows = _regions(resp, ctx, route, template, window=True)
-    if not rows:
-        return False
-    values, months = _period_values(rows, asked_period(frame))
-    totals = {region: sum(v) for region, v in values.items()}
-    ascending = _ascending(route)
-    ranked = sorted(totals.items(), key=lambda t: t[1], reverse=not ascending)
-    n = with_ties([t[1] for t in ranked], (frame.operation.top_n if frame else None) or 3)
-    listed = ", ".join(f"{region} {level(total, unit)}" for region, total in ranked[:n])
-    span = f"{months[0]} ~ {months[-1]}"
-    op = frame.operation if frame is not None else None
-    if op is not None and op.comparator and op.threshold is not None:  # '1년 합계 1만호 넘는 지역'
-        met = [(r, t) for r, t in ranked if meets(t, op.comparator, op.threshold)]
-        words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
-        bar, listed = level(op.threshold, unit), ", ".join(f"{r} {level(t, unit)}" for r, t in met)
-        resp.key_points.append(lang_text(
-            route.language, f"{ko} 합계 {bar} {words} 지역 ({span}): {len(met)}곳 / {len(ranked)}곳"
-            + (f" — {listed}." if met else "."), f"Regions with total {en} {words} {bar} "
-            f"({span}): {len(met)} of {len(ranked)}" + (f" — {listed}." if met else ".")))  # fmt: skip
-        frame.notes.append(FILTERED)  # type: ignore[union-attr]
-        return True
-    resp.key_points.append(
-        lang_text(
-            route.language,
-            f"{ko} 합계 {'낮은' if ascending else '높은'} 지역 순 ({span}): {listed}.",
-            f"Regions by total {en}, {'lowest' if ascending else 'highest'} first ({span}): {listed}.",
-        )
-    )
-    return True
-
-
-def _period_values(rows: list[dict[str, Any]],
-                   period: fig.Period) -> tuple[dict[str, list[float]], list[str]]:  # fmt: skip
-    """Each region's monthly values inside the period ending at the rows' last month, and
-    those months."""
-    first = fig.base_date(max(_month(r) for r in rows), period)
-    inside = [r for r in rows if _month(r) > first]
-    values: dict[str, list[float]] = {}
-    for r in inside:
-        values.setdefault(str(r["region"]), []).append(float(r["value"]))
-    return values, sorted({str(r["month"])[:7] for r in inside})
-
-
-def _month(row: dict[str, Any]) -> date:
-    return date.fromisoformat(str(row["month"])[:10])
-
-
-def _move_asked(route: Route) -> str | None:
-    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
-    가장 큰 지역' rank by the growth rate or the change, largest first unless a low end is
-    asked; else None (by level)."""
-    move = _sign_bar(route) or asked_move(route.question)
-    if move or not (_rate_asked(route) or _size_asked(route)):
-        return move
-    low_end = route.frame is not None and route.frame.operation.direction == "asc"
-    if _size_asked(route):  # '6개월 변화 가장 큰 지역': the size of the change, either way
-        return "least" if low_end else "most"
-    if _FALL_RATE.search(route.question):  # '감소율 가장 큰 지역': the largest fall first
-        return "up" if low_end else "down"
-    return "down" if low_end else "up"
-
-
-def _sign_bar(route: Route) -> str | None:
-    """'1년 변화율이 마이너스인 지역', '1년 상승률 3% 넘는 지역': a bar on a change is a
-    direction (the bar itself is applied in _moved_regions)."""
-    op = route.frame.operation if route.frame is not None else None
-    if op is None or op.kind != "filter" or op.threshold is None or not op.comparator:
-        return None
-    if op.threshold != 0 and not (_rate_asked(route) or _size_asked(route)):
-        return None  # '주택가격지수 100 넘는 지역' is a bar on the level
-    route.frame.notes.append(FILTERED)  # type: ignore[union-attr]
-    return "down" if op.comparator.startswith("<") else "up"
+    said = frame is not None and (frame.statistic == "return" or any(m.name == "return" for m in frame.measures))  # fmt: skip
+    return said, said or (frame is not None and frame.operation.change_basis in ("yoy", "mom"))
 
 
 _FALL_RATE = re.compile(r"(?:감소|하락)\s*[율률]")
 
 
-def _size_asked(route: Route) -> bool:
-    """'변화', '증감' without a direction: regions ranked by how much they changed."""
-    return route.frame is not None and route.frame.statistic == "change" and not _rate_asked(route)
-
-
-def _rate_said(route: Route) -> bool:
-    frame = route.frame
-    return frame is not None and (
-        any(m.name == "return" for m in frame.measures) or frame.statistic == "return"
-    )
-
-
-def _rate_asked(route: Route) -> bool:
-    """'상승률', 'growth year over year', '전월 대비': a rate of change, not a level."""
-    frame = route.frame
-    if frame is None:
-        return False
-    return _rate_said(route) or frame.operation.change_basis in ("yoy", "mom")
-
-
-def _region_moves(resp: AgentResponse, ctx: RunContext, route: Route,
-                  template: str) -> list[tuple[str, float, float, float, str, str]]:  # fmt: skip
-    """(region, change, first value, last value, first month, last month) of each region over
-    the question's period (a year when none; a month for '전월 대비')."""
-    frame = route.frame
-    period = asked_period(frame)
-    if frame is not None and frame.operation.change_basis == "mom":  # '전월 대비': one month
-        period = fig.PERIODS["1m"]
-    by_region: dict[str, list[dict[str, Any]]] = {}
-    for r in _regions(resp, ctx, route, template, window=True):
-        by_region.setdefault(str(r["region"]), []).append(r)
-    moves = []
-    for region, rows in by_region.items():
-        window = fig.window_rows(rows, "month", period)
-        if len(window) >= 2:
-            v0, v1 = float(window[0]["value"]), float(window[-1]["value"])
-            moves.append((region, v1 - v0, v0, v1, str(window[0]["month"])[:7],
-                          str(window[-1]["month"])[:7]))  # fmt: skip
-    return moves
+def _move_asked(route: Route) -> str | None:
+    """'늘어난' → 'up', '줄어든' → 'down' (a ranking by change); '상승률 높은 지역', '6개월 변화
+    가장 큰 지역' rank by the growth rate or the change (its size when no way is said: 'most',
+    'least'), largest first unless a low end is asked; else None (by level)."""
+    frame, rate = route.frame, _rates(route)[1]
+    op, size = frame.operation if frame else None, frame is not None and frame.statistic == "change" and not rate  # fmt: skip
+    if (op is not None and op.kind == "filter" and op.threshold is not None and op.comparator
+            and (op.threshold == 0 or rate or size)):  # fmt: skip
+        # '1년 변화율이 마이너스인 지역', '1년 상승률 3% 넘는 지역': a bar on a change is a way
+        # ('주택가격지수 100 넘는 지역' is a bar on the level)
+        frame.notes.append(FILTERED)  # type: ignore[union-attr]
+        return "down" if op.comparator.startswith("<") else "up"
+    move, low_end = asked_move(route.question), op is not None and op.direction == "asc"
+    if move or not (rate or size):
+        return move
+    if size:  # '6개월 변화 가장 큰 지역': the size of the change, either way
+        return "least" if low_end else "most"
+    falls = bool(_FALL_RATE.search(route.question))  # '감소율 가장 큰 지역': the largest fall first
+    return "up" if low_end == falls else "down"
 
 
 _AMONG = re.compile(r"(?:지역|곳|데)\s*(?:들\s*)?중|\bamong\b")
 
 
-Reading = tuple[float, str]  # a region's figure and how the answer writes it
+class Reading(NamedTuple):
+    """A region's figure of one housing series: the value ranked, barred or summed, how it is
+    written, the months behind it (the base's and the last), the levels at a move's two ends,
+    and how many months a total or mean took."""
+
+    value: float
+    shown: str
+    m0: str = ""
+    m1: str = ""
+    ends: tuple[str, str] = ("", "")
+    months: int = 0
 
 
-def _by_region(resp: AgentResponse, ctx: RunContext, route: Route, measure: str,
-               how: str) -> dict[str, Reading]:  # fmt: skip
-    """Each region's reading of one housing measure: its latest level ('level'), its growth in %
+def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str, how: str,
+             named: tuple[str, ...] = ()) -> dict[str, Reading]:  # fmt: skip
+    """Each region's reading of one housing series: its latest level ('level'), its growth in %
     or its change over the question's period ('growth', 'change'), or the period's total or
     mean of its months ('sum', 'avg')."""
-    template = BY_MEASURE[measure]
     base, unit = template.removesuffix("_window"), SPECS[template][4]
     if how == "level":
-        return {
-            str(r["region"]): (
-                float(r["value"]),
-                f"{level(float(r['value']), unit)} ({str(r['month'])[:7]})",
-            )  # fmt: skip
-            for r in _regions(resp, ctx, route, f"{base}_latest_by_region")
-        }
-    if how in ("growth", "change"):
-        moves = _region_moves(resp, ctx, route, f"{base}_window_by_region")
-        return {r: (g, (f"{g:+.2f}%" if how == "growth" else signed(g, unit))
-                    + f" ({level(v0, unit)} {m0} → {level(v1, unit)} {m1})")
-                for r, d, v0, v1, m0, m1 in moves if v0 or how == "change"
-                for g in [(v1 / v0 - 1) * 100 if how == "growth" else d]}  # fmt: skip
-    values, months = _period_values(
-        _regions(resp, ctx, route, f"{base}_window_by_region", window=True),
-        asked_period(route.frame),
-    )
-    word = "합계" if how == "sum" else "평균"
-    return {r: (stat, f"{months[0]} ~ {months[-1]} {len(v)}개월 {word} {level(stat, unit)}")
-            for r, v in values.items() if v
-            for stat in [sum(v) if how == "sum" else sum(v) / len(v)]}  # fmt: skip
+        return {str(r["region"]): Reading(float(r["value"]), level(float(r["value"]), unit),
+                                          m1=str(r["month"])[:7])
+                for r in _regions(resp, ctx, route, f"{base}_latest_by_region", named=named)}  # fmt: skip
+    frame, by_region = route.frame, dict[str, list[dict[str, Any]]]()
+    for r in _regions(resp, ctx, route, f"{base}_window_by_region", True, named):
+        by_region.setdefault(str(r["region"]), []).append(r)
+    out, period = {}, asked_period(frame)
+    if how in ("growth", "change"):  # first to last month of the period; '전월 대비': one month
+        period = fig.PERIODS["1m"] if frame and frame.operation.change_basis == "mom" else period
+        for region, rows in by_region.items():
+            if len(w := fig.window_rows(rows, "month", period)) >= 2 and (float(w[0]["value"]) or how == "change"):  # fmt: skip
+                v0, v1 = float(w[0]["value"]), float(w[-1]["value"])
+                g = (v1 / v0 - 1) * 100 if how == "growth" else v1 - v0
+                out[region] = Reading(g, f"{g:+.2f}%" if how == "growth" else signed(g, unit), str(w[0]["month"])[:7],
+                                      str(w[-1]["month"])[:7], (level(v0, unit), level(v1, unit)))  # fmt: skip
+        return out
+    month = lambda r: date.fromisoformat(str(r["month"])[:10])  # noqa: E731
+    first = fig.base_date(max(month(r) for rows in by_region.values() for r in rows), period) if by_region else None  # fmt: skip
+    inside = {region: [r for r in rows if month(r) > first] for region, rows in by_region.items()}  # type: ignore[operator]
+    months = sorted({str(r["month"])[:7] for rows in inside.values() for r in rows})
+    for region, rows in inside.items():  # the months inside the period ending at the last month
+        if values := [float(r["value"]) for r in rows]:
+            stat = sum(values) / (1 if how == "sum" else len(values))
+            out[region] = Reading(stat, level(stat, unit), months[0], months[-1], months=len(values))  # fmt: skip
+    return out
 
 
-def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+def _said(x: Reading, how: str, listed: bool = False) -> str:
+    """A reading in a line ('75.00% (2026-10)', '+2.10% (100 2025-10 → 102.1 2026-10)'); in a
+    ranking's list, whose head holds the months, a move as its ends ('100호 → 120호 (+20호)')."""
+    moved = how in ("growth", "change")
+    if listed and how != "level":
+        return f"{x.ends[0]} → {x.ends[1]} ({x.shown})" if moved else x.shown
+    if moved:
+        return f"{x.shown} ({x.ends[0]} {x.m0} → {x.ends[1]} {x.m1})"
+    if how == "level":
+        return f"{x.shown} ({x.m1})"
+    return f"{x.m0} ~ {x.m1} {x.months}개월 {'합계' if how == 'sum' else '평균'} {x.shown}"
+
+
+Bar = tuple[str, str, str, float | None]  # template, reading, comparator, bar (None: the sign)
+_HEADS = {  # a ranking's head by its reading: the words before '지역 순', the high and low end
+    "level": (("{ko} {0}", "높은", "낮은"), ("Regions by {en}, {0} first", "highest", "lowest")),
+    "sum": (("{ko} 합계 {0}", "높은", "낮은"), ("Regions by total {en}, {0} first", "highest", "lowest")),
+    "growth": (("{ko} 상승률 {0}", "높은", "낮은"), ("Regions by {en} growth, {0} first", "highest", "lowest")),
+    "change": (("{ko} {0} 폭이 큰", "증가", "감소"), ("Regions by the {0} in {en}", "rise", "fall")),
+    "size": (("{ko} 변화 폭이 {0}", "큰", "작은"),
+             ("Regions by the size of the change in {en}, {0} first", "largest", "smallest")),
+}  # fmt: skip
+
+
+def _bar_words(bar: Bar, lang: str) -> tuple[str, str]:
+    """'미분양 5,000호 초과', 'unsold units above 5,000'; a sign bar: '미분양이 늘어난'."""
+    template, how, comparator, threshold = bar
+    _, _, ko, en, unit = SPECS[template]
+    if threshold is None:
+        up = comparator == ">"
+        return f"{josa(ko, '이/가')} {'늘어난' if up else '줄어든'}", f"{en} {'rose' if up else 'fell'}"  # fmt: skip
+    words = COMPARATOR_WORDS["ko" if lang == "ko" else "en"][comparator]
+    shown = f"{threshold:g}%" if how == "growth" else level(threshold, unit)
+    ko_how, en_how = {"sum": ("합계 ", "total "), "growth": ("상승률 ", ""),
+                      "change": ("변화 ", "")}.get(how, ("", ""))  # fmt: skip
+    en_tail = {"growth": " growth", "change": " change"}.get(how, "")
+    return f"{ko} {ko_how}{shown} {words}", f"{en_how}{en}{en_tail} {words} {shown}"
+
+
+def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar, ...] = (),
+          order: tuple[str, str] | None = None, high: bool = True, n: int | None = None,
+          read: tuple[str, str] | None = None, size: bool = False, then: str = "",
+          named: tuple[str, ...] = ()) -> bool:  # fmt: skip
+    """The one region plan: the regions the question ranks over (`_members`), kept by every
+    bar, ordered by one reading (the largest first when `high`; by its size when `size`), the
+    top `n` taken (ties kept), another reading of them (`read`), then said as `then` asks:
+    '' a list ('지역 순', or the regions kept and counted), 'sum'/'avg' the list and its total,
+    'pick' the first's reading of the second, 'mean'/'total' the read ones' mean or total,
+    'gap' the two ends and their gap. False when no region holds the readings."""
+    lang, frame = route.language, route.frame
+    asked = [*((t, how) for t, how, _, _ in bars), *(x for x in (order, read) if x)]
+    got = {x: _reading(resp, ctx, route, *x, named) for x in dict.fromkeys(asked)}
+    kept: set[str] | None = None
+    for t, how, comparator, threshold in bars:
+        met = {r for r, x in got[t, how].items() if meets(x.value, comparator, threshold or 0)}
+        kept = met if kept is None else kept & met
+    reads = got.get(read, {}) if read else {}
+    key = lambda t: round(abs(t[1].value) if size else t[1].value, 6)  # noqa: E731
+    everyone = sorted(got[order].items() if order else (), key=key, reverse=high)
+    ordered = [(r, x) for r, x in everyone if (kept is None or r in kept) and (not read or r in reads)]  # fmt: skip
+    need = 2 if then == "gap" else max(len(named), 1)  # both ends; each region named
+    if not got[bars[0][:2]] if bars and not (n or then) else not bars and len(ordered) < need:
+        return False
+    how = order[1] if order else "level"
+    _, _, ko, en, unit = SPECS[order[0] if order else bars[0][0]]
+    top = ordered[: with_ties([key(t) for t in ordered], n)] if n else ordered
+    span = lang_text(lang, "지역별 최신월", "latest month each") if how == "level" or not everyone else (
+        f"{everyone[0][1].m0} {'→' if how in ('growth', 'change') else '~'} {everyone[0][1].m1}")  # fmt: skip
+    if then == "gap":  # '가장 높은 지역과 가장 낮은 지역의 차이'
+        (hi, a), (lo, b) = ordered[0], ordered[-1]
+        ends, gap = (
+            [f"{hi} {_said(a, how)}", f"{lo} {_said(b, how)}"],
+            signed(a.value - b.value, unit),
+        )
+        line = (f"{ko} 가장 높은 지역 {ends[0]} − 가장 낮은 지역 {ends[1]} = {gap} ({len(ordered)}개 지역 중).",
+                f"Highest {en}: {ends[0]}; lowest: {ends[1]}; gap {gap} (of {len(ordered)} regions).")  # fmt: skip
+    elif then in ("mean", "total"):  # '미분양 3천호 이상인 지역의 평균 전세가율'
+        _, _, ko2, en2, unit2 = SPECS[read[0]]  # type: ignore[index]
+        chosen = [(r, x) for r, x in reads.items() if kept is None or r in kept]
+        values = [x.value for _, x in chosen]
+        stat = (sum(values) / len(values) if then == "mean" else sum(values)) if values else None
+        bar, listed = (
+            _bar_words(bars[0], lang),
+            ", ".join(f"{r} {_said(x, 'level')}" for r, x in chosen),
+        )
+        word = ("평균", "mean") if then == "mean" else ("합계", "total")
+        stated = level(stat, unit2) if stat is not None else "없음"
+        line = (f"{bar[0]} 지역 {len(chosen)}곳의 {ko2} {word[0]}: {stated}" + (f" — {listed}." if chosen else "."),
+                f"{en2} {word[1]} of the {len(chosen)} regions with {bar[1]}: {stated}"
+                + (f" — {listed}." if chosen else "."))  # fmt: skip
+        frame.notes.append(FILTERED)  # type: ignore[union-attr]
+    elif then == "pick":  # '미분양 가장 많은 지역의 전세가율': the first's pick, the second read
+        (region, x), (_, _, ko2, en2, _) = ordered[0], SPECS[read[0]]  # type: ignore[index]
+        rate = next((m.surface for m in frame.measures if m.name == "return"), "")  # type: ignore[union-attr]
+        red = (f"{rate} " if read[1] == "growth" and rate else "") + _said(reads[region], read[1])  # type: ignore[index]
+        what = {"growth": (f"{ko} 상승률", f"{en} growth"), "level": (ko, en),
+                 "change": (f"{ko} {'증가' if high else '감소'}폭", f"{en} {'rise' if high else 'fall'}")}[how]  # fmt: skip
+        which = (
+            "큰" if how == "change" else "높은" if high else "낮은"
+        )  # of two named: '더 높은 곳'
+        head = (f"{what[0]} 더 {which} 곳", f"The {'higher' if high else 'lower'} {what[1]}") if named else (
+            f"{what[0]} 가장 {which} 지역", f"The region with the {'highest' if high or how == 'change' else 'lowest'} {what[1]}")  # fmt: skip
+        line = (f"{head[0]}: {region} {_said(x, how)} → {ko2} {red}.",
+                f"{head[1]}: {region} {_said(x, how)} → {en2} {red}.")  # fmt: skip
+    elif bars and order and n:  # '미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳'
+        chose, listed = _bar_words(bars[0], lang), ", ".join(f"{r} {_said(x, how)}" for r, x in top)
+        line = (f"{chose[0]} 지역 {len(kept or ())}곳 중 {ko} {'높은' if high else '낮은'} 순: {listed or '없음'}.",
+                f"Of the {len(kept or ())} regions where {chose[1]}, by {en}, "
+                f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
+    elif bars:  # '전세가율 50% 넘는 지역', '미분양 늘어난 지역 몇 곳': kept, counted and named
+        base = bars[0][:2]
+        shown_by = list(dict.fromkeys((t, h) for t, h, _, _ in bars))
+        words = [_bar_words(b, lang) for b in bars]
+        found = [r for r, _ in ordered]
+        listed = ", ".join(r + " " + " · ".join(
+            (SPECS[t][2] + " " if len(bars) > 1 else "") + _said(got[t, h][r], h, listed=True)
+            for t, h in shown_by) for r in found)  # fmt: skip
+        head = (" 및 ".join(w[0] for w in words), " and ".join(w[1] for w in words))
+        prep = "with" if base[1] in ("level", "sum") else "where"
+        span = lang_text(lang, "지역별 최신월", "latest month each") if base[1] == "level" else span
+        total = len(got[base])
+        line = (f"{head[0]} 지역 ({span}): {len(found)}곳 / {total}곳" + (f" — {listed}." if found else "."),
+                f"Regions {prep} {head[1]} ({span}): {len(found)} of {total}" + (f" — {listed}." if found else "."))  # fmt: skip
+        if any(b[3] is not None and b[1] in ("level", "sum") for b in bars):
+            frame.notes.append(FILTERED)  # type: ignore[union-attr]
+    else:  # '전세가율 가장 높은 지역', '미분양 증가 폭이 큰 지역 순'
+        listed = ", ".join(f"{r} {_said(x, how, listed=True)}" for r, x in top)
+        values = [x.value for _, x in top]
+        summed = then == "sum" and unit in ("호", "건")  # '가장 많은 지역 3곳과 그 합계'
+        put = level(sum(values) / (1 if summed else len(values)), unit)
+        tail = lang_text(lang, f" — {'합계' if summed else '평균'} {put}", f" — {'total' if summed else 'mean'} "
+                         f"{put}") if summed or then == "avg" else ""  # fmt: skip
+        if summed:
+            frame.notes.append(COMPOSED)  # type: ignore[union-attr]  # ranked, cut, then summed
+        (ko_head, *ko_ends), (en_head, *en_ends) = _HEADS["size" if size else how]
+        line = (ko_head.format(ko_ends[not high], ko=ko) + f" 지역 순 ({span}): {listed}{tail}.",
+                en_head.format(en_ends[not high], en=en) + f" ({span}): {listed}{tail}.")  # fmt: skip
+    resp.key_points.append(lang_text(lang, *line))
+    if then in ("gap", "pick", "mean", "total") or (bars and order and n):
+        frame.notes.append(COMPOSED)  # type: ignore[union-attr]
+    return True
+
+
+def region_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str) -> bool:
+    """Regions by one housing series as the question reads it: its latest value, its change or
+    growth over the period ('미분양 가장 많이 줄어든 지역'), a flow's total ('올해 인허가 지역별
+    순위'), or the regions past a bar on one of those ('전세가율 50% 넘는 지역'). False when the
+    series has no per-region template or no region holds it."""
+    if f"{template.removesuffix('_window')}_latest_by_region" not in TEMPLATES:
+        return False
+    op, move, unit = route.frame.operation if route.frame else None, _move_asked(route), SPECS[template][4]  # fmt: skip
+    barred = op is not None and bool(op.comparator) and op.threshold is not None
+    n, high = (op.top_n if op else None) or 3, not _ascending(route)
+    bar = (str(op.comparator), op.threshold) if barred else ("", None)  # type: ignore[union-attr]
+    if not move and _total_asked(route, template):  # each region's total over the period
+        if barred:  # '1년 합계 1만호 넘는 지역'
+            return _plan(resp, ctx, route, bars=((template, "sum", *bar),), order=(template, "sum"), high=high)  # fmt: skip
+        return _plan(resp, ctx, route, order=(template, "sum"), high=high, n=n)
+    if move:  # '상승률': ranked and shown in %; a count said with a basis ('전월 대비 가장 많이
+        # 늘어난') is ranked by how many it added unless a rate is said
+        said, asked = _rates(route)
+        how = "growth" if asked and (unit not in ("호", "건") or said) else "change"
+        if op is not None and op.kind != "rank" and move in ("up", "down"):
+            # '미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way, counted;
+            # '1년 상승률 3% 넘는 지역': past the bar on its change (its growth when a rate is asked)
+            sign = (template, "change", ">" if move == "up" else "<", None)
+            kept = (template, how, *bar) if barred and op.kind == "filter" else sign
+            return _plan(resp, ctx, route, bars=(kept,), order=(template, how), high=move == "up")  # type: ignore[arg-type]
+        return _plan(resp, ctx, route, order=(template, how), high=move in ("up", "most"), n=n,
+                     size=move in ("most", "least"))  # fmt: skip
+    if barred:  # '전세가율 50% 넘는 지역': the largest first
+        done = _plan(resp, ctx, route, bars=((template, "level", *bar),), order=(template, "level"),
+                     high=bar[0][0] != "<")  # type: ignore[arg-type]  # fmt: skip
+    else:
+        done = _plan(resp, ctx, route, order=(template, "level"), high=high, n=n,
+                     then=str(op.aggregate or "") if op else "")  # fmt: skip
+    if done or not (parent := ranking_parent(route)):
+        return done
+    _, _, ko, en, _ = SPECS[template]
+    resp.uncertainty.append(lang_text(
+        route.language, f"{ko}는 시·도 단위로만 있어 {parent} 안의 지역별 순위를 낼 수 없습니다.",
+        f"{en} is held per province only: no ranking inside {parent}."))  # fmt: skip
+    return True
+
+
+def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: bool = True) -> bool:  # fmt: skip
     """Two housing series, one choosing the regions, the other read or ranked among them:
     '미분양 가장 많은 지역의 전세가율' (the first's pick, the second read of it), '주택가격지수
     1년 상승률 가장 높은 지역의 …' (picked by a growth), '… 지역의 인허가 1년 합계' (the pick's
-    total), and '주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first's
-    move or bar kept, ranked by the second). False unless two housing series and such a plan."""
+    total), '주택가격지수 1년 하락한 지역 중 미분양 가장 많은 곳' (the regions the first's move or
+    bar kept, ranked by the second), '미분양 3천호 이상인 지역의 평균 전세가율' (the kept ones'
+    mean), '전세가율 가장 높은 지역과 가장 낮은 지역의 차이' (one series' two ends), and
+    '전세가율 70% 이상이면서 미분양 5000호 넘는 지역' (bars on two series). False unless such a
+    plan was asked (the mean and the ends only, unless `picks`)."""
     frame = route.frame
     if frame is None:
         return False
-    op = frame.operation
-    if not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
-                                  and op.aggregate in ("sum", "avg"))):  # fmt: skip
-        return False
-    said = [m for m in frame.measures if m.name in BY_MEASURE]
-    if len({m.name for m in said}) < 2:
+    op, said = frame.operation, [m for m in frame.measures if m.name in BY_MEASURE]
+    names = list(dict.fromkeys(m.name for m in said))
+    if (not route.real_estate_regions and op.kind == "difference" and len(names) == 1
+            and set(pick_directions(frame)) == {"asc", "desc"}):  # both ends of one series, their gap  # fmt: skip
+        return _plan(resp, ctx, route, order=(BY_MEASURE[names[0]], "level"), then="gap")
+    bars = [(op.filter_measure, op.comparator, op.threshold),
+            *((c.measure, c.comparator, c.threshold) for c in op.conditions)]  # fmt: skip
+    if (picks and op.conditions and op.comparator and op.threshold is not None
+            and all(m in BY_MEASURE for m, _, _ in bars)):  # fmt: skip
+        # '전세가율 70% 이상이면서 미분양 5000호 넘는 지역': the regions past every bar (each on
+        # its own series), counted and named, the first bar's largest first
+        return _plan(resp, ctx, route, bars=tuple((BY_MEASURE[str(m)], "level", c, t) for m, c, t in bars),  # type: ignore[misc]
+                     order=(BY_MEASURE[str(op.filter_measure)], "level"), high=op.comparator[0] != "<")  # fmt: skip
+    if len(names) < 2:
         return False
     first, second = said[0], next(m for m in said if m.name != said[0].name)
+    one, two = BY_MEASURE[first.name], BY_MEASURE[second.name]
+    bar = (one, "level", str(op.comparator), op.threshold)
+    if (op.kind == "filter" and op.aggregate in ("avg", "sum") and op.threshold is not None
+            and op.comparator and len(said) == 2 and first.name == op.filter_measure
+            and not route.real_estate_regions):  # fmt: skip
+        return _plan(resp, ctx, route, bars=(bar,), read=(two, "level"),
+                     then="mean" if op.aggregate == "avg" else "total")  # fmt: skip
+    if not picks or not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
+                                               and op.aggregate in ("sum", "avg"))):  # fmt: skip
+        return False
     among = _AMONG.search(route.question)
     if not among and nested_measure(frame) != second.surface:
         return False
-    (_, _, ko1, en1, unit1), (_, _, ko2, en2, _) = (
-        SPECS[BY_MEASURE[m.name]] for m in said[:1] + [second]
-    )
     high = op.direction != "asc"
     if among:  # the set the first series' bar or move chose, then the order of the second
-        if op.comparator and op.threshold is not None and op.filter_measure == first.name:
-            kept = {r for r, (v, _) in _by_region(resp, ctx, route, first.name, "level").items()
-                    if meets(v, op.comparator, op.threshold)}  # '미분양 5천호 넘는 지역 중'  # fmt: skip
-            words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
-            bar = level(op.threshold, unit1)
-            chose = (f"{ko1} {bar} {words}", f"{en1} {words} {bar}")
-        else:
-            move = asked_move(route.question[: among.start()]) or "up"
-            kept = {r for r, (d, _) in _by_region(resp, ctx, route, first.name, "change").items()
-                    if (d > 0 if move == "up" else d < 0)}  # fmt: skip
-            chose = ((f"{josa(ko1, '이/가')} 늘어난", f"{en1} rose") if move == "up" else
-                     (f"{josa(ko1, '이/가')} 줄어든", f"{en1} fell"))  # fmt: skip
-        rows = sorted(((r, x) for r, x in _by_region(resp, ctx, route, second.name, "level").items()
-                       if r in kept), key=lambda t: t[1][0], reverse=high)  # fmt: skip
-        n = with_ties([x[0] for _, x in rows], op.top_n or 1)
-        listed = ", ".join(f"{r} {x[1]}" for r, x in rows[:n])
-        line = (f"{chose[0]} 지역 {len(kept)}곳 중 {ko2} {'높은' if high else '낮은'} 순: "
-                f"{listed or '없음'}.", f"Of the {len(kept)} regions where {chose[1]}, by {en2}, "
-                f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
-    else:  # the first series' pick among the regions that hold the second, then its reading
-        low = route.question.lower()
-        before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
-        rate = next((m for m in frame.measures if m.name == "return"), None)
-        moved, grown = asked_move(before), rate is not None and rate.surface.lower() in before
-        how = "growth" if grown else "change" if moved else "level"
-        read = ("growth" if rate is not None and not grown  # '… 구의 주택가격지수 1년 상승률'
-                else str(op.aggregate) if op.kind == "aggregate" else "level")  # fmt: skip
-        seconds = _by_region(resp, ctx, route, second.name, read)
-        firsts = {r: x for r, x in _by_region(resp, ctx, route, first.name, how).items()
-                  if r in seconds}  # fmt: skip
-        if not firsts:
-            return False
-        up = moved == "up" if how == "change" else high  # the largest rise (or fall)
-        region = (max if up else min)(firsts, key=lambda r: firsts[r][0])
-        shown = (f"{rate.surface} " if read == "growth" and rate else "") + seconds[region][1]
-        named = {"growth": (f"{ko1} 상승률", f"{en1} growth"), "level": (ko1, en1),
-                 "change": (f"{ko1} {'증가' if up else '감소'}폭", f"{en1} {'rise' if up else 'fall'}")}[how]  # fmt: skip
-        which = "큰" if how == "change" else "높은" if high else "낮은"
-        line = (f"{named[0]} 가장 {which} 지역: {region} {firsts[region][1]} → {ko2} {shown}.",
-                f"The region with the {'highest' if high or how == 'change' else 'lowest'} "
-                f"{named[1]}: {region} {firsts[region][1]} → {en2} {shown}.")  # fmt: skip
-    resp.key_points.append(lang_text(route.language, *line))
-    frame.notes.append(COMPOSED)
-    return True
+        if not (op.comparator and op.threshold is not None and op.filter_measure == first.name):
+            move = asked_move(route.question[: among.start()]) or "up"  # '… 하락한 지역 중'
+            bar = (one, "change", ">" if move == "up" else "<", None)
+        return _plan(
+            resp, ctx, route, bars=(bar,), order=(two, "level"), high=high, n=op.top_n or 1
+        )
+    # the first series' pick among the regions that hold the second, then its reading
+    low = route.question.lower()
+    before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
+    rate = next((m for m in frame.measures if m.name == "return"), None)
+    moved, grown = asked_move(before), rate is not None and rate.surface.lower() in before
+    how = "growth" if grown else "change" if moved else "level"
+    read = ("growth" if rate is not None and not grown  # '… 구의 주택가격지수 1년 상승률'
+            else str(op.aggregate) if op.kind == "aggregate" else "level")  # fmt: skip
+    return _plan(resp, ctx, route, order=(one, how), high=moved == "up" if how == "change" else high,
+                 read=(two, read), then="pick")  # fmt: skip
 
 
-def regions_barred_read(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
-    """'미분양 3천호 이상인 지역의 평균 전세가율': the regions one housing series' bar keeps, the
-    other series read in each, and their mean (or sum). False unless that plan was asked."""
-    frame = route.frame
-    if frame is None or route.real_estate_regions:
-        return False
-    op, said = frame.operation, [m for m in frame.measures if m.name in BY_MEASURE]
-    if (op.kind != "filter" or op.aggregate not in ("avg", "sum") or op.threshold is None
-            or not op.comparator or len(said) != 2 or said[0].name != op.filter_measure
-            or said[1].name == said[0].name):  # fmt: skip
-        return False
-    (_, _, ko1, en1, unit1), (_, _, ko2, en2, unit2) = (SPECS[BY_MEASURE[m.name]] for m in said)
-    firsts, seconds = (_by_region(resp, ctx, route, m.name, "level") for m in said)
-    read = [(r, x) for r, x in seconds.items()
-            if r in firsts and meets(firsts[r][0], op.comparator, op.threshold)]  # fmt: skip
-    values = [v for _, (v, _) in read]
-    stat = (sum(values) / len(values) if op.aggregate == "avg" else sum(values)) if values else None
-    words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][op.comparator]
-    bar, listed = level(op.threshold, unit1), ", ".join(f"{r} {x[1]}" for r, x in read)
-    word = ("평균", "mean") if op.aggregate == "avg" else ("합계", "total")
-    shown = level(stat, unit2) if stat is not None else "없음"
-    resp.key_points.append(lang_text(
-        route.language, f"{ko1} {bar} {words} 지역 {len(read)}곳의 {ko2} {word[0]}: {shown}"
-        + (f" — {listed}." if read else "."), f"{en2} {word[1]} of the {len(read)} regions with "
-        f"{en1} {words} {bar}: {shown}" + (f" — {listed}." if read else ".")))  # fmt: skip
-    frame.notes += [COMPOSED, FILTERED]
-    return True
-
-
-def regions_ends_gap(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
-    """'전세가율 가장 높은 지역과 가장 낮은 지역의 차이': both ends of one housing series' latest
-    values across the regions, and their gap. False unless both ends and a gap were asked."""
-    frame = route.frame
-    if frame is None or frame.operation.kind != "difference" or route.real_estate_regions:
-        return False
-    said = {m.name for m in frame.measures if m.name in BY_MEASURE}
-    if len(said) != 1 or set(pick_directions(frame)) != {"asc", "desc"}:
-        return False
-    measure = said.pop()
-    rows = _by_region(resp, ctx, route, measure, "level")
-    if len(rows) < 2:
-        return False
-    _, _, ko, en, unit = SPECS[BY_MEASURE[measure]]
-    high, low = (f(rows, key=lambda r: rows[r][0]) for f in (max, min))
-    shown = [f"{r} {rows[r][1]}" for r in (high, low)]
-    gap = signed(rows[high][0] - rows[low][0], unit)
-    resp.key_points.append(lang_text(
-        route.language, f"{ko} 가장 높은 지역 {shown[0]} − 가장 낮은 지역 {shown[1]} = {gap} "
-        f"({len(rows)}개 지역 중).", f"Highest {en}: {shown[0]}; lowest: {shown[1]}; gap {gap} "
-        f"(of {len(rows)} regions)."))  # fmt: skip
-    frame.notes.append(COMPOSED)
-    return True
-
-
-def named_regions_picked(route: Route, series: list[Series]) -> str | None:
+def named_regions_picked(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
     """'둘 중 (전세가율) 높은 곳의 미분양은?': of two regions named or carried, the one the first
     housing series picks (its latest value), then the second series' latest value there."""
-    frame = route.frame
-    if frame is None or len(route.real_estate_regions) != 2:
-        return None
-    said = [m for m in frame.measures if m.name in BY_MEASURE]
-    if len({m.name for m in said}) != 2 or nested_measure(frame) != said[1].surface:
-        return None
-    side = pick_direction(frame)
-    first, second = (BY_MEASURE[m.name] for m in said)
-    ends = {k: s for s in series if (k := tuple(s.key.split(":", 1))) and s.points}
-    pairs = [(r, a, b) for r in route.real_estate_regions
-             if (a := ends.get((first, r))) and (b := ends.get((second, r)))]  # fmt: skip
-    if side is None or len(pairs) != 2:
-        return None
-    region, a, b = (min if side == "asc" else max)(pairs, key=lambda p: p[1].points[-1][1])
-    _, _, ko1, en1, unit1 = SPECS[first]
-    _, _, ko2, en2, unit2 = SPECS[second]
-    (m1, v1), (m2, v2) = a.points[-1], b.points[-1]
-    frame.notes.append(COMPOSED)
-    word = ("낮은", "lower") if side == "asc" else ("높은", "higher")
-    return lang_text(route.language,
-                     f"{ko1} 더 {word[0]} 곳: {region} {level(v1, unit1)} ({m1[:7]}) → {ko2} "
-                     f"{level(v2, unit2)} ({m2[:7]}).", f"The {word[1]} {en1}: {region} "
-                     f"{level(v1, unit1)} ({m1[:7]}) → {en2} {level(v2, unit2)} ({m2[:7]}).")  # fmt: skip
-
-
-def _change_ranking(resp: AgentResponse, ctx: RunContext, route: Route, template: str,
-                    move: str, labels: tuple[str, str, str]) -> bool:  # fmt: skip
-    """Each region's change from the window's base month to its latest month, the largest rise
-    (or fall) first; the window is the question's period (a year when none)."""
-    ko, en, unit = labels
-    frame = route.frame
-    moves = _region_moves(resp, ctx, route, template)
-    if not moves:
+    frame, named = route.frame, tuple(route.real_estate_regions)
+    said = [m for m in frame.measures if m.name in BY_MEASURE] if frame else []
+    side = (
+        pick_direction(frame)
+        if frame and len(named) == 2 and len({m.name for m in said}) == 2
+        else None
+    )
+    if side is None or nested_measure(frame) != said[1].surface:  # type: ignore[arg-type]
         return False
-    # '상승률': ranked and shown in %; a count said with a basis ('전월 대비 가장 많이 늘어난')
-    # is ranked by how many it added unless a rate is said
-    rate = _rate_asked(route) and (unit not in ("호", "건") or _rate_said(route))
-    growth = (lambda m: (m[3] / m[2] - 1) * 100 if m[2] else 0.0) if rate else (lambda m: m[1])
-    size = move in ("most", "least")
-    key = (lambda m: round(abs(growth(m)), 6)) if size else (lambda m: round(growth(m), 6))
-    moves.sort(key=key, reverse=move in ("up", "most"))
-    said = lambda m, rated: (f"{m[0]} {level(m[2], unit)} → {level(m[3], unit)} ("  # noqa: E731
-                             + (f"{growth(m):+.2f}%" if rated else signed(m[1], unit)) + ")")  # fmt: skip
-    span = f"{moves[0][4]} → {moves[0][5]}"
-    if frame is not None and frame.operation.kind != "rank" and move in ("up", "down"):
-        # '미분양 1년 전보다 늘어난 지역 몇 곳이야?': every region that moved that way, counted
-        # (each move in its unit: a ratio's in %p); '1년 상승률 3% 넘는 지역': past the bar on
-        # its change (its growth in % when a rate is asked)
-        op = frame.operation
-        barred = op.kind == "filter" and op.threshold is not None and op.comparator is not None
-        if barred:
-            bar, comparator = float(op.threshold or 0), str(op.comparator)
-            kept = [m for m in moves if meets(growth(m), comparator, bar)]
-            shown = f"{bar:g}%" if rate else level(bar, unit)
-            words = COMPARATOR_WORDS["ko" if route.language == "ko" else "en"][comparator]
-            head = (f"{ko} {'상승률' if rate else '변화'} {shown} {words}",
-                    f"{en} {'growth' if rate else 'change'} {words} {shown}")  # fmt: skip
-        else:
-            kept = [m for m in moves if (m[1] > 0 if move == "up" else m[1] < 0)]
-            head = (f"{josa(ko, '이/가')} {'늘어난' if move == 'up' else '줄어든'}",
-                    f"{en} {'rose' if move == 'up' else 'fell'}")  # fmt: skip
-        listed = ", ".join(said(m, barred and rate) for m in kept)
-        resp.key_points.append(lang_text(
-            route.language, f"{head[0]} 지역 ({span}): {len(kept)}곳 / {len(moves)}곳"
-            + (f" — {listed}." if kept else "."), f"Regions where {head[1]} ({span}): "
-            f"{len(kept)} of {len(moves)}" + (f" — {listed}." if kept else ".")))  # fmt: skip
-        return True
-    n = with_ties([key(m) for m in moves], (frame.operation.top_n if frame else None) or 3)
-    listed = ", ".join(said(m, rate) for m in moves[:n])
-    if size:
-        ko_head = f"{ko} 변화 폭이 {'큰' if move == 'most' else '작은'} 지역 순"
-        en_head = f"Regions by the size of the change in {en}, {'largest' if move == 'most' else 'smallest'} first"
-    elif rate:
-        ko_head = f"{ko} 상승률 {'높은' if move == 'up' else '낮은'} 지역 순"
-        en_head = f"Regions by {en} growth, {'highest' if move == 'up' else 'lowest'} first"
-    else:
-        ko_head = f"{ko} {'증가' if move == 'up' else '감소'} 폭이 큰 지역 순"
-        en_head = f"Regions by the {'rise' if move == 'up' else 'fall'} in {en}"
-    resp.key_points.append(lang_text(route.language, f"{ko_head} ({span}): {listed}.",
-                                     f"{en_head} ({span}): {listed}."))  # fmt: skip
-    return True
+    return _plan(resp, ctx, route, order=(BY_MEASURE[said[0].name], "level"), high=side != "asc",
+                 read=(BY_MEASURE[said[1].name], "level"), then="pick", named=named)  # fmt: skip
 
 
 def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> None:
@@ -648,7 +526,7 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
         ))  # fmt: skip
 
 
-_PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "집값", "중위", "price", "expensive", "cheap")
+_PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "저렴", "집값", "중위", "price", "expensive", "cheap")
 
 
 def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> bool:
