@@ -27,7 +27,12 @@ from agents.understanding.coverage import (
 )
 from agents.understanding.frame import COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
-from agents.understanding.vocabulary import region_members, sector_members, vocabulary
+from agents.understanding.vocabulary import (
+    find_phrases,
+    region_members,
+    sector_members,
+    vocabulary,
+)
 from agents.verdict import meets
 from agents.window_answer import asked_period
 from data_access import figures as fig
@@ -290,7 +295,9 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     reads = got.get(read, {}) if read else {}
     key = lambda t: round(abs(t[1].value) if size else t[1].value, 6)  # noqa: E731
     everyone = sorted(got[order].items() if order else (), key=key, reverse=high)
-    ordered = [(r, x) for r, x in everyone if (kept is None or r in kept) and (not read or r in reads)]  # fmt: skip
+    # a pick is made among every region ranked; its reading may then be the province's
+    ordered = [(r, x) for r, x in everyone if (kept is None or r in kept)
+               and (not read or r in reads or (then == "pick" and not named))]  # fmt: skip
     need = 2 if then == "gap" else max(len(named), 1)  # both ends; each region named
     if not got[bars[0][:2]] if bars and not (n or then) else not bars and len(ordered) < need:
         return False
@@ -325,7 +332,13 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     elif then == "pick":  # '미분양 가장 많은 지역의 전세가율': the first's pick, the second read
         (region, x), (_, _, ko2, en2, _) = ordered[0], SPECS[read[0]]  # type: ignore[index]
         rate = next((m.surface for m in frame.measures if m.name == "return"), "")  # type: ignore[union-attr]
-        red = (f"{rate} " if read[1] == "growth" and rate else "") + _said(reads[region], read[1])  # type: ignore[index]
+        held = region if region in reads else region.split()[0]  # '서울 서초구' → 서울's
+        red = (f"{rate} " if read[1] == "growth" and rate else "") + (_said(reads[held], read[1]) if held in reads else lang_text(lang, "없음", "not held"))  # type: ignore[index]  # fmt: skip
+        if held != region:  # the district's figure is not held: the province's, said
+            red += lang_text(lang, f" ({held} 값)", f" ({held}'s)")
+            resp.uncertainty.append(lang_text(
+                lang, f"{josa(ko2, '은/는')} {region} 단위로 없어 {held} 값으로 답했습니다.",
+                f"{en2} is not held for {region}: {held}'s is given."))  # fmt: skip
         what = {"growth": (f"{ko} 상승률", f"{en} growth"), "level": (ko, en),
                  "change": (f"{ko} {'증가' if high else '감소'}폭", f"{en} {'rise' if high else 'fall'}")}[how]  # fmt: skip
         which = (
@@ -471,8 +484,11 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
     rate = next((m for m in frame.measures if m.name == "return"), None)
     moved, grown = asked_move(before), rate is not None and rate.surface.lower() in before
     how = "growth" if grown else "change" if moved else "level"
+    after = low[len(before) + len(second.surface) :]  # what is read of the pick
+    changed = find_phrases(after, {"c": vocabulary()["change"]["period"]})  # '… 의 지수 1년 변화'
     read = ("growth" if rate is not None and not grown  # '… 구의 주택가격지수 1년 상승률'
-            else str(op.aggregate) if op.kind == "aggregate" else "level")  # fmt: skip
+            else str(op.aggregate) if op.kind == "aggregate"
+            else "change" if changed or asked_move(after) else "level")  # fmt: skip
     return _plan(resp, ctx, route, order=(one, how), high=moved == "up" if how == "change" else high,
                  read=(two, read), then="pick")  # fmt: skip
 

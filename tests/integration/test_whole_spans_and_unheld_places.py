@@ -157,3 +157,31 @@ def test_an_exchange_named_is_the_set_of_its_stocks(pg_pool: Any) -> None:
     )
     assert answer is not None and answer.status == "ok"
     assert answer.answer.startswith("**코스닥 종목**") and f"중 {count}종목" in answer.answer
+
+
+def test_a_pick_reads_the_change_asked_and_is_made_among_every_region(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'미분양이 가장 많은 지역의 주택가격지수 1년 변화' gave the index level; '주택가격지수가 1년
+    새 가장 많이 오른 지역의 미분양' picked among the regions holding unsold homes only (서울,
+    not 서울 서초구), each with status ok."""
+    last = "(SELECT max(month) FROM re_house_price_index)"
+    top = fetch_all("SELECT region FROM re_unsold_housing WHERE month = (SELECT max(month) FROM "
+                    "re_unsold_housing) AND region <> '전국' ORDER BY units DESC LIMIT 1", None,
+                    pg_pool)[0]["region"]  # fmt: skip
+    ends = fetch_all(
+        f"SELECT index_value FROM re_house_price_index WHERE region = %(r)s AND month IN ({last}, "
+        f"{last} - interval '1 year') ORDER BY month", {"r": top}, pg_pool)  # fmt: skip
+    answer = macro_answer("미분양이 가장 많은 지역의 주택가격지수 1년 변화", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    rise = float(ends[1]["index_value"]) - float(ends[0]["index_value"])
+    assert f": {top} " in answer.answer and f"주택가격지수 {rise:+.2f}" in answer.answer
+    riser = fetch_all(
+        f"SELECT a.region FROM re_house_price_index a JOIN re_house_price_index b ON a.region = "
+        f"b.region AND b.month = {last} - interval '1 year' WHERE a.month = {last} AND a.region "
+        "<> '전국' ORDER BY a.index_value - b.index_value DESC LIMIT 1", None, pg_pool)[0]["region"]  # fmt: skip
+    answer = macro_answer("주택가격지수가 1년 새 가장 많이 오른 지역의 미분양", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f": {riser} +" in answer.answer
+    if " " in riser:  # a district: the province's unsold homes, said
+        assert f"미분양은 {riser} 단위로 없어 {riser.split()[0]} 값으로" in answer.answer
