@@ -106,14 +106,16 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
         return WindowAsk(fig.Window(w.n, w.unit), stat, field, w.label("ko"),
                          w.label("en"))  # fmt: skip
     period = frame.period
-    if stat in _PERIOD_STATS or stat == "moving_average" or period is None:
+    # '고점 대비 하락률', '최고치는?' with no window: over a year, as every screen's period
+    label = period.label if period else "1y" if stat in ("max", "min") and not frame.span else None
+    if stat in _PERIOD_STATS or stat == "moving_average" or label is None:
         return None
-    if period.label == "ytd" and frame.span is None:  # '연초 이후 최고가': from the year's start
+    if label == "ytd" and frame.span is None:  # '연초 이후 최고가': from the year's start
         return WindowAsk(fig.Window(1, "this_year"), stat, frame.stat_field, "연초 이후",
                          "year to date")  # fmt: skip
-    if period.label not in _PERIOD_WINDOWS:
+    if label not in _PERIOD_WINDOWS:
         return None
-    n, unit = _PERIOD_WINDOWS[period.label]
+    n, unit = _PERIOD_WINDOWS[label]
     words = {"week": ("주", "week"), "month": ("개월", "month"), "year": ("년", "year")}[unit]
     return WindowAsk(fig.Window(n, unit), stat, frame.stat_field, f"최근 {n}{words[0]}",
                      f"last {n} {words[1]}{'s' if n > 1 else ''}")  # fmt: skip
@@ -257,8 +259,10 @@ def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bo
                       ko: bool) -> str:  # fmt: skip
     """'고점 대비', '이동평균 대비': the latest value's distance from the window's high, low or
     moving average (%p for a rate)."""
-    if f.at == f.last or f.value is None or (not rate and not f.value):
+    if f.value is None or (not rate and not f.value):
         return ""
+    if f.at == f.last:  # '고점 대비 하락률' at the high itself: no way down from it
+        return "; 최근 값이 그 값입니다" if ko else "; the latest is that value"
     gap = gap_text(f.latest, f.value, fmt, rate)
     return (f"; 최근 값 {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
             else f"; the latest, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip

@@ -509,8 +509,10 @@ def _picked_then_read(frame: QuestionFrame, read_any: bool = False) -> tuple[str
     for e in frame.of("sector"):  # '… 은행주의 PER' (Kiwi: 은행 + 주의): the sector's possessive
         if read is None and frame.question[e.end : e.end + 1] == "의":
             low = frame.question.lower()  # measure surfaces are lower case ('pbr')
-            after = [m for m in frame.measures if low.find(m.surface.lower(), e.end) > 0]
-            read = after[0].surface if after else None
+            # the first said after it, the longer at one place ('배당수익률' holds '수익률')
+            at = {m.surface: low.find(m.surface.lower(), e.end) for m in frame.measures}
+            after = sorted((a, -len(s), s) for s, a in at.items() if a > 0)
+            read = after[0][2] if after else None
     names = [m.name for m in frame.measures if m.name in SECTOR_FIELDS]
     said = next((m.name for m in frame.measures if m.surface == read), None)
     order = next((n for n in names if n != said), None)

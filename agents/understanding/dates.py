@@ -31,11 +31,12 @@ _SPANS: dict[str, tuple[Scale, int]] = {
     "전년": ("year", -1), "재작년": ("year", -2), "이달": ("month", 0), "금월": ("month", 0),
     "지난달": ("month", -1), "전월": ("month", -1), "저번달": ("month", -1),
     "지난주": ("week", -1), "이번주": ("week", 0), "금주": ("week", 0), "전주": ("week", -1),
+    "지지난주": ("week", -2), "지지난달": ("month", -2), "지지난해": ("year", -2),
 }  # fmt: skip
 _SCALES: dict[str, Scale] = {"해": "year", "년": "year", "year": "year", "분기": "quarter",
                              "quarter": "quarter", "달": "month", "월": "month", "month": "month",
                              "주": "week", "week": "week"}  # fmt: skip
-_OFFSETS = {"이번": 0, "this": 0, "지나": -1, "지난": -1, "전": -1, "직전": -1, "저번": -1,
+_OFFSETS = {"이번": 0, "this": 0, "지나": -1, "지난": -1, "지지난": -2, "전": -1, "직전": -1, "저번": -1,
             "last": -1, "previous": -1}  # fmt: skip
 # '지난달 15일', '이번 달 3일': a day of a month said by its place ('지난 15일' is a window), the
 # month words those of the spans above
@@ -115,6 +116,13 @@ def _span_at(tokens: tuple[Morpheme, ...], i: int,
     """The calendar span starting at token i, the index after it, and an edge said with it."""
     form = tokens[i].form.lower()
     before = {t.form.lower() for t in tokens[max(0, i - 2) : i]}
+    if (
+        form == "지난주"
+        and i
+        and tokens[i - 1].form == "지"
+        and tokens[i - 1].end == tokens[i].start
+    ):
+        return _weekday_of(_span("week", -2, today), "week", tokens, i + 1)  # Kiwi: 지 + 지난주
     if form in _WEEKDAYS and not before & _AHEAD:  # '금요일 종가': the last such day up to today
         day = today - timedelta(days=(today.weekday() - _WEEKDAYS[form]) % 7)
         return (day, day), i + 1, "last"
@@ -285,14 +293,25 @@ def read_named_day(text: str, today: date) -> DatePoint | None:
         return None
     month = int(m.group("m"))
     year = _said_year(m, today) or today.year - (month > today.month)
-    weekday = "월화수목금토일".index(m.group("d"))
-    days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
-            if date(year, month, d).weekday() == weekday]  # fmt: skip
-    n = _ORDINALS[m.group("n")]
-    if n > len(days):
+    weeks, n = _month_weeks(year, month), _ORDINALS[m.group("n")]
+    if n > len(weeks):
         return None
-    day = date(year, month, days[n - 1 if n > 0 else -1])
+    day = weeks[n - 1 if n > 0 else -1] + timedelta(days="월화수목금토일".index(m.group("d")))
     return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
+
+
+def _month_weeks(year: int, month: int) -> list[date]:
+    """The Mondays of a month's weeks: a week is the month's when its Thursday is (the week of
+    the 1st when it falls Monday to Thursday), as calendars number weeks."""
+    first = date(year, month, 1)
+    monday = first - timedelta(days=first.weekday())
+    if (monday + timedelta(days=3)).month != month:
+        monday += timedelta(days=7)
+    weeks = []
+    while (monday + timedelta(days=3)).month == month:
+        weeks.append(monday)
+        monday += timedelta(days=7)
+    return weeks
 
 
 def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead | None:
@@ -322,15 +341,12 @@ _NTH_WEEK = re.compile(_YEAR_SAID + r"?(?P<m>\d{1,2})\s*월\s*(?P<n>" + "|".join
 
 
 def _nth_week(text: str, today: date) -> SpanRead | None:
-    """'3월 둘째 주': the Monday-to-Sunday week from the month's Nth Monday ('마지막 주' the
-    last), of the latest such month that has come (a year said: of it)."""
+    """'3월 둘째 주': the month's Nth Monday-to-Sunday week ('마지막 주' the last; weeks as
+    `_month_weeks` numbers them), of the latest such month that has come (a year said: of it)."""
     if (m := _NTH_WEEK.search(text)) is None or not 1 <= (month := int(m.group("m"))) <= 12:
         return None
     year = _said_year(m, today) or today.year - (month > today.month)
-    first = date(year, month, 1)
-    mondays = [first + timedelta(days=d) for d in range((7 - first.weekday()) % 7,
-                                                        calendar.monthrange(year, month)[1], 7)]  # fmt: skip
-    n = _ORDINALS[m.group("n")]
+    mondays, n = _month_weeks(year, month), _ORDINALS[m.group("n")]
     if n > len(mondays) or (start := mondays[n - 1 if n > 0 else -1]) > today:
         return None
     label = f"{year}년 {month}월 {m.group('n')} 주"
@@ -361,10 +377,10 @@ def _quarter(text: str, today: date) -> SpanRead | None:
 
 
 # 'over the last month' is a window; 'last month' the calendar month
-_RELATIVE_MONTH = re.compile(r"(?:(?<!the )(?P<o>지난|저번|이번|last|previous|this)\s*(?:달|month\b)|"
+_RELATIVE_MONTH = re.compile(r"(?:(?<!the )(?P<o>지지난|지난|저번|이번|last|previous|this)\s*(?:달|month\b)|"
                              r"(?P<w>전월|이달|금월))" + _NOT_WHOLE)  # fmt: skip
 # '전주' is also a city: only '지난주', '저번 주', '이번 주', '금주'
-_RELATIVE_WEEK = re.compile(r"(?:(?P<o>지난|저번|이번|last|previous|this)\s*(?:주(?![가-힣])|"
+_RELATIVE_WEEK = re.compile(r"(?:(?P<o>지지난|지난|저번|이번|last|previous|this)\s*(?:주(?![가-힣])|"
                             r"week\b)|(?P<w>금주))" + _NOT_WHOLE)  # fmt: skip
 
 
@@ -372,16 +388,21 @@ def _week_or_month(text: str, today: date) -> SpanRead | None:
     """'지난달 수익률', '이번 주 평균': the calendar month or week (Monday to Sunday) before or
     holding the data's last day."""
     if m := _RELATIVE_MONTH.search(text):
-        said = m.group("o") or m.group("w")
-        first, last = _span("month", 0 if said in ("이번", "이달", "금월", "this") else -1, today)
+        first, last = _span("month", _back(m.group("o") or m.group("w")), today)
         label = first.isoformat()[:7]
         return SpanRead(first, last, label, label, *m.span())
     if m := _RELATIVE_WEEK.search(text):
-        this = (m.group("o") or m.group("w")) in ("이번", "금주", "this")
-        first, last = _span("week", 0 if this else -1, today)  # the dates follow the label
-        return SpanRead(first, last, "이번 주" if this else "지난주", "this week" if this
-                        else "last week", *m.span())  # fmt: skip
+        back = _back(m.group("o") or m.group("w"))
+        first, last = _span("week", back, today)  # the dates follow the label
+        ko, en = {0: ("이번 주", "this week"), -1: ("지난주", "last week")}.get(
+            back, (f"{first} 주", f"week of {first}"))  # fmt: skip
+        return SpanRead(first, last, ko, en, *m.span())
     return None
+
+
+def _back(said: str) -> int:
+    """How many weeks or months back a word says ('이번' 0, '지난' 1 back, '지지난' 2)."""
+    return 0 if said in ("이번", "이달", "금월", "금주", "this") else -2 if said == "지지난" else -1
 
 
 def _year_part(text: str, today: date) -> SpanRead | None:

@@ -48,6 +48,7 @@ _CACHE_TTL_S = 300.0
 _MARKET_WORDS = ("미국", "국내", "코리아", "글로벌")
 
 # a share-class note at the end of an ETF name, often left out when asked: (합성), (H), (합성 H)
+_ENT = re.compile(r"\s*Ent\.?$")  # a name's English 'Ent.' is said '엔터' in Korean
 _SHARE_CLASS = re.compile(r"\((?:합성|H|합성 H)\)$")
 
 
@@ -107,6 +108,8 @@ class Lexicon:
             spoken = spelled_initials(name)
             if spoken != name:  # 'SK하이닉스' said '에스케이하이닉스', '삼성SDI' '삼성에스디아이'
                 out.append((fold(spoken), "stock", code, name))
+            if (said := _ENT.sub("엔터", name)) != name:  # 'JYP Ent.' said 'JYP엔터'
+                out.append((fold(said), "stock", code, name))
         out += [(fold(t), "tag", t, t) for t in self.tags]
         out += [(fold(en), "tag", ko, ko) for en, ko in TAG_SYNONYMS.items() if ko in self.tags]
         for name, name_en in self.managers.items():

@@ -310,6 +310,9 @@ def _closest(question: str, start: int, end: int, choices: list[str],
     if not found or found[0][1] == 0:
         return None  # an exact name is the lexicon's, not a typo
     choice = choices[found[0][2]]
+    short = {w for w in re.findall(r"[a-z]+", query) if len(w) <= 3}
+    if not short <= set(re.findall(r"[a-z]+", choice)):
+        return None  # initials name the company ('JYP 엔터' is not 'YG엔터' misspelt)
     inside = choice[:3] == query[:3] and choice[-2:] == query[-2:]  # 'KODEX 인버어스': a syllable
     if abs(len(choice) - len(query)) > (limit if inside else 1):  # added inside the name
         return None  # a part of a longer name ('투자증권' in NH투자증권) is not a typo of it

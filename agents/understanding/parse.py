@@ -1088,6 +1088,15 @@ def _read_measures(frame: QuestionFrame, text: str, *, funds: bool = True) -> st
             )
         if hit.phrase not in aggregate_words:
             text = _blank(text, hit.start, hit.end)
+    for name, said_as in voc["measure_parts"].items():  # '주가가 이익의 몇 배': the P/E
+        if name == "note" or any(m.name == name for m in frame.measures):
+            continue
+        for span in filter(None, (_parts_said(frame.question, parts) for parts in said_as)):
+            words = frame.question[span[0] : span[1]]
+            frame.measures = [m for m in frame.measures if m.surface not in words]  # '주가'
+            frame.measures.append(Measure(name=name, unit=MEASURE_UNITS[name], surface=words))
+            text = _blank(text, *span)
+            break
     split = _HOLDINGS_SPLIT.search(text)  # '보유 상위 3종목': the holdings, a rank between
     if split and not any(m.name == "holdings" for m in frame.measures):
         frame.measures.append(Measure(name="holdings", unit="", surface="보유"))
@@ -1110,6 +1119,23 @@ def _read_measures(frame: QuestionFrame, text: str, *, funds: bool = True) -> st
 
 
 _HOLDS_MUCH = re.compile(r"(많이)\s*(?:담|보유|편입|들고)")
+
+
+def _parts_said(question: str, parts: list[str]) -> tuple[int, int] | None:
+    """Where every part of a figure is said, each a morpheme of its own ('영업이익' is 영업 +
+    이익 glued: another word, not the part '이익'), or None."""
+    tokens = analyse(question)
+    found = []
+    for part in parts:
+        at = next((i for i, t in enumerate(tokens) if t.form == part), None)
+        if at is None:
+            return None
+        before = tokens[at - 1] if at else None
+        if before and before.end == tokens[at].start and before.tag.startswith("NN") and (
+                before.form not in parts):  # fmt: skip
+            return None
+        found.append(tokens[at])
+    return min(t.start for t in found), max(t.end for t in found)
 
 
 _HOUSING_WORD = re.compile(r"아파트|실거래|주택|부동산")  # '경기 아파트 거래량': 경기 the place

@@ -210,8 +210,9 @@ def vocabulary_words() -> frozenset[str]:
                     walk(item)
 
     for key, value in vocabulary().items():
-        # names, not words; a region's English name is known only if the region is held
-        if key not in ("note", "version", "company_suffixes", "region_names_en"):
+        # names, not words; a region's English name is known only if the region is held;
+        # a figure's parts ('이익') are words only together, read as that figure
+        if key not in ("note", "version", "company_suffixes", "region_names_en", "measure_parts"):
             walk(value)
     return frozenset(words)
 

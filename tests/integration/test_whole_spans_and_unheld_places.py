@@ -185,3 +185,39 @@ def test_a_pick_reads_the_change_asked_and_is_made_among_every_region(
     assert f": {riser} +" in answer.answer
     if " " in riser:  # a district: the province's unsold homes, said
         assert f"미분양은 {riser} 단위로 없어 {riser.split()[0]} 값으로" in answer.answer
+
+
+def test_two_weeks_back_the_weeks_of_a_month_and_a_name_said_in_korean(pg_pool: Any) -> None:
+    """r156–r159: 'HLB 지지난주 수요일 종가' read 지난주; '8월 마지막 주' took the week of
+    8/31 (four September days): a month's week is the one its Thursday falls in; 'JYP 엔터 종가'
+    was read as 와이지엔터테인먼트 (YG엔터, two letters away)."""
+    today = _last_session(pg_pool)
+    wednesday = today - timedelta(days=today.weekday() + 14 - 2)
+    code = fetch_all("SELECT code FROM stocks WHERE name = 'HLB'", None, pg_pool)[0]["code"]
+    day, close = _close_on_or_before(pg_pool, code, wednesday)
+    answer = answer_stock_question("HLB 지지난주 수요일 종가", pool=pg_pool, history=[])
+    assert answer is not None and f"종가 {close:,.0f}원 ({day})" in answer.answer
+    august_31 = date(today.year, 8, 31)
+    last_thursday = august_31 - timedelta(days=(august_31.weekday() - 3) % 7)
+    monday = last_thursday - timedelta(days=3)
+    answer = answer_stock_question("삼성전자 8월 마지막 주 평균 종가", pool=pg_pool, history=[])
+    assert answer is not None and f"({monday} ~ " in answer.answer
+    jyp = fetch_all("SELECT code FROM stocks WHERE name LIKE 'JYP%%'", None, pg_pool)[0]["code"]
+    answer = answer_stock_question("JYP 엔터 종가", pool=pg_pool, history=[])
+    assert answer is not None and f"({jyp})" in answer.answer and "읽었습니다" not in answer.answer
+
+
+def test_a_figure_said_by_its_parts_and_a_pick_read_by_the_longer_word(pg_pool: Any) -> None:
+    """'주가가 이익의 몇 배', '장부가 대비 몇 배', '시장가치' were said unread or dropped; '1년
+    수익률이 가장 나쁜 화학주의 배당수익률' picked by the dividend yield ('배당수익률' holds
+    '수익률', found first after the possessive)."""
+    for asked, said in (("현대모비스 주가가 이익의 몇 배 수준이야", "PER "),
+                        ("코웨이 장부가 대비 몇 배에 거래돼", "PBR "),
+                        ("Visa 시장가치 규모", "시가총액 "), ("농심 한 주당 벌어들인 이익", "EPS")):  # fmt: skip
+        answer = answer_stock_question(asked, pool=pg_pool, history=[])
+        assert answer is not None and answer.status == "ok" and said in answer.answer, asked
+    answer = answer_stock_question("삼성전자 영업이익 대비 주가", pool=pg_pool, history=[])
+    assert answer is not None and "PER" not in answer.answer  # 영업이익 is another word
+    answer = answer_stock_question("1년 수익률이 가장 나쁜 화학주의 배당수익률", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and "1년 수익률 가장 낮은 종목의 배당수익률" in answer.answer
