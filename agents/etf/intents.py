@@ -183,8 +183,8 @@ def detect_plan(
         plan.measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                             "close")  # fmt: skip
         mark_read(frame, *PER_READ)
-    elif _month_asked(plan, frame):
-        plan.intent = "etf_window"  # '10월 평균 종가', '10월 수익률': that calendar month's days
+    elif stat := _span_asked(plan, frame):  # '10월 평균 종가', '작년 최고가': the span's days
+        plan.intent = _window_figure(plan, frame, stat, plan.measure or "close")
     elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
         plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
     elif frame.as_of_date and not (frame.span and frame.span.used) and plan.intent not in (
@@ -302,28 +302,20 @@ def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     return True
 
 
-def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
-    """One ETF's figure over a span named whole ('KODEX 200 10월 평균 종가', '3분기 수익률',
-    '작년 최고가'): read from that span's own sessions, not the latest window."""
+def _span_asked(plan: Plan, frame: QuestionFrame) -> str | None:
+    """One ETF's statistic over a span named whole ('KODEX 200 10월 평균 종가', '3분기 수익률',
+    '작년 최고가'), read from that span's own sessions, not the latest window; None if not."""
     op = frame.operation
     asked = op.aggregate in ("avg", "sum", "max", "min") or plan.measure == "return" or (
         frame.measure() == "return")  # fmt: skip
-    if frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked:
-        return False
-    if frame.statistic in ("up_days", "down_days"):
-        return False  # a count of days over a span: not the price tool's (the coverage says so)
-    if plan.intent not in ("etf_measure", "etf_prices"):
-        return False
-    plan.span = frame.span
-    frame.span.used = True
-    asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
-                         None)  # fmt: skip
+    if (frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked
+            or plan.intent not in ("etf_measure", "etf_prices")
+            or frame.statistic in ("up_days", "down_days")):  # fmt: skip
+        return None  # a count of days over a span is not the price tool's (the coverage says so)
     returned = frame.measure() == "return" and op.aggregate is None
-    plan.measure = "close" if returned else asked_measure or "close"
-    stat = "return" if returned else op.aggregate or "avg"
-    plan.window = WindowAsk(fig.Window(1, "session"), stat, plan.measure, frame.span.label_ko,
-                            frame.span.label_en)  # fmt: skip
-    return True
+    plan.measure = "close" if returned else next(
+        (m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)), "close")  # fmt: skip
+    return "return" if returned else op.aggregate or "avg"
 
 
 def _dated_value(plan: Plan) -> bool:
