@@ -32,7 +32,8 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
 _PERIOD_STATS = frozenset({"return", "change", "volatility"})
 # the price tool's calendar windows (a model may ask for them), by their names
 _NAMED = {"prev_week": ("지난주", "last week"), "prev_month": ("지난달", "last month"),
-          "this_week": ("이번 주", "this week"), "this_month": ("이번 달", "this month")}  # fmt: skip
+          "this_week": ("이번 주", "this week"), "this_month": ("이번 달", "this month"),
+          "this_year": ("연초 이후", "year to date")}  # fmt: skip
 _KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성", "drawdown": "최대 낙폭",  # per year
        "max_move": "가장 크게 오른 날", "min_move": "가장 크게 내린 날"}  # fmt: skip
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
@@ -130,7 +131,8 @@ def asked_period(frame: QuestionFrame | None) -> fig.Period:
 
 
 def window_labels(window: fig.Window) -> tuple[str, str]:
-    """'최근 10거래일' / 'last 10 sessions'; a calendar week or month by its name ('지난달')."""
+    """'최근 10거래일' / 'last 10 sessions'; a calendar week, month or year to date by its name
+    ('지난달', '연초 이후')."""
     if window.unit in _NAMED:
         return _NAMED[window.unit]
     read = WindowRead(n=window.n, unit=window.unit, surface="", start=0, end=0)  # type: ignore[arg-type]

@@ -93,11 +93,6 @@ STOCK_FIELDS = ("close", "high", "low", "volume", "high_low")  # get_stock_price
 WINDOW_UNITS = fig.WINDOW_UNITS
 
 
-def labels(window: fig.Window) -> tuple[str, str]:
-    """A window's words (window_answer.window_labels), a year to date too."""
-    return ("연초 이후", "year to date") if window.unit == "this_year" else window_labels(window)
-
-
 SummaryPart = Literal["ends", "range", "all"]
 SUMMARY_PARTS = ("ends", "range", "all")
 MAX_CODES_PER_CALL = 5000  # every ETF listed in Korea several times over
@@ -561,7 +556,7 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
     if ask.field in ("high", "low") and ask.statistic in ("max", "min"):  # against the close
         figure = replace(figure, latest=points("close")[-1][1])
     said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
-        labels(ask.window))  # fmt: skip
+        window_labels(ask.window))  # fmt: skip
     past = bool(ask.span) and ask.span[1] < date.fromisoformat(daily[0]["date"])  # type: ignore[index]
     words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar, past=past)
     ko, en = daily_words(ask.field)

@@ -20,7 +20,6 @@ from agents.etf.data import (  # the price tool's
     PRICE_PERIODS,
     SESSION_FIELDS,
     WINDOW_UNITS,
-    labels,
     period_words,
     readable,
 )
@@ -57,7 +56,7 @@ from agents.understanding.parse import (
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
-from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask
+from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
@@ -1031,7 +1030,7 @@ def _to_date(frame: QuestionFrame) -> WindowAsk | None:
     if label not in ("ytd", "mtd") or stat is None or stat in ("return", "change", "volatility"):
         return None
     window = fig.Window(1, "this_year" if label == "ytd" else "this_month")
-    return WindowAsk(window, stat, frame.stat_field, *labels(window))
+    return WindowAsk(window, stat, frame.stat_field, *window_labels(window))
 
 
 def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> Intent:
@@ -1054,7 +1053,7 @@ def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "cl
     month, unless said), of each ETF named."""
     default = default or ("1y" if stat == "volatility" else "1m")
     asked, span = _window_of(plan, frame, default), frame.span if spans else None
-    said = labels(asked)
+    said = window_labels(asked)
     if span is not None and not span.used and frame.window is None and frame.period is None:
         plan.span, span.used = span, True  # '작년': its own sessions
         said = (span.label_ko, span.label_en)
@@ -1104,7 +1103,7 @@ def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None
     if label not in _PERIOD_WINDOWS or label in ("ytd", "mtd"):
         return None
     window = fig.Window(*_PERIOD_WINDOWS[label])
-    return WindowAsk(window, "change", measure, *labels(window))
+    return WindowAsk(window, "change", measure, *window_labels(window))
 
 
 def _days_over_bar(plan: Plan, frame: QuestionFrame, measure: str | None) -> bool:
