@@ -61,8 +61,8 @@ from data_access import figures as fig
 from data_access.seed.news_text import particles
 
 Intent = Literal[
-    "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
-    "top_holders", "list_tags", "etf_info", "stock_lookup",
+    "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "list_tags",
+    "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
     "etf_window", "holdings_counts", "define",
@@ -382,7 +382,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if relation == "together" and stocks >= 2:
         if op.kind in ("rank", "filter", "aggregate") and of_a_set:
             return _set_intent(plan, frame, "holders")  # '… 모두 담은 ETF 중 보수가 가장 싼 것'
-        return "two_stock_holders"
+        return _by_weight(plan, frame)
     if relation in ("holders", "together") and negations(analyse(frame.question), frame.question):
         plan.without_stocks = True  # '삼성전자 안 담은 ETF 중 …': every ETF but the holders
         mark_read(frame, NEGATION)
@@ -393,11 +393,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
                                                   (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
             return _set_intent(plan, frame, "holders")  # scoped ('… 높은 반도체 ETF') or filtered
-        if MANAGER_ASKED.search(plan.question) and not op.group_by:  # '… 담은 ETF의 운용사'
-            op.kind, op.direction = "rank", op.direction or "desc"
-            frame.measures = frame.measures or [Measure(name="weight", unit="%")]
-            return _set_intent(plan, frame, "holders")
-        return "top_holders"
+        return _by_weight(plan, frame)
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
     if etfs >= 2 and measure == "holdings" and (
@@ -434,7 +430,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _single_etf(plan, frame)
     if stocks >= 2 and op.kind in ("compare", "difference"):
         plan.unanswered.append(_text(plan, "stock_compare"))
-        return "two_stock_holders" if relation else "stock_prices"
+        return _by_weight(plan, frame) if relation else "stock_prices"
     if stocks == 1:
         return _single_stock(plan, frame)
     if plan.benchmark and not (plan.tags or plan.managers):
@@ -792,6 +788,14 @@ _SIDE_BY_SIDE = frozenset({"expense_ratio", "return", "net_assets", "close", "vo
 def _decline(plan: Plan, kind: str, what: str) -> Intent:
     plan.decline_reason = f"{kind}:{what}"
     return "declined"
+
+
+def _by_weight(plan: Plan, frame: QuestionFrame) -> Intent:
+    """'삼성전자를 가장 많이 담은 ETF', '엔비디아와 애플을 모두 담은 ETF': the funds holding every
+    stock named, by its weight (summed) in each fund's latest snapshot, largest first."""
+    frame.operation.kind, frame.operation.direction = "rank", frame.operation.direction or "desc"
+    frame.measures = frame.measures or [Measure(name="weight", unit="%")]
+    return _set_intent(plan, frame, "holders")
 
 
 def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
@@ -1171,7 +1175,7 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.unanswered.append(_text(plan, "stock_measure", measure))
     if measure == "weight":  # '삼성전자 비중' with no fund named: its weight in each holder
         frame.relation = "holders"
-        return "top_holders"
+        return _by_weight(plan, frame)
     return "stock_lookup"
 
 

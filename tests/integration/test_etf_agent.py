@@ -69,7 +69,7 @@ def test_seed_example_1_top_holders(ask: Any, pg_pool: Any) -> None:
     )
     top = max(latest, key=lambda r: float(r["weight"]))
     first_line = answer.answer.splitlines()[1]
-    assert first_line == f"1. {top['name']} ({top['etf_code']}): {float(top['weight']):.2f}%"
+    assert first_line == f"1. {top['name']} ({top['etf_code']}): 비중 {float(top['weight']):.2f}%"
     assert tools_called(answer) == ["stock_search", "graph_query"]
     assert answer.mode == "offline" and answer.status == "ok" and answer.cost_usd == 0
 
@@ -121,7 +121,10 @@ def test_seed_example_3_tag_by_expense_ratio(ask: Any, pg_pool: Any) -> None:
         ("미래에셋자산운용 ETF 목록", ["graph_query"],
          "SELECT ', ' || count(*) || '개):' AS fact FROM etfs WHERE manager = '미래에셋자산운용'"),
         ("삼성전자와 SK하이닉스를 동시에 보유한 ETF", ["stock_search", "stock_search", "graph_query"],
-         "SELECT '동시에 보유한 ETF' AS fact"),
+         "WITH l AS (SELECT etf_code, max(as_of_date) d FROM etf_holdings GROUP BY etf_code) "
+         "SELECT '(합산 비중 높은 순, ' || count(*) || '개):' AS fact FROM l WHERE (SELECT count(*) "
+         "FROM etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = l.etf_code AND "
+         "h.as_of_date = l.d AND s.code IN ('005930', '000660')) = 2"),
         ("Compare KODEX 200 and TIGER 200", ["etf_search", "etf_search", "compare_etfs"],
          "SELECT 'Lowest expense ratio' AS fact"),
     ],
