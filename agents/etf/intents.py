@@ -971,7 +971,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
-    window = window_ask(frame) or _to_date(frame)  # '최근 10거래일 평균 종가': one figure
+    window = window_ask(frame)  # '최근 10거래일 평균 종가': one figure
     field = _window_field(frame, measure) if window is not None else None
     if window is not None and field and window.window.unit in WINDOW_UNITS:
         plan.window, plan.measure = window, field
@@ -1025,16 +1025,6 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"), "6m": (6, "month"),
                    "1y": (1, "year"), "ytd": (1, "this_year"), "mtd": (1, "this_month")}  # fmt: skip
 _LABEL_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
-
-
-def _to_date(frame: QuestionFrame) -> WindowAsk | None:
-    """'average close year to date', '이번 달 들어 최고가': a level's statistic over the year or
-    month to date (the shared window reader takes the named periods of 1W to 1Y only)."""
-    label, stat = frame.period.label if frame.period else None, frame.statistic
-    if label not in ("ytd", "mtd") or stat is None or stat in ("return", "change", "volatility"):
-        return None
-    window = fig.Window(1, "this_year" if label == "ytd" else "this_month")
-    return WindowAsk(window, stat, frame.stat_field, *window_labels(window))
 
 
 def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> Intent:
