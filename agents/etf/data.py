@@ -541,15 +541,18 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
         return [(date.fromisoformat(d["date"]), float(v))
                 for d in reversed(daily) if d.get("close") and (v := value(d, field)) is not None]  # fmt: skip
 
-    rate = ask.field == "premium"  # a rate: moves and gaps in %p
+    rate, window, past = ask.field == "premium", ask.window, False  # a rate: moves in %p
+    if ask.span:  # its sessions, its last one its latest; not answered from part of it
+        past = bool(daily) and ask.span[1].isoformat() < daily[0]["date"]  # it has ended
+        daily = [d for d in daily if d["date"] <= ask.span[1].isoformat()]
+        found = points("high" if ask.field == "high_low" else ask.field)
+        window = fig.Window(sum(1 for day, _ in found if day >= ask.span[0]), "session")
+        if not window.n or found[0][0] > ask.span[0]:
+            return None
     if ask.field == "high_low":  # a stock's highest high and lowest low ('최고가와 최저가')
-        figure = fig.window_extremes(points("high"), points("low"), ask.window)
-    elif ask.span:  # a span the rows do not reach back to is not answered from part of it
-        found = points(ask.field)
-        figure = (fig.span_statistic(found, *ask.span, ask.statistic, rate=rate)
-                  if found and found[0][0] <= ask.span[0] else None)  # fmt: skip
+        figure = fig.window_extremes(points("high"), points("low"), window)
     else:
-        figure = fig.window_statistic(points(ask.field), ask.window, ask.statistic, rate=rate,
+        figure = fig.window_statistic(points(ask.field), window, ask.statistic, rate=rate,
                                       threshold=ask.bar)  # fmt: skip
     if figure is None or figure.value is None:
         return None
@@ -557,7 +560,6 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
         figure = replace(figure, latest=points("close")[-1][1])
     said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
         window_labels(ask.window))  # fmt: skip
-    past = bool(ask.span) and ask.span[1] < date.fromisoformat(daily[0]["date"])  # type: ignore[index]
     words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar, past=past)
     ko, en = daily_words(ask.field)
 

@@ -1038,16 +1038,15 @@ def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> In
         field = "high" if aggregate == "max" else "low"
     if {"high", "low"} <= {m.name for m in frame.measures}:
         stat, field = "extremes", "close" if plan.etfs else "high_low"
-    return _window_figure(plan, frame, stat, field, "3m", spans=bool(plan.etfs))
+    return _window_figure(plan, frame, stat, field, "3m")
 
 
 def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close",
-                   default: str | None = None, spans: bool = True) -> Intent:  # fmt: skip
-    """One statistic of a daily figure over the window asked (a year for a volatility, else a
-    month, unless said), of each ETF named."""
-    default = default or ("1y" if stat == "volatility" else "1m")
-    asked, span = _window_of(plan, frame, default), frame.span if spans else None
-    said = window_labels(asked)
+                   default: str | None = None) -> Intent:  # fmt: skip
+    """One statistic of a daily figure over the window or span asked (a year for a volatility,
+    else a month, unless said), of each ETF named (or the stock)."""
+    asked = _window_of(plan, frame, default or ("1y" if stat == "volatility" else "1m"))
+    said, span = window_labels(asked), frame.span
     if span is not None and not span.used and frame.window is None and frame.period is None:
         plan.span, span.used = span, True  # '작년': its own sessions
         said = (span.label_ko, span.label_en)

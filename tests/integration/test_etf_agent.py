@@ -768,3 +768,20 @@ def test_a_calendar_month_of_one_etf_is_that_months_sessions(ask: Any, pg_pool: 
     assert f"수익률: {rate:+.2f}%" in ask("KODEX 200 10월 수익률").answer
     old = ask("KODEX 200 2024년 1월 평균 종가")
     assert old.status == "partial" and "가격 데이터 범위 밖" in old.answer
+
+
+def test_a_stocks_extreme_over_a_span_said(ask: Any, pg_pool: Any) -> None:
+    """'삼성전자 작년 최고가' in the ETF chat read 3 months with '작년' unread: it is the span's
+    highest high (SQL), read against the span's last close, not today's."""
+    row = sql(
+        pg_pool,
+        "WITH y AS (SELECT date_trunc('year', max(trade_date)) AS this FROM stock_prices WHERE "
+        "security_id = 'KR:005930'), p AS (SELECT trade_date, high, close FROM stock_prices, y "
+        "WHERE security_id = 'KR:005930' AND trade_date >= y.this - interval '1 year' AND "
+        "trade_date < y.this) SELECT max(high) AS hi, (SELECT close FROM p ORDER BY trade_date "
+        "DESC LIMIT 1) AS last FROM p",
+    )[0]
+    answer = ask("삼성전자 작년 최고가")
+    assert answer.status == "ok", answer.answer
+    assert f"최고치: {float(row['hi']):,.0f}원" in answer.answer
+    assert f"기간 마지막 종가 {float(row['last']):,.0f}원" in answer.answer
