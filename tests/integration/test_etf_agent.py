@@ -736,7 +736,7 @@ def test_everyday_phrasings_answer_what_they_ask(ask: Any, pg_pool: Any) -> None
     cheap = ask("보수 싼 미국 ETF 좀 보여줘")
     fees = [float(f) for f in re.findall(r"총보수 ([\d.]+)%", cheap.answer)]
     assert cheap.payload["declined"] is False and fees == sorted(fees) and fees
-    assert "SK하이닉스(000660)" in ask("하닉 비중 높은 ETF 3개").answer
+    assert "SK하이닉스를 담은 ETF (비중 높은 순 상위 3개" in ask("하닉 비중 높은 ETF 3개").answer
 
 
 def test_an_assets_own_price_a_measure_we_lack_and_chit_chat(ask: Any) -> None:
