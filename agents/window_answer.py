@@ -32,14 +32,18 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
 _PERIOD_STATS = frozenset({"return", "change", "volatility"})
 # the price tool's calendar windows (a model may ask for them), by their names
 _NAMED = {"prev_week": ("지난주", "last week"), "prev_month": ("지난달", "last month"),
-          "this_week": ("이번 주", "this week"), "this_month": ("이번 달", "this month")}  # fmt: skip
-_KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성"}  # the trace's words, and per year
+          "this_week": ("이번 주", "this week"), "this_month": ("이번 달", "this month"),
+          "this_year": ("연초 이후", "year to date")}  # fmt: skip
+_KO = {**STAT_WORDS_KO, "volatility": "연환산 변동성", "drawdown": "최대 낙폭",  # per year
+       "max_move": "가장 크게 오른 날", "min_move": "가장 크게 내린 날"}  # fmt: skip
 _EN = {"avg": "average", "moving_average": "moving average", "sum": "total", "max": "high",
        "min": "low", "range": "high-low range", "extremes": "high and low", "return": "return",
        "change": "change", "volatility": "annualized volatility",
        "std": "standard deviation", "up_days": "up sessions", "down_days": "down sessions",
        "days_above": "days above", "days_at_least": "days at or above",
-       "days_below": "days below", "days_at_most": "days at or below"}  # fmt: skip
+       "days_below": "days below", "days_at_most": "days at or below",
+       "drawdown": "maximum drawdown", "max_move": "largest one-day rise",
+       "min_move": "largest one-day fall"}  # fmt: skip
 _BAR_KO = {
     "days_above": "초과",
     "days_at_least": "이상",
@@ -57,6 +61,7 @@ class WindowAsk:
     label_en: str
     threshold: float | None = None  # '3% 이상 오른 날': the daily move (%) a day must reach
     ever: bool = False  # '넘은 적 있어?': the days over a bar lead with a yes or no
+    past: bool = False  # a span that has ended ('작년'): its last value is no latest one
 
     def label(self, lang: str) -> str:
         return self.label_ko if lang == "ko" else self.label_en
@@ -128,7 +133,8 @@ def asked_period(frame: QuestionFrame | None) -> fig.Period:
 
 
 def window_labels(window: fig.Window) -> tuple[str, str]:
-    """'최근 10거래일' / 'last 10 sessions'; a calendar week or month by its name ('지난달')."""
+    """'최근 10거래일' / 'last 10 sessions'; a calendar week, month or year to date by its name
+    ('지난달', '연초 이후')."""
     if window.unit in _NAMED:
         return _NAMED[window.unit]
     read = WindowRead(n=window.n, unit=window.unit, surface="", start=0, end=0)  # type: ignore[arg-type]
@@ -154,7 +160,7 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         return f"{name} {span} {word}: 계산할 수 없습니다." if ko else f"{name} {span} {word}: n/a."
     if f.stat in ("max", "min"):
         body = f"{fmt(f.value)} ({f.at})" if ko else f"{fmt(f.value)} on {f.at}"
-        body += _from_the_extreme(f, fmt, rate, ko)
+        body += _from_the_extreme(f, fmt, rate, ko, ask)
     elif f.stat == "range" and f.high and f.low:  # a width: never negative, so no sign
         width = f"{f.value:.2f}%p ({f.value * 100:,.0f}bp)" if rate else fmt(f.value)
         if not rate and f.low[1]:  # the width as a share of the low too ('몇 %야?')
@@ -167,6 +173,14 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         body = f"{f.value:+.2f}% ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
     elif f.stat == "change" and f.base:
         body = f"{_signed(f.value, fmt, rate)} ({fmt(f.base[1])} {f.base[0]} → {fmt(f.latest)} {f.last})"
+    elif f.stat == "drawdown" and f.high and f.low:  # closes from a running high
+        body = (f"{f.value:.2f}% (고점 {f.high[0]} → 저점 {f.low[0]})" if ko
+                else f"{f.value:.2f}% (peak {f.high[0]} → trough {f.low[0]})")  # fmt: skip
+    elif f.stat in ("max_move", "min_move") and f.base and f.at:  # the day against the one before
+        (day, before), unit = f.base, "%p" if rate else "%"
+        after = before + f.value if rate else before * (1 + f.value / 100)
+        body = (f"{f.at} {f.value:+.2f}{unit} ({'종가' if ko else 'close'} {fmt(before)} ({day}) "
+                f"→ {fmt(after)})")  # fmt: skip
     elif f.stat == "extremes" and f.high and f.low:
         body = (f"최고 {fmt(f.high[1])} ({f.high[0]}), 최저 {fmt(f.low[1])} ({f.low[0]})" if ko
                 else f"high {fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]}")  # fmt: skip
@@ -184,7 +198,7 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
                 f"대비, {f.count}개 중)" if ko else f"{f.value:.0f} of {f.count} ({by}against "
                 f"the {'month' if monthly else 'session'} before)")  # fmt: skip
     elif f.stat in ("moving_average", "avg"):  # read against the latest, as a chart shows it
-        body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko)
+        body = fmt(f.value) + _from_the_extreme(f, fmt, rate, ko, ask)
     else:
         body = fmt(f.value)
     if ko:
@@ -256,16 +270,19 @@ def _monthly(f: fig.WindowFigure) -> bool:
 
 
 def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bool,
-                      ko: bool) -> str:  # fmt: skip
+                      ko: bool, ask: WindowAsk) -> str:  # fmt: skip
     """'고점 대비', '이동평균 대비': the latest value's distance from the window's high, low or
-    moving average (%p for a rate)."""
+    moving average (%p for a rate); after a span that has ended, the span's last close."""
     if f.value is None or (not rate and not f.value):
         return ""
+    closes = ask.field in (None, "close", "high", "low")
+    last = (("기간 마지막 종가", "the span's last close") if closes else
+            ("기간 마지막 값", "the span's last value")) if ask.past else ("최근 값", "the latest")  # fmt: skip
     if f.at == f.last:  # '고점 대비 하락률' at the high itself: no way down from it
-        return "; 최근 값이 그 값입니다" if ko else "; the latest is that value"
+        return f"; {last[0]}이 그 값입니다" if ko else f"; {last[1]} is that value"
     gap = gap_text(f.latest, f.value, fmt, rate)
-    return (f"; 최근 값 {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
-            else f"; the latest, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
+    return (f"; {last[0]} {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
+            else f"; {last[1]}, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
 
 
 def gap_text(latest: float, base: float, fmt: Callable[[float], str], rate: bool) -> str:

@@ -306,32 +306,6 @@ def render_tags(rows: list[dict], name: str, lang: str) -> str:
     return f"There are {len(rows)} tags (ETF count in brackets): {items}"
 
 
-def render_top_holders(rows: list[dict], name: str, code: str, lang: str) -> str:
-    if not rows:
-        return (f"{josa(f'{name}({code})', '을/를')} 보유한 ETF가 없습니다." if lang == "ko"
-                else f"No ETF holds {name} ({code}).")  # fmt: skip
-    lines = [f"{i}. {r['etf_name']} ({r['etf_code']}): {r['weight']:.2f}%"
-             for i, r in enumerate(rows, 1)]  # fmt: skip
-    head = (f"{name}({code})를 가장 많이 보유한 ETF는 다음과 같습니다 (최신 보유 비중 기준):"
-            if lang == "ko" else
-            f"ETFs holding the most {name} ({code}), by latest weight:")  # fmt: skip
-    return head + "\n" + "\n".join(lines)
-
-
-def render_two_stocks(rows: list[dict], first: str, second: str, lang: str) -> str:
-    if not rows:
-        return (f"{first}와 {second}를 동시에 보유한 ETF가 없습니다." if lang == "ko"
-                else f"No ETF holds both {first} and {second}.")  # fmt: skip
-    lines = [
-        f"{i}. {r['etf_name']} ({r['etf_code']}): {first} {r['weight_1']:.2f}% + "
-        f"{second} {r['weight_2']:.2f}% = {r['total_weight']:.2f}%"
-        for i, r in enumerate(rows, 1)
-    ]
-    head = (f"{first}와 {second}를 동시에 보유한 ETF {len(rows)}개 (두 종목 비중 합 순):" if lang == "ko"
-            else f"{len(rows)} ETFs hold both {first} and {second} (by combined weight):")  # fmt: skip
-    return head + "\n" + "\n".join(lines)
-
-
 RENDERERS = {
     fn.__name__: fn
     for fn in (
@@ -345,8 +319,6 @@ RENDERERS = {
         render_valuation,
         render_compare,
         render_tags,
-        render_top_holders,
-        render_two_stocks,
     )  # fmt: skip
 }
 

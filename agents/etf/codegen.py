@@ -180,43 +180,6 @@ def _stock_lookup(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) ->
     return final_text_code(tpl.stock_lookup(plan.lang, stocks[0]))
 
 
-def _top_holders(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
-    stock = stocks[0]
-    cypher = (
-        f"MATCH (e:ETF)-[h:HOLDS]->(s:Stock {{code: {cypher_text(stock['code'])}}})\n"
-        "WITH e, h ORDER BY h.date DESC\n"
-        "WITH e, head(collect(h)) as latest\n"
-        "RETURN {etf_code: e.code, etf_name: e.name, weight: latest.weight}\n"
-        f"ORDER BY latest.weight DESC LIMIT {_top_n(plan, 5)}"
-    )
-    return graph_answer(plan, cypher, f"render_top_holders(rows, {lit(stock['name'])}, {lit(stock['code'])}, "
-                        f"{lit(plan.lang)})")  # fmt: skip
-
-
-def _top_n(plan: Plan, default: int) -> int:
-    """The N of 'ETF 3개' / 'top 3' when the question names one (1–50)."""
-    n = plan.frame.operation.top_n
-    return max(1, min(50, n)) if n and n > 1 else default
-
-
-def _two_stocks(plan: Plan, _e: Any, stocks: list[dict[str, Any]], *_: Any) -> str:
-    s1, s2 = stocks[0], stocks[1]
-    cypher = (
-        f"MATCH (e:ETF)-[h1:HOLDS]->(s1:Stock {{code: {cypher_text(s1['code'])}}})\n"
-        "WITH e, h1 ORDER BY h1.date DESC\n"
-        "WITH e, head(collect(h1)) as lh1\n"
-        f"MATCH (e)-[h2:HOLDS]->(s2:Stock {{code: {cypher_text(s2['code'])}}})\n"
-        "WITH e, lh1, h2 ORDER BY h2.date DESC\n"
-        "WITH e, lh1, head(collect(h2)) as lh2\n"
-        "WITH e, lh1, lh2, lh1.weight + lh2.weight AS total_weight\n"
-        "ORDER BY total_weight DESC\nLIMIT 50\n"
-        "RETURN {etf_code: e.code, etf_name: e.name, weight_1: lh1.weight, "
-        "weight_2: lh2.weight, total_weight: total_weight}"
-    )
-    return graph_answer(plan, cypher, f"render_two_stocks(rows, {lit(s1['name'])}, {lit(s2['name'])}, "
-                        f"{lit(plan.lang)})")  # fmt: skip
-
-
 def _list_tags(plan: Plan, *_: Any) -> str:
     return tool_code(plan, "list_tags()", f"render_tags(result, '', {lit(plan.lang)})")
 
@@ -229,7 +192,5 @@ _BUILDERS: dict[str, Any] = {
     "stock_prices": _prices,
     "compare": _compare,
     "stock_lookup": _stock_lookup,
-    "top_holders": _top_holders,
-    "two_stock_holders": _two_stocks,
     "list_tags": _list_tags,
 }

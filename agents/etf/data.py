@@ -12,7 +12,6 @@ import math
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
@@ -92,11 +91,6 @@ SESSION_STATISTICS = fig.WINDOW_STATISTICS
 SESSION_FIELDS = ("close", "nav", "volume", "market_cap", "net_assets", "trading_value", "premium")
 STOCK_FIELDS = ("close", "high", "low", "volume", "high_low")  # get_stock_prices' window
 WINDOW_UNITS = fig.WINDOW_UNITS
-
-
-def labels(window: fig.Window) -> tuple[str, str]:
-    """A window's words (window_answer.window_labels), a year to date too."""
-    return ("연초 이후", "year to date") if window.unit == "this_year" else window_labels(window)
 
 
 SummaryPart = Literal["ends", "range", "all"]
@@ -547,23 +541,26 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
         return [(date.fromisoformat(d["date"]), float(v))
                 for d in reversed(daily) if d.get("close") and (v := value(d, field)) is not None]  # fmt: skip
 
-    rate = ask.field == "premium"  # a rate: moves and gaps in %p
+    rate, window, past = ask.field == "premium", ask.window, False  # a rate: moves in %p
+    if ask.span:  # its sessions, its last one its latest; not answered from part of it
+        past = bool(daily) and ask.span[1].isoformat() < daily[0]["date"]  # it has ended
+        daily = [d for d in daily if d["date"] <= ask.span[1].isoformat()]
+        found = points("high" if ask.field == "high_low" else ask.field)
+        window = fig.Window(sum(1 for day, _ in found if day >= ask.span[0]), "session")
+        if not window.n or found[0][0] > ask.span[0]:
+            return None
     if ask.field == "high_low":  # a stock's highest high and lowest low ('최고가와 최저가')
-        figure = fig.window_extremes(points("high"), points("low"), ask.window)
-    elif ask.span:  # a span the rows do not reach back to is not answered from part of it
-        found = points(ask.field)
-        figure = (fig.span_statistic(found, *ask.span, ask.statistic, rate=rate)
-                  if found and found[0][0] <= ask.span[0] else None)  # fmt: skip
+        figure = fig.window_extremes(points("high"), points("low"), window)
     else:
-        figure = fig.window_statistic(points(ask.field), ask.window, ask.statistic, rate=rate,
+        figure = fig.window_statistic(points(ask.field), window, ask.statistic, rate=rate,
                                       threshold=ask.bar)  # fmt: skip
     if figure is None or figure.value is None:
         return None
     if ask.field in ("high", "low") and ask.statistic in ("max", "min"):  # against the close
         figure = replace(figure, latest=points("close")[-1][1])
     said = (f"{ask.span[0]} ~ {ask.span[1]}", f"{ask.span[0]} to {ask.span[1]}") if ask.span else (
-        labels(ask.window))  # fmt: skip
-    words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar)
+        window_labels(ask.window))  # fmt: skip
+    words = WindowAsk(ask.window, ask.statistic, ask.field, *said, threshold=ask.bar, past=past)
     ko, en = daily_words(ask.field)
 
     def amount(v: float) -> str:
@@ -574,39 +571,13 @@ def session_figure(daily: list[dict[str, Any]], ask: SessionAsk, name: str,
     def amount_en(v: float) -> str:
         return amount(v).replace("주", " shares").replace(" 원", " KRW").replace("원", " KRW")
 
-    if ask.statistic in ("drawdown", "max_move", "min_move"):  # the screen's own sentences
-        text, text_en = (_drawdown_words if ask.statistic == "drawdown" else _move_words)(
-            name, words, figure, amount)  # fmt: skip
-    else:
-        text = describe(f"{name} {ko}", words, figure, amount, "ko", rate=rate)
-        text_en = describe(f"{name} {en}", words, figure, amount_en, "en", rate=rate)
+    text = describe(f"{name} {ko}", words, figure, amount, "ko", rate=rate)
+    text_en = describe(f"{name} {en}", words, figure, amount_en, "en", rate=rate)
     return {"field": ask.field, "statistic": ask.statistic, "sessions": ask.sessions,
             "unit": ask.unit, "value": figure.value, "at": iso(figure.at),
             "high": iso(figure.high[0]) if figure.high else None,
             "low": iso(figure.low[0]) if figure.low else None, "first": iso(figure.first),
             "last": iso(figure.last), "count": figure.count, "text": text, "text_en": text_en}  # fmt: skip
-
-
-def _move_words(name: str, ask: WindowAsk, f: fig.WindowFigure,
-                amount: Callable[[float], str]) -> tuple[str, str]:  # fmt: skip
-    """'… 중 가장 크게 오른 날은 2026-09-08입니다: +2.34% (종가 60,480원 (2026-09-07) → 61,895원)'."""
-    assert f.base and f.at and f.value is not None
-    up, (day, close) = f.stat == "max_move", f.base
-    after = close * (1 + f.value / 100)  # the close of the day that moved
-    return (f"{name}의 {ask.label_ko}({f.first} ~ {f.last}, {f.count}거래일) 중 가장 크게 "
-            f"{'오른' if up else '내린'} 날은 {f.at}입니다: {f.value:+.2f}% (종가 {amount(close)} "
-            f"({day}) → {amount(after)}).", f"{name}'s largest one-day {'rise' if up else 'fall'} "
-            f"over the {ask.label_en} ({f.first} to {f.last}, {f.count} sessions) was on {f.at}: "
-            f"{f.value:+.2f}% (close {amount(close)} on {day} → {amount(after)}).")  # fmt: skip
-
-
-def _drawdown_words(name: str, ask: WindowAsk, f: fig.WindowFigure,
-                    _amount: Callable[[float], str]) -> tuple[str, str]:  # fmt: skip
-    assert f.high and f.low and f.base
-    return (f"{name}의 {ask.label_ko} 최대 낙폭(종가 기준)은 {f.value:.2f}%입니다 (고점 {f.high[0]} → "
-            f"저점 {f.low[0]}; {f.base[0]} ~ {f.last}).", f"{name}'s maximum drawdown over the "
-            f"{ask.label_en} was {f.value:.2f}% (peak {f.high[0]} → trough {f.low[0]}; closes "
-            f"{f.base[0]} to {f.last}).")  # fmt: skip
 
 
 def _distances(summary: dict[str, Any]) -> dict[str, float | None]:

@@ -781,6 +781,8 @@ def _one_condition(plan: Plan, measure: str, comparator: str, threshold: float,
 
 
 def _measure_label(plan: Plan, measure: str, period: str) -> str:
+    if measure == "weight" and plan.universe == "holders" and len(plan.stocks) > 1:
+        return "합산 비중" if plan.lang == "ko" else "combined weight"  # the stocks' weights summed
     label = LABELS[plan.lang][measure]
     if period == "1d" and measure == "return":
         return f"전일 대비 {label}" if plan.lang == "ko" else f"1-day {label}"

@@ -20,7 +20,6 @@ from agents.etf.data import (  # the price tool's
     PRICE_PERIODS,
     SESSION_FIELDS,
     WINDOW_UNITS,
-    labels,
     period_words,
     readable,
 )
@@ -57,13 +56,13 @@ from agents.understanding.parse import (
 )
 from agents.understanding.vocabulary import find_phrases, vocabulary
 from agents.understanding.windows import DAYS_ASKED, EVER
-from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask
+from agents.window_answer import PER_READ, WindowAsk, bar_days_ask, window_ask, window_labels
 from data_access import figures as fig
 from data_access.seed.news_text import particles
 
 Intent = Literal[
-    "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "two_stock_holders",
-    "top_holders", "list_tags", "etf_info", "stock_lookup",
+    "compare", "similar", "holdings_changes", "etf_prices", "stock_prices", "list_tags",
+    "etf_info", "stock_lookup",
     "etf_set", "holding_weight", "holdings_aggregate", "etf_difference",
     "etf_measure", "common_holdings", "etf_groups", "etf_attribution", "etf_month", "etf_composed",
     "etf_window", "holdings_counts", "define",
@@ -183,8 +182,8 @@ def detect_plan(
         plan.measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
                             "close")  # fmt: skip
         mark_read(frame, *PER_READ)
-    elif _month_asked(plan, frame):
-        plan.intent = "etf_window"  # '10월 평균 종가', '10월 수익률': that calendar month's days
+    elif stat := _span_asked(plan, frame):  # '10월 평균 종가', '작년 최고가': the span's days
+        plan.intent = _window_figure(plan, frame, stat, plan.measure or "close")
     elif frame.as_of_date and (_dated_value(plan) or plan.intent == "holding_weight"):
         plan.as_of = frame.as_of_date  # a close, NAV, volume or weight on a past day
     elif frame.as_of_date and not (frame.span and frame.span.used) and plan.intent not in (
@@ -302,28 +301,20 @@ def _pick_in_own_cut(plan: Plan, frame: QuestionFrame) -> bool:
     return True
 
 
-def _month_asked(plan: Plan, frame: QuestionFrame) -> bool:
-    """One ETF's figure over a span named whole ('KODEX 200 10월 평균 종가', '3분기 수익률',
-    '작년 최고가'): read from that span's own sessions, not the latest window."""
+def _span_asked(plan: Plan, frame: QuestionFrame) -> str | None:
+    """One ETF's statistic over a span named whole ('KODEX 200 10월 평균 종가', '3분기 수익률',
+    '작년 최고가'), read from that span's own sessions, not the latest window; None if not."""
     op = frame.operation
     asked = op.aggregate in ("avg", "sum", "max", "min") or plan.measure == "return" or (
         frame.measure() == "return")  # fmt: skip
-    if frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked:
-        return False
-    if frame.statistic in ("up_days", "down_days"):
-        return False  # a count of days over a span: not the price tool's (the coverage says so)
-    if plan.intent not in ("etf_measure", "etf_prices"):
-        return False
-    plan.span = frame.span
-    frame.span.used = True
-    asked_measure = next((m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)),
-                         None)  # fmt: skip
+    if (frame.span is None or len(plan.etfs) != 1 or frame.period is not None or not asked
+            or plan.intent not in ("etf_measure", "etf_prices")
+            or frame.statistic in ("up_days", "down_days")):  # fmt: skip
+        return None  # a count of days over a span is not the price tool's (the coverage says so)
     returned = frame.measure() == "return" and op.aggregate is None
-    plan.measure = "close" if returned else asked_measure or "close"
-    stat = "return" if returned else op.aggregate or "avg"
-    plan.window = WindowAsk(fig.Window(1, "session"), stat, plan.measure, frame.span.label_ko,
-                            frame.span.label_en)  # fmt: skip
-    return True
+    plan.measure = "close" if returned else next(
+        (m.name for m in frame.measures if m.name in ("volume", *DAILY_LEVELS)), "close")  # fmt: skip
+    return "return" if returned else op.aggregate or "avg"
 
 
 def _dated_value(plan: Plan) -> bool:
@@ -391,7 +382,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
     if relation == "together" and stocks >= 2:
         if op.kind in ("rank", "filter", "aggregate") and of_a_set:
             return _set_intent(plan, frame, "holders")  # '… 모두 담은 ETF 중 보수가 가장 싼 것'
-        return "two_stock_holders"
+        return _by_weight(plan, frame)
     if relation in ("holders", "together") and negations(analyse(frame.question), frame.question):
         plan.without_stocks = True  # '삼성전자 안 담은 ETF 중 …': every ETF but the holders
         mark_read(frame, NEGATION)
@@ -402,11 +393,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         if op.kind in ("filter", "aggregate") or (op.kind == "rank" and measure not in
                                                   (None, "weight")) or plan.tags or plan.managers or op.comparator:  # fmt: skip
             return _set_intent(plan, frame, "holders")  # scoped ('… 높은 반도체 ETF') or filtered
-        if MANAGER_ASKED.search(plan.question) and not op.group_by:  # '… 담은 ETF의 운용사'
-            op.kind, op.direction = "rank", op.direction or "desc"
-            frame.measures = frame.measures or [Measure(name="weight", unit="%")]
-            return _set_intent(plan, frame, "holders")
-        return "top_holders"
+        return _by_weight(plan, frame)
     if relation == "common_holdings" and etfs >= 2:
         return "common_holdings"
     if etfs >= 2 and measure == "holdings" and (
@@ -443,7 +430,7 @@ def _intent(plan: Plan, frame: QuestionFrame) -> Intent:
         return _single_etf(plan, frame)
     if stocks >= 2 and op.kind in ("compare", "difference"):
         plan.unanswered.append(_text(plan, "stock_compare"))
-        return "two_stock_holders" if relation else "stock_prices"
+        return _by_weight(plan, frame) if relation else "stock_prices"
     if stocks == 1:
         return _single_stock(plan, frame)
     if plan.benchmark and not (plan.tags or plan.managers):
@@ -803,6 +790,14 @@ def _decline(plan: Plan, kind: str, what: str) -> Intent:
     return "declined"
 
 
+def _by_weight(plan: Plan, frame: QuestionFrame) -> Intent:
+    """'삼성전자를 가장 많이 담은 ETF', '엔비디아와 애플을 모두 담은 ETF': the funds holding every
+    stock named, by its weight (summed) in each fund's latest snapshot, largest first."""
+    frame.operation.kind, frame.operation.direction = "rank", frame.operation.direction or "desc"
+    frame.measures = frame.measures or [Measure(name="weight", unit="%")]
+    return _set_intent(plan, frame, "holders")
+
+
 def _set_intent(plan: Plan, frame: QuestionFrame, universe: Universe) -> Intent:
     plan.universe = universe
     _distance_from_extreme(plan, frame)
@@ -976,7 +971,7 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         return "holdings_aggregate"
     if op.kind == "aggregate" and op.aggregate == "count" and measure in (None, "holdings"):
         return "holdings_aggregate"
-    window = window_ask(frame) or _to_date(frame)  # '최근 10거래일 평균 종가': one figure
+    window = window_ask(frame)  # '최근 10거래일 평균 종가': one figure
     field = _window_field(frame, measure) if window is not None else None
     if window is not None and field and window.window.unit in WINDOW_UNITS:
         plan.window, plan.measure = window, field
@@ -1032,16 +1027,6 @@ _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"), "6
 _LABEL_UNITS = {"d": "day", "w": "week", "m": "month", "y": "year"}
 
 
-def _to_date(frame: QuestionFrame) -> WindowAsk | None:
-    """'average close year to date', '이번 달 들어 최고가': a level's statistic over the year or
-    month to date (the shared window reader takes the named periods of 1W to 1Y only)."""
-    label, stat = frame.period.label if frame.period else None, frame.statistic
-    if label not in ("ytd", "mtd") or stat is None or stat in ("return", "change", "volatility"):
-        return None
-    window = fig.Window(1, "this_year" if label == "ytd" else "this_month")
-    return WindowAsk(window, stat, frame.stat_field, *labels(window))
-
-
 def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> Intent:
     """The highest or lowest daily figure of the window asked (3 months unless said) with its
     day, both ends ('최고가와 최저가'), or the day of the largest one-day move ('가장 많이 오른
@@ -1053,16 +1038,15 @@ def _extreme(plan: Plan, frame: QuestionFrame, aggregate: str, field: str) -> In
         field = "high" if aggregate == "max" else "low"
     if {"high", "low"} <= {m.name for m in frame.measures}:
         stat, field = "extremes", "close" if plan.etfs else "high_low"
-    return _window_figure(plan, frame, stat, field, "3m", spans=bool(plan.etfs))
+    return _window_figure(plan, frame, stat, field, "3m")
 
 
 def _window_figure(plan: Plan, frame: QuestionFrame, stat: str, field: str = "close",
-                   default: str | None = None, spans: bool = True) -> Intent:  # fmt: skip
-    """One statistic of a daily figure over the window asked (a year for a volatility, else a
-    month, unless said), of each ETF named."""
-    default = default or ("1y" if stat == "volatility" else "1m")
-    asked, span = _window_of(plan, frame, default), frame.span if spans else None
-    said = labels(asked)
+                   default: str | None = None) -> Intent:  # fmt: skip
+    """One statistic of a daily figure over the window or span asked (a year for a volatility,
+    else a month, unless said), of each ETF named (or the stock)."""
+    asked = _window_of(plan, frame, default or ("1y" if stat == "volatility" else "1m"))
+    said, span = window_labels(asked), frame.span
     if span is not None and not span.used and frame.window is None and frame.period is None:
         plan.span, span.used = span, True  # '작년': its own sessions
         said = (span.label_ko, span.label_en)
@@ -1112,7 +1096,7 @@ def _level_change(frame: QuestionFrame, measure: str | None) -> WindowAsk | None
     if label not in _PERIOD_WINDOWS or label in ("ytd", "mtd"):
         return None
     window = fig.Window(*_PERIOD_WINDOWS[label])
-    return WindowAsk(window, "change", measure, *labels(window))
+    return WindowAsk(window, "change", measure, *window_labels(window))
 
 
 def _days_over_bar(plan: Plan, frame: QuestionFrame, measure: str | None) -> bool:
@@ -1180,7 +1164,7 @@ def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:
         plan.unanswered.append(_text(plan, "stock_measure", measure))
     if measure == "weight":  # '삼성전자 비중' with no fund named: its weight in each holder
         frame.relation = "holders"
-        return "top_holders"
+        return _by_weight(plan, frame)
     return "stock_lookup"
 
 

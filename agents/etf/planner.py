@@ -181,8 +181,6 @@ _ANSWER_THOUGHTS = {
     "holdings_changes": "get_holdings_changes로 보유종목 변화를 조회합니다.",
     "etf_prices": "get_etf_prices로 기간 가격 추이를 조회합니다.",
     "stock_prices": "get_stock_prices로 종목의 OHLCV 추이를 조회합니다.",
-    "top_holders": "확인된 종목 코드를 보유한 ETF를 그래프에서 최신 비중 순으로 조회합니다.",
-    "two_stock_holders": "두 종목을 동시에 보유한 ETF를 그래프에서 조회합니다.",
     "list_tags": "list_tags로 태그 목록과 ETF 수를 조회합니다.",
     "etf_info": "get_etf_info로 기본정보, 태그, 보유종목, 수익률을 조회합니다.",
     "stock_lookup": "검색 결과로 종목 코드를 답합니다.",

@@ -291,25 +291,22 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
         rows = after_base(rows, p, with_base=True)  # the move into the period's first day
         label = p.ko if turn.ko() else p.en
     closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    fall = _falls(turn.frame)
-    found = fig.biggest_one_day_move(closes, "min" if fall else "max")
+    ask = WindowAsk(fig.Window(len(closes) - 1, "session"),
+                    "min_move" if _falls(turn.frame) else "max_move", "close", label, label)  # fmt: skip
+    found = fig.window_statistic(closes, ask.window, ask.stat) if len(closes) > 1 else None
     if found is None:
         turn.notes.append(
             "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
         )
         return
-    day, move, prev, close = found
-    cur = turn.stock["currency"]
-    word = ("가장 크게 내린 날" if fall else "가장 크게 오른 날") if turn.ko() else (
-        "largest one-day fall" if fall else "largest one-day rise")  # fmt: skip
-    turn.lines.append(f"{label}({closes[0][0]} ~ {closes[-1][0]}) {word}: {day} {move:+.2f}% "
-                      f"(종가 {money(prev, cur)} → {money(close, cur)})" if turn.ko() else
-                      f"{word} over {label} ({closes[0][0]} to {closes[-1][0]}): {day} "
-                      f"{move:+.2f}% (close {money(prev, cur)} → {money(close, cur)})")  # fmt: skip
-    volume = next((r["volume"] for r in rows if r["trade_date"] == day), None)
+    name = f"{turn.stock['name']} {_FIELD_WORDS['close'][0 if turn.ko() else 1]}"
+    said = partial(figure_text, "close", turn=turn)  # worded as every window is (describe)
+    turn.lines.append(describe(name, ask, found, said, turn.lang))
+    volume = next((r["volume"] for r in rows if r["trade_date"] == found.at), None)
     if turn.frame.measure() == "volume" and volume is not None:  # '… 떨어진 날 거래량'
-        turn.lines[-1] += (f", 그날 거래량 {float(volume):,.0f}주" if turn.ko()
-                           else f", volume that day {float(volume):,.0f}")  # fmt: skip
+        turn.lines[-1] = turn.lines[-1].removesuffix(".") + (
+            f", 그날 거래량 {float(volume):,.0f}주." if turn.ko()
+            else f", volume that day {float(volume):,.0f}.")  # fmt: skip
 
 
 def asks_why(frame: QuestionFrame) -> bool:

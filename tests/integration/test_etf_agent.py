@@ -69,7 +69,7 @@ def test_seed_example_1_top_holders(ask: Any, pg_pool: Any) -> None:
     )
     top = max(latest, key=lambda r: float(r["weight"]))
     first_line = answer.answer.splitlines()[1]
-    assert first_line == f"1. {top['name']} ({top['etf_code']}): {float(top['weight']):.2f}%"
+    assert first_line == f"1. {top['name']} ({top['etf_code']}): 비중 {float(top['weight']):.2f}%"
     assert tools_called(answer) == ["stock_search", "graph_query"]
     assert answer.mode == "offline" and answer.status == "ok" and answer.cost_usd == 0
 
@@ -121,7 +121,10 @@ def test_seed_example_3_tag_by_expense_ratio(ask: Any, pg_pool: Any) -> None:
         ("미래에셋자산운용 ETF 목록", ["graph_query"],
          "SELECT ', ' || count(*) || '개):' AS fact FROM etfs WHERE manager = '미래에셋자산운용'"),
         ("삼성전자와 SK하이닉스를 동시에 보유한 ETF", ["stock_search", "stock_search", "graph_query"],
-         "SELECT '동시에 보유한 ETF' AS fact"),
+         "WITH l AS (SELECT etf_code, max(as_of_date) d FROM etf_holdings GROUP BY etf_code) "
+         "SELECT '(합산 비중 높은 순, ' || count(*) || '개):' AS fact FROM l WHERE (SELECT count(*) "
+         "FROM etf_holdings h JOIN stocks s USING (security_id) WHERE h.etf_code = l.etf_code AND "
+         "h.as_of_date = l.d AND s.code IN ('005930', '000660')) = 2"),
         ("Compare KODEX 200 and TIGER 200", ["etf_search", "etf_search", "compare_etfs"],
          "SELECT 'Lowest expense ratio' AS fact"),
     ],
@@ -407,7 +410,7 @@ def test_the_day_of_the_largest_fall_is_a_one_day_change(ask: Any, pg_pool: Any)
         "::date)) SELECT trade_date, (close / prev - 1) * 100 AS pct FROM w WHERE prev IS NOT "
         "NULL ORDER BY pct LIMIT 1", pool=pg_pool)[0]  # fmt: skip
     answer = ask("KODEX 200 최근 3개월 중 가장 많이 떨어진 날").answer
-    assert f"가장 크게 내린 날은 {row['trade_date']}입니다: {float(row['pct']):+.2f}%" in answer
+    assert f"가장 크게 내린 날: {row['trade_date']} {float(row['pct']):+.2f}%" in answer
 
 
 def test_yesterdays_biggest_gainers_are_ranked_by_the_last_days_change(
@@ -438,7 +441,7 @@ def test_a_max_drawdown_and_an_average_premium(ask: Any, pg_pool: Any) -> None:
     for r in (r for r in rows if r["trade_date"] >= base):
         peak = max(peak, float(r["close"]))
         worst = min(worst, (float(r["close"]) / peak - 1) * 100)
-    assert f"최대 낙폭(종가 기준)은 {worst:.2f}%" in ask("KODEX 200 1년 동안 최대 낙폭").answer
+    assert f"최대 낙폭: {worst:.2f}%" in ask("KODEX 200 1년 동안 최대 낙폭").answer
     window = [r for r in rows if r["trade_date"] > last - relativedelta(months=1) and r["nav"]]
     avg = sum((float(r["close"]) / float(r["nav"]) - 1) * 100 for r in window) / len(window)
     assert f"평균: {avg:+.3f}%" in ask("KODEX 200 괴리율 최근 한 달 평균").answer  # base excluded
@@ -733,7 +736,7 @@ def test_everyday_phrasings_answer_what_they_ask(ask: Any, pg_pool: Any) -> None
     cheap = ask("보수 싼 미국 ETF 좀 보여줘")
     fees = [float(f) for f in re.findall(r"총보수 ([\d.]+)%", cheap.answer)]
     assert cheap.payload["declined"] is False and fees == sorted(fees) and fees
-    assert "SK하이닉스(000660)" in ask("하닉 비중 높은 ETF 3개").answer
+    assert "SK하이닉스를 담은 ETF (비중 높은 순 상위 3개" in ask("하닉 비중 높은 ETF 3개").answer
 
 
 def test_an_assets_own_price_a_measure_we_lack_and_chit_chat(ask: Any) -> None:
@@ -765,3 +768,20 @@ def test_a_calendar_month_of_one_etf_is_that_months_sessions(ask: Any, pg_pool: 
     assert f"수익률: {rate:+.2f}%" in ask("KODEX 200 10월 수익률").answer
     old = ask("KODEX 200 2024년 1월 평균 종가")
     assert old.status == "partial" and "가격 데이터 범위 밖" in old.answer
+
+
+def test_a_stocks_extreme_over_a_span_said(ask: Any, pg_pool: Any) -> None:
+    """'삼성전자 작년 최고가' in the ETF chat read 3 months with '작년' unread: it is the span's
+    highest high (SQL), read against the span's last close, not today's."""
+    row = sql(
+        pg_pool,
+        "WITH y AS (SELECT date_trunc('year', max(trade_date)) AS this FROM stock_prices WHERE "
+        "security_id = 'KR:005930'), p AS (SELECT trade_date, high, close FROM stock_prices, y "
+        "WHERE security_id = 'KR:005930' AND trade_date >= y.this - interval '1 year' AND "
+        "trade_date < y.this) SELECT max(high) AS hi, (SELECT close FROM p ORDER BY trade_date "
+        "DESC LIMIT 1) AS last FROM p",
+    )[0]
+    answer = ask("삼성전자 작년 최고가")
+    assert answer.status == "ok", answer.answer
+    assert f"최고치: {float(row['hi']):,.0f}원" in answer.answer
+    assert f"기간 마지막 종가 {float(row['last']):,.0f}원" in answer.answer

@@ -41,10 +41,10 @@ def lexicon() -> Lexicon:
 @pytest.mark.parametrize(
     ("question", "intent", "names"),
     [
-        ("삼성전자를 가장 많이 보유한 ETF는?", "top_holders", ["삼성전자"]),
+        ("삼성전자를 가장 많이 보유한 ETF는?", "etf_set", ["삼성전자"]),
         ("KODEX 200과 TIGER 200 비교해줘", "compare", ["KODEX 200", "TIGER 200"]),
         ("반도체 관련 ETF 보수율 낮은 순으로", "etf_set", ["반도체"]),
-        ("Which ETFs hold the most Samsung Electronics?", "top_holders", ["삼성전자"]),
+        ("Which ETFs hold the most Samsung Electronics?", "etf_set", ["삼성전자"]),
         ("Compare KODEX 200 and TIGER 200", "compare", ["KODEX 200", "TIGER 200"]),
         ("semiconductor ETFs with the lowest fees", "etf_set", ["반도체"]),
         ("반도체 ETF", "etf_set", ["반도체"]),
@@ -52,7 +52,7 @@ def lexicon() -> Lexicon:
         ("KODEX 200TR 정보", "etf_info", ["KODEX 200TR"]),
         (
             "삼성전자와 SK하이닉스를 동시에 보유한 ETF",
-            "two_stock_holders",
+            "etf_set",
             ["삼성전자", "SK하이닉스"],
         ),
         ("미래에셋 ETF 목록", "etf_set", ["미래에셋자산운용"]),
@@ -179,7 +179,7 @@ def test_seed_top_holders_cypher_uses_the_resolved_code(lexicon: Lexicon) -> Non
     )
     step2 = _code(_ask(planner, q, (step1, obs)))
     assert _called_tools(step2) == {"graph_query"}
-    assert "(s:Stock {code: '005930'})" in step2 and "head(collect(h))" in step2
+    assert "(:Stock {code: '005930'})" in step2 and "max(h.date) AS latest" in step2
 
 
 def test_generated_code_runs_in_the_sandbox_with_inlined_renderers(lexicon: Lexicon) -> None:
