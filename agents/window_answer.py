@@ -24,6 +24,7 @@ from agents.understanding.frame import (
 from agents.understanding.windows import WindowRead
 from agents.verdict import asked_bar
 from data_access import figures as fig
+from data_access.seed.news_text import josa
 
 _PERIOD_WINDOWS = {"1w": (1, "week"), "1m": (1, "month"), "3m": (3, "month"),
                    "6m": (6, "month"), "1y": (1, "year")}  # fmt: skip
@@ -279,7 +280,7 @@ def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bo
     last = (("기간 마지막 종가", "the span's last close") if closes else
             ("기간 마지막 값", "the span's last value")) if ask.past else ("최근 값", "the latest")  # fmt: skip
     if f.at == f.last:  # '고점 대비 하락률' at the high itself: no way down from it
-        return f"; {last[0]}이 그 값입니다" if ko else f"; {last[1]} is that value"
+        return f"; {josa(last[0], '이/가')} 그 값입니다" if ko else f"; {last[1]} is that value"
     gap = gap_text(f.latest, f.value, fmt, rate)
     return (f"; {last[0]} {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
             else f"; {last[1]}, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
