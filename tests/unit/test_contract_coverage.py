@@ -358,3 +358,15 @@ def test_a_bare_noun_read_as_an_adverb_is_no_topic() -> None:
     assert "전체가" in words("계약서 조항 하나가 무효면 계약 전체가 무효예요?")
     assert "정보도" in words("원래 알고 있던 정보도 비밀로 지켜야 돼요?")
     assert adverbial("원래") and adverbial("혼자") and not adverbial("보증금")
+
+
+def test_a_price_adjustment_is_no_dispute() -> None:
+    """조정 is both mediation (分爭 調停) and a price adjustment (代金 調整); contracts write the
+    first as 분쟁조정 or beside 분쟁, the second everywhere ('대금을 조정한다'). As a 'dispute'
+    term it let the adjustment clause of a subcontract answer '어느 법원에서 재판해요?'."""
+    clauses = [_article(3, "계약기간 및 대금의 조정", "원사업자는 협의하여 계약기간 및 대금을 조정한다."),
+               _article(4, "변경된 내용이 무효인 경우", "수급사업자는 변경전 계약내용에 따라 이행한다."),
+               _article(23, "분쟁해결", "분쟁조정기관의 조정에 따를 수 있습니다.")]  # fmt: skip
+    question = "분쟁이 생기면 어느 법원에서 재판해요?"
+    assert coverage(question, clauses[0], clauses) < MIN_COVERAGE
+    assert coverage(question, clauses[2], clauses) >= MIN_COVERAGE  # mediation is still one
