@@ -14,6 +14,8 @@ from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
+from agents.understanding.coverage import mark_read
+from agents.understanding.dates import read_calendar_span
 from agents.understanding.frame import COMPARATOR_WORDS, Period
 from data_access import figures as fig
 
@@ -129,22 +131,29 @@ def deal_count_window(resp: AgentResponse, ctx: RunContext, route: Route,
     """'강남구 최근 1개월 거래 건수': the deals of the trailing window the question names (after
     as-of minus the period, up to as-of), leading the monthly counts; '지난달' keeps the last
     calendar month the monthly line already leads with. The window's words and its count."""
-    frame = route.frame
-    low = route.question.lower()
-    if frame is None or frame.period is None or not counts_asked(frame):
+    frame, low, end = route.frame, route.question.lower(), ctx.as_of_date
+    if frame is None or not counts_asked(frame) or any(w in low for w in _CALENDAR_MONTH):
         return None
-    if any(w in low for w in _CALENDAR_MONTH):
+    # a calendar span said ('지난 분기' is Q3, not 3 months; '작년 하반기'), else the trailing
+    # window ('최근 3개월'); '올해' is the year to date either way; a span read with a statistic
+    # ('올해 월평균') is the window statistic's
+    whole = read_calendar_span(route.question, date.fromisoformat(end), over_days=True)
+    period = frame.period
+    if whole is not None and frame.span is None and not (period and period.label in ("ytd", "mtd")):
+        start, end, said = whole.first.isoformat(), min(whole.last.isoformat(), end), whole.label_ko
+        mark_read(frame, *route.question[whole.start : whole.end].split())
+    elif period is not None:
+        start, said = _trailing(end, period), period.surface or period.label
+        if not (period.label in ("ytd", "mtd") or period.label.startswith(fig.SINCE)):
+            said = f"최근 {said}"  # '최근 3개월', but '올해', '작년 말 대비' as said
+    else:
         return None
-    start = _trailing(ctx.as_of_date, frame.period)
     bands = deal_filter(frame)
     result = run_step(resp, ctx, "re_transactions_stats",
-                      {"region": region, "start": start, "as_of": ctx.as_of_date, **bands})  # fmt: skip
+                      {"region": region, "start": start, "as_of": end, **bands})  # fmt: skip
     row = result.rows[0] if result and result.rows else None
     n = int(row["deals"]) if row and row["deals"] else 0
-    span, period = f"{start} ~ {ctx.as_of_date}", frame.period
-    said = period.surface or period.label  # '최근 3개월', but '올해', '작년 말 대비' as said
-    if not (period.label in ("ytd", "mtd") or period.label.startswith(fig.SINCE)):
-        said = f"최근 {said}"
+    span = f"{start} ~ {end}"
     resp.key_points.insert(0, lang_text(
         route.language, f"{region} {said}({span}) "
         f"{filter_words(route.frame, 'ko')}아파트 실거래 {n:,}건.",
