@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from dateutil.relativedelta import relativedelta
 
 from agents.macro.deals import level
-from agents.macro.derived import FILTERED, contradicted, signed
+from agents.macro.derived import DEALS, FILTERED, contradicted, signed
 from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
@@ -203,11 +203,19 @@ class Reading(NamedTuple):
 
 
 def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str, how: str,
-             named: tuple[str, ...] = ()) -> dict[str, Reading]:  # fmt: skip
+             named: tuple[str, ...] = (), since: str = "") -> dict[str, Reading]:  # fmt: skip
     """Each region's reading of one housing series: its latest level ('level'), its growth in %
     or its change over the question's period ('growth', 'change'), or the period's total or
-    mean of its months ('sum', 'avg')."""
+    mean of its months ('sum', 'avg'); of the apartment deals since `since`, their count or
+    median price ('deals', 'price')."""
     base, unit = template.removesuffix("_window"), SPECS[template][4]
+    if template == DEALS:
+        result = run_step(resp, ctx, "re_transactions_by_region",
+                          {"parent": ranking_parent(route), "start": since, "as_of": ctx.as_of_date})  # fmt: skip
+        return {str(r["region"]): Reading(float(r["median_price" if how == "price" else "deals"]), lang_text(
+            route.language, f"{int(r['deals']):,}건 (중위 {median})", f"{int(r['deals']):,} deals (median {median})"),
+            since, ctx.as_of_date) for r in _members(result.rows if result else [], route)
+            for median in [fig.fmt_krw(float(r["median_price"]), "만")]}  # fmt: skip
     if how == "level":
         return {str(r["region"]): Reading(float(r["value"]), level(float(r["value"]), unit),
                                           m1=str(r["month"])[:7])
@@ -255,6 +263,8 @@ _HEADS = {  # a ranking's head by its reading: the words before '지역 순', th
     "sum": (("{ko} 합계 {0}", "높은", "낮은"), ("Regions by total {en}, {0} first", "highest", "lowest")),
     "growth": (("{ko} 상승률 {0}", "높은", "낮은"), ("Regions by {en} growth, {0} first", "highest", "lowest")),
     "change": (("{ko} {0} 폭이 큰", "증가", "감소"), ("Regions by the {0} in {en}", "rise", "fall")),
+    "deals": (("아파트 실거래 건수 {0}", "많은", "적은"), ("Regions by apartment deal count, {0} first", "highest", "lowest")),
+    "price": (("아파트 {ko} {0}", "높은", "낮은"), ("Regions by apartment {en}, {0} first", "highest", "lowest")),
     "size": (("{ko} 변화 폭이 {0}", "큰", "작은"),
              ("Regions by the size of the change in {en}, {0} first", "largest", "smallest")),
 }  # fmt: skip
@@ -278,7 +288,7 @@ def _bar_words(bar: Bar, lang: str) -> tuple[str, str]:
 def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar, ...] = (),
           order: tuple[str, str] | None = None, high: bool = True, n: int | None = None,
           read: tuple[str, str] | None = None, size: bool = False, then: str = "",
-          named: tuple[str, ...] = ()) -> bool:  # fmt: skip
+          named: tuple[str, ...] = (), since: str = "") -> bool:  # fmt: skip
     """The one region plan: the regions the question ranks over (`_members`), kept by every
     bar, ordered by one reading (the largest first when `high`; by its size when `size`), the
     top `n` taken (ties kept), another reading of them (`read`), then said as `then` asks:
@@ -287,7 +297,7 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     'gap' the two ends and their gap. False when no region holds the readings."""
     lang, frame = route.language, route.frame
     asked = [*((t, how) for t, how, _, _ in bars), *(x for x in (order, read) if x)]
-    got = {x: _reading(resp, ctx, route, *x, named) for x in dict.fromkeys(asked)}
+    got = {x: _reading(resp, ctx, route, *x, named, since) for x in dict.fromkeys(asked)}
     kept: set[str] | None = None
     for t, how, comparator, threshold in bars:
         met = {r for r, x in got[t, how].items() if meets(x.value, comparator, threshold or 0)}
@@ -546,32 +556,9 @@ _PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "저렴", "집값", "중위
 
 
 def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> bool:
-    """Regions (or the districts of one) by their deals over the window: how many, or the
-    median price when the question is about prices."""
-    parent = ranking_parent(route)
-    result = run_step(resp, ctx, "re_transactions_by_region",
-                      {"parent": parent, "start": start, "as_of": ctx.as_of_date})  # fmt: skip
-    rows = _members(result.rows if result else [], route)
-    if not rows:
-        return False
-    by_price = any(w in route.question.lower() for w in _PRICE_WORDS)
-    key = "median_price" if by_price else "deals"
-    frame = route.frame
-    ascending = _ascending(route)
-    rows.sort(key=lambda r: float(r[key]), reverse=not ascending)
-    n = (frame.operation.top_n if frame else None) or 3
-    listed = ", ".join(f"{r['region']} {int(r['deals']):,}건 (중위 {fig.fmt_krw(float(r['median_price']), '만')})"
-                       for r in rows[:n])  # fmt: skip
-    listed_en = ", ".join(f"{r['region']} {int(r['deals']):,} deals (median "
-                          f"{fig.fmt_krw(float(r['median_price']), '만')})" for r in rows[:n])  # fmt: skip
-    scope = f"{parent} 안" if parent else "전체"
-    what = ("실거래 중위가격", "median deal price") if by_price else ("실거래 건수", "deal count")
-    order = ("낮은" if ascending else "높은") if by_price else ("적은" if ascending else "많은")
-    resp.key_points.append(lang_text(
-        route.language,
-        f"{scope} 지역 {len(rows)}곳의 {start} ~ {ctx.as_of_date} 아파트 {what[0]} {order} 순: "
-        f"{listed}.",
-        f"Regions{' in ' + parent if parent else ''} by {what[1]} of apartment deals, {start} to "
-        f"{ctx.as_of_date} ({'lowest' if ascending else 'highest'} first): {listed_en}.",
-    ))  # fmt: skip
-    return True
+    """Regions (or the districts of one) by their apartment deals since `start`: how many, or
+    the median price when the question is about prices ('서울에서 아파트 제일 싼 구')."""
+    how = "price" if any(w in route.question.lower() for w in _PRICE_WORDS) else "deals"
+    op = route.frame.operation if route.frame else None
+    return _plan(resp, ctx, route, order=(DEALS, how), high=not _ascending(route),
+                 n=(op.top_n if op else None) or 3, since=start)  # fmt: skip
