@@ -645,11 +645,14 @@ def _bars(frame: QuestionFrame, kinds: tuple[str, ...] = ("filter",)
 
 def _priced(turn: Turn, bars: list[tuple[str, str, float]],
             pool: ConnectionPool | None) -> list[tuple[str, str, float]] | None:  # fmt: skip
-    """The bars in the currency the stocks are priced in: a bar said in won ('시가총액 10조 이상')
-    over dollar stocks is converted at the KRW/USD rate of the day (said in the notes); None
-    when no rate is held."""
+    """The bars in the currency the stocks are priced in: a size said in won ('시가총액 10조
+    이상') over dollar stocks is converted at the KRW/USD rate of the day (said in the notes); a
+    per-share bar in won ('종가 10만원 넘는') holds won-priced listings only: None, as when no
+    rate is held."""
     if turn.stock["currency"] == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
         return bars
+    if any(m in IN_CURRENCY and m != "market_cap" for m, _, _ in bars):
+        return None
     rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
                      "'KR_USDKRW' AND obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1",
                      {"d": turn.as_of}, pool=pool)  # fmt: skip
