@@ -890,14 +890,23 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     spec = {"lang": plan.lang, "etf": name, "aggregate": op.aggregate or "sum", "within": plan.within,
             "smallest": op.direction == "asc", "place": plan.position,
             "top_n": op.top_n, "empty": tpl.no_holdings(plan.lang, name)}  # fmt: skip
+    if plan.holdings_by:  # '보유종목 중 배당수익률 가장 높은 종목': each holding's own figure
+        return _holdings_by_figure_code(plan, cypher, spec)
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
-    if plan.position and plan.measure in VALUATIONS:  # '1위 보유종목의 PBR': that stock's own
-        n = int(plan.position)
+    if plan.position and plan.measure in (*VALUATIONS, "return"):  # '1위 보유종목의 PBR'
+        n, period = int(plan.position), plan.period if plan.period in _PERIODS else "1m"
+        if plan.measure == "return":  # '1위 종목의 1년 수익률': that stock's own
+            label = _measure_label(plan, "return", period)
+            own = "의" if plan.lang == "ko" else "'s"
+            said = (f"f\"{{rows[{n - 1}]['name']}}{own} {label}: {{_figure_text('return', "
+                    f"_stock_figure({{'prices': got}}, 'return'), True)}}\"")  # fmt: skip
+        else:
+            said = f"render_valuation(got, rows[{n - 1}]['name'], {lit(plan.lang)}, {lit(plan.measure)})"
         return graph_code(plan, cypher, [
             f"if len(rows) < {n}:", f"    final_answer({render})",
-            f"got = json.loads(get_stock_prices(stock_code=rows[{n - 1}]['code'], period='1w'))",
-            f"final_answer(render_holdings_aggregate(rows, {lit(spec)}) + '\\n' + "
-            f"render_valuation(got, rows[{n - 1}]['name'], {lit(plan.lang)}, {lit(plan.measure)}))"])  # fmt: skip
+            f"got = json.loads(get_stock_prices(stock_code=rows[{n - 1}]['code'], "
+            f"period={lit(period if plan.measure == 'return' else '1w')}))",
+            f"final_answer(render_holdings_aggregate(rows, {lit(spec)}) + '\\n' + {said})"])  # fmt: skip
     returns = any(m.name == "return" for m in plan.frame.measures)
     of_returns = (returns and op.aggregate in ("avg", "max", "min")
                   and not any(m.name == "weight" for m in plan.frame.measures))  # fmt: skip
@@ -924,6 +933,28 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         render = (f"render_holdings_aggregate([r for r in rows if r.get('weight') is not None "
                   f"and {keep}], {lit(spec)})")  # fmt: skip
     return graph_answer(plan, cypher, render)
+
+
+_PERIODS = ("1w", "1m", "3m", "6m", "1y", "ytd")  # the price tool's periods
+
+
+def _holdings_by_figure_code(plan: Plan, cypher: str, spec: dict[str, Any]) -> str:
+    """Every holding (or those of the cut) priced by the price tool, ordered by its figure."""
+    order, read = str(plan.holdings_by), plan.measure
+    period = plan.period if plan.period in _PERIODS else "1m"
+    names = {"per": "PER", "pbr": "PBR", "eps": "EPS", "dividend_yield": ("배당수익률", "dividend yield"),
+             "market_cap": ("시가총액", "market cap")}  # fmt: skip
+    labels = {m: _measure_label(plan, m, period) if m == "return" else
+              (names[m] if isinstance(names[m], str) else names[m][plan.lang != "ko"])
+              for m in filter(None, (order, read))}  # fmt: skip
+    spec.update(order=order, read=read, labels=labels, high=plan.frame.operation.direction != "asc")
+    kept = f"rows[:{int(plan.within)}]" if plan.within else "rows"
+    asked = period if "return" in (order, read) else "1w"  # a valuation needs no long window
+    return graph_code(plan, cypher, [
+        f"kept = {kept}", "for r in kept:",
+        f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(asked)}))",
+        "    r['prices'] = got if isinstance(got, dict) else {}",
+        f"final_answer(render_holdings_by_figure(kept, {lit(spec)}))"])  # fmt: skip
 
 
 def _holdings_sector(plan: Plan) -> tuple[str | None, list[str]]:

@@ -119,6 +119,9 @@ class Plan:
     gap_of_groups: bool = False  # their figures' difference was asked
     total_of_groups: bool = False  # their counts (or sums) added up was asked
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
+    holdings_by: str | None = (
+        None  # '보유종목 중 배당수익률 가장 높은 종목': a stock figure orders them
+    )
     # a picked ETF's top holdings ('… 가장 큰 ETF의 상위 5개 보유종목')
     holdings_n: int | None = None
     holding_place: int | None = None  # '… ETF의 1위 보유종목': that holding alone
@@ -957,9 +960,13 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         if place and op.direction != "asc":
             plan.position, op.top_n = place[0], place[0]
             frame.notes.append(f"{POSITION}{place[0]}:{place[1]}")
+        if not place and _holdings_by_figure(plan, frame, figures):
+            return "holdings_aggregate"  # '보유종목 중 1년 수익률 가장 높은 종목의 PER'
         first = plan.position or (op.top_n == 1 and op.direction != "asc")  # the heaviest's
-        if figures and figures[0] in VALUATIONS and first:
-            plan.position, plan.measure = plan.position or 1, figures[0]  # its valuation
+        returns = [m.name for m in frame.measures if m.name == "return"] if place else []
+        if (figures and figures[0] in VALUATIONS or returns) and first:
+            # its valuation; '1위 종목의 1년 수익률': its own return
+            plan.position, plan.measure = plan.position or 1, (figures or returns)[0]
             frame.notes.append(COMPOSED)  # holdings → the n-th → its figure: all read
             figures = []
         if figures:  # 'KODEX 200 보유종목 중 PER 가장 낮은 종목': the holdings, not by PER
@@ -1146,6 +1153,35 @@ def _why_of_a_set(plan: Plan, frame: QuestionFrame, universe: Universe) -> Inten
 # a stock's own figures; the ETF chat reads the valuation snapshot's, the stock report the rest
 STOCK_FIGURES = frozenset({"per", "pbr", "eps", "dividend_yield", "market_cap", "rsi", "earnings"})
 VALUATIONS = ("per", "pbr", "eps", "dividend_yield", "market_cap")  # of the valuation snapshot
+
+
+def _holdings_by_figure(plan: Plan, frame: QuestionFrame, figures: list[str]) -> bool:
+    """'KODEX 은행 보유종목 중 배당수익률 가장 높은 종목', '… 1년 수익률이 가장 높은 종목의 PER':
+    the fund's holdings ordered by a stock figure of their own (inside a cut said before '중'),
+    the first one picked and, when another figure is said after the possessive, that one read.
+    The plan's `holdings_by` (the order), `measure` (the read figure) and `within` (the cut)."""
+    op, read_said = frame.operation, nested_measure(frame)
+    read = next((m.name for m in frame.measures if read_said and m.surface == read_said), None)
+    order = next((m.name for m in frame.measures if m.name != read
+                  and (m.name in VALUATIONS or m.name == "return")), None)  # fmt: skip
+    cut = op.top_n if op.top_n and op.top_n > 1 and " 중" in plan.question else None
+    said = pick_direction(frame)  # '가장 높은', 'highest': an order said (not 'the top holding')
+    if (
+        order is None
+        or op.kind != "rank"
+        or said is None
+        or frame.reference is not None  # '상위 5개' → '그 중 …': the talk's cut, read later
+        or (order == "return" and cut and read is None)
+    ):
+        return False  # '상위 10개 중 1개월 수익률 가장 높은 종목': the cut listed with returns
+    if read is not None and read not in (*VALUATIONS, "return"):
+        return False
+    plan.holdings_by, plan.measure, plan.within = order, read, cut
+    op.direction = said  # type: ignore[assignment]
+    op.aggregate, op.top_n = "list", 1
+    frame.notes.append(COMPOSED)  # holdings → ordered by the figure → the first → its figure
+    del figures[:]
+    return True
 
 
 def _single_stock(plan: Plan, frame: QuestionFrame) -> Intent:

@@ -286,6 +286,67 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
             f"{spec['etf']}: {value:.2f}% (snapshot of {day})\n\n{listed}")  # fmt: skip
 
 
+def _stock_figure(r: dict, measure: str) -> object:
+    """A holding's own figure from its price tool result: the period's return, or a value of
+    its last valuation snapshot (a P/E only where earnings are positive)."""
+    got = r.get("prices") or {}
+    if measure == "return":
+        return (got.get("summary") or {}).get("change_rate")
+    value = (got.get("valuation") or {}).get({"per": "pe", "pbr": "pb"}.get(measure, measure))
+    return None if value is None or (measure == "per" and float(value) <= 0) else value
+
+
+def _figure_text(measure: str, v: object, ko: bool) -> str:
+    if measure in ("per", "pbr"):
+        return f"{float(v):,.2f}배" if ko else f"{float(v):,.2f}x"  # type: ignore[arg-type]
+    if measure in ("dividend_yield",):
+        return f"{float(v):.2f}%"  # type: ignore[arg-type]
+    if measure == "eps":
+        return f"{float(v):,.0f}"  # type: ignore[arg-type]
+    return fmt_measure(measure, v)
+
+
+def render_holdings_by_figure(rows: list, spec: dict) -> str:
+    """'KODEX 은행 보유종목 중 배당수익률 가장 높은 종목(의 PER)': the holdings ordered by a figure
+    of their own, the first named (ties too) with the figure read of it, then the next four."""
+    ko, order, read, labels = spec["lang"] == "ko", spec["order"], spec.get("read"), spec["labels"]
+    if not rows:
+        return spec["empty"]
+    day = rows[0].get("date") or "-"
+    held = [r for r in rows if _stock_figure(r, order) is not None]
+    if not held:
+        return (f"{spec['etf']} 보유종목의 {labels[order]} 데이터가 없습니다." if ko
+                else f"No {labels[order]} for {spec['etf']}'s holdings.")  # fmt: skip
+    ordered = sorted(held, key=lambda r: float(_stock_figure(r, order)), reverse=spec["high"])  # type: ignore[arg-type]
+    best, side = ordered[0], ("높은", "highest") if spec["high"] else ("낮은", "lowest")
+    ties = [r["name"] for r in ordered[1:] if _stock_figure(r, order) == _stock_figure(best, order)]
+    within = (f"비중 상위 {len(rows)}개" if ko else f"top {len(rows)}") if spec.get("within") else (
+        f"보유종목 {len(rows)}개" if ko else f"{len(rows)} holdings")  # fmt: skip
+    said = f"{best['name']} ({best['code']}) {labels[order]} {_figure_text(order, _stock_figure(best, order), ko)}"
+    if read:
+        value = _stock_figure(best, read)
+        shown = (
+            _figure_text(read, value, ko)
+            if value is not None
+            else ("데이터 없음" if ko else "not held")
+        )
+        said += f" → {labels[read]} {shown}"
+    also = (f" (공동: {', '.join(ties)})" if ko else f" (tied: {', '.join(ties)})") if ties else ""
+    left = len(rows) - len(held)
+    note = (
+        (f", {labels[order]} 없는 {left}개 제외" if ko else f", {left} without it left out")
+        if left
+        else ""
+    )
+    head = (f"{spec['etf']} {within} 중 {labels[order]} 가장 {side[0]} 종목: {said}{also} "
+            f"(보유 스냅샷 {day}{note})" if ko else f"Of {spec['etf']}'s {within}, the {side[1]} "
+            f"{labels[order]}: {said}{also} (holdings of {day}{note})")  # fmt: skip
+    lines = [f"{i}. {r['name']} ({r['code']}): {labels[order]} "
+             f"{_figure_text(order, _stock_figure(r, order), ko)}, "
+             f"{'비중' if ko else 'weight'} {float(r['weight']):.2f}%" for i, r in enumerate(ordered[:5], 1)]  # fmt: skip
+    return head + "\n\n" + "\n".join(lines)
+
+
 def render_holdings_counts(rows: list, spec: dict) -> str:
     """Each named ETF's number of holdings on its latest snapshot; the one asked for first."""
     ko, names = spec["lang"] == "ko", spec["names"]
@@ -660,6 +721,9 @@ SET_RENDERERS = (
     _daily_values,
     _returns_lead,
     render_holdings_aggregate,
+    _stock_figure,
+    _figure_text,
+    render_holdings_by_figure,
     render_difference,
     render_common_holdings,
     render_holdings_counts,

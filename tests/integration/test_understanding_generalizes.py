@@ -3045,7 +3045,15 @@ def test_round_92_a_sector_pick_read_by_another_figure_and_two_yoy_rates(
     assert f"{yoy('CPIAUCSL'):+.2f}%" in line and f"{yoy('KR_CPI'):+.2f}%" in line
     held = etf_answer("KODEX 200 보유종목 중 PER 가장 낮은 종목", settings=offline,
                       store=graph_store, pool=pg_pool)  # fmt: skip
-    assert held.status == "partial" and "PER" in held.answer
+    lowest = fetch_all(  # every holding's own P/E, earnings positive (session 55: answered)
+        "SELECT s.name, f.pe FROM etf_holdings h JOIN stocks s USING (security_id) JOIN LATERAL "
+        "(SELECT pe FROM stock_fundamentals WHERE security_id = h.security_id ORDER BY as_of_date "
+        "DESC LIMIT 1) f ON true WHERE h.etf_code = '069500' AND h.as_of_date = (SELECT "
+        "max(as_of_date) FROM etf_holdings WHERE etf_code = '069500') AND f.pe > 0 ORDER BY f.pe "
+        "LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    assert held.status == "ok"
+    assert f"PER 가장 낮은 종목: {lowest['name']} " in held.answer
+    assert f"PER {float(lowest['pe']):.2f}배" in held.answer
     pick = fetch_all(
         "SELECT s.name, f.pe FROM stocks s JOIN LATERAL (SELECT pe, dividend_yield FROM "
         "stock_fundamentals x WHERE x.security_id = s.security_id ORDER BY as_of_date DESC LIMIT 1) "

@@ -221,3 +221,29 @@ def test_a_figure_said_by_its_parts_and_a_pick_read_by_the_longer_word(pg_pool: 
     answer = answer_stock_question("1년 수익률이 가장 나쁜 화학주의 배당수익률", pool=pg_pool,
                                    history=[])  # fmt: skip
     assert answer is not None and "1년 수익률 가장 낮은 종목의 배당수익률" in answer.answer
+
+
+def test_a_funds_holdings_ordered_by_a_figure_of_their_own(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 은행 보유종목 중 배당수익률 가장 높은 종목' and '… 1년 수익률이 가장 높은 종목의
+    PER' read the heaviest holding's figure, status ok (the order asked was dropped)."""
+    from agents.etf.service import answer_question as etf_answer
+
+    rows = fetch_all(
+        "SELECT s.name, s.code, f.dividend_yield FROM etf_holdings h JOIN etfs e ON e.code = "
+        "h.etf_code JOIN stocks s USING (security_id) JOIN LATERAL (SELECT dividend_yield FROM "
+        "stock_fundamentals WHERE security_id = h.security_id ORDER BY as_of_date DESC LIMIT 1) "
+        "f ON true WHERE e.name = 'KODEX 은행' AND h.as_of_date = (SELECT max(as_of_date) FROM "
+        "etf_holdings WHERE etf_code = e.code) AND f.dividend_yield IS NOT NULL "
+        "ORDER BY f.dividend_yield DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    answer = etf_answer("KODEX 은행 보유종목 중 배당수익률 가장 높은 종목", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    best = rows[0]
+    assert answer.status == "ok"
+    assert f"가장 높은 종목: {best['name']} ({best['code']}) 배당수익률 " in answer.answer
+    assert f"{float(best['dividend_yield']):.2f}%" in answer.answer
+    answer = etf_answer("KODEX 은행 보유종목 중 1년 수익률이 가장 높은 종목의 PBR", settings=offline,
+                        store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and "1년 수익률 가장 높은 종목: " in answer.answer
+    assert " → PBR " in answer.answer
