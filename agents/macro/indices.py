@@ -55,8 +55,16 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         high = max(float(r["high"] if r["high"] is not None else r["close"]) for r in rows)
         low = min(float(r["low"] if r["low"] is not None else r["close"]) for r in rows)
         fetched = result.rows if windowed and result else rows  # '15거래일': all 15 sessions
-        resp.series.append(Series(key=code, title=f"{name} ({code})", unit=unit,
-                                  points=[(str(r["trade_date"]), float(r["close"]))
+        # '최고가', '최저가': the sessions' highs or lows, as a stock's are (closes otherwise)
+        field = (
+            route.frame.stat_field
+            if route.frame and route.frame.stat_field in ("high", "low")
+            else "close"
+        )
+        said = {"high": ("고가", "high"), "low": ("저가", "low")}.get(field, ("", ""))
+        shown = f"{name} {said[route.language != 'ko']}".strip()  # '비트코인 고가 최근 90일 …'
+        resp.series.append(Series(key=code, title=f"{shown} ({code})", unit=unit,
+                                  points=[(str(r["trade_date"]), float(r[field] if r[field] is not None else r["close"]))
                                           for r in fetched]))  # fmt: skip
         resp.key_points.append(lang_text(
             route.language,

@@ -469,6 +469,15 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
     first, second = said[0], next(m for m in said if m.name != said[0].name)
     one, two = BY_MEASURE[first.name], BY_MEASURE[second.name]
     bar = (one, "level", str(op.comparator), op.threshold)
+    low = route.question.lower()
+    moved = asked_move(low[low.find(second.surface.lower()) :])
+    if (picks and op.kind == "filter" and op.filter_measure == first.name and op.comparator
+            and op.threshold is not None and moved in ("up", "down")):  # fmt: skip
+        # '주택가격지수 100 이상이면서 미분양이 1년 전보다 늘어난 지역': a level bar on one, a
+        # move of the other
+        sign = (two, "change", ">" if moved == "up" else "<", None)
+        return _plan(resp, ctx, route, bars=(bar, sign), order=(one, "level"),  # type: ignore[arg-type]
+                     high=op.comparator[0] != "<")  # fmt: skip
     if (op.kind == "filter" and op.aggregate in ("avg", "sum") and op.threshold is not None
             and op.comparator and len(said) == 2 and first.name == op.filter_measure
             and not route.real_estate_regions):  # fmt: skip
@@ -489,7 +498,6 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
             resp, ctx, route, bars=(bar,), order=(two, "level"), high=high, n=op.top_n or 1
         )
     # the first series' pick among the regions that hold the second, then its reading
-    low = route.question.lower()
     before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
     rate = next((m for m in frame.measures if m.name == "return"), None)
     moved, grown = asked_move(before), rate is not None and rate.surface.lower() in before

@@ -305,6 +305,8 @@ def _gap(frame: QuestionFrame, turns: list[Turn]) -> str:
         return ""
     ko, en = GAP_WORDS[key]
     if RATIO in frame.notes and b.figures[key]:  # 'LG에너지솔루션 시총이 LG화학의 몇 배야?'
+        if "의 몇" not in frame.question and a.figures[key] < b.figures[key] and a.figures[key]:
+            a, b = b, a  # '두 배 이상 차이 나?': how many times the larger is the smaller
         ratio = a.figures[key] / b.figures[key]  # said as a multiple and as a percent
         return (f"**{a.stock['name']} {josa(ko, '은/는')} {b.stock['name']}의 {ratio:,.2f}배 ({ratio * 100:,.2f}%)**"
                 if a.ko() else f"**{a.stock['name']}'s {en} is {ratio:,.2f}x ({ratio * 100:,.2f}%) "

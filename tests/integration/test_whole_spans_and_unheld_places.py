@@ -247,3 +247,37 @@ def test_a_funds_holdings_ordered_by_a_figure_of_their_own(
                         store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok" and "1년 수익률 가장 높은 종목: " in answer.answer
     assert " → PBR " in answer.answer
+
+
+def test_highs_a_ratio_asked_as_a_gap_and_a_level_bar_with_a_move(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'비트코인 최근 90일 최고가' took the closes (the bars hold highs); '두 배 이상 차이 나?'
+    gave the difference; '주택가격지수 100 이상이면서 미분양이 1년 전보다 늘어난 지역' read the
+    bar as +100% growth and the move as a 100-unit bar, each apart."""
+    high = fetch_all(
+        "SELECT max(high) AS h FROM market_series_prices WHERE series_code = 'BTC-USD' AND "
+        "trade_date > (SELECT max(trade_date) FROM market_series_prices WHERE series_code = "
+        "'BTC-USD') - 90", None, pg_pool)[0]["h"]  # fmt: skip
+    answer = macro_answer("비트코인 최근 90일 최고가", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"최고치: {float(high):,.2f}" in answer.answer
+    caps = {r["name"]: float(r["market_cap"]) for r in fetch_all(
+        "SELECT DISTINCT ON (s.name) s.name, f.market_cap FROM stocks s JOIN stock_fundamentals f "
+        "USING (security_id) WHERE s.name IN ('Intel', 'Micron Technology') ORDER BY s.name, "
+        "f.as_of_date DESC", None, pg_pool)}  # fmt: skip
+    answer = chain(answer_stock_question, ["Micron Technology 시가총액", "Intel은?", "두 배 이상 차이 나?"],
+                   pool=pg_pool)  # fmt: skip
+    big, small = sorted(caps, key=caps.get, reverse=True)  # type: ignore[arg-type]
+    assert f"**{big} 시가총액은 {small}의 {caps[big] / caps[small]:,.2f}배" in answer.answer
+    last = "(SELECT max(month) FROM re_unsold_housing)"
+    kept = [r["region"] for r in fetch_all(
+        f"SELECT u.region FROM re_unsold_housing u JOIN re_unsold_housing b ON b.region = u.region "
+        f"AND b.month = {last} - interval '1 year' JOIN re_house_price_index p ON p.region = "
+        f"u.region AND p.month = (SELECT max(month) FROM re_house_price_index) WHERE u.month = "
+        f"{last} AND u.units > b.units AND p.index_value >= 100 AND u.region <> '전국'", None,
+        pg_pool)]  # fmt: skip
+    answer = macro_answer("주택가격지수 100 이상이면서 미분양이 1년 전보다 늘어난 지역",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    line = next(x for x in answer.answer.splitlines() if "미분양이 늘어난 지역" in x)
+    assert f": {len(kept)}곳 /" in line and all(region in line for region in kept)
