@@ -281,3 +281,18 @@ def test_highs_a_ratio_asked_as_a_gap_and_a_level_bar_with_a_move(
                           settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     line = next(x for x in answer.answer.splitlines() if "미분양이 늘어난 지역" in x)
     assert f": {len(kept)}곳 /" in line and all(region in line for region in kept)
+
+
+def test_a_pick_among_the_districts_of_a_region_said_with_its_possessive(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'전세가율 가장 낮은 서울 구의 주택가격지수' answered 서울's own figures ('구의' was not read
+    as the districts)."""
+    low = fetch_all(
+        "SELECT j.region, p.index_value FROM re_jeonse_ratio j JOIN re_house_price_index p ON "
+        "p.region = j.region AND p.month = j.month WHERE j.month = (SELECT max(month) FROM "
+        "re_jeonse_ratio) AND j.region LIKE '서울 %%' ORDER BY j.ratio LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("전세가율 가장 낮은 서울 구의 주택가격지수", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f": {low['region']} " in answer.answer
+    assert f"주택가격지수 {float(low['index_value']):.2f}" in answer.answer
