@@ -24,8 +24,7 @@ from agents.etf import service as etf_service
 from agents.macro import service as macro_service
 from agents.opening import service as opening_service
 from agents.stock import service as stock_service
-from agents.understanding.conversation import conversation_history
-from agents.understanding.history import HistoryMessage
+from agents.understanding.history import HistoryMessage, conversation_history
 from api.errors import ApiError
 from api.models import (
     ChatRequest,

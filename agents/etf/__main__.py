@@ -8,7 +8,8 @@ import logging
 import sys
 
 from agents.etf.service import StepEvent, stream_answer
-from agents.understanding.conversation import conversation_history, remember
+from agents.understanding.history import conversation_history
+from data_access import runs
 from data_access.contracts import AgentAnswer
 
 
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             answer = event
     if answer is None:
         return 1
-    conversation_id = remember("etf", args.question, answer, args.conversation)
+    conversation_id, _ = runs.record_turn("etf", args.question, answer, args.conversation)
     if args.json:
         out = {
             "conversation_id": conversation_id,

@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
               else f"{r.intent} → {r.target_agents} ({r.tool_mode})\n" + "\n".join(r.reasons))  # fmt: skip
         return 0
     from agents.macro.service import SCREEN, NodeEvent, stream_answer
-    from agents.understanding.conversation import conversation_history, remember
+    from agents.understanding.history import conversation_history
+    from data_access import runs
     from data_access.graph import get_graph_store
 
     answer: AgentAnswer | None = None
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         elif isinstance(event, AgentAnswer):
             answer = event
     assert answer is not None
-    conversation_id = remember(SCREEN, args.question, answer, args.conversation)
+    conversation_id, _ = runs.record_turn(SCREEN, args.question, answer, args.conversation)
     if args.json:
         print(json.dumps({"conversation_id": conversation_id, **answer.model_dump(mode="json")},
                          ensure_ascii=False, indent=2))  # fmt: skip

@@ -6,6 +6,7 @@ about TIGER 200?" resolve against the previous turn instead of being asked in a 
 
     history = history_after([], "반도체 ETF 목록", answer)
     frame, result = previous_context(history)
+    history = conversation_history(conversation_id)  # a stored conversation's, for the CLIs
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from psycopg_pool import ConnectionPool
+
 from agents.understanding.frame import QuestionFrame
+from data_access import runs
 
 FOLLOWUP_KEY = "followup"
 
@@ -52,3 +56,12 @@ def previous_context(history: Sequence[HistoryMessage]) -> tuple[QuestionFrame |
                 return None, []
             return frame, [str(c) for c in message.context.get("result") or []]
     return None, []
+
+
+def conversation_history(conversation_id: str | None,
+                         pool: ConnectionPool | None = None) -> list[HistoryMessage]:  # fmt: skip
+    """The history of a stored conversation (the run store the chat screens list); [] for None."""
+    history: list[HistoryMessage] = []
+    for turn in runs.load_turns(conversation_id, pool=pool) if conversation_id is not None else ():
+        history = history_after(history, turn.question, turn.answer)
+    return history
