@@ -79,6 +79,7 @@ class Lexicon:
     aliases: list[tuple[str, str, str]] = field(default_factory=list)  # (alias, kind, key)
     benchmarks: dict[str, str] = field(default_factory=dict)  # ETF code → benchmark index name
     fund_managers: dict[str, str] = field(default_factory=dict)  # ETF code → manager
+    fund_tags: dict[str, list[str]] = field(default_factory=dict)  # ETF code → its themes
     sectors: list[str] = field(default_factory=list)  # the stocks' sectors in the data
     latest_session: str | None = None  # the data's last trading day: '그저께' is the one before
     _index: HeadIndex[tuple[str, str, str, str]] = field(init=False, repr=False)
@@ -525,7 +526,7 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     stock_rows = fetch_all("SELECT code, name, name_en, security_id FROM stocks WHERE NOT is_etf "
                            "ORDER BY security_id", pool=pool)  # fmt: skip
     alias_rows = fetch_all("SELECT kind, alias, target FROM entity_aliases", pool=pool)
-    tag_rows = fetch_all("SELECT DISTINCT tag FROM etf_tags ORDER BY tag", pool=pool)
+    tag_rows = fetch_all("SELECT etf_code, tag FROM etf_tags ORDER BY tag, etf_code", pool=pool)
     manager_rows = fetch_all("SELECT name, name_en FROM managers ORDER BY name", pool=pool)
     sector_rows = fetch_all("SELECT DISTINCT sector FROM stocks WHERE sector IS NOT NULL AND NOT "
                             "is_etf ORDER BY sector", pool=pool)  # fmt: skip
@@ -540,7 +541,8 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
                for r in alias_rows]  # fmt: skip
     aliases += [(a, "stock", c) for a, c in vocabulary()["stock_aliases"].items() if c in stocks]
     return Lexicon(
-        etfs=etfs, stocks=stocks, tags=[r["tag"] for r in tag_rows],
+        etfs=etfs, stocks=stocks, tags=list(dict.fromkeys(r["tag"] for r in tag_rows)),
+        fund_tags={c: [r["tag"] for r in tag_rows if r["etf_code"] == c] for c in etfs},
         managers={r["name"]: r["name_en"] for r in manager_rows},
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
         security_ids=security_ids, aliases=[a for a in aliases if a[1] in ("etf", "stock")],

@@ -187,6 +187,7 @@ def understand(
         entities = sorted(found + [e for e in entities if not any(
             f.start < e.end and e.start < f.end for f in found)], key=lambda e: e.start)  # fmt: skip
         linked_notes += corrected
+    linked_notes += _same_theme(question, entities, lexicon, previous)
     text = _digits_for_number_words(_masked(question.lower(), entities))
     ambiguous = [n for n in linked_notes if n.startswith(AMBIGUOUS)]  # a question back
     frame = QuestionFrame(question=question, language=language_of(question, entities),  # type: ignore[arg-type]
@@ -503,6 +504,47 @@ def _word_end(question: str, at: int) -> int:
     while at < len(question) and question[at].isalnum():
         at += 1
     return at
+
+
+_SAME_THEME = re.compile(r"(?:같은|동일한?)\s*(?:테마|섹터|분야)의?|\bsame (?:theme|sector)\b")
+
+
+def _same_theme(question: str, entities: list[Entity], lexicon: Lexicon,
+                previous: QuestionFrame | None) -> list[str]:  # fmt: skip
+    """'TIGER 2차전지테마랑 같은 테마의 KODEX ETF', '(…) → 같은 테마 KODEX는?': the fund of a brand
+    that shares a theme with the fund named (or talked about) is named in place (in place of
+    the brand, so a follow-up replaces the subject); several: the theme and the brand, a set."""
+    m = _SAME_THEME.search(question)
+    if m is None:
+        return []
+    # the brand said alone ('… TIGER ETF'; a short-name link may have read it as one fund)
+    brand = next(((b, i) for b in lexicon.brands if (i := question.find(b)) >= 0 and not any(
+        e.start <= i < e.end and e.end - e.start > len(b) for e in entities if e.kind == "etf")),
+        None)  # fmt: skip
+    said = [e for e in entities if e.kind == "etf" and (brand is None or e.start != brand[1])]
+    source = said or (previous.of("etf") if previous else [])
+    themes = set(lexicon.fund_tags.get(source[0].key, [])) if source else set()
+    if not themes or brand is None:
+        return []
+    word, at = brand
+    funds = [c for c, tags in lexicon.fund_tags.items() if themes <= set(tags)
+             and c != source[0].key and lexicon.fund_managers.get(c) == lexicon.brands[word]]  # fmt: skip
+    entities[:] = [e for e in entities if not (e.kind == "manager" and e.start <= at < e.end)]
+    theme = ", ".join(sorted(themes))
+    start = min([m.start(), *(e.start for e in source if e.start >= 0)])
+    entities[:] = [e for e in entities if e.kind != "etf"]
+    if len(funds) != 1:  # several: the themes and the brand's manager, a set
+        entities += [
+            Entity(kind="tag", key=t, name=t, start=start, end=m.end()) for t in sorted(themes)
+        ]
+        entities.append(Entity(kind="manager", key=lexicon.brands[word], name=lexicon.brands[word],
+                               start=at, end=at + len(word)))  # fmt: skip
+        entities.sort(key=lambda e: e.start)
+        return [f"같은 테마({theme})의 {word} ETF {len(funds)}개로 읽었습니다."]
+    name = lexicon.etfs[funds[0]]  # said from the fund named on ('TIGER … 랑 같은 테마의 KODEX')
+    entities.append(Entity(kind="etf", key=funds[0], name=name, start=start, end=at + len(word)))
+    entities.sort(key=lambda e: e.start)
+    return [f"같은 테마({theme})의 {word} ETF를 {josa(name, '으로/로')} 읽었습니다."]
 
 
 def _recognized(question: str, lexicon: Lexicon, kinds: frozenset[str]) -> list[Entity]:

@@ -296,3 +296,24 @@ def test_a_pick_among_the_districts_of_a_region_said_with_its_possessive(
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok" and f": {low['region']} " in answer.answer
     assert f"주택가격지수 {float(low['index_value']):.2f}" in answer.answer
+
+
+def test_the_fund_of_a_brand_with_the_same_theme(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'TIGER 2차전지테마 보수' → '같은 테마 KODEX는?' → '둘 중 순자산 큰 건?' answered one fund
+    (the brand and '같은 테마' unread, status ok)."""
+    from agents.etf.service import answer_question as etf_answer
+
+    tigers = fetch_all("SELECT t.tag FROM etf_tags t JOIN etfs e ON e.code = t.etf_code WHERE "
+                       "e.name = 'TIGER 2차전지테마'", None, pg_pool)  # fmt: skip
+    themes = {r["tag"] for r in tigers}
+    kodex = [r for r in fetch_all(
+        "SELECT e.name, e.code, array_agg(t.tag) AS tags FROM etfs e JOIN etf_tags t ON "
+        "t.etf_code = e.code WHERE e.name LIKE 'KODEX%%' GROUP BY e.name, e.code", None, pg_pool)
+        if themes <= set(r["tags"])]  # fmt: skip
+    assert len(kodex) == 1
+    answer = chain(etf_answer, ["TIGER 2차전지테마 보수", "같은 테마 KODEX는?", "둘 중 순자산 큰 건?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and kodex[0]["name"] in answer.answer
+    assert "순자산총액 차이" in answer.answer
