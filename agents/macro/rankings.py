@@ -494,6 +494,8 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
         if not (op.comparator and op.threshold is not None and op.filter_measure == first.name):
             move = asked_move(route.question[: among.start()]) or "up"  # '… 하락한 지역 중'
             bar = (one, "change", ">" if move == "up" else "<", None)
+        elif op.threshold_unit == "%" and SPECS[one][4] != "%":  # '1년 변화율이 마이너스인':
+            bar = (one, "growth", str(op.comparator), op.threshold)  # a bar on its growth
         return _plan(
             resp, ctx, route, bars=(bar,), order=(two, "level"), high=high, n=op.top_n or 1
         )
@@ -507,6 +509,8 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
     read = ("growth" if rate is not None and not grown  # '… 구의 주택가격지수 1년 상승률'
             else str(op.aggregate) if op.kind == "aggregate"
             else "change" if changed or asked_move(after) else "level")  # fmt: skip
+    if how == "growth" and _FALL_RATE.search(before):  # '하락률이 가장 큰': the deepest fall
+        high = not high
     return _plan(resp, ctx, route, order=(one, how), high=moved == "up" if how == "change" else high,
                  read=(two, read), then="pick")  # fmt: skip
 

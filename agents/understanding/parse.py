@@ -828,7 +828,7 @@ def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
 
 # '그저께 종가': the session before the data's last one (which '어제' names: a one-day change)
 _DAYS_AGO = re.compile(r"(?<![가-힣])(?:그저께|엊그제|그제)(?![가-힣])")
-_YEAR_AGO_DAY = re.compile(r"(?:작년|지난해)\s*(?:이맘때|같은\s*날|오늘)")
+_YEAR_AGO_DAY = re.compile(r"(?<![가-힣])(?P<w>재작년|작년|지난해)\s*(?:이맘때|같은\s*날|오늘)")
 # after 'N일 전': a change's base ('1년 전 대비', '6개월 전과 비교') or a holding period
 # ('3개월 전에 샀으면', '… 전 종가 대비 수익률') — not a day whose figure is asked
 _SINCE_AFTER = re.compile(
@@ -846,8 +846,9 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
     if (m := _DAYS_AGO.search(text)) is not None:
         day, start, end = previous_trading_day(last - timedelta(days=1), "KRX"), m.start(), m.end()
     elif (m := _YEAR_AGO_DAY.search(text)) and not _SINCE_AFTER.search(text[m.end() :]):
-        # '작년 이맘때 종가': the value on the day a year back, not the change since
-        day = previous_trading_day(last - relativedelta(years=1), "KRX", inclusive=True)
+        # '작년 이맘때 종가': the value on the day a year (재작년: two) back, not the change since
+        back = -YEAR_WORDS[m.group("w")]
+        day = previous_trading_day(last - relativedelta(years=back), "KRX", inclusive=True)
         start, end = m.start(), m.end()
     elif (back := _counted_back(frame.question, text)) is not None:
         window, end = back
@@ -2315,10 +2316,16 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         # 'SK하이닉스랑 비교하면?' after 삼성전자 3개월: both, over the same window; '미국이랑
         # 비교하면?' after 한국 기준금리: the same topic for the region asked
         frame.reference = "same"
+        joined = _JOINED.search(frame.question) is not None  # every subject of the talk
+        talked = previous.entities + (previous.replaced if joined else [])
         frame.entities = [e.model_copy(update={"inherited": True, "start": -1, "end": -1})
-                          for e in previous.entities] + own + _topic_for_regions(frame, previous)  # fmt: skip
+                          for e in talked] + own + _topic_for_regions(frame, previous)  # fmt: skip
         _inherit_context(frame, previous, entities=True)
-    elif own and _bare_followup(frame) and ("replace" in marks or len(text.strip()) <= 40):
+    elif (
+        own
+        and (_bare_followup(frame) or "same_span" in marks)
+        and ("replace" in marks or "same_span" in marks or len(text.strip()) <= 40)
+    ):  # '전국은 같은 기간 어떻게 바뀌었어?': the subject swapped, the figure and span kept
         frame.reference = "replace"
         kinds = {e.kind for e in own}
         if kinds == {
@@ -2472,13 +2479,19 @@ def _anchor_to_extreme(frame: QuestionFrame, previous: QuestionFrame) -> None:
             frame.notes.append(WHY_NOTE)  # the events are the graph's
 
 
+# '… → AMD는? → Intel까지 셋 중 가장 낮은 건?': the new one joins every subject of the talk
+_JOINED = re.compile(r"까지|도\s*(?:같이|포함|넣어)")
+
+
 def _adds_to_previous(frame: QuestionFrame, previous: QuestionFrame) -> bool:
     """A short compare follow-up whose own subjects are of the previous subjects' kind (or only
     regions): the previous subjects stay and the new ones join them."""
     if len(frame.question) > 30:
         return False
     than = frame.operation.kind == "lookup" and _than_a_subject(frame, analyse(frame.question), 1)
-    if frame.operation.kind not in ("compare", "difference") and not than:
+    picked = frame.operation.kind == "rank" or frame.operation.aggregate in ("max", "min")
+    joined = picked and bool(_JOINED.search(frame.question))
+    if frame.operation.kind not in ("compare", "difference") and not (than or joined):
         return False
     own = {e.kind for e in frame.entities}
     before = {e.kind for e in previous.entities if e.kind != "region"}

@@ -138,6 +138,8 @@ def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> It
         if j + 1 < len(tokens) and tokens[j + 1].form.lower() in (
                 _TENOR_AFTER if ago else _TENOR_AFTER | _AGO):  # fmt: skip
             continue  # '10년물' is a tenor; '1년 전 대비' a day a year ago (a change's base)
+        if found == "week" and text[tokens[j].end : tokens[j].end + 1] == "당":
+            continue  # '한 주당 순이익': per share, not a week
         paired = [t.tag for t in tokens[j + 1 : j + 3]] == ["SO", "SN"] or (
             i >= 2 and tokens[i - 1].tag == "SO" and tokens[i - 2].form.lower() in _UNITS)  # fmt: skip
         if paired:
@@ -175,6 +177,9 @@ def read_window_stat(text: str) -> WindowStat:
             found = "moving_average"  # '20일선': the 20-day moving average line
         if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
             field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
+            continue
+        if found == "sum" and nxt in ("수익", "return", "returns"):
+            spans.append((m.start, m.end))  # '누적 수익률', 'total return': the return itself
             continue
         if found in ("max", "min") and nxt == "가" and tokens[i + 1].start == m.end:
             priced.add(found)  # '최고가' (Kiwi reads the 가 of '최고가 최저가' as a particle too)

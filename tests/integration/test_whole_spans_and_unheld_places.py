@@ -317,3 +317,44 @@ def test_the_fund_of_a_brand_with_the_same_theme(
                    settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert answer.status == "ok" and kodex[0]["name"] in answer.answer
     assert "순자산총액 차이" in answer.answer
+
+
+def test_words_of_rounds_160_to_163(pg_pool: Any, graph_store: Any, offline: Settings) -> None:
+    """r160–r163, each status ok on another question before: '누적 수익률' summed the closes;
+    '한 주당 순이익' read a week; '재작년 이맘때' read 작년; '하락률이 가장 큰' picked the
+    largest rise; '1년 변화율이 마이너스인 지역 중' barred the level; '전국은 같은 기간 …' lost
+    the figure and the span; 'Intel까지 셋 중 가장 낮은 건?' showed Intel alone."""
+    today = _last_session(pg_pool)
+    closes = [float(r["close"]) for r in fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY trade_date DESC "
+        "LIMIT 6", None, pg_pool)]  # fmt: skip
+    answer = answer_stock_question("삼성전자 최근 5거래일 누적 수익률", pool=pg_pool, history=[])
+    assert (
+        answer is not None and f"수익률: {(closes[0] / closes[5] - 1) * 100:+.2f}%" in answer.answer
+    )
+    eps = fetch_all("SELECT f.eps FROM stock_fundamentals f JOIN stocks s USING (security_id) "
+                    "WHERE s.name = '셀트리온' ORDER BY f.as_of_date DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    answer = answer_stock_question("셀트리온 한 주당 순이익", pool=pg_pool, history=[])
+    assert answer is not None and f"EPS(주당순이익) {float(eps[0]['eps']):,.0f}원" in answer.answer
+    rate = fetch_all(
+        "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_BASE_RATE' AND "
+        "obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1",
+        {"d": today.replace(year=today.year - 2)}, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("재작년 이맘때 한국 기준금리", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"{float(rate['value']):.2f}% ({rate['obs_date']})" in answer.answer
+    last = "(SELECT max(month) FROM re_house_price_index)"
+    growth = fetch_all(
+        f"SELECT a.region, a.index_value / b.index_value - 1 AS g FROM re_house_price_index a "
+        f"JOIN re_house_price_index b ON b.region = a.region AND b.month = {last} - interval "
+        f"'1 year' WHERE a.month = {last} AND a.region IN ('부산', '대구', '인천', '광주', '대전', "
+        "'울산') ORDER BY g LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("주택가격지수 1년 하락률이 가장 큰 광역시의 미분양", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f": {growth['region']} " in answer.answer
+    answer = chain(macro_answer, ["대구 미분양", "6개월 전과 비교하면?", "전국은 같은 기간 어떻게 바뀌었어?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "전국 미분양" in answer.answer and "주택가격지수" not in answer.answer
+    answer = chain(answer_stock_question, ["NVIDIA PER", "AMD는?", "Intel까지 셋 중 가장 낮은 건?"],
+                   pool=pg_pool)  # fmt: skip
+    assert answer.answer.count("**") >= 8 and "NVIDIA" in answer.answer and "AMD" in answer.answer
