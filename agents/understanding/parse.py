@@ -847,8 +847,8 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
         day, start, end = previous_trading_day(last - timedelta(days=1), "KRX"), m.start(), m.end()
     elif (m := _YEAR_AGO_DAY.search(text)) and not _SINCE_AFTER.search(text[m.end() :]):
         # '작년 이맘때 종가': the value on the day a year (재작년: two) back, not the change since
-        back = -YEAR_WORDS[m.group("w")]
-        day = previous_trading_day(last - relativedelta(years=back), "KRX", inclusive=True)
+        years = -YEAR_WORDS[m.group("w")]
+        day = previous_trading_day(last - relativedelta(years=years), "KRX", inclusive=True)
         start, end = m.start(), m.end()
     elif (back := _counted_back(frame.question, text)) is not None:
         window, end = back
