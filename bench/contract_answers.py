@@ -7,7 +7,7 @@ DOCX files (as uploads are read): the three written here and the real public one
 tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic and deposit_terms as PDF,
 overseas_purchase_terms as HWPX, mobile_game_terms as DOCX, and those of the answer sets only:
 freight_terms, sw_freelance, sw_employment, sm_maintenance, ftc_nda,
-ftc_indexation, ftc_short_change, ftc_no_indexation; answers.json 'contracts'), asks
+ftc_indexation, ftc_short_change, ftc_no_indexation, ftc_direct_payment; answers.json 'contracts'), asks
 every question of answers.json through the screen's `ask` (offline), and prints per document:
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
 항/호 line quoted whole, holding the fact), right 항 (for questions labelled with the 항/호 that
