@@ -23,7 +23,8 @@ wrong 항, fact not first, answered absent), how many quote another clause as th
 ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
 them with the clause wanted and cited. `--recall` prints, per document and set, recall@1 and
 recall@5 of the labelled article in the screen's search (agents.contract.service.search, hybrid)
-over the present questions.
+over the present questions. A document the reader refuses (ftc_direct_payment: numbered
+paragraphs, no 제N조) is named first ('refused at ingest: …'); its questions count as misses.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents.contract.answer_eval import (  # noqa: E402
+    PREFIX,
     AnswerCheck,
     evaluate,
     ingest,
     load_questions,
     recall_at,
+    refused_answer,
     summarize,
 )
 from agents.contract.service import ask, search  # noqa: E402
@@ -62,11 +65,16 @@ def main() -> int:
     if args.sets:
         questions = [q for q in questions if q.set in args.sets]
         contracts = {c: f for c, f in contracts.items() if any(q.contract == c for q in questions)}
-    ingest(contracts, contract_file, pool)
+    refused = ingest(contracts, contract_file, pool)
+    for name, reason in refused.items():
+        print(f"refused at ingest: {name} ({contracts[name]}): {reason}")
     started = time.perf_counter()
     checks: list[str] = []  # the model path's clause_check per answer ('' when none ran)
 
     def asked(cid: str, q: str) -> AgentAnswer:
+        if cid.removeprefix(PREFIX) in refused:
+            checks.append("")
+            return refused_answer(refused[cid.removeprefix(PREFIX)])
         answer = ask(cid, q, pool=pool, save=False)
         step = next((t for t in answer.trace if t.name == "clause_check"), None)
         checks.append("" if step is None else "not used" if step.status == "error" else
@@ -95,7 +103,8 @@ def main() -> int:
     if args.classify:
         print_misses(results)
     if args.recall:
-        ranks = recall_at(questions, lambda cid, q: search(cid, q, top=5, pool=pool))
+        ranks = recall_at(questions, lambda cid, q: [] if cid.removeprefix(PREFIX) in refused
+                          else search(cid, q, top=5, pool=pool))  # fmt: skip
         print(f"{'recall':<24} {'n':>3} {'R@1':>5} {'R@5':>5}")
         for name, rows in ranks.items():
             print(
