@@ -7,7 +7,7 @@ DOCX files (as uploads are read): the three written here and the real public one
 tests/fixtures/contracts/ (lease_housing as HWP, travel_domestic and deposit_terms as PDF,
 overseas_purchase_terms as HWPX, mobile_game_terms as DOCX, and those of the answer sets only:
 freight_terms, sw_freelance, sw_employment, sm_maintenance, ftc_nda,
-ftc_indexation, ftc_short_change, ftc_no_indexation; answers.json 'contracts'), asks
+ftc_indexation, ftc_short_change, ftc_no_indexation, ftc_direct_payment; answers.json 'contracts'), asks
 every question of answers.json through the screen's `ask` (offline), and prints per document:
 fact first (the answering fact in the answer's first line), quoted whole (the labelled clause's
 항/호 line quoted whole, holding the fact), right 항 (for questions labelled with the 항/호 that
@@ -23,7 +23,8 @@ wrong 항, fact not first, answered absent), how many quote another clause as th
 ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
 them with the clause wanted and cited. `--recall` prints, per document and set, recall@1 and
 recall@5 of the labelled article in the screen's search (agents.contract.service.search, hybrid)
-over the present questions.
+over the present questions. A document the reader refuses (ftc_direct_payment: numbered
+paragraphs, no 제N조) is named first ('refused at ingest: …'); its questions count as misses.
 """
 
 from __future__ import annotations
@@ -37,11 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from agents.contract.answer_eval import (  # noqa: E402
+    PREFIX,
     AnswerCheck,
     evaluate,
     ingest,
     load_questions,
     recall_at,
+    refused_answer,
     summarize,
 )
 from agents.contract.service import ask, search  # noqa: E402
@@ -62,11 +65,16 @@ def main() -> int:
     if args.sets:
         questions = [q for q in questions if q.set in args.sets]
         contracts = {c: f for c, f in contracts.items() if any(q.contract == c for q in questions)}
-    ingest(contracts, contract_file, pool)
+    refused = ingest(contracts, contract_file, pool)
+    for name, reason in refused.items():
+        print(f"refused at ingest: {name} ({contracts[name]}): {reason}")
     started = time.perf_counter()
     checks: list[str] = []  # the model path's clause_check per answer ('' when none ran)
 
     def asked(cid: str, q: str) -> AgentAnswer:
+        if cid.removeprefix(PREFIX) in refused:
+            checks.append("")
+            return refused_answer(refused[cid.removeprefix(PREFIX)])
         answer = ask(cid, q, pool=pool, save=False)
         step = next((t for t in answer.trace if t.name == "clause_check"), None)
         checks.append("" if step is None else "not used" if step.status == "error" else
@@ -95,7 +103,8 @@ def main() -> int:
     if args.classify:
         print_misses(results)
     if args.recall:
-        ranks = recall_at(questions, lambda cid, q: search(cid, q, top=5, pool=pool))
+        ranks = recall_at(questions, lambda cid, q: [] if cid.removeprefix(PREFIX) in refused
+                          else search(cid, q, top=5, pool=pool))  # fmt: skip
         print(f"{'recall':<24} {'n':>3} {'R@1':>5} {'R@5':>5}")
         for name, rows in ranks.items():
             print(

@@ -27,6 +27,7 @@ from pathlib import Path
 from psycopg_pool import ConnectionPool
 
 from agents.contract.answer import polite
+from agents.contract.errors import ContractFileError
 from agents.contract.ingest.pipeline import ingest_bytes
 from data_access.contracts import AgentAnswer
 
@@ -100,10 +101,22 @@ def load_questions(folder: Path) -> tuple[dict[str, str], list[AnswerQuestion]]:
 
 
 def ingest(contracts: dict[str, str], file_of: Callable[[str, str], bytes],
-           pool: ConnectionPool | None = None) -> None:  # fmt: skip
-    """Store each contract from its file in the given format (read as an upload is)."""
+           pool: ConnectionPool | None = None) -> dict[str, str]:  # fmt: skip
+    """Store each contract from its file in the given format (read as an upload is); returns the
+    refused ones (name → the message the user would read): their questions cannot be asked, and
+    count as misses (`refused_answer`) rather than stopping the run."""
+    refused: dict[str, str] = {}
     for name, fmt in contracts.items():
-        ingest_bytes(f"{name}.{fmt}", file_of(name, fmt), contract_id=PREFIX + name, pool=pool)
+        try:
+            ingest_bytes(f"{name}.{fmt}", file_of(name, fmt), contract_id=PREFIX + name, pool=pool)
+        except ContractFileError as e:
+            refused[name] = str(e)
+    return refused
+
+
+def refused_answer(reason: str) -> AgentAnswer:
+    """What a question about a refused document gets: nothing cited, no "no such clause"."""
+    return AgentAnswer(answer=f"(읽지 못한 계약서: {reason})", mode="offline", status="error")
 
 
 def _squash(text: str) -> str:

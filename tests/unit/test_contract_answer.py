@@ -210,6 +210,20 @@ def test_a_said_absent_miss_knows_whether_the_right_clause_was_listed_as_related
     assert shown.right_related and not hidden.right_related
 
 
+def test_a_refused_document_is_reported_and_its_questions_miss() -> None:
+    """A document the reader refuses (numbered paragraphs, no 제N조: the FTC 직접지급합의서) does
+    not stop the answer bench: it is named, and its questions count as misses."""
+    from agents.contract.answer_eval import AnswerQuestion, check, ingest, refused_answer
+
+    text = "1. 발주자가 수급사업자에게 직접 지급합니다.\n2. 발주자는 즉시 통보합니다.\n"
+    refused = ingest({"numbered": "txt"}, lambda name, fmt: text.encode())
+    assert list(refused) == ["numbered"] and "제N조" in refused["numbered"]
+    present = AnswerQuestion("numbered", "언제 알려줘요?", "즉시", "2.", False, "fresh-28", "")
+    absent = AnswerQuestion("numbered", "관할법원은?", None, None, True, "fresh-28")
+    assert check(present, refused_answer(refused["numbered"])).miss == "said absent"
+    assert check(absent, refused_answer(refused["numbered"])).miss == "answered absent"
+
+
 def test_the_item_under_a_lead_that_adds_a_word_of_the_question_is_quoted_with_its_lead() -> None:
     from agents.contract.tokenize import tokens
 
