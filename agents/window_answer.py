@@ -112,8 +112,12 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
         return WindowAsk(fig.Window(w.n, w.unit), stat, field, w.label("ko"),
                          w.label("en"))  # fmt: skip
     period = frame.period
-    # '고점 대비 하락률', '최고치는?' with no window: over a year, as every screen's period
-    label = period.label if period else "1y" if stat in ("max", "min") and not frame.span else None
+    # '서울 성동구 주택가격지수 고점 대비 하락률' with no window: over a year, as the series'
+    # period (a stock's or fund's '고점' is its own screen's 52-week high)
+    unsaid = (
+        stat in ("max", "min") and not frame.span and not (frame.of("stock") or frame.of("etf"))
+    )
+    label = period.label if period else "1y" if unsaid else None
     if stat in _PERIOD_STATS or stat == "moving_average" or label is None:
         return None
     if label == "ytd" and frame.span is None:  # '연초 이후 최고가': from the year's start
