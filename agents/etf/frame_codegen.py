@@ -942,10 +942,7 @@ def _holdings_by_figure_code(plan: Plan, cypher: str, spec: dict[str, Any]) -> s
     """Every holding (or those of the cut) priced by the price tool, ordered by its figure."""
     order, read = str(plan.holdings_by), plan.measure
     period = plan.period if plan.period in _PERIODS else "1m"
-    names = {"per": "PER", "pbr": "PBR", "eps": "EPS", "dividend_yield": ("배당수익률", "dividend yield"),
-             "market_cap": ("시가총액", "market cap")}  # fmt: skip
-    labels = {m: _measure_label(plan, m, period) if m == "return" else
-              (names[m] if isinstance(names[m], str) else names[m][plan.lang != "ko"])
+    labels = {m: _measure_label(plan, m, period) if m == "return" else measure_name(m, plan.lang)
               for m in filter(None, (order, read))}  # fmt: skip
     spec.update(order=order, read=read, labels=labels, high=plan.frame.operation.direction != "asc")
     kept = f"rows[:{int(plan.within)}]" if plan.within else "rows"

@@ -68,7 +68,7 @@ def stock_info(ids: list[str], pool: ConnectionPool | None) -> Read:
     return Read(rows, citation)
 
 
-_FX = (
+FX_ON_OR_BEFORE = (  # the last won/dollar close on or before a day (US amounts in won)
     "SELECT obs_date AS d, value FROM macro_observations WHERE series_code = 'KR_USDKRW'"
     " AND obs_date <= %(day)s ORDER BY obs_date DESC LIMIT 1"
 )
@@ -76,9 +76,9 @@ _FX = (
 
 def usdkrw(day: date, pool: ConnectionPool | None) -> Read:
     """The last won/dollar close on or before `day` (to put US market caps in won)."""
-    rows = fetch_all(_FX, {"day": day}, pool)
+    rows = fetch_all(FX_ON_OR_BEFORE, {"day": day}, pool)
     citation = make_citation(
-        dataset_code="KR_USDKRW", table="macro_observations", query=_FX,
+        dataset_code="KR_USDKRW", table="macro_observations", query=FX_ON_OR_BEFORE,
         params={"day": day.isoformat()}, row_count=len(rows), end=day.isoformat(),
     )  # fmt: skip
     return Read(rows, citation)

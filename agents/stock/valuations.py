@@ -14,6 +14,7 @@ from typing import Any
 from dateutil.relativedelta import relativedelta
 from psycopg_pool import ConnectionPool
 
+from agents.opening.market_reads import FX_ON_OR_BEFORE
 from agents.stock.box import (
     ADDITIVE,
     GAP_WORDS,
@@ -653,12 +654,11 @@ def _priced(turn: Turn, bars: list[tuple[str, str, float]],
         return bars
     if any(m in IN_CURRENCY and m != "market_cap" for m, _, _ in bars):
         return None
-    rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = "
-                     "'KR_USDKRW' AND obs_date <= %(d)s ORDER BY obs_date DESC LIMIT 1",
-                     {"d": turn.as_of}, pool=pool)  # fmt: skip
+    rows = turn.query("usd_krw", FX_ON_OR_BEFORE, {"day": turn.as_of}, "KR_USDKRW",
+                      "macro_observations", pool)  # fmt: skip
     if not rows:
         return None
-    rate, day = float(rows[0]["value"]), rows[0]["obs_date"]
+    rate, day = float(rows[0]["value"]), rows[0]["d"]
     turn.info.append(f"원화 금액 기준은 {day} 원/달러 환율 {rate:,.2f}원으로 환산해 미국 종목에 적용."
                      if turn.ko() else f"Won bars applied to US stocks at the {day} KRW/USD rate "
                      f"of {rate:,.2f}.")  # fmt: skip

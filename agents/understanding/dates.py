@@ -116,13 +116,8 @@ def _span_at(tokens: tuple[Morpheme, ...], i: int,
     """The calendar span starting at token i, the index after it, and an edge said with it."""
     form = tokens[i].form.lower()
     before = {t.form.lower() for t in tokens[max(0, i - 2) : i]}
-    if (
-        form == "지난주"
-        and i
-        and tokens[i - 1].form == "지"
-        and tokens[i - 1].end == tokens[i].start
-    ):
-        return _weekday_of(_span("week", -2, today), "week", tokens, i + 1)  # Kiwi: 지 + 지난주
+    if i and tokens[i - 1].end == tokens[i].start and tokens[i - 1].form + form in _SPANS:
+        form = tokens[i - 1].form + form  # Kiwi reads '지지난주' as 지 + 지난주: the word glued
     if form in _WEEKDAYS and not before & _AHEAD:  # '금요일 종가': the last such day up to today
         day = today - timedelta(days=(today.weekday() - _WEEKDAYS[form]) % 7)
         return (day, day), i + 1, "last"
@@ -402,7 +397,7 @@ def _week_or_month(text: str, today: date) -> SpanRead | None:
 
 def _back(said: str) -> int:
     """How many weeks or months back a word says ('이번' 0, '지난' 1 back, '지지난' 2)."""
-    return 0 if said in ("이번", "이달", "금월", "금주", "this") else -2 if said == "지지난" else -1
+    return _OFFSETS[said] if said in _OFFSETS else _SPANS[said][1]
 
 
 def _year_part(text: str, today: date) -> SpanRead | None:

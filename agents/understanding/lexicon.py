@@ -531,6 +531,9 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     sector_rows = fetch_all("SELECT DISTINCT sector FROM stocks WHERE sector IS NOT NULL AND NOT "
                             "is_etf ORDER BY sector", pool=pool)  # fmt: skip
     etfs = {r["code"]: r["name"] for r in etf_rows}
+    fund_tags: dict[str, list[str]] = {}  # one pass over the tag rows, not one per fund
+    for r in tag_rows:
+        fund_tags.setdefault(r["etf_code"], []).append(r["tag"])
     stocks: dict[str, tuple[str, str | None]] = {}
     security_ids: dict[str, str] = {}
     for r in stock_rows:
@@ -542,7 +545,7 @@ def load_lexicon(pool: ConnectionPool | None = None) -> Lexicon:
     aliases += [(a, "stock", c) for a, c in vocabulary()["stock_aliases"].items() if c in stocks]
     return Lexicon(
         etfs=etfs, stocks=stocks, tags=list(dict.fromkeys(r["tag"] for r in tag_rows)),
-        fund_tags={c: [r["tag"] for r in tag_rows if r["etf_code"] == c] for c in etfs},
+        fund_tags=fund_tags,
         managers={r["name"]: r["name_en"] for r in manager_rows},
         brands=_brands(etfs, {r["code"]: r["manager"] for r in etf_rows}),
         security_ids=security_ids, aliases=[a for a in aliases if a[1] in ("etf", "stock")],

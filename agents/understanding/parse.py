@@ -679,11 +679,12 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
         return _on_day(frame, text, day, m.start(), m.end())
     if (named := read_named_day(text, today)) is not None:  # '3월 둘째 주 금요일', '크리스마스'
         return _on_day(frame, text, named.day, named.start, named.end)
-    span = read_calendar_span(text, today, over_days=_stat_over_days(frame.question))
+    over_days = _stat_over_days(frame.question)
+    span = read_calendar_span(text, today, over_days=over_days)
     if span is not None:  # '지난 분기 평균', '3월부터 6월까지', '작년 합계'
         return _read_span(frame, text, span, today)
     month_said = _MONTH.search(text) or _MONTH_EN.search(text)
-    whole = read_calendar_span(text, today, over_days=True)
+    whole = None if over_days else read_calendar_span(text, today, over_days=True)
     if whole and month_said and not whole.start <= month_said.start() < whole.end:
         whole = None  # '3월 말 … (2026년)': the month's own day, not the year's ('3월 둘째 주')
     if (
