@@ -21,7 +21,13 @@ from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
-from agents.understanding.frame import DAY_OF_MOVE, STAT_WORDS_KO, CalendarSpan, Period
+from agents.understanding.frame import (
+    DAY_OF_MOVE,
+    SPAN_AND_NOW,
+    STAT_WORDS_KO,
+    CalendarSpan,
+    Period,
+)
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -790,8 +796,9 @@ def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
-def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
-    """A statistic over the days of a span named whole; said when the data do not reach it."""
+def span_point(series: Series, span: CalendarSpan, stat: str, lang: str, now: bool = False) -> str:
+    """A statistic over the days of a span named whole; said when the data do not reach it
+    (`now`: read against the latest value, '지금과 작년 최고치')."""
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
     found = fig.span_statistic(points, first, last, stat, rate=is_rate(series))
@@ -808,7 +815,9 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
             if lang == "ko"
             else f"{_name(series)}, {span.label_en}: {_value(value, series)} ({day})"
         )
-    ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en)
+    latest = (date.fromisoformat(series.points[-1][0][:10]), series.points[-1][1]) if now else None
+    ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en,
+                    now=latest)  # fmt: skip
     return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
                     rate=is_rate(series))  # fmt: skip
 
@@ -947,7 +956,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             return [m for m in moves if m]
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
-        lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
+        now = SPAN_AND_NOW in frame.notes  # '지금과 작년 최고치': against the latest
+        lines = [span_point(s, frame.span, stat, lang, now) for s in series for stat in stats]
         if op.change_basis == "yoy" and span_stat in ("sum", "avg"):  # '작년 대비 올해 누적'
             against = [span_vs_year_before(s, frame.span, span_stat, lang) for s in series]
             lines = [x for x in against if x] + lines

@@ -35,6 +35,7 @@ from agents.understanding.frame import (
     HOUSING_MEASURES,
     MEASURE_UNITS,
     MONTH_OF_MOVE,
+    SPAN_AND_NOW,
     CalendarSpan,
     Condition,
     Entity,
@@ -733,6 +734,9 @@ def _read_span(frame: QuestionFrame, text: str, span: SpanRead, today: date) -> 
     종가'); a statistic over it reads its days (the screens mark it used)."""
     frame.span = CalendarSpan(first=span.first.isoformat(), last=span.last.isoformat(),
                               label_ko=span.label_ko, label_en=span.label_en)  # fmt: skip
+    if _NOW.search(frame.question) and _stat_over_days(frame.question):
+        frame.notes.append(SPAN_AND_NOW)  # '지금과 작년 최고치': the span's figure and the latest
+        return _blank(text, span.start, span.end)
     frame.as_of_date = min(span.last, today).isoformat()
     return _dated(frame, text, span.start, span.end)
 
