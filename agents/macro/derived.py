@@ -329,11 +329,18 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
     first, last = points[0][0], points[-1][0]
     over_ko = span.label_ko if span else f"최근 {months}개월"
     over_en = span.label_en if span else f"{months} months"
+    gaps = (date.fromisoformat(last[:10]) - date.fromisoformat(first[:10])).days / max(
+        1, len(points) - 1
+    )
+    monthly = gaps >= 25  # a monthly series moves month to month: its month is said
+    if monthly:
+        day = str(day)[:7]
     if lang == "ko":
-        word = "가장 크게 오른 날" if which == "max" else "가장 크게 내린 날"
+        word = f"가장 크게 {'오른' if which == 'max' else '내린'} {'달' if monthly else '날'}"
         return (f"{_name(series)} {over_ko}({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
                 f"({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
-    word = "largest one-day rise" if which == "max" else "largest one-day fall"
+    word = (f"largest one-{'month' if monthly else 'day'} "
+            f"{'rise' if which == 'max' else 'fall'}")  # fmt: skip
     return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
             f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
@@ -629,7 +636,7 @@ def _changes_picked(frame: QuestionFrame, *, rates: bool = False) -> bool:
         moved
         # '2년물과 10년물 중 더 많이 오른 쪽': two rates' moves (levels' are compared in %)
         and op.kind in ("difference", "compare", "rank", *(("change",) if rates else ()))
-        and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
+        and bool(re.search(r"(?:쪽|것|거|곳|건|게)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
 
 
@@ -951,7 +958,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
-        if span_stat in ("max", "min") and frame.measure() == "return":  # '올해 최대 상승일'
+        moved = {m.name for m in frame.measures} & {"return"} or op.change_basis == "mom"
+        if (
+            span_stat in ("max", "min") and moved
+        ):  # '올해 최대 상승일', '전월 대비 상승률이 가장 큰 달'
             moves = (biggest_move(s, span_stat, months, lang, frame.span) for s in series)
             return [m for m in moves if m]
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
@@ -1031,7 +1041,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out.append(difference(a, b, lang, since=moved, back=back))
             asked, computed = _of_the_gap(frame, gap_series(ordered[0], ordered[1]), months, lang)
             out = [*asked, *out] if computed else [*out, *asked]
-    elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":
+    elif (op.kind == "aggregate" and op.aggregate in ("max", "min")
+          and (frame.measure() == "return" or DAY_OF_MOVE in frame.notes)):  # fmt: skip
         out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'

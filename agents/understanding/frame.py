@@ -88,6 +88,9 @@ def measure_name(measure: str, lang: str) -> str:
 
 def bar_text(value: float, unit: str | None) -> str:
     """A threshold as the analyst wrote it: 100,000 억 is '10조', 0.0001 억 '10,000원'."""
+    if unit == "$":  # an amount in dollars ('1조 달러'), said in 조 or 억 of dollars
+        big = abs(value) >= 1e12
+        return f"{value / (1e12 if big else 1e8):g}{'조' if big else '억'} 달러"
     if unit == "억" and abs(value) >= 10_000:
         return f"{value / 10_000:g}조"
     if unit == "억" and abs(value) < 1:
