@@ -12,6 +12,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
+from agents.macro.templates import DEAL_BANDS as BANDS
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
@@ -51,10 +52,11 @@ def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     """The deal templates' band parameters: '전용 84㎡' (84 ≤ area < 85) and '10억 이상',
     '5억 미만', '30억 넘는' (the frame's threshold, when it is an amount)."""
-    bands: dict[str, Any] = {"area_min": None, "area_max": None, "price_min": None,
-                             "price_max": None}  # fmt: skip
+    bands: dict[str, Any] = dict.fromkeys(BANDS)
     if frame is not None and frame.area_m2:
         bands["area_min"], bands["area_max"] = frame.area_m2
+    if frame is not None and frame.floors:
+        bands["floor_min"], bands["floor_max"] = frame.floors
     if (band := price_band(frame)) is not None:
         comparator, krw = band
         side = "price_min" if comparator in (">=", ">") else "price_max"
@@ -68,7 +70,14 @@ def filter_words(frame: QuestionFrame | None, lang: str) -> str:
         return ""
     ko, parts = lang == "ko", []
     if frame.area_m2:
-        parts.append(f"전용 {frame.area_m2[0]:g}㎡대" if ko else f"{frame.area_m2[0]:g} m² units")
+        low, high = frame.area_m2  # a band of one ㎡ ('84㎡대'), or one side of it
+        said = (f"{low:g}㎡ 이상", f"{low:g} m² or more") if high >= 1e4 else (
+            (f"{high - 1:g}㎡ 이하", f"{high - 1:g} m² or less") if not low else (f"{low:g}㎡대", f"{low:g} m²"))  # fmt: skip
+        parts.append(f"전용 {said[0]}" if ko else f"{said[1]} units")
+    if frame.floors:
+        low, high = frame.floors
+        said = (f"{low}층 이상", f"floor {low}+") if high == 999 else (f"{high}층 이하", f"floor ≤ {high}") if not low else (f"{low}층", f"floor {low}")  # fmt: skip
+        parts.append(said[0] if ko else said[1])
     if (band := price_band(frame)) is not None:
         word, amount = COMPARATOR_WORDS[lang][band[0]], fig.fmt_krw(band[1], "만")
         parts.append(f"{amount} {word}" if ko else f"{word} {amount}")

@@ -324,7 +324,7 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
         )
         line = (f"{ko} 가장 높은 지역 {ends[0]} − 가장 낮은 지역 {ends[1]} = {gap} ({len(ordered)}개 지역 중).",
                 f"Highest {en}: {ends[0]}; lowest: {ends[1]}; gap {gap} (of {len(ordered)} regions).")  # fmt: skip
-    elif then in ("mean", "total"):  # '미분양 3천호 이상인 지역의 평균 전세가율'
+    elif then in ("mean", "total", "each"):  # '미분양 3천호 이상인 지역의 평균 전세가율'
         _, _, ko2, en2, unit2 = SPECS[read[0]]  # type: ignore[index]
         chosen = [(r, x) for r, x in reads.items() if kept is None or r in kept]
         values = [x.value for _, x in chosen]
@@ -333,12 +333,14 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
             _bar_words(bars[0], lang),
             ", ".join(f"{r} {_said(x, 'level')}" for r, x in chosen),
         )
-        word = ("평균", "mean") if then == "mean" else ("합계", "total")
+        word = {"mean": ("평균", "mean"), "total": ("합계", "total")}.get(then)
         stated = level(stat, unit2) if stat is not None else "없음"
         line = (f"{bar[0]} 지역 {len(chosen)}곳의 {ko2} {word[0]}: {stated}" + (f" — {listed}." if chosen else "."),
                 f"{en2} {word[1]} of the {len(chosen)} regions with {bar[1]}: {stated}"
-                + (f" — {listed}." if chosen else "."))  # fmt: skip
-        frame.notes.append(FILTERED)  # type: ignore[union-attr]
+                + (f" — {listed}." if chosen else "."))  if word else (  # fmt: skip
+            f"{bar[0]} 지역 {len(chosen)}곳의 {ko2}: {listed or '없음'}.",
+            f"{en2} of the {len(chosen)} regions with {bar[1]}: {listed or 'none'}.")  # fmt: skip
+        frame.notes += [FILTERED, COMPOSED]  # type: ignore[union-attr]
     elif then == "pick":  # '미분양 가장 많은 지역의 전세가율': the first's pick, the second read
         (region, x), (_, _, ko2, en2, _) = ordered[0], SPECS[read[0]]  # type: ignore[index]
         rate = next((m.surface for m in frame.measures if m.name == "return"), "")  # type: ignore[union-attr]
@@ -478,11 +480,13 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
         sign = (two, "change", ">" if moved == "up" else "<", None)
         return _plan(resp, ctx, route, bars=(bar, sign), order=(one, "level"),  # type: ignore[arg-type]
                      high=op.comparator[0] != "<")  # fmt: skip
-    if (op.kind == "filter" and op.aggregate in ("avg", "sum") and op.threshold is not None
-            and op.comparator and len(said) == 2 and first.name == op.filter_measure
-            and not route.real_estate_regions):  # fmt: skip
-        return _plan(resp, ctx, route, bars=(bar,), read=(two, "level"),
-                     then="mean" if op.aggregate == "avg" else "total")  # fmt: skip
+    each = nested_measure(frame) == second.surface  # '55% 넘는 곳의 주택가격지수': each one's
+    if (op.kind == "filter" and (op.aggregate in ("avg", "sum") or each)
+            and op.threshold is not None and op.comparator and len(said) == 2
+            and first.name == op.filter_measure
+            and (not route.real_estate_regions or ranking_parent(route))):  # '서울 자치구 중'  # fmt: skip
+        then = {"avg": "mean", "sum": "total"}.get(str(op.aggregate), "each")
+        return _plan(resp, ctx, route, bars=(bar,), read=(two, "level"), then=then)
     if not picks or not (op.kind == "rank" or (op.kind == "aggregate" and op.top_n == 1
                                                and op.aggregate in ("sum", "avg"))):  # fmt: skip
         return False

@@ -33,7 +33,7 @@ from typing import Any
 from agents.macro.conflicts import Conflict, value_conflicts
 from agents.macro.derived import DEALS
 from agents.macro.state import AgentResponse, RunContext, Series
-from agents.macro.templates import TEMPLATES
+from agents.macro.templates import DEAL_BANDS, TEMPLATES
 from agents.macro.tools import run_step
 
 # SQL template of a housing series → the summary's property holding the same monthly figure.
@@ -41,7 +41,7 @@ MEASURES = {"re_price_index_window": "house_price_index", "re_jeonse_window": "j
             "re_unsold_window": "unsold_units", "re_permits_window": "permits"}  # fmt: skip
 SUMMARY_TEMPLATE = "re_summary_measures"
 DEALS_SUMMARY = "re_summary_deals"
-BANDS = ("area_min", "area_max", "price_min", "price_max")
+BANDS = DEAL_BANDS
 GRAPH_SIDE = "그래프 월간 요약(RealEstateMonthlySummary)"
 
 
@@ -129,7 +129,7 @@ def _deal_pairs(resp: AgentResponse, ctx: RunContext,
         return []
     if any(asked.get(b) is not None for b in BANDS):
         resp.uncertainty.append(
-            f"{series.title}: {GRAPH_SIDE}에는 가격대·면적 구분이 없어 그래프와 대조하지 않았습니다"
+            f"{series.title}: {GRAPH_SIDE}에는 가격대·면적·층 구분이 없어 그래프와 대조하지 않았습니다"
             " (SQL 값만)." if ko else f"{series.title}: not cross-checked with the graph's monthly"
             " summary, which has no price or area bands (SQL only)."
         )  # fmt: skip

@@ -80,7 +80,10 @@ DEAL_FILTER = (
     "AND (%(area_max)s::numeric IS NULL OR area_m2 < %(area_max)s) "
     "AND (%(price_min)s::bigint IS NULL OR price_krw >= %(price_min)s) "
     "AND (%(price_max)s::bigint IS NULL OR price_krw <= %(price_max)s) "
+    "AND (%(floor_min)s::int IS NULL OR floor >= %(floor_min)s) "
+    "AND (%(floor_max)s::int IS NULL OR floor <= %(floor_max)s) "
 )
+DEAL_BANDS = ("area_min", "area_max", "price_min", "price_max", "floor_min", "floor_max")
 
 # One region's apartment deals (its sub-regions too: '서울' is '서울 강남구' …; '전국' is every
 # deal) over the window.
@@ -304,7 +307,7 @@ def run_template(
     if missing:
         raise ToolInputError(f"템플릿 {template.name}에 필요한 값이 없습니다: {', '.join(missing)}")
     if DEAL_FILTER in template.text:  # bands are optional: unset, every deal counts
-        params = {**dict.fromkeys(("area_min", "area_max", "price_min", "price_max")), **params}
+        params = {**dict.fromkeys(DEAL_BANDS), **params}
     watch = Stopwatch()
     if template.kind == SQL:
         rows = run_read_only(bind_literals(template.text, params, pool), max_rows=max_rows,

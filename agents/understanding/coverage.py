@@ -473,6 +473,8 @@ def _read_spans(frame: QuestionFrame, low: str) -> list[tuple[int, int, str]]:
                   if m.entry.id == (frame.definition_term or m.entry.id)]  # fmt: skip
     if frame.area_m2 and frame.area_span:
         spans.append((*frame.area_span, f"면적:{frame.area_m2[0]:g}㎡"))
+    if frame.floors and frame.floor_span:
+        spans.append((*frame.floor_span, f"층:{frame.floors[0]}"))
     words = [(m.surface, f"측정:{measure_name(m.name, 'ko')}") for m in frame.measures]
     words += [(frame.period.surface, f"기간:{frame.period.surface}")] if frame.period else []
     op = OPS_KO.get(frame.operation.kind, frame.operation.kind)

@@ -322,6 +322,7 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     for found in (
         _quarter(text, today),
         _year_part(text, today),
+        _nth_month(text, today),
         _nth_week(text, today),
         _week_or_month(text, today),
     ):
@@ -410,6 +411,19 @@ def _week_or_month(text: str, today: date) -> SpanRead | None:
 def _back(said: str) -> int:
     """How many weeks or months back a word says ('이번' 0, '지난' 1 back, '지지난' 2)."""
     return _OFFSETS[said] if said in _OFFSETS else _SPANS[said][1]
+
+
+_NTH_MONTH = re.compile(_YEAR_SAID + r"(?P<n>첫|첫째|첫번째|마지막)\s*달")
+
+
+def _nth_month(text: str, today: date) -> SpanRead | None:
+    """'올해 첫 달', '작년 마지막 달': the year's first or last month (none yet to come)."""
+    if (m := _NTH_MONTH.search(text)) is None or (year := _said_year(m, today)) is None:
+        return None
+    month = 12 if m.group("n") == "마지막" else 1
+    first, last = _months(year, month, 1)
+    label = first.isoformat()[:7]
+    return None if first > today else SpanRead(first, last, label, label, *m.span())
 
 
 def _year_part(text: str, today: date) -> SpanRead | None:

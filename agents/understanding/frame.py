@@ -188,6 +188,8 @@ class QuestionFrame(BaseModel):
     stat_spans: list[tuple[int, int]] = Field(default_factory=list)
     area_m2: tuple[float, float] | None = None  # '전용 84㎡': deals of 84 ≤ area < 85 ㎡
     area_span: tuple[int, int] | None = None
+    floors: tuple[int, int] | None = None  # '30층 이상': deals on floors 30 ≤ floor ≤ 999
+    floor_span: tuple[int, int] | None = None
     # "'SK하이닉쓰'를 SK하이닉스로 읽었습니다"
     linked_notes: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)

@@ -412,11 +412,37 @@ _AREA = re.compile(r"(?:전용\s*(?:면적)?\s*)?(\d{2,3})(?:\.\d+)?\s*(?:㎡|m�
                    r"(?:\s*형)?", re.IGNORECASE)  # fmt: skip
 
 
+_AREA_SIDE = re.compile(
+    r"\s*(?:(?P<up>이상|넘는|넘은|초과|over|above)|(?P<below>이하|미만|under|below))"
+)
+
+
+_FLOOR = re.compile(r"(?<![\d.])(\d{1,2})\s*층(?![가-힣])")
+
+
 def _read_area(frame: QuestionFrame, question: str) -> None:
-    m = _AREA.search(question)
-    if m:
-        n = float(m.group(1))
-        frame.area_m2, frame.area_span = (n, n + 1.0), (m.start(), m.end())
+    """Deal bands: '전용 84㎡' the units listed as 84㎡ (84 ≤ area < 85), '84㎡ 이상', '60㎡
+    이하' a side of it; '30층 이상', '5층 이하', '10층' the floors."""
+    if m := _AREA.search(question):
+        n, side = float(m.group(1)), _AREA_SIDE.match(question, m.end())
+        frame.area_m2 = (
+            (n, n + 1.0) if side is None else (n, 1e4) if side.group("up") else (0.0, n + 1.0)
+        )
+        frame.area_span = (m.start(), side.end() if side else m.end())
+        _band_not_a_bar(frame, n, side)
+    if m := _FLOOR.search(question):
+        k, side = int(m.group(1)), _AREA_SIDE.match(question, m.end())
+        frame.floors = (k, k) if side is None else (k, 999) if side.group("up") else (0, k)
+        frame.floor_span = (m.start(), side.end() if side else m.end())
+        _band_not_a_bar(frame, k, side)
+
+
+def _band_not_a_bar(frame: QuestionFrame, n: float, side: re.Match[str] | None) -> None:
+    """'84㎡ 이상': the side is the band's, not a bar on a figure."""
+    op = frame.operation
+    if side and op.threshold == n and op.threshold_unit is None:
+        op.comparator, op.threshold = None, None
+        op.kind = "aggregate" if op.aggregate else "lookup"
 
 
 _PER = re.compile(r"(월|분기|연도|년)\s*별|\b(monthly|quarterly|yearly|annual)\b|\bby (month|quarter|year)\b",

@@ -251,3 +251,52 @@ def test_a_months_largest_move_and_a_cumulative_rate(
     answer = macro_answer("울산 주택가격지수 최근 6개월 누적 변화율", settings=offline,
                           store=graph_store, pool=pg_pool)  # fmt: skip
     assert "합계" not in answer.answer and "대비" in answer.answer
+
+
+def test_deals_banded_by_a_side_of_the_area_and_by_floor(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'… 전용 84㎡ 이상 거래 최근 3개월 평균가' read the 84㎡ band (and 84 as a bar); '… 최근
+    6개월 거래 중 30층 이상 건수' left '층' unread and held the monthly counts to 30."""
+    as_of = _last_session(pg_pool)
+    row = fetch_all(
+        "SELECT count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE region = "
+        "'서울 마포구' AND area_m2 >= 84 AND deal_date > %(s)s AND deal_date <= %(e)s",
+        {"s": as_of - relativedelta(months=3), "e": as_of}, pg_pool)[0]  # fmt: skip
+    answer = macro_answer("서울 마포구 아파트 전용 84㎡ 이상 거래 최근 3개월 평균가",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok"
+    assert f"전용 84㎡ 이상 아파트 실거래 {row['n']}건의 평균 거래가격" in answer.answer
+    high = fetch_all(
+        "SELECT count(*) AS n FROM re_transactions WHERE region = '서울 강남구' AND floor >= 30 "
+        "AND deal_date > %(s)s AND deal_date <= %(e)s",
+        {"s": as_of - relativedelta(months=6), "e": as_of}, pg_pool)[0]["n"]  # fmt: skip
+    answer = macro_answer("서울 강남구 아파트 최근 6개월 거래 중 30층 이상 건수",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"30층 이상 아파트 실거래 {high}건" in answer.answer
+
+
+def test_regions_a_bar_kept_read_by_another_series(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'서울 자치구 중 전세가율 55% 넘는 곳의 주택가격지수' held the index to 55 too."""
+    kept = fetch_all(
+        "SELECT j.region, h.index_value FROM re_jeonse_ratio j JOIN re_house_price_index h ON "
+        "h.region = j.region AND h.month = j.month WHERE j.region LIKE '서울 %%' AND j.month = "
+        "(SELECT max(month) FROM re_jeonse_ratio) AND j.ratio > 55", None, pg_pool)  # fmt: skip
+    answer = macro_answer("서울 자치구 중 전세가율 55% 넘는 곳의 주택가격지수", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"초과 지역 {len(kept)}곳의 주택가격지수" in answer.answer
+    assert all(f"{r['region']} {float(r['index_value']):.2f}" in answer.answer for r in kept)
+
+
+def test_a_years_first_month_and_a_fair_price_asked(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 레버리지 올해 첫 달 수익률' answered the last month; '한국콜마 적정 매수가 알려줘'
+    the whole report with its rating."""
+    today = _last_session(pg_pool)
+    answer = _etf_answer("KODEX 레버리지 올해 첫 달 수익률", [], pg_pool, graph_store, offline)
+    assert answer.status == "ok" and f"{today.year}-01({today.year}-01-" in answer.answer
+    answer = answer_stock_question("한국콜마 적정 매수가 알려줘", pool=pg_pool, history=[])
+    assert answer is not None and "종목 리포트" not in answer.answer and "예측" in answer.answer
