@@ -262,7 +262,7 @@ def _among_listed_holdings(plan: Plan, frame: QuestionFrame,
     """'KODEX 은행 보유종목 상위 5개' → '그 중 PBR 가장 낮은 종목은?': the pick is among the
     holdings the last answer listed (its cut, if it had one), by their own figure."""
     if (previous is not None and frame.reference == "same" and previous.relation == "holdings"
-            and " 중" in f" {plan.question}"):  # fmt: skip
+            and frame.operation.kind == "rank" and " 중" in f" {plan.question}"):  # fmt: skip
         plan.among_listed = True
         top = previous.operation.top_n
         plan.within = top if top and top > 1 else None
@@ -518,6 +518,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     if measure == "holdings" and op.aggregate == "count":
         return None  # '… 상위 2개의 보유종목 수': each one's count of holdings, not a list
     held_place = _held_place(frame.question)
+    if measure == "weight" and held_place and len(others) == 1:
+        measure = "holdings"  # '보수 싼 쪽의 비중 1위 종목': the pick's heaviest holding
     if measure == "holdings" and len(others) == 1 and others[0] in SET_MEASURES:
         # '반도체 ETF 중 순자산이 가장 큰 ETF의 상위 5개 보유종목': pick one, then its holdings
         plan.holdings_n = n if (n := frame.operation.top_n or 0) > 1 else 10

@@ -921,10 +921,22 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         if frame.span is not None:
             frame.span.used = True
         return [drawdown_point(s, months, lang, frame.span) for s in series]
+    shared = (len(series) == 2 and series[0].unit == series[1].unit and all(s.points for s in series)
+              and not any(s.key.startswith(DEALS) for s in series))  # a deal price is no part  # fmt: skip
+    share = next((m for m in frame.measures if m.name == "weight"), None)
+    if share and shared:  # '전국 미분양 중 경기 비중': a part of a whole
+        part, whole = sorted(series, key=lambda s: abs(s.points[-1][1]))
+        return [line for line in [ratio_of(part, whole, lang)] if line]
+    if share:  # '거래 중 강남구 비중': no part and whole read, said unread
+        frame.notes.append(f"{UNAPPLIED}{share.surface}")
     anchor = _at_extreme_asked(frame)
     if anchor is not None and len(series) >= 2:  # '실업률이 가장 높았던 달의 연방기금금리'
         return at_extreme(series, *anchor, months=_extreme_months(frame, months), lang=lang)
-    if frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
+    monthly_extreme = (frame.per_period == "month" and per_period_stat(frame) in ("max", "min")
+                       and not any(map(_daily, series)))  # fmt: skip
+    if monthly_extreme:  # '인허가 올해 월별 최대치': the largest month of a monthly series
+        mark_read(frame, *PER_READ)
+    elif frame.per_period:  # '코스피 분기별 수익률', '환율 월별 평균': one figure per period
         mark_read(frame, *PER_READ)
         span = frame.span  # '올해 월별 평균': the periods inside the span (a base before it)
         if span is not None:

@@ -362,8 +362,9 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
                 f"{head[1]}: {region} {_said(x, how)} → {en2} {red}.")  # fmt: skip
     elif bars and order and n:  # '미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳'
         chose, listed = _bar_words(bars[0], lang), ", ".join(f"{r} {_said(x, how)}" for r, x in top)
-        line = (f"{chose[0]} 지역 {len(kept or ())}곳 중 {ko} {'높은' if high else '낮은'} 순: {listed or '없음'}.",
-                f"Of the {len(kept or ())} regions where {chose[1]}, by {en}, "
+        by = {"growth": (f"{ko} 상승률", f"{en} growth"), "change": (f"{ko} 변화폭", f"{en} change")}.get(how, (ko, en))  # fmt: skip
+        line = (f"{chose[0]} 지역 {len(kept or ())}곳 중 {by[0]} {'높은' if high else '낮은'} 순: {listed or '없음'}.",
+                f"Of the {len(kept or ())} regions where {chose[1]}, by {by[1]}, "
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
     elif bars:  # '전세가율 50% 넘는 지역', '미분양 늘어난 지역 몇 곳': kept, counted and named
         base = bars[0][:2]
@@ -500,9 +501,10 @@ def regions_composed(resp: AgentResponse, ctx: RunContext, route: Route, picks: 
             bar = (one, "change", ">" if move == "up" else "<", None)
         elif op.threshold_unit == "%" and SPECS[one][4] != "%":  # '1년 변화율이 마이너스인':
             bar = (one, "growth", str(op.comparator), op.threshold)  # a bar on its growth
-        return _plan(
-            resp, ctx, route, bars=(bar,), order=(two, "level"), high=high, n=op.top_n or 1
-        )
+        rate = next((m for m in frame.measures if m.name == "return"), None)  # '… 중 1년 상승률
+        grown = rate is not None and rate.surface.lower() in low[among.end() :]  # 가장 큰 곳'
+        return _plan(resp, ctx, route, bars=(bar,), order=(two, "growth" if grown else "level"),
+                     high=high, n=op.top_n or 1)  # fmt: skip
     # the first series' pick among the regions that hold the second, then its reading
     before = low[: low.find(second.surface.lower())]  # what picks, before the read measure
     rate = next((m for m in frame.measures if m.name == "return"), None)

@@ -59,11 +59,12 @@ WHERE security_id = %(sid)s ORDER BY event_date"""
 
 # the same sector's stocks of the same market, each on its last snapshot on or before the day
 # a market's stocks, each on its last snapshot on or before the day (the rank of one of them)
-_MARKET = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap, c.close
+_MARKET = """SELECT s.security_id, s.name, f.pe, f.pb, f.eps, f.dividend_yield, f.market_cap, c.close,
+  c.volume
 FROM stocks s JOIN LATERAL (SELECT pe, pb, eps, dividend_yield, market_cap
   FROM stock_fundamentals WHERE security_id = s.security_id AND as_of_date <= %(as_of)s
   ORDER BY as_of_date DESC LIMIT 1) f ON true
-LEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = s.security_id
+LEFT JOIN LATERAL (SELECT close, volume FROM stock_prices WHERE security_id = s.security_id
   AND trade_date <= %(as_of)s ORDER BY trade_date DESC LIMIT 1) c ON true
 WHERE s.country = %(country)s AND NOT s.is_etf"""
 # the same sector's stocks of it, with the close on or before the period's base day (a return)
@@ -71,7 +72,7 @@ _ONE_STOCK = _MARKET.replace("SELECT s.security_id,", "SELECT s.currency, s.secu
     "s.country = %(country)s", "s.code = %(code)s"
 )  # one stock's snapshot and close
 _PEERS = (
-    _MARKET.replace(", c.close\n", ", c.close, b.close AS base_close\n").replace(
+    _MARKET.replace("  c.volume\n", "  c.volume, b.close AS base_close\n").replace(
         "\nWHERE s.country",
         "\nLEFT JOIN LATERAL (SELECT close FROM stock_prices WHERE security_id = "
         "s.security_id\n  AND trade_date <= %(base)s ORDER BY trade_date DESC LIMIT 1) b ON true"
@@ -119,7 +120,7 @@ _PAST_FUNDAMENTALS = _FUNDAMENTALS.replace("%(as_of)s", "%(day)s")  # a change's
 FUNDAMENTAL_FIELDS = {"per": "pe", "pbr": "pb", "eps": "eps", "dividend_yield": "dividend_yield",
                        "market_cap": "market_cap"}  # fmt: skip
 # a sector's stocks are held to a bar or ordered by these; a mean of closes is not asked
-SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close", "return": "ret"}
+SECTOR_FIELDS = {**FUNDAMENTAL_FIELDS, "close": "close", "return": "ret", "volume": "volume"}
 _PEER_FIELDS = {**FUNDAMENTAL_FIELDS, "return": "ret"}  # a stock beside its sector's mean
 
 

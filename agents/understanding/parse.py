@@ -716,7 +716,7 @@ def _read_as_of(frame: QuestionFrame, text: str, today: date) -> str:
         whole = None  # '3월 말 … (2026년)': the month's own day, not the year's ('3월 둘째 주')
     if (
         whole is not None
-        and _level_asked(frame.question)
+        and (_level_asked(frame.question) or _rate_of_a_month(frame.question, whole))
         and read_date_point(frame.question, today) is None
     ):
         # '지난주 종가', '작년 기준금리': the level at the end of that week or year, not its move
@@ -782,6 +782,14 @@ def _level_asked(question: str) -> bool:
     return not find_phrases(low, {"c": [*change["period"], *change["yoy"], *change["mom"]],
                                   "t": vocabulary()["trend"], "w": vocabulary()["why"],
                                   **{m: measures[m] for m in _FLOWS}})  # fmt: skip
+
+
+def _rate_of_a_month(question: str, span: SpanRead) -> bool:
+    """'지난달 전년 동월 대비': a month's own year-over-year (or month-over-month) change."""
+    change = vocabulary()["change"]  # ('전월 대비', '지난달보다' say the base, not the month)
+    hits = find_phrases(question.lower(), {"c": [*change["yoy"], *change["mom"]]})
+    apart = [h for h in hits if h.end <= span.start or h.start >= span.end]
+    return (span.last - span.first).days < 31 and bool(apart) and len(apart) == len(hits)
 
 
 def _stat_over_days(question: str) -> bool:
@@ -2226,8 +2234,9 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
             and _difference_words(text)):  # fmt: skip
         frame.operation.kind = "difference"  # "what's the gap?" after two series: their gap
     followup = vocabulary()["followup"]
-    marks = {h.label for h in find_phrases(text, {k: v for k, v in followup.items()
-                                                  if isinstance(v, list)})}  # fmt: skip
+    words = {k: v for k, v in followup.items() if isinstance(v, list)}
+    # the question's own words too: '두 종목 중' is '2 종목 중' in the text numbers are read in
+    marks = {h.label for t in (text, frame.question.lower()) for h in find_phrases(t, words)}
     ordinal = find_phrases(text, followup["ordinal"])
     own = list(frame.entities)
     if "then" in marks and _then_of_another(frame, previous, own):

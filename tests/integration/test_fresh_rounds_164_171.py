@@ -300,3 +300,60 @@ def test_a_years_first_month_and_a_fair_price_asked(
     assert answer.status == "ok" and f"{today.year}-01({today.year}-01-" in answer.answer
     answer = answer_stock_question("한국콜마 적정 매수가 알려줘", pool=pg_pool, history=[])
     assert answer is not None and "종목 리포트" not in answer.answer and "예측" in answer.answer
+
+
+def test_rounds_168_to_171(pg_pool: Any, graph_store: Any, offline: Settings) -> None:
+    """r168–r171, status ok on another question before: '지난달 전년 동월 대비' read the latest
+    month; '이번 해 들어' the year's change; '두 종목 중' every stock; '… 미만 지역 중 1년 상승률
+    가장 큰 곳' ordered by the level; '올해 월별 최대치' listed every month; '전국 미분양 중 경기
+    비중' no share; '거래량이 가장 많은 조선주의 PBR' ordered by PBR."""
+    permits = {str(r["month"])[:7]: float(r["units"]) for r in fetch_all(
+        "SELECT month, units FROM re_permits WHERE region = '경기'", None, pg_pool)}  # fmt: skip
+    today = _last_session(pg_pool)
+    last_month = (today.replace(day=1) - timedelta(days=1)).isoformat()[:7]
+    year_before = f"{int(last_month[:4]) - 1}{last_month[4:]}"
+    growth = (permits[last_month] / permits[year_before] - 1) * 100
+    answer = macro_answer("경기 주택 인허가 지난달 전년 동월 대비", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"전년 동월 대비 {growth:+.2f}%" in answer.answer
+    answer = chain(answer_stock_question, ["셀트리온 PER", "유한양행은?", "두 종목 중 PBR 낮은 건?"],
+                   pool=pg_pool)  # fmt: skip
+    assert "PBR이 더 낮은 쪽" in answer.answer and "전체 종목" not in answer.answer
+    unsold = {r["region"]: float(r["units"]) for r in fetch_all(
+        "SELECT region, units FROM re_unsold_housing WHERE month = (SELECT max(month) FROM re_unsold_housing) "
+        "AND region IN ('전국', '경기')", None, pg_pool)}  # fmt: skip
+    answer = macro_answer("전국 미분양 중 경기 비중 몇 %", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"({unsold['경기'] / unsold['전국'] * 100:,.2f}%)" in answer.answer
+    top = max(float(r["units"]) for r in fetch_all(
+        "SELECT units FROM re_permits WHERE region = '인천' AND extract(year FROM month) = %(y)s",
+        {"y": today.year}, pg_pool))  # fmt: skip
+    answer = macro_answer("인천 주택 인허가 올해 월별 최대치", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert f"최고치: {top:,.0f}호" in answer.answer and "월별 최고치" not in answer.answer
+    ship = fetch_all(
+        "SELECT s.name FROM stocks s JOIN LATERAL (SELECT volume FROM stock_prices p WHERE "
+        "p.security_id = s.security_id ORDER BY trade_date DESC LIMIT 1) v ON true WHERE "
+        "s.sector = '조선' AND s.country = 'KR' ORDER BY v.volume DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = answer_stock_question("거래량이 가장 많은 조선주의 PBR", pool=pg_pool, history=[])
+    assert answer is not None and f"PBR (7종목 중): {ship['name']}" in answer.answer
+
+
+def test_a_pick_among_kept_regions_by_growth_and_a_funds_heaviest_holding(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'전세가율 55% 미만 지역 중 최근 1년 주택가격지수 상승률 가장 큰 곳' ordered by the level;
+    '… → 보수 싼 쪽의 비중 1위 종목은?' gave '비중 -'."""
+    rows = fetch_all(
+        "SELECT h.region, h.index_value / b.index_value - 1 AS g FROM re_house_price_index h "
+        "JOIN re_house_price_index b ON b.region = h.region AND b.month = h.month - interval "
+        "'1 year' JOIN re_jeonse_ratio j ON j.region = h.region AND j.month = h.month WHERE "
+        "h.month = (SELECT max(month) FROM re_house_price_index) AND j.ratio < 55 AND h.region "
+        "<> '전국' ORDER BY g DESC LIMIT 1", None, pg_pool)  # fmt: skip
+    answer = macro_answer("전세가율 55% 미만 지역 중 최근 1년 주택가격지수 상승률 가장 큰 곳",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"상승률 높은 순: {rows[0]['region']} {float(rows[0]['g']) * 100:+.2f}%" in answer.answer
+    first = _top_holdings(pg_pool, "TIGER 헬스케어", 1)[0]
+    answer = _etf_answer("보수 싼 쪽의 비중 1위 종목은?", ["KODEX 헬스케어 보수", "TIGER 헬스케어는?"],
+                         pg_pool, graph_store, offline)  # fmt: skip
+    assert f"비중 1위 종목: {first['name']}" in answer.answer
