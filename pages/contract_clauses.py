@@ -55,9 +55,10 @@ STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
 PICKER_KEY = "contract_conversation_picker"
 STATE_PICKER_OPTIONS = "contract_conversation_options"
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
-# the label holds the title ('제5조(비밀유지)'), so no title column; the score right after the
-# label and narrow columns, so the table fits a 1440 px page without scrolling to the score
-CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "조 번호", "part_title": "부분",
+# the label holds the title ('제5조(비밀유지)'; an agreement's paragraph: '제3항'), so no title
+# column; the score right after the label and narrow columns, so the table fits a 1440 px page
+# without scrolling to the score; '번호' is '16의2' for a 조, '3항' for a paragraph
+CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "번호", "part_title": "부분",
                     "retrievers": "찾은 검색기", "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 CITATION_WIDTHS: dict[str, Literal["small", "medium", "large"]] = {
     "label": "large", "score": "small", "branch_label": "small", "part_title": "small",

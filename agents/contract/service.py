@@ -330,7 +330,8 @@ def clause_comparison(contract_id: str, key: int, *, pool: ConnectionPool | None
         candidates = [h.article for h in std_index.search(f"{article.title} {article.body}", top=3)]
     clause = FoundClause(contract_id, article.article_no, article.label, article.title,
                          article.content, "comparison", branch=article.branch, part=article.part,
-                         part_title=article.part_title)  # fmt: skip
+                         part_title=article.part_title, branch_label=article.branch_label,
+                         numbering=article.numbering)  # fmt: skip
     pool_clauses = [FoundClause(standard.contract_id, a.article_no, a.label, a.title, a.content,
                                 "comparison", branch=a.branch) for a in candidates]  # fmt: skip
     match = counterpart(clause, pool_clauses)
