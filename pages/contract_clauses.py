@@ -29,13 +29,13 @@ from agents.contract.service import (
     set_contract_type,
     start_conversation,
     stream_ask,
+    warm_start,
 )
 from agents.contract.service import (
     warm as warm_contract,
 )
 from agents.contract.types import example_questions, label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
-from agents.understanding.morphemes import preload as preload_analyser
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from data_access.seed.news_text import particles
@@ -79,7 +79,7 @@ def _markup(segments: Segments, color: str) -> str:
 
 @st.cache_resource(show_spinner="표준계약서와 샘플을 준비하는 중…")
 def _samples_ready(_pool: Any) -> bool:
-    preload_analyser()  # Kiwi's model loads while the user picks a contract and types
+    warm_start()  # Kiwi and the thesaurus's words load while the user picks a contract and types
     ensure_samples(_pool)
     upload_worker.warm()  # the upload reader's process, started before the first upload
     return True
