@@ -14,11 +14,12 @@ Prints, as medians over `--repeat` runs:
    (tracemalloc, in a separate untimed run) and RSS growth;
 3. first question after a restart: a fresh process asks one question about a stored contract —
    the process's wall time and, from the question to the answer, wall and CPU time: asked at
-   once (the turn loads Kiwi beside its database reads: service.warm_start), after Kiwi loaded
+   once (the turn loads Kiwi beside its database reads: service.warm_start), asked at once
+   in a process whose PostgreSQL pool is open (as the app's is before it serves), after Kiwi loaded
    (as the app's start warm-up does), after the screen opened (service.warm_start: Kiwi and the
    thesaurus's words), and after the picked contract was warmed too (service.warm, as the
    screen does while the user types). `--profile` adds the cProfile top 20 (cumulative time)
-   of the question asked at once.
+   of the question asked at once with the pool open.
 """
 
 from __future__ import annotations
@@ -136,6 +137,7 @@ def first_question(contract_id: str, mode: str) -> tuple[float, float, float]:
     contract (service.warm: its index and its clauses' words) as the screen does while the
     user types, and the question is asked after it."""
     prepare = {"cold": "",
+               "pool": "from data_access.postgres import get_pool; get_pool()\n",
                "kiwi": "from agents.understanding.morphemes import kiwi; kiwi()\n",
                "opened": "from agents.contract.service import warm_start\n"
                          "warm_start().join()\n",
@@ -152,7 +154,9 @@ def first_question(contract_id: str, mode: str) -> tuple[float, float, float]:
     return time.perf_counter() - started, float(out[-2]), float(out[-1])
 
 
-FIRST_MODES = {"cold": "nothing loaded", "kiwi": "Kiwi loaded by the app's start warm-up",
+FIRST_MODES = {"cold": "nothing loaded",
+               "pool": "PostgreSQL pool opened, as the app does before it serves, nothing else",
+               "kiwi": "Kiwi loaded by the app's start warm-up",
                "opened": "Kiwi and the thesaurus's words loaded as the screen opens",
                "screen": "Kiwi and the picked contract warmed as the screen does"}  # fmt: skip
 PROFILE_TOP = 20
@@ -160,8 +164,10 @@ PROFILE_TOP = 20
 
 def profile_first(contract_id: str) -> str:
     """The cProfile top PROFILE_TOP (cumulative) of a fresh process's first question, asked at
-    once (only this thread is profiled: the start warm-up's thread shows as waits)."""
+    once once its PostgreSQL pool is open (the 'pool' mode; only this thread is profiled: the
+    start warm-up's thread shows as waits)."""
     script = ("import cProfile, io, pstats, sys; from agents.contract.service import ask\n"
+              "from data_access.postgres import get_pool; get_pool()\n"
               "profile = cProfile.Profile(); profile.enable()\n"
               "ask(sys.argv[1], sys.argv[2], save=False)\n"
               "profile.disable(); out = io.StringIO()\n"
