@@ -62,3 +62,10 @@ def test_the_answer_cites_the_paragraph(agreement: str, pg_pool: Any) -> None:
     assert "- **제4항** — 발주자는 수급사업자의 채권자의" in answer.answer  # the quoted clause
     assert [c.title for c in answer.citations][:1] == ["제4항"]
     assert "제4조" not in answer.answer
+
+
+def test_a_question_naming_the_paragraph_is_answered_by_it(agreement: str, pg_pool: Any) -> None:
+    """The answers say '제3항', so a user asks about '제3항': its label is in the index's text."""
+    answer = ask(agreement, "제3항은 무슨 내용이에요?", pool=pg_pool)
+    assert [c["label"] for c in answer.payload["clauses"]][:1] == ["제3항"]
+    assert answer.answer.splitlines()[0].endswith("(제3항).")
