@@ -1,7 +1,7 @@
 """An agreement numbered by paragraphs (the FTC 직접지급합의서: '1.' … '5.', no 제N조) end to end on
 the real embedded PostgreSQL: uploaded as HWP (and DOCX) through the bounded reader, stored with
-its numbering (migration 0019), and cited '제4항' — never '제4조' — by the search JSON and the CLI,
-the answer's first sentence and its quoted clause."""
+its numbering (migration 0019), and cited '제4항' — never '제4조' — by the search JSON and the CLI, the MCP
+contract tools, the answer's first sentence and its quoted clause; a question naming '제3항' finds it."""
 
 from __future__ import annotations
 
@@ -69,3 +69,17 @@ def test_a_question_naming_the_paragraph_is_answered_by_it(agreement: str, pg_po
     answer = ask(agreement, "제3항은 무슨 내용이에요?", pool=pg_pool)
     assert [c["label"] for c in answer.payload["clauses"]][:1] == ["제3항"]
     assert answer.answer.splitlines()[0].endswith("(제3항).")
+
+
+def test_the_mcp_contract_tools_name_the_paragraph(agreement: str, settings: Any,
+                                                   services: Any) -> None:  # fmt: skip
+    from api.mcp.registry import contract_tools
+    from api.stores import Stores
+
+    tools = {t.name: t for t in contract_tools(Stores(settings, info=services))}
+    topic = {"topic_name": "압류 통보", "queries": ["압류가 들어오면 발주자가 알려줘요?"]}
+    found = tools["hybrid_search"].call({"contract_id": agreement, "topics": [topic]})
+    first = found["results"]["압류 통보"][0]
+    assert (first["label"], first["branch_label"], first["numbering"]) == ("제4항", "4항", "number")
+    named = tools["article_index"].call({"contract_id": agreement, "article_numbers": [3]})
+    assert [a["label"] for a in named["matched_articles"]] == ["제3항"]
