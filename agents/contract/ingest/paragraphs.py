@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from agents.contract.models import LETTERS, Article, Clause, Numbering
 
-CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
+CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"  # as parse.CIRCLED (parse imports this module)
 # '3. 원사업자가 …' (not '3.5%' nor a date's '12. 21.'), '③ …', '다. …'
 MARKERS: dict[Numbering, re.Pattern[str]] = {
     "number": re.compile(r"^(\d{1,2})\.(?!\s*\d)\s*(\S.*)$"),

@@ -20,10 +20,10 @@ import re
 
 from agents.contract.errors import ContractFileError
 from agents.contract.ingest.paragraphs import numbered_paragraphs
-from agents.contract.models import Article, Clause, ParsedContract
+from agents.contract.models import LETTERS, Article, Clause, ParsedContract
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
-KOREAN_ITEMS = "가나다라마바사아자차카타파하"
+KOREAN_ITEMS = LETTERS  # 가. 나. … (a 호 here; a lettered paragraph in paragraphs.py)
 
 ARTICLE_RE = re.compile(
     r"^제\s*(\d{1,3})\s*조(?:\s*의\s*(\d{1,3}))?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$"
