@@ -23,8 +23,9 @@ wrong 항, fact not first, answered absent), how many quote another clause as th
 ok') and how many said-absent ones list the right clause as related ('absent, related'), and lists
 them with the clause wanted and cited. `--recall` prints, per document and set, recall@1 and
 recall@5 of the labelled article in the screen's search (agents.contract.service.search, hybrid)
-over the present questions. A document the reader refuses (ftc_direct_payment: numbered
-paragraphs, no 제N조) is named first ('refused at ingest: …'); its questions count as misses.
+over the present questions. A document the reader refuses is named first ('refused at ingest:
+…'); its questions count as misses (ftc_direct_payment was, until its numbered paragraphs, no
+제N조, were read as '제1항' …).
 """
 
 from __future__ import annotations

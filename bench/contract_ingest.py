@@ -1,6 +1,6 @@
 """Contract ingestion speed and memory, and the first question after a restart (issue 32).
 
-    python bench/contract_ingest.py [--repeat 3] [--skip-cold] [--first-only]
+    python bench/contract_ingest.py [--repeat 3] [--skip-cold] [--first-only] [--profile]
 
 Documents: the 30-article software subcontract written here (tests/fixtures/contracts/made_here,
 with its annexes and form: 46 articles in all) as HWPX, HWP 5 and PDF, and the 15-article
@@ -14,8 +14,12 @@ Prints, as medians over `--repeat` runs:
    (tracemalloc, in a separate untimed run) and RSS growth;
 3. first question after a restart: a fresh process asks one question about a stored contract —
    the process's wall time and, from the question to the answer, wall and CPU time: asked at
-   once, after Kiwi loaded (as the screen opens), and after the picked contract was warmed too
-   (service.warm, as the screen does while the user types).
+   once (the turn loads Kiwi beside its database reads: service.warm_start), asked at once
+   in a process whose PostgreSQL pool is open (as the app's is before it serves), after Kiwi loaded
+   (as the app's start warm-up does), after the screen opened (service.warm_start: Kiwi and the
+   thesaurus's words), and after the picked contract was warmed too (service.warm, as the
+   screen does while the user types). `--profile` adds the cProfile top 20 (cumulative time)
+   of the question asked at once with the pool open.
 """
 
 from __future__ import annotations
@@ -133,7 +137,10 @@ def first_question(contract_id: str, mode: str) -> tuple[float, float, float]:
     contract (service.warm: its index and its clauses' words) as the screen does while the
     user types, and the question is asked after it."""
     prepare = {"cold": "",
+               "pool": "from data_access.postgres import get_pool; get_pool()\n",
                "kiwi": "from agents.understanding.morphemes import kiwi; kiwi()\n",
+               "opened": "from agents.contract.service import warm_start\n"
+                         "warm_start().join()\n",
                "screen": "from agents.contract.service import warm\n"
                          "thread = warm(sys.argv[1])\nthread.join()\n"}[mode]  # fmt: skip
     script = ("import sys, time; from agents.contract.service import ask\n" + prepare
@@ -147,8 +154,28 @@ def first_question(contract_id: str, mode: str) -> tuple[float, float, float]:
     return time.perf_counter() - started, float(out[-2]), float(out[-1])
 
 
-FIRST_MODES = {"cold": "nothing loaded", "kiwi": "Kiwi loaded as the screen opens",
+FIRST_MODES = {"cold": "nothing loaded",
+               "pool": "PostgreSQL pool opened, as the app does before it serves, nothing else",
+               "kiwi": "Kiwi loaded by the app's start warm-up",
+               "opened": "Kiwi and the thesaurus's words loaded as the screen opens",
                "screen": "Kiwi and the picked contract warmed as the screen does"}  # fmt: skip
+PROFILE_TOP = 20
+
+
+def profile_first(contract_id: str) -> str:
+    """The cProfile top PROFILE_TOP (cumulative) of a fresh process's first question, asked at
+    once once its PostgreSQL pool is open (the 'pool' mode; only this thread is profiled: the
+    start warm-up's thread shows as waits)."""
+    script = ("import cProfile, io, pstats, sys; from agents.contract.service import ask\n"
+              "from data_access.postgres import get_pool; get_pool()\n"
+              "profile = cProfile.Profile(); profile.enable()\n"
+              "ask(sys.argv[1], sys.argv[2], save=False)\n"
+              "profile.disable(); out = io.StringIO()\n"
+              f"pstats.Stats(profile, stream=out).sort_stats('cumulative').print_stats({PROFILE_TOP})\n"
+              "print(out.getvalue())")  # fmt: skip
+    return subprocess.run([sys.executable, "-c", script, contract_id, QUESTION], cwd=ROOT,
+                          capture_output=True, text=True, check=True, env={**os.environ,
+                          "PYTHONPATH": str(ROOT)}).stdout  # fmt: skip
 
 
 def main() -> int:
@@ -156,6 +183,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-cold", action="store_true")
     parser.add_argument("--first-only", action="store_true", help="only the first question")
+    parser.add_argument("--profile", action="store_true", help="profile the first question")
     args = parser.parse_args()
     from agents.contract.ingest.pipeline import ensure_samples, ingest_bytes
     from agents.understanding.morphemes import kiwi
@@ -190,6 +218,8 @@ def main() -> int:
               f"{statistics.median(f[1] for f in firsts):.2f} s wall, "
               f"{statistics.median(f[2] for f in firsts):.2f} s CPU "
               f"(load {os.getloadavg()[0]:.1f})")  # fmt: skip
+    if args.profile:
+        print(profile_first(info.contract_id))
     print(
         f"this process's peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )

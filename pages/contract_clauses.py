@@ -29,13 +29,13 @@ from agents.contract.service import (
     set_contract_type,
     start_conversation,
     stream_ask,
+    warm_start,
 )
 from agents.contract.service import (
     warm as warm_contract,
 )
 from agents.contract.types import example_questions, label_of, type_labels
 from agents.inputs import check_text, preview, rejected_answer
-from agents.understanding.morphemes import preload as preload_analyser
 from data_access.contracts import AgentAnswer
 from data_access.errors import WorkbenchError
 from data_access.seed.news_text import particles
@@ -55,9 +55,10 @@ STATE_CONVERSATIONS = "contract_conversations"  # {contract_id: conversation_id}
 PICKER_KEY = "contract_conversation_picker"
 STATE_PICKER_OPTIONS = "contract_conversation_options"
 NEW_CONVERSATION = ""  # picker value for a conversation not started yet
-# the label holds the title ('제5조(비밀유지)'), so no title column; the score right after the
-# label and narrow columns, so the table fits a 1440 px page without scrolling to the score
-CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "조 번호", "part_title": "부분",
+# the label holds the title ('제5조(비밀유지)'; an agreement's paragraph: '제3항'), so no title
+# column; the score right after the label and narrow columns, so the table fits a 1440 px page
+# without scrolling to the score; '번호' is '16의2' for a 조, '3항' for a paragraph
+CITATION_HEADERS = {"label": "조항", "score": "점수", "branch_label": "번호", "part_title": "부분",
                     "retrievers": "찾은 검색기", "tool": "도구", "contract_id": "계약서"}  # fmt: skip
 CITATION_WIDTHS: dict[str, Literal["small", "medium", "large"]] = {
     "label": "large", "score": "small", "branch_label": "small", "part_title": "small",
@@ -78,7 +79,7 @@ def _markup(segments: Segments, color: str) -> str:
 
 @st.cache_resource(show_spinner="표준계약서와 샘플을 준비하는 중…")
 def _samples_ready(_pool: Any) -> bool:
-    preload_analyser()  # Kiwi's model loads while the user picks a contract and types
+    warm_start()  # Kiwi and the thesaurus's words load while the user picks a contract and types
     ensure_samples(_pool)
     upload_worker.warm()  # the upload reader's process, started before the first upload
     return True

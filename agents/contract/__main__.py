@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         contract_id = _contract_id(args)
         if args.command == "search":
             hits = search(contract_id, args.question, top=args.top, mode=args.mode)
-            keys = ("article_no", "branch", "branch_label", "part", "part_title", "label", "title",
-                    "score", "retrievers")  # fmt: skip
+            keys = ("article_no", "branch", "branch_label", "numbering", "part", "part_title",
+                    "label", "title", "score", "retrievers")  # fmt: skip
             rows = [{k: h[k] for k in keys} for h in hits]
             if args.json:
                 print(json.dumps(rows, ensure_ascii=False, indent=2))

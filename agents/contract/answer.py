@@ -528,9 +528,11 @@ def one_line(quote: Quote, language: str) -> str:
 
 
 # a clause label, of the main body ('제7조(계약의 해지)') or of an annexed part
-# ('[별첨 1 비밀유지계약서] 제5조(비밀유지기간)')
+# ('[별첨 1 비밀유지계약서] 제5조(비밀유지기간)'), or an agreement's numbered paragraph ('제2항(…)',
+# '다항': models.article_ref)
 LABEL_RE = re.compile(
-    r"^(?:\[(?P<part>[^\]]+)\]\s*)?(?P<no>제\s*\d+\s*조(?:의\s*\d+)?)\s*(?:\((?P<title>.*)\))?$"
+    r"^(?:\[(?P<part>[^\]]+)\]\s*)?(?P<no>제\s*\d+\s*조(?:의\s*\d+)?|제\d+항|[가-하]항)\s*"
+    r"(?:\((?P<title>.*)\))?$"
 )
 
 

@@ -127,7 +127,7 @@ def _found(contract_id: str, hit: Hit) -> FoundClause:
     return FoundClause(contract_id, a.article_no, a.label, a.title, a.content, "hybrid_search",
                        score=hit.score, retrievers=hit.retrievers, matched_terms=hit.matched_terms,
                        branch=a.branch, part=a.part, part_title=a.part_title,
-                       branch_label=a.branch_label)  # fmt: skip
+                       branch_label=a.branch_label, numbering=a.numbering)  # fmt: skip
 
 
 def listing_json(listing: list[Candidate]) -> str:

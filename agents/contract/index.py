@@ -114,7 +114,8 @@ class Hit:
 def article_dict(article: Article, **extra: Any) -> dict[str, Any]:
     """An article as the tools return it (and the search lists it), with `extra` fields."""
     return {"article_no": article.article_no, "branch": article.branch, "key": article.key,
-            "branch_label": article.branch_label, "part": article.part,
+            "branch_label": article.branch_label, "numbering": article.numbering,
+            "part": article.part,
             "part_title": article.part_title, "title": article.title, "label": article.label,
             "content": article.content, **extra}  # fmt: skip
 

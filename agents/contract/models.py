@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 ClauseKind = Literal["text", "항", "호"]
+# How a document numbers its articles: 제N조 headings (almost every contract), or, in a short
+# agreement without them, its top-level paragraphs '1.' … / '①' … / '가.' … (parse.py)
+Numbering = Literal["article", "number", "circled", "letter"]
+LETTERS = "가나다라마바사아자차카타파하"
 MAX_BRANCH = 999
 KEY_BASE = 1000  # 제N조의M's key is N * KEY_BASE + M: above every 제N조 (N ≤ 999)
 PART_BASE = 1_000_000  # an annexed part P (별첨 P, numbering restarted) adds P * PART_BASE
@@ -33,8 +37,14 @@ def split_key(key: int) -> tuple[int, int]:
     return divmod(key, KEY_BASE) if key >= KEY_BASE else (key, 0)
 
 
-def article_ref(article_no: int, branch: int = 0) -> str:
-    """How a contract names the article: '제3조', '제3조의2', '별지1', '전문'."""
+def article_ref(article_no: int, branch: int = 0, numbering: Numbering = "article") -> str:
+    """How a contract names the article: '제3조', '제3조의2', '별지1', '전문'; a numbered
+    paragraph of an agreement without 조 ('3. …' or '③ …') is '제3항', a lettered one ('다. …')
+    '다항', as Korean agreements cite their own paragraphs ('위 제2항에 따라')."""
+    if article_no > 0 and numbering in ("number", "circled"):
+        return f"제{article_no}항"
+    if article_no > 0 and numbering == "letter":
+        return f"{LETTERS[article_no - 1]}항" if article_no <= len(LETTERS) else f"제{article_no}항"
     if article_no > 0:
         return f"제{article_no}조" + (f"의{branch}" if branch else "")
     return f"별지{-article_no}" if article_no < 0 else "전문"
@@ -60,6 +70,7 @@ class Article:
     branch: int = 0
     part: int = 0  # 0: the main body; P: the P-th annexed agreement (numbering restarted)
     part_title: str = ""  # the annex's heading ('비밀유지계약서'), '' in the main body
+    numbering: Numbering = "article"  # 'number': the paragraph '3.' of an agreement without 조
 
     @property
     def key(self) -> int:
@@ -67,14 +78,17 @@ class Article:
 
     @property
     def branch_label(self) -> str:
-        """The article's number as the CLI and screen print it: '16', '16의2', '별지1', '전문'."""
+        """The article's number as the CLI and screen print it: '16', '16의2', '별지1', '전문';
+        a numbered paragraph's '3항' (a lettered one's '다항')."""
+        if self.article_no > 0 and self.numbering != "article":
+            return self.ref.removeprefix("제")
         if self.article_no > 0:
             return f"{self.article_no}" + (f"의{self.branch}" if self.branch else "")
         return self.ref
 
     @property
     def ref(self) -> str:
-        return article_ref(self.article_no, self.branch)
+        return article_ref(self.article_no, self.branch, self.numbering)
 
     @property
     def content(self) -> list[str]:
@@ -89,6 +103,8 @@ class Article:
         """'제5조(데이터의 제공)', '제3조의2(적용범위)', '별지1 대가', '전문'; an annexed part's
         article names its part first, by its heading, else '별첨 N': '[비밀유지계약서] 제3조(비밀유지)'."""
         own = f"{self.ref}({self.title})" if self.article_no > 0 else self.title
+        if self.numbering != "article" and self.title in ("", self.ref):
+            own = self.ref  # an untitled paragraph: '제3항', not '제3항(제3항)'
         return f"[{self.part_title or f'별첨 {self.part}'}] {own}" if self.part else own
 
 

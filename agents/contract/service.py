@@ -24,7 +24,7 @@ from agents.cancel import cancelled, requested
 from agents.contract import store
 from agents.contract.clause_judge import retrieved
 from agents.contract.graph import GraphDeps, build_graph
-from agents.contract.index import SearchMode, get_index
+from agents.contract.index import ContractIndex, SearchMode, get_index
 from agents.contract.ingest.pipeline import detect_type, ensure_samples, ingest_bytes, upload_name
 from agents.contract.llm import LlmSession
 from agents.contract.models import ContractInfo, ParsedContract
@@ -60,6 +60,7 @@ __all__ = [
     "search",
     "start_conversation",
     "warm",
+    "warm_start",
 ]
 
 
@@ -128,13 +129,62 @@ class ContractStep:
 
 _warmed: set[str] = set()
 _warm_lock = threading.Lock()
+_start: list[threading.Thread] = []  # warm_start's thread, once it was started in this process
+START_WAIT_S = 60.0  # a turn waits at most this long for warm_start's work (then does its own)
+
+
+def _warm_words() -> None:
+    """What every contract's first question needs before its own contract: the shared Kiwi
+    (~1.7 s of CPU to load), the thesaurus's word lists analysed once (~0.4 s of Kiwi calls)
+    and its meaning groups' words."""
+    from agents.contract.thesaurus import meanings, rewrite
+    from agents.understanding.morphemes import kiwi
+
+    kiwi()
+    rewrite("워밍업")
+    meanings()
+
+
+def warm_start() -> threading.Thread | None:
+    """Start loading, in the background, what any contract question needs (`_warm_words`);
+    returns at once, None when it was started already in this process. The screen calls it as
+    it opens, and a turn calls it first thing: the turn's database reads, index load and graph
+    build then run beside Kiwi's model load instead of after it (a question asked right after a
+    restart: bench/contract_ingest.py)."""
+
+    def run() -> None:
+        try:
+            _warm_words()
+        except Exception:  # a warm-up only: the question reports its own error
+            logger.warning("warming the contract analyser failed", exc_info=True)
+
+    with _warm_lock:
+        if _start:
+            return None
+        thread = threading.Thread(target=run, name="atlas-contract-warm-start", daemon=True)
+        thread.start()  # under the lock: a turn never joins a thread not started yet
+        _start.append(thread)
+    return thread
+
+
+def _ready_words(index: ContractIndex) -> None:
+    """A turn's wait for `warm_start`, spent analysing its contract's clauses (each one's words,
+    as the relevance cut reads them; cached, so nothing to do once warmed) on this thread while
+    the start thread analyses the thesaurus's words: both would otherwise be done one after the
+    other inside the turn, or twice at once."""
+    from agents.contract.coverage import article_words
+
+    for article in index.articles.values():
+        article_words(article)
+    for thread in _start:
+        thread.join(START_WAIT_S)
 
 
 def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thread | None:
     """Prepare one contract's first question in the background (returns at once; None when it
-    was prepared already in this process): the shared Kiwi, the contract's index (articles and
-    vectors from PostgreSQL, the LSA fit) and each clause's words as the relevance cut reads
-    them. The screen calls it when a contract is picked, while the user types; without it the
+    was prepared already in this process): `warm_start`'s work, the contract's index (articles
+    and vectors from PostgreSQL, the LSA fit) and each clause's words as the relevance cut
+    reads them. The screen calls it when a contract is picked, while the user types; without it the
     first question after a restart paid ~0.3 s of CPU for Kiwi analyses of the contract's
     titles and clauses on top of the Kiwi load, and ~0.4 s for the thesaurus's everyday words
     (bench/contract_ingest.py)."""
@@ -144,17 +194,9 @@ def warm(contract_id: str, pool: ConnectionPool | None = None) -> threading.Thre
         _warmed.add(contract_id)
 
     def run() -> None:
-        from agents.contract.coverage import article_words
-        from agents.contract.thesaurus import meanings, rewrite
-        from agents.understanding.morphemes import kiwi
-
         try:
-            kiwi()
-            rewrite("워밍업")  # the thesaurus's word lists, analysed once (~0.4 s of Kiwi calls)
-            meanings()  # and its meaning groups' words
-            index = get_index(contract_id, pool)
-            for article in index.articles.values():
-                article_words(article)
+            warm_start()
+            _ready_words(get_index(contract_id, pool))
         except Exception:  # a warm-up only: the question reports its own error
             logger.warning("warming contract %s failed", contract_id, exc_info=True)
             with _warm_lock:
@@ -200,11 +242,13 @@ def stream_ask(
         yield rejected_answer(checked.problem, started)
         return
     question = checked.text
+    warm_start()  # Kiwi loads beside this turn's database reads (nothing to do once loaded)
     # one pool for the turn: each store call given None looked it up again, and every lookup
     # asks the embedded servers whether they run (~45 ms; 8 lookups in a turn)
     pool = pool or get_pool()
     info = store.require_contract(contract_id, pool)
     index = get_index(contract_id, pool, settings)
+    _ready_words(index)
     model_id = settings.model_for("contract")
     deps = GraphDeps(registry=None, contract_id=contract_id,  # type: ignore[arg-type]
                      plan_context=PlanContext(info.contract_type,
@@ -330,7 +374,8 @@ def clause_comparison(contract_id: str, key: int, *, pool: ConnectionPool | None
         candidates = [h.article for h in std_index.search(f"{article.title} {article.body}", top=3)]
     clause = FoundClause(contract_id, article.article_no, article.label, article.title,
                          article.content, "comparison", branch=article.branch, part=article.part,
-                         part_title=article.part_title)  # fmt: skip
+                         part_title=article.part_title, branch_label=article.branch_label,
+                         numbering=article.numbering)  # fmt: skip
     pool_clauses = [FoundClause(standard.contract_id, a.article_no, a.label, a.title, a.content,
                                 "comparison", branch=a.branch) for a in candidates]  # fmt: skip
     match = counterpart(clause, pool_clauses)

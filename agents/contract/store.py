@@ -1,6 +1,7 @@
 """PostgreSQL persistence for contracts and their articles (tables from 0005_contract_tables.sql;
 an article's key is (article_no, branch_no) since 0014, so 제3조 and 제3조의2 are two rows, and
-(part_no, article_no, branch_no) since 0016, so an annex's 제1조 is not the main body's).
+(part_no, article_no, branch_no) since 0016, so an annex's 제1조 is not the main body's; since
+0019 `numbering` says whether the article is a 제N조 or an agreement's numbered paragraph).
 
 A contract is written in one transaction (contract row, then all its articles with tokens and
 vectors), so a failed ingestion leaves the previous version untouched.
@@ -114,7 +115,8 @@ def stored_on(contract_id: str, pool: ConnectionPool | None = None) -> str | Non
 
 def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[StoredArticle]:
     rows = fetch_all(
-        "SELECT part_no, part_title, article_no, branch_no, title, clauses, tokens, embedding_model "
+        "SELECT part_no, part_title, article_no, branch_no, numbering, title, clauses, tokens, "
+        "embedding_model "
         "FROM contract_articles WHERE contract_id = %s "
         "ORDER BY part_no, (article_no < 0), abs(article_no), branch_no", (contract_id,), pool,
     )  # fmt: skip
@@ -126,7 +128,8 @@ def load_articles(contract_id: str, pool: ConnectionPool | None = None) -> list[
         # tokens of another tokenizer (Kiwi's options or user words changed) are redone
         lines = [str(c["tokens"]).split() for c in r["clauses"]] if current else None
         article = Article(r["article_no"], r["title"], clauses, branch=r["branch_no"],
-                          part=r["part_no"], part_title=r["part_title"])  # fmt: skip
+                          part=r["part_no"], part_title=r["part_title"],
+                          numbering=r["numbering"])  # fmt: skip
         out.append(StoredArticle(article, r["tokens"].split(), r["embedding_model"], lines))
     return out
 
@@ -161,9 +164,9 @@ def save_contract(
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO contract_articles (contract_id, part_no, part_title, article_no, "
-                "branch_no, title, content, clauses, body, tokens, embedding, embedding_model) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
-                [(info.contract_id, a.part, a.part_title, a.article_no, a.branch, a.title,
+                "branch_no, numbering, title, content, clauses, body, tokens, embedding, "
+                "embedding_model) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::vector, %s)",
+                [(info.contract_id, a.part, a.part_title, a.article_no, a.branch, a.numbering, a.title,
                   json.dumps(a.content, ensure_ascii=False),
                   _clauses_json(a, line_tokens[i] if line_tokens else None), a.body,
                   " ".join(t), vector_literal(v), embedding_model)

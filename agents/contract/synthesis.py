@@ -37,6 +37,7 @@ class FoundClause:
     part: int = 0  # the annexed part (0: the main body)
     part_title: str = ""
     branch_label: str = ""  # '16의2'
+    numbering: str = "article"  # 'number': an agreement's paragraph '3.', labelled '제3항'
     answer_line: int = -1  # the content line of the 항/호 a model judged to answer (-1: none)
     loose: list[str] = field(default_factory=list)  # the question's words it was read loosely on
 
@@ -79,6 +80,7 @@ def _clause(contract_id: str, raw: dict[str, Any], tool: str, topic: str | None)
                        list(raw.get("matched_terms", [])), int(raw.get("branch") or 0),
                        int(raw.get("part") or 0), str(raw.get("part_title") or ""),
                        str(raw.get("branch_label") or ""),
+                       numbering=str(raw.get("numbering") or "article"),
                        loose=[str(w) for w in raw.get("loose") or []])  # fmt: skip
 
 
@@ -185,12 +187,14 @@ def _verdict(ratio: float, language: str) -> str:
 
 
 def _name(c: FoundClause, language: str) -> str:
-    """How an answer names the clause: its label; in English 'Article 3-2 (title)', 'Exhibit 1
-    (title)', an annexed part's heading (else 'Annex N') first."""
+    """How an answer names the clause: its label; in English 'Article 3-2 (title)', 'Paragraph 3
+    (title)' for an agreement's '3.', 'Exhibit 1 (title)', an annexed part's heading (else 'Annex
+    N') first."""
     if language != "en":
         return c.label
     number = f"{c.article_no}-{c.branch}" if c.branch else str(c.article_no)
-    own = (f"Article {number} ({c.title})" if c.article_no > 0 else
+    kind = "Article" if c.numbering == "article" else "Paragraph"  # an agreement's '3.'
+    own = (f"{kind} {number} ({c.title})" if c.article_no > 0 else
            f"Exhibit {-c.article_no} ({c.title})" if c.article_no < 0 else c.label)  # fmt: skip
     return f"[{c.part_title or f'Annex {c.part}'}] {own}" if c.part else own
 

@@ -89,7 +89,7 @@ def test_bad_files_get_a_clear_message(name: str, data: bytes, message: str) -> 
 
 
 def test_text_without_articles_is_refused() -> None:
-    with pytest.raises(ContractFileError, match="조항\\(제N조\\)을 찾을 수 없습니다"):
+    with pytest.raises(ContractFileError, match="조항\\(제N조\\)이나 번호 붙은 문단"):
         parse_contract_text("그냥 메모입니다.\n계약 조항이 없습니다.")
 
 

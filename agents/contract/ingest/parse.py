@@ -1,6 +1,8 @@
 """Contract text → articles: 조 (제N조(제목), or '제 N 조 제목' without brackets; 제N조의M is its
 own article, branch M), 항 (①…),
 호 (1. / 가.), 별지N (article_no = -N). Chapter headings ('제 2 장 …') group articles and are dropped.
+A document with no 제N조 at all is read by its top-level numbered paragraphs ('1.' …, cited
+'제1항': paragraphs.py) when they are numbered 1, 2, 3 … as an agreement's are.
 
 A whole published document may carry annexed agreements after the main contract (비밀유지계약서,
 변경 합의서 …), each restarting at 제1조: an article number seen again in the current part starts
@@ -17,10 +19,11 @@ from __future__ import annotations
 import re
 
 from agents.contract.errors import ContractFileError
-from agents.contract.models import Article, Clause, ParsedContract
+from agents.contract.ingest.paragraphs import numbered_paragraphs
+from agents.contract.models import LETTERS, Article, Clause, ParsedContract
 
 CIRCLED = "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳"
-KOREAN_ITEMS = "가나다라마바사아자차카타파하"
+KOREAN_ITEMS = LETTERS  # 가. 나. … (a 호 here; a lettered paragraph in paragraphs.py)
 
 ARTICLE_RE = re.compile(
     r"^제\s*(\d{1,3})\s*조(?:\s*의\s*(\d{1,3}))?\s*(?:[(（]([^)）]{0,60})[)）])?\s*(.*)$"
@@ -123,9 +126,13 @@ def parse_contract_text(text: str, fallback_title: str = "계약서") -> ParsedC
             continue
         current.clauses.append(_clause(line))
     if not any(a.article_no > 0 for a in articles):
-        raise ContractFileError(
-            "조항(제N조)을 찾을 수 없습니다. '제1조(목적)'처럼 조 번호와 제목이 있는 계약서를 올려 주세요."
-        )
+        paragraphs = numbered_paragraphs(lines, title, _clause)  # '1.' … without any 제N조
+        if paragraphs is None:
+            raise ContractFileError(
+                "조항(제N조)이나 번호 붙은 문단(1. 2. 3.)을 찾을 수 없습니다. '제1조(목적)'처럼 "
+                "조 번호와 제목이 있는 계약서를 올려 주세요."
+            )
+        return ParsedContract(title=title, articles=paragraphs, text=text)
     _split_trailing_form(articles)
     _check_duplicates(articles)
     if preamble.clauses:

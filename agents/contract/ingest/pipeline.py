@@ -31,8 +31,8 @@ from data_access.config import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-PARSER_VERSION = "4"  # 2: 제N조의M its own article; 3: annexed parts, <신설> headings, PDF lines;
-# 4: headings without brackets
+PARSER_VERSION = "5"  # 2: 제N조의M its own article; 3: annexed parts, <신설> headings, PDF lines;
+# 4: headings without brackets; 5: numbered paragraphs without 제N조
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "samples"
 
 

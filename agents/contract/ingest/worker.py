@@ -169,7 +169,8 @@ def _run(name: str, data: bytes, budget: Budget) -> ParsedUpload:
 def _contract(raw: dict[str, Any]) -> ParsedContract:
     articles = [Article(a["article_no"], a["title"], [Clause(**c) for c in a["clauses"]],
                         branch=a["branch"], part=a.get("part", 0),
-                        part_title=a.get("part_title", "")) for a in raw["articles"]]  # fmt: skip
+                        part_title=a.get("part_title", ""),
+                        numbering=a.get("numbering", "article")) for a in raw["articles"]]  # fmt: skip
     return ParsedContract(raw["title"], articles, raw["text"])
 
 
