@@ -103,31 +103,6 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, size, lang)}")  # fmt: skip
 
 
-def drawdown_point(series: Series, months: int, lang: str,
-                   named: CalendarSpan | None = None) -> str:  # fmt: skip
-    """The deepest fall from a running high over the last `months`, or over the calendar span
-    named ('올해 최대 낙폭': 2026's own days) (figures.deepest_drawdown)."""
-    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    if named is not None:
-        first, last = date.fromisoformat(named.first), date.fromisoformat(named.last)
-        inside = [p for p in points if first <= p[0] <= last]
-        said = (named.label_ko, named.label_en)
-    else:
-        start = points[-1][0] - relativedelta(months=months) if points else None
-        inside = [p for p in points if start is not None and p[0] >= start]
-        said = (f"최근 {months}개월", f"the last {months} months")
-    found = fig.deepest_drawdown(inside)
-    if found is None:
-        return f"{_name(series)}: " + ("관측치가 부족합니다." if lang == "ko" else "too few.")
-    depth, peak, trough = found
-    span = f"{inside[0][0]} ~ {inside[-1][0]}"
-    if lang == "ko":
-        return (f"{_name(series)} {said[0]}({span}) 최대 낙폭 {depth * 100:.2f}% "
-                f"(고점 {peak} → 저점 {trough}).")  # fmt: skip
-    return (f"{_name(series)} maximum drawdown over {said[1]} ({span}): "
-            f"{depth * 100:.2f}% (peak {peak} → trough {trough}).")  # fmt: skip
-
-
 def ratio_of(a: Series, b: Series, lang: str) -> str | None:
     """A's latest value as a multiple of B's, each on its own last date."""
     if not a.points or not b.points or not b.points[-1][1]:
@@ -236,10 +211,12 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
         series = [yoy_series(anchor) if s is anchor else s for s in series]
         anchor = series[[s.key for s in series].index(f"{anchor.key}:yoy")]
     if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
-        found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
-        if found is None:
+        points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in anchor.points]
+        moved_on = fig.window_statistic(points, fig.Window(len(points) - 1, "session"),
+                                        "max_move" if side == "up" else "min_move")  # fmt: skip
+        if moved_on is None or moved_on.value is None or moved_on.at is None:
             return []
-        day, shown = found[0][:10], f"{found[1]:+.2f}%"
+        day, shown = moved_on.at.isoformat(), f"{moved_on.value:+.2f}%"
     else:
         got = _over_window(anchor, fig.Window(months, "month"), side)
         if got is None or got.value is None or got.at is None:
@@ -315,21 +292,10 @@ def biggest_move(series: Series, which: str, months: int, lang: str,
     span's days, from the one before it), its date and both values: '삼성전자 가장 많이 오른
     날', '코스피 올해 최대 상승일', not its highest close."""
     points = _span_points(series.points, span) if span else series.points
-    found = fig.biggest_one_day_move(points, which, in_points=is_rate(series))
-    if found is None:
-        return None
-    day, move, prev, value = found
-    unit = "%p" if is_rate(series) else "%"
-    first, last = points[0][0], points[-1][0]
-    over_ko = span.label_ko if span else f"최근 {months}개월"
-    over_en = span.label_en if span else f"{months} months"
-    if lang == "ko":
-        word = "가장 크게 오른 날" if which == "max" else "가장 크게 내린 날"
-        return (f"{_name(series)} {over_ko}({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
-                f"({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
-    word = "largest one-day rise" if which == "max" else "largest one-day fall"
-    return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
-            f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
+    said = (span.label_ko, span.label_en) if span else (f"최근 {months}개월", f"{months} months")
+    ask = WindowAsk(fig.Window(len(points) - 1, "session"), f"{which}_move", None, *said)
+    moved = series.model_copy(update={"points": points})
+    return window_point(moved, ask, lang) if len(points) > 1 else None
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
@@ -902,9 +868,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         frame.notes.append(f"{UNAPPLIED}{volume.surface}")
         return []
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭', '올해 최대 낙폭'
-        if frame.span is not None:
-            frame.span.used = True
-        return [drawdown_point(s, months, lang, frame.span) for s in series]
+        if (span := frame.span) is None:
+            drawn = WindowAsk(fig.Window(months, "month"), "drawdown", None, f"최근 {months}개월",
+                            f"the last {months} months")  # fmt: skip
+            return [window_point(s, drawn, lang) for s in series]
+        span.used = True  # its own days: a window of as many observations
+        inside = [asked_part(frame, s) for s in series]
+        return [window_point(s, WindowAsk(fig.Window(len(s.points), "session"), "drawdown", None,
+                                          span.label_ko, span.label_en), lang) for s in inside]  # fmt: skip
     anchor = _at_extreme_asked(frame)
     if anchor is not None and len(series) >= 2:  # '실업률이 가장 높았던 달의 연방기금금리'
         return at_extreme(series, *anchor, months=_extreme_months(frame, months), lang=lang)

@@ -240,28 +240,18 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The deepest fall from a running high of the closes over the period (a year unless
-    asked), with the days of its peak and trough."""
-    if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': from the span's first session
-        first = date.fromisoformat(span.first)  # the close before it is no part of it
-        rows = [r for r in _span_sessions(turn, pool, span) if r["trade_date"] >= first]
-        named = (span.label_ko, span.label_en)
+    """The deepest fall from a running high of the closes inside the span or period asked (a
+    year unless asked), peak and trough both inside it, said as every window is (describe)."""
+    if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': the span's own sessions
+        rows, label = _span_sessions(turn, pool, span), span.label(turn.lang)
+        n = sum(1 for r in rows if r["trade_date"] >= date.fromisoformat(span.first))
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows, named = after_base(rows, p, with_base=True), (p.ko, p.en)
-    points = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    found = fig.deepest_drawdown(points)
-    if found is None:
-        turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
-        return
-    mark_used(turn.frame)
-    depth, peak, trough = found
-    label = named[0] if turn.ko() else named[1]
-    turn.lines.append(
-        f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
-        f"{points[0][0]} ~ {points[-1][0]})" if turn.ko() else f"Maximum drawdown over {label} "
-        f"(closes) {depth * 100:.2f}% (peak {peak} → trough {trough}; {points[0][0]} to "
-        f"{points[-1][0]})")  # fmt: skip
+        rows, label = [r for r in after_base(rows, p) if r["close"]], p.ko if turn.ko() else p.en
+        n = len(rows)
+    if _stat_line(turn, rows if n else [], WindowAsk(fig.Window(n, "session"), "drawdown", "close",
+                                                     label, label)):  # fmt: skip
+        mark_used(turn.frame)
 
 
 def _span_sessions(turn: Turn, pool: ConnectionPool | None,
