@@ -280,18 +280,12 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
         rows = after_base(rows, p, with_base=True)  # the move into the period's first day
         label = p.ko if turn.ko() else p.en
-    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    ask = WindowAsk(fig.Window(len(closes) - 1, "session"),
+    rows = [r for r in rows if r["close"]]  # worded as every window is (describe)
+    ask = WindowAsk(fig.Window(len(rows) - 1, "session"),
                     "min_move" if _falls(turn.frame) else "max_move", "close", label, label)  # fmt: skip
-    found = fig.window_statistic(closes, ask.window, ask.stat) if len(closes) > 1 else None
+    found = _stat_line(turn, rows if len(rows) > 1 else [], ask)
     if found is None:
-        turn.notes.append(
-            "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
-        )
         return
-    name = f"{turn.stock['name']} {_FIELD_WORDS['close'][0 if turn.ko() else 1]}"
-    said = partial(figure_text, "close", turn=turn)  # worded as every window is (describe)
-    turn.lines.append(describe(name, ask, found, said, turn.lang))
     volume = next((r["volume"] for r in rows if r["trade_date"] == found.at), None)
     if turn.frame.measure() == "volume" and volume is not None:  # '… 떨어진 날 거래량'
         turn.lines[-1] = turn.lines[-1].removesuffix(".") + (
@@ -311,20 +305,10 @@ def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
         _span_stat(turn, pool)
         return
     p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    bars = fig.window_rows(rows, "trade_date", p)
-    closes = [float(r["close"]) for r in bars if r["close"] is not None]
-    sigma = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
-    label = p.ko if turn.ko() else p.en
-    if sigma is None:
-        turn.notes.append(f"{label} 변동성을 계산할 시세가 부족합니다." if turn.ko()
-                          else f"Too few closes for a {label} volatility.")  # fmt: skip
-        return
-    first, last = bars[0]["trade_date"], bars[-1]["trade_date"]
-    turn.lines.append(
-        f"{label} 연환산 변동성 {sigma * 100:.2f}% (일간 수익률 표준편차 × √252, {first} ~ {last}, "
-        f"{len(closes)}거래일)" if turn.ko() else f"{label} annualized volatility "
-        f"{sigma * 100:.2f}% (stdev of daily returns × √252, {first} to {last}, "
-        f"{len(closes)} sessions)")  # fmt: skip
+    bars = [r for r in fig.window_rows(rows, "trade_date", p) if r["close"] is not None]
+    label = p.ko if turn.ko() else p.en  # every session's return, the first from the base bar
+    ask = WindowAsk(fig.Window(len(bars) - 1, "session"), "volatility", "close", label, label)
+    _stat_line(turn, bars if len(bars) > 2 else [], ask)
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
