@@ -4,6 +4,7 @@ ranges, drawdowns, the days of the largest moves or volumes, RSI, and the news o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
 from functools import partial
@@ -153,7 +154,7 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
     return replace(found, latest=float(close)) if close else found  # the window's own last day
 
 
-def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
+def _span_stat(turn: Turn, pool: ConnectionPool | None, asked: str | None = None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span, frame = turn.frame.span, turn.frame
@@ -161,6 +162,7 @@ def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     stat: str = frame.operation.aggregate or ("return" if frame.measure() == "return" else "avg")
     if frame.statistic in ("up_days", "down_days", "volatility"):  # '올해 들어 하락한 날 며칠?'
         stat = frame.statistic
+    stat = asked or stat  # '올해 최대 낙폭'
     field = "volume" if frame.measure() == "volume" else "close"
     if frame.stat_field in ("high", "low") and stat in ("max", "min"):
         field = frame.stat_field  # '올해 최고가': the highest of the day's highs
@@ -239,18 +241,19 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
         f"({day['amount'] / mean:.1f}x the period's mean of {said(mean)})")  # fmt: skip
 
 
-def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The deepest fall from a running high of the closes inside the span or period asked (a
-    year unless asked), peak and trough both inside it, said as every window is (describe)."""
-    if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': the span's own sessions
-        rows, label = _span_sessions(turn, pool, span), span.label(turn.lang)
-        n = sum(1 for r in rows if r["trade_date"] >= date.fromisoformat(span.first))
-    else:
-        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows, label = [r for r in after_base(rows, p) if r["close"]], p.ko if turn.ko() else p.en
-        n = len(rows)
-    if _stat_line(turn, rows if n else [], WindowAsk(fig.Window(n, "session"), "drawdown", "close",
-                                                     label, label)):  # fmt: skip
+def _over_period(turn: Turn, pool: ConnectionPool | None, stat: str) -> None:
+    """A statistic of the closes ('drawdown', 'volatility': data_access.figures) over the span
+    named whole ('작년 변동성', '올해 최대 낙폭': its own sessions), else over the period asked (a
+    year unless said): the sessions after its base bar, a volatility's first return from it."""
+    if turn.frame.span is not None:
+        _span_stat(turn, pool, stat)
+        return
+    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
+    bars = [r for r in fig.window_rows(rows, "trade_date", p) if r["close"] is not None]
+    inside = len(bars) - 1 if stat == "volatility" else len(after_base(bars, p))
+    label = p.ko if turn.ko() else p.en  # a drawdown's peak and trough both inside the period
+    ask = WindowAsk(fig.Window(inside, "session"), stat, "close", label, label)
+    if _stat_line(turn, bars if inside > 0 else [], ask):
         mark_used(turn.frame)
 
 
@@ -295,20 +298,6 @@ def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
 
 def asks_why(frame: QuestionFrame) -> bool:
     return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
-
-
-def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
-    """Annualized volatility of the window's daily returns (data_access.figures: sample stdev
-    × √252), a year unless asked: a month of sessions is few, but it is what was asked; a span
-    named whole ('작년 변동성', '3분기 변동성') is its own sessions."""
-    if turn.frame.span is not None:
-        _span_stat(turn, pool)
-        return
-    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    bars = [r for r in fig.window_rows(rows, "trade_date", p) if r["close"] is not None]
-    label = p.ko if turn.ko() else p.en  # every session's return, the first from the base bar
-    ask = WindowAsk(fig.Window(len(bars) - 1, "session"), "volatility", "close", label, label)
-    _stat_line(turn, bars if len(bars) > 2 else [], ask)
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -523,4 +512,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window, "sessions": _sessions}  # fmt: skip
+PRICE_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": partial(_over_period, stat="drawdown"), "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": partial(_over_period, stat="volatility"), "window": _window, "sessions": _sessions}  # fmt: skip
