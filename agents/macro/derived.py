@@ -286,16 +286,12 @@ def two_windows(series: Series, ask: WindowAsk, other: Period, frame: QuestionFr
             else f"{_name(series)} {parts}: gap {gap}")  # fmt: skip
 
 
-def biggest_move(series: Series, which: str, months: int, lang: str,
-                 span: CalendarSpan | None = None) -> str | None:  # fmt: skip
-    """The largest rise (or fall) from one observation to the next over the window (or over a
-    span's days, from the one before it), its date and both values: '삼성전자 가장 많이 오른
-    날', '코스피 올해 최대 상승일', not its highest close."""
-    points = _span_points(series.points, span) if span else series.points
-    said = (span.label_ko, span.label_en) if span else (f"최근 {months}개월", f"{months} months")
-    ask = WindowAsk(fig.Window(len(points) - 1, "session"), f"{which}_move", None, *said)
-    moved = series.model_copy(update={"points": points})
-    return window_point(moved, ask, lang) if len(points) > 1 else None
+def biggest_move(series: Series, which: str, months: int, lang: str) -> str | None:
+    """The largest rise (or fall) from one observation to the next over the fetched window, its
+    date and both values: '삼성전자 가장 많이 오른 날', not its highest close (a span's: span_point)."""
+    window = fig.Window(len(series.points) - 1, "session")
+    ask = WindowAsk(window, f"{which}_move", None, f"최근 {months}개월", f"{months} months")
+    return window_point(series, ask, lang) if len(series.points) > 1 else None
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
@@ -914,8 +910,7 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
         if span_stat in ("max", "min") and frame.measure() == "return":  # '올해 최대 상승일'
-            moves = (biggest_move(s, span_stat, months, lang, frame.span) for s in series)
-            return [m for m in moves if m]
+            span_stat = f"{span_stat}_move"  # the span's days, the first from the one before
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
         lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
