@@ -63,6 +63,7 @@ class WindowAsk:
     threshold: float | None = None  # '3% 이상 오른 날': the daily move (%) a day must reach
     ever: bool = False  # '넘은 적 있어?': the days over a bar lead with a yes or no
     past: bool = False  # a span that has ended ('작년'): its last value is no latest one
+    now: tuple[date, float] | None = None  # '지금과 작년 최고치': the latest value, read against it
 
     def label(self, lang: str) -> str:
         return self.label_ko if lang == "ko" else self.label_en
@@ -185,7 +186,10 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
         (day, before), unit = f.base, "%p" if rate else "%"
         after = before + f.value if rate else before * (1 + f.value / 100)
         closes = ("종가 " if ko else "close ") if ask.field == "close" else ""  # a rate: none
-        body = f"{f.at} {f.value:+.2f}{unit} ({closes}{fmt(before)} ({day}) → {fmt(after)})"
+        at = str(f.at)  # a monthly series (CPI) moves month to month: its month is said
+        if (date.fromisoformat(at[:10]) - date.fromisoformat(str(day)[:10])).days >= 25:
+            word, at = word.replace("날", "달").replace("one-day", "one-month"), at[:7]
+        body = f"{at} {f.value:+.2f}{unit} ({closes}{fmt(before)} ({day}) → {fmt(after)})"
     elif f.stat == "extremes" and f.high and f.low:
         body = (f"최고 {fmt(f.high[1])} ({f.high[0]}), 최저 {fmt(f.low[1])} ({f.low[0]})" if ko
                 else f"high {fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]}")  # fmt: skip
@@ -282,12 +286,13 @@ def _from_the_extreme(f: fig.WindowFigure, fmt: Callable[[float], str], rate: bo
         return ""
     closes = ask.field in (None, "close", "high", "low")
     last = (("기간 마지막 종가", "the span's last close") if closes else
-            ("기간 마지막 값", "the span's last value")) if ask.past else ("최근 값", "the latest")  # fmt: skip
-    if f.at == f.last:  # '고점 대비 하락률' at the high itself: no way down from it
+            ("기간 마지막 값", "the span's last value")) if ask.past and not ask.now else ("최근 값", "the latest")  # fmt: skip
+    day, latest = ask.now or (f.last, f.latest)
+    if f.at == day:  # '고점 대비 하락률' at the high itself: no way down from it
         return f"; {josa(last[0], '이/가')} 그 값입니다" if ko else f"; {last[1]} is that value"
-    gap = gap_text(f.latest, f.value, fmt, rate)
-    return (f"; {last[0]} {fmt(f.latest)}({f.last})은 그 대비 {gap}" if ko
-            else f"; {last[1]}, {fmt(f.latest)} on {f.last}, is {gap} from it")  # fmt: skip
+    gap = gap_text(latest, f.value, fmt, rate)
+    return (f"; {last[0]} {fmt(latest)}({day})은 그 대비 {gap}" if ko
+            else f"; {last[1]}, {fmt(latest)} on {day}, is {gap} from it")  # fmt: skip
 
 
 def gap_text(latest: float, base: float, fmt: Callable[[float], str], rate: bool) -> str:

@@ -922,7 +922,10 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
         if " 중" in plan.question:  # '상위 10종목 중 1개월 수익률 가장 높은 종목': the pick first
             spec["pick"] = pick_direction(plan.frame)
         render = f"render_holdings_aggregate(rows, {lit(spec)})"
-        body = [f"for r in rows[:{int(op.top_n or 10)}]:",
+        n = int(op.top_n or 10)  # the smallest weights are priced when they are listed
+        kept = (f"sorted(rows, key=lambda r: float(r['weight']))[:{n}]"
+                if spec["smallest"] and not spec.get("within") else f"rows[:{n}]")  # fmt: skip
+        body = [f"for r in {kept}:",
                 f"    got = json.loads(get_stock_prices(stock_code=r['code'], period={lit(period)}))",
                 "    r['return'] = got.get('summary', {}).get('change_rate') if isinstance(got, dict) else None",
                 f"final_answer({render})"]  # fmt: skip

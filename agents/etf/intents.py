@@ -119,6 +119,7 @@ class Plan:
     gap_of_groups: bool = False  # their figures' difference was asked
     total_of_groups: bool = False  # their counts (or sums) added up was asked
     within: int | None = None  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
+    among_listed: bool = False  # '… 보유종목' → '그 중 …': the pick is among those listed
     holdings_by: str | None = (
         None  # '보유종목 중 배당수익률 가장 높은 종목': a stock figure orders them
     )
@@ -146,7 +147,7 @@ def detect_plan(
     plan = Plan(
         intent="unsupported",
         lang=frame.language,
-        question=question,
+        question=_AMONG_GLUED.sub(r"\1 중", question),  # '그중' read as '그 중' (a pick among)
         etfs=[m for m in mentions if m.kind == "etf"],
         stocks=[m for m in mentions if m.kind == "stock"],
         tags=[m for m in mentions if m.kind == "tag"],
@@ -159,6 +160,7 @@ def detect_plan(
     _house_of_the_count(plan, frame, previous, lexicon)
     _weight_in_the_fund_talked_of(plan, frame, previous)
     _scope_by_benchmark(plan, lexicon)  # before the intent: it can replace an index's theme tag
+    _among_listed_holdings(plan, frame, previous)
     plan.intent = _intent(plan, frame)
     if (len(plan.etfs) == 1 and MANAGER_ASKED.search(question)
             and not any(m.surface and m.surface in question for m in frame.measures)):  # fmt: skip
@@ -252,13 +254,27 @@ def _pick_past_a_named_fund(plan: Plan, frame: QuestionFrame) -> None:
     op.kind, op.top_n, op.direction = "rank", op.top_n or 1, direction  # type: ignore[assignment]
 
 
+_AMONG_GLUED = re.compile(r"(?<![가-힣])([그이])중(?=\s|에|$)")
+
+
+def _among_listed_holdings(plan: Plan, frame: QuestionFrame,
+                           previous: QuestionFrame | None) -> None:  # fmt: skip
+    """'KODEX 은행 보유종목 상위 5개' → '그 중 PBR 가장 낮은 종목은?': the pick is among the
+    holdings the last answer listed (its cut, if it had one), by their own figure."""
+    if (previous is not None and frame.reference == "same" and previous.relation == "holdings"
+            and " 중" in f" {plan.question}"):  # fmt: skip
+        plan.among_listed = True
+        top = previous.operation.top_n
+        plan.within = top if top and top > 1 else None
+
+
 def _pick_within_previous_cut(plan: Plan, frame: QuestionFrame,
                               previous: QuestionFrame | None) -> None:  # fmt: skip
     """'TIGER 반도체 상위 3종목' → '그 중 비중 가장 작은 건?': the pick among the three listed,
     not the top of all holdings; '그 종목 …' with no stock carried over is said."""
     if THAT_STOCK.search(plan.question) and not plan.stocks:
         plan.unanswered.append(_text(plan, "that_stock"))
-    if plan.intent == "holdings_aggregate" and _pick_in_own_cut(plan, frame):
+    if plan.holdings_by or plan.intent == "holdings_aggregate" and _pick_in_own_cut(plan, frame):
         return  # 'KODEX 200 상위 10종목 중 비중 가장 작은 종목': the cut and the pick said at once
     if (plan.intent != "holdings_aggregate" or previous is None or frame.reference != "same"
             or not previous.operation.top_n):  # fmt: skip
@@ -491,6 +507,8 @@ def _composed(plan: Plan, frame: QuestionFrame) -> Intent | None:
     if read is None or (op.comparator is not None and kept_by is None and not plan.held_to_bar):
         return None
     others = list(dict.fromkeys(m.name for m in frame.measures if m.surface != read))
+    if len(plan.etfs) == 1 and "weight" in others:
+        return None  # 'KODEX 200 비중 1위 종목의 1년 수익률': one fund's holdings, read below
     measure = next(m.name for m in frame.measures if m.surface == read)
     others = others or ([measure] if ends or cut_of_one else [])  # order and read: one measure
     if kept_by in _HELD_BY_THE_GRAPH and kept_by != measure and len(others) == 2:
@@ -1015,8 +1033,9 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if measure == "trading_value":
         plan.measure = measure  # said alone: the last session's, as a volume is
         return "etf_measure"
-    if "premium" in [m.name for m in frame.measures] or measure in ("net_assets", "nav"):
-        plan.measure = "premium" if "premium" in [m.name for m in frame.measures] else measure
+    names = {m.name for m in frame.measures}  # 'NAV랑 종가 차이': the close against the NAV
+    if "premium" in names or {"nav", "close"} <= names or measure in ("net_assets", "nav"):
+        plan.measure = "premium" if "premium" in names or {"nav", "close"} <= names else measure
         return "etf_measure"
     if op.kind == "lookup" and measure in ("close", "volume", "market_cap"):
         plan.measure = measure  # '종가 얼마야?': the latest figure, dated
@@ -1164,14 +1183,16 @@ def _holdings_by_figure(plan: Plan, frame: QuestionFrame, figures: list[str]) ->
     read = next((m.name for m in frame.measures if read_said and m.surface == read_said), None)
     order = next((m.name for m in frame.measures if m.name != read
                   and (m.name in VALUATIONS or m.name == "return")), None)  # fmt: skip
-    cut = op.top_n if op.top_n and op.top_n > 1 and " 중" in plan.question else None
+    cut = plan.within or (
+        op.top_n if op.top_n and op.top_n > 1 and " 중" in plan.question else None
+    )
     said = pick_direction(frame)  # '가장 높은', 'highest': an order said (not 'the top holding')
     if (
         order is None
         or op.kind != "rank"
         or said is None
-        or frame.reference is not None  # '상위 5개' → '그 중 …': the talk's cut, read later
-        or (order == "return" and cut and read is None)
+        or (frame.reference is not None and not plan.among_listed)  # the talk's cut, read later
+        or (order == "return" and cut and read is None and not plan.among_listed)
     ):
         return False  # '상위 10개 중 1개월 수익률 가장 높은 종목': the cut listed with returns
     if read is not None and read not in (*VALUATIONS, "return"):

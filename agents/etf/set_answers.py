@@ -522,16 +522,17 @@ def render_measure(result: dict, spec: dict) -> str:
         return spec["empty"]
     if spec["measure"] == "premium":
         premium, nav = s.get("latest_premium"), s.get("latest_nav")
-        if premium is None:
+        if premium is None or nav is None:
             return spec["empty"]
+        gap = round(float(s["end_close"]) - float(nav), 2)  # the close less the NAV, in won
         if ko:
             return (
                 f"{spec['name']}의 괴리율은 {float(premium):+.2f}%입니다 ({s['end_date']} 종가 "
-                f"{s['end_close']:,}원, NAV {nav:,}원; 괴리율 = 종가/NAV − 1)."
+                f"{s['end_close']:,}원, NAV {nav:,}원, 차이 {gap:+,}원; 괴리율 = 종가/NAV − 1)."
             )
         return (
             f"{spec['name']} traded at a {float(premium):+.2f}% premium to NAV on {s['end_date']} "
-            f"(close {s['end_close']:,}, NAV {nav:,})."
+            f"(close {s['end_close']:,}, NAV {nav:,}, a gap of {gap:+,})."
         )
     if spec.get("days") and spec["measure"] in ("close", "volume"):
         return _daily_values(result.get("daily") or [], spec)

@@ -27,6 +27,8 @@ def understood(answer: AgentAnswer, plan: Plan, lexicon: Lexicon) -> None:
     listed = [c for c in codes if c in lexicon.etfs] or (
         stocks if len(stocks) == 1 or frame.relation == "holdings" else []
     )  # a fund's holdings listed: the stocks, in order ('그 중 두 번째 종목')
+    if plan.holdings_by and frame.operation.top_n == 1:
+        listed = stocks[:1]  # '그 중 PBR 가장 낮은 종목': the one picked is the next subject
     if _counts_previous_set(frame):
         listed = list(frame.previous_result)  # the answer shows a count, the set is unchanged
     answer.payload["understanding"] = {"frame": frame.model_dump(mode="json"),

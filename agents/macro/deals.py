@@ -118,6 +118,16 @@ def counts_asked(frame: QuestionFrame | None) -> bool:
     return bool({"deal_count", "volume"} & {m.name for m in frame.measures}) or bool(bare)
 
 
+_PRICE_MEAN = re.compile(
+    r"평균\s*(?:거래|매매)?\s*가(?:격)?(?![율치능입])|(?:average|mean) (?:deal |sale )?price"
+)
+
+
+def price_mean_asked(frame: QuestionFrame | None) -> bool:
+    """'거래 건수와 평균가': the mean asked is the deals' price, even beside a count."""
+    return frame is not None and bool(_PRICE_MEAN.search(frame.question.lower()))
+
+
 def summed_deals(frame: QuestionFrame | None) -> bool:
     """'경기 아파트 거래 작년 합계': a sum or a count of deals is of the deals, not of a price."""
     return frame is not None and frame.operation.aggregate in ("sum", "count")
@@ -206,8 +216,8 @@ def deal_stats(resp: AgentResponse, ctx: RunContext, route: Route, region: str,
     frame = route.frame
     if frame is None or "avg" not in (frame.operation.aggregate, frame.statistic):  # '평균', 'mean'
         return
-    if counts_asked(frame):  # '거래량 올해 월평균': the counts' mean, not the prices'
-        return
+    if counts_asked(frame) and not price_mean_asked(frame):  # '거래량 올해 월평균': the
+        return  # counts' mean, not the prices'
     series = next((s for s in resp.series if s.key == f"re_transactions_monthly:{region}"), None)
     start, end = deal_window(frame, ctx.as_of_date, series, months)
     bands = deal_filter(frame)

@@ -21,7 +21,13 @@ from agents.macro.deals import level, price_band
 from agents.macro.state import AgentResponse, Series
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import UNAPPLIED, mark_read, pick_direction
-from agents.understanding.frame import DAY_OF_MOVE, STAT_WORDS_KO, CalendarSpan, Period
+from agents.understanding.frame import (
+    DAY_OF_MOVE,
+    SPAN_AND_NOW,
+    STAT_WORDS_KO,
+    CalendarSpan,
+    Period,
+)
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import AT_EXTREME, RATIO, asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -585,7 +591,7 @@ def _changes_picked(frame: QuestionFrame, *, rates: bool = False) -> bool:
         moved
         # '2년물과 10년물 중 더 많이 오른 쪽': two rates' moves (levels' are compared in %)
         and op.kind in ("difference", "compare", "rank", *(("change",) if rates else ()))
-        and bool(re.search(r"(?:쪽|것|거|곳)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
+        and bool(re.search(r"(?:쪽|것|거|곳|건|게)\s*(?:은|는|이|가)?\s*\??\s*$|which", low))
     )
 
 
@@ -752,8 +758,9 @@ def window_point(series: Series, ask: WindowAsk, lang: str) -> str:
                     rate=is_rate(series))  # fmt: skip
 
 
-def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
-    """A statistic over the days of a span named whole; said when the data do not reach it."""
+def span_point(series: Series, span: CalendarSpan, stat: str, lang: str, now: bool = False) -> str:
+    """A statistic over the days of a span named whole; said when the data do not reach it
+    (`now`: read against the latest value, '지금과 작년 최고치')."""
     points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
     found = fig.span_statistic(points, first, last, stat, rate=is_rate(series))
@@ -770,7 +777,9 @@ def span_point(series: Series, span: CalendarSpan, stat: str, lang: str) -> str:
             if lang == "ko"
             else f"{_name(series)}, {span.label_en}: {_value(value, series)} ({day})"
         )
-    ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en)
+    latest = (date.fromisoformat(series.points[-1][0][:10]), series.points[-1][1]) if now else None
+    ask = WindowAsk(fig.Window(found.count, "session"), stat, None, span.label_ko, span.label_en,
+                    now=latest)  # fmt: skip
     return describe(_name(series), ask, found, lambda v: _value(v, series), lang,
                     rate=is_rate(series))  # fmt: skip
 
@@ -909,11 +918,13 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
     if frame.span is not None and span_stat in ("avg", "sum", "max", "min", "return", "range",
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
-        if span_stat in ("max", "min") and frame.measure() == "return":  # '올해 최대 상승일'
+        moved = {m.name for m in frame.measures} & {"return"} or op.change_basis == "mom"
+        if span_stat in ("max", "min") and moved:  # '올해 최대 상승일', '전월 대비 … 가장 큰 달':
             span_stat = f"{span_stat}_move"  # the span's days, the first from the one before
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
-        lines = [span_point(s, frame.span, stat, lang) for s in series for stat in stats]
+        now = SPAN_AND_NOW in frame.notes  # '지금과 작년 최고치': against the latest
+        lines = [span_point(s, frame.span, stat, lang, now) for s in series for stat in stats]
         if op.change_basis == "yoy" and span_stat in ("sum", "avg"):  # '작년 대비 올해 누적'
             against = [span_vs_year_before(s, frame.span, span_stat, lang) for s in series]
             lines = [x for x in against if x] + lines
@@ -987,7 +998,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out.append(difference(a, b, lang, since=moved, back=back))
             asked, computed = _of_the_gap(frame, gap_series(ordered[0], ordered[1]), months, lang)
             out = [*asked, *out] if computed else [*out, *asked]
-    elif op.kind == "aggregate" and op.aggregate in ("max", "min") and frame.measure() == "return":
+    elif (op.kind == "aggregate" and op.aggregate in ("max", "min")
+          and (frame.measure() == "return" or DAY_OF_MOVE in frame.notes)):  # fmt: skip
         out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'

@@ -23,6 +23,7 @@ from agents.macro.deals import (
     deal_stats,
     filter_words,
     level,
+    price_mean_asked,
     summed_deals,
 )
 from agents.macro.derived import (
@@ -61,6 +62,7 @@ from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, ru
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
+from agents.understanding.frame import SPAN_AND_NOW
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
 from agents.understanding.vocabulary import region_members, vocabulary
 from agents.window_answer import per_period_months
@@ -221,7 +223,8 @@ def _window_months(route: Route) -> int:
     if frame is not None and frame.per_period:  # '분기별': the periods shown and a base before
         need = max(need, per_period_months(frame.per_period))
     if frame is not None and frame.span is not None:  # '작년 합계': the span and a base before it
-        days = (date.fromisoformat(frame.span.last) - date.fromisoformat(frame.span.first)).days
+        last = date.today() if SPAN_AND_NOW in frame.notes else date.fromisoformat(frame.span.last)
+        days = (last - date.fromisoformat(frame.span.first)).days  # '지금과 작년 최고치': to now
         need = max(need, days // 30 + (14 if basis == "yoy" else 2))  # '작년 대비 올해 누적' too
     if frame is not None and any(
         n.startswith(AT_EXTREME) and n.endswith(":rate") for n in frame.notes
@@ -619,7 +622,7 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
             ))  # fmt: skip
     if named_regions_picked(resp, ctx, route):  # '둘 중 높은 곳의 미분양은?': the pick leads
         resp.key_points.insert(0, resp.key_points.pop())
-    else:
+    elif not (counts_asked(frame) and price_mean_asked(frame)):  # the mean is deal_stats'
         resp.key_points[:0] = derived_points(route.frame, resp.series, months, route.language)
     resp.key_points[:0] = (_group_totals(frame, groups, resp.series, route.language)
                            or _group_sums(groups, latest, route.language, mean=averaged))  # fmt: skip

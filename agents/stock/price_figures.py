@@ -32,7 +32,7 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import DAY_OF_MOVE, measure_name
+from agents.understanding.frame import DAY_OF_MOVE, SPAN_AND_NOW, measure_name
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -154,12 +154,19 @@ def against_close(found: fig.WindowFigure | None, rows: list[dict[str, Any]],
     return replace(found, latest=float(close)) if close else found  # the window's own last day
 
 
+def span_aggregate(frame: QuestionFrame) -> str | None:
+    """The statistic asked over a span, said as an operation ('작년 평균 종가') or as the figure
+    beside another ('지금 주가랑 작년 최고가')."""
+    stat = frame.operation.aggregate or frame.statistic
+    return stat if stat in ("avg", "sum", "max", "min") else None
+
+
 def _span_stat(turn: Turn, pool: ConnectionPool | None, asked: str | None = None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span, frame = turn.frame.span, turn.frame
     assert span is not None
-    stat: str = frame.operation.aggregate or ("return" if frame.measure() == "return" else "avg")
+    stat: str = span_aggregate(frame) or ("return" if frame.measure() == "return" else "avg")
     if frame.statistic in ("up_days", "down_days", "volatility"):  # '올해 들어 하락한 날 며칠?'
         stat = frame.statistic
     stat = asked or stat  # '올해 최대 낙폭', '올해 가장 많이 떨어진 날 (거래량)': of the closes
@@ -169,12 +176,16 @@ def _span_stat(turn: Turn, pool: ConnectionPool | None, asked: str | None = None
     if frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
         field, stat = "high_low", "range" if frame.statistic == "range" else "extremes"
     first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    rows = [
-        r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["trade_date"] <= last
-    ]
+    bars = fetch_bars(turn, pool, first - timedelta(days=10))
+    rows = [r for r in bars if r["trade_date"] <= last]
     sessions = fig.Window(sum(1 for r in rows if r["trade_date"] >= first), "session")
     label = span.label(turn.lang)  # no session in the span: no rows, and the note says so
-    ask = WindowAsk(sessions, stat, field, label, label)
+    now = (
+        (bars[-1]["trade_date"], float(bars[-1]["close"]))
+        if SPAN_AND_NOW in frame.notes and bars
+        else None
+    )
+    ask = WindowAsk(sessions, stat, field, label, label, now=now)  # '지금 주가랑': the latest close
     span.used = _stat_line(turn, rows if sessions.n else [], ask) is not None
 
 

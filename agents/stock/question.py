@@ -32,6 +32,7 @@ from agents.stock.price_figures import (
     day_of_move,
     day_of_volume,
     sessions_asked,
+    span_aggregate,
 )
 from agents.stock.valuations import (
     FUNDAMENTAL_SECTIONS,
@@ -450,7 +451,7 @@ def _sections(frame: QuestionFrame) -> list[str]:
         return ["sessions"]
     if day_of_move(frame):  # '가장 많이 오른 날', '올해 언제 제일 많이 올랐어?': one day's move
         return ["biggest_move"]
-    if frame.span is not None and (frame.operation.aggregate in ("avg", "sum", "max", "min")
+    if frame.span is not None and (span_aggregate(frame) is not None
                                    or frame.measure() == "return"
                                    or frame.statistic in ("up_days", "down_days")):  # fmt: skip
         return ["span_stat"]  # '작년 11월 평균 종가', '3분기 수익률': over the span's sessions

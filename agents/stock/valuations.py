@@ -331,8 +331,10 @@ def stock_set(frame: QuestionFrame, pool: ConnectionPool | None) -> QuestionFram
         rows = fetch_all("SELECT sector FROM stocks WHERE code = %(code)s", {"code": stocks[0].key},
                          pool=pool)  # fmt: skip
         key = str(rows[0]["sector"]) if rows and rows[0]["sector"] else ""
-    else:
-        key = MARKET_WIDE if not stocks and not cover(frame).unread else ""
+    else:  # the market said ('국내 종목') is read by markets_said, not left unread
+        key = (
+            MARKET_WIDE if not stocks and (markets_said(frame) and not cover(frame).unread) else ""
+        )
     if not key:
         return frame
     kept = [e for e in frame.entities if e.kind != "stock"]
@@ -647,22 +649,27 @@ def _bars(frame: QuestionFrame, kinds: tuple[str, ...] = ("filter",)
 def _priced(turn: Turn, bars: list[tuple[str, str, float]],
             pool: ConnectionPool | None) -> list[tuple[str, str, float]] | None:  # fmt: skip
     """The bars in the currency the stocks are priced in: a size said in won ('시가총액 10조
-    이상') over dollar stocks is converted at the KRW/USD rate of the day (said in the notes); a
-    per-share bar in won ('종가 10만원 넘는') holds won-priced listings only: None, as when no
-    rate is held."""
-    if turn.stock["currency"] == "KRW" or not any(m in IN_CURRENCY for m, _, _ in bars):
+    이상') over dollar stocks, or in dollars ('1조 달러 이상') over won stocks, is converted at the
+    KRW/USD rate of the day (said in the notes); a per-share bar in the other currency ('종가
+    10만원 넘는') holds that currency's listings only: None, as when no rate is held."""
+    op, won = turn.frame.operation, turn.stock["currency"] == "KRW"
+    dollars = {m for m, u in [(op.filter_measure, op.threshold_unit),
+                              *((c.measure, c.unit) for c in op.conditions)] if u == "$"}  # fmt: skip
+    foreign = {m for m, _, _ in bars if m in IN_CURRENCY and (m in dollars) == won}
+    if not foreign:
         return bars
-    if any(m in IN_CURRENCY and m != "market_cap" for m, _, _ in bars):
+    if foreign - {"market_cap"}:
         return None
     rows = turn.query("usd_krw", FX_ON_OR_BEFORE, {"day": turn.as_of}, "KR_USDKRW",
                       "macro_observations", pool)  # fmt: skip
     if not rows:
         return None
     rate, day = float(rows[0]["value"]), rows[0]["d"]
-    turn.info.append(f"원화 금액 기준은 {day} 원/달러 환율 {rate:,.2f}원으로 환산해 미국 종목에 적용."
-                     if turn.ko() else f"Won bars applied to US stocks at the {day} KRW/USD rate "
-                     f"of {rate:,.2f}.")  # fmt: skip
-    return [(m, c, b / rate if m in IN_CURRENCY else b) for m, c, b in bars]
+    said, listed = ("달러", "국내") if won else ("원화", "미국")
+    turn.info.append(f"{said} 금액 기준은 {day} 원/달러 환율 {rate:,.2f}원으로 환산해 {listed} 종목에 적용."
+                     if turn.ko() else f"{'Dollar' if won else 'Won'} bars applied to "
+                     f"{'Korean' if won else 'US'} stocks at the {day} KRW/USD rate of {rate:,.2f}.")  # fmt: skip
+    return [(m, c, (b * rate if won else b / rate) if m in foreign else b) for m, c, b in bars]
 
 
 def _met(rows: list[dict[str, Any]], bars: list[tuple[str, str, float]]

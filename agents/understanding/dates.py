@@ -261,10 +261,13 @@ _YEAR = re.compile(
 )
 
 
-_ORDINALS = {"첫째": 1, "첫번째": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4,
+_ORDINALS = {"첫째": 1, "첫번째": 1, "첫": 1, "둘째": 2, "두번째": 2, "셋째": 3, "세번째": 3, "넷째": 4,
              "네번째": 4, "다섯째": 5, "마지막": -1}  # fmt: skip
-_NTH_WEEKDAY = re.compile(_YEAR_SAID + r"?(?P<m>\d{1,2})\s*월\s*(?P<n>"
-                          + "|".join(_ORDINALS) + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
+# a month by number ('3월', of a year said) or by its place ('지난달', '이번 달')
+_MONTH_SAID = (_YEAR_SAID + r"?(?:(?P<m>\d{1,2})\s*월|(?P<o>지지난|지난|저번|이번)\s*달|"
+               r"(?P<r>전월|이달|금월))\s*")  # fmt: skip
+_NTH_WEEKDAY = re.compile(_MONTH_SAID + r"(?P<n>" + "|".join(_ORDINALS)
+                          + r")\s*주\s*(?P<d>[월화수목금토일])요일")  # fmt: skip
 
 
 # days named by a word, on a fixed date ('작년 크리스마스'; lunar holidays move, and are not here)
@@ -284,11 +287,9 @@ def read_named_day(text: str, today: date) -> DatePoint | None:
         day = date(year, month, day_of_month)
         return None if day > today else DatePoint(day, "last", m.group(0), *m.span())
     m = _NTH_WEEKDAY.search(text)
-    if m is None or not 1 <= int(m.group("m")) <= 12:
+    if m is None or (said := _month_of(m, today)) is None:
         return None
-    month = int(m.group("m"))
-    year = _said_year(m, today) or today.year - (month > today.month)
-    weeks, n = _month_weeks(year, month), _ORDINALS[m.group("n")]
+    weeks, n = _month_weeks(*said), _ORDINALS[m.group("n")]
     if n > len(weeks):
         return None
     day = weeks[n - 1 if n > 0 else -1] + timedelta(days="월화수목금토일".index(m.group("d")))
@@ -321,8 +322,8 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     for found in (
         _quarter(text, today),
         _year_part(text, today),
-        _week_or_month(text, today),
         _nth_week(text, today),
+        _week_or_month(text, today),
     ):
         if found is not None:
             return found
@@ -331,17 +332,28 @@ def read_calendar_span(text: str, today: date, *, over_days: bool) -> SpanRead |
     return SpanRead(*_months(year, 1, 12), f"{year}년", str(year), *m.span())
 
 
-_NTH_WEEK = re.compile(_YEAR_SAID + r"?(?P<m>\d{1,2})\s*월\s*(?P<n>" + "|".join(_ORDINALS)
+_NTH_WEEK = re.compile(_MONTH_SAID + r"(?P<n>" + "|".join(_ORDINALS)
                        + r")\s*주(?!\s*[월화수목금토일]요일)")  # fmt: skip
 
 
-def _nth_week(text: str, today: date) -> SpanRead | None:
-    """'3월 둘째 주': the month's Nth Monday-to-Sunday week ('마지막 주' the last; weeks as
-    `_month_weeks` numbers them), of the latest such month that has come (a year said: of it)."""
-    if (m := _NTH_WEEK.search(text)) is None or not 1 <= (month := int(m.group("m"))) <= 12:
+def _month_of(m: re.Match[str], today: date) -> tuple[int, int] | None:
+    """The year and month a `_MONTH_SAID` match names: '3월' the latest March that has come (a
+    year said: of it), '지난달' the month before the data's last day's."""
+    if not m.group("m"):
+        first = _span("month", _back(m.group("o") or m.group("r")), today)[0]
+        return first.year, first.month
+    if not 1 <= (month := int(m.group("m"))) <= 12:
         return None
-    year = _said_year(m, today) or today.year - (month > today.month)
-    mondays, n = _month_weeks(year, month), _ORDINALS[m.group("n")]
+    return _said_year(m, today) or today.year - (month > today.month), month
+
+
+def _nth_week(text: str, today: date) -> SpanRead | None:
+    """'3월 둘째 주', '지난달 셋째 주': the month's Nth Monday-to-Sunday week ('마지막 주' the
+    last; weeks as `_month_weeks` numbers them)."""
+    if (m := _NTH_WEEK.search(text)) is None or (said := _month_of(m, today)) is None:
+        return None
+    (year, month), n = said, _ORDINALS[m.group("n")]
+    mondays = _month_weeks(year, month)
     if n > len(mondays) or (start := mondays[n - 1 if n > 0 else -1]) > today:
         return None
     label = f"{year}년 {month}월 {m.group('n')} 주"

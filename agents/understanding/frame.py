@@ -67,6 +67,7 @@ FIELDS_KO = {f: MEASURES[f][1] if f in MEASURES else "고가·저가" for f in g
 
 
 DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
+SPAN_AND_NOW = "span_and_now"  # a note: a span's statistic said beside 'now' ('지금과 작년 최고치')
 MONTH_OF_MOVE = "month_of_move:"  # a note + max/min: '가장 많이 오른 달', each month's return
 PLAN = "plan:"  # a composed plan's steps, in words, for the trace ('전체 ETF → … → 상위 3 → …')
 
@@ -87,6 +88,9 @@ def measure_name(measure: str, lang: str) -> str:
 
 def bar_text(value: float, unit: str | None) -> str:
     """A threshold as the analyst wrote it: 100,000 억 is '10조', 0.0001 억 '10,000원'."""
+    if unit == "$":  # an amount in dollars ('1조 달러'), said in 조 or 억 of dollars
+        big = abs(value) >= 1e12
+        return f"{value / (1e12 if big else 1e8):g}{'조' if big else '억'} 달러"
     if unit == "억" and abs(value) >= 10_000:
         return f"{value / 10_000:g}조"
     if unit == "억" and abs(value) < 1:

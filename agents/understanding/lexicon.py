@@ -429,7 +429,17 @@ ETF_KINDS = frozenset({"etf", "stock", "tag", "manager"})
 MACRO_KINDS = frozenset({"stock", "series", "index", "sector", "re_region"})
 
 
-_SECTOR_SUFFIXES = ("섹터", "업종", "주", "종목", "관련주", "사")  # '지주사', '증권사'
+_SECTOR_SUFFIXES = (
+    "섹터",
+    "업종",
+    "주",
+    "종목",
+    "관련주",
+    "사",
+    "회사",
+    "기업",
+    "업체",
+)  # '지주사', '지주회사'
 
 
 def _sector_forms(spec: dict[str, Any]) -> list[str]:

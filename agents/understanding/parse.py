@@ -35,6 +35,7 @@ from agents.understanding.frame import (
     HOUSING_MEASURES,
     MEASURE_UNITS,
     MONTH_OF_MOVE,
+    SPAN_AND_NOW,
     CalendarSpan,
     Condition,
     Entity,
@@ -733,6 +734,9 @@ def _read_span(frame: QuestionFrame, text: str, span: SpanRead, today: date) -> 
     종가'); a statistic over it reads its days (the screens mark it used)."""
     frame.span = CalendarSpan(first=span.first.isoformat(), last=span.last.isoformat(),
                               label_ko=span.label_ko, label_en=span.label_en)  # fmt: skip
+    if _NOW.search(frame.question) and _stat_over_days(frame.question):
+        frame.notes.append(SPAN_AND_NOW)  # '지금과 작년 최고치': the span's figure and the latest
+        return _blank(text, span.start, span.end)
     frame.as_of_date = min(span.last, today).isoformat()
     return _dated(frame, text, span.start, span.end)
 
@@ -782,7 +786,8 @@ def _stat_over_days(question: str) -> bool:
 
 # the words after a day that make it a change's base: the date reader's, as written text
 _BASE_AFTER = re.compile(r"\s*(?:" + "|".join(map(re.escape, sorted(BASE_AFTER)))
-                         + r"|에\s*비해|(?:과|와)\s*비교)")  # fmt: skip
+                         + r"|에\s*비해|(?:과|와)\s*비교"  # '1월과 최근 달 차이': since then
+                         + r"|(?:과|와|이랑|랑)\s*(?:지금|현재|최근|최신|오늘))")  # fmt: skip
 _SINCE_WORD = re.compile(r"\s*(?:이후|부터|since)", re.IGNORECASE)
 _SINCE_BEFORE = re.compile(r"\b(?:since|from)\s*$", re.IGNORECASE)
 
@@ -863,7 +868,10 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
         )
     else:
         return text
-    if _NOW.search(frame.question):  # '지금 PER이랑 1년 전 PER': then and now, a change
+    if same_day := _SAME_DAY.match(frame.question, end):  # '6개월 전 오늘': that day, not now
+        end = same_day.end()
+    if _NOW.search(frame.question[:start] + frame.question[end:]):  # '지금 PER이랑 1년 전
+        # PER': then and now, a change
         frame.period = Period(label=fig.since_period(day).key, months=_months_since(day),
                               surface=frame.question[start:end])  # fmt: skip
         frame.as_of_span = (start, end)
@@ -874,6 +882,7 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
 
 
 _NOW = re.compile(r"지금|현재|오늘|요즘|\bnow\b|\bcurrent|\btoday\b", re.IGNORECASE)
+_SAME_DAY = re.compile(r"\s*(?:오늘|이맘때|같은\s*날)")  # after 'N개월 전': the same date
 THEN_AND_NOW = "then_and_now"  # a day counted back said beside 'now': the change between them
 
 
@@ -1876,10 +1885,14 @@ def _read_number(text: str, c: Hit, best: re.Match[str]) -> tuple[str, float, st
         value, unit = value * 10_000, "억"
     elif unit == "billion":
         value, unit = value * 10, "억"
+    dollars = _DOLLARS.match(text, best.end()) or text[: best.start()].endswith("$")
+    if unit == "억" and dollars:  # '1조 달러', '$1 trillion': an amount in dollars, not won
+        value, unit = value * 1e8, "$"
     return _NEGATED[c.label] if _negated(text, c.start, c.end) else c.label, value, unit
 
 
 _NEGATED = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+_DOLLARS = re.compile(r"\s*(?:달러|dollars?\b|usd\b)", re.IGNORECASE)
 
 
 def _negated(text: str, start: int, end: int) -> bool:
@@ -2209,10 +2222,8 @@ def _read_followup(frame: QuestionFrame, text: str, previous: QuestionFrame | No
         said = frame.relation = None if frame.relation == "regions" else frame.relation
         _inherit_context(frame, previous, entities=True)
         frame.relation = said or frame.relation
-        if (
-            frame.operation.kind == "change"
-        ):  # '둘 중 어디가 더 많이 올랐어?': the two moves, compared
-            frame.operation.kind = "compare"
+        if frame.operation.kind == "change" and not _EACH.search(frame.question.lower()):
+            frame.operation.kind = "compare"  # '둘 중 어디가 더 많이 올랐어?' (not '둘 다 올랐어?')
         elif frame.operation.kind == "lookup" and _orders_itself(frame):
             frame.operation.kind = "compare"  # '둘 중 높은 건?': the two figures, which is higher
         if frame.operation.kind == "difference" and previous.operation.top_n == 1:
@@ -2442,6 +2453,7 @@ def _then_against_now(frame: QuestionFrame, previous: QuestionFrame, own: list[E
 
 
 _COMPARE_WORDS = ("비교", "차이", "대비", "compare")
+_EACH = re.compile(r"둘\s*다|모두|각각|\bboth\b|\beach\b")  # each subject's own figure
 
 
 def _then_of_another(frame: QuestionFrame, previous: QuestionFrame, own: list[Entity]) -> bool:
@@ -2490,7 +2502,12 @@ def _adds_to_previous(frame: QuestionFrame, previous: QuestionFrame) -> bool:
     if len(frame.question) > 30:
         return False
     than = frame.operation.kind == "lookup" and _than_a_subject(frame, analyse(frame.question), 1)
-    picked = frame.operation.kind == "rank" or frame.operation.aggregate in ("max", "min")
+    picked = frame.operation.kind == "rank" or frame.operation.aggregate in (
+        "max",
+        "min",
+        "avg",
+        "sum",
+    )
     joined = picked and bool(_JOINED.search(frame.question))
     if frame.operation.kind not in ("compare", "difference") and not (than or joined):
         return False

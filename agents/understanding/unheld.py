@@ -165,6 +165,9 @@ def _read_unheld_company(frame: QuestionFrame, question: str) -> None:
             # a group name and a business word ('SK 에너지'), not a count or a word ('top 3
             # holdings', 'top holdings')
             name, start = f"{before[-2].stem} {last.stem}", before[-2].start
+        elif any(e.kind == "sector" and e.start <= last.start and last.start + len(last.stem)
+                 <= e.end for e in frame.entities):  # fmt: skip
+            continue  # '소프트웨어주' read as one name by Kiwi: the sector said whole
         elif is_name(last):
             name, start = last.stem, last.start
         else:

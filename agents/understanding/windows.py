@@ -119,9 +119,12 @@ def windows(tokens: tuple[Morpheme, ...], text: str, *, ago: bool = False) -> It
     """Every count + unit that is a window, in question order; with `ago`, also a span back to
     a day ('1년 전에 샀으면', '3 months ago': the period since then)."""
     for i, m in enumerate(tokens):
-        if m.form in _WORDS:
-            n, unit = _WORDS[m.form]
-            yield WindowRead(n=n, unit=unit, surface=m.form, start=m.start, end=m.end)
+        glued = i + 1 < len(tokens) and tokens[i + 1].start == m.end  # '반년' is 반 + 년 at times
+        word, end = (m.form + tokens[i + 1].form, tokens[i + 1].end) if glued else (m.form, m.end)
+        if m.form in _WORDS or word in _WORDS:
+            word, end = (m.form, m.end) if m.form in _WORDS else (word, end)
+            n, unit = _WORDS[word]
+            yield WindowRead(n=n, unit=unit, surface=word, start=m.start, end=end)
             continue
         count = _number(m)
         if count is None or i + 1 >= len(tokens):
@@ -178,8 +181,9 @@ def read_window_stat(text: str) -> WindowStat:
         if found is None:  # '거래대금' is 거래 + 대금 to Kiwi
             field = field or _FIELDS.get(form + nxt) or _FIELDS.get(form)
             continue
-        if found == "sum" and nxt in ("수익", "return", "returns"):
-            spans.append((m.start, m.end))  # '누적 수익률', 'total return': the return itself
+        after = lowered[i + 2] if i + 2 < len(lowered) else ""
+        if found == "sum" and "return" in (STAT_WORDS.get(nxt), _TWO_WORDS.get((nxt, after))):
+            spans.append((m.start, m.end))  # '누적 수익률', '누적 변화율': the return itself
             continue
         if found in ("max", "min") and nxt == "가" and tokens[i + 1].start == m.end:
             priced.add(found)  # '최고가' (Kiwi reads the 가 of '최고가 최저가' as a particle too)

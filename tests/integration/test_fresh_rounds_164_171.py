@@ -1,0 +1,253 @@
+"""Fresh rounds of session 56 (issue 31), through the real screens offline on the embedded
+stores: each question here answered another question with status ok, or was not read, before.
+Truth is SQL here."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+from dateutil.relativedelta import relativedelta
+
+from agents.macro.service import answer_question as macro_answer
+from agents.stock.question import answer_stock_question
+from data_access.config import Settings
+from data_access.postgres import fetch_all
+from tests.conversations import chain
+
+pytestmark = pytest.mark.usefixtures("demo_data")
+
+
+@pytest.fixture(scope="module")
+def offline(settings: Settings) -> Settings:
+    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
+
+
+def _last_session(pg_pool: Any) -> date:
+    rows = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)
+    return rows[0]["d"]  # type: ignore[no-any-return]
+
+
+def test_a_count_and_an_average_price_of_deals_are_both_answered(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'서울 서초구 아파트 지난 3개월 거래 건수와 평균가' averaged the monthly counts, status ok."""
+    as_of = _last_session(pg_pool)
+    start = as_of - relativedelta(months=3)
+    row = fetch_all(
+        "SELECT count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE region = "
+        "'서울 서초구' AND deal_date > %(s)s AND deal_date <= %(e)s", {"s": start, "e": as_of},
+        pg_pool)[0]  # fmt: skip
+    answer = macro_answer("서울 서초구 아파트 지난 3개월 거래 건수와 평균가", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"실거래 {row['n']}건의 평균 거래가격" in answer.answer
+    man = round(float(row["mean"]) / 10_000)
+    assert f"{man // 10_000}억 {man % 10_000:,}만 원" in answer.answer
+    assert "실거래 건수 최근 3개월" not in answer.answer  # no mean of the monthly counts
+
+
+def test_now_beside_a_past_span_reads_the_span_against_the_latest(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'경기 주택가격지수 지금과 작년 최고치' answered as of last year's end, its last month as
+    '최근 값'; '삼성전자 지금 주가랑 작년 최고가' read the last 1 year."""
+    today = _last_session(pg_pool)
+    rows = fetch_all(
+        "SELECT month, index_value FROM re_house_price_index WHERE region = '경기' ORDER BY month",
+        None, pg_pool)  # fmt: skip
+    last_year = [r for r in rows if r["month"].year == today.year - 1]
+    peak, latest = max(last_year, key=lambda r: r["index_value"]), rows[-1]
+    answer = macro_answer("경기 주택가격지수 지금과 작년 최고치", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"최고치: {float(peak['index_value']):,.2f}" in answer.answer
+    assert f"최근 값 {float(latest['index_value']):,.2f}({latest['month']})" in answer.answer
+    high = fetch_all(
+        "SELECT max(high) AS h FROM stock_prices WHERE security_id = 'KR:005930' AND "
+        "extract(year FROM trade_date) = %(y)s", {"y": today.year - 1}, pg_pool)[0]["h"]  # fmt: skip
+    close = fetch_all(
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date = %(d)s",
+        {"d": today}, pg_pool)[0]["close"]  # fmt: skip
+    answer = answer_stock_question(
+        "삼성전자 지금 주가랑 작년 최고가 비교", pool=pg_pool, history=[]
+    )
+    assert answer is not None and f"{today.year - 1}년(" in answer.answer
+    assert f"최고치: {float(high):,.0f}원" in answer.answer
+    assert f"최근 값 {float(close):,.0f}원({today})" in answer.answer
+
+
+def test_a_week_of_a_month_said_by_its_place(pg_pool: Any) -> None:
+    """'삼성전자 지난달 셋째 주 평균 종가' read the whole of last month, '셋째' unread."""
+    today = _last_session(pg_pool)
+    first = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    monday = first - timedelta(days=first.weekday())
+    if (monday + timedelta(days=3)).month != first.month:  # a month's week holds its Thursday
+        monday += timedelta(days=7)
+    week = (monday + timedelta(days=14), monday + timedelta(days=20))
+    mean = fetch_all(
+        "SELECT avg(close) AS c FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date "
+        "BETWEEN %(a)s AND %(b)s", {"a": week[0], "b": week[1]}, pg_pool)[0]["c"]  # fmt: skip
+    answer = answer_stock_question("삼성전자 지난달 셋째 주 평균 종가", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "ok"
+    assert f"{first.month}월 셋째 주({week[0]}" in answer.answer
+    assert f"평균: {float(mean):,.0f}원" in answer.answer
+
+
+def _etf_answer(question: str, history: list[str], pg_pool: Any, graph_store: Any,
+                offline: Settings) -> Any:  # fmt: skip
+    from agents.etf.service import answer_question as etf_answer
+
+    return chain(etf_answer, [*history, question], settings=offline, store=graph_store,
+                 pool=pg_pool)  # fmt: skip
+
+
+def _top_holdings(pg_pool: Any, fund: str, n: int) -> list[dict[str, Any]]:
+    return fetch_all(
+        "SELECT s.name, s.code, h.weight, f.pb, f.dividend_yield, f.market_cap FROM etf_holdings h "
+        "JOIN etfs e ON e.code = h.etf_code JOIN stocks s ON s.security_id = h.security_id "
+        "JOIN LATERAL (SELECT * FROM stock_fundamentals x WHERE x.security_id = h.security_id "
+        "ORDER BY x.as_of_date DESC LIMIT 1) f ON true WHERE e.name = %(f)s AND h.as_of_date = "
+        "(SELECT max(as_of_date) FROM etf_holdings WHERE etf_code = e.code) "
+        "ORDER BY h.weight DESC LIMIT %(n)s", {"f": fund, "n": n}, pg_pool)  # fmt: skip
+
+
+def test_a_pick_among_the_holdings_listed_is_by_their_own_figure(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 은행 보유종목 상위 5개' → '그중 PBR 가장 낮은 종목은?' → '그 종목 배당수익률은?'
+    answered the heaviest holding's yield; 'TIGER 화장품 보유종목' → '그중 시가총액 가장 큰 건?'
+    the heaviest one; 'KODEX 200 비중 1위 종목의 1년 수익률' read every ETF's weights."""
+    top = _top_holdings(pg_pool, "KODEX 은행", 5)
+    cheapest = min(top, key=lambda r: float(r["pb"]))
+    answer = _etf_answer("그 종목 배당수익률은?", ["KODEX 은행 보유종목 상위 5개",
+                         "그중 PBR 가장 낮은 종목은?"], pg_pool, graph_store, offline)  # fmt: skip
+    assert answer.status == "ok" and answer.answer.startswith(f"{cheapest['name']}의 배당수익률")
+    assert f"{float(cheapest['dividend_yield']):.2f}%" in answer.answer
+    held = _top_holdings(pg_pool, "TIGER 화장품", 100)
+    largest = max(held, key=lambda r: float(r["market_cap"]))
+    answer = _etf_answer("그중 시가총액 가장 큰 건?", ["TIGER 화장품 보유종목"], pg_pool,
+                         graph_store, offline)  # fmt: skip
+    assert answer.status == "ok" and f"가장 높은 종목: {largest['name']}" in answer.answer
+    first = _top_holdings(pg_pool, "KODEX 200", 1)[0]
+    answer = _etf_answer("KODEX 200 비중 1위 종목의 1년 수익률", [], pg_pool, graph_store, offline)
+    assert answer.status == "ok" and f"{first['name']}의 1년 수익률" in answer.answer
+
+
+def test_the_smallest_holdings_listed_are_the_ones_priced(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 삼성그룹에서 비중이 가장 작은 종목의 1년 수익률' priced the heaviest holding and
+    said the smallest had no prices."""
+    smallest = _top_holdings(pg_pool, "KODEX 삼성그룹", 100)[-1]
+    answer = _etf_answer("KODEX 삼성그룹에서 비중이 가장 작은 종목의 1년 수익률", [], pg_pool,
+                         graph_store, offline)  # fmt: skip
+    assert f"1. {smallest['name']}" in answer.answer and "시세 없음" not in answer.answer
+
+
+def test_the_nav_and_the_close_asked_together_are_their_gap(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 미국반도체MV 최근 NAV랑 close 차이' gave the NAV alone."""
+    row = fetch_all("SELECT p.close, p.nav FROM etf_prices p JOIN etfs e ON e.code = p.etf_code WHERE "
+                    "e.name = 'KODEX 200' ORDER BY trade_date DESC LIMIT 1", None, pg_pool)[0]  # fmt: skip
+    answer = _etf_answer("KODEX 200 NAV랑 종가 차이", [], pg_pool, graph_store, offline)
+    gap = float(row["close"]) - float(row["nav"])
+    assert answer.status == "ok" and f"차이 {gap:+,.2f}원" in answer.answer
+
+
+def test_talk_subjects_joined_for_a_mean_and_two_moves_compared_or_each(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KB금융 PER' → '신한지주는?' → '하나금융지주까지 셋 평균은?' gave one stock's mean close;
+    '미국 2년물 금리' → '10년물은?' → '둘 중 1년 전보다 더 많이 내린 건?' and '대전 전세가율' →
+    '대구는?' → '둘 다 1년 전보다 올랐어?' gave the spread of the two."""
+    pers = fetch_all(
+        "SELECT DISTINCT ON (s.name) f.pe FROM stock_fundamentals f JOIN stocks s USING "
+        "(security_id) WHERE s.name IN ('KB금융', '신한지주', '하나금융지주') ORDER BY s.name, "
+        "f.as_of_date DESC", None, pg_pool)  # fmt: skip
+    mean = sum(float(r["pe"]) for r in pers) / 3
+    answer = chain(answer_stock_question, ["KB금융 PER", "신한지주는?", "하나금융지주까지 셋 평균은?"],
+                   pool=pg_pool)  # fmt: skip
+    assert answer.status == "ok" and f"PER 평균: {mean:.2f}배" in answer.answer
+    moves = {}
+    for code in ("DGS2", "DGS10"):
+        rows = fetch_all("SELECT obs_date, value FROM macro_observations WHERE series_code = %(c)s "
+                         "ORDER BY obs_date DESC", {"c": code}, pg_pool)  # fmt: skip
+        last = rows[0]
+        base = next(r for r in rows if r["obs_date"] <= last["obs_date"].replace(
+            year=last["obs_date"].year - 1))  # fmt: skip
+        moves[code] = float(last["value"]) - float(base["value"])
+    fell = "미국 2년 국채 금리" if moves["DGS2"] < moves["DGS10"] else "미국 10년 국채 금리"
+    answer = chain(macro_answer, ["미국 2년물 금리", "10년물은?", "둘 중 1년 전보다 더 많이 내린 건?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"{fell}가" in answer.answer and "더 많이 내렸습니다" in answer.answer
+    answer = chain(macro_answer, ["대전 전세가율", "대구는?", "둘 다 1년 전보다 올랐어?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "격차" not in answer.answer and answer.answer.count("전년 동월 대비") == 2
+
+
+def test_dates_said_against_now_and_the_same_day_back(pg_pool: Any, graph_store: Any,
+                                                     offline: Settings) -> None:  # fmt: skip
+    """'Amazon 반년 전 오늘 종가' gave today's close; '부산 전세가율 올해 1월과 최근 달 차이'
+    January against the January before; '원달러 환율 최근값 → 한 달 전은? → 몇 % 변한 거야?'
+    the change over a year."""
+    today = _last_session(pg_pool)
+    back = today - relativedelta(months=6)
+    row = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = 'US:AMZN' AND "
+                    "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", {"d": back}, pg_pool)[0]  # fmt: skip
+    for asked in ("Amazon 반년 전 오늘 종가", "Amazon 6개월 전 오늘 종가"):
+        answer = answer_stock_question(asked, pool=pg_pool, history=[])
+        assert answer is not None and f"({row['trade_date']})" in answer.answer, asked
+    rows = fetch_all("SELECT month, ratio FROM re_jeonse_ratio WHERE region = '부산' ORDER BY month",
+                     None, pg_pool)  # fmt: skip
+    january = next(r for r in rows if r["month"] == date(today.year, 1, 1))
+    answer = macro_answer("부산 전세가율 올해 1월과 최근 달 차이", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"{today.year}-01의 {float(january['ratio']):.2f}% 대비" in answer.answer
+    assert f"{str(rows[-1]['month'])[:7]} {float(rows[-1]['ratio']):.2f}%" in answer.answer
+    answer = chain(macro_answer, ["원달러 환율 최근값", "한 달 전은?", "몇 % 변한 거야?"],
+                   settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    month_back = (today - relativedelta(months=1)).isoformat()
+    assert f"{month_back}의" in answer.answer
+
+
+def test_sets_of_every_stock_of_a_market_and_a_bar_in_dollars(pg_pool: Any) -> None:
+    """'PBR 1배 미만이면서 배당수익률 3% 이상인 국내 종목 몇 개' and '미국 소프트웨어주' were
+    "알 수 없는 종목"; '1조 달러 이상' was read as 1조 원."""
+    count = fetch_all(
+        "SELECT count(*) AS n FROM (SELECT DISTINCT ON (security_id) pb, dividend_yield FROM "
+        "stock_fundamentals JOIN stocks USING (security_id) WHERE country = 'KR' ORDER BY "
+        "security_id, as_of_date DESC) f WHERE pb < 1 AND dividend_yield >= 3", None, pg_pool)[0]["n"]  # fmt: skip
+    answer = answer_stock_question("PBR 1배 미만이면서 배당수익률 3% 이상인 국내 종목 몇 개",
+                                   pool=pg_pool, history=[])  # fmt: skip
+    assert answer is not None and f"중 {count}종목" in answer.answer
+    big = fetch_all(
+        "SELECT name, pe FROM (SELECT DISTINCT ON (security_id) s.name, f.pe, f.market_cap FROM "
+        "stock_fundamentals f JOIN stocks s USING (security_id) WHERE s.country = 'US' ORDER BY "
+        "security_id, f.as_of_date DESC) x WHERE market_cap >= 1e12 AND pe > 0 ORDER BY pe LIMIT 1",
+        None, pg_pool)[0]  # fmt: skip
+    answer = answer_stock_question("시가총액 1조 달러 이상인 미국 종목 중 PER 가장 낮은 것",
+                                   pool=pg_pool, history=[])  # fmt: skip
+    assert answer is not None and f"1. {big['name']} {float(big['pe']):.2f}배" in answer.answer
+    answer = answer_stock_question("PER가 가장 높은 미국 소프트웨어주의 시가총액", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and "미국 소프트웨어 업종" in answer.answer
+
+
+def test_a_months_largest_move_and_a_cumulative_rate(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'전국 주택가격지수 올해 전월 대비 상승률이 가장 컸던 달' gave the highest level; '울산
+    주택가격지수 최근 6개월 누적 변화율' summed six levels."""
+    today = _last_session(pg_pool)
+    rows = fetch_all("SELECT month, index_value AS v FROM re_house_price_index WHERE region = "
+                     "'전국' ORDER BY month", None, pg_pool)  # fmt: skip
+    moves = [(b["month"], float(b["v"]) / float(a["v"]) - 1) for a, b in zip(rows, rows[1:], strict=False)
+             if b["month"].year == today.year]  # fmt: skip
+    month = max(moves, key=lambda m: m[1])[0]
+    answer = macro_answer("전국 주택가격지수 올해 전월 대비 상승률이 가장 컸던 달",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"가장 크게 오른 달: {str(month)[:7]}" in answer.answer
+    answer = macro_answer("울산 주택가격지수 최근 6개월 누적 변화율", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert "합계" not in answer.answer and "대비" in answer.answer
