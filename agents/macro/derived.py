@@ -216,18 +216,14 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
     if rate and _growth_series(anchor):  # 'CPI 상승률이 가장 높았던 달': its YoY rate's extreme
         series = [yoy_series(anchor) if s is anchor else s for s in series]
         anchor = series[[s.key for s in series].index(f"{anchor.key}:yoy")]
-    if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
-        points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in anchor.points]
-        moved_on = fig.window_statistic(points, fig.Window(len(points) - 1, "session"),
-                                        "max_move" if side == "up" else "min_move")  # fmt: skip
-        if moved_on is None or moved_on.value is None or moved_on.at is None:
-            return []
-        day, shown = moved_on.at.isoformat(), f"{moved_on.value:+.2f}%"
-    else:
-        got = _over_window(anchor, fig.Window(months, "month"), side)
-        if got is None or got.value is None or got.at is None:
-            return []
-        day, shown = got.at.isoformat(), _value(got.value, anchor)
+    moves = side in ("up", "down")  # '가장 많이 떨어진 날': the largest one-day move (in %)
+    points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in anchor.points]
+    window = fig.Window(len(points) - 1, "session") if moves else fig.Window(months, "month")
+    stat = {"up": "max_move", "down": "min_move"}.get(side, side)
+    got = fig.window_statistic(points, window, stat)
+    if got is None or got.value is None or got.at is None:
+        return []
+    day, shown = got.at.isoformat(), f"{got.value:+.2f}%" if moves else _value(got.value, anchor)
     word = _EXTREME_WORDS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
@@ -290,14 +286,6 @@ def two_windows(series: Series, ask: WindowAsk, other: Period, frame: QuestionFr
     gap = signed((a.value or 0.0) - (b.value or 0.0), series.unit)
     return (f"{_name(series)} {parts}: 차이 {gap} ({ask.label_ko} − {other.surface})" if lang == "ko"
             else f"{_name(series)} {parts}: gap {gap}")  # fmt: skip
-
-
-def biggest_move(series: Series, which: str, months: int, lang: str) -> str | None:
-    """The largest rise (or fall) from one observation to the next over the fetched window, its
-    date and both values: '삼성전자 가장 많이 오른 날', not its highest close (a span's: span_point)."""
-    window = fig.Window(len(series.points) - 1, "session")
-    ask = WindowAsk(window, f"{which}_move", None, f"최근 {months}개월", f"{months} months")
-    return window_point(series, ask, lang) if len(series.points) > 1 else None
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
@@ -1000,7 +988,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out = [*asked, *out] if computed else [*out, *asked]
     elif (op.kind == "aggregate" and op.aggregate in ("max", "min")
           and (frame.measure() == "return" or DAY_OF_MOVE in frame.notes)):  # fmt: skip
-        out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
+        # '가장 많이 오른 날': the largest move from one fetched observation to the next
+        out += [window_point(s, WindowAsk(fig.Window(len(s.points) - 1, "session"),
+                                          f"{op.aggregate}_move", None, f"최근 {months}개월",
+                                          f"{months} months"), lang)
+                for s in ordered if len(s.points) > 1]  # fmt: skip
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)
