@@ -185,8 +185,11 @@ def describe(name: str, ask: WindowAsk, f: fig.WindowFigure, fmt: Callable[[floa
     elif f.stat in ("max_move", "min_move") and f.base and f.at:  # the day against the one before
         (day, before), unit = f.base, "%p" if rate else "%"
         after = before + f.value if rate else before * (1 + f.value / 100)
-        body = (f"{f.at} {f.value:+.2f}{unit} ({'종가' if ko else 'close'} {fmt(before)} ({day}) "
-                f"→ {fmt(after)})")  # fmt: skip
+        closes = ("종가 " if ko else "close ") if ask.field == "close" else ""  # a rate: none
+        at = str(f.at)  # a monthly series (CPI) moves month to month: its month is said
+        if (date.fromisoformat(at[:10]) - date.fromisoformat(str(day)[:10])).days >= 25:
+            word, at = word.replace("날", "달").replace("one-day", "one-month"), at[:7]
+        body = f"{at} {f.value:+.2f}{unit} ({closes}{fmt(before)} ({day}) → {fmt(after)})"
     elif f.stat == "extremes" and f.high and f.low:
         body = (f"최고 {fmt(f.high[1])} ({f.high[0]}), 최저 {fmt(f.low[1])} ({f.low[0]})" if ko
                 else f"high {fmt(f.high[1])} on {f.high[0]}, low {fmt(f.low[1])} on {f.low[0]}")  # fmt: skip

@@ -19,7 +19,8 @@ Definitions
 - **Annualized volatility**: sample standard deviation of the last N daily simple returns
   times sqrt(252). Daily bars only.
 - **Drawdown**: each close against the highest close so far in the window (0 at a new high);
-  the maximum drawdown is the lowest of those.
+  the maximum drawdown is the lowest of those. Over a window or span only the closes inside it
+  count (its peak and trough are both in it), not the base close before it.
 - **Differences of rates** are in percentage points (%p): ``a - b``, not a ratio.
 - **Median with count**: a median is always reported with the number of values behind it.
 
@@ -297,20 +298,6 @@ def daily_returns(closes: Sequence[float]) -> list[float]:
     return [b / a - 1 for a, b in zip(closes, closes[1:], strict=False) if a]
 
 
-def biggest_one_day_move(
-    points: Sequence[tuple[Any, float]], side: str, *, in_points: bool = False
-) -> tuple[Any, float, float, float] | None:
-    """The largest one-day rise (`side` 'max') or fall ('min') from one observation to the next:
-    (day, move, previous value, value); the move in % of the previous value, or in points of a
-    rate (`in_points`: '%p')."""
-    moves = [(day, value - prev if in_points else (value / prev - 1) * 100, prev, value)
-             for (_, prev), (day, value) in zip(points, points[1:], strict=False)
-             if prev or in_points]  # fmt: skip
-    if not moves:
-        return None
-    return (max if side == "max" else min)(moves, key=lambda m: m[1])
-
-
 def annualized_volatility(closes: Sequence[float], window: int) -> float | None:
     """Sample standard deviation of the last `window` daily returns, times √252 (a ratio)."""
     returns = daily_returns(closes[-(window + 1) :])
@@ -331,16 +318,6 @@ def drawdown_series(closes: Sequence[float]) -> list[float]:
 
 def max_drawdown(closes: Sequence[float]) -> float | None:
     return min(drawdown_series(closes)) if closes else None
-
-
-def deepest_drawdown(points: Sequence[tuple[date, float]]) -> tuple[float, date, date] | None:
-    """The maximum drawdown of dated closes with the day of its peak and of its trough."""
-    if not points:
-        return None
-    series = drawdown_series([v for _, v in points])
-    trough = min(range(len(series)), key=series.__getitem__)
-    peak = max(range(trough + 1), key=lambda i: points[i][1])
-    return series[trough], points[peak][0], points[trough][0]
 
 
 # ---------------------------------------------------------------- medians
@@ -513,6 +490,12 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
             p for p in inside if COMPARE[BAR_DAYS[stat]](float(p[1]), float(threshold or 0))
         )
         return replace(head, value=float(len(met)), hits=met)
+    if stat == "drawdown":  # the window's own closes: its peak and trough both inside it (%)
+        depths = drawdown_series(values)
+        trough = min(range(len(depths)), key=depths.__getitem__)
+        peak = max(range(trough + 1), key=values.__getitem__)
+        return replace(head, value=depths[trough] * 100, at=inside[trough][0], high=inside[peak],
+                       low=inside[trough])  # fmt: skip
     base = window_base(points, window)
     if base is None:
         return None
@@ -520,11 +503,6 @@ def window_statistic(points: Sequence[tuple[date, float]], window: Window, stat:
         return replace(head, value=(values[-1] / base[1] - 1) * 100 if base[1] else None, base=base)
     if stat == "change":
         return replace(head, value=values[-1] - base[1], base=base)
-    if stat == "drawdown":  # from the base close on, as a period's bars are (in %; at: trough)
-        depth, peak, trough = deepest_drawdown([base, *inside]) or (0.0, base[0], base[0])
-        dated = dict([base, *inside])
-        return replace(head, value=depth * 100, at=trough, base=base, high=(peak, dated[peak]),
-                       low=(trough, dated[trough]))  # fmt: skip
     if stat in ("up_days", "down_days"):  # sessions that closed above (below) the one before,
         series = [base[1], *values]  # by at least `threshold` % when one is given
         moves = [(b / a - 1) * 100 if a else 0.0 for a, b in zip(series, series[1:], strict=False)]

@@ -249,7 +249,7 @@ class GetETFPricesTool(EtfTool):
         "'trading_value'(종가 × 거래량), 'premium'(괴리율 %))를 "
         '주면 "window": {field, statistic, sessions, unit, value, at(최고·최저일), high, low, '
         "first, last, count, text(한국어 문장), text_en}로 계산해 돌려줍니다 (표준편차는 표본 "
-        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 기준 종가부터의 최대 낙폭 %, max_move·min_move는 하루 최대 상승·하락률 %와 그 날 at). ETF 집합은 etf_code 대신 rows"
+        "표준편차, volatility는 일간 수익률 표준편차의 연환산 %, drawdown은 창 안 종가의 최대 낙폭 %(고점·저점 모두 창 안), max_move·min_move는 하루 최대 상승·하락률 %와 그 날 at). ETF 집합은 etf_code 대신 rows"
         " (graph_query가 돌려준 행 리스트)로 주면 각 행에 columns('이름=요약필드'를 쉼표로, 예: "
         "'return=change_rate,from_high')의 값을 더하고, where([[열, 비교, 숫자 또는 기준 ETF 코드]])로 "
         "거르고, order_by(열)·descending으로 정렬해 top개로 자른 표를 한 번에 돌려줍니다: "

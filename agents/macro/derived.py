@@ -109,31 +109,6 @@ def difference(a: Series, b: Series, lang: str, since: bool = False,
             f"{_name(b)} {_value(vb, b)} ({db}). {_which_higher(a, b, d, size, lang)}")  # fmt: skip
 
 
-def drawdown_point(series: Series, months: int, lang: str,
-                   named: CalendarSpan | None = None) -> str:  # fmt: skip
-    """The deepest fall from a running high over the last `months`, or over the calendar span
-    named ('올해 최대 낙폭': 2026's own days) (figures.deepest_drawdown)."""
-    points = [(date.fromisoformat(d[:10]), v) for d, v in series.points]
-    if named is not None:
-        first, last = date.fromisoformat(named.first), date.fromisoformat(named.last)
-        inside = [p for p in points if first <= p[0] <= last]
-        said = (named.label_ko, named.label_en)
-    else:
-        start = points[-1][0] - relativedelta(months=months) if points else None
-        inside = [p for p in points if start is not None and p[0] >= start]
-        said = (f"최근 {months}개월", f"the last {months} months")
-    found = fig.deepest_drawdown(inside)
-    if found is None:
-        return f"{_name(series)}: " + ("관측치가 부족합니다." if lang == "ko" else "too few.")
-    depth, peak, trough = found
-    span = f"{inside[0][0]} ~ {inside[-1][0]}"
-    if lang == "ko":
-        return (f"{_name(series)} {said[0]}({span}) 최대 낙폭 {depth * 100:.2f}% "
-                f"(고점 {peak} → 저점 {trough}).")  # fmt: skip
-    return (f"{_name(series)} maximum drawdown over {said[1]} ({span}): "
-            f"{depth * 100:.2f}% (peak {peak} → trough {trough}).")  # fmt: skip
-
-
 def ratio_of(a: Series, b: Series, lang: str) -> str | None:
     """A's latest value as a multiple of B's, each on its own last date."""
     if not a.points or not b.points or not b.points[-1][1]:
@@ -241,16 +216,14 @@ def at_extreme(series: list[Series], key: str, side: str, moved: bool = False, n
     if rate and _growth_series(anchor):  # 'CPI 상승률이 가장 높았던 달': its YoY rate's extreme
         series = [yoy_series(anchor) if s is anchor else s for s in series]
         anchor = series[[s.key for s in series].index(f"{anchor.key}:yoy")]
-    if side in ("up", "down"):  # '가장 많이 떨어진 날': the largest one-day move
-        found = fig.biggest_one_day_move(anchor.points, "max" if side == "up" else "min")
-        if found is None:
-            return []
-        day, shown = found[0][:10], f"{found[1]:+.2f}%"
-    else:
-        got = _over_window(anchor, fig.Window(months, "month"), side)
-        if got is None or got.value is None or got.at is None:
-            return []
-        day, shown = got.at.isoformat(), _value(got.value, anchor)
+    moves = side in ("up", "down")  # '가장 많이 떨어진 날': the largest one-day move (in %)
+    points = [(date.fromisoformat(str(d)[:10]), float(v)) for d, v in anchor.points]
+    window = fig.Window(len(points) - 1, "session") if moves else fig.Window(months, "month")
+    stat = {"up": "max_move", "down": "min_move"}.get(side, side)
+    got = fig.window_statistic(points, window, stat)
+    if got is None or got.value is None or got.at is None:
+        return []
+    day, shown = got.at.isoformat(), f"{got.value:+.2f}%" if moves else _value(got.value, anchor)
     word = _EXTREME_WORDS[side]
     when = (f"{_name(anchor)} 최근 {months}개월 {word[0]} {shown} ({day})" if lang == "ko"
             else f"{_name(anchor)}'s {months}-month {word[1]} {shown} ({day})")  # fmt: skip
@@ -313,36 +286,6 @@ def two_windows(series: Series, ask: WindowAsk, other: Period, frame: QuestionFr
     gap = signed((a.value or 0.0) - (b.value or 0.0), series.unit)
     return (f"{_name(series)} {parts}: 차이 {gap} ({ask.label_ko} − {other.surface})" if lang == "ko"
             else f"{_name(series)} {parts}: gap {gap}")  # fmt: skip
-
-
-def biggest_move(series: Series, which: str, months: int, lang: str,
-                 span: CalendarSpan | None = None) -> str | None:  # fmt: skip
-    """The largest rise (or fall) from one observation to the next over the window (or over a
-    span's days, from the one before it), its date and both values: '삼성전자 가장 많이 오른
-    날', '코스피 올해 최대 상승일', not its highest close."""
-    points = _span_points(series.points, span) if span else series.points
-    found = fig.biggest_one_day_move(points, which, in_points=is_rate(series))
-    if found is None:
-        return None
-    day, move, prev, value = found
-    unit = "%p" if is_rate(series) else "%"
-    first, last = points[0][0], points[-1][0]
-    over_ko = span.label_ko if span else f"최근 {months}개월"
-    over_en = span.label_en if span else f"{months} months"
-    gaps = (date.fromisoformat(last[:10]) - date.fromisoformat(first[:10])).days / max(
-        1, len(points) - 1
-    )
-    monthly = gaps >= 25  # a monthly series moves month to month: its month is said
-    if monthly:
-        day = str(day)[:7]
-    if lang == "ko":
-        word = f"가장 크게 {'오른' if which == 'max' else '내린'} {'달' if monthly else '날'}"
-        return (f"{_name(series)} {over_ko}({first} ~ {last}) {word}: {day} {move:+.2f}{unit} "
-                f"({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
-    word = (f"largest one-{'month' if monthly else 'day'} "
-            f"{'rise' if which == 'max' else 'fall'}")  # fmt: skip
-    return (f"{_name(series)} {word} over {over_en} ({first} to {last}): {day} "
-            f"{move:+.2f}{unit} ({_value(prev, series)} → {_value(value, series)}).")  # fmt: skip
 
 
 def larger_volatility(a: Series, b: Series, lang: str) -> str | None:
@@ -918,9 +861,14 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         frame.notes.append(f"{UNAPPLIED}{volume.surface}")
         return []
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭', '올해 최대 낙폭'
-        if frame.span is not None:
-            frame.span.used = True
-        return [drawdown_point(s, months, lang, frame.span) for s in series]
+        if (span := frame.span) is None:
+            drawn = WindowAsk(fig.Window(months, "month"), "drawdown", None, f"최근 {months}개월",
+                            f"the last {months} months")  # fmt: skip
+            return [window_point(s, drawn, lang) for s in series]
+        span.used = True  # its own days: a window of as many observations
+        inside = [asked_part(frame, s) for s in series]
+        return [window_point(s, WindowAsk(fig.Window(len(s.points), "session"), "drawdown", None,
+                                          span.label_ko, span.label_en), lang) for s in inside]  # fmt: skip
     shared = (len(series) == 2 and series[0].unit == series[1].unit and all(s.points for s in series)
               and not any(s.key.startswith(DEALS) for s in series))  # a deal price is no part  # fmt: skip
     share = next((m for m in frame.measures if m.name == "weight"), None)
@@ -971,11 +919,8 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
                                                 "extremes", "up_days", "down_days"):  # fmt: skip
         frame.span.used = True  # '원달러 환율 10월 평균', '인천 인허가 작년 합계', '3분기 수익률'
         moved = {m.name for m in frame.measures} & {"return"} or op.change_basis == "mom"
-        if (
-            span_stat in ("max", "min") and moved
-        ):  # '올해 최대 상승일', '전월 대비 상승률이 가장 큰 달'
-            moves = (biggest_move(s, span_stat, months, lang, frame.span) for s in series)
-            return [m for m in moves if m]
+        if span_stat in ("max", "min") and moved:  # '올해 최대 상승일', '전월 대비 … 가장 큰 달':
+            span_stat = f"{span_stat}_move"  # the span's days, the first from the one before
         both = span_stat in ("max", "min") and {"high", "low"} <= {m.name for m in frame.measures}
         stats = ("max", "min") if both else (span_stat,)
         now = SPAN_AND_NOW in frame.notes  # '지금과 작년 최고치': against the latest
@@ -1055,7 +1000,11 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
             out = [*asked, *out] if computed else [*out, *asked]
     elif (op.kind == "aggregate" and op.aggregate in ("max", "min")
           and (frame.measure() == "return" or DAY_OF_MOVE in frame.notes)):  # fmt: skip
-        out += [biggest_move(s, op.aggregate, months, lang) for s in ordered]  # '가장 많이 오른 날'
+        # '가장 많이 오른 날': the largest move from one fetched observation to the next
+        out += [window_point(s, WindowAsk(fig.Window(len(s.points) - 1, "session"),
+                                          f"{op.aggregate}_move", None, f"최근 {months}개월",
+                                          f"{months} months"), lang)
+                for s in ordered if len(s.points) > 1]  # fmt: skip
     elif op.kind == "aggregate" and op.aggregate in ("max", "min"):
         both = {"high", "low"} <= {m.name for m in frame.measures}  # '최고치와 최저치'
         sides = ("max", "min") if both else (op.aggregate,)

@@ -4,6 +4,7 @@ ranges, drawdowns, the days of the largest moves or volumes, RSI, and the news o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, timedelta
 from functools import partial
@@ -31,7 +32,7 @@ from agents.stock.box import (
 from agents.stock.valuations import FUNDAMENTAL_FIELDS, fundamental_window, note_short_history
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
-from agents.understanding.frame import DAY_OF_MOVE, SPAN_AND_NOW, CalendarSpan, measure_name
+from agents.understanding.frame import DAY_OF_MOVE, SPAN_AND_NOW, measure_name
 from agents.understanding.morphemes import analyse
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import find_phrases, vocabulary
@@ -160,7 +161,7 @@ def span_aggregate(frame: QuestionFrame) -> str | None:
     return stat if stat in ("avg", "sum", "max", "min") else None
 
 
-def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
+def _span_stat(turn: Turn, pool: ConnectionPool | None, asked: str | None = None) -> None:
     """The asked statistic of the closes (or volumes) over the sessions of a span named whole
     ('작년 11월 평균 종가', '3분기 수익률', '3월부터 6월까지'); a return from the close before it."""
     span, frame = turn.frame.span, turn.frame
@@ -168,7 +169,8 @@ def _span_stat(turn: Turn, pool: ConnectionPool | None) -> None:
     stat: str = span_aggregate(frame) or ("return" if frame.measure() == "return" else "avg")
     if frame.statistic in ("up_days", "down_days", "volatility"):  # '올해 들어 하락한 날 며칠?'
         stat = frame.statistic
-    field = "volume" if frame.measure() == "volume" else "close"
+    stat = asked or stat  # '올해 최대 낙폭', '올해 가장 많이 떨어진 날 (거래량)': of the closes
+    field = "volume" if frame.measure() == "volume" and not asked else "close"
     if frame.stat_field in ("high", "low") and stat in ("max", "min"):
         field = frame.stat_field  # '올해 최고가': the highest of the day's highs
     if frame.stat_field == "high_low":  # '지난달 최고가 최저가': the highest high, lowest low
@@ -250,102 +252,32 @@ def _volume_day(turn: Turn, pool: ConnectionPool | None) -> None:
         f"({day['amount'] / mean:.1f}x the period's mean of {said(mean)})")  # fmt: skip
 
 
-def _drawdown(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The deepest fall from a running high of the closes over the period (a year unless
-    asked), with the days of its peak and trough."""
-    if (span := turn.frame.span) is not None:  # '올해 최대 낙폭': from the span's first session
-        first = date.fromisoformat(span.first)  # the close before it is no part of it
-        rows = [r for r in _span_sessions(turn, pool, span) if r["trade_date"] >= first]
-        named = (span.label_ko, span.label_en)
-    else:
-        p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows, named = after_base(rows, p, with_base=True), (p.ko, p.en)
-    points = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    found = fig.deepest_drawdown(points)
-    if found is None:
-        turn.notes.append("시세가 부족해 계산하지 못했습니다." if turn.ko() else "Too few closes.")
+def _over_period(turn: Turn, pool: ConnectionPool | None, stat: str) -> None:
+    """A statistic of the closes ('drawdown', 'volatility', the day of the largest 'move':
+    data_access.figures) over the span named whole ('작년 변동성', '올해 최대 낙폭': its own
+    sessions), the sessions asked ('최근 10거래일 중') or the period asked (a year unless said):
+    the sessions after its base bar, a move's or volatility's first return from it."""
+    frame, w = turn.frame, turn.frame.window
+    stat = ("min_move" if _falls(frame) else "max_move") if stat == "move" else stat
+    if frame.span is not None:
+        _span_stat(turn, pool, stat)
         return
-    mark_used(turn.frame)
-    depth, peak, trough = found
-    label = named[0] if turn.ko() else named[1]
-    turn.lines.append(
-        f"{label} 최대 낙폭(종가 기준) {depth * 100:.2f}% (고점 {peak} → 저점 {trough}; "
-        f"{points[0][0]} ~ {points[-1][0]})" if turn.ko() else f"Maximum drawdown over {label} "
-        f"(closes) {depth * 100:.2f}% (peak {peak} → trough {trough}; {points[0][0]} to "
-        f"{points[-1][0]})")  # fmt: skip
-
-
-def _span_sessions(turn: Turn, pool: ConnectionPool | None,
-                   span: CalendarSpan) -> list[dict[str, Any]]:  # fmt: skip
-    """A calendar span's sessions with the close before its first (the span marked used)."""
-    first, last = date.fromisoformat(span.first), date.fromisoformat(span.last)
-    bars = [r for r in fetch_bars(turn, pool, first - timedelta(days=10)) if r["close"]]
-    span.used = True
-    return [r for r in bars if r["trade_date"] < first][-1:] + [
-        r for r in bars if first <= r["trade_date"] <= last
-    ]
-
-
-def _biggest_move(turn: Turn, pool: ConnectionPool | None) -> None:
-    """The largest one-day rise (or fall) of the closes over the period (a year unless asked),
-    its date and both closes."""
-    w, span = turn.frame.window, turn.frame.span
-    if span is not None:  # '올해 가장 많이 오른 날': the span's sessions and the close before
-        rows, label = _span_sessions(turn, pool, span), span.label(turn.lang)
-    elif w is not None and w.unit == "session":  # '최근 10거래일 중': N moves, the close before
+    if w is not None and w.unit == "session":  # N sessions, the close before them
         days = fig.Window(w.n, "session").calendar_days()
-        rows = [r for r in fetch_prices(turn, pool, days / 30) if r["close"]][-w.n - 1 :]
-        label = w.label(turn.lang)
-        mark_used(turn.frame)
+        rows = [r for r in fetch_prices(turn, pool, days / 30) if r["close"]]
+        inside, label = w.n, w.label(turn.lang)
     else:
         p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-        rows = after_base(rows, p, with_base=True)  # the move into the period's first day
-        label = p.ko if turn.ko() else p.en
-    closes = [(r["trade_date"], float(r["close"])) for r in rows if r["close"]]
-    ask = WindowAsk(fig.Window(len(closes) - 1, "session"),
-                    "min_move" if _falls(turn.frame) else "max_move", "close", label, label)  # fmt: skip
-    found = fig.window_statistic(closes, ask.window, ask.stat) if len(closes) > 1 else None
-    if found is None:
-        turn.notes.append(
-            "일간 등락을 계산할 시세가 부족합니다." if turn.ko() else "Too few closes."
-        )
-        return
-    name = f"{turn.stock['name']} {_FIELD_WORDS['close'][0 if turn.ko() else 1]}"
-    said = partial(figure_text, "close", turn=turn)  # worded as every window is (describe)
-    turn.lines.append(describe(name, ask, found, said, turn.lang))
-    volume = next((r["volume"] for r in rows if r["trade_date"] == found.at), None)
-    if turn.frame.measure() == "volume" and volume is not None:  # '… 떨어진 날 거래량'
-        turn.lines[-1] = turn.lines[-1].removesuffix(".") + (
-            f", 그날 거래량 {float(volume):,.0f}주." if turn.ko()
-            else f", volume that day {float(volume):,.0f}.")  # fmt: skip
+        rows = [r for r in fig.window_rows(rows, "trade_date", p) if r["close"] is not None]
+        inside = len(after_base(rows, p)) if stat == "drawdown" else len(rows) - 1
+        label = p.ko if turn.ko() else p.en  # a drawdown's peak and trough both inside it
+    ask = WindowAsk(fig.Window(inside, "session"), stat, "close", label, label)
+    if _stat_line(turn, rows if inside > 0 else [], ask):
+        mark_used(turn.frame)
 
 
 def asks_why(frame: QuestionFrame) -> bool:
     return bool(find_phrases(frame.question.lower(), {"why": vocabulary()["why"]}))
-
-
-def _volatility(turn: Turn, pool: ConnectionPool | None) -> None:
-    """Annualized volatility of the window's daily returns (data_access.figures: sample stdev
-    × √252), a year unless asked: a month of sessions is few, but it is what was asked; a span
-    named whole ('작년 변동성', '3분기 변동성') is its own sessions."""
-    if turn.frame.span is not None:
-        _span_stat(turn, pool)
-        return
-    p, rows = fetch_period_bars(turn, pool, ("1y", 12.0))
-    bars = fig.window_rows(rows, "trade_date", p)
-    closes = [float(r["close"]) for r in bars if r["close"] is not None]
-    sigma = fig.annualized_volatility(closes, len(closes) - 1) if len(closes) > 2 else None
-    label = p.ko if turn.ko() else p.en
-    if sigma is None:
-        turn.notes.append(f"{label} 변동성을 계산할 시세가 부족합니다." if turn.ko()
-                          else f"Too few closes for a {label} volatility.")  # fmt: skip
-        return
-    first, last = bars[0]["trade_date"], bars[-1]["trade_date"]
-    turn.lines.append(
-        f"{label} 연환산 변동성 {sigma * 100:.2f}% (일간 수익률 표준편차 × √252, {first} ~ {last}, "
-        f"{len(closes)}거래일)" if turn.ko() else f"{label} annualized volatility "
-        f"{sigma * 100:.2f}% (stdev of daily returns × √252, {first} to {last}, "
-        f"{len(closes)} sessions)")  # fmt: skip
 
 
 def _range(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -439,7 +371,12 @@ def _stat_line(turn: Turn, rows: list[dict[str, Any]], ask: WindowAsk) -> fig.Wi
                           if turn.ko() else f"Not enough bars for the {ask.label('en')}.")  # fmt: skip
         return None
     name = f"{turn.stock['name']} {_FIELD_WORDS[field][0 if turn.ko() else 1]}"
-    turn.lines.append(describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang))
+    line = describe(name, ask, found, partial(figure_text, field, turn=turn), turn.lang)
+    volume = next((r["volume"] for r in rows if r["trade_date"] == found.at), None)
+    if ask.stat.endswith("_move") and turn.frame.measure() == "volume" and volume is not None:
+        line = line.removesuffix(".") + (f", 그날 거래량 {float(volume):,.0f}주." if turn.ko()
+                                         else f", volume that day {float(volume):,.0f}.")  # fmt: skip
+    turn.lines.append(line)  # '… 떨어진 날 거래량': the volume of the day of the move too
     return found
 
 
@@ -560,4 +497,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": _biggest_move, "drawdown": _drawdown, "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": _volatility, "window": _window, "sessions": _sessions}  # fmt: skip
+PRICE_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": partial(_over_period, stat="move"), "drawdown": partial(_over_period, stat="drawdown"), "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": partial(_over_period, stat="volatility"), "window": _window, "sessions": _sessions}  # fmt: skip

@@ -436,9 +436,8 @@ def test_a_max_drawdown_and_an_average_premium(ask: Any, pg_pool: Any) -> None:
     rows = fetch_all("SELECT trade_date, close, nav FROM etf_prices WHERE etf_code = '069500' "
                      "ORDER BY trade_date", pool=pg_pool)  # fmt: skip
     last = rows[-1]["trade_date"]
-    base = max(r["trade_date"] for r in rows if r["trade_date"] <= last - relativedelta(years=1))
-    peak, worst = 0.0, 0.0
-    for r in (r for r in rows if r["trade_date"] >= base):
+    peak, worst = 0.0, 0.0  # the year's own closes: its peak inside it too
+    for r in (r for r in rows if r["trade_date"] > last - relativedelta(years=1)):
         peak = max(peak, float(r["close"]))
         worst = min(worst, (float(r["close"]) / peak - 1) * 100)
     assert f"최대 낙폭: {worst:.2f}%" in ask("KODEX 200 1년 동안 최대 낙폭").answer

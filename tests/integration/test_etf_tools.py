@@ -225,12 +225,11 @@ def test_a_statistic_of_the_last_sessions_is_computed_by_the_tool(tools: dict[st
 
 def test_a_drawdown_over_a_span_named_whole(tools: dict[str, Any], pg_pool: Any) -> None:
     """span='2025-01-01~2025-12-31' with statistic='drawdown': the deepest fall from a running
-    high of the close before the span and the span's closes (SQL), and a bad span refused."""
+    high of the span's own closes (SQL; the close before it is no peak), and a bad span refused."""
     rows = sql("SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' ORDER BY "
                "trade_date", pool=pg_pool)  # fmt: skip
-    before = [r for r in rows if r["trade_date"] < date(2025, 1, 1)][-1]
-    closes = [float(before["close"])] + [float(r["close"]) for r in rows
-                                         if date(2025, 1, 1) <= r["trade_date"] <= date(2025, 12, 31)]  # fmt: skip
+    closes = [float(r["close"]) for r in rows
+              if date(2025, 1, 1) <= r["trade_date"] <= date(2025, 12, 31)]  # fmt: skip
     worst = min(c / max(closes[: i + 1]) - 1 for i, c in enumerate(closes)) * 100
     result = call(tools, "get_etf_prices", etf_code="069500", statistic="drawdown",
                   span="2025-01-01~2025-12-31")  # fmt: skip

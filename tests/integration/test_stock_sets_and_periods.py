@@ -139,13 +139,14 @@ def test_a_drawdown_over_a_year_named_and_an_extreme_said_as_a_noun(
     stock = fetch_all("SELECT close AS v FROM stock_prices WHERE security_id = 'KR:000660' AND "
                       "trade_date >= %(y)s ORDER BY trade_date", {"y": f"{year}-01-01"}, pg_pool)  # fmt: skip
     own = _stock("SK하이닉스 올해 최대 낙폭", pg_pool)
-    assert f"{year}년 최대 낙폭(종가 기준) {deepest(stock):.2f}%" in own.answer
+    assert f"SK하이닉스 종가 {year}년(" in own.answer  # the span's own closes (lead's decision)
+    assert f"최대 낙폭: {deepest(stock):.2f}%" in own.answer
     kospi = fetch_all("SELECT close AS v FROM market_series_prices WHERE series_code = '^KS11' "
                       "AND trade_date >= %(y)s ORDER BY trade_date", {"y": f"{year}-01-01"},
                       pg_pool)  # fmt: skip
     index = macro_answer("코스피 올해 최대 낙폭", settings=offline, store=graph_store, pool=pg_pool)
     assert (
-        f"코스피 {year}년(" in index.answer and f"최대 낙폭 {deepest(kospi):.2f}%" in index.answer
+        f"코스피 {year}년(" in index.answer and f"최대 낙폭: {deepest(kospi):.2f}%" in index.answer
     )
     peak = fetch_all(
         "SELECT obs_date FROM macro_observations WHERE series_code = 'VIXCLS' AND obs_date > "

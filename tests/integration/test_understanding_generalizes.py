@@ -788,17 +788,16 @@ def test_round_24_drawdowns_volume_days_places_sectors_and_growth_windows(
     낙폭' was the distance from the high, '거래량 가장 많았던 날' the last volume; 'KODEX 200
     순자산 순위 몇 위?' gave the net assets; 'CPI 상승률 최고치' the index level's maximum;
     '반도체 업종 평균 PER' was an unknown stock."""
-    closes = [float(r["close"]) for r in fetch_all(
-        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date >= "
-        "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date "
-        "<= (SELECT max(trade_date) FROM stock_prices) - interval '1 year') ORDER BY trade_date",
-        None, pg_pool)]  # fmt: skip
+    closes = [float(r["close"]) for r in fetch_all(  # the year's own closes, not its base close
+        "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date > "
+        "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:005930') - "
+        "interval '1 year' ORDER BY trade_date", None, pg_pool)]  # fmt: skip
     peak, worst = closes[0], 0.0
     for c in closes:
         peak = max(peak, c)
         worst = min(worst, c / peak - 1)
     mdd = answer_stock_question("삼성전자 최근 1년 최대 낙폭", pool=pg_pool)
-    assert mdd is not None and f"최대 낙폭(종가 기준) {worst * 100:.2f}%" in mdd.answer
+    assert mdd is not None and f"최대 낙폭: {worst * 100:.2f}%" in mdd.answer
     busiest = fetch_all(
         "SELECT trade_date FROM stock_prices WHERE security_id = 'KR:068270' AND trade_date > "
         "(SELECT max(trade_date) FROM stock_prices WHERE security_id = 'KR:068270') - interval "
@@ -891,7 +890,7 @@ def test_round_26_ratios_drawdowns_of_indices_the_gap_of_two_extremes_and_summed
     quotient = caps["KR:373220"] / caps["KR:051910"]
     assert times is not None and f"LG화학의 {quotient:,.2f}배" in times.answer.split("\n")[0]
     closes = [float(r["close"]) for r in fetch_all(
-        "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND trade_date >= "
+        "SELECT close FROM market_series_prices WHERE series_code = '^KS11' AND trade_date > "
         "(SELECT max(trade_date) FROM market_series_prices WHERE series_code = '^KS11') - "
         "interval '3 months' ORDER BY trade_date", None, pg_pool)]  # fmt: skip
     peak, worst = closes[0], 0.0
@@ -900,7 +899,7 @@ def test_round_26_ratios_drawdowns_of_indices_the_gap_of_two_extremes_and_summed
     mdd = macro_answer(
         "코스피 최근 3개월 최대 낙폭", settings=offline, store=graph_store, pool=pg_pool
     )
-    assert f"최대 낙폭 {worst * 100:.2f}%" in mdd.answer
+    assert f"최대 낙폭: {worst * 100:.2f}%" in mdd.answer
     gap = chain(macro_answer, ("코스피 최근 6개월 최고치", "최저치는?", "둘 차이는?"),
                 settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
     assert "최고치와 최저치의 차이" in gap.answer

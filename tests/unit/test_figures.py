@@ -104,17 +104,20 @@ def test_calendar_moves_a_non_trading_day_back_and_says_so() -> None:
     )
 
 
-def test_a_windows_drawdown_runs_from_its_base_close_and_a_year_to_date_from_december() -> None:
-    """'drawdown': the deepest fall from a running high of the base close and the window's
-    closes, in %, with its peak and trough; 'this_year' starts after the last day of the year
-    before, so its base is the previous year's last close."""
-    points = [(date(2025, 12, 30), 100.0), (date(2026, 1, 2), 90.0), (date(2026, 1, 5), 120.0),
+def test_a_windows_drawdown_counts_only_its_own_closes_and_a_year_to_date_from_january() -> None:
+    """'drawdown': the deepest fall from a running high of the window's closes, in %, with its
+    peak and trough both inside the window: the base close before it (the previous year's last
+    close for 'this_year', here the highest) is no peak of it."""
+    points = [(date(2025, 12, 30), 130.0), (date(2026, 1, 2), 90.0), (date(2026, 1, 5), 120.0),
               (date(2026, 1, 6), 96.0), (date(2026, 1, 7), 110.0)]  # fmt: skip
     f = fig.window_statistic(points, fig.Window(1, "this_year"), "drawdown")
     assert f is not None and f.value == pytest.approx(-20.0)
-    assert (f.high, f.low, f.base) == ((date(2026, 1, 5), 120.0), (date(2026, 1, 6), 96.0),
-                                       (date(2025, 12, 30), 100.0))  # fmt: skip
+    assert (f.high, f.low, f.at) == ((date(2026, 1, 5), 120.0), (date(2026, 1, 6), 96.0),
+                                     date(2026, 1, 6))  # fmt: skip
     assert f.count == 4 and f.first == date(2026, 1, 2)
+    span = fig.span_statistic(points, date(2026, 1, 1), date(2026, 1, 6), "drawdown")
+    assert span is not None and (span.value, span.high) == (pytest.approx(-20.0),
+                                                            (date(2026, 1, 5), 120.0))  # fmt: skip
     assert fig.base_date(date(2026, 3, 31), "45d") == date(2026, 2, 14)  # any N-day label
     assert fig.period_of("5m").months == 5
 

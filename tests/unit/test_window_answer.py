@@ -42,3 +42,18 @@ def test_a_past_spans_extreme_is_read_against_its_last_close() -> None:
     )
     running = WindowAsk(fig.Window(1, "this_year"), "max", "close", "연초 이후", "year to date")
     assert "; 최근 값 57,410원" in describe("KODEX 200 종가", running, high, won, "ko")
+
+
+def test_a_monthly_series_largest_move_is_its_month_and_a_rate_has_no_close() -> None:
+    """A move a month apart (a house price index, CPI) is said by its month ('가장 크게 오른 달:
+    2026-05'); a series that is no stock's or fund's close has no '종가' before its values."""
+    d = date.fromisoformat
+    move = fig.WindowFigure("max_move", 0.25, d("2026-01-01"), d("2026-11-01"), 11, 95.27,
+                            at=d("2026-05-01"), base=(d("2026-04-01"), 94.74))  # fmt: skip
+    ask = WindowAsk(fig.Window(11, "session"), "max_move", None, "2026년", "2026")
+    assert describe("전국 주택가격지수", ask, move, "{:,.2f}".format, "ko").endswith(
+        "가장 크게 오른 달: 2026-05 +0.25% (94.74 (2026-04-01) → 94.98)."
+    )
+    assert "largest one-month rise, 2026" in describe(
+        "전국 주택가격지수", ask, move, "{:,.2f}".format, "en"
+    )
