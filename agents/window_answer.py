@@ -121,6 +121,11 @@ def _window_ask(frame: QuestionFrame) -> WindowAsk | None:
     label = period.label if period else "1y" if unsaid else None
     if stat in _PERIOD_STATS or stat == "moving_average" or label is None:
         return None
+    if (
+        label == "1d" and period is not None and stat in ("max", "min", "range", "extremes")
+    ):  # '오늘 (장중) 최고가':
+        return WindowAsk(fig.Window(1, "session"), stat, frame.stat_field, period.surface,
+                         "the day")  # the last session's own high or low  # fmt: skip
     if label == "ytd" and frame.span is None:  # '연초 이후 최고가': from the year's start
         return WindowAsk(fig.Window(1, "this_year"), stat, frame.stat_field, "연초 이후",
                          "year to date")  # fmt: skip

@@ -895,16 +895,19 @@ def holdings_aggregate_code(plan: Plan, etfs: list[Row], *_: Any) -> str:
     render = f"render_holdings_aggregate(rows, {lit(spec)})"
     if plan.position and plan.measure in (*VALUATIONS, "return"):  # '1위 보유종목의 PBR'
         n, period = int(plan.position), plan.period if plan.period in _PERIODS else "1m"
+        at = n - 1 if n > 0 else n  # -1: the last (the lightest) holding
         if plan.measure == "return":  # '1위 종목의 1년 수익률': that stock's own
             label = _measure_label(plan, "return", period)
             own = "의" if plan.lang == "ko" else "'s"
-            said = (f"f\"{{rows[{n - 1}]['name']}}{own} {label}: {{_figure_text('return', "
+            said = (f"f\"{{rows[{at}]['name']}}{own} {label}: {{_figure_text('return', "
                     f"_stock_figure({{'prices': got}}, 'return'), True)}}\"")  # fmt: skip
         else:
-            said = f"render_valuation(got, rows[{n - 1}]['name'], {lit(plan.lang)}, {lit(plan.measure)})"
+            said = (
+                f"render_valuation(got, rows[{at}]['name'], {lit(plan.lang)}, {lit(plan.measure)})"
+            )
         return graph_code(plan, cypher, [
-            f"if len(rows) < {n}:", f"    final_answer({render})",
-            f"got = json.loads(get_stock_prices(stock_code=rows[{n - 1}]['code'], "
+            f"if len(rows) < {abs(n)}:", f"    final_answer({render})",
+            f"got = json.loads(get_stock_prices(stock_code=rows[{at}]['code'], "
             f"period={lit(period if plan.measure == 'return' else '1w')}))",
             f"final_answer(render_holdings_aggregate(rows, {lit(spec)}) + '\\n' + {said})"])  # fmt: skip
     returns = any(m.name == "return" for m in plan.frame.measures)

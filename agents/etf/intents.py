@@ -983,10 +983,13 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
         if not place and _holdings_by_figure(plan, frame, figures):
             return "holdings_aggregate"  # '보유종목 중 1년 수익률 가장 높은 종목의 PER'
         first = plan.position or (op.top_n == 1 and op.direction != "asc")  # the heaviest's
+        # '비중 가장 작은 종목의 PER', '비중 최하위 종목의': the lightest one's, the last
+        last = not plan.position and op.top_n == 1 and pick_direction(frame) == "asc"
         returns = [m.name for m in frame.measures if m.name == "return"] if place else []
-        if (figures and figures[0] in VALUATIONS or returns) and first:
+        if (figures and figures[0] in VALUATIONS or returns) and (first or last):
             # its valuation; '1위 종목의 1년 수익률': its own return
-            plan.position, plan.measure = plan.position or 1, (figures or returns)[0]
+            plan.position = plan.position or (-1 if last else 1)
+            plan.measure = (figures or returns)[0]
             frame.notes.append(COMPOSED)  # holdings → the n-th → its figure: all read
             figures = []
         if figures:  # 'KODEX 200 보유종목 중 PER 가장 낮은 종목': the holdings, not by PER

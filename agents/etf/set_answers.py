@@ -226,17 +226,18 @@ def render_holdings_aggregate(rows: list, spec: dict) -> str:
         return spec["empty"]
     day = rows[0].get("date") or "-"
     n = spec.get("top_n") or len(rows)
-    bottom = spec.get("smallest") and not spec.get("within")
-    if bottom:  # '비중 가장 작은 종목': the holdings from the smallest weight up
-        rows = sorted(rows, key=lambda r: float(r["weight"]))
-    picked = rows[:n]
-    if spec.get("place") and len(rows) >= spec["place"]:  # '5위는?': that holding alone
-        r, at = rows[spec["place"] - 1], spec["place"]
+    if spec.get("place") and len(rows) >= abs(spec["place"]):  # '5위는?': that holding alone
+        at = spec["place"] if spec["place"] > 0 else len(rows)  # -1: the last, the lightest
+        r = rows[at - 1]
         if ko:
             return (f"{spec['etf']} 비중 {at}위 종목: {r['name']} ({r['code']}) "
                     f"{float(r['weight']):.2f}% (스냅샷 {day} 기준)")  # fmt: skip
         return (f"{spec['etf']}'s number {at} holding by weight: {r['name']} ({r['code']}) "
                 f"{float(r['weight']):.2f}% (snapshot of {day})")  # fmt: skip
+    bottom = spec.get("smallest") and not spec.get("within")
+    if bottom:  # '비중 가장 작은 종목': the holdings from the smallest weight up
+        rows = sorted(rows, key=lambda r: float(r["weight"]))
+    picked = rows[:n]
     if spec.get("within"):  # '상위 3종목' → '그 중 비중 가장 작은 건?': the pick inside that cut
         kept = sorted(rows[: spec["within"]], key=lambda r: float(r["weight"]),
                       reverse=not spec.get("smallest"))  # fmt: skip

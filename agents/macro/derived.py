@@ -725,6 +725,9 @@ def window_asked(frame: QuestionFrame, series: int | None = None) -> WindowAsk |
     ('일주일 전보다' with two series is their difference), except one series' range or its
     gap from its own statistic. `series`: how many were fetched (else those the frame names)."""
     ask = window_ask(frame)
+    if ask is None and frame.measure() == "drawdown" and (w := frame.window) is not None:
+        # '최근 20거래일 최대 낙폭': the window's sessions are fetched and read
+        ask = WindowAsk(fig.Window(w.n, w.unit), "drawdown", None, w.label("ko"), w.label("en"))
     if ask is None:
         return None
     if series is None:
@@ -861,9 +864,10 @@ def derived_points(frame: QuestionFrame | None, series: list[Series], months: in
         frame.notes.append(f"{UNAPPLIED}{volume.surface}")
         return []
     if frame.measure() == "drawdown":  # '코스피 최근 3개월 최대 낙폭', '올해 최대 낙폭'
-        if (span := frame.span) is None:
-            drawn = WindowAsk(fig.Window(months, "month"), "drawdown", None, f"최근 {months}개월",
-                            f"the last {months} months")  # fmt: skip
+        if (span := frame.span) is None:  # '최근 3주 최대 낙폭': the window said, else the months
+            drawn = window_asked(frame) or WindowAsk(fig.Window(months, "month"), "drawdown", None,
+                                                     f"최근 {months}개월", f"the last {months} months")  # fmt: skip
+            mark_used(frame)
             return [window_point(s, drawn, lang) for s in series]
         span.used = True  # its own days: a window of as many observations
         inside = [asked_part(frame, s) for s in series]

@@ -28,11 +28,17 @@ _HELD_EN = ("Series held: Korean and US policy rates, CPI and unemployment, US 2
             "bitcoin and WTI crude")  # fmt: skip
 
 
+def _unheld(frame: QuestionFrame) -> list[str]:
+    """What the question asks that the data does not hold: assets, and quotes ('호가')."""
+    return [n.split(":", 2)[2] for n in frame.notes
+            if n.startswith(("out_of_scope:unheld_assets", "out_of_scope:realtime"))]  # fmt: skip
+
+
 def decline_text(frame: QuestionFrame | None, route: Route) -> str | None:
     """A question about data we do not hold (and nothing we do): what is missing, what we hold."""
     if frame is None:
         return None
-    unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    unheld = _unheld(frame)
     forecast = [n for n in frame.notes if n.startswith("out_of_scope:forecast")]
     missing = frame.unknown_words + unheld
     # a series read from a region and a topic word ('미국 … 물가') stands in for the region; it
@@ -124,7 +130,7 @@ def decline_route(frame: QuestionFrame | None, route: Route) -> Route:
     if frame is None:
         return route
     domains = vocabulary()["unheld_domain"]
-    assets = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    assets = _unheld(frame)
     named = next((domains[w] for w in assets if w in domains), None)  # '닛케이 지수': Equity's
     if route.tool_mode != "llm_direct" and named is None:
         return route
@@ -199,7 +205,7 @@ def unanswered(frame: QuestionFrame | None, route: Route) -> list[str]:
         out.append(f"부동산 지표는 월간이라 '{period.surface}' 기준으로는 계산할 수 없어 최근 달과 그 전 달을 비교했습니다."
                    if ko else f"Housing series are monthly: '{period.surface}' cannot be computed, "
                    "so the latest month is compared with the month before.")  # fmt: skip
-    unheld = [n.split(":", 2)[2] for n in frame.notes if n.startswith("out_of_scope:unheld_assets")]
+    unheld = _unheld(frame)
     if frame.unknown_words or unheld:
         names = ", ".join(dict.fromkeys(frame.unknown_words + unheld))
         out.append(particles(f"'{names}'은(는) 데이터에 없어 답하지 못했습니다.") if ko

@@ -44,7 +44,7 @@ _FRAME_WORDS = frozenset(
     "알리 주 보이 어떻 어떠하 얼마 뭐 무엇 좀 요즘 현재 지금 최근 정도 혹시 그럼 그리고 하 있 되 것 수 "
     "거 건 데 중 때 대하 관하 궁금하 말하 싶 보 해주 나 저 제 우리 이 그 값 수치 기준 어디 언제 몇 "
     # what every screen does when asked ('찾아줘', '골라줘', '그려줘', '정리해줘')
-    "찾 고르 뽑 그리 모으 세 보여주 정리 설명 요약 계산 나열 확인 부탁 숫자 그중 "
+    "찾 고르 뽑 그리 모으 세 보여주 정리 설명 요약 계산 나열 확인 부탁 숫자 그중 장중 "
     "what how is the of a an me show tell please for in on to and or was were are do does "
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules

@@ -297,16 +297,20 @@ def read_named_day(text: str, today: date) -> DatePoint | None:
 
 
 def _month_weeks(year: int, month: int) -> list[date]:
-    """The Mondays of a month's weeks: a week is the month's when its Thursday is (the week of
-    the 1st when it falls Monday to Thursday), as calendars number weeks."""
-    first = date(year, month, 1)
-    monday = first - timedelta(days=first.weekday())
-    if (monday + timedelta(days=3)).month != month:
-        monday += timedelta(days=7)
-    weeks = []
-    while (monday + timedelta(days=3)).month == month:
+    """The Mondays of a month's weeks, counted as Korean calendars do: the first is the week of
+    the month's first weekday ('1월 둘째 주' of 2026 is 5–9 January); the last ('마지막 주')
+    holds most of its five weekdays in the month, its Wednesday ('9월 마지막 주' is 28–30
+    September; a week with only 31 August is not August's)."""
+    first, end = date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+    if first.weekday() > 4:  # a Saturday or Sunday 1st: the first week is the next one
+        first += timedelta(days=7 - first.weekday())
+    last_weekday = end - timedelta(days=max(0, end.weekday() - 4))
+    weeks, monday = [], first - timedelta(days=first.weekday())
+    while monday <= last_weekday:
         weeks.append(monday)
         monday += timedelta(days=7)
+    if len(weeks) > 1 and (weeks[-1] + timedelta(days=2)).month != month:
+        weeks.pop()  # the last week holds fewer than three of the month's weekdays
     return weeks
 
 
@@ -358,8 +362,9 @@ def _nth_week(text: str, today: date) -> SpanRead | None:
     if n > len(mondays) or (start := mondays[n - 1 if n > 0 else -1]) > today:
         return None
     label = f"{year}년 {month}월 {m.group('n')} 주"
-    return SpanRead(start, start + timedelta(days=6), label, f"week {n} of {year}-{month:02d}",
-                    *m.span())  # fmt: skip
+    month_end = date(year, month, calendar.monthrange(year, month)[1])  # the month's days only
+    return SpanRead(max(start, date(year, month, 1)), min(start + timedelta(days=6), month_end),
+                    label, f"week {n} of {year}-{month:02d}", *m.span())  # fmt: skip
 
 
 def _said_year(m: re.Match[str], today: date) -> int | None:

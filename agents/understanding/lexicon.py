@@ -487,8 +487,9 @@ def _longer_name(folded: str, gaps: set[int], b: int) -> bool:
 
 _LETTER_NAMES = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
     "에이 비 씨 디 이 에프 지 에이치 아이 제이 케이 엘 엠 엔 오 피 큐 알 에스 티 유 브이 더블유 엑스 "
-    "와이 제트").split(), strict=True))  # fmt: skip
-_INITIALS = re.compile(r"(?<![A-Za-z])[A-Z]{2,4}(?![A-Za-z])")
+    "와이 제트").split(), strict=True)) | {"&": "앤"}  # fmt: skip
+# 'SK', 'KT&G' (said '케이티앤지'), 'E&A'; a lone capital is a word's, not an initial
+_INITIALS = re.compile(r"(?<![A-Za-z])(?:[A-Z]{1,4}(?:&[A-Z]{1,4})+|[A-Z]{2,4})(?![A-Za-z])")
 
 
 def spelled_initials(name: str) -> str:

@@ -812,10 +812,12 @@ def _stat_over_days(question: str) -> bool:
             "drawdown",
         )
         or bool(DAYS_ASKED.search(question))
-        or bool(  # '작년 며칠': the year's days
-            find_phrases(question.lower(), {"r": vocabulary()["measures"]["return"]})
+        or bool(  # '작년 며칠': the year's days; '3분기 상승률', '올해 낙폭': a return, a drawdown
+            find_phrases(
+                question.lower(), {m: vocabulary()["measures"][m] for m in ("return", "drawdown")}
+            )
         )
-    )  # '3분기 상승률', '3분기 등락률': any word of a return
+    )
 
 
 # the words after a day that make it a change's base: the date reader's, as written text
@@ -866,8 +868,10 @@ def _read_relative_point(frame: QuestionFrame, text: str, today: date) -> str:
     return _dated(frame, text, point.start, point.end)
 
 
-# '그저께 종가': the session before the data's last one (which '어제' names: a one-day change)
-_DAYS_AGO = re.compile(r"(?<![가-힣])(?:그저께|엊그제|그제)(?![가-힣])")
+# '어제 종가', '그저께 종가': the sessions before the data's last one, the day the screens show
+# as 기준일 (today); '어제 얼마나 올랐어', '어제보다' are the last session's one-day move
+_DAYS_AGO = re.compile(r"(?<![가-힣])(?P<d>어제|그저께|엊그제|그제)(?![가-힣])")
+_SESSIONS_AGO = {"어제": 1, "그저께": 2, "엊그제": 2, "그제": 2}
 _YEAR_AGO_DAY = re.compile(r"(?<![가-힣])(?P<w>재작년|작년|지난해)\s*(?:이맘때|같은\s*날|오늘)")
 # after 'N일 전': a change's base ('1년 전 대비', '6개월 전과 비교') or a holding period
 # ('3개월 전에 샀으면', '… 전 종가 대비 수익률') — not a day whose figure is asked
@@ -880,11 +884,14 @@ _SINCE_AFTER = re.compile(
 def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
     """A day counted back from the data's last session, the day the screens call today:
     '그저께 종가' (the session before it), '3일 전 종가', '2주 전 환율', '5거래일 전 종가'."""
-    if latest is None or frame.as_of_date or "어제" in text:
-        return text  # '어제 종가랑 그제 종가 차이': the one-day change, where a screen computes it
+    if latest is None or frame.as_of_date:
+        return text
     last = date.fromisoformat(latest)
+    said = [m.group("d") for m in _DAYS_AGO.finditer(text)]
+    if "어제" in said and (len(said) > 1 or _SINCE_AFTER.search(text)):
+        return text  # '어제 얼마나 올랐어', '어제 종가랑 그제 종가 차이': the one-day change
     if (m := _DAYS_AGO.search(text)) is not None:
-        day, start, end = previous_trading_day(last - timedelta(days=1), "KRX"), m.start(), m.end()
+        day, start, end = _sessions_back(last, _SESSIONS_AGO[m.group("d")]), m.start(), m.end()
     elif (m := _YEAR_AGO_DAY.search(text)) and not _SINCE_AFTER.search(text[m.end() :]):
         # '작년 이맘때 종가': the value on the day a year (재작년: two) back, not the change since
         years = -YEAR_WORDS[m.group("w")]
@@ -915,7 +922,8 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
     return _dated(frame, text, start, end)
 
 
-_NOW = re.compile(r"지금|현재|오늘|요즘|\bnow\b|\bcurrent|\btoday\b", re.IGNORECASE)
+_NOW = re.compile(r"지금|현재|오늘|요즘|최신|최근\s*값|가장\s*최근|\bnow\b|\bcurrent|\btoday\b|\blatest\b",
+                  re.IGNORECASE)  # fmt: skip
 _SAME_DAY = re.compile(r"\s*(?:오늘|이맘때|같은\s*날)")  # after 'N개월 전': the same date
 THEN_AND_NOW = "then_and_now"  # a day counted back said beside 'now': the change between them
 

@@ -44,7 +44,8 @@ _NATIVE = {"한": 1, "두": 2, "세": 3, "석": 3, "네": 4, "넉": 4, "다섯":
 # a whole word that is a window ('반년', '일주일' is 일/NR + 주일)
 _WORDS: dict[str, tuple[int, Unit]] = {"반년": (6, "month"), "보름": (15, "day"),
                                        "하루": (1, "day"), "이틀": (2, "day"), "사흘": (3, "day"),
-                                       "나흘": (4, "day"), "한달": (1, "month"),
+                                       "나흘": (4, "day"), "닷새": (5, "day"), "엿새": (6, "day"),
+                                       "이레": (7, "day"), "열흘": (10, "day"), "한달": (1, "month"),
                                        "일주일": (1, "week")}  # fmt: skip
 # '10년물', '2년 만기': a bond's tenor, not a window
 _TENOR_AFTER = frozenset({"물", "만기", "국채", "treasury", "yield", "bond", "bonds"})
@@ -194,13 +195,14 @@ def read_window_stat(text: str) -> WindowStat:
         spans.append((m.start, m.end))
     if priced and "종가" not in lowered and "close" not in lowered:
         field = "high_low" if len(priced) == 2 else "high" if "max" in priced else "low"
+    gaps = [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
     if {"high", "low"} <= set(lowered) or {"고가", "저가"} <= set(lowered):
-        field, stat = "high_low", stat or "extremes"  # 'high low', '고가 저가': both ends
+        # 'high low', '고가 저가': both ends; '고가와 저가 차이': the width between them
+        field, stat = "high_low", stat or ("range" if gaps else "extremes")
         spans += [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True)
-                  if w in ("high", "low", "고가", "저가")]  # fmt: skip
+                  if w in ("high", "low", "고가", "저가")] + (gaps if stat == "range" else [])  # fmt: skip
     if has_max and has_min:  # '최고치와 최저치': both ends; with '차이', the width between them
-        gap = [(t.start, t.end) for t, w in zip(tokens, lowered, strict=True) if w in _GAP_WORDS]
-        stat, spans = ("range", spans + gap) if gap else ("extremes", spans)
+        stat, spans = ("range", spans + gaps) if gaps else ("extremes", spans)
     counted = _days_moved(tokens)  # '15거래일 중 상승한 날 몇 번?': a count of the days
     if counted is not None:
         stat, said = counted

@@ -80,9 +80,8 @@ def test_a_week_of_a_month_said_by_its_place(pg_pool: Any) -> None:
     """'삼성전자 지난달 셋째 주 평균 종가' read the whole of last month, '셋째' unread."""
     today = _last_session(pg_pool)
     first = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
-    monday = first - timedelta(days=first.weekday())
-    if (monday + timedelta(days=3)).month != first.month:  # a month's week holds its Thursday
-        monday += timedelta(days=7)
+    weekday = first + timedelta(days=7 - first.weekday()) if first.weekday() > 4 else first
+    monday = weekday - timedelta(days=weekday.weekday())  # week 1 holds the first weekday
     week = (monday + timedelta(days=14), monday + timedelta(days=20))
     mean = fetch_all(
         "SELECT avg(close) AS c FROM stock_prices WHERE security_id = 'KR:005930' AND trade_date "
@@ -357,3 +356,91 @@ def test_a_pick_among_kept_regions_by_growth_and_a_funds_heaviest_holding(
     answer = _etf_answer("보수 싼 쪽의 비중 1위 종목은?", ["KODEX 헬스케어 보수", "TIGER 헬스케어는?"],
                          pg_pool, graph_store, offline)  # fmt: skip
     assert f"비중 1위 종목: {first['name']}" in answer.answer
+
+
+def test_a_drawdown_over_a_window_said_in_sessions_or_weeks(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'비트코인 최근 3주 최대 낙폭' was labelled and fetched as a month; '코스피 최근 20거래일
+    최대 낙폭' read the 16 sessions a month held."""
+    closes = [float(r["close"]) for r in reversed(fetch_all(
+        "SELECT close FROM market_series_prices WHERE series_code = '^KS11' ORDER BY trade_date "
+        "DESC LIMIT 20", None, pg_pool))]  # fmt: skip
+    peak, deepest = closes[0], 0.0
+    for c in closes:  # the window's own closes: peak and trough both inside it
+        peak = max(peak, c)
+        deepest = min(deepest, (c / peak - 1) * 100)
+    answer = macro_answer("코스피 최근 20거래일 최대 낙폭", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert "최근 20거래일(" in answer.answer and "관측치 20개" in answer.answer
+    assert f"최대 낙폭: {deepest:.2f}%" in answer.answer
+    answer = macro_answer("비트코인 최근 3주 최대 낙폭", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert "최근 3주(" in answer.answer
+
+
+def test_the_lightest_holdings_figure_names_read_aloud_and_the_days_own_high(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'KODEX 200 비중 가장 작은 종목의 PER' gave the heaviest holding; '케이티앤지 시가총액' was
+    "알 수 없는 종목"; '삼성전기 오늘 장중 최고가' refused '장중'; 'HD현대일렉트릭 열흘 전 종가'
+    left '열흘' unread; '삼성전자 올해 낙폭' read the last year."""
+    lightest = _top_holdings(pg_pool, "KODEX 200", 500)[-1]
+    answer = _etf_answer("KODEX 200 비중 가장 작은 종목의 PER", [], pg_pool, graph_store, offline)
+    assert answer.status == "ok" and f"{lightest['name']}의 PER" in answer.answer
+    answer = answer_stock_question("케이티앤지 시가총액", pool=pg_pool, history=[])
+    assert answer is not None and answer.answer.startswith("**KT&G")
+    today = _last_session(pg_pool)
+    high = fetch_all(
+        "SELECT p.high FROM stock_prices p JOIN stocks s USING (security_id) WHERE s.name = "
+        "'삼성전기' AND trade_date = %(d)s", {"d": today}, pg_pool)[0]["high"]  # fmt: skip
+    answer = answer_stock_question("삼성전기 오늘 장중 최고가는 얼마였어", pool=pg_pool, history=[])
+    assert answer is not None and f"최고치: {float(high):,.0f}원 ({today})" in answer.answer
+    back = fetch_all(
+        "SELECT p.trade_date FROM stock_prices p JOIN stocks s USING (security_id) WHERE s.name "
+        "= 'HD현대일렉트릭' AND trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1",
+        {"d": today - timedelta(days=10)}, pg_pool)[0]["trade_date"]  # fmt: skip
+    answer = answer_stock_question("HD현대일렉트릭 열흘 전 종가", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "ok" and f"({back})" in answer.answer
+    answer = answer_stock_question("삼성전자 올해 낙폭", pool=pg_pool, history=[])
+    assert (
+        answer is not None and f"{today.year}년(" in answer.answer and "최대 낙폭" in answer.answer
+    )
+
+
+def test_rounds_172_to_175(pg_pool: Any, graph_store: Any, offline: Settings) -> None:
+    """r172–r175, status ok on another question before: '덴티움 어제 거래량이랑 종가' gave the
+    기준일's own; '한미반도체 오늘 고가와 저가 차이' the day's return; '인천 전세가율 가장 최근 값과
+    2년 전 값' moved the answer back two years; '서울 강남구 아파트 호가' answered the index;
+    'TIGER 반도체 9월 마지막 주' took the week before (the week of 9/28 is September's)."""
+    today = _last_session(pg_pool)
+    before = fetch_all(
+        "SELECT p.trade_date, p.close, p.volume, p.high, p.low, s.name FROM stock_prices p JOIN "
+        "stocks s USING (security_id) WHERE s.name IN ('덴티움', '한미반도체') AND trade_date <= "
+        "%(d)s ORDER BY trade_date DESC", {"d": today}, pg_pool)  # fmt: skip
+    dentium = [r for r in before if r["name"] == "덴티움"][1]  # the session before 기준일
+    answer = answer_stock_question("덴티움 어제 거래량이랑 종가", pool=pg_pool, history=[])
+    assert (
+        answer is not None
+        and f"종가 {float(dentium['close']):,.0f}원 ({dentium['trade_date']})" in answer.answer
+    )
+    assert f"거래량 {int(dentium['volume']):,}주" in answer.answer
+    day = next(r for r in before if r["name"] == "한미반도체")
+    answer = answer_stock_question("한미반도체 오늘 고가와 저가 차이", pool=pg_pool, history=[])
+    assert (
+        answer is not None
+        and f"차이: {float(day['high']) - float(day['low']):,.0f}원" in answer.answer
+    )
+    ratios = fetch_all("SELECT month, ratio FROM re_jeonse_ratio WHERE region = '인천' ORDER BY "
+                       "month DESC", None, pg_pool)  # fmt: skip
+    two_back = next(r for r in ratios if r["month"] <= ratios[0]["month"].replace(
+        year=ratios[0]["month"].year - 2))  # fmt: skip
+    answer = macro_answer("인천 전세가율 가장 최근 값과 2년 전 값", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"{str(ratios[0]['month'])[:7]} {float(ratios[0]['ratio']):.2f}%" in answer.answer
+    assert f"{str(two_back['month'])[:7]}의 {float(two_back['ratio']):.2f}%" in answer.answer
+    answer = macro_answer("서울 강남구 아파트 호가", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert answer.status == "partial" and "'호가'" in answer.answer
+    answer = _etf_answer("TIGER 반도체 9월 마지막 주 수익률", [], pg_pool, graph_store, offline)
+    assert f"{today.year}-09-28 ~ {today.year}-09-30" in answer.answer

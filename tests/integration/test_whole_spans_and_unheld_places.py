@@ -189,7 +189,8 @@ def test_a_pick_reads_the_change_asked_and_is_made_among_every_region(
 
 def test_two_weeks_back_the_weeks_of_a_month_and_a_name_said_in_korean(pg_pool: Any) -> None:
     """r156–r159: 'HLB 지지난주 수요일 종가' read 지난주; '8월 마지막 주' took the week of
-    8/31 (four September days): a month's week is the one its Thursday falls in; 'JYP 엔터 종가'
+    8/31 (four September days): a month's last week holds most of its weekdays (its Wednesday
+    in the month); 'JYP 엔터 종가'
     was read as 와이지엔터테인먼트 (YG엔터, two letters away)."""
     today = _last_session(pg_pool)
     wednesday = today - timedelta(days=today.weekday() + 14 - 2)
@@ -198,8 +199,10 @@ def test_two_weeks_back_the_weeks_of_a_month_and_a_name_said_in_korean(pg_pool: 
     answer = answer_stock_question("HLB 지지난주 수요일 종가", pool=pg_pool, history=[])
     assert answer is not None and f"종가 {close:,.0f}원 ({day})" in answer.answer
     august_31 = date(today.year, 8, 31)
-    last_thursday = august_31 - timedelta(days=(august_31.weekday() - 3) % 7)
-    monday = last_thursday - timedelta(days=3)
+    last_weekday = august_31 - timedelta(days=max(0, august_31.weekday() - 4))
+    monday = last_weekday - timedelta(days=last_weekday.weekday())
+    if (monday + timedelta(days=2)).month != 8:  # fewer than three of its weekdays in August
+        monday -= timedelta(days=7)
     answer = answer_stock_question("삼성전자 8월 마지막 주 평균 종가", pool=pg_pool, history=[])
     assert answer is not None and f"({monday} ~ " in answer.answer
     jyp = fetch_all("SELECT code FROM stocks WHERE name LIKE 'JYP%%'", None, pg_pool)[0]["code"]
