@@ -33,6 +33,13 @@ def settings():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="session")
+def offline(settings):  # type: ignore[no-untyped-def]
+    """The settings with every model role unset: the offline planners answer."""
+    roles = [name for name in type(settings).model_fields if name.startswith("llm_model")]
+    return settings.model_copy(update=dict.fromkeys(roles))
+
+
+@pytest.fixture(scope="session")
 def services(settings):  # type: ignore[no-untyped-def]
     from data_access.services import ensure_running
 

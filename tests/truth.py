@@ -19,3 +19,10 @@ def window_volatility_pct(rows: Sequence[dict[str, Any]], window: relativedelta)
     closes = [float(r["close"]) for r in rows if r["trade_date"] >= base]
     returns = [b / a - 1 for a, b in zip(closes, closes[1:], strict=False)]
     return statistics.stdev(returns) * math.sqrt(252) * 100
+
+
+def last_session(pool: Any) -> Any:
+    """The data's last stock session: the day the screens call today (their 기준일)."""
+    from data_access.postgres import fetch_all
+
+    return fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pool)[0]["d"]

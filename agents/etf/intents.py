@@ -1042,6 +1042,10 @@ def _single_etf(plan: Plan, frame: QuestionFrame) -> Intent:
     if "premium" in names or {"nav", "close"} <= names or measure in ("net_assets", "nav"):
         plan.measure = "premium" if "premium" in names or {"nav", "close"} <= names else measure
         return "etf_measure"
+    if measure == "open":  # '시가': the funds' prices are closes and NAVs
+        plan.unanswered.append(_text(plan, "no_open"))
+        plan.measure = "close"
+        return "etf_measure"
     if op.kind == "lookup" and measure in ("close", "volume", "market_cap"):
         plan.measure = measure  # '종가 얼마야?': the latest figure, dated
         return "etf_measure"
@@ -1285,6 +1289,8 @@ _TEXTS = {  # what the answer says of a part it did not do: (Korean, English)
                     "Filtering or ranking ETFs by '{0}' is not supported offline."),
     "default_measure": ("기준이 되는 측정값이 없어 총보수 기준으로 계산했습니다.",
                         "No measure was named, so the expense ratio was used."),
+    "no_open": ("ETF 시세에는 시가가 없어 종가로 답했습니다 (종가·NAV만 있습니다).",
+                "ETF prices hold no opening price (closes and NAVs only): the close is given."),
     "etf_measure": ("ETF에는 '{0}' 값이 없습니다 (종목 지표입니다).",
                     "ETFs have no '{0}' (it is a stock measure)."),
     "stock_measure": ("ETF 챗은 종목의 '{0}'을(를) 다루지 않습니다 (종목 리포트 화면을 쓰세요).",

@@ -56,12 +56,10 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
         low = min(float(r["low"] if r["low"] is not None else r["close"]) for r in rows)
         fetched = result.rows if windowed and result else rows  # '15거래일': all 15 sessions
         # '최고가', '최저가': the sessions' highs or lows, as a stock's are (closes otherwise)
-        field = (
-            route.frame.stat_field
-            if route.frame and route.frame.stat_field in ("high", "low")
-            else "close"
-        )
-        said = {"high": ("고가", "high"), "low": ("저가", "low")}.get(field, ("", ""))
+        frame = route.frame
+        field = (frame.stat_field if frame and frame.stat_field in ("high", "low", "open")
+                 else "open" if frame and frame.measure() == "open" else "close")  # fmt: skip
+        said = {"high": ("고가", "high"), "low": ("저가", "low"), "open": ("시가", "open")}.get(field, ("", ""))  # fmt: skip
         shown = f"{name} {said[route.language != 'ko']}".strip()  # '비트코인 고가 최근 90일 …'
         resp.series.append(Series(key=code, title=f"{shown} ({code})", unit=unit,
                                   points=[(str(r["trade_date"]), float(r[field] if r[field] is not None else r["close"]))
@@ -73,4 +71,8 @@ def index_levels(resp: AgentResponse, ctx: RunContext, route: Route, start: str)
             f"{name} ({code}) at {v1:,.2f} {unit} on {last['trade_date']}, {pct(v0, v1):+.2f}% "
             f"since {first['trade_date']} (range {low:,.2f}-{high:,.2f}).",
         ))  # fmt: skip
+        if field == "open" and last["open"] is not None:  # '코스피 오늘 시가': the session's open
+            resp.key_points.insert(len(resp.key_points) - 1, lang_text(
+                route.language, f"{name} 시가 {float(last['open']):,.2f} ({last['trade_date']}).",
+                f"{name} opened at {float(last['open']):,.2f} on {last['trade_date']}."))  # fmt: skip
     return answered

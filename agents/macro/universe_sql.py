@@ -111,7 +111,7 @@ MARKET_RANKING = (
 
 # Daily bars of one market series (index level, VIX, BTC, WTI) over a window.
 INDEX_WINDOW = (
-    "SELECT p.trade_date, p.close, p.high, p.low, p.change_rate, m.name, m.unit "
+    "SELECT p.trade_date, p.open, p.close, p.high, p.low, p.change_rate, m.name, m.unit "
     "FROM market_series_prices p JOIN market_series m USING (series_code) "
     "WHERE p.series_code = %(code)s AND p.trade_date >= %(start)s "
     "AND p.trade_date <= %(as_of)s ORDER BY p.trade_date"

@@ -24,7 +24,7 @@ from data_access import figures as fig
 from data_access.contracts import StructuredCitation, TraceStep
 from data_access.postgres import fetch_all
 
-PRICES = """SELECT trade_date, high, low, close, volume FROM stock_prices
+PRICES = """SELECT trade_date, open, high, low, close, volume FROM stock_prices
 WHERE security_id = %(sid)s AND trade_date <= %(as_of)s AND trade_date >= %(start)s
 ORDER BY trade_date"""
 
@@ -81,7 +81,7 @@ ADDITIVE = frozenset({"market_cap", "volume"})  # a sum of two stocks' means som
 def figure_text(key: str, value: float, turn: Turn) -> str:
     times, shares = ("배", "주") if turn.ko() else ("x", " shares")
     unit = {"return": "%", "dividend_yield": "%", "per": times, "pbr": times}
-    if key in ("close", "eps", "high", "low", "high_low"):
+    if key in ("close", "open", "eps", "high", "low", "high_low"):
         return money(value, turn.stock["currency"])
     if key in ("market_cap", "trading_value"):
         return amount(value, turn.stock["currency"])

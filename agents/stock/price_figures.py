@@ -330,7 +330,7 @@ def _news(turn: Turn, pool: ConnectionPool | None) -> None:
 
 
 _FIELD_WORDS = {"high_low": ("고가·저가", "high and low")} | {k: (measure_name(k, "ko"), measure_name(
-    k, "en")) for k in ("close", "high", "low", "volume", "trading_value")}  # fmt: skip
+    k, "en")) for k in ("close", "open", "high", "low", "volume", "trading_value")}  # fmt: skip
 
 
 def _window(turn: Turn, pool: ConnectionPool | None) -> None:
@@ -380,17 +380,19 @@ def _stat_line(turn: Turn, rows: list[dict[str, Any]], ask: WindowAsk) -> fig.Wi
     return found
 
 
-def _close(turn: Turn, pool: ConnectionPool | None) -> None:
-    if turn.frame.operation.threshold_unit == "억" and _sessions_over_bar(turn, pool, "close"):
+def _close(turn: Turn, pool: ConnectionPool | None, field: str = "close") -> None:
+    """The last session's close (or open, '시가'), dated, in won beside a dollar price."""
+    if turn.frame.operation.threshold_unit == "억" and _sessions_over_bar(turn, pool, field):
         return  # '10만원 넘은 적 있어?': the window's sessions, not today's close
-    rows = fetch_prices(turn, pool, 0.25)
+    rows = [r for r in fetch_prices(turn, pool, 0.25) if r[field] is not None]
     if rows:
         last = rows[-1]
-        turn.figures["close"] = float(last["close"])
-        price = money(float(last["close"]), turn.stock["currency"])
-        price += in_won(turn, float(last["close"]), pool)
-        turn.lines.append(f"종가 {price} ({last['trade_date']})" if turn.ko()
-                          else f"Close {price} on {last['trade_date']}")  # fmt: skip
+        turn.figures[field] = float(last[field])
+        price = money(float(last[field]), turn.stock["currency"])
+        price += in_won(turn, float(last[field]), pool)
+        said = _FIELD_WORDS[field][0 if turn.ko() else 1]
+        turn.lines.append(f"{said} {price} ({last['trade_date']})" if turn.ko()
+                          else f"{said.capitalize()} {price} on {last['trade_date']}")  # fmt: skip
 
 
 def _sessions_over_bar(turn: Turn, pool: ConnectionPool | None, field: str) -> bool:
@@ -497,4 +499,4 @@ def _rsi(turn: Turn, pool: ConnectionPool | None) -> None:
                       else f"RSI(14) {rsi:.1f} — {zone} (close {price} on {last['trade_date']})")  # fmt: skip
 
 
-PRICE_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"range": _range, "close": _close, "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": partial(_over_period, stat="move"), "drawdown": partial(_over_period, stat="drawdown"), "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": partial(_over_period, stat="volatility"), "window": _window, "sessions": _sessions}  # fmt: skip
+PRICE_SECTIONS: dict[str, Callable[[Turn, ConnectionPool | None], None]] = {"range": _range, "close": _close, "open": partial(_close, field="open"), "volume": _volume, "return": _return, "rsi": _rsi, "biggest_move": partial(_over_period, stat="move"), "drawdown": partial(_over_period, stat="drawdown"), "volume_day": _volume_day, "span_stat": _span_stat, "per_period": _per_period, "streak": _streak, "trading_value": _trading_value, "news": _news, "volatility": partial(_over_period, stat="volatility"), "window": _window, "sessions": _sessions}  # fmt: skip

@@ -424,7 +424,7 @@ def _unheld_refusal(frame: QuestionFrame, lang: str) -> str | None:
 
 _MEASURE_SECTIONS = {
     "per": "valuation", "pbr": "valuation", "eps": "eps", "dividend_yield": "dividend",
-    "market_cap": "market_cap", "high": "range", "low": "range", "close": "close",
+    "market_cap": "market_cap", "high": "range", "low": "range", "close": "close", "open": "open",
     "volume": "volume", "return": "return", "rsi": "rsi", "earnings": "earnings",
     "trading_value": "trading_value", "volatility": "volatility", "shares_outstanding": "shares",
 }  # fmt: skip

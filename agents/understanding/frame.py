@@ -48,6 +48,7 @@ MEASURES: dict[str, tuple[str, str, str]] = {
     "expense_ratio": ("%", "총보수", "expense ratio"), "return": ("%", "수익률", "return"),
     "weight": ("%", "비중", "weight"), "net_assets": ("KRW", "순자산총액", "net assets"),
     "market_cap": ("KRW", "시가총액", "market cap"), "close": ("price", "종가", "close"),
+    "open": ("price", "시가", "open"),
     "high": ("price", "고가", "high"), "low": ("price", "저가", "low"),
     "volume": ("shares", "거래량", "volume"), "trading_value": ("KRW", "거래대금", "trading value"),
     "value": ("series", "값", "value"), "per": ("x", "PER", "P/E"), "pbr": ("x", "PBR", "P/B"),

@@ -24,7 +24,7 @@ Unit = Literal["session", "day", "week", "month", "quarter", "year", "prev_week"
 Stat = Literal["avg", "sum", "max", "min", "range", "extremes", "moving_average", "volatility",
                "return", "change", "std", "up_days", "down_days"]  # fmt: skip
 # 'high_low': the highest high and the lowest low ('최고가와 최저가'), two fields of one bar
-Field = Literal["close", "high", "low", "high_low", "volume", "trading_value", "value"]
+Field = Literal["close", "open", "high", "low", "high_low", "volume", "trading_value", "value"]
 
 UNITS_KO = {"session": "거래일", "day": "일", "week": "주", "month": "개월", "quarter": "분기",
             "year": "년", "prev_week": "지난주", "prev_month": "지난달"}  # fmt: skip
@@ -78,7 +78,8 @@ _TWO_WORDS: dict[tuple[str, str], Stat] = {
 _GAP_WORDS = frozenset({"차이", "격차", "차", "폭", "difference", "gap", "spread"})
 _FIELDS: dict[str, Field] = {
     "종가": "close", "주가": "close", "가격": "close", "close": "close", "closing": "close",
-    "price": "close", "고가": "high", "high": "high", "저가": "low", "low": "low",
+    "price": "close", "고가": "high", "high": "high", "저가": "low", "low": "low", "시가": "open",
+    "시초가": "open",
     "거래량": "volume", "volume": "volume", "거래대금": "trading_value",
 }  # fmt: skip
 

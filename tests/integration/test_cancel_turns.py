@@ -24,11 +24,6 @@ from data_access.contracts import AgentAnswer
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_etf": None})
-
-
 def _finished_step(event: object) -> bool:
     """A step that did work (the stock workflow also reports a node's start)."""
     return not isinstance(event, ProgressEvent) or event.event == "node_end"

@@ -18,11 +18,6 @@ from data_access.postgres import fetch_all
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
 def test_an_area_band_is_the_mean_of_those_deals(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:

@@ -27,11 +27,6 @@ JOIN LATERAL (SELECT close, nav, net_assets FROM etf_prices WHERE etf_code = e.c
   ORDER BY trade_date DESC LIMIT 1) p ON true"""
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_plan": None})
-
-
 def _ask(pool: Any, store: Any, settings: Settings, *turns: str) -> AgentAnswer:
     def ask(question: str, history: list[Any]) -> AgentAnswer:
         return answer_question(question, history, settings=settings, store=store, pool=pool)

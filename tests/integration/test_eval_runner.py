@@ -60,12 +60,6 @@ BROKEN_GUARD = {
 
 
 @pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None,
-                                       "llm_model_etf": None, "llm_model_router": None})  # fmt: skip
-
-
-@pytest.fixture(scope="module")
 def golden_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("golden")
     (directory / "macro.json").write_text(json.dumps(WRONG, ensure_ascii=False), encoding="utf-8")

@@ -15,25 +15,16 @@ from agents.stock.question import answer_stock_question
 from data_access.config import Settings
 from data_access.postgres import fetch_all
 from tests.conversations import chain
+from tests.truth import last_session
 
 pytestmark = pytest.mark.usefixtures("demo_data")
-
-
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
-def _last_session(pg_pool: Any) -> date:
-    rows = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)
-    return rows[0]["d"]  # type: ignore[no-any-return]
 
 
 def test_a_count_and_an_average_price_of_deals_are_both_answered(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
     """'서울 서초구 아파트 지난 3개월 거래 건수와 평균가' averaged the monthly counts, status ok."""
-    as_of = _last_session(pg_pool)
+    as_of = last_session(pg_pool)
     start = as_of - relativedelta(months=3)
     row = fetch_all(
         "SELECT count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE region = "
@@ -52,7 +43,7 @@ def test_now_beside_a_past_span_reads_the_span_against_the_latest(
 ) -> None:
     """'경기 주택가격지수 지금과 작년 최고치' answered as of last year's end, its last month as
     '최근 값'; '삼성전자 지금 주가랑 작년 최고가' read the last 1 year."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     rows = fetch_all(
         "SELECT month, index_value FROM re_house_price_index WHERE region = '경기' ORDER BY month",
         None, pg_pool)  # fmt: skip
@@ -78,7 +69,7 @@ def test_now_beside_a_past_span_reads_the_span_against_the_latest(
 
 def test_a_week_of_a_month_said_by_its_place(pg_pool: Any) -> None:
     """'삼성전자 지난달 셋째 주 평균 종가' read the whole of last month, '셋째' unread."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     first = (today.replace(day=1) - timedelta(days=1)).replace(day=1)
     weekday = first + timedelta(days=7 - first.weekday()) if first.weekday() > 4 else first
     monday = weekday - timedelta(days=weekday.weekday())  # week 1 holds the first weekday
@@ -190,7 +181,7 @@ def test_dates_said_against_now_and_the_same_day_back(pg_pool: Any, graph_store:
     """'Amazon 반년 전 오늘 종가' gave today's close; '부산 전세가율 올해 1월과 최근 달 차이'
     January against the January before; '원달러 환율 최근값 → 한 달 전은? → 몇 % 변한 거야?'
     the change over a year."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     back = today - relativedelta(months=6)
     row = fetch_all("SELECT trade_date, close FROM stock_prices WHERE security_id = 'US:AMZN' AND "
                     "trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1", {"d": back}, pg_pool)[0]  # fmt: skip
@@ -238,7 +229,7 @@ def test_a_months_largest_move_and_a_cumulative_rate(
 ) -> None:
     """'전국 주택가격지수 올해 전월 대비 상승률이 가장 컸던 달' gave the highest level; '울산
     주택가격지수 최근 6개월 누적 변화율' summed six levels."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     rows = fetch_all("SELECT month, index_value AS v FROM re_house_price_index WHERE region = "
                      "'전국' ORDER BY month", None, pg_pool)  # fmt: skip
     moves = [(b["month"], float(b["v"]) / float(a["v"]) - 1) for a, b in zip(rows, rows[1:], strict=False)
@@ -257,7 +248,7 @@ def test_deals_banded_by_a_side_of_the_area_and_by_floor(
 ) -> None:
     """'… 전용 84㎡ 이상 거래 최근 3개월 평균가' read the 84㎡ band (and 84 as a bar); '… 최근
     6개월 거래 중 30층 이상 건수' left '층' unread and held the monthly counts to 30."""
-    as_of = _last_session(pg_pool)
+    as_of = last_session(pg_pool)
     row = fetch_all(
         "SELECT count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE region = "
         "'서울 마포구' AND area_m2 >= 84 AND deal_date > %(s)s AND deal_date <= %(e)s",
@@ -294,7 +285,7 @@ def test_a_years_first_month_and_a_fair_price_asked(
 ) -> None:
     """'KODEX 레버리지 올해 첫 달 수익률' answered the last month; '한국콜마 적정 매수가 알려줘'
     the whole report with its rating."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     answer = _etf_answer("KODEX 레버리지 올해 첫 달 수익률", [], pg_pool, graph_store, offline)
     assert answer.status == "ok" and f"{today.year}-01({today.year}-01-" in answer.answer
     answer = answer_stock_question("한국콜마 적정 매수가 알려줘", pool=pg_pool, history=[])
@@ -308,7 +299,7 @@ def test_rounds_168_to_171(pg_pool: Any, graph_store: Any, offline: Settings) ->
     비중' no share; '거래량이 가장 많은 조선주의 PBR' ordered by PBR."""
     permits = {str(r["month"])[:7]: float(r["units"]) for r in fetch_all(
         "SELECT month, units FROM re_permits WHERE region = '경기'", None, pg_pool)}  # fmt: skip
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     last_month = (today.replace(day=1) - timedelta(days=1)).isoformat()[:7]
     year_before = f"{int(last_month[:4]) - 1}{last_month[4:]}"
     growth = (permits[last_month] / permits[year_before] - 1) * 100
@@ -390,7 +381,7 @@ def test_the_lightest_holdings_figure_names_read_aloud_and_the_days_own_high(
     assert answer.status == "ok" and f"{lightest['name']}의 PER" in answer.answer
     answer = answer_stock_question("케이티앤지 시가총액", pool=pg_pool, history=[])
     assert answer is not None and answer.answer.startswith("**KT&G")
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     high = fetch_all(
         "SELECT p.high FROM stock_prices p JOIN stocks s USING (security_id) WHERE s.name = "
         "'삼성전기' AND trade_date = %(d)s", {"d": today}, pg_pool)[0]["high"]  # fmt: skip
@@ -413,7 +404,7 @@ def test_rounds_172_to_175(pg_pool: Any, graph_store: Any, offline: Settings) ->
     기준일's own; '한미반도체 오늘 고가와 저가 차이' the day's return; '인천 전세가율 가장 최근 값과
     2년 전 값' moved the answer back two years; '서울 강남구 아파트 호가' answered the index;
     'TIGER 반도체 9월 마지막 주' took the week before (the week of 9/28 is September's)."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     before = fetch_all(
         "SELECT p.trade_date, p.close, p.volume, p.high, p.low, s.name FROM stock_prices p JOIN "
         "stocks s USING (security_id) WHERE s.name IN ('덴티움', '한미반도체') AND trade_date <= "
@@ -444,3 +435,23 @@ def test_rounds_172_to_175(pg_pool: Any, graph_store: Any, offline: Settings) ->
     assert answer.status == "partial" and "'호가'" in answer.answer
     answer = _etf_answer("TIGER 반도체 9월 마지막 주 수익률", [], pg_pool, graph_store, offline)
     assert f"{today.year}-09-28 ~ {today.year}-09-30" in answer.answer
+
+
+def test_the_opening_price_is_a_figure_held(pg_pool: Any, graph_store: Any,
+                                            offline: Settings) -> None:  # fmt: skip
+    """'롯데쇼핑 오늘 시가와 종가' left '시가' unread; '코스피 오늘 시가' gave the close; an ETF's
+    '시가' is said not held (its prices are closes and NAVs)."""
+    today = last_session(pg_pool)
+    row = fetch_all(
+        "SELECT p.open, p.close FROM stock_prices p JOIN stocks s USING (security_id) WHERE "
+        "s.name = '롯데쇼핑' AND trade_date = %(d)s", {"d": today}, pg_pool)[0]  # fmt: skip
+    answer = answer_stock_question("롯데쇼핑 오늘 시가와 종가", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "ok"
+    assert f"시가 {float(row['open']):,.0f}원 ({today})" in answer.answer
+    assert f"종가 {float(row['close']):,.0f}원" in answer.answer
+    kospi = fetch_all("SELECT open FROM market_series_prices WHERE series_code = '^KS11' AND "
+                      "trade_date = %(d)s", {"d": today}, pg_pool)[0]["open"]  # fmt: skip
+    answer = macro_answer("코스피 오늘 시가", settings=offline, store=graph_store, pool=pg_pool)
+    assert f"코스피 시가 {float(kospi):,.2f} ({today})" in answer.answer
+    answer = _etf_answer("KODEX 200 시가", [], pg_pool, graph_store, offline)
+    assert answer.status == "partial" and "시가가 없어" in answer.answer

@@ -23,11 +23,6 @@ JOIN LATERAL (SELECT pe FROM stock_fundamentals WHERE security_id = s.security_i
   ORDER BY as_of_date DESC LIMIT 1) f ON true WHERE NOT s.is_etf"""
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
 def _stock(question: str, pool: Any, history: list[Any] | None = None) -> AgentAnswer:
     answer = answer_stock_question(question, pool=pool, history=history or [])
     assert answer is not None, question

@@ -20,11 +20,6 @@ from tests.conversations import chain
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
 def test_a_group_inside_a_sector_is_answered_over_the_sector_and_says_so(pg_pool: Any) -> None:
     """'배당수익률 가장 높은 보험주의 PER' was headed '보험 업종' and picked a bank, status ok."""
     answer = answer_stock_question("배당수익률 가장 높은 보험주의 PER", pool=pg_pool, history=[])

@@ -27,11 +27,6 @@ JOIN LATERAL (SELECT pe, pb, dividend_yield FROM stock_fundamentals WHERE securi
 WHERE s.country = 'KR' AND NOT s.is_etf"""
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
 def _day(pool: Any) -> str:
     return str(fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pool)[0]["d"])
 

@@ -24,12 +24,6 @@ from tests.conversations import chain
 pytestmark = pytest.mark.usefixtures("demo_data")
 
 
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_etf": None,
-                                       "llm_model_macro": None})  # fmt: skip
-
-
 def one(pool: Any, query: str, **params: Any) -> float:
     return float(next(iter(fetch_all(query, params or None, pool)[0].values())))
 

@@ -15,18 +15,9 @@ from agents.stock.question import answer_stock_question
 from data_access.config import Settings
 from data_access.postgres import fetch_all
 from tests.conversations import chain
+from tests.truth import last_session
 
 pytestmark = pytest.mark.usefixtures("demo_data")
-
-
-@pytest.fixture(scope="module")
-def offline(settings: Settings) -> Settings:
-    return settings.model_copy(update={"llm_model": None, "llm_model_macro": None})
-
-
-def _last_session(pg_pool: Any) -> date:
-    rows = fetch_all("SELECT max(trade_date) AS d FROM stock_prices", None, pg_pool)
-    return rows[0]["d"]  # type: ignore[no-any-return]
 
 
 def _close_on_or_before(pg_pool: Any, code: str, day: date) -> tuple[date, float]:
@@ -36,9 +27,9 @@ def _close_on_or_before(pg_pool: Any, code: str, day: date) -> tuple[date, float
     return row["trade_date"], float(row["close"])
 
 
-def test_a_level_over_a_whole_year_or_quarter_is_its_last_session(pg_pool: Any) -> None:
+def test_a_level_over_a_whole_year_or_quarter_is_itslast_session(pg_pool: Any) -> None:
     """'삼성전자 작년 종가' and '… 지난 분기 종가' gave the latest close, status ok."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     year_end = date(today.year - 1, 12, 31)
     quarter_first_month = ((today.month - 1) // 3) * 3 + 1
     quarter_end = date(today.year, quarter_first_month, 1) - timedelta(days=1)
@@ -54,7 +45,7 @@ def test_a_series_named_with_a_past_month_or_year_is_read_at_its_end(
     pg_pool: Any, graph_store: Any, offline: Settings
 ) -> None:
     """'지난달 원달러 환율' gave the latest rate; '재작년 12월 기준금리' read '작년 12월'."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     month_end = today.replace(day=1) - timedelta(days=1)
     fx = fetch_all(
         "SELECT obs_date, value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND "
@@ -95,7 +86,7 @@ def test_a_weekday_weeks_back_and_a_week_of_a_month_said_by_its_place(
 ) -> None:
     """'에스엠 2주 전 월요일 종가' gave this week's Monday; '3월 둘째 주 WTI 평균' the March
     average with '둘째' unread."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     monday = today - timedelta(days=today.weekday() + 14)
     code = fetch_all("SELECT code FROM stocks WHERE name = '에스엠'", None, pg_pool)[0]["code"]
     day, close = _close_on_or_before(pg_pool, code, monday)
@@ -114,7 +105,7 @@ def test_a_weekday_weeks_back_and_a_week_of_a_month_said_by_its_place(
 
 def test_a_bar_in_won_holds_dollar_stocks_at_the_days_rate(pg_pool: Any) -> None:
     """'시가총액 10조 이상 반도체주 중 PBR 가장 높은 것' dropped the US stocks, unsaid."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     rate = float(fetch_all(
         "SELECT value FROM macro_observations WHERE series_code = 'KR_USDKRW' AND obs_date <= "
         "%(d)s ORDER BY obs_date DESC LIMIT 1", {"d": today}, pg_pool)[0]["value"])  # fmt: skip
@@ -144,7 +135,7 @@ def test_both_figures_of_the_talk_and_the_last_close_said_in_words(pg_pool: Any)
 
 def test_an_exchange_named_is_the_set_of_its_stocks(pg_pool: Any) -> None:
     """'1년 수익률 50% 이상인 코스닥 종목 몇 개' said no stock was found (코스닥 read as the index)."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     count = fetch_all(
         "SELECT count(*) AS n FROM stocks s JOIN LATERAL (SELECT close FROM stock_prices WHERE "
         "security_id = s.security_id AND trade_date <= %(d)s ORDER BY trade_date DESC LIMIT 1) c "
@@ -192,7 +183,7 @@ def test_two_weeks_back_the_weeks_of_a_month_and_a_name_said_in_korean(pg_pool: 
     8/31 (four September days): a month's last week holds most of its weekdays (its Wednesday
     in the month); 'JYP 엔터 종가'
     was read as 와이지엔터테인먼트 (YG엔터, two letters away)."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     wednesday = today - timedelta(days=today.weekday() + 14 - 2)
     code = fetch_all("SELECT code FROM stocks WHERE name = 'HLB'", None, pg_pool)[0]["code"]
     day, close = _close_on_or_before(pg_pool, code, wednesday)
@@ -327,7 +318,7 @@ def test_words_of_rounds_160_to_163(pg_pool: Any, graph_store: Any, offline: Set
     '한 주당 순이익' read a week; '재작년 이맘때' read 작년; '하락률이 가장 큰' picked the
     largest rise; '1년 변화율이 마이너스인 지역 중' barred the level; '전국은 같은 기간 …' lost
     the figure and the span; 'Intel까지 셋 중 가장 낮은 건?' showed Intel alone."""
-    today = _last_session(pg_pool)
+    today = last_session(pg_pool)
     closes = [float(r["close"]) for r in fetch_all(
         "SELECT close FROM stock_prices WHERE security_id = 'KR:005930' ORDER BY trade_date DESC "
         "LIMIT 6", None, pg_pool)]  # fmt: skip
