@@ -40,6 +40,7 @@ from agents.macro.disclosures import disclosure_answer
 from agents.macro.housing_asked import FLOWS, PRICE_INDEX, asked_series
 from agents.macro.rankings import (
     deal_ranking,
+    deal_regions,
     index_stand_ins,
     named_regions_picked,
     region_ranking,
@@ -61,7 +62,7 @@ from agents.macro.templates import (
 from agents.macro.tools import add_documents, distinct_paths, lang_text, pct, run_step
 from agents.macro.universe import market_answer, market_question, universe_membership
 from agents.understanding import QuestionFrame
-from agents.understanding.coverage import mark_read
+from agents.understanding.coverage import cover, mark_read
 from agents.understanding.frame import SPAN_AND_NOW
 from agents.understanding.parse import AT_EXTREME, EXTREME_ANCHOR, asked_move
 from agents.understanding.vocabulary import region_members, vocabulary
@@ -512,6 +513,15 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
     months = _window_months(route)
     start = fetch_start(ctx.as_of_date, months)
     chosen = asked_series(route)
+    if not chosen and route.frame is not None and cover(route.frame).unheld:
+        # '서울 오피스텔 평균 월세', '청약 경쟁률': a term the data lacks and no housing series
+        # named — the default index would answer another question
+        resp.uncertainty.append(lang_text(
+            route.language, "부동산 데이터는 주택가격지수, 전세가율, 미분양, 주택 인허가, 아파트 "
+            "실거래(가격·건수·면적·층)입니다.", "The housing data: the price index, jeonse ratio, "
+            "unsold units, permits and apartment deals (price, count, area, floor)."))  # fmt: skip
+        resp.status, resp.duration_ms = "empty", watch.ms
+        return resp
     specs = chosen or [PRICE_INDEX]
     if not counts_asked(route.frame):  # a price trend reads the index first, not a count's
         specs = deal_trend.with_price_index(specs, route)
@@ -554,6 +564,9 @@ def real_estate_agent(route: Route, ctx: RunContext) -> AgentResponse:
         if any(ranked):
             resp.duration_ms = watch.ms
             return resp
+    if deal_regions(resp, ctx, route):  # '평균 거래가
+        resp.duration_ms = watch.ms  # 10억 이상인 지역': the regions' deals held to a bar
+        return resp
     asked = route.real_estate_regions or ["전국"]
     if not route.real_estate_regions:
         resp.uncertainty.append("지역이 없어 '전국'을 기준으로 조회했습니다.")

@@ -11,9 +11,9 @@ from typing import Any, NamedTuple
 
 from dateutil.relativedelta import relativedelta
 
-from agents.macro.deals import level
+from agents.macro.deals import deal_window, level
 from agents.macro.derived import DEALS, FILTERED, contradicted, signed
-from agents.macro.housing_asked import BY_MEASURE, FLOWS, SPECS
+from agents.macro.housing_asked import BY_MEASURE, DEAL_WORDS, FLOWS, SPECS
 from agents.macro.indices import index_levels
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
@@ -25,7 +25,7 @@ from agents.understanding.coverage import (
     pick_direction,
     pick_directions,
 )
-from agents.understanding.frame import COMPARATOR_WORDS
+from agents.understanding.frame import ANY_BAR, COMPARATOR_WORDS
 from agents.understanding.parse import asked_move
 from agents.understanding.vocabulary import (
     find_phrases,
@@ -209,13 +209,17 @@ def _reading(resp: AgentResponse, ctx: RunContext, route: Route, template: str, 
     mean of its months ('sum', 'avg'); of the apartment deals since `since`, their count or
     median price ('deals', 'price')."""
     base, unit = template.removesuffix("_window"), SPECS[template][4]
-    if template == DEALS:
+    if template == DEALS:  # their count ('deals'), median ('price') or mean price ('mean')
         result = run_step(resp, ctx, "re_transactions_by_region",
                           {"parent": ranking_parent(route), "start": since, "as_of": ctx.as_of_date})  # fmt: skip
-        return {str(r["region"]): Reading(float(r["median_price" if how == "price" else "deals"]), lang_text(
-            route.language, f"{int(r['deals']):,}건 (중위 {median})", f"{int(r['deals']):,} deals (median {median})"),
+        field = {"price": "median_price", "mean": "avg_price"}.get(how, "deals")
+        said = (
+            ("평균", "mean", "avg_price") if how == "mean" else ("중위", "median", "median_price")
+        )
+        return {str(r["region"]): Reading(float(r[field]), lang_text(
+            route.language, f"{int(r['deals']):,}건 ({said[0]} {price})", f"{int(r['deals']):,} deals ({said[1]} {price})"),
             since, ctx.as_of_date) for r in _members(result.rows if result else [], route)
-            for median in [fig.fmt_krw(float(r["median_price"]), "만")]}  # fmt: skip
+            for price in [fig.fmt_krw(float(r[said[2]]), "만")]}  # fmt: skip
     if how == "level":
         return {str(r["region"]): Reading(float(r["value"]), level(float(r["value"]), unit),
                                           m1=str(r["month"])[:7])
@@ -248,6 +252,8 @@ def _said(x: Reading, how: str, listed: bool = False) -> str:
     """A reading in a line ('75.00% (2026-10)', '+2.10% (100 2025-10 → 102.1 2026-10)'); in a
     ranking's list, whose head holds the months, a move as its ends ('100호 → 120호 (+20호)')."""
     moved = how in ("growth", "change")
+    if how in ("deals", "price", "mean"):  # a region's deals: '45건 (평균 52억 …)'
+        return x.shown
     if listed and how != "level":
         return f"{x.ends[0]} → {x.ends[1]} ({x.shown})" if moved else x.shown
     if moved:
@@ -258,6 +264,8 @@ def _said(x: Reading, how: str, listed: bool = False) -> str:
 
 
 Bar = tuple[str, str, str, float | None]  # template, reading, comparator, bar (None: the sign)
+_DEAL_READINGS = {"deals": ("실거래 건수", "deal count", "건"),
+                  "mean": ("실거래 평균가", "mean deal price", "원")}  # fmt: skip
 _HEADS = {  # a ranking's head by its reading: the words before '지역 순', the high and low end
     "level": (("{ko} {0}", "높은", "낮은"), ("Regions by {en}, {0} first", "highest", "lowest")),
     "sum": (("{ko} 합계 {0}", "높은", "낮은"), ("Regions by total {en}, {0} first", "highest", "lowest")),
@@ -274,6 +282,8 @@ def _bar_words(bar: Bar, lang: str) -> tuple[str, str]:
     """'미분양 5,000호 초과', 'unsold units above 5,000'; a sign bar: '미분양이 늘어난'."""
     template, how, comparator, threshold = bar
     _, _, ko, en, unit = SPECS[template]
+    if template == DEALS and how in _DEAL_READINGS:  # '거래 100건 넘는', '평균 거래가 10억 이상'
+        ko, en, unit = _DEAL_READINGS[how]
     if threshold is None:
         up = comparator == ">"
         return f"{josa(ko, '이/가')} {'늘어난' if up else '줄어든'}", f"{en} {'rose' if up else 'fell'}"  # fmt: skip
@@ -299,9 +309,10 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
     asked = [*((t, how) for t, how, _, _ in bars), *(x for x in (order, read) if x)]
     got = {x: _reading(resp, ctx, route, *x, named, since) for x in dict.fromkeys(asked)}
     kept: set[str] | None = None
+    either = frame is not None and ANY_BAR in frame.notes  # '… 이상이거나 … 이상인': any one
     for t, how, comparator, threshold in bars:
         met = {r for r, x in got[t, how].items() if meets(x.value, comparator, threshold or 0)}
-        kept = met if kept is None else kept & met
+        kept = met if kept is None else (kept | met) if either else kept & met
     reads = got.get(read, {}) if read else {}
     key = lambda t: round(abs(t[1].value) if size else t[1].value, 6)  # noqa: E731
     everyone = sorted(got[order].items() if order else (), key=key, reverse=high)
@@ -362,7 +373,8 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
                 f"{head[1]}: {region} {_said(x, how)} → {en2} {red}.")  # fmt: skip
     elif bars and order and n:  # '미분양 5천호 넘는 지역 중 전세가율 가장 높은 곳'
         chose, listed = _bar_words(bars[0], lang), ", ".join(f"{r} {_said(x, how)}" for r, x in top)
-        by = {"growth": (f"{ko} 상승률", f"{en} growth"), "change": (f"{ko} 변화폭", f"{en} change")}.get(how, (ko, en))  # fmt: skip
+        by = {"growth": (f"{ko} 상승률", f"{en} growth"), "change": (f"{ko} 변화폭", f"{en} change"),
+              **{k: v[:2] for k, v in _DEAL_READINGS.items()}}.get(how, (ko, en))  # fmt: skip
         line = (f"{chose[0]} 지역 {len(kept or ())}곳 중 {by[0]} {'높은' if high else '낮은'} 순: {listed or '없음'}.",
                 f"Of the {len(kept or ())} regions where {chose[1]}, by {by[1]}, "
                 f"{'highest' if high else 'lowest'} first: {listed or 'none'}.")  # fmt: skip
@@ -374,7 +386,8 @@ def _plan(resp: AgentResponse, ctx: RunContext, route: Route, *, bars: tuple[Bar
         listed = ", ".join(r + " " + " · ".join(
             (SPECS[t][2] + " " if len(bars) > 1 else "") + _said(got[t, h][r], h, listed=True)
             for t, h in shown_by) for r in found)  # fmt: skip
-        head = (" 및 ".join(w[0] for w in words), " and ".join(w[1] for w in words))
+        joiner = (" 또는 ", " or ") if either else (" 및 ", " and ")
+        head = (joiner[0].join(w[0] for w in words), joiner[1].join(w[1] for w in words))
         prep = "with" if base[1] in ("level", "sum") else "where"
         span = lang_text(lang, "지역별 최신월", "latest month each") if base[1] == "level" else span
         total = len(got[base])
@@ -571,6 +584,33 @@ def index_stand_ins(resp: AgentResponse, ctx: RunContext, route: Route, start: s
 
 
 _PRICE_WORDS = ("가격", "비싼", "비싸", "싼", "저렴", "집값", "중위", "price", "expensive", "cheap")
+
+
+_REGIONS_SAID = re.compile(r"지역|시도|광역시|자치구|(?<![가-힣])구(?:별|는|가|의|\s|$)|regions?")
+
+
+def deal_regions(resp: AgentResponse, ctx: RunContext, route: Route) -> bool:
+    """'최근 3개월 아파트 평균 거래가 10억 이상인 지역', '… 거래가 100건 넘는 지역 중 평균가 가장
+    낮은 곳': the regions' apartment deals over the window said held to a bar on their count or
+    price (the mean when '평균' is said, else the median), listed, or ordered by the other and
+    the first picked."""
+    frame, low = route.frame, route.question.lower()
+    threshold = frame.operation.threshold if frame else None
+    if (frame is None or threshold is None or route.real_estate_regions
+            or not frame.operation.comparator or not _REGIONS_SAID.search(low)
+            or not DEAL_WORDS.search(low)):  # fmt: skip
+        return False
+    op, priced = frame.operation, "mean" if "평균" in low else "price"
+    won = op.threshold_unit == "억"
+    bar: Bar = (DEALS, priced if won else "deals", str(op.comparator),
+                threshold * (1e8 if won else 1.0))  # fmt: skip
+    since = deal_window(frame, ctx.as_of_date, None, 12)[0]  # the window said, a year unless
+    picked = pick_direction(frame)  # '… 중 평균가 가장 낮은 곳': ordered by the other reading
+    if picked is not None:
+        op.kind, op.direction, op.top_n = "rank", picked, op.top_n or 1  # type: ignore[assignment]
+        return _plan(resp, ctx, route, bars=(bar,), order=(DEALS, "deals" if won else priced),
+                     high=picked != "asc", n=op.top_n, since=since)  # fmt: skip
+    return _plan(resp, ctx, route, bars=(bar,), order=bar[:2], since=since)
 
 
 def deal_ranking(resp: AgentResponse, ctx: RunContext, route: Route, start: str) -> bool:

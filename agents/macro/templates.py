@@ -164,7 +164,7 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
              "min(deal_date) AS first_day, max(deal_date) AS last_day FROM re_transactions "
              "WHERE (%(parent)s = '' OR region = %(parent)s OR region LIKE %(parent)s || ' %%') "
              "AND deal_date >= %(start)s AND deal_date <= %(as_of)s GROUP BY region",
-             ("parent", "start", "as_of"), "re_transactions",
+             ("start", "as_of"), "re_transactions",  # parent '': every region
              dataset_code="KR_REAL_ESTATE_TRANSACTIONS"),
     Template("re_transactions_stats", "real_estate", SQL,
              "SELECT count(*) AS deals, avg(price_krw)::bigint AS avg_price, percentile_cont(0.5) "

@@ -68,6 +68,7 @@ FIELDS_KO = {f: MEASURES[f][1] if f in MEASURES else "고가·저가" for f in g
 
 
 DAY_OF_MOVE = "day_of_move"  # a note: '최대 상승일', '가장 많이 오른 날' ask a day's move
+ANY_BAR = "any_bar"  # a note: the bars said with '이거나', 'or' are met by any one of them
 SPAN_AND_NOW = "span_and_now"  # a note: a span's statistic said beside 'now' ('지금과 작년 최고치')
 MONTH_OF_MOVE = "month_of_move:"  # a note + max/min: '가장 많이 오른 달', each month's return
 PLAN = "plan:"  # a composed plan's steps, in words, for the trace ('전체 ETF → … → 상위 3 → …')

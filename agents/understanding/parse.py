@@ -31,6 +31,7 @@ from agents.understanding.dates import (
 )
 from agents.understanding.frame import (
     AMBIGUOUS,
+    ANY_BAR,
     DAY_OF_MOVE,
     HOUSING_MEASURES,
     MEASURE_UNITS,
@@ -1342,6 +1343,8 @@ def _read_operation(frame: QuestionFrame, text: str, raw: str) -> None:
             if measure:
                 op.conditions.append(Condition(measure=measure, comparator=comparator,  # type: ignore[arg-type]
                                                threshold=value, unit=unit))  # fmt: skip
+        if op.conditions and _EITHER.search(raw):  # '70% 이상이거나 3000호 이상인': any one bar
+            frame.notes.append(ANY_BAR)
     if aggregates and op.kind in ("aggregate", "filter"):
         op.aggregate = aggregates[0].label  # type: ignore[assignment]
         others = [h.label for h in aggregates if h.label not in ("count", aggregates[0].label)]
@@ -2496,6 +2499,7 @@ def _then_against_now(frame: QuestionFrame, previous: QuestionFrame, own: list[E
 
 
 _COMPARE_WORDS = ("비교", "차이", "대비", "compare")
+_EITHER = re.compile(r"이거나|거나\s|또는|혹은|\bor\b")
 _EACH = re.compile(r"둘\s*다|모두|각각|\bboth\b|\beach\b")  # each subject's own figure
 
 

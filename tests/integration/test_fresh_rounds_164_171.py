@@ -455,3 +455,59 @@ def test_the_opening_price_is_a_figure_held(pg_pool: Any, graph_store: Any,
     assert f"코스피 시가 {float(kospi):,.2f} ({today})" in answer.answer
     answer = _etf_answer("KODEX 200 시가", [], pg_pool, graph_store, offline)
     assert answer.status == "partial" and "시가가 없어" in answer.answer
+
+
+def test_regions_held_to_a_bar_on_their_deals_and_a_term_not_held(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'최근 3개월 아파트 평균 거래가 10억 이상인 지역' and '… 5억 미만인 지역' filtered the
+    nation's deals by price; '… 거래가 100건 넘는 지역 중 평균가 가장 낮은 곳' answered the nation;
+    '서울 오피스텔 평균 월세' answered the price index beside "'월세'는 … 없습니다"."""
+    as_of = last_session(pg_pool)
+    means = fetch_all(
+        "SELECT region, count(*) AS n, avg(price_krw) AS mean FROM re_transactions WHERE "
+        "deal_date > %(s)s AND deal_date <= %(e)s GROUP BY region",
+        {"s": as_of - relativedelta(months=3), "e": as_of}, pg_pool)  # fmt: skip
+    above = [r for r in means if float(r["mean"]) >= 1e9 and r["region"] != "전국"]
+    answer = macro_answer("최근 3개월 아파트 평균 거래가 10억 이상인 지역", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    window = f"({as_of - relativedelta(months=3) + timedelta(days=1)} ~ {as_of})"
+    assert answer.status == "ok" and window in answer.answer
+    assert f": {len(above)}곳 / {len(means)}곳" in answer.answer
+    busy = [r for r in means if r["n"] > 50]
+    cheapest = min(busy, key=lambda r: float(r["mean"]))
+    answer = macro_answer("최근 3개월 아파트 거래가 50건 넘는 지역 중 평균가 가장 낮은 곳",
+                          settings=offline, store=graph_store, pool=pg_pool)  # fmt: skip
+    assert (
+        answer.status == "ok"
+        and f"지역 {len(busy)}곳 중 실거래 평균가 낮은 순: {cheapest['region']}" in answer.answer
+    )
+    answer = macro_answer("서울 오피스텔 평균 월세", settings=offline, store=graph_store,
+                          pool=pg_pool)  # fmt: skip
+    assert answer.status == "partial" and "'월세'" in answer.answer
+    assert "주택가격지수 최근" not in answer.answer  # no figure of another question
+
+
+def test_bars_met_by_any_one_and_words_of_r176_to_r179(
+    pg_pool: Any, graph_store: Any, offline: Settings
+) -> None:
+    """'전세가율 70% 이상이거나 미분양 3000호 이상인 지역' listed the regions past both bars;
+    '… book value 대비 주가 배수' gave the close; '… 다음 달 주가 몇 원까지 갈까' was no forecast;
+    '안랩 지난 거래일보다 몇 원 올랐어' gave the month's return."""
+    latest = "(SELECT max(month) FROM {})"
+    jeonse = {r["region"] for r in fetch_all(
+        f"SELECT region FROM re_jeonse_ratio WHERE month = {latest.format('re_jeonse_ratio')} "
+        "AND ratio >= 70 AND region <> '전국'", None, pg_pool)}  # fmt: skip
+    unsold = {r["region"] for r in fetch_all(
+        f"SELECT region FROM re_unsold_housing WHERE month = {latest.format('re_unsold_housing')} "
+        "AND units >= 3000 AND region <> '전국'", None, pg_pool)}  # fmt: skip
+    answer = macro_answer("전세가율 70% 이상이거나 미분양 3000호 이상인 지역", settings=offline,
+                          store=graph_store, pool=pg_pool)  # fmt: skip
+    assert f"): {len(jeonse | unsold)}곳 /" in answer.answer and " 또는 " in answer.answer
+    answer = answer_stock_question("Berkshire Hathaway의 book value 대비 주가 배수", pool=pg_pool,
+                                   history=[])  # fmt: skip
+    assert answer is not None and "PBR " in answer.answer
+    answer = answer_stock_question("강원랜드 다음 달 주가 몇 원까지 갈까", pool=pg_pool, history=[])
+    assert answer is not None and answer.status == "partial" and "예측" in answer.answer
+    answer = answer_stock_question("안랩 지난 거래일보다 몇 원 올랐어", pool=pg_pool, history=[])
+    assert answer is not None and "1일 수익률" in answer.answer and "1개월" not in answer.answer
