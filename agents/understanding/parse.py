@@ -889,8 +889,9 @@ def _read_days_ago(frame: QuestionFrame, text: str, latest: str | None) -> str:
         return text
     last = date.fromisoformat(latest)
     said = [m.group("d") for m in _DAYS_AGO.finditer(text)]
-    if "어제" in said and (len(said) > 1 or _SINCE_AFTER.search(text)):
-        return text  # '어제 얼마나 올랐어', '어제 종가랑 그제 종가 차이': the one-day change
+    moved = _SINCE_AFTER.search(text) or asked_move(text) is not None
+    if "어제" in said and (len(said) > 1 or moved):  # '어제 얼마나 올랐어', '어제 가장 많이 오른
+        return text  # ETF', '어제 종가랑 그제 종가 차이': the last session's one-day change
     if (m := _DAYS_AGO.search(text)) is not None:
         day, start, end = _sessions_back(last, _SESSIONS_AGO[m.group("d")]), m.start(), m.end()
     elif (m := _YEAR_AGO_DAY.search(text)) and not _SINCE_AFTER.search(text[m.end() :]):

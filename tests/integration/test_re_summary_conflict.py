@@ -179,7 +179,7 @@ def test_deal_counts_and_medians_are_cross_checked(
         # a price band the summary does not have
         ("강남구 10억 이상 거래", [],
          "서울 강남구 10억 원 이상 실거래 중위가격: 그래프 월간 요약(RealEstateMonthlySummary)에는"
-         " 가격대·면적 구분이 없어 그래프와 대조하지 않았습니다 (SQL 값만)."),
+         " 가격대·면적·층 구분이 없어 그래프와 대조하지 않았습니다 (SQL 값만)."),
     ],
     ids=["parent_region", "price_band"],
 )  # fmt: skip

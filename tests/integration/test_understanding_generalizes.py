@@ -576,9 +576,9 @@ def test_round_17_picks_session_windows_return_gaps_and_month_sessions(
                      pool=pg_pool)  # fmt: skip
     assert day.status == "ok" and str(first["trade_date"]) in day.answer, day.answer
     assert won(float(first["close"])) in day.answer
-    before = fetch_all(
+    before = fetch_all(  # '그저께': two sessions before the 기준일 (the last one is today)
         "SELECT trade_date, close FROM etf_prices WHERE etf_code = '069500' ORDER BY trade_date "
-        "DESC LIMIT 2", None, pg_pool)[1]  # fmt: skip
+        "DESC LIMIT 3", None, pg_pool)[2]  # fmt: skip
     ago = etf_answer("KODEX 200 그저께 종가", settings=offline, store=graph_store, pool=pg_pool)
     assert ago.status == "ok" and str(before["trade_date"]) in ago.answer
     assert won(float(before["close"])) in ago.answer
