@@ -12,7 +12,7 @@ from dateutil.relativedelta import relativedelta
 
 from agents.macro.router import Route
 from agents.macro.state import AgentResponse, RunContext, Series
-from agents.macro.templates import DEAL_BANDS as BANDS
+from agents.macro.templates import DEAL_BANDS
 from agents.macro.tools import lang_text, run_step
 from agents.understanding import QuestionFrame
 from agents.understanding.coverage import mark_read
@@ -52,7 +52,7 @@ def price_band(frame: QuestionFrame | None) -> tuple[str, int] | None:
 def deal_filter(frame: QuestionFrame | None) -> dict[str, Any]:
     """The deal templates' band parameters: '전용 84㎡' (84 ≤ area < 85) and '10억 이상',
     '5억 미만', '30억 넘는' (the frame's threshold, when it is an amount)."""
-    bands: dict[str, Any] = dict.fromkeys(BANDS)
+    bands: dict[str, Any] = dict.fromkeys(DEAL_BANDS)
     if frame is not None and frame.area_m2:
         bands["area_min"], bands["area_max"] = frame.area_m2
     if frame is not None and frame.floors:

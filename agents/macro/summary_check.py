@@ -41,7 +41,6 @@ MEASURES = {"re_price_index_window": "house_price_index", "re_jeonse_window": "j
             "re_unsold_window": "unsold_units", "re_permits_window": "permits"}  # fmt: skip
 SUMMARY_TEMPLATE = "re_summary_measures"
 DEALS_SUMMARY = "re_summary_deals"
-BANDS = DEAL_BANDS
 GRAPH_SIDE = "그래프 월간 요약(RealEstateMonthlySummary)"
 
 
@@ -127,7 +126,7 @@ def _deal_pairs(resp: AgentResponse, ctx: RunContext,
                   and t.arguments.get("region") == region), None)  # fmt: skip
     if asked is None:
         return []
-    if any(asked.get(b) is not None for b in BANDS):
+    if any(asked.get(b) is not None for b in DEAL_BANDS):
         resp.uncertainty.append(
             f"{series.title}: {GRAPH_SIDE}에는 가격대·면적·층 구분이 없어 그래프와 대조하지 않았습니다"
             " (SQL 값만)." if ko else f"{series.title}: not cross-checked with the graph's monthly"
