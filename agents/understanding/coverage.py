@@ -49,7 +49,7 @@ _FRAME_WORDS = frozenset(
     "did give can you i what's much many there "
     # the things the workbench holds, which each screen reads with its own rules
     "태그 목록 종목 운용사 테마 지표 섹터 업종 시장 펀드 데이터 리스트 전체 전부 모두 "
-    "아파트 주택 실거래 실 거래 동안 간 건수 순 최신 최신값 아래 위 밑 below above 기간 연 환산 "
+    "상품 발표 아파트 주택 실거래 실 거래 동안 간 건수 순 최신 최신값 아래 위 밑 below above 기간 연 환산 "
     "연환산 region regions".split()
 )  # fmt: skip
 _NAME_TAGS = ("SL", "NNP", "SH")
@@ -224,6 +224,8 @@ class Coverage(BaseModel):
     unread: list[str] = Field(default_factory=list)
     decisive: list[str] = Field(default_factory=list)  # unread words that can change the answer
     unheld: list[str] = Field(default_factory=list)  # terms the glossary says the data lacks
+    # the figure asked is one no reader took ('서울 아파트 재산세 평균', '판매보수'): not answered
+    asked: list[str] = Field(default_factory=list)
 
 
 def _inside_known_word(low: str, t: Morpheme, known: frozenset[str]) -> bool:
@@ -241,6 +243,7 @@ def cover(frame: QuestionFrame) -> Coverage:
     cov = Coverage(read=[ReadSpan(text=question[a:b], read_as=label) for a, b, label in spans])
     known = vocabulary_words()
     tokens = analyse(question)
+    nouns: list[int] = []  # unread nouns, which may be the figure asked
     for i, t in enumerate(tokens):
         if not (t.content or t.form in _DECIDING_WORDS) or any(
             a <= t.start and (t.end <= b or (t.start < b and question[b : t.end] in _TAILS))
@@ -299,6 +302,7 @@ def cover(frame: QuestionFrame) -> Coverage:
             # a definition asks nothing else: '요즘 뜨는 ETF 뭐야?' is not 'what is an ETF
             # a noun no reader took names what is asked ('연금계좌', '대표이사'): not answered
             cov.decisive.append(_with_unit(tokens, i, question))
+            nouns += [i] if t.tag == "NNG" else []
 
     left_out = negations(tokens, question)  # '삼성전자 안 담은 ETF': not the holders
     if READ + NEGATION in frame.notes:
@@ -339,7 +343,48 @@ def cover(frame: QuestionFrame) -> Coverage:
         cov.decisive.append(nested)
     cov.decisive += [surface for surface, _ in frame.ambiguous()]
     cov.decisive = list(dict.fromkeys(cov.decisive))
+    cov.asked = _unread_figure(
+        frame, tokens, spans, [i for i in nouns if tokens[i].form in cov.unread]
+    )
     return cov
+
+
+# the endings of a noun that names a quantity ('재산세', '관리비', '지분율', '민원 건수')
+_FIGURE_ENDINGS = ("율", "률", "세", "비", "액", "료", "량", "수")
+
+
+def _unread_figure(frame: QuestionFrame, tokens: tuple[Morpheme, ...],
+                   spans: list[tuple[int, int, str]], nouns: list[int]) -> list[str]:  # fmt: skip
+    """The unread nouns that name the figure asked: a quantity noun with no measure or series
+    read ('서울 아파트 재산세 평균', 'HMM 최대주주 지분율'), or unread nouns glued before the
+    measure read, one compound ('판매보수': not the fee). Any figure answered for them would be
+    another question's; a duration before a measure ('연간 수익률') is a period, not a compound."""
+    if frame.operation.kind in ("define", "list") or frame.definition_term or not nouns:
+        return []
+    measures = [(a, b) for a, b, label in spans if label.startswith("측정:")]
+    named = measures or any(e.kind in ("series", "index") for e in frame.entities)
+    unread, asked, end = set(nouns), [], -1
+    for i in nouns:
+        if tokens[i].start < end or tokens[i].form.endswith("간"):
+            continue  # inside the compound already said ('가계부채 규모'); '일간', '연간'
+        j = i  # the unread nouns written next to each other from here
+        while (
+            j + 1 < len(tokens)
+            and tokens[j + 1].start - tokens[j].end <= 1
+            and (j + 1 in unread or tokens[j + 1].tag == "XSN")
+        ):
+            j += 1
+        nxt = tokens[j + 1] if j + 1 < len(tokens) else tokens[j]
+        noun_next = nxt is not tokens[j] and nxt.tag == "NNG" and nxt.start - tokens[j].end <= 1
+        glued = noun_next and any(a <= nxt.start < b for a, b in measures)
+        if noun_next and not any(a <= nxt.start < b for a, b, _ in spans):
+            continue  # it says which of another noun ('관세 이벤트'): that noun is what is asked
+        last = nxt if glued else tokens[j]
+        said = frame.question[tokens[i].start : last.end]
+        if glued or (not named and said.endswith(_FIGURE_ENDINGS)):
+            asked.append(said)
+            end = last.end
+    return asked
 
 
 # a figure read on a day: asked 'when', it is the date of an event the data do not hold
@@ -696,6 +741,11 @@ def account(answer: AgentAnswer, frame: QuestionFrame) -> Coverage:
     if asked:  # the name decides the answer: one question back, whatever the screen found
         answer.status = "partial"
         head += [f"❓ {s}" for s in asked]
+    elif cov.asked and not answer.payload.get("declined") and answer.status in ("ok", "partial"):
+        answer.status = "partial"  # the figure asked was not read: what follows is not its answer
+        answer.payload["declined"] = True
+        head += [f"⚠️ {u}" for u in cov.unheld if u not in answer.answer]
+        head += [unasked_sentence(cov.asked, frame.language)]
     elif (
         cov.decisive
         and not answer.payload.get("declined")
@@ -718,6 +768,20 @@ def which_sentence(surface: str, names: list[str], lang: str) -> str:
         return f"Which did you mean by '{surface}': {listed}? Ask again with the exact name."
     particle = josa(surface, "은/는")[len(surface) :]
     return f"'{surface}'{particle} {listed} 중 어느 것인가요? 정확한 이름으로 다시 물어 주세요."
+
+
+def unasked_sentence(words: list[str], lang: str) -> str:
+    quoted = ", ".join(f"'{w}'" for w in words)
+    if lang != "ko":
+        return (
+            f"{quoted}: no figure in this workbench's data was read for it, so it is not "
+            "answered. Below is what the data holds for the rest of the question, not its answer."
+        )
+    particle = josa(words[-1], "은/는")[len(words[-1]) :]
+    return (
+        f"{quoted}{particle} 이 워크벤치 데이터에서 읽지 못해 답하지 않았습니다. "
+        "아래는 질문의 나머지에 대해 데이터에 있는 값으로, 질문의 답이 아닙니다."
+    )
 
 
 def unread_sentence(words: list[str], lang: str) -> str:

@@ -1320,3 +1320,34 @@ def test_a_cut_said_after_an_ordered_set_noun_takes_its_head(lexicon: Lexicon) -
     for said in ("보수 낮은 ETF 상위 2개의 순자산 합계", "보수 낮은 순 상위 3개 평균 순자산"):
         assert read(lexicon, said).operation.direction == "asc", said
     assert read(lexicon, "순자산 상위 5개 ETF 평균 보수").operation.direction == "desc"
+
+
+def test_an_unread_quantity_noun_is_the_figure_asked(lexicon: Lexicon) -> None:
+    """A quantity no reader took ('재산세', '지분율') or glued before the measure read
+    ('판매보수' is no fee) is the figure asked: any figure answered would be another question's.
+    A modifier of another noun, a duration before a measure or a word beside a read figure is not."""
+    from agents.understanding.coverage import cover
+
+    asked = {
+        "서울 아파트 재산세 평균": ["재산세"],
+        "삼성전자 최대주주 지분율": ["주주 지분율"],
+        "KODEX 200 판매보수 얼마야": ["판매보수"],
+        "서울 아파트 평균 관리비": ["관리비"],
+        "관세 이벤트가 반도체 테마로 이어진 경로": [],  # '관세' says which events
+        "KODEX 200 작년 연간 수익률": [],  # a duration
+        "KODEX 200 1년 수익률": [],
+        "삼성전자 PER 알려줘": [],
+    }
+    for question, words in asked.items():
+        assert cover(read(lexicon, question, kinds=MACRO_KINDS)).asked == words, question
+
+
+def test_an_answer_whose_figure_was_not_read_is_declined(lexicon: Lexicon) -> None:
+    """`account` says the figure was not read first and marks the answer declined, whatever
+    default figures the screen found for the rest of the question."""
+    from agents.understanding.coverage import account
+
+    answer = AgentAnswer(answer="서울 주택가격지수 109.55", mode="offline", status="ok")
+    account(answer, read(lexicon, "서울 아파트 재산세 평균", kinds=MACRO_KINDS))
+    assert answer.status == "partial" and answer.payload["declined"]
+    assert answer.answer.startswith("'재산세'는 이 워크벤치 데이터에서 읽지 못해 답하지 않았습니다.")
