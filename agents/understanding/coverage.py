@@ -363,10 +363,13 @@ def _unread_figure(frame: QuestionFrame, tokens: tuple[Morpheme, ...],
         return []
     measures = [(a, b) for a, b, label in spans if label.startswith("측정:")]
     named = measures or any(e.kind in ("series", "index") for e in frame.entities)
+    names_end = {e.end for e in frame.entities if e.start >= 0}
     unread, asked, end = set(nouns), [], -1
     for i in nouns:
         if tokens[i].start < end or tokens[i].form.endswith("간"):
             continue  # inside the compound already said ('가계부채 규모'); '일간', '연간'
+        if any(0 <= tokens[i].start - e <= 1 for e in names_end):
+            continue  # the tail of a name read ('마이크론 테크놀러지')
         j = i  # the unread nouns written next to each other from here
         while (
             j + 1 < len(tokens)

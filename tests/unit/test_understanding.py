@@ -1345,9 +1345,12 @@ def test_an_unread_quantity_noun_is_the_figure_asked(lexicon: Lexicon) -> None:
 def test_an_answer_whose_figure_was_not_read_is_declined(lexicon: Lexicon) -> None:
     """`account` says the figure was not read first and marks the answer declined, whatever
     default figures the screen found for the rest of the question."""
-    from agents.understanding.coverage import account
+    from agents.understanding.coverage import account, cover
 
     answer = AgentAnswer(answer="서울 주택가격지수 109.55", mode="offline", status="ok")
     account(answer, read(lexicon, "서울 아파트 재산세 평균", kinds=MACRO_KINDS))
     assert answer.status == "partial" and answer.payload["declined"]
-    assert answer.answer.startswith("'재산세'는 이 워크벤치 데이터에서 읽지 못해 답하지 않았습니다.")
+    assert answer.answer.startswith(
+        "'재산세'는 이 워크벤치 데이터에서 읽지 못해 답하지 않았습니다."
+    )
+    assert cover(read(lexicon, "NVIDIA 코퍼레이션 종가")).asked == []  # a name's tail
